@@ -1,0 +1,11 @@
+src_libptodb_a_SOURCES += \
+	src/base/status.c src/base/status.h \
+	src/base/mem.c src/base/mem.h \
+	src/base/strbuf.c src/base/strbuf.h \
+	src/base/diag.c src/base/diag.h
+
+check_PROGRAMS += tests/unit/check_base
+TESTS += tests/unit/check_base
+tests_unit_check_base_SOURCES = tests/unit/check_base.c
+tests_unit_check_base_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_base_LDADD = $(UNIT_LDADD)

@@ -1,0 +1,22 @@
+/* Checked allocation. On exhaustion the registered fatal hook runs first (the
+ * TUI uses it to restore the terminal), then the process exits with status 2. */
+#ifndef PTODB_BASE_MEM_H
+#define PTODB_BASE_MEM_H
+
+#include <stddef.h>
+
+void *xmalloc(size_t size);
+void *xcalloc(size_t count, size_t size);
+void *xrealloc(void *ptr, size_t size);
+/* realloc for arrays: fails cleanly on count * size overflow. */
+void *xreallocarray(void *ptr, size_t count, size_t size);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+
+typedef void (*ptodb_fatal_hook)(void);
+/* Registers a function run before ptodb dies of an unrecoverable error. */
+void ptodb_set_fatal_hook(ptodb_fatal_hook hook);
+/* Prints "ptodb: fatal: MESSAGE" after running the hook, exits with 2. */
+void ptodb_fatal(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
+
+#endif

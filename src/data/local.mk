@@ -1,0 +1,1 @@
+# data: files of src/data/ are added here (src_libptodb_a_SOURCES += ...)

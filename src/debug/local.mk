@@ -1,0 +1,1 @@
+# debug: files of src/debug/ are added here (src_libptodb_a_SOURCES += ...)

@@ -1,0 +1,1 @@
+# ir: files of src/ir/ are added here (src_libptodb_a_SOURCES += ...)

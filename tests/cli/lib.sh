@@ -1,0 +1,39 @@
+# Helpers sourced by the shell tests. The harness exports PTODB (the built
+# binary), top_srcdir, top_builddir and PTODB_FIXTURES.
+set -u
+: "${PTODB:?run through make check}"
+: "${top_srcdir:?run through make check}"
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+skip() { echo "SKIP: $*" >&2; exit 77; }
+
+# expect_eq WHAT EXPECTED ACTUAL
+expect_eq() {
+    if [ "$2" != "$3" ]; then
+        printf 'FAIL: %s\n--- expected\n%s\n--- actual\n%s\n' "$1" "$2" "$3" >&2
+        exit 1
+    fi
+}
+
+# expect_contains WHAT NEEDLE HAYSTACK
+expect_contains() {
+    case "$3" in
+    *"$2"*) ;;
+    *) printf 'FAIL: %s: %s not found in:\n%s\n' "$1" "$2" "$3" >&2; exit 1 ;;
+    esac
+}
+
+# run_ptodb ARGS...: sets out, err, rc
+run_ptodb() {
+    _tmp_out=$(mktemp) && _tmp_err=$(mktemp) || fail "mktemp"
+    set +e
+    "$PTODB" "$@" >"$_tmp_out" 2>"$_tmp_err"
+    rc=$?
+    set -e
+    out=$(cat "$_tmp_out"); err=$(cat "$_tmp_err")
+    rm -f "$_tmp_out" "$_tmp_err"
+}
+
+fixtures_or_skip() {
+    [ -d "$PTODB_FIXTURES" ] || skip "fixtures not found at $PTODB_FIXTURES"
+}

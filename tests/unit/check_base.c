@@ -1,0 +1,105 @@
+/* Unit tests for src/base: status table, strbuf, diagnostics. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/diag.h"
+#include "base/mem.h"
+#include "base/status.h"
+#include "base/strbuf.h"
+
+START_TEST(test_status_messages)
+{
+    ck_assert_str_eq(ptodb_status_message(PTODB_OK), "success");
+    ck_assert_str_eq(ptodb_status_name(PTODB_ERR_DEADLOCK), "ERR_DEADLOCK");
+    ck_assert_str_eq(ptodb_status_message((ptodb_status)9999), "unknown status");
+    for (int i = 0; i < PTODB_STATUS_COUNT; i++)
+        ck_assert_ptr_nonnull(ptodb_status_message((ptodb_status)i));
+}
+END_TEST
+
+START_TEST(test_strbuf_growth)
+{
+    strbuf sb = STRBUF_INIT;
+    ck_assert_str_eq(strbuf_str(&sb), "");
+    for (int i = 0; i < 1000; i++)
+        strbuf_printf(&sb, "%d,", i);
+    ck_assert_uint_eq(sb.len, strlen(sb.data));
+    ck_assert(strncmp(sb.data, "0,1,2,", 6) == 0);
+    ck_assert(strcmp(sb.data + sb.len - 4, "999,") == 0);
+    strbuf_clear(&sb);
+    strbuf_putc(&sb, 'x');
+    strbuf_append(&sb, "yz\0w", 4); /* embedded NUL kept in len */
+    ck_assert_uint_eq(sb.len, 5);
+    char *s = strbuf_detach(&sb);
+    ck_assert_str_eq(s, "xyz");
+    ck_assert_ptr_null(sb.data);
+    free(s);
+    strbuf_free(&sb);
+}
+END_TEST
+
+START_TEST(test_diag_format_and_cap)
+{
+    diag_sink sink;
+    diag_sink_init(&sink, 2);
+    diag_loc loc = {"p/19_after_X.py", 42, 17};
+    diag_report(&sink, DIAG_ERROR, loc, "    x = pl.tile.tpush_to_aiw(a)\nnext line",
+                "unknown op '%s'", "tile.tpush_to_aiw");
+    diag_report(&sink, DIAG_WARNING, (diag_loc){NULL, 0, 0}, NULL, "plain");
+    diag_report(&sink, DIAG_ERROR, loc, NULL, "second");
+    diag_report(&sink, DIAG_ERROR, loc, NULL, "third, dropped");
+    ck_assert_uint_eq(sink.errors, 3);
+    ck_assert_uint_eq(sink.warnings, 1);
+    ck_assert_int_eq(sink.suppressed, 1);
+    ck_assert(diag_sink_full(&sink));
+
+    char *first = diag_format(&sink.items[0]);
+    ck_assert_str_eq(first, "p/19_after_X.py:42:17: error: unknown op 'tile.tpush_to_aiw'");
+    free(first);
+    ck_assert_str_eq(sink.items[0].source_line, "    x = pl.tile.tpush_to_aiw(a)");
+    char *second = diag_format(&sink.items[1]);
+    ck_assert_str_eq(second, "warning: plain");
+    free(second);
+
+    char buf[1024] = {0};
+    FILE *mem = fmemopen(buf, sizeof buf - 1, "w");
+    diag_sink_print(&sink, mem, 1);
+    fclose(mem);
+    ck_assert_ptr_nonnull(strstr(buf, "                 ^\n"));
+    ck_assert_ptr_nonnull(strstr(buf, "(1 more error not shown)"));
+    diag_sink_free(&sink);
+}
+END_TEST
+
+START_TEST(test_diag_control_bytes_sanitised)
+{
+    diag_sink sink;
+    diag_sink_init(&sink, 0);
+    diag_report(&sink, DIAG_ERROR, (diag_loc){"f", 1, 1}, "a\x01\x1b[2Jb", "bad");
+    ck_assert_str_eq(sink.items[0].source_line, "a??[2Jb");
+    diag_sink_free(&sink);
+}
+END_TEST
+
+static Suite *base_suite(void)
+{
+    Suite *s = suite_create("base");
+    TCase *tc = tcase_create("core");
+    tcase_add_test(tc, test_status_messages);
+    tcase_add_test(tc, test_strbuf_growth);
+    tcase_add_test(tc, test_diag_format_and_cap);
+    tcase_add_test(tc, test_diag_control_bytes_sanitised);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(base_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

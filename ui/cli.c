@@ -1,0 +1,121 @@
+#include "config.h"
+
+#include "options.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/mem.h"
+
+const ptodb_option_info ptodb_options[OPT_COUNT] = {
+#define PTODB_OPTION_INFO(id, name, short_name, kind, arg, help) \
+    {name, short_name, OPTARG_##kind, arg, help},
+    PTODB_OPTION_LIST(PTODB_OPTION_INFO)
+#undef PTODB_OPTION_INFO
+};
+
+/* getopt_long returns this plus the option index for long-only options. */
+enum { LONG_ONLY_BASE = 256 };
+
+int ptodb_cli_parse(ptodb_cli *cli, int argc, char **argv)
+{
+    struct option longopts[OPT_COUNT + 1];
+    char shortopts[3 * OPT_COUNT + 2];
+    size_t ns = 0;
+
+    memset(cli, 0, sizeof *cli);
+    cli->prog = argc > 0 ? argv[0] : "ptodb";
+    shortopts[ns++] = ':'; /* report missing arguments distinctly */
+    for (int i = 0; i < OPT_COUNT; i++) {
+        const ptodb_option_info *o = &ptodb_options[i];
+        longopts[i].name = o->name;
+        longopts[i].has_arg = o->kind == OPTARG_NONE ? no_argument : required_argument;
+        longopts[i].flag = NULL;
+        longopts[i].val = o->short_name ? o->short_name : LONG_ONLY_BASE + i;
+        if (o->short_name) {
+            shortopts[ns++] = (char)o->short_name;
+            if (o->kind != OPTARG_NONE)
+                shortopts[ns++] = ':';
+        }
+    }
+    memset(&longopts[OPT_COUNT], 0, sizeof longopts[OPT_COUNT]);
+    shortopts[ns] = '\0';
+
+    opterr = 0;
+    optind = 1;
+    for (;;) {
+        int c = getopt_long(argc, argv, shortopts, longopts, NULL);
+        if (c == -1)
+            break;
+        int id = -1;
+        if (c >= LONG_ONLY_BASE) {
+            id = c - LONG_ONLY_BASE;
+        } else if (c == '?' || c == ':') {
+            const char *what = argv[optind - 1];
+            if (c == ':')
+                fprintf(stderr, "ptodb: option '%s' needs an argument\n", what);
+            else
+                fprintf(stderr, "ptodb: unknown option '%s'\n", what);
+            fputs("Try 'ptodb --help' for more information.\n", stderr);
+            ptodb_cli_free(cli);
+            return -1;
+        } else {
+            for (int i = 0; i < OPT_COUNT; i++)
+                if (ptodb_options[i].short_name == c)
+                    id = i;
+        }
+        if (id < 0)
+            continue;
+        int n = cli->given[id]++;
+        if (ptodb_options[id].kind != OPTARG_NONE) {
+            cli->values[id] = xreallocarray(cli->values[id], (size_t)n + 1, sizeof(char *));
+            cli->values[id][n] = optarg;
+        }
+    }
+    cli->npaths = argc - optind;
+    cli->paths = (const char **)(argv + optind);
+    return 0;
+}
+
+void ptodb_cli_free(ptodb_cli *cli)
+{
+    for (int i = 0; i < OPT_COUNT; i++) {
+        free(cli->values[i]);
+        cli->values[i] = NULL;
+    }
+}
+
+const char *ptodb_cli_value(const ptodb_cli *cli, ptodb_option_id id)
+{
+    if (!cli->given[id] || !cli->values[id])
+        return NULL;
+    return cli->values[id][cli->given[id] - 1];
+}
+
+void ptodb_cli_print_help(FILE *out)
+{
+    fputs("Usage: ptodb [OPTION]... [PATH]\n"
+          "A debugger for PyPTO pass dumps: parse, run and validate every pass of a\n"
+          "PyPTO build folder (build_output/<case>/ or its passes_dump/).\n\n"
+          "Options:\n",
+          out);
+    for (int i = 0; i < OPT_COUNT; i++) {
+        const ptodb_option_info *o = &ptodb_options[i];
+        char left[64];
+        if (o->short_name)
+            snprintf(left, sizeof left, "-%c, --%s%s%s", o->short_name, o->name,
+                     o->arg_name ? " " : "", o->arg_name ? o->arg_name : "");
+        else
+            snprintf(left, sizeof left, "    --%s%s%s", o->name, o->arg_name ? " " : "",
+                     o->arg_name ? o->arg_name : "");
+        fprintf(out, "  %-26s %s\n", left, o->help);
+    }
+    fputs("\nExit status:\n"
+          "  0  success (every validated pass passed)\n"
+          "  1  validation found a failing pass\n"
+          "  2  usage or input error\n\n"
+          "See ptodb(1) and ptodbrc(5).\n",
+          out);
+}

@@ -1,0 +1,2 @@
+ptodb_SOURCES += \
+	ui/main.c ui/cli.c ui/options.h ui/modes.h

@@ -1,0 +1,52 @@
+/* ptodb: option parsing and dispatch to a mode. */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "base/status.h"
+#include "modes.h"
+#include "options.h"
+
+/* Modes in priority order: the first whose option was given runs. */
+static const struct {
+    ptodb_option_id option;
+    ptodb_mode_fn run;
+} mode_table[] = {
+    {OPT_COUNT, NULL}, /* sentinel; modes are added above it */
+};
+
+static void print_version(void)
+{
+    printf("ptodb %s\n", PACKAGE_VERSION);
+}
+
+int main(int argc, char **argv)
+{
+    ptodb_cli cli;
+    if (ptodb_cli_parse(&cli, argc, argv) != 0)
+        return PTODB_EXIT_USAGE;
+
+    int status = PTODB_EXIT_OK;
+    if (cli.given[OPT_HELP]) {
+        ptodb_cli_print_help(stdout);
+    } else if (cli.given[OPT_VERSION]) {
+        print_version();
+    } else {
+        int ran = 0;
+        for (size_t i = 0; mode_table[i].run; i++) {
+            if (cli.given[mode_table[i].option]) {
+                status = mode_table[i].run(&cli);
+                ran = 1;
+                break;
+            }
+        }
+        if (!ran) {
+            fprintf(stderr, "ptodb: no mode given: the interactive debugger is not built yet\n"
+                            "Try 'ptodb --help' for the available options.\n");
+            status = PTODB_EXIT_USAGE;
+        }
+    }
+    ptodb_cli_free(&cli);
+    return status;
+}

@@ -1,0 +1,11 @@
+/* Each non-interactive mode of the ptodb command lives in its own file
+ * (ui/mode_<name>.c) and is listed in main.c's mode table. */
+#ifndef PTODB_UI_MODES_H
+#define PTODB_UI_MODES_H
+
+#include "options.h"
+
+/* A mode returns the process exit status (PTODB_EXIT_*). */
+typedef int (*ptodb_mode_fn)(const ptodb_cli *cli);
+
+#endif

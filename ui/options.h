@@ -1,0 +1,51 @@
+/* Command-line options: one X-macro table drives parsing, --help and the
+ * man page check (tests/cli/options_documented.sh).
+ *   X(ID, long name, short char or 0, argument kind, ARG name, help text)
+ * Argument kinds: NONE, REQUIRED, MULTI (REQUIRED, may be repeated).
+ * Add an option here, handle it in its mode, and document it in man/ptodb.1. */
+#ifndef PTODB_UI_OPTIONS_H
+#define PTODB_UI_OPTIONS_H
+
+#include <stdio.h>
+
+#define PTODB_OPTION_LIST(X)                                                           \
+    X(HELP, "help", 'h', NONE, NULL, "show this help and exit")                         \
+    X(VERSION, "version", 'V', NONE, NULL, "print the version and exit")
+
+typedef enum {
+#define PTODB_OPTION_ENUM(id, name, short_name, kind, arg, help) OPT_##id,
+    PTODB_OPTION_LIST(PTODB_OPTION_ENUM)
+#undef PTODB_OPTION_ENUM
+    OPT_COUNT
+} ptodb_option_id;
+
+typedef enum { OPTARG_NONE, OPTARG_REQUIRED, OPTARG_MULTI } ptodb_optarg_kind;
+
+typedef struct ptodb_option_info {
+    const char *name;
+    int short_name;
+    ptodb_optarg_kind kind;
+    const char *arg_name;
+    const char *help;
+} ptodb_option_info;
+
+extern const ptodb_option_info ptodb_options[OPT_COUNT];
+
+/* The parsed command line. Values point into argv. */
+typedef struct ptodb_cli {
+    const char *prog;
+    int given[OPT_COUNT];          /* how many times each option appeared */
+    const char **values[OPT_COUNT]; /* every value, in order (MULTI); [0] otherwise */
+    const char **paths;             /* positional arguments */
+    int npaths;
+} ptodb_cli;
+
+/* Parses argv; on a usage error prints "ptodb: message" and a hint to stderr
+ * and returns -1. */
+int ptodb_cli_parse(ptodb_cli *cli, int argc, char **argv);
+void ptodb_cli_free(ptodb_cli *cli);
+/* The last value of option id, or NULL when it was not given. */
+const char *ptodb_cli_value(const ptodb_cli *cli, ptodb_option_id id);
+void ptodb_cli_print_help(FILE *out);
+
+#endif
