@@ -1,0 +1,455 @@
+/* Tensors over reference-counted storages (see tensor.h for ownership). */
+#include "config.h"
+
+#include "tensor/tensor.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/mem.h"
+
+static void set_status(ptodb_status *st, ptodb_status v)
+{
+    if (st)
+        *st = v;
+}
+
+/* ---- storage ------------------------------------------------------------ */
+
+tensor_storage *tensor_storage_new(size_t nbytes, ptodb_status *st)
+{
+    if (nbytes > TENSOR_MAX_BYTES) {
+        set_status(st, PTODB_ERR_FORMAT);
+        return NULL;
+    }
+    /* calloc gives zeroed, maximally aligned bytes; one extra byte keeps
+     * empty storages distinct from NULL. */
+    void *data = xcalloc(1, nbytes ? nbytes : 1);
+    return tensor_storage_wrap(data, nbytes, NULL, NULL);
+}
+
+tensor_storage *tensor_storage_wrap(void *data, size_t nbytes, tensor_storage_release_fn release,
+                                    void *ctx)
+{
+    tensor_storage *s = xmalloc(sizeof *s);
+    s->refcount = 1;
+    s->data = data;
+    s->nbytes = nbytes;
+    s->release = release;
+    s->release_ctx = ctx;
+    return s;
+}
+
+tensor_storage *tensor_storage_ref(tensor_storage *s)
+{
+    if (s)
+        s->refcount++;
+    return s;
+}
+
+void tensor_storage_unref(tensor_storage *s)
+{
+    if (!s || --s->refcount > 0)
+        return;
+    if (s->release)
+        s->release(s->release_ctx, s->data, s->nbytes);
+    else
+        free(s->data);
+    free(s);
+}
+
+/* ---- construction ------------------------------------------------------- */
+
+int64_t tensor_shape_numel(int ndim, const int64_t *shape)
+{
+    if (ndim < 0 || ndim > TENSOR_MAX_DIMS)
+        return -1;
+    int64_t n = 1;
+    for (int d = 0; d < ndim; d++) {
+        if (shape[d] < 0)
+            return -1;
+        if (shape[d] != 0 && n > INT64_MAX / shape[d])
+            return -1;
+        n *= shape[d];
+    }
+    return n;
+}
+
+static void contiguous_strides(int ndim, const int64_t *shape, int64_t *strides)
+{
+    int64_t s = 1;
+    for (int d = ndim - 1; d >= 0; d--) {
+        strides[d] = s;
+        s *= shape[d] > 0 ? shape[d] : 1;
+    }
+}
+
+static tensor *tensor_alloc(dtype_id dt, int ndim, const int64_t *shape)
+{
+    tensor *t = xcalloc(1, sizeof *t);
+    t->refcount = 1;
+    t->dtype = dt;
+    t->ndim = ndim;
+    if (ndim > 0)
+        memcpy(t->shape, shape, (size_t)ndim * sizeof *shape);
+    t->valid_ndim = -1;
+    t->full_ndim = -1;
+    return t;
+}
+
+tensor *tensor_zeros(dtype_id dt, int ndim, const int64_t *shape, ptodb_status *st)
+{
+    int64_t n = tensor_shape_numel(ndim, shape);
+    size_t es = dtype_size(dt);
+    if (n < 0 || es == 0) {
+        set_status(st, PTODB_ERR_SHAPE);
+        return NULL;
+    }
+    if ((uint64_t)n > TENSOR_MAX_BYTES / es) {
+        set_status(st, PTODB_ERR_FORMAT);
+        return NULL;
+    }
+    tensor_storage *s = tensor_storage_new((size_t)n * es, st);
+    if (!s)
+        return NULL;
+    tensor *t = tensor_alloc(dt, ndim, shape);
+    contiguous_strides(ndim, shape, t->strides);
+    t->storage = s;
+    set_status(st, PTODB_OK);
+    return t;
+}
+
+/* Checks that every element of (shape, strides, offset) lies inside a
+ * storage of nelem elements, without overflow. */
+static int view_in_bounds(int ndim, const int64_t *shape, const int64_t *strides, int64_t offset,
+                          uint64_t nelem)
+{
+    if (ndim < 0 || ndim > TENSOR_MAX_DIMS || offset < 0)
+        return 0;
+    int64_t hi = offset;
+    for (int d = 0; d < ndim; d++) {
+        if (shape[d] < 0 || strides[d] < 0)
+            return 0;
+        if (shape[d] == 0)
+            return 1; /* empty: nothing is addressed */
+    }
+    for (int d = 0; d < ndim; d++) {
+        int64_t span;
+        if (__builtin_mul_overflow(shape[d] - 1, strides[d], &span) ||
+            __builtin_add_overflow(hi, span, &hi))
+            return 0;
+    }
+    return (uint64_t)hi < nelem;
+}
+
+tensor *tensor_from_storage(tensor_storage *s, dtype_id dt, int ndim, const int64_t *shape,
+                            const int64_t *strides, int64_t offset, ptodb_status *st)
+{
+    size_t es = dtype_size(dt);
+    if (!s || es == 0 || ndim < 0 || ndim > TENSOR_MAX_DIMS || tensor_shape_numel(ndim, shape) < 0) {
+        set_status(st, PTODB_ERR_SHAPE);
+        return NULL;
+    }
+    int64_t cstrides[TENSOR_MAX_DIMS];
+    if (!strides) {
+        contiguous_strides(ndim, shape, cstrides);
+        strides = cstrides;
+    }
+    if (!view_in_bounds(ndim, shape, strides, offset, s->nbytes / es)) {
+        set_status(st, PTODB_ERR_BOUNDS);
+        return NULL;
+    }
+    tensor *t = tensor_alloc(dt, ndim, shape);
+    if (ndim > 0)
+        memcpy(t->strides, strides, (size_t)ndim * sizeof *strides);
+    t->offset = offset;
+    t->storage = tensor_storage_ref(s);
+    set_status(st, PTODB_OK);
+    return t;
+}
+
+tensor *tensor_scalar(dtype_id dt, double v)
+{
+    tensor *t = tensor_zeros(dt, 0, NULL, NULL);
+    if (t)
+        dtype_store(dt, t->storage->data, 0, v);
+    return t;
+}
+
+tensor *tensor_ref(tensor *t)
+{
+    if (t)
+        t->refcount++;
+    return t;
+}
+
+void tensor_unref(tensor *t)
+{
+    if (!t || --t->refcount > 0)
+        return;
+    tensor_storage_unref(t->storage);
+    free(t);
+}
+
+/* ---- views -------------------------------------------------------------- */
+
+tensor *tensor_view(const tensor *t, int ndim, const int64_t *shape, const int64_t *strides,
+                    int64_t offset, ptodb_status *st)
+{
+    return tensor_from_storage(t->storage, t->dtype, ndim, shape, strides, offset, st);
+}
+
+tensor *tensor_slice(const tensor *t, int dim, int64_t start, int64_t stop, int64_t step,
+                     ptodb_status *st)
+{
+    if (dim < 0 || dim >= t->ndim || step < 1) {
+        set_status(st, PTODB_ERR_SHAPE);
+        return NULL;
+    }
+    int64_t n = t->shape[dim];
+    start = start < 0 ? 0 : (start > n ? n : start);
+    stop = stop < start ? start : (stop > n ? n : stop);
+    int64_t shape[TENSOR_MAX_DIMS], strides[TENSOR_MAX_DIMS];
+    memcpy(shape, t->shape, sizeof shape);
+    memcpy(strides, t->strides, sizeof strides);
+    shape[dim] = (stop - start + step - 1) / step;
+    strides[dim] = t->strides[dim] * step;
+    int64_t offset = t->offset + (shape[dim] > 0 ? start * t->strides[dim] : 0);
+    return tensor_view(t, t->ndim, shape, strides, offset, st);
+}
+
+tensor *tensor_transpose(const tensor *t, int d0, int d1, ptodb_status *st)
+{
+    if (d0 < 0 || d1 < 0 || d0 >= t->ndim || d1 >= t->ndim) {
+        set_status(st, PTODB_ERR_SHAPE);
+        return NULL;
+    }
+    int64_t shape[TENSOR_MAX_DIMS], strides[TENSOR_MAX_DIMS];
+    memcpy(shape, t->shape, sizeof shape);
+    memcpy(strides, t->strides, sizeof strides);
+    shape[d0] = t->shape[d1];
+    shape[d1] = t->shape[d0];
+    strides[d0] = t->strides[d1];
+    strides[d1] = t->strides[d0];
+    return tensor_view(t, t->ndim, shape, strides, t->offset, st);
+}
+
+tensor *tensor_reshape(const tensor *t, int ndim, const int64_t *shape, ptodb_status *st)
+{
+    int64_t n = tensor_shape_numel(ndim, shape);
+    if (n < 0 || n != tensor_numel(t)) {
+        set_status(st, PTODB_ERR_SHAPE);
+        return NULL;
+    }
+    if (tensor_is_contiguous(t))
+        return tensor_view(t, ndim, shape, NULL, t->offset, st);
+    tensor *c = tensor_clone(t);
+    tensor *r = tensor_view(c, ndim, shape, NULL, 0, st);
+    tensor_unref(c);
+    return r;
+}
+
+/* ---- copies ------------------------------------------------------------- */
+
+int64_t tensor_numel(const tensor *t)
+{
+    return tensor_shape_numel(t->ndim, t->shape);
+}
+
+int tensor_is_contiguous(const tensor *t)
+{
+    int64_t expect = 1;
+    for (int d = t->ndim - 1; d >= 0; d--) {
+        if (t->shape[d] == 0)
+            return 1;
+        if (t->shape[d] != 1 && t->strides[d] != expect)
+            return 0;
+        expect *= t->shape[d];
+    }
+    return 1;
+}
+
+void *tensor_data(const tensor *t)
+{
+    return t->storage->data + (size_t)t->offset * dtype_size(t->dtype);
+}
+
+/* Copies src (any strides) into a contiguous buffer of dtype dst_dt. */
+static void gather_into(void *dst, dtype_id dst_dt, const tensor *src)
+{
+    int64_t n = tensor_numel(src);
+    if (n == 0)
+        return;
+    if (tensor_is_contiguous(src)) {
+        dtype_convert(dst_dt, dst, src->dtype, tensor_data(src), (size_t)n);
+        return;
+    }
+    /* Walk the index space innermost-dim at a time. */
+    int64_t idx[TENSOR_MAX_DIMS] = {0};
+    size_t es = dtype_size(src->dtype);
+    size_t des = dtype_size(dst_dt);
+    int inner = src->ndim - 1;
+    int64_t len = src->shape[inner];
+    int64_t stride = src->strides[inner];
+    unsigned char *out = dst;
+    do {
+        int64_t base = tensor_elem_index(src, idx);
+        if (stride == 1) {
+            dtype_convert(dst_dt, out, src->dtype, src->storage->data + (size_t)base * es, (size_t)len);
+        } else {
+            for (int64_t i = 0; i < len; i++)
+                dtype_convert(dst_dt, out + (size_t)i * des, src->dtype,
+                              src->storage->data + (size_t)(base + i * stride) * es, 1);
+        }
+        out += (size_t)len * des;
+        idx[inner] = len - 1;
+    } while (tensor_next_index(src, idx));
+}
+
+tensor *tensor_clone(const tensor *t)
+{
+    tensor *c = tensor_zeros(t->dtype, t->ndim, t->shape, NULL);
+    if (c)
+        gather_into(c->storage->data, c->dtype, t);
+    return c;
+}
+
+tensor *tensor_contiguous(tensor *t)
+{
+    return tensor_is_contiguous(t) ? tensor_ref(t) : tensor_clone(t);
+}
+
+tensor *tensor_cast(tensor *t, dtype_id dt)
+{
+    if (dt == t->dtype)
+        return tensor_ref(t);
+    tensor *c = tensor_zeros(dt, t->ndim, t->shape, NULL);
+    if (c)
+        gather_into(c->storage->data, dt, t);
+    return c;
+}
+
+ptodb_status tensor_copy_into(tensor *dst, const tensor *src)
+{
+    if (dst->ndim != src->ndim || memcmp(dst->shape, src->shape, (size_t)dst->ndim * sizeof(int64_t)))
+        return PTODB_ERR_SHAPE;
+    /* Stage through a contiguous buffer of dst's dtype: this also makes
+     * overlapping src/dst behave like torch's copy_ of a cloned source. */
+    int64_t n = tensor_numel(src);
+    if (n == 0)
+        return PTODB_OK;
+    size_t des = dtype_size(dst->dtype);
+    unsigned char *tmp = xmalloc((size_t)n * des);
+    gather_into(tmp, dst->dtype, src);
+    int64_t idx[TENSOR_MAX_DIMS] = {0};
+    int64_t k = 0;
+    do {
+        memcpy(dst->storage->data + (size_t)tensor_elem_index(dst, idx) * des, tmp + (size_t)k * des, des);
+        k++;
+    } while (tensor_next_index(dst, idx));
+    free(tmp);
+    return PTODB_OK;
+}
+
+void tensor_copy_attrs(tensor *dst, const tensor *src)
+{
+    dst->valid_ndim = src->valid_ndim;
+    memcpy(dst->valid, src->valid, sizeof dst->valid);
+    dst->full_ndim = src->full_ndim;
+    memcpy(dst->full, src->full, sizeof dst->full);
+}
+
+/* ---- element access ----------------------------------------------------- */
+
+int tensor_index_ok(const tensor *t, const int64_t *idx)
+{
+    for (int d = 0; d < t->ndim; d++)
+        if (idx[d] < 0 || idx[d] >= t->shape[d])
+            return 0;
+    return 1;
+}
+
+double tensor_get(const tensor *t, const int64_t *idx)
+{
+    return dtype_load(t->dtype, t->storage->data, (size_t)tensor_elem_index(t, idx));
+}
+
+int64_t tensor_get_i64(const tensor *t, const int64_t *idx)
+{
+    return dtype_load_i64(t->dtype, t->storage->data, (size_t)tensor_elem_index(t, idx));
+}
+
+void tensor_set(tensor *t, const int64_t *idx, double v)
+{
+    dtype_store(t->dtype, t->storage->data, (size_t)tensor_elem_index(t, idx), v);
+}
+
+void tensor_set_i64(tensor *t, const int64_t *idx, int64_t v)
+{
+    dtype_store_i64(t->dtype, t->storage->data, (size_t)tensor_elem_index(t, idx), v);
+}
+
+double tensor_get_flat(const tensor *t, int64_t k)
+{
+    int64_t off = t->offset;
+    for (int d = t->ndim - 1; d >= 0; d--) {
+        int64_t n = t->shape[d];
+        off += (k % n) * t->strides[d];
+        k /= n;
+    }
+    return dtype_load(t->dtype, t->storage->data, (size_t)off);
+}
+
+/* ---- statistics --------------------------------------------------------- */
+
+static void stats_add(tensor_stats *s, double v)
+{
+    if (isnan(v)) {
+        s->nan_count++;
+        return;
+    }
+    if (isinf(v)) {
+        s->inf_count++;
+        return;
+    }
+    if (s->finite == 0 || v < s->min)
+        s->min = v;
+    if (s->finite == 0 || v > s->max)
+        s->max = v;
+    s->finite++;
+    s->sum += v;
+}
+
+void tensor_compute_stats(const tensor *t, tensor_stats *out)
+{
+    memset(out, 0, sizeof *out);
+    out->count = tensor_numel(t);
+    if (out->count <= 0)
+        return;
+    if (tensor_is_contiguous(t)) {
+        const void *base = tensor_data(t);
+        for (int64_t i = 0; i < out->count; i++)
+            stats_add(out, dtype_load(t->dtype, base, (size_t)i));
+    } else {
+        int64_t idx[TENSOR_MAX_DIMS] = {0};
+        do {
+            stats_add(out, tensor_get(t, idx));
+        } while (tensor_next_index(t, idx));
+    }
+    out->mean = out->finite ? out->sum / (double)out->finite : 0.0;
+}
+
+void tensor_format_shape(int ndim, const int64_t *shape, char *buf, size_t bufsize)
+{
+    size_t used = 0;
+    if (bufsize == 0)
+        return;
+    buf[0] = '\0';
+    used += (size_t)snprintf(buf, bufsize, "[");
+    for (int d = 0; d < ndim && used < bufsize; d++)
+        used += (size_t)snprintf(buf + used, bufsize - used, "%s%lld", d ? ", " : "", (long long)shape[d]);
+    if (used < bufsize)
+        snprintf(buf + used, bufsize - used, "]");
+}

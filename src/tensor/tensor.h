@@ -1,0 +1,181 @@
+/* Tensors: a dtype, a shape, strides and an offset into a reference-counted
+ * storage, so that views and slices share memory exactly where PyTorch's do
+ * (semantics.md §2.2), plus REF's optional valid/full shape attributes
+ * (semantics.md §2.3).
+ *
+ * Ownership: every tensor and storage is reference counted (single-threaded
+ * counts: the interpreter is deterministic and runs cores in one thread).
+ * A function that returns a tensor* gives the caller one reference; release
+ * it with tensor_unref. "Same object" in REF (tile.move, cast to the same
+ * dtype, plain name binding) is tensor_ref; "a view" is a new tensor object
+ * on the same storage (tensor_view, tensor_slice, ...), which starts without
+ * valid/full attributes, as in REF.
+ *
+ * Shapes, strides and offsets are int64_t and counted in elements. Every
+ * constructor checks that the addressed elements lie inside the storage and
+ * that byte counts do not overflow; it returns NULL (and a status through
+ * *st when st is non-NULL) instead of aborting, because the sizes may come
+ * from a hostile data file. Allocation failure of a checked size still dies
+ * through xmalloc (base/mem.h). */
+#ifndef PTODB_TENSOR_TENSOR_H
+#define PTODB_TENSOR_TENSOR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/status.h"
+#include "tensor/dtype.h"
+
+#define TENSOR_MAX_DIMS 8
+
+/* Largest storage ptodb will allocate for one tensor (bytes). Data files that
+ * ask for more are refused with ERR_FORMAT rather than exhausting memory. */
+#define TENSOR_MAX_BYTES ((size_t)1 << 36)
+
+typedef struct tensor_storage tensor_storage;
+
+/* How a storage's bytes are released: NULL means free(data). A loader that
+ * maps a file passes its own release function (and ctx). */
+typedef void (*tensor_storage_release_fn)(void *ctx, void *data, size_t nbytes);
+
+struct tensor_storage {
+    int refcount;
+    unsigned char *data; /* nbytes bytes, aligned for any dtype (malloc or mmap) */
+    size_t nbytes;
+    tensor_storage_release_fn release;
+    void *release_ctx;
+};
+
+typedef struct tensor {
+    int refcount;
+    dtype_id dtype;
+    int ndim;                          /* 0 .. TENSOR_MAX_DIMS; 0 = a scalar (0-d) */
+    int64_t shape[TENSOR_MAX_DIMS];    /* >= 0 */
+    int64_t strides[TENSOR_MAX_DIMS];  /* elements; may be 0 or negative-free */
+    int64_t offset;                    /* storage offset in elements */
+    tensor_storage *storage;           /* one reference held */
+    /* REF's _pypto_valid_shape / _pypto_full_shape: -1 = attribute absent,
+     * 0 = the empty tuple (), else that many entries. Independent of ndim
+     * (REF does not clip or check them). */
+    int valid_ndim;
+    int64_t valid[TENSOR_MAX_DIMS];
+    int full_ndim;
+    int64_t full[TENSOR_MAX_DIMS];
+} tensor;
+
+/* ---- storage ------------------------------------------------------------ */
+
+/* A zero-filled storage of nbytes; NULL (ERR_FORMAT) past TENSOR_MAX_BYTES. */
+tensor_storage *tensor_storage_new(size_t nbytes, ptodb_status *st);
+/* Wraps existing bytes; release (NULL = free) runs on the last unref. */
+tensor_storage *tensor_storage_wrap(void *data, size_t nbytes, tensor_storage_release_fn release,
+                                    void *ctx);
+tensor_storage *tensor_storage_ref(tensor_storage *s);
+void tensor_storage_unref(tensor_storage *s);
+
+/* ---- construction ------------------------------------------------------- */
+
+/* numel of a shape, or -1 when a dim is negative, ndim is out of range, or
+ * the count overflows. */
+int64_t tensor_shape_numel(int ndim, const int64_t *shape);
+
+/* A new contiguous zero-filled tensor. NULL on a bad shape (ERR_SHAPE) or a
+ * size beyond TENSOR_MAX_BYTES (ERR_FORMAT). */
+tensor *tensor_zeros(dtype_id dt, int ndim, const int64_t *shape, ptodb_status *st);
+/* A tensor over an existing storage (takes its own reference). strides NULL
+ * means contiguous. Checks that every element lies in the storage:
+ * ERR_BOUNDS otherwise. */
+tensor *tensor_from_storage(tensor_storage *s, dtype_id dt, int ndim, const int64_t *shape,
+                            const int64_t *strides, int64_t offset, ptodb_status *st);
+/* A 0-d tensor holding v (converted per dtype_store). */
+tensor *tensor_scalar(dtype_id dt, double v);
+
+tensor *tensor_ref(tensor *t);
+void tensor_unref(tensor *t);
+
+/* ---- views (share storage; new object; no valid/full attrs) -------------- */
+
+/* as_strided on t's storage, offset absolute (as torch.as_strided). */
+tensor *tensor_view(const tensor *t, int ndim, const int64_t *shape, const int64_t *strides,
+                    int64_t offset, ptodb_status *st);
+/* t[..., start:stop:step, ...] along dim (step >= 1). start/stop are clipped
+ * to [0, shape[dim]] like Python slicing (negative values are NOT wrapped:
+ * callers resolve Python negative indices first). */
+tensor *tensor_slice(const tensor *t, int dim, int64_t start, int64_t stop, int64_t step,
+                     ptodb_status *st);
+/* Swaps two dims (a view). */
+tensor *tensor_transpose(const tensor *t, int d0, int d1, ptodb_status *st);
+/* Reshape: a view when t is contiguous, else a contiguous copy (torch's
+ * reshape). numel must match: ERR_SHAPE. */
+tensor *tensor_reshape(const tensor *t, int ndim, const int64_t *shape, ptodb_status *st);
+
+/* ---- copies ------------------------------------------------------------- */
+
+/* A new contiguous copy (torch clone + contiguous), attrs not copied. */
+tensor *tensor_clone(const tensor *t);
+/* t itself (a new reference) when contiguous, else tensor_clone(t). */
+tensor *tensor_contiguous(tensor *t);
+/* t.to(dt): t itself (new reference, attrs kept) when dt == t->dtype, else a
+ * new contiguous tensor converted with dtype_convert's rules. */
+tensor *tensor_cast(tensor *t, dtype_id dt);
+/* Copies src's elements into dst (same shape; ERR_SHAPE otherwise),
+ * converting dtypes; handles overlap by staging through a temporary. */
+ptodb_status tensor_copy_into(tensor *dst, const tensor *src);
+
+/* Copies the valid/full attributes of src onto dst. */
+void tensor_copy_attrs(tensor *dst, const tensor *src);
+
+/* ---- queries and element access ---------------------------------------- */
+
+int64_t tensor_numel(const tensor *t);
+int tensor_is_contiguous(const tensor *t);
+/* Address of the element at offset 0 of t (storage data + offset * size). */
+void *tensor_data(const tensor *t);
+/* Storage element index of the element at idx (no bounds check). */
+static inline int64_t tensor_elem_index(const tensor *t, const int64_t *idx)
+{
+    int64_t off = t->offset;
+    for (int d = 0; d < t->ndim; d++)
+        off += idx[d] * t->strides[d];
+    return off;
+}
+/* Advances a row-major multi-index over t's shape; returns 0 after the last
+ * element (idx is then all zeros), 1 otherwise. */
+static inline int tensor_next_index(const tensor *t, int64_t *idx)
+{
+    for (int d = t->ndim - 1; d >= 0; d--) {
+        if (++idx[d] < t->shape[d])
+            return 1;
+        idx[d] = 0;
+    }
+    return 0;
+}
+
+/* Element at multi-index idx (ndim entries), as double / as int64. Callers
+ * check bounds (tensor_index_ok). */
+double tensor_get(const tensor *t, const int64_t *idx);
+int64_t tensor_get_i64(const tensor *t, const int64_t *idx);
+void tensor_set(tensor *t, const int64_t *idx, double v);
+void tensor_set_i64(tensor *t, const int64_t *idx, int64_t v);
+/* Element number k in row-major (logical) order, 0 <= k < numel. */
+double tensor_get_flat(const tensor *t, int64_t k);
+int tensor_index_ok(const tensor *t, const int64_t *idx);
+
+/* ---- statistics --------------------------------------------------------- */
+
+typedef struct tensor_stats {
+    int64_t count;     /* elements */
+    int64_t finite;    /* finite elements: min/max/mean are over these */
+    int64_t nan_count;
+    int64_t inf_count; /* +inf and -inf */
+    double min, max;   /* 0 when finite == 0 */
+    double mean;       /* accumulated in double (Kahan-free, fine for display) */
+    double sum;
+} tensor_stats;
+
+void tensor_compute_stats(const tensor *t, tensor_stats *out);
+
+/* "[2, 3]" style shape text into buf (always NUL-terminated). */
+void tensor_format_shape(int ndim, const int64_t *shape, char *buf, size_t bufsize);
+
+#endif
