@@ -1,1 +1,9 @@
-# ir: files of src/ir/ are added here (src_libptodb_a_SOURCES += ...)
+# ir: the dump lexer, parser, AST, resolver/checker, printer, op catalogue.
+src_libptodb_a_SOURCES += \
+	src/ir/ast.h src/ir/ast.c \
+	src/ir/arena.h src/ir/arena.c \
+	src/ir/catalog.c src/ir/ops.def src/ir/builtins.def src/ir/enums.def \
+	src/ir/resolve.h \
+	src/ir/parse.h \
+	src/ir/print.h
+EXTRA_DIST += src/ir/gen_ops.py
