@@ -2,3 +2,9 @@
 src_libptodb_a_SOURCES += \
 	src/tensor/dtype.c src/tensor/dtype.h \
 	src/tensor/tensor.c src/tensor/tensor.h
+
+check_PROGRAMS += tests/unit/check_dtype
+TESTS += tests/unit/check_dtype
+tests_unit_check_dtype_SOURCES = tests/unit/check_dtype.c
+tests_unit_check_dtype_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_dtype_LDADD = $(UNIT_LDADD)

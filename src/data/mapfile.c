@@ -1,0 +1,88 @@
+/* Whole-file private mappings shared by the storages cut from them. */
+#include "config.h"
+
+#include "data/mapfile.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/mem.h"
+
+ptodb_status mapfile_open(const char *path, mapfile **out, diag_sink *sink)
+{
+    diag_loc loc = {path, 0, 0};
+    *out = NULL;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        diag_report(sink, DIAG_ERROR, loc, NULL, "cannot open: %s", strerror(errno));
+        return PTODB_ERR_IO;
+    }
+    struct stat sb;
+    if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+        diag_report(sink, DIAG_ERROR, loc, NULL, "not a regular file");
+        close(fd);
+        return PTODB_ERR_IO;
+    }
+    mapfile *m = xcalloc(1, sizeof *m);
+    m->refcount = 1;
+    m->size = (size_t)sb.st_size;
+    if (m->size == 0) {
+        m->data = xcalloc(1, 1);
+    } else {
+        /* Private + writable: copy-on-write pages, never written back.
+         * MAP_POPULATE reads the file in one sweep instead of a fault per page. */
+        void *p = mmap(NULL, m->size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+        if (p == MAP_FAILED) {
+            diag_report(sink, DIAG_ERROR, loc, NULL, "cannot map: %s", strerror(errno));
+            close(fd);
+            free(m);
+            return PTODB_ERR_IO;
+        }
+        m->data = p;
+        m->mapped = 1;
+    }
+    close(fd);
+    *out = m;
+    return PTODB_OK;
+}
+
+mapfile *mapfile_ref(mapfile *m)
+{
+    if (m)
+        m->refcount++;
+    return m;
+}
+
+void mapfile_unref(mapfile *m)
+{
+    if (!m || --m->refcount > 0)
+        return;
+    if (m->mapped)
+        munmap(m->data, m->size);
+    else
+        free(m->data);
+    free(m);
+}
+
+static void mapfile_release(void *ctx, void *data, size_t nbytes)
+{
+    (void)data;
+    (void)nbytes;
+    mapfile_unref(ctx);
+}
+
+tensor_storage *mapfile_storage(mapfile *m, size_t off, size_t nbytes)
+{
+    unsigned char *p = m->data + off;
+    if (((uintptr_t)p & 15u) == 0 && nbytes > 0)
+        return tensor_storage_wrap(p, nbytes, mapfile_release, mapfile_ref(m));
+    tensor_storage *s = tensor_storage_new(nbytes, NULL);
+    if (s && nbytes)
+        memcpy(s->data, p, nbytes);
+    return s;
+}
