@@ -1,0 +1,41 @@
+# Example cases (examples/README.md) and their generator. The .npy data is
+# committed; scripts/gen_examples.py rewrites the same bytes.
+EXAMPLE_FILES = \
+	examples/README.md \
+	examples/mlp/ptodb.yaml \
+	examples/mlp/passes_dump/00_frontend.py \
+	examples/mlp/passes_dump/04_after_ConvertToSSA.py \
+	examples/mlp/passes_dump/07_after_FlattenCallExpr.py \
+	examples/mlp/passes_dump/09_after_OutlineIncoreScopes.py \
+	examples/mlp/passes_dump/11_after_ConvertTensorToTileOps.py \
+	examples/mlp/passes_dump/18_after_InferTileMemorySpace.py \
+	examples/mlp/passes_dump/22_after_ExpandMixedKernel.py \
+	examples/mlp/data/in/x.npy \
+	examples/mlp/data/in/norm_w.npy \
+	examples/mlp/data/in/w_gate.npy \
+	examples/mlp/data/in/w_up.npy \
+	examples/mlp/data/in/w_down.npy \
+	examples/mlp/data/out/out.npy \
+	examples/mlp-broken/BUG.txt \
+	examples/mlp-broken/ptodb.yaml \
+	examples/mlp-broken/passes_dump/00_frontend.py \
+	examples/mlp-broken/passes_dump/04_after_ConvertToSSA.py \
+	examples/mlp-broken/passes_dump/07_after_FlattenCallExpr.py \
+	examples/mlp-broken/passes_dump/09_after_OutlineIncoreScopes.py \
+	examples/mlp-broken/passes_dump/11_after_ConvertTensorToTileOps.py \
+	examples/mlp-broken/passes_dump/18_after_InferTileMemorySpace.py \
+	examples/mlp-broken/passes_dump/22_after_ExpandMixedKernel.py \
+	examples/mlp-broken/data/in/x.npy \
+	examples/mlp-broken/data/in/norm_w.npy \
+	examples/mlp-broken/data/in/w_gate.npy \
+	examples/mlp-broken/data/in/w_up.npy \
+	examples/mlp-broken/data/in/w_down.npy \
+	examples/mlp-broken/data/out/out.npy \
+	examples/deadlock/ptodb.yaml \
+	examples/deadlock/passes_dump/00_frontend.py \
+	examples/deadlock/passes_dump/22_after_ExpandMixedKernel.py \
+	examples/deadlock/data/in/x.npy \
+	examples/deadlock/data/in/w.npy \
+	examples/deadlock/data/in/bias.npy \
+	examples/deadlock/data/out/out.npy
+EXTRA_DIST += $(EXAMPLE_FILES) scripts/gen_examples.py

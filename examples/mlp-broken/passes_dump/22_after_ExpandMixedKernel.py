@@ -1,0 +1,83 @@
+# pypto.program: MlpBlock
+import pypto.language as pl
+
+@pl.program
+class MlpBlock:
+    @pl.function(type=pl.FunctionType.AIC, level=pl.Level.AIC, role=pl.Role.SubWorker)
+    def mlp_fused_aic(x__ssa_v0: pl.Tensor[[16, 64], pl.FP32], norm_w__ssa_v0: pl.Tensor[[1, 64], pl.FP32], w_gate__ssa_v0: pl.Tensor[[64, 128], pl.BF16], w_up__ssa_v0: pl.Tensor[[64, 128], pl.BF16], w_down__ssa_v0: pl.Tensor[[128, 64], pl.BF16], out__ssa_v0: pl.Out[pl.Tensor[[16, 64], pl.FP32]]):
+        pl.func_attr({"split": pl.SplitMode.UP_DOWN, "split_aiv": True})
+        mlp_fused_v2c_slot_buffer: pl.Scalar[pl.INT32] = pl.system.reserve_buffer(name='mlp_fused_v2c_slot_buffer', size=8192, base=-1)
+        mlp_fused_c2v_slot_buffer_import: pl.Scalar[pl.INT32] = pl.system.import_peer_buffer(name='mlp_fused_c2v_slot_buffer', peer_func='mlp_fused_aiv')
+        pl.system.aic_initialize_pipe(mlp_fused_c2v_slot_buffer_import, mlp_fused_v2c_slot_buffer, dir_mask=3, slot_size=4096, slot_num=2)
+        for ib__idx_v0 in pl.range(2):
+            i0__ssa_v0: pl.Scalar[pl.INDEX] = ib__idx_v0 * 64
+            wg__tile: pl.Tile[[64, 64], pl.BF16, pl.Mem.Mat] = pl.tile.load(w_gate__ssa_v0, [0, i0__ssa_v0], [64, 64], [64, 64], target_memory=pl.Mem.Mat)
+            wu__tile: pl.Tile[[64, 64], pl.BF16, pl.Mem.Mat] = pl.tile.load(w_up__ssa_v0, [0, i0__ssa_v0], [64, 64], [64, 64], target_memory=pl.Mem.Mat)
+            xn_bf16__tile_Left_mat: pl.Tile[[16, 64], pl.BF16, pl.Mem.Mat] = pl.tile.tpop_from_aiv(split=1)
+            xn_bf16__tile_Left: pl.Tile[[16, 64], pl.BF16, pl.Mem.Left] = pl.tile.move(xn_bf16__tile_Left_mat, target_memory=pl.Mem.Left, blayout=pl.TileLayout.col_major, slayout=pl.TileLayout.row_major)
+            pl.system.tfree_to_aiv(xn_bf16__tile_Left_mat)
+            wg__tile_Right: pl.Tile[[64, 64], pl.BF16, pl.Mem.Right] = pl.tile.move(wg__tile, target_memory=pl.Mem.Right)
+            gate__tile: pl.Tile[[16, 64], pl.FP32, pl.Mem.Acc] = pl.tile.matmul(xn_bf16__tile_Left, wg__tile_Right)
+            pl.tile.tpush_to_aiv(gate__tile, split=1)
+            wu__tile_Right: pl.Tile[[64, 64], pl.BF16, pl.Mem.Right] = pl.tile.move(wu__tile, target_memory=pl.Mem.Right)
+            up__tile: pl.Tile[[16, 64], pl.FP32, pl.Mem.Acc] = pl.tile.matmul(xn_bf16__tile_Left, wu__tile_Right)
+            pl.tile.tpush_to_aiv(up__tile, split=1)
+            wd__tile: pl.Tile[[64, 64], pl.BF16, pl.Mem.Mat] = pl.tile.load(w_down__ssa_v0, [i0__ssa_v0, 0], [64, 64], [64, 64], target_memory=pl.Mem.Mat)
+            h_bf16__tile_Left_mat: pl.Tile[[16, 64], pl.BF16, pl.Mem.Mat] = pl.tile.tpop_from_aiv(split=1)
+            h_bf16__tile_Left: pl.Tile[[16, 64], pl.BF16, pl.Mem.Left] = pl.tile.move(h_bf16__tile_Left_mat, target_memory=pl.Mem.Left, blayout=pl.TileLayout.col_major, slayout=pl.TileLayout.row_major)
+            pl.system.tfree_to_aiv(h_bf16__tile_Left_mat)
+            wd__tile_Right: pl.Tile[[64, 64], pl.BF16, pl.Mem.Right] = pl.tile.move(wd__tile, target_memory=pl.Mem.Right)
+            t__tile_10: pl.Tile[[16, 64], pl.FP32, pl.Mem.Acc] = pl.tile.matmul(h_bf16__tile_Left, wd__tile_Right)
+            pl.tile.tpush_to_aiv(t__tile_10, split=1)
+    @pl.function(type=pl.FunctionType.AIV, level=pl.Level.AIV, role=pl.Role.SubWorker)
+    def mlp_fused_aiv(x__ssa_v0: pl.Tensor[[16, 64], pl.FP32], norm_w__ssa_v0: pl.Tensor[[1, 64], pl.FP32], w_gate__ssa_v0: pl.Tensor[[64, 128], pl.BF16], w_up__ssa_v0: pl.Tensor[[64, 128], pl.BF16], w_down__ssa_v0: pl.Tensor[[128, 64], pl.BF16], out__ssa_v0: pl.Out[pl.Tensor[[16, 64], pl.FP32]]) -> pl.Tensor[[16, 64], pl.FP32]:
+        pl.func_attr({"split": pl.SplitMode.UP_DOWN, "split_aiv": True})
+        subblock_idx: pl.Scalar[pl.INDEX] = pl.tile.get_subblock_idx()
+        mlp_fused_v2c_slot_buffer_import: pl.Scalar[pl.INT32] = pl.system.import_peer_buffer(name='mlp_fused_v2c_slot_buffer', peer_func='mlp_fused_aic')
+        mlp_fused_c2v_slot_buffer: pl.Scalar[pl.INT32] = pl.system.reserve_buffer(name='mlp_fused_c2v_slot_buffer', size=8192, base=-1)
+        pl.system.aiv_initialize_pipe(mlp_fused_c2v_slot_buffer, mlp_fused_v2c_slot_buffer_import, dir_mask=3, slot_size=4096, slot_num=2)
+        x__tile: pl.Tile[[8, 64], pl.FP32, pl.Mem.Vec] = pl.tile.load(x__ssa_v0, [0 + subblock_idx * 8, 0], [8, 64], [8, 64], target_memory=pl.Mem.Vec)
+        norm_w__tile: pl.Tile[[1, 64], pl.FP32, pl.Mem.Vec] = pl.tile.load(norm_w__ssa_v0, [0, 0], [1, 64], [1, 64], target_memory=pl.Mem.Vec)
+        t__tile: pl.Tile[[8, 64], pl.FP32, pl.Mem.Vec] = pl.tile.mul(x__tile, x__tile)
+        tmp_tile: pl.Tile[[8, 64], pl.FP32, pl.Mem.Vec] = pl.tile.create([8, 64], dtype=pl.FP32, target_memory=pl.Mem.Vec)
+        sq_sum__tile: pl.Tile[[8, 1], pl.FP32, pl.Mem.Vec] = pl.tile.row_sum(t__tile, tmp_tile)
+        t__tile_1: pl.Tile[[1, 8], pl.FP32, pl.Mem.Vec] = pl.tile.reshape(sq_sum__tile, [1, 8])
+        t__tile_2: pl.Tile[[1, 8], pl.FP32, pl.Mem.Vec] = pl.tile.muls(t__tile_1, 0.015625)
+        t__tile_3: pl.Tile[[1, 8], pl.FP32, pl.Mem.Vec] = pl.tile.adds(t__tile_2, 9.9999999999999995e-07)
+        inv_rms__tile: pl.Tile[[1, 8], pl.FP32, pl.Mem.Vec] = pl.tile.rsqrt(t__tile_3)
+        t__tile_4: pl.Tile[[8, 1], pl.FP32, pl.Mem.Vec] = pl.tile.reshape(inv_rms__tile, [8, 1])
+        t__tile_5: pl.Tile[[8, 64], pl.FP32, pl.Mem.Vec] = pl.tile.row_expand_mul(x__tile, t__tile_4)
+        xn__tile: pl.Tile[[8, 64], pl.FP32, pl.Mem.Vec] = pl.tile.col_expand_mul(t__tile_5, norm_w__tile)
+        xn_bf16__tile: pl.Tile[[8, 64], pl.BF16, pl.Mem.Vec] = pl.tile.cast(xn__tile, target_type=pl.BF16, mode='round')
+        down_acc__tile: pl.Tile[[8, 64], pl.FP32, pl.Mem.Vec] = pl.tile.full([8, 64], dtype=pl.FP32, value=0.0)
+        for ib__idx_v0, (down_acc__iter_v1,) in pl.range(2, init_values=(down_acc__tile,)):
+            pl.tile.tpush_to_aic(xn_bf16__tile, split=1)
+            gate__tile_Vec: pl.Tile[[8, 64], pl.FP32, pl.Mem.Vec] = pl.tile.tpop_from_aic(split=1)
+            up__tile_Vec: pl.Tile[[8, 64], pl.FP32, pl.Mem.Vec] = pl.tile.tpop_from_aic(split=1)
+            t__tile_6: pl.Tile[[8, 64], pl.FP32, pl.Mem.Vec] = pl.tile.neg(up__tile_Vec)
+            t__tile_7: pl.Tile[[8, 64], pl.FP32, pl.Mem.Vec] = pl.tile.exp(t__tile_6)
+            t__tile_8: pl.Tile[[8, 64], pl.FP32, pl.Mem.Vec] = pl.tile.adds(t__tile_7, 1.0)
+            sigmoid__tile: pl.Tile[[8, 64], pl.FP32, pl.Mem.Vec] = pl.tile.recip(t__tile_8)
+            t__tile_9: pl.Tile[[8, 64], pl.FP32, pl.Mem.Vec] = pl.tile.mul(gate__tile_Vec, sigmoid__tile)
+            pl.system.tfree_to_aic(gate__tile_Vec)
+            h__tile: pl.Tile[[8, 64], pl.FP32, pl.Mem.Vec] = pl.tile.mul(t__tile_9, up__tile_Vec)
+            pl.system.tfree_to_aic(up__tile_Vec)
+            h_bf16__tile: pl.Tile[[8, 64], pl.BF16, pl.Mem.Vec] = pl.tile.cast(h__tile, target_type=pl.BF16, mode='round')
+            pl.tile.tpush_to_aic(h_bf16__tile, split=1)
+            t__tile_Vec: pl.Tile[[8, 64], pl.FP32, pl.Mem.Vec] = pl.tile.tpop_from_aic(split=1)
+            down_acc__tile_1: pl.Tile[[8, 64], pl.FP32, pl.Mem.Vec] = pl.tile.add(down_acc__iter_v1, t__tile_Vec)
+            pl.system.tfree_to_aic(t__tile_Vec)
+            down_acc__rv_v2: pl.Tile[[8, 64], pl.FP32, pl.Mem.Vec] = pl.yield_(down_acc__tile_1)
+        t__tile_11: pl.Tile[[8, 64], pl.FP32, pl.Mem.Vec] = pl.tile.add(x__tile, down_acc__rv_v2)
+        out__tile: pl.Tensor[[16, 64], pl.FP32] = pl.tile.store(t__tile_11, [0 + subblock_idx * 8, 0], out__ssa_v0)
+        return out__ssa_v0
+    @pl.function(type=pl.FunctionType.Group, level=pl.Level.CORE_GROUP, role=pl.Role.SubWorker)
+    def mlp_fused(x__ssa_v0: pl.Tensor[[16, 64], pl.FP32], norm_w__ssa_v0: pl.Tensor[[1, 64], pl.FP32], w_gate__ssa_v0: pl.Tensor[[64, 128], pl.BF16], w_up__ssa_v0: pl.Tensor[[64, 128], pl.BF16], w_down__ssa_v0: pl.Tensor[[128, 64], pl.BF16], out__ssa_v0: pl.Out[pl.Tensor[[16, 64], pl.FP32]]) -> pl.Tensor[[16, 64], pl.FP32]:
+        pl.func_attr({"split": pl.SplitMode.UP_DOWN, "split_aiv": True})
+        self.mlp_fused_aic(x__ssa_v0, norm_w__ssa_v0, w_gate__ssa_v0, w_up__ssa_v0, w_down__ssa_v0, out__ssa_v0)
+        self.mlp_fused_aiv(x__ssa_v0, norm_w__ssa_v0, w_gate__ssa_v0, w_up__ssa_v0, w_down__ssa_v0, out__ssa_v0)
+        return out__ssa_v0
+    @pl.function(type=pl.FunctionType.Orchestration, level=pl.Level.CHIP, role=pl.Role.Orchestrator)
+    def mlp_block(self, x__ssa_v0: pl.Tensor[[16, 64], pl.FP32], norm_w__ssa_v0: pl.Tensor[[1, 64], pl.FP32], w_gate__ssa_v0: pl.Tensor[[64, 128], pl.BF16], w_up__ssa_v0: pl.Tensor[[64, 128], pl.BF16], w_down__ssa_v0: pl.Tensor[[128, 64], pl.BF16], out__ssa_v0: pl.Out[pl.Tensor[[16, 64], pl.FP32]]) -> pl.Tensor[[16, 64], pl.FP32]:
+        out__ssa_v1: pl.Tensor[[16, 64], pl.FP32] = self.mlp_fused(x__ssa_v0, norm_w__ssa_v0, w_gate__ssa_v0, w_up__ssa_v0, w_down__ssa_v0, out__ssa_v0)
+        return out__ssa_v1
