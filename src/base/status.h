@@ -17,7 +17,8 @@
     X(ERR_DEADLOCK, "deadlock")                               \
     X(ERR_INTERRUPTED, "interrupted")                         \
     X(ERR_NOT_FOUND, "not found")                             \
-    X(ERR_VALIDATION, "validation failed")
+    X(ERR_VALIDATION, "validation failed")                    \
+    X(BLOCKED, "blocked on an empty queue")
 
 typedef enum {
 #define PTODB_STATUS_ENUM(name, msg) PTODB_##name,
