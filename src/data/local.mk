@@ -7,3 +7,19 @@ src_libptodb_a_SOURCES += \
 	src/data/pt.c src/data/pt.h
 src_libptodb_a_SOURCES += \
 	src/data/npy.c src/data/npy.h
+
+# A helper for the shell tests and the benchmark (not a test by itself).
+check_PROGRAMS += tests/unit/check_data_tool
+tests_unit_check_data_tool_SOURCES = tests/unit/check_data_tool.c
+tests_unit_check_data_tool_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_data_tool_LDADD = $(UNIT_LDADD)
+
+DATA_CLI_TESTS = tests/cli/data_fixtures.sh
+TESTS += $(DATA_CLI_TESTS)
+EXTRA_DIST += $(DATA_CLI_TESTS) tests/data/pt_expected.txt scripts/gen_pt_expected.py
+
+check_PROGRAMS += tests/unit/check_data
+TESTS += tests/unit/check_data
+tests_unit_check_data_SOURCES = tests/unit/check_data.c
+tests_unit_check_data_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_data_LDADD = $(UNIT_LDADD)

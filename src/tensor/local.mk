@@ -8,3 +8,9 @@ TESTS += tests/unit/check_dtype
 tests_unit_check_dtype_SOURCES = tests/unit/check_dtype.c
 tests_unit_check_dtype_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_dtype_LDADD = $(UNIT_LDADD)
+
+check_PROGRAMS += tests/unit/check_tensor
+TESTS += tests/unit/check_tensor
+tests_unit_check_tensor_SOURCES = tests/unit/check_tensor.c
+tests_unit_check_tensor_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_tensor_LDADD = $(UNIT_LDADD)

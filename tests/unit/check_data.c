@@ -1,0 +1,380 @@
+/* Unit tests for src/data: ZIP container, pickle subset, .pt and .npy
+ * readers and writers, on files built in memory or in a temp dir. */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/diag.h"
+#include "base/mem.h"
+#include "data/npy.h"
+#include "data/pickle.h"
+#include "data/pt.h"
+#include "data/zip.h"
+
+static char tmpdir[64];
+
+static void setup(void)
+{
+    strcpy(tmpdir, "/tmp/ptodb-check-data-XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(tmpdir));
+}
+
+static void teardown(void)
+{
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+    ck_assert_int_eq(system(cmd), 0);
+}
+
+static char *tmp_path(const char *name)
+{
+    static char buf[4][256]; /* test-local scratch */
+    static int k;
+    k = (k + 1) % 4;
+    snprintf(buf[k], sizeof buf[k], "%s/%s", tmpdir, name);
+    return buf[k];
+}
+
+/* Builds an archive "a/..." with a data.pkl and storages into memory. */
+static unsigned char *build_pt(const void *pkl, size_t pkl_len, const char *const *keys,
+                               const void *const *datas, const size_t *sizes, size_t nstorage,
+                               size_t *out_len)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    zip_writer w;
+    zip_writer_init(&w, f);
+    zip_writer_add(&w, "a/data.pkl", pkl, pkl_len);
+    for (size_t i = 0; i < nstorage; i++) {
+        char name[64];
+        snprintf(name, sizeof name, "a/data/%s", keys[i]);
+        zip_writer_add(&w, name, datas[i], sizes[i]);
+    }
+    zip_writer_add(&w, "a/version", "3\n", 2);
+    ck_assert_int_eq(zip_writer_finish(&w), 0);
+    fclose(f);
+    *out_len = len;
+    return (unsigned char *)buf;
+}
+
+START_TEST(test_pt_roundtrip_dtypes)
+{
+    static const dtype_id dts[] = {DTYPE_FP32, DTYPE_BF16, DTYPE_FP16, DTYPE_FP64, DTYPE_INT64,
+                                   DTYPE_INT32, DTYPE_INT16, DTYPE_INT8, DTYPE_UINT8, DTYPE_BOOL};
+    static const int64_t shapes[][5] = {{2, 3}, {70000}, {2, 1, 3, 2, 2}, {0, 4}};
+    static const int nds[] = {2, 1, 5, 2};
+    diag_sink sink;
+    diag_sink_init(&sink, 0);
+    for (size_t k = 0; k < sizeof dts / sizeof dts[0]; k++) {
+        for (size_t s = 0; s < 4; s++) {
+            tensor *t = tensor_zeros(dts[k], nds[s], shapes[s], NULL);
+            for (int64_t i = 0; i < tensor_numel(t); i++)
+                dtype_store(dts[k], t->storage->data, (size_t)i, (double)(i % 97) - 40.0);
+            char *p = tmp_path("rt.pt");
+            ck_assert_int_eq(pt_save(p, t, &sink), PTODB_OK);
+            tensor *r;
+            ck_assert_int_eq(pt_load_tensor(p, &r, &sink), PTODB_OK);
+            ck_assert_int_eq(r->dtype, dts[k]);
+            ck_assert_int_eq(r->ndim, nds[s]);
+            for (int d = 0; d < nds[s]; d++)
+                ck_assert_int_eq(r->shape[d], shapes[s][d]);
+            ck_assert_int_eq(memcmp(tensor_data(r), tensor_data(t), t->storage->nbytes), 0);
+            tensor_unref(r);
+            tensor_unref(t);
+        }
+    }
+    /* 0-d and a non-contiguous source */
+    tensor *sc = tensor_scalar(DTYPE_INT64, -123456789012345.0);
+    ck_assert_int_eq(pt_save(tmp_path("s.pt"), sc, &sink), PTODB_OK);
+    tensor *r;
+    ck_assert_int_eq(pt_load_tensor(tmp_path("s.pt"), &r, &sink), PTODB_OK);
+    ck_assert_int_eq(r->ndim, 0);
+    ck_assert(tensor_get_i64(r, NULL) == -123456789012345LL);
+    tensor_unref(r);
+    tensor_unref(sc);
+    tensor *u16 = tensor_zeros(DTYPE_UINT16, 1, (int64_t[]){2}, NULL);
+    ck_assert_int_eq(pt_save(tmp_path("u.pt"), u16, &sink), PTODB_ERR_UNSUPPORTED);
+    tensor_unref(u16);
+    diag_sink_free(&sink);
+}
+END_TEST
+
+START_TEST(test_pt_layout_matches_torch)
+{
+    /* The pickle ptodb writes for a 64x64 float tensor is byte for byte the
+     * one torch 1.13 wrote for fixtures' softmax a.pt (semantics.md §9.2). */
+    static const unsigned char torch_pkl[] =
+        "\x80\x02\x63torch._utils\n_rebuild_tensor_v2\nq\x00((X\x07\x00\x00\x00storageq\x01"
+        "ctorch\nFloatStorage\nq\x02X\x01\x00\x00\x00" "0q\x03X\x03\x00\x00\x00" "cpuq\x04M\x00\x10"
+        "tq\x05QK\x00K@K@\x86q\x06K@K\x01\x86q\x07\x89" "ccollections\nOrderedDict\nq\x08)Rq\x09tq\x0aRq\x0b.";
+    diag_sink sink;
+    diag_sink_init(&sink, 0);
+    tensor *t = tensor_zeros(DTYPE_FP32, 2, (int64_t[]){64, 64}, NULL);
+    char *p = tmp_path("a.pt");
+    ck_assert_int_eq(pt_save(p, t, &sink), PTODB_OK);
+    FILE *f = fopen(p, "rb");
+    unsigned char buf[40000];
+    size_t n = fread(buf, 1, sizeof buf, f);
+    fclose(f);
+    zip_archive z;
+    ck_assert_int_eq(zip_open(&z, buf, n, p, &sink), PTODB_OK);
+    const zip_entry *e = zip_find(&z, "a/data.pkl");
+    ck_assert_ptr_nonnull(e);
+    ck_assert_uint_eq(e->size, sizeof torch_pkl - 1);
+    ck_assert_int_eq(memcmp(buf + e->data_off, torch_pkl, sizeof torch_pkl - 1), 0);
+    ck_assert_uint_eq(e->data_off % 64, 0);
+    e = zip_find(&z, "a/data/0");
+    ck_assert_uint_eq(e->data_off % 64, 0);
+    ck_assert_uint_eq(e->size, 16384);
+    zip_close(&z);
+    tensor_unref(t);
+    diag_sink_free(&sink);
+}
+END_TEST
+
+/* A pickle for {'x': T(storage '0', offset 2, [2,2], [1,2]), 'y': T(storage
+ * '0', offset 0, [3], [1])} with a shared FloatStorage of 6 elements. */
+static const unsigned char shared_pkl[] =
+    "\x80\x02}q\x00(X\x01\x00\x00\x00xq\x01"
+    "ctorch._utils\n_rebuild_tensor_v2\nq\x02((X\x07\x00\x00\x00storageq\x03"
+    "ctorch\nFloatStorage\nq\x04X\x01\x00\x00\x00" "0q\x05X\x03\x00\x00\x00" "cpuq\x06K\x06tq\x07Q"
+    "K\x02K\x02K\x02\x86K\x01K\x02\x86\x89" "ccollections\nOrderedDict\nq\x08)Rtq\x09Rq\x0a"
+    "X\x01\x00\x00\x00yq\x0bh\x02(h\x07QK\x00K\x03\x85K\x01\x85\x89h\x08)Rtq\x0cRq\x0du.";
+
+START_TEST(test_pt_dict_shared_storage)
+{
+    float data[6] = {0, 1, 2, 3, 4, 5};
+    const char *keys[] = {"0"};
+    const void *datas[] = {data};
+    size_t sizes[] = {sizeof data};
+    size_t len;
+    unsigned char *buf = build_pt(shared_pkl, sizeof shared_pkl - 1, keys, datas, sizes, 1, &len);
+    diag_sink sink;
+    diag_sink_init(&sink, 0);
+    pt_file f;
+    ck_assert_int_eq(pt_load_mem(buf, len, "mem.pt", &f, &sink), PTODB_OK);
+    ck_assert_int_eq(f.kind, PT_DICT);
+    ck_assert_uint_eq(f.count, 2);
+    ck_assert_str_eq(f.items[0].name, "x");
+    ck_assert_str_eq(f.items[1].name, "y");
+    tensor *x = f.items[0].t, *y = f.items[1].t;
+    ck_assert_ptr_eq(x->storage, y->storage); /* shared, as in torch */
+    ck_assert_double_eq(tensor_get(x, (int64_t[]){1, 1}), 5.0); /* 2 + 1*1 + 1*2 */
+    ck_assert_double_eq(tensor_get(x, (int64_t[]){1, 0}), 3.0);
+    tensor_set(y, (int64_t[]){2}, 42.0);
+    ck_assert_double_eq(tensor_get(x, (int64_t[]){0, 0}), 42.0);
+    pt_file_free(&f);
+    free(buf);
+    diag_sink_free(&sink);
+}
+END_TEST
+
+static ptodb_status load_pickle_status(const char *pkl, size_t len, char *msg, size_t msgsize)
+{
+    float data[6] = {0};
+    const char *keys[] = {"0"};
+    const void *datas[] = {data};
+    size_t sizes[] = {sizeof data};
+    size_t blen;
+    unsigned char *buf = build_pt(pkl, len, keys, datas, sizes, 1, &blen);
+    diag_sink sink;
+    diag_sink_init(&sink, 0);
+    pt_file f;
+    ptodb_status st = pt_load_mem(buf, blen, "mem.pt", &f, &sink);
+    if (st == PTODB_OK)
+        pt_file_free(&f);
+    msg[0] = '\0';
+    if (sink.count) {
+        char *m = diag_format(&sink.items[0]);
+        snprintf(msg, msgsize, "%s", m);
+        free(m);
+    }
+    ck_assert_uint_le(sink.errors, 1); /* one clear error, not a cascade */
+    diag_sink_free(&sink);
+    free(buf);
+    return st;
+}
+
+START_TEST(test_pickle_refuses_code)
+{
+    char msg[512];
+    static const char evil[] = "\x80\x02" "cos\nsystem\nq\x00X\x04\x00\x00\x00trueq\x01\x85R.";
+    ck_assert_int_eq(load_pickle_status(evil, sizeof evil - 1, msg, sizeof msg), PTODB_ERR_FORMAT);
+    ck_assert_msg(strstr(msg, "forbidden global 'os.system'") != NULL, "%s", msg);
+    static const char evil2[] = "\x80\x04\x8c\x08" "builtins\x8c\x04" "eval\x93.";
+    ck_assert_int_eq(load_pickle_status(evil2, sizeof evil2 - 1, msg, sizeof msg), PTODB_ERR_FORMAT);
+    ck_assert_msg(strstr(msg, "forbidden global 'builtins.eval'") != NULL, "%s", msg);
+    /* a list that contains itself */
+    static const char cyc[] = "\x80\x02]q\x00h\x00" "a.";
+    ck_assert_int_eq(load_pickle_status(cyc, sizeof cyc - 1, msg, sizeof msg), PTODB_ERR_FORMAT);
+    /* deep nesting */
+    char deep[2100];
+    size_t n = 0;
+    deep[n++] = '\x80';
+    deep[n++] = 2;
+    deep[n++] = ')';
+    for (int i = 0; i < 1000; i++)
+        deep[n++] = '\x85';
+    deep[n++] = '.';
+    ck_assert_int_eq(load_pickle_status(deep, n, msg, sizeof msg), PTODB_ERR_FORMAT);
+    ck_assert_msg(strstr(msg, "nested too deeply") != NULL, "%s", msg);
+    /* opcodes outside the subset */
+    static const char inst[] = "\x80\x02i__builtin__\nobject\n.";
+    ck_assert_int_eq(load_pickle_status(inst, sizeof inst - 1, msg, sizeof msg), PTODB_ERR_FORMAT);
+    ck_assert_msg(strstr(msg, "unsupported pickle opcode 0x69") != NULL, "%s", msg);
+}
+END_TEST
+
+static void write_file(const char *path, const void *data, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_uint_eq(fwrite(data, 1, len, f), len);
+    fclose(f);
+}
+
+/* Writes an .npy with the given version, header dict and payload. */
+static void write_npy(const char *path, int version, const char *dict, const void *data, size_t len)
+{
+    unsigned char buf[512];
+    size_t hl = strlen(dict), pre = version == 1 ? 10 : 12, n = 0;
+    size_t total = pre + hl + 1;
+    size_t pad = (64 - total % 64) % 64;
+    memcpy(buf, "\x93NUMPY", 6);
+    buf[6] = (unsigned char)version;
+    buf[7] = 0;
+    size_t hlen = hl + pad + 1;
+    buf[8] = (unsigned char)hlen;
+    buf[9] = (unsigned char)(hlen >> 8);
+    if (version != 1)
+        buf[10] = buf[11] = 0;
+    n = pre;
+    memcpy(buf + n, dict, hl);
+    n += hl;
+    memset(buf + n, ' ', pad);
+    n += pad;
+    buf[n++] = '\n';
+    memcpy(buf + n, data, len);
+    write_file(path, buf, n + len);
+}
+
+START_TEST(test_npy_variants)
+{
+    diag_sink sink;
+    diag_sink_init(&sink, 0);
+    tensor *t;
+    float f[6] = {0, 1, 2, 3, 4, 5};
+    write_npy(tmp_path("c.npy"), 1, "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }", f, sizeof f);
+    ck_assert_int_eq(npy_load(tmp_path("c.npy"), DTYPE_COUNT, &t, &sink), PTODB_OK);
+    ck_assert_double_eq(tensor_get(t, (int64_t[]){1, 0}), 3.0);
+    tensor_unref(t);
+    /* Fortran order: column-major, no copy */
+    write_npy(tmp_path("f.npy"), 2, "{'descr': '<f4', 'fortran_order': True, 'shape': (2, 3), }", f, sizeof f);
+    ck_assert_int_eq(npy_load(tmp_path("f.npy"), DTYPE_COUNT, &t, &sink), PTODB_OK);
+    ck_assert_double_eq(tensor_get(t, (int64_t[]){1, 0}), 1.0);
+    ck_assert_double_eq(tensor_get(t, (int64_t[]){0, 2}), 4.0);
+    tensor_unref(t);
+    /* big-endian int32, version 3 */
+    unsigned char be[8] = {0, 0, 1, 2, 0xFF, 0xFF, 0xFF, 0xFE};
+    write_npy(tmp_path("b.npy"), 3, "{\"descr\": \">i4\", \"fortran_order\": False, \"shape\": (2,)}", be, 8);
+    ck_assert_int_eq(npy_load(tmp_path("b.npy"), DTYPE_COUNT, &t, &sink), PTODB_OK);
+    ck_assert_int_eq(t->dtype, DTYPE_INT32);
+    ck_assert_double_eq(tensor_get_flat(t, 0), 258.0);
+    ck_assert_double_eq(tensor_get_flat(t, 1), -2.0);
+    tensor_unref(t);
+    /* bf16: '<V2', 'bfloat16', or '<u2' with a hint */
+    uint16_t h[2] = {0x3F80, 0xC020};
+    write_npy(tmp_path("v.npy"), 1, "{'descr': '<V2', 'fortran_order': False, 'shape': (2,), }", h, 4);
+    ck_assert_int_eq(npy_load(tmp_path("v.npy"), DTYPE_COUNT, &t, &sink), PTODB_OK);
+    ck_assert_int_eq(t->dtype, DTYPE_BF16);
+    ck_assert_double_eq(tensor_get_flat(t, 1), -2.5);
+    tensor_unref(t);
+    write_npy(tmp_path("u.npy"), 1, "{'descr': '<u2', 'fortran_order': False, 'shape': (2,), }", h, 4);
+    ck_assert_int_eq(npy_load(tmp_path("u.npy"), DTYPE_COUNT, &t, &sink), PTODB_OK);
+    ck_assert_int_eq(t->dtype, DTYPE_UINT16);
+    tensor_unref(t);
+    ck_assert_int_eq(npy_load(tmp_path("u.npy"), DTYPE_BF16, &t, &sink), PTODB_OK);
+    ck_assert_int_eq(t->dtype, DTYPE_BF16);
+    ck_assert_double_eq(tensor_get_flat(t, 0), 1.0);
+    tensor_unref(t);
+    ck_assert_int_eq(sink.errors, 0);
+    ck_assert_int_eq(npy_load(tmp_path("c.npy"), DTYPE_BF16, &t, &sink), PTODB_ERR_FORMAT);
+    /* 0-d */
+    write_npy(tmp_path("z.npy"), 1, "{'descr': '<f8', 'fortran_order': False, 'shape': (), }",
+              (double[]){2.5}, 8);
+    ck_assert_int_eq(npy_load(tmp_path("z.npy"), DTYPE_COUNT, &t, &sink), PTODB_OK);
+    ck_assert_int_eq(t->ndim, 0);
+    ck_assert_double_eq(tensor_get(t, NULL), 2.5);
+    tensor_unref(t);
+    diag_sink_free(&sink);
+}
+END_TEST
+
+START_TEST(test_npy_roundtrip_and_raw)
+{
+    diag_sink sink;
+    diag_sink_init(&sink, 0);
+    int64_t shape[3] = {3, 4, 5};
+    tensor *t = tensor_zeros(DTYPE_BF16, 3, shape, NULL);
+    for (int64_t i = 0; i < 60; i++)
+        dtype_store(DTYPE_BF16, t->storage->data, (size_t)i, (double)i / 3.0);
+    tensor *tt = tensor_transpose(t, 0, 2, NULL); /* saved as a contiguous copy */
+    ck_assert_int_eq(npy_save(tmp_path("r.npy"), tt, &sink), PTODB_OK);
+    tensor *r;
+    ck_assert_int_eq(npy_load(tmp_path("r.npy"), DTYPE_COUNT, &r, &sink), PTODB_OK);
+    ck_assert_int_eq(r->dtype, DTYPE_BF16);
+    ck_assert_int_eq(r->shape[0], 5);
+    for (int64_t k = 0; k < 60; k++)
+        ck_assert_double_eq(tensor_get_flat(r, k), tensor_get_flat(tt, k));
+    tensor_unref(r);
+    /* raw: the same bytes with an offset */
+    unsigned char raw[16 + 120];
+    memset(raw, 0xAB, 16);
+    memcpy(raw + 16, t->storage->data, 120);
+    write_file(tmp_path("w.bin"), raw, sizeof raw);
+    ck_assert_int_eq(raw_load(tmp_path("w.bin"), DTYPE_BF16, 3, shape, 16, &r, &sink), PTODB_OK);
+    ck_assert_double_eq(tensor_get_flat(r, 59), tensor_get_flat(t, 59));
+    tensor_unref(r);
+    ck_assert_int_eq(raw_load(tmp_path("w.bin"), DTYPE_BF16, 3, shape, 0, &r, &sink), PTODB_ERR_FORMAT);
+    tensor_unref(tt);
+    tensor_unref(t);
+    diag_sink_free(&sink);
+}
+END_TEST
+
+START_TEST(test_zip_crc_and_limits)
+{
+    ck_assert_uint_eq(zip_crc32(0, "123456789", 9), 0xCBF43926u); /* the standard check value */
+    ck_assert_uint_eq(zip_crc32(0, "", 0), 0);
+    diag_sink sink;
+    diag_sink_init(&sink, 0);
+    zip_archive z;
+    ck_assert_int_eq(zip_open(&z, (const unsigned char *)"hello", 5, "x", &sink), PTODB_ERR_FORMAT);
+    diag_sink_free(&sink);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("data");
+    TCase *tc = tcase_create("files");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_set_timeout(tc, 300);
+    tcase_add_test(tc, test_pt_roundtrip_dtypes);
+    tcase_add_test(tc, test_pt_layout_matches_torch);
+    tcase_add_test(tc, test_pt_dict_shared_storage);
+    tcase_add_test(tc, test_pickle_refuses_code);
+    tcase_add_test(tc, test_npy_variants);
+    tcase_add_test(tc, test_npy_roundtrip_and_raw);
+    tcase_add_test(tc, test_zip_crc_and_limits);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
