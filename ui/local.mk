@@ -1,2 +1,3 @@
 ptodb_SOURCES += \
 	ui/main.c ui/cli.c ui/options.h ui/modes.h
+ptodb_SOURCES += ui/mode_info.c

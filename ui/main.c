@@ -8,11 +8,14 @@
 #include "modes.h"
 #include "options.h"
 
+int mode_info(const ptodb_cli *cli); /* ui/mode_info.c */
+
 /* Modes in priority order: the first whose option was given runs. */
 static const struct {
     ptodb_option_id option;
     ptodb_mode_fn run;
 } mode_table[] = {
+    {OPT_INFO, mode_info},
     {OPT_COUNT, NULL}, /* sentinel; modes are added above it */
 };
 

@@ -10,7 +10,10 @@
 
 #define PTODB_OPTION_LIST(X)                                                           \
     X(HELP, "help", 'h', NONE, NULL, "show this help and exit")                         \
-    X(VERSION, "version", 'V', NONE, NULL, "print the version and exit")
+    X(VERSION, "version", 'V', NONE, NULL, "print the version and exit")                \
+    X(INFO, "info", 0, REQUIRED, "PATH", "describe a case or a .pt/.npy file: passes, data, tolerances") \
+    X(RTOL, "rtol", 0, REQUIRED, "R", "relative tolerance (overrides ptodb.yaml and golden.py)") \
+    X(ATOL, "atol", 0, REQUIRED, "A", "absolute tolerance (overrides ptodb.yaml and golden.py)")
 
 typedef enum {
 #define PTODB_OPTION_ENUM(id, name, short_name, kind, arg, help) OPT_##id,

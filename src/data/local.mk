@@ -23,3 +23,7 @@ TESTS += tests/unit/check_data
 tests_unit_check_data_SOURCES = tests/unit/check_data.c
 tests_unit_check_data_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_data_LDADD = $(UNIT_LDADD)
+src_libptodb_a_SOURCES += \
+	src/data/manifest.c src/data/manifest.h
+src_libptodb_a_SOURCES += \
+	src/data/case.c src/data/case.h

@@ -1,0 +1,180 @@
+/* ptodb --info PATH: what ptodb found for a case (passes, entry, data,
+ * tolerances), or the tensors of one data file (.pt, .npy). */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/diag.h"
+#include "base/status.h"
+#include "data/case.h"
+#include "data/npy.h"
+#include "data/pt.h"
+#include "modes.h"
+#include "options.h"
+#include "tensor/tensor.h"
+
+int mode_info(const ptodb_cli *cli);
+
+static int ends_with(const char *s, const char *suf)
+{
+    size_t a = strlen(s), b = strlen(suf);
+    return a >= b && strcmp(s + a - b, suf) == 0;
+}
+
+static void print_tensor(const char *name, const tensor *t, const char *from)
+{
+    char shape[200];
+    tensor_stats s;
+    tensor_format_shape(t->ndim, t->shape, shape, sizeof shape);
+    tensor_compute_stats(t, &s);
+    printf("  %-16s %-6s %-14s", name, dtype_name(t->dtype), shape);
+    if (s.finite)
+        printf(" min %-11.4g max %-11.4g mean %-11.4g", s.min, s.max, s.mean);
+    else
+        printf(" %-45s", "(no finite values)");
+    printf(" nan %lld inf %lld", (long long)s.nan_count, (long long)s.inf_count);
+    if (from)
+        printf("  %s", from);
+    putchar('\n');
+}
+
+static int info_data_file(const char *path, diag_sink *sink)
+{
+    if (ends_with(path, ".npy")) {
+        tensor *t;
+        if (npy_load(path, DTYPE_COUNT, &t, sink) != PTODB_OK)
+            return PTODB_EXIT_USAGE;
+        printf("%s: .npy, 1 tensor\n", path);
+        print_tensor("-", t, NULL);
+        tensor_unref(t);
+        return PTODB_EXIT_OK;
+    }
+    pt_file f;
+    if (pt_load(path, &f, sink) != PTODB_OK)
+        return PTODB_EXIT_USAGE;
+    printf("%s: torch .pt, %s of %zu tensor%s\n", path,
+           f.kind == PT_SINGLE ? "a tensor" : f.kind == PT_DICT ? "a dict" : "a list", f.count,
+           f.count == 1 ? "" : "s");
+    for (size_t i = 0; i < f.count; i++)
+        print_tensor(f.items[i].name ? f.items[i].name : "-", f.items[i].t, NULL);
+    pt_file_free(&f);
+    return PTODB_EXIT_OK;
+}
+
+static int parse_tol(const char *opt, const char *s, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = s ? strtod(s, &end) : -1;
+    if (!s || !*s || *end || errno || !(v >= 0)) {
+        fprintf(stderr, "ptodb: --%s needs a non-negative number, got '%s'\n", opt, s ? s : "");
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+static void print_tol(const char *what, const case_tol *t)
+{
+    printf("  %s %-10g from %s", what, t->value, case_tol_source_name(t->source));
+    if (t->source != CASE_TOL_OPTION)
+        printf(" (%s)", t->where);
+    putchar('\n');
+}
+
+static void print_passes(const case_info *c)
+{
+    printf("passes: %zu in %s\n", c->npasses, c->dump_dir);
+    for (size_t i = 0; i < c->npasses; i++) {
+        const case_pass *p = &c->passes[i];
+        if (p->index >= 0)
+            printf("  %02d %s\n", p->index, p->name);
+        else
+            printf("  ?? %s\n", p->name);
+    }
+}
+
+static int info_case(const char *path, const case_options *opt, diag_sink *sink)
+{
+    case_info c;
+    ptodb_status st = case_open(path, opt, &c, sink);
+    if (!c.root) {
+        case_free(&c);
+        return PTODB_EXIT_USAGE;
+    }
+    printf("case: %s\n", c.root);
+    print_passes(&c);
+    if (c.entry)
+        printf("entry: %s (from %s)\n", c.entry, c.manifest_path);
+    else
+        printf("entry: not determined (the dump parser does not pick the entry function yet; "
+               "name it with 'entry:' in ptodb.yaml)\n");
+    if (c.manifest_path)
+        printf("manifest: %s\n", c.manifest_path);
+    if (c.golden_path)
+        printf("golden.py: %s (scanned for RTOL/ATOL, never executed)\n", c.golden_path);
+    printf("inputs: %zu\n", c.ninputs);
+    for (size_t i = 0; i < c.ninputs; i++)
+        print_tensor(c.inputs[i].name, c.inputs[i].t, c.inputs[i].path);
+    printf("outputs (golden): %zu\n", c.noutputs);
+    for (size_t i = 0; i < c.noutputs; i++)
+        print_tensor(c.outputs[i].name, c.outputs[i].t, c.outputs[i].path);
+    for (size_t i = 0; i < c.noutputs; i++) {
+        int found = 0;
+        for (size_t k = 0; k < c.ninputs; k++)
+            found |= strcmp(c.inputs[k].name, c.outputs[i].name) == 0;
+        if (!found)
+            printf("  %s is a pure output: it starts as zeros\n", c.outputs[i].name);
+    }
+    printf("tolerances:\n");
+    print_tol("rtol", &c.rtol);
+    print_tol("atol", &c.atol);
+    for (size_t i = 0; i < c.noutputs; i++) {
+        const case_tensor *o = &c.outputs[i];
+        if (o->rtol.value != c.rtol.value || o->atol.value != c.atol.value ||
+            o->rtol.source != c.rtol.source || o->atol.source != c.atol.source) {
+            printf("  %s:\n", o->name);
+            print_tol("  rtol", &o->rtol);
+            print_tol("  atol", &o->atol);
+        }
+    }
+    case_free(&c);
+    return st == PTODB_OK ? PTODB_EXIT_OK : PTODB_EXIT_USAGE;
+}
+
+int mode_info(const ptodb_cli *cli)
+{
+    const char *path = ptodb_cli_value(cli, OPT_INFO);
+    case_options opt = {0};
+    if (ptodb_cli_value(cli, OPT_RTOL)) {
+        if (parse_tol("rtol", ptodb_cli_value(cli, OPT_RTOL), &opt.rtol) != 0)
+            return PTODB_EXIT_USAGE;
+        opt.has_rtol = 1;
+    }
+    if (ptodb_cli_value(cli, OPT_ATOL)) {
+        if (parse_tol("atol", ptodb_cli_value(cli, OPT_ATOL), &opt.atol) != 0)
+            return PTODB_EXIT_USAGE;
+        opt.has_atol = 1;
+    }
+    diag_sink sink;
+    diag_sink_init(&sink, 50);
+    fflush(stdout);
+    int rc = ends_with(path, ".pt") || ends_with(path, ".npy") ? info_data_file(path, &sink)
+                                                               : info_case(path, &opt, &sink);
+    fflush(stdout);
+    if (sink.count) {
+        /* diagnostics name the file; prefix with the program like other modes */
+        for (size_t i = 0; i < sink.count; i++) {
+            char *line = diag_format(&sink.items[i]);
+            fprintf(stderr, "ptodb: %s\n", line);
+            free(line);
+        }
+    }
+    if (sink.errors && rc == PTODB_EXIT_OK)
+        rc = PTODB_EXIT_USAGE;
+    diag_sink_free(&sink);
+    return rc;
+}
