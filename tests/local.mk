@@ -6,3 +6,17 @@ CLI_TESTS = \
 	tests/cli/engine_links_without_ui.sh
 TESTS += $(CLI_TESTS)
 EXTRA_DIST += $(CLI_TESTS) tests/cli/lib.sh
+
+TESTS += tests/cli/transcripts.sh tests/cli/rc_trust.sh
+EXTRA_DIST += tests/cli/transcripts.sh tests/cli/rc_trust.sh tests/transcripts
+
+# The man page's command list is generated from the command table.
+check_PROGRAMS += tests/gen_man_commands
+tests_gen_man_commands_SOURCES = tests/gen_man_commands.c
+tests_gen_man_commands_LDADD = $(ENGINE_LIBS)
+TESTS += tests/cli/commands_documented.sh
+EXTRA_DIST += tests/cli/commands_documented.sh scripts/gen-man-commands
+
+.PHONY: man-commands
+man-commands: tests/gen_man_commands$(EXEEXT)
+	$(SHELL) $(top_srcdir)/scripts/gen-man-commands $(abs_top_builddir)

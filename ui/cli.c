@@ -46,7 +46,8 @@ int ptodb_cli_parse(ptodb_cli *cli, int argc, char **argv)
     opterr = 0;
     optind = 1;
     for (;;) {
-        int c = getopt_long(argc, argv, shortopts, longopts, NULL);
+        /* _only: gdb users type -ex and -nx with one dash. */
+        int c = getopt_long_only(argc, argv, shortopts, longopts, NULL);
         if (c == -1)
             break;
         int id = -1;

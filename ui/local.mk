@@ -1,3 +1,4 @@
 ptodb_SOURCES += \
-	ui/main.c ui/cli.c ui/options.h ui/modes.h
+	ui/main.c ui/cli.c ui/options.h ui/modes.h \
+	ui/repl.c
 ptodb_SOURCES += ui/mode_info.c

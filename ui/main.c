@@ -9,6 +9,7 @@
 #include "options.h"
 
 int mode_info(const ptodb_cli *cli); /* ui/mode_info.c */
+int mode_repl(const ptodb_cli *cli); /* ui/repl.c */
 
 /* Modes in priority order: the first whose option was given runs. */
 static const struct {
@@ -44,11 +45,8 @@ int main(int argc, char **argv)
                 break;
             }
         }
-        if (!ran) {
-            fprintf(stderr, "ptodb: no mode given: the interactive debugger is not built yet\n"
-                            "Try 'ptodb --help' for the available options.\n");
-            status = PTODB_EXIT_USAGE;
-        }
+        if (!ran)
+            status = mode_repl(&cli);
     }
     ptodb_cli_free(&cli);
     return status;

@@ -11,6 +11,11 @@
 #define PTODB_OPTION_LIST(X)                                                           \
     X(HELP, "help", 'h', NONE, NULL, "show this help and exit")                         \
     X(VERSION, "version", 'V', NONE, NULL, "print the version and exit")                \
+    X(NW, "nw", 0, NONE, NULL, "use the plain command line (REPL), not the full-screen interface") \
+    X(EX, "ex", 0, MULTI, "CMD", "run debugger command CMD after the rc files (repeatable)") \
+    X(COMMAND_FILE, "command", 'x', MULTI, "FILE", "run the debugger commands in FILE (repeatable)") \
+    X(NX, "nx", 0, NONE, NULL, "read no rc file (~/.config/ptodb/ptodbrc, ./.ptodbrc)") \
+    X(TRUST, "trust", 0, NONE, NULL, "run ./.ptodbrc even when its folder is not in auto-load safe-path") \
     X(INFO, "info", 0, REQUIRED, "PATH", "describe a case or a .pt/.npy file: passes, data, tolerances") \
     X(RTOL, "rtol", 0, REQUIRED, "R", "relative tolerance (overrides ptodb.yaml and golden.py)") \
     X(ATOL, "atol", 0, REQUIRED, "A", "absolute tolerance (overrides ptodb.yaml and golden.py)")

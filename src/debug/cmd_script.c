@@ -1,0 +1,193 @@
+/* Scripting and session commands: help, quit, echo, set, show, source,
+ * define, document. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/strbuf.h"
+#include "debug/cmdtable.h"
+#include "debug/session_impl.h"
+
+int session_match_setting(const char *text, const char **rest);
+void session_begin_collect(session *s, collect_kind kind, const char *name);
+
+#define CMD(id, name, aliases, kind, usage, help, longhelp) \
+    ptodb_status cmd_##id(session *s, const char *args);
+#include "debug/commands.def"
+#undef CMD
+
+static int valid_command_name(const char *name)
+{
+    if (!*name)
+        return 0;
+    for (const char *p = name; *p; p++)
+        if (!isalnum((unsigned char)*p) && *p != '-' && *p != '_')
+            return 0;
+    return 1;
+}
+
+ptodb_status cmd_HELP(session *s, const char *args)
+{
+    if (!*args) {
+        session_printf(s, "List of commands:\n\n");
+        for (int i = 0; i < CMD_COUNT; i++)
+            session_printf(s, "%-12s -- %s\n", cmd_table[i].name, cmd_table[i].help);
+        if (s->nuser_cmds) {
+            session_printf(s, "\nUser-defined commands:\n\n");
+            for (size_t i = 0; i < s->nuser_cmds; i++)
+                session_printf(s, "%-12s -- %s\n", s->user_cmds[i].name,
+                               s->user_cmds[i].doc ? s->user_cmds[i].doc : "User-defined.\n");
+        }
+        session_printf(s, "\nType \"help\" followed by a command name for its full documentation.\n"
+                          "Command name abbreviations are allowed if unambiguous.\n");
+        return PTODB_OK;
+    }
+    user_cmd *u = session_find_user_cmd(s, args, strlen(args));
+    if (u) {
+        session_printf(s, "%s", u->doc ? u->doc : "User-defined.\n");
+        return PTODB_OK;
+    }
+    int id = cmd_lookup(args, strlen(args));
+    if (id == -2) {
+        char names[512];
+        cmd_ambiguous_names(args, strlen(args), names, sizeof names);
+        session_errorf(s, "Ambiguous command \"%s\": %s.", args, names);
+        return PTODB_ERR_USAGE;
+    }
+    if (id < 0) {
+        session_errorf(s, "Undefined command: \"%s\".  Try \"help\".", args);
+        return PTODB_ERR_USAGE;
+    }
+    const cmd_info *c = &cmd_table[id];
+    session_printf(s, "Usage: %s\n%s\n", c->usage, c->help);
+    if (c->aliases[0])
+        session_printf(s, "Aliases: %s\n", c->aliases);
+    if (c->longhelp[0])
+        session_printf(s, "\n%s\n", c->longhelp);
+    return PTODB_OK;
+}
+
+ptodb_status cmd_QUIT(session *s, const char *args)
+{
+    if (*args) {
+        session_errorf(s, "quit takes no argument");
+        return PTODB_ERR_USAGE;
+    }
+    s->quit = 1;
+    return PTODB_OK;
+}
+
+ptodb_status cmd_ECHO(session *s, const char *args)
+{
+    strbuf sb = STRBUF_INIT;
+    int newline = 1;
+    for (const char *p = args; *p; p++) {
+        if (*p != '\\') {
+            strbuf_putc(&sb, *p);
+            continue;
+        }
+        if (p[1] == '\0') {
+            newline = 0;
+            break;
+        }
+        p++;
+        switch (*p) {
+        case 'n': strbuf_putc(&sb, '\n'); break;
+        case 't': strbuf_putc(&sb, '\t'); break;
+        case '\\': strbuf_putc(&sb, '\\'); break;
+        default: strbuf_putc(&sb, *p); break;
+        }
+    }
+    if (newline)
+        strbuf_putc(&sb, '\n');
+    session_write(s, strbuf_str(&sb), sb.len);
+    strbuf_free(&sb);
+    return PTODB_OK;
+}
+
+static void setting_origin_text(session *s, char *buf, size_t size)
+{
+    for (int i = s->depth - 1; i >= 0; i--) {
+        if (s->frames[i].file) {
+            snprintf(buf, size, "%s:%d", s->frames[i].file, s->frames[i].line);
+            return;
+        }
+    }
+    snprintf(buf, size, "command");
+}
+
+ptodb_status cmd_SET(session *s, const char *args)
+{
+    const char *value = NULL;
+    int id = session_match_setting(args, &value);
+    if (id < 0) {
+        session_errorf(s, "No setting \"%s\".  Try \"show\" for the list.", args);
+        return PTODB_ERR_USAGE;
+    }
+    if (!*value) {
+        session_errorf(s, "Argument required (a value for %s).", session_setting_name(id));
+        return PTODB_ERR_USAGE;
+    }
+    char origin[512];
+    setting_origin_text(s, origin, sizeof origin);
+    return session_set(s, (session_setting)id, value, origin);
+}
+
+static void show_one(session *s, int id)
+{
+    session_printf(s, "%-20s %-12s (%s) %s\n", session_setting_name(id),
+                   s->settings[id].text[0] ? s->settings[id].text : "\"\"",
+                   s->settings[id].origin, session_setting_help(id));
+}
+
+ptodb_status cmd_SHOW(session *s, const char *args)
+{
+    if (!*args) {
+        for (int i = 0; i < SETTING_COUNT; i++)
+            show_one(s, i);
+        return PTODB_OK;
+    }
+    const char *rest = NULL;
+    int id = session_match_setting(args, &rest);
+    if (id < 0 || *rest) {
+        session_errorf(s, "No setting \"%s\".  Try \"show\" for the list.", args);
+        return PTODB_ERR_USAGE;
+    }
+    show_one(s, id);
+    return PTODB_OK;
+}
+
+ptodb_status cmd_SOURCE(session *s, const char *args)
+{
+    if (!*args) {
+        session_errorf(s, "source needs a file name");
+        return PTODB_ERR_USAGE;
+    }
+    return session_source(s, args);
+}
+
+ptodb_status cmd_DEFINE(session *s, const char *args)
+{
+    if (!valid_command_name(args)) {
+        session_errorf(s, "define needs a command name (letters, digits, '-', '_'), got \"%s\"",
+                       args);
+        return PTODB_ERR_USAGE;
+    }
+    if (cmd_lookup(args, strlen(args)) >= 0 && strcmp(cmd_table[cmd_lookup(args, strlen(args))].name, args) == 0) {
+        session_errorf(s, "\"%s\" is a built-in command and cannot be redefined", args);
+        return PTODB_ERR_USAGE;
+    }
+    session_begin_collect(s, COLLECT_DEFINE, args);
+    return PTODB_OK;
+}
+
+ptodb_status cmd_DOCUMENT(session *s, const char *args)
+{
+    if (!session_find_user_cmd(s, args, strlen(args))) {
+        session_errorf(s, "Undefined user command: \"%s\".", args);
+        return PTODB_ERR_USAGE;
+    }
+    session_begin_collect(s, COLLECT_DOCUMENT, args);
+    return PTODB_OK;
+}

@@ -1,0 +1,538 @@
+#include "debug/session_impl.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/mem.h"
+#include "debug/cmdtable.h"
+
+typedef enum { SK_BOOL, SK_INT, SK_DOUBLE, SK_STRING, SK_PATHLIST } setting_kind;
+
+static const struct {
+    const char *name;
+    setting_kind kind;
+    const char *def;
+    const char *help;
+} setting_info[SETTING_COUNT] = {
+#define SETTING(id, name, kind, def, help) {name, SK_##kind, def, help},
+#include "debug/settings.def"
+#undef SETTING
+};
+
+static void default_output(void *ctx, session_stream stream, const char *text, size_t len)
+{
+    (void)ctx;
+    FILE *f = stream == SESSION_ERR ? stderr : stdout;
+    if (stream == SESSION_ERR)
+        fflush(stdout); /* keep the two streams in order when both go to one file */
+    fwrite(text, 1, len, f);
+    if (stream == SESSION_ERR)
+        fflush(f);
+}
+
+session *session_new(void)
+{
+    session *s = xcalloc(1, sizeof *s);
+    s->out = default_output;
+    for (int i = 0; i < SETTING_COUNT; i++) {
+        if (session_set(s, (session_setting)i, setting_info[i].def, "default") != PTODB_OK)
+            ptodb_fatal("bad default for setting %s", setting_info[i].name);
+    }
+    return s;
+}
+
+static void free_user_cmd(user_cmd *u)
+{
+    free(u->name);
+    for (size_t i = 0; i < u->nlines; i++)
+        free(u->lines[i]);
+    free(u->lines);
+    free(u->doc);
+}
+
+void session_free(session *s)
+{
+    if (!s)
+        return;
+    for (int i = 0; i < SETTING_COUNT; i++) {
+        free(s->settings[i].text);
+        free(s->settings[i].origin);
+    }
+    for (size_t i = 0; i < s->nuser_cmds; i++)
+        free_user_cmd(&s->user_cmds[i]);
+    free(s->user_cmds);
+    free(s->collect_name);
+    strbuf_free(&s->collect_body);
+    free(s);
+}
+
+void session_set_output(session *s, session_output_fn fn, void *ctx)
+{
+    s->out = fn ? fn : default_output;
+    s->out_ctx = fn ? ctx : NULL;
+}
+
+int session_collecting(const session *s)
+{
+    return s->collecting != COLLECT_NONE;
+}
+
+int session_quit_requested(const session *s)
+{
+    return s->quit;
+}
+
+unsigned session_take_redraw(session *s)
+{
+    unsigned r = s->redraw;
+    s->redraw = 0;
+    return r;
+}
+
+void session_mark_redraw(session *s, unsigned bits)
+{
+    s->redraw |= bits;
+}
+
+/* ---- output ---------------------------------------------------------------- */
+
+void session_write(session *s, const char *text, size_t len)
+{
+    s->out(s->out_ctx, SESSION_OUT, text, len);
+}
+
+void session_printf(session *s, const char *fmt, ...)
+{
+    strbuf sb = STRBUF_INIT;
+    va_list ap;
+    va_start(ap, fmt);
+    strbuf_vprintf(&sb, fmt, ap);
+    va_end(ap);
+    s->out(s->out_ctx, SESSION_OUT, strbuf_str(&sb), sb.len);
+    strbuf_free(&sb);
+}
+
+void session_verrorf(session *s, const char *fmt, va_list ap)
+{
+    strbuf sb = STRBUF_INIT;
+    /* The innermost script file names the place, as gdb does. */
+    for (int i = s->depth - 1; i >= 0; i--) {
+        if (s->frames[i].file) {
+            strbuf_printf(&sb, "%s:%d: ", s->frames[i].file, s->frames[i].line);
+            break;
+        }
+    }
+    strbuf_vprintf(&sb, fmt, ap);
+    strbuf_putc(&sb, '\n');
+    s->out(s->out_ctx, SESSION_ERR, strbuf_str(&sb), sb.len);
+    strbuf_free(&sb);
+}
+
+void session_errorf(session *s, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    session_verrorf(s, fmt, ap);
+    va_end(ap);
+}
+
+/* ---- settings -------------------------------------------------------------- */
+
+const char *session_setting_name(session_setting id)
+{
+    return (unsigned)id < SETTING_COUNT ? setting_info[id].name : "?";
+}
+
+const char *session_get_string(const session *s, session_setting id)
+{
+    return s->settings[id].text;
+}
+
+double session_get_double(const session *s, session_setting id)
+{
+    return s->settings[id].d;
+}
+
+long session_get_int(const session *s, session_setting id)
+{
+    return s->settings[id].i;
+}
+
+int session_get_bool(const session *s, session_setting id)
+{
+    return s->settings[id].i != 0;
+}
+
+const char *session_setting_origin(const session *s, session_setting id)
+{
+    return s->settings[id].origin;
+}
+
+static int parse_bool(const char *v, long *out)
+{
+    static const char *const on[] = {"on", "1", "yes", "true", "enable"};
+    static const char *const off[] = {"off", "0", "no", "false", "disable"};
+    for (size_t i = 0; i < sizeof on / sizeof on[0]; i++) {
+        if (strcasecmp(v, on[i]) == 0) { *out = 1; return 0; }
+        if (strcasecmp(v, off[i]) == 0) { *out = 0; return 0; }
+    }
+    return -1;
+}
+
+ptodb_status session_set(session *s, session_setting id, const char *value, const char *origin)
+{
+    setting_value nv = {0};
+    const char *name = setting_info[id].name;
+    char *end = NULL;
+    errno = 0;
+    switch (setting_info[id].kind) {
+    case SK_BOOL:
+        if (parse_bool(value, &nv.i) != 0) {
+            session_errorf(s, "\"on\" or \"off\" expected for %s, got \"%s\"", name, value);
+            return PTODB_ERR_USAGE;
+        }
+        break;
+    case SK_INT:
+        nv.i = strtol(value, &end, 10);
+        if (!*value || *end || errno || nv.i < 0) {
+            session_errorf(s, "a non-negative integer expected for %s, got \"%s\"", name, value);
+            return PTODB_ERR_USAGE;
+        }
+        break;
+    case SK_DOUBLE:
+        nv.d = strtod(value, &end);
+        if (!*value || *end || errno || !(nv.d >= 0) || nv.d > 1e300) {
+            session_errorf(s, "a non-negative number expected for %s, got \"%s\"", name, value);
+            return PTODB_ERR_USAGE;
+        }
+        break;
+    case SK_STRING:
+        if (id == SETTING_REF && strcmp(value, "torch2") != 0 && strcmp(value, "torch1.13") != 0) {
+            session_errorf(s, "ref must be torch2 or torch1.13, got \"%s\"", value);
+            return PTODB_ERR_USAGE;
+        }
+        break;
+    case SK_PATHLIST:
+        break;
+    }
+    free(s->settings[id].text);
+    free(s->settings[id].origin);
+    nv.text = xstrdup(value);
+    nv.origin = xstrdup(origin);
+    s->settings[id] = nv;
+    s->redraw |= SESSION_REDRAW_STATUS;
+    return PTODB_OK;
+}
+
+/* Matches the longest setting name that prefixes words (names may contain
+ * spaces: "auto-load safe-path"). Returns the id and sets *rest to the text
+ * after the name, or -1. */
+int session_match_setting(const char *text, const char **rest);
+int session_match_setting(const char *text, const char **rest)
+{
+    int best = -1;
+    size_t best_len = 0;
+    for (int i = 0; i < SETTING_COUNT; i++) {
+        size_t n = strlen(setting_info[i].name);
+        if (strncmp(text, setting_info[i].name, n) == 0 &&
+            (text[n] == '\0' || isspace((unsigned char)text[n])) && n > best_len) {
+            best = i;
+            best_len = n;
+        }
+    }
+    if (best >= 0 && rest) {
+        const char *r = text + best_len;
+        while (isspace((unsigned char)*r))
+            r++;
+        *rest = r;
+    }
+    return best;
+}
+
+const char *session_setting_help(session_setting id)
+{
+    return setting_info[id].help;
+}
+
+const char *session_complete_setting(const session *s, const char *prefix, int state)
+{
+    (void)s;
+    size_t n = strlen(prefix);
+    int seen = 0;
+    for (int i = 0; i < SETTING_COUNT; i++)
+        if (strncmp(setting_info[i].name, prefix, n) == 0 && seen++ == state)
+            return setting_info[i].name;
+    return NULL;
+}
+
+const char *session_complete_command(const session *s, const char *prefix, int state)
+{
+    size_t n = strlen(prefix);
+    int seen = 0;
+    for (int i = 0; i < CMD_COUNT; i++)
+        if (strncmp(cmd_table[i].name, prefix, n) == 0 && seen++ == state)
+            return cmd_table[i].name;
+    for (size_t i = 0; i < s->nuser_cmds; i++)
+        if (strncmp(s->user_cmds[i].name, prefix, n) == 0 && seen++ == state)
+            return s->user_cmds[i].name;
+    return NULL;
+}
+
+/* ---- words ------------------------------------------------------------------ */
+
+int session_split_words(const char *args, char **words, int max, char *buf, size_t bufsize)
+{
+    int n = 0;
+    size_t used = 0;
+    const char *p = args;
+    for (;;) {
+        while (isspace((unsigned char)*p))
+            p++;
+        if (!*p)
+            return n;
+        if (n == max)
+            return -1;
+        words[n] = buf + used;
+        int quoted = 0;
+        while (*p && (quoted || !isspace((unsigned char)*p))) {
+            if (*p == '"') {
+                quoted = !quoted;
+                p++;
+                continue;
+            }
+            if (used + 1 >= bufsize)
+                return -1;
+            buf[used++] = *p++;
+        }
+        if (used + 1 > bufsize)
+            return -1;
+        buf[used++] = '\0';
+        n++;
+    }
+}
+
+/* ---- user commands ------------------------------------------------------------ */
+
+user_cmd *session_find_user_cmd(const session *s, const char *name, size_t len)
+{
+    for (size_t i = 0; i < s->nuser_cmds; i++)
+        if (strlen(s->user_cmds[i].name) == len && memcmp(s->user_cmds[i].name, name, len) == 0)
+            return &s->user_cmds[i];
+    return NULL;
+}
+
+static void substitute_args(const char *line, char **words, int nwords, strbuf *out)
+{
+    for (const char *p = line; *p;) {
+        if (strncmp(p, "$argc", 5) == 0) {
+            strbuf_printf(out, "%d", nwords);
+            p += 5;
+        } else if (strncmp(p, "$arg", 4) == 0 && isdigit((unsigned char)p[4])) {
+            int k = p[4] - '0';
+            if (k < nwords)
+                strbuf_puts(out, words[k]);
+            p += 5;
+        } else {
+            strbuf_putc(out, *p++);
+        }
+    }
+}
+
+ptodb_status session_run_user_cmd(session *s, user_cmd *u, const char *args)
+{
+    char *words[SESSION_MAX_USER_ARGS];
+    char buf[4096];
+    int nwords = session_split_words(args, words, SESSION_MAX_USER_ARGS, buf, sizeof buf);
+    if (nwords < 0) {
+        session_errorf(s, "%s: at most %d arguments", u->name, SESSION_MAX_USER_ARGS);
+        return PTODB_ERR_USAGE;
+    }
+    if (s->depth >= SESSION_MAX_SOURCE_DEPTH) {
+        session_errorf(s, "%s: max user-command depth (%d) exceeded", u->name,
+                       SESSION_MAX_SOURCE_DEPTH);
+        return PTODB_ERR_USAGE;
+    }
+    /* The body may redefine u while it runs: work on a copy of the lines. */
+    size_t nlines = u->nlines;
+    char **lines = xcalloc(nlines ? nlines : 1, sizeof *lines);
+    for (size_t i = 0; i < nlines; i++)
+        lines[i] = xstrdup(u->lines[i]);
+    s->frames[s->depth++] = (script_frame){NULL, 0};
+    ptodb_status st = PTODB_OK;
+    for (size_t i = 0; i < nlines && !s->quit; i++) {
+        strbuf line = STRBUF_INIT;
+        substitute_args(lines[i], words, nwords, &line);
+        st = session_execute(s, strbuf_str(&line));
+        strbuf_free(&line);
+        if (st != PTODB_OK)
+            break; /* gdb stops a user command at its first error */
+    }
+    s->depth--;
+    for (size_t i = 0; i < nlines; i++)
+        free(lines[i]);
+    free(lines);
+    return st;
+}
+
+/* ---- collection of define/document bodies ------------------------------------- */
+
+static void finish_collect(session *s)
+{
+    char *body = strbuf_detach(&s->collect_body);
+    user_cmd *u = session_find_user_cmd(s, s->collect_name, strlen(s->collect_name));
+    if (s->collecting == COLLECT_DEFINE) {
+        if (!u) {
+            s->user_cmds = xreallocarray(s->user_cmds, s->nuser_cmds + 1, sizeof *s->user_cmds);
+            u = &s->user_cmds[s->nuser_cmds++];
+            memset(u, 0, sizeof *u);
+            u->name = xstrdup(s->collect_name);
+        } else {
+            for (size_t i = 0; i < u->nlines; i++)
+                free(u->lines[i]);
+            free(u->lines);
+            u->lines = NULL;
+            u->nlines = 0;
+        }
+        for (char *line = body, *nl; *line; line = nl + 1) {
+            nl = strchr(line, '\n');
+            if (!nl)
+                break;
+            u->lines = xreallocarray(u->lines, u->nlines + 1, sizeof *u->lines);
+            u->lines[u->nlines++] = xstrndup(line, (size_t)(nl - line));
+        }
+    } else if (u) {
+        free(u->doc);
+        u->doc = xstrdup(body);
+    }
+    free(body);
+    free(s->collect_name);
+    s->collect_name = NULL;
+    s->collecting = COLLECT_NONE;
+}
+
+void session_begin_collect(session *s, collect_kind kind, const char *name);
+void session_begin_collect(session *s, collect_kind kind, const char *name)
+{
+    s->collecting = kind;
+    free(s->collect_name);
+    s->collect_name = xstrdup(name);
+    strbuf_clear(&s->collect_body);
+    s->collect_depth = 0;
+}
+
+static int is_end_line(const char *line)
+{
+    while (isspace((unsigned char)*line))
+        line++;
+    if (strncmp(line, "end", 3) != 0)
+        return 0;
+    line += 3;
+    while (isspace((unsigned char)*line))
+        line++;
+    return *line == '\0';
+}
+
+/* ---- dispatch -------------------------------------------------------------------- */
+
+ptodb_status session_execute(session *s, const char *line)
+{
+    if (s->collecting != COLLECT_NONE) {
+        if (is_end_line(line)) {
+            finish_collect(s);
+            return PTODB_OK;
+        }
+        const char *p = line;
+        while (isspace((unsigned char)*p))
+            p++;
+        strbuf_puts(&s->collect_body, s->collecting == COLLECT_DEFINE ? p : line);
+        strbuf_putc(&s->collect_body, '\n');
+        return PTODB_OK;
+    }
+    const char *p = line;
+    while (isspace((unsigned char)*p))
+        p++;
+    if (*p == '\0' || *p == '#')
+        return PTODB_OK;
+    const char *w = p;
+    while (*p && !isspace((unsigned char)*p))
+        p++;
+    size_t wlen = (size_t)(p - w);
+    while (isspace((unsigned char)*p))
+        p++;
+    /* Trailing blanks are not part of the arguments. */
+    size_t alen = strlen(p);
+    while (alen && isspace((unsigned char)p[alen - 1]))
+        alen--;
+    char *args = xstrndup(p, alen);
+
+    ptodb_status st;
+    user_cmd *u = session_find_user_cmd(s, w, wlen);
+    if (u) {
+        st = session_run_user_cmd(s, u, args);
+    } else {
+        int id = cmd_lookup(w, wlen);
+        if (id == -2) {
+            char names[512];
+            cmd_ambiguous_names(w, wlen, names, sizeof names);
+            session_errorf(s, "Ambiguous command \"%.*s\": %s.", (int)wlen, w, names);
+            st = PTODB_ERR_USAGE;
+        } else if (id < 0) {
+            session_errorf(s, "Undefined command: \"%.*s\".  Try \"help\".", (int)wlen, w);
+            st = PTODB_ERR_USAGE;
+        } else {
+            st = cmd_table[id].handler(s, args);
+        }
+    }
+    free(args);
+    return st;
+}
+
+ptodb_status session_source(session *s, const char *path)
+{
+    if (s->depth >= SESSION_MAX_SOURCE_DEPTH) {
+        session_errorf(s, "%s: max source depth (%d) exceeded", path, SESSION_MAX_SOURCE_DEPTH);
+        return PTODB_ERR_USAGE;
+    }
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        session_errorf(s, "%s: %s", path, strerror(errno));
+        return PTODB_ERR_IO;
+    }
+    char *file = xstrdup(path);
+    s->frames[s->depth++] = (script_frame){file, 0};
+    ptodb_status first = PTODB_OK;
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t n;
+    while (!s->quit && (n = getline(&line, &cap, f)) >= 0) {
+        s->frames[s->depth - 1].line++;
+        if (n > 0 && line[n - 1] == '\n')
+            line[--n] = '\0';
+        if (memchr(line, '\0', (size_t)n)) {
+            session_errorf(s, "NUL byte in line");
+            if (first == PTODB_OK)
+                first = PTODB_ERR_USAGE;
+            continue;
+        }
+        ptodb_status st = session_execute(s, line);
+        if (st != PTODB_OK && first == PTODB_OK)
+            first = st;
+    }
+    free(line);
+    fclose(f);
+    if (s->collecting != COLLECT_NONE) {
+        session_errorf(s, "missing \"end\" for \"%s\"", s->collect_name);
+        strbuf_clear(&s->collect_body);
+        free(s->collect_name);
+        s->collect_name = NULL;
+        s->collecting = COLLECT_NONE;
+        if (first == PTODB_OK)
+            first = PTODB_ERR_USAGE;
+    }
+    s->depth--;
+    free(file);
+    return first;
+}

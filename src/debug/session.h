@@ -1,0 +1,93 @@
+/* A debugging session: everything one user's ptodb holds (case, current
+ * pass, breakpoints, displays, user commands, settings). No global state:
+ * tests hold several sessions, and every front end (REPL, TUI, batch, rc
+ * files) drives one through session_execute.
+ *
+ * The engine never writes to a terminal: all text goes through the output
+ * callback the front end installs. */
+#ifndef PTODB_DEBUG_SESSION_H
+#define PTODB_DEBUG_SESSION_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+#include "base/status.h"
+
+typedef struct session session;
+
+typedef enum { SESSION_OUT, SESSION_ERR } session_stream;
+typedef void (*session_output_fn)(void *ctx, session_stream stream, const char *text, size_t len);
+
+/* What a command changed, so the TUI redraws only that. */
+enum {
+    SESSION_REDRAW_SOURCE = 1u << 0,
+    SESSION_REDRAW_PASSES = 1u << 1,
+    SESSION_REDRAW_HEATMAP = 1u << 2,
+    SESSION_REDRAW_QUEUES = 1u << 3,
+    SESSION_REDRAW_WATCH = 1u << 4,
+    SESSION_REDRAW_STATUS = 1u << 5,
+    SESSION_REDRAW_ALL = 0xffu
+};
+
+typedef enum {
+#define SETTING(id, name, kind, def, help) SETTING_##id,
+#include "debug/settings.def"
+#undef SETTING
+    SETTING_COUNT
+} session_setting;
+
+session *session_new(void);
+void session_free(session *s);
+/* Default: stdout/stderr of the process. */
+void session_set_output(session *s, session_output_fn fn, void *ctx);
+
+/* Runs one line typed by the user. Inside `define`/`document`/`commands`
+ * the line is collected instead (see session_prompt_continuation). Errors
+ * are printed (with FILE:LINE: when running a script) and returned. */
+ptodb_status session_execute(session *s, const char *line);
+/* Runs a script; each error is reported as path:line: message and the
+ * following lines still run. Returns the first error's status, or OK. */
+ptodb_status session_source(session *s, const char *path);
+/* 1 while collecting a define/document/commands body (prompt ">"). */
+int session_collecting(const session *s);
+int session_quit_requested(const session *s);
+/* The redraw bits accumulated since the last call, cleared. */
+unsigned session_take_redraw(session *s);
+void session_mark_redraw(session *s, unsigned bits);
+
+/* Output for command handlers. */
+void session_printf(session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void session_write(session *s, const char *text, size_t len);
+/* Reports an error: "message", prefixed by "FILE:LINE: " inside a script. */
+void session_errorf(session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void session_verrorf(session *s, const char *fmt, va_list ap);
+
+/* Settings. */
+const char *session_setting_name(session_setting id);
+const char *session_get_string(const session *s, session_setting id);
+double session_get_double(const session *s, session_setting id);
+long session_get_int(const session *s, session_setting id);
+int session_get_bool(const session *s, session_setting id);
+/* Sets from text; origin says where ("command line", "rc file ~/.ptodbrc:3").
+ * Returns ERR_USAGE with the reason printed for a bad value. */
+ptodb_status session_set(session *s, session_setting id, const char *value, const char *origin);
+const char *session_setting_origin(const session *s, session_setting id);
+/* The one-line description of a setting. */
+const char *session_setting_help(session_setting id);
+
+/* Names of commands (built-in and user-defined) starting with prefix, for
+ * completion: call with state 0, 1, 2, ... until it returns NULL. */
+const char *session_complete_command(const session *s, const char *prefix, int state);
+/* Setting names starting with prefix (state as above). */
+const char *session_complete_setting(const session *s, const char *prefix, int state);
+
+typedef enum { COMPLETE_NOTHING, COMPLETE_WORDS, COMPLETE_FILES } session_completion;
+/* What the word starting at byte `start` of line should complete to: the
+ * session's own candidates (then call session_complete_word), file names
+ * (the front end's file completion), or nothing. */
+session_completion session_completion_kind(const session *s, const char *line, int start);
+/* Candidate number state for word, per the kind above; NULL past the last. */
+const char *session_complete_word(const session *s, const char *line, int start,
+                                  const char *word, int state);
+
+#endif

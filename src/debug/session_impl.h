@@ -1,0 +1,65 @@
+/* The inside of a session, shared by the command handlers (cmd_*.c). Front
+ * ends use session.h only. */
+#ifndef PTODB_DEBUG_SESSION_IMPL_H
+#define PTODB_DEBUG_SESSION_IMPL_H
+
+#include "base/strbuf.h"
+#include "debug/session.h"
+
+enum {
+    SESSION_MAX_SOURCE_DEPTH = 32, /* nested `source`/user commands */
+    SESSION_MAX_USER_ARGS = 10
+};
+
+typedef struct user_cmd {
+    char *name;
+    char **lines;
+    size_t nlines;
+    char *doc; /* from `document`, or NULL */
+} user_cmd;
+
+typedef enum { COLLECT_NONE, COLLECT_DEFINE, COLLECT_DOCUMENT } collect_kind;
+
+typedef struct script_frame {
+    const char *file; /* NULL for a user command */
+    int line;
+} script_frame;
+
+typedef struct setting_value {
+    char *text;   /* as given */
+    double d;
+    long i;
+    char *origin; /* "default", "command line", "file:line" */
+} setting_value;
+
+struct session {
+    session_output_fn out;
+    void *out_ctx;
+    unsigned redraw;
+    int quit;
+
+    setting_value settings[SETTING_COUNT];
+
+    user_cmd *user_cmds;
+    size_t nuser_cmds;
+
+    /* define/document collection */
+    collect_kind collecting;
+    char *collect_name;
+    strbuf collect_body;
+    int collect_depth; /* nested blocks (while/if bodies) inside a define */
+
+    script_frame frames[SESSION_MAX_SOURCE_DEPTH];
+    int depth;
+};
+
+user_cmd *session_find_user_cmd(const session *s, const char *name, size_t len);
+/* Runs a user command's body with $argN/$argc substituted. */
+ptodb_status session_run_user_cmd(session *s, user_cmd *u, const char *args);
+
+/* Splits args into words (whitespace separated; "double quotes" group). At
+ * most max words; returns the count, or -1 when there are more. The words
+ * are copied into buf (bufsize bytes). */
+int session_split_words(const char *args, char **words, int max, char *buf, size_t bufsize);
+
+#endif
