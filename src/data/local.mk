@@ -14,9 +14,10 @@ tests_unit_check_data_tool_SOURCES = tests/unit/check_data_tool.c
 tests_unit_check_data_tool_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_data_tool_LDADD = $(UNIT_LDADD)
 
-DATA_CLI_TESTS = tests/cli/data_fixtures.sh
+DATA_CLI_TESTS = tests/cli/data_fixtures.sh tests/cli/data_malformed.sh tests/cli/data_info.sh
 TESTS += $(DATA_CLI_TESTS)
-EXTRA_DIST += $(DATA_CLI_TESTS) tests/data/pt_expected.txt scripts/gen_pt_expected.py
+EXTRA_DIST += $(DATA_CLI_TESTS) tests/data/pt_expected.txt scripts/gen_pt_expected.py \
+	tests/data/bad
 
 check_PROGRAMS += tests/unit/check_data
 TESTS += tests/unit/check_data

@@ -148,6 +148,7 @@ static void parse_tensor(mf_ctx *c, manifest *m, manifest_tensor *t, const yaml_
         return;
     }
     char *file = NULL, *dt = NULL;
+    int errors_before = c->errors;
     for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
         yaml_node_t *k = yaml_document_get_node(c->doc, p->key), *v = yaml_document_get_node(c->doc, p->value);
         const char *ks = scalar(k);
@@ -183,7 +184,8 @@ static void parse_tensor(mf_ctx *c, manifest *m, manifest_tensor *t, const yaml_
         t->file = resolve_path(m->dir, file);
         const char *ext = strrchr(file, '.');
         int self_describing = ext && (strcmp(ext, ".pt") == 0 || strcmp(ext, ".npy") == 0);
-        if (!self_describing && (!t->has_dtype || t->ndim < 0))
+        /* only when dtype/shape were not already reported as wrong */
+        if (!self_describing && (!t->has_dtype || t->ndim < 0) && c->errors == errors_before)
             mf_error(c, n, "raw data file '%s' needs both 'dtype' and 'shape'", file);
     }
     free(file);
