@@ -2,3 +2,4 @@ ptodb_SOURCES += \
 	ui/main.c ui/cli.c ui/options.h ui/modes.h \
 	ui/repl.c
 ptodb_SOURCES += ui/mode_info.c
+ptodb_SOURCES += ui/mode_check.c ui/mode_print.c

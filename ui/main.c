@@ -10,6 +10,8 @@
 
 int mode_info(const ptodb_cli *cli); /* ui/mode_info.c */
 int mode_repl(const ptodb_cli *cli); /* ui/repl.c */
+int mode_check(const ptodb_cli *cli); /* ui/mode_check.c */
+int mode_print(const ptodb_cli *cli); /* ui/mode_print.c */
 
 /* Modes in priority order: the first whose option was given runs. */
 static const struct {
@@ -17,6 +19,8 @@ static const struct {
     ptodb_mode_fn run;
 } mode_table[] = {
     {OPT_INFO, mode_info},
+    {OPT_CHECK, mode_check},
+    {OPT_PRINT, mode_print},
     {OPT_COUNT, NULL}, /* sentinel; modes are added above it */
 };
 

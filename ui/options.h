@@ -18,7 +18,9 @@
     X(TRUST, "trust", 0, NONE, NULL, "run ./.ptodbrc even when its folder is not in auto-load safe-path") \
     X(INFO, "info", 0, REQUIRED, "PATH", "describe a case or a .pt/.npy file: passes, data, tolerances") \
     X(RTOL, "rtol", 0, REQUIRED, "R", "relative tolerance (overrides ptodb.yaml and golden.py)") \
-    X(ATOL, "atol", 0, REQUIRED, "A", "absolute tolerance (overrides ptodb.yaml and golden.py)")
+    X(ATOL, "atol", 0, REQUIRED, "A", "absolute tolerance (overrides ptodb.yaml and golden.py)") \
+    X(CHECK, "check", 0, NONE, NULL, "parse and check every dump (.py) in the PATHs (files or folders)") \
+    X(PRINT, "print", 0, REQUIRED, "FILE", "print a dump back in the canonical raw printer form")
 
 typedef enum {
 #define PTODB_OPTION_ENUM(id, name, short_name, kind, arg, help) OPT_##id,

@@ -3,7 +3,8 @@ src_libptodb_a_SOURCES += \
 	src/ir/ast.h src/ir/ast.c \
 	src/ir/arena.h src/ir/arena.c \
 	src/ir/catalog.c src/ir/ops.def src/ir/builtins.def src/ir/enums.def \
-	src/ir/resolve.h \
-	src/ir/parse.h \
-	src/ir/print.h
+	src/ir/lex.h src/ir/lex.c \
+	src/ir/parse.h src/ir/parse.c \
+	src/ir/resolve.h src/ir/resolve.c \
+	src/ir/print.h src/ir/print.c
 EXTRA_DIST += src/ir/gen_ops.py
