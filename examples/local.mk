@@ -39,3 +39,7 @@ EXAMPLE_FILES = \
 	examples/deadlock/data/in/bias.npy \
 	examples/deadlock/data/out/out.npy
 EXTRA_DIST += $(EXAMPLE_FILES) scripts/gen_examples.py
+
+# ptodb --check must accept every example without a diagnostic.
+TESTS += tests/cli/examples_check.sh
+EXTRA_DIST += tests/cli/examples_check.sh
