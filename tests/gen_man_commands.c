@@ -36,9 +36,10 @@ int main(int argc, char **argv)
             roff_text(c->help);
             putchar('\n');
             if (c->longhelp[0]) {
-                fputs(".br\n", stdout);
+                /* The help text is laid out for a terminal: keep its lines. */
+                fputs(".br\n.nf\n", stdout);
                 roff_text(c->longhelp);
-                putchar('\n');
+                fputs("\n.fi\n", stdout);
             }
             if (c->aliases[0]) {
                 fputs(".br\nAliases: ", stdout);

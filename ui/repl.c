@@ -22,6 +22,21 @@
 
 int mode_repl(const ptodb_cli *cli);
 
+/* NULL leaves *out unchanged (not given). */
+static int parse_tolerance(const char *text, const char *option, double *out)
+{
+    if (!text)
+        return 0;
+    char *end;
+    double v = strtod(text, &end);
+    if (!*text || *end || !(v >= 0)) {
+        fprintf(stderr, "ptodb: %s needs a non-negative number, got '%s'\n", option, text);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
 /* readline's completion callbacks carry no user pointer. */
 static session *completion_session;
 
@@ -127,11 +142,14 @@ static void run_plain(session *s)
 
 int mode_repl(const ptodb_cli *cli)
 {
-    if (cli->npaths > 0) {
-        fprintf(stderr, "ptodb: %s: opening a case in the debugger is not implemented yet; "
-                        "see --help for the available modes\n", cli->paths[0]);
+    if (cli->npaths > 1) {
+        fprintf(stderr, "ptodb: one case at a time (got %d paths)\n", cli->npaths);
         return PTODB_EXIT_USAGE;
     }
+    double rtol = -1, atol = -1;
+    if (parse_tolerance(ptodb_cli_value(cli, OPT_RTOL), "--rtol", &rtol) != 0 ||
+        parse_tolerance(ptodb_cli_value(cli, OPT_ATOL), "--atol", &atol) != 0)
+        return PTODB_EXIT_USAGE;
     session *s = session_new();
     char cwd[PATH_MAX];
     rc_options rc = {
@@ -142,6 +160,10 @@ int mode_repl(const ptodb_cli *cli)
         .cwd = getcwd(cwd, sizeof cwd) ? cwd : ".",
     };
     rc_load(s, &rc);
+    if (cli->npaths == 1 && session_open(s, cli->paths[0], rtol, atol) != PTODB_OK) {
+        session_free(s);
+        return PTODB_EXIT_USAGE;
+    }
     /* gdb's order: -x files and -ex commands as given, after the rc files. */
     for (int i = 0; i < cli->given[OPT_COMMAND_FILE] && !session_quit_requested(s); i++)
         session_source(s, cli->values[OPT_COMMAND_FILE][i]);

@@ -5,4 +5,6 @@ src_libptodb_a_SOURCES += \
 	src/debug/cmdtable.h src/debug/cmdtable.c \
 	src/debug/cmd_script.c \
 	src/debug/rc.h src/debug/rc.c \
-	src/debug/complete.c
+	src/debug/complete.c \
+	src/debug/textdiff.h src/debug/textdiff.c \
+	src/debug/passes.c src/debug/cmd_pass.c

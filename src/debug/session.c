@@ -53,10 +53,13 @@ static void free_user_cmd(user_cmd *u)
     free(u->doc);
 }
 
+void session_close_case(session *s);
+
 void session_free(session *s)
 {
     if (!s)
         return;
+    session_close_case(s);
     for (int i = 0; i < SETTING_COUNT; i++) {
         free(s->settings[i].text);
         free(s->settings[i].origin);

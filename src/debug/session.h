@@ -55,6 +55,18 @@ int session_quit_requested(const session *s);
 unsigned session_take_redraw(session *s);
 void session_mark_redraw(session *s, unsigned bits);
 
+/* Opens a case (a build folder, passes_dump/, one dump file or a ptodb.yaml)
+ * and selects its first pass. Problems are printed; ERR_* when the case
+ * cannot be used. rtol/atol < 0 mean "not given on the command line". */
+ptodb_status session_open(session *s, const char *path, double rtol, double atol);
+int session_has_case(const session *s);
+int session_npasses(const session *s);
+int session_current_pass(const session *s);
+/* "22_after_ExpandMixedKernel" of pass i, or NULL. */
+const char *session_pass_stem(const session *s, int i);
+/* The raw bytes of pass i's file (read lazily), or NULL when unreadable. */
+const char *session_pass_source(session *s, int i);
+
 /* Output for command handlers. */
 void session_printf(session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void session_write(session *s, const char *text, size_t len);

@@ -4,7 +4,9 @@
 #define PTODB_DEBUG_SESSION_IMPL_H
 
 #include "base/strbuf.h"
+#include "data/case.h"
 #include "debug/session.h"
+#include "ir/ast.h"
 
 enum {
     SESSION_MAX_SOURCE_DEPTH = 32, /* nested `source`/user commands */
@@ -32,6 +34,16 @@ typedef struct setting_value {
     char *origin; /* "default", "command line", "file:line" */
 } setting_value;
 
+/* What the session knows of one pass file, filled lazily. */
+typedef struct pass_state {
+    char *source;        /* the file's bytes, NUL-terminated (NULL until read) */
+    size_t source_len;
+    ir_module *module;   /* parsed and resolved, or NULL */
+    char *canonical;     /* the module in the raw printer form, for diffs */
+    int loaded;          /* load attempted (errors were printed once) */
+    int changed;         /* -1 unknown, 0 same IR as the previous pass, 1 changed */
+} pass_state;
+
 struct session {
     session_output_fn out;
     void *out_ctx;
@@ -51,7 +63,21 @@ struct session {
 
     script_frame frames[SESSION_MAX_SOURCE_DEPTH];
     int depth;
+
+    /* the case */
+    int have_case;
+    case_info kase;
+    pass_state *passes;  /* kase.npasses entries */
+    int cur_pass;        /* index into kase.passes */
+    int list_line;       /* next line `list` shows, 0 = around the start */
 };
+
+/* Reads, parses and resolves pass i once; prints its diagnostics the first
+ * time. Returns the pass state (module NULL on errors). */
+pass_state *session_load_pass(session *s, int i);
+/* Finds a pass by "N", "NN_after_Name", "Name" (unique) ; prints an error
+ * and returns -1 when there is none or several. */
+int session_find_pass(session *s, const char *spec);
 
 user_cmd *session_find_user_cmd(const session *s, const char *name, size_t len);
 /* Runs a user command's body with $argN/$argc substituted. */

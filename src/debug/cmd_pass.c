@@ -1,0 +1,316 @@
+/* Commands over the case and its passes: open, pass, list, info. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/strbuf.h"
+#include "debug/session_impl.h"
+#include "debug/textdiff.h"
+#include "ir/ast.h"
+
+#define CMD(id, name, aliases, kind, usage, help, longhelp) \
+    ptodb_status cmd_##id(session *s, const char *args);
+#include "debug/commands.def"
+#undef CMD
+
+static int need_case(session *s)
+{
+    if (s->have_case)
+        return 1;
+    session_errorf(s, "No case is open.  Use \"open PATH\".");
+    return 0;
+}
+
+ptodb_status cmd_OPEN(session *s, const char *args)
+{
+    if (!*args) {
+        session_errorf(s, "open needs a path: a build folder, passes_dump/, a dump file or a ptodb.yaml");
+        return PTODB_ERR_USAGE;
+    }
+    return session_open(s, args, -1, -1);
+}
+
+/* The IR of pass i differs from pass i-1's (canonical text). -1 unknown. */
+static int pass_changed(session *s, int i)
+{
+    pass_state *p = &s->passes[i];
+    if (p->changed >= 0)
+        return p->changed;
+    if (i == 0)
+        return p->changed = 1;
+    pass_state *a = session_load_pass(s, i - 1), *b = session_load_pass(s, i);
+    if (!a->canonical || !b->canonical)
+        return -1;
+    return p->changed = strcmp(a->canonical, b->canonical) != 0;
+}
+
+static void show_current(session *s)
+{
+    const case_pass *p = &s->kase.passes[s->cur_pass];
+    session_printf(s, "Pass %d: %s (%s)\n", p->index, p->name, p->path);
+}
+
+static ptodb_status select_pass(session *s, int i)
+{
+    if (i != s->cur_pass) {
+        s->cur_pass = i;
+        s->list_line = 0;
+        session_mark_redraw(s, SESSION_REDRAW_ALL);
+    }
+    show_current(s);
+    return PTODB_OK;
+}
+
+static ptodb_status pass_list(session *s)
+{
+    session_printf(s, "%-4s %-3s %-36s %s\n", "Num", "IR", "Pass", "File");
+    for (size_t i = 0; i < s->kase.npasses; i++) {
+        const case_pass *p = &s->kase.passes[i];
+        int ch = pass_changed(s, (int)i);
+        const char *mark = ch < 0 ? "?" : ch ? "*" : "=";
+        const char *slash = strrchr(p->path, '/');
+        session_printf(s, "%s%-3d %-3s %-36s %s\n", (int)i == s->cur_pass ? ">" : " ", p->index, mark,
+                       p->name, slash ? slash + 1 : p->path);
+    }
+    session_printf(s, "IR: * changed from the previous pass, = unchanged, ? could not be parsed.\n");
+    return PTODB_OK;
+}
+
+static ptodb_status pass_diff(session *s, const char *args)
+{
+    char *words[3];
+    char buf[1024];
+    int n = session_split_words(args, words, 3, buf, sizeof buf);
+    if (n < 0 || n > 2) {
+        session_errorf(s, "Usage: pass diff [A [B]]");
+        return PTODB_ERR_USAGE;
+    }
+    int a, b;
+    if (n == 0) {
+        if (s->cur_pass == 0) {
+            session_errorf(s, "The current pass is the first: there is no previous pass to diff with.");
+            return PTODB_ERR_USAGE;
+        }
+        a = s->cur_pass - 1;
+        b = s->cur_pass;
+    } else {
+        a = session_find_pass(s, words[0]);
+        if (a < 0)
+            return PTODB_ERR_USAGE;
+        b = s->cur_pass;
+        if (n == 2 && (b = session_find_pass(s, words[1])) < 0)
+            return PTODB_ERR_USAGE;
+    }
+    pass_state *pa = session_load_pass(s, a), *pb = session_load_pass(s, b);
+    if (!pa->canonical || !pb->canonical) {
+        session_errorf(s, "Cannot diff: pass %s does not parse.",
+                       !pa->canonical ? s->kase.passes[a].stem : s->kase.passes[b].stem);
+        return PTODB_ERR_SYNTAX;
+    }
+    strbuf out = STRBUF_INIT;
+    long changed = textdiff_unified(pa->canonical, pb->canonical, s->kase.passes[a].stem,
+                                    s->kase.passes[b].stem, 3, &out);
+    if (changed == 0)
+        session_printf(s, "Passes %s and %s have the same IR.\n", s->kase.passes[a].stem,
+                       s->kase.passes[b].stem);
+    else
+        session_write(s, strbuf_str(&out), out.len);
+    strbuf_free(&out);
+    return PTODB_OK;
+}
+
+ptodb_status cmd_PASS(session *s, const char *args)
+{
+    if (!need_case(s))
+        return PTODB_ERR_USAGE;
+    if (!*args) {
+        show_current(s);
+        return PTODB_OK;
+    }
+    if (strcmp(args, "list") == 0)
+        return pass_list(s);
+    if (strcmp(args, "next") == 0) {
+        if ((size_t)s->cur_pass + 1 >= s->kase.npasses) {
+            session_errorf(s, "Already at the last pass.");
+            return PTODB_ERR_USAGE;
+        }
+        return select_pass(s, s->cur_pass + 1);
+    }
+    if (strcmp(args, "prev") == 0) {
+        if (s->cur_pass == 0) {
+            session_errorf(s, "Already at the first pass.");
+            return PTODB_ERR_USAGE;
+        }
+        return select_pass(s, s->cur_pass - 1);
+    }
+    if (strncmp(args, "diff", 4) == 0 && (args[4] == '\0' || isspace((unsigned char)args[4])))
+        return pass_diff(s, args + 4);
+    int i = session_find_pass(s, args);
+    if (i < 0)
+        return PTODB_ERR_USAGE;
+    return select_pass(s, i);
+}
+
+/* ---- list ---------------------------------------------------------------- */
+
+static int count_lines(const char *src)
+{
+    int n = 0;
+    for (const char *p = src; *p; p++)
+        n += *p == '\n';
+    if (*src && src[strlen(src) - 1] != '\n')
+        n++;
+    return n;
+}
+
+static void show_lines(session *s, const char *src, int first, int last)
+{
+    int line = 1;
+    const char *p = src;
+    while (*p && line < first) {
+        if (*p++ == '\n')
+            line++;
+    }
+    while (*p && line <= last) {
+        const char *nl = strchr(p, '\n');
+        size_t len = nl ? (size_t)(nl - p) : strlen(p);
+        session_printf(s, "%-5d %.*s\n", line, (int)len, p);
+        p += len + (nl ? 1 : 0);
+        line++;
+    }
+}
+
+static int function_line(session *s, const char *name)
+{
+    pass_state *p = session_load_pass(s, s->cur_pass);
+    if (!p->module || !p->module->program)
+        return -1;
+    const ir_program *prog = p->module->program;
+    for (uint32_t i = 0; i < prog->nfuncs; i++)
+        if (strcmp(prog->funcs[i]->name->text, name) == 0)
+            return (int)prog->funcs[i]->name_span.line;
+    return -1;
+}
+
+ptodb_status cmd_LIST(session *s, const char *args)
+{
+    if (!need_case(s))
+        return PTODB_ERR_USAGE;
+    const char *src = session_pass_source(s, s->cur_pass);
+    if (!src) {
+        session_errorf(s, "%s: cannot read the file", s->kase.passes[s->cur_pass].path);
+        return PTODB_ERR_IO;
+    }
+    int total = count_lines(src);
+    int size = (int)session_get_int(s, SETTING_LISTSIZE);
+    if (size <= 0)
+        size = 10;
+    int first, last;
+    char *end;
+    if (!*args) {
+        first = s->list_line > 0 ? s->list_line : 1;
+    } else if (strcmp(args, "-") == 0) {
+        int shown_first = s->list_line > 0 ? s->list_line - size : 1;
+        first = shown_first - size;
+        if (first < 1)
+            first = 1;
+        if (shown_first <= 1) {
+            session_errorf(s, "Already at the start of %s.", s->kase.passes[s->cur_pass].stem);
+            return PTODB_ERR_USAGE;
+        }
+    } else if (strchr(args, ',')) {
+        first = (int)strtol(args, &end, 10);
+        if (*end != ',' || first < 1) {
+            session_errorf(s, "Bad line range \"%s\": expected FIRST,LAST.", args);
+            return PTODB_ERR_USAGE;
+        }
+        last = (int)strtol(end + 1, &end, 10);
+        if (*end || last < first) {
+            session_errorf(s, "Bad line range \"%s\": expected FIRST,LAST.", args);
+            return PTODB_ERR_USAGE;
+        }
+        size = last - first + 1;
+    } else if (isdigit((unsigned char)args[0])) {
+        long l = strtol(args, &end, 10);
+        if (*end || l < 1) {
+            session_errorf(s, "Bad line number \"%s\".", args);
+            return PTODB_ERR_USAGE;
+        }
+        if (l > total) {
+            session_errorf(s, "Line number %ld out of range; \"%s\" has %d lines.", l,
+                           s->kase.passes[s->cur_pass].path, total);
+            return PTODB_ERR_USAGE;
+        }
+        first = (int)l - size / 2;
+        if (first < 1)
+            first = 1;
+    } else {
+        int l = function_line(s, args);
+        if (l < 0) {
+            session_errorf(s, "Function \"%s\" not defined in %s.", args,
+                           s->kase.passes[s->cur_pass].stem);
+            return PTODB_ERR_NOT_FOUND;
+        }
+        first = l - size / 2;
+        if (first < 1)
+            first = 1;
+    }
+    if (first > total) {
+        session_errorf(s, "Line number %d out of range; \"%s\" has %d lines.", first,
+                       s->kase.passes[s->cur_pass].path, total);
+        return PTODB_ERR_USAGE;
+    }
+    last = first + size - 1;
+    if (last > total)
+        last = total;
+    show_lines(s, src, first, last);
+    s->list_line = last + 1;
+    return PTODB_OK;
+}
+
+/* ---- info ---------------------------------------------------------------- */
+
+static void info_case(session *s)
+{
+    const case_info *c = &s->kase;
+    session_printf(s, "Case:      %s\n", c->root);
+    session_printf(s, "Passes:    %zu in %s\n", c->npasses, c->dump_dir);
+    if (c->manifest_path)
+        session_printf(s, "Manifest:  %s\n", c->manifest_path);
+    if (c->golden_path)
+        session_printf(s, "golden.py: %s\n", c->golden_path);
+    for (size_t i = 0; i < c->ninputs; i++) {
+        char shape[128];
+        tensor_format_shape(c->inputs[i].t->ndim, c->inputs[i].t->shape, shape, sizeof shape);
+        session_printf(s, "Input:     %-16s %-6s %-14s %s\n", c->inputs[i].name,
+                       dtype_name(c->inputs[i].t->dtype), shape, c->inputs[i].path);
+    }
+    for (size_t i = 0; i < c->noutputs; i++) {
+        char shape[128];
+        tensor_format_shape(c->outputs[i].t->ndim, c->outputs[i].t->shape, shape, sizeof shape);
+        session_printf(s, "Golden:    %-16s %-6s %-14s %s (rtol %g from %s, atol %g from %s)\n",
+                       c->outputs[i].name, dtype_name(c->outputs[i].t->dtype), shape,
+                       c->outputs[i].path, c->outputs[i].rtol.value, c->outputs[i].rtol.where,
+                       c->outputs[i].atol.value, c->outputs[i].atol.where);
+    }
+    session_printf(s, "Tolerance: rtol %g (%s), atol %g (%s)\n", c->rtol.value, c->rtol.where,
+                   c->atol.value, c->atol.where);
+}
+
+ptodb_status cmd_INFO(session *s, const char *args)
+{
+    if (strcmp(args, "passes") == 0) {
+        if (!need_case(s))
+            return PTODB_ERR_USAGE;
+        return pass_list(s);
+    }
+    if (strcmp(args, "case") == 0) {
+        if (!need_case(s))
+            return PTODB_ERR_USAGE;
+        info_case(s);
+        return PTODB_OK;
+    }
+    session_errorf(s, "\"info\" must be followed by the name of an info command: passes, case.");
+    return PTODB_ERR_USAGE;
+}

@@ -1,0 +1,239 @@
+/* The case and its passes, as the session sees them: opening, lazy loading
+ * of each pass file (read, parse, resolve, canonical print), lookup by
+ * number or name. */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/mem.h"
+#include "debug/session_impl.h"
+#include "ir/parse.h"
+#include "ir/print.h"
+#include "ir/resolve.h"
+
+static void free_passes(session *s)
+{
+    if (!s->passes)
+        return;
+    for (size_t i = 0; i < s->kase.npasses; i++) {
+        free(s->passes[i].source);
+        free(s->passes[i].canonical);
+        if (s->passes[i].module)
+            ir_module_free(s->passes[i].module);
+    }
+    free(s->passes);
+    s->passes = NULL;
+}
+
+void session_close_case(session *s);
+void session_close_case(session *s)
+{
+    if (!s->have_case)
+        return;
+    free_passes(s);
+    case_free(&s->kase);
+    s->have_case = 0;
+}
+
+static void print_diags(session *s, diag_sink *sink)
+{
+    for (size_t i = 0; i < sink->count; i++) {
+        char *line = diag_format(&sink->items[i]);
+        session_errorf(s, "%s", line);
+        free(line);
+    }
+    if (sink->suppressed)
+        session_errorf(s, "(%d more errors not shown)", sink->suppressed);
+}
+
+ptodb_status session_open(session *s, const char *path, double rtol, double atol)
+{
+    case_options opt = {0};
+    if (rtol >= 0) {
+        opt.has_rtol = 1;
+        opt.rtol = rtol;
+    }
+    if (atol >= 0) {
+        opt.has_atol = 1;
+        opt.atol = atol;
+    }
+    diag_sink sink;
+    diag_sink_init(&sink, 20);
+    case_info c;
+    memset(&c, 0, sizeof c);
+    ptodb_status st = case_open(path, &opt, &c, &sink);
+    print_diags(s, &sink);
+    diag_sink_free(&sink);
+    if (st == PTODB_OK && c.npasses == 0) {
+        session_errorf(s, "%s: no pass files found", path);
+        st = PTODB_ERR_NOT_FOUND;
+    }
+    if (st != PTODB_OK) {
+        case_free(&c); /* the case open before, if any, stays open */
+        return st;
+    }
+    session_close_case(s);
+    s->kase = c;
+    s->have_case = 1;
+    s->passes = xcalloc(s->kase.npasses, sizeof *s->passes);
+    for (size_t i = 0; i < s->kase.npasses; i++)
+        s->passes[i].changed = -1;
+    s->cur_pass = 0;
+    s->list_line = 0;
+    char buf[64];
+    snprintf(buf, sizeof buf, "%.17g", s->kase.rtol.value);
+    session_set(s, SETTING_RTOL, buf, s->kase.rtol.where ? s->kase.rtol.where : "case");
+    snprintf(buf, sizeof buf, "%.17g", s->kase.atol.value);
+    session_set(s, SETTING_ATOL, buf, s->kase.atol.where ? s->kase.atol.where : "case");
+    session_mark_redraw(s, SESSION_REDRAW_ALL);
+    session_printf(s, "Opened %s: %zu passes, %zu inputs, %zu golden outputs.\n", s->kase.root,
+                   s->kase.npasses, s->kase.ninputs, s->kase.noutputs);
+    const case_pass *p = &s->kase.passes[0];
+    session_printf(s, "Pass %d: %s (%s)\n", p->index, p->name, p->path);
+    return PTODB_OK;
+}
+
+int session_has_case(const session *s)
+{
+    return s->have_case;
+}
+
+int session_npasses(const session *s)
+{
+    return s->have_case ? (int)s->kase.npasses : 0;
+}
+
+int session_current_pass(const session *s)
+{
+    return s->have_case ? s->cur_pass : -1;
+}
+
+const char *session_pass_stem(const session *s, int i)
+{
+    if (!s->have_case || i < 0 || (size_t)i >= s->kase.npasses)
+        return NULL;
+    return s->kase.passes[i].stem;
+}
+
+static int read_file(const char *path, char **out, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return -1;
+    size_t cap = 1 << 16, n = 0;
+    char *buf = xmalloc(cap);
+    size_t got;
+    while ((got = fread(buf + n, 1, cap - n - 1, f)) > 0) {
+        n += got;
+        if (cap - n - 1 == 0) {
+            if (cap > ((size_t)1 << 30))
+                break; /* no dump is a GiB: stop rather than exhaust memory */
+            cap *= 2;
+            buf = xrealloc(buf, cap);
+        }
+    }
+    int err = ferror(f);
+    fclose(f);
+    if (err) {
+        free(buf);
+        return -1;
+    }
+    buf[n] = '\0';
+    *out = buf;
+    *len = n;
+    return 0;
+}
+
+const char *session_pass_source(session *s, int i)
+{
+    if (!s->have_case || i < 0 || (size_t)i >= s->kase.npasses)
+        return NULL;
+    pass_state *p = &s->passes[i];
+    if (!p->source && read_file(s->kase.passes[i].path, &p->source, &p->source_len) != 0) {
+        p->source = NULL;
+        return NULL;
+    }
+    return p->source;
+}
+
+pass_state *session_load_pass(session *s, int i)
+{
+    pass_state *p = &s->passes[i];
+    if (p->loaded)
+        return p;
+    p->loaded = 1;
+    const char *path = s->kase.passes[i].path;
+    if (!session_pass_source(s, i)) {
+        session_errorf(s, "%s: %s", path, strerror(errno));
+        return p;
+    }
+    diag_sink sink;
+    diag_sink_init(&sink, 20);
+    ptodb_status st;
+    ir_module *m = ir_parse(path, p->source, p->source_len, &sink, &st);
+    if (st == PTODB_OK)
+        st = ir_resolve(m, &sink);
+    print_diags(s, &sink);
+    diag_sink_free(&sink);
+    if (st != PTODB_OK) {
+        ir_module_free(m);
+        return p;
+    }
+    p->module = m;
+    strbuf sb = STRBUF_INIT;
+    ir_print_module(m, &sb);
+    p->canonical = strbuf_detach(&sb);
+    return p;
+}
+
+static int all_digits(const char *s)
+{
+    if (!*s)
+        return 0;
+    for (; *s; s++)
+        if (!isdigit((unsigned char)*s))
+            return 0;
+    return 1;
+}
+
+int session_find_pass(session *s, const char *spec)
+{
+    if (!s->have_case) {
+        session_errorf(s, "No case is open.  Use \"open PATH\".");
+        return -1;
+    }
+    if (all_digits(spec)) {
+        long n = strtol(spec, NULL, 10);
+        for (size_t i = 0; i < s->kase.npasses; i++)
+            if (s->kase.passes[i].index == n)
+                return (int)i;
+        session_errorf(s, "No pass %s: passes are numbered %d to %d.", spec,
+                       s->kase.passes[0].index, s->kase.passes[s->kase.npasses - 1].index);
+        return -1;
+    }
+    int found = -1, count = 0;
+    for (size_t i = 0; i < s->kase.npasses; i++) {
+        if (strcmp(s->kase.passes[i].stem, spec) == 0)
+            return (int)i;
+        if (strcasecmp(s->kase.passes[i].name, spec) == 0) {
+            if (found < 0)
+                found = (int)i;
+            count++;
+        }
+    }
+    if (count == 1)
+        return found;
+    if (count > 1) {
+        strbuf sb = STRBUF_INIT;
+        for (size_t i = 0; i < s->kase.npasses; i++)
+            if (strcasecmp(s->kase.passes[i].name, spec) == 0)
+                strbuf_printf(&sb, "%s%d", sb.len ? ", " : "", s->kase.passes[i].index);
+        session_errorf(s, "Pass name \"%s\" is ambiguous: passes %s.", spec, strbuf_str(&sb));
+        strbuf_free(&sb);
+        return -1;
+    }
+    session_errorf(s, "No pass named \"%s\".  Try \"pass list\".", spec);
+    return -1;
+}
