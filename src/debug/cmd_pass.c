@@ -32,7 +32,7 @@ ptodb_status cmd_OPEN(session *s, const char *args)
 }
 
 /* The IR of pass i differs from pass i-1's (canonical text). -1 unknown. */
-static int pass_changed(session *s, int i)
+int session_pass_ir_changed(session *s, int i)
 {
     pass_state *p = &s->passes[i];
     if (p->changed >= 0)
@@ -67,7 +67,7 @@ static ptodb_status pass_list(session *s)
     session_printf(s, "%-4s %-3s %-36s %s\n", "Num", "IR", "Pass", "File");
     for (size_t i = 0; i < s->kase.npasses; i++) {
         const case_pass *p = &s->kase.passes[i];
-        int ch = pass_changed(s, (int)i);
+        int ch = session_pass_ir_changed(s, (int)i);
         const char *mark = ch < 0 ? "?" : ch ? "*" : "=";
         const char *slash = strrchr(p->path, '/');
         session_printf(s, "%s%-3d %-3s %-36s %s\n", (int)i == s->cur_pass ? ">" : " ", p->index, mark,

@@ -7,4 +7,5 @@ src_libptodb_a_SOURCES += \
 	src/debug/rc.h src/debug/rc.c \
 	src/debug/complete.c \
 	src/debug/textdiff.h src/debug/textdiff.c \
-	src/debug/passes.c src/debug/cmd_pass.c
+	src/debug/passes.c src/debug/cmd_pass.c \
+	src/debug/view.h src/debug/view.c

@@ -69,6 +69,7 @@ void session_free(session *s)
     free(s->user_cmds);
     free(s->collect_name);
     strbuf_free(&s->collect_body);
+    free(s->status_line);
     free(s);
 }
 

@@ -70,6 +70,8 @@ struct session {
     pass_state *passes;  /* kase.npasses entries */
     int cur_pass;        /* index into kase.passes */
     int list_line;       /* next line `list` shows, 0 = around the start */
+
+    char *status_line;   /* view_status_line's buffer */
 };
 
 /* Reads, parses and resolves pass i once; prints its diagnostics the first
@@ -78,6 +80,8 @@ pass_state *session_load_pass(session *s, int i);
 /* Finds a pass by "N", "NN_after_Name", "Name" (unique) ; prints an error
  * and returns -1 when there is none or several. */
 int session_find_pass(session *s, const char *spec);
+/* The IR of pass i differs from pass i-1's: 1, 0, or -1 when a file does not parse. */
+int session_pass_ir_changed(session *s, int i);
 
 user_cmd *session_find_user_cmd(const session *s, const char *name, size_t len);
 /* Runs a user command's body with $argN/$argc substituted. */

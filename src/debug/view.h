@@ -1,0 +1,107 @@
+/* What front ends display, read from a session: the stop location, the
+ * passes with their verdicts, breakpoint marks, max_abs_diff heat grids,
+ * cores and queues, displayed tensors, the status line. The TUI draws only
+ * what these return; it computes nothing the engine computes.
+ *
+ * Every function fills caller-owned structs; strings in them point into the
+ * session and stay valid until the next session_execute. A function returns
+ * 0 when there is nothing to show yet (no case, no run, no validation): a
+ * pane then says so instead of drawing stale data. */
+#ifndef PTODB_DEBUG_VIEW_H
+#define PTODB_DEBUG_VIEW_H
+
+#include <stdint.h>
+
+#include "debug/session.h"
+
+typedef struct view_location {
+    int pass;         /* index into the passes */
+    const char *file; /* the pass file */
+    int line, col;    /* 1-based */
+    int core;         /* exec_core_id: 0 host, 1 aic, 2 aiv0, 3 aiv1 */
+    const char *core_name;
+    const char *func;
+} view_location;
+
+/* The statement the program is stopped at. 0 when no program is running. */
+int view_stop_location(session *s, view_location *out);
+
+typedef enum { VIEW_VERDICT_UNKNOWN, VIEW_VERDICT_PASS, VIEW_VERDICT_FAIL, VIEW_VERDICT_ERROR } view_verdict;
+
+enum { VIEW_MAX_OUTPUTS = 8 };
+
+typedef struct view_pass {
+    int index;        /* NN of the file name */
+    const char *name; /* "ExpandMixedKernel" */
+    const char *stem; /* "22_after_ExpandMixedKernel" */
+    int ir_changed;   /* -1 not known yet, 0 same IR as the previous pass, 1 changed */
+    view_verdict verdict; /* UNKNOWN until the pass was validated */
+    int noutputs;
+    const char *output_names[VIEW_MAX_OUTPUTS];
+    double max_abs_diff[VIEW_MAX_OUTPUTS]; /* NaN when not known */
+} view_pass;
+
+/* Pass i (0 .. session_npasses-1). Returns 0 when out of range. Computing
+ * ir_changed may parse the files (cached), nothing is run. */
+int view_pass_info(session *s, int i, view_pass *out);
+
+/* Breakpoint mark for a line of pass i's file: 0 none, 1 enabled, 2 disabled. */
+int view_breakpoint_at(session *s, int pass, int line);
+
+typedef enum { VIEW_HEAT_VS_GOLDEN, VIEW_HEAT_VS_PREVIOUS } view_heat_mode;
+
+/* A max |a - b| grid over one output tensor, aggregated to fit rows x cols
+ * cells (max per block). cells is rows*cols floats, row-major, owned by the
+ * session. valid_rows/cols: cells covering the valid region. */
+typedef struct view_heatmap {
+    const char *tensor;
+    int rows, cols;
+    const float *cells;
+    double max;        /* the largest cell */
+    double tolerance;  /* atol + rtol*|golden| at its largest: the line to mark */
+    int valid_rows, valid_cols;
+    int64_t shape[2];  /* the tensor's (2-D view of its) shape */
+    int block_rows, block_cols; /* elements per cell */
+} view_heatmap;
+
+/* The heat grid of output number `output` of the current pass, at most
+ * max_rows x max_cols cells. 0 when the pass has not been run. */
+int view_heatmap_get(session *s, int output, view_heat_mode mode, int max_rows, int max_cols,
+                     view_heatmap *out);
+
+typedef enum { VIEW_CORE_IDLE, VIEW_CORE_RUNNING, VIEW_CORE_BLOCKED, VIEW_CORE_DONE } view_core_state;
+
+typedef struct view_core {
+    const char *name;     /* "host", "aic", "aiv0", "aiv1" */
+    view_core_state state;
+    const char *func;     /* current function, or NULL */
+    int line;             /* current statement line, 0 when none */
+    const char *waiting;  /* the op it is blocked on ("tile.tpop_from_aic"), or NULL */
+    int current;          /* the core commands act on */
+} view_core;
+
+typedef struct view_queue {
+    const char *direction; /* "aic->aiv" / "aiv->aic" */
+    int split;             /* 0..4 */
+    int lane;              /* 0/1 */
+    int depth;             /* items waiting */
+    int capacity;          /* -1 unbounded */
+} view_queue;
+
+/* Fill at most max entries; return how many there are (0 without a run). */
+int view_cores(session *s, view_core *out, int max);
+int view_queues(session *s, view_queue *out, int max);
+
+typedef struct view_display {
+    int number;
+    const char *expr;    /* what the user asked to display */
+    const char *summary; /* "bf16 [16, 64] min -1.2 max 3.4 mean 0.01 nan 0 inf 0" or why not */
+    int changed;         /* the value changed at the last stop */
+} view_display;
+
+int view_displays(session *s, view_display *out, int max);
+
+/* The status line: case, pass, core, tolerances in use. */
+const char *view_status_line(session *s);
+
+#endif
