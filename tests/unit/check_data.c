@@ -346,6 +346,38 @@ START_TEST(test_npy_roundtrip_and_raw)
 }
 END_TEST
 
+/* Bit-at-a-time CRC-32: the textbook definition, shares nothing with the
+ * table and carry-less-multiply versions in zip.c. */
+static uint32_t crc_bitwise(const unsigned char *p, size_t n)
+{
+    uint32_t c = 0xFFFFFFFFu;
+    for (size_t i = 0; i < n; i++) {
+        c ^= p[i];
+        for (int k = 0; k < 8; k++)
+            c = (c & 1) ? (c >> 1) ^ 0xEDB88320u : c >> 1;
+    }
+    return ~c;
+}
+
+START_TEST(test_crc_fast_paths)
+{
+    size_t cap = 70000;
+    unsigned char *buf = xmalloc(cap + 16);
+    uint32_t x = 12345;
+    for (size_t i = 0; i < cap + 16; i++) {
+        x = x * 1103515245u + 12345u;
+        buf[i] = (unsigned char)(x >> 16);
+    }
+    for (size_t len = 0; len < 1100; len++)
+        for (size_t off = 0; off < 3; off++)
+            ck_assert_uint_eq(zip_crc32(0, buf + off, len), crc_bitwise(buf + off, len));
+    ck_assert_uint_eq(zip_crc32(0, buf + 5, cap), crc_bitwise(buf + 5, cap));
+    /* chaining: crc(a || b) from crc(a) */
+    ck_assert_uint_eq(zip_crc32(zip_crc32(0, buf, 333), buf + 333, cap - 333), crc_bitwise(buf, cap));
+    free(buf);
+}
+END_TEST
+
 START_TEST(test_zip_crc_and_limits)
 {
     ck_assert_uint_eq(zip_crc32(0, "123456789", 9), 0xCBF43926u); /* the standard check value */
@@ -371,6 +403,7 @@ int main(void)
     tcase_add_test(tc, test_npy_variants);
     tcase_add_test(tc, test_npy_roundtrip_and_raw);
     tcase_add_test(tc, test_zip_crc_and_limits);
+    tcase_add_test(tc, test_crc_fast_paths);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
