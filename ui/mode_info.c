@@ -10,6 +10,7 @@
 #include "base/diag.h"
 #include "base/status.h"
 #include "data/case.h"
+#include "data/case_ir.h"
 #include "data/npy.h"
 #include "data/pt.h"
 #include "modes.h"
@@ -107,11 +108,29 @@ static int info_case(const char *path, const case_options *opt, diag_sink *sink)
     }
     printf("case: %s\n", c.root);
     print_passes(&c);
-    if (c.entry)
-        printf("entry: %s (from %s)\n", c.entry, c.manifest_path);
-    else
-        printf("entry: not determined (the dump parser does not pick the entry function yet; "
-               "name it with 'entry:' in ptodb.yaml)\n");
+    case_entry entry = {0};
+    int have_entry = 0;
+    if (c.npasses) {
+        /* The first pass file's entry: each pass names its own parameters,
+         * binding drops the __ssa_vN suffixes (semantics.md §7.2). */
+        /* Dump errors are --check's business: here they only mean the
+         * entry is unknown, so they are shown on that line, not as errors. */
+        diag_sink psink;
+        diag_sink_init(&psink, 1);
+        have_entry = case_entry_from_dump(c.passes[0].path, c.entry, &entry, &psink) == PTODB_OK;
+        if (!have_entry) {
+            char *why = psink.count ? diag_format(&psink.items[0]) : NULL;
+            printf("entry: not determined (%s)\n", why ? why : "no entry function");
+            free(why);
+            case_entry_free(&entry);
+        }
+        diag_sink_free(&psink);
+    }
+    if (have_entry)
+        printf("entry: %s in %s.py%s%s%s\n", entry.name, c.passes[0].stem, c.entry ? " (named by " : "",
+               c.entry ? c.manifest_path : "", c.entry ? ")" : "");
+    else if (!c.npasses)
+        printf("entry: not determined (no pass files)\n");
     if (c.manifest_path)
         printf("manifest: %s\n", c.manifest_path);
     if (c.golden_path)
@@ -128,6 +147,28 @@ static int info_case(const char *path, const case_options *opt, diag_sink *sink)
             found |= strcmp(c.inputs[k].name, c.outputs[i].name) == 0;
         if (!found)
             printf("  %s is a pure output: it starts as zeros\n", c.outputs[i].name);
+    }
+    if (have_entry) {
+        printf("parameters: %zu\n", entry.nparams);
+        case_binding *b = calloc(entry.nparams ? entry.nparams : 1, sizeof *b);
+        if (case_bind(&c, entry.params, entry.nparams, b, sink) != PTODB_OK)
+            st = PTODB_ERR_RESOLVE;
+        for (size_t i = 0; i < entry.nparams; i++) {
+            const case_param *p = &entry.params[i];
+            const char *dir = p->dir == CASE_PARAM_OUT ? "Out" : p->dir == CASE_PARAM_INOUT ? "InOut" : "In";
+            printf("  %-22s %-5s %-8s", p->name, dir, p->is_tensor ? dtype_pl_name(p->dtype) : "scalar");
+            if (!b[i].t)
+                printf(" unbound\n");
+            else if (b[i].zeros && b[i].golden)
+                printf(" <- zeros shaped like golden '%s'\n", b[i].key);
+            else if (b[i].zeros)
+                printf(" <- zeros shaped like the parameter\n");
+            else
+                printf(" <- input '%s'%s\n", b[i].key, b[i].golden ? ", compared with its golden" : "");
+        }
+        case_bindings_free(b, entry.nparams);
+        free(b);
+        case_entry_free(&entry);
     }
     printf("tolerances:\n");
     print_tol("rtol", &c.rtol);

@@ -11,7 +11,17 @@ trap 'rm -rf "$tmp"' EXIT
 c="$tmp/build"
 mkdir -p "$c/passes_dump" "$c/data/in" "$c/data/out"
 for f in 00_frontend 01_after_InlineFunctions 03_after_Simplify; do
-    echo '# pypto.program: P' >"$c/passes_dump/$f.py"
+    cat >"$c/passes_dump/$f.py" <<'PY'
+# pypto.program: P
+import pypto.language as pl
+
+
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.Orchestration, level=pl.Level.CHIP, role=pl.Role.Orchestrator)
+    def main(self, a__ssa_v0: pl.Tensor[[4, 8], pl.FP32], w: pl.Tensor[[8, 2], pl.BF16], out: pl.Out[pl.Tensor[[4, 2], pl.FP32]], extra: pl.Out[pl.Tensor[[3], pl.INT32]]) -> pl.Tensor[[4, 2], pl.FP32]:
+        return out
+PY
 done
 echo 'warnings' >"$c/passes_dump/01_after_InlineFunctions.log"
 "$tool" gen pt "$c/data/in/a.pt" fp32 4 8
@@ -36,6 +46,12 @@ expect_contains "input a" "  a                fp32   [4, 8]" "$out"
 expect_contains "input w" "  w                bf16   [8, 2]" "$out"
 expect_contains "stats" "nan 0 inf 0" "$out"
 expect_contains "pure output" "out is a pure output: it starts as zeros" "$out"
+expect_contains "entry" "entry: main in 00_frontend.py" "$out"
+expect_contains "bindings" "parameters: 4
+  a__ssa_v0              In    pl.FP32  <- input 'a'
+  w                      In    pl.BF16  <- input 'w'
+  out                    Out   pl.FP32  <- zeros shaped like golden 'out'
+  extra                  Out   pl.INT32 <- zeros shaped like the parameter" "$out"
 expect_contains "golden rtol" "rtol 0.001      from golden.py ($c/golden.py:3)" "$out"
 expect_contains "golden atol" "atol 0.002      from golden.py ($c/golden.py:4)" "$out"
 [ ! -e "$c/SHOULD_NOT_EXIST" ] && [ ! -e SHOULD_NOT_EXIST ] || fail "golden.py was executed"
@@ -48,7 +64,7 @@ outputs:
 YAML
 run_ptodb --info "$c/passes_dump" --rtol 0.5
 expect_eq "exit status" 0 "$rc"
-expect_contains "entry" "entry: kernel (from $c/ptodb.yaml)" "$out"
+expect_contains "manifest entry not in dump" "entry: not determined ($c/passes_dump/00_frontend.py: error: entry function 'kernel' (from the manifest) is not in this dump)" "$out"
 expect_contains "option rtol" "rtol 0.5        from option" "$out"
 expect_contains "manifest atol" "atol 0.25       from manifest ($c/ptodb.yaml:2)" "$out"
 case "$out" in *"rtol 0.125"*) fail "per-output rtol must not beat --rtol" ;; esac
@@ -58,6 +74,14 @@ expect_eq "exit status" 0 "$rc"
 expect_contains "single file" "passes: 1 in $c/passes_dump" "$out"
 expect_contains "per-output rtol" "out:
     rtol 0.125      from manifest ($c/ptodb.yaml:4)" "$out"
+
+# an input the entry cannot do without: REF's KeyError text
+mv "$c/data/in/w.npy" "$tmp/w.npy"
+rm "$c/ptodb.yaml"
+run_ptodb --info "$c"
+expect_eq "unbound parameter" 2 "$rc"
+expect_contains "unbound message" "error: Cannot resolve tensor for parameter 'w'. Available keys: ['a']" "$err"
+mv "$tmp/w.npy" "$c/data/in/w.npy"
 
 run_ptodb --info "$c/data/in/a.pt"
 expect_eq "exit status" 0 "$rc"
@@ -69,6 +93,5 @@ run_ptodb --info "$tmp/nothere"
 expect_eq "missing path" 2 "$rc"
 expect_contains "missing path message" "nothere: error: no such file or folder" "$err"
 
-rm "$c/ptodb.yaml"
 after=$(cd "$c" && find . -type f -exec cksum {} + | sort)
 expect_eq "user files unchanged" "$before" "$after"
