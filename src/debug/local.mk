@@ -8,4 +8,11 @@ src_libptodb_a_SOURCES += \
 	src/debug/complete.c \
 	src/debug/textdiff.h src/debug/textdiff.c \
 	src/debug/passes.c src/debug/cmd_pass.c \
-	src/debug/view.h src/debug/view.c
+	src/debug/view.h src/debug/view.c \
+	src/debug/tensor_fmt.h src/debug/tensor_fmt.c
+
+check_PROGRAMS += tests/unit/check_debug
+TESTS += tests/unit/check_debug
+tests_unit_check_debug_SOURCES = tests/unit/check_debug.c
+tests_unit_check_debug_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_debug_LDADD = $(UNIT_LDADD)

@@ -1,0 +1,27 @@
+/* Showing tensors to people: a one-line summary (dtype, shape, valid shape,
+ * min/max/mean, NaN/Inf counts), the elements as a grid with numpy-style
+ * elision of the middle of long dimensions, and Python slice expressions
+ * (`[0:8, -1]`) applied as views. */
+#ifndef PTODB_DEBUG_TENSOR_FMT_H
+#define PTODB_DEBUG_TENSOR_FMT_H
+
+#include "base/status.h"
+#include "base/strbuf.h"
+#include "tensor/tensor.h"
+
+/* "bf16 [16, 64] valid [8, 64]" (valid only when the tensor has the attr). */
+void tensor_fmt_header(const tensor *t, strbuf *out);
+/* "min -1.25 max 3.5 mean 0.0123 nan 0 inf 0" over the finite elements. */
+void tensor_fmt_stats(const tensor *t, strbuf *out);
+/* The elements, one row of the last dimension per line, brackets as numpy.
+ * With more than max_elems elements (0 = no limit), each dimension longer
+ * than 2*edge shows only its first and last `edge` entries, with "..." in
+ * between. */
+void tensor_fmt_grid(const tensor *t, long max_elems, int edge, strbuf *out);
+
+/* Applies a subscript like "[0:8, 3]" or "[:, -1]" or "[::2]" to t, giving a
+ * view (an integer index drops its dimension, as in torch). On error
+ * returns ERR_BOUNDS/ERR_USAGE and writes a one-line message to err. */
+ptodb_status tensor_apply_subscript(tensor *t, const char *spec, tensor **out, strbuf *err);
+
+#endif

@@ -1,0 +1,221 @@
+/* Unit tests for the debugger engine's pieces: tensor formatting and
+ * subscripts, the text diff, command lookup, settings, user commands. */
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/strbuf.h"
+#include "debug/cmdtable.h"
+#include "debug/session.h"
+#include "debug/tensor_fmt.h"
+#include "debug/textdiff.h"
+
+static tensor *arange(dtype_id dt, int ndim, const int64_t *shape)
+{
+    tensor *t = tensor_zeros(dt, ndim, shape, NULL);
+    for (int64_t k = 0; k < tensor_numel(t); k++) {
+        int64_t idx[TENSOR_MAX_DIMS], r = k;
+        for (int d = ndim - 1; d >= 0; d--) {
+            idx[d] = r % shape[d];
+            r /= shape[d];
+        }
+        tensor_set(t, idx, (double)k);
+    }
+    return t;
+}
+
+START_TEST(test_grid_small)
+{
+    int64_t shape[2] = {2, 3};
+    tensor *t = arange(DTYPE_INT32, 2, shape);
+    strbuf sb = STRBUF_INIT;
+    tensor_fmt_grid(t, 0, 3, &sb);
+    ck_assert_str_eq(strbuf_str(&sb), "[[0, 1, 2],\n [3, 4, 5]]\n");
+    strbuf_clear(&sb);
+    tensor_fmt_header(t, &sb);
+    ck_assert_str_eq(strbuf_str(&sb), "int32 [2, 3]");
+    strbuf_free(&sb);
+    tensor_unref(t);
+}
+END_TEST
+
+START_TEST(test_grid_elided)
+{
+    int64_t shape[2] = {8, 10};
+    tensor *t = arange(DTYPE_FP32, 2, shape);
+    strbuf sb = STRBUF_INIT;
+    tensor_fmt_grid(t, 20, 2, &sb);
+    ck_assert_str_eq(strbuf_str(&sb), "[[ 0,  1, ...,  8,  9],\n"
+                                      " [10, 11, ..., 18, 19],\n"
+                                      " ...,\n"
+                                      " [60, 61, ..., 68, 69],\n"
+                                      " [70, 71, ..., 78, 79]]\n");
+    strbuf_free(&sb);
+    tensor_unref(t);
+}
+END_TEST
+
+START_TEST(test_grid_special_values)
+{
+    int64_t shape[1] = {4};
+    tensor *t = tensor_zeros(DTYPE_BF16, 1, shape, NULL);
+    int64_t i = 0;
+    tensor_set(t, &i, NAN);
+    i = 1;
+    tensor_set(t, &i, -INFINITY);
+    i = 2;
+    tensor_set(t, &i, 1.0 / 3.0); /* bf16(1/3) = 0.333984375 */
+    strbuf sb = STRBUF_INIT;
+    tensor_fmt_grid(t, 0, 3, &sb);
+    ck_assert_str_eq(strbuf_str(&sb), "[     nan,     -inf, 0.333984,        0]\n");
+    strbuf_clear(&sb);
+    tensor_fmt_stats(t, &sb);
+    ck_assert_str_eq(strbuf_str(&sb), "min 0 max 0.333984 mean 0.166992 nan 1 inf 1");
+    strbuf_free(&sb);
+    tensor_unref(t);
+}
+END_TEST
+
+START_TEST(test_subscripts)
+{
+    int64_t shape[2] = {4, 5};
+    tensor *t = arange(DTYPE_INT64, 2, shape);
+    tensor *v = NULL;
+    strbuf err = STRBUF_INIT, sb = STRBUF_INIT;
+
+    ck_assert_int_eq(tensor_apply_subscript(t, "[1:3, -2:]", &v, &err), PTODB_OK);
+    tensor_fmt_grid(v, 0, 3, &sb);
+    ck_assert_str_eq(strbuf_str(&sb), "[[ 8,  9],\n [13, 14]]\n");
+    tensor_unref(v);
+
+    strbuf_clear(&sb);
+    ck_assert_int_eq(tensor_apply_subscript(t, "[-1]", &v, &err), PTODB_OK);
+    ck_assert_int_eq(v->ndim, 1);
+    tensor_fmt_grid(v, 0, 3, &sb);
+    ck_assert_str_eq(strbuf_str(&sb), "[15, 16, 17, 18, 19]\n");
+    tensor_unref(v);
+
+    strbuf_clear(&sb);
+    ck_assert_int_eq(tensor_apply_subscript(t, "[::2, 4]", &v, &err), PTODB_OK);
+    tensor_fmt_grid(v, 0, 3, &sb);
+    ck_assert_str_eq(strbuf_str(&sb), "[ 4, 14]\n");
+    tensor_unref(v);
+
+    strbuf_clear(&sb);
+    ck_assert_int_eq(tensor_apply_subscript(t, "[2, 3]", &v, &err), PTODB_OK);
+    ck_assert_int_eq(v->ndim, 0);
+    tensor_fmt_grid(v, 0, 3, &sb);
+    ck_assert_str_eq(strbuf_str(&sb), "13\n");
+    tensor_unref(v);
+
+    ck_assert_int_eq(tensor_apply_subscript(t, "[4]", &v, &err), PTODB_ERR_BOUNDS);
+    ck_assert_str_eq(strbuf_str(&err), "index 4 is out of bounds for dimension 0 with size 4");
+    strbuf_clear(&err);
+    ck_assert_int_eq(tensor_apply_subscript(t, "[0, 0, 0]", &v, &err), PTODB_ERR_BOUNDS);
+    ck_assert_str_eq(strbuf_str(&err), "too many indices for tensor of dimension 2");
+    strbuf_clear(&err);
+    ck_assert_int_eq(tensor_apply_subscript(t, "[a]", &v, &err), PTODB_ERR_USAGE);
+    strbuf_clear(&err);
+    ck_assert_int_eq(tensor_apply_subscript(t, "[1:2", &v, &err), PTODB_ERR_USAGE);
+    strbuf_clear(&err);
+    ck_assert_int_eq(tensor_apply_subscript(t, "[::0]", &v, &err), PTODB_ERR_USAGE);
+    ck_assert_str_eq(strbuf_str(&err), "slice step must be positive, got 0");
+    strbuf_free(&err);
+    strbuf_free(&sb);
+    tensor_unref(t);
+}
+END_TEST
+
+START_TEST(test_textdiff)
+{
+    strbuf sb = STRBUF_INIT;
+    ck_assert_int_eq(textdiff_unified("a\nb\nc\n", "a\nb\nc\n", "x", "y", 3, &sb), 0);
+    ck_assert_uint_eq(sb.len, 0);
+    long n = textdiff_unified("1\n2\n3\n4\n5\n6\n7\n8\n9\n", "1\n2\n3\n4\nFIVE\n6\n7\n8\n9\n", "a", "b", 1, &sb);
+    ck_assert_int_eq(n, 2);
+    ck_assert_str_eq(strbuf_str(&sb), "--- a\n+++ b\n@@ -4,3 +4,3 @@\n 4\n-5\n+FIVE\n 6\n");
+    strbuf_clear(&sb);
+    n = textdiff_unified("", "x\n", "a", "b", 3, &sb);
+    ck_assert_int_eq(n, 1);
+    ck_assert_str_eq(strbuf_str(&sb), "--- a\n+++ b\n@@ -0,0 +1,1 @@\n+x\n");
+    strbuf_free(&sb);
+}
+END_TEST
+
+START_TEST(test_command_lookup)
+{
+    ck_assert_int_eq(cmd_lookup("help", 4), CMD_HELP);
+    ck_assert_int_eq(cmd_lookup("h", 1), CMD_HELP);   /* alias */
+    ck_assert_int_eq(cmd_lookup("q", 1), CMD_QUIT);   /* alias */
+    ck_assert_int_eq(cmd_lookup("sho", 3), CMD_SHOW); /* unique prefix */
+    ck_assert_int_eq(cmd_lookup("s", 1), -2);         /* set, show, source */
+    ck_assert_int_eq(cmd_lookup("zzz", 3), -1);
+}
+END_TEST
+
+typedef struct capture {
+    strbuf out, err;
+} capture;
+
+static void capture_output(void *ctx, session_stream stream, const char *text, size_t len)
+{
+    capture *c = ctx;
+    strbuf_append(stream == SESSION_ERR ? &c->err : &c->out, text, len);
+}
+
+START_TEST(test_session_define_and_settings)
+{
+    session *s = session_new();
+    capture c = {STRBUF_INIT, STRBUF_INIT};
+    session_set_output(s, capture_output, &c);
+    ck_assert_int_eq(session_execute(s, "define hi"), PTODB_OK);
+    ck_assert(session_collecting(s));
+    session_execute(s, "echo hi $arg1 $arg0 $argc");
+    session_execute(s, "end");
+    ck_assert(!session_collecting(s));
+    ck_assert_int_eq(session_execute(s, "hi a b"), PTODB_OK);
+    ck_assert_str_eq(strbuf_str(&c.out), "hi b a 2\n");
+    ck_assert_int_eq(session_execute(s, "set rtol 0.001"), PTODB_OK);
+    ck_assert(fabs(session_get_double(s, SETTING_RTOL) - 0.001) < 1e-15);
+    ck_assert_int_eq(session_execute(s, "set rtol x"), PTODB_ERR_USAGE);
+    ck_assert(fabs(session_get_double(s, SETTING_RTOL) - 0.001) < 1e-15);
+    ck_assert_int_eq(session_execute(s, "nosuch"), PTODB_ERR_USAGE);
+    ck_assert_ptr_nonnull(strstr(strbuf_str(&c.err), "Undefined command: \"nosuch\""));
+    /* A user command that calls itself stops at the depth limit, no crash. */
+    session_execute(s, "define loop");
+    session_execute(s, "loop");
+    session_execute(s, "end");
+    ck_assert_int_eq(session_execute(s, "loop"), PTODB_ERR_USAGE);
+    ck_assert_ptr_nonnull(strstr(strbuf_str(&c.err), "max user-command depth"));
+    ck_assert_int_eq(session_execute(s, "quit"), PTODB_OK);
+    ck_assert(session_quit_requested(s));
+    session_free(s);
+    strbuf_free(&c.out);
+    strbuf_free(&c.err);
+}
+END_TEST
+
+static Suite *debug_suite(void)
+{
+    Suite *s = suite_create("debug");
+    TCase *tc = tcase_create("core");
+    tcase_add_test(tc, test_grid_small);
+    tcase_add_test(tc, test_grid_elided);
+    tcase_add_test(tc, test_grid_special_values);
+    tcase_add_test(tc, test_subscripts);
+    tcase_add_test(tc, test_textdiff);
+    tcase_add_test(tc, test_command_lookup);
+    tcase_add_test(tc, test_session_define_and_settings);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(debug_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
