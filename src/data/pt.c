@@ -139,10 +139,14 @@ static ptodb_status pt_get_storage(pt_ctx *ctx, const pk_value *pid, dtype_id *d
         PT_ERR(ctx, "storage record '%s' is missing from the archive", name);
     if (numel > TENSOR_MAX_BYTES / esize)
         PT_ERR(ctx, "storage '%s' claims %llu elements: too large", key, (unsigned long long)numel);
-    if (e->size != numel * esize)
+    if (e->size != numel * esize) {
+        if (untyped)
+            PT_ERR(ctx, "storage '%s' holds %llu bytes but its persistent id says %llu", key,
+                   (unsigned long long)e->size, (unsigned long long)numel);
         PT_ERR(ctx, "storage '%s' holds %llu bytes but %llu %s elements need %llu", key,
                (unsigned long long)e->size, (unsigned long long)numel, dtype_name(dt),
                (unsigned long long)(numel * esize));
+    }
     ptodb_status st = zip_entry_verify(&ctx->zip, e, ctx->sink);
     if (st != PTODB_OK)
         return st;

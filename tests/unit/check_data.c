@@ -173,6 +173,39 @@ START_TEST(test_pt_dict_shared_storage)
 }
 END_TEST
 
+START_TEST(test_pt_v3_untyped)
+{
+    /* torch 2.x form for dtypes without a legacy storage class
+     * (semantics.md §9.2): _rebuild_tensor_v3 with an UntypedStorage whose
+     * count is in bytes and a dtype global. */
+    static const char pkl[] =
+        "\x80\x02" "ctorch._utils\n_rebuild_tensor_v3\nq\x00((X\x07\x00\x00\x00storageq\x01"
+        "ctorch\nUntypedStorage\nq\x02X\x01\x00\x00\x00" "0q\x03X\x03\x00\x00\x00" "cpuq\x04K\x0ctq\x05Q"
+        "K\x00K\x02K\x03\x86K\x03K\x01\x86\x89" "ccollections\nOrderedDict\n)R" "ctorch\nuint16\ntR.";
+    uint16_t data[6] = {1, 2, 3, 65535, 5, 6};
+    const char *keys[] = {"0"};
+    const void *datas[] = {data};
+    size_t sizes[] = {sizeof data};
+    size_t len;
+    unsigned char *buf = build_pt(pkl, sizeof pkl - 1, keys, datas, sizes, 1, &len);
+    diag_sink sink;
+    diag_sink_init(&sink, 0);
+    pt_file f;
+    ck_assert_int_eq(pt_load_mem(buf, len, "v3.pt", &f, &sink), PTODB_OK);
+    ck_assert_int_eq(f.items[0].t->dtype, DTYPE_UINT16);
+    ck_assert_int_eq(f.items[0].t->shape[1], 3);
+    ck_assert_double_eq(tensor_get(f.items[0].t, (int64_t[]){1, 0}), 65535.0);
+    pt_file_free(&f);
+    free(buf);
+    /* the byte count must match: 10 bytes for 6 uint16 is refused */
+    sizes[0] = 10;
+    buf = build_pt(pkl, sizeof pkl - 1, keys, datas, sizes, 1, &len);
+    ck_assert_int_eq(pt_load_mem(buf, len, "v3.pt", &f, &sink), PTODB_ERR_FORMAT);
+    free(buf);
+    diag_sink_free(&sink);
+}
+END_TEST
+
 static ptodb_status load_pickle_status(const char *pkl, size_t len, char *msg, size_t msgsize)
 {
     float data[6] = {0};
@@ -378,6 +411,86 @@ START_TEST(test_crc_fast_paths)
 }
 END_TEST
 
+/* Deterministic mutation fuzzing: random byte flips, truncations and
+ * 32-bit field overwrites of a valid archive must each load or give an
+ * error, never crash (the sanitizer build runs this too). CRCs catch most
+ * flips inside records, so half the runs also fix up the CRC fields to let
+ * mutations reach the pickle and the tensor checks. */
+static void fix_crcs(unsigned char *buf, size_t len)
+{
+    for (size_t p = 0; p + 46 <= len; p++) {
+        if (memcmp(buf + p, "PK\x01\x02", 4) != 0)
+            continue;
+        uint32_t off = (uint32_t)buf[p + 42] | ((uint32_t)buf[p + 43] << 8) | ((uint32_t)buf[p + 44] << 16) |
+                       ((uint32_t)buf[p + 45] << 24);
+        uint32_t size = (uint32_t)buf[p + 24] | ((uint32_t)buf[p + 25] << 8) | ((uint32_t)buf[p + 26] << 16) |
+                        ((uint32_t)buf[p + 27] << 24);
+        if ((size_t)off + 30 > len)
+            continue;
+        size_t data = (size_t)off + 30 + (buf[off + 26] | (buf[off + 27] << 8)) + (buf[off + 28] | (buf[off + 29] << 8));
+        if (data > len || size > len - data)
+            continue;
+        uint32_t crc = zip_crc32(0, buf + data, size);
+        for (int k = 0; k < 4; k++)
+            buf[p + 16 + k] = (unsigned char)(crc >> (8 * k));
+    }
+}
+
+START_TEST(test_pt_mutations)
+{
+    float data[6] = {0, 1, 2, 3, 4, 5};
+    const char *keys[] = {"0"};
+    const void *datas[] = {data};
+    size_t sizes[] = {sizeof data};
+    size_t len;
+    unsigned char *good = build_pt(shared_pkl, sizeof shared_pkl - 1, keys, datas, sizes, 1, &len);
+    unsigned char *buf = xmalloc(len);
+    uint32_t x = 2463534242u;
+    int loaded = 0;
+    for (int iter = 0; iter < 20000; iter++) {
+        memcpy(buf, good, len);
+        size_t n = len;
+        int edits = 1 + iter % 4;
+        for (int e = 0; e < edits; e++) {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            size_t pos = x % len;
+            switch ((x >> 20) % 4) {
+            case 0: buf[pos] ^= (unsigned char)(1u << ((x >> 8) % 8)); break;
+            case 1: buf[pos] = (unsigned char)(x >> 12); break;
+            case 2:
+                if (pos + 4 <= len) {
+                    uint32_t v = (x >> 24) & 1 ? 0xFFFFFFFFu : x;
+                    memcpy(buf + pos, &v, 4);
+                }
+                break;
+            default: n = pos; break;
+            }
+        }
+        if (iter % 2)
+            fix_crcs(buf, n);
+        diag_sink sink;
+        diag_sink_init(&sink, 0);
+        pt_file f;
+        if (pt_load_mem(buf, n, "fuzz.pt", &f, &sink) == PTODB_OK) {
+            loaded++;
+            for (size_t i = 0; i < f.count; i++) {
+                tensor_stats st;
+                tensor_compute_stats(f.items[i].t, &st); /* touches every element */
+            }
+            pt_file_free(&f);
+        } else {
+            ck_assert_uint_ge(sink.errors, 1);
+        }
+        diag_sink_free(&sink);
+    }
+    ck_assert_int_gt(loaded, 0);
+    free(buf);
+    free(good);
+}
+END_TEST
+
 START_TEST(test_zip_crc_and_limits)
 {
     ck_assert_uint_eq(zip_crc32(0, "123456789", 9), 0xCBF43926u); /* the standard check value */
@@ -404,6 +517,8 @@ int main(void)
     tcase_add_test(tc, test_npy_roundtrip_and_raw);
     tcase_add_test(tc, test_zip_crc_and_limits);
     tcase_add_test(tc, test_crc_fast_paths);
+    tcase_add_test(tc, test_pt_mutations);
+    tcase_add_test(tc, test_pt_v3_untyped);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
