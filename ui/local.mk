@@ -3,3 +3,4 @@ ptodb_SOURCES += \
 	ui/repl.c
 ptodb_SOURCES += ui/mode_info.c
 ptodb_SOURCES += ui/mode_check.c ui/mode_print.c
+ptodb_SOURCES += ui/mode_run.c

@@ -12,6 +12,7 @@ int mode_info(const ptodb_cli *cli); /* ui/mode_info.c */
 int mode_repl(const ptodb_cli *cli); /* ui/repl.c */
 int mode_check(const ptodb_cli *cli); /* ui/mode_check.c */
 int mode_print(const ptodb_cli *cli); /* ui/mode_print.c */
+int mode_run(const ptodb_cli *cli);   /* ui/mode_run.c */
 
 /* Modes in priority order: the first whose option was given runs. */
 static const struct {
@@ -21,6 +22,7 @@ static const struct {
     {OPT_INFO, mode_info},
     {OPT_CHECK, mode_check},
     {OPT_PRINT, mode_print},
+    {OPT_RUN, mode_run},
     {OPT_COUNT, NULL}, /* sentinel; modes are added above it */
 };
 

@@ -20,7 +20,12 @@
     X(RTOL, "rtol", 0, REQUIRED, "R", "relative tolerance (overrides ptodb.yaml and golden.py)") \
     X(ATOL, "atol", 0, REQUIRED, "A", "absolute tolerance (overrides ptodb.yaml and golden.py)") \
     X(CHECK, "check", 0, NONE, NULL, "parse and check every dump (.py) in the PATHs (files or folders)") \
-    X(PRINT, "print", 0, REQUIRED, "FILE", "print a dump back in the canonical raw printer form")
+    X(PRINT, "print", 0, REQUIRED, "FILE", "print a dump back in the canonical raw printer form") \
+    X(RUN, "run", 0, REQUIRED, "PATH", "run every pass of a case (or one dump) and validate like REF") \
+    X(REF, "ref", 0, REQUIRED, "PROFILE", "torch profile of the reference: torch2 (default) or torch1.13") \
+    X(SCHEDULE, "schedule", 0, REQUIRED, "S", "cross-core schedule: fixed, aic-first, aiv-first, random:SEED") \
+    X(NO_CHECK_SHAPES, "no-check-shapes", 0, NONE, NULL, "skip REF's check_shapes assertions") \
+    X(SAVE_OUTPUTS, "save-outputs", 0, REQUIRED, "DIR", "with --run: write each output as DIR/PASS.KEY.raw")
 
 typedef enum {
 #define PTODB_OPTION_ENUM(id, name, short_name, kind, arg, help) OPT_##id,

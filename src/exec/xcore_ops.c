@@ -1,6 +1,274 @@
+/* Cross-core ops (semantics.md §3.9, §6.3) and the split_aiv boundary ops
+ * tile.aiv_shard / tile.aic_gather (ir-format.md §8.2), which REF cannot
+ * run but ptodb does: aiv_shard gives the current lane its half of the
+ * tile exactly as a split push would; aic_gather posts the lane's part to
+ * both lanes and returns the merge of the two parts. */
+#include <stdio.h>
+
+#include "exec/machine_int.h"
 #include "exec/op.h"
+
+static int kw_int(const op_args *a, exec_kw k, int64_t dflt, int64_t *out)
+{
+    const value *v = op_kw(a, k);
+    if (!v || v->kind == VAL_NONE) {
+        *out = dflt;
+        return 0;
+    }
+    return value_as_int(v, out);
+}
+
+static ptodb_status get_tile(exec_ctx *ctx, const op_args *a, const char *op, tensor **t)
+{
+    const value *v = op_arg(a, 0);
+    if (!v || v->kind != VAL_TENSOR)
+        return exec_fail(ctx, PTODB_ERR_RUNTIME, "%s: expected a tile argument", op);
+    *t = v->u.t;
+    return PTODB_OK;
+}
+
+static tensor *clone_with_attrs(tensor *t)
+{
+    tensor *c = tensor_clone(t);
+    tensor_copy_attrs(c, t);
+    return c;
+}
+
+static ptodb_status block(exec_ctx *ctx, xqueue *q0, xqueue *q1, const char *what, int s, int lane)
+{
+    ctx->nwait = 0;
+    if (q0 && q0->n == 0)
+        ctx->wait[ctx->nwait++] = q0;
+    if (q1 && q1->n == 0)
+        ctx->wait[ctx->nwait++] = q1;
+    snprintf(ctx->wait_what, sizeof ctx->wait_what, "%s (split=%d, lane=%d)", what, s, lane);
+    return PTODB_BLOCKED;
+}
+
+static xrt *rt_of(exec_ctx *ctx)
+{
+    return ctx->core->rt;
+}
+
+static ptodb_status op_tpush_to_aiv(exec_ctx *ctx, const op_args *a, value *out)
+{
+    tensor *t = NULL;
+    ptodb_status st = get_tile(ctx, a, "tpush_to_aiv", &t);
+    if (st != PTODB_OK)
+        return st;
+    int64_t s, stride;
+    if (kw_int(a, EXEC_KW_SPLIT, 0, &s) || kw_int(a, EXEC_KW_LANE_STRIDE, 0, &stride))
+        return exec_fail(ctx, PTODB_ERR_RUNTIME, "TypeError: split and lane_stride must be ints");
+    xrt *rt = rt_of(ctx);
+    *out = value_none();
+    if (s == 0) {
+        if (rt->dual_nosplit) {
+            xq_push(&rt->to_aiv_dual[0], value_tensor(clone_with_attrs(t)));
+            xq_push(&rt->to_aiv_dual[1], value_tensor(clone_with_attrs(t)));
+        } else {
+            xq_push(&rt->to_aiv, value_tensor(clone_with_attrs(t)));
+        }
+        return PTODB_OK;
+    }
+    if (s < 1 || s > 4)
+        return exec_fail(ctx, PTODB_ERR_RUNTIME, "ValueError: Unsupported split mode for push_to_aiv: %lld",
+                         (long long)s);
+    tensor *p0, *p1;
+    strbuf err = STRBUF_INIT;
+    if (xcore_split(t, (int)s, stride, &p0, &p1, &err) != 0) {
+        st = exec_fail(ctx, PTODB_ERR_RUNTIME, "%s", strbuf_str(&err));
+        strbuf_free(&err);
+        return st;
+    }
+    strbuf_free(&err);
+    xq_push(&rt->to_aiv_split[s][0], value_tensor(p0));
+    xq_push(&rt->to_aiv_split[s][1], value_tensor(p1));
+    return PTODB_OK;
+}
+
+static ptodb_status op_tpop_from_aic(exec_ctx *ctx, const op_args *a, value *out)
+{
+    int64_t s;
+    if (kw_int(a, EXEC_KW_SPLIT, 0, &s))
+        return exec_fail(ctx, PTODB_ERR_RUNTIME, "TypeError: split must be an int");
+    xrt *rt = rt_of(ctx);
+    int lane = exec_lane(ctx);
+    xqueue *q;
+    if (s == 0)
+        q = rt->dual_nosplit ? &rt->to_aiv_dual[lane] : &rt->to_aiv;
+    else if (s >= 1 && s <= 4)
+        q = &rt->to_aiv_split[s][lane];
+    else
+        return exec_fail(ctx, PTODB_ERR_RUNTIME, "ValueError: Unsupported split mode for pop_from_aic: %lld",
+                         (long long)s);
+    if (q->n == 0)
+        return block(ctx, q, NULL, "tpop_from_aic", (int)s, lane);
+    *out = xq_pop(q);
+    return PTODB_OK;
+}
+
+static ptodb_status op_tpush_to_aic(exec_ctx *ctx, const op_args *a, value *out)
+{
+    tensor *t = NULL;
+    ptodb_status st = get_tile(ctx, a, "tpush_to_aic", &t);
+    if (st != PTODB_OK)
+        return st;
+    int64_t s;
+    if (kw_int(a, EXEC_KW_SPLIT, 0, &s))
+        return exec_fail(ctx, PTODB_ERR_RUNTIME, "TypeError: split must be an int");
+    xrt *rt = rt_of(ctx);
+    int lane = exec_lane(ctx);
+    *out = value_none();
+    xqueue *q;
+    if (s == 0)
+        q = rt->dual_nosplit ? &rt->to_aic_dual[lane] : &rt->to_aic;
+    else if (s == 1 || s == 2)
+        q = &rt->to_aic_split[s][lane];
+    else
+        return exec_fail(ctx, PTODB_ERR_RUNTIME, "ValueError: Unsupported split mode for push_to_aic: %lld",
+                         (long long)s);
+    xq_push(q, value_tensor(clone_with_attrs(t)));
+    return PTODB_OK;
+}
+
+static ptodb_status op_tpop_from_aiv(exec_ctx *ctx, const op_args *a, value *out)
+{
+    int64_t s;
+    if (kw_int(a, EXEC_KW_SPLIT, 0, &s))
+        return exec_fail(ctx, PTODB_ERR_RUNTIME, "TypeError: split must be an int");
+    xrt *rt = rt_of(ctx);
+    int lane = exec_lane(ctx);
+    if (s == 0 && !rt->dual_nosplit) {
+        if (rt->to_aic.n == 0)
+            return block(ctx, &rt->to_aic, NULL, "tpop_from_aiv", 0, lane);
+        *out = xq_pop(&rt->to_aic);
+        return PTODB_OK;
+    }
+    xqueue *q0, *q1;
+    if (s == 0) {
+        q0 = &rt->to_aic_dual[0];
+        q1 = &rt->to_aic_dual[1];
+    } else if (s == 1 || s == 2) {
+        q0 = &rt->to_aic_split[s][0];
+        q1 = &rt->to_aic_split[s][1];
+    } else {
+        return exec_fail(ctx, PTODB_ERR_RUNTIME, "ValueError: Unsupported split mode for pop_from_aiv: %lld",
+                         (long long)s);
+    }
+    if (q0->n == 0 || q1->n == 0)
+        return block(ctx, q0, q1, "tpop_from_aiv", (int)s, lane);
+    value p0 = xq_pop(q0), p1 = xq_pop(q1);
+    if (s == 0) {
+        *out = p0;
+        value_clear(&p1);
+        return PTODB_OK;
+    }
+    strbuf err = STRBUF_INIT;
+    tensor *m = xcore_merge(p0.u.t, p1.u.t, (int)s, &err);
+    value_clear(&p0);
+    value_clear(&p1);
+    if (!m) {
+        ptodb_status st = exec_fail(ctx, PTODB_ERR_RUNTIME, "%s", strbuf_str(&err));
+        strbuf_free(&err);
+        return st;
+    }
+    strbuf_free(&err);
+    *out = value_tensor(m);
+    return PTODB_OK;
+}
+
+static ptodb_status op_get_subblock_idx(exec_ctx *ctx, const op_args *a, value *out)
+{
+    (void)a;
+    *out = value_int(exec_lane(ctx));
+    return PTODB_OK;
+}
+
+static ptodb_status op_aiv_shard(exec_ctx *ctx, const op_args *a, value *out)
+{
+    tensor *t = NULL;
+    ptodb_status st = get_tile(ctx, a, "aiv_shard", &t);
+    if (st != PTODB_OK)
+        return st;
+    int64_t s, stride;
+    if (kw_int(a, EXEC_KW_SPLIT, 0, &s) || kw_int(a, EXEC_KW_LANE_STRIDE, 0, &stride))
+        return exec_fail(ctx, PTODB_ERR_RUNTIME, "split and lane_stride must be ints");
+    if (s == 0) {
+        *out = value_tensor(tensor_ref(t));
+        return PTODB_OK;
+    }
+    if (s < 1 || s > 4)
+        return exec_fail(ctx, PTODB_ERR_RUNTIME, "unsupported split mode %lld", (long long)s);
+    tensor *p0, *p1;
+    strbuf err = STRBUF_INIT;
+    if (xcore_split(t, (int)s, stride, &p0, &p1, &err) != 0) {
+        st = exec_fail(ctx, PTODB_ERR_RUNTIME, "%s", strbuf_str(&err));
+        strbuf_free(&err);
+        return st;
+    }
+    strbuf_free(&err);
+    if (exec_lane(ctx) == 0) {
+        *out = value_tensor(p0);
+        tensor_unref(p1);
+    } else {
+        *out = value_tensor(p1);
+        tensor_unref(p0);
+    }
+    return PTODB_OK;
+}
+
+static ptodb_status op_aic_gather(exec_ctx *ctx, const op_args *a, value *out)
+{
+    tensor *t = NULL;
+    ptodb_status st = get_tile(ctx, a, "aic_gather", &t);
+    if (st != PTODB_OK)
+        return st;
+    int64_t s;
+    if (kw_int(a, EXEC_KW_SPLIT, 0, &s))
+        return exec_fail(ctx, PTODB_ERR_RUNTIME, "split must be an int");
+    if (s == 0) {
+        *out = value_tensor(tensor_ref(t));
+        return PTODB_OK;
+    }
+    if (s != 1 && s != 2)
+        return exec_fail(ctx, PTODB_ERR_RUNTIME, "unsupported split mode %lld for aic_gather",
+                         (long long)s);
+    xrt *rt = rt_of(ctx);
+    int lane = exec_lane(ctx);
+    /* post this lane's part once per gather (a re-run after BLOCKED does not
+     * post again) */
+    if (rt->gather_posted[lane] == rt->gather_taken[lane]) {
+        xq_push(&rt->gather[lane][0], value_tensor(clone_with_attrs(t)));
+        xq_push(&rt->gather[lane][1], value_tensor(clone_with_attrs(t)));
+        rt->gather_posted[lane]++;
+    }
+    xqueue *q0 = &rt->gather[0][lane], *q1 = &rt->gather[1][lane];
+    if (q0->n == 0 || q1->n == 0)
+        return block(ctx, q0, q1, "aic_gather", (int)s, lane);
+    value p0 = xq_pop(q0), p1 = xq_pop(q1);
+    rt->gather_taken[lane]++;
+    strbuf err = STRBUF_INIT;
+    tensor *m = xcore_merge(p0.u.t, p1.u.t, (int)s, &err);
+    value_clear(&p0);
+    value_clear(&p1);
+    if (!m) {
+        st = exec_fail(ctx, PTODB_ERR_RUNTIME, "%s", strbuf_str(&err));
+        strbuf_free(&err);
+        return st;
+    }
+    strbuf_free(&err);
+    *out = value_tensor(m);
+    return PTODB_OK;
+}
 
 void exec_ops_register_xcore(op_fn *table)
 {
-    (void)table;
+    table[IR_OP_TILE_TPUSH_TO_AIV] = op_tpush_to_aiv;
+    table[IR_OP_TILE_TPUSH_TO_AIC] = op_tpush_to_aic;
+    table[IR_OP_TILE_TPOP_FROM_AIC] = op_tpop_from_aic;
+    table[IR_OP_TILE_TPOP_FROM_AIV] = op_tpop_from_aiv;
+    if (!table[IR_OP_TILE_GET_SUBBLOCK_IDX])
+        table[IR_OP_TILE_GET_SUBBLOCK_IDX] = op_get_subblock_idx;
+    table[IR_OP_TILE_AIV_SHARD] = op_aiv_shard;
+    table[IR_OP_TILE_AIC_GATHER] = op_aic_gather;
 }

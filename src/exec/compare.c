@@ -1,0 +1,155 @@
+/* allclose and max_abs_diff as REF computes them (semantics.md §7.3). */
+#include "exec/compare.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+const char *exec_torch_scalar_name(dtype_id dt)
+{
+    switch (dt) {
+    case DTYPE_BOOL: return "Bool";
+    case DTYPE_INT8: return "Char";
+    case DTYPE_INT16: return "Short";
+    case DTYPE_INT32: return "Int";
+    case DTYPE_INDEX:
+    case DTYPE_INT64: return "Long";
+    case DTYPE_UINT8: return "Byte";
+    case DTYPE_FP16: return "Half";
+    case DTYPE_BF16: return "BFloat16";
+    case DTYPE_FP32: return "Float";
+    case DTYPE_FP64: return "Double";
+    default: return dtype_name(dt);
+    }
+}
+
+void exec_format_e6(double v, char *buf, size_t size)
+{
+    if (isnan(v))
+        snprintf(buf, size, "nan");
+    else if (isinf(v))
+        snprintf(buf, size, "%s", v < 0 ? "-inf" : "inf");
+    else
+        snprintf(buf, size, "%.6e", v);
+}
+
+static float round_to(dtype_id dt, float f)
+{
+    if (dt == DTYPE_BF16)
+        return dtype_round_bf16(f);
+    if (dt == DTYPE_FP16)
+        return dtype_round_f16(f);
+    return f;
+}
+
+static int64_t wrap_int(dtype_id dt, int64_t v)
+{
+    switch (dt) {
+    case DTYPE_INT8: return (int8_t)v;
+    case DTYPE_UINT8: return (uint8_t)v;
+    case DTYPE_INT16: return (int16_t)v;
+    case DTYPE_INT32: return (int32_t)v;
+    default: return v;
+    }
+}
+
+void exec_compare(const tensor *act, const tensor *exp, double rtol, double atol,
+                  exec_profile_id profile, exec_compare_result *r)
+{
+    memset(r, 0, sizeof *r);
+    r->first_bad = -1;
+    if (act->dtype != exp->dtype) {
+        r->error = 1;
+        snprintf(r->msg, sizeof r->msg, "RuntimeError: %s did not match %s",
+                 exec_torch_scalar_name(act->dtype), exec_torch_scalar_name(exp->dtype));
+        return;
+    }
+    if (act->ndim != exp->ndim || memcmp(act->shape, exp->shape, sizeof(int64_t) * (size_t)act->ndim)) {
+        r->error = 1;
+        char sa[64], se[64];
+        tensor_format_shape(act->ndim, act->shape, sa, sizeof sa);
+        tensor_format_shape(exp->ndim, exp->shape, se, sizeof se);
+        snprintf(r->msg, sizeof r->msg,
+                 "RuntimeError: shapes do not match: actual %s, expected %s", sa, se);
+        return;
+    }
+    dtype_id dt = exp->dtype;
+    int64_t n = tensor_numel(exp);
+    r->count = n;
+    int64_t bad = 0;
+    double maxd = 0;
+    int any_nan = 0;
+    if (dtype_is_float(dt) && dt != DTYPE_FP64) {
+        int narrow = dt == DTYPE_BF16 || dt == DTYPE_FP16;
+        float at = narrow ? round_to(dt, (float)atol) : (float)atol;
+        float rt = (float)rtol;
+        if (narrow && profile == EXEC_PROFILE_T13)
+            rt = round_to(dt, rt);
+        for (int64_t k = 0; k < n; k++) {
+            float a = (float)tensor_get_flat(act, k), e = (float)tensor_get_flat(exp, k);
+            float d = fabsf(round_to(dt, a - e));
+            if (isnan(d))
+                any_nan = 1;
+            else if (d > maxd)
+                maxd = d;
+            int close = a == e;
+            if (!close) {
+                float allowed = round_to(dt, at + fabsf(round_to(dt, rt * e)));
+                close = isfinite(d) && d <= allowed;
+            }
+            if (!close) {
+                if (r->first_bad < 0)
+                    r->first_bad = k;
+                bad++;
+            }
+        }
+    } else if (dt == DTYPE_FP64) {
+        for (int64_t k = 0; k < n; k++) {
+            double a = tensor_get_flat(act, k), e = tensor_get_flat(exp, k);
+            double d = fabs(a - e);
+            if (isnan(d))
+                any_nan = 1;
+            else if (d > maxd)
+                maxd = d;
+            int close = a == e || (isfinite(d) && d <= atol + fabs(rtol * e));
+            if (!close) {
+                if (r->first_bad < 0)
+                    r->first_bad = k;
+                bad++;
+            }
+        }
+    } else {
+        if (dt == DTYPE_BOOL) {
+            r->error = 1;
+            snprintf(r->msg, sizeof r->msg,
+                     "RuntimeError: Subtraction, the `-` operator, with two bool tensors is not "
+                     "supported. Use the `^` or `logical_xor()` operator instead.");
+        }
+        int64_t idx_a[TENSOR_MAX_DIMS] = {0}, idx_e[TENSOR_MAX_DIMS] = {0};
+        for (int64_t k = 0; k < n; k++) {
+            int64_t a = tensor_get_i64(act, idx_a), e = tensor_get_i64(exp, idx_e);
+            tensor_next_index(act, idx_a);
+            tensor_next_index(exp, idx_e);
+            int64_t d = wrap_int(dt, (int64_t)((uint64_t)a - (uint64_t)e));
+            int64_t ad = wrap_int(dt, d < 0 ? (int64_t)(0 - (uint64_t)d) : d);
+            if ((double)ad > maxd || k == 0)
+                maxd = (double)ad;
+            float allowed = (float)atol + fabsf((float)rtol * (float)e);
+            float fd = fabsf((float)a - (float)e);
+            int close = a == e || fd <= allowed;
+            if (!close) {
+                if (r->first_bad < 0)
+                    r->first_bad = k;
+                bad++;
+            }
+        }
+    }
+    if (n == 0 && !r->error) {
+        r->error = 1;
+        snprintf(r->msg, sizeof r->msg,
+                 "RuntimeError: max(): Expected reduction dim to be specified for input.numel() == 0.");
+    }
+    r->mismatches = bad;
+    r->pass = bad == 0;
+    r->max_abs_diff = any_nan ? NAN : maxd;
+}

@@ -1,0 +1,34 @@
+/* The comparison REF's validator does after each pass (semantics.md §7.3):
+ * torch.allclose(act, exp, rtol, atol) computed in the tensor dtype (bf16 and
+ * fp16 intermediates rounded after every torch op, the scalars entering as
+ * the torch profile says), and max_abs_diff = (act - exp).abs().max() in the
+ * tensor dtype, printed with Python's {:.6e}. */
+#ifndef PTODB_EXEC_COMPARE_H
+#define PTODB_EXEC_COMPARE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "exec/op.h"
+#include "tensor/tensor.h"
+
+typedef struct exec_compare_result {
+    int error;            /* 1: REF's compare itself raises (msg) */
+    char msg[320];
+    int pass;             /* allclose */
+    double max_abs_diff;  /* in the tensor dtype, widened */
+    int64_t mismatches;   /* elements outside the tolerance */
+    int64_t first_bad;    /* flat index of the first, or -1 */
+    int64_t count;
+} exec_compare_result;
+
+void exec_compare(const tensor *act, const tensor *exp, double rtol, double atol,
+                  exec_profile_id profile, exec_compare_result *r);
+
+/* Python's "{:.6e}".format(v): "1.234567e-03", "nan", "inf", "-inf". */
+void exec_format_e6(double v, char *buf, size_t size);
+
+/* torch's dtype name in messages ("Float", "BFloat16", ...). */
+const char *exec_torch_scalar_name(dtype_id dt);
+
+#endif

@@ -1,0 +1,1138 @@
+/* The machine: cores with explicit frame stacks, the step API, group runs
+ * and the deterministic scheduler (semantics.md §5, §6.6). */
+#include "exec/machine_int.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/mem.h"
+#include "ir/resolve.h"
+
+static const char *const core_names[EXEC_NCORES] = {"host", "AIC", "AIV0", "AIV1"};
+
+const char *machine_core_name(int id)
+{
+    return (unsigned)id < EXEC_NCORES ? core_names[id] : "?";
+}
+
+void machine_options_init(machine_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->profile = EXEC_PROFILE_T2;
+    o->check_shapes = 1;
+    o->sched = EXEC_SCHED_FIXED;
+    o->max_depth = 200;
+    o->slot_depth = 0;
+}
+
+machine *machine_new(const xprogram *p, const machine_options *o)
+{
+    machine *m = xcalloc(1, sizeof *m);
+    m->p = p;
+    if (o)
+        m->opt = *o;
+    else
+        machine_options_init(&m->opt);
+    if (m->opt.max_depth <= 0)
+        m->opt.max_depth = 200;
+    m->rng = m->opt.seed ? m->opt.seed : 0x9E3779B97F4A7C15ull;
+    xrt_init(&m->global_rt);
+    xrt_init(&m->grp.rt);
+    for (int i = 0; i < EXEC_NCORES; i++) {
+        core *c = &m->cores[i];
+        c->id = i;
+        c->lane = i == EXEC_CORE_AIV1 ? 1 : 0;
+        c->state = CORE_IDLE;
+        c->rt = &m->global_rt;
+        c->ctx.m = m;
+        c->ctx.core = c;
+        c->ctx.profile = m->opt.profile;
+    }
+    return m;
+}
+
+static void frame_free(xframe *f)
+{
+    for (uint32_t i = 0; i < f->fn->nslots; i++)
+        value_clear(&f->slots[i]);
+    free(f->slots);
+    free(f->loops);
+    free(f->dyns);
+}
+
+static void core_reset(core *c)
+{
+    while (c->depth > 0)
+        frame_free(&c->frames[--c->depth]);
+    value_clear(&c->result);
+    c->state = CORE_IDLE;
+    c->nwait = 0;
+}
+
+void machine_free(machine *m)
+{
+    if (!m)
+        return;
+    for (int i = 0; i < EXEC_NCORES; i++) {
+        core_reset(&m->cores[i]);
+        free(m->cores[i].frames);
+        strbuf_free(&m->cores[i].ctx.err);
+    }
+    xrt_free(&m->global_rt);
+    xrt_free(&m->grp.rt);
+    strbuf_free(&m->error);
+    free(m);
+}
+
+void machine_set_write_hook(machine *m, machine_write_hook fn, void *ud)
+{
+    m->hook = fn;
+    m->hook_ud = ud;
+}
+
+const char *machine_error(const machine *m)
+{
+    return strbuf_str(&m->error);
+}
+
+int machine_error_is_ref(const machine *m)
+{
+    return m->error_ref;
+}
+
+int machine_finished(const machine *m)
+{
+    return m->finished;
+}
+
+const value *machine_result(const machine *m)
+{
+    return &m->cores[EXEC_CORE_HOST].result;
+}
+
+uint64_t machine_steps(const machine *m)
+{
+    return m->steps;
+}
+
+/* ---- errors ------------------------------------------------------------- */
+
+static const ir_span *inst_span(const xinst *in)
+{
+    return in && in->stmt ? &in->stmt->span : NULL;
+}
+
+/* Records an error of core c; the message is ctx->err (or msg). */
+static ptodb_status core_error(machine *m, core *c, const xinst *in, ptodb_status st)
+{
+    exec_ctx *ctx = &c->ctx;
+    const ir_span *sp = ctx->fail_at ? &ctx->fail_at->span : inst_span(in);
+    const char *fname = c->depth > 0 ? c->frames[c->depth - 1].fn->name : "?";
+    strbuf msg = STRBUF_INIT;
+    strbuf_printf(&msg, "%s:%u:%u: in %s: %s%s", m->p->path, sp ? sp->line : 0, sp ? sp->col : 0,
+                  fname, ctx->ref_fail ? "REF would fail here: " : "",
+                  ctx->err_set ? strbuf_str(&ctx->err) : ptodb_status_message(st));
+    strbuf_clear(&m->error);
+    if (m->grp.active && c->in_group) {
+        strbuf_printf(&m->error, "Mixed-kernel execution failed in %s (lane=", fname);
+        if (c->id == EXEC_CORE_AIC)
+            strbuf_puts(&m->error, "None");
+        else
+            strbuf_printf(&m->error, "%d", c->lane);
+        strbuf_printf(&m->error, ") for %s [core %s]\n", m->grp.g->name, core_names[c->id]);
+    }
+    strbuf_puts(&m->error, strbuf_str(&msg));
+    strbuf_free(&msg);
+    m->error_ref = ctx->ref_fail;
+    c->state = CORE_FAILED;
+    return st == PTODB_OK || st == PTODB_BLOCKED ? PTODB_ERR_RUNTIME : st;
+}
+
+static ptodb_status efail(exec_ctx *ctx, const xexpr *x, int ref, ptodb_status st, const char *fmt,
+                          ...) __attribute__((format(printf, 5, 6)));
+
+static ptodb_status efail(exec_ctx *ctx, const xexpr *x, int ref, ptodb_status st, const char *fmt, ...)
+{
+    if (!ctx->err_set) {
+        va_list ap;
+        va_start(ap, fmt);
+        strbuf_clear(&ctx->err);
+        strbuf_vprintf(&ctx->err, fmt, ap);
+        va_end(ap);
+        ctx->err_set = 1;
+        ctx->ref_fail = ref;
+        ctx->fail_at = x ? x->src : NULL;
+    }
+    return st;
+}
+
+/* ---- frames ------------------------------------------------------------- */
+
+static const char *py_type_name(const value *v)
+{
+    switch (v->kind) {
+    case VAL_NONE: return "<class 'NoneType'>";
+    case VAL_BOOL: return "<class 'bool'>";
+    case VAL_INT: return "<class 'int'>";
+    case VAL_FLOAT: return "<class 'float'>";
+    case VAL_TUPLE: return "<class 'tuple'>";
+    case VAL_STR: return "<class 'str'>";
+    default: return "<class 'object'>";
+    }
+}
+
+/* REF's check_shapes assertions (semantics.md §2.4). full = 0: parameter
+ * entry (isinstance + dtype only). */
+static ptodb_status check_type(exec_ctx *ctx, const exec_type *t, const char *name, const value *v,
+                               int full, const xexpr *at)
+{
+    if (!t || (t->kind != EXEC_TYPE_TENSOR && t->kind != EXEC_TYPE_TILE))
+        return PTODB_OK;
+    if (v->kind != VAL_TENSOR)
+        return efail(ctx, at, 1, PTODB_ERR_RUNTIME,
+                     "AssertionError: Expected %s to be a Tensor, got %s", name, py_type_name(v));
+    const tensor *x = v->u.t;
+    if (full && t->ndim >= 0) {
+        int all_static = 1;
+        for (int d = 0; d < t->ndim; d++)
+            if (t->dims[d] < 0)
+                all_static = 0;
+        int bad = 0;
+        if (all_static) {
+            if (x->ndim != t->ndim)
+                bad = 1;
+            for (int d = 0; d < t->ndim && !bad; d++)
+                if (x->shape[d] != t->dims[d])
+                    bad = 1;
+            if (bad) {
+                strbuf e = STRBUF_INIT, g = STRBUF_INIT;
+                for (int d = 0; d < t->ndim; d++)
+                    strbuf_printf(&e, "%s%lld", d ? ", " : "", (long long)t->dims[d]);
+                if (t->ndim == 1)
+                    strbuf_putc(&e, ',');
+                for (int d = 0; d < x->ndim; d++)
+                    strbuf_printf(&g, "%s%lld", d ? ", " : "", (long long)x->shape[d]);
+                efail(ctx, at, 1, PTODB_ERR_SHAPE,
+                      "AssertionError: Shape mismatch for %s: expected (%s), got torch.Size([%s])",
+                      name, strbuf_str(&e), strbuf_str(&g));
+                strbuf_free(&e);
+                strbuf_free(&g);
+                return PTODB_ERR_SHAPE;
+            }
+        } else {
+            if (x->ndim != t->ndim)
+                return efail(ctx, at, 1, PTODB_ERR_SHAPE,
+                             "AssertionError: Rank mismatch for %s: expected %dD, got %dD", name,
+                             t->ndim, x->ndim);
+            for (int d = 0; d < t->ndim; d++)
+                if (t->dims[d] >= 0 && x->shape[d] != t->dims[d])
+                    return efail(ctx, at, 1, PTODB_ERR_SHAPE,
+                                 "AssertionError: Dim %d mismatch for %s: expected %lld, got %lld", d,
+                                 name, (long long)t->dims[d], (long long)x->shape[d]);
+        }
+    }
+    if (t->ir_dtype >= 0 && x->dtype != t->dtype)
+        return efail(ctx, at, 1, PTODB_ERR_RUNTIME,
+                     "AssertionError: Dtype mismatch for %s: expected %s, got %s", name,
+                     dtype_torch_name(t->dtype), dtype_torch_name(x->dtype));
+    return PTODB_OK;
+}
+
+/* Pushes a frame for fn; takes ownership of args. */
+static ptodb_status frame_push(machine *m, core *c, const xfunc *fn, value *args, uint32_t nargs)
+{
+    exec_ctx *ctx = &c->ctx;
+    if (nargs != fn->nparams) {
+        for (uint32_t i = 0; i < nargs; i++)
+            value_clear(&args[i]);
+        return efail(ctx, NULL, 1, PTODB_ERR_RUNTIME,
+                     "TypeError: %s() takes %u positional arguments but %u were given", fn->name,
+                     fn->nparams, nargs);
+    }
+    if (c->depth >= m->opt.max_depth) {
+        for (uint32_t i = 0; i < nargs; i++)
+            value_clear(&args[i]);
+        return efail(ctx, NULL, 0, PTODB_ERR_RUNTIME,
+                     "RecursionError: call depth exceeds %d frames on core %s (calling %s)",
+                     m->opt.max_depth, core_names[c->id], fn->name);
+    }
+    if (c->depth == c->cap) {
+        c->cap = c->cap ? 2 * c->cap : 8;
+        c->frames = xreallocarray(c->frames, (size_t)c->cap, sizeof *c->frames);
+    }
+    xframe *f = &c->frames[c->depth];
+    memset(f, 0, sizeof *f);
+    f->fn = fn;
+    f->slots = xcalloc(fn->nslots ? fn->nslots : 1, sizeof(value));
+    f->loops = fn->nloops ? xcalloc(fn->nloops, sizeof(xloop)) : NULL;
+    c->depth++;
+    for (uint32_t i = 0; i < nargs; i++)
+        f->slots[fn->src->params[i].slot] = args[i];
+    if (m->opt.check_shapes)
+        for (uint32_t i = 0; i < nargs; i++) {
+            ptodb_status st = check_type(ctx, &fn->param_types[i], fn->slot_names[fn->src->params[i].slot],
+                                         &f->slots[fn->src->params[i].slot], 0, NULL);
+            if (st != PTODB_OK)
+                return st;
+        }
+    if (fn->ndyn_binds) {
+        f->dyns = xcalloc(m->p->ndyns, sizeof(value));
+        for (uint32_t i = 0; i < fn->ndyn_binds; i++) {
+            const xdyn_bind *b = &fn->dyn_binds[i];
+            const value *pv = &f->slots[fn->src->params[b->param].slot];
+            if (pv->kind == VAL_TENSOR && b->axis < pv->u.t->ndim)
+                f->dyns[b->dyn] = value_int(pv->u.t->shape[b->axis]);
+        }
+    }
+    return PTODB_OK;
+}
+
+/* ---- expressions -------------------------------------------------------- */
+
+static ptodb_status eval(machine *m, core *c, xframe *f, const xexpr *x, value *out);
+
+static ptodb_status eval_op(machine *m, core *c, xframe *f, const xexpr *x, value *out)
+{
+    value posbuf[12], kwbuf[8];
+    value *pos = x->nargs <= 12 ? posbuf : xcalloc(x->nargs, sizeof(value));
+    value *kw = x->nkw <= 8 ? kwbuf : xcalloc(x->nkw, sizeof(value));
+    ptodb_status st = PTODB_OK;
+    uint32_t np = 0, nk = 0;
+    for (; np < x->nargs; np++) {
+        st = eval(m, c, f, x->args[np], &pos[np]);
+        if (st != PTODB_OK)
+            goto done;
+    }
+    for (; nk < x->nkw; nk++) {
+        st = eval(m, c, f, x->kw[nk], &kw[nk]);
+        if (st != PTODB_OK)
+            goto done;
+    }
+    op_args a;
+    a.op = x->id;
+    a.pos = pos;
+    a.npos = x->nargs;
+    a.kw_ids = x->kw_ids;
+    a.kw = kw;
+    a.nkw = x->nkw;
+    a.result_type = x->rtype;
+    *out = value_none();
+    st = x->fn(&c->ctx, &a, out);
+    if (st == PTODB_OK && ((out->kind == VAL_TENSOR && !out->u.t) ||
+                           (out->kind == VAL_TUPLE && !out->u.tuple))) {
+        out->kind = VAL_NONE;
+        st = exec_fail(&c->ctx, PTODB_ERR_RUNTIME, "op returned an empty value (ptodb bug)");
+    }
+    if (st != PTODB_OK && st != PTODB_BLOCKED) {
+        exec_ctx *ctx = &c->ctx;
+        const ir_op_info *info = ir_op_info_get(x->id);
+        if (ctx->err_set && !ctx->fail_at) {
+            /* prefix the op name */
+            strbuf t = STRBUF_INIT;
+            strbuf_printf(&t, "%s: %s", info ? info->name : "op", strbuf_str(&ctx->err));
+            strbuf_clear(&ctx->err);
+            strbuf_puts(&ctx->err, strbuf_str(&t));
+            strbuf_free(&t);
+            ctx->fail_at = x->src;
+            const char *e = strbuf_str(&ctx->err);
+            /* torch-side failures are REF's too */
+            if (strstr(e, "Error:") || strstr(e, "RuntimeError"))
+                ctx->ref_fail = 1;
+        } else if (!ctx->err_set) {
+            efail(ctx, x, 0, st, "%s failed: %s", info ? info->name : "op", ptodb_status_message(st));
+        }
+        value_clear(out);
+    }
+done:
+    for (uint32_t i = 0; i < np; i++)
+        value_clear(&pos[i]);
+    for (uint32_t i = 0; i < nk; i++)
+        value_clear(&kw[i]);
+    if (pos != posbuf)
+        free(pos);
+    if (kw != kwbuf)
+        free(kw);
+    return st;
+}
+
+static ptodb_status eval(machine *m, core *c, xframe *f, const xexpr *x, value *out)
+{
+    exec_ctx *ctx = &c->ctx;
+    ptodb_status st;
+    switch (x->kind) {
+    case XE_CONST:
+        *out = x->cval;
+        return PTODB_OK;
+    case XE_SLOT: {
+        const value *v = &f->slots[x->id];
+        if (v->kind == VAL_UNBOUND)
+            return efail(ctx, x, 1, PTODB_ERR_RUNTIME, "NameError: name '%s' is not defined",
+                         (uint32_t)x->id < f->fn->src->nslots ? f->fn->slot_names[x->id] : "?");
+        *out = value_copy(v);
+        return PTODB_OK;
+    }
+    case XE_DYN:
+        if (!f->dyns || f->dyns[x->id].kind == VAL_UNBOUND)
+            return efail(ctx, x, 1, PTODB_ERR_RUNTIME, "NameError: name '%s' is not defined",
+                         m->p->mod->program->dyns[x->id].name->text);
+        *out = f->dyns[x->id];
+        return PTODB_OK;
+    case XE_OP:
+        return eval_op(m, c, f, x, out);
+    case XE_BIN: {
+        value a, b;
+        if ((st = eval(m, c, f, x->args[0], &a)) != PTODB_OK)
+            return st;
+        if ((st = eval(m, c, f, x->args[1], &b)) != PTODB_OK) {
+            value_clear(&a);
+            return st;
+        }
+        st = exec_scalar_binop(ctx, x->op, &a, &b, out);
+        value_clear(&a);
+        value_clear(&b);
+        if (st != PTODB_OK && !ctx->fail_at) {
+            ctx->fail_at = x->src;
+            ctx->ref_fail = strstr(strbuf_str(&ctx->err), "Error") != NULL;
+        }
+        return st;
+    }
+    case XE_AND:
+    case XE_OR: {
+        value a;
+        if ((st = eval(m, c, f, x->args[0], &a)) != PTODB_OK)
+            return st;
+        int t = value_truthy(&a);
+        if (t < 0) {
+            value_clear(&a);
+            return efail(ctx, x, 1, PTODB_ERR_RUNTIME,
+                         "RuntimeError: Boolean value of Tensor with more than one value is ambiguous");
+        }
+        if ((x->kind == XE_AND && !t) || (x->kind == XE_OR && t)) {
+            *out = a;
+            return PTODB_OK;
+        }
+        value_clear(&a);
+        return eval(m, c, f, x->args[1], out);
+    }
+    case XE_UN: {
+        value a;
+        if ((st = eval(m, c, f, x->args[0], &a)) != PTODB_OK)
+            return st;
+        st = exec_scalar_unop(ctx, x->op, &a, out);
+        value_clear(&a);
+        if (st != PTODB_OK && !ctx->fail_at) {
+            ctx->fail_at = x->src;
+            ctx->ref_fail = 1;
+        }
+        return st;
+    }
+    case XE_MIN:
+    case XE_MAX: {
+        if (x->nargs != 2)
+            return efail(ctx, x, 0, PTODB_ERR_UNSUPPORTED, "min/max need two arguments");
+        value a, b, r;
+        if ((st = eval(m, c, f, x->args[0], &a)) != PTODB_OK)
+            return st;
+        if ((st = eval(m, c, f, x->args[1], &b)) != PTODB_OK) {
+            value_clear(&a);
+            return st;
+        }
+        /* min(a, b): b if b < a else a; max: b if b > a else a */
+        st = exec_scalar_binop(ctx, x->kind == XE_MIN ? IR_BINOP_LT : IR_BINOP_GT, &b, &a, &r);
+        if (st != PTODB_OK) {
+            value_clear(&a);
+            value_clear(&b);
+            if (!ctx->fail_at)
+                ctx->fail_at = x->src;
+            return st;
+        }
+        int t = value_truthy(&r);
+        value_clear(&r);
+        if (t) {
+            *out = b;
+            value_clear(&a);
+        } else {
+            *out = a;
+            value_clear(&b);
+        }
+        return PTODB_OK;
+    }
+    case XE_ABS: {
+        value a;
+        if ((st = eval(m, c, f, x->args[0], &a)) != PTODB_OK)
+            return st;
+        switch (a.kind) {
+        case VAL_BOOL: *out = value_int(a.u.b); break;
+        case VAL_INT:
+            if (a.u.i == INT64_MIN)
+                return efail(ctx, x, 0, PTODB_ERR_RUNTIME, "integer overflow in abs()");
+            *out = value_int(a.u.i < 0 ? -a.u.i : a.u.i);
+            break;
+        case VAL_FLOAT: *out = value_float(fabs(a.u.f)); break;
+        case VAL_TENSOR:
+            if (a.u.t->ndim == 0) {
+                tensor *r = tensor_zeros(a.u.t->dtype, 0, NULL, NULL);
+                if (dtype_is_float(a.u.t->dtype))
+                    tensor_set(r, NULL, fabs(tensor_get(a.u.t, NULL)));
+                else {
+                    int64_t v = tensor_get_i64(a.u.t, NULL);
+                    tensor_set_i64(r, NULL, v < 0 ? (int64_t)(0 - (uint64_t)v) : v);
+                }
+                value_clear(&a);
+                *out = value_tensor(r);
+                break;
+            }
+            /* fall through */
+        default:
+            value_clear(&a);
+            return efail(ctx, x, 1, PTODB_ERR_RUNTIME, "TypeError: bad operand type for abs()");
+        }
+        return PTODB_OK;
+    }
+    case XE_CAST: {
+        value a;
+        if ((st = eval(m, c, f, x->args[0], &a)) != PTODB_OK)
+            return st;
+        if (a.kind != VAL_TENSOR) {
+            const char *tn = a.kind == VAL_INT ? "int" : a.kind == VAL_FLOAT ? "float"
+                             : a.kind == VAL_BOOL ? "bool" : value_kind_name((value_kind)a.kind);
+            value_clear(&a);
+            return efail(ctx, x, 1, PTODB_ERR_RUNTIME,
+                         "AttributeError: '%s' object has no attribute 'to'", tn);
+        }
+        value dv = value_enum(x->id);
+        dtype_id dt;
+        if (value_as_dtype(&dv, &dt) != 0) {
+            value_clear(&a);
+            return efail(ctx, x, 0, PTODB_ERR_RUNTIME, "pl.cast: not a dtype");
+        }
+        tensor *r = tensor_cast(a.u.t, dt);
+        value_clear(&a);
+        *out = value_tensor(r);
+        return PTODB_OK;
+    }
+    case XE_TUPLE: {
+        value t = value_tuple_new(x->nargs);
+        for (uint32_t i = 0; i < x->nargs; i++) {
+            if ((st = eval(m, c, f, x->args[i], &t.u.tuple->items[i])) != PTODB_OK) {
+                t.u.tuple->items[i] = value_none();
+                value_clear(&t);
+                return st;
+            }
+        }
+        *out = t;
+        return PTODB_OK;
+    }
+    case XE_INDEX: {
+        value a;
+        if ((st = eval(m, c, f, x->args[0], &a)) != PTODB_OK)
+            return st;
+        if (a.kind != VAL_TUPLE || x->id < 0 || (uint32_t)x->id >= a.u.tuple->n) {
+            int is_t = a.kind == VAL_TUPLE;
+            value_clear(&a);
+            return efail(ctx, x, 1, PTODB_ERR_RUNTIME, "%s",
+                         is_t ? "IndexError: tuple index out of range"
+                              : "TypeError: object is not subscriptable");
+        }
+        *out = value_copy(&a.u.tuple->items[x->id]);
+        value_clear(&a);
+        return PTODB_OK;
+    }
+    case XE_LANE:
+        *out = value_int(c->lane);
+        return PTODB_OK;
+    case XE_FAIL:
+    default:
+        return efail(ctx, x, x->ref_fail, x->ref_fail ? PTODB_ERR_RUNTIME : PTODB_ERR_UNSUPPORTED,
+                     "%s", x->msg ? x->msg : "unsupported expression");
+    }
+}
+
+/* range() argument: int, bool or a 0-d integer tensor. */
+static ptodb_status range_int(exec_ctx *ctx, const xexpr *x, const value *v, int64_t *out)
+{
+    switch (v->kind) {
+    case VAL_INT: *out = v->u.i; return PTODB_OK;
+    case VAL_BOOL: *out = v->u.b; return PTODB_OK;
+    case VAL_TENSOR:
+        if (v->u.t->ndim == 0 && !dtype_is_float(v->u.t->dtype)) {
+            *out = tensor_get_i64(v->u.t, NULL);
+            return PTODB_OK;
+        }
+        return efail(ctx, x, 1, PTODB_ERR_RUNTIME,
+                     "TypeError: only integer tensors of a single element can be converted to an index");
+    case VAL_FLOAT:
+        return efail(ctx, x, 1, PTODB_ERR_RUNTIME,
+                     "TypeError: 'float' object cannot be interpreted as an integer");
+    default:
+        return efail(ctx, x, 1, PTODB_ERR_RUNTIME, "TypeError: '%s' object cannot be interpreted as an integer",
+                     value_kind_name((value_kind)v->kind));
+    }
+}
+
+static void slot_set(xframe *f, int32_t slot, value v)
+{
+    value_clear(&f->slots[slot]);
+    f->slots[slot] = v;
+}
+
+/* Assigns v (owned) to slot with the type check. */
+static ptodb_status assign(machine *m, core *c, xframe *f, const xinst *in, uint32_t i, value v)
+{
+    if (m->opt.check_shapes && in->types && i == 0) {
+        const char *name = in->names ? in->names[i] : "?";
+        ptodb_status st = check_type(&c->ctx, &in->types[0], name, &v, 1, in->e);
+        if (st != PTODB_OK) {
+            value_clear(&v);
+            return st;
+        }
+    }
+    slot_set(f, in->slots[i], v);
+    return PTODB_OK;
+}
+
+/* ---- groups ------------------------------------------------------------- */
+
+static ptodb_status group_start(machine *m, core *host, const xfunc *callee, value *args,
+                                uint32_t nargs, int split_aiv)
+{
+    group_run *g = &m->grp;
+    exec_ctx *ctx = &host->ctx;
+    if (g->active || host->in_group) {
+        for (uint32_t i = 0; i < nargs; i++)
+            value_clear(&args[i]);
+        return efail(ctx, NULL, 0, PTODB_ERR_UNSUPPORTED,
+                     "a group call inside a running group is not supported (%s)", callee->name);
+    }
+    g->active = 1;
+    g->split_aiv = split_aiv;
+    g->g = callee;
+    xrt_reset(&g->rt);
+    const xfunc *aic = NULL, *aiv;
+    if (split_aiv) {
+        aiv = callee;
+        g->lanes = 2;
+        g->rt.dual_nosplit = 0;
+    } else {
+        aic = &m->p->funcs[callee->group.aic];
+        aiv = &m->p->funcs[callee->group.aiv];
+        g->lanes = callee->group.lanes;
+        g->rt.dual_nosplit = callee->group.split == 0 && callee->group.dual;
+    }
+    g->ncores = 0;
+    int aiv_first = m->opt.sched == EXEC_SCHED_AIV_FIRST;
+    if (aic && !aiv_first)
+        g->order[g->ncores++] = EXEC_CORE_AIC;
+    g->order[g->ncores++] = EXEC_CORE_AIV0;
+    if (g->lanes == 2)
+        g->order[g->ncores++] = EXEC_CORE_AIV1;
+    if (aic && aiv_first)
+        g->order[g->ncores++] = EXEC_CORE_AIC;
+    g->cur = 0;
+    ptodb_status st = PTODB_OK;
+    for (int k = 0; k < g->ncores; k++) {
+        core *c = &m->cores[g->order[k]];
+        core_reset(c);
+        c->in_group = 1;
+        c->rt = &g->rt;
+        c->state = CORE_READY;
+        c->ctx.err_set = 0;
+        c->ctx.fail_at = NULL;
+        c->ctx.ref_fail = 0;
+        value *cp = xmalloc((nargs ? nargs : 1) * sizeof(value));
+        for (uint32_t i = 0; i < nargs; i++)
+            cp[i] = value_copy(&args[i]);
+        const xfunc *fn = c->id == EXEC_CORE_AIC ? aic : aiv;
+        ptodb_status s2 = frame_push(m, c, fn, cp, nargs);
+        free(cp);
+        if (s2 != PTODB_OK && st == PTODB_OK) {
+            st = s2;
+            core_error(m, c, NULL, s2);
+        }
+    }
+    for (uint32_t i = 0; i < nargs; i++)
+        value_clear(&args[i]);
+    host->state = CORE_WAIT_GROUP;
+    return st == PTODB_OK ? PTODB_OK : PTODB_ERR_RUNTIME;
+}
+
+static int core_runnable(core *c)
+{
+    if (c->state == CORE_READY)
+        return 1;
+    if (c->state != CORE_BLOCKED)
+        return 0;
+    for (int i = 0; i < c->nwait; i++)
+        if (c->wait[i]->n == 0)
+            return 0;
+    return 1;
+}
+
+static ptodb_status group_finish(machine *m, exec_event *ev);
+
+/* ---- one statement ------------------------------------------------------ */
+
+static void fill_event(machine *m, core *c, const xinst *in, exec_event *ev, exec_event_kind k)
+{
+    ev->kind = k;
+    ev->core = c->id;
+    ev->file = m->p->path;
+    const ir_span *sp = inst_span(in);
+    ev->line = sp ? (int)sp->line : 0;
+    ev->col = sp ? (int)sp->col : 0;
+    ev->func = c->depth > 0 ? c->frames[c->depth - 1].fn->name : NULL;
+}
+
+/* Binds a callee's return value into the caller's pending CALL. */
+static ptodb_status bind_call_result(machine *m, core *c, value v)
+{
+    xframe *f = &c->frames[c->depth - 1];
+    const xinst *in = &f->fn->code[f->pc];
+    ptodb_status st = PTODB_OK;
+    if (in->kind == XI_CALL && in->nslots == 1)
+        st = assign(m, c, f, in, 0, v);
+    else
+        value_clear(&v);
+    if (st == PTODB_OK)
+        f->pc++;
+    return st;
+}
+
+static ptodb_status core_exec(machine *m, core *c, exec_event *ev)
+{
+    exec_ctx *ctx = &c->ctx;
+    ctx->err_set = 0;
+    ctx->fail_at = NULL;
+    ctx->ref_fail = 0;
+    ctx->nwait = 0;
+    for (int guard = 0;; guard++) {
+        xframe *f = &c->frames[c->depth - 1];
+        const xinst *in = &f->fn->code[f->pc];
+        ptodb_status st = PTODB_OK;
+        value v;
+        switch (in->kind) {
+        case XI_ASSIGN:
+            st = eval(m, c, f, in->e, &v);
+            if (st == PTODB_OK)
+                st = assign(m, c, f, in, 0, v);
+            if (st == PTODB_OK)
+                f->pc++;
+            break;
+        case XI_EXPR:
+            st = eval(m, c, f, in->e, &v);
+            if (st == PTODB_OK) {
+                value_clear(&v);
+                f->pc++;
+            }
+            break;
+        case XI_JUMP:
+            f->pc = (uint32_t)in->target;
+            break;
+        case XI_BRANCH: {
+            st = eval(m, c, f, in->e, &v);
+            if (st != PTODB_OK)
+                break;
+            int t = value_truthy(&v);
+            value_clear(&v);
+            if (t < 0) {
+                st = efail(ctx, in->e, 1, PTODB_ERR_RUNTIME,
+                           "RuntimeError: Boolean value of Tensor with more than one value is ambiguous");
+                break;
+            }
+            f->pc = t ? f->pc + 1 : (uint32_t)in->target;
+            break;
+        }
+        case XI_FOR_INIT: {
+            for (uint32_t i = 0; i < in->nslots && st == PTODB_OK; i++) {
+                st = eval(m, c, f, in->vals[3 + i], &v);
+                if (st == PTODB_OK)
+                    slot_set(f, in->slots[i], v);
+            }
+            if (st != PTODB_OK)
+                break;
+            xloop *L = &f->loops[in->loop];
+            int64_t b[3] = {0, 0, 1};
+            for (int k = 0; k < 3 && st == PTODB_OK; k++) {
+                if (!in->vals[k])
+                    continue;
+                st = eval(m, c, f, in->vals[k], &v);
+                if (st == PTODB_OK) {
+                    st = range_int(ctx, in->vals[k], &v, &b[k]);
+                    value_clear(&v);
+                }
+            }
+            if (st != PTODB_OK)
+                break;
+            if (b[2] == 0) {
+                st = efail(ctx, in->vals[2], 1, PTODB_ERR_RUNTIME,
+                           "ValueError: range() arg 3 must not be zero");
+                break;
+            }
+            L->cur = b[0];
+            L->stop = b[1];
+            L->step = b[2];
+            f->pc++;
+            break;
+        }
+        case XI_FOR_NEXT: {
+            xloop *L = &f->loops[in->loop];
+            if (L->step > 0 ? L->cur < L->stop : L->cur > L->stop) {
+                if (in->slots[0] >= 0)
+                    slot_set(f, in->slots[0], value_int(L->cur));
+                if (__builtin_add_overflow(L->cur, L->step, &L->cur))
+                    L->stop = L->cur; /* ends the loop */
+                f->pc++;
+            } else {
+                f->pc = (uint32_t)in->target;
+            }
+            break;
+        }
+        case XI_YIELD:
+            for (uint32_t i = 0; i < in->nvals && st == PTODB_OK; i++) {
+                st = eval(m, c, f, in->vals[i], &v);
+                if (st != PTODB_OK)
+                    break;
+                if (i < in->nslots)
+                    st = assign(m, c, f, in, i, v);
+                else
+                    value_clear(&v);
+            }
+            if (st == PTODB_OK)
+                f->pc++;
+            break;
+        case XI_COPY:
+            for (uint32_t i = 0; i < in->nslots; i++)
+                slot_set(f, in->slots2[i], value_copy(&f->slots[in->slots[i]]));
+            f->pc++;
+            break;
+        case XI_FAIL:
+            st = efail(ctx, NULL, in->ref_fail, PTODB_ERR_UNSUPPORTED, "%s", in->msg);
+            break;
+        case XI_RETURN: {
+            value r = value_none();
+            if (in->nvals == 1) {
+                st = eval(m, c, f, in->vals[0], &r);
+            } else if (in->nvals > 1) {
+                r = value_tuple_new(in->nvals);
+                for (uint32_t i = 0; i < in->nvals && st == PTODB_OK; i++) {
+                    st = eval(m, c, f, in->vals[i], &r.u.tuple->items[i]);
+                    if (st != PTODB_OK)
+                        r.u.tuple->items[i] = value_none();
+                }
+                if (st != PTODB_OK)
+                    value_clear(&r);
+            }
+            if (st != PTODB_OK)
+                break;
+            fill_event(m, c, in, ev, EXEC_EV_RETURN);
+            frame_free(&c->frames[--c->depth]);
+            if (c->depth == 0) {
+                value_clear(&c->result);
+                c->result = r;
+                c->state = CORE_DONE;
+                ev->kind = EXEC_EV_FINISHED;
+                return PTODB_OK;
+            }
+            st = bind_call_result(m, c, r);
+            if (st != PTODB_OK)
+                return core_error(m, c, &c->frames[c->depth - 1].fn->code[c->frames[c->depth - 1].pc], st);
+            return PTODB_OK;
+        }
+        case XI_CALL: {
+            const xfunc *callee = &m->p->funcs[in->callee];
+            value *args = xmalloc((in->nvals ? in->nvals : 1) * sizeof(value));
+            uint32_t n = 0;
+            for (; n < in->nvals; n++) {
+                st = eval(m, c, f, in->vals[n], &args[n]);
+                if (st != PTODB_OK)
+                    break;
+            }
+            if (st != PTODB_OK) {
+                for (uint32_t i = 0; i < n; i++)
+                    value_clear(&args[i]);
+                free(args);
+                break;
+            }
+            int split_aiv = !callee->is_group && callee->split_aiv && !c->in_group &&
+                            callee->type != IR_EV_FUNCTION_TYPE_AIC &&
+                            callee->type != IR_EV_FUNCTION_TYPE_AIV;
+            if ((callee->is_group && !c->in_group) || split_aiv) {
+                fill_event(m, c, in, ev, EXEC_EV_CALL);
+                st = group_start(m, c, callee, args, n, split_aiv);
+                free(args);
+                if (st != PTODB_OK) {
+                    if (c->ctx.err_set)
+                        return core_error(m, c, in, st);
+                    return st; /* a group core's error is recorded */
+                }
+                ev->func = callee->name;
+                return PTODB_OK;
+            }
+            fill_event(m, c, in, ev, EXEC_EV_CALL);
+            st = frame_push(m, c, callee, args, n);
+            free(args);
+            if (st != PTODB_OK) {
+                if (c->depth > 0 && c->frames[c->depth - 1].fn == callee && f != &c->frames[c->depth - 1])
+                    frame_free(&c->frames[--c->depth]);
+                return core_error(m, c, in, st);
+            }
+            ev->func = callee->name;
+            return PTODB_OK;
+        }
+        default:
+            st = efail(ctx, NULL, 0, PTODB_ERR_RUNTIME, "bad instruction");
+            break;
+        }
+        if (st == PTODB_BLOCKED) {
+            fill_event(m, c, in, ev, EXEC_EV_BLOCKED);
+            c->nwait = ctx->nwait;
+            for (int i = 0; i < ctx->nwait; i++)
+                c->wait[i] = ctx->wait[i];
+            memcpy(c->wait_what, ctx->wait_what, sizeof c->wait_what);
+            return PTODB_BLOCKED;
+        }
+        if (st != PTODB_OK)
+            return core_error(m, c, in, st);
+        if (in->is_stmt || guard > 100000) {
+            fill_event(m, c, in, ev, EXEC_EV_STMT);
+            return PTODB_OK;
+        }
+    }
+}
+
+/* ---- scheduling ----------------------------------------------------------- */
+
+static ptodb_status deadlock(machine *m)
+{
+    group_run *g = &m->grp;
+    core *first = NULL;
+    for (int k = 0; k < g->ncores; k++) {
+        core *c = &m->cores[g->order[k]];
+        if (c->state == CORE_BLOCKED && (!first || c->blocked_since < first->blocked_since))
+            first = c;
+    }
+    strbuf_clear(&m->error);
+    if (first) {
+        const char *fn = first->depth ? first->frames[first->depth - 1].fn->name : "?";
+        strbuf_printf(&m->error, "Mixed-kernel execution failed in %s (lane=", fn);
+        if (first->id == EXEC_CORE_AIC)
+            strbuf_puts(&m->error, "None");
+        else
+            strbuf_printf(&m->error, "%d", first->lane);
+        strbuf_printf(&m->error, ") for %s\nRuntimeError: %s timeout; pipe_state=", g->g->name,
+                      first->wait_what);
+        xrt_pipe_state(&g->rt, &m->error);
+        strbuf_putc(&m->error, '\n');
+    }
+    strbuf_printf(&m->error,
+                  "ptodb: deadlock in group %s: every live core is blocked (REF would hit its 10 s pop "
+                  "timeout here)\n",
+                  g->g->name);
+    for (int k = 0; k < g->ncores; k++) {
+        core *c = &m->cores[g->order[k]];
+        strbuf_printf(&m->error, "  core %-4s lane %d: ", core_names[c->id], c->lane);
+        if (c->state == CORE_DONE) {
+            strbuf_puts(&m->error, "finished\n");
+            continue;
+        }
+        xframe *f = &c->frames[c->depth - 1];
+        const xinst *in = &f->fn->code[f->pc];
+        const ir_span *sp = inst_span(in);
+        strbuf_printf(&m->error, "blocked in %s at %s:%u:%u on %s\n", f->fn->name, m->p->path,
+                      sp ? sp->line : 0, sp ? sp->col : 0, c->wait_what);
+    }
+    strbuf_puts(&m->error, "  queues:\n");
+    xrt_describe(&g->rt, &m->error);
+    m->error_ref = 1;
+    return PTODB_ERR_DEADLOCK;
+}
+
+static uint64_t rng_next(machine *m)
+{
+    m->rng ^= m->rng << 13;
+    m->rng ^= m->rng >> 7;
+    m->rng ^= m->rng << 17;
+    return m->rng;
+}
+
+/* Picks the group core to run next, or -1 (deadlock / all done). */
+static int pick_group_core(machine *m)
+{
+    group_run *g = &m->grp;
+    if (m->opt.sched == EXEC_SCHED_RANDOM) {
+        int cand[3], n = 0;
+        for (int k = 0; k < g->ncores; k++)
+            if (core_runnable(&m->cores[g->order[k]]))
+                cand[n++] = k;
+        if (!n)
+            return -1;
+        g->cur = cand[rng_next(m) % (uint64_t)n];
+        return g->order[g->cur];
+    }
+    for (int k = 0; k < g->ncores; k++) {
+        int idx = (g->cur + k) % g->ncores;
+        if (core_runnable(&m->cores[g->order[idx]])) {
+            g->cur = idx;
+            return g->order[idx];
+        }
+    }
+    return -1;
+}
+
+static ptodb_status group_finish(machine *m, exec_event *ev)
+{
+    group_run *g = &m->grp;
+    core *host = NULL;
+    for (int i = 0; i < EXEC_NCORES; i++)
+        if (m->cores[i].state == CORE_WAIT_GROUP)
+            host = &m->cores[i];
+    value r = value_copy(&m->cores[EXEC_CORE_AIV0].result);
+    for (int k = 0; k < g->ncores; k++) {
+        core *c = &m->cores[g->order[k]];
+        core_reset(c);
+        c->in_group = 0;
+        c->rt = &m->global_rt;
+    }
+    xrt_reset(&g->rt);
+    g->active = 0;
+    if (!host) {
+        value_clear(&r);
+        return PTODB_OK;
+    }
+    host->state = CORE_READY;
+    xframe *f = &host->frames[host->depth - 1];
+    const xinst *in = &f->fn->code[f->pc];
+    host->ctx.err_set = 0;
+    host->ctx.fail_at = NULL;
+    ptodb_status st = bind_call_result(m, host, r);
+    fill_event(m, host, in, ev, EXEC_EV_RETURN);
+    if (st != PTODB_OK)
+        return core_error(m, host, in, st);
+    return PTODB_OK;
+}
+
+static ptodb_status step_core(machine *m, core *c, exec_event *ev)
+{
+    if (c->state == CORE_BLOCKED)
+        c->state = CORE_READY;
+    ptodb_status st = core_exec(m, c, ev);
+    m->steps++;
+    if (st == PTODB_BLOCKED) {
+        c->state = CORE_BLOCKED;
+        c->blocked_since = m->block_seq++;
+        return PTODB_OK;
+    }
+    if (st != PTODB_OK) {
+        ev->kind = EXEC_EV_ERROR;
+        if (c->in_group)
+            m->grp.active = m->grp.active; /* the group is abandoned by machine_free/reset */
+        return st;
+    }
+    if (ev->kind == EXEC_EV_FINISHED) {
+        if (c->in_group) {
+            int all = 1;
+            for (int k = 0; k < m->grp.ncores; k++)
+                if (m->cores[m->grp.order[k]].state != CORE_DONE)
+                    all = 0;
+            if (all) {
+                exec_event ev2;
+                st = group_finish(m, &ev2);
+                if (st != PTODB_OK) {
+                    ev->kind = EXEC_EV_ERROR;
+                    return st;
+                }
+            }
+        } else if (c->id == EXEC_CORE_HOST) {
+            m->finished = 1;
+        }
+    }
+    return PTODB_OK;
+}
+
+ptodb_status machine_start(machine *m, int fn, const value *args, uint32_t nargs)
+{
+    if (fn < 0 || (uint32_t)fn >= m->p->nfuncs)
+        return PTODB_ERR_USAGE;
+    for (int i = 0; i < EXEC_NCORES; i++)
+        core_reset(&m->cores[i]);
+    m->grp.active = 0;
+    m->finished = 0;
+    strbuf_clear(&m->error);
+    m->error_ref = 0;
+    core *h = &m->cores[EXEC_CORE_HOST];
+    value *cp = xmalloc((nargs ? nargs : 1) * sizeof(value));
+    for (uint32_t i = 0; i < nargs; i++)
+        cp[i] = value_copy(&args[i]);
+    h->ctx.err_set = 0;
+    h->ctx.fail_at = NULL;
+    h->ctx.ref_fail = 0;
+    h->state = CORE_READY;
+    ptodb_status st = frame_push(m, h, &m->p->funcs[fn], cp, nargs);
+    free(cp);
+    if (st != PTODB_OK) {
+        st = core_error(m, h, NULL, st);
+        return st;
+    }
+    return PTODB_OK;
+}
+
+ptodb_status machine_step(machine *m, exec_event *ev)
+{
+    memset(ev, 0, sizeof *ev);
+    if (m->finished) {
+        ev->kind = EXEC_EV_DONE;
+        return PTODB_OK;
+    }
+    core *c;
+    if (m->grp.active) {
+        int id = pick_group_core(m);
+        if (id < 0) {
+            ev->kind = EXEC_EV_ERROR;
+            return deadlock(m);
+        }
+        c = &m->cores[id];
+    } else {
+        c = &m->cores[EXEC_CORE_HOST];
+        if (c->state != CORE_READY) {
+            ev->kind = EXEC_EV_ERROR;
+            if (!m->error.len)
+                strbuf_puts(&m->error, "the machine is not running (no entry started)");
+            return PTODB_ERR_USAGE;
+        }
+    }
+    return step_core(m, c, ev);
+}
+
+ptodb_status machine_step_core(machine *m, int id, exec_event *ev)
+{
+    memset(ev, 0, sizeof *ev);
+    if (id < 0 || id >= EXEC_NCORES)
+        return PTODB_ERR_USAGE;
+    core *c = &m->cores[id];
+    if (c->state == CORE_BLOCKED && !core_runnable(c)) {
+        xframe *f = &c->frames[c->depth - 1];
+        fill_event(m, c, &f->fn->code[f->pc], ev, EXEC_EV_BLOCKED);
+        return PTODB_OK;
+    }
+    if (!core_runnable(c))
+        return PTODB_ERR_USAGE;
+    if (c->in_group)
+        for (int k = 0; k < m->grp.ncores; k++)
+            if (m->grp.order[k] == id)
+                m->grp.cur = k;
+    return step_core(m, c, ev);
+}
+
+ptodb_status machine_run(machine *m)
+{
+    exec_event ev;
+    for (;;) {
+        ptodb_status st = machine_step(m, &ev);
+        if (st != PTODB_OK)
+            return st;
+        if (ev.kind == EXEC_EV_DONE)
+            return PTODB_OK;
+    }
+}

@@ -1,0 +1,94 @@
+/* The machine: runs a lowered program (program.h) on explicit cores (host,
+ * AIC, AIV0, AIV1), each with its own frame stack and statement cursor. No C
+ * recursion over IR statements or calls: a deep call chain in a dump is an
+ * error, not a stack overflow.
+ *
+ * The step API executes one statement on one core and says what happened;
+ * run-to-completion is a loop over it. Group calls (semantics.md §6) start
+ * the AIC and 1 or 2 AIV lane cores; a deterministic scheduler runs them:
+ * a core runs until it blocks (a pop on an empty queue) or ends, then the
+ * next runnable core in a fixed order. When every live core is blocked the
+ * machine reports a deadlock at once (no timeouts). */
+#ifndef PTODB_EXEC_MACHINE_H
+#define PTODB_EXEC_MACHINE_H
+
+#include <stdint.h>
+
+#include "base/status.h"
+#include "exec/op.h"
+#include "exec/program.h"
+#include "exec/value.h"
+
+typedef struct machine machine;
+
+typedef enum { EXEC_CORE_HOST, EXEC_CORE_AIC, EXEC_CORE_AIV0, EXEC_CORE_AIV1, EXEC_NCORES } exec_core_id;
+
+typedef enum {
+    EXEC_EV_NONE,
+    EXEC_EV_STMT,     /* a statement completed */
+    EXEC_EV_CALL,     /* a call entered its callee (or a group call started its cores) */
+    EXEC_EV_RETURN,   /* a callee returned to the caller's call statement */
+    EXEC_EV_FINISHED, /* the core's outermost function returned */
+    EXEC_EV_BLOCKED,  /* the statement waits on an empty queue; it re-runs later */
+    EXEC_EV_ERROR,    /* see machine_error */
+    EXEC_EV_DONE      /* the whole program finished (machine_step only) */
+} exec_event_kind;
+
+typedef struct exec_event {
+    exec_event_kind kind;
+    int core;          /* exec_core_id */
+    const char *file;
+    int line, col;     /* the statement's location (0 when none) */
+    const char *func;  /* the function the core is in */
+} exec_event;
+
+typedef enum { EXEC_SCHED_FIXED, EXEC_SCHED_AIC_FIRST, EXEC_SCHED_AIV_FIRST, EXEC_SCHED_RANDOM } exec_sched;
+
+typedef struct machine_options {
+    exec_profile_id profile;
+    int check_shapes;    /* REF's check_shapes assertions (default 1) */
+    exec_sched sched;
+    uint64_t seed;       /* EXEC_SCHED_RANDOM */
+    int max_depth;       /* frames per core (0: 200) */
+    int64_t slot_depth;  /* queue capacity for pushes; <= 0 unbounded (REF) */
+} machine_options;
+
+void machine_options_init(machine_options *o);
+
+/* Called on every in-place tensor write (exec_note_write). */
+typedef void (*machine_write_hook)(void *ud, int core, const tensor *t);
+
+machine *machine_new(const xprogram *p, const machine_options *o);
+void machine_free(machine *m);
+void machine_set_write_hook(machine *m, machine_write_hook fn, void *ud);
+
+/* Starts function fn on the host core with args (copied). */
+ptodb_status machine_start(machine *m, int fn, const value *args, uint32_t nargs);
+/* One statement on the core the scheduler picks. ev->kind EXEC_EV_DONE when
+ * the program has finished. Returns PTODB_OK, or the error status (then
+ * ev->kind is EXEC_EV_ERROR and machine_error has the message). */
+ptodb_status machine_step(machine *m, exec_event *ev);
+/* One statement on a given core (debuggers); BLOCKED is reported as an
+ * event, not an error. A core that cannot run (finished, waiting for its
+ * group) gives ERR_USAGE. */
+ptodb_status machine_step_core(machine *m, int core, exec_event *ev);
+/* Runs until the program ends or fails. */
+ptodb_status machine_run(machine *m);
+
+/* The error of the last failing step: "file:line:col: in FUNC: message" lines. */
+const char *machine_error(const machine *m);
+/* 1 when the failure is one REF would have too ("REF would fail here"). */
+int machine_error_is_ref(const machine *m);
+int machine_finished(const machine *m);
+/* The entry function's return value (valid once finished). */
+const value *machine_result(const machine *m);
+/* Statements executed so far (all cores). */
+uint64_t machine_steps(const machine *m);
+const char *machine_core_name(int core);
+
+/* Scalar arithmetic of semantics.md §4 (Python ints/floats/bools, 0-d
+ * tensors with torch rules). Exposed for tests. Errors go through exec_fail. */
+ptodb_status exec_scalar_binop(exec_ctx *ctx, int op, const value *a, const value *b, value *out);
+ptodb_status exec_scalar_unop(exec_ctx *ctx, int op, const value *a, value *out);
+
+#endif

@@ -1,0 +1,93 @@
+/* Internals shared by machine.c, exec_ctx.c, xcore.c and xcore_ops.c. */
+#ifndef PTODB_EXEC_MACHINE_INT_H
+#define PTODB_EXEC_MACHINE_INT_H
+
+#include <stdint.h>
+
+#include "base/strbuf.h"
+#include "exec/machine.h"
+#include "exec/xcore.h"
+
+typedef struct xloop {
+    int64_t cur, stop, step;
+} xloop;
+
+typedef struct xframe {
+    const xfunc *fn;
+    value *slots;
+    xloop *loops;
+    value *dyns; /* program dyns bound in this frame (Orchestration) */
+    uint32_t pc;
+} xframe;
+
+typedef enum {
+    CORE_IDLE,       /* not started / not part of the running group */
+    CORE_READY,
+    CORE_BLOCKED,
+    CORE_WAIT_GROUP, /* host waiting for its group call */
+    CORE_DONE,
+    CORE_FAILED
+} core_state;
+
+struct core;
+
+struct exec_ctx {
+    struct machine *m;
+    struct core *core;
+    exec_profile_id profile;
+    strbuf err;          /* the failing op's message */
+    int err_set;
+    /* set by a blocking op before it returns PTODB_BLOCKED */
+    xqueue *wait[2];
+    int nwait;
+    char wait_what[96]; /* "tpop_from_aiv (split=1, lane=0)" */
+    /* set by the machine when an evaluation fails */
+    const ir_expr *fail_at;
+    int ref_fail;
+};
+
+typedef struct core {
+    int id;      /* exec_core_id */
+    int lane;    /* subblock idx */
+    int in_group;
+    core_state state;
+    xframe *frames;
+    int depth, cap;
+    value result;
+    struct exec_ctx ctx;
+    xrt *rt;     /* the queues this core's cross-core ops use */
+    uint64_t blocked_since;
+    char wait_what[96];
+    xqueue *wait[2];
+    int nwait;
+} core;
+
+typedef struct group_run {
+    int active;
+    int split_aiv;        /* a split_aiv kernel run on two lanes (no AIC) */
+    const xfunc *g;       /* the group function (or the split_aiv kernel) */
+    int lanes;
+    int order[3];         /* core ids in scheduling order */
+    int ncores;
+    int cur;              /* index into order */
+    xrt rt;
+} group_run;
+
+struct machine {
+    const xprogram *p;
+    machine_options opt;
+    core cores[EXEC_NCORES];
+    group_run grp;
+    xrt global_rt;        /* cross-core ops outside group runs */
+    strbuf error;
+    int error_ref;
+    int finished;
+    uint64_t steps;
+    uint64_t block_seq;
+    uint64_t rng;
+    machine_write_hook hook;
+    void *hook_ud;
+    value scratch_none;
+};
+
+#endif

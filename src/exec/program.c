@@ -1,0 +1,1234 @@
+/* Lowering a resolved module into instructions (program.h). */
+#include "exec/program.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/mem.h"
+#include "base/strbuf.h"
+#include "ir/arena.h"
+#include "ir/parse.h"
+#include "ir/resolve.h"
+
+struct xarena;
+
+/* ---- REF's coverage (semantics.md §3.10, §3.11) ---------------------------- */
+
+static const char *const ref_noop_ops[] = {
+    "system.sync_src", "system.sync_dst", "system.sync_set", "system.sync_wait",
+    "system.set_ffts", "system.bar_v", "system.bar_m", "system.bar_all", "system.fence",
+    "system.cacheinvalid", "system.aic_initialize_pipe", "system.aiv_initialize_pipe",
+    "system.reserve_buffer", "system.import_peer_buffer", "system.tfree_to_aic",
+    "system.tfree_to_aiv", NULL};
+
+static const char *const ref_unsupported_ops[] = {
+    "tensor.aic_gather", "tensor.aiv_shard", "tensor.alloc", "tensor.ci", "tensor.cmp",
+    "tensor.col_argmax", "tensor.col_argmin", "tensor.col_expand_add", "tensor.cos",
+    "tensor.create_l1", "tensor.expand_clone", "tensor.fillpad_expand", "tensor.gather",
+    "tensor.gather_compare", "tensor.gather_mask", "tensor.gather_row", "tensor.get_block_idx",
+    "tensor.get_block_num", "tensor.get_subblock_idx", "tensor.mrgsort_format1",
+    "tensor.mrgsort_format2", "tensor.paged_gather", "tensor.random", "tensor.reinterpret_view",
+    "tensor.row_argmax", "tensor.row_argmin", "tensor.scatter", "tensor.scatter_mask",
+    "tensor.set_validshape", "tensor.sin", "tensor.sort32", "tile.aic_gather", "tile.aiv_shard",
+    "tile.ci", "tile.col_argmax", "tile.col_argmin", "tile.col_expand_add", "tile.cos",
+    "tile.fillpad_expand", "tile.fillpad_inplace", "tile.gather", "tile.gather_compare",
+    "tile.gather_mask", "tile.gather_row", "tile.gatherb", "tile.get_block_num",
+    "tile.matmul_mx", "tile.matmul_mx_acc", "tile.matmul_mx_bias", "tile.mgather",
+    "tile.mrgsort_format1", "tile.mrgsort_format2", "tile.mscatter", "tile.random",
+    "tile.reinterpret_view", "tile.row_argmax", "tile.row_argmin", "tile.scatter",
+    "tile.scatter_mask", "tile.set_validshape", "tile.sin", "tile.sort32", "tile.tget_scale_addr",
+    "tile.tri", "system.syncall", "system.task_dummy", "system.task_invalid",
+    "system.task_is_valid", "system.available_aiv_count", "system.available_cluster_count", NULL};
+
+static int in_list(const char *const *list, const char *name)
+{
+    for (size_t i = 0; list[i]; i++)
+        if (strcmp(list[i], name) == 0)
+            return 1;
+    return 0;
+}
+
+static int ref_handles_op(int op)
+{
+    const ir_op_info *info = ir_op_info_get(op);
+    if (!info)
+        return 0;
+    switch (info->family) {
+    case IR_OPFAM_ARRAY: case IR_OPFAM_PREFETCH: case IR_OPFAM_PLD_SYSTEM:
+    case IR_OPFAM_PLD_TENSOR: case IR_OPFAM_PLD_TILE: case IR_OPFAM_BUILTIN_TENSOR:
+    case IR_OPFAM_DIST: case IR_OPFAM_TEST:
+        return 0;
+    default:
+        break;
+    }
+    return !in_list(ref_unsupported_ops, info->name);
+}
+
+static int ptodb_only_op(int op)
+{
+    return op == IR_OP_TILE_AIV_SHARD || op == IR_OP_TILE_AIC_GATHER;
+}
+
+/* ---- helpers ------------------------------------------------------------ */
+
+typedef struct lctx {
+    int is_loop;
+    const int32_t *iter;     /* loop: iter-arg slots (yield targets inside the body) */
+    uint32_t niter;
+    int32_t head;            /* loop: continue target */
+    int32_t *breaks;         /* JUMPs to patch to the loop exit */
+    uint32_t nbreaks, capbreaks;
+    const ir_stmt *yield;    /* the yield statement met in the body (its targets) */
+} lctx;
+
+typedef struct lower {
+    xprogram *p;
+    xfunc *f;
+    const ir_func *irf;
+    const op_fn *ops;
+    diag_sink *sink;
+    ir_arena *a;
+    xinst *code;
+    uint32_t n, cap;
+    lctx stack[IR_MAX_DEPTH + 8];
+    int depth;
+    uint32_t nslots; /* grows with temps */
+    uint32_t nloops;
+    ptodb_status st;
+} lower;
+
+static void *aalloc(ir_arena *a, size_t n)
+{
+    return ir_arena_alloc(a, n ? n : 1);
+}
+
+static const char *astr(ir_arena *a, const char *s)
+{
+    return ir_arena_strndup(a, s, strlen(s));
+}
+
+static void lerror(lower *L, const ir_span *sp, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void lerror(lower *L, const ir_span *sp, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    diag_loc loc = {L->p->path, sp ? (int)sp->line : 0, sp ? (int)sp->col : 0};
+    const char *line = NULL;
+    if (sp && L->p->mod->src) {
+        const char *s = L->p->mod->src + sp->start;
+        while (s > L->p->mod->src && s[-1] != '\n')
+            s--;
+        line = s;
+    }
+    diag_vreport(L->sink, DIAG_ERROR, loc, line, fmt, ap);
+    va_end(ap);
+    if (L->st == PTODB_OK)
+        L->st = PTODB_ERR_UNSUPPORTED;
+}
+
+static int32_t emit(lower *L, xinst_kind kind, const ir_stmt *s, int is_stmt)
+{
+    if (L->n == L->cap) {
+        L->cap = L->cap ? 2 * L->cap : 64;
+        L->code = xreallocarray(L->code, L->cap, sizeof *L->code);
+    }
+    xinst *in = &L->code[L->n];
+    memset(in, 0, sizeof *in);
+    in->kind = (uint8_t)kind;
+    in->stmt = s;
+    in->is_stmt = (uint8_t)is_stmt;
+    in->target = -1;
+    in->loop = -1;
+    in->callee = -1;
+    return (int32_t)L->n++;
+}
+
+void exec_type_lower(const ir_expr *annot, exec_type *t)
+{
+    memset(t, 0, sizeof *t);
+    t->kind = EXEC_TYPE_UNKNOWN;
+    t->ir_dtype = -1;
+    t->dtype = DTYPE_FP32;
+    t->ndim = -1;
+    t->layout = -1;
+    if (!annot)
+        return;
+    if (annot->kind != IR_EXPR_SUBSCRIPT) {
+        if (annot->res.kind == IR_REF_TYPE)
+            t->kind = EXEC_TYPE_OTHER;
+        return;
+    }
+    const ir_expr *head = annot->u.sub.value;
+    if (head->res.kind != IR_REF_TYPE) {
+        t->kind = EXEC_TYPE_OTHER;
+        return;
+    }
+    int b = head->res.id;
+    ir_expr *const *items = annot->u.sub.items;
+    uint32_t n = annot->u.sub.n;
+    if (b == IR_BUILTIN_TENSOR || b == IR_BUILTIN_TILE) {
+        t->kind = b == IR_BUILTIN_TENSOR ? EXEC_TYPE_TENSOR : EXEC_TYPE_TILE;
+        if (n >= 1 && (items[0]->kind == IR_EXPR_LIST || items[0]->kind == IR_EXPR_TUPLE) &&
+            items[0]->u.seq.n <= TENSOR_MAX_DIMS) {
+            t->ndim = (int)items[0]->u.seq.n;
+            for (int d = 0; d < t->ndim; d++) {
+                const ir_expr *e = items[0]->u.seq.items[d];
+                t->dims[d] = (e->kind == IR_EXPR_INT && !(e->flags & IR_EF_BIG)) ? e->u.num.i : -1;
+            }
+        }
+        for (uint32_t i = 1; i < n; i++) {
+            const ir_expr *e = items[i];
+            if (e->res.kind != IR_REF_ENUM)
+                continue;
+            const ir_enum_info *info = ir_enum_info_get(e->res.id);
+            if (!info)
+                continue;
+            if (info->group == IR_EG_DTYPE && t->ir_dtype < 0) {
+                t->ir_dtype = e->res.id;
+                value v = value_enum(e->res.id);
+                dtype_id dt;
+                if (value_as_dtype(&v, &dt) == 0)
+                    t->dtype = dt;
+            } else if (info->group == IR_EG_TENSOR_LAYOUT) {
+                t->layout = e->res.id;
+            }
+        }
+    } else if (b == IR_BUILTIN_SCALAR) {
+        t->kind = EXEC_TYPE_SCALAR;
+        if (n >= 1 && items[0]->res.kind == IR_REF_ENUM) {
+            t->ir_dtype = items[0]->res.id;
+            value v = value_enum(items[0]->res.id);
+            dtype_id dt;
+            if (value_as_dtype(&v, &dt) == 0)
+                t->dtype = dt;
+        }
+    } else if (b == IR_BUILTIN_TUPLE_TYPE || b == IR_BUILTIN_TUPLE_RET) {
+        t->kind = EXEC_TYPE_TUPLE;
+    } else {
+        t->kind = EXEC_TYPE_OTHER;
+    }
+}
+
+const char *exec_torch_dtype_name(dtype_id dt)
+{
+    return dtype_torch_name(dt);
+}
+
+/* REF's sanitised Python name (semantics.md §5.6), without the duplicate
+ * suffixes. */
+static const char *sanitize(ir_arena *a, const char *name)
+{
+    static const char *const kw[] = {"False", "None", "True", "and", "as", "assert", "async",
+                                     "await", "break", "class", "continue", "def", "del",
+                                     "elif", "else", "except", "finally", "for", "from",
+                                     "global", "if", "import", "in", "is", "lambda",
+                                     "nonlocal", "not", "or", "pass", "raise", "return", "try",
+                                     "while", "with", "yield", NULL};
+    strbuf sb = STRBUF_INIT;
+    if (name[0] >= '0' && name[0] <= '9')
+        strbuf_puts(&sb, "v_");
+    for (const char *s = name; *s; s++) {
+        char c = *s;
+        int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                 c == '_';
+        if (!ok)
+            c = '_';
+        strbuf_putc(&sb, c);
+    }
+    /* runs of "__" collapse to "_" */
+    strbuf out = STRBUF_INIT;
+    const char *t = strbuf_str(&sb);
+    for (size_t i = 0; t[i]; i++) {
+        if (t[i] == '_' && t[i + 1] == '_') {
+            while (t[i + 1] == '_')
+                i++;
+        }
+        strbuf_putc(&out, t[i]);
+    }
+    if (in_list(kw, strbuf_str(&out)))
+        strbuf_puts(&out, "_v");
+    const char *r = astr(a, strbuf_str(&out));
+    strbuf_free(&sb);
+    strbuf_free(&out);
+    return r;
+}
+
+/* ---- expressions -------------------------------------------------------- */
+
+static xexpr *new_expr(lower *L, xexpr_kind k, const ir_expr *src)
+{
+    xexpr *x = aalloc(L->a, sizeof *x);
+    x->kind = (uint8_t)k;
+    x->src = src;
+    x->cval = value_none();
+    return x;
+}
+
+static xexpr *fail_expr(lower *L, const ir_expr *src, int ref_fail, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static xexpr *fail_expr(lower *L, const ir_expr *src, int ref_fail, const char *fmt, ...)
+{
+    xexpr *x = new_expr(L, XE_FAIL, src);
+    va_list ap;
+    va_start(ap, fmt);
+    strbuf sb = STRBUF_INIT;
+    strbuf_vprintf(&sb, fmt, ap);
+    va_end(ap);
+    x->msg = astr(L->a, strbuf_str(&sb));
+    strbuf_free(&sb);
+    x->ref_fail = (uint8_t)ref_fail;
+    return x;
+}
+
+static xexpr *lower_expr(lower *L, const ir_expr *e);
+
+/* A program-function call nested in an expression: hoisted into a CALL
+ * that writes a temp slot. */
+static int32_t lower_call_into(lower *L, const ir_expr *call, const ir_stmt *s, int32_t slot,
+                               const exec_type *type, const char *name);
+
+static xexpr *lower_expr(lower *L, const ir_expr *e)
+{
+    xexpr *x;
+    switch (e->kind) {
+    case IR_EXPR_INT:
+        if (e->flags & IR_EF_BIG)
+            return fail_expr(L, e, 0, "integer constant beyond 64 bits is not supported");
+        x = new_expr(L, XE_CONST, e);
+        x->cval = value_int(e->u.num.i);
+        return x;
+    case IR_EXPR_FLOAT:
+        x = new_expr(L, XE_CONST, e);
+        x->cval = value_float(e->u.num.f);
+        return x;
+    case IR_EXPR_STRING:
+        x = new_expr(L, XE_CONST, e);
+        x->cval.kind = VAL_STR;
+        x->cval.u.s = e->u.str.value;
+        return x;
+    case IR_EXPR_BOOL:
+        x = new_expr(L, XE_CONST, e);
+        x->cval = value_bool(e->u.boolean);
+        return x;
+    case IR_EXPR_NONE:
+        return new_expr(L, XE_CONST, e);
+    case IR_EXPR_NAME:
+        switch (e->res.kind) {
+        case IR_REF_LOCAL:
+            x = new_expr(L, XE_SLOT, e);
+            x->id = e->res.id;
+            return x;
+        case IR_REF_DYN:
+            x = new_expr(L, XE_DYN, e);
+            x->id = e->res.id;
+            return x;
+        case IR_REF_FLOATCONST:
+            return fail_expr(L, e, 1, "NameError: name '%s' is not defined", e->u.name->text);
+        default:
+            return fail_expr(L, e, 0, "name '%s' cannot be used as a value", e->u.name->text);
+        }
+    case IR_EXPR_ATTR:
+        if (e->res.kind == IR_REF_ENUM) {
+            x = new_expr(L, XE_CONST, e);
+            x->cval = value_enum(e->res.id);
+            return x;
+        }
+        return fail_expr(L, e, 0, "attribute '%s' cannot be used as a value", e->u.attr.name->text);
+    case IR_EXPR_LIST:
+    case IR_EXPR_TUPLE:
+        x = new_expr(L, XE_TUPLE, e);
+        x->nargs = e->u.seq.n;
+        x->args = aalloc(L->a, x->nargs * sizeof *x->args);
+        for (uint32_t i = 0; i < x->nargs; i++)
+            x->args[i] = lower_expr(L, e->u.seq.items[i]);
+        return x;
+    case IR_EXPR_DICT:
+        return new_expr(L, XE_CONST, e); /* attrs={...}: REF ignores them */
+    case IR_EXPR_SUBSCRIPT:
+        if (e->u.sub.n == 1 && e->u.sub.items[0]->kind == IR_EXPR_INT &&
+            !(e->flags & IR_EF_TUPLE_SUB)) {
+            x = new_expr(L, XE_INDEX, e);
+            x->id = (int32_t)e->u.sub.items[0]->u.num.i;
+            x->nargs = 1;
+            x->args = aalloc(L->a, sizeof *x->args);
+            x->args[0] = lower_expr(L, e->u.sub.value);
+            return x;
+        }
+        return fail_expr(L, e, 0, "unsupported subscript");
+    case IR_EXPR_UNARY:
+        x = new_expr(L, XE_UN, e);
+        x->op = e->op;
+        x->nargs = 1;
+        x->args = aalloc(L->a, sizeof *x->args);
+        x->args[0] = lower_expr(L, e->u.unary.operand);
+        return x;
+    case IR_EXPR_BINARY:
+        if (e->op == IR_BINOP_AND || e->op == IR_BINOP_OR)
+            x = new_expr(L, e->op == IR_BINOP_AND ? XE_AND : XE_OR, e);
+        else
+            x = new_expr(L, XE_BIN, e);
+        x->op = e->op;
+        x->nargs = 2;
+        x->args = aalloc(L->a, 2 * sizeof *x->args);
+        x->args[0] = lower_expr(L, e->u.binary.lhs);
+        x->args[1] = lower_expr(L, e->u.binary.rhs);
+        return x;
+    case IR_EXPR_CALL:
+        break;
+    default:
+        return fail_expr(L, e, 0, "unsupported expression (%s)", ir_expr_kind_name(e->kind));
+    }
+
+    /* calls */
+    if (e->res.kind == IR_REF_CALL) {
+        int32_t slot = (int32_t)L->nslots++;
+        lower_call_into(L, e, NULL, slot, NULL, NULL);
+        x = new_expr(L, XE_SLOT, e);
+        x->id = slot;
+        return x;
+    }
+    if (e->res.kind == IR_REF_BUILTIN) {
+        int b = e->res.id;
+        uint32_t na = e->u.call.nargs;
+        switch (b) {
+        case IR_BUILTIN_CONST: /* the IR dtype is ignored (semantics.md §2.1) */
+            if (na >= 1)
+                return lower_expr(L, e->u.call.args[0]);
+            break;
+        case IR_BUILTIN_MIN:
+        case IR_BUILTIN_MAX:
+        case IR_BUILTIN_ABS:
+            x = new_expr(L, b == IR_BUILTIN_MIN ? XE_MIN : b == IR_BUILTIN_MAX ? XE_MAX : XE_ABS, e);
+            x->nargs = na;
+            x->args = aalloc(L->a, na * sizeof *x->args);
+            for (uint32_t i = 0; i < na; i++)
+                x->args[i] = lower_expr(L, e->u.call.args[i]);
+            return x;
+        case IR_BUILTIN_CAST:
+            if (na == 2 && e->u.call.args[1]->res.kind == IR_REF_ENUM) {
+                x = new_expr(L, XE_CAST, e);
+                x->id = e->u.call.args[1]->res.id;
+                x->nargs = 1;
+                x->args = aalloc(L->a, sizeof *x->args);
+                x->args[0] = lower_expr(L, e->u.call.args[0]);
+                return x;
+            }
+            break;
+        default:
+            break;
+        }
+        return fail_expr(L, e, 0, "unsupported builtin %s here", ir_builtin_name(b));
+    }
+    if (e->res.kind != IR_REF_OP)
+        return fail_expr(L, e, 0, "unsupported call");
+
+    int op = e->res.id;
+    const ir_op_info *info = ir_op_info_get(op);
+    if (info && info->family == IR_OPFAM_SYSTEM && in_list(ref_noop_ops, info->name))
+        return new_expr(L, XE_CONST, e); /* None; operands not evaluated (§3.10) */
+    if (!ref_handles_op(op)) {
+        if (!L->p->codegen_error) {
+            strbuf sb = STRBUF_INIT;
+            strbuf_printf(&sb,
+                          "ValueError: Unsupported op '%s' in torch_codegen. Register a handler "
+                          "in _OP_MAP or use a GlobalVar for cross-function calls.",
+                          info ? info->name : "?");
+            L->p->codegen_error = strbuf_detach(&sb);
+            L->p->codegen_error_at = e;
+        }
+        if (ptodb_only_op(op))
+            L->p->uses_ptodb_only_ops = 1;
+        else
+            L->p->uses_ptodb_only_ops = -1; /* something neither can run */
+    }
+    if (!L->ops[op])
+        return fail_expr(L, e, !ref_handles_op(op),
+                         ref_handles_op(op) ? "op %s is not implemented in ptodb yet"
+                                            : "ValueError: Unsupported op '%s' in torch_codegen",
+                         info ? info->name : "?");
+    x = new_expr(L, XE_OP, e);
+    x->id = op;
+    x->fn = L->ops[op];
+    x->nargs = e->u.call.nargs;
+    x->args = aalloc(L->a, x->nargs * sizeof *x->args);
+    for (uint32_t i = 0; i < x->nargs; i++)
+        x->args[i] = lower_expr(L, e->u.call.args[i]);
+    uint32_t nk = 0;
+    for (uint32_t i = 0; i < e->u.call.nkwargs; i++)
+        if (exec_kw_lookup(e->u.call.kwargs[i].name->text) != EXEC_KW_OTHER)
+            nk++;
+    x->kw = aalloc(L->a, nk * sizeof *x->kw);
+    x->kw_ids = aalloc(L->a, nk);
+    for (uint32_t i = 0; i < e->u.call.nkwargs; i++) {
+        exec_kw k = exec_kw_lookup(e->u.call.kwargs[i].name->text);
+        if (k == EXEC_KW_OTHER)
+            continue;
+        x->kw_ids[x->nkw] = (uint8_t)k;
+        x->kw[x->nkw++] = lower_expr(L, e->u.call.kwargs[i].value);
+    }
+    return x;
+}
+
+/* ---- statements --------------------------------------------------------- */
+
+static void lower_block(lower *L, const ir_block *b);
+
+static const char *slot_name(lower *L, int32_t slot)
+{
+    if (slot >= 0 && (uint32_t)slot < L->irf->nslots && L->f->slot_names)
+        return L->f->slot_names[slot];
+    return "tmp";
+}
+
+static int32_t lower_call_into(lower *L, const ir_expr *call, const ir_stmt *s, int32_t slot,
+                               const exec_type *type, const char *name)
+{
+    /* arguments first (they may hoist nested calls) */
+    uint32_t na = call->u.call.nargs;
+    xexpr **args = aalloc(L->a, na * sizeof *args);
+    for (uint32_t i = 0; i < na; i++)
+        args[i] = lower_expr(L, call->u.call.args[i]);
+    int32_t pc = emit(L, XI_CALL, s, s != NULL);
+    xinst *in = &L->code[pc];
+    in->vals = args;
+    in->nvals = na;
+    in->callee = call->res.id;
+    in->e = new_expr(L, XE_CONST, call); /* location of the call */
+    if (slot >= 0) {
+        in->slots = aalloc(L->a, sizeof(int32_t));
+        in->slots[0] = slot;
+        in->nslots = 1;
+        if (type) {
+            exec_type *t = aalloc(L->a, sizeof *t);
+            *t = *type;
+            in->types = t;
+        }
+        const char **nm = aalloc(L->a, sizeof *nm);
+        nm[0] = name ? name : "tmp";
+        in->names = nm;
+    }
+    return pc;
+}
+
+static lctx *find_yield_owner(lower *L)
+{
+    return L->depth > 0 ? &L->stack[L->depth - 1] : NULL;
+}
+
+static lctx *find_loop(lower *L)
+{
+    for (int i = L->depth - 1; i >= 0; i--)
+        if (L->stack[i].is_loop)
+            return &L->stack[i];
+    return NULL;
+}
+
+static void push_ctx(lower *L, int is_loop, const int32_t *iter, uint32_t niter, int32_t head)
+{
+    lctx *c = &L->stack[L->depth++];
+    memset(c, 0, sizeof *c);
+    c->is_loop = is_loop;
+    c->iter = iter;
+    c->niter = niter;
+    c->head = head;
+}
+
+static void pop_ctx(lower *L, int32_t exit_pc)
+{
+    lctx *c = &L->stack[--L->depth];
+    for (uint32_t i = 0; i < c->nbreaks; i++)
+        L->code[c->breaks[i]].target = exit_pc;
+    free(c->breaks);
+}
+
+static void lower_yield(lower *L, const ir_stmt *s)
+{
+    lctx *c = find_yield_owner(L);
+    uint32_t nv = s->u.assign.nvalues;
+    xexpr **vals = aalloc(L->a, nv * sizeof *vals);
+    for (uint32_t i = 0; i < nv; i++)
+        vals[i] = lower_expr(L, s->u.assign.values[i]);
+    if (!c) {
+        lerror(L, &s->span, "pl.yield_ outside a loop or if");
+        return;
+    }
+    c->yield = s;
+    int32_t pc = emit(L, XI_YIELD, s, 1);
+    xinst *in = &L->code[pc];
+    in->vals = vals;
+    in->nvals = nv;
+    if (c->is_loop) {
+        if (c->niter != nv && c->niter != 0) {
+            lerror(L, &s->span, "pl.yield_ gives %u values for %u iter-args", nv, c->niter);
+            return;
+        }
+        in->nslots = c->niter;
+        in->slots = (int32_t *)c->iter;
+    } else {
+        uint32_t nt = s->u.assign.ntargets;
+        if (nt != 0 && nt != nv) {
+            lerror(L, &s->span, "pl.yield_ gives %u values for %u targets", nv, nt);
+            return;
+        }
+        in->nslots = nt;
+        in->slots = aalloc(L->a, nt * sizeof(int32_t));
+        const char **names = aalloc(L->a, nt * sizeof *names);
+        for (uint32_t i = 0; i < nt; i++) {
+            in->slots[i] = s->u.assign.targets[i].slot;
+            names[i] = slot_name(L, in->slots[i]);
+        }
+        in->names = names;
+        if (nt == 1 && s->u.assign.annot) {
+            exec_type *t = aalloc(L->a, sizeof *t);
+            exec_type_lower(s->u.assign.annot, t);
+            in->types = t;
+        }
+    }
+}
+
+static void lower_for(lower *L, const ir_stmt *s)
+{
+    const ir_expr *it = s->u.for_.iter;
+    int b = it->kind == IR_EXPR_CALL && it->res.kind == IR_REF_BUILTIN ? it->res.id : -1;
+    if (b == IR_BUILTIN_SPMD || b == IR_BUILTIN_SPLIT_AIV) {
+        /* scopes: run once; the variable is block 0 / the current lane */
+        if (s->u.for_.var) {
+            int32_t pc = emit(L, XI_ASSIGN, s, 1);
+            xinst *in = &L->code[pc];
+            in->e = new_expr(L, b == IR_BUILTIN_SPMD ? XE_CONST : XE_LANE, it);
+            if (b == IR_BUILTIN_SPMD)
+                in->e->cval = value_int(0);
+            in->slots = aalloc(L->a, sizeof(int32_t));
+            in->slots[0] = s->u.for_.var->slot;
+            in->nslots = 1;
+        }
+        lower_block(L, &s->u.for_.body);
+        return;
+    }
+    if (b != IR_BUILTIN_RANGE && b != IR_BUILTIN_PARALLEL && b != IR_BUILTIN_UNROLL &&
+        b != IR_BUILTIN_PIPELINE && b != IR_BUILTIN_WHILE) {
+        lerror(L, &it->span, "unsupported for-loop iterable");
+        return;
+    }
+    /* init_values */
+    const ir_expr *inits = NULL;
+    for (uint32_t i = 0; i < it->u.call.nkwargs; i++)
+        if (strcmp(it->u.call.kwargs[i].name->text, "init_values") == 0)
+            inits = it->u.call.kwargs[i].value;
+    uint32_t ni = s->u.for_.niter_args;
+    uint32_t ninit = inits && (inits->kind == IR_EXPR_TUPLE || inits->kind == IR_EXPR_LIST)
+                         ? inits->u.seq.n
+                         : 0;
+    if (ninit != ni) {
+        lerror(L, &s->span, "%u iter-args but %u init_values", ni, ninit);
+        return;
+    }
+    int32_t *iter = aalloc(L->a, ni * sizeof(int32_t));
+    const char **inames = aalloc(L->a, ni * sizeof *inames);
+    for (uint32_t i = 0; i < ni; i++) {
+        iter[i] = s->u.for_.iter_args[i].slot;
+        inames[i] = slot_name(L, iter[i]);
+    }
+    xexpr **initx = aalloc(L->a, ni * sizeof *initx);
+    for (uint32_t i = 0; i < ni; i++)
+        initx[i] = lower_expr(L, inits->u.seq.items[i]);
+    int32_t loop = (int32_t)L->nloops++;
+    int32_t init_pc = emit(L, XI_FOR_INIT, s, 0);
+    {
+        xinst *in = &L->code[init_pc];
+        in->loop = loop;
+        in->slots = iter;
+        in->nslots = ni;
+        in->names = inames;
+        in->e = new_expr(L, XE_CONST, it);
+        /* inits go in vals[3..] after the three bounds */
+        in->nvals = 3 + ni;
+        in->vals = aalloc(L->a, in->nvals * sizeof *in->vals);
+        for (uint32_t i = 0; i < ni; i++)
+            in->vals[3 + i] = initx[i];
+    }
+    const ir_block *body = &s->u.for_.body;
+    uint32_t first = 0;
+    int32_t head;
+    if (b == IR_BUILTIN_WHILE) {
+        if (body->n == 0 || body->items[0]->kind != IR_STMT_COND) {
+            lerror(L, &s->span, "pl.while_ body must start with pl.cond(...)");
+            return;
+        }
+        L->code[init_pc].nvals = 3 + ni; /* no bounds: vals[0..2] NULL */
+        xexpr *cond = lower_expr(L, body->items[0]->u.expr.arg);
+        head = emit(L, XI_BRANCH, body->items[0], 1);
+        L->code[head].e = cond;
+        first = 1;
+    } else {
+        uint32_t na = it->u.call.nargs;
+        xexpr *bx[3] = {NULL, NULL, NULL};
+        if (na == 1) {
+            bx[1] = lower_expr(L, it->u.call.args[0]);
+        } else if (na >= 2) {
+            bx[0] = lower_expr(L, it->u.call.args[0]);
+            bx[1] = lower_expr(L, it->u.call.args[1]);
+            if (na >= 3)
+                bx[2] = lower_expr(L, it->u.call.args[2]);
+        }
+        for (int i = 0; i < 3; i++)
+            L->code[init_pc].vals[i] = bx[i];
+        head = emit(L, XI_FOR_NEXT, s, 1);
+        L->code[head].loop = loop;
+        L->code[head].slots = aalloc(L->a, sizeof(int32_t));
+        L->code[head].slots[0] = s->u.for_.var ? s->u.for_.var->slot : -1;
+        L->code[head].nslots = 1;
+    }
+    push_ctx(L, 1, iter, ni, head);
+    for (uint32_t i = first; i < body->n; i++) {
+        const ir_block one = {&body->items[i], 1};
+        lower_block(L, &one);
+    }
+    int32_t j = emit(L, XI_JUMP, NULL, 0);
+    L->code[j].target = head;
+    const ir_stmt *y = L->stack[L->depth - 1].yield;
+    int32_t exit_pc = (int32_t)L->n;
+    L->code[head].target = exit_pc;
+    pop_ctx(L, exit_pc);
+    if (y && y->u.assign.ntargets > 0) {
+        uint32_t nt = y->u.assign.ntargets;
+        if (nt != ni) {
+            lerror(L, &y->span, "%u yield targets for %u iter-args", nt, ni);
+            return;
+        }
+        int32_t pc = emit(L, XI_COPY, NULL, 0);
+        xinst *in = &L->code[pc];
+        in->slots = iter;
+        in->nslots = ni;
+        in->slots2 = aalloc(L->a, nt * sizeof(int32_t));
+        const char **names = aalloc(L->a, nt * sizeof *names);
+        for (uint32_t i = 0; i < nt; i++) {
+            in->slots2[i] = y->u.assign.targets[i].slot;
+            names[i] = slot_name(L, in->slots2[i]);
+        }
+        in->names = names;
+    }
+}
+
+static void lower_stmt(lower *L, const ir_stmt *s)
+{
+    switch (s->kind) {
+    case IR_STMT_ASSIGN: {
+        const ir_expr *v = s->u.assign.value;
+        if (s->u.assign.ntargets != 1) {
+            /* a, b = call(...): bind a tuple's items */
+            xexpr *x = lower_expr(L, v);
+            int32_t tmp = (int32_t)L->nslots++;
+            int32_t pc = emit(L, XI_ASSIGN, s, 0);
+            L->code[pc].e = x;
+            L->code[pc].slots = aalloc(L->a, sizeof(int32_t));
+            L->code[pc].slots[0] = tmp;
+            L->code[pc].nslots = 1;
+            for (uint32_t i = 0; i < s->u.assign.ntargets; i++) {
+                int32_t p2 = emit(L, XI_ASSIGN, s, i + 1 == s->u.assign.ntargets);
+                xexpr *ix = new_expr(L, XE_INDEX, v);
+                ix->id = (int32_t)i;
+                ix->nargs = 1;
+                ix->args = aalloc(L->a, sizeof *ix->args);
+                ix->args[0] = new_expr(L, XE_SLOT, v);
+                ix->args[0]->id = tmp;
+                L->code[p2].e = ix;
+                L->code[p2].slots = aalloc(L->a, sizeof(int32_t));
+                L->code[p2].slots[0] = s->u.assign.targets[i].slot;
+                L->code[p2].nslots = 1;
+            }
+            return;
+        }
+        int32_t slot = s->u.assign.targets[0].slot;
+        exec_type *t = NULL;
+        if (s->u.assign.annot) {
+            t = aalloc(L->a, sizeof *t);
+            exec_type_lower(s->u.assign.annot, t);
+        }
+        if (v->kind == IR_EXPR_CALL && v->res.kind == IR_REF_CALL) {
+            lower_call_into(L, v, s, slot, t, slot_name(L, slot));
+            return;
+        }
+        xexpr *x = lower_expr(L, v);
+        if (x->kind == XE_OP)
+            x->rtype = t;
+        int32_t pc = emit(L, XI_ASSIGN, s, 1);
+        xinst *in = &L->code[pc];
+        in->e = x;
+        in->slots = aalloc(L->a, sizeof(int32_t));
+        in->slots[0] = slot;
+        in->nslots = 1;
+        in->types = t;
+        const char **nm = aalloc(L->a, sizeof *nm);
+        nm[0] = slot_name(L, slot);
+        in->names = nm;
+        return;
+    }
+    case IR_STMT_YIELD:
+        lower_yield(L, s);
+        return;
+    case IR_STMT_EXPR: {
+        const ir_expr *v = s->u.expr.value;
+        if (v->kind == IR_EXPR_CALL && v->res.kind == IR_REF_CALL) {
+            lower_call_into(L, v, s, -1, NULL, NULL);
+            return;
+        }
+        if (v->kind == IR_EXPR_CALL && v->res.kind == IR_REF_BUILTIN &&
+            v->res.id == IR_BUILTIN_YIELD) {
+            /* a bare pl.yield_(...) parsed as an expression */
+            ir_stmt tmp = *s;
+            tmp.kind = IR_STMT_YIELD;
+            tmp.u.assign.targets = NULL;
+            tmp.u.assign.ntargets = 0;
+            tmp.u.assign.annot = NULL;
+            tmp.u.assign.value = (ir_expr *)v;
+            tmp.u.assign.values = v->u.call.args;
+            tmp.u.assign.nvalues = v->u.call.nargs;
+            ir_stmt *cp = aalloc(L->a, sizeof *cp);
+            *cp = tmp;
+            lower_yield(L, cp);
+            return;
+        }
+        int32_t pc = emit(L, XI_EXPR, s, 1);
+        L->code[pc].e = lower_expr(L, v);
+        return;
+    }
+    case IR_STMT_RETURN: {
+        uint32_t n = s->u.ret.n;
+        xexpr **vals = aalloc(L->a, n * sizeof *vals);
+        for (uint32_t i = 0; i < n; i++) {
+            const ir_expr *v = s->u.ret.values[i];
+            if (v->kind == IR_EXPR_CALL && v->res.kind == IR_REF_CALL) {
+                int32_t tmp = (int32_t)L->nslots++;
+                lower_call_into(L, v, NULL, tmp, NULL, NULL);
+                vals[i] = new_expr(L, XE_SLOT, v);
+                vals[i]->id = tmp;
+            } else {
+                vals[i] = lower_expr(L, v);
+            }
+        }
+        int32_t pc = emit(L, XI_RETURN, s, 1);
+        L->code[pc].vals = vals;
+        L->code[pc].nvals = n;
+        return;
+    }
+    case IR_STMT_IF: {
+        xexpr *cond = lower_expr(L, s->u.if_.cond);
+        int32_t br = emit(L, XI_BRANCH, s, 1);
+        L->code[br].e = cond;
+        push_ctx(L, 0, NULL, 0, -1);
+        lower_block(L, &s->u.if_.body);
+        pop_ctx(L, -1);
+        if (s->u.if_.has_else) {
+            int32_t j = emit(L, XI_JUMP, NULL, 0);
+            L->code[br].target = (int32_t)L->n;
+            push_ctx(L, 0, NULL, 0, -1);
+            lower_block(L, &s->u.if_.orelse);
+            pop_ctx(L, -1);
+            L->code[j].target = (int32_t)L->n;
+        } else {
+            L->code[br].target = (int32_t)L->n;
+        }
+        return;
+    }
+    case IR_STMT_FOR:
+        lower_for(L, s);
+        return;
+    case IR_STMT_WHILE: {
+        xexpr *cond = lower_expr(L, s->u.while_.cond);
+        int32_t head = emit(L, XI_BRANCH, s, 1);
+        L->code[head].e = cond;
+        push_ctx(L, 1, NULL, 0, head);
+        lower_block(L, &s->u.while_.body);
+        int32_t j = emit(L, XI_JUMP, NULL, 0);
+        L->code[j].target = head;
+        L->code[head].target = (int32_t)L->n;
+        pop_ctx(L, (int32_t)L->n);
+        return;
+    }
+    case IR_STMT_WITH:
+        if (s->u.with.as) {
+            int32_t pc = emit(L, XI_ASSIGN, s, 0);
+            L->code[pc].e = new_expr(L, XE_CONST, s->u.with.ctx);
+            L->code[pc].slots = aalloc(L->a, sizeof(int32_t));
+            L->code[pc].slots[0] = s->u.with.as->slot;
+            L->code[pc].nslots = 1;
+        }
+        lower_block(L, &s->u.with.body);
+        return;
+    case IR_STMT_BREAK:
+    case IR_STMT_CONTINUE: {
+        lctx *c = find_loop(L);
+        if (!c) {
+            lerror(L, &s->span, "%s outside a loop", s->kind == IR_STMT_BREAK ? "break" : "continue");
+            return;
+        }
+        int32_t j = emit(L, XI_JUMP, s, 1);
+        if (s->kind == IR_STMT_CONTINUE) {
+            L->code[j].target = c->head;
+        } else {
+            if (c->nbreaks == c->capbreaks) {
+                c->capbreaks = c->capbreaks ? 2 * c->capbreaks : 4;
+                c->breaks = xreallocarray(c->breaks, c->capbreaks, sizeof *c->breaks);
+            }
+            c->breaks[c->nbreaks++] = j;
+        }
+        return;
+    }
+    case IR_STMT_COND:
+        lerror(L, &s->span, "pl.cond outside a pl.while_ loop");
+        return;
+    case IR_STMT_FUNC_ATTR:
+    case IR_STMT_PASS:
+    case IR_STMT_ELLIPSIS:
+        return;
+    case IR_STMT_OPAQUE:
+    default: {
+        int32_t pc = emit(L, XI_FAIL, s, 1);
+        L->code[pc].msg = "unsupported statement (not modelled by ptodb)";
+        return;
+    }
+    }
+}
+
+static void lower_block(lower *L, const ir_block *b)
+{
+    if (L->depth >= IR_MAX_DEPTH) {
+        lerror(L, NULL, "blocks nested too deeply");
+        return;
+    }
+    for (uint32_t i = 0; i < b->n; i++)
+        lower_stmt(L, b->items[i]);
+}
+
+/* ---- functions and the program ----------------------------------------- */
+
+static int32_t func_type_of(const ir_func *f)
+{
+    if (!f->type_name)
+        return -1;
+    strbuf sb = STRBUF_INIT;
+    strbuf_printf(&sb, "pl.FunctionType.%s", f->type_name);
+    int v = ir_enum_lookup(sb.data, sb.len);
+    strbuf_free(&sb);
+    return v;
+}
+
+static int split_code(int32_t ev)
+{
+    if (ev == IR_EV_SPLIT_MODE_UP_DOWN)
+        return 1;
+    if (ev == IR_EV_SPLIT_MODE_LEFT_RIGHT)
+        return 2;
+    return 0;
+}
+
+static void read_func_attrs(xfunc *xf, const ir_func *f)
+{
+    const ir_expr *d = f->func_attr;
+    if (!d || d->kind != IR_EXPR_DICT)
+        return;
+    for (uint32_t i = 0; i < d->u.dict.n; i++) {
+        const ir_expr *k = d->u.dict.keys[i], *v = d->u.dict.values[i];
+        if (k->kind != IR_EXPR_STRING)
+            continue;
+        const char *key = k->u.str.value;
+        if (strcmp(key, "split") == 0) {
+            if (v->res.kind == IR_REF_ENUM)
+                xf->attr_split = split_code(v->res.id);
+            else if (v->kind == IR_EXPR_INT)
+                xf->attr_split = (int)v->u.num.i;
+        } else if (strcmp(key, "split_aiv") == 0) {
+            xf->split_aiv = v->kind == IR_EXPR_BOOL && v->u.boolean;
+        } else if (strcmp(key, "dual_aiv_dispatch") == 0) {
+            xf->attr_dual = v->kind == IR_EXPR_BOOL && v->u.boolean;
+        }
+    }
+}
+
+/* Collects split kwargs of cross-core ops in an expression tree (bitmask of
+ * codes 0..31). */
+static void collect_split_expr(const ir_expr *e, unsigned *mask)
+{
+    if (!e)
+        return;
+    switch (e->kind) {
+    case IR_EXPR_CALL:
+        if (e->res.kind == IR_REF_OP &&
+            (e->res.id == IR_OP_TILE_TPUSH_TO_AIV || e->res.id == IR_OP_TILE_TPUSH_TO_AIC ||
+             e->res.id == IR_OP_TILE_TPOP_FROM_AIC || e->res.id == IR_OP_TILE_TPOP_FROM_AIV)) {
+            int code = 0;
+            for (uint32_t i = 0; i < e->u.call.nkwargs; i++)
+                if (strcmp(e->u.call.kwargs[i].name->text, "split") == 0) {
+                    const ir_expr *v = e->u.call.kwargs[i].value;
+                    if (v->kind == IR_EXPR_INT)
+                        code = (int)v->u.num.i;
+                    else if (v->res.kind == IR_REF_ENUM)
+                        code = split_code(v->res.id);
+                }
+            if (code >= 0 && code < 32)
+                *mask |= 1u << code;
+        }
+        for (uint32_t i = 0; i < e->u.call.nargs; i++)
+            collect_split_expr(e->u.call.args[i], mask);
+        for (uint32_t i = 0; i < e->u.call.nkwargs; i++)
+            collect_split_expr(e->u.call.kwargs[i].value, mask);
+        break;
+    case IR_EXPR_LIST:
+    case IR_EXPR_TUPLE:
+        for (uint32_t i = 0; i < e->u.seq.n; i++)
+            collect_split_expr(e->u.seq.items[i], mask);
+        break;
+    case IR_EXPR_SUBSCRIPT:
+        collect_split_expr(e->u.sub.value, mask);
+        break;
+    case IR_EXPR_UNARY:
+        collect_split_expr(e->u.unary.operand, mask);
+        break;
+    case IR_EXPR_BINARY:
+        collect_split_expr(e->u.binary.lhs, mask);
+        collect_split_expr(e->u.binary.rhs, mask);
+        break;
+    default:
+        break;
+    }
+}
+
+static void collect_split_block(const ir_block *b, unsigned *mask)
+{
+    for (uint32_t i = 0; i < b->n; i++) {
+        const ir_stmt *s = b->items[i];
+        switch (s->kind) {
+        case IR_STMT_ASSIGN:
+        case IR_STMT_YIELD:
+            collect_split_expr(s->u.assign.value, mask);
+            break;
+        case IR_STMT_EXPR:
+        case IR_STMT_COND:
+            collect_split_expr(s->u.expr.value, mask);
+            break;
+        case IR_STMT_RETURN:
+            for (uint32_t j = 0; j < s->u.ret.n; j++)
+                collect_split_expr(s->u.ret.values[j], mask);
+            break;
+        case IR_STMT_IF:
+            collect_split_expr(s->u.if_.cond, mask);
+            collect_split_block(&s->u.if_.body, mask);
+            collect_split_block(&s->u.if_.orelse, mask);
+            break;
+        case IR_STMT_FOR:
+            collect_split_expr(s->u.for_.iter, mask);
+            collect_split_block(&s->u.for_.body, mask);
+            break;
+        case IR_STMT_WHILE:
+            collect_split_expr(s->u.while_.cond, mask);
+            collect_split_block(&s->u.while_.body, mask);
+            break;
+        case IR_STMT_WITH:
+            collect_split_block(&s->u.with.body, mask);
+            break;
+        default:
+            break;
+        }
+    }
+}
+
+int exec_program_find(const xprogram *p, const char *name)
+{
+    for (uint32_t i = 0; i < p->nfuncs; i++)
+        if (strcmp(p->funcs[i].name, name) == 0)
+            return (int)i;
+    return -1;
+}
+
+static void build_group(xprogram *p, xfunc *g, ir_arena *a)
+{
+    strbuf sb = STRBUF_INIT;
+    strbuf_printf(&sb, "%s_aic", g->name);
+    int aic = exec_program_find(p, sb.data);
+    strbuf_clear(&sb);
+    strbuf_printf(&sb, "%s_aiv", g->name);
+    int aiv = exec_program_find(p, sb.data);
+    strbuf_free(&sb);
+    if (aic < 0 || aiv < 0)
+        return; /* called directly (semantics.md §5.5) */
+    g->is_group = 1;
+    g->group.aic = aic;
+    g->group.aiv = aiv;
+    unsigned mask = 0;
+    collect_split_block(&p->funcs[aic].src->body, &mask);
+    collect_split_block(&p->funcs[aiv].src->body, &mask);
+    int n = 0, code = 0;
+    for (int i = 0; i < 32; i++)
+        if (mask & (1u << i)) {
+            n++;
+            code = i;
+        }
+    if (n > 1) {
+        strbuf m = STRBUF_INIT;
+        strbuf_printf(&m, "ValueError: Conflicting cross-core split kwargs in group %s: [", g->name);
+        int first = 1;
+        for (int i = 0; i < 32; i++)
+            if (mask & (1u << i)) {
+                strbuf_printf(&m, "%s%d", first ? "" : ", ", i);
+                first = 0;
+            }
+        strbuf_puts(&m, "]");
+        g->group.conflict = astr(a, m.data);
+        strbuf_free(&m);
+    }
+    if (n == 0) {
+        code = g->attr_split;
+        if (code == 0)
+            code = p->funcs[aiv].attr_split;
+    }
+    g->group.split = code;
+    g->group.dual = p->funcs[aiv].attr_dual;
+    g->group.lanes = (code >= 1 && code <= 4) || g->group.dual ? 2 : 1;
+}
+
+static int cmp_names(const void *x, const void *y)
+{
+    const xfunc *const *a = x, *const *b = y;
+    return strcmp((*a)->name, (*b)->name);
+}
+
+ptodb_status exec_program_build(const ir_module *m, const op_fn *ops, xprogram **out,
+                                diag_sink *sink)
+{
+    *out = NULL;
+    if (!m->program) {
+        diag_loc loc = {m->path, 0, 0};
+        diag_report(sink, DIAG_ERROR, loc, NULL, "no @pl.program class in the file");
+        return PTODB_ERR_UNSUPPORTED;
+    }
+    ir_arena *a = ir_arena_new();
+    xprogram *p = xcalloc(1, sizeof *p);
+    p->arena = (struct xarena *)a;
+    p->mod = m;
+    p->path = m->path;
+    const ir_program *pr = m->program;
+    p->nfuncs = pr->nfuncs;
+    p->ndyns = pr->ndyns;
+    p->funcs = aalloc(a, p->nfuncs * sizeof *p->funcs);
+    p->entry = -1;
+    for (uint32_t i = 0; i < p->nfuncs; i++) {
+        xfunc *xf = &p->funcs[i];
+        const ir_func *f = pr->funcs[i];
+        xf->src = f;
+        xf->name = f->name->text;
+        xf->index = (int32_t)i;
+        xf->type = func_type_of(f);
+        xf->nparams = f->nparams;
+        read_func_attrs(xf, f);
+        xf->param_types = aalloc(a, f->nparams * sizeof *xf->param_types);
+        for (uint32_t j = 0; j < f->nparams; j++)
+            exec_type_lower(f->params[j].type, &xf->param_types[j]);
+        xf->slot_names = aalloc(a, f->nslots * sizeof *xf->slot_names);
+        for (uint32_t j = 0; j < f->nslots; j++)
+            xf->slot_names[j] = f->slot_names && f->slot_names[j]
+                                    ? sanitize(a, f->slot_names[j]->text)
+                                    : "tmp";
+    }
+    ptodb_status st = PTODB_OK;
+    for (uint32_t i = 0; i < p->nfuncs && st == PTODB_OK; i++) {
+        xfunc *xf = &p->funcs[i];
+        const ir_func *f = xf->src;
+        build_group(p, xf, a);
+        lower L;
+        memset(&L, 0, sizeof L);
+        L.p = p;
+        L.f = xf;
+        L.irf = f;
+        L.ops = ops;
+        L.sink = sink;
+        L.a = a;
+        L.nslots = f->nslots;
+        lower_block(&L, &f->body);
+        /* falling off the end returns None */
+        int32_t pc = emit(&L, XI_RETURN, NULL, 0);
+        L.code[pc].nvals = 0;
+        xf->code = aalloc(a, L.n * sizeof *xf->code);
+        memcpy(xf->code, L.code, L.n * sizeof *xf->code);
+        xf->ncode = L.n;
+        free(L.code);
+        xf->nslots = L.nslots;
+        xf->nloops = L.nloops;
+        st = L.st;
+        /* dynamic dims bound from parameters (Orchestration only, §5.5) */
+        if (xf->type == IR_EV_FUNCTION_TYPE_ORCHESTRATION && pr->ndyns) {
+            xf->dyn_binds = aalloc(a, pr->ndyns * sizeof *xf->dyn_binds);
+            for (uint32_t d = 0; d < pr->ndyns; d++) {
+                int found = 0;
+                for (uint32_t j = 0; j < f->nparams && !found; j++) {
+                    const ir_expr *t = f->params[j].type;
+                    if (!t || t->kind != IR_EXPR_SUBSCRIPT || t->u.sub.n < 1 ||
+                        t->u.sub.value->res.kind != IR_REF_TYPE ||
+                        t->u.sub.value->res.id != IR_BUILTIN_TENSOR)
+                        continue;
+                    const ir_expr *sh = t->u.sub.items[0];
+                    if (sh->kind != IR_EXPR_LIST && sh->kind != IR_EXPR_TUPLE)
+                        continue;
+                    for (uint32_t k = 0; k < sh->u.seq.n; k++) {
+                        const ir_expr *dim = sh->u.seq.items[k];
+                        if (dim->kind == IR_EXPR_NAME && dim->res.kind == IR_REF_DYN &&
+                            dim->res.id == (int32_t)d) {
+                            xdyn_bind *b = &xf->dyn_binds[xf->ndyn_binds++];
+                            b->dyn = (int32_t)d;
+                            b->param = (int32_t)j;
+                            b->axis = (int32_t)k;
+                            found = 1;
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    if (st != PTODB_OK) {
+        exec_program_free(p);
+        return st;
+    }
+    /* entry (semantics.md §7.2 step 2) */
+    if (p->nfuncs == 1) {
+        p->entry = 0;
+    } else {
+        xfunc **sorted = xmalloc(p->nfuncs * sizeof *sorted);
+        for (uint32_t i = 0; i < p->nfuncs; i++)
+            sorted[i] = &p->funcs[i];
+        qsort(sorted, p->nfuncs, sizeof *sorted, cmp_names);
+        for (uint32_t i = 0; i < p->nfuncs; i++)
+            if (sorted[i]->type == IR_EV_FUNCTION_TYPE_ORCHESTRATION) {
+                p->entry = sorted[i]->index;
+                break;
+            }
+        free(sorted);
+        if (p->entry < 0) {
+            strbuf sb = STRBUF_INIT;
+            strbuf_printf(&sb, "ValueError: Program '%s' has %u functions but no Orchestration entry",
+                          pr->name ? pr->name->text : "?", p->nfuncs);
+            p->entry_error = strbuf_detach(&sb);
+        }
+    }
+    for (uint32_t i = 0; i < p->nfuncs; i++)
+        if (p->funcs[i].is_group && p->funcs[i].group.conflict && !p->codegen_error) {
+            p->codegen_error = xstrdup(p->funcs[i].group.conflict);
+            p->uses_ptodb_only_ops = -1;
+        }
+    *out = p;
+    return PTODB_OK;
+}
+
+void exec_program_free(xprogram *p)
+{
+    if (!p)
+        return;
+    free(p->entry_error);
+    free(p->codegen_error);
+    ir_arena_free((ir_arena *)p->arena);
+    free(p);
+}

@@ -1,0 +1,169 @@
+/* The executable form of a resolved module (ast.h + resolve.h), built once
+ * per pass file by exec_program_build: every function becomes a flat array
+ * of instructions with jumps (no tree walk over statements at run time),
+ * expressions become small trees whose leaves are slot indices and
+ * constants, op calls carry their op_fn, kwarg names are exec_kw ids, type
+ * annotations are exec_type, and calls between program functions are
+ * function indices. Nothing in the instruction loop looks at a string.
+ *
+ * Control flow (semantics.md §5): for/range/parallel/unroll/pipeline become
+ *     FOR_INIT (iter-arg inits, bounds) ; head: FOR_NEXT (exit) ; body ;
+ *     YIELD (sequential assignment to the iter-args) ; JUMP head ;
+ *     exit: COPY iter-args -> the yield's targets
+ * pl.while_ the same with BRANCH(cond) as head; if with return vars is
+ * BRANCH / JUMP with the branch yields assigning the targets directly;
+ * with-scopes are transparent; spmd / split_aiv "for" scopes bind their
+ * variable (block 0, the current lane) and run the body once.
+ * Calls of program functions are hoisted out of expressions into CALL
+ * instructions that write the statement's target or a hidden temp slot. */
+#ifndef PTODB_EXEC_PROGRAM_H
+#define PTODB_EXEC_PROGRAM_H
+
+#include <stdint.h>
+
+#include "base/diag.h"
+#include "base/status.h"
+#include "exec/op.h"
+#include "exec/value.h"
+#include "ir/ast.h"
+
+typedef enum {
+    XE_CONST,  /* cval */
+    XE_SLOT,   /* id = slot */
+    XE_DYN,    /* id = program dyn index */
+    XE_OP,     /* id = ir_op_id, fn, args, kw */
+    XE_BIN,    /* op = ir_binop (not and/or), args[0..1] */
+    XE_AND,    /* Python and/or: short circuit, returns an operand */
+    XE_OR,
+    XE_UN,     /* op = ir_unop, args[0] */
+    XE_MIN,    /* builtin min/max: returns one operand */
+    XE_MAX,
+    XE_ABS,
+    XE_CAST,   /* pl.cast(x, dtype): x.to(dtype); id = ir dtype enum */
+    XE_TUPLE,  /* list / tuple literal */
+    XE_INDEX,  /* args[0][id] */
+    XE_LANE,   /* the current core's lane (split_aiv loop variable) */
+    XE_FAIL    /* msg: evaluating this fails (REF would fail, unsupported) */
+} xexpr_kind;
+
+typedef struct xexpr xexpr;
+struct xexpr {
+    uint8_t kind;
+    uint8_t op;
+    uint8_t ref_fail; /* XE_FAIL: 1 = REF would fail here too */
+    int32_t id;
+    const ir_expr *src; /* for error locations */
+    value cval;
+    op_fn fn;
+    const exec_type *rtype; /* XE_OP at the top of an annotated assignment */
+    xexpr **args;
+    uint32_t nargs;
+    xexpr **kw;
+    uint8_t *kw_ids;
+    uint32_t nkw;
+    const char *msg;
+};
+
+typedef enum {
+    XI_ASSIGN,   /* slots[0] = e ; check types[0] */
+    XI_EXPR,     /* evaluate e */
+    XI_CALL,     /* callee(vals...) -> slots[0] (when nslots == 1) */
+    XI_RETURN,   /* return vals */
+    XI_JUMP,     /* pc = target */
+    XI_BRANCH,   /* if not truthy(e): pc = target */
+    XI_FOR_INIT, /* slots = iter-args <- init (sequential); loop bounds from vals[0..2] */
+    XI_FOR_NEXT, /* loop: next value -> slots[0] (or -1), else pc = target */
+    XI_YIELD,    /* slots[i] = vals[i], sequentially */
+    XI_COPY,     /* slots2[i] = slots[i] */
+    XI_FAIL      /* fails with msg when reached */
+} xinst_kind;
+
+typedef enum { XCALL_DIRECT, XCALL_GROUP, XCALL_SPLIT_AIV } xcall_mode;
+
+typedef struct xinst {
+    uint8_t kind;
+    uint8_t is_stmt; /* a user-visible statement: the step API stops after it */
+    uint8_t call_mode;
+    uint8_t ref_fail;
+    const ir_stmt *stmt;   /* location (the for header for FOR_*) */
+    xexpr *e;
+    xexpr **vals;
+    uint32_t nvals;
+    int32_t *slots;
+    uint32_t nslots;
+    int32_t *slots2;
+    const exec_type *types;    /* per slot (ASSIGN/CALL/YIELD/COPY targets), may be NULL */
+    const char *const *names;  /* REF's sanitised names, per slot */
+    int32_t target;
+    int32_t loop;   /* loop state index for FOR_* */
+    int32_t callee; /* function index; for groups the Group function */
+    const char *msg;
+} xinst;
+
+/* A group call's metadata (semantics.md §6.1). */
+typedef struct xgroup_info {
+    int32_t aic, aiv; /* function indices of G_aic / G_aiv */
+    int split;        /* 0..4 */
+    int dual;         /* dual_aiv_dispatch */
+    int lanes;        /* 1 or 2 */
+    const char *conflict; /* non-NULL: REF fails at codegen with this message */
+} xgroup_info;
+
+typedef struct xdyn_bind {
+    int32_t dyn;   /* program dyn index */
+    int32_t param; /* parameter index */
+    int32_t axis;
+} xdyn_bind;
+
+typedef struct xfunc {
+    const ir_func *src;
+    const char *name;
+    int32_t index;
+    int32_t type;          /* ir_enum_value of FunctionType, or -1 (Opaque/none) */
+    uint32_t nparams;
+    uint32_t nslots;       /* resolver slots + temps */
+    uint32_t nloops;
+    exec_type *param_types;
+    const char **slot_names; /* sanitised, per slot (NULL for temps) */
+    xinst *code;
+    uint32_t ncode;
+    xdyn_bind *dyn_binds;  /* Orchestration only */
+    uint32_t ndyn_binds;
+    int split_aiv;         /* func_attr "split_aiv": True */
+    int attr_split;        /* func_attr split (0 when absent) */
+    int attr_dual;         /* func_attr dual_aiv_dispatch */
+    xgroup_info group;     /* valid when is_group */
+    int is_group;
+} xfunc;
+
+typedef struct xprogram {
+    const ir_module *mod;
+    const char *path;
+    xfunc *funcs;
+    uint32_t nfuncs;
+    uint32_t ndyns;
+    int32_t entry;           /* entry function index (§7.2 step 2), -1 if none */
+    char *entry_error;       /* why there is no entry (REF's ValueError text) */
+    char *codegen_error;     /* REF's codegen failure (unsupported op, split conflict), or NULL */
+    const ir_expr *codegen_error_at;
+    int uses_ptodb_only_ops; /* aiv_shard / aic_gather: REF cannot run it, ptodb can */
+    struct xarena *arena;
+} xprogram;
+
+/* Lowers m (resolved) with the op table (exec_ops_init). Errors that make
+ * the program unusable go to sink ("path:line:col: error: ..."); REF's
+ * codegen failures are recorded in codegen_error and reported by the run. */
+ptodb_status exec_program_build(const ir_module *m, const op_fn *ops, xprogram **out,
+                                diag_sink *sink);
+void exec_program_free(xprogram *p);
+
+/* The function index of a name, or -1. */
+int exec_program_find(const xprogram *p, const char *name);
+
+/* Lowers a type annotation (pl.Tensor[...], pl.Tile[...], pl.Scalar[...]). */
+void exec_type_lower(const ir_expr *annot, exec_type *out);
+
+/* "pl.Tensor[[16, 64], pl.FP32]" -> REF's torch dtype name etc. helpers. */
+const char *exec_torch_dtype_name(dtype_id dt);
+
+#endif

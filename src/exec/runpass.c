@@ -1,0 +1,187 @@
+/* One pass file, run and compared as REF's validator does. */
+#include "exec/runpass.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/mem.h"
+#include "base/strbuf.h"
+#include "ir/parse.h"
+#include "ir/resolve.h"
+
+static char *sink_text(const diag_sink *s)
+{
+    strbuf sb = STRBUF_INIT;
+    for (size_t i = 0; i < s->count; i++) {
+        if (s->items[i].severity != DIAG_ERROR)
+            continue;
+        char *line = diag_format(&s->items[i]);
+        if (sb.len)
+            strbuf_putc(&sb, '\n');
+        strbuf_puts(&sb, line);
+        free(line);
+    }
+    if (!sb.len)
+        strbuf_puts(&sb, "error");
+    return strbuf_detach(&sb);
+}
+
+static void fail(runpass_result *r, runpass_status st, char *msg)
+{
+    r->status = st;
+    free(r->message);
+    r->message = msg;
+}
+
+void runpass_file(const char *path, const case_info *c, const runpass_options *o, runpass_result *r)
+{
+    memset(r, 0, sizeof *r);
+    diag_sink sink;
+    diag_sink_init(&sink, 20);
+    ptodb_status st;
+    ir_module *m = ir_parse_file(path, &sink, &st);
+    xprogram *p = NULL;
+    machine *mach = NULL;
+    case_binding *b = NULL;
+    case_param *params = NULL;
+    value *args = NULL;
+    size_t np = 0;
+    if (st != PTODB_OK) {
+        fail(r, RUNPASS_ERROR, sink_text(&sink));
+        goto out;
+    }
+    if (ir_resolve(m, &sink) != PTODB_OK) {
+        fail(r, RUNPASS_ERROR, sink_text(&sink));
+        goto out;
+    }
+    if (exec_program_build(m, o->ops, &p, &sink) != PTODB_OK) {
+        fail(r, RUNPASS_ERROR, sink_text(&sink));
+        goto out;
+    }
+    if (p->codegen_error) {
+        strbuf sb = STRBUF_INIT;
+        const ir_expr *at = p->codegen_error_at;
+        if (at)
+            strbuf_printf(&sb, "%s:%u:%u: ", path, at->span.line, at->span.col);
+        else
+            strbuf_printf(&sb, "%s: ", path);
+        strbuf_puts(&sb, p->codegen_error);
+        if (p->uses_ptodb_only_ops != 1) {
+            strbuf s2 = STRBUF_INIT;
+            strbuf_printf(&s2, "REF would fail here: %s", strbuf_str(&sb));
+            strbuf_free(&sb);
+            fail(r, RUNPASS_REF_FAIL, strbuf_detach(&s2));
+            goto out;
+        }
+        r->ref_note = strbuf_detach(&sb);
+    }
+    if (p->entry < 0) {
+        strbuf sb = STRBUF_INIT;
+        strbuf_printf(&sb, "%s: REF would fail here: %s", path,
+                      p->entry_error ? p->entry_error : "no entry function");
+        fail(r, RUNPASS_REF_FAIL, strbuf_detach(&sb));
+        goto out;
+    }
+    const xfunc *entry = &p->funcs[p->entry];
+    np = entry->nparams;
+    params = xcalloc(np ? np : 1, sizeof *params);
+    for (size_t i = 0; i < np; i++) {
+        const ir_param *ip = &entry->src->params[i];
+        const exec_type *t = &entry->param_types[i];
+        params[i].name = ip->name->text;
+        params[i].is_tensor = t->kind == EXEC_TYPE_TENSOR || t->kind == EXEC_TYPE_TILE;
+        params[i].dtype = t->dtype;
+        params[i].ndim = t->ndim;
+        for (int d = 0; d < t->ndim && d < TENSOR_MAX_DIMS; d++)
+            params[i].shape[d] = t->dims[d];
+        params[i].dir = ip->dir == IR_DIR_OUT ? CASE_PARAM_OUT
+                        : ip->dir == IR_DIR_INOUT ? CASE_PARAM_INOUT
+                                                  : CASE_PARAM_IN;
+    }
+    b = xcalloc(np ? np : 1, sizeof *b);
+    if (case_bind(c, params, np, b, &sink) != PTODB_OK) {
+        char *t = sink_text(&sink);
+        strbuf sb = STRBUF_INIT;
+        strbuf_printf(&sb, "REF would fail here: KeyError: %s", t);
+        free(t);
+        fail(r, RUNPASS_REF_FAIL, strbuf_detach(&sb));
+        goto out;
+    }
+    args = xcalloc(np ? np : 1, sizeof *args);
+    for (size_t i = 0; i < np; i++)
+        args[i] = value_tensor(tensor_ref(b[i].t));
+    mach = machine_new(p, &o->mopt);
+    st = machine_start(mach, p->entry, args, (uint32_t)np);
+    if (st == PTODB_OK)
+        st = machine_run(mach);
+    r->steps = machine_steps(mach);
+    if (st != PTODB_OK) {
+        fail(r, machine_error_is_ref(mach) ? RUNPASS_REF_FAIL : RUNPASS_ERROR,
+             xstrdup(machine_error(mach)));
+        goto out;
+    }
+    /* compare each golden output, in parameter order, then any golden output
+     * no parameter took */
+    r->outputs = xcalloc(c->noutputs ? c->noutputs : 1, sizeof *r->outputs);
+    r->all_pass = 1;
+    char *done = xcalloc(c->noutputs ? c->noutputs : 1, 1);
+    for (size_t i = 0; i < np; i++) {
+        if (!b[i].golden)
+            continue;
+        size_t k = (size_t)(b[i].golden - c->outputs);
+        if (k >= c->noutputs || done[k])
+            continue;
+        done[k] = 1;
+        runpass_output *ro = &r->outputs[r->noutputs++];
+        ro->key = xstrdup(b[i].key);
+        ro->actual = tensor_ref(b[i].t);
+        ro->golden = c->outputs[k].t;
+        ro->rtol = c->outputs[k].rtol.value;
+        ro->atol = c->outputs[k].atol.value;
+        exec_compare(ro->actual, ro->golden, ro->rtol, ro->atol, o->mopt.profile, &ro->cmp);
+        if (ro->cmp.error || !ro->cmp.pass)
+            r->all_pass = 0;
+    }
+    for (size_t k = 0; k < c->noutputs; k++) {
+        if (done[k])
+            continue;
+        strbuf sb = STRBUF_INIT;
+        strbuf_printf(&sb,
+                      "REF would fail here: ValueError: %s: expected key '%s' not found in tensors "
+                      "after execution",
+                      path, c->outputs[k].name);
+        free(done);
+        fail(r, RUNPASS_REF_FAIL, strbuf_detach(&sb));
+        r->all_pass = 0;
+        goto out;
+    }
+    free(done);
+    r->status = RUNPASS_COMPARED;
+out:
+    if (args) {
+        for (size_t i = 0; i < np; i++)
+            value_clear(&args[i]);
+        free(args);
+    }
+    machine_free(mach);
+    if (b)
+        case_bindings_free(b, np);
+    free(params);
+    exec_program_free(p);
+    if (m)
+        ir_module_free(m);
+    diag_sink_free(&sink);
+}
+
+void runpass_result_free(runpass_result *r)
+{
+    for (size_t i = 0; i < r->noutputs; i++) {
+        free(r->outputs[i].key);
+        if (r->outputs[i].actual)
+            tensor_unref(r->outputs[i].actual);
+    }
+    free(r->outputs);
+    free(r->message);
+    free(r->ref_note);
+    memset(r, 0, sizeof *r);
+}

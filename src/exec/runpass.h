@@ -1,0 +1,45 @@
+/* Running one pass file as REF's validator does (semantics.md §7.2 - §7.4):
+ * parse, resolve, lower, bind the entry's parameters to fresh copies of the
+ * case data, run the machine, compare every golden output. The --run mode
+ * prints the results; the later --batch mode reuses the same call. */
+#ifndef PTODB_EXEC_RUNPASS_H
+#define PTODB_EXEC_RUNPASS_H
+
+#include "data/case.h"
+#include "exec/compare.h"
+#include "exec/machine.h"
+
+typedef enum {
+    RUNPASS_COMPARED,  /* ran and compared (outputs[] valid) */
+    RUNPASS_REF_FAIL,  /* REF would fail on this pass; message says where and why */
+    RUNPASS_ERROR      /* ptodb could not run it (input error, unsupported, deadlock...) */
+} runpass_status;
+
+typedef struct runpass_output {
+    char *key;
+    tensor *actual;        /* one reference, after the run */
+    const tensor *golden;  /* borrowed from the case */
+    double rtol, atol;
+    exec_compare_result cmp;
+} runpass_output;
+
+typedef struct runpass_result {
+    runpass_status status;
+    char *message;          /* errors; NULL when compared */
+    char *ref_note;         /* REF cannot run this file (codegen error) but ptodb did */
+    runpass_output *outputs;
+    size_t noutputs;
+    int all_pass;           /* compared and every output passes */
+    uint64_t steps;
+} runpass_result;
+
+typedef struct runpass_options {
+    machine_options mopt;
+    const op_fn *ops;       /* exec_ops_init table */
+} runpass_options;
+
+/* Runs the dump file at path against case c. Never prints. */
+void runpass_file(const char *path, const case_info *c, const runpass_options *o, runpass_result *r);
+void runpass_result_free(runpass_result *r);
+
+#endif

@@ -1,0 +1,51 @@
+/* Cross-core queues (semantics.md §6.3): unbounded FIFOs of tensors, one
+ * set per group run, plus the lane exchange of split_aiv kernels
+ * (tile.aic_gather). */
+#ifndef PTODB_EXEC_XCORE_H
+#define PTODB_EXEC_XCORE_H
+
+#include <stdint.h>
+
+#include "base/strbuf.h"
+#include "exec/value.h"
+
+typedef struct xqueue {
+    value *items;
+    uint32_t head, n, cap;
+    uint8_t to_aiv; /* direction: 1 C->V, 0 V->C (gather: lane exchange) */
+    int8_t split;   /* -1: no split; 0 dual no-split; 1..4 */
+    int8_t lane;    /* -1: single queue */
+    uint8_t touched;
+    const char *name;
+} xqueue;
+
+typedef struct xrt {
+    int dual_nosplit;
+    xqueue to_aiv, to_aic;
+    xqueue to_aiv_dual[2], to_aic_dual[2];
+    xqueue to_aiv_split[5][2], to_aic_split[5][2]; /* [1..4] */
+    xqueue gather[2][2];                           /* [from lane][to lane] */
+    uint32_t gather_posted[2], gather_taken[2];
+} xrt;
+
+void xrt_init(xrt *rt);
+/* Drops every queued item (a group call's reset, §6.2 step 3). */
+void xrt_reset(xrt *rt);
+void xrt_free(xrt *rt);
+
+void xq_push(xqueue *q, value v); /* takes ownership */
+value xq_pop(xqueue *q);          /* q must be non-empty */
+
+/* REF's pipe_state snapshot dict. */
+void xrt_pipe_state(const xrt *rt, strbuf *out);
+/* One line per touched queue: direction, depth, split, lane. */
+void xrt_describe(const xrt *rt, strbuf *out);
+
+/* split(tile, s, lane_stride) of §6.3: part for lane 0 and 1 (clones with
+ * attrs as REF). Returns 0 or -1 with a message in err. */
+int xcore_split(const tensor *t, int s, int64_t lane_stride, tensor **p0, tensor **p1,
+                strbuf *err);
+/* merge(p0, p1, s) of §6.3. */
+tensor *xcore_merge(const tensor *p0, const tensor *p1, int s, strbuf *err);
+
+#endif

@@ -1,0 +1,178 @@
+/* ptodb --run PATH: runs every pass of a case (or one dump file) on the
+ * interpreter and prints REF-compatible lines (semantics.md §7.3):
+ *     ==================== 21_after_ExpandMixedKernel ====================
+ *     validate tensor: 'out', max_abs_diff: 9.765625e-04, pass: True
+ * Unlike REF it continues after a failing pass. Exit status: 0 when every
+ * pass ran and passed, 1 when some pass failed, 2 on input errors. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "base/diag.h"
+#include "base/status.h"
+#include "data/case.h"
+#include "exec/compare.h"
+#include "exec/runpass.h"
+#include "modes.h"
+#include "options.h"
+
+int mode_run(const ptodb_cli *cli);
+
+static int parse_double(const char *what, const char *s, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || end == s || *end || v < 0) {
+        fprintf(stderr, "ptodb: --%s: not a non-negative number: '%s'\n", what, s);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+static int parse_run_options(const ptodb_cli *cli, machine_options *mo)
+{
+    machine_options_init(mo);
+    const char *ref = ptodb_cli_value(cli, OPT_REF);
+    if (ref) {
+        if (strcmp(ref, "torch2") == 0 || strcmp(ref, "t2") == 0)
+            mo->profile = EXEC_PROFILE_T2;
+        else if (strcmp(ref, "torch1.13") == 0 || strcmp(ref, "t13") == 0)
+            mo->profile = EXEC_PROFILE_T13;
+        else {
+            fprintf(stderr, "ptodb: --ref: expected torch2 or torch1.13, got '%s'\n", ref);
+            return -1;
+        }
+    }
+    const char *sch = ptodb_cli_value(cli, OPT_SCHEDULE);
+    if (sch) {
+        if (strcmp(sch, "fixed") == 0)
+            mo->sched = EXEC_SCHED_FIXED;
+        else if (strcmp(sch, "aic-first") == 0)
+            mo->sched = EXEC_SCHED_AIC_FIRST;
+        else if (strcmp(sch, "aiv-first") == 0)
+            mo->sched = EXEC_SCHED_AIV_FIRST;
+        else if (strncmp(sch, "random:", 7) == 0 && sch[7]) {
+            char *end;
+            mo->sched = EXEC_SCHED_RANDOM;
+            mo->seed = strtoull(sch + 7, &end, 10);
+            if (*end) {
+                fprintf(stderr, "ptodb: --schedule: bad seed in '%s'\n", sch);
+                return -1;
+            }
+        } else {
+            fprintf(stderr, "ptodb: --schedule: expected fixed, aic-first, aiv-first or random:SEED, got '%s'\n",
+                    sch);
+            return -1;
+        }
+    }
+    if (cli->given[OPT_NO_CHECK_SHAPES])
+        mo->check_shapes = 0;
+    return 0;
+}
+
+static void save_output(const char *dir, const char *stem, const runpass_output *o)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s.%s.raw", dir, stem, o->key);
+    FILE *f = fopen(path, "wb");
+    if (!f) {
+        fprintf(stderr, "ptodb: cannot write %s: %s\n", path, strerror(errno));
+        return;
+    }
+    tensor *c = tensor_contiguous(o->actual);
+    fwrite(tensor_data(c), dtype_size(c->dtype), (size_t)tensor_numel(c), f);
+    tensor_unref(c);
+    fclose(f);
+}
+
+int mode_run(const ptodb_cli *cli)
+{
+    const char *path = ptodb_cli_value(cli, OPT_RUN);
+    runpass_options ro;
+    if (parse_run_options(cli, &ro.mopt) != 0)
+        return PTODB_EXIT_USAGE;
+    case_options copt;
+    memset(&copt, 0, sizeof copt);
+    if (ptodb_cli_value(cli, OPT_RTOL)) {
+        if (parse_double("rtol", ptodb_cli_value(cli, OPT_RTOL), &copt.rtol) != 0)
+            return PTODB_EXIT_USAGE;
+        copt.has_rtol = 1;
+    }
+    if (ptodb_cli_value(cli, OPT_ATOL)) {
+        if (parse_double("atol", ptodb_cli_value(cli, OPT_ATOL), &copt.atol) != 0)
+            return PTODB_EXIT_USAGE;
+        copt.has_atol = 1;
+    }
+    const char *save_dir = ptodb_cli_value(cli, OPT_SAVE_OUTPUTS);
+    diag_sink sink;
+    diag_sink_init(&sink, 50);
+    case_info c;
+    ptodb_status st = case_open(path, &copt, &c, &sink);
+    if (st != PTODB_OK || c.npasses == 0) {
+        diag_sink_print(&sink, stderr, 1);
+        if (st == PTODB_OK)
+            fprintf(stderr, "ptodb: %s: no pass files found\n", path);
+        case_free(&c);
+        diag_sink_free(&sink);
+        return PTODB_EXIT_USAGE;
+    }
+    op_fn *ops = calloc(IR_OP_COUNT, sizeof *ops);
+    exec_ops_init(ops);
+    ro.ops = ops;
+    int failed = 0, input_error = 0;
+    for (size_t i = 0; i < c.npasses; i++) {
+        runpass_result r;
+        runpass_file(c.passes[i].path, &c, &ro, &r);
+        printf("==================== %s ====================\n", c.passes[i].stem);
+        if (r.status == RUNPASS_COMPARED) {
+            if (r.ref_note)
+                printf("note: REF cannot run this file (%s); ptodb ran it and compares with golden\n",
+                       r.ref_note);
+            for (size_t k = 0; k < r.noutputs; k++) {
+                const runpass_output *o = &r.outputs[k];
+                if (o->cmp.error) {
+                    printf("REF would fail here: %s: comparing '%s': %s\n", c.passes[i].path, o->key,
+                           o->cmp.msg);
+                    failed = 1;
+                    continue;
+                }
+                char d[64];
+                exec_format_e6(o->cmp.max_abs_diff, d, sizeof d);
+                printf("validate tensor: '%s', max_abs_diff: %s, pass: %s\n", o->key, d,
+                       o->cmp.pass ? "True" : "False");
+                if (!o->cmp.pass) {
+                    char rt[32], at[32];
+                    snprintf(rt, sizeof rt, "%.3e", o->rtol);
+                    snprintf(at, sizeof at, "%.3e", o->atol);
+                    printf("  mismatch: %lld of %lld elements outside rtol=%s atol=%s (first at flat "
+                           "index %lld)\n",
+                           (long long)o->cmp.mismatches, (long long)o->cmp.count, rt, at,
+                           (long long)o->cmp.first_bad);
+                }
+                if (save_dir)
+                    save_output(save_dir, c.passes[i].stem, o);
+            }
+            if (!r.all_pass)
+                failed = 1;
+        } else {
+            printf("%s%s\n", r.status == RUNPASS_ERROR ? "error: " : "", r.message);
+            failed = 1;
+            if (r.status == RUNPASS_ERROR && c.npasses == 1)
+                input_error = 0;
+        }
+        fflush(stdout);
+        runpass_result_free(&r);
+    }
+    free(ops);
+    case_free(&c);
+    diag_sink_free(&sink);
+    if (input_error)
+        return PTODB_EXIT_USAGE;
+    return failed ? PTODB_EXIT_VALIDATION_FAILED : PTODB_EXIT_OK;
+}
