@@ -51,7 +51,7 @@ typedef struct tensor {
     dtype_id dtype;
     int ndim;                          /* 0 .. TENSOR_MAX_DIMS; 0 = a scalar (0-d) */
     int64_t shape[TENSOR_MAX_DIMS];    /* >= 0 */
-    int64_t strides[TENSOR_MAX_DIMS];  /* elements; may be 0 or negative-free */
+    int64_t strides[TENSOR_MAX_DIMS];  /* elements, >= 0 (0 repeats an element: broadcast) */
     int64_t offset;                    /* storage offset in elements */
     tensor_storage *storage;           /* one reference held */
     /* REF's _pypto_valid_shape / _pypto_full_shape: -1 = attribute absent,
