@@ -9,6 +9,7 @@
 
 #include "base/diag.h"
 #include "base/mem.h"
+#include "data/case.h"
 #include "data/npy.h"
 #include "data/pickle.h"
 #include "data/pt.h"
@@ -503,6 +504,68 @@ START_TEST(test_zip_crc_and_limits)
 }
 END_TEST
 
+START_TEST(test_strip_ssa)
+{
+    char buf[64];
+    ck_assert_str_eq(case_strip_ssa("out__ssa_v3", buf, sizeof buf), "out");
+    ck_assert_str_eq(case_strip_ssa("out__ssa_v12", buf, sizeof buf), "out");
+    ck_assert_str_eq(case_strip_ssa("a__ssa_v1__ssa_v2", buf, sizeof buf), "a__ssa_v1"); /* once */
+    ck_assert_str_eq(case_strip_ssa("out__ssa_v", buf, sizeof buf), "out__ssa_v");
+    ck_assert_str_eq(case_strip_ssa("out__ssa_vx1", buf, sizeof buf), "out__ssa_vx1");
+    ck_assert_str_eq(case_strip_ssa("x__ssa_v0_y", buf, sizeof buf), "x__ssa_v0_y");
+    ck_assert_str_eq(case_strip_ssa("plain", buf, sizeof buf), "plain");
+}
+END_TEST
+
+START_TEST(test_bind_rules)
+{
+    /* A case with input a, golden out (pure output) and inout c. */
+    diag_sink sink;
+    diag_sink_init(&sink, 0);
+    case_info c = {0};
+    case_tensor ins[2] = {{.name = "a", .t = tensor_zeros(DTYPE_FP32, 1, (int64_t[]){4}, NULL)},
+                          {.name = "c", .t = tensor_zeros(DTYPE_BF16, 1, (int64_t[]){2}, NULL)}};
+    case_tensor outs[2] = {{.name = "out", .t = tensor_zeros(DTYPE_FP32, 2, (int64_t[]){2, 3}, NULL)},
+                           {.name = "c", .t = tensor_zeros(DTYPE_BF16, 1, (int64_t[]){2}, NULL)}};
+    c.inputs = ins;
+    c.ninputs = 2;
+    c.outputs = outs;
+    c.noutputs = 2;
+    case_param ps[5] = {
+        {.name = "a__ssa_v0", .is_tensor = 1, .dtype = DTYPE_FP32, .ndim = 1, .shape = {4}, .dir = CASE_PARAM_IN},
+        {.name = "out__ssa_v2", .is_tensor = 1, .dtype = DTYPE_FP32, .ndim = -1, .dir = CASE_PARAM_OUT},
+        {.name = "c", .is_tensor = 1, .dtype = DTYPE_FP16, .ndim = 1, .shape = {2}, .dir = CASE_PARAM_INOUT},
+        {.name = "tmp", .is_tensor = 1, .dtype = DTYPE_INT32, .ndim = 2, .shape = {2, 2}, .dir = CASE_PARAM_OUT},
+        {.name = "n", .is_tensor = 0, .dtype = DTYPE_INT64, .ndim = -1, .dir = CASE_PARAM_IN},
+    };
+    case_binding b[5];
+    ck_assert_int_eq(case_bind(&c, ps, 5, b, &sink), PTODB_ERR_RESOLVE);
+    ck_assert_str_eq(b[0].key, "a");
+    ck_assert_ptr_ne(b[0].t->storage, ins[0].t->storage); /* a fresh clone per run */
+    ck_assert(!b[0].zeros);
+    ck_assert(b[1].zeros);
+    ck_assert_ptr_eq(b[1].golden, &outs[0]);
+    ck_assert_int_eq(b[1].t->ndim, 2);
+    ck_assert_int_eq(b[1].t->shape[1], 3);
+    ck_assert(!b[2].zeros);
+    ck_assert_ptr_eq(b[2].golden, &outs[1]);
+    ck_assert(b[3].zeros);
+    ck_assert_int_eq(b[3].t->dtype, DTYPE_INT32);
+    ck_assert_ptr_null(b[4].t);
+    ck_assert_uint_eq(sink.errors, 1);
+    ck_assert_uint_eq(sink.warnings, 1); /* c: fp16 parameter, bf16 data */
+    char *m = diag_format(&sink.items[sink.count - 1]);
+    ck_assert_msg(strstr(m, "Cannot resolve tensor for parameter 'n'. Available keys: ['a', 'c']") != NULL, "%s", m);
+    free(m);
+    case_bindings_free(b, 5);
+    for (int i = 0; i < 2; i++) {
+        tensor_unref(ins[i].t);
+        tensor_unref(outs[i].t);
+    }
+    diag_sink_free(&sink);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("data");
@@ -519,6 +582,8 @@ int main(void)
     tcase_add_test(tc, test_crc_fast_paths);
     tcase_add_test(tc, test_pt_mutations);
     tcase_add_test(tc, test_pt_v3_untyped);
+    tcase_add_test(tc, test_strip_ssa);
+    tcase_add_test(tc, test_bind_rules);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
