@@ -158,8 +158,8 @@ typedef struct ir_ref {
 
 #define IR_EF_NEGATIVE 0x1u /* INT/FLOAT: written with a leading '-' */
 #define IR_EF_BIG 0x2u      /* INT: above INT64_MAX; use u.num.u */
-#define IR_EF_PARENS 0x4u   /* the source had redundant grouping parentheses
-                               (kept only inside calls/lists, e.g. predicate=(...)) */
+#define IR_EF_PARENS 0x4u   /* the source had grouping parentheses; the printer
+                               keeps them only around keyword values (predicate=(...)) */
 #define IR_EF_TUPLE_SUB 0x8u /* SUBSCRIPT: the index was a tuple x[a, b] */
 
 struct ir_expr {
@@ -168,6 +168,9 @@ struct ir_expr {
     uint16_t flags; /* IR_EF_* */
     ir_span span;
     ir_ref res;    /* filled by ir_resolve() */
+    uint16_t height; /* 1 + the largest height of the children (leaves: 1).
+                        The parser rejects trees higher than IR_MAX_DEPTH, so
+                        recursive walkers need no depth checks of their own. */
     union {
         ir_sym *name;
         struct {

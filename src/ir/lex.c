@@ -275,7 +275,11 @@ static int measure_indent(lexer *lx, lex_token *out)
                 return 1;
             }
             if (lx->nindent > IR_INDENT_MAX) {
-                LEX_ERROR(lx, p, "too many levels of indentation (more than %d)", IR_INDENT_MAX);
+                /* Reported once: every deeper line would repeat it. */
+                if (!lx->indent_overflow)
+                    LEX_ERROR(lx, p, "too many levels of indentation (more than %d)",
+                              IR_INDENT_MAX);
+                lx->indent_overflow = 1;
                 *out = make_tok(lx, TK_ERROR, p, p);
                 return 1;
             }

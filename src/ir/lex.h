@@ -96,6 +96,7 @@ typedef struct lexer {
      * and width with tabs as 1, compared to detect inconsistent tabs. */
     uint32_t indent[IR_INDENT_MAX + 1], altindent[IR_INDENT_MAX + 1];
     int nindent;
+    int indent_overflow; /* "too many levels" was reported */
     /* Open brackets: kind and position, for matching and the EOF message.
      * Past LEX_BRACKET_MAX only the depth is counted. */
     uint32_t depth;

@@ -8,3 +8,9 @@ src_libptodb_a_SOURCES += \
 	src/ir/resolve.h src/ir/resolve.c \
 	src/ir/print.h src/ir/print.c
 EXTRA_DIST += src/ir/gen_ops.py
+
+check_PROGRAMS += tests/unit/check_ir
+TESTS += tests/unit/check_ir
+tests_unit_check_ir_SOURCES = tests/unit/check_ir.c
+tests_unit_check_ir_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_ir_LDADD = $(UNIT_LDADD)

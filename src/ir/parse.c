@@ -184,7 +184,80 @@ static ir_expr *new_expr(parser *p, ir_expr_kind kind, const lex_token *t)
 {
     ir_expr *e = ir_arena_alloc(p->a, sizeof *e);
     e->kind = (uint8_t)kind;
+    e->height = 1;
     span_begin(&e->span, t);
+    return e;
+}
+
+/* Sets e's height from its children; trees higher than IR_MAX_DEPTH are
+ * refused (long operator chains and call chains are not caught by the
+ * recursion guard because the parser builds them in loops). */
+static int child_h(const ir_expr *c)
+{
+    return c ? c->height : 0;
+}
+
+static ir_expr *set_height(parser *p, ir_expr *e)
+{
+    if (!e)
+        return NULL;
+    int h = 0;
+    switch (e->kind) {
+    case IR_EXPR_ATTR: h = child_h(e->u.attr.value); break;
+    case IR_EXPR_CALL:
+        h = child_h(e->u.call.callee);
+        for (uint32_t i = 0; i < e->u.call.nargs; i++)
+            if (child_h(e->u.call.args[i]) > h)
+                h = child_h(e->u.call.args[i]);
+        for (uint32_t i = 0; i < e->u.call.nkwargs; i++)
+            if (child_h(e->u.call.kwargs[i].value) > h)
+                h = child_h(e->u.call.kwargs[i].value);
+        break;
+    case IR_EXPR_SUBSCRIPT:
+        h = child_h(e->u.sub.value);
+        for (uint32_t i = 0; i < e->u.sub.n; i++)
+            if (child_h(e->u.sub.items[i]) > h)
+                h = child_h(e->u.sub.items[i]);
+        break;
+    case IR_EXPR_SLICE:
+        h = child_h(e->u.slice.lo);
+        if (child_h(e->u.slice.hi) > h)
+            h = child_h(e->u.slice.hi);
+        if (child_h(e->u.slice.step) > h)
+            h = child_h(e->u.slice.step);
+        break;
+    case IR_EXPR_LIST:
+    case IR_EXPR_TUPLE:
+        for (uint32_t i = 0; i < e->u.seq.n; i++)
+            if (child_h(e->u.seq.items[i]) > h)
+                h = child_h(e->u.seq.items[i]);
+        break;
+    case IR_EXPR_DICT:
+        for (uint32_t i = 0; i < e->u.dict.n; i++) {
+            if (child_h(e->u.dict.keys[i]) > h)
+                h = child_h(e->u.dict.keys[i]);
+            if (child_h(e->u.dict.values[i]) > h)
+                h = child_h(e->u.dict.values[i]);
+        }
+        break;
+    case IR_EXPR_UNARY: h = child_h(e->u.unary.operand); break;
+    case IR_EXPR_BINARY:
+        h = child_h(e->u.binary.lhs);
+        if (child_h(e->u.binary.rhs) > h)
+            h = child_h(e->u.binary.rhs);
+        break;
+    default: break;
+    }
+    e->height = (uint16_t)(h + 1);
+    if (h + 1 > IR_MAX_DEPTH) {
+        lex_token at;
+        memset(&at, 0, sizeof at);
+        at.line = e->span.line;
+        at.col = e->span.col;
+        at.line_start = e->span.start - (e->span.col - 1);
+        perr_at(p, &at, "expression nested too deeply (more than %d levels)", IR_MAX_DEPTH);
+        return NULL;
+    }
     return e;
 }
 
@@ -201,6 +274,7 @@ static ir_expr *make_opaque(parser *p, ir_expr *from)
     /* Keeps the construct's text, from its first byte to the last token. */
     ir_expr *e = ir_arena_alloc(p->a, sizeof *e);
     e->kind = IR_EXPR_OPAQUE;
+    e->height = 1;
     e->span = from->span;
     span_finish(p, &e->span);
     e->u.opaque.text = p->lx.src + e->span.start;
@@ -252,7 +326,7 @@ static ir_comments take_comments(parser *p, uint32_t upto)
             t++;
             n--;
         }
-        c->text = t;
+        c->text = ir_arena_strndup(p->a, t, n);
         c->len = n;
     }
     for (uint32_t i = 0; i < out.n; i++) {
@@ -448,7 +522,7 @@ static ir_expr *finish_binary(parser *p, ir_binop op, ir_expr *lhs, ir_expr *rhs
     span_finish(p, &e->span);
     e->u.binary.lhs = lhs;
     e->u.binary.rhs = rhs;
-    return e;
+    return set_height(p, e);
 }
 
 /* An element inside brackets: an expression, or "*x" / "**x" (opaque). */
@@ -508,7 +582,7 @@ static ir_expr *parse_paren(parser *p)
     if (!expect(p, TK_RPAR, "')' or ','"))
         return NULL;
     span_finish(p, &e->span);
-    return e;
+    return set_height(p, e);
 }
 
 static ir_expr *parse_list(parser *p)
@@ -541,7 +615,7 @@ static ir_expr *parse_list(parser *p)
     if (!expect(p, TK_RSQB, "']' or ','"))
         return NULL;
     span_finish(p, &e->span);
-    return e;
+    return set_height(p, e);
 }
 
 static ir_expr *parse_dict(parser *p)
@@ -605,7 +679,7 @@ static ir_expr *parse_dict(parser *p)
     if (!expect(p, TK_RBRACE, "'}' or ','"))
         return NULL;
     span_finish(p, &e->span);
-    return e;
+    return set_height(p, e);
 }
 
 static ir_expr *parse_lambda(parser *p)
@@ -661,7 +735,9 @@ static ir_expr *parse_atom(parser *p)
         advance(p);
         return e;
     }
-    case TK_ERROR: return NULL;
+    case TK_ERROR:
+        p->panic = 1; /* already reported by the lexer */
+        return NULL;
     default:
         perr_at(p, &p->tok, "expected an expression, found %s",
                 tok_desc(p, &p->tok, buf, sizeof buf));
@@ -729,7 +805,7 @@ static ir_expr *parse_call(parser *p, ir_expr *callee)
     if (!expect(p, TK_RPAR, "')' or ','"))
         return NULL;
     span_finish(p, &e->span);
-    return e;
+    return set_height(p, e);
 fail:
     p->sp = base;
     return NULL;
@@ -761,7 +837,7 @@ static ir_expr *parse_subscript_item(parser *p)
         }
     }
     span_finish(p, &e->span);
-    return e;
+    return set_height(p, e);
 }
 
 static ir_expr *parse_subscript(parser *p, ir_expr *value)
@@ -795,7 +871,7 @@ static ir_expr *parse_subscript(parser *p, ir_expr *value)
     if (!expect(p, TK_RSQB, "']' or ','"))
         return NULL;
     span_finish(p, &e->span);
-    return e;
+    return set_height(p, e);
 }
 
 static ir_expr *parse_primary(parser *p)
@@ -825,7 +901,7 @@ static ir_expr *parse_primary(parser *p)
             a->u.attr.name = p->tok.sym;
             advance(p);
             span_finish(p, &a->span);
-            e = a;
+            e = set_height(p, a);
         } else {
             break;
         }
@@ -840,7 +916,10 @@ static ir_expr *parse_power(parser *p, ir_expr *base)
     if (p->tok.kind != TK_DSTAR)
         return base;
     advance(p);
+    if (!enter(p))
+        return NULL;
     ir_expr *rhs = parse_factor(p);
+    leave(p);
     if (!rhs)
         return NULL;
     return finish_binary(p, IR_BINOP_POW, base, rhs);
@@ -871,7 +950,7 @@ static ir_expr *parse_factor(parser *p)
         e->op = (uint8_t)(k == TK_MINUS ? IR_UNOP_NEG : k == TK_PLUS ? IR_UNOP_POS : IR_UNOP_INVERT);
         e->u.unary.operand = operand;
         span_finish(p, &e->span);
-        return e;
+        return set_height(p, e);
     }
     return parse_power(p, parse_primary(p));
 }
@@ -993,7 +1072,7 @@ static ir_expr *parse_not(parser *p)
         e->op = IR_UNOP_NOT;
         e->u.unary.operand = operand;
         span_finish(p, &e->span);
-        return e;
+        return set_height(p, e);
     }
     return parse_comparison(p);
 }
@@ -1067,7 +1146,7 @@ static ir_expr *parse_testlist(parser *p)
     ir_expr *e = new_expr(p, IR_EXPR_TUPLE, &start);
     e->u.seq.items = (ir_expr **)spop_array(p, base, &e->u.seq.n);
     span_finish(p, &e->span);
-    return e;
+    return set_height(p, e);
 }
 
 /* ---- statements -------------------------------------------------------------- */
@@ -1573,7 +1652,7 @@ static ir_block parse_block(parser *p)
             ir_stmt *s = parse_stmt(p);
             if (s)
                 spush(p, s);
-            else if (p->panic)
+            else
                 recover(p);
         }
         if (p->tok.kind == TK_DEDENT)
@@ -1909,8 +1988,8 @@ static void parse_module(parser *p)
     m->comments = take_comments(p, p->tok.start);
     while (p->tok.kind != TK_EOF && !p->stop) {
         int ok = 1;
-        if (p->tok.kind == TK_NEWLINE) {
-            advance(p);
+        if (p->tok.kind == TK_NEWLINE || p->tok.kind == TK_DEDENT) {
+            advance(p); /* DEDENT here only follows lexical errors */
             continue;
         }
         if (p->tok.kind == TK_INDENT) {

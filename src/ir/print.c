@@ -53,8 +53,6 @@ static void print_sub(printer *pr, const ir_expr *e, int min_prec, int strict)
 {
     int p = expr_prec(e);
     int paren = p < min_prec || (strict && p == min_prec);
-    if (!paren && (e->flags & IR_EF_PARENS) && e->kind != IR_EXPR_TUPLE)
-        paren = 1; /* the source's own grouping inside an expression, e.g. predicate=(...) */
     if (paren)
         puts_(pr, "(");
     print_expr(pr, e, 0);
@@ -175,10 +173,16 @@ static void print_expr(printer *pr, const ir_expr *e, int single_quote_strings)
                 puts_(pr, ", ");
             put(pr, k->name->text, k->name->len);
             puts_(pr, "=");
-            if (k->value->kind == IR_EXPR_STRING)
+            if (k->value->kind == IR_EXPR_STRING) {
                 print_string(pr, k->value, sq);
-            else
+            } else if ((k->value->flags & IR_EF_PARENS) && k->value->kind != IR_EXPR_TUPLE) {
+                /* The printer's own grouping of a keyword value: predicate=(...) */
+                puts_(pr, "(");
+                print_expr(pr, k->value, 0);
+                puts_(pr, ")");
+            } else {
                 print_sub(pr, k->value, PREC_TEST, 0);
+            }
         }
         puts_(pr, ")");
         break;
