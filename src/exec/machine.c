@@ -891,6 +891,7 @@ static ptodb_status core_exec(machine *m, core *c, exec_event *ev)
             for (int i = 0; i < ctx->nwait; i++)
                 c->wait[i] = ctx->wait[i];
             memcpy(c->wait_what, ctx->wait_what, sizeof c->wait_what);
+            memcpy(c->wait_args, ctx->wait_args, sizeof c->wait_args);
             return PTODB_BLOCKED;
         }
         if (st != PTODB_OK)
@@ -921,8 +922,8 @@ static ptodb_status deadlock(machine *m)
             strbuf_puts(&m->error, "None");
         else
             strbuf_printf(&m->error, "%d", first->lane);
-        strbuf_printf(&m->error, ") for %s\nRuntimeError: %s timeout; pipe_state=", g->g->name,
-                      first->wait_what);
+        strbuf_printf(&m->error, ") for %s\nRuntimeError: %s timeout (%s); pipe_state=", g->g->name,
+                      first->wait_what, first->wait_args);
         xrt_pipe_state(&g->rt, &m->error);
         strbuf_putc(&m->error, '\n');
     }
@@ -940,8 +941,8 @@ static ptodb_status deadlock(machine *m)
         xframe *f = &c->frames[c->depth - 1];
         const xinst *in = &f->fn->code[f->pc];
         const ir_span *sp = inst_span(in);
-        strbuf_printf(&m->error, "blocked in %s at %s:%u:%u on %s\n", f->fn->name, m->p->path,
-                      sp ? sp->line : 0, sp ? sp->col : 0, c->wait_what);
+        strbuf_printf(&m->error, "blocked in %s at %s:%u:%u on %s (%s)\n", f->fn->name, m->p->path,
+                      sp ? sp->line : 0, sp ? sp->col : 0, c->wait_what, c->wait_args);
     }
     strbuf_puts(&m->error, "  queues:\n");
     xrt_describe(&g->rt, &m->error);

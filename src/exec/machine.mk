@@ -6,3 +6,9 @@ src_libptodb_a_SOURCES += \
 	src/exec/exec_ctx.c src/exec/scalar.c \
 	src/exec/xcore.c src/exec/xcore.h \
 	src/exec/compare.c src/exec/compare.h src/exec/runpass.c src/exec/runpass.h
+
+check_PROGRAMS += tests/unit/check_machine
+TESTS += tests/unit/check_machine
+tests_unit_check_machine_SOURCES = tests/unit/check_machine.c
+tests_unit_check_machine_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_machine_LDADD = $(UNIT_LDADD)

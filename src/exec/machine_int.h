@@ -40,7 +40,8 @@ struct exec_ctx {
     /* set by a blocking op before it returns PTODB_BLOCKED */
     xqueue *wait[2];
     int nwait;
-    char wait_what[96]; /* "tpop_from_aiv (split=1, lane=0)" */
+    char wait_what[48]; /* "tpop_from_aiv" */
+    char wait_args[48]; /* "split=1, lane=0" */
     /* set by the machine when an evaluation fails */
     const ir_expr *fail_at;
     int ref_fail;
@@ -57,7 +58,8 @@ typedef struct core {
     struct exec_ctx ctx;
     xrt *rt;     /* the queues this core's cross-core ops use */
     uint64_t blocked_since;
-    char wait_what[96];
+    char wait_what[48];
+    char wait_args[48];
     xqueue *wait[2];
     int nwait;
 } core;

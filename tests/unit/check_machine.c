@@ -1,0 +1,630 @@
+/* Unit tests for the machine (src/exec/machine.c, program.c, scalar.c) and
+ * the cross-core runtime (xcore.c, xcore_ops.c): control flow, sequential
+ * yield, calls, the step API, Python floor division, and deadlock reports
+ * of deliberately broken cross-core programs. The programs only use the
+ * machine's own ops (cross-core) and scalar arithmetic, so they do not
+ * depend on the op families. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/diag.h"
+#include "base/mem.h"
+#include "exec/machine.h"
+#include "exec/program.h"
+#include "exec/xcore.h"
+#include "ir/parse.h"
+#include "ir/resolve.h"
+
+typedef struct loaded {
+    ir_module *m;
+    xprogram *p;
+    op_fn ops[IR_OP_COUNT];
+    diag_sink sink;
+} loaded;
+
+static const char *HEAD = "# pypto.program: T\nimport pypto.language as pl\n\n@pl.program\nclass T:\n";
+
+static void load(loaded *L, const char *body)
+{
+    char *src = xmalloc(strlen(HEAD) + strlen(body) + 1);
+    strcpy(src, HEAD);
+    strcat(src, body);
+    diag_sink_init(&L->sink, 20);
+    ptodb_status st;
+    L->m = ir_parse("t.py", src, strlen(src), &L->sink, &st);
+    free(src);
+    if (st != PTODB_OK || ir_resolve(L->m, &L->sink) != PTODB_OK) {
+        diag_sink_print(&L->sink, stderr, 1);
+        ck_abort_msg("parse/resolve failed");
+    }
+    exec_ops_init(L->ops);
+    st = exec_program_build(L->m, L->ops, &L->p, &L->sink);
+    if (st != PTODB_OK)
+        diag_sink_print(&L->sink, stderr, 1);
+    ck_assert_int_eq(st, PTODB_OK);
+}
+
+static void unload(loaded *L)
+{
+    exec_program_free(L->p);
+    ir_module_free(L->m);
+    diag_sink_free(&L->sink);
+}
+
+/* Runs the entry with args; returns the status and fills *r with a copy of
+ * the result (and err with the message). */
+static ptodb_status run_entry(loaded *L, const value *args, uint32_t n, value *r, char *err, size_t errsz,
+                              exec_sched sched)
+{
+    machine_options o;
+    machine_options_init(&o);
+    o.sched = sched;
+    machine *m = machine_new(L->p, &o);
+    ptodb_status st = machine_start(m, L->p->entry, args, n);
+    if (st == PTODB_OK)
+        st = machine_run(m);
+    if (r)
+        *r = st == PTODB_OK ? value_copy(machine_result(m)) : value_none();
+    if (err)
+        snprintf(err, errsz, "%s", machine_error(m));
+    machine_free(m);
+    return st;
+}
+
+static int64_t run_int(const char *body, const value *args, uint32_t n)
+{
+    loaded L;
+    load(&L, body);
+    value r;
+    char err[2048];
+    ptodb_status st = run_entry(&L, args, n, &r, err, sizeof err, EXEC_SCHED_FIXED);
+    if (st != PTODB_OK)
+        fprintf(stderr, "%s\n", err);
+    ck_assert_int_eq(st, PTODB_OK);
+    ck_assert_int_eq(r.kind, VAL_INT);
+    int64_t v = r.u.i;
+    value_clear(&r);
+    unload(&L);
+    return v;
+}
+
+/* ---- control flow ---------------------------------------------------------- */
+
+START_TEST(test_sequential_yield)
+{
+    /* yield (b, a) assigns a = b, then b = a (the new a): both end as old b */
+    int64_t v = run_int(
+        "    @pl.function(type=pl.FunctionType.Orchestration)\n"
+        "    def main(self) -> pl.Scalar[pl.INDEX]:\n"
+        "        for i, (a, b) in pl.range(2, init_values=(1, 2)):\n"
+        "            a_rv, b_rv = pl.yield_(b, a)\n"
+        "        return a_rv * 10 + b_rv\n",
+        NULL, 0);
+    ck_assert_int_eq(v, 22);
+}
+END_TEST
+
+START_TEST(test_loop_zero_iterations)
+{
+    int64_t v = run_int(
+        "    @pl.function(type=pl.FunctionType.Orchestration)\n"
+        "    def main(self) -> pl.Scalar[pl.INDEX]:\n"
+        "        for i, (a,) in pl.range(5, 5, init_values=(7,)):\n"
+        "            a_rv: pl.Scalar[pl.INDEX] = pl.yield_(a + 1)\n"
+        "        return a_rv\n",
+        NULL, 0);
+    ck_assert_int_eq(v, 7);
+}
+END_TEST
+
+START_TEST(test_range_steps_and_break_continue)
+{
+    int64_t v = run_int(
+        "    @pl.function(type=pl.FunctionType.Orchestration)\n"
+        "    def main(self) -> pl.Scalar[pl.INDEX]:\n"
+        "        total: pl.Scalar[pl.INDEX] = 0\n"
+        "        for i in pl.range(10):\n"
+        "            if i == 3:\n"
+        "                continue\n"
+        "            if i == 6:\n"
+        "                break\n"
+        "            total: pl.Scalar[pl.INDEX] = total + i\n"
+        "        down: pl.Scalar[pl.INDEX] = 0\n"
+        "        for j in pl.range(10, 0, -3):\n"
+        "            down: pl.Scalar[pl.INDEX] = down * 100 + j\n"
+        "        return total * 100000000 + down\n",
+        NULL, 0);
+    /* 0+1+2+4+5 = 12; 10, 7, 4, 1 */
+    ck_assert_int_eq(v, 12 * 100000000LL + 10070401LL);
+}
+END_TEST
+
+START_TEST(test_while_forms)
+{
+    int64_t v = run_int(
+        "    @pl.function(type=pl.FunctionType.Orchestration)\n"
+        "    def main(self) -> pl.Scalar[pl.INDEX]:\n"
+        "        for (x, s) in pl.while_(init_values=(0, 0)):\n"
+        "            pl.cond(x < 5)\n"
+        "            x_rv, s_rv = pl.yield_(x + 1, s + x)\n"
+        "        k: pl.Scalar[pl.INDEX] = 1\n"
+        "        while k < 1000:\n"
+        "            k: pl.Scalar[pl.INDEX] = k * 3\n"
+        "        return s_rv * 10000 + k\n",
+        NULL, 0);
+    /* sequential yield: x is rebound before s + x is evaluated: 1+2+3+4+5 */
+    ck_assert_int_eq(v, 15 * 10000 + 2187);
+}
+END_TEST
+
+START_TEST(test_if_return_vars_and_scopes)
+{
+    value a = value_int(5);
+    int64_t v = run_int(
+        "    @pl.function(type=pl.FunctionType.Orchestration)\n"
+        "    def main(self, n: pl.Scalar[pl.INDEX]) -> pl.Scalar[pl.INDEX]:\n"
+        "        with pl.scope():\n"
+        "            if n > 2:\n"
+        "                r: pl.Scalar[pl.INDEX] = pl.yield_(n * 10)\n"
+        "            else:\n"
+        "                r: pl.Scalar[pl.INDEX] = pl.yield_(n)\n"
+        "            return r + pl.min(n, 3) + pl.max(n, 3) + abs(-4)\n",
+        &a, 1);
+    ck_assert_int_eq(v, 50 + 3 + 5 + 4);
+}
+END_TEST
+
+START_TEST(test_floor_div_mod)
+{
+    int64_t v = run_int(
+        "    @pl.function(type=pl.FunctionType.Orchestration)\n"
+        "    def main(self) -> pl.Scalar[pl.INDEX]:\n"
+        "        a: pl.Scalar[pl.INDEX] = -7 // 2\n"
+        "        b: pl.Scalar[pl.INDEX] = -7 % 2\n"
+        "        c: pl.Scalar[pl.INDEX] = 7 % -2\n"
+        "        d: pl.Scalar[pl.INDEX] = 7 // -2\n"
+        "        return (a + 10) * 1000 + b * 100 + (c + 5) * 10 + (d + 5)\n",
+        NULL, 0);
+    /* -4, 1, -1, -4 */
+    ck_assert_int_eq(v, 6 * 1000 + 100 + 40 + 1);
+}
+END_TEST
+
+START_TEST(test_division_by_zero)
+{
+    loaded L;
+    load(&L, "    @pl.function(type=pl.FunctionType.Orchestration)\n"
+             "    def main(self, n: pl.Scalar[pl.INDEX]) -> pl.Scalar[pl.INDEX]:\n"
+             "        a: pl.Scalar[pl.INDEX] = 7 % n\n"
+             "        return a\n");
+    value z = value_int(0);
+    char err[2048];
+    ck_assert_int_ne(run_entry(&L, &z, 1, NULL, err, sizeof err, EXEC_SCHED_FIXED), PTODB_OK);
+    ck_assert_ptr_nonnull(strstr(err, "ZeroDivisionError"));
+    ck_assert_ptr_nonnull(strstr(err, "t.py:8:"));
+    ck_assert_ptr_nonnull(strstr(err, "in main"));
+    unload(&L);
+}
+END_TEST
+
+START_TEST(test_calls_and_tuples)
+{
+    int64_t v = run_int(
+        "    @pl.function(type=pl.FunctionType.InCore)\n"
+        "    def twice(x: pl.Scalar[pl.INDEX], y: pl.Scalar[pl.INDEX]) -> tuple[pl.Scalar[pl.INDEX], pl.Scalar[pl.INDEX]]:\n"
+        "        return x * 2, y * 3\n"
+        "    @pl.function(type=pl.FunctionType.InCore)\n"
+        "    def nothing(x: pl.Scalar[pl.INDEX]):\n"
+        "        pass\n"
+        "    @pl.function(type=pl.FunctionType.Orchestration)\n"
+        "    def main(self) -> pl.Scalar[pl.INDEX]:\n"
+        "        t: pl.Tuple[pl.Scalar[pl.INDEX], pl.Scalar[pl.INDEX]] = self.twice(4, 5)\n"
+        "        u: pl.Scalar[pl.INDEX] = t[0]\n"
+        "        w: pl.Scalar[pl.INDEX] = t[1]\n"
+        "        self.nothing(u)\n"
+        "        return u * 100 + w\n",
+        NULL, 0);
+    ck_assert_int_eq(v, 815);
+}
+END_TEST
+
+START_TEST(test_deep_recursion_is_an_error)
+{
+    loaded L;
+    load(&L, "    @pl.function(type=pl.FunctionType.InCore)\n"
+             "    def f(x: pl.Scalar[pl.INDEX]) -> pl.Scalar[pl.INDEX]:\n"
+             "        r: pl.Scalar[pl.INDEX] = self.f(x + 1)\n"
+             "        return r\n"
+             "    @pl.function(type=pl.FunctionType.Orchestration)\n"
+             "    def main(self) -> pl.Scalar[pl.INDEX]:\n"
+             "        r: pl.Scalar[pl.INDEX] = self.f(0)\n"
+             "        return r\n");
+    char err[2048];
+    ck_assert_int_ne(run_entry(&L, NULL, 0, NULL, err, sizeof err, EXEC_SCHED_FIXED), PTODB_OK);
+    ck_assert_ptr_nonnull(strstr(err, "RecursionError"));
+    unload(&L);
+}
+END_TEST
+
+START_TEST(test_unbound_name)
+{
+    loaded L;
+    load(&L, "    @pl.function(type=pl.FunctionType.Orchestration)\n"
+             "    def main(self) -> pl.Scalar[pl.INDEX]:\n"
+             "        for i in pl.range(0):\n"
+             "            x: pl.Scalar[pl.INDEX] = i\n"
+             "        return i\n");
+    char err[2048];
+    ck_assert_int_ne(run_entry(&L, NULL, 0, NULL, err, sizeof err, EXEC_SCHED_FIXED), PTODB_OK);
+    ck_assert_ptr_nonnull(strstr(err, "NameError: name 'i' is not defined"));
+    unload(&L);
+}
+END_TEST
+
+START_TEST(test_step_api)
+{
+    loaded L;
+    load(&L, "    @pl.function(type=pl.FunctionType.InCore)\n"
+             "    def inc(x: pl.Scalar[pl.INDEX]) -> pl.Scalar[pl.INDEX]:\n"
+             "        y: pl.Scalar[pl.INDEX] = x + 1\n"
+             "        return y\n"
+             "    @pl.function(type=pl.FunctionType.Orchestration)\n"
+             "    def main(self) -> pl.Scalar[pl.INDEX]:\n"
+             "        a: pl.Scalar[pl.INDEX] = 1\n"
+             "        b: pl.Scalar[pl.INDEX] = self.inc(a)\n"
+             "        return b\n");
+    machine *m = machine_new(L.p, NULL);
+    ck_assert_int_eq(machine_start(m, L.p->entry, NULL, 0), PTODB_OK);
+    exec_event_kind want[] = {EXEC_EV_STMT, EXEC_EV_CALL, EXEC_EV_STMT, EXEC_EV_RETURN,
+                              EXEC_EV_FINISHED, EXEC_EV_DONE};
+    int want_line[] = {12, 13, 8, 9, 14, 0};
+    const char *want_fn[] = {"main", "inc", "inc", "inc", "main", NULL};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        exec_event ev;
+        ck_assert_int_eq(machine_step(m, &ev), PTODB_OK);
+        ck_assert_int_eq(ev.kind, want[i]);
+        if (want[i] == EXEC_EV_DONE)
+            break;
+        ck_assert_int_eq(ev.line, want_line[i]);
+        ck_assert_int_eq(ev.core, EXEC_CORE_HOST);
+        ck_assert_str_eq(ev.func, want_fn[i]);
+    }
+    ck_assert(machine_finished(m));
+    ck_assert_int_eq(machine_result(m)->kind, VAL_INT);
+    ck_assert_int_eq(machine_result(m)->u.i, 2);
+    machine_free(m);
+    unload(&L);
+}
+END_TEST
+
+START_TEST(test_scalar_tensor_arith)
+{
+    /* 0-d int32 tensor arithmetic keeps int32 and wraps; // floors */
+    exec_ctx *ctx = NULL;
+    (void)ctx;
+    loaded L;
+    load(&L, "    @pl.function(type=pl.FunctionType.Orchestration)\n"
+             "    def main(self, t: pl.Scalar[pl.INT32]) -> pl.Scalar[pl.INT32]:\n"
+             "        a: pl.Scalar[pl.INT32] = (t * 2) // -3\n"
+             "        return a\n");
+    tensor *t = tensor_zeros(DTYPE_INT32, 0, NULL, NULL);
+    tensor_set_i64(t, NULL, 2000000000);
+    value arg = value_tensor(t);
+    value r;
+    char err[1024];
+    ck_assert_int_eq(run_entry(&L, &arg, 1, &r, err, sizeof err, EXEC_SCHED_FIXED), PTODB_OK);
+    ck_assert_int_eq(r.kind, VAL_TENSOR);
+    ck_assert_int_eq(r.u.t->dtype, DTYPE_INT32);
+    /* 2e9 * 2 wraps to -294967296; floor(-294967296 / -3) = 98322432 */
+    ck_assert_int_eq(tensor_get_i64(r.u.t, NULL), 98322432);
+    value_clear(&r);
+    value_clear(&arg);
+    unload(&L);
+}
+END_TEST
+
+/* ---- cross-core ------------------------------------------------------------ */
+
+static const char *GROUP_TAIL =
+    "    @pl.function(type=pl.FunctionType.Group)\n"
+    "    def g(a: pl.Tensor[[4, 4], pl.FP32]):\n"
+    "        self.g_aic(a)\n"
+    "        self.g_aiv(a)\n"
+    "    @pl.function(type=pl.FunctionType.Orchestration)\n"
+    "    def main(self, a: pl.Tensor[[4, 4], pl.FP32]):\n"
+    "        self.g(a)\n";
+
+static ptodb_status run_group(const char *kernels, exec_sched sched, char *err, size_t errsz,
+                              value *result)
+{
+    char *body = xmalloc(strlen(kernels) + strlen(GROUP_TAIL) + 1);
+    strcpy(body, kernels);
+    strcat(body, GROUP_TAIL);
+    loaded L;
+    load(&L, body);
+    free(body);
+    int64_t shape[2] = {4, 4};
+    tensor *t = tensor_zeros(DTYPE_FP32, 2, shape, NULL);
+    for (int i = 0; i < 16; i++) {
+        int64_t idx[2] = {i / 4, i % 4};
+        tensor_set(t, idx, i);
+    }
+    value arg = value_tensor(t);
+    ptodb_status st = run_entry(&L, &arg, 1, result, err, errsz, sched);
+    value_clear(&arg);
+    unload(&L);
+    return st;
+}
+
+START_TEST(test_group_split_push_pop)
+{
+    /* AIC pushes the 4x4 tile split by rows; each lane gets 2 rows; the group
+     * returns lane 0's value */
+    const char *k =
+        "    @pl.function(type=pl.FunctionType.AIC)\n"
+        "    def g_aic(a: pl.Tensor[[4, 4], pl.FP32]):\n"
+        "        pl.tile.tpush_to_aiv(a, split=1)\n"
+        "    @pl.function(type=pl.FunctionType.AIV)\n"
+        "    def g_aiv(a: pl.Tensor[[4, 4], pl.FP32]) -> pl.Tile[[2, 4], pl.FP32, pl.Mem.Vec]:\n"
+        "        x: pl.Tile[[2, 4], pl.FP32, pl.Mem.Vec] = pl.tile.tpop_from_aic(split=1)\n"
+        "        return x\n"
+        "    @pl.function(type=pl.FunctionType.Group)\n"
+        "    def h(a: pl.Tensor[[4, 4], pl.FP32]) -> pl.Tile[[2, 4], pl.FP32, pl.Mem.Vec]:\n"
+        "        self.h_aic(a)\n"
+        "        r: pl.Tile[[2, 4], pl.FP32, pl.Mem.Vec] = self.h_aiv(a)\n"
+        "        return r\n"
+        "    @pl.function(type=pl.FunctionType.AIC)\n"
+        "    def h_aic(a: pl.Tensor[[4, 4], pl.FP32]):\n"
+        "        pl.tile.tpush_to_aiv(a, split=1)\n"
+        "    @pl.function(type=pl.FunctionType.AIV)\n"
+        "    def h_aiv(a: pl.Tensor[[4, 4], pl.FP32]) -> pl.Tile[[2, 4], pl.FP32, pl.Mem.Vec]:\n"
+        "        x: pl.Tile[[2, 4], pl.FP32, pl.Mem.Vec] = pl.tile.tpop_from_aic(split=1)\n"
+        "        return x\n"
+        "    @pl.function(type=pl.FunctionType.Orchestration)\n"
+        "    def main(self, a: pl.Tensor[[4, 4], pl.FP32]) -> pl.Tile[[2, 4], pl.FP32, pl.Mem.Vec]:\n"
+        "        r: pl.Tile[[2, 4], pl.FP32, pl.Mem.Vec] = self.h(a)\n"
+        "        return r\n";
+    loaded L;
+    load(&L, k);
+    int64_t shape[2] = {4, 4};
+    tensor *t = tensor_zeros(DTYPE_FP32, 2, shape, NULL);
+    for (int i = 0; i < 16; i++) {
+        int64_t idx[2] = {i / 4, i % 4};
+        tensor_set(t, idx, i);
+    }
+    value arg = value_tensor(t);
+    for (int s = 0; s < 3; s++) {
+        value r;
+        char err[4096];
+        exec_sched sch = s == 0 ? EXEC_SCHED_FIXED : s == 1 ? EXEC_SCHED_AIV_FIRST : EXEC_SCHED_RANDOM;
+        ptodb_status st = run_entry(&L, &arg, 1, &r, err, sizeof err, sch);
+        if (st != PTODB_OK)
+            fprintf(stderr, "%s\n", err);
+        ck_assert_int_eq(st, PTODB_OK);
+        ck_assert_int_eq(r.kind, VAL_TENSOR);
+        ck_assert_int_eq(r.u.t->ndim, 2);
+        ck_assert_int_eq(r.u.t->shape[0], 2);
+        int64_t idx[2] = {1, 3};
+        ck_assert(tensor_get(r.u.t, idx) == 7.0);
+        value_clear(&r);
+    }
+    value_clear(&arg);
+    unload(&L);
+}
+END_TEST
+
+START_TEST(test_merge_and_split_attrs)
+{
+    int64_t shape[2] = {5, 4};
+    tensor *t = tensor_zeros(DTYPE_FP32, 2, shape, NULL);
+    t->valid_ndim = 2;
+    t->valid[0] = 5;
+    t->valid[1] = 4;
+    tensor *p0, *p1;
+    strbuf err = STRBUF_INIT;
+    ck_assert_int_eq(xcore_split(t, 3, 0, &p0, &p1, &err), 0);
+    ck_assert_int_eq(p0->shape[0], 3);
+    ck_assert_int_eq(p1->shape[0], 2); /* clipped: S + h > n */
+    ck_assert_int_eq(p0->valid[0], 3);
+    ck_assert_int_eq(p1->valid[0], 2);
+    tensor *m = xcore_merge(p0, p1, 1, &err);
+    ck_assert_ptr_nonnull(m);
+    ck_assert_int_eq(m->shape[0], 5);
+    ck_assert_int_eq(m->valid[0], 5);
+    tensor_unref(m);
+    tensor_unref(p0);
+    tensor_unref(p1);
+    /* split 4 on a 4-wide axis: lanes 2 and 2 are not one apart */
+    ck_assert_int_ne(xcore_split(t, 4, 0, &p0, &p1, &err), 0);
+    ck_assert_ptr_nonnull(strstr(strbuf_str(&err), "one cell apart"));
+    strbuf_free(&err);
+    tensor_unref(t);
+}
+END_TEST
+
+/* Deadlocks: each program is broken on purpose. The report names every core,
+ * its function and line, what it waits on and the queues; two runs give the
+ * same text. */
+static void expect_deadlock(const char *kernels, const char *const *needles)
+{
+    char e1[8192], e2[8192];
+    ck_assert_int_eq(run_group(kernels, EXEC_SCHED_FIXED, e1, sizeof e1, NULL), PTODB_ERR_DEADLOCK);
+    ck_assert_int_eq(run_group(kernels, EXEC_SCHED_FIXED, e2, sizeof e2, NULL), PTODB_ERR_DEADLOCK);
+    ck_assert_str_eq(e1, e2);
+    ck_assert_ptr_nonnull(strstr(e1, "ptodb: deadlock in group g"));
+    ck_assert_ptr_nonnull(strstr(e1, "Mixed-kernel execution failed in"));
+    ck_assert_ptr_nonnull(strstr(e1, "pipe_state={'no_split_dual_aiv_dispatch'"));
+    ck_assert_ptr_nonnull(strstr(e1, "core AIC"));
+    ck_assert_ptr_nonnull(strstr(e1, "core AIV0"));
+    ck_assert_ptr_nonnull(strstr(e1, "queue"));
+    for (size_t i = 0; needles[i]; i++) {
+        if (!strstr(e1, needles[i]))
+            fprintf(stderr, "missing '%s' in:\n%s\n", needles[i], e1);
+        ck_assert_ptr_nonnull(strstr(e1, needles[i]));
+    }
+    /* another schedule finds the same deadlock */
+    ck_assert_int_eq(run_group(kernels, EXEC_SCHED_AIV_FIRST, e2, sizeof e2, NULL), PTODB_ERR_DEADLOCK);
+}
+
+START_TEST(test_deadlock_unpaired_pop)
+{
+    /* AIC pushes once, the vector lane pops twice */
+    const char *k = "    @pl.function(type=pl.FunctionType.AIC)\n"
+                    "    def g_aic(a: pl.Tensor[[4, 4], pl.FP32]):\n"
+                    "        pl.tile.tpush_to_aiv(a, split=0)\n"
+                    "    @pl.function(type=pl.FunctionType.AIV)\n"
+                    "    def g_aiv(a: pl.Tensor[[4, 4], pl.FP32]):\n"
+                    "        x: pl.Tile[[4, 4], pl.FP32, pl.Mem.Vec] = pl.tile.tpop_from_aic(split=0)\n"
+                    "        y: pl.Tile[[4, 4], pl.FP32, pl.Mem.Vec] = pl.tile.tpop_from_aic(split=0)\n";
+    const char *const n[] = {"core AIC  lane 0: finished", "blocked in g_aiv at t.py:12:",
+                             "tpop_from_aic (split=0, lane=0)", "queue to_aiv", "AIC->AIV  depth=0",
+                             NULL};
+    expect_deadlock(k, n);
+}
+END_TEST
+
+START_TEST(test_unpaired_push_is_silent)
+{
+    /* REF: pushes nobody pops are not an error (semantics.md §6.2 step 7) */
+    const char *k = "    @pl.function(type=pl.FunctionType.AIC)\n"
+                    "    def g_aic(a: pl.Tensor[[4, 4], pl.FP32]):\n"
+                    "        pl.tile.tpush_to_aiv(a, split=0)\n"
+                    "        pl.tile.tpush_to_aiv(a, split=0)\n"
+                    "    @pl.function(type=pl.FunctionType.AIV)\n"
+                    "    def g_aiv(a: pl.Tensor[[4, 4], pl.FP32]):\n"
+                    "        x: pl.Tile[[4, 4], pl.FP32, pl.Mem.Vec] = pl.tile.tpop_from_aic(split=0)\n";
+    char err[4096];
+    ck_assert_int_eq(run_group(k, EXEC_SCHED_FIXED, err, sizeof err, NULL), PTODB_OK);
+}
+END_TEST
+
+START_TEST(test_deadlock_wrong_order)
+{
+    /* both sides wait for the other before pushing */
+    const char *k = "    @pl.function(type=pl.FunctionType.AIC)\n"
+                    "    def g_aic(a: pl.Tensor[[4, 4], pl.FP32]):\n"
+                    "        x: pl.Tile[[4, 4], pl.FP32, pl.Mem.Mat] = pl.tile.tpop_from_aiv(split=0)\n"
+                    "        pl.tile.tpush_to_aiv(a, split=0)\n"
+                    "    @pl.function(type=pl.FunctionType.AIV)\n"
+                    "    def g_aiv(a: pl.Tensor[[4, 4], pl.FP32]):\n"
+                    "        y: pl.Tile[[4, 4], pl.FP32, pl.Mem.Vec] = pl.tile.tpop_from_aic(split=0)\n"
+                    "        pl.tile.tpush_to_aic(a, split=0)\n";
+    const char *const n[] = {"blocked in g_aic at t.py:8:", "tpop_from_aiv (split=0, lane=0)",
+                             "blocked in g_aiv at t.py:12:", "tpop_from_aic (split=0, lane=0)",
+                             "Mixed-kernel execution failed in g_aic (lane=None) for g", NULL};
+    expect_deadlock(k, n);
+}
+END_TEST
+
+START_TEST(test_deadlock_lane_mismatch)
+{
+    /* dual dispatch: the cube pops one tile from each lane, only lane 0 pushes */
+    const char *k = "    @pl.function(type=pl.FunctionType.AIC)\n"
+                    "    def g_aic(a: pl.Tensor[[4, 4], pl.FP32]):\n"
+                    "        x: pl.Tile[[4, 4], pl.FP32, pl.Mem.Mat] = pl.tile.tpop_from_aiv(split=0)\n"
+                    "    @pl.function(type=pl.FunctionType.AIV)\n"
+                    "    def g_aiv(a: pl.Tensor[[4, 4], pl.FP32]):\n"
+                    "        pl.func_attr({\"dual_aiv_dispatch\": True})\n"
+                    "        sb: pl.Scalar[pl.INDEX] = pl.tile.get_subblock_idx()\n"
+                    "        if sb == 0:\n"
+                    "            pl.tile.tpush_to_aic(a, split=0)\n";
+    const char *const n[] = {"core AIV1 lane 1: finished", "core AIV0 lane 0: finished",
+                             "blocked in g_aic", "queue to_aic_dual_nosplit AIV->AIC  depth=1  split=0  lane=0",
+                             "'no_split_dual_aiv_dispatch': True", NULL};
+    expect_deadlock(k, n);
+}
+END_TEST
+
+START_TEST(test_deadlock_pop_wrong_side)
+{
+    /* the vector lane pops from the V->C queue (meant for the cube) */
+    const char *k = "    @pl.function(type=pl.FunctionType.AIC)\n"
+                    "    def g_aic(a: pl.Tensor[[4, 4], pl.FP32]):\n"
+                    "        pl.tile.tpush_to_aiv(a, split=0)\n"
+                    "    @pl.function(type=pl.FunctionType.AIV)\n"
+                    "    def g_aiv(a: pl.Tensor[[4, 4], pl.FP32]):\n"
+                    "        y: pl.Tile[[4, 4], pl.FP32, pl.Mem.Vec] = pl.tile.tpop_from_aiv(split=0)\n";
+    const char *const n[] = {"blocked in g_aiv", "tpop_from_aiv (split=0, lane=0)",
+                             "queue to_aiv              AIC->AIV  depth=1", NULL};
+    expect_deadlock(k, n);
+}
+END_TEST
+
+START_TEST(test_deadlock_push_after_consumer_ended)
+{
+    /* the cube pushes and waits for an answer; the vector side has already
+     * returned */
+    const char *k = "    @pl.function(type=pl.FunctionType.AIC)\n"
+                    "    def g_aic(a: pl.Tensor[[4, 4], pl.FP32]):\n"
+                    "        pl.tile.tpush_to_aiv(a, split=0)\n"
+                    "        x: pl.Tile[[4, 4], pl.FP32, pl.Mem.Mat] = pl.tile.tpop_from_aiv(split=0)\n"
+                    "    @pl.function(type=pl.FunctionType.AIV)\n"
+                    "    def g_aiv(a: pl.Tensor[[4, 4], pl.FP32]):\n"
+                    "        pass\n";
+    const char *const n[] = {"core AIV0 lane 0: finished", "blocked in g_aic at t.py:9:",
+                             "tpop_from_aiv (split=0, lane=0)", "depth=1", NULL};
+    expect_deadlock(k, n);
+}
+END_TEST
+
+START_TEST(test_split_conflict_is_codegen_error)
+{
+    const char *k = "    @pl.function(type=pl.FunctionType.AIC)\n"
+                    "    def g_aic(a: pl.Tensor[[4, 4], pl.FP32]):\n"
+                    "        pl.tile.tpush_to_aiv(a, split=1)\n"
+                    "    @pl.function(type=pl.FunctionType.AIV)\n"
+                    "    def g_aiv(a: pl.Tensor[[4, 4], pl.FP32]):\n"
+                    "        y: pl.Tile[[4, 4], pl.FP32, pl.Mem.Vec] = pl.tile.tpop_from_aic(split=0)\n";
+    char *body = xmalloc(strlen(k) + strlen(GROUP_TAIL) + 1);
+    strcpy(body, k);
+    strcat(body, GROUP_TAIL);
+    loaded L;
+    load(&L, body);
+    free(body);
+    ck_assert_ptr_nonnull(L.p->codegen_error);
+    ck_assert_str_eq(L.p->codegen_error, "ValueError: Conflicting cross-core split kwargs in group g: [0, 1]");
+    unload(&L);
+}
+END_TEST
+
+static Suite *machine_suite(void)
+{
+    Suite *s = suite_create("machine");
+    TCase *tc = tcase_create("control");
+    tcase_add_test(tc, test_sequential_yield);
+    tcase_add_test(tc, test_loop_zero_iterations);
+    tcase_add_test(tc, test_range_steps_and_break_continue);
+    tcase_add_test(tc, test_while_forms);
+    tcase_add_test(tc, test_if_return_vars_and_scopes);
+    tcase_add_test(tc, test_floor_div_mod);
+    tcase_add_test(tc, test_division_by_zero);
+    tcase_add_test(tc, test_calls_and_tuples);
+    tcase_add_test(tc, test_deep_recursion_is_an_error);
+    tcase_add_test(tc, test_unbound_name);
+    tcase_add_test(tc, test_step_api);
+    tcase_add_test(tc, test_scalar_tensor_arith);
+    suite_add_tcase(s, tc);
+    TCase *x = tcase_create("xcore");
+    tcase_add_test(x, test_group_split_push_pop);
+    tcase_add_test(x, test_merge_and_split_attrs);
+    tcase_add_test(x, test_deadlock_unpaired_pop);
+    tcase_add_test(x, test_unpaired_push_is_silent);
+    tcase_add_test(x, test_deadlock_wrong_order);
+    tcase_add_test(x, test_deadlock_lane_mismatch);
+    tcase_add_test(x, test_deadlock_pop_wrong_side);
+    tcase_add_test(x, test_deadlock_push_after_consumer_ended);
+    tcase_add_test(x, test_split_conflict_is_codegen_error);
+    suite_add_tcase(s, x);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(machine_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
