@@ -5,4 +5,5 @@ src_libptodb_a_SOURCES += \
 	src/exec/ops_elementwise.c src/exec/ops_unary.c src/exec/ops_reduce.c \
 	src/exec/ops_matmul.c src/exec/ops_memory.c src/exec/ops_shape.c \
 	src/exec/xcore_ops.c
+include src/exec/ops.mk
 include src/exec/machine.mk

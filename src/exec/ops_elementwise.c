@@ -1,6 +1,302 @@
-#include "exec/op.h"
+/* Elementwise binary ops (semantics.md §3.1), tensor/tile ⊕ scalar (§3.2)
+ * and the row/column broadcast ops (§3.4). REF evaluates each as one or two
+ * torch calls; the numerics live in kernel_util.c. */
+#include "exec/kernel_util.h"
+
+#include <string.h>
+
+static ptodb_status finish(ptodb_status st, tensor *r, value *out)
+{
+    if (st == PTODB_OK)
+        *out = value_tensor(r);
+    return st;
+}
+
+/* The torch op of a plain binary IR op (both tensor⊕tensor and ⊕scalar). */
+static int binop_of(int op, kernel_binop *k)
+{
+    switch (op) {
+    case IR_OP_TENSOR_ADD: case IR_OP_TILE_ADD: case IR_OP_TENSOR_ADDS: case IR_OP_TILE_ADDS:
+    case IR_OP_TENSOR_PART_ADD: case IR_OP_TILE_PART_ADD:
+    case IR_OP_TENSOR_ROW_EXPAND_ADD: case IR_OP_TILE_ROW_EXPAND_ADD:
+        *k = KOP_ADD; return 1;
+    case IR_OP_TENSOR_SUB: case IR_OP_TILE_SUB: case IR_OP_TENSOR_SUBS: case IR_OP_TILE_SUBS:
+    case IR_OP_TENSOR_ROW_EXPAND_SUB: case IR_OP_TILE_ROW_EXPAND_SUB:
+    case IR_OP_TENSOR_COL_EXPAND_SUB: case IR_OP_TILE_COL_EXPAND_SUB:
+        *k = KOP_SUB; return 1;
+    case IR_OP_TENSOR_MUL: case IR_OP_TILE_MUL: case IR_OP_TENSOR_MULS: case IR_OP_TILE_MULS:
+    case IR_OP_TENSOR_PART_MUL: case IR_OP_TILE_PART_MUL:
+    case IR_OP_TENSOR_ROW_EXPAND_MUL: case IR_OP_TILE_ROW_EXPAND_MUL:
+    case IR_OP_TENSOR_COL_EXPAND_MUL: case IR_OP_TILE_COL_EXPAND_MUL:
+        *k = KOP_MUL; return 1;
+    case IR_OP_TENSOR_DIV: case IR_OP_TILE_DIV: case IR_OP_TENSOR_DIVS: case IR_OP_TILE_DIVS:
+    case IR_OP_TENSOR_ROW_EXPAND_DIV: case IR_OP_TILE_ROW_EXPAND_DIV:
+    case IR_OP_TENSOR_COL_EXPAND_DIV: case IR_OP_TILE_COL_EXPAND_DIV:
+        *k = KOP_DIV; return 1;
+    case IR_OP_TENSOR_MAXIMUM: case IR_OP_TILE_MAXIMUM: case IR_OP_TILE_MAXIMUMS:
+    case IR_OP_TENSOR_PART_MAX: case IR_OP_TILE_PART_MAX:
+    case IR_OP_TENSOR_ROW_EXPAND_MAX: case IR_OP_TILE_ROW_EXPAND_MAX:
+    case IR_OP_TENSOR_COL_EXPAND_MAX: case IR_OP_TILE_COL_EXPAND_MAX:
+        *k = KOP_MAX; return 1;
+    case IR_OP_TENSOR_MINIMUM: case IR_OP_TILE_MINIMUM: case IR_OP_TILE_MINIMUMS:
+    case IR_OP_TENSOR_PART_MIN: case IR_OP_TILE_PART_MIN:
+    case IR_OP_TENSOR_ROW_EXPAND_MIN: case IR_OP_TILE_ROW_EXPAND_MIN:
+    case IR_OP_TENSOR_COL_EXPAND_MIN: case IR_OP_TILE_COL_EXPAND_MIN:
+        *k = KOP_MIN; return 1;
+    case IR_OP_TENSOR_FMOD: case IR_OP_TILE_FMOD: case IR_OP_TENSOR_FMODS: case IR_OP_TILE_FMODS:
+        *k = KOP_FMOD; return 1;
+    case IR_OP_TILE_REM: case IR_OP_TILE_REMS:
+        *k = KOP_REM; return 1;
+    case IR_OP_TENSOR_AND: case IR_OP_TILE_AND: case IR_OP_TENSOR_ANDS: case IR_OP_TILE_ANDS:
+        *k = KOP_AND; return 1;
+    case IR_OP_TENSOR_OR: case IR_OP_TILE_OR: case IR_OP_TENSOR_ORS: case IR_OP_TILE_ORS:
+        *k = KOP_OR; return 1;
+    case IR_OP_TENSOR_XOR: case IR_OP_TILE_XOR: case IR_OP_TENSOR_XORS: case IR_OP_TILE_XORS:
+        *k = KOP_XOR; return 1;
+    case IR_OP_TENSOR_SHL: case IR_OP_TILE_SHL: case IR_OP_TENSOR_SHLS: case IR_OP_TILE_SHLS:
+        *k = KOP_SHL; return 1;
+    case IR_OP_TENSOR_SHR: case IR_OP_TILE_SHR: case IR_OP_TENSOR_SHRS: case IR_OP_TILE_SHRS:
+        *k = KOP_SHR; return 1;
+    default: return 0;
+    }
+}
+
+/* a0 OP a1; trailing operands (tmp tiles) are ignored as REF does. */
+static ptodb_status op_binary(exec_ctx *ctx, const op_args *a, value *out)
+{
+    kernel_binop k;
+    const value *x, *y;
+    if (!binop_of(a->op, &k))
+        return exec_fail(ctx, PTODB_ERR_UNSUPPORTED, "%s: not an elementwise op",
+                         kernel_op_name(a));
+    ptodb_status st = kernel_any_arg(ctx, a, 0, &x);
+    if (st == PTODB_OK)
+        st = kernel_any_arg(ctx, a, 1, &y);
+    if (st != PTODB_OK)
+        return st;
+    tensor *r = NULL;
+    st = kernel_binary(ctx, a, k, x, y, &r); /* before reading r */
+    return finish(st, r, out);
+}
+
+/* tile.cmp / tile.cmps: (a0 OP a1) by cmp_type, a bool tensor. */
+static ptodb_status op_cmp(exec_ctx *ctx, const op_args *a, value *out)
+{
+    static const kernel_binop ops[6] = {KOP_EQ, KOP_NE, KOP_LT, KOP_LE, KOP_GT, KOP_GE};
+    const value *x, *y;
+    ptodb_status st = kernel_any_arg(ctx, a, 0, &x);
+    if (st == PTODB_OK)
+        st = kernel_any_arg(ctx, a, 1, &y);
+    if (st != PTODB_OK)
+        return st;
+    int64_t ct = kernel_int_kw(a, EXEC_KW_CMP_TYPE, 0);
+    kernel_binop k = (ct >= 0 && ct < 6) ? ops[ct] : KOP_EQ;
+    tensor *r = NULL;
+    st = kernel_binary(ctx, a, k, x, y, &r); /* before reading r */
+    return finish(st, r, out);
+}
+
+/* ((a0 ± a1) ± a2): two torch ops, two roundings. */
+static ptodb_status op_chain(exec_ctx *ctx, const op_args *a, value *out)
+{
+    kernel_binop k = (a->op == IR_OP_TILE_ADDC || a->op == IR_OP_TILE_ADDSC) ? KOP_ADD : KOP_SUB;
+    const value *x, *y, *z;
+    ptodb_status st = kernel_any_arg(ctx, a, 0, &x);
+    if (st == PTODB_OK)
+        st = kernel_any_arg(ctx, a, 1, &y);
+    if (st == PTODB_OK)
+        st = kernel_any_arg(ctx, a, 2, &z);
+    if (st != PTODB_OK)
+        return st;
+    tensor *t1 = NULL, *r = NULL;
+    st = kernel_binary(ctx, a, k, x, y, &t1);
+    if (st != PTODB_OK)
+        return st;
+    value v1 = value_tensor(t1);
+    st = kernel_binary(ctx, a, k, &v1, z, &r);
+    value_clear(&v1);
+    return finish(st, r, out);
+}
+
+/* prelu / lrelu: torch.where(a0 > 0, a0, a0 * a1). */
+static ptodb_status op_prelu(exec_ctx *ctx, const op_args *a, value *out)
+{
+    const value *x, *s;
+    ptodb_status st = kernel_any_arg(ctx, a, 0, &x);
+    if (st == PTODB_OK)
+        st = kernel_any_arg(ctx, a, 1, &s);
+    if (st != PTODB_OK)
+        return st;
+    value zero = value_int(0);
+    tensor *mask = NULL, *prod = NULL, *r = NULL;
+    st = kernel_binary(ctx, a, KOP_GT, x, &zero, &mask);
+    if (st != PTODB_OK)
+        return st;
+    st = kernel_binary(ctx, a, KOP_MUL, x, s, &prod);
+    if (st == PTODB_OK) {
+        value vm = value_tensor(mask), vp = value_tensor(prod);
+        st = kernel_where(ctx, a, &vm, x, &vp, &r);
+        value_clear(&vp);
+        value_clear(&vm);
+    } else {
+        tensor_unref(mask);
+    }
+    return finish(st, r, out);
+}
+
+/* tile.sel(mask, lhs, rhs, tmp) and tile.sels(mask, src, tmp, scalar). */
+static ptodb_status op_sel(exec_ctx *ctx, const op_args *a, value *out)
+{
+    const value *m, *x, *y;
+    ptodb_status st = kernel_any_arg(ctx, a, 0, &m);
+    if (st == PTODB_OK)
+        st = kernel_any_arg(ctx, a, 1, &x);
+    if (st == PTODB_OK)
+        st = kernel_any_arg(ctx, a, a->op == IR_OP_TILE_SELS ? 3 : 2, &y);
+    if (st != PTODB_OK)
+        return st;
+    tensor *r = NULL;
+    st = kernel_where(ctx, a, m, x, y, &r);
+    return finish(st, r, out);
+}
+
+/* expands: torch.full_like(a0, a1), value range-checked (§1.3). */
+static ptodb_status op_expands(exec_ctx *ctx, const op_args *a, value *out)
+{
+    tensor *t, *r;
+    const value *v;
+    ptodb_status st = kernel_tensor_arg(ctx, a, 0, &t);
+    if (st == PTODB_OK)
+        st = kernel_any_arg(ctx, a, 1, &v);
+    if (st != PTODB_OK)
+        return st;
+    double f;
+    int64_t i;
+    st = kernel_checked_scalar(ctx, a, v, t->dtype, &f, &i);
+    if (st != PTODB_OK)
+        return st;
+    st = kernel_zeros(ctx, t->dtype, t->ndim, t->shape, &r);
+    if (st != PTODB_OK)
+        return st;
+    kernel_fill(r, f, i);
+    *out = value_tensor(r);
+    return PTODB_OK;
+}
+
+/* row/col_expand_expdif: torch.exp(a0 - a1), rounded after each op. */
+static ptodb_status op_expdif(exec_ctx *ctx, const op_args *a, value *out)
+{
+    const value *x, *y;
+    ptodb_status st = kernel_any_arg(ctx, a, 0, &x);
+    if (st == PTODB_OK)
+        st = kernel_any_arg(ctx, a, 1, &y);
+    if (st != PTODB_OK)
+        return st;
+    tensor *d = NULL, *r = NULL;
+    st = kernel_binary(ctx, a, KOP_SUB, x, y, &d);
+    if (st != PTODB_OK)
+        return st;
+    st = kernel_unary(ctx, a, KUN_EXP, d, &r);
+    tensor_unref(d);
+    return finish(st, r, out);
+}
+
+/* row_expand / col_expand: a1.expand_as(a0).clone().to(promote_types(a0, a1)). */
+static ptodb_status op_expand(exec_ctx *ctx, const op_args *a, value *out)
+{
+    tensor *t, *v, *r;
+    ptodb_status st = kernel_tensor_arg(ctx, a, 0, &t);
+    if (st == PTODB_OK)
+        st = kernel_tensor_arg(ctx, a, 1, &v);
+    if (st != PTODB_OK)
+        return st;
+    char tb[160], vb[160];
+    if (v->ndim > t->ndim) {
+        kernel_fmt_shape(v->ndim, v->shape, vb, sizeof vb);
+        kernel_fmt_shape(t->ndim, t->shape, tb, sizeof tb);
+        return exec_fail(ctx, PTODB_ERR_SHAPE,
+                         "%s: RuntimeError: expand(%s, size=%s): the number of sizes provided "
+                         "(%d) must be greater or equal to the number of dimensions in the "
+                         "tensor (%d)",
+                         kernel_op_name(a), vb, tb, t->ndim, v->ndim);
+    }
+    for (int j = 0; j < v->ndim; j++) {
+        int d = t->ndim - v->ndim + j;
+        if (v->shape[j] != 1 && v->shape[j] != t->shape[d]) {
+            kernel_fmt_shape(v->ndim, v->shape, vb, sizeof vb);
+            kernel_fmt_shape(t->ndim, t->shape, tb, sizeof tb);
+            return exec_fail(ctx, PTODB_ERR_SHAPE,
+                             "%s: RuntimeError: The expanded size of the tensor (%lld) must match "
+                             "the existing size (%lld) at non-singleton dimension %d.  Target "
+                             "sizes: %s.  Tensor sizes: %s",
+                             kernel_op_name(a), (long long)t->shape[d], (long long)v->shape[j], d,
+                             tb, vb);
+        }
+    }
+    st = kernel_zeros(ctx, kernel_promote(t->dtype, v->dtype), t->ndim, t->shape, &r);
+    if (st != PTODB_OK)
+        return st;
+    st = kernel_assign(ctx, a, r, v, 0);
+    if (st != PTODB_OK) {
+        tensor_unref(r);
+        return st;
+    }
+    *out = value_tensor(r);
+    return PTODB_OK;
+}
 
 void exec_ops_register_elementwise(op_fn *table)
 {
-    (void)table;
+    static const int binary_ops[] = {
+        IR_OP_TENSOR_ADD, IR_OP_TILE_ADD, IR_OP_TENSOR_SUB, IR_OP_TILE_SUB,
+        IR_OP_TENSOR_MUL, IR_OP_TILE_MUL, IR_OP_TENSOR_DIV, IR_OP_TILE_DIV,
+        IR_OP_TENSOR_MAXIMUM, IR_OP_TILE_MAXIMUM, IR_OP_TENSOR_MINIMUM, IR_OP_TILE_MINIMUM,
+        IR_OP_TENSOR_FMOD, IR_OP_TILE_FMOD, IR_OP_TILE_REM,
+        IR_OP_TENSOR_PART_ADD, IR_OP_TILE_PART_ADD, IR_OP_TENSOR_PART_MUL, IR_OP_TILE_PART_MUL,
+        IR_OP_TENSOR_PART_MAX, IR_OP_TILE_PART_MAX, IR_OP_TENSOR_PART_MIN, IR_OP_TILE_PART_MIN,
+        IR_OP_TENSOR_AND, IR_OP_TILE_AND, IR_OP_TENSOR_OR, IR_OP_TILE_OR,
+        IR_OP_TENSOR_XOR, IR_OP_TILE_XOR, IR_OP_TENSOR_SHL, IR_OP_TILE_SHL,
+        IR_OP_TENSOR_SHR, IR_OP_TILE_SHR,
+        /* ⊕ scalar */
+        IR_OP_TENSOR_ADDS, IR_OP_TILE_ADDS, IR_OP_TENSOR_SUBS, IR_OP_TILE_SUBS,
+        IR_OP_TENSOR_MULS, IR_OP_TILE_MULS, IR_OP_TENSOR_DIVS, IR_OP_TILE_DIVS,
+        IR_OP_TILE_MAXIMUMS, IR_OP_TILE_MINIMUMS, IR_OP_TILE_REMS,
+        IR_OP_TENSOR_FMODS, IR_OP_TILE_FMODS, IR_OP_TENSOR_ANDS, IR_OP_TILE_ANDS,
+        IR_OP_TENSOR_ORS, IR_OP_TILE_ORS, IR_OP_TENSOR_XORS, IR_OP_TILE_XORS,
+        IR_OP_TENSOR_SHLS, IR_OP_TILE_SHLS, IR_OP_TENSOR_SHRS, IR_OP_TILE_SHRS,
+        /* row/col broadcast (col_expand_add is not handled by REF) */
+        IR_OP_TENSOR_ROW_EXPAND_ADD, IR_OP_TILE_ROW_EXPAND_ADD,
+        IR_OP_TENSOR_ROW_EXPAND_SUB, IR_OP_TILE_ROW_EXPAND_SUB,
+        IR_OP_TENSOR_ROW_EXPAND_MUL, IR_OP_TILE_ROW_EXPAND_MUL,
+        IR_OP_TENSOR_ROW_EXPAND_DIV, IR_OP_TILE_ROW_EXPAND_DIV,
+        IR_OP_TENSOR_ROW_EXPAND_MAX, IR_OP_TILE_ROW_EXPAND_MAX,
+        IR_OP_TENSOR_ROW_EXPAND_MIN, IR_OP_TILE_ROW_EXPAND_MIN,
+        IR_OP_TENSOR_COL_EXPAND_SUB, IR_OP_TILE_COL_EXPAND_SUB,
+        IR_OP_TENSOR_COL_EXPAND_MUL, IR_OP_TILE_COL_EXPAND_MUL,
+        IR_OP_TENSOR_COL_EXPAND_DIV, IR_OP_TILE_COL_EXPAND_DIV,
+        IR_OP_TENSOR_COL_EXPAND_MAX, IR_OP_TILE_COL_EXPAND_MAX,
+        IR_OP_TENSOR_COL_EXPAND_MIN, IR_OP_TILE_COL_EXPAND_MIN,
+    };
+    for (size_t k = 0; k < sizeof binary_ops / sizeof binary_ops[0]; k++)
+        table[binary_ops[k]] = op_binary;
+    table[IR_OP_TILE_CMP] = op_cmp;
+    table[IR_OP_TILE_CMPS] = op_cmp;
+    table[IR_OP_TILE_ADDC] = op_chain;
+    table[IR_OP_TILE_SUBC] = op_chain;
+    table[IR_OP_TILE_ADDSC] = op_chain;
+    table[IR_OP_TILE_SUBSC] = op_chain;
+    table[IR_OP_TILE_PRELU] = op_prelu;
+    table[IR_OP_TILE_LRELU] = op_prelu;
+    table[IR_OP_TILE_SEL] = op_sel;
+    table[IR_OP_TILE_SELS] = op_sel;
+    table[IR_OP_TENSOR_EXPANDS] = op_expands;
+    table[IR_OP_TILE_EXPANDS] = op_expands;
+    table[IR_OP_TENSOR_ROW_EXPAND_EXPDIF] = op_expdif;
+    table[IR_OP_TILE_ROW_EXPAND_EXPDIF] = op_expdif;
+    table[IR_OP_TENSOR_COL_EXPAND_EXPDIF] = op_expdif;
+    table[IR_OP_TILE_COL_EXPAND_EXPDIF] = op_expdif;
+    table[IR_OP_TENSOR_ROW_EXPAND] = op_expand;
+    table[IR_OP_TILE_ROW_EXPAND] = op_expand;
+    table[IR_OP_TENSOR_COL_EXPAND] = op_expand;
+    table[IR_OP_TILE_COL_EXPAND] = op_expand;
 }

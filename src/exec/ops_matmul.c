@@ -1,6 +1,269 @@
-#include "exec/op.h"
+/* The matmul family (semantics.md §3.6). torch.matmul semantics: both
+ * operands of one dtype, result in that dtype (each element: the exact
+ * double dot product rounded to f32, then to bf16/fp16), 1-D promotion and
+ * batch broadcasting; tile forms widen with .float() and add acc/bias with
+ * a second torch op. */
+#include "exec/kernel_matmul.h"
+#include "exec/kernel_util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/mem.h"
+
+/* A header-only view of t with different shape/strides (no reference: used
+ * only for reading while t is alive). */
+static tensor as_view(const tensor *t, int nd, const int64_t *shape, const int64_t *strides)
+{
+    tensor v = *t;
+    v.ndim = nd;
+    for (int d = 0; d < nd; d++) {
+        v.shape[d] = shape[d];
+        v.strides[d] = strides[d];
+    }
+    return v;
+}
+
+/* torch.matmul(L, R) */
+static ptodb_status matmul_core(exec_ctx *ctx, const op_args *a, const tensor *L,
+                                const tensor *R, tensor **out)
+{
+    const char *name = kernel_op_name(a);
+    if (L->ndim == 0 || R->ndim == 0)
+        return exec_fail(ctx, PTODB_ERR_SHAPE,
+                         "%s: RuntimeError: both arguments to matmul need to be at least 1D, but "
+                         "they are %dD and %dD",
+                         name, L->ndim, R->ndim);
+    if (L->dtype != R->dtype)
+        return exec_fail(ctx, PTODB_ERR_RUNTIME,
+                         "%s: RuntimeError: expected scalar type %s but found %s", name,
+                         kernel_torch_type_name(L->dtype), kernel_torch_type_name(R->dtype));
+    dtype_id dt = L->dtype;
+    if (dt == DTYPE_BOOL || (dt == DTYPE_FP16 && exec_profile(ctx) == EXEC_PROFILE_T13))
+        return exec_fail(ctx, PTODB_ERR_RUNTIME,
+                         "%s: RuntimeError: \"addmm_impl_cpu_\" not implemented for '%s'", name,
+                         kernel_torch_type_name(dt));
+    /* matrices: a 1-D lhs is [1, k], a 1-D rhs is [k, 1] */
+    int64_t ls[TENSOR_MAX_DIMS], lst[TENSOR_MAX_DIMS], rs[TENSOR_MAX_DIMS], rst[TENSOR_MAX_DIMS];
+    int lnd = L->ndim, rnd = R->ndim;
+    if (lnd == 1) {
+        ls[0] = 1; lst[0] = 0; ls[1] = L->shape[0]; lst[1] = L->strides[0];
+        lnd = 2;
+    } else {
+        memcpy(ls, L->shape, sizeof ls);
+        memcpy(lst, L->strides, sizeof lst);
+    }
+    if (rnd == 1) {
+        rs[0] = R->shape[0]; rst[0] = R->strides[0]; rs[1] = 1; rst[1] = 0;
+        rnd = 2;
+    } else {
+        memcpy(rs, R->shape, sizeof rs);
+        memcpy(rst, R->strides, sizeof rst);
+    }
+    int64_t m = ls[lnd - 2], k = ls[lnd - 1], k2 = rs[rnd - 2], n = rs[rnd - 1];
+    if (k != k2)
+        return exec_fail(ctx, PTODB_ERR_SHAPE,
+                         "%s: RuntimeError: mat1 and mat2 shapes cannot be multiplied (%lldx%lld "
+                         "and %lldx%lld)",
+                         name, (long long)m, (long long)k, (long long)k2, (long long)n);
+    /* batch dims broadcast */
+    int bnd;
+    int64_t bshape[TENSOR_MAX_DIMS];
+    int nds[2] = {lnd - 2, rnd - 2};
+    const int64_t *shp[2] = {ls, rs};
+    ptodb_status st = kernel_broadcast(ctx, 2, nds, shp, &bnd, bshape);
+    if (st != PTODB_OK)
+        return st;
+    int64_t nb = tensor_shape_numel(bnd, bshape);
+    /* result shape: batch + [m] + [n], the 1-D dims squeezed */
+    int64_t oshape[TENSOR_MAX_DIMS];
+    int ond = 0;
+    for (int d = 0; d < bnd; d++)
+        oshape[ond++] = bshape[d];
+    if (L->ndim != 1)
+        oshape[ond++] = m;
+    if (R->ndim != 1)
+        oshape[ond++] = n;
+    tensor *r;
+    st = kernel_zeros(ctx, dt, ond, oshape, &r);
+    if (st != PTODB_OK)
+        return st;
+    int64_t fl[TENSOR_MAX_DIMS + 2], fr[TENSOR_MAX_DIMS + 2];
+    if (bnd + 2 > TENSOR_MAX_DIMS || nb * m * k > KERNEL_MAX_ELEMS ||
+        nb * k * n > KERNEL_MAX_ELEMS) {
+        tensor_unref(r);
+        return exec_fail(ctx, PTODB_ERR_UNSUPPORTED, "%s: operands too large", name);
+    }
+    memcpy(fl, bshape, (size_t)bnd * sizeof *fl);
+    memcpy(fr, bshape, (size_t)bnd * sizeof *fr);
+    fl[bnd] = m; fl[bnd + 1] = k;
+    fr[bnd] = k; fr[bnd + 1] = n;
+    tensor lv = as_view(L, lnd, ls, lst), rv = as_view(R, rnd, rs, rst);
+    int64_t mn = m * n;
+    if (mn == 0 || nb == 0) {
+        *out = r;
+        return PTODB_OK;
+    }
+    if (dtype_is_float(dt)) {
+        double *A = xmalloc((size_t)(nb * m * k + 1) * sizeof *A);
+        double *B = xmalloc((size_t)(nb * k * n + 1) * sizeof *B);
+        double *C = xmalloc((size_t)(nb * mn) * sizeof *C);
+        kernel_gather_f64(&lv, bnd + 2, fl, A);
+        kernel_gather_f64(&rv, bnd + 2, fr, B);
+        for (int64_t b = 0; b < nb; b++)
+            kernel_gemm_f64(m, n, k, A + b * m * k, k, B + b * k * n, n, C + b * mn, n);
+        kernel_store_f64(r, C, nb * mn); /* double -> f32 -> bf16/fp16 */
+        free(A);
+        free(B);
+        free(C);
+    } else {
+        /* integer matmul in the input dtype (int8 wraps) */
+        int64_t *A = xmalloc((size_t)(nb * m * k + 1) * sizeof *A);
+        int64_t *B = xmalloc((size_t)(nb * k * n + 1) * sizeof *B);
+        int64_t *C = xcalloc((size_t)(nb * mn), sizeof *C);
+        kernel_gather_i64(&lv, bnd + 2, fl, A);
+        kernel_gather_i64(&rv, bnd + 2, fr, B);
+        for (int64_t b = 0; b < nb; b++)
+            for (int64_t i = 0; i < m; i++)
+                for (int64_t p = 0; p < k; p++) {
+                    uint64_t x = (uint64_t)A[b * m * k + i * k + p];
+                    const int64_t *brow = B + b * k * n + p * n;
+                    int64_t *crow = C + b * mn + i * n;
+                    for (int64_t j = 0; j < n; j++)
+                        crow[j] = (int64_t)((uint64_t)crow[j] + x * (uint64_t)brow[j]);
+                }
+        kernel_store_i64(r, C, nb * mn);
+        free(A);
+        free(B);
+        free(C);
+    }
+    *out = r;
+    return PTODB_OK;
+}
+
+static ptodb_status transposed(exec_ctx *ctx, const op_args *a, tensor *t, int flip,
+                               tensor **out)
+{
+    if (!flip) {
+        *out = tensor_ref(t);
+        return PTODB_OK;
+    }
+    if (t->ndim < 2)
+        return exec_fail(ctx, PTODB_ERR_SHAPE,
+                         "%s: RuntimeError: tensor.mT is only supported on matrices or batches of "
+                         "matrices. Got %d-D tensor.",
+                         kernel_op_name(a), t->ndim);
+    ptodb_status vs;
+    *out = tensor_transpose(t, t->ndim - 2, t->ndim - 1, &vs);
+    if (!*out)
+        return exec_fail(ctx, vs, "%s: internal: transpose", kernel_op_name(a));
+    return PTODB_OK;
+}
+
+static int kw_true(const op_args *a, exec_kw kw)
+{
+    const value *v = op_kw(a, kw);
+    return v && value_truthy(v) > 0;
+}
+
+/* .to(dt) on a fresh result: the same tensor when dt matches. */
+static ptodb_status to_dtype(exec_ctx *ctx, const op_args *a, tensor **t, dtype_id dt)
+{
+    if ((*t)->dtype == dt)
+        return PTODB_OK;
+    tensor *c = tensor_cast(*t, dt);
+    if (!c)
+        return exec_fail(ctx, PTODB_ERR_NOMEM, "%s: cannot allocate", kernel_op_name(a));
+    tensor_unref(*t);
+    *t = c;
+    return PTODB_OK;
+}
+
+/* tensor.matmul(lhs, rhs) and tensor.matmul_acc(acc, lhs, rhs[, init]) */
+static ptodb_status op_tensor_matmul(exec_ctx *ctx, const op_args *a, value *out)
+{
+    int acc = a->op == IR_OP_TENSOR_MATMUL_ACC;
+    tensor *x, *y, *c = NULL, *L = NULL, *R = NULL, *mm = NULL;
+    ptodb_status st = kernel_tensor_arg(ctx, a, acc ? 1 : 0, &x);
+    if (st == PTODB_OK)
+        st = kernel_tensor_arg(ctx, a, acc ? 2 : 1, &y);
+    if (st == PTODB_OK && acc)
+        st = kernel_tensor_arg(ctx, a, 0, &c);
+    if (st != PTODB_OK)
+        return st;
+    dtype_id odt;
+    int has_odt;
+    st = kernel_dtype_kw(ctx, a, EXEC_KW_OUT_DTYPE, DTYPE_FP32, &odt, &has_odt);
+    if (st == PTODB_OK)
+        st = transposed(ctx, a, x, kw_true(a, EXEC_KW_A_TRANS), &L);
+    if (st == PTODB_OK)
+        st = transposed(ctx, a, y, kw_true(a, EXEC_KW_B_TRANS), &R);
+    if (st == PTODB_OK)
+        st = matmul_core(ctx, a, L, R, &mm);
+    tensor_unref(L);
+    tensor_unref(R);
+    if (st != PTODB_OK)
+        return st;
+    if (acc) {
+        tensor *sum = NULL;
+        st = kernel_binary_t(ctx, a, KOP_ADD, c, mm, &sum);
+        tensor_unref(mm);
+        if (st != PTODB_OK)
+            return st;
+        mm = sum;
+    }
+    if (has_odt)
+        st = to_dtype(ctx, a, &mm, odt);
+    if (st != PTODB_OK) {
+        tensor_unref(mm);
+        return st;
+    }
+    *out = value_tensor(mm);
+    return PTODB_OK;
+}
+
+/* tile forms: matmul(lhs, rhs).float(), plus acc (before) or bias (after) */
+static ptodb_status op_tile_matmul(exec_ctx *ctx, const op_args *a, value *out)
+{
+    int acc = a->op == IR_OP_TILE_MATMUL_ACC || a->op == IR_OP_TILE_BATCH_MATMUL_ACC ||
+              a->op == IR_OP_TILE_GEMV_ACC;
+    int bias = a->op == IR_OP_TILE_MATMUL_BIAS || a->op == IR_OP_TILE_GEMV_BIAS;
+    tensor *x, *y, *extra = NULL, *mm = NULL;
+    ptodb_status st = kernel_tensor_arg(ctx, a, acc ? 1 : 0, &x);
+    if (st == PTODB_OK)
+        st = kernel_tensor_arg(ctx, a, acc ? 2 : 1, &y);
+    if (st == PTODB_OK && (acc || bias))
+        st = kernel_tensor_arg(ctx, a, acc ? 0 : 2, &extra);
+    if (st == PTODB_OK)
+        st = matmul_core(ctx, a, x, y, &mm);
+    if (st == PTODB_OK)
+        st = to_dtype(ctx, a, &mm, DTYPE_FP32);
+    if (st != PTODB_OK) {
+        tensor_unref(mm);
+        return st;
+    }
+    if (extra) {
+        tensor *sum = NULL;
+        st = acc ? kernel_binary_t(ctx, a, KOP_ADD, extra, mm, &sum)
+                 : kernel_binary_t(ctx, a, KOP_ADD, mm, extra, &sum);
+        tensor_unref(mm);
+        if (st != PTODB_OK)
+            return st;
+        mm = sum;
+    }
+    *out = value_tensor(mm);
+    return PTODB_OK;
+}
 
 void exec_ops_register_matmul(op_fn *table)
 {
-    (void)table;
+    table[IR_OP_TENSOR_MATMUL] = op_tensor_matmul;
+    table[IR_OP_TENSOR_MATMUL_ACC] = op_tensor_matmul;
+    static const int tile_ops[] = {
+        IR_OP_TILE_MATMUL, IR_OP_TILE_MATMUL_ACC, IR_OP_TILE_MATMUL_BIAS,
+        IR_OP_TILE_BATCH_MATMUL, IR_OP_TILE_BATCH_MATMUL_ACC,
+        IR_OP_TILE_GEMV, IR_OP_TILE_GEMV_ACC, IR_OP_TILE_GEMV_BIAS,
+    };
+    for (size_t k = 0; k < sizeof tile_ops / sizeof tile_ops[0]; k++)
+        table[tile_ops[k]] = op_tile_matmul;
 }

@@ -1,0 +1,17 @@
+# Op families (src/exec/ops_*.c are listed in local.mk): their shared
+# kernels, unit tests and the test-only exec_ctx stub.
+src_libptodb_a_SOURCES += \
+	src/exec/kernel_util.c src/exec/kernel_util.h \
+	src/exec/kernel_matmul.c src/exec/kernel_matmul.h
+
+OPS_TEST_LDADD = $(UNIT_LDADD)
+
+check_PROGRAMS += tests/unit/check_ops_elementwise
+TESTS += tests/unit/check_ops_elementwise
+tests_unit_check_ops_elementwise_SOURCES = tests/unit/check_ops_elementwise.c \
+	tests/unit/exec_ctx_stub.c tests/unit/check_ops_util.h
+tests_unit_check_ops_elementwise_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_ops_elementwise_LDADD = $(OPS_TEST_LDADD)
+
+# The matmul benchmark (its C driver is inside the script).
+EXTRA_DIST += scripts/gen_op_expected.py tests/data/ops/expected.h

@@ -1,0 +1,33 @@
+/* A test-only machine side of the op contract (op.h): records the last
+ * error message and the tensors ops report as written. Linked only into the
+ * op unit tests; the real definitions live in the machine's exec_ctx.c. */
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "check_ops_util.h"
+
+ptodb_status exec_fail(exec_ctx *ctx, ptodb_status st, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(ctx->msg, sizeof ctx->msg, fmt, ap);
+    va_end(ap);
+    ctx->failures++;
+    return st;
+}
+
+void exec_note_write(exec_ctx *ctx, tensor *t)
+{
+    ctx->writes++;
+    ctx->last_write = t;
+}
+
+exec_profile_id exec_profile(const exec_ctx *ctx)
+{
+    return ctx->profile;
+}
+
+int exec_lane(const exec_ctx *ctx)
+{
+    return ctx->lane;
+}
