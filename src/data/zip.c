@@ -193,8 +193,9 @@ static ptodb_status read_end(const unsigned char *d, size_t size, const char *pa
     if (*cd_off > size || *cd_size > size - *cd_off)
         ZIP_ERR("central directory (offset %llu, %llu bytes) lies outside the %zu-byte file",
                 (unsigned long long)*cd_off, (unsigned long long)*cd_size, size);
-    if (*count > ZIP_MAX_ENTRIES)
-        ZIP_ERR("too many ZIP entries (%llu)", (unsigned long long)*count);
+    if (*count > ZIP_MAX_ENTRIES || *count > *cd_size / 46)
+        ZIP_ERR("the end record claims %llu entries, more than the %llu-byte central directory holds",
+                (unsigned long long)*count, (unsigned long long)*cd_size);
     return PTODB_OK;
 }
 
