@@ -12,3 +12,7 @@ TESTS += tests/unit/check_machine
 tests_unit_check_machine_SOURCES = tests/unit/check_machine.c
 tests_unit_check_machine_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_machine_LDADD = $(UNIT_LDADD)
+
+# Every pass of every fixture case against the reference (skips without fixtures).
+TESTS += tests/cli/run_fixtures.sh
+EXTRA_DIST += tests/cli/run_fixtures.sh scripts/bench.d/interp
