@@ -1096,7 +1096,25 @@ ptodb_status machine_step(machine *m, exec_event *ev)
         c = &m->cores[id];
     } else {
         c = &m->cores[EXEC_CORE_HOST];
-        if (c->state != CORE_READY) {
+        if (c->state == CORE_BLOCKED && !core_runnable(c)) {
+            /* a pop outside any group run: no other core can ever push */
+            xframe *f = &c->frames[c->depth - 1];
+            const ir_span *sp = inst_span(&f->fn->code[f->pc]);
+            strbuf_clear(&m->error);
+            strbuf_printf(&m->error,
+                          "%s:%u:%u: in %s: RuntimeError: %s timeout (%s); pipe_state=", m->p->path,
+                          sp ? sp->line : 0, sp ? sp->col : 0, f->fn->name, c->wait_what, c->wait_args);
+            xrt_pipe_state(c->rt, &m->error);
+            strbuf_printf(&m->error,
+                          "\nptodb: deadlock: the host core (function %s) pops from an empty queue "
+                          "outside any group run, so no other core can ever push to it\n  queues:\n",
+                          f->fn->name);
+            xrt_describe(c->rt, &m->error);
+            m->error_ref = 1;
+            ev->kind = EXEC_EV_ERROR;
+            return PTODB_ERR_DEADLOCK;
+        }
+        if (c->state != CORE_READY && c->state != CORE_BLOCKED) {
             ev->kind = EXEC_EV_ERROR;
             if (!m->error.len)
                 strbuf_puts(&m->error, "the machine is not running (no entry started)");

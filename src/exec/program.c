@@ -582,11 +582,7 @@ static void lower_yield(lower *L, const ir_stmt *s)
             names[i] = slot_name(L, in->slots[i]);
         }
         in->names = names;
-        if (nt == 1 && s->u.assign.annot) {
-            exec_type *t = aalloc(L->a, sizeof *t);
-            exec_type_lower(s->u.assign.annot, t);
-            in->types = t;
-        }
+        /* REF's yields are plain bindings: no check_shapes assertion */
     }
 }
 

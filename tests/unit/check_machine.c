@@ -589,6 +589,37 @@ START_TEST(test_split_conflict_is_codegen_error)
 }
 END_TEST
 
+
+START_TEST(test_group_without_pair_runs_inline)
+{
+    /* no g_aic/g_aiv pair: the Group body calls its members one after the
+     * other on the host core; the first pop can never be served */
+    loaded L;
+    load(&L, "    @pl.function(type=pl.FunctionType.AIC)\n"
+             "    def k_cube(a: pl.Tensor[[4, 4], pl.FP32]):\n"
+             "        x: pl.Tile[[4, 4], pl.FP32, pl.Mem.Mat] = pl.tile.tpop_from_aiv(split=0)\n"
+             "    @pl.function(type=pl.FunctionType.AIV)\n"
+             "    def k_vec(a: pl.Tensor[[4, 4], pl.FP32]):\n"
+             "        pl.tile.tpush_to_aic(a, split=0)\n"
+             "    @pl.function(type=pl.FunctionType.Group)\n"
+             "    def g(a: pl.Tensor[[4, 4], pl.FP32]):\n"
+             "        self.k_cube(a)\n"
+             "        self.k_vec(a)\n"
+             "    @pl.function(type=pl.FunctionType.Orchestration)\n"
+             "    def main(self, a: pl.Tensor[[4, 4], pl.FP32]):\n"
+             "        self.g(a)\n");
+    int64_t shape[2] = {4, 4};
+    value arg = value_tensor(tensor_zeros(DTYPE_FP32, 2, shape, NULL));
+    char err[4096];
+    ck_assert_int_eq(run_entry(&L, &arg, 1, NULL, err, sizeof err, EXEC_SCHED_FIXED), PTODB_ERR_DEADLOCK);
+    ck_assert_ptr_nonnull(strstr(err, "t.py:8:"));
+    ck_assert_ptr_nonnull(strstr(err, "tpop_from_aiv timeout (split=0, lane=0)"));
+    ck_assert_ptr_nonnull(strstr(err, "outside any group run"));
+    value_clear(&arg);
+    unload(&L);
+}
+END_TEST
+
 static Suite *machine_suite(void)
 {
     Suite *s = suite_create("machine");
@@ -616,6 +647,7 @@ static Suite *machine_suite(void)
     tcase_add_test(x, test_deadlock_pop_wrong_side);
     tcase_add_test(x, test_deadlock_push_after_consumer_ended);
     tcase_add_test(x, test_split_conflict_is_codegen_error);
+    tcase_add_test(x, test_group_without_pair_runs_inline);
     suite_add_tcase(s, x);
     return s;
 }
