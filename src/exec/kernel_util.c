@@ -362,7 +362,8 @@ ptodb_status kernel_broadcast(exec_ctx *ctx, int n, const int *nds, const int64_
     for (int d = 0; d < nd; d++)
         oshape[d] = 1;
     for (int k = 0; k < n; k++) {
-        for (int j = 0; j < nds[k]; j++) {
+        /* torch's infer_size walks from the last dim */
+        for (int j = nds[k] - 1; j >= 0; j--) {
             int d = nd - nds[k] + j;
             int64_t s = shapes[k][j];
             if (s == oshape[d] || s == 1)
@@ -579,7 +580,7 @@ ptodb_status kernel_assign(exec_ctx *ctx, const op_args *a, tensor *dst, const t
                          "greater or equal to the number of dimensions in the tensor (%d)",
                          kernel_op_name(a), sb, tb, dst->ndim, src->ndim);
     }
-    for (int j = 0; j < snd; j++) {
+    for (int j = snd - 1; j >= 0; j--) { /* expand checks from the last dim */
         int d = dst->ndim - snd + j;
         if (sshape[j] != 1 && sshape[j] != dst->shape[d]) {
             kernel_fmt_shape(dst->ndim, dst->shape, tb, sizeof tb);

@@ -13,5 +13,19 @@ tests_unit_check_ops_elementwise_SOURCES = tests/unit/check_ops_elementwise.c \
 tests_unit_check_ops_elementwise_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_ops_elementwise_LDADD = $(OPS_TEST_LDADD)
 
+check_PROGRAMS += tests/unit/check_ops_unary_reduce
+TESTS += tests/unit/check_ops_unary_reduce
+tests_unit_check_ops_unary_reduce_SOURCES = tests/unit/check_ops_unary_reduce.c \
+	tests/unit/exec_ctx_stub.c tests/unit/check_ops_util.h
+tests_unit_check_ops_unary_reduce_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_ops_unary_reduce_LDADD = $(OPS_TEST_LDADD)
+
+check_PROGRAMS += tests/unit/check_ops_memory
+TESTS += tests/unit/check_ops_memory
+tests_unit_check_ops_memory_SOURCES = tests/unit/check_ops_memory.c \
+	tests/unit/exec_ctx_stub.c tests/unit/check_ops_util.h
+tests_unit_check_ops_memory_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_ops_memory_LDADD = $(OPS_TEST_LDADD)
+
 # The matmul benchmark (its C driver is inside the script).
 EXTRA_DIST += scripts/gen_op_expected.py tests/data/ops/expected.h

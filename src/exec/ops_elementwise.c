@@ -220,7 +220,7 @@ static ptodb_status op_expand(exec_ctx *ctx, const op_args *a, value *out)
                          "tensor (%d)",
                          kernel_op_name(a), vb, tb, t->ndim, v->ndim);
     }
-    for (int j = 0; j < v->ndim; j++) {
+    for (int j = v->ndim - 1; j >= 0; j--) {
         int d = t->ndim - v->ndim + j;
         if (v->shape[j] != 1 && v->shape[j] != t->shape[d]) {
             kernel_fmt_shape(v->ndim, v->shape, vb, sizeof vb);

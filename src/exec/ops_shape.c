@@ -543,7 +543,7 @@ static ptodb_status op_scatter_update(exec_ctx *ctx, const op_args *a, value *ou
                          "%s: RuntimeError: expand: the number of sizes provided (%d) must be "
                          "greater or equal to the number of dimensions in the tensor (%d)",
                          name, src->ndim, idx->ndim);
-    for (int j = 0; j < idx->ndim; j++) {
+    for (int j = idx->ndim - 1; j >= 0; j--) {
         int d = src->ndim - idx->ndim + j;
         if (idx->shape[j] != 1 && idx->shape[j] != src->shape[d]) {
             kernel_fmt_shape(src->ndim, src->shape, b1, sizeof b1);
