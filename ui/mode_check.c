@@ -45,6 +45,8 @@ static void check_file(const char *path, check_stats *st)
         st->bad_files++;
         st->errors += sink.errors;
         diag_sink_print(&sink, stderr, 1);
+        if (diag_sink_full(&sink))
+            fprintf(stderr, "%s: note: stopped after %d errors\n", path, CHECK_MAX_ERRORS);
     }
     ir_module_free(m);
     diag_sink_free(&sink);

@@ -286,7 +286,7 @@ static int measure_indent(lexer *lx, lex_token *out)
             lx->indent[lx->nindent] = col;
             lx->altindent[lx->nindent] = altcol;
             lx->nindent++;
-            *out = make_tok(lx, TK_INDENT, lx->line_start, p);
+            *out = make_tok(lx, TK_INDENT, p, p);
             return 1;
         }
         int n = 0;

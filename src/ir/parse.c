@@ -1959,7 +1959,7 @@ static int parse_dyn(parser *p, ir_dyn **dyns, uint32_t *n, uint32_t *cap)
         return 0;
     if (!is_pl_call(v, LEX_KW_DYNAMIC) || v->u.call.nargs != 1 ||
         v->u.call.args[0]->kind != IR_EXPR_STRING || v->u.call.nkwargs) {
-        perr_at(p, &vt, "expected pl.dynamic(\"%s\") at top level", name.sym->text);
+        perr_at(p, &vt, "expected pl.dynamic(\"%.60s\") at top level", name.sym->text);
         return 0;
     }
     if (*n == *cap) {

@@ -45,6 +45,10 @@ static void rerr(resolver *r, const ir_span *sp, const char *fmt, ...)
     r->errors++;
 }
 
+/* Names are shown at most 60 bytes long in messages. */
+#define NAME_SHOWN(sym) (int)((sym)->len > 60 ? 60 : (sym)->len), (sym)->text, \
+                        (sym)->len > 60 ? "..." : ""
+
 /* ---- slots ---------------------------------------------------------------- */
 
 static int32_t slot_lookup(resolver *r, const ir_sym *s)
@@ -237,7 +241,7 @@ static void resolve_name(resolver *r, ir_expr *e)
         e->res.id = add_free_dyn(r, e);
         return;
     }
-    rerr(r, &e->span, "undefined name '%s'", s->text);
+    rerr(r, &e->span, "undefined name '%.*s%s'", NAME_SHOWN(s));
 }
 
 /* An ATTR chain in value position: an enum constant or a type head. */
@@ -310,8 +314,8 @@ static void resolve_self_call(resolver *r, ir_expr *e, ir_expr *callee, uint32_t
     const ir_sym *name = callee->u.attr.name;
     int32_t f = r->func_of[name->id];
     if (f < 0) {
-        rerr(r, &callee->span, "unknown function '%s' (no such method in the program)",
-             name->text);
+        rerr(r, &callee->span, "unknown function '%.*s%s' (no such method in the program)",
+             NAME_SHOWN(name));
         return;
     }
     callee->res.kind = IR_REF_FUNC;
@@ -319,8 +323,8 @@ static void resolve_self_call(resolver *r, ir_expr *e, ir_expr *callee, uint32_t
     const ir_func *g = r->prog->funcs[f];
     uint32_t n = e->u.call.nargs - skip;
     if (n != g->nparams)
-        rerr(r, &e->span, "wrong number of arguments for '%s': expected %u, got %u", name->text,
-             g->nparams, n);
+        rerr(r, &e->span, "wrong number of arguments for '%.*s%s': expected %u, got %u",
+             NAME_SHOWN(name), g->nparams, n);
 }
 
 static int is_self_attr(const ir_expr *c)
@@ -347,7 +351,7 @@ static void resolve_call(resolver *r, ir_expr *e)
             e->res.id = IR_BUILTIN_ABS;
             check_arity(r, e, "abs", 1, 1);
         } else {
-            rerr(r, &c->span, "unknown function '%s'", c->u.name->text);
+            rerr(r, &c->span, "unknown function '%.*s%s'", NAME_SHOWN(c->u.name));
         }
         resolve_args(r, e, 0);
         return;
@@ -516,8 +520,8 @@ static void resolve_func(resolver *r, ir_func *f)
     for (uint32_t i = 0; i < f->nparams; i++) {
         ir_param *p = &f->params[i];
         if (slot_lookup(r, p->name) >= 0)
-            rerr(r, &p->span, "duplicate parameter '%s' in function '%s'", p->name->text,
-                 f->name->text);
+            rerr(r, &p->span, "duplicate parameter '%.*s%s' in function '%.*s%s'",
+                 NAME_SHOWN(p->name), NAME_SHOWN(f->name));
         p->slot = slot_bind(r, p->name);
     }
     bind_block(r, &f->body);
@@ -561,15 +565,15 @@ ptodb_status ir_resolve(ir_module *m, diag_sink *sink)
     for (uint32_t i = 0; i < prog->ndeclared_dyns; i++) {
         ir_dyn *d = &prog->dyns[i];
         if (r.dyn_of[d->name->id] >= 0)
-            rerr(&r, &d->span, "duplicate pl.dynamic declaration '%s'", d->name->text);
+            rerr(&r, &d->span, "duplicate pl.dynamic declaration '%.*s%s'", NAME_SHOWN(d->name));
         else
             r.dyn_of[d->name->id] = (int32_t)i;
     }
     for (uint32_t i = 0; i < prog->nfuncs; i++) {
         ir_func *f = prog->funcs[i];
         if (r.func_of[f->name->id] >= 0)
-            rerr(&r, &f->name_span, "duplicate function '%s' (first defined on line %u)",
-                 f->name->text, prog->funcs[r.func_of[f->name->id]]->name_span.line);
+            rerr(&r, &f->name_span, "duplicate function '%.*s%s' (first defined on line %u)",
+                 NAME_SHOWN(f->name), prog->funcs[r.func_of[f->name->id]]->name_span.line);
         else
             r.func_of[f->name->id] = (int32_t)i;
     }

@@ -1,0 +1,2 @@
+# pypto.program: P
+import pypto.language as pl
