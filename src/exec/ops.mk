@@ -27,5 +27,19 @@ tests_unit_check_ops_memory_SOURCES = tests/unit/check_ops_memory.c \
 tests_unit_check_ops_memory_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_ops_memory_LDADD = $(OPS_TEST_LDADD)
 
+check_PROGRAMS += tests/unit/check_ops_shape
+TESTS += tests/unit/check_ops_shape
+tests_unit_check_ops_shape_SOURCES = tests/unit/check_ops_shape.c \
+	tests/unit/exec_ctx_stub.c tests/unit/check_ops_util.h
+tests_unit_check_ops_shape_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_ops_shape_LDADD = $(OPS_TEST_LDADD)
+
+check_PROGRAMS += tests/unit/check_ops_matmul
+TESTS += tests/unit/check_ops_matmul
+tests_unit_check_ops_matmul_SOURCES = tests/unit/check_ops_matmul.c \
+	tests/unit/exec_ctx_stub.c tests/unit/check_ops_util.h
+tests_unit_check_ops_matmul_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_ops_matmul_LDADD = $(OPS_TEST_LDADD)
+
 # The matmul benchmark (its C driver is inside the script).
 EXTRA_DIST += scripts/gen_op_expected.py tests/data/ops/expected.h
