@@ -71,6 +71,23 @@ static int parse_run_options(const ptodb_cli *cli, machine_options *mo)
             return -1;
         }
     }
+    const char *depth = ptodb_cli_value(cli, OPT_SLOT_DEPTH);
+    if (depth) {
+        char *end;
+        if (strcmp(depth, "unbounded") == 0) {
+            mo->slot_depth = 0;
+        } else if (strcmp(depth, "pipe") == 0) {
+            mo->slot_depth = -1;
+        } else {
+            long long n = strtoll(depth, &end, 10);
+            if (*end || n < 1) {
+                fprintf(stderr, "ptodb: --slot-depth: expected a positive number, pipe or unbounded, got '%s'\n",
+                        depth);
+                return -1;
+            }
+            mo->slot_depth = n;
+        }
+    }
     if (cli->given[OPT_NO_CHECK_SHAPES])
         mo->check_shapes = 0;
     return 0;

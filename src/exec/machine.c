@@ -331,7 +331,13 @@ static ptodb_status eval_op(machine *m, core *c, xframe *f, const xexpr *x, valu
         if (ctx->err_set && !ctx->fail_at) {
             /* prefix the op name */
             strbuf t = STRBUF_INIT;
-            strbuf_printf(&t, "%s: %s", info ? info->name : "op", strbuf_str(&ctx->err));
+            const char *name = info ? info->name : "op";
+            size_t nl = strlen(name);
+            const char *e0 = strbuf_str(&ctx->err);
+            if (strncmp(e0, name, nl) == 0 && e0[nl] == ':')
+                strbuf_puts(&t, e0); /* the op already named itself */
+            else
+                strbuf_printf(&t, "%s: %s", name, e0);
             strbuf_clear(&ctx->err);
             strbuf_puts(&ctx->err, strbuf_str(&t));
             strbuf_free(&t);
@@ -631,6 +637,10 @@ static ptodb_status group_start(machine *m, core *host, const xfunc *callee, val
     if (aic && aiv_first)
         g->order[g->ncores++] = EXEC_CORE_AIC;
     g->cur = 0;
+    int64_t depth = m->opt.slot_depth;
+    if (depth < 0)
+        depth = split_aiv ? 0 : callee->group.slot_num;
+    xrt_set_limit(&g->rt, depth > 0 && depth < UINT32_MAX ? (uint32_t)depth : 0);
     ptodb_status st = PTODB_OK;
     for (int k = 0; k < g->ncores; k++) {
         core *c = &m->cores[g->order[k]];
@@ -664,9 +674,11 @@ static int core_runnable(core *c)
         return 1;
     if (c->state != CORE_BLOCKED)
         return 0;
-    for (int i = 0; i < c->nwait; i++)
-        if (c->wait[i]->n == 0)
+    for (int i = 0; i < c->nwait; i++) {
+        const xqueue *q = c->wait[i];
+        if (c->wait_room ? (q->limit && q->n >= q->limit) : q->n == 0)
             return 0;
+    }
     return 1;
 }
 
@@ -707,6 +719,7 @@ static ptodb_status core_exec(machine *m, core *c, exec_event *ev)
     ctx->fail_at = NULL;
     ctx->ref_fail = 0;
     ctx->nwait = 0;
+    ctx->wait_room = 0;
     for (int guard = 0;; guard++) {
         xframe *f = &c->frames[c->depth - 1];
         const xinst *in = &f->fn->code[f->pc];
@@ -888,6 +901,7 @@ static ptodb_status core_exec(machine *m, core *c, exec_event *ev)
         if (st == PTODB_BLOCKED) {
             fill_event(m, c, in, ev, EXEC_EV_BLOCKED);
             c->nwait = ctx->nwait;
+            c->wait_room = ctx->wait_room;
             for (int i = 0; i < ctx->nwait; i++)
                 c->wait[i] = ctx->wait[i];
             memcpy(c->wait_what, ctx->wait_what, sizeof c->wait_what);
@@ -922,8 +936,12 @@ static ptodb_status deadlock(machine *m)
             strbuf_puts(&m->error, "None");
         else
             strbuf_printf(&m->error, "%d", first->lane);
-        strbuf_printf(&m->error, ") for %s\nRuntimeError: %s timeout (%s); pipe_state=", g->g->name,
-                      first->wait_what, first->wait_args);
+        if (first->wait_room)
+            strbuf_printf(&m->error, ") for %s\nptodb: %s blocked (%s); pipe_state=", g->g->name,
+                          first->wait_what, first->wait_args);
+        else
+            strbuf_printf(&m->error, ") for %s\nRuntimeError: %s timeout (%s); pipe_state=",
+                          g->g->name, first->wait_what, first->wait_args);
         xrt_pipe_state(&g->rt, &m->error);
         strbuf_putc(&m->error, '\n');
     }

@@ -50,7 +50,8 @@ typedef struct machine_options {
     exec_sched sched;
     uint64_t seed;       /* EXEC_SCHED_RANDOM */
     int max_depth;       /* frames per core (0: 200) */
-    int64_t slot_depth;  /* queue capacity for pushes; <= 0 unbounded (REF) */
+    int64_t slot_depth;  /* queue depth: 0 unbounded (REF), N, or -1 for the pipes'
+                            slot_num (aic/aiv_initialize_pipe) */
 } machine_options;
 
 void machine_options_init(machine_options *o);

@@ -40,6 +40,7 @@ struct exec_ctx {
     /* set by a blocking op before it returns PTODB_BLOCKED */
     xqueue *wait[2];
     int nwait;
+    int wait_room; /* 1: waiting for room to push (bounded queues), 0: for an item */
     char wait_what[48]; /* "tpop_from_aiv" */
     char wait_args[48]; /* "split=1, lane=0" */
     /* set by the machine when an evaluation fails */
@@ -62,6 +63,7 @@ typedef struct core {
     char wait_args[48];
     xqueue *wait[2];
     int nwait;
+    int wait_room;
 } core;
 
 typedef struct group_run {

@@ -948,12 +948,19 @@ static void read_func_attrs(xfunc *xf, const ir_func *f)
 
 /* Collects split kwargs of cross-core ops in an expression tree (bitmask of
  * codes 0..31). */
-static void collect_split_expr(const ir_expr *e, unsigned *mask)
+static void collect_split_expr(const ir_expr *e, unsigned *mask, int *slot_num)
 {
     if (!e)
         return;
     switch (e->kind) {
     case IR_EXPR_CALL:
+        if (e->res.kind == IR_REF_OP && (e->res.id == IR_OP_SYSTEM_AIC_INITIALIZE_PIPE ||
+                                         e->res.id == IR_OP_SYSTEM_AIV_INITIALIZE_PIPE))
+            for (uint32_t i = 0; i < e->u.call.nkwargs; i++)
+                if (strcmp(e->u.call.kwargs[i].name->text, "slot_num") == 0 &&
+                    e->u.call.kwargs[i].value->kind == IR_EXPR_INT &&
+                    e->u.call.kwargs[i].value->u.num.i > *slot_num)
+                    *slot_num = (int)e->u.call.kwargs[i].value->u.num.i;
         if (e->res.kind == IR_REF_OP &&
             (e->res.id == IR_OP_TILE_TPUSH_TO_AIV || e->res.id == IR_OP_TILE_TPUSH_TO_AIC ||
              e->res.id == IR_OP_TILE_TPOP_FROM_AIC || e->res.id == IR_OP_TILE_TPOP_FROM_AIV)) {
@@ -970,62 +977,62 @@ static void collect_split_expr(const ir_expr *e, unsigned *mask)
                 *mask |= 1u << code;
         }
         for (uint32_t i = 0; i < e->u.call.nargs; i++)
-            collect_split_expr(e->u.call.args[i], mask);
+            collect_split_expr(e->u.call.args[i], mask, slot_num);
         for (uint32_t i = 0; i < e->u.call.nkwargs; i++)
-            collect_split_expr(e->u.call.kwargs[i].value, mask);
+            collect_split_expr(e->u.call.kwargs[i].value, mask, slot_num);
         break;
     case IR_EXPR_LIST:
     case IR_EXPR_TUPLE:
         for (uint32_t i = 0; i < e->u.seq.n; i++)
-            collect_split_expr(e->u.seq.items[i], mask);
+            collect_split_expr(e->u.seq.items[i], mask, slot_num);
         break;
     case IR_EXPR_SUBSCRIPT:
-        collect_split_expr(e->u.sub.value, mask);
+        collect_split_expr(e->u.sub.value, mask, slot_num);
         break;
     case IR_EXPR_UNARY:
-        collect_split_expr(e->u.unary.operand, mask);
+        collect_split_expr(e->u.unary.operand, mask, slot_num);
         break;
     case IR_EXPR_BINARY:
-        collect_split_expr(e->u.binary.lhs, mask);
-        collect_split_expr(e->u.binary.rhs, mask);
+        collect_split_expr(e->u.binary.lhs, mask, slot_num);
+        collect_split_expr(e->u.binary.rhs, mask, slot_num);
         break;
     default:
         break;
     }
 }
 
-static void collect_split_block(const ir_block *b, unsigned *mask)
+static void collect_split_block(const ir_block *b, unsigned *mask, int *slot_num)
 {
     for (uint32_t i = 0; i < b->n; i++) {
         const ir_stmt *s = b->items[i];
         switch (s->kind) {
         case IR_STMT_ASSIGN:
         case IR_STMT_YIELD:
-            collect_split_expr(s->u.assign.value, mask);
+            collect_split_expr(s->u.assign.value, mask, slot_num);
             break;
         case IR_STMT_EXPR:
         case IR_STMT_COND:
-            collect_split_expr(s->u.expr.value, mask);
+            collect_split_expr(s->u.expr.value, mask, slot_num);
             break;
         case IR_STMT_RETURN:
             for (uint32_t j = 0; j < s->u.ret.n; j++)
-                collect_split_expr(s->u.ret.values[j], mask);
+                collect_split_expr(s->u.ret.values[j], mask, slot_num);
             break;
         case IR_STMT_IF:
-            collect_split_expr(s->u.if_.cond, mask);
-            collect_split_block(&s->u.if_.body, mask);
-            collect_split_block(&s->u.if_.orelse, mask);
+            collect_split_expr(s->u.if_.cond, mask, slot_num);
+            collect_split_block(&s->u.if_.body, mask, slot_num);
+            collect_split_block(&s->u.if_.orelse, mask, slot_num);
             break;
         case IR_STMT_FOR:
-            collect_split_expr(s->u.for_.iter, mask);
-            collect_split_block(&s->u.for_.body, mask);
+            collect_split_expr(s->u.for_.iter, mask, slot_num);
+            collect_split_block(&s->u.for_.body, mask, slot_num);
             break;
         case IR_STMT_WHILE:
-            collect_split_expr(s->u.while_.cond, mask);
-            collect_split_block(&s->u.while_.body, mask);
+            collect_split_expr(s->u.while_.cond, mask, slot_num);
+            collect_split_block(&s->u.while_.body, mask, slot_num);
             break;
         case IR_STMT_WITH:
-            collect_split_block(&s->u.with.body, mask);
+            collect_split_block(&s->u.with.body, mask, slot_num);
             break;
         default:
             break;
@@ -1056,8 +1063,10 @@ static void build_group(xprogram *p, xfunc *g, ir_arena *a)
     g->group.aic = aic;
     g->group.aiv = aiv;
     unsigned mask = 0;
-    collect_split_block(&p->funcs[aic].src->body, &mask);
-    collect_split_block(&p->funcs[aiv].src->body, &mask);
+    int slot_num = 0;
+    collect_split_block(&p->funcs[aic].src->body, &mask, &slot_num);
+    collect_split_block(&p->funcs[aiv].src->body, &mask, &slot_num);
+    g->group.slot_num = slot_num;
     int n = 0, code = 0;
     for (int i = 0; i < 32; i++)
         if (mask & (1u << i)) {

@@ -106,6 +106,7 @@ typedef struct xgroup_info {
     int split;        /* 0..4 */
     int dual;         /* dual_aiv_dispatch */
     int lanes;        /* 1 or 2 */
+    int slot_num;     /* slot_num of the pipes' initialize ops, 0 when absent */
     const char *conflict; /* non-NULL: REF fails at codegen with this message */
 } xgroup_info;
 

@@ -64,6 +64,11 @@ void xrt_reset(xrt *rt)
     rt->gather_taken[0] = rt->gather_taken[1] = 0;
 }
 
+void xrt_set_limit(xrt *rt, uint32_t n)
+{
+    XRT_FOREACH(rt, q, { q->limit = strcmp(q->name, "aic_gather") == 0 ? 0 : n; });
+}
+
 void xrt_free(xrt *rt)
 {
     XRT_FOREACH(rt, q, { xq_clear(q); free(q->items); q->items = NULL; q->cap = 0; });
@@ -134,6 +139,8 @@ void xrt_describe(const xrt *crt, strbuf *out)
             strbuf_printf(out, "    queue %-19s %s  depth=%u", q->name,
                           strcmp(q->name, "aic_gather") == 0 ? "lane->lane" : q->to_aiv ? "AIC->AIV" : "AIV->AIC",
                           q->n);
+            if (q->limit)
+                strbuf_printf(out, "/%u", q->limit);
             if (q->split >= 0)
                 strbuf_printf(out, "  split=%d", q->split);
             else

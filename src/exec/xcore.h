@@ -16,6 +16,7 @@ typedef struct xqueue {
     int8_t split;   /* -1: no split; 0 dual no-split; 1..4 */
     int8_t lane;    /* -1: single queue */
     uint8_t touched;
+    uint32_t limit; /* 0: unbounded (REF); else pushes block at this depth */
     const char *name;
 } xqueue;
 
@@ -31,6 +32,8 @@ typedef struct xrt {
 void xrt_init(xrt *rt);
 /* Drops every queued item (a group call's reset, §6.2 step 3). */
 void xrt_reset(xrt *rt);
+/* Bounds the C<->V queues (not the split_aiv lane exchange) to depth n (0 = unbounded). */
+void xrt_set_limit(xrt *rt, uint32_t n);
 void xrt_free(xrt *rt);
 
 void xq_push(xqueue *q, value v); /* takes ownership */

@@ -46,6 +46,26 @@ static ptodb_status block(exec_ctx *ctx, xqueue *q0, xqueue *q1, const char *wha
     return PTODB_BLOCKED;
 }
 
+static int full(const xqueue *q)
+{
+    return q->limit && q->n >= q->limit;
+}
+
+/* A push to a bounded queue that is full waits for room (--slot-depth). */
+static ptodb_status block_full(exec_ctx *ctx, xqueue *q0, xqueue *q1, const char *what, int s,
+                               int lane)
+{
+    ctx->nwait = 0;
+    ctx->wait_room = 1;
+    if (q0 && full(q0))
+        ctx->wait[ctx->nwait++] = q0;
+    if (q1 && full(q1))
+        ctx->wait[ctx->nwait++] = q1;
+    snprintf(ctx->wait_what, sizeof ctx->wait_what, "%s", what);
+    snprintf(ctx->wait_args, sizeof ctx->wait_args, "split=%d, lane=%d, queue full", s, lane);
+    return PTODB_BLOCKED;
+}
+
 static xrt *rt_of(exec_ctx *ctx)
 {
     return ctx->core->rt;
@@ -63,6 +83,10 @@ static ptodb_status op_tpush_to_aiv(exec_ctx *ctx, const op_args *a, value *out)
     xrt *rt = rt_of(ctx);
     *out = value_none();
     if (s == 0) {
+        if (rt->dual_nosplit && (full(&rt->to_aiv_dual[0]) || full(&rt->to_aiv_dual[1])))
+            return block_full(ctx, &rt->to_aiv_dual[0], &rt->to_aiv_dual[1], "tpush_to_aiv", 0, exec_lane(ctx));
+        if (!rt->dual_nosplit && full(&rt->to_aiv))
+            return block_full(ctx, &rt->to_aiv, NULL, "tpush_to_aiv", 0, exec_lane(ctx));
         if (rt->dual_nosplit) {
             xq_push(&rt->to_aiv_dual[0], value_tensor(clone_with_attrs(t)));
             xq_push(&rt->to_aiv_dual[1], value_tensor(clone_with_attrs(t)));
@@ -74,6 +98,9 @@ static ptodb_status op_tpush_to_aiv(exec_ctx *ctx, const op_args *a, value *out)
     if (s < 1 || s > 4)
         return exec_fail(ctx, PTODB_ERR_RUNTIME, "ValueError: Unsupported split mode for push_to_aiv: %lld",
                          (long long)s);
+    if (full(&rt->to_aiv_split[s][0]) || full(&rt->to_aiv_split[s][1]))
+        return block_full(ctx, &rt->to_aiv_split[s][0], &rt->to_aiv_split[s][1], "tpush_to_aiv",
+                          (int)s, exec_lane(ctx));
     tensor *p0, *p1;
     strbuf err = STRBUF_INIT;
     if (xcore_split(t, (int)s, stride, &p0, &p1, &err) != 0) {
@@ -128,6 +155,8 @@ static ptodb_status op_tpush_to_aic(exec_ctx *ctx, const op_args *a, value *out)
     else
         return exec_fail(ctx, PTODB_ERR_RUNTIME, "ValueError: Unsupported split mode for push_to_aic: %lld",
                          (long long)s);
+    if (full(q))
+        return block_full(ctx, q, NULL, "tpush_to_aic", (int)s, lane);
     xq_push(q, value_tensor(clone_with_attrs(t)));
     return PTODB_OK;
 }

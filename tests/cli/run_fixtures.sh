@@ -49,7 +49,9 @@ for case_dir in "$PTODB_FIXTURES"/*/; do
     "$PTODB" --info "$case_dir" 2>/dev/null | awk '
         /^outputs \(golden\)/ { on = 1; next }
         /^[a-z]/ { on = 0 }
-        on && NF >= 7 && $4 == "min" { m = ($5 < 0 ? -$5 : $5); M = ($7 < 0 ? -$7 : $7); if (M > m) m = M; print $1, $2, m }' \
+        on { for (i = 3; i < NF; i++) if ($i == "min" && $(i + 2) == "max") {
+                 m = $(i + 1); M = $(i + 3); if (m < 0) m = -m; if (M < 0) M = -M; if (M > m) m = M
+                 print $1, $2, m; break } }' \
         >"$tmp/$name.gold"
     # one record per pass: stem key diff verdict | stem RAISED | stem ERROR
     parse='

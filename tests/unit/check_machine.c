@@ -55,12 +55,22 @@ static void unload(loaded *L)
 
 /* Runs the entry with args; returns the status and fills *r with a copy of
  * the result (and err with the message). */
+static ptodb_status run_entry_depth(loaded *L, const value *args, uint32_t n, value *r, char *err,
+                                    size_t errsz, exec_sched sched, int64_t depth);
+
 static ptodb_status run_entry(loaded *L, const value *args, uint32_t n, value *r, char *err, size_t errsz,
                               exec_sched sched)
+{
+    return run_entry_depth(L, args, n, r, err, errsz, sched, 0);
+}
+
+static ptodb_status run_entry_depth(loaded *L, const value *args, uint32_t n, value *r, char *err,
+                                    size_t errsz, exec_sched sched, int64_t depth)
 {
     machine_options o;
     machine_options_init(&o);
     o.sched = sched;
+    o.slot_depth = depth;
     machine *m = machine_new(L->p, &o);
     ptodb_status st = machine_start(m, L->p->entry, args, n);
     if (st == PTODB_OK)
@@ -620,6 +630,43 @@ START_TEST(test_group_without_pair_runs_inline)
 }
 END_TEST
 
+START_TEST(test_slot_depth_backpressure)
+{
+    /* both sides push twice before popping: fine with REF's unbounded
+     * queues, a deadlock when every pipe holds one tile */
+    const char *k = "    @pl.function(type=pl.FunctionType.AIC)\n"
+                    "    def g_aic(a: pl.Tensor[[4, 4], pl.FP32]):\n"
+                    "        pl.tile.tpush_to_aiv(a, split=0)\n"
+                    "        pl.tile.tpush_to_aiv(a, split=0)\n"
+                    "        x: pl.Tile[[4, 4], pl.FP32, pl.Mem.Mat] = pl.tile.tpop_from_aiv(split=0)\n"
+                    "        y: pl.Tile[[4, 4], pl.FP32, pl.Mem.Mat] = pl.tile.tpop_from_aiv(split=0)\n"
+                    "    @pl.function(type=pl.FunctionType.AIV)\n"
+                    "    def g_aiv(a: pl.Tensor[[4, 4], pl.FP32]):\n"
+                    "        pl.tile.tpush_to_aic(a, split=0)\n"
+                    "        pl.tile.tpush_to_aic(a, split=0)\n"
+                    "        x: pl.Tile[[4, 4], pl.FP32, pl.Mem.Vec] = pl.tile.tpop_from_aic(split=0)\n"
+                    "        y: pl.Tile[[4, 4], pl.FP32, pl.Mem.Vec] = pl.tile.tpop_from_aic(split=0)\n";
+    char *body = xmalloc(strlen(k) + strlen(GROUP_TAIL) + 1);
+    strcpy(body, k);
+    strcat(body, GROUP_TAIL);
+    loaded L;
+    load(&L, body);
+    free(body);
+    int64_t shape[2] = {4, 4};
+    value arg = value_tensor(tensor_zeros(DTYPE_FP32, 2, shape, NULL));
+    char err[4096];
+    ck_assert_int_eq(run_entry_depth(&L, &arg, 1, NULL, err, sizeof err, EXEC_SCHED_FIXED, 0), PTODB_OK);
+    ck_assert_int_eq(run_entry_depth(&L, &arg, 1, NULL, err, sizeof err, EXEC_SCHED_FIXED, 2), PTODB_OK);
+    ck_assert_int_eq(run_entry_depth(&L, &arg, 1, NULL, err, sizeof err, EXEC_SCHED_FIXED, 1),
+                     PTODB_ERR_DEADLOCK);
+    ck_assert_ptr_nonnull(strstr(err, "tpush_to_aiv (split=0, lane=0, queue full)"));
+    ck_assert_ptr_nonnull(strstr(err, "tpush_to_aic (split=0, lane=0, queue full)"));
+    ck_assert_ptr_nonnull(strstr(err, "depth=1/1"));
+    value_clear(&arg);
+    unload(&L);
+}
+END_TEST
+
 static Suite *machine_suite(void)
 {
     Suite *s = suite_create("machine");
@@ -648,6 +695,7 @@ static Suite *machine_suite(void)
     tcase_add_test(x, test_deadlock_push_after_consumer_ended);
     tcase_add_test(x, test_split_conflict_is_codegen_error);
     tcase_add_test(x, test_group_without_pair_runs_inline);
+    tcase_add_test(x, test_slot_depth_backpressure);
     suite_add_tcase(s, x);
     return s;
 }
