@@ -142,7 +142,7 @@ int mode_run(const ptodb_cli *cli)
     op_fn *ops = calloc(IR_OP_COUNT, sizeof *ops);
     exec_ops_init(ops);
     ro.ops = ops;
-    int failed = 0, input_error = 0;
+    int failed = 0;
     for (size_t i = 0; i < c.npasses; i++) {
         runpass_result r;
         runpass_file(c.passes[i].path, &c, &ro, &r);
@@ -180,8 +180,6 @@ int mode_run(const ptodb_cli *cli)
         } else {
             printf("%s%s\n", r.status == RUNPASS_ERROR ? "error: " : "", r.message);
             failed = 1;
-            if (r.status == RUNPASS_ERROR && c.npasses == 1)
-                input_error = 0;
         }
         fflush(stdout);
         runpass_result_free(&r);
@@ -189,7 +187,5 @@ int mode_run(const ptodb_cli *cli)
     free(ops);
     case_free(&c);
     diag_sink_free(&sink);
-    if (input_error)
-        return PTODB_EXIT_USAGE;
     return failed ? PTODB_EXIT_VALIDATION_FAILED : PTODB_EXIT_OK;
 }
