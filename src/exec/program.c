@@ -421,6 +421,9 @@ static xexpr *lower_expr(lower *L, const ir_expr *e)
         default:
             break;
         }
+        if (b == IR_BUILTIN_SUBMIT || b == IR_BUILTIN_SPMD_SUBMIT)
+            return fail_expr(L, e, 1, "%s: torch_codegen has no visitor for Submit (semantics.md §3.11)",
+                             ir_builtin_name(b));
         return fail_expr(L, e, 0, "unsupported builtin %s here", ir_builtin_name(b));
     }
     if (e->res.kind != IR_REF_OP)

@@ -41,6 +41,8 @@ static ptodb_status block(exec_ctx *ctx, xqueue *q0, xqueue *q1, const char *wha
         ctx->wait[ctx->nwait++] = q0;
     if (q1 && q1->n == 0)
         ctx->wait[ctx->nwait++] = q1;
+    for (int i = 0; i < ctx->nwait; i++)
+        ctx->wait[i]->touched = 1; /* listed in a deadlock report */
     snprintf(ctx->wait_what, sizeof ctx->wait_what, "%s", what);
     snprintf(ctx->wait_args, sizeof ctx->wait_args, "split=%d, lane=%d", s, lane);
     return PTODB_BLOCKED;

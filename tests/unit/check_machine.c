@@ -557,7 +557,8 @@ START_TEST(test_deadlock_pop_wrong_side)
                     "    def g_aiv(a: pl.Tensor[[4, 4], pl.FP32]):\n"
                     "        y: pl.Tile[[4, 4], pl.FP32, pl.Mem.Vec] = pl.tile.tpop_from_aiv(split=0)\n";
     const char *const n[] = {"blocked in g_aiv", "tpop_from_aiv (split=0, lane=0)",
-                             "queue to_aiv              AIC->AIV  depth=1", NULL};
+                             "queue to_aiv              AIC->AIV  depth=1",
+                             "queue to_aic              AIV->AIC  depth=0", NULL};
     expect_deadlock(k, n);
 }
 END_TEST
