@@ -41,7 +41,12 @@ static int expr_prec(const ir_expr *e)
     switch (e->kind) {
     case IR_EXPR_BINARY: return ir_binop_prec((ir_binop)e->op);
     case IR_EXPR_UNARY: return e->op == IR_UNOP_NOT ? PREC_NOT : PREC_UNARY;
-    case IR_EXPR_OPAQUE: return PREC_TEST; /* may be a lambda or a conditional */
+    case IR_EXPR_OPAQUE: {
+        /* A bracketed construct or a string is an atom; a lambda or a
+         * conditional expression binds loosest. */
+        char c = e->u.opaque.len ? e->u.opaque.text[0] : ' ';
+        return c == '[' || c == '(' || c == '{' || c == '"' || c == '\'' ? PREC_ATOM : PREC_TEST;
+    }
     default: return PREC_ATOM;
     }
 }
@@ -136,6 +141,27 @@ static int is_op_callee(const ir_expr *c)
     }
     return depth >= 2 && c->kind == IR_EXPR_NAME &&
            (c->u.name->id == LEX_KW_PL || c->u.name->id == LEX_KW_PLD);
+}
+
+/* Whether e prints starting with a digit (its leftmost leaf is a
+ * non-negative number literal). */
+static int starts_with_number(const ir_expr *e)
+{
+    for (;;) {
+        switch (e->kind) {
+        case IR_EXPR_INT:
+        case IR_EXPR_FLOAT: return !(e->flags & IR_EF_NEGATIVE);
+        case IR_EXPR_BINARY:
+            if (expr_prec(e->u.binary.lhs) < ir_binop_prec((ir_binop)e->op))
+                return 0; /* the lhs gets parentheses */
+            e = e->u.binary.lhs;
+            break;
+        case IR_EXPR_ATTR: e = e->u.attr.value; break;
+        case IR_EXPR_CALL: e = e->u.call.callee; break;
+        case IR_EXPR_SUBSCRIPT: e = e->u.sub.value; break;
+        default: return 0;
+        }
+    }
 }
 
 static void print_items(printer *pr, ir_expr *const *items, uint32_t n)
@@ -235,6 +261,14 @@ static void print_expr(printer *pr, const ir_expr *e, int single_quote_strings)
         case IR_UNOP_POS: puts_(pr, "+"); break;
         case IR_UNOP_INVERT: puts_(pr, "~"); break;
         default: puts_(pr, "not "); break;
+        }
+        if (e->op == IR_UNOP_NEG && starts_with_number(e->u.unary.operand) &&
+            e->u.unary.operand->kind != IR_EXPR_INT && e->u.unary.operand->kind != IR_EXPR_FLOAT) {
+            /* "-2 ** 3" would read back as (-2) ** 3 (§6.4): keep -(2 ** 3). */
+            puts_(pr, "(");
+            print_expr(pr, e->u.unary.operand, 0);
+            puts_(pr, ")");
+            break;
         }
         print_sub(pr, e->u.unary.operand, e->op == IR_UNOP_NOT ? PREC_NOT : PREC_UNARY, 0);
         break;
