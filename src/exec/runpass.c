@@ -164,8 +164,10 @@ out:
         free(args);
     }
     machine_free(mach);
-    if (b)
+    if (b) {
         case_bindings_free(b, np);
+        free(b);
+    }
     free(params);
     exec_program_free(p);
     if (m)
