@@ -2,6 +2,8 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
 #include <string.h>
 
 #include "base/status.h"
@@ -10,6 +12,7 @@
 
 int mode_info(const ptodb_cli *cli); /* ui/mode_info.c */
 int mode_repl(const ptodb_cli *cli); /* ui/repl.c */
+int mode_tui(const ptodb_cli *cli); /* ui/tui/mode_tui.c */
 int mode_check(const ptodb_cli *cli); /* ui/mode_check.c */
 int mode_print(const ptodb_cli *cli); /* ui/mode_print.c */
 int mode_run(const ptodb_cli *cli);   /* ui/mode_run.c */
@@ -25,6 +28,18 @@ static const struct {
     {OPT_RUN, mode_run},
     {OPT_COUNT, NULL}, /* sentinel; modes are added above it */
 };
+
+/* The full-screen interface when both ends are a terminal (or a screen
+ * test feeds it keys through PTODB_TUI_SCRIPT), unless --nw. */
+static int want_tui(const ptodb_cli *cli)
+{
+    if (cli->given[OPT_NW])
+        return 0;
+    const char *script = getenv("PTODB_TUI_SCRIPT");
+    if (script && *script)
+        return 1;
+    return isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
+}
 
 static void print_version(void)
 {
@@ -52,7 +67,7 @@ int main(int argc, char **argv)
             }
         }
         if (!ran)
-            status = mode_repl(&cli);
+            status = want_tui(&cli) ? mode_tui(&cli) : mode_repl(&cli);
     }
     ptodb_cli_free(&cli);
     return status;

@@ -1,0 +1,164 @@
+/* The TUI's renderers on synthetic view structs, printed as text and as a
+ * style map; tests/tui/render.sh compares the output with
+ * tests/tui/expected/render.txt. The engine returns nothing to draw for
+ * runs yet, so this is where heatmaps, cores, queues and displays with
+ * data are tested. */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ui/tui/tui.h"
+
+/* The command line lives in callbacks.c (readline), not linked here. */
+void tui_cmdline_start(tui *t, int search, int key)
+{
+    (void)t, (void)search, (void)key;
+}
+void tui_cmdline_cancel(tui *t)
+{
+    (void)t;
+}
+void tui_cmdline_key(tui *t, int key)
+{
+    (void)t, (void)key;
+}
+
+static void show(const char *title, canvas *c, int styles)
+{
+    crect all = {0, 0, c->rows, c->cols};
+    char *text = canvas_to_text(c, all, 0);
+    printf("=== %s (%dx%d)\n%s", title, c->cols, c->rows, text);
+    free(text);
+    if (styles) {
+        char *st = canvas_to_text(c, all, 1);
+        printf("--- styles\n%s", st);
+        free(st);
+    }
+}
+
+static void heatmaps(void)
+{
+    /* A 4 x 8 grid whose valid region is 3 x 6, one cell above tolerance. */
+    float cells[4 * 8];
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 8; j++)
+            cells[i * 8 + j] = (float)(i * 8 + j) / 31.0f * 0.04f;
+    cells[1 * 8 + 2] = 0.5f;
+    view_heatmap h = {
+        .tensor = "out", .rows = 4, .cols = 8, .cells = cells, .max = 0.5, .tolerance = 0.05,
+        .valid_rows = 3, .valid_cols = 6, .shape = {64, 128}, .block_rows = 16, .block_cols = 16,
+    };
+    canvas c;
+    canvas_init(&c, 7, 44);
+    render_heatmap(&c, (crect){0, 0, 7, 44}, "vs golden", &h, 1, "");
+    show("heatmap, valid region 3x6 of 4x8, one cell over", &c, 1);
+
+    /* The whole grid valid, all zero: an empty ramp. */
+    float zero[2 * 3] = {0};
+    view_heatmap z = {
+        .tensor = "y", .rows = 2, .cols = 3, .cells = zero, .max = 0, .tolerance = 1e-3,
+        .valid_rows = 2, .valid_cols = 3, .shape = {2, 3}, .block_rows = 1, .block_cols = 1,
+    };
+    canvas_resize(&c, 4, 40);
+    render_heatmap(&c, (crect){0, 0, 4, 40}, "vs previous pass", &z, 1, "");
+    show("heatmap, identical", &c, 0);
+
+    canvas_resize(&c, 3, 40);
+    render_heatmap(&c, (crect){0, 0, 3, 40}, "vs golden", NULL, 0, "not run yet \xe2\x80\x94 type run");
+    show("heatmap, nothing yet", &c, 0);
+
+    /* The ramp and the levels. */
+    printf("=== levels of 0, 1e-9, 0.25, 0.5, 0.99, 1, nan against 1:");
+    double v[] = {0, 1e-9, 0.25, 0.5, 0.99, 1, NAN};
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
+        printf(" %d'%c'", render_heat_level(v[i], 1), render_heat_char(render_heat_level(v[i], 1)));
+    printf("\n");
+    canvas_free(&c);
+}
+
+static void cores(void)
+{
+    view_core k[4] = {
+        {"host", VIEW_CORE_DONE, NULL, 0, NULL, 0},
+        {"aic", VIEW_CORE_RUNNING, "mlp_fused_aic", 31, NULL, 1},
+        {"aiv0", VIEW_CORE_BLOCKED, "mlp_fused_aiv", 12, "tile.tpop_from_aic", 0},
+        {"aiv1", VIEW_CORE_IDLE, NULL, 0, NULL, 0},
+    };
+    view_queue q[3] = {
+        {"aic->aiv", 0, 0, 2, 4},
+        {"aic->aiv", 0, 1, 4, 4},
+        {"aiv->aic", 1, 0, 0, -1},
+    };
+    canvas c;
+    canvas_init(&c, 9, 60);
+    render_cores(&c, (crect){0, 0, 9, 60}, k, 4, q, 3, 0);
+    show("cores and queues", &c, 1);
+    canvas_resize(&c, 3, 40);
+    render_cores(&c, (crect){0, 0, 3, 40}, NULL, 0, NULL, 0, 0);
+    show("cores, not running", &c, 0);
+    canvas_free(&c);
+}
+
+static void displays(void)
+{
+    view_display d[2] = {
+        {1, "out", "fp32 [16, 64] min -1.2 max 3.4 mean 0.01 nan 0 inf 0", 1},
+        {2, "x__tile[0:2]", "fp32 [2, 64] min 0 max 1 mean 0.5 nan 0 inf 0", 0},
+    };
+    canvas c;
+    canvas_init(&c, 3, 70);
+    render_displays(&c, (crect){0, 0, 3, 70}, d, 2, 0);
+    show("watch", &c, 1);
+    render_displays(&c, (crect){0, 0, 3, 70}, NULL, 0, 0);
+    show("watch, empty", &c, 0);
+    canvas_free(&c);
+}
+
+static void passes(void)
+{
+    view_pass p[3];
+    memset(p, 0, sizeof p);
+    const char *names[3] = {"frontend", "ConvertToSSA", "ExpandMixedKernel"};
+    int index[3] = {0, 4, 22};
+    view_verdict verdict[3] = {VIEW_VERDICT_PASS, VIEW_VERDICT_PASS, VIEW_VERDICT_FAIL};
+    double diff[3] = {0, 1.5e-7, 0.75};
+    for (int i = 0; i < 3; i++) {
+        p[i].index = index[i];
+        p[i].name = names[i];
+        p[i].ir_changed = i == 0 ? -1 : 1;
+        p[i].verdict = verdict[i];
+        p[i].noutputs = 1;
+        p[i].output_names[0] = "out";
+        p[i].max_abs_diff[0] = diff[i];
+    }
+    canvas c;
+    canvas_init(&c, 4, 50);
+    render_passes(&c, (crect){0, 0, 4, 50}, p, 3, 2, 1, 0, 1);
+    show("passes with verdicts", &c, 1);
+    canvas_free(&c);
+}
+
+static void status(void)
+{
+    canvas c;
+    canvas_init(&c, 1, 80);
+    render_status(&c, (crect){0, 0, 1, 80}, "mlp-broken | pass 0 frontend | rtol 0.05 atol 0.05", NULL, 0,
+                  "src", "source");
+    show("status, idle", &c, 0);
+    render_status(&c, (crect){0, 0, 1, 80}, NULL, "continue", 1, "src", "source");
+    show("status, busy, interrupted", &c, 0);
+    canvas_free(&c);
+}
+
+int main(void)
+{
+    heatmaps();
+    cores();
+    displays();
+    passes();
+    status();
+    return 0;
+}

@@ -1,0 +1,145 @@
+#!/bin/sh
+# The TUI on a real terminal, in a private tmux server: the first screen,
+# keys, resizes to 200x60 and 80x24, TERM=vt100, NO_COLOR, and the terminal
+# given back on quit, on SIGTERM and on a crash (SIGSEGV). Screens are
+# compared with the headless screen dumps of the same steps, so both modes
+# are held to one expected text. No blind sleeps: each step waits (up to
+# 30 s) until the pane shows what it needs and is the same twice in a row.
+set -e
+. "$top_srcdir/tests/tui/lib.sh"
+
+[ -n "${TMUX_BIN:-}" ] && [ -x "$TMUX_BIN" ] || skip "tmux not found (configure looks for it); real-terminal TUI tests skipped"
+
+tmp=$(mktemp -d)
+sock="$tmp/sock"
+T() { "$TMUX_BIN" -S "$sock" -f /dev/null "$@"; }
+cleanup() {
+    T kill-server >/dev/null 2>&1 || true
+    rm -rf "$tmp"
+}
+trap cleanup EXIT
+tui_env "$tmp"
+
+# The screen N of an expected file, without its header line.
+expected_screen() {
+    awk -v n="$2" '/^--- screen /{i++; next} i==n' "$top_srcdir/tests/tui/expected/$1.screens"
+}
+
+# wait_for SESSION NEEDLE: until the pane contains NEEDLE and two captures
+# 100 ms apart agree; the screen is left in $screen.
+wait_for() {
+    prev= i=0
+    while [ $i -lt 300 ]; do
+        screen=$(T capture-pane -p -t "$1" 2>/dev/null || true)
+        case "$screen" in
+        *"$2"*) [ "$screen" = "$prev" ] && return 0 ;;
+        esac
+        prev=$screen
+        sleep 0.1
+        i=$((i + 1))
+    done
+    printf 'FAIL: timed out waiting for "%s" in %s; the screen:\n%s\n' "$2" "$1" "$screen" >&2
+    exit 1
+}
+
+# wait_size SESSION COLS ROWS NEEDLE: the pane has that size and is stable.
+wait_size() {
+    i=0
+    while [ "$(T display -p -t "$1" '#{pane_width}x#{pane_height}')" != "$2x$3" ] && [ $i -lt 100 ]; do
+        sleep 0.1
+        i=$((i + 1))
+    done
+    # The status line is redrawn last: wait for its right end at the new width.
+    wait_for "$1" "$4"
+    [ "$(printf '%s\n' "$screen" | wc -l)" -eq "$3" ] || {
+        sleep 0.2
+        wait_for "$1" "$4"
+    }
+}
+
+compare() {
+    if [ "$2" != "$3" ]; then
+        printf '%s\n' "$2" >"$tmp/expected"
+        printf '%s\n' "$3" >"$tmp/actual"
+        echo "FAIL: $1" >&2
+        diff -u "$tmp/expected" "$tmp/actual" >&2 || true
+        exit 1
+    fi
+}
+
+# start NAME COLS ROWS ENV...: ptodb on examples/mlp-broken in a new
+# session; afterwards the shell prints its exit status and whether the
+# terminal is back in canonical mode with echo.
+start() {
+    name=$1 cols=$2 rows=$3
+    shift 3
+    T new-session -d -s "$name" -x "$cols" -y "$rows" \
+        "cd '$top_srcdir' && env $* sh -c 'echo \$\$ >\"$tmp/$name.pid\"; exec \"$PTODB\" --nx examples/mlp-broken';
+         echo EXIT=\$?; stty -a | tr ' ;' '\n\n' | grep -x -e icanon -e echo | tr '\n' ' '; echo; sleep 600"
+}
+
+# check_restored NAME STATUS: the shell after ptodb saw STATUS, the terminal
+# left the alternate screen, shows the cursor and is in canonical mode.
+check_restored() {
+    wait_for "$1" "EXIT=$2"
+    expect_contains "$1: terminal modes after exit" "icanon echo" "$screen"
+    [ "$(T display -p -t "$1" '#{alternate_on}')" = 0 ] || fail "$1: still on the alternate screen"
+    [ "$(T display -p -t "$1" '#{cursor_flag}')" = 1 ] || fail "$1: cursor left hidden"
+}
+
+
+
+# 1. The first screen at 80x24 is the headless one.
+start main 80 24 TERM=tmux-256color
+wait_for main "?:keys"
+compare "startup screen (tmux)" "$(expected_screen startup_mlp 1)" "$screen"
+# Colours are used on a colour terminal ...
+T capture-pane -e -p -t main >"$tmp/esc"
+grep -q "$(printf '\033')\[[0-9;]*3[0-7]m\|38;5;" "$tmp/esc" || fail "no colours on tmux-256color"
+
+# 2. Keys reach the panes and the command line; resize to 200x60 and back.
+T send-keys -t main ':pass 22' Enter
+wait_for main "pass 22 ExpandMixedKernel"
+compare "after :pass 22 (tmux)" "$(expected_screen resize 1)" "$screen"
+T resize-window -t main -x 200 -y 60
+wait_size main 200 60 "atol 0.050000000000000003"
+compare "resized to 200x60 (tmux)" "$(expected_screen resize 2)" "$screen"
+T resize-window -t main -x 80 -y 24
+wait_size main 80 24 "src | source | ?:keys"
+compare "resized back to 80x24 (tmux)" "$(expected_screen resize 3)" "$screen"
+
+# 3. Ctrl-C on a half-typed command clears it and ptodb goes on.
+T send-keys -t main ':echo abc'
+wait_for main "(ptodb) echo abc"
+T send-keys -t main C-c
+wait_for main "^C"
+T send-keys -t main ':echo still here' Enter
+wait_for main "still here"
+
+# 4. q quits and the terminal is back.
+T send-keys -t main q
+check_restored main 0
+
+# 5. TERM=vt100 and NO_COLOR: the same screen, without colour.
+for how in vt100:TERM=vt100 nocolor:NO_COLOR=1; do
+    name=${how%%:*}
+    start "$name" 80 24 "TERM=tmux-256color ${how#*:}"
+    wait_for "$name" "?:keys"
+    compare "startup screen ($name)" "$(expected_screen startup_mlp 1)" "$screen"
+    T capture-pane -e -p -t "$name" >"$tmp/esc"
+    if grep -q "$(printf '\033')\[[0-9;]*\(3[0-7]\|4[0-7]\)m\|38;5;\|48;5;" "$tmp/esc"; then
+        fail "$name: colour escapes on screen"
+    fi
+    T send-keys -t "$name" q
+    check_restored "$name" 0
+done
+
+# 6. SIGTERM and a crash (SIGSEGV) give the terminal back too.
+for sig in TERM:143 SEGV:139; do
+    name=sig${sig%%:*}
+    start "$name" 80 24 TERM=tmux-256color
+    wait_for "$name" "?:keys"
+    kill -"${sig%%:*}" "$(cat "$tmp/$name.pid")"
+    check_restored "$name" "${sig#*:}"
+done
+echo "tmux: all screens as expected"

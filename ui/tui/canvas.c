@@ -1,0 +1,219 @@
+/* The character-cell canvas (canvas.h). */
+#include "config.h"
+
+#include "canvas.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/mem.h"
+#include "base/strbuf.h"
+
+void canvas_init(canvas *c, int rows, int cols)
+{
+    c->rows = c->cols = 0;
+    c->cells = NULL;
+    canvas_resize(c, rows, cols);
+}
+
+void canvas_resize(canvas *c, int rows, int cols)
+{
+    if (rows < 1)
+        rows = 1;
+    if (cols < 1)
+        cols = 1;
+    free(c->cells);
+    c->rows = rows;
+    c->cols = cols;
+    c->cells = xcalloc((size_t)rows * (size_t)cols, sizeof *c->cells);
+    canvas_fill(c, (crect){0, 0, rows, cols}, ' ', ST_NORMAL);
+}
+
+void canvas_free(canvas *c)
+{
+    free(c->cells);
+    c->cells = NULL;
+    c->rows = c->cols = 0;
+}
+
+static canvas_cell *cell_at(canvas *c, crect r, int y, int x)
+{
+    if (y < 0 || x < 0 || y >= r.h || x >= r.w)
+        return NULL;
+    int ay = r.y + y, ax = r.x + x;
+    if (ay < 0 || ax < 0 || ay >= c->rows || ax >= c->cols)
+        return NULL;
+    return &c->cells[(size_t)ay * (size_t)c->cols + (size_t)ax];
+}
+
+void canvas_fill(canvas *c, crect r, uint32_t ch, canvas_style st)
+{
+    for (int y = 0; y < r.h; y++)
+        for (int x = 0; x < r.w; x++)
+            canvas_put(c, r, y, x, ch, st);
+}
+
+void canvas_put(canvas *c, crect r, int y, int x, uint32_t ch, canvas_style st)
+{
+    canvas_cell *cell = cell_at(c, r, y, x);
+    if (cell) {
+        cell->ch = ch;
+        cell->style = (uint8_t)st;
+    }
+}
+
+int canvas_utf8_decode(const char *s, size_t len, uint32_t *cp)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    int need;
+    uint32_t v;
+    if (u[0] < 0x80) {
+        *cp = u[0];
+        return 1;
+    } else if ((u[0] & 0xe0) == 0xc0) {
+        need = 1, v = u[0] & 0x1f;
+    } else if ((u[0] & 0xf0) == 0xe0) {
+        need = 2, v = u[0] & 0x0f;
+    } else if ((u[0] & 0xf8) == 0xf0) {
+        need = 3, v = u[0] & 0x07;
+    } else {
+        *cp = 0xfffd;
+        return 1;
+    }
+    if ((size_t)need >= len) {
+        *cp = 0xfffd;
+        return 1;
+    }
+    for (int i = 1; i <= need; i++) {
+        if ((u[i] & 0xc0) != 0x80) {
+            *cp = 0xfffd;
+            return 1;
+        }
+        v = (v << 6) | (u[i] & 0x3f);
+    }
+    *cp = v;
+    return need + 1;
+}
+
+int canvas_utf8(uint32_t cp, char *buf)
+{
+    if (cp < 0x80) {
+        buf[0] = (char)cp;
+        return 1;
+    } else if (cp < 0x800) {
+        buf[0] = (char)(0xc0 | (cp >> 6));
+        buf[1] = (char)(0x80 | (cp & 0x3f));
+        return 2;
+    } else if (cp < 0x10000) {
+        buf[0] = (char)(0xe0 | (cp >> 12));
+        buf[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
+        buf[2] = (char)(0x80 | (cp & 0x3f));
+        return 3;
+    }
+    buf[0] = (char)(0xf0 | (cp >> 18));
+    buf[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
+    buf[2] = (char)(0x80 | ((cp >> 6) & 0x3f));
+    buf[3] = (char)(0x80 | (cp & 0x3f));
+    return 4;
+}
+
+int canvas_putn(canvas *c, crect r, int y, int x, const char *text, size_t len, canvas_style st)
+{
+    size_t i = 0;
+    while (i < len && text[i]) {
+        uint32_t cp;
+        i += (size_t)canvas_utf8_decode(text + i, len - i, &cp);
+        if (cp == '\t') {
+            do
+                canvas_put(c, r, y, x++, ' ', st);
+            while (x % 8);
+            continue;
+        }
+        if (cp == '\r')
+            continue;
+        if (cp < 0x20 || cp == 0x7f)
+            cp = '?';
+        canvas_put(c, r, y, x++, cp, st);
+    }
+    return x;
+}
+
+int canvas_puts(canvas *c, crect r, int y, int x, const char *text, canvas_style st)
+{
+    return canvas_putn(c, r, y, x, text, strlen(text), st);
+}
+
+int canvas_printf(canvas *c, crect r, int y, int x, canvas_style st, const char *fmt, ...)
+{
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    return canvas_puts(c, r, y, x, buf, st);
+}
+
+void canvas_style_row(canvas *c, crect r, int y, canvas_style st)
+{
+    for (int x = 0; x < r.w; x++) {
+        canvas_cell *cell = cell_at(c, r, y, x);
+        if (cell)
+            cell->style = (uint8_t)st;
+    }
+}
+
+void canvas_title(canvas *c, crect r, const char *text, int focused)
+{
+    canvas_style st = focused ? ST_TITLE_FOCUS : ST_TITLE;
+    crect row = {r.y, r.x, 1, r.w};
+    canvas_fill(c, row, ' ', st);
+    canvas_puts(c, row, 0, 1, text, st);
+}
+
+void canvas_message(canvas *c, crect r, const char *text)
+{
+    /* Several lines, each indented by two columns, from the top: a message
+     * in the middle of a tall pane is easy to miss after a resize. */
+    int y = r.h > 2 ? 1 : 0;
+    const char *p = text;
+    while (*p && y < r.h) {
+        const char *nl = strchr(p, '\n');
+        size_t n = nl ? (size_t)(nl - p) : strlen(p);
+        canvas_putn(c, r, y++, 2, p, n, ST_DIM);
+        p += n + (nl ? 1 : 0);
+    }
+}
+
+/* One letter per style for the style dump of tests. */
+static const char style_letters[ST_COUNT + 1] = ".tTcsBblDmgxC+-hSU0123456789O";
+
+char *canvas_to_text(const canvas *c, crect r, int styles)
+{
+    strbuf sb = STRBUF_INIT;
+    for (int y = 0; y < r.h; y++) {
+        size_t line_start = sb.len, keep = sb.len;
+        for (int x = 0; x < r.w; x++) {
+            canvas_cell *cell = cell_at((canvas *)c, r, y, x);
+            if (!cell)
+                break;
+            if (styles) {
+                char l = cell->style < ST_COUNT ? style_letters[cell->style] : '?';
+                strbuf_putc(&sb, l);
+                if (l != '.')
+                    keep = sb.len;
+            } else {
+                char buf[4];
+                int n = canvas_utf8(cell->ch, buf);
+                strbuf_append(&sb, buf, (size_t)n);
+                if (cell->ch != ' ')
+                    keep = sb.len;
+            }
+        }
+        (void)line_start;
+        sb.len = keep; /* trailing blanks removed */
+        strbuf_putc(&sb, '\n');
+    }
+    return strbuf_detach(&sb);
+}

@@ -1,0 +1,120 @@
+/* Layouts: which panes share the screen and where. Each layout is a primary
+ * pane and one or two secondary ones; side by side on wide terminals,
+ * stacked on narrow ones (80 columns). The console and the status line
+ * always take the bottom rows. */
+#include "config.h"
+
+#include <string.h>
+
+#include "tui.h"
+
+typedef struct layout_def {
+    const char *name;
+    tui_pane_id primary, second, third; /* third == PANE_COUNT: none */
+    int primary_share; /* percent of the width (side by side) or height */
+    const char *help;
+} layout_def;
+
+static const layout_def layouts[LAYOUT_COUNT] = {
+    [LAYOUT_SRC] = {"src", PANE_SOURCE, PANE_HEATMAP, PANE_COUNT, 55, "source and heatmaps"},
+    [LAYOUT_QUEUES] = {"queues", PANE_SOURCE, PANE_CORES, PANE_WATCH, 55, "source, cores and queues, watch"},
+    [LAYOUT_DIFF] = {"diff", PANE_PASSES, PANE_IRDIFF, PANE_HEATMAP, 40, "passes, IR diff and heatmaps"},
+    [LAYOUT_PASSES] = {"passes", PANE_PASSES, PANE_SOURCE, PANE_COUNT, 40, "passes and source"},
+};
+
+static const char *pane_names[PANE_COUNT] = {
+    [PANE_SOURCE] = "source", [PANE_PASSES] = "passes", [PANE_HEATMAP] = "heatmaps",
+    [PANE_CORES] = "cores",   [PANE_WATCH] = "watch",   [PANE_IRDIFF] = "irdiff",
+    [PANE_CONSOLE] = "console",
+};
+
+const char *tui_pane_name(tui_pane_id id)
+{
+    return id < PANE_COUNT ? pane_names[id] : "?";
+}
+
+const char *tui_layout_name(int layout)
+{
+    return layout >= 0 && layout < LAYOUT_COUNT ? layouts[layout].name : NULL;
+}
+
+const char *tui_layout_help(int layout)
+{
+    return layout >= 0 && layout < LAYOUT_COUNT ? layouts[layout].help : NULL;
+}
+
+int tui_layout_find(const char *name)
+{
+    for (int i = 0; i < LAYOUT_COUNT; i++)
+        if (!strcmp(layouts[i].name, name))
+            return i;
+    return -1;
+}
+
+/* Wide enough to put the primary pane beside the others. */
+enum { SIDE_BY_SIDE_MIN_COLS = 120 };
+
+void tui_layout_apply(tui *t)
+{
+    int R = t->rows, C = t->cols;
+    memset(t->visible, 0, sizeof t->visible);
+    memset(t->rect, 0, sizeof t->rect);
+    int conh = R / 4;
+    if (conh < 4)
+        conh = 4;
+    if (conh > 12)
+        conh = 12;
+    int mainh = R - 1 - conh;
+    if (mainh < 2) {
+        /* A tiny terminal: the console only. */
+        conh = R - 1;
+        mainh = 0;
+    }
+    t->visible[PANE_CONSOLE] = 1;
+    if (t->zoom && t->focus == PANE_CONSOLE) {
+        t->rect[PANE_CONSOLE] = (crect){0, 0, R - 1, C};
+        return;
+    }
+    t->rect[PANE_CONSOLE] = (crect){mainh, 0, conh, C};
+    if (mainh == 0)
+        return;
+    if (t->zoom) {
+        t->visible[t->focus] = 1;
+        t->rect[t->focus] = (crect){0, 0, mainh, C};
+        return;
+    }
+    const layout_def *l = &layouts[t->layout];
+    tui_pane_id p = l->primary, a = l->second, b = l->third;
+    t->visible[p] = t->visible[a] = 1;
+    if (b != PANE_COUNT)
+        t->visible[b] = 1;
+    if (C >= SIDE_BY_SIDE_MIN_COLS) {
+        /* Primary | separator | secondaries stacked. */
+        int pw = C * l->primary_share / 100;
+        t->rect[p] = (crect){0, 0, mainh, pw};
+        int x = pw + 1, w = C - pw - 1;
+        if (b == PANE_COUNT) {
+            t->rect[a] = (crect){0, x, mainh, w};
+        } else {
+            int ah = mainh / 2;
+            t->rect[a] = (crect){0, x, ah, w};
+            t->rect[b] = (crect){ah, x, mainh - ah, w};
+        }
+    } else {
+        /* Primary on top, the secondaries below, side by side. */
+        int ph = mainh * l->primary_share / 100;
+        if (l->primary_share < 50)
+            ph = mainh * (100 - l->primary_share) / 100; /* a short list still wants rows */
+        t->rect[p] = (crect){0, 0, ph, C};
+        int y = ph, h = mainh - ph;
+        if (b == PANE_COUNT) {
+            t->rect[a] = (crect){y, 0, h, C};
+        } else {
+            int aw = C / 2;
+            t->rect[a] = (crect){y, 0, h, aw};
+            t->rect[b] = (crect){y, aw + 1, h, C - aw - 1};
+        }
+    }
+    if (!t->visible[t->focus])
+        t->focus = p;
+}

@@ -1,0 +1,271 @@
+/* ptodb's full-screen mode: start-up (shared with the REPL), then an event
+ * loop on the terminal's input and the signal self-pipe; or, with
+ * PTODB_TUI_SCRIPT set, keys read from a file and the virtual screen
+ * written to standard output at each `screen` line (the screen tests). */
+#include "config.h"
+
+#include <errno.h>
+#include <langinfo.h>
+#include <locale.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../modes.h"
+#include "../startup.h"
+#include "base/status.h"
+#include "tui.h"
+
+int mode_tui(const ptodb_cli *cli);
+int mode_repl(const ptodb_cli *cli); /* ui/repl.c */
+
+static void console_out(void *ctx, session_stream stream, const char *text, size_t len)
+{
+    tui *t = ctx;
+    tui_console_write(t, stream, text, len);
+    if (t->busy && t->flush)
+        t->flush(t);
+}
+
+static long long now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* Keeps the screen alive during a long command: output and the "running"
+ * status line show at most 25 times a second; Ctrl-C and resizes are
+ * noted (the engine is synchronous; they take effect between commands). */
+static void flush_now(tui *t)
+{
+    int ev;
+    while ((ev = tui_signals_next()) != 0) {
+        if (ev == 'I')
+            tui_interrupt(t);
+        else if (ev == 'W')
+            t->resize_pending = 1;
+    }
+    long long now = now_ns();
+    if (t->last_flush_ns && now - t->last_flush_ns < 40000000LL && t->busy)
+        return;
+    t->last_flush_ns = now;
+    tui_draw(t);
+    screen_show(t);
+}
+
+static void handle_key(tui *t, int key)
+{
+    if (key == TK_MOUSE)
+        screen_mouse(t);
+    else if (key == TK_RESIZE)
+        screen_resize(t, 0, 0);
+    else if (key >= 0)
+        tui_key(t, key);
+    tui_draw(t);
+}
+
+static void run_terminal(tui *t, int sigfd)
+{
+    tui_draw(t);
+    screen_show(t);
+    while (!t->quit) {
+        struct pollfd fds[2] = {{STDIN_FILENO, POLLIN, 0}, {sigfd, POLLIN, 0}};
+        if (poll(fds, 2, -1) < 0 && errno != EINTR)
+            break;
+        if (fds[0].revents & (POLLHUP | POLLERR) && !(fds[0].revents & POLLIN))
+            break; /* the terminal went away */
+        /* Keys first: what was typed before a Ctrl-C is what it clears. */
+        int key;
+        while (!t->quit && (key = screen_getkey(t)) != -1)
+            handle_key(t, key);
+        int ev;
+        while ((ev = tui_signals_next()) != 0) {
+            if (ev == 'W')
+                t->resize_pending = 1;
+            else if (ev == 'I')
+                tui_interrupt(t);
+        }
+        if (t->resize_pending) {
+            t->resize_pending = 0;
+            screen_resize(t, 0, 0);
+        }
+        tui_draw(t);
+        screen_show(t);
+    }
+}
+
+/* ---- the screen-dump mode ---- */
+
+static const struct {
+    const char *name;
+    int key;
+} key_names[] = {
+    {"Up", TK_UP},       {"Down", TK_DOWN},   {"Left", TK_LEFT}, {"Right", TK_RIGHT},
+    {"PgUp", TK_PGUP},   {"PgDn", TK_PGDN},   {"Home", TK_HOME}, {"End", TK_END},
+    {"Del", TK_DELETE},  {"BS", 0x7f},        {"Enter", '\r'},   {"Tab", '\t'},
+    {"BTab", TK_BTAB},   {"Esc", 27},         {"Space", ' '},    {"lt", '<'},
+};
+
+/* Parses "<Name>" at s; returns its length and sets *key, 0 when not one. */
+static int parse_key_name(const char *s, int *key)
+{
+    const char *end = strchr(s, '>');
+    if (s[0] != '<' || !end)
+        return 0;
+    int n = (int)(end - s - 1);
+    const char *name = s + 1;
+    for (size_t i = 0; i < sizeof key_names / sizeof key_names[0]; i++) {
+        if ((int)strlen(key_names[i].name) == n && !strncmp(name, key_names[i].name, (size_t)n)) {
+            *key = key_names[i].key;
+            return n + 2;
+        }
+    }
+    if (n >= 2 && n <= 3 && name[0] == 'F' && name[1] >= '1' && name[1] <= '9') {
+        int f = atoi(name + 1);
+        if (f >= 1 && f <= 12) {
+            *key = TK_F(f);
+            return n + 2;
+        }
+    }
+    if (n == 3 && name[0] == 'C' && name[1] == '-') {
+        *key = TK_CTRL(name[2]);
+        return n + 2;
+    }
+    return 0;
+}
+
+static void script_keys(tui *t, const char *line)
+{
+    size_t len = strlen(line);
+    for (size_t i = 0; i < len && !t->quit;) {
+        int key;
+        int n = parse_key_name(line + i, &key);
+        if (n == 0) {
+            uint32_t cp;
+            n = canvas_utf8_decode(line + i, len - i, &cp);
+            key = (int)cp;
+        }
+        i += (size_t)n;
+        if (key == TK_CTRL('c'))
+            tui_interrupt(t); /* as the SIGINT the terminal would send */
+        else
+            handle_key(t, key);
+    }
+}
+
+static int run_script(tui *t, FILE *script)
+{
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t n;
+    int screens = 0;
+    tui_draw(t);
+    while (!t->quit && (n = getline(&line, &cap, script)) >= 0) {
+        while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
+            line[--n] = '\0';
+        int rows, cols;
+        if (n == 0 || line[0] == '#')
+            continue;
+        if (!strcmp(line, "screen")) {
+            tui_draw(t);
+            screen_show(t);
+            printf("--- screen %d (%dx%d)\n", ++screens, t->cols, t->rows);
+            screen_dump(t, stdout);
+        } else if (sscanf(line, "resize %d %d", &cols, &rows) == 2) {
+            screen_resize(t, rows, cols);
+            tui_draw(t);
+        } else {
+            script_keys(t, line);
+            /* ":CMD" and "/PATTERN" lines are whole commands: Enter them. */
+            if (line[0] == ':' || line[0] == '/')
+                handle_key(t, '\r');
+        }
+    }
+    free(line);
+    fflush(stdout);
+    return 0;
+}
+
+static void print_console(tui *t, FILE *out)
+{
+    for (int i = 0; i < t->con.nlines; i++)
+        fprintf(out, "%s\n", t->con.text[i] + 1);
+    if (t->con.partial_len)
+        fprintf(out, "%s\n", t->con.partial);
+}
+
+static void tui_free(tui *t)
+{
+    canvas_free(&t->cv);
+    tui_lines_free(&t->src.file);
+    tui_lines_free(&t->irdiff_lines);
+    free(t->irdiff_text);
+    pane_console_free(&t->con);
+    if (t->s)
+        session_free(t->s);
+}
+
+int mode_tui(const ptodb_cli *cli)
+{
+    const char *script_path = getenv("PTODB_TUI_SCRIPT");
+    int headless = script_path && *script_path;
+    if (!headless && !screen_term_usable()) {
+        fprintf(stderr, "ptodb: the terminal (TERM=%s) cannot show the full-screen interface; "
+                        "using the plain command line\n",
+                getenv("TERM") ? getenv("TERM") : "");
+        return mode_repl(cli);
+    }
+    /* Only the character type: numbers keep their C form (1.5, not 1,5). */
+    setlocale(LC_CTYPE, "");
+    FILE *script = NULL;
+    if (headless && !(script = fopen(script_path, "r"))) {
+        fprintf(stderr, "ptodb: cannot read PTODB_TUI_SCRIPT %s: %s\n", script_path, strerror(errno));
+        return PTODB_EXIT_USAGE;
+    }
+    tui t;
+    memset(&t, 0, sizeof t);
+    t.headless = headless;
+    t.src.pass = t.irdiff_pass = t.passes_seen = -1;
+    t.focus = t.return_focus = PANE_SOURCE;
+    t.layout = LAYOUT_SRC;
+    t.cursor_y = -1;
+    t.utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8");
+    int status;
+    t.s = startup_session(cli, console_out, &t, &status);
+    if (!t.s || session_quit_requested(t.s)) {
+        /* Nothing to show full-screen: say what happened, plainly. */
+        print_console(&t, t.s ? stdout : stderr);
+        tui_free(&t);
+        if (script)
+            fclose(script);
+        return t.s ? PTODB_EXIT_OK : status;
+    }
+    canvas_init(&t.cv, 24, 80);
+    int sigfd = tui_signals_install(&t, !headless);
+    if (sigfd < 0 || screen_open(&t, headless ? 24 : 0, headless ? 80 : 0) != 0) {
+        tui_signals_remove();
+        print_console(&t, stderr);
+        tui_free(&t);
+        if (script)
+            fclose(script);
+        return PTODB_EXIT_USAGE;
+    }
+    tui_cmdline_init(&t);
+    if (headless) {
+        run_script(&t, script);
+        fclose(script);
+    } else {
+        t.flush = flush_now;
+        run_terminal(&t, sigfd);
+    }
+    tui_cmdline_save(&t);
+    tui_cmdline_done(&t);
+    screen_close(&t);
+    tui_signals_remove();
+    tui_free(&t);
+    return PTODB_EXIT_OK;
+}

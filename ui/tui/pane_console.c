@@ -1,0 +1,129 @@
+/* The console: the engine's output (session_set_output) with scrollback,
+ * and at its bottom the command line readline edits (callbacks.c). */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/mem.h"
+#include "tui.h"
+
+enum { CONSOLE_MAX_LINES = 5000 };
+
+/* Lines are stored with a first byte 'o' (output) or 'e' (error). */
+static void push_line(tui_console *c, session_stream stream, const char *text, size_t len)
+{
+    if (c->nlines == CONSOLE_MAX_LINES) {
+        free(c->text[0]);
+        memmove(c->text, c->text + 1, (size_t)(c->nlines - 1) * sizeof *c->text);
+        c->nlines--;
+    }
+    if (c->nlines == c->cap) {
+        c->cap = c->cap ? c->cap * 2 : 64;
+        c->text = xreallocarray(c->text, (size_t)c->cap, sizeof *c->text);
+    }
+    char *l = xmalloc(len + 2);
+    l[0] = stream == SESSION_ERR ? 'e' : 'o';
+    memcpy(l + 1, text, len);
+    l[len + 1] = '\0';
+    c->text[c->nlines++] = l;
+    if (c->scroll)
+        c->scroll++; /* keep the lines being read in place */
+}
+
+void tui_console_write(tui *t, session_stream stream, const char *text, size_t len)
+{
+    tui_console *c = &t->con;
+    while (len) {
+        const char *nl = memchr(text, '\n', len);
+        size_t n = nl ? (size_t)(nl - text) : len;
+        if (!nl) {
+            c->partial = xrealloc(c->partial, c->partial_len + n + 1);
+            memcpy(c->partial + c->partial_len, text, n);
+            c->partial_len += n;
+            c->partial[c->partial_len] = '\0';
+            break;
+        }
+        if (c->partial_len) {
+            c->partial = xrealloc(c->partial, c->partial_len + n + 1);
+            memcpy(c->partial + c->partial_len, text, n);
+            push_line(c, stream, c->partial, c->partial_len + n);
+            c->partial_len = 0;
+        } else {
+            push_line(c, stream, text, n);
+        }
+        text += n + 1;
+        len -= n + 1;
+    }
+    t->dirty |= 1u << PANE_CONSOLE;
+}
+
+void pane_console_draw(tui *t, crect r, int focused)
+{
+    tui_console *c = &t->con;
+    canvas_title(&t->cv, r, c->active ? "Console (Esc: back to the panes)"
+                                      : "Console (: or typing: a command, Tab: next pane, ?: keys)",
+                 focused);
+    crect body = {r.y + 1, r.x, r.h - 1, r.w};
+    canvas_fill(&t->cv, body, ' ', ST_NORMAL);
+    int rows = body.h - 1; /* the last row is the command line */
+    int total = c->nlines + (c->partial_len ? 1 : 0);
+    if (c->scroll > total - rows)
+        c->scroll = total - rows > 0 ? total - rows : 0;
+    int first = total - rows - c->scroll;
+    for (int y = 0; y < rows; y++) {
+        int i = first + y;
+        if (i < 0 || i >= total)
+            continue;
+        if (i == c->nlines)
+            canvas_putn(&t->cv, body, y, 0, c->partial, c->partial_len, ST_NORMAL);
+        else
+            canvas_puts(&t->cv, body, y, 0, c->text[i] + 1, c->text[i][0] == 'e' ? ST_BAD : ST_NORMAL);
+    }
+    if (c->scroll)
+        canvas_printf(&t->cv, body, 0, body.w - 14, ST_DIM, "[%5d more v]", c->scroll);
+    /* The command line, scrolled so the cursor shows. */
+    const char *prompt = c->prompt ? c->prompt : "(ptodb) ";
+    const char *line = c->line ? c->line : "";
+    int plen = (int)strlen(prompt);
+    int shift = 0;
+    if (plen + c->point >= body.w - 1)
+        shift = plen + c->point - (body.w - 2);
+    crect cl = {body.y + rows, body.x, 1, body.w};
+    int x = canvas_puts(&t->cv, cl, 0, -shift, prompt, c->active ? ST_NORMAL : ST_DIM);
+    canvas_puts(&t->cv, cl, 0, x, line, ST_NORMAL);
+    /* The terminal cursor: at readline's point while the line is edited.
+     * Counted in characters, not bytes, for UTF-8 input. */
+    int col = -shift + plen;
+    for (int i = 0; i < c->point && line[i]; i++)
+        if (((unsigned char)line[i] & 0xc0) != 0x80)
+            col++;
+    t->cursor_y = c->active ? cl.y : -1;
+    t->cursor_x = cl.x + col;
+}
+
+int pane_console_key(tui *t, int key)
+{
+    tui_console *c = &t->con;
+    int h = t->rect[PANE_CONSOLE].h - 2;
+    switch (key) {
+    case TK_PGUP: c->scroll += h > 1 ? h - 1 : 1; break;
+    case TK_PGDN: c->scroll -= h > 1 ? h - 1 : 1; break;
+    default: return 0;
+    }
+    if (c->scroll < 0)
+        c->scroll = 0;
+    t->dirty |= 1u << PANE_CONSOLE;
+    return 1;
+}
+
+void pane_console_free(tui_console *c)
+{
+    for (int i = 0; i < c->nlines; i++)
+        free(c->text[i]);
+    free(c->text);
+    free(c->partial);
+    free(c->prompt);
+    free(c->line);
+    memset(c, 0, sizeof *c);
+}

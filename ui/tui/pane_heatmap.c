@@ -1,0 +1,163 @@
+/* The heatmaps pane: max |a - b| grids of one output of the current pass,
+ * against the golden output and against the previous pass, side by side.
+ * The engine aggregates the grid to the size asked (max per block); this
+ * file only maps values to a ramp and draws. */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+
+#include "tui.h"
+
+static const char heat_ramp[] = " .:-=+*#%@";
+
+char render_heat_char(int level)
+{
+    if (level < 0)
+        level = 0;
+    if (level > 9)
+        level = 9;
+    return heat_ramp[level];
+}
+
+int render_heat_level(double v, double max)
+{
+    if (!(v > 0) || !(max > 0))
+        return isnan(v) ? 9 : 0;
+    /* Any non-zero difference shows (level >= 1); the largest is level 9. */
+    int level = 1 + (int)(v / max * 8.0);
+    return level > 9 ? 9 : level;
+}
+
+static void fmt_shape(char *buf, size_t n, const view_heatmap *h)
+{
+    snprintf(buf, n, "[%lld, %lld]", (long long)h->shape[0], (long long)h->shape[1]);
+}
+
+void render_heatmap(canvas *c, crect r, const char *label, const view_heatmap *h, int have,
+                    const char *why)
+{
+    canvas_fill(c, r, ' ', ST_NORMAL);
+    if (!have || !h) {
+        canvas_puts(c, r, 0, 0, label, ST_NORMAL);
+        canvas_message(c, (crect){r.y + 1, r.x, r.h - 1, r.w}, why);
+        return;
+    }
+    char shape[64];
+    fmt_shape(shape, sizeof shape, h);
+    int lx0 = canvas_puts(c, r, 0, 0, label, ST_NORMAL);
+    canvas_printf(c, r, 0, lx0, ST_DIM, " %s %s, %dx%d per cell", h->tensor ? h->tensor : "?", shape,
+                  h->block_rows, h->block_cols);
+
+    /* The grid, with a column and a row of outline after the valid region
+     * when it does not cover the whole grid. */
+    int out_col = h->valid_cols < h->cols ? h->valid_cols : -1;
+    int out_row = h->valid_rows < h->rows ? h->valid_rows : -1;
+    int over = 0;
+    crect grid = {r.y + 1, r.x, r.h - 2, r.w}; /* between the label and the legend */
+    for (int i = 0; i < h->rows; i++) {
+        int y = i + (out_row >= 0 && i >= out_row);
+        for (int j = 0; j < h->cols; j++) {
+            int x = j + (out_col >= 0 && j >= out_col);
+            double v = h->cells[(size_t)i * (size_t)h->cols + (size_t)j];
+            int level = render_heat_level(v, h->max);
+            int bad = v > h->tolerance || isnan(v);
+            over += bad;
+            canvas_put(c, grid, y, x, (uint32_t)render_heat_char(level),
+                       bad ? ST_HEAT_OVER : (canvas_style)(ST_HEAT0 + level));
+        }
+    }
+    /* The outline of the valid region: right of its last column and below
+     * its last row. */
+    int vrows = out_row >= 0 ? out_row : h->rows;
+    int vcols = out_col >= 0 ? out_col : h->cols;
+    if (out_col >= 0)
+        for (int y = 0; y < vrows; y++)
+            canvas_put(c, grid, y, out_col, 0x2502 /* │ */, ST_DIM);
+    if (out_row >= 0)
+        for (int x = 0; x < vcols; x++)
+            canvas_put(c, grid, out_row, x, 0x2500 /* ─ */, ST_DIM);
+    if (out_row >= 0 && out_col >= 0)
+        canvas_put(c, grid, out_row, out_col, 0x2518 /* ┘ */, ST_DIM);
+    /* The legend: the ramp with its scale, the tolerance line. */
+    int ly = r.h - 1;
+    if (ly < 1)
+        return;
+    int lx = canvas_puts(c, r, ly, 0, "0 ", ST_DIM);
+    for (int level = 0; level <= 9; level++)
+        canvas_put(c, r, ly, lx++, (uint32_t)render_heat_char(level), (canvas_style)(ST_HEAT0 + level));
+    lx = canvas_printf(c, r, ly, lx, ST_DIM, " %.3g", h->max);
+    lx = canvas_printf(c, r, ly, lx, ST_DIM, "  tol %.3g", h->tolerance);
+    if (over)
+        canvas_printf(c, r, ly, lx, ST_HEAT_OVER, " %d over", over);
+}
+
+/* ---- the pane ---- */
+
+void pane_heatmap_draw(tui *t, crect r, int focused)
+{
+    view_pass p;
+    int have_pass = view_pass_info(t->s, session_current_pass(t->s), &p);
+    int nout = have_pass ? p.noutputs : 0;
+    if (t->heat.cursor >= nout)
+        t->heat.cursor = 0;
+    char title[256];
+    if (nout > 1)
+        snprintf(title, sizeof title, "Heatmaps: %s (output %d of %d, o: next)",
+                 p.output_names[t->heat.cursor], t->heat.cursor + 1, nout);
+    else if (nout == 1)
+        snprintf(title, sizeof title, "Heatmaps: %s", p.output_names[0]);
+    else
+        snprintf(title, sizeof title, "Heatmaps");
+    canvas_title(&t->cv, r, title, focused);
+    crect body = {r.y + 1, r.x, r.h - 1, r.w};
+    canvas_fill(&t->cv, body, ' ', ST_NORMAL);
+    if (!session_has_case(t->s)) {
+        canvas_message(&t->cv, body, "no case open \xe2\x80\x94 type open PATH");
+        return;
+    }
+    if (nout == 0) {
+        canvas_message(&t->cv, body, "this case has no golden outputs to compare with");
+        return;
+    }
+    /* Side by side when each half has room for a useful grid, else stacked. */
+    int side = body.w >= 48;
+    crect a, b;
+    if (side) {
+        int half = (body.w - 1) / 2;
+        a = (crect){body.y, body.x, body.h, half};
+        b = (crect){body.y, body.x + half + 1, body.h, body.w - half - 1};
+        for (int y = 0; y < body.h; y++)
+            canvas_put(&t->cv, body, y, half, 0x2502, ST_DIM);
+    } else {
+        int half = body.h / 2;
+        a = (crect){body.y, body.x, half, body.w};
+        b = (crect){body.y + half, body.x, body.h - half, body.w};
+    }
+    static const char *why = "not run yet \xe2\x80\x94 type run";
+    char label_prev[64];
+    snprintf(label_prev, sizeof label_prev, "vs previous pass");
+    struct {
+        crect r;
+        view_heat_mode mode;
+        const char *label;
+    } half[2] = {{a, VIEW_HEAT_VS_GOLDEN, "vs golden"}, {b, VIEW_HEAT_VS_PREVIOUS, label_prev}};
+    for (int k = 0; k < 2; k++) {
+        view_heatmap h;
+        /* Room for the label, the legend and an outline row and column. */
+        int maxr = half[k].r.h - 3, maxc = half[k].r.w - 1;
+        int have = maxr > 0 && maxc > 0 &&
+                   view_heatmap_get(t->s, t->heat.cursor, half[k].mode, maxr, maxc, &h);
+        render_heatmap(&t->cv, half[k].r, half[k].label, have ? &h : NULL, have, why);
+    }
+}
+
+int pane_heatmap_key(tui *t, int key)
+{
+    if (key == 'o') {
+        t->heat.cursor++; /* wraps in draw */
+        t->dirty |= 1u << PANE_HEATMAP;
+        return 1;
+    }
+    return 0;
+}

@@ -1,0 +1,96 @@
+/* The IR diff pane: what the current pass changed in the IR, as the
+ * engine's `pass diff` prints it (captured, never recomputed here). */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/strbuf.h"
+#include "tui.h"
+
+static void capture(void *ctx, session_stream stream, const char *text, size_t len)
+{
+    (void)stream;
+    strbuf_append(ctx, text, len);
+}
+
+static void console_out(void *ctx, session_stream stream, const char *text, size_t len)
+{
+    tui_console_write(ctx, stream, text, len);
+}
+
+/* Runs `pass diff` for the current pass once, with the output captured. */
+static void refresh(tui *t)
+{
+    int cur = session_current_pass(t->s);
+    if (t->irdiff_pass == cur && t->irdiff_text)
+        return;
+    free(t->irdiff_text);
+    t->irdiff_text = NULL;
+    t->irdiff_pass = cur;
+    t->irdiff.top = 0;
+    if (!session_has_case(t->s) || session_collecting(t->s))
+        return; /* a `define` body would swallow the command */
+    strbuf sb = STRBUF_INIT;
+    session_set_output(t->s, capture, &sb);
+    if (cur == 0)
+        strbuf_puts(&sb, "the first pass: nothing before it to compare with\n");
+    else
+        session_execute(t->s, "pass diff");
+    session_set_output(t->s, console_out, t);
+    t->irdiff_text = strbuf_detach(&sb);
+    tui_lines_set(&t->irdiff_lines, t->irdiff_text);
+}
+
+void pane_irdiff_draw(tui *t, crect r, int focused)
+{
+    refresh(t);
+    view_pass p;
+    char title[256] = "IR diff";
+    if (session_has_case(t->s) && view_pass_info(t->s, session_current_pass(t->s), &p))
+        snprintf(title, sizeof title, "IR diff: %s vs the pass before", p.stem);
+    canvas_title(&t->cv, r, title, focused);
+    crect body = {r.y + 1, r.x, r.h - 1, r.w};
+    canvas_fill(&t->cv, body, ' ', ST_NORMAL);
+    if (!t->irdiff_text) {
+        canvas_message(&t->cv, body, "no case open \xe2\x80\x94 type open PATH");
+        return;
+    }
+    int n = t->irdiff_lines.nlines;
+    if (t->irdiff.top > n - body.h)
+        t->irdiff.top = n - body.h;
+    if (t->irdiff.top < 0)
+        t->irdiff.top = 0;
+    for (int y = 0; y < body.h && t->irdiff.top + y < n; y++) {
+        size_t len;
+        const char *s = tui_lines_get(&t->irdiff_lines, t->irdiff.top + y, &len);
+        canvas_style st = ST_NORMAL;
+        if (len >= 3 && (!strncmp(s, "+++", 3) || !strncmp(s, "---", 3)))
+            st = ST_DIM;
+        else if (len && s[0] == '+')
+            st = ST_DIFF_ADD;
+        else if (len && s[0] == '-')
+            st = ST_DIFF_DEL;
+        else if (len >= 2 && !strncmp(s, "@@", 2))
+            st = ST_DIFF_HUNK;
+        canvas_putn(&t->cv, body, y, 0, s, len, st);
+    }
+}
+
+int pane_irdiff_key(tui *t, int key)
+{
+    int h = t->rect[PANE_IRDIFF].h - 1;
+    switch (key) {
+    case 'j': case TK_DOWN: t->irdiff.top++; break;
+    case 'k': case TK_UP: t->irdiff.top--; break;
+    case TK_PGDN: case ' ': t->irdiff.top += h; break;
+    case TK_PGUP: t->irdiff.top -= h; break;
+    case 'g': case TK_HOME: t->irdiff.top = 0; break;
+    case 'G': case TK_END: t->irdiff.top = t->irdiff_lines.nlines; break;
+    default: return 0;
+    }
+    if (t->irdiff.top < 0)
+        t->irdiff.top = 0;
+    t->dirty |= 1u << PANE_IRDIFF;
+    return 1;
+}

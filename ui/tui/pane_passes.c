@@ -1,0 +1,124 @@
+/* The passes pane: every pass with its IR-changed mark, verdict and
+ * max_abs_diff per output (view_pass_info). Selecting one runs `pass N`
+ * through the session, which stays the one source of truth. */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "tui.h"
+
+static const char *verdict_text(view_verdict v, canvas_style *st)
+{
+    switch (v) {
+    case VIEW_VERDICT_PASS:
+        *st = ST_GOOD;
+        return "ok";
+    case VIEW_VERDICT_FAIL:
+        *st = ST_BAD;
+        return "FAIL";
+    case VIEW_VERDICT_ERROR:
+        *st = ST_BAD;
+        return "err";
+    case VIEW_VERDICT_UNKNOWN:
+        break;
+    }
+    *st = ST_DIM;
+    return "-";
+}
+
+void render_passes(canvas *c, crect r, const view_pass *p, int n, int current, int cursor, int top,
+                   int focused)
+{
+    canvas_fill(c, r, ' ', ST_NORMAL);
+    if (n == 0) {
+        canvas_message(c, r, "no case open \xe2\x80\x94 type open PATH");
+        return;
+    }
+    int namew = 0;
+    for (int i = 0; i < n; i++) {
+        int l = (int)strlen(p[i].name ? p[i].name : "");
+        if (l > namew)
+            namew = l;
+    }
+    /* Leave room for the marks and one max_abs_diff column. */
+    if (namew > r.w - 26)
+        namew = r.w - 26 > 8 ? r.w - 26 : 8;
+    canvas_printf(c, r, 0, 0, ST_DIM, "   # %-*s IR verdict max_abs_diff", namew, "pass");
+    crect rows = {r.y + 1, r.x, r.h - 1, r.w};
+    for (int i = top, y = 0; i < n && y < rows.h; i++, y++) {
+        const view_pass *q = &p[i];
+        canvas_style base = i == current ? ST_STOP : ST_NORMAL;
+        int x = canvas_printf(c, rows, y, 0, base, "%c%3d %-*.*s", i == current ? '>' : ' ', q->index,
+                              namew, namew, q->name ? q->name : "?");
+        char ir = q->ir_changed < 0 ? ' ' : q->ir_changed ? '*' : '=';
+        x = canvas_printf(c, rows, y, x, q->ir_changed > 0 ? ST_CHANGED : ST_NORMAL, "  %c ", ir);
+        canvas_style vst;
+        const char *v = verdict_text(q->verdict, &vst);
+        x = canvas_printf(c, rows, y, x, vst, "%-6s", v);
+        for (int k = 0; k < q->noutputs; k++) {
+            double d = q->max_abs_diff[k];
+            if (isnan(d))
+                x = canvas_puts(c, rows, y, x, " -", ST_DIM);
+            else
+                x = canvas_printf(c, rows, y, x, vst == ST_BAD ? ST_BAD : ST_NORMAL, " %.3g", d);
+        }
+        if (i == cursor && focused)
+            canvas_style_row(c, rows, y, ST_CURSOR);
+    }
+}
+
+void pane_passes_draw(tui *t, crect r, int focused)
+{
+    int n = session_npasses(t->s);
+    int cur = session_current_pass(t->s);
+    if (cur != t->passes_seen) {
+        t->passes_seen = cur;
+        t->passes.cursor = cur;
+    }
+    char title[64];
+    snprintf(title, sizeof title, "Passes (%d)", n);
+    canvas_title(&t->cv, r, title, focused);
+    crect body = {r.y + 1, r.x, r.h - 1, r.w};
+    tui_scroll_show(&t->passes, n, body.h - 1);
+    /* Only the rows on screen are asked for: ir_changed may parse files. */
+    view_pass rows[256];
+    int first = t->passes.top, count = 0;
+    for (int i = first; i < n && count < body.h - 1 && count < 256; i++)
+        view_pass_info(t->s, i, &rows[count++]);
+    if (n == 0) {
+        render_passes(&t->cv, body, NULL, 0, -1, -1, 0, focused);
+        return;
+    }
+    /* render_passes indexes from 0: hand it the window, shifted. */
+    render_passes(&t->cv, body, rows, count, cur - first, t->passes.cursor - first, 0, focused);
+}
+
+static void select_cursor(tui *t)
+{
+    view_pass p;
+    if (!view_pass_info(t->s, t->passes.cursor, &p))
+        return;
+    char cmd[64];
+    snprintf(cmd, sizeof cmd, "pass %d", p.index);
+    tui_execute(t, cmd);
+}
+
+int pane_passes_key(tui *t, int key)
+{
+    int n = session_npasses(t->s);
+    int h = t->rect[PANE_PASSES].h - 2;
+    switch (key) {
+    case 'j': case TK_DOWN: tui_scroll_move(&t->passes, 1, n, h); break;
+    case 'k': case TK_UP: tui_scroll_move(&t->passes, -1, n, h); break;
+    case TK_PGDN: tui_scroll_move(&t->passes, h, n, h); break;
+    case TK_PGUP: tui_scroll_move(&t->passes, -h, n, h); break;
+    case 'g': case TK_HOME: tui_scroll_move(&t->passes, -n, n, h); break;
+    case 'G': case TK_END: tui_scroll_move(&t->passes, n, n, h); break;
+    case '\r': case '\n': case ' ': select_cursor(t); break;
+    default: return 0;
+    }
+    t->dirty |= 1u << PANE_PASSES;
+    return 1;
+}

@@ -1,0 +1,203 @@
+/* The source pane: the current pass's dump file with line numbers, the
+ * statement the program is stopped at, breakpoint marks, a cursor and `/`
+ * search. Keys that run the program send gdb's command text. */
+#include "config.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "tui.h"
+
+void pane_source_sync(tui *t)
+{
+    int cur = session_current_pass(t->s);
+    if (t->src.pass != cur) {
+        t->src.pass = cur;
+        tui_lines_set(&t->src.file, session_has_case(t->s) ? session_pass_source(t->s, cur) : NULL);
+        t->src.sc.top = t->src.sc.cursor = 0;
+        t->src.left = 0;
+        t->src.stop_line = 0;
+    }
+    view_location loc;
+    if (view_stop_location(t->s, &loc) && loc.pass == cur && loc.line > 0) {
+        if (loc.line != t->src.stop_line) {
+            /* Follow the program: the cursor goes to the new stop. */
+            t->src.stop_line = loc.line;
+            t->src.sc.cursor = loc.line - 1;
+        }
+    } else {
+        t->src.stop_line = 0;
+    }
+}
+
+/* Smart case: a pattern with no capital letter matches either case. */
+static const char *find_in(const char *s, size_t n, const char *pat)
+{
+    size_t m = strlen(pat);
+    int icase = 1;
+    for (const char *p = pat; *p; p++)
+        if (isupper((unsigned char)*p))
+            icase = 0;
+    if (m == 0 || m > n)
+        return NULL;
+    for (size_t i = 0; i + m <= n; i++) {
+        size_t k = 0;
+        while (k < m && (icase ? tolower((unsigned char)s[i + k]) == tolower((unsigned char)pat[k])
+                               : s[i + k] == pat[k]))
+            k++;
+        if (k == m)
+            return s + i;
+    }
+    return NULL;
+}
+
+static int digits(int n)
+{
+    int d = 1;
+    while (n >= 10)
+        n /= 10, d++;
+    return d < 3 ? 3 : d;
+}
+
+void pane_source_draw(tui *t, crect r, int focused)
+{
+    pane_source_sync(t);
+    char title[512];
+    view_pass p;
+    view_location loc;
+    int have_pass = session_has_case(t->s) && view_pass_info(t->s, t->src.pass, &p);
+    int running = view_stop_location(t->s, &loc);
+    if (!have_pass)
+        snprintf(title, sizeof title, "Source");
+    else if (running)
+        snprintf(title, sizeof title, "Source: %s.py \xe2\x80\x94 core %s, %s:%d", p.stem,
+                 loc.core_name ? loc.core_name : "?", loc.func ? loc.func : "?", loc.line);
+    else
+        snprintf(title, sizeof title, "Source: %s.py \xe2\x80\x94 not running", p.stem);
+    canvas_title(&t->cv, r, title, focused);
+    crect body = {r.y + 1, r.x, r.h - 1, r.w};
+    canvas_fill(&t->cv, body, ' ', ST_NORMAL);
+    if (!have_pass) {
+        canvas_message(&t->cv, body, "no case open \xe2\x80\x94 type open PATH");
+        return;
+    }
+    if (!t->src.file.text) {
+        canvas_message(&t->cv, body, "the pass file cannot be read");
+        return;
+    }
+    int n = t->src.file.nlines;
+    tui_scroll_show(&t->src.sc, n, body.h);
+    int dw = digits(n);
+    for (int y = 0; y < body.h; y++) {
+        int i = t->src.sc.top + y;
+        if (i >= n)
+            break;
+        int line = i + 1;
+        int bp = view_breakpoint_at(t->s, t->src.pass, line);
+        int stop = line == t->src.stop_line && running;
+        canvas_put(&t->cv, body, y, 0, bp == 1 ? 'B' : bp == 2 ? 'b' : ' ', bp == 1 ? ST_BREAK : ST_BREAK_OFF);
+        canvas_put(&t->cv, body, y, 1, stop ? '>' : ' ', ST_STOP);
+        canvas_printf(&t->cv, body, y, 2, ST_LINENO, "%*d ", dw, line);
+        size_t len;
+        const char *s = tui_lines_get(&t->src.file, i, &len);
+        int x0 = 3 + dw;
+        crect text = {body.y + y, body.x + x0, 1, body.w - x0};
+        /* Horizontal scroll: skip t->src.left bytes (ASCII dumps). */
+        size_t skip = (size_t)t->src.left < len ? (size_t)t->src.left : len;
+        canvas_putn(&t->cv, text, 0, 0, s + skip, len - skip, ST_NORMAL);
+        if (t->src.search[0] && t->src.search_active) {
+            size_t m = strlen(t->src.search);
+            for (const char *q = s + skip; (q = find_in(q, len - (size_t)(q - s), t->src.search)); q += m)
+                for (size_t k = 0; k < m; k++)
+                    canvas_put(&t->cv, text, 0, (int)(q - s - (ptrdiff_t)skip + (ptrdiff_t)k),
+                               (uint32_t)(unsigned char)q[k], ST_MATCH);
+        }
+        if (stop)
+            canvas_style_row(&t->cv, text, 0, ST_STOP);
+        if (i == t->src.sc.cursor && focused)
+            canvas_style_row(&t->cv, text, 0, ST_CURSOR);
+    }
+}
+
+/* Moves the cursor to the next (dir 1) or previous (-1) line matching. */
+static void search(tui *t, int dir)
+{
+    int n = t->src.file.nlines;
+    if (!t->src.search[0] || n == 0)
+        return;
+    t->src.search_active = 1;
+    for (int k = 1; k <= n; k++) {
+        int i = ((t->src.sc.cursor + dir * k) % n + n) % n;
+        size_t len;
+        const char *s = tui_lines_get(&t->src.file, i, &len);
+        if (find_in(s, len, t->src.search)) {
+            t->src.sc.cursor = i;
+            tui_scroll_show(&t->src.sc, n, t->rect[PANE_SOURCE].h - 1);
+            return;
+        }
+    }
+    char msg[300];
+    int m = snprintf(msg, sizeof msg, "Pattern not found: %s\n", t->src.search);
+    tui_console_write(t, SESSION_ERR, msg, (size_t)m);
+}
+
+void pane_source_search(tui *t, const char *pattern)
+{
+    if (*pattern)
+        snprintf(t->src.search, sizeof t->src.search, "%s", pattern);
+    search(t, 1);
+    t->dirty |= 1u << PANE_SOURCE;
+}
+
+/* "break FILE:LINE" and friends at the cursor line. */
+static void at_cursor(tui *t, const char *verb)
+{
+    view_pass p;
+    if (!view_pass_info(t->s, t->src.pass, &p))
+        return;
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "%s %s.py:%d", verb, p.stem, t->src.sc.cursor + 1);
+    tui_execute(t, cmd);
+}
+
+int pane_source_key(tui *t, int key)
+{
+    int n = t->src.file.nlines;
+    int h = t->rect[PANE_SOURCE].h - 1;
+    switch (key) {
+    case 'j': case TK_DOWN: tui_scroll_move(&t->src.sc, 1, n, h); break;
+    case 'k': case TK_UP: tui_scroll_move(&t->src.sc, -1, n, h); break;
+    case TK_PGDN: tui_scroll_move(&t->src.sc, h, n, h); break;
+    case TK_PGUP: tui_scroll_move(&t->src.sc, -h, n, h); break;
+    case 'g': case TK_HOME: tui_scroll_move(&t->src.sc, -n, n, h); break;
+    case 'G': case TK_END: tui_scroll_move(&t->src.sc, n, n, h); break;
+    case 'l': case TK_RIGHT: t->src.left += 8; break;
+    case 'h': case TK_LEFT: t->src.left = t->src.left > 8 ? t->src.left - 8 : 0; break;
+    case '/': tui_cmdline_start(t, 1, 0); return 1;
+    case 'n':
+        if (t->src.search_active)
+            search(t, 1);
+        else
+            tui_execute(t, "next");
+        break;
+    case 'N':
+        if (!t->src.search_active)
+            return 0;
+        search(t, -1);
+        break;
+    case 27: t->src.search_active = 0; break;
+    case 's': tui_execute(t, "step"); break;
+    case 'c': tui_execute(t, "continue"); break;
+    case 'f': tui_execute(t, "finish"); break;
+    case 'u': at_cursor(t, "until"); break;
+    case ' ': {
+        int on = view_breakpoint_at(t->s, t->src.pass, t->src.sc.cursor + 1);
+        at_cursor(t, on ? "clear" : "break");
+        break;
+    }
+    default: return 0;
+    }
+    t->dirty |= 1u << PANE_SOURCE;
+    return 1;
+}

@@ -1,0 +1,235 @@
+/* The full-screen interface: shared state of the panes, the layout, the key
+ * dispatcher and the screen layer. Only screen.c and callbacks.c include
+ * curses or readline; the panes draw into a canvas (canvas.h) from the view
+ * API (debug/view.h) and are tested without a terminal. */
+#ifndef PTODB_UI_TUI_TUI_H
+#define PTODB_UI_TUI_TUI_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "canvas.h"
+#include "debug/session.h"
+#include "debug/view.h"
+
+/* Keys: Unicode code points (Ctrl-X is 1..26, Tab 9, Enter 13 or 10, Esc 27,
+ * Backspace 127) or one of these, above the Unicode range. */
+enum {
+    TK_BASE = 0x110000,
+    TK_UP, TK_DOWN, TK_LEFT, TK_RIGHT, TK_PGUP, TK_PGDN, TK_HOME, TK_END,
+    TK_DELETE, TK_BTAB, TK_MOUSE, TK_RESIZE,
+    TK_F0 = TK_BASE + 0x100 /* TK_F0 + n is Fn */
+};
+#define TK_F(n) (TK_F0 + (n))
+#define TK_CTRL(c) ((c) & 0x1f)
+
+typedef enum {
+    PANE_SOURCE,
+    PANE_PASSES,
+    PANE_HEATMAP,
+    PANE_CORES,
+    PANE_WATCH,
+    PANE_IRDIFF,
+    PANE_CONSOLE,
+    PANE_COUNT
+} tui_pane_id;
+
+/* The lines of a text, as offsets into it (the text is not owned). */
+typedef struct tui_lines {
+    const char *text;
+    size_t *start; /* nlines + 1 entries: line i is [start[i], start[i+1]) minus '\n' */
+    int nlines;
+} tui_lines;
+
+void tui_lines_set(tui_lines *l, const char *text);
+void tui_lines_free(tui_lines *l);
+/* Line i (0-based) and its length without the newline. */
+const char *tui_lines_get(const tui_lines *l, int i, size_t *len);
+
+/* A scrolling list position: first row shown and the cursor row. */
+typedef struct tui_scroll {
+    int top, cursor;
+} tui_scroll;
+
+/* Moves the cursor by delta (clamped to 0..n-1) and scrolls so it stays in
+ * a window of `height` rows. */
+void tui_scroll_move(tui_scroll *sc, int delta, int n, int height);
+void tui_scroll_show(tui_scroll *sc, int n, int height);
+
+typedef struct tui_source {
+    int pass;         /* the pass whose file is indexed, -1 none */
+    tui_lines file;
+    tui_scroll sc;
+    char search[256];
+    int search_active; /* n/N repeat the search (until Esc) */
+    int stop_line;     /* the stop line last followed, 0 none */
+    int left;          /* columns scrolled to the right */
+} tui_source;
+
+typedef struct tui_console {
+    char **text; /* scrollback, oldest first */
+    int nlines, cap;
+    char *partial; /* output not yet ended by a newline */
+    size_t partial_len;
+    int scroll;    /* lines scrolled back from the bottom */
+    /* The command line as readline last drew it. */
+    char *prompt;
+    char *line;
+    int point; /* byte offset of the cursor in line */
+    int active; /* the command line has the keyboard */
+} tui_console;
+
+enum { TUI_MAX_CORES = 8, TUI_MAX_QUEUES = 32, TUI_MAX_DISPLAYS = 64 };
+
+typedef struct tui {
+    session *s;
+    canvas cv;
+    int rows, cols;
+    int layout;
+    int zoom;
+    tui_pane_id focus, return_focus;
+    crect rect[PANE_COUNT];
+    int visible[PANE_COUNT];
+    unsigned dirty; /* 1u << tui_pane_id, plus TUI_DIRTY_STATUS */
+    int help;       /* the focused pane's key help is shown */
+    int search_prompt; /* the command line reads a search pattern */
+    char *history_last; /* the last line added to the history */
+    int quit;
+
+    tui_source src;
+    tui_scroll passes;
+    int passes_seen; /* the current pass the cursor last followed */
+    tui_scroll heat;  /* heat.cursor: the output shown */
+    tui_scroll cores, watch, irdiff;
+    char *irdiff_text; /* `pass diff` output for irdiff_pass */
+    int irdiff_pass;
+    tui_lines irdiff_lines;
+    tui_console con;
+
+    const char *busy; /* the command running, shown in the status line */
+    int interrupted;  /* Ctrl-C arrived while busy */
+    int utf8;         /* the terminal takes UTF-8 */
+    int cursor_y, cursor_x; /* where the terminal cursor goes; y < 0 hides it */
+    /* Shows the screen now (during a long command); NULL in tests. */
+    void (*flush)(struct tui *t);
+    int headless;     /* screen-dump mode: no real terminal */
+    int resize_pending; /* SIGWINCH arrived while a command ran */
+    /* Curses attributes and colour pairs per canvas style (screen.c). */
+    void *screen; /* curses' SCREEN */
+    FILE *null_in, *null_out; /* the null terminal of headless mode */
+    int mouse;
+    long long last_flush_ns; /* when flush last showed the screen */
+    unsigned long style_attr[ST_COUNT];
+    short style_pair[ST_COUNT];
+} tui;
+
+enum { TUI_DIRTY_STATUS = 1u << PANE_COUNT, TUI_DIRTY_ALL = 0xffffu };
+
+/* ---- layouts (layout.c) ---- */
+enum { LAYOUT_SRC, LAYOUT_QUEUES, LAYOUT_DIFF, LAYOUT_PASSES, LAYOUT_COUNT };
+const char *tui_layout_name(int layout);
+const char *tui_layout_help(int layout);
+int tui_layout_find(const char *name);
+/* Places the panes of t->layout (or the zoomed pane) for t->rows x t->cols. */
+void tui_layout_apply(tui *t);
+const char *tui_pane_name(tui_pane_id id);
+
+/* ---- drawing (draw.c): renders dirty panes and the status line ---- */
+void tui_draw(tui *t);
+
+/* ---- panes: session-facing drawing and keys ---- */
+void pane_source_draw(tui *t, crect r, int focused);
+int pane_source_key(tui *t, int key);
+void pane_source_search(tui *t, const char *pattern);
+void pane_source_sync(tui *t); /* follow the current pass and stop location */
+void pane_passes_draw(tui *t, crect r, int focused);
+int pane_passes_key(tui *t, int key);
+void pane_heatmap_draw(tui *t, crect r, int focused);
+int pane_heatmap_key(tui *t, int key);
+void pane_cores_draw(tui *t, crect r, int focused);
+int pane_cores_key(tui *t, int key);
+void pane_watch_draw(tui *t, crect r, int focused);
+int pane_watch_key(tui *t, int key);
+void pane_irdiff_draw(tui *t, crect r, int focused);
+int pane_irdiff_key(tui *t, int key);
+void pane_console_draw(tui *t, crect r, int focused);
+int pane_console_key(tui *t, int key);
+void pane_console_free(tui_console *c);
+/* Clicks at row y of the pane's content (0 = the first row under the title). */
+void pane_click(tui *t, tui_pane_id id, int y);
+
+/* ---- pure renderers, tested with synthetic data (tests/tui/render_test.c) ---- */
+/* One heat grid with its title, the valid region outlined, cells above the
+ * tolerance marked, and a legend with the scale. h == NULL or !have: why. */
+void render_heatmap(canvas *c, crect r, const char *label, const view_heatmap *h, int have,
+                    const char *why);
+/* Cores, then queues; n == 0: not running. */
+void render_cores(canvas *c, crect r, const view_core *cores, int ncores, const view_queue *queues,
+                  int nqueues, int top);
+void render_displays(canvas *c, crect r, const view_display *d, int n, int top);
+/* The passes list; current: the selected pass's row; cursor: the pane's. */
+void render_passes(canvas *c, crect r, const view_pass *p, int n, int current, int cursor, int top,
+                   int focused);
+/* The status line text for the given busy command (NULL when idle). */
+void render_status(canvas *c, crect r, const char *status, const char *busy, int interrupted,
+                   const char *layout, const char *focus);
+/* The ramp character for a heat level 0..9. */
+char render_heat_char(int level);
+/* A level 0..9 for a cell value against the grid's largest value. */
+int render_heat_level(double v, double max);
+
+/* ---- commands (tui.c) ---- */
+/* Runs a line: TUI commands (layout, zoom, focus) here, the rest through
+ * session_execute with the output in the console. */
+void tui_execute(tui *t, const char *line);
+/* Takes the session's redraw bits and marks the panes. */
+void tui_take_redraw(tui *t);
+void tui_console_write(tui *t, session_stream stream, const char *text, size_t len);
+/* Handles one key. */
+void tui_key(tui *t, int key);
+void tui_focus(tui *t, tui_pane_id id);
+/* The keys help of pane id ("KEY  what it does" lines), then the global keys. */
+void tui_pane_help(tui_pane_id id, char *buf, size_t size);
+
+/* ---- the command line (callbacks.c, readline's callback interface) ---- */
+void tui_cmdline_init(tui *t);
+void tui_cmdline_done(tui *t);
+/* Feeds a key to readline. */
+void tui_cmdline_key(tui *t, int key);
+/* Starts reading a command (or a search pattern) with an initial key, 0 none. */
+void tui_cmdline_start(tui *t, int search, int key);
+void tui_cmdline_cancel(tui *t);
+/* Ctrl-C: clears the command line, or marks a running command interrupted. */
+void tui_interrupt(tui *t);
+/* Saves the history file. */
+void tui_cmdline_save(tui *t);
+
+/* ---- signals (callbacks.c): a self-pipe for SIGWINCH and SIGINT; the
+ * terminal restored before fatal signals take the process down ---- */
+/* Returns the read end of the self-pipe, -1 on failure. */
+int tui_signals_install(tui *t, int restore_tty);
+/* The bytes fatal-signal handlers write to the terminal (reset sequences). */
+void tui_signals_set_reset(const char *seq);
+void tui_signals_remove(void);
+/* Reads the self-pipe: 'W' resize, 'I' interrupt, 0 nothing. */
+int tui_signals_next(void);
+
+/* ---- the screen (screen.c, curses) ---- */
+/* Opens curses on the terminal, or on a null terminal of rows x cols when
+ * headless. Returns -1 (with a message on stderr) when it cannot. */
+int screen_open(tui *t, int rows, int cols);
+void screen_close(tui *t);
+/* Can curses drive this terminal? */
+int screen_term_usable(void);
+/* Copies the canvas to curses and updates the terminal. */
+void screen_show(tui *t);
+/* The next key, or -1 when none is waiting (never blocks). */
+int screen_getkey(tui *t);
+/* Handles a mouse event (after TK_MOUSE). */
+void screen_mouse(tui *t);
+/* Follows the terminal's new size (rows, cols <= 0: ask the terminal). */
+void screen_resize(tui *t, int rows, int cols);
+/* Writes the virtual screen as text. */
+void screen_dump(tui *t, FILE *out);
+
+#endif
