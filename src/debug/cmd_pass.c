@@ -53,6 +53,14 @@ static void show_current(session *s)
 
 static ptodb_status select_pass(session *s, int i)
 {
+    if (s->run.active && !s->run.finished && !s->run.failed && i != s->run.pass) {
+        /* Stopped in a pass: keep the program point (gdb users expect the
+         * same place, in the other pass). */
+        s->cur_pass = i;
+        s->list_line = 0;
+        show_current(s);
+        return run_seek_point(s, i);
+    }
     if (i != s->cur_pass) {
         s->cur_pass = i;
         s->list_line = 0;
@@ -298,8 +306,33 @@ static void info_case(session *s)
                    c->atol.value, c->atol.where);
 }
 
+ptodb_status info_breakpoints(session *s);
+ptodb_status info_frame_vars(session *s, int args_only);
+
 ptodb_status cmd_INFO(session *s, const char *args)
 {
+    if (strcmp(args, "breakpoints") == 0 || strcmp(args, "break") == 0 || strcmp(args, "b") == 0 ||
+        strcmp(args, "watchpoints") == 0)
+        return info_breakpoints(s);
+    if (strcmp(args, "locals") == 0)
+        return info_frame_vars(s, 0);
+    if (strcmp(args, "args") == 0)
+        return info_frame_vars(s, 1);
+    if (strcmp(args, "display") == 0) {
+        if (!s->ndisplays)
+            session_printf(s, "There are no auto-display expressions now.\n");
+        else
+            display_show_all(s, 0);
+        return PTODB_OK;
+    }
+    if (strcmp(args, "frame") == 0) {
+        if (!s->run.active) {
+            session_errorf(s, "No stack: the program is not being run.");
+            return PTODB_ERR_USAGE;
+        }
+        run_print_location(s);
+        return PTODB_OK;
+    }
     if (strcmp(args, "passes") == 0) {
         if (!need_case(s))
             return PTODB_ERR_USAGE;
@@ -311,6 +344,7 @@ ptodb_status cmd_INFO(session *s, const char *args)
         info_case(s);
         return PTODB_OK;
     }
-    session_errorf(s, "\"info\" must be followed by the name of an info command: passes, case.");
+    session_errorf(s, "\"info\" must be followed by the name of an info command: passes, case, "
+                      "breakpoints, locals, args, display, frame.");
     return PTODB_ERR_USAGE;
 }

@@ -9,10 +9,17 @@ src_libptodb_a_SOURCES += \
 	src/debug/textdiff.h src/debug/textdiff.c \
 	src/debug/passes.c src/debug/cmd_pass.c \
 	src/debug/view.h src/debug/view.c \
-	src/debug/tensor_fmt.h src/debug/tensor_fmt.c
+	src/debug/tensor_fmt.h src/debug/tensor_fmt.c \
+	src/debug/predicate.h src/debug/predicate.c \
+	src/debug/heatgrid.h src/debug/heatgrid.c \
+	src/debug/run.c src/debug/cmd_run.c src/debug/cmd_break.c src/debug/cmd_data.c \
+	src/debug/point.c
 
 check_PROGRAMS += tests/unit/check_debug
 TESTS += tests/unit/check_debug
 tests_unit_check_debug_SOURCES = tests/unit/check_debug.c
 tests_unit_check_debug_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_debug_LDADD = $(UNIT_LDADD)
+
+# Machine inspection for the debugger (reads the machine's internals).
+src_libptodb_a_SOURCES += src/exec/inspect.h src/exec/inspect.c

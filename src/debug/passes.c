@@ -32,6 +32,9 @@ void session_close_case(session *s)
 {
     if (!s->have_case)
         return;
+    run_kill(s);
+    run_free_results(s);
+    bp_free_all(s);
     free_passes(s);
     case_free(&s->kase);
     s->have_case = 0;

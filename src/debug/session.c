@@ -60,6 +60,9 @@ void session_free(session *s)
     if (!s)
         return;
     session_close_case(s);
+    bp_free_all(s);
+    display_free_all(s);
+    free(s->ops);
     for (int i = 0; i < SETTING_COUNT; i++) {
         free(s->settings[i].text);
         free(s->settings[i].origin);
@@ -407,6 +410,22 @@ static void finish_collect(session *s)
             u->lines = xreallocarray(u->lines, u->nlines + 1, sizeof *u->lines);
             u->lines[u->nlines++] = xstrndup(line, (size_t)(nl - line));
         }
+    } else if (s->collecting == COLLECT_COMMANDS) {
+        breakpoint *b = bp_find(s, s->collect_bp);
+        if (b) {
+            for (size_t i = 0; i < b->ncommands; i++)
+                free(b->commands[i]);
+            free(b->commands);
+            b->commands = NULL;
+            b->ncommands = 0;
+            for (char *line = body, *nl; *line; line = nl + 1) {
+                nl = strchr(line, '\n');
+                if (!nl)
+                    break;
+                b->commands = xreallocarray(b->commands, b->ncommands + 1, sizeof *b->commands);
+                b->commands[b->ncommands++] = xstrndup(line, (size_t)(nl - line));
+            }
+        }
     } else if (u) {
         free(u->doc);
         u->doc = xstrdup(body);
@@ -451,7 +470,7 @@ ptodb_status session_execute(session *s, const char *line)
         const char *p = line;
         while (isspace((unsigned char)*p))
             p++;
-        strbuf_puts(&s->collect_body, s->collecting == COLLECT_DEFINE ? p : line);
+        strbuf_puts(&s->collect_body, s->collecting != COLLECT_DOCUMENT ? p : line);
         strbuf_putc(&s->collect_body, '\n');
         return PTODB_OK;
     }

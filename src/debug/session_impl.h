@@ -3,9 +3,17 @@
 #ifndef PTODB_DEBUG_SESSION_IMPL_H
 #define PTODB_DEBUG_SESSION_IMPL_H
 
+#include <regex.h>
+#include <signal.h>
+#include <stdint.h>
+
 #include "base/strbuf.h"
 #include "data/case.h"
+#include "debug/predicate.h"
 #include "debug/session.h"
+#include "exec/machine.h"
+#include "exec/op.h"
+#include "exec/program.h"
 #include "ir/ast.h"
 
 enum {
@@ -20,7 +28,72 @@ typedef struct user_cmd {
     char *doc; /* from `document`, or NULL */
 } user_cmd;
 
-typedef enum { COLLECT_NONE, COLLECT_DEFINE, COLLECT_DOCUMENT } collect_kind;
+typedef enum { COLLECT_NONE, COLLECT_DEFINE, COLLECT_DOCUMENT, COLLECT_COMMANDS } collect_kind;
+
+typedef enum { BP_LINE, BP_FUNC, BP_PASS, BP_WATCH, BP_NAN, BP_INF } bp_kind;
+
+typedef struct breakpoint {
+    int number;
+    bp_kind kind;
+    int enabled;
+    int temporary;       /* tbreak: deleted when hit */
+    int pass;            /* BP_LINE: the pass whose file the line is in */
+    int line;            /* BP_LINE */
+    char *func;          /* BP_FUNC */
+    char *spec;          /* BP_PASS: the name or /regex/; BP_WATCH: the tensor name */
+    regex_t re;          /* BP_PASS with /regex/ */
+    int has_re;
+    predicate *cond;     /* condition, or NULL */
+    long ignore;         /* hits still to ignore */
+    long hits;
+    char **commands;     /* run when it stops here */
+    size_t ncommands;
+    const tensor *watch_seen; /* BP_WATCH: the object last seen under the name */
+    uint64_t watch_hash;      /* and a hash of its contents */
+    int watch_bound;
+} breakpoint;
+
+typedef struct display_item {
+    int number;
+    char *expr;
+    uint64_t hash;      /* of the value at the last stop */
+    int has_hash;
+    char *summary;      /* the last text shown */
+    int changed;
+} display_item;
+
+/* A finished pass run, kept for verdicts, heat grids and diffs. */
+typedef struct pass_result {
+    int ran;            /* 1 once a run of the pass ended */
+    int failed;         /* the run raised (message printed) */
+    int nout;
+    tensor **outputs;   /* per case output (NULL when missing), one reference each */
+    double *max_abs_diff;
+    int *ok;
+} pass_result;
+
+/* The program being debugged: one pass on the machine. */
+typedef struct run_state {
+    int active;          /* a machine exists (running or stopped) */
+    int pass;
+    xprogram *prog;
+    machine *m;
+    case_binding *binds;
+    size_t nbinds;
+    int core;            /* the core commands act on (exec_core_id) */
+    int level;           /* the selected frame on that core (0 innermost) */
+    int finished;        /* the pass ran to its end (validated) */
+    int failed;          /* it raised: only kill/run make sense */
+    int prev_depth[EXEC_NCORES];
+    int last_bp;         /* the breakpoint of the last stop, 0 none */
+    /* arrivals of each core at each statement (for `pass next` keeping the
+     * program point): open addressing on the statement pointer */
+    struct visit { const void *stmt; int core; uint32_t count; } *visits;
+    size_t nvisits, capvisits;
+    /* tensors written in place during the last step (write hook) */
+    const tensor **written;
+    size_t nwritten, capwritten;
+} run_state;
 
 typedef struct script_frame {
     const char *file; /* NULL for a user command */
@@ -72,6 +145,20 @@ struct session {
     int list_line;       /* next line `list` shows, 0 = around the start */
 
     char *status_line;   /* view_status_line's buffer */
+
+    /* running */
+    op_fn *ops;          /* exec_ops_init's table, built on first use */
+    run_state run;
+    pass_result *results; /* kase.npasses entries */
+    breakpoint *bps;
+    size_t nbps;
+    int next_bp;
+    int collect_bp;      /* COLLECT_COMMANDS: the breakpoint number */
+    display_item *displays;
+    size_t ndisplays;
+    int next_display;
+    volatile sig_atomic_t interrupted;
+    int in_hook;         /* running hook-stop or breakpoint commands */
 };
 
 /* Reads, parses and resolves pass i once; prints its diagnostics the first
@@ -82,6 +169,37 @@ pass_state *session_load_pass(session *s, int i);
 int session_find_pass(session *s, const char *spec);
 /* The IR of pass i differs from pass i-1's: 1, 0, or -1 when a file does not parse. */
 int session_pass_ir_changed(session *s, int i);
+
+/* run.c */
+void run_kill(session *s);
+void run_free_results(session *s);
+/* Starts pass i from its entry with fresh inputs; prints errors. */
+ptodb_status run_start(session *s, int pass);
+typedef enum { RUN_STEP, RUN_NEXT, RUN_FINISH, RUN_CONTINUE, RUN_UNTIL } run_mode;
+/* Runs until the mode's stop condition, a breakpoint, the end or an error,
+ * then reports the stop. until_line: RUN_UNTIL's line in the running pass. */
+ptodb_status run_go(session *s, run_mode mode, long count, int until_line);
+/* `run` / `start`: starts pass and runs (or stops at its first statement). */
+ptodb_status run_begin(session *s, int pass, int stop_at_start);
+/* Moves a stopped run to the corresponding program point of another pass:
+ * the same function (or its outlined/split twin) and the statement with the
+ * same SSA base names and op, reached the same number of times. */
+ptodb_status run_seek_point(session *s, int pass);
+/* The value a name denotes at the current stop: a slot of the selected frame
+ * (searched outward), an input or a golden output ("golden.NAME"). Sets
+ * *golden to the matching golden output when there is one. Returns a new
+ * reference, or NULL with a message printed. */
+tensor *session_lookup_tensor(session *s, const char *name, const tensor **golden, int quiet);
+/* The golden output a tensor name corresponds to (SSA suffix dropped), or NULL. */
+const case_tensor *session_golden_for(const session *s, const char *name);
+/* Prints the stop location: "[CORE] func at file:line" and the source line. */
+void run_print_location(session *s);
+/* The `display` list at a stop. */
+void display_show_all(session *s, int only_changed);
+breakpoint *bp_find(session *s, int number);
+void bp_free_all(session *s);
+void display_free_all(session *s);
+int bp_pass_matches(const breakpoint *b, const case_pass *p);
 
 user_cmd *session_find_user_cmd(const session *s, const char *name, size_t len);
 /* Runs a user command's body with $argN/$argc substituted. */

@@ -33,4 +33,5 @@ document nosuch
 define bad name
 foo
 s
+de
 sh rtol

@@ -149,7 +149,8 @@ START_TEST(test_command_lookup)
     ck_assert_int_eq(cmd_lookup("h", 1), CMD_HELP);   /* alias */
     ck_assert_int_eq(cmd_lookup("q", 1), CMD_QUIT);   /* alias */
     ck_assert_int_eq(cmd_lookup("sho", 3), CMD_SHOW); /* unique prefix */
-    ck_assert_int_eq(cmd_lookup("s", 1), -2);         /* set, show, source */
+    ck_assert_int_eq(cmd_lookup("s", 1), CMD_STEP);   /* alias wins over prefixes */
+    ck_assert_int_eq(cmd_lookup("de", 2), -2);        /* define, delete, ... */
     ck_assert_int_eq(cmd_lookup("zzz", 3), -1);
 }
 END_TEST

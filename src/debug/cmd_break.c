@@ -1,0 +1,475 @@
+/* Breakpoints: break, tbreak, watch, condition, ignore, commands, enable,
+ * disable, delete, and their listing (info breakpoints). */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/mem.h"
+#include "debug/session_impl.h"
+#include "exec/inspect.h"
+
+#define CMD(id, name, aliases, kind, usage, help, longhelp) \
+    ptodb_status cmd_##id(session *s, const char *args);
+#include "debug/commands.def"
+#undef CMD
+
+void session_begin_collect(session *s, collect_kind kind, const char *name);
+ptodb_status info_breakpoints(session *s);
+
+breakpoint *bp_find(session *s, int number)
+{
+    for (size_t i = 0; i < s->nbps; i++)
+        if (s->bps[i].number == number)
+            return &s->bps[i];
+    return NULL;
+}
+
+static void bp_clear(breakpoint *b)
+{
+    free(b->func);
+    free(b->spec);
+    if (b->has_re)
+        regfree(&b->re);
+    predicate_free(b->cond);
+    for (size_t k = 0; k < b->ncommands; k++)
+        free(b->commands[k]);
+    free(b->commands);
+}
+
+void bp_free_all(session *s)
+{
+    for (size_t i = 0; i < s->nbps; i++)
+        bp_clear(&s->bps[i]);
+    free(s->bps);
+    s->bps = NULL;
+    s->nbps = 0;
+}
+
+static breakpoint *bp_new(session *s, bp_kind kind)
+{
+    s->bps = xreallocarray(s->bps, s->nbps + 1, sizeof *s->bps);
+    breakpoint *b = &s->bps[s->nbps++];
+    memset(b, 0, sizeof *b);
+    b->number = ++s->next_bp;
+    b->kind = kind;
+    b->enabled = 1;
+    session_mark_redraw(s, SESSION_REDRAW_SOURCE);
+    return b;
+}
+
+/* Splits "LOCATION if COND": returns the condition text (or NULL) and
+ * writes the location, trimmed, into loc. */
+static const char *split_condition(const char *args, char *loc, size_t size)
+{
+    const char *cond = NULL;
+    for (const char *p = args; *p; p++) {
+        if ((p == args || isspace((unsigned char)p[-1])) && strncmp(p, "if", 2) == 0 &&
+            (p[2] == '\0' || isspace((unsigned char)p[2]))) {
+            cond = p + 2;
+            break;
+        }
+    }
+    size_t n = cond ? (size_t)(cond - 2 - args) : strlen(args);
+    while (n && isspace((unsigned char)args[n - 1]))
+        n--;
+    if (n >= size)
+        n = size - 1;
+    memcpy(loc, args, n);
+    loc[n] = '\0';
+    if (cond)
+        while (isspace((unsigned char)*cond))
+            cond++;
+    return cond;
+}
+
+static int count_lines(const char *src)
+{
+    int n = 0;
+    for (const char *p = src; *p; p++)
+        n += *p == '\n';
+    return n + (*src && src[strlen(src) - 1] != '\n');
+}
+
+static int all_digits(const char *p)
+{
+    if (!*p)
+        return 0;
+    for (; *p; p++)
+        if (!isdigit((unsigned char)*p))
+            return 0;
+    return 1;
+}
+
+static int function_exists(session *s, int pass, const char *name)
+{
+    pass_state *p = session_load_pass(s, pass);
+    if (!p->module || !p->module->program)
+        return 0;
+    for (uint32_t i = 0; i < p->module->program->nfuncs; i++)
+        if (strcmp(p->module->program->funcs[i]->name->text, name) == 0)
+            return 1;
+    return 0;
+}
+
+static const char *file_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+static ptodb_status set_break(session *s, const char *args, int temporary)
+{
+    if (!s->have_case) {
+        session_errorf(s, "No case is open.  Use \"open PATH\".");
+        return PTODB_ERR_USAGE;
+    }
+    char loc[512];
+    const char *cond_text = split_condition(args, loc, sizeof loc);
+    predicate *cond = NULL;
+    if (cond_text) {
+        strbuf err = STRBUF_INIT;
+        cond = predicate_parse(cond_text, &err);
+        if (!cond) {
+            session_errorf(s, "%s", strbuf_str(&err));
+            strbuf_free(&err);
+            return PTODB_ERR_USAGE;
+        }
+        strbuf_free(&err);
+    }
+    breakpoint tmp = {0};
+    int pass = s->run.active ? s->run.pass : s->cur_pass;
+    if (strncmp(loc, "pass", 4) == 0 && (loc[4] == '\0' || isspace((unsigned char)loc[4]))) {
+        const char *spec = loc + 4;
+        while (isspace((unsigned char)*spec))
+            spec++;
+        if (!*spec) {
+            session_errorf(s, "break pass needs a pass name or /REGEX/.");
+            predicate_free(cond);
+            return PTODB_ERR_USAGE;
+        }
+        tmp.kind = BP_PASS;
+        size_t n = strlen(spec);
+        if (n >= 2 && spec[0] == '/' && spec[n - 1] == '/') {
+            char re[512];
+            snprintf(re, sizeof re, "%.*s", (int)(n - 2), spec + 1);
+            if (regcomp(&tmp.re, re, REG_EXTENDED | REG_NOSUB) != 0) {
+                session_errorf(s, "Invalid regular expression %s.", spec);
+                predicate_free(cond);
+                return PTODB_ERR_USAGE;
+            }
+            tmp.has_re = 1;
+        } else {
+            int matches = 0;
+            for (size_t i = 0; i < s->kase.npasses; i++) {
+                breakpoint probe = {.spec = (char *)spec};
+                matches += bp_pass_matches(&probe, &s->kase.passes[i]);
+            }
+            if (!matches) {
+                session_errorf(s, "No pass matches \"%s\".  Try \"pass list\".", spec);
+                predicate_free(cond);
+                return PTODB_ERR_USAGE;
+            }
+        }
+        tmp.spec = xstrdup(spec);
+    } else if (strcmp(loc, "nan") == 0 || strcmp(loc, "inf") == 0) {
+        tmp.kind = loc[0] == 'n' ? BP_NAN : BP_INF;
+    } else if (!*loc) {
+        inspect_frame f;
+        if (!s->run.active || !inspect_frame_get(s->run.m, s->run.core, s->run.level, &f)) {
+            session_errorf(s, "No default breakpoint location: the program is not being run.");
+            predicate_free(cond);
+            return PTODB_ERR_USAGE;
+        }
+        tmp.kind = BP_LINE;
+        tmp.pass = s->run.pass;
+        tmp.line = f.line;
+    } else if (all_digits(loc) || strchr(loc, ':')) {
+        const char *colon = strrchr(loc, ':');
+        const char *num = colon ? colon + 1 : loc;
+        if (colon) {
+            char spec[512];
+            snprintf(spec, sizeof spec, "%.*s", (int)(colon - loc), loc);
+            char *py = strstr(spec, ".py");
+            if (py)
+                *py = '\0';
+            const char *base = strrchr(spec, '/');
+            pass = session_find_pass(s, base ? base + 1 : spec);
+            if (pass < 0) {
+                predicate_free(cond);
+                return PTODB_ERR_USAGE;
+            }
+        }
+        if (!all_digits(num)) {
+            session_errorf(s, "Bad line number in \"%s\".", loc);
+            predicate_free(cond);
+            return PTODB_ERR_USAGE;
+        }
+        int line = atoi(num);
+        const char *src = session_pass_source(s, pass);
+        int total = src ? count_lines(src) : 0;
+        if (line < 1 || line > total) {
+            session_errorf(s, "Line %d is out of range for \"%s\" (%d lines).", line,
+                           file_name(s->kase.passes[pass].path), total);
+            predicate_free(cond);
+            return PTODB_ERR_USAGE;
+        }
+        tmp.kind = BP_LINE;
+        tmp.pass = pass;
+        tmp.line = line;
+    } else {
+        for (const char *p = loc; *p; p++) {
+            if (!isalnum((unsigned char)*p) && *p != '_') {
+                session_errorf(s, "Function \"%s\" not defined.", loc);
+                predicate_free(cond);
+                return PTODB_ERR_USAGE;
+            }
+        }
+        tmp.kind = BP_FUNC;
+        tmp.func = xstrdup(loc);
+        if (!function_exists(s, pass, loc))
+            session_printf(s, "Function \"%s\" is not defined in %s; the breakpoint applies to the "
+                              "passes that define it.\n", loc, s->kase.passes[pass].stem);
+    }
+    breakpoint *b = bp_new(s, tmp.kind);
+    int number = b->number;
+    tmp.number = number;
+    tmp.enabled = 1;
+    tmp.temporary = temporary;
+    tmp.cond = cond;
+    *b = tmp;
+    const char *what = temporary ? "Temporary breakpoint" : "Breakpoint";
+    switch (b->kind) {
+    case BP_LINE:
+        session_printf(s, "%s %d at %s:%d.\n", what, number, file_name(s->kase.passes[b->pass].path), b->line);
+        break;
+    case BP_FUNC:
+        session_printf(s, "%s %d at function %s.\n", what, number, b->func);
+        break;
+    case BP_PASS:
+        session_printf(s, "%s %d at pass %s%s.\n", what, number, b->spec,
+                       b->cond ? " (at its end, when the condition holds for an output)" : "");
+        break;
+    default:
+        session_printf(s, "%s %d on %s.\n", what, number, b->kind == BP_NAN ? "NaN" : "Inf");
+        break;
+    }
+    return PTODB_OK;
+}
+
+ptodb_status cmd_BREAK(session *s, const char *args) { return set_break(s, args, 0); }
+ptodb_status cmd_TBREAK(session *s, const char *args) { return set_break(s, args, 1); }
+
+ptodb_status cmd_WATCH(session *s, const char *args)
+{
+    char name[256];
+    const char *cond_text = split_condition(args, name, sizeof name);
+    if (!*name) {
+        session_errorf(s, "watch needs a tensor name.");
+        return PTODB_ERR_USAGE;
+    }
+    for (const char *p = name; *p; p++) {
+        if (!isalnum((unsigned char)*p) && *p != '_') {
+            session_errorf(s, "watch takes a variable name, got \"%s\".", name);
+            return PTODB_ERR_USAGE;
+        }
+    }
+    predicate *cond = NULL;
+    if (cond_text) {
+        strbuf err = STRBUF_INIT;
+        cond = predicate_parse(cond_text, &err);
+        if (!cond) {
+            session_errorf(s, "%s", strbuf_str(&err));
+            strbuf_free(&err);
+            return PTODB_ERR_USAGE;
+        }
+        strbuf_free(&err);
+    }
+    breakpoint *b = bp_new(s, BP_WATCH);
+    b->spec = xstrdup(name);
+    b->cond = cond;
+    session_printf(s, "Watchpoint %d: %s\n", b->number, name);
+    return PTODB_OK;
+}
+
+static breakpoint *bp_arg(session *s, const char *word)
+{
+    char *end;
+    long n = strtol(word, &end, 10);
+    if (*end || n < 1) {
+        session_errorf(s, "Bad breakpoint number \"%s\".", word);
+        return NULL;
+    }
+    breakpoint *b = bp_find(s, (int)n);
+    if (!b)
+        session_errorf(s, "No breakpoint number %ld.", n);
+    return b;
+}
+
+ptodb_status cmd_CONDITION(session *s, const char *args)
+{
+    char word[64];
+    const char *p = args;
+    size_t n = 0;
+    while (*p && !isspace((unsigned char)*p) && n + 1 < sizeof word)
+        word[n++] = *p++;
+    word[n] = '\0';
+    if (!n) {
+        session_errorf(s, "Argument required (breakpoint number).");
+        return PTODB_ERR_USAGE;
+    }
+    breakpoint *b = bp_arg(s, word);
+    if (!b)
+        return PTODB_ERR_USAGE;
+    while (isspace((unsigned char)*p))
+        p++;
+    if (!*p) {
+        predicate_free(b->cond);
+        b->cond = NULL;
+        session_printf(s, "Breakpoint %d now unconditional.\n", b->number);
+        return PTODB_OK;
+    }
+    strbuf err = STRBUF_INIT;
+    predicate *c = predicate_parse(p, &err);
+    if (!c) {
+        session_errorf(s, "%s", strbuf_str(&err));
+        strbuf_free(&err);
+        return PTODB_ERR_USAGE;
+    }
+    strbuf_free(&err);
+    predicate_free(b->cond);
+    b->cond = c;
+    return PTODB_OK;
+}
+
+ptodb_status cmd_IGNORE(session *s, const char *args)
+{
+    char *words[3];
+    char buf[256];
+    if (session_split_words(args, words, 3, buf, sizeof buf) != 2) {
+        session_errorf(s, "Usage: ignore N COUNT");
+        return PTODB_ERR_USAGE;
+    }
+    breakpoint *b = bp_arg(s, words[0]);
+    if (!b)
+        return PTODB_ERR_USAGE;
+    char *end;
+    long c = strtol(words[1], &end, 10);
+    if (*end || c < 0) {
+        session_errorf(s, "Bad count \"%s\".", words[1]);
+        return PTODB_ERR_USAGE;
+    }
+    b->ignore = c;
+    if (c == 0)
+        session_printf(s, "Will stop next time breakpoint %d is reached.\n", b->number);
+    else
+        session_printf(s, "Will ignore next %ld crossings of breakpoint %d.\n", c, b->number);
+    return PTODB_OK;
+}
+
+ptodb_status cmd_COMMANDS(session *s, const char *args)
+{
+    breakpoint *b;
+    if (!*args) {
+        b = s->nbps ? &s->bps[s->nbps - 1] : NULL;
+        if (!b) {
+            session_errorf(s, "No breakpoints specified.");
+            return PTODB_ERR_USAGE;
+        }
+    } else if (!(b = bp_arg(s, args))) {
+        return PTODB_ERR_USAGE;
+    }
+    s->collect_bp = b->number;
+    session_begin_collect(s, COLLECT_COMMANDS, "commands");
+    return PTODB_OK;
+}
+
+/* Applies fn to the breakpoints named in args (all when empty). */
+static ptodb_status for_each_bp(session *s, const char *args, void (*fn)(session *, breakpoint *))
+{
+    char *words[64];
+    char buf[1024];
+    int n = session_split_words(args, words, 64, buf, sizeof buf);
+    if (n < 0) {
+        session_errorf(s, "Too many arguments.");
+        return PTODB_ERR_USAGE;
+    }
+    if (n == 0) {
+        for (size_t i = s->nbps; i-- > 0;)
+            fn(s, &s->bps[i]);
+        return PTODB_OK;
+    }
+    ptodb_status st = PTODB_OK;
+    for (int i = 0; i < n; i++) {
+        breakpoint *b = bp_arg(s, words[i]);
+        if (!b) {
+            st = PTODB_ERR_USAGE;
+            continue;
+        }
+        fn(s, b);
+    }
+    return st;
+}
+
+static void do_enable(session *s, breakpoint *b) { (void)s; b->enabled = 1; }
+static void do_disable(session *s, breakpoint *b) { (void)s; b->enabled = 0; }
+static void do_delete(session *s, breakpoint *b)
+{
+    size_t i = (size_t)(b - s->bps);
+    bp_clear(b);
+    memmove(&s->bps[i], &s->bps[i + 1], (s->nbps - i - 1) * sizeof *s->bps);
+    s->nbps--;
+}
+
+ptodb_status cmd_ENABLE(session *s, const char *args)
+{
+    session_mark_redraw(s, SESSION_REDRAW_SOURCE);
+    return for_each_bp(s, args, do_enable);
+}
+
+ptodb_status cmd_DISABLE(session *s, const char *args)
+{
+    session_mark_redraw(s, SESSION_REDRAW_SOURCE);
+    return for_each_bp(s, args, do_disable);
+}
+
+ptodb_status cmd_DELETE(session *s, const char *args)
+{
+    session_mark_redraw(s, SESSION_REDRAW_SOURCE);
+    return for_each_bp(s, args, do_delete);
+}
+
+ptodb_status info_breakpoints(session *s)
+{
+    if (!s->nbps) {
+        session_printf(s, "No breakpoints or watchpoints.\n");
+        return PTODB_OK;
+    }
+    session_printf(s, "Num     Type           Disp Enb What\n");
+    for (size_t i = 0; i < s->nbps; i++) {
+        breakpoint *b = &s->bps[i];
+        static const char *const types[] = {"breakpoint", "breakpoint", "pass", "watchpoint",
+                                            "nan", "inf"};
+        char what[512];
+        switch (b->kind) {
+        case BP_LINE:
+            snprintf(what, sizeof what, "%s:%d", file_name(s->kase.passes[b->pass].path), b->line);
+            break;
+        case BP_FUNC: snprintf(what, sizeof what, "in %s", b->func); break;
+        case BP_PASS: snprintf(what, sizeof what, "pass %s", b->spec); break;
+        case BP_WATCH: snprintf(what, sizeof what, "%s", b->spec); break;
+        default: snprintf(what, sizeof what, "any statement producing %s", b->kind == BP_NAN ? "NaN" : "Inf");
+        }
+        session_printf(s, "%-7d %-14s %-4s %-3s %s\n", b->number, types[b->kind],
+                       b->temporary ? "del" : "keep", b->enabled ? "y" : "n", what);
+        if (b->cond)
+            session_printf(s, "\tstop only if %s\n", predicate_text(b->cond));
+        if (b->hits)
+            session_printf(s, "\tbreakpoint already hit %ld time%s\n", b->hits, b->hits == 1 ? "" : "s");
+        if (b->ignore)
+            session_printf(s, "\tignore next %ld hits\n", b->ignore);
+        for (size_t k = 0; k < b->ncommands; k++)
+            session_printf(s, "        %s\n", b->commands[k]);
+    }
+    return PTODB_OK;
+}

@@ -1,0 +1,441 @@
+/* Looking at data: print, display, undisplay, diff, export, and the frame
+ * listings of info (locals, args, display, frame). */
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "base/mem.h"
+#include "data/npy.h"
+#include "data/pt.h"
+#include "debug/heatgrid.h"
+#include "debug/session_impl.h"
+#include "debug/tensor_fmt.h"
+#include "exec/compare.h"
+#include "exec/inspect.h"
+
+#define CMD(id, name, aliases, kind, usage, help, longhelp) \
+    ptodb_status cmd_##id(session *s, const char *args);
+#include "debug/commands.def"
+#undef CMD
+
+/* Splits "name[sub]" into the name and the subscript (or ""). */
+static int split_expr(session *s, const char *expr, char *name, size_t size, const char **sub)
+{
+    const char *p = expr;
+    size_t n = 0;
+    while (*p && (isalnum((unsigned char)*p) || *p == '_' || *p == '.')) {
+        if (n + 1 >= size)
+            break;
+        name[n++] = *p++;
+    }
+    name[n] = '\0';
+    while (isspace((unsigned char)*p))
+        p++;
+    if (!n || (*p && *p != '[')) {
+        session_errorf(s, "Expected a tensor name with an optional subscript, got \"%s\".", expr);
+        return -1;
+    }
+    *sub = p;
+    return 0;
+}
+
+/* A scalar slot of the selected frame printed as a Python value; 1 when
+ * the name was a non-tensor variable. */
+static int print_scalar_slot(session *s, const char *name)
+{
+    run_state *r = &s->run;
+    if (!r->active || !r->m)
+        return 0;
+    int depth = inspect_depth(r->m, r->core);
+    for (int lv = r->level; lv < depth; lv++) {
+        int slot = inspect_find_slot(r->m, r->core, lv, name);
+        if (slot < 0)
+            continue;
+        const char *n;
+        const value *v;
+        inspect_slot(r->m, r->core, lv, slot, &n, &v);
+        switch (v->kind) {
+        case VAL_INT: session_printf(s, "%s = %" PRId64 "\n", n, v->u.i); return 1;
+        case VAL_FLOAT: session_printf(s, "%s = %.17g\n", n, v->u.f); return 1;
+        case VAL_BOOL: session_printf(s, "%s = %s\n", n, v->u.b ? "True" : "False"); return 1;
+        case VAL_NONE: session_printf(s, "%s = None\n", n); return 1;
+        case VAL_UNBOUND: session_printf(s, "%s = <not assigned yet>\n", n); return 1;
+        case VAL_TUPLE: session_printf(s, "%s = <tuple of %u>\n", n, v->u.tuple->n); return 1;
+        case VAL_TENSOR: return 0;
+        default: session_printf(s, "%s = <%s>\n", n, value_kind_name(v->kind)); return 1;
+        }
+    }
+    return 0;
+}
+
+/* Resolves "name[sub]" to a tensor (new reference), printing errors. */
+static tensor *eval_tensor(session *s, const char *expr, const tensor **golden, char *name, size_t size)
+{
+    const char *sub;
+    if (split_expr(s, expr, name, size, &sub) != 0)
+        return NULL;
+    tensor *t = session_lookup_tensor(s, name, golden, 0);
+    if (!t || !*sub)
+        return t;
+    tensor *v = NULL;
+    strbuf err = STRBUF_INIT;
+    ptodb_status st = tensor_apply_subscript(t, sub, &v, &err);
+    tensor_unref(t);
+    if (st != PTODB_OK) {
+        session_errorf(s, "%s", strbuf_str(&err));
+        strbuf_free(&err);
+        return NULL;
+    }
+    strbuf_free(&err);
+    if (golden && *golden) {
+        /* The same subscript on the golden keeps diff/conditions aligned. */
+        *golden = NULL;
+    }
+    return v;
+}
+
+ptodb_status cmd_PRINT(session *s, const char *args)
+{
+    if (!*args) {
+        session_errorf(s, "print needs a tensor name.");
+        return PTODB_ERR_USAGE;
+    }
+    char name[256];
+    const char *sub;
+    if (split_expr(s, args, name, sizeof name, &sub) != 0)
+        return PTODB_ERR_USAGE;
+    if (!*sub && print_scalar_slot(s, name))
+        return PTODB_OK;
+    tensor *t = eval_tensor(s, args, NULL, name, sizeof name);
+    if (!t)
+        return PTODB_ERR_NOT_FOUND;
+    strbuf sb = STRBUF_INIT;
+    strbuf_printf(&sb, "%s = ", args);
+    tensor_fmt_header(t, &sb);
+    strbuf_puts(&sb, "\n  ");
+    tensor_fmt_stats(t, &sb);
+    strbuf_putc(&sb, '\n');
+    tensor_fmt_grid(t, session_get_int(s, SETTING_PRINT_ELEMENTS), 3, &sb);
+    session_write(s, strbuf_str(&sb), sb.len);
+    strbuf_free(&sb);
+    tensor_unref(t);
+    return PTODB_OK;
+}
+
+/* ---- display -------------------------------------------------------------------- */
+
+void display_free_all(session *s)
+{
+    for (size_t i = 0; i < s->ndisplays; i++) {
+        free(s->displays[i].expr);
+        free(s->displays[i].summary);
+    }
+    free(s->displays);
+    s->displays = NULL;
+    s->ndisplays = 0;
+}
+
+static uint64_t tensor_hash(const tensor *t)
+{
+    uint64_t h = 1469598103934665603ull ^ (uint64_t)t->dtype;
+    int64_t n = tensor_numel(t);
+    for (int64_t k = 0; k < n; k++) {
+        double v = tensor_get_flat(t, k);
+        uint64_t bits;
+        memcpy(&bits, &v, sizeof bits);
+        h = (h ^ bits) * 1099511628211ull;
+    }
+    for (int d = 0; d < t->ndim; d++)
+        h = (h ^ (uint64_t)t->shape[d]) * 1099511628211ull;
+    return h;
+}
+
+/* Refreshes one display's summary; returns 1 when its value changed. */
+static int display_refresh(session *s, display_item *d)
+{
+    char name[256];
+    const char *sub;
+    strbuf sb = STRBUF_INIT;
+    int changed;
+    if (split_expr(s, d->expr, name, sizeof name, &sub) != 0) {
+        strbuf_puts(&sb, "<bad expression>");
+        changed = 0;
+    } else {
+        tensor *t = session_lookup_tensor(s, name, NULL, 1);
+        tensor *v = NULL;
+        if (t && *sub) {
+            strbuf err = STRBUF_INIT;
+            if (tensor_apply_subscript(t, sub, &v, &err) != PTODB_OK)
+                v = NULL;
+            strbuf_free(&err);
+            tensor_unref(t);
+            t = v;
+        }
+        if (!t) {
+            strbuf_puts(&sb, "<not available>");
+            changed = d->has_hash;
+            d->has_hash = 0;
+        } else {
+            tensor_fmt_header(t, &sb);
+            strbuf_puts(&sb, " ");
+            tensor_fmt_stats(t, &sb);
+            uint64_t h = tensor_hash(t);
+            changed = !d->has_hash || h != d->hash;
+            d->hash = h;
+            d->has_hash = 1;
+            tensor_unref(t);
+        }
+    }
+    free(d->summary);
+    d->summary = strbuf_detach(&sb);
+    d->changed = changed;
+    return changed;
+}
+
+void display_show_all(session *s, int only_changed)
+{
+    for (size_t i = 0; i < s->ndisplays; i++) {
+        display_item *d = &s->displays[i];
+        if (display_refresh(s, d) || !only_changed)
+            session_printf(s, "%d: %s = %s\n", d->number, d->expr, d->summary);
+    }
+    session_mark_redraw(s, SESSION_REDRAW_WATCH);
+}
+
+ptodb_status cmd_DISPLAY(session *s, const char *args)
+{
+    if (!*args) {
+        display_show_all(s, 0);
+        return PTODB_OK;
+    }
+    char name[256];
+    const char *sub;
+    if (split_expr(s, args, name, sizeof name, &sub) != 0)
+        return PTODB_ERR_USAGE;
+    s->displays = xreallocarray(s->displays, s->ndisplays + 1, sizeof *s->displays);
+    display_item *d = &s->displays[s->ndisplays++];
+    memset(d, 0, sizeof *d);
+    d->number = ++s->next_display;
+    d->expr = xstrdup(args);
+    display_refresh(s, d);
+    session_printf(s, "%d: %s = %s\n", d->number, d->expr, d->summary);
+    session_mark_redraw(s, SESSION_REDRAW_WATCH);
+    return PTODB_OK;
+}
+
+ptodb_status cmd_UNDISPLAY(session *s, const char *args)
+{
+    if (!*args) {
+        display_free_all(s);
+        session_mark_redraw(s, SESSION_REDRAW_WATCH);
+        return PTODB_OK;
+    }
+    char *words[64];
+    char buf[512];
+    int n = session_split_words(args, words, 64, buf, sizeof buf);
+    ptodb_status st = PTODB_OK;
+    for (int i = 0; i < n; i++) {
+        long num = strtol(words[i], NULL, 10);
+        size_t k;
+        for (k = 0; k < s->ndisplays; k++)
+            if (s->displays[k].number == num)
+                break;
+        if (k == s->ndisplays) {
+            session_errorf(s, "No display number %s.", words[i]);
+            st = PTODB_ERR_USAGE;
+            continue;
+        }
+        free(s->displays[k].expr);
+        free(s->displays[k].summary);
+        memmove(&s->displays[k], &s->displays[k + 1], (s->ndisplays - k - 1) * sizeof *s->displays);
+        s->ndisplays--;
+    }
+    session_mark_redraw(s, SESSION_REDRAW_WATCH);
+    return st;
+}
+
+/* ---- diff --------------------------------------------------------------------------- */
+
+static void unravel(const tensor *t, int64_t k, strbuf *out)
+{
+    int64_t idx[TENSOR_MAX_DIMS];
+    for (int d = t->ndim - 1; d >= 0; d--) {
+        idx[d] = t->shape[d] ? k % t->shape[d] : 0;
+        k = t->shape[d] ? k / t->shape[d] : 0;
+    }
+    strbuf_putc(out, '[');
+    for (int d = 0; d < t->ndim; d++)
+        strbuf_printf(out, "%s%" PRId64, d ? ", " : "", idx[d]);
+    strbuf_putc(out, ']');
+}
+
+ptodb_status cmd_DIFF(session *s, const char *args)
+{
+    char *words[3];
+    char buf[1024];
+    int n = session_split_words(args, words, 3, buf, sizeof buf);
+    if (n < 1 || n > 2) {
+        session_errorf(s, "Usage: diff TENSOR [golden | TENSOR2]");
+        return PTODB_ERR_USAGE;
+    }
+    char name[256];
+    const tensor *golden = NULL;
+    tensor *a = eval_tensor(s, words[0], &golden, name, sizeof name);
+    if (!a)
+        return PTODB_ERR_NOT_FOUND;
+    tensor *b = NULL;
+    const char *bname;
+    if (n == 1 || strcmp(words[1], "golden") == 0) {
+        const case_tensor *g = session_golden_for(s, name);
+        if (!g) {
+            session_errorf(s, "\"%s\" has no golden output (golden outputs: %s%s).", name,
+                           s->kase.noutputs ? s->kase.outputs[0].name : "none",
+                           s->kase.noutputs > 1 ? ", ..." : "");
+            tensor_unref(a);
+            return PTODB_ERR_NOT_FOUND;
+        }
+        b = tensor_ref(g->t);
+        bname = "golden";
+    } else {
+        char name2[256];
+        b = eval_tensor(s, words[1], NULL, name2, sizeof name2);
+        if (!b) {
+            tensor_unref(a);
+            return PTODB_ERR_NOT_FOUND;
+        }
+        bname = words[1];
+    }
+    double rtol = session_get_double(s, SETTING_RTOL), atol = session_get_double(s, SETTING_ATOL);
+    exec_compare_result r;
+    exec_compare(a, b, rtol, atol,
+                 strcmp(session_get_string(s, SETTING_REF), "torch1.13") == 0 ? EXEC_PROFILE_T13
+                                                                              : EXEC_PROFILE_T2,
+                 &r);
+    ptodb_status st = PTODB_OK;
+    if (r.error) {
+        session_errorf(s, "Cannot compare %s with %s: %s", words[0], bname, r.msg);
+        st = PTODB_ERR_SHAPE;
+    } else {
+        strbuf sb = STRBUF_INIT;
+        char num[64];
+        exec_format_e6(r.max_abs_diff, num, sizeof num);
+        strbuf_printf(&sb, "%s vs %s: max_abs_diff %s, %s (rtol %g, atol %g)\n", words[0], bname, num,
+                      r.pass ? "within tolerance" : "OUTSIDE tolerance", rtol, atol);
+        strbuf_printf(&sb, "  mismatched %" PRId64 " of %" PRId64 " elements (%.2f%%)", r.mismatches,
+                      r.count, r.count ? 100.0 * (double)r.mismatches / (double)r.count : 0.0);
+        if (r.first_bad >= 0) {
+            strbuf_puts(&sb, ", first at ");
+            unravel(a, r.first_bad, &sb);
+            strbuf_printf(&sb, ": %.6g vs %.6g", tensor_get_flat(a, r.first_bad),
+                          tensor_get_flat(b, r.first_bad));
+        }
+        strbuf_putc(&sb, '\n');
+        heatgrid g;
+        if (heatgrid_compute(a, b, 8, 32, &g) == PTODB_OK) {
+            heatgrid_render_text(&g, atol, &sb);
+            heatgrid_free(&g);
+        }
+        session_write(s, strbuf_str(&sb), sb.len);
+        strbuf_free(&sb);
+    }
+    tensor_unref(a);
+    tensor_unref(b);
+    return st;
+}
+
+/* ---- export --------------------------------------------------------------------------- */
+
+ptodb_status cmd_EXPORT(session *s, const char *args)
+{
+    char *words[4];
+    char buf[2048];
+    int n = session_split_words(args, words, 4, buf, sizeof buf);
+    int force = n > 0 && strcmp(words[0], "-f") == 0;
+    if (n - force != 2) {
+        session_errorf(s, "Usage: export [-f] TENSOR FILE.npy|FILE.pt");
+        return PTODB_ERR_USAGE;
+    }
+    const char *expr = words[force], *path = words[force + 1];
+    size_t len = strlen(path);
+    int npy = len > 4 && strcmp(path + len - 4, ".npy") == 0;
+    int pt = len > 3 && strcmp(path + len - 3, ".pt") == 0;
+    if (!npy && !pt) {
+        session_errorf(s, "export writes .npy or .pt files, got \"%s\".", path);
+        return PTODB_ERR_USAGE;
+    }
+    struct stat st_buf;
+    if (!force && stat(path, &st_buf) == 0) {
+        session_errorf(s, "%s exists; use export -f to overwrite it.", path);
+        return PTODB_ERR_USAGE;
+    }
+    char name[256];
+    tensor *t = eval_tensor(s, expr, NULL, name, sizeof name);
+    if (!t)
+        return PTODB_ERR_NOT_FOUND;
+    diag_sink sink;
+    diag_sink_init(&sink, 5);
+    ptodb_status st = npy ? npy_save(path, t, &sink) : pt_save(path, t, &sink);
+    for (size_t i = 0; i < sink.count; i++) {
+        char *line = diag_format(&sink.items[i]);
+        session_errorf(s, "%s", line);
+        free(line);
+    }
+    diag_sink_free(&sink);
+    if (st == PTODB_OK) {
+        strbuf sb = STRBUF_INIT;
+        tensor_fmt_header(t, &sb);
+        session_printf(s, "Wrote %s (%s) to %s.\n", expr, strbuf_str(&sb), path);
+        strbuf_free(&sb);
+    }
+    tensor_unref(t);
+    return st;
+}
+
+/* ---- info locals / args ------------------------------------------------------------------ */
+
+ptodb_status info_frame_vars(session *s, int args_only);
+ptodb_status info_frame_vars(session *s, int args_only)
+{
+    run_state *r = &s->run;
+    if (!r->active || !r->m) {
+        session_errorf(s, "No frame selected: the program is not being run.");
+        return PTODB_ERR_USAGE;
+    }
+    inspect_frame f;
+    if (!inspect_frame_get(r->m, r->core, r->level, &f)) {
+        session_errorf(s, "No frame selected on %s.", machine_core_name(r->core));
+        return PTODB_ERR_USAGE;
+    }
+    int from = args_only ? 0 : f.nparams, to = args_only ? f.nparams : f.nslots;
+    int shown = 0;
+    for (int i = from; i < to; i++) {
+        const char *name;
+        const value *v;
+        if (!inspect_slot(r->m, r->core, r->level, i, &name, &v) || v->kind == VAL_UNBOUND)
+            continue;
+        strbuf sb = STRBUF_INIT;
+        switch (v->kind) {
+        case VAL_TENSOR:
+            tensor_fmt_header(v->u.t, &sb);
+            strbuf_puts(&sb, "  ");
+            tensor_fmt_stats(v->u.t, &sb);
+            break;
+        case VAL_INT: strbuf_printf(&sb, "%" PRId64, v->u.i); break;
+        case VAL_FLOAT: strbuf_printf(&sb, "%.17g", v->u.f); break;
+        case VAL_BOOL: strbuf_puts(&sb, v->u.b ? "True" : "False"); break;
+        case VAL_NONE: strbuf_puts(&sb, "None"); break;
+        default: strbuf_printf(&sb, "<%s>", value_kind_name(v->kind)); break;
+        }
+        session_printf(s, "%s = %s\n", name, strbuf_str(&sb));
+        strbuf_free(&sb);
+        shown++;
+    }
+    if (!shown)
+        session_printf(s, args_only ? "No arguments.\n" : "No locals.\n");
+    return PTODB_OK;
+}

@@ -1,0 +1,311 @@
+/* Running and navigating: run, start, continue, step, next, finish, until,
+ * kill; core, queue; backtrace, frame, up, down. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "debug/session_impl.h"
+#include "exec/inspect.h"
+
+#define CMD(id, name, aliases, kind, usage, help, longhelp) \
+    ptodb_status cmd_##id(session *s, const char *args);
+#include "debug/commands.def"
+#undef CMD
+
+static int need_case(session *s)
+{
+    if (s->have_case)
+        return 1;
+    session_errorf(s, "No case is open.  Use \"open PATH\".");
+    return 0;
+}
+
+/* An optional positive count argument; -1 on a bad one (message printed). */
+static long count_arg(session *s, const char *args)
+{
+    if (!*args)
+        return 1;
+    char *end;
+    long n = strtol(args, &end, 10);
+    if (*end || n < 1) {
+        session_errorf(s, "Expected a positive count, got \"%s\".", args);
+        return -1;
+    }
+    return n;
+}
+
+static ptodb_status begin(session *s, const char *args, int stop_at_start)
+{
+    if (!need_case(s))
+        return PTODB_ERR_USAGE;
+    int pass = s->cur_pass;
+    if (*args && (pass = session_find_pass(s, args)) < 0)
+        return PTODB_ERR_USAGE;
+    if (pass != s->cur_pass) {
+        s->cur_pass = pass;
+        s->list_line = 0;
+    }
+    session_printf(s, "Starting pass %d %s.\n", s->kase.passes[pass].index, s->kase.passes[pass].name);
+    return run_begin(s, pass, stop_at_start);
+}
+
+ptodb_status cmd_RUN(session *s, const char *args) { return begin(s, args, 0); }
+ptodb_status cmd_START(session *s, const char *args) { return begin(s, args, 1); }
+
+ptodb_status cmd_CONTINUE(session *s, const char *args)
+{
+    long n = count_arg(s, args);
+    if (n < 0)
+        return PTODB_ERR_USAGE;
+    if (n > 1 && s->run.last_bp) {
+        breakpoint *b = bp_find(s, s->run.last_bp);
+        if (b) {
+            b->ignore = n - 1;
+            session_printf(s, "Will ignore next %ld crossings of breakpoint %d.  Continuing.\n", n - 1,
+                           b->number);
+        }
+    }
+    return run_go(s, RUN_CONTINUE, 1, 0);
+}
+
+static ptodb_status stepping(session *s, const char *args, run_mode mode)
+{
+    long n = count_arg(s, args);
+    if (n < 0)
+        return PTODB_ERR_USAGE;
+    if (s->have_case && !s->run.active) {
+        /* gdb would say "not being run"; starting is what the user means. */
+        ptodb_status st = run_begin(s, s->cur_pass, 1);
+        if (st != PTODB_OK || --n == 0)
+            return st;
+    }
+    return run_go(s, mode, n, 0);
+}
+
+ptodb_status cmd_STEP(session *s, const char *args) { return stepping(s, args, RUN_STEP); }
+ptodb_status cmd_NEXT(session *s, const char *args) { return stepping(s, args, RUN_NEXT); }
+
+ptodb_status cmd_FINISH(session *s, const char *args)
+{
+    if (*args) {
+        session_errorf(s, "finish takes no argument.");
+        return PTODB_ERR_USAGE;
+    }
+    if (s->run.active && s->run.m && inspect_depth(s->run.m, s->run.core) <= 1 &&
+        s->run.core == 0) {
+        session_errorf(s, "\"finish\" not meaningful in the outermost frame.");
+        return PTODB_ERR_USAGE;
+    }
+    return run_go(s, RUN_FINISH, 1, 0);
+}
+
+ptodb_status cmd_UNTIL(session *s, const char *args)
+{
+    if (!*args)
+        return run_go(s, RUN_NEXT, 1, 0);
+    const char *colon = strrchr(args, ':');
+    const char *num = colon ? colon + 1 : args;
+    char *end;
+    long line = strtol(num, &end, 10);
+    if (*end || line < 1) {
+        session_errorf(s, "Expected a line number, got \"%s\".", args);
+        return PTODB_ERR_USAGE;
+    }
+    if (colon && s->run.active) {
+        char spec[256];
+        snprintf(spec, sizeof spec, "%.*s", (int)(colon - args), args);
+        char *dot = strstr(spec, ".py");
+        if (dot)
+            *dot = '\0';
+        int p = session_find_pass(s, spec);
+        if (p < 0)
+            return PTODB_ERR_USAGE;
+        if (p != s->run.pass) {
+            session_errorf(s, "until only runs within the running pass (%s).",
+                           s->kase.passes[s->run.pass].stem);
+            return PTODB_ERR_USAGE;
+        }
+    }
+    return run_go(s, RUN_UNTIL, 1, (int)line);
+}
+
+ptodb_status cmd_KILL(session *s, const char *args)
+{
+    (void)args;
+    if (!s->run.active) {
+        session_errorf(s, "The program is not being run.");
+        return PTODB_ERR_USAGE;
+    }
+    run_kill(s);
+    session_printf(s, "[Pass run killed]\n");
+    return PTODB_OK;
+}
+
+/* ---- cores and queues ---------------------------------------------------------------- */
+
+static int need_run(session *s)
+{
+    if (s->run.active && s->run.m)
+        return 1;
+    session_errorf(s, "The program is not being run.");
+    return 0;
+}
+
+static int core_by_name(const char *name)
+{
+    static const char *const names[] = {"host", "aic", "aiv0", "aiv1"};
+    for (int i = 0; i < 4; i++)
+        if (strcasecmp(name, names[i]) == 0)
+            return i;
+    if (strcasecmp(name, "aiv") == 0)
+        return 2;
+    return -1;
+}
+
+static void core_line(session *s, int c)
+{
+    machine *m = s->run.m;
+    inspect_frame f;
+    int has = inspect_frame_get(m, c, 0, &f);
+    inspect_core_state st = inspect_core(m, c);
+    const char *w = inspect_waiting(m, c);
+    session_printf(s, "%s %-4s %-8s", c == s->run.core ? "*" : " ", machine_core_name(c),
+                   inspect_core_state_name(st));
+    if (has)
+        session_printf(s, " %s at line %d", f.func, f.line);
+    if (w)
+        session_printf(s, ", waiting on %s", w);
+    session_printf(s, "\n");
+}
+
+ptodb_status cmd_CORE(session *s, const char *args)
+{
+    if (!need_run(s))
+        return PTODB_ERR_USAGE;
+    if (!*args || strcmp(args, "list") == 0) {
+        for (int c = 0; c < EXEC_NCORES; c++)
+            core_line(s, c);
+        return PTODB_OK;
+    }
+    int c = core_by_name(args);
+    if (c < 0) {
+        session_errorf(s, "No core \"%s\": the cores are host, aic, aiv0, aiv1.", args);
+        return PTODB_ERR_USAGE;
+    }
+    if (inspect_depth(s->run.m, c) == 0) {
+        session_errorf(s, "Core %s is not running (%s).", machine_core_name(c),
+                       inspect_core_state_name(inspect_core(s->run.m, c)));
+        return PTODB_ERR_USAGE;
+    }
+    s->run.core = c;
+    s->run.level = 0;
+    session_printf(s, "[Switching to %s]\n", machine_core_name(c));
+    run_print_location(s);
+    session_mark_redraw(s, SESSION_REDRAW_SOURCE | SESSION_REDRAW_QUEUES | SESSION_REDRAW_STATUS);
+    return PTODB_OK;
+}
+
+ptodb_status cmd_QUEUE(session *s, const char *args)
+{
+    if (*args && strcmp(args, "show") != 0) {
+        session_errorf(s, "Usage: queue [show]");
+        return PTODB_ERR_USAGE;
+    }
+    if (!need_run(s))
+        return PTODB_ERR_USAGE;
+    inspect_queue q[64];
+    int n = inspect_queues(s->run.m, q, 64);
+    if (n == 0) {
+        session_printf(s, "No cross-core queue has been used in this run.\n");
+        return PTODB_OK;
+    }
+    session_printf(s, "%-14s %-6s %-5s %s\n", "Direction", "Split", "Lane", "Depth");
+    for (int i = 0; i < n && i < 64; i++) {
+        char split[16], lane[16];
+        if (q[i].split < 0)
+            snprintf(split, sizeof split, "-");
+        else
+            snprintf(split, sizeof split, "%d", q[i].split);
+        if (q[i].lane < 0)
+            snprintf(lane, sizeof lane, "-");
+        else
+            snprintf(lane, sizeof lane, "%d", q[i].lane);
+        session_printf(s, "%-14s %-6s %-5s %d\n", q[i].direction, split, lane, q[i].depth);
+    }
+    return PTODB_OK;
+}
+
+/* ---- frames ----------------------------------------------------------------------------- */
+
+static void frame_line(session *s, int level)
+{
+    inspect_frame f;
+    inspect_frame_get(s->run.m, s->run.core, level, &f);
+    const char *file = strrchr(f.file, '/');
+    session_printf(s, "%s#%-2d %s at %s:%d\n", level == s->run.level ? "*" : " ", level, f.func,
+                   file ? file + 1 : f.file, f.line);
+}
+
+ptodb_status cmd_BACKTRACE(session *s, const char *args)
+{
+    (void)args;
+    if (!need_run(s))
+        return PTODB_ERR_USAGE;
+    int depth = inspect_depth(s->run.m, s->run.core);
+    if (depth == 0) {
+        session_printf(s, "[%s] no frames\n", machine_core_name(s->run.core));
+        return PTODB_OK;
+    }
+    session_printf(s, "[%s]\n", machine_core_name(s->run.core));
+    for (int lv = 0; lv < depth; lv++)
+        frame_line(s, lv);
+    return PTODB_OK;
+}
+
+static ptodb_status select_frame(session *s, long level)
+{
+    int depth = inspect_depth(s->run.m, s->run.core);
+    if (level < 0 || level >= depth) {
+        session_errorf(s, level < 0 ? "Bottom (innermost) frame selected; you cannot go down."
+                                    : "Initial frame selected; you cannot go up.");
+        return PTODB_ERR_USAGE;
+    }
+    s->run.level = (int)level;
+    frame_line(s, (int)level);
+    session_mark_redraw(s, SESSION_REDRAW_SOURCE | SESSION_REDRAW_WATCH);
+    return PTODB_OK;
+}
+
+ptodb_status cmd_FRAME(session *s, const char *args)
+{
+    if (!need_run(s))
+        return PTODB_ERR_USAGE;
+    if (!*args) {
+        run_print_location(s);
+        return PTODB_OK;
+    }
+    char *end;
+    long n = strtol(args, &end, 10);
+    if (*end) {
+        session_errorf(s, "Expected a frame number, got \"%s\".", args);
+        return PTODB_ERR_USAGE;
+    }
+    return select_frame(s, n);
+}
+
+ptodb_status cmd_UP(session *s, const char *args)
+{
+    long n = count_arg(s, args);
+    if (n < 0 || !need_run(s))
+        return PTODB_ERR_USAGE;
+    return select_frame(s, s->run.level + n);
+}
+
+ptodb_status cmd_DOWN(session *s, const char *args)
+{
+    long n = count_arg(s, args);
+    if (n < 0 || !need_run(s))
+        return PTODB_ERR_USAGE;
+    return select_frame(s, s->run.level - n);
+}

@@ -1,0 +1,31 @@
+/* A heat grid: max |a - b| over blocks of a 2-D view of two same-shaped
+ * tensors (leading dims folded into rows), sized to fit a pane or a
+ * terminal. Used by the TUI's heatmap pane, `diff` and batch --heatmap. */
+#ifndef PTODB_DEBUG_HEATGRID_H
+#define PTODB_DEBUG_HEATGRID_H
+
+#include <stdint.h>
+
+#include "base/strbuf.h"
+#include "tensor/tensor.h"
+
+typedef struct heatgrid {
+    int rows, cols;          /* cells */
+    float *cells;            /* rows*cols, row-major; NaN where a NaN/Inf difference occurs */
+    double max;              /* largest finite cell */
+    int64_t shape[2];        /* the 2-D view */
+    int block_rows, block_cols;
+    int valid_rows, valid_cols; /* cells covering a's valid region (all when it has none) */
+    int nonfinite;           /* cells holding a NaN/Inf difference */
+} heatgrid;
+
+/* Fills g for a vs b (same shape; ERR_SHAPE otherwise, ERR_USAGE for 0-d).
+ * Cells at most max_rows x max_cols. Free with heatgrid_free. */
+int heatgrid_compute(const tensor *a, const tensor *b, int max_rows, int max_cols, heatgrid *g);
+void heatgrid_free(heatgrid *g);
+/* Text form: one character per cell from the ramp " .:-=+*#%@" scaled to
+ * max, '!' for cells above tol (when tol > 0) and '?' for NaN/Inf, inside a
+ * frame, with the scale on the last line. */
+void heatgrid_render_text(const heatgrid *g, double tol, strbuf *out);
+
+#endif

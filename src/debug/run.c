@@ -1,0 +1,935 @@
+/* Running a pass under the debugger: starting it with fresh inputs,
+ * stepping on the selected core or letting the scheduler run, stopping at
+ * breakpoints, watchpoints and NaN/Inf, validating the outputs against golden
+ * when the pass ends, and reporting stops. */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/mem.h"
+#include "debug/session_impl.h"
+#include "debug/tensor_fmt.h"
+#include "exec/compare.h"
+#include "exec/inspect.h"
+#include "ir/resolve.h"
+
+void run_count_visit(run_state *r, const void *stmt, int core);
+
+/* ---- lifetime ---------------------------------------------------------------- */
+
+void run_kill(session *s)
+{
+    run_state *r = &s->run;
+    if (r->m)
+        machine_free(r->m);
+    if (r->prog)
+        exec_program_free(r->prog);
+    if (r->binds)
+        case_bindings_free(r->binds, r->nbinds);
+    free(r->written);
+    free(r->visits);
+    memset(r, 0, sizeof *r);
+    session_mark_redraw(s, SESSION_REDRAW_SOURCE | SESSION_REDRAW_QUEUES | SESSION_REDRAW_WATCH |
+                               SESSION_REDRAW_STATUS);
+}
+
+static void free_result(pass_result *r)
+{
+    for (int k = 0; k < r->nout; k++)
+        if (r->outputs[k])
+            tensor_unref(r->outputs[k]);
+    free(r->outputs);
+    free(r->max_abs_diff);
+    free(r->ok);
+    memset(r, 0, sizeof *r);
+}
+
+void run_free_results(session *s)
+{
+    if (!s->results)
+        return;
+    for (size_t i = 0; i < s->kase.npasses; i++)
+        free_result(&s->results[i]);
+    free(s->results);
+    s->results = NULL;
+}
+
+static void write_hook(void *ud, int core, const tensor *t)
+{
+    (void)core;
+    run_state *r = ud;
+    if (r->nwritten == r->capwritten) {
+        r->capwritten = r->capwritten ? r->capwritten * 2 : 8;
+        r->written = xreallocarray(r->written, r->capwritten, sizeof *r->written);
+    }
+    r->written[r->nwritten++] = t;
+}
+
+static void print_sink(session *s, diag_sink *sink)
+{
+    for (size_t i = 0; i < sink->count; i++) {
+        char *line = diag_format(&sink->items[i]);
+        session_errorf(s, "%s", line);
+        free(line);
+    }
+}
+
+static exec_profile_id profile_of(const session *s)
+{
+    return strcmp(session_get_string(s, SETTING_REF), "torch1.13") == 0 ? EXEC_PROFILE_T13
+                                                                        : EXEC_PROFILE_T2;
+}
+
+ptodb_status run_start(session *s, int pass)
+{
+    run_kill(s);
+    if (!s->ops) {
+        s->ops = xcalloc(IR_OP_COUNT, sizeof *s->ops);
+        exec_ops_init(s->ops);
+    }
+    pass_state *ps = session_load_pass(s, pass);
+    if (!ps->module) {
+        session_errorf(s, "Cannot run %s: it does not parse.", s->kase.passes[pass].stem);
+        return PTODB_ERR_SYNTAX;
+    }
+    run_state *r = &s->run;
+    diag_sink sink;
+    diag_sink_init(&sink, 20);
+    ptodb_status st = exec_program_build(ps->module, s->ops, &r->prog, &sink);
+    print_sink(s, &sink);
+    diag_sink_free(&sink);
+    if (st != PTODB_OK) {
+        run_kill(s);
+        return st;
+    }
+    if (r->prog->entry < 0) {
+        session_errorf(s, "%s: %s", s->kase.passes[pass].stem,
+                       r->prog->entry_error ? r->prog->entry_error : "no entry function");
+        run_kill(s);
+        return PTODB_ERR_RUNTIME;
+    }
+    if (r->prog->codegen_error)
+        session_printf(s, "note: the PyTorch reference cannot run this pass: %s\n",
+                       r->prog->codegen_error);
+
+    const xfunc *entry = &r->prog->funcs[r->prog->entry];
+    size_t n = entry->nparams;
+    case_param *params = xcalloc(n ? n : 1, sizeof *params);
+    for (size_t i = 0; i < n; i++) {
+        const ir_param *ip = &entry->src->params[i];
+        const exec_type *t = &entry->param_types[i];
+        params[i].name = ip->name->text;
+        params[i].is_tensor = t->kind == EXEC_TYPE_TENSOR || t->kind == EXEC_TYPE_TILE;
+        params[i].dtype = t->dtype;
+        params[i].ndim = t->ndim;
+        for (int d = 0; d < TENSOR_MAX_DIMS; d++)
+            params[i].shape[d] = d < t->ndim ? t->dims[d] : 0;
+        params[i].dir = ip->dir == IR_DIR_OUT ? CASE_PARAM_OUT
+                        : ip->dir == IR_DIR_INOUT ? CASE_PARAM_INOUT : CASE_PARAM_IN;
+    }
+    r->binds = xcalloc(n ? n : 1, sizeof *r->binds);
+    r->nbinds = n;
+    diag_sink_init(&sink, 20);
+    st = case_bind(&s->kase, params, n, r->binds, &sink);
+    print_sink(s, &sink);
+    diag_sink_free(&sink);
+    free(params);
+    if (st != PTODB_OK) {
+        run_kill(s);
+        return st;
+    }
+    value *args = xcalloc(n ? n : 1, sizeof *args);
+    for (size_t i = 0; i < n; i++)
+        args[i] = r->binds[i].t ? value_tensor(tensor_ref(r->binds[i].t)) : value_none();
+    machine_options mo;
+    machine_options_init(&mo);
+    mo.profile = profile_of(s);
+    r->m = machine_new(r->prog, &mo);
+    machine_set_write_hook(r->m, write_hook, r);
+    st = machine_start(r->m, r->prog->entry, args, (uint32_t)n);
+    for (size_t i = 0; i < n; i++)
+        value_clear(&args[i]);
+    free(args);
+    r->active = 1;
+    r->pass = pass;
+    r->core = EXEC_CORE_HOST;
+    r->level = 0;
+    for (int c = 0; c < EXEC_NCORES; c++)
+        r->prev_depth[c] = inspect_depth(r->m, c);
+    if (st != PTODB_OK) {
+        session_errorf(s, "%s", machine_error(r->m));
+        r->failed = 1;
+        return st;
+    }
+    if (s->cur_pass != pass) {
+        s->cur_pass = pass;
+        s->list_line = 0;
+    }
+    session_mark_redraw(s, SESSION_REDRAW_ALL);
+    return PTODB_OK;
+}
+
+/* ---- validation ---------------------------------------------------------------- */
+
+static pass_result *result_for(session *s, int pass)
+{
+    if (!s->results)
+        s->results = xcalloc(s->kase.npasses, sizeof *s->results);
+    return &s->results[pass];
+}
+
+/* The tolerance for output k: the manifest's per-output value wins, then
+ * the session setting (which starts as the case's and follows `set`). */
+static void output_tols(const session *s, const case_tensor *o, double *rtol, double *atol)
+{
+    *rtol = o->rtol.source == CASE_TOL_MANIFEST ? o->rtol.value : session_get_double(s, SETTING_RTOL);
+    *atol = o->atol.source == CASE_TOL_MANIFEST ? o->atol.value : session_get_double(s, SETTING_ATOL);
+}
+
+static void validate_outputs(session *s)
+{
+    run_state *r = &s->run;
+    pass_result *res = result_for(s, r->pass);
+    free_result(res);
+    res->ran = 1;
+    res->nout = (int)s->kase.noutputs;
+    res->outputs = xcalloc(res->nout ? (size_t)res->nout : 1, sizeof *res->outputs);
+    res->max_abs_diff = xcalloc(res->nout ? (size_t)res->nout : 1, sizeof *res->max_abs_diff);
+    res->ok = xcalloc(res->nout ? (size_t)res->nout : 1, sizeof *res->ok);
+    session_printf(s, "==================== %s ====================\n",
+                   s->kase.passes[r->pass].stem);
+    for (int k = 0; k < res->nout; k++) {
+        const case_tensor *o = &s->kase.outputs[k];
+        const tensor *act = NULL;
+        for (size_t i = 0; i < r->nbinds; i++)
+            if (r->binds[i].key && strcmp(r->binds[i].key, o->name) == 0)
+                act = r->binds[i].t;
+        res->max_abs_diff[k] = NAN;
+        if (!act) {
+            session_errorf(s, "%s: expected key '%s' not found in tensors after execution",
+                           s->kase.passes[r->pass].stem, o->name);
+            continue;
+        }
+        res->outputs[k] = tensor_ref((tensor *)act);
+        double rtol, atol;
+        output_tols(s, o, &rtol, &atol);
+        exec_compare_result cr;
+        exec_compare(act, o->t, rtol, atol, profile_of(s), &cr);
+        if (cr.error) {
+            session_errorf(s, "%s: %s", s->kase.passes[r->pass].stem, cr.msg);
+            continue;
+        }
+        char num[64];
+        exec_format_e6(cr.max_abs_diff, num, sizeof num);
+        res->max_abs_diff[k] = cr.max_abs_diff;
+        res->ok[k] = cr.pass;
+        session_printf(s, "validate tensor: '%s', max_abs_diff: %s, pass: %s\n", o->name, num,
+                       cr.pass ? "True" : "False");
+    }
+    session_mark_redraw(s, SESSION_REDRAW_PASSES | SESSION_REDRAW_HEATMAP);
+}
+
+/* ---- breakpoints --------------------------------------------------------------- */
+
+typedef struct slot_snap {
+    int core, frame, slot;
+    const tensor *t;
+} slot_snap;
+
+typedef struct snapshot {
+    slot_snap *items;
+    size_t n, cap;
+} snapshot;
+
+static void snap_take(const machine *m, snapshot *sn)
+{
+    sn->n = 0;
+    for (int c = 0; c < EXEC_NCORES; c++) {
+        int depth = inspect_depth(m, c);
+        for (int lv = depth - 1; lv >= 0; lv--) {
+            inspect_frame f;
+            inspect_frame_get(m, c, lv, &f);
+            for (int i = 0; i < f.nslots; i++) {
+                const char *name;
+                const value *v;
+                if (!inspect_slot(m, c, lv, i, &name, &v) || v->kind != VAL_TENSOR)
+                    continue;
+                if (sn->n == sn->cap) {
+                    sn->cap = sn->cap ? sn->cap * 2 : 64;
+                    sn->items = xreallocarray(sn->items, sn->cap, sizeof *sn->items);
+                }
+                sn->items[sn->n++] = (slot_snap){c, depth - 1 - lv, i, v->u.t};
+            }
+        }
+    }
+}
+
+static int snap_cmp(const slot_snap *a, const slot_snap *b)
+{
+    if (a->core != b->core)
+        return a->core < b->core ? -1 : 1;
+    if (a->frame != b->frame)
+        return a->frame < b->frame ? -1 : 1;
+    return a->slot < b->slot ? -1 : a->slot > b->slot;
+}
+
+/* Tensors bound (or rebound) by the last step: in `after` but not with the
+ * same object in `before`. Both are in (core, frame, slot) order. */
+static size_t snap_new_bindings(const snapshot *before, const snapshot *after, const tensor **out,
+                                size_t max)
+{
+    size_t i = 0, n = 0;
+    for (size_t j = 0; j < after->n; j++) {
+        while (i < before->n && snap_cmp(&before->items[i], &after->items[j]) < 0)
+            i++;
+        int same = i < before->n && snap_cmp(&before->items[i], &after->items[j]) == 0 &&
+                   before->items[i].t == after->items[j].t;
+        if (!same && n < max)
+            out[n++] = after->items[j].t;
+    }
+    return n;
+}
+
+int bp_pass_matches(const breakpoint *b, const case_pass *p)
+{
+    if (b->has_re)
+        return regexec(&b->re, p->stem, 0, NULL, 0) == 0;
+    return strcasecmp(b->spec, p->name) == 0 || strcmp(b->spec, p->stem) == 0 ||
+           (atoi(b->spec) == p->index && b->spec[0] >= '0' && b->spec[0] <= '9');
+}
+
+/* The name's current tensor on any core (selected core first). */
+static const tensor *find_named(session *s, const char *name, int *core_out)
+{
+    machine *m = s->run.m;
+    for (int k = 0; k < EXEC_NCORES; k++) {
+        int c = k == 0 ? s->run.core : k - (k <= s->run.core);
+        if (k != 0 && c == s->run.core)
+            continue;
+        int depth = inspect_depth(m, c);
+        for (int lv = 0; lv < depth; lv++) {
+            int slot = inspect_find_slot(m, c, lv, name);
+            if (slot < 0)
+                continue;
+            const char *n;
+            const value *v;
+            if (inspect_slot(m, c, lv, slot, &n, &v) && v->kind == VAL_TENSOR) {
+                *core_out = c;
+                return v->u.t;
+            }
+        }
+    }
+    return NULL;
+}
+
+/* Evaluates b's condition on t (1 when it has none). Errors print once and
+ * count as true, so the user sees the stop and the reason. */
+static int condition_holds(session *s, breakpoint *b, const tensor *t, const char *name)
+{
+    if (!b->cond)
+        return 1;
+    predicate_env env = {0};
+    env.t = t;
+    const case_tensor *g = name ? session_golden_for(s, name) : NULL;
+    env.golden = g ? g->t : NULL;
+    if (g)
+        output_tols(s, g, &env.rtol, &env.atol);
+    else {
+        env.rtol = session_get_double(s, SETTING_RTOL);
+        env.atol = session_get_double(s, SETTING_ATOL);
+    }
+    env.profile = profile_of(s);
+    strbuf err = STRBUF_INIT;
+    int r = predicate_eval(b->cond, &env, &err);
+    if (r < 0)
+        session_errorf(s, "Error in condition of breakpoint %d (%s): %s", b->number,
+                       predicate_text(b->cond), strbuf_str(&err));
+    strbuf_free(&err);
+    return r != 0;
+}
+
+/* Counts a hit: 1 when it stops (ignore count spent). */
+static int count_hit(breakpoint *b)
+{
+    b->hits++;
+    if (b->ignore > 0) {
+        b->ignore--;
+        return 0;
+    }
+    return 1;
+}
+
+typedef struct stop_info {
+    int bp;          /* breakpoint number, 0 none */
+    int core;
+    const char *why; /* for NaN/Inf/watch: a description */
+    char detail[256];
+} stop_info;
+
+static int check_location_bps(session *s, int core, int entered, stop_info *si, int until_line)
+{
+    machine *m = s->run.m;
+    inspect_frame f;
+    if (!inspect_frame_get(m, core, 0, &f) || inspect_core(m, core) != INSPECT_CORE_READY)
+        return 0;
+    if (until_line > 0 && f.line == until_line && core == s->run.core) {
+        si->core = core;
+        return 1;
+    }
+    for (size_t i = 0; i < s->nbps; i++) {
+        breakpoint *b = &s->bps[i];
+        if (!b->enabled)
+            continue;
+        int at = (b->kind == BP_LINE && b->pass == s->run.pass && b->line == f.line) ||
+                 (b->kind == BP_FUNC && entered && strcmp(b->func, f.func) == 0);
+        if (!at || !count_hit(b))
+            continue;
+        si->bp = b->number;
+        si->core = core;
+        return 1;
+    }
+    return 0;
+}
+
+static int check_value_bps(session *s, const snapshot *before, const snapshot *after, stop_info *si)
+{
+    run_state *r = &s->run;
+    int need_nan = 0, need_watch = 0;
+    for (size_t i = 0; i < s->nbps; i++) {
+        if (!s->bps[i].enabled)
+            continue;
+        need_nan |= s->bps[i].kind == BP_NAN || s->bps[i].kind == BP_INF;
+        need_watch |= s->bps[i].kind == BP_WATCH;
+    }
+    if (!need_nan && !need_watch)
+        return 0;
+    const tensor *fresh[64];
+    size_t nfresh = before ? snap_new_bindings(before, after, fresh, 64) : 0;
+    for (size_t i = 0; i < s->nbps; i++) {
+        breakpoint *b = &s->bps[i];
+        if (!b->enabled)
+            continue;
+        if (b->kind == BP_NAN || b->kind == BP_INF) {
+            const tensor *hit = NULL;
+            for (size_t k = 0; k < nfresh + r->nwritten && !hit; k++) {
+                const tensor *t = k < nfresh ? fresh[k] : r->written[k - nfresh];
+                if (b->kind == BP_NAN ? tensor_has_nan(t) : tensor_has_inf(t))
+                    hit = t;
+            }
+            if (hit && count_hit(b)) {
+                si->bp = b->number;
+                si->core = r->core;
+                si->why = b->kind == BP_NAN ? "NaN" : "Inf";
+                return 1;
+            }
+        } else if (b->kind == BP_WATCH) {
+            int core = r->core;
+            const tensor *t = find_named(s, b->spec, &core);
+            int changed = 0;
+            if (t && (!b->watch_bound || t != b->watch_seen))
+                changed = 1;
+            for (size_t k = 0; t && !changed && k < r->nwritten; k++)
+                changed = r->written[k] == t || r->written[k]->storage == t->storage;
+            int was_bound = b->watch_bound;
+            b->watch_seen = t;
+            b->watch_bound = t != NULL;
+            if (!changed || !t)
+                continue;
+            if (!was_bound && !b->cond) {
+                /* First binding counts as a write (gdb reports the new value). */
+            }
+            if (condition_holds(s, b, t, b->spec) && count_hit(b)) {
+                si->bp = b->number;
+                si->core = core;
+                si->why = "write";
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* ---- reporting ---------------------------------------------------------------------- */
+
+static const char *line_text(session *s, int pass, int line, size_t *len)
+{
+    const char *src = session_pass_source(s, pass);
+    if (!src || line < 1)
+        return NULL;
+    const char *p = src;
+    for (int l = 1; l < line && p; l++) {
+        p = strchr(p, '\n');
+        if (p)
+            p++;
+    }
+    if (!p || !*p)
+        return NULL;
+    const char *nl = strchr(p, '\n');
+    *len = nl ? (size_t)(nl - p) : strlen(p);
+    return p;
+}
+
+void run_print_location(session *s)
+{
+    run_state *r = &s->run;
+    inspect_frame f;
+    if (!r->m || !inspect_frame_get(r->m, r->core, r->level, &f)) {
+        session_printf(s, "[%s] not running\n", machine_core_name(r->core));
+        return;
+    }
+    const char *file = strrchr(f.file, '/');
+    file = file ? file + 1 : f.file;
+    const char *state = "";
+    if (inspect_core(r->m, r->core) == INSPECT_CORE_BLOCKED) {
+        const char *w = inspect_waiting(r->m, r->core);
+        session_printf(s, "[%s] %s at %s:%d, blocked on %s\n", machine_core_name(r->core), f.func,
+                       file, f.line, w ? w : "a queue");
+    } else {
+        if (inspect_core(r->m, r->core) == INSPECT_CORE_WAITING)
+            state = ", waiting for its group call";
+        session_printf(s, "[%s] %s at %s:%d%s\n", machine_core_name(r->core), f.func, file, f.line,
+                       state);
+    }
+    size_t len;
+    const char *text = line_text(s, r->pass, f.line, &len);
+    if (text)
+        session_printf(s, "%d\t%.*s\n", f.line, (int)len, text);
+}
+
+static void run_bp_commands(session *s, int number)
+{
+    breakpoint *b = bp_find(s, number);
+    if (!b || !b->ncommands || s->in_hook)
+        return;
+    /* Copy: the commands may delete the breakpoint. */
+    size_t n = b->ncommands;
+    char **cmds = xcalloc(n, sizeof *cmds);
+    for (size_t i = 0; i < n; i++)
+        cmds[i] = xstrdup(b->commands[i]);
+    s->in_hook++;
+    for (size_t i = 0; i < n; i++) {
+        session_execute(s, cmds[i]);
+        if (!s->run.active || s->quit)
+            break;
+    }
+    s->in_hook--;
+    for (size_t i = 0; i < n; i++)
+        free(cmds[i]);
+    free(cmds);
+}
+
+static void run_hook_stop(session *s)
+{
+    user_cmd *u = session_find_user_cmd(s, "hook-stop", 9);
+    if (!u || s->in_hook)
+        return;
+    s->in_hook++;
+    session_run_user_cmd(s, u, "");
+    s->in_hook--;
+}
+
+static void delete_bp(session *s, int number)
+{
+    for (size_t i = 0; i < s->nbps; i++) {
+        if (s->bps[i].number != number)
+            continue;
+        breakpoint *b = &s->bps[i];
+        free(b->func);
+        free(b->spec);
+        if (b->has_re)
+            regfree(&b->re);
+        predicate_free(b->cond);
+        for (size_t k = 0; k < b->ncommands; k++)
+            free(b->commands[k]);
+        free(b->commands);
+        memmove(&s->bps[i], &s->bps[i + 1], (s->nbps - i - 1) * sizeof *s->bps);
+        s->nbps--;
+        return;
+    }
+}
+
+static void report_stop(session *s, const stop_info *si)
+{
+    s->run.last_bp = si->bp;
+    if (si->bp) {
+        breakpoint *b = bp_find(s, si->bp);
+        if (b && b->kind == BP_WATCH) {
+            session_printf(s, "\nWatchpoint %d: %s written\n", b->number, b->spec);
+            tensor *t = session_lookup_tensor(s, b->spec, NULL, 1);
+            if (t) {
+                strbuf sb = STRBUF_INIT;
+                tensor_fmt_header(t, &sb);
+                strbuf_puts(&sb, " ");
+                tensor_fmt_stats(t, &sb);
+                session_printf(s, "New value = %s\n", strbuf_str(&sb));
+                strbuf_free(&sb);
+                tensor_unref(t);
+            }
+        }
+        else if (b && (b->kind == BP_NAN || b->kind == BP_INF))
+            session_printf(s, "\nBreakpoint %d: %s produced by the last statement\n", b->number,
+                           si->why);
+        else
+            session_printf(s, "\n%s %d, ", b && b->temporary ? "Temporary breakpoint" : "Breakpoint",
+                           si->bp);
+    }
+    run_print_location(s);
+    if (si->bp) {
+        breakpoint *b = bp_find(s, si->bp);
+        if (b && b->temporary)
+            delete_bp(s, si->bp);
+    }
+    display_show_all(s, 1);
+    run_hook_stop(s);
+    if (si->bp)
+        run_bp_commands(s, si->bp);
+}
+
+/* ---- the engine --------------------------------------------------------------------- */
+
+static int pass_bp_at_start(session *s, int pass)
+{
+    for (size_t i = 0; i < s->nbps; i++) {
+        breakpoint *b = &s->bps[i];
+        if (b->enabled && b->kind == BP_PASS && !b->cond && bp_pass_matches(b, &s->kase.passes[pass]) &&
+            count_hit(b))
+            return b->number;
+    }
+    return 0;
+}
+
+/* A conditional pass breakpoint fires when a finished pass's output satisfies it. */
+static int pass_bp_at_end(session *s, int pass)
+{
+    pass_result *res = result_for(s, pass);
+    for (size_t i = 0; i < s->nbps; i++) {
+        breakpoint *b = &s->bps[i];
+        if (!b->enabled || b->kind != BP_PASS || !b->cond || !bp_pass_matches(b, &s->kase.passes[pass]))
+            continue;
+        for (int k = 0; k < res->nout; k++) {
+            if (!res->outputs[k])
+                continue;
+            if (condition_holds(s, b, res->outputs[k], s->kase.outputs[k].name) && count_hit(b)) {
+                session_printf(s, "\nBreakpoint %d, pass %d %s: %s holds for '%s'\n", b->number,
+                               s->kase.passes[pass].index, s->kase.passes[pass].name,
+                               predicate_text(b->cond), s->kase.outputs[k].name);
+                return b->number;
+            }
+        }
+    }
+    return 0;
+}
+
+static int pass_validated_ok(session *s, int pass)
+{
+    pass_result *res = result_for(s, pass);
+    for (int k = 0; k < res->nout; k++)
+        if (!res->ok[k])
+            return 0;
+    return 1;
+}
+
+static void finish_run(session *s)
+{
+    run_state *r = &s->run;
+    r->finished = 1;
+    validate_outputs(s);
+    session_printf(s, "Pass %d %s finished after %" PRIu64 " statements.\n",
+                   s->kase.passes[r->pass].index, s->kase.passes[r->pass].name, machine_steps(r->m));
+}
+
+static void fail_run(session *s)
+{
+    run_state *r = &s->run;
+    r->failed = 1;
+    result_for(s, r->pass)->ran = 1;
+    result_for(s, r->pass)->failed = 1;
+    session_errorf(s, "%s", machine_error(r->m));
+    session_printf(s, "Pass %d %s stopped with an error.\n", s->kase.passes[r->pass].index,
+                   s->kase.passes[r->pass].name);
+    session_mark_redraw(s, SESSION_REDRAW_PASSES);
+}
+
+/* Starts the next pass for `continue` after the end of one. Returns 1 when
+ * it stopped (pass breakpoint, error), 0 to keep running. */
+static int continue_into_next_pass(session *s, int *stopped_ok)
+{
+    int next = s->run.pass + 1;
+    if ((size_t)next >= s->kase.npasses) {
+        session_printf(s, "The last pass has finished.\n");
+        *stopped_ok = 1;
+        return 1;
+    }
+    if (run_start(s, next) != PTODB_OK) {
+        *stopped_ok = 0;
+        return 1;
+    }
+    session_printf(s, "Pass %d: %s\n", s->kase.passes[next].index, s->kase.passes[next].name);
+    int bp = pass_bp_at_start(s, next);
+    if (bp) {
+        stop_info si = {.bp = bp, .core = s->run.core};
+        session_printf(s, "\nBreakpoint %d, pass %d %s\n", bp, s->kase.passes[next].index,
+                       s->kase.passes[next].name);
+        si.bp = 0; /* the pass line above is the report */
+        report_stop(s, &si);
+        *stopped_ok = 1;
+        return 1;
+    }
+    return 0;
+}
+
+ptodb_status run_go(session *s, run_mode mode, long count, int until_line)
+{
+    run_state *r = &s->run;
+    if (!r->active) {
+        session_errorf(s, "The program is not being run.  Use \"run\" or \"start\".");
+        return PTODB_ERR_USAGE;
+    }
+    if (r->failed) {
+        session_errorf(s, "The pass stopped with an error.  Use \"run\" to start it again.");
+        return PTODB_ERR_USAGE;
+    }
+    if (r->finished && mode != RUN_CONTINUE) {
+        session_errorf(s, "The pass has finished.  Use \"run\", or \"continue\" for the next pass.");
+        return PTODB_ERR_USAGE;
+    }
+    s->interrupted = 0;
+    if (count < 1)
+        count = 1;
+    snapshot before = {0}, after = {0};
+    int value_bps = 0;
+    for (size_t i = 0; i < s->nbps; i++)
+        value_bps |= s->bps[i].enabled &&
+                     (s->bps[i].kind == BP_WATCH || s->bps[i].kind == BP_NAN || s->bps[i].kind == BP_INF);
+    long done = 0;
+    ptodb_status result = PTODB_OK;
+    /* continue from inside a pass stops at its end; continue from the end of
+     * a pass runs the following passes until one fails or a breakpoint. */
+    int across_passes = r->finished;
+    int target = r->core;
+    int d0 = r->m ? inspect_depth(r->m, target) : 0;
+    stop_info si = {0};
+    for (;;) {
+        if (r->finished) {
+            /* continue: on to the following passes */
+            int ok;
+            if (continue_into_next_pass(s, &ok)) {
+                result = ok ? PTODB_OK : PTODB_ERR_RUNTIME;
+                goto out;
+            }
+            across_passes = 1;
+            target = r->core;
+            d0 = inspect_depth(r->m, target);
+            si = (stop_info){0};
+            if (value_bps)
+                snap_take(r->m, &after);
+            continue;
+        }
+        if (s->interrupted) {
+            session_printf(s, "\nInterrupted.\n");
+            si.core = r->core;
+            report_stop(s, &si);
+            goto out;
+        }
+        if (value_bps) {
+            snapshot t = before;
+            before = after;
+            after = t;
+            if (!before.n)
+                snap_take(r->m, &before);
+        }
+        r->nwritten = 0;
+        int target_ready = inspect_core(r->m, target) == INSPECT_CORE_READY;
+        exec_event ev;
+        ptodb_status st;
+        if (mode != RUN_CONTINUE && mode != RUN_UNTIL && target_ready)
+            st = machine_step_core(r->m, target, &ev);
+        else
+            st = machine_step(r->m, &ev);
+        if (st != PTODB_OK || ev.kind == EXEC_EV_ERROR) {
+            fail_run(s);
+            result = st != PTODB_OK ? st : PTODB_ERR_RUNTIME;
+            goto out;
+        }
+        if (ev.kind == EXEC_EV_DONE || machine_finished(r->m)) {
+            finish_run(s);
+            int bp = pass_bp_at_end(s, r->pass);
+            if (bp || mode != RUN_CONTINUE || !across_passes || !pass_validated_ok(s, r->pass))
+                goto out;
+            continue;
+        }
+        if (value_bps)
+            snap_take(r->m, &after);
+        {
+            inspect_frame g;
+            if (inspect_frame_get(r->m, ev.core, 0, &g))
+                run_count_visit(r, g.stmt, ev.core);
+        }
+        /* Which cores moved: the stepped one, and any that entered a frame. */
+        int stopped = 0;
+        for (int c = 0; c < EXEC_NCORES && !stopped; c++) {
+            int depth = inspect_depth(r->m, c);
+            int entered = depth > r->prev_depth[c];
+            if (c == ev.core || entered)
+                stopped = check_location_bps(s, c, entered, &si, mode == RUN_UNTIL ? until_line : 0);
+        }
+        for (int c = 0; c < EXEC_NCORES; c++)
+            r->prev_depth[c] = inspect_depth(r->m, c);
+        if (!stopped && value_bps)
+            stopped = check_value_bps(s, &before, &after, &si);
+        if (stopped) {
+            r->core = si.core;
+            r->level = 0;
+            report_stop(s, &si);
+            goto out;
+        }
+        int finished_stmt = ev.kind == EXEC_EV_STMT || ev.kind == EXEC_EV_CALL ||
+                            ev.kind == EXEC_EV_RETURN || ev.kind == EXEC_EV_FINISHED;
+        int hit = 0;
+        switch (mode) {
+        case RUN_STEP:
+            if (!target_ready && ev.core != target) {
+                /* The selected core waits (a group call, an empty queue):
+                 * stepping follows the core that ran. */
+                session_printf(s, "[Switching to %s]\n", machine_core_name(ev.core));
+                target = r->core = ev.core;
+                hit = finished_stmt;
+            } else {
+                hit = ev.core == target && finished_stmt;
+            }
+            break;
+        case RUN_NEXT:
+            hit = ev.core == target && finished_stmt && inspect_depth(r->m, target) <= d0;
+            if (ev.core == target && ev.kind == EXEC_EV_FINISHED)
+                hit = 1;
+            break;
+        case RUN_FINISH:
+            if (inspect_depth(r->m, target) < d0) {
+                hit = 1;
+                count = 1;
+                session_printf(s, "Run till exit from frame #0\n");
+            }
+            break;
+        default:
+            break;
+        }
+        if (hit && ++done >= count) {
+            if (inspect_depth(r->m, target) == 0 && target != EXEC_CORE_HOST) {
+                /* The core ended: show the host, which resumes next. */
+                session_printf(s, "[%s finished]\n", machine_core_name(target));
+                r->core = EXEC_CORE_HOST;
+            }
+            r->level = 0;
+            si = (stop_info){.core = r->core};
+            report_stop(s, &si);
+            goto out;
+        }
+    }
+out:
+    free(before.items);
+    free(after.items);
+    session_mark_redraw(s, SESSION_REDRAW_SOURCE | SESSION_REDRAW_QUEUES | SESSION_REDRAW_WATCH |
+                               SESSION_REDRAW_STATUS);
+    return result;
+}
+
+/* ---- names ----------------------------------------------------------------------------- */
+
+const case_tensor *session_golden_for(const session *s, const char *name)
+{
+    if (!s->have_case)
+        return NULL;
+    char buf[256];
+    const char *base = case_strip_ssa(name, buf, sizeof buf);
+    for (size_t k = 0; k < s->kase.noutputs; k++)
+        if (strcmp(s->kase.outputs[k].name, base) == 0 || strcmp(s->kase.outputs[k].name, name) == 0)
+            return &s->kase.outputs[k];
+    return NULL;
+}
+
+tensor *session_lookup_tensor(session *s, const char *name, const tensor **golden, int quiet)
+{
+    if (golden)
+        *golden = NULL;
+    if (!s->have_case) {
+        if (!quiet)
+            session_errorf(s, "No case is open.  Use \"open PATH\".");
+        return NULL;
+    }
+    if (strncmp(name, "golden.", 7) == 0) {
+        for (size_t k = 0; k < s->kase.noutputs; k++)
+            if (strcmp(s->kase.outputs[k].name, name + 7) == 0)
+                return tensor_ref(s->kase.outputs[k].t);
+        if (!quiet)
+            session_errorf(s, "No golden output named \"%s\".", name + 7);
+        return NULL;
+    }
+    run_state *r = &s->run;
+    if (r->active && r->m) {
+        int depth = inspect_depth(r->m, r->core);
+        for (int lv = r->level; lv < depth; lv++) {
+            int slot = inspect_find_slot(r->m, r->core, lv, name);
+            if (slot < 0)
+                continue;
+            const char *n;
+            const value *v;
+            inspect_slot(r->m, r->core, lv, slot, &n, &v);
+            if (v->kind == VAL_UNBOUND) {
+                if (!quiet)
+                    session_errorf(s, "\"%s\" has not been assigned yet.", n);
+                return NULL;
+            }
+            if (v->kind != VAL_TENSOR) {
+                if (!quiet)
+                    session_errorf(s, "\"%s\" is not a tensor here (%s).", n, value_kind_name(v->kind));
+                return NULL;
+            }
+            if (golden) {
+                const case_tensor *g = session_golden_for(s, n);
+                *golden = g ? g->t : NULL;
+            }
+            return tensor_ref(v->u.t);
+        }
+        /* The run's bound arguments, after the frames have gone. */
+        for (size_t i = 0; i < r->nbinds; i++) {
+            if (r->binds[i].t && r->binds[i].key && strcmp(r->binds[i].key, name) == 0) {
+                if (golden) {
+                    const case_tensor *g = session_golden_for(s, name);
+                    *golden = g ? g->t : NULL;
+                }
+                return tensor_ref(r->binds[i].t);
+            }
+        }
+    }
+    for (size_t k = 0; k < s->kase.ninputs; k++)
+        if (strcmp(s->kase.inputs[k].name, name) == 0)
+            return tensor_ref(s->kase.inputs[k].t);
+    if (!quiet)
+        session_errorf(s, "No tensor \"%s\" in the current context.", name);
+    return NULL;
+}
+
+ptodb_status run_begin(session *s, int pass, int stop_at_start)
+{
+    ptodb_status st = run_start(s, pass);
+    if (st != PTODB_OK)
+        return st;
+    run_state *r = &s->run;
+    int bp = pass_bp_at_start(s, pass);
+    if (bp) {
+        session_printf(s, "\nBreakpoint %d, pass %d %s\n", bp, s->kase.passes[pass].index,
+                       s->kase.passes[pass].name);
+        stop_info si = {.core = r->core};
+        report_stop(s, &si);
+        r->last_bp = bp;
+        return PTODB_OK;
+    }
+    stop_info si = {0};
+    if (check_location_bps(s, r->core, 1, &si, 0) || stop_at_start) {
+        report_stop(s, &si);
+        return PTODB_OK;
+    }
+    return run_go(s, RUN_CONTINUE, 1, 0);
+}

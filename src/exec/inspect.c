@@ -1,0 +1,155 @@
+#include "exec/inspect.h"
+
+#include <string.h>
+
+#include "exec/machine_int.h"
+#include "exec/program.h"
+
+const char *inspect_core_state_name(inspect_core_state s)
+{
+    static const char *const names[] = {"idle", "ready", "blocked", "waiting", "done", "failed"};
+    return (unsigned)s < sizeof names / sizeof names[0] ? names[s] : "?";
+}
+
+static const core *get_core(const machine *m, int c)
+{
+    return c >= 0 && c < EXEC_NCORES ? &m->cores[c] : NULL;
+}
+
+inspect_core_state inspect_core(const machine *m, int c)
+{
+    const core *k = get_core(m, c);
+    if (!k)
+        return INSPECT_CORE_IDLE;
+    switch (k->state) {
+    case CORE_READY: return INSPECT_CORE_READY;
+    case CORE_BLOCKED: return INSPECT_CORE_BLOCKED;
+    case CORE_WAIT_GROUP: return INSPECT_CORE_WAITING;
+    case CORE_DONE: return INSPECT_CORE_DONE;
+    case CORE_FAILED: return INSPECT_CORE_FAILED;
+    default: return INSPECT_CORE_IDLE;
+    }
+}
+
+int inspect_depth(const machine *m, int c)
+{
+    const core *k = get_core(m, c);
+    return k ? k->depth : 0;
+}
+
+static const xframe *get_frame(const machine *m, int c, int level)
+{
+    const core *k = get_core(m, c);
+    if (!k || level < 0 || level >= k->depth)
+        return NULL;
+    return &k->frames[k->depth - 1 - level];
+}
+
+/* Slots the user can name: the resolver's (params + body names); the
+ * lowering appends hidden temps after them. */
+static int named_slots(const xfunc *fn)
+{
+    return fn->src ? (int)fn->src->nslots : 0;
+}
+
+int inspect_frame_get(const machine *m, int c, int level, inspect_frame *out)
+{
+    memset(out, 0, sizeof *out);
+    const xframe *f = get_frame(m, c, level);
+    if (!f)
+        return 0;
+    out->func = f->fn->name;
+    out->file = m->p->path;
+    if (f->pc < f->fn->ncode)
+        out->stmt = f->fn->code[f->pc].stmt;
+    else if (f->fn->ncode)
+        out->stmt = f->fn->code[f->fn->ncode - 1].stmt;
+    if (out->stmt) {
+        out->line = (int)out->stmt->span.line;
+        out->col = (int)out->stmt->span.col;
+    }
+    out->nparams = (int)f->fn->nparams;
+    out->nslots = named_slots(f->fn);
+    return 1;
+}
+
+int inspect_slot(const machine *m, int c, int level, int i, const char **name, const value **val)
+{
+    const xframe *f = get_frame(m, c, level);
+    if (!f || i < 0 || i >= named_slots(f->fn))
+        return 0;
+    *name = f->fn->src->slot_names[i]->text;
+    *val = &f->slots[i];
+    return 1;
+}
+
+static size_t base_len(const char *name)
+{
+    const char *p = strstr(name, "__");
+    return p ? (size_t)(p - name) : strlen(name);
+}
+
+int inspect_find_slot(const machine *m, int c, int level, const char *name)
+{
+    const xframe *f = get_frame(m, c, level);
+    if (!f)
+        return -1;
+    int n = named_slots(f->fn);
+    for (int i = 0; i < n; i++)
+        if (strcmp(f->fn->src->slot_names[i]->text, name) == 0)
+            return i;
+    /* "x" matches the bound slot of x__ssa_vN / x__tile... with the latest
+     * assignment order (slots are numbered in order of first appearance). */
+    size_t len = strlen(name);
+    int found = -1;
+    for (int i = 0; i < n; i++) {
+        const char *sn = f->fn->src->slot_names[i]->text;
+        if (base_len(sn) == len && strncmp(sn, name, len) == 0 && f->slots[i].kind != VAL_UNBOUND)
+            found = i;
+    }
+    return found;
+}
+
+const char *inspect_waiting(const machine *m, int c)
+{
+    const core *k = get_core(m, c);
+    if (!k || k->state != CORE_BLOCKED)
+        return NULL;
+    return k->wait_what[0] ? k->wait_what : NULL;
+}
+
+static void add_queue(const xqueue *q, inspect_queue *out, int max, int *n)
+{
+    if (!q->touched)
+        return;
+    if (*n < max) {
+        inspect_queue *e = &out[*n];
+        int exchange = q->name && strcmp(q->name, "aic_gather") == 0;
+        e->direction = exchange ? "lane exchange" : q->to_aiv ? "aic->aiv" : "aiv->aic";
+        e->split = q->split;
+        e->lane = q->lane;
+        e->depth = (int)q->n;
+    }
+    (*n)++;
+}
+
+int inspect_queues(const machine *m, inspect_queue *out, int max)
+{
+    const xrt *rt = m->grp.active ? &m->grp.rt : &m->global_rt;
+    int n = 0;
+    add_queue(&rt->to_aiv, out, max, &n);
+    add_queue(&rt->to_aic, out, max, &n);
+    for (int l = 0; l < 2; l++) {
+        add_queue(&rt->to_aiv_dual[l], out, max, &n);
+        add_queue(&rt->to_aic_dual[l], out, max, &n);
+    }
+    for (int s = 1; s <= 4; s++)
+        for (int l = 0; l < 2; l++) {
+            add_queue(&rt->to_aiv_split[s][l], out, max, &n);
+            add_queue(&rt->to_aic_split[s][l], out, max, &n);
+        }
+    for (int a = 0; a < 2; a++)
+        for (int b = 0; b < 2; b++)
+            add_queue(&rt->gather[a][b], out, max, &n);
+    return n;
+}

@@ -1,0 +1,58 @@
+/* Read-only inspection of a machine for debuggers: each core's state and
+ * frame stack (function, location, named slots), the op a blocked core waits
+ * on, and the cross-core queues. Nothing here changes the machine. */
+#ifndef PTODB_EXEC_INSPECT_H
+#define PTODB_EXEC_INSPECT_H
+
+#include "base/strbuf.h"
+#include "exec/machine.h"
+#include "ir/ast.h"
+
+typedef enum {
+    INSPECT_CORE_IDLE,     /* not started, or not part of the running group */
+    INSPECT_CORE_READY,    /* can run */
+    INSPECT_CORE_BLOCKED,  /* waiting on an empty queue */
+    INSPECT_CORE_WAITING,  /* the host, waiting for its group call's cores */
+    INSPECT_CORE_DONE,
+    INSPECT_CORE_FAILED
+} inspect_core_state;
+
+const char *inspect_core_state_name(inspect_core_state s);
+inspect_core_state inspect_core(const machine *m, int core);
+/* Frames on a core (0 when idle). */
+int inspect_depth(const machine *m, int core);
+
+typedef struct inspect_frame {
+    const char *func;  /* function name */
+    const char *file;  /* the pass file */
+    const ir_stmt *stmt; /* the statement about to run (or running), or NULL */
+    int line, col;     /* of stmt; 0 when none */
+    int nparams;
+    int nslots;        /* named slots (params first), temps excluded */
+} inspect_frame;
+
+/* Frame `level` of a core: 0 is the innermost. Returns 0 when out of range. */
+int inspect_frame_get(const machine *m, int core, int level, inspect_frame *out);
+/* Slot i of that frame: its IR name (as written in the dump) and value
+ * (VAL_UNBOUND before assignment). Returns 0 when out of range. */
+int inspect_slot(const machine *m, int core, int level, int i, const char **name,
+                 const value **val);
+/* Looks a name up in a frame: exact, then with its SSA suffix dropped
+ * (x__ssa_v3 -> x, matching the latest assigned "x__..." slot). -1 if none. */
+int inspect_find_slot(const machine *m, int core, int level, const char *name);
+
+/* "tpop_from_aic (split=1, lane=0)" for a blocked core, else NULL. */
+const char *inspect_waiting(const machine *m, int core);
+
+typedef struct inspect_queue {
+    const char *direction; /* "aic->aiv", "aiv->aic", "lane exchange" */
+    int split;             /* -1 none, 0 dual no-split, 1..4 */
+    int lane;              /* -1 single */
+    int depth;
+} inspect_queue;
+
+/* The queues of the running group (those touched so far); returns how many
+ * there are, filling at most max. */
+int inspect_queues(const machine *m, inspect_queue *out, int max);
+
+#endif
