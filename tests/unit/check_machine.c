@@ -5,12 +5,14 @@
  * machine's own ops (cross-core) and scalar arithmetic, so they do not
  * depend on the op families. */
 #include <check.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/diag.h"
 #include "base/mem.h"
+#include "exec/compare.h"
 #include "exec/machine.h"
 #include "exec/program.h"
 #include "exec/xcore.h"
@@ -668,6 +670,112 @@ START_TEST(test_slot_depth_backpressure)
 }
 END_TEST
 
+START_TEST(test_step_cores_by_hand)
+{
+    /* a debugger switches cores: AIV0 first blocks on its pop, then AIC
+     * pushes, then AIV0's pop re-runs and completes */
+    const char *k = "    @pl.function(type=pl.FunctionType.AIC)\n"
+                    "    def g_aic(a: pl.Tensor[[4, 4], pl.FP32]):\n"
+                    "        pl.tile.tpush_to_aiv(a, split=0)\n"
+                    "    @pl.function(type=pl.FunctionType.AIV)\n"
+                    "    def g_aiv(a: pl.Tensor[[4, 4], pl.FP32]):\n"
+                    "        x: pl.Tile[[4, 4], pl.FP32, pl.Mem.Vec] = pl.tile.tpop_from_aic(split=0)\n";
+    char *body = xmalloc(strlen(k) + strlen(GROUP_TAIL) + 1);
+    strcpy(body, k);
+    strcat(body, GROUP_TAIL);
+    loaded L;
+    load(&L, body);
+    free(body);
+    int64_t shape[2] = {4, 4};
+    value arg = value_tensor(tensor_zeros(DTYPE_FP32, 2, shape, NULL));
+    machine *m = machine_new(L.p, NULL);
+    ck_assert_int_eq(machine_start(m, L.p->entry, &arg, 1), PTODB_OK);
+    exec_event ev;
+    ck_assert_int_eq(machine_step(m, &ev), PTODB_OK); /* main: self.g(a) starts the group */
+    ck_assert_int_eq(ev.kind, EXEC_EV_CALL);
+    ck_assert_str_eq(ev.func, "g");
+    ck_assert_int_eq(machine_step_core(m, EXEC_CORE_HOST, &ev), PTODB_ERR_USAGE); /* waits for the group */
+    ck_assert_int_eq(machine_step_core(m, EXEC_CORE_AIV0, &ev), PTODB_OK);
+    ck_assert_int_eq(ev.kind, EXEC_EV_BLOCKED);
+    ck_assert_int_eq(ev.core, EXEC_CORE_AIV0);
+    ck_assert_int_eq(ev.line, 11);
+    ck_assert_str_eq(ev.func, "g_aiv");
+    ck_assert_int_eq(machine_step_core(m, EXEC_CORE_AIV0, &ev), PTODB_OK); /* still blocked */
+    ck_assert_int_eq(ev.kind, EXEC_EV_BLOCKED);
+    ck_assert_int_eq(machine_step_core(m, EXEC_CORE_AIC, &ev), PTODB_OK);
+    ck_assert_int_eq(ev.kind, EXEC_EV_STMT);
+    ck_assert_int_eq(ev.line, 8);
+    ck_assert_int_eq(machine_step_core(m, EXEC_CORE_AIV0, &ev), PTODB_OK);
+    ck_assert_int_eq(ev.kind, EXEC_EV_STMT);
+    ck_assert_int_eq(ev.line, 11);
+    ck_assert_int_eq(machine_run(m), PTODB_OK);
+    ck_assert(machine_finished(m));
+    machine_free(m);
+    value_clear(&arg);
+    unload(&L);
+}
+END_TEST
+
+/* ---- compare (semantics.md §7.3) -------------------------------------------- */
+
+static tensor *t1(dtype_id dt, double v)
+{
+    int64_t shape[1] = {1};
+    tensor *t = tensor_zeros(dt, 1, shape, NULL);
+    int64_t idx[1] = {0};
+    tensor_set(t, idx, v);
+    return t;
+}
+
+START_TEST(test_compare_like_ref)
+{
+    exec_compare_result r;
+    tensor *a = t1(DTYPE_BF16, 1.0), *e = t1(DTYPE_BF16, 1.0546875);
+    /* measured on torch 1.13: both True (bf16 intermediates, narrowed scalars) */
+    exec_compare(a, e, 0.0, 0.0546, EXEC_PROFILE_T13, &r);
+    ck_assert(r.pass);
+    exec_compare(a, e, 0.0518, 0.0, EXEC_PROFILE_T13, &r);
+    ck_assert(r.pass);
+    ck_assert(r.max_abs_diff == 0.0546875);
+    exec_compare(a, e, 0.05, 0.0, EXEC_PROFILE_T13, &r);
+    ck_assert(!r.pass);
+    ck_assert_int_eq(r.mismatches, 1);
+    tensor_unref(a);
+    tensor_unref(e);
+    /* dtype mismatch is REF's RuntimeError */
+    a = t1(DTYPE_FP32, 1.0);
+    e = t1(DTYPE_BF16, 1.0);
+    exec_compare(a, e, 0.05, 0.05, EXEC_PROFILE_T2, &r);
+    ck_assert(r.error);
+    ck_assert_str_eq(r.msg, "RuntimeError: Float did not match BFloat16");
+    tensor_unref(a);
+    tensor_unref(e);
+    /* NaN never matches and makes max_abs_diff nan */
+    a = t1(DTYPE_FP32, NAN);
+    e = t1(DTYPE_FP32, NAN);
+    exec_compare(a, e, 0.05, 0.05, EXEC_PROFILE_T2, &r);
+    ck_assert(!r.pass);
+    char buf[32];
+    exec_format_e6(r.max_abs_diff, buf, sizeof buf);
+    ck_assert_str_eq(buf, "nan");
+    tensor_unref(a);
+    tensor_unref(e);
+    /* integer differences wrap in the dtype: uint8 3 - 5 = 254 */
+    a = t1(DTYPE_UINT8, 3);
+    e = t1(DTYPE_UINT8, 5);
+    exec_compare(a, e, 0.0, 0.0, EXEC_PROFILE_T2, &r);
+    ck_assert(r.max_abs_diff == 254.0);
+    tensor_unref(a);
+    tensor_unref(e);
+    exec_format_e6(9.765625e-04, buf, sizeof buf);
+    ck_assert_str_eq(buf, "9.765625e-04");
+    exec_format_e6(0.0, buf, sizeof buf);
+    ck_assert_str_eq(buf, "0.000000e+00");
+    exec_format_e6(INFINITY, buf, sizeof buf);
+    ck_assert_str_eq(buf, "inf");
+}
+END_TEST
+
 static Suite *machine_suite(void)
 {
     Suite *s = suite_create("machine");
@@ -697,7 +805,11 @@ static Suite *machine_suite(void)
     tcase_add_test(x, test_split_conflict_is_codegen_error);
     tcase_add_test(x, test_group_without_pair_runs_inline);
     tcase_add_test(x, test_slot_depth_backpressure);
+    tcase_add_test(x, test_step_cores_by_hand);
     suite_add_tcase(s, x);
+    TCase *cmp = tcase_create("compare");
+    tcase_add_test(cmp, test_compare_like_ref);
+    suite_add_tcase(s, cmp);
     return s;
 }
 
