@@ -119,19 +119,19 @@ static void setting_origin_text(session *s, char *buf, size_t size)
 
 ptodb_status cmd_SET(session *s, const char *args)
 {
-    const char *value = NULL;
-    int id = session_match_setting(args, &value);
+    const char *val = NULL;
+    int id = session_match_setting(args, &val);
     if (id < 0) {
         session_errorf(s, "No setting \"%s\".  Try \"show\" for the list.", args);
         return PTODB_ERR_USAGE;
     }
-    if (!*value) {
+    if (!*val) {
         session_errorf(s, "Argument required (a value for %s).", session_setting_name(id));
         return PTODB_ERR_USAGE;
     }
     char origin[512];
     setting_origin_text(s, origin, sizeof origin);
-    return session_set(s, (session_setting)id, value, origin);
+    return session_set(s, (session_setting)id, val, origin);
 }
 
 static void show_one(session *s, int id)

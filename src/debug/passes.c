@@ -51,6 +51,16 @@ static void print_diags(session *s, diag_sink *sink)
         session_errorf(s, "(%d more errors not shown)", sink->suppressed);
 }
 
+/* The shortest %g form that reads back as v ("0.05", not 0.050000000000000003). */
+static void shortest_double(double v, char *buf, size_t size)
+{
+    for (int prec = 6; prec <= 17; prec++) {
+        snprintf(buf, size, "%.*g", prec, v);
+        if (strtod(buf, NULL) == v)
+            return;
+    }
+}
+
 ptodb_status session_open(session *s, const char *path, double rtol, double atol)
 {
     case_options opt = {0};
@@ -86,9 +96,9 @@ ptodb_status session_open(session *s, const char *path, double rtol, double atol
     s->cur_pass = 0;
     s->list_line = 0;
     char buf[64];
-    snprintf(buf, sizeof buf, "%.17g", s->kase.rtol.value);
+    shortest_double(s->kase.rtol.value, buf, sizeof buf);
     session_set(s, SETTING_RTOL, buf, s->kase.rtol.where ? s->kase.rtol.where : "case");
-    snprintf(buf, sizeof buf, "%.17g", s->kase.atol.value);
+    shortest_double(s->kase.atol.value, buf, sizeof buf);
     session_set(s, SETTING_ATOL, buf, s->kase.atol.where ? s->kase.atol.where : "case");
     session_mark_redraw(s, SESSION_REDRAW_ALL);
     session_printf(s, "Opened %s: %zu passes, %zu inputs, %zu golden outputs.\n", s->kase.root,

@@ -73,6 +73,7 @@ void session_free(session *s)
     free(s->collect_name);
     strbuf_free(&s->collect_body);
     free(s->status_line);
+    free(s->heat_cells);
     free(s);
 }
 
@@ -189,7 +190,7 @@ static int parse_bool(const char *v, long *out)
     return -1;
 }
 
-ptodb_status session_set(session *s, session_setting id, const char *value, const char *origin)
+ptodb_status session_set(session *s, session_setting id, const char *text, const char *origin)
 {
     setting_value nv = {0};
     const char *name = setting_info[id].name;
@@ -197,28 +198,28 @@ ptodb_status session_set(session *s, session_setting id, const char *value, cons
     errno = 0;
     switch (setting_info[id].kind) {
     case SK_BOOL:
-        if (parse_bool(value, &nv.i) != 0) {
-            session_errorf(s, "\"on\" or \"off\" expected for %s, got \"%s\"", name, value);
+        if (parse_bool(text, &nv.i) != 0) {
+            session_errorf(s, "\"on\" or \"off\" expected for %s, got \"%s\"", name, text);
             return PTODB_ERR_USAGE;
         }
         break;
     case SK_INT:
-        nv.i = strtol(value, &end, 10);
-        if (!*value || *end || errno || nv.i < 0) {
-            session_errorf(s, "a non-negative integer expected for %s, got \"%s\"", name, value);
+        nv.i = strtol(text, &end, 10);
+        if (!*text || *end || errno || nv.i < 0) {
+            session_errorf(s, "a non-negative integer expected for %s, got \"%s\"", name, text);
             return PTODB_ERR_USAGE;
         }
         break;
     case SK_DOUBLE:
-        nv.d = strtod(value, &end);
-        if (!*value || *end || errno || !(nv.d >= 0) || nv.d > 1e300) {
-            session_errorf(s, "a non-negative number expected for %s, got \"%s\"", name, value);
+        nv.d = strtod(text, &end);
+        if (!*text || *end || errno || !(nv.d >= 0) || nv.d > 1e300) {
+            session_errorf(s, "a non-negative number expected for %s, got \"%s\"", name, text);
             return PTODB_ERR_USAGE;
         }
         break;
     case SK_STRING:
-        if (id == SETTING_REF && strcmp(value, "torch2") != 0 && strcmp(value, "torch1.13") != 0) {
-            session_errorf(s, "ref must be torch2 or torch1.13, got \"%s\"", value);
+        if (id == SETTING_REF && strcmp(text, "torch2") != 0 && strcmp(text, "torch1.13") != 0) {
+            session_errorf(s, "ref must be torch2 or torch1.13, got \"%s\"", text);
             return PTODB_ERR_USAGE;
         }
         break;
@@ -227,7 +228,7 @@ ptodb_status session_set(session *s, session_setting id, const char *value, cons
     }
     free(s->settings[id].text);
     free(s->settings[id].origin);
-    nv.text = xstrdup(value);
+    nv.text = xstrdup(text);
     nv.origin = xstrdup(origin);
     s->settings[id] = nv;
     s->redraw |= SESSION_REDRAW_STATUS;

@@ -145,6 +145,7 @@ struct session {
     int list_line;       /* next line `list` shows, 0 = around the start */
 
     char *status_line;   /* view_status_line's buffer */
+    float *heat_cells;   /* view_heatmap_get's buffer */
 
     /* running */
     op_fn *ops;          /* exec_ops_init's table, built on first use */

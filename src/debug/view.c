@@ -1,5 +1,6 @@
-/* The read side of the session for front ends (view.h). Parts that need a
- * running program report "nothing" until the session has one. */
+/* The read side of the session for front ends (view.h): what is running
+ * and where, the passes with their verdicts, breakpoint marks, heat grids,
+ * cores, queues and displays. */
 #include "debug/view.h"
 
 #include <math.h>
@@ -8,13 +9,27 @@
 #include <string.h>
 
 #include "base/strbuf.h"
+#include "debug/heatgrid.h"
 #include "debug/session_impl.h"
+#include "exec/inspect.h"
 
 int view_stop_location(session *s, view_location *out)
 {
-    (void)s;
     memset(out, 0, sizeof *out);
-    return 0; /* no program runs in the session yet */
+    run_state *r = &s->run;
+    if (!r->active || !r->m || r->finished)
+        return 0;
+    inspect_frame f;
+    if (!inspect_frame_get(r->m, r->core, r->level, &f))
+        return 0;
+    out->pass = r->pass;
+    out->file = f.file;
+    out->line = f.line;
+    out->col = f.col;
+    out->core = r->core;
+    out->core_name = machine_core_name(r->core);
+    out->func = f.func;
+    return 1;
 }
 
 int view_pass_info(session *s, int i, view_pass *out)
@@ -33,39 +48,138 @@ int view_pass_info(session *s, int i, view_pass *out)
         out->output_names[k] = s->kase.outputs[k].name;
         out->max_abs_diff[k] = NAN;
     }
+    const pass_result *res = s->results ? &s->results[i] : NULL;
+    if (res && res->ran) {
+        out->verdict = res->failed ? VIEW_VERDICT_ERROR : VIEW_VERDICT_PASS;
+        for (int k = 0; k < out->noutputs && k < res->nout && !res->failed; k++) {
+            out->max_abs_diff[k] = res->max_abs_diff[k];
+            if (!res->ok[k])
+                out->verdict = VIEW_VERDICT_FAIL;
+        }
+    }
     return 1;
 }
 
 int view_breakpoint_at(session *s, int pass, int line)
 {
-    (void)s, (void)pass, (void)line;
-    return 0;
+    int mark = 0;
+    for (size_t i = 0; i < s->nbps; i++) {
+        const breakpoint *b = &s->bps[i];
+        if (b->kind == BP_LINE && b->pass == pass && b->line == line) {
+            if (b->enabled)
+                return 1;
+            mark = 2;
+        }
+    }
+    return mark;
 }
 
 int view_heatmap_get(session *s, int output, view_heat_mode mode, int max_rows, int max_cols,
                      view_heatmap *out)
 {
-    (void)s, (void)output, (void)mode, (void)max_rows, (void)max_cols;
     memset(out, 0, sizeof *out);
-    return 0;
+    if (!s->have_case || !s->results || output < 0 || (size_t)output >= s->kase.noutputs)
+        return 0;
+    int pass = s->cur_pass;
+    const pass_result *res = &s->results[pass];
+    if (!res->ran || output >= res->nout || !res->outputs[output])
+        return 0;
+    const tensor *a = res->outputs[output], *b = NULL;
+    if (mode == VIEW_HEAT_VS_GOLDEN) {
+        b = s->kase.outputs[output].t;
+    } else {
+        /* The nearest earlier pass that ran. */
+        for (int p = pass - 1; p >= 0 && !b; p--)
+            if (s->results[p].ran && output < s->results[p].nout && s->results[p].outputs[output])
+                b = s->results[p].outputs[output];
+        if (!b)
+            return 0;
+    }
+    heatgrid g;
+    if (heatgrid_compute(a, b, max_rows, max_cols, &g) != 0)
+        return 0;
+    free(s->heat_cells);
+    s->heat_cells = g.cells;
+    out->tensor = s->kase.outputs[output].name;
+    out->rows = g.rows;
+    out->cols = g.cols;
+    out->cells = g.cells;
+    out->max = g.max;
+    const case_tensor *o = &s->kase.outputs[output];
+    tensor_stats st;
+    tensor_compute_stats(o->t, &st);
+    double gmax = fabs(st.max) > fabs(st.min) ? fabs(st.max) : fabs(st.min);
+    out->tolerance = session_get_double(s, SETTING_ATOL) + session_get_double(s, SETTING_RTOL) * gmax;
+    out->valid_rows = g.valid_rows;
+    out->valid_cols = g.valid_cols;
+    out->shape[0] = g.shape[0];
+    out->shape[1] = g.shape[1];
+    out->block_rows = g.block_rows;
+    out->block_cols = g.block_cols;
+    return 1;
+}
+
+static view_core_state core_state(inspect_core_state st)
+{
+    switch (st) {
+    case INSPECT_CORE_READY: return VIEW_CORE_RUNNING;
+    case INSPECT_CORE_BLOCKED:
+    case INSPECT_CORE_WAITING: return VIEW_CORE_BLOCKED;
+    case INSPECT_CORE_DONE:
+    case INSPECT_CORE_FAILED: return VIEW_CORE_DONE;
+    default: return VIEW_CORE_IDLE;
+    }
 }
 
 int view_cores(session *s, view_core *out, int max)
 {
-    (void)s, (void)out, (void)max;
-    return 0;
+    run_state *r = &s->run;
+    if (!r->active || !r->m)
+        return 0;
+    for (int c = 0; c < EXEC_NCORES && c < max; c++) {
+        view_core *v = &out[c];
+        memset(v, 0, sizeof *v);
+        v->name = machine_core_name(c);
+        v->state = core_state(inspect_core(r->m, c));
+        inspect_frame f;
+        if (inspect_frame_get(r->m, c, 0, &f)) {
+            v->func = f.func;
+            v->line = f.line;
+        }
+        v->waiting = inspect_waiting(r->m, c);
+        if (!v->waiting && inspect_core(r->m, c) == INSPECT_CORE_WAITING)
+            v->waiting = "its group call";
+        v->current = c == r->core;
+    }
+    return EXEC_NCORES;
 }
 
 int view_queues(session *s, view_queue *out, int max)
 {
-    (void)s, (void)out, (void)max;
-    return 0;
+    run_state *r = &s->run;
+    if (!r->active || !r->m)
+        return 0;
+    inspect_queue q[64];
+    int n = inspect_queues(r->m, q, 64);
+    for (int i = 0; i < n && i < max && i < 64; i++) {
+        out[i].direction = q[i].direction;
+        out[i].split = q[i].split;
+        out[i].lane = q[i].lane;
+        out[i].depth = q[i].depth;
+        out[i].capacity = -1;
+    }
+    return n;
 }
 
 int view_displays(session *s, view_display *out, int max)
 {
-    (void)s, (void)out, (void)max;
-    return 0;
+    for (size_t i = 0; i < s->ndisplays && (int)i < max; i++) {
+        out[i].number = s->displays[i].number;
+        out[i].expr = s->displays[i].expr;
+        out[i].summary = s->displays[i].summary ? s->displays[i].summary : "";
+        out[i].changed = s->displays[i].changed;
+    }
+    return (int)s->ndisplays;
 }
 
 const char *view_status_line(session *s)
@@ -76,6 +190,14 @@ const char *view_status_line(session *s)
         const case_pass *p = &s->kase.passes[s->cur_pass];
         strbuf_printf(&sb, "%s | pass %d %s", root && root[1] ? root + 1 : s->kase.root, p->index,
                       p->name);
+        if (s->run.active) {
+            if (s->run.finished)
+                strbuf_puts(&sb, " | finished");
+            else if (s->run.failed)
+                strbuf_puts(&sb, " | error");
+            else
+                strbuf_printf(&sb, " | core %s", machine_core_name(s->run.core));
+        }
     } else {
         strbuf_puts(&sb, "no case");
     }
