@@ -549,6 +549,23 @@ static ptodb_status eval(machine *m, core *c, xframe *f, const xexpr *x, value *
     case XE_LANE:
         *out = value_int(c->lane);
         return PTODB_OK;
+    case XE_SYSREC: {
+        xrt *rt = c->rt;
+        int64_t k = x->cval.u.i;
+        int who = c->id == EXEC_CORE_AIV0 ? 1 : c->id == EXEC_CORE_AIV1 ? 2 : 0;
+        if (x->id == IR_OP_SYSTEM_AIC_INITIALIZE_PIPE || x->id == IR_OP_SYSTEM_AIV_INITIALIZE_PIPE) {
+            rt->pipe[who].set = 1;
+            rt->pipe[who].dir_mask = (int)(k & 0xff);
+            rt->pipe[who].slot_size = (int)((k >> 8) & 0xffffff);
+            rt->pipe[who].slot_num = (int)((k >> 32) & 0xffff);
+        } else if (x->id == IR_OP_SYSTEM_TFREE_TO_AIC) {
+            rt->tfree_to_aic[c->lane & 1]++;
+        } else {
+            rt->tfree_to_aiv++;
+        }
+        *out = value_none();
+        return PTODB_OK;
+    }
     case XE_FAIL:
     default:
         return efail(ctx, x, x->ref_fail, x->ref_fail ? PTODB_ERR_RUNTIME : PTODB_ERR_UNSUPPORTED,

@@ -431,8 +431,31 @@ static xexpr *lower_expr(lower *L, const ir_expr *e)
 
     int op = e->res.id;
     const ir_op_info *info = ir_op_info_get(op);
-    if (info && info->family == IR_OPFAM_SYSTEM && in_list(ref_noop_ops, info->name))
-        return new_expr(L, XE_CONST, e); /* None; operands not evaluated (§3.10) */
+    if (info && info->family == IR_OPFAM_SYSTEM && in_list(ref_noop_ops, info->name)) {
+        /* None; operands not evaluated (§3.10). Pipe setup and tfree are
+         * recorded as state (constant kwargs only) for reports. */
+        if (op == IR_OP_SYSTEM_AIC_INITIALIZE_PIPE || op == IR_OP_SYSTEM_AIV_INITIALIZE_PIPE ||
+            op == IR_OP_SYSTEM_TFREE_TO_AIC || op == IR_OP_SYSTEM_TFREE_TO_AIV) {
+            x = new_expr(L, XE_SYSREC, e);
+            x->id = op;
+            int64_t dm = 0, ss = 0, sn = 0;
+            for (uint32_t i = 0; i < e->u.call.nkwargs; i++) {
+                const ir_expr *v = e->u.call.kwargs[i].value;
+                if (v->kind != IR_EXPR_INT)
+                    continue;
+                const char *k = e->u.call.kwargs[i].name->text;
+                if (strcmp(k, "dir_mask") == 0)
+                    dm = v->u.num.i & 0xff;
+                else if (strcmp(k, "slot_size") == 0)
+                    ss = v->u.num.i & 0xffffffll;
+                else if (strcmp(k, "slot_num") == 0)
+                    sn = v->u.num.i & 0xffff;
+            }
+            x->cval = value_int(dm | (ss << 8) | (sn << 32));
+            return x;
+        }
+        return new_expr(L, XE_CONST, e);
+    }
     if (!ref_handles_op(op)) {
         if (!L->p->codegen_error) {
             strbuf sb = STRBUF_INIT;

@@ -43,6 +43,8 @@ typedef enum {
     XE_TUPLE,  /* list / tuple literal */
     XE_INDEX,  /* args[0][id] */
     XE_LANE,   /* the current core's lane (split_aiv loop variable) */
+    XE_SYSREC, /* a pipe-setup or tfree op: None, recorded as state (id = op;
+                  cval.u.i packs dir_mask/slot_size/slot_num constants) */
     XE_FAIL    /* msg: evaluating this fails (REF would fail, unsupported) */
 } xexpr_kind;
 

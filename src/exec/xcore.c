@@ -62,6 +62,9 @@ void xrt_reset(xrt *rt)
     XRT_FOREACH(rt, q, { xq_clear(q); q->touched = 0; });
     rt->gather_posted[0] = rt->gather_posted[1] = 0;
     rt->gather_taken[0] = rt->gather_taken[1] = 0;
+    memset(rt->pipe, 0, sizeof rt->pipe);
+    rt->tfree_to_aic[0] = rt->tfree_to_aic[1] = 0;
+    rt->tfree_to_aiv = 0;
 }
 
 void xrt_set_limit(xrt *rt, uint32_t n)
@@ -156,6 +159,14 @@ void xrt_describe(const xrt *crt, strbuf *out)
         strbuf_puts(out, "    (no queue was used: every queue is empty)\n");
     else
         strbuf_puts(out, "    (queues not listed were never used and are empty)\n");
+    static const char *const who[3] = {"AIC", "AIV lane 0", "AIV lane 1"};
+    for (int i = 0; i < 3; i++)
+        if (rt->pipe[i].set)
+            strbuf_printf(out, "    pipe set up by %s: dir_mask=%d slot_size=%d slot_num=%d\n", who[i],
+                          rt->pipe[i].dir_mask, rt->pipe[i].slot_size, rt->pipe[i].slot_num);
+    if (rt->tfree_to_aiv || rt->tfree_to_aic[0] || rt->tfree_to_aic[1])
+        strbuf_printf(out, "    slots freed: tfree_to_aiv %u (AIC), tfree_to_aic %u (lane 0) %u (lane 1)\n",
+                      rt->tfree_to_aiv, rt->tfree_to_aic[0], rt->tfree_to_aic[1]);
 }
 
 /* ---- split / merge ------------------------------------------------------- */

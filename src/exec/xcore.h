@@ -27,6 +27,13 @@ typedef struct xrt {
     xqueue to_aiv_split[5][2], to_aic_split[5][2]; /* [1..4] */
     xqueue gather[2][2];                           /* [from lane][to lane] */
     uint32_t gather_posted[2], gather_taken[2];
+    /* recorded state of the no-op pipe ops (REF ignores them) */
+    struct {
+        int set;
+        int dir_mask, slot_size, slot_num;
+    } pipe[3];                   /* [0] AIC, [1] AIV lane 0, [2] AIV lane 1 */
+    uint32_t tfree_to_aic[2];    /* per AIV lane */
+    uint32_t tfree_to_aiv;       /* from AIC */
 } xrt;
 
 void xrt_init(xrt *rt);
