@@ -20,3 +20,6 @@ EXTRA_DIST += tests/cli/commands_documented.sh scripts/gen-man-commands
 .PHONY: man-commands
 man-commands: tests/gen_man_commands$(EXEEXT)
 	$(SHELL) $(top_srcdir)/scripts/gen-man-commands $(abs_top_builddir)
+
+TESTS += tests/cli/interrupt.sh
+EXTRA_DIST += tests/cli/interrupt.sh tests/data/endless

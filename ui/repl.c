@@ -50,6 +50,31 @@ static char **complete(const char *text, int start, int end)
     }
 }
 
+/* The SIGINT handler's only way to reach the session running a command. */
+static session *interrupt_target;
+
+static void on_sigint(int sig)
+{
+    (void)sig;
+    if (interrupt_target)
+        session_interrupt(interrupt_target);
+}
+
+/* Runs one command with Ctrl-C stopping it at the next statement boundary
+ * (readline keeps its own handling while a line is being typed). */
+static void execute_interruptibly(session *s, const char *line)
+{
+    struct sigaction sa, old;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigint;
+    sigemptyset(&sa.sa_mask);
+    interrupt_target = s;
+    sigaction(SIGINT, &sa, &old);
+    session_execute(s, line);
+    sigaction(SIGINT, &old, NULL);
+    interrupt_target = NULL;
+}
+
 static void run_interactive(session *s)
 {
     char hist[PATH_MAX];
@@ -73,7 +98,7 @@ static void run_interactive(session *s)
             free(last);
             last = strdup(line);
         }
-        session_execute(s, line);
+        execute_interruptibly(s, line);
         free(line);
         fflush(stdout);
     }
@@ -93,7 +118,7 @@ static void run_plain(session *s)
     while (!session_quit_requested(s) && (n = getline(&line, &cap, stdin)) >= 0) {
         if (n > 0 && line[n - 1] == '\n')
             line[n - 1] = '\0';
-        session_execute(s, line);
+        execute_interruptibly(s, line);
         fflush(stdout);
     }
     free(line);

@@ -285,6 +285,12 @@ ptodb_status run_seek_point(session *s, int pass)
             display_show_all(s, 0);
             return PTODB_OK;
         }
+        if (s->interrupted) {
+            s->interrupted = 0;
+            session_printf(s, "\nInterrupted.\n");
+            run_print_location(s);
+            return PTODB_OK;
+        }
         exec_event ev;
         st = machine_step(r->m, &ev);
         if (st != PTODB_OK || ev.kind == EXEC_EV_ERROR) {

@@ -695,7 +695,6 @@ ptodb_status run_go(session *s, run_mode mode, long count, int until_line)
         session_errorf(s, "The pass has finished.  Use \"run\", or \"continue\" for the next pass.");
         return PTODB_ERR_USAGE;
     }
-    s->interrupted = 0;
     if (count < 1)
         count = 1;
     snapshot before = {0}, after = {0};
@@ -704,6 +703,7 @@ ptodb_status run_go(session *s, run_mode mode, long count, int until_line)
         value_bps |= s->bps[i].enabled &&
                      (s->bps[i].kind == BP_WATCH || s->bps[i].kind == BP_NAN || s->bps[i].kind == BP_INF);
     long done = 0;
+    unsigned long polls = 0;
     ptodb_status result = PTODB_OK;
     /* continue from inside a pass stops at its end; continue from the end of
      * a pass runs the following passes until one fails or a breakpoint. */
@@ -727,7 +727,14 @@ ptodb_status run_go(session *s, run_mode mode, long count, int until_line)
                 snap_take(r->m, &after);
             continue;
         }
+        if (s->poll && (++polls & 4095) == 0) {
+            char progress[160];
+            snprintf(progress, sizeof progress, "pass %d %s: %" PRIu64 " statements",
+                     s->kase.passes[r->pass].index, s->kase.passes[r->pass].name, machine_steps(r->m));
+            s->poll(s->poll_ctx, progress);
+        }
         if (s->interrupted) {
+            s->interrupted = 0;
             session_printf(s, "\nInterrupted.\n");
             si.core = r->core;
             report_stop(s, &si);

@@ -29,7 +29,8 @@ static void default_output(void *ctx, session_stream stream, const char *text, s
     if (stream == SESSION_ERR)
         fflush(stdout); /* keep the two streams in order when both go to one file */
     fwrite(text, 1, len, f);
-    if (stream == SESSION_ERR)
+    /* Line by line, so a long run's output shows up while it runs. */
+    if (stream == SESSION_ERR || (len && text[len - 1] == '\n'))
         fflush(f);
 }
 
@@ -81,6 +82,17 @@ void session_set_output(session *s, session_output_fn fn, void *ctx)
 {
     s->out = fn ? fn : default_output;
     s->out_ctx = fn ? ctx : NULL;
+}
+
+void session_interrupt(session *s)
+{
+    s->interrupted = 1;
+}
+
+void session_set_poll(session *s, session_poll_fn fn, void *ctx)
+{
+    s->poll = fn;
+    s->poll_ctx = ctx;
 }
 
 int session_collecting(const session *s)
@@ -463,6 +475,8 @@ static int is_end_line(const char *line)
 
 ptodb_status session_execute(session *s, const char *line)
 {
+    if (s->depth == 0 && !s->in_hook)
+        s->interrupted = 0; /* a Ctrl-C at the prompt must not stop the next run */
     if (s->collecting != COLLECT_NONE) {
         if (is_end_line(line)) {
             finish_collect(s);

@@ -67,6 +67,17 @@ const char *session_pass_stem(const session *s, int i);
 /* The raw bytes of pass i's file (read lazily), or NULL when unreadable. */
 const char *session_pass_source(session *s, int i);
 
+/* Asks a running command to stop at the next statement boundary (it
+ * reports "Interrupted." and the location). Async-signal-safe: a SIGINT
+ * handler may call it. */
+void session_interrupt(session *s);
+
+/* Called every few thousand statements while a command runs, so a front end
+ * can show progress (text like "pass 22 ExpandMixedKernel: 40960 statements")
+ * and notice Ctrl-C (then call session_interrupt). */
+typedef void (*session_poll_fn)(void *ctx, const char *progress);
+void session_set_poll(session *s, session_poll_fn fn, void *ctx);
+
 /* Output for command handlers. */
 void session_printf(session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void session_write(session *s, const char *text, size_t len);

@@ -159,6 +159,8 @@ struct session {
     size_t ndisplays;
     int next_display;
     volatile sig_atomic_t interrupted;
+    session_poll_fn poll;
+    void *poll_ctx;
     int in_hook;         /* running hook-stop or breakpoint commands */
 };
 

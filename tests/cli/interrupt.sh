@@ -1,0 +1,32 @@
+#!/bin/sh
+# Ctrl-C (SIGINT) stops a running pass at the next statement boundary and
+# returns to the prompt with the location; the session stays usable.
+set -e
+. "$top_srcdir/tests/cli/lib.sh"
+
+tmp=$(mktemp -d)
+trap 'kill "$pid" 2>/dev/null || true; rm -rf "$tmp"' EXIT
+mkfifo "$tmp/in"
+"$PTODB" --nw --nx "$top_srcdir/tests/data/endless" <"$tmp/in" >"$tmp/out" 2>&1 &
+pid=$!
+exec 3>"$tmp/in"
+echo run >&3
+# Wait until the run has started (bounded), then interrupt it.
+i=0
+until grep -q "Starting pass" "$tmp/out" 2>/dev/null; do
+    i=$((i + 1)); [ $i -lt 100 ] || fail "the run did not start: $(cat "$tmp/out")"; sleep 0.1
+done
+sleep 0.3
+kill -INT "$pid"
+printf 'print acc[0, 0:2]\necho still-alive\nquit\n' >&3
+exec 3>&-
+i=0
+while kill -0 "$pid" 2>/dev/null; do
+    i=$((i + 1)); [ $i -lt 100 ] || fail "ptodb did not quit after the interrupt: $(cat "$tmp/out")"; sleep 0.1
+done
+wait "$pid" || fail "ptodb exited with an error: $(cat "$tmp/out")"
+out=$(cat "$tmp/out")
+expect_contains "interrupt reported" "Interrupted." "$out"
+expect_contains "location after the interrupt" "[host] endless at 00_frontend.py:" "$out"
+expect_contains "session still usable" "still-alive" "$out"
+expect_contains "values readable after the interrupt" "acc[0, 0:2] = fp32 [2]" "$out"
