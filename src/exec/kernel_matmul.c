@@ -1,15 +1,18 @@
 /* Blocked double-accumulating GEMM (see kernel_matmul.h).
  *
- * Layout: B is packed once per KC-slice into panels of KM_NR columns
- * (k-major, zero-padded), A into blocks of KM_MR rows (k-major,
- * zero-padded). The micro-kernel keeps an KM_MR x KM_NR block of C in
- * registers as GCC vector-extension values (portable C, no intrinsics), so
- * the compiler emits packed multiply/add for whatever ISA it targets. On
- * x86-64 with GCC we also build an AVX2/FMA clone selected at load time.
+ * Structure: for each KC-deep slice of k, A is packed into blocks of MR rows
+ * (k-major doubles, zero-padded); B is read in place, a panel of NR columns
+ * at a time, converted to double in registers (only a ragged last panel is
+ * copied into a zero-padded buffer). The micro-kernel keeps an MR x NR block
+ * of C in registers as vector-extension values (portable GNU C, no
+ * intrinsics), so the compiler emits packed multiply-adds for whatever ISA
+ * the function is compiled for. On x86-64 an AVX-512 (8x16) or AVX2 (6x8)
+ * variant is picked at run time; elsewhere the generic 6x8 one runs.
  *
  * Products of two floats (or bf16s) are exact in double, so a fused
- * multiply-add gives the same bits as a separate multiply and add: the
- * FMA clone changes speed, not results, for float inputs. */
+ * multiply-add gives the same bits as a multiply and an add: the variants
+ * differ in speed, not in results, for float inputs. Within one KC slice
+ * the sum runs in k order; slices are added in order. */
 #include "exec/kernel_matmul.h"
 
 #include <stdlib.h>
@@ -17,130 +20,238 @@
 
 #include "base/mem.h"
 
-#define KM_MR 4
-#define KM_NR 8
 #define KM_KC 256
+#define KM_MRMAX 8
+#define KM_NRMAX 16
 
 typedef double km_v4 __attribute__((vector_size(32)));
+typedef double km_v8 __attribute__((vector_size(64)));
+typedef float km_v4f __attribute__((vector_size(16)));
+typedef float km_v8f __attribute__((vector_size(32)));
 
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && \
-    !defined(__SANITIZE_ADDRESS__) && !defined(PTODB_NO_CLONES)
-#define KM_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
+/* Contracting a*b+c into an FMA is exact for float/bf16 inputs, so GCC may
+ * do it (its ISO C mode turns contraction off by default). */
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
+#define KM_X86 1
+#ifdef __clang__
+#define KM_CONTRACT
 #else
-#define KM_CLONES
+#define KM_CONTRACT __attribute__((optimize("fp-contract=fast")))
 #endif
+#define KM_AVX512 __attribute__((target("avx512f,avx512dq,avx2,fma"))) KM_CONTRACT
+#define KM_AVX2 __attribute__((target("avx2,fma"))) KM_CONTRACT
+#else
+#define KM_X86 0
+#endif
+#define KM_GENERIC
 
-/* acc (MR x NR) = sum over p < kc of a[p][i] * b[p][j]; a is kc x MR,
- * b is kc x NR, both k-major. The block is added to c (ldc) for the first
- * mr x nr entries. */
-KM_CLONES
-static void km_micro(int64_t kc, const double *restrict a, const double *restrict b,
-                     double *restrict c, int64_t ldc, int mr, int nr)
+/* Loads of n consecutive B elements as doubles. */
+#define KM_LD4_double(dst, ptr) memcpy(&(dst), (ptr), sizeof(km_v4))
+#define KM_LD8_double(dst, ptr) memcpy(&(dst), (ptr), sizeof(km_v8))
+#define KM_LD4_float(dst, ptr)                                                     \
+    do {                                                                           \
+        km_v4f f_;                                                                 \
+        memcpy(&f_, (ptr), sizeof f_);                                             \
+        (dst) = __builtin_convertvector(f_, km_v4);                                \
+    } while (0)
+#define KM_LD8_float(dst, ptr)                                                     \
+    do {                                                                           \
+        km_v8f f_;                                                                 \
+        memcpy(&f_, (ptr), sizeof f_);                                             \
+        (dst) = __builtin_convertvector(f_, km_v8);                                \
+    } while (0)
+
+/* c[0..2W) += (v0, v1) for W-wide vectors: the full-block store. */
+#define KM_ADDROW(VT, ptr, v0, v1)                                                 \
+    do {                                                                           \
+        VT t_;                                                                     \
+        memcpy(&t_, (ptr), sizeof t_);                                             \
+        t_ += (v0);                                                                \
+        memcpy((ptr), &t_, sizeof t_);                                             \
+        memcpy(&t_, (ptr) + sizeof t_ / sizeof(double), sizeof t_);                \
+        t_ += (v1);                                                                \
+        memcpy((ptr) + sizeof t_ / sizeof(double), &t_, sizeof t_);                \
+    } while (0)
+
+/* Adds the mr x nr corner of a row-major block (row length NR) to c (ldc):
+ * the ragged edges of the matrix. */
+static void km_store(const double *blk, int NR, double *restrict c, int64_t ldc, int mr, int nr)
 {
-    km_v4 c00 = {0}, c01 = {0}, c10 = {0}, c11 = {0};
-    km_v4 c20 = {0}, c21 = {0}, c30 = {0}, c31 = {0};
-    for (int64_t p = 0; p < kc; p++) {
-        km_v4 b0, b1;
-        memcpy(&b0, b + p * KM_NR, sizeof b0);
-        memcpy(&b1, b + p * KM_NR + 4, sizeof b1);
-        const double *ap = a + p * KM_MR;
-        km_v4 a0 = {ap[0], ap[0], ap[0], ap[0]};
-        c00 += a0 * b0;
-        c01 += a0 * b1;
-        km_v4 a1 = {ap[1], ap[1], ap[1], ap[1]};
-        c10 += a1 * b0;
-        c11 += a1 * b1;
-        km_v4 a2 = {ap[2], ap[2], ap[2], ap[2]};
-        c20 += a2 * b0;
-        c21 += a2 * b1;
-        km_v4 a3 = {ap[3], ap[3], ap[3], ap[3]};
-        c30 += a3 * b0;
-        c31 += a3 * b1;
-    }
-    double blk[KM_MR][KM_NR];
-    memcpy(&blk[0][0], &c00, sizeof c00);
-    memcpy(&blk[0][4], &c01, sizeof c01);
-    memcpy(&blk[1][0], &c10, sizeof c10);
-    memcpy(&blk[1][4], &c11, sizeof c11);
-    memcpy(&blk[2][0], &c20, sizeof c20);
-    memcpy(&blk[2][4], &c21, sizeof c21);
-    memcpy(&blk[3][0], &c30, sizeof c30);
-    memcpy(&blk[3][4], &c31, sizeof c31);
     for (int i = 0; i < mr; i++)
         for (int j = 0; j < nr; j++)
-            c[i * ldc + j] += blk[i][j];
+            c[i * ldc + j] += blk[i * NR + j];
 }
 
-/* Packs rows [p0, p0+kc) of B into panels: bp[panel][p][j]. */
-#define KM_PACK_B(T)                                                                  \
-    static void km_pack_b_##T(int64_t n, int64_t kc, const T *b, int64_t ldb,        \
-                              double *bp)                                             \
-    {                                                                                 \
-        for (int64_t j0 = 0; j0 < n; j0 += KM_NR) {                                   \
-            int64_t nr = n - j0 < KM_NR ? n - j0 : KM_NR;                             \
-            for (int64_t p = 0; p < kc; p++) {                                        \
-                const T *src = b + p * ldb + j0;                                      \
-                int64_t j = 0;                                                        \
-                for (; j < nr; j++)                                                   \
-                    bp[j] = (double)src[j];                                           \
-                for (; j < KM_NR; j++)                                                \
-                    bp[j] = 0.0;                                                      \
-                bp += KM_NR;                                                          \
-            }                                                                         \
-        }                                                                             \
+/* 6 x 8: two 4-wide vectors per row, 12 accumulators (they fit the 16 AVX2
+ * registers with two B vectors and one broadcast). a is kc x 6 k-major. */
+#define KM_DEF_6x8(NAME, ATTR, T)                                                  \
+    ATTR static void NAME(int64_t kc, const double *restrict a, const T *restrict b, \
+                          int64_t ldb, double *restrict c, int64_t ldc, int mr, int nr) \
+    {                                                                              \
+        km_v4 c00 = {0}, c01 = {0}, c10 = {0}, c11 = {0}, c20 = {0}, c21 = {0};    \
+        km_v4 c30 = {0}, c31 = {0}, c40 = {0}, c41 = {0}, c50 = {0}, c51 = {0};    \
+        for (int64_t p = 0; p < kc; p++) {                                         \
+            km_v4 b0, b1, x;                                                       \
+            KM_LD4_##T(b0, b + p * ldb);                                           \
+            KM_LD4_##T(b1, b + p * ldb + 4);                                       \
+            const double *ap = a + p * 6;                                          \
+            x = (km_v4){ap[0], ap[0], ap[0], ap[0]}; c00 += x * b0; c01 += x * b1; \
+            x = (km_v4){ap[1], ap[1], ap[1], ap[1]}; c10 += x * b0; c11 += x * b1; \
+            x = (km_v4){ap[2], ap[2], ap[2], ap[2]}; c20 += x * b0; c21 += x * b1; \
+            x = (km_v4){ap[3], ap[3], ap[3], ap[3]}; c30 += x * b0; c31 += x * b1; \
+            x = (km_v4){ap[4], ap[4], ap[4], ap[4]}; c40 += x * b0; c41 += x * b1; \
+            x = (km_v4){ap[5], ap[5], ap[5], ap[5]}; c50 += x * b0; c51 += x * b1; \
+        }                                                                          \
+        if (mr == 6 && nr == 8) {                                                  \
+            KM_ADDROW(km_v4, c, c00, c01);                                         \
+            KM_ADDROW(km_v4, c + ldc, c10, c11);                                   \
+            KM_ADDROW(km_v4, c + 2 * ldc, c20, c21);                               \
+            KM_ADDROW(km_v4, c + 3 * ldc, c30, c31);                               \
+            KM_ADDROW(km_v4, c + 4 * ldc, c40, c41);                               \
+            KM_ADDROW(km_v4, c + 5 * ldc, c50, c51);                               \
+            return;                                                                \
+        }                                                                          \
+        double blk[KM_MRMAX * KM_NRMAX];                                           \
+        memcpy(blk + 0, &c00, 32); memcpy(blk + 4, &c01, 32);                      \
+        memcpy(blk + 8, &c10, 32); memcpy(blk + 12, &c11, 32);                     \
+        memcpy(blk + 16, &c20, 32); memcpy(blk + 20, &c21, 32);                    \
+        memcpy(blk + 24, &c30, 32); memcpy(blk + 28, &c31, 32);                    \
+        memcpy(blk + 32, &c40, 32); memcpy(blk + 36, &c41, 32);                    \
+        memcpy(blk + 40, &c50, 32); memcpy(blk + 44, &c51, 32);                    \
+        km_store(blk, 8, c, ldc, mr, nr);                                          \
     }
 
-/* Packs columns [p0, p0+kc) of A rows [i0, i0+mr): ap[p][i]. */
-#define KM_PACK_A(T)                                                                  \
-    static void km_pack_a_##T(int64_t mr, int64_t kc, const T *a, int64_t lda,       \
-                              double *ap)                                             \
-    {                                                                                 \
-        for (int64_t p = 0; p < kc; p++) {                                            \
-            int64_t i = 0;                                                            \
-            for (; i < mr; i++)                                                       \
-                ap[i] = (double)a[i * lda + p];                                       \
-            for (; i < KM_MR; i++)                                                    \
-                ap[i] = 0.0;                                                          \
-            ap += KM_MR;                                                              \
-        }                                                                             \
+/* 8 x 16: two 8-wide vectors per row, 16 independent FMA chains (AVX-512
+ * has 32 registers), enough to hide the FMA latency. */
+#define KM_DEF_8x16(NAME, ATTR, T)                                                 \
+    ATTR static void NAME(int64_t kc, const double *restrict a, const T *restrict b, \
+                          int64_t ldb, double *restrict c, int64_t ldc, int mr, int nr) \
+    {                                                                              \
+        km_v8 c00 = {0}, c01 = {0}, c10 = {0}, c11 = {0}, c20 = {0}, c21 = {0};    \
+        km_v8 c30 = {0}, c31 = {0}, c40 = {0}, c41 = {0}, c50 = {0}, c51 = {0};    \
+        km_v8 c60 = {0}, c61 = {0}, c70 = {0}, c71 = {0};                          \
+        for (int64_t p = 0; p < kc; p++) {                                         \
+            km_v8 b0, b1;                                                          \
+            KM_LD8_##T(b0, b + p * ldb);                                           \
+            KM_LD8_##T(b1, b + p * ldb + 8);                                       \
+            const double *ap = a + p * 8;                                          \
+            c00 += ap[0] * b0; c01 += ap[0] * b1; c10 += ap[1] * b0; c11 += ap[1] * b1; \
+            c20 += ap[2] * b0; c21 += ap[2] * b1; c30 += ap[3] * b0; c31 += ap[3] * b1; \
+            c40 += ap[4] * b0; c41 += ap[4] * b1; c50 += ap[5] * b0; c51 += ap[5] * b1; \
+            c60 += ap[6] * b0; c61 += ap[6] * b1; c70 += ap[7] * b0; c71 += ap[7] * b1; \
+        }                                                                          \
+        if (mr == 8 && nr == 16) {                                                 \
+            KM_ADDROW(km_v8, c, c00, c01);                                         \
+            KM_ADDROW(km_v8, c + ldc, c10, c11);                                   \
+            KM_ADDROW(km_v8, c + 2 * ldc, c20, c21);                               \
+            KM_ADDROW(km_v8, c + 3 * ldc, c30, c31);                               \
+            KM_ADDROW(km_v8, c + 4 * ldc, c40, c41);                               \
+            KM_ADDROW(km_v8, c + 5 * ldc, c50, c51);                               \
+            KM_ADDROW(km_v8, c + 6 * ldc, c60, c61);                               \
+            KM_ADDROW(km_v8, c + 7 * ldc, c70, c71);                               \
+            return;                                                                \
+        }                                                                          \
+        double blk[KM_MRMAX * KM_NRMAX];                                           \
+        memcpy(blk + 0, &c00, 64); memcpy(blk + 8, &c01, 64);                      \
+        memcpy(blk + 16, &c10, 64); memcpy(blk + 24, &c11, 64);                    \
+        memcpy(blk + 32, &c20, 64); memcpy(blk + 40, &c21, 64);                    \
+        memcpy(blk + 48, &c30, 64); memcpy(blk + 56, &c31, 64);                    \
+        memcpy(blk + 64, &c40, 64); memcpy(blk + 72, &c41, 64);                    \
+        memcpy(blk + 80, &c50, 64); memcpy(blk + 88, &c51, 64);                    \
+        memcpy(blk + 96, &c60, 64); memcpy(blk + 104, &c61, 64);                   \
+        memcpy(blk + 112, &c70, 64); memcpy(blk + 120, &c71, 64);                  \
+        km_store(blk, 16, c, ldc, mr, nr);                                         \
     }
 
-KM_PACK_B(double)
-KM_PACK_B(float)
-KM_PACK_A(double)
-KM_PACK_A(float)
-
-/* The blocked driver: C (doubles, ldc) accumulates A*B slice by slice. */
-#define KM_DRIVER(T)                                                                  \
+/* One micro-kernel set, pick function, packers and driver per B type. */
+#define KM_FAMILY(T)                                                               \
+    typedef void (*km_micro_##T)(int64_t kc, const double *restrict a,            \
+                                 const T *restrict b, int64_t ldb, double *restrict c, \
+                                 int64_t ldc, int mr, int nr);                     \
+    KM_DEF_6x8(km_6x8_##T, KM_GENERIC, T)                                          \
+    KM_FAMILY_X86(T)                                                               \
+    static km_micro_##T km_pick_##T(int *mr, int *nr)                             \
+    {                                                                              \
+        KM_PICK_X86(T)                                                             \
+        *mr = 6;                                                                   \
+        *nr = 8;                                                                   \
+        return km_6x8_##T;                                                         \
+    }                                                                              \
+    /* A rows [0, mr) x columns [0, kc) into ap[p][0..MR), zero-padded */          \
+    static void km_pack_a_##T(int64_t mr, int MR, int64_t kc, const T *a, int64_t lda, \
+                              double *ap)                                          \
+    {                                                                              \
+        for (int64_t p = 0; p < kc; p++) {                                         \
+            int64_t i = 0;                                                         \
+            for (; i < mr; i++)                                                    \
+                ap[i] = (double)a[i * lda + p];                                    \
+            for (; i < MR; i++)                                                    \
+                ap[i] = 0.0;                                                       \
+            ap += MR;                                                              \
+        }                                                                          \
+    }                                                                              \
     static void km_gemm_##T(int64_t m, int64_t n, int64_t k, const T *a, int64_t lda, \
-                            const T *b, int64_t ldb, double *c, int64_t ldc)          \
-    {                                                                                 \
-        int64_t npan = (n + KM_NR - 1) / KM_NR;                                       \
-        int64_t kcmax = k < KM_KC ? k : KM_KC;                                        \
-        if (kcmax == 0)                                                               \
-            return;                                                                   \
-        double *bp = xmalloc((size_t)(npan * KM_NR * kcmax) * sizeof *bp);            \
-        double *ap = xmalloc((size_t)(KM_MR * kcmax) * sizeof *ap);                   \
-        for (int64_t p0 = 0; p0 < k; p0 += KM_KC) {                                   \
-            int64_t kc = k - p0 < KM_KC ? k - p0 : KM_KC;                             \
-            km_pack_b_##T(n, kc, b + p0 * ldb, ldb, bp);                              \
-            for (int64_t i0 = 0; i0 < m; i0 += KM_MR) {                               \
-                int64_t mr = m - i0 < KM_MR ? m - i0 : KM_MR;                         \
-                km_pack_a_##T(mr, kc, a + i0 * lda + p0, lda, ap);                    \
-                for (int64_t jp = 0; jp < npan; jp++) {                               \
-                    int64_t j0 = jp * KM_NR;                                          \
-                    int nr = (int)(n - j0 < KM_NR ? n - j0 : KM_NR);                  \
-                    km_micro(kc, ap, bp + jp * KM_NR * kc, c + i0 * ldc + j0, ldc,    \
-                             (int)mr, nr);                                            \
-                }                                                                     \
-            }                                                                         \
-        }                                                                             \
-        free(ap);                                                                     \
-        free(bp);                                                                     \
+                            const T *b, int64_t ldb, double *c, int64_t ldc)       \
+    {                                                                              \
+        int MR, NR;                                                                \
+        km_micro_##T micro = km_pick_##T(&MR, &NR);                                \
+        if (k <= 0 || m <= 0 || n <= 0)                                            \
+            return;                                                                \
+        int64_t kcmax = k < KM_KC ? k : KM_KC;                                     \
+        int64_t mblocks = (m + MR - 1) / MR;                                       \
+        double *ap = xmalloc((size_t)(mblocks * MR * kcmax) * sizeof *ap);         \
+        T *edge = xmalloc((size_t)(NR * kcmax) * sizeof *edge);                    \
+        for (int64_t p0 = 0; p0 < k; p0 += KM_KC) {                                \
+            int64_t kc = k - p0 < KM_KC ? k - p0 : KM_KC;                          \
+            for (int64_t ib = 0; ib < mblocks; ib++) {                             \
+                int64_t i0 = ib * MR, mr = m - i0 < MR ? m - i0 : MR;              \
+                km_pack_a_##T(mr, MR, kc, a + i0 * lda + p0, lda, ap + ib * MR * kc); \
+            }                                                                      \
+            for (int64_t j0 = 0; j0 < n; j0 += NR) {                               \
+                int nr = (int)(n - j0 < NR ? n - j0 : NR);                         \
+                const T *bp = b + p0 * ldb + j0;                                   \
+                int64_t bld = ldb;                                                 \
+                if (nr < NR) { /* the ragged last panel, zero-padded */            \
+                    for (int64_t p = 0; p < kc; p++)                               \
+                        for (int j = 0; j < NR; j++)                               \
+                            edge[p * NR + j] = j < nr ? bp[p * ldb + j] : (T)0;    \
+                    bp = edge;                                                     \
+                    bld = NR;                                                      \
+                }                                                                  \
+                for (int64_t ib = 0; ib < mblocks; ib++) {                         \
+                    int64_t i0 = ib * MR, mr = m - i0 < MR ? m - i0 : MR;          \
+                    micro(kc, ap + ib * MR * kc, bp, bld, c + i0 * ldc + j0, ldc,  \
+                          (int)mr, nr);                                            \
+                }                                                                  \
+            }                                                                      \
+        }                                                                          \
+        free(edge);                                                                \
+        free(ap);                                                                  \
     }
 
-KM_DRIVER(double)
-KM_DRIVER(float)
+#if KM_X86
+#define KM_FAMILY_X86(T)                                                           \
+    KM_DEF_6x8(km_6x8_avx2_##T, KM_AVX2, T)                                        \
+    KM_DEF_8x16(km_8x16_avx512_##T, KM_AVX512, T)
+#define KM_PICK_X86(T)                                                             \
+    __builtin_cpu_init();                                                          \
+    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq")) { \
+        *mr = 8;                                                                   \
+        *nr = 16;                                                                  \
+        return km_8x16_avx512_##T;                                                 \
+    }                                                                              \
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {         \
+        *mr = 6;                                                                   \
+        *nr = 8;                                                                   \
+        return km_6x8_avx2_##T;                                                    \
+    }
+#else
+#define KM_FAMILY_X86(T)
+#define KM_PICK_X86(T)
+#endif
+
+KM_FAMILY(double)
+KM_FAMILY(float)
 
 void kernel_gemm_f64(int64_t m, int64_t n, int64_t k, const double *a, int64_t lda,
                      const double *b, int64_t ldb, double *c, int64_t ldc)

@@ -42,4 +42,4 @@ tests_unit_check_ops_matmul_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_ops_matmul_LDADD = $(OPS_TEST_LDADD)
 
 # The matmul benchmark (its C driver is inside the script).
-EXTRA_DIST += scripts/gen_op_expected.py tests/data/ops/expected.h
+EXTRA_DIST += scripts/bench.d/matmul scripts/gen_op_expected.py tests/data/ops/expected.h
