@@ -2,7 +2,8 @@
  * interpreter and prints REF-compatible lines (semantics.md §7.3):
  *     ==================== 21_after_ExpandMixedKernel ====================
  *     validate tensor: 'out', max_abs_diff: 9.765625e-04, pass: True
- * Unlike REF it continues after a failing pass. Exit status: 0 when every
+ * Unlike REF it continues after a failing pass; --jobs N runs passes in N
+ * worker processes and prints them in order. Exit status: 0 when every
  * pass ran and passed, 1 when some pass failed, 2 on input errors. */
 #include "config.h"
 
@@ -10,10 +11,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "base/diag.h"
 #include "base/status.h"
+#include "base/strbuf.h"
 #include "data/case.h"
 #include "exec/compare.h"
 #include "exec/runpass.h"
@@ -108,6 +115,175 @@ static void save_output(const char *dir, const char *stem, const runpass_output 
     fclose(f);
 }
 
+/* Runs pass i and formats its lines into out; returns 1 when it failed. */
+static int run_one(const case_info *c, size_t i, const runpass_options *ro, const char *save_dir,
+                   strbuf *out)
+{
+    int failed = 0;
+    runpass_result r;
+    runpass_file(c->passes[i].path, c, ro, &r);
+    strbuf_printf(out, "==================== %s ====================\n", c->passes[i].stem);
+    if (r.status == RUNPASS_COMPARED) {
+        if (r.ref_note)
+            strbuf_printf(out, "note: REF cannot run this file (%s); ptodb ran it and compares with golden\n",
+                          r.ref_note);
+        for (size_t k = 0; k < r.noutputs; k++) {
+            const runpass_output *o = &r.outputs[k];
+            if (o->cmp.error) {
+                strbuf_printf(out, "REF would fail here: %s: comparing '%s': %s\n", c->passes[i].path,
+                              o->key, o->cmp.msg);
+                failed = 1;
+                continue;
+            }
+            char d[64];
+            exec_format_e6(o->cmp.max_abs_diff, d, sizeof d);
+            strbuf_printf(out, "validate tensor: '%s', max_abs_diff: %s, pass: %s\n", o->key, d,
+                          o->cmp.pass ? "True" : "False");
+            if (!o->cmp.pass) {
+                char rt[32], at[32];
+                snprintf(rt, sizeof rt, "%.3e", o->rtol);
+                snprintf(at, sizeof at, "%.3e", o->atol);
+                strbuf_printf(out,
+                              "  mismatch: %lld of %lld elements outside rtol=%s atol=%s (first at "
+                              "flat index %lld)\n",
+                              (long long)o->cmp.mismatches, (long long)o->cmp.count, rt, at,
+                              (long long)o->cmp.first_bad);
+            }
+            if (save_dir)
+                save_output(save_dir, c->passes[i].stem, o);
+        }
+        if (!r.all_pass)
+            failed = 1;
+    } else {
+        strbuf_printf(out, "%s%s\n", r.status == RUNPASS_ERROR ? "error: " : "", r.message);
+        failed = 1;
+    }
+    runpass_result_free(&r);
+    return failed;
+}
+
+static int write_all(int fd, const void *buf, size_t n)
+{
+    const char *p = buf;
+    while (n) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return -1;
+        p += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+static int read_all(int fd, void *buf, size_t n)
+{
+    char *p = buf;
+    while (n) {
+        ssize_t r = read(fd, p, n);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            return -1;
+        p += r;
+        n -= (size_t)r;
+    }
+    return 0;
+}
+
+/* --jobs N: passes are independent (fresh inputs each), so N forked workers
+ * take every N-th pass; each sends [failed, length, text] per pass through
+ * its pipe and the parent prints them in pass order. Nothing is shared
+ * between workers. */
+static int run_parallel(const case_info *c, const runpass_options *ro, const char *save_dir, int jobs)
+{
+    if ((size_t)jobs > c->npasses)
+        jobs = (int)c->npasses;
+    int *fds = calloc((size_t)jobs, sizeof *fds);
+    pid_t *pids = calloc((size_t)jobs, sizeof *pids);
+    int started = 0;
+    for (int w = 0; w < jobs; w++) {
+        int p[2];
+        if (pipe(p) != 0)
+            break;
+        pid_t pid = fork();
+        if (pid < 0) {
+            close(p[0]);
+            close(p[1]);
+            break;
+        }
+        if (pid == 0) {
+            close(p[0]);
+            for (int k = 0; k < w; k++)
+                close(fds[k]);
+            strbuf out = STRBUF_INIT;
+            for (size_t i = (size_t)w; i < c->npasses; i += (size_t)jobs) {
+                strbuf_clear(&out);
+                uint32_t hdr[2];
+                hdr[0] = (uint32_t)run_one(c, i, ro, save_dir, &out);
+                hdr[1] = (uint32_t)out.len;
+                if (write_all(p[1], hdr, sizeof hdr) != 0 || write_all(p[1], strbuf_str(&out), out.len) != 0)
+                    _exit(3);
+            }
+            strbuf_free(&out);
+            _exit(0);
+        }
+        close(p[1]);
+        fds[w] = p[0];
+        pids[w] = pid;
+        started++;
+    }
+    int failed = 0;
+    if (started < jobs) { /* could not fork: run the rest here */
+        for (int w = 0; w < started; w++) {
+            close(fds[w]);
+            kill(pids[w], SIGTERM);
+            waitpid(pids[w], NULL, 0);
+        }
+        free(fds);
+        free(pids);
+        strbuf out = STRBUF_INIT;
+        for (size_t i = 0; i < c->npasses; i++) {
+            strbuf_clear(&out);
+            failed |= run_one(c, i, ro, save_dir, &out);
+            fputs(strbuf_str(&out), stdout);
+        }
+        strbuf_free(&out);
+        return failed;
+    }
+    for (size_t i = 0; i < c->npasses; i++) {
+        int fd = fds[i % (size_t)jobs];
+        uint32_t hdr[2];
+        if (read_all(fd, hdr, sizeof hdr) != 0) {
+            printf("==================== %s ====================\nerror: worker for this pass died\n",
+                   c->passes[i].stem);
+            failed = 1;
+            continue;
+        }
+        char *text = malloc((size_t)hdr[1] + 1);
+        if (!text || read_all(fd, text, hdr[1]) != 0) {
+            free(text);
+            failed = 1;
+            continue;
+        }
+        fwrite(text, 1, hdr[1], stdout);
+        fflush(stdout);
+        free(text);
+        failed |= hdr[0] != 0;
+    }
+    for (int w = 0; w < jobs; w++) {
+        int status = 0;
+        close(fds[w]);
+        waitpid(pids[w], &status, 0);
+        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+            failed = 1;
+    }
+    free(fds);
+    free(pids);
+    return failed;
+}
+
 int mode_run(const ptodb_cli *cli)
 {
     const char *path = ptodb_cli_value(cli, OPT_RUN);
@@ -127,6 +303,17 @@ int mode_run(const ptodb_cli *cli)
         copt.has_atol = 1;
     }
     const char *save_dir = ptodb_cli_value(cli, OPT_SAVE_OUTPUTS);
+    int jobs = 1;
+    if (ptodb_cli_value(cli, OPT_JOBS)) {
+        char *end;
+        long j = strtol(ptodb_cli_value(cli, OPT_JOBS), &end, 10);
+        if (*end || j < 1 || j > 256) {
+            fprintf(stderr, "ptodb: --jobs: expected a number from 1 to 256, got '%s'\n",
+                    ptodb_cli_value(cli, OPT_JOBS));
+            return PTODB_EXIT_USAGE;
+        }
+        jobs = (int)j;
+    }
     diag_sink sink;
     diag_sink_init(&sink, 50);
     case_info c;
@@ -142,47 +329,19 @@ int mode_run(const ptodb_cli *cli)
     op_fn *ops = calloc(IR_OP_COUNT, sizeof *ops);
     exec_ops_init(ops);
     ro.ops = ops;
-    int failed = 0;
-    for (size_t i = 0; i < c.npasses; i++) {
-        runpass_result r;
-        runpass_file(c.passes[i].path, &c, &ro, &r);
-        printf("==================== %s ====================\n", c.passes[i].stem);
-        if (r.status == RUNPASS_COMPARED) {
-            if (r.ref_note)
-                printf("note: REF cannot run this file (%s); ptodb ran it and compares with golden\n",
-                       r.ref_note);
-            for (size_t k = 0; k < r.noutputs; k++) {
-                const runpass_output *o = &r.outputs[k];
-                if (o->cmp.error) {
-                    printf("REF would fail here: %s: comparing '%s': %s\n", c.passes[i].path, o->key,
-                           o->cmp.msg);
-                    failed = 1;
-                    continue;
-                }
-                char d[64];
-                exec_format_e6(o->cmp.max_abs_diff, d, sizeof d);
-                printf("validate tensor: '%s', max_abs_diff: %s, pass: %s\n", o->key, d,
-                       o->cmp.pass ? "True" : "False");
-                if (!o->cmp.pass) {
-                    char rt[32], at[32];
-                    snprintf(rt, sizeof rt, "%.3e", o->rtol);
-                    snprintf(at, sizeof at, "%.3e", o->atol);
-                    printf("  mismatch: %lld of %lld elements outside rtol=%s atol=%s (first at flat "
-                           "index %lld)\n",
-                           (long long)o->cmp.mismatches, (long long)o->cmp.count, rt, at,
-                           (long long)o->cmp.first_bad);
-                }
-                if (save_dir)
-                    save_output(save_dir, c.passes[i].stem, o);
-            }
-            if (!r.all_pass)
-                failed = 1;
-        } else {
-            printf("%s%s\n", r.status == RUNPASS_ERROR ? "error: " : "", r.message);
-            failed = 1;
+    int failed;
+    if (jobs > 1 && c.npasses > 1)
+        failed = run_parallel(&c, &ro, save_dir, jobs);
+    else {
+        failed = 0;
+        strbuf out = STRBUF_INIT;
+        for (size_t i = 0; i < c.npasses; i++) {
+            strbuf_clear(&out);
+            failed |= run_one(&c, i, &ro, save_dir, &out);
+            fputs(strbuf_str(&out), stdout);
+            fflush(stdout);
         }
-        fflush(stdout);
-        runpass_result_free(&r);
+        strbuf_free(&out);
     }
     free(ops);
     case_free(&c);

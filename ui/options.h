@@ -26,7 +26,8 @@
     X(SCHEDULE, "schedule", 0, REQUIRED, "S", "cross-core schedule: fixed, aic-first, aiv-first, random:SEED") \
     X(SLOT_DEPTH, "slot-depth", 0, REQUIRED, "N", "cross-core queue depth: N, pipe (slot_num) or unbounded (REF, default)") \
     X(NO_CHECK_SHAPES, "no-check-shapes", 0, NONE, NULL, "skip REF's check_shapes assertions") \
-    X(SAVE_OUTPUTS, "save-outputs", 0, REQUIRED, "DIR", "with --run: write each output as DIR/PASS.KEY.raw")
+    X(SAVE_OUTPUTS, "save-outputs", 0, REQUIRED, "DIR", "with --run: write each output as DIR/PASS.KEY.raw") \
+    X(JOBS, "jobs", 'j', REQUIRED, "N", "with --run: run N passes at a time in worker processes")
 
 typedef enum {
 #define PTODB_OPTION_ENUM(id, name, short_name, kind, arg, help) OPT_##id,

@@ -34,6 +34,11 @@ done
 run_ptodb --run "$ex/mlp" --schedule=random:5 --slot-depth=1
 expect_eq "mlp random schedule, depth 1" 0 "$rc"
 
+run_ptodb --run "$ex/deadlock" --jobs=2
+expect_eq "deadlock, two jobs: same output" "$first" "$out"
+run_ptodb --run "$ex/mlp-broken" -j 3
+expect_eq "mlp-broken, three jobs: exit" 1 "$rc"
+
 run_ptodb --run "$ex/does-not-exist"
 expect_eq "missing case exit" 2 "$rc"
 run_ptodb --run "$ex/mlp" --schedule=sideways
@@ -41,6 +46,8 @@ expect_eq "bad schedule exit" 2 "$rc"
 expect_contains "bad schedule message" "--schedule" "$err"
 run_ptodb --run "$ex/mlp" --ref=torch3
 expect_eq "bad profile exit" 2 "$rc"
+run_ptodb --run "$ex/mlp" --jobs=0
+expect_eq "bad jobs exit" 2 "$rc"
 run_ptodb --run "$ex/mlp" --slot-depth=0
 expect_eq "bad depth exit" 2 "$rc"
 exit 0
