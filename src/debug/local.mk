@@ -19,6 +19,7 @@ check_PROGRAMS += tests/unit/check_debug
 TESTS += tests/unit/check_debug
 tests_unit_check_debug_SOURCES = tests/unit/check_debug.c
 tests_unit_check_debug_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_debug_CPPFLAGS = $(AM_CPPFLAGS) -DPTODB_TOP_SRCDIR='"$(abs_top_srcdir)"' 
 tests_unit_check_debug_LDADD = $(UNIT_LDADD)
 
 # Machine inspection for the debugger (reads the machine's internals).

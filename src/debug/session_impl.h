@@ -146,6 +146,7 @@ struct session {
 
     char *status_line;   /* view_status_line's buffer */
     float *heat_cells;   /* view_heatmap_get's buffer */
+    char *complete_buf;  /* a completion built on the fly (golden.NAME) */
 
     /* running */
     op_fn *ops;          /* exec_ops_init's table, built on first use */

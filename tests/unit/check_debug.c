@@ -197,6 +197,62 @@ START_TEST(test_session_define_and_settings)
 }
 END_TEST
 
+static void ignore_output(void *ctx, session_stream stream, const char *text, size_t len)
+{
+    (void)ctx, (void)stream, (void)text, (void)len;
+}
+
+/* All completions of the last word of line, joined with spaces. */
+static void completions(session *s, const char *line, strbuf *out)
+{
+    const char *word = strrchr(line, ' ');
+    word = word ? word + 1 : line;
+    int start = (int)(word - line);
+    strbuf_clear(out);
+    ck_assert_int_eq(session_completion_kind(s, line, start), COMPLETE_WORDS);
+    for (int i = 0;; i++) {
+        const char *c = session_complete_word(s, line, start, word, i);
+        if (!c)
+            break;
+        strbuf_printf(out, "%s%s", i ? " " : "", c);
+    }
+}
+
+START_TEST(test_completion)
+{
+    session *s = session_new();
+    session_set_output(s, ignore_output, NULL);
+    strbuf sb = STRBUF_INIT;
+    completions(s, "inf", &sb);
+    ck_assert_str_eq(strbuf_str(&sb), "info");
+    completions(s, "info l", &sb);
+    ck_assert_str_eq(strbuf_str(&sb), "locals");
+    completions(s, "core a", &sb);
+    ck_assert_str_eq(strbuf_str(&sb), "aic aiv0 aiv1");
+    completions(s, "show print", &sb);
+    ck_assert_str_eq(strbuf_str(&sb), "print elements");
+    ck_assert_int_eq(session_completion_kind(s, "source ", 7), COMPLETE_FILES);
+    ck_assert_int_eq(session_completion_kind(s, "kill ", 5), COMPLETE_NOTHING);
+    ck_assert_int_eq(session_open(s, PTODB_TOP_SRCDIR "/examples/mlp-broken", -1, -1), PTODB_OK);
+    completions(s, "pass Conv", &sb);
+    ck_assert_str_eq(strbuf_str(&sb), "ConvertToSSA ConvertTensorToTileOps");
+    completions(s, "pass 2", &sb);
+    ck_assert_str_eq(strbuf_str(&sb), "22_after_ExpandMixedKernel");
+    ck_assert_int_eq(session_execute(s, "pass 22"), PTODB_OK);
+    completions(s, "break mlp_fused_a", &sb);
+    ck_assert_str_eq(strbuf_str(&sb), "mlp_fused_aic mlp_fused_aiv");
+    completions(s, "print gol", &sb);
+    ck_assert_str_eq(strbuf_str(&sb), "golden.out");
+    ck_assert_int_eq(session_execute(s, "start"), PTODB_OK);
+    completions(s, "print out", &sb);
+    ck_assert_str_eq(strbuf_str(&sb), "out__ssa_v0");
+    completions(s, "print w_", &sb);
+    ck_assert_str_eq(strbuf_str(&sb), "w_gate__ssa_v0 w_up__ssa_v0 w_down__ssa_v0 w_gate w_up w_down");
+    strbuf_free(&sb);
+    session_free(s);
+}
+END_TEST
+
 static Suite *debug_suite(void)
 {
     Suite *s = suite_create("debug");
@@ -208,6 +264,7 @@ static Suite *debug_suite(void)
     tcase_add_test(tc, test_textdiff);
     tcase_add_test(tc, test_command_lookup);
     tcase_add_test(tc, test_session_define_and_settings);
+    tcase_add_test(tc, test_completion);
     suite_add_tcase(s, tc);
     return s;
 }
