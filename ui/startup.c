@@ -12,6 +12,21 @@
 #include "base/status.h"
 #include "debug/rc.h"
 
+/* $XDG_STATE_HOME/ptodb (default ~/.local/state/ptodb); -1 without a home. */
+static int startup_state_dir(char *buf, size_t size)
+{
+    const char *state = getenv("XDG_STATE_HOME");
+    const char *home = getenv("HOME");
+    int n;
+    if (state && *state)
+        n = snprintf(buf, size, "%s/ptodb", state);
+    else if (home && *home)
+        n = snprintf(buf, size, "%s/.local/state/ptodb", home);
+    else
+        return -1;
+    return n > 0 && (size_t)n < size ? 0 : -1;
+}
+
 /* NULL leaves *out unchanged (not given). */
 static int parse_tolerance(const char *text, const char *option, double *out)
 {
@@ -50,6 +65,9 @@ session *startup_session(const ptodb_cli *cli, session_output_fn out, void *ctx,
         .cwd = getcwd(cwd, sizeof cwd) ? cwd : ".",
     };
     rc_load(s, &rc);
+    char state[PATH_MAX];
+    if (startup_state_dir(state, sizeof state) == 0)
+        session_set_state_dir(s, state);
     if (cli->npaths == 1 && session_open(s, cli->paths[0], rtol, atol) != PTODB_OK) {
         session_free(s);
         return NULL;

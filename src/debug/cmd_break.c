@@ -294,6 +294,12 @@ ptodb_status cmd_WATCH(session *s, const char *args)
 
 static breakpoint *bp_arg(session *s, const char *word)
 {
+    if (strcmp(word, "$bpnum") == 0) { /* gdb's: the last breakpoint set */
+        breakpoint *b = bp_find(s, s->next_bp);
+        if (!b)
+            session_errorf(s, "No breakpoint number %d.", s->next_bp);
+        return b;
+    }
     char *end;
     long n = strtol(word, &end, 10);
     if (*end || n < 1) {

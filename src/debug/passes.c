@@ -32,6 +32,7 @@ void session_close_case(session *s)
 {
     if (!s->have_case)
         return;
+    session_autosave(s);
     run_kill(s);
     run_free_results(s);
     bp_free_all(s);
@@ -105,6 +106,7 @@ ptodb_status session_open(session *s, const char *path, double rtol, double atol
                    s->kase.npasses, s->kase.ninputs, s->kase.noutputs);
     const case_pass *p = &s->kase.passes[0];
     session_printf(s, "Pass %d: %s (%s)\n", p->index, p->name, p->path);
+    session_autorestore(s);
     return PTODB_OK;
 }
 

@@ -76,6 +76,7 @@ void session_free(session *s)
     free(s->status_line);
     free(s->heat_cells);
     free(s->complete_buf);
+    free(s->state_dir);
     free(s);
 }
 
@@ -122,6 +123,8 @@ void session_mark_redraw(session *s, unsigned bits)
 
 void session_write(session *s, const char *text, size_t len)
 {
+    if (s->quiet)
+        return;
     s->out(s->out_ctx, SESSION_OUT, text, len);
 }
 
@@ -129,6 +132,8 @@ void session_printf(session *s, const char *fmt, ...)
 {
     strbuf sb = STRBUF_INIT;
     va_list ap;
+    if (s->quiet)
+        return;
     va_start(ap, fmt);
     strbuf_vprintf(&sb, fmt, ap);
     va_end(ap);

@@ -67,6 +67,13 @@ const char *session_pass_stem(const session *s, int i);
 /* The raw bytes of pass i's file (read lazily), or NULL when unreadable. */
 const char *session_pass_source(session *s, int i);
 
+/* Where per-case session files live (the front end passes
+ * $XDG_STATE_HOME/ptodb); NULL disables saving and restoring. */
+void session_set_state_dir(session *s, const char *dir);
+/* Writes the breakpoints (and the displays when with_displays) as a command
+ * script. Returns ERR_IO with a message printed on failure. */
+ptodb_status session_save_script(session *s, const char *path, int with_displays);
+
 /* Asks a running command to stop at the next statement boundary (it
  * reports "Interrupted." and the location). Async-signal-safe: a SIGINT
  * handler may call it. */

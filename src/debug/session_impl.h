@@ -147,6 +147,8 @@ struct session {
     char *status_line;   /* view_status_line's buffer */
     float *heat_cells;   /* view_heatmap_get's buffer */
     char *complete_buf;  /* a completion built on the fly (golden.NAME) */
+    char *state_dir;     /* per-case session files, or NULL */
+    int quiet;           /* restoring a session: no chatter, errors still shown */
 
     /* running */
     op_fn *ops;          /* exec_ops_init's table, built on first use */
@@ -204,6 +206,9 @@ breakpoint *bp_find(session *s, int number);
 void bp_free_all(session *s);
 void display_free_all(session *s);
 int bp_pass_matches(const breakpoint *b, const case_pass *p);
+/* persist.c */
+void session_autosave(session *s);
+void session_autorestore(session *s);
 
 user_cmd *session_find_user_cmd(const session *s, const char *name, size_t len);
 /* Runs a user command's body with $argN/$argc substituted. */

@@ -1,0 +1,82 @@
+#!/bin/sh
+# Breakpoints (with conditions, ignore counts, commands, disabled state) and
+# displays are saved per case under $XDG_STATE_HOME/ptodb/sessions/ when
+# ptodb exits, never inside the case folder, and restored when the case is
+# opened again; `save session FILE` writes the same script for `source`.
+set -e
+. "$top_srcdir/tests/cli/lib.sh"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+case_dir="$tmp/case"
+cp -r "$top_srcdir/examples/mlp-broken" "$case_dir"
+chmod -R u+w "$case_dir"
+before=$(cd "$case_dir" && find . -type f | sort | xargs md5sum)
+export XDG_STATE_HOME="$tmp/state" HOME="$tmp/home"
+
+"$PTODB" --nw --nx "$case_dir" >/dev/null 2>&1 <<'CMDS'
+pass 22
+break 57 if max > 0.5
+ignore $bpnum 2
+commands
+  echo hit
+end
+tbreak mlp_fused_aic
+break pass /Tile/
+disable $bpnum
+watch h_bf16__tile if nan
+display sigmoid__tile[0, 0:2]
+quit
+CMDS
+
+saved=$(ls "$tmp/state/ptodb/sessions/")
+[ -n "$saved" ] || fail "no session file under \$XDG_STATE_HOME/ptodb/sessions"
+after=$(cd "$case_dir" && find . -type f | sort | xargs md5sum)
+expect_eq "the case folder is untouched" "$before" "$after"
+
+out=$("$PTODB" --nw --nx "$case_dir" 2>&1 <<'CMDS'
+info breakpoints
+info display
+CMDS
+)
+expect_contains "restore notice" "Restored 4 breakpoints and 1 display from $tmp/state/ptodb/sessions/" "$out"
+expect_contains "line breakpoint restored" "1       breakpoint     keep y   22_after_ExpandMixedKernel.py:57" "$out"
+expect_contains "condition restored" "stop only if max > 0.5" "$out"
+expect_contains "ignore count restored" "ignore next 2 hits" "$out"
+expect_contains "commands restored" "        echo hit" "$out"
+expect_contains "temporary breakpoint restored" "2       breakpoint     del  y   in mlp_fused_aic" "$out"
+expect_contains "disabled state restored" "3       pass           keep n   pass /Tile/" "$out"
+expect_contains "watchpoint restored" "4       watchpoint     keep y   h_bf16__tile" "$out"
+expect_contains "display restored" "1: sigmoid__tile[0, 0:2] = " "$out"
+
+# An explicit save, sourced into a session without autosave.
+out=$("$PTODB" --nw --nx "$case_dir" 2>&1 <<CMDS
+save session $tmp/saved.ptodb
+delete
+undisplay
+set session autosave off
+quit
+CMDS
+)
+expect_contains "save reports" "Saved 4 breakpoints and the displays to $tmp/saved.ptodb." "$out"
+out=$("$PTODB" --nw --nx "$case_dir" 2>&1 <<'CMDS'
+info breakpoints
+CMDS
+)
+expect_contains "autosave off kept the previous file" "Restored 4 breakpoints" "$out"
+out=$("$PTODB" --nw --nx "$case_dir" 2>&1 <<CMDS
+delete
+undisplay
+source $tmp/saved.ptodb
+info breakpoints
+quit
+CMDS
+)
+expect_contains "sourced script recreates breakpoints" "5       breakpoint     keep y   22_after_ExpandMixedKernel.py:57" "$out"
+# Deleting everything and quitting removes the saved file.
+"$PTODB" --nw --nx "$case_dir" >/dev/null 2>&1 <<'CMDS'
+delete
+undisplay
+quit
+CMDS
+[ -z "$(ls "$tmp/state/ptodb/sessions/")" ] || fail "an empty session left a file behind"
