@@ -7,7 +7,7 @@ src_libptodb_a_SOURCES += \
 	src/ir/parse.h src/ir/parse.c \
 	src/ir/resolve.h src/ir/resolve.c \
 	src/ir/print.h src/ir/print.c
-EXTRA_DIST += src/ir/gen_ops.py
+EXTRA_DIST += src/ir/gen_ops.py scripts/bench.d/parse docs/notes-ir.md
 
 check_PROGRAMS += tests/unit/check_ir
 TESTS += tests/unit/check_ir
