@@ -16,8 +16,25 @@
 fixtures_or_skip
 command -v sha1sum >/dev/null 2>&1 || skip "sha1sum not found"
 
-# "case:pass-stem reason" or "case:* reason", one per line; empty = none expected.
-EXPECTED_FAIL=''
+# Expected failures, one per line: "case:pass-stem KIND reason" or "case:* KIND
+# reason". KIND "ulp": only the max_abs_diff may miss REF's by more than one
+# ulp (the verdicts must still match); KIND "any": any mismatch. They are
+# printed with their reason; anything else that does not match fails.
+EXPECTED_FAIL='cross_core_bidirect_leftright_910b:* ulp fp32 matmul summation order (op kernel, see below)
+cross_core_c2v_updown_910b:* ulp fp32 matmul summation order (op kernel, see below)
+ffn_swiglu_910b:* ulp fp32 matmul summation order (op kernel, see below)
+llama_mini_910b:* ulp fp32 matmul summation order (op kernel, see below)
+matmul64_950:* ulp fp32 matmul summation order (op kernel, see below)
+mixed_kernel_updown_910b:* any fp16 matmul reported as a torch 1.13 hole by the op family, but the fixtures torch 1.13.0a0 runs it (see below)'
+EXPECTED_FAIL_WHY='Why: REF (the fixtures Debian torch 1.13) computes an fp32 matmul as a plain
+sequential float loop (acc += a*b, k ascending, no FMA): verified bit for bit on
+matmul64 (4096/4096 elements) and cross_core_c2v_updown (16384/16384). The op
+kernel (src/exec/kernel_matmul.c, owned by the op families) accumulates in double
+as semantics.md 1.7 recommends, which lands 3-5 ulp from REF; every verdict still
+matches. mixed_kernel_updown uses fp16 matmuls: semantics.md 3.6 says torch 1.13
+raises for them and the op family follows that under --ref=torch1.13, but the
+reference run passes 49/50 files; under --ref=torch2 ptodb prints exactly the
+lines of reference_per_file.txt. Details: docs/notes-exec.md.'
 
 tmp=$(mktemp -d) || fail "mktemp"
 trap 'rm -rf "$tmp"' EXIT INT TERM
@@ -80,11 +97,11 @@ for case_dir in "$PTODB_FIXTURES"/*/; do
             while ((getline l < gold) > 0) { split(l, a, " "); gdt[a[1]] = a[2]; gmag[a[1]] = a[3] }
             while ((getline l < got) > 0) { split(l, a, " "); s = a[1]; sub(/^[^ ]* /, "", l); G[s] = l }
             while ((getline l < sha) > 0) { split(l, a, " "); if (a[3] == "same") same[a[1]]++; else if (a[3] != "") shad[a[1]]++ }
-            n = split(expected, ex, "\n"); for (i = 1; i <= n; i++) { split(ex[i], e2, " "); xf[e2[1]] = 1 }
+            n = split(expected, ex, "\n"); for (i = 1; i <= n; i++) { split(ex[i], e2, " "); if (e2[1] != "") xf[e2[1]] = e2[2] }
         }
         {
             stem = $1; passes++; r = $0; sub(/^[^ ]* /, "", r); g = G[stem]
-            bad = ""
+            bad = ""; kind = "any"
             if (r == "RAISED") {
                 reffail++
                 if (g == "" || g == "NONE" || g == "ERROR" || g == "RAISED" || g ~ /=False/) bad = "REF could not run it; ptodb vs golden: " g
@@ -99,13 +116,14 @@ for case_dir in "$PTODB_FIXTURES"/*/; do
                     u = ulp(gdt[x[1]], gmag[x[1]])
                     dd = x[2] - y[2]; if (dd < 0) dd = -dd
                     if (x[2] == "nan" || y[2] == "nan") { if (x[2] != y[2]) bad = "max_abs_diff REF " x[2] " ptodb " y[2] }
-                    else if (dd > u * 1.0000001) bad = sprintf("max_abs_diff REF %s ptodb %s (1 ulp of %s at %g = %g)", x[2], y[2], gdt[x[1]], gmag[x[1]], u)
+                    else if (dd > u * 1.0000001) { bad = sprintf("max_abs_diff REF %s ptodb %s (1 ulp of %s at %g = %g)", x[2], y[2], gdt[x[1]], gmag[x[1]], u); kind = "ulp" }
                     else ulp_ok++
                 }
             }
             if (bad != "") {
                 key = name ":" stem
-                if ((key in xf) || ((name ":*") in xf)) { printf "  XFAIL %s %s: %s\n", name, stem, bad; xfail++ }
+                xk = (key in xf) ? xf[key] : ((name ":*") in xf) ? xf[name ":*"] : ""
+                if (xk == "any" || (xk == "ulp" && kind == "ulp")) { printf "  XFAIL %s %s: %s\n", name, stem, bad; xfail++ }
                 else { printf "  FAIL %s %s: %s\n", name, stem, bad; fails++ }
             }
             if ((stem in same) || (stem in shad)) withref++
@@ -113,6 +131,7 @@ for case_dir in "$PTODB_FIXTURES"/*/; do
         }
         END {
             printf "%-36s %6d %8d %8d %5d/%-4d %10d %6d %s\n", name, passes, verdict_ok, ulp_ok, ident, withref, reffail, fails, (xfail ? "(" xfail " expected)" : "") >> summary
+            if (((name ":*") in xf) && xfail == 0) printf "  note: %s is listed as an expected failure but now matches REF: drop it from EXPECTED_FAIL\n", name
             exit fails > 0
         }' "$tmp/$name.ref" || total_fail=1
 done
@@ -122,8 +141,9 @@ cat "$summary"
 echo "(verdict = outputs whose pass/fail matches REF; ulp = max_abs_diff within 1 ulp of REF's;"
 echo " bit-ident = passes whose outputs equal REF's own output tensors bit for bit / passes with reference_out)"
 if [ -n "$EXPECTED_FAIL" ]; then
-    echo "expected failures:"
-    printf '%s\n' "$EXPECTED_FAIL"
+    echo "expected failures (case KIND reason):"
+    printf '%s\n' "$EXPECTED_FAIL" | sed 's/^/  /'
+    printf '%s\n' "$EXPECTED_FAIL_WHY"
 fi
 [ "$total_fail" -eq 0 ] || fail "some passes do not match the reference (see above)"
 exit 0
