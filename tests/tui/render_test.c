@@ -62,8 +62,8 @@ static void heatmaps(void)
         .tensor = "y", .rows = 2, .cols = 3, .cells = zero, .max = 0, .tolerance = 1e-3,
         .valid_rows = 2, .valid_cols = 3, .shape = {2, 3}, .block_rows = 1, .block_cols = 1,
     };
-    canvas_resize(&c, 4, 40);
-    render_heatmap(&c, (crect){0, 0, 4, 40}, "vs previous pass", &z, 1, "");
+    canvas_resize(&c, 5, 40);
+    render_heatmap(&c, (crect){0, 0, 5, 40}, "vs previous pass", &z, 1, "");
     show("heatmap, identical", &c, 0);
 
     canvas_resize(&c, 3, 40);
@@ -145,10 +145,11 @@ static void status(void)
 {
     canvas c;
     canvas_init(&c, 1, 80);
-    render_status(&c, (crect){0, 0, 1, 80}, "mlp-broken | pass 0 frontend | rtol 0.05 atol 0.05", NULL, 0,
+    render_status(&c, (crect){0, 0, 1, 80}, "mlp-broken | pass 0 frontend | rtol 0.05 atol 0.05", NULL, NULL, 0,
                   "src", "source");
     show("status, idle", &c, 0);
-    render_status(&c, (crect){0, 0, 1, 80}, NULL, "continue", 1, "src", "source");
+    render_status(&c, (crect){0, 0, 1, 80}, NULL, "continue", "pass 22 ExpandMixedKernel: 40960 statements", 1,
+                  "src", "source");
     show("status, busy, interrupted", &c, 0);
     canvas_free(&c);
 }

@@ -94,11 +94,10 @@ static const char *normal_prompt(tui *t)
 static void line_handler(char *line)
 {
     tui *t = the_tui;
-    int from_pane = t->focus != PANE_CONSOLE;
     if (t->search_prompt) {
         t->search_prompt = 0;
         rl_set_prompt(normal_prompt(t));
-        t->con.active = !from_pane;
+        t->con.active = t->focus == PANE_CONSOLE;
         if (line)
             pane_source_search(t, line);
         free(line);
@@ -118,8 +117,8 @@ static void line_handler(char *line)
     free(line);
     rl_set_prompt(normal_prompt(t));
     /* Back to the pane the command was typed from, unless a define body
-     * is being typed. */
-    if (from_pane && !session_collecting(t->s))
+     * is being typed or the command focused the console. */
+    if (t->focus != PANE_CONSOLE && !session_collecting(t->s))
         t->con.active = 0;
     redisplay();
 }
@@ -281,7 +280,8 @@ void tui_cmdline_cancel(tui *t)
 void tui_interrupt(tui *t)
 {
     if (t->busy) {
-        /* TODO(engine): session_interrupt(t->s) once the engine has it. */
+        /* Stops the command at the next statement boundary. */
+        session_interrupt(t->s);
         t->interrupted = 1;
         t->dirty |= TUI_DIRTY_STATUS;
         return;

@@ -6,14 +6,16 @@
 
 #include "tui.h"
 
-void render_status(canvas *c, crect r, const char *status, const char *busy, int interrupted,
-                   const char *layout, const char *focus)
+void render_status(canvas *c, crect r, const char *status, const char *busy, const char *progress,
+                   int interrupted, const char *layout, const char *focus)
 {
     canvas_style st = busy ? ST_BUSY : ST_STATUS;
     canvas_fill(c, r, ' ', st);
     if (busy) {
-        int x = canvas_printf(c, r, 0, 1, st, "running: %s ... ", busy);
-        canvas_puts(c, r, 0, x, interrupted ? "interrupt requested" : "(Ctrl-C interrupts)", st);
+        int x = canvas_printf(c, r, 0, 1, st, "running: %s | %s", busy,
+                              interrupted ? "interrupting" : "Ctrl-C interrupts");
+        if (progress && *progress)
+            canvas_printf(c, r, 0, x, st, " | %s", progress);
         return;
     }
     /* The right part first, so the engine's text never hides the hint. */
@@ -102,7 +104,8 @@ void tui_draw(tui *t)
          * changing under the running command). */
         if (t->visible[PANE_CONSOLE] && (t->dirty & (1u << PANE_CONSOLE)))
             pane_console_draw(t, t->rect[PANE_CONSOLE], t->focus == PANE_CONSOLE);
-        render_status(&t->cv, (crect){t->rows - 1, 0, 1, t->cols}, NULL, t->busy, t->interrupted, "", "");
+        render_status(&t->cv, (crect){t->rows - 1, 0, 1, t->cols}, NULL, t->busy, t->progress, t->interrupted,
+                      "", "");
         t->dirty &= ~((1u << PANE_CONSOLE) | TUI_DIRTY_STATUS);
         return;
     }
@@ -115,7 +118,7 @@ void tui_draw(tui *t)
             pane_draw[i](t, t->rect[i], t->focus == (tui_pane_id)i);
     if (t->dirty & TUI_DIRTY_STATUS)
         render_status(&t->cv, (crect){t->rows - 1, 0, 1, t->cols}, view_status_line(t->s), t->busy,
-                      t->interrupted, t->zoom ? "zoom" : tui_layout_name(t->layout),
+                      t->progress, t->interrupted, t->zoom ? "zoom" : tui_layout_name(t->layout),
                       tui_pane_name(t->focus));
     if (t->help)
         draw_help(t);

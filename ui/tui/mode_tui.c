@@ -57,6 +57,16 @@ static void flush_now(tui *t)
     screen_show(t);
 }
 
+/* The engine calls this every few thousand statements of a long command:
+ * the progress goes to the status line, Ctrl-C to session_interrupt. */
+static void poll_progress(void *ctx, const char *progress)
+{
+    tui *t = ctx;
+    snprintf(t->progress, sizeof t->progress, "%s", progress ? progress : "");
+    t->dirty |= TUI_DIRTY_STATUS;
+    flush_now(t);
+}
+
 static void handle_key(tui *t, int key)
 {
     if (key == TK_MOUSE)
@@ -260,7 +270,9 @@ int mode_tui(const ptodb_cli *cli)
         fclose(script);
     } else {
         t.flush = flush_now;
+        session_set_poll(t.s, poll_progress, &t);
         run_terminal(&t, sigfd);
+        session_set_poll(t.s, NULL, NULL);
     }
     tui_cmdline_save(&t);
     tui_cmdline_done(&t);

@@ -6,6 +6,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "tui.h"
 
@@ -31,7 +32,7 @@ int render_heat_level(double v, double max)
 
 static void fmt_shape(char *buf, size_t n, const view_heatmap *h)
 {
-    snprintf(buf, n, "[%lld, %lld]", (long long)h->shape[0], (long long)h->shape[1]);
+    snprintf(buf, n, "[%lld,%lld]", (long long)h->shape[0], (long long)h->shape[1]);
 }
 
 void render_heatmap(canvas *c, crect r, const char *label, const view_heatmap *h, int have,
@@ -46,7 +47,7 @@ void render_heatmap(canvas *c, crect r, const char *label, const view_heatmap *h
     char shape[64];
     fmt_shape(shape, sizeof shape, h);
     int lx0 = canvas_puts(c, r, 0, 0, label, ST_NORMAL);
-    canvas_printf(c, r, 0, lx0, ST_DIM, " %s %s, %dx%d per cell", h->tensor ? h->tensor : "?", shape,
+    canvas_printf(c, r, 0, lx0, ST_DIM, " %s %s %dx%d/cell", h->tensor ? h->tensor : "?", shape,
                   h->block_rows, h->block_cols);
 
     /* The grid, with a column and a row of outline after the valid region
@@ -67,29 +68,36 @@ void render_heatmap(canvas *c, crect r, const char *label, const view_heatmap *h
                        bad ? ST_HEAT_OVER : (canvas_style)(ST_HEAT0 + level));
         }
     }
-    /* The outline of the valid region: right of its last column and below
-     * its last row. */
+    /* The outline of the valid region, right of its last column and below
+     * its last row; drawn for a fully valid grid too, so a grid of zeros
+     * (blank cells) still shows its extent. */
     int vrows = out_row >= 0 ? out_row : h->rows;
     int vcols = out_col >= 0 ? out_col : h->cols;
-    if (out_col >= 0)
-        for (int y = 0; y < vrows; y++)
-            canvas_put(c, grid, y, out_col, 0x2502 /* │ */, ST_DIM);
-    if (out_row >= 0)
-        for (int x = 0; x < vcols; x++)
-            canvas_put(c, grid, out_row, x, 0x2500 /* ─ */, ST_DIM);
-    if (out_row >= 0 && out_col >= 0)
-        canvas_put(c, grid, out_row, out_col, 0x2518 /* ┘ */, ST_DIM);
+    for (int y = 0; y < vrows; y++)
+        canvas_put(c, grid, y, vcols, 0x2502 /* │ */, ST_DIM);
+    for (int x = 0; x < vcols; x++)
+        canvas_put(c, grid, vrows, x, 0x2500 /* ─ */, ST_DIM);
+    canvas_put(c, grid, vrows, vcols, 0x2518 /* ┘ */, ST_DIM);
     /* The legend: the ramp with its scale, the tolerance line. */
     int ly = r.h - 1;
     if (ly < 1)
         return;
+    char smax[32], stol[32], sover[32] = "";
+    snprintf(smax, sizeof smax, "%.3g", h->max);
+    snprintf(stol, sizeof stol, "tol %.3g", h->tolerance);
+    if (over)
+        snprintf(sover, sizeof sover, "%d over", over);
+    /* "0 <ramp> max  tol T  N over", tightened when the half is narrow. */
+    int full = 2 + 10 + 1 + (int)strlen(smax) + 2 + (int)strlen(stol) + (over ? 2 + (int)strlen(sover) : 0);
+    const char *gap = full <= r.w ? "  " : " ";
+    if (over && full > r.w)
+        snprintf(sover, sizeof sover, "%d>tol", over);
     int lx = canvas_puts(c, r, ly, 0, "0 ", ST_DIM);
     for (int level = 0; level <= 9; level++)
         canvas_put(c, r, ly, lx++, (uint32_t)render_heat_char(level), (canvas_style)(ST_HEAT0 + level));
-    lx = canvas_printf(c, r, ly, lx, ST_DIM, " %.3g", h->max);
-    lx = canvas_printf(c, r, ly, lx, ST_DIM, "  tol %.3g", h->tolerance);
+    lx = canvas_printf(c, r, ly, lx, ST_DIM, " %s%s%s", smax, gap, stol);
     if (over)
-        canvas_printf(c, r, ly, lx, ST_HEAT_OVER, " %d over", over);
+        canvas_printf(c, r, ly, lx, ST_HEAT_OVER, "%s%s", gap, sover);
 }
 
 /* ---- the pane ---- */
@@ -134,7 +142,10 @@ void pane_heatmap_draw(tui *t, crect r, int focused)
         a = (crect){body.y, body.x, half, body.w};
         b = (crect){body.y + half, body.x, body.h - half, body.w};
     }
-    static const char *why = "not run yet \xe2\x80\x94 type run";
+    /* The engine returns nothing until the pass (and, for the right
+     * half, the pass before it) has run. */
+    static const char *const why[2] = {"not run yet \xe2\x80\x94 type run",
+                                       "not run yet \xe2\x80\x94 run this pass\nand the one before it"};
     char label_prev[64];
     snprintf(label_prev, sizeof label_prev, "vs previous pass");
     struct {
@@ -148,7 +159,7 @@ void pane_heatmap_draw(tui *t, crect r, int focused)
         int maxr = half[k].r.h - 3, maxc = half[k].r.w - 1;
         int have = maxr > 0 && maxc > 0 &&
                    view_heatmap_get(t->s, t->heat.cursor, half[k].mode, maxr, maxc, &h);
-        render_heatmap(&t->cv, half[k].r, half[k].label, have ? &h : NULL, have, why);
+        render_heatmap(&t->cv, half[k].r, half[k].label, have ? &h : NULL, have, why[k]);
     }
 }
 

@@ -177,6 +177,7 @@ void tui_execute(tui *t, const char *line)
     }
     t->busy = line;
     t->interrupted = 0;
+    t->progress[0] = '\0';
     t->dirty |= TUI_DIRTY_STATUS;
     if (t->flush)
         t->flush(t);

@@ -108,6 +108,7 @@ typedef struct tui {
 
     const char *busy; /* the command running, shown in the status line */
     int interrupted;  /* Ctrl-C arrived while busy */
+    char progress[160]; /* the engine's progress text for the running command */
     int utf8;         /* the terminal takes UTF-8 */
     int cursor_y, cursor_x; /* where the terminal cursor goes; y < 0 hides it */
     /* Shows the screen now (during a long command); NULL in tests. */
@@ -171,8 +172,8 @@ void render_displays(canvas *c, crect r, const view_display *d, int n, int top);
 void render_passes(canvas *c, crect r, const view_pass *p, int n, int current, int cursor, int top,
                    int focused);
 /* The status line text for the given busy command (NULL when idle). */
-void render_status(canvas *c, crect r, const char *status, const char *busy, int interrupted,
-                   const char *layout, const char *focus);
+void render_status(canvas *c, crect r, const char *status, const char *busy, const char *progress,
+                   int interrupted, const char *layout, const char *focus);
 /* The ramp character for a heat level 0..9. */
 char render_heat_char(int level);
 /* A level 0..9 for a cell value against the grid's largest value. */
