@@ -14,5 +14,8 @@ tests_unit_check_machine_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_machine_LDADD = $(UNIT_LDADD)
 
 # Every pass of every fixture case against the reference (skips without fixtures).
-TESTS += tests/cli/run_examples.sh tests/cli/run_fixtures.sh
-EXTRA_DIST += tests/cli/run_examples.sh tests/cli/run_fixtures.sh scripts/bench.d/interp
+TESTS += tests/cli/run_examples.sh tests/cli/run_xcore.sh tests/cli/run_fixtures.sh
+EXTRA_DIST += tests/cli/run_examples.sh tests/cli/run_xcore.sh tests/cli/run_fixtures.sh \
+	scripts/bench.d/interp \
+	tests/data/xcore/recursion.py tests/data/xcore/conflict.py tests/data/xcore/badsplit.py \
+	tests/data/xcore/dual.py
