@@ -121,6 +121,11 @@ mb = bf16(rng.normal(0, 1, (7, 3)).astype(np.float32))
 emit("BF16_MM_A", ma)
 emit("BF16_MM_B", mb)
 emit("BF16_MM_C", bf16(f32(ma.astype(np.float64) @ mb.astype(np.float64))))
+# torch 1.13's loop: a float32 running sum in k order, then one bf16 rounding
+acc = np.zeros((5, 3), dtype=np.float32)
+for k in range(7):
+    acc = (acc + (ma[:, k:k + 1] * mb[k:k + 1, :]).astype(np.float32)).astype(np.float32)
+emit("BF16_MM_C_SEQ", bf16(acc))
 
 # ---- f32 matmul 24x40 @ 40x20 from the LCG
 fa = lcg_floats(24 * 40, 1).reshape(24, 40)

@@ -273,3 +273,69 @@ void kernel_gemm_f32(int64_t m, int64_t n, int64_t k, const float *a, int64_t ld
             c[i * ldc + j] = (float)acc[i * n + j];
     free(acc);
 }
+
+/* ---- the reference-BLAS order (kernel_gemm_f32_seq) --------------------- */
+
+typedef float km_v16f __attribute__((vector_size(64)));
+
+/* c_row[0..n) += x * b_row[0..n): vector ops are elementwise IEEE multiply
+ * and add, kept unfused (separate statements for clang, fp-contract=off for
+ * GCC), so each element sees exactly the scalar sequence. */
+#if defined(__GNUC__) && !defined(__clang__)
+#define KM_NOCONTRACT __attribute__((optimize("fp-contract=off")))
+#else
+#define KM_NOCONTRACT
+#endif
+#define KM_SEQ_BODY                                                                \
+    for (int64_t i = 0; i < m; i++) {                                              \
+        float *crow = c + i * ldc;                                                 \
+        for (int64_t j = 0; j < n; j++)                                            \
+            crow[j] = 0.0f;                                                        \
+        for (int64_t p = 0; p < k; p++) {                                          \
+            float x = a[i * lda + p];                                              \
+            const float *brow = b + p * ldb;                                       \
+            km_v16f xv = {x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x};         \
+            int64_t j = 0;                                                         \
+            for (; j + 16 <= n; j += 16) {                                         \
+                km_v16f cv, bv;                                                    \
+                memcpy(&cv, crow + j, sizeof cv);                                  \
+                memcpy(&bv, brow + j, sizeof bv);                                  \
+                km_v16f pr = xv * bv; /* own statement: never contracted */         \
+                cv = cv + pr;                                                      \
+                memcpy(crow + j, &cv, sizeof cv);                                  \
+            }                                                                      \
+            for (; j < n; j++) {                                                   \
+                float pr = x * brow[j];                                            \
+                crow[j] = crow[j] + pr;                                            \
+            }                                                                      \
+        }                                                                          \
+    }
+
+KM_NOCONTRACT static void km_seq_generic(int64_t m, int64_t n, int64_t k, const float *restrict a,
+                           int64_t lda, const float *restrict b, int64_t ldb,
+                           float *restrict c, int64_t ldc)
+{
+    KM_SEQ_BODY
+}
+
+#if KM_X86
+__attribute__((target("avx512f"))) KM_NOCONTRACT static void
+km_seq_avx512(int64_t m, int64_t n, int64_t k, const float *restrict a, int64_t lda,
+              const float *restrict b, int64_t ldb, float *restrict c, int64_t ldc)
+{
+    KM_SEQ_BODY
+}
+#endif
+
+void kernel_gemm_f32_seq(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda,
+                         const float *b, int64_t ldb, float *c, int64_t ldc)
+{
+#if KM_X86
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx512f")) {
+        km_seq_avx512(m, n, k, a, lda, b, ldb, c, ldc);
+        return;
+    }
+#endif
+    km_seq_generic(m, n, k, a, lda, b, ldb, c, ldc);
+}

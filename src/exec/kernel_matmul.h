@@ -18,4 +18,10 @@ void kernel_gemm_f64(int64_t m, int64_t n, int64_t k, const double *a, int64_t l
 void kernel_gemm_f32(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda,
                      const float *b, int64_t ldb, float *c, int64_t ldc);
 
+/* C = A * B summed the way netlib's reference sgemm (Debian's libblas3,
+ * which torch 1.13 there calls) does: for each element a float32 running
+ * sum, in k order from +0, multiply and add rounded separately (no FMA). */
+void kernel_gemm_f32_seq(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda,
+                         const float *b, int64_t ldb, float *c, int64_t ldc);
+
 #endif

@@ -39,7 +39,10 @@ static ptodb_status matmul_core(exec_ctx *ctx, const op_args *a, const tensor *L
                          "%s: RuntimeError: expected scalar type %s but found %s", name,
                          kernel_torch_type_name(L->dtype), kernel_torch_type_name(R->dtype));
     dtype_id dt = L->dtype;
-    if (dt == DTYPE_BOOL || (dt == DTYPE_FP16 && exec_profile(ctx) == EXEC_PROFILE_T13))
+    /* semantics.md §1.6 lists fp16 matmul as a torch 1.13 hole, but the
+     * fixtures' Debian torch 1.13.0a0 runs it (mixed_kernel_updown): only
+     * bool is refused */
+    if (dt == DTYPE_BOOL)
         return exec_fail(ctx, PTODB_ERR_RUNTIME,
                          "%s: RuntimeError: \"addmm_impl_cpu_\" not implemented for '%s'", name,
                          kernel_torch_type_name(dt));
@@ -104,7 +107,33 @@ static ptodb_status matmul_core(exec_ctx *ctx, const op_args *a, const tensor *L
         *out = r;
         return PTODB_OK;
     }
-    if (dtype_is_float(dt)) {
+    int t13 = exec_profile(ctx) == EXEC_PROFILE_T13;
+    if (t13 && (dt == DTYPE_FP32 || dt == DTYPE_BF16 || dt == DTYPE_FP16)) {
+        /* Debian's torch 1.13 (the fixtures' REF) calls netlib's sgemm for
+         * fp32 and its own opmath-float loop for bf16/fp16: a float running
+         * sum in k order, rounded once to the dtype. This reproduces REF's
+         * fp32 and fp16 matmuls bit for bit on the fixtures. */
+        float *A = xmalloc((size_t)(nb * m * k + 1) * sizeof *A);
+        float *B = xmalloc((size_t)(nb * k * n + 1) * sizeof *B);
+        float *Cf = xmalloc((size_t)(nb * mn) * sizeof *Cf);
+        double *tmp = xmalloc((size_t)((nb * m * k > nb * k * n ? nb * m * k : nb * k * n) + 1) *
+                              sizeof *tmp);
+        kernel_gather_f64(&lv, bnd + 2, fl, tmp);
+        for (int64_t i = 0; i < nb * m * k; i++)
+            A[i] = (float)tmp[i];
+        kernel_gather_f64(&rv, bnd + 2, fr, tmp);
+        for (int64_t i = 0; i < nb * k * n; i++)
+            B[i] = (float)tmp[i];
+        for (int64_t b = 0; b < nb; b++)
+            kernel_gemm_f32_seq(m, n, k, A + b * m * k, k, B + b * k * n, n, Cf + b * mn, n);
+        unsigned char *rd = tensor_data(r);
+        for (int64_t i = 0; i < nb * mn; i++)
+            dtype_store(dt, rd, (size_t)i, (double)Cf[i]);
+        free(tmp);
+        free(A);
+        free(B);
+        free(Cf);
+    } else if (dtype_is_float(dt)) {
         double *A = xmalloc((size_t)(nb * m * k + 1) * sizeof *A);
         double *B = xmalloc((size_t)(nb * k * n + 1) * sizeof *B);
         double *C = xmalloc((size_t)(nb * mn) * sizeof *C);
