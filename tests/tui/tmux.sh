@@ -42,6 +42,20 @@ wait_for() {
     exit 1
 }
 
+# wait_seen SESSION NEEDLE: until the pane contains NEEDLE (for screens
+# that keep changing, like a progress count).
+wait_seen() {
+    i=0
+    while [ $i -lt 300 ]; do
+        screen=$(T capture-pane -p -t "$1" 2>/dev/null || true)
+        case "$screen" in *"$2"*) return 0 ;; esac
+        sleep 0.1
+        i=$((i + 1))
+    done
+    printf 'FAIL: timed out waiting for "%s" in %s; the screen:\n%s\n' "$2" "$1" "$screen" >&2
+    exit 1
+}
+
 # wait_size SESSION COLS ROWS: the pane has that size and ptodb redrew for
 # it: the status line's right end ("?:keys") sits in the last column but
 # one, and the screen is stable.
@@ -69,14 +83,14 @@ compare() {
     fi
 }
 
-# start NAME COLS ROWS ENV...: ptodb on examples/mlp-broken in a new
+# start NAME COLS ROWS ENV...: ptodb on $case (examples/mlp-broken) in a new
 # session; afterwards the shell prints its exit status and whether the
 # terminal is back in canonical mode with echo.
 start() {
     name=$1 cols=$2 rows=$3
     shift 3
     T new-session -d -s "$name" -x "$cols" -y "$rows" \
-        "cd '$top_srcdir' && env $* sh -c 'echo \$\$ >\"$tmp/$name.pid\"; exec \"$PTODB\" --nx examples/mlp-broken';
+        "cd '$top_srcdir' && env $* sh -c 'echo \$\$ >\"$tmp/$name.pid\"; exec \"$PTODB\" --nx ${case:-examples/mlp-broken}';
          echo EXIT=\$?; stty -a | tr ' ;' '\n\n' | grep -x -e icanon -e echo | tr '\n' ' '; echo; sleep 600"
 }
 
@@ -144,4 +158,15 @@ for sig in TERM:143 SEGV:139; do
     kill -"${sig%%:*}" "$(cat "$tmp/$name.pid")"
     check_restored "$name" "${sig#*:}"
 done
+# 7. Never frozen: an endless run shows its progress in the status line,
+# Ctrl-C stops it (session_interrupt) and ptodb goes on.
+case=tests/data/endless start endless 80 24 TERM=tmux-256color
+wait_for endless "?:keys"
+T send-keys -t endless F5
+wait_seen endless "running: run | Ctrl-C interrupts | pass 0 frontend:"
+T send-keys -t endless C-c
+wait_for endless "Interrupted."
+expect_contains "location after the interrupt" "[host] endless at 00_frontend.py:" "$screen"
+T send-keys -t endless q
+check_restored endless 0
 echo "tmux: all screens as expected"
