@@ -49,10 +49,18 @@ typedef struct ir_sym {
 
 /* A full-line comment. text is what follows "#" with one leading space
  * removed; the canonical form prints as "# " + text. */
+typedef enum {
+    IR_COMMENT_PLAIN = 0,
+    IR_COMMENT_HEADER,      /* "# pypto.program: NAME" (first line of a dump) */
+    IR_COMMENT_COMM_DOMAIN  /* "# pld.comm_domain: devices=..., slots=[...]" (§5.11):
+                               a hidden scope starting at the next statement */
+} ir_comment_kind;
+
 typedef struct ir_comment {
     ir_span span;
     const char *text; /* NUL-terminated, may contain any valid UTF-8 */
     uint32_t len;
+    uint8_t kind;     /* ir_comment_kind */
 } ir_comment;
 
 typedef struct ir_comments {

@@ -328,6 +328,10 @@ static ir_comments take_comments(parser *p, uint32_t upto)
         }
         c->text = ir_arena_strndup(p->a, t, n);
         c->len = n;
+        if (n >= 16 && memcmp(t, "pypto.program:", 14) == 0)
+            c->kind = IR_COMMENT_HEADER;
+        else if (n >= 17 && memcmp(t, "pld.comm_domain:", 16) == 0)
+            c->kind = IR_COMMENT_COMM_DOMAIN;
     }
     for (uint32_t i = 0; i < out.n; i++) {
         ir_comment *c = &out.items[i];

@@ -613,6 +613,60 @@ START_TEST(test_hostile_input)
 }
 END_TEST
 
+START_TEST(test_formatter_shapes)
+{
+    /* Shapes ruff produces when it wraps (ir-format.md §1.3). */
+    const char *ruff = FN_HDR
+        "        # pld.comm_domain: devices=all, slots=[win_a, sig]\n"
+        "        for (\n"
+        "            i,\n"
+        "            (a,),\n"
+        "        ) in pl.range(4, init_values=(x,)):\n"
+        "            if (\n"
+        "                a < 3\n"
+        "                and i == 4\n"
+        "            ):\n"
+        "                b: pl.Scalar[pl.INDEX] = pl.yield_(a)\n"
+        "            else:\n"
+        "                b: pl.Scalar[pl.INDEX] = pl.yield_(\n"
+        "                    i\n"
+        "                )\n"
+        "            a_rv: pl.Scalar[pl.INDEX] = pl.yield_(b)\n"
+        "        with pl.at(\n"
+        "            level=pl.Level.CORE_GROUP,\n"
+        "            name_hint=\"k\",\n"
+        "        ) as tid:\n"
+        "            pass\n"
+        "        return (\n"
+        "            a_rv\n"
+        "        )\n";
+    const char *raw = FN_HDR
+        "        # pld.comm_domain: devices=all, slots=[win_a, sig]\n"
+        "        for i, (a,) in pl.range(4, init_values=(x,)):\n"
+        "            if a < 3 and i == 4:\n"
+        "                b: pl.Scalar[pl.INDEX] = pl.yield_(a)\n"
+        "            else:\n"
+        "                b: pl.Scalar[pl.INDEX] = pl.yield_(i)\n"
+        "            a_rv: pl.Scalar[pl.INDEX] = pl.yield_(b)\n"
+        "        with pl.at(level=pl.Level.CORE_GROUP, name_hint=\"k\") as tid:\n"
+        "            pass\n"
+        "        return a_rv\n";
+    char *out = print_text(ruff);
+    ck_assert_str_eq(out, raw);
+    free(out);
+    parsed p;
+    parse_text(&p, ruff);
+    ck_assert_int_eq(p.m->comments.items[0].kind, IR_COMMENT_HEADER);
+    const ir_stmt *loop = p.m->program->funcs[0]->body.items[0];
+    ck_assert_int_eq(loop->kind, IR_STMT_FOR);
+    ck_assert_int_eq(loop->comments.items[0].kind, IR_COMMENT_COMM_DOMAIN);
+    ck_assert_str_eq(loop->u.for_.var->name->text, "i");
+    ck_assert_uint_eq(loop->u.for_.niter_args, 1);
+    ck_assert_int_eq(ir_resolve(p.m, &p.sink), PTODB_OK);
+    parsed_free(&p);
+}
+END_TEST
+
 static Suite *ir_suite(void)
 {
     Suite *s = suite_create("ir");
@@ -625,6 +679,7 @@ static Suite *ir_suite(void)
     tcase_add_test(tc, test_precedence);
     tcase_add_test(tc, test_print_roundtrip_raw);
     tcase_add_test(tc, test_print_ruff_to_raw);
+    tcase_add_test(tc, test_formatter_shapes);
     tcase_add_test(tc, test_resolve_errors);
     tcase_add_test(tc, test_hostile_input);
     suite_add_tcase(s, tc);
