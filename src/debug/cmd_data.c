@@ -276,11 +276,11 @@ static void unravel(const tensor *t, int64_t k, strbuf *out)
 
 ptodb_status cmd_DIFF(session *s, const char *args)
 {
-    char *words[3];
+    char *words[4];
     char buf[1024];
-    int n = session_split_words(args, words, 3, buf, sizeof buf);
-    if (n < 1 || n > 2) {
-        session_errorf(s, "Usage: diff TENSOR [golden | TENSOR2]");
+    int n = session_split_words(args, words, 4, buf, sizeof buf);
+    if (n < 1 || n > 3 || (n == 3 && strcmp(words[1], "pass") != 0)) {
+        session_errorf(s, "Usage: diff TENSOR [golden | pass N | TENSOR2]");
         return PTODB_ERR_USAGE;
     }
     char name[256];
@@ -290,7 +290,36 @@ ptodb_status cmd_DIFF(session *s, const char *args)
         return PTODB_ERR_NOT_FOUND;
     tensor *b = NULL;
     const char *bname;
-    if (n == 1 || strcmp(words[1], "golden") == 0) {
+    char pass_label[64];
+    if (n == 3) {
+        int p = session_find_pass(s, words[2]);
+        if (p < 0) {
+            tensor_unref(a);
+            return PTODB_ERR_USAGE;
+        }
+        b = session_tensor_in_pass(s, p, name);
+        if (!b) {
+            tensor_unref(a);
+            return PTODB_ERR_NOT_FOUND;
+        }
+        snprintf(pass_label, sizeof pass_label, "pass %s", words[2]);
+        bname = pass_label;
+        if (strchr(words[0], '[')) {
+            /* the same subscript on the other pass's tensor */
+            tensor *v = NULL;
+            strbuf err = STRBUF_INIT;
+            if (tensor_apply_subscript(b, strchr(words[0], '['), &v, &err) != PTODB_OK) {
+                session_errorf(s, "%s", strbuf_str(&err));
+                strbuf_free(&err);
+                tensor_unref(a);
+                tensor_unref(b);
+                return PTODB_ERR_USAGE;
+            }
+            strbuf_free(&err);
+            tensor_unref(b);
+            b = v;
+        }
+    } else if (n == 1 || strcmp(words[1], "golden") == 0) {
         const case_tensor *g = session_golden_for(s, name);
         if (!g) {
             session_errorf(s, "\"%s\" has no golden output (golden outputs: %s%s).", name,

@@ -229,42 +229,103 @@ static const ir_stmt *find_corresponding(const ir_module *m, const char *name, c
 
 void run_count_visit(run_state *r, const void *stmt, int core);
 
-ptodb_status run_seek_point(session *s, int pass)
+/* Where a stopped run is, in terms that survive a pass change: the
+ * statement's key, and the keys of the statements before it in its function
+ * (a statement a pass introduced, like tfree, has no twin in earlier passes;
+ * the nearest earlier one that does stands in for it). */
+enum { POINT_FALLBACKS = 24 };
+
+typedef struct point_key {
+    char func[256];
+    int n;                          /* candidates, the stop's own first */
+    char *key[POINT_FALLBACKS];
+    int nth[POINT_FALLBACKS];
+    uint32_t arrivals[POINT_FALLBACKS];
+    int core;
+    int line;
+} point_key;
+
+static void point_free(point_key *pk)
+{
+    for (int i = 0; i < pk->n; i++)
+        free(pk->key[i]);
+    pk->n = 0;
+}
+
+static int point_capture(session *s, point_key *pk)
 {
     run_state *r = &s->run;
+    memset(pk, 0, sizeof *pk);
     inspect_frame f;
-    if (!inspect_frame_get(r->m, r->core, 0, &f) || !f.stmt)
-        return run_start(s, pass);
+    if (!r->m || !inspect_frame_get(r->m, r->core, 0, &f) || !f.stmt)
+        return -1;
     pass_state *old = session_load_pass(s, r->pass);
     const ir_func *of = func_of(old->module, f.stmt);
-    strbuf key = STRBUF_INIT;
-    stmt_key(f.stmt, &key);
-    int nth = of ? occurrence(of, f.stmt, strbuf_str(&key)) : -1;
-    uint32_t arrivals = visit_count(r, f.stmt, r->core);
-    if (arrivals == 0)
-        arrivals = 1;
-    int core = r->core;
-    char func[256];
-    snprintf(func, sizeof func, "%s", f.func);
-    int line = f.line;
+    if (!of)
+        return -1;
+    stmt_list l = {0};
+    collect(&of->body, &l);
+    size_t at = 0;
+    while (at < l.n && l.items[at] != f.stmt)
+        at++;
+    for (size_t i = at + 1; i-- > 0 && pk->n < POINT_FALLBACKS;) {
+        if (i >= l.n)
+            continue;
+        const ir_stmt *st = l.items[i];
+        /* Loops and ifs are not stopping points of their own. */
+        if (st->kind == IR_STMT_FOR || st->kind == IR_STMT_WHILE || st->kind == IR_STMT_IF ||
+            st->kind == IR_STMT_WITH)
+            break;
+        strbuf key = STRBUF_INIT;
+        stmt_key(st, &key);
+        int k = pk->n++;
+        pk->nth[k] = occurrence(of, st, strbuf_str(&key));
+        pk->key[k] = strbuf_detach(&key);
+        pk->arrivals[k] = visit_count(r, st, r->core);
+        /* The stop's own statement has been reached (not yet run) once more
+         * than counted; earlier ones were reached as often as they ran. */
+        if (k == 0 || pk->arrivals[k] == 0)
+            pk->arrivals[k] = pk->arrivals[k] ? pk->arrivals[k] : 1;
+    }
+    free(l.items);
+    pk->core = r->core;
+    snprintf(pk->func, sizeof pk->func, "%s", f.func);
+    pk->line = f.line;
+    return pk->n ? 0 : -1;
+}
 
+/* Starts `pass` and runs it (ignoring breakpoints) to the point pk names.
+ * *reached is 1 when it got there. Prints only when !quiet (errors always). */
+static ptodb_status point_seek(session *s, int pass, const point_key *pk, int quiet, int *reached)
+{
+    run_state *r = &s->run;
+    *reached = 0;
     pass_state *np = session_load_pass(s, pass);
     const ir_func *nf = NULL;
-    const ir_stmt *target = np->module && nth >= 0
-                                ? find_corresponding(np->module, func, strbuf_str(&key), nth, &nf)
-                                : NULL;
-    strbuf_free(&key);
+    const ir_stmt *target = NULL;
+    int which = 0;
+    for (; np->module && which < pk->n && !target; which++)
+        if (pk->nth[which] >= 0)
+            target = find_corresponding(np->module, pk->func, pk->key[which], pk->nth[which], &nf);
+    which--;
+    /* Standing in for the stop with an earlier statement: stop just after it. */
+    int after = target && which > 0;
+    uint32_t arrivals = target ? pk->arrivals[which] : 1;
+    s->quiet += quiet;
     ptodb_status st = run_start(s, pass);
+    s->quiet -= quiet;
     if (st != PTODB_OK)
         return st;
     if (!target) {
-        session_printf(s, "Pass %d has no statement corresponding to %s line %d; the run is at its start.\n",
-                       s->kase.passes[pass].index, func, line);
-        run_print_location(s);
+        if (!quiet) {
+            session_printf(s, "Pass %d has no statement corresponding to %s line %d; the run is at its start.\n",
+                           s->kase.passes[pass].index, pk->func, pk->line);
+            run_print_location(s);
+        }
         return PTODB_OK;
     }
-    /* Run (ignoring breakpoints) until a core arrives at target the same
-     * number of times; prefer the same core, else any. */
+    /* Run until a core arrives at target the same number of times; prefer
+     * the same core, else any. */
     for (;;) {
         int hit_core = -1;
         for (int c = 0; c < EXEC_NCORES; c++) {
@@ -272,17 +333,34 @@ ptodb_status run_seek_point(session *s, int pass)
             if (inspect_frame_get(r->m, c, 0, &g) && g.stmt == target &&
                 inspect_core(r->m, c) != INSPECT_CORE_DONE) {
                 uint32_t n = visit_count(r, target, c);
-                if (n + 1 >= arrivals && (c == core || hit_core < 0))
+                if (n + 1 >= arrivals && (c == pk->core || hit_core < 0))
                     hit_core = c;
             }
         }
-        if (hit_core >= 0) {
+        if (hit_core >= 0 && after) {
+            /* Run the stand-in statement on that core, then stop. */
+            exec_event ev;
+            st = machine_step_core(r->m, hit_core, &ev);
+            if (st != PTODB_OK || ev.kind == EXEC_EV_ERROR) {
+                session_errorf(s, "%s", machine_error(r->m));
+                r->failed = 1;
+                return st != PTODB_OK ? st : PTODB_ERR_RUNTIME;
+            }
+            after = 0;
+            target = NULL; /* reached */
+        }
+        if (hit_core >= 0 || (!target && !after)) {
+            if (hit_core < 0)
+                hit_core = r->core;
             r->core = hit_core;
             r->level = 0;
-            session_printf(s, "Corresponding point in pass %d (%s, %s line %u):\n", s->kase.passes[pass].index,
-                           nf->name->text, s->kase.passes[pass].stem, target->span.line);
-            run_print_location(s);
-            display_show_all(s, 0);
+            *reached = 1;
+            if (!quiet) {
+                session_printf(s, "Corresponding point in pass %d (%s%s):\n", s->kase.passes[pass].index,
+                               nf->name->text, which > 0 ? ", after the nearest statement both passes have" : "");
+                run_print_location(s);
+                display_show_all(s, 0);
+            }
             return PTODB_OK;
         }
         if (s->interrupted) {
@@ -299,8 +377,9 @@ ptodb_status run_seek_point(session *s, int pass)
             return st != PTODB_OK ? st : PTODB_ERR_RUNTIME;
         }
         if (ev.kind == EXEC_EV_DONE || machine_finished(r->m)) {
-            session_printf(s, "Pass %d ended before reaching %s line %u (arrival %u).\n",
-                           s->kase.passes[pass].index, s->kase.passes[pass].stem, target->span.line, arrivals);
+            if (!quiet)
+                session_printf(s, "Pass %d ended before reaching the corresponding statement (arrival %u).\n",
+                               s->kase.passes[pass].index, arrivals);
             r->finished = 1;
             return PTODB_OK;
         }
@@ -308,4 +387,50 @@ ptodb_status run_seek_point(session *s, int pass)
         if (inspect_frame_get(r->m, ev.core, 0, &g))
             run_count_visit(r, g.stmt, ev.core);
     }
+}
+
+ptodb_status run_seek_point(session *s, int pass)
+{
+    point_key pk;
+    if (point_capture(s, &pk) != 0)
+        return run_start(s, pass);
+    int reached;
+    ptodb_status st = point_seek(s, pass, &pk, 0, &reached);
+    point_free(&pk);
+    return st;
+}
+
+tensor *session_tensor_in_pass(session *s, int pass, const char *name)
+{
+    if (!s->run.active || s->run.finished || s->run.failed) {
+        session_errorf(s, "diff ... pass N needs a run stopped inside a pass (the point to compare at).");
+        return NULL;
+    }
+    point_key pk;
+    if (point_capture(s, &pk) != 0) {
+        session_errorf(s, "No current statement to compare at.");
+        return NULL;
+    }
+    /* A second run on the side: the user's run stays as it is. */
+    run_state saved = s->run;
+    int saved_pass = s->cur_pass, saved_list = s->list_line;
+    memset(&s->run, 0, sizeof s->run);
+    int reached = 0;
+    tensor *t = NULL;
+    if (point_seek(s, pass, &pk, 1, &reached) == PTODB_OK) {
+        if (reached)
+            t = session_lookup_tensor(s, name, NULL, 1);
+        if (!reached)
+            session_errorf(s, "Pass %d has no point corresponding to %s line %d.", s->kase.passes[pass].index,
+                           pk.func, pk.line);
+        else if (!t)
+            session_errorf(s, "No tensor \"%s\" at the corresponding point of pass %d.", name,
+                           s->kase.passes[pass].index);
+    }
+    run_kill(s);
+    s->run = saved;
+    s->cur_pass = saved_pass;
+    s->list_line = saved_list;
+    point_free(&pk);
+    return t;
 }

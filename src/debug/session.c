@@ -322,13 +322,18 @@ int session_split_words(const char *args, char **words, int max, char *buf, size
         if (n == max)
             return -1;
         words[n] = buf + used;
-        int quoted = 0;
-        while (*p && (quoted || !isspace((unsigned char)*p))) {
+        int quoted = 0, brackets = 0;
+        /* Blanks inside "quotes" or a subscript [0:2, 1] do not split. */
+        while (*p && (quoted || brackets > 0 || !isspace((unsigned char)*p))) {
             if (*p == '"') {
                 quoted = !quoted;
                 p++;
                 continue;
             }
+            if (!quoted && *p == '[')
+                brackets++;
+            else if (!quoted && *p == ']' && brackets > 0)
+                brackets--;
             if (used + 1 >= bufsize)
                 return -1;
             buf[used++] = *p++;

@@ -191,6 +191,9 @@ ptodb_status run_begin(session *s, int pass, int stop_at_start);
  * the same function (or its outlined/split twin) and the statement with the
  * same SSA base names and op, reached the same number of times. */
 ptodb_status run_seek_point(session *s, int pass);
+/* The tensor `name` of pass `pass` at the point corresponding to where the
+ * current run stopped (a side run; the current one is untouched). */
+tensor *session_tensor_in_pass(session *s, int pass, const char *name);
 /* The value a name denotes at the current stop: a slot of the selected frame
  * (searched outward), an input or a golden output ("golden.NAME"). Sets
  * *golden to the matching golden output when there is one. Returns a new
@@ -214,7 +217,8 @@ user_cmd *session_find_user_cmd(const session *s, const char *name, size_t len);
 /* Runs a user command's body with $argN/$argc substituted. */
 ptodb_status session_run_user_cmd(session *s, user_cmd *u, const char *args);
 
-/* Splits args into words (whitespace separated; "double quotes" group). At
+/* Splits args into words (whitespace separated; "double quotes" and [...]
+ * subscripts group). At
  * most max words; returns the count, or -1 when there are more. The words
  * are copied into buf (bufsize bytes). */
 int session_split_words(const char *args, char **words, int max, char *buf, size_t bufsize);
