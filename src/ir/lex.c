@@ -389,6 +389,25 @@ static lex_token scan_string(lexer *lx, uint32_t start)
     return t;
 }
 
+static int is_string_prefix(const char *s, uint32_t n)
+{
+    int r = 0, b = 0, f = 0, u = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        char c = (char)(s[i] | 0x20);
+        if (c == 'r')
+            r++;
+        else if (c == 'b')
+            b++;
+        else if (c == 'f')
+            f++;
+        else if (c == 'u')
+            u++;
+        else
+            return 0;
+    }
+    return r <= 1 && b + f + u <= 1 && !(u && r);
+}
+
 static lex_token scan_number(lexer *lx, uint32_t start)
 {
     const unsigned char *s = (const unsigned char *)lx->src;
@@ -608,6 +627,14 @@ restart:
             uint32_t q = p + 1;
             while (q < lx->len && is_name_char((unsigned char)s[q]))
                 q++;
+            if (q < lx->len && (s[q] == '"' || s[q] == '\'') && q - p <= 2 &&
+                is_string_prefix(s + p, q - p)) {
+                /* r"...", b'...', f"..." (verbatim Python bodies only). */
+                t = scan_string(lx, q);
+                t.start = p;
+                t.col = p - t.line_start + 1;
+                return t;
+            }
             t = make_tok(lx, TK_NAME, p, q);
             t.sym = lex_intern(lx, s + p, q - p);
             lx->pos = q;

@@ -441,6 +441,13 @@ static ir_expr *parse_string(parser *p)
     ir_expr *e = new_expr(p, IR_EXPR_STRING, &p->tok);
     const char *s = p->lx.src + p->tok.start;
     uint32_t n = p->tok.end - p->tok.start;
+    if (s[0] != '"' && s[0] != '\'') {
+        /* A prefixed string (r"", f"", b""): legal Python, kept as text. */
+        advance(p);
+        while (p->tok.kind == TK_STRING)
+            advance(p);
+        return make_opaque(p, e);
+    }
     uint32_t q = (n >= 6 && s[1] == s[0] && s[2] == s[0]) ? 3 : 1;
     const char *body = s + q;
     uint32_t blen = n - 2 * q;
@@ -1386,7 +1393,7 @@ static ir_target *names_to_targets(parser *p, ir_expr **items, uint32_t n)
     return t;
 }
 
-static ir_stmt *parse_for(parser *p, ir_stmt *s)
+static ir_stmt *parse_for(parser *p, ir_stmt *s, const lex_token *start)
 {
     lex_token target_tok = p->tok;
     ir_expr *t = parse_target_list(p);
@@ -1427,6 +1434,9 @@ static ir_stmt *parse_for(parser *p, ir_stmt *s)
             perr_at(p, &target_tok, "unsupported loop target: iter-args must be names");
             return NULL;
         }
+    } else if (t->kind == IR_EXPR_TUPLE) {
+        /* for a, b in items: legal Python (verbatim host bodies, §3.3). */
+        return make_opaque_stmt(p, s, start);
     } else {
         perr_at(p, &target_tok, "unsupported loop target (expected 'i' or 'i, (a, b)')");
         return NULL;
@@ -1496,7 +1506,7 @@ static ir_stmt *parse_compound(parser *p, ir_stmt *s, const lex_token *start)
     }
     if (id == LEX_KW_FOR) {
         s->kind = IR_STMT_FOR;
-        return parse_for(p, s);
+        return parse_for(p, s, start);
     }
     if (id == LEX_KW_WHILE) {
         s->kind = IR_STMT_WHILE;

@@ -28,6 +28,7 @@ typedef struct resolver {
     ir_dyn *dyns;
     uint32_t ndyns, dyns_cap;
     int in_type;       /* inside a type annotation: free names are dims */
+    int lenient;       /* verbatim Python body (§3.3): unknown names are not errors */
 } resolver;
 
 static void rerr(resolver *r, const ir_span *sp, const char *fmt, ...)
@@ -241,7 +242,8 @@ static void resolve_name(resolver *r, ir_expr *e)
         e->res.id = add_free_dyn(r, e);
         return;
     }
-    rerr(r, &e->span, "undefined name '%.*s%s'", NAME_SHOWN(s));
+    if (!r->lenient)
+        rerr(r, &e->span, "undefined name '%.*s%s'", NAME_SHOWN(s));
 }
 
 /* An ATTR chain in value position: an enum constant or a type head. */
@@ -350,7 +352,7 @@ static void resolve_call(resolver *r, ir_expr *e)
             e->res.kind = IR_REF_BUILTIN;
             e->res.id = IR_BUILTIN_ABS;
             check_arity(r, e, "abs", 1, 1);
-        } else {
+        } else if (!r->lenient) {
             rerr(r, &c->span, "unknown function '%.*s%s'", NAME_SHOWN(c->u.name));
         }
         resolve_args(r, e, 0);
@@ -512,9 +514,25 @@ static void resolve_block(resolver *r, const ir_block *b)
         resolve_stmt(r, b->items[i]);
 }
 
+/* A SubWorker at HOST level or above may have a body copied verbatim from
+ * the user's Python (ir-format.md §3.3): its free names (numpy, print, ...)
+ * are not errors. Ops and program functions are still checked. */
+static int verbatim_body_allowed(const ir_func *f)
+{
+    static const char *const levels[] = {"HOST", "CLUSTER_0", "CLUSTER_1", "CLUSTER_2",
+                                         "GLOBAL", "NODE", "POD", "CLOS1", "CLOS2"};
+    if (!f->role_name || strcmp(f->role_name, "SubWorker") != 0 || !f->level_name)
+        return 0;
+    for (size_t i = 0; i < sizeof levels / sizeof levels[0]; i++)
+        if (strcmp(f->level_name, levels[i]) == 0)
+            return 1;
+    return 0;
+}
+
 static void resolve_func(resolver *r, ir_func *f)
 {
     r->gen++;
+    r->lenient = verbatim_body_allowed(f);
     r->fn = f;
     r->nslots = 0;
     for (uint32_t i = 0; i < f->nparams; i++) {

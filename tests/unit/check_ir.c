@@ -667,6 +667,40 @@ START_TEST(test_formatter_shapes)
 }
 END_TEST
 
+START_TEST(test_verbatim_host_body)
+{
+    const char *src = HDR
+        "    @pl.function(level=pl.Level.HOST, role=pl.Role.SubWorker)\n"
+        "    def host(x: pl.Scalar[pl.INDEX]):\n"
+        "        import numpy as np\n"
+        "        for a, b in enumerate(range(x)):\n"
+        "            print(f\"{a}: {b}\", r'raw')\n"
+        "        d = {k: v for k, v in zip(x, x)}\n"
+        "        return np.sum(d)\n";
+    parsed p;
+    parse_text(&p, src);
+    ck_assert_msg(p.status == PTODB_OK, "%s", p.sink.count ? p.sink.items[0].message : "");
+    ck_assert_int_eq(ir_resolve(p.m, &p.sink), PTODB_OK);
+    const ir_func *f = p.m->program->funcs[0];
+    ck_assert_int_eq(f->body.items[1]->kind, IR_STMT_OPAQUE);
+    parsed_free(&p);
+    char *out = print_text(src);
+    ck_assert_str_eq(out, "# pypto.program: P\nimport pypto.language as pl\n\n@pl.program\nclass P:\n"
+                          "    @pl.function(level=pl.Level.HOST, role=pl.Role.SubWorker)\n"
+                          "    def host(x: pl.Scalar[pl.INDEX]):\n"
+                          "        import numpy as np\n"
+                          "        for a, b in enumerate(range(x)):\n"
+                          "            print(f\"{a}: {b}\", r'raw')\n"
+                          "        d = {k: v for k, v in zip(x, x)}\n"
+                          "        return np.sum(d)\n");
+    free(out);
+    /* The same body in an ordinary function is checked. */
+    char *err = first_error(HDR "    @pl.function\n    def g(self):\n        print(1)\n");
+    ck_assert_str_eq(err, "t.py:8:9: error: unknown function 'print'");
+    free(err);
+}
+END_TEST
+
 static Suite *ir_suite(void)
 {
     Suite *s = suite_create("ir");
@@ -680,6 +714,7 @@ static Suite *ir_suite(void)
     tcase_add_test(tc, test_print_roundtrip_raw);
     tcase_add_test(tc, test_print_ruff_to_raw);
     tcase_add_test(tc, test_formatter_shapes);
+    tcase_add_test(tc, test_verbatim_host_body);
     tcase_add_test(tc, test_resolve_errors);
     tcase_add_test(tc, test_hostile_input);
     suite_add_tcase(s, tc);
