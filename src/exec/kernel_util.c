@@ -1125,6 +1125,38 @@ ptodb_status kernel_where(exec_ctx *ctx, const op_args *a, const value *mask, co
     return PTODB_OK;
 }
 
+/* SLEEF's expf_u10 as torch 1.13's AVX2 kernels run it (Sleef_expf8_u10,
+ * its multiply-adds fused): the fixtures' REF computes fp32 exp this way,
+ * bit for bit. Used under the t13 profile. */
+static float sleef_expf(float d)
+{
+    if (isnan(d))
+        return d;
+    if (d < -104.0f)
+        return 0.0f;
+    if (d > 100.0f)
+        return INFINITY;
+    const float r_ln2 = 1.442695040888963407359924681001892137426645954152985934135449406931f;
+    const float l2u = 0.693145751953125f, l2l = 1.428606765330187045e-06f;
+    int q = (int)nearbyintf(d * r_ln2); /* cvtps2dq: to nearest even */
+    float qf = (float)q;
+    float s = fmaf(qf, -l2u, d);
+    s = fmaf(qf, -l2l, s);
+    float u = 0.000198527617612853646278381f;
+    u = fmaf(u, s, 0.00139304355252534151077271f);
+    u = fmaf(u, s, 0.00833336077630519866943359f);
+    u = fmaf(u, s, 0.0416664853692054748535156f);
+    u = fmaf(u, s, 0.166666671633720397949219f);
+    u = fmaf(u, s, 0.5f);
+    float ss = s * s;
+    u = 1.0f + fmaf(ss, u, s);
+    /* vldexp2: two exact power-of-two scalings, as SLEEF splits q */
+    int q1 = q >> 1, q2 = q - q1;
+    u *= dtype_f32_from_bits((uint32_t)(q1 + 0x7f) << 23);
+    u *= dtype_f32_from_bits((uint32_t)(q2 + 0x7f) << 23);
+    return u;
+}
+
 static const char *unop_kernel_name(kernel_unop op)
 {
     switch (op) {
@@ -1169,7 +1201,11 @@ ptodb_status kernel_unary(exec_ctx *ctx, const op_args *a, kernel_unop op, const
             switch (op) {
             case KUN_NEG: t = -t; break;
             /* class A: computed in double, rounded once (semantics.md §1.7) */
-            case KUN_EXP: t = exp(t); break;
+            case KUN_EXP:
+                /* t13: REF's SLEEF kernel (fp32, and bf16 through fp32) */
+                t = t13 && (rdt == DTYPE_FP32 || rdt == DTYPE_BF16) ? (double)sleef_expf((float)t)
+                                                                    : exp(t);
+                break;
             case KUN_LOG: t = log(t); break;
             case KUN_SQRT: t = sqrt(t); break;
             case KUN_RSQRT:

@@ -6,10 +6,165 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "base/mem.h"
 
 typedef enum { RED_SUM, RED_MAX, RED_MIN, RED_PROD } red_kind;
+
+/* ---- torch 1.13's float sum order (SumKernel.cpp cascade_sum) ------------
+ *
+ * Under the t13 profile an fp32 sum reproduces the fixtures' REF (Debian
+ * torch 1.13, AVX2 kernels: 8-float vectors) bit for bit: float
+ * accumulators in the order of its cascade. The vector paths are lane-wise
+ * scalar sums, so each output element is computed on its own from the
+ * sequence of its inputs x(0..n). */
+
+typedef struct tsum_seq {
+    const unsigned char *data;
+    dtype_id dt;
+    int64_t base, stride; /* x(i) = element base + i * stride */
+} tsum_seq;
+
+static float tsum_x(const tsum_seq *q, int64_t i)
+{
+    return (float)dtype_load(q->dt, q->data, (size_t)(q->base + i * q->stride));
+}
+
+static int64_t tsum_ceil_log2(int64_t x)
+{
+    if (x <= 2)
+        return 1;
+    int64_t r = 0;
+    while (((int64_t)1 << r) < x)
+        r++;
+    return r;
+}
+
+/* multi_row_sum for one accumulator: x(first + i * step), i < size, with
+ * torch's four cascade levels. */
+static float tsum_multi(const tsum_seq *q, int64_t first, int64_t step, int64_t size)
+{
+    int64_t lp = tsum_ceil_log2(size) / 4;
+    if (lp < 4)
+        lp = 4;
+    int64_t lstep = (int64_t)1 << lp, lmask = lstep - 1;
+    float acc[4] = {0, 0, 0, 0};
+    int64_t i = 0;
+    while (i + lstep <= size) {
+        for (int64_t j = 0; j < lstep; j++, i++)
+            acc[0] += tsum_x(q, first + i * step);
+        for (int j = 1; j < 4; j++) {
+            acc[j] += acc[j - 1];
+            acc[j - 1] = 0;
+            if ((i & (lmask << (j * lp))) != 0)
+                break;
+        }
+    }
+    for (; i < size; i++)
+        acc[0] += tsum_x(q, first + i * step);
+    for (int j = 1; j < 4; j++)
+        acc[0] += acc[j];
+    return acc[0];
+}
+
+/* row_sum: four interleaved partial sums (ilp 4), then the leftovers. */
+static float tsum_row(const tsum_seq *q, int64_t first, int64_t step, int64_t size)
+{
+    int64_t size_ilp = size / 4;
+    float part[4];
+    for (int k = 0; k < 4; k++)
+        part[k] = tsum_multi(q, first + k * step, 4 * step, size_ilp);
+    for (int64_t i = size_ilp * 4; i < size; i++)
+        part[0] += tsum_x(q, first + i * step);
+    for (int k = 1; k < 4; k++)
+        part[0] += part[k];
+    return part[0];
+}
+
+#define TSUM_VEC 8 /* floats per AVX2 vector */
+
+/* vectorized_inner_sum for one row: lane-wise row_sum of the 8-float
+ * vectors, the scalar tail, then the lanes in order. */
+static float tsum_inner(const tsum_seq *q, int64_t size)
+{
+    int64_t nvec = size / TSUM_VEC;
+    float lanes[TSUM_VEC];
+    for (int l = 0; l < TSUM_VEC; l++)
+        lanes[l] = tsum_row(q, l, TSUM_VEC, nvec);
+    float fin = 0;
+    for (int64_t k = nvec * TSUM_VEC; k < size; k++)
+        fin += tsum_x(q, k);
+    for (int l = 0; l < TSUM_VEC; l++)
+        fin += lanes[l];
+    return fin;
+}
+
+/* How TensorIterator lays out the reduction: the reduced dim first, then
+ * the other dims in the output's order (fastest first), coalesced where the
+ * input's strides allow; the kernel sees the
+ * reduced dim (size0, in_strides[0]) and the next one (size1,
+ * in_strides[1]). mode picks cascade_sum's branch. */
+typedef enum { TSUM_INNER, TSUM_VOUTER, TSUM_SINNER, TSUM_SOUTER } tsum_mode;
+
+typedef struct tsum_plan {
+    tsum_mode mode;
+    int64_t size1;
+    int ngroup;                   /* original dims coalesced into size1 */
+    int group[TENSOR_MAX_DIMS];   /* fastest first */
+} tsum_plan;
+
+static void tsum_plan_make(const tensor *x, int dim, tsum_plan *p)
+{
+    /* The output (contiguous, keepdim) decides the order of the other dims:
+     * the last dim is the fastest. */
+    int other[TENSOR_MAX_DIMS], n = 0;
+    for (int d = x->ndim - 1; d >= 0; d--)
+        if (d != dim && x->shape[d] != 1)
+            other[n++] = d;
+    p->ngroup = 0;
+    p->size1 = 1;
+    int64_t s1 = 0;
+    if (n > 0) {
+        p->group[p->ngroup++] = other[0];
+        p->size1 = x->shape[other[0]];
+        s1 = x->strides[other[0]];
+        for (int k = 1; k < n && x->strides[other[k]] == x->strides[other[k - 1]] * x->shape[other[k - 1]];
+             k++) {
+            p->group[p->ngroup++] = other[k];
+            p->size1 *= x->shape[other[k]];
+        }
+    }
+    int64_t size0 = x->ndim > 0 ? x->shape[dim] : 1;
+    int64_t s0 = x->ndim > 0 ? x->strides[dim] : 1;
+    if (s0 == 1 && size0 >= TSUM_VEC)
+        p->mode = TSUM_INNER;
+    else if (s1 == 1 && p->size1 >= TSUM_VEC)
+        p->mode = TSUM_VOUTER;
+    else if (s0 < s1)
+        p->mode = TSUM_SINNER;
+    else
+        p->mode = TSUM_SOUTER;
+}
+
+/* One output element: the sum of x along dim starting at base, j its index
+ * along the size1 dim. */
+static float tsum_one(const tsum_plan *p, const tsum_seq *q, int64_t size0, int64_t j)
+{
+    switch (p->mode) {
+    case TSUM_INNER: return 0.0f + tsum_inner(q, size0);
+    case TSUM_VOUTER:
+        if (j < p->size1 / (4 * TSUM_VEC) * (4 * TSUM_VEC))
+            return 0.0f + tsum_multi(q, 0, 1, size0);
+        return 0.0f + tsum_row(q, 0, 1, size0);
+    case TSUM_SINNER: return 0.0f + tsum_row(q, 0, 1, size0);
+    case TSUM_SOUTER:
+    default:
+        if (j < p->size1 / 4 * 4)
+            return 0.0f + tsum_multi(q, 0, 1, size0);
+        return 0.0f + tsum_row(q, 0, 1, size0);
+    }
+}
 
 static ptodb_status op_reduce(exec_ctx *ctx, const op_args *a, value *out)
 {
@@ -65,10 +220,25 @@ static ptodb_status op_reduce(exec_ctx *ctx, const op_args *a, value *out)
     const unsigned char *data = x->storage->data;
     int64_t idx[TENSOR_MAX_DIMS] = {0};
     unsigned char *rdata = tensor_data(r);
+    int torch_sum = kind == RED_SUM && dt == DTYPE_FP32 && exec_profile(ctx) == EXEC_PROFILE_T13 &&
+                    len > 1;
+    tsum_plan plan;
+    memset(&plan, 0, sizeof plan);
+    if (torch_sum)
+        tsum_plan_make(x, dim, &plan);
     for (int64_t k = 0; k < n; k++) {
         /* idx walks the output (dim fixed at 0); base is the first element */
         int64_t base = tensor_elem_index(x, idx);
-        if (isf) {
+        if (torch_sum) {
+            tsum_seq q = {data, dt, base, stride};
+            int64_t j = 0, mul = 1;
+            for (int g = 0; g < plan.ngroup; g++) {
+                j += idx[plan.group[g]] * mul;
+                mul *= x->shape[plan.group[g]];
+            }
+            float v = tsum_one(&plan, &q, len, j);
+            memcpy(rdata + 4 * (size_t)k, &v, 4);
+        } else if (isf) {
             double acc = kind == RED_PROD ? 1.0 : 0.0;
             int nan = 0;
             for (int64_t j = 0; j < len; j++) {
