@@ -132,4 +132,125 @@ fa = lcg_floats(24 * 40, 1).reshape(24, 40)
 fb = lcg_floats(40 * 20, 2).reshape(40, 20)
 emit("F32_MM_C", f32(fa @ fb))
 
+# ---- the t13 profile: torch 1.13 (Debian, AVX2 kernels) as REF runs it
+def sleef_expf(d):
+    """SLEEF expf_u10 with fused multiply-adds (fma emulated in float64:
+    the float products are exact there, one rounding to float32)."""
+    f = np.float32
+
+    def fma(a, b, c):
+        return f(np.float64(a) * np.float64(b) + np.float64(c))
+    d = f(d)
+    if np.isnan(d):
+        return d
+    if d < -104:
+        return f(0)
+    if d > 100:
+        return f(np.inf)
+    q = int(np.rint(f(d * f(1.442695040888963407359924681001892137426645954152985934135449406931))))
+    qf = f(q)
+    s = fma(qf, f(-0.693145751953125), d)
+    s = fma(qf, f(-1.428606765330187045e-06), s)
+    u = f(0.000198527617612853646278381)
+    for c in (0.00139304355252534151077271, 0.00833336077630519866943359,
+              0.0416664853692054748535156, 0.166666671633720397949219, 0.5):
+        u = fma(u, s, f(c))
+    u = f(f(1.0) + fma(f(s * s), u, s))
+    q1 = q >> 1
+    u = f(u * f(2.0 ** q1))
+    u = f(u * f(2.0 ** (q - q1)))
+    return u
+
+
+ex = np.concatenate([ux, np.array([-90.0, -100.5, -103.9, 99.0, 0.0, -0.0, 1e-8], np.float32),
+                     rng.uniform(-20, 20, 13).astype(np.float32)]).astype(np.float32)
+emit("T13_EXP_IN", ex)
+emit("T13_EXP", [sleef_expf(v) for v in ex])
+
+
+def t_multi(x, first, step, size):
+    """torch multi_row_sum for one accumulator."""
+    f = np.float32
+    lp = max(4, (1 if size <= 2 else int(np.ceil(np.log2(size)))) // 4)
+    lstep, lmask = 1 << lp, (1 << lp) - 1
+    acc = [f(0)] * 4
+    i = 0
+    while i + lstep <= size:
+        for _ in range(lstep):
+            acc[0] = f(acc[0] + x[first + i * step])
+            i += 1
+        for j in range(1, 4):
+            acc[j] = f(acc[j] + acc[j - 1])
+            acc[j - 1] = f(0)
+            if i & (lmask << (j * lp)):
+                break
+    while i < size:
+        acc[0] = f(acc[0] + x[first + i * step])
+        i += 1
+    for j in range(1, 4):
+        acc[0] = f(acc[0] + acc[j])
+    return acc[0]
+
+
+def t_row(x, first, step, size):
+    f = np.float32
+    n4 = size // 4
+    part = [t_multi(x, first + k * step, 4 * step, n4) for k in range(4)]
+    for i in range(n4 * 4, size):
+        part[0] = f(part[0] + x[first + i * step])
+    for k in range(1, 4):
+        part[0] = f(part[0] + part[k])
+    return part[0]
+
+
+def t_inner(x):
+    f = np.float32
+    nvec = len(x) // 8
+    lanes = [t_row(x, l, 8, nvec) for l in range(8)]
+    fin = f(0)
+    for k in range(nvec * 8, len(x)):
+        fin = f(fin + x[k])
+    for l in range(8):
+        fin = f(fin + lanes[l])
+    return fin
+
+
+def t_rowsum(m):
+    """row_sum of a contiguous 2-D float32 array."""
+    n = m.shape[1]
+    if n >= 8:
+        return np.array([t_inner(r) for r in m], np.float32)
+    return np.array([t_row(r, 0, 1, n) for r in m], np.float32)
+
+
+def t_colsum(m):
+    """col_sum of a contiguous 2-D float32 array (reduced stride = ncols)."""
+    rows, cols = m.shape
+    out = []
+    for j in range(cols):
+        col = m[:, j]
+        if cols >= 8:
+            multi = j < cols // 32 * 32
+        else:
+            multi = j < cols // 4 * 4
+        out.append(t_multi(col, 0, 1, rows) if multi else t_row(col, 0, 1, rows))
+    return np.array(out, np.float32)
+
+
+s1 = rng.normal(0, 1, (5, 70)).astype(np.float32)
+emit("T13_RS_IN", s1)
+emit("T13_RS_OUT", t_rowsum(s1))
+s2 = rng.normal(0, 1, (37, 40)).astype(np.float32)
+emit("T13_CS_IN", s2)
+emit("T13_CS_OUT", t_colsum(s2))
+s3 = rng.normal(0, 1, (3, 5)).astype(np.float32)
+emit("T13_RS5_IN", s3)
+emit("T13_RS5_OUT", t_rowsum(s3))
+s4 = rng.normal(0, 1, (1, 1500)).astype(np.float32)
+emit("T13_RSBIG_IN", s4)
+emit("T13_RSBIG_OUT", t_rowsum(s4))
+s5 = rng.normal(0, 1, (300, 3)).astype(np.float32)
+emit("T13_CS3_IN", s5)
+emit("T13_CS3_OUT", t_colsum(s5))
+
 print("#endif")

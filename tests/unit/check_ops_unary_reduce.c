@@ -264,6 +264,40 @@ START_TEST(test_reduction_errors)
 }
 END_TEST
 
+/* t13: REF's own kernels (SLEEF exp, torch's cascade sum order) */
+START_TEST(test_t13_exp_and_sums)
+{
+    ctx_init(&C, EXEC_PROFILE_T13);
+    tensor *r = un(IR_OP_TILE_EXP, value_tensor(mk1(DTYPE_FP32, 32, T13_EXP_IN)));
+    expect_vals(r, T13_EXP, 32);
+    tensor_unref(r);
+    r = red(IR_OP_TILE_ROW_SUM, mk2(DTYPE_FP32, 5, 70, T13_RS_IN));
+    expect_vals(r, T13_RS_OUT, 5);
+    tensor_unref(r);
+    r = red(IR_OP_TILE_COL_SUM, mk2(DTYPE_FP32, 37, 40, T13_CS_IN));
+    expect_vals(r, T13_CS_OUT, 40);
+    tensor_unref(r);
+    r = red(IR_OP_TENSOR_ROW_SUM, mk2(DTYPE_FP32, 3, 5, T13_RS5_IN));
+    expect_vals(r, T13_RS5_OUT, 3);
+    tensor_unref(r);
+    r = red(IR_OP_TILE_ROW_SUM, mk2(DTYPE_FP32, 1, 1500, T13_RSBIG_IN));
+    expect_vals(r, T13_RSBIG_OUT, 1);
+    tensor_unref(r);
+    r = red(IR_OP_TENSOR_COL_SUM, mk2(DTYPE_FP32, 300, 3, T13_CS3_IN));
+    expect_vals(r, T13_CS3_OUT, 3);
+    tensor_unref(r);
+    /* the same sums under t2 are the double sums rounded once: they differ */
+    ctx_init(&C, EXEC_PROFILE_T2);
+    r = red(IR_OP_TILE_ROW_SUM, mk2(DTYPE_FP32, 1, 1500, T13_RSBIG_IN));
+    double s = 0;
+    for (int k = 0; k < 1500; k++)
+        s += T13_RSBIG_IN[k];
+    double e[1] = {(double)(float)s};
+    expect_vals(r, e, 1);
+    tensor_unref(r);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("ops_unary_reduce");
@@ -275,6 +309,7 @@ int main(void)
     tcase_add_test(tc, test_cast);
     tcase_add_test(tc, test_reductions);
     tcase_add_test(tc, test_reduction_errors);
+    tcase_add_test(tc, test_t13_exp_and_sums);
     suite_add_tcase(s, tc);
     return run_suite(s) ? EXIT_FAILURE : EXIT_SUCCESS;
 }
