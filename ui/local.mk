@@ -4,4 +4,5 @@ ptodb_SOURCES += \
 ptodb_SOURCES += ui/mode_info.c
 ptodb_SOURCES += ui/mode_check.c ui/mode_print.c
 ptodb_SOURCES += ui/mode_run.c
+ptodb_SOURCES += ui/mode_batch.c
 include ui/tui/local.mk

@@ -42,7 +42,7 @@ static int parse_double(const char *what, const char *s, double *out)
     return 0;
 }
 
-static int parse_run_options(const ptodb_cli *cli, machine_options *mo)
+int parse_run_options(const ptodb_cli *cli, machine_options *mo)
 {
     machine_options_init(mo);
     const char *ref = ptodb_cli_value(cli, OPT_REF);

@@ -8,4 +8,9 @@
 /* A mode returns the process exit status (PTODB_EXIT_*). */
 typedef int (*ptodb_mode_fn)(const ptodb_cli *cli);
 
+struct machine_options;
+/* --ref, --schedule, --slot-depth and --no-check-shapes into mo (ui/mode_run.c,
+ * shared with --batch); prints the error and returns -1 on a bad value. */
+int parse_run_options(const ptodb_cli *cli, struct machine_options *mo);
+
 #endif

@@ -27,7 +27,13 @@
     X(SLOT_DEPTH, "slot-depth", 0, REQUIRED, "N", "cross-core queue depth: N, pipe (slot_num) or unbounded (REF, default)") \
     X(NO_CHECK_SHAPES, "no-check-shapes", 0, NONE, NULL, "skip REF's check_shapes assertions") \
     X(SAVE_OUTPUTS, "save-outputs", 0, REQUIRED, "DIR", "with --run: write each output as DIR/PASS.KEY.raw") \
-    X(JOBS, "jobs", 'j', REQUIRED, "N", "with --run: run N passes at a time in worker processes")
+    X(JOBS, "jobs", 'j', REQUIRED, "N", "with --run/--batch: run N passes at a time in worker processes") \
+    X(BATCH, "batch", 0, REQUIRED, "PATH", "validate every pass of a case: REF's lines, a summary table; exit 1 if any fails") \
+    X(STOP_AT_FIRST, "stop-at-first", 0, NONE, NULL, "with --batch: stop at the first failing pass, as REF does") \
+    X(METRICS, "metrics", 0, NONE, NULL, "with --batch: share outside tolerance, first bad index, max rel error, NaN/Inf, ULP") \
+    X(JSON, "json", 0, REQUIRED, "FILE", "with --batch: write the report as JSON to FILE (- for stdout)") \
+    X(BISECT, "bisect", 0, NONE, NULL, "with --batch: find the first failing pass and its first differing statement") \
+    X(HEATMAP, "heatmap", 0, NONE, NULL, "with --batch: print a heat grid of |actual - golden| per output")
 
 typedef enum {
 #define PTODB_OPTION_ENUM(id, name, short_name, kind, arg, help) OPT_##id,

@@ -1,0 +1,627 @@
+/* Batch evaluation of pass files: dedup by file bytes, forked workers that
+ * take the next task from a counter in shared memory (so a slow pass does
+ * not hold up the others), results sent back through one pipe per worker
+ * and reported to the caller in the order it asked for. */
+#include "batch/batch.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "base/mem.h"
+#include "base/strbuf.h"
+#include "debug/heatgrid.h"
+
+double batch_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+const char *batch_status_name(batch_status s)
+{
+    switch (s) {
+    case BATCH_COMPARED: return "compared";
+    case BATCH_REF_FAIL: return "ref_fail";
+    case BATCH_ERROR: return "error";
+    default: return "not_run";
+    }
+}
+
+/* ---- files ------------------------------------------------------------------------------ */
+
+static char *read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    strbuf sb = STRBUF_INIT;
+    char buf[65536];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+        strbuf_append(&sb, buf, n);
+    fclose(f);
+    *len = sb.len;
+    return strbuf_detach(&sb);
+}
+
+void batch_init(batch *b, const case_info *c, const batch_options *o)
+{
+    memset(b, 0, sizeof *b);
+    b->c = c;
+    b->o = *o;
+    if (b->o.jobs < 1)
+        b->o.jobs = 1;
+    size_t n = c->npasses;
+    b->passes = xcalloc(n ? n : 1, sizeof *b->passes);
+    b->twin = xcalloc(n ? n : 1, sizeof *b->twin);
+    char **text = xcalloc(n ? n : 1, sizeof *text);
+    size_t *len = xcalloc(n ? n : 1, sizeof *len);
+    for (size_t i = 0; i < n; i++) {
+        b->passes[i].same_as = -1;
+        text[i] = read_file(c->passes[i].path, &len[i]);
+        b->twin[i] = (int)i;
+        for (size_t j = 0; text[i] && j < i; j++)
+            if (b->twin[j] == (int)j && text[j] && len[j] == len[i] && memcmp(text[j], text[i], len[i]) == 0) {
+                b->twin[i] = (int)j;
+                break;
+            }
+        if (b->twin[i] == (int)i)
+            b->ndistinct++;
+    }
+    for (size_t i = 0; i < n; i++)
+        free(text[i]);
+    free(text);
+    free(len);
+}
+
+static void pass_clear(batch_pass *p)
+{
+    for (size_t k = 0; k < p->noutputs; k++) {
+        free(p->outputs[k].key);
+        free(p->outputs[k].heatmap);
+    }
+    free(p->outputs);
+    free(p->message);
+    free(p->ref_note);
+    memset(p, 0, sizeof *p);
+    p->same_as = -1;
+}
+
+void batch_free(batch *b)
+{
+    for (size_t i = 0; b->passes && i < b->c->npasses; i++)
+        pass_clear(&b->passes[i]);
+    free(b->passes);
+    free(b->twin);
+    memset(b, 0, sizeof *b);
+}
+
+/* ---- tile shapes for heat maps ------------------------------------------------------------ */
+
+static void trim(const char **s, const char **e)
+{
+    while (*s < *e && (**s == ' ' || **s == '\t'))
+        (*s)++;
+    while (*e > *s && ((*e)[-1] == ' ' || (*e)[-1] == '\t'))
+        (*e)--;
+}
+
+static int base_is(const char *s, const char *e, const char *key)
+{
+    const char *cut = s;
+    while (cut + 1 < e && !(cut[0] == '_' && cut[1] == '_'))
+        cut++;
+    if (cut + 1 >= e)
+        cut = e;
+    size_t n = (size_t)(cut - s);
+    return n == strlen(key) && strncmp(s, key, n) == 0;
+}
+
+int batch_tile_shape(const char *path, const char *key, int64_t *rows, int64_t *cols)
+{
+    size_t len;
+    char *text = read_file(path, &len);
+    if (!text)
+        return 0;
+    int found = 0;
+    for (const char *p = strstr(text, "pl.tile.store("); p && !found; p = strstr(p + 1, "pl.tile.store(")) {
+        /* the top-level arguments: tile, offsets, destination */
+        const char *a = p + strlen("pl.tile.store(");
+        const char *arg[3][2];
+        int nargs = 0, depth = 0;
+        const char *start = a, *q = a;
+        for (; *q && *q != '\n' && nargs < 3; q++) {
+            if (*q == '(' || *q == '[' || *q == '{')
+                depth++;
+            else if ((*q == ')' || *q == ']' || *q == '}') && depth > 0)
+                depth--;
+            else if ((*q == ',' && depth == 0) || (*q == ')' && depth == 0)) {
+                arg[nargs][0] = start;
+                arg[nargs][1] = q;
+                nargs++;
+                start = q + 1;
+                if (*q == ')')
+                    break;
+            }
+        }
+        if (nargs < 3)
+            continue;
+        trim(&arg[0][0], &arg[0][1]);
+        trim(&arg[2][0], &arg[2][1]);
+        if (!base_is(arg[2][0], arg[2][1], key))
+            continue;
+        /* the tile's annotation: "NAME: pl.Tile[[R, C]" */
+        char pat[300];
+        snprintf(pat, sizeof pat, "%.*s: pl.Tile[[", (int)(arg[0][1] - arg[0][0]), arg[0][0]);
+        const char *d = strstr(text, pat);
+        long long r, c;
+        if (d && sscanf(d + strlen(pat), "%lld, %lld]", &r, &c) == 2 && r > 0 && c > 0) {
+            *rows = r;
+            *cols = c;
+            found = 1;
+        }
+    }
+    free(text);
+    return found;
+}
+
+/* ---- one pass --------------------------------------------------------------------------- */
+
+static void heatmap_text(const batch *b, size_t pass, const runpass_output *o, batch_output *bo)
+{
+    const tensor *a = o->actual;
+    if (a->ndim == 0)
+        return;
+    int64_t cols = a->shape[a->ndim - 1];
+    int64_t rows = cols ? tensor_numel(a) / cols : 0;
+    int max_rows = b->o.heat_max_rows > 0 ? b->o.heat_max_rows : 16;
+    int max_cols = b->o.heat_max_cols > 0 ? b->o.heat_max_cols : 64;
+    int64_t tr, tc;
+    int tiled = 0;
+    if (batch_tile_shape(b->c->passes[pass].path, o->key, &tr, &tc) && rows % tr == 0 && cols % tc == 0 &&
+        rows / tr <= 4 * max_rows && cols / tc <= 2 * max_cols) {
+        max_rows = (int)(rows / tr);
+        max_cols = (int)(cols / tc);
+        tiled = 1;
+    }
+    heatgrid g;
+    if (heatgrid_compute(a, o->golden, max_rows, max_cols, &g) != PTODB_OK)
+        return;
+    strbuf sb = STRBUF_INIT;
+    strbuf_printf(&sb, "heatmap '%s' (max |actual - golden| per %s, %lldx%lld view):\n", o->key,
+                  tiled ? "tile" : "block", (long long)rows, (long long)cols);
+    heatgrid_render_text(&g, o->atol, &sb);
+    if (g.valid_rows < g.rows || g.valid_cols < g.cols)
+        strbuf_printf(&sb, "valid region: the first %d x %d cells\n", g.valid_rows, g.valid_cols);
+    heatgrid_free(&g);
+    bo->heatmap = strbuf_detach(&sb);
+}
+
+static void eval_one(const batch *b, size_t i, batch_pass *p)
+{
+    double t0 = batch_now();
+    runpass_result r;
+    runpass_file(b->c->passes[i].path, b->c, &b->o.ro, &r);
+    memset(p, 0, sizeof *p);
+    p->same_as = -1;
+    p->steps = r.steps;
+    p->message = r.message ? xstrdup(r.message) : NULL;
+    p->ref_note = r.ref_note ? xstrdup(r.ref_note) : NULL;
+    p->status = r.status == RUNPASS_COMPARED ? BATCH_COMPARED
+                : r.status == RUNPASS_REF_FAIL ? BATCH_REF_FAIL
+                                               : BATCH_ERROR;
+    if (r.status == RUNPASS_COMPARED) {
+        p->ok = 1;
+        p->noutputs = r.noutputs;
+        p->outputs = xcalloc(r.noutputs ? r.noutputs : 1, sizeof *p->outputs);
+        for (size_t k = 0; k < r.noutputs; k++) {
+            const runpass_output *o = &r.outputs[k];
+            batch_output *bo = &p->outputs[k];
+            bo->key = xstrdup(o->key);
+            bo->rtol = o->rtol;
+            bo->atol = o->atol;
+            bo->cmp = o->cmp;
+            bo->dtype = o->actual->dtype;
+            bo->shape[1] = o->actual->ndim ? o->actual->shape[o->actual->ndim - 1] : 1;
+            bo->shape[0] = bo->shape[1] ? tensor_numel(o->actual) / bo->shape[1] : 0;
+            if (o->cmp.error || !o->cmp.pass)
+                p->ok = 0;
+            if (b->o.metrics)
+                batch_metrics_compute(o->actual, o->golden, o->rtol, o->atol, &bo->met);
+            if (b->o.heatmap)
+                heatmap_text(b, i, o, bo);
+        }
+        if (!r.all_pass)
+            p->ok = 0;
+    }
+    runpass_result_free(&r);
+    p->seconds = batch_now() - t0;
+}
+
+/* ---- results through a pipe ------------------------------------------------------------- */
+
+static void put(strbuf *sb, const void *v, size_t n)
+{
+    strbuf_append(sb, v, n);
+}
+
+static void put_str(strbuf *sb, const char *s)
+{
+    uint32_t n = s ? (uint32_t)strlen(s) : UINT32_MAX;
+    put(sb, &n, sizeof n);
+    if (s)
+        put(sb, s, n);
+}
+
+static void serialize(const batch_pass *p, strbuf *sb)
+{
+    uint32_t st = (uint32_t)p->status, ok = (uint32_t)p->ok, no = (uint32_t)p->noutputs;
+    put(sb, &st, sizeof st);
+    put(sb, &ok, sizeof ok);
+    put(sb, &p->steps, sizeof p->steps);
+    put(sb, &p->seconds, sizeof p->seconds);
+    put_str(sb, p->message);
+    put_str(sb, p->ref_note);
+    put(sb, &no, sizeof no);
+    for (size_t k = 0; k < p->noutputs; k++) {
+        const batch_output *o = &p->outputs[k];
+        put_str(sb, o->key);
+        put(sb, &o->rtol, sizeof o->rtol);
+        put(sb, &o->atol, sizeof o->atol);
+        uint32_t dt = (uint32_t)o->dtype;
+        put(sb, &dt, sizeof dt);
+        put(sb, o->shape, sizeof o->shape);
+        /* plain structs: the worker is a fork of this very binary */
+        put(sb, &o->cmp, sizeof o->cmp);
+        put(sb, &o->met, sizeof o->met);
+        put_str(sb, o->heatmap);
+    }
+}
+
+typedef struct reader {
+    const char *p, *end;
+    int bad;
+} reader;
+
+static void get(reader *r, void *v, size_t n)
+{
+    if (r->bad || (size_t)(r->end - r->p) < n) {
+        r->bad = 1;
+        memset(v, 0, n);
+        return;
+    }
+    memcpy(v, r->p, n);
+    r->p += n;
+}
+
+static char *get_str(reader *r)
+{
+    uint32_t n;
+    get(r, &n, sizeof n);
+    if (r->bad || n == UINT32_MAX)
+        return NULL;
+    if ((size_t)(r->end - r->p) < n) {
+        r->bad = 1;
+        return NULL;
+    }
+    char *s = xstrndup(r->p, n);
+    r->p += n;
+    return s;
+}
+
+static int deserialize(const char *data, size_t len, batch_pass *p)
+{
+    reader r = {data, data + len, 0};
+    uint32_t st, ok, no;
+    memset(p, 0, sizeof *p);
+    p->same_as = -1;
+    get(&r, &st, sizeof st);
+    get(&r, &ok, sizeof ok);
+    get(&r, &p->steps, sizeof p->steps);
+    get(&r, &p->seconds, sizeof p->seconds);
+    p->status = (batch_status)st;
+    p->ok = (int)ok;
+    p->message = get_str(&r);
+    p->ref_note = get_str(&r);
+    get(&r, &no, sizeof no);
+    if (r.bad || no > 1u << 20)
+        return -1;
+    p->noutputs = no;
+    p->outputs = xcalloc(no ? no : 1, sizeof *p->outputs);
+    for (size_t k = 0; k < no; k++) {
+        batch_output *o = &p->outputs[k];
+        o->key = get_str(&r);
+        get(&r, &o->rtol, sizeof o->rtol);
+        get(&r, &o->atol, sizeof o->atol);
+        uint32_t dt;
+        get(&r, &dt, sizeof dt);
+        o->dtype = (dtype_id)dt;
+        get(&r, o->shape, sizeof o->shape);
+        get(&r, &o->cmp, sizeof o->cmp);
+        get(&r, &o->met, sizeof o->met);
+        o->heatmap = get_str(&r);
+        if (!o->key)
+            o->key = xstrdup("?");
+    }
+    return r.bad ? -1 : 0;
+}
+
+static int write_all(int fd, const void *buf, size_t n)
+{
+    const char *p = buf;
+    while (n) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return -1;
+        p += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+static int read_all(int fd, void *buf, size_t n)
+{
+    char *p = buf;
+    while (n) {
+        ssize_t r = read(fd, p, n);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            return -1;
+        p += r;
+        n -= (size_t)r;
+    }
+    return 0;
+}
+
+/* ---- reporting in order ---------------------------------------------------------------------- */
+
+/* s with every occurrence of from replaced by to (NULL stays NULL). */
+static char *replace_all(const char *s, const char *from, const char *to)
+{
+    if (!s)
+        return NULL;
+    strbuf sb = STRBUF_INIT;
+    size_t fl = strlen(from);
+    const char *p = s, *q;
+    while (fl && (q = strstr(p, from))) {
+        strbuf_append(&sb, p, (size_t)(q - p));
+        strbuf_puts(&sb, to);
+        p = q + fl;
+    }
+    strbuf_puts(&sb, p);
+    return strbuf_detach(&sb);
+}
+
+/* Pass i takes the result of its twin, with the twin's path in messages
+ * replaced by its own. */
+static void copy_from_twin(batch *b, size_t i)
+{
+    size_t t = (size_t)b->twin[i];
+    const batch_pass *src = &b->passes[t];
+    batch_pass *p = &b->passes[i];
+    const char *from = b->c->passes[t].path, *to = b->c->passes[i].path;
+    pass_clear(p);
+    *p = *src;
+    p->same_as = (int)t;
+    p->message = replace_all(src->message, from, to);
+    p->ref_note = replace_all(src->ref_note, from, to);
+    p->outputs = xcalloc(src->noutputs ? src->noutputs : 1, sizeof *p->outputs);
+    for (size_t k = 0; k < src->noutputs; k++) {
+        p->outputs[k] = src->outputs[k];
+        p->outputs[k].key = xstrdup(src->outputs[k].key);
+        p->outputs[k].heatmap = src->outputs[k].heatmap ? xstrdup(src->outputs[k].heatmap) : NULL;
+        char *m = replace_all(src->outputs[k].cmp.msg, from, to);
+        snprintf(p->outputs[k].cmp.msg, sizeof p->outputs[k].cmp.msg, "%s", m);
+        free(m);
+    }
+}
+
+typedef struct order_state {
+    batch *b;
+    const size_t *idx;
+    size_t n, done;
+    batch_ready_fn cb;
+    void *ud;
+    int stopped;
+} order_state;
+
+/* Reports every request whose result is there, in order. */
+static void flush(order_state *os)
+{
+    while (!os->stopped && os->done < os->n) {
+        size_t i = os->idx[os->done];
+        size_t t = (size_t)os->b->twin[i];
+        if (os->b->passes[t].status == BATCH_NOT_RUN)
+            return;
+        if (t != i && (os->b->passes[i].status == BATCH_NOT_RUN || os->b->passes[i].same_as != (int)t))
+            copy_from_twin(os->b, i);
+        os->done++;
+        if (os->cb && os->cb(os->ud, os->b, i))
+            os->stopped = 1;
+    }
+}
+
+typedef struct shared_counter {
+    volatile int next;
+    volatile int stop;
+} shared_counter;
+
+static void run_workers(order_state *os, const size_t *tasks, size_t ntasks)
+{
+    batch *b = os->b;
+    int jobs = b->o.jobs;
+    if ((size_t)jobs > ntasks)
+        jobs = (int)ntasks;
+    shared_counter *sh = mmap(NULL, sizeof *sh, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    int *fds = xcalloc((size_t)jobs, sizeof *fds);
+    pid_t *pids = xcalloc((size_t)jobs, sizeof *pids);
+    int started = 0;
+    if (sh != MAP_FAILED) {
+        sh->next = 0;
+        sh->stop = 0;
+        fflush(NULL); /* nothing buffered may be written twice */
+        for (int w = 0; w < jobs; w++) {
+            int p[2];
+            if (pipe(p) != 0)
+                break;
+            pid_t pid = fork();
+            if (pid < 0) {
+                close(p[0]);
+                close(p[1]);
+                break;
+            }
+            if (pid == 0) {
+                close(p[0]);
+                for (int k = 0; k < w; k++)
+                    close(fds[k]);
+                strbuf out = STRBUF_INIT;
+                for (;;) {
+                    if (sh->stop)
+                        break;
+                    int t = __atomic_fetch_add(&sh->next, 1, __ATOMIC_SEQ_CST);
+                    if (t < 0 || (size_t)t >= ntasks)
+                        break;
+                    batch_pass res;
+                    eval_one(b, tasks[t], &res);
+                    strbuf_clear(&out);
+                    serialize(&res, &out);
+                    pass_clear(&res);
+                    uint32_t hdr[2] = {(uint32_t)t, (uint32_t)out.len};
+                    if (write_all(p[1], hdr, sizeof hdr) != 0 || write_all(p[1], strbuf_str(&out), out.len) != 0)
+                        _exit(3);
+                }
+                strbuf_free(&out);
+                _exit(0);
+            }
+            close(p[1]);
+            fds[started] = p[0];
+            pids[started] = pid;
+            started++;
+        }
+    }
+    size_t received = 0;
+    char *got = xcalloc(ntasks, 1);
+    int live = started;
+    while (started > 0 && live > 0 && received < ntasks && !os->stopped) {
+        struct pollfd *pf = xcalloc((size_t)started, sizeof *pf);
+        for (int w = 0; w < started; w++) {
+            pf[w].fd = fds[w];
+            pf[w].events = POLLIN;
+        }
+        int r = poll(pf, (nfds_t)started, -1);
+        if (r < 0 && errno == EINTR) {
+            free(pf);
+            continue;
+        }
+        for (int w = 0; w < started && r > 0; w++) {
+            if (fds[w] < 0 || !(pf[w].revents & (POLLIN | POLLHUP | POLLERR)))
+                continue;
+            uint32_t hdr[2];
+            char *data = NULL;
+            if (read_all(fds[w], hdr, sizeof hdr) != 0 || hdr[0] >= ntasks ||
+                !(data = xmalloc((size_t)hdr[1] + 1)) || read_all(fds[w], data, hdr[1]) != 0) {
+                free(data);
+                close(fds[w]);
+                fds[w] = -1;
+                live--;
+                continue;
+            }
+            size_t i = tasks[hdr[0]];
+            batch_pass *p = &b->passes[i];
+            pass_clear(p);
+            if (deserialize(data, hdr[1], p) != 0) {
+                pass_clear(p);
+                p->status = BATCH_ERROR;
+                p->message = xstrdup("error: bad result from a worker process");
+            }
+            free(data);
+            b->nruns++;
+            b->run_seconds += p->seconds;
+            got[hdr[0]] = 1;
+            received++;
+        }
+        free(pf);
+        flush(os);
+    }
+    if (sh != MAP_FAILED)
+        sh->stop = 1;
+    for (int w = 0; w < started; w++) {
+        if (fds[w] >= 0)
+            close(fds[w]);
+        if (os->stopped)
+            kill(pids[w], SIGTERM);
+        waitpid(pids[w], NULL, 0);
+    }
+    /* what the workers did not deliver (no fork, a worker died): here */
+    for (size_t t = 0; t < ntasks && !os->stopped; t++) {
+        if (got[t])
+            continue;
+        size_t i = tasks[t];
+        pass_clear(&b->passes[i]);
+        eval_one(b, i, &b->passes[i]);
+        b->nruns++;
+        b->run_seconds += b->passes[i].seconds;
+        flush(os);
+    }
+    free(got);
+    free(fds);
+    free(pids);
+    if (sh != MAP_FAILED)
+        munmap(sh, sizeof *sh);
+}
+
+size_t batch_eval(batch *b, const size_t *idx, size_t n, batch_ready_fn cb, void *ud)
+{
+    order_state os = {b, idx, n, 0, cb, ud, 0};
+    /* the distinct files still to run, in the order first asked for */
+    size_t *tasks = xcalloc(n ? n : 1, sizeof *tasks);
+    size_t ntasks = 0;
+    for (size_t k = 0; k < n; k++) {
+        size_t t = (size_t)b->twin[idx[k]];
+        if (b->passes[t].status != BATCH_NOT_RUN)
+            continue;
+        int dup = 0;
+        for (size_t j = 0; j < ntasks && !dup; j++)
+            dup = tasks[j] == t;
+        if (!dup)
+            tasks[ntasks++] = t;
+    }
+    flush(&os);
+    if (b->o.jobs > 1 && ntasks > 1) {
+        run_workers(&os, tasks, ntasks);
+    } else {
+        for (size_t t = 0; t < ntasks && !os.stopped; t++) {
+            eval_one(b, tasks[t], &b->passes[tasks[t]]);
+            b->nruns++;
+            b->run_seconds += b->passes[tasks[t]].seconds;
+            flush(&os);
+        }
+    }
+    flush(&os);
+    free(tasks);
+    return os.done;
+}
+
+size_t batch_eval_all(batch *b, batch_ready_fn cb, void *ud)
+{
+    size_t n = b->c->npasses;
+    size_t *idx = xcalloc(n ? n : 1, sizeof *idx);
+    for (size_t i = 0; i < n; i++)
+        idx[i] = i;
+    size_t r = batch_eval(b, idx, n, cb, ud);
+    free(idx);
+    return r;
+}

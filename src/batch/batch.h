@@ -1,0 +1,85 @@
+/* The batch engine behind `ptodb --batch` and the debugger's `bisect`: runs
+ * any set of pass files of a case as REF's validator does (exec/runpass.h),
+ * in forked worker processes when asked, and keeps one result per pass.
+ *
+ * Pass files whose bytes are identical (most passes change nothing for a
+ * given program) are run once: the interpreter is deterministic, so the
+ * result is the same, and only the file path in messages differs. The
+ * result of such a pass says which pass it was taken from (same_as). */
+#ifndef PTODB_BATCH_BATCH_H
+#define PTODB_BATCH_BATCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "batch/metrics.h"
+#include "data/case.h"
+#include "exec/compare.h"
+#include "exec/runpass.h"
+
+typedef enum { BATCH_NOT_RUN, BATCH_COMPARED, BATCH_REF_FAIL, BATCH_ERROR } batch_status;
+
+typedef struct batch_output {
+    char *key;
+    double rtol, atol;
+    dtype_id dtype;
+    int64_t shape[2];      /* the 2-D view (leading dims folded into rows) */
+    exec_compare_result cmp;
+    batch_metrics met;     /* when the options ask for metrics */
+    char *heatmap;         /* text grid when the options ask for heat maps, else NULL */
+} batch_output;
+
+typedef struct batch_pass {
+    batch_status status;
+    int ok;                /* compared and every output passes */
+    char *message;         /* REF_FAIL / ERROR: what and where */
+    char *ref_note;        /* REF could not run the file but ptodb did */
+    batch_output *outputs;
+    size_t noutputs;
+    uint64_t steps;
+    double seconds;        /* wall time of its run (of the twin's when reused) */
+    int same_as;           /* -1, or the earlier pass whose file has the same bytes */
+} batch_pass;
+
+typedef struct batch_options {
+    runpass_options ro;
+    int jobs;              /* worker processes; 1 runs in this process */
+    int metrics;
+    int heatmap;
+    int heat_max_rows, heat_max_cols; /* 0: 16 x 64 */
+} batch_options;
+
+typedef struct batch {
+    const case_info *c;
+    batch_options o;
+    batch_pass *passes;    /* c->npasses */
+    int *twin;             /* twin[i]: the first pass with the same file bytes */
+    size_t ndistinct;
+    size_t nruns;          /* pass files actually run so far */
+    double run_seconds;    /* their summed wall time */
+} batch;
+
+/* Reads every pass file once (to find identical ones). */
+void batch_init(batch *b, const case_info *c, const batch_options *o);
+void batch_free(batch *b);
+
+/* Called for each requested pass, in the order requested, as soon as its
+ * result and those of every pass before it in the list are there. Return 1
+ * to stop: passes not reported yet stay BATCH_NOT_RUN. */
+typedef int (*batch_ready_fn)(void *ud, const batch *b, size_t pass);
+
+/* Evaluates passes idx[0..n) (already evaluated ones are reused). Returns
+ * how many were reported to cb (n unless cb stopped it); cb may be NULL. */
+size_t batch_eval(batch *b, const size_t *idx, size_t n, batch_ready_fn cb, void *ud);
+/* All passes, in order. */
+size_t batch_eval_all(batch *b, batch_ready_fn cb, void *ud);
+
+/* The tile shape stored into output `key` in a pass file (the first
+ * tile.store into a tensor of that base name whose tile has a literal 2-D
+ * shape). Returns 1 and sets *rows, *cols, or 0 when unknown. */
+int batch_tile_shape(const char *path, const char *key, int64_t *rows, int64_t *cols);
+
+const char *batch_status_name(batch_status s);
+double batch_now(void);
+
+#endif

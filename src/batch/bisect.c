@@ -1,0 +1,314 @@
+#include "batch/bisect.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/mem.h"
+#include "batch/trace.h"
+#include "exec/machine.h"
+
+static void note_probe(bisect_result *r, int i)
+{
+    r->probe_order = xreallocarray(r->probe_order, r->nprobe + 1, sizeof *r->probe_order);
+    r->probe_order[r->nprobe++] = i;
+    r->probes++;
+}
+
+static int probe(batch *b, bisect_result *r, size_t i)
+{
+    batch_eval(b, &i, 1, NULL, NULL);
+    note_probe(r, (int)i);
+    return b->passes[i].ok;
+}
+
+/* ---- statement level ------------------------------------------------------------------------ */
+
+typedef struct cmp_ctx {
+    const trace *good;
+    double rtol, atol;
+    bisect_stmt *st;
+    const batch *b;
+    int good_pass, bad_pass;
+} cmp_ctx;
+
+static int same_shape(const tensor *a, const tensor *b)
+{
+    if (a->ndim != b->ndim)
+        return 0;
+    for (int d = 0; d < a->ndim; d++)
+        if (a->shape[d] != b->shape[d])
+            return 0;
+    return 1;
+}
+
+static int on_bad_rec(void *ud, const trace_rec *rec)
+{
+    cmp_ctx *cx = ud;
+    const trace_rec *m = trace_match(cx->good, rec);
+    if (!m || !same_shape(m->t, rec->t)) {
+        cx->st->unmatched++;
+        return 0;
+    }
+    int64_t n = tensor_numel(rec->t), outside = 0, first = -1;
+    double maxd = 0, fa = 0, fg = 0;
+    for (int64_t k = 0; k < n; k++) {
+        double a = tensor_get_flat(rec->t, k), g = tensor_get_flat(m->t, k);
+        double d = fabs(a - g);
+        int bad;
+        if (a == g)
+            bad = 0;
+        else if (isnan(a) || isnan(g) || isinf(a) || isinf(g))
+            bad = 1;
+        else
+            bad = !(d <= cx->atol + cx->rtol * fabs(g));
+        if (isnan(d) || d > maxd)
+            maxd = isnan(d) || isnan(maxd) ? NAN : d;
+        if (bad) {
+            if (first < 0) {
+                first = k;
+                fa = a;
+                fg = g;
+            }
+            outside++;
+        }
+    }
+    if (!outside) {
+        cx->st->compared++;
+        return 0;
+    }
+    bisect_stmt *s = cx->st;
+    s->found = 1;
+    s->file = xstrdup(cx->b->c->passes[cx->bad_pass].path);
+    s->func = xstrdup(rec->func);
+    s->tensor = xstrdup(rec->name);
+    s->line = rec->line;
+    s->core = rec->core;
+    s->good_file = xstrdup(cx->b->c->passes[cx->good_pass].path);
+    s->good_func = xstrdup(m->func);
+    s->good_tensor = xstrdup(m->name);
+    s->good_line = m->line;
+    s->max_abs_diff = maxd;
+    s->outside = outside;
+    s->count = n;
+    s->first_bad = first;
+    s->actual_at = fa;
+    s->good_at = fg;
+    return 1;
+}
+
+static void find_statement(batch *b, const bisect_options *o, bisect_result *r)
+{
+    const case_info *c = b->c;
+    bisect_stmt *s = &r->stmt;
+    r->stmt_done = 1;
+    trace good;
+    trace_pass(c->passes[r->last_good].path, c, &b->o.ro, o->max_trace_bytes, NULL, NULL, &good);
+    trace_index(&good);
+    cmp_ctx cx = {&good, c->rtol.value, c->atol.value, s, b, r->last_good, r->first_bad};
+    trace bad;
+    trace_pass(c->passes[r->first_bad].path, c, &b->o.ro, 0, on_bad_rec, &cx, &bad);
+    if (!s->found) {
+        strbuf sb = STRBUF_INIT;
+        if (bad.error)
+            strbuf_printf(&sb, "%s fails before any of its tensors differs from %s: %s", c->passes[r->first_bad].stem,
+                          c->passes[r->last_good].stem, bad.error);
+        else
+            strbuf_printf(&sb,
+                          "no tensor of %s differs beyond rtol=%.3e atol=%.3e from its counterpart in %s "
+                          "(%zu compared, %zu without a same-shaped counterpart)",
+                          c->passes[r->first_bad].stem, c->rtol.value, c->atol.value, c->passes[r->last_good].stem,
+                          s->compared, s->unmatched);
+        if (good.truncated)
+            strbuf_printf(&sb, "; the trace of %s was cut at its memory cap", c->passes[r->last_good].stem);
+        if (good.error)
+            strbuf_printf(&sb, "; %s itself stopped: %s", c->passes[r->last_good].stem, good.error);
+        s->note = strbuf_detach(&sb);
+    }
+    trace_free(&good);
+    trace_free(&bad);
+}
+
+/* ---- pass level ------------------------------------------------------------------------------ */
+
+void bisect_run(batch *b, const bisect_options *o, bisect_result *r)
+{
+    memset(r, 0, sizeof *r);
+    r->first_bad = r->last_good = r->bisect_first_bad = -1;
+    size_t n = b->c->npasses;
+    if (n == 0) {
+        r->status = BISECT_NO_PASSES;
+        return;
+    }
+    double t0 = batch_now();
+    size_t runs0 = b->nruns;
+    size_t ends[2] = {0, n - 1};
+    batch_eval(b, ends, n > 1 ? 2 : 1, NULL, NULL);
+    note_probe(r, 0);
+    if (n > 1)
+        note_probe(r, (int)(n - 1));
+    int ok0 = b->passes[0].ok, okn = b->passes[n - 1].ok;
+    if (!ok0)
+        r->status = BISECT_FIRST_FAILS;
+    else if (okn)
+        r->status = BISECT_ALL_PASS;
+    else {
+        size_t lo = 0, hi = n - 1;
+        while (hi - lo > 1) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (probe(b, r, mid))
+                lo = mid;
+            else
+                hi = mid;
+        }
+        r->status = BISECT_FOUND;
+        r->first_bad = (int)hi;
+        r->last_good = (int)lo;
+        r->bisect_first_bad = (int)hi;
+    }
+    r->runs = b->nruns - runs0;
+    r->search_seconds = batch_now() - t0;
+
+    /* the confirming scan: its cost from what the search measured */
+    size_t remaining = 0;
+    for (size_t i = 0; i < n; i++)
+        remaining += b->twin[i] == (int)i && b->passes[i].status == BATCH_NOT_RUN;
+    double avg = b->nruns ? b->run_seconds / (double)b->nruns : 0;
+    r->scan_estimate = avg * (double)remaining / (double)(b->o.jobs > 0 ? b->o.jobs : 1);
+    double budget = o->scan_budget == 0 ? 3.0 : o->scan_budget;
+    if (o->force_scan || (budget > 0 && r->scan_estimate <= budget)) {
+        double t1 = batch_now();
+        batch_eval_all(b, NULL, NULL);
+        r->scan_seconds = batch_now() - t1;
+        r->scanned = 1;
+        int seen_fail = 0;
+        r->monotone = 1;
+        for (size_t i = 0; i < n; i++) {
+            int ok = b->passes[i].ok;
+            if (i > 0 && b->passes[i - 1].ok && !ok) {
+                r->flips = xreallocarray(r->flips, r->nflips + 1, sizeof *r->flips);
+                r->flips[r->nflips++] = (int)i;
+            }
+            if (i > 0 && !b->passes[i - 1].ok && ok) {
+                r->recoveries = xreallocarray(r->recoveries, r->nrecoveries + 1, sizeof *r->recoveries);
+                r->recoveries[r->nrecoveries++] = (int)i;
+            }
+            if (!ok)
+                seen_fail = 1;
+            else if (seen_fail)
+                r->monotone = 0;
+        }
+        if (r->nflips) {
+            r->status = BISECT_FOUND;
+            r->first_bad = r->flips[0];
+            r->last_good = r->flips[0] - 1;
+        } else {
+            r->status = b->passes[0].ok ? BISECT_ALL_PASS : BISECT_FIRST_FAILS;
+            r->first_bad = r->last_good = -1;
+        }
+    }
+    if (r->status == BISECT_FOUND && o->statement)
+        find_statement(b, o, r);
+}
+
+void bisect_result_free(bisect_result *r)
+{
+    bisect_stmt *s = &r->stmt;
+    free(s->file);
+    free(s->func);
+    free(s->tensor);
+    free(s->good_file);
+    free(s->good_func);
+    free(s->good_tensor);
+    free(s->note);
+    free(r->probe_order);
+    free(r->flips);
+    free(r->recoveries);
+    memset(r, 0, sizeof *r);
+}
+
+/* ---- report ---------------------------------------------------------------------------------- */
+
+static void pass_list(const batch *b, const int *v, size_t n, strbuf *out)
+{
+    for (size_t i = 0; i < n; i++)
+        strbuf_printf(out, "%s%s", i ? ", " : "", b->c->passes[v[i]].stem);
+}
+
+void bisect_report_text(const batch *b, const bisect_result *r, strbuf *out)
+{
+    const case_info *c = b->c;
+    size_t n = c->npasses;
+    switch (r->status) {
+    case BISECT_NO_PASSES:
+        strbuf_puts(out, "bisect: the case has no pass files\n");
+        return;
+    case BISECT_ALL_PASS:
+        strbuf_printf(out, "bisect: no failing pass: %s%s pass\n", r->scanned ? "all " : "the first and the last passes",
+                      r->scanned ? "passes" : "");
+        break;
+    case BISECT_FIRST_FAILS:
+        strbuf_printf(out, "bisect: the first pass (%s) already fails: no passing pass to bisect from%s\n",
+                      c->passes[0].stem, r->scanned ? " (and no later pass passes then fails)" : "");
+        break;
+    case BISECT_FOUND:
+        strbuf_printf(out, "bisect: first failing pass: %s (last passing pass before it: %s)\n",
+                      c->passes[r->first_bad].stem, c->passes[r->last_good].stem);
+        break;
+    }
+    strbuf_printf(out, "bisect: the binary search looked at %zu of %zu passes (", r->nprobe, n);
+    for (size_t i = 0; i < r->nprobe; i++)
+        strbuf_printf(out, "%s%d", i ? " " : "", c->passes[r->probe_order[i]].index);
+    strbuf_printf(out, ") and ran %zu pass files in %.3f s\n", r->runs, r->search_seconds);
+    if (r->scanned) {
+        strbuf_printf(out, "bisect: full scan of all %zu passes (%zu distinct files) in %.3f s: ", n, b->ndistinct,
+                      r->scan_seconds);
+        if (r->monotone)
+            strbuf_puts(out, r->nflips ? "confirmed, the verdict flips once from pass to fail\n"
+                                       : "confirmed, no pass -> fail flip\n");
+        else {
+            strbuf_puts(out, "NOT monotone: passes failing right after a passing one: ");
+            if (r->nflips)
+                pass_list(b, r->flips, r->nflips, out);
+            else
+                strbuf_puts(out, "none");
+            strbuf_puts(out, "; passing again right after a failing one: ");
+            if (r->nrecoveries)
+                pass_list(b, r->recoveries, r->nrecoveries, out);
+            else
+                strbuf_puts(out, "none");
+            strbuf_putc(out, '\n');
+            if (r->bisect_first_bad >= 0 && r->bisect_first_bad != r->first_bad)
+                strbuf_printf(out, "bisect: (the binary search alone landed on %s)\n",
+                              c->passes[r->bisect_first_bad].stem);
+        }
+    } else {
+        strbuf_printf(out,
+                      "bisect: no confirming full scan: estimated at %.2f s, above the scan budget (the result "
+                      "assumes the verdicts flip only once)\n",
+                      r->scan_estimate);
+    }
+    if (!r->stmt_done)
+        return;
+    const bisect_stmt *s = &r->stmt;
+    if (s->found) {
+        char rt[32], at[32];
+        snprintf(rt, sizeof rt, "%.3e", c->rtol.value);
+        snprintf(at, sizeof at, "%.3e", c->atol.value);
+        strbuf_printf(out, "first divergence: %s:%d: tensor '%s' (function %s, core %s)\n", s->file, s->line,
+                      s->tensor, s->func, machine_core_name(s->core));
+        strbuf_printf(out,
+                      "  differs from '%s' at %s:%d (function %s): max_abs_diff %.6e, %lld of %lld elements "
+                      "outside rtol=%s atol=%s, first at flat index %lld (%.6g vs %.6g)\n",
+                      s->good_tensor, s->good_file, s->good_line, s->good_func, s->max_abs_diff,
+                      (long long)s->outside, (long long)s->count, rt, at, (long long)s->first_bad, s->actual_at,
+                      s->good_at);
+        strbuf_printf(out, "  %zu earlier tensors matched their counterparts within tolerance", s->compared);
+        if (s->unmatched)
+            strbuf_printf(out, "; %zu had no same-shaped counterpart", s->unmatched);
+        strbuf_putc(out, '\n');
+    } else {
+        strbuf_printf(out, "first divergence: not found: %s\n", s->note ? s->note : "?");
+    }
+}

@@ -1,0 +1,269 @@
+#include "batch/json.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "batch/report.h"
+#include "exec/machine.h"
+
+static void jstr(strbuf *o, const char *s)
+{
+    if (!s) {
+        strbuf_puts(o, "null");
+        return;
+    }
+    strbuf_putc(o, '"');
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        switch (*p) {
+        case '"': strbuf_puts(o, "\\\""); break;
+        case '\\': strbuf_puts(o, "\\\\"); break;
+        case '\n': strbuf_puts(o, "\\n"); break;
+        case '\t': strbuf_puts(o, "\\t"); break;
+        case '\r': strbuf_puts(o, "\\r"); break;
+        default:
+            if (*p < 0x20)
+                strbuf_printf(o, "\\u%04x", *p);
+            else
+                strbuf_putc(o, (char)*p);
+        }
+    }
+    strbuf_putc(o, '"');
+}
+
+static void jnum(strbuf *o, double v)
+{
+    if (!isfinite(v))
+        strbuf_puts(o, "null");
+    else
+        strbuf_printf(o, "%.17g", v);
+}
+
+static void jkey(strbuf *o, const char *k)
+{
+    jstr(o, k);
+    strbuf_puts(o, ": ");
+}
+
+static void tol(strbuf *o, const case_tol *t)
+{
+    strbuf_puts(o, "{\"value\": ");
+    jnum(o, t->value);
+    strbuf_puts(o, ", \"source\": ");
+    jstr(o, case_tol_source_name(t->source));
+    strbuf_puts(o, ", \"where\": ");
+    jstr(o, t->where);
+    strbuf_puts(o, "}");
+}
+
+static void pass_ref(strbuf *o, const batch *b, int i)
+{
+    if (i < 0)
+        strbuf_puts(o, "null");
+    else
+        jstr(o, b->c->passes[i].stem);
+}
+
+static void output_json(strbuf *o, const batch_output *x, int metrics)
+{
+    char d[64];
+    exec_format_e6(x->cmp.max_abs_diff, d, sizeof d);
+    strbuf_puts(o, "{");
+    jkey(o, "key");
+    jstr(o, x->key);
+    strbuf_puts(o, ", \"pass\": ");
+    strbuf_puts(o, !x->cmp.error && x->cmp.pass ? "true" : "false");
+    strbuf_puts(o, ", \"max_abs_diff\": ");
+    if (x->cmp.error)
+        strbuf_puts(o, "null");
+    else
+        jnum(o, x->cmp.max_abs_diff);
+    strbuf_puts(o, ", \"max_abs_diff_text\": ");
+    jstr(o, x->cmp.error ? NULL : d);
+    strbuf_puts(o, ", \"rtol\": ");
+    jnum(o, x->rtol);
+    strbuf_puts(o, ", \"atol\": ");
+    jnum(o, x->atol);
+    strbuf_printf(o, ", \"dtype\": \"%s\", \"mismatches\": %lld, \"count\": %lld, \"first_bad_index\": ",
+                  dtype_name(x->dtype), (long long)x->cmp.mismatches, (long long)x->cmp.count);
+    if (x->cmp.first_bad >= 0)
+        strbuf_printf(o, "%lld", (long long)x->cmp.first_bad);
+    else
+        strbuf_puts(o, "null");
+    strbuf_puts(o, ", \"error\": ");
+    jstr(o, x->cmp.error ? x->cmp.msg : NULL);
+    if (metrics) {
+        const batch_metrics *m = &x->met;
+        strbuf_printf(o, ", \"metrics\": {\"outside\": %lld, \"outside_share\": ", (long long)m->outside);
+        jnum(o, m->outside_share);
+        strbuf_puts(o, ", \"first_bad_index\": ");
+        if (m->first_bad >= 0) {
+            strbuf_puts(o, "[");
+            for (int dd = 0; dd < m->ndim; dd++)
+                strbuf_printf(o, "%s%lld", dd ? ", " : "", (long long)m->first_bad_index[dd]);
+            strbuf_puts(o, "], \"first_bad_actual\": ");
+            jnum(o, m->first_bad_actual);
+            strbuf_puts(o, ", \"first_bad_golden\": ");
+            jnum(o, m->first_bad_golden);
+        } else {
+            strbuf_puts(o, "null, \"first_bad_actual\": null, \"first_bad_golden\": null");
+        }
+        strbuf_puts(o, ", \"max_rel_err\": ");
+        jnum(o, m->max_rel);
+        strbuf_printf(o,
+                      ", \"max_ulp\": %llu, \"nan_actual\": %lld, \"nan_golden\": %lld, \"inf_actual\": %lld, "
+                      "\"inf_golden\": %lld}",
+                      (unsigned long long)m->max_ulp, (long long)m->nan_actual, (long long)m->nan_golden,
+                      (long long)m->inf_actual, (long long)m->inf_golden);
+    }
+    if (x->heatmap) {
+        strbuf_puts(o, ", \"heatmap\": ");
+        jstr(o, x->heatmap);
+    }
+    strbuf_puts(o, "}");
+}
+
+static void bisect_json(strbuf *o, const batch *b, const bisect_result *r)
+{
+    static const char *const st[] = {"found", "all_pass", "first_fails", "no_passes"};
+    strbuf_puts(o, "{\"status\": ");
+    jstr(o, st[r->status]);
+    strbuf_puts(o, ", \"first_bad\": ");
+    pass_ref(o, b, r->first_bad);
+    strbuf_puts(o, ", \"last_good\": ");
+    pass_ref(o, b, r->last_good);
+    strbuf_puts(o, ", \"probes\": [");
+    for (size_t i = 0; i < r->nprobe; i++) {
+        if (i)
+            strbuf_puts(o, ", ");
+        pass_ref(o, b, r->probe_order[i]);
+    }
+    strbuf_printf(o, "], \"runs\": %zu, \"search_seconds\": ", r->runs);
+    jnum(o, r->search_seconds);
+    strbuf_printf(o, ", \"scanned\": %s, \"scan_estimate_seconds\": ", r->scanned ? "true" : "false");
+    jnum(o, r->scan_estimate);
+    strbuf_puts(o, ", \"monotone\": ");
+    strbuf_puts(o, !r->scanned ? "null" : r->monotone ? "true" : "false");
+    strbuf_puts(o, ", \"flips\": [");
+    for (size_t i = 0; i < r->nflips; i++) {
+        if (i)
+            strbuf_puts(o, ", ");
+        pass_ref(o, b, r->flips[i]);
+    }
+    strbuf_puts(o, "], \"recoveries\": [");
+    for (size_t i = 0; i < r->nrecoveries; i++) {
+        if (i)
+            strbuf_puts(o, ", ");
+        pass_ref(o, b, r->recoveries[i]);
+    }
+    strbuf_puts(o, "], \"statement\": ");
+    const bisect_stmt *s = &r->stmt;
+    if (!r->stmt_done) {
+        strbuf_puts(o, "null}");
+        return;
+    }
+    strbuf_printf(o, "{\"found\": %s", s->found ? "true" : "false");
+    if (s->found) {
+        strbuf_puts(o, ", \"file\": ");
+        jstr(o, s->file);
+        strbuf_printf(o, ", \"line\": %d, \"function\": ", s->line);
+        jstr(o, s->func);
+        strbuf_puts(o, ", \"core\": ");
+        jstr(o, machine_core_name(s->core));
+        strbuf_puts(o, ", \"tensor\": ");
+        jstr(o, s->tensor);
+        strbuf_puts(o, ", \"good_file\": ");
+        jstr(o, s->good_file);
+        strbuf_printf(o, ", \"good_line\": %d, \"good_tensor\": ", s->good_line);
+        jstr(o, s->good_tensor);
+        strbuf_puts(o, ", \"max_abs_diff\": ");
+        jnum(o, s->max_abs_diff);
+        strbuf_printf(o, ", \"outside\": %lld, \"count\": %lld, \"first_bad_index\": %lld", (long long)s->outside,
+                      (long long)s->count, (long long)s->first_bad);
+    }
+    strbuf_printf(o, ", \"compared\": %zu, \"unmatched\": %zu, \"note\": ", s->compared, s->unmatched);
+    jstr(o, s->note);
+    strbuf_puts(o, "}}");
+}
+
+void batch_json_write(const batch *b, const bisect_result *br, const batch_json_info *info, strbuf *o)
+{
+    const case_info *c = b->c;
+    strbuf_puts(o, "{\n  \"schema\": \"ptodb-batch/1\",\n  \"case\": {");
+    jkey(o, "path");
+    jstr(o, info->case_path);
+    strbuf_puts(o, ", \"root\": ");
+    jstr(o, c->root);
+    strbuf_puts(o, ", \"dump_dir\": ");
+    jstr(o, c->dump_dir);
+    strbuf_printf(o, ", \"passes\": %zu, \"distinct_files\": %zu, \"outputs\": [", c->npasses, b->ndistinct);
+    for (size_t k = 0; k < c->noutputs; k++) {
+        if (k)
+            strbuf_puts(o, ", ");
+        jstr(o, c->outputs[k].name);
+    }
+    strbuf_puts(o, "]},\n  \"tolerances\": {\"rtol\": ");
+    tol(o, &c->rtol);
+    strbuf_puts(o, ", \"atol\": ");
+    tol(o, &c->atol);
+    strbuf_puts(o, ", \"outputs\": {");
+    for (size_t k = 0; k < c->noutputs; k++) {
+        if (k)
+            strbuf_puts(o, ", ");
+        jkey(o, c->outputs[k].name);
+        strbuf_puts(o, "{\"rtol\": ");
+        tol(o, &c->outputs[k].rtol);
+        strbuf_puts(o, ", \"atol\": ");
+        tol(o, &c->outputs[k].atol);
+        strbuf_puts(o, "}");
+    }
+    strbuf_puts(o, "}},\n  \"options\": {\"profile\": ");
+    jstr(o, info->profile);
+    strbuf_printf(o, ", \"jobs\": %d, \"stop_at_first\": %s, \"metrics\": %s, \"heatmap\": %s, \"bisect\": %s},\n",
+                  b->o.jobs, info->stop_at_first ? "true" : "false", b->o.metrics ? "true" : "false",
+                  b->o.heatmap ? "true" : "false", br ? "true" : "false");
+    strbuf_puts(o, "  \"passes\": [\n");
+    for (size_t i = 0; i < c->npasses; i++) {
+        const batch_pass *p = &b->passes[i];
+        strbuf_printf(o, "    {\"index\": %d, \"stem\": ", c->passes[i].index);
+        jstr(o, c->passes[i].stem);
+        strbuf_puts(o, ", \"name\": ");
+        jstr(o, c->passes[i].name);
+        strbuf_puts(o, ", \"file\": ");
+        jstr(o, c->passes[i].path);
+        strbuf_puts(o, ", \"status\": ");
+        jstr(o, batch_status_name(p->status));
+        strbuf_puts(o, ", \"verdict\": ");
+        jstr(o, p->status == BATCH_NOT_RUN ? "not_run" : p->ok ? "pass" : "fail");
+        strbuf_puts(o, ", \"same_as\": ");
+        pass_ref(o, b, p->same_as);
+        strbuf_puts(o, ", \"message\": ");
+        jstr(o, p->message);
+        strbuf_puts(o, ", \"ref_note\": ");
+        jstr(o, p->ref_note);
+        strbuf_printf(o, ", \"steps\": %llu, \"seconds\": ", (unsigned long long)p->steps);
+        jnum(o, p->status == BATCH_NOT_RUN ? 0 : p->seconds);
+        strbuf_puts(o, ", \"outputs\": [");
+        for (size_t k = 0; k < p->noutputs; k++) {
+            if (k)
+                strbuf_puts(o, ", ");
+            output_json(o, &p->outputs[k], b->o.metrics);
+        }
+        strbuf_printf(o, "]}%s\n", i + 1 < c->npasses ? "," : "");
+    }
+    report_counts rc;
+    report_count(b, &rc);
+    strbuf_printf(o, "  ],\n  \"summary\": {\"passes\": %zu, \"passed\": %zu, \"failed\": %zu, \"not_run\": %zu, ",
+                  c->npasses, rc.passed, rc.failed, rc.not_run);
+    strbuf_puts(o, "\"first_failing\": ");
+    pass_ref(o, b, rc.first_failing);
+    strbuf_printf(o, ", \"stopped_early\": %s, \"files_run\": %zu, \"wall_seconds\": ", info->stopped ? "true" : "false",
+                  b->nruns);
+    jnum(o, info->wall_seconds);
+    strbuf_printf(o, ", \"exit_code\": %d},\n  \"bisect\": ", info->exit_code);
+    if (br)
+        bisect_json(o, b, br);
+    else
+        strbuf_puts(o, "null");
+    strbuf_puts(o, "\n}\n");
+}

@@ -1,0 +1,9 @@
+# batch: --batch validation, reports (text, JSON), metrics and first-divergence
+# bisection; shared by ui/mode_batch.c and the debugger's `bisect` command.
+src_libptodb_a_SOURCES += \
+	src/batch/batch.h src/batch/batch.c \
+	src/batch/metrics.h src/batch/metrics.c \
+	src/batch/report.h src/batch/report.c \
+	src/batch/json.h src/batch/json.c \
+	src/batch/trace.h src/batch/trace.c \
+	src/batch/bisect.h src/batch/bisect.c

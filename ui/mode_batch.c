@@ -1,0 +1,216 @@
+/* ptodb --batch PATH: the native replacement for PyPTO's
+ * validate_pass_ir_codegen_results. Validates every pass and every output
+ * (REF stops at the first failure; --stop-at-first does too), prints REF's
+ * lines exactly as --run does, then a summary table; --metrics, --heatmap,
+ * --json FILE and --bisect add to that. Passes run in --jobs worker
+ * processes (default: one per core) and are printed in pass order.
+ * Exit status: 0 every validated pass passed, 1 some pass failed, 2 input
+ * or usage errors. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/diag.h"
+#include "base/status.h"
+#include "base/strbuf.h"
+#include "batch/batch.h"
+#include "batch/bisect.h"
+#include "batch/json.h"
+#include "batch/report.h"
+#include "data/case.h"
+#include "exec/runpass.h"
+#include "modes.h"
+#include "options.h"
+
+int mode_batch(const ptodb_cli *cli);
+
+static int parse_tol(const char *what, const char *s, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || end == s || *end || !(v >= 0)) {
+        fprintf(stderr, "ptodb: --%s: not a non-negative number: '%s'\n", what, s);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+typedef struct print_ctx {
+    FILE *out;
+    int metrics, heatmap;
+    int stop_at_first;
+    int stopped;       /* stopped after this many reported passes */
+    size_t reported;
+} print_ctx;
+
+static int print_ready(void *ud, const batch *b, size_t i)
+{
+    print_ctx *pc = ud;
+    strbuf sb = STRBUF_INIT;
+    report_pass(b, i, pc->metrics, pc->heatmap, &sb);
+    fputs(strbuf_str(&sb), pc->out);
+    fflush(pc->out);
+    strbuf_free(&sb);
+    pc->reported++;
+    if (pc->stop_at_first && !b->passes[i].ok) {
+        pc->stopped = 1;
+        return 1;
+    }
+    return 0;
+}
+
+static int default_jobs(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : n > 64 ? 64 : (int)n;
+}
+
+int mode_batch(const ptodb_cli *cli)
+{
+    const char *path = ptodb_cli_value(cli, OPT_BATCH);
+    batch_options bo;
+    memset(&bo, 0, sizeof bo);
+    if (parse_run_options(cli, &bo.ro.mopt) != 0)
+        return PTODB_EXIT_USAGE;
+    case_options copt;
+    memset(&copt, 0, sizeof copt);
+    if (ptodb_cli_value(cli, OPT_RTOL)) {
+        if (parse_tol("rtol", ptodb_cli_value(cli, OPT_RTOL), &copt.rtol) != 0)
+            return PTODB_EXIT_USAGE;
+        copt.has_rtol = 1;
+    }
+    if (ptodb_cli_value(cli, OPT_ATOL)) {
+        if (parse_tol("atol", ptodb_cli_value(cli, OPT_ATOL), &copt.atol) != 0)
+            return PTODB_EXIT_USAGE;
+        copt.has_atol = 1;
+    }
+    bo.jobs = default_jobs();
+    if (ptodb_cli_value(cli, OPT_JOBS)) {
+        char *end;
+        long j = strtol(ptodb_cli_value(cli, OPT_JOBS), &end, 10);
+        if (*end || j < 1 || j > 256) {
+            fprintf(stderr, "ptodb: --jobs: expected a number from 1 to 256, got '%s'\n",
+                    ptodb_cli_value(cli, OPT_JOBS));
+            return PTODB_EXIT_USAGE;
+        }
+        bo.jobs = (int)j;
+    }
+    bo.metrics = cli->given[OPT_METRICS] > 0;
+    bo.heatmap = cli->given[OPT_HEATMAP] > 0;
+    int stop_at_first = cli->given[OPT_STOP_AT_FIRST] > 0;
+    int want_bisect = cli->given[OPT_BISECT] > 0;
+    if (stop_at_first && want_bisect) {
+        fprintf(stderr, "ptodb: --stop-at-first and --bisect do not go together\n");
+        return PTODB_EXIT_USAGE;
+    }
+    const char *json_path = ptodb_cli_value(cli, OPT_JSON);
+    if (cli->npaths > 0) {
+        fprintf(stderr, "ptodb: --batch takes one case; unexpected '%s'\n", cli->paths[0]);
+        return PTODB_EXIT_USAGE;
+    }
+    FILE *json = NULL;
+    int json_stdout = json_path && strcmp(json_path, "-") == 0;
+    if (json_path && !json_stdout && !(json = fopen(json_path, "w"))) {
+        fprintf(stderr, "ptodb: --json: cannot write %s: %s\n", json_path, strerror(errno));
+        return PTODB_EXIT_USAGE;
+    }
+    /* the JSON owns stdout when it goes there; the text goes to stderr */
+    FILE *text = json_stdout ? stderr : stdout;
+
+    double t0 = batch_now();
+    diag_sink sink;
+    diag_sink_init(&sink, 50);
+    case_info c;
+    ptodb_status st = case_open(path, &copt, &c, &sink);
+    if (st != PTODB_OK || c.npasses == 0) {
+        diag_sink_print(&sink, stderr, 1);
+        if (st == PTODB_OK)
+            fprintf(stderr, "ptodb: %s: no pass files found\n", path);
+        case_free(&c);
+        diag_sink_free(&sink);
+        if (json)
+            fclose(json);
+        if (json_path && !json_stdout)
+            remove(json_path);
+        return PTODB_EXIT_USAGE;
+    }
+    op_fn *ops = calloc(IR_OP_COUNT, sizeof *ops);
+    exec_ops_init(ops);
+    bo.ro.ops = ops;
+    batch b;
+    batch_init(&b, &c, &bo);
+
+    const char *profile = bo.ro.mopt.profile == EXEC_PROFILE_T13 ? "torch1.13" : "torch2";
+    fprintf(text, "ptodb --batch %s: %zu passes (%zu distinct files), %zu output%s, profile %s, %d job%s\n", path,
+            c.npasses, b.ndistinct, c.noutputs, c.noutputs == 1 ? "" : "s", profile, b.o.jobs,
+            b.o.jobs == 1 ? "" : "s");
+    strbuf sb = STRBUF_INIT;
+    report_header(&b, &sb);
+    fputs(strbuf_str(&sb), text);
+    strbuf_clear(&sb);
+    fflush(text);
+
+    print_ctx pc = {text, bo.metrics, bo.heatmap, stop_at_first, 0, 0};
+    bisect_result br;
+    int have_bisect = 0;
+    if (want_bisect) {
+        bisect_options bopt;
+        memset(&bopt, 0, sizeof bopt);
+        bopt.statement = 1;
+        bisect_run(&b, &bopt, &br);
+        have_bisect = 1;
+        /* every pass the search (and the scan, if any) validated, in order */
+        for (size_t i = 0; i < c.npasses; i++)
+            if (b.passes[i].status != BATCH_NOT_RUN)
+                print_ready(&pc, &b, i);
+        if (!br.scanned)
+            fprintf(text, "(bisect: %zu of %zu passes validated; the others were not needed)\n", pc.reported,
+                    c.npasses);
+    } else {
+        batch_eval_all(&b, print_ready, &pc);
+        if (pc.stopped)
+            fprintf(text, "stopped at the first failing pass (--stop-at-first): %zu passes not validated\n",
+                    c.npasses - pc.reported);
+    }
+    double wall = batch_now() - t0;
+    report_summary(&b, wall, &sb);
+    if (have_bisect) {
+        strbuf_putc(&sb, '\n');
+        bisect_report_text(&b, &br, &sb);
+    }
+    fputs(strbuf_str(&sb), text);
+    fflush(text);
+    strbuf_free(&sb);
+
+    report_counts rc;
+    report_count(&b, &rc);
+    int code = rc.failed ? PTODB_EXIT_VALIDATION_FAILED : PTODB_EXIT_OK;
+    if (json_path) {
+        batch_json_info info = {path, profile, stop_at_first, pc.stopped, wall, code};
+        strbuf js = STRBUF_INIT;
+        batch_json_write(&b, have_bisect ? &br : NULL, &info, &js);
+        FILE *f = json_stdout ? stdout : json;
+        if (fwrite(strbuf_str(&js), 1, js.len, f) != js.len || fflush(f) != 0) {
+            fprintf(stderr, "ptodb: --json: write error\n");
+            code = PTODB_EXIT_USAGE;
+        }
+        strbuf_free(&js);
+        if (json && fclose(json) != 0) {
+            fprintf(stderr, "ptodb: --json: write error\n");
+            code = PTODB_EXIT_USAGE;
+        }
+    }
+    if (have_bisect)
+        bisect_result_free(&br);
+    batch_free(&b);
+    free(ops);
+    case_free(&c);
+    diag_sink_free(&sink);
+    return code;
+}
