@@ -286,30 +286,56 @@ typedef float km_v16f __attribute__((vector_size(64)));
 #else
 #define KM_NOCONTRACT
 #endif
+/* Blocks of 4 rows x 64 columns keep their 16 running sums in registers
+ * while p runs over k; the edges use the same per-element sequence. */
+#define KM_SEQ_ROWS 4
+#define KM_SEQ_STEP(acc, x, bv)                                                    \
+    do {                                                                           \
+        km_v16f pr_ = (x) * (bv); /* own statement: never contracted */            \
+        (acc) = (acc) + pr_;                                                       \
+    } while (0)
 #define KM_SEQ_BODY                                                                \
-    for (int64_t i = 0; i < m; i++) {                                              \
-        float *crow = c + i * ldc;                                                 \
-        for (int64_t j = 0; j < n; j++)                                            \
-            crow[j] = 0.0f;                                                        \
-        for (int64_t p = 0; p < k; p++) {                                          \
-            float x = a[i * lda + p];                                              \
-            const float *brow = b + p * ldb;                                       \
-            km_v16f xv = {x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x};         \
-            int64_t j = 0;                                                         \
-            for (; j + 16 <= n; j += 16) {                                         \
-                km_v16f cv, bv;                                                    \
-                memcpy(&cv, crow + j, sizeof cv);                                  \
-                memcpy(&bv, brow + j, sizeof bv);                                  \
-                km_v16f pr = xv * bv; /* own statement: never contracted */         \
-                cv = cv + pr;                                                      \
-                memcpy(crow + j, &cv, sizeof cv);                                  \
+    int64_t i0 = 0;                                                                \
+    for (; i0 + KM_SEQ_ROWS <= m; i0 += KM_SEQ_ROWS) {                             \
+        int64_t j0 = 0;                                                            \
+        for (; j0 + 64 <= n; j0 += 64) {                                           \
+            km_v16f acc[KM_SEQ_ROWS][4];                                           \
+            memset(acc, 0, sizeof acc);                                            \
+            for (int64_t p = 0; p < k; p++) {                                      \
+                km_v16f bv[4];                                                     \
+                memcpy(bv, b + p * ldb + j0, sizeof bv);                           \
+                for (int r = 0; r < KM_SEQ_ROWS; r++) {                            \
+                    float x = a[(i0 + r) * lda + p];                               \
+                    km_v16f xv = {x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x}; \
+                    KM_SEQ_STEP(acc[r][0], xv, bv[0]);                             \
+                    KM_SEQ_STEP(acc[r][1], xv, bv[1]);                             \
+                    KM_SEQ_STEP(acc[r][2], xv, bv[2]);                             \
+                    KM_SEQ_STEP(acc[r][3], xv, bv[3]);                             \
+                }                                                                  \
             }                                                                      \
-            for (; j < n; j++) {                                                   \
-                float pr = x * brow[j];                                            \
-                crow[j] = crow[j] + pr;                                            \
-            }                                                                      \
+            for (int r = 0; r < KM_SEQ_ROWS; r++)                                  \
+                memcpy(c + (i0 + r) * ldc + j0, acc[r], sizeof acc[r]);            \
         }                                                                          \
-    }
+        km_seq_edge(i0, i0 + KM_SEQ_ROWS, j0, n, k, a, lda, b, ldb, c, ldc);       \
+    }                                                                              \
+    km_seq_edge(i0, m, 0, n, k, a, lda, b, ldb, c, ldc);
+
+/* The plain loop for rows [i0, i1) x columns [j0, j1). */
+KM_NOCONTRACT static void km_seq_edge(int64_t i0, int64_t i1, int64_t j0, int64_t j1,
+                                      int64_t k, const float *restrict a, int64_t lda,
+                                      const float *restrict b, int64_t ldb,
+                                      float *restrict c, int64_t ldc)
+{
+    for (int64_t i = i0; i < i1; i++)
+        for (int64_t j = j0; j < j1; j++) {
+            float acc = 0.0f;
+            for (int64_t p = 0; p < k; p++) {
+                float pr = a[i * lda + p] * b[p * ldb + j];
+                acc = acc + pr;
+            }
+            c[i * ldc + j] = acc;
+        }
+}
 
 KM_NOCONTRACT static void km_seq_generic(int64_t m, int64_t n, int64_t k, const float *restrict a,
                            int64_t lda, const float *restrict b, int64_t ldb,

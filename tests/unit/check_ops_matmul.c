@@ -247,26 +247,31 @@ START_TEST(test_t13_sequential_order)
     tensor *r = mm_ok(IR_OP_TENSOR_MATMUL, p2, 2);
     expect_vals(r, BF16_MM_C_SEQ, 15);
     tensor_unref(r);
-    /* a larger fp32 case against the sequential loop written out */
-    double *x = malloc(24 * 40 * sizeof *x), *y = malloc(40 * 20 * sizeof *y);
-    lcg_fill(x, 24 * 40, 7);
-    lcg_fill(y, 40 * 20, 8);
-    for (int i = 0; i < 24 * 40; i++)
-        x[i] *= 1.0 + 0x1p-20 * (i % 7); /* make the float sums inexact */
-    value p3[2] = {value_tensor(mk2(DTYPE_FP32, 24, 40, x)), value_tensor(mk2(DTYPE_FP32, 40, 20, y))};
-    r = mm_ok(IR_OP_TILE_MATMUL, p3, 2);
-    for (int i = 0; i < 24; i++)
-        for (int j = 0; j < 20; j++) {
-            float acc = 0.0f;
-            for (int p = 0; p < 40; p++) {
-                volatile float prod = (float)x[i * 40 + p] * (float)y[p * 20 + j];
-                acc = acc + prod;
+    /* larger fp32 cases (register-blocked part and edges) against the
+     * sequential loop written out */
+    static const int dims[][3] = {{24, 40, 20}, {10, 70, 130}};
+    for (int t = 0; t < 2; t++) {
+        int M = dims[t][0], K = dims[t][1], N = dims[t][2];
+        double *x = malloc((size_t)(M * K) * sizeof *x), *y = malloc((size_t)(K * N) * sizeof *y);
+        lcg_fill(x, M * K, 7 + t);
+        lcg_fill(y, K * N, 8 + t);
+        for (int i = 0; i < M * K; i++)
+            x[i] *= 1.0 + 0x1p-20 * (i % 7); /* make the float sums inexact */
+        value p3[2] = {value_tensor(mk2(DTYPE_FP32, M, K, x)), value_tensor(mk2(DTYPE_FP32, K, N, y))};
+        r = mm_ok(IR_OP_TILE_MATMUL, p3, 2);
+        for (int i = 0; i < M; i++)
+            for (int j = 0; j < N; j++) {
+                float acc = 0.0f;
+                for (int p = 0; p < K; p++) {
+                    volatile float prod = (float)x[i * K + p] * (float)y[p * N + j];
+                    acc = acc + prod;
+                }
+                ck_assert_msg(tensor_get_flat(r, i * N + j) == acc, "C[%d][%d]", i, j);
             }
-            ck_assert_msg(tensor_get_flat(r, i * 20 + j) == acc, "C[%d][%d]", i, j);
-        }
-    tensor_unref(r);
-    free(x);
-    free(y);
+        tensor_unref(r);
+        free(x);
+        free(y);
+    }
 }
 END_TEST
 
