@@ -91,9 +91,10 @@ static ptodb_status matmul_core(exec_ctx *ctx, const op_args *a, const tensor *L
     st = kernel_zeros(ctx, dt, ond, oshape, &r);
     if (st != PTODB_OK)
         return st;
-    int64_t fl[TENSOR_MAX_DIMS + 2], fr[TENSOR_MAX_DIMS + 2];
-    if (bnd + 2 > TENSOR_MAX_DIMS || nb * m * k > KERNEL_MAX_ELEMS ||
-        nb * k * n > KERNEL_MAX_ELEMS) {
+    int64_t fl[TENSOR_MAX_DIMS + 2], fr[TENSOR_MAX_DIMS + 2], nmk, nkn;
+    if (bnd + 2 > TENSOR_MAX_DIMS || __builtin_mul_overflow(nb, m, &nmk) ||
+        __builtin_mul_overflow(nmk, k, &nmk) || __builtin_mul_overflow(nb, k, &nkn) ||
+        __builtin_mul_overflow(nkn, n, &nkn) || nmk > KERNEL_MAX_ELEMS || nkn > KERNEL_MAX_ELEMS) {
         tensor_unref(r);
         return exec_fail(ctx, PTODB_ERR_UNSUPPORTED, "%s: operands too large", name);
     }

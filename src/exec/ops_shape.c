@@ -309,7 +309,11 @@ static ptodb_status op_view(exec_ctx *ctx, const op_args *a, value *out)
     int64_t s = 1;
     for (int d = nd - 1; d >= 0; d--) {
         strides[d] = s;
-        s *= shp[d] > 0 ? shp[d] : 1;
+        if (__builtin_mul_overflow(s, shp[d] > 0 ? shp[d] : 1, &s))
+            return exec_fail(ctx, PTODB_ERR_BOUNDS,
+                             "%s: RuntimeError: as_strided: the view of that shape is larger than "
+                             "any storage",
+                             kernel_op_name(a));
     }
     if (dn && nd >= 2) {
         strides[nd - 2] = 1;
