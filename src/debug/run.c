@@ -27,7 +27,8 @@ void run_kill(session *s)
     if (r->prog)
         exec_program_free(r->prog);
     if (r->binds)
-        case_bindings_free(r->binds, r->nbinds);
+        case_bindings_free(r->binds, r->nbinds); /* frees the entries, not the array */
+    free(r->binds);
     free(r->written);
     free(r->visits);
     memset(r, 0, sizeof *r);
