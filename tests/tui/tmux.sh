@@ -73,6 +73,15 @@ wait_size() {
     fail "$1: no redraw at $2x$3"
 }
 
+# click SESSION COL ROW: a left click (press and release, 0-based cell) in
+# the X10 mouse encoding the terminal sends (kmous=\E[M).
+click() {
+    cb=$(printf '\\%03o' $((33 + $2)))
+    rb=$(printf '\\%03o' $((33 + $3)))
+    # shellcheck disable=SC2059
+    T send-keys -t "$1" -l "$(printf "\033[M $cb$rb\033[M#$cb$rb")"
+}
+
 compare() {
     if [ "$2" != "$3" ]; then
         printf '%s\n' "$2" >"$tmp/expected"
@@ -131,6 +140,16 @@ T send-keys -t main C-c
 wait_for main "^C"
 T send-keys -t main ':echo still here' Enter
 wait_for main "still here"
+
+# 3b. Mouse: a click focuses a pane; a click on a pass moves the cursor there.
+T send-keys -t main ':layout diff' Enter
+wait_for main "layout diff | focus passes"
+click main 5 12
+wait_for main "layout diff | focus irdiff"
+click main 5 6
+wait_for main "layout diff | focus passes"
+T send-keys -t main Enter
+wait_for main "pass 11 ConvertTensorToTileOps |"
 
 # 4. q quits and the terminal is back.
 T send-keys -t main q

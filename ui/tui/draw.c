@@ -18,9 +18,12 @@ void render_status(canvas *c, crect r, const char *status, const char *busy, con
             canvas_printf(c, r, 0, x, st, " | %s", progress);
         return;
     }
-    /* The right part first, so the engine's text never hides the hint. */
+    /* The engine's text matters most: the layout and the focused pane are
+     * added on the right only where they fit beside it. */
     char right[96];
     int n = snprintf(right, sizeof right, "%s | %s | ?:keys", layout, focus);
+    if (status && (int)strlen(status) + n + 4 > r.w)
+        n = snprintf(right, sizeof right, "?:keys");
     int rx = r.w - n - 1;
     if (rx < 20) {
         rx = r.w;

@@ -58,27 +58,54 @@ void tui_console_write(tui *t, session_stream stream, const char *text, size_t l
     t->dirty |= 1u << PANE_CONSOLE;
 }
 
+static int utf8_chars(const char *s, size_t len)
+{
+    int n = 0;
+    for (size_t i = 0; i < len; i++)
+        n += ((unsigned char)s[i] & 0xc0) != 0x80;
+    return n;
+}
+
+/* The byte offset of character number k (len when past the end). */
+static size_t utf8_offset(const char *s, size_t len, int k)
+{
+    size_t i = 0;
+    for (int n = 0; i < len; i++) {
+        if (((unsigned char)s[i] & 0xc0) != 0x80 && n++ == k)
+            return i;
+    }
+    return len;
+}
+
 void pane_console_draw(tui *t, crect r, int focused)
 {
     tui_console *c = &t->con;
-    canvas_title(&t->cv, r, c->active ? "Console (Esc: back to the panes)"
-                                      : "Console (: or typing: a command, Tab: next pane, ?: keys)",
-                 focused);
+    /* The title names the layout and the focused pane (the status line is
+     * the engine's). */
+    char title[160];
+    snprintf(title, sizeof title, "Console | layout %s | focus %s | %s", t->zoom ? "zoom" : tui_layout_name(t->layout),
+             tui_pane_name(t->focus), c->active ? "Esc: back to the panes" : ": command, Tab: next pane");
+    canvas_title(&t->cv, r, title, focused);
     crect body = {r.y + 1, r.x, r.h - 1, r.w};
     canvas_fill(&t->cv, body, ' ', ST_NORMAL);
     int rows = body.h - 1; /* the last row is the command line */
     int total = c->nlines + (c->partial_len ? 1 : 0);
-    if (c->scroll > total - rows)
-        c->scroll = total - rows > 0 ? total - rows : 0;
-    int first = total - rows - c->scroll;
-    for (int y = 0; y < rows; y++) {
-        int i = first + y;
-        if (i < 0 || i >= total)
-            continue;
-        if (i == c->nlines)
-            canvas_putn(&t->cv, body, y, 0, c->partial, c->partial_len, ST_NORMAL);
-        else
-            canvas_puts(&t->cv, body, y, 0, c->text[i] + 1, c->text[i][0] == 'e' ? ST_BAD : ST_NORMAL);
+    if (c->scroll > total - 1)
+        c->scroll = total > 0 ? total - 1 : 0;
+    /* From the bottom up, long lines wrapped (an error message is worth
+     * reading whole). */
+    int y = rows;
+    for (int i = total - 1 - c->scroll; i >= 0 && y > 0; i--) {
+        const char *text = i == c->nlines ? c->partial : c->text[i] + 1;
+        size_t len = i == c->nlines ? c->partial_len : strlen(text);
+        canvas_style st = i < c->nlines && c->text[i][0] == 'e' ? ST_BAD : ST_NORMAL;
+        int n = utf8_chars(text, len);
+        int parts = n == 0 || body.w <= 0 ? 1 : (n + body.w - 1) / body.w;
+        for (int k = parts - 1; k >= 0 && y > 0; k--) {
+            size_t from = utf8_offset(text, len, k * body.w);
+            size_t to = utf8_offset(text, len, (k + 1) * body.w);
+            canvas_putn(&t->cv, body, --y, 0, text + from, to - from, st);
+        }
     }
     if (c->scroll)
         canvas_printf(&t->cv, body, 0, body.w - 14, ST_DIM, "[%5d more v]", c->scroll);

@@ -2,6 +2,8 @@
  * view_displays, changed ones marked. */
 #include "config.h"
 
+#include <string.h>
+
 #include "tui.h"
 
 void render_displays(canvas *c, crect r, const view_display *d, int n, int top)
@@ -13,9 +15,15 @@ void render_displays(canvas *c, crect r, const view_display *d, int n, int top)
     }
     for (int i = top, y = 0; i < n && y < r.h; i++, y++) {
         canvas_style st = d[i].changed ? ST_CHANGED : ST_NORMAL;
+        const char *sum = d[i].summary ? d[i].summary : "?";
         int x = canvas_printf(c, r, y, 0, st, "%c%d: %s", d[i].changed ? '*' : ' ', d[i].number,
                               d[i].expr ? d[i].expr : "?");
-        canvas_printf(c, r, y, x, ST_NORMAL, " = %s", d[i].summary ? d[i].summary : "?");
+        /* A summary that does not fit beside its expression goes below it. */
+        if (x + 3 + (int)strlen(sum) > r.w) {
+            y++;
+            x = 3;
+        }
+        canvas_printf(c, r, y, x, ST_NORMAL, " = %s", sum);
     }
 }
 

@@ -78,7 +78,7 @@ void tui_focus(tui *t, tui_pane_id id)
 {
     if (id >= PANE_COUNT || !t->visible[id] || id == t->focus)
         return;
-    t->dirty |= (1u << t->focus) | (1u << id) | TUI_DIRTY_STATUS;
+    t->dirty |= (1u << t->focus) | (1u << id) | (1u << PANE_CONSOLE) | TUI_DIRTY_STATUS;
     tui_pane_id from = t->focus;
     t->focus = id;
     if (id == PANE_CONSOLE) {
