@@ -496,12 +496,14 @@ void ir_print_module(const ir_module *m, strbuf *out)
         print_comments(pr, &m->dyn_comments, 0);
         for (uint32_t i = 0; i < prog->ndeclared_dyns; i++) {
             const ir_sym *n = prog->dyns[i].name;
-            strbuf_printf(out, "%s = %s.dynamic(\"%s\")\n", n->text, prefix, n->text);
+            strbuf_printf(out, "%s = pl.dynamic(\"%s\")\n", n->text, n->text);
         }
         puts_(pr, "\n");
     }
     print_comments(pr, &prog->comments, 0);
-    strbuf_printf(out, "@%s.program\nclass %s:\n", prefix, prog->name->text);
+    /* The parser reads the pl. spelling only (other prefixes never occur
+     * in dumps, §1.4), so that is what is printed back. */
+    strbuf_printf(out, "@pl.program\nclass %s:\n", prog->name->text);
     for (uint32_t i = 0; i < prog->nfuncs; i++)
         print_func(pr, prog->funcs[i]);
     print_comments(pr, &prog->trailing, 1);
