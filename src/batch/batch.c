@@ -189,7 +189,8 @@ static void heatmap_text(const batch *b, size_t pass, const runpass_output *o, b
     int64_t tr, tc;
     int tiled = 0;
     if (batch_tile_shape(b->c->passes[pass].path, o->key, &tr, &tc) && rows % tr == 0 && cols % tc == 0 &&
-        rows / tr <= 4 * max_rows && cols / tc <= 2 * max_cols) {
+        rows / tr <= 4 * max_rows && cols / tc <= 2 * max_cols && (rows / tr) * (cols / tc) > 1) {
+        /* one cell per tile; an output that is a single tile gets blocks */
         max_rows = (int)(rows / tr);
         max_cols = (int)(cols / tc);
         tiled = 1;

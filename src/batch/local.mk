@@ -7,3 +7,11 @@ src_libptodb_a_SOURCES += \
 	src/batch/json.h src/batch/json.c \
 	src/batch/trace.h src/batch/trace.c \
 	src/batch/bisect.h src/batch/bisect.c
+
+# Its tests (shell, through the built binary) and the benchmark.
+BATCH_TESTS = \
+	tests/cli/batch_report.sh \
+	tests/cli/batch_bisect.sh \
+	tests/cli/batch_fixtures.sh
+TESTS += $(BATCH_TESTS)
+EXTRA_DIST += $(BATCH_TESTS) tests/data/batch/check_json.py scripts/bench.d/batch docs/batch-json.md

@@ -1,0 +1,139 @@
+#!/usr/bin/python3
+"""Checks a `ptodb --batch --json` report against docs/batch-json.md's
+schema "ptodb-batch/1": every documented key present with its type.
+Usage: check_json.py FILE [--metrics] [--bisect]; exit 0 when it conforms."""
+import json
+import sys
+
+NUM = (int, float)
+OPT_NUM = (int, float, type(None))
+OPT_STR = (str, type(None))
+
+
+def need(obj, key, types, where):
+    if not isinstance(obj, dict) or key not in obj:
+        raise SystemExit(f"{where}: missing key {key!r}")
+    v = obj[key]
+    if isinstance(v, bool) and bool not in (types if isinstance(types, tuple) else (types,)):
+        raise SystemExit(f"{where}.{key}: boolean where {types} expected")
+    if not isinstance(v, types):
+        raise SystemExit(f"{where}.{key}: {type(v).__name__} is not {types}")
+    return v
+
+
+def tol(t, where):
+    need(t, "value", NUM, where)
+    src = need(t, "source", str, where)
+    if src not in ("default", "golden.py", "manifest", "option") and not src:
+        raise SystemExit(f"{where}.source: {src!r}")
+    need(t, "where", OPT_STR, where)
+
+
+def main():
+    path = sys.argv[1]
+    metrics = "--metrics" in sys.argv
+    bisect = "--bisect" in sys.argv
+    with (sys.stdin if path == "-" else open(path)) as f:
+        d = json.load(f)
+    if need(d, "schema", str, "$") != "ptodb-batch/1":
+        raise SystemExit("$.schema is not ptodb-batch/1")
+    c = need(d, "case", dict, "$")
+    need(c, "path", str, "$.case")
+    need(c, "root", str, "$.case")
+    need(c, "dump_dir", str, "$.case")
+    npasses = need(c, "passes", int, "$.case")
+    need(c, "distinct_files", int, "$.case")
+    outs = need(c, "outputs", list, "$.case")
+    t = need(d, "tolerances", dict, "$")
+    tol(need(t, "rtol", dict, "$.tolerances"), "$.tolerances.rtol")
+    tol(need(t, "atol", dict, "$.tolerances"), "$.tolerances.atol")
+    per = need(t, "outputs", dict, "$.tolerances")
+    for k in outs:
+        tol(need(need(per, k, dict, "$.tolerances.outputs"), "rtol", dict, k), k + ".rtol")
+        tol(need(per[k], "atol", dict, k), k + ".atol")
+    o = need(d, "options", dict, "$")
+    if need(o, "profile", str, "$.options") not in ("torch2", "torch1.13"):
+        raise SystemExit("$.options.profile")
+    need(o, "jobs", int, "$.options")
+    for k in ("stop_at_first", "metrics", "heatmap", "bisect"):
+        need(o, k, bool, "$.options")
+    passes = need(d, "passes", list, "$")
+    if len(passes) != npasses:
+        raise SystemExit("$.passes: length differs from $.case.passes")
+    for i, p in enumerate(passes):
+        w = f"$.passes[{i}]"
+        need(p, "index", int, w)
+        need(p, "stem", str, w)
+        need(p, "name", str, w)
+        need(p, "file", str, w)
+        st = need(p, "status", str, w)
+        v = need(p, "verdict", str, w)
+        if st not in ("compared", "ref_fail", "error", "not_run") or v not in ("pass", "fail", "not_run"):
+            raise SystemExit(f"{w}: status {st!r} verdict {v!r}")
+        need(p, "same_as", OPT_STR, w)
+        need(p, "message", OPT_STR, w)
+        need(p, "ref_note", OPT_STR, w)
+        need(p, "steps", int, w)
+        need(p, "seconds", NUM, w)
+        for j, x in enumerate(need(p, "outputs", list, w)):
+            wx = f"{w}.outputs[{j}]"
+            need(x, "key", str, wx)
+            need(x, "pass", bool, wx)
+            need(x, "max_abs_diff", OPT_NUM, wx)
+            need(x, "max_abs_diff_text", OPT_STR, wx)
+            need(x, "rtol", NUM, wx)
+            need(x, "atol", NUM, wx)
+            need(x, "dtype", str, wx)
+            need(x, "mismatches", int, wx)
+            need(x, "count", int, wx)
+            need(x, "first_bad_index", (int, type(None)), wx)
+            need(x, "error", OPT_STR, wx)
+            if metrics:
+                m = need(x, "metrics", dict, wx)
+                for k in ("outside", "max_ulp", "nan_actual", "nan_golden", "inf_actual", "inf_golden"):
+                    need(m, k, int, wx + ".metrics")
+                for k in ("outside_share", "max_rel_err", "first_bad_actual", "first_bad_golden"):
+                    need(m, k, OPT_NUM, wx + ".metrics")
+                need(m, "first_bad_index", (list, type(None)), wx + ".metrics")
+        if st == "compared" and v == "pass" and not all(x["pass"] for x in p["outputs"]):
+            raise SystemExit(f"{w}: verdict pass with a failing output")
+    s = need(d, "summary", dict, "$")
+    for k in ("passes", "passed", "failed", "not_run", "files_run", "exit_code"):
+        need(s, k, int, "$.summary")
+    need(s, "first_failing", OPT_STR, "$.summary")
+    need(s, "stopped_early", bool, "$.summary")
+    need(s, "wall_seconds", NUM, "$.summary")
+    if s["passed"] + s["failed"] + s["not_run"] != npasses:
+        raise SystemExit("$.summary: passed + failed + not_run != passes")
+    if sum(p["verdict"] == "fail" for p in passes) != s["failed"]:
+        raise SystemExit("$.summary.failed disagrees with the passes")
+    b = d.get("bisect", "missing")
+    if b == "missing":
+        raise SystemExit("$: missing key 'bisect'")
+    if bisect:
+        w = "$.bisect"
+        if need(b, "status", str, w) not in ("found", "all_pass", "first_fails", "no_passes"):
+            raise SystemExit(w + ".status")
+        need(b, "first_bad", OPT_STR, w)
+        need(b, "last_good", OPT_STR, w)
+        need(b, "probes", list, w)
+        need(b, "runs", int, w)
+        need(b, "search_seconds", NUM, w)
+        need(b, "scanned", bool, w)
+        need(b, "scan_estimate_seconds", NUM, w)
+        need(b, "monotone", (bool, type(None)), w)
+        need(b, "flips", list, w)
+        need(b, "recoveries", list, w)
+        st = need(b, "statement", (dict, type(None)), w)
+        if st is not None:
+            if need(st, "found", bool, w + ".statement"):
+                need(st, "file", str, w + ".statement")
+                need(st, "line", int, w + ".statement")
+                need(st, "tensor", str, w + ".statement")
+                need(st, "function", str, w + ".statement")
+            need(st, "note", OPT_STR, w + ".statement")
+    elif b is not None:
+        raise SystemExit("$.bisect: not null without --bisect")
+
+
+main()
