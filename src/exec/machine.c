@@ -606,7 +606,7 @@ static ptodb_status assign(machine *m, core *c, xframe *f, const xinst *in, uint
 {
     if (m->opt.check_shapes && in->types && i == 0) {
         const char *name = in->names ? in->names[i] : "?";
-        ptodb_status st = check_type(&c->ctx, &in->types[0], name, &v, 1, in->e);
+        ptodb_status st = check_type(&c->ctx, &in->types[0], name, &v, 1, NULL); /* at the statement */
         if (st != PTODB_OK) {
             value_clear(&v);
             return st;
@@ -903,11 +903,8 @@ static ptodb_status core_exec(machine *m, core *c, exec_event *ev)
             fill_event(m, c, in, ev, EXEC_EV_CALL);
             st = frame_push(m, c, callee, args, n);
             free(args);
-            if (st != PTODB_OK) {
-                if (c->depth > 0 && c->frames[c->depth - 1].fn == callee && f != &c->frames[c->depth - 1])
-                    frame_free(&c->frames[--c->depth]);
+            if (st != PTODB_OK) /* reported at the call, in the callee (its entry check) */
                 return core_error(m, c, in, st);
-            }
             ev->func = callee->name;
             return PTODB_OK;
         }
@@ -1061,9 +1058,7 @@ static ptodb_status step_core(machine *m, core *c, exec_event *ev)
         return PTODB_OK;
     }
     if (st != PTODB_OK) {
-        ev->kind = EXEC_EV_ERROR;
-        if (c->in_group)
-            m->grp.active = m->grp.active; /* the group is abandoned by machine_free/reset */
+        ev->kind = EXEC_EV_ERROR; /* a failed group is abandoned: machine_start resets it */
         return st;
     }
     if (ev->kind == EXEC_EV_FINISHED) {

@@ -716,6 +716,38 @@ START_TEST(test_step_cores_by_hand)
 }
 END_TEST
 
+START_TEST(test_check_shapes_messages)
+{
+    /* REF's assertions (semantics.md §2.4): entry dtype, then shape after an
+     * assignment, wrapped in the group failure text */
+    loaded L;
+    load(&L, "    @pl.function(type=pl.FunctionType.InCore)\n"
+             "    def k(x__ssa_v0: pl.Tensor[[4, 4], pl.BF16]):\n"
+             "        pass\n"
+             "    @pl.function(type=pl.FunctionType.Orchestration)\n"
+             "    def main(self, a: pl.Tensor[[4, 4], pl.FP32]):\n"
+             "        self.k(a)\n");
+    int64_t shape[2] = {4, 4};
+    value arg = value_tensor(tensor_zeros(DTYPE_FP32, 2, shape, NULL));
+    char err[4096];
+    ck_assert_int_ne(run_entry(&L, &arg, 1, NULL, err, sizeof err, EXEC_SCHED_FIXED), PTODB_OK);
+    ck_assert_ptr_nonnull(strstr(err, "t.py:11:9: in k: REF would fail here: AssertionError: Dtype mismatch "
+                                      "for x_ssa_v0: expected torch.bfloat16, got torch.float32"));
+    unload(&L);
+    const char *kern = "    @pl.function(type=pl.FunctionType.AIC)\n"
+                       "    def g_aic(a: pl.Tensor[[4, 4], pl.FP32]):\n"
+                       "        pl.tile.tpush_to_aiv(a, split=1)\n"
+                       "    @pl.function(type=pl.FunctionType.AIV)\n"
+                       "    def g_aiv(a: pl.Tensor[[4, 4], pl.FP32]):\n"
+                       "        t__tile: pl.Tile[[4, 4], pl.FP32, pl.Mem.Vec] = pl.tile.tpop_from_aic(split=1)\n";
+    ck_assert_int_ne(run_group(kern, EXEC_SCHED_FIXED, err, sizeof err, NULL), PTODB_OK);
+    ck_assert_ptr_nonnull(strstr(err, "Mixed-kernel execution failed in g_aiv (lane=0) for g"));
+    ck_assert_ptr_nonnull(strstr(err, "t.py:11:9: in g_aiv: REF would fail here: AssertionError: Shape mismatch "
+                                      "for t_tile: expected (4, 4), got torch.Size([2, 4])"));
+    value_clear(&arg);
+}
+END_TEST
+
 /* ---- compare (semantics.md §7.3) -------------------------------------------- */
 
 static tensor *t1(dtype_id dt, double v)
@@ -806,6 +838,7 @@ static Suite *machine_suite(void)
     tcase_add_test(x, test_group_without_pair_runs_inline);
     tcase_add_test(x, test_slot_depth_backpressure);
     tcase_add_test(x, test_step_cores_by_hand);
+    tcase_add_test(x, test_check_shapes_messages);
     suite_add_tcase(s, x);
     TCase *cmp = tcase_create("compare");
     tcase_add_test(cmp, test_compare_like_ref);
