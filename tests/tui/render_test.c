@@ -138,6 +138,14 @@ static void passes(void)
     canvas_init(&c, 4, 50);
     render_passes(&c, (crect){0, 0, 4, 50}, p, 3, 2, 1, 0, 1);
     show("passes with verdicts", &c, 1);
+    /* Two outputs: a column each, named in the header; NaN is "not known". */
+    for (int i = 0; i < 3; i++) {
+        p[i].noutputs = 2;
+        p[i].output_names[1] = "lse";
+        p[i].max_abs_diff[1] = i == 1 ? NAN : diff[i] * 2;
+    }
+    render_passes(&c, (crect){0, 0, 4, 50}, p, 3, 0, 0, 0, 0);
+    show("passes, two outputs", &c, 0);
     canvas_free(&c);
 }
 

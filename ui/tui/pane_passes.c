@@ -45,7 +45,13 @@ void render_passes(canvas *c, crect r, const view_pass *p, int n, int current, i
     /* Leave room for the marks and one max_abs_diff column. */
     if (namew > r.w - 26)
         namew = r.w - 26 > 8 ? r.w - 26 : 8;
-    canvas_printf(c, r, 0, 0, ST_DIM, "   # %-*s IR verdict max_abs_diff", namew, "pass");
+    /* One max_abs_diff column per output, named when there are several. */
+    int hx = canvas_printf(c, r, 0, 0, ST_DIM, "   # %-*s IR verdict", namew, "pass");
+    if (p[0].noutputs > 1)
+        for (int k = 0; k < p[0].noutputs; k++)
+            hx = canvas_printf(c, r, 0, hx, ST_DIM, " %-9.9s", p[0].output_names[k] ? p[0].output_names[k] : "?");
+    else
+        canvas_puts(c, r, 0, hx, " max_abs_diff", ST_DIM);
     crect rows = {r.y + 1, r.x, r.h - 1, r.w};
     for (int i = top, y = 0; i < n && y < rows.h; i++, y++) {
         const view_pass *q = &p[i];
@@ -60,9 +66,9 @@ void render_passes(canvas *c, crect r, const view_pass *p, int n, int current, i
         for (int k = 0; k < q->noutputs; k++) {
             double d = q->max_abs_diff[k];
             if (isnan(d))
-                x = canvas_puts(c, rows, y, x, " -", ST_DIM);
+                x = canvas_puts(c, rows, y, x, " -        ", ST_DIM);
             else
-                x = canvas_printf(c, rows, y, x, vst == ST_BAD ? ST_BAD : ST_NORMAL, " %.3g", d);
+                x = canvas_printf(c, rows, y, x, vst == ST_BAD ? ST_BAD : ST_NORMAL, " %-9.3g", d);
         }
         if (i == cursor && focused)
             canvas_style_row(c, rows, y, ST_CURSOR);
