@@ -31,12 +31,15 @@ IR_MALFORMED = \
 	tests/data/malformed/duplicate_dynamic.py \
 	tests/data/malformed/duplicate_function.py \
 	tests/data/malformed/duplicate_param.py \
+	tests/data/malformed/elif_without_if.py \
 	tests/data/malformed/else_without_if.py \
 	tests/data/malformed/empty.py \
 	tests/data/malformed/empty_subscript.py \
+	tests/data/malformed/free_var.py \
 	tests/data/malformed/integer_too_large.py \
 	tests/data/malformed/invalid_char.py \
 	tests/data/malformed/keyword_as_value.py \
+	tests/data/malformed/keyword_in_call.py \
 	tests/data/malformed/mismatched_bracket.py \
 	tests/data/malformed/missing_colon.py \
 	tests/data/malformed/missing_def_colon.py \

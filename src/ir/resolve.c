@@ -242,7 +242,15 @@ static void resolve_name(resolver *r, ir_expr *e)
         e->res.id = add_free_dyn(r, e);
         return;
     }
-    if (!r->lenient)
+    if (r->lenient)
+        return;
+    static const char free_var[] = "__FREE_VAR";
+    size_t fl = sizeof free_var - 1;
+    if (s->len > fl && memcmp(s->text + s->len - fl, free_var, fl) == 0)
+        /* The printer's mark of a variable leaked out of its function (§6.4). */
+        rerr(r, &e->span, "'%.*s%s' is a variable used outside the function that defines it "
+             "(broken IR)", NAME_SHOWN(s));
+    else
         rerr(r, &e->span, "undefined name '%.*s%s'", NAME_SHOWN(s));
 }
 
