@@ -23,7 +23,7 @@ void machine_options_init(machine_options *o)
     o->profile = EXEC_PROFILE_T2;
     o->check_shapes = 1;
     o->sched = EXEC_SCHED_FIXED;
-    o->max_depth = 200;
+    o->max_depth = 1000; /* Python's default recursion limit, as REF */
     o->slot_depth = 0;
 }
 
@@ -36,7 +36,7 @@ machine *machine_new(const xprogram *p, const machine_options *o)
     else
         machine_options_init(&m->opt);
     if (m->opt.max_depth <= 0)
-        m->opt.max_depth = 200;
+        m->opt.max_depth = 1000;
     m->rng = m->opt.seed ? m->opt.seed : 0x9E3779B97F4A7C15ull;
     xrt_init(&m->global_rt);
     xrt_init(&m->grp.rt);

@@ -49,7 +49,7 @@ typedef struct machine_options {
     int check_shapes;    /* REF's check_shapes assertions (default 1) */
     exec_sched sched;
     uint64_t seed;       /* EXEC_SCHED_RANDOM */
-    int max_depth;       /* frames per core (0: 200) */
+    int max_depth;       /* frames per core (0: 1000, Python's recursion limit) */
     int64_t slot_depth;  /* queue depth: 0 unbounded (REF), N, or -1 for the pipes'
                             slot_num (aic/aiv_initialize_pipe) */
 } machine_options;

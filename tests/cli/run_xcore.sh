@@ -25,7 +25,7 @@ mkcase() { # mkcase NAME: a case folder around tests/data/xcore/NAME.py
 mkcase recursion
 run_ptodb --run "$tmp/recursion"
 expect_eq "recursion exit" 1 "$rc"
-expect_contains "recursion error" "RecursionError: call depth exceeds 200 frames on core host (calling down)" "$out"
+expect_contains "recursion error" "RecursionError: call depth exceeds 1000 frames on core host (calling down)" "$out"
 expect_contains "recursion place" "22_after_ExpandMixedKernel.py:8:" "$out"
 
 mkcase conflict
