@@ -236,7 +236,23 @@ struct ir_expr {
     } u;
 };
 
-/* ---- statements -------------------------------------------------------- */
+/* ---- statements -------------------------------------------------------- *
+ *
+ * For the interpreter (after ir_resolve):
+ *  - FOR: u.for_.iter is a CALL with res {IR_REF_BUILTIN, IR_BUILTIN_RANGE /
+ *    PARALLEL / UNROLL / PIPELINE (bounds = args, kwargs stage/init_values/
+ *    attrs), WHILE (kwarg init_values; the body starts with a COND), SPMD or
+ *    SPLIT_AIV (the loop variable is the block / lane index)}. init_values
+ *    is a TUPLE kwarg; iter_args[i] starts as its item i. The final YIELD of
+ *    the body feeds the iter-args; its targets receive the final values.
+ *  - WITH: u.with.ctx is a CALL to IR_BUILTIN_AT / SCOPE / CLUSTER / SPMD;
+ *    the body runs in place (SPMD: once per block).
+ *  - YIELD with targets binds them (an if's result, a loop's result); a bare
+ *    YIELD (ntargets 0) only ends the body.
+ *  - COND: the pl.while_ condition (u.expr.arg), evaluated before each
+ *    iteration; FUNC_ATTR: not executed (function metadata).
+ *  - Leading comments of kind IR_COMMENT_COMM_DOMAIN mark a hidden scope.
+ */
 
 #define IR_STMT_KIND_LIST(X)                                                        \
     X(ASSIGN)    /* targets = value, optional annotation (1 target only) */        \
