@@ -473,10 +473,11 @@ static void bcast_strides(const tensor *t, int nd, const int64_t *shape, int64_t
     }
 }
 
-/* Calls the row visitor once per innermost row of the broadcast iteration:
- * base element index and inner stride. Written as a macro-free loop by
- * sharing this walker between the f64 and i64 gathers. */
-#define KERNEL_WALK(t, nd, shape, BODY)                                              \
+/* Walks the broadcast iteration of t over (nd, shape) one innermost row at
+ * a time: ROW runs with base_ (storage element index of the row's first
+ * element), istr_ (its element stride, 0 when broadcast), inner_ (row
+ * length) and k_ (row-major index of the row's first element). */
+#define KERNEL_ROWS(t, nd, shape, ROW)                                               \
     do {                                                                            \
         int64_t st_[TENSOR_MAX_DIMS], idx_[TENSOR_MAX_DIMS] = {0};                  \
         bcast_strides((t), (nd), (shape), st_);                                     \
@@ -490,10 +491,8 @@ static void bcast_strides(const tensor *t, int nd, const int64_t *shape, int64_t
             int64_t base_ = (t)->offset;                                            \
             for (int d_ = 0; d_ < (nd)-1; d_++)                                     \
                 base_ += idx_[d_] * st_[d_];                                        \
-            for (int64_t j_ = 0; j_ < inner_; j_++, k_++) {                         \
-                size_t e_ = (size_t)(base_ + j_ * istr_);                           \
-                BODY;                                                               \
-            }                                                                       \
+            ROW;                                                                    \
+            k_ += inner_;                                                           \
             int d2_ = (nd)-2;                                                       \
             for (; d2_ >= 0; d2_--) {                                               \
                 if (++idx_[d2_] < (shape)[d2_])                                     \
@@ -505,35 +504,116 @@ static void bcast_strides(const tensor *t, int nd, const int64_t *shape, int64_t
         }                                                                           \
     } while (0)
 
+/* The same with BODY run per element: e_ its storage index, k_ + j_ its
+ * row-major index (use KERNEL_AT for the latter). */
+#define KERNEL_WALK(t, nd, shape, BODY)                                              \
+    KERNEL_ROWS(t, nd, shape, {                                                     \
+        for (int64_t j_ = 0; j_ < inner_; j_++) {                                   \
+            size_t e_ = (size_t)(base_ + j_ * istr_);                               \
+            int64_t kk_ = k_ + j_;                                                  \
+            (void)kk_;                                                              \
+            BODY;                                                                   \
+        }                                                                           \
+    })
+
+/* One row of len elements of dtype dt (storage index base, stride) as
+ * doubles: typed loops for the common dtypes, so the compiler can keep the
+ * dtype switch out of the loop. */
+static void row_load_f64(dtype_id dt, const unsigned char *data, int64_t base, int64_t stride,
+                         int64_t len, double *out)
+{
+    switch (dt) {
+    case DTYPE_FP32:
+        for (int64_t j = 0; j < len; j++) {
+            float f;
+            memcpy(&f, data + 4 * (size_t)(base + j * stride), 4);
+            out[j] = f;
+        }
+        return;
+    case DTYPE_BF16:
+        for (int64_t j = 0; j < len; j++) {
+            uint16_t h;
+            memcpy(&h, data + 2 * (size_t)(base + j * stride), 2);
+            out[j] = dtype_bf16_to_f32(h);
+        }
+        return;
+    case DTYPE_FP16:
+        for (int64_t j = 0; j < len; j++) {
+            uint16_t h;
+            memcpy(&h, data + 2 * (size_t)(base + j * stride), 2);
+            out[j] = dtype_f16_to_f32(h);
+        }
+        return;
+    case DTYPE_INT32:
+        for (int64_t j = 0; j < len; j++) {
+            int32_t v;
+            memcpy(&v, data + 4 * (size_t)(base + j * stride), 4);
+            out[j] = v;
+        }
+        return;
+    default:
+        for (int64_t j = 0; j < len; j++)
+            out[j] = dtype_load(dt, data, (size_t)(base + j * stride));
+        return;
+    }
+}
+
 void kernel_gather_f64(const tensor *t, int nd, const int64_t *shape, double *buf)
 {
     const unsigned char *data = t->storage->data;
     dtype_id dt = t->dtype;
+    KERNEL_ROWS(t, nd, shape, row_load_f64(dt, data, base_, istr_, inner_, buf + k_));
+}
+
+void kernel_gather_f32(const tensor *t, int nd, const int64_t *shape, float *buf)
+{
+    const unsigned char *data = t->storage->data;
+    dtype_id dt = t->dtype;
     if (dt == DTYPE_FP32) {
-        KERNEL_WALK(t, nd, shape, {
-            float f;
-            memcpy(&f, data + 4 * e_, 4);
-            buf[k_] = f;
+        KERNEL_ROWS(t, nd, shape, {
+            if (istr_ == 1)
+                memcpy(buf + k_, data + 4 * (size_t)base_, 4 * (size_t)inner_);
+            else
+                for (int64_t j = 0; j < inner_; j++)
+                    memcpy(buf + k_ + j, data + 4 * (size_t)(base_ + j * istr_), 4);
         });
         return;
     }
-    KERNEL_WALK(t, nd, shape, buf[k_] = dtype_load(dt, data, e_));
+    if (dt == DTYPE_BF16) {
+        KERNEL_ROWS(t, nd, shape, {
+            for (int64_t j = 0; j < inner_; j++) {
+                uint16_t h;
+                memcpy(&h, data + 2 * (size_t)(base_ + j * istr_), 2);
+                buf[k_ + j] = dtype_bf16_to_f32(h);
+            }
+        });
+        return;
+    }
+    KERNEL_WALK(t, nd, shape, buf[kk_] = (float)dtype_load(dt, data, e_));
 }
 
 void kernel_gather_i64(const tensor *t, int nd, const int64_t *shape, int64_t *buf)
 {
     const unsigned char *data = t->storage->data;
     dtype_id dt = t->dtype;
-    KERNEL_WALK(t, nd, shape, buf[k_] = dtype_load_i64(dt, data, e_));
+    KERNEL_WALK(t, nd, shape, buf[kk_] = dtype_load_i64(dt, data, e_));
 }
 
 void kernel_store_f64(tensor *t, const double *buf, int64_t n)
 {
     unsigned char *data = tensor_data(t);
     if (t->dtype == DTYPE_FP32) {
-        float *f = (float *)(void *)data;
-        for (int64_t k = 0; k < n; k++)
-            f[k] = (float)buf[k];
+        for (int64_t k = 0; k < n; k++) {
+            float f = (float)buf[k];
+            memcpy(data + 4 * (size_t)k, &f, 4);
+        }
+        return;
+    }
+    if (t->dtype == DTYPE_BF16) {
+        for (int64_t k = 0; k < n; k++) {
+            uint16_t h = dtype_f32_to_bf16((float)buf[k]);
+            memcpy(data + 2 * (size_t)k, &h, 2);
+        }
         return;
     }
     for (int64_t k = 0; k < n; k++)
@@ -552,14 +632,14 @@ static void scatter_f64(tensor *dst, const double *buf)
 {
     unsigned char *data = dst->storage->data;
     dtype_id dt = dst->dtype;
-    KERNEL_WALK(dst, dst->ndim, dst->shape, dtype_store(dt, data, e_, buf[k_]));
+    KERNEL_WALK(dst, dst->ndim, dst->shape, dtype_store(dt, data, e_, buf[kk_]));
 }
 
 static void scatter_i64(tensor *dst, const int64_t *buf)
 {
     unsigned char *data = dst->storage->data;
     dtype_id dt = dst->dtype;
-    KERNEL_WALK(dst, dst->ndim, dst->shape, dtype_store_i64(dt, data, e_, buf[k_]));
+    KERNEL_WALK(dst, dst->ndim, dst->shape, dtype_store_i64(dt, data, e_, buf[kk_]));
 }
 
 ptodb_status kernel_assign(exec_ctx *ctx, const op_args *a, tensor *dst, const tensor *src,

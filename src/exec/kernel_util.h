@@ -106,6 +106,8 @@ ptodb_status kernel_head_view(exec_ctx *ctx, const tensor *t, int k, const int64
  * t must broadcast (checked by the caller). */
 void kernel_gather_f64(const tensor *t, int nd, const int64_t *shape, double *buf);
 void kernel_gather_i64(const tensor *t, int nd, const int64_t *shape, int64_t *buf);
+/* The same as floats (exact for every float dtype but fp64). */
+void kernel_gather_f32(const tensor *t, int nd, const int64_t *shape, float *buf);
 /* Writes n values to a contiguous tensor's elements with dtype_store. */
 void kernel_store_f64(tensor *t, const double *buf, int64_t n);
 void kernel_store_i64(tensor *t, const int64_t *buf, int64_t n);

@@ -117,20 +117,16 @@ static ptodb_status matmul_core(exec_ctx *ctx, const op_args *a, const tensor *L
         float *A = xmalloc((size_t)(nb * m * k + 1) * sizeof *A);
         float *B = xmalloc((size_t)(nb * k * n + 1) * sizeof *B);
         float *Cf = xmalloc((size_t)(nb * mn) * sizeof *Cf);
-        double *tmp = xmalloc((size_t)((nb * m * k > nb * k * n ? nb * m * k : nb * k * n) + 1) *
-                              sizeof *tmp);
-        kernel_gather_f64(&lv, bnd + 2, fl, tmp);
-        for (int64_t i = 0; i < nb * m * k; i++)
-            A[i] = (float)tmp[i];
-        kernel_gather_f64(&rv, bnd + 2, fr, tmp);
-        for (int64_t i = 0; i < nb * k * n; i++)
-            B[i] = (float)tmp[i];
+        kernel_gather_f32(&lv, bnd + 2, fl, A);
+        kernel_gather_f32(&rv, bnd + 2, fr, B);
         for (int64_t b = 0; b < nb; b++)
             kernel_gemm_f32_seq(m, n, k, A + b * m * k, k, B + b * k * n, n, Cf + b * mn, n);
         unsigned char *rd = tensor_data(r);
-        for (int64_t i = 0; i < nb * mn; i++)
-            dtype_store(dt, rd, (size_t)i, (double)Cf[i]);
-        free(tmp);
+        if (dt == DTYPE_FP32)
+            memcpy(rd, Cf, (size_t)(nb * mn) * sizeof *Cf);
+        else
+            for (int64_t i = 0; i < nb * mn; i++)
+                dtype_store(dt, rd, (size_t)i, (double)Cf[i]);
         free(A);
         free(B);
         free(Cf);
