@@ -44,7 +44,7 @@ static int feed_getc(FILE *stream)
 {
     (void)stream;
     if (feed.len == 0)
-        return '\n'; /* never asked for: the caller feeds first */
+        return 0; /* not asked for (the caller feeds first); NUL only sets the mark */
     int c = feed.buf[feed.head];
     feed.head = (feed.head + 1) % (int)sizeof feed.buf;
     feed.len--;

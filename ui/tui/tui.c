@@ -17,7 +17,7 @@ static const char global_help[] =
     ":         type a command (or just start typing)\n"
     "[  ]      previous / next pass\n"
     "z         zoom the pane (again: back)   L  next layout\n"
-    "Ctrl-L    redraw      ?  this help     q  quit\n"
+    "Ctrl-L    redraw      ? F1  this help  q  quit\n"
     "Mouse     click a pane to focus it, a line to move there";
 
 static const char *const pane_help[PANE_COUNT] = {
@@ -213,6 +213,7 @@ static int global_key(tui *t, int key)
     case TK_F(8): tui_execute(t, "next"); return 1;
     case TK_F(10): tui_execute(t, "step"); return 1;
     case TK_CTRL('l'): t->dirty = TUI_DIRTY_ALL; return 1;
+    case TK_F(1): t->help = 1; t->dirty |= TUI_DIRTY_ALL; return 1;
     case TK_BTAB: focus_step(t, -1); return 1;
     }
     return 0;
