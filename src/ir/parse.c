@@ -59,7 +59,7 @@ static void advance(parser *p)
         p->panic = 1;
         p->errors++;
     }
-    if (diag_sink_full(p->sink))
+    if (p->sink->errors && diag_sink_full(p->sink))
         p->stop = 1;
 }
 
