@@ -225,6 +225,12 @@ static ptodb_status set_break(session *s, const char *args, int temporary)
                 return PTODB_ERR_USAGE;
             }
         }
+        if (cond) {
+            session_errorf(s, "A condition needs a tensor: it applies to line, pass and watch "
+                              "breakpoints, not to a function.");
+            predicate_free(cond);
+            return PTODB_ERR_USAGE;
+        }
         tmp.kind = BP_FUNC;
         tmp.func = xstrdup(loc);
         if (!function_exists(s, pass, loc))
@@ -241,7 +247,8 @@ static ptodb_status set_break(session *s, const char *args, int temporary)
     const char *what = temporary ? "Temporary breakpoint" : "Breakpoint";
     switch (b->kind) {
     case BP_LINE:
-        session_printf(s, "%s %d at %s:%d.\n", what, number, file_name(s->kase.passes[b->pass].path), b->line);
+        session_printf(s, "%s %d at %s:%d%s.\n", what, number, file_name(s->kase.passes[b->pass].path), b->line,
+                       b->cond ? " (after the line runs, when its result satisfies the condition)" : "");
         break;
     case BP_FUNC:
         session_printf(s, "%s %d at function %s.\n", what, number, b->func);
@@ -334,6 +341,11 @@ ptodb_status cmd_CONDITION(session *s, const char *args)
         b->cond = NULL;
         session_printf(s, "Breakpoint %d now unconditional.\n", b->number);
         return PTODB_OK;
+    }
+    if (b->kind == BP_FUNC || b->kind == BP_NAN || b->kind == BP_INF) {
+        session_errorf(s, "Breakpoint %d cannot take a condition: conditions apply to line, pass and "
+                          "watch breakpoints.", b->number);
+        return PTODB_ERR_USAGE;
     }
     strbuf err = STRBUF_INIT;
     predicate *c = predicate_parse(p, &err);

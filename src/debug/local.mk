@@ -13,7 +13,8 @@ src_libptodb_a_SOURCES += \
 	src/debug/predicate.h src/debug/predicate.c \
 	src/debug/heatgrid.h src/debug/heatgrid.c \
 	src/debug/run.c src/debug/cmd_run.c src/debug/cmd_break.c src/debug/cmd_data.c \
-	src/debug/point.c src/debug/persist.c
+	src/debug/point.c src/debug/persist.c \
+	src/debug/cmd_bisect.c
 
 check_PROGRAMS += tests/unit/check_debug
 TESTS += tests/unit/check_debug

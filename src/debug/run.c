@@ -383,13 +383,45 @@ static int check_location_bps(session *s, int core, int entered, stop_info *si, 
         breakpoint *b = &s->bps[i];
         if (!b->enabled)
             continue;
-        int at = (b->kind == BP_LINE && b->pass == s->run.pass && b->line == f.line) ||
+        /* A conditional line breakpoint is checked after its statement ran
+         * (check_conditional_lines), on the tensor the statement produced. */
+        int at = (b->kind == BP_LINE && !b->cond && b->pass == s->run.pass && b->line == f.line) ||
                  (b->kind == BP_FUNC && entered && strcmp(b->func, f.func) == 0);
         if (!at || !count_hit(b))
             continue;
         si->bp = b->number;
         si->core = core;
         return 1;
+    }
+    return 0;
+}
+
+/* Conditional line breakpoints: `stmt` (on `core`) has just run; when it is
+ * at such a breakpoint's line, the condition is evaluated on the tensor its
+ * first target now holds. */
+static int check_conditional_lines(session *s, int core, const ir_stmt *stmt, stop_info *si)
+{
+    if (!stmt || (stmt->kind != IR_STMT_ASSIGN && stmt->kind != IR_STMT_YIELD) ||
+        stmt->u.assign.ntargets == 0)
+        return 0;
+    for (size_t i = 0; i < s->nbps; i++) {
+        breakpoint *b = &s->bps[i];
+        if (!b->enabled || b->kind != BP_LINE || !b->cond || b->pass != s->run.pass ||
+            b->line != (int)stmt->span.line)
+            continue;
+        const char *name = stmt->u.assign.targets[0].name->text;
+        int slot = inspect_find_slot(s->run.m, core, 0, name);
+        const char *n;
+        const value *v;
+        if (slot < 0 || !inspect_slot(s->run.m, core, 0, slot, &n, &v) || v->kind != VAL_TENSOR)
+            continue;
+        if (condition_holds(s, b, v->u.t, name) && count_hit(b)) {
+            si->bp = b->number;
+            si->core = core;
+            si->why = name;
+            snprintf(si->detail, sizeof si->detail, "%s", name);
+            return 1;
+        }
     }
     return 0;
 }
@@ -569,6 +601,9 @@ static void report_stop(session *s, const stop_info *si)
                 tensor_unref(t);
             }
         }
+        else if (b && b->kind == BP_LINE && b->cond)
+            session_printf(s, "\nBreakpoint %d, line %d produced %s with %s\n", b->number, b->line,
+                           si->detail, predicate_text(b->cond));
         else if (b && (b->kind == BP_NAN || b->kind == BP_INF))
             session_printf(s, "\nBreakpoint %d: %s produced by the last statement\n", b->number,
                            si->why);
@@ -699,7 +734,9 @@ ptodb_status run_go(session *s, run_mode mode, long count, int until_line)
     if (count < 1)
         count = 1;
     snapshot before = {0}, after = {0};
-    int value_bps = 0;
+    int value_bps = 0, cond_lines = 0;
+    for (size_t i = 0; i < s->nbps; i++)
+        cond_lines |= s->bps[i].enabled && s->bps[i].kind == BP_LINE && s->bps[i].cond;
     for (size_t i = 0; i < s->nbps; i++)
         value_bps |= s->bps[i].enabled &&
                      (s->bps[i].kind == BP_WATCH || s->bps[i].kind == BP_NAN || s->bps[i].kind == BP_INF);
@@ -749,6 +786,11 @@ ptodb_status run_go(session *s, run_mode mode, long count, int until_line)
                 snap_take(r->m, &before);
         }
         r->nwritten = 0;
+        const ir_stmt *was_at[EXEC_NCORES];
+        for (int c = 0; c < EXEC_NCORES; c++) {
+            inspect_frame g;
+            was_at[c] = inspect_frame_get(r->m, c, 0, &g) ? g.stmt : NULL;
+        }
         int target_ready = inspect_core(r->m, target) == INSPECT_CORE_READY;
         exec_event ev;
         ptodb_status st;
@@ -785,6 +827,9 @@ ptodb_status run_go(session *s, run_mode mode, long count, int until_line)
         }
         for (int c = 0; c < EXEC_NCORES; c++)
             r->prev_depth[c] = inspect_depth(r->m, c);
+        if (!stopped && cond_lines && ev.core >= 0 && ev.core < EXEC_NCORES &&
+            (ev.kind == EXEC_EV_STMT || ev.kind == EXEC_EV_RETURN))
+            stopped = check_conditional_lines(s, ev.core, was_at[ev.core], &si);
         if (!stopped && value_bps)
             stopped = check_value_bps(s, &before, &after, &si);
         if (stopped) {

@@ -1,0 +1,88 @@
+/* `bisect`: the batch engine's first-divergence search (src/batch/bisect.h)
+ * on the open case, with the session's tolerances and torch profile. It
+ * runs pass files on its own (fresh inputs each), never touching the
+ * stopped run, and selects the first failing pass when nothing is running. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/mem.h"
+#include "base/strbuf.h"
+#include "batch/batch.h"
+#include "batch/bisect.h"
+#include "debug/session_impl.h"
+
+#define CMD(id, name, aliases, kind, usage, help, longhelp) \
+    ptodb_status cmd_##id(session *s, const char *args);
+#include "debug/commands.def"
+#undef CMD
+
+ptodb_status cmd_BISECT(session *s, const char *args)
+{
+    if (!s->have_case) {
+        session_errorf(s, "No case is open.  Use \"open PATH\".");
+        return PTODB_ERR_USAGE;
+    }
+    bisect_options bo;
+    memset(&bo, 0, sizeof bo);
+    bo.statement = 1;
+    if (strcmp(args, "scan") == 0)
+        bo.force_scan = 1;
+    else if (strcmp(args, "fast") == 0)
+        bo.scan_budget = -1;
+    else if (*args) {
+        session_errorf(s, "Usage: bisect [scan | fast]");
+        return PTODB_ERR_USAGE;
+    }
+    if (!s->ops) {
+        s->ops = xcalloc(IR_OP_COUNT, sizeof *s->ops);
+        exec_ops_init(s->ops);
+    }
+    /* The case with the session's tolerances (`set rtol`), which apply
+     * unless the manifest gives an output its own, as `run` does. The copy
+     * borrows everything but its outputs array. */
+    case_info c = s->kase;
+    c.outputs = xcalloc(c.noutputs ? c.noutputs : 1, sizeof *c.outputs);
+    double rtol = session_get_double(s, SETTING_RTOL), atol = session_get_double(s, SETTING_ATOL);
+    c.rtol.value = rtol;
+    c.atol.value = atol;
+    for (size_t k = 0; k < c.noutputs; k++) {
+        c.outputs[k] = s->kase.outputs[k];
+        if (c.outputs[k].rtol.source != CASE_TOL_MANIFEST)
+            c.outputs[k].rtol.value = rtol;
+        if (c.outputs[k].atol.source != CASE_TOL_MANIFEST)
+            c.outputs[k].atol.value = atol;
+    }
+    batch_options opt;
+    memset(&opt, 0, sizeof opt);
+    machine_options_init(&opt.ro.mopt);
+    opt.ro.mopt.profile =
+        strcmp(session_get_string(s, SETTING_REF), "torch1.13") == 0 ? EXEC_PROFILE_T13 : EXEC_PROFILE_T2;
+    opt.ro.ops = s->ops;
+    opt.jobs = 1; /* no worker processes inside an interactive session */
+    batch b;
+    batch_init(&b, &c, &opt);
+    bisect_result r;
+    bisect_run(&b, &bo, &r);
+    strbuf out = STRBUF_INIT;
+    bisect_report_text(&b, &r, &out);
+    session_write(s, strbuf_str(&out), out.len);
+    strbuf_free(&out);
+    if (r.status == BISECT_FOUND) {
+        const case_pass *p = &s->kase.passes[r.first_bad];
+        if (!s->run.active || s->run.finished || s->run.failed) {
+            s->cur_pass = r.first_bad;
+            s->list_line = 0;
+            session_mark_redraw(s, SESSION_REDRAW_ALL);
+            session_printf(s, "Pass %d: %s (%s)\n", p->index, p->name, p->path);
+        } else {
+            session_printf(s, "`pass %d` selects it.\n", p->index);
+        }
+        if (r.stmt.found)
+            session_printf(s, "`break %d` then `run` stops at the first differing statement.\n", r.stmt.line);
+    }
+    bisect_result_free(&r);
+    batch_free(&b);
+    free(c.outputs);
+    return PTODB_OK;
+}
