@@ -581,10 +581,21 @@ void kernel_gather_f32(const tensor *t, int nd, const int64_t *shape, float *buf
     }
     if (dt == DTYPE_BF16) {
         KERNEL_ROWS(t, nd, shape, {
-            for (int64_t j = 0; j < inner_; j++) {
-                uint16_t h;
-                memcpy(&h, data + 2 * (size_t)(base_ + j * istr_), 2);
-                buf[k_ + j] = dtype_bf16_to_f32(h);
+            if (istr_ == 1) { /* contiguous rows: a loop the compiler vectorises */
+                const unsigned char *src = data + 2 * (size_t)base_;
+                float *dst = buf + k_;
+                for (int64_t j = 0; j < inner_; j++) {
+                    uint16_t h;
+                    memcpy(&h, src + 2 * j, 2);
+                    uint32_t u = (uint32_t)h << 16;
+                    memcpy(dst + j, &u, 4);
+                }
+            } else {
+                for (int64_t j = 0; j < inner_; j++) {
+                    uint16_t h;
+                    memcpy(&h, data + 2 * (size_t)(base_ + j * istr_), 2);
+                    buf[k_ + j] = dtype_bf16_to_f32(h);
+                }
             }
         });
         return;
