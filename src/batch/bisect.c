@@ -177,6 +177,7 @@ void bisect_run(batch *b, const bisect_options *o, bisect_result *r)
     double avg = b->nruns ? b->run_seconds / (double)b->nruns : 0;
     r->scan_estimate = avg * (double)remaining / (double)(b->o.jobs > 0 ? b->o.jobs : 1);
     double budget = o->scan_budget == 0 ? 3.0 : o->scan_budget;
+    r->scan_budget = budget;
     if (o->force_scan || (budget > 0 && r->scan_estimate <= budget)) {
         double t1 = batch_now();
         batch_eval_all(b, NULL, NULL);
@@ -259,7 +260,7 @@ void bisect_report_text(const batch *b, const bisect_result *r, strbuf *out)
     }
     strbuf_printf(out, "bisect: the binary search looked at %zu of %zu passes (", r->nprobe, n);
     for (size_t i = 0; i < r->nprobe; i++)
-        strbuf_printf(out, "%s%d", i ? " " : "", c->passes[r->probe_order[i]].index);
+        strbuf_printf(out, "%s%02d", i ? " " : "", c->passes[r->probe_order[i]].index);
     strbuf_printf(out, ") and ran %zu pass files in %.3f s\n", r->runs, r->search_seconds);
     if (r->scanned) {
         strbuf_printf(out, "bisect: full scan of all %zu passes (%zu distinct files) in %.3f s: ", n, b->ndistinct,
@@ -284,10 +285,15 @@ void bisect_report_text(const batch *b, const bisect_result *r, strbuf *out)
                               c->passes[r->bisect_first_bad].stem);
         }
     } else {
-        strbuf_printf(out,
-                      "bisect: no confirming full scan: estimated at %.2f s, above the scan budget (the result "
-                      "assumes the verdicts flip only once)\n",
-                      r->scan_estimate);
+        if (r->scan_budget < 0)
+            strbuf_printf(out, "bisect: no confirming full scan (not asked for; estimated at %.2f s): the result "
+                               "assumes the verdicts flip only once\n",
+                          r->scan_estimate);
+        else
+            strbuf_printf(out,
+                          "bisect: no confirming full scan: estimated at %.2f s, above the %.1f s budget (the result "
+                          "assumes the verdicts flip only once)\n",
+                          r->scan_estimate, r->scan_budget);
     }
     if (!r->stmt_done)
         return;

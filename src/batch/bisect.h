@@ -54,6 +54,7 @@ typedef struct bisect_result {
     double search_seconds;
     int scanned;                /* every pass was validated */
     double scan_estimate;       /* predicted seconds of the full scan */
+    double scan_budget;         /* the budget it was held against; < 0: no scan asked for */
     double scan_seconds;
     int monotone;               /* (scanned) verdicts pass...pass fail...fail */
     int bisect_first_bad;       /* what the search alone found (-1) */

@@ -41,6 +41,19 @@ s = d["statement"]
 print(d["first_bad"], s["line"], s["tensor"], d["monotone"])')
 expect_eq "mlp-broken json bisect" "$want_pass $want_line $want_tensor True" "$got"
 
+# the debugger's `bisect` command: same answer, and it selects the pass
+XDG_STATE_HOME=$(mktemp -d) && export XDG_STATE_HOME || fail "mktemp"
+run_ptodb --nw --nx -ex "open $top_srcdir/examples/mlp-broken" -ex bisect -ex pass </dev/null
+rm -rf "$XDG_STATE_HOME"
+expect_eq "debugger bisect exit" 0 "$rc"
+expect_contains "debugger bisect: pass" "bisect: first failing pass: $want_pass (" "$out"
+set -- $(divergence "$out")
+expect_eq "debugger bisect: line" "$want_line" "$2"
+expect_eq "debugger bisect: tensor" "$want_tensor" "$3"
+expect_contains "debugger bisect selects the pass" "\`break $want_line\` then \`run\` stops at the first differing statement." "$out"
+expect_eq "debugger bisect: current pass" "Pass 11: ConvertTensorToTileOps ($top_srcdir/examples/mlp-broken/$want_file)" \
+    "$(printf '%s\n' "$out" | grep '^Pass 11:' | tail -1)"
+
 fixtures_or_skip
 case_name=paged_attention_910b
 src="$PTODB_FIXTURES/$case_name"
