@@ -732,10 +732,31 @@ ptodb_status kernel_assign(exec_ctx *ctx, const op_args *a, tensor *dst, const t
         }
         return PTODB_OK;
     }
-    /* Plain copy: stage the whole source first (overlap-safe), as a double
-     * when it is a float and as an int64 otherwise, so that every dtype pair
-     * converts by the dtype_store / dtype_store_i64 rules. */
-    if (dtype_is_float(src->dtype)) {
+    /* Plain copy: stage the whole source first (overlap-safe). The same
+     * dtype copies bytes (torch's copy_ keeps NaN payloads); otherwise as a
+     * double when the source is a float and as an int64 otherwise, so that
+     * every dtype pair converts by the dtype_store / dtype_store_i64 rules. */
+    if (src->dtype == dst->dtype) {
+        size_t es = dtype_size(dst->dtype);
+        unsigned char *tmp = xmalloc((size_t)n * es);
+        const unsigned char *sdata = src->storage->data;
+        unsigned char *ddata = dst->storage->data;
+        KERNEL_ROWS(&s2, dst->ndim, dst->shape, {
+            if (istr_ == 1)
+                memcpy(tmp + (size_t)k_ * es, sdata + (size_t)base_ * es, (size_t)inner_ * es);
+            else
+                for (int64_t j = 0; j < inner_; j++)
+                    memcpy(tmp + (size_t)(k_ + j) * es, sdata + (size_t)(base_ + j * istr_) * es, es);
+        });
+        KERNEL_ROWS(dst, dst->ndim, dst->shape, {
+            if (istr_ == 1)
+                memcpy(ddata + (size_t)base_ * es, tmp + (size_t)k_ * es, (size_t)inner_ * es);
+            else
+                for (int64_t j = 0; j < inner_; j++)
+                    memcpy(ddata + (size_t)(base_ + j * istr_) * es, tmp + (size_t)(k_ + j) * es, es);
+        });
+        free(tmp);
+    } else if (dtype_is_float(src->dtype)) {
         double *sv = xmalloc((size_t)n * sizeof *sv);
         kernel_gather_f64(&s2, dst->ndim, dst->shape, sv);
         scatter_f64(dst, sv);

@@ -242,6 +242,16 @@ START_TEST(test_store_atomic_and_convert)
     tensor_unref(idst);
     tensor_unref(tile);
     tensor_unref(small);
+    /* a same-dtype store copies bytes: a NaN payload survives as in copy_ */
+    tensor *nt = mk2(DTYPE_BF16, 1, 1, NULL), *nd = mk2(DTYPE_BF16, 1, 1, NULL);
+    uint16_t pat = 0x7FC1, got;
+    memcpy(nt->storage->data, &pat, 2);
+    ck_assert_int_eq(store(nt, 0, 0, nd, 0, &out), PTODB_OK);
+    value_clear(&out);
+    memcpy(&got, nd->storage->data, 2);
+    ck_assert_uint_eq(got, 0x7FC1);
+    tensor_unref(nt);
+    tensor_unref(nd);
 }
 END_TEST
 
