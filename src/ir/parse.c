@@ -1279,14 +1279,12 @@ static ir_stmt *parse_simple(parser *p, ir_stmt *s, const lex_token *start)
         return NULL;
     if (p->tok.kind == TK_COLON) {
         /* NAME: annotation = value */
-        if (e->kind != IR_EXPR_NAME || (e->flags & IR_EF_PARENS))
-            return make_opaque_stmt(p, s, start);
         advance(p);
         ir_expr *annot = parse_expr(p);
         if (!annot)
             return NULL;
-        if (p->tok.kind != TK_ASSIGN)
-            return make_opaque_stmt(p, s, start); /* bare annotation */
+        if (p->tok.kind != TK_ASSIGN || e->kind != IR_EXPR_NAME || (e->flags & IR_EF_PARENS))
+            return make_opaque_stmt(p, s, start); /* x[i]: T = v, bare x: T */
         advance(p);
         ir_expr *v = parse_testlist(p);
         if (!v)
@@ -1643,7 +1641,20 @@ static ir_block parse_block(parser *p)
         return b;
     size_t base = p->sp;
     if (p->tok.kind != TK_NEWLINE) {
-        /* One-line suite: "def f(...): ..." (ruff), "if c: pass". */
+        /* One-line suite: "def f(...): ..." (ruff), "if c: pass". Python
+         * allows only simple statements there. */
+        static const int compound[] = {LEX_KW_IF, LEX_KW_FOR, LEX_KW_WHILE, LEX_KW_WITH,
+                                       LEX_KW_DEF, LEX_KW_CLASS, LEX_KW_TRY, LEX_KW_ELSE,
+                                       LEX_KW_ELIF, LEX_KW_EXCEPT, LEX_KW_FINALLY,
+                                       LEX_KW_ASYNC};
+        int bad = p->tok.kind == TK_AT || p->tok.kind == TK_INDENT;
+        for (size_t i = 0; i < sizeof compound / sizeof compound[0]; i++)
+            bad |= is_kw(&p->tok, compound[i]);
+        if (bad) {
+            perr_at(p, &p->tok, "expected a new line and an indented block after ':'");
+            leave(p);
+            return b;
+        }
         ir_stmt *s = parse_stmt(p);
         if (s)
             spush(p, s);
