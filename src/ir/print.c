@@ -326,6 +326,13 @@ static void print_opaque_stmt(printer *pr, const ir_stmt *s, int level)
     const char *t = s->u.opaque.text;
     uint32_t n = s->u.opaque.len, ind = s->u.opaque.indent;
     indent(pr, level);
+    if (ind == (uint32_t)level * 4) {
+        /* Already at this depth: verbatim, so that multi-line strings and
+         * odd continuation lines keep every byte. */
+        put(pr, t, n);
+        puts_(pr, "\n");
+        return;
+    }
     uint32_t i = 0;
     while (i < n) {
         uint32_t j = i;
