@@ -193,7 +193,7 @@ char *canvas_to_text(const canvas *c, crect r, int styles)
 {
     strbuf sb = STRBUF_INIT;
     for (int y = 0; y < r.h; y++) {
-        size_t line_start = sb.len, keep = sb.len;
+        size_t keep = sb.len;
         for (int x = 0; x < r.w; x++) {
             canvas_cell *cell = cell_at((canvas *)c, r, y, x);
             if (!cell)
@@ -211,7 +211,6 @@ char *canvas_to_text(const canvas *c, crect r, int styles)
                     keep = sb.len;
             }
         }
-        (void)line_start;
         sb.len = keep; /* trailing blanks removed */
         strbuf_putc(&sb, '\n');
     }

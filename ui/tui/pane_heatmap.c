@@ -146,13 +146,11 @@ void pane_heatmap_draw(tui *t, crect r, int focused)
      * half, the pass before it) has run. */
     static const char *const why[2] = {"not run yet \xe2\x80\x94 type run",
                                        "not run yet \xe2\x80\x94 run this pass\nand the one before it"};
-    char label_prev[64];
-    snprintf(label_prev, sizeof label_prev, "vs previous pass");
     struct {
         crect r;
         view_heat_mode mode;
         const char *label;
-    } half[2] = {{a, VIEW_HEAT_VS_GOLDEN, "vs golden"}, {b, VIEW_HEAT_VS_PREVIOUS, label_prev}};
+    } half[2] = {{a, VIEW_HEAT_VS_GOLDEN, "vs golden"}, {b, VIEW_HEAT_VS_PREVIOUS, "vs previous pass"}};
     for (int k = 0; k < 2; k++) {
         view_heatmap h;
         /* Room for the label, the legend and an outline row and column. */

@@ -5,8 +5,10 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "base/mem.h"
 #include "tui.h"
 
 static const char *verdict_text(view_verdict v, canvas_style *st)
@@ -88,17 +90,18 @@ void pane_passes_draw(tui *t, crect r, int focused)
     canvas_title(&t->cv, r, title, focused);
     crect body = {r.y + 1, r.x, r.h - 1, r.w};
     tui_scroll_show(&t->passes, n, body.h - 1);
-    /* Only the rows on screen are asked for: ir_changed may parse files. */
-    view_pass rows[256];
-    int first = t->passes.top, count = 0;
-    for (int i = first; i < n && count < body.h - 1 && count < 256; i++)
-        view_pass_info(t->s, i, &rows[count++]);
-    if (n == 0) {
+    if (n == 0 || body.h < 2) {
         render_passes(&t->cv, body, NULL, 0, -1, -1, 0, focused);
         return;
     }
+    /* Only the rows on screen are asked for: ir_changed may parse files. */
+    view_pass *rows = xcalloc((size_t)body.h, sizeof *rows);
+    int first = t->passes.top, count = 0;
+    for (int i = first; i < n && count < body.h - 1; i++)
+        view_pass_info(t->s, i, &rows[count++]);
     /* render_passes indexes from 0: hand it the window, shifted. */
     render_passes(&t->cv, body, rows, count, cur - first, t->passes.cursor - first, 0, focused);
+    free(rows);
 }
 
 static void select_cursor(tui *t)

@@ -12,9 +12,12 @@
 void pane_source_sync(tui *t)
 {
     int cur = session_current_pass(t->s);
-    if (t->src.pass != cur) {
+    /* The text is the session's: after `open` the same pass number may be
+     * another case's file, so the pointer is compared too. */
+    const char *text = session_has_case(t->s) ? session_pass_source(t->s, cur) : NULL;
+    if (t->src.pass != cur || t->src.file.text != text) {
         t->src.pass = cur;
-        tui_lines_set(&t->src.file, session_has_case(t->s) ? session_pass_source(t->s, cur) : NULL);
+        tui_lines_set(&t->src.file, text);
         t->src.sc.top = t->src.sc.cursor = 0;
         t->src.left = 0;
         t->src.stop_line = 0;

@@ -61,8 +61,10 @@ void tui_take_redraw(tui *t)
 {
     unsigned bits = session_take_redraw(t->s);
     unsigned d = TUI_DIRTY_STATUS;
-    if (bits & SESSION_REDRAW_PASSES)
+    if (bits & SESSION_REDRAW_PASSES) {
         d |= (1u << PANE_PASSES) | (1u << PANE_SOURCE) | (1u << PANE_HEATMAP) | (1u << PANE_IRDIFF);
+        t->irdiff_pass = -1; /* another pass, or another case (`open`) */
+    }
     if (bits & SESSION_REDRAW_SOURCE)
         d |= 1u << PANE_SOURCE;
     if (bits & SESSION_REDRAW_HEATMAP)
