@@ -565,6 +565,9 @@ void kernel_gather_f64(const tensor *t, int nd, const int64_t *shape, double *bu
     KERNEL_ROWS(t, nd, shape, row_load_f64(dt, data, base_, istr_, inner_, buf + k_));
 }
 
+typedef uint16_t kernel_v16u16 __attribute__((vector_size(32)));
+typedef uint32_t kernel_v16u32 __attribute__((vector_size(64)));
+
 void kernel_gather_f32(const tensor *t, int nd, const int64_t *shape, float *buf)
 {
     const unsigned char *data = t->storage->data;
@@ -581,10 +584,17 @@ void kernel_gather_f32(const tensor *t, int nd, const int64_t *shape, float *buf
     }
     if (dt == DTYPE_BF16) {
         KERNEL_ROWS(t, nd, shape, {
-            if (istr_ == 1) { /* contiguous rows: a loop the compiler vectorises */
+            if (istr_ == 1) { /* contiguous rows: 16 at a time as vectors */
                 const unsigned char *src = data + 2 * (size_t)base_;
                 float *dst = buf + k_;
-                for (int64_t j = 0; j < inner_; j++) {
+                int64_t j = 0;
+                for (; j + 16 <= inner_; j += 16) {
+                    kernel_v16u16 h;
+                    memcpy(&h, src + 2 * j, sizeof h);
+                    kernel_v16u32 u = __builtin_convertvector(h, kernel_v16u32) << 16;
+                    memcpy(dst + j, &u, sizeof u);
+                }
+                for (; j < inner_; j++) {
                     uint16_t h;
                     memcpy(&h, src + 2 * j, 2);
                     uint32_t u = (uint32_t)h << 16;

@@ -269,6 +269,25 @@ START_TEST(test_t13_sequential_order)
                 ck_assert_msg(tensor_get_flat(r, i * N + j) == acc, "C[%d][%d]", i, j);
             }
         tensor_unref(r);
+        /* bf16 inputs (the contiguous vector gather): the same float loop on
+         * the bf16-rounded values, one bf16 rounding at the end */
+        tensor *xb = mk2(DTYPE_BF16, M, K, x), *yb = mk2(DTYPE_BF16, K, N, y);
+        value p4[2] = {value_tensor(tensor_ref(xb)), value_tensor(tensor_ref(yb))};
+        r = mm_ok(IR_OP_TENSOR_MATMUL, p4, 2);
+        for (int i = 0; i < M; i++)
+            for (int j = 0; j < N; j++) {
+                float acc = 0.0f;
+                for (int p = 0; p < K; p++) {
+                    volatile float prod = (float)tensor_get_flat(xb, i * K + p) *
+                                          (float)tensor_get_flat(yb, p * N + j);
+                    acc = acc + prod;
+                }
+                ck_assert_msg(tensor_get_flat(r, i * N + j) == (double)dtype_round_bf16(acc),
+                              "bf16 C[%d][%d]", i, j);
+            }
+        tensor_unref(r);
+        tensor_unref(xb);
+        tensor_unref(yb);
         free(x);
         free(y);
     }
