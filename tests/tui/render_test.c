@@ -93,8 +93,8 @@ static void cores(void)
         {"aiv->aic", 1, 0, 0, -1},
     };
     canvas c;
-    canvas_init(&c, 9, 60);
-    render_cores(&c, (crect){0, 0, 9, 60}, k, 4, q, 3, 0);
+    canvas_init(&c, 10, 60);
+    render_cores(&c, (crect){0, 0, 10, 60}, k, 4, q, 3, 0);
     show("cores and queues", &c, 1);
     canvas_resize(&c, 3, 40);
     render_cores(&c, (crect){0, 0, 3, 40}, NULL, 0, NULL, 0, 0);

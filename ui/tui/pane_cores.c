@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include "tui.h"
 
@@ -41,8 +42,15 @@ void render_cores(canvas *c, crect r, const view_core *cores, int ncores, const 
             x = canvas_printf(c, r, y, x, ST_NORMAL, " %s", k->func);
         if (k->line > 0)
             x = canvas_printf(c, r, y, x, ST_LINENO, ":%d", k->line);
-        if (k->waiting)
+        if (k->waiting) {
+            /* What a blocked core waits on is the point of a deadlock: on
+             * its own line when it does not fit. */
+            if (x + 10 + (int)strlen(k->waiting) > r.w) {
+                y++;
+                x = 4;
+            }
             canvas_printf(c, r, y, x, ST_BAD, "  waits on %s", k->waiting);
+        }
     }
     y++;
     if (nqueues == 0) {
@@ -75,7 +83,7 @@ void pane_cores_draw(tui *t, crect r, int focused)
         nc = TUI_MAX_CORES;
     if (nq > TUI_MAX_QUEUES)
         nq = TUI_MAX_QUEUES;
-    int total = nc + 2 + nq;
+    int total = 2 * nc + 2 + nq; /* at most: a core may take two rows */
     crect body = {r.y + 1, r.x, r.h - 1, r.w};
     if (t->cores.top > total - 1)
         t->cores.top = total > 0 ? total - 1 : 0;
