@@ -159,11 +159,24 @@ int64_t kernel_int_kw(const op_args *a, exec_kw kw, int64_t dflt)
     return dflt;
 }
 
+int kernel_shape_ok(int nd, const int64_t *shape)
+{
+    /* the contiguous strides (products of max(dim, 1)) must not overflow
+     * either, even when a zero dim makes the tensor empty */
+    int64_t s = 1;
+    if (nd < 0 || nd > TENSOR_MAX_DIMS)
+        return 0;
+    for (int d = 0; d < nd; d++)
+        if (shape[d] < 0 || __builtin_mul_overflow(s, shape[d] > 0 ? shape[d] : 1, &s))
+            return 0;
+    return 1;
+}
+
 ptodb_status kernel_zeros(exec_ctx *ctx, dtype_id dt, int nd, const int64_t *shape, tensor **out)
 {
     char buf[160];
     int64_t n = tensor_shape_numel(nd, shape);
-    if (n < 0) {
+    if (n < 0 || !kernel_shape_ok(nd, shape)) {
         kernel_fmt_shape(nd, shape, buf, sizeof buf);
         return exec_fail(ctx, PTODB_ERR_SHAPE, "invalid shape %s", buf);
     }

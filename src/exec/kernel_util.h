@@ -44,6 +44,9 @@ ptodb_status kernel_dtype_kw(exec_ctx *ctx, const op_args *a, exec_kw kw, dtype_
 /* An integer keyword (bool/int/enum ordinal accepted), dflt when absent. */
 int64_t kernel_int_kw(const op_args *a, exec_kw kw, int64_t dflt);
 
+/* Dims >= 0 and every contiguous stride representable (no overflow even
+ * for empty shapes such as [0, 2^62, 8]). */
+int kernel_shape_ok(int nd, const int64_t *shape);
 /* A new zero-filled tensor; fails (with a message) on a bad or huge shape. */
 ptodb_status kernel_zeros(exec_ctx *ctx, dtype_id dt, int nd, const int64_t *shape, tensor **out);
 

@@ -41,5 +41,12 @@ tests_unit_check_ops_matmul_SOURCES = tests/unit/check_ops_matmul.c \
 tests_unit_check_ops_matmul_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_ops_matmul_LDADD = $(OPS_TEST_LDADD)
 
+check_PROGRAMS += tests/unit/check_ops_fuzz
+TESTS += tests/unit/check_ops_fuzz
+tests_unit_check_ops_fuzz_SOURCES = tests/unit/check_ops_fuzz.c \
+	tests/unit/exec_ctx_stub.c tests/unit/check_ops_util.h
+tests_unit_check_ops_fuzz_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_ops_fuzz_LDADD = $(OPS_TEST_LDADD)
+
 # The matmul benchmark (its C driver is inside the script).
 EXTRA_DIST += scripts/bench.d/matmul scripts/gen_op_expected.py tests/data/ops/expected.h

@@ -172,7 +172,8 @@ static ptodb_status op_reshape(exec_ctx *ctx, const op_args *a, value *out)
     }
     if (infer >= 0 && known > 0 && numel % known == 0)
         shp[infer] = numel / known;
-    if ((infer >= 0 && (known <= 0 || numel % known != 0)) || (infer < 0 && known != numel)) {
+    if ((infer >= 0 && (known <= 0 || numel % known != 0)) || (infer < 0 && known != numel) ||
+        !kernel_shape_ok(nd, shp)) {
         kernel_fmt_shape(nd, shp, buf, sizeof buf);
         return exec_fail(ctx, PTODB_ERR_SHAPE,
                          "%s: RuntimeError: shape '%s' is invalid for input of size %lld",
