@@ -162,8 +162,55 @@ static void status(void)
     canvas_free(&c);
 }
 
+static void layouts(void)
+{
+    /* Where each layout puts its panes, narrow (stacked) and wide (side by
+     * side), and zoom. */
+    int sizes[][2] = {{80, 24}, {200, 60}};
+    for (size_t k = 0; k < 2; k++) {
+        for (int l = 0; l < LAYOUT_COUNT; l++) {
+            tui t;
+            memset(&t, 0, sizeof t);
+            t.cols = sizes[k][0];
+            t.rows = sizes[k][1];
+            t.layout = l;
+            t.focus = PANE_SOURCE;
+            tui_layout_apply(&t);
+            printf("=== layout %s at %dx%d:", tui_layout_name(l), t.cols, t.rows);
+            for (int i = 0; i < PANE_COUNT; i++)
+                if (t.visible[i])
+                    printf(" %s %d,%d %dx%d", tui_pane_name((tui_pane_id)i), t.rect[i].y, t.rect[i].x,
+                           t.rect[i].w, t.rect[i].h);
+            printf("\n");
+        }
+    }
+    tui t;
+    memset(&t, 0, sizeof t);
+    t.cols = 80, t.rows = 24, t.layout = LAYOUT_DIFF, t.focus = PANE_HEATMAP, t.zoom = 1;
+    tui_layout_apply(&t);
+    printf("=== zoom heatmaps at 80x24: %d,%d %dx%d, console %d,%d %dx%d\n", t.rect[PANE_HEATMAP].y,
+           t.rect[PANE_HEATMAP].x, t.rect[PANE_HEATMAP].w, t.rect[PANE_HEATMAP].h, t.rect[PANE_CONSOLE].y,
+           t.rect[PANE_CONSOLE].x, t.rect[PANE_CONSOLE].w, t.rect[PANE_CONSOLE].h);
+}
+
+static void text(void)
+{
+    /* UTF-8 in and out, tabs, control characters, malformed bytes, clipping. */
+    canvas c;
+    canvas_init(&c, 4, 20);
+    crect all = {0, 0, 4, 20};
+    canvas_puts(&c, all, 0, 0, "a\xe2\x80\x94" "b \xe2\x94\x82 caf\xc3\xa9", ST_NORMAL);
+    canvas_puts(&c, all, 1, 0, "\tx\ty\x01z\x7f", ST_NORMAL);
+    canvas_puts(&c, all, 2, 0, "bad \xff\xc3( end", ST_NORMAL);
+    canvas_puts(&c, (crect){3, 5, 1, 6}, 0, -2, "clipped-both-ends", ST_BAD);
+    show("text", &c, 1);
+    canvas_free(&c);
+}
+
 int main(void)
 {
+    layouts();
+    text();
     heatmaps();
     cores();
     displays();
