@@ -408,11 +408,55 @@ static int is_string_prefix(const char *s, uint32_t n)
     return r <= 1 && b + f + u <= 1 && !(u && r);
 }
 
+/* Python number forms the printer never writes: prefixed, underscored or
+ * imaginary. Returns the end, or 0 when the number is a plain one. */
+static uint32_t scan_other_number(const lexer *lx, uint32_t start)
+{
+    const unsigned char *s = (const unsigned char *)lx->src;
+    uint32_t p = start;
+    int other = 0;
+    if (s[p] == '0' && p + 1 < lx->len &&
+        ((s[p + 1] | 0x20) == 'x' || (s[p + 1] | 0x20) == 'o' || (s[p + 1] | 0x20) == 'b')) {
+        p += 2;
+        while (p < lx->len && (is_name_char(s[p])))
+            p++;
+        return p;
+    }
+    while (p < lx->len) {
+        unsigned char c = s[p];
+        if (is_digit(c) || c == '.') {
+            p++;
+        } else if (c == '_' && p + 1 < lx->len && is_digit(s[p + 1]) && p > start &&
+                   is_digit(s[p - 1])) {
+            other = 1;
+            p++;
+        } else if ((c | 0x20) == 'e' && p + 1 < lx->len &&
+                   (is_digit(s[p + 1]) ||
+                    ((s[p + 1] == '+' || s[p + 1] == '-') && p + 2 < lx->len && is_digit(s[p + 2])))) {
+            p += 2;
+        } else if ((c | 0x20) == 'j') {
+            other = 1;
+            p++;
+            break;
+        } else {
+            break;
+        }
+    }
+    if (p < lx->len && is_name_char(s[p]))
+        return 0; /* reported as an invalid literal by scan_number */
+    return other ? p : 0;
+}
+
 static lex_token scan_number(lexer *lx, uint32_t start)
 {
     const unsigned char *s = (const unsigned char *)lx->src;
     uint32_t p = start;
     int is_float = 0;
+    uint32_t other = scan_other_number(lx, start);
+    if (other) {
+        lx->pos = other;
+        return make_tok(lx, TK_OTHER_NUMBER, start, other);
+    }
     while (p < lx->len && is_digit(s[p]))
         p++;
     if (p < lx->len && s[p] == '.' && !(p + 1 < lx->len && s[p + 1] == '.')) {
@@ -653,7 +697,7 @@ const char *lex_kind_name(lex_kind kind)
     static const char *const names[TK_KIND_COUNT] = {
         [TK_EOF] = "end of file", [TK_NEWLINE] = "end of line", [TK_INDENT] = "indent",
         [TK_DEDENT] = "dedent", [TK_NAME] = "name", [TK_INT] = "integer", [TK_FLOAT] = "float",
-        [TK_STRING] = "string", [TK_ERROR] = "invalid token", [TK_LPAR] = "'('",
+        [TK_STRING] = "string", [TK_OTHER_NUMBER] = "number", [TK_ERROR] = "invalid token", [TK_LPAR] = "'('",
         [TK_RPAR] = "')'", [TK_LSQB] = "'['", [TK_RSQB] = "']'", [TK_LBRACE] = "'{'",
         [TK_RBRACE] = "'}'", [TK_COLON] = "':'", [TK_COMMA] = "','", [TK_DOT] = "'.'",
         [TK_SEMI] = "';'", [TK_ELLIPSIS] = "'...'", [TK_AT] = "'@'", [TK_ARROW] = "'->'",

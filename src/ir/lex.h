@@ -25,6 +25,7 @@ typedef enum {
     TK_INT,
     TK_FLOAT,
     TK_STRING,
+    TK_OTHER_NUMBER, /* 0x1f, 0o7, 0b1, 1_000, 2j: legal Python, never printed */
     TK_ERROR,  /* a lexical error, already reported */
     /* operators and delimiters */
     TK_LPAR, TK_RPAR, TK_LSQB, TK_RSQB, TK_LBRACE, TK_RBRACE,

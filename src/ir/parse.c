@@ -32,6 +32,8 @@ typedef struct parser {
     int panic;
     int errors;
     int stop; /* the error cap is reached: give up */
+    int prev_opaque; /* the last statement was opaque (try:, except:): an
+                        else: clause after it belongs to it */
     uint32_t next_comment;
     void **stack; /* scratch for building arrays (stack discipline) */
     size_t sp, scap;
@@ -269,6 +271,14 @@ static ir_stmt *new_stmt(parser *p, ir_stmt_kind kind, const lex_token *t)
     return s;
 }
 
+/* Comments inside an opaque construct are part of its text: do not attach
+ * them again to the next statement. */
+static void drop_comments_before(parser *p, uint32_t end)
+{
+    while (p->next_comment < p->lx.ncomments && p->lx.comments[p->next_comment].span.start < end)
+        p->next_comment++;
+}
+
 static ir_expr *make_opaque(parser *p, ir_expr *from)
 {
     /* Keeps the construct's text, from its first byte to the last token. */
@@ -279,6 +289,7 @@ static ir_expr *make_opaque(parser *p, ir_expr *from)
     span_finish(p, &e->span);
     e->u.opaque.text = p->lx.src + e->span.start;
     e->u.opaque.len = e->span.end - e->span.start;
+    drop_comments_before(p, e->span.end);
     return e;
 }
 
@@ -471,7 +482,15 @@ static ir_expr *parse_string(parser *p)
         case '\n': break;
         case 'x':
             if (i + 2 < blen && hexval(body[i + 1]) >= 0 && hexval(body[i + 2]) >= 0) {
-                out[o++] = (char)(hexval(body[i + 1]) * 16 + hexval(body[i + 2]));
+                /* A code point: U+0080..U+00FF take two UTF-8 bytes (the
+                 * buffer has room: the escape itself is four). */
+                int v = hexval(body[i + 1]) * 16 + hexval(body[i + 2]);
+                if (v < 0x80) {
+                    out[o++] = (char)v;
+                } else {
+                    out[o++] = (char)(0xc0 | (v >> 6));
+                    out[o++] = (char)(0x80 | (v & 0x3f));
+                }
                 i += 2;
                 break;
             }
@@ -572,7 +591,13 @@ static ir_expr *parse_paren(parser *p)
     if (p->tok.kind != TK_COMMA) {
         if (!expect(p, TK_RPAR, "')'"))
             return NULL;
+        /* The span covers the parentheses, so that a construct built on it
+         * later (a generator argument kept opaque) has its whole text. */
         first->flags |= IR_EF_PARENS;
+        first->span.line = open.line;
+        first->span.col = open.col;
+        first->span.start = open.start;
+        span_finish(p, &first->span);
         return first;
     }
     size_t base = p->sp;
@@ -738,6 +763,11 @@ static ir_expr *parse_atom(parser *p)
     case TK_INT: return parse_int(p, 0, &p->tok);
     case TK_FLOAT: return parse_float(p, 0, &p->tok);
     case TK_STRING: return parse_string(p);
+    case TK_OTHER_NUMBER: {
+        ir_expr *e = new_expr(p, IR_EXPR_OPAQUE, &p->tok);
+        advance(p);
+        return make_opaque(p, e);
+    }
     case TK_LPAR: return parse_paren(p);
     case TK_LSQB: return parse_list(p);
     case TK_LBRACE: return parse_dict(p);
@@ -1214,6 +1244,7 @@ static ir_stmt *make_opaque_stmt(parser *p, ir_stmt *s, const lex_token *start)
     span_finish(p, &s->span);
     s->u.opaque.text = p->lx.src + s->span.start;
     s->u.opaque.len = s->span.end - s->span.start;
+    drop_comments_before(p, s->span.end);
     s->u.opaque.indent = start->col - 1;
     p->panic = 0;
     return s;
@@ -1504,19 +1535,25 @@ static ir_stmt *parse_compound(parser *p, ir_stmt *s, const lex_token *start)
     }
     if (id == LEX_KW_FOR) {
         s->kind = IR_STMT_FOR;
-        return parse_for(p, s, start);
+        if (!parse_for(p, s, start))
+            return NULL;
+        if (s->kind == IR_STMT_FOR && is_kw(&p->tok, LEX_KW_ELSE))
+            return make_opaque_stmt(p, s, start); /* for ... else: legal Python */
+        return s;
     }
     if (id == LEX_KW_WHILE) {
         s->kind = IR_STMT_WHILE;
         s->u.while_.cond = parse_expr(p);
         if (!s->u.while_.cond)
             return NULL;
-        if (p->tok.kind == TK_NAME && p->tok.sym->id == LEX_KW_ELSE)
-            return make_opaque_stmt(p, s, start);
         if (!expect(p, TK_COLON, "':'"))
             return NULL;
         s->u.while_.body = parse_block(p);
-        return p->panic ? NULL : s;
+        if (p->panic)
+            return NULL;
+        if (is_kw(&p->tok, LEX_KW_ELSE))
+            return make_opaque_stmt(p, s, start); /* while ... else: legal Python */
+        return s;
     }
     /* with */
     s->kind = IR_STMT_WITH;
@@ -1577,6 +1614,8 @@ static ir_stmt *parse_stmt_inner(parser *p, ir_stmt *s)
         case LEX_KW_ELIF:
         case LEX_KW_EXCEPT:
         case LEX_KW_FINALLY:
+            if (start.sym->id == LEX_KW_ELSE && p->prev_opaque)
+                return make_opaque_stmt(p, s, &start);
             if (start.sym->id == LEX_KW_ELSE || start.sym->id == LEX_KW_ELIF) {
                 perr_at(p, &start, "'%s' without a matching 'if'", start.sym->text);
                 return NULL;
@@ -1618,9 +1657,12 @@ static ir_stmt *parse_stmt(parser *p)
     ir_comments comments = take_comments(p, p->tok.start);
     ir_stmt *s = new_stmt(p, IR_STMT_PASS, &p->tok);
     s->comments = comments;
-    if (!parse_stmt_inner(p, s))
+    if (!parse_stmt_inner(p, s)) {
+        p->prev_opaque = 0;
         return NULL;
+    }
     span_finish(p, &s->span);
+    p->prev_opaque = s->kind == IR_STMT_OPAQUE;
     return s;
 }
 

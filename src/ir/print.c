@@ -42,10 +42,22 @@ static int expr_prec(const ir_expr *e)
     case IR_EXPR_BINARY: return ir_binop_prec((ir_binop)e->op);
     case IR_EXPR_UNARY: return e->op == IR_UNOP_NOT ? PREC_NOT : PREC_UNARY;
     case IR_EXPR_OPAQUE: {
-        /* A bracketed construct or a string is an atom; a lambda or a
-         * conditional expression binds loosest. */
-        char c = e->u.opaque.len ? e->u.opaque.text[0] : ' ';
-        return c == '[' || c == '(' || c == '{' || c == '"' || c == '\'' ? PREC_ATOM : PREC_TEST;
+        /* Parenthesised (it prints its parentheses), a bracketed construct,
+         * a string (prefixed or concatenated) or a starred argument is an
+         * atom; a lambda or a conditional expression binds loosest. */
+        const char *t = e->u.opaque.text;
+        uint32_t n = e->u.opaque.len, k = 0;
+        if (e->flags & IR_EF_PARENS)
+            return PREC_ATOM;
+        while (k < n && k < 2 && ((t[k] | 0x20) >= 'a' && (t[k] | 0x20) <= 'z'))
+            k++;
+        char c = k < n ? t[k] : ' ';
+        if (c == '"' || c == '\'')
+            return PREC_ATOM;
+        c = n ? t[0] : ' ';
+        return c == '[' || c == '(' || c == '{' || c == '*' || c == '.' || (c >= '0' && c <= '9')
+                   ? PREC_ATOM /* ... or a number (0x1f, 1_000, 2j) */
+                   : PREC_TEST;
     }
     default: return PREC_ATOM;
     }
@@ -67,43 +79,28 @@ static void print_sub(printer *pr, const ir_expr *e, int min_prec, int strict)
 
 static void print_string(printer *pr, const ir_expr *e, int single)
 {
+    /* Printed from the source text between the quotes, so escapes stay as
+     * written; only the quote character may change (raw dumps: single
+     * quotes for op keyword values, double elsewhere), which needs that
+     * character escaped, and a triple-quoted body's newlines become \n. */
     char q = single ? '\'' : '"';
     const char *raw = e->u.str.raw;
     uint32_t n = e->u.str.raw_len;
-    int plain = 1;
-    for (uint32_t i = 0; i < n && plain; i++)
-        if (raw[i] == q || raw[i] == '\\' || raw[i] == '\n')
-            plain = 0;
     put(pr, &q, 1);
-    if (plain) {
-        put(pr, raw, n);
-    } else {
-        const char *v = e->u.str.value;
-        for (uint32_t i = 0; i < e->u.str.len; i++) {
-            unsigned char c = (unsigned char)v[i];
-            char buf[8];
-            if (c == (unsigned char)q || c == '\\') {
-                buf[0] = '\\';
-                buf[1] = (char)c;
-                put(pr, buf, 2);
-            } else if (c == '\n') {
-                puts_(pr, "\\n");
-            } else if (c == '\t') {
-                puts_(pr, "\\t");
-            } else if (c == '\r') {
-                puts_(pr, "\\r");
-            } else if (c < 0x20 || c == 0x7f) {
-                static const char hex[] = "0123456789abcdef";
-                buf[0] = '\\';
-                buf[1] = 'x';
-                buf[2] = hex[c >> 4];
-                buf[3] = hex[c & 15];
-                put(pr, buf, 4);
-            } else {
-                put(pr, (const char *)&v[i], 1);
-            }
+    uint32_t from = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        char c = raw[i];
+        if (c == '\\' && i + 1 < n) {
+            i++;
+            continue;
         }
+        if (c != q && c != '\n' && c != '\r')
+            continue;
+        put(pr, raw + from, i - from);
+        puts_(pr, c == q ? (single ? "\\'" : "\\\"") : c == '\n' ? "\\n" : "\\r");
+        from = i + 1;
     }
+    put(pr, raw + from, n - from);
     put(pr, &q, 1);
 }
 
@@ -283,7 +280,15 @@ static void print_expr(printer *pr, const ir_expr *e, int single_quote_strings)
         print_sub(pr, e->u.binary.rhs, p, !right_assoc);
         break;
     }
-    case IR_EXPR_OPAQUE: put(pr, e->u.opaque.text, e->u.opaque.len); break;
+    case IR_EXPR_OPAQUE:
+        /* Its own grouping parentheses are not in the text; a multi-line
+         * construct needs them. */
+        if (e->flags & IR_EF_PARENS)
+            puts_(pr, "(");
+        put(pr, e->u.opaque.text, e->u.opaque.len);
+        if (e->flags & IR_EF_PARENS)
+            puts_(pr, ")");
+        break;
     default: break;
     }
 }

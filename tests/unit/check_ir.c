@@ -694,6 +694,33 @@ START_TEST(test_verbatim_host_body)
                           "        d = {k: v for k, v in zip(x, x)}\n"
                           "        return np.sum(d)\n");
     free(out);
+    /* More legal Python kept as written: other number forms, else clauses
+     * of for/while/try, a generator argument, concatenated strings. */
+    const char *more = HDR
+        "    @pl.function(level=pl.Level.HOST, role=pl.Role.SubWorker)\n"
+        "    def host(x: pl.Scalar[pl.INDEX]):\n"
+        "        m = x & 0xFFFF | 0o17 + 1_000 + 2j\n"
+        "        for i in range(x):\n"
+        "            pass\n"
+        "        else:\n"
+        "            m = 1\n"
+        "        try:\n"
+        "            import os\n"
+        "        except ImportError:\n"
+        "            pass\n"
+        "        else:\n"
+        "            pass\n"
+        "        t = bytes((m ^ 0x5C) for m in range(256))\n"
+        "        msg = ('a '\n"
+        "               'b')\n"
+        "        return m + msg\n";
+    out = print_text(more);
+    ck_assert_str_eq(out, more);
+    free(out);
+    parse_text(&p, more);
+    ck_assert_int_eq(ir_resolve(p.m, &p.sink), PTODB_OK);
+    parsed_free(&p);
+
     /* The same body in an ordinary function is checked. */
     char *err = first_error(HDR "    @pl.function\n    def g(self):\n        print(1)\n");
     ck_assert_str_eq(err, "t.py:8:9: error: unknown function 'print'");
