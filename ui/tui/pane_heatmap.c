@@ -79,7 +79,10 @@ void render_heatmap(canvas *c, crect r, const char *label, const view_heatmap *h
         canvas_put(c, grid, vrows, x, 0x2500 /* ─ */, ST_DIM);
     canvas_put(c, grid, vrows, vcols, 0x2518 /* ┘ */, ST_DIM);
     /* The legend: the ramp with its scale, the tolerance line. */
-    int ly = r.h - 1;
+    /* Right under the grid and its outline, where the eye is. */
+    int ly = 1 + vrows + 1 + (out_row >= 0 ? h->rows - out_row : 0);
+    if (ly > r.h - 1)
+        ly = r.h - 1;
     if (ly < 1)
         return;
     char smax[32], stol[32], sover[32] = "";
