@@ -22,9 +22,13 @@
  * Errors reported (each "path:line:col: error: ..."): undefined name,
  * unknown op, wrong number of positional arguments for an op, a builtin or a
  * self.f call, call of an unknown program function, duplicate function,
- * parameter or pl.dynamic declaration. Names inside type annotations that are
- * bound nowhere are not errors: they become free symbolic dimensions
- * (ir-format.md §3.1), appended to program->dyns with declared = 0.
+ * parameter or pl.dynamic declaration, and x__FREE_VAR names (a variable
+ * leaked out of its function, ir-format.md §6.4). Names inside type
+ * annotations that are bound nowhere are not errors: they become free
+ * symbolic dimensions (§3.1), appended to program->dyns with declared = 0.
+ * In a SubWorker function at HOST level or above, whose body may be verbatim
+ * Python (§3.3), unbound names and unknown plain functions are accepted and
+ * left unresolved (res.kind IR_REF_NONE).
  */
 #ifndef PTODB_IR_RESOLVE_H
 #define PTODB_IR_RESOLVE_H
