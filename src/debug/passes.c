@@ -35,7 +35,10 @@ void session_close_case(session *s)
     session_autosave(s);
     run_kill(s);
     run_free_results(s);
+    /* Breakpoints and displays belong to the case: saved above, restored
+     * with the next case's own. */
     bp_free_all(s);
+    display_free_all(s);
     free_passes(s);
     case_free(&s->kase);
     s->have_case = 0;
