@@ -121,7 +121,7 @@ void tui_draw(tui *t)
             pane_draw[i](t, t->rect[i], t->focus == (tui_pane_id)i);
     if (t->dirty & TUI_DIRTY_STATUS)
         render_status(&t->cv, (crect){t->rows - 1, 0, 1, t->cols}, view_status_line(t->s), t->busy,
-                      t->progress, t->interrupted, t->zoom ? "zoom" : tui_layout_name(t->layout),
+                      t->progress, t->interrupted, tui_layout_name(t->layout),
                       tui_pane_name(t->focus));
     if (t->help)
         draw_help(t);

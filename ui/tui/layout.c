@@ -58,6 +58,7 @@ void tui_layout_apply(tui *t)
 {
     int R = t->rows, C = t->cols;
     memset(t->visible, 0, sizeof t->visible);
+    memset(t->member, 0, sizeof t->member);
     memset(t->rect, 0, sizeof t->rect);
     int conh = R / 4;
     if (conh < 4)
@@ -70,6 +71,12 @@ void tui_layout_apply(tui *t)
         conh = R - 1;
         mainh = 0;
     }
+    const layout_def *l = &layouts[t->layout];
+    t->member[PANE_CONSOLE] = t->member[l->primary] = t->member[l->second] = 1;
+    if (l->third != PANE_COUNT)
+        t->member[l->third] = 1;
+    if (!t->member[t->focus])
+        t->focus = l->primary;
     t->visible[PANE_CONSOLE] = 1;
     if (t->zoom && t->focus == PANE_CONSOLE) {
         t->rect[PANE_CONSOLE] = (crect){0, 0, R - 1, C};
@@ -83,7 +90,6 @@ void tui_layout_apply(tui *t)
         t->rect[t->focus] = (crect){0, 0, mainh, C};
         return;
     }
-    const layout_def *l = &layouts[t->layout];
     tui_pane_id p = l->primary, a = l->second, b = l->third;
     t->visible[p] = t->visible[a] = 1;
     if (b != PANE_COUNT)
@@ -115,6 +121,4 @@ void tui_layout_apply(tui *t)
             t->rect[b] = (crect){y, aw + 1, h, C - aw - 1};
         }
     }
-    if (!t->visible[t->focus])
-        t->focus = p;
 }

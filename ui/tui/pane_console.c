@@ -83,8 +83,9 @@ void pane_console_draw(tui *t, crect r, int focused)
     /* The title names the layout and the focused pane (the status line is
      * the engine's). */
     char title[160];
-    snprintf(title, sizeof title, "Console | layout %s | focus %s | %s", t->zoom ? "zoom" : tui_layout_name(t->layout),
-             tui_pane_name(t->focus), c->active ? "Esc: back to the panes" : ": command, Tab: next pane");
+    snprintf(title, sizeof title, "Console | layout %s%s | focus %s | %s", tui_layout_name(t->layout),
+             t->zoom ? ", zoomed" : "", tui_pane_name(t->focus),
+             c->active ? "Esc: back to the panes" : ": command, Tab: next pane");
     canvas_title(&t->cv, r, title, focused);
     crect body = {r.y + 1, r.x, r.h - 1, r.w};
     canvas_fill(&t->cv, body, ' ', ST_NORMAL);

@@ -78,11 +78,16 @@ void tui_take_redraw(tui *t)
 
 void tui_focus(tui *t, tui_pane_id id)
 {
-    if (id >= PANE_COUNT || !t->visible[id] || id == t->focus)
+    if (id >= PANE_COUNT || !t->member[id] || id == t->focus)
         return;
     t->dirty |= (1u << t->focus) | (1u << id) | (1u << PANE_CONSOLE) | TUI_DIRTY_STATUS;
     tui_pane_id from = t->focus;
     t->focus = id;
+    if (t->zoom) {
+        /* Zoom follows the focus. */
+        tui_layout_apply(t);
+        t->dirty = TUI_DIRTY_ALL;
+    }
     if (id == PANE_CONSOLE) {
         t->return_focus = from;
         tui_cmdline_start(t, 0, 0);
@@ -96,7 +101,7 @@ static void focus_step(tui *t, int dir)
     int i = t->focus;
     for (int k = 0; k < PANE_COUNT; k++) {
         i = (i + dir + PANE_COUNT) % PANE_COUNT;
-        if (t->visible[i]) {
+        if (t->member[i]) {
             tui_focus(t, (tui_pane_id)i);
             return;
         }
@@ -150,7 +155,7 @@ static int tui_command(tui *t, const char *line)
     if (!strcmp(word, "focus")) {
         for (int i = 0; i < PANE_COUNT; i++) {
             if (!strcmp(arg, tui_pane_name((tui_pane_id)i)) || (!strcmp(arg, "src") && i == PANE_SOURCE)) {
-                if (!t->visible[i])
+                if (!t->member[i])
                     say(t, SESSION_ERR, "The %s pane is not in this layout.\n", arg);
                 else
                     tui_focus(t, (tui_pane_id)i);
@@ -225,7 +230,7 @@ static void cmdline_key(tui *t, int key)
 {
     if (key == 27) {
         tui_cmdline_cancel(t);
-        if (t->focus == PANE_CONSOLE && t->return_focus != PANE_CONSOLE && t->visible[t->return_focus])
+        if (t->focus == PANE_CONSOLE && t->return_focus != PANE_CONSOLE && t->member[t->return_focus])
             tui_focus(t, t->return_focus);
         else if (t->focus == PANE_CONSOLE)
             focus_step(t, 1);

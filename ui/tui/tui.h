@@ -89,7 +89,8 @@ typedef struct tui {
     int zoom;
     tui_pane_id focus, return_focus;
     crect rect[PANE_COUNT];
-    int visible[PANE_COUNT];
+    int visible[PANE_COUNT]; /* on screen now */
+    int member[PANE_COUNT];  /* in the layout (zoom shows one of them) */
     unsigned dirty; /* 1u << tui_pane_id, plus TUI_DIRTY_STATUS */
     int help;       /* the focused pane's key help is shown */
     int search_prompt; /* the command line reads a search pattern */
