@@ -400,6 +400,52 @@ ptodb_status run_seek_point(session *s, int pass)
     return st;
 }
 
+/* The statement of f that assigns `name` last (exact target name), or NULL. */
+static const ir_stmt *defining_stmt(const ir_func *f, const char *name)
+{
+    stmt_list l = {0};
+    collect(&f->body, &l);
+    const ir_stmt *found = NULL;
+    for (size_t i = 0; i < l.n; i++) {
+        const ir_stmt *st = l.items[i];
+        if (st->kind != IR_STMT_ASSIGN && st->kind != IR_STMT_YIELD)
+            continue;
+        for (uint32_t t = 0; t < st->u.assign.ntargets; t++)
+            if (strcmp(st->u.assign.targets[t].name->text, name) == 0)
+                found = st;
+    }
+    free(l.items);
+    return found;
+}
+
+/* The name the other pass gives the tensor `name` of the current frame: the
+ * target of the statement corresponding to the one that assigns it
+ * (t__tile_6 in one pass is t__tmp_v6 in another). Writes it to buf;
+ * returns 0, or -1 when there is no such statement. */
+static int corresponding_name(session *s, int pass, const char *name, char *buf, size_t size)
+{
+    run_state *r = &s->run;
+    inspect_frame f;
+    if (!inspect_frame_get(r->m, r->core, r->level, &f) || !f.stmt)
+        return -1;
+    pass_state *cur = session_load_pass(s, r->pass), *other = session_load_pass(s, pass);
+    const ir_func *cf = func_of(cur->module, f.stmt);
+    const ir_stmt *def = cf ? defining_stmt(cf, name) : NULL;
+    if (!def || !other->module)
+        return -1;
+    strbuf key = STRBUF_INIT;
+    stmt_key(def, &key);
+    int nth = occurrence(cf, def, strbuf_str(&key));
+    const ir_func *of = NULL;
+    const ir_stmt *twin = nth >= 0 ? find_corresponding(other->module, cf->name->text, strbuf_str(&key), nth, &of)
+                                   : NULL;
+    strbuf_free(&key);
+    if (!twin || (twin->kind != IR_STMT_ASSIGN && twin->kind != IR_STMT_YIELD) || !twin->u.assign.ntargets)
+        return -1;
+    snprintf(buf, size, "%s", twin->u.assign.targets[0].name->text);
+    return 0;
+}
+
 tensor *session_tensor_in_pass(session *s, int pass, const char *name)
 {
     if (!s->run.active || s->run.finished || s->run.failed) {
@@ -411,6 +457,9 @@ tensor *session_tensor_in_pass(session *s, int pass, const char *name)
         session_errorf(s, "No current statement to compare at.");
         return NULL;
     }
+    char other_name[256];
+    if (corresponding_name(s, pass, name, other_name, sizeof other_name) != 0)
+        snprintf(other_name, sizeof other_name, "%s", name);
     /* A second run on the side: the user's run stays as it is. */
     run_state saved = s->run;
     int saved_pass = s->cur_pass, saved_list = s->list_line;
@@ -419,13 +468,15 @@ tensor *session_tensor_in_pass(session *s, int pass, const char *name)
     tensor *t = NULL;
     if (point_seek(s, pass, &pk, 1, &reached) == PTODB_OK) {
         if (reached)
-            t = session_lookup_tensor(s, name, NULL, 1);
+            t = session_lookup_tensor(s, other_name, NULL, 1);
         if (!reached)
             session_errorf(s, "Pass %d has no point corresponding to %s line %d.", s->kase.passes[pass].index,
                            pk.func, pk.line);
         else if (!t)
-            session_errorf(s, "No tensor \"%s\" at the corresponding point of pass %d.", name,
+            session_errorf(s, "No tensor \"%s\" at the corresponding point of pass %d.", other_name,
                            s->kase.passes[pass].index);
+        else if (strcmp(other_name, name) != 0)
+            session_printf(s, "(%s is %s in pass %d)\n", name, other_name, s->kase.passes[pass].index);
     }
     run_kill(s);
     s->run = saved;
