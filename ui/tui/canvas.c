@@ -7,9 +7,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <wchar.h>
 
 #include "base/mem.h"
 #include "base/strbuf.h"
+
+static int char_width(uint32_t cp);
 
 void canvas_init(canvas *c, int rows, int cols)
 {
@@ -135,6 +138,18 @@ int canvas_putn(canvas *c, crect r, int y, int x, const char *text, size_t len, 
             continue;
         if (cp < 0x20 || cp == 0x7f)
             cp = '?';
+        int w = char_width(cp);
+        if (w == 0)
+            continue;
+        if (w == 2) {
+            if (x + 1 >= r.w) {
+                canvas_put(c, r, y, x++, ' ', st);
+                continue;
+            }
+            canvas_put(c, r, y, x++, cp, st);
+            canvas_put(c, r, y, x++, CANVAS_WIDE_RIGHT, st);
+            continue;
+        }
         canvas_put(c, r, y, x++, cp, st);
     }
     return x;
@@ -186,6 +201,38 @@ void canvas_message(canvas *c, crect r, const char *text)
     }
 }
 
+static int char_width(uint32_t cp)
+{
+    if (cp < 0x80)
+        return 1;
+    int w = wcwidth((wchar_t)cp);
+    return w == 2 ? 2 : w == 0 ? 0 : 1;
+}
+
+size_t canvas_fit(const char *s, size_t len, int cols)
+{
+    size_t i = 0;
+    int used = 0;
+    while (i < len) {
+        uint32_t cp;
+        int n = canvas_utf8_decode(s + i, len - i, &cp);
+        int w = char_width(cp);
+        if (used + w > cols && i > 0)
+            break;
+        used += w;
+        i += (size_t)n;
+    }
+    return i;
+}
+
+int canvas_is_wide(const canvas *c, int y, int x)
+{
+    if (y < 0 || y >= c->rows || x < 0 || x + 1 >= c->cols)
+        return 0;
+    const canvas_cell *cell = &c->cells[(size_t)y * (size_t)c->cols + (size_t)x];
+    return cell->ch != CANVAS_WIDE_RIGHT && cell[1].ch == CANVAS_WIDE_RIGHT;
+}
+
 /* One letter per style for the style dump of tests. */
 static const char style_letters[ST_COUNT + 1] = ".tTcsBblDmgxC+-hSU0123456789O";
 
@@ -205,6 +252,13 @@ char *canvas_to_text(const canvas *c, crect r, int styles)
                     keep = sb.len;
             } else {
                 char buf[4];
+                if (cell->ch == CANVAS_WIDE_RIGHT) {
+                    /* Nothing for the right half of a wide character; a
+                     * space for one whose left half was overwritten. */
+                    if (!canvas_is_wide(c, r.y + y, r.x + x - 1))
+                        strbuf_putc(&sb, ' ');
+                    continue;
+                }
                 int n = canvas_utf8(cell->ch, buf);
                 strbuf_append(&sb, buf, (size_t)n);
                 if (cell->ch != ' ')

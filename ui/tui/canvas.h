@@ -34,8 +34,12 @@ typedef enum {
     ST_COUNT
 } canvas_style;
 
+/* The right half of a double-width character (CJK, emoji): its left cell
+ * holds the character. */
+#define CANVAS_WIDE_RIGHT 0u
+
 typedef struct canvas_cell {
-    uint32_t ch; /* a Unicode code point */
+    uint32_t ch; /* a Unicode code point, or CANVAS_WIDE_RIGHT */
     uint8_t style;
 } canvas_cell;
 
@@ -57,7 +61,9 @@ void canvas_fill(canvas *c, crect r, uint32_t ch, canvas_style st);
 void canvas_put(canvas *c, crect r, int y, int x, uint32_t ch, canvas_style st);
 /* Writes UTF-8 text at (y, x) of r, clipped to r; returns the column after
  * the last character written (or that would have been). Control characters
- * show as '?', tabs expand to the next multiple of 8 from column 0 of r. */
+ * show as '?', tabs expand to the next multiple of 8 from column 0 of r;
+ * characters the locale says are double-width take two cells (a space
+ * where only one is left), zero-width ones are dropped. */
 int canvas_puts(canvas *c, crect r, int y, int x, const char *text, canvas_style st);
 int canvas_putn(canvas *c, crect r, int y, int x, const char *text, size_t len, canvas_style st);
 int canvas_printf(canvas *c, crect r, int y, int x, canvas_style st, const char *fmt, ...)
@@ -74,6 +80,12 @@ void canvas_message(canvas *c, crect r, const char *text);
  * ('.' for ST_NORMAL), for tests of colours and marks. Returns malloc'd. */
 char *canvas_to_text(const canvas *c, crect r, int styles);
 
+/* How many bytes of s (len bytes of UTF-8) fit in cols columns, counting
+ * double-width characters as two (at least one character when cols > 0). */
+size_t canvas_fit(const char *s, size_t len, int cols);
+/* Whether the cell at (y, x) of the canvas starts a double-width character
+ * whose right half follows it. */
+int canvas_is_wide(const canvas *c, int y, int x);
 /* Appends the UTF-8 form of cp to buf (at most 4 bytes); returns the length. */
 int canvas_utf8(uint32_t cp, char *buf);
 /* Decodes one UTF-8 character from s (len bytes available); sets *cp and

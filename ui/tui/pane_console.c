@@ -58,25 +58,6 @@ void tui_console_write(tui *t, session_stream stream, const char *text, size_t l
     t->dirty |= 1u << PANE_CONSOLE;
 }
 
-static int utf8_chars(const char *s, size_t len)
-{
-    int n = 0;
-    for (size_t i = 0; i < len; i++)
-        n += ((unsigned char)s[i] & 0xc0) != 0x80;
-    return n;
-}
-
-/* The byte offset of character number k (len when past the end). */
-static size_t utf8_offset(const char *s, size_t len, int k)
-{
-    size_t i = 0;
-    for (int n = 0; i < len; i++) {
-        if (((unsigned char)s[i] & 0xc0) != 0x80 && n++ == k)
-            return i;
-    }
-    return len;
-}
-
 void pane_console_draw(tui *t, crect r, int focused)
 {
     tui_console *c = &t->con;
@@ -100,12 +81,17 @@ void pane_console_draw(tui *t, crect r, int focused)
         const char *text = i == c->nlines ? c->partial : c->text[i] + 1;
         size_t len = i == c->nlines ? c->partial_len : strlen(text);
         canvas_style st = i < c->nlines && c->text[i][0] == 'e' ? ST_BAD : ST_NORMAL;
-        int n = utf8_chars(text, len);
-        int parts = n == 0 || body.w <= 0 ? 1 : (n + body.w - 1) / body.w;
+        /* Split into pieces that fit the width, then draw the last first. */
+        size_t cut[64];
+        int parts = 0;
+        size_t at = 0;
+        do {
+            cut[parts++] = at;
+            at += body.w > 0 ? canvas_fit(text + at, len - at, body.w) : len;
+        } while (at < len && parts < 64);
         for (int k = parts - 1; k >= 0 && y > 0; k--) {
-            size_t from = utf8_offset(text, len, k * body.w);
-            size_t to = utf8_offset(text, len, (k + 1) * body.w);
-            canvas_putn(&t->cv, body, --y, 0, text + from, to - from, st);
+            size_t to = k + 1 < parts ? cut[k + 1] : len;
+            canvas_putn(&t->cv, body, --y, 0, text + cut[k], to - cut[k], st);
         }
     }
     if (c->scroll)

@@ -8,6 +8,7 @@
 #include <sys/ioctl.h>
 #include <term.h>
 #include <unistd.h>
+#include <wchar.h>
 
 #include <curses.h>
 
@@ -223,7 +224,15 @@ void screen_show(tui *t)
     for (int y = 0; y < t->cv.rows && y < LINES; y++) {
         for (int x = 0; x < t->cv.cols && x < COLS; x++) {
             const canvas_cell *c = &t->cv.cells[(size_t)y * (size_t)t->cv.cols + (size_t)x];
-            wchar_t wc[2] = {t->utf8 ? (wchar_t)c->ch : ascii_fallback(c->ch), 0};
+            uint32_t ch = c->ch;
+            if (ch == CANVAS_WIDE_RIGHT) {
+                if (t->utf8 && canvas_is_wide(&t->cv, y, x - 1))
+                    continue; /* curses drew it with its left half */
+                ch = ' ';
+            } else if (!t->utf8 || (ch >= 0x80 && wcwidth((wchar_t)ch) == 2 && !canvas_is_wide(&t->cv, y, x))) {
+                ch = (uint32_t)ascii_fallback(ch); /* a wide character cut in half: '?' */
+            }
+            wchar_t wc[2] = {(wchar_t)ch, 0};
             cchar_t cc;
             setcchar(&cc, wc, (attr_t)t->style_attr[c->style], t->style_pair[c->style], NULL);
             mvadd_wch(y, x, &cc); /* the last cell returns ERR, drawn all the same */
@@ -311,6 +320,8 @@ void screen_dump(tui *t, FILE *out)
             len += (size_t)canvas_utf8((uint32_t)(wc[0] ? wc[0] : ' '), line + len);
             if (wc[0] != ' ' && wc[0])
                 keep = len;
+            if (wc[0] >= 0x80 && wcwidth(wc[0]) == 2)
+                x++; /* its right half */
         }
         fwrite(line, 1, keep, out);
         fputc('\n', out);
