@@ -123,16 +123,36 @@ static void line_handler(char *line)
     redisplay();
 }
 
+/* The engine's candidates, then the TUI's own commands (layout, zoom,
+ * focus), which the engine does not know. */
 static char *complete_generator(const char *text, int state)
 {
     /* rl_completion_matches calls with state 0 first, then 1, 2, ... */
-    const char *c = session_complete_word(the_tui->s, rl_line_buffer, rl_point - (int)strlen(text), text, state);
+    tui *t = the_tui;
+    int start = rl_point - (int)strlen(text), only;
+    if (state == 0)
+        t->complete_engine = -1;
+    tui_complete_word(rl_line_buffer, start, text, 0, &only);
+    const char *c = NULL;
+    if (!only && t->complete_engine < 0) {
+        c = session_complete_word(t->s, rl_line_buffer, start, text, state);
+        if (!c)
+            t->complete_engine = state;
+    }
+    if (!c)
+        c = tui_complete_word(rl_line_buffer, start, text, state - (only ? 0 : t->complete_engine), &only);
     return c ? strdup(c) : NULL;
 }
 
 static char **complete(const char *text, int start, int end)
 {
     (void)end;
+    int only;
+    tui_complete_word(rl_line_buffer, start, text, 0, &only);
+    if (only) {
+        rl_attempted_completion_over = 1;
+        return rl_completion_matches(text, complete_generator);
+    }
     switch (session_completion_kind(the_tui->s, rl_line_buffer, start)) {
     case COMPLETE_FILES:
         return NULL;

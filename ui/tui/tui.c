@@ -169,6 +169,41 @@ static int tui_command(tui *t, const char *line)
     return 0;
 }
 
+const char *tui_complete_word(const char *line, int start, const char *word, int idx, int *only)
+{
+    static const char *const commands[] = {"focus", "layout", "zoom", NULL};
+    const char *names[PANE_COUNT + LAYOUT_COUNT + 1];
+    const char *const *list = commands;
+    /* The first word of the line, and whether the word is the first. */
+    const char *p = line;
+    while (*p == ' ')
+        p++;
+    const char *first_end = p;
+    while (*first_end && *first_end != ' ')
+        first_end++;
+    *only = 0;
+    if (line + start > first_end) {
+        size_t n = (size_t)(first_end - p), k = 0;
+        if (n == 6 && !strncmp(p, "layout", 6)) {
+            for (int i = 0; i < LAYOUT_COUNT; i++)
+                names[k++] = tui_layout_name(i);
+        } else if (n == 5 && !strncmp(p, "focus", 5)) {
+            for (int i = 0; i < PANE_COUNT; i++)
+                names[k++] = tui_pane_name((tui_pane_id)i);
+        } else {
+            return NULL;
+        }
+        names[k] = NULL;
+        list = names;
+        *only = 1;
+    }
+    size_t wl = strlen(word);
+    for (int i = 0; list[i]; i++)
+        if (!strncmp(list[i], word, wl) && idx-- == 0)
+            return list[i];
+    return NULL;
+}
+
 void tui_execute(tui *t, const char *line)
 {
     /* Echo it, as gdb's TUI does, so keys that send commands show what ran. */

@@ -95,6 +95,7 @@ typedef struct tui {
     int help;       /* the focused pane's key help is shown */
     int search_prompt; /* the command line reads a search pattern */
     char *history_last; /* the last line added to the history */
+    int complete_engine; /* completion: the engine's candidates, counted */
     int quit;
 
     tui_source src;
@@ -187,6 +188,10 @@ void tui_execute(tui *t, const char *line);
 /* Takes the session's redraw bits and marks the panes. */
 void tui_take_redraw(tui *t);
 void tui_console_write(tui *t, session_stream stream, const char *text, size_t len);
+/* Completion of the TUI's own commands: candidate number idx for the word
+ * at byte start of line (prefix word), NULL past the last. *only is set
+ * when the line is one of them, so the engine's candidates do not apply. */
+const char *tui_complete_word(const char *line, int start, const char *word, int idx, int *only);
 /* Handles one key. */
 void tui_key(tui *t, int key);
 void tui_focus(tui *t, tui_pane_id id);
