@@ -41,7 +41,7 @@ expect_eq "exit status" 0 "$rc"
 expect_contains "passes" "passes: 3 in $c/passes_dump" "$out"
 expect_contains "pass names" "  01 InlineFunctions
   03 Simplify" "$out"
-expect_contains "gap warning" "03_after_Simplify.py: warning: gap in pass numbering: no pass 02 before this one" "$err"
+expect_contains "gap warning" "passes_dump: warning: gaps in pass numbering: 02 missing" "$err"
 expect_contains "input a" "  a                fp32   [4, 8]" "$out"
 expect_contains "input w" "  w                bf16   [8, 2]" "$out"
 expect_contains "stats" "nan 0 inf 0" "$out"
