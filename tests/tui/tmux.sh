@@ -1,7 +1,8 @@
 #!/bin/sh
 # The TUI on a real terminal, in a private tmux server: the first screen,
-# keys, resizes to 200x60 and 80x24, TERM=vt100, NO_COLOR, and the terminal
-# given back on quit, on SIGTERM and on a crash (SIGSEGV). Screens are
+# keys, mouse clicks, resizes to 200x60 and 80x24, 8 colours, TERM=vt100,
+# NO_COLOR, Ctrl-C of an endless run, and the terminal given back on quit,
+# on SIGTERM and on a crash (SIGSEGV). Screens are
 # compared with the headless screen dumps of the same steps, so both modes
 # are held to one expected text. No blind sleeps: each step waits (up to
 # 30 s) until the pane shows what it needs and is the same twice in a row.
@@ -155,7 +156,19 @@ wait_for main "pass 11 ConvertTensorToTileOps |"
 T send-keys -t main q
 check_restored main 0
 
-# 5. TERM=vt100 and NO_COLOR: the same screen, without colour.
+# 5a. An 8-colour terminal (TERM=screen): colours, none of the 256.
+start eight 80 24 TERM=screen
+wait_for eight "?:keys"
+compare "startup screen (TERM=screen)" "$(expected_screen startup_mlp 1)" "$screen"
+T capture-pane -e -p -t eight >"$tmp/esc"
+grep -q "$(printf '\033')\[[0-9;]*3[0-7]m" "$tmp/esc" || fail "no colours on TERM=screen"
+if grep -q "38;5;\|48;5;" "$tmp/esc"; then
+    fail "256-colour escapes on an 8-colour terminal"
+fi
+T send-keys -t eight q
+check_restored eight 0
+
+# 5b. TERM=vt100 and NO_COLOR: the same screen, without colour.
 for how in vt100:TERM=vt100 nocolor:NO_COLOR=1; do
     name=${how%%:*}
     start "$name" 80 24 "TERM=tmux-256color ${how#*:}"
