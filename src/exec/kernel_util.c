@@ -1292,6 +1292,77 @@ static float sleef_expf(float d)
     return u;
 }
 
+/* SLEEF's double-float helpers (FMA flavour) for sleef_logf. */
+typedef struct { float x, y; } df2;
+
+static df2 df_add2_ff(float x, float y)
+{
+    float s = x + y, v = s - x;
+    df2 r = {s, (x - (s - v)) + (y - v)};
+    return r;
+}
+
+static df2 df_add_22(df2 x, df2 y) /* |x| >= |y| */
+{
+    float s = x.x + y.x;
+    df2 r = {s, (((x.x - s) + y.x) + x.y) + y.y};
+    return r;
+}
+
+static df2 df_add_2f(df2 x, float y)
+{
+    float s = x.x + y;
+    df2 r = {s, ((x.x - s) + y) + x.y};
+    return r;
+}
+
+static df2 df_mul_2f(df2 x, float y)
+{
+    float s = x.x * y;
+    df2 r = {s, fmaf(x.y, y, fmaf(x.x, y, -s))};
+    return r;
+}
+
+static df2 df_div(df2 n, df2 d)
+{
+    float t = 1.0f / d.x, s = n.x * t;
+    float u = fmaf(t, n.x, -s);
+    float v = fmaf(-d.y, t, fmaf(-d.x, t, 1.0f));
+    df2 r = {s, fmaf(s, v, fmaf(n.y, t, u))};
+    return r;
+}
+
+/* SLEEF's logf_u1 (Sleef_logf8_u10) as torch 1.13's AVX2 kernels run it:
+ * the fixtures' REF computes fp32 log this way (checked bit for bit against
+ * Debian's torch 1.13 on 27k values, subnormals and specials included). */
+static float sleef_logf(float d)
+{
+    if (isnan(d) || d < 0.0f)
+        return NAN;
+    if (d == 0.0f)
+        return -INFINITY;
+    if (isinf(d))
+        return INFINITY;
+    int o = d < 1.17549435e-38f; /* FLT_MIN: scale subnormals up by 2^64 */
+    if (o)
+        d = d * (18446744073709551616.0f);
+    int e = (int)((dtype_f32_bits(d * (1.0f / 0.75f)) >> 23) & 0xff) - 0x7f;
+    float m = dtype_f32_from_bits(dtype_f32_bits(d) + (uint32_t)((uint32_t)(-e) << 23));
+    if (o)
+        e -= 64;
+    df2 ln2 = {0.69314718246459960938f, -1.904654323148236017e-09f};
+    df2 s = df_mul_2f(ln2, (float)e);
+    df2 x = df_div(df_add2_ff(-1.0f, m), df_add2_ff(1.0f, m));
+    float x2 = x.x * x.x;
+    float t = 0.3027294874e+0f;
+    t = fmaf(t, x2, 0.3996108174e+0f);
+    t = fmaf(t, x2, 0.6666694880e+0f);
+    df2 x2s = {x.x * 2.0f, x.y * 2.0f};
+    s = df_add_22(s, x2s);
+    s = df_add_2f(s, (x2 * x.x) * t);
+    return s.x + s.y;
+}
+
 static const char *unop_kernel_name(kernel_unop op)
 {
     switch (op) {
@@ -1341,7 +1412,10 @@ ptodb_status kernel_unary(exec_ctx *ctx, const op_args *a, kernel_unop op, const
                 t = t13 && (rdt == DTYPE_FP32 || rdt == DTYPE_BF16) ? (double)sleef_expf((float)t)
                                                                     : exp(t);
                 break;
-            case KUN_LOG: t = log(t); break;
+            case KUN_LOG:
+                t = t13 && (rdt == DTYPE_FP32 || rdt == DTYPE_BF16) ? (double)sleef_logf((float)t)
+                                                                    : log(t);
+                break;
             case KUN_SQRT: t = sqrt(t); break;
             case KUN_RSQRT:
                 /* 1/sqrt(x) with both roundings of the opmath type */

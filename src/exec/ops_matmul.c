@@ -24,6 +24,53 @@ static tensor as_view(const tensor *t, int nd, const int64_t *shape, const int64
     return v;
 }
 
+/* torch 1.13's small bf16 matmuls (m*k*n <= 16^3, below its oneDNN
+ * threshold) run cpublas's scalar loops, chosen by the operands' layouts
+ * (addmm_impl_cpu_ swaps to column-major C^T = B^T A^T):
+ *   - B column-major and A row-major: gemm_transa_, a float dot product in
+ *     four interleaved partial sums (ilp 4), rounded once to bf16;
+ *   - any other layout: c += a*b in bf16 arithmetic, the product and every
+ *     partial sum rounded to bf16, k in order.
+ * Checked bit for bit against Debian's torch 1.13 (all four layouts). */
+static int mm_rowmajor(int64_t rs, int64_t cs, int64_t cols)
+{
+    return cs == 1 && rs >= (cols > 1 ? cols : 1);
+}
+
+static int mm_colmajor(int64_t rs, int64_t cs, int64_t rows)
+{
+    return rs == 1 && cs >= (rows > 1 ? rows : 1);
+}
+
+static void mm_bf16_small(int64_t m, int64_t n, int64_t k, const float *A, const float *B, float *C,
+                          int ilp)
+{
+    for (int64_t i = 0; i < m; i++)
+        for (int64_t j = 0; j < n; j++) {
+            if (ilp) {
+                float part[4] = {0, 0, 0, 0};
+                int64_t l = 0;
+                for (; l + 4 <= k; l += 4)
+                    for (int q = 0; q < 4; q++) {
+                        float pr = A[i * k + l + q] * B[(l + q) * n + j];
+                        part[q] = part[q] + pr;
+                    }
+                for (; l < k; l++) {
+                    float pr = A[i * k + l] * B[l * n + j];
+                    part[0] = part[0] + pr;
+                }
+                C[i * n + j] = dtype_round_bf16(((part[0] + part[1]) + part[2]) + part[3]);
+            } else {
+                float acc = 0.0f;
+                for (int64_t l = 0; l < k; l++) {
+                    float pr = dtype_round_bf16(A[i * k + l] * B[l * n + j]);
+                    acc = dtype_round_bf16(acc + pr);
+                }
+                C[i * n + j] = acc;
+            }
+        }
+}
+
 /* torch.matmul(L, R) */
 static ptodb_status matmul_core(exec_ctx *ctx, const op_args *a, const tensor *L,
                                 const tensor *R, tensor **out)
@@ -111,16 +158,25 @@ static ptodb_status matmul_core(exec_ctx *ctx, const op_args *a, const tensor *L
     int t13 = exec_profile(ctx) == EXEC_PROFILE_T13;
     if (t13 && (dt == DTYPE_FP32 || dt == DTYPE_BF16 || dt == DTYPE_FP16)) {
         /* Debian's torch 1.13 (the fixtures' REF) calls netlib's sgemm for
-         * fp32 and its own opmath-float loop for bf16/fp16: a float running
-         * sum in k order, rounded once to the dtype. This reproduces REF's
-         * fp32 and fp16 matmuls bit for bit on the fixtures. */
+         * fp32, oneDNN for larger bf16 and its own loop for fp16: a float
+         * running sum in k order, rounded once to the dtype (bit for bit on
+         * the fixtures' fp32 and fp16 matmuls); small bf16: see above. */
         float *A = xmalloc((size_t)(nb * m * k + 1) * sizeof *A);
         float *B = xmalloc((size_t)(nb * k * n + 1) * sizeof *B);
         float *Cf = xmalloc((size_t)(nb * mn) * sizeof *Cf);
         kernel_gather_f32(&lv, bnd + 2, fl, A);
         kernel_gather_f32(&rv, bnd + 2, fr, B);
-        for (int64_t b = 0; b < nb; b++)
-            kernel_gemm_f32_seq(m, n, k, A + b * m * k, k, B + b * k * n, n, Cf + b * mn, n);
+        int small = dt == DTYPE_BF16 && m * k * n <= 16 * 16 * 16;
+        int ilp = small && !mm_rowmajor(rst[rnd - 2], rst[rnd - 1], n) &&
+                  mm_colmajor(rst[rnd - 2], rst[rnd - 1], k) &&
+                  !(!mm_rowmajor(lst[lnd - 2], lst[lnd - 1], k) &&
+                    mm_colmajor(lst[lnd - 2], lst[lnd - 1], m));
+        for (int64_t b = 0; b < nb; b++) {
+            if (small)
+                mm_bf16_small(m, n, k, A + b * m * k, B + b * k * n, Cf + b * mn, ilp);
+            else
+                kernel_gemm_f32_seq(m, n, k, A + b * m * k, k, B + b * k * n, n, Cf + b * mn, n);
+        }
         unsigned char *rd = tensor_data(r);
         if (dt == DTYPE_FP32)
             memcpy(rd, Cf, (size_t)(nb * mn) * sizeof *Cf);

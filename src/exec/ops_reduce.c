@@ -100,6 +100,38 @@ static float tsum_inner(const tsum_seq *q, int64_t size)
     return fin;
 }
 
+/* torch 1.13's prod (binary_kernel_reduce_vec): over a contiguous reduced
+ * dim, four 8-float vector accumulators across 32-element blocks, combined
+ * (0*1)*(2*3), then the lanes in order, then the tail one by one; any other
+ * layout multiplies in order from 1. */
+static float tprod_one(const tsum_seq *q, int64_t n)
+{
+    float dst = 1.0f;
+    int64_t done = 0;
+    if (q->stride == 1 && n >= 32) {
+        int64_t count = n / 32;
+        float acc[4][TSUM_VEC];
+        for (int v = 0; v < 4; v++)
+            for (int l = 0; l < TSUM_VEC; l++)
+                acc[v][l] = tsum_x(q, v * TSUM_VEC + l);
+        for (int64_t i = 1; i < count; i++)
+            for (int v = 0; v < 4; v++)
+                for (int l = 0; l < TSUM_VEC; l++)
+                    acc[v][l] = acc[v][l] * tsum_x(q, 32 * i + v * TSUM_VEC + l);
+        float b[TSUM_VEC];
+        for (int l = 0; l < TSUM_VEC; l++)
+            b[l] = (acc[0][l] * acc[1][l]) * (acc[2][l] * acc[3][l]);
+        float b0 = b[0];
+        for (int l = 1; l < TSUM_VEC; l++)
+            b0 = b0 * b[l];
+        dst = dst * b0;
+        done = count * 32;
+    }
+    for (int64_t k = done; k < n; k++)
+        dst = dst * tsum_x(q, k);
+    return dst;
+}
+
 /* How TensorIterator lays out the reduction: the reduced dim first, then
  * the other dims in the output's order (fastest first), coalesced where the
  * input's strides allow; the kernel sees the
@@ -220,8 +252,9 @@ static ptodb_status op_reduce(exec_ctx *ctx, const op_args *a, value *out)
     const unsigned char *data = x->storage->data;
     int64_t idx[TENSOR_MAX_DIMS] = {0};
     unsigned char *rdata = tensor_data(r);
-    int torch_sum = kind == RED_SUM && dt == DTYPE_FP32 && exec_profile(ctx) == EXEC_PROFILE_T13 &&
-                    len > 1;
+    int t13 = exec_profile(ctx) == EXEC_PROFILE_T13;
+    int torch_sum = kind == RED_SUM && dt == DTYPE_FP32 && t13 && len > 1;
+    int torch_prod = kind == RED_PROD && dt == DTYPE_FP32 && t13;
     tsum_plan plan;
     memset(&plan, 0, sizeof plan);
     if (torch_sum)
@@ -237,6 +270,10 @@ static ptodb_status op_reduce(exec_ctx *ctx, const op_args *a, value *out)
                 mul *= x->shape[plan.group[g]];
             }
             float v = tsum_one(&plan, &q, len, j);
+            memcpy(rdata + 4 * (size_t)k, &v, 4);
+        } else if (torch_prod) {
+            tsum_seq q = {data, dt, base, stride};
+            float v = tprod_one(&q, len);
             memcpy(rdata + 4 * (size_t)k, &v, 4);
         } else if (isf) {
             double acc = kind == RED_PROD ? 1.0 : 0.0;

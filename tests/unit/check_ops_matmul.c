@@ -240,7 +240,7 @@ START_TEST(test_t13_sequential_order)
     expect_vals(out.u.t, e2, 1);
     value_clear(&out);
     clear_all(pos, 2);
-    /* bf16 under t13: float running sum, one bf16 rounding */
+    /* a small bf16 matmul under t13: torch 1.13's bf16-arithmetic loop */
     ctx_init(&C, EXEC_PROFILE_T13);
     value p2[2] = {value_tensor(mk2(DTYPE_BF16, 5, 7, BF16_MM_A)),
                    value_tensor(mk2(DTYPE_BF16, 7, 3, BF16_MM_B))};
