@@ -149,11 +149,16 @@ void pane_heatmap_draw(tui *t, crect r, int focused)
      * half, the pass before it) has run. */
     static const char *const why[2] = {"not run yet \xe2\x80\x94 type run",
                                        "not run yet \xe2\x80\x94 run this pass\nand the one before it"};
+    /* The right half names the pass it compares with. */
+    char prev_label[64] = "vs previous pass";
+    view_pass prev;
+    if (view_pass_info(t->s, session_current_pass(t->s) - 1, &prev))
+        snprintf(prev_label, sizeof prev_label, "vs pass %d", prev.index);
     struct {
         crect r;
         view_heat_mode mode;
         const char *label;
-    } half[2] = {{a, VIEW_HEAT_VS_GOLDEN, "vs golden"}, {b, VIEW_HEAT_VS_PREVIOUS, "vs previous pass"}};
+    } half[2] = {{a, VIEW_HEAT_VS_GOLDEN, "vs golden"}, {b, VIEW_HEAT_VS_PREVIOUS, prev_label}};
     for (int k = 0; k < 2; k++) {
         view_heatmap h;
         /* Room for the label, the legend and an outline row and column. */

@@ -11,6 +11,9 @@
 #include <wchar.h>
 
 #include <curses.h>
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/common_interface_defs.h>
+#endif
 
 #include "base/mem.h"
 #include "tui.h"
@@ -151,6 +154,11 @@ int screen_open(tui *t, int rows, int cols)
     }
     t->screen = scr;
     ptodb_set_fatal_hook(fatal_hook);
+#if defined(__SANITIZE_ADDRESS__)
+    /* A sanitizer report ends the process without a signal: give the
+     * terminal back first so the report can be read. */
+    __sanitizer_set_death_callback(fatal_hook);
+#endif
     cbreak(); /* not raw: Ctrl-C stays a signal, caught by the self-pipe */
     noecho();
     nonl();
