@@ -45,7 +45,7 @@ void render_cores(canvas *c, crect r, const view_core *cores, int ncores, const 
         if (k->waiting) {
             /* What a blocked core waits on is the point of a deadlock: on
              * its own line when it does not fit. */
-            if (x + 10 + (int)strlen(k->waiting) > r.w) {
+            if (x + 11 + (int)strlen(k->waiting) > r.w) {
                 y++;
                 x = 4;
             }
