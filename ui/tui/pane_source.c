@@ -74,8 +74,10 @@ void pane_source_draw(tui *t, crect r, int focused)
     if (!have_pass)
         snprintf(title, sizeof title, "Source");
     else if (running)
-        snprintf(title, sizeof title, "Source: %s.py \xe2\x80\x94 core %s, %s:%d", p.stem,
-                 loc.core_name ? loc.core_name : "?", loc.func ? loc.func : "?", loc.line);
+        /* The core first: it is what the keys act on, and a long file name
+         * is what gets clipped. */
+        snprintf(title, sizeof title, "Source [%s] %s:%d \xe2\x80\x94 %s.py", loc.core_name ? loc.core_name : "?",
+                 loc.func ? loc.func : "?", loc.line, p.stem);
     else
         snprintf(title, sizeof title, "Source: %s.py \xe2\x80\x94 not running", p.stem);
     canvas_title(&t->cv, r, title, focused);
