@@ -82,4 +82,38 @@ errors=$(grep -c ': error: ' "$work/err")
 expect_eq "many errors: capped" 20 "$errors"
 expect_contains "many errors: summary" "note: stopped after 20 errors" "$(cat "$work/err")"
 
+# The whole report: location, source line, caret, then the summary on stdout.
+set +e
+(cd "$data" && "$PTODB" --check unknown_op.py >"$work/out" 2>"$work/err")
+code=$?
+set -e
+expect_eq "report: exit" 2 "$code"
+expect_eq "report: stderr" "unknown_op.py:9:9: error: unknown op 'tile.tpush_to_aiw'
+          pl.tile.tpush_to_aiw(t, split=0)
+          ^" "$(cat "$work/err")"
+expect_eq "report: stdout" "checked 1 file: 1 with errors, 1 error" "$(cat "$work/out")"
+
+# --print: syntax errors are reported the same way, with exit status 2.
+set +e
+(cd "$data" && "$PTODB" --print bad_number.py >"$work/out" 2>"$work/err")
+code=$?
+set -e
+expect_eq "--print error: exit" 2 "$code"
+expect_eq "--print error: nothing printed" "" "$(cat "$work/out")"
+expect_eq "--print error: first line" "bad_number.py:9:34: error: invalid number literal" \
+    "$(head -1 "$work/err")"
+
+# A missing file and a missing argument.
+set +e
+"$PTODB" --check "$work/no-such.py" >/dev/null 2>"$work/err"
+code=$?
+set -e
+expect_eq "missing file: exit" 2 "$code"
+expect_contains "missing file: message" "no-such.py: error: cannot access" "$(cat "$work/err")"
+set +e
+"$PTODB" --check >/dev/null 2>"$work/err"
+code=$?
+set -e
+expect_eq "--check without PATH: exit" 2 "$code"
+
 echo "$n malformed inputs rejected with the expected first error"
