@@ -8,15 +8,18 @@
 #include "base/mem.h"
 #include "tui.h"
 
-enum { CONSOLE_MAX_LINES = 5000 };
+enum { CONSOLE_MAX_LINES = 5000, CONSOLE_DROP = 500 };
 
 /* Lines are stored with a first byte 'o' (output) or 'e' (error). */
 static void push_line(tui_console *c, session_stream stream, const char *text, size_t len)
 {
     if (c->nlines == CONSOLE_MAX_LINES) {
-        free(c->text[0]);
-        memmove(c->text, c->text + 1, (size_t)(c->nlines - 1) * sizeof *c->text);
-        c->nlines--;
+        /* Forget the oldest lines a block at a time: a command printing a
+         * million lines costs one move per block, not one per line. */
+        for (int i = 0; i < CONSOLE_DROP; i++)
+            free(c->text[i]);
+        memmove(c->text, c->text + CONSOLE_DROP, (size_t)(c->nlines - CONSOLE_DROP) * sizeof *c->text);
+        c->nlines -= CONSOLE_DROP;
     }
     if (c->nlines == c->cap) {
         c->cap = c->cap ? c->cap * 2 : 64;
