@@ -20,21 +20,8 @@ command -v sha1sum >/dev/null 2>&1 || skip "sha1sum not found"
 # reason". KIND "ulp": only the max_abs_diff may miss REF's by more than one
 # ulp (the verdicts must still match); KIND "any": any mismatch. They are
 # printed with their reason; anything else that does not match fails.
-EXPECTED_FAIL='cross_core_bidirect_leftright_910b:* ulp fp32 matmul summation order (op kernel, see below)
-cross_core_c2v_updown_910b:* ulp fp32 matmul summation order (op kernel, see below)
-ffn_swiglu_910b:* ulp fp32 matmul summation order (op kernel, see below)
-llama_mini_910b:* ulp fp32 matmul summation order (op kernel, see below)
-matmul64_950:* ulp fp32 matmul summation order (op kernel, see below)
-mixed_kernel_updown_910b:* any fp16 matmul reported as a torch 1.13 hole by the op family, but the fixtures torch 1.13.0a0 runs it (see below)'
-EXPECTED_FAIL_WHY='Why: REF (the fixtures Debian torch 1.13) computes an fp32 matmul as a plain
-sequential float loop (acc += a*b, k ascending, no FMA): verified bit for bit on
-matmul64 (4096/4096 elements) and cross_core_c2v_updown (16384/16384). The op
-kernel (src/exec/kernel_matmul.c, owned by the op families) accumulates in double
-as semantics.md 1.7 recommends, which lands 3-5 ulp from REF; every verdict still
-matches. mixed_kernel_updown uses fp16 matmuls: semantics.md 3.6 says torch 1.13
-raises for them and the op family follows that under --ref=torch1.13, but the
-reference run passes 49/50 files; under --ref=torch2 ptodb prints exactly the
-lines of reference_per_file.txt. Details: docs/notes-exec.md.'
+EXPECTED_FAIL=''
+EXPECTED_FAIL_WHY=''
 
 tmp=$(mktemp -d) || fail "mktemp"
 trap 'rm -rf "$tmp"' EXIT INT TERM
@@ -134,6 +121,38 @@ for case_dir in "$PTODB_FIXTURES"/*/; do
             if (((name ":*") in xf) && xfail == 0) printf "  note: %s is listed as an expected failure but now matches REF: drop it from EXPECTED_FAIL\n", name
             exit fails > 0
         }' "$tmp/$name.ref" || total_fail=1
+    # a pass REF could not run: is ptodb's output the same bits as the pass
+    # before it (which REF ran, and which the test checked against REF)?
+    prev=
+    while read -r stem rest; do
+        if [ "$rest" = RAISED ] && [ -n "$prev" ]; then
+            for f in "$tmp/$name/$stem".*.raw; do
+                [ -f "$f" ] || continue
+                key=${f#"$tmp/$name/$stem."}
+                if cmp -s "$f" "$tmp/$name/$prev.$key"; then
+                    echo "  $name $stem: output ${key%.raw} is bit-identical to $prev's"
+                else
+                    echo "  $name $stem: output ${key%.raw} differs from $prev's"
+                fi
+            done
+        fi
+        prev=$stem
+    done <"$tmp/$name.ref"
+done
+
+# The fp16 case must also match REF line for line under the torch2 profile
+# (where fp16 matmul runs in every torch 2.x): pass 21 aside, the same lines.
+for name in mixed_kernel_updown_910b; do
+    d="$PTODB_FIXTURES/$name"
+    [ -f "$d/reference_per_file.txt" ] || continue
+    "$PTODB" --run "$d" --ref=torch2 2>/dev/null | grep -v '^note: ' >"$tmp/$name.t2"
+    awk 'NR == FNR { if ($0 !~ /^RAISED/) want[++n] = $0; next }
+         { got[++m] = $0 }
+         END { j = 1
+               for (i = 1; i <= m; i++) { if (got[i] ~ /^validate/ && got[i - 1] ~ /21_after_LowerAutoVectorSplit/) continue; if (got[i] != want[j]) { print "  FAIL " FILENAME ": line " i ": [" got[i] "] vs REF [" want[j] "]"; exit 1 } j++ }
+               if (j != n + 1) { print "  FAIL: " j - 1 " of " n " REF lines"; exit 1 } }' \
+        "$d/reference_per_file.txt" "$tmp/$name.t2" || { echo "  FAIL $name under --ref=torch2"; total_fail=1; continue; }
+    echo "  $name under --ref=torch2: every line equals reference_per_file.txt (pass 21: ptodb vs golden)"
 done
 
 echo
@@ -143,7 +162,7 @@ echo " bit-ident = passes whose outputs equal REF's own output tensors bit for b
 if [ -n "$EXPECTED_FAIL" ]; then
     echo "expected failures (case KIND reason):"
     printf '%s\n' "$EXPECTED_FAIL" | sed 's/^/  /'
-    printf '%s\n' "$EXPECTED_FAIL_WHY"
+    [ -z "$EXPECTED_FAIL_WHY" ] || printf '%s\n' "$EXPECTED_FAIL_WHY"
 fi
 [ "$total_fail" -eq 0 ] || fail "some passes do not match the reference (see above)"
 exit 0
