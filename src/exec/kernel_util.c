@@ -1010,7 +1010,10 @@ static int i_apply(kernel_binop op, int64_t x, int64_t y, dtype_id cdt, int t13,
         }
         return 0;
     case KOP_SHR:
-        if (y < 0 || y >= width)
+        if (t13) /* x86 masks the count here too (torch 1.13: int32 8 >> 33 == 4) */
+            *r = width <= 32 ? (int64_t)((int32_t)x >> ((uint64_t)y & 31))
+                             : x >> ((uint64_t)y & 63);
+        else if (y < 0 || y >= width)
             *r = x < 0 ? -1 : 0;
         else
             *r = x >> y;
@@ -1088,11 +1091,15 @@ static ptodb_status binary_core(exec_ctx *ctx, const op_args *a, kernel_binop op
         (cdt == DTYPE_BOOL || ((op == KOP_SHL || op == KOP_SHR) && isf)))
         return exec_fail(ctx, PTODB_ERR_RUNTIME, "%s: RuntimeError: \"%s\" not implemented for '%s'",
                          kernel_op_name(a), binop_kernel_name(op), kernel_torch_type_name(cdt));
-    if (op == KOP_SUB && cdt == DTYPE_BOOL)
+    /* torch's sub_check: any bool operand (a Python bool too) is refused */
+    if (op == KOP_SUB && (o[0].dt == DTYPE_BOOL || o[1].dt == DTYPE_BOOL))
         return exec_fail(ctx, PTODB_ERR_RUNTIME,
-                         "%s: RuntimeError: Subtraction, the `-` operator, with two bool tensors "
-                         "is not supported. Use the `^` or `logical_xor()` operator instead.",
-                         kernel_op_name(a));
+                         "%s: RuntimeError: Subtraction, the `-` operator, with %s is not "
+                         "supported. If you are trying to invert a mask, use the `~` or "
+                         "`logical_not()` operator instead.",
+                         kernel_op_name(a),
+                         o[0].dt == DTYPE_BOOL && o[1].dt == DTYPE_BOOL ? "two bool tensors"
+                                                                       : "a bool tensor");
     int nds[2] = {o[0].cls == KOPND_DIM ? o[0].t->ndim : 0, o[1].cls == KOPND_DIM ? o[1].t->ndim : 0};
     const int64_t *shapes[2] = {o[0].t ? o[0].t->shape : NULL, o[1].t ? o[1].t->shape : NULL};
     int nd;
@@ -1371,9 +1378,25 @@ static const char *unop_kernel_name(kernel_unop op)
     case KUN_SQRT: return "sqrt_vml_cpu";
     case KUN_RSQRT: return "rsqrt_cpu";
     case KUN_RELU: return "clamp_min_cpu";
+    case KUN_ABS: return "abs_cpu";
     case KUN_NOT: return "bitwise_not_cpu";
     default: return "unary_op";
     }
+}
+
+/* Whether torch 1.13's cpu_kernel_vec computes element k (row-major) of a
+ * bf16 unary op in its vector loop (blocks of two 16-lane vectors over the
+ * contiguous inner run) or in the scalar tail. Only bf16 rsqrt differs. */
+static int rsqrt_vector_lane(const tensor *x, int64_t k)
+{
+    if (x->ndim == 0)
+        return 0;
+    if (tensor_is_contiguous(x))
+        return k < tensor_numel(x) / 32 * 32;
+    int64_t row = x->shape[x->ndim - 1];
+    if (x->strides[x->ndim - 1] != 1 || row <= 0)
+        return 0;
+    return k % row < row / 32 * 32;
 }
 
 ptodb_status kernel_unary(exec_ctx *ctx, const op_args *a, kernel_unop op, const tensor *x,
@@ -1390,7 +1413,11 @@ ptodb_status kernel_unary(exec_ctx *ctx, const op_args *a, kernel_unop op, const
                          "supported. If you are trying to invert a mask, use the `~` or "
                          "`logical_not()` operator instead.",
                          kernel_op_name(a));
-    if ((op == KUN_NOT && dtype_is_float(dt)) || (op == KUN_RELU && dt == DTYPE_BOOL) ||
+    if (op == KUN_RELU && dt == DTYPE_BOOL)
+        return exec_fail(ctx, PTODB_ERR_RUNTIME,
+                         "%s: RuntimeError: Boolean inputs not supported for relu",
+                         kernel_op_name(a));
+    if ((op == KUN_NOT && dtype_is_float(dt)) || (op == KUN_ABS && dt == DTYPE_BOOL) ||
         (t13 && dt == DTYPE_FP16 && op != KUN_RECIP && (transcend || op == KUN_RELU)))
         return exec_fail(ctx, PTODB_ERR_RUNTIME, "%s: RuntimeError: \"%s\" not implemented for '%s'",
                          kernel_op_name(a), unop_kernel_name(op), kernel_torch_type_name(dt));
@@ -1421,6 +1448,10 @@ ptodb_status kernel_unary(exec_ctx *ctx, const op_args *a, kernel_unop op, const
                 /* 1/sqrt(x) with both roundings of the opmath type */
                 if (rdt == DTYPE_FP64)
                     t = 1.0 / sqrt(t);
+                else if (t13 && rdt == DTYPE_BF16 && !rsqrt_vector_lane(x, k))
+                    /* torch 1.13's scalar tail: 1 / std::sqrt(bf16), the
+                     * root rounded to bf16 first */
+                    t = 1.0 / (double)dtype_round_bf16((float)sqrt(t));
                 else
                     t = 1.0 / (double)(float)sqrt(t);
                 break;
