@@ -1089,6 +1089,8 @@ ptodb_status machine_start(machine *m, int fn, const value *args, uint32_t nargs
     for (int i = 0; i < EXEC_NCORES; i++)
         core_reset(&m->cores[i]);
     m->grp.active = 0;
+    xrt_reset(&m->grp.rt);
+    xrt_reset(&m->global_rt); /* a fresh run starts with empty queues */
     m->finished = 0;
     strbuf_clear(&m->error);
     m->error_ref = 0;
