@@ -127,8 +127,139 @@ def torch_main():
 
 
 
+def torch_cases(seed, count):
+    """Random differential cases for tests/data/ops/torch113_cases.txt: one
+    line per op call, 'op|args|kwargs|expected' with args separated by ';'
+    as 'T dtype ndim shape... values' (floats in C99 hex), 'I n', 'F hex',
+    'B 0/1' or 'N'; expected is 'OK <tensor>' or 'ERR' (torch raised)."""
+    import random
+    import torch
+    random.seed(seed)
+    torch.manual_seed(seed)
+    names = ["bool", "int8", "uint8", "int16", "int32", "int64", "fp16", "bf16", "fp32"]
+    DT = dict(zip(names, [torch.bool, torch.int8, torch.uint8, torch.int16, torch.int32,
+                          torch.int64, torch.float16, torch.bfloat16, torch.float32]))
+    RDT = {v: k for k, v in DT.items()}
+    RDT[torch.float64] = "fp64"
+
+    def rt(dt, shape):
+        if dt == "bool":
+            return torch.rand(shape) < 0.5
+        if DT[dt].is_floating_point:
+            x = torch.randn(shape) * random.choice([1, 4, 100])
+            if x.numel() and random.random() < 0.2:
+                x.view(-1)[0] = random.choice([float("nan"), float("inf"), -float("inf"), -0.0])
+            return x.to(DT[dt])
+        lo, hi = (-9, 9) if random.random() < 0.6 else {
+            "int8": (-128, 127), "uint8": (0, 255), "int16": (-300, 300),
+            "int32": (-100000, 100000), "int64": (-10 ** 6, 10 ** 6)}[dt]
+        return torch.randint(max(lo, 0) if dt == "uint8" else lo, hi + 1, shape).to(DT[dt])
+
+    def enc(v):
+        if isinstance(v, torch.Tensor):
+            t = v.contiguous()
+            vals = t.float().reshape(-1).tolist() if t.dtype in (torch.float16, torch.bfloat16) \
+                else t.reshape(-1).tolist()
+            body = " ".join(float(x).hex() if isinstance(x, float) else str(int(x)) for x in vals)
+            return "T %s %d %s %s" % (RDT[t.dtype], t.dim(), " ".join(str(d) for d in t.shape), body)
+        if isinstance(v, bool):
+            return "B %d" % int(v)
+        if isinstance(v, int):
+            return "I %d" % v
+        if isinstance(v, float):
+            return "F %s" % v.hex()
+        return "N"
+
+    out = []
+
+    def case(op, args, fn, kw=""):
+        try:
+            r = fn()
+            exp = "OK " + enc(r)
+        except Exception:
+            exp = "ERR"
+        out.append("%s|%s|%s|%s" % (op, ";".join(enc(a) for a in args), kw, exp))
+
+    any_dt = names
+    flt = ["fp32", "bf16", "fp16"]
+    binops = {"tile.add": torch.add, "tile.sub": torch.sub, "tile.mul": torch.mul,
+              "tile.div": torch.div, "tile.maximum": torch.maximum, "tile.minimum": torch.minimum,
+              "tile.fmod": torch.fmod, "tile.and": torch.bitwise_and, "tile.or": torch.bitwise_or,
+              "tile.shl": lambda a, b: a << b, "tile.shr": lambda a, b: a >> b,
+              "tile.row_expand_sub": torch.sub, "tile.col_expand_div": torch.div,
+              "tile.row_expand_max": torch.maximum, "tile.col_expand_mul": torch.mul,
+              "tile.row_expand_expdif": lambda a, b: torch.exp(a - b)}
+    scal = {"tile.adds": lambda a, s: a + s, "tile.subs": lambda a, s: a - s,
+            "tile.muls": lambda a, s: a * s, "tile.divs": lambda a, s: a / s,
+            "tile.fmods": torch.fmod, "tile.ands": torch.bitwise_and,
+            "tile.shls": lambda a, s: a << s, "tile.shrs": lambda a, s: a >> s,
+            "tile.expands": lambda a, s: torch.full_like(a, s),
+            "tile.lrelu": lambda a, s: torch.where(a > 0, a, a * s)}
+    un = {"tile.neg": torch.neg, "tile.abs": torch.abs, "tile.relu": torch.relu,
+          "tile.not": torch.bitwise_not, "tile.exp": torch.exp, "tile.log": torch.log,
+          "tile.sqrt": torch.sqrt, "tile.rsqrt": torch.rsqrt, "tile.recip": torch.reciprocal,
+          "tile.row_sum": lambda a: a.sum(dim=-1, keepdim=True),
+          "tile.col_sum": lambda a: a.sum(dim=-2, keepdim=True),
+          "tile.row_max": lambda a: a.amax(dim=-1, keepdim=True),
+          "tile.col_min": lambda a: a.amin(dim=-2, keepdim=True),
+          "tile.row_prod": lambda a: a.prod(dim=-1, keepdim=True),
+          "tile.col_prod": lambda a: a.prod(dim=-2, keepdim=True)}
+    cmpf = [lambda x, y: x == y, lambda x, y: x != y, lambda x, y: x < y, lambda x, y: x <= y,
+            lambda x, y: x > y, lambda x, y: x >= y]
+    for _ in range(count):
+        k = random.random()
+        if k < 0.3:
+            op = random.choice(list(binops))
+            sa = random.choice([(3, 5), (2, 9), (4,)])
+            sb = random.choice([sa, sa[-1:], (1,) + sa[1:], sa[:-1] + (1,), ()])
+            if random.random() < 0.5:
+                sa, sb = sb, sa
+            a, b = rt(random.choice(any_dt), sa), rt(random.choice(any_dt), sb)
+            case(op, [a, b], lambda: binops[op](a, b))
+        elif k < 0.5:
+            op = random.choice(list(scal))
+            a = rt(random.choice(any_dt), random.choice([(3, 5), (2, 9)]))
+            s = random.choice([3, -2, 0, 7, 1.5, -0.3, 1.1, 3.3, 1e10, True, 300, 65520.0])
+            case(op, [a, s], lambda: scal[op](a, s))
+        elif k < 0.56:
+            a, b = rt(random.choice(any_dt), (3, 5)), rt(random.choice(any_dt), (3, 5))
+            case("tile.rem", [a, b, None], lambda: a % b)
+            s = random.choice([3, -2, 0.7, -1.5])
+            case("tile.rems", [a, s, None], lambda: a % s)
+        elif k < 0.62:
+            ct = random.randint(0, 5)
+            a, b = rt(random.choice(any_dt), (3, 5)), rt(random.choice(any_dt), (3, 5))
+            case("tile.cmp", [a, b], lambda: cmpf[ct](a, b), "cmp_type=%d" % ct)
+            s = random.choice([0.1, 0.302, 2, -1])
+            case("tile.cmps", [a, s], lambda: cmpf[ct](a, s), "cmp_type=%d" % ct)
+        elif k < 0.66:
+            m = rt(random.choice(["bool", "uint8"]), (3, 5))
+            a, b = rt(random.choice(any_dt), (3, 5)), rt(random.choice(any_dt), (1, 5))
+            case("tile.sel", [m, a, b, None], lambda: torch.where(m, a, b))
+            c = rt(random.choice(any_dt), (3, 5))
+            case("tile.addc", [a, b, c], lambda: (a + b) + c)
+        elif k < 0.84:
+            op = random.choice(list(un))
+            a = rt(random.choice(any_dt), random.choice([(3, 5), (2, 40), (33,), (5, 2)]))
+            case(op, [a], lambda: un[op](a))
+        elif k < 0.92:
+            a, dt = rt(random.choice(any_dt), (3, 5)), random.choice(names)
+            case("tile.cast", [a], lambda: a.to(DT[dt]), "target_type=%s" % dt)
+        else:
+            dt = random.choice(["fp32", "bf16"])
+            m, kk, n = random.choice([(4, 8, 5), (16, 16, 16), (3, 40, 2)])
+            a, b = rt(dt, (m, kk)), rt(dt, (kk, n))
+            case("tile.matmul", [a, b], lambda: torch.matmul(a, b).float())
+    return out
+
+
 if "--torch" in sys.argv:
     torch_main()
+    sys.exit(0)
+if "--torch-cases" in sys.argv:
+    # python3 scripts/gen_op_expected.py --torch-cases > tests/data/ops/torch113_cases.txt
+    # (run with netlib's libblas.so.3, as REF: see scripts/bench.d/matmul)
+    print("\n".join(torch_cases(20261129, 220)))
     sys.exit(0)
 
 

@@ -57,4 +57,4 @@ tests_unit_check_ops_torch113_LDADD = $(OPS_TEST_LDADD)
 
 # The matmul benchmark (its C driver is inside the script).
 EXTRA_DIST += scripts/bench.d/matmul scripts/gen_op_expected.py tests/data/ops/expected.h \
-	tests/data/ops/torch113.h
+	tests/data/ops/torch113.h tests/data/ops/torch113_cases.txt
