@@ -18,4 +18,4 @@ TESTS += tests/cli/run_examples.sh tests/cli/run_xcore.sh tests/cli/run_fixtures
 EXTRA_DIST += tests/cli/run_examples.sh tests/cli/run_xcore.sh tests/cli/run_fixtures.sh \
 	scripts/bench.d/interp \
 	tests/data/xcore/recursion.py tests/data/xcore/conflict.py tests/data/xcore/badsplit.py \
-	tests/data/xcore/dual.py
+	tests/data/xcore/dual.py tests/data/xcore/region.py

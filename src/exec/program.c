@@ -67,7 +67,8 @@ static int ref_handles_op(int op)
 
 static int ptodb_only_op(int op)
 {
-    return op == IR_OP_TILE_AIV_SHARD || op == IR_OP_TILE_AIC_GATHER;
+    return op == IR_OP_TILE_AIV_SHARD || op == IR_OP_TILE_AIC_GATHER ||
+           op == IR_OP_TENSOR_AIV_SHARD || op == IR_OP_TENSOR_AIC_GATHER;
 }
 
 /* ---- helpers ------------------------------------------------------------ */
@@ -95,6 +96,8 @@ typedef struct lower {
     int depth;
     uint32_t nslots; /* grows with temps */
     uint32_t nloops;
+    int region_split;    /* inside a pl.split_aiv region: its mode (1/2), else 0 */
+    int region_shards;   /* shard/gather ops met inside split_aiv regions */
     ptodb_status st;
 } lower;
 
@@ -285,6 +288,7 @@ static xexpr *fail_expr(lower *L, const ir_expr *src, int ref_fail, const char *
 }
 
 static xexpr *lower_expr(lower *L, const ir_expr *e);
+static int split_code(int32_t ev);
 
 /* A program-function call nested in an expression: hoisted into a CALL
  * that writes a temp slot. */
@@ -484,11 +488,27 @@ static xexpr *lower_expr(lower *L, const ir_expr *e)
     for (uint32_t i = 0; i < x->nargs; i++)
         x->args[i] = lower_expr(L, e->u.call.args[i]);
     uint32_t nk = 0;
-    for (uint32_t i = 0; i < e->u.call.nkwargs; i++)
-        if (exec_kw_lookup(e->u.call.kwargs[i].name->text) != EXEC_KW_OTHER)
+    int has_split = 0;
+    for (uint32_t i = 0; i < e->u.call.nkwargs; i++) {
+        exec_kw k = exec_kw_lookup(e->u.call.kwargs[i].name->text);
+        if (k != EXEC_KW_OTHER)
             nk++;
-    x->kw = aalloc(L->a, nk * sizeof *x->kw);
-    x->kw_ids = aalloc(L->a, nk);
+        if (k == EXEC_KW_SPLIT)
+            has_split = 1;
+    }
+    /* inside pl.split_aiv the shard/gather ops omit split= and inherit the
+     * region's mode (ir-format.md §5.9) */
+    int implicit_split = ptodb_only_op(op) && L->region_split && !has_split;
+    if (ptodb_only_op(op) && L->region_split)
+        L->region_shards++;
+    x->kw = aalloc(L->a, (nk + 1) * sizeof *x->kw);
+    x->kw_ids = aalloc(L->a, nk + 1);
+    if (implicit_split) {
+        x->kw_ids[0] = (uint8_t)EXEC_KW_SPLIT;
+        x->kw[0] = new_expr(L, XE_CONST, e);
+        x->kw[0]->cval = value_int(L->region_split);
+        x->nkw = 1;
+    }
     for (uint32_t i = 0; i < e->u.call.nkwargs; i++) {
         exec_kw k = exec_kw_lookup(e->u.call.kwargs[i].name->text);
         if (k == EXEC_KW_OTHER)
@@ -617,7 +637,16 @@ static void lower_for(lower *L, const ir_stmt *s)
     const ir_expr *it = s->u.for_.iter;
     int b = it->kind == IR_EXPR_CALL && it->res.kind == IR_REF_BUILTIN ? it->res.id : -1;
     if (b == IR_BUILTIN_SPMD || b == IR_BUILTIN_SPLIT_AIV) {
-        /* scopes: run once; the variable is block 0 / the current lane */
+        /* scopes: run once; the variable is block 0 / the current lane. A
+         * split_aiv region's mode applies to the shard/gather ops inside. */
+        int saved = L->region_split;
+        if (b == IR_BUILTIN_SPLIT_AIV) {
+            L->region_split = 0;
+            for (uint32_t i = 0; i < it->u.call.nkwargs; i++)
+                if (strcmp(it->u.call.kwargs[i].name->text, "mode") == 0 &&
+                    it->u.call.kwargs[i].value->res.kind == IR_REF_ENUM)
+                    L->region_split = split_code(it->u.call.kwargs[i].value->res.id);
+        }
         if (s->u.for_.var) {
             int32_t pc = emit(L, XI_ASSIGN, s, 1);
             xinst *in = &L->code[pc];
@@ -629,6 +658,7 @@ static void lower_for(lower *L, const ir_stmt *s)
             in->nslots = 1;
         }
         lower_block(L, &s->u.for_.body);
+        L->region_split = saved;
         return;
     }
     if (b != IR_BUILTIN_RANGE && b != IR_BUILTIN_PARALLEL && b != IR_BUILTIN_UNROLL &&
@@ -1189,6 +1219,8 @@ ptodb_status exec_program_build(const ir_module *m, const op_fn *ops, xprogram *
         free(L.code);
         xf->nslots = L.nslots;
         xf->nloops = L.nloops;
+        if (L.region_shards)
+            xf->split_aiv = 1; /* runs on two lanes like a LowerAutoVectorSplit kernel */
         st = L.st;
         /* dynamic dims bound from parameters (Orchestration only, §5.5) */
         if (xf->type == IR_EV_FUNCTION_TYPE_ORCHESTRATION && pr->ndyns) {

@@ -8,11 +8,19 @@ set -e
 tmp=$(mktemp -d) || fail "mktemp"
 trap 'rm -rf "$tmp"' EXIT INT TERM
 
-npy_zeros_4x4() { # a version 1.0 .npy of a 4x4 '<f4' array of zeros
+npy_4x4() { # npy_4x4 FILE [ones]: a version 1.0 .npy of a 4x4 '<f4' array of zeros (or ones)
     hdr="{'descr': '<f4', 'fortran_order': False, 'shape': (4, 4), }"
     pad=$((128 - 10 - ${#hdr} - 1)) # header length 118 (\166): 128-byte header
-    { printf '\223NUMPY\001\000\166\000'; printf '%s' "$hdr"; printf '%*s\n' "$pad" ''; head -c 64 /dev/zero; } >"$1"
+    {
+        printf '\223NUMPY\001\000\166\000'; printf '%s' "$hdr"; printf '%*s\n' "$pad" ''
+        if [ "${2:-}" = ones ]; then
+            i=0; while [ $i -lt 16 ]; do printf '\000\000\200\077'; i=$((i + 1)); done
+        else
+            head -c 64 /dev/zero
+        fi
+    } >"$1"
 }
+npy_zeros_4x4() { npy_4x4 "$1"; }
 
 mkcase() { # mkcase NAME: a case folder around tests/data/xcore/NAME.py
     d="$tmp/$1"
@@ -48,4 +56,13 @@ for s in aiv-first random:3 random:11; do
     run_ptodb --run "$tmp/dual" --schedule=$s --slot-depth=1
     expect_eq "dual exit ($s, depth 1)" 0 "$rc"
 done
+# a user-written split_aiv region with an aiv_shard (REF cannot run it): ptodb
+# runs the kernel on two lanes, each shards its half and stores it
+mkcase region
+npy_4x4 "$tmp/region/data/in/a.npy" ones
+npy_4x4 "$tmp/region/data/out/out.npy" ones
+run_ptodb --run "$tmp/region"
+expect_eq "region exit: $out" 0 "$rc"
+expect_contains "region note" "note: REF cannot run this file" "$out"
+expect_contains "region result" "validate tensor: 'out', max_abs_diff: 0.000000e+00, pass: True" "$out"
 exit 0
