@@ -7,6 +7,7 @@ TUI_TESTS = \
 	tests/tui/render.sh \
 	tests/tui/screens.sh \
 	tests/tui/keys.sh \
+	tests/tui/keys_documented.sh \
 	tests/tui/tmux.sh
 TESTS += $(TUI_TESTS)
 EXTRA_DIST += $(TUI_TESTS) tests/tui/lib.sh tests/tui/expected tests/tui/scripts

@@ -119,13 +119,13 @@ void pane_console_draw(tui *t, crect r, int focused)
     t->cursor_x = cl.x + col;
 }
 
-int pane_console_key(tui *t, int key)
+int pane_console_action(tui *t, int action)
 {
     tui_console *c = &t->con;
     int h = t->rect[PANE_CONSOLE].h - 2;
-    switch (key) {
-    case TK_PGUP: c->scroll += h > 1 ? h - 1 : 1; break;
-    case TK_PGDN: c->scroll -= h > 1 ? h - 1 : 1; break;
+    switch (action) {
+    case ACT_PGUP: c->scroll += h > 1 ? h - 1 : 1; break;
+    case ACT_PGDN: c->scroll -= h > 1 ? h - 1 : 1; break;
     default: return 0;
     }
     if (c->scroll < 0)

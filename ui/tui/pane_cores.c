@@ -90,15 +90,16 @@ void pane_cores_draw(tui *t, crect r, int focused)
     render_cores(&t->cv, body, cores, nc, queues, nq, t->cores.top);
 }
 
-int pane_cores_key(tui *t, int key)
+int pane_cores_action(tui *t, int action)
 {
     int h = t->rect[PANE_CORES].h - 1;
-    switch (key) {
-    case 'j': case TK_DOWN: t->cores.top++; break;
-    case 'k': case TK_UP: t->cores.top--; break;
-    case TK_PGDN: t->cores.top += h; break;
-    case TK_PGUP: t->cores.top -= h; break;
-    case 'g': case TK_HOME: t->cores.top = 0; break;
+    switch (action) {
+    case ACT_DOWN: t->cores.top++; break;
+    case ACT_UP: t->cores.top--; break;
+    case ACT_PGDN: t->cores.top += h; break;
+    case ACT_PGUP: t->cores.top -= h; break;
+    case ACT_TOP: t->cores.top = 0; break;
+    case ACT_BOTTOM: t->cores.top = 1 << 20; break; /* clamped when drawn */
     default: return 0;
     }
     if (t->cores.top < 0)

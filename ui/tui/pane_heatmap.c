@@ -169,9 +169,9 @@ void pane_heatmap_draw(tui *t, crect r, int focused)
     }
 }
 
-int pane_heatmap_key(tui *t, int key)
+int pane_heatmap_action(tui *t, int action)
 {
-    if (key == 'o') {
+    if (action == ACT_OUTPUT) {
         t->heat.cursor++; /* wraps in draw */
         t->dirty |= 1u << PANE_HEATMAP;
         return 1;

@@ -77,16 +77,16 @@ void pane_irdiff_draw(tui *t, crect r, int focused)
     }
 }
 
-int pane_irdiff_key(tui *t, int key)
+int pane_irdiff_action(tui *t, int action)
 {
     int h = t->rect[PANE_IRDIFF].h - 1;
-    switch (key) {
-    case 'j': case TK_DOWN: t->irdiff.top++; break;
-    case 'k': case TK_UP: t->irdiff.top--; break;
-    case TK_PGDN: case ' ': t->irdiff.top += h; break;
-    case TK_PGUP: t->irdiff.top -= h; break;
-    case 'g': case TK_HOME: t->irdiff.top = 0; break;
-    case 'G': case TK_END: t->irdiff.top = t->irdiff_lines.nlines; break;
+    switch (action) {
+    case ACT_DOWN: t->irdiff.top++; break;
+    case ACT_UP: t->irdiff.top--; break;
+    case ACT_PGDN: t->irdiff.top += h; break;
+    case ACT_PGUP: t->irdiff.top -= h; break;
+    case ACT_TOP: t->irdiff.top = 0; break;
+    case ACT_BOTTOM: t->irdiff.top = t->irdiff_lines.nlines; break;
     default: return 0;
     }
     if (t->irdiff.top < 0)

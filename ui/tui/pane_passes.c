@@ -114,18 +114,18 @@ static void select_cursor(tui *t)
     tui_execute(t, cmd);
 }
 
-int pane_passes_key(tui *t, int key)
+int pane_passes_action(tui *t, int action)
 {
     int n = session_npasses(t->s);
     int h = t->rect[PANE_PASSES].h - 2;
-    switch (key) {
-    case 'j': case TK_DOWN: tui_scroll_move(&t->passes, 1, n, h); break;
-    case 'k': case TK_UP: tui_scroll_move(&t->passes, -1, n, h); break;
-    case TK_PGDN: tui_scroll_move(&t->passes, h, n, h); break;
-    case TK_PGUP: tui_scroll_move(&t->passes, -h, n, h); break;
-    case 'g': case TK_HOME: tui_scroll_move(&t->passes, -n, n, h); break;
-    case 'G': case TK_END: tui_scroll_move(&t->passes, n, n, h); break;
-    case '\r': case '\n': case ' ': select_cursor(t); break;
+    switch (action) {
+    case ACT_DOWN: tui_scroll_move(&t->passes, 1, n, h); break;
+    case ACT_UP: tui_scroll_move(&t->passes, -1, n, h); break;
+    case ACT_PGDN: tui_scroll_move(&t->passes, h, n, h); break;
+    case ACT_PGUP: tui_scroll_move(&t->passes, -h, n, h); break;
+    case ACT_TOP: tui_scroll_move(&t->passes, -n, n, h); break;
+    case ACT_BOTTOM: tui_scroll_move(&t->passes, n, n, h); break;
+    case ACT_SELECT: select_cursor(t); break;
     default: return 0;
     }
     t->dirty |= 1u << PANE_PASSES;

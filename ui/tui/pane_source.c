@@ -166,37 +166,34 @@ static void at_cursor(tui *t, const char *verb)
     tui_execute(t, cmd);
 }
 
-int pane_source_key(tui *t, int key)
+int pane_source_action(tui *t, int action)
 {
     int n = t->src.file.nlines;
     int h = t->rect[PANE_SOURCE].h - 1;
-    switch (key) {
-    case 'j': case TK_DOWN: tui_scroll_move(&t->src.sc, 1, n, h); break;
-    case 'k': case TK_UP: tui_scroll_move(&t->src.sc, -1, n, h); break;
-    case TK_PGDN: tui_scroll_move(&t->src.sc, h, n, h); break;
-    case TK_PGUP: tui_scroll_move(&t->src.sc, -h, n, h); break;
-    case 'g': case TK_HOME: tui_scroll_move(&t->src.sc, -n, n, h); break;
-    case 'G': case TK_END: tui_scroll_move(&t->src.sc, n, n, h); break;
-    case 'l': case TK_RIGHT: t->src.left += 8; break;
-    case 'h': case TK_LEFT: t->src.left = t->src.left > 8 ? t->src.left - 8 : 0; break;
-    case '/': tui_cmdline_start(t, 1, 0); return 1;
-    case 'n':
+    switch (action) {
+    case ACT_DOWN: tui_scroll_move(&t->src.sc, 1, n, h); break;
+    case ACT_UP: tui_scroll_move(&t->src.sc, -1, n, h); break;
+    case ACT_PGDN: tui_scroll_move(&t->src.sc, h, n, h); break;
+    case ACT_PGUP: tui_scroll_move(&t->src.sc, -h, n, h); break;
+    case ACT_TOP: tui_scroll_move(&t->src.sc, -n, n, h); break;
+    case ACT_BOTTOM: tui_scroll_move(&t->src.sc, n, n, h); break;
+    case ACT_RIGHT: t->src.left += 8; break;
+    case ACT_LEFT: t->src.left = t->src.left > 8 ? t->src.left - 8 : 0; break;
+    case ACT_SEARCH: tui_cmdline_start(t, 1, 0); return 1;
+    case ACT_NEXT_OR_MATCH:
         if (t->src.search_active)
             search(t, 1);
         else
             tui_execute(t, "next");
         break;
-    case 'N':
+    case ACT_PREV_MATCH:
         if (!t->src.search_active)
             return 0;
         search(t, -1);
         break;
-    case 27: t->src.search_active = 0; break;
-    case 's': tui_execute(t, "step"); break;
-    case 'c': tui_execute(t, "continue"); break;
-    case 'f': tui_execute(t, "finish"); break;
-    case 'u': at_cursor(t, "until"); break;
-    case ' ': {
+    case ACT_SEARCH_END: t->src.search_active = 0; break;
+    case ACT_UNTIL: at_cursor(t, "until"); break;
+    case ACT_BREAK: {
         int on = view_breakpoint_at(t->s, t->src.pass, t->src.sc.cursor + 1);
         at_cursor(t, on ? "clear" : "break");
         break;

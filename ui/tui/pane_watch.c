@@ -39,12 +39,16 @@ void pane_watch_draw(tui *t, crect r, int focused)
     render_displays(&t->cv, (crect){r.y + 1, r.x, r.h - 1, r.w}, d, n, t->watch.top);
 }
 
-int pane_watch_key(tui *t, int key)
+int pane_watch_action(tui *t, int action)
 {
-    switch (key) {
-    case 'j': case TK_DOWN: t->watch.top++; break;
-    case 'k': case TK_UP: t->watch.top--; break;
-    case 'g': case TK_HOME: t->watch.top = 0; break;
+    int h = t->rect[PANE_WATCH].h - 1;
+    switch (action) {
+    case ACT_DOWN: t->watch.top++; break;
+    case ACT_UP: t->watch.top--; break;
+    case ACT_PGDN: t->watch.top += h; break;
+    case ACT_PGUP: t->watch.top -= h; break;
+    case ACT_TOP: t->watch.top = 0; break;
+    case ACT_BOTTOM: t->watch.top = 1 << 20; break; /* clamped when drawn */
     default: return 0;
     }
     if (t->watch.top < 0)

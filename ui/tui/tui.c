@@ -10,51 +10,86 @@
 
 #include "tui.h"
 
-static const char global_help[] =
-    "F5        run, or continue when running\n"
-    "F7        finish      F8  next      F10  step\n"
-    "Tab       next pane   Shift-Tab  previous pane\n"
-    ":         type a command (or just start typing)\n"
-    "[  ]      previous / next pass\n"
-    "z         zoom the pane (again: back)   L  next layout\n"
-    "Ctrl-L    redraw      ? F1  this help  q  quit\n"
-    "Mouse     click a pane to focus it, a line to move there";
+/* The key table (keys.def). */
+typedef struct tui_binding {
+    unsigned panes;
+    int key;
+    const char *name;
+    tui_action action;
+    const char *help;
+} tui_binding;
 
-static const char *const pane_help[PANE_COUNT] = {
-    [PANE_SOURCE] = "j k Up Down, PgUp PgDn, g G   move the cursor\n"
-                    "h l Left Right   scroll sideways\n"
-                    "s step   n next   c continue   f finish\n"
-                    "Space    break / clear at the cursor line\n"
-                    "u        run until the cursor line\n"
-                    "/        search (smart case); then n N: next/previous match,\n"
-                    "         Esc: end the search (n is `next` again)\n",
-    [PANE_PASSES] = "j k Up Down, PgUp PgDn, g G   move the cursor\n"
-                    "Enter Space   select the pass (runs `pass N`)\n"
-                    "Columns: IR * changed from the previous pass, = same;\n"
-                    "verdict and max_abs_diff per output once validated\n",
-    [PANE_HEATMAP] = "o        next output tensor\n"
-                     "Left: max |actual - golden|, right: vs the previous pass,\n"
-                     "max per block; ramp \" .:-=+*#%@\"; marked cells exceed\n"
-                     "the tolerance; the line shows the valid region's edge\n",
-    [PANE_CORES] = "j k g    scroll\n"
-                   "> marks the core commands act on (core NAME)\n",
-    [PANE_WATCH] = "j k g    scroll\n"
-                   "display TENSOR adds a line, undisplay N removes it;\n"
-                   "* marks values changed at the last stop\n",
-    [PANE_IRDIFF] = "j k PgUp PgDn Space g G   scroll\n"
-                    "the output of `pass diff` for the current pass\n",
-    [PANE_CONSOLE] = "Enter runs the line; Up Down history; Tab completes\n"
-                     "Ctrl-R searches the history; Ctrl-C clears the line\n"
-                     "PgUp PgDn scroll the output; Esc: back to the panes\n"
-                     "TUI commands: layout [src|queues|diff|passes], zoom,\n"
-                     "focus PANE\n",
+static const tui_binding bindings[] = {
+#define KEY(panes, key, name, action, help) {panes, key, name, action, help},
+#include "keys.def"
+#undef KEY
 };
+enum { NBINDINGS = sizeof bindings / sizeof bindings[0] };
+
+/* What a pane shows, for the help under its keys. */
+static const char *const pane_notes[PANE_COUNT] = {
+    [PANE_SOURCE] = "B: breakpoint (b disabled), >: the statement stopped at",
+    [PANE_PASSES] = "IR: * changed from the pass before, = the same;\n"
+                    "verdict and max_abs_diff per output once validated",
+    [PANE_HEATMAP] = "left: max |actual - golden|; right: against the pass\n"
+                     "before; max per block, ramp \" .:-=+*#%@\"; marked cells\n"
+                     "exceed the tolerance; the line is the valid region's edge",
+    [PANE_CORES] = "> marks the core commands act on (core NAME)",
+    [PANE_WATCH] = "display TENSOR adds a line, undisplay N removes one;\n"
+                   "* marks values changed at the last stop",
+    [PANE_IRDIFF] = "the output of `pass diff` for the current pass",
+    [PANE_CONSOLE] = "Enter runs the line; Up Down: history; Tab completes;\n"
+                     "Ctrl-R searches the history; Ctrl-C clears the line;\n"
+                     "Esc: back to the panes. TUI commands: layout [NAME],\n"
+                     "zoom, focus PANE",
+};
+
+/* Which bindings a help section lists: the focused pane's own (pane != 0)
+ * or those whose panes are exactly `panes`. */
+static int in_section(const tui_binding *b, unsigned pane, unsigned panes)
+{
+    if (pane)
+        return (b->panes & pane) && b->panes != K_PANES && !(b->panes & K_GLOBAL);
+    return b->panes == panes;
+}
+
+/* Appends a help section, two bindings to a line; rows of one action that
+ * follow each other share an entry ("j Down  down"). */
+static void help_section(char *buf, size_t size, unsigned pane, unsigned panes)
+{
+    size_t len = strlen(buf);
+    int col = 0;
+    for (int i = 0; i < NBINDINGS; i++) {
+        const tui_binding *b = &bindings[i];
+        if (!in_section(b, pane, panes) || !b->help[0])
+            continue;
+        char names[64];
+        int n = snprintf(names, sizeof names, "%s", b->name);
+        for (int j = i + 1; j < NBINDINGS && bindings[j].action == b->action && !bindings[j].help[0]; j++)
+            if (in_section(&bindings[j], pane, panes))
+                n += snprintf(names + n, sizeof names - (size_t)n, " %s", bindings[j].name);
+        char item[128];
+        snprintf(item, sizeof item, "%-9s %s", names, b->help);
+        len += (size_t)snprintf(buf + len, len < size ? size - len : 0, col ? "  %s\n" : "%-36s", item);
+        col = !col;
+    }
+    if (col)
+        len += (size_t)snprintf(buf + len, len < size ? size - len : 0, "\n");
+}
 
 void tui_pane_help(tui_pane_id id, char *buf, size_t size)
 {
     if (id >= PANE_COUNT)
         id = PANE_SOURCE;
-    snprintf(buf, size, "%s\n%s", pane_help[id], global_help);
+    buf[0] = '\0';
+    help_section(buf, size, 1u << id, 0);
+    size_t len = strlen(buf);
+    snprintf(buf + len, size - len, "%s\n\n", pane_notes[id]);
+    if (id != PANE_CONSOLE)
+        help_section(buf, size, 0, K_PANES);
+    help_section(buf, size, 0, K_GLOBAL);
+    len = strlen(buf);
+    snprintf(buf + len, size - len, "mouse     a click focuses a pane and moves to the line");
 }
 
 void tui_take_redraw(tui *t)
@@ -237,26 +272,52 @@ static int is_running(tui *t)
     return view_stop_location(t->s, &loc);
 }
 
-typedef int (*pane_key_fn)(tui *t, int key);
+typedef int (*pane_action_fn)(tui *t, int action);
 
-static const pane_key_fn pane_key[PANE_COUNT] = {
-    [PANE_SOURCE] = pane_source_key, [PANE_PASSES] = pane_passes_key,
-    [PANE_HEATMAP] = pane_heatmap_key, [PANE_CORES] = pane_cores_key,
-    [PANE_WATCH] = pane_watch_key,   [PANE_IRDIFF] = pane_irdiff_key,
-    [PANE_CONSOLE] = pane_console_key,
+static const pane_action_fn pane_action[PANE_COUNT] = {
+    [PANE_SOURCE] = pane_source_action, [PANE_PASSES] = pane_passes_action,
+    [PANE_HEATMAP] = pane_heatmap_action, [PANE_CORES] = pane_cores_action,
+    [PANE_WATCH] = pane_watch_action,   [PANE_IRDIFF] = pane_irdiff_action,
+    [PANE_CONSOLE] = pane_console_action,
 };
 
-/* Keys that work everywhere, the command line included. */
-static int global_key(tui *t, int key)
+/* The actions the TUI does itself, wherever the focus is. */
+static void do_action(tui *t, tui_action a)
 {
-    switch (key) {
-    case TK_F(5): tui_execute(t, is_running(t) ? "continue" : "run"); return 1;
-    case TK_F(7): tui_execute(t, "finish"); return 1;
-    case TK_F(8): tui_execute(t, "next"); return 1;
-    case TK_F(10): tui_execute(t, "step"); return 1;
-    case TK_CTRL('l'): t->dirty = TUI_DIRTY_ALL; return 1;
-    case TK_F(1): t->help = 1; t->dirty |= TUI_DIRTY_ALL; return 1;
-    case TK_BTAB: focus_step(t, -1); return 1;
+    switch (a) {
+    case ACT_RUN: tui_execute(t, is_running(t) ? "continue" : "run"); break;
+    case ACT_FINISH: tui_execute(t, "finish"); break;
+    case ACT_NEXT: tui_execute(t, "next"); break;
+    case ACT_STEP: tui_execute(t, "step"); break;
+    case ACT_CONTINUE: tui_execute(t, "continue"); break;
+    case ACT_REDRAW: t->dirty = TUI_DIRTY_ALL; break;
+    case ACT_HELP: t->help = 1; t->dirty |= TUI_DIRTY_ALL; break;
+    case ACT_FOCUS_NEXT: focus_step(t, 1); break;
+    case ACT_FOCUS_PREV: focus_step(t, -1); break;
+    case ACT_CMDLINE: t->return_focus = t->focus; tui_cmdline_start(t, 0, 0); break;
+    case ACT_QUIT: tui_execute(t, "quit"); break;
+    case ACT_ZOOM: t->zoom = !t->zoom; relayout(t); break;
+    case ACT_LAYOUT: t->layout = (t->layout + 1) % LAYOUT_COUNT; t->zoom = 0; relayout(t); break;
+    case ACT_PASS_PREV: tui_execute(t, "pass prev"); break;
+    case ACT_PASS_NEXT: tui_execute(t, "pass next"); break;
+    default: break;
+    }
+}
+
+/* Tries the bindings of key that apply to `where`, in table order; 1 when
+ * one acted. */
+static int bound_key(tui *t, int key, unsigned where)
+{
+    for (int i = 0; i < NBINDINGS; i++) {
+        const tui_binding *b = &bindings[i];
+        if (b->key != key || !(b->panes & where))
+            continue;
+        if (b->action <= ACT_PASS_NEXT) {
+            do_action(t, b->action);
+            return 1;
+        }
+        if (pane_action[t->focus](t, b->action))
+            return 1;
     }
     return 0;
 }
@@ -273,7 +334,7 @@ static void cmdline_key(tui *t, int key)
         return;
     }
     if (key == TK_PGUP || key == TK_PGDN) {
-        pane_console_key(t, key);
+        pane_console_action(t, key == TK_PGUP ? ACT_PGUP : ACT_PGDN);
         return;
     }
     /* Tab on an empty line moves on; otherwise readline completes. */
@@ -291,24 +352,14 @@ void tui_key(tui *t, int key)
         t->dirty = TUI_DIRTY_ALL;
         return;
     }
-    if (global_key(t, key))
+    if (bound_key(t, key, K_GLOBAL))
         return;
     if (t->con.active) {
         cmdline_key(t, key);
         return;
     }
-    if (pane_key[t->focus] && pane_key[t->focus](t, key))
+    if (bound_key(t, key, 1u << t->focus))
         return;
-    switch (key) {
-    case '\t': focus_step(t, 1); return;
-    case ':': t->return_focus = t->focus; tui_cmdline_start(t, 0, 0); return;
-    case '?': t->help = 1; t->dirty |= TUI_DIRTY_ALL; return;
-    case 'q': tui_execute(t, "quit"); return;
-    case 'z': t->zoom = !t->zoom; relayout(t); return;
-    case 'L': t->layout = (t->layout + 1) % LAYOUT_COUNT; t->zoom = 0; relayout(t); return;
-    case '[': tui_execute(t, "pass prev"); return;
-    case ']': tui_execute(t, "pass next"); return;
-    }
     /* Typing a command from a pane starts the command line with that key. */
     if (key >= 0x20 && key < TK_BASE && key != 0x7f) {
         t->return_focus = t->focus;

@@ -128,6 +128,28 @@ typedef struct tui {
 
 enum { TUI_DIRTY_STATUS = 1u << PANE_COUNT, TUI_DIRTY_ALL = 0xffffu };
 
+/* What keys do (ui/tui/keys.def binds keys to them). Up to ACT_PASS_NEXT the
+ * TUI itself acts; the others are the focused pane's. */
+typedef enum {
+    ACT_NONE,
+    ACT_RUN, ACT_FINISH, ACT_NEXT, ACT_STEP, ACT_CONTINUE, ACT_REDRAW, ACT_HELP, ACT_FOCUS_NEXT, ACT_FOCUS_PREV,
+    ACT_CMDLINE, ACT_QUIT, ACT_ZOOM, ACT_LAYOUT, ACT_PASS_PREV, ACT_PASS_NEXT,
+    ACT_DOWN, ACT_UP, ACT_PGDN, ACT_PGUP, ACT_TOP, ACT_BOTTOM, ACT_LEFT, ACT_RIGHT,
+    ACT_SEARCH, ACT_NEXT_OR_MATCH, ACT_PREV_MATCH, ACT_SEARCH_END, ACT_BREAK, ACT_UNTIL, ACT_SELECT, ACT_OUTPUT
+} tui_action;
+
+/* Where a key binding applies (keys.def). */
+#define K_SOURCE (1u << PANE_SOURCE)
+#define K_PASSES (1u << PANE_PASSES)
+#define K_HEATMAP (1u << PANE_HEATMAP)
+#define K_CORES (1u << PANE_CORES)
+#define K_WATCH (1u << PANE_WATCH)
+#define K_IRDIFF (1u << PANE_IRDIFF)
+#define K_CONSOLE (1u << PANE_CONSOLE)
+#define K_MOVE (K_SOURCE | K_PASSES | K_CORES | K_WATCH | K_IRDIFF)
+#define K_PANES (K_MOVE | K_HEATMAP)
+#define K_GLOBAL (1u << 16)
+
 /* ---- layouts (layout.c) ---- */
 enum { LAYOUT_SRC, LAYOUT_QUEUES, LAYOUT_DIFF, LAYOUT_PASSES, LAYOUT_COUNT };
 const char *tui_layout_name(int layout);
@@ -140,23 +162,23 @@ const char *tui_pane_name(tui_pane_id id);
 /* ---- drawing (draw.c): renders dirty panes and the status line ---- */
 void tui_draw(tui *t);
 
-/* ---- panes: session-facing drawing and keys ---- */
+/* ---- panes: session-facing drawing and actions (1: done, 0: not here) ---- */
 void pane_source_draw(tui *t, crect r, int focused);
-int pane_source_key(tui *t, int key);
+int pane_source_action(tui *t, int action);
 void pane_source_search(tui *t, const char *pattern);
 void pane_source_sync(tui *t); /* follow the current pass and stop location */
 void pane_passes_draw(tui *t, crect r, int focused);
-int pane_passes_key(tui *t, int key);
+int pane_passes_action(tui *t, int action);
 void pane_heatmap_draw(tui *t, crect r, int focused);
-int pane_heatmap_key(tui *t, int key);
+int pane_heatmap_action(tui *t, int action);
 void pane_cores_draw(tui *t, crect r, int focused);
-int pane_cores_key(tui *t, int key);
+int pane_cores_action(tui *t, int action);
 void pane_watch_draw(tui *t, crect r, int focused);
-int pane_watch_key(tui *t, int key);
+int pane_watch_action(tui *t, int action);
 void pane_irdiff_draw(tui *t, crect r, int focused);
-int pane_irdiff_key(tui *t, int key);
+int pane_irdiff_action(tui *t, int action);
 void pane_console_draw(tui *t, crect r, int focused);
-int pane_console_key(tui *t, int key);
+int pane_console_action(tui *t, int action);
 void pane_console_free(tui_console *c);
 /* Clicks at row y of the pane's content (0 = the first row under the title). */
 void pane_click(tui *t, tui_pane_id id, int y);
