@@ -919,6 +919,7 @@ static ptodb_status core_exec(machine *m, core *c, exec_event *ev)
             for (int i = 0; i < ctx->nwait; i++)
                 c->wait[i] = ctx->wait[i];
             memcpy(c->wait_what, ctx->wait_what, sizeof c->wait_what);
+            memcpy(c->wait_op, ctx->wait_op, sizeof c->wait_op);
             memcpy(c->wait_args, ctx->wait_args, sizeof c->wait_args);
             return PTODB_BLOCKED;
         }
@@ -952,10 +953,10 @@ static ptodb_status deadlock(machine *m)
             strbuf_printf(&m->error, "%d", first->lane);
         if (first->wait_room)
             strbuf_printf(&m->error, ") for %s\nptodb: %s blocked (%s); pipe_state=", g->g->name,
-                          first->wait_what, first->wait_args);
+                          first->wait_op, first->wait_args);
         else
             strbuf_printf(&m->error, ") for %s\nRuntimeError: %s timeout (%s); pipe_state=",
-                          g->g->name, first->wait_what, first->wait_args);
+                          g->g->name, first->wait_op, first->wait_args);
         xrt_pipe_state(&g->rt, &m->error);
         strbuf_putc(&m->error, '\n');
     }
@@ -974,7 +975,7 @@ static ptodb_status deadlock(machine *m)
         const xinst *in = &f->fn->code[f->pc];
         const ir_span *sp = inst_span(in);
         strbuf_printf(&m->error, "blocked in %s at %s:%u:%u on %s (%s)\n", f->fn->name, m->p->path,
-                      sp ? sp->line : 0, sp ? sp->col : 0, c->wait_what, c->wait_args);
+                      sp ? sp->line : 0, sp ? sp->col : 0, c->wait_op, c->wait_args);
     }
     strbuf_puts(&m->error, "  queues:\n");
     xrt_describe(&g->rt, &m->error);
@@ -1135,7 +1136,7 @@ ptodb_status machine_step(machine *m, exec_event *ev)
             strbuf_clear(&m->error);
             strbuf_printf(&m->error,
                           "%s:%u:%u: in %s: RuntimeError: %s timeout (%s); pipe_state=", m->p->path,
-                          sp ? sp->line : 0, sp ? sp->col : 0, f->fn->name, c->wait_what, c->wait_args);
+                          sp ? sp->line : 0, sp ? sp->col : 0, f->fn->name, c->wait_op, c->wait_args);
             xrt_pipe_state(c->rt, &m->error);
             strbuf_printf(&m->error,
                           "\nptodb: deadlock: the host core (function %s) pops from an empty queue "

@@ -41,7 +41,8 @@ struct exec_ctx {
     xqueue *wait[2];
     int nwait;
     int wait_room; /* 1: waiting for room to push (bounded queues), 0: for an item */
-    char wait_what[48]; /* "tpop_from_aiv" */
+    char wait_what[48]; /* "tpop_from_aiv" (the debugger shows it) */
+    char wait_op[48];   /* "tpop_from_aiv" */
     char wait_args[48]; /* "split=1, lane=0" */
     /* set by the machine when an evaluation fails */
     const ir_expr *fail_at;
@@ -60,6 +61,7 @@ typedef struct core {
     xrt *rt;     /* the queues this core's cross-core ops use */
     uint64_t blocked_since;
     char wait_what[48];
+    char wait_op[48];
     char wait_args[48];
     xqueue *wait[2];
     int nwait;

@@ -43,8 +43,9 @@ static ptodb_status block(exec_ctx *ctx, xqueue *q0, xqueue *q1, const char *wha
         ctx->wait[ctx->nwait++] = q1;
     for (int i = 0; i < ctx->nwait; i++)
         ctx->wait[i]->touched = 1; /* listed in a deadlock report */
-    snprintf(ctx->wait_what, sizeof ctx->wait_what, "%s", what);
+    snprintf(ctx->wait_op, sizeof ctx->wait_op, "%s", what);
     snprintf(ctx->wait_args, sizeof ctx->wait_args, "split=%d, lane=%d", s, lane);
+    snprintf(ctx->wait_what, sizeof ctx->wait_what, "%s", what);
     return PTODB_BLOCKED;
 }
 
@@ -63,8 +64,9 @@ static ptodb_status block_full(exec_ctx *ctx, xqueue *q0, xqueue *q1, const char
         ctx->wait[ctx->nwait++] = q0;
     if (q1 && full(q1))
         ctx->wait[ctx->nwait++] = q1;
-    snprintf(ctx->wait_what, sizeof ctx->wait_what, "%s", what);
+    snprintf(ctx->wait_op, sizeof ctx->wait_op, "%s", what);
     snprintf(ctx->wait_args, sizeof ctx->wait_args, "split=%d, lane=%d, queue full", s, lane);
+    snprintf(ctx->wait_what, sizeof ctx->wait_what, "%s", what);
     return PTODB_BLOCKED;
 }
 
