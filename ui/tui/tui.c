@@ -1,7 +1,8 @@
 /* The TUI's commands and keys: lines go to session_execute (the engine is
  * the one source of truth), apart from the TUI's own `layout`, `zoom` and
  * `focus`, which mean nothing to the plain command line and so are handled
- * here rather than in the engine's command table. */
+ * here rather than in the engine's command table. Keys map to actions
+ * through one table (keys.def), which also writes the `?` help. */
 #include "config.h"
 
 #include <stdio.h>
