@@ -302,9 +302,7 @@ void screen_mouse(tui *t)
         if (!t->visible[i] || ev.y < r.y || ev.y >= r.y + r.h || ev.x < r.x || ev.x >= r.x + r.w)
             continue;
         if (ev.bstate & (BUTTON4_PRESSED | BUTTON5_PRESSED)) {
-            tui_focus(t, (tui_pane_id)i);
-            for (int k = 0; k < 3; k++)
-                tui_key(t, ev.bstate & BUTTON4_PRESSED ? TK_UP : TK_DOWN);
+            tui_wheel(t, (tui_pane_id)i, (ev.bstate & BUTTON4_PRESSED) != 0);
         } else {
             pane_click(t, (tui_pane_id)i, ev.y - r.y - 1);
         }

@@ -368,6 +368,18 @@ void tui_key(tui *t, int key)
     }
 }
 
+void tui_wheel(tui *t, tui_pane_id id, int up)
+{
+    tui_focus(t, id);
+    if (id == PANE_CONSOLE) {
+        /* Up and Down are the history there: the wheel scrolls the output. */
+        pane_console_action(t, up ? ACT_PGUP : ACT_PGDN);
+        return;
+    }
+    for (int k = 0; k < 3; k++)
+        pane_action[id](t, up ? ACT_UP : ACT_DOWN);
+}
+
 void pane_click(tui *t, tui_pane_id id, int y)
 {
     tui_focus(t, id);

@@ -180,6 +180,8 @@ int pane_irdiff_action(tui *t, int action);
 void pane_console_draw(tui *t, crect r, int focused);
 int pane_console_action(tui *t, int action);
 void pane_console_free(tui_console *c);
+/* The mouse wheel over pane id: focuses it and scrolls (up != 0: back). */
+void tui_wheel(tui *t, tui_pane_id id, int up);
 /* Clicks at row y of the pane's content (0 = the first row under the title). */
 void pane_click(tui *t, tui_pane_id id, int y);
 
