@@ -1,6 +1,6 @@
 #!/bin/sh
 # The TUI on a real terminal, in a private tmux server: the first screen,
-# keys, mouse clicks, resizes to 200x60 and 80x24, 8 colours, TERM=vt100,
+# keys, mouse clicks and wheel, resizes to 200x60 and 80x24, 8 colours, TERM=vt100,
 # NO_COLOR, Ctrl-C of an endless run, and the terminal given back on quit,
 # on SIGTERM and on a crash (SIGSEGV). Screens are
 # compared with the headless screen dumps of the same steps, so both modes
@@ -151,6 +151,18 @@ click main 5 6
 wait_for main "layout diff | focus passes"
 T send-keys -t main Enter
 wait_for main "pass 11 ConvertTensorToTileOps |"
+# The wheel (button 5, three lines a notch) moves through the source.
+T send-keys -t main ':layout src' Enter
+wait_for main "layout src | focus source"
+for _ in 1 2 3 4 5; do
+    T send-keys -t main -l "$(printf '\033[Ma&$')"
+done
+i=0
+until T capture-pane -p -t main | sed -n 2p | grep -q '^    9 '; do
+    i=$((i + 1))
+    [ $i -lt 300 ] || fail "the wheel did not scroll the source: $(T capture-pane -p -t main)"
+    sleep 0.1
+done
 
 # 4. q quits and the terminal is back.
 T send-keys -t main q
