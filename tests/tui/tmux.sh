@@ -1,11 +1,11 @@
 #!/bin/sh
 # The TUI on a real terminal, in a private tmux server: the first screen,
-# keys, mouse clicks and wheel, resizes to 200x60 and 80x24, 8 colours, TERM=vt100,
-# NO_COLOR, Ctrl-C of an endless run, and the terminal given back on quit,
-# on SIGTERM and on a crash (SIGSEGV). Screens are
-# compared with the headless screen dumps of the same steps, so both modes
-# are held to one expected text. No blind sleeps: each step waits (up to
-# 30 s) until the pane shows what it needs and is the same twice in a row.
+# keys, mouse clicks and wheel, resizes to 200x60 and 80x24, 8 colours,
+# TERM=vt100, NO_COLOR, Ctrl-C of an endless run, and the terminal given
+# back on quit, on SIGTERM and on a crash (SIGSEGV). Screens are compared
+# with the headless screen dumps of the same steps, so both modes are held
+# to one expected text. No blind sleeps: each step waits (up to 30 s) until
+# the pane shows what it needs and is the same twice in a row.
 set -e
 . "$top_srcdir/tests/tui/lib.sh"
 
