@@ -670,6 +670,40 @@ START_TEST(test_slot_depth_backpressure)
 }
 END_TEST
 
+START_TEST(test_deadlock_unpaired_push_bounded)
+{
+    /* unpaired pushes: silent with REF's unbounded queues, a deadlock on
+     * hardware-like pipes (two slots) once the consumer has stopped popping */
+    const char *k = "    @pl.function(type=pl.FunctionType.AIC)\n"
+                    "    def g_aic(a: pl.Tensor[[4, 4], pl.FP32]):\n"
+                    "        for i in pl.range(3):\n"
+                    "            pl.tile.tpush_to_aiv(a, split=0)\n"
+                    "    @pl.function(type=pl.FunctionType.AIV)\n"
+                    "    def g_aiv(a: pl.Tensor[[4, 4], pl.FP32]):\n"
+                    "        pass\n";
+    char *body = xmalloc(strlen(k) + strlen(GROUP_TAIL) + 1);
+    strcpy(body, k);
+    strcat(body, GROUP_TAIL);
+    loaded L;
+    load(&L, body);
+    free(body);
+    int64_t shape[2] = {4, 4};
+    value arg = value_tensor(tensor_zeros(DTYPE_FP32, 2, shape, NULL));
+    char e1[4096], e2[4096];
+    ck_assert_int_eq(run_entry_depth(&L, &arg, 1, NULL, e1, sizeof e1, EXEC_SCHED_FIXED, 0), PTODB_OK);
+    ck_assert_int_eq(run_entry_depth(&L, &arg, 1, NULL, e1, sizeof e1, EXEC_SCHED_FIXED, 2),
+                     PTODB_ERR_DEADLOCK);
+    ck_assert_int_eq(run_entry_depth(&L, &arg, 1, NULL, e2, sizeof e2, EXEC_SCHED_FIXED, 2),
+                     PTODB_ERR_DEADLOCK);
+    ck_assert_str_eq(e1, e2);
+    ck_assert_ptr_nonnull(strstr(e1, "core AIC  lane 0: blocked in g_aic at t.py:9:13 on tpush_to_aiv (split=0, lane=0, queue full)"));
+    ck_assert_ptr_nonnull(strstr(e1, "core AIV0 lane 0: finished"));
+    ck_assert_ptr_nonnull(strstr(e1, "queue to_aiv              AIC->AIV  depth=2/2"));
+    value_clear(&arg);
+    unload(&L);
+}
+END_TEST
+
 START_TEST(test_step_cores_by_hand)
 {
     /* a debugger switches cores: AIV0 first blocks on its pop, then AIC
@@ -837,6 +871,7 @@ static Suite *machine_suite(void)
     tcase_add_test(x, test_split_conflict_is_codegen_error);
     tcase_add_test(x, test_group_without_pair_runs_inline);
     tcase_add_test(x, test_slot_depth_backpressure);
+    tcase_add_test(x, test_deadlock_unpaired_push_bounded);
     tcase_add_test(x, test_step_cores_by_hand);
     tcase_add_test(x, test_check_shapes_messages);
     suite_add_tcase(s, x);
