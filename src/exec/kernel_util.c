@@ -1076,6 +1076,41 @@ static void ew_free(ew_src *s)
     free(s->i);
 }
 
+/* The common float32 case without staging: + - * / on contiguous float32
+ * tensors of the result's shape or scalars (converted to float32, which is
+ * what both profiles do for a float32 result). A float32 operation is the
+ * correctly rounded result, the same bits the general path produces. */
+static int fast_f32(kernel_binop op, const kernel_opnd *o, dtype_id rdt, int nd,
+                    const int64_t *shape, tensor *r, int64_t n)
+{
+    if (rdt != DTYPE_FP32 || op > KOP_DIV)
+        return 0;
+    const float *p[2] = {NULL, NULL};
+    float c[2] = {0, 0};
+    for (int k = 0; k < 2; k++) {
+        if (o[k].cls == KOPND_DIM) {
+            const tensor *t = o[k].t;
+            if (t->dtype != DTYPE_FP32 || t->ndim != nd || !tensor_is_contiguous(t) ||
+                memcmp(t->shape, shape, (size_t)nd * sizeof *shape) != 0)
+                return 0;
+            p[k] = (const float *)tensor_data(t);
+        } else {
+            c[k] = (float)(o[k].is_int ? (double)o[k].i : o[k].f);
+        }
+    }
+    float *d = (float *)tensor_data(r);
+    for (int64_t i = 0; i < n; i++) {
+        float x = p[0] ? p[0][i] : c[0], y = p[1] ? p[1][i] : c[1];
+        switch (op) {
+        case KOP_ADD: d[i] = x + y; break;
+        case KOP_SUB: d[i] = x - y; break;
+        case KOP_MUL: d[i] = x * y; break;
+        default: d[i] = x / y; break;
+        }
+    }
+    return 1;
+}
+
 static ptodb_status binary_core(exec_ctx *ctx, const op_args *a, kernel_binop op,
                                 const kernel_opnd *o, tensor **out)
 {
@@ -1114,6 +1149,10 @@ static ptodb_status binary_core(exec_ctx *ctx, const op_args *a, kernel_binop op
     int64_t n = tensor_numel(r);
     int t13 = exec_profile(ctx) == EXEC_PROFILE_T13;
     int widen = is_cmp(op) || ((op == KOP_MUL || op == KOP_DIV) && !t13);
+    if (fast_f32(op, o, rdt, nd, shape, r, n)) {
+        *out = r;
+        return PTODB_OK;
+    }
     ew_src s[2];
     ew_load(&o[0], isf, cdt, widen, nd, shape, n, &s[0]);
     ew_load(&o[1], isf, cdt, widen, nd, shape, n, &s[1]);
