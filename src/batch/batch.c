@@ -612,6 +612,10 @@ size_t batch_eval(batch *b, const size_t *idx, size_t n, batch_ready_fn cb, void
         }
     }
     flush(&os);
+    /* stopped: what workers ran past the stop is dropped, so the result is
+     * the same whatever the number of jobs */
+    for (size_t k = os.done; os.stopped && k < n; k++)
+        pass_clear(&b->passes[idx[k]]);
     free(tasks);
     return os.done;
 }

@@ -65,7 +65,8 @@ void batch_free(batch *b);
 
 /* Called for each requested pass, in the order requested, as soon as its
  * result and those of every pass before it in the list are there. Return 1
- * to stop: passes not reported yet stay BATCH_NOT_RUN. */
+ * to stop: the passes not reported are left BATCH_NOT_RUN (even those a
+ * worker had already run). */
 typedef int (*batch_ready_fn)(void *ud, const batch *b, size_t pass);
 
 /* Evaluates passes idx[0..n) (already evaluated ones are reused). Returns

@@ -31,7 +31,28 @@ typedef struct cmp_ctx {
     bisect_stmt *st;
     const batch *b;
     int good_pass, bad_pass;
+    /* the first statement whose op differs from the passing pass's
+     * statement of the same (unshared) target name: reported when no value
+     * differs */
+    int hint;
+    trace_rec hint_rec;  /* strings below; t not owned */
+    const trace_rec *hint_good;
+    char *hint_name, *hint_func;
+    int lane1_only;      /* the divergence found so far is on AIV1 only */
 } cmp_ctx;
+
+/* Drops a found statement (keeps the counts). */
+static void bisect_stmt_clear(bisect_stmt *s)
+{
+    free(s->file);
+    free(s->func);
+    free(s->tensor);
+    free(s->good_file);
+    free(s->good_func);
+    free(s->good_tensor);
+    s->file = s->func = s->tensor = s->good_file = s->good_func = s->good_tensor = NULL;
+    s->found = 0;
+}
 
 static int same_shape(const tensor *a, const tensor *b)
 {
@@ -43,43 +64,82 @@ static int same_shape(const tensor *a, const tensor *b)
     return 1;
 }
 
-static int on_bad_rec(void *ud, const trace_rec *rec)
+/* Compares a with g elementwise (same shape): 0 when every element is
+ * within atol + rtol * |g|. With full, fills the figures of the report;
+ * without, stops at the first element outside. */
+typedef struct diff_info {
+    double maxd, maxg;
+    int64_t outside, first;
+    double fa, fg;
+} diff_info;
+
+/* The valid region of a tile (REF's _pypto_valid_shape) when it has one of
+ * its rank: elements outside it are padding, whatever a pass leaves there. */
+static int valid_dim(const tensor *t, int d)
 {
-    cmp_ctx *cx = ud;
-    const trace_rec *m = trace_match(cx->good, rec);
-    if (!m || !same_shape(m->t, rec->t)) {
-        cx->st->unmatched++;
-        return 0;
+    if (t->valid_ndim != t->ndim || t->valid[d] < 0 || t->valid[d] > t->shape[d])
+        return (int)t->shape[d];
+    return (int)t->valid[d];
+}
+
+static int in_valid(const tensor *a, const tensor *g, int64_t k)
+{
+    if (a->valid_ndim != a->ndim && g->valid_ndim != g->ndim)
+        return 1;
+    for (int d = a->ndim - 1; d >= 0; d--) {
+        int64_t n = a->shape[d] ? a->shape[d] : 1, i = k % n;
+        if (i >= valid_dim(a, d) || i >= valid_dim(g, d))
+            return 0;
+        k /= n;
     }
-    int64_t n = tensor_numel(rec->t), outside = 0, first = -1;
-    double maxd = 0, fa = 0, fg = 0;
+    return 1;
+}
+
+static int differs(const tensor *a, const tensor *g, double rtol, double atol, int full, diff_info *di)
+{
+    int64_t n = tensor_numel(a);
+    memset(di, 0, sizeof *di);
+    di->first = -1;
     for (int64_t k = 0; k < n; k++) {
-        double a = tensor_get_flat(rec->t, k), g = tensor_get_flat(m->t, k);
-        double d = fabs(a - g);
+        if (!in_valid(a, g, k))
+            continue;
+        double x = tensor_get_flat(a, k), y = tensor_get_flat(g, k);
+        double d = fabs(x - y);
         int bad;
-        if (a == g)
+        if (x == y)
             bad = 0;
-        else if (isnan(a) || isnan(g) || isinf(a) || isinf(g))
+        else if (isnan(x) || isnan(y) || isinf(x) || isinf(y))
             bad = 1;
         else
-            bad = !(d <= cx->atol + cx->rtol * fabs(g));
-        if (isnan(d) || d > maxd)
-            maxd = isnan(d) || isnan(maxd) ? NAN : d;
+            bad = !(d <= atol + rtol * fabs(y));
+        if (isnan(d) || isnan(di->maxd))
+            di->maxd = x == y ? di->maxd : NAN;
+        else if (d > di->maxd)
+            di->maxd = d;
+        if (isfinite(y) && fabs(y) > di->maxg)
+            di->maxg = fabs(y);
         if (bad) {
-            if (first < 0) {
-                first = k;
-                fa = a;
-                fg = g;
+            if (di->first < 0) {
+                di->first = k;
+                di->fa = x;
+                di->fg = y;
             }
-            outside++;
+            di->outside++;
+            if (!full)
+                return 1;
         }
     }
-    if (!outside) {
-        cx->st->compared++;
-        return 0;
-    }
+    /* Small intermediates (a sum of squares, a normaliser) sit far below
+     * atol, so elementwise closeness misses them; relative to the tensor's
+     * own magnitude, a difference of more than rtol is a divergence too. */
+    return di->outside > 0 || isnan(di->maxd) || (di->maxd > 0 && di->maxd > rtol * di->maxg);
+}
+
+static void report_found(cmp_ctx *cx, const trace_rec *rec, const trace_rec *m, const diff_info *di, int op_changed)
+{
     bisect_stmt *s = cx->st;
     s->found = 1;
+    s->op_changed = op_changed;
     s->file = xstrdup(cx->b->c->passes[cx->bad_pass].path);
     s->func = xstrdup(rec->func);
     s->tensor = xstrdup(rec->name);
@@ -89,12 +149,74 @@ static int on_bad_rec(void *ud, const trace_rec *rec)
     s->good_func = xstrdup(m->func);
     s->good_tensor = xstrdup(m->name);
     s->good_line = m->line;
-    s->max_abs_diff = maxd;
-    s->outside = outside;
-    s->count = n;
-    s->first_bad = first;
-    s->actual_at = fa;
-    s->good_at = fg;
+    s->count = tensor_numel(rec->t);
+    if (di) {
+        s->max_abs_diff = di->maxd;
+        s->max_golden = di->maxg;
+        s->outside = di->outside;
+        s->first_bad = di->first;
+        s->actual_at = di->fa;
+        s->good_at = di->fg;
+    } else {
+        s->first_bad = -1;
+    }
+}
+
+/* Each record of the failing pass, in execution order: its counterpart in
+ * the passing pass (same occurrence), and when that differs, any other
+ * occurrence of the same statement that matches (lanes may share a loop
+ * between them in another order). A value no occurrence matches is the
+ * divergence. */
+static int on_bad_rec(void *ud, const trace_rec *rec)
+{
+    cmp_ctx *cx = ud;
+    if (cx->st->found && rec->lane)
+        return 0; /* already have a lane-1 candidate; look for the others' */
+    trace_cands tc;
+    if (!trace_candidates(cx->good, rec, &tc)) {
+        cx->st->unmatched++;
+        if (!cx->hint && trace_op_changed(cx->good, rec))
+            cx->hint = 1, cx->hint_rec = *rec, cx->hint_good = trace_op_changed(cx->good, rec),
+            cx->hint_name = xstrdup(rec->name), cx->hint_func = xstrdup(rec->func);
+        return 0;
+    }
+    const trace_rec *m = tc.primary && same_shape(tc.primary->t, rec->t) ? tc.primary : NULL;
+    diff_info di;
+    if (m && !differs(rec->t, m->t, cx->rtol, cx->atol, 0, &di)) {
+        cx->st->compared++;
+        return 0;
+    }
+    const trace_rec *first_same = m;
+    for (size_t k = 0; k < tc.n; k++) {
+        const trace_rec *c = &cx->good->recs[tc.all[k]];
+        if (c == m || !same_shape(c->t, rec->t))
+            continue;
+        if (!first_same)
+            first_same = c;
+        if (!differs(rec->t, c->t, cx->rtol, cx->atol, 0, &di)) {
+            cx->st->compared++;
+            cx->st->realigned++;
+            return 0;
+        }
+    }
+    if (!first_same) {
+        cx->st->unmatched++;
+        return 0;
+    }
+    differs(rec->t, first_same->t, cx->rtol, cx->atol, 1, &di);
+    if (rec->lane) {
+        /* The second vector lane: in split mode a lane may run on dummy
+         * tiles (valid_shape [0, 0]), so its values prove little. Keep the
+         * first one, and prefer a divergence the other cores show. */
+        if (!cx->st->found)
+            report_found(cx, rec, first_same, &di, 0);
+        cx->lane1_only = 1;
+        return 0;
+    }
+    if (cx->st->found)
+        bisect_stmt_clear(cx->st);
+    cx->lane1_only = 0;
+    report_found(cx, rec, first_same, &di, 0);
     return 1;
 }
 
@@ -106,9 +228,26 @@ static void find_statement(batch *b, const bisect_options *o, bisect_result *r)
     trace good;
     trace_pass(c->passes[r->last_good].path, c, &b->o.ro, o->max_trace_bytes, NULL, NULL, &good);
     trace_index(&good);
-    cmp_ctx cx = {&good, c->rtol.value, c->atol.value, s, b, r->last_good, r->first_bad};
+    cmp_ctx cx;
+    memset(&cx, 0, sizeof cx);
+    cx.good = &good;
+    cx.rtol = c->rtol.value;
+    cx.atol = c->atol.value;
+    cx.st = s;
+    cx.b = b;
+    cx.good_pass = r->last_good;
+    cx.bad_pass = r->first_bad;
     trace bad;
     trace_pass(c->passes[r->first_bad].path, c, &b->o.ro, 0, on_bad_rec, &cx, &bad);
+    if (!s->found && cx.hint) {
+        cx.hint_rec.name = cx.hint_name;
+        cx.hint_rec.func = cx.hint_func;
+        cx.hint_rec.t = NULL;
+        report_found(&cx, &cx.hint_rec, cx.hint_good, NULL, 1);
+        s->count = 0;
+    }
+    free(cx.hint_name);
+    free(cx.hint_func);
     if (!s->found) {
         strbuf sb = STRBUF_INIT;
         if (bad.error)
@@ -298,19 +437,31 @@ void bisect_report_text(const batch *b, const bisect_result *r, strbuf *out)
     if (!r->stmt_done)
         return;
     const bisect_stmt *s = &r->stmt;
-    if (s->found) {
+    if (s->found && s->op_changed) {
+        strbuf_printf(out, "first divergence: %s:%d: tensor '%s' (function %s, core %s)\n", s->file, s->line,
+                      s->tensor, s->func, machine_core_name(s->core));
+        strbuf_printf(out,
+                      "  its op differs from that of '%s' at %s:%d (function %s); no tensor could be compared "
+                      "with a same-shaped counterpart beyond that (%zu compared, %zu without one)\n",
+                      s->good_tensor, s->good_file, s->good_line, s->good_func, s->compared, s->unmatched);
+    } else if (s->found) {
         char rt[32], at[32];
         snprintf(rt, sizeof rt, "%.3e", c->rtol.value);
         snprintf(at, sizeof at, "%.3e", c->atol.value);
         strbuf_printf(out, "first divergence: %s:%d: tensor '%s' (function %s, core %s)\n", s->file, s->line,
                       s->tensor, s->func, machine_core_name(s->core));
         strbuf_printf(out,
-                      "  differs from '%s' at %s:%d (function %s): max_abs_diff %.6e, %lld of %lld elements "
-                      "outside rtol=%s atol=%s, first at flat index %lld (%.6g vs %.6g)\n",
-                      s->good_tensor, s->good_file, s->good_line, s->good_func, s->max_abs_diff,
-                      (long long)s->outside, (long long)s->count, rt, at, (long long)s->first_bad, s->actual_at,
-                      s->good_at);
+                      "  differs from '%s' at %s:%d (function %s): max_abs_diff %.6e (its largest magnitude "
+                      "%.6e), %lld of %lld elements outside rtol=%s atol=%s",
+                      s->good_tensor, s->good_file, s->good_line, s->good_func, s->max_abs_diff, s->max_golden,
+                      (long long)s->outside, (long long)s->count, rt, at);
+        if (s->first_bad >= 0)
+            strbuf_printf(out, ", first at flat index %lld (%.6g vs %.6g)", (long long)s->first_bad, s->actual_at,
+                          s->good_at);
+        strbuf_putc(out, '\n');
         strbuf_printf(out, "  %zu earlier tensors matched their counterparts within tolerance", s->compared);
+        if (s->realigned)
+            strbuf_printf(out, " (%zu of them another occurrence of the same statement)", s->realigned);
         if (s->unmatched)
             strbuf_printf(out, "; %zu had no same-shaped counterpart", s->unmatched);
         strbuf_putc(out, '\n');

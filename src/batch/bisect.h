@@ -31,15 +31,18 @@ typedef enum {
 } bisect_status;
 
 typedef struct bisect_stmt {
-    int found;             /* a differing tensor was found */
+    int found;             /* a differing tensor was found (or, op_changed, a changed op) */
+    int op_changed;        /* no value differed; the statement's op differs from the passing pass's */
     char *file, *func, *tensor;
     int line, core;
     char *good_file, *good_func, *good_tensor;
     int good_line;
     double max_abs_diff;
+    double max_golden;     /* the largest |value| of the passing pass's tensor */
     int64_t outside, count, first_bad;
     double actual_at, good_at;  /* values at first_bad */
     size_t compared;       /* matched tensors compared (all within tolerance before this one) */
+    size_t realigned;      /* of those, matched by another occurrence than the same-numbered one */
     size_t unmatched;      /* records of the failing pass with no counterpart */
     char *note;            /* why nothing was found, or the failing pass's error */
 } bisect_stmt;

@@ -162,7 +162,8 @@ static void bisect_json(strbuf *o, const batch *b, const bisect_result *r)
         strbuf_puts(o, "null}");
         return;
     }
-    strbuf_printf(o, "{\"found\": %s", s->found ? "true" : "false");
+    strbuf_printf(o, "{\"found\": %s, \"op_changed\": %s", s->found ? "true" : "false",
+                  s->op_changed ? "true" : "false");
     if (s->found) {
         strbuf_puts(o, ", \"file\": ");
         jstr(o, s->file);
@@ -177,11 +178,14 @@ static void bisect_json(strbuf *o, const batch *b, const bisect_result *r)
         strbuf_printf(o, ", \"good_line\": %d, \"good_tensor\": ", s->good_line);
         jstr(o, s->good_tensor);
         strbuf_puts(o, ", \"max_abs_diff\": ");
-        jnum(o, s->max_abs_diff);
+        jnum(o, s->op_changed ? NAN : s->max_abs_diff);
+        strbuf_puts(o, ", \"max_abs_golden\": ");
+        jnum(o, s->op_changed ? NAN : s->max_golden);
         strbuf_printf(o, ", \"outside\": %lld, \"count\": %lld, \"first_bad_index\": %lld", (long long)s->outside,
                       (long long)s->count, (long long)s->first_bad);
     }
-    strbuf_printf(o, ", \"compared\": %zu, \"unmatched\": %zu, \"note\": ", s->compared, s->unmatched);
+    strbuf_printf(o, ", \"compared\": %zu, \"realigned\": %zu, \"unmatched\": %zu, \"note\": ", s->compared,
+                  s->realigned, s->unmatched);
     jstr(o, s->note);
     strbuf_puts(o, "}}");
 }

@@ -20,6 +20,12 @@ struct trace_count {
     uint32_t n;
 };
 
+struct trace_list {
+    char *s;           /* "k0:KEY", "n1:NAME", "b0:BASE" */
+    size_t *idx, n, cap;
+    const char *key;   /* (base lists) the key of its records, NULL when several */
+};
+
 static uint64_t hash_str(const char *s, uint32_t salt)
 {
     uint64_t h = 1469598103934665603ull ^ salt;
@@ -99,8 +105,11 @@ static void on_write(void *ud, int core, const tensor *t)
 
 static tensor *copy_value(const value *v)
 {
-    if (v->kind == VAL_TENSOR && v->u.t)
-        return tensor_clone(v->u.t);
+    if (v->kind == VAL_TENSOR && v->u.t) {
+        tensor *c = tensor_clone(v->u.t);
+        tensor_copy_attrs(c, v->u.t); /* the valid region limits the comparison */
+        return c;
+    }
     double d;
     if ((v->kind == VAL_INT || v->kind == VAL_FLOAT || v->kind == VAL_BOOL) && value_as_double(v, &d) == 0)
         return tensor_scalar(DTYPE_FP64, d);
@@ -118,11 +127,15 @@ static void add_rec(rec_ctx *rc, const char *key, const char *base, const char *
         return;
     trace_rec r;
     memset(&r, 0, sizeof r);
+    r.lane = core == EXEC_CORE_AIV1;
     strbuf kb = STRBUF_INIT;
-    strbuf_printf(&kb, "k:%s", key);
+    strbuf_printf(&kb, "k%d:%s", r.lane, key);
     r.nth_key = bump(t, strbuf_str(&kb));
     strbuf_clear(&kb);
-    strbuf_printf(&kb, "b:%s", base);
+    strbuf_printf(&kb, "n%d:%s", r.lane, name);
+    r.nth_name = bump(t, strbuf_str(&kb));
+    strbuf_clear(&kb);
+    strbuf_printf(&kb, "b%d:%s", r.lane, base);
     r.nth_base = bump(t, strbuf_str(&kb));
     strbuf_free(&kb);
     r.key = xstrdup(key);
@@ -218,6 +231,42 @@ static void record_stmt(rec_ctx *rc, const machine *m, int core, const ir_stmt *
     strbuf_free(&base);
 }
 
+/* Statements by line: a step's event gives the line it ran, which is the
+ * only record of it when the step left its block (the frame's cursor is
+ * then between statements). */
+typedef struct line_index {
+    const ir_stmt **at;
+    size_t n;
+} line_index;
+
+static void index_block(line_index *li, const ir_block *b)
+{
+    for (uint32_t i = 0; i < b->n; i++) {
+        const ir_stmt *st = b->items[i];
+        size_t line = st->span.line;
+        if (line >= li->n) {
+            size_t n = li->n ? li->n : 64;
+            while (n <= line)
+                n *= 2;
+            li->at = xreallocarray(li->at, n, sizeof *li->at);
+            memset(li->at + li->n, 0, (n - li->n) * sizeof *li->at);
+            li->n = n;
+        }
+        if (!li->at[line])
+            li->at[line] = st;
+        switch (st->kind) {
+        case IR_STMT_IF:
+            index_block(li, &st->u.if_.body);
+            index_block(li, &st->u.if_.orelse);
+            break;
+        case IR_STMT_FOR: index_block(li, &st->u.for_.body); break;
+        case IR_STMT_WHILE: index_block(li, &st->u.while_.body); break;
+        case IR_STMT_WITH: index_block(li, &st->u.with.body); break;
+        default: break;
+        }
+    }
+}
+
 static char *sink_text(const diag_sink *s)
 {
     strbuf sb = STRBUF_INIT;
@@ -255,6 +304,7 @@ void trace_pass(const char *path, const case_info *c, const runpass_options *o, 
     case_param *params = NULL;
     value *args = NULL;
     size_t np = 0;
+    line_index lines = {NULL, 0};
     if (st != PTODB_OK || ir_resolve(m, &sink) != PTODB_OK || exec_program_build(m, o->ops, &p, &sink) != PTODB_OK) {
         out->error = sink_text(&sink);
         goto done;
@@ -295,6 +345,8 @@ void trace_pass(const char *path, const case_info *c, const runpass_options *o, 
     args = xcalloc(np ? np : 1, sizeof *args);
     for (size_t i = 0; i < np; i++)
         args[i] = value_tensor(tensor_ref(b[i].t));
+    for (uint32_t i = 0; m->program && i < m->program->nfuncs; i++)
+        index_block(&lines, &m->program->funcs[i]->body);
     mach = machine_new(p, &o->mopt);
     machine_set_write_hook(mach, on_write, &rc);
     st = machine_start(mach, p->entry, args, (uint32_t)np);
@@ -320,13 +372,16 @@ void trace_pass(const char *path, const case_info *c, const runpass_options *o, 
         if (ev.kind == EXEC_EV_DONE)
             break;
         int k = ev.core;
-        if (ev.kind != EXEC_EV_STMT || k < 0 || k >= EXEC_NCORES || !pre[k] || inspect_depth(mach, k) != depth[k])
+        if (ev.kind != EXEC_EV_STMT || k < 0 || k >= EXEC_NCORES || inspect_depth(mach, k) != depth[k])
             continue;
+        const ir_stmt *ran = pre[k];
+        if ((!ran || (int)ran->span.line != ev.line) && ev.line > 0 && (size_t)ev.line < lines.n)
+            ran = lines.at[ev.line];
         inspect_frame f;
-        if (!inspect_frame_get(mach, k, 0, &f))
+        if (!ran || !inspect_frame_get(mach, k, 0, &f))
             continue;
-        f.line = (int)pre[k]->span.line;
-        record_stmt(&rc, mach, k, pre[k], &f);
+        f.line = (int)ran->span.line;
+        record_stmt(&rc, mach, k, ran, &f);
         if (machine_finished(mach))
             break;
     }
@@ -343,6 +398,7 @@ done:
         free(b);
     }
     free(params);
+    free(lines.at);
     exec_program_free(p);
     if (m)
         ir_module_free(m);
@@ -363,68 +419,166 @@ void trace_free(trace *t)
     for (size_t i = 0; i < t->capcounts; i++)
         free(t->counts[i].key);
     free(t->counts);
-    free(t->by_key);
-    free(t->by_base);
+    for (size_t i = 0; i < t->caplists; i++) {
+        free(t->lists[i].s);
+        free(t->lists[i].idx);
+    }
+    free(t->lists);
     free(t->error);
     memset(t, 0, sizeof *t);
 }
 
-static uint64_t rec_hash(const char *s, uint32_t nth)
+/* ---- the index --------------------------------------------------------------------------- */
+
+static struct trace_list *list_slot(const trace *t, const char *s)
 {
-    return hash_str(s, 0) * 31u + nth;
+    if (!t->caplists)
+        return NULL;
+    size_t j = hash_str(s, 0) & (t->caplists - 1);
+    while (t->lists[j].s && strcmp(t->lists[j].s, s) != 0)
+        j = (j + 1) & (t->caplists - 1);
+    return &t->lists[j];
+}
+
+static void list_add(trace *t, const char *s, size_t i)
+{
+    struct trace_list *l = list_slot(t, s);
+    if (!l->s)
+        l->s = xstrdup(s);
+    if (l->n == l->cap) {
+        l->cap = l->cap ? l->cap * 2 : 4;
+        l->idx = xreallocarray(l->idx, l->cap, sizeof *l->idx);
+    }
+    l->idx[l->n++] = i;
+}
+
+static const struct trace_list *list_get(const trace *t, char kind, int lane, const char *s)
+{
+    strbuf sb = STRBUF_INIT;
+    strbuf_printf(&sb, "%c%d:%s", kind, lane, s);
+    const struct trace_list *l = list_slot(t, strbuf_str(&sb));
+    strbuf_free(&sb);
+    return l && l->s ? l : NULL;
 }
 
 void trace_index(trace *t)
 {
-    free(t->by_key);
-    free(t->by_base);
     size_t cap = 16;
-    while (cap < t->n * 2 + 2)
+    while (cap < t->n * 6 + 2)
         cap *= 2;
-    t->capindex = cap;
-    t->by_key = xcalloc(cap, sizeof *t->by_key);
-    t->by_base = xcalloc(cap, sizeof *t->by_base);
+    t->caplists = cap;
+    t->lists = xcalloc(cap, sizeof *t->lists);
+    strbuf sb = STRBUF_INIT;
     for (size_t i = 0; i < t->n; i++) {
         const trace_rec *r = &t->recs[i];
-        size_t j = rec_hash(r->key, r->nth_key) & (cap - 1);
-        while (t->by_key[j])
-            j = (j + 1) & (cap - 1);
-        t->by_key[j] = i + 1;
-        j = rec_hash(r->base, r->nth_base) & (cap - 1);
-        while (t->by_base[j])
-            j = (j + 1) & (cap - 1);
-        t->by_base[j] = i + 1;
+        strbuf_clear(&sb);
+        strbuf_printf(&sb, "k%d:%s", r->lane, r->key);
+        list_add(t, strbuf_str(&sb), i);
+        strbuf_clear(&sb);
+        strbuf_printf(&sb, "n%d:%s", r->lane, r->name);
+        list_add(t, strbuf_str(&sb), i);
+        strbuf_clear(&sb);
+        strbuf_printf(&sb, "b%d:%s", r->lane, r->base);
+        list_add(t, strbuf_str(&sb), i);
+    }
+    strbuf_free(&sb);
+    /* which bases come from a single statement (key) */
+    for (size_t j = 0; j < cap; j++) {
+        struct trace_list *l = &t->lists[j];
+        if (!l->s || l->s[0] != 'b')
+            continue;
+        l->key = t->recs[l->idx[0]].key;
+        for (size_t k = 1; k < l->n && l->key; k++)
+            if (strcmp(t->recs[l->idx[k]].key, l->key) != 0)
+                l->key = NULL;
     }
 }
 
-const trace_rec *trace_match(const trace *a, const trace_rec *r)
+/* "t__tile_6" and "t__tmp_v6" have the same base "t". */
+static int same_base(const char *a, const char *b)
 {
-    if (!a->capindex)
-        return NULL;
-    size_t cap = a->capindex;
-    size_t j = rec_hash(r->key, r->nth_key) & (cap - 1);
-    /* several records of one statement (tuple targets) share key and nth:
-     * take the one with the same base name */
-    for (; a->by_key[j]; j = (j + 1) & (cap - 1)) {
-        const trace_rec *c = &a->recs[a->by_key[j] - 1];
-        if (c->nth_key == r->nth_key && strcmp(c->key, r->key) == 0) {
-            char b1[256], b2[256];
-            snprintf(b1, sizeof b1, "%s", c->name);
-            snprintf(b2, sizeof b2, "%s", r->name);
-            char *x = strstr(b1, "__"), *y = strstr(b2, "__");
-            if (x)
-                *x = 0;
-            if (y)
-                *y = 0;
-            if (strcmp(b1, b2) == 0)
-                return c;
+    const char *x = strstr(a, "__"), *y = strstr(b, "__");
+    size_t la = x ? (size_t)(x - a) : strlen(a), lb = y ? (size_t)(y - b) : strlen(b);
+    return la == lb && strncmp(a, b, la) == 0;
+}
+
+static int from_list(const trace *a, const struct trace_list *l, uint32_t nth, const trace_rec *r,
+                     trace_match_kind how, trace_cands *out)
+{
+    if (!l)
+        return 0;
+    out->how = how;
+    out->all = l->idx;
+    out->n = l->n;
+    out->primary = nth < l->n ? &a->recs[l->idx[nth]] : NULL;
+    /* a statement with tuple targets: its records share the key */
+    if (out->primary && how == TRACE_BY_KEY && !same_base(out->primary->name, r->name)) {
+        out->primary = NULL;
+        for (size_t k = 0; k < l->n && !out->primary; k++)
+            if (same_base(a->recs[l->idx[k]].name, r->name) && k >= nth)
+                out->primary = &a->recs[l->idx[k]];
+    }
+    return 1;
+}
+
+/* Ops a miscompile swaps for one another (a flipped operator): the same
+ * class means a statement whose op changed may still be the same one. */
+static int op_class(const char *key)
+{
+    static const char *const classes[][16] = {
+        {"add", "sub", "mul", "div", "maximum", "minimum", "max", "min", "rem", "pow", NULL},
+        {"adds", "subs", "muls", "divs", "maxs", "mins", "rems", NULL},
+        {"neg", "exp", "log", "sqrt", "rsqrt", "recip", "abs", "relu", "sigmoid", "tanh", NULL},
+        {"row_sum", "row_max", "row_min", "col_sum", "col_max", "col_min", NULL},
+        {"row_expand_add", "row_expand_sub", "row_expand_mul", "row_expand_div", "col_expand_add",
+         "col_expand_sub", "col_expand_mul", "col_expand_div", NULL},
+    };
+    const char *bar = strrchr(key, '|');
+    if (!bar)
+        return -1;
+    for (size_t c = 0; c < sizeof classes / sizeof classes[0]; c++)
+        for (size_t i = 0; classes[c][i]; i++)
+            if (strcmp(bar + 1, classes[c][i]) == 0)
+                return (int)c;
+    return -1;
+}
+
+int trace_candidates(const trace *a, const trace_rec *r, trace_cands *out)
+{
+    memset(out, 0, sizeof *out);
+    for (int pass = 0; pass < 2; pass++) {
+        int lane = pass == 0 ? r->lane : 0;
+        if (pass == 1 && r->lane == 0)
+            break;
+        if (from_list(a, list_get(a, 'k', lane, r->key), r->nth_key, r, TRACE_BY_KEY, out) ||
+            from_list(a, list_get(a, 'n', lane, r->name), r->nth_name, r, TRACE_BY_NAME, out))
+            return 1;
+        /* the op changed: the same-numbered record of the same base name,
+         * when its op is of the same class (add for sub, exp for neg); a
+         * pass that replaces a statement by another kind (a matmul by a
+         * create and a loop) is not a flipped op */
+        const struct trace_list *b = list_get(a, 'b', lane, r->base);
+        int cls = op_class(r->key);
+        if (b && cls >= 0 && r->nth_base < b->n) {
+            const trace_rec *c = &a->recs[b->idx[r->nth_base]];
+            if (op_class(c->key) == cls) {
+                out->how = TRACE_BY_BASE;
+                out->primary = c;
+                out->all = &b->idx[r->nth_base];
+                out->n = 1;
+                return 1;
+            }
         }
     }
-    j = rec_hash(r->base, r->nth_base) & (cap - 1);
-    for (; a->by_base[j]; j = (j + 1) & (cap - 1)) {
-        const trace_rec *c = &a->recs[a->by_base[j] - 1];
-        if (c->nth_base == r->nth_base && strcmp(c->base, r->base) == 0)
-            return c;
-    }
-    return NULL;
+    return 0;
+}
+
+const trace_rec *trace_op_changed(const trace *a, const trace_rec *r)
+{
+    const struct trace_list *b = list_get(a, 'b', r->lane, r->base);
+    if (!b && r->lane)
+        b = list_get(a, 'b', 0, r->base);
+    if (!b || !b->key || strcmp(b->key, r->key) == 0)
+        return NULL;
+    return &a->recs[b->idx[r->nth_base < b->n ? r->nth_base : 0]];
 }

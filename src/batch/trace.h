@@ -6,9 +6,17 @@
  *   key   = the targets' SSA base names + the op's short name
  *           ("t__tile_6 = pl.tile.neg(...)" -> "t|neg"; an expression
  *           statement writing in place -> "store(out)"),
- *   base  = the base names alone (a fallback when a pass changed the op),
  *   nth   = how many earlier executions had that key (statement occurrence
- *           and loop arrival in one count, in execution order). */
+ *           and loop arrival in one count, in execution order).
+ * Counts are kept per lane: AIV1 (the second vector lane) separately from
+ * the rest, because in dual dispatch it replays AIV0's work (and in split
+ * mode its tiles have other shapes anyway); a lane-1 record is matched with
+ * lane 1 of the other pass, else with lane 0 (the single-core pass before
+ * ExpandMixedKernel has no lane 1).
+ * When a pass changed the op (the bug being looked for, often), the key
+ * finds nothing; the full SSA name and its own count are the fallback. The
+ * base names alone are not: temporaries ("t__tile_3", "t__tmp_v6") share
+ * them, and passes that add statements would pair unrelated ones. */
 #ifndef PTODB_BATCH_TRACE_H
 #define PTODB_BATCH_TRACE_H
 
@@ -20,13 +28,16 @@
 
 typedef struct trace_rec {
     char *key, *base;
-    uint32_t nth_key, nth_base;
+    uint32_t nth_key, nth_name, nth_base;
     char *name;      /* the name in the dump ("t__tile_6") */
     char *func;
     int line;
     int core;
+    int lane;        /* 1 on AIV1, else 0 */
     tensor *t;       /* private copy (contiguous) */
 } trace_rec;
+
+struct trace_list;
 
 typedef struct trace {
     trace_rec *recs;
@@ -35,11 +46,12 @@ typedef struct trace {
     int truncated;   /* stopped recording at the memory cap */
     char *error;     /* the run failed: machine_error's text, or a setup error */
     uint64_t steps;
-    /* internal: occurrence counts while recording, then the lookup index */
+    /* internal: occurrence counts while recording, then the lookup index
+     * (records by lane + key, lane + name, lane + base, in execution order) */
     struct trace_count *counts;
     size_t ncounts, capcounts;
-    size_t *by_key, *by_base; /* open addressing: record index + 1, 0 empty */
-    size_t capindex;
+    struct trace_list *lists;
+    size_t caplists;
 } trace;
 
 /* Called for each record as it is made; return 1 to stop the run. When a
@@ -51,10 +63,28 @@ void trace_pass(const char *path, const case_info *c, const runpass_options *o, 
                 void *ud, trace *out);
 void trace_free(trace *t);
 
-/* Builds the lookup index of a finished trace (trace_match needs it). */
+/* Builds the lookup index of a finished trace (trace_candidates needs it). */
 void trace_index(trace *t);
-/* Finds the record of a with the same key and nth as r (else the same base
- * and nth_base); NULL when none. */
-const trace_rec *trace_match(const trace *a, const trace_rec *r);
+
+typedef enum { TRACE_BY_KEY, TRACE_BY_NAME, TRACE_BY_BASE } trace_match_kind;
+
+/* The records of a that correspond to r: those with its key (its lane,
+ * else lane 0), else its full name, else the record of its base name with
+ * the same occurrence count when both ops are of one class (add/sub/mul,
+ * neg/exp/recip, ...: a flipped op). primary is the one with the same occurrence count
+ * (or NULL); all[0..n) are every candidate, for when the occurrences do not
+ * line up (lanes splitting a loop between them). Returns 0 when none. */
+typedef struct trace_cands {
+    const trace_rec *primary;
+    const size_t *all;  /* indices into a->recs */
+    size_t n;
+    trace_match_kind how;
+} trace_cands;
+int trace_candidates(const trace *a, const trace_rec *r, trace_cands *out);
+
+/* The statement of a whose target has r's base name, when that base comes
+ * from one statement there and its op differs from r's: the op was
+ * changed. NULL otherwise. */
+const trace_rec *trace_op_changed(const trace *a, const trace_rec *r);
 
 #endif

@@ -126,6 +126,9 @@ def main():
         need(b, "recoveries", list, w)
         st = need(b, "statement", (dict, type(None)), w)
         if st is not None:
+            need(st, "op_changed", bool, w + ".statement")
+            for k in ("compared", "realigned", "unmatched"):
+                need(st, k, int, w + ".statement")
             if need(st, "found", bool, w + ".statement"):
                 need(st, "file", str, w + ".statement")
                 need(st, "line", int, w + ".statement")
