@@ -163,7 +163,28 @@ static void km_store(const double *blk, int NR, double *restrict c, int64_t ldc,
         km_store(blk, 16, c, ldc, mr, nr);                                         \
     }
 
-/* One micro-kernel set, pick function, packers and driver per B type. */
+/* A rows [0, mr) x columns [0, kc) into ap[p][0..MR), zero-padded. */
+#define KM_PACK_A(T)                                                                   \
+    static void km_pack_a_##T(int64_t mr, int MR, int64_t kc, const T *a, int64_t lda, \
+                              double *ap)                                          \
+    {                                                                              \
+        /* row by row: contiguous reads, MR-strided writes (both in L1) */        \
+        for (int64_t i = 0; i < MR; i++) {                                         \
+            if (i < mr) {                                                          \
+                const T *row = a + i * lda;                                        \
+                for (int64_t p = 0; p < kc; p++)                                   \
+                    ap[p * MR + i] = (double)row[p];                               \
+            } else {                                                               \
+                for (int64_t p = 0; p < kc; p++)                                   \
+                    ap[p * MR + i] = 0.0;                                          \
+            }                                                                      \
+        }                                                                          \
+    }
+
+KM_PACK_A(double)
+KM_PACK_A(float)
+
+/* One micro-kernel set, pick function and driver per B type. */
 #define KM_FAMILY(T)                                                               \
     typedef void (*km_micro_##T)(int64_t kc, const double *restrict a,            \
                                  const T *restrict b, int64_t ldb, double *restrict c, \
@@ -176,19 +197,6 @@ static void km_store(const double *blk, int NR, double *restrict c, int64_t ldc,
         *mr = 6;                                                                   \
         *nr = 8;                                                                   \
         return km_6x8_##T;                                                         \
-    }                                                                              \
-    /* A rows [0, mr) x columns [0, kc) into ap[p][0..MR), zero-padded */          \
-    static void km_pack_a_##T(int64_t mr, int MR, int64_t kc, const T *a, int64_t lda, \
-                              double *ap)                                          \
-    {                                                                              \
-        for (int64_t p = 0; p < kc; p++) {                                         \
-            int64_t i = 0;                                                         \
-            for (; i < mr; i++)                                                    \
-                ap[i] = (double)a[i * lda + p];                                    \
-            for (; i < MR; i++)                                                    \
-                ap[i] = 0.0;                                                       \
-            ap += MR;                                                              \
-        }                                                                          \
     }                                                                              \
     static void km_gemm_##T(int64_t m, int64_t n, int64_t k, const T *a, int64_t lda, \
                             const T *b, int64_t ldb, double *c, int64_t ldc)       \
@@ -251,7 +259,6 @@ static void km_store(const double *blk, int NR, double *restrict c, int64_t ldc,
 #endif
 
 KM_FAMILY(double)
-KM_FAMILY(float)
 
 void kernel_gemm_f64(int64_t m, int64_t n, int64_t k, const double *a, int64_t lda,
                      const double *b, int64_t ldb, double *c, int64_t ldc)
@@ -261,16 +268,75 @@ void kernel_gemm_f64(int64_t m, int64_t n, int64_t k, const double *a, int64_t l
     km_gemm_double(m, n, k, a, lda, b, ldb, c, ldc);
 }
 
+/* Float inputs: each KC slice of B is widened to double once (zero-padded
+ * to whole panels), so the micro-kernel's loop holds only loads,
+ * broadcasts and multiply-adds; converting inside it cost more shuffles
+ * than the multiply-adds it fed. */
+static void km_gemm_f32_wide(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda,
+                             const float *b, int64_t ldb, double *c, int64_t ldc)
+{
+    int MR, NR;
+    km_micro_double micro = km_pick_double(&MR, &NR);
+    if (k <= 0 || m <= 0 || n <= 0)
+        return;
+    int64_t kcmax = k < KM_KC ? k : KM_KC;
+    int64_t mblocks = (m + MR - 1) / MR;
+    int64_t npad = (n + NR - 1) / NR * NR;
+    double *ap = xmalloc((size_t)(mblocks * MR * kcmax) * sizeof *ap);
+    double *bd = xmalloc((size_t)(npad * kcmax) * sizeof *bd);
+    for (int64_t p0 = 0; p0 < k; p0 += KM_KC) {
+        int64_t kc = k - p0 < KM_KC ? k - p0 : KM_KC;
+        for (int64_t p = 0; p < kc; p++) {
+            const float *src = b + (p0 + p) * ldb;
+            double *dst = bd + p * npad;
+            int64_t j = 0;
+            for (; j + 4 <= n; j += 4) { /* 4 at a time: one packed conversion */
+                km_v4f f;
+                memcpy(&f, src + j, sizeof f);
+                km_v4 v = __builtin_convertvector(f, km_v4);
+                memcpy(dst + j, &v, sizeof v);
+            }
+            for (; j < n; j++)
+                dst[j] = (double)src[j];
+            for (; j < npad; j++)
+                dst[j] = 0.0;
+        }
+        for (int64_t ib = 0; ib < mblocks; ib++) {
+            int64_t i0 = ib * MR, mr = m - i0 < MR ? m - i0 : MR;
+            km_pack_a_float(mr, MR, kc, a + i0 * lda + p0, lda, ap + ib * MR * kc);
+        }
+        for (int64_t j0 = 0; j0 < n; j0 += NR) {
+            int nr = (int)(n - j0 < NR ? n - j0 : NR);
+            for (int64_t ib = 0; ib < mblocks; ib++) {
+                int64_t i0 = ib * MR, mr = m - i0 < MR ? m - i0 : MR;
+                micro(kc, ap + ib * MR * kc, bd + j0, npad, c + i0 * ldc + j0, ldc, (int)mr, nr);
+            }
+        }
+    }
+    free(bd);
+    free(ap);
+}
+
 void kernel_gemm_f32(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda,
                      const float *b, int64_t ldb, float *c, int64_t ldc)
 {
     if (m <= 0 || n <= 0)
         return;
     double *acc = xcalloc((size_t)(m * n), sizeof *acc);
-    km_gemm_float(m, n, k, a, lda, b, ldb, acc, n);
-    for (int64_t i = 0; i < m; i++)
-        for (int64_t j = 0; j < n; j++)
-            c[i * ldc + j] = (float)acc[i * n + j];
+    km_gemm_f32_wide(m, n, k, a, lda, b, ldb, acc, n);
+    for (int64_t i = 0; i < m; i++) {
+        const double *src = acc + i * n;
+        float *dst = c + i * ldc;
+        int64_t j = 0;
+        for (; j + 4 <= n; j += 4) { /* 4 at a time: one packed conversion */
+            km_v4 v;
+            memcpy(&v, src + j, sizeof v);
+            km_v4f f = __builtin_convertvector(v, km_v4f);
+            memcpy(dst + j, &f, sizeof f);
+        }
+        for (; j < n; j++)
+            dst[j] = (float)src[j];
+    }
     free(acc);
 }
 
