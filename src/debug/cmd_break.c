@@ -457,6 +457,66 @@ ptodb_status cmd_DELETE(session *s, const char *args)
     return for_each_bp(s, args, do_delete);
 }
 
+ptodb_status cmd_CLEAR(session *s, const char *args)
+{
+    if (!s->have_case) {
+        session_errorf(s, "No case is open.  Use \"open PATH\".");
+        return PTODB_ERR_USAGE;
+    }
+    int pass = s->run.active ? s->run.pass : s->cur_pass, line = -1;
+    const char *func = NULL;
+    if (!*args) {
+        inspect_frame f;
+        if (!s->run.active || !inspect_frame_get(s->run.m, s->run.core, s->run.level, &f)) {
+            session_errorf(s, "No source line specified: the program is not being run.");
+            return PTODB_ERR_USAGE;
+        }
+        line = f.line;
+    } else if (all_digits(args) || strchr(args, ':')) {
+        const char *colon = strrchr(args, ':');
+        const char *num = colon ? colon + 1 : args;
+        if (colon) {
+            char spec[512];
+            snprintf(spec, sizeof spec, "%.*s", (int)(colon - args), args);
+            char *py = strstr(spec, ".py");
+            if (py)
+                *py = '\0';
+            const char *base = strrchr(spec, '/');
+            if ((pass = session_find_pass(s, base ? base + 1 : spec)) < 0)
+                return PTODB_ERR_USAGE;
+        }
+        if (!all_digits(num)) {
+            session_errorf(s, "Bad line number in \"%s\".", args);
+            return PTODB_ERR_USAGE;
+        }
+        line = atoi(num);
+    } else {
+        func = args;
+    }
+    strbuf deleted = STRBUF_INIT;
+    int n = 0;
+    for (size_t i = 0; i < s->nbps;) {
+        breakpoint *b = &s->bps[i];
+        int at = func ? b->kind == BP_FUNC && strcmp(b->func, func) == 0
+                      : b->kind == BP_LINE && b->pass == pass && b->line == line;
+        if (!at) {
+            i++;
+            continue;
+        }
+        strbuf_printf(&deleted, "%s%d", n++ ? " " : "", b->number);
+        do_delete(s, b); /* the next one moves into slot i */
+    }
+    if (!n) {
+        session_errorf(s, "No breakpoint at %s.", *args ? args : "this line");
+        strbuf_free(&deleted);
+        return PTODB_ERR_NOT_FOUND;
+    }
+    session_printf(s, "Deleted breakpoint%s %s\n", n > 1 ? "s" : "", strbuf_str(&deleted));
+    strbuf_free(&deleted);
+    session_mark_redraw(s, SESSION_REDRAW_SOURCE);
+    return PTODB_OK;
+}
+
 ptodb_status info_breakpoints(session *s)
 {
     if (!s->nbps) {

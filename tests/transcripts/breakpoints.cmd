@@ -56,3 +56,10 @@ show rtol
 set rtol 0.5
 show rtol
 echo done
+break 29
+break 11_after_ConvertTensorToTileOps.py:29
+clear 29
+clear 29
+break mlp_fused
+clear mlp_fused
+clear nosuch
