@@ -78,26 +78,46 @@ int view_heatmap_get(session *s, int output, view_heat_mode mode, int max_rows, 
                      view_heatmap *out)
 {
     memset(out, 0, sizeof *out);
-    if (!s->have_case || !s->results || output < 0 || (size_t)output >= s->kase.noutputs)
+    if (!s->have_case) {
+        out->why = "no case is open";
         return 0;
+    }
+    if (output < 0 || (size_t)output >= s->kase.noutputs) {
+        out->why = "no such output";
+        return 0;
+    }
     int pass = s->cur_pass;
-    const pass_result *res = &s->results[pass];
-    if (!res->ran || output >= res->nout || !res->outputs[output])
+    const pass_result *res = s->results ? &s->results[pass] : NULL;
+    if (!res || !res->ran) {
+        out->why = "not run yet \xe2\x80\x94 type run";
         return 0;
+    }
+    if (res->failed || output >= res->nout || !res->outputs[output]) {
+        out->why = "the run of this pass stopped with an error";
+        return 0;
+    }
     const tensor *a = res->outputs[output], *b = NULL;
     if (mode == VIEW_HEAT_VS_GOLDEN) {
         b = s->kase.outputs[output].t;
     } else {
-        /* The nearest earlier pass that ran. */
-        for (int p = pass - 1; p >= 0 && !b; p--)
-            if (s->results[p].ran && output < s->results[p].nout && s->results[p].outputs[output])
-                b = s->results[p].outputs[output];
-        if (!b)
+        if (pass == 0) {
+            out->why = "the first pass has no previous pass";
             return 0;
+        }
+        const pass_result *prev = &s->results[pass - 1];
+        if (!prev->ran || prev->failed || output >= prev->nout || !prev->outputs[output]) {
+            out->why = prev->ran ? "the previous pass's run stopped with an error"
+                                 : "the previous pass has not run yet";
+            return 0;
+        }
+        b = prev->outputs[output];
     }
     heatgrid g;
-    if (heatgrid_compute(a, b, max_rows, max_cols, &g) != 0)
+    int st = heatgrid_compute(a, b, max_rows, max_cols, &g);
+    if (st != 0) {
+        out->why = st == PTODB_ERR_SHAPE ? "the two tensors differ in shape" : "nothing to draw (a 0-d or empty tensor)";
         return 0;
+    }
     free(s->heat_cells);
     s->heat_cells = g.cells;
     out->tensor = s->kase.outputs[output].name;
@@ -106,9 +126,9 @@ int view_heatmap_get(session *s, int output, view_heat_mode mode, int max_rows, 
     out->cells = g.cells;
     out->max = g.max;
     const case_tensor *o = &s->kase.outputs[output];
-    tensor_stats st;
-    tensor_compute_stats(o->t, &st);
-    double gmax = fabs(st.max) > fabs(st.min) ? fabs(st.max) : fabs(st.min);
+    tensor_stats st_g;
+    tensor_compute_stats(o->t, &st_g);
+    double gmax = fabs(st_g.max) > fabs(st_g.min) ? fabs(st_g.max) : fabs(st_g.min);
     out->tolerance = session_get_double(s, SETTING_ATOL) + session_get_double(s, SETTING_RTOL) * gmax;
     out->valid_rows = g.valid_rows;
     out->valid_cols = g.valid_cols;

@@ -62,10 +62,13 @@ typedef struct view_heatmap {
     int valid_rows, valid_cols;
     int64_t shape[2];  /* the tensor's (2-D view of its) shape */
     int block_rows, block_cols; /* elements per cell */
+    const char *why;   /* when view_heatmap_get returns 0: why there is no grid */
 } view_heatmap;
 
 /* The heat grid of output number `output` of the current pass, at most
- * max_rows x max_cols cells. 0 when the pass has not been run. */
+ * max_rows x max_cols cells, against golden or against the same output of
+ * the pass just before (N-1). 0 when there is none, with out->why saying
+ * why (not run yet, the previous pass not run, the run failed, ...). */
 int view_heatmap_get(session *s, int output, view_heat_mode mode, int max_rows, int max_cols,
                      view_heatmap *out);
 

@@ -160,12 +160,14 @@ void pane_heatmap_draw(tui *t, crect r, int focused)
         const char *label;
     } half[2] = {{a, VIEW_HEAT_VS_GOLDEN, "vs golden"}, {b, VIEW_HEAT_VS_PREVIOUS, prev_label}};
     for (int k = 0; k < 2; k++) {
-        view_heatmap h;
+        view_heatmap h = {0};
         /* Room for the label, the legend and an outline row and column. */
         int maxr = half[k].r.h - 3, maxc = half[k].r.w - 1;
         int have = maxr > 0 && maxc > 0 &&
                    view_heatmap_get(t->s, t->heat.cursor, half[k].mode, maxr, maxc, &h);
-        render_heatmap(&t->cv, half[k].r, half[k].label, have ? &h : NULL, have, why[k]);
+        /* The engine says why there is no grid; the fixed texts are for
+         * panes too small to ask. */
+        render_heatmap(&t->cv, half[k].r, half[k].label, have ? &h : NULL, have, h.why && !have ? h.why : why[k]);
     }
 }
 
