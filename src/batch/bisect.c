@@ -39,6 +39,7 @@ typedef struct cmp_ctx {
     const trace_rec *hint_good;
     char *hint_name, *hint_func;
     int lane1_only;      /* the divergence found so far is on AIV1 only */
+    int have_main;       /* found one off AIV1: now collecting later ones */
 } cmp_ctx;
 
 /* Drops a found statement (keeps the counts). */
@@ -149,7 +150,7 @@ static void report_found(cmp_ctx *cx, const trace_rec *rec, const trace_rec *m, 
     s->good_func = xstrdup(m->func);
     s->good_tensor = xstrdup(m->name);
     s->good_line = m->line;
-    s->count = tensor_numel(rec->t);
+    s->count = rec->t ? tensor_numel(rec->t) : 0;
     if (di) {
         s->max_abs_diff = di->maxd;
         s->max_golden = di->maxg;
@@ -172,6 +173,8 @@ static int on_bad_rec(void *ud, const trace_rec *rec)
     cmp_ctx *cx = ud;
     if (cx->st->found && rec->lane)
         return 0; /* already have a lane-1 candidate; look for the others' */
+    if (cx->have_main && rec->line == cx->st->line)
+        return 0; /* the same statement again */
     trace_cands tc;
     if (!trace_candidates(cx->good, rec, &tc)) {
         cx->st->unmatched++;
@@ -213,11 +216,24 @@ static int on_bad_rec(void *ud, const trace_rec *rec)
         cx->lane1_only = 1;
         return 0;
     }
+    if (cx->have_main) {
+        /* later divergences, for when the first is a pass's legitimate
+         * rewrite of an intermediate (a K-split partial sum) */
+        bisect_stmt *s = cx->st;
+        for (size_t k = 0; k < s->nlater; k++)
+            if (s->later_line[k] == rec->line)
+                return 0;
+        s->later_line[s->nlater] = rec->line;
+        s->later_tensor[s->nlater] = xstrdup(rec->name);
+        s->nlater++;
+        return s->nlater == BISECT_MAX_LATER;
+    }
     if (cx->st->found)
         bisect_stmt_clear(cx->st);
     cx->lane1_only = 0;
+    cx->have_main = 1;
     report_found(cx, rec, first_same, &di, 0);
-    return 1;
+    return 0;
 }
 
 static void find_statement(batch *b, const bisect_options *o, bisect_result *r)
@@ -239,7 +255,7 @@ static void find_statement(batch *b, const bisect_options *o, bisect_result *r)
     cx.bad_pass = r->first_bad;
     trace bad;
     trace_pass(c->passes[r->first_bad].path, c, &b->o.ro, 0, on_bad_rec, &cx, &bad);
-    if (!s->found && cx.hint) {
+    if (!s->found && cx.hint && !bad.error) { /* a failing run says more than a changed op */
         cx.hint_rec.name = cx.hint_name;
         cx.hint_rec.func = cx.hint_func;
         cx.hint_rec.t = NULL;
@@ -362,6 +378,8 @@ void bisect_result_free(bisect_result *r)
     free(s->good_func);
     free(s->good_tensor);
     free(s->note);
+    for (size_t k = 0; k < s->nlater; k++)
+        free(s->later_tensor[k]);
     free(r->probe_order);
     free(r->flips);
     free(r->recoveries);
@@ -459,7 +477,13 @@ void bisect_report_text(const batch *b, const bisect_result *r, strbuf *out)
             strbuf_printf(out, ", first at flat index %lld (%.6g vs %.6g)", (long long)s->first_bad, s->actual_at,
                           s->good_at);
         strbuf_putc(out, '\n');
-        strbuf_printf(out, "  %zu earlier tensors matched their counterparts within tolerance", s->compared);
+        if (s->nlater) {
+            strbuf_puts(out, "  then also differing in this pass:");
+            for (size_t k = 0; k < s->nlater; k++)
+                strbuf_printf(out, "%s line %d '%s'", k ? "," : "", s->later_line[k], s->later_tensor[k]);
+            strbuf_putc(out, '\n');
+        }
+        strbuf_printf(out, "  %zu other tensors matched their counterparts within tolerance", s->compared);
         if (s->realigned)
             strbuf_printf(out, " (%zu of them another occurrence of the same statement)", s->realigned);
         if (s->unmatched)

@@ -30,6 +30,8 @@ typedef enum {
     BISECT_NO_PASSES
 } bisect_status;
 
+enum { BISECT_MAX_LATER = 3 };
+
 typedef struct bisect_stmt {
     int found;             /* a differing tensor was found (or, op_changed, a changed op) */
     int op_changed;        /* no value differed; the statement's op differs from the passing pass's */
@@ -45,6 +47,10 @@ typedef struct bisect_stmt {
     size_t realigned;      /* of those, matched by another occurrence than the same-numbered one */
     size_t unmatched;      /* records of the failing pass with no counterpart */
     char *note;            /* why nothing was found, or the failing pass's error */
+    /* the next differing statements (other lines), in execution order */
+    int later_line[BISECT_MAX_LATER];
+    char *later_tensor[BISECT_MAX_LATER];
+    size_t nlater;
 } bisect_stmt;
 
 typedef struct bisect_result {

@@ -184,7 +184,13 @@ static void bisect_json(strbuf *o, const batch *b, const bisect_result *r)
         strbuf_printf(o, ", \"outside\": %lld, \"count\": %lld, \"first_bad_index\": %lld", (long long)s->outside,
                       (long long)s->count, (long long)s->first_bad);
     }
-    strbuf_printf(o, ", \"compared\": %zu, \"realigned\": %zu, \"unmatched\": %zu, \"note\": ", s->compared,
+    strbuf_puts(o, ", \"later\": [");
+    for (size_t k = 0; k < s->nlater; k++) {
+        strbuf_printf(o, "%s{\"line\": %d, \"tensor\": ", k ? ", " : "", s->later_line[k]);
+        jstr(o, s->later_tensor[k]);
+        strbuf_puts(o, "}");
+    }
+    strbuf_printf(o, "], \"compared\": %zu, \"realigned\": %zu, \"unmatched\": %zu, \"note\": ", s->compared,
                   s->realigned, s->unmatched);
     jstr(o, s->note);
     strbuf_puts(o, "}}");

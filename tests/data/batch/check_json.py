@@ -127,6 +127,9 @@ def main():
         st = need(b, "statement", (dict, type(None)), w)
         if st is not None:
             need(st, "op_changed", bool, w + ".statement")
+            for x in need(st, "later", list, w + ".statement"):
+                need(x, "line", int, w + ".statement.later")
+                need(x, "tensor", str, w + ".statement.later")
             for k in ("compared", "realigned", "unmatched"):
                 need(st, k, int, w + ".statement")
             if need(st, "found", bool, w + ".statement"):
