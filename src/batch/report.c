@@ -160,7 +160,8 @@ void report_summary(const batch *b, double wall_seconds, strbuf *out)
     }
     report_counts rc;
     report_count(b, &rc);
-    strbuf_printf(out, "%zu passes: %zu pass, %zu fail", c->npasses, rc.passed, rc.failed);
+    strbuf_printf(out, "%zu pass%s: %zu pass, %zu fail", c->npasses, c->npasses == 1 ? "" : "es", rc.passed,
+                  rc.failed);
     if (rc.not_run)
         strbuf_printf(out, ", %zu not validated", rc.not_run);
     if (rc.first_failing >= 0)
