@@ -12,6 +12,7 @@ src_libptodb_a_SOURCES += \
 BATCH_TESTS = \
 	tests/cli/batch_report.sh \
 	tests/cli/batch_bisect.sh \
+	tests/cli/batch_bisect_fixture.sh \
 	tests/cli/batch_fixtures.sh
 TESTS += $(BATCH_TESTS)
 EXTRA_DIST += $(BATCH_TESTS) tests/data/batch/check_json.py scripts/bench.d/batch docs/batch-json.md
