@@ -72,6 +72,18 @@ run_ptodb --batch "$ex/mlp-broken" --stop-at-first --json "$tmp/s.json"
 $check_json "$tmp/s.json" || fail "schema check (stop-at-first)"
 expect_eq "stop-at-first json" "True 2" "$(/usr/bin/python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["summary"]; print(s["stopped_early"], s["not_run"])' "$tmp/s.json")"
 
+# --metrics recomputed independently (numpy) from the outputs --run saves
+if /usr/bin/python3 -c 'import numpy' 2>/dev/null; then
+    mkdir "$tmp/raw"
+    "$PTODB" --run "$ex/mlp-broken" --save-outputs "$tmp/raw" >/dev/null || true
+    for stem in 09_after_OutlineIncoreScopes 11_after_ConvertTensorToTileOps 22_after_ExpandMixedKernel; do
+        /usr/bin/python3 "$top_srcdir/tests/data/batch/check_metrics.py" "$tmp/r.json" "$stem" \
+            "$tmp/raw/$stem.out.raw" "$ex/mlp-broken/data/out/out.npy" out || fail "metrics of $stem"
+    done
+else
+    echo "numpy not found: --metrics not recomputed"
+fi
+
 # exit 2: input and usage errors
 run_ptodb --batch "$ex/does-not-exist"
 expect_eq "missing case" 2 "$rc"
