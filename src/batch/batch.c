@@ -458,6 +458,7 @@ static void flush(order_state *os)
 typedef struct shared_counter {
     volatile int next;
     volatile int stop;
+    volatile int current[]; /* per worker: the task it is running, -1 none */
 } shared_counter;
 
 static void run_workers(order_state *os, const size_t *tasks, size_t ntasks)
@@ -466,13 +467,16 @@ static void run_workers(order_state *os, const size_t *tasks, size_t ntasks)
     int jobs = b->o.jobs;
     if ((size_t)jobs > ntasks)
         jobs = (int)ntasks;
-    shared_counter *sh = mmap(NULL, sizeof *sh, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    size_t shsize = sizeof(shared_counter) + (size_t)jobs * sizeof(int);
+    shared_counter *sh = mmap(NULL, shsize, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     int *fds = xcalloc((size_t)jobs, sizeof *fds);
     pid_t *pids = xcalloc((size_t)jobs, sizeof *pids);
     int started = 0;
     if (sh != MAP_FAILED) {
         sh->next = 0;
         sh->stop = 0;
+        for (int w = 0; w < jobs; w++)
+            sh->current[w] = -1;
         fflush(NULL); /* nothing buffered may be written twice */
         for (int w = 0; w < jobs; w++) {
             int p[2];
@@ -495,6 +499,7 @@ static void run_workers(order_state *os, const size_t *tasks, size_t ntasks)
                     int t = __atomic_fetch_add(&sh->next, 1, __ATOMIC_SEQ_CST);
                     if (t < 0 || (size_t)t >= ntasks)
                         break;
+                    sh->current[w] = t;
                     batch_pass res;
                     eval_one(b, tasks[t], &res);
                     strbuf_clear(&out);
@@ -503,6 +508,7 @@ static void run_workers(order_state *os, const size_t *tasks, size_t ntasks)
                     uint32_t hdr[2] = {(uint32_t)t, (uint32_t)out.len};
                     if (write_all(p[1], hdr, sizeof hdr) != 0 || write_all(p[1], strbuf_str(&out), out.len) != 0)
                         _exit(3);
+                    sh->current[w] = -1;
                 }
                 strbuf_free(&out);
                 _exit(0);
@@ -538,6 +544,25 @@ static void run_workers(order_state *os, const size_t *tasks, size_t ntasks)
                 close(fds[w]);
                 fds[w] = -1;
                 live--;
+                /* A worker that dies (the interpreter crashed on a pass)
+                 * takes only that pass down: it is reported, not re-run
+                 * here, where it would take the whole batch down. */
+                int status = 0;
+                int t = sh->current[w];
+                if (waitpid(pids[w], &status, 0) == pids[w])
+                    pids[w] = -1;
+                if (t >= 0 && (size_t)t < ntasks && !got[t] && WIFSIGNALED(status)) {
+                    batch_pass *p = &b->passes[tasks[t]];
+                    pass_clear(p);
+                    p->status = BATCH_ERROR;
+                    strbuf m = STRBUF_INIT;
+                    strbuf_printf(&m, "ptodb's worker process died running this pass (signal %d, %s)", WTERMSIG(status),
+                                  strsignal(WTERMSIG(status)));
+                    p->message = strbuf_detach(&m);
+                    got[t] = 1;
+                    received++;
+                    b->nruns++;
+                }
                 continue;
             }
             size_t i = tasks[hdr[0]];
@@ -562,6 +587,8 @@ static void run_workers(order_state *os, const size_t *tasks, size_t ntasks)
     for (int w = 0; w < started; w++) {
         if (fds[w] >= 0)
             close(fds[w]);
+        if (pids[w] < 0)
+            continue;
         if (os->stopped)
             kill(pids[w], SIGTERM);
         waitpid(pids[w], NULL, 0);
@@ -581,7 +608,7 @@ static void run_workers(order_state *os, const size_t *tasks, size_t ntasks)
     free(fds);
     free(pids);
     if (sh != MAP_FAILED)
-        munmap(sh, sizeof *sh);
+        munmap(sh, shsize);
 }
 
 size_t batch_eval(batch *b, const size_t *idx, size_t n, batch_ready_fn cb, void *ud)
