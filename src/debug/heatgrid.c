@@ -64,8 +64,11 @@ void heatgrid_free(heatgrid *g)
 
 void heatgrid_render_text(const heatgrid *g, double tol, strbuf *out)
 {
+    /* Within tolerance: punctuation by size; above it: the digits 1..9 by
+     * size, so both where and how much stay visible when most cells fail. */
     static const char ramp[] = " .:-=+*#%@";
     const int nramp = (int)sizeof ramp - 1;
+    int above = 0;
     strbuf_putc(out, '+');
     for (int c = 0; c < g->cols; c++)
         strbuf_putc(out, '-');
@@ -75,13 +78,15 @@ void heatgrid_render_text(const heatgrid *g, double tol, strbuf *out)
         for (int c = 0; c < g->cols; c++) {
             float v = g->cells[r * g->cols + c];
             char ch;
-            if (isnan(v))
+            if (isnan(v)) {
                 ch = '?';
-            else if (tol > 0 && v > tol)
-                ch = '!';
-            else if (g->max <= 0 || v <= 0)
+            } else if (tol > 0 && v > tol) {
+                int d = g->max > 0 ? (int)((double)v / g->max * 9 + 0.5) : 9;
+                ch = (char)('0' + (d < 1 ? 1 : d > 9 ? 9 : d));
+                above++;
+            } else if (g->max <= 0 || v <= 0) {
                 ch = ' ';
-            else {
+            } else {
                 int i = (int)((double)v / g->max * (nramp - 1) + 0.5);
                 if (i < 1)
                     i = 1; /* any nonzero difference shows */
@@ -95,10 +100,10 @@ void heatgrid_render_text(const heatgrid *g, double tol, strbuf *out)
     for (int c = 0; c < g->cols; c++)
         strbuf_putc(out, '-');
     strbuf_puts(out, "+\n");
-    strbuf_printf(out, "cell = %dx%d elements; scale ' .:-=+*#%%@' 0..%.3e", g->block_rows,
+    strbuf_printf(out, "cell = %dx%d elements, max |diff| per cell; ' .:-=+*#%%@' within tolerance, 0..%.3e", g->block_rows,
                   g->block_cols, g->max);
     if (tol > 0)
-        strbuf_printf(out, "; '!' above %.3e", tol);
+        strbuf_printf(out, "; 1..9 above %.3e (%d of %d cells)", tol, above, g->rows * g->cols);
     if (g->nonfinite)
         strbuf_puts(out, "; '?' NaN/Inf");
     strbuf_putc(out, '\n');

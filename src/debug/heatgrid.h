@@ -23,9 +23,10 @@ typedef struct heatgrid {
  * Cells at most max_rows x max_cols. Free with heatgrid_free. */
 int heatgrid_compute(const tensor *a, const tensor *b, int max_rows, int max_cols, heatgrid *g);
 void heatgrid_free(heatgrid *g);
-/* Text form: one character per cell from the ramp " .:-=+*#%@" scaled to
- * max, '!' for cells above tol (when tol > 0) and '?' for NaN/Inf, inside a
- * frame, with the scale on the last line. */
+/* Text form: one character per cell, inside a frame, with the scale on the
+ * last line: the ramp " .:-=+*#%@" scaled to max for cells within tol, the
+ * digits 1..9 (scaled to max) for cells above tol (when tol > 0), '?' for
+ * NaN/Inf. */
 void heatgrid_render_text(const heatgrid *g, double tol, strbuf *out);
 
 #endif
