@@ -50,6 +50,9 @@ run_ptodb --batch "$ex/mlp-broken" --metrics --heatmap -j 1
 expect_contains "metrics" "  metrics 'out': outside tolerance 81.25% (832 of 1024), first bad index 0 [0, 0]" "$out"
 expect_contains "metrics ulp" "max ULP " "$out"
 expect_contains "heatmap" "heatmap 'out' (max |actual - golden| per block, 16x64 view):" "$out"
+# pass 22 stores [8, 64] tiles (one per vector lane) into out: one cell per tile
+expect_contains "heatmap per tile" "heatmap 'out' (max |actual - golden| per tile, 16x64 view):" "$out"
+expect_contains "heatmap tile cells" "cell = 8x64 elements" "$out"
 expect_contains "heatmap scale" "' .:-=+*#%@' within tolerance, 0..2.131e+00; 1..9 above 5.000e-02" "$out"
 
 # JSON: to a file (text still on stdout) and to stdout (text on stderr)
