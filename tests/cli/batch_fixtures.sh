@@ -106,6 +106,11 @@ for case_dir in "$PTODB_FIXTURES"/*/; do
             printf "%-36s %6d %9d %9d %9d %6d %6d %8s\n", name, passes, nref, npf, ngold, xfail, fails, secs >> summary
             exit fails > 0
         }' "$tmp/$name.got" || total_fail=1
+    # one job gives the same lines, in the same order
+    "$PTODB" --batch "$case_dir" --ref=$profile --jobs=1 >"$tmp/$name.j1" 2>/dev/null || true
+    sed -n '/^====================/,/^$/p' "$tmp/$name.out" >"$tmp/$name.a"
+    sed -n '/^====================/,/^$/p' "$tmp/$name.j1" >"$tmp/$name.b"
+    cmp -s "$tmp/$name.a" "$tmp/$name.b" || { echo "  FAIL $name: --jobs=1 prints other lines"; diff "$tmp/$name.a" "$tmp/$name.b" | head -5; total_fail=1; }
     # the exit status follows the verdicts
     if grep -q 'pass: False\|^REF would fail here\|^error: ' "$tmp/$name.out"; then want=1; else want=0; fi
     [ "$rc" -eq "$want" ] || { echo "  FAIL $name: exit $rc, expected $want"; total_fail=1; }
