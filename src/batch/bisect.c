@@ -178,9 +178,15 @@ static int on_bad_rec(void *ud, const trace_rec *rec)
     trace_cands tc;
     if (!trace_candidates(cx->good, rec, &tc)) {
         cx->st->unmatched++;
-        if (!cx->hint && trace_op_changed(cx->good, rec))
-            cx->hint = 1, cx->hint_rec = *rec, cx->hint_good = trace_op_changed(cx->good, rec),
-            cx->hint_name = xstrdup(rec->name), cx->hint_func = xstrdup(rec->func);
+        const trace_rec *was = cx->hint ? NULL : trace_op_changed(cx->good, rec);
+        if (was) {
+            /* rec's strings die with this call: keep copies */
+            cx->hint = 1;
+            cx->hint_rec = *rec;
+            cx->hint_good = was;
+            cx->hint_name = xstrdup(rec->name);
+            cx->hint_func = xstrdup(rec->func);
+        }
         return 0;
     }
     const trace_rec *m = tc.primary && same_shape(tc.primary->t, rec->t) ? tc.primary : NULL;
@@ -258,6 +264,7 @@ static void find_statement(batch *b, const bisect_options *o, bisect_result *r)
     if (!s->found && cx.hint && !bad.error) { /* a failing run says more than a changed op */
         cx.hint_rec.name = cx.hint_name;
         cx.hint_rec.func = cx.hint_func;
+        cx.hint_rec.key = cx.hint_rec.base = NULL;
         cx.hint_rec.t = NULL;
         report_found(&cx, &cx.hint_rec, cx.hint_good, NULL, 1);
         s->count = 0;
