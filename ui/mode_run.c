@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -115,6 +116,74 @@ static void save_output(const char *dir, const char *stem, const runpass_output 
     fclose(f);
 }
 
+/* Bytes of two same-shaped tensors differ (NaN payloads included). Counts the
+ * differing elements and the largest |difference| between them. */
+static int64_t count_changed(const tensor *a, const tensor *b, double *max_diff)
+{
+    *max_diff = 0;
+    if (a->ndim != b->ndim || a->dtype != b->dtype)
+        return -1;
+    for (int d = 0; d < a->ndim; d++)
+        if (a->shape[d] != b->shape[d])
+            return -1;
+    tensor *ca = tensor_contiguous((tensor *)a), *cb = tensor_contiguous((tensor *)b);
+    size_t es = dtype_size(a->dtype);
+    int64_t n = tensor_numel(a), changed = 0;
+    const unsigned char *pa = tensor_data(ca), *pb = tensor_data(cb);
+    for (int64_t k = 0; k < n; k++) {
+        if (memcmp(pa + (size_t)k * es, pb + (size_t)k * es, es) == 0)
+            continue;
+        changed++;
+        double d = fabs(dtype_load(a->dtype, pa, (size_t)k) - dtype_load(a->dtype, pb, (size_t)k));
+        if (d > *max_diff || d != d)
+            *max_diff = d;
+    }
+    tensor_unref(ca);
+    tensor_unref(cb);
+    return changed;
+}
+
+/* The race check: the pass again under `runs` random schedules (seeds
+ * 1..runs). The cores' pops are deterministic whatever the interleaving
+ * (semantics.md §6.6), so an output that changes means cores touched global
+ * memory without a queue ordering them. Returns 1 when one did. */
+static int race_check(const case_info *c, size_t i, const runpass_options *ro, const runpass_result *base,
+                      int runs, strbuf *out)
+{
+    int raced = 0;
+    for (int seed = 1; seed <= runs && !raced; seed++) {
+        runpass_options rr = *ro;
+        rr.mopt.sched = EXEC_SCHED_RANDOM;
+        rr.mopt.seed = (uint64_t)seed;
+        runpass_result r;
+        runpass_file(c->passes[i].path, c, &rr, &r);
+        if (r.status != base->status) {
+            strbuf_printf(out, "race: under --schedule=random:%d the pass %s instead%s%s\n", seed,
+                          r.status == RUNPASS_COMPARED ? "completes" : "fails", r.message ? ": " : "",
+                          r.message ? r.message : "");
+            raced = 1;
+        } else if (r.status == RUNPASS_COMPARED) {
+            for (size_t k = 0; k < r.noutputs && k < base->noutputs; k++) {
+                double md;
+                int64_t n = count_changed(base->outputs[k].actual, r.outputs[k].actual, &md);
+                if (n == 0)
+                    continue;
+                char d[64];
+                exec_format_e6(md, d, sizeof d);
+                strbuf_printf(out,
+                              "race: output '%s' changes under --schedule=random:%d (%lld elements, max "
+                              "|diff| %s): cores write or read it without a queue ordering them\n",
+                              r.outputs[k].key, seed, (long long)n, d);
+                raced = 1;
+            }
+        }
+        runpass_result_free(&r);
+    }
+    if (!raced)
+        strbuf_printf(out, "race check: %d random schedules, outputs unchanged\n", runs);
+    return raced;
+}
+
 /* Runs pass i and formats its lines into out; returns 1 when it failed. */
 static int run_one(const case_info *c, size_t i, const runpass_options *ro, const char *save_dir,
                    strbuf *out)
@@ -158,6 +227,8 @@ static int run_one(const case_info *c, size_t i, const runpass_options *ro, cons
         strbuf_printf(out, "%s%s\n", r.status == RUNPASS_ERROR ? "error: " : "", r.message);
         failed = 1;
     }
+    if (ro->race_runs > 0 && race_check(c, i, ro, &r, ro->race_runs, out))
+        failed = 1;
     runpass_result_free(&r);
     return failed;
 }
@@ -303,6 +374,17 @@ int mode_run(const ptodb_cli *cli)
         copt.has_atol = 1;
     }
     const char *save_dir = ptodb_cli_value(cli, OPT_SAVE_OUTPUTS);
+    ro.race_runs = 0;
+    if (ptodb_cli_value(cli, OPT_RACE_CHECK)) {
+        char *end;
+        long n = strtol(ptodb_cli_value(cli, OPT_RACE_CHECK), &end, 10);
+        if (*end || n < 1 || n > 100000) {
+            fprintf(stderr, "ptodb: --race-check: expected a number of schedules from 1 to 100000, got '%s'\n",
+                    ptodb_cli_value(cli, OPT_RACE_CHECK));
+            return PTODB_EXIT_USAGE;
+        }
+        ro.race_runs = (int)n;
+    }
     int jobs = 1;
     if (ptodb_cli_value(cli, OPT_JOBS)) {
         char *end;

@@ -25,6 +25,7 @@
     X(REF, "ref", 0, REQUIRED, "PROFILE", "torch profile of the reference: torch2 (default) or torch1.13") \
     X(SCHEDULE, "schedule", 0, REQUIRED, "S", "cross-core schedule: fixed, aic-first, aiv-first, random:SEED") \
     X(SLOT_DEPTH, "slot-depth", 0, REQUIRED, "N", "cross-core queue depth: N, pipe (slot_num) or unbounded (REF, default)") \
+    X(RACE_CHECK, "race-check", 0, REQUIRED, "N", "with --run: rerun each pass under N random schedules; report outputs that change (races through global memory)") \
     X(NO_CHECK_SHAPES, "no-check-shapes", 0, NONE, NULL, "skip REF's check_shapes assertions") \
     X(SAVE_OUTPUTS, "save-outputs", 0, REQUIRED, "DIR", "with --run: write each output as DIR/PASS.KEY.raw") \
     X(JOBS, "jobs", 'j', REQUIRED, "N", "with --run/--batch: run N passes at a time in worker processes") \

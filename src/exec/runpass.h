@@ -36,6 +36,7 @@ typedef struct runpass_result {
 typedef struct runpass_options {
     machine_options mopt;
     const op_fn *ops;       /* exec_ops_init table */
+    int race_runs;          /* --run --race-check N: random schedules per pass (runpass_file ignores it) */
 } runpass_options;
 
 /* Runs the dump file at path against case c. Never prints. */

@@ -1,0 +1,50 @@
+#!/bin/sh
+# --race-check N reruns every pass under N random schedules: a program of ours
+# whose AIC and AIV store to the same tensor with no queue between them is
+# flagged; our examples and every fixture case keep their outputs bit for bit
+# under twenty schedules.
+. "$top_srcdir/tests/cli/lib.sh"
+set -e
+tmp=$(mktemp -d) || fail "mktemp"
+trap 'rm -rf "$tmp"' EXIT INT TERM
+
+npy_4x4() { # npy_4x4 FILE VALUE-BYTES: a version 1.0 .npy of a 4x4 '<f4' array filled with one float
+    hdr="{'descr': '<f4', 'fortran_order': False, 'shape': (4, 4), }"
+    pad=$((128 - 10 - ${#hdr} - 1))
+    {
+        printf '\223NUMPY\001\000\166\000'; printf '%s' "$hdr"; printf '%*s\n' "$pad" ''
+        i=0; while [ $i -lt 16 ]; do printf "$2"; i=$((i + 1)); done
+    } >"$1"
+}
+d="$tmp/race"
+mkdir -p "$d/passes_dump" "$d/data/in" "$d/data/out"
+cp "$top_srcdir/tests/data/xcore/race.py" "$d/passes_dump/22_after_ExpandMixedKernel.py"
+npy_4x4 "$d/data/in/a.npy" '\000\000\000\000'    # zeros
+npy_4x4 "$d/data/out/out.npy" '\000\000\000\100' # 2.0: AIV's store lands last in the fixed order
+
+run_ptodb --run "$d"
+expect_eq "race program, fixed schedule: exit" 0 "$rc"
+run_ptodb --run "$d" --race-check 20
+expect_eq "race program: exit" 1 "$rc"
+expect_contains "race flagged" "race: output 'out' changes under --schedule=random:" "$out"
+
+run_ptodb --run "$top_srcdir/examples/mlp" --race-check 20
+expect_eq "mlp: exit" 0 "$rc"
+expect_eq "mlp: every pass checked" 7 "$(printf '%s\n' "$out" | grep -c '^race check: 20 random schedules, outputs unchanged')"
+
+run_ptodb --run "$d" --race-check 0
+expect_eq "bad count: exit" 2 "$rc"
+
+if [ ! -d "$PTODB_FIXTURES" ]; then
+    echo "SKIP fixtures part: no fixtures at $PTODB_FIXTURES"
+    exit 0
+fi
+checked=0
+for c in "$PTODB_FIXTURES"/*/; do
+    [ -d "$c/passes_dump" ] || continue
+    run_ptodb --run "$c" --ref=torch1.13 --race-check 20
+    races=$(printf '%s\n' "$out" | grep '^race' | grep -vc '^race check: 20 random schedules, outputs unchanged' || true)
+    [ "$races" -eq 0 ] || fail "$(basename "$c"): outputs change under random schedules: $(printf '%s\n' "$out" | grep '^race:' | head -3)"
+    checked=$((checked + $(printf '%s\n' "$out" | grep -c '^race check: 20 random')))
+done
+echo "race check: $checked fixture passes unchanged under 20 random schedules each"
