@@ -25,6 +25,12 @@ static int probe(batch *b, bisect_result *r, size_t i)
 
 /* ---- statement level ------------------------------------------------------------------------ */
 
+typedef struct diff_info {
+    double maxd, maxg;
+    int64_t outside, first;
+    double fa, fg;
+} diff_info;
+
 typedef struct cmp_ctx {
     const trace *good;
     double rtol, atol;
@@ -40,7 +46,35 @@ typedef struct cmp_ctx {
     char *hint_name, *hint_func;
     int lane1_only;      /* the divergence found so far is on AIV1 only */
     int have_main;       /* found one off AIV1: now collecting later ones */
+    /* the first divergence at a statement whose op changed within its kind
+     * (sub where the passing pass has add): no pass does that on purpose,
+     * so it is the likelier cause than an earlier differing intermediate */
+    int have_flip;
+    int flip_line, flip_core;
+    char *flip_name, *flip_func, *flip_op, *flip_was;
+    const trace_rec *flip_good;
+    diff_info flip_di;
+    int64_t flip_count;
+    /* the counts reported: those when the report was complete (the later
+     * list full, or the changed op found after it), not at the run's end */
+    int frozen;
+    size_t saved_compared, saved_unmatched, saved_realigned;
 } cmp_ctx;
+
+static void save_counts(cmp_ctx *cx)
+{
+    cx->frozen = 1;
+    cx->saved_compared = cx->st->compared;
+    cx->saved_unmatched = cx->st->unmatched;
+    cx->saved_realigned = cx->st->realigned;
+}
+
+/* "t|sub" -> "sub" */
+static char *op_of(const char *key)
+{
+    const char *bar = key ? strrchr(key, '|') : NULL;
+    return xstrdup(bar ? bar + 1 : "?");
+}
 
 /* Drops a found statement (keeps the counts). */
 static void bisect_stmt_clear(bisect_stmt *s)
@@ -65,14 +99,6 @@ static int same_shape(const tensor *a, const tensor *b)
     return 1;
 }
 
-/* Compares a with g elementwise (same shape): 0 when every element is
- * within atol + rtol * |g|. With full, fills the figures of the report;
- * without, stops at the first element outside. */
-typedef struct diff_info {
-    double maxd, maxg;
-    int64_t outside, first;
-    double fa, fg;
-} diff_info;
 
 /* The valid region of a tile (REF's _pypto_valid_shape) when it has one of
  * its rank: elements outside it are padding, whatever a pass leaves there. */
@@ -96,6 +122,9 @@ static int in_valid(const tensor *a, const tensor *g, int64_t k)
     return 1;
 }
 
+/* Compares a with g elementwise (same shape): 0 when every element is
+ * within atol + rtol * |g|. With full, fills the figures of the report;
+ * without, stops at the first element outside. */
 static int differs(const tensor *a, const tensor *g, double rtol, double atol, int full, diff_info *di)
 {
     int64_t n = tensor_numel(a);
@@ -222,17 +251,41 @@ static int on_bad_rec(void *ud, const trace_rec *rec)
         cx->lane1_only = 1;
         return 0;
     }
+    char *op_now = op_of(rec->key), *op_was = op_of(first_same->key);
+    int flipped = strcmp(op_now, op_was) != 0 && trace_op_class(rec->key) >= 0 &&
+                  trace_op_class(rec->key) == trace_op_class(first_same->key);
+    free(op_now);
+    free(op_was);
+    if (flipped && !cx->have_flip) {
+        cx->have_flip = 1;
+        cx->flip_line = rec->line;
+        cx->flip_core = rec->core;
+        cx->flip_name = xstrdup(rec->name);
+        cx->flip_func = xstrdup(rec->func);
+        cx->flip_op = op_of(rec->key);
+        cx->flip_was = op_of(first_same->key);
+        cx->flip_good = first_same;
+        cx->flip_di = di;
+        cx->flip_count = tensor_numel(rec->t);
+        if (cx->frozen)
+            save_counts(cx);
+    }
     if (cx->have_main) {
         /* later divergences, for when the first is a pass's legitimate
          * rewrite of an intermediate (a K-split partial sum) */
         bisect_stmt *s = cx->st;
+        int seen = 0;
         for (size_t k = 0; k < s->nlater; k++)
-            if (s->later_line[k] == rec->line)
-                return 0;
-        s->later_line[s->nlater] = rec->line;
-        s->later_tensor[s->nlater] = xstrdup(rec->name);
-        s->nlater++;
-        return s->nlater == BISECT_MAX_LATER;
+            seen |= s->later_line[k] == rec->line;
+        if (!seen && s->nlater < BISECT_MAX_LATER) {
+            s->later_line[s->nlater] = rec->line;
+            s->later_tensor[s->nlater] = xstrdup(rec->name);
+            s->nlater++;
+            if (s->nlater == BISECT_MAX_LATER)
+                save_counts(cx);
+        }
+        /* go on to the end while no changed op has shown up */
+        return s->nlater == BISECT_MAX_LATER && cx->have_flip;
     }
     if (cx->st->found)
         bisect_stmt_clear(cx->st);
@@ -240,6 +293,41 @@ static int on_bad_rec(void *ud, const trace_rec *rec)
     cx->have_main = 1;
     report_found(cx, rec, first_same, &di, 0);
     return 0;
+}
+
+/* A changed op found after the first divergence becomes the answer; the
+ * first one is kept as the earlier differing statement. */
+static void prefer_flip(cmp_ctx *cx)
+{
+    bisect_stmt *s = cx->st;
+    if (!cx->have_flip || !cx->have_main)
+        return;
+    s->op_now = xstrdup(cx->flip_op);
+    s->op_was = xstrdup(cx->flip_was);
+    if (s->line == cx->flip_line)
+        return;
+    s->earlier_line = s->line;
+    s->earlier_tensor = xstrdup(s->tensor);
+    bisect_stmt_clear(s);
+    trace_rec r;
+    memset(&r, 0, sizeof r);
+    r.name = cx->flip_name;
+    r.func = cx->flip_func;
+    r.line = cx->flip_line;
+    r.core = cx->flip_core;
+    report_found(cx, &r, cx->flip_good, &cx->flip_di, 0);
+    s->count = cx->flip_count;
+    /* the later list loses the statement now reported */
+    size_t j = 0;
+    for (size_t k = 0; k < s->nlater; k++) {
+        if (s->later_line[k] == cx->flip_line) {
+            free(s->later_tensor[k]);
+            continue;
+        }
+        s->later_line[j] = s->later_line[k];
+        s->later_tensor[j++] = s->later_tensor[k];
+    }
+    s->nlater = j;
 }
 
 static void find_statement(batch *b, const bisect_options *o, bisect_result *r)
@@ -261,6 +349,16 @@ static void find_statement(batch *b, const bisect_options *o, bisect_result *r)
     cx.bad_pass = r->first_bad;
     trace bad;
     trace_pass(c->passes[r->first_bad].path, c, &b->o.ro, 0, on_bad_rec, &cx, &bad);
+    if (cx.frozen) {
+        s->compared = cx.saved_compared;
+        s->unmatched = cx.saved_unmatched;
+        s->realigned = cx.saved_realigned;
+    }
+    prefer_flip(&cx);
+    free(cx.flip_name);
+    free(cx.flip_func);
+    free(cx.flip_op);
+    free(cx.flip_was);
     if (!s->found && cx.hint && !bad.error) { /* a failing run says more than a changed op */
         cx.hint_rec.name = cx.hint_name;
         cx.hint_rec.func = cx.hint_func;
@@ -385,6 +483,9 @@ void bisect_result_free(bisect_result *r)
     free(s->good_func);
     free(s->good_tensor);
     free(s->note);
+    free(s->earlier_tensor);
+    free(s->op_now);
+    free(s->op_was);
     for (size_t k = 0; k < s->nlater; k++)
         free(s->later_tensor[k]);
     free(r->probe_order);
@@ -484,6 +585,13 @@ void bisect_report_text(const batch *b, const bisect_result *r, strbuf *out)
             strbuf_printf(out, ", first at flat index %lld (%.6g vs %.6g)", (long long)s->first_bad, s->actual_at,
                           s->good_at);
         strbuf_putc(out, '\n');
+        if (s->op_now)
+            strbuf_printf(out, "  its op changed: %s where the passing pass has %s\n", s->op_now, s->op_was);
+        if (s->earlier_tensor)
+            strbuf_printf(out,
+                          "  an earlier statement differs too: line %d '%s' (a pass may rewrite an intermediate "
+                          "on purpose; a changed op is the likelier cause)\n",
+                          s->earlier_line, s->earlier_tensor);
         if (s->nlater) {
             strbuf_puts(out, "  then also differing in this pass:");
             for (size_t k = 0; k < s->nlater; k++)

@@ -51,6 +51,9 @@ typedef struct bisect_stmt {
     int later_line[BISECT_MAX_LATER];
     char *later_tensor[BISECT_MAX_LATER];
     size_t nlater;
+    char *op_now, *op_was;  /* the statement's op changed (within its kind): "sub", "add" */
+    int earlier_line;       /* with op_now: a statement that differs before it, or 0 */
+    char *earlier_tensor;
 } bisect_stmt;
 
 typedef struct bisect_result {

@@ -184,6 +184,18 @@ static void bisect_json(strbuf *o, const batch *b, const bisect_result *r)
         strbuf_printf(o, ", \"outside\": %lld, \"count\": %lld, \"first_bad_index\": %lld", (long long)s->outside,
                       (long long)s->count, (long long)s->first_bad);
     }
+    strbuf_puts(o, ", \"op\": ");
+    jstr(o, s->op_now);
+    strbuf_puts(o, ", \"good_op\": ");
+    jstr(o, s->op_was);
+    strbuf_puts(o, ", \"earlier\": ");
+    if (s->earlier_tensor) {
+        strbuf_printf(o, "{\"line\": %d, \"tensor\": ", s->earlier_line);
+        jstr(o, s->earlier_tensor);
+        strbuf_puts(o, "}");
+    } else {
+        strbuf_puts(o, "null");
+    }
     strbuf_puts(o, ", \"later\": [");
     for (size_t k = 0; k < s->nlater; k++) {
         strbuf_printf(o, "%s{\"line\": %d, \"tensor\": ", k ? ", " : "", s->later_line[k]);

@@ -15,4 +15,4 @@ BATCH_TESTS = \
 	tests/cli/batch_bisect_fixture.sh \
 	tests/cli/batch_fixtures.sh
 TESTS += $(BATCH_TESTS)
-EXTRA_DIST += $(BATCH_TESTS) tests/data/batch/check_json.py tests/data/batch/check_metrics.py scripts/bench.d/batch docs/batch-json.md
+EXTRA_DIST += $(BATCH_TESTS) tests/data/batch/check_json.py tests/data/batch/check_metrics.py tests/data/batch/flip_sweep.sh scripts/bench.d/batch docs/batch-json.md

@@ -523,7 +523,7 @@ static int from_list(const trace *a, const struct trace_list *l, uint32_t nth, c
 
 /* Ops a miscompile swaps for one another (a flipped operator): the same
  * class means a statement whose op changed may still be the same one. */
-static int op_class(const char *key)
+int trace_op_class(const char *key)
 {
     static const char *const classes[][16] = {
         {"add", "sub", "mul", "div", "maximum", "minimum", "max", "min", "rem", "pow", NULL},
@@ -558,10 +558,10 @@ int trace_candidates(const trace *a, const trace_rec *r, trace_cands *out)
          * pass that replaces a statement by another kind (a matmul by a
          * create and a loop) is not a flipped op */
         const struct trace_list *b = list_get(a, 'b', lane, r->base);
-        int cls = op_class(r->key);
+        int cls = trace_op_class(r->key);
         if (b && cls >= 0 && r->nth_base < b->n) {
             const trace_rec *c = &a->recs[b->idx[r->nth_base]];
-            if (op_class(c->key) == cls) {
+            if (trace_op_class(c->key) == cls) {
                 out->how = TRACE_BY_BASE;
                 out->primary = c;
                 out->all = &b->idx[r->nth_base];

@@ -82,6 +82,11 @@ typedef struct trace_cands {
 } trace_cands;
 int trace_candidates(const trace *a, const trace_rec *r, trace_cands *out);
 
+/* The kind of a record's op for flipped-op matching: one class for binary
+ * arithmetic (add, sub, mul, div, max, min), one for their scalar forms,
+ * unary math, reductions, row/column broadcasts; -1 for any other op. */
+int trace_op_class(const char *key);
+
 /* The statement of a whose target has r's base name, when that base comes
  * from one statement there and its op differs from r's: the op was
  * changed. NULL otherwise. */

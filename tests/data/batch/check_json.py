@@ -127,6 +127,12 @@ def main():
         st = need(b, "statement", (dict, type(None)), w)
         if st is not None:
             need(st, "op_changed", bool, w + ".statement")
+            need(st, "op", OPT_STR, w + ".statement")
+            need(st, "good_op", OPT_STR, w + ".statement")
+            e = need(st, "earlier", (dict, type(None)), w + ".statement")
+            if e is not None:
+                need(e, "line", int, w + ".statement.earlier")
+                need(e, "tensor", str, w + ".statement.earlier")
             for x in need(st, "later", list, w + ".statement"):
                 need(x, "line", int, w + ".statement.later")
                 need(x, "tensor", str, w + ".statement.later")
