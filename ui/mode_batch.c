@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "base/diag.h"
+#include "base/mem.h"
 #include "base/status.h"
 #include "base/strbuf.h"
 #include "batch/batch.h"
@@ -140,7 +141,7 @@ int mode_batch(const ptodb_cli *cli)
             remove(json_path);
         return PTODB_EXIT_USAGE;
     }
-    op_fn *ops = calloc(IR_OP_COUNT, sizeof *ops);
+    op_fn *ops = xcalloc(IR_OP_COUNT, sizeof *ops);
     exec_ops_init(ops);
     bo.ro.ops = ops;
     batch b;
