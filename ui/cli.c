@@ -88,6 +88,20 @@ void ptodb_cli_free(ptodb_cli *cli)
     }
 }
 
+const char *ptodb_cli_case_path(const ptodb_cli *cli, const char *mode)
+{
+    if (cli->npaths == 1)
+        return cli->paths[0];
+    if (cli->npaths == 0)
+        fprintf(stderr, "ptodb: %s needs a PATH: a build folder, its passes_dump/, a dump file or a ptodb.yaml\n",
+                mode);
+    else
+        fprintf(stderr, "ptodb: %s takes one PATH, got %d: '%s', '%s'%s\n", mode, cli->npaths, cli->paths[0],
+                cli->paths[1], cli->npaths > 2 ? ", ..." : "");
+    fputs("Try 'ptodb --help' for more information.\n", stderr);
+    return NULL;
+}
+
 const char *ptodb_cli_value(const ptodb_cli *cli, ptodb_option_id id)
 {
     if (!cli->given[id] || !cli->values[id])

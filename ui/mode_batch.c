@@ -25,6 +25,8 @@
 #include "data/case.h"
 #include "exec/runpass.h"
 #include "modes.h"
+#include "startup.h"
+#include "debug/session.h"
 #include "options.h"
 
 int mode_batch(const ptodb_cli *cli);
@@ -72,9 +74,32 @@ static int default_jobs(void)
     return n < 1 ? 1 : n > 64 ? 64 : (int)n;
 }
 
+/* `--batch` with -ex/-x, as gdb's --batch: run the debugger commands on the
+ * case without a prompt, then exit: 2 when a command failed, 1 when a pass
+ * the commands ran failed validation, 0 otherwise. */
+static int batch_commands(const ptodb_cli *cli)
+{
+    int status;
+    session *s = startup_session(cli, NULL, NULL, &status);
+    if (!s)
+        return status;
+    int code = session_error_count(s) ? PTODB_EXIT_USAGE
+               : session_failed_validations(s) ? PTODB_EXIT_VALIDATION_FAILED
+                                                 : PTODB_EXIT_OK;
+    session_free(s);
+    return code;
+}
+
 int mode_batch(const ptodb_cli *cli)
 {
-    const char *path = ptodb_cli_value(cli, OPT_BATCH);
+    if (cli->given[OPT_EX] || cli->given[OPT_COMMAND_FILE]) {
+        if (!ptodb_cli_case_path(cli, "--batch"))
+            return PTODB_EXIT_USAGE;
+        return batch_commands(cli);
+    }
+    const char *path = ptodb_cli_case_path(cli, "--batch");
+    if (!path)
+        return PTODB_EXIT_USAGE;
     batch_options bo;
     memset(&bo, 0, sizeof bo);
     if (parse_run_options(cli, &bo.ro.mopt) != 0)
@@ -111,10 +136,6 @@ int mode_batch(const ptodb_cli *cli)
         return PTODB_EXIT_USAGE;
     }
     const char *json_path = ptodb_cli_value(cli, OPT_JSON);
-    if (cli->npaths > 0) {
-        fprintf(stderr, "ptodb: --batch takes one case; unexpected '%s'\n", cli->paths[0]);
-        return PTODB_EXIT_USAGE;
-    }
     FILE *json = NULL;
     int json_stdout = json_path && strcmp(json_path, "-") == 0;
     if (json_path && !json_stdout && !(json = fopen(json_path, "w"))) {

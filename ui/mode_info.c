@@ -188,7 +188,9 @@ static int info_case(const char *path, const case_options *opt, diag_sink *sink)
 
 int mode_info(const ptodb_cli *cli)
 {
-    const char *path = ptodb_cli_value(cli, OPT_INFO);
+    const char *path = ptodb_cli_case_path(cli, "--info");
+    if (!path)
+        return PTODB_EXIT_USAGE;
     case_options opt = {0};
     if (ptodb_cli_value(cli, OPT_RTOL)) {
         if (parse_tol("rtol", ptodb_cli_value(cli, OPT_RTOL), &opt.rtol) != 0)

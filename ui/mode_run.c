@@ -357,7 +357,9 @@ static int run_parallel(const case_info *c, const runpass_options *ro, const cha
 
 int mode_run(const ptodb_cli *cli)
 {
-    const char *path = ptodb_cli_value(cli, OPT_RUN);
+    const char *path = ptodb_cli_case_path(cli, "--run");
+    if (!path)
+        return PTODB_EXIT_USAGE;
     runpass_options ro;
     if (parse_run_options(cli, &ro.mopt) != 0)
         return PTODB_EXIT_USAGE;

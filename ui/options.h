@@ -16,12 +16,12 @@
     X(COMMAND_FILE, "command", 'x', MULTI, "FILE", "run the debugger commands in FILE (repeatable)") \
     X(NX, "nx", 0, NONE, NULL, "read no rc file (~/.config/ptodb/ptodbrc, ./.ptodbrc)") \
     X(TRUST, "trust", 0, NONE, NULL, "run ./.ptodbrc even when its folder is not in auto-load safe-path") \
-    X(INFO, "info", 0, REQUIRED, "PATH", "describe a case or a .pt/.npy file: passes, data, tolerances") \
+    X(INFO, "info", 0, NONE, "PATH", "describe a case or a .pt/.npy file: passes, data, tolerances") \
     X(RTOL, "rtol", 0, REQUIRED, "R", "relative tolerance (overrides ptodb.yaml and golden.py)") \
     X(ATOL, "atol", 0, REQUIRED, "A", "absolute tolerance (overrides ptodb.yaml and golden.py)") \
     X(CHECK, "check", 0, NONE, NULL, "parse and check every dump (.py) in the PATHs (files or folders)") \
     X(PRINT, "print", 0, REQUIRED, "FILE", "print a dump back in the canonical raw printer form") \
-    X(RUN, "run", 0, REQUIRED, "PATH", "run every pass of a case (or one dump) and validate like REF") \
+    X(RUN, "run", 0, NONE, "PATH", "run every pass of a case (or one dump) and validate like REF") \
     X(REF, "ref", 0, REQUIRED, "PROFILE", "torch profile of the reference: torch2 (default) or torch1.13") \
     X(SCHEDULE, "schedule", 0, REQUIRED, "S", "cross-core schedule: fixed, aic-first, aiv-first, random:SEED") \
     X(SLOT_DEPTH, "slot-depth", 0, REQUIRED, "N", "cross-core queue depth: N, pipe (slot_num) or unbounded (REF, default)") \
@@ -29,7 +29,7 @@
     X(NO_CHECK_SHAPES, "no-check-shapes", 0, NONE, NULL, "skip REF's check_shapes assertions") \
     X(SAVE_OUTPUTS, "save-outputs", 0, REQUIRED, "DIR", "with --run: write each output as DIR/PASS.KEY.raw") \
     X(JOBS, "jobs", 'j', REQUIRED, "N", "with --run/--batch: run N passes at a time in worker processes") \
-    X(BATCH, "batch", 0, REQUIRED, "PATH", "validate every pass of a case: REF's lines, a summary table; exit 1 if any fails") \
+    X(BATCH, "batch", 0, NONE, "PATH", "validate every pass of a case: REF's lines, a summary table; exit 1 if any fails") \
     X(STOP_AT_FIRST, "stop-at-first", 0, NONE, NULL, "with --batch: stop at the first failing pass, as REF does") \
     X(METRICS, "metrics", 0, NONE, NULL, "with --batch: share outside tolerance, first bad index, max rel error, NaN/Inf, ULP") \
     X(JSON, "json", 0, REQUIRED, "FILE", "with --batch: write the report as JSON to FILE (- for stdout)") \
@@ -68,6 +68,11 @@ typedef struct ptodb_cli {
  * and returns -1. */
 int ptodb_cli_parse(ptodb_cli *cli, int argc, char **argv);
 void ptodb_cli_free(ptodb_cli *cli);
+/* The one PATH a mode works on (--run, --batch, --info take it as their
+ * positional argument, so `--batch --bisect CASE` and `--batch CASE --bisect`
+ * both work). NULL, after a message naming the mode, when there is not
+ * exactly one. */
+const char *ptodb_cli_case_path(const ptodb_cli *cli, const char *mode);
 /* The last value of option id, or NULL when it was not given. */
 const char *ptodb_cli_value(const ptodb_cli *cli, ptodb_option_id id);
 void ptodb_cli_print_help(FILE *out);

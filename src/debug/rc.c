@@ -90,8 +90,8 @@ ptodb_status rc_load(session *s, const rc_options *o)
     if (!o->trust_local && !rc_path_trusted(session_get_string(s, SETTING_SAFE_PATH), cwd)) {
         char abs[PATH_MAX];
         const char *shown = realpath(cwd, abs) ? abs : cwd;
-        session_errorf(s,
-                       "ptodb: not running untrusted %s/.ptodbrc; to trust it, add "
+        session_warnf(s,
+                      "ptodb: not running untrusted %s/.ptodbrc; to trust it, add "
                        "'set auto-load safe-path %s' to %s or run with --trust",
                        shown, shown, user[0] ? user : "~/.config/ptodb/ptodbrc");
         return first;

@@ -72,7 +72,10 @@ static void print_sink(session *s, diag_sink *sink)
 {
     for (size_t i = 0; i < sink->count; i++) {
         char *line = diag_format(&sink->items[i]);
-        session_errorf(s, "%s", line);
+        if (sink->items[i].severity == DIAG_ERROR)
+            session_errorf(s, "%s", line);
+        else
+            session_warnf(s, "%s", line);
         free(line);
     }
 }

@@ -86,6 +86,24 @@ void session_set_output(session *s, session_output_fn fn, void *ctx)
     s->out_ctx = fn ? ctx : NULL;
 }
 
+int session_error_count(const session *s)
+{
+    return s->nerrors;
+}
+
+int session_failed_validations(const session *s)
+{
+    int n = 0;
+    for (size_t i = 0; s->have_case && s->results && i < s->kase.npasses; i++) {
+        const pass_result *r = &s->results[i];
+        int bad = r->ran && r->failed;
+        for (int k = 0; r->ran && !r->failed && k < r->nout; k++)
+            bad |= !r->ok[k];
+        n += bad;
+    }
+    return n;
+}
+
 void session_interrupt(session *s)
 {
     s->interrupted = 1;
@@ -144,6 +162,7 @@ void session_printf(session *s, const char *fmt, ...)
 void session_verrorf(session *s, const char *fmt, va_list ap)
 {
     strbuf sb = STRBUF_INIT;
+    s->nerrors++;
     /* The innermost script file names the place, as gdb does. */
     for (int i = s->depth - 1; i >= 0; i--) {
         if (s->frames[i].file) {
@@ -155,6 +174,15 @@ void session_verrorf(session *s, const char *fmt, va_list ap)
     strbuf_putc(&sb, '\n');
     s->out(s->out_ctx, SESSION_ERR, strbuf_str(&sb), sb.len);
     strbuf_free(&sb);
+}
+
+void session_warnf(session *s, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    session_verrorf(s, fmt, ap);
+    va_end(ap);
+    s->nerrors--;
 }
 
 void session_errorf(session *s, const char *fmt, ...)

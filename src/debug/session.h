@@ -85,12 +85,21 @@ void session_interrupt(session *s);
 typedef void (*session_poll_fn)(void *ctx, const char *progress);
 void session_set_poll(session *s, session_poll_fn fn, void *ctx);
 
+/* Errors reported so far (every error message counts), and passes whose
+ * run ended with an output outside tolerance or an error: for scripted
+ * sessions (`--batch -ex ...`) to choose an exit status. */
+int session_error_count(const session *s);
+int session_failed_validations(const session *s);
+
 /* Output for command handlers. */
 void session_printf(session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void session_write(session *s, const char *text, size_t len);
 /* Reports an error: "message", prefixed by "FILE:LINE: " inside a script. */
 void session_errorf(session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void session_verrorf(session *s, const char *fmt, va_list ap);
+/* A warning or note: shown like an error (standard error, FILE:LINE: in a
+ * script) but not counted by session_error_count. */
+void session_warnf(session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Settings. */
 const char *session_setting_name(session_setting id);

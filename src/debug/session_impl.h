@@ -149,6 +149,7 @@ struct session {
     char *complete_buf;  /* a completion built on the fly (golden.NAME) */
     char *state_dir;     /* per-case session files, or NULL */
     int quiet;           /* restoring a session: no chatter, errors still shown */
+    int nerrors;         /* error messages reported */
 
     /* running */
     op_fn *ops;          /* exec_ops_init's table, built on first use */
