@@ -4,6 +4,7 @@
 #include "data/case.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
@@ -88,6 +89,25 @@ static const char *base_of(const char *path)
 {
     const char *slash = strrchr(path, '/');
     return slash ? slash + 1 : path;
+}
+
+/* The folder above dir, relative paths kept relative ("." gives ".."). */
+static char *parent_of(const char *dir)
+{
+    const char *b = base_of(dir);
+    if (strcmp(b, ".") == 0 || strcmp(b, "..") == 0 || *b == '\0')
+        return path_join(dir, "..");
+    return dir_of(dir);
+}
+
+/* dir is a passes_dump/ folder, whatever it is called on the command line
+ * ("." from inside it). */
+static int is_passes_dump(const char *dir)
+{
+    char rp[PATH_MAX];
+    if (!realpath(dir, rp))
+        return strcmp(base_of(dir), "passes_dump") == 0;
+    return strcmp(base_of(rp), "passes_dump") == 0;
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -399,8 +419,8 @@ static ptodb_status locate(const char *path, case_info *c, int *single, const ch
         }
         free(pd);
         c->dump_dir = xstrdup(path);
-        c->root = dir_of(path);
-        if (strcmp(base_of(path), "passes_dump") != 0) {
+        c->root = parent_of(path);
+        if (!is_passes_dump(path)) {
             /* a folder of dumps that is not called passes_dump: data beside it */
             size_t n;
             char **files = list_files(path, ".py", &n);
@@ -433,7 +453,7 @@ static ptodb_status locate(const char *path, case_info *c, int *single, const ch
     }
     *single = 1;
     c->dump_dir = dir_of(path);
-    c->root = strcmp(base_of(c->dump_dir), "passes_dump") == 0 ? dir_of(c->dump_dir) : xstrdup(c->dump_dir);
+    c->root = is_passes_dump(c->dump_dir) ? parent_of(c->dump_dir) : xstrdup(c->dump_dir);
     return PTODB_OK;
 }
 

@@ -37,3 +37,7 @@ expect_eq "--batch without PATH: exit" 2 "$rc"
 expect_contains "--batch without PATH: message" "ptodb: --batch needs a PATH" "$err"
 run_ptodb --run "$ex/mlp" "$ex/mlp-broken"
 expect_eq "--run with two PATHs: exit" 2 "$rc"
+
+# a bare dump file name from inside passes_dump/ finds the case's data
+out=$(cd "$ex/mlp/passes_dump" && "$PTODB" --run 04_after_ConvertToSSA.py 2>&1) || fail "--run from inside passes_dump: $out"
+expect_contains "bare file name inside passes_dump" "validate tensor: 'out', max_abs_diff: 0.000000e+00, pass: True" "$out"
