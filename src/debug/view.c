@@ -32,6 +32,11 @@ int view_stop_location(session *s, view_location *out)
     return 1;
 }
 
+int view_run_finished(session *s)
+{
+    return s->run.active && s->run.finished;
+}
+
 int view_pass_info(session *s, int i, view_pass *out)
 {
     memset(out, 0, sizeof *out);

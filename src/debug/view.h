@@ -25,6 +25,9 @@ typedef struct view_location {
 
 /* The statement the program is stopped at. 0 when no program is running. */
 int view_stop_location(session *s, view_location *out);
+/* 1 when a run has reached the end of its pass (continue goes on to the
+ * following passes), 0 otherwise. */
+int view_run_finished(session *s);
 
 typedef enum { VIEW_VERDICT_UNKNOWN, VIEW_VERDICT_PASS, VIEW_VERDICT_FAIL, VIEW_VERDICT_ERROR } view_verdict;
 

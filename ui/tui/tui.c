@@ -286,7 +286,9 @@ static const pane_action_fn pane_action[PANE_COUNT] = {
 static void do_action(tui *t, tui_action a)
 {
     switch (a) {
-    case ACT_RUN: tui_execute(t, is_running(t) ? "continue" : "run"); break;
+    /* F5: continue when stopped, and after the end of a pass on to the next
+     * passes; run otherwise. */
+    case ACT_RUN: tui_execute(t, is_running(t) || view_run_finished(t->s) ? "continue" : "run"); break;
     case ACT_FINISH: tui_execute(t, "finish"); break;
     case ACT_NEXT: tui_execute(t, "next"); break;
     case ACT_STEP: tui_execute(t, "step"); break;
