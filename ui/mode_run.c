@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "base/diag.h"
+#include "base/fdio.h"
 #include "base/status.h"
 #include "base/strbuf.h"
 #include "data/case.h"
@@ -233,35 +234,6 @@ static int run_one(const case_info *c, size_t i, const runpass_options *ro, cons
     return failed;
 }
 
-static int write_all(int fd, const void *buf, size_t n)
-{
-    const char *p = buf;
-    while (n) {
-        ssize_t w = write(fd, p, n);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return -1;
-        p += w;
-        n -= (size_t)w;
-    }
-    return 0;
-}
-
-static int read_all(int fd, void *buf, size_t n)
-{
-    char *p = buf;
-    while (n) {
-        ssize_t r = read(fd, p, n);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0)
-            return -1;
-        p += r;
-        n -= (size_t)r;
-    }
-    return 0;
-}
 
 /* --jobs N: passes are independent (fresh inputs each), so N forked workers
  * take every N-th pass; each sends [failed, length, text] per pass through
@@ -294,7 +266,7 @@ static int run_parallel(const case_info *c, const runpass_options *ro, const cha
                 uint32_t hdr[2];
                 hdr[0] = (uint32_t)run_one(c, i, ro, save_dir, &out);
                 hdr[1] = (uint32_t)out.len;
-                if (write_all(p[1], hdr, sizeof hdr) != 0 || write_all(p[1], strbuf_str(&out), out.len) != 0)
+                if (fd_write_all(p[1], hdr, sizeof hdr) != 0 || fd_write_all(p[1], strbuf_str(&out), out.len) != 0)
                     _exit(3);
             }
             strbuf_free(&out);
@@ -326,14 +298,14 @@ static int run_parallel(const case_info *c, const runpass_options *ro, const cha
     for (size_t i = 0; i < c->npasses; i++) {
         int fd = fds[i % (size_t)jobs];
         uint32_t hdr[2];
-        if (read_all(fd, hdr, sizeof hdr) != 0) {
+        if (fd_read_all(fd, hdr, sizeof hdr) != 0) {
             printf("==================== %s ====================\nerror: worker for this pass died\n",
                    c->passes[i].stem);
             failed = 1;
             continue;
         }
         char *text = malloc((size_t)hdr[1] + 1);
-        if (!text || read_all(fd, text, hdr[1]) != 0) {
+        if (!text || fd_read_all(fd, text, hdr[1]) != 0) {
             free(text);
             failed = 1;
             continue;

@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/fdio.h"
 #include "base/mem.h"
 #include "base/strbuf.h"
 #include "debug/heatgrid.h"
@@ -357,35 +358,6 @@ static int deserialize(const char *data, size_t len, batch_pass *p)
     return r.bad ? -1 : 0;
 }
 
-static int write_all(int fd, const void *buf, size_t n)
-{
-    const char *p = buf;
-    while (n) {
-        ssize_t w = write(fd, p, n);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return -1;
-        p += w;
-        n -= (size_t)w;
-    }
-    return 0;
-}
-
-static int read_all(int fd, void *buf, size_t n)
-{
-    char *p = buf;
-    while (n) {
-        ssize_t r = read(fd, p, n);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0)
-            return -1;
-        p += r;
-        n -= (size_t)r;
-    }
-    return 0;
-}
 
 /* ---- reporting in order ---------------------------------------------------------------------- */
 
@@ -506,7 +478,7 @@ static void run_workers(order_state *os, const size_t *tasks, size_t ntasks)
                     serialize(&res, &out);
                     pass_clear(&res);
                     uint32_t hdr[2] = {(uint32_t)t, (uint32_t)out.len};
-                    if (write_all(p[1], hdr, sizeof hdr) != 0 || write_all(p[1], strbuf_str(&out), out.len) != 0)
+                    if (fd_write_all(p[1], hdr, sizeof hdr) != 0 || fd_write_all(p[1], strbuf_str(&out), out.len) != 0)
                         _exit(3);
                     sh->current[w] = -1;
                 }
@@ -538,8 +510,8 @@ static void run_workers(order_state *os, const size_t *tasks, size_t ntasks)
                 continue;
             uint32_t hdr[2];
             char *data = NULL;
-            if (read_all(fds[w], hdr, sizeof hdr) != 0 || hdr[0] >= ntasks ||
-                !(data = xmalloc((size_t)hdr[1] + 1)) || read_all(fds[w], data, hdr[1]) != 0) {
+            if (fd_read_all(fds[w], hdr, sizeof hdr) != 0 || hdr[0] >= ntasks ||
+                !(data = xmalloc((size_t)hdr[1] + 1)) || fd_read_all(fds[w], data, hdr[1]) != 0) {
                 free(data);
                 close(fds[w]);
                 fds[w] = -1;

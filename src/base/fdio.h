@@ -1,0 +1,13 @@
+/* Whole-buffer reads and writes on file descriptors (pipes between worker
+ * processes), retrying on EINTR and short transfers. */
+#ifndef PTODB_BASE_FDIO_H
+#define PTODB_BASE_FDIO_H
+
+#include <stddef.h>
+
+/* 0 when all n bytes were written, -1 on an error. */
+int fd_write_all(int fd, const void *buf, size_t n);
+/* 0 when all n bytes were read, -1 on an error or end of file first. */
+int fd_read_all(int fd, void *buf, size_t n);
+
+#endif
