@@ -12,6 +12,7 @@
 #include "exec/inspect.h"
 #include "exec/machine.h"
 #include "exec/program.h"
+#include "exec/runpass.h"
 #include "ir/parse.h"
 #include "ir/resolve.h"
 
@@ -321,22 +322,7 @@ void trace_pass(const char *path, const case_info *c, const runpass_options *o, 
         out->error = strbuf_detach(&sb);
         goto done;
     }
-    const xfunc *entry = &p->funcs[p->entry];
-    np = entry->nparams;
-    params = xcalloc(np ? np : 1, sizeof *params);
-    for (size_t i = 0; i < np; i++) {
-        const ir_param *ip = &entry->src->params[i];
-        const exec_type *ty = &entry->param_types[i];
-        params[i].name = ip->name->text;
-        params[i].is_tensor = ty->kind == EXEC_TYPE_TENSOR || ty->kind == EXEC_TYPE_TILE;
-        params[i].dtype = ty->dtype;
-        params[i].ndim = ty->ndim;
-        for (int d = 0; d < ty->ndim && d < TENSOR_MAX_DIMS; d++)
-            params[i].shape[d] = ty->dims[d];
-        params[i].dir = ip->dir == IR_DIR_OUT     ? CASE_PARAM_OUT
-                        : ip->dir == IR_DIR_INOUT ? CASE_PARAM_INOUT
-                                                  : CASE_PARAM_IN;
-    }
+    params = runpass_entry_params(p, &np);
     b = xcalloc(np ? np : 1, sizeof *b);
     if (case_bind(c, params, np, b, &sink) != PTODB_OK) {
         out->error = sink_text(&sink);

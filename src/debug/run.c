@@ -13,6 +13,7 @@
 #include "debug/tensor_fmt.h"
 #include "exec/compare.h"
 #include "exec/inspect.h"
+#include "exec/runpass.h"
 #include "ir/resolve.h"
 
 void run_count_visit(run_state *r, const void *stmt, int core);
@@ -118,21 +119,8 @@ ptodb_status run_start(session *s, int pass)
         session_printf(s, "note: the PyTorch reference cannot run this pass: %s\n",
                        r->prog->codegen_error);
 
-    const xfunc *entry = &r->prog->funcs[r->prog->entry];
-    size_t n = entry->nparams;
-    case_param *params = xcalloc(n ? n : 1, sizeof *params);
-    for (size_t i = 0; i < n; i++) {
-        const ir_param *ip = &entry->src->params[i];
-        const exec_type *t = &entry->param_types[i];
-        params[i].name = ip->name->text;
-        params[i].is_tensor = t->kind == EXEC_TYPE_TENSOR || t->kind == EXEC_TYPE_TILE;
-        params[i].dtype = t->dtype;
-        params[i].ndim = t->ndim;
-        for (int d = 0; d < TENSOR_MAX_DIMS; d++)
-            params[i].shape[d] = d < t->ndim ? t->dims[d] : 0;
-        params[i].dir = ip->dir == IR_DIR_OUT ? CASE_PARAM_OUT
-                        : ip->dir == IR_DIR_INOUT ? CASE_PARAM_INOUT : CASE_PARAM_IN;
-    }
+    size_t n;
+    case_param *params = runpass_entry_params(r->prog, &n);
     r->binds = xcalloc(n ? n : 1, sizeof *r->binds);
     r->nbinds = n;
     diag_sink_init(&sink, 20);

@@ -33,6 +33,28 @@ static void fail(runpass_result *r, runpass_status st, char *msg)
     r->message = msg;
 }
 
+case_param *runpass_entry_params(const xprogram *p, size_t *n)
+{
+    const xfunc *entry = &p->funcs[p->entry];
+    size_t np = entry->nparams;
+    case_param *params = xcalloc(np ? np : 1, sizeof *params);
+    for (size_t i = 0; i < np; i++) {
+        const ir_param *ip = &entry->src->params[i];
+        const exec_type *t = &entry->param_types[i];
+        params[i].name = ip->name->text;
+        params[i].is_tensor = t->kind == EXEC_TYPE_TENSOR || t->kind == EXEC_TYPE_TILE;
+        params[i].dtype = t->dtype;
+        params[i].ndim = t->ndim;
+        for (int d = 0; d < t->ndim && d < TENSOR_MAX_DIMS; d++)
+            params[i].shape[d] = t->dims[d];
+        params[i].dir = ip->dir == IR_DIR_OUT     ? CASE_PARAM_OUT
+                        : ip->dir == IR_DIR_INOUT ? CASE_PARAM_INOUT
+                                                  : CASE_PARAM_IN;
+    }
+    *n = np;
+    return params;
+}
+
 void runpass_file(const char *path, const case_info *c, const runpass_options *o, runpass_result *r)
 {
     memset(r, 0, sizeof *r);
@@ -82,22 +104,7 @@ void runpass_file(const char *path, const case_info *c, const runpass_options *o
         fail(r, RUNPASS_REF_FAIL, strbuf_detach(&sb));
         goto out;
     }
-    const xfunc *entry = &p->funcs[p->entry];
-    np = entry->nparams;
-    params = xcalloc(np ? np : 1, sizeof *params);
-    for (size_t i = 0; i < np; i++) {
-        const ir_param *ip = &entry->src->params[i];
-        const exec_type *t = &entry->param_types[i];
-        params[i].name = ip->name->text;
-        params[i].is_tensor = t->kind == EXEC_TYPE_TENSOR || t->kind == EXEC_TYPE_TILE;
-        params[i].dtype = t->dtype;
-        params[i].ndim = t->ndim;
-        for (int d = 0; d < t->ndim && d < TENSOR_MAX_DIMS; d++)
-            params[i].shape[d] = t->dims[d];
-        params[i].dir = ip->dir == IR_DIR_OUT ? CASE_PARAM_OUT
-                        : ip->dir == IR_DIR_INOUT ? CASE_PARAM_INOUT
-                                                  : CASE_PARAM_IN;
-    }
+    params = runpass_entry_params(p, &np);
     b = xcalloc(np ? np : 1, sizeof *b);
     if (case_bind(c, params, np, b, &sink) != PTODB_OK) {
         char *t = sink_text(&sink);

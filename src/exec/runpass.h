@@ -39,6 +39,12 @@ typedef struct runpass_options {
     int race_runs;          /* --run --race-check N: random schedules per pass (runpass_file ignores it) */
 } runpass_options;
 
+/* The entry function's parameters as case discovery binds them (name,
+ * tensor or scalar, dtype, static shape, direction). Returns an array of
+ * *n entries (free it; the names point into the program), never NULL. The
+ * program must have an entry. */
+case_param *runpass_entry_params(const xprogram *p, size_t *n);
+
 /* Runs the dump file at path against case c. Never prints. */
 void runpass_file(const char *path, const case_info *c, const runpass_options *o, runpass_result *r);
 void runpass_result_free(runpass_result *r);
