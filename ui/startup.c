@@ -44,6 +44,12 @@ static int parse_tolerance(const char *text, const char *option, double *out)
 
 session *startup_session(const ptodb_cli *cli, session_output_fn out, void *ctx, int *exit_status)
 {
+    return startup_session_hooked(cli, out, ctx, NULL, NULL, exit_status);
+}
+
+session *startup_session_hooked(const ptodb_cli *cli, session_output_fn out, void *ctx,
+                                session_command_hook hook, const char *const *hook_names, int *exit_status)
+{
     *exit_status = PTODB_EXIT_USAGE;
     if (cli->npaths > 1) {
         fprintf(stderr, "ptodb: one case at a time (got %d paths)\n", cli->npaths);
@@ -56,6 +62,8 @@ session *startup_session(const ptodb_cli *cli, session_output_fn out, void *ctx,
     session *s = session_new();
     if (out)
         session_set_output(s, out, ctx);
+    if (hook)
+        session_set_command_hook(s, hook, ctx, hook_names);
     char cwd[PATH_MAX];
     rc_options rc = {
         .no_init = cli->given[OPT_NX] > 0,

@@ -13,6 +13,9 @@
  * the rc files' included. Returns NULL with *exit_status set (and the
  * reason printed) when ptodb cannot go on. */
 session *startup_session(const ptodb_cli *cli, session_output_fn out, void *ctx, int *exit_status);
+/* The same, with a front end's own commands usable from rc files, -x and -ex. */
+session *startup_session_hooked(const ptodb_cli *cli, session_output_fn out, void *ctx,
+                                session_command_hook hook, const char *const *hook_names, int *exit_status);
 
 /* $XDG_STATE_HOME/ptodb/history, default ~/.local/state/ptodb/history; the
  * folders are created. Returns 0 and fills buf, -1 without a home. */

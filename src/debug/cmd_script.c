@@ -39,6 +39,12 @@ ptodb_status cmd_HELP(session *s, const char *args)
                 session_printf(s, "%-12s -- %s\n", s->user_cmds[i].name,
                                s->user_cmds[i].doc ? s->user_cmds[i].doc : "User-defined.\n");
         }
+        if (s->hook_names && s->hook_names[0]) {
+            session_printf(s, "\nCommands of this front end:");
+            for (size_t i = 0; s->hook_names[i]; i++)
+                session_printf(s, " %s", s->hook_names[i]);
+            session_printf(s, "\n");
+        }
         session_printf(s, "\nType \"help\" followed by a command name for its full documentation.\n"
                           "Command name abbreviations are allowed if unambiguous.\n");
         return PTODB_OK;

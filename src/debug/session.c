@@ -104,6 +104,21 @@ int session_failed_validations(const session *s)
     return n;
 }
 
+void session_set_command_hook(session *s, session_command_hook fn, void *ctx, const char *const *names)
+{
+    s->hook = fn;
+    s->hook_ctx = ctx;
+    s->hook_names = names;
+}
+
+static int hook_knows(const session *s, const char *word, size_t len)
+{
+    for (size_t i = 0; s->hook_names && s->hook_names[i]; i++)
+        if (strlen(s->hook_names[i]) == len && memcmp(s->hook_names[i], word, len) == 0)
+            return 1;
+    return 0;
+}
+
 void session_interrupt(session *s)
 {
     s->interrupted = 1;
@@ -332,6 +347,9 @@ const char *session_complete_command(const session *s, const char *prefix, int s
     for (size_t i = 0; i < s->nuser_cmds; i++)
         if (strncmp(s->user_cmds[i].name, prefix, n) == 0 && seen++ == state)
             return s->user_cmds[i].name;
+    for (size_t i = 0; s->hook_names && s->hook_names[i]; i++)
+        if (strncmp(s->hook_names[i], prefix, n) == 0 && seen++ == state)
+            return s->hook_names[i];
     return NULL;
 }
 
@@ -556,6 +574,8 @@ ptodb_status session_execute(session *s, const char *line)
             cmd_ambiguous_names(w, wlen, names, sizeof names);
             session_errorf(s, "Ambiguous command \"%.*s\": %s.", (int)wlen, w, names);
             st = PTODB_ERR_USAGE;
+        } else if (id < 0 && s->hook && hook_knows(s, w, wlen) && s->hook(s->hook_ctx, w)) {
+            st = PTODB_OK;
         } else if (id < 0) {
             session_errorf(s, "Undefined command: \"%.*s\".  Try \"help\".", (int)wlen, w);
             st = PTODB_ERR_USAGE;

@@ -74,6 +74,12 @@ void session_set_state_dir(session *s, const char *dir);
  * script. Returns ERR_IO with a message printed on failure. */
 ptodb_status session_save_script(session *s, const char *path, int with_displays);
 
+/* Commands a front end adds (the TUI's layout, zoom, focus): a line whose
+ * first word is no engine or user command goes to fn, which returns 1 when
+ * it handled it. names (NULL-terminated) are listed by `help` and completed. */
+typedef int (*session_command_hook)(void *ctx, const char *line);
+void session_set_command_hook(session *s, session_command_hook fn, void *ctx, const char *const *names);
+
 /* Asks a running command to stop at the next statement boundary (it
  * reports "Interrupted." and the location). Async-signal-safe: a SIGINT
  * handler may call it. */

@@ -150,6 +150,9 @@ struct session {
     char *state_dir;     /* per-case session files, or NULL */
     int quiet;           /* restoring a session: no chatter, errors still shown */
     int nerrors;         /* error messages reported */
+    session_command_hook hook; /* the front end's own commands */
+    void *hook_ctx;
+    const char *const *hook_names;
 
     /* running */
     op_fn *ops;          /* exec_ops_init's table, built on first use */

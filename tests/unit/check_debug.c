@@ -2,6 +2,7 @@
  * subscripts, the text diff, command lookup, settings, user commands. */
 #include <check.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -253,6 +254,47 @@ START_TEST(test_completion)
 }
 END_TEST
 
+static int hook_calls;
+static char hook_line[64];
+
+static int record_hook(void *ctx, const char *line)
+{
+    (void)ctx;
+    hook_calls++;
+    snprintf(hook_line, sizeof hook_line, "%s", line);
+    return 1;
+}
+
+START_TEST(test_front_end_command_hook)
+{
+    static const char *const names[] = {"layout", "zoom", NULL};
+    session *s = session_new();
+    capture c = {STRBUF_INIT, STRBUF_INIT};
+    session_set_output(s, capture_output, &c);
+    session_set_command_hook(s, record_hook, NULL, names);
+    hook_calls = 0;
+    ck_assert_int_eq(session_execute(s, "  layout queues"), PTODB_OK);
+    ck_assert_int_eq(hook_calls, 1);
+    ck_assert_str_eq(hook_line, "layout queues");
+    /* only the names it declared go to the front end */
+    ck_assert_int_eq(session_execute(s, "lay"), PTODB_ERR_USAGE);
+    ck_assert_int_eq(session_execute(s, "nosuch"), PTODB_ERR_USAGE);
+    ck_assert_int_eq(hook_calls, 1);
+    /* user commands reach it too */
+    session_execute(s, "define big");
+    session_execute(s, "zoom");
+    session_execute(s, "end");
+    ck_assert_int_eq(session_execute(s, "big"), PTODB_OK);
+    ck_assert_int_eq(hook_calls, 2);
+    session_execute(s, "help");
+    ck_assert_ptr_nonnull(strstr(strbuf_str(&c.out), "Commands of this front end: layout zoom"));
+    ck_assert_str_eq(session_complete_command(s, "zo", 0), "zoom");
+    session_free(s);
+    strbuf_free(&c.out);
+    strbuf_free(&c.err);
+}
+END_TEST
+
 static Suite *debug_suite(void)
 {
     Suite *s = suite_create("debug");
@@ -265,6 +307,7 @@ static Suite *debug_suite(void)
     tcase_add_test(tc, test_command_lookup);
     tcase_add_test(tc, test_session_define_and_settings);
     tcase_add_test(tc, test_completion);
+    tcase_add_test(tc, test_front_end_command_hook);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -245,7 +245,7 @@ int mode_tui(const ptodb_cli *cli)
     t.cursor_y = -1;
     t.utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8");
     int status;
-    t.s = startup_session(cli, console_out, &t, &status);
+    t.s = startup_session_hooked(cli, console_out, &t, tui_command_hook, tui_command_names, &status);
     if (!t.s || session_quit_requested(t.s)) {
         /* Nothing to show full-screen: say what happened, plainly. */
         print_console(&t, t.s ? stdout : stderr);

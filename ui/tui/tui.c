@@ -158,7 +158,7 @@ static void say(tui *t, session_stream st, const char *fmt, const char *arg)
 }
 
 /* The TUI's own commands; returns 1 when line was one of them. */
-static int tui_command(tui *t, const char *line)
+int tui_command(tui *t, const char *line)
 {
     char word[32], arg[64] = "";
     if (sscanf(line, " %31s %63s", word, arg) < 1)
@@ -203,6 +203,13 @@ static int tui_command(tui *t, const char *line)
         return 1;
     }
     return 0;
+}
+
+const char *const tui_command_names[] = {"focus", "layout", "zoom", NULL};
+
+int tui_command_hook(void *ctx, const char *line)
+{
+    return tui_command(ctx, line);
 }
 
 const char *tui_complete_word(const char *line, int start, const char *word, int idx, int *only)

@@ -263,4 +263,10 @@ void screen_resize(tui *t, int rows, int cols);
 /* Writes the virtual screen as text. */
 void screen_dump(tui *t, FILE *out);
 
+/* The TUI's own commands (layout, zoom, focus): also reachable from rc
+ * files, -x, -ex and user commands through the session's command hook. */
+int tui_command(tui *t, const char *line);
+int tui_command_hook(void *ctx, const char *line);
+extern const char *const tui_command_names[];
+
 #endif
