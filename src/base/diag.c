@@ -136,3 +136,20 @@ void diag_sink_print(const diag_sink *sink, FILE *out, int caret)
         fprintf(out, "(%d more error%s not shown)\n", sink->suppressed,
                 sink->suppressed == 1 ? "" : "s");
 }
+
+char *diag_sink_error_text(const diag_sink *sink)
+{
+    strbuf sb = STRBUF_INIT;
+    for (size_t i = 0; i < sink->count; i++) {
+        if (sink->items[i].severity != DIAG_ERROR)
+            continue;
+        char *line = diag_format(&sink->items[i]);
+        if (sb.len)
+            strbuf_putc(&sb, '\n');
+        strbuf_puts(&sb, line);
+        free(line);
+    }
+    if (!sb.len)
+        strbuf_puts(&sb, "error");
+    return strbuf_detach(&sb);
+}

@@ -51,6 +51,9 @@ int diag_sink_full(const diag_sink *sink);
  * source line and a caret when known (caret=1), then a "N more errors" line
  * when the cap dropped some. */
 void diag_sink_print(const diag_sink *sink, FILE *out, int caret);
+/* The errors of a sink as "file:line:col: error: message" lines joined by
+ * newlines (malloc'd); "error" when it holds none. */
+char *diag_sink_error_text(const diag_sink *sink);
 /* Formats one diagnostic's first line into a malloc'd string. */
 char *diag_format(const diag *d);
 

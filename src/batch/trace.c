@@ -13,6 +13,7 @@
 #include "exec/machine.h"
 #include "exec/program.h"
 #include "exec/runpass.h"
+#include "ir/walk.h"
 #include "ir/parse.h"
 #include "ir/resolve.h"
 
@@ -61,26 +62,6 @@ static uint32_t bump(trace *t, const char *key)
         t->ncounts++;
     }
     return t->counts[j].n++;
-}
-
-/* "gate_acc__tile_1" -> "gate_acc" (as src/debug/point.c). */
-static void base_name(const char *name, strbuf *out)
-{
-    const char *cut = strstr(name, "__");
-    strbuf_append(out, name, cut ? (size_t)(cut - name) : strlen(name));
-}
-
-static void op_short_name(const ir_expr *e, strbuf *out)
-{
-    if (!e || e->kind != IR_EXPR_CALL)
-        return;
-    if (e->res.kind == IR_REF_OP) {
-        const ir_op_info *info = ir_op_info_get(e->res.id);
-        const char *dot = info ? strrchr(info->name, '.') : NULL;
-        strbuf_puts(out, dot ? dot + 1 : info ? info->name : "?");
-    } else if (e->u.call.callee->kind == IR_EXPR_ATTR) {
-        strbuf_puts(out, e->u.call.callee->u.attr.name->text);
-    }
 }
 
 typedef struct rec_ctx {
@@ -183,10 +164,10 @@ static void record_stmt(rec_ctx *rc, const machine *m, int core, const ir_stmt *
         for (uint32_t i = 0; i < st->u.assign.ntargets; i++) {
             if (i)
                 strbuf_putc(&base, ',');
-            base_name(st->u.assign.targets[i].name->text, &base);
+            ir_ssa_base_name(st->u.assign.targets[i].name->text, &base);
         }
         strbuf_printf(&key, "%s|", strbuf_str(&base));
-        op_short_name(st->u.assign.value, &key);
+        ir_call_short_name(st->u.assign.value, &key);
         for (uint32_t i = 0; i < st->u.assign.ntargets; i++) {
             const char *name = st->u.assign.targets[i].name->text;
             int slot = inspect_find_slot(m, core, 0, name);
@@ -199,13 +180,13 @@ static void record_stmt(rec_ctx *rc, const machine *m, int core, const ir_stmt *
     } else if (st->kind == IR_STMT_EXPR && rc->nwritten) {
         const ir_expr *c = st->u.expr.value;
         if (c && c->kind == IR_EXPR_CALL) {
-            op_short_name(c, &key);
+            ir_call_short_name(c, &key);
             strbuf_putc(&key, '(');
             strbuf_puts(&base, "(");
             for (uint32_t i = 0; i < c->u.call.nargs; i++)
                 if (c->u.call.args[i]->kind == IR_EXPR_NAME) {
-                    base_name(c->u.call.args[i]->u.name->text, &key);
-                    base_name(c->u.call.args[i]->u.name->text, &base);
+                    ir_ssa_base_name(c->u.call.args[i]->u.name->text, &key);
+                    ir_ssa_base_name(c->u.call.args[i]->u.name->text, &base);
                     strbuf_putc(&key, ',');
                     strbuf_putc(&base, ',');
                 }
@@ -240,49 +221,25 @@ typedef struct line_index {
     size_t n;
 } line_index;
 
-static void index_block(line_index *li, const ir_block *b)
+static void index_stmt(void *ctx, const ir_stmt *st)
 {
-    for (uint32_t i = 0; i < b->n; i++) {
-        const ir_stmt *st = b->items[i];
-        size_t line = st->span.line;
-        if (line >= li->n) {
-            size_t n = li->n ? li->n : 64;
-            while (n <= line)
-                n *= 2;
-            li->at = xreallocarray(li->at, n, sizeof *li->at);
-            memset(li->at + li->n, 0, (n - li->n) * sizeof *li->at);
-            li->n = n;
-        }
-        if (!li->at[line])
-            li->at[line] = st;
-        switch (st->kind) {
-        case IR_STMT_IF:
-            index_block(li, &st->u.if_.body);
-            index_block(li, &st->u.if_.orelse);
-            break;
-        case IR_STMT_FOR: index_block(li, &st->u.for_.body); break;
-        case IR_STMT_WHILE: index_block(li, &st->u.while_.body); break;
-        case IR_STMT_WITH: index_block(li, &st->u.with.body); break;
-        default: break;
-        }
+    line_index *li = ctx;
+    size_t line = st->span.line;
+    if (line >= li->n) {
+        size_t n = li->n ? li->n : 64;
+        while (n <= line)
+            n *= 2;
+        li->at = xreallocarray(li->at, n, sizeof *li->at);
+        memset(li->at + li->n, 0, (n - li->n) * sizeof *li->at);
+        li->n = n;
     }
+    if (!li->at[line])
+        li->at[line] = st;
 }
 
-static char *sink_text(const diag_sink *s)
+static void index_block(line_index *li, const ir_block *b)
 {
-    strbuf sb = STRBUF_INIT;
-    for (size_t i = 0; i < s->count; i++) {
-        if (s->items[i].severity != DIAG_ERROR)
-            continue;
-        char *line = diag_format(&s->items[i]);
-        if (sb.len)
-            strbuf_putc(&sb, '\n');
-        strbuf_puts(&sb, line);
-        free(line);
-    }
-    if (!sb.len)
-        strbuf_puts(&sb, "error");
-    return strbuf_detach(&sb);
+    ir_walk_stmts(b, index_stmt, li);
 }
 
 void trace_pass(const char *path, const case_info *c, const runpass_options *o, size_t max_bytes, trace_fn fn,
@@ -307,7 +264,7 @@ void trace_pass(const char *path, const case_info *c, const runpass_options *o, 
     size_t np = 0;
     line_index lines = {NULL, 0};
     if (st != PTODB_OK || ir_resolve(m, &sink) != PTODB_OK || exec_program_build(m, o->ops, &p, &sink) != PTODB_OK) {
-        out->error = sink_text(&sink);
+        out->error = diag_sink_error_text(&sink);
         goto done;
     }
     if (p->codegen_error && p->uses_ptodb_only_ops != 1) {
@@ -325,7 +282,7 @@ void trace_pass(const char *path, const case_info *c, const runpass_options *o, 
     params = runpass_entry_params(p, &np);
     b = xcalloc(np ? np : 1, sizeof *b);
     if (case_bind(c, params, np, b, &sink) != PTODB_OK) {
-        out->error = sink_text(&sink);
+        out->error = diag_sink_error_text(&sink);
         goto done;
     }
     args = xcalloc(np ? np : 1, sizeof *args);

@@ -9,6 +9,7 @@
 #include "debug/session_impl.h"
 #include "exec/inspect.h"
 #include "ir/resolve.h"
+#include "ir/walk.h"
 
 /* ---- arrival counts --------------------------------------------------------------- */
 
@@ -66,48 +67,27 @@ static uint32_t visit_count(const run_state *r, const void *stmt, int core)
 
 /* ---- statement keys ------------------------------------------------------------------ */
 
-/* "gate_acc__tile_1" -> "gate_acc": names keep their user part across passes. */
-static void base_name(const char *name, strbuf *out)
-{
-    const char *cut = strstr(name, "__");
-    strbuf_append(out, name, cut ? (size_t)(cut - name) : strlen(name));
-}
-
-/* The op's last name part ("tile.add" and "tensor.add" both give "add"). */
-static void call_name(const ir_expr *e, strbuf *out)
-{
-    if (!e || e->kind != IR_EXPR_CALL)
-        return;
-    if (e->res.kind == IR_REF_OP) {
-        const ir_op_info *info = ir_op_info_get(e->res.id);
-        const char *dot = info ? strrchr(info->name, '.') : NULL;
-        strbuf_puts(out, dot ? dot + 1 : info ? info->name : "?");
-    } else if (e->u.call.callee->kind == IR_EXPR_ATTR) {
-        strbuf_puts(out, e->u.call.callee->u.attr.name->text);
-    }
-}
-
 static void stmt_key(const ir_stmt *st, strbuf *out)
 {
     strbuf_printf(out, "%d:", st->kind);
     if (st->kind == IR_STMT_ASSIGN || st->kind == IR_STMT_YIELD) {
         for (uint32_t i = 0; i < st->u.assign.ntargets; i++) {
-            base_name(st->u.assign.targets[i].name->text, out);
+            ir_ssa_base_name(st->u.assign.targets[i].name->text, out);
             strbuf_putc(out, ',');
         }
-        call_name(st->u.assign.value, out);
+        ir_call_short_name(st->u.assign.value, out);
     } else if (st->kind == IR_STMT_EXPR) {
         const ir_expr *c = st->u.expr.value;
-        call_name(c, out);
+        ir_call_short_name(c, out);
         if (c && c->kind == IR_EXPR_CALL)
             for (uint32_t i = 0; i < c->u.call.nargs; i++)
                 if (c->u.call.args[i]->kind == IR_EXPR_NAME) {
                     strbuf_putc(out, ',');
-                    base_name(c->u.call.args[i]->u.name->text, out);
+                    ir_ssa_base_name(c->u.call.args[i]->u.name->text, out);
                 }
     } else if (st->kind == IR_STMT_FOR) {
         if (st->u.for_.var)
-            base_name(st->u.for_.var->name->text, out);
+            ir_ssa_base_name(st->u.for_.var->name->text, out);
     }
 }
 
@@ -116,26 +96,20 @@ typedef struct stmt_list {
     size_t n, cap;
 } stmt_list;
 
+static void append_stmt(void *ctx, const ir_stmt *st)
+{
+    stmt_list *l = ctx;
+    if (l->n == l->cap) {
+        l->cap = l->cap ? l->cap * 2 : 64;
+        l->items = xreallocarray(l->items, l->cap, sizeof *l->items);
+    }
+    l->items[l->n++] = st;
+}
+
+/* Every statement of block b, nested ones included, in source order. */
 static void collect(const ir_block *b, stmt_list *l)
 {
-    for (uint32_t i = 0; i < b->n; i++) {
-        const ir_stmt *st = b->items[i];
-        if (l->n == l->cap) {
-            l->cap = l->cap ? l->cap * 2 : 64;
-            l->items = xreallocarray(l->items, l->cap, sizeof *l->items);
-        }
-        l->items[l->n++] = st;
-        switch (st->kind) {
-        case IR_STMT_IF:
-            collect(&st->u.if_.body, l);
-            collect(&st->u.if_.orelse, l);
-            break;
-        case IR_STMT_FOR: collect(&st->u.for_.body, l); break;
-        case IR_STMT_WHILE: collect(&st->u.while_.body, l); break;
-        case IR_STMT_WITH: collect(&st->u.with.body, l); break;
-        default: break;
-        }
-    }
+    ir_walk_stmts(b, append_stmt, l);
 }
 
 static const ir_func *find_func(const ir_module *m, const char *name)

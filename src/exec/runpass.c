@@ -9,23 +9,6 @@
 #include "ir/parse.h"
 #include "ir/resolve.h"
 
-static char *sink_text(const diag_sink *s)
-{
-    strbuf sb = STRBUF_INIT;
-    for (size_t i = 0; i < s->count; i++) {
-        if (s->items[i].severity != DIAG_ERROR)
-            continue;
-        char *line = diag_format(&s->items[i]);
-        if (sb.len)
-            strbuf_putc(&sb, '\n');
-        strbuf_puts(&sb, line);
-        free(line);
-    }
-    if (!sb.len)
-        strbuf_puts(&sb, "error");
-    return strbuf_detach(&sb);
-}
-
 static void fail(runpass_result *r, runpass_status st, char *msg)
 {
     r->status = st;
@@ -69,15 +52,15 @@ void runpass_file(const char *path, const case_info *c, const runpass_options *o
     value *args = NULL;
     size_t np = 0;
     if (st != PTODB_OK) {
-        fail(r, RUNPASS_ERROR, sink_text(&sink));
+        fail(r, RUNPASS_ERROR, diag_sink_error_text(&sink));
         goto out;
     }
     if (ir_resolve(m, &sink) != PTODB_OK) {
-        fail(r, RUNPASS_ERROR, sink_text(&sink));
+        fail(r, RUNPASS_ERROR, diag_sink_error_text(&sink));
         goto out;
     }
     if (exec_program_build(m, o->ops, &p, &sink) != PTODB_OK) {
-        fail(r, RUNPASS_ERROR, sink_text(&sink));
+        fail(r, RUNPASS_ERROR, diag_sink_error_text(&sink));
         goto out;
     }
     if (p->codegen_error) {
@@ -107,7 +90,7 @@ void runpass_file(const char *path, const case_info *c, const runpass_options *o
     params = runpass_entry_params(p, &np);
     b = xcalloc(np ? np : 1, sizeof *b);
     if (case_bind(c, params, np, b, &sink) != PTODB_OK) {
-        char *t = sink_text(&sink);
+        char *t = diag_sink_error_text(&sink);
         strbuf sb = STRBUF_INIT;
         strbuf_printf(&sb, "REF would fail here: KeyError: %s", t);
         free(t);

@@ -6,7 +6,8 @@ src_libptodb_a_SOURCES += \
 	src/ir/lex.h src/ir/lex.c \
 	src/ir/parse.h src/ir/parse.c \
 	src/ir/resolve.h src/ir/resolve.c \
-	src/ir/print.h src/ir/print.c
+	src/ir/print.h src/ir/print.c \
+	src/ir/walk.h src/ir/walk.c
 EXTRA_DIST += src/ir/gen_ops.py scripts/bench.d/parse docs/notes-ir.md
 
 check_PROGRAMS += tests/unit/check_ir

@@ -69,6 +69,15 @@ START_TEST(test_diag_format_and_cap)
     fclose(mem);
     ck_assert_ptr_nonnull(strstr(buf, "                 ^\n"));
     ck_assert_ptr_nonnull(strstr(buf, "(1 more error not shown)"));
+    char *text = diag_sink_error_text(&sink); /* errors only, one per line */
+    ck_assert_str_eq(text, "p/19_after_X.py:42:17: error: unknown op 'tile.tpush_to_aiw'\n"
+                           "p/19_after_X.py:42:17: error: second");
+    free(text);
+    diag_sink_free(&sink);
+    diag_sink_init(&sink, 0);
+    text = diag_sink_error_text(&sink);
+    ck_assert_str_eq(text, "error");
+    free(text);
     diag_sink_free(&sink);
 }
 END_TEST

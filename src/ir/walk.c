@@ -1,0 +1,43 @@
+#include "ir/walk.h"
+
+#include <string.h>
+
+#include "ir/resolve.h"
+
+void ir_walk_stmts(const ir_block *b, void (*fn)(void *ctx, const ir_stmt *st), void *ctx)
+{
+    /* Nesting is bounded by the parser (IR_MAX_DEPTH), so recursion is safe. */
+    for (uint32_t i = 0; i < b->n; i++) {
+        const ir_stmt *st = b->items[i];
+        fn(ctx, st);
+        switch (st->kind) {
+        case IR_STMT_IF:
+            ir_walk_stmts(&st->u.if_.body, fn, ctx);
+            ir_walk_stmts(&st->u.if_.orelse, fn, ctx);
+            break;
+        case IR_STMT_FOR: ir_walk_stmts(&st->u.for_.body, fn, ctx); break;
+        case IR_STMT_WHILE: ir_walk_stmts(&st->u.while_.body, fn, ctx); break;
+        case IR_STMT_WITH: ir_walk_stmts(&st->u.with.body, fn, ctx); break;
+        default: break;
+        }
+    }
+}
+
+void ir_ssa_base_name(const char *name, strbuf *out)
+{
+    const char *cut = strstr(name, "__");
+    strbuf_append(out, name, cut ? (size_t)(cut - name) : strlen(name));
+}
+
+void ir_call_short_name(const ir_expr *e, strbuf *out)
+{
+    if (!e || e->kind != IR_EXPR_CALL)
+        return;
+    if (e->res.kind == IR_REF_OP) {
+        const ir_op_info *info = ir_op_info_get(e->res.id);
+        const char *dot = info ? strrchr(info->name, '.') : NULL;
+        strbuf_puts(out, dot ? dot + 1 : info ? info->name : "?");
+    } else if (e->u.call.callee->kind == IR_EXPR_ATTR) {
+        strbuf_puts(out, e->u.call.callee->u.attr.name->text);
+    }
+}

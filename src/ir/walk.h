@@ -1,0 +1,22 @@
+/* Walking statements and naming things the way debuggers match them across
+ * passes (the bisect trace and the debugger's program points). */
+#ifndef PTODB_IR_WALK_H
+#define PTODB_IR_WALK_H
+
+#include "base/strbuf.h"
+#include "ir/ast.h"
+
+/* Calls fn on every statement of b in source order, a compound statement
+ * before the statements of its bodies (if/else, for, while, with). */
+void ir_walk_stmts(const ir_block *b, void (*fn)(void *ctx, const ir_stmt *st), void *ctx);
+
+/* Appends the SSA base of a name: the part before "__" ("gate_acc__tile_1"
+ * gives "gate_acc"), which names keep across passes. */
+void ir_ssa_base_name(const char *name, strbuf *out);
+
+/* Appends the last part of a call's op name ("tile.add" and "tensor.add"
+ * both give "add"), or the method name of a self.f call; nothing for other
+ * expressions. */
+void ir_call_short_name(const ir_expr *e, strbuf *out);
+
+#endif
