@@ -19,10 +19,8 @@
 
 ptodb_status cmd_BISECT(session *s, const char *args)
 {
-    if (!s->have_case) {
-        session_errorf(s, "No case is open.  Use \"open PATH\".");
+    if (!session_need_case(s))
         return PTODB_ERR_USAGE;
-    }
     bisect_options bo;
     memset(&bo, 0, sizeof bo);
     bo.statement = 1;
@@ -56,8 +54,7 @@ ptodb_status cmd_BISECT(session *s, const char *args)
     batch_options opt;
     memset(&opt, 0, sizeof opt);
     machine_options_init(&opt.ro.mopt);
-    opt.ro.mopt.profile =
-        strcmp(session_get_string(s, SETTING_REF), "torch1.13") == 0 ? EXEC_PROFILE_T13 : EXEC_PROFILE_T2;
+    opt.ro.mopt.profile = session_profile(s);
     opt.ro.ops = s->ops;
     opt.jobs = 1; /* no worker processes inside an interactive session */
     batch b;

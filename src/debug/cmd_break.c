@@ -83,14 +83,6 @@ static const char *split_condition(const char *args, char *loc, size_t size)
     return cond;
 }
 
-static int count_lines(const char *src)
-{
-    int n = 0;
-    for (const char *p = src; *p; p++)
-        n += *p == '\n';
-    return n + (*src && src[strlen(src) - 1] != '\n');
-}
-
 static int all_digits(const char *p)
 {
     if (!*p)
@@ -112,31 +104,52 @@ static int function_exists(session *s, int pass, const char *name)
     return 0;
 }
 
-static const char *file_name(const char *path)
+/* Parses a condition; NULL after printing why. */
+static predicate *parse_condition(session *s, const char *text)
 {
-    const char *slash = strrchr(path, '/');
-    return slash ? slash + 1 : path;
+    strbuf err = STRBUF_INIT;
+    predicate *p = predicate_parse(text, &err);
+    if (!p)
+        session_errorf(s, "%s", strbuf_str(&err));
+    strbuf_free(&err);
+    return p;
+}
+
+/* "LINE" or "FILE:LINE" (FILE a pass number, stem or file name; folders and
+ * ".py" dropped) into *pass and *line (*pass defaults to default_pass).
+ * Returns 0, or -1 after printing why. */
+static int parse_line_location(session *s, const char *loc, int default_pass, int *pass, int *line)
+{
+    const char *colon = strrchr(loc, ':');
+    const char *num = colon ? colon + 1 : loc;
+    *pass = default_pass;
+    if (colon) {
+        char spec[512];
+        snprintf(spec, sizeof spec, "%.*s", (int)(colon - loc), loc);
+        char *py = strstr(spec, ".py");
+        if (py)
+            *py = '\0';
+        const char *base = strrchr(spec, '/');
+        if ((*pass = session_find_pass(s, base ? base + 1 : spec)) < 0)
+            return -1;
+    }
+    if (!all_digits(num)) {
+        session_errorf(s, "Bad line number in \"%s\".", loc);
+        return -1;
+    }
+    *line = atoi(num);
+    return 0;
 }
 
 static ptodb_status set_break(session *s, const char *args, int temporary)
 {
-    if (!s->have_case) {
-        session_errorf(s, "No case is open.  Use \"open PATH\".");
+    if (!session_need_case(s))
         return PTODB_ERR_USAGE;
-    }
     char loc[512];
     const char *cond_text = split_condition(args, loc, sizeof loc);
     predicate *cond = NULL;
-    if (cond_text) {
-        strbuf err = STRBUF_INIT;
-        cond = predicate_parse(cond_text, &err);
-        if (!cond) {
-            session_errorf(s, "%s", strbuf_str(&err));
-            strbuf_free(&err);
-            return PTODB_ERR_USAGE;
-        }
-        strbuf_free(&err);
-    }
+    if (cond_text && !(cond = parse_condition(s, cond_text)))
+        return PTODB_ERR_USAGE;
     breakpoint tmp = {0};
     int pass = s->run.active ? s->run.pass : s->cur_pass;
     if (strncmp(loc, "pass", 4) == 0 && (loc[4] == '\0' || isspace((unsigned char)loc[4]))) {
@@ -185,32 +198,16 @@ static ptodb_status set_break(session *s, const char *args, int temporary)
         tmp.pass = s->run.pass;
         tmp.line = f.line;
     } else if (all_digits(loc) || strchr(loc, ':')) {
-        const char *colon = strrchr(loc, ':');
-        const char *num = colon ? colon + 1 : loc;
-        if (colon) {
-            char spec[512];
-            snprintf(spec, sizeof spec, "%.*s", (int)(colon - loc), loc);
-            char *py = strstr(spec, ".py");
-            if (py)
-                *py = '\0';
-            const char *base = strrchr(spec, '/');
-            pass = session_find_pass(s, base ? base + 1 : spec);
-            if (pass < 0) {
-                predicate_free(cond);
-                return PTODB_ERR_USAGE;
-            }
-        }
-        if (!all_digits(num)) {
-            session_errorf(s, "Bad line number in \"%s\".", loc);
+        int line;
+        if (parse_line_location(s, loc, pass, &pass, &line) != 0) {
             predicate_free(cond);
             return PTODB_ERR_USAGE;
         }
-        int line = atoi(num);
         const char *src = session_pass_source(s, pass);
-        int total = src ? count_lines(src) : 0;
+        int total = src ? session_count_lines(src) : 0;
         if (line < 1 || line > total) {
             session_errorf(s, "Line %d is out of range for \"%s\" (%d lines).", line,
-                           file_name(s->kase.passes[pass].path), total);
+                           session_file_name(s->kase.passes[pass].path), total);
             predicate_free(cond);
             return PTODB_ERR_USAGE;
         }
@@ -247,7 +244,7 @@ static ptodb_status set_break(session *s, const char *args, int temporary)
     const char *what = temporary ? "Temporary breakpoint" : "Breakpoint";
     switch (b->kind) {
     case BP_LINE:
-        session_printf(s, "%s %d at %s:%d%s.\n", what, number, file_name(s->kase.passes[b->pass].path), b->line,
+        session_printf(s, "%s %d at %s:%d%s.\n", what, number, session_file_name(s->kase.passes[b->pass].path), b->line,
                        b->cond ? " (after the line runs, when its result satisfies the condition)" : "");
         break;
     case BP_FUNC:
@@ -282,16 +279,8 @@ ptodb_status cmd_WATCH(session *s, const char *args)
         }
     }
     predicate *cond = NULL;
-    if (cond_text) {
-        strbuf err = STRBUF_INIT;
-        cond = predicate_parse(cond_text, &err);
-        if (!cond) {
-            session_errorf(s, "%s", strbuf_str(&err));
-            strbuf_free(&err);
-            return PTODB_ERR_USAGE;
-        }
-        strbuf_free(&err);
-    }
+    if (cond_text && !(cond = parse_condition(s, cond_text)))
+        return PTODB_ERR_USAGE;
     breakpoint *b = bp_new(s, BP_WATCH);
     b->spec = xstrdup(name);
     b->cond = cond;
@@ -347,14 +336,9 @@ ptodb_status cmd_CONDITION(session *s, const char *args)
                           "watch breakpoints.", b->number);
         return PTODB_ERR_USAGE;
     }
-    strbuf err = STRBUF_INIT;
-    predicate *c = predicate_parse(p, &err);
-    if (!c) {
-        session_errorf(s, "%s", strbuf_str(&err));
-        strbuf_free(&err);
+    predicate *c = parse_condition(s, p);
+    if (!c)
         return PTODB_ERR_USAGE;
-    }
-    strbuf_free(&err);
     predicate_free(b->cond);
     b->cond = c;
     return PTODB_OK;
@@ -431,7 +415,7 @@ static ptodb_status for_each_bp(session *s, const char *args, void (*fn)(session
 
 static void do_enable(session *s, breakpoint *b) { (void)s; b->enabled = 1; }
 static void do_disable(session *s, breakpoint *b) { (void)s; b->enabled = 0; }
-static void do_delete(session *s, breakpoint *b)
+void bp_delete(session *s, breakpoint *b)
 {
     size_t i = (size_t)(b - s->bps);
     bp_clear(b);
@@ -454,15 +438,13 @@ ptodb_status cmd_DISABLE(session *s, const char *args)
 ptodb_status cmd_DELETE(session *s, const char *args)
 {
     session_mark_redraw(s, SESSION_REDRAW_SOURCE);
-    return for_each_bp(s, args, do_delete);
+    return for_each_bp(s, args, bp_delete);
 }
 
 ptodb_status cmd_CLEAR(session *s, const char *args)
 {
-    if (!s->have_case) {
-        session_errorf(s, "No case is open.  Use \"open PATH\".");
+    if (!session_need_case(s))
         return PTODB_ERR_USAGE;
-    }
     int pass = s->run.active ? s->run.pass : s->cur_pass, line = -1;
     const char *func = NULL;
     if (!*args) {
@@ -473,23 +455,8 @@ ptodb_status cmd_CLEAR(session *s, const char *args)
         }
         line = f.line;
     } else if (all_digits(args) || strchr(args, ':')) {
-        const char *colon = strrchr(args, ':');
-        const char *num = colon ? colon + 1 : args;
-        if (colon) {
-            char spec[512];
-            snprintf(spec, sizeof spec, "%.*s", (int)(colon - args), args);
-            char *py = strstr(spec, ".py");
-            if (py)
-                *py = '\0';
-            const char *base = strrchr(spec, '/');
-            if ((pass = session_find_pass(s, base ? base + 1 : spec)) < 0)
-                return PTODB_ERR_USAGE;
-        }
-        if (!all_digits(num)) {
-            session_errorf(s, "Bad line number in \"%s\".", args);
+        if (parse_line_location(s, args, pass, &pass, &line) != 0)
             return PTODB_ERR_USAGE;
-        }
-        line = atoi(num);
     } else {
         func = args;
     }
@@ -504,7 +471,7 @@ ptodb_status cmd_CLEAR(session *s, const char *args)
             continue;
         }
         strbuf_printf(&deleted, "%s%d", n++ ? " " : "", b->number);
-        do_delete(s, b); /* the next one moves into slot i */
+        bp_delete(s, b); /* the next one moves into slot i */
     }
     if (!n) {
         session_errorf(s, "No breakpoint at %s.", *args ? args : "this line");
@@ -531,7 +498,7 @@ ptodb_status info_breakpoints(session *s)
         char what[512];
         switch (b->kind) {
         case BP_LINE:
-            snprintf(what, sizeof what, "%s:%d", file_name(s->kase.passes[b->pass].path), b->line);
+            snprintf(what, sizeof what, "%s:%d", session_file_name(s->kase.passes[b->pass].path), b->line);
             break;
         case BP_FUNC: snprintf(what, sizeof what, "in %s", b->func); break;
         case BP_PASS: snprintf(what, sizeof what, "pass %s", b->spec); break;

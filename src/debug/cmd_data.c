@@ -48,29 +48,20 @@ static int split_expr(session *s, const char *expr, char *name, size_t size, con
  * the name was a non-tensor variable. */
 static int print_scalar_slot(session *s, const char *name)
 {
-    run_state *r = &s->run;
-    if (!r->active || !r->m)
+    const char *n;
+    const value *v;
+    if (!session_frame_value(s, name, &n, &v))
         return 0;
-    int depth = inspect_depth(r->m, r->core);
-    for (int lv = r->level; lv < depth; lv++) {
-        int slot = inspect_find_slot(r->m, r->core, lv, name);
-        if (slot < 0)
-            continue;
-        const char *n;
-        const value *v;
-        inspect_slot(r->m, r->core, lv, slot, &n, &v);
-        switch (v->kind) {
-        case VAL_INT: session_printf(s, "%s = %" PRId64 "\n", n, v->u.i); return 1;
-        case VAL_FLOAT: session_printf(s, "%s = %.17g\n", n, v->u.f); return 1;
-        case VAL_BOOL: session_printf(s, "%s = %s\n", n, v->u.b ? "True" : "False"); return 1;
-        case VAL_NONE: session_printf(s, "%s = None\n", n); return 1;
-        case VAL_UNBOUND: session_printf(s, "%s = <not assigned yet>\n", n); return 1;
-        case VAL_TUPLE: session_printf(s, "%s = <tuple of %u>\n", n, v->u.tuple->n); return 1;
-        case VAL_TENSOR: return 0;
-        default: session_printf(s, "%s = <%s>\n", n, value_kind_name(v->kind)); return 1;
-        }
+    switch (v->kind) {
+    case VAL_INT: session_printf(s, "%s = %" PRId64 "\n", n, v->u.i); return 1;
+    case VAL_FLOAT: session_printf(s, "%s = %.17g\n", n, v->u.f); return 1;
+    case VAL_BOOL: session_printf(s, "%s = %s\n", n, v->u.b ? "True" : "False"); return 1;
+    case VAL_NONE: session_printf(s, "%s = None\n", n); return 1;
+    case VAL_UNBOUND: session_printf(s, "%s = <not assigned yet>\n", n); return 1;
+    case VAL_TUPLE: session_printf(s, "%s = <tuple of %u>\n", n, v->u.tuple->n); return 1;
+    case VAL_TENSOR: return 0;
+    default: session_printf(s, "%s = <%s>\n", n, value_kind_name(v->kind)); return 1;
     }
-    return 0;
 }
 
 /* Resolves "name[sub]" to a tensor (new reference), printing errors. */
@@ -341,10 +332,7 @@ ptodb_status cmd_DIFF(session *s, const char *args)
     }
     double rtol = session_get_double(s, SETTING_RTOL), atol = session_get_double(s, SETTING_ATOL);
     exec_compare_result r;
-    exec_compare(a, b, rtol, atol,
-                 strcmp(session_get_string(s, SETTING_REF), "torch1.13") == 0 ? EXEC_PROFILE_T13
-                                                                              : EXEC_PROFILE_T2,
-                 &r);
+    exec_compare(a, b, rtol, atol, session_profile(s), &r);
     ptodb_status st = PTODB_OK;
     if (r.error) {
         session_errorf(s, "Cannot compare %s with %s: %s", words[0], bname, r.msg);
@@ -409,11 +397,7 @@ ptodb_status cmd_EXPORT(session *s, const char *args)
     diag_sink sink;
     diag_sink_init(&sink, 5);
     ptodb_status st = npy ? npy_save(path, t, &sink) : pt_save(path, t, &sink);
-    for (size_t i = 0; i < sink.count; i++) {
-        char *line = diag_format(&sink.items[i]);
-        session_errorf(s, "%s", line);
-        free(line);
-    }
+    session_print_diags(s, &sink);
     diag_sink_free(&sink);
     if (st == PTODB_OK) {
         strbuf sb = STRBUF_INIT;

@@ -14,14 +14,6 @@
 #include "debug/commands.def"
 #undef CMD
 
-static int need_case(session *s)
-{
-    if (s->have_case)
-        return 1;
-    session_errorf(s, "No case is open.  Use \"open PATH\".");
-    return 0;
-}
-
 ptodb_status cmd_OPEN(session *s, const char *args)
 {
     if (!*args) {
@@ -130,7 +122,7 @@ static ptodb_status pass_diff(session *s, const char *args)
 
 ptodb_status cmd_PASS(session *s, const char *args)
 {
-    if (!need_case(s))
+    if (!session_need_case(s))
         return PTODB_ERR_USAGE;
     if (!*args) {
         show_current(s);
@@ -161,16 +153,6 @@ ptodb_status cmd_PASS(session *s, const char *args)
 }
 
 /* ---- list ---------------------------------------------------------------- */
-
-static int count_lines(const char *src)
-{
-    int n = 0;
-    for (const char *p = src; *p; p++)
-        n += *p == '\n';
-    if (*src && src[strlen(src) - 1] != '\n')
-        n++;
-    return n;
-}
 
 static void show_lines(session *s, const char *src, int first, int last)
 {
@@ -203,14 +185,14 @@ static int function_line(session *s, const char *name)
 
 ptodb_status cmd_LIST(session *s, const char *args)
 {
-    if (!need_case(s))
+    if (!session_need_case(s))
         return PTODB_ERR_USAGE;
     const char *src = session_pass_source(s, s->cur_pass);
     if (!src) {
         session_errorf(s, "%s: cannot read the file", s->kase.passes[s->cur_pass].path);
         return PTODB_ERR_IO;
     }
-    int total = count_lines(src);
+    int total = session_count_lines(src);
     int size = (int)session_get_int(s, SETTING_LISTSIZE);
     if (size <= 0)
         size = 10;
@@ -334,12 +316,12 @@ ptodb_status cmd_INFO(session *s, const char *args)
         return PTODB_OK;
     }
     if (strcmp(args, "passes") == 0) {
-        if (!need_case(s))
+        if (!session_need_case(s))
             return PTODB_ERR_USAGE;
         return pass_list(s);
     }
     if (strcmp(args, "case") == 0) {
-        if (!need_case(s))
+        if (!session_need_case(s))
             return PTODB_ERR_USAGE;
         info_case(s);
         return PTODB_OK;

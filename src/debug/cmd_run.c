@@ -13,14 +13,6 @@
 #include "debug/commands.def"
 #undef CMD
 
-static int need_case(session *s)
-{
-    if (s->have_case)
-        return 1;
-    session_errorf(s, "No case is open.  Use \"open PATH\".");
-    return 0;
-}
-
 /* An optional positive count argument; -1 on a bad one (message printed). */
 static long count_arg(session *s, const char *args)
 {
@@ -37,7 +29,7 @@ static long count_arg(session *s, const char *args)
 
 static ptodb_status begin(session *s, const char *args, int stop_at_start)
 {
-    if (!need_case(s))
+    if (!session_need_case(s))
         return PTODB_ERR_USAGE;
     int pass = s->cur_pass;
     if (*args && (pass = session_find_pass(s, args)) < 0)

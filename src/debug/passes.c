@@ -44,20 +44,6 @@ void session_close_case(session *s)
     s->have_case = 0;
 }
 
-static void print_diags(session *s, diag_sink *sink)
-{
-    for (size_t i = 0; i < sink->count; i++) {
-        char *line = diag_format(&sink->items[i]);
-        if (sink->items[i].severity == DIAG_ERROR)
-            session_errorf(s, "%s", line);
-        else
-            session_warnf(s, "%s", line);
-        free(line);
-    }
-    if (sink->suppressed)
-        session_errorf(s, "(%d more errors not shown)", sink->suppressed);
-}
-
 /* The shortest %g form that reads back as v ("0.05", not 0.050000000000000003). */
 static void shortest_double(double v, char *buf, size_t size)
 {
@@ -84,7 +70,7 @@ ptodb_status session_open(session *s, const char *path, double rtol, double atol
     case_info c;
     memset(&c, 0, sizeof c);
     ptodb_status st = case_open(path, &opt, &c, &sink);
-    print_diags(s, &sink);
+    session_print_diags(s, &sink);
     diag_sink_free(&sink);
     if (st == PTODB_OK && c.npasses == 0) {
         session_errorf(s, "%s: no pass files found", path);
@@ -196,7 +182,7 @@ pass_state *session_load_pass(session *s, int i)
     ir_module *m = ir_parse(path, p->source, p->source_len, &sink, &st);
     if (st == PTODB_OK)
         st = ir_resolve(m, &sink);
-    print_diags(s, &sink);
+    session_print_diags(s, &sink);
     diag_sink_free(&sink);
     if (st != PTODB_OK) {
         ir_module_free(m);
@@ -221,10 +207,8 @@ static int all_digits(const char *s)
 
 int session_find_pass(session *s, const char *spec)
 {
-    if (!s->have_case) {
-        session_errorf(s, "No case is open.  Use \"open PATH\".");
+    if (!session_need_case(s))
         return -1;
-    }
     if (all_digits(spec)) {
         long n = strtol(spec, NULL, 10);
         for (size_t i = 0; i < s->kase.npasses; i++)

@@ -22,12 +22,6 @@ void session_set_state_dir(session *s, const char *dir)
     s->state_dir = dir ? xstrdup(dir) : NULL;
 }
 
-static const char *file_name(const char *path)
-{
-    const char *slash = strrchr(path, '/');
-    return slash ? slash + 1 : path;
-}
-
 static void write_script(session *s, strbuf *sb, int with_displays)
 {
     for (size_t i = 0; i < s->nbps; i++) {
@@ -36,7 +30,7 @@ static void write_script(session *s, strbuf *sb, int with_displays)
         strbuf_printf(sb, "%s ", verb);
         switch (b->kind) {
         case BP_LINE:
-            strbuf_printf(sb, "%s:%d", file_name(s->kase.passes[b->pass].path), b->line);
+            strbuf_printf(sb, "%s:%d", session_file_name(s->kase.passes[b->pass].path), b->line);
             break;
         case BP_FUNC: strbuf_puts(sb, b->func); break;
         case BP_PASS: strbuf_printf(sb, "pass %s", b->spec); break;

@@ -69,24 +69,6 @@ static void write_hook(void *ud, int core, const tensor *t)
     r->written[r->nwritten++] = t;
 }
 
-static void print_sink(session *s, diag_sink *sink)
-{
-    for (size_t i = 0; i < sink->count; i++) {
-        char *line = diag_format(&sink->items[i]);
-        if (sink->items[i].severity == DIAG_ERROR)
-            session_errorf(s, "%s", line);
-        else
-            session_warnf(s, "%s", line);
-        free(line);
-    }
-}
-
-static exec_profile_id profile_of(const session *s)
-{
-    return strcmp(session_get_string(s, SETTING_REF), "torch1.13") == 0 ? EXEC_PROFILE_T13
-                                                                        : EXEC_PROFILE_T2;
-}
-
 ptodb_status run_start(session *s, int pass)
 {
     run_kill(s);
@@ -103,7 +85,7 @@ ptodb_status run_start(session *s, int pass)
     diag_sink sink;
     diag_sink_init(&sink, 20);
     ptodb_status st = exec_program_build(ps->module, s->ops, &r->prog, &sink);
-    print_sink(s, &sink);
+    session_print_diags(s, &sink);
     diag_sink_free(&sink);
     if (st != PTODB_OK) {
         run_kill(s);
@@ -125,7 +107,7 @@ ptodb_status run_start(session *s, int pass)
     r->nbinds = n;
     diag_sink_init(&sink, 20);
     st = case_bind(&s->kase, params, n, r->binds, &sink);
-    print_sink(s, &sink);
+    session_print_diags(s, &sink);
     diag_sink_free(&sink);
     free(params);
     if (st != PTODB_OK) {
@@ -137,7 +119,7 @@ ptodb_status run_start(session *s, int pass)
         args[i] = r->binds[i].t ? value_tensor(tensor_ref(r->binds[i].t)) : value_none();
     machine_options mo;
     machine_options_init(&mo);
-    mo.profile = profile_of(s);
+    mo.profile = session_profile(s);
     r->m = machine_new(r->prog, &mo);
     machine_set_write_hook(r->m, write_hook, r);
     st = machine_start(r->m, r->prog->entry, args, (uint32_t)n);
@@ -208,7 +190,7 @@ static void validate_outputs(session *s)
         double rtol, atol;
         output_tols(s, o, &rtol, &atol);
         exec_compare_result cr;
-        exec_compare(act, o->t, rtol, atol, profile_of(s), &cr);
+        exec_compare(act, o->t, rtol, atol, session_profile(s), &cr);
         if (cr.error) {
             session_errorf(s, "%s: %s", s->kase.passes[r->pass].stem, cr.msg);
             continue;
@@ -332,7 +314,7 @@ static int condition_holds(session *s, breakpoint *b, const tensor *t, const cha
         env.rtol = session_get_double(s, SETTING_RTOL);
         env.atol = session_get_double(s, SETTING_ATOL);
     }
-    env.profile = profile_of(s);
+    env.profile = session_profile(s);
     strbuf err = STRBUF_INIT;
     int r = predicate_eval(b->cond, &env, &err);
     if (r < 0)
@@ -554,26 +536,6 @@ static void run_hook_stop(session *s)
     s->in_hook--;
 }
 
-static void delete_bp(session *s, int number)
-{
-    for (size_t i = 0; i < s->nbps; i++) {
-        if (s->bps[i].number != number)
-            continue;
-        breakpoint *b = &s->bps[i];
-        free(b->func);
-        free(b->spec);
-        if (b->has_re)
-            regfree(&b->re);
-        predicate_free(b->cond);
-        for (size_t k = 0; k < b->ncommands; k++)
-            free(b->commands[k]);
-        free(b->commands);
-        memmove(&s->bps[i], &s->bps[i + 1], (s->nbps - i - 1) * sizeof *s->bps);
-        s->nbps--;
-        return;
-    }
-}
-
 static void report_stop(session *s, const stop_info *si)
 {
     s->run.last_bp = si->bp;
@@ -606,7 +568,7 @@ static void report_stop(session *s, const stop_info *si)
     if (si->bp) {
         breakpoint *b = bp_find(s, si->bp);
         if (b && b->temporary)
-            delete_bp(s, si->bp);
+            bp_delete(s, b);
     }
     display_show_all(s, 1);
     run_hook_stop(s);
@@ -893,13 +855,27 @@ const case_tensor *session_golden_for(const session *s, const char *name)
     return NULL;
 }
 
+int session_frame_value(session *s, const char *name, const char **slot_name, const value **val)
+{
+    run_state *r = &s->run;
+    if (!r->active || !r->m)
+        return 0;
+    int depth = inspect_depth(r->m, r->core);
+    for (int lv = r->level; lv < depth; lv++) {
+        int slot = inspect_find_slot(r->m, r->core, lv, name);
+        if (slot >= 0)
+            return inspect_slot(r->m, r->core, lv, slot, slot_name, val);
+    }
+    return 0;
+}
+
 tensor *session_lookup_tensor(session *s, const char *name, const tensor **golden, int quiet)
 {
     if (golden)
         *golden = NULL;
     if (!s->have_case) {
         if (!quiet)
-            session_errorf(s, "No case is open.  Use \"open PATH\".");
+            session_need_case(s);
         return NULL;
     }
     if (strncmp(name, "golden.", 7) == 0) {
@@ -912,14 +888,9 @@ tensor *session_lookup_tensor(session *s, const char *name, const tensor **golde
     }
     run_state *r = &s->run;
     if (r->active && r->m) {
-        int depth = inspect_depth(r->m, r->core);
-        for (int lv = r->level; lv < depth; lv++) {
-            int slot = inspect_find_slot(r->m, r->core, lv, name);
-            if (slot < 0)
-                continue;
-            const char *n;
-            const value *v;
-            inspect_slot(r->m, r->core, lv, slot, &n, &v);
+        const char *n;
+        const value *v;
+        if (session_frame_value(s, name, &n, &v)) {
             if (v->kind == VAL_UNBOUND) {
                 if (!quiet)
                     session_errorf(s, "\"%s\" has not been assigned yet.", n);

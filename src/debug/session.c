@@ -86,6 +86,47 @@ void session_set_output(session *s, session_output_fn fn, void *ctx)
     s->out_ctx = fn ? ctx : NULL;
 }
 
+int session_need_case(session *s)
+{
+    if (s->have_case)
+        return 1;
+    session_errorf(s, "No case is open.  Use \"open PATH\".");
+    return 0;
+}
+
+void session_print_diags(session *s, const diag_sink *sink)
+{
+    for (size_t i = 0; i < sink->count; i++) {
+        char *line = diag_format(&sink->items[i]);
+        if (sink->items[i].severity == DIAG_ERROR)
+            session_errorf(s, "%s", line);
+        else
+            session_warnf(s, "%s", line);
+        free(line);
+    }
+    if (sink->suppressed)
+        session_errorf(s, "(%d more errors not shown)", sink->suppressed);
+}
+
+exec_profile_id session_profile(const session *s)
+{
+    return strcmp(session_get_string(s, SETTING_REF), "torch1.13") == 0 ? EXEC_PROFILE_T13 : EXEC_PROFILE_T2;
+}
+
+int session_count_lines(const char *text)
+{
+    int n = 0;
+    for (const char *p = text; *p; p++)
+        n += *p == '\n';
+    return n + (*text && text[strlen(text) - 1] != '\n');
+}
+
+const char *session_file_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
 int session_error_count(const session *s)
 {
     return s->nerrors;

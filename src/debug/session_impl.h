@@ -203,6 +203,10 @@ tensor *session_tensor_in_pass(session *s, int pass, const char *name);
  * *golden to the matching golden output when there is one. Returns a new
  * reference, or NULL with a message printed. */
 tensor *session_lookup_tensor(session *s, const char *name, const tensor **golden, int quiet);
+/* The variable `name` (exact, or its SSA base) of the selected frame or the
+ * frames around it on the current core: 1 with its slot name and value, 0
+ * when no frame has it or no program is running. */
+int session_frame_value(session *s, const char *name, const char **slot_name, const value **val);
 /* The golden output a tensor name corresponds to (SSA suffix dropped), or NULL. */
 const case_tensor *session_golden_for(const session *s, const char *name);
 /* Prints the stop location: "[CORE] func at file:line" and the source line. */
@@ -213,6 +217,22 @@ breakpoint *bp_find(session *s, int number);
 void bp_free_all(session *s);
 void display_free_all(session *s);
 int bp_pass_matches(const breakpoint *b, const case_pass *p);
+/* Shared by the command handlers (session.c). */
+/* 1 when a case is open; otherwise prints "No case is open." and returns 0. */
+int session_need_case(session *s);
+/* Prints a sink's diagnostics: errors as errors, warnings and notes as warnings. */
+void session_print_diags(session *s, const diag_sink *sink);
+/* The torch profile the `ref` setting names. */
+exec_profile_id session_profile(const session *s);
+/* Lines in a text (a last line without a newline counts). */
+int session_count_lines(const char *text);
+/* The file name part of a path. */
+const char *session_file_name(const char *path);
+
+/* cmd_break.c */
+/* Deletes breakpoint b (a pointer into s->bps; later ones move down). */
+void bp_delete(session *s, breakpoint *b);
+
 /* persist.c */
 void session_autosave(session *s);
 void session_autorestore(session *s);
