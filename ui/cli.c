@@ -2,12 +2,14 @@
 
 #include "options.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/mem.h"
+#include "data/case.h"
 
 const ptodb_option_info ptodb_options[OPT_COUNT] = {
 #define PTODB_OPTION_INFO(id, name, short_name, kind, arg, help) \
@@ -100,6 +102,30 @@ const char *ptodb_cli_case_path(const ptodb_cli *cli, const char *mode)
                 cli->paths[1], cli->npaths > 2 ? ", ..." : "");
     fputs("Try 'ptodb --help' for more information.\n", stderr);
     return NULL;
+}
+
+static int parse_tolerance(const char *option, const char *text, int *has, double *out)
+{
+    if (!text)
+        return 0;
+    char *end;
+    errno = 0;
+    double v = strtod(text, &end);
+    if (!*text || *end || errno || !(v >= 0)) {
+        fprintf(stderr, "ptodb: %s needs a non-negative number, got '%s'\n", option, text);
+        return -1;
+    }
+    *has = 1;
+    *out = v;
+    return 0;
+}
+
+int ptodb_cli_tolerances(const ptodb_cli *cli, case_options *opt)
+{
+    if (parse_tolerance("--rtol", ptodb_cli_value(cli, OPT_RTOL), &opt->has_rtol, &opt->rtol) != 0 ||
+        parse_tolerance("--atol", ptodb_cli_value(cli, OPT_ATOL), &opt->has_atol, &opt->atol) != 0)
+        return -1;
+    return 0;
 }
 
 const char *ptodb_cli_value(const ptodb_cli *cli, ptodb_option_id id)

@@ -31,19 +31,6 @@
 
 int mode_batch(const ptodb_cli *cli);
 
-static int parse_tol(const char *what, const char *s, double *out)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (errno || end == s || *end || !(v >= 0)) {
-        fprintf(stderr, "ptodb: --%s: not a non-negative number: '%s'\n", what, s);
-        return -1;
-    }
-    *out = v;
-    return 0;
-}
-
 typedef struct print_ctx {
     FILE *out;
     int metrics, heatmap;
@@ -106,16 +93,8 @@ int mode_batch(const ptodb_cli *cli)
         return PTODB_EXIT_USAGE;
     case_options copt;
     memset(&copt, 0, sizeof copt);
-    if (ptodb_cli_value(cli, OPT_RTOL)) {
-        if (parse_tol("rtol", ptodb_cli_value(cli, OPT_RTOL), &copt.rtol) != 0)
-            return PTODB_EXIT_USAGE;
-        copt.has_rtol = 1;
-    }
-    if (ptodb_cli_value(cli, OPT_ATOL)) {
-        if (parse_tol("atol", ptodb_cli_value(cli, OPT_ATOL), &copt.atol) != 0)
-            return PTODB_EXIT_USAGE;
-        copt.has_atol = 1;
-    }
+    if (ptodb_cli_tolerances(cli, &copt) != 0)
+        return PTODB_EXIT_USAGE;
     bo.jobs = default_jobs();
     if (ptodb_cli_value(cli, OPT_JOBS)) {
         char *end;

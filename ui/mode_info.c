@@ -65,19 +65,6 @@ static int info_data_file(const char *path, diag_sink *sink)
     return PTODB_EXIT_OK;
 }
 
-static int parse_tol(const char *opt, const char *s, double *out)
-{
-    char *end;
-    errno = 0;
-    double v = s ? strtod(s, &end) : -1;
-    if (!s || !*s || *end || errno || !(v >= 0)) {
-        fprintf(stderr, "ptodb: --%s needs a non-negative number, got '%s'\n", opt, s ? s : "");
-        return -1;
-    }
-    *out = v;
-    return 0;
-}
-
 static void print_tol(const char *what, const case_tol *t)
 {
     printf("  %s %-10g from %s", what, t->value, case_tol_source_name(t->source));
@@ -192,16 +179,8 @@ int mode_info(const ptodb_cli *cli)
     if (!path)
         return PTODB_EXIT_USAGE;
     case_options opt = {0};
-    if (ptodb_cli_value(cli, OPT_RTOL)) {
-        if (parse_tol("rtol", ptodb_cli_value(cli, OPT_RTOL), &opt.rtol) != 0)
-            return PTODB_EXIT_USAGE;
-        opt.has_rtol = 1;
-    }
-    if (ptodb_cli_value(cli, OPT_ATOL)) {
-        if (parse_tol("atol", ptodb_cli_value(cli, OPT_ATOL), &opt.atol) != 0)
-            return PTODB_EXIT_USAGE;
-        opt.has_atol = 1;
-    }
+    if (ptodb_cli_tolerances(cli, &opt) != 0)
+        return PTODB_EXIT_USAGE;
     diag_sink sink;
     diag_sink_init(&sink, 50);
     fflush(stdout);

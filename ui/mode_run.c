@@ -31,19 +31,6 @@
 
 int mode_run(const ptodb_cli *cli);
 
-static int parse_double(const char *what, const char *s, double *out)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (errno || end == s || *end || v < 0) {
-        fprintf(stderr, "ptodb: --%s: not a non-negative number: '%s'\n", what, s);
-        return -1;
-    }
-    *out = v;
-    return 0;
-}
-
 int parse_run_options(const ptodb_cli *cli, machine_options *mo)
 {
     machine_options_init(mo);
@@ -337,16 +324,8 @@ int mode_run(const ptodb_cli *cli)
         return PTODB_EXIT_USAGE;
     case_options copt;
     memset(&copt, 0, sizeof copt);
-    if (ptodb_cli_value(cli, OPT_RTOL)) {
-        if (parse_double("rtol", ptodb_cli_value(cli, OPT_RTOL), &copt.rtol) != 0)
-            return PTODB_EXIT_USAGE;
-        copt.has_rtol = 1;
-    }
-    if (ptodb_cli_value(cli, OPT_ATOL)) {
-        if (parse_double("atol", ptodb_cli_value(cli, OPT_ATOL), &copt.atol) != 0)
-            return PTODB_EXIT_USAGE;
-        copt.has_atol = 1;
-    }
+    if (ptodb_cli_tolerances(cli, &copt) != 0)
+        return PTODB_EXIT_USAGE;
     const char *save_dir = ptodb_cli_value(cli, OPT_SAVE_OUTPUTS);
     ro.race_runs = 0;
     if (ptodb_cli_value(cli, OPT_RACE_CHECK)) {

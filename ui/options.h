@@ -73,6 +73,10 @@ void ptodb_cli_free(ptodb_cli *cli);
  * both work). NULL, after a message naming the mode, when there is not
  * exactly one. */
 const char *ptodb_cli_case_path(const ptodb_cli *cli, const char *mode);
+struct case_options;
+/* --rtol and --atol into opt (has_rtol/has_atol set for those given); -1
+ * after printing "ptodb: --rtol needs a non-negative number, got '...'". */
+int ptodb_cli_tolerances(const ptodb_cli *cli, struct case_options *opt);
 /* The last value of option id, or NULL when it was not given. */
 const char *ptodb_cli_value(const ptodb_cli *cli, ptodb_option_id id);
 void ptodb_cli_print_help(FILE *out);

@@ -9,7 +9,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/mkdirs.h"
 #include "base/status.h"
+#include "data/case.h"
 #include "debug/rc.h"
 
 /* $XDG_STATE_HOME/ptodb (default ~/.local/state/ptodb); -1 without a home. */
@@ -28,20 +30,6 @@ static int startup_state_dir(char *buf, size_t size)
 }
 
 /* NULL leaves *out unchanged (not given). */
-static int parse_tolerance(const char *text, const char *option, double *out)
-{
-    if (!text)
-        return 0;
-    char *end;
-    double v = strtod(text, &end);
-    if (!*text || *end || !(v >= 0)) {
-        fprintf(stderr, "ptodb: %s needs a non-negative number, got '%s'\n", option, text);
-        return -1;
-    }
-    *out = v;
-    return 0;
-}
-
 session *startup_session(const ptodb_cli *cli, session_output_fn out, void *ctx, int *exit_status)
 {
     return startup_session_hooked(cli, out, ctx, NULL, NULL, exit_status);
@@ -55,10 +43,10 @@ session *startup_session_hooked(const ptodb_cli *cli, session_output_fn out, voi
         fprintf(stderr, "ptodb: one case at a time (got %d paths)\n", cli->npaths);
         return NULL;
     }
-    double rtol = -1, atol = -1;
-    if (parse_tolerance(ptodb_cli_value(cli, OPT_RTOL), "--rtol", &rtol) != 0 ||
-        parse_tolerance(ptodb_cli_value(cli, OPT_ATOL), "--atol", &atol) != 0)
+    case_options tol = {0};
+    if (ptodb_cli_tolerances(cli, &tol) != 0)
         return NULL;
+    double rtol = tol.has_rtol ? tol.rtol : -1, atol = tol.has_atol ? tol.atol : -1;
     session *s = session_new();
     if (out)
         session_set_output(s, out, ctx);
@@ -91,24 +79,10 @@ session *startup_session_hooked(const ptodb_cli *cli, session_output_fn out, voi
 
 int startup_history_path(char *buf, size_t size)
 {
-    const char *state = getenv("XDG_STATE_HOME");
-    const char *home = getenv("HOME");
     char dir[PATH_MAX];
-    if (state && *state)
-        snprintf(dir, sizeof dir, "%s/ptodb", state);
-    else if (home && *home)
-        snprintf(dir, sizeof dir, "%s/.local/state/ptodb", home);
-    else
+    if (startup_state_dir(dir, sizeof dir) != 0)
         return -1;
-    /* mkdir -p, quietly: history is a convenience. */
-    for (char *p = dir + 1; *p; p++) {
-        if (*p == '/') {
-            *p = '\0';
-            mkdir(dir, 0700);
-            *p = '/';
-        }
-    }
-    mkdir(dir, 0700);
+    mkdirs(dir); /* quietly: history is a convenience */
     int n = snprintf(buf, size, "%s/history", dir);
     return n > 0 && (size_t)n < size ? 0 : -1;
 }

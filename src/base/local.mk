@@ -3,7 +3,8 @@ src_libptodb_a_SOURCES += \
 	src/base/mem.c src/base/mem.h \
 	src/base/strbuf.c src/base/strbuf.h \
 	src/base/diag.c src/base/diag.h \
-	src/base/fdio.c src/base/fdio.h
+	src/base/fdio.c src/base/fdio.h \
+	src/base/mkdirs.c src/base/mkdirs.h
 
 check_PROGRAMS += tests/unit/check_base
 TESTS += tests/unit/check_base

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "base/mem.h"
+#include "base/mkdirs.h"
 #include "debug/session_impl.h"
 
 #define CMD(id, name, aliases, kind, usage, help, longhelp) \
@@ -101,16 +102,8 @@ static int case_file(session *s, char *buf, size_t size, int create)
     char dir[PATH_MAX];
     if (snprintf(dir, sizeof dir, "%s/sessions", s->state_dir) >= (int)sizeof dir)
         return -1;
-    if (create) {
-        for (char *p = dir + 1; *p; p++) {
-            if (*p == '/') {
-                *p = '\0';
-                mkdir(dir, 0700);
-                *p = '/';
-            }
-        }
-        mkdir(dir, 0700);
-    }
+    if (create)
+        mkdirs(dir);
     for (char *p = root; *p; p++)
         if (*p == '/')
             *p = '%';

@@ -3,9 +3,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "base/diag.h"
 #include "base/mem.h"
+#include "base/mkdirs.h"
 #include "base/status.h"
 #include "base/strbuf.h"
 
@@ -92,6 +94,28 @@ START_TEST(test_diag_control_bytes_sanitised)
 }
 END_TEST
 
+START_TEST(test_mkdirs)
+{
+    char tmpl[] = "/tmp/ptodb-mkdirs-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(tmpl));
+    char deep[256], file[256];
+    snprintf(deep, sizeof deep, "%s/a/b/c", tmpl);
+    ck_assert_int_eq(mkdirs(deep), 0);
+    ck_assert_int_eq(mkdirs(deep), 0); /* already there */
+    struct stat st;
+    ck_assert_int_eq(stat(deep, &st), 0);
+    ck_assert(S_ISDIR(st.st_mode));
+    snprintf(file, sizeof file, "%s/f", tmpl);
+    FILE *f = fopen(file, "w");
+    ck_assert_ptr_nonnull(f);
+    fclose(f);
+    ck_assert_int_eq(mkdirs(file), -1); /* a file is not a folder */
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", tmpl);
+    ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
 static Suite *base_suite(void)
 {
     Suite *s = suite_create("base");
@@ -100,6 +124,7 @@ static Suite *base_suite(void)
     tcase_add_test(tc, test_strbuf_growth);
     tcase_add_test(tc, test_diag_format_and_cap);
     tcase_add_test(tc, test_diag_control_bytes_sanitised);
+    tcase_add_test(tc, test_mkdirs);
     suite_add_tcase(s, tc);
     return s;
 }
