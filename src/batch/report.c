@@ -90,19 +90,8 @@ void report_pass(const batch *b, size_t i, int metrics, int heatmap, strbuf *out
             strbuf_printf(out, "REF would fail here: %s: comparing '%s': %s\n", cp->path, o->key, o->cmp.msg);
             continue;
         }
-        char d[64];
-        exec_format_e6(o->cmp.max_abs_diff, d, sizeof d);
-        strbuf_printf(out, "validate tensor: '%s', max_abs_diff: %s, pass: %s\n", o->key, d,
-                      o->cmp.pass ? "True" : "False");
-        if (!o->cmp.pass) {
-            char rt[32], at[32];
-            snprintf(rt, sizeof rt, "%.3e", o->rtol);
-            snprintf(at, sizeof at, "%.3e", o->atol);
-            strbuf_printf(out,
-                          "  mismatch: %lld of %lld elements outside rtol=%s atol=%s (first at flat index "
-                          "%lld)\n",
-                          (long long)o->cmp.mismatches, (long long)o->cmp.count, rt, at, (long long)o->cmp.first_bad);
-        }
+        exec_format_validate_line(o->key, &o->cmp, out);
+        exec_format_mismatch_line(&o->cmp, o->rtol, o->atol, out);
         if (metrics)
             metrics_line(o, out);
         if (heatmap && o->heatmap)

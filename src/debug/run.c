@@ -195,12 +195,12 @@ static void validate_outputs(session *s)
             session_errorf(s, "%s: %s", s->kase.passes[r->pass].stem, cr.msg);
             continue;
         }
-        char num[64];
-        exec_format_e6(cr.max_abs_diff, num, sizeof num);
         res->max_abs_diff[k] = cr.max_abs_diff;
         res->ok[k] = cr.pass;
-        session_printf(s, "validate tensor: '%s', max_abs_diff: %s, pass: %s\n", o->name, num,
-                       cr.pass ? "True" : "False");
+        strbuf line = STRBUF_INIT;
+        exec_format_validate_line(o->name, &cr, &line);
+        session_write(s, strbuf_str(&line), line.len);
+        strbuf_free(&line);
     }
     session_mark_redraw(s, SESSION_REDRAW_PASSES | SESSION_REDRAW_HEATMAP);
 }

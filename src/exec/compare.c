@@ -153,3 +153,18 @@ void exec_compare(const tensor *act, const tensor *exp, double rtol, double atol
     r->pass = bad == 0;
     r->max_abs_diff = any_nan ? NAN : maxd;
 }
+
+void exec_format_validate_line(const char *key, const exec_compare_result *r, strbuf *out)
+{
+    char d[64];
+    exec_format_e6(r->max_abs_diff, d, sizeof d);
+    strbuf_printf(out, "validate tensor: '%s', max_abs_diff: %s, pass: %s\n", key, d, r->pass ? "True" : "False");
+}
+
+void exec_format_mismatch_line(const exec_compare_result *r, double rtol, double atol, strbuf *out)
+{
+    if (r->pass)
+        return;
+    strbuf_printf(out, "  mismatch: %lld of %lld elements outside rtol=%.3e atol=%.3e (first at flat index %lld)\n",
+                  (long long)r->mismatches, (long long)r->count, rtol, atol, (long long)r->first_bad);
+}

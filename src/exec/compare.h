@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/strbuf.h"
 #include "exec/op.h"
 #include "tensor/tensor.h"
 
@@ -24,6 +25,13 @@ typedef struct exec_compare_result {
 
 void exec_compare(const tensor *act, const tensor *exp, double rtol, double atol,
                   exec_profile_id profile, exec_compare_result *r);
+
+/* REF's line for a compared output: "validate tensor: 'out', max_abs_diff:
+ * 9.765625e-04, pass: True\n". */
+void exec_format_validate_line(const char *key, const exec_compare_result *r, strbuf *out);
+/* For a failing output, ptodb's line under it: how many elements lie outside
+ * rtol/atol and the first one. Appends nothing when the output passed. */
+void exec_format_mismatch_line(const exec_compare_result *r, double rtol, double atol, strbuf *out);
 
 /* Python's "{:.6e}".format(v): "1.234567e-03", "nan", "inf", "-inf". */
 void exec_format_e6(double v, char *buf, size_t size);
