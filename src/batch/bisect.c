@@ -476,12 +476,7 @@ void bisect_run(batch *b, const bisect_options *o, bisect_result *r)
 void bisect_result_free(bisect_result *r)
 {
     bisect_stmt *s = &r->stmt;
-    free(s->file);
-    free(s->func);
-    free(s->tensor);
-    free(s->good_file);
-    free(s->good_func);
-    free(s->good_tensor);
+    bisect_stmt_clear(s);
     free(s->note);
     free(s->earlier_tensor);
     free(s->op_now);
