@@ -739,8 +739,10 @@ ptodb_status run_go(session *s, run_mode mode, long count, int until_line)
                 snap_take(r->m, &before);
         }
         r->nwritten = 0;
-        const ir_stmt *was_at[EXEC_NCORES];
-        for (int c = 0; c < EXEC_NCORES; c++) {
+        /* Where each core is before the step: only conditional line
+         * breakpoints need it (they look at the statement that just ran). */
+        const ir_stmt *was_at[EXEC_NCORES] = {0};
+        for (int c = 0; cond_lines && c < EXEC_NCORES; c++) {
             inspect_frame g;
             was_at[c] = inspect_frame_get(r->m, c, 0, &g) ? g.stmt : NULL;
         }
