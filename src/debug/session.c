@@ -215,10 +215,10 @@ void session_printf(session *s, const char *fmt, ...)
     strbuf_free(&sb);
 }
 
-void session_verrorf(session *s, const char *fmt, va_list ap)
+/* An error or warning line on the error stream, FILE:LINE: first in a script. */
+static void report_line(session *s, const char *fmt, va_list ap)
 {
     strbuf sb = STRBUF_INIT;
-    s->nerrors++;
     /* The innermost script file names the place, as gdb does. */
     for (int i = s->depth - 1; i >= 0; i--) {
         if (s->frames[i].file) {
@@ -232,13 +232,18 @@ void session_verrorf(session *s, const char *fmt, va_list ap)
     strbuf_free(&sb);
 }
 
+void session_verrorf(session *s, const char *fmt, va_list ap)
+{
+    s->nerrors++;
+    report_line(s, fmt, ap);
+}
+
 void session_warnf(session *s, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    session_verrorf(s, fmt, ap);
+    report_line(s, fmt, ap);
     va_end(ap);
-    s->nerrors--;
 }
 
 void session_errorf(session *s, const char *fmt, ...)
