@@ -5,23 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-const char *exec_torch_scalar_name(dtype_id dt)
-{
-    switch (dt) {
-    case DTYPE_BOOL: return "Bool";
-    case DTYPE_INT8: return "Char";
-    case DTYPE_INT16: return "Short";
-    case DTYPE_INT32: return "Int";
-    case DTYPE_INDEX:
-    case DTYPE_INT64: return "Long";
-    case DTYPE_UINT8: return "Byte";
-    case DTYPE_FP16: return "Half";
-    case DTYPE_BF16: return "BFloat16";
-    case DTYPE_FP32: return "Float";
-    case DTYPE_FP64: return "Double";
-    default: return dtype_name(dt);
-    }
-}
+#include "exec/kernel_util.h"
 
 void exec_format_e6(double v, char *buf, size_t size)
 {
@@ -61,7 +45,7 @@ void exec_compare(const tensor *act, const tensor *exp, double rtol, double atol
     if (act->dtype != exp->dtype) {
         r->error = 1;
         snprintf(r->msg, sizeof r->msg, "RuntimeError: %s did not match %s",
-                 exec_torch_scalar_name(act->dtype), exec_torch_scalar_name(exp->dtype));
+                 kernel_torch_type_name(act->dtype), kernel_torch_type_name(exp->dtype));
         return;
     }
     if (act->ndim != exp->ndim || memcmp(act->shape, exp->shape, sizeof(int64_t) * (size_t)act->ndim)) {

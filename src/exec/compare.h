@@ -36,7 +36,5 @@ void exec_format_mismatch_line(const exec_compare_result *r, double rtol, double
 /* Python's "{:.6e}".format(v): "1.234567e-03", "nan", "inf", "-inf". */
 void exec_format_e6(double v, char *buf, size_t size);
 
-/* torch's dtype name in messages ("Float", "BFloat16", ...). */
-const char *exec_torch_scalar_name(dtype_id dt);
 
 #endif
