@@ -128,6 +128,22 @@ int ptodb_cli_tolerances(const ptodb_cli *cli, case_options *opt)
     return 0;
 }
 
+int ptodb_open_case(const char *path, const case_options *opt, case_info *c)
+{
+    diag_sink sink;
+    diag_sink_init(&sink, 50);
+    ptodb_status st = case_open(path, opt, c, &sink);
+    int ok = st == PTODB_OK && c->npasses > 0;
+    if (!ok) {
+        diag_sink_print(&sink, stderr, 1);
+        if (st == PTODB_OK)
+            fprintf(stderr, "ptodb: %s: no pass files found\n", path);
+        case_free(c);
+    }
+    diag_sink_free(&sink);
+    return ok ? 0 : -1;
+}
+
 const char *ptodb_cli_value(const ptodb_cli *cli, ptodb_option_id id)
 {
     if (!cli->given[id] || !cli->values[id])

@@ -125,16 +125,8 @@ int mode_batch(const ptodb_cli *cli)
     FILE *text = json_stdout ? stderr : stdout;
 
     double t0 = batch_now();
-    diag_sink sink;
-    diag_sink_init(&sink, 50);
     case_info c;
-    ptodb_status st = case_open(path, &copt, &c, &sink);
-    if (st != PTODB_OK || c.npasses == 0) {
-        diag_sink_print(&sink, stderr, 1);
-        if (st == PTODB_OK)
-            fprintf(stderr, "ptodb: %s: no pass files found\n", path);
-        case_free(&c);
-        diag_sink_free(&sink);
+    if (ptodb_open_case(path, &copt, &c) != 0) {
         if (json)
             fclose(json);
         if (json_path && !json_stdout)
@@ -212,6 +204,5 @@ int mode_batch(const ptodb_cli *cli)
     batch_free(&b);
     free(ops);
     case_free(&c);
-    diag_sink_free(&sink);
     return code;
 }

@@ -337,18 +337,9 @@ int mode_run(const ptodb_cli *cli)
         }
         jobs = (int)j;
     }
-    diag_sink sink;
-    diag_sink_init(&sink, 50);
     case_info c;
-    ptodb_status st = case_open(path, &copt, &c, &sink);
-    if (st != PTODB_OK || c.npasses == 0) {
-        diag_sink_print(&sink, stderr, 1);
-        if (st == PTODB_OK)
-            fprintf(stderr, "ptodb: %s: no pass files found\n", path);
-        case_free(&c);
-        diag_sink_free(&sink);
+    if (ptodb_open_case(path, &copt, &c) != 0)
         return PTODB_EXIT_USAGE;
-    }
     op_fn *ops = calloc(IR_OP_COUNT, sizeof *ops);
     exec_ops_init(ops);
     ro.ops = ops;
@@ -368,6 +359,5 @@ int mode_run(const ptodb_cli *cli)
     }
     free(ops);
     case_free(&c);
-    diag_sink_free(&sink);
     return failed ? PTODB_EXIT_VALIDATION_FAILED : PTODB_EXIT_OK;
 }

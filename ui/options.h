@@ -77,6 +77,11 @@ struct case_options;
 /* --rtol and --atol into opt (has_rtol/has_atol set for those given); -1
  * after printing "ptodb: --rtol needs a non-negative number, got '...'". */
 int ptodb_cli_tolerances(const ptodb_cli *cli, struct case_options *opt);
+struct case_info;
+/* Opens the case at path for a mode; on failure (or no pass files) prints the
+ * diagnostics to stderr, frees *c and returns -1. Warnings of a case that
+ * opens are not printed. */
+int ptodb_open_case(const char *path, const struct case_options *opt, struct case_info *c);
 /* The last value of option id, or NULL when it was not given. */
 const char *ptodb_cli_value(const ptodb_cli *cli, ptodb_option_id id);
 void ptodb_cli_print_help(FILE *out);
