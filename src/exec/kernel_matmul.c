@@ -1,19 +1,26 @@
-/* Blocked double-accumulating GEMM (see kernel_matmul.h).
+/* The portable matmul kernels (see kernel_matmul.h) and the choice between
+ * them and the AVX-512 ones (kernel_matmul_avx512.c), which give the same
+ * bits faster.
  *
- * Structure: for each KC-deep slice of k, A is packed into blocks of MR rows
- * (k-major doubles, zero-padded); B is read in place, a panel of NR columns
- * at a time, converted to double in registers (only a ragged last panel is
- * copied into a zero-padded buffer). The micro-kernel keeps an MR x NR block
- * of C in registers as vector-extension values (portable GNU C, no
- * intrinsics), so the compiler emits packed multiply-adds for whatever ISA
- * the function is compiled for. On x86-64 an AVX-512 (8x16) or AVX2 (6x8)
- * variant is picked at run time; elsewhere the generic 6x8 one runs.
+ * Double accumulation: for each KC-deep slice of k, A is packed into blocks
+ * of MR rows (k-major doubles, zero-padded); B is read in place, a panel of
+ * NR columns at a time (only a ragged last panel is copied into a
+ * zero-padded buffer). The micro-kernel keeps an MR x NR block of C in
+ * registers as vector-extension values (portable GNU C, no intrinsics), so
+ * the compiler emits packed multiply-adds for whatever ISA the function is
+ * compiled for. On x86-64 an AVX-512 (8x16) or AVX2 (6x8) variant is picked
+ * at run time; elsewhere the generic 6x8 one runs.
  *
- * Products of two floats (or bf16s) are exact in double, so a fused
- * multiply-add gives the same bits as a multiply and an add: the variants
- * differ in speed, not in results, for float inputs. Within one KC slice
- * the sum runs in k order; slices are added in order. */
+ * Each element's sum runs in k order from +0: a block starts from C's
+ * running sums (zero before the first slice) and stores them back, so the
+ * slicing does not change the order. Products of two floats (or bf16s) are
+ * exact in double, so a fused multiply-add gives the same bits as a
+ * multiply and an add: for float inputs the variants, and the AVX-512
+ * kernel, differ in speed, not in results. (fp64 inputs are not exact
+ * products: there the FMA variants may differ from the generic one in the
+ * last bit.) */
 #include "exec/kernel_matmul.h"
+#include "exec/kernel_matmul_avx512.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -61,25 +68,33 @@ typedef float km_v8f __attribute__((vector_size(32)));
         (dst) = __builtin_convertvector(f_, km_v8);                                \
     } while (0)
 
-/* c[0..2W) += (v0, v1) for W-wide vectors: the full-block store. */
-#define KM_ADDROW(VT, ptr, v0, v1)                                                 \
+/* (v0, v1) = c[0..2W) and back, for W-wide vectors: a full block's rows. */
+#define KM_LDROW(VT, ptr, v0, v1)                                                  \
     do {                                                                           \
-        VT t_;                                                                     \
-        memcpy(&t_, (ptr), sizeof t_);                                             \
-        t_ += (v0);                                                                \
-        memcpy((ptr), &t_, sizeof t_);                                             \
-        memcpy(&t_, (ptr) + sizeof t_ / sizeof(double), sizeof t_);                \
-        t_ += (v1);                                                                \
-        memcpy((ptr) + sizeof t_ / sizeof(double), &t_, sizeof t_);                \
+        memcpy(&(v0), (ptr), sizeof(VT));                                          \
+        memcpy(&(v1), (ptr) + sizeof(VT) / sizeof(double), sizeof(VT));            \
+    } while (0)
+#define KM_STROW(VT, ptr, v0, v1)                                                  \
+    do {                                                                           \
+        memcpy((ptr), &(v0), sizeof(VT));                                          \
+        memcpy((ptr) + sizeof(VT) / sizeof(double), &(v1), sizeof(VT));            \
     } while (0)
 
-/* Adds the mr x nr corner of a row-major block (row length NR) to c (ldc):
- * the ragged edges of the matrix. */
+/* The mr x nr corner of c (ldc) into a row-major block (row length NR),
+ * zero elsewhere, and back: the ragged edges of the matrix. */
+static void km_load(double *blk, int NR, const double *restrict c, int64_t ldc, int mr, int nr)
+{
+    memset(blk, 0, (size_t)(KM_MRMAX * KM_NRMAX) * sizeof *blk);
+    for (int i = 0; i < mr; i++)
+        for (int j = 0; j < nr; j++)
+            blk[i * NR + j] = c[i * ldc + j];
+}
+
 static void km_store(const double *blk, int NR, double *restrict c, int64_t ldc, int mr, int nr)
 {
     for (int i = 0; i < mr; i++)
         for (int j = 0; j < nr; j++)
-            c[i * ldc + j] += blk[i * NR + j];
+            c[i * ldc + j] = blk[i * NR + j];
 }
 
 /* 6 x 8: two 4-wide vectors per row, 12 accumulators (they fit the 16 AVX2
@@ -88,8 +103,19 @@ static void km_store(const double *blk, int NR, double *restrict c, int64_t ldc,
     ATTR static void NAME(int64_t kc, const double *restrict a, const T *restrict b, \
                           int64_t ldb, double *restrict c, int64_t ldc, int mr, int nr) \
     {                                                                              \
-        km_v4 c00 = {0}, c01 = {0}, c10 = {0}, c11 = {0}, c20 = {0}, c21 = {0};    \
-        km_v4 c30 = {0}, c31 = {0}, c40 = {0}, c41 = {0}, c50 = {0}, c51 = {0};    \
+        double blk[KM_MRMAX * KM_NRMAX];                                           \
+        const int full_ = mr == 6 && nr == 8;                                      \
+        if (!full_)                                                                \
+            km_load(blk, 8, c, ldc, mr, nr);                                       \
+        const double *src_ = full_ ? c : blk;                                      \
+        const int64_t ld_ = full_ ? ldc : 8;                                       \
+        km_v4 c00, c01, c10, c11, c20, c21, c30, c31, c40, c41, c50, c51;          \
+        KM_LDROW(km_v4, src_, c00, c01);                                           \
+        KM_LDROW(km_v4, src_ + ld_, c10, c11);                                     \
+        KM_LDROW(km_v4, src_ + 2 * ld_, c20, c21);                                 \
+        KM_LDROW(km_v4, src_ + 3 * ld_, c30, c31);                                 \
+        KM_LDROW(km_v4, src_ + 4 * ld_, c40, c41);                                 \
+        KM_LDROW(km_v4, src_ + 5 * ld_, c50, c51);                                 \
         for (int64_t p = 0; p < kc; p++) {                                         \
             km_v4 b0, b1, x;                                                       \
             KM_LD4_##T(b0, b + p * ldb);                                           \
@@ -102,16 +128,15 @@ static void km_store(const double *blk, int NR, double *restrict c, int64_t ldc,
             x = (km_v4){ap[4], ap[4], ap[4], ap[4]}; c40 += x * b0; c41 += x * b1; \
             x = (km_v4){ap[5], ap[5], ap[5], ap[5]}; c50 += x * b0; c51 += x * b1; \
         }                                                                          \
-        if (mr == 6 && nr == 8) {                                                  \
-            KM_ADDROW(km_v4, c, c00, c01);                                         \
-            KM_ADDROW(km_v4, c + ldc, c10, c11);                                   \
-            KM_ADDROW(km_v4, c + 2 * ldc, c20, c21);                               \
-            KM_ADDROW(km_v4, c + 3 * ldc, c30, c31);                               \
-            KM_ADDROW(km_v4, c + 4 * ldc, c40, c41);                               \
-            KM_ADDROW(km_v4, c + 5 * ldc, c50, c51);                               \
+        if (full_) {                                                               \
+            KM_STROW(km_v4, c, c00, c01);                                          \
+            KM_STROW(km_v4, c + ldc, c10, c11);                                    \
+            KM_STROW(km_v4, c + 2 * ldc, c20, c21);                                \
+            KM_STROW(km_v4, c + 3 * ldc, c30, c31);                                \
+            KM_STROW(km_v4, c + 4 * ldc, c40, c41);                                \
+            KM_STROW(km_v4, c + 5 * ldc, c50, c51);                                \
             return;                                                                \
         }                                                                          \
-        double blk[KM_MRMAX * KM_NRMAX];                                           \
         memcpy(blk + 0, &c00, 32); memcpy(blk + 4, &c01, 32);                      \
         memcpy(blk + 8, &c10, 32); memcpy(blk + 12, &c11, 32);                     \
         memcpy(blk + 16, &c20, 32); memcpy(blk + 20, &c21, 32);                    \
@@ -127,9 +152,22 @@ static void km_store(const double *blk, int NR, double *restrict c, int64_t ldc,
     ATTR static void NAME(int64_t kc, const double *restrict a, const T *restrict b, \
                           int64_t ldb, double *restrict c, int64_t ldc, int mr, int nr) \
     {                                                                              \
-        km_v8 c00 = {0}, c01 = {0}, c10 = {0}, c11 = {0}, c20 = {0}, c21 = {0};    \
-        km_v8 c30 = {0}, c31 = {0}, c40 = {0}, c41 = {0}, c50 = {0}, c51 = {0};    \
-        km_v8 c60 = {0}, c61 = {0}, c70 = {0}, c71 = {0};                          \
+        double blk[KM_MRMAX * KM_NRMAX];                                           \
+        const int full_ = mr == 8 && nr == 16;                                     \
+        if (!full_)                                                                \
+            km_load(blk, 16, c, ldc, mr, nr);                                      \
+        const double *src_ = full_ ? c : blk;                                      \
+        const int64_t ld_ = full_ ? ldc : 16;                                      \
+        km_v8 c00, c01, c10, c11, c20, c21, c30, c31, c40, c41, c50, c51;          \
+        km_v8 c60, c61, c70, c71;                                                  \
+        KM_LDROW(km_v8, src_, c00, c01);                                           \
+        KM_LDROW(km_v8, src_ + ld_, c10, c11);                                     \
+        KM_LDROW(km_v8, src_ + 2 * ld_, c20, c21);                                 \
+        KM_LDROW(km_v8, src_ + 3 * ld_, c30, c31);                                 \
+        KM_LDROW(km_v8, src_ + 4 * ld_, c40, c41);                                 \
+        KM_LDROW(km_v8, src_ + 5 * ld_, c50, c51);                                 \
+        KM_LDROW(km_v8, src_ + 6 * ld_, c60, c61);                                 \
+        KM_LDROW(km_v8, src_ + 7 * ld_, c70, c71);                                 \
         for (int64_t p = 0; p < kc; p++) {                                         \
             km_v8 b0, b1;                                                          \
             KM_LD8_##T(b0, b + p * ldb);                                           \
@@ -140,18 +178,17 @@ static void km_store(const double *blk, int NR, double *restrict c, int64_t ldc,
             c40 += ap[4] * b0; c41 += ap[4] * b1; c50 += ap[5] * b0; c51 += ap[5] * b1; \
             c60 += ap[6] * b0; c61 += ap[6] * b1; c70 += ap[7] * b0; c71 += ap[7] * b1; \
         }                                                                          \
-        if (mr == 8 && nr == 16) {                                                 \
-            KM_ADDROW(km_v8, c, c00, c01);                                         \
-            KM_ADDROW(km_v8, c + ldc, c10, c11);                                   \
-            KM_ADDROW(km_v8, c + 2 * ldc, c20, c21);                               \
-            KM_ADDROW(km_v8, c + 3 * ldc, c30, c31);                               \
-            KM_ADDROW(km_v8, c + 4 * ldc, c40, c41);                               \
-            KM_ADDROW(km_v8, c + 5 * ldc, c50, c51);                               \
-            KM_ADDROW(km_v8, c + 6 * ldc, c60, c61);                               \
-            KM_ADDROW(km_v8, c + 7 * ldc, c70, c71);                               \
+        if (full_) {                                                               \
+            KM_STROW(km_v8, c, c00, c01);                                          \
+            KM_STROW(km_v8, c + ldc, c10, c11);                                    \
+            KM_STROW(km_v8, c + 2 * ldc, c20, c21);                                \
+            KM_STROW(km_v8, c + 3 * ldc, c30, c31);                                \
+            KM_STROW(km_v8, c + 4 * ldc, c40, c41);                                \
+            KM_STROW(km_v8, c + 5 * ldc, c50, c51);                                \
+            KM_STROW(km_v8, c + 6 * ldc, c60, c61);                                \
+            KM_STROW(km_v8, c + 7 * ldc, c70, c71);                                \
             return;                                                                \
         }                                                                          \
-        double blk[KM_MRMAX * KM_NRMAX];                                           \
         memcpy(blk + 0, &c00, 64); memcpy(blk + 8, &c01, 64);                      \
         memcpy(blk + 16, &c10, 64); memcpy(blk + 24, &c11, 64);                    \
         memcpy(blk + 32, &c20, 64); memcpy(blk + 40, &c21, 64);                    \
@@ -317,11 +354,27 @@ static void km_gemm_f32_wide(int64_t m, int64_t n, int64_t k, const float *a, in
     free(ap);
 }
 
+static int km_portable_only;
+
+void kernel_matmul_portable_only(int on)
+{
+    km_portable_only = on;
+}
+
+static int km_use_avx512(void)
+{
+    return !km_portable_only && km512_usable();
+}
+
 void kernel_gemm_f32(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda,
                      const float *b, int64_t ldb, float *c, int64_t ldc)
 {
     if (m <= 0 || n <= 0)
         return;
+    if (km_use_avx512()) {
+        km512_gemm_f32(m, n, k, a, lda, b, ldb, c, ldc);
+        return;
+    }
     double *acc = xcalloc((size_t)(m * n), sizeof *acc);
     km_gemm_f32_wide(m, n, k, a, lda, b, ldb, acc, n);
     for (int64_t i = 0; i < m; i++) {
@@ -352,7 +405,7 @@ typedef float km_v16f __attribute__((vector_size(64)));
 #else
 #define KM_NOCONTRACT
 #endif
-/* Blocks of 4 rows x 64 columns keep their 16 running sums in registers
+/* Portable: blocks of 4 rows x 64 columns (16 running sums per row block)
  * while p runs over k; the edges use the same per-element sequence. */
 #define KM_SEQ_ROWS 4
 #define KM_SEQ_STEP(acc, x, bv)                                                    \
@@ -360,31 +413,6 @@ typedef float km_v16f __attribute__((vector_size(64)));
         km_v16f pr_ = (x) * (bv); /* own statement: never contracted */            \
         (acc) = (acc) + pr_;                                                       \
     } while (0)
-#define KM_SEQ_BODY                                                                \
-    int64_t i0 = 0;                                                                \
-    for (; i0 + KM_SEQ_ROWS <= m; i0 += KM_SEQ_ROWS) {                             \
-        int64_t j0 = 0;                                                            \
-        for (; j0 + 64 <= n; j0 += 64) {                                           \
-            km_v16f acc[KM_SEQ_ROWS][4];                                           \
-            memset(acc, 0, sizeof acc);                                            \
-            for (int64_t p = 0; p < k; p++) {                                      \
-                km_v16f bv[4];                                                     \
-                memcpy(bv, b + p * ldb + j0, sizeof bv);                           \
-                for (int r = 0; r < KM_SEQ_ROWS; r++) {                            \
-                    float x = a[(i0 + r) * lda + p];                               \
-                    km_v16f xv = {x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x}; \
-                    KM_SEQ_STEP(acc[r][0], xv, bv[0]);                             \
-                    KM_SEQ_STEP(acc[r][1], xv, bv[1]);                             \
-                    KM_SEQ_STEP(acc[r][2], xv, bv[2]);                             \
-                    KM_SEQ_STEP(acc[r][3], xv, bv[3]);                             \
-                }                                                                  \
-            }                                                                      \
-            for (int r = 0; r < KM_SEQ_ROWS; r++)                                  \
-                memcpy(c + (i0 + r) * ldc + j0, acc[r], sizeof acc[r]);            \
-        }                                                                          \
-        km_seq_edge(i0, i0 + KM_SEQ_ROWS, j0, n, k, a, lda, b, ldb, c, ldc);       \
-    }                                                                              \
-    km_seq_edge(i0, m, 0, n, k, a, lda, b, ldb, c, ldc);
 
 /* The plain loop for rows [i0, i1) x columns [j0, j1). */
 KM_NOCONTRACT static void km_seq_edge(int64_t i0, int64_t i1, int64_t j0, int64_t j1,
@@ -407,27 +435,40 @@ KM_NOCONTRACT static void km_seq_generic(int64_t m, int64_t n, int64_t k, const 
                            int64_t lda, const float *restrict b, int64_t ldb,
                            float *restrict c, int64_t ldc)
 {
-    KM_SEQ_BODY
+    int64_t i0 = 0;
+    for (; i0 + KM_SEQ_ROWS <= m; i0 += KM_SEQ_ROWS) {
+        int64_t j0 = 0;
+        for (; j0 + 64 <= n; j0 += 64) {
+            km_v16f acc[KM_SEQ_ROWS][4];
+            memset(acc, 0, sizeof acc);
+            for (int64_t p = 0; p < k; p++) {
+                km_v16f bv[4];
+                memcpy(bv, b + p * ldb + j0, sizeof bv);
+                for (int r = 0; r < KM_SEQ_ROWS; r++) {
+                    float x = a[(i0 + r) * lda + p];
+                    km_v16f xv = {x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x};
+                    KM_SEQ_STEP(acc[r][0], xv, bv[0]);
+                    KM_SEQ_STEP(acc[r][1], xv, bv[1]);
+                    KM_SEQ_STEP(acc[r][2], xv, bv[2]);
+                    KM_SEQ_STEP(acc[r][3], xv, bv[3]);
+                }
+            }
+            for (int r = 0; r < KM_SEQ_ROWS; r++)
+                memcpy(c + (i0 + r) * ldc + j0, acc[r], sizeof acc[r]);
+        }
+        km_seq_edge(i0, i0 + KM_SEQ_ROWS, j0, n, k, a, lda, b, ldb, c, ldc);
+    }
+    km_seq_edge(i0, m, 0, n, k, a, lda, b, ldb, c, ldc);
 }
-
-#if KM_X86
-__attribute__((target("avx512f"))) KM_NOCONTRACT static void
-km_seq_avx512(int64_t m, int64_t n, int64_t k, const float *restrict a, int64_t lda,
-              const float *restrict b, int64_t ldb, float *restrict c, int64_t ldc)
-{
-    KM_SEQ_BODY
-}
-#endif
 
 void kernel_gemm_f32_seq(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda,
                          const float *b, int64_t ldb, float *c, int64_t ldc)
 {
-#if KM_X86
-    __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx512f")) {
-        km_seq_avx512(m, n, k, a, lda, b, ldb, c, ldc);
+    if (m <= 0 || n <= 0)
+        return;
+    if (km_use_avx512()) {
+        km512_gemm_f32_seq(m, n, k, a, lda, b, ldb, c, ldc);
         return;
     }
-#endif
     km_seq_generic(m, n, k, a, lda, b, ldb, c, ldc);
 }

@@ -1,6 +1,7 @@
-/* The matmul kernel: double accumulation (semantics.md §1.7 class A: one
- * rounding of the exact-product double sum), blocked with packed panels so
- * that the inner loop is a fixed-size vector multiply-add.
+/* The matmul kernels: double accumulation (semantics.md §1.7 class A: the
+ * exact products summed in double, k in order, rounded once) and netlib's
+ * float running sum (the t13 profile). Portable blocked kernels, and
+ * AVX-512 ones that give the same bits where the CPU has them.
  *
  * Independent of the machine (no exec_ctx), so the benchmark can link it
  * alone. */
@@ -14,7 +15,8 @@
 void kernel_gemm_f64(int64_t m, int64_t n, int64_t k, const double *a, int64_t lda,
                      const double *b, int64_t ldb, double *c, int64_t ldc);
 
-/* The same from float inputs: C = fl32(sum of exact products, in double). */
+/* The same from float inputs: C = fl32(the products, exact in double, summed
+ * in double in k order from +0). */
 void kernel_gemm_f32(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda,
                      const float *b, int64_t ldb, float *c, int64_t ldc);
 
@@ -23,5 +25,9 @@ void kernel_gemm_f32(int64_t m, int64_t n, int64_t k, const float *a, int64_t ld
  * sum, in k order from +0, multiply and add rounded separately (no FMA). */
 void kernel_gemm_f32_seq(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda,
                          const float *b, int64_t ldb, float *c, int64_t ldc);
+
+/* Tests: nonzero makes the kernels above use only their portable code, so
+ * both implementations can be checked against one expectation. */
+void kernel_matmul_portable_only(int on);
 
 #endif

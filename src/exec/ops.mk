@@ -2,7 +2,8 @@
 # kernels, unit tests and the test-only exec_ctx stub.
 src_libptodb_a_SOURCES += \
 	src/exec/kernel_util.c src/exec/kernel_util.h \
-	src/exec/kernel_matmul.c src/exec/kernel_matmul.h
+	src/exec/kernel_matmul.c src/exec/kernel_matmul.h \
+	src/exec/kernel_matmul_avx512.c src/exec/kernel_matmul_avx512.h
 
 OPS_TEST_LDADD = $(UNIT_LDADD)
 

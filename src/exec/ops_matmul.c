@@ -71,6 +71,18 @@ static void mm_bf16_small(int64_t m, int64_t n, int64_t k, const float *A, const
         }
 }
 
+/* n float results into r (dtype dt, contiguous): copied, or rounded to
+ * bf16/fp16. */
+static void mm_store_f32(tensor *r, dtype_id dt, const float *src, int64_t n)
+{
+    unsigned char *rd = tensor_data(r);
+    if (dt == DTYPE_FP32)
+        memcpy(rd, src, (size_t)n * sizeof *src);
+    else
+        for (int64_t i = 0; i < n; i++)
+            dtype_store(dt, rd, (size_t)i, (double)src[i]);
+}
+
 /* torch.matmul(L, R) */
 static ptodb_status matmul_core(exec_ctx *ctx, const op_args *a, const tensor *L,
                                 const tensor *R, tensor **out)
@@ -177,12 +189,22 @@ static ptodb_status matmul_core(exec_ctx *ctx, const op_args *a, const tensor *L
             else
                 kernel_gemm_f32_seq(m, n, k, A + b * m * k, k, B + b * k * n, n, Cf + b * mn, n);
         }
-        unsigned char *rd = tensor_data(r);
-        if (dt == DTYPE_FP32)
-            memcpy(rd, Cf, (size_t)(nb * mn) * sizeof *Cf);
-        else
-            for (int64_t i = 0; i < nb * mn; i++)
-                dtype_store(dt, rd, (size_t)i, (double)Cf[i]);
+        mm_store_f32(r, dt, Cf, nb * mn);
+        free(A);
+        free(B);
+        free(Cf);
+    } else if (dtype_is_float(dt) && dt != DTYPE_FP64) {
+        /* fp32/bf16/fp16 values are floats: the float kernel sums their exact
+         * products in double (as the double kernel would) and rounds once
+         * to f32, then the store rounds to bf16/fp16 */
+        float *A = xmalloc((size_t)(nb * m * k + 1) * sizeof *A);
+        float *B = xmalloc((size_t)(nb * k * n + 1) * sizeof *B);
+        float *Cf = xmalloc((size_t)(nb * mn) * sizeof *Cf);
+        kernel_gather_f32(&lv, bnd + 2, fl, A);
+        kernel_gather_f32(&rv, bnd + 2, fr, B);
+        for (int64_t b = 0; b < nb; b++)
+            kernel_gemm_f32(m, n, k, A + b * m * k, k, B + b * k * n, n, Cf + b * mn, n);
+        mm_store_f32(r, dt, Cf, nb * mn);
         free(A);
         free(B);
         free(Cf);

@@ -1,12 +1,15 @@
 /* Unit tests for ops_matmul.c and kernel_matmul.c: torch.matmul shapes
  * (2-D, batch broadcast, 1-D), same-dtype rule, bf16 rounding of the
  * product before .float(), acc/bias adds, a_trans/b_trans/out_dtype,
- * integer wrap, the t13 fp16 hole, and the blocked kernel on awkward sizes.
+ * integer wrap, the t13 fp16 hole, and both kernels (AVX-512 and portable)
+ * on awkward sizes against the loops they promise.
  * Expectations: by hand, numpy (tests/data/ops/expected.h), or exact
  * integer-valued sums (values k/256, so every double sum is exact and any
  * summation order gives the same bits). */
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "check_ops_util.h"
 #include "exec/kernel_matmul.h"
@@ -101,37 +104,137 @@ START_TEST(test_lcg_f32)
 }
 END_TEST
 
-/* Awkward sizes (k beyond one 256-deep block, m and n not multiples of the
- * micro-tile) against a naive loop; exact sums make the order irrelevant. */
+/* Values whose products span 2^-40..2^40, so that neither the float nor
+ * the double running sums are exact and any change of summation order, or
+ * a fused multiply-add in the float kernel, changes bits. */
+static float wide_value(uint64_t *s)
+{
+    *s = *s * 6364136223846793005ull + 1442695040888963407ull;
+    double mant = (double)((*s >> 40) & 0xffffff) / 0x1p24 + 0.5;
+    int ex = (int)((*s >> 20) % 41) - 20;
+    return (float)((*s & 1 ? -mant : mant) * ldexp(1.0, ex));
+}
+
+/* Where k reaches past 260: +2^70 at k=250 and -2^70 at k=260 in every
+ * element's sum (A's columns, B's rows of ones). The double sum then keeps
+ * the terms in between only to 2^18 and the float sum drops them, so the
+ * result depends on the order (and on a 256-deep slicing that sums the
+ * slices apart). */
+static void plant_cancellation(float *a, int64_t lda, float *b, int64_t ldb, int64_t m,
+                               int64_t n, int64_t k)
+{
+    if (k <= 260)
+        return;
+    for (int64_t i = 0; i < m; i++) {
+        a[i * lda + 250] = 0x1p70f;
+        a[i * lda + 260] = -0x1p70f;
+    }
+    for (int64_t j = 0; j < n; j++)
+        b[250 * ldb + j] = b[260 * ldb + j] = 1.0f;
+}
+
+/* Both kernels, against the loops they promise, on every row remainder of
+ * the 8-row blocks, column counts around the 8/16/32-wide vectors, k from 0
+ * to beyond one 256-deep slice, and operands with leading dimensions wider
+ * than the matrix (C's padding must stay untouched). Run once with the
+ * AVX-512 kernels (where the CPU has them) and once portable only. */
 START_TEST(test_kernel_blocking)
 {
-    static const int64_t sizes[][3] = {{37, 19, 300}, {1, 1, 1}, {5, 9, 513}, {16, 64, 128}};
-    for (size_t t = 0; t < sizeof sizes / sizeof sizes[0]; t++) {
-        int64_t m = sizes[t][0], n = sizes[t][1], k = sizes[t][2];
-        double *a = malloc((size_t)(m * k) * sizeof *a), *b = malloc((size_t)(k * n) * sizeof *b);
-        float *af = malloc((size_t)(m * k) * sizeof *af), *bf = malloc((size_t)(k * n) * sizeof *bf);
-        float *c = malloc((size_t)(m * n) * sizeof *c);
-        lcg_fill(a, (int)(m * k), 10 + t);
-        lcg_fill(b, (int)(k * n), 20 + t);
-        for (int64_t i = 0; i < m * k; i++)
-            af[i] = (float)a[i];
-        for (int64_t i = 0; i < k * n; i++)
-            bf[i] = (float)b[i];
-        kernel_gemm_f32(m, n, k, af, k, bf, n, c, n);
-        for (int64_t i = 0; i < m; i++)
-            for (int64_t j = 0; j < n; j++) {
-                double s = 0;
-                for (int64_t p = 0; p < k; p++)
-                    s += a[i * k + p] * b[p * n + j];
-                ck_assert_msg(c[i * n + j] == (float)s, "size %zu: C[%lld][%lld] = %.9g, want %.9g",
-                              t, (long long)i, (long long)j, c[i * n + j], (double)(float)s);
+    static const int64_t ms[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 16, 17, 37};
+    static const int64_t ns[] = {1, 7, 8, 9, 15, 16, 17, 31, 32, 33, 47, 64, 71};
+    static const int64_t ks[] = {0, 1, 5, 300};
+    int portable = _i;
+    kernel_matmul_portable_only(portable);
+    uint64_t seed = 99;
+    long checked = 0;
+    for (size_t mi = 0; mi < sizeof ms / sizeof ms[0]; mi++)
+        for (size_t ni = 0; ni < sizeof ns / sizeof ns[0]; ni++)
+            for (size_t ki = 0; ki < sizeof ks / sizeof ks[0]; ki++) {
+                int64_t m = ms[mi], n = ns[ni], k = ks[ki];
+                if (m * n * k > 40000 && !(m == 37 && n == 71))
+                    continue;
+                int64_t lda = k + 3, ldb = n + 5, ldc = n + 2;
+                float *a = malloc((size_t)(m * lda + 1) * sizeof *a);
+                float *b = malloc((size_t)(k * ldb + 1) * sizeof *b);
+                float *c = malloc((size_t)(m * ldc) * sizeof *c);
+                float *cs = malloc((size_t)(m * ldc) * sizeof *cs);
+                for (int64_t i = 0; i < m * lda; i++)
+                    a[i] = wide_value(&seed);
+                for (int64_t i = 0; i < k * ldb; i++)
+                    b[i] = wide_value(&seed);
+                plant_cancellation(a, lda, b, ldb, m, n, k);
+                for (int64_t i = 0; i < m * ldc; i++)
+                    c[i] = cs[i] = -7.0f;
+                kernel_gemm_f32(m, n, k, a, lda, b, ldb, c, ldc);
+                kernel_gemm_f32_seq(m, n, k, a, lda, b, ldb, cs, ldc);
+                for (int64_t i = 0; i < m; i++)
+                    for (int64_t j = 0; j < ldc; j++) {
+                        float want = -7.0f, want_seq = -7.0f;
+                        if (j < n) {
+                            double sum = 0;
+                            float acc = 0.0f;
+                            for (int64_t p = 0; p < k; p++) {
+                                sum += (double)a[i * lda + p] * (double)b[p * ldb + j];
+                                volatile float prod = a[i * lda + p] * b[p * ldb + j];
+                                acc = acc + prod;
+                            }
+                            want = (float)sum;
+                            want_seq = acc;
+                        }
+                        ck_assert_msg(memcmp(&c[i * ldc + j], &want, sizeof want) == 0,
+                                      "%s f32 %lldx%lldx%lld: C[%lld][%lld] = %a, want %a",
+                                      portable ? "portable" : "default", (long long)m,
+                                      (long long)k, (long long)n, (long long)i, (long long)j,
+                                      (double)c[i * ldc + j], (double)want);
+                        ck_assert_msg(memcmp(&cs[i * ldc + j], &want_seq, sizeof want) == 0,
+                                      "%s seq %lldx%lldx%lld: C[%lld][%lld] = %a, want %a",
+                                      portable ? "portable" : "default", (long long)m,
+                                      (long long)k, (long long)n, (long long)i, (long long)j,
+                                      (double)cs[i * ldc + j], (double)want_seq);
+                        checked++;
+                    }
+                free(a);
+                free(b);
+                free(c);
+                free(cs);
             }
-        free(a);
-        free(b);
-        free(af);
-        free(bf);
-        free(c);
+    kernel_matmul_portable_only(0);
+    ck_assert_int_gt(checked, 20000);
+}
+END_TEST
+
+/* The test data do tell orders apart: the same products summed in 256-deep
+ * slices added afterwards (the portable kernel's blocking before it kept the
+ * running sums), or the float sum with a fused multiply-add, give other
+ * results (so the test above can fail). */
+START_TEST(test_kernel_orders_differ)
+{
+    uint64_t seed = 5;
+    int64_t k = 300;
+    float *a = malloc((size_t)k * sizeof *a), *b = malloc((size_t)k * sizeof *b);
+    int diff_double = 0, diff_float = 0;
+    for (int trial = 0; trial < 50; trial++) {
+        for (int64_t p = 0; p < k; p++) {
+            a[p] = wide_value(&seed);
+            b[p] = wide_value(&seed);
+        }
+        plant_cancellation(a, k, b, 1, 1, 1, k);
+        double seq = 0, slice[2] = {0, 0};
+        float acc = 0.0f, fused = 0.0f;
+        for (int64_t p = 0; p < k; p++) {
+            seq += (double)a[p] * b[p];
+            slice[p >= 256] += (double)a[p] * b[p];
+            volatile float prod = a[p] * b[p];
+            acc = acc + prod;
+            fused = fmaf(a[p], b[p], fused);
+        }
+        diff_double += (float)seq != (float)(slice[0] + slice[1]);
+        diff_float += acc != fused;
     }
+    free(a);
+    free(b);
+    ck_assert_int_gt(diff_double, 25);
+    ck_assert_int_gt(diff_float, 5);
 }
 END_TEST
 
@@ -301,7 +404,8 @@ int main(void)
     tcase_add_test(tc, test_small_f32);
     tcase_add_test(tc, test_bf16);
     tcase_add_test(tc, test_lcg_f32);
-    tcase_add_test(tc, test_kernel_blocking);
+    tcase_add_loop_test(tc, test_kernel_blocking, 0, 2);
+    tcase_add_test(tc, test_kernel_orders_differ);
     tcase_add_test(tc, test_acc_bias_batch);
     tcase_add_test(tc, test_errors_and_ints);
     tcase_add_test(tc, test_t13_sequential_order);

@@ -1,0 +1,270 @@
+/* AVX-512 matmul kernels (see kernel_matmul_avx512.h).
+ *
+ * Both keep a block of C of up to 8 rows in 16 zmm accumulators for the
+ * whole k loop: per step of k they load one row segment of B, broadcast one
+ * element of A per row and update every accumulator. Nothing is packed for
+ * the float running sum, and ragged edges use masked loads and stores, so a
+ * small tile pays no set-up. Blocks are instantiated per row count (1-8) and
+ * width: the registers a block does not use are compiled away, and full
+ * blocks carry no masks.
+ *
+ * seq: 8 rows x 32 floats. The multiply and the add are separate
+ * instructions and never contracted, so each lane computes exactly
+ * acc = acc + fl(a*b) from +0, k in order: two vector operations per 16
+ * products where sgemm's FMA needs one, the price of netlib's rounding.
+ *
+ * f32 (double accumulation): 8 rows x 16 doubles. A is widened to double
+ * once (row-major), B one 16-column strip at a time into a buffer that
+ * stays in L1. A product of two floats is exact in double, so the FMA gives
+ * the bits of the portable kernel's multiply-then-add; every sum runs in k
+ * order from +0 and is rounded once to float. */
+#include "exec/kernel_matmul_avx512.h"
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+
+#include <immintrin.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "base/mem.h"
+
+#ifdef __clang__
+/* clang never contracts across the intrinsics' function boundaries */
+#define KM512_ATTR __attribute__((target("avx512f,avx512vl")))
+#else
+#define KM512_ATTR __attribute__((target("avx512f,avx512vl"), optimize("fp-contract=off")))
+#endif
+
+int km512_usable(void)
+{
+    static int usable = -1;
+    if (usable < 0) {
+        __builtin_cpu_init();
+        usable = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl");
+    }
+    return usable;
+}
+
+/* ---- float running sum ------------------------------------------------- */
+
+/* Row r of the block: broadcast a[r][p], one multiply and one add per
+ * vector of the row. */
+#define SEQ_ROW(r)                                                                 \
+    if (MR > r) {                                                                  \
+        __m512 x = _mm512_set1_ps(ap[r * lda]);                                    \
+        s##r##0 = _mm512_add_ps(s##r##0, _mm512_mul_ps(x, b0));                    \
+        if (NV > 1)                                                                \
+            s##r##1 = _mm512_add_ps(s##r##1, _mm512_mul_ps(x, b1));                \
+    }
+#define SEQ_STORE(r)                                                               \
+    if (MR > r) {                                                                  \
+        if (NV == 1) {                                                             \
+            _mm512_mask_storeu_ps(c + r * ldc, last, s##r##0);                      \
+        } else {                                                                   \
+            _mm512_storeu_ps(c + r * ldc, s##r##0);                                \
+            if (FULL)                                                              \
+                _mm512_storeu_ps(c + r * ldc + 16, s##r##1);                       \
+            else                                                                   \
+                _mm512_mask_storeu_ps(c + r * ldc + 16, last, s##r##1);             \
+        }                                                                          \
+    }
+/* MRV rows; NVV vectors of 16 columns; FV: the last vector is whole (no
+ * mask). `last` masks the last vector's columns otherwise. */
+#define SEQ_DEF(MRV, NVV, FV)                                                      \
+    KM512_ATTR static void seq_##MRV##_##NVV##_##FV(                               \
+        int64_t k, const float *a, int64_t lda, const float *b, int64_t ldb,       \
+        float *c, int64_t ldc, __mmask16 last)                                     \
+    {                                                                              \
+        enum { MR = MRV, NV = NVV, FULL = FV };                                    \
+        __m512 s00 = _mm512_setzero_ps(), s01 = s00, s10 = s00, s11 = s00;         \
+        __m512 s20 = s00, s21 = s00, s30 = s00, s31 = s00, s40 = s00, s41 = s00;   \
+        __m512 s50 = s00, s51 = s00, s60 = s00, s61 = s00, s70 = s00, s71 = s00;   \
+        for (int64_t p = 0; p < k; p++) {                                          \
+            const float *bp = b + p * ldb;                                         \
+            __m512 b0, b1;                                                         \
+            if (NV == 1) {                                                         \
+                b0 = _mm512_maskz_loadu_ps(last, bp);                              \
+                b1 = b0;                                                           \
+            } else {                                                               \
+                b0 = _mm512_loadu_ps(bp);                                          \
+                b1 = FULL ? _mm512_loadu_ps(bp + 16) : _mm512_maskz_loadu_ps(last, bp + 16); \
+            }                                                                      \
+            const float *ap = a + p;                                               \
+            SEQ_ROW(0) SEQ_ROW(1) SEQ_ROW(2) SEQ_ROW(3)                            \
+            SEQ_ROW(4) SEQ_ROW(5) SEQ_ROW(6) SEQ_ROW(7)                            \
+        }                                                                          \
+        SEQ_STORE(0) SEQ_STORE(1) SEQ_STORE(2) SEQ_STORE(3)                        \
+        SEQ_STORE(4) SEQ_STORE(5) SEQ_STORE(6) SEQ_STORE(7)                        \
+    }
+#define SEQ_ROWS(MR) SEQ_DEF(MR, 1, 0) SEQ_DEF(MR, 2, 0) SEQ_DEF(MR, 2, 1)
+SEQ_ROWS(1) SEQ_ROWS(2) SEQ_ROWS(3) SEQ_ROWS(4) SEQ_ROWS(5) SEQ_ROWS(6) SEQ_ROWS(7) SEQ_ROWS(8)
+
+typedef void (*seq_block)(int64_t k, const float *a, int64_t lda, const float *b, int64_t ldb,
+                          float *c, int64_t ldc, __mmask16 last);
+#define SEQ_ENTRY(MR) {seq_##MR##_1_0, seq_##MR##_2_0, seq_##MR##_2_1}
+static const seq_block seq_blocks[8][3] = {SEQ_ENTRY(1), SEQ_ENTRY(2), SEQ_ENTRY(3),
+                                           SEQ_ENTRY(4), SEQ_ENTRY(5), SEQ_ENTRY(6),
+                                           SEQ_ENTRY(7), SEQ_ENTRY(8)};
+
+/* Which block variant covers nr (1..W) columns of a strip W = 2 * V lanes
+ * wide, and the mask of its last vector. */
+static int km512_variant(int64_t nr, int lanes, unsigned *last)
+{
+    if (nr == 2 * lanes) {
+        *last = (1u << lanes) - 1;
+        return 2;
+    }
+    int64_t rem = nr > lanes ? nr - lanes : nr;
+    *last = (1u << rem) - 1;
+    return nr > lanes ? 1 : 0;
+}
+
+void km512_gemm_f32_seq(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda,
+                        const float *b, int64_t ldb, float *c, int64_t ldc)
+{
+    /* column strips outside: a strip of B (k x 128 bytes) stays in L1 while
+     * every row block of A streams past it */
+    for (int64_t j0 = 0; j0 < n; j0 += 32) {
+        unsigned last;
+        int v = km512_variant(n - j0 < 32 ? n - j0 : 32, 16, &last);
+        for (int64_t i0 = 0; i0 < m; i0 += 8) {
+            int mr = m - i0 < 8 ? (int)(m - i0) : 8;
+            seq_blocks[mr - 1][v](k, a + i0 * lda, lda, b + j0, ldb, c + i0 * ldc + j0, ldc,
+                                  (__mmask16)last);
+        }
+    }
+}
+
+/* ---- double accumulation ----------------------------------------------- */
+
+#define DBL_ROW(r)                                                                 \
+    if (MR > r) {                                                                  \
+        __m512d x = _mm512_set1_pd(ap[r * lda]);                                   \
+        d##r##0 = _mm512_fmadd_pd(x, b0, d##r##0);                                 \
+        if (NV > 1)                                                                \
+            d##r##1 = _mm512_fmadd_pd(x, b1, d##r##1);                             \
+    }
+#define DBL_STORE(r)                                                               \
+    if (MR > r) {                                                                  \
+        if (NV == 1) {                                                             \
+            _mm256_mask_storeu_ps(c + r * ldc, last, _mm512_cvtpd_ps(d##r##0));    \
+        } else {                                                                   \
+            _mm256_storeu_ps(c + r * ldc, _mm512_cvtpd_ps(d##r##0));               \
+            if (FULL)                                                              \
+                _mm256_storeu_ps(c + r * ldc + 8, _mm512_cvtpd_ps(d##r##1));       \
+            else                                                                   \
+                _mm256_mask_storeu_ps(c + r * ldc + 8, last, _mm512_cvtpd_ps(d##r##1)); \
+        }                                                                          \
+    }
+/* b: the widened strip, rows of 16 doubles (zero beyond the matrix), 64-byte
+ * aligned. */
+#define DBL_DEF(MRV, NVV, FV)                                                      \
+    KM512_ATTR static void dbl_##MRV##_##NVV##_##FV(                               \
+        int64_t k, const double *a, int64_t lda, const double *b, float *c,        \
+        int64_t ldc, __mmask8 last)                                                \
+    {                                                                              \
+        enum { MR = MRV, NV = NVV, FULL = FV };                                    \
+        __m512d d00 = _mm512_setzero_pd(), d01 = d00, d10 = d00, d11 = d00;        \
+        __m512d d20 = d00, d21 = d00, d30 = d00, d31 = d00, d40 = d00, d41 = d00;  \
+        __m512d d50 = d00, d51 = d00, d60 = d00, d61 = d00, d70 = d00, d71 = d00;  \
+        for (int64_t p = 0; p < k; p++) {                                          \
+            const double *bp = b + p * 16;                                         \
+            __m512d b0 = _mm512_load_pd(bp);                                       \
+            __m512d b1 = NV > 1 ? _mm512_load_pd(bp + 8) : b0;                     \
+            const double *ap = a + p;                                              \
+            DBL_ROW(0) DBL_ROW(1) DBL_ROW(2) DBL_ROW(3)                            \
+            DBL_ROW(4) DBL_ROW(5) DBL_ROW(6) DBL_ROW(7)                            \
+        }                                                                          \
+        DBL_STORE(0) DBL_STORE(1) DBL_STORE(2) DBL_STORE(3)                        \
+        DBL_STORE(4) DBL_STORE(5) DBL_STORE(6) DBL_STORE(7)                        \
+    }
+#define DBL_ROWS(MR) DBL_DEF(MR, 1, 0) DBL_DEF(MR, 2, 0) DBL_DEF(MR, 2, 1)
+DBL_ROWS(1) DBL_ROWS(2) DBL_ROWS(3) DBL_ROWS(4) DBL_ROWS(5) DBL_ROWS(6) DBL_ROWS(7) DBL_ROWS(8)
+
+typedef void (*dbl_block)(int64_t k, const double *a, int64_t lda, const double *b, float *c,
+                          int64_t ldc, __mmask8 last);
+#define DBL_ENTRY(MR) {dbl_##MR##_1_0, dbl_##MR##_2_0, dbl_##MR##_2_1}
+static const dbl_block dbl_blocks[8][3] = {DBL_ENTRY(1), DBL_ENTRY(2), DBL_ENTRY(3),
+                                           DBL_ENTRY(4), DBL_ENTRY(5), DBL_ENTRY(6),
+                                           DBL_ENTRY(7), DBL_ENTRY(8)};
+
+/* rows x cols of src (row stride lds) into dst (row stride ldd) as doubles */
+KM512_ATTR static void widen_rows(int64_t rows, int64_t cols, const float *src, int64_t lds,
+                                  double *dst, int64_t ldd)
+{
+    for (int64_t r = 0; r < rows; r++) {
+        const float *s = src + r * lds;
+        double *d = dst + r * ldd;
+        int64_t j = 0;
+        for (; j + 8 <= cols; j += 8)
+            _mm512_storeu_pd(d + j, _mm512_cvtps_pd(_mm256_loadu_ps(s + j)));
+        if (j < cols) {
+            __mmask8 mk = (__mmask8)((1u << (cols - j)) - 1);
+            _mm512_mask_storeu_pd(d + j, mk, _mm512_cvtps_pd(_mm256_maskz_loadu_ps(mk, s + j)));
+        }
+    }
+}
+
+/* Columns [0, nr) of k rows of b into rows of 16 doubles, zero-padded. */
+KM512_ATTR static void widen_strip(int64_t k, int64_t nr, const float *b, int64_t ldb,
+                                   double *dst)
+{
+    __mmask16 mk = (__mmask16)(nr >= 16 ? 0xffffu : (1u << nr) - 1);
+    for (int64_t p = 0; p < k; p++) {
+        __m512 v = nr >= 16 ? _mm512_loadu_ps(b + p * ldb) : _mm512_maskz_loadu_ps(mk, b + p * ldb);
+        __m256 lo = _mm512_castps512_ps256(v);
+        __m256 hi = _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(v), 1));
+        _mm512_store_pd(dst + p * 16, _mm512_cvtps_pd(lo));
+        _mm512_store_pd(dst + p * 16 + 8, _mm512_cvtps_pd(hi));
+    }
+}
+
+KM512_ATTR void km512_gemm_f32(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda,
+                               const float *b, int64_t ldb, float *c, int64_t ldc)
+{
+    if (m <= 0 || n <= 0)
+        return;
+    int64_t kk = k > 0 ? k : 0;
+    /* one block: the 64-byte aligned strip, then A widened */
+    char *raw = xmalloc((size_t)(kk * 16 + m * kk) * sizeof(double) + 64);
+    double *strip = (double *)(void *)(((uintptr_t)raw + 63) & ~(uintptr_t)63);
+    double *aw = strip + kk * 16;
+    widen_rows(m, kk, a, lda, aw, kk);
+    for (int64_t j0 = 0; j0 < n; j0 += 16) {
+        int64_t nr = n - j0 < 16 ? n - j0 : 16;
+        unsigned last;
+        int v = km512_variant(nr, 8, &last);
+        widen_strip(kk, nr, b + j0, ldb, strip);
+        for (int64_t i0 = 0; i0 < m; i0 += 8) {
+            int mr = m - i0 < 8 ? (int)(m - i0) : 8;
+            dbl_blocks[mr - 1][v](kk, aw + i0 * kk, kk, strip, c + i0 * ldc + j0, ldc,
+                                  (__mmask8)last);
+        }
+    }
+    free(raw);
+}
+
+#else /* no AVX-512 kernels in this build */
+
+#include <stdlib.h>
+
+int km512_usable(void)
+{
+    return 0;
+}
+
+void km512_gemm_f32_seq(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda,
+                        const float *b, int64_t ldb, float *c, int64_t ldc)
+{
+    (void)m, (void)n, (void)k, (void)a, (void)lda, (void)b, (void)ldb, (void)c, (void)ldc;
+    abort(); /* callers check km512_usable() */
+}
+
+void km512_gemm_f32(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda,
+                    const float *b, int64_t ldb, float *c, int64_t ldc)
+{
+    (void)m, (void)n, (void)k, (void)a, (void)lda, (void)b, (void)ldb, (void)c, (void)ldc;
+    abort();
+}
+
+#endif

@@ -1,0 +1,23 @@
+/* AVX-512 versions of the float matmul kernels of kernel_matmul.h, for
+ * hosts that have AVX-512F and AVX-512VL. Same results as the portable
+ * kernels, bit for bit (the unit tests run both); kernel_matmul.c picks
+ * between them. On other compilers and architectures these are absent and
+ * km512_usable() is 0. */
+#ifndef PTODB_EXEC_KERNEL_MATMUL_AVX512_H
+#define PTODB_EXEC_KERNEL_MATMUL_AVX512_H
+
+#include <stdint.h>
+
+/* Nonzero when this build has the kernels and the CPU (and OS) runs them. */
+int km512_usable(void);
+
+/* kernel_gemm_f32_seq: a float running sum per element, k in order. */
+void km512_gemm_f32_seq(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda,
+                        const float *b, int64_t ldb, float *c, int64_t ldc);
+
+/* kernel_gemm_f32: the exact products summed in double, k in order, the
+ * sum rounded once to float. */
+void km512_gemm_f32(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda,
+                    const float *b, int64_t ldb, float *c, int64_t ldc);
+
+#endif
