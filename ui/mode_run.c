@@ -84,6 +84,16 @@ int parse_run_options(const ptodb_cli *cli, machine_options *mo)
             mo->slot_depth = n;
         }
     }
+    const char *limit = ptodb_cli_value(cli, OPT_TIMEOUT);
+    if (limit) {
+        char *end;
+        double t = strtod(limit, &end);
+        if (end == limit || *end || !(t > 0) || t > 1e9) {
+            fprintf(stderr, "ptodb: --timeout: expected a number of seconds above 0, got '%s'\n", limit);
+            return -1;
+        }
+        mo->time_limit = t;
+    }
     if (cli->given[OPT_NO_CHECK_SHAPES])
         mo->check_shapes = 0;
     return 0;

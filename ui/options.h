@@ -26,6 +26,7 @@
     X(SCHEDULE, "schedule", 0, REQUIRED, "S", "cross-core schedule: fixed, aic-first, aiv-first, random:SEED") \
     X(SLOT_DEPTH, "slot-depth", 0, REQUIRED, "N", "cross-core queue depth: N, pipe (slot_num) or unbounded (REF, default)") \
     X(RACE_CHECK, "race-check", 0, REQUIRED, "N", "with --run: rerun each pass under N random schedules; report outputs that change (races through global memory)") \
+    X(TIMEOUT, "timeout", 0, REQUIRED, "SECONDS", "with --run/--batch: stop a pass that runs longer than SECONDS (a loop that never ends) with an error") \
     X(NO_CHECK_SHAPES, "no-check-shapes", 0, NONE, NULL, "skip REF's check_shapes assertions") \
     X(SAVE_OUTPUTS, "save-outputs", 0, REQUIRED, "DIR", "with --run: write each output as DIR/PASS.KEY.raw") \
     X(JOBS, "jobs", 'j', REQUIRED, "N", "with --run/--batch: run N passes at a time in worker processes") \

@@ -16,6 +16,7 @@
     X(ERR_RUNTIME, "runtime error")                           \
     X(ERR_DEADLOCK, "deadlock")                               \
     X(ERR_INTERRUPTED, "interrupted")                         \
+    X(ERR_TIMEOUT, "time limit exceeded")                     \
     X(ERR_NOT_FOUND, "not found")                             \
     X(ERR_VALIDATION, "validation failed")                    \
     X(BLOCKED, "blocked on an empty queue")

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "base/mem.h"
 #include "ir/resolve.h"
@@ -1083,6 +1084,27 @@ static ptodb_status step_core(machine *m, core *c, exec_event *ev)
     return PTODB_OK;
 }
 
+static double monotonic_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* The run outlived opt.time_limit: an error at the statement just done. */
+static ptodb_status time_limit_exceeded(machine *m, exec_event *ev)
+{
+    strbuf_clear(&m->error);
+    strbuf_printf(&m->error,
+                  "%s:%d:%d: in %s: timeout: the pass ran longer than the time limit of %g s "
+                  "(--timeout); stopped here after %llu statements",
+                  ev->file ? ev->file : m->p->path, ev->line, ev->col, ev->func ? ev->func : "?",
+                  m->opt.time_limit, (unsigned long long)m->steps);
+    m->error_ref = 0;
+    ev->kind = EXEC_EV_ERROR;
+    return PTODB_ERR_TIMEOUT;
+}
+
 ptodb_status machine_start(machine *m, int fn, const value *args, uint32_t nargs)
 {
     if (fn < 0 || (uint32_t)fn >= m->p->nfuncs)
@@ -1095,6 +1117,8 @@ ptodb_status machine_start(machine *m, int fn, const value *args, uint32_t nargs
     m->finished = 0;
     strbuf_clear(&m->error);
     m->error_ref = 0;
+    if (m->opt.time_limit > 0)
+        m->deadline = monotonic_seconds() + m->opt.time_limit;
     core *h = &m->cores[EXEC_CORE_HOST];
     value *cp = xmalloc((nargs ? nargs : 1) * sizeof(value));
     for (uint32_t i = 0; i < nargs; i++)
@@ -1154,7 +1178,12 @@ ptodb_status machine_step(machine *m, exec_event *ev)
             return PTODB_ERR_USAGE;
         }
     }
-    return step_core(m, c, ev);
+    ptodb_status st = step_core(m, c, ev);
+    /* the clock is read every 4096 statements: a few ns per statement */
+    if (st == PTODB_OK && m->opt.time_limit > 0 && (m->steps & 4095) == 0 &&
+        monotonic_seconds() > m->deadline)
+        return time_limit_exceeded(m, ev);
+    return st;
 }
 
 ptodb_status machine_step_core(machine *m, int id, exec_event *ev)

@@ -52,6 +52,10 @@ typedef struct machine_options {
     int max_depth;       /* frames per core (0: 1000, Python's recursion limit) */
     int64_t slot_depth;  /* queue depth: 0 unbounded (REF), N, or -1 for the pipes'
                             slot_num (aic/aiv_initialize_pipe) */
+    double time_limit;   /* seconds of wall time from machine_start after which
+                            machine_step fails with PTODB_ERR_TIMEOUT at the
+                            statement it reached (0: none; a loop that never
+                            ends then runs for ever, as in REF) */
 } machine_options;
 
 void machine_options_init(machine_options *o);

@@ -89,6 +89,7 @@ struct machine {
     int error_ref;
     int finished;
     uint64_t steps;
+    double deadline;      /* CLOCK_MONOTONIC seconds (opt.time_limit > 0) */
     uint64_t block_seq;
     uint64_t rng;
     machine_write_hook hook;
