@@ -392,6 +392,22 @@ static void find_statement(batch *b, const bisect_options *o, bisect_result *r)
 
 /* ---- pass level ------------------------------------------------------------------------------ */
 
+/* A session's Ctrl-C (machine_options.interrupt): the pass that was running
+ * stopped with an error, so no verdict after it means anything. */
+static int interrupted(const batch *b)
+{
+    const volatile sig_atomic_t *flag = b->o.ro.mopt.interrupt;
+    return flag && *flag;
+}
+
+static void stop_interrupted(batch *b, bisect_result *r, size_t runs0, double t0)
+{
+    r->status = BISECT_INTERRUPTED;
+    r->first_bad = r->last_good = -1;
+    r->runs = b->nruns - runs0;
+    r->search_seconds = batch_now() - t0;
+}
+
 void bisect_run(batch *b, const bisect_options *o, bisect_result *r)
 {
     memset(r, 0, sizeof *r);
@@ -408,6 +424,10 @@ void bisect_run(batch *b, const bisect_options *o, bisect_result *r)
     note_probe(r, 0);
     if (n > 1)
         note_probe(r, (int)(n - 1));
+    if (interrupted(b)) {
+        stop_interrupted(b, r, runs0, t0);
+        return;
+    }
     int ok0 = b->passes[0].ok, okn = b->passes[n - 1].ok;
     if (!ok0)
         r->status = BISECT_FIRST_FAILS;
@@ -417,7 +437,12 @@ void bisect_run(batch *b, const bisect_options *o, bisect_result *r)
         size_t lo = 0, hi = n - 1;
         while (hi - lo > 1) {
             size_t mid = lo + (hi - lo) / 2;
-            if (probe(b, r, mid))
+            int ok = probe(b, r, mid);
+            if (interrupted(b)) {
+                stop_interrupted(b, r, runs0, t0);
+                return;
+            }
+            if (ok)
                 lo = mid;
             else
                 hi = mid;
@@ -442,6 +467,10 @@ void bisect_run(batch *b, const bisect_options *o, bisect_result *r)
         double t1 = batch_now();
         batch_eval_all(b, NULL, NULL);
         r->scan_seconds = batch_now() - t1;
+        if (interrupted(b)) {
+            stop_interrupted(b, r, runs0, t0);
+            return;
+        }
         r->scanned = 1;
         int seen_fail = 0;
         r->monotone = 1;
@@ -469,8 +498,13 @@ void bisect_run(batch *b, const bisect_options *o, bisect_result *r)
             r->first_bad = r->last_good = -1;
         }
     }
-    if (r->status == BISECT_FOUND && o->statement)
+    if (r->status == BISECT_FOUND && o->statement) {
         find_statement(b, o, r);
+        if (interrupted(b)) { /* what it found is freed with the result */
+            r->stmt_done = 0;
+            stop_interrupted(b, r, runs0, t0);
+        }
+    }
 }
 
 void bisect_result_free(bisect_result *r)
@@ -504,6 +538,10 @@ void bisect_report_text(const batch *b, const bisect_result *r, strbuf *out)
     switch (r->status) {
     case BISECT_NO_PASSES:
         strbuf_puts(out, "bisect: the case has no pass files\n");
+        return;
+    case BISECT_INTERRUPTED:
+        strbuf_printf(out, "bisect: interrupted after %zu pass files (%.3f s); no result\n", r->runs,
+                      r->search_seconds);
         return;
     case BISECT_ALL_PASS:
         strbuf_printf(out, "bisect: no failing pass: %s%s pass\n", r->scanned ? "all " : "the first and the last passes",

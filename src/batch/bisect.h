@@ -27,7 +27,8 @@ typedef enum {
     BISECT_FOUND,       /* first_bad/last_good set */
     BISECT_ALL_PASS,    /* no failing pass (among those evaluated) */
     BISECT_FIRST_FAILS, /* the first pass already fails: nothing passes before it */
-    BISECT_NO_PASSES
+    BISECT_NO_PASSES,
+    BISECT_INTERRUPTED  /* the options' machine interrupt flag was raised (a session's Ctrl-C) */
 } bisect_status;
 
 enum { BISECT_MAX_LATER = 3 };

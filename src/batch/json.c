@@ -125,7 +125,7 @@ static void output_json(strbuf *o, const batch_output *x, int metrics)
 
 static void bisect_json(strbuf *o, const batch *b, const bisect_result *r)
 {
-    static const char *const st[] = {"found", "all_pass", "first_fails", "no_passes"};
+    static const char *const st[] = {"found", "all_pass", "first_fails", "no_passes", "interrupted"};
     strbuf_puts(o, "{\"status\": ");
     jstr(o, st[r->status]);
     strbuf_puts(o, ", \"first_bad\": ");

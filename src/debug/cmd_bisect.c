@@ -2,6 +2,7 @@
  * on the open case, with the session's tolerances and torch profile. It
  * runs pass files on its own (fresh inputs each), never touching the
  * stopped run, and selects the first failing pass when nothing is running. */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,19 @@
     ptodb_status cmd_##id(session *s, const char *args);
 #include "debug/commands.def"
 #undef CMD
+
+/* The machine's poll: progress for the front end, which may raise
+ * s->interrupted (Ctrl-C); the machine then stops the pass it runs. */
+static void bisect_poll(void *ud, const char *path, uint64_t steps)
+{
+    session *s = ud;
+    if (!s->poll)
+        return;
+    char progress[200];
+    snprintf(progress, sizeof progress, "bisect: %s: %" PRIu64 " statements", session_file_name(path),
+             steps);
+    s->poll(s->poll_ctx, progress);
+}
 
 ptodb_status cmd_BISECT(session *s, const char *args)
 {
@@ -55,6 +69,9 @@ ptodb_status cmd_BISECT(session *s, const char *args)
     memset(&opt, 0, sizeof opt);
     machine_options_init(&opt.ro.mopt);
     opt.ro.mopt.profile = session_profile(s);
+    opt.ro.mopt.poll = bisect_poll;
+    opt.ro.mopt.poll_ud = s;
+    opt.ro.mopt.interrupt = &s->interrupted;
     opt.ro.ops = s->ops;
     opt.jobs = 1; /* no worker processes inside an interactive session */
     batch b;
@@ -65,6 +82,10 @@ ptodb_status cmd_BISECT(session *s, const char *args)
     bisect_report_text(&b, &r, &out);
     session_write(s, strbuf_str(&out), out.len);
     strbuf_free(&out);
+    if (r.status == BISECT_INTERRUPTED) {
+        s->interrupted = 0;
+        session_printf(s, "Interrupted.\n");
+    }
     if (r.status == BISECT_FOUND) {
         const case_pass *p = &s->kase.passes[r.first_bad];
         if (!s->run.active || s->run.finished || s->run.failed) {

@@ -1091,18 +1091,22 @@ static double monotonic_seconds(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* The run outlived opt.time_limit: an error at the statement just done. */
-static ptodb_status time_limit_exceeded(machine *m, exec_event *ev)
+/* The run outlived opt.time_limit (PTODB_ERR_TIMEOUT) or was interrupted:
+ * an error at the statement just done. */
+static ptodb_status stopped_early(machine *m, exec_event *ev, ptodb_status why)
 {
     strbuf_clear(&m->error);
-    strbuf_printf(&m->error,
-                  "%s:%d:%d: in %s: timeout: the pass ran longer than the time limit of %g s "
-                  "(--timeout); stopped here after %llu statements",
-                  ev->file ? ev->file : m->p->path, ev->line, ev->col, ev->func ? ev->func : "?",
-                  m->opt.time_limit, (unsigned long long)m->steps);
+    strbuf_printf(&m->error, "%s:%d:%d: in %s: ", ev->file ? ev->file : m->p->path, ev->line,
+                  ev->col, ev->func ? ev->func : "?");
+    if (why == PTODB_ERR_TIMEOUT)
+        strbuf_printf(&m->error, "timeout: the pass ran longer than the time limit of %g s (--timeout)",
+                      m->opt.time_limit);
+    else
+        strbuf_puts(&m->error, "interrupted");
+    strbuf_printf(&m->error, "; stopped here after %llu statements", (unsigned long long)m->steps);
     m->error_ref = 0;
     ev->kind = EXEC_EV_ERROR;
-    return PTODB_ERR_TIMEOUT;
+    return why;
 }
 
 ptodb_status machine_start(machine *m, int fn, const value *args, uint32_t nargs)
@@ -1179,10 +1183,15 @@ ptodb_status machine_step(machine *m, exec_event *ev)
         }
     }
     ptodb_status st = step_core(m, c, ev);
-    /* the clock is read every 4096 statements: a few ns per statement */
-    if (st == PTODB_OK && m->opt.time_limit > 0 && (m->steps & 4095) == 0 &&
-        monotonic_seconds() > m->deadline)
-        return time_limit_exceeded(m, ev);
+    /* every 4096 statements: a few ns per statement */
+    if (st == PTODB_OK && (m->steps & 4095) == 0 && ev->kind != EXEC_EV_DONE) {
+        if (m->opt.poll)
+            m->opt.poll(m->opt.poll_ud, m->p->path, m->steps);
+        if (m->opt.interrupt && *m->opt.interrupt)
+            return stopped_early(m, ev, PTODB_ERR_INTERRUPTED);
+        if (m->opt.time_limit > 0 && monotonic_seconds() > m->deadline)
+            return stopped_early(m, ev, PTODB_ERR_TIMEOUT);
+    }
     return st;
 }
 

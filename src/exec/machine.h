@@ -12,6 +12,7 @@
 #ifndef PTODB_EXEC_MACHINE_H
 #define PTODB_EXEC_MACHINE_H
 
+#include <signal.h>
 #include <stdint.h>
 
 #include "base/status.h"
@@ -56,6 +57,14 @@ typedef struct machine_options {
                             machine_step fails with PTODB_ERR_TIMEOUT at the
                             statement it reached (0: none; a loop that never
                             ends then runs for ever, as in REF) */
+    /* For runs with no debugger loop around them (bisect inside a session):
+     * poll(poll_ud, pass file, statements so far) every 4096 statements,
+     * so a front end can show progress and take Ctrl-C; a nonzero
+     * *interrupt then stops the run with PTODB_ERR_INTERRUPTED at the
+     * statement it reached. Either may be NULL. */
+    void (*poll)(void *ud, const char *path, uint64_t steps);
+    void *poll_ud;
+    const volatile sig_atomic_t *interrupt;
 } machine_options;
 
 void machine_options_init(machine_options *o);

@@ -30,3 +30,31 @@ expect_contains "interrupt reported" "Interrupted." "$out"
 expect_contains "location after the interrupt" "[host] endless at 00_frontend.py:" "$out"
 expect_contains "session still usable" "still-alive" "$out"
 expect_contains "values readable after the interrupt" "acc[0, 0:2] = fp32 [2]" "$out"
+
+# Ctrl-C during `bisect`, which runs pass files outside the run loop: the
+# pass it is running stops, bisect reports no result, the prompt is back.
+# SIGINT is sent until it lands inside the command (one at the prompt is
+# dropped on purpose), at most 20 times.
+rm -f "$tmp/in" "$tmp/out"
+mkfifo "$tmp/in"
+"$PTODB" --nw --nx "$top_srcdir/tests/data/endless" <"$tmp/in" >"$tmp/out" 2>&1 &
+pid=$!
+exec 3>"$tmp/in"
+echo bisect >&3
+i=0
+until grep -q "Interrupted." "$tmp/out" 2>/dev/null; do
+    i=$((i + 1)); [ $i -le 20 ] || fail "bisect was not interrupted: $(cat "$tmp/out")"
+    sleep 0.5
+    kill -INT "$pid"
+done
+printf 'echo still-alive\nquit\n' >&3
+exec 3>&-
+i=0
+while kill -0 "$pid" 2>/dev/null; do
+    i=$((i + 1)); [ $i -lt 100 ] || fail "ptodb did not quit after the interrupted bisect: $(cat "$tmp/out")"; sleep 0.1
+done
+wait "$pid" || fail "ptodb exited with an error: $(cat "$tmp/out")"
+out=$(cat "$tmp/out")
+expect_contains "bisect interrupted" "bisect: interrupted after 1 pass files" "$out"
+expect_contains "no result" "no result" "$out"
+expect_contains "session usable after the bisect" "still-alive" "$out"

@@ -211,6 +211,11 @@ wait_seen endless "running: run | Ctrl-C interrupts | pass 0 frontend:"
 T send-keys -t endless C-c
 wait_for endless "Interrupted."
 expect_contains "location after the interrupt" "[host] endless at 00_frontend.py:" "$screen"
+# 7b. The same for `bisect`, which runs pass files outside the run loop.
+T send-keys -t endless ':bisect' Enter
+wait_seen endless "bisect: 00_frontend.py:"
+T send-keys -t endless C-c
+wait_for endless "bisect: interrupted after 1 pass files"
 T send-keys -t endless q
 check_restored endless 0
 echo "tmux: all screens as expected"
