@@ -76,11 +76,17 @@ static void mm_bf16_small(int64_t m, int64_t n, int64_t k, const float *A, const
 static void mm_store_f32(tensor *r, dtype_id dt, const float *src, int64_t n)
 {
     unsigned char *rd = tensor_data(r);
-    if (dt == DTYPE_FP32)
+    if (dt == DTYPE_FP32) {
         memcpy(rd, src, (size_t)n * sizeof *src);
-    else
+    } else if (dt == DTYPE_BF16) { /* inline rounding: a loop the compiler vectorizes */
+        for (int64_t i = 0; i < n; i++) {
+            uint16_t h = dtype_f32_to_bf16(src[i]);
+            memcpy(rd + 2 * (size_t)i, &h, 2);
+        }
+    } else {
         for (int64_t i = 0; i < n; i++)
             dtype_store(dt, rd, (size_t)i, (double)src[i]);
+    }
 }
 
 /* torch.matmul(L, R) */
