@@ -371,7 +371,10 @@ void kernel_gemm_f32(int64_t m, int64_t n, int64_t k, const float *a, int64_t ld
 {
     if (m <= 0 || n <= 0)
         return;
-    if (km_use_avx512()) {
+    /* the AVX-512 kernel widens all of A and a k-deep strip of B at once:
+     * beyond these bounds (a long gemv, a huge A) the portable kernel's
+     * 256-deep slices keep the memory small, with the same bits */
+    if (km_use_avx512() && k <= 4096 && m * k <= (int64_t)1 << 21) {
         km512_gemm_f32(m, n, k, a, lda, b, ldb, c, ldc);
         return;
     }
