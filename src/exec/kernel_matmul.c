@@ -221,6 +221,15 @@ static void km_store(const double *blk, int NR, double *restrict c, int64_t ldc,
 KM_PACK_A(double)
 KM_PACK_A(float)
 
+/* Tests: 0 any kernel, 1 portable kernels only, 2 and their variants up to
+ * AVX2, 3 and only the generic variant (kernel_matmul_portable_only). */
+static int km_portable_only;
+
+void kernel_matmul_portable_only(int level)
+{
+    km_portable_only = level;
+}
+
 /* One micro-kernel set, pick function and driver per B type. */
 #define KM_FAMILY(T)                                                               \
     typedef void (*km_micro_##T)(int64_t kc, const double *restrict a,            \
@@ -280,12 +289,14 @@ KM_PACK_A(float)
     KM_DEF_8x16(km_8x16_avx512_##T, KM_AVX512, T)
 #define KM_PICK_X86(T)                                                             \
     __builtin_cpu_init();                                                          \
-    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq")) { \
+    if (km_portable_only < 2 && __builtin_cpu_supports("avx512f") &&               \
+        __builtin_cpu_supports("avx512dq")) {                                      \
         *mr = 8;                                                                   \
         *nr = 16;                                                                  \
         return km_8x16_avx512_##T;                                                 \
     }                                                                              \
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {         \
+    if (km_portable_only < 3 && __builtin_cpu_supports("avx2") &&                  \
+        __builtin_cpu_supports("fma")) {                                           \
         *mr = 6;                                                                   \
         *nr = 8;                                                                   \
         return km_6x8_avx2_##T;                                                    \
@@ -352,13 +363,6 @@ static void km_gemm_f32_wide(int64_t m, int64_t n, int64_t k, const float *a, in
     }
     free(bd);
     free(ap);
-}
-
-static int km_portable_only;
-
-void kernel_matmul_portable_only(int on)
-{
-    km_portable_only = on;
 }
 
 static int km_use_avx512(void)

@@ -26,8 +26,10 @@ void kernel_gemm_f32(int64_t m, int64_t n, int64_t k, const float *a, int64_t ld
 void kernel_gemm_f32_seq(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda,
                          const float *b, int64_t ldb, float *c, int64_t ldc);
 
-/* Tests: nonzero makes the kernels above use only their portable code, so
- * both implementations can be checked against one expectation. */
-void kernel_matmul_portable_only(int on);
+/* Tests: which implementations the kernels above may use, so that each can
+ * be checked against one expectation: 0 any (the default), 1 the portable
+ * code only, 2 that with its vector variants up to AVX2, 3 its generic
+ * variant only (the ones a host without AVX-512 or AVX2 runs). */
+void kernel_matmul_portable_only(int level);
 
 #endif

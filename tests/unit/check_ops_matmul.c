@@ -187,16 +187,16 @@ static long check_kernels(int64_t m, int64_t n, int64_t k, uint64_t *seed, const
 /* Every row remainder of the 8-row blocks, column counts around the
  * 8/16/32-wide vectors, k from 0 to beyond one 256-deep slice and beyond
  * the AVX-512 kernel's depth limit (the portable kernel takes over). Run
- * once with the AVX-512 kernels (where the CPU has them) and once portable
- * only. */
+ * with every implementation this CPU can run: the AVX-512 kernels, the
+ * portable ones with their AVX-512, AVX2 and generic variants. */
 START_TEST(test_kernel_blocking)
 {
     static const int64_t ms[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 16, 17, 37};
     static const int64_t ns[] = {1, 7, 8, 9, 15, 16, 17, 31, 32, 33, 47, 64, 71};
     static const int64_t ks[] = {0, 1, 5, 300};
-    int portable = _i;
-    const char *mode = portable ? "portable" : "default";
-    kernel_matmul_portable_only(portable);
+    static const char *const modes[] = {"default", "portable", "portable<=avx2", "generic"};
+    const char *mode = modes[_i];
+    kernel_matmul_portable_only(_i);
     uint64_t seed = 99;
     long checked = 0;
     for (size_t mi = 0; mi < sizeof ms / sizeof ms[0]; mi++)
@@ -412,7 +412,7 @@ int main(void)
     tcase_add_test(tc, test_small_f32);
     tcase_add_test(tc, test_bf16);
     tcase_add_test(tc, test_lcg_f32);
-    tcase_add_loop_test(tc, test_kernel_blocking, 0, 2);
+    tcase_add_loop_test(tc, test_kernel_blocking, 0, 4);
     tcase_add_test(tc, test_kernel_orders_differ);
     tcase_add_test(tc, test_acc_bias_batch);
     tcase_add_test(tc, test_errors_and_ints);
