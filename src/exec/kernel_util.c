@@ -654,6 +654,24 @@ void kernel_store_f64(tensor *t, const double *buf, int64_t n)
         dtype_store(t->dtype, data, (size_t)k, buf[k]);
 }
 
+void kernel_store_f32(tensor *t, const float *buf, int64_t n)
+{
+    unsigned char *data = tensor_data(t);
+    if (t->dtype == DTYPE_FP32) {
+        memcpy(data, buf, (size_t)n * sizeof *buf);
+        return;
+    }
+    if (t->dtype == DTYPE_BF16) { /* inline rounding: a loop the compiler vectorizes */
+        for (int64_t k = 0; k < n; k++) {
+            uint16_t h = dtype_f32_to_bf16(buf[k]);
+            memcpy(data + 2 * (size_t)k, &h, 2);
+        }
+        return;
+    }
+    for (int64_t k = 0; k < n; k++)
+        dtype_store(t->dtype, data, (size_t)k, (double)buf[k]);
+}
+
 void kernel_store_i64(tensor *t, const int64_t *buf, int64_t n)
 {
     unsigned char *data = tensor_data(t);

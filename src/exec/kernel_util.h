@@ -113,6 +113,8 @@ void kernel_gather_i64(const tensor *t, int nd, const int64_t *shape, int64_t *b
 void kernel_gather_f32(const tensor *t, int nd, const int64_t *shape, float *buf);
 /* Writes n values to a contiguous tensor's elements with dtype_store. */
 void kernel_store_f64(tensor *t, const double *buf, int64_t n);
+/* The same from floats (already f32-rounded): copied, or rounded to bf16/fp16. */
+void kernel_store_f32(tensor *t, const float *buf, int64_t n);
 void kernel_store_i64(tensor *t, const int64_t *buf, int64_t n);
 
 /* dst[...] = src (torch setitem/copy_: src broadcast to dst's shape, any

@@ -71,24 +71,6 @@ static void mm_bf16_small(int64_t m, int64_t n, int64_t k, const float *A, const
         }
 }
 
-/* n float results into r (dtype dt, contiguous): copied, or rounded to
- * bf16/fp16. */
-static void mm_store_f32(tensor *r, dtype_id dt, const float *src, int64_t n)
-{
-    unsigned char *rd = tensor_data(r);
-    if (dt == DTYPE_FP32) {
-        memcpy(rd, src, (size_t)n * sizeof *src);
-    } else if (dt == DTYPE_BF16) { /* inline rounding: a loop the compiler vectorizes */
-        for (int64_t i = 0; i < n; i++) {
-            uint16_t h = dtype_f32_to_bf16(src[i]);
-            memcpy(rd + 2 * (size_t)i, &h, 2);
-        }
-    } else {
-        for (int64_t i = 0; i < n; i++)
-            dtype_store(dt, rd, (size_t)i, (double)src[i]);
-    }
-}
-
 /* torch.matmul(L, R) */
 static ptodb_status matmul_core(exec_ctx *ctx, const op_args *a, const tensor *L,
                                 const tensor *R, tensor **out)
@@ -174,43 +156,34 @@ static ptodb_status matmul_core(exec_ctx *ctx, const op_args *a, const tensor *L
         return PTODB_OK;
     }
     int t13 = exec_profile(ctx) == EXEC_PROFILE_T13;
-    if (t13 && (dt == DTYPE_FP32 || dt == DTYPE_BF16 || dt == DTYPE_FP16)) {
-        /* Debian's torch 1.13 (the fixtures' REF) calls netlib's sgemm for
-         * fp32, oneDNN for larger bf16 and its own loop for fp16: a float
-         * running sum in k order, rounded once to the dtype (bit for bit on
-         * the fixtures' fp32 and fp16 matmuls); small bf16: see above. */
+    if (dtype_is_float(dt) && dt != DTYPE_FP64) {
+        /* fp32/bf16/fp16 values are floats. t2: the float kernel sums their
+         * exact products in double (as the double kernel would) and rounds
+         * once to f32. t13: Debian's torch 1.13 (the fixtures' REF) calls
+         * netlib's sgemm for fp32, oneDNN for larger bf16 and its own loop
+         * for fp16: a float running sum in k order, rounded once to the
+         * dtype (bit for bit on the fixtures' fp32 and fp16 matmuls); small
+         * bf16: see above. The store then rounds to bf16/fp16. */
         float *A = xmalloc((size_t)(nb * m * k + 1) * sizeof *A);
         float *B = xmalloc((size_t)(nb * k * n + 1) * sizeof *B);
         float *Cf = xmalloc((size_t)(nb * mn) * sizeof *Cf);
         kernel_gather_f32(&lv, bnd + 2, fl, A);
         kernel_gather_f32(&rv, bnd + 2, fr, B);
-        int small = dt == DTYPE_BF16 && m * k * n <= 16 * 16 * 16;
+        int small = t13 && dt == DTYPE_BF16 && m * k * n <= 16 * 16 * 16;
         int ilp = small && !mm_rowmajor(rst[rnd - 2], rst[rnd - 1], n) &&
                   mm_colmajor(rst[rnd - 2], rst[rnd - 1], k) &&
                   !(!mm_rowmajor(lst[lnd - 2], lst[lnd - 1], k) &&
                     mm_colmajor(lst[lnd - 2], lst[lnd - 1], m));
         for (int64_t b = 0; b < nb; b++) {
+            const float *Ab = A + b * m * k, *Bb = B + b * k * n;
             if (small)
-                mm_bf16_small(m, n, k, A + b * m * k, B + b * k * n, Cf + b * mn, ilp);
+                mm_bf16_small(m, n, k, Ab, Bb, Cf + b * mn, ilp);
+            else if (t13)
+                kernel_gemm_f32_seq(m, n, k, Ab, k, Bb, n, Cf + b * mn, n);
             else
-                kernel_gemm_f32_seq(m, n, k, A + b * m * k, k, B + b * k * n, n, Cf + b * mn, n);
+                kernel_gemm_f32(m, n, k, Ab, k, Bb, n, Cf + b * mn, n);
         }
-        mm_store_f32(r, dt, Cf, nb * mn);
-        free(A);
-        free(B);
-        free(Cf);
-    } else if (dtype_is_float(dt) && dt != DTYPE_FP64) {
-        /* fp32/bf16/fp16 values are floats: the float kernel sums their exact
-         * products in double (as the double kernel would) and rounds once
-         * to f32, then the store rounds to bf16/fp16 */
-        float *A = xmalloc((size_t)(nb * m * k + 1) * sizeof *A);
-        float *B = xmalloc((size_t)(nb * k * n + 1) * sizeof *B);
-        float *Cf = xmalloc((size_t)(nb * mn) * sizeof *Cf);
-        kernel_gather_f32(&lv, bnd + 2, fl, A);
-        kernel_gather_f32(&rv, bnd + 2, fr, B);
-        for (int64_t b = 0; b < nb; b++)
-            kernel_gemm_f32(m, n, k, A + b * m * k, k, B + b * k * n, n, Cf + b * mn, n);
-        mm_store_f32(r, dt, Cf, nb * mn);
+        kernel_store_f32(r, Cf, nb * mn);
         free(A);
         free(B);
         free(Cf);
