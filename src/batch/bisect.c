@@ -393,19 +393,19 @@ static void find_statement(batch *b, const bisect_options *o, bisect_result *r)
 /* ---- pass level ------------------------------------------------------------------------------ */
 
 /* A session's Ctrl-C (machine_options.interrupt): the pass that was running
- * stopped with an error, so no verdict after it means anything. */
-static int interrupted(const batch *b)
+ * stopped with an error, so no verdict after it means anything. Records the
+ * interruption in r and returns 1 when the flag is up. */
+static int stopped_by_interrupt(batch *b, bisect_result *r, size_t runs0, double t0)
 {
     const volatile sig_atomic_t *flag = b->o.ro.mopt.interrupt;
-    return flag && *flag;
-}
-
-static void stop_interrupted(batch *b, bisect_result *r, size_t runs0, double t0)
-{
+    if (!flag || !*flag)
+        return 0;
     r->status = BISECT_INTERRUPTED;
     r->first_bad = r->last_good = -1;
+    r->stmt_done = 0; /* what a statement search found is freed with the result */
     r->runs = b->nruns - runs0;
     r->search_seconds = batch_now() - t0;
+    return 1;
 }
 
 void bisect_run(batch *b, const bisect_options *o, bisect_result *r)
@@ -424,10 +424,8 @@ void bisect_run(batch *b, const bisect_options *o, bisect_result *r)
     note_probe(r, 0);
     if (n > 1)
         note_probe(r, (int)(n - 1));
-    if (interrupted(b)) {
-        stop_interrupted(b, r, runs0, t0);
+    if (stopped_by_interrupt(b, r, runs0, t0))
         return;
-    }
     int ok0 = b->passes[0].ok, okn = b->passes[n - 1].ok;
     if (!ok0)
         r->status = BISECT_FIRST_FAILS;
@@ -438,10 +436,8 @@ void bisect_run(batch *b, const bisect_options *o, bisect_result *r)
         while (hi - lo > 1) {
             size_t mid = lo + (hi - lo) / 2;
             int ok = probe(b, r, mid);
-            if (interrupted(b)) {
-                stop_interrupted(b, r, runs0, t0);
+            if (stopped_by_interrupt(b, r, runs0, t0))
                 return;
-            }
             if (ok)
                 lo = mid;
             else
@@ -467,10 +463,8 @@ void bisect_run(batch *b, const bisect_options *o, bisect_result *r)
         double t1 = batch_now();
         batch_eval_all(b, NULL, NULL);
         r->scan_seconds = batch_now() - t1;
-        if (interrupted(b)) {
-            stop_interrupted(b, r, runs0, t0);
+        if (stopped_by_interrupt(b, r, runs0, t0))
             return;
-        }
         r->scanned = 1;
         int seen_fail = 0;
         r->monotone = 1;
@@ -500,10 +494,7 @@ void bisect_run(batch *b, const bisect_options *o, bisect_result *r)
     }
     if (r->status == BISECT_FOUND && o->statement) {
         find_statement(b, o, r);
-        if (interrupted(b)) { /* what it found is freed with the result */
-            r->stmt_done = 0;
-            stop_interrupted(b, r, runs0, t0);
-        }
+        stopped_by_interrupt(b, r, runs0, t0);
     }
 }
 
