@@ -23,11 +23,13 @@ expect_contains() {
     esac
 }
 
-# run_ptodb ARGS...: sets out, err, rc
+# run_ptodb ARGS...: sets out, err, rc. A test may set run_wrapper to a
+# command prefix (for instance "timeout 60").
+run_wrapper=
 run_ptodb() {
     _tmp_out=$(mktemp) && _tmp_err=$(mktemp) || fail "mktemp"
     set +e
-    "$PTODB" "$@" >"$_tmp_out" 2>"$_tmp_err"
+    $run_wrapper "$PTODB" "$@" >"$_tmp_out" 2>"$_tmp_err"
     rc=$?
     set -e
     out=$(cat "$_tmp_out"); err=$(cat "$_tmp_err")

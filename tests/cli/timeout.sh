@@ -7,16 +7,10 @@
 set -e
 . "$top_srcdir/tests/cli/lib.sh"
 endless="$top_srcdir/tests/data/endless"
-guard="timeout 60"
+run_wrapper="timeout 60"
 
 run_ptodb_guarded() {
-    _o=$(mktemp) && _e=$(mktemp) || fail "mktemp"
-    set +e
-    $guard "$PTODB" "$@" >"$_o" 2>"$_e"
-    rc=$?
-    set -e
-    out=$(cat "$_o"); err=$(cat "$_e")
-    rm -f "$_o" "$_e"
+    run_ptodb "$@"
     [ "$rc" -ne 124 ] || fail "ptodb $* did not stop within 60 s"
 }
 
