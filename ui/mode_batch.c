@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/clock.h"
 #include "base/diag.h"
 #include "base/mem.h"
 #include "base/status.h"
@@ -124,7 +125,7 @@ int mode_batch(const ptodb_cli *cli)
     /* the JSON owns stdout when it goes there; the text goes to stderr */
     FILE *text = json_stdout ? stderr : stdout;
 
-    double t0 = batch_now();
+    double t0 = clock_seconds();
     case_info c;
     if (ptodb_open_case(path, &copt, &c) != 0) {
         if (json)
@@ -171,7 +172,7 @@ int mode_batch(const ptodb_cli *cli)
             fprintf(text, "stopped at the first failing pass (--stop-at-first): %zu passes not validated\n",
                     c.npasses - pc.reported);
     }
-    double wall = batch_now() - t0;
+    double wall = clock_seconds() - t0;
     report_summary(&b, wall, &sb);
     if (have_bisect) {
         strbuf_putc(&sb, '\n');

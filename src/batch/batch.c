@@ -13,20 +13,13 @@
 #include <sys/mman.h>
 #include <sys/types.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "base/clock.h"
 #include "base/fdio.h"
 #include "base/mem.h"
 #include "base/strbuf.h"
 #include "debug/heatgrid.h"
-
-double batch_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 const char *batch_status_name(batch_status s)
 {
@@ -211,7 +204,7 @@ static void heatmap_text(const batch *b, size_t pass, const runpass_output *o, b
 
 static void eval_one(const batch *b, size_t i, batch_pass *p)
 {
-    double t0 = batch_now();
+    double t0 = clock_seconds();
     runpass_result r;
     runpass_file(b->c->passes[i].path, b->c, &b->o.ro, &r);
     memset(p, 0, sizeof *p);
@@ -247,7 +240,7 @@ static void eval_one(const batch *b, size_t i, batch_pass *p)
             p->ok = 0;
     }
     runpass_result_free(&r);
-    p->seconds = batch_now() - t0;
+    p->seconds = clock_seconds() - t0;
 }
 
 /* ---- results through a pipe ------------------------------------------------------------- */

@@ -81,6 +81,5 @@ size_t batch_eval_all(batch *b, batch_ready_fn cb, void *ud);
 int batch_tile_shape(const char *path, const char *key, int64_t *rows, int64_t *cols);
 
 const char *batch_status_name(batch_status s);
-double batch_now(void);
 
 #endif

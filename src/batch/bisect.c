@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/clock.h"
 #include "base/mem.h"
 #include "batch/trace.h"
 #include "exec/machine.h"
@@ -404,7 +405,7 @@ static int stopped_by_interrupt(batch *b, bisect_result *r, size_t runs0, double
     r->first_bad = r->last_good = -1;
     r->stmt_done = 0; /* what a statement search found is freed with the result */
     r->runs = b->nruns - runs0;
-    r->search_seconds = batch_now() - t0;
+    r->search_seconds = clock_seconds() - t0;
     return 1;
 }
 
@@ -417,7 +418,7 @@ void bisect_run(batch *b, const bisect_options *o, bisect_result *r)
         r->status = BISECT_NO_PASSES;
         return;
     }
-    double t0 = batch_now();
+    double t0 = clock_seconds();
     size_t runs0 = b->nruns;
     size_t ends[2] = {0, n - 1};
     batch_eval(b, ends, n > 1 ? 2 : 1, NULL, NULL);
@@ -449,7 +450,7 @@ void bisect_run(batch *b, const bisect_options *o, bisect_result *r)
         r->bisect_first_bad = (int)hi;
     }
     r->runs = b->nruns - runs0;
-    r->search_seconds = batch_now() - t0;
+    r->search_seconds = clock_seconds() - t0;
 
     /* the confirming scan: its cost from what the search measured */
     size_t remaining = 0;
@@ -460,9 +461,9 @@ void bisect_run(batch *b, const bisect_options *o, bisect_result *r)
     double budget = o->scan_budget == 0 ? 3.0 : o->scan_budget;
     r->scan_budget = budget;
     if (o->force_scan || (budget > 0 && r->scan_estimate <= budget)) {
-        double t1 = batch_now();
+        double t1 = clock_seconds();
         batch_eval_all(b, NULL, NULL);
-        r->scan_seconds = batch_now() - t1;
+        r->scan_seconds = clock_seconds() - t1;
         if (stopped_by_interrupt(b, r, runs0, t0))
             return;
         r->scanned = 1;

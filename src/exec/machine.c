@@ -6,8 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "base/clock.h"
 #include "base/mem.h"
 #include "ir/resolve.h"
 
@@ -1084,13 +1084,6 @@ static ptodb_status step_core(machine *m, core *c, exec_event *ev)
     return PTODB_OK;
 }
 
-static double monotonic_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* The run outlived opt.time_limit (PTODB_ERR_TIMEOUT) or was interrupted:
  * an error at the statement just done. */
 static ptodb_status stopped_early(machine *m, exec_event *ev, ptodb_status why)
@@ -1122,7 +1115,7 @@ ptodb_status machine_start(machine *m, int fn, const value *args, uint32_t nargs
     strbuf_clear(&m->error);
     m->error_ref = 0;
     if (m->opt.time_limit > 0)
-        m->deadline = monotonic_seconds() + m->opt.time_limit;
+        m->deadline = clock_seconds() + m->opt.time_limit;
     core *h = &m->cores[EXEC_CORE_HOST];
     value *cp = xmalloc((nargs ? nargs : 1) * sizeof(value));
     for (uint32_t i = 0; i < nargs; i++)
@@ -1189,7 +1182,7 @@ ptodb_status machine_step(machine *m, exec_event *ev)
             m->opt.poll(m->opt.poll_ud, m->p->path, m->steps);
         if (m->opt.interrupt && *m->opt.interrupt)
             return stopped_early(m, ev, PTODB_ERR_INTERRUPTED);
-        if (m->opt.time_limit > 0 && monotonic_seconds() > m->deadline)
+        if (m->opt.time_limit > 0 && clock_seconds() > m->deadline)
             return stopped_early(m, ev, PTODB_ERR_TIMEOUT);
     }
     return st;
