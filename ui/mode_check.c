@@ -13,7 +13,6 @@
 #include "base/diag.h"
 #include "base/mem.h"
 #include "base/status.h"
-#include "ir/parse.h"
 #include "ir/resolve.h"
 #include "modes.h"
 #include "options.h"
@@ -36,10 +35,7 @@ static void check_file(const char *path, check_stats *st)
 {
     diag_sink sink;
     diag_sink_init(&sink, CHECK_MAX_ERRORS);
-    ptodb_status status;
-    ir_module *m = ir_parse_file(path, &sink, &status);
-    if (m && status == PTODB_OK)
-        ir_resolve(m, &sink);
+    ir_check_file(path, &sink);
     st->files++;
     if (sink.errors) {
         st->bad_files++;
@@ -48,7 +44,6 @@ static void check_file(const char *path, check_stats *st)
         if (diag_sink_full(&sink))
             fprintf(stderr, "%s: note: stopped after %d errors\n", path, CHECK_MAX_ERRORS);
     }
-    ir_module_free(m);
     diag_sink_free(&sink);
 }
 

@@ -13,6 +13,7 @@
 #include "data/case_ir.h"
 #include "data/npy.h"
 #include "data/pt.h"
+#include "ir/resolve.h"
 #include "modes.h"
 #include "options.h"
 #include "tensor/tensor.h"
@@ -73,16 +74,35 @@ static void print_tol(const char *what, const case_tol *t)
     putchar('\n');
 }
 
+/* Each pass with its name; a pass file that does not check (broken IR, or
+ * an error of ours) is marked with its first error at file:line:col, since
+ * no run of that pass can mean anything. */
 static void print_passes(const case_info *c)
 {
     printf("passes: %zu in %s\n", c->npasses, c->dump_dir);
+    size_t bad = 0;
     for (size_t i = 0; i < c->npasses; i++) {
         const case_pass *p = &c->passes[i];
         if (p->index >= 0)
-            printf("  %02d %s\n", p->index, p->name);
+            printf("  %02d %s", p->index, p->name);
         else
-            printf("  ?? %s\n", p->name);
+            printf("  ?? %s", p->name);
+        diag_sink sink;
+        diag_sink_init(&sink, 1);
+        if (ir_check_file(p->path, &sink) != PTODB_OK) {
+            char *first = sink.count ? diag_format(&sink.items[0]) : NULL;
+            printf("  does not check: %s", first ? first : "error");
+            if (sink.errors > 1)
+                printf(" (+%zu more)", sink.errors - 1);
+            free(first);
+            bad++;
+        }
+        diag_sink_free(&sink);
+        putchar('\n');
     }
+    if (bad)
+        printf("passes that do not check: %zu of %zu (ptodb --check %s shows every error)\n", bad, c->npasses,
+               c->dump_dir);
 }
 
 static int info_case(const char *path, const case_options *opt, diag_sink *sink)

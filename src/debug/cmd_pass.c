@@ -104,8 +104,7 @@ static ptodb_status pass_diff(session *s, const char *args)
     }
     pass_state *pa = session_load_pass(s, a), *pb = session_load_pass(s, b);
     if (!pa->canonical || !pb->canonical) {
-        session_errorf(s, "Cannot diff: pass %s does not parse.",
-                       !pa->canonical ? s->kase.passes[a].stem : s->kase.passes[b].stem);
+        session_pass_not_checked(s, "diff", !pa->canonical ? a : b);
         return PTODB_ERR_SYNTAX;
     }
     strbuf out = STRBUF_INIT;

@@ -20,6 +20,7 @@ static void free_passes(session *s)
     for (size_t i = 0; i < s->kase.npasses; i++) {
         free(s->passes[i].source);
         free(s->passes[i].canonical);
+        free(s->passes[i].first_error);
         if (s->passes[i].module)
             ir_module_free(s->passes[i].module);
     }
@@ -180,19 +181,36 @@ pass_state *session_load_pass(session *s, int i)
     diag_sink_init(&sink, 20);
     ptodb_status st;
     ir_module *m = ir_parse(path, p->source, p->source_len, &sink, &st);
-    if (st == PTODB_OK)
+    if (st == PTODB_OK) {
+        /* the printed form needs only the parse: `pass diff` still shows
+         * what a pass did to a file that does not resolve (broken IR) */
+        strbuf sb = STRBUF_INIT;
+        ir_print_module(m, &sb);
+        p->canonical = strbuf_detach(&sb);
         st = ir_resolve(m, &sink);
+    }
     session_print_diags(s, &sink);
+    if (st != PTODB_OK) {
+        p->nerrors = sink.errors ? sink.errors : 1;
+        p->first_error = sink.count ? diag_format(&sink.items[0]) : xstrdup("error");
+    }
     diag_sink_free(&sink);
     if (st != PTODB_OK) {
         ir_module_free(m);
         return p;
     }
     p->module = m;
-    strbuf sb = STRBUF_INIT;
-    ir_print_module(m, &sb);
-    p->canonical = strbuf_detach(&sb);
     return p;
+}
+
+void session_pass_not_checked(session *s, const char *what, int pass)
+{
+    const pass_state *p = &s->passes[pass];
+    if (p->first_error)
+        session_errorf(s, "Cannot %s %s: it does not check (%zu error%s, the first: %s).", what,
+                       s->kase.passes[pass].stem, p->nerrors, p->nerrors == 1 ? "" : "s", p->first_error);
+    else
+        session_errorf(s, "Cannot %s %s: it could not be read.", what, s->kase.passes[pass].stem);
 }
 
 static int all_digits(const char *s)

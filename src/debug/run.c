@@ -78,7 +78,7 @@ ptodb_status run_start(session *s, int pass)
     }
     pass_state *ps = session_load_pass(s, pass);
     if (!ps->module) {
-        session_errorf(s, "Cannot run %s: it does not parse.", s->kase.passes[pass].stem);
+        session_pass_not_checked(s, "run", pass);
         return PTODB_ERR_SYNTAX;
     }
     run_state *r = &s->run;

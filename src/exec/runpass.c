@@ -16,6 +16,19 @@ static void fail(runpass_result *r, runpass_status st, char *msg)
     r->message = msg;
 }
 
+/* A file that does not parse or resolve is not run: one line saying so, then
+ * every diagnostic with its file:line:col. */
+static void fail_check(runpass_result *r, const char *path, const diag_sink *sink)
+{
+    strbuf sb = STRBUF_INIT;
+    strbuf_printf(&sb, "%s does not check (%zu error%s), not run:\n", path, sink->errors,
+                  sink->errors == 1 ? "" : "s");
+    char *t = diag_sink_error_text(sink);
+    strbuf_puts(&sb, t);
+    free(t);
+    fail(r, RUNPASS_ERROR, strbuf_detach(&sb));
+}
+
 case_param *runpass_entry_params(const xprogram *p, size_t *n)
 {
     const xfunc *entry = &p->funcs[p->entry];
@@ -51,12 +64,8 @@ void runpass_file(const char *path, const case_info *c, const runpass_options *o
     case_param *params = NULL;
     value *args = NULL;
     size_t np = 0;
-    if (st != PTODB_OK) {
-        fail(r, RUNPASS_ERROR, diag_sink_error_text(&sink));
-        goto out;
-    }
-    if (ir_resolve(m, &sink) != PTODB_OK) {
-        fail(r, RUNPASS_ERROR, diag_sink_error_text(&sink));
+    if (st != PTODB_OK || ir_resolve(m, &sink) != PTODB_OK) {
+        fail_check(r, path, &sink);
         goto out;
     }
     if (exec_program_build(m, o->ops, &p, &sink) != PTODB_OK) {

@@ -16,7 +16,7 @@ tests_unit_check_ir_SOURCES = tests/unit/check_ir.c
 tests_unit_check_ir_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_ir_LDADD = $(UNIT_LDADD)
 
-IR_CLI_TESTS = tests/cli/ir_fixtures.sh tests/cli/ir_malformed.sh
+IR_CLI_TESTS = tests/cli/ir_fixtures.sh tests/cli/ir_malformed.sh tests/cli/broken_ir_fixtures.sh
 TESTS += $(IR_CLI_TESTS)
 EXTRA_DIST += $(IR_CLI_TESTS) tests/data/malformed/EXPECTED $(IR_MALFORMED)
 IR_MALFORMED = \

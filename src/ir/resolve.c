@@ -11,6 +11,7 @@
 #include "base/mem.h"
 #include "ir/arena.h"
 #include "ir/lex.h"
+#include "ir/parse.h"
 
 typedef struct resolver {
     ir_module *m;
@@ -247,9 +248,12 @@ static void resolve_name(resolver *r, ir_expr *e)
     static const char free_var[] = "__FREE_VAR";
     size_t fl = sizeof free_var - 1;
     if (s->len > fl && memcmp(s->text + s->len - fl, free_var, fl) == 0)
-        /* The printer's mark of a variable leaked out of its function (§6.4). */
-        rerr(r, &e->span, "'%.*s%s' is a variable used outside the function that defines it "
-             "(broken IR)", NAME_SHOWN(s));
+        /* PyPTO's printer marks a variable no definition in scope reaches
+         * (ir-format.md §6.4 says "outside its function"; real dumps also
+         * have it inside the function, after a pass renamed a loop's
+         * iter-arg: docs/notes-ir.md). */
+        rerr(r, &e->span, "'%.*s%s' is used here but nothing in scope defines it "
+             "(broken IR: PyPTO marks such a variable __FREE_VAR)", NAME_SHOWN(s));
     else
         rerr(r, &e->span, "undefined name '%.*s%s'", NAME_SHOWN(s));
 }
@@ -615,4 +619,14 @@ ptodb_status ir_resolve(ir_module *m, diag_sink *sink)
     free(r.slot_names);
     m->resolved = r.errors == 0;
     return r.errors ? PTODB_ERR_RESOLVE : PTODB_OK;
+}
+
+ptodb_status ir_check_file(const char *path, diag_sink *sink)
+{
+    ptodb_status st;
+    ir_module *m = ir_parse_file(path, sink, &st);
+    if (m && st == PTODB_OK)
+        st = ir_resolve(m, sink);
+    ir_module_free(m);
+    return st;
 }

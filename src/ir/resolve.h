@@ -22,8 +22,8 @@
  * Errors reported (each "path:line:col: error: ..."): undefined name,
  * unknown op, wrong number of positional arguments for an op, a builtin or a
  * self.f call, call of an unknown program function, duplicate function,
- * parameter or pl.dynamic declaration, and x__FREE_VAR names (a variable
- * leaked out of its function, ir-format.md §6.4). Names inside type
+ * parameter or pl.dynamic declaration, and x__FREE_VAR names (a use that
+ * no definition in scope reaches: broken IR, ir-format.md §6.4). Names inside type
  * annotations that are bound nowhere are not errors: they become free
  * symbolic dimensions (§3.1), appended to program->dyns with declared = 0.
  * In a SubWorker function at HOST level or above, whose body may be verbatim
@@ -124,5 +124,9 @@ int ir_enum_lookup(const char *printed, size_t len);
  * sink; returns PTODB_OK, or PTODB_ERR_RESOLVE after at least one error (the
  * module is then only partly annotated). Sets m->resolved on success. */
 ptodb_status ir_resolve(ir_module *m, diag_sink *sink);
+
+/* Parses and resolves the dump at path, reporting into sink; what --check,
+ * --info and every pass load mean by "the file checks". */
+ptodb_status ir_check_file(const char *path, diag_sink *sink);
 
 #endif
