@@ -5,7 +5,7 @@ CLI_TESTS = \
 	tests/cli/options_documented.sh \
 	tests/cli/engine_links_without_ui.sh
 TESTS += $(CLI_TESTS)
-EXTRA_DIST += $(CLI_TESTS) tests/cli/lib.sh
+EXTRA_DIST += $(CLI_TESTS) tests/cli/lib.sh tests/cli/fixture_lib.sh
 
 TESTS += tests/cli/transcripts.sh tests/cli/rc_trust.sh
 EXTRA_DIST += tests/cli/transcripts.sh tests/cli/rc_trust.sh tests/transcripts

@@ -4,11 +4,11 @@
 # parameter bound (to an input, or to zeros shaped like its golden output).
 set -e
 . "$top_srcdir/tests/cli/lib.sh"
+. "$top_srcdir/tests/cli/fixture_lib.sh"
 fixtures_or_skip
 n=0
-for dir in "$PTODB_FIXTURES"/*/; do
-    case=${dir%/}
-    [ -d "$case/passes_dump" ] && [ -f "$case/README.txt" ] || continue
+for case in $(fixture_case_dirs); do
+    [ -f "$case/README.txt" ] || continue
     n=$((n + 1))
     name=$(basename "$case")
     run_ptodb --info "$case"

@@ -1,31 +1,56 @@
 #!/bin/sh
-# Every real PyPTO dump: `ptodb --check` finds nothing to report, `--print`
-# reprints each raw dump (passes_dump/) byte for byte, and prints each
-# ruff-formatted dump (passes_dump_ruff/) as its raw twin.
+# Every real PyPTO dump under $PTODB_FIXTURES:
+#  - `ptodb --check` reports nothing on the files the reference could parse,
+#    and reports the files its parser rejected (broken IR, per the case's
+#    reference_per_file.txt / reference.txt), each error at a file:line:col
+#    that points at the name it quotes;
+#  - `--print` reprints each raw dump (passes_dump/) byte for byte, broken
+#    ones included, and prints each ruff-formatted dump (passes_dump_ruff/)
+#    as its raw twin.
 set -e
 . "$top_srcdir/tests/cli/lib.sh"
+. "$top_srcdir/tests/cli/fixture_lib.sh"
 fixtures_or_skip
 
 work=$(mktemp -d) || fail "mktemp"
 trap 'rm -rf "$work"' EXIT
 
-set -- "$PTODB_FIXTURES"/*/passes_dump
-[ -d "$1" ] || skip "no */passes_dump folders under $PTODB_FIXTURES"
+cases=$(fixture_case_dirs)
+[ -n "$cases" ] || skip "no */passes_dump folders under $PTODB_FIXTURES"
 
-# --check: one run over every folder, no diagnostics at all.
-set +e
-"$PTODB" --check "$@" >"$work/out" 2>"$work/err"
-code=$?
-set -e
-if [ "$code" -ne 0 ] || [ -s "$work/err" ]; then
-    head -40 "$work/err" >&2
-    fail "--check reported problems (exit $code)"
-fi
-checked=$(sed -n 's/^checked \([0-9]*\) files\{0,1\}: 0 with errors, 0 errors$/\1/p' "$work/out")
-[ -n "$checked" ] || fail "unexpected --check summary: $(cat "$work/out")"
+checked=0 broken=0 points=0
+for c in $cases; do
+    dir="$c/passes_dump"
+    fixture_expect "$c" >"$work/expect"
+    awk '$2 == "broken" { print $1 }' "$work/expect" | LC_ALL=C sort >"$work/want_bad"
+    set +e
+    "$PTODB" --check "$dir" >"$work/out" 2>"$work/err"
+    code=$?
+    set -e
+    sed -n 's|^.*/\([^/]*\)\.py:[0-9]*:[0-9]*: error: .*|\1|p' "$work/err" | LC_ALL=C sort -u >"$work/got_bad"
+    if ! cmp -s "$work/want_bad" "$work/got_bad"; then
+        echo "$(basename "$c"): files with errors differ from the files the reference could not parse:" >&2
+        diff "$work/want_bad" "$work/got_bad" | head -10 >&2
+        head -20 "$work/err" >&2
+        fail "--check on $dir"
+    fi
+    n=$(sed -n 's/^checked \([0-9]*\) files\{0,1\}: .*/\1/p' "$work/out")
+    [ -n "$n" ] || fail "unexpected --check summary: $(cat "$work/out")"
+    checked=$((checked + n))
+    if [ -s "$work/want_bad" ]; then
+        [ "$code" -eq 2 ] || fail "$(basename "$c"): --check exit $code with broken files"
+        p=$(fixture_error_points "$(cat "$work/err")") || exit 1
+        points=$((points + p))
+        broken=$((broken + $(wc -l <"$work/want_bad")))
+        grep -q '^ *\^' "$work/err" || fail "$(basename "$c"): no caret under the errors"
+    else
+        [ "$code" -eq 0 ] && [ ! -s "$work/err" ] || { head -20 "$work/err" >&2; fail "$(basename "$c"): --check reported problems (exit $code)"; }
+    fi
+done
 
 raw_ok=0 raw_n=0 ruff_ok=0 ruff_n=0 bad=0
-for dir in "$@"; do
+for c in $cases; do
+    dir="$c/passes_dump"
     for f in "$dir"/*.py; do
         raw_n=$((raw_n + 1))
         if "$PTODB" --print "$f" >"$work/p" 2>"$work/e" && cmp -s "$work/p" "$f"; then
@@ -47,7 +72,7 @@ for dir in "$@"; do
         fi
     done
 done
-echo "--check: $checked files, 0 diagnostics"
+echo "--check: $checked files; $broken broken as the reference found them, $points errors each at the name it quotes; no diagnostic on the others"
 echo "--print raw: $raw_ok/$raw_n byte-identical"
 echo "--print ruff -> raw: $ruff_ok/$ruff_n identical"
 [ "$bad" -eq 0 ] || fail "$bad files did not round-trip"

@@ -1,9 +1,13 @@
 #!/bin/sh
 # --race-check N reruns every pass under N random schedules: a program of ours
 # whose AIC and AIV store to the same tensor with no queue between them is
-# flagged; our examples and every fixture case keep their outputs bit for bit
-# under twenty schedules.
+# flagged; our examples and the fixture cases keep their outputs bit for bit
+# under twenty schedules. The fixtures are taken as fixture_case_dirs' cover
+# (every op, cross-core split mode and function type of the folder, smallest
+# cases first): a large case that repeats a small one's program at scale adds
+# no schedule the small one does not try, only minutes.
 . "$top_srcdir/tests/cli/lib.sh"
+. "$top_srcdir/tests/cli/fixture_lib.sh"
 set -e
 tmp=$(mktemp -d) || fail "mktemp"
 trap 'rm -rf "$tmp"' EXIT INT TERM
@@ -40,8 +44,7 @@ if [ ! -d "$PTODB_FIXTURES" ]; then
     exit 0
 fi
 checked=0
-for c in "$PTODB_FIXTURES"/*/; do
-    [ -d "$c/passes_dump" ] || continue
+for c in $(PTODB_FIXTURE_SUBSET=cover fixture_case_dirs); do
     run_ptodb --run "$c" --ref=torch1.13 --race-check 20
     races=$(printf '%s\n' "$out" | grep '^race' | grep -vc '^race check: 20 random schedules, outputs unchanged' || true)
     [ "$races" -eq 0 ] || fail "$(basename "$c"): outputs change under random schedules: $(printf '%s\n' "$out" | grep '^race:' | head -3)"
