@@ -29,3 +29,10 @@ TESTS += tests/unit/check_xcore
 tests_unit_check_xcore_SOURCES = tests/unit/check_xcore.c
 tests_unit_check_xcore_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_xcore_LDADD = $(UNIT_LDADD)
+
+# Program points across passes: the metamorphic test's driver.
+check_PROGRAMS += tests/points/metamorphic
+tests_points_metamorphic_SOURCES = tests/points/metamorphic.c
+tests_points_metamorphic_LDADD = $(ENGINE_LIBS)
+TESTS += tests/cli/points_fixtures.sh
+EXTRA_DIST += tests/cli/points_fixtures.sh

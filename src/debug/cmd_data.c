@@ -265,11 +265,105 @@ static void unravel(const tensor *t, int64_t k, strbuf *out)
     strbuf_putc(out, ']');
 }
 
+/* Same dtype, shape and bytes: equal without looking at the values (a
+ * frame's inputs are large and usually untouched). */
+static int bit_identical(const tensor *a, const tensor *b)
+{
+    if (a->dtype != b->dtype || a->ndim != b->ndim || !tensor_is_contiguous(a) || !tensor_is_contiguous(b))
+        return 0;
+    for (int d = 0; d < a->ndim; d++)
+        if (a->shape[d] != b->shape[d])
+            return 0;
+    return tensor_data(a) == tensor_data(b) ||
+           memcmp(tensor_data(a), tensor_data(b), (size_t)tensor_numel(a) * dtype_size(a->dtype)) == 0;
+}
+
+/* `diff pass N`: every tensor of the selected frame against the same
+ * variable at the corresponding point of pass N. */
+static ptodb_status diff_frame(session *s, int pass)
+{
+    run_state *r = &s->run;
+    inspect_frame f;
+    if (!r->active || r->finished || r->failed || !r->m || !inspect_frame_get(r->m, r->core, r->level, &f)) {
+        session_errorf(s, "diff pass N needs a run stopped inside a pass (the point to compare at).");
+        return PTODB_ERR_USAGE;
+    }
+    double rtol = session_get_double(s, SETTING_RTOL), atol = session_get_double(s, SETTING_ATOL);
+    int ntensors = 0, nsame = 0, nwithin = 0, noutside = 0, nmissing = 0, said = 0;
+    char **names = xcalloc(f.nslots ? (size_t)f.nslots : 1, sizeof *names);
+    for (int i = 0; i < f.nslots; i++) {
+        const char *name;
+        const value *v;
+        if (inspect_slot(r->m, r->core, r->level, i, &name, &v) && v->kind == VAL_TENSOR)
+            names[i] = xstrdup(name);
+    }
+    ptodb_status st = PTODB_OK;
+    for (int i = 0; i < f.nslots; i++) {
+        if (!names[i])
+            continue;
+        ntensors++;
+        tensor *a = session_lookup_tensor(s, names[i], NULL, 1);
+        int errors = session_error_count(s);
+        tensor *b = a ? session_tensor_in_pass(s, pass, names[i], (said ? 0 : POINT_SAY_MATCH) | POINT_QUIET_MISSING)
+                      : NULL;
+        if (!b) {
+            nmissing++;
+            if (session_error_count(s) > errors) { /* no counterpart point at all: said once */
+                tensor_unref(a);
+                st = PTODB_ERR_NOT_FOUND;
+                break;
+            }
+            session_printf(s, "  %s: no counterpart in pass %s\n", names[i], session_pass_stem(s, pass));
+            tensor_unref(a);
+            continue;
+        }
+        said = 1;
+        if (bit_identical(a, b)) {
+            nsame++;
+            tensor_unref(a);
+            tensor_unref(b);
+            continue;
+        }
+        exec_compare_result c;
+        exec_compare(a, b, rtol, atol, session_profile(s), &c);
+        if (c.error) {
+            noutside++;
+            session_printf(s, "  %s: cannot compare: %s\n", names[i], c.msg);
+        } else if (c.max_abs_diff == 0 && c.mismatches == 0) {
+            nsame++;
+        } else {
+            char num[64];
+            exec_format_e6(c.max_abs_diff, num, sizeof num);
+            if (c.pass)
+                nwithin++;
+            else
+                noutside++;
+            session_printf(s, "  %s: max_abs_diff %s, %s, %" PRId64 " of %" PRId64 " elements outside\n", names[i],
+                           num, c.pass ? "within tolerance" : "OUTSIDE tolerance", c.mismatches, c.count);
+        }
+        tensor_unref(a);
+        tensor_unref(b);
+    }
+    for (int i = 0; i < f.nslots; i++)
+        free(names[i]);
+    free(names);
+    if (st == PTODB_OK)
+        session_printf(s,
+                       "diff pass %d: %d tensors of %s: %d equal (bit for bit, or max_abs_diff 0), %d within tolerance, %d outside, "
+                       "%d without a counterpart\n",
+                       s->kase.passes[pass].index, ntensors, f.func, nsame, nwithin, noutside, nmissing);
+    return st;
+}
+
 ptodb_status cmd_DIFF(session *s, const char *args)
 {
     char *words[4];
     char buf[1024];
     int n = session_split_words(args, words, 4, buf, sizeof buf);
+    if (n == 2 && strcmp(words[0], "pass") == 0) {
+        int p = session_find_pass(s, words[1]);
+        return p < 0 ? PTODB_ERR_USAGE : diff_frame(s, p);
+    }
     if (n < 1 || n > 3 || (n == 3 && strcmp(words[1], "pass") != 0)) {
         session_errorf(s, "Usage: diff TENSOR [golden | pass N | TENSOR2]");
         return PTODB_ERR_USAGE;
@@ -288,7 +382,7 @@ ptodb_status cmd_DIFF(session *s, const char *args)
             tensor_unref(a);
             return PTODB_ERR_USAGE;
         }
-        b = session_tensor_in_pass(s, p, name);
+        b = session_tensor_in_pass(s, p, name, POINT_SAY_MATCH);
         if (!b) {
             tensor_unref(a);
             return PTODB_ERR_NOT_FOUND;

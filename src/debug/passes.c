@@ -35,6 +35,7 @@ void session_close_case(session *s)
         return;
     session_autosave(s);
     run_kill(s);
+    point_side_kill(s);
     run_free_results(s);
     /* Breakpoints and displays belong to the case: saved above, restored
      * with the next case's own. */

@@ -19,8 +19,7 @@ static size_t visit_slot(const run_state *r, const void *stmt, int core)
     return h & (r->capvisits - 1);
 }
 
-void run_count_visit(run_state *r, const void *stmt, int core);
-void run_count_visit(run_state *r, const void *stmt, int core)
+static void count_visit(run_state *r, const void *stmt, int core)
 {
     if (!stmt)
         return;
@@ -50,6 +49,24 @@ void run_count_visit(run_state *r, const void *stmt, int core)
         r->nvisits++;
     }
     r->visits[j].count++;
+}
+
+void run_note_arrivals(run_state *r, int stepped)
+{
+    for (int c = 0; c < EXEC_NCORES; c++) {
+        inspect_frame g;
+        if (!inspect_frame_get(r->m, c, 0, &g)) {
+            r->note_depth[c] = 0;
+            continue;
+        }
+        int depth = inspect_depth(r->m, c);
+        if (c == stepped || depth != r->note_depth[c] || g.activation != r->note_activation[c] ||
+            g.local_steps != r->note_steps[c])
+            count_visit(r, g.stmt, c);
+        r->note_depth[c] = depth;
+        r->note_activation[c] = g.activation;
+        r->note_steps[c] = g.local_steps;
+    }
 }
 
 static uint32_t visit_count(const run_state *r, const void *stmt, int core)
@@ -201,12 +218,229 @@ static const ir_stmt *find_corresponding(const ir_module *m, const char *name, c
     return NULL;
 }
 
-void run_count_visit(run_state *r, const void *stmt, int core);
+/* ---- functions unchanged between passes ------------------------------------------------ */
 
-/* Where a stopped run is, in terms that survive a pass change: the
- * statement's key, and the keys of the statements before it in its function
- * (a statement a pass introduced, like tfree, has no twin in earlier passes;
- * the nearest earlier one that does stands in for it). */
+/* A function's source with every variable (a name with "__": the printer's
+ * SSA names) replaced by the number of its first use, and those names in
+ * that order. Two functions with the same text are the same function but for
+ * SSA renumbering, and their i-th variables are the same variable. */
+typedef struct alpha_text {
+    strbuf text;
+    char **vars;
+    size_t nvars, cap;
+} alpha_text;
+
+static void alpha_free(alpha_text *a)
+{
+    strbuf_free(&a->text);
+    for (size_t i = 0; i < a->nvars; i++)
+        free(a->vars[i]);
+    free(a->vars);
+    memset(a, 0, sizeof *a);
+}
+
+static int ident_start(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+
+static int ident_char(char c)
+{
+    return ident_start(c) || (c >= '0' && c <= '9');
+}
+
+static void alpha_build(const char *src, size_t len, const ir_func *f, alpha_text *a)
+{
+    memset(a, 0, sizeof *a);
+    a->text = (strbuf)STRBUF_INIT;
+    size_t i = f->span.start, end = f->span.end < len ? f->span.end : len;
+    while (i < end) {
+        if (!ident_start(src[i]) || (i > 0 && ident_char(src[i - 1]))) {
+            strbuf_putc(&a->text, src[i++]);
+            continue;
+        }
+        size_t j = i;
+        while (j < end && ident_char(src[j]))
+            j++;
+        size_t n = j - i;
+        const char *id = src + i;
+        if (!memmem(id, n, "__", 2)) {
+            strbuf_append(&a->text, id, n);
+        } else {
+            size_t k = 0;
+            while (k < a->nvars && (strlen(a->vars[k]) != n || memcmp(a->vars[k], id, n) != 0))
+                k++;
+            if (k == a->nvars) {
+                if (a->nvars == a->cap) {
+                    a->cap = a->cap ? a->cap * 2 : 32;
+                    a->vars = xreallocarray(a->vars, a->cap, sizeof *a->vars);
+                }
+                a->vars[a->nvars++] = xstrndup(id, n);
+            }
+            strbuf_printf(&a->text, "\001%zu", k);
+        }
+        i = j;
+    }
+}
+
+/* The alpha texts already built, by pass and function (a `diff pass N` at
+ * every stop asks for the same few again and again). */
+enum { ALPHA_CACHE = 16 };
+struct point_alpha {
+    int pass[ALPHA_CACHE];
+    const ir_func *func[ALPHA_CACHE];
+    alpha_text text[ALPHA_CACHE];
+    unsigned next;
+};
+
+static void alpha_cache_free(session *s)
+{
+    if (!s->alpha_cache)
+        return;
+    for (int i = 0; i < ALPHA_CACHE; i++)
+        if (s->alpha_cache->func[i])
+            alpha_free(&s->alpha_cache->text[i]);
+    free(s->alpha_cache);
+    s->alpha_cache = NULL;
+}
+
+/* Function `name` of pass `pass` and its alpha text (owned by the cache);
+ * 0 when the pass has no such function (or does not check). */
+static int pass_func(session *s, int pass, const char *name, const ir_func **f, const alpha_text **a)
+{
+    pass_state *ps = session_load_pass(s, pass);
+    *f = ps->module ? find_func(ps->module, name) : NULL;
+    if (!*f)
+        return 0;
+    if (!s->alpha_cache)
+        s->alpha_cache = xcalloc(1, sizeof *s->alpha_cache);
+    struct point_alpha *c = s->alpha_cache;
+    for (int i = 0; i < ALPHA_CACHE; i++)
+        if (c->func[i] == *f && c->pass[i] == pass) {
+            *a = &c->text[i];
+            return 1;
+        }
+    unsigned k = c->next++ % ALPHA_CACHE;
+    if (c->func[k])
+        alpha_free(&c->text[k]);
+    c->func[k] = *f;
+    c->pass[k] = pass;
+    alpha_build(ps->source, ps->source_len, *f, &c->text[k]);
+    *a = &c->text[k];
+    return 1;
+}
+
+/* ---- where a run is ------------------------------------------------------------------------ */
+
+typedef struct prog_point {
+    int pass, core, level;
+    char func[256];       /* the innermost frame's function */
+    uint32_t activation;  /* its call index on the core */
+    uint64_t local_steps; /* statements it has completed */
+    int line;
+    int at_start;         /* a run at its entry: any pass has that point */
+} prog_point;
+
+static int point_here(session *s, prog_point *pt)
+{
+    run_state *r = &s->run;
+    memset(pt, 0, sizeof *pt);
+    inspect_frame f;
+    if (!r->m || !inspect_frame_get(r->m, r->core, 0, &f))
+        return -1;
+    pt->pass = r->pass;
+    pt->core = r->core;
+    pt->level = r->level;
+    snprintf(pt->func, sizeof pt->func, "%s", f.func);
+    pt->activation = f.activation;
+    pt->local_steps = f.local_steps;
+    pt->line = f.line;
+    return 0;
+}
+
+/* "AIV1, call 3 of final_resid_block with o0=256, iteration kb=2" for frame
+ * `level` of core `core` in the current run. */
+static void describe_frame(session *s, int core, int level, strbuf *out)
+{
+    run_state *r = &s->run;
+    inspect_frame f;
+    if (!r->m || !inspect_frame_get(r->m, core, level, &f))
+        return;
+    strbuf_printf(out, "%s, call %u of %s", machine_core_name(core), f.activation + 1, f.func);
+    int nargs = 0;
+    for (int i = 0; i < f.nparams; i++) {
+        const char *name;
+        const value *v;
+        if (!inspect_slot(r->m, core, level, i, &name, &v) || (v->kind != VAL_INT && v->kind != VAL_BOOL))
+            continue;
+        strbuf_puts(out, nargs++ ? ", " : " with ");
+        ir_ssa_base_name(name, out);
+        strbuf_printf(out, "=%lld", (long long)v->u.i);
+    }
+    /* the loop variables of the loops around the statement */
+    pass_state *ps = session_load_pass(s, r->pass);
+    const ir_func *fn = ps->module && f.stmt ? func_of(ps->module, f.stmt) : NULL;
+    if (!fn)
+        return;
+    stmt_list l = {0};
+    collect(&fn->body, &l);
+    int nit = 0;
+    for (size_t i = 0; i < l.n; i++) {
+        const ir_stmt *st = l.items[i];
+        if (st->kind != IR_STMT_FOR || !st->u.for_.var || st == f.stmt || f.stmt->span.start < st->span.start ||
+            f.stmt->span.end > st->span.end)
+            continue;
+        int slot = inspect_find_slot(r->m, core, level, st->u.for_.var->name->text);
+        const char *name;
+        const value *v;
+        if (slot < 0 || !inspect_slot(r->m, core, level, slot, &name, &v) || v->kind != VAL_INT)
+            continue;
+        strbuf_puts(out, nit++ ? ", " : ", iteration ");
+        ir_ssa_base_name(name, out);
+        strbuf_printf(out, "=%lld", (long long)v->u.i);
+    }
+    free(l.items);
+}
+
+/* 1 when the innermost frame of core pt->core is pt's moment. */
+static int at_point(const run_state *r, const prog_point *pt)
+{
+    inspect_frame g;
+    return inspect_frame_get(r->m, pt->core, 0, &g) && strcmp(g.func, pt->func) == 0 &&
+           g.activation == pt->activation && g.local_steps == pt->local_steps &&
+           inspect_core(r->m, pt->core) != INSPECT_CORE_DONE;
+}
+
+/* Steps the run in s->run (ignoring breakpoints) until core pt->core is at
+ * pt's moment: 1 reached, 0 the pass ended or failed first, -1 interrupted. */
+static int seek_exact(session *s, const prog_point *pt)
+{
+    run_state *r = &s->run;
+    for (;;) {
+        if (at_point(r, pt))
+            return 1;
+        if (s->interrupted)
+            return -1;
+        exec_event ev;
+        ptodb_status st = machine_step(r->m, &ev);
+        if (st != PTODB_OK || ev.kind == EXEC_EV_ERROR) {
+            r->failed = 1;
+            return 0;
+        }
+        if (ev.kind == EXEC_EV_DONE || machine_finished(r->m)) {
+            r->finished = 1;
+            return 0;
+        }
+        run_note_arrivals(r, ev.core);
+    }
+}
+
+/* ---- the fallback: statement keys ------------------------------------------------------- */
+
+/* Where a stopped run is, in terms that survive a pass that changed its
+ * function: the statement's key, and the keys of the statements before it in
+ * its function (a statement a pass introduced, like tfree, has no twin in
+ * earlier passes; the nearest earlier one that does stands in for it). */
 enum { POINT_FALLBACKS = 24 };
 
 typedef struct point_key {
@@ -246,20 +480,18 @@ static int point_capture(session *s, point_key *pk)
         if (i >= l.n)
             continue;
         const ir_stmt *st = l.items[i];
-        /* Loops and ifs are not stopping points of their own. */
-        if (st->kind == IR_STMT_FOR || st->kind == IR_STMT_WHILE || st->kind == IR_STMT_IF ||
-            st->kind == IR_STMT_WITH)
+        /* An enclosing loop or if is not a stand-in: the statement is inside it. */
+        if (i != at && (st->kind == IR_STMT_FOR || st->kind == IR_STMT_WHILE || st->kind == IR_STMT_IF ||
+                        st->kind == IR_STMT_WITH))
             break;
         strbuf key = STRBUF_INIT;
         stmt_key(st, &key);
         int k = pk->n++;
         pk->nth[k] = occurrence(of, st, strbuf_str(&key));
         pk->key[k] = strbuf_detach(&key);
+        /* arrivals as counted after each step (run_note_arrivals): the other
+         * pass's run counts the same way, so equal counts are the same visit */
         pk->arrivals[k] = visit_count(r, st, r->core);
-        /* The stop's own statement has been reached (not yet run) once more
-         * than counted; earlier ones were reached as often as they ran. */
-        if (k == 0 || pk->arrivals[k] == 0)
-            pk->arrivals[k] = pk->arrivals[k] ? pk->arrivals[k] : 1;
     }
     free(l.items);
     pk->core = r->core;
@@ -268,12 +500,14 @@ static int point_capture(session *s, point_key *pk)
     return pk->n ? 0 : -1;
 }
 
-/* Starts `pass` and runs it (ignoring breakpoints) to the point pk names.
- * *reached is 1 when it got there. Prints only when !quiet (errors always). */
-static ptodb_status point_seek(session *s, int pass, const point_key *pk, int quiet, int *reached)
+/* Runs the started run in s->run (ignoring breakpoints) to the statement
+ * pk names in pass `pass`. Returns 1 reached (*fout: the function it is
+ * in, *standin: an earlier statement stood in), 0 not reached (*why says
+ * why), -1 interrupted. */
+static int seek_by_key(session *s, int pass, const point_key *pk, const ir_func **fout, int *standin,
+                       const char **why)
 {
     run_state *r = &s->run;
-    *reached = 0;
     pass_state *np = session_load_pass(s, pass);
     const ir_func *nf = NULL;
     const ir_stmt *target = NULL;
@@ -282,97 +516,214 @@ static ptodb_status point_seek(session *s, int pass, const point_key *pk, int qu
         if (pk->nth[which] >= 0)
             target = find_corresponding(np->module, pk->func, pk->key[which], pk->nth[which], &nf);
     which--;
-    /* Standing in for the stop with an earlier statement: stop just after it. */
-    int after = target && which > 0;
-    uint32_t arrivals = target ? pk->arrivals[which] : 1;
-    s->quiet += quiet;
-    ptodb_status st = run_start(s, pass);
-    s->quiet -= quiet;
-    if (st != PTODB_OK)
-        return st;
+    *fout = nf;
+    *standin = which > 0;
     if (!target) {
-        if (!quiet) {
-            session_printf(s, "Pass %d has no statement corresponding to %s line %d; the run is at its start.\n",
-                           s->kase.passes[pass].index, pk->func, pk->line);
-            run_print_location(s);
-        }
-        return PTODB_OK;
+        *why = "it has no statement with the same SSA names and op";
+        return 0;
     }
-    /* Run until a core arrives at target the same number of times; prefer
-     * the same core, else any. */
+    /* Standing in for the stop with an earlier statement: stop just after it. */
+    int after = which > 0;
+    uint32_t arrivals = pk->arrivals[which];
+    /* The same function: the same core (another lane's statement is another
+     * point). A relative (x_aiv for x): whichever core runs it, the stop's
+     * core first. */
+    int same_func = strcmp(nf->name->text, pk->func) == 0;
     for (;;) {
-        int hit_core = -1;
-        for (int c = 0; c < EXEC_NCORES; c++) {
-            inspect_frame g;
-            if (inspect_frame_get(r->m, c, 0, &g) && g.stmt == target &&
-                inspect_core(r->m, c) != INSPECT_CORE_DONE) {
-                uint32_t n = visit_count(r, target, c);
-                if (n + 1 >= arrivals && (c == pk->core || hit_core < 0))
-                    hit_core = c;
-            }
+        inspect_frame g;
+        int hit = -1;
+        for (int c = 0; c < EXEC_NCORES && hit != pk->core; c++) {
+            if ((same_func && c != pk->core) || !inspect_frame_get(r->m, c, 0, &g) || g.stmt != target ||
+                inspect_core(r->m, c) == INSPECT_CORE_DONE || visit_count(r, target, c) != arrivals)
+                continue;
+            if (hit < 0 || c == pk->core)
+                hit = c;
         }
-        if (hit_core >= 0 && after) {
-            /* Run the stand-in statement on that core, then stop. */
-            exec_event ev;
-            st = machine_step_core(r->m, hit_core, &ev);
-            if (st != PTODB_OK || ev.kind == EXEC_EV_ERROR) {
-                session_errorf(s, "%s", machine_error(r->m));
-                r->failed = 1;
-                return st != PTODB_OK ? st : PTODB_ERR_RUNTIME;
+        if (hit >= 0) {
+            if (after) {
+                exec_event ev;
+                ptodb_status st = machine_step_core(r->m, hit, &ev);
+                if (st != PTODB_OK || ev.kind == EXEC_EV_ERROR) {
+                    r->failed = 1;
+                    *why = "it failed running the statement that stands in";
+                    return 0;
+                }
+                run_note_arrivals(r, hit);
             }
-            after = 0;
-            target = NULL; /* reached */
-        }
-        if (hit_core >= 0 || (!target && !after)) {
-            if (hit_core < 0)
-                hit_core = r->core;
-            r->core = hit_core;
+            r->core = hit;
             r->level = 0;
-            *reached = 1;
-            if (!quiet) {
-                session_printf(s, "Corresponding point in pass %d (%s%s):\n", s->kase.passes[pass].index,
-                               nf->name->text, which > 0 ? ", after the nearest statement both passes have" : "");
-                run_print_location(s);
-                display_show_all(s, 0);
-            }
-            return PTODB_OK;
+            return 1;
         }
-        if (s->interrupted) {
-            s->interrupted = 0;
-            session_printf(s, "\nInterrupted.\n");
-            run_print_location(s);
-            return PTODB_OK;
-        }
+        if (s->interrupted)
+            return -1;
         exec_event ev;
-        st = machine_step(r->m, &ev);
+        ptodb_status st = machine_step(r->m, &ev);
         if (st != PTODB_OK || ev.kind == EXEC_EV_ERROR) {
-            session_errorf(s, "%s", machine_error(r->m));
             r->failed = 1;
-            return st != PTODB_OK ? st : PTODB_ERR_RUNTIME;
+            *why = "it failed before getting there";
+            return 0;
         }
         if (ev.kind == EXEC_EV_DONE || machine_finished(r->m)) {
-            if (!quiet)
-                session_printf(s, "Pass %d ended before reaching the corresponding statement (arrival %u).\n",
-                               s->kase.passes[pass].index, arrivals);
             r->finished = 1;
-            return PTODB_OK;
+            *why = "it ended before the statement was reached as often on that core";
+            return 0;
         }
-        inspect_frame g;
-        if (inspect_frame_get(r->m, ev.core, 0, &g))
-            run_count_visit(r, g.stmt, ev.core);
+        run_note_arrivals(r, ev.core);
+    }
+}
+
+/* ---- mapping a point to another pass ------------------------------------------------------ */
+
+typedef enum { MATCH_NONE, MATCH_SAME, MATCH_KEY } match_kind;
+
+typedef struct point_match {
+    match_kind kind;
+    int standin;          /* MATCH_KEY: an earlier statement stood in */
+    int core;             /* where the match landed */
+    char func[256];       /* the function in the other pass */
+    const char *why;      /* MATCH_NONE: why */
+    /* MATCH_SAME: the two functions' variables, in the same order (owned by
+     * the alpha cache; valid until the next pass_func) */
+    char *const *vars_a, *const *vars_b;
+    size_t nvars;
+} point_match;
+
+static void match_free(point_match *mt)
+{
+    memset(mt, 0, sizeof *mt);
+}
+
+/* 1 when pt's function is in `pass` the same but for SSA names. */
+static int func_unchanged(session *s, const prog_point *pt, int pass)
+{
+    const ir_func *fa, *fb;
+    const alpha_text *a = NULL, *b = NULL;
+    return pass_func(s, pt->pass, pt->func, &fa, &a) && pass_func(s, pass, pt->func, &fb, &b) &&
+           a->text.len == b->text.len && strcmp(strbuf_str(&a->text), strbuf_str(&b->text)) == 0;
+}
+
+/* Moves the run in s->run, a fresh start of `pass`, to the moment of that
+ * pass that corresponds to pt (captured in another pass, whose statement
+ * keys are pk). The exact way first: where pt's function is unchanged in
+ * `pass`, the same core, call and statement count. Otherwise by statement
+ * keys, said to be a guess. Returns -1 when interrupted. */
+static int point_map(session *s, int pass, const prog_point *pt, const point_key *pk, int have_pk,
+                     point_match *mt)
+{
+    memset(mt, 0, sizeof *mt);
+    const ir_func *fa, *fb;
+    const alpha_text *a = NULL, *b = NULL;
+    int has_a = pass_func(s, pt->pass, pt->func, &fa, &a);
+    int has_b = pass_func(s, pass, pt->func, &fb, &b);
+    int same = has_a && has_b && a->text.len == b->text.len &&
+               strcmp(strbuf_str(&a->text), strbuf_str(&b->text)) == 0;
+    if (same) {
+        mt->vars_a = a->vars;
+        mt->vars_b = b->vars;
+        mt->nvars = a->nvars;
+    }
+    if (same) {
+        int got = seek_exact(s, pt);
+        if (got < 0)
+            return -1;
+        if (got) {
+            s->run.core = pt->core;
+            s->run.level = 0;
+            mt->kind = MATCH_SAME;
+            mt->core = pt->core;
+            snprintf(mt->func, sizeof mt->func, "%s", pt->func);
+            return 0;
+        }
+        mt->kind = MATCH_NONE;
+        mt->why = "it ended before that call of the function reached that statement";
+        return 0;
+    }
+    if (!have_pk) {
+        mt->kind = MATCH_NONE;
+        mt->why = "the function changed and the stop is not at a statement that can be matched";
+        return 0;
+    }
+    const ir_func *nf = NULL;
+    int got = seek_by_key(s, pass, pk, &nf, &mt->standin, &mt->why);
+    if (got < 0)
+        return -1;
+    mt->kind = got ? MATCH_KEY : MATCH_NONE;
+    mt->core = s->run.core;
+    if (nf)
+        snprintf(mt->func, sizeof mt->func, "%s", nf->name->text);
+    return 0;
+}
+
+/* "(same point: ... unchanged)" or the guess it is. */
+static void describe_match(session *s, const prog_point *pt, int pass, const point_match *mt, strbuf *out)
+{
+    const case_pass *cp = &s->kase.passes[pass];
+    switch (mt->kind) {
+    case MATCH_SAME:
+        strbuf_printf(out, "same point: %s is unchanged in pass %d but for SSA names", pt->func, cp->index);
+        break;
+    case MATCH_KEY:
+        strbuf_printf(out, "a guess: %s %s in pass %d; matched by SSA base names, op and occurrence in %s on %s%s",
+                      pt->func, find_func(session_load_pass(s, pass)->module, pt->func) ? "changed" : "is gone",
+                      cp->index, mt->func, machine_core_name(mt->core),
+                      mt->standin ? ", after the nearest earlier statement both have" : "");
+        break;
+    case MATCH_NONE:
+        strbuf_printf(out, "no counterpart in pass %d: %s", cp->index, mt->why ? mt->why : "none found");
+        break;
     }
 }
 
 ptodb_status run_seek_point(session *s, int pass)
 {
+    prog_point pt;
     point_key pk;
-    if (point_capture(s, &pk) != 0)
+    if (point_here(s, &pt) != 0)
         return run_start(s, pass);
-    int reached;
-    ptodb_status st = point_seek(s, pass, &pk, 0, &reached);
-    point_free(&pk);
-    return st;
+    int have_pk = point_capture(s, &pk) == 0;
+    strbuf where = STRBUF_INIT;
+    describe_frame(s, pt.core, 0, &where);
+    ptodb_status st = run_start(s, pass);
+    if (st != PTODB_OK) {
+        strbuf_free(&where);
+        if (have_pk)
+            point_free(&pk);
+        return st;
+    }
+    point_match mt;
+    int got = point_map(s, pass, &pt, &pk, have_pk, &mt);
+    if (got < 0) {
+        s->interrupted = 0;
+        session_printf(s, "\nInterrupted.\n");
+        run_print_location(s);
+    } else {
+        strbuf how = STRBUF_INIT;
+        describe_match(s, &pt, pass, &mt, &how);
+        if (mt.kind == MATCH_NONE) {
+            session_printf(s, "Pass %d: no point corresponding to %s (%s).\n", s->kase.passes[pass].index,
+                           strbuf_str(&where), strbuf_str(&how));
+            if (!s->run.finished && !s->run.failed) {
+                run_kill(s);
+                run_start(s, pass);
+            }
+            session_printf(s, "The run is at the start of pass %d.\n", s->kase.passes[pass].index);
+        } else {
+            session_printf(s, "Corresponding point in pass %d (%s):\n", s->kase.passes[pass].index,
+                           strbuf_str(&how));
+        }
+        strbuf_free(&how);
+        run_print_location(s);
+        if (mt.kind != MATCH_NONE)
+            display_show_all(s, 0);
+    }
+    match_free(&mt);
+    strbuf_free(&where);
+    if (have_pk)
+        point_free(&pk);
+    return PTODB_OK;
 }
+
+/* ---- a tensor at the corresponding point ---------------------------------------------------- */
 
 /* The statement of f that assigns `name` last (exact target name), or NULL. */
 static const ir_stmt *defining_stmt(const ir_func *f, const char *name)
@@ -392,21 +743,16 @@ static const ir_stmt *defining_stmt(const ir_func *f, const char *name)
     return found;
 }
 
-/* The name the other pass gives the tensor `name` of the current frame: the
- * target of the statement corresponding to the one that assigns it
- * (t__tile_6 in one pass is t__tmp_v6 in another). Writes it to buf;
- * returns 0, or -1 when there is no such statement. */
-static int corresponding_name(session *s, int pass, const char *name, char *buf, size_t size)
+/* The name pass `pass` gives the variable `name` (a full slot name) of
+ * function `func` of pass `from`, by the statement that assigns it
+ * (t__tile_6 in one pass is t__tmp_v6 in another); 0 when there is none. */
+static int name_by_key(session *s, int from, const char *func, int pass, const char *name, char *buf, size_t size)
 {
-    run_state *r = &s->run;
-    inspect_frame f;
-    if (!inspect_frame_get(r->m, r->core, r->level, &f) || !f.stmt)
-        return -1;
-    pass_state *cur = session_load_pass(s, r->pass), *other = session_load_pass(s, pass);
-    const ir_func *cf = func_of(cur->module, f.stmt);
+    pass_state *cur = session_load_pass(s, from), *other = session_load_pass(s, pass);
+    const ir_func *cf = cur->module ? find_func(cur->module, func) : NULL;
     const ir_stmt *def = cf ? defining_stmt(cf, name) : NULL;
     if (!def || !other->module)
-        return -1;
+        return 0;
     strbuf key = STRBUF_INIT;
     stmt_key(def, &key);
     int nth = occurrence(cf, def, strbuf_str(&key));
@@ -415,47 +761,138 @@ static int corresponding_name(session *s, int pass, const char *name, char *buf,
                                    : NULL;
     strbuf_free(&key);
     if (!twin || (twin->kind != IR_STMT_ASSIGN && twin->kind != IR_STMT_YIELD) || !twin->u.assign.ntargets)
-        return -1;
-    snprintf(buf, size, "%s", twin->u.assign.targets[0].name->text);
+        return 0;
+    for (uint32_t t = 0; t < def->u.assign.ntargets && t < twin->u.assign.ntargets; t++)
+        if (strcmp(def->u.assign.targets[t].name->text, name) == 0) {
+            snprintf(buf, size, "%s", twin->u.assign.targets[t].name->text);
+            return 1;
+        }
     return 0;
 }
 
-tensor *session_tensor_in_pass(session *s, int pass, const char *name)
+/* The side run for `diff ... pass N`: kept between calls, so that diffs at
+ * successive stops of one run continue it instead of starting over. */
+static void side_swap(session *s)
 {
-    if (!s->run.active || s->run.finished || s->run.failed) {
+    run_state t = s->run;
+    s->run = s->side;
+    s->side = t;
+}
+
+void point_side_kill(session *s)
+{
+    side_swap(s);
+    run_kill(s);
+    side_swap(s);
+    alpha_cache_free(s);
+}
+
+tensor *session_tensor_in_pass(session *s, int pass, const char *name, int flags)
+{
+    run_state *r = &s->run;
+    if (!r->active || r->finished || r->failed) {
         session_errorf(s, "diff ... pass N needs a run stopped inside a pass (the point to compare at).");
         return NULL;
     }
-    point_key pk;
-    if (point_capture(s, &pk) != 0) {
-        session_errorf(s, "No current statement to compare at.");
+    prog_point pt;
+    if (point_here(s, &pt) != 0) {
+        session_errorf(s, "No current point to compare at.");
         return NULL;
     }
-    char other_name[256];
-    if (corresponding_name(s, pass, name, other_name, sizeof other_name) != 0)
-        snprintf(other_name, sizeof other_name, "%s", name);
-    /* A second run on the side: the user's run stays as it is. */
-    run_state saved = s->run;
-    int saved_pass = s->cur_pass, saved_list = s->list_line;
-    memset(&s->run, 0, sizeof s->run);
-    int reached = 0;
-    tensor *t = NULL;
-    if (point_seek(s, pass, &pk, 1, &reached) == PTODB_OK) {
-        if (reached)
-            t = session_lookup_tensor(s, other_name, NULL, 1);
-        if (!reached)
-            session_errorf(s, "Pass %d has no point corresponding to %s line %d.", s->kase.passes[pass].index,
-                           pk.func, pk.line);
-        else if (!t)
-            session_errorf(s, "No tensor \"%s\" at the corresponding point of pass %d.", other_name,
-                           s->kase.passes[pass].index);
-        else if (strcmp(other_name, name) != 0)
-            session_printf(s, "(%s is %s in pass %d)\n", name, other_name, s->kase.passes[pass].index);
+    /* the variable: its full slot name in the selected frame */
+    const char *slot_name;
+    const value *v;
+    char full[256];
+    inspect_frame sel;
+    if (!session_frame_value(s, name, &slot_name, &v) || !inspect_frame_get(r->m, r->core, r->level, &sel)) {
+        session_errorf(s, "No variable \"%s\" in the current frame.", name);
+        return NULL;
     }
-    run_kill(s);
-    s->run = saved;
+    snprintf(full, sizeof full, "%s", slot_name);
+    /* the statement keys only matter when the function changed */
+    point_key pk;
+    int have_pk = !func_unchanged(s, &pt, pass) && point_capture(s, &pk) == 0;
+    strbuf where = STRBUF_INIT;
+    if (flags & POINT_SAY_MATCH)
+        describe_frame(s, pt.core, 0, &where);
+    else
+        strbuf_printf(&where, "%s", machine_core_name(pt.core));
+    char sel_func[256];
+    snprintf(sel_func, sizeof sel_func, "%s", sel.func);
+    int level = r->level;
+    int saved_pass = s->cur_pass, saved_list = s->list_line;
+    exec_profile_id prof = session_profile(s);
+
+    /* the side run: continued when it is this pass's, not past the point */
+    side_swap(s);
+    int fresh = 0;
+    if (!s->run.active || s->run.pass != pass || s->side_profile != prof || s->run.finished || s->run.failed) {
+        s->quiet++;
+        ptodb_status st = run_start(s, pass);
+        s->quiet--;
+        fresh = 1;
+        if (st != PTODB_OK) {
+            run_kill(s);
+            side_swap(s);
+            s->cur_pass = saved_pass;
+            s->list_line = saved_list;
+            strbuf_free(&where);
+            if (have_pk)
+                point_free(&pk);
+            return NULL;
+        }
+        s->side_profile = prof;
+    }
+    point_match mt;
+    int got = point_map(s, pass, &pt, &pk, have_pk, &mt);
+    if (got == 0 && mt.kind == MATCH_NONE && !fresh) {
+        /* the kept run was past the point: once more from the start */
+        match_free(&mt);
+        s->quiet++;
+        ptodb_status st = run_start(s, pass);
+        s->quiet--;
+        got = st == PTODB_OK ? point_map(s, pass, &pt, &pk, have_pk, &mt) : 0;
+    }
+    tensor *t = NULL;
+    strbuf how = STRBUF_INIT;
+    if (got < 0) {
+        s->interrupted = 0;
+        session_errorf(s, "Interrupted.");
+    } else {
+        describe_match(s, &pt, pass, &mt, &how);
+        char other[256];
+        snprintf(other, sizeof other, "%s", full);
+        if (mt.kind == MATCH_SAME && strcmp(sel_func, pt.func) == 0) {
+            /* the same variable of the unchanged function */
+            for (size_t i = 0; i < mt.nvars; i++)
+                if (strcmp(mt.vars_a[i], full) == 0)
+                    snprintf(other, sizeof other, "%s", mt.vars_b[i]);
+        } else if (mt.kind != MATCH_NONE) {
+            name_by_key(s, pt.pass, sel_func, pass, full, other, sizeof other);
+        }
+        if (mt.kind == MATCH_NONE) {
+            session_errorf(s, "%s (%s, %s line %d) has no counterpart: %s.", full, strbuf_str(&where), pt.func,
+                           pt.line, strbuf_str(&how));
+        } else {
+            s->run.level = level < inspect_depth(s->run.m, s->run.core) ? level : 0;
+            t = session_lookup_tensor(s, other, NULL, 1);
+            if (!t && !(flags & POINT_QUIET_MISSING))
+                session_errorf(s, "No tensor \"%s\" at the corresponding point of pass %d (%s).", other,
+                               s->kase.passes[pass].index, strbuf_str(&how));
+            else if (t && (flags & POINT_SAY_MATCH))
+                session_printf(s, "%s (pass %d, %s) is %s in pass %d (%s)\n", full,
+                               s->kase.passes[pt.pass].index, strbuf_str(&where), other,
+                               s->kase.passes[pass].index, strbuf_str(&how));
+            s->run.level = 0;
+        }
+    }
+    strbuf_free(&how);
+    match_free(&mt);
+    side_swap(s);
     s->cur_pass = saved_pass;
     s->list_line = saved_list;
-    point_free(&pk);
+    strbuf_free(&where);
+    if (have_pk)
+        point_free(&pk);
     return t;
 }

@@ -16,7 +16,6 @@
 #include "exec/runpass.h"
 #include "ir/resolve.h"
 
-void run_count_visit(run_state *r, const void *stmt, int core);
 
 /* ---- lifetime ---------------------------------------------------------------- */
 
@@ -132,6 +131,7 @@ ptodb_status run_start(session *s, int pass)
     r->level = 0;
     for (int c = 0; c < EXEC_NCORES; c++)
         r->prev_depth[c] = inspect_depth(r->m, c);
+    run_note_arrivals(r, -1);
     if (st != PTODB_OK) {
         session_errorf(s, "%s", machine_error(r->m));
         r->failed = 1;
@@ -767,11 +767,7 @@ ptodb_status run_go(session *s, run_mode mode, long count, int until_line)
         }
         if (value_bps)
             snap_take(r->m, &after);
-        {
-            inspect_frame g;
-            if (inspect_frame_get(r->m, ev.core, 0, &g))
-                run_count_visit(r, g.stmt, ev.core);
-        }
+        run_note_arrivals(r, ev.core);
         /* Which cores moved: the stepped one, and any that entered a frame. */
         int stopped = 0;
         for (int c = 0; c < EXEC_NCORES && !stopped; c++) {

@@ -90,6 +90,10 @@ typedef struct run_state {
      * program point): open addressing on the statement pointer */
     struct visit { const void *stmt; int core; uint32_t count; } *visits;
     size_t nvisits, capvisits;
+    /* each core's innermost frame when arrivals were last counted */
+    int note_depth[EXEC_NCORES];
+    uint32_t note_activation[EXEC_NCORES];
+    uint64_t note_steps[EXEC_NCORES];
     /* tensors written in place during the last step (write hook) */
     const tensor **written;
     size_t nwritten, capwritten;
@@ -160,6 +164,9 @@ struct session {
     /* running */
     op_fn *ops;          /* exec_ops_init's table, built on first use */
     run_state run;
+    run_state side;      /* point.c: the other pass's run kept for `diff ... pass N` */
+    struct point_alpha *alpha_cache; /* point.c: functions' renaming-free texts */
+    exec_profile_id side_profile;
     pass_result *results; /* kase.npasses entries */
     breakpoint *bps;
     size_t nbps;
@@ -202,8 +209,22 @@ ptodb_status run_begin(session *s, int pass, int stop_at_start);
  * same SSA base names and op, reached the same number of times. */
 ptodb_status run_seek_point(session *s, int pass);
 /* The tensor `name` of pass `pass` at the point corresponding to where the
- * current run stopped (a side run; the current one is untouched). */
-tensor *session_tensor_in_pass(session *s, int pass, const char *name);
+ * current run stopped (a side run, kept for the next call; the current run
+ * is untouched). The mapping is exact where the stop's function is
+ * unchanged in that pass (same core, call and statement count), otherwise
+ * by statement keys and said to be a guess. flags: POINT_SAY_MATCH prints
+ * which tensor was taken and how it was matched; POINT_QUIET_MISSING keeps
+ * "no such tensor there" quiet (NULL is returned all the same). */
+enum { POINT_SAY_MATCH = 1, POINT_QUIET_MISSING = 2 };
+tensor *session_tensor_in_pass(session *s, int pass, const char *name, int flags);
+/* Counts the arrivals of the cores that moved since the last count (the
+ * stepped one, and any whose innermost frame changed: a group start puts
+ * frames on several cores) at the statements they are now about to run.
+ * Every run, the user's and the side runs in other passes, counts this way,
+ * so equal counts name the same visit. stepped: a core id, or -1 at start. */
+void run_note_arrivals(run_state *r, int stepped);
+/* Ends the side run session_tensor_in_pass keeps. */
+void point_side_kill(session *s);
 /* The value a name denotes at the current stop: a slot of the selected frame
  * (searched outward), an input or a golden output ("golden.NAME"). Sets
  * *golden to the matching golden output when there is one. Returns a new

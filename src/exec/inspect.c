@@ -60,8 +60,14 @@ int inspect_frame_get(const machine *m, int c, int level, inspect_frame *out)
         return 0;
     out->func = f->fn->name;
     out->file = m->p->path;
-    if (f->pc < f->fn->ncode)
-        out->stmt = f->fn->code[f->pc].stmt;
+    /* The statement about to run: past the jumps and copies the lowering
+     * adds (after a pl.yield_, the jump back to the loop head), so a stop
+     * there names the `for` it goes to, never line 0. */
+    uint32_t pc = f->pc;
+    for (int hops = 0; hops < 64 && pc < f->fn->ncode && !f->fn->code[pc].stmt; hops++)
+        pc = f->fn->code[pc].kind == XI_JUMP ? (uint32_t)f->fn->code[pc].target : pc + 1;
+    if (pc < f->fn->ncode)
+        out->stmt = f->fn->code[pc].stmt;
     else if (f->fn->ncode)
         out->stmt = f->fn->code[f->fn->ncode - 1].stmt;
     if (out->stmt) {
@@ -70,6 +76,8 @@ int inspect_frame_get(const machine *m, int c, int level, inspect_frame *out)
     }
     out->nparams = (int)f->fn->nparams;
     out->nslots = named_slots(f->fn);
+    out->activation = f->activation;
+    out->local_steps = f->local_steps;
     return 1;
 }
 

@@ -29,6 +29,12 @@ typedef struct inspect_frame {
     int line, col;     /* of stmt; 0 when none */
     int nparams;
     int nslots;        /* named slots (params first), temps excluded */
+    /* The frame's place in the run: the how-manieth call of func on this
+     * core (from 0) and the statements it has completed. With the core and
+     * the function they name one moment of a run exactly, the same moment in
+     * any pass where that function is unchanged and called as often before. */
+    uint32_t activation;
+    uint64_t local_steps;
 } inspect_frame;
 
 /* Frame `level` of a core: 0 is the innermost. Returns 0 when out of range. */

@@ -41,6 +41,8 @@ machine *machine_new(const xprogram *p, const machine_options *o)
     m->rng = m->opt.seed ? m->opt.seed : 0x9E3779B97F4A7C15ull;
     xrt_init(&m->global_rt);
     xrt_init(&m->grp.rt);
+    for (int i = 0; i < EXEC_NCORES; i++)
+        m->cores[i].calls = xcalloc(p->nfuncs ? p->nfuncs : 1, sizeof *m->cores[i].calls);
     for (int i = 0; i < EXEC_NCORES; i++) {
         core *c = &m->cores[i];
         c->id = i;
@@ -79,6 +81,7 @@ void machine_free(machine *m)
     for (int i = 0; i < EXEC_NCORES; i++) {
         core_reset(&m->cores[i]);
         free(m->cores[i].frames);
+        free(m->cores[i].calls);
         strbuf_free(&m->cores[i].ctx.err);
     }
     xrt_free(&m->global_rt);
@@ -266,6 +269,7 @@ static ptodb_status frame_push(machine *m, core *c, const xfunc *fn, value *args
     xframe *f = &c->frames[c->depth];
     memset(f, 0, sizeof *f);
     f->fn = fn;
+    f->activation = c->calls[fn - m->p->funcs]++;
     f->slots = xcalloc(fn->nslots ? fn->nslots : 1, sizeof(value));
     f->loops = fn->nloops ? xcalloc(fn->nloops, sizeof(xloop)) : NULL;
     c->depth++;
@@ -725,8 +729,10 @@ static ptodb_status bind_call_result(machine *m, core *c, value v)
         st = assign(m, c, f, in, 0, v);
     else
         value_clear(&v);
-    if (st == PTODB_OK)
+    if (st == PTODB_OK) {
         f->pc++;
+        f->local_steps++;
+    }
     return st;
 }
 
@@ -927,6 +933,7 @@ static ptodb_status core_exec(machine *m, core *c, exec_event *ev)
         if (st != PTODB_OK)
             return core_error(m, c, in, st);
         if (in->is_stmt || guard > 100000) {
+            c->frames[c->depth - 1].local_steps++;
             fill_event(m, c, in, ev, EXEC_EV_STMT);
             return PTODB_OK;
         }
@@ -1106,8 +1113,10 @@ ptodb_status machine_start(machine *m, int fn, const value *args, uint32_t nargs
 {
     if (fn < 0 || (uint32_t)fn >= m->p->nfuncs)
         return PTODB_ERR_USAGE;
-    for (int i = 0; i < EXEC_NCORES; i++)
+    for (int i = 0; i < EXEC_NCORES; i++) {
         core_reset(&m->cores[i]);
+        memset(m->cores[i].calls, 0, (m->p->nfuncs ? m->p->nfuncs : 1) * sizeof *m->cores[i].calls);
+    }
     m->grp.active = 0;
     xrt_reset(&m->grp.rt);
     xrt_reset(&m->global_rt); /* a fresh run starts with empty queues */

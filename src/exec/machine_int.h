@@ -18,6 +18,11 @@ typedef struct xframe {
     xloop *loops;
     value *dyns; /* program dyns bound in this frame (Orchestration) */
     uint32_t pc;
+    /* Where this frame is in the run, for program points (exec/inspect.h):
+     * the how-manieth call of fn on its core (from 0), and the statements
+     * it has completed (a call completes when it returns). */
+    uint32_t activation;
+    uint64_t local_steps;
 } xframe;
 
 typedef enum {
@@ -56,6 +61,7 @@ typedef struct core {
     core_state state;
     xframe *frames;
     int depth, cap;
+    uint32_t *calls; /* per function of the program: frames pushed on this core so far */
     value result;
     struct exec_ctx ctx;
     xrt *rt;     /* the queues this core's cross-core ops use */

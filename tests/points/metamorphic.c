@@ -1,0 +1,209 @@
+/* The metamorphic test of program points (tests/cli/points_fixtures.sh):
+ * for every pair of consecutive passes of a case whose dump text is the
+ * same after the header line (or, with --renamed, the same but for SSA
+ * names), a breakpoint on every statement line of the first, and at every
+ * stop, on every core, lane and call, `diff pass SECOND` must find every
+ * tensor of the frame equal (max_abs_diff 0), matched as the same point.
+ *   metamorphic CASE [--pairs N] [--max-stops N] [--renamed]
+ * (--pairs: the first N such pairs; --max-stops: the first N stops of each)
+ * Prints the counts; exit 0 when every stop compared equal, 1 otherwise. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/diag.h"
+#include "base/strbuf.h"
+#include "debug/session.h"
+#include "debug/view.h"
+#include "ir/parse.h"
+#include "ir/resolve.h"
+#include "ir/walk.h"
+
+static strbuf captured;
+
+static void capture(void *ctx, session_stream stream, const char *text, size_t len)
+{
+    (void)ctx;
+    (void)stream;
+    strbuf_append(&captured, text, len);
+}
+
+static const char *run(session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static const char *run(session *s, const char *fmt, ...)
+{
+    char line[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    strbuf_clear(&captured);
+    session_execute(s, line);
+    return strbuf_str(&captured);
+}
+
+typedef struct lines {
+    int *v;
+    size_t n, cap;
+} lines;
+
+static void add_line(void *ctx, const ir_stmt *st)
+{
+    lines *l = ctx;
+    for (size_t i = 0; i < l->n; i++)
+        if (l->v[i] == (int)st->span.line)
+            return;
+    if (l->n == l->cap) {
+        l->cap = l->cap ? l->cap * 2 : 64;
+        l->v = realloc(l->v, l->cap * sizeof *l->v);
+    }
+    l->v[l->n++] = (int)st->span.line;
+}
+
+static const char *after_header(const char *t)
+{
+    const char *nl = t ? strchr(t, '\n') : NULL;
+    return nl ? nl + 1 : "";
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fprintf(stderr, "usage: metamorphic CASE [--pairs N] [--max-stops N] [--renamed]\n");
+        return 2;
+    }
+    int max_pairs = 1000, renamed = 0;
+    long max_stops = -1;
+    for (int i = 2; i < argc; i++) {
+        if (strcmp(argv[i], "--pairs") == 0 && i + 1 < argc)
+            max_pairs = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--max-stops") == 0 && i + 1 < argc)
+            max_stops = atol(argv[++i]);
+        else if (strcmp(argv[i], "--renamed") == 0)
+            renamed = 1;
+    }
+    session *s = session_new();
+    session_set_output(s, capture, NULL);
+    run(s, "set session autosave off");
+    if (session_open(s, argv[1], -1, -1) != PTODB_OK) {
+        fprintf(stderr, "cannot open %s:\n%s", argv[1], strbuf_str(&captured));
+        return 2;
+    }
+    char **keys = NULL;
+    size_t nkeys = 0, capkeys = 0;
+    long fresh = 0;
+    long skipped = 0, pairs = 0, stops = 0, tensors = 0, equal = 0, exact = 0, bad = 0, by_core[4] = {0};
+    int np = session_npasses(s);
+    for (int i = 0; i + 1 < np && pairs < max_pairs; i++) {
+        const char *a = session_pass_source(s, i), *b = session_pass_source(s, i + 1);
+        if (!a || !b)
+            continue;
+        /* --renamed: the case's pairs are made to differ (the caller renamed
+         * the second file's SSA names), so any pair of files counts */
+        if (!renamed && strcmp(after_header(a), after_header(b)) != 0)
+            continue;
+        const char *stem_a = session_pass_stem(s, i), *stem_b = session_pass_stem(s, i + 1);
+        diag_sink sink;
+        diag_sink_init(&sink, 5);
+        ptodb_status st;
+        ir_module *m = ir_parse(stem_a, a, strlen(a), &sink, &st);
+        if (st == PTODB_OK)
+            st = ir_resolve(m, &sink);
+        diag_sink_free(&sink);
+        if (st != PTODB_OK || !m->program) { /* broken IR: nothing to stop in */
+            skipped++;
+            ir_module_free(m);
+            continue;
+        }
+        lines l = {0};
+        for (uint32_t f = 0; f < m->program->nfuncs; f++)
+            ir_walk_stmts(&m->program->funcs[f]->body, add_line, &l);
+        ir_module_free(m);
+        pairs++;
+        run(s, "delete");
+        run(s, "pass %s", stem_a);
+        for (size_t k = 0; k < l.n; k++)
+            run(s, "break %d", l.v[k]);
+        free(l.v);
+        const char *out = run(s, "run");
+        long pair_stops = 0;
+        for (long guard = 0; guard < 1000000; guard++) {
+            view_location loc;
+            if (!view_stop_location(s, &loc) || view_run_finished(s) || (max_stops >= 0 && pair_stops >= max_stops))
+                break;
+            if (loc.pass != i) {
+                fprintf(stderr, "%s: stopped outside the pass: %s\n", stem_a, out);
+                bad++;
+                break;
+            }
+            stops++;
+            pair_stops++;
+            if (loc.core >= 0 && loc.core < 4)
+                by_core[loc.core]++;
+            out = run(s, "diff pass %s", stem_b);
+            /* The side run is kept between diffs and moves forward with the
+             * stops, which would hide a wrong call or lane index. At the first
+             * stop in each call of each function on each core, the mapping is
+             * done again from a fresh start: `diff pass SELF` (the pass with
+             * itself, which must be equal too) takes the side run away, then
+             * `diff pass SECOND` starts over. */
+            const char *w = strstr(out, " (pass "), *we = w ? strstr(w, ") is ") : NULL;
+            if (w && we) {
+                char key[512];
+                snprintf(key, sizeof key, "%.*s", (int)(we - w), w);
+                char *it = strstr(key, ", iteration ");
+                if (it)
+                    *it = 0; /* one fresh start per call, not per loop iteration */
+                int seen = 0;
+                for (size_t k = 0; k < nkeys && !seen; k++)
+                    seen = strcmp(keys[k], key) == 0;
+                if (!seen) {
+                    if (nkeys == capkeys) {
+                        capkeys = capkeys ? capkeys * 2 : 64;
+                        keys = realloc(keys, capkeys * sizeof *keys);
+                    }
+                    keys[nkeys++] = strdup(key);
+                    fresh++;
+                    const char *self = run(s, "diff pass %s", stem_a);
+                    if (!strstr(self, "(same point: ") || !strstr(self, " equal (")) {
+                        bad++;
+                        fprintf(stderr, "%s with itself at %s:\n%s\n", stem_a, key, self);
+                    }
+                    out = run(s, "diff pass %s", stem_b);
+                }
+            }
+            long nt = 0, ne = 0;
+            const char *sum = strstr(out, "\ndiff pass ");
+            sum = sum ? sum + 1 : (strncmp(out, "diff pass ", 10) == 0 ? out : NULL);
+            if (sum && sscanf(strchr(sum, ':') + 2, "%ld tensors of %*s %ld equal", &nt, &ne) == 2) {
+                tensors += nt;
+                equal += ne;
+            }
+            if (strstr(out, "(same point: "))
+                exact++;
+            if (!sum || nt != ne || (nt > 0 && !strstr(out, "(same point: "))) {
+                bad++;
+                if (bad <= 10)
+                    fprintf(stderr, "%s -> %s, [%s] %s line %d:\n%s\n", stem_a, stem_b, loc.core_name, loc.func,
+                            loc.line, out);
+            }
+            out = run(s, "continue");
+        }
+        if (!pair_stops) {
+            fprintf(stderr, "%s: no stop at all:\n%s\n", stem_a, out);
+            bad++;
+        }
+        run(s, "kill");
+        for (size_t k = 0; k < nkeys; k++)
+            free(keys[k]);
+        nkeys = 0;
+    }
+    free(keys);
+    printf("%ld pairs, %ld stops (host %ld, AIC %ld, AIV0 %ld, AIV1 %ld), %ld matched as the same point; "
+           "%ld tensors compared, %ld equal; %ld mapped from a fresh start (first stop of each call); "
+           "%ld stops wrong (%ld pairs do not check: not run)\n",
+           pairs, stops, by_core[0], by_core[1], by_core[2], by_core[3], exact, tensors, equal, fresh, bad, skipped);
+    session_free(s);
+    strbuf_free(&captured);
+    return bad || !pairs ? 1 : 0;
+}
