@@ -252,51 +252,18 @@ void trace_pass(const char *path, const case_info *c, const runpass_options *o, 
     rc.max_bytes = max_bytes ? max_bytes : (size_t)1 << 30;
     rc.fn = fn;
     rc.ud = ud;
-    diag_sink sink;
-    diag_sink_init(&sink, 20);
-    ptodb_status st;
-    ir_module *m = ir_parse_file(path, &sink, &st);
-    xprogram *p = NULL;
-    machine *mach = NULL;
-    case_binding *b = NULL;
-    case_param *params = NULL;
-    value *args = NULL;
-    size_t np = 0;
     line_index lines = {NULL, 0};
-    if (st != PTODB_OK || ir_resolve(m, &sink) != PTODB_OK || exec_program_build(m, o->ops, &p, &sink) != PTODB_OK) {
-        out->error = diag_sink_error_text(&sink);
+    runpass_run run;
+    runpass_open(&run, path, NULL, c, o, on_write, &rc, 0);
+    machine *mach = run.m;
+    ptodb_status st;
+    if (run.status != RUNPASS_COMPARED) {
+        out->error = run.message;
+        run.message = NULL;
         goto done;
     }
-    if (p->codegen_error && p->uses_ptodb_only_ops != 1) {
-        strbuf sb = STRBUF_INIT;
-        strbuf_printf(&sb, "%s: %s", path, p->codegen_error);
-        out->error = strbuf_detach(&sb);
-        goto done;
-    }
-    if (p->entry < 0) {
-        strbuf sb = STRBUF_INIT;
-        strbuf_printf(&sb, "%s: %s", path, p->entry_error ? p->entry_error : "no entry function");
-        out->error = strbuf_detach(&sb);
-        goto done;
-    }
-    params = runpass_entry_params(p, &np);
-    b = xcalloc(np ? np : 1, sizeof *b);
-    if (case_bind(c, params, np, b, &sink) != PTODB_OK) {
-        out->error = diag_sink_error_text(&sink);
-        goto done;
-    }
-    args = xcalloc(np ? np : 1, sizeof *args);
-    for (size_t i = 0; i < np; i++)
-        args[i] = value_tensor(tensor_ref(b[i].t));
-    for (uint32_t i = 0; m->program && i < m->program->nfuncs; i++)
-        index_block(&lines, &m->program->funcs[i]->body);
-    mach = machine_new(p, &o->mopt);
-    machine_set_write_hook(mach, on_write, &rc);
-    st = machine_start(mach, p->entry, args, (uint32_t)np);
-    if (st != PTODB_OK) {
-        out->error = xstrdup(machine_error(mach));
-        goto done;
-    }
+    for (uint32_t i = 0; run.module->program && i < run.module->program->nfuncs; i++)
+        index_block(&lines, &run.module->program->funcs[i]->body);
     while (!rc.stop) {
         const ir_stmt *pre[EXEC_NCORES];
         int depth[EXEC_NCORES];
@@ -330,22 +297,8 @@ void trace_pass(const char *path, const case_info *c, const runpass_options *o, 
     }
     out->steps = machine_steps(mach);
 done:
-    if (args) {
-        for (size_t i = 0; i < np; i++)
-            value_clear(&args[i]);
-        free(args);
-    }
-    machine_free(mach);
-    if (b) {
-        case_bindings_free(b, np);
-        free(b);
-    }
-    free(params);
+    runpass_close(&run);
     free(lines.at);
-    exec_program_free(p);
-    if (m)
-        ir_module_free(m);
-    diag_sink_free(&sink);
     free(rc.written);
 }
 

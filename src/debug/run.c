@@ -81,50 +81,30 @@ ptodb_status run_start(session *s, int pass)
         return PTODB_ERR_SYNTAX;
     }
     run_state *r = &s->run;
-    diag_sink sink;
-    diag_sink_init(&sink, 20);
-    ptodb_status st = exec_program_build(ps->module, s->ops, &r->prog, &sink);
-    session_print_diags(s, &sink);
-    diag_sink_free(&sink);
-    if (st != PTODB_OK) {
-        run_kill(s);
-        return st;
-    }
-    if (r->prog->entry < 0) {
-        session_errorf(s, "%s: %s", s->kase.passes[pass].stem,
-                       r->prog->entry_error ? r->prog->entry_error : "no entry function");
-        run_kill(s);
+    runpass_options ro;
+    memset(&ro, 0, sizeof ro);
+    machine_options_init(&ro.mopt);
+    ro.mopt.profile = session_profile(s);
+    ro.ops = s->ops;
+    runpass_run rp;
+    runpass_open(&rp, s->kase.passes[pass].path, ps->module, &s->kase, &ro, write_hook, r, RUNPASS_OPEN_DESPITE_REF);
+    if (!rp.m) {
+        session_errorf(s, "%s", rp.message ? rp.message : "cannot run");
+        runpass_close(&rp);
         return PTODB_ERR_RUNTIME;
     }
-    if (r->prog->codegen_error)
-        session_printf(s, "note: the PyTorch reference cannot run this pass: %s\n",
-                       r->prog->codegen_error);
-
-    size_t n;
-    case_param *params = runpass_entry_params(r->prog, &n);
-    r->binds = xcalloc(n ? n : 1, sizeof *r->binds);
-    r->nbinds = n;
-    diag_sink_init(&sink, 20);
-    st = case_bind(&s->kase, params, n, r->binds, &sink);
-    session_print_diags(s, &sink);
-    diag_sink_free(&sink);
-    free(params);
-    if (st != PTODB_OK) {
-        run_kill(s);
-        return st;
-    }
-    value *args = xcalloc(n ? n : 1, sizeof *args);
-    for (size_t i = 0; i < n; i++)
-        args[i] = r->binds[i].t ? value_tensor(tensor_ref(r->binds[i].t)) : value_none();
-    machine_options mo;
-    machine_options_init(&mo);
-    mo.profile = session_profile(s);
-    r->m = machine_new(r->prog, &mo);
-    machine_set_write_hook(r->m, write_hook, r);
-    st = machine_start(r->m, r->prog->entry, args, (uint32_t)n);
-    for (size_t i = 0; i < n; i++)
-        value_clear(&args[i]);
-    free(args);
+    if (rp.ref_note)
+        session_printf(s, "note: the PyTorch reference cannot run this pass: %s\n", rp.ref_note);
+    /* the run is the session's now */
+    r->prog = rp.prog;
+    r->binds = rp.binds;
+    r->nbinds = rp.nbinds;
+    r->m = rp.m;
+    ptodb_status st = rp.start;
+    rp.prog = NULL;
+    rp.binds = NULL;
+    rp.m = NULL;
+    runpass_close(&rp);
     r->active = 1;
     r->pass = pass;
     r->core = EXEC_CORE_HOST;

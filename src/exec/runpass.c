@@ -18,7 +18,7 @@ static void fail(runpass_result *r, runpass_status st, char *msg)
 
 /* A file that does not parse or resolve is not run: one line saying so, then
  * every diagnostic with its file:line:col. */
-static void fail_check(runpass_result *r, const char *path, const diag_sink *sink)
+static char *check_message(const char *path, const diag_sink *sink)
 {
     strbuf sb = STRBUF_INIT;
     strbuf_printf(&sb, "%s does not check (%zu error%s), not run:\n", path, sink->errors,
@@ -26,7 +26,7 @@ static void fail_check(runpass_result *r, const char *path, const diag_sink *sin
     char *t = diag_sink_error_text(sink);
     strbuf_puts(&sb, t);
     free(t);
-    fail(r, RUNPASS_ERROR, strbuf_detach(&sb));
+    return strbuf_detach(&sb);
 }
 
 case_param *runpass_entry_params(const xprogram *p, size_t *n)
@@ -51,27 +51,28 @@ case_param *runpass_entry_params(const xprogram *p, size_t *n)
     return params;
 }
 
-void runpass_file(const char *path, const case_info *c, const runpass_options *o, runpass_result *r)
+void runpass_open(runpass_run *r, const char *path, ir_module *module, const case_info *c, const runpass_options *o,
+                  machine_write_hook hook, void *hook_ud, int flags)
 {
     memset(r, 0, sizeof *r);
+    r->status = RUNPASS_ERROR;
     diag_sink sink;
     diag_sink_init(&sink, 20);
-    ptodb_status st;
-    ir_module *m = ir_parse_file(path, &sink, &st);
-    xprogram *p = NULL;
-    machine *mach = NULL;
-    case_binding *b = NULL;
-    case_param *params = NULL;
-    value *args = NULL;
-    size_t np = 0;
-    if (st != PTODB_OK || ir_resolve(m, &sink) != PTODB_OK) {
-        fail_check(r, path, &sink);
+    ptodb_status st = PTODB_OK;
+    r->module = module;
+    if (!module) {
+        r->module = ir_parse_file(path, &sink, &st);
+        r->own_module = 1;
+        if (st != PTODB_OK || ir_resolve(r->module, &sink) != PTODB_OK) {
+            r->message = check_message(path, &sink);
+            goto out;
+        }
+    }
+    if (exec_program_build(r->module, o->ops, &r->prog, &sink) != PTODB_OK) {
+        r->message = diag_sink_error_text(&sink);
         goto out;
     }
-    if (exec_program_build(m, o->ops, &p, &sink) != PTODB_OK) {
-        fail(r, RUNPASS_ERROR, diag_sink_error_text(&sink));
-        goto out;
-    }
+    const xprogram *p = r->prog;
     if (p->codegen_error) {
         strbuf sb = STRBUF_INIT;
         const ir_expr *at = p->codegen_error_at;
@@ -80,47 +81,99 @@ void runpass_file(const char *path, const case_info *c, const runpass_options *o
         else
             strbuf_printf(&sb, "%s: ", path);
         strbuf_puts(&sb, p->codegen_error);
-        if (p->uses_ptodb_only_ops != 1) {
+        if (p->uses_ptodb_only_ops != 1 && !(flags & RUNPASS_OPEN_DESPITE_REF)) {
             strbuf s2 = STRBUF_INIT;
             strbuf_printf(&s2, "REF would fail here: %s", strbuf_str(&sb));
             strbuf_free(&sb);
-            fail(r, RUNPASS_REF_FAIL, strbuf_detach(&s2));
+            r->status = RUNPASS_REF_FAIL;
+            r->message = strbuf_detach(&s2);
             goto out;
         }
         r->ref_note = strbuf_detach(&sb);
     }
     if (p->entry < 0) {
         strbuf sb = STRBUF_INIT;
-        strbuf_printf(&sb, "%s: REF would fail here: %s", path,
-                      p->entry_error ? p->entry_error : "no entry function");
-        fail(r, RUNPASS_REF_FAIL, strbuf_detach(&sb));
+        strbuf_printf(&sb, "%s: REF would fail here: %s", path, p->entry_error ? p->entry_error : "no entry function");
+        r->status = RUNPASS_REF_FAIL;
+        r->message = strbuf_detach(&sb);
         goto out;
     }
-    params = runpass_entry_params(p, &np);
-    b = xcalloc(np ? np : 1, sizeof *b);
-    if (case_bind(c, params, np, b, &sink) != PTODB_OK) {
+    size_t np;
+    case_param *params = runpass_entry_params(p, &np);
+    r->binds = xcalloc(np ? np : 1, sizeof *r->binds);
+    r->nbinds = np;
+    st = case_bind(c, params, np, r->binds, &sink);
+    free(params);
+    if (st != PTODB_OK) {
         char *t = diag_sink_error_text(&sink);
         strbuf sb = STRBUF_INIT;
         strbuf_printf(&sb, "REF would fail here: KeyError: %s", t);
         free(t);
-        fail(r, RUNPASS_REF_FAIL, strbuf_detach(&sb));
+        r->status = RUNPASS_REF_FAIL;
+        r->message = strbuf_detach(&sb);
         goto out;
     }
-    args = xcalloc(np ? np : 1, sizeof *args);
+    value *args = xcalloc(np ? np : 1, sizeof *args);
     for (size_t i = 0; i < np; i++)
-        args[i] = value_tensor(tensor_ref(b[i].t));
-    mach = machine_new(p, &o->mopt);
-    st = machine_start(mach, p->entry, args, (uint32_t)np);
-    if (st == PTODB_OK)
-        st = machine_run(mach);
-    r->steps = machine_steps(mach);
-    if (st != PTODB_OK) {
-        fail(r, machine_error_is_ref(mach) ? RUNPASS_REF_FAIL : RUNPASS_ERROR,
-             xstrdup(machine_error(mach)));
+        args[i] = r->binds[i].t ? value_tensor(tensor_ref(r->binds[i].t)) : value_none();
+    r->m = machine_new(p, &o->mopt);
+    if (hook)
+        machine_set_write_hook(r->m, hook, hook_ud);
+    r->start = machine_start(r->m, p->entry, args, (uint32_t)np);
+    for (size_t i = 0; i < np; i++)
+        value_clear(&args[i]);
+    free(args);
+    if (r->start != PTODB_OK) {
+        r->status = machine_error_is_ref(r->m) ? RUNPASS_REF_FAIL : RUNPASS_ERROR;
+        r->message = xstrdup(machine_error(r->m));
         goto out;
+    }
+    r->status = RUNPASS_COMPARED;
+out:
+    diag_sink_free(&sink);
+}
+
+void runpass_close(runpass_run *r)
+{
+    machine_free(r->m);
+    if (r->binds) {
+        case_bindings_free(r->binds, r->nbinds);
+        free(r->binds);
+    }
+    exec_program_free(r->prog);
+    if (r->own_module && r->module)
+        ir_module_free(r->module);
+    free(r->message);
+    free(r->ref_note);
+    memset(r, 0, sizeof *r);
+}
+
+void runpass_file(const char *path, const case_info *c, const runpass_options *o, runpass_result *r)
+{
+    memset(r, 0, sizeof *r);
+    runpass_run run;
+    runpass_open(&run, path, NULL, c, o, NULL, NULL, 0);
+    if (run.status != RUNPASS_COMPARED) {
+        r->status = run.status;
+        r->message = run.message;
+        run.message = NULL;
+        r->steps = run.m ? machine_steps(run.m) : 0;
+        runpass_close(&run);
+        return;
+    }
+    r->ref_note = run.ref_note;
+    run.ref_note = NULL;
+    ptodb_status st = machine_run(run.m);
+    r->steps = machine_steps(run.m);
+    if (st != PTODB_OK) {
+        fail(r, machine_error_is_ref(run.m) ? RUNPASS_REF_FAIL : RUNPASS_ERROR, xstrdup(machine_error(run.m)));
+        runpass_close(&run);
+        return;
     }
     /* compare each golden output, in parameter order, then any golden output
      * no parameter took */
+    const case_binding *b = run.binds;
+    size_t np = run.nbinds;
     r->outputs = xcalloc(c->noutputs ? c->noutputs : 1, sizeof *r->outputs);
     r->all_pass = 1;
     char *done = xcalloc(c->noutputs ? c->noutputs : 1, 1);
@@ -149,29 +202,15 @@ void runpass_file(const char *path, const case_info *c, const runpass_options *o
                       "REF would fail here: ValueError: %s: expected key '%s' not found in tensors "
                       "after execution",
                       path, c->outputs[k].name);
-        free(done);
         fail(r, RUNPASS_REF_FAIL, strbuf_detach(&sb));
         r->all_pass = 0;
-        goto out;
+        free(done);
+        runpass_close(&run);
+        return;
     }
     free(done);
     r->status = RUNPASS_COMPARED;
-out:
-    if (args) {
-        for (size_t i = 0; i < np; i++)
-            value_clear(&args[i]);
-        free(args);
-    }
-    machine_free(mach);
-    if (b) {
-        case_bindings_free(b, np);
-        free(b);
-    }
-    free(params);
-    exec_program_free(p);
-    if (m)
-        ir_module_free(m);
-    diag_sink_free(&sink);
+    runpass_close(&run);
 }
 
 void runpass_result_free(runpass_result *r)

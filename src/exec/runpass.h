@@ -39,6 +39,40 @@ typedef struct runpass_options {
     int race_runs;          /* --run --race-check N: random schedules per pass (runpass_file ignores it) */
 } runpass_options;
 
+/* A pass file opened to run: parsed and resolved (or a module the caller
+ * parsed), lowered, its entry's parameters bound to fresh copies of the case
+ * data, the machine started. The one way `--run`, `--batch`, bisect's trace
+ * and the debugger set up a run of a pass. */
+typedef struct runpass_run {
+    ir_module *module;      /* owned when runpass_open parsed it */
+    int own_module;
+    xprogram *prog;
+    case_binding *binds;    /* one per entry parameter */
+    size_t nbinds;
+    machine *m;             /* NULL when the run did not get as far as a machine */
+    runpass_status status;  /* RUNPASS_COMPARED: started (m is running); else message says why not */
+    char *message;
+    char *ref_note;         /* REF cannot run this file (codegen error) but ptodb does */
+    ptodb_status start;     /* machine_start's status (the machine keeps the error) */
+} runpass_run;
+
+enum {
+    /* run even where REF could not (a codegen error without a ptodb-only op):
+     * the debugger shows the run and says REF cannot run it */
+    RUNPASS_OPEN_DESPITE_REF = 1
+};
+
+/* Opens the pass file at path (or module, when not NULL: parsed and resolved
+ * already, borrowed) for case c, with o's ops and machine options, hook (may
+ * be NULL) installed before the start. Fills r; r->status says whether the
+ * machine started (RUNPASS_COMPARED) or why not (RUNPASS_REF_FAIL when REF
+ * would fail there too, RUNPASS_ERROR otherwise), with the same messages for
+ * every caller. A machine whose start failed is kept (r->start) so that a
+ * debugger can show where. Close with runpass_close. */
+void runpass_open(runpass_run *r, const char *path, ir_module *module, const case_info *c, const runpass_options *o,
+                  machine_write_hook hook, void *hook_ud, int flags);
+void runpass_close(runpass_run *r);
+
 /* The entry function's parameters as case discovery binds them (name,
  * tensor or scalar, dtype, static shape, direction). Returns an array of
  * *n entries (free it; the names point into the program), never NULL. The
