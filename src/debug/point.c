@@ -411,27 +411,40 @@ static int at_point(const run_state *r, const prog_point *pt)
            inspect_core(r->m, pt->core) != INSPECT_CORE_DONE;
 }
 
-/* Steps the run in s->run (ignoring breakpoints) until core pt->core is at
- * pt's moment: 1 reached, 0 the pass ended or failed first, -1 interrupted. */
-static int seek_exact(session *s, const prog_point *pt)
+/* One scheduler step of a seek (breakpoints ignored), arrivals counted:
+ * 1 on, 0 the pass failed or ended (*why says which), -1 interrupted. */
+static int seek_step(session *s, const char **why)
 {
     run_state *r = &s->run;
+    if (s->interrupted)
+        return -1;
+    exec_event ev;
+    ptodb_status st = machine_step(r->m, &ev);
+    if (st != PTODB_OK || ev.kind == EXEC_EV_ERROR) {
+        r->failed = 1;
+        *why = "it failed before getting there";
+        return 0;
+    }
+    if (ev.kind == EXEC_EV_DONE || machine_finished(r->m)) {
+        r->finished = 1;
+        *why = "it ended before getting there";
+        return 0;
+    }
+    run_note_arrivals(r, ev.core);
+    return 1;
+}
+
+/* Steps the run in s->run until core pt->core is at pt's moment: 1
+ * reached, 0 the pass ended or failed first, -1 interrupted. */
+static int seek_exact(session *s, const prog_point *pt)
+{
+    const char *why;
     for (;;) {
-        if (at_point(r, pt))
+        if (at_point(&s->run, pt))
             return 1;
-        if (s->interrupted)
-            return -1;
-        exec_event ev;
-        ptodb_status st = machine_step(r->m, &ev);
-        if (st != PTODB_OK || ev.kind == EXEC_EV_ERROR) {
-            r->failed = 1;
-            return 0;
-        }
-        if (ev.kind == EXEC_EV_DONE || machine_finished(r->m)) {
-            r->finished = 1;
-            return 0;
-        }
-        run_note_arrivals(r, ev.core);
+        int go = seek_step(s, &why);
+        if (go <= 0)
+            return go;
     }
 }
 
@@ -554,21 +567,12 @@ static int seek_by_key(session *s, int pass, const point_key *pk, const ir_func 
             r->level = 0;
             return 1;
         }
-        if (s->interrupted)
-            return -1;
-        exec_event ev;
-        ptodb_status st = machine_step(r->m, &ev);
-        if (st != PTODB_OK || ev.kind == EXEC_EV_ERROR) {
-            r->failed = 1;
-            *why = "it failed before getting there";
-            return 0;
+        int go = seek_step(s, why);
+        if (go <= 0) {
+            if (go == 0 && r->finished)
+                *why = "it ended before the statement was reached as often on that core";
+            return go;
         }
-        if (ev.kind == EXEC_EV_DONE || machine_finished(r->m)) {
-            r->finished = 1;
-            *why = "it ended before the statement was reached as often on that core";
-            return 0;
-        }
-        run_note_arrivals(r, ev.core);
     }
 }
 
@@ -826,6 +830,10 @@ tensor *session_tensor_in_pass(session *s, int pass, const char *name, int flags
     /* the side run: continued when it is this pass's, not past the point */
     side_swap(s);
     int fresh = 0;
+    point_match mt;
+    memset(&mt, 0, sizeof mt);
+    tensor *t = NULL;
+    strbuf how = STRBUF_INIT;
     if (!s->run.active || s->run.pass != pass || s->side_profile != prof || s->run.finished || s->run.failed) {
         s->quiet++;
         ptodb_status st = run_start(s, pass);
@@ -833,17 +841,10 @@ tensor *session_tensor_in_pass(session *s, int pass, const char *name, int flags
         fresh = 1;
         if (st != PTODB_OK) {
             run_kill(s);
-            side_swap(s);
-            s->cur_pass = saved_pass;
-            s->list_line = saved_list;
-            strbuf_free(&where);
-            if (have_pk)
-                point_free(&pk);
-            return NULL;
+            goto out;
         }
         s->side_profile = prof;
     }
-    point_match mt;
     int got = point_map(s, pass, &pt, &pk, have_pk, &mt);
     if (got == 0 && mt.kind == MATCH_NONE && !fresh) {
         /* the kept run was past the point: once more from the start */
@@ -853,8 +854,6 @@ tensor *session_tensor_in_pass(session *s, int pass, const char *name, int flags
         s->quiet--;
         got = st == PTODB_OK ? point_map(s, pass, &pt, &pk, have_pk, &mt) : 0;
     }
-    tensor *t = NULL;
-    strbuf how = STRBUF_INIT;
     if (got < 0) {
         s->interrupted = 0;
         session_errorf(s, "Interrupted.");
@@ -886,6 +885,7 @@ tensor *session_tensor_in_pass(session *s, int pass, const char *name, int flags
             s->run.level = 0;
         }
     }
+out:
     strbuf_free(&how);
     match_free(&mt);
     side_swap(s);
