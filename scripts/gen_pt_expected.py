@@ -87,7 +87,7 @@ def describe(path):
 
 def main():
     root = sys.argv[1] if len(sys.argv) > 1 else '/work/shared/fixtures'
-    for dirpath, dirs, files in sorted(os.walk(root)):
+    for dirpath, dirs, files in sorted(os.walk(root, followlinks=True)):
         dirs.sort()
         for f in sorted(files):
             if f.endswith('.pt'):
