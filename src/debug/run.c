@@ -278,8 +278,10 @@ static const tensor *find_named(session *s, const char *name, int *core_out)
     return NULL;
 }
 
-/* Evaluates b's condition on t (1 when it has none). Errors print once and
- * count as true, so the user sees the stop and the reason. */
+/* Evaluates b's condition on t: 1 holds (or there is none), 0 does not, -1
+ * it could not be tested. As gdb does, an error stops the run ("Error in
+ * testing condition for breakpoint N: ..."), and the stop never claims the
+ * condition held. */
 static int condition_holds(session *s, breakpoint *b, const tensor *t, const char *name)
 {
     if (!b->cond)
@@ -298,10 +300,10 @@ static int condition_holds(session *s, breakpoint *b, const tensor *t, const cha
     strbuf err = STRBUF_INIT;
     int r = predicate_eval(b->cond, &env, &err);
     if (r < 0)
-        session_errorf(s, "Error in condition of breakpoint %d (%s): %s", b->number,
+        session_errorf(s, "Error in testing condition for breakpoint %d (%s): %s", b->number,
                        predicate_text(b->cond), strbuf_str(&err));
     strbuf_free(&err);
-    return r != 0;
+    return r < 0 ? -1 : r != 0;
 }
 
 /* Counts a hit: 1 when it stops (ignore count spent). */
@@ -320,6 +322,7 @@ typedef struct stop_info {
     int core;
     const char *why; /* for NaN/Inf/watch: a description */
     char detail[256];
+    int cond_error;  /* the breakpoint's condition could not be tested */
 } stop_info;
 
 static int check_location_bps(session *s, int core, int entered, stop_info *si, int until_line)
@@ -368,10 +371,12 @@ static int check_conditional_lines(session *s, int core, const ir_stmt *stmt, st
         const value *v;
         if (slot < 0 || !inspect_slot(s->run.m, core, 0, slot, &n, &v) || v->kind != VAL_TENSOR)
             continue;
-        if (condition_holds(s, b, v->u.t, name) && count_hit(b)) {
+        int held = condition_holds(s, b, v->u.t, name);
+        if (held && count_hit(b)) {
             si->bp = b->number;
             si->core = core;
             si->why = name;
+            si->cond_error = held < 0;
             snprintf(si->detail, sizeof si->detail, "%s", name);
             return 1;
         }
@@ -426,10 +431,12 @@ static int check_value_bps(session *s, const snapshot *before, const snapshot *a
             if (!was_bound && !b->cond) {
                 /* First binding counts as a write (gdb reports the new value). */
             }
-            if (condition_holds(s, b, t, b->spec) && count_hit(b)) {
+            int held = condition_holds(s, b, t, b->spec);
+            if (held && count_hit(b)) {
                 si->bp = b->number;
                 si->core = core;
                 si->why = "write";
+                si->cond_error = held < 0;
                 return 1;
             }
         }
@@ -534,6 +541,9 @@ static void report_stop(session *s, const stop_info *si)
                 tensor_unref(t);
             }
         }
+        else if (b && b->kind == BP_LINE && b->cond && si->cond_error)
+            session_printf(s, "\nBreakpoint %d, line %d produced %s; its condition %s could not be tested\n",
+                           b->number, b->line, si->detail, predicate_text(b->cond));
         else if (b && b->kind == BP_LINE && b->cond)
             session_printf(s, "\nBreakpoint %d, line %d produced %s with %s\n", b->number, b->line,
                            si->detail, predicate_text(b->cond));
@@ -580,10 +590,11 @@ static int pass_bp_at_end(session *s, int pass)
         for (int k = 0; k < res->nout; k++) {
             if (!res->outputs[k])
                 continue;
-            if (condition_holds(s, b, res->outputs[k], s->kase.outputs[k].name) && count_hit(b)) {
-                session_printf(s, "\nBreakpoint %d, pass %d %s: %s holds for '%s'\n", b->number,
-                               s->kase.passes[pass].index, s->kase.passes[pass].name,
-                               predicate_text(b->cond), s->kase.outputs[k].name);
+            int held = condition_holds(s, b, res->outputs[k], s->kase.outputs[k].name);
+            if (held && count_hit(b)) {
+                session_printf(s, "\nBreakpoint %d, pass %d %s: %s %s for '%s'\n", b->number,
+                               s->kase.passes[pass].index, s->kase.passes[pass].name, predicate_text(b->cond),
+                               held < 0 ? "could not be tested" : "holds", s->kase.outputs[k].name);
                 return b->number;
             }
         }
