@@ -2,6 +2,7 @@
  * stepping on the selected core or letting the scheduler run, stopping at
  * breakpoints, watchpoints and NaN/Inf, validating the outputs against golden
  * when the pass ends, and reporting stops. */
+#include <ctype.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -9,6 +10,7 @@
 #include <string.h>
 
 #include "base/mem.h"
+#include "debug/cmdtable.h"
 #include "debug/session_impl.h"
 #include "debug/tensor_fmt.h"
 #include "exec/compare.h"
@@ -491,6 +493,24 @@ void run_print_location(session *s)
         session_printf(s, "%d\t%.*s\n", f.line, (int)len, text);
 }
 
+/* A command that resumes the run (continue, next, step, finish, until, run,
+ * start). */
+static int resumes(const char *line)
+{
+    while (isspace((unsigned char)*line))
+        line++;
+    size_t n = 0;
+    while (line[n] && !isspace((unsigned char)line[n]))
+        n++;
+    int id = n ? cmd_lookup(line, n) : -1;
+    return id == CMD_CONTINUE || id == CMD_NEXT || id == CMD_STEP || id == CMD_FINISH || id == CMD_UNTIL ||
+           id == CMD_RUN || id == CMD_START;
+}
+
+/* A breakpoint's commands. As in gdb, a command that resumes the run ends
+ * the list (what follows it is not run) and takes effect after this stop
+ * is over (session_execute runs it), so the next stop reports, runs
+ * hook-stop and its own commands as any stop does. */
 static void run_bp_commands(session *s, int number)
 {
     breakpoint *b = bp_find(s, number);
@@ -503,6 +523,11 @@ static void run_bp_commands(session *s, int number)
         cmds[i] = xstrdup(b->commands[i]);
     s->in_hook++;
     for (size_t i = 0; i < n; i++) {
+        if (resumes(cmds[i])) {
+            free(s->pending_resume);
+            s->pending_resume = xstrdup(cmds[i]);
+            break;
+        }
         session_execute(s, cmds[i]);
         if (!s->run.active || s->quit)
             break;

@@ -64,6 +64,7 @@ void session_free(session *s)
     bp_free_all(s);
     display_free_all(s);
     free(s->ops);
+    free(s->pending_resume);
     for (int i = 0; i < SETTING_COUNT; i++) {
         free(s->settings[i].text);
         free(s->settings[i].origin);
@@ -630,6 +631,20 @@ ptodb_status session_execute(session *s, const char *line)
         }
     }
     free(args);
+    /* A breakpoint's commands ended in continue (or another resume): run it
+     * now that the stop is over, one after the other, not nested. */
+    if (!s->in_hook && !s->draining) {
+        s->draining = 1;
+        while (s->pending_resume && !s->quit && !s->interrupted) {
+            char *cmd = s->pending_resume;
+            s->pending_resume = NULL;
+            session_execute(s, cmd);
+            free(cmd);
+        }
+        free(s->pending_resume);
+        s->pending_resume = NULL;
+        s->draining = 0;
+    }
     return st;
 }
 

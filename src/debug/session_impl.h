@@ -179,6 +179,8 @@ struct session {
     session_poll_fn poll;
     void *poll_ctx;
     int in_hook;         /* running hook-stop or breakpoint commands */
+    char *pending_resume; /* a resuming command from breakpoint commands, run after the stop */
+    int draining;        /* session_execute is running pending_resume commands */
 };
 
 /* Reads, parses and resolves pass i once; prints its diagnostics the first
