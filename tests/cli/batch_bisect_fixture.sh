@@ -21,13 +21,15 @@ src="$PTODB_FIXTURES/$case_name"
 [ -d "$src/passes_dump" ] || skip "fixture $case_name not found"
 tmp=$(mktemp -d) || fail "mktemp"
 trap 'rm -rf "$tmp"' EXIT INT TERM
-cp -r "$src" "$tmp/"
+# -L: the fixtures folder may hold links to cases; edit a real copy, never the case
+cp -RL "$src" "$tmp/"
 bad_pass=30_after_CanonicalizeIOOrder
 file="$tmp/$case_name/passes_dump/$bad_pass.py"
 line=$(grep -n 'li_updated__ssa_v0: .* = pl\.tile\.add(' "$file" | head -1 | cut -d: -f1)
 [ -n "$line" ] || fail "no tile.add line for li_updated in $file"
 sed -i "${line}s/pl\.tile\.add(/pl.tile.sub(/" "$file"
 grep -q 'pl\.tile\.sub(li_scaled' "$file" || fail "sed did not flip the op"
+cmp -s "$file" "$src/passes_dump/$bad_pass.py" && fail "editing the copy changed the fixture itself ($src)"
 
 run_ptodb --batch "$tmp/$case_name" --ref=torch1.13 --bisect
 expect_eq "flipped op exit" 1 "$rc"

@@ -9,7 +9,7 @@ set -e
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 case_dir="$tmp/case"
-cp -r "$top_srcdir/examples/mlp-broken" "$case_dir"
+cp -RL "$top_srcdir/examples/mlp-broken" "$case_dir"
 chmod -R u+w "$case_dir"
 before=$(cd "$case_dir" && find . -type f | sort | xargs md5sum)
 export XDG_STATE_HOME="$tmp/state" HOME="$tmp/home"

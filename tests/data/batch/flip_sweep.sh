@@ -19,7 +19,7 @@ for c in qwen3_scope3_910b llama_mini_910b paged_attention_910b ffn_swiglu_910b 
     [ -n "$l" ] || continue
     line=${l%%:*}; tgt=$(echo "$l" | sed -E 's/^[0-9]+: +([a-z_0-9]+):.*/\1/'); op=$(echo "$l" | sed -E 's/.*= pl\.(tile|tensor)\.(add|mul|sub)\(.*/\2/')
     new=sub; [ $op = sub ] && new=add
-    rm -rf $T/st && mkdir $T/st && cp -r $src $T/st/
+    rm -rf $T/st && mkdir $T/st && cp -RL $src $T/st/
     for g in $T/st/$c/passes_dump/*.py; do n=$(basename $g | cut -c1-2); [ $((10#$n)) -ge $((10#$p)) ] || continue
       sed -i -E "s/^( +${tgt}: .* = pl\.(tile|tensor)\.)${op}\(/\1${new}(/" $g; done
     out=$($P --batch $T/st/$c --ref=$prof --bisect 2>&1)
