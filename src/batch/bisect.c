@@ -226,7 +226,12 @@ static int on_bad_rec(void *ud, const trace_rec *rec)
         return 0;
     }
     const trace_rec *first_same = m;
-    for (size_t k = 0; k < tc.n; k++) {
+    /* Another occurrence of the same statement may hold the same values (the
+     * tile of another call or iteration): taking it would hide a wrong offset
+     * or bound. Only where the occurrences cannot line up (another core or
+     * function: a pass moved the statement) is such a realignment tried. */
+    int aligned = m && m->core == rec->core && m->lane == rec->lane && strcmp(m->func, rec->func) == 0;
+    for (size_t k = 0; k < tc.n && !aligned; k++) {
         const trace_rec *c = &cx->good->recs[tc.all[k]];
         if (c == m || !same_shape(c->t, rec->t))
             continue;

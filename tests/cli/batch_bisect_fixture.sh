@@ -66,4 +66,26 @@ set -- $(divergence "$out")
 expect_eq "persistent flip: line" "$line" "$2"
 expect_eq "persistent flip: tensor" "li_updated__ssa_v0" "$3"
 echo "bisect: $probes passes looked at on $case_name (50 passes)"
+
+# A wrong load offset: the AIC loads every call's weight block from column 0
+# instead of o0. The wrong tile equals another call's right tile, so a match
+# against "any occurrence of the statement" would take it for equal and name
+# the matmul after it; the statement at the same core, function and
+# occurrence is the counterpart, and the load itself is named.
+case2=qwen3_scope3_910b
+if [ -d "$PTODB_FIXTURES/$case2/passes_dump" ]; then
+    cp -RL "$PTODB_FIXTURES/$case2" "$tmp/"
+    file2="$tmp/$case2/passes_dump/$bad_pass.py"
+    line2=$(grep -n 'w_chunk__tile: .* = pl\.tile\.load(wo__ssa_v0, \[k0__ssa_v0, o0__ssa_v0\]' "$file2" | head -1 | cut -d: -f1)
+    [ -n "$line2" ] || fail "no wo load in $file2"
+    sed -i "${line2}s/\[k0__ssa_v0, o0__ssa_v0\]/[k0__ssa_v0, 0]/" "$file2"
+    cmp -s "$file2" "$PTODB_FIXTURES/$case2/passes_dump/$bad_pass.py" && fail "the edit did not take, or changed the fixture"
+    run_ptodb --batch "$tmp/$case2" --ref=torch1.13 --bisect
+    expect_eq "wrong offset exit" 1 "$rc"
+    expect_contains "wrong offset: first bad pass" "bisect: first failing pass: $bad_pass (" "$out"
+    set -- $(divergence "$out")
+    expect_eq "wrong offset: line" "$line2" "$2"
+    expect_eq "wrong offset: tensor" "w_chunk__tile" "$3"
+    echo "bisect names the wrong load offset at $bad_pass.py:$line2 on $case2"
+fi
 exit 0
