@@ -221,7 +221,10 @@ static int on_bad_rec(void *ud, const trace_rec *rec)
     }
     const trace_rec *m = tc.primary && same_shape(tc.primary->t, rec->t) ? tc.primary : NULL;
     diff_info di;
-    if (m && !differs(rec->t, m->t, cx->rtol, cx->atol, 0, &di)) {
+    /* control flow (trace.c: loop trip counts, if branches) differs at all or not */
+    int control = strncmp(rec->key, "loop|", 5) == 0 || strncmp(rec->key, "if|", 3) == 0;
+    double rtol = control ? 0 : cx->rtol, atol = control ? 0 : cx->atol;
+    if (m && !differs(rec->t, m->t, rtol, atol, 0, &di)) {
         cx->st->compared++;
         return 0;
     }
@@ -230,14 +233,14 @@ static int on_bad_rec(void *ud, const trace_rec *rec)
      * tile of another call or iteration): taking it would hide a wrong offset
      * or bound. Only where the occurrences cannot line up (another core or
      * function: a pass moved the statement) is such a realignment tried. */
-    int aligned = m && m->core == rec->core && m->lane == rec->lane && strcmp(m->func, rec->func) == 0;
+    int aligned = control || (m && m->core == rec->core && m->lane == rec->lane && strcmp(m->func, rec->func) == 0);
     for (size_t k = 0; k < tc.n && !aligned; k++) {
         const trace_rec *c = &cx->good->recs[tc.all[k]];
         if (c == m || !same_shape(c->t, rec->t))
             continue;
         if (!first_same)
             first_same = c;
-        if (!differs(rec->t, c->t, cx->rtol, cx->atol, 0, &di)) {
+        if (!differs(rec->t, c->t, rtol, atol, 0, &di)) {
             cx->st->compared++;
             cx->st->realigned++;
             return 0;
@@ -247,7 +250,7 @@ static int on_bad_rec(void *ud, const trace_rec *rec)
         cx->st->unmatched++;
         return 0;
     }
-    differs(rec->t, first_same->t, cx->rtol, cx->atol, 1, &di);
+    differs(rec->t, first_same->t, rtol, atol, 1, &di);
     if (rec->lane) {
         /* The second vector lane: in split mode a lane may run on dummy
          * tiles (valid_shape [0, 0]), so its values prove little. Keep the

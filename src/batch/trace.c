@@ -72,6 +72,9 @@ typedef struct rec_ctx {
     int stop;
     const tensor **written;
     size_t nwritten, capwritten;
+    /* iterations of the loops running now, per core */
+    struct loop_count { const ir_stmt *st; int core; uint64_t n; } *loops;
+    size_t nloops, caploops;
 } rec_ctx;
 
 static void on_write(void *ud, int core, const tensor *t)
@@ -213,6 +216,79 @@ static void record_stmt(rec_ctx *rc, const machine *m, int core, const ir_stmt *
     strbuf_free(&base);
 }
 
+static int inside(const ir_stmt *outer, const ir_stmt *st)
+{
+    return st && st != outer && st->span.start >= outer->span.start && st->span.end <= outer->span.end;
+}
+
+static void names_in(const ir_expr *e, strbuf *out)
+{
+    if (!e)
+        return;
+    if (e->kind == IR_EXPR_NAME) {
+        strbuf_putc(out, ',');
+        ir_ssa_base_name(e->u.name->text, out);
+    } else if (e->kind == IR_EXPR_BINARY) {
+        names_in(e->u.binary.lhs, out);
+        names_in(e->u.binary.rhs, out);
+    } else if (e->kind == IR_EXPR_UNARY) {
+        names_in(e->u.unary.operand, out);
+    }
+}
+
+/* Control flow as records, so that a pass that changes it is found where it
+ * does: a `for` loop's trip count when it exits ("loop|VAR"), an `if`'s
+ * branch, 1 then, 0 else ("if|NAMES": the SSA base names in its condition).
+ * bisect compares them exactly. st ran on core; next is the statement the
+ * core is at now. */
+static void record_control(rec_ctx *rc, const machine *m, int core, const ir_stmt *st, const ir_stmt *next,
+                           const inspect_frame *f)
+{
+    strbuf key = STRBUF_INIT;
+    value v = value_none();
+    const char *name = NULL;
+    char label[160];
+    if (st->kind == IR_STMT_FOR && st->u.for_.var) {
+        size_t i = 0;
+        while (i < rc->nloops && (rc->loops[i].st != st || rc->loops[i].core != core))
+            i++;
+        if (inside(st, next)) { /* one more iteration */
+            if (i == rc->nloops) {
+                if (rc->nloops == rc->caploops) {
+                    rc->caploops = rc->caploops ? rc->caploops * 2 : 16;
+                    rc->loops = xreallocarray(rc->loops, rc->caploops, sizeof *rc->loops);
+                }
+                rc->loops[rc->nloops++] = (struct loop_count){st, core, 0};
+            }
+            rc->loops[i].n++;
+            return;
+        }
+        uint64_t n = 0;
+        if (i < rc->nloops) {
+            n = rc->loops[i].n;
+            rc->loops[i] = rc->loops[--rc->nloops];
+        }
+        strbuf_puts(&key, "loop|");
+        ir_ssa_base_name(st->u.for_.var->name->text, &key);
+        snprintf(label, sizeof label, "trip count of the loop over %s", st->u.for_.var->name->text);
+        v = value_int((int64_t)n);
+    } else if (st->kind == IR_STMT_IF) {
+        strbuf_puts(&key, "if|");
+        names_in(st->u.if_.cond, &key);
+        int taken = 0;
+        for (uint32_t i = 0; i < st->u.if_.body.n && !taken; i++)
+            taken = st->u.if_.body.items[i] == next || inside(st->u.if_.body.items[i], next);
+        snprintf(label, sizeof label, "branch taken by the if at line %u (1 then, 0 else)", st->span.line);
+        v = value_int(taken);
+    } else {
+        return;
+    }
+    name = label;
+    add_rec(rc, strbuf_str(&key), strbuf_str(&key), name, f, core, &v);
+    (void)m;
+    strbuf_free(&key);
+}
+
 /* Statements by line: a step's event gives the line it ran, which is the
  * only record of it when the step left its block (the frame's cursor is
  * then between statements). */
@@ -290,7 +366,9 @@ void trace_pass(const char *path, const case_info *c, const runpass_options *o, 
         inspect_frame f;
         if (!ran || !inspect_frame_get(mach, k, 0, &f))
             continue;
+        const ir_stmt *next = f.stmt;
         f.line = (int)ran->span.line;
+        record_control(&rc, mach, k, ran, next, &f);
         record_stmt(&rc, mach, k, ran, &f);
         if (machine_finished(mach))
             break;
@@ -300,6 +378,7 @@ done:
     runpass_close(&run);
     free(lines.at);
     free(rc.written);
+    free(rc.loops);
 }
 
 void trace_free(trace *t)

@@ -13,6 +13,10 @@
  * mode its tiles have other shapes anyway); a lane-1 record is matched with
  * lane 1 of the other pass, else with lane 0 (the single-core pass before
  * ExpandMixedKernel has no lane 1).
+ * Control flow is recorded too, as 0-d values: a `for` loop's trip count
+ * when it exits (key "loop|VAR"), an `if`'s branch, 1 then 0 else (key
+ * "if|NAMES", the SSA base names in its condition); bisect compares them
+ * exactly.
  * When a pass changed the op (the bug being looked for, often), the key
  * finds nothing; the full SSA name and its own count are the fallback. The
  * base names alone are not: temporaries ("t__tile_3", "t__tmp_v6") share

@@ -87,5 +87,37 @@ if [ -d "$PTODB_FIXTURES/$case2/passes_dump" ]; then
     expect_eq "wrong offset: line" "$line2" "$2"
     expect_eq "wrong offset: tensor" "w_chunk__tile" "$3"
     echo "bisect names the wrong load offset at $bad_pass.py:$line2 on $case2"
+
+    # Control flow: the final residual loop runs 3 times instead of 4. No
+    # tensor the pass computes differs from its counterpart (the fourth
+    # block is simply never written): the loop's trip count is the divergence.
+    rm -rf "${tmp:?}/$case2"
+    cp -RL "$PTODB_FIXTURES/$case2" "$tmp/"
+    line3=$(grep -n 'in pl\.range(4, init_values=(out__ssa_v0,))' "$file2" | head -1 | cut -d: -f1)
+    [ -n "$line3" ] || fail "no final residual loop in $file2"
+    sed -i "${line3}s/pl\.range(4,/pl.range(3,/" "$file2"
+    run_ptodb --batch "$tmp/$case2" --ref=torch1.13 --bisect
+    expect_eq "loop bound exit" 1 "$rc"
+    set -- $(divergence "$out")
+    expect_eq "loop bound: line" "$line3" "$2"
+    expect_contains "loop bound: the trip count" "tensor 'trip count of the loop over" "$out"
+    echo "bisect names the changed loop bound at $bad_pass.py:$line3 on $case2"
+fi
+
+# A flipped branch condition (== to !=) in dyn_valid_shape_loop: the if's
+# direction is the first divergence, at its line.
+case3=dyn_valid_shape_loop_910b
+if [ -d "$PTODB_FIXTURES/$case3/passes_dump" ]; then
+    cp -RL "$PTODB_FIXTURES/$case3" "$tmp/"
+    file3="$tmp/$case3/passes_dump/$bad_pass.py"
+    line4=$(grep -n '^ *if i__idx_v0 == ' "$file3" | head -1 | cut -d: -f1)
+    [ -n "$line4" ] || fail "no if in $file3"
+    sed -i "${line4}s/ == / != /" "$file3"
+    run_ptodb --batch "$tmp/$case3" --ref=torch1.13 --bisect
+    expect_eq "flipped if exit" 1 "$rc"
+    set -- $(divergence "$out")
+    expect_eq "flipped if: line" "$line4" "$2"
+    expect_contains "flipped if: the branch" "tensor 'branch taken by the if at line $line4" "$out"
+    echo "bisect names the flipped condition at $bad_pass.py:$line4 on $case3"
 fi
 exit 0
