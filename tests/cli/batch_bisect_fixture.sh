@@ -67,57 +67,47 @@ expect_eq "persistent flip: line" "$line" "$2"
 expect_eq "persistent flip: tensor" "li_updated__ssa_v0" "$3"
 echo "bisect: $probes passes looked at on $case_name (50 passes)"
 
+# plant WHAT CASE REGEX SED: a copy of CASE with SED applied to the first
+# line of $bad_pass matching REGEX; --bisect must name that line (sets
+# plant_line, out).
+plant() {
+    what=$1 c=$2
+    rm -rf "${tmp:?}/$c"
+    cp -RL "$PTODB_FIXTURES/$c" "$tmp/"
+    f="$tmp/$c/passes_dump/$bad_pass.py"
+    plant_line=$(grep -n "$3" "$f" | head -1 | cut -d: -f1)
+    [ -n "$plant_line" ] || fail "$what: no line matching $3 in $f"
+    sed -i "${plant_line}$4" "$f"
+    cmp -s "$f" "$PTODB_FIXTURES/$c/passes_dump/$bad_pass.py" && fail "$what: the edit did not take, or changed the fixture"
+    run_ptodb --batch "$tmp/$c" --ref=torch1.13 --bisect
+    expect_eq "$what: exit" 1 "$rc"
+    expect_contains "$what: first bad pass" "bisect: first failing pass: $bad_pass (" "$out"
+    set -- $(divergence "$out")
+    expect_eq "$what: line" "$plant_line" "$2"
+    plant_tensor=$3
+    echo "bisect names the $what at $bad_pass.py:$plant_line on $c"
+}
+
 # A wrong load offset: the AIC loads every call's weight block from column 0
 # instead of o0. The wrong tile equals another call's right tile, so a match
 # against "any occurrence of the statement" would take it for equal and name
 # the matmul after it; the statement at the same core, function and
 # occurrence is the counterpart, and the load itself is named.
-case2=qwen3_scope3_910b
-if [ -d "$PTODB_FIXTURES/$case2/passes_dump" ]; then
-    cp -RL "$PTODB_FIXTURES/$case2" "$tmp/"
-    file2="$tmp/$case2/passes_dump/$bad_pass.py"
-    line2=$(grep -n 'w_chunk__tile: .* = pl\.tile\.load(wo__ssa_v0, \[k0__ssa_v0, o0__ssa_v0\]' "$file2" | head -1 | cut -d: -f1)
-    [ -n "$line2" ] || fail "no wo load in $file2"
-    sed -i "${line2}s/\[k0__ssa_v0, o0__ssa_v0\]/[k0__ssa_v0, 0]/" "$file2"
-    cmp -s "$file2" "$PTODB_FIXTURES/$case2/passes_dump/$bad_pass.py" && fail "the edit did not take, or changed the fixture"
-    run_ptodb --batch "$tmp/$case2" --ref=torch1.13 --bisect
-    expect_eq "wrong offset exit" 1 "$rc"
-    expect_contains "wrong offset: first bad pass" "bisect: first failing pass: $bad_pass (" "$out"
-    set -- $(divergence "$out")
-    expect_eq "wrong offset: line" "$line2" "$2"
-    expect_eq "wrong offset: tensor" "w_chunk__tile" "$3"
-    echo "bisect names the wrong load offset at $bad_pass.py:$line2 on $case2"
-
+if [ -d "$PTODB_FIXTURES/qwen3_scope3_910b/passes_dump" ]; then
+    plant "wrong load offset" qwen3_scope3_910b 'w_chunk__tile: .* = pl\.tile\.load(wo__ssa_v0, \[k0__ssa_v0, o0__ssa_v0\]' \
+        's/\[k0__ssa_v0, o0__ssa_v0\]/[k0__ssa_v0, 0]/'
+    expect_eq "wrong load offset: tensor" "w_chunk__tile" "$plant_tensor"
     # Control flow: the final residual loop runs 3 times instead of 4. No
     # tensor the pass computes differs from its counterpart (the fourth
     # block is simply never written): the loop's trip count is the divergence.
-    rm -rf "${tmp:?}/$case2"
-    cp -RL "$PTODB_FIXTURES/$case2" "$tmp/"
-    line3=$(grep -n 'in pl\.range(4, init_values=(out__ssa_v0,))' "$file2" | head -1 | cut -d: -f1)
-    [ -n "$line3" ] || fail "no final residual loop in $file2"
-    sed -i "${line3}s/pl\.range(4,/pl.range(3,/" "$file2"
-    run_ptodb --batch "$tmp/$case2" --ref=torch1.13 --bisect
-    expect_eq "loop bound exit" 1 "$rc"
-    set -- $(divergence "$out")
-    expect_eq "loop bound: line" "$line3" "$2"
-    expect_contains "loop bound: the trip count" "tensor 'trip count of the loop over" "$out"
-    echo "bisect names the changed loop bound at $bad_pass.py:$line3 on $case2"
+    plant "changed loop bound" qwen3_scope3_910b 'in pl\.range(4, init_values=(out__ssa_v0,))' 's/pl\.range(4,/pl.range(3,/'
+    expect_contains "changed loop bound: the trip count" "tensor 'trip count of the loop over" "$out"
 fi
 
-# A flipped branch condition (== to !=) in dyn_valid_shape_loop: the if's
-# direction is the first divergence, at its line.
-case3=dyn_valid_shape_loop_910b
-if [ -d "$PTODB_FIXTURES/$case3/passes_dump" ]; then
-    cp -RL "$PTODB_FIXTURES/$case3" "$tmp/"
-    file3="$tmp/$case3/passes_dump/$bad_pass.py"
-    line4=$(grep -n '^ *if i__idx_v0 == ' "$file3" | head -1 | cut -d: -f1)
-    [ -n "$line4" ] || fail "no if in $file3"
-    sed -i "${line4}s/ == / != /" "$file3"
-    run_ptodb --batch "$tmp/$case3" --ref=torch1.13 --bisect
-    expect_eq "flipped if exit" 1 "$rc"
-    set -- $(divergence "$out")
-    expect_eq "flipped if: line" "$line4" "$2"
-    expect_contains "flipped if: the branch" "tensor 'branch taken by the if at line $line4" "$out"
-    echo "bisect names the flipped condition at $bad_pass.py:$line4 on $case3"
+# A flipped branch condition (== to !=): the if's direction is the first
+# divergence, at its line.
+if [ -d "$PTODB_FIXTURES/dyn_valid_shape_loop_910b/passes_dump" ]; then
+    plant "flipped condition" dyn_valid_shape_loop_910b '^ *if i__idx_v0 == ' 's/ == / != /'
+    expect_contains "flipped condition: the branch" "tensor 'branch taken by the if at line $plant_line" "$out"
 fi
 exit 0
