@@ -61,8 +61,12 @@ session *startup_session_hooked(const ptodb_cli *cli, session_output_fn out, voi
         .cwd = getcwd(cwd, sizeof cwd) ? cwd : ".",
     };
     rc_load(s, &rc);
+    /* Breakpoints and displays persist per case only for a person's
+     * session: --batch and --nx (scripts, tests, CI) neither restore nor
+     * save one, so one run's breakpoints never stop another. */
     char state[PATH_MAX];
-    if (startup_state_dir(state, sizeof state) == 0)
+    int persist = !cli->given[OPT_NX] && !cli->given[OPT_BATCH];
+    if (persist && startup_state_dir(state, sizeof state) == 0)
         session_set_state_dir(s, state);
     if (cli->npaths == 1 && session_open(s, cli->paths[0], rtol, atol) != PTODB_OK) {
         session_free(s);

@@ -12,9 +12,9 @@ case_dir="$tmp/case"
 cp -RL "$top_srcdir/examples/mlp-broken" "$case_dir"
 chmod -R u+w "$case_dir"
 before=$(cd "$case_dir" && find . -type f | sort | xargs md5sum)
-export XDG_STATE_HOME="$tmp/state" HOME="$tmp/home"
+export XDG_STATE_HOME="$tmp/state" HOME="$tmp/home" XDG_CONFIG_HOME="$tmp/config"
 
-"$PTODB" --nw --nx "$case_dir" >/dev/null 2>&1 <<'CMDS'
+"$PTODB" --nw "$case_dir" >/dev/null 2>&1 <<'CMDS'
 pass 22
 break 57 if max > 0.5
 ignore $bpnum 2
@@ -34,7 +34,7 @@ saved=$(ls "$tmp/state/ptodb/sessions/")
 after=$(cd "$case_dir" && find . -type f | sort | xargs md5sum)
 expect_eq "the case folder is untouched" "$before" "$after"
 
-out=$("$PTODB" --nw --nx "$case_dir" 2>&1 <<'CMDS'
+out=$("$PTODB" --nw "$case_dir" 2>&1 <<'CMDS'
 info breakpoints
 info display
 CMDS
@@ -50,7 +50,7 @@ expect_contains "watchpoint restored" "4       watchpoint     keep y   h_bf16__t
 expect_contains "display restored" "1: sigmoid__tile[0, 0:2] = " "$out"
 
 # An explicit save, sourced into a session without autosave.
-out=$("$PTODB" --nw --nx "$case_dir" 2>&1 <<CMDS
+out=$("$PTODB" --nw "$case_dir" 2>&1 <<CMDS
 save session $tmp/saved.ptodb
 delete
 undisplay
@@ -59,12 +59,12 @@ quit
 CMDS
 )
 expect_contains "save reports" "Saved 4 breakpoints and the displays to $tmp/saved.ptodb." "$out"
-out=$("$PTODB" --nw --nx "$case_dir" 2>&1 <<'CMDS'
+out=$("$PTODB" --nw "$case_dir" 2>&1 <<'CMDS'
 info breakpoints
 CMDS
 )
 expect_contains "autosave off kept the previous file" "Restored 4 breakpoints" "$out"
-out=$("$PTODB" --nw --nx "$case_dir" 2>&1 <<CMDS
+out=$("$PTODB" --nw "$case_dir" 2>&1 <<CMDS
 delete
 undisplay
 source $tmp/saved.ptodb
@@ -74,9 +74,32 @@ CMDS
 )
 expect_contains "sourced script recreates breakpoints" "5       breakpoint     keep y   22_after_ExpandMixedKernel.py:57" "$out"
 # Deleting everything and quitting removes the saved file.
-"$PTODB" --nw --nx "$case_dir" >/dev/null 2>&1 <<'CMDS'
+"$PTODB" --nw "$case_dir" >/dev/null 2>&1 <<'CMDS'
 delete
 undisplay
 quit
 CMDS
 [ -z "$(ls "$tmp/state/ptodb/sessions/")" ] || fail "an empty session left a file behind"
+
+# --batch and --nx neither save nor restore: a scripted run's breakpoint must
+# not stop the next run, and a saved session must not reach a script.
+"$PTODB" --batch "$case_dir" -ex 'break 11' >/dev/null 2>&1 || true
+"$PTODB" --nw --nx "$case_dir" >/dev/null 2>&1 <<'CMDS'
+pass 22
+break 57
+quit
+CMDS
+[ -z "$(ls "$tmp/state/ptodb/sessions/")" ] || fail "--batch or --nx saved a session: $(ls "$tmp/state/ptodb/sessions/")"
+"$PTODB" --nw "$case_dir" >/dev/null 2>&1 <<'CMDS'
+pass 22
+break 57
+quit
+CMDS
+[ -n "$(ls "$tmp/state/ptodb/sessions/")" ] || fail "the interactive session was not saved"
+out=$("$PTODB" --nw --nx "$case_dir" 2>&1 <<'CMDS'
+info breakpoints
+CMDS
+)
+expect_contains "--nx restores nothing" "No breakpoints" "$out"
+out=$("$PTODB" --batch "$case_dir" -ex 'info breakpoints' 2>&1) || true
+expect_contains "--batch restores nothing" "No breakpoints" "$out"
