@@ -6,6 +6,7 @@
 
 #include "base/strbuf.h"
 #include "debug/session_impl.h"
+#include "exec/inspect.h"
 #include "debug/textdiff.h"
 #include "ir/ast.h"
 
@@ -198,7 +199,15 @@ ptodb_status cmd_LIST(session *s, const char *args)
     int first, last;
     char *end;
     if (!*args) {
-        first = s->list_line > 0 ? s->list_line : 1;
+        /* after a stop or a frame change: centred on the selected frame's line */
+        inspect_frame f;
+        if (s->list_line > 0)
+            first = s->list_line;
+        else if (s->run.active && s->run.m && s->run.pass == s->cur_pass &&
+                 inspect_frame_get(s->run.m, s->run.core, s->run.level, &f) && f.line > 0)
+            first = f.line - size / 2 > 1 ? f.line - size / 2 : 1;
+        else
+            first = 1;
     } else if (strcmp(args, "-") == 0) {
         int shown_first = s->list_line > 0 ? s->list_line - size : 1;
         first = shown_first - size;

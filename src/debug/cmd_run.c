@@ -265,6 +265,10 @@ static ptodb_status select_frame(session *s, long level)
     }
     s->run.level = (int)level;
     frame_line(s, (int)level);
+    inspect_frame f;
+    if (inspect_frame_get(s->run.m, s->run.core, (int)level, &f))
+        run_print_source_line(s, f.line);
+    s->list_line = 0; /* `list` centres on the selected frame's line */
     session_mark_redraw(s, SESSION_REDRAW_SOURCE | SESSION_REDRAW_WATCH);
     return PTODB_OK;
 }

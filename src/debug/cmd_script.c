@@ -86,27 +86,25 @@ ptodb_status cmd_QUIT(session *s, const char *args)
 
 ptodb_status cmd_ECHO(session *s, const char *args)
 {
+    /* gdb's echo: the text as given, no newline of its own; C escapes */
     strbuf sb = STRBUF_INIT;
-    int newline = 1;
     for (const char *p = args; *p; p++) {
         if (*p != '\\') {
             strbuf_putc(&sb, *p);
             continue;
         }
-        if (p[1] == '\0') {
-            newline = 0;
-            break;
-        }
+        if (p[1] == '\0')
+            break; /* a trailing backslash: nothing */
         p++;
         switch (*p) {
         case 'n': strbuf_putc(&sb, '\n'); break;
         case 't': strbuf_putc(&sb, '\t'); break;
+        case 'a': strbuf_putc(&sb, '\a'); break;
+        case 'e': strbuf_putc(&sb, '\033'); break;
         case '\\': strbuf_putc(&sb, '\\'); break;
         default: strbuf_putc(&sb, *p); break;
         }
     }
-    if (newline)
-        strbuf_putc(&sb, '\n');
     session_write(s, strbuf_str(&sb), sb.len);
     strbuf_free(&sb);
     return PTODB_OK;

@@ -487,10 +487,15 @@ void run_print_location(session *s)
         session_printf(s, "[%s] %s at %s:%d%s\n", machine_core_name(r->core), f.func, file, f.line,
                        state);
     }
+    run_print_source_line(s, f.line);
+}
+
+void run_print_source_line(session *s, int line)
+{
     size_t len;
-    const char *text = line_text(s, r->pass, f.line, &len);
+    const char *text = line_text(s, s->run.pass, line, &len);
     if (text)
-        session_printf(s, "%d\t%.*s\n", f.line, (int)len, text);
+        session_printf(s, "%d\t%.*s\n", line, (int)len, text);
 }
 
 /* A command that resumes the run (continue, next, step, finish, until, run,
@@ -551,6 +556,7 @@ static void run_hook_stop(session *s)
 static void report_stop(session *s, const stop_info *si)
 {
     s->run.last_bp = si->bp;
+    s->list_line = 0; /* the next `list` centres on the stop, as gdb's does */
     if (si->bp) {
         breakpoint *b = bp_find(s, si->bp);
         if (b && b->kind == BP_WATCH) {

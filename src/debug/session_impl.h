@@ -240,6 +240,8 @@ int session_frame_value(session *s, const char *name, const char **slot_name, co
 const case_tensor *session_golden_for(const session *s, const char *name);
 /* Prints the stop location: "[CORE] func at file:line" and the source line. */
 void run_print_location(session *s);
+/* "LINE<tab>text" of the running pass's file. */
+void run_print_source_line(session *s, int line);
 /* The `display` list at a stop. */
 void display_show_all(session *s, int only_changed);
 breakpoint *bp_find(session *s, int number);

@@ -9,8 +9,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 home="$tmp/home" proj="$tmp/proj"
 mkdir -p "$home/.config/ptodb" "$proj"
-printf 'echo user rc\nbogus-command\necho after error\n' >"$home/.config/ptodb/ptodbrc"
-printf 'echo LOCAL RC RAN\n' >"$proj/.ptodbrc"
+printf 'echo user rc\\n\nbogus-command\necho after error\\n\n' >"$home/.config/ptodb/ptodbrc"
+printf 'echo LOCAL RC RAN\\n\n' >"$proj/.ptodbrc"
 realproj=$(cd "$proj" && pwd -P)
 
 run_in_proj() { (cd "$proj" && HOME="$home" XDG_CONFIG_HOME= "$PTODB" --nw "$@" </dev/null 2>&1); }
@@ -39,18 +39,18 @@ case "$out" in *"LOCAL RC RAN"*) fail "a symlink into an untrusted folder was tr
 out=$(run_in_proj --nx)
 expect_eq "--nx reads nothing" "" "$out"
 
-printf 'echo from -x\n' >"$tmp/cmds"
-out=$(run_in_proj --nx -x "$tmp/cmds" -ex 'echo from -ex' -ex 'echo second')
+printf 'echo from -x\\n\n' >"$tmp/cmds"
+out=$(run_in_proj --nx -x "$tmp/cmds" -ex 'echo from -ex\n' -ex 'echo second\n')
 expect_eq "-x then -ex in order" "from -x
 from -ex
 second" "$out"
 
 # XDG_CONFIG_HOME wins over ~/.config; ~/.ptodbrc is the fallback.
 mkdir -p "$tmp/xdg/ptodb"
-printf 'echo xdg rc\n' >"$tmp/xdg/ptodb/ptodbrc"
+printf 'echo xdg rc\\n\n' >"$tmp/xdg/ptodb/ptodbrc"
 out=$(cd "$tmp" && HOME="$home" XDG_CONFIG_HOME="$tmp/xdg" "$PTODB" --nw </dev/null 2>&1)
 expect_eq "XDG_CONFIG_HOME rc" "xdg rc" "$out"
 rm -r "$home/.config"
-printf 'echo dot rc\n' >"$home/.ptodbrc"
+printf 'echo dot rc\\n\n' >"$home/.ptodbrc"
 out=$(cd "$tmp" && HOME="$home" XDG_CONFIG_HOME= "$PTODB" --nw </dev/null 2>&1)
 expect_eq "~/.ptodbrc fallback" "dot rc" "$out"

@@ -12,12 +12,12 @@ print ib__idx_v0
 condition 1
 ignore 1 1
 define hook-stop
-echo [hook-stop] at a stop
+echo [hook-stop] at a stop\n
 end
 run
 print ib__idx_v0
 commands 1
-echo [commands] breakpoint 1 hit
+echo [commands] breakpoint 1 hit\n
 print i0__ssa_v0
 end
 run
@@ -55,7 +55,7 @@ info breakpoints
 show rtol
 set rtol 0.5
 show rtol
-echo done
+echo done\n
 break 29
 break 11_after_ConvertTensorToTileOps.py:29
 clear 29

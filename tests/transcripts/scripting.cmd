@@ -1,6 +1,6 @@
-echo hello\tworld
+echo hello\tworld\n
 echo no newline\
-echo -- next
+echo -- next\n
 set rtol 1e-3
 show rtol
 set rtol -1
@@ -16,7 +16,7 @@ set nosuch 1
 show nosuch
 set
 define greet
-  echo hello $arg0 and $arg1 ($argc)
+  echo hello $arg0 and $arg1 ($argc)\n
 end
 greet world moon
 document greet

@@ -173,7 +173,7 @@ START_TEST(test_session_define_and_settings)
     session_set_output(s, capture_output, &c);
     ck_assert_int_eq(session_execute(s, "define hi"), PTODB_OK);
     ck_assert(session_collecting(s));
-    session_execute(s, "echo hi $arg1 $arg0 $argc");
+    session_execute(s, "echo hi $arg1 $arg0 $argc\\n");
     session_execute(s, "end");
     ck_assert(!session_collecting(s));
     ck_assert_int_eq(session_execute(s, "hi a b"), PTODB_OK);
