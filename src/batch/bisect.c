@@ -221,8 +221,8 @@ static int on_bad_rec(void *ud, const trace_rec *rec)
     }
     const trace_rec *m = tc.primary && same_shape(tc.primary->t, rec->t) ? tc.primary : NULL;
     diff_info di;
-    /* control flow (trace.c: loop trip counts, if branches) differs at all or not */
-    int control = strncmp(rec->key, "loop|", 5) == 0 || strncmp(rec->key, "if|", 3) == 0;
+    /* control flow (loop trip counts, if branches) differs at all or not */
+    int control = trace_rec_is_control(rec);
     double rtol = control ? 0 : cx->rtol, atol = control ? 0 : cx->atol;
     if (m && !differs(rec->t, m->t, rtol, atol, 0, &di)) {
         cx->st->compared++;

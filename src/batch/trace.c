@@ -239,14 +239,20 @@ static void names_in(const ir_expr *e, strbuf *out)
 /* Control flow as records, so that a pass that changes it is found where it
  * does: a `for` loop's trip count when it exits ("loop|VAR"), an `if`'s
  * branch, 1 then, 0 else ("if|NAMES": the SSA base names in its condition).
- * bisect compares them exactly. st ran on core; next is the statement the
- * core is at now. */
-static void record_control(rec_ctx *rc, const machine *m, int core, const ir_stmt *st, const ir_stmt *next,
-                           const inspect_frame *f)
+ * bisect compares them exactly (trace_rec_is_control). st ran on core;
+ * next is the statement the core is at now. */
+static const char control_loop[] = "loop|", control_if[] = "if|";
+
+int trace_rec_is_control(const trace_rec *r)
+{
+    return strncmp(r->key, control_loop, sizeof control_loop - 1) == 0 ||
+           strncmp(r->key, control_if, sizeof control_if - 1) == 0;
+}
+
+static void record_control(rec_ctx *rc, int core, const ir_stmt *st, const ir_stmt *next, const inspect_frame *f)
 {
     strbuf key = STRBUF_INIT;
     value v = value_none();
-    const char *name = NULL;
     char label[160];
     if (st->kind == IR_STMT_FOR && st->u.for_.var) {
         size_t i = 0;
@@ -268,12 +274,12 @@ static void record_control(rec_ctx *rc, const machine *m, int core, const ir_stm
             n = rc->loops[i].n;
             rc->loops[i] = rc->loops[--rc->nloops];
         }
-        strbuf_puts(&key, "loop|");
+        strbuf_puts(&key, control_loop);
         ir_ssa_base_name(st->u.for_.var->name->text, &key);
         snprintf(label, sizeof label, "trip count of the loop over %s", st->u.for_.var->name->text);
         v = value_int((int64_t)n);
     } else if (st->kind == IR_STMT_IF) {
-        strbuf_puts(&key, "if|");
+        strbuf_puts(&key, control_if);
         names_in(st->u.if_.cond, &key);
         int taken = 0;
         for (uint32_t i = 0; i < st->u.if_.body.n && !taken; i++)
@@ -283,9 +289,7 @@ static void record_control(rec_ctx *rc, const machine *m, int core, const ir_stm
     } else {
         return;
     }
-    name = label;
-    add_rec(rc, strbuf_str(&key), strbuf_str(&key), name, f, core, &v);
-    (void)m;
+    add_rec(rc, strbuf_str(&key), strbuf_str(&key), label, f, core, &v);
     strbuf_free(&key);
 }
 
@@ -368,7 +372,7 @@ void trace_pass(const char *path, const case_info *c, const runpass_options *o, 
             continue;
         const ir_stmt *next = f.stmt;
         f.line = (int)ran->span.line;
-        record_control(&rc, mach, k, ran, next, &f);
+        record_control(&rc, k, ran, next, &f);
         record_stmt(&rc, mach, k, ran, &f);
         if (machine_finished(mach))
             break;

@@ -67,6 +67,10 @@ void trace_pass(const char *path, const case_info *c, const runpass_options *o, 
                 void *ud, trace *out);
 void trace_free(trace *t);
 
+/* 1 for a control-flow record (a loop's trip count, an if's branch): a
+ * value compared exactly, never within a tolerance. */
+int trace_rec_is_control(const trace_rec *r);
+
 /* Builds the lookup index of a finished trace (trace_candidates needs it). */
 void trace_index(trace *t);
 

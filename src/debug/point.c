@@ -8,6 +8,7 @@
 #include "base/strbuf.h"
 #include "debug/session_impl.h"
 #include "exec/inspect.h"
+#include "ir/lex.h"
 #include "ir/resolve.h"
 #include "ir/walk.h"
 
@@ -239,28 +240,18 @@ static void alpha_free(alpha_text *a)
     memset(a, 0, sizeof *a);
 }
 
-static int ident_start(char c)
-{
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-}
-
-static int ident_char(char c)
-{
-    return ident_start(c) || (c >= '0' && c <= '9');
-}
-
 static void alpha_build(const char *src, size_t len, const ir_func *f, alpha_text *a)
 {
     memset(a, 0, sizeof *a);
     a->text = (strbuf)STRBUF_INIT;
     size_t i = f->span.start, end = f->span.end < len ? f->span.end : len;
     while (i < end) {
-        if (!ident_start(src[i]) || (i > 0 && ident_char(src[i - 1]))) {
+        if (!lex_is_name_start((unsigned char)src[i]) || (i > 0 && lex_is_name_char((unsigned char)src[i - 1]))) {
             strbuf_putc(&a->text, src[i++]);
             continue;
         }
         size_t j = i;
-        while (j < end && ident_char(src[j]))
+        while (j < end && lex_is_name_char((unsigned char)src[j]))
             j++;
         size_t n = j - i;
         const char *id = src + i;
@@ -597,13 +588,21 @@ static void match_free(point_match *mt)
     memset(mt, 0, sizeof *mt);
 }
 
-/* 1 when pt's function is in `pass` the same but for SSA names. */
-static int func_unchanged(session *s, const prog_point *pt, int pass)
+/* 1 when pt's function is in `pass` the same but for SSA names; *a and *b
+ * are then the two functions' alpha texts (owned by the cache). */
+static int func_unchanged(session *s, const prog_point *pt, int pass, const alpha_text **a, const alpha_text **b)
 {
     const ir_func *fa, *fb;
-    const alpha_text *a = NULL, *b = NULL;
-    return pass_func(s, pt->pass, pt->func, &fa, &a) && pass_func(s, pass, pt->func, &fb, &b) &&
-           a->text.len == b->text.len && strcmp(strbuf_str(&a->text), strbuf_str(&b->text)) == 0;
+    return pass_func(s, pt->pass, pt->func, &fa, a) && pass_func(s, pass, pt->func, &fb, b) &&
+           (*a)->text.len == (*b)->text.len && strcmp(strbuf_str(&(*a)->text), strbuf_str(&(*b)->text)) == 0;
+}
+
+/* The statement keys of the stop (pk), captured only when pt's function
+ * changed in `pass` (the exact match needs none): 1 when captured. */
+static int keys_if_changed(session *s, const prog_point *pt, int pass, point_key *pk)
+{
+    const alpha_text *a, *b;
+    return !func_unchanged(s, pt, pass, &a, &b) && point_capture(s, pk) == 0;
 }
 
 /* Moves the run in s->run, a fresh start of `pass`, to the moment of that
@@ -615,18 +614,11 @@ static int point_map(session *s, int pass, const prog_point *pt, const point_key
                      point_match *mt)
 {
     memset(mt, 0, sizeof *mt);
-    const ir_func *fa, *fb;
     const alpha_text *a = NULL, *b = NULL;
-    int has_a = pass_func(s, pt->pass, pt->func, &fa, &a);
-    int has_b = pass_func(s, pass, pt->func, &fb, &b);
-    int same = has_a && has_b && a->text.len == b->text.len &&
-               strcmp(strbuf_str(&a->text), strbuf_str(&b->text)) == 0;
-    if (same) {
+    if (func_unchanged(s, pt, pass, &a, &b)) {
         mt->vars_a = a->vars;
         mt->vars_b = b->vars;
         mt->nvars = a->nvars;
-    }
-    if (same) {
         int got = seek_exact(s, pt);
         if (got < 0)
             return -1;
@@ -684,7 +676,7 @@ ptodb_status run_seek_point(session *s, int pass)
     point_key pk;
     if (point_here(s, &pt) != 0)
         return run_start(s, pass);
-    int have_pk = point_capture(s, &pk) == 0;
+    int have_pk = keys_if_changed(s, &pt, pass, &pk);
     strbuf where = STRBUF_INIT;
     describe_frame(s, pt.core, 0, &where);
     ptodb_status st = run_start(s, pass);
@@ -815,7 +807,7 @@ tensor *session_tensor_in_pass(session *s, int pass, const char *name, int flags
     snprintf(full, sizeof full, "%s", slot_name);
     /* the statement keys only matter when the function changed */
     point_key pk;
-    int have_pk = !func_unchanged(s, &pt, pass) && point_capture(s, &pk) == 0;
+    int have_pk = keys_if_changed(s, &pt, pass, &pk);
     strbuf where = STRBUF_INIT;
     if (flags & POINT_SAY_MATCH)
         describe_frame(s, pt.core, 0, &where);

@@ -41,10 +41,9 @@ machine *machine_new(const xprogram *p, const machine_options *o)
     m->rng = m->opt.seed ? m->opt.seed : 0x9E3779B97F4A7C15ull;
     xrt_init(&m->global_rt);
     xrt_init(&m->grp.rt);
-    for (int i = 0; i < EXEC_NCORES; i++)
-        m->cores[i].calls = xcalloc(p->nfuncs ? p->nfuncs : 1, sizeof *m->cores[i].calls);
     for (int i = 0; i < EXEC_NCORES; i++) {
         core *c = &m->cores[i];
+        c->calls = xcalloc(p->nfuncs ? p->nfuncs : 1, sizeof *c->calls);
         c->id = i;
         c->lane = i == EXEC_CORE_AIV1 ? 1 : 0;
         c->state = CORE_IDLE;

@@ -16,6 +16,12 @@ static void fail(runpass_result *r, runpass_status st, char *msg)
     r->message = msg;
 }
 
+static void open_fail(runpass_run *r, runpass_status st, char *msg)
+{
+    r->status = st;
+    r->message = msg;
+}
+
 /* A file that does not parse or resolve is not run: one line saying so, then
  * every diagnostic with its file:line:col. */
 static char *check_message(const char *path, const diag_sink *sink)
@@ -55,7 +61,6 @@ void runpass_open(runpass_run *r, const char *path, ir_module *module, const cas
                   machine_write_hook hook, void *hook_ud, int flags)
 {
     memset(r, 0, sizeof *r);
-    r->status = RUNPASS_ERROR;
     diag_sink sink;
     diag_sink_init(&sink, 20);
     ptodb_status st = PTODB_OK;
@@ -64,12 +69,12 @@ void runpass_open(runpass_run *r, const char *path, ir_module *module, const cas
         r->module = ir_parse_file(path, &sink, &st);
         r->own_module = 1;
         if (st != PTODB_OK || ir_resolve(r->module, &sink) != PTODB_OK) {
-            r->message = check_message(path, &sink);
+            open_fail(r, RUNPASS_ERROR, check_message(path, &sink));
             goto out;
         }
     }
     if (exec_program_build(r->module, o->ops, &r->prog, &sink) != PTODB_OK) {
-        r->message = diag_sink_error_text(&sink);
+        open_fail(r, RUNPASS_ERROR, diag_sink_error_text(&sink));
         goto out;
     }
     const xprogram *p = r->prog;
@@ -85,8 +90,7 @@ void runpass_open(runpass_run *r, const char *path, ir_module *module, const cas
             strbuf s2 = STRBUF_INIT;
             strbuf_printf(&s2, "REF would fail here: %s", strbuf_str(&sb));
             strbuf_free(&sb);
-            r->status = RUNPASS_REF_FAIL;
-            r->message = strbuf_detach(&s2);
+            open_fail(r, RUNPASS_REF_FAIL, strbuf_detach(&s2));
             goto out;
         }
         r->ref_note = strbuf_detach(&sb);
@@ -94,8 +98,7 @@ void runpass_open(runpass_run *r, const char *path, ir_module *module, const cas
     if (p->entry < 0) {
         strbuf sb = STRBUF_INIT;
         strbuf_printf(&sb, "%s: REF would fail here: %s", path, p->entry_error ? p->entry_error : "no entry function");
-        r->status = RUNPASS_REF_FAIL;
-        r->message = strbuf_detach(&sb);
+        open_fail(r, RUNPASS_REF_FAIL, strbuf_detach(&sb));
         goto out;
     }
     size_t np;
@@ -109,8 +112,7 @@ void runpass_open(runpass_run *r, const char *path, ir_module *module, const cas
         strbuf sb = STRBUF_INIT;
         strbuf_printf(&sb, "REF would fail here: KeyError: %s", t);
         free(t);
-        r->status = RUNPASS_REF_FAIL;
-        r->message = strbuf_detach(&sb);
+        open_fail(r, RUNPASS_REF_FAIL, strbuf_detach(&sb));
         goto out;
     }
     value *args = xcalloc(np ? np : 1, sizeof *args);
@@ -124,8 +126,7 @@ void runpass_open(runpass_run *r, const char *path, ir_module *module, const cas
         value_clear(&args[i]);
     free(args);
     if (r->start != PTODB_OK) {
-        r->status = machine_error_is_ref(r->m) ? RUNPASS_REF_FAIL : RUNPASS_ERROR;
-        r->message = xstrdup(machine_error(r->m));
+        open_fail(r, machine_error_is_ref(r->m) ? RUNPASS_REF_FAIL : RUNPASS_ERROR, xstrdup(machine_error(r->m)));
         goto out;
     }
     r->status = RUNPASS_COMPARED;
@@ -154,12 +155,10 @@ void runpass_file(const char *path, const case_info *c, const runpass_options *o
     runpass_run run;
     runpass_open(&run, path, NULL, c, o, NULL, NULL, 0);
     if (run.status != RUNPASS_COMPARED) {
-        r->status = run.status;
-        r->message = run.message;
+        fail(r, run.status, run.message);
         run.message = NULL;
         r->steps = run.m ? machine_steps(run.m) : 0;
-        runpass_close(&run);
-        return;
+        goto out;
     }
     r->ref_note = run.ref_note;
     run.ref_note = NULL;
@@ -167,8 +166,7 @@ void runpass_file(const char *path, const case_info *c, const runpass_options *o
     r->steps = machine_steps(run.m);
     if (st != PTODB_OK) {
         fail(r, machine_error_is_ref(run.m) ? RUNPASS_REF_FAIL : RUNPASS_ERROR, xstrdup(machine_error(run.m)));
-        runpass_close(&run);
-        return;
+        goto out;
     }
     /* compare each golden output, in parameter order, then any golden output
      * no parameter took */
@@ -204,12 +202,12 @@ void runpass_file(const char *path, const case_info *c, const runpass_options *o
                       path, c->outputs[k].name);
         fail(r, RUNPASS_REF_FAIL, strbuf_detach(&sb));
         r->all_pass = 0;
-        free(done);
-        runpass_close(&run);
-        return;
+        break;
     }
     free(done);
-    r->status = RUNPASS_COMPARED;
+    if (!r->message) /* no missing output key */
+        r->status = RUNPASS_COMPARED;
+out:
     runpass_close(&run);
 }
 

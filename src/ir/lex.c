@@ -107,14 +107,14 @@ void lex_free(lexer *lx)
 
 /* ---- helpers ---------------------------------------------------------------- */
 
-static int is_name_start(unsigned char c)
+int lex_is_name_start(unsigned char c)
 {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
 }
 
-static int is_name_char(unsigned char c)
+int lex_is_name_char(unsigned char c)
 {
-    return is_name_start(c) || (c >= '0' && c <= '9');
+    return lex_is_name_start(c) || (c >= '0' && c <= '9');
 }
 
 static int is_digit(unsigned char c)
@@ -418,7 +418,7 @@ static uint32_t scan_other_number(const lexer *lx, uint32_t start)
     if (s[p] == '0' && p + 1 < lx->len &&
         ((s[p + 1] | 0x20) == 'x' || (s[p + 1] | 0x20) == 'o' || (s[p + 1] | 0x20) == 'b')) {
         p += 2;
-        while (p < lx->len && (is_name_char(s[p])))
+        while (p < lx->len && (lex_is_name_char(s[p])))
             p++;
         return p;
     }
@@ -442,7 +442,7 @@ static uint32_t scan_other_number(const lexer *lx, uint32_t start)
             break;
         }
     }
-    if (p < lx->len && is_name_char(s[p]))
+    if (p < lx->len && lex_is_name_char(s[p]))
         return 0; /* reported as an invalid literal by scan_number */
     return other ? p : 0;
 }
@@ -476,9 +476,9 @@ static lex_token scan_number(lexer *lx, uint32_t start)
             is_float = 1;
         }
     }
-    if (p < lx->len && is_name_char(s[p])) {
+    if (p < lx->len && lex_is_name_char(s[p])) {
         LEX_ERROR(lx, start, "invalid number literal");
-        while (p < lx->len && is_name_char(s[p]))
+        while (p < lx->len && lex_is_name_char(s[p]))
             p++;
         lx->pos = p;
         return make_tok(lx, TK_ERROR, start, p);
@@ -667,9 +667,9 @@ restart:
             return make_tok(lx, TK_ERROR, p, p + 1);
         }
         lx->emitted_newline = 0;
-        if (is_name_start(c)) {
+        if (lex_is_name_start(c)) {
             uint32_t q = p + 1;
-            while (q < lx->len && is_name_char((unsigned char)s[q]))
+            while (q < lx->len && lex_is_name_char((unsigned char)s[q]))
                 q++;
             if (q < lx->len && (s[q] == '"' || s[q] == '\'') && q - p <= 2 &&
                 is_string_prefix(s + p, q - p)) {

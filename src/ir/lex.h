@@ -125,4 +125,9 @@ void lex_error_at(lexer *lx, uint32_t offset, uint32_t line, uint32_t line_start
                   const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 const char *lex_kind_name(lex_kind kind);
 
+/* The dump's identifier characters (ASCII letters, '_', and digits after
+ * the first): what the lexer takes as a NAME. */
+int lex_is_name_start(unsigned char c);
+int lex_is_name_char(unsigned char c);
+
 #endif
