@@ -32,6 +32,9 @@ static void bp_clear(breakpoint *b)
     if (b->has_re)
         regfree(&b->re);
     predicate_free(b->cond);
+    if (b->watch_old)
+        tensor_unref(b->watch_old);
+    free(b->watch_sub);
     for (size_t k = 0; k < b->ncommands; k++)
         free(b->commands[k]);
     free(b->commands);
@@ -141,6 +144,33 @@ static int parse_line_location(session *s, const char *loc, int default_pass, in
     return 0;
 }
 
+/* gdb's "Note: breakpoint 1 also set at ..." for a location that already
+ * has breakpoints. */
+static void note_also_set(session *s, const breakpoint *nb)
+{
+    strbuf nums = STRBUF_INIT;
+    int n = 0;
+    for (size_t i = 0; i < s->nbps; i++) {
+        const breakpoint *b = &s->bps[i];
+        int same = b->kind == nb->kind &&
+                   ((b->kind == BP_LINE && b->pass == nb->pass && b->line == nb->line) ||
+                    (b->kind == BP_FUNC && strcmp(b->func, nb->func) == 0));
+        if (!same)
+            continue;
+        strbuf_printf(&nums, "%s%d%s", n ? ", " : "", b->number, b->enabled ? "" : " (disabled)");
+        n++;
+    }
+    if (n) {
+        if (nb->kind == BP_LINE)
+            session_printf(s, "Note: breakpoint%s %s also set at %s:%d.\n", n > 1 ? "s" : "", strbuf_str(&nums),
+                           session_file_name(s->kase.passes[nb->pass].path), nb->line);
+        else
+            session_printf(s, "Note: breakpoint%s %s also set at function %s.\n", n > 1 ? "s" : "",
+                           strbuf_str(&nums), nb->func);
+    }
+    strbuf_free(&nums);
+}
+
 static ptodb_status set_break(session *s, const char *args, int temporary)
 {
     if (!session_need_case(s))
@@ -151,7 +181,9 @@ static ptodb_status set_break(session *s, const char *args, int temporary)
     if (cond_text && !(cond = parse_condition(s, cond_text)))
         return PTODB_ERR_USAGE;
     breakpoint tmp = {0};
-    int pass = s->run.active ? s->run.pass : s->cur_pass;
+    /* a bare line is in the file on screen: the selected pass (`pass N`
+     * moves it even when a finished run of another pass is kept) */
+    int pass = s->cur_pass;
     if (strncmp(loc, "pass", 4) == 0 && (loc[4] == '\0' || isspace((unsigned char)loc[4]))) {
         const char *spec = loc + 4;
         while (isspace((unsigned char)*spec))
@@ -234,6 +266,7 @@ static ptodb_status set_break(session *s, const char *args, int temporary)
             session_printf(s, "Function \"%s\" is not defined in %s; the breakpoint applies to the "
                               "passes that define it.\n", loc, s->kase.passes[pass].stem);
     }
+    note_also_set(s, &tmp);
     breakpoint *b = bp_new(s, tmp.kind);
     int number = b->number;
     tmp.number = number;
@@ -266,25 +299,29 @@ ptodb_status cmd_TBREAK(session *s, const char *args) { return set_break(s, args
 
 ptodb_status cmd_WATCH(session *s, const char *args)
 {
-    char name[256];
-    const char *cond_text = split_condition(args, name, sizeof name);
-    if (!*name) {
+    char spec[256];
+    const char *cond_text = split_condition(args, spec, sizeof spec);
+    if (!*spec) {
         session_errorf(s, "watch needs a tensor name.");
         return PTODB_ERR_USAGE;
     }
-    for (const char *p = name; *p; p++) {
-        if (!isalnum((unsigned char)*p) && *p != '_') {
-            session_errorf(s, "watch takes a variable name, got \"%s\".", name);
-            return PTODB_ERR_USAGE;
-        }
+    size_t name_len = 0;
+    while (isalnum((unsigned char)spec[name_len]) || spec[name_len] == '_')
+        name_len++;
+    const char *sub = spec + name_len;
+    if (!name_len || (*sub && *sub != '[')) {
+        session_errorf(s, "watch takes a variable name with an optional subscript, got \"%s\".", spec);
+        return PTODB_ERR_USAGE;
     }
     predicate *cond = NULL;
     if (cond_text && !(cond = parse_condition(s, cond_text)))
         return PTODB_ERR_USAGE;
     breakpoint *b = bp_new(s, BP_WATCH);
-    b->spec = xstrdup(name);
+    b->spec = xstrndup(spec, name_len);
+    b->watch_sub = *sub ? xstrdup(sub) : NULL;
     b->cond = cond;
-    session_printf(s, "Watchpoint %d: %s\n", b->number, name);
+    run_watch_prime(s, b);
+    session_printf(s, "Watchpoint %d: %s\n", b->number, spec);
     return PTODB_OK;
 }
 
@@ -502,7 +539,7 @@ ptodb_status info_breakpoints(session *s)
             break;
         case BP_FUNC: snprintf(what, sizeof what, "in %s", b->func); break;
         case BP_PASS: snprintf(what, sizeof what, "pass %s", b->spec); break;
-        case BP_WATCH: snprintf(what, sizeof what, "%s", b->spec); break;
+        case BP_WATCH: snprintf(what, sizeof what, "%s%s", b->spec, b->watch_sub ? b->watch_sub : ""); break;
         default: snprintf(what, sizeof what, "any statement producing %s", b->kind == BP_NAN ? "NaN" : "Inf");
         }
         session_printf(s, "%-7d %-14s %-4s %-3s %s\n", b->number, types[b->kind],

@@ -17,6 +17,7 @@
 #include "debug/tensor_fmt.h"
 #include "exec/compare.h"
 #include "exec/inspect.h"
+#include "ir/walk.h"
 
 #define CMD(id, name, aliases, kind, usage, help, longhelp) \
     ptodb_status cmd_##id(session *s, const char *args);
@@ -44,26 +45,6 @@ static int split_expr(session *s, const char *expr, char *name, size_t size, con
     return 0;
 }
 
-/* A scalar slot of the selected frame printed as a Python value; 1 when
- * the name was a non-tensor variable. */
-static int print_scalar_slot(session *s, const char *name)
-{
-    const char *n;
-    const value *v;
-    if (!session_frame_value(s, name, &n, &v))
-        return 0;
-    switch (v->kind) {
-    case VAL_INT: session_printf(s, "%s = %" PRId64 "\n", n, v->u.i); return 1;
-    case VAL_FLOAT: session_printf(s, "%s = %.17g\n", n, v->u.f); return 1;
-    case VAL_BOOL: session_printf(s, "%s = %s\n", n, v->u.b ? "True" : "False"); return 1;
-    case VAL_NONE: session_printf(s, "%s = None\n", n); return 1;
-    case VAL_UNBOUND: session_printf(s, "%s = <not assigned yet>\n", n); return 1;
-    case VAL_TUPLE: session_printf(s, "%s = <tuple of %u>\n", n, v->u.tuple->n); return 1;
-    case VAL_TENSOR: return 0;
-    default: session_printf(s, "%s = <%s>\n", n, value_kind_name(v->kind)); return 1;
-    }
-}
-
 /* Resolves "name[sub]" to a tensor (new reference), printing errors. */
 static tensor *eval_tensor(session *s, const char *expr, const tensor **golden, char *name, size_t size)
 {
@@ -88,166 +69,6 @@ static tensor *eval_tensor(session *s, const char *expr, const tensor **golden, 
         *golden = NULL;
     }
     return v;
-}
-
-ptodb_status cmd_PRINT(session *s, const char *args)
-{
-    if (!*args) {
-        session_errorf(s, "print needs a tensor name.");
-        return PTODB_ERR_USAGE;
-    }
-    char name[256];
-    const char *sub;
-    if (split_expr(s, args, name, sizeof name, &sub) != 0)
-        return PTODB_ERR_USAGE;
-    if (!*sub && print_scalar_slot(s, name))
-        return PTODB_OK;
-    tensor *t = eval_tensor(s, args, NULL, name, sizeof name);
-    if (!t)
-        return PTODB_ERR_NOT_FOUND;
-    strbuf sb = STRBUF_INIT;
-    strbuf_printf(&sb, "%s = ", args);
-    tensor_fmt_header(t, &sb);
-    strbuf_puts(&sb, "\n  ");
-    tensor_fmt_stats(t, &sb);
-    strbuf_putc(&sb, '\n');
-    tensor_fmt_grid(t, session_get_int(s, SETTING_PRINT_ELEMENTS), 3, &sb);
-    session_write(s, strbuf_str(&sb), sb.len);
-    strbuf_free(&sb);
-    tensor_unref(t);
-    return PTODB_OK;
-}
-
-/* ---- display -------------------------------------------------------------------- */
-
-void display_free_all(session *s)
-{
-    for (size_t i = 0; i < s->ndisplays; i++) {
-        free(s->displays[i].expr);
-        free(s->displays[i].summary);
-    }
-    free(s->displays);
-    s->displays = NULL;
-    s->ndisplays = 0;
-}
-
-static uint64_t tensor_hash(const tensor *t)
-{
-    uint64_t h = 1469598103934665603ull ^ (uint64_t)t->dtype;
-    int64_t n = tensor_numel(t);
-    for (int64_t k = 0; k < n; k++) {
-        double v = tensor_get_flat(t, k);
-        uint64_t bits;
-        memcpy(&bits, &v, sizeof bits);
-        h = (h ^ bits) * 1099511628211ull;
-    }
-    for (int d = 0; d < t->ndim; d++)
-        h = (h ^ (uint64_t)t->shape[d]) * 1099511628211ull;
-    return h;
-}
-
-/* Refreshes one display's summary; returns 1 when its value changed. */
-static int display_refresh(session *s, display_item *d)
-{
-    char name[256];
-    const char *sub;
-    strbuf sb = STRBUF_INIT;
-    int changed;
-    if (split_expr(s, d->expr, name, sizeof name, &sub) != 0) {
-        strbuf_puts(&sb, "<bad expression>");
-        changed = 0;
-    } else {
-        tensor *t = session_lookup_tensor(s, name, NULL, 1);
-        tensor *v = NULL;
-        if (t && *sub) {
-            strbuf err = STRBUF_INIT;
-            if (tensor_apply_subscript(t, sub, &v, &err) != PTODB_OK)
-                v = NULL;
-            strbuf_free(&err);
-            tensor_unref(t);
-            t = v;
-        }
-        if (!t) {
-            strbuf_puts(&sb, "<not available>");
-            changed = d->has_hash;
-            d->has_hash = 0;
-        } else {
-            tensor_fmt_header(t, &sb);
-            strbuf_puts(&sb, " ");
-            tensor_fmt_stats(t, &sb);
-            uint64_t h = tensor_hash(t);
-            changed = !d->has_hash || h != d->hash;
-            d->hash = h;
-            d->has_hash = 1;
-            tensor_unref(t);
-        }
-    }
-    free(d->summary);
-    d->summary = strbuf_detach(&sb);
-    d->changed = changed;
-    return changed;
-}
-
-void display_show_all(session *s, int only_changed)
-{
-    for (size_t i = 0; i < s->ndisplays; i++) {
-        display_item *d = &s->displays[i];
-        if (display_refresh(s, d) || !only_changed)
-            session_printf(s, "%d: %s = %s\n", d->number, d->expr, d->summary);
-    }
-    session_mark_redraw(s, SESSION_REDRAW_WATCH);
-}
-
-ptodb_status cmd_DISPLAY(session *s, const char *args)
-{
-    if (!*args) {
-        display_show_all(s, 0);
-        return PTODB_OK;
-    }
-    char name[256];
-    const char *sub;
-    if (split_expr(s, args, name, sizeof name, &sub) != 0)
-        return PTODB_ERR_USAGE;
-    s->displays = xreallocarray(s->displays, s->ndisplays + 1, sizeof *s->displays);
-    display_item *d = &s->displays[s->ndisplays++];
-    memset(d, 0, sizeof *d);
-    d->number = ++s->next_display;
-    d->expr = xstrdup(args);
-    display_refresh(s, d);
-    session_printf(s, "%d: %s = %s\n", d->number, d->expr, d->summary);
-    session_mark_redraw(s, SESSION_REDRAW_WATCH);
-    return PTODB_OK;
-}
-
-ptodb_status cmd_UNDISPLAY(session *s, const char *args)
-{
-    if (!*args) {
-        display_free_all(s);
-        session_mark_redraw(s, SESSION_REDRAW_WATCH);
-        return PTODB_OK;
-    }
-    char *words[64];
-    char buf[512];
-    int n = session_split_words(args, words, 64, buf, sizeof buf);
-    ptodb_status st = PTODB_OK;
-    for (int i = 0; i < n; i++) {
-        long num = strtol(words[i], NULL, 10);
-        size_t k;
-        for (k = 0; k < s->ndisplays; k++)
-            if (s->displays[k].number == num)
-                break;
-        if (k == s->ndisplays) {
-            session_errorf(s, "No display number %s.", words[i]);
-            st = PTODB_ERR_USAGE;
-            continue;
-        }
-        free(s->displays[k].expr);
-        free(s->displays[k].summary);
-        memmove(&s->displays[k], &s->displays[k + 1], (s->ndisplays - k - 1) * sizeof *s->displays);
-        s->ndisplays--;
-    }
-    session_mark_redraw(s, SESSION_REDRAW_WATCH);
-    return st;
 }
 
 /* ---- diff --------------------------------------------------------------------------- */
@@ -298,17 +119,6 @@ static tensor *lane_share(session *s, const tensor *a, const tensor *b, int pass
 
 /* Same dtype, shape and bytes: equal without looking at the values (a
  * frame's inputs are large and usually untouched). */
-static int bit_identical(const tensor *a, const tensor *b)
-{
-    if (a->dtype != b->dtype || a->ndim != b->ndim || !tensor_is_contiguous(a) || !tensor_is_contiguous(b))
-        return 0;
-    for (int d = 0; d < a->ndim; d++)
-        if (a->shape[d] != b->shape[d])
-            return 0;
-    return tensor_data(a) == tensor_data(b) ||
-           memcmp(tensor_data(a), tensor_data(b), (size_t)tensor_numel(a) * dtype_size(a->dtype)) == 0;
-}
-
 /* `diff pass N`: every tensor of the selected frame against the same
  * variable at the corresponding point of pass N. */
 static ptodb_status diff_frame(session *s, int pass)
@@ -349,7 +159,7 @@ static ptodb_status diff_frame(session *s, int pass)
             continue;
         }
         said = 1;
-        if (bit_identical(a, b)) {
+        if (tensor_same_bits(a, b)) {
             nsame++;
             tensor_unref(a);
             tensor_unref(b);
@@ -584,5 +394,102 @@ ptodb_status info_frame_vars(session *s, int args_only)
     }
     if (!shown)
         session_printf(s, args_only ? "No arguments.\n" : "No locals.\n");
+    return PTODB_OK;
+}
+
+/* ---- info frame ----------------------------------------------------------------------------- */
+
+typedef struct loop_search {
+    const ir_stmt *at;
+    const ir_stmt *loops[16];
+    int n;
+} loop_search;
+
+static void collect_loops(void *ctx, const ir_stmt *st)
+{
+    loop_search *ls = ctx;
+    if ((st->kind == IR_STMT_FOR || st->kind == IR_STMT_WHILE) && ls->n < 16 && st != ls->at &&
+        st->span.start <= ls->at->span.start && ls->at->span.end <= st->span.end)
+        ls->loops[ls->n++] = st;
+}
+
+/* The value of a frame's slot as one short text. */
+static void slot_text(session *s, int level, int slot, strbuf *out)
+{
+    const char *name;
+    const value *v;
+    if (slot < 0 || !inspect_slot(s->run.m, s->run.core, level, slot, &name, &v)) {
+        strbuf_puts(out, "?");
+        return;
+    }
+    switch (v->kind) {
+    case VAL_INT: strbuf_printf(out, "%" PRId64, v->u.i); break;
+    case VAL_UNBOUND: strbuf_puts(out, "<not started>"); break;
+    case VAL_TENSOR: tensor_fmt_header(v->u.t, out); break;
+    default: strbuf_printf(out, "<%s>", value_kind_name(v->kind)); break;
+    }
+}
+
+ptodb_status info_frame(session *s);
+ptodb_status info_frame(session *s)
+{
+    run_state *r = &s->run;
+    inspect_frame f;
+    if (!r->active || !r->m || !inspect_frame_get(r->m, r->core, r->level, &f)) {
+        session_errorf(s, "No stack: the program is not being run.");
+        return PTODB_ERR_USAGE;
+    }
+    const char *file = session_file_name(f.file);
+    strbuf sb = STRBUF_INIT;
+    strbuf_printf(&sb, "Stack level %d of [%s], frame of %s:\n", r->level, machine_core_name(r->core), f.func);
+    strbuf_printf(&sb, " at %s:%d:%d", file, f.line, f.col);
+    if (r->core == EXEC_CORE_AIV0 || r->core == EXEC_CORE_AIV1)
+        strbuf_printf(&sb, ", vector lane %d (subblock_idx %d)", r->core - EXEC_CORE_AIV0, r->core - EXEC_CORE_AIV0);
+    strbuf_printf(&sb, "\n call %u of %s on this core, %" PRIu64 " statements into it\n", f.activation + 1, f.func,
+                  f.local_steps);
+    inspect_frame caller;
+    if (inspect_frame_get(r->m, r->core, r->level + 1, &caller))
+        strbuf_printf(&sb, " called by frame %d: %s at %s:%d\n", r->level + 1, caller.func,
+                      session_file_name(caller.file), caller.line);
+    else if (r->core != EXEC_CORE_HOST && inspect_frame_get(r->m, EXEC_CORE_HOST, 0, &caller))
+        strbuf_printf(&sb, " started by the host's group call: %s at %s:%d\n", caller.func,
+                      session_file_name(caller.file), caller.line);
+    else
+        strbuf_puts(&sb, " the outermost frame (the pass's entry)\n");
+    if (r->level > 0) {
+        inspect_frame callee;
+        if (inspect_frame_get(r->m, r->core, r->level - 1, &callee))
+            strbuf_printf(&sb, " caller of frame %d: %s\n", r->level - 1, callee.func);
+    }
+    if (f.stmt && f.ir) {
+        loop_search ls = {.at = f.stmt};
+        ir_walk_stmts(&f.ir->body, collect_loops, &ls);
+        if (ls.n) {
+            strbuf_puts(&sb, " loops (outermost first):");
+            for (int k = 0; k < ls.n; k++) {
+                const ir_stmt *l = ls.loops[k];
+                if (l->kind == IR_STMT_FOR && l->u.for_.var) {
+                    strbuf_printf(&sb, " %s = ", l->u.for_.var->name->text);
+                    slot_text(s, r->level, l->u.for_.var->slot, &sb);
+                } else {
+                    strbuf_printf(&sb, " while at line %u", l->span.line);
+                }
+                strbuf_puts(&sb, k + 1 < ls.n ? ";" : "");
+            }
+            strbuf_putc(&sb, '\n');
+        }
+    }
+    if (f.nparams) {
+        strbuf_puts(&sb, " args:");
+        for (int i = 0; i < f.nparams; i++) {
+            const char *name;
+            const value *v;
+            if (inspect_slot(r->m, r->core, r->level, i, &name, &v))
+                strbuf_printf(&sb, "%s %s", i ? "," : "", name);
+        }
+        strbuf_putc(&sb, '\n');
+    }
+    session_write(s, strbuf_str(&sb), sb.len);
+    strbuf_free(&sb);
     return PTODB_OK;
 }

@@ -298,6 +298,7 @@ static void info_case(session *s)
 
 ptodb_status info_breakpoints(session *s);
 ptodb_status info_frame_vars(session *s, int args_only);
+ptodb_status info_frame(session *s);
 
 ptodb_status cmd_INFO(session *s, const char *args)
 {
@@ -315,14 +316,8 @@ ptodb_status cmd_INFO(session *s, const char *args)
             display_show_all(s, 0);
         return PTODB_OK;
     }
-    if (strcmp(args, "frame") == 0) {
-        if (!s->run.active) {
-            session_errorf(s, "No stack: the program is not being run.");
-            return PTODB_ERR_USAGE;
-        }
-        run_print_location(s);
-        return PTODB_OK;
-    }
+    if (strcmp(args, "frame") == 0)
+        return info_frame(s);
     if (strcmp(args, "passes") == 0) {
         if (!session_need_case(s))
             return PTODB_ERR_USAGE;

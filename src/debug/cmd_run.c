@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "debug/expr.h"
 #include "debug/session_impl.h"
 #include "exec/inspect.h"
 
@@ -84,12 +85,40 @@ ptodb_status cmd_FINISH(session *s, const char *args)
         session_errorf(s, "finish takes no argument.");
         return PTODB_ERR_USAGE;
     }
-    if (s->run.active && s->run.m && inspect_depth(s->run.m, s->run.core) <= 1 &&
-        s->run.core == 0) {
+    run_state *r = &s->run;
+    if (r->active && r->m && inspect_depth(r->m, r->core) <= 1 && r->core == 0) {
         session_errorf(s, "\"finish\" not meaningful in the outermost frame.");
         return PTODB_ERR_USAGE;
     }
-    return run_go(s, RUN_FINISH, 1, 0);
+    /* the caller's call statement receives the value: remember it */
+    int core = r->core, depth = r->active && r->m ? inspect_depth(r->m, core) : 0;
+    inspect_frame caller;
+    int has_caller = r->active && r->m && inspect_frame_get(r->m, core, 1, &caller) && caller.stmt;
+    ptodb_status st = run_go(s, RUN_FINISH, 1, 0);
+    if (st != PTODB_OK || !has_caller || !r->active || !r->m || r->finished || r->last_bp ||
+        r->core != core || inspect_depth(r->m, core) != depth - 1)
+        return st;
+    const ir_stmt *call = caller.stmt;
+    if (call->kind != IR_STMT_ASSIGN)
+        return st;
+    for (uint32_t i = 0; i < call->u.assign.ntargets; i++) {
+        const ir_target *tg = &call->u.assign.targets[i];
+        const char *name;
+        const value *v;
+        if (tg->slot < 0 || !inspect_slot(r->m, core, 0, tg->slot, &name, &v))
+            continue;
+        tensor *t = expr_value_tensor(v);
+        if (!t)
+            continue;
+        char lead[300];
+        if (call->u.assign.ntargets == 1)
+            snprintf(lead, sizeof lead, "Value returned is ");
+        else
+            snprintf(lead, sizeof lead, "Value returned (%s) is ", name);
+        print_recorded_value(s, lead, t, 0);
+        tensor_unref(t);
+    }
+    return st;
 }
 
 ptodb_status cmd_UNTIL(session *s, const char *args)

@@ -74,6 +74,47 @@ ptodb_status cmd_HELP(session *s, const char *args)
     return PTODB_OK;
 }
 
+ptodb_status cmd_APROPOS(session *s, const char *args)
+{
+    if (!*args) {
+        session_errorf(s, "REGEXP string is empty (apropos WORD).");
+        return PTODB_ERR_USAGE;
+    }
+    regex_t re;
+    if (regcomp(&re, args, REG_EXTENDED | REG_ICASE | REG_NOSUB) != 0) {
+        session_errorf(s, "Invalid regular expression \"%s\".", args);
+        return PTODB_ERR_USAGE;
+    }
+    int found = 0;
+    for (int i = 0; i < CMD_COUNT; i++) {
+        const cmd_info *c = &cmd_table[i];
+        if (regexec(&re, c->name, 0, NULL, 0) == 0 || regexec(&re, c->usage, 0, NULL, 0) == 0 ||
+            regexec(&re, c->help, 0, NULL, 0) == 0 || regexec(&re, c->longhelp, 0, NULL, 0) == 0 ||
+            regexec(&re, c->aliases, 0, NULL, 0) == 0) {
+            session_printf(s, "%s -- %s\n", c->name, c->help);
+            found++;
+        }
+    }
+    for (int i = 0; i < SETTING_COUNT; i++) {
+        if (regexec(&re, session_setting_name(i), 0, NULL, 0) == 0 ||
+            regexec(&re, session_setting_help(i), 0, NULL, 0) == 0) {
+            session_printf(s, "set %s -- %s\n", session_setting_name(i), session_setting_help(i));
+            found++;
+        }
+    }
+    for (size_t i = 0; i < s->nuser_cmds; i++) {
+        const user_cmd *u = &s->user_cmds[i];
+        if (regexec(&re, u->name, 0, NULL, 0) == 0 || (u->doc && regexec(&re, u->doc, 0, NULL, 0) == 0)) {
+            session_printf(s, "%s -- %s", u->name, u->doc ? u->doc : "User-defined.\n");
+            found++;
+        }
+    }
+    regfree(&re);
+    if (!found)
+        session_printf(s, "No command or setting mentions \"%s\".\n", args);
+    return PTODB_OK;
+}
+
 ptodb_status cmd_QUIT(session *s, const char *args)
 {
     if (*args) {
@@ -123,6 +164,14 @@ static void setting_origin_text(session *s, char *buf, size_t size)
 
 ptodb_status cmd_SET(session *s, const char *args)
 {
+    if (args[0] == '$')
+        return cmd_set_var(s, args);
+    for (const char *kw = "var variable"; *kw;) {
+        size_t n = strcspn(kw, " ");
+        if (strncmp(args, kw, n) == 0 && (isspace((unsigned char)args[n]) || !args[n]))
+            return cmd_set_var(s, args + n + strspn(args + n, " \t"));
+        kw += n + (kw[n] == ' ');
+    }
     const char *val = NULL;
     int id = session_match_setting(args, &val);
     if (id < 0) {

@@ -3,9 +3,11 @@
  * numbers and names, function names, tensors in scope, settings, info
  * subcommands, or file names (left to the front end). */
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/mem.h"
 #include "debug/cmdtable.h"
 #include "debug/session_impl.h"
 #include "exec/inspect.h"
@@ -97,9 +99,38 @@ static const char *complete_function(const session *s, const char *word, int *st
     return NULL;
 }
 
+/* text in the session's completion buffer (names built on the fly) */
+static const char *completion_text(const session *s, const char *text)
+{
+    session *ms = (session *)s;
+    free(ms->complete_buf);
+    ms->complete_buf = xstrdup(text);
+    return ms->complete_buf;
+}
+
+/* $1 .. $N of the value history and $NAME convenience variables */
+static const char *complete_dollar(const session *s, const char *word, int *state)
+{
+    size_t len = strlen(word);
+    char buf[160];
+    for (size_t i = 0; i < s->nhistory; i++) {
+        snprintf(buf, sizeof buf, "$%zu", i + 1);
+        if (strncmp(buf, word, len) == 0 && (*state)-- == 0)
+            return completion_text(s, buf);
+    }
+    for (size_t i = 0; i < s->nconvs; i++) {
+        snprintf(buf, sizeof buf, "$%s", s->convs[i].name);
+        if (s->convs[i].t && strncmp(buf, word, len) == 0 && (*state)-- == 0)
+            return completion_text(s, buf);
+    }
+    return NULL;
+}
+
 static const char *complete_tensor(const session *s, const char *word, int *state)
 {
     size_t len = strlen(word);
+    if (word[0] == '$')
+        return complete_dollar(s, word, state);
     const run_state *r = &s->run;
     if (r->active && r->m) {
         inspect_frame f;
@@ -128,15 +159,9 @@ static const char *complete_tensor(const session *s, const char *word, int *stat
         if (len > pl && strncmp(s->kase.outputs[k].name, word + pl, len - pl) != 0)
             continue;
         if ((*state)-- == 0) {
-            session *ms = (session *)s;
-            free(ms->complete_buf);
-            size_t n = pl + strlen(s->kase.outputs[k].name) + 1;
-            ms->complete_buf = malloc(n);
-            if (!ms->complete_buf)
-                return NULL;
-            memcpy(ms->complete_buf, prefix, pl);
-            memcpy(ms->complete_buf + pl, s->kase.outputs[k].name, n - pl);
-            return ms->complete_buf;
+            char buf[300];
+            snprintf(buf, sizeof buf, "%s%s", prefix, s->kase.outputs[k].name);
+            return completion_text(s, buf);
         }
     }
     return NULL;

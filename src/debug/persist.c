@@ -35,7 +35,7 @@ static void write_script(session *s, strbuf *sb, int with_displays)
             break;
         case BP_FUNC: strbuf_puts(sb, b->func); break;
         case BP_PASS: strbuf_printf(sb, "pass %s", b->spec); break;
-        case BP_WATCH: strbuf_puts(sb, b->spec); break;
+        case BP_WATCH: strbuf_printf(sb, "%s%s", b->spec, b->watch_sub ? b->watch_sub : ""); break;
         case BP_NAN: strbuf_puts(sb, "nan"); break;
         case BP_INF: strbuf_puts(sb, "inf"); break;
         }

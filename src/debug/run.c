@@ -16,6 +16,7 @@
 #include "exec/compare.h"
 #include "exec/inspect.h"
 #include "exec/runpass.h"
+#include "ir/print.h"
 #include "ir/resolve.h"
 
 
@@ -123,6 +124,19 @@ ptodb_status run_start(session *s, int pass)
         s->cur_pass = pass;
         s->list_line = 0;
     }
+    /* Watchpoints start from the values the run starts with: the entry's
+     * arguments are bound, not written. */
+    for (size_t i = 0; i < s->nbps; i++) {
+        breakpoint *b = &s->bps[i];
+        if (b->kind != BP_WATCH)
+            continue;
+        if (b->watch_old)
+            tensor_unref(b->watch_old);
+        b->watch_old = NULL;
+        b->watch_seen = NULL;
+        b->watch_bound = 0;
+        run_watch_prime(s, b);
+    }
     session_mark_redraw(s, SESSION_REDRAW_ALL);
     return PTODB_OK;
 }
@@ -183,6 +197,12 @@ static void validate_outputs(session *s)
         exec_format_validate_line(o->name, &cr, &line);
         session_write(s, strbuf_str(&line), line.len);
         strbuf_free(&line);
+    }
+    if (r->user_modified) {
+        session_printf(s, "Note: set var changed this run's tensors; these verdicts are not recorded as "
+                          "the pass's own.\n");
+        free_result(res);
+        res->ran = 0;
     }
     session_mark_redraw(s, SESSION_REDRAW_PASSES | SESSION_REDRAW_HEATMAP);
 }
@@ -325,6 +345,13 @@ typedef struct stop_info {
     const char *why; /* for NaN/Inf/watch: a description */
     char detail[256];
     int cond_error;  /* the breakpoint's condition could not be tested */
+    /* watchpoints hit by the last statement (all of them, as gdb reports):
+     * each with its value before (NULL: it was not bound yet; owned) */
+    struct watch_hit { int bp; tensor *old; } watch[8];
+    int nwatch;
+    /* and the statement that wrote it */
+    int writer_core, writer_line;
+    const char *writer_func;
 } stop_info;
 
 static int check_location_bps(session *s, int core, int entered, stop_info *si, int until_line)
@@ -386,7 +413,39 @@ static int check_conditional_lines(session *s, int core, const ir_stmt *stmt, st
     return 0;
 }
 
-static int check_value_bps(session *s, const snapshot *before, const snapshot *after, stop_info *si)
+/* What a watchpoint looks at in t: t itself, or the part its subscript
+ * selects (NULL when the subscript does not apply to t). */
+static tensor *watched_value(const breakpoint *b, const tensor *t)
+{
+    if (!b->watch_sub)
+        return tensor_ref((tensor *)t);
+    tensor *v = NULL;
+    strbuf err = STRBUF_INIT;
+    if (tensor_apply_subscript((tensor *)t, b->watch_sub, &v, &err) != PTODB_OK)
+        v = NULL;
+    strbuf_free(&err);
+    return v;
+}
+
+void run_watch_prime(session *s, breakpoint *b)
+{
+    if (!s->run.active || !s->run.m)
+        return;
+    int core = s->run.core;
+    const tensor *t = find_named(s, b->spec, &core);
+    tensor *now = t ? watched_value(b, t) : NULL;
+    if (!now)
+        return;
+    b->watch_seen = t;
+    b->watch_bound = 1;
+    b->watch_old = tensor_snapshot(now);
+    tensor_unref(now);
+}
+
+/* stepped_core ran the last statement; writer is where it was before it
+ * (NULL when not known). */
+static int check_value_bps(session *s, const snapshot *before, const snapshot *after, int stepped_core,
+                           const inspect_frame *writer, stop_info *si)
 {
     run_state *r = &s->run;
     int need_nan = 0, need_watch = 0;
@@ -413,36 +472,54 @@ static int check_value_bps(session *s, const snapshot *before, const snapshot *a
             }
             if (hit && count_hit(b)) {
                 si->bp = b->number;
-                si->core = r->core;
+                si->core = stepped_core;
                 si->why = b->kind == BP_NAN ? "NaN" : "Inf";
                 return 1;
             }
         } else if (b->kind == BP_WATCH) {
             int core = r->core;
             const tensor *t = find_named(s, b->spec, &core);
-            int changed = 0;
-            if (t && (!b->watch_bound || t != b->watch_seen))
-                changed = 1;
-            for (size_t k = 0; t && !changed && k < r->nwritten; k++)
-                changed = r->written[k] == t || r->written[k]->storage == t->storage;
-            int was_bound = b->watch_bound;
+            int rebound = t && (!b->watch_bound || t != b->watch_seen), written = 0;
+            for (size_t k = 0; t && k < r->nwritten; k++)
+                written |= r->written[k] == t || r->written[k]->storage == t->storage;
             b->watch_seen = t;
             b->watch_bound = t != NULL;
-            if (!changed || !t)
+            if (!t || (!rebound && !written))
                 continue;
-            if (!was_bound && !b->cond) {
-                /* First binding counts as a write (gdb reports the new value). */
+            tensor *now = watched_value(b, t);
+            if (!now)
+                continue;
+            /* gdb's software watchpoints: a hit is a change of the value */
+            if (b->watch_old && tensor_same_bits(b->watch_old, now)) {
+                tensor_unref(now);
+                continue;
             }
-            int held = condition_holds(s, b, t, b->spec);
+            tensor *old = b->watch_old;
+            b->watch_old = tensor_snapshot(now);
+            tensor_unref(now);
+            int held = si->nwatch < 8 ? condition_holds(s, b, t, b->spec) : 0;
             if (held && count_hit(b)) {
-                si->bp = b->number;
-                si->core = core;
-                si->why = "write";
-                si->cond_error = held < 0;
-                return 1;
+                if (!si->bp) {
+                    si->bp = b->number;
+                    /* the core whose statement wrote it, not the one that holds the name */
+                    si->core = stepped_core;
+                    si->why = "write";
+                    si->cond_error = held < 0;
+                    si->writer_core = stepped_core;
+                    si->writer_line = writer ? writer->line : 0;
+                    si->writer_func = writer ? writer->func : NULL;
+                }
+                si->watch[si->nwatch].bp = b->number;
+                si->watch[si->nwatch].old = old;
+                si->nwatch++;
+                continue;
             }
+            if (old)
+                tensor_unref(old);
         }
     }
+    if (si->nwatch)
+        return 1;
     return 0;
 }
 
@@ -516,6 +593,17 @@ static int resumes(const char *line)
  * the list (what follows it is not run) and takes effect after this stop
  * is over (session_execute runs it), so the next stop reports, runs
  * hook-stop and its own commands as any stop does. */
+/* gdb's `silent` as the first line of a breakpoint's commands: the stop
+ * prints nothing of its own; the commands say what they want. */
+static int bp_is_silent(const breakpoint *b)
+{
+    if (!b || !b->ncommands)
+        return 0;
+    const char *c = b->commands[0];
+    c += strspn(c, " \t");
+    return strncmp(c, "silent", 6) == 0 && c[6 + strspn(c + 6, " \t")] == '\0';
+}
+
 static void run_bp_commands(session *s, int number)
 {
     breakpoint *b = bp_find(s, number);
@@ -527,7 +615,7 @@ static void run_bp_commands(session *s, int number)
     for (size_t i = 0; i < n; i++)
         cmds[i] = xstrdup(b->commands[i]);
     s->in_hook++;
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = bp_is_silent(b) ? 1 : 0; i < n; i++) {
         if (resumes(cmds[i])) {
             free(s->pending_resume);
             s->pending_resume = xstrdup(cmds[i]);
@@ -553,23 +641,52 @@ static void run_hook_stop(session *s)
     s->in_hook--;
 }
 
-static void report_stop(session *s, const stop_info *si)
+/* gdb's "Old value = / New value =", as summaries, then where the values
+ * first differ. */
+static void report_watch_hit(session *s, const breakpoint *b, tensor *before, const stop_info *si)
+{
+    session_printf(s, "\nWatchpoint %d: %s%s", b->number, b->spec, b->watch_sub ? b->watch_sub : "");
+    if (si->writer_line && before)
+        session_printf(s, ", written by [%s] %s at line %d", machine_core_name(si->writer_core),
+                       si->writer_func ? si->writer_func : "?", si->writer_line);
+    session_printf(s, "\n\n");
+    if (b->cond && si->cond_error)
+        session_printf(s, "(its condition %s could not be tested)\n", predicate_text(b->cond));
+    const tensor *t = b->watch_old; /* the value now, as just copied */
+    strbuf sb = STRBUF_INIT;
+    if (before) {
+        tensor_fmt_header(before, &sb);
+        strbuf_puts(&sb, " ");
+        tensor_fmt_stats(before, &sb);
+    } else {
+        strbuf_puts(&sb, "<not assigned>");
+    }
+    session_printf(s, "Old value = %s\n", strbuf_str(&sb));
+    strbuf_clear(&sb);
+    if (t) {
+        tensor_fmt_header(t, &sb);
+        strbuf_puts(&sb, " ");
+        tensor_fmt_stats(t, &sb);
+        session_printf(s, "New value = %s\n", strbuf_str(&sb));
+    }
+    strbuf_clear(&sb);
+    if (t && before && tensor_describe_changes(before, t, 3, &sb))
+        session_printf(s, "%s", strbuf_str(&sb));
+    strbuf_free(&sb);
+}
+
+static void report_stop(session *s, stop_info *si)
 {
     s->run.last_bp = si->bp;
     s->list_line = 0; /* the next `list` centres on the stop, as gdb's does */
-    if (si->bp) {
+    int silent = si->bp && bp_is_silent(bp_find(s, si->bp));
+    if (si->bp && !silent) {
         breakpoint *b = bp_find(s, si->bp);
         if (b && b->kind == BP_WATCH) {
-            session_printf(s, "\nWatchpoint %d: %s written\n", b->number, b->spec);
-            tensor *t = session_lookup_tensor(s, b->spec, NULL, 1);
-            if (t) {
-                strbuf sb = STRBUF_INIT;
-                tensor_fmt_header(t, &sb);
-                strbuf_puts(&sb, " ");
-                tensor_fmt_stats(t, &sb);
-                session_printf(s, "New value = %s\n", strbuf_str(&sb));
-                strbuf_free(&sb);
-                tensor_unref(t);
+            for (int k = 0; k < si->nwatch; k++) {
+                breakpoint *w = bp_find(s, si->watch[k].bp);
+                if (w)
+                    report_watch_hit(s, w, si->watch[k].old, si);
             }
         }
         else if (b && b->kind == BP_LINE && b->cond && si->cond_error)
@@ -585,7 +702,12 @@ static void report_stop(session *s, const stop_info *si)
             session_printf(s, "\n%s %d, ", b && b->temporary ? "Temporary breakpoint" : "Breakpoint",
                            si->bp);
     }
-    run_print_location(s);
+    if (!silent)
+        run_print_location(s);
+    for (int k = 0; k < si->nwatch; k++)
+        if (si->watch[k].old)
+            tensor_unref(si->watch[k].old);
+    si->nwatch = 0;
     if (si->bp) {
         breakpoint *b = bp_find(s, si->bp);
         if (b && b->temporary)
@@ -623,7 +745,8 @@ static int pass_bp_at_end(session *s, int pass)
                 continue;
             int held = condition_holds(s, b, res->outputs[k], s->kase.outputs[k].name);
             if (held && count_hit(b)) {
-                session_printf(s, "\nBreakpoint %d, pass %d %s: %s %s for '%s'\n", b->number,
+                if (!bp_is_silent(b))
+                    session_printf(s, "\nBreakpoint %d, pass %d %s: %s %s for '%s'\n", b->number,
                                s->kase.passes[pass].index, s->kase.passes[pass].name, predicate_text(b->cond),
                                held < 0 ? "could not be tested" : "holds", s->kase.outputs[k].name);
                 return b->number;
@@ -681,7 +804,8 @@ static int continue_into_next_pass(session *s, int *stopped_ok)
     int bp = pass_bp_at_start(s, next);
     if (bp) {
         stop_info si = {.bp = bp, .core = s->run.core};
-        session_printf(s, "\nBreakpoint %d, pass %d %s\n", bp, s->kase.passes[next].index,
+        if (!bp_is_silent(bp_find(s, bp)))
+            session_printf(s, "\nBreakpoint %d, pass %d %s\n", bp, s->kase.passes[next].index,
                        s->kase.passes[next].name);
         si.bp = 0; /* the pass line above is the report */
         report_stop(s, &si);
@@ -764,9 +888,11 @@ ptodb_status run_go(session *s, run_mode mode, long count, int until_line)
         /* Where each core is before the step: only conditional line
          * breakpoints need it (they look at the statement that just ran). */
         const ir_stmt *was_at[EXEC_NCORES] = {0};
-        for (int c = 0; cond_lines && c < EXEC_NCORES; c++) {
-            inspect_frame g;
-            was_at[c] = inspect_frame_get(r->m, c, 0, &g) ? g.stmt : NULL;
+        inspect_frame where[EXEC_NCORES];
+        int known[EXEC_NCORES] = {0};
+        for (int c = 0; (cond_lines || value_bps) && c < EXEC_NCORES; c++) {
+            known[c] = inspect_frame_get(r->m, c, 0, &where[c]);
+            was_at[c] = known[c] ? where[c].stmt : NULL;
         }
         int target_ready = inspect_core(r->m, target) == INSPECT_CORE_READY;
         exec_event ev;
@@ -803,8 +929,12 @@ ptodb_status run_go(session *s, run_mode mode, long count, int until_line)
         if (!stopped && cond_lines && ev.core >= 0 && ev.core < EXEC_NCORES &&
             (ev.kind == EXEC_EV_STMT || ev.kind == EXEC_EV_RETURN))
             stopped = check_conditional_lines(s, ev.core, was_at[ev.core], &si);
+        inspect_frame writer;
+        int have_writer = ev.core >= 0 && ev.core < EXEC_NCORES && known[ev.core];
+        if (have_writer)
+            writer = where[ev.core];
         if (!stopped && value_bps)
-            stopped = check_value_bps(s, &before, &after, &si);
+            stopped = check_value_bps(s, &before, &after, ev.core, have_writer ? &writer : NULL, &si);
         if (stopped) {
             r->core = si.core;
             r->level = 0;
@@ -889,6 +1019,78 @@ int session_frame_value(session *s, const char *name, const char **slot_name, co
     return 0;
 }
 
+static void describe_value(const value *v, strbuf *out)
+{
+    char shape[128];
+    if (v->kind == VAL_TENSOR) {
+        tensor_format_shape(v->u.t->ndim, v->u.t->shape, shape, sizeof shape);
+        strbuf_printf(out, "%s %s", dtype_name(v->u.t->dtype), shape);
+    } else {
+        strbuf_puts(out, value_kind_name(v->kind));
+    }
+}
+
+int session_declared_type(session *s, const char *expr, strbuf *out)
+{
+    run_state *r = &s->run;
+    if (!r->active || !r->m)
+        return 0;
+    for (const char *p = expr; *p; p++)
+        if (!isalnum((unsigned char)*p) && *p != '_')
+            return 0;
+    int depth = inspect_depth(r->m, r->core);
+    for (int lv = r->level; lv < depth; lv++) {
+        int slot = inspect_find_slot(r->m, r->core, lv, expr);
+        if (slot < 0)
+            continue;
+        const ir_expr *annot = inspect_slot_annotation(r->m, r->core, lv, slot);
+        if (!annot)
+            return 0;
+        ir_print_expr(annot, out);
+        return 1;
+    }
+    return 0;
+}
+
+void session_name_alternatives(session *s, const char *name, const char *taken, strbuf *note)
+{
+    run_state *r = &s->run;
+    if (!r->active || !r->m || strcmp(name, taken) == 0)
+        return;
+    int depth = inspect_depth(r->m, r->core);
+    for (int lv = r->level; lv < depth; lv++) {
+        int slots[16];
+        int n = inspect_slot_matches(r->m, r->core, lv, name, slots, 16);
+        if (n == 0)
+            continue;
+        if (n == 1)
+            return;
+        strbuf others = STRBUF_INIT;
+        const value *tv = NULL;
+        for (int k = 0; k < n && k < 16; k++) {
+            const char *sn;
+            const value *v;
+            if (!inspect_slot(r->m, r->core, lv, slots[k], &sn, &v))
+                continue;
+            if (strcmp(sn, taken) == 0) {
+                tv = v;
+                continue;
+            }
+            strbuf_puts(&others, others.len ? ", " : "");
+            strbuf_printf(&others, "%s (", sn);
+            describe_value(v, &others);
+            strbuf_putc(&others, ')');
+        }
+        if (tv) {
+            strbuf_printf(note, "\"%s\" is %s (", name, taken);
+            describe_value(tv, note);
+            strbuf_printf(note, "); also in scope: %s.\n", strbuf_str(&others));
+        }
+        strbuf_free(&others);
+        return;
+    }
+}
+
 tensor *session_lookup_tensor(session *s, const char *name, const tensor **golden, int quiet)
 {
     if (golden)
@@ -954,7 +1156,8 @@ ptodb_status run_begin(session *s, int pass, int stop_at_start)
     run_state *r = &s->run;
     int bp = pass_bp_at_start(s, pass);
     if (bp) {
-        session_printf(s, "\nBreakpoint %d, pass %d %s\n", bp, s->kase.passes[pass].index,
+        if (!bp_is_silent(bp_find(s, bp)))
+            session_printf(s, "\nBreakpoint %d, pass %d %s\n", bp, s->kase.passes[pass].index,
                        s->kase.passes[pass].name);
         stop_info si = {.core = r->core};
         report_stop(s, &si);

@@ -1,3 +1,4 @@
+#include "debug/expr.h"
 #include "debug/session_impl.h"
 
 #include <ctype.h>
@@ -63,6 +64,7 @@ void session_free(session *s)
     session_close_case(s);
     bp_free_all(s);
     display_free_all(s);
+    expr_free_all(s);
     free(s->ops);
     free(s->pending_resume);
     for (int i = 0; i < SETTING_COUNT; i++) {
@@ -599,7 +601,8 @@ ptodb_status session_execute(session *s, const char *line)
     if (*p == '\0' || *p == '#')
         return PTODB_OK;
     const char *w = p;
-    while (*p && !isspace((unsigned char)*p))
+    /* "p/x t": a command's format letters follow its name directly */
+    while (*p && !isspace((unsigned char)*p) && !(*p == '/' && p > w))
         p++;
     size_t wlen = (size_t)(p - w);
     while (isspace((unsigned char)*p))

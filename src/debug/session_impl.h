@@ -49,7 +49,8 @@ typedef struct breakpoint {
     char **commands;     /* run when it stops here */
     size_t ncommands;
     const tensor *watch_seen; /* BP_WATCH: the object last seen under the name */
-    uint64_t watch_hash;      /* and a hash of its contents */
+    char *watch_sub;          /* BP_WATCH on T[SUBSCRIPT]: the subscript, or NULL */
+    tensor *watch_old;        /* the watched value when last seen (NULL before it is bound) */
     int watch_bound;
 } breakpoint;
 
@@ -59,6 +60,7 @@ typedef struct display_item {
     uint64_t hash;      /* of the value at the last stop */
     int has_hash;
     char *summary;      /* the last text shown */
+    char *detail;       /* display/FMT: the elements in that format, or NULL */
     int changed;
 } display_item;
 
@@ -94,6 +96,7 @@ typedef struct run_state {
     int note_depth[EXEC_NCORES];
     uint32_t note_activation[EXEC_NCORES];
     uint64_t note_steps[EXEC_NCORES];
+    int user_modified;   /* set var changed a tensor: the verdict is not the pass's own */
     /* tensors written in place during the last step (write hook) */
     const tensor **written;
     size_t nwritten, capwritten;
@@ -180,6 +183,11 @@ struct session {
     void *poll_ctx;
     int in_hook;         /* running hook-stop or breakpoint commands */
     char *pending_resume; /* a resuming command from breakpoint commands, run after the stop */
+    /* expr.c: the value history ($1 ...) and convenience variables ($name) */
+    tensor **history;
+    size_t nhistory;
+    struct convenience_var { char *name; tensor *t; } *convs;
+    size_t nconvs;
     int draining;        /* session_execute is running pending_resume commands */
 };
 
@@ -236,6 +244,19 @@ tensor *session_lookup_tensor(session *s, const char *name, const tensor **golde
  * frames around it on the current core: 1 with its slot name and value, 0
  * when no frame has it or no program is running. */
 int session_frame_value(session *s, const char *name, const char **slot_name, const value **val);
+/* Records t in the value history and prints "LEAD$N = value" as print
+ * does (cmd_expr.c); fmt is a print format letter or 0. */
+void print_recorded_value(session *s, const char *lead, tensor *t, char fmt);
+/* set var's assignments (cmd_expr.c), reached from `set`. */
+ptodb_status cmd_set_var(session *s, const char *args);
+/* The type a variable is declared with in the dump ("pl.Tile[[16, 64],
+ * pl.BF16, ...]") when expr is the name of a slot of the selected frame
+ * (exact or short): 1 with the text appended to out. */
+int session_declared_type(session *s, const char *expr, strbuf *out);
+/* When a short name could mean more than one bound variable of the frame
+ * that has `taken` (the slot the name resolved to), appends a note line
+ * naming the one taken and the others; appends nothing otherwise. */
+void session_name_alternatives(session *s, const char *name, const char *taken, strbuf *note);
 /* The golden output a tensor name corresponds to (SSA suffix dropped), or NULL. */
 const case_tensor *session_golden_for(const session *s, const char *name);
 /* Prints the stop location: "[CORE] func at file:line" and the source line. */
@@ -245,6 +266,8 @@ void run_print_source_line(session *s, int line);
 /* The `display` list at a stop. */
 void display_show_all(session *s, int only_changed);
 breakpoint *bp_find(session *s, int number);
+/* A new watchpoint starts from the value its name has now, if any. */
+void run_watch_prime(session *s, breakpoint *b);
 void bp_free_all(session *s);
 void display_free_all(session *s);
 int bp_pass_matches(const breakpoint *b, const case_pass *p);

@@ -32,7 +32,7 @@ void tensor_fmt_stats(const tensor *t, strbuf *out)
 
 /* One element as text, Python-like: ints plain, bools True/False, floats
  * with up to 6 significant digits, nan/inf/-inf. */
-static int format_elem(const tensor *t, const int64_t *idx, char *buf, size_t size)
+static int format_natural(const tensor *t, const int64_t *idx, char *buf, size_t size)
 {
     dtype_kind k = dtype_kind_of(t->dtype);
     if (k == DTYPE_KIND_BOOL)
@@ -47,8 +47,49 @@ static int format_elem(const tensor *t, const int64_t *idx, char *buf, size_t si
     return snprintf(buf, size, "%.6g", v);
 }
 
+/* The element's bytes in storage as one unsigned number (little-endian). */
+static uint64_t raw_bits(const tensor *t, const int64_t *idx)
+{
+    size_t size = dtype_size(t->dtype);
+    const unsigned char *p = t->storage->data + (size_t)tensor_elem_index(t, idx) * size;
+    uint64_t bits = 0;
+    for (size_t b = 0; b < size && b < 8; b++)
+        bits |= (uint64_t)p[b] << (8 * b);
+    return bits;
+}
+
+int tensor_fmt_element(const tensor *t, const int64_t *idx, char fmt, char *buf, size_t size)
+{
+    int digits = (int)dtype_size(t->dtype) * 2;
+    switch (fmt) {
+    case 'x': return snprintf(buf, size, "0x%0*" PRIx64, digits, raw_bits(t, idx));
+    case 'o': return snprintf(buf, size, "0%" PRIo64, raw_bits(t, idx));
+    case 't': {
+        uint64_t bits = raw_bits(t, idx);
+        int nbits = (int)dtype_size(t->dtype) * 8, n = 0;
+        for (int b = nbits - 1; b >= 0 && (size_t)n + 1 < size; b--)
+            buf[n++] = (char)('0' + ((bits >> b) & 1));
+        buf[n] = '\0';
+        return n;
+    }
+    case 'd': {
+        if (dtype_kind_of(t->dtype) != DTYPE_KIND_FLOAT)
+            return snprintf(buf, size, "%" PRId64, tensor_get_i64(t, idx));
+        double v = tensor_get(t, idx);
+        if (!isfinite(v))
+            return format_natural(t, idx, buf, size);
+        v = trunc(v);
+        return snprintf(buf, size, "%.0f", v == 0 ? 0.0 : v); /* no "-0" */
+    }
+    case 'f': return snprintf(buf, size, "%.9g", tensor_get(t, idx));
+    case 'e': return snprintf(buf, size, "%.8e", tensor_get(t, idx));
+    default: return format_natural(t, idx, buf, size);
+    }
+}
+
 typedef struct grid_ctx {
     const tensor *t;
+    char fmt;
     int elide;
     int edge;
     int width;
@@ -66,8 +107,8 @@ static int shown(const grid_ctx *g, int dim, int64_t i)
 static void measure(grid_ctx *g, int dim)
 {
     if (dim == g->t->ndim) {
-        char buf[64];
-        int w = format_elem(g->t, g->idx, buf, sizeof buf);
+        char buf[80];
+        int w = tensor_fmt_element(g->t, g->idx, g->fmt, buf, sizeof buf);
         if (w > g->width)
             g->width = w;
         return;
@@ -100,8 +141,8 @@ static void print_dim(grid_ctx *g, int dim)
         }
         g->idx[dim] = i;
         if (dim == t->ndim - 1) {
-            char buf[64];
-            format_elem(t, g->idx, buf, sizeof buf);
+            char buf[80];
+            tensor_fmt_element(t, g->idx, g->fmt, buf, sizeof buf);
             strbuf_printf(g->out, "%*s", g->width, buf);
             if (i + 1 < n)
                 strbuf_puts(g->out, ", ");
@@ -121,15 +162,21 @@ static void print_dim(grid_ctx *g, int dim)
 
 void tensor_fmt_grid(const tensor *t, long max_elems, int edge, strbuf *out)
 {
+    tensor_fmt_grid_as(t, max_elems, edge, 0, out);
+}
+
+void tensor_fmt_grid_as(const tensor *t, long max_elems, int edge, char fmt, strbuf *out)
+{
     if (t->ndim == 0) {
-        char buf[64];
-        format_elem(t, NULL, buf, sizeof buf);
+        char buf[80];
+        tensor_fmt_element(t, NULL, fmt, buf, sizeof buf);
         strbuf_puts(out, buf);
         strbuf_putc(out, '\n');
         return;
     }
     grid_ctx g = {0};
     g.t = t;
+    g.fmt = fmt;
     g.edge = edge > 0 ? edge : 3;
     g.elide = max_elems > 0 && tensor_numel(t) > max_elems;
     g.out = out;
@@ -141,6 +188,47 @@ void tensor_fmt_grid(const tensor *t, long max_elems, int edge, strbuf *out)
     memset(g.idx, 0, sizeof g.idx);
     print_dim(&g, 0);
     strbuf_putc(out, '\n');
+}
+
+static void format_index(const tensor *t, const int64_t *idx, strbuf *out)
+{
+    strbuf_putc(out, '[');
+    for (int d = 0; d < t->ndim; d++)
+        strbuf_printf(out, "%s%" PRId64, d ? ", " : "", idx[d]);
+    strbuf_putc(out, ']');
+}
+
+int tensor_describe_changes(const tensor *before, const tensor *after, int show, strbuf *out)
+{
+    if (before->dtype != after->dtype || before->ndim != after->ndim)
+        return 0;
+    for (int d = 0; d < before->ndim; d++)
+        if (before->shape[d] != after->shape[d])
+            return 0;
+    size_t esize = dtype_size(before->dtype);
+    int64_t n = tensor_numel(before), changed = 0;
+    int64_t idx[TENSOR_MAX_DIMS] = {0};
+    strbuf firsts = STRBUF_INIT;
+    for (int64_t k = 0; k < n; k++, tensor_next_index(before, idx)) {
+        const unsigned char *pa = before->storage->data + (size_t)tensor_elem_index(before, idx) * esize;
+        const unsigned char *pb = after->storage->data + (size_t)tensor_elem_index(after, idx) * esize;
+        if (memcmp(pa, pb, esize) == 0)
+            continue;
+        if (changed < show) {
+            char a[80], b[80];
+            tensor_fmt_element(before, before->ndim ? idx : NULL, 0, a, sizeof a);
+            tensor_fmt_element(after, after->ndim ? idx : NULL, 0, b, sizeof b);
+            strbuf_puts(&firsts, changed ? ", " : "");
+            format_index(before, idx, &firsts);
+            strbuf_printf(&firsts, ": %s -> %s", a, b);
+        }
+        changed++;
+    }
+    if (changed)
+        strbuf_printf(out, "Changed %" PRId64 " of %" PRId64 " element%s: %s%s\n", changed, n, n == 1 ? "" : "s",
+                      strbuf_str(&firsts), changed > show ? ", ..." : "");
+    strbuf_free(&firsts);
+    return changed > 0;
 }
 
 /* ---- subscripts ---------------------------------------------------------- */

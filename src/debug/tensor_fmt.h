@@ -18,6 +18,19 @@ void tensor_fmt_stats(const tensor *t, strbuf *out);
  * than 2*edge shows only its first and last `edge` entries, with "..." in
  * between. */
 void tensor_fmt_grid(const tensor *t, long max_elems, int edge, strbuf *out);
+/* The same with gdb's print format letter: 0 natural, 'x' the raw bits in
+ * hex, 'o' in octal, 't' in binary, 'd' as an integer (floats truncated),
+ * 'f' as a float with 9 significant digits, 'e' in scientific notation. */
+void tensor_fmt_grid_as(const tensor *t, long max_elems, int edge, char fmt, strbuf *out);
+/* One element at idx (NULL for a 0-d tensor) in that format; returns the
+ * length as snprintf does. */
+int tensor_fmt_element(const tensor *t, const int64_t *idx, char fmt, char *buf, size_t size);
+
+/* "Changed 3 of 1024 elements, first at [0, 5]: 1.5 -> 2" and up to
+ * `show` more changed elements, for two tensors of one shape (bits
+ * compared); appends nothing and returns 0 when none changed or the shapes
+ * differ. */
+int tensor_describe_changes(const tensor *before, const tensor *after, int show, strbuf *out);
 
 /* Applies a subscript like "[0:8, 3]" or "[:, -1]" or "[::2]" to t, giving a
  * view (an integer index drops its dimension, as in torch). On error

@@ -1,9 +1,11 @@
 #include "exec/inspect.h"
 
+#include <ctype.h>
 #include <string.h>
 
 #include "exec/machine_int.h"
 #include "exec/program.h"
+#include "ir/walk.h"
 
 const char *inspect_core_state_name(inspect_core_state s)
 {
@@ -59,6 +61,7 @@ int inspect_frame_get(const machine *m, int c, int level, inspect_frame *out)
     if (!f)
         return 0;
     out->func = f->fn->name;
+    out->ir = f->fn->src;
     out->file = m->p->path;
     /* The statement about to run: past the jumps and copies the lowering
      * adds (after a pl.yield_, the jump back to the loop head), so a stop
@@ -97,6 +100,31 @@ static size_t base_len(const char *name)
     return p ? (size_t)(p - name) : strlen(name);
 }
 
+/* x__ssa_v3, x__iter_v1_2, ...: versions of the variable x, as opposed to
+ * x__tile or x__gm_pipe_buffer, other variables made from x. */
+static int is_version_name(const char *name, size_t base)
+{
+    static const char *const kinds[] = {"ssa_v", "rv_v", "iter_v", "idx_v", "phi_v", "tmp_v"};
+    const char *suffix = name + base + 2;
+    for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++) {
+        size_t n = strlen(kinds[k]);
+        if (strncmp(suffix, kinds[k], n) != 0)
+            continue;
+        const char *p = suffix + n;
+        for (;;) {
+            if (!isdigit((unsigned char)*p))
+                return 0;
+            while (isdigit((unsigned char)*p))
+                p++;
+            if (*p == '\0')
+                return 1;
+            if (*p++ != '_')
+                return 0;
+        }
+    }
+    return 0;
+}
+
 int inspect_find_slot(const machine *m, int c, int level, const char *name)
 {
     const xframe *f = get_frame(m, c, level);
@@ -106,16 +134,65 @@ int inspect_find_slot(const machine *m, int c, int level, const char *name)
     for (int i = 0; i < n; i++)
         if (strcmp(f->fn->src->slot_names[i]->text, name) == 0)
             return i;
-    /* "x" matches the bound slot of x__ssa_vN / x__tile... with the latest
-     * assignment order (slots are numbered in order of first appearance). */
+    /* "x" is the latest assigned version of x (x__ssa_vN, x__iter_vN, ...;
+     * slots are numbered in order of first appearance), else the latest
+     * assigned other variable made from x (x__tile). */
     size_t len = strlen(name);
-    int found = -1;
+    int version = -1, other = -1;
     for (int i = 0; i < n; i++) {
         const char *sn = f->fn->src->slot_names[i]->text;
-        if (base_len(sn) == len && strncmp(sn, name, len) == 0 && f->slots[i].kind != VAL_UNBOUND)
-            found = i;
+        if (base_len(sn) != len || strncmp(sn, name, len) != 0 || f->slots[i].kind == VAL_UNBOUND)
+            continue;
+        if (sn[len] && is_version_name(sn, len))
+            version = i;
+        else
+            other = i;
     }
-    return found;
+    return version >= 0 ? version : other;
+}
+
+int inspect_slot_matches(const machine *m, int c, int level, const char *name, int *out, int max)
+{
+    const xframe *f = get_frame(m, c, level);
+    if (!f)
+        return 0;
+    int n = named_slots(f->fn), count = 0;
+    size_t len = strlen(name);
+    for (int i = 0; i < n; i++) {
+        const char *sn = f->fn->src->slot_names[i]->text;
+        if (base_len(sn) != len || strncmp(sn, name, len) != 0 || f->slots[i].kind == VAL_UNBOUND)
+            continue;
+        if (count < max)
+            out[count] = i;
+        count++;
+    }
+    return count;
+}
+
+typedef struct annot_search {
+    int32_t slot;
+    const ir_expr *annot;
+} annot_search;
+
+static void find_annotation(void *ctx, const ir_stmt *st)
+{
+    annot_search *a = ctx;
+    if (!a->annot && (st->kind == IR_STMT_ASSIGN || st->kind == IR_STMT_YIELD) && st->u.assign.ntargets == 1 && st->u.assign.annot &&
+        st->u.assign.targets[0].slot == a->slot)
+        a->annot = st->u.assign.annot;
+}
+
+const ir_expr *inspect_slot_annotation(const machine *m, int c, int level, int slot)
+{
+    const xframe *f = get_frame(m, c, level);
+    if (!f || slot < 0 || slot >= named_slots(f->fn))
+        return NULL;
+    const ir_func *fn = f->fn->src;
+    if ((uint32_t)slot < fn->nparams)
+        return fn->params[slot].annot;
+    annot_search a = {slot, NULL};
+    ir_walk_stmts(&fn->body, find_annotation, &a);
+    return a.annot;
 }
 
 const char *inspect_waiting(const machine *m, int c)

@@ -24,6 +24,7 @@ int inspect_depth(const machine *m, int core);
 
 typedef struct inspect_frame {
     const char *func;  /* function name */
+    const ir_func *ir; /* its IR */
     const char *file;  /* the pass file */
     const ir_stmt *stmt; /* the statement about to run (or running), or NULL */
     int line, col;     /* of stmt; 0 when none */
@@ -43,9 +44,17 @@ int inspect_frame_get(const machine *m, int core, int level, inspect_frame *out)
  * (VAL_UNBOUND before assignment). Returns 0 when out of range. */
 int inspect_slot(const machine *m, int core, int level, int i, const char **name,
                  const value **val);
-/* Looks a name up in a frame: exact, then with its SSA suffix dropped
- * (x__ssa_v3 -> x, matching the latest assigned "x__..." slot). -1 if none. */
+/* Looks a name up in a frame: exact, then by its base name: "x" is the
+ * latest assigned version of x (x__ssa_v3, x__iter_v1, ...), else the latest
+ * assigned other variable made from x (x__tile). -1 if none. */
 int inspect_find_slot(const machine *m, int core, int level, const char *name);
+/* The bound slots of that frame whose base name is `name` (x__ssa_v0,
+ * x__tile, ...), in slot order: fills at most max, returns how many. */
+int inspect_slot_matches(const machine *m, int core, int level, const char *name, int *out, int max);
+
+/* The type annotation slot i is declared with in the dump (a parameter's
+ * as written, or the first annotated assignment to it), or NULL. */
+const ir_expr *inspect_slot_annotation(const machine *m, int core, int level, int slot);
 
 /* "tpop_from_aic (split=1, lane=0)" for a blocked core, else NULL. */
 const char *inspect_waiting(const machine *m, int core);

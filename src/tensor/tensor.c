@@ -453,3 +453,31 @@ void tensor_format_shape(int ndim, const int64_t *shape, char *buf, size_t bufsi
     if (used < bufsize)
         snprintf(buf + used, bufsize - used, "]");
 }
+
+tensor *tensor_snapshot(tensor *t)
+{
+    tensor *c = tensor_clone(t);
+    tensor_copy_attrs(c, t);
+    return c;
+}
+
+int tensor_same_bits(const tensor *a, const tensor *b)
+{
+    if (a->dtype != b->dtype || a->ndim != b->ndim)
+        return 0;
+    for (int d = 0; d < a->ndim; d++)
+        if (a->shape[d] != b->shape[d])
+            return 0;
+    size_t esize = dtype_size(a->dtype);
+    if (tensor_is_contiguous(a) && tensor_is_contiguous(b))
+        return tensor_data(a) == tensor_data(b) ||
+               memcmp(tensor_data(a), tensor_data(b), (size_t)tensor_numel(a) * esize) == 0;
+    int64_t n = tensor_numel(a), idx[TENSOR_MAX_DIMS] = {0};
+    for (int64_t k = 0; k < n; k++, tensor_next_index(a, idx)) {
+        const unsigned char *pa = a->storage->data + (size_t)tensor_elem_index(a, idx) * esize;
+        const unsigned char *pb = b->storage->data + (size_t)tensor_elem_index(b, idx) * esize;
+        if (memcmp(pa, pb, esize) != 0)
+            return 0;
+    }
+    return 1;
+}

@@ -122,6 +122,13 @@ tensor *tensor_cast(tensor *t, dtype_id dt);
  * converting dtypes; handles overlap by staging through a temporary. */
 ptodb_status tensor_copy_into(tensor *dst, const tensor *src);
 
+/* A contiguous copy with the valid/full attributes: the value as it is now,
+ * which later writes to t's storage do not change. */
+tensor *tensor_snapshot(tensor *t);
+/* 1 when a and b have the same dtype, shape and element bytes (NaNs with
+ * the same bits compare equal, -0.0 and 0.0 do not). */
+int tensor_same_bits(const tensor *a, const tensor *b);
+
 /* Copies the valid/full attributes of src onto dst. */
 void tensor_copy_attrs(tensor *dst, const tensor *src);
 

@@ -1,0 +1,32 @@
+# args: @SRCDIR@/examples/mlp-broken
+# gdb's stop reports: a watchpoint names the lane and line that wrote the
+# value and shows old and new values; a watchpoint on a slice fires only
+# when that part changes; `silent` breakpoint commands; "Note: breakpoint
+# also set"; `break N` in the pass selected with `pass N`.
+pass 22
+watch out
+watch out[8:16, 0:2]
+run
+continue
+continue
+continue
+info breakpoints
+delete
+kill
+break 72
+break 72
+tbreak 72
+delete
+break 57
+commands
+silent
+echo [silent stop] ib=
+output ib
+echo \n
+end
+run
+continue
+delete
+pass 18
+break 20
+info breakpoints
