@@ -32,7 +32,7 @@ case "$bin $man1 $man5 $completion" in
 esac
 
 # The installed binary, away from the build tree.
-PTODB=$bin
+PTODB=$bin # run_ptodb runs $PTODB
 cd "$tmp"
 run_ptodb --version
 expect_eq "installed --version exit" 0 "$rc"
