@@ -36,3 +36,7 @@ tests_points_metamorphic_SOURCES = tests/points/metamorphic.c
 tests_points_metamorphic_LDADD = $(ENGINE_LIBS)
 TESTS += tests/cli/points_fixtures.sh
 EXTRA_DIST += tests/cli/points_fixtures.sh
+
+# make install / uninstall into a private DESTDIR: binary, man pages, completion.
+TESTS += tests/cli/install.sh
+EXTRA_DIST += tests/cli/install.sh
