@@ -445,8 +445,8 @@ ptodb_status info_frame(session *s)
     strbuf_printf(&sb, " at %s:%d:%d", file, f.line, f.col);
     if (r->core == EXEC_CORE_AIV0 || r->core == EXEC_CORE_AIV1)
         strbuf_printf(&sb, ", vector lane %d (subblock_idx %d)", r->core - EXEC_CORE_AIV0, r->core - EXEC_CORE_AIV0);
-    strbuf_printf(&sb, "\n call %u of %s on this core, %" PRIu64 " statements into it\n", f.activation + 1, f.func,
-                  f.local_steps);
+    strbuf_printf(&sb, "\n call %u of %s on this core, %" PRIu64 " statement%s into it\n", f.activation + 1, f.func,
+                  f.local_steps, f.local_steps == 1 ? "" : "s");
     inspect_frame caller;
     if (inspect_frame_get(r->m, r->core, r->level + 1, &caller))
         strbuf_printf(&sb, " called by frame %d: %s at %s:%d\n", r->level + 1, caller.func,

@@ -124,7 +124,7 @@ ptodb_status cmd_FINISH(session *s, const char *args)
 ptodb_status cmd_UNTIL(session *s, const char *args)
 {
     if (!*args)
-        return run_go(s, RUN_NEXT, 1, 0);
+        return run_go(s, RUN_UNTIL_NEXT, 1, 0);
     const char *colon = strrchr(args, ':');
     const char *num = colon ? colon + 1 : args;
     char *end;

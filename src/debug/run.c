@@ -847,6 +847,8 @@ ptodb_status run_go(session *s, run_mode mode, long count, int until_line)
     int across_passes = r->finished;
     int target = r->core;
     int d0 = r->m ? inspect_depth(r->m, target) : 0;
+    inspect_frame start;
+    int start_line = r->m && inspect_frame_get(r->m, target, 0, &start) ? start.line : 0;
     stop_info si = {0};
     for (;;) {
         if (r->finished) {
@@ -966,6 +968,25 @@ ptodb_status run_go(session *s, run_mode mode, long count, int until_line)
                 hit = 1;
                 count = 1;
                 session_printf(s, "Run till exit from frame #0\n");
+            }
+            break;
+        case RUN_UNTIL_NEXT: {
+            /* gdb's until: next, but never back to an earlier line of this
+             * frame (a loop runs to its end), or out of the frame */
+            int depth = inspect_depth(r->m, target);
+            if (ev.core == target && (ev.kind == EXEC_EV_FINISHED || depth < d0)) {
+                hit = 1;
+            } else if (ev.core == target && finished_stmt && depth == d0) {
+                inspect_frame g;
+                hit = inspect_frame_get(r->m, target, 0, &g) && g.line > start_line;
+            }
+            break;
+        }
+        case RUN_UNTIL:
+            /* until/advance LOCATION also stop when the current frame returns */
+            if (d0 > 0 && inspect_depth(r->m, target) < d0) {
+                hit = 1;
+                count = 1;
             }
             break;
         default:

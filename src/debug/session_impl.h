@@ -208,7 +208,7 @@ void run_kill(session *s);
 void run_free_results(session *s);
 /* Starts pass i from its entry with fresh inputs; prints errors. */
 ptodb_status run_start(session *s, int pass);
-typedef enum { RUN_STEP, RUN_NEXT, RUN_FINISH, RUN_CONTINUE, RUN_UNTIL } run_mode;
+typedef enum { RUN_STEP, RUN_NEXT, RUN_FINISH, RUN_CONTINUE, RUN_UNTIL, RUN_UNTIL_NEXT } run_mode;
 /* Runs until the mode's stop condition, a breakpoint, the end or an error,
  * then reports the stop. until_line: RUN_UNTIL's line in the running pass. */
 ptodb_status run_go(session *s, run_mode mode, long count, int until_line);

@@ -30,3 +30,17 @@ delete
 pass 18
 break 20
 info breakpoints
+# until without an argument runs a loop to its end (ib goes from 0 to its
+# last value, 1) and stops at the first line after the loop
+delete
+kill
+pass 11
+tbreak 39
+run
+print ib
+until
+print ib
+# until LINE stops at the line, or when the frame returns (line 20 is
+# before the stop: the frame returns first)
+until 20
+info frame
