@@ -193,6 +193,34 @@ static void report_found(cmp_ctx *cx, const trace_rec *rec, const trace_rec *m, 
     }
 }
 
+/* The earliest result that differs from its counterpart at all: how many
+ * elements (valid region only) and by how much. */
+static void note_bit_difference(cmp_ctx *cx, const trace_rec *rec, const trace_rec *m)
+{
+    bisect_stmt *s = cx->st;
+    int64_t n = tensor_numel(rec->t), count = 0;
+    double maxd = 0;
+    for (int64_t k = 0; k < n; k++) {
+        if (!in_valid(rec->t, m->t, k))
+            continue;
+        double x = tensor_get_flat(rec->t, k), y = tensor_get_flat(m->t, k);
+        if (x == y || (isnan(x) && isnan(y)))
+            continue;
+        count++;
+        double d = fabs(x - y);
+        if (isnan(d) || d > maxd)
+            maxd = isnan(d) ? INFINITY : d;
+    }
+    if (!count)
+        return; /* only padding or -0.0/+0.0 and NaN payloads differ */
+    s->bit_line = rec->line;
+    s->bit_core = rec->core;
+    s->bit_tensor = xstrdup(rec->name);
+    s->bit_count = count;
+    s->bit_numel = n;
+    s->bit_max = maxd;
+}
+
 /* Each record of the failing pass, in execution order: its counterpart in
  * the passing pass (same occurrence), and when that differs, any other
  * occurrence of the same statement that matches (lanes may share a loop
@@ -220,6 +248,9 @@ static int on_bad_rec(void *ud, const trace_rec *rec)
         return 0;
     }
     const trace_rec *m = tc.primary && same_shape(tc.primary->t, rec->t) ? tc.primary : NULL;
+    if (m && !cx->st->bit_tensor && !cx->have_main && !trace_rec_is_control(rec) &&
+        !tensor_same_bits(rec->t, m->t))
+        note_bit_difference(cx, rec, m);
     diff_info di;
     /* control flow (loop trip counts, if branches) differs at all or not */
     int control = trace_rec_is_control(rec);
@@ -378,6 +409,18 @@ static void find_statement(batch *b, const bisect_options *o, bisect_result *r)
     }
     free(cx.hint_name);
     free(cx.hint_func);
+    if (!s->found && bad.error && bad.error_line > 0 && !good.error) {
+        /* the passing pass ran to its end: the statement that fails here is
+         * where the two part (a conflicting split, a shape mismatch) */
+        s->found = s->fails = 1;
+        s->file = xstrdup(c->passes[r->first_bad].path);
+        s->func = xstrdup(bad.error_func ? bad.error_func : "?");
+        s->tensor = xstrdup("");
+        s->line = bad.error_line;
+        s->core = bad.error_core;
+        s->note = xstrdup(bad.error);
+        s->first_bad = -1;
+    }
     if (!s->found) {
         strbuf sb = STRBUF_INIT;
         if (bad.error)
@@ -512,6 +555,7 @@ void bisect_result_free(bisect_result *r)
     bisect_stmt *s = &r->stmt;
     bisect_stmt_clear(s);
     free(s->note);
+    free(s->bit_tensor);
     free(s->earlier_tensor);
     free(s->op_now);
     free(s->op_was);
@@ -596,7 +640,16 @@ void bisect_report_text(const batch *b, const bisect_result *r, strbuf *out)
     if (!r->stmt_done)
         return;
     const bisect_stmt *s = &r->stmt;
-    if (s->found && s->op_changed) {
+    if (s->found && s->fails) {
+        strbuf_printf(out, "first divergence: %s:%d: the statement fails (function %s, core %s) where %s ran to its "
+                           "end\n",
+                      s->file, s->line, s->func, machine_core_name(s->core), c->passes[r->last_good].stem);
+        for (const char *l = s->note; *l;) {
+            size_t len = strcspn(l, "\n");
+            strbuf_printf(out, "  %.*s\n", (int)len, l);
+            l += len + (l[len] == '\n');
+        }
+    } else if (s->found && s->op_changed) {
         strbuf_printf(out, "first divergence: %s:%d: tensor '%s' (function %s, core %s)\n", s->file, s->line,
                       s->tensor, s->func, machine_core_name(s->core));
         strbuf_printf(out,
@@ -640,4 +693,10 @@ void bisect_report_text(const batch *b, const bisect_result *r, strbuf *out)
     } else {
         strbuf_printf(out, "first divergence: not found: %s\n", s->note ? s->note : "?");
     }
+    if (s->bit_tensor && (!s->found || s->bit_line != s->line))
+        strbuf_printf(out,
+                      "  earliest bit-level difference: line %d '%s' (core %s): %lld of %lld elements differ, by up "
+                      "to %.6e, within tolerance (a pass may reorder arithmetic on purpose)\n",
+                      s->bit_line, s->bit_tensor, machine_core_name(s->bit_core), (long long)s->bit_count,
+                      (long long)s->bit_numel, s->bit_max);
 }

@@ -55,6 +55,15 @@ typedef struct bisect_stmt {
     char *op_now, *op_was;  /* the statement's op changed (within its kind): "sub", "add" */
     int earlier_line;       /* with op_now: a statement that differs before it, or 0 */
     char *earlier_tensor;
+    /* found: the statement fails in the failing pass (note holds its error)
+     * while the passing pass ran to its end; tensor is "" */
+    int fails;
+    /* the first statement whose result differs from its counterpart at all
+     * (bit for bit), when that is before the divergence (within tolerance) */
+    int bit_line, bit_core;
+    char *bit_tensor;
+    int64_t bit_count, bit_numel;
+    double bit_max;
 } bisect_stmt;
 
 typedef struct bisect_result {

@@ -322,6 +322,41 @@ static void index_block(line_index *li, const ir_block *b)
     ir_walk_stmts(b, index_stmt, li);
 }
 
+/* Where the run failed, from machine_error's first "FILE:LINE:COL: in
+ * FUNC: ..." line (the failing statement). */
+static void note_error_place(trace *t, const char *path, const machine *mach)
+{
+    size_t n = strlen(path);
+    const char *e = t->error;
+    /* REF's wrappers ("Mixed-kernel execution failed in ...") come first */
+    while (e && (strncmp(e, path, n) != 0 || e[n] != ':')) {
+        e = strchr(e, '\n');
+        e = e ? e + 1 : NULL;
+    }
+    if (!e)
+        return;
+    char *end;
+    long line = strtol(e + n + 1, &end, 10);
+    if (line <= 0 || *end != ':')
+        return;
+    t->error_line = (int)line;
+    t->error_core = EXEC_CORE_HOST;
+    const char *in = strstr(end, ": in ");
+    if (in) {
+        in += 5;
+        size_t len = strcspn(in, ":\n");
+        t->error_func = xstrndup(in, len);
+        /* the core whose innermost frame is that function, at that line */
+        for (int k = 0; k < EXEC_NCORES; k++) {
+            inspect_frame f;
+            if (inspect_frame_get(mach, k, 0, &f) && strcmp(f.func, t->error_func) == 0 && f.line == t->error_line) {
+                t->error_core = k;
+                break;
+            }
+        }
+    }
+}
+
 void trace_pass(const char *path, const case_info *c, const runpass_options *o, size_t max_bytes, trace_fn fn,
                 void *ud, trace *out)
 {
@@ -357,6 +392,7 @@ void trace_pass(const char *path, const case_info *c, const runpass_options *o, 
         st = machine_step(mach, &ev);
         if (st != PTODB_OK || ev.kind == EXEC_EV_ERROR) {
             out->error = xstrdup(machine_error(mach));
+            note_error_place(out, path, mach);
             break;
         }
         if (ev.kind == EXEC_EV_DONE)
@@ -404,6 +440,7 @@ void trace_free(trace *t)
     }
     free(t->lists);
     free(t->error);
+    free(t->error_func);
     memset(t, 0, sizeof *t);
 }
 

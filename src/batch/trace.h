@@ -49,6 +49,9 @@ typedef struct trace {
     size_t bytes;    /* held by the copies */
     int truncated;   /* stopped recording at the memory cap */
     char *error;     /* the run failed: machine_error's text, or a setup error */
+    int error_line;  /* the statement that failed (0: not known, or setup) */
+    int error_core;
+    char *error_func;
     uint64_t steps;
     /* internal: occurrence counts while recording, then the lookup index
      * (records by lane + key, lane + name, lane + base, in execution order) */

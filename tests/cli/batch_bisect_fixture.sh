@@ -104,6 +104,27 @@ if [ -d "$PTODB_FIXTURES/qwen3_scope3_910b/passes_dump" ]; then
     expect_contains "changed loop bound: the trip count" "tensor 'trip count of the loop over" "$out"
 fi
 
+# A statement that fails only in the failing pass: the AIC loads a [64, 64]
+# weight block where the matmul after it needs [128, 64] (REF raises a shape
+# assertion there). No tensor differs before it; the failing statement is
+# the divergence, with its error.
+if [ -d "$PTODB_FIXTURES/qwen3_scope3_910b/passes_dump" ]; then
+    c=qwen3_scope3_910b
+    rm -rf "${tmp:?}/$c"
+    cp -RL "$PTODB_FIXTURES/$c" "$tmp/"
+    f="$tmp/$c/passes_dump/$bad_pass.py"
+    fl=$(grep -n 'wg__tile: .* = pl\.tile\.load(w_gate__ssa_v0, .*\[128, 64\], \[128, 64\]' "$f" | head -1 | cut -d: -f1)
+    [ -n "$fl" ] || fail "failing statement: no wg__tile load in $f"
+    sed -i "${fl}s/\[128, 64\], \[128, 64\], target_memory/[64, 64], [64, 64], target_memory/" "$f"
+    cmp -s "$f" "$PTODB_FIXTURES/$c/passes_dump/$bad_pass.py" && fail "failing statement: the edit did not take"
+    run_ptodb --batch "$tmp/$c" --ref=torch1.13 --bisect
+    expect_eq "failing statement: exit" 1 "$rc"
+    expect_contains "failing statement: named" \
+        "first divergence: $f:$fl: the statement fails (function mlp_block_aic, core AIC) where 29_" "$out"
+    expect_contains "failing statement: its error" "Shape mismatch for wg_tile" "$out"
+    echo "bisect names the failing statement at $bad_pass.py:$fl on $c"
+fi
+
 # A flipped branch condition (== to !=): the if's direction is the first
 # divergence, at its line.
 if [ -d "$PTODB_FIXTURES/dyn_valid_shape_loop_910b/passes_dump" ]; then
