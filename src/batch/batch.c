@@ -19,7 +19,7 @@
 #include "base/fdio.h"
 #include "base/mem.h"
 #include "base/strbuf.h"
-#include "debug/heatgrid.h"
+#include "tensor/heatgrid.h"
 
 const char *batch_status_name(batch_status s)
 {
