@@ -2,8 +2,11 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "base/fdio.h"
+#include "base/mem.h"
 #include "batch/report.h"
 #include "exec/machine.h"
 
@@ -64,8 +67,33 @@ static void pass_ref(strbuf *o, const batch *b, int i)
         jstr(o, b->c->passes[i].stem);
 }
 
-static void output_json(strbuf *o, const batch_output *x, int metrics)
+/* The numbers of a heat grid (NaN cells as null), for reports to draw. */
+static void grid_json(strbuf *o, const batch_output *x)
 {
+    const heatgrid *g = x->grid;
+    strbuf_printf(o, "{\"rows\": %d, \"cols\": %d, \"view\": [%lld, %lld], \"block\": [%d, %d], \"per\": \"%s\", "
+                     "\"valid\": [%d, %d], \"max\": ",
+                  g->rows, g->cols, (long long)g->shape[0], (long long)g->shape[1], g->block_rows, g->block_cols,
+                  x->grid_tiled ? "tile" : "block", g->valid_rows, g->valid_cols);
+    jnum(o, g->max);
+    strbuf_puts(o, ", \"tol\": ");
+    jnum(o, x->atol);
+    strbuf_puts(o, ", \"cells\": [");
+    for (int i = 0; i < g->rows * g->cols; i++) {
+        if (i)
+            strbuf_puts(o, i % g->cols ? ", " : ",\n      ");
+        if (isnan(g->cells[i]))
+            strbuf_puts(o, "null");
+        else
+            strbuf_printf(o, "%.6g", (double)g->cells[i]);
+    }
+    strbuf_puts(o, "]}");
+}
+
+static void output_json(strbuf *o, const batch *b, size_t pass, size_t k)
+{
+    const batch_output *x = &b->passes[pass].outputs[k];
+    int metrics = b->o.metrics;
     char d[64];
     exec_format_e6(x->cmp.max_abs_diff, d, sizeof d);
     strbuf_puts(o, "{");
@@ -120,8 +148,50 @@ static void output_json(strbuf *o, const batch_output *x, int metrics)
         strbuf_puts(o, ", \"heatmap\": ");
         jstr(o, x->heatmap);
     }
+    strbuf lines = STRBUF_INIT;
+    report_output_lines(b, pass, k, &lines);
+    strbuf_puts(o, ", \"lines\": ");
+    jstr(o, strbuf_str(&lines));
+    strbuf_free(&lines);
+    if (x->grid) {
+        strbuf_puts(o, ", \"heatgrid\": ");
+        grid_json(o, x);
+    }
     strbuf_puts(o, "}");
 }
+
+/* Lines line-radius .. line+radius of file: {"first": N, "lines": [...]},
+ * or null when the file cannot be read. */
+static void source_json(strbuf *o, const char *file, int line, int radius)
+{
+    size_t len;
+    char *text = file ? file_read_all(file, &len) : NULL;
+    if (!text || line < 1) {
+        strbuf_puts(o, "null");
+        free(text);
+        return;
+    }
+    int first = line - radius < 1 ? 1 : line - radius, n = 1;
+    strbuf_printf(o, "{\"first\": %d, \"lines\": [", first);
+    int emitted = 0;
+    for (const char *p = text; *p && n <= line + radius; n++) {
+        const char *e = strchr(p, '\n');
+        size_t l = e ? (size_t)(e - p) : strlen(p);
+        if (n >= first) {
+            char *one = xstrndup(p, l);
+            strbuf_puts(o, emitted++ ? ", " : "");
+            jstr(o, one);
+            free(one);
+        }
+        if (!e)
+            break;
+        p = e + 1;
+    }
+    strbuf_puts(o, "]}");
+    free(text);
+}
+
+enum { SOURCE_RADIUS = 4 }; /* source lines shown around a statement */
 
 static void bisect_json(strbuf *o, const batch *b, const bisect_result *r)
 {
@@ -183,6 +253,10 @@ static void bisect_json(strbuf *o, const batch *b, const bisect_result *r)
         jnum(o, s->op_changed ? NAN : s->max_golden);
         strbuf_printf(o, ", \"outside\": %lld, \"count\": %lld, \"first_bad_index\": %lld", (long long)s->outside,
                       (long long)s->count, (long long)s->first_bad);
+        strbuf_puts(o, ", \"source\": ");
+        source_json(o, s->file, s->line, SOURCE_RADIUS);
+        strbuf_puts(o, ", \"good_source\": ");
+        source_json(o, s->good_file, s->good_line, SOURCE_RADIUS);
     }
     strbuf_puts(o, ", \"op\": ");
     jstr(o, s->op_now);
@@ -214,6 +288,9 @@ void batch_json_write(const batch *b, const bisect_result *br, const batch_json_
     strbuf_puts(o, "{\n  \"schema\": \"ptodb-batch/1\",\n  \"case\": {");
     jkey(o, "path");
     jstr(o, info->case_path);
+    strbuf_puts(o, ", \"name\": ");
+    const char *slash = strrchr(c->root, '/');
+    jstr(o, slash && slash[1] ? slash + 1 : c->root);
     strbuf_puts(o, ", \"root\": ");
     jstr(o, c->root);
     strbuf_puts(o, ", \"dump_dir\": ");
@@ -269,7 +346,7 @@ void batch_json_write(const batch *b, const bisect_result *br, const batch_json_
         for (size_t k = 0; k < p->noutputs; k++) {
             if (k)
                 strbuf_puts(o, ", ");
-            output_json(o, &p->outputs[k], b->o.metrics);
+            output_json(o, b, i, k);
         }
         strbuf_printf(o, "]}%s\n", i + 1 < c->npasses ? "," : "");
     }
@@ -282,7 +359,22 @@ void batch_json_write(const batch *b, const bisect_result *br, const batch_json_
     strbuf_printf(o, ", \"stopped_early\": %s, \"files_run\": %zu, \"wall_seconds\": ", info->stopped ? "true" : "false",
                   b->nruns);
     jnum(o, info->wall_seconds);
-    strbuf_printf(o, ", \"exit_code\": %d},\n  \"bisect\": ", info->exit_code);
+    strbuf_printf(o, ", \"exit_code\": %d},\n  \"ir_diff\": ", info->exit_code);
+    strbuf diff = STRBUF_INIT;
+    int from, to;
+    if (report_ir_diff(b, &from, &to, &diff) == 0) {
+        strbuf_puts(o, "{\"from\": ");
+        pass_ref(o, b, from);
+        strbuf_puts(o, ", \"to\": ");
+        pass_ref(o, b, to);
+        strbuf_puts(o, ", \"text\": ");
+        jstr(o, strbuf_str(&diff));
+        strbuf_puts(o, "}");
+    } else {
+        strbuf_puts(o, "null");
+    }
+    strbuf_free(&diff);
+    strbuf_puts(o, ",\n  \"bisect\": ");
     if (br)
         bisect_json(o, b, br);
     else
