@@ -7,7 +7,8 @@ src_libptodb_a_SOURCES += \
 	src/base/mkdirs.c src/base/mkdirs.h \
 	src/base/clock.c src/base/clock.h \
 	src/base/textdiff.c src/base/textdiff.h \
-	src/base/jsonread.c src/base/jsonread.h
+	src/base/jsonread.c src/base/jsonread.h \
+	src/base/xmlesc.c src/base/xmlesc.h
 
 check_PROGRAMS += tests/unit/check_base
 TESTS += tests/unit/check_base

@@ -5,6 +5,10 @@ src_libptodb_a_SOURCES += \
 	src/batch/metrics.h src/batch/metrics.c \
 	src/batch/report.h src/batch/report.c \
 	src/batch/json.h src/batch/json.c \
+	src/batch/reportdoc.h src/batch/reportdoc.c \
+	src/batch/junit.h src/batch/junit.c \
+	src/batch/html.h src/batch/html.c \
+	src/batch/merge.h src/batch/merge.c \
 	src/batch/trace.h src/batch/trace.c \
 	src/batch/bisect.h src/batch/bisect.c
 
