@@ -87,7 +87,7 @@ static void heatmap_svg(strbuf *out, const json_value *g, const char *title, int
         cells->n != (size_t)rows * (size_t)cols)
         return;
     double tol = json_get_num(g, "tol", 0), max = json_get_num(g, "max", 0);
-    int cw = cols * 12 <= 768 ? 12 : 768 / cols < 3 ? 3 : 768 / cols, ch = cw;
+    int cw = 768 / cols > 48 ? 48 : 768 / cols < 3 ? 3 : 768 / cols, ch = cw; /* square cells, at most 768 px wide */
     int w = cols * cw, h = rows * ch, legend_y = h + 14, width = w < 420 ? 420 : w;
     int id = ++*ids;
     strbuf_printf(out, "<svg class=\"heatmap\" width=\"%d\" height=\"%d\" "
