@@ -8,7 +8,8 @@ src_libptodb_a_SOURCES += \
 	src/base/clock.c src/base/clock.h \
 	src/base/textdiff.c src/base/textdiff.h \
 	src/base/jsonread.c src/base/jsonread.h \
-	src/base/xmlesc.c src/base/xmlesc.h
+	src/base/xmlesc.c src/base/xmlesc.h \
+	src/base/utf8.c src/base/utf8.h
 
 check_PROGRAMS += tests/unit/check_base
 TESTS += tests/unit/check_base

@@ -7,6 +7,7 @@
 
 #include "base/fdio.h"
 #include "base/mem.h"
+#include "base/utf8.h"
 #include "batch/report.h"
 #include "exec/machine.h"
 
@@ -17,6 +18,7 @@ void json_put_string(strbuf *o, const char *s)
         return;
     }
     strbuf_putc(o, '"');
+    const unsigned char *end = (const unsigned char *)s + strlen(s);
     for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
         switch (*p) {
         case '"': strbuf_puts(o, "\\\""); break;
@@ -25,10 +27,20 @@ void json_put_string(strbuf *o, const char *s)
         case '\t': strbuf_puts(o, "\\t"); break;
         case '\r': strbuf_puts(o, "\\r"); break;
         default:
-            if (*p < 0x20)
+            if (*p < 0x20) {
                 strbuf_printf(o, "\\u%04x", *p);
-            else
+            } else if (*p < 0x80) {
                 strbuf_putc(o, (char)*p);
+            } else {
+                /* bytes that are not UTF-8 (a hostile dump's) become U+FFFD */
+                size_t n = utf8_char_len(p, (size_t)(end - p));
+                if (n == 0) {
+                    strbuf_puts(o, "\\ufffd");
+                } else {
+                    strbuf_append(o, (const char *)p, n);
+                    p += n - 1;
+                }
+            }
         }
     }
     strbuf_putc(o, '"');
