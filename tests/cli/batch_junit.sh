@@ -68,10 +68,12 @@ grep -q 'name="04_after_ConvertToSSA/out" time="[0-9.]*">' "$tmp/hostile.xml" ||
 
 # the fixtures folder: every case in one report
 if [ -d "$PTODB_FIXTURES" ] && ls "$PTODB_FIXTURES"/*/passes_dump >/dev/null 2>&1; then
-    run_ptodb --batch "$PTODB_FIXTURES" -j 2 --junit "$tmp/fixtures.xml"
+    . "$top_srcdir/tests/cli/fixture_lib.sh"
+    fx=$(fixture_folder "$tmp")
+    run_ptodb --batch "$fx" -j 2 --junit "$tmp/fixtures.xml"
     [ "$rc" -le 1 ] || { printf '%s\n' "$err" >&2; fail "fixtures: exit $rc"; }
     valid "$tmp/fixtures.xml" fixtures
-    n=$(ls -d "$PTODB_FIXTURES"/*/passes_dump | wc -l)
+    n=$(ls -d "$fx"/*/passes_dump | wc -l)
     expect_eq "fixtures: one suite per case" "$n" "$(count '<testsuite ' "$tmp/fixtures.xml")"
     echo "fixtures: $(grep -o '<testsuites [^>]*>' "$tmp/fixtures.xml")"
 else

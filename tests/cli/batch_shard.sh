@@ -116,9 +116,12 @@ expect_eq "separate runs: exit (a case has an error)" 2 "$rc"
 expect_eq "separate runs: cases" 3 "$(/usr/bin/python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["cases"]))' "$tmp/sep.json")"
 
 # the fixtures folder: 12 real cases, one of them production-size
+# (with PTODB_FIXTURE_SUBSET=cover, a folder of links to the cover's cases)
 if [ -d "$PTODB_FIXTURES" ] && ls "$PTODB_FIXTURES"/*/passes_dump >/dev/null 2>&1; then
+    . "$top_srcdir/tests/cli/fixture_lib.sh"
+    fx=$(fixture_folder "$tmp")
     t0=$(date +%s.%N)
-    shard_and_merge "$PTODB_FIXTURES" fixtures
+    shard_and_merge "$fx" fixtures
     t1=$(date +%s.%N)
     echo "fixtures: one run, 3 shards and a merge in $(echo "$t1 $t0" | awk '{ printf "%.1f", $1 - $2 }') s"
     $facts "$tmp/fixtures.m.json" >"$tmp/fixtures.facts"
