@@ -110,6 +110,8 @@ expect_eq "other schema: exit" 2 "$rc"
 expect_contains "other schema: message" "not a ptodb --batch report" "$err"
 run_ptodb --merge-reports
 expect_eq "nothing to merge: exit" 2 "$rc"
+run_ptodb --merge-reports "$tmp/examples.s1.json" --shard 1/3
+expect_eq "--shard with a merge: exit" 2 "$rc"
 # whole reports of separate runs merge too
 run_ptodb --merge-reports "$tmp/one.json" "$tmp/bad.json" --json "$tmp/sep.json"
 expect_eq "separate runs: exit (a case has an error)" 2 "$rc"
