@@ -212,9 +212,11 @@ static void failing_passes(strbuf *out, const json_value *kase, int *ids)
             const json_value *o = &outs->items[k];
             if (json_get_bool(o, "pass", 0))
                 continue;
+            strbuf scratch = STRBUF_INIT;
             strbuf_puts(out, "<pre>");
-            text(out, json_get_str(o, "lines"));
+            text(out, report_output_text(o, &scratch));
             strbuf_puts(out, "</pre>\n");
+            strbuf_free(&scratch);
             const json_value *g = json_get(o, "heatgrid");
             if (g && !same) {
                 strbuf title = STRBUF_INIT;

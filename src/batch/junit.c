@@ -74,18 +74,20 @@ static void pass_cases(strbuf *out, const json_value *kase, const json_value *p,
         const char *note = json_get_str(p, "ref_note");
         for (size_t k = 0; k < outs->n; k++) {
             const json_value *o = &outs->items[k];
-            const char *lines = json_get_str(o, "lines");
+            strbuf scratch = STRBUF_INIT;
+            const char *lines = report_output_text(o, &scratch);
             testcase_open(out, cls, stem, json_get_str(o, "key"), k == 0 ? seconds : 0);
             sc->tests++;
             const char *error = json_get_str(o, "error");
             int pass = json_get_bool(o, "pass", 0);
             if (!error && pass && !note) {
                 strbuf_puts(out, "/>\n");
+                strbuf_free(&scratch);
                 continue;
             }
             strbuf_puts(out, ">\n");
             if (error) {
-                outcome(out, "error", "compare_error", lines ? lines : error);
+                outcome(out, "error", "compare_error", json_get_str(o, "lines") ? lines : error);
                 sc->errors++;
             } else if (!pass) {
                 outcome(out, "failure", "mismatch", lines);
@@ -97,6 +99,7 @@ static void pass_cases(strbuf *out, const json_value *kase, const json_value *p,
                 strbuf_puts(out, "); ptodb ran it and compares with golden</system-out>\n");
             }
             strbuf_puts(out, "    </testcase>\n");
+            strbuf_free(&scratch);
         }
         return;
     }

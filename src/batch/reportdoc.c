@@ -142,6 +142,18 @@ const char *report_case_path(const json_value *kase)
     return p ? p : "?";
 }
 
+const char *report_output_text(const json_value *o, strbuf *scratch)
+{
+    const char *lines = json_get_str(o, "lines");
+    if (lines)
+        return lines;
+    const char *d = json_get_str(o, "max_abs_diff_text");
+    strbuf_clear(scratch);
+    strbuf_printf(scratch, "validate tensor: '%s', max_abs_diff: %s, pass: %s\n", json_get_str(o, "key"),
+                  d ? d : "nan", json_get_bool(o, "pass", 0) ? "True" : "False");
+    return strbuf_str(scratch);
+}
+
 void report_doc_totals(const json_value *const *cases, size_t n, report_totals *t)
 {
     memset(t, 0, sizeof *t);

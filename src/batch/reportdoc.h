@@ -40,6 +40,10 @@ int report_case_exit(const json_value *kase);
 const char *report_case_name(const json_value *kase);
 const char *report_case_path(const json_value *kase);
 
+/* What REF prints for an output (its "lines"); for a report written before
+ * ptodb kept them, the validate line made from its fields, in scratch. */
+const char *report_output_text(const json_value *output, strbuf *scratch);
+
 typedef struct report_totals {
     size_t cases, cases_passed, cases_failed, cases_error;
     size_t passes, passed, failed, not_run;
