@@ -4,5 +4,6 @@ ptodb_SOURCES += \
 ptodb_SOURCES += ui/mode_info.c
 ptodb_SOURCES += ui/mode_check.c ui/mode_print.c
 ptodb_SOURCES += ui/mode_run.c
-ptodb_SOURCES += ui/mode_batch.c
+ptodb_SOURCES += ui/mode_batch.c ui/report_files.c ui/report_files.h
+ptodb_SOURCES += ui/mode_merge.c
 include ui/tui/local.mk

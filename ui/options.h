@@ -30,10 +30,14 @@
     X(NO_CHECK_SHAPES, "no-check-shapes", 0, NONE, NULL, "skip REF's check_shapes assertions") \
     X(SAVE_OUTPUTS, "save-outputs", 0, REQUIRED, "DIR", "with --run: write each output as DIR/PASS.KEY.raw") \
     X(JOBS, "jobs", 'j', REQUIRED, "N", "with --run/--batch: run N passes at a time in worker processes") \
-    X(BATCH, "batch", 0, NONE, "PATH", "validate every pass of a case: REF's lines, a summary table; exit 1 if any fails") \
+    X(BATCH, "batch", 0, NONE, "PATH", "validate every pass of a case (or of every case in a folder): REF's lines, a summary table; exit 1 if any fails") \
     X(STOP_AT_FIRST, "stop-at-first", 0, NONE, NULL, "with --batch: stop at the first failing pass, as REF does") \
     X(METRICS, "metrics", 0, NONE, NULL, "with --batch: share outside tolerance, first bad index, max rel error, NaN/Inf, ULP") \
-    X(JSON, "json", 0, REQUIRED, "FILE", "with --batch: write the report as JSON to FILE (- for stdout)") \
+    X(JSON, "json", 0, REQUIRED, "FILE", "with --batch/--merge-reports: write the report as JSON to FILE (- for stdout)") \
+    X(JUNIT, "junit", 0, REQUIRED, "FILE", "with --batch/--merge-reports: write a JUnit XML report (one testcase per pass and output) to FILE") \
+    X(HTML, "html", 0, REQUIRED, "FILE", "with --batch/--merge-reports: write a self-contained HTML report (tables, heat maps, IR diff) to FILE") \
+    X(SHARD, "shard", 0, REQUIRED, "K/N", "with --batch DIR: validate only the K-th of N slices of DIR's sorted cases") \
+    X(MERGE_REPORTS, "merge-reports", 0, NONE, "FILE...", "join the JSON reports of --batch shards into one (--json, --junit, --html)") \
     X(BISECT, "bisect", 0, NONE, NULL, "with --batch: find the first failing pass and its first differing statement") \
     X(HEATMAP, "heatmap", 0, NONE, NULL, "with --batch: print a heat grid of |actual - golden| per output")
 

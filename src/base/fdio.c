@@ -1,7 +1,10 @@
 #include "base/fdio.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <unistd.h>
+
+#include "base/strbuf.h"
 
 int fd_write_all(int fd, const void *buf, size_t n)
 {
@@ -31,4 +34,25 @@ int fd_read_all(int fd, void *buf, size_t n)
         n -= (size_t)r;
     }
     return 0;
+}
+
+char *file_read_all(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    strbuf sb = STRBUF_INIT;
+    char buf[65536];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+        strbuf_append(&sb, buf, n);
+    int bad = ferror(f);
+    fclose(f);
+    if (bad) {
+        strbuf_free(&sb);
+        errno = EIO;
+        return NULL;
+    }
+    *len = sb.len;
+    return strbuf_detach(&sb);
 }

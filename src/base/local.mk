@@ -5,7 +5,11 @@ src_libptodb_a_SOURCES += \
 	src/base/diag.c src/base/diag.h \
 	src/base/fdio.c src/base/fdio.h \
 	src/base/mkdirs.c src/base/mkdirs.h \
-	src/base/clock.c src/base/clock.h
+	src/base/clock.c src/base/clock.h \
+	src/base/textdiff.c src/base/textdiff.h \
+	src/base/jsonread.c src/base/jsonread.h \
+	src/base/xmlesc.c src/base/xmlesc.h \
+	src/base/utf8.c src/base/utf8.h
 
 check_PROGRAMS += tests/unit/check_base
 TESTS += tests/unit/check_base

@@ -19,7 +19,7 @@
 #include "base/fdio.h"
 #include "base/mem.h"
 #include "base/strbuf.h"
-#include "debug/heatgrid.h"
+#include "tensor/heatgrid.h"
 
 const char *batch_status_name(batch_status s)
 {
@@ -32,21 +32,6 @@ const char *batch_status_name(batch_status s)
 }
 
 /* ---- files ------------------------------------------------------------------------------ */
-
-static char *read_file(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    strbuf sb = STRBUF_INIT;
-    char buf[65536];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-        strbuf_append(&sb, buf, n);
-    fclose(f);
-    *len = sb.len;
-    return strbuf_detach(&sb);
-}
 
 void batch_init(batch *b, const case_info *c, const batch_options *o)
 {
@@ -62,7 +47,7 @@ void batch_init(batch *b, const case_info *c, const batch_options *o)
     size_t *len = xcalloc(n ? n : 1, sizeof *len);
     for (size_t i = 0; i < n; i++) {
         b->passes[i].same_as = -1;
-        text[i] = read_file(c->passes[i].path, &len[i]);
+        text[i] = file_read_all(c->passes[i].path, &len[i]);
         b->twin[i] = (int)i;
         for (size_t j = 0; text[i] && j < i; j++)
             if (b->twin[j] == (int)j && text[j] && len[j] == len[i] && memcmp(text[j], text[i], len[i]) == 0) {
@@ -83,6 +68,7 @@ static void pass_clear(batch_pass *p)
     for (size_t k = 0; k < p->noutputs; k++) {
         free(p->outputs[k].key);
         free(p->outputs[k].heatmap);
+        batch_output_free_grid(&p->outputs[k]);
     }
     free(p->outputs);
     free(p->message);
@@ -124,7 +110,7 @@ static int base_is(const char *s, const char *e, const char *key)
 int batch_tile_shape(const char *path, const char *key, int64_t *rows, int64_t *cols)
 {
     size_t len;
-    char *text = read_file(path, &len);
+    char *text = file_read_all(path, &len);
     if (!text)
         return 0;
     int found = 0;
@@ -171,35 +157,62 @@ int batch_tile_shape(const char *path, const char *key, int64_t *rows, int64_t *
 
 /* ---- one pass --------------------------------------------------------------------------- */
 
-static void heatmap_text(const batch *b, size_t pass, const runpass_output *o, batch_output *bo)
+void batch_output_free_grid(batch_output *o)
+{
+    if (o->grid) {
+        heatgrid_free(o->grid);
+        free(o->grid);
+        o->grid = NULL;
+    }
+}
+
+/* The heat grid of an output: one cell per stored tile when the pass file
+ * says the tile shape and that gives a sensible grid, else blocks of at most
+ * the options' size. */
+static int output_grid(const batch *b, size_t pass, const runpass_output *o, heatgrid *g, int *tiled)
 {
     const tensor *a = o->actual;
     if (a->ndim == 0)
-        return;
+        return -1;
     int64_t cols = a->shape[a->ndim - 1];
     int64_t rows = cols ? tensor_numel(a) / cols : 0;
     int max_rows = b->o.heat_max_rows > 0 ? b->o.heat_max_rows : 16;
     int max_cols = b->o.heat_max_cols > 0 ? b->o.heat_max_cols : 64;
     int64_t tr, tc;
-    int tiled = 0;
+    *tiled = 0;
     if (batch_tile_shape(b->c->passes[pass].path, o->key, &tr, &tc) && rows % tr == 0 && cols % tc == 0 &&
         rows / tr <= 4 * max_rows && cols / tc <= 2 * max_cols && (rows / tr) * (cols / tc) > 1) {
         /* one cell per tile; an output that is a single tile gets blocks */
         max_rows = (int)(rows / tr);
         max_cols = (int)(cols / tc);
-        tiled = 1;
+        *tiled = 1;
     }
+    return heatgrid_compute(a, o->golden, max_rows, max_cols, g) == PTODB_OK ? 0 : -1;
+}
+
+static void output_heat(const batch *b, size_t pass, const runpass_output *o, batch_output *bo)
+{
+    int want_text = b->o.heatmap, want_grid = o->cmp.error == 0 && !o->cmp.pass;
     heatgrid g;
-    if (heatgrid_compute(a, o->golden, max_rows, max_cols, &g) != PTODB_OK)
+    int tiled;
+    if ((!want_text && !want_grid) || output_grid(b, pass, o, &g, &tiled) != 0)
         return;
-    strbuf sb = STRBUF_INIT;
-    strbuf_printf(&sb, "heatmap '%s' (max |actual - golden| per %s, %lldx%lld view):\n", o->key,
-                  tiled ? "tile" : "block", (long long)rows, (long long)cols);
-    heatgrid_render_text(&g, o->atol, &sb);
-    if (g.valid_rows < g.rows || g.valid_cols < g.cols)
-        strbuf_printf(&sb, "valid region: the first %d x %d cells\n", g.valid_rows, g.valid_cols);
-    heatgrid_free(&g);
-    bo->heatmap = strbuf_detach(&sb);
+    if (want_text) {
+        strbuf sb = STRBUF_INIT;
+        strbuf_printf(&sb, "heatmap '%s' (max |actual - golden| per %s, %lldx%lld view):\n", o->key,
+                      tiled ? "tile" : "block", (long long)g.shape[0], (long long)g.shape[1]);
+        heatgrid_render_text(&g, o->atol, &sb);
+        if (g.valid_rows < g.rows || g.valid_cols < g.cols)
+            strbuf_printf(&sb, "valid region: the first %d x %d cells\n", g.valid_rows, g.valid_cols);
+        bo->heatmap = strbuf_detach(&sb);
+    }
+    if (want_grid) {
+        bo->grid = xmalloc(sizeof *bo->grid);
+        *bo->grid = g;
+        bo->grid_tiled = tiled;
+    } else {
+        heatgrid_free(&g);
+    }
 }
 
 static void eval_one(const batch *b, size_t i, batch_pass *p)
@@ -233,8 +246,7 @@ static void eval_one(const batch *b, size_t i, batch_pass *p)
                 p->ok = 0;
             if (b->o.metrics)
                 batch_metrics_compute(o->actual, o->golden, o->rtol, o->atol, &bo->met);
-            if (b->o.heatmap)
-                heatmap_text(b, i, o, bo);
+            output_heat(b, i, o, bo);
         }
         if (!r.all_pass)
             p->ok = 0;
@@ -280,6 +292,13 @@ static void serialize(const batch_pass *p, strbuf *sb)
         put(sb, &o->cmp, sizeof o->cmp);
         put(sb, &o->met, sizeof o->met);
         put_str(sb, o->heatmap);
+        uint32_t has_grid = o->grid != NULL;
+        put(sb, &has_grid, sizeof has_grid);
+        if (o->grid) {
+            put(sb, o->grid, sizeof *o->grid);
+            put(sb, &o->grid_tiled, sizeof o->grid_tiled);
+            put(sb, o->grid->cells, (size_t)o->grid->rows * (size_t)o->grid->cols * sizeof *o->grid->cells);
+        }
     }
 }
 
@@ -345,6 +364,20 @@ static int deserialize(const char *data, size_t len, batch_pass *p)
         get(&r, &o->cmp, sizeof o->cmp);
         get(&r, &o->met, sizeof o->met);
         o->heatmap = get_str(&r);
+        uint32_t has_grid;
+        get(&r, &has_grid, sizeof has_grid);
+        if (has_grid && !r.bad) {
+            heatgrid g;
+            get(&r, &g, sizeof g);
+            get(&r, &o->grid_tiled, sizeof o->grid_tiled);
+            if (r.bad || g.rows < 1 || g.cols < 1 || g.rows > 1 << 16 || g.cols > 1 << 16)
+                return -1;
+            size_t bytes = (size_t)g.rows * (size_t)g.cols * sizeof *g.cells;
+            g.cells = xmalloc(bytes);
+            get(&r, g.cells, bytes);
+            o->grid = xmalloc(sizeof *o->grid);
+            *o->grid = g;
+        }
         if (!o->key)
             o->key = xstrdup("?");
     }
@@ -389,6 +422,14 @@ static void copy_from_twin(batch *b, size_t i)
         p->outputs[k] = src->outputs[k];
         p->outputs[k].key = xstrdup(src->outputs[k].key);
         p->outputs[k].heatmap = src->outputs[k].heatmap ? xstrdup(src->outputs[k].heatmap) : NULL;
+        if (src->outputs[k].grid) {
+            const heatgrid *g = src->outputs[k].grid;
+            size_t bytes = (size_t)g->rows * (size_t)g->cols * sizeof *g->cells;
+            p->outputs[k].grid = xmalloc(sizeof *g);
+            *p->outputs[k].grid = *g;
+            p->outputs[k].grid->cells = xmalloc(bytes);
+            memcpy(p->outputs[k].grid->cells, g->cells, bytes);
+        }
         char *m = replace_all(src->outputs[k].cmp.msg, from, to);
         snprintf(p->outputs[k].cmp.msg, sizeof p->outputs[k].cmp.msg, "%s", m);
         free(m);

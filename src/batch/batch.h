@@ -16,6 +16,7 @@
 #include "data/case.h"
 #include "exec/compare.h"
 #include "exec/runpass.h"
+#include "tensor/heatgrid.h"
 
 typedef enum { BATCH_NOT_RUN, BATCH_COMPARED, BATCH_REF_FAIL, BATCH_ERROR } batch_status;
 
@@ -27,6 +28,8 @@ typedef struct batch_output {
     exec_compare_result cmp;
     batch_metrics met;     /* when the options ask for metrics */
     char *heatmap;         /* text grid when the options ask for heat maps, else NULL */
+    heatgrid *grid;        /* the same grid's numbers for a failing output (reports draw it), else NULL */
+    int grid_tiled;        /* one cell per stored tile rather than per block */
 } batch_output;
 
 typedef struct batch_pass {
@@ -81,5 +84,7 @@ size_t batch_eval_all(batch *b, batch_ready_fn cb, void *ud);
 int batch_tile_shape(const char *path, const char *key, int64_t *rows, int64_t *cols);
 
 const char *batch_status_name(batch_status s);
+/* Frees o->grid (and sets it to NULL). */
+void batch_output_free_grid(batch_output *o);
 
 #endif

@@ -2,18 +2,23 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "base/fdio.h"
+#include "base/mem.h"
+#include "base/utf8.h"
 #include "batch/report.h"
 #include "exec/machine.h"
 
-static void jstr(strbuf *o, const char *s)
+void json_put_string(strbuf *o, const char *s)
 {
     if (!s) {
         strbuf_puts(o, "null");
         return;
     }
     strbuf_putc(o, '"');
+    const unsigned char *end = (const unsigned char *)s + strlen(s);
     for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
         switch (*p) {
         case '"': strbuf_puts(o, "\\\""); break;
@@ -22,10 +27,20 @@ static void jstr(strbuf *o, const char *s)
         case '\t': strbuf_puts(o, "\\t"); break;
         case '\r': strbuf_puts(o, "\\r"); break;
         default:
-            if (*p < 0x20)
+            if (*p < 0x20) {
                 strbuf_printf(o, "\\u%04x", *p);
-            else
+            } else if (*p < 0x80) {
                 strbuf_putc(o, (char)*p);
+            } else {
+                /* bytes that are not UTF-8 (a hostile dump's) become U+FFFD */
+                size_t n = utf8_char_len(p, (size_t)(end - p));
+                if (n == 0) {
+                    strbuf_puts(o, "\\ufffd");
+                } else {
+                    strbuf_append(o, (const char *)p, n);
+                    p += n - 1;
+                }
+            }
         }
     }
     strbuf_putc(o, '"');
@@ -41,7 +56,7 @@ static void jnum(strbuf *o, double v)
 
 static void jkey(strbuf *o, const char *k)
 {
-    jstr(o, k);
+    json_put_string(o, k);
     strbuf_puts(o, ": ");
 }
 
@@ -50,9 +65,9 @@ static void tol(strbuf *o, const case_tol *t)
     strbuf_puts(o, "{\"value\": ");
     jnum(o, t->value);
     strbuf_puts(o, ", \"source\": ");
-    jstr(o, case_tol_source_name(t->source));
+    json_put_string(o, case_tol_source_name(t->source));
     strbuf_puts(o, ", \"where\": ");
-    jstr(o, t->where);
+    json_put_string(o, t->where);
     strbuf_puts(o, "}");
 }
 
@@ -61,16 +76,41 @@ static void pass_ref(strbuf *o, const batch *b, int i)
     if (i < 0)
         strbuf_puts(o, "null");
     else
-        jstr(o, b->c->passes[i].stem);
+        json_put_string(o, b->c->passes[i].stem);
 }
 
-static void output_json(strbuf *o, const batch_output *x, int metrics)
+/* The numbers of a heat grid (NaN cells as null), for reports to draw. */
+static void grid_json(strbuf *o, const batch_output *x)
 {
+    const heatgrid *g = x->grid;
+    strbuf_printf(o, "{\"rows\": %d, \"cols\": %d, \"view\": [%lld, %lld], \"block\": [%d, %d], \"per\": \"%s\", "
+                     "\"valid\": [%d, %d], \"max\": ",
+                  g->rows, g->cols, (long long)g->shape[0], (long long)g->shape[1], g->block_rows, g->block_cols,
+                  x->grid_tiled ? "tile" : "block", g->valid_rows, g->valid_cols);
+    jnum(o, g->max);
+    strbuf_puts(o, ", \"tol\": ");
+    jnum(o, x->atol);
+    strbuf_puts(o, ", \"cells\": [");
+    for (int i = 0; i < g->rows * g->cols; i++) {
+        if (i)
+            strbuf_puts(o, i % g->cols ? ", " : ",\n      ");
+        if (isnan(g->cells[i]))
+            strbuf_puts(o, "null");
+        else
+            strbuf_printf(o, "%.6g", (double)g->cells[i]);
+    }
+    strbuf_puts(o, "]}");
+}
+
+static void output_json(strbuf *o, const batch *b, size_t pass, size_t k)
+{
+    const batch_output *x = &b->passes[pass].outputs[k];
+    int metrics = b->o.metrics;
     char d[64];
     exec_format_e6(x->cmp.max_abs_diff, d, sizeof d);
     strbuf_puts(o, "{");
     jkey(o, "key");
-    jstr(o, x->key);
+    json_put_string(o, x->key);
     strbuf_puts(o, ", \"pass\": ");
     strbuf_puts(o, !x->cmp.error && x->cmp.pass ? "true" : "false");
     strbuf_puts(o, ", \"max_abs_diff\": ");
@@ -79,7 +119,7 @@ static void output_json(strbuf *o, const batch_output *x, int metrics)
     else
         jnum(o, x->cmp.max_abs_diff);
     strbuf_puts(o, ", \"max_abs_diff_text\": ");
-    jstr(o, x->cmp.error ? NULL : d);
+    json_put_string(o, x->cmp.error ? NULL : d);
     strbuf_puts(o, ", \"rtol\": ");
     jnum(o, x->rtol);
     strbuf_puts(o, ", \"atol\": ");
@@ -91,7 +131,7 @@ static void output_json(strbuf *o, const batch_output *x, int metrics)
     else
         strbuf_puts(o, "null");
     strbuf_puts(o, ", \"error\": ");
-    jstr(o, x->cmp.error ? x->cmp.msg : NULL);
+    json_put_string(o, x->cmp.error ? x->cmp.msg : NULL);
     if (metrics) {
         const batch_metrics *m = &x->met;
         strbuf_printf(o, ", \"metrics\": {\"outside\": %lld, \"outside_share\": ", (long long)m->outside);
@@ -118,16 +158,63 @@ static void output_json(strbuf *o, const batch_output *x, int metrics)
     }
     if (x->heatmap) {
         strbuf_puts(o, ", \"heatmap\": ");
-        jstr(o, x->heatmap);
+        json_put_string(o, x->heatmap);
+    }
+    strbuf lines = STRBUF_INIT;
+    report_output_lines(b, pass, k, &lines);
+    strbuf_puts(o, ", \"lines\": ");
+    json_put_string(o, strbuf_str(&lines));
+    strbuf_free(&lines);
+    if (x->grid) {
+        strbuf_puts(o, ", \"heatgrid\": ");
+        grid_json(o, x);
     }
     strbuf_puts(o, "}");
 }
+
+/* Lines line-radius .. line+radius of file: {"first": N, "lines": [...]},
+ * or null when the file cannot be read. */
+static void source_json(strbuf *o, const char *file, int line, int radius)
+{
+    size_t len;
+    char *text = file ? file_read_all(file, &len) : NULL;
+    if (!text || line < 1) {
+        strbuf_puts(o, "null");
+        free(text);
+        return;
+    }
+    int first = line - radius < 1 ? 1 : line - radius, n = 1;
+    strbuf_printf(o, "{\"first\": %d, \"lines\": [", first);
+    int emitted = 0;
+    for (const char *p = text; *p && n <= line + radius; n++) {
+        const char *e = strchr(p, '\n');
+        size_t l = e ? (size_t)(e - p) : strlen(p);
+        if (n >= first) {
+            char *one = xstrndup(p, l);
+            strbuf_puts(o, emitted++ ? ", " : "");
+            json_put_string(o, one);
+            free(one);
+        }
+        if (!e)
+            break;
+        p = e + 1;
+    }
+    strbuf_puts(o, "]}");
+    free(text);
+}
+
+enum { SOURCE_RADIUS = 4 }; /* source lines shown around a statement */
 
 static void bisect_json(strbuf *o, const batch *b, const bisect_result *r)
 {
     static const char *const st[] = {"found", "all_pass", "first_fails", "no_passes", "interrupted"};
     strbuf_puts(o, "{\"status\": ");
-    jstr(o, st[r->status]);
+    json_put_string(o, st[r->status]);
+    strbuf text = STRBUF_INIT;
+    bisect_report_text(b, r, &text);
+    strbuf_puts(o, ", \"text\": ");
+    json_put_string(o, strbuf_str(&text));
+    strbuf_free(&text);
     strbuf_puts(o, ", \"first_bad\": ");
     pass_ref(o, b, r->first_bad);
     strbuf_puts(o, ", \"last_good\": ");
@@ -166,32 +253,36 @@ static void bisect_json(strbuf *o, const batch *b, const bisect_result *r)
                   s->op_changed ? "true" : "false");
     if (s->found) {
         strbuf_puts(o, ", \"file\": ");
-        jstr(o, s->file);
+        json_put_string(o, s->file);
         strbuf_printf(o, ", \"line\": %d, \"function\": ", s->line);
-        jstr(o, s->func);
+        json_put_string(o, s->func);
         strbuf_puts(o, ", \"core\": ");
-        jstr(o, machine_core_name(s->core));
+        json_put_string(o, machine_core_name(s->core));
         strbuf_puts(o, ", \"tensor\": ");
-        jstr(o, s->tensor);
+        json_put_string(o, s->tensor);
         strbuf_puts(o, ", \"good_file\": ");
-        jstr(o, s->good_file);
+        json_put_string(o, s->good_file);
         strbuf_printf(o, ", \"good_line\": %d, \"good_tensor\": ", s->good_line);
-        jstr(o, s->good_tensor);
+        json_put_string(o, s->good_tensor);
         strbuf_puts(o, ", \"max_abs_diff\": ");
         jnum(o, s->op_changed ? NAN : s->max_abs_diff);
         strbuf_puts(o, ", \"max_abs_golden\": ");
         jnum(o, s->op_changed ? NAN : s->max_golden);
         strbuf_printf(o, ", \"outside\": %lld, \"count\": %lld, \"first_bad_index\": %lld", (long long)s->outside,
                       (long long)s->count, (long long)s->first_bad);
+        strbuf_puts(o, ", \"source\": ");
+        source_json(o, s->file, s->line, SOURCE_RADIUS);
+        strbuf_puts(o, ", \"good_source\": ");
+        source_json(o, s->good_file, s->good_line, SOURCE_RADIUS);
     }
     strbuf_puts(o, ", \"op\": ");
-    jstr(o, s->op_now);
+    json_put_string(o, s->op_now);
     strbuf_puts(o, ", \"good_op\": ");
-    jstr(o, s->op_was);
+    json_put_string(o, s->op_was);
     strbuf_puts(o, ", \"earlier\": ");
     if (s->earlier_tensor) {
         strbuf_printf(o, "{\"line\": %d, \"tensor\": ", s->earlier_line);
-        jstr(o, s->earlier_tensor);
+        json_put_string(o, s->earlier_tensor);
         strbuf_puts(o, "}");
     } else {
         strbuf_puts(o, "null");
@@ -199,12 +290,12 @@ static void bisect_json(strbuf *o, const batch *b, const bisect_result *r)
     strbuf_puts(o, ", \"later\": [");
     for (size_t k = 0; k < s->nlater; k++) {
         strbuf_printf(o, "%s{\"line\": %d, \"tensor\": ", k ? ", " : "", s->later_line[k]);
-        jstr(o, s->later_tensor[k]);
+        json_put_string(o, s->later_tensor[k]);
         strbuf_puts(o, "}");
     }
     strbuf_printf(o, "], \"compared\": %zu, \"realigned\": %zu, \"unmatched\": %zu, \"note\": ", s->compared,
                   s->realigned, s->unmatched);
-    jstr(o, s->note);
+    json_put_string(o, s->note);
     strbuf_puts(o, "}}");
 }
 
@@ -213,16 +304,19 @@ void batch_json_write(const batch *b, const bisect_result *br, const batch_json_
     const case_info *c = b->c;
     strbuf_puts(o, "{\n  \"schema\": \"ptodb-batch/1\",\n  \"case\": {");
     jkey(o, "path");
-    jstr(o, info->case_path);
+    json_put_string(o, info->case_path);
+    strbuf_puts(o, ", \"name\": ");
+    const char *slash = strrchr(c->root, '/');
+    json_put_string(o, slash && slash[1] ? slash + 1 : c->root);
     strbuf_puts(o, ", \"root\": ");
-    jstr(o, c->root);
+    json_put_string(o, c->root);
     strbuf_puts(o, ", \"dump_dir\": ");
-    jstr(o, c->dump_dir);
+    json_put_string(o, c->dump_dir);
     strbuf_printf(o, ", \"passes\": %zu, \"distinct_files\": %zu, \"outputs\": [", c->npasses, b->ndistinct);
     for (size_t k = 0; k < c->noutputs; k++) {
         if (k)
             strbuf_puts(o, ", ");
-        jstr(o, c->outputs[k].name);
+        json_put_string(o, c->outputs[k].name);
     }
     strbuf_puts(o, "]},\n  \"tolerances\": {\"rtol\": ");
     tol(o, &c->rtol);
@@ -240,7 +334,7 @@ void batch_json_write(const batch *b, const bisect_result *br, const batch_json_
         strbuf_puts(o, "}");
     }
     strbuf_puts(o, "}},\n  \"options\": {\"profile\": ");
-    jstr(o, info->profile);
+    json_put_string(o, info->profile);
     strbuf_printf(o, ", \"jobs\": %d, \"stop_at_first\": %s, \"metrics\": %s, \"heatmap\": %s, \"bisect\": %s},\n",
                   b->o.jobs, info->stop_at_first ? "true" : "false", b->o.metrics ? "true" : "false",
                   b->o.heatmap ? "true" : "false", br ? "true" : "false");
@@ -248,28 +342,28 @@ void batch_json_write(const batch *b, const bisect_result *br, const batch_json_
     for (size_t i = 0; i < c->npasses; i++) {
         const batch_pass *p = &b->passes[i];
         strbuf_printf(o, "    {\"index\": %d, \"stem\": ", c->passes[i].index);
-        jstr(o, c->passes[i].stem);
+        json_put_string(o, c->passes[i].stem);
         strbuf_puts(o, ", \"name\": ");
-        jstr(o, c->passes[i].name);
+        json_put_string(o, c->passes[i].name);
         strbuf_puts(o, ", \"file\": ");
-        jstr(o, c->passes[i].path);
+        json_put_string(o, c->passes[i].path);
         strbuf_puts(o, ", \"status\": ");
-        jstr(o, batch_status_name(p->status));
+        json_put_string(o, batch_status_name(p->status));
         strbuf_puts(o, ", \"verdict\": ");
-        jstr(o, p->status == BATCH_NOT_RUN ? "not_run" : p->ok ? "pass" : "fail");
+        json_put_string(o, p->status == BATCH_NOT_RUN ? "not_run" : p->ok ? "pass" : "fail");
         strbuf_puts(o, ", \"same_as\": ");
         pass_ref(o, b, p->same_as);
         strbuf_puts(o, ", \"message\": ");
-        jstr(o, p->message);
+        json_put_string(o, p->message);
         strbuf_puts(o, ", \"ref_note\": ");
-        jstr(o, p->ref_note);
+        json_put_string(o, p->ref_note);
         strbuf_printf(o, ", \"steps\": %llu, \"seconds\": ", (unsigned long long)p->steps);
         jnum(o, p->status == BATCH_NOT_RUN ? 0 : p->seconds);
         strbuf_puts(o, ", \"outputs\": [");
         for (size_t k = 0; k < p->noutputs; k++) {
             if (k)
                 strbuf_puts(o, ", ");
-            output_json(o, &p->outputs[k], b->o.metrics);
+            output_json(o, b, i, k);
         }
         strbuf_printf(o, "]}%s\n", i + 1 < c->npasses ? "," : "");
     }
@@ -282,10 +376,37 @@ void batch_json_write(const batch *b, const bisect_result *br, const batch_json_
     strbuf_printf(o, ", \"stopped_early\": %s, \"files_run\": %zu, \"wall_seconds\": ", info->stopped ? "true" : "false",
                   b->nruns);
     jnum(o, info->wall_seconds);
-    strbuf_printf(o, ", \"exit_code\": %d},\n  \"bisect\": ", info->exit_code);
+    strbuf_printf(o, ", \"exit_code\": %d},\n  \"ir_diff\": ", info->exit_code);
+    strbuf diff = STRBUF_INIT;
+    int from, to;
+    if (report_ir_diff(b, &from, &to, &diff) == 0) {
+        strbuf_puts(o, "{\"from\": ");
+        pass_ref(o, b, from);
+        strbuf_puts(o, ", \"to\": ");
+        pass_ref(o, b, to);
+        strbuf_puts(o, ", \"text\": ");
+        json_put_string(o, strbuf_str(&diff));
+        strbuf_puts(o, "}");
+    } else {
+        strbuf_puts(o, "null");
+    }
+    strbuf_free(&diff);
+    strbuf_puts(o, ",\n  \"bisect\": ");
     if (br)
         bisect_json(o, b, br);
     else
         strbuf_puts(o, "null");
     strbuf_puts(o, "\n}\n");
+}
+
+void batch_json_error_case(const char *case_path, const char *name, const char *message, strbuf *o)
+{
+    strbuf_puts(o, "{\n  \"schema\": \"ptodb-batch/1\",\n  \"case\": {\"path\": ");
+    json_put_string(o, case_path);
+    strbuf_puts(o, ", \"name\": ");
+    json_put_string(o, name);
+    strbuf_puts(o, "},\n  \"error\": ");
+    json_put_string(o, message);
+    strbuf_puts(o, ",\n  \"passes\": [],\n  \"summary\": {\"passes\": 0, \"passed\": 0, \"failed\": 0, "
+                   "\"not_run\": 0, \"exit_code\": 2}\n}\n");
 }

@@ -17,6 +17,11 @@ typedef struct batch_json_info {
     int exit_code;
 } batch_json_info;
 
+/* s as a JSON string (NULL: null). */
+void json_put_string(strbuf *o, const char *s);
+/* The report of a case that could not be validated (in a report of several
+ * cases): its path, name, the error message, no passes, exit code 2. */
+void batch_json_error_case(const char *case_path, const char *name, const char *message, strbuf *o);
 /* br may be NULL (no --bisect). */
 void batch_json_write(const batch *b, const bisect_result *br, const batch_json_info *info, strbuf *out);
 

@@ -5,6 +5,10 @@ src_libptodb_a_SOURCES += \
 	src/batch/metrics.h src/batch/metrics.c \
 	src/batch/report.h src/batch/report.c \
 	src/batch/json.h src/batch/json.c \
+	src/batch/reportdoc.h src/batch/reportdoc.c \
+	src/batch/junit.h src/batch/junit.c \
+	src/batch/html.h src/batch/html.c \
+	src/batch/merge.h src/batch/merge.c \
 	src/batch/trace.h src/batch/trace.c \
 	src/batch/bisect.h src/batch/bisect.c
 
@@ -13,6 +17,15 @@ BATCH_TESTS = \
 	tests/cli/batch_report.sh \
 	tests/cli/batch_bisect.sh \
 	tests/cli/batch_bisect_fixture.sh \
-	tests/cli/batch_fixtures.sh
+	tests/cli/batch_fixtures.sh \
+	tests/cli/batch_shard.sh \
+	tests/cli/batch_junit.sh \
+	tests/cli/batch_html.sh
 TESTS += $(BATCH_TESTS)
-EXTRA_DIST += $(BATCH_TESTS) tests/data/batch/check_json.py tests/data/batch/check_metrics.py tests/data/batch/flip_sweep.sh scripts/bench.d/batch docs/batch-json.md
+EXTRA_DIST += $(BATCH_TESTS) tests/data/batch/check_json.py tests/data/batch/report_facts.py tests/data/junit/junit-10.xsd tests/data/batch/check_page_load.py tests/data/batch/check_metrics.py tests/data/batch/flip_sweep.sh scripts/bench.d/batch docs/batch-json.md
+
+# batch_html.sh leaves the report and its screenshot there for people to look at.
+clean-local: clean-batch-html
+.PHONY: clean-batch-html
+clean-batch-html:
+	rm -rf tests/cli/batch_html.out

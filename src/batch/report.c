@@ -5,6 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/fdio.h"
+#include "base/textdiff.h"
+
 void report_format_tol(double v, char *buf, size_t size)
 {
     for (int prec = 1; prec <= 17; prec++) {
@@ -86,17 +89,51 @@ void report_pass(const batch *b, size_t i, int metrics, int heatmap, strbuf *out
         strbuf_printf(out, "note: REF cannot run this file (%s); ptodb ran it and compares with golden\n", p->ref_note);
     for (size_t k = 0; k < p->noutputs; k++) {
         const batch_output *o = &p->outputs[k];
-        if (o->cmp.error) {
-            strbuf_printf(out, "REF would fail here: %s: comparing '%s': %s\n", cp->path, o->key, o->cmp.msg);
+        report_output_lines(b, i, k, out);
+        if (o->cmp.error)
             continue;
-        }
-        exec_format_validate_line(o->key, &o->cmp, out);
-        exec_format_mismatch_line(&o->cmp, o->rtol, o->atol, out);
         if (metrics)
             metrics_line(o, out);
         if (heatmap && o->heatmap)
             strbuf_puts(out, o->heatmap);
     }
+}
+
+void report_output_lines(const batch *b, size_t i, size_t k, strbuf *out)
+{
+    const batch_output *o = &b->passes[i].outputs[k];
+    if (o->cmp.error) {
+        strbuf_printf(out, "REF would fail here: %s: comparing '%s': %s\n", b->c->passes[i].path, o->key,
+                      o->cmp.msg);
+        return;
+    }
+    exec_format_validate_line(o->key, &o->cmp, out);
+    exec_format_mismatch_line(&o->cmp, o->rtol, o->atol, out);
+}
+
+int report_ir_diff(const batch *b, int *from, int *to, strbuf *out)
+{
+    report_counts rc;
+    report_count(b, &rc);
+    int bad = rc.first_failing, good = -1;
+    for (int i = bad - 1; i >= 0 && good < 0; i--)
+        if (b->passes[i].status != BATCH_NOT_RUN && b->passes[i].ok)
+            good = i;
+    if (bad < 0 || good < 0)
+        return -1;
+    size_t la, lb;
+    char *a = file_read_all(b->c->passes[good].path, &la);
+    char *z = file_read_all(b->c->passes[bad].path, &lb);
+    int rcode = -1;
+    if (a && z) {
+        textdiff_unified(a, z, b->c->passes[good].path, b->c->passes[bad].path, 3, out);
+        *from = good;
+        *to = bad;
+        rcode = 0;
+    }
+    free(a);
+    free(z);
+    return rcode;
 }
 
 void report_count(const batch *b, report_counts *rc)

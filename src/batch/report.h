@@ -17,6 +17,13 @@ typedef struct report_counts {
 void report_header(const batch *b, strbuf *out);
 /* Pass i's lines (i must have been evaluated). */
 void report_pass(const batch *b, size_t i, int metrics, int heatmap, strbuf *out);
+/* The lines REF prints for output k of pass i: its validate line and the
+ * mismatch summary under it, or why REF's compare itself would raise. */
+void report_output_lines(const batch *b, size_t i, size_t k, strbuf *out);
+/* The unified diff of the last passing pass before the first failing one
+ * (*from) against that failing pass (*to); -1 when there is no such pair
+ * (nothing fails, or nothing passes before it) or a file cannot be read. */
+int report_ir_diff(const batch *b, int *from, int *to, strbuf *out);
 /* Verdict word of a pass: PASS, FAIL, REF-FAIL, ERROR, -. */
 const char *report_verdict(const batch_pass *p);
 void report_count(const batch *b, report_counts *rc);

@@ -8,7 +8,8 @@ src_libptodb_a_SOURCES += \
 	src/data/npy.c src/data/npy.h \
 	src/data/manifest.c src/data/manifest.h \
 	src/data/case.c src/data/case.h \
-	src/data/case_ir.c src/data/case_ir.h
+	src/data/case_ir.c src/data/case_ir.h \
+	src/data/caselist.c src/data/caselist.h
 
 check_PROGRAMS += tests/unit/check_data
 TESTS += tests/unit/check_data

@@ -12,7 +12,7 @@
 #include "base/mem.h"
 #include "data/npy.h"
 #include "data/pt.h"
-#include "debug/heatgrid.h"
+#include "tensor/heatgrid.h"
 #include "debug/session_impl.h"
 #include "debug/tensor_fmt.h"
 #include "exec/compare.h"

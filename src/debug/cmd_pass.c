@@ -7,7 +7,7 @@
 #include "base/strbuf.h"
 #include "debug/session_impl.h"
 #include "exec/inspect.h"
-#include "debug/textdiff.h"
+#include "base/textdiff.h"
 #include "ir/ast.h"
 
 #define CMD(id, name, aliases, kind, usage, help, longhelp) \

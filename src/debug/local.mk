@@ -6,12 +6,10 @@ src_libptodb_a_SOURCES += \
 	src/debug/cmd_script.c \
 	src/debug/rc.h src/debug/rc.c \
 	src/debug/complete.c \
-	src/debug/textdiff.h src/debug/textdiff.c \
 	src/debug/passes.c src/debug/cmd_pass.c \
 	src/debug/view.h src/debug/view.c \
 	src/debug/tensor_fmt.h src/debug/tensor_fmt.c \
 	src/debug/predicate.h src/debug/predicate.c \
-	src/debug/heatgrid.h src/debug/heatgrid.c \
 	src/debug/run.c src/debug/cmd_run.c src/debug/cmd_break.c src/debug/cmd_data.c \
 	src/debug/expr.h src/debug/expr.c src/debug/cmd_expr.c src/debug/display.c \
 	src/debug/point.c src/debug/persist.c \

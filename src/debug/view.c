@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "base/strbuf.h"
-#include "debug/heatgrid.h"
+#include "tensor/heatgrid.h"
 #include "debug/session_impl.h"
 #include "exec/inspect.h"
 

@@ -1,7 +1,8 @@
 # tensor: dtypes, conversions and the tensor type.
 src_libptodb_a_SOURCES += \
 	src/tensor/dtype.c src/tensor/dtype.h \
-	src/tensor/tensor.c src/tensor/tensor.h
+	src/tensor/tensor.c src/tensor/tensor.h \
+	src/tensor/heatgrid.c src/tensor/heatgrid.h
 
 check_PROGRAMS += tests/unit/check_dtype
 TESTS += tests/unit/check_dtype

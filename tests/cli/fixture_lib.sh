@@ -191,3 +191,16 @@ $_fe_lines
 EOL
     echo "$_fe_n"
 }
+
+# fixture_folder TMPDIR: a folder holding the cases of fixture_case_dirs, for
+# `--batch DIR`: $PTODB_FIXTURES itself, or with a subset, TMPDIR/fixtures
+# with a symbolic link to each case of it (nothing is written beside the cases).
+fixture_folder() {
+    if [ "${PTODB_FIXTURE_SUBSET:-all}" != cover ]; then
+        printf '%s\n' "$PTODB_FIXTURES"
+        return
+    fi
+    mkdir -p "$1/fixtures"
+    for _c in $(fixture_case_dirs); do ln -s "$_c" "$1/fixtures/$(basename "$_c")"; done
+    printf '%s\n' "$1/fixtures"
+}

@@ -6,10 +6,12 @@
 #include <sys/stat.h>
 
 #include "base/diag.h"
+#include "base/jsonread.h"
 #include "base/mem.h"
 #include "base/mkdirs.h"
 #include "base/status.h"
 #include "base/strbuf.h"
+#include "base/xmlesc.h"
 
 START_TEST(test_status_messages)
 {
@@ -116,6 +118,76 @@ START_TEST(test_mkdirs)
 }
 END_TEST
 
+START_TEST(test_json_read)
+{
+    const char *text = " {\"a\": [1, -2.5e3, true, false, null], \"s\": \"x\\n\\u00e9\\ud83d\\ude00\\\"\", \"o\": {}}\n";
+    json_value v;
+    char err[128];
+    ck_assert_int_eq(json_parse(text, strlen(text), &v, err, sizeof err), 0);
+    ck_assert_int_eq(v.type, JSON_OBJECT);
+    ck_assert_uint_eq(json_get_len(&v, "a"), 5);
+    ck_assert(json_get_at(&v, "a", 1)->number == -2500.0);
+    ck_assert_int_eq(json_get_at(&v, "a", 2)->boolean, 1);
+    ck_assert_int_eq(json_get_at(&v, "a", 4)->type, JSON_NULL);
+    ck_assert_str_eq(json_get_str(&v, "s"), "x\n\xc3\xa9\xf0\x9f\x98\x80\"");
+    ck_assert_int_eq(json_get(&v, "o")->type, JSON_OBJECT);
+    ck_assert_ptr_null(json_get(&v, "missing"));
+    ck_assert(json_get_num(&v, "s", 7.0) == 7.0); /* of another type: the default */
+    /* spans: the value's own bytes */
+    const json_value *a = json_get(&v, "a");
+    ck_assert_int_eq(strncmp(text + a->start, "[1, -2.5e3, true, false, null]", a->end - a->start), 0);
+    json_value_free(&v);
+}
+END_TEST
+
+START_TEST(test_json_read_errors)
+{
+    static const struct {
+        const char *text, *err;
+    } bad[] = {
+        {"", "1:1: unexpected end of the text"},
+        {"{\"a\" 1}", "1:6: expected ':' after a member name"},
+        {"[1,\n 2", "2:3: expected ',' or ']'"},
+        {"\"abc", "1:5: unterminated string"},
+        {"\"a\tb\"", "1:3: control character in a string"},
+        {"\"\\x\"", "1:3: unknown escape in a string"},
+        {"\"\\ud800\"", "1:8: unpaired UTF-16 surrogate in \\u escape"},
+        {"\"\\u0000\"", "1:8: \\u0000 in a string"},
+        {"01", "1:2: text after the JSON value"},
+        {"1.", "1:3: expected a digit after '.'"},
+        {"-", "1:2: expected a value"},
+        {"{} x", "1:4: text after the JSON value"},
+        {"tru", "1:1: expected a value"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        json_value v;
+        char err[128];
+        ck_assert_int_eq(json_parse(bad[i].text, strlen(bad[i].text), &v, err, sizeof err), -1);
+        ck_assert_str_eq(err, bad[i].err);
+    }
+    /* nesting is bounded: no stack overflow on a hostile file */
+    size_t n = 100000;
+    char *deep = malloc(n + 1);
+    memset(deep, '[', n);
+    deep[n] = '\0';
+    json_value v;
+    char err[128];
+    ck_assert_int_eq(json_parse(deep, n, &v, err, sizeof err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "nested too deeply"));
+    free(deep);
+}
+END_TEST
+
+START_TEST(test_xml_escape)
+{
+    strbuf sb = STRBUF_INIT;
+    xml_escape(&sb, "a<b>&\"c'\x01\xff\xc3\xa9\xed\xa0\x80\t\n\r");
+    ck_assert_str_eq(strbuf_str(&sb),
+                     "a&lt;b&gt;&amp;&quot;c&#39;\xef\xbf\xbd\xef\xbf\xbd\xc3\xa9\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\t\n&#13;");
+    strbuf_free(&sb);
+}
+END_TEST
+
 static Suite *base_suite(void)
 {
     Suite *s = suite_create("base");
@@ -125,6 +197,9 @@ static Suite *base_suite(void)
     tcase_add_test(tc, test_diag_format_and_cap);
     tcase_add_test(tc, test_diag_control_bytes_sanitised);
     tcase_add_test(tc, test_mkdirs);
+    tcase_add_test(tc, test_json_read);
+    tcase_add_test(tc, test_json_read_errors);
+    tcase_add_test(tc, test_xml_escape);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -10,7 +10,7 @@
 #include "debug/cmdtable.h"
 #include "debug/session.h"
 #include "debug/tensor_fmt.h"
-#include "debug/textdiff.h"
+#include "base/textdiff.h"
 
 static tensor *arange(dtype_id dt, int ndim, const int64_t *shape)
 {

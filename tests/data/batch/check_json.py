@@ -88,6 +88,22 @@ def main():
             need(x, "count", int, wx)
             need(x, "first_bad_index", (int, type(None)), wx)
             need(x, "error", OPT_STR, wx)
+            lines = need(x, "lines", str, wx)
+            if not lines.startswith(("validate tensor: '%s'" % x["key"], "REF would fail here: ")):
+                raise SystemExit(f"{wx}.lines: not REF's lines: {lines[:60]!r}")
+            g = x.get("heatgrid")
+            if x["pass"] or x["error"]:
+                if g is not None:
+                    raise SystemExit(f"{wx}: a heatgrid for an output that does not fail a comparison")
+            elif g is not None:  # a 0-d output has none
+                rows, cols = need(g, "rows", int, wx + ".heatgrid"), need(g, "cols", int, wx + ".heatgrid")
+                cells = need(g, "cells", list, wx + ".heatgrid")
+                if len(cells) != rows * cols or not all(c is None or isinstance(c, NUM) for c in cells):
+                    raise SystemExit(f"{wx}.heatgrid.cells: not rows*cols numbers or nulls")
+                need(g, "max", OPT_NUM, wx + ".heatgrid")
+                need(g, "tol", NUM, wx + ".heatgrid")
+                if need(g, "per", str, wx + ".heatgrid") not in ("tile", "block"):
+                    raise SystemExit(f"{wx}.heatgrid.per: tile or block")
             if metrics:
                 m = need(x, "metrics", dict, wx)
                 for k in ("outside", "max_ulp", "nan_actual", "nan_golden", "inf_actual", "inf_golden"):
@@ -107,6 +123,14 @@ def main():
         raise SystemExit("$.summary: passed + failed + not_run != passes")
     if sum(p["verdict"] == "fail" for p in passes) != s["failed"]:
         raise SystemExit("$.summary.failed disagrees with the passes")
+    diff = d.get("ir_diff", "missing")
+    if diff == "missing":
+        raise SystemExit("$: missing key 'ir_diff'")
+    if diff is not None:
+        need(diff, "from", str, "$.ir_diff")
+        if need(diff, "to", str, "$.ir_diff") != s["first_failing"]:
+            raise SystemExit("$.ir_diff.to is not the first failing pass")
+        need(diff, "text", str, "$.ir_diff")
     b = d.get("bisect", "missing")
     if b == "missing":
         raise SystemExit("$: missing key 'bisect'")

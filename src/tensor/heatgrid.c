@@ -1,4 +1,4 @@
-#include "debug/heatgrid.h"
+#include "tensor/heatgrid.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-#include "debug/textdiff.h"
+#include "base/textdiff.h"
 
 #include <stdint.h>
 #include <stdlib.h>

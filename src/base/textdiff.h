@@ -1,7 +1,7 @@
 /* Line diff of two texts (IR of two passes) in unified format, as `diff -u`
  * prints it, with a longest-common-subsequence alignment. */
-#ifndef PTODB_DEBUG_TEXTDIFF_H
-#define PTODB_DEBUG_TEXTDIFF_H
+#ifndef PTODB_BASE_TEXTDIFF_H
+#define PTODB_BASE_TEXTDIFF_H
 
 #include "base/strbuf.h"
 

@@ -1,8 +1,9 @@
 /* A heat grid: max |a - b| over blocks of a 2-D view of two same-shaped
  * tensors (leading dims folded into rows), sized to fit a pane or a
- * terminal. Used by the TUI's heatmap pane, `diff` and batch --heatmap. */
-#ifndef PTODB_DEBUG_HEATGRID_H
-#define PTODB_DEBUG_HEATGRID_H
+ * terminal. Used by the TUI's heatmap pane, `diff`, batch --heatmap and
+ * the HTML report; it lives with the tensors so that every layer reaches it. */
+#ifndef PTODB_TENSOR_HEATGRID_H
+#define PTODB_TENSOR_HEATGRID_H
 
 #include <stdint.h>
 
