@@ -249,8 +249,8 @@ static void bisect_json(strbuf *o, const batch *b, const bisect_result *r)
         strbuf_puts(o, "null}");
         return;
     }
-    strbuf_printf(o, "{\"found\": %s, \"op_changed\": %s", s->found ? "true" : "false",
-                  s->op_changed ? "true" : "false");
+    strbuf_printf(o, "{\"found\": %s, \"op_changed\": %s, \"fails\": %s", s->found ? "true" : "false",
+                  s->op_changed ? "true" : "false", s->fails ? "true" : "false");
     if (s->found) {
         strbuf_puts(o, ", \"file\": ");
         json_put_string(o, s->file);
@@ -283,6 +283,19 @@ static void bisect_json(strbuf *o, const batch *b, const bisect_result *r)
     if (s->earlier_tensor) {
         strbuf_printf(o, "{\"line\": %d, \"tensor\": ", s->earlier_line);
         json_put_string(o, s->earlier_tensor);
+        strbuf_puts(o, "}");
+    } else {
+        strbuf_puts(o, "null");
+    }
+    strbuf_puts(o, ", \"bit_difference\": ");
+    if (s->bit_tensor && (!s->found || s->bit_line != s->line)) {
+        strbuf_printf(o, "{\"line\": %d, \"core\": ", s->bit_line);
+        json_put_string(o, machine_core_name(s->bit_core));
+        strbuf_puts(o, ", \"tensor\": ");
+        json_put_string(o, s->bit_tensor);
+        strbuf_printf(o, ", \"elements\": %lld, \"count\": %lld, \"max_abs_diff\": ", (long long)s->bit_count,
+                      (long long)s->bit_numel);
+        jnum(o, s->bit_max);
         strbuf_puts(o, "}");
     } else {
         strbuf_puts(o, "null");
