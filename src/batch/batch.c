@@ -187,7 +187,13 @@ static int output_grid(const batch *b, size_t pass, const runpass_output *o, hea
         max_cols = (int)(cols / tc);
         *tiled = 1;
     }
-    return heatgrid_compute(a, o->golden, max_rows, max_cols, g) == PTODB_OK ? 0 : -1;
+    /* cells count what the validate line counts: the same rule, tolerances and profile */
+    uint8_t *bad = xcalloc((size_t)(tensor_numel(a) ? tensor_numel(a) : 1), 1);
+    exec_compare_result cr;
+    exec_compare_mask(a, o->golden, o->rtol, o->atol, b->o.ro.mopt.profile, &cr, bad);
+    int st = heatgrid_compute(a, o->golden, cr.error ? NULL : bad, max_rows, max_cols, g) == PTODB_OK ? 0 : -1;
+    free(bad);
+    return st;
 }
 
 static void output_heat(const batch *b, size_t pass, const runpass_output *o, batch_output *bo)
@@ -201,7 +207,7 @@ static void output_heat(const batch *b, size_t pass, const runpass_output *o, ba
         strbuf sb = STRBUF_INIT;
         strbuf_printf(&sb, "heatmap '%s' (max |actual - golden| per %s, %lldx%lld view):\n", o->key,
                       tiled ? "tile" : "block", (long long)g.shape[0], (long long)g.shape[1]);
-        heatgrid_render_text(&g, o->atol, &sb);
+        heatgrid_render_text(&g, &sb);
         if (g.valid_rows < g.rows || g.valid_cols < g.cols)
             strbuf_printf(&sb, "valid region: the first %d x %d cells\n", g.valid_rows, g.valid_cols);
         bo->heatmap = strbuf_detach(&sb);
@@ -245,7 +251,7 @@ static void eval_one(const batch *b, size_t i, batch_pass *p)
             if (o->cmp.error || !o->cmp.pass)
                 p->ok = 0;
             if (b->o.metrics)
-                batch_metrics_compute(o->actual, o->golden, o->rtol, o->atol, &bo->met);
+                batch_metrics_compute(o->actual, o->golden, o->rtol, o->atol, b->o.ro.mopt.profile, &bo->met);
             output_heat(b, i, o, bo);
         }
         if (!r.all_pass)
@@ -298,6 +304,8 @@ static void serialize(const batch_pass *p, strbuf *sb)
             put(sb, o->grid, sizeof *o->grid);
             put(sb, &o->grid_tiled, sizeof o->grid_tiled);
             put(sb, o->grid->cells, (size_t)o->grid->rows * (size_t)o->grid->cols * sizeof *o->grid->cells);
+            if (o->grid->outside)
+                put(sb, o->grid->outside, (size_t)o->grid->rows * (size_t)o->grid->cols * sizeof *o->grid->outside);
         }
     }
 }
@@ -375,6 +383,11 @@ static int deserialize(const char *data, size_t len, batch_pass *p)
             size_t bytes = (size_t)g.rows * (size_t)g.cols * sizeof *g.cells;
             g.cells = xmalloc(bytes);
             get(&r, g.cells, bytes);
+            if (g.outside) { /* the pointer says it was sent */
+                size_t n = (size_t)g.rows * (size_t)g.cols * sizeof *g.outside;
+                g.outside = xmalloc(n);
+                get(&r, g.outside, n);
+            }
             o->grid = xmalloc(sizeof *o->grid);
             *o->grid = g;
         }
@@ -429,6 +442,11 @@ static void copy_from_twin(batch *b, size_t i)
             *p->outputs[k].grid = *g;
             p->outputs[k].grid->cells = xmalloc(bytes);
             memcpy(p->outputs[k].grid->cells, g->cells, bytes);
+            if (g->outside) {
+                size_t n = (size_t)g->rows * (size_t)g->cols * sizeof *g->outside;
+                p->outputs[k].grid->outside = xmalloc(n);
+                memcpy(p->outputs[k].grid->outside, g->outside, n);
+            }
         }
         char *m = replace_all(src->outputs[k].cmp.msg, from, to);
         snprintf(p->outputs[k].cmp.msg, sizeof p->outputs[k].cmp.msg, "%s", m);

@@ -66,13 +66,23 @@ static void color(strbuf *out, rgb a, rgb b, double t)
 static const rgb low0 = {247, 251, 255}, low1 = {107, 174, 214}, high0 = {254, 224, 139}, high1 = {215, 48, 39};
 #define NAN_COLOR "#7b3294"
 
-static void cell_color(strbuf *out, const json_value *v, double tol, double max)
+/* outside: the cell's count of elements outside the tolerance (the
+ * validator's rule), or -1 in an older report without it (then the cell's
+ * max against atol decides). */
+static void cell_color(strbuf *out, const json_value *v, double outside, double tol, double max)
 {
     if (!v || v->type != JSON_NUMBER) {
         strbuf_puts(out, NAN_COLOR);
         return;
     }
     double x = v->number;
+    if (outside >= 0) {
+        if (outside > 0)
+            color(out, high0, high1, max > 0 ? x / max : 1);
+        else
+            color(out, low0, low1, max > 0 ? x / max : 0);
+        return;
+    }
     if (x <= tol || max <= tol)
         color(out, low0, low1, tol > 0 ? x / tol : 0);
     else
@@ -87,6 +97,9 @@ static void heatmap_svg(strbuf *out, const json_value *g, const char *title, int
         cells->n != (size_t)rows * (size_t)cols)
         return;
     double tol = json_get_num(g, "tol", 0), max = json_get_num(g, "max", 0);
+    const json_value *outside = json_get(g, "outside");
+    if (outside && (outside->type != JSON_ARRAY || outside->n != cells->n))
+        outside = NULL;
     int cw = 768 / cols > 48 ? 48 : 768 / cols < 3 ? 3 : 768 / cols, ch = cw; /* square cells, at most 768 px wide */
     int w = cols * cw, h = rows * ch, legend_y = h + 14, width = w < 420 ? 420 : w;
     int id = ++*ids;
@@ -107,7 +120,9 @@ static void heatmap_svg(strbuf *out, const json_value *g, const char *title, int
         for (int c = 0; c < cols; c++) {
             strbuf_printf(out, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"", 1 + c * cw, 1 + r * ch,
                           cw, ch);
-            cell_color(out, &cells->items[(size_t)r * (size_t)cols + (size_t)c], tol, max);
+            size_t at = (size_t)r * (size_t)cols + (size_t)c;
+            double n_out = outside ? (outside->items[at].type == JSON_NUMBER ? outside->items[at].number : 0) : -1;
+            cell_color(out, &cells->items[at], n_out, tol, max);
             strbuf_puts(out, "\"/>");
         }
     strbuf_printf(out, "</g><rect x=\"1\" y=\"1\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#999\"/>", w, h);
@@ -127,6 +142,18 @@ static void heatmap_svg(strbuf *out, const json_value *g, const char *title, int
                   "<rect x=\"130\" y=\"%d\" width=\"120\" height=\"10\" fill=\"url(#hi%d)\"/>"
                   "<rect x=\"260\" y=\"%d\" width=\"10\" height=\"10\" fill=\"" NAN_COLOR "\"/>",
                   legend_y, id, legend_y, id, legend_y);
+    if (outside) {
+        strbuf_printf(out,
+                      "<text x=\"1\" y=\"%d\">0</text><text x=\"121\" y=\"%d\" text-anchor=\"end\">%.3g</text>"
+                      "<text x=\"130\" y=\"%d\">0</text><text x=\"250\" y=\"%d\" text-anchor=\"end\">%.3g</text>"
+                      "<text x=\"274\" y=\"%d\">NaN/Inf</text>"
+                      "<text x=\"1\" y=\"%d\">max |actual - golden| per cell: all within tolerance | holding "
+                      "elements outside it (%.0f of %.0f elements, as the validate line counts)</text>"
+                      "</g></svg>\n",
+                      legend_y + 22, legend_y + 22, max, legend_y + 22, legend_y + 22, max, legend_y + 22,
+                      legend_y + 36, json_get_num(g, "outside_elements", 0), json_get_num(g, "elements", 0));
+        return;
+    }
     strbuf_printf(out,
                   "<text x=\"1\" y=\"%d\">0</text><text x=\"121\" y=\"%d\" text-anchor=\"end\">%.3g</text>"
                   "<text x=\"130\" y=\"%d\">&gt; tol</text><text x=\"250\" y=\"%d\" text-anchor=\"end\">%.3g</text>"

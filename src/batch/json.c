@@ -99,7 +99,16 @@ static void grid_json(strbuf *o, const batch_output *x)
         else
             strbuf_printf(o, "%.6g", (double)g->cells[i]);
     }
-    strbuf_puts(o, "]}");
+    strbuf_puts(o, "]");
+    if (g->outside) {
+        /* per cell, the elements outside the tolerance by the validator's rule */
+        strbuf_printf(o, ", \"outside_elements\": %lld, \"elements\": %lld, \"outside\": [",
+                      (long long)g->outside_elements, (long long)g->elements);
+        for (int i = 0; i < g->rows * g->cols; i++)
+            strbuf_printf(o, "%s%u", i ? (i % g->cols ? ", " : ",\n      ") : "", g->outside[i]);
+        strbuf_puts(o, "]");
+    }
+    strbuf_puts(o, "}");
 }
 
 static void output_json(strbuf *o, const batch *b, size_t pass, size_t k)

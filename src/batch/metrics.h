@@ -1,19 +1,22 @@
 /* Richer per-output metrics for batch reports (--metrics): the share of
  * elements outside the tolerance, the first bad element, the largest
  * relative error, NaN/Inf counts on both sides and the distance in units in
- * the last place of the output dtype. REF's own verdict and max_abs_diff
- * come from exec_compare (bit-compatible); these figures are computed in
- * double from the stored values, for people, not for verdicts. */
+ * the last place of the output dtype. What counts as outside the tolerance
+ * is exec_compare's rule (REF's allclose in the output dtype), the one the
+ * validate line, heat grids, diff and conditions count by; the other
+ * figures (relative error, ULPs) are computed in double from the stored
+ * values, for people, not for verdicts. */
 #ifndef PTODB_BATCH_METRICS_H
 #define PTODB_BATCH_METRICS_H
 
 #include <stdint.h>
 
+#include "exec/op.h"
 #include "tensor/tensor.h"
 
 typedef struct batch_metrics {
     int64_t count;          /* elements compared */
-    int64_t outside;        /* |a - g| > atol + rtol * |g|, NaN/Inf mismatches included */
+    int64_t outside;        /* elements outside the tolerance by exec_compare's rule */
     double outside_share;   /* outside / count */
     int64_t first_bad;      /* flat index of the first element outside, -1 none */
     int ndim;
@@ -28,6 +31,6 @@ typedef struct batch_metrics {
 /* act and gold must have the same shape (else count is 0 and nothing is
  * filled but the counts of NaN/Inf). */
 void batch_metrics_compute(const tensor *act, const tensor *gold, double rtol, double atol,
-                           batch_metrics *m);
+                           exec_profile_id profile, batch_metrics *m);
 
 #endif

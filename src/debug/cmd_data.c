@@ -275,8 +275,12 @@ ptodb_status cmd_DIFF(session *s, const char *args)
         bname = words[1];
     }
     double rtol = session_get_double(s, SETTING_RTOL), atol = session_get_double(s, SETTING_ATOL);
+    const case_tensor *g_out = bname && strcmp(bname, "golden") == 0 ? session_golden_for(s, name) : NULL;
+    if (g_out)
+        session_output_tols(s, g_out, &rtol, &atol); /* the validate line's tolerances */
     exec_compare_result r;
-    exec_compare(a, b, rtol, atol, session_profile(s), &r);
+    uint8_t *bad = xcalloc((size_t)(tensor_numel(a) ? tensor_numel(a) : 1), 1);
+    exec_compare_mask(a, b, rtol, atol, session_profile(s), &r, bad);
     ptodb_status st = PTODB_OK;
     if (r.error) {
         session_errorf(s, "Cannot compare %s with %s: %s", words[0], bname, r.msg);
@@ -297,13 +301,14 @@ ptodb_status cmd_DIFF(session *s, const char *args)
         }
         strbuf_putc(&sb, '\n');
         heatgrid g;
-        if (heatgrid_compute(a, b, 8, 32, &g) == PTODB_OK) {
-            heatgrid_render_text(&g, atol, &sb);
+        if (heatgrid_compute(a, b, bad, 8, 32, &g) == PTODB_OK) {
+            heatgrid_render_text(&g, &sb);
             heatgrid_free(&g);
         }
         session_write(s, strbuf_str(&sb), sb.len);
         strbuf_free(&sb);
     }
+    free(bad);
     tensor_unref(a);
     tensor_unref(b);
     return st;

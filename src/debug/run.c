@@ -150,9 +150,7 @@ static pass_result *result_for(session *s, int pass)
     return &s->results[pass];
 }
 
-/* The tolerance for output k: the manifest's per-output value wins, then
- * the session setting (which starts as the case's and follows `set`). */
-static void output_tols(const session *s, const case_tensor *o, double *rtol, double *atol)
+void session_output_tols(const session *s, const case_tensor *o, double *rtol, double *atol)
 {
     *rtol = o->rtol.source == CASE_TOL_MANIFEST ? o->rtol.value : session_get_double(s, SETTING_RTOL);
     *atol = o->atol.source == CASE_TOL_MANIFEST ? o->atol.value : session_get_double(s, SETTING_ATOL);
@@ -184,7 +182,7 @@ static void validate_outputs(session *s)
         }
         res->outputs[k] = tensor_ref((tensor *)act);
         double rtol, atol;
-        output_tols(s, o, &rtol, &atol);
+        session_output_tols(s, o, &rtol, &atol);
         exec_compare_result cr;
         exec_compare(act, o->t, rtol, atol, session_profile(s), &cr);
         if (cr.error) {
@@ -313,7 +311,7 @@ static int condition_holds(session *s, breakpoint *b, const tensor *t, const cha
     const case_tensor *g = name ? session_golden_for(s, name) : NULL;
     env.golden = g ? g->t : NULL;
     if (g)
-        output_tols(s, g, &env.rtol, &env.atol);
+        session_output_tols(s, g, &env.rtol, &env.atol);
     else {
         env.rtol = session_get_double(s, SETTING_RTOL);
         env.atol = session_get_double(s, SETTING_ATOL);

@@ -78,6 +78,7 @@ void session_free(session *s)
     strbuf_free(&s->collect_body);
     free(s->status_line);
     free(s->heat_cells);
+    free(s->heat_outside);
     free(s->complete_buf);
     free(s->state_dir);
     free(s);

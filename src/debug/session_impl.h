@@ -155,7 +155,8 @@ struct session {
     int list_line;       /* next line `list` shows, 0 = around the start */
 
     char *status_line;   /* view_status_line's buffer */
-    float *heat_cells;   /* view_heatmap_get's buffer */
+    float *heat_cells;   /* view_heatmap_get's buffers */
+    uint32_t *heat_outside;
     char *complete_buf;  /* a completion built on the fly (golden.NAME) */
     char *state_dir;     /* per-case session files, or NULL */
     int quiet;           /* restoring a session: no chatter, errors still shown */
@@ -257,6 +258,10 @@ int session_declared_type(session *s, const char *expr, strbuf *out);
  * that has `taken` (the slot the name resolved to), appends a note line
  * naming the one taken and the others; appends nothing otherwise. */
 void session_name_alternatives(session *s, const char *name, const char *taken, strbuf *note);
+/* The tolerances output o is validated with: the manifest's per-output
+ * value wins, then the session setting (which starts as the case's and
+ * follows `set`). */
+void session_output_tols(const session *s, const case_tensor *o, double *rtol, double *atol);
 /* The golden output a tensor name corresponds to (SSA suffix dropped), or NULL. */
 const case_tensor *session_golden_for(const session *s, const char *name);
 /* Prints the stop location: "[CORE] func at file:line" and the source line. */

@@ -8,9 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/mem.h"
 #include "base/strbuf.h"
 #include "tensor/heatgrid.h"
 #include "debug/session_impl.h"
+#include "exec/compare.h"
 #include "exec/inspect.h"
 
 int view_stop_location(session *s, view_location *out)
@@ -117,24 +119,36 @@ int view_heatmap_get(session *s, int output, view_heat_mode mode, int max_rows, 
         }
         b = prev->outputs[output];
     }
+    const case_tensor *o = &s->kase.outputs[output];
+    double rtol, atol;
+    session_output_tols(s, o, &rtol, &atol);
+    uint8_t *bad = xcalloc((size_t)(tensor_numel(a) ? tensor_numel(a) : 1), 1);
+    exec_compare_result cr;
+    exec_compare_mask(a, b, rtol, atol, session_profile(s), &cr, bad);
     heatgrid g;
-    int st = heatgrid_compute(a, b, max_rows, max_cols, &g);
+    int st = heatgrid_compute(a, b, cr.error ? NULL : bad, max_rows, max_cols, &g);
+    free(bad);
     if (st != 0) {
         out->why = st == PTODB_ERR_SHAPE ? "the two tensors differ in shape" : "nothing to draw (a 0-d or empty tensor)";
         return 0;
     }
     free(s->heat_cells);
+    free(s->heat_outside);
     s->heat_cells = g.cells;
+    s->heat_outside = g.outside;
+    out->outside = g.outside;
+    out->outside_cells = g.outside_cells;
+    out->outside_elements = g.outside_elements;
+    out->elements = g.elements;
     out->tensor = s->kase.outputs[output].name;
     out->rows = g.rows;
     out->cols = g.cols;
     out->cells = g.cells;
     out->max = g.max;
-    const case_tensor *o = &s->kase.outputs[output];
     tensor_stats st_g;
     tensor_compute_stats(o->t, &st_g);
     double gmax = fabs(st_g.max) > fabs(st_g.min) ? fabs(st_g.max) : fabs(st_g.min);
-    out->tolerance = session_get_double(s, SETTING_ATOL) + session_get_double(s, SETTING_RTOL) * gmax;
+    out->tolerance = atol + rtol * gmax;
     out->valid_rows = g.valid_rows;
     out->valid_cols = g.valid_cols;
     out->shape[0] = g.shape[0];

@@ -61,7 +61,13 @@ typedef struct view_heatmap {
     int rows, cols;
     const float *cells;
     double max;        /* the largest cell */
-    double tolerance;  /* atol + rtol*|golden| at its largest: the line to mark */
+    double tolerance;  /* atol + rtol*|golden| at its largest (a reading aid only) */
+    /* per cell, the elements outside the tolerance by the validator's rule
+     * (exec_compare_mask, the output's tolerances): what the validate line
+     * counts, so a cell is "over" exactly when it holds such an element */
+    const uint32_t *outside;
+    int outside_cells;
+    int64_t outside_elements, elements;
     int valid_rows, valid_cols;
     int64_t shape[2];  /* the tensor's (2-D view of its) shape */
     int block_rows, block_cols; /* elements per cell */

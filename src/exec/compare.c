@@ -40,6 +40,12 @@ static int64_t wrap_int(dtype_id dt, int64_t v)
 void exec_compare(const tensor *act, const tensor *exp, double rtol, double atol,
                   exec_profile_id profile, exec_compare_result *r)
 {
+    exec_compare_mask(act, exp, rtol, atol, profile, r, NULL);
+}
+
+void exec_compare_mask(const tensor *act, const tensor *exp, double rtol, double atol,
+                       exec_profile_id profile, exec_compare_result *r, uint8_t *bad_mask)
+{
     memset(r, 0, sizeof *r);
     r->first_bad = -1;
     if (act->dtype != exp->dtype) {
@@ -85,6 +91,8 @@ void exec_compare(const tensor *act, const tensor *exp, double rtol, double atol
                 if (r->first_bad < 0)
                     r->first_bad = k;
                 bad++;
+                if (bad_mask)
+                    bad_mask[k] = 1;
             }
         }
     } else if (dt == DTYPE_FP64) {
@@ -100,6 +108,8 @@ void exec_compare(const tensor *act, const tensor *exp, double rtol, double atol
                 if (r->first_bad < 0)
                     r->first_bad = k;
                 bad++;
+                if (bad_mask)
+                    bad_mask[k] = 1;
             }
         }
     } else {
@@ -125,6 +135,8 @@ void exec_compare(const tensor *act, const tensor *exp, double rtol, double atol
                 if (r->first_bad < 0)
                     r->first_bad = k;
                 bad++;
+                if (bad_mask)
+                    bad_mask[k] = 1;
             }
         }
     }

@@ -26,6 +26,13 @@ typedef struct exec_compare_result {
 void exec_compare(const tensor *act, const tensor *exp, double rtol, double atol,
                   exec_profile_id profile, exec_compare_result *r);
 
+/* The same, also marking in bad_mask (numel bytes, zeroed by the caller;
+ * NULL for none) each element it counts as outside the tolerance, in
+ * row-major order: the one mismatch rule that the validate line, metrics,
+ * heat grids, diff and conditions all count by. */
+void exec_compare_mask(const tensor *act, const tensor *exp, double rtol, double atol,
+                       exec_profile_id profile, exec_compare_result *r, uint8_t *bad_mask);
+
 /* REF's line for a compared output: "validate tensor: 'out', max_abs_diff:
  * 9.765625e-04, pass: True\n". */
 void exec_format_validate_line(const char *key, const exec_compare_result *r, strbuf *out);

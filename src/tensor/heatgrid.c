@@ -7,7 +7,8 @@
 #include "base/mem.h"
 #include "base/status.h"
 
-int heatgrid_compute(const tensor *a, const tensor *b, int max_rows, int max_cols, heatgrid *g)
+int heatgrid_compute(const tensor *a, const tensor *b, const uint8_t *bad, int max_rows, int max_cols,
+                     heatgrid *g)
 {
     memset(g, 0, sizeof *g);
     if (a->ndim != b->ndim)
@@ -30,10 +31,18 @@ int heatgrid_compute(const tensor *a, const tensor *b, int max_rows, int max_col
     g->rows = (int)((rows + g->block_rows - 1) / g->block_rows);
     g->cols = (int)((cols + g->block_cols - 1) / g->block_cols);
     g->cells = xcalloc((size_t)g->rows * (size_t)g->cols, sizeof *g->cells);
+    if (bad)
+        g->outside = xcalloc((size_t)g->rows * (size_t)g->cols, sizeof *g->outside);
+    g->elements = rows * cols;
     for (int64_t k = 0; k < rows * cols; k++) {
         int64_t r = k / cols, c = k % cols;
         double d = fabs(tensor_get_flat(a, k) - tensor_get_flat(b, k));
-        float *cell = &g->cells[(r / g->block_rows) * g->cols + c / g->block_cols];
+        size_t at = (size_t)((r / g->block_rows) * g->cols + c / g->block_cols);
+        float *cell = &g->cells[at];
+        if (bad && bad[k]) {
+            g->outside_cells += g->outside[at]++ == 0;
+            g->outside_elements++;
+        }
         if (!isfinite(d))
             *cell = NAN;
         else if (!isnan(*cell) && d > *cell)
@@ -59,16 +68,17 @@ int heatgrid_compute(const tensor *a, const tensor *b, int max_rows, int max_col
 void heatgrid_free(heatgrid *g)
 {
     free(g->cells);
+    free(g->outside);
     g->cells = NULL;
+    g->outside = NULL;
 }
 
-void heatgrid_render_text(const heatgrid *g, double tol, strbuf *out)
+void heatgrid_render_text(const heatgrid *g, strbuf *out)
 {
     /* Within tolerance: punctuation by size; above it: the digits 1..9 by
      * size, so both where and how much stay visible when most cells fail. */
     static const char ramp[] = " .:-=+*#%@";
     const int nramp = (int)sizeof ramp - 1;
-    int above = 0;
     strbuf_putc(out, '+');
     for (int c = 0; c < g->cols; c++)
         strbuf_putc(out, '-');
@@ -80,10 +90,9 @@ void heatgrid_render_text(const heatgrid *g, double tol, strbuf *out)
             char ch;
             if (isnan(v)) {
                 ch = '?';
-            } else if (tol > 0 && v > tol) {
+            } else if (g->outside && g->outside[r * g->cols + c]) {
                 int d = g->max > 0 ? (int)((double)v / g->max * 9 + 0.5) : 9;
                 ch = (char)('0' + (d < 1 ? 1 : d > 9 ? 9 : d));
-                above++;
             } else if (g->max <= 0 || v <= 0) {
                 ch = ' ';
             } else {
@@ -100,10 +109,12 @@ void heatgrid_render_text(const heatgrid *g, double tol, strbuf *out)
     for (int c = 0; c < g->cols; c++)
         strbuf_putc(out, '-');
     strbuf_puts(out, "+\n");
-    strbuf_printf(out, "cell = %dx%d elements, max |diff| per cell; ' .:-=+*#%%@' within tolerance, 0..%.3e", g->block_rows,
-                  g->block_cols, g->max);
-    if (tol > 0)
-        strbuf_printf(out, "; 1..9 above %.3e (%d of %d cells)", tol, above, g->rows * g->cols);
+    strbuf_printf(out, "cell = %dx%d elements, max |diff| per cell 0..%.3e; ' .:-=+*#%%@' all within tolerance",
+                  g->block_rows, g->block_cols, g->max);
+    if (g->outside)
+        strbuf_printf(out, "; 1..9 holding elements outside it (%d of %d cells; %lld of %lld elements, as the "
+                           "validate line counts)",
+                      g->outside_cells, g->rows * g->cols, (long long)g->outside_elements, (long long)g->elements);
     if (g->nonfinite)
         strbuf_puts(out, "; '?' NaN/Inf");
     strbuf_putc(out, '\n');

@@ -18,16 +18,26 @@ typedef struct heatgrid {
     int block_rows, block_cols;
     int valid_rows, valid_cols; /* cells covering a's valid region (all when it has none) */
     int nonfinite;           /* cells holding a NaN/Inf difference */
+    /* With a mismatch mask (exec_compare_mask: the validator's rule, in the
+     * output dtype): per cell, the elements it counts outside the tolerance;
+     * NULL without one. */
+    uint32_t *outside;
+    int outside_cells;       /* cells with at least one such element */
+    int64_t outside_elements, elements; /* the validate line's counts */
 } heatgrid;
 
 /* Fills g for a vs b (same shape; ERR_SHAPE otherwise, ERR_USAGE for 0-d).
- * Cells at most max_rows x max_cols. Free with heatgrid_free. */
-int heatgrid_compute(const tensor *a, const tensor *b, int max_rows, int max_cols, heatgrid *g);
+ * bad: numel bytes in row-major order, 1 for an element outside the
+ * tolerance (from exec_compare_mask), or NULL. Cells at most max_rows x
+ * max_cols. Free with heatgrid_free. */
+int heatgrid_compute(const tensor *a, const tensor *b, const uint8_t *bad, int max_rows, int max_cols,
+                     heatgrid *g);
 void heatgrid_free(heatgrid *g);
 /* Text form: one character per cell, inside a frame, with the scale on the
- * last line: the ramp " .:-=+*#%@" scaled to max for cells within tol, the
- * digits 1..9 (scaled to max) for cells above tol (when tol > 0), '?' for
- * NaN/Inf. */
-void heatgrid_render_text(const heatgrid *g, double tol, strbuf *out);
+ * last line: the ramp " .:-=+*#%@" scaled to max for cells whose elements
+ * are all within the tolerance, the digits 1..9 (scaled to max) for cells
+ * holding elements outside it (by the mask), '?' for NaN/Inf. The legend
+ * counts those elements as the validate line does. */
+void heatgrid_render_text(const heatgrid *g, strbuf *out);
 
 #endif

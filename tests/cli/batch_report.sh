@@ -53,7 +53,15 @@ expect_contains "heatmap" "heatmap 'out' (max |actual - golden| per block, 16x64
 # pass 22 stores [8, 64] tiles (one per vector lane) into out: one cell per tile
 expect_contains "heatmap per tile" "heatmap 'out' (max |actual - golden| per tile, 16x64 view):" "$out"
 expect_contains "heatmap tile cells" "cell = 8x64 elements" "$out"
-expect_contains "heatmap scale" "' .:-=+*#%@' within tolerance, 0..2.131e+00; 1..9 above 5.000e-02" "$out"
+expect_contains "heatmap scale" "max |diff| per cell 0..2.131e+00; ' .:-=+*#%@' all within tolerance; 1..9 holding elements outside it" "$out"
+# One mismatch rule: the validate line, --metrics and every heat map count
+# the same elements, in every failing pass
+validate=$(printf '%s\n' "$out" | sed -n 's/^  mismatch: \([0-9]*\) of \([0-9]*\) elements.*/\1 \2/p' | sort -u)
+metrics=$(printf '%s\n' "$out" | sed -n "s/^  metrics 'out': outside tolerance [0-9.]*% (\([1-9][0-9]*\) of \([0-9]*\)).*/\1 \2/p" | sort -u)
+heat=$(printf '%s\n' "$out" | sed -n 's/.*cells; \([1-9][0-9]*\) of \([0-9]*\) elements, as the validate line counts).*/\1 \2/p' | sort -u)
+expect_eq "one mismatch count: validate line" "832 1024" "$validate"
+expect_eq "one mismatch count: metrics" "$validate" "$metrics"
+expect_eq "one mismatch count: heat maps" "$validate" "$heat"
 
 # JSON: to a file (text still on stdout) and to stdout (text on stderr)
 run_ptodb --batch "$ex/mlp-broken" --metrics --json "$tmp/r.json"

@@ -62,7 +62,9 @@ void render_heatmap(canvas *c, crect r, const char *label, const view_heatmap *h
             int x = j + (out_col >= 0 && j >= out_col);
             double v = h->cells[(size_t)i * (size_t)h->cols + (size_t)j];
             int level = render_heat_level(v, h->max);
-            int bad = v > h->tolerance || isnan(v);
+            size_t at = (size_t)i * (size_t)h->cols + (size_t)j;
+            /* over: the cell holds elements the validate line counts as outside */
+            int bad = h->outside ? h->outside[at] > 0 || isnan(v) : v > h->tolerance || isnan(v);
             over += bad;
             canvas_put(c, grid, y, x, (uint32_t)render_heat_char(level),
                        bad ? ST_HEAT_OVER : (canvas_style)(ST_HEAT0 + level));
@@ -88,13 +90,19 @@ void render_heatmap(canvas *c, crect r, const char *label, const view_heatmap *h
     char smax[32], stol[32], sover[32] = "";
     snprintf(smax, sizeof smax, "%.3g", h->max);
     snprintf(stol, sizeof stol, "tol %.3g", h->tolerance);
-    if (over)
+    if (h->outside && h->outside_elements)
+        snprintf(sover, sizeof sover, "%lld/%lld out", (long long)h->outside_elements, (long long)h->elements);
+    else if (over)
         snprintf(sover, sizeof sover, "%d over", over);
     /* "0 <ramp> max  tol T  N over", tightened when the half is narrow. */
     int full = 2 + 10 + 1 + (int)strlen(smax) + 2 + (int)strlen(stol) + (over ? 2 + (int)strlen(sover) : 0);
     const char *gap = full <= r.w ? "  " : " ";
-    if (over && full > r.w)
-        snprintf(sover, sizeof sover, "%d>tol", over);
+    if (over && full > r.w) {
+        if (h->outside && h->outside_elements)
+            snprintf(sover, sizeof sover, "%lld out", (long long)h->outside_elements);
+        else
+            snprintf(sover, sizeof sover, "%d>tol", over);
+    }
     int lx = canvas_puts(c, r, ly, 0, "0 ", ST_DIM);
     for (int level = 0; level <= 9; level++)
         canvas_put(c, r, ly, lx++, (uint32_t)render_heat_char(level), (canvas_style)(ST_HEAT0 + level));
