@@ -32,6 +32,7 @@ static void bp_clear(breakpoint *b)
     if (b->has_re)
         regfree(&b->re);
     predicate_free(b->cond);
+    free(b->cond_expr);
     if (b->watch_old)
         tensor_unref(b->watch_old);
     free(b->watch_sub);
@@ -118,6 +119,32 @@ static predicate *parse_condition(session *s, const char *text)
     return p;
 }
 
+/* A condition is a predicate on the produced tensor ("max_abs_diff > 1e-3")
+ * when it reads as one, else gdb's: an expression over the frame's names
+ * ("ib == 1", "max(abs(t)) > 2"), tested where the line is reached. Sets
+ * one of *pred and *expr; 0, or -1 after an error. */
+static int parse_any_condition(session *s, const char *text, predicate **pred, char **expr)
+{
+    *pred = NULL;
+    *expr = NULL;
+    strbuf err = STRBUF_INIT;
+    *pred = predicate_parse(text, &err);
+    strbuf_free(&err);
+    if (*pred)
+        return 0;
+    if (!*text) {
+        session_errorf(s, "Argument required (a condition).");
+        return -1;
+    }
+    *expr = xstrdup(text);
+    return 0;
+}
+
+const char *bp_condition_text(const breakpoint *b)
+{
+    return b->cond ? predicate_text(b->cond) : b->cond_expr;
+}
+
 /* "LINE" or "FILE:LINE" (FILE a pass number, stem or file name; folders and
  * ".py" dropped) into *pass and *line (*pass defaults to default_pass).
  * Returns 0, or -1 after printing why. */
@@ -178,9 +205,11 @@ static ptodb_status set_break(session *s, const char *args, int temporary)
     char loc[512];
     const char *cond_text = split_condition(args, loc, sizeof loc);
     predicate *cond = NULL;
-    if (cond_text && !(cond = parse_condition(s, cond_text)))
+    char *cond_expr = NULL;
+    if (cond_text && parse_any_condition(s, cond_text, &cond, &cond_expr) != 0)
         return PTODB_ERR_USAGE;
     breakpoint tmp = {0};
+    tmp.cond_expr = cond_expr;
     /* a bare line is in the file on screen: the selected pass (`pass N`
      * moves it even when a finished run of another pass is kept) */
     int pass = s->cur_pass;
@@ -255,8 +284,8 @@ static ptodb_status set_break(session *s, const char *args, int temporary)
             }
         }
         if (cond) {
-            session_errorf(s, "A condition needs a tensor: it applies to line, pass and watch "
-                              "breakpoints, not to a function.");
+            session_errorf(s, "A predicate needs a tensor: it applies to line, pass and watch "
+                              "breakpoints, not to a function (an expression condition does).");
             predicate_free(cond);
             return PTODB_ERR_USAGE;
         }
@@ -265,6 +294,20 @@ static ptodb_status set_break(session *s, const char *args, int temporary)
         if (!function_exists(s, pass, loc))
             session_printf(s, "Function \"%s\" is not defined in %s; the breakpoint applies to the "
                               "passes that define it.\n", loc, s->kase.passes[pass].stem);
+    }
+    if (cond_text && !cond && tmp.kind != BP_LINE && tmp.kind != BP_FUNC) {
+        /* pass, NaN and Inf breakpoints test tensors: a predicate only */
+        predicate *again = parse_condition(s, cond_text);
+        free(cond_expr);
+        if (!again) {
+            free(tmp.func);
+            free(tmp.spec);
+            if (tmp.has_re)
+                regfree(&tmp.re);
+            return PTODB_ERR_USAGE;
+        }
+        cond = again;
+        tmp.cond_expr = NULL;
     }
     note_also_set(s, &tmp);
     breakpoint *b = bp_new(s, tmp.kind);
@@ -278,7 +321,9 @@ static ptodb_status set_break(session *s, const char *args, int temporary)
     switch (b->kind) {
     case BP_LINE:
         session_printf(s, "%s %d at %s:%d%s.\n", what, number, session_file_name(s->kase.passes[b->pass].path), b->line,
-                       b->cond ? " (after the line runs, when its result satisfies the condition)" : "");
+                       b->cond        ? " (after the line runs, when its result satisfies the condition)"
+                       : b->cond_expr ? " (when the line is reached and the expression is true)"
+                                      : "");
         break;
     case BP_FUNC:
         session_printf(s, "%s %d at function %s.\n", what, number, b->func);
@@ -365,19 +410,33 @@ ptodb_status cmd_CONDITION(session *s, const char *args)
     if (!*p) {
         predicate_free(b->cond);
         b->cond = NULL;
+        free(b->cond_expr);
+        b->cond_expr = NULL;
         session_printf(s, "Breakpoint %d now unconditional.\n", b->number);
         return PTODB_OK;
     }
-    if (b->kind == BP_FUNC || b->kind == BP_NAN || b->kind == BP_INF) {
-        session_errorf(s, "Breakpoint %d cannot take a condition: conditions apply to line, pass and "
-                          "watch breakpoints.", b->number);
+    if (b->kind == BP_NAN || b->kind == BP_INF) {
+        session_errorf(s, "Breakpoint %d cannot take a condition: conditions apply to line, function, pass "
+                          "and watch breakpoints.", b->number);
         return PTODB_ERR_USAGE;
     }
-    predicate *c = parse_condition(s, p);
-    if (!c)
+    predicate *c = NULL;
+    char *e = NULL;
+    if (b->kind == BP_LINE || b->kind == BP_FUNC) {
+        if (parse_any_condition(s, p, &c, &e) != 0)
+            return PTODB_ERR_USAGE;
+        if (c && b->kind == BP_FUNC) {
+            session_errorf(s, "A predicate needs a tensor; a function breakpoint takes an expression condition.");
+            predicate_free(c);
+            return PTODB_ERR_USAGE;
+        }
+    } else if (!(c = parse_condition(s, p))) {
         return PTODB_ERR_USAGE;
+    }
     predicate_free(b->cond);
+    free(b->cond_expr);
     b->cond = c;
+    b->cond_expr = e;
     return PTODB_OK;
 }
 
@@ -544,8 +603,8 @@ ptodb_status info_breakpoints(session *s)
         }
         session_printf(s, "%-7d %-14s %-4s %-3s %s\n", b->number, types[b->kind],
                        b->temporary ? "del" : "keep", b->enabled ? "y" : "n", what);
-        if (b->cond)
-            session_printf(s, "\tstop only if %s\n", predicate_text(b->cond));
+        if (bp_condition_text(b))
+            session_printf(s, "\tstop only if %s\n", bp_condition_text(b));
         if (b->hits)
             session_printf(s, "\tbreakpoint already hit %ld time%s\n", b->hits, b->hits == 1 ? "" : "s");
         if (b->ignore)

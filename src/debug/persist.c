@@ -39,8 +39,8 @@ static void write_script(session *s, strbuf *sb, int with_displays)
         case BP_NAN: strbuf_puts(sb, "nan"); break;
         case BP_INF: strbuf_puts(sb, "inf"); break;
         }
-        if (b->cond)
-            strbuf_printf(sb, " if %s", predicate_text(b->cond));
+        if (bp_condition_text(b))
+            strbuf_printf(sb, " if %s", bp_condition_text(b));
         strbuf_putc(sb, '\n');
         if (b->ignore)
             strbuf_printf(sb, "ignore $bpnum %ld\n", b->ignore);

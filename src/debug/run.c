@@ -11,6 +11,7 @@
 
 #include "base/mem.h"
 #include "debug/cmdtable.h"
+#include "debug/expr.h"
 #include "debug/session_impl.h"
 #include "debug/tensor_fmt.h"
 #include "exec/compare.h"
@@ -326,6 +327,36 @@ static int condition_holds(session *s, breakpoint *b, const tensor *t, const cha
     return r < 0 ? -1 : r != 0;
 }
 
+/* gdb's condition: b's expression in the frame of `core` that reached the
+ * breakpoint (selected for the evaluation, then restored): 1 true (nonzero;
+ * a tensor when every element is), 0 false, -1 an error (reported; the run
+ * stops, as gdb's does). */
+static int expression_holds(session *s, breakpoint *b, int core)
+{
+    run_state *r = &s->run;
+    int saved_core = r->core, saved_level = r->level;
+    r->core = core;
+    r->level = 0;
+    tensor *t = NULL;
+    strbuf err = STRBUF_INIT;
+    int held;
+    if (expr_eval(s, b->cond_expr, &t, NULL, &err) != PTODB_OK) {
+        session_errorf(s, "Error in testing condition for breakpoint %d (%s): %s", b->number, b->cond_expr,
+                       strbuf_str(&err));
+        held = -1;
+    } else {
+        int64_t n = tensor_numel(t);
+        held = n > 0;
+        for (int64_t k = 0; k < n && held; k++)
+            held = tensor_get_flat(t, k) != 0;
+        tensor_unref(t);
+    }
+    strbuf_free(&err);
+    r->core = saved_core;
+    r->level = saved_level;
+    return held;
+}
+
 /* Counts a hit: 1 when it stops (ignore count spent). */
 static int count_hit(breakpoint *b)
 {
@@ -370,10 +401,14 @@ static int check_location_bps(session *s, int core, int entered, stop_info *si, 
          * (check_conditional_lines), on the tensor the statement produced. */
         int at = (b->kind == BP_LINE && !b->cond && b->pass == s->run.pass && b->line == f.line) ||
                  (b->kind == BP_FUNC && entered && strcmp(b->func, f.func) == 0);
-        if (!at || !count_hit(b))
+        if (!at)
+            continue;
+        int held = b->cond_expr ? expression_holds(s, b, core) : 1;
+        if (!held || !count_hit(b))
             continue;
         si->bp = b->number;
         si->core = core;
+        si->cond_error = held < 0;
         return 1;
     }
     return 0;
@@ -693,6 +728,8 @@ static void report_stop(session *s, stop_info *si)
         else if (b && b->kind == BP_LINE && b->cond)
             session_printf(s, "\nBreakpoint %d, line %d produced %s with %s\n", b->number, b->line,
                            si->detail, predicate_text(b->cond));
+        else if (b && b->cond_expr && si->cond_error)
+            session_printf(s, "\nBreakpoint %d: its condition %s could not be tested, ", b->number, b->cond_expr);
         else if (b && (b->kind == BP_NAN || b->kind == BP_INF))
             session_printf(s, "\nBreakpoint %d: %s produced by the last statement\n", b->number,
                            si->why);

@@ -43,7 +43,10 @@ typedef struct breakpoint {
     char *spec;          /* BP_PASS: the name or /regex/; BP_WATCH: the tensor name */
     regex_t re;          /* BP_PASS with /regex/ */
     int has_re;
-    predicate *cond;     /* condition, or NULL */
+    predicate *cond;     /* a predicate on the produced tensor, or NULL */
+    char *cond_expr;     /* or gdb's: an expression (expr.h) tested where the
+                            line is reached, before it runs; true when nonzero
+                            (a tensor: every element nonzero) */
     long ignore;         /* hits still to ignore */
     long hits;
     char **commands;     /* run when it stops here */
@@ -271,6 +274,8 @@ void run_print_source_line(session *s, int line);
 /* The `display` list at a stop. */
 void display_show_all(session *s, int only_changed);
 breakpoint *bp_find(session *s, int number);
+/* The text of b's condition (predicate or expression), or NULL. */
+const char *bp_condition_text(const breakpoint *b);
 /* A new watchpoint starts from the value its name has now, if any. */
 void run_watch_prime(session *s, breakpoint *b);
 void bp_free_all(session *s);

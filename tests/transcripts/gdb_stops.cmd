@@ -44,3 +44,22 @@ print ib
 # before the stop: the frame returns first)
 until 20
 info frame
+# gdb's expression conditions: tested where the line is reached, in the
+# frame of the core that reached it (ib is 1 only in the second iteration)
+delete
+kill
+break 29 if ib == 1
+run
+print ib
+info breakpoints
+delete
+break 29 if max(abs(up__tile)) > 1000
+run
+delete
+break 29 if nosuch > 1
+run
+delete
+break mlp_fused
+condition $bpnum 2 > 3
+run
+break pass 11 if ib == 1
