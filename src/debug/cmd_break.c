@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "base/mem.h"
+#include "debug/expr.h"
 #include "debug/session_impl.h"
 #include "exec/inspect.h"
 
@@ -127,17 +128,19 @@ static int parse_any_condition(session *s, const char *text, predicate **pred, c
 {
     *pred = NULL;
     *expr = NULL;
-    strbuf err = STRBUF_INIT;
-    *pred = predicate_parse(text, &err);
-    strbuf_free(&err);
-    if (*pred)
-        return 0;
-    if (!*text) {
-        session_errorf(s, "Argument required (a condition).");
-        return -1;
+    strbuf perr = STRBUF_INIT, eerr = STRBUF_INIT;
+    *pred = predicate_parse(text, &perr);
+    int ok = *pred != NULL;
+    if (!ok && expr_check(text, &eerr) == PTODB_OK) {
+        *expr = xstrdup(text);
+        ok = 1;
+    } else if (!ok) {
+        /* neither: say what each reading expected */
+        session_errorf(s, "%s; as an expression: %s", strbuf_str(&perr), strbuf_str(&eerr));
     }
-    *expr = xstrdup(text);
-    return 0;
+    strbuf_free(&perr);
+    strbuf_free(&eerr);
+    return ok ? 0 : -1;
 }
 
 const char *bp_condition_text(const breakpoint *b)

@@ -22,6 +22,7 @@ typedef struct parser {
     strbuf *note;
     strbuf *err;
     int failed;
+    int dry; /* syntax only: names, history and subscripts are not looked at */
 } parser;
 
 static tensor *parse_expr(parser *e);
@@ -137,6 +138,12 @@ static tensor *parse_dollar(parser *e)
 {
     session *s = e->s;
     e->p++; /* '$' */
+    if (e->dry) {
+        e->p += strspn(e->p, "$");
+        while (isalnum((unsigned char)*e->p) || *e->p == '_')
+            e->p++;
+        return scalar_i64(0);
+    }
     long back = -1, abs_n = -1;
     if (*e->p == '$') {
         e->p++;
@@ -205,6 +212,8 @@ static tensor *value_to_tensor(parser *e, const char *slot, const value *v)
 static tensor *lookup_name(parser *e, const char *name)
 {
     session *s = e->s;
+    if (e->dry)
+        return scalar_i64(0);
     if (strcmp(name, "True") == 0 || strcmp(name, "False") == 0)
         return scalar_bool(name[0] == 'T');
     if (strcmp(name, "inf") == 0)
@@ -533,6 +542,8 @@ static tensor *apply_subscripts(parser *e, tensor *t)
             tensor_unref(t);
             return NULL;
         }
+        if (e->dry)
+            continue; /* the tensor is not known: the brackets balance, that is all */
         char *spec = xstrndup(start, (size_t)(e->p - start));
         tensor *v = NULL;
         if (tensor_apply_subscript(t, spec, &v, e->err) != PTODB_OK) {
@@ -663,6 +674,21 @@ static tensor *parse_expr(parser *e)
         if (accept(e, cmps[i].tok))
             return combine(e, a, parse_sum(e), cmps[i].op);
     return a;
+}
+
+ptodb_status expr_check(const char *text, strbuf *err)
+{
+    parser e = {.s = NULL, .text = text, .p = text, .err = err, .dry = 1};
+    tensor *t = parse_expr(&e);
+    if (t) {
+        skip_ws(&e);
+        if (*e.p)
+            fail(&e, "Junk after the expression: \"%s\".", e.p);
+        tensor_unref(t);
+    }
+    if (!e.failed && !t)
+        fail(&e, "Cannot parse \"%s\".", text);
+    return e.failed ? PTODB_ERR_USAGE : PTODB_OK;
 }
 
 ptodb_status expr_eval(session *s, const char *text, tensor **out, strbuf *note, strbuf *err)

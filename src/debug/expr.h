@@ -33,6 +33,10 @@
  * failure returns an error status with a one-line message in err. */
 ptodb_status expr_eval(session *s, const char *text, tensor **out, strbuf *note, strbuf *err);
 
+/* Checks text's syntax only (names are not looked up): PTODB_OK, or an
+ * error status with a one-line message in err. */
+ptodb_status expr_check(const char *text, strbuf *err);
+
 /* "/FMT rest" after print, output, display (a format letter: x o t d f e)
  * or x (a count, then a letter; count NULL refuses one). Sets *fmt (and
  * *count), advances *args past it and its blanks; 0 when there was none.

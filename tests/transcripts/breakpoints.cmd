@@ -1,7 +1,7 @@
 # args: @SRCDIR@/examples/mlp-broken
 pass 11
 break 29 if max > 100
-break 29 if bogus > 1
+break 29 if bogus(1) > 1
 break 29 if max >
 break mlp_fused if nan
 run
