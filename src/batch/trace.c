@@ -249,6 +249,32 @@ int trace_rec_is_control(const trace_rec *r)
            strncmp(r->key, control_if, sizeof control_if - 1) == 0;
 }
 
+/* A loop variable's name before SSA: ConvertToSSA turns the third loop over
+ * `ob` (written ob_2 by the frontend) into ob__idx_v0_2, so the base name
+ * keeps that trailing _2: "ob_2" either way. */
+static void loop_var_base(const char *name, strbuf *out)
+{
+    const char *cut = strstr(name, "__");
+    if (!cut) {
+        strbuf_puts(out, name);
+        return;
+    }
+    strbuf_append(out, name, (size_t)(cut - name));
+    /* __KIND_vN_M: the _M is the frontend's own suffix */
+    const char *v = strstr(cut, "_v");
+    if (!v)
+        return;
+    const char *p = v + 2;
+    while (*p >= '0' && *p <= '9')
+        p++;
+    if (p == v + 2 || *p != '_' || !p[1])
+        return;
+    for (const char *q = p + 1; *q; q++)
+        if (*q < '0' || *q > '9')
+            return;
+    strbuf_puts(out, p);
+}
+
 static void record_control(rec_ctx *rc, int core, const ir_stmt *st, const ir_stmt *next, const inspect_frame *f)
 {
     strbuf key = STRBUF_INIT;
@@ -275,7 +301,7 @@ static void record_control(rec_ctx *rc, int core, const ir_stmt *st, const ir_st
             rc->loops[i] = rc->loops[--rc->nloops];
         }
         strbuf_puts(&key, control_loop);
-        ir_ssa_base_name(st->u.for_.var->name->text, &key);
+        loop_var_base(st->u.for_.var->name->text, &key);
         snprintf(label, sizeof label, "trip count of the loop over %s", st->u.for_.var->name->text);
         v = value_int((int64_t)n);
     } else if (st->kind == IR_STMT_IF) {
@@ -527,8 +553,9 @@ static int from_list(const trace *a, const struct trace_list *l, uint32_t nth, c
     out->all = l->idx;
     out->n = l->n;
     out->primary = nth < l->n ? &a->recs[l->idx[nth]] : NULL;
-    /* a statement with tuple targets: its records share the key */
-    if (out->primary && how == TRACE_BY_KEY && !same_base(out->primary->name, r->name)) {
+    /* a statement with tuple targets: its records share the key (a control
+     * record's key is all of it: its label names its line, which passes move) */
+    if (out->primary && how == TRACE_BY_KEY && !trace_rec_is_control(r) && !same_base(out->primary->name, r->name)) {
         out->primary = NULL;
         for (size_t k = 0; k < l->n && !out->primary; k++)
             if (same_base(a->recs[l->idx[k]].name, r->name) && k >= nth)
