@@ -479,3 +479,72 @@ void kernel_gemm_f32_seq(int64_t m, int64_t n, int64_t k, const float *a, int64_
     }
     km_seq_generic(m, n, k, a, lda, b, ldb, c, ldc);
 }
+
+/* ---- torch 1.13's oneDNN bf16 order (kernel_gemm_bf16_onednn) ----------- */
+
+int64_t kernel_onednn_bf16_kblock(int64_t k, int brgemm)
+{
+    if (brgemm)
+        return k <= 512 ? k : k <= 1024 ? 512 : 1024;
+    if (k <= 384)
+        return k;
+    if (k < 1536)
+        return (k + 1) / 2;
+    return 768;
+}
+
+/* The k sequence of one element: blocks of kb from +0, each walked in pairs
+ * (p+1, p) from the block's start as vdpbf16ps adds them (an odd tail pairs
+ * with a zero), the block sums added to C in block order. Products of bf16
+ * values are exact in float, so each block's running sum is
+ * kernel_gemm_f32_seq's over its k permuted pair by pair: A's columns and
+ * B's rows are copied in that order once, each block padded to even. */
+void kernel_gemm_bf16_onednn(int64_t m, int64_t n, int64_t k, const float *a, const float *b,
+                             float *c, int brgemm)
+{
+    if (m <= 0 || n <= 0)
+        return;
+    int64_t kb = kernel_onednn_bf16_kblock(k, brgemm);
+    if (kb < 1)
+        kb = 1;
+    int64_t nblk = k > 0 ? (k + kb - 1) / kb : 1;
+    int64_t kp = 0; /* padded total */
+    for (int64_t k0 = 0; k0 < k || (k == 0 && k0 == 0); k0 += kb) {
+        int64_t len = k - k0 < kb ? k - k0 : kb;
+        kp += len + (len & 1);
+        if (k == 0)
+            break;
+    }
+    float *ap = xmalloc((size_t)(m * kp + 1) * sizeof *ap);
+    float *bp = xmalloc((size_t)(kp * n + 1) * sizeof *bp);
+    for (int64_t k0 = 0, o = 0; k0 < k; k0 += kb) {
+        int64_t len = k - k0 < kb ? k - k0 : kb, lp = len + (len & 1);
+        for (int64_t p = 0; p < lp; p++) {
+            int64_t q = p ^ 1; /* the pair's other element comes first */
+            for (int64_t i = 0; i < m; i++)
+                ap[i * kp + o + p] = q < len ? a[i * k + k0 + q] : 0.0f;
+            if (q < len)
+                memcpy(bp + (o + p) * n, b + (k0 + q) * n, (size_t)n * sizeof *bp);
+            else
+                memset(bp + (o + p) * n, 0, (size_t)n * sizeof *bp);
+        }
+        o += lp;
+    }
+    if (nblk <= 1) {
+        kernel_gemm_f32_seq(m, n, kp, ap, kp, bp, n, c, n);
+    } else {
+        float *part = xmalloc((size_t)(m * n) * sizeof *part);
+        for (int64_t k0 = 0, o = 0; k0 < k; k0 += kb) {
+            int64_t len = k - k0 < kb ? k - k0 : kb, lp = len + (len & 1);
+            float *dst = k0 == 0 ? c : part;
+            kernel_gemm_f32_seq(m, n, lp, ap + o, kp, bp + o * n, n, dst, n);
+            if (k0 != 0)
+                for (int64_t e = 0; e < m * n; e++)
+                    c[e] = c[e] + part[e];
+            o += lp;
+        }
+        free(part);
+    }
+    free(ap);
+    free(bp);
+}

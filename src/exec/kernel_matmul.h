@@ -26,6 +26,16 @@ void kernel_gemm_f32(int64_t m, int64_t n, int64_t k, const float *a, int64_t ld
 void kernel_gemm_f32_seq(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda,
                          const float *b, int64_t ldb, float *c, int64_t ldc);
 
+/* C = A * B (A m x k, B k x n, C m x n, all dense row-major floats holding
+ * bf16 values) in the order of torch 1.13's oneDNN bf16 matmul on an
+ * AVX512-BF16 host (docs/numerics-torch113.md): k in blocks of
+ * kernel_onednn_bf16_kblock(k, brgemm), each block a float sum from +0 over
+ * the pairs (p+1, p), the block sums added in order. brgemm: oneDNN's
+ * brgemm matmul (both operands dense) rather than its jit gemm. */
+void kernel_gemm_bf16_onednn(int64_t m, int64_t n, int64_t k, const float *a, const float *b,
+                             float *c, int brgemm);
+int64_t kernel_onednn_bf16_kblock(int64_t k, int brgemm);
+
 /* Tests: which implementations the kernels above may use, so that each can
  * be checked against one expectation: 0 any (the default), 1 the portable
  * code only, 2 that with its vector variants up to AVX2, 3 its generic

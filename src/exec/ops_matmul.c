@@ -42,6 +42,14 @@ static int mm_colmajor(int64_t rs, int64_t cs, int64_t rows)
     return rs == 1 && cs >= (rows > 1 ? rows : 1);
 }
 
+/* A 2-D operand oneDNN's brgemm matmul takes as it is: dense row-major or
+ * dense column-major (a transposed view). */
+static int mm_dense(const tensor *t)
+{
+    int64_t r = t->shape[0], c = t->shape[1], rs = t->strides[0], cs = t->strides[1];
+    return (cs == 1 && (rs == c || r == 1)) || (rs == 1 && (cs == r || c == 1));
+}
+
 static void mm_bf16_small(int64_t m, int64_t n, int64_t k, const float *A, const float *B, float *C,
                           int ilp)
 {
@@ -174,9 +182,15 @@ static ptodb_status matmul_core(exec_ctx *ctx, const op_args *a, const tensor *L
                   mm_colmajor(rst[rnd - 2], rst[rnd - 1], k) &&
                   !(!mm_rowmajor(lst[lnd - 2], lst[lnd - 1], k) &&
                     mm_colmajor(lst[lnd - 2], lst[lnd - 1], m));
+        /* larger 2-D bf16 matmuls: oneDNN (brgemm when both operands are
+         * dense, its jit gemm otherwise), docs/numerics-torch113.md */
+        int onednn = t13 && !small && dt == DTYPE_BF16 && L->ndim == 2 && R->ndim == 2;
+        int brgemm = onednn && mm_dense(L) && mm_dense(R);
         for (int64_t b = 0; b < nb; b++) {
             const float *Ab = A + b * m * k, *Bb = B + b * k * n;
-            if (small)
+            if (onednn)
+                kernel_gemm_bf16_onednn(m, n, k, Ab, Bb, Cf + b * mn, brgemm);
+            else if (small)
                 mm_bf16_small(m, n, k, Ab, Bb, Cf + b * mn, ilp);
             else if (t13)
                 kernel_gemm_f32_seq(m, n, k, Ab, k, Bb, n, Cf + b * mn, n);

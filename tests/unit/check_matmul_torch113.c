@@ -1,0 +1,118 @@
+/* bf16 matmuls under the t13 profile against REF itself: torch 1.13's
+ * oneDNN results (tests/data/ops/torch113_matmul.h, written by
+ * scripts/gen_torch113_matmul.py on Debian's python3-torch) for k from 96
+ * to 8192, both oneDNN kernels (brgemm for dense operands, the jit gemm for
+ * a sliced B) and their k blocking. The inputs cancel, so a bf16 output is
+ * the rounding error of the summation order: bit for bit or the order is
+ * wrong (docs/numerics-torch113.md). */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check_ops_util.h"
+#include "exec/kernel_matmul.h"
+#include "../data/ops/torch113_matmul.h"
+
+static exec_ctx C;
+
+/* the generator's lcg_f32 (exact float32 values) */
+static void lcg_f32(double *out, int64_t n, uint64_t seed, double scale)
+{
+    uint64_t s = seed;
+    for (int64_t i = 0; i < n; i++) {
+        s = s * 6364136223846793005ull + 1442695040888963407ull;
+        out[i] = (double)(int64_t)((s >> 40) - ((uint64_t)1 << 23)) / (double)(1 << 23) * scale;
+    }
+}
+
+/* the generator's operands(): the second half of k cancels the first */
+static void operands(const struct tmm_case *c, double *a, double *b)
+{
+    int64_t m = c->m, k = c->k, n = c->n, h = k / 2;
+    lcg_f32(a, m * k, (uint64_t)c->seed, 1.0);
+    for (int64_t i = 0; i < m; i++)
+        for (int64_t p = 0; p < k; p++) {
+            a[i * k + p] = (float)a[i * k + p] * ldexpf(1.0f, (int)(p * 7 % 13) - 3);
+        }
+    for (int64_t i = 0; i < m; i++)
+        for (int64_t p = h; p < 2 * h; p++)
+            a[i * k + p] = -a[i * k + p - h];
+    lcg_f32(b, k * n, (uint64_t)c->seed + 1, 1.0);
+    for (int64_t p = h; p < 2 * h; p++)
+        memcpy(b + p * n, b + (p - h) * n, (size_t)n * sizeof *b);
+}
+
+static tensor *layout_b(const struct tmm_case *c, const double *b)
+{
+    int64_t k = c->k, n = c->n;
+    if (c->layout == TMM_BSLICE) {
+        double *w = calloc((size_t)(k * 2 * n), sizeof *w);
+        for (int64_t p = 0; p < k; p++)
+            memcpy(w + p * 2 * n + n, b + p * n, (size_t)n * sizeof *w);
+        tensor *wide = mk2(DTYPE_BF16, k, 2 * n, w);
+        free(w);
+        tensor *v = tensor_slice(wide, 1, n, 2 * n, 1, NULL);
+        tensor_unref(wide);
+        return v;
+    }
+    tensor *t = mk2(DTYPE_BF16, k, n, b);
+    if (c->layout == TMM_BCOL) {
+        tensor *tv = tensor_transpose(t, 0, 1, NULL), *tc = tensor_clone(tv);
+        tensor *col = tensor_transpose(tc, 0, 1, NULL);
+        tensor_unref(tv);
+        tensor_unref(tc);
+        tensor_unref(t);
+        return col;
+    }
+    return t;
+}
+
+START_TEST(test_onednn_order)
+{
+    ctx_init(&C, EXEC_PROFILE_T13);
+    const struct tmm_case *c = &TMM_CASES[_i];
+    double *a = malloc((size_t)(c->m * c->k) * sizeof *a);
+    double *b = malloc((size_t)(c->k * c->n) * sizeof *b);
+    operands(c, a, b);
+    value pos[2] = {value_tensor(mk2(DTYPE_BF16, c->m, c->k, a)), value_tensor(layout_b(c, b))};
+    value out;
+    ck_assert_msg(run_op(&C, IR_OP_TENSOR_MATMUL, pos, 2, &out) == PTODB_OK, "%s", C.msg);
+    const tensor *r = out.u.t;
+    ck_assert_int_eq(r->dtype, DTYPE_BF16);
+    ck_assert_int_eq(tensor_numel(r), c->m * c->n);
+    const uint16_t *bits = tensor_data(r);
+    for (int64_t e = 0; e < c->m * c->n; e++)
+        ck_assert_msg(bits[e] == c->out[e],
+                      "%dx%dx%d layout %d: element %lld: ptodb 0x%04x, torch 1.13 0x%04x", c->m,
+                      c->k, c->n, c->layout, (long long)e, bits[e], c->out[e]);
+    value_clear(&out);
+    clear_all(pos, 2);
+    free(a);
+    free(b);
+}
+END_TEST
+
+/* the k blocks the docs give for oneDNN's two kernels */
+START_TEST(test_kblock)
+{
+    ck_assert_int_eq(kernel_onednn_bf16_kblock(128, 0), 128);
+    ck_assert_int_eq(kernel_onednn_bf16_kblock(600, 0), 300);
+    ck_assert_int_eq(kernel_onednn_bf16_kblock(1534, 0), 767);
+    ck_assert_int_eq(kernel_onednn_bf16_kblock(386, 0), 193);
+    ck_assert_int_eq(kernel_onednn_bf16_kblock(8192, 0), 768);
+    ck_assert_int_eq(kernel_onednn_bf16_kblock(512, 1), 512);
+    ck_assert_int_eq(kernel_onednn_bf16_kblock(1024, 1), 512);
+    ck_assert_int_eq(kernel_onednn_bf16_kblock(1100, 1), 1024);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("matmul_torch113");
+    TCase *tc = tcase_create("onednn");
+    tcase_set_timeout(tc, 60);
+    tcase_add_loop_test(tc, test_onednn_order, 0, (int)(sizeof TMM_CASES / sizeof TMM_CASES[0]));
+    tcase_add_test(tc, test_kblock);
+    suite_add_tcase(s, tc);
+    return run_suite(s) ? EXIT_FAILURE : EXIT_SUCCESS;
+}
