@@ -1,6 +1,6 @@
-/* bf16 matmuls under the t13 profile against REF itself: torch 1.13's
- * oneDNN results (tests/data/ops/torch113_matmul.h, written by
- * scripts/gen_torch113_matmul.py on Debian's python3-torch) for k from 96
+/* Production-size sums and bf16 matmuls under the t13 profile against REF itself: torch 1.13's
+ * oneDNN results (tests/data/ops/torch113_large.h, written by
+ * scripts/gen_torch113_large.py on Debian's python3-torch) for k from 96
  * to 8192, both oneDNN kernels (brgemm for dense operands, the jit gemm for
  * a sliced B) and their k blocking. The inputs cancel, so a bf16 output is
  * the rounding error of the summation order: bit for bit or the order is
@@ -11,7 +11,7 @@
 
 #include "check_ops_util.h"
 #include "exec/kernel_matmul.h"
-#include "../data/ops/torch113_matmul.h"
+#include "../data/ops/torch113_large.h"
 
 static exec_ctx C;
 
@@ -92,6 +92,36 @@ START_TEST(test_onednn_order)
 }
 END_TEST
 
+/* row and column sums at production lengths, fp32 (SumKernel's cascade)
+ * and bf16 (float accumulation, one rounding) */
+START_TEST(test_long_sums)
+{
+    ctx_init(&C, EXEC_PROFILE_T13);
+    const struct tsum_case *c = &TSUM_CASES[_i];
+    int64_t n = (int64_t)c->rows * c->cols;
+    double *x = malloc((size_t)n * sizeof *x);
+    lcg_f32(x, n, (uint64_t)c->seed, 1.0);
+    for (int64_t e = 0; e < n; e++)
+        x[e] = (float)x[e] * ldexpf(1.0f, (int)(e * 5 % 21) - 6);
+    tensor *t = mk2(c->bf16 ? DTYPE_BF16 : DTYPE_FP32, c->rows, c->cols, x);
+    value pos[1] = {value_tensor(t)}, out;
+    int op = c->dim == -1 ? IR_OP_TILE_ROW_SUM : IR_OP_TILE_COL_SUM;
+    ck_assert_msg(run_op(&C, op, pos, 1, &out) == PTODB_OK, "%s", C.msg);
+    int64_t no = c->dim == -1 ? c->rows : c->cols;
+    ck_assert_int_eq(tensor_numel(out.u.t), no);
+    for (int64_t e = 0; e < no; e++) {
+        float v = (float)tensor_get_flat(out.u.t, e), w;
+        memcpy(&w, &c->out[e], sizeof w);
+        ck_assert_msg(memcmp(&v, &w, sizeof v) == 0,
+                      "%dx%d sum dim %d%s: element %lld: ptodb %.9g, torch 1.13 %.9g", c->rows,
+                      c->cols, c->dim, c->bf16 ? " bf16" : "", (long long)e, v, w);
+    }
+    value_clear(&out);
+    clear_all(pos, 1);
+    free(x);
+}
+END_TEST
+
 /* the k blocks the docs give for oneDNN's two kernels */
 START_TEST(test_kblock)
 {
@@ -113,6 +143,7 @@ int main(void)
     tcase_set_timeout(tc, 60);
     tcase_add_loop_test(tc, test_onednn_order, 0, (int)(sizeof TMM_CASES / sizeof TMM_CASES[0]));
     tcase_add_test(tc, test_kblock);
+    tcase_add_loop_test(tc, test_long_sums, 0, (int)(sizeof TSUM_CASES / sizeof TSUM_CASES[0]));
     suite_add_tcase(s, tc);
     return run_suite(s) ? EXIT_FAILURE : EXIT_SUCCESS;
 }
