@@ -493,44 +493,87 @@ int64_t kernel_onednn_bf16_kblock(int64_t k, int brgemm)
     return 768;
 }
 
+static inline float km_bf16(const uint16_t *p)
+{
+    uint16_t h;
+    memcpy(&h, p, sizeof h);
+    uint32_t u = (uint32_t)h << 16;
+    float f;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+
 /* The k sequence of one element: blocks of kb from +0, each walked in pairs
  * (p+1, p) from the block's start as vdpbf16ps adds them (an odd tail pairs
  * with a zero), the block sums added to C in block order. Products of bf16
  * values are exact in float, so each block's running sum is
  * kernel_gemm_f32_seq's over its k permuted pair by pair: A's columns and
- * B's rows are copied in that order once, each block padded to even. */
-void kernel_gemm_bf16_onednn(int64_t m, int64_t n, int64_t k, const float *a, const float *b,
-                             float *c, int brgemm)
+ * B's rows are widened into that order once, each block padded to even. */
+void kernel_gemm_bf16_onednn(int64_t m, int64_t n, int64_t k, const uint16_t *a, int64_t ars,
+                             int64_t acs, const uint16_t *b, int64_t brs, int64_t bcs, float *c,
+                             int brgemm)
 {
     if (m <= 0 || n <= 0)
         return;
     int64_t kb = kernel_onednn_bf16_kblock(k, brgemm);
     if (kb < 1)
         kb = 1;
-    int64_t nblk = k > 0 ? (k + kb - 1) / kb : 1;
     int64_t kp = 0; /* padded total */
-    for (int64_t k0 = 0; k0 < k || (k == 0 && k0 == 0); k0 += kb) {
+    for (int64_t k0 = 0; k0 < k; k0 += kb) {
         int64_t len = k - k0 < kb ? k - k0 : kb;
         kp += len + (len & 1);
-        if (k == 0)
-            break;
     }
     float *ap = xmalloc((size_t)(m * kp + 1) * sizeof *ap);
     float *bp = xmalloc((size_t)(kp * n + 1) * sizeof *bp);
+    /* A a row at a time (its rows may be a page apart: walking a column
+     * would thrash the cache's sets) */
+    for (int64_t i = 0; i < m; i++) {
+        float *arow = ap + i * kp;
+        const uint16_t *asrc = a + i * ars;
+        for (int64_t k0 = 0, o = 0; k0 < k; k0 += kb) {
+            int64_t len = k - k0 < kb ? k - k0 : kb, lp = len + (len & 1);
+            for (int64_t p = 0; p < lp; p++) {
+                int64_t q = p ^ 1;
+                arow[o + p] = q < len ? km_bf16(asrc + (k0 + q) * acs) : 0.0f;
+            }
+            o += lp;
+        }
+    }
     for (int64_t k0 = 0, o = 0; k0 < k; k0 += kb) {
         int64_t len = k - k0 < kb ? k - k0 : kb, lp = len + (len & 1);
         for (int64_t p = 0; p < lp; p++) {
             int64_t q = p ^ 1; /* the pair's other element comes first */
-            for (int64_t i = 0; i < m; i++)
-                ap[i * kp + o + p] = q < len ? a[i * k + k0 + q] : 0.0f;
-            if (q < len)
-                memcpy(bp + (o + p) * n, b + (k0 + q) * n, (size_t)n * sizeof *bp);
-            else
-                memset(bp + (o + p) * n, 0, (size_t)n * sizeof *bp);
+            float *brow = bp + (o + p) * n;
+            if (q >= len) {
+                memset(brow, 0, (size_t)n * sizeof *bp);
+                continue;
+            }
+            const uint16_t *bsrc = b + (k0 + q) * brs;
+            if (bcs == 1 && k0 + q + 8 < k) { /* rows far apart: prefetch ahead */
+                const char *pf = (const char *)(b + (k0 + q + 8) * brs);
+                for (int64_t off = 0; off < n * 2; off += 64)
+                    __builtin_prefetch(pf + off);
+            }
+            if (bcs == 1) {
+                int64_t j = 0;
+                typedef uint16_t v16u16 __attribute__((vector_size(32)));
+                typedef uint32_t v16u32 __attribute__((vector_size(64)));
+                for (; j + 16 <= n; j += 16) {
+                    v16u16 h;
+                    memcpy(&h, bsrc + j, sizeof h);
+                    v16u32 u = __builtin_convertvector(h, v16u32) << 16;
+                    memcpy(brow + j, &u, sizeof u);
+                }
+                for (; j < n; j++)
+                    brow[j] = km_bf16(bsrc + j);
+            } else {
+                for (int64_t j = 0; j < n; j++)
+                    brow[j] = km_bf16(bsrc + j * bcs);
+            }
         }
         o += lp;
     }
-    if (nblk <= 1) {
+    if ((k + kb - 1) / kb <= 1) {
         kernel_gemm_f32_seq(m, n, kp, ap, kp, bp, n, c, n);
     } else {
         float *part = xmalloc((size_t)(m * n) * sizeof *part);

@@ -172,25 +172,33 @@ static ptodb_status matmul_core(exec_ctx *ctx, const op_args *a, const tensor *L
          * for fp16: a float running sum in k order, rounded once to the
          * dtype (bit for bit on the fixtures' fp32 and fp16 matmuls); small
          * bf16: see above. The store then rounds to bf16/fp16. */
+        int small = t13 && dt == DTYPE_BF16 && m * k * n <= 16 * 16 * 16;
+        /* larger 2-D bf16 matmuls: oneDNN (brgemm when both operands are
+         * dense, its jit gemm otherwise), docs/numerics-torch113.md; read
+         * straight from the operands' storage */
+        int onednn = t13 && !small && dt == DTYPE_BF16 && L->ndim == 2 && R->ndim == 2;
+        float *Cf = xmalloc((size_t)(nb * mn) * sizeof *Cf);
+        if (onednn) {
+            const uint16_t *ad = (const uint16_t *)L->storage->data + L->offset;
+            const uint16_t *bd = (const uint16_t *)R->storage->data + R->offset;
+            kernel_gemm_bf16_onednn(m, n, k, ad, lst[0], lst[1], bd, rst[0], rst[1], Cf,
+                                    mm_dense(L) && mm_dense(R));
+            kernel_store_f32(r, Cf, mn);
+            free(Cf);
+            *out = r;
+            return PTODB_OK;
+        }
         float *A = xmalloc((size_t)(nb * m * k + 1) * sizeof *A);
         float *B = xmalloc((size_t)(nb * k * n + 1) * sizeof *B);
-        float *Cf = xmalloc((size_t)(nb * mn) * sizeof *Cf);
         kernel_gather_f32(&lv, bnd + 2, fl, A);
         kernel_gather_f32(&rv, bnd + 2, fr, B);
-        int small = t13 && dt == DTYPE_BF16 && m * k * n <= 16 * 16 * 16;
         int ilp = small && !mm_rowmajor(rst[rnd - 2], rst[rnd - 1], n) &&
                   mm_colmajor(rst[rnd - 2], rst[rnd - 1], k) &&
                   !(!mm_rowmajor(lst[lnd - 2], lst[lnd - 1], k) &&
                     mm_colmajor(lst[lnd - 2], lst[lnd - 1], m));
-        /* larger 2-D bf16 matmuls: oneDNN (brgemm when both operands are
-         * dense, its jit gemm otherwise), docs/numerics-torch113.md */
-        int onednn = t13 && !small && dt == DTYPE_BF16 && L->ndim == 2 && R->ndim == 2;
-        int brgemm = onednn && mm_dense(L) && mm_dense(R);
         for (int64_t b = 0; b < nb; b++) {
             const float *Ab = A + b * m * k, *Bb = B + b * k * n;
-            if (onednn)
-                kernel_gemm_bf16_onednn(m, n, k, Ab, Bb, Cf + b * mn, brgemm);
-            else if (small)
+            if (small)
                 mm_bf16_small(m, n, k, Ab, Bb, Cf + b * mn, ilp);
             else if (t13)
                 kernel_gemm_f32_seq(m, n, k, Ab, k, Bb, n, Cf + b * mn, n);
