@@ -2,7 +2,7 @@
 # Every pass starts from a fresh copy of the case's inputs (REF clones them):
 # a pass that writes into an input (in place, through assemble) must not
 # change what the next pass sees, whether the copy is a private mapping of
-# the file (inputs of 64 KiB and more) or a plain copy, in --run and in
+# the file (inputs of 1 MiB and more) or a plain copy, in --run and in
 # --batch (one process runs both passes); and the input file stays as it was.
 set -e
 . "$top_srcdir/tests/cli/lib.sh"
@@ -20,15 +20,15 @@ import pypto.language as pl
 @pl.program
 class P:
     @pl.function(type=pl.FunctionType.Orchestration, level=pl.Level.CHIP, role=pl.Role.Orchestrator)
-    def main(self, big: pl.Tensor[[128, 256], pl.FP32], small: pl.Tensor[[4, 8], pl.FP32], out: pl.Out[pl.Tensor[[4, 4], pl.FP32]]) -> pl.Tensor[[4, 4], pl.FP32]:
-        big: pl.Tensor[[128, 256], pl.FP32] = pl.tensor.assemble(big, pl.tensor.adds(pl.tensor.slice(big, [4, 2], [0, 0]), 1.0), [0, 0])
+    def main(self, big: pl.Tensor[[512, 1024], pl.FP32], small: pl.Tensor[[4, 8], pl.FP32], out: pl.Out[pl.Tensor[[4, 4], pl.FP32]]) -> pl.Tensor[[4, 4], pl.FP32]:
+        big: pl.Tensor[[512, 1024], pl.FP32] = pl.tensor.assemble(big, pl.tensor.adds(pl.tensor.slice(big, [4, 2], [0, 0]), 1.0), [0, 0])
         small: pl.Tensor[[4, 8], pl.FP32] = pl.tensor.assemble(small, pl.tensor.adds(pl.tensor.slice(small, [4, 2], [0, 0]), 1.0), [0, 0])
         out: pl.Tensor[[4, 4], pl.FP32] = pl.tensor.assemble(out, pl.tensor.slice(big, [4, 2], [0, 0]), [0, 0])
         out: pl.Tensor[[4, 4], pl.FP32] = pl.tensor.assemble(out, pl.tensor.slice(small, [4, 2], [0, 0]), [0, 2])
         return out
 PY
 done
-"$tool" gen pt "$c/data/in/big.pt" fp32 128 256
+"$tool" gen pt "$c/data/in/big.pt" fp32 512 1024
 "$tool" gen pt "$c/data/in/small.pt" fp32 4 8
 "$tool" gen pt "$c/data/out/out.pt" fp32 4 4
 before=$(cd "$c" && find . -type f -exec cksum {} + | sort)
