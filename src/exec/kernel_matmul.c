@@ -493,6 +493,36 @@ int64_t kernel_onednn_bf16_kblock(int64_t k, int brgemm)
     return 768;
 }
 
+/* Packing buffers reused from call to call (a pass runs thousands of tile
+ * matmuls of the same sizes): slot s grows to the size asked and is kept up
+ * to KM_SCRATCH_KEEP floats (km_scratch_trim drops a larger one); one set
+ * per thread. */
+#define KM_SCRATCH_KEEP ((size_t)1 << 20)
+static _Thread_local float *km_scratch_buf[3];
+static _Thread_local size_t km_scratch_cap[3];
+
+static float *km_scratch(int s, size_t nfloats)
+{
+    float **buf = km_scratch_buf;
+    size_t *cap = km_scratch_cap;
+    if (nfloats > cap[s]) {
+        free(buf[s]);
+        buf[s] = xmalloc(nfloats * sizeof *buf[s]);
+        cap[s] = nfloats;
+    }
+    return buf[s];
+}
+
+static void km_scratch_trim(void)
+{
+    for (int s = 0; s < 3; s++)
+        if (km_scratch_cap[s] > KM_SCRATCH_KEEP) {
+            free(km_scratch_buf[s]);
+            km_scratch_buf[s] = NULL;
+            km_scratch_cap[s] = 0;
+        }
+}
+
 static inline float km_bf16(const uint16_t *p)
 {
     uint16_t h;
@@ -523,8 +553,8 @@ void kernel_gemm_bf16_onednn(int64_t m, int64_t n, int64_t k, const uint16_t *a,
         int64_t len = k - k0 < kb ? k - k0 : kb;
         kp += len + (len & 1);
     }
-    float *ap = xmalloc((size_t)(m * kp + 1) * sizeof *ap);
-    float *bp = xmalloc((size_t)(kp * n + 1) * sizeof *bp);
+    float *ap = km_scratch(0, (size_t)(m * kp + 1));
+    float *bp = km_scratch(1, (size_t)(kp * n + 1));
     /* A a row at a time (its rows may be a page apart: walking a column
      * would thrash the cache's sets) */
     for (int64_t i = 0; i < m; i++) {
@@ -576,7 +606,7 @@ void kernel_gemm_bf16_onednn(int64_t m, int64_t n, int64_t k, const uint16_t *a,
     if ((k + kb - 1) / kb <= 1) {
         kernel_gemm_f32_seq(m, n, kp, ap, kp, bp, n, c, n);
     } else {
-        float *part = xmalloc((size_t)(m * n) * sizeof *part);
+        float *part = km_scratch(2, (size_t)(m * n));
         for (int64_t k0 = 0, o = 0; k0 < k; k0 += kb) {
             int64_t len = k - k0 < kb ? k - k0 : kb, lp = len + (len & 1);
             float *dst = k0 == 0 ? c : part;
@@ -586,8 +616,6 @@ void kernel_gemm_bf16_onednn(int64_t m, int64_t n, int64_t k, const uint16_t *a,
                     c[e] = c[e] + part[e];
             o += lp;
         }
-        free(part);
     }
-    free(ap);
-    free(bp);
+    km_scratch_trim();
 }
