@@ -30,6 +30,16 @@ CASES = [
 ]
 
 
+# batched bf16 matmuls (batch, m, k, n, form): "bmm" 3-D @ 3-D, "fold" 3-D @
+# 2-D (torch folds it into one mm), "foldslice" the same with B a column
+# window, "lhs2d" 2-D @ 3-D (a bmm); batch i's operands are operands(m, k,
+# n, seed + 10 * i), a 2-D operand is batch 0's
+BMM = [
+    (2, 4, 8, 8, "bmm"), (2, 4, 64, 8, "bmm"), (2, 4, 1024, 8, "bmm"), (3, 4, 64, 4, "bmm"),
+    (2, 4, 128, 8, "fold"), (2, 2, 64, 8, "fold"), (2, 4, 600, 8, "foldslice"),
+    (2, 4, 64, 8, "lhs2d"), (2, 4, 256, 8, "lhs2d"),
+]
+
 # (rows, cols, dim, bf16): row sums (dim -1) and column sums (dim -2)
 SUMS = [
     (4, 4096, -1, 0), (2, 8192, -1, 0), (3, 16384, -1, 0), (4, 1000, -1, 0),
@@ -93,6 +103,29 @@ def main():
         assert r.size == m * n <= 64
         words = ", ".join("0x%04x" % v for v in r)
         print("    {%d, %d, %d, TMM_%s, %d, {%s}}," % (m, k, n, layout.upper(), seed, words))
+    print("};")
+    print("enum { TBMM_BMM, TBMM_FOLD, TBMM_FOLDSLICE, TBMM_LHS2D };")
+    print("static const struct tbmm_case {")
+    print("    int batch, m, k, n, form, seed;")
+    print("    unsigned short out[64]; /* bf16 bits, batch x m x n */")
+    print("} TBMM_CASES[] = {")
+    for idx, (bt, m, k, n, form) in enumerate(BMM):
+        seed = 500 + 100 * idx
+        ops = [operands(m, k, n, seed + 10 * i) for i in range(bt)]
+        ta = torch.stack([torch.from_numpy(a) for a, _ in ops]).bfloat16()
+        tb = torch.stack([torch.from_numpy(np.ascontiguousarray(b)) for _, b in ops]).bfloat16()
+        if form in ("fold", "foldslice"):
+            tb = tb[0]
+            if form == "foldslice":
+                wide = torch.zeros(k, 2 * n, dtype=torch.bfloat16)
+                wide[:, n:] = tb
+                tb = wide[:, n:]
+        if form == "lhs2d":
+            ta = ta[0]
+        r = torch.matmul(ta, tb).contiguous().view(torch.int16).numpy().view(np.uint16).ravel()
+        assert r.size <= 64
+        words = ", ".join("0x%04x" % v for v in r)
+        print("    {%d, %d, %d, %d, TBMM_%s, %d, {%s}}," % (bt, m, k, n, form.upper(), seed, words))
     print("};")
     # sums along rows and columns at production lengths, fp32 and bf16
     print("static const struct tsum_case {")

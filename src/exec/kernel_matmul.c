@@ -539,9 +539,14 @@ static inline float km_bf16(const uint16_t *p)
  * values are exact in float, so each block's running sum is
  * kernel_gemm_f32_seq's over its k permuted pair by pair: A's columns and
  * B's rows are widened into that order once, each block padded to even. */
-void kernel_gemm_bf16_onednn(int64_t m, int64_t n, int64_t k, const uint16_t *a, int64_t ars,
-                             int64_t acs, const uint16_t *b, int64_t brs, int64_t bcs, float *c,
-                             int brgemm)
+/* x[i] of a bf16 (f32 = 0) or float (f32 = 1) array */
+static inline float km_ld(const void *x, int64_t i, int f32)
+{
+    return f32 ? ((const float *)x)[i] : km_bf16((const uint16_t *)x + i);
+}
+
+static void km_onednn(int64_t m, int64_t n, int64_t k, const void *a, int64_t ars, int64_t acs,
+                      const void *b, int64_t brs, int64_t bcs, int f32, float *c, int brgemm)
 {
     if (m <= 0 || n <= 0)
         return;
@@ -559,12 +564,11 @@ void kernel_gemm_bf16_onednn(int64_t m, int64_t n, int64_t k, const uint16_t *a,
      * would thrash the cache's sets) */
     for (int64_t i = 0; i < m; i++) {
         float *arow = ap + i * kp;
-        const uint16_t *asrc = a + i * ars;
         for (int64_t k0 = 0, o = 0; k0 < k; k0 += kb) {
             int64_t len = k - k0 < kb ? k - k0 : kb, lp = len + (len & 1);
             for (int64_t p = 0; p < lp; p++) {
                 int64_t q = p ^ 1;
-                arow[o + p] = q < len ? km_bf16(asrc + (k0 + q) * acs) : 0.0f;
+                arow[o + p] = q < len ? km_ld(a, i * ars + (k0 + q) * acs, f32) : 0.0f;
             }
             o += lp;
         }
@@ -578,9 +582,15 @@ void kernel_gemm_bf16_onednn(int64_t m, int64_t n, int64_t k, const uint16_t *a,
                 memset(brow, 0, (size_t)n * sizeof *bp);
                 continue;
             }
-            const uint16_t *bsrc = b + (k0 + q) * brs;
+            int64_t brow0 = (k0 + q) * brs;
+            if (f32) {
+                for (int64_t j = 0; j < n; j++)
+                    brow[j] = ((const float *)b)[brow0 + j * bcs];
+                continue;
+            }
+            const uint16_t *bsrc = (const uint16_t *)b + brow0;
             if (bcs == 1 && k0 + q + 8 < k) { /* rows far apart: prefetch ahead */
-                const char *pf = (const char *)(b + (k0 + q + 8) * brs);
+                const char *pf = (const char *)((const uint16_t *)b + (k0 + q + 8) * brs);
                 for (int64_t off = 0; off < n * 2; off += 64)
                     __builtin_prefetch(pf + off);
             }
@@ -618,4 +628,17 @@ void kernel_gemm_bf16_onednn(int64_t m, int64_t n, int64_t k, const uint16_t *a,
         }
     }
     km_scratch_trim();
+}
+
+void kernel_gemm_bf16_onednn(int64_t m, int64_t n, int64_t k, const uint16_t *a, int64_t ars,
+                             int64_t acs, const uint16_t *b, int64_t brs, int64_t bcs, float *c,
+                             int brgemm)
+{
+    km_onednn(m, n, k, a, ars, acs, b, brs, bcs, 0, c, brgemm);
+}
+
+void kernel_gemm_bf16_onednn_f32(int64_t m, int64_t n, int64_t k, const float *a,
+                                 const float *b, float *c, int brgemm)
+{
+    km_onednn(m, n, k, a, k, 1, b, n, 1, 1, c, brgemm);
 }

@@ -36,6 +36,9 @@ void kernel_gemm_f32_seq(int64_t m, int64_t n, int64_t k, const float *a, int64_
 void kernel_gemm_bf16_onednn(int64_t m, int64_t n, int64_t k, const uint16_t *a, int64_t ars,
                              int64_t acs, const uint16_t *b, int64_t brs, int64_t bcs, float *c,
                              int brgemm);
+/* The same from dense row-major floats holding bf16 values (A m x k, B k x n). */
+void kernel_gemm_bf16_onednn_f32(int64_t m, int64_t n, int64_t k, const float *a,
+                                 const float *b, float *c, int brgemm);
 int64_t kernel_onednn_bf16_kblock(int64_t k, int brgemm);
 
 /* Tests: which implementations the kernels above may use, so that each can

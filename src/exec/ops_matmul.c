@@ -172,13 +172,25 @@ static ptodb_status matmul_core(exec_ctx *ctx, const op_args *a, const tensor *L
          * for fp16: a float running sum in k order, rounded once to the
          * dtype (bit for bit on the fixtures' fp32 and fp16 matmuls); small
          * bf16: see above. The store then rounds to bf16/fp16. */
-        int small = t13 && dt == DTYPE_BF16 && m * k * n <= 16 * 16 * 16;
-        /* larger 2-D bf16 matmuls: oneDNN (brgemm when both operands are
-         * dense, its jit gemm otherwise), docs/numerics-torch113.md; read
-         * straight from the operands' storage */
-        int onednn = t13 && !small && dt == DTYPE_BF16 && L->ndim == 2 && R->ndim == 2;
+        /* torch 1.13's bf16 paths (docs/numerics-torch113.md): 2-D mm and a
+         * batched lhs with a 2-D rhs (folded into one mm of nb*m rows):
+         * cpublas loops up to m*k*n = 16^3, else oneDNN (brgemm when both
+         * operands are dense, its jit gemm otherwise); bmm: oneDNN's brgemm
+         * above batch*m*k*n = 16^3 (its checksize), else per matrix a bf16
+         * loop (baddbmm's below k*m*n = 400, cpublas's above) */
+        int bf = t13 && dt == DTYPE_BF16 && L->ndim >= 2 && R->ndim >= 2;
+        /* a 2-D lhs with a batched rhs: torch folds the rhs instead,
+         * C^T = R^T L^T as one mm; each element sees the same products in
+         * the same k order, with L^T as the mm's rhs. Small, that mm is a
+         * float running sum in k order (measured: neither of the loops
+         * above) */
+        int lhs2d = bf && L->ndim == 2 && R->ndim > 2;
+        int fold = bf && R->ndim == 2, bmm = bf && !fold && !lhs2d;
+        int small = bf && nb * m * k * n <= 16 * 16 * 16;
+        int onednn = bf && !small, brgemm = 1;
         float *Cf = xmalloc((size_t)(nb * mn) * sizeof *Cf);
-        if (onednn) {
+        if (onednn && L->ndim == 2 && R->ndim == 2) {
+            /* read straight from the operands' storage */
             const uint16_t *ad = (const uint16_t *)L->storage->data + L->offset;
             const uint16_t *bd = (const uint16_t *)R->storage->data + R->offset;
             kernel_gemm_bf16_onednn(m, n, k, ad, lst[0], lst[1], bd, rst[0], rst[1], Cf,
@@ -188,17 +200,26 @@ static ptodb_status matmul_core(exec_ctx *ctx, const op_args *a, const tensor *L
             *out = r;
             return PTODB_OK;
         }
+        if (onednn && fold)
+            brgemm = mm_dense(R); /* the folded lhs is dense (a copy if it was not) */
+        if (onednn && lhs2d)
+            brgemm = mm_dense(L); /* the folded R^T is dense, L^T is the rhs */
         float *A = xmalloc((size_t)(nb * m * k + 1) * sizeof *A);
         float *B = xmalloc((size_t)(nb * k * n + 1) * sizeof *B);
         kernel_gather_f32(&lv, bnd + 2, fl, A);
         kernel_gather_f32(&rv, bnd + 2, fr, B);
-        int ilp = small && !mm_rowmajor(rst[rnd - 2], rst[rnd - 1], n) &&
+        /* a folded lhs is row-major */
+        int lrow = fold && L->ndim > 2, ilp = 0;
+        if (small && !lhs2d && !(bmm && k * m * n < 400))
+            ilp = !mm_rowmajor(rst[rnd - 2], rst[rnd - 1], n) &&
                   mm_colmajor(rst[rnd - 2], rst[rnd - 1], k) &&
-                  !(!mm_rowmajor(lst[lnd - 2], lst[lnd - 1], k) &&
+                  !(!lrow && !mm_rowmajor(lst[lnd - 2], lst[lnd - 1], k) &&
                     mm_colmajor(lst[lnd - 2], lst[lnd - 1], m));
         for (int64_t b = 0; b < nb; b++) {
             const float *Ab = A + b * m * k, *Bb = B + b * k * n;
-            if (small)
+            if (onednn)
+                kernel_gemm_bf16_onednn_f32(m, n, k, Ab, Bb, Cf + b * mn, brgemm);
+            else if (small && !lhs2d)
                 mm_bf16_small(m, n, k, Ab, Bb, Cf + b * mn, ilp);
             else if (t13)
                 kernel_gemm_f32_seq(m, n, k, Ab, k, Bb, n, Cf + b * mn, n);

@@ -26,10 +26,10 @@ static void lcg_f32(double *out, int64_t n, uint64_t seed, double scale)
 }
 
 /* the generator's operands(): the second half of k cancels the first */
-static void operands(const struct tmm_case *c, double *a, double *b)
+static void operands_mkn(int64_t m, int64_t k, int64_t n, int seed, double *a, double *b)
 {
-    int64_t m = c->m, k = c->k, n = c->n, h = k / 2;
-    lcg_f32(a, m * k, (uint64_t)c->seed, 1.0);
+    int64_t h = k / 2;
+    lcg_f32(a, m * k, (uint64_t)seed, 1.0);
     for (int64_t i = 0; i < m; i++)
         for (int64_t p = 0; p < k; p++) {
             a[i * k + p] = (float)a[i * k + p] * ldexpf(1.0f, (int)(p * 7 % 13) - 3);
@@ -37,9 +37,14 @@ static void operands(const struct tmm_case *c, double *a, double *b)
     for (int64_t i = 0; i < m; i++)
         for (int64_t p = h; p < 2 * h; p++)
             a[i * k + p] = -a[i * k + p - h];
-    lcg_f32(b, k * n, (uint64_t)c->seed + 1, 1.0);
+    lcg_f32(b, k * n, (uint64_t)seed + 1, 1.0);
     for (int64_t p = h; p < 2 * h; p++)
         memcpy(b + p * n, b + (p - h) * n, (size_t)n * sizeof *b);
+}
+
+static void operands(const struct tmm_case *c, double *a, double *b)
+{
+    operands_mkn(c->m, c->k, c->n, c->seed, a, b);
 }
 
 static tensor *layout_b(const struct tmm_case *c, const double *b)
@@ -85,6 +90,51 @@ START_TEST(test_onednn_order)
         ck_assert_msg(bits[e] == c->out[e],
                       "%dx%dx%d layout %d: element %lld: ptodb 0x%04x, torch 1.13 0x%04x", c->m,
                       c->k, c->n, c->layout, (long long)e, bits[e], c->out[e]);
+    value_clear(&out);
+    clear_all(pos, 2);
+    free(a);
+    free(b);
+}
+END_TEST
+
+/* batched bf16 matmuls: bmm (a bf16 loop below k*m*n = 400, else brgemm),
+ * a 3-D lhs with a 2-D rhs folded into one mm, a 2-D lhs with a 3-D rhs */
+START_TEST(test_batched)
+{
+    ctx_init(&C, EXEC_PROFILE_T13);
+    const struct tbmm_case *c = &TBMM_CASES[_i];
+    int64_t bt = c->batch, m = c->m, k = c->k, n = c->n;
+    double *a = malloc((size_t)(bt * m * k) * sizeof *a);
+    double *b = malloc((size_t)(bt * k * n) * sizeof *b);
+    for (int64_t i = 0; i < bt; i++)
+        operands_mkn(m, k, n, c->seed + 10 * (int)i, a + i * m * k, b + i * k * n);
+    int64_t as[3] = {bt, m, k}, bs[3] = {bt, k, n};
+    tensor *ta = c->form == TBMM_LHS2D ? mk2(DTYPE_BF16, m, k, a) : mk(DTYPE_BF16, 3, as, a);
+    tensor *tb;
+    if (c->form == TBMM_FOLD) {
+        tb = mk2(DTYPE_BF16, k, n, b);
+    } else if (c->form == TBMM_FOLDSLICE) {
+        double *w = calloc((size_t)(k * 2 * n), sizeof *w);
+        for (int64_t p = 0; p < k; p++)
+            memcpy(w + p * 2 * n + n, b + p * n, (size_t)n * sizeof *w);
+        tensor *wide = mk2(DTYPE_BF16, k, 2 * n, w);
+        free(w);
+        tb = tensor_slice(wide, 1, n, 2 * n, 1, NULL);
+        tensor_unref(wide);
+    } else {
+        tb = mk(DTYPE_BF16, 3, bs, b);
+    }
+    value pos[2] = {value_tensor(ta), value_tensor(tb)}, out;
+    ck_assert_msg(run_op(&C, IR_OP_TENSOR_MATMUL, pos, 2, &out) == PTODB_OK, "%s", C.msg);
+    int64_t no = bt * m * n;
+    ck_assert_int_eq(tensor_numel(out.u.t), no);
+    const uint16_t *bits = tensor_data(out.u.t);
+    for (int64_t e = 0; e < no; e++)
+        ck_assert_msg(bits[e] == c->out[e],
+                      "batch %lld of %lldx%lldx%lld form %d: element %lld: ptodb 0x%04x, torch "
+                      "1.13 0x%04x",
+                      (long long)bt, (long long)m, (long long)k, (long long)n, c->form,
+                      (long long)e, bits[e], c->out[e]);
     value_clear(&out);
     clear_all(pos, 2);
     free(a);
@@ -143,6 +193,7 @@ int main(void)
     tcase_set_timeout(tc, 60);
     tcase_add_loop_test(tc, test_onednn_order, 0, (int)(sizeof TMM_CASES / sizeof TMM_CASES[0]));
     tcase_add_test(tc, test_kblock);
+    tcase_add_loop_test(tc, test_batched, 0, (int)(sizeof TBMM_CASES / sizeof TBMM_CASES[0]));
     tcase_add_loop_test(tc, test_long_sums, 0, (int)(sizeof TSUM_CASES / sizeof TSUM_CASES[0]));
     suite_add_tcase(s, tc);
     return run_suite(s) ? EXIT_FAILURE : EXIT_SUCCESS;
