@@ -81,7 +81,7 @@ static void mm_bf16_small(int64_t m, int64_t n, int64_t k, const float *A, const
 
 /* torch.matmul(L, R) */
 static ptodb_status matmul_core(exec_ctx *ctx, const op_args *a, const tensor *L,
-                                const tensor *R, tensor **out)
+                                const tensor *R, int f32_out, tensor **out)
 {
     const char *name = kernel_op_name(a);
     if (L->ndim == 0 || R->ndim == 0)
@@ -143,7 +143,11 @@ static ptodb_status matmul_core(exec_ctx *ctx, const op_args *a, const tensor *L
     if (R->ndim != 1)
         oshape[ond++] = n;
     tensor *r;
-    st = kernel_zeros(ctx, dt, ond, oshape, &r);
+    /* f32_out: the caller wants .float() of the result; for bf16 that is
+     * the bf16-rounded values stored as float32 (exact), so the bf16 tensor
+     * and the cast are skipped */
+    int widen = f32_out && dt == DTYPE_BF16;
+    st = kernel_zeros(ctx, widen ? DTYPE_FP32 : dt, ond, oshape, &r);
     if (st != PTODB_OK)
         return st;
     int64_t fl[TENSOR_MAX_DIMS + 2], fr[TENSOR_MAX_DIMS + 2], nmk, nkn;
@@ -195,6 +199,9 @@ static ptodb_status matmul_core(exec_ctx *ctx, const op_args *a, const tensor *L
             const uint16_t *bd = (const uint16_t *)R->storage->data + R->offset;
             kernel_gemm_bf16_onednn(m, n, k, ad, lst[0], lst[1], bd, rst[0], rst[1], Cf,
                                     mm_dense(L) && mm_dense(R));
+            if (widen)
+                for (int64_t e = 0; e < mn; e++)
+                    Cf[e] = dtype_round_bf16(Cf[e]);
             kernel_store_f32(r, Cf, mn);
             free(Cf);
             *out = r;
@@ -226,6 +233,9 @@ static ptodb_status matmul_core(exec_ctx *ctx, const op_args *a, const tensor *L
             else
                 kernel_gemm_f32(m, n, k, Ab, k, Bb, n, Cf + b * mn, n);
         }
+        if (widen)
+            for (int64_t e = 0; e < nb * mn; e++)
+                Cf[e] = dtype_round_bf16(Cf[e]);
         kernel_store_f32(r, Cf, nb * mn);
         free(A);
         free(B);
@@ -325,7 +335,7 @@ static ptodb_status op_tensor_matmul(exec_ctx *ctx, const op_args *a, value *out
     if (st == PTODB_OK)
         st = transposed(ctx, a, y, kw_true(a, EXEC_KW_B_TRANS), &R);
     if (st == PTODB_OK)
-        st = matmul_core(ctx, a, L, R, &mm);
+        st = matmul_core(ctx, a, L, R, !acc && has_odt && odt == DTYPE_FP32, &mm);
     tensor_unref(L);
     tensor_unref(R);
     if (st != PTODB_OK)
@@ -361,7 +371,7 @@ static ptodb_status op_tile_matmul(exec_ctx *ctx, const op_args *a, value *out)
     if (st == PTODB_OK && (acc || bias))
         st = kernel_tensor_arg(ctx, a, acc ? 0 : 2, &extra);
     if (st == PTODB_OK)
-        st = matmul_core(ctx, a, x, y, &mm);
+        st = matmul_core(ctx, a, x, y, 1, &mm);
     if (st == PTODB_OK)
         st = to_dtype(ctx, a, &mm, DTYPE_FP32);
     if (st != PTODB_OK) {
