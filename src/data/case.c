@@ -14,6 +14,7 @@
 
 #include "base/mem.h"
 #include "base/strbuf.h"
+#include "data/mapfile.h"
 #include "data/npy.h"
 #include "data/pt.h"
 
@@ -591,6 +592,25 @@ static int static_shape(const case_param *p)
     return 1;
 }
 
+/* REF's fresh clone of an input for one pass: a copy-on-write mapping of
+ * the file's bytes where the input is a whole mapped storage, else a copy. */
+static tensor *fresh_copy(const tensor *t)
+{
+    if (tensor_is_contiguous(t) && t->offset == 0 &&
+        (size_t)tensor_numel(t) * dtype_size(t->dtype) == t->storage->nbytes) {
+        tensor_storage *s = mapfile_storage_cow(t->storage);
+        if (s) {
+            tensor *c = tensor_from_storage(s, t->dtype, t->ndim, t->shape, t->strides, 0, NULL);
+            tensor_storage_unref(s);
+            if (c) {
+                tensor_copy_attrs(c, t);
+                return c;
+            }
+        }
+    }
+    return tensor_clone(t);
+}
+
 ptodb_status case_bind(const case_info *c, const case_param *params, size_t n, case_binding *out,
                        diag_sink *sink)
 {
@@ -610,7 +630,7 @@ ptodb_status case_bind(const case_info *c, const case_param *params, size_t n, c
         out[i].key = xstrdup(key);
         out[i].golden = gold;
         if (in) {
-            out[i].t = tensor_clone(in->t);
+            out[i].t = fresh_copy(in->t);
         } else if (gold) {
             out[i].t = tensor_zeros(gold->t->dtype, gold->t->ndim, gold->t->shape, NULL);
             out[i].zeros = 1;

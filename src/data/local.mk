@@ -27,7 +27,8 @@ DATA_CLI_TESTS = \
 	tests/cli/data_fixtures.sh \
 	tests/cli/data_malformed.sh \
 	tests/cli/data_info.sh \
-	tests/cli/data_info_fixtures.sh
+	tests/cli/data_info_fixtures.sh \
+	tests/cli/run_fresh_inputs.sh
 TESTS += $(DATA_CLI_TESTS)
 EXTRA_DIST += $(DATA_CLI_TESTS) tests/data/pt_expected.txt scripts/gen_pt_expected.py \
 	tests/data/bad scripts/bench.d/tensor_load docs/notes-data.md

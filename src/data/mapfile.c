@@ -60,7 +60,10 @@ ptodb_status mapfile_open(const char *path, mapfile **out, diag_sink *sink)
         m->data = p;
         m->mapped = 1;
     }
-    close(fd);
+    /* kept open for mapfile_storage_cow's fresh private mappings */
+    m->fd = m->mapped ? fd : -1;
+    if (!m->mapped)
+        close(fd);
     *out = m;
     return PTODB_OK;
 }
@@ -76,6 +79,8 @@ void mapfile_unref(mapfile *m)
 {
     if (!m || --m->refcount > 0)
         return;
+    if (m->fd >= 0)
+        close(m->fd);
     if (m->mapped)
         munmap(m->data, m->size);
     else
@@ -99,4 +104,44 @@ tensor_storage *mapfile_storage(mapfile *m, size_t off, size_t nbytes)
     if (s && nbytes)
         memcpy(s->data, p, nbytes);
     return s;
+}
+
+/* A fresh private mapping of one storage's bytes: the pages are the page
+ * cache's until written, then copied one page at a time by the kernel. */
+typedef struct cow_map {
+    void *base;
+    size_t len;
+} cow_map;
+
+static void cow_release(void *ctx, void *data, size_t nbytes)
+{
+    (void)data;
+    (void)nbytes;
+    cow_map *c = ctx;
+    munmap(c->base, c->len);
+    free(c);
+}
+
+tensor_storage *mapfile_storage_cow(const tensor_storage *s)
+{
+    if (!s || s->release != mapfile_release || s->nbytes < MAPFILE_COW_MIN)
+        return NULL;
+    mapfile *m = s->release_ctx;
+    if (m->fd < 0 || s->data < m->data || s->data + s->nbytes > m->data + m->size)
+        return NULL;
+    size_t off = (size_t)(s->data - m->data);
+    long pg = sysconf(_SC_PAGESIZE);
+    size_t page = pg > 0 ? (size_t)pg : 4096;
+    size_t aoff = off / page * page, delta = off - aoff;
+    /* not populated: a read fault maps the page cache's pages some at a
+     * time (fault-around), cheaper than populating every page table entry
+     * of a large input of which a pass may read only part */
+    size_t len = s->nbytes + delta;
+    void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE, m->fd, (off_t)aoff);
+    if (p == MAP_FAILED)
+        return NULL;
+    cow_map *c = xmalloc(sizeof *c);
+    c->base = p;
+    c->len = len;
+    return tensor_storage_wrap((unsigned char *)p + delta, s->nbytes, cow_release, c);
 }

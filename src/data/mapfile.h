@@ -14,6 +14,7 @@ typedef struct mapfile {
     unsigned char *data; /* size bytes (a private mapping, or malloc for empty files) */
     size_t size;
     int mapped;
+    int fd; /* the file, open while mapped (-1 otherwise) */
 } mapfile;
 
 /* Maps path. Errors (missing file, a directory, ...) go to sink as
@@ -27,5 +28,13 @@ void mapfile_unref(mapfile *m);
  * instead, so that every storage is aligned for its dtype. The caller has
  * checked the range. */
 tensor_storage *mapfile_storage(mapfile *m, size_t off, size_t nbytes);
+
+/* A private copy-on-write mapping of the same file bytes as storage s (one
+ * cut by mapfile_storage): a fresh copy of an input for one pass that costs
+ * no copying until, and only where, it is written. NULL when s is not such
+ * a storage or is smaller than MAPFILE_COW_MIN (a copy is cheaper: measured, a 128 KiB input copied
+ * costs less than mapping it and taking its faults). */
+#define MAPFILE_COW_MIN ((size_t)1 << 20)
+tensor_storage *mapfile_storage_cow(const tensor_storage *s);
 
 #endif

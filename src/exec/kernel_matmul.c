@@ -479,3 +479,166 @@ void kernel_gemm_f32_seq(int64_t m, int64_t n, int64_t k, const float *a, int64_
     }
     km_seq_generic(m, n, k, a, lda, b, ldb, c, ldc);
 }
+
+/* ---- torch 1.13's oneDNN bf16 order (kernel_gemm_bf16_onednn) ----------- */
+
+int64_t kernel_onednn_bf16_kblock(int64_t k, int brgemm)
+{
+    if (brgemm)
+        return k <= 512 ? k : k <= 1024 ? 512 : 1024;
+    if (k <= 384)
+        return k;
+    if (k < 1536)
+        return (k + 1) / 2;
+    return 768;
+}
+
+/* Packing buffers reused from call to call (a pass runs thousands of tile
+ * matmuls of the same sizes): slot s grows to the size asked and is kept up
+ * to KM_SCRATCH_KEEP floats (km_scratch_trim drops a larger one); one set
+ * per thread. */
+#define KM_SCRATCH_KEEP ((size_t)1 << 20)
+static _Thread_local float *km_scratch_buf[3];
+static _Thread_local size_t km_scratch_cap[3];
+
+static float *km_scratch(int s, size_t nfloats)
+{
+    float **buf = km_scratch_buf;
+    size_t *cap = km_scratch_cap;
+    if (nfloats > cap[s]) {
+        free(buf[s]);
+        buf[s] = xmalloc(nfloats * sizeof *buf[s]);
+        cap[s] = nfloats;
+    }
+    return buf[s];
+}
+
+static void km_scratch_trim(void)
+{
+    for (int s = 0; s < 3; s++)
+        if (km_scratch_cap[s] > KM_SCRATCH_KEEP) {
+            free(km_scratch_buf[s]);
+            km_scratch_buf[s] = NULL;
+            km_scratch_cap[s] = 0;
+        }
+}
+
+static inline float km_bf16(const uint16_t *p)
+{
+    uint16_t h;
+    memcpy(&h, p, sizeof h);
+    uint32_t u = (uint32_t)h << 16;
+    float f;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+
+/* The k sequence of one element: blocks of kb from +0, each walked in pairs
+ * (p+1, p) from the block's start as vdpbf16ps adds them (an odd tail pairs
+ * with a zero), the block sums added to C in block order. Products of bf16
+ * values are exact in float, so each block's running sum is
+ * kernel_gemm_f32_seq's over its k permuted pair by pair: A's columns and
+ * B's rows are widened into that order once, each block padded to even. */
+/* x[i] of a bf16 (f32 = 0) or float (f32 = 1) array */
+static inline float km_ld(const void *x, int64_t i, int f32)
+{
+    return f32 ? ((const float *)x)[i] : km_bf16((const uint16_t *)x + i);
+}
+
+static void km_onednn(int64_t m, int64_t n, int64_t k, const void *a, int64_t ars, int64_t acs,
+                      const void *b, int64_t brs, int64_t bcs, int f32, float *c, int brgemm)
+{
+    if (m <= 0 || n <= 0)
+        return;
+    int64_t kb = kernel_onednn_bf16_kblock(k, brgemm);
+    if (kb < 1)
+        kb = 1;
+    int64_t kp = 0; /* padded total */
+    for (int64_t k0 = 0; k0 < k; k0 += kb) {
+        int64_t len = k - k0 < kb ? k - k0 : kb;
+        kp += len + (len & 1);
+    }
+    float *ap = km_scratch(0, (size_t)(m * kp + 1));
+    float *bp = km_scratch(1, (size_t)(kp * n + 1));
+    /* A a row at a time (its rows may be a page apart: walking a column
+     * would thrash the cache's sets) */
+    for (int64_t i = 0; i < m; i++) {
+        float *arow = ap + i * kp;
+        for (int64_t k0 = 0, o = 0; k0 < k; k0 += kb) {
+            int64_t len = k - k0 < kb ? k - k0 : kb, lp = len + (len & 1);
+            for (int64_t p = 0; p < lp; p++) {
+                int64_t q = p ^ 1;
+                arow[o + p] = q < len ? km_ld(a, i * ars + (k0 + q) * acs, f32) : 0.0f;
+            }
+            o += lp;
+        }
+    }
+    for (int64_t k0 = 0, o = 0; k0 < k; k0 += kb) {
+        int64_t len = k - k0 < kb ? k - k0 : kb, lp = len + (len & 1);
+        for (int64_t p = 0; p < lp; p++) {
+            int64_t q = p ^ 1; /* the pair's other element comes first */
+            float *brow = bp + (o + p) * n;
+            if (q >= len) {
+                memset(brow, 0, (size_t)n * sizeof *bp);
+                continue;
+            }
+            int64_t brow0 = (k0 + q) * brs;
+            if (f32) {
+                for (int64_t j = 0; j < n; j++)
+                    brow[j] = ((const float *)b)[brow0 + j * bcs];
+                continue;
+            }
+            const uint16_t *bsrc = (const uint16_t *)b + brow0;
+            if (bcs == 1 && k0 + q + 8 < k) { /* rows far apart: prefetch ahead */
+                const char *pf = (const char *)((const uint16_t *)b + (k0 + q + 8) * brs);
+                for (int64_t off = 0; off < n * 2; off += 64)
+                    __builtin_prefetch(pf + off);
+            }
+            if (bcs == 1) {
+                int64_t j = 0;
+                typedef uint16_t v16u16 __attribute__((vector_size(32)));
+                typedef uint32_t v16u32 __attribute__((vector_size(64)));
+                for (; j + 16 <= n; j += 16) {
+                    v16u16 h;
+                    memcpy(&h, bsrc + j, sizeof h);
+                    v16u32 u = __builtin_convertvector(h, v16u32) << 16;
+                    memcpy(brow + j, &u, sizeof u);
+                }
+                for (; j < n; j++)
+                    brow[j] = km_bf16(bsrc + j);
+            } else {
+                for (int64_t j = 0; j < n; j++)
+                    brow[j] = km_bf16(bsrc + j * bcs);
+            }
+        }
+        o += lp;
+    }
+    if ((k + kb - 1) / kb <= 1) {
+        kernel_gemm_f32_seq(m, n, kp, ap, kp, bp, n, c, n);
+    } else {
+        float *part = km_scratch(2, (size_t)(m * n));
+        for (int64_t k0 = 0, o = 0; k0 < k; k0 += kb) {
+            int64_t len = k - k0 < kb ? k - k0 : kb, lp = len + (len & 1);
+            float *dst = k0 == 0 ? c : part;
+            kernel_gemm_f32_seq(m, n, lp, ap + o, kp, bp + o * n, n, dst, n);
+            if (k0 != 0)
+                for (int64_t e = 0; e < m * n; e++)
+                    c[e] = c[e] + part[e];
+            o += lp;
+        }
+    }
+    km_scratch_trim();
+}
+
+void kernel_gemm_bf16_onednn(int64_t m, int64_t n, int64_t k, const uint16_t *a, int64_t ars,
+                             int64_t acs, const uint16_t *b, int64_t brs, int64_t bcs, float *c,
+                             int brgemm)
+{
+    km_onednn(m, n, k, a, ars, acs, b, brs, bcs, 0, c, brgemm);
+}
+
+void kernel_gemm_bf16_onednn_f32(int64_t m, int64_t n, int64_t k, const float *a,
+                                 const float *b, float *c, int brgemm)
+{
+    km_onednn(m, n, k, a, k, 1, b, n, 1, 1, c, brgemm);
+}

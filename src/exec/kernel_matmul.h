@@ -26,6 +26,21 @@ void kernel_gemm_f32(int64_t m, int64_t n, int64_t k, const float *a, int64_t ld
 void kernel_gemm_f32_seq(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda,
                          const float *b, int64_t ldb, float *c, int64_t ldc);
 
+/* C = A * B (C m x n, dense row-major floats) from bf16 bits A[i][p] =
+ * a[i * ars + p * acs] and B[p][j] = b[p * brs + j * bcs], in the order of
+ * torch 1.13's oneDNN bf16 matmul on an AVX512-BF16 host
+ * (docs/numerics-torch113.md): k in blocks of kernel_onednn_bf16_kblock(k,
+ * brgemm), each block a float sum from +0 over the pairs (p+1, p), the block
+ * sums added in order. brgemm: oneDNN's brgemm matmul (both operands dense)
+ * rather than its jit gemm. */
+void kernel_gemm_bf16_onednn(int64_t m, int64_t n, int64_t k, const uint16_t *a, int64_t ars,
+                             int64_t acs, const uint16_t *b, int64_t brs, int64_t bcs, float *c,
+                             int brgemm);
+/* The same from dense row-major floats holding bf16 values (A m x k, B k x n). */
+void kernel_gemm_bf16_onednn_f32(int64_t m, int64_t n, int64_t k, const float *a,
+                                 const float *b, float *c, int brgemm);
+int64_t kernel_onednn_bf16_kblock(int64_t k, int brgemm);
+
 /* Tests: which implementations the kernels above may use, so that each can
  * be checked against one expectation: 0 any (the default), 1 the portable
  * code only, 2 that with its vector variants up to AVX2, 3 its generic

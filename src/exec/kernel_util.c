@@ -1104,11 +1104,12 @@ static int fast_f32(kernel_binop op, const kernel_opnd *o, dtype_id rdt, int nd,
     if (rdt != DTYPE_FP32 || op > KOP_DIV)
         return 0;
     const float *p[2] = {NULL, NULL};
-    float c[2] = {0, 0};
+    float c[2] = {0, 0}, *widened[2] = {NULL, NULL};
     for (int k = 0; k < 2; k++) {
         if (o[k].cls == KOPND_DIM) {
             const tensor *t = o[k].t;
-            if (t->dtype != DTYPE_FP32 || t->ndim != nd || !tensor_is_contiguous(t) ||
+            if ((t->dtype != DTYPE_FP32 && t->dtype != DTYPE_BF16) || t->ndim != nd ||
+                !tensor_is_contiguous(t) ||
                 memcmp(t->shape, shape, (size_t)nd * sizeof *shape) != 0)
                 return 0;
             p[k] = (const float *)tensor_data(t);
@@ -1116,16 +1117,50 @@ static int fast_f32(kernel_binop op, const kernel_opnd *o, dtype_id rdt, int nd,
             c[k] = (float)(o[k].is_int ? (double)o[k].i : o[k].f);
         }
     }
-    float *d = (float *)tensor_data(r);
-    for (int64_t i = 0; i < n; i++) {
-        float x = p[0] ? p[0][i] : c[0], y = p[1] ? p[1][i] : c[1];
-        switch (op) {
-        case KOP_ADD: d[i] = x + y; break;
-        case KOP_SUB: d[i] = x - y; break;
-        case KOP_MUL: d[i] = x * y; break;
-        default: d[i] = x / y; break;
+    /* a bf16 operand of a float32 result: widened exactly (torch computes
+     * in float32 after promotion) */
+    for (int k = 0; k < 2; k++)
+        if (p[k] && o[k].t->dtype == DTYPE_BF16) {
+            widened[k] = xmalloc((size_t)(n ? n : 1) * sizeof *widened[k]);
+            const uint16_t *h = (const uint16_t *)tensor_data(o[k].t);
+            for (int64_t i = 0; i < n; i++) {
+                uint32_t u = (uint32_t)h[i] << 16;
+                memcpy(&widened[k][i], &u, sizeof u);
+            }
+            p[k] = widened[k];
         }
+    float *d = (float *)tensor_data(r);
+    /* eight lanes at a time (elementwise IEEE operations: the same bits as
+     * one at a time); a constant operand is splat */
+    typedef float v8f __attribute__((vector_size(32)));
+    v8f cv[2];
+    for (int k = 0; k < 2; k++)
+        for (int l = 0; l < 8; l++)
+            cv[k][l] = c[k];
+    int64_t i = 0;
+#define FAST_F32_LOOP(OPR)                                                         \
+    do {                                                                           \
+        for (; i + 8 <= n; i += 8) {                                               \
+            v8f x = cv[0], y = cv[1], z;                                           \
+            if (p[0])                                                              \
+                memcpy(&x, p[0] + i, sizeof x);                                    \
+            if (p[1])                                                              \
+                memcpy(&y, p[1] + i, sizeof y);                                    \
+            z = x OPR y;                                                           \
+            memcpy(d + i, &z, sizeof z);                                           \
+        }                                                                          \
+        for (; i < n; i++)                                                         \
+            d[i] = (p[0] ? p[0][i] : c[0]) OPR (p[1] ? p[1][i] : c[1]);            \
+    } while (0)
+    switch (op) {
+    case KOP_ADD: FAST_F32_LOOP(+); break;
+    case KOP_SUB: FAST_F32_LOOP(-); break;
+    case KOP_MUL: FAST_F32_LOOP(*); break;
+    default: FAST_F32_LOOP(/); break;
     }
+#undef FAST_F32_LOOP
+    free(widened[0]);
+    free(widened[1]);
     return 1;
 }
 

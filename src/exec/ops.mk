@@ -56,6 +56,13 @@ tests_unit_check_ops_torch113_SOURCES = tests/unit/check_ops_torch113.c \
 tests_unit_check_ops_torch113_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_ops_torch113_LDADD = $(OPS_TEST_LDADD)
 
+check_PROGRAMS += tests/unit/check_large_torch113
+TESTS += tests/unit/check_large_torch113
+tests_unit_check_large_torch113_SOURCES = tests/unit/check_large_torch113.c \
+	tests/unit/exec_ctx_stub.c tests/unit/check_ops_util.h tests/data/ops/torch113_large.h
+tests_unit_check_large_torch113_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_large_torch113_LDADD = $(OPS_TEST_LDADD)
+
 # The matmul benchmark (its C driver is inside the script).
-EXTRA_DIST += scripts/bench.d/matmul scripts/gen_op_expected.py tests/data/ops/expected.h \
+EXTRA_DIST += scripts/bench.d/matmul scripts/gen_op_expected.py scripts/gen_torch113_large.py tests/data/ops/expected.h \
 	tests/data/ops/torch113.h tests/data/ops/torch113_cases.txt

@@ -42,6 +42,14 @@ static int mm_colmajor(int64_t rs, int64_t cs, int64_t rows)
     return rs == 1 && cs >= (rows > 1 ? rows : 1);
 }
 
+/* A 2-D operand oneDNN's brgemm matmul takes as it is: dense row-major or
+ * dense column-major (a transposed view). */
+static int mm_dense(const tensor *t)
+{
+    int64_t r = t->shape[0], c = t->shape[1], rs = t->strides[0], cs = t->strides[1];
+    return (cs == 1 && (rs == c || r == 1)) || (rs == 1 && (cs == r || c == 1));
+}
+
 static void mm_bf16_small(int64_t m, int64_t n, int64_t k, const float *A, const float *B, float *C,
                           int ilp)
 {
@@ -73,7 +81,7 @@ static void mm_bf16_small(int64_t m, int64_t n, int64_t k, const float *A, const
 
 /* torch.matmul(L, R) */
 static ptodb_status matmul_core(exec_ctx *ctx, const op_args *a, const tensor *L,
-                                const tensor *R, tensor **out)
+                                const tensor *R, int f32_out, tensor **out)
 {
     const char *name = kernel_op_name(a);
     if (L->ndim == 0 || R->ndim == 0)
@@ -135,7 +143,11 @@ static ptodb_status matmul_core(exec_ctx *ctx, const op_args *a, const tensor *L
     if (R->ndim != 1)
         oshape[ond++] = n;
     tensor *r;
-    st = kernel_zeros(ctx, dt, ond, oshape, &r);
+    /* f32_out: the caller wants .float() of the result; for bf16 that is
+     * the bf16-rounded values stored as float32 (exact), so the bf16 tensor
+     * and the cast are skipped */
+    int widen = f32_out && dt == DTYPE_BF16;
+    st = kernel_zeros(ctx, widen ? DTYPE_FP32 : dt, ond, oshape, &r);
     if (st != PTODB_OK)
         return st;
     int64_t fl[TENSOR_MAX_DIMS + 2], fr[TENSOR_MAX_DIMS + 2], nmk, nkn;
@@ -164,25 +176,66 @@ static ptodb_status matmul_core(exec_ctx *ctx, const op_args *a, const tensor *L
          * for fp16: a float running sum in k order, rounded once to the
          * dtype (bit for bit on the fixtures' fp32 and fp16 matmuls); small
          * bf16: see above. The store then rounds to bf16/fp16. */
+        /* torch 1.13's bf16 paths (docs/numerics-torch113.md): 2-D mm and a
+         * batched lhs with a 2-D rhs (folded into one mm of nb*m rows):
+         * cpublas loops up to m*k*n = 16^3, else oneDNN (brgemm when both
+         * operands are dense, its jit gemm otherwise); bmm: oneDNN's brgemm
+         * above batch*m*k*n = 16^3 (its checksize), else per matrix a bf16
+         * loop (baddbmm's below k*m*n = 400, cpublas's above) */
+        int bf = t13 && dt == DTYPE_BF16 && L->ndim >= 2 && R->ndim >= 2;
+        /* a 2-D lhs with a batched rhs: torch folds the rhs instead,
+         * C^T = R^T L^T as one mm; each element sees the same products in
+         * the same k order, with L^T as the mm's rhs. Small, that mm is a
+         * float running sum in k order (measured: neither of the loops
+         * above) */
+        int lhs2d = bf && L->ndim == 2 && R->ndim > 2;
+        int fold = bf && R->ndim == 2, bmm = bf && !fold && !lhs2d;
+        int small = bf && nb * m * k * n <= 16 * 16 * 16;
+        int onednn = bf && !small, brgemm = 1;
+        float *Cf = xmalloc((size_t)(nb * mn) * sizeof *Cf);
+        if (onednn && L->ndim == 2 && R->ndim == 2) {
+            /* read straight from the operands' storage */
+            const uint16_t *ad = (const uint16_t *)L->storage->data + L->offset;
+            const uint16_t *bd = (const uint16_t *)R->storage->data + R->offset;
+            kernel_gemm_bf16_onednn(m, n, k, ad, lst[0], lst[1], bd, rst[0], rst[1], Cf,
+                                    mm_dense(L) && mm_dense(R));
+            if (widen)
+                for (int64_t e = 0; e < mn; e++)
+                    Cf[e] = dtype_round_bf16(Cf[e]);
+            kernel_store_f32(r, Cf, mn);
+            free(Cf);
+            *out = r;
+            return PTODB_OK;
+        }
+        if (onednn && fold)
+            brgemm = mm_dense(R); /* the folded lhs is dense (a copy if it was not) */
+        if (onednn && lhs2d)
+            brgemm = mm_dense(L); /* the folded R^T is dense, L^T is the rhs */
         float *A = xmalloc((size_t)(nb * m * k + 1) * sizeof *A);
         float *B = xmalloc((size_t)(nb * k * n + 1) * sizeof *B);
-        float *Cf = xmalloc((size_t)(nb * mn) * sizeof *Cf);
         kernel_gather_f32(&lv, bnd + 2, fl, A);
         kernel_gather_f32(&rv, bnd + 2, fr, B);
-        int small = t13 && dt == DTYPE_BF16 && m * k * n <= 16 * 16 * 16;
-        int ilp = small && !mm_rowmajor(rst[rnd - 2], rst[rnd - 1], n) &&
+        /* a folded lhs is row-major */
+        int lrow = fold && L->ndim > 2, ilp = 0;
+        if (small && !lhs2d && !(bmm && k * m * n < 400))
+            ilp = !mm_rowmajor(rst[rnd - 2], rst[rnd - 1], n) &&
                   mm_colmajor(rst[rnd - 2], rst[rnd - 1], k) &&
-                  !(!mm_rowmajor(lst[lnd - 2], lst[lnd - 1], k) &&
+                  !(!lrow && !mm_rowmajor(lst[lnd - 2], lst[lnd - 1], k) &&
                     mm_colmajor(lst[lnd - 2], lst[lnd - 1], m));
         for (int64_t b = 0; b < nb; b++) {
             const float *Ab = A + b * m * k, *Bb = B + b * k * n;
-            if (small)
+            if (onednn)
+                kernel_gemm_bf16_onednn_f32(m, n, k, Ab, Bb, Cf + b * mn, brgemm);
+            else if (small && !lhs2d)
                 mm_bf16_small(m, n, k, Ab, Bb, Cf + b * mn, ilp);
             else if (t13)
                 kernel_gemm_f32_seq(m, n, k, Ab, k, Bb, n, Cf + b * mn, n);
             else
                 kernel_gemm_f32(m, n, k, Ab, k, Bb, n, Cf + b * mn, n);
         }
+        if (widen)
+            for (int64_t e = 0; e < nb * mn; e++)
+                Cf[e] = dtype_round_bf16(Cf[e]);
         kernel_store_f32(r, Cf, nb * mn);
         free(A);
         free(B);
@@ -282,7 +335,7 @@ static ptodb_status op_tensor_matmul(exec_ctx *ctx, const op_args *a, value *out
     if (st == PTODB_OK)
         st = transposed(ctx, a, y, kw_true(a, EXEC_KW_B_TRANS), &R);
     if (st == PTODB_OK)
-        st = matmul_core(ctx, a, L, R, &mm);
+        st = matmul_core(ctx, a, L, R, !acc && has_odt && odt == DTYPE_FP32, &mm);
     tensor_unref(L);
     tensor_unref(R);
     if (st != PTODB_OK)
@@ -318,7 +371,7 @@ static ptodb_status op_tile_matmul(exec_ctx *ctx, const op_args *a, value *out)
     if (st == PTODB_OK && (acc || bias))
         st = kernel_tensor_arg(ctx, a, acc ? 0 : 2, &extra);
     if (st == PTODB_OK)
-        st = matmul_core(ctx, a, x, y, &mm);
+        st = matmul_core(ctx, a, x, y, 1, &mm);
     if (st == PTODB_OK)
         st = to_dtype(ctx, a, &mm, DTYPE_FP32);
     if (st != PTODB_OK) {

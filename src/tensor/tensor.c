@@ -286,9 +286,29 @@ static void gather_into(void *dst, dtype_id dst_dt, const tensor *src)
         dtype_convert(dst_dt, dst, src->dtype, tensor_data(src), (size_t)n);
         return;
     }
+    size_t es = dtype_size(src->dtype);
+    if (src->ndim == 2 && src->strides[1] == 1 && src->dtype == dst_dt) {
+        /* a 2-D window of a wider matrix (a tile load): rows apart by a
+         * stride that is often a page or more, so the next rows' lines are
+         * prefetched while this one is copied (the hardware prefetchers do
+         * not follow such strides) */
+        int64_t rows = src->shape[0], cols = src->shape[1], rs = src->strides[0];
+        const unsigned char *base = src->storage->data + (size_t)src->offset * es;
+        size_t rowbytes = (size_t)cols * es;
+        unsigned char *out = dst;
+        enum { AHEAD = 8 };
+        for (int64_t r = 0; r < rows; r++) {
+            if (r + AHEAD < rows) {
+                const unsigned char *pf = base + (size_t)((r + AHEAD) * rs) * es;
+                for (size_t o = 0; o < rowbytes; o += 64)
+                    __builtin_prefetch(pf + o);
+            }
+            memcpy(out + (size_t)r * rowbytes, base + (size_t)(r * rs) * es, rowbytes);
+        }
+        return;
+    }
     /* Walk the index space innermost-dim at a time. */
     int64_t idx[TENSOR_MAX_DIMS] = {0};
-    size_t es = dtype_size(src->dtype);
     size_t des = dtype_size(dst_dt);
     int inner = src->ndim - 1;
     int64_t len = src->shape[inner];
@@ -310,7 +330,15 @@ static void gather_into(void *dst, dtype_id dst_dt, const tensor *src)
 
 tensor *tensor_clone(const tensor *t)
 {
-    tensor *c = tensor_zeros(t->dtype, t->ndim, t->shape, NULL);
+    /* every byte is written by the gather: no zeroing */
+    int64_t n = tensor_numel(t);
+    size_t es = dtype_size(t->dtype);
+    if (n < 0 || es == 0 || (uint64_t)n > TENSOR_MAX_BYTES / es)
+        return NULL;
+    size_t nbytes = (size_t)n * es;
+    tensor_storage *s = tensor_storage_wrap(xmalloc(nbytes ? nbytes : 1), nbytes, NULL, NULL);
+    tensor *c = tensor_from_storage(s, t->dtype, t->ndim, t->shape, NULL, 0, NULL);
+    tensor_storage_unref(s);
     if (c)
         gather_into(c->storage->data, c->dtype, t);
     return c;
