@@ -22,25 +22,6 @@ static const char *const ref_noop_ops[] = {
     "system.reserve_buffer", "system.import_peer_buffer", "system.tfree_to_aic",
     "system.tfree_to_aiv", NULL};
 
-static const char *const ref_unsupported_ops[] = {
-    "tensor.aic_gather", "tensor.aiv_shard", "tensor.alloc", "tensor.ci", "tensor.cmp",
-    "tensor.col_argmax", "tensor.col_argmin", "tensor.col_expand_add", "tensor.cos",
-    "tensor.create_l1", "tensor.expand_clone", "tensor.fillpad_expand", "tensor.gather",
-    "tensor.gather_compare", "tensor.gather_mask", "tensor.gather_row", "tensor.get_block_idx",
-    "tensor.get_block_num", "tensor.get_subblock_idx", "tensor.mrgsort_format1",
-    "tensor.mrgsort_format2", "tensor.paged_gather", "tensor.random", "tensor.reinterpret_view",
-    "tensor.row_argmax", "tensor.row_argmin", "tensor.scatter", "tensor.scatter_mask",
-    "tensor.set_validshape", "tensor.sin", "tensor.sort32", "tile.aic_gather", "tile.aiv_shard",
-    "tile.ci", "tile.col_argmax", "tile.col_argmin", "tile.col_expand_add", "tile.cos",
-    "tile.fillpad_expand", "tile.fillpad_inplace", "tile.gather", "tile.gather_compare",
-    "tile.gather_mask", "tile.gather_row", "tile.gatherb", "tile.get_block_num",
-    "tile.matmul_mx", "tile.matmul_mx_acc", "tile.matmul_mx_bias", "tile.mgather",
-    "tile.mrgsort_format1", "tile.mrgsort_format2", "tile.mscatter", "tile.random",
-    "tile.reinterpret_view", "tile.row_argmax", "tile.row_argmin", "tile.scatter",
-    "tile.scatter_mask", "tile.set_validshape", "tile.sin", "tile.sort32", "tile.tget_scale_addr",
-    "tile.tri", "system.syncall", "system.task_dummy", "system.task_invalid",
-    "system.task_is_valid", "system.available_aiv_count", "system.available_cluster_count", NULL};
-
 static int in_list(const char *const *list, const char *name)
 {
     for (size_t i = 0; list[i]; i++)
@@ -49,26 +30,24 @@ static int in_list(const char *const *list, const char *name)
     return 0;
 }
 
+/* torch_codegen has a handler for op (ops.def's REF column). */
 static int ref_handles_op(int op)
 {
     const ir_op_info *info = ir_op_info_get(op);
-    if (!info)
-        return 0;
-    switch (info->family) {
-    case IR_OPFAM_ARRAY: case IR_OPFAM_PREFETCH: case IR_OPFAM_PLD_SYSTEM:
-    case IR_OPFAM_PLD_TENSOR: case IR_OPFAM_PLD_TILE: case IR_OPFAM_BUILTIN_TENSOR:
-    case IR_OPFAM_DIST: case IR_OPFAM_TEST:
-        return 0;
-    default:
-        break;
-    }
-    return !in_list(ref_unsupported_ops, info->name);
+    return info && info->ref;
 }
 
-static int ptodb_only_op(int op)
+/* The split_aiv shard/gather ops (their implicit split mode, below). */
+static int shard_op(int op)
 {
     return op == IR_OP_TILE_AIV_SHARD || op == IR_OP_TILE_AIC_GATHER ||
            op == IR_OP_TENSOR_AIV_SHARD || op == IR_OP_TENSOR_AIC_GATHER;
+}
+
+int exec_program_runs_op(int op)
+{
+    const ir_op_info *info = ir_op_info_get(op);
+    return info && info->family == IR_OPFAM_SYSTEM && in_list(ref_noop_ops, info->name);
 }
 
 /* ---- helpers ------------------------------------------------------------ */
@@ -470,10 +449,12 @@ static xexpr *lower_expr(lower *L, const ir_expr *e)
             L->p->codegen_error = strbuf_detach(&sb);
             L->p->codegen_error_at = e;
         }
-        if (ptodb_only_op(op))
+        /* ptodb runs the file by the op's definition when it implements
+         * every op REF lacks; one op neither runs makes it unrunnable. */
+        if (!L->ops[op])
+            L->p->uses_ptodb_only_ops = -1;
+        else if (L->p->uses_ptodb_only_ops == 0)
             L->p->uses_ptodb_only_ops = 1;
-        else
-            L->p->uses_ptodb_only_ops = -1; /* something neither can run */
     }
     if (!L->ops[op])
         return fail_expr(L, e, !ref_handles_op(op),
@@ -498,8 +479,8 @@ static xexpr *lower_expr(lower *L, const ir_expr *e)
     }
     /* inside pl.split_aiv the shard/gather ops omit split= and inherit the
      * region's mode (ir-format.md §5.9) */
-    int implicit_split = ptodb_only_op(op) && L->region_split && !has_split;
-    if (ptodb_only_op(op) && L->region_split)
+    int implicit_split = shard_op(op) && L->region_split && !has_split;
+    if (shard_op(op) && L->region_split)
         L->region_shards++;
     x->kw = aalloc(L->a, (nk + 1) * sizeof *x->kw);
     x->kw_ids = aalloc(L->a, nk + 1);

@@ -337,6 +337,86 @@ START_TEST(test_scalar_tensor_arith)
 }
 END_TEST
 
+/* REF's no-op system ops run as nothing (their operands are not evaluated). */
+START_TEST(test_system_noops)
+{
+    int64_t v = run_int(
+        "    @pl.function(type=pl.FunctionType.Orchestration)\n"
+        "    def main(self) -> pl.Scalar[pl.INDEX]:\n"
+        "        pl.system.sync_src()\n"
+        "        pl.system.sync_dst()\n"
+        "        pl.system.sync_set(0)\n"
+        "        pl.system.sync_wait(0)\n"
+        "        pl.system.set_ffts(0)\n"
+        "        pl.system.bar_v()\n"
+        "        pl.system.bar_m()\n"
+        "        pl.system.bar_all()\n"
+        "        pl.system.fence()\n"
+        "        pl.system.cacheinvalid()\n"
+        "        pl.system.aic_initialize_pipe(0, 0, dir_mask=1, slot_size=64, slot_num=4)\n"
+        "        pl.system.aiv_initialize_pipe(0, 0, dir_mask=2, slot_size=64, slot_num=4)\n"
+        "        pl.system.reserve_buffer()\n"
+        "        pl.system.import_peer_buffer()\n"
+        "        pl.system.tfree_to_aic(0)\n"
+        "        pl.system.tfree_to_aiv(0)\n"
+        "        return 7\n",
+        NULL, 0);
+    ck_assert_int_eq(v, 7);
+}
+END_TEST
+
+/* aiv_shard splits a tile between the two lanes of a split_aiv region
+ * (UP_DOWN: lane 0 the top rows), aic_gather joins the halves again: the
+ * stored rows equal the input (ptodb's own definition, docs/ops.md). Runs
+ * both forms: pl.tile.aiv_shard(, pl.tile.aic_gather( and (before pass 11)
+ * pl.tensor.aiv_shard(, pl.tensor.aic_gather(. */
+START_TEST(test_shard_and_gather)
+{
+    static const char *const forms[2] = {"tile", "tensor"};
+    for (int k = 0; k < 2; k++) {
+        char body[2048];
+        snprintf(body, sizeof body,
+                 "    @pl.function(type=pl.FunctionType.InCore)\n"
+                 "    def k(a: pl.Tensor[[4, 4], pl.FP32], out: pl.Out[pl.Tensor[[4, 4], pl.FP32]]) -> pl.Tensor[[4, 4], pl.FP32]:\n"
+                 "        t: pl.Tile[[4, 4], pl.FP32, pl.Mem.Vec] = pl.tile.load(a, [0, 0], [4, 4], [4, 4], target_memory=pl.Mem.Vec)\n"
+                 "        for aiv_id in pl.split_aiv(2, mode=pl.SplitMode.UP_DOWN):\n"
+                 "            h: pl.Tile[[2, 4], pl.FP32, pl.Mem.Vec] = pl.%s.aiv_shard(t)\n"
+                 "            g: pl.Tile[[4, 4], pl.FP32, pl.Mem.Vec] = pl.%s.aic_gather(h)\n"
+                 "            h2: pl.Tile[[2, 4], pl.FP32, pl.Mem.Vec] = pl.tile.slice(g, [2, 4], [aiv_id * 2, 0])\n"
+                 "            o: pl.Tensor[[4, 4], pl.FP32] = pl.tile.store(h2, [aiv_id * 2, 0], out)\n"
+                 "        return out\n"
+                 "    @pl.function(type=pl.FunctionType.Orchestration)\n"
+                 "    def main(self, a: pl.Tensor[[4, 4], pl.FP32], out: pl.Out[pl.Tensor[[4, 4], pl.FP32]]) -> pl.Tensor[[4, 4], pl.FP32]:\n"
+                 "        r: pl.Tensor[[4, 4], pl.FP32] = self.k(a, out)\n"
+                 "        return r\n",
+                 forms[k], forms[k]);
+        loaded L;
+        load(&L, body);
+        ck_assert_int_eq(L.p->uses_ptodb_only_ops, 1);
+        int64_t shape[2] = {4, 4};
+        value args[2] = {value_tensor(tensor_zeros(DTYPE_FP32, 2, shape, NULL)),
+                         value_tensor(tensor_zeros(DTYPE_FP32, 2, shape, NULL))};
+        for (int i = 0; i < 16; i++) {
+            int64_t idx[2] = {i / 4, i % 4};
+            tensor_set(args[0].u.t, idx, i - 5.5);
+        }
+        value r;
+        char err[1024];
+        ck_assert_msg(run_entry(&L, args, 2, &r, err, sizeof err, EXEC_SCHED_FIXED) == PTODB_OK,
+                      "%s", err);
+        ck_assert_int_eq(r.kind, VAL_TENSOR);
+        for (int i = 0; i < 16; i++) {
+            int64_t idx[2] = {i / 4, i % 4};
+            ck_assert_double_eq(tensor_get(r.u.t, idx), i - 5.5);
+        }
+        value_clear(&r);
+        value_clear(&args[0]);
+        value_clear(&args[1]);
+        unload(&L);
+    }
+}
+END_TEST
+
 /* ---- cross-core ------------------------------------------------------------ */
 
 static const char *GROUP_TAIL =
@@ -858,6 +938,8 @@ static Suite *machine_suite(void)
     tcase_add_test(tc, test_unbound_name);
     tcase_add_test(tc, test_step_api);
     tcase_add_test(tc, test_scalar_tensor_arith);
+    tcase_add_test(tc, test_system_noops);
+    tcase_add_test(tc, test_shard_and_gather);
     suite_add_tcase(s, tc);
     TCase *x = tcase_create("xcore");
     tcase_add_test(x, test_group_split_push_pop);
