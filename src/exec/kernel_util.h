@@ -165,7 +165,8 @@ ptodb_status kernel_where(exec_ctx *ctx, const op_args *a, const value *mask, co
                           const value *y, tensor **out);
 
 typedef enum {
-    KUN_NEG, KUN_EXP, KUN_LOG, KUN_SQRT, KUN_RSQRT, KUN_RECIP, KUN_ABS, KUN_RELU, KUN_NOT
+    KUN_NEG, KUN_EXP, KUN_LOG, KUN_SQRT, KUN_RSQRT, KUN_RECIP, KUN_ABS, KUN_RELU, KUN_NOT,
+    KUN_SIN, KUN_COS /* REF has no handler: torch.sin/cos by definition (docs/ops.md) */
 } kernel_unop;
 
 ptodb_status kernel_unary(exec_ctx *ctx, const op_args *a, kernel_unop op, const tensor *x,

@@ -342,6 +342,66 @@ START_TEST(test_chains_and_accumulators)
 }
 END_TEST
 
+/* sin / cos: REF has no handler before LowerCompositeOps expands them;
+ * ptodb runs torch.sin / torch.cos by definition (class A: double, rounded
+ * once to the result dtype; ints go to float32). Hand values: exact zeros,
+ * signed zero kept by sin, NaN for +-Inf and NaN; sin(fp32(pi/2)) and
+ * cos(fp32(pi)) round to exactly 1 and -1 in fp32 and bf16. */
+START_TEST(test_sin_cos)
+{
+    ctx_init(&C, EXEC_PROFILE_T2);
+    double x[6] = {0, -0.0, INFINITY, -INFINITY, NAN, (float)(M_PI / 2)};
+    double es[6] = {0, -0.0, NAN, NAN, NAN, 1};
+    int sin_ops[2] = {IR_OP_TENSOR_SIN, IR_OP_TILE_SIN};
+    for (int k = 0; k < 2; k++) {
+        value p[1] = {value_tensor(mk2(DTYPE_FP32, 2, 3, x))};
+        value out;
+        ck_assert_int_eq(run_op(&C, sin_ops[k], p, 1, &out), PTODB_OK);
+        expect_vals(out.u.t, es, 6);
+        ck_assert(signbit(tensor_get_flat(out.u.t, 1)));
+        value_clear(&out);
+        clear_all(p, 1);
+    }
+    double y[6] = {0, -0.0, INFINITY, -INFINITY, NAN, (float)M_PI};
+    double ec[6] = {1, 1, NAN, NAN, NAN, -1};
+    int cos_ops[2] = {IR_OP_TENSOR_COS, IR_OP_TILE_COS};
+    for (int k = 0; k < 2; k++) {
+        value p[1] = {value_tensor(mk2(DTYPE_FP32, 2, 3, y))};
+        expect_op(cos_ops[k], p, 1, ec, 6);
+    }
+    /* bf16 stays bf16: bf16(pi) = 3.140625, cos = -0.99999873... -> -1 */
+    double b[3] = {3.140625, 0, -0.0}, eb[3] = {-1, 1, 1};
+    value q[1] = {value_tensor(mk1(DTYPE_BF16, 3, b))};
+    value out;
+    ck_assert_int_eq(run_op(&C, IR_OP_TILE_COS, q, 1, &out), PTODB_OK);
+    ck_assert_int_eq(out.u.t->dtype, DTYPE_BF16);
+    expect_vals(out.u.t, eb, 3);
+    value_clear(&out);
+    clear_all(q, 1);
+    /* int32 -> float32, odd shape 3x5 */
+    double z[15] = {0};
+    value r[1] = {value_tensor(mk2(DTYPE_INT32, 3, 5, z))};
+    ck_assert_int_eq(run_op(&C, IR_OP_TENSOR_SIN, r, 1, &out), PTODB_OK);
+    ck_assert_int_eq(out.u.t->dtype, DTYPE_FP32);
+    expect_shape2(out.u.t, 3, 5);
+    expect_vals(out.u.t, z, 15);
+    value_clear(&out);
+    clear_all(r, 1);
+    /* fp16 under torch 1.13: defined (REF never runs it) */
+    ctx_init(&C, EXEC_PROFILE_T13);
+    double hx[3] = {0, -0.0, 65504}, eh[3] = {0, -0.0, NAN};
+    value h[1] = {value_tensor(mk1(DTYPE_FP16, 3, hx))};
+    ck_assert_int_eq(run_op(&C, IR_OP_TENSOR_SIN, h, 1, &out), PTODB_OK);
+    ck_assert_int_eq(out.u.t->dtype, DTYPE_FP16);
+    eh[2] = (double)(float)sin(65504.0); /* |sin| <= 1: exact in fp16 only after rounding */
+    ck_assert(fabs(tensor_get_flat(out.u.t, 2) - eh[2]) < 1e-3);
+    ck_assert_double_eq(tensor_get_flat(out.u.t, 0), 0);
+    ck_assert(signbit(tensor_get_flat(out.u.t, 1)));
+    value_clear(&out);
+    clear_all(h, 1);
+}
+END_TEST
+
 static Suite *catalogue_suite(void)
 {
     Suite *s = suite_create("ops_catalogue");
@@ -354,6 +414,7 @@ static Suite *catalogue_suite(void)
     tcase_add_test(tc, test_reductions);
     tcase_add_test(tc, test_bitwise);
     tcase_add_test(tc, test_chains_and_accumulators);
+    tcase_add_test(tc, test_sin_cos);
     suite_add_tcase(s, tc);
     return s;
 }
