@@ -66,3 +66,10 @@ tests_unit_check_ops_catalogue_SOURCES = tests/unit/check_ops_catalogue.c \
 	tests/unit/exec_ctx_stub.c tests/unit/check_ops_util.h
 tests_unit_check_ops_catalogue_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_ops_catalogue_LDADD = $(OPS_TEST_LDADD)
+
+check_PROGRAMS += tests/unit/check_ops_isa
+TESTS += tests/unit/check_ops_isa
+tests_unit_check_ops_isa_SOURCES = tests/unit/check_ops_isa.c \
+	tests/unit/exec_ctx_stub.c tests/unit/check_ops_util.h
+tests_unit_check_ops_isa_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_ops_isa_LDADD = $(OPS_TEST_LDADD)

@@ -19,6 +19,7 @@ static int binop_of(int op, kernel_binop *k)
     case IR_OP_TENSOR_ADD: case IR_OP_TILE_ADD: case IR_OP_TENSOR_ADDS: case IR_OP_TILE_ADDS:
     case IR_OP_TENSOR_PART_ADD: case IR_OP_TILE_PART_ADD:
     case IR_OP_TENSOR_ROW_EXPAND_ADD: case IR_OP_TILE_ROW_EXPAND_ADD:
+    case IR_OP_TENSOR_COL_EXPAND_ADD: case IR_OP_TILE_COL_EXPAND_ADD:
         *k = KOP_ADD; return 1;
     case IR_OP_TENSOR_SUB: case IR_OP_TILE_SUB: case IR_OP_TENSOR_SUBS: case IR_OP_TILE_SUBS:
     case IR_OP_TENSOR_ROW_EXPAND_SUB: case IR_OP_TILE_ROW_EXPAND_SUB:
@@ -264,7 +265,9 @@ void exec_ops_register_elementwise(op_fn *table)
         IR_OP_TENSOR_FMODS, IR_OP_TILE_FMODS, IR_OP_TENSOR_ANDS, IR_OP_TILE_ANDS,
         IR_OP_TENSOR_ORS, IR_OP_TILE_ORS, IR_OP_TENSOR_XORS, IR_OP_TILE_XORS,
         IR_OP_TENSOR_SHLS, IR_OP_TILE_SHLS, IR_OP_TENSOR_SHRS, IR_OP_TILE_SHRS,
-        /* row/col broadcast (col_expand_add is not handled by REF) */
+        /* row/col broadcast (REF has no col_expand_add handler: ptodb
+         * defines it as its siblings, a0 + a1 broadcast; docs/ops.md) */
+        IR_OP_TENSOR_COL_EXPAND_ADD, IR_OP_TILE_COL_EXPAND_ADD,
         IR_OP_TENSOR_ROW_EXPAND_ADD, IR_OP_TILE_ROW_EXPAND_ADD,
         IR_OP_TENSOR_ROW_EXPAND_SUB, IR_OP_TILE_ROW_EXPAND_SUB,
         IR_OP_TENSOR_ROW_EXPAND_MUL, IR_OP_TILE_ROW_EXPAND_MUL,

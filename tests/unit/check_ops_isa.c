@@ -1,0 +1,221 @@
+/* Unit tests for the ops REF has no handler for (src/exec/ops_isa.c and
+ * col_expand_add), expected values computed by hand from the PTO ISA's
+ * definitions (docs/isa/TROWARGMAX.md, TCOLARGMAX.md, TCI.md, TTRI.md and
+ * the CPU simulator include/pto/cpu/TReduceIdx.hpp) and PyPTO's op docs:
+ * ties keep the first index, a NaN never wins (strict compare), valid
+ * shapes smaller than the tile, odd shapes, integer wrap, -0.0. */
+#include "check_ops_util.h"
+
+static exec_ctx C;
+
+/* x = [[1, 5, 5, -inf], [nan, 2, 3, 1], [-0.0, 0.0, -1, 7]] */
+static const double X[12] = {1, 5, 5, -INFINITY, NAN, 2, 3, 1, -0.0, 0.0, -1, 7};
+
+static tensor *run_ok(int op, value *pos, uint32_t n, const exec_kw *kws, const value *kwv,
+                      uint32_t nkw)
+{
+    value out;
+    ptodb_status st = run_op_kw(&C, op, pos, n, kws, kwv, nkw, NULL, &out);
+    ck_assert_msg(st == PTODB_OK, "%s failed: %s", ir_op_info_get(op)->name, C.msg);
+    ck_assert_int_eq(out.kind, VAL_TENSOR);
+    clear_all(pos, (int)n);
+    return out.u.t;
+}
+
+static void expect_arg(int op, const tensor *x, int nargs, int64_t r, int64_t c, const double *e)
+{
+    value p[2] = {value_tensor(tensor_ref((tensor *)x)), value_tensor(tensor_ref((tensor *)x))};
+    tensor *t = run_ok(op, p, (uint32_t)nargs, NULL, NULL, 0);
+    ck_assert_int_eq(t->dtype, DTYPE_INT32);
+    expect_shape2(t, r, c);
+    expect_vals(t, e, r * c);
+    tensor_unref(t);
+}
+
+START_TEST(test_arg_reductions)
+{
+    ctx_init(&C, EXEC_PROFILE_T2);
+    tensor *x = mk2(DTYPE_FP32, 3, 4, X);
+    double rmax[3] = {1, 0, 3}, rmin[3] = {3, 0, 2};
+    double cmax[4] = {0, 0, 0, 2}, cmin[4] = {2, 2, 2, 0};
+    expect_arg(IR_OP_TILE_ROW_ARGMAX, x, 2, 3, 1, rmax);
+    expect_arg(IR_OP_TENSOR_ROW_ARGMAX, x, 1, 3, 1, rmax);
+    expect_arg(IR_OP_TILE_ROW_ARGMIN, x, 2, 3, 1, rmin);
+    expect_arg(IR_OP_TENSOR_ROW_ARGMIN, x, 1, 3, 1, rmin);
+    expect_arg(IR_OP_TILE_COL_ARGMAX, x, 2, 1, 4, cmax);
+    expect_arg(IR_OP_TENSOR_COL_ARGMAX, x, 1, 1, 4, cmax);
+    expect_arg(IR_OP_TILE_COL_ARGMIN, x, 2, 1, 4, cmin);
+    expect_arg(IR_OP_TENSOR_COL_ARGMIN, x, 1, 1, 4, cmin);
+    /* valid shape [2, 3] of the 3x4 tile: row 2 and column 3 are not read,
+     * the row outside the valid region gets 0 */
+    value p[3] = {value_tensor(tensor_ref(x)), value_int(2), value_int(3)};
+    tensor *v = run_ok(IR_OP_TILE_SET_VALIDSHAPE, p, 3, NULL, NULL, 0);
+    double vmax[3] = {1, 0, 0}, vcmin[4] = {0, 1, 1, 0};
+    expect_arg(IR_OP_TILE_ROW_ARGMAX, v, 2, 3, 1, vmax);
+    expect_arg(IR_OP_TILE_COL_ARGMIN, v, 2, 1, 4, vcmin);
+    tensor_unref(v);
+    tensor_unref(x);
+    /* int32, odd shape 1x5, wrap-free extremes */
+    double iv[5] = {3, -2147483648.0, 3, 2147483647.0, -7};
+    tensor *xi = mk2(DTYPE_INT32, 1, 5, iv);
+    double imax[1] = {3}, imin[1] = {1}, icol[5] = {0, 0, 0, 0, 0};
+    expect_arg(IR_OP_TILE_ROW_ARGMAX, xi, 2, 1, 1, imax);
+    expect_arg(IR_OP_TILE_ROW_ARGMIN, xi, 2, 1, 1, imin);
+    expect_arg(IR_OP_TILE_COL_ARGMAX, xi, 2, 1, 5, icol);
+    tensor_unref(xi);
+    /* bf16 keeps its values exactly: 1.5 vs 1.5 ties */
+    double bv[4] = {1.5, -2, 1.5, 0.25};
+    tensor *xb = mk2(DTYPE_BF16, 2, 2, bv);
+    double bmax[2] = {0, 0}, bcol[2] = {0, 0};
+    expect_arg(IR_OP_TILE_ROW_ARGMAX, xb, 2, 2, 1, bmax);
+    expect_arg(IR_OP_TILE_COL_ARGMIN, xb, 2, 1, 2, bcol);
+    tensor_unref(xb);
+    /* a 1-D input is an error with a message */
+    value q[2] = {value_tensor(mk1(DTYPE_FP32, 3, X)), value_none()};
+    value out;
+    ck_assert_int_ne(run_op(&C, IR_OP_TILE_ROW_ARGMAX, q, 2, &out), PTODB_OK);
+    ck_assert_ptr_nonnull(strstr(C.msg, "2-D"));
+    clear_all(q, 2);
+}
+END_TEST
+
+START_TEST(test_ci)
+{
+    ctx_init(&C, EXEC_PROFILE_T2);
+    exec_kw kws[2] = {EXEC_KW_DTYPE, EXEC_KW_DESCENDING};
+    value kv[2] = {value_enum(IR_EV_DTYPE_INT32), value_bool(0)};
+    value p[2] = {value_int(5), tup2(1, 6)};
+    tensor *t = run_ok(IR_OP_TILE_CI, p, 2, kws, kv, 2);
+    double up[6] = {5, 6, 7, 8, 9, 10};
+    ck_assert_int_eq(t->dtype, DTYPE_INT32);
+    expect_vals(t, up, 6);
+    tensor_unref(t);
+    kv[1] = value_bool(1);
+    value q[2] = {value_int(5), tup2(1, 6)};
+    t = run_ok(IR_OP_TENSOR_CI, q, 2, kws, kv, 2);
+    double down[6] = {5, 4, 3, 2, 1, 0};
+    expect_vals(t, down, 6);
+    tensor_unref(t);
+    /* int16 wraps past 32767 */
+    kv[0] = value_enum(IR_EV_DTYPE_INT16);
+    kv[1] = value_bool(0);
+    value w[2] = {value_int(32766), tup2(1, 4)};
+    t = run_ok(IR_OP_TILE_CI, w, 2, kws, kv, 2);
+    double wrap[4] = {32766, 32767, -32768, -32767};
+    ck_assert_int_eq(t->dtype, DTYPE_INT16);
+    expect_vals(t, wrap, 4);
+    tensor_unref(t);
+    /* only the first row is written */
+    value r[2] = {value_int(0), tup2(2, 3)};
+    t = run_ok(IR_OP_TILE_CI, r, 2, NULL, NULL, 0);
+    double two[6] = {0, 1, 2, 0, 0, 0};
+    expect_vals(t, two, 6);
+    tensor_unref(t);
+    /* float dtypes are refused as the ISA does */
+    kv[0] = value_enum(IR_EV_DTYPE_FP32);
+    value f[2] = {value_int(0), tup2(1, 4)};
+    value out;
+    ck_assert_int_ne(run_op_kw(&C, IR_OP_TILE_CI, f, 2, kws, kv, 1, NULL, &out), PTODB_OK);
+    clear_all(f, 2);
+}
+END_TEST
+
+START_TEST(test_tri)
+{
+    ctx_init(&C, EXEC_PROFILE_T2);
+    value p[2] = {value_int(0), tup2(3, 4)};
+    tensor *t = run_ok(IR_OP_TILE_TRI, p, 2, NULL, NULL, 0);
+    double lower[12] = {1, 0, 0, 0, 1, 1, 0, 0, 1, 1, 1, 0};
+    ck_assert_int_eq(t->dtype, DTYPE_INT32);
+    expect_vals(t, lower, 12);
+    tensor_unref(t);
+    exec_kw kws[2] = {EXEC_KW_DTYPE, EXEC_KW_UPPER};
+    value kv[2] = {value_enum(IR_EV_DTYPE_FP32), value_bool(1)};
+    value q[2] = {value_int(1), tup2(3, 4)};
+    t = run_ok(IR_OP_TILE_TRI, q, 2, kws, kv, 2);
+    double upper[12] = {0, 1, 1, 1, 0, 0, 1, 1, 0, 0, 0, 1};
+    ck_assert_int_eq(t->dtype, DTYPE_FP32);
+    expect_vals(t, upper, 12);
+    tensor_unref(t);
+    /* valid_shape [2, 3], diagonal -1: only (1, 0) is set */
+    value r[3] = {value_int(-1), tup2(3, 4), tup2(2, 3)};
+    t = run_ok(IR_OP_TILE_TRI, r, 3, NULL, NULL, 0);
+    double valid[12] = {0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0};
+    expect_vals(t, valid, 12);
+    tensor_unref(t);
+}
+END_TEST
+
+START_TEST(test_set_validshape)
+{
+    ctx_init(&C, EXEC_PROFILE_T2);
+    tensor *x = mk2(DTYPE_FP32, 3, 4, X);
+    value p[3] = {value_tensor(tensor_ref(x)), value_int(2), value_int(3)};
+    tensor *v = run_ok(IR_OP_TENSOR_SET_VALIDSHAPE, p, 3, NULL, NULL, 0);
+    ck_assert_int_eq(v->valid_ndim, 2);
+    ck_assert_int_eq(v->valid[0], 2);
+    ck_assert_int_eq(v->valid[1], 3);
+    ck_assert_int_eq(v->full_ndim, 2);
+    ck_assert_int_eq(v->full[1], 4);
+    ck_assert_ptr_eq(tensor_data(v), tensor_data(x)); /* no data moves */
+    expect_shape2(v, 3, 4);
+    tensor_unref(v);
+    value q[3] = {value_tensor(tensor_ref(x)), value_int(4), value_int(1)};
+    value out;
+    ck_assert_int_ne(run_op(&C, IR_OP_TILE_SET_VALIDSHAPE, q, 3, &out), PTODB_OK);
+    ck_assert_ptr_nonnull(strstr(C.msg, "outside the tile"));
+    clear_all(q, 3);
+    tensor_unref(x);
+}
+END_TEST
+
+START_TEST(test_block_num_and_col_expand_add)
+{
+    ctx_init(&C, EXEC_PROFILE_T2);
+    value out;
+    ck_assert_int_eq(run_op(&C, IR_OP_TILE_GET_BLOCK_NUM, NULL, 0, &out), PTODB_OK);
+    ck_assert_int_eq(out.kind, VAL_INT);
+    ck_assert_int_eq(out.u.i, 1);
+    ck_assert_int_eq(run_op(&C, IR_OP_TENSOR_GET_BLOCK_NUM, NULL, 0, &out), PTODB_OK);
+    ck_assert_int_eq(out.u.i, 1);
+    ck_assert_int_eq(run_op(&C, IR_OP_TENSOR_GET_BLOCK_IDX, NULL, 0, &out), PTODB_OK);
+    ck_assert_int_eq(out.u.i, 0);
+    /* col_expand_add: t[i, j] + v[0, j]; -0.0 + -0.0 stays -0.0; int32 +
+     * fp32 promotes to fp32 as torch's + */
+    double a[6] = {1, -2, 3.5, -0.0, 4, -5}, c[3] = {-0.0, 2, -1};
+    double e[6] = {1, 0, 2.5, -0.0, 6, -6};
+    int ops[2] = {IR_OP_TILE_COL_EXPAND_ADD, IR_OP_TENSOR_COL_EXPAND_ADD};
+    for (int k = 0; k < 2; k++) {
+        value p[2] = {value_tensor(mk2(DTYPE_FP32, 2, 3, a)),
+                      value_tensor(mk2(DTYPE_FP32, 1, 3, c))};
+        tensor *t = run_ok(ops[k], p, 2, NULL, NULL, 0);
+        expect_vals(t, e, 6);
+        ck_assert(signbit(tensor_get_flat(t, 3)));
+        tensor_unref(t);
+    }
+    double ia[6] = {1, 2, 3, 4, 5, 6}, fc[3] = {0.5, 0.25, NAN}, ie[6] = {1.5, 2.25, NAN, 4.5, 5.25, NAN};
+    value p[2] = {value_tensor(mk2(DTYPE_INT32, 2, 3, ia)), value_tensor(mk2(DTYPE_FP32, 1, 3, fc))};
+    tensor *t = run_ok(IR_OP_TILE_COL_EXPAND_ADD, p, 2, NULL, NULL, 0);
+    ck_assert_int_eq(t->dtype, DTYPE_FP32);
+    expect_vals(t, ie, 6);
+    tensor_unref(t);
+}
+END_TEST
+
+static Suite *isa_suite(void)
+{
+    Suite *s = suite_create("ops_isa");
+    TCase *tc = tcase_create("isa");
+    tcase_add_test(tc, test_arg_reductions);
+    tcase_add_test(tc, test_ci);
+    tcase_add_test(tc, test_tri);
+    tcase_add_test(tc, test_set_validshape);
+    tcase_add_test(tc, test_block_num_and_col_expand_add);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    return run_suite(isa_suite());
+}
