@@ -1,6 +1,7 @@
 /* Lowering a resolved module into instructions (program.h). */
 #include "exec/program.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -269,6 +270,46 @@ static xexpr *fail_expr(lower *L, const ir_expr *src, int ref_fail, const char *
 static xexpr *lower_expr(lower *L, const ir_expr *e);
 static int split_code(int32_t ev);
 
+/* The first name of a newer PyPTO among a type annotation's items
+ * (pl.Tile[[16, 64], pl.FP6, ...]), or NULL. */
+static const ir_expr *newer_in_type(const ir_expr *annot)
+{
+    if (!annot || annot->kind != IR_EXPR_SUBSCRIPT)
+        return NULL;
+    for (uint32_t i = 0; i < annot->u.sub.n; i++)
+        if (annot->u.sub.items[i]->flags & IR_EF_NEWER)
+            return annot->u.sub.items[i];
+    return NULL;
+}
+
+/* The dotted name of an ATTR chain as written ("pl.TileLayout.Z"); an op's
+ * without the leading "pl." ("tile.rsqrt_fast"), as ops are named. */
+static const char *newer_name(lower *L, const ir_expr *e)
+{
+    char buf[256];
+    size_t n = sizeof buf - 1;
+    buf[n] = '\0';
+    while (e && e->kind == IR_EXPR_ATTR) {
+        const ir_sym *s = e->u.attr.name;
+        if (s->len + 1 > n)
+            break;
+        n -= s->len;
+        memcpy(buf + n, s->text, s->len);
+        buf[--n] = '.';
+        e = e->u.attr.value;
+    }
+    if (e && e->kind == IR_EXPR_NAME && e->u.name->len <= n) {
+        n -= e->u.name->len;
+        memcpy(buf + n, e->u.name->text, e->u.name->len);
+    } else {
+        n++; /* drop the leading '.' */
+    }
+    const char *s = buf + n;
+    return astr(L->a, strncmp(s, "pl.", 3) == 0 && e && e->kind == IR_EXPR_NAME &&
+                              strchr(s + 3, '.') && !isupper((unsigned char)s[3])
+                          ? s + 3 : s);
+}
+
 /* A program-function call nested in an expression: hoisted into a CALL
  * that writes a temp slot. */
 static int32_t lower_call_into(lower *L, const ir_expr *call, const ir_stmt *s, int32_t slot,
@@ -315,6 +356,9 @@ static xexpr *lower_expr(lower *L, const ir_expr *e)
             return fail_expr(L, e, 0, "name '%s' cannot be used as a value", e->u.name->text);
         }
     case IR_EXPR_ATTR:
+        if (e->flags & IR_EF_NEWER)
+            return fail_expr(L, e, 0, "%s is not known to this ptodb (newer PyPTO?)",
+                             newer_name(L, e));
         if (e->res.kind == IR_REF_ENUM) {
             x = new_expr(L, XE_CONST, e);
             x->cval = value_enum(e->res.id);
@@ -409,6 +453,9 @@ static xexpr *lower_expr(lower *L, const ir_expr *e)
                              ir_builtin_name(b));
         return fail_expr(L, e, 0, "unsupported builtin %s here", ir_builtin_name(b));
     }
+    if (e->flags & IR_EF_NEWER)
+        return fail_expr(L, e, 0, "op %s is not known to this ptodb (newer PyPTO?)",
+                         newer_name(L, e->u.call.callee));
     if (e->res.kind != IR_REF_OP)
         return fail_expr(L, e, 0, "unsupported call");
 
@@ -786,7 +833,12 @@ static void lower_stmt(lower *L, const ir_stmt *s)
             lower_call_into(L, v, s, slot, t, slot_name(L, slot));
             return;
         }
-        xexpr *x = lower_expr(L, v);
+        const ir_expr *newer = newer_in_type(s->u.assign.annot);
+        /* REF checks the value against the annotation's dtype: one this
+         * ptodb does not know stops the run here */
+        xexpr *x = newer ? fail_expr(L, newer, 0, "%s is not known to this ptodb (newer PyPTO?)",
+                                     newer_name(L, newer))
+                         : lower_expr(L, v);
         if (x->kind == XE_OP)
             x->rtype = t;
         int32_t pc = emit(L, XI_ASSIGN, s, 1);
