@@ -11,7 +11,7 @@ expect_eq "--list-ops exit" 0 "$rc"
 listed=$out
 documented=$(sed -n '/^<!-- ops table begin -->$/,/^<!-- ops table end -->$/p' "$doc" | sed '1,2d;$d' | sed '$d')
 [ "$listed" = "$documented" ] ||
-    fail "docs/ops.md's table differs from ptodb --list-ops (regenerate it: docs/ops.md says how)"
+    fail "docs/ops.md's table differs from ptodb --list-ops (regenerate it: scripts/update-ops-doc)"
 expect_contains "summary" "312 ops: " "$listed"
 expect_contains "later" "pld.tensor.get                     later" "$listed"
 
