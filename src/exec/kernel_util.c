@@ -224,6 +224,11 @@ static int float_rank(dtype_id dt)
     }
 }
 
+dtype_id kernel_ref_dtype(dtype_id dt)
+{
+    return norm_dt(dt);
+}
+
 dtype_id kernel_promote(dtype_id a, dtype_id b)
 {
     if (a == KDT_UNDEF)

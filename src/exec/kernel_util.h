@@ -58,6 +58,10 @@ void kernel_fmt_shape(int nd, const int64_t *shape, char *buf, size_t size);
 /* torch.promote_types for the dtypes REF stores (bool < ints < floats;
  * int8+uint8 -> int16, bf16+fp16 -> fp32). */
 dtype_id kernel_promote(dtype_id a, dtype_id b);
+/* The torch dtype REF holds a dt tensor as (uint16 -> int32, uint32, uint64
+ * and index -> int64): the one promotion rule's view of a single operand,
+ * shared with the machine's scalar arithmetic (scalar.c). */
+dtype_id kernel_ref_dtype(dtype_id dt);
 /* torch.can_cast(from, to): category may not go down (float -> int, int ->
  * bool fail). */
 int kernel_can_cast(dtype_id from, dtype_id to);

@@ -337,6 +337,71 @@ START_TEST(test_scalar_tensor_arith)
 }
 END_TEST
 
+/* Runs "return EXPR" over two 0-d tensor parameters a, b of the given dtypes
+ * (values va, vb); returns the result (a 0-d tensor) for the caller. */
+static tensor *scalar_expr(const char *expr, const char *ta, dtype_id da, double va,
+                           const char *tb, dtype_id db, double vb)
+{
+    char body[1024];
+    snprintf(body, sizeof body,
+             "    @pl.function(type=pl.FunctionType.Orchestration)\n"
+             "    def main(self, a: pl.Scalar[pl.%s], b: pl.Scalar[pl.%s]) -> pl.Scalar[pl.INT32]:\n"
+             "        r: pl.Scalar[pl.INT32] = %s\n"
+             "        return r\n",
+             ta, tb, expr);
+    loaded L;
+    load(&L, body);
+    value args[2] = {value_tensor(tensor_zeros(da, 0, NULL, NULL)),
+                     value_tensor(tensor_zeros(db, 0, NULL, NULL))};
+    tensor_set(args[0].u.t, NULL, va);
+    tensor_set(args[1].u.t, NULL, vb);
+    value r;
+    char err[1024];
+    ck_assert_msg(run_entry(&L, args, 2, &r, err, sizeof err, EXEC_SCHED_FIXED) == PTODB_OK, "%s",
+                  err);
+    ck_assert_int_eq(r.kind, VAL_TENSOR);
+    tensor *t = tensor_ref(r.u.t);
+    value_clear(&r);
+    value_clear(&args[0]);
+    value_clear(&args[1]);
+    unload(&L);
+    return t;
+}
+
+/* One promotion rule for scalar (0-d) arithmetic and the kernels: REF holds
+ * uint16 as torch.int32 (and uint32/uint64 as int64), so uint16 operands
+ * promote as int32 does: 65535 + 1 is 65536, not a uint16 wrap to 0, and
+ * uint16 + uint8 / uint16 + bool are int32 (kernel_promote's answer). */
+START_TEST(test_scalar_uint16_promotion)
+{
+    static const struct {
+        const char *expr, *ta, *tb;
+        dtype_id da, db;
+        double va, vb, e;
+        dtype_id edt;
+    } cases[] = {
+        {"a + b", "UINT16", "UINT16", DTYPE_UINT16, DTYPE_UINT16, 65535, 1, 65536, DTYPE_INT32},
+        {"a + b", "UINT16", "UINT8", DTYPE_UINT16, DTYPE_UINT8, 65535, 255, 65790, DTYPE_INT32},
+        {"a * b", "UINT16", "BOOL", DTYPE_UINT16, DTYPE_BOOL, 65535, 1, 65535, DTYPE_INT32},
+        {"a - b", "UINT16", "INT16", DTYPE_UINT16, DTYPE_INT16, 0, 32767, -32767, DTYPE_INT32},
+        {"a + 1", "UINT16", "INT8", DTYPE_UINT16, DTYPE_INT8, 65535, 0, 65536, DTYPE_INT32},
+        {"a + b", "INT8", "UINT8", DTYPE_INT8, DTYPE_UINT8, -128, 255, 127, DTYPE_INT16},
+        {"a + b", "BF16", "FP16", DTYPE_BF16, DTYPE_FP16, 1.5, 0.25, 1.75, DTYPE_FP32},
+        {"a // b", "UINT16", "INT32", DTYPE_UINT16, DTYPE_INT32, 7, -2, -4, DTYPE_INT32},
+        {"a < b", "UINT16", "INT32", DTYPE_UINT16, DTYPE_INT32, 65535, -1, 0, DTYPE_BOOL},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        tensor *t = scalar_expr(cases[k].expr, cases[k].ta, cases[k].da, cases[k].va, cases[k].tb,
+                                cases[k].db, cases[k].vb);
+        ck_assert_msg(t->dtype == cases[k].edt, "case %zu (%s): dtype %d, expected %d", k,
+                      cases[k].expr, (int)t->dtype, (int)cases[k].edt);
+        ck_assert_msg(tensor_get(t, NULL) == cases[k].e, "case %zu (%s): %.17g, expected %.17g", k,
+                      cases[k].expr, tensor_get(t, NULL), cases[k].e);
+        tensor_unref(t);
+    }
+}
+END_TEST
+
 /* REF's no-op system ops run as nothing (their operands are not evaluated). */
 START_TEST(test_system_noops)
 {
@@ -939,6 +1004,7 @@ static Suite *machine_suite(void)
     tcase_add_test(tc, test_step_api);
     tcase_add_test(tc, test_scalar_tensor_arith);
     tcase_add_test(tc, test_system_noops);
+    tcase_add_test(tc, test_scalar_uint16_promotion);
     tcase_add_test(tc, test_shard_and_gather);
     suite_add_tcase(s, tc);
     TCase *x = tcase_create("xcore");
