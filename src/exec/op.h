@@ -38,7 +38,8 @@
     X(VALID_SHAPE, "valid_shape") X(INIT_VALUE, "init_value") X(SCRATCH, "scratch") \
     X(HIGH_PRECISION, "high_precision") X(ACC_PHASE, "acc_phase")                  \
     X(C_MATRIX_NZ, "c_matrix_nz") X(TRANSPOSE, "transpose")                        \
-    X(DESCENDING, "descending") X(UPPER, "upper")
+    X(DESCENDING, "descending") X(UPPER, "upper")                                  \
+    X(BY_DEFINITION, " by definition") /* set by the lowering, never in a dump */
 
 typedef enum {
 #define EXEC_KW_ENUM(id, name) EXEC_KW_##id,

@@ -76,6 +76,27 @@ static ptodb_status op_binary(exec_ctx *ctx, const op_args *a, value *out)
     if (st != PTODB_OK)
         return st;
     tensor *r = NULL;
+    if ((k == KOP_MAX || k == KOP_MIN) && op_kw(a, EXEC_KW_BY_DEFINITION) &&
+        (y->kind == VAL_FLOAT || y->kind == VAL_INT)) {
+        /* REF raises here (a Python number is not a Tensor); the op's
+         * definition is max/min with the scalar, which torch computes for a
+         * 0-d tensor holding it, promoting as a Python scalar would: the
+         * tile's dtype within its category, float32 for an int tile and a
+         * float scalar. */
+        int int_tile = x->kind == VAL_TENSOR && !dtype_is_float(x->u.t->dtype);
+        dtype_id sdt = y->kind == VAL_INT ? DTYPE_INT64 : int_tile ? DTYPE_FP32 : DTYPE_FP64;
+        tensor *s = tensor_zeros(sdt, 0, NULL, NULL);
+        if (!s)
+            return exec_fail(ctx, PTODB_ERR_NOMEM, "%s: cannot allocate", kernel_op_name(a));
+        if (y->kind == VAL_FLOAT)
+            tensor_set(s, NULL, y->u.f);
+        else
+            tensor_set_i64(s, NULL, y->u.i);
+        value sv = value_tensor(s);
+        st = kernel_binary(ctx, a, k, x, &sv, &r);
+        value_clear(&sv);
+        return finish(st, r, out);
+    }
     st = kernel_binary(ctx, a, k, x, y, &r); /* before reading r */
     return finish(st, r, out);
 }

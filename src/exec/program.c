@@ -529,13 +529,33 @@ static xexpr *lower_expr(lower *L, const ir_expr *e)
     int implicit_split = shard_op(op) && L->region_split && !has_split;
     if (shard_op(op) && L->region_split)
         L->region_shards++;
-    x->kw = aalloc(L->a, (nk + 1) * sizeof *x->kw);
-    x->kw_ids = aalloc(L->a, nk + 1);
+    x->kw = aalloc(L->a, (nk + 2) * sizeof *x->kw);
+    x->kw_ids = aalloc(L->a, nk + 2);
+    /* REF's torch.maximum/minimum(tile, number) raises TypeError whenever the
+     * scalar is a Python number, so a literal scalar is a file REF cannot
+     * run: ptodb runs it by the op's definition (max with the scalar) and
+     * says so, as for an op REF lacks (docs/ops.md). */
+    if ((op == IR_OP_TILE_MAXIMUMS || op == IR_OP_TILE_MINIMUMS) && x->nargs >= 2 &&
+        x->args[1]->kind == XE_CONST &&
+        (x->args[1]->cval.kind == VAL_FLOAT || x->args[1]->cval.kind == VAL_INT)) {
+        if (!L->p->codegen_error) {
+            strbuf sb = STRBUF_INIT;
+            strbuf_printf(&sb, "TypeError: %s(): argument 'other' (position 2) must be Tensor, not %s",
+                          op == IR_OP_TILE_MAXIMUMS ? "maximum" : "minimum",
+                          x->args[1]->cval.kind == VAL_FLOAT ? "float" : "int");
+            L->p->codegen_error = strbuf_detach(&sb);
+            L->p->codegen_error_at = e;
+        }
+        if (L->p->uses_ptodb_only_ops == 0)
+            L->p->uses_ptodb_only_ops = 1;
+        x->kw_ids[x->nkw] = (uint8_t)EXEC_KW_BY_DEFINITION;
+        x->kw[x->nkw] = new_expr(L, XE_CONST, e);
+        x->kw[x->nkw++]->cval = value_int(1);
+    }
     if (implicit_split) {
-        x->kw_ids[0] = (uint8_t)EXEC_KW_SPLIT;
-        x->kw[0] = new_expr(L, XE_CONST, e);
-        x->kw[0]->cval = value_int(L->region_split);
-        x->nkw = 1;
+        x->kw_ids[x->nkw] = (uint8_t)EXEC_KW_SPLIT;
+        x->kw[x->nkw] = new_expr(L, XE_CONST, e);
+        x->kw[x->nkw++]->cval = value_int(L->region_split);
     }
     for (uint32_t i = 0; i < e->u.call.nkwargs; i++) {
         exec_kw k = exec_kw_lookup(e->u.call.kwargs[i].name->text);

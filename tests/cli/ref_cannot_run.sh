@@ -23,4 +23,16 @@ expect_contains "--run verdict" "validate tensor: 'out', max_abs_diff: 0.000000e
 run_ptodb --batch "$work/mlp"
 expect_eq "--batch exit" 0 "$rc"
 expect_contains "--batch note" "$note" "$out"
+
+# tile.maximums with a literal float: REF's torch.maximum raises TypeError
+# (a Python number is not a Tensor); ptodb runs it by definition.
+g="$work/mlp/passes_dump/11_after_ConvertTensorToTileOps.py"
+grep -q 'pl.tile.rsqrt(t__tile_3)' "$g" || fail "examples/mlp changed: no rsqrt line in $g"
+sed '/pl\.tile\.rsqrt(t__tile_3)/a\
+        clamped__tile: pl.Tile[[1, 16], pl.FP32, pl.Mem.Vec] = pl.tile.maximums(t__tile_3, 0.0)' "$g" >"$work/p.py"
+mv "$work/p.py" "$g"
+run_ptodb --run "$g"
+expect_eq "maximums --run exit" 0 "$rc"
+expect_contains "maximums note" "note: REF cannot run this file ($g:18:64: TypeError: maximum(): argument 'other' (position 2) must be Tensor, not float); ptodb ran it and compares with golden" "$out"
+expect_contains "maximums verdict" "validate tensor: 'out', max_abs_diff: 0.000000e+00, pass: True" "$out"
 exit 0

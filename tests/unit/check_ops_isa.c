@@ -202,6 +202,50 @@ START_TEST(test_block_num_and_col_expand_add)
 }
 END_TEST
 
+/* tile.maximums / minimums with a literal scalar: REF raises TypeError; the
+ * lowering marks the call " by definition" and ptodb computes max/min with
+ * the scalar as torch does for a Python scalar: rounded to the tile's dtype
+ * (bf16(0.1) = 0.10009765625), NaN propagates, int tile with a float
+ * scalar gives float32, int with int stays int32. Without the mark REF's TypeError is reproduced. */
+START_TEST(test_maximums_by_definition)
+{
+    ctx_init(&C, EXEC_PROFILE_T2);
+    exec_kw kw = EXEC_KW_BY_DEFINITION;
+    value one = value_int(1);
+    double b[4] = {1.5, -2, NAN, -0.0};
+    value p[2] = {value_tensor(mk1(DTYPE_BF16, 4, b)), value_float(0.1)};
+    tensor *t = run_ok(IR_OP_TILE_MAXIMUMS, p, 2, &kw, &one, 1);
+    double e[4] = {1.5, 0.10009765625, NAN, 0.10009765625};
+    ck_assert_int_eq(t->dtype, DTYPE_BF16);
+    expect_vals(t, e, 4);
+    tensor_unref(t);
+    value q[2] = {value_tensor(mk1(DTYPE_FP32, 4, b)), value_float(0.0)};
+    t = run_ok(IR_OP_TILE_MINIMUMS, q, 2, &kw, &one, 1);
+    double em[4] = {0, -2, NAN, -0.0};
+    expect_vals(t, em, 4); /* the sign of min(-0.0, 0.0) is torch's kernel's, as for tile.minimum */
+    tensor_unref(t);
+    double iv[3] = {-3, 0, 7};
+    value r[2] = {value_tensor(mk1(DTYPE_INT32, 3, iv)), value_float(0.5)};
+    t = run_ok(IR_OP_TILE_MAXIMUMS, r, 2, &kw, &one, 1);
+    double ei[3] = {0.5, 0.5, 7};
+    ck_assert_int_eq(t->dtype, DTYPE_FP32);
+    expect_vals(t, ei, 3);
+    tensor_unref(t);
+    value w[2] = {value_tensor(mk1(DTYPE_INT32, 3, iv)), value_int(1)};
+    t = run_ok(IR_OP_TILE_MINIMUMS, w, 2, &kw, &one, 1);
+    double ew[3] = {-3, 0, 1};
+    ck_assert_int_eq(t->dtype, DTYPE_INT32);
+    expect_vals(t, ew, 3);
+    tensor_unref(t);
+    /* unmarked (a Scalar variable holding a number at run time): REF's error */
+    value u[2] = {value_tensor(mk1(DTYPE_FP32, 4, b)), value_float(0.0)};
+    value out;
+    ck_assert_int_ne(run_op(&C, IR_OP_TILE_MAXIMUMS, u, 2, &out), PTODB_OK);
+    ck_assert_ptr_nonnull(strstr(C.msg, "must be Tensor, not float"));
+    clear_all(u, 2);
+}
+END_TEST
+
 static Suite *isa_suite(void)
 {
     Suite *s = suite_create("ops_isa");
@@ -211,6 +255,7 @@ static Suite *isa_suite(void)
     tcase_add_test(tc, test_tri);
     tcase_add_test(tc, test_set_validshape);
     tcase_add_test(tc, test_block_num_and_col_expand_add);
+    tcase_add_test(tc, test_maximums_by_definition);
     suite_add_tcase(s, tc);
     return s;
 }
