@@ -246,6 +246,59 @@ START_TEST(test_maximums_by_definition)
 }
 END_TEST
 
+/* fillpad_expand / fillpad_inplace (PyPTO's op docs): the valid region kept
+ * at the top-left, the rest pad_value (zero, or the dtype's finite max/min
+ * as tile.fillpad's); -0.0 inside the valid region kept. */
+START_TEST(test_fillpad_expand_inplace)
+{
+    ctx_init(&C, EXEC_PROFILE_T2);
+    const double FMAX = 3.4028234663852886e38;
+    double a[6] = {1, -2, 3.5, -0.0, 4, -5};
+    /* no valid shape: the whole 2x3 copied, zero padding */
+    value p[2] = {value_tensor(mk2(DTYPE_FP32, 2, 3, a)), tup2(3, 4)};
+    tensor *t = run_ok(IR_OP_TILE_FILLPAD_EXPAND, p, 2, NULL, NULL, 0);
+    double e[12] = {1, -2, 3.5, 0, -0.0, 4, -5, 0, 0, 0, 0, 0};
+    expect_shape2(t, 3, 4);
+    expect_vals(t, e, 12);
+    ck_assert(signbit(tensor_get_flat(t, 4)));
+    tensor_unref(t);
+    /* valid [1, 2], pad max */
+    tensor *x = mk2(DTYPE_FP32, 2, 3, a);
+    value q[3] = {value_tensor(x), value_int(1), value_int(2)};
+    tensor *v = run_ok(IR_OP_TILE_SET_VALIDSHAPE, q, 3, NULL, NULL, 0);
+    exec_kw kw = EXEC_KW_PAD_VALUE;
+    value pv = value_enum(IR_EV_PAD_VALUE_MAX);
+    value r[2] = {value_tensor(tensor_ref(v)), tup2(3, 4)};
+    t = run_ok(IR_OP_TENSOR_FILLPAD_EXPAND, r, 2, &kw, &pv, 1);
+    double em[12] = {1, -2, FMAX, FMAX, FMAX, FMAX, FMAX, FMAX, FMAX, FMAX, FMAX, FMAX};
+    expect_vals(t, em, 12);
+    tensor_unref(t);
+    /* a destination smaller than the source is an error */
+    value bad[2] = {value_tensor(tensor_ref(v)), tup2(1, 4)};
+    value out;
+    ck_assert_int_ne(run_op(&C, IR_OP_TILE_FILLPAD_EXPAND, bad, 2, &out), PTODB_OK);
+    ck_assert_ptr_nonnull(strstr(C.msg, "smaller"));
+    clear_all(bad, 2);
+    /* in place, pad min: the view's storage (shared with x) changes */
+    pv = value_enum(IR_EV_PAD_VALUE_MIN);
+    value w[1] = {value_tensor(tensor_ref(v))};
+    t = run_ok(IR_OP_TILE_FILLPAD_INPLACE, w, 1, &kw, &pv, 1);
+    ck_assert_ptr_eq(t, v);
+    double ei[6] = {1, -2, -FMAX, -FMAX, -FMAX, -FMAX};
+    expect_vals(t, ei, 6);
+    ck_assert_int_eq(C.writes, 1);
+    tensor_unref(t);
+    /* int16 tile with no valid shape: unchanged, no write */
+    double iv[3] = {-32768, 0, 32767};
+    value z[1] = {value_tensor(mk2(DTYPE_INT16, 1, 3, iv))};
+    t = run_ok(IR_OP_TILE_FILLPAD_INPLACE, z, 1, NULL, NULL, 0);
+    expect_vals(t, iv, 3);
+    ck_assert_int_eq(C.writes, 1);
+    tensor_unref(t);
+    tensor_unref(v);
+}
+END_TEST
+
 static Suite *isa_suite(void)
 {
     Suite *s = suite_create("ops_isa");
@@ -256,6 +309,7 @@ static Suite *isa_suite(void)
     tcase_add_test(tc, test_set_validshape);
     tcase_add_test(tc, test_block_num_and_col_expand_add);
     tcase_add_test(tc, test_maximums_by_definition);
+    tcase_add_test(tc, test_fillpad_expand_inplace);
     suite_add_tcase(s, tc);
     return s;
 }
