@@ -39,6 +39,7 @@
     X(HIGH_PRECISION, "high_precision") X(ACC_PHASE, "acc_phase")                  \
     X(C_MATRIX_NZ, "c_matrix_nz") X(TRANSPOSE, "transpose")                        \
     X(DESCENDING, "descending") X(UPPER, "upper")                                  \
+    X(COALESCE, "coalesce") X(GATHER_OOB, "gather_oob")                            \
     X(BY_DEFINITION, " by definition") /* set by the lowering, never in a dump */
 
 typedef enum {

@@ -209,6 +209,160 @@ static ptodb_status op_block_num(exec_ctx *ctx, const op_args *a, value *out)
     return PTODB_OK;
 }
 
+/* ---- gather / scatter by index ------------------------------------------ */
+
+/* The multi-index of element k (row-major) of t. */
+static void unflatten(const tensor *t, int64_t k, int64_t *idx)
+{
+    for (int d = t->ndim - 1; d >= 0; d--) {
+        int64_t n = t->shape[d] ? t->shape[d] : 1;
+        idx[d] = k % n;
+        k /= n;
+    }
+}
+
+static void copy_elem(tensor *dst, int64_t kd, const tensor *src, int64_t ks)
+{
+    int64_t di[TENSOR_MAX_DIMS], si[TENSOR_MAX_DIMS];
+    unflatten(dst, kd, di);
+    unflatten(src, ks, si);
+    if (dtype_is_float(dst->dtype))
+        tensor_set(dst, di, tensor_get(src, si));
+    else
+        tensor_set_i64(dst, di, tensor_get_i64(src, si));
+}
+
+/* Index element k of idx as the ISA reads it: an unsigned 32-bit offset. */
+static int64_t index_at(const tensor *idx, int64_t k)
+{
+    int64_t ii[TENSOR_MAX_DIMS];
+    unflatten(idx, k, ii);
+    return (int64_t)(uint32_t)tensor_get_i64(idx, ii);
+}
+
+static ptodb_status index_fail(exec_ctx *ctx, const op_args *a, int64_t k, int64_t v, int64_t cap)
+{
+    return exec_fail(ctx, PTODB_ERR_RUNTIME,
+                     "%s: index %lld (element %lld of the index tile) is outside 0..%lld",
+                     kernel_op_name(a), (long long)v, (long long)k, (long long)cap - 1);
+}
+
+/* tile.gather(src, indices, tmp): TGATHER's index form, dst[i, j] =
+ * src.flat[indices[i, j]], the result shaped as indices with src's dtype.
+ * The ISA leaves out-of-range indices implementation-defined: an error here. */
+static ptodb_status op_gather(exec_ctx *ctx, const op_args *a, value *out)
+{
+    tensor *src, *idx, *r;
+    ptodb_status st = kernel_tensor_arg(ctx, a, 0, &src);
+    if (st == PTODB_OK)
+        st = kernel_tensor_arg(ctx, a, 1, &idx);
+    if (st != PTODB_OK)
+        return st;
+    if (dtype_is_float(idx->dtype))
+        return exec_fail(ctx, PTODB_ERR_RUNTIME, "%s: indices must be integers", kernel_op_name(a));
+    int64_t cap = tensor_numel(src), n = tensor_numel(idx);
+    for (int64_t k = 0; k < n; k++)
+        if (index_at(idx, k) >= cap)
+            return index_fail(ctx, a, k, index_at(idx, k), cap);
+    st = kernel_zeros(ctx, src->dtype, idx->ndim, idx->shape, &r);
+    if (st != PTODB_OK)
+        return st;
+    for (int64_t k = 0; k < n; k++)
+        copy_elem(r, k, src, index_at(idx, k));
+    *out = value_tensor(r);
+    return PTODB_OK;
+}
+
+/* tile.scatter(dst, src, indexes): TSCATTER's index form, dst.flat[
+ * indexes[i, j]] = src[i, j] in place (row-major order: a later element
+ * wins a repeated index); returns dst. tile.mscatter(src, idx, out): the
+ * same into the GM tensor out (MSCATTER). Out-of-range indices: an error. */
+static ptodb_status op_scatter(exec_ctx *ctx, const op_args *a, value *out)
+{
+    int m = a->op == IR_OP_TILE_MSCATTER;
+    tensor *dst, *src, *idx;
+    ptodb_status st = kernel_tensor_arg(ctx, a, m ? 2 : 0, &dst);
+    if (st == PTODB_OK)
+        st = kernel_tensor_arg(ctx, a, m ? 0 : 1, &src);
+    if (st == PTODB_OK)
+        st = kernel_tensor_arg(ctx, a, m ? 1 : 2, &idx);
+    if (st != PTODB_OK)
+        return st;
+    if (dtype_is_float(idx->dtype))
+        return exec_fail(ctx, PTODB_ERR_RUNTIME, "%s: indices must be integers", kernel_op_name(a));
+    int64_t cap = tensor_numel(dst), n = tensor_numel(src);
+    if (tensor_numel(idx) != n)
+        return exec_fail(ctx, PTODB_ERR_SHAPE, "%s: %lld indices for %lld source elements",
+                         kernel_op_name(a), (long long)tensor_numel(idx), (long long)n);
+    for (int64_t k = 0; k < n; k++)
+        if (index_at(idx, k) >= cap)
+            return index_fail(ctx, a, k, index_at(idx, k), cap);
+    /* stage through a copy when src shares dst's storage */
+    tensor *s2 = src->storage == dst->storage ? tensor_clone(src) : tensor_ref(src);
+    if (!s2)
+        return exec_fail(ctx, PTODB_ERR_NOMEM, "%s: cannot allocate", kernel_op_name(a));
+    for (int64_t k = 0; k < n; k++)
+        copy_elem(dst, index_at(idx, k), s2, k);
+    tensor_unref(s2);
+    exec_note_write(ctx, dst);
+    *out = value_copy(op_arg(a, m ? 2 : 0));
+    return PTODB_OK;
+}
+
+/* tile.mgather(mem, idx, coalesce=0, gather_oob=0): MGATHER. Row mode
+ * (coalesce 0): mem viewed as [rows, C] (C its last dim), idx holds R row
+ * numbers ([1, R] or [R, 1]), dst[r, :] = mem[idx[r], :]. Element mode
+ * (coalesce 1): dst shaped as idx, dst = mem.flat[idx]. gather_oob: 1 clamp
+ * to capacity - 1, 2 wrap modulo capacity, 3 zero; 0 (undefined: the caller
+ * promises in-range indices) is an error for an out-of-range one. */
+static ptodb_status op_mgather(exec_ctx *ctx, const op_args *a, value *out)
+{
+    tensor *mem, *idx, *r;
+    ptodb_status st = kernel_tensor_arg(ctx, a, 0, &mem);
+    if (st == PTODB_OK)
+        st = kernel_tensor_arg(ctx, a, 1, &idx);
+    if (st != PTODB_OK)
+        return st;
+    if (dtype_is_float(idx->dtype))
+        return exec_fail(ctx, PTODB_ERR_RUNTIME, "%s: indices must be integers", kernel_op_name(a));
+    int elem = kernel_int_kw(a, EXEC_KW_COALESCE, 0) == 1;
+    int64_t oob = kernel_int_kw(a, EXEC_KW_GATHER_OOB, 0);
+    if (mem->ndim < 1)
+        return exec_fail(ctx, PTODB_ERR_RUNTIME, "%s: the table has no dims", kernel_op_name(a));
+    int64_t cols = mem->shape[mem->ndim - 1], n = tensor_numel(idx);
+    int64_t cap = elem ? tensor_numel(mem) : (cols ? tensor_numel(mem) / cols : 0);
+    if (elem) {
+        st = kernel_zeros(ctx, mem->dtype, idx->ndim, idx->shape, &r);
+    } else {
+        int64_t shape[2] = {n, cols};
+        st = kernel_zeros(ctx, mem->dtype, 2, shape, &r);
+    }
+    if (st != PTODB_OK)
+        return st;
+    for (int64_t k = 0; k < n; k++) {
+        int64_t v = index_at(idx, k);
+        if (v >= cap) {
+            if (cap > 0 && oob == 1)
+                v = cap - 1;
+            else if (cap > 0 && oob == 2)
+                v %= cap;
+            else if (oob == 3)
+                continue; /* the row / element stays 0 */
+            else {
+                tensor_unref(r);
+                return index_fail(ctx, a, k, v, cap);
+            }
+        }
+        if (elem)
+            copy_elem(r, k, mem, v);
+        else
+            for (int64_t j = 0; j < cols; j++)
+                copy_elem(r, k * cols + j, mem, v * cols + j);
+    }
+    *out = value_tensor(r);
+    return PTODB_OK;
+}
+
 void exec_ops_register_isa(op_fn *table)
 {
     static const int arg_ops[] = {
@@ -226,4 +380,8 @@ void exec_ops_register_isa(op_fn *table)
     table[IR_OP_TILE_GET_BLOCK_NUM] = op_block_num;
     table[IR_OP_TENSOR_GET_BLOCK_NUM] = op_block_num;
     table[IR_OP_TENSOR_GET_BLOCK_IDX] = op_block_num;
+    table[IR_OP_TILE_GATHER] = op_gather;
+    table[IR_OP_TILE_SCATTER] = op_scatter;
+    table[IR_OP_TILE_MSCATTER] = op_scatter;
+    table[IR_OP_TILE_MGATHER] = op_mgather;
 }

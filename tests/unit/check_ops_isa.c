@@ -299,6 +299,94 @@ START_TEST(test_fillpad_expand_inplace)
 }
 END_TEST
 
+/* gather / scatter by index (TGATHER, TSCATTER, MGATHER, MSCATTER), hand
+ * values: flat row-major indices, -0.0 carried, a repeated scatter index
+ * keeps the later element, out-of-range indices are errors unless
+ * gather_oob says clamp / wrap / zero. */
+START_TEST(test_gather_scatter)
+{
+    ctx_init(&C, EXEC_PROFILE_T2);
+    double a[6] = {1, -2, 3.5, -0.0, 4, -5};
+    double gi[4] = {5, 0, 3, 3};
+    value p[3] = {value_tensor(mk2(DTYPE_FP32, 2, 3, a)), value_tensor(mk2(DTYPE_INT32, 1, 4, gi)),
+                  value_none()};
+    tensor *t = run_ok(IR_OP_TILE_GATHER, p, 3, NULL, NULL, 0);
+    double ge[4] = {-5, 1, -0.0, -0.0};
+    expect_shape2(t, 1, 4);
+    expect_vals(t, ge, 4);
+    ck_assert(signbit(tensor_get_flat(t, 2)));
+    tensor_unref(t);
+    double bad[2] = {6, -1};
+    value q[3] = {value_tensor(mk2(DTYPE_FP32, 2, 3, a)), value_tensor(mk2(DTYPE_INT32, 1, 2, bad)),
+                  value_none()};
+    value out;
+    ck_assert_int_ne(run_op(&C, IR_OP_TILE_GATHER, q, 3, &out), PTODB_OK);
+    ck_assert_ptr_nonnull(strstr(C.msg, "index 6 (element 0 of the index tile) is outside 0..5"));
+    clear_all(q, 3);
+
+    /* scatter: dst.flat[idx] = src, in place, the later of two writes wins */
+    double sv[3] = {7, 8, 9}, si[3] = {4, 0, 4};
+    tensor *dst = mk2(DTYPE_FP32, 2, 3, NULL);
+    value r[3] = {value_tensor(tensor_ref(dst)), value_tensor(mk2(DTYPE_FP32, 1, 3, sv)),
+                  value_tensor(mk2(DTYPE_INT32, 1, 3, si))};
+    t = run_ok(IR_OP_TILE_SCATTER, r, 3, NULL, NULL, 0);
+    double se[6] = {8, 0, 0, 0, 9, 0};
+    ck_assert_ptr_eq(t, dst);
+    expect_vals(dst, se, 6);
+    ck_assert_int_eq(C.writes, 1);
+    tensor_unref(t);
+    tensor_unref(dst);
+    /* mscatter(src, idx, out) into an int32 tensor */
+    tensor *o = mk2(DTYPE_INT32, 1, 6, NULL);
+    value m[3] = {value_tensor(mk2(DTYPE_INT32, 1, 3, sv)), value_tensor(mk2(DTYPE_INT32, 1, 3, si)),
+                  value_tensor(tensor_ref(o))};
+    t = run_ok(IR_OP_TILE_MSCATTER, m, 3, NULL, NULL, 0);
+    ck_assert_ptr_eq(t, o);
+    expect_vals(o, se, 6);
+    tensor_unref(t);
+    tensor_unref(o);
+    double oi[1] = {6};
+    value mo[3] = {value_tensor(mk2(DTYPE_INT32, 1, 1, sv)), value_tensor(mk2(DTYPE_INT32, 1, 1, oi)),
+                   value_tensor(mk2(DTYPE_INT32, 1, 6, NULL))};
+    ck_assert_int_ne(run_op(&C, IR_OP_TILE_MSCATTER, mo, 3, &out), PTODB_OK);
+    clear_all(mo, 3);
+
+    /* mgather, row mode: mem 3x2, rows 2, 0, 2 */
+    double mem[6] = {1, 2, 3, 4, 5, 6}, ri[3] = {2, 0, 2};
+    value g[2] = {value_tensor(mk2(DTYPE_FP32, 3, 2, mem)), value_tensor(mk2(DTYPE_INT32, 1, 3, ri))};
+    t = run_ok(IR_OP_TILE_MGATHER, g, 2, NULL, NULL, 0);
+    double re[6] = {5, 6, 1, 2, 5, 6};
+    expect_shape2(t, 3, 2);
+    expect_vals(t, re, 6);
+    tensor_unref(t);
+    /* an out-of-range row 3 under each gather_oob */
+    static const struct { int64_t oob; double e[2]; } oobs[] = {
+        {1, {5, 6}}, {2, {1, 2}}, {3, {0, 0}},
+    };
+    double r3[1] = {3};
+    exec_kw kws[2] = {EXEC_KW_COALESCE, EXEC_KW_GATHER_OOB};
+    for (size_t k = 0; k < 3; k++) {
+        value kv[2] = {value_int(0), value_int(oobs[k].oob)};
+        value h[2] = {value_tensor(mk2(DTYPE_FP32, 3, 2, mem)),
+                      value_tensor(mk2(DTYPE_INT32, 1, 1, r3))};
+        t = run_ok(IR_OP_TILE_MGATHER, h, 2, kws, kv, 2);
+        expect_vals(t, oobs[k].e, 2);
+        tensor_unref(t);
+    }
+    value h[2] = {value_tensor(mk2(DTYPE_FP32, 3, 2, mem)), value_tensor(mk2(DTYPE_INT32, 1, 1, r3))};
+    ck_assert_int_ne(run_op(&C, IR_OP_TILE_MGATHER, h, 2, &out), PTODB_OK);
+    clear_all(h, 2);
+    /* element mode with wrap: 7 % 6 = 1 */
+    double ei[4] = {5, 0, 1, 7}, ee[4] = {6, 1, 2, 2};
+    value kv[2] = {value_int(1), value_int(2)};
+    value el[2] = {value_tensor(mk2(DTYPE_FP32, 3, 2, mem)), value_tensor(mk2(DTYPE_INT32, 2, 2, ei))};
+    t = run_ok(IR_OP_TILE_MGATHER, el, 2, kws, kv, 2);
+    expect_shape2(t, 2, 2);
+    expect_vals(t, ee, 4);
+    tensor_unref(t);
+}
+END_TEST
+
 static Suite *isa_suite(void)
 {
     Suite *s = suite_create("ops_isa");
@@ -310,6 +398,7 @@ static Suite *isa_suite(void)
     tcase_add_test(tc, test_block_num_and_col_expand_add);
     tcase_add_test(tc, test_maximums_by_definition);
     tcase_add_test(tc, test_fillpad_expand_inplace);
+    tcase_add_test(tc, test_gather_scatter);
     suite_add_tcase(s, tc);
     return s;
 }
