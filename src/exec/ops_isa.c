@@ -2,6 +2,8 @@
  * (hw-native-sys/pto-isa: the CPU simulator include/pto/cpu and docs/isa)
  * or by PyPTO's op docs; docs/ops.md records each source and judgement
  * call. ptodb runs a file using them by definition and says REF cannot. */
+#include <string.h>
+
 #include "exec/kernel_util.h"
 
 /* The region an ISA op reads or writes: the valid shape when the tile
@@ -363,6 +365,127 @@ static ptodb_status op_mgather(exec_ctx *ctx, const op_args *a, value *out)
     return PTODB_OK;
 }
 
+/* ---- sort32 / reinterpret_view ----------------------------------------- */
+
+typedef struct score_index {
+    double score;
+    uint32_t index;
+} score_index;
+
+/* The simulator's comparator: larger score first, then smaller index. */
+static int sorts_before(const score_index *a, const score_index *b)
+{
+    if (a->score != b->score)
+        return a->score > b->score;
+    return a->index < b->index;
+}
+
+/* sort32(src, idx): TSORT32 as include/pto/cpu/TSort32.hpp computes it: each
+ * row in blocks of 32 columns, each block's (value, idx) pairs sorted by
+ * value descending (ties: smaller index first), written as pairs
+ * [value, index bits] into a row twice as long (fp32 / int32 values; the
+ * uint32 index is stored bit for bit in the value's dtype). */
+static ptodb_status op_sort32(exec_ctx *ctx, const op_args *a, value *out)
+{
+    tensor *src, *idx, *r;
+    ptodb_status st = kernel_tensor_arg(ctx, a, 0, &src);
+    if (st == PTODB_OK)
+        st = kernel_tensor_arg(ctx, a, 1, &idx);
+    if (st != PTODB_OK)
+        return st;
+    if (src->ndim != 2 || idx->ndim != 2 || idx->shape[0] != src->shape[0] ||
+        idx->shape[1] != src->shape[1])
+        return exec_fail(ctx, PTODB_ERR_SHAPE, "%s: src and idx must be 2-D tiles of one shape",
+                         kernel_op_name(a));
+    if (src->dtype != DTYPE_FP32 && src->dtype != DTYPE_INT32)
+        return exec_fail(ctx, PTODB_ERR_UNSUPPORTED,
+                         "%s: only fp32 and int32 values are modelled (the fp16 pair layout is not)",
+                         kernel_op_name(a));
+    int64_t rows, cols;
+    valid_extent(src, &rows, &cols);
+    int64_t shape[2] = {src->shape[0], 2 * src->shape[1]};
+    st = kernel_zeros(ctx, src->dtype, 2, shape, &r);
+    if (st != PTODB_OK)
+        return st;
+    unsigned char *data = tensor_data(r);
+    score_index blk[32];
+    for (int64_t i = 0; i < rows; i++)
+        for (int64_t j = 0; j < cols; j += 32) {
+            int n = (int)(cols - j < 32 ? cols - j : 32);
+            for (int k = 0; k < n; k++) {
+                int64_t at[2] = {i, j + k};
+                blk[k].score = tensor_get(src, at);
+                blk[k].index = (uint32_t)tensor_get_i64(idx, at);
+                /* stable insertion: the simulator's std::stable_sort order */
+                for (int m = k; m > 0 && sorts_before(&blk[m], &blk[m - 1]); m--) {
+                    score_index t = blk[m];
+                    blk[m] = blk[m - 1];
+                    blk[m - 1] = t;
+                }
+            }
+            for (int k = 0; k < n; k++) {
+                size_t e = (size_t)(i * shape[1] + 2 * (j + k));
+                if (src->dtype == DTYPE_FP32) {
+                    float f = (float)blk[k].score;
+                    memcpy(data + 4 * e, &f, 4);
+                } else {
+                    int32_t v = (int32_t)blk[k].score;
+                    memcpy(data + 4 * e, &v, 4);
+                }
+                memcpy(data + 4 * (e + 1), &blk[k].index, 4);
+            }
+        }
+    *out = value_tensor(r);
+    return PTODB_OK;
+}
+
+/* reinterpret_view(data, dtype=, shape=): the same bytes read as dtype; the
+ * last dim scales by the byte ratio unless shape= is given. Judgement call:
+ * a copy of the bytes, not an alias (SSA dumps do not write through it). */
+static ptodb_status op_reinterpret_view(exec_ctx *ctx, const op_args *a, value *out)
+{
+    tensor *x, *r;
+    ptodb_status st = kernel_tensor_arg(ctx, a, 0, &x);
+    dtype_id dt = DTYPE_FP32;
+    int present = 0;
+    if (st == PTODB_OK)
+        st = kernel_dtype_kw(ctx, a, EXEC_KW_DTYPE, x->dtype, &dt, &present);
+    if (st != PTODB_OK)
+        return st;
+    int64_t shape[TENSOR_MAX_DIMS];
+    int nd = x->ndim;
+    memcpy(shape, x->shape, sizeof shape);
+    size_t from = dtype_size(x->dtype), to = dtype_size(dt);
+    if (op_kw(a, EXEC_KW_SHAPE) && op_kw(a, EXEC_KW_SHAPE)->kind != VAL_NONE) {
+        st = kernel_int_list(ctx, a, op_kw(a, EXEC_KW_SHAPE), "shape", shape, &nd);
+        if (st != PTODB_OK)
+            return st;
+    } else if (nd >= 1) {
+        if ((uint64_t)shape[nd - 1] * from % to)
+            return exec_fail(ctx, PTODB_ERR_SHAPE, "%s: the last dim (%lld x %zu bytes) is not a "
+                             "whole number of %zu-byte elements", kernel_op_name(a),
+                             (long long)shape[nd - 1], from, to);
+        shape[nd - 1] = (int64_t)((uint64_t)shape[nd - 1] * from / to);
+    }
+    int64_t n = 1;
+    for (int d = 0; d < nd; d++)
+        n *= shape[d];
+    if ((uint64_t)n * to != (uint64_t)tensor_numel(x) * from)
+        return exec_fail(ctx, PTODB_ERR_SHAPE, "%s: %lld bytes cannot be read as %lld elements of "
+                         "%zu bytes", kernel_op_name(a), (long long)(tensor_numel(x) * (int64_t)from),
+                         (long long)n, to);
+    tensor *c = tensor_clone(x);
+    if (!c)
+        return exec_fail(ctx, PTODB_ERR_NOMEM, "%s: cannot allocate", kernel_op_name(a));
+    st = kernel_zeros(ctx, dt, nd, shape, &r);
+    if (st == PTODB_OK)
+        memcpy(tensor_data(r), tensor_data(c), (size_t)n * to);
+    tensor_unref(c);
+    if (st == PTODB_OK)
+        *out = value_tensor(r);
+    return st;
+}
+
 void exec_ops_register_isa(op_fn *table)
 {
     static const int arg_ops[] = {
@@ -384,4 +507,8 @@ void exec_ops_register_isa(op_fn *table)
     table[IR_OP_TILE_SCATTER] = op_scatter;
     table[IR_OP_TILE_MSCATTER] = op_scatter;
     table[IR_OP_TILE_MGATHER] = op_mgather;
+    table[IR_OP_TILE_SORT32] = op_sort32;
+    table[IR_OP_TENSOR_SORT32] = op_sort32;
+    table[IR_OP_TILE_REINTERPRET_VIEW] = op_reinterpret_view;
+    table[IR_OP_TENSOR_REINTERPRET_VIEW] = op_reinterpret_view;
 }

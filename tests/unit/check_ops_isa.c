@@ -387,6 +387,102 @@ START_TEST(test_gather_scatter)
 }
 END_TEST
 
+static uint32_t bits_at(const tensor *t, int64_t k)
+{
+    uint32_t u;
+    memcpy(&u, (const unsigned char *)tensor_data(t) + 4 * k, 4);
+    return u;
+}
+
+/* sort32 (TSORT32, the CPU simulator's order): per 32-column block, values
+ * descending, ties by smaller index, pairs [value, index bits]; a valid
+ * width smaller than the tile sorts only the valid columns. */
+START_TEST(test_sort32)
+{
+    ctx_init(&C, EXEC_PROFILE_T2);
+    double v[3] = {1, 5, 5}, ix[3] = {10, 12, 11};
+    value p[2] = {value_tensor(mk2(DTYPE_FP32, 1, 3, v)), value_tensor(mk2(DTYPE_INT32, 1, 3, ix))};
+    tensor *t = run_ok(IR_OP_TILE_SORT32, p, 2, NULL, NULL, 0);
+    expect_shape2(t, 1, 6);
+    ck_assert_double_eq(tensor_get_flat(t, 0), 5);
+    ck_assert_uint_eq(bits_at(t, 1), 11);
+    ck_assert_double_eq(tensor_get_flat(t, 2), 5);
+    ck_assert_uint_eq(bits_at(t, 3), 12);
+    ck_assert_double_eq(tensor_get_flat(t, 4), 1);
+    ck_assert_uint_eq(bits_at(t, 5), 10);
+    tensor_unref(t);
+    /* 33 columns: block 0 is columns 0..31, block 1 column 32 alone */
+    double w[33], wi[33];
+    for (int k = 0; k < 33; k++) {
+        w[k] = k;
+        wi[k] = k;
+    }
+    value q[2] = {value_tensor(mk2(DTYPE_INT32, 1, 33, w)), value_tensor(mk2(DTYPE_INT32, 1, 33, wi))};
+    t = run_ok(IR_OP_TENSOR_SORT32, q, 2, NULL, NULL, 0);
+    ck_assert_double_eq(tensor_get_flat(t, 0), 31);
+    ck_assert_uint_eq(bits_at(t, 1), 31);
+    ck_assert_double_eq(tensor_get_flat(t, 62), 0);
+    ck_assert_double_eq(tensor_get_flat(t, 64), 32);
+    ck_assert_uint_eq(bits_at(t, 65), 32);
+    tensor_unref(t);
+    /* valid width 2 of 3 */
+    value sv[3] = {value_tensor(mk2(DTYPE_FP32, 1, 3, v)), value_int(1), value_int(2)};
+    tensor *vv = run_ok(IR_OP_TILE_SET_VALIDSHAPE, sv, 3, NULL, NULL, 0);
+    value r[2] = {value_tensor(vv), value_tensor(mk2(DTYPE_INT32, 1, 3, ix))};
+    t = run_ok(IR_OP_TILE_SORT32, r, 2, NULL, NULL, 0);
+    ck_assert_double_eq(tensor_get_flat(t, 0), 5);
+    ck_assert_uint_eq(bits_at(t, 1), 12);
+    ck_assert_double_eq(tensor_get_flat(t, 2), 1);
+    ck_assert_double_eq(tensor_get_flat(t, 4), 0);
+    tensor_unref(t);
+    /* fp16 pairs are not modelled: a clear error */
+    value h[2] = {value_tensor(mk2(DTYPE_FP16, 1, 3, v)), value_tensor(mk2(DTYPE_INT32, 1, 3, ix))};
+    value out;
+    ck_assert_int_ne(run_op(&C, IR_OP_TILE_SORT32, h, 2, &out), PTODB_OK);
+    clear_all(h, 2);
+}
+END_TEST
+
+/* reinterpret_view: the bytes of fp32 [1.0, -0.0] (0x3f800000, 0x80000000)
+ * as int32, and as little-endian int16 halves with the last dim doubled. */
+START_TEST(test_reinterpret_view)
+{
+    ctx_init(&C, EXEC_PROFILE_T2);
+    double f[2] = {1.0, -0.0};
+    exec_kw kws[2] = {EXEC_KW_DTYPE, EXEC_KW_SHAPE};
+    value kv[2] = {value_enum(IR_EV_DTYPE_INT32), value_none()};
+    value p[1] = {value_tensor(mk2(DTYPE_FP32, 1, 2, f))};
+    tensor *t = run_ok(IR_OP_TILE_REINTERPRET_VIEW, p, 1, kws, kv, 1);
+    double e32[2] = {1065353216, -2147483648.0};
+    ck_assert_int_eq(t->dtype, DTYPE_INT32);
+    expect_vals(t, e32, 2);
+    tensor_unref(t);
+    kv[0] = value_enum(IR_EV_DTYPE_INT16);
+    value q[1] = {value_tensor(mk2(DTYPE_FP32, 1, 2, f))};
+    t = run_ok(IR_OP_TENSOR_REINTERPRET_VIEW, q, 1, kws, kv, 1);
+    double e16[4] = {0, 16256, 0, -32768};
+    expect_shape2(t, 1, 4);
+    expect_vals(t, e16, 4);
+    tensor_unref(t);
+    kv[1] = tup2(2, 2);
+    value r[1] = {value_tensor(mk2(DTYPE_FP32, 1, 2, f))};
+    t = run_ok(IR_OP_TILE_REINTERPRET_VIEW, r, 1, kws, kv, 2);
+    expect_shape2(t, 2, 2);
+    expect_vals(t, e16, 4);
+    tensor_unref(t);
+    value_clear(&kv[1]);
+    int64_t three = 3;
+    kv[1] = tup(1, &three);
+    value b[1] = {value_tensor(mk2(DTYPE_FP32, 1, 2, f))};
+    value out;
+    ck_assert_int_ne(run_op_kw(&C, IR_OP_TILE_REINTERPRET_VIEW, b, 1, kws, kv, 2, NULL, &out),
+                     PTODB_OK);
+    ck_assert_ptr_nonnull(strstr(C.msg, "cannot be read as"));
+    clear_all(b, 1);
+    value_clear(&kv[1]);
+}
+END_TEST
+
 static Suite *isa_suite(void)
 {
     Suite *s = suite_create("ops_isa");
@@ -399,6 +495,8 @@ static Suite *isa_suite(void)
     tcase_add_test(tc, test_maximums_by_definition);
     tcase_add_test(tc, test_fillpad_expand_inplace);
     tcase_add_test(tc, test_gather_scatter);
+    tcase_add_test(tc, test_sort32);
+    tcase_add_test(tc, test_reinterpret_view);
     suite_add_tcase(s, tc);
     return s;
 }
