@@ -26,6 +26,8 @@ static void expect_arg(int op, const tensor *x, int nargs, int64_t r, int64_t c,
 {
     value p[2] = {value_tensor(tensor_ref((tensor *)x)), value_tensor(tensor_ref((tensor *)x))};
     tensor *t = run_ok(op, p, (uint32_t)nargs, NULL, NULL, 0);
+    if (nargs < 2)
+        value_clear(&p[1]);
     ck_assert_int_eq(t->dtype, DTYPE_INT32);
     expect_shape2(t, r, c);
     expect_vals(t, e, r * c);
