@@ -486,6 +486,76 @@ static ptodb_status op_reinterpret_view(exec_ctx *ctx, const op_args *a, value *
     return st;
 }
 
+/* tensor.gather(input, index, dim=) / tensor.scatter(input, index, src,
+ * dim=): PyPTO's index forms, defined as torch.gather / torch.scatter
+ * (out of place): out[.., k, ..] = input[.., index[.., k, ..], ..] along
+ * dim; scatter copies input and writes src[p] at index[p] along dim, in
+ * row-major order of index (a later element wins a repeated index). */
+static ptodb_status op_torch_gather_scatter(exec_ctx *ctx, const op_args *a, value *out)
+{
+    int sc = a->op == IR_OP_TENSOR_SCATTER;
+    tensor *in, *idx, *src = NULL, *r;
+    ptodb_status st = kernel_tensor_arg(ctx, a, 0, &in);
+    if (st == PTODB_OK)
+        st = kernel_tensor_arg(ctx, a, 1, &idx);
+    if (st == PTODB_OK && sc)
+        st = kernel_tensor_arg(ctx, a, 2, &src);
+    if (st != PTODB_OK)
+        return st;
+    int64_t dim = kernel_int_kw(a, EXEC_KW_DIM, -1);
+    const char *name = kernel_op_name(a);
+    if (dim < 0)
+        dim += in->ndim;
+    if (in->ndim < 1 || dim < 0 || dim >= in->ndim)
+        return exec_fail(ctx, PTODB_ERR_RUNTIME, "%s: IndexError: Dimension out of range", name);
+    if (idx->ndim != in->ndim || (src && src->ndim != in->ndim))
+        return exec_fail(ctx, PTODB_ERR_SHAPE,
+                         "%s: RuntimeError: Index tensor must have the same number of dimensions "
+                         "as input tensor", name);
+    if (dtype_is_float(idx->dtype) || idx->dtype == DTYPE_BOOL)
+        return exec_fail(ctx, PTODB_ERR_RUNTIME, "%s: RuntimeError: index must be an integer tensor",
+                         name);
+    for (int d = 0; d < in->ndim; d++)
+        if ((d != dim && idx->shape[d] > in->shape[d]) || (src && idx->shape[d] > src->shape[d]))
+            return exec_fail(ctx, PTODB_ERR_SHAPE,
+                             "%s: RuntimeError: Size does not match at dimension %d", name, d);
+    int64_t n = tensor_numel(idx), pos[TENSOR_MAX_DIMS], at[TENSOR_MAX_DIMS];
+    for (int64_t k = 0; k < n; k++) {
+        unflatten(idx, k, pos);
+        int64_t v = tensor_get_i64(idx, pos);
+        if (v < -in->shape[dim] || v >= in->shape[dim])
+            return exec_fail(ctx, PTODB_ERR_RUNTIME,
+                             "%s: RuntimeError: index %lld is out of bounds for dimension %lld "
+                             "with size %lld",
+                             name, (long long)v, (long long)dim, (long long)in->shape[dim]);
+    }
+    if (sc) {
+        r = tensor_clone(in);
+        if (!r)
+            return exec_fail(ctx, PTODB_ERR_NOMEM, "%s: cannot allocate", name);
+    } else {
+        st = kernel_zeros(ctx, in->dtype, idx->ndim, idx->shape, &r);
+        if (st != PTODB_OK)
+            return st;
+    }
+    int isf = dtype_is_float(in->dtype);
+    for (int64_t k = 0; k < n; k++) {
+        unflatten(idx, k, pos);
+        int64_t v = tensor_get_i64(idx, pos);
+        memcpy(at, pos, sizeof at);
+        at[dim] = v < 0 ? v + in->shape[dim] : v;
+        tensor *to = r;
+        const tensor *from = sc ? src : in;
+        const int64_t *ti = sc ? at : pos, *fi = sc ? pos : at;
+        if (isf)
+            tensor_set(to, ti, tensor_get(from, fi));
+        else
+            tensor_set_i64(to, ti, tensor_get_i64(from, fi));
+    }
+    *out = value_tensor(r);
+    return PTODB_OK;
+}
+
 void exec_ops_register_isa(op_fn *table)
 {
     static const int arg_ops[] = {
@@ -508,6 +578,8 @@ void exec_ops_register_isa(op_fn *table)
     table[IR_OP_TILE_MSCATTER] = op_scatter;
     table[IR_OP_TILE_MGATHER] = op_mgather;
     table[IR_OP_TILE_SORT32] = op_sort32;
+    table[IR_OP_TENSOR_GATHER] = op_torch_gather_scatter;
+    table[IR_OP_TENSOR_SCATTER] = op_torch_gather_scatter;
     table[IR_OP_TENSOR_SORT32] = op_sort32;
     table[IR_OP_TILE_REINTERPRET_VIEW] = op_reinterpret_view;
     table[IR_OP_TENSOR_REINTERPRET_VIEW] = op_reinterpret_view;

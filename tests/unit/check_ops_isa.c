@@ -485,6 +485,51 @@ START_TEST(test_reinterpret_view)
 }
 END_TEST
 
+/* tensor.gather / tensor.scatter: torch.gather / torch.scatter along dim
+ * (negative dims and negative indices wrap as in torch). */
+START_TEST(test_tensor_gather_scatter)
+{
+    ctx_init(&C, EXEC_PROFILE_T2);
+    double a[6] = {1, -2, 3.5, -0.0, 4, -5};
+    double i1[4] = {2, 0, 1, -1};
+    exec_kw kw = EXEC_KW_DIM;
+    value d = value_int(-1);
+    value p[2] = {value_tensor(mk2(DTYPE_FP32, 2, 3, a)), value_tensor(mk2(DTYPE_INT32, 2, 2, i1))};
+    tensor *t = run_ok(IR_OP_TENSOR_GATHER, p, 2, &kw, &d, 1);
+    double e1[4] = {3.5, 1, 4, -5};
+    expect_shape2(t, 2, 2);
+    expect_vals(t, e1, 4);
+    tensor_unref(t);
+    double i0[3] = {1, 0, 1};
+    d = value_int(0);
+    value q[2] = {value_tensor(mk2(DTYPE_FP32, 2, 3, a)), value_tensor(mk2(DTYPE_INT32, 1, 3, i0))};
+    t = run_ok(IR_OP_TENSOR_GATHER, q, 2, &kw, &d, 1);
+    double e0[3] = {-0.0, -2, -5};
+    expect_vals(t, e0, 3);
+    ck_assert(signbit(tensor_get_flat(t, 0)));
+    tensor_unref(t);
+    /* scatter out of place: the input is unchanged */
+    double si[2] = {2, 0}, sv[2] = {7, 8};
+    d = value_int(1);
+    tensor *in = mk2(DTYPE_INT32, 2, 3, NULL);
+    value r[3] = {value_tensor(tensor_ref(in)), value_tensor(mk2(DTYPE_INT32, 2, 1, si)),
+                  value_tensor(mk2(DTYPE_INT32, 2, 1, sv))};
+    t = run_ok(IR_OP_TENSOR_SCATTER, r, 3, &kw, &d, 1);
+    double es[6] = {0, 0, 7, 8, 0, 0}, zero[6] = {0};
+    expect_vals(t, es, 6);
+    expect_vals(in, zero, 6);
+    tensor_unref(t);
+    tensor_unref(in);
+    /* torch's bounds message */
+    double bad[1] = {3};
+    value b[2] = {value_tensor(mk2(DTYPE_FP32, 2, 3, a)), value_tensor(mk2(DTYPE_INT32, 1, 1, bad))};
+    value out;
+    ck_assert_int_ne(run_op_kw(&C, IR_OP_TENSOR_GATHER, b, 2, &kw, &d, 1, NULL, &out), PTODB_OK);
+    ck_assert_ptr_nonnull(strstr(C.msg, "index 3 is out of bounds for dimension 1 with size 3"));
+    clear_all(b, 2);
+}
+END_TEST
+
 static Suite *isa_suite(void)
 {
     Suite *s = suite_create("ops_isa");
@@ -499,6 +544,7 @@ static Suite *isa_suite(void)
     tcase_add_test(tc, test_gather_scatter);
     tcase_add_test(tc, test_sort32);
     tcase_add_test(tc, test_reinterpret_view);
+    tcase_add_test(tc, test_tensor_gather_scatter);
     suite_add_tcase(s, tc);
     return s;
 }
