@@ -40,6 +40,7 @@
     X(C_MATRIX_NZ, "c_matrix_nz") X(TRANSPOSE, "transpose")                        \
     X(DESCENDING, "descending") X(UPPER, "upper")                                  \
     X(COALESCE, "coalesce") X(GATHER_OOB, "gather_oob")                            \
+    X(MASK_PATTERN, "mask_pattern") X(OUTPUT_DTYPE, "output_dtype")                \
     X(BY_DEFINITION, " by definition") /* set by the lowering, never in a dump */
 
 typedef enum {

@@ -251,7 +251,8 @@ static ptodb_status index_fail(exec_ctx *ctx, const op_args *a, int64_t k, int64
 
 /* tile.gather(src, indices, tmp): TGATHER's index form, dst[i, j] =
  * src.flat[indices[i, j]], the result shaped as indices with src's dtype.
- * The ISA leaves out-of-range indices implementation-defined: an error here. */
+ * The ISA docs leave out-of-range indices implementation-defined; the CPU
+ * simulator (include/pto/cpu/TGather.hpp) writes 0 for them, as here. */
 static ptodb_status op_gather(exec_ctx *ctx, const op_args *a, value *out)
 {
     tensor *src, *idx, *r;
@@ -263,16 +264,71 @@ static ptodb_status op_gather(exec_ctx *ctx, const op_args *a, value *out)
     if (dtype_is_float(idx->dtype))
         return exec_fail(ctx, PTODB_ERR_RUNTIME, "%s: indices must be integers", kernel_op_name(a));
     int64_t cap = tensor_numel(src), n = tensor_numel(idx);
-    for (int64_t k = 0; k < n; k++)
-        if (index_at(idx, k) >= cap)
-            return index_fail(ctx, a, k, index_at(idx, k), cap);
     st = kernel_zeros(ctx, src->dtype, idx->ndim, idx->shape, &r);
     if (st != PTODB_OK)
         return st;
     for (int64_t k = 0; k < n; k++)
-        copy_elem(r, k, src, index_at(idx, k));
+        if (index_at(idx, k) < cap)
+            copy_elem(r, k, src, index_at(idx, k));
     *out = value_tensor(r);
     return PTODB_OK;
+}
+
+/* The columns TGATHER's mask form keeps (MaskSelect of the simulator):
+ * 1 P0101 even, 2 P1010 odd, 3..6 P0001..P1000 column % 4 == 0..3, 7 P1111
+ * all. */
+static int mask_keeps(int64_t pattern, int64_t col)
+{
+    switch (pattern) {
+    case 1: return col % 2 == 0;
+    case 2: return col % 2 == 1;
+    case 3: case 4: case 5: case 6: return col % 4 == pattern - 3;
+    default: return 1;
+    }
+}
+
+/* gather_mask(src, mask_pattern=, output_dtype=): TGATHER's mask form: each
+ * row keeps the columns the pattern selects, compacted; output_dtype (same
+ * byte size) reinterprets the bits, as BitCastOrCast does. */
+static ptodb_status op_gather_mask(exec_ctx *ctx, const op_args *a, value *out)
+{
+    tensor *src, *r;
+    ptodb_status st = kernel_tensor_arg(ctx, a, 0, &src);
+    if (st != PTODB_OK)
+        return st;
+    int64_t pat = kernel_int_kw(a, EXEC_KW_MASK_PATTERN, 7);
+    if (pat < 1 || pat > 7)
+        return exec_fail(ctx, PTODB_ERR_RUNTIME, "%s: mask_pattern must be 1..7, got %lld",
+                         kernel_op_name(a), (long long)pat);
+    if (src->ndim != 2)
+        return exec_fail(ctx, PTODB_ERR_RUNTIME, "%s: expects a 2-D tile", kernel_op_name(a));
+    dtype_id dt = src->dtype;
+    st = kernel_dtype_kw(ctx, a, EXEC_KW_OUTPUT_DTYPE, src->dtype, &dt, NULL);
+    if (st != PTODB_OK)
+        return st;
+    if (dtype_size(dt) != dtype_size(src->dtype))
+        return exec_fail(ctx, PTODB_ERR_RUNTIME, "%s: output_dtype must have the source's byte size",
+                         kernel_op_name(a));
+    int64_t rows = src->shape[0], cols = src->shape[1], kept = 0;
+    for (int64_t c = 0; c < cols; c++)
+        kept += mask_keeps(pat, c);
+    int64_t shape[2] = {rows, kept};
+    tensor *c = tensor_clone(src);
+    if (!c)
+        return exec_fail(ctx, PTODB_ERR_NOMEM, "%s: cannot allocate", kernel_op_name(a));
+    st = kernel_zeros(ctx, dt, 2, shape, &r);
+    if (st == PTODB_OK) {
+        size_t es = dtype_size(dt);
+        const unsigned char *from = tensor_data(c);
+        unsigned char *to = tensor_data(r);
+        for (int64_t i = 0, k = 0; i < rows; i++)
+            for (int64_t j = 0; j < cols; j++)
+                if (mask_keeps(pat, j))
+                    memcpy(to + es * (size_t)k++, from + es * (size_t)(i * cols + j), es);
+        *out = value_tensor(r);
+    }
+    tensor_unref(c);
+    return st;
 }
 
 /* tile.scatter(dst, src, indexes): TSCATTER's index form, dst.flat[
@@ -579,6 +635,8 @@ void exec_ops_register_isa(op_fn *table)
     table[IR_OP_TILE_MGATHER] = op_mgather;
     table[IR_OP_TILE_SORT32] = op_sort32;
     table[IR_OP_TENSOR_GATHER] = op_torch_gather_scatter;
+    table[IR_OP_TILE_GATHER_MASK] = op_gather_mask;
+    table[IR_OP_TENSOR_GATHER_MASK] = op_gather_mask;
     table[IR_OP_TENSOR_SCATTER] = op_torch_gather_scatter;
     table[IR_OP_TENSOR_SORT32] = op_sort32;
     table[IR_OP_TILE_REINTERPRET_VIEW] = op_reinterpret_view;
