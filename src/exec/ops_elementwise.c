@@ -304,6 +304,7 @@ void exec_ops_register_elementwise(op_fn *table)
     for (size_t k = 0; k < sizeof binary_ops / sizeof binary_ops[0]; k++)
         table[binary_ops[k]] = op_binary;
     table[IR_OP_TILE_CMP] = op_cmp;
+    table[IR_OP_TENSOR_CMP] = op_cmp; /* REF lacks it: tile.cmp's handler (docs/ops.md) */
     table[IR_OP_TILE_CMPS] = op_cmp;
     table[IR_OP_TILE_ADDC] = op_chain;
     table[IR_OP_TILE_SUBC] = op_chain;

@@ -612,8 +612,19 @@ static ptodb_status op_torch_gather_scatter(exec_ctx *ctx, const op_args *a, val
     return PTODB_OK;
 }
 
+/* system.syncall: a barrier of all cores; the machine's schedule already
+ * orders everything a barrier would, so it does nothing (None). */
+static ptodb_status op_syncall(exec_ctx *ctx, const op_args *a, value *out)
+{
+    (void)ctx;
+    (void)a;
+    *out = value_none();
+    return PTODB_OK;
+}
+
 void exec_ops_register_isa(op_fn *table)
 {
+    table[IR_OP_SYSTEM_SYNCALL] = op_syncall;
     static const int arg_ops[] = {
         IR_OP_TILE_ROW_ARGMAX, IR_OP_TILE_ROW_ARGMIN, IR_OP_TILE_COL_ARGMAX,
         IR_OP_TILE_COL_ARGMIN, IR_OP_TENSOR_ROW_ARGMAX, IR_OP_TENSOR_ROW_ARGMIN,

@@ -564,6 +564,36 @@ START_TEST(test_gather_mask)
 }
 END_TEST
 
+/* tensor.cmp (tile.cmp's definition: cmp_type 0..5 = == != < <= > >=, a
+ * bool tensor, NaN compares unequal), tensor.get_subblock_idx (the lane),
+ * system.syncall (nothing, None). */
+START_TEST(test_cmp_lane_syncall)
+{
+    ctx_init(&C, EXEC_PROFILE_T2);
+    double x[4] = {1, NAN, -0.0, 3}, y[4] = {1, NAN, 0.0, 2};
+    static const struct { int ct; double e[4]; } cases[] = {
+        {0, {1, 0, 1, 0}}, {1, {0, 1, 0, 1}}, {2, {0, 0, 0, 0}},
+        {3, {1, 0, 1, 0}}, {4, {0, 0, 0, 1}}, {5, {1, 0, 1, 1}},
+    };
+    exec_kw kw = EXEC_KW_CMP_TYPE;
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        value kv = value_int(cases[k].ct);
+        value p[2] = {value_tensor(mk1(DTYPE_FP32, 4, x)), value_tensor(mk1(DTYPE_FP32, 4, y))};
+        tensor *t = run_ok(IR_OP_TENSOR_CMP, p, 2, &kw, &kv, 1);
+        ck_assert_int_eq(t->dtype, DTYPE_BOOL);
+        expect_vals(t, cases[k].e, 4);
+        tensor_unref(t);
+    }
+    value out;
+    C.lane = 1;
+    ck_assert_int_eq(run_op(&C, IR_OP_TENSOR_GET_SUBBLOCK_IDX, NULL, 0, &out), PTODB_OK);
+    ck_assert_int_eq(out.kind, VAL_INT);
+    ck_assert_int_eq(out.u.i, 1);
+    ck_assert_int_eq(run_op(&C, IR_OP_SYSTEM_SYNCALL, NULL, 0, &out), PTODB_OK);
+    ck_assert_int_eq(out.kind, VAL_NONE);
+}
+END_TEST
+
 static Suite *isa_suite(void)
 {
     Suite *s = suite_create("ops_isa");
@@ -580,6 +610,7 @@ static Suite *isa_suite(void)
     tcase_add_test(tc, test_reinterpret_view);
     tcase_add_test(tc, test_tensor_gather_scatter);
     tcase_add_test(tc, test_gather_mask);
+    tcase_add_test(tc, test_cmp_lane_syncall);
     suite_add_tcase(s, tc);
     return s;
 }
