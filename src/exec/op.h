@@ -41,6 +41,7 @@
     X(DESCENDING, "descending") X(UPPER, "upper")                                  \
     X(COALESCE, "coalesce") X(GATHER_OOB, "gather_oob")                            \
     X(MASK_PATTERN, "mask_pattern") X(OUTPUT_DTYPE, "output_dtype")                \
+    X(EXHAUSTED, "exhausted")                                                        \
     X(BY_DEFINITION, " by definition") /* set by the lowering, never in a dump */
 
 typedef enum {

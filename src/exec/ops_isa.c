@@ -622,6 +622,160 @@ static ptodb_status op_syncall(exec_ctx *ctx, const op_args *a, value *out)
     return PTODB_OK;
 }
 
+/* ---- mrgsort ------------------------------------------------------------- */
+
+/* The 8-byte (score, index) structs of a one-row sorted list as sort32
+ * writes them: 2 fp32/int32 or 4 fp16 elements each; the score is the first. */
+typedef struct struct_list {
+    tensor *c;          /* contiguous copy */
+    const unsigned char *bytes;
+    int64_t n;          /* structs */
+} struct_list;
+
+static double struct_score(const tensor *t, const unsigned char *bytes, int64_t s)
+{
+    size_t per = 8 / dtype_size(t->dtype);
+    return dtype_load(t->dtype, bytes, (size_t)s * per);
+}
+
+static ptodb_status list_of(exec_ctx *ctx, const op_args *a, uint32_t i, dtype_id *dt,
+                            struct_list *l)
+{
+    tensor *t;
+    ptodb_status st = kernel_tensor_arg(ctx, a, i, &t);
+    if (st != PTODB_OK)
+        return st;
+    size_t es = dtype_size(t->dtype);
+    if (es == 0 || 8 % es || es == 8 || !dtype_is_float(t->dtype) || t->ndim != 2 || t->shape[0] != 1)
+        return exec_fail(ctx, PTODB_ERR_RUNTIME,
+                         "%s: operand %u must be a one-row fp16/fp32 tile of (score, index) pairs",
+                         kernel_op_name(a), i + 1);
+    if (*dt != DTYPE_COUNT && *dt != t->dtype)
+        return exec_fail(ctx, PTODB_ERR_RUNTIME, "%s: the lists must share a dtype", kernel_op_name(a));
+    *dt = t->dtype;
+    int64_t cols = t->shape[1];
+    if (t->valid_ndim == 2 && t->valid[1] >= 0 && t->valid[1] < cols)
+        cols = t->valid[1];
+    l->c = tensor_clone(t);
+    if (!l->c)
+        return exec_fail(ctx, PTODB_ERR_NOMEM, "%s: cannot allocate", kernel_op_name(a));
+    l->bytes = tensor_data(l->c);
+    l->n = cols / (int64_t)(8 / es);
+    return PTODB_OK;
+}
+
+/* mrgsort_format1(src, block_len): TMRGSORT format 1 as the simulator
+ * computes it: the row in groups of 4 runs of block_len elements, each group
+ * merged by repeatedly taking the struct with the strictly largest score
+ * (ties: the earlier run). Columns past the last whole group stay 0. */
+static ptodb_status op_mrgsort1(exec_ctx *ctx, const op_args *a, value *out)
+{
+    dtype_id dt = DTYPE_COUNT;
+    struct_list l = {0};
+    ptodb_status st = list_of(ctx, a, 0, &dt, &l);
+    int64_t block = 0;
+    if (st == PTODB_OK)
+        st = kernel_int(ctx, a, op_arg(a, 1), "block_len", &block);
+    if (st != PTODB_OK) {
+        tensor_unref(l.c);
+        return st;
+    }
+    size_t es = dtype_size(dt), per = 8 / es;
+    if (block <= 0 || block % (int64_t)per) {
+        tensor_unref(l.c);
+        return exec_fail(ctx, PTODB_ERR_RUNTIME, "%s: block_len must be a positive multiple of %zu",
+                         kernel_op_name(a), per);
+    }
+    tensor *r;
+    st = kernel_zeros(ctx, dt, 2, l.c->shape, &r);
+    if (st != PTODB_OK) {
+        tensor_unref(l.c);
+        return st;
+    }
+    unsigned char *to = tensor_data(r);
+    int64_t cols = l.n * (int64_t)per, spb = block / (int64_t)per;
+    for (int64_t base = 0; base + 4 * block <= cols; base += 4 * block) {
+        int64_t idx[4] = {0, 0, 0, 0};
+        for (int64_t o = 0; o < 4 * spb; o++) {
+            int pick = -1;
+            double best = 0;
+            for (int b = 0; b < 4; b++) {
+                if (idx[b] >= spb)
+                    continue;
+                int64_t s = (base + b * block) / (int64_t)per + idx[b];
+                double v = struct_score(l.c, l.bytes, s);
+                if (pick < 0 || v > best) {
+                    best = v;
+                    pick = b;
+                }
+            }
+            int64_t s = (base + pick * block) / (int64_t)per + idx[pick];
+            memcpy(to + (size_t)(base / (int64_t)per + o) * 8, l.bytes + (size_t)s * 8, 8);
+            idx[pick]++;
+        }
+    }
+    tensor_unref(l.c);
+    *out = value_tensor(r);
+    return PTODB_OK;
+}
+
+/* mrgsort_format2(src0, src1[, src2[, src3]], tmp, exhausted=): TMRGSORT
+ * format 2: a 2-4 way merge of sorted lists, taking the strictly largest
+ * score (ties: the earlier list) until every list is used up, or, with
+ * exhausted=True, until the first list is. The result is a one-row tile of
+ * all the structs (the tail after an exhausted stop stays 0). The tile form's
+ * last operand is the scratch tile; the tensor form has none. */
+static ptodb_status op_mrgsort2(exec_ctx *ctx, const op_args *a, value *out)
+{
+    uint32_t nl = a->npos - (a->op == IR_OP_TILE_MRGSORT_FORMAT2 ? 1u : 0u);
+    if (nl < 2 || nl > 4)
+        return exec_fail(ctx, PTODB_ERR_RUNTIME, "%s: needs 2 to 4 lists", kernel_op_name(a));
+    dtype_id dt = DTYPE_COUNT;
+    struct_list l[4] = {{0}};
+    ptodb_status st = PTODB_OK;
+    int64_t total = 0;
+    for (uint32_t i = 0; i < nl && st == PTODB_OK; i++) {
+        st = list_of(ctx, a, i, &dt, &l[i]);
+        total += l[i].n;
+    }
+    tensor *r = NULL;
+    if (st == PTODB_OK) {
+        int64_t shape[2] = {1, total * (int64_t)(8 / dtype_size(dt))};
+        st = kernel_zeros(ctx, dt, 2, shape, &r);
+    }
+    if (st == PTODB_OK) {
+        int exhausted = kernel_int_kw(a, EXEC_KW_EXHAUSTED, 0) != 0;
+        unsigned char *to = tensor_data(r);
+        int64_t idx[4] = {0, 0, 0, 0};
+        for (int64_t o = 0; o < total; o++) {
+            int pick = -1;
+            double best = 0;
+            for (uint32_t b = 0; b < nl; b++) {
+                if (idx[b] >= l[b].n)
+                    continue;
+                double v = struct_score(l[b].c, l[b].bytes, idx[b]);
+                if (pick < 0 || v > best) {
+                    best = v;
+                    pick = (int)b;
+                }
+            }
+            if (pick < 0)
+                break;
+            memcpy(to + (size_t)o * 8, l[pick].bytes + (size_t)idx[pick] * 8, 8);
+            idx[pick]++;
+            int done = 0;
+            for (uint32_t b = 0; b < nl; b++)
+                done |= idx[b] == l[b].n;
+            if (exhausted && done)
+                break;
+        }
+        *out = value_tensor(r);
+    }
+    for (uint32_t i = 0; i < nl; i++)
+        tensor_unref(l[i].c);
+    return st;
+}
+
 void exec_ops_register_isa(op_fn *table)
 {
     table[IR_OP_SYSTEM_SYNCALL] = op_syncall;
@@ -645,6 +799,10 @@ void exec_ops_register_isa(op_fn *table)
     table[IR_OP_TILE_MSCATTER] = op_scatter;
     table[IR_OP_TILE_MGATHER] = op_mgather;
     table[IR_OP_TILE_SORT32] = op_sort32;
+    table[IR_OP_TILE_MRGSORT_FORMAT1] = op_mrgsort1;
+    table[IR_OP_TENSOR_MRGSORT_FORMAT1] = op_mrgsort1;
+    table[IR_OP_TILE_MRGSORT_FORMAT2] = op_mrgsort2;
+    table[IR_OP_TENSOR_MRGSORT_FORMAT2] = op_mrgsort2;
     table[IR_OP_TENSOR_GATHER] = op_torch_gather_scatter;
     table[IR_OP_TILE_GATHER_MASK] = op_gather_mask;
     table[IR_OP_TENSOR_GATHER_MASK] = op_gather_mask;

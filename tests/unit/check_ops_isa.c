@@ -594,6 +594,72 @@ START_TEST(test_cmp_lane_syncall)
 }
 END_TEST
 
+/* A 1 x 2n fp32 tile of (score, index bits) pairs as sort32 writes them. */
+static tensor *pairs(int n, const double *score, const uint32_t *index)
+{
+    tensor *t = mk2(DTYPE_FP32, 1, 2 * n, NULL);
+    unsigned char *d = tensor_data(t);
+    for (int k = 0; k < n; k++) {
+        float f = (float)score[k];
+        memcpy(d + 8 * k, &f, 4);
+        memcpy(d + 8 * k + 4, &index[k], 4);
+    }
+    return t;
+}
+
+static void expect_pairs(const tensor *t, int n, const double *score, const uint32_t *index)
+{
+    for (int k = 0; k < n; k++) {
+        ck_assert_msg(tensor_get_flat(t, 2 * k) == score[k], "struct %d: score %g, expected %g", k,
+                      tensor_get_flat(t, 2 * k), score[k]);
+        ck_assert_msg(bits_at(t, 2 * k + 1) == index[k], "struct %d: index %u, expected %u", k,
+                      bits_at(t, 2 * k + 1), index[k]);
+    }
+}
+
+/* mrgsort (TMRGSORT as the CPU simulator): strictly-larger picks, ties go
+ * to the earlier list / run; exhausted stops at the first used-up list;
+ * format 1 merges groups of 4 runs, columns past the last group stay 0. */
+START_TEST(test_mrgsort)
+{
+    ctx_init(&C, EXEC_PROFILE_T2);
+    double sa[3] = {5, 3, 1}, sb[2] = {4, 3};
+    uint32_t ia[3] = {1, 2, 3}, ib[2] = {10, 11};
+    value p[3] = {value_tensor(pairs(3, sa, ia)), value_tensor(pairs(2, sb, ib)), value_none()};
+    tensor *t = run_ok(IR_OP_TILE_MRGSORT_FORMAT2, p, 3, NULL, NULL, 0);
+    double es[5] = {5, 4, 3, 3, 1};
+    uint32_t ei[5] = {1, 10, 2, 11, 3};
+    expect_shape2(t, 1, 10);
+    expect_pairs(t, 5, es, ei);
+    tensor_unref(t);
+    exec_kw kw = EXEC_KW_EXHAUSTED;
+    value yes = value_bool(1);
+    value q[2] = {value_tensor(pairs(3, sa, ia)), value_tensor(pairs(2, sb, ib))};
+    t = run_ok(IR_OP_TENSOR_MRGSORT_FORMAT2, q, 2, &kw, &yes, 1);
+    expect_pairs(t, 4, es, ei);
+    ck_assert_double_eq(tensor_get_flat(t, 8), 0); /* stopped when list b ran out */
+    tensor_unref(t);
+    /* format 1: four runs of 2 structs (block_len 4 fp32 elements), then
+     * two structs past the group */
+    double s1[10] = {9, 1, 8, 7, 9, 2, 0, -1, 6, 5};
+    uint32_t i1[10] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9};
+    value r[2] = {value_tensor(pairs(10, s1, i1)), value_int(4)};
+    t = run_ok(IR_OP_TILE_MRGSORT_FORMAT1, r, 2, NULL, NULL, 0);
+    double e1[10] = {9, 9, 8, 7, 2, 1, 0, -1, 0, 0};
+    uint32_t f1[10] = {0, 4, 2, 3, 5, 1, 6, 7, 0, 0};
+    expect_pairs(t, 10, e1, f1);
+    tensor_unref(t);
+    value bad[2] = {value_tensor(pairs(10, s1, i1)), value_int(3)};
+    value out;
+    ck_assert_int_ne(run_op(&C, IR_OP_TENSOR_MRGSORT_FORMAT1, bad, 2, &out), PTODB_OK);
+    clear_all(bad, 2);
+    double two[2] = {1, 2};
+    value b2[2] = {value_tensor(mk2(DTYPE_INT32, 1, 2, two)), value_tensor(pairs(2, sb, ib))};
+    ck_assert_int_ne(run_op(&C, IR_OP_TENSOR_MRGSORT_FORMAT2, b2, 2, &out), PTODB_OK);
+    clear_all(b2, 2);
+}
+END_TEST
+
 static Suite *isa_suite(void)
 {
     Suite *s = suite_create("ops_isa");
@@ -611,6 +677,7 @@ static Suite *isa_suite(void)
     tcase_add_test(tc, test_tensor_gather_scatter);
     tcase_add_test(tc, test_gather_mask);
     tcase_add_test(tc, test_cmp_lane_syncall);
+    tcase_add_test(tc, test_mrgsort);
     suite_add_tcase(s, tc);
     return s;
 }
