@@ -776,6 +776,123 @@ static ptodb_status op_mrgsort2(exec_ctx *ctx, const op_args *a, value *out)
     return st;
 }
 
+/* ---- create_l1 / expand_clone / gather_row -------------------------------- */
+
+/* tensor.create_l1(shape, dtype=, transpose=): PyPTO's op doc: an on-chip
+ * accumulator, lowered to tile.create, i.e. zeros (REF's tile.create); the
+ * transposed fractal layout does not change values. */
+static ptodb_status op_create_l1(exec_ctx *ctx, const op_args *a, value *out)
+{
+    int64_t shape[TENSOR_MAX_DIMS];
+    int nd = 0;
+    dtype_id dt = DTYPE_FP32;
+    ptodb_status st = kernel_int_list(ctx, a, op_arg(a, 0), "shape", shape, &nd);
+    if (st == PTODB_OK)
+        st = kernel_dtype_kw(ctx, a, EXEC_KW_DTYPE, DTYPE_FP32, &dt, NULL);
+    tensor *r;
+    if (st == PTODB_OK)
+        st = kernel_zeros(ctx, dt, nd, shape, &r);
+    if (st == PTODB_OK)
+        *out = value_tensor(r);
+    return st;
+}
+
+/* tensor.expand_clone(src, target): PyPTO's op doc ("expand tensor to new
+ * shape"): src.expand_as(target).clone() in src's dtype, torch's expand
+ * rules (trailing dims equal or 1 in src). */
+static ptodb_status op_expand_clone(exec_ctx *ctx, const op_args *a, value *out)
+{
+    tensor *src, *tgt, *r;
+    ptodb_status st = kernel_tensor_arg(ctx, a, 0, &src);
+    if (st == PTODB_OK)
+        st = kernel_tensor_arg(ctx, a, 1, &tgt);
+    if (st != PTODB_OK)
+        return st;
+    int nd = tgt->ndim, off = nd - src->ndim;
+    if (off < 0)
+        return exec_fail(ctx, PTODB_ERR_SHAPE,
+                         "%s: RuntimeError: expand: the number of sizes provided (%d) must be "
+                         "greater or equal to the number of dimensions in the tensor (%d)",
+                         kernel_op_name(a), nd, src->ndim);
+    for (int d = 0; d < src->ndim; d++)
+        if (src->shape[d] != 1 && src->shape[d] != tgt->shape[d + off])
+            return exec_fail(ctx, PTODB_ERR_SHAPE,
+                             "%s: RuntimeError: The expanded size of the tensor (%lld) must match "
+                             "the existing size (%lld) at non-singleton dimension %d",
+                             kernel_op_name(a), (long long)tgt->shape[d + off],
+                             (long long)src->shape[d], d + off);
+    st = kernel_zeros(ctx, src->dtype, nd, tgt->shape, &r);
+    if (st != PTODB_OK)
+        return st;
+    int64_t n = tensor_numel(r), pos[TENSOR_MAX_DIMS], sp[TENSOR_MAX_DIMS];
+    for (int64_t k = 0; k < n; k++) {
+        unflatten(r, k, pos);
+        for (int d = 0; d < src->ndim; d++)
+            sp[d] = src->shape[d] == 1 ? 0 : pos[d + off];
+        if (dtype_is_float(src->dtype))
+            tensor_set(r, pos, tensor_get(src, sp));
+        else
+            tensor_set_i64(r, pos, tensor_get_i64(src, sp));
+    }
+    *out = value_tensor(r);
+    return PTODB_OK;
+}
+
+/* gather_row(acc, src, dst_offset, src_offset, shapes, valid_shape=): PyPTO's
+ * op doc: src[src_offset : src_offset + extent] copied into acc at
+ * dst_offset, in place (DPS), extent = valid_shape or shapes; returns acc.
+ * The transposed (DN2ZN) load is not modelled: an error. */
+static ptodb_status op_gather_row(exec_ctx *ctx, const op_args *a, value *out)
+{
+    tensor *acc, *src;
+    ptodb_status st = kernel_tensor_arg(ctx, a, 0, &acc);
+    if (st == PTODB_OK)
+        st = kernel_tensor_arg(ctx, a, 1, &src);
+    int64_t doff[TENSOR_MAX_DIMS], soff[TENSOR_MAX_DIMS], ext[TENSOR_MAX_DIMS];
+    int nd = 0, ns = 0, ne = 0;
+    if (st == PTODB_OK)
+        st = kernel_int_list(ctx, a, op_arg(a, 2), "dst_offset", doff, &nd);
+    if (st == PTODB_OK)
+        st = kernel_int_list(ctx, a, op_arg(a, 3), "src_offset", soff, &ns);
+    const value *vs = op_kw(a, EXEC_KW_VALID_SHAPE);
+    if (st == PTODB_OK)
+        st = kernel_int_list(ctx, a, vs && vs->kind != VAL_NONE ? vs : op_arg(a, 4), "shapes", ext,
+                             &ne);
+    if (st != PTODB_OK)
+        return st;
+    if (kernel_int_kw(a, EXEC_KW_TRANSPOSE, 0))
+        return exec_fail(ctx, PTODB_ERR_UNSUPPORTED, "%s: the transposed load is not modelled",
+                         kernel_op_name(a));
+    if (nd != 2 || ns != 2 || ne != 2 || acc->ndim != 2 || src->ndim != 2)
+        return exec_fail(ctx, PTODB_ERR_SHAPE, "%s: expects 2-D tiles, offsets and shapes",
+                         kernel_op_name(a));
+    for (int d = 0; d < 2; d++)
+        if (ext[d] < 0 || doff[d] < 0 || soff[d] < 0 || doff[d] + ext[d] > acc->shape[d] ||
+            soff[d] + ext[d] > src->shape[d])
+            return exec_fail(ctx, PTODB_ERR_SHAPE,
+                             "%s: the window [%lld, %lld] at src [%lld, %lld] / acc [%lld, %lld] "
+                             "is outside a source or the accumulator",
+                             kernel_op_name(a), (long long)ext[0], (long long)ext[1],
+                             (long long)soff[0], (long long)soff[1], (long long)doff[0],
+                             (long long)doff[1]);
+    tensor *s2 = src->storage == acc->storage ? tensor_clone(src) : tensor_ref(src);
+    if (!s2)
+        return exec_fail(ctx, PTODB_ERR_NOMEM, "%s: cannot allocate", kernel_op_name(a));
+    int isf = dtype_is_float(acc->dtype);
+    for (int64_t i = 0; i < ext[0]; i++)
+        for (int64_t j = 0; j < ext[1]; j++) {
+            int64_t di[2] = {doff[0] + i, doff[1] + j}, si[2] = {soff[0] + i, soff[1] + j};
+            if (isf)
+                tensor_set(acc, di, tensor_get(s2, si));
+            else
+                tensor_set_i64(acc, di, tensor_get_i64(s2, si));
+        }
+    tensor_unref(s2);
+    exec_note_write(ctx, acc);
+    *out = value_copy(op_arg(a, 0));
+    return PTODB_OK;
+}
+
 void exec_ops_register_isa(op_fn *table)
 {
     table[IR_OP_SYSTEM_SYNCALL] = op_syncall;
@@ -799,6 +916,10 @@ void exec_ops_register_isa(op_fn *table)
     table[IR_OP_TILE_MSCATTER] = op_scatter;
     table[IR_OP_TILE_MGATHER] = op_mgather;
     table[IR_OP_TILE_SORT32] = op_sort32;
+    table[IR_OP_TENSOR_CREATE_L1] = op_create_l1;
+    table[IR_OP_TENSOR_EXPAND_CLONE] = op_expand_clone;
+    table[IR_OP_TENSOR_GATHER_ROW] = op_gather_row;
+    table[IR_OP_TILE_GATHER_ROW] = op_gather_row;
     table[IR_OP_TILE_MRGSORT_FORMAT1] = op_mrgsort1;
     table[IR_OP_TENSOR_MRGSORT_FORMAT1] = op_mrgsort1;
     table[IR_OP_TILE_MRGSORT_FORMAT2] = op_mrgsort2;

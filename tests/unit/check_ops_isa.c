@@ -660,6 +660,65 @@ START_TEST(test_mrgsort)
 }
 END_TEST
 
+/* create_l1 (zeros), expand_clone (expand_as + clone), gather_row (a window
+ * copied in place, valid_shape narrowing it; out-of-range windows and the
+ * transposed load are errors). */
+START_TEST(test_create_l1_expand_gather_row)
+{
+    ctx_init(&C, EXEC_PROFILE_T2);
+    exec_kw dk = EXEC_KW_DTYPE;
+    value bf = value_enum(IR_EV_DTYPE_BF16);
+    value p[1] = {tup2(2, 3)};
+    tensor *t = run_ok(IR_OP_TENSOR_CREATE_L1, p, 1, &dk, &bf, 1);
+    double z[6] = {0};
+    ck_assert_int_eq(t->dtype, DTYPE_BF16);
+    expect_shape2(t, 2, 3);
+    expect_vals(t, z, 6);
+    tensor_unref(t);
+    double c[3] = {1, -0.0, NAN};
+    value q[2] = {value_tensor(mk2(DTYPE_FP32, 1, 3, c)), value_tensor(mk2(DTYPE_INT32, 2, 3, NULL))};
+    t = run_ok(IR_OP_TENSOR_EXPAND_CLONE, q, 2, NULL, NULL, 0);
+    double ec[6] = {1, -0.0, NAN, 1, -0.0, NAN};
+    ck_assert_int_eq(t->dtype, DTYPE_FP32);
+    expect_vals(t, ec, 6);
+    ck_assert(signbit(tensor_get_flat(t, 4)));
+    tensor_unref(t);
+    value bad[2] = {value_tensor(mk2(DTYPE_FP32, 1, 3, c)), value_tensor(mk2(DTYPE_FP32, 2, 2, NULL))};
+    value out;
+    ck_assert_int_ne(run_op(&C, IR_OP_TENSOR_EXPAND_CLONE, bad, 2, &out), PTODB_OK);
+    ck_assert_ptr_nonnull(strstr(C.msg, "expanded size"));
+    clear_all(bad, 2);
+    /* gather_row: src 3x4 = 0..11, window [1, 3] at src [2, 1] into acc [0, 2] */
+    double sv[12];
+    for (int k = 0; k < 12; k++)
+        sv[k] = k;
+    tensor *acc = mk2(DTYPE_FP32, 2, 5, NULL);
+    value g[5] = {value_tensor(tensor_ref(acc)), value_tensor(mk2(DTYPE_FP32, 3, 4, sv)), tup2(0, 2),
+                  tup2(2, 1), tup2(1, 3)};
+    t = run_ok(IR_OP_TENSOR_GATHER_ROW, g, 5, NULL, NULL, 0);
+    double eg[10] = {0, 0, 9, 10, 11, 0, 0, 0, 0, 0};
+    ck_assert_ptr_eq(t, acc);
+    expect_vals(acc, eg, 10);
+    tensor_unref(t);
+    /* valid_shape [1, 1] narrows the window */
+    exec_kw vk = EXEC_KW_VALID_SHAPE;
+    value vsh = tup2(1, 1);
+    value h[5] = {value_tensor(tensor_ref(acc)), value_tensor(mk2(DTYPE_FP32, 3, 4, sv)), tup2(1, 0),
+                  tup2(0, 3), tup2(1, 3)};
+    t = run_ok(IR_OP_TILE_GATHER_ROW, h, 5, &vk, &vsh, 1);
+    double eh[10] = {0, 0, 9, 10, 11, 3, 0, 0, 0, 0};
+    expect_vals(acc, eh, 10);
+    tensor_unref(t);
+    value_clear(&vsh);
+    value o[5] = {value_tensor(tensor_ref(acc)), value_tensor(mk2(DTYPE_FP32, 3, 4, sv)), tup2(0, 3),
+                  tup2(0, 0), tup2(1, 3)};
+    ck_assert_int_ne(run_op(&C, IR_OP_TILE_GATHER_ROW, o, 5, &out), PTODB_OK);
+    ck_assert_ptr_nonnull(strstr(C.msg, "outside"));
+    clear_all(o, 5);
+    tensor_unref(acc);
+}
+END_TEST
+
 static Suite *isa_suite(void)
 {
     Suite *s = suite_create("ops_isa");
@@ -678,6 +737,7 @@ static Suite *isa_suite(void)
     tcase_add_test(tc, test_gather_mask);
     tcase_add_test(tc, test_cmp_lane_syncall);
     tcase_add_test(tc, test_mrgsort);
+    tcase_add_test(tc, test_create_l1_expand_gather_row);
     suite_add_tcase(s, tc);
     return s;
 }
