@@ -165,13 +165,15 @@ static ptodb_status int_binop(exec_ctx *ctx, int op, int64_t a, int64_t b, value
             *out = value_float(pow((double)a, (double)b));
             return PTODB_OK;
         }
-        r = 1;
-        for (int64_t k = 0; k < b; k++) {
+        if (a == 0 || a == 1 || a == -1) {
+            /* the bases whose powers never grow: (-1) ** b by parity */
+            r = a == 0 ? (b == 0) : a == 1 ? 1 : (b % 2 ? -1 : 1);
+            break;
+        }
+        r = 1; /* |a| >= 2 overflows within 63 steps */
+        for (int64_t k = 0; k < b; k++)
             if (__builtin_mul_overflow(r, a, &r))
                 return overflow(ctx);
-            if (r == 0 || r == 1)
-                break;
-        }
         break;
     case IR_BINOP_BITAND: r = a & b; break;
     case IR_BINOP_BITOR: r = a | b; break;

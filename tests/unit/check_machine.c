@@ -402,6 +402,80 @@ START_TEST(test_scalar_uint16_promotion)
 }
 END_TEST
 
+/* The value of "return EXPR" in an Orchestration function of no parameters
+ * (ret declares the return type), or the error message in err. */
+static ptodb_status python_expr(const char *expr, const char *ret, value *r, char *err, size_t n)
+{
+    char body[1024];
+    snprintf(body, sizeof body,
+             "    @pl.function(type=pl.FunctionType.Orchestration)\n"
+             "    def main(self) -> pl.Scalar[pl.%s]:\n"
+             "        return %s\n",
+             ret, expr);
+    loaded L;
+    load(&L, body);
+    ptodb_status st = run_entry(&L, NULL, 0, r, err, n, EXEC_SCHED_FIXED);
+    unload(&L);
+    return st;
+}
+
+/* Python scalar arithmetic (scalar.c) by hand: ints are Python's (floor
+ * division and modulo, ** by repeated multiplication, (-1) ** odd is -1,
+ * shifts, bit ops, comparisons as bools, / gives a float), floats follow
+ * Python's float // and % (sign of the divisor), and the errors Python
+ * raises (ZeroDivisionError, negative shift count) or ptodb's 64-bit
+ * overflow message. */
+START_TEST(test_python_scalar_ops)
+{
+    static const struct { const char *expr; int64_t e; } ints[] = {
+        {"2 ** 10", 1024}, {"(-1) ** 3", -1}, {"(-1) ** 4", 1}, {"(-2) ** 3", -8}, {"0 ** 0", 1},
+        {"7 & 3", 3}, {"5 | 2", 7}, {"6 ^ 3", 5}, {"1 << 4", 16}, {"-16 >> 2", -4},
+        {"-1 >> 70", -1}, {"-9 // 4", -3}, {"-9 % 4", 3}, {"9 % -4", -3},
+    };
+    char err[2048];
+    for (size_t k = 0; k < sizeof ints / sizeof ints[0]; k++) {
+        value r;
+        ck_assert_msg(python_expr(ints[k].expr, "INDEX", &r, err, sizeof err) == PTODB_OK, "%s: %s",
+                      ints[k].expr, err);
+        ck_assert_msg(r.kind == VAL_INT && r.u.i == ints[k].e, "%s: got kind %d value %lld",
+                      ints[k].expr, (int)r.kind, (long long)r.u.i);
+        value_clear(&r);
+    }
+    static const struct { const char *expr; double e; } floats[] = {
+        {"7 / 2", 3.5}, {"7.5 // 2", 3.0}, {"-7.5 % 2", 0.5}, {"7.5 % -2", -0.5},
+        {"2.0 ** -1", 0.5}, {"2 ** -2", 0.25}, {"1.5 * 4", 6.0},
+    };
+    for (size_t k = 0; k < sizeof floats / sizeof floats[0]; k++) {
+        value r;
+        ck_assert_msg(python_expr(floats[k].expr, "FP32", &r, err, sizeof err) == PTODB_OK, "%s: %s",
+                      floats[k].expr, err);
+        ck_assert_msg(r.kind == VAL_FLOAT && r.u.f == floats[k].e, "%s: got kind %d value %.17g",
+                      floats[k].expr, (int)r.kind, r.u.f);
+        value_clear(&r);
+    }
+    value r;
+    ck_assert(python_expr("3 < 4", "BOOL", &r, err, sizeof err) == PTODB_OK);
+    ck_assert_int_eq(r.kind, VAL_BOOL);
+    ck_assert_int_eq(r.u.b, 1);
+    ck_assert(python_expr("2.5 >= 3", "BOOL", &r, err, sizeof err) == PTODB_OK);
+    ck_assert_int_eq(r.u.b, 0);
+    static const struct { const char *expr, *msg; } errs[] = {
+        {"1.0 // 0", "ZeroDivisionError: float floor division by zero"},
+        {"1 % 0", "ZeroDivisionError: integer division or modulo by zero"},
+        {"1 / 0", "ZeroDivisionError: division by zero"},
+        {"0 ** -1", "ZeroDivisionError: 0.0 cannot be raised to a negative power"},
+        {"1 << -1", "ValueError: negative shift count"},
+        {"1 << 63", "integer overflow"},
+        {"3 ** 40", "integer overflow"},
+    };
+    for (size_t k = 0; k < sizeof errs / sizeof errs[0]; k++) {
+        ck_assert_msg(python_expr(errs[k].expr, "INDEX", &r, err, sizeof err) != PTODB_OK, "%s ran",
+                      errs[k].expr);
+        ck_assert_msg(strstr(err, errs[k].msg) != NULL, "%s: %s", errs[k].expr, err);
+    }
+}
+END_TEST
+
 /* REF's no-op system ops run as nothing (their operands are not evaluated). */
 START_TEST(test_system_noops)
 {
@@ -1005,6 +1079,7 @@ static Suite *machine_suite(void)
     tcase_add_test(tc, test_scalar_tensor_arith);
     tcase_add_test(tc, test_system_noops);
     tcase_add_test(tc, test_scalar_uint16_promotion);
+    tcase_add_test(tc, test_python_scalar_ops);
     tcase_add_test(tc, test_shard_and_gather);
     suite_add_tcase(s, tc);
     TCase *x = tcase_create("xcore");
