@@ -3,11 +3,15 @@
 CLI_TESTS = \
 	tests/cli/help_version.sh \
 	tests/cli/options_documented.sh \
+	tests/cli/ops_documented.sh \
+	tests/cli/forward_compat.sh \
+	tests/cli/ref_cannot_run.sh \
 	tests/cli/engine_links_without_ui.sh
 TESTS += $(CLI_TESTS)
 EXTRA_DIST += $(CLI_TESTS) tests/cli/lib.sh tests/cli/fixture_lib.sh
 
 TESTS += tests/cli/transcripts.sh tests/cli/rc_trust.sh
+EXTRA_DIST += tests/data/newer
 EXTRA_DIST += tests/cli/transcripts.sh tests/cli/rc_trust.sh tests/transcripts
 
 # The man page's command list is generated from the command table.

@@ -22,7 +22,7 @@ int mode_check(const ptodb_cli *cli);
 enum { CHECK_MAX_ERRORS = 20, CHECK_MAX_DEPTH = 32 };
 
 typedef struct check_stats {
-    size_t files, bad_files, errors;
+    size_t files, bad_files, errors, warnings;
 } check_stats;
 
 static int has_py_suffix(const char *s)
@@ -37,6 +37,9 @@ static void check_file(const char *path, check_stats *st)
     diag_sink_init(&sink, CHECK_MAX_ERRORS);
     ir_check_file(path, &sink);
     st->files++;
+    st->warnings += sink.warnings;
+    if (!sink.errors && sink.warnings) /* e.g. an op of a newer PyPTO: the file still opens */
+        diag_sink_print(&sink, stderr, 1);
     if (sink.errors) {
         st->bad_files++;
         st->errors += sink.errors;
@@ -108,10 +111,13 @@ int mode_check(const ptodb_cli *cli)
                         "Try 'ptodb --help' for more information.\n");
         return PTODB_EXIT_USAGE;
     }
-    check_stats st = {0, 0, 0};
+    check_stats st = {0, 0, 0, 0};
     for (int i = 0; i < cli->npaths; i++)
         check_path(cli->paths[i], 0, 1, &st);
-    printf("checked %zu file%s: %zu with errors, %zu error%s\n", st.files, st.files == 1 ? "" : "s",
+    printf("checked %zu file%s: %zu with errors, %zu error%s", st.files, st.files == 1 ? "" : "s",
            st.bad_files, st.errors, st.errors == 1 ? "" : "s");
+    if (st.warnings)
+        printf(", %zu warning%s", st.warnings, st.warnings == 1 ? "" : "s");
+    putchar('\n');
     return st.errors ? PTODB_EXIT_USAGE : PTODB_EXIT_OK;
 }

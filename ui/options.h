@@ -21,6 +21,7 @@
     X(ATOL, "atol", 0, REQUIRED, "A", "absolute tolerance (overrides ptodb.yaml and golden.py)") \
     X(CHECK, "check", 0, NONE, NULL, "parse and check every dump (.py) in the PATHs (files or folders)") \
     X(PRINT, "print", 0, REQUIRED, "FILE", "print a dump back in the canonical raw printer form") \
+    X(LIST_OPS, "list-ops", 0, NONE, NULL, "list every op of the catalogue: implemented, semantics source, REF support, test") \
     X(RUN, "run", 0, NONE, "PATH", "run every pass of a case (or one dump) and validate like REF") \
     X(REF, "ref", 0, REQUIRED, "PROFILE", "torch profile of the reference: torch2 (default) or torch1.13") \
     X(SCHEDULE, "schedule", 0, REQUIRED, "S", "cross-core schedule: fixed, aic-first, aiv-first, random:SEED") \

@@ -8,6 +8,7 @@
 #include "debug/session_impl.h"
 #include "exec/inspect.h"
 #include "base/textdiff.h"
+#include "exec/op_catalogue.h"
 #include "ir/ast.h"
 
 #define CMD(id, name, aliases, kind, usage, help, longhelp) \
@@ -323,6 +324,13 @@ ptodb_status cmd_INFO(session *s, const char *args)
             return PTODB_ERR_USAGE;
         return pass_list(s);
     }
+    if (strcmp(args, "ops") == 0) {
+        strbuf out = STRBUF_INIT;
+        exec_op_catalogue_print(&out);
+        session_printf(s, "%s", strbuf_str(&out));
+        strbuf_free(&out);
+        return PTODB_OK;
+    }
     if (strcmp(args, "case") == 0) {
         if (!session_need_case(s))
             return PTODB_ERR_USAGE;
@@ -330,6 +338,6 @@ ptodb_status cmd_INFO(session *s, const char *args)
         return PTODB_OK;
     }
     session_errorf(s, "\"info\" must be followed by the name of an info command: passes, case, "
-                      "breakpoints, locals, args, display, frame.");
+                      "breakpoints, locals, args, display, frame, ops.");
     return PTODB_ERR_USAGE;
 }

@@ -224,6 +224,11 @@ static int float_rank(dtype_id dt)
     }
 }
 
+dtype_id kernel_ref_dtype(dtype_id dt)
+{
+    return norm_dt(dt);
+}
+
 dtype_id kernel_promote(dtype_id a, dtype_id b)
 {
     if (a == KDT_UNDEF)
@@ -1497,7 +1502,7 @@ ptodb_status kernel_unary(exec_ctx *ctx, const op_args *a, kernel_unop op, const
     dtype_id dt = norm_dt(x->dtype);
     int t13 = exec_profile(ctx) == EXEC_PROFILE_T13;
     int transcend = op == KUN_EXP || op == KUN_LOG || op == KUN_SQRT || op == KUN_RSQRT ||
-                    op == KUN_RECIP;
+                    op == KUN_RECIP || op == KUN_SIN || op == KUN_COS;
     dtype_id rdt = transcend && !dtype_is_float(dt) ? DTYPE_FP32 : dt;
     if (op == KUN_NEG && dt == DTYPE_BOOL)
         return exec_fail(ctx, PTODB_ERR_RUNTIME,
@@ -1510,7 +1515,8 @@ ptodb_status kernel_unary(exec_ctx *ctx, const op_args *a, kernel_unop op, const
                          "%s: RuntimeError: Boolean inputs not supported for relu",
                          kernel_op_name(a));
     if ((op == KUN_NOT && dtype_is_float(dt)) || (op == KUN_ABS && dt == DTYPE_BOOL) ||
-        (t13 && dt == DTYPE_FP16 && op != KUN_RECIP && (transcend || op == KUN_RELU)))
+        (t13 && dt == DTYPE_FP16 && op != KUN_RECIP && op != KUN_SIN && op != KUN_COS &&
+         (transcend || op == KUN_RELU)))
         return exec_fail(ctx, PTODB_ERR_RUNTIME, "%s: RuntimeError: \"%s\" not implemented for '%s'",
                          kernel_op_name(a), unop_kernel_name(op), kernel_torch_type_name(dt));
     tensor *r;
@@ -1536,6 +1542,9 @@ ptodb_status kernel_unary(exec_ctx *ctx, const op_args *a, kernel_unop op, const
                                                                     : log(t);
                 break;
             case KUN_SQRT: t = sqrt(t); break;
+            /* class A too: torch.sin/cos, computed in double, rounded once */
+            case KUN_SIN: t = sin(t); break;
+            case KUN_COS: t = cos(t); break;
             case KUN_RSQRT:
                 /* 1/sqrt(x) with both roundings of the opmath type */
                 if (rdt == DTYPE_FP64)

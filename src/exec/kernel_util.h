@@ -58,6 +58,10 @@ void kernel_fmt_shape(int nd, const int64_t *shape, char *buf, size_t size);
 /* torch.promote_types for the dtypes REF stores (bool < ints < floats;
  * int8+uint8 -> int16, bf16+fp16 -> fp32). */
 dtype_id kernel_promote(dtype_id a, dtype_id b);
+/* The torch dtype REF holds a dt tensor as (uint16 -> int32, uint32, uint64
+ * and index -> int64): the one promotion rule's view of a single operand,
+ * shared with the machine's scalar arithmetic (scalar.c). */
+dtype_id kernel_ref_dtype(dtype_id dt);
 /* torch.can_cast(from, to): category may not go down (float -> int, int ->
  * bool fail). */
 int kernel_can_cast(dtype_id from, dtype_id to);
@@ -165,7 +169,8 @@ ptodb_status kernel_where(exec_ctx *ctx, const op_args *a, const value *mask, co
                           const value *y, tensor **out);
 
 typedef enum {
-    KUN_NEG, KUN_EXP, KUN_LOG, KUN_SQRT, KUN_RSQRT, KUN_RECIP, KUN_ABS, KUN_RELU, KUN_NOT
+    KUN_NEG, KUN_EXP, KUN_LOG, KUN_SQRT, KUN_RSQRT, KUN_RECIP, KUN_ABS, KUN_RELU, KUN_NOT,
+    KUN_SIN, KUN_COS /* REF has no handler: torch.sin/cos by definition (docs/ops.md) */
 } kernel_unop;
 
 ptodb_status kernel_unary(exec_ctx *ctx, const op_args *a, kernel_unop op, const tensor *x,

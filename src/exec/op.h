@@ -37,7 +37,12 @@
     X(TARGET_MEMORY, "target_memory") X(LAYOUT, "layout") X(SHAPE, "shape")        \
     X(VALID_SHAPE, "valid_shape") X(INIT_VALUE, "init_value") X(SCRATCH, "scratch") \
     X(HIGH_PRECISION, "high_precision") X(ACC_PHASE, "acc_phase")                  \
-    X(C_MATRIX_NZ, "c_matrix_nz") X(TRANSPOSE, "transpose")
+    X(C_MATRIX_NZ, "c_matrix_nz") X(TRANSPOSE, "transpose")                        \
+    X(DESCENDING, "descending") X(UPPER, "upper")                                  \
+    X(COALESCE, "coalesce") X(GATHER_OOB, "gather_oob")                            \
+    X(MASK_PATTERN, "mask_pattern") X(OUTPUT_DTYPE, "output_dtype")                \
+    X(EXHAUSTED, "exhausted")                                                        \
+    X(BY_DEFINITION, " by definition") /* set by the lowering, never in a dump */
 
 typedef enum {
 #define EXEC_KW_ENUM(id, name) EXEC_KW_##id,
@@ -125,6 +130,7 @@ void exec_ops_register_reduce(op_fn *table);      /* ops_reduce.c: §3.5 */
 void exec_ops_register_matmul(op_fn *table);      /* ops_matmul.c: §3.6 */
 void exec_ops_register_memory(op_fn *table);      /* ops_memory.c: §3.7 create/full/load/store/move/read/write/dim */
 void exec_ops_register_shape(op_fn *table);       /* ops_shape.c: §3.8 slice/reshape/transpose/view/concat/assemble/fillpad/scatter */
-void exec_ops_register_xcore(op_fn *table);       /* xcore_ops.c: §3.9, §3.11 aiv_shard/aic_gather (the machine's) */
+void exec_ops_register_xcore(op_fn *table);
+void exec_ops_register_isa(op_fn *table);         /* ops_isa.c: ops REF lacks, from the PTO ISA */       /* xcore_ops.c: §3.9, §3.11 aiv_shard/aic_gather (the machine's) */
 
 #endif

@@ -33,4 +33,5 @@ void exec_ops_init(op_fn *table)
     exec_ops_register_memory(table);
     exec_ops_register_shape(table);
     exec_ops_register_xcore(table);
+    exec_ops_register_isa(table);
 }

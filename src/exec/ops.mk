@@ -66,3 +66,17 @@ tests_unit_check_large_torch113_LDADD = $(OPS_TEST_LDADD)
 # The matmul benchmark (its C driver is inside the script).
 EXTRA_DIST += scripts/bench.d/matmul scripts/gen_op_expected.py scripts/gen_torch113_large.py tests/data/ops/expected.h \
 	tests/data/ops/torch113.h tests/data/ops/torch113_cases.txt
+
+check_PROGRAMS += tests/unit/check_ops_catalogue
+TESTS += tests/unit/check_ops_catalogue
+tests_unit_check_ops_catalogue_SOURCES = tests/unit/check_ops_catalogue.c \
+	tests/unit/exec_ctx_stub.c tests/unit/check_ops_util.h
+tests_unit_check_ops_catalogue_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_ops_catalogue_LDADD = $(OPS_TEST_LDADD)
+
+check_PROGRAMS += tests/unit/check_ops_isa
+TESTS += tests/unit/check_ops_isa
+tests_unit_check_ops_isa_SOURCES = tests/unit/check_ops_isa.c \
+	tests/unit/exec_ctx_stub.c tests/unit/check_ops_util.h
+tests_unit_check_ops_isa_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_ops_isa_LDADD = $(OPS_TEST_LDADD)

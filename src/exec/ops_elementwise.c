@@ -19,6 +19,7 @@ static int binop_of(int op, kernel_binop *k)
     case IR_OP_TENSOR_ADD: case IR_OP_TILE_ADD: case IR_OP_TENSOR_ADDS: case IR_OP_TILE_ADDS:
     case IR_OP_TENSOR_PART_ADD: case IR_OP_TILE_PART_ADD:
     case IR_OP_TENSOR_ROW_EXPAND_ADD: case IR_OP_TILE_ROW_EXPAND_ADD:
+    case IR_OP_TENSOR_COL_EXPAND_ADD: case IR_OP_TILE_COL_EXPAND_ADD:
         *k = KOP_ADD; return 1;
     case IR_OP_TENSOR_SUB: case IR_OP_TILE_SUB: case IR_OP_TENSOR_SUBS: case IR_OP_TILE_SUBS:
     case IR_OP_TENSOR_ROW_EXPAND_SUB: case IR_OP_TILE_ROW_EXPAND_SUB:
@@ -75,6 +76,27 @@ static ptodb_status op_binary(exec_ctx *ctx, const op_args *a, value *out)
     if (st != PTODB_OK)
         return st;
     tensor *r = NULL;
+    if ((k == KOP_MAX || k == KOP_MIN) && op_kw(a, EXEC_KW_BY_DEFINITION) &&
+        (y->kind == VAL_FLOAT || y->kind == VAL_INT)) {
+        /* REF raises here (a Python number is not a Tensor); the op's
+         * definition is max/min with the scalar, which torch computes for a
+         * 0-d tensor holding it, promoting as a Python scalar would: the
+         * tile's dtype within its category, float32 for an int tile and a
+         * float scalar. */
+        int int_tile = x->kind == VAL_TENSOR && !dtype_is_float(x->u.t->dtype);
+        dtype_id sdt = y->kind == VAL_INT ? DTYPE_INT64 : int_tile ? DTYPE_FP32 : DTYPE_FP64;
+        tensor *s = tensor_zeros(sdt, 0, NULL, NULL);
+        if (!s)
+            return exec_fail(ctx, PTODB_ERR_NOMEM, "%s: cannot allocate", kernel_op_name(a));
+        if (y->kind == VAL_FLOAT)
+            tensor_set(s, NULL, y->u.f);
+        else
+            tensor_set_i64(s, NULL, y->u.i);
+        value sv = value_tensor(s);
+        st = kernel_binary(ctx, a, k, x, &sv, &r);
+        value_clear(&sv);
+        return finish(st, r, out);
+    }
     st = kernel_binary(ctx, a, k, x, y, &r); /* before reading r */
     return finish(st, r, out);
 }
@@ -264,7 +286,9 @@ void exec_ops_register_elementwise(op_fn *table)
         IR_OP_TENSOR_FMODS, IR_OP_TILE_FMODS, IR_OP_TENSOR_ANDS, IR_OP_TILE_ANDS,
         IR_OP_TENSOR_ORS, IR_OP_TILE_ORS, IR_OP_TENSOR_XORS, IR_OP_TILE_XORS,
         IR_OP_TENSOR_SHLS, IR_OP_TILE_SHLS, IR_OP_TENSOR_SHRS, IR_OP_TILE_SHRS,
-        /* row/col broadcast (col_expand_add is not handled by REF) */
+        /* row/col broadcast (REF has no col_expand_add handler: ptodb
+         * defines it as its siblings, a0 + a1 broadcast; docs/ops.md) */
+        IR_OP_TENSOR_COL_EXPAND_ADD, IR_OP_TILE_COL_EXPAND_ADD,
         IR_OP_TENSOR_ROW_EXPAND_ADD, IR_OP_TILE_ROW_EXPAND_ADD,
         IR_OP_TENSOR_ROW_EXPAND_SUB, IR_OP_TILE_ROW_EXPAND_SUB,
         IR_OP_TENSOR_ROW_EXPAND_MUL, IR_OP_TILE_ROW_EXPAND_MUL,
@@ -280,6 +304,7 @@ void exec_ops_register_elementwise(op_fn *table)
     for (size_t k = 0; k < sizeof binary_ops / sizeof binary_ops[0]; k++)
         table[binary_ops[k]] = op_binary;
     table[IR_OP_TILE_CMP] = op_cmp;
+    table[IR_OP_TENSOR_CMP] = op_cmp; /* REF lacks it: tile.cmp's handler (docs/ops.md) */
     table[IR_OP_TILE_CMPS] = op_cmp;
     table[IR_OP_TILE_ADDC] = op_chain;
     table[IR_OP_TILE_SUBC] = op_chain;

@@ -527,6 +527,92 @@ static ptodb_status op_fillpad(exec_ctx *ctx, const op_args *a, value *out)
     return PTODB_OK;
 }
 
+/* A new tile of nd/shape filled with x's pad scalar (pad_value=), with x's
+ * valid region (its whole shape when it has none) copied to the top-left. */
+static ptodb_status pad_into_shape(exec_ctx *ctx, const op_args *a, tensor *x, int nd,
+                                   const int64_t *shape, tensor **out)
+{
+    int64_t valid[TENSOR_MAX_DIMS];
+    for (int d = 0; d < nd; d++) {
+        valid[d] = x->valid_ndim == nd && x->valid[d] >= 0 && x->valid[d] < x->shape[d]
+                       ? x->valid[d]
+                       : x->shape[d];
+        if (valid[d] > shape[d])
+            valid[d] = shape[d];
+    }
+    double f;
+    int64_t i;
+    pad_scalar(x->dtype, pad_mode(a), &f, &i);
+    tensor *r = NULL, *dv = NULL, *sv = NULL;
+    ptodb_status st = kernel_zeros(ctx, x->dtype, nd, shape, &r);
+    if (st == PTODB_OK) {
+        kernel_fill(r, f, i);
+        st = kernel_head_view(ctx, x, nd, valid, &sv);
+    }
+    if (st == PTODB_OK)
+        st = kernel_head_view(ctx, r, nd, valid, &dv);
+    if (st == PTODB_OK)
+        st = kernel_assign(ctx, a, dv, sv, 0);
+    tensor_unref(dv);
+    tensor_unref(sv);
+    if (st != PTODB_OK) {
+        tensor_unref(r);
+        return st;
+    }
+    *out = r;
+    return PTODB_OK;
+}
+
+/* fillpad_expand(tile, shape, pad_value=): REF has no handler; PyPTO's op
+ * doc: the source's valid region copied into the top-left of a tile of
+ * `shape` (each dim >= the source's), every other element pad_value. */
+static ptodb_status op_fillpad_expand(exec_ctx *ctx, const op_args *a, value *out)
+{
+    tensor *x, *r;
+    ptodb_status st = kernel_tensor_arg(ctx, a, 0, &x);
+    int64_t shape[TENSOR_MAX_DIMS];
+    int nd = 0;
+    if (st == PTODB_OK)
+        st = kernel_int_list(ctx, a, op_arg(a, 1), "shape", shape, &nd);
+    if (st != PTODB_OK)
+        return st;
+    if (nd != x->ndim)
+        return exec_fail(ctx, PTODB_ERR_SHAPE, "%s: shape has %d dims, the tile %d",
+                         kernel_op_name(a), nd, x->ndim);
+    for (int d = 0; d < nd; d++)
+        if (shape[d] < x->shape[d])
+            return exec_fail(ctx, PTODB_ERR_SHAPE,
+                             "%s: dim %d of the destination (%lld) is smaller than the source's (%lld)",
+                             kernel_op_name(a), d, (long long)shape[d], (long long)x->shape[d]);
+    st = pad_into_shape(ctx, a, x, nd, shape, &r);
+    if (st == PTODB_OK)
+        *out = value_tensor(r);
+    return st;
+}
+
+/* fillpad_inplace(tile, pad_value=): REF has no handler; PyPTO's op doc:
+ * the elements outside the tile's valid region get pad_value, in place;
+ * the valid region is unchanged. Returns the tile. */
+static ptodb_status op_fillpad_inplace(exec_ctx *ctx, const op_args *a, value *out)
+{
+    tensor *x, *r;
+    ptodb_status st = kernel_tensor_arg(ctx, a, 0, &x);
+    if (st != PTODB_OK)
+        return st;
+    if (x->valid_ndim == x->ndim) {
+        st = pad_into_shape(ctx, a, x, x->ndim, x->shape, &r);
+        if (st != PTODB_OK)
+            return st;
+        st = tensor_copy_into(x, r);
+        tensor_unref(r);
+        if (st != PTODB_OK)
+            return exec_fail(ctx, st, "%s: cannot write the tile", kernel_op_name(a));
+        exec_note_write(ctx, x);
+    }
+    *out = value_copy(op_arg(a, 0));
+    return PTODB_OK;
+}
+
 /* ---- scatter_update ---------------------------------------------------- */
 
 /* input.scatter_(-2, index.expand_as(src), src), in place. */
@@ -653,6 +739,9 @@ void exec_ops_register_shape(op_fn *table)
     table[IR_OP_TENSOR_ASSEMBLE] = op_assemble;
     table[IR_OP_TILE_ASSEMBLE] = op_assemble;
     table[IR_OP_TENSOR_FILLPAD] = op_fillpad;
+    table[IR_OP_TENSOR_FILLPAD_EXPAND] = op_fillpad_expand;
+    table[IR_OP_TILE_FILLPAD_EXPAND] = op_fillpad_expand;
+    table[IR_OP_TILE_FILLPAD_INPLACE] = op_fillpad_inplace;
     table[IR_OP_TILE_FILLPAD] = op_fillpad;
     table[IR_OP_TENSOR_SCATTER_UPDATE] = op_scatter_update;
     table[IR_OP_TILE_SCATTER_UPDATE] = op_scatter_update;

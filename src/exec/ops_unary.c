@@ -14,6 +14,8 @@ static ptodb_status op_unary(exec_ctx *ctx, const op_args *a, value *out)
     case IR_OP_TENSOR_ABS: case IR_OP_TILE_ABS: k = KUN_ABS; break;
     case IR_OP_TILE_RELU: k = KUN_RELU; break;
     case IR_OP_TENSOR_NOT: case IR_OP_TILE_NOT: k = KUN_NOT; break;
+    case IR_OP_TENSOR_SIN: case IR_OP_TILE_SIN: k = KUN_SIN; break;
+    case IR_OP_TENSOR_COS: case IR_OP_TILE_COS: k = KUN_COS; break;
     default:
         return exec_fail(ctx, PTODB_ERR_UNSUPPORTED, "%s: not a unary op", kernel_op_name(a));
     }
@@ -63,6 +65,7 @@ void exec_ops_register_unary(op_fn *table)
         IR_OP_TENSOR_LOG, IR_OP_TILE_LOG, IR_OP_TENSOR_SQRT, IR_OP_TILE_SQRT,
         IR_OP_TENSOR_RSQRT, IR_OP_TILE_RSQRT, IR_OP_TENSOR_RECIP, IR_OP_TILE_RECIP,
         IR_OP_TENSOR_ABS, IR_OP_TILE_ABS, IR_OP_TILE_RELU, IR_OP_TENSOR_NOT, IR_OP_TILE_NOT,
+        IR_OP_TENSOR_SIN, IR_OP_TILE_SIN, IR_OP_TENSOR_COS, IR_OP_TILE_COS,
     };
     for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++)
         table[ops[k]] = op_unary;

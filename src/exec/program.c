@@ -1,6 +1,7 @@
 /* Lowering a resolved module into instructions (program.h). */
 #include "exec/program.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,25 +23,6 @@ static const char *const ref_noop_ops[] = {
     "system.reserve_buffer", "system.import_peer_buffer", "system.tfree_to_aic",
     "system.tfree_to_aiv", NULL};
 
-static const char *const ref_unsupported_ops[] = {
-    "tensor.aic_gather", "tensor.aiv_shard", "tensor.alloc", "tensor.ci", "tensor.cmp",
-    "tensor.col_argmax", "tensor.col_argmin", "tensor.col_expand_add", "tensor.cos",
-    "tensor.create_l1", "tensor.expand_clone", "tensor.fillpad_expand", "tensor.gather",
-    "tensor.gather_compare", "tensor.gather_mask", "tensor.gather_row", "tensor.get_block_idx",
-    "tensor.get_block_num", "tensor.get_subblock_idx", "tensor.mrgsort_format1",
-    "tensor.mrgsort_format2", "tensor.paged_gather", "tensor.random", "tensor.reinterpret_view",
-    "tensor.row_argmax", "tensor.row_argmin", "tensor.scatter", "tensor.scatter_mask",
-    "tensor.set_validshape", "tensor.sin", "tensor.sort32", "tile.aic_gather", "tile.aiv_shard",
-    "tile.ci", "tile.col_argmax", "tile.col_argmin", "tile.col_expand_add", "tile.cos",
-    "tile.fillpad_expand", "tile.fillpad_inplace", "tile.gather", "tile.gather_compare",
-    "tile.gather_mask", "tile.gather_row", "tile.gatherb", "tile.get_block_num",
-    "tile.matmul_mx", "tile.matmul_mx_acc", "tile.matmul_mx_bias", "tile.mgather",
-    "tile.mrgsort_format1", "tile.mrgsort_format2", "tile.mscatter", "tile.random",
-    "tile.reinterpret_view", "tile.row_argmax", "tile.row_argmin", "tile.scatter",
-    "tile.scatter_mask", "tile.set_validshape", "tile.sin", "tile.sort32", "tile.tget_scale_addr",
-    "tile.tri", "system.syncall", "system.task_dummy", "system.task_invalid",
-    "system.task_is_valid", "system.available_aiv_count", "system.available_cluster_count", NULL};
-
 static int in_list(const char *const *list, const char *name)
 {
     for (size_t i = 0; list[i]; i++)
@@ -49,26 +31,24 @@ static int in_list(const char *const *list, const char *name)
     return 0;
 }
 
+/* torch_codegen has a handler for op (ops.def's REF column). */
 static int ref_handles_op(int op)
 {
     const ir_op_info *info = ir_op_info_get(op);
-    if (!info)
-        return 0;
-    switch (info->family) {
-    case IR_OPFAM_ARRAY: case IR_OPFAM_PREFETCH: case IR_OPFAM_PLD_SYSTEM:
-    case IR_OPFAM_PLD_TENSOR: case IR_OPFAM_PLD_TILE: case IR_OPFAM_BUILTIN_TENSOR:
-    case IR_OPFAM_DIST: case IR_OPFAM_TEST:
-        return 0;
-    default:
-        break;
-    }
-    return !in_list(ref_unsupported_ops, info->name);
+    return info && info->ref;
 }
 
-static int ptodb_only_op(int op)
+/* The split_aiv shard/gather ops (their implicit split mode, below). */
+static int shard_op(int op)
 {
     return op == IR_OP_TILE_AIV_SHARD || op == IR_OP_TILE_AIC_GATHER ||
            op == IR_OP_TENSOR_AIV_SHARD || op == IR_OP_TENSOR_AIC_GATHER;
+}
+
+int exec_program_runs_op(int op)
+{
+    const ir_op_info *info = ir_op_info_get(op);
+    return info && info->family == IR_OPFAM_SYSTEM && in_list(ref_noop_ops, info->name);
 }
 
 /* ---- helpers ------------------------------------------------------------ */
@@ -290,6 +270,46 @@ static xexpr *fail_expr(lower *L, const ir_expr *src, int ref_fail, const char *
 static xexpr *lower_expr(lower *L, const ir_expr *e);
 static int split_code(int32_t ev);
 
+/* The first name of a newer PyPTO among a type annotation's items
+ * (pl.Tile[[16, 64], pl.FP6, ...]), or NULL. */
+static const ir_expr *newer_in_type(const ir_expr *annot)
+{
+    if (!annot || annot->kind != IR_EXPR_SUBSCRIPT)
+        return NULL;
+    for (uint32_t i = 0; i < annot->u.sub.n; i++)
+        if (annot->u.sub.items[i]->flags & IR_EF_NEWER)
+            return annot->u.sub.items[i];
+    return NULL;
+}
+
+/* The dotted name of an ATTR chain as written ("pl.TileLayout.Z"); an op's
+ * without the leading "pl." ("tile.rsqrt_fast"), as ops are named. */
+static const char *newer_name(lower *L, const ir_expr *e)
+{
+    char buf[256];
+    size_t n = sizeof buf - 1;
+    buf[n] = '\0';
+    while (e && e->kind == IR_EXPR_ATTR) {
+        const ir_sym *s = e->u.attr.name;
+        if (s->len + 1 > n)
+            break;
+        n -= s->len;
+        memcpy(buf + n, s->text, s->len);
+        buf[--n] = '.';
+        e = e->u.attr.value;
+    }
+    if (e && e->kind == IR_EXPR_NAME && e->u.name->len <= n) {
+        n -= e->u.name->len;
+        memcpy(buf + n, e->u.name->text, e->u.name->len);
+    } else {
+        n++; /* drop the leading '.' */
+    }
+    const char *s = buf + n;
+    return astr(L->a, strncmp(s, "pl.", 3) == 0 && e && e->kind == IR_EXPR_NAME &&
+                              strchr(s + 3, '.') && !isupper((unsigned char)s[3])
+                          ? s + 3 : s);
+}
+
 /* A program-function call nested in an expression: hoisted into a CALL
  * that writes a temp slot. */
 static int32_t lower_call_into(lower *L, const ir_expr *call, const ir_stmt *s, int32_t slot,
@@ -336,6 +356,9 @@ static xexpr *lower_expr(lower *L, const ir_expr *e)
             return fail_expr(L, e, 0, "name '%s' cannot be used as a value", e->u.name->text);
         }
     case IR_EXPR_ATTR:
+        if (e->flags & IR_EF_NEWER)
+            return fail_expr(L, e, 0, "%s is not known to this ptodb (newer PyPTO?)",
+                             newer_name(L, e));
         if (e->res.kind == IR_REF_ENUM) {
             x = new_expr(L, XE_CONST, e);
             x->cval = value_enum(e->res.id);
@@ -430,6 +453,9 @@ static xexpr *lower_expr(lower *L, const ir_expr *e)
                              ir_builtin_name(b));
         return fail_expr(L, e, 0, "unsupported builtin %s here", ir_builtin_name(b));
     }
+    if (e->flags & IR_EF_NEWER)
+        return fail_expr(L, e, 0, "op %s is not known to this ptodb (newer PyPTO?)",
+                         newer_name(L, e->u.call.callee));
     if (e->res.kind != IR_REF_OP)
         return fail_expr(L, e, 0, "unsupported call");
 
@@ -470,10 +496,12 @@ static xexpr *lower_expr(lower *L, const ir_expr *e)
             L->p->codegen_error = strbuf_detach(&sb);
             L->p->codegen_error_at = e;
         }
-        if (ptodb_only_op(op))
+        /* ptodb runs the file by the op's definition when it implements
+         * every op REF lacks; one op neither runs makes it unrunnable. */
+        if (!L->ops[op])
+            L->p->uses_ptodb_only_ops = -1;
+        else if (L->p->uses_ptodb_only_ops == 0)
             L->p->uses_ptodb_only_ops = 1;
-        else
-            L->p->uses_ptodb_only_ops = -1; /* something neither can run */
     }
     if (!L->ops[op])
         return fail_expr(L, e, !ref_handles_op(op),
@@ -498,16 +526,36 @@ static xexpr *lower_expr(lower *L, const ir_expr *e)
     }
     /* inside pl.split_aiv the shard/gather ops omit split= and inherit the
      * region's mode (ir-format.md §5.9) */
-    int implicit_split = ptodb_only_op(op) && L->region_split && !has_split;
-    if (ptodb_only_op(op) && L->region_split)
+    int implicit_split = shard_op(op) && L->region_split && !has_split;
+    if (shard_op(op) && L->region_split)
         L->region_shards++;
-    x->kw = aalloc(L->a, (nk + 1) * sizeof *x->kw);
-    x->kw_ids = aalloc(L->a, nk + 1);
+    x->kw = aalloc(L->a, (nk + 2) * sizeof *x->kw);
+    x->kw_ids = aalloc(L->a, nk + 2);
+    /* REF's torch.maximum/minimum(tile, number) raises TypeError whenever the
+     * scalar is a Python number, so a literal scalar is a file REF cannot
+     * run: ptodb runs it by the op's definition (max with the scalar) and
+     * says so, as for an op REF lacks (docs/ops.md). */
+    if ((op == IR_OP_TILE_MAXIMUMS || op == IR_OP_TILE_MINIMUMS) && x->nargs >= 2 &&
+        x->args[1]->kind == XE_CONST &&
+        (x->args[1]->cval.kind == VAL_FLOAT || x->args[1]->cval.kind == VAL_INT)) {
+        if (!L->p->codegen_error) {
+            strbuf sb = STRBUF_INIT;
+            strbuf_printf(&sb, "TypeError: %s(): argument 'other' (position 2) must be Tensor, not %s",
+                          op == IR_OP_TILE_MAXIMUMS ? "maximum" : "minimum",
+                          x->args[1]->cval.kind == VAL_FLOAT ? "float" : "int");
+            L->p->codegen_error = strbuf_detach(&sb);
+            L->p->codegen_error_at = e;
+        }
+        if (L->p->uses_ptodb_only_ops == 0)
+            L->p->uses_ptodb_only_ops = 1;
+        x->kw_ids[x->nkw] = (uint8_t)EXEC_KW_BY_DEFINITION;
+        x->kw[x->nkw] = new_expr(L, XE_CONST, e);
+        x->kw[x->nkw++]->cval = value_int(1);
+    }
     if (implicit_split) {
-        x->kw_ids[0] = (uint8_t)EXEC_KW_SPLIT;
-        x->kw[0] = new_expr(L, XE_CONST, e);
-        x->kw[0]->cval = value_int(L->region_split);
-        x->nkw = 1;
+        x->kw_ids[x->nkw] = (uint8_t)EXEC_KW_SPLIT;
+        x->kw[x->nkw] = new_expr(L, XE_CONST, e);
+        x->kw[x->nkw++]->cval = value_int(L->region_split);
     }
     for (uint32_t i = 0; i < e->u.call.nkwargs; i++) {
         exec_kw k = exec_kw_lookup(e->u.call.kwargs[i].name->text);
@@ -805,7 +853,12 @@ static void lower_stmt(lower *L, const ir_stmt *s)
             lower_call_into(L, v, s, slot, t, slot_name(L, slot));
             return;
         }
-        xexpr *x = lower_expr(L, v);
+        const ir_expr *newer = newer_in_type(s->u.assign.annot);
+        /* REF checks the value against the annotation's dtype: one this
+         * ptodb does not know stops the run here */
+        xexpr *x = newer ? fail_expr(L, newer, 0, "%s is not known to this ptodb (newer PyPTO?)",
+                                     newer_name(L, newer))
+                         : lower_expr(L, v);
         if (x->kind == XE_OP)
             x->rtype = t;
         int32_t pc = emit(L, XI_ASSIGN, s, 1);

@@ -149,7 +149,7 @@ typedef struct xprogram {
     char *entry_error;       /* why there is no entry (REF's ValueError text) */
     char *codegen_error;     /* REF's codegen failure (unsupported op, split conflict), or NULL */
     const ir_expr *codegen_error_at;
-    int uses_ptodb_only_ops; /* aiv_shard / aic_gather: REF cannot run it, ptodb can */
+    int uses_ptodb_only_ops; /* 1: REF lacks a handler for an op ptodb implements (aiv_shard, sin, ...): REF cannot run it, ptodb can; -1: some op neither runs */
     struct xarena *arena;
 } xprogram;
 
@@ -162,6 +162,9 @@ void exec_program_free(xprogram *p);
 
 /* The function index of a name, or -1. */
 int exec_program_find(const xprogram *p, const char *name);
+/* 1 for the ops the lowering runs itself rather than through the op table
+ * (REF's no-op system ops: sync, barriers, pipe setup, tfree). */
+int exec_program_runs_op(int op);
 
 /* Lowers a type annotation (pl.Tensor[...], pl.Tile[...], pl.Scalar[...]). */
 void exec_type_lower(const ir_expr *annot, exec_type *out);

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "exec/kernel_util.h"
 #include "exec/machine_int.h"
 #include "ir/ast.h"
 
@@ -42,31 +43,6 @@ static int category(dtype_id dt)
     if (dt == DTYPE_BOOL)
         return 0;
     return dtype_is_float(dt) ? 2 : 1;
-}
-
-static dtype_id promote(dtype_id a, dtype_id b)
-{
-    if (a == b)
-        return a;
-    int ca = category(a), cb = category(b);
-    if (ca != cb)
-        return ca > cb ? a : b;
-    if (ca == 2) {
-        if ((a == DTYPE_BF16 && b == DTYPE_FP16) || (a == DTYPE_FP16 && b == DTYPE_BF16))
-            return DTYPE_FP32;
-        return dtype_size(a) >= dtype_size(b) ? a : b;
-    }
-    if (ca == 1) {
-        int ua = dtype_kind_of(a) == DTYPE_KIND_UINT, ub = dtype_kind_of(b) == DTYPE_KIND_UINT;
-        if (ua != ub) {
-            dtype_id s = ua ? b : a, u = ua ? a : b;
-            if (dtype_size(s) > dtype_size(u))
-                return s;
-            return dtype_size(u) == 1 ? DTYPE_INT16 : dtype_size(u) == 2 ? DTYPE_INT32 : DTYPE_INT64;
-        }
-        return dtype_size(a) >= dtype_size(b) ? a : b;
-    }
-    return a;
 }
 
 static ptodb_status zero_div(exec_ctx *ctx, int is_float, int op)
@@ -189,13 +165,15 @@ static ptodb_status int_binop(exec_ctx *ctx, int op, int64_t a, int64_t b, value
             *out = value_float(pow((double)a, (double)b));
             return PTODB_OK;
         }
-        r = 1;
-        for (int64_t k = 0; k < b; k++) {
+        if (a == 0 || a == 1 || a == -1) {
+            /* the bases whose powers never grow: (-1) ** b by parity */
+            r = a == 0 ? (b == 0) : a == 1 ? 1 : (b % 2 ? -1 : 1);
+            break;
+        }
+        r = 1; /* |a| >= 2 overflows within 63 steps */
+        for (int64_t k = 0; k < b; k++)
             if (__builtin_mul_overflow(r, a, &r))
                 return overflow(ctx);
-            if (r == 0 || r == 1)
-                break;
-        }
         break;
     case IR_BINOP_BITAND: r = a & b; break;
     case IR_BINOP_BITOR: r = a | b; break;
@@ -262,11 +240,12 @@ static ptodb_status tensor_binop(exec_ctx *ctx, int op, const num *a, const num 
 {
     dtype_id dt;
     if (a->kind == 3 && b->kind == 3) {
-        dt = promote(a->t->dtype, b->t->dtype);
+        /* torch.promote_types on REF's storage dtypes: the kernels' rule */
+        dt = kernel_promote(a->t->dtype, b->t->dtype);
     } else {
         const num *t = a->kind == 3 ? a : b;
         const num *s = a->kind == 3 ? b : a;
-        dt = t->t->dtype;
+        dt = kernel_ref_dtype(t->t->dtype);
         int cs = s->kind == 2 ? 2 : s->kind == 1 ? 1 : 0;
         if (cs > category(dt))
             dt = cs == 2 ? DTYPE_FP32 : DTYPE_INT64;

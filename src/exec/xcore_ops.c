@@ -303,6 +303,8 @@ void exec_ops_register_xcore(op_fn *table)
     table[IR_OP_TILE_TPOP_FROM_AIV] = op_tpop_from_aiv;
     if (!table[IR_OP_TILE_GET_SUBBLOCK_IDX])
         table[IR_OP_TILE_GET_SUBBLOCK_IDX] = op_get_subblock_idx;
+    /* REF has no tensor form; it is the tile form's lane (docs/ops.md) */
+    table[IR_OP_TENSOR_GET_SUBBLOCK_IDX] = op_get_subblock_idx;
     table[IR_OP_TILE_AIV_SHARD] = op_aiv_shard;
     table[IR_OP_TILE_AIC_GATHER] = op_aic_gather;
     table[IR_OP_TENSOR_AIV_SHARD] = op_aiv_shard; /* the tensor forms (before pass 11) */

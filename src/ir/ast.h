@@ -169,6 +169,9 @@ typedef struct ir_ref {
 #define IR_EF_PARENS 0x4u   /* the source had grouping parentheses; the printer
                                keeps them only around keyword values (predicate=(...)) */
 #define IR_EF_TUPLE_SUB 0x8u /* SUBSCRIPT: the index was a tuple x[a, b] */
+#define IR_EF_NEWER 0x10u    /* CALL or ATTR: an op, enum value, dtype or name under
+                              * pl. this ptodb does not know (a newer PyPTO?): the
+                              * resolver warned; evaluating it stops a run */
 
 struct ir_expr {
     uint8_t kind;  /* ir_expr_kind */

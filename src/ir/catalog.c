@@ -4,7 +4,7 @@
 #include <string.h>
 
 static const ir_op_info op_table[] = {
-#define IR_OP(id, name, fam, lo, hi) {name, IR_OPFAM_##fam, lo, hi},
+#define IR_OP(id, name, fam, lo, hi, src, ref, test) {name, IR_OPFAM_##fam, lo, hi, IR_OPSRC_##src, ref, test},
 #include "ir/ops.def"
 #undef IR_OP
 };
@@ -67,6 +67,16 @@ int ir_op_lookup(const char *name, size_t len)
 const char *ir_op_family_name(ir_op_family fam)
 {
     return (unsigned)fam < IR_OPFAM_COUNT ? family_names[fam] : "?";
+}
+
+const char *ir_op_source_name(ir_op_source src)
+{
+    static const char *const names[] = {
+#define IR_OPSRC_NAME(id, label) label,
+        IR_OPSRC_LIST(IR_OPSRC_NAME)
+#undef IR_OPSRC_NAME
+    };
+    return (unsigned)src < IR_OPSRC_COUNT ? names[src] : "?";
 }
 
 const char *ir_builtin_name(int id)

@@ -65,11 +65,7 @@ IR_MALFORMED = \
 	tests/data/malformed/undefined_return.py \
 	tests/data/malformed/unexpected_indent.py \
 	tests/data/malformed/unknown_builtin.py \
-	tests/data/malformed/unknown_dtype.py \
-	tests/data/malformed/unknown_enum.py \
 	tests/data/malformed/unknown_function.py \
-	tests/data/malformed/unknown_op.py \
-	tests/data/malformed/unknown_op_pld.py \
 	tests/data/malformed/unmatched_paren.py \
 	tests/data/malformed/unterminated_string.py \
 	tests/data/malformed/wrong_arity_call.py \

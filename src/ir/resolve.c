@@ -47,6 +47,20 @@ static void rerr(resolver *r, const ir_span *sp, const char *fmt, ...)
     r->errors++;
 }
 
+static void rwarn(resolver *r, const ir_span *sp, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void rwarn(resolver *r, const ir_span *sp, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    diag_loc loc = {r->m->path, (int)sp->line, (int)sp->col};
+    const char *line = sp->col >= 1 && sp->start + 1 >= sp->col
+                           ? r->m->src + sp->start - (sp->col - 1)
+                           : NULL;
+    diag_vreport(r->sink, DIAG_WARNING, loc, line, fmt, ap);
+    va_end(ap);
+}
+
 /* Names are shown at most 60 bytes long in messages. */
 #define NAME_SHOWN(sym) (int)((sym)->len > 60 ? 60 : (sym)->len), (sym)->text, \
                         (sym)->len > 60 ? "..." : ""
@@ -296,7 +310,11 @@ static void resolve_attr(resolver *r, ir_expr *e)
         e->res.id = b;
         return;
     }
-    rerr(r, &e->span, "unknown name '%s'", buf);
+    /* A pl.* name this ptodb does not know (pl.TileLayout.Z, pl.FP4): a dump
+     * from a newer PyPTO still opens; a run stops where it is evaluated. */
+    rwarn(r, &e->span, "unknown name '%s' (newer PyPTO?): ptodb runs the file until "
+          "a statement needs it", buf);
+    e->flags |= IR_EF_NEWER;
 }
 
 static void check_arity(resolver *r, ir_expr *e, const char *what, int lo, int hi)
@@ -414,9 +432,13 @@ static void resolve_call(resolver *r, ir_expr *e)
         resolve_args(r, e, 0);
         return;
     }
-    if (irn && is_op_namespace(ir, irn))
-        rerr(r, &c->span, "unknown op '%s'", ir);
-    else
+    if (irn && is_op_namespace(ir, irn)) {
+        /* an op of a newer PyPTO: the file opens, lists and diffs; a run
+         * stops at the first statement that calls it */
+        rwarn(r, &c->span, "unknown op '%s' (newer PyPTO?): ptodb runs the file until a "
+              "statement calls it", ir);
+        e->flags |= IR_EF_NEWER;
+    } else
         rerr(r, &c->span, "unknown builtin '%s'", buf);
     resolve_args(r, e, 0);
 }

@@ -42,7 +42,7 @@
 /* ---- the op catalogue (ops.def) ---- */
 
 typedef enum {
-#define IR_OP(id, name, fam, lo, hi) IR_OP_##id,
+#define IR_OP(id, name, fam, lo, hi, src, ref, test) IR_OP_##id,
 #include "ir/ops.def"
 #undef IR_OP
     IR_OP_COUNT
@@ -59,10 +59,23 @@ typedef enum {
     IR_OPFAM_COUNT
 } ir_op_family;
 
+/* Where an op's semantics come from (ops.def's SEMANTICS column). */
+#define IR_OPSRC_LIST(X) X(NONE, "-") X(TORCH, "torch_codegen") X(ISA, "pto-isa") X(HAND, "hand")
+
+typedef enum {
+#define IR_OPSRC_ENUM(id, label) IR_OPSRC_##id,
+    IR_OPSRC_LIST(IR_OPSRC_ENUM)
+#undef IR_OPSRC_ENUM
+    IR_OPSRC_COUNT
+} ir_op_source;
+
 typedef struct ir_op_info {
     const char *name;    /* IR name: "tile.add", "pld.tensor.window" */
     ir_op_family family;
     int min_args, max_args; /* printed positional arguments */
+    ir_op_source source;    /* where ptodb's semantics come from; NONE: not implemented */
+    int ref;                /* torch_codegen has a handler */
+    const char *tested_by;  /* file under tests/ exercising it, "" when none */
 } ir_op_info;
 
 /* The catalogue entry of an op id; NULL when out of range. */
@@ -70,6 +83,8 @@ const ir_op_info *ir_op_info_get(int id);
 /* The op id of an IR name (len bytes), or -1. */
 int ir_op_lookup(const char *name, size_t len);
 const char *ir_op_family_name(ir_op_family fam);
+/* "torch_codegen", "pto-isa", "hand" or "-". */
+const char *ir_op_source_name(ir_op_source src);
 
 /* ---- builtins (builtins.def) ---- */
 

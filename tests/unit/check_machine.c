@@ -337,6 +337,225 @@ START_TEST(test_scalar_tensor_arith)
 }
 END_TEST
 
+/* Runs "return EXPR" over two 0-d tensor parameters a, b of the given dtypes
+ * (values va, vb); returns the result (a 0-d tensor) for the caller. */
+static tensor *scalar_expr(const char *expr, const char *ta, dtype_id da, double va,
+                           const char *tb, dtype_id db, double vb)
+{
+    char body[1024];
+    snprintf(body, sizeof body,
+             "    @pl.function(type=pl.FunctionType.Orchestration)\n"
+             "    def main(self, a: pl.Scalar[pl.%s], b: pl.Scalar[pl.%s]) -> pl.Scalar[pl.INT32]:\n"
+             "        r: pl.Scalar[pl.INT32] = %s\n"
+             "        return r\n",
+             ta, tb, expr);
+    loaded L;
+    load(&L, body);
+    value args[2] = {value_tensor(tensor_zeros(da, 0, NULL, NULL)),
+                     value_tensor(tensor_zeros(db, 0, NULL, NULL))};
+    tensor_set(args[0].u.t, NULL, va);
+    tensor_set(args[1].u.t, NULL, vb);
+    value r;
+    char err[1024];
+    ck_assert_msg(run_entry(&L, args, 2, &r, err, sizeof err, EXEC_SCHED_FIXED) == PTODB_OK, "%s",
+                  err);
+    ck_assert_int_eq(r.kind, VAL_TENSOR);
+    tensor *t = tensor_ref(r.u.t);
+    value_clear(&r);
+    value_clear(&args[0]);
+    value_clear(&args[1]);
+    unload(&L);
+    return t;
+}
+
+/* One promotion rule for scalar (0-d) arithmetic and the kernels: REF holds
+ * uint16 as torch.int32 (and uint32/uint64 as int64), so uint16 operands
+ * promote as int32 does: 65535 + 1 is 65536, not a uint16 wrap to 0, and
+ * uint16 + uint8 / uint16 + bool are int32 (kernel_promote's answer). */
+START_TEST(test_scalar_uint16_promotion)
+{
+    static const struct {
+        const char *expr, *ta, *tb;
+        dtype_id da, db;
+        double va, vb, e;
+        dtype_id edt;
+    } cases[] = {
+        {"a + b", "UINT16", "UINT16", DTYPE_UINT16, DTYPE_UINT16, 65535, 1, 65536, DTYPE_INT32},
+        {"a + b", "UINT16", "UINT8", DTYPE_UINT16, DTYPE_UINT8, 65535, 255, 65790, DTYPE_INT32},
+        {"a * b", "UINT16", "BOOL", DTYPE_UINT16, DTYPE_BOOL, 65535, 1, 65535, DTYPE_INT32},
+        {"a - b", "UINT16", "INT16", DTYPE_UINT16, DTYPE_INT16, 0, 32767, -32767, DTYPE_INT32},
+        {"a + 1", "UINT16", "INT8", DTYPE_UINT16, DTYPE_INT8, 65535, 0, 65536, DTYPE_INT32},
+        {"a + b", "INT8", "UINT8", DTYPE_INT8, DTYPE_UINT8, -128, 255, 127, DTYPE_INT16},
+        {"a + b", "BF16", "FP16", DTYPE_BF16, DTYPE_FP16, 1.5, 0.25, 1.75, DTYPE_FP32},
+        {"a // b", "UINT16", "INT32", DTYPE_UINT16, DTYPE_INT32, 7, -2, -4, DTYPE_INT32},
+        {"a < b", "UINT16", "INT32", DTYPE_UINT16, DTYPE_INT32, 65535, -1, 0, DTYPE_BOOL},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        tensor *t = scalar_expr(cases[k].expr, cases[k].ta, cases[k].da, cases[k].va, cases[k].tb,
+                                cases[k].db, cases[k].vb);
+        ck_assert_msg(t->dtype == cases[k].edt, "case %zu (%s): dtype %d, expected %d", k,
+                      cases[k].expr, (int)t->dtype, (int)cases[k].edt);
+        ck_assert_msg(tensor_get(t, NULL) == cases[k].e, "case %zu (%s): %.17g, expected %.17g", k,
+                      cases[k].expr, tensor_get(t, NULL), cases[k].e);
+        tensor_unref(t);
+    }
+}
+END_TEST
+
+/* The value of "return EXPR" in an Orchestration function of no parameters
+ * (ret declares the return type), or the error message in err. */
+static ptodb_status python_expr(const char *expr, const char *ret, value *r, char *err, size_t n)
+{
+    char body[1024];
+    snprintf(body, sizeof body,
+             "    @pl.function(type=pl.FunctionType.Orchestration)\n"
+             "    def main(self) -> pl.Scalar[pl.%s]:\n"
+             "        return %s\n",
+             ret, expr);
+    loaded L;
+    load(&L, body);
+    ptodb_status st = run_entry(&L, NULL, 0, r, err, n, EXEC_SCHED_FIXED);
+    unload(&L);
+    return st;
+}
+
+/* Python scalar arithmetic (scalar.c) by hand: ints are Python's (floor
+ * division and modulo, ** by repeated multiplication, (-1) ** odd is -1,
+ * shifts, bit ops, comparisons as bools, / gives a float), floats follow
+ * Python's float // and % (sign of the divisor), and the errors Python
+ * raises (ZeroDivisionError, negative shift count) or ptodb's 64-bit
+ * overflow message. */
+START_TEST(test_python_scalar_ops)
+{
+    static const struct { const char *expr; int64_t e; } ints[] = {
+        {"2 ** 10", 1024}, {"(-1) ** 3", -1}, {"(-1) ** 4", 1}, {"(-2) ** 3", -8}, {"0 ** 0", 1},
+        {"7 & 3", 3}, {"5 | 2", 7}, {"6 ^ 3", 5}, {"1 << 4", 16}, {"-16 >> 2", -4},
+        {"-1 >> 70", -1}, {"-9 // 4", -3}, {"-9 % 4", 3}, {"9 % -4", -3},
+    };
+    char err[2048];
+    for (size_t k = 0; k < sizeof ints / sizeof ints[0]; k++) {
+        value r;
+        ck_assert_msg(python_expr(ints[k].expr, "INDEX", &r, err, sizeof err) == PTODB_OK, "%s: %s",
+                      ints[k].expr, err);
+        ck_assert_msg(r.kind == VAL_INT && r.u.i == ints[k].e, "%s: got kind %d value %lld",
+                      ints[k].expr, (int)r.kind, (long long)r.u.i);
+        value_clear(&r);
+    }
+    static const struct { const char *expr; double e; } floats[] = {
+        {"7 / 2", 3.5}, {"7.5 // 2", 3.0}, {"-7.5 % 2", 0.5}, {"7.5 % -2", -0.5},
+        {"2.0 ** -1", 0.5}, {"2 ** -2", 0.25}, {"1.5 * 4", 6.0},
+    };
+    for (size_t k = 0; k < sizeof floats / sizeof floats[0]; k++) {
+        value r;
+        ck_assert_msg(python_expr(floats[k].expr, "FP32", &r, err, sizeof err) == PTODB_OK, "%s: %s",
+                      floats[k].expr, err);
+        ck_assert_msg(r.kind == VAL_FLOAT && r.u.f == floats[k].e, "%s: got kind %d value %.17g",
+                      floats[k].expr, (int)r.kind, r.u.f);
+        value_clear(&r);
+    }
+    value r;
+    ck_assert(python_expr("3 < 4", "BOOL", &r, err, sizeof err) == PTODB_OK);
+    ck_assert_int_eq(r.kind, VAL_BOOL);
+    ck_assert_int_eq(r.u.b, 1);
+    ck_assert(python_expr("2.5 >= 3", "BOOL", &r, err, sizeof err) == PTODB_OK);
+    ck_assert_int_eq(r.u.b, 0);
+    static const struct { const char *expr, *msg; } errs[] = {
+        {"1.0 // 0", "ZeroDivisionError: float floor division by zero"},
+        {"1 % 0", "ZeroDivisionError: integer division or modulo by zero"},
+        {"1 / 0", "ZeroDivisionError: division by zero"},
+        {"0 ** -1", "ZeroDivisionError: 0.0 cannot be raised to a negative power"},
+        {"1 << -1", "ValueError: negative shift count"},
+        {"1 << 63", "integer overflow"},
+        {"3 ** 40", "integer overflow"},
+    };
+    for (size_t k = 0; k < sizeof errs / sizeof errs[0]; k++) {
+        ck_assert_msg(python_expr(errs[k].expr, "INDEX", &r, err, sizeof err) != PTODB_OK, "%s ran",
+                      errs[k].expr);
+        ck_assert_msg(strstr(err, errs[k].msg) != NULL, "%s: %s", errs[k].expr, err);
+    }
+}
+END_TEST
+
+/* REF's no-op system ops run as nothing (their operands are not evaluated). */
+START_TEST(test_system_noops)
+{
+    int64_t v = run_int(
+        "    @pl.function(type=pl.FunctionType.Orchestration)\n"
+        "    def main(self) -> pl.Scalar[pl.INDEX]:\n"
+        "        pl.system.sync_src()\n"
+        "        pl.system.sync_dst()\n"
+        "        pl.system.sync_set(0)\n"
+        "        pl.system.sync_wait(0)\n"
+        "        pl.system.set_ffts(0)\n"
+        "        pl.system.bar_v()\n"
+        "        pl.system.bar_m()\n"
+        "        pl.system.bar_all()\n"
+        "        pl.system.fence()\n"
+        "        pl.system.cacheinvalid()\n"
+        "        pl.system.aic_initialize_pipe(0, 0, dir_mask=1, slot_size=64, slot_num=4)\n"
+        "        pl.system.aiv_initialize_pipe(0, 0, dir_mask=2, slot_size=64, slot_num=4)\n"
+        "        pl.system.reserve_buffer()\n"
+        "        pl.system.import_peer_buffer()\n"
+        "        pl.system.tfree_to_aic(0)\n"
+        "        pl.system.tfree_to_aiv(0)\n"
+        "        return 7\n",
+        NULL, 0);
+    ck_assert_int_eq(v, 7);
+}
+END_TEST
+
+/* aiv_shard splits a tile between the two lanes of a split_aiv region
+ * (UP_DOWN: lane 0 the top rows), aic_gather joins the halves again: the
+ * stored rows equal the input (ptodb's own definition, docs/ops.md). Runs
+ * both forms: pl.tile.aiv_shard(, pl.tile.aic_gather( and (before pass 11)
+ * pl.tensor.aiv_shard(, pl.tensor.aic_gather(. */
+START_TEST(test_shard_and_gather)
+{
+    static const char *const forms[2] = {"tile", "tensor"};
+    for (int k = 0; k < 2; k++) {
+        char body[2048];
+        snprintf(body, sizeof body,
+                 "    @pl.function(type=pl.FunctionType.InCore)\n"
+                 "    def k(a: pl.Tensor[[4, 4], pl.FP32], out: pl.Out[pl.Tensor[[4, 4], pl.FP32]]) -> pl.Tensor[[4, 4], pl.FP32]:\n"
+                 "        t: pl.Tile[[4, 4], pl.FP32, pl.Mem.Vec] = pl.tile.load(a, [0, 0], [4, 4], [4, 4], target_memory=pl.Mem.Vec)\n"
+                 "        for aiv_id in pl.split_aiv(2, mode=pl.SplitMode.UP_DOWN):\n"
+                 "            h: pl.Tile[[2, 4], pl.FP32, pl.Mem.Vec] = pl.%s.aiv_shard(t)\n"
+                 "            g: pl.Tile[[4, 4], pl.FP32, pl.Mem.Vec] = pl.%s.aic_gather(h)\n"
+                 "            h2: pl.Tile[[2, 4], pl.FP32, pl.Mem.Vec] = pl.tile.slice(g, [2, 4], [aiv_id * 2, 0])\n"
+                 "            o: pl.Tensor[[4, 4], pl.FP32] = pl.tile.store(h2, [aiv_id * 2, 0], out)\n"
+                 "        return out\n"
+                 "    @pl.function(type=pl.FunctionType.Orchestration)\n"
+                 "    def main(self, a: pl.Tensor[[4, 4], pl.FP32], out: pl.Out[pl.Tensor[[4, 4], pl.FP32]]) -> pl.Tensor[[4, 4], pl.FP32]:\n"
+                 "        r: pl.Tensor[[4, 4], pl.FP32] = self.k(a, out)\n"
+                 "        return r\n",
+                 forms[k], forms[k]);
+        loaded L;
+        load(&L, body);
+        ck_assert_int_eq(L.p->uses_ptodb_only_ops, 1);
+        int64_t shape[2] = {4, 4};
+        value args[2] = {value_tensor(tensor_zeros(DTYPE_FP32, 2, shape, NULL)),
+                         value_tensor(tensor_zeros(DTYPE_FP32, 2, shape, NULL))};
+        for (int i = 0; i < 16; i++) {
+            int64_t idx[2] = {i / 4, i % 4};
+            tensor_set(args[0].u.t, idx, i - 5.5);
+        }
+        value r;
+        char err[1024];
+        ck_assert_msg(run_entry(&L, args, 2, &r, err, sizeof err, EXEC_SCHED_FIXED) == PTODB_OK,
+                      "%s", err);
+        ck_assert_int_eq(r.kind, VAL_TENSOR);
+        for (int i = 0; i < 16; i++) {
+            int64_t idx[2] = {i / 4, i % 4};
+            ck_assert_double_eq(tensor_get(r.u.t, idx), i - 5.5);
+        }
+        value_clear(&r);
+        value_clear(&args[0]);
+        value_clear(&args[1]);
+        unload(&L);
+    }
+}
+END_TEST
+
 /* ---- cross-core ------------------------------------------------------------ */
 
 static const char *GROUP_TAIL =
@@ -858,6 +1077,10 @@ static Suite *machine_suite(void)
     tcase_add_test(tc, test_unbound_name);
     tcase_add_test(tc, test_step_api);
     tcase_add_test(tc, test_scalar_tensor_arith);
+    tcase_add_test(tc, test_system_noops);
+    tcase_add_test(tc, test_scalar_uint16_promotion);
+    tcase_add_test(tc, test_python_scalar_ops);
+    tcase_add_test(tc, test_shard_and_gather);
     suite_add_tcase(s, tc);
     TCase *x = tcase_create("xcore");
     tcase_add_test(x, test_group_split_push_pop);

@@ -1,0 +1,44 @@
+/* The op catalogue table (op_catalogue.h). */
+#include "exec/op_catalogue.h"
+
+#include "exec/program.h"
+#include "ir/resolve.h"
+
+int exec_op_implemented(const op_fn *table, int op)
+{
+    return (op >= 0 && op < IR_OP_COUNT && table[op]) || exec_program_runs_op(op);
+}
+
+/* The multi-rank families: left for a later issue (docs/ops.md). */
+static int multi_rank(ir_op_family fam)
+{
+    return fam == IR_OPFAM_PLD_SYSTEM || fam == IR_OPFAM_PLD_TENSOR || fam == IR_OPFAM_PLD_TILE ||
+           fam == IR_OPFAM_BUILTIN_TENSOR || fam == IR_OPFAM_DIST;
+}
+
+void exec_op_catalogue_print(strbuf *out)
+{
+    op_fn table[IR_OP_COUNT];
+    exec_ops_init(table);
+    int implemented = 0, ref = 0, tested = 0, later = 0, by_src[IR_OPSRC_COUNT] = {0};
+    strbuf_printf(out, "%-34s %-11s %-13s %-3s %s\n", "OP", "IMPLEMENTED", "SEMANTICS", "REF",
+                  "TESTED BY");
+    for (int op = 0; op < IR_OP_COUNT; op++) {
+        const ir_op_info *info = ir_op_info_get(op);
+        int impl = exec_op_implemented(table, op);
+        const char *state = impl ? "yes" : multi_rank(info->family) ? "later" : "no";
+        implemented += impl;
+        ref += info->ref;
+        tested += impl && info->tested_by[0];
+        later += !impl && multi_rank(info->family);
+        by_src[info->source]++;
+        strbuf_printf(out, "%-34s %-11s %-13s %-3s %s\n", info->name, state,
+                      ir_op_source_name(info->source), info->ref ? "yes" : "no",
+                      info->tested_by[0] ? info->tested_by : "-");
+    }
+    strbuf_printf(out,
+                  "%d ops: %d implemented (%d from torch_codegen, %d from pto-isa, %d by hand), "
+                  "%d tested; REF handles %d; %d multi-rank ops left for later; %d not implemented.\n",
+                  IR_OP_COUNT, implemented, by_src[IR_OPSRC_TORCH], by_src[IR_OPSRC_ISA],
+                  by_src[IR_OPSRC_HAND], tested, ref, later, IR_OP_COUNT - implemented - later);
+}

@@ -1,0 +1,38 @@
+#!/bin/sh
+# A pass using an op torch_codegen has no handler for but ptodb implements
+# (tile.sin, before LowerCompositeOps) runs by the op's definition: --run and
+# --batch say "REF cannot run this file (...); ptodb ran it" and the verdict
+# is ptodb's. The case is a copy of examples/mlp made here with one line added.
+set -e
+. "$top_srcdir/tests/cli/lib.sh"
+
+work=$(mktemp -d) || fail "mktemp"
+trap 'rm -rf "$work"' EXIT
+cp -R "$top_srcdir/examples/mlp" "$work/mlp"
+f="$work/mlp/passes_dump/18_after_InferTileMemorySpace.py"
+grep -q 'pl.tile.rsqrt(t__tile_3)' "$f" || fail "examples/mlp changed: no rsqrt line in $f"
+sed '/pl\.tile\.rsqrt(t__tile_3)/a\
+        unused__tile: pl.Tile[[1, 16], pl.FP32, pl.Mem.Vec] = pl.tile.sin(t__tile_3)' "$f" >"$work/p.py"
+mv "$work/p.py" "$f"
+
+note="note: REF cannot run this file ($f:18:63: ValueError: Unsupported op 'tile.sin' in torch_codegen. Register a handler in _OP_MAP or use a GlobalVar for cross-function calls.); ptodb ran it and compares with golden"
+run_ptodb --run "$f"
+expect_eq "--run exit" 0 "$rc"
+expect_contains "--run note" "$note" "$out"
+expect_contains "--run verdict" "validate tensor: 'out', max_abs_diff: 0.000000e+00, pass: True" "$out"
+run_ptodb --batch "$work/mlp"
+expect_eq "--batch exit" 0 "$rc"
+expect_contains "--batch note" "$note" "$out"
+
+# tile.maximums with a literal float: REF's torch.maximum raises TypeError
+# (a Python number is not a Tensor); ptodb runs it by definition.
+g="$work/mlp/passes_dump/11_after_ConvertTensorToTileOps.py"
+grep -q 'pl.tile.rsqrt(t__tile_3)' "$g" || fail "examples/mlp changed: no rsqrt line in $g"
+sed '/pl\.tile\.rsqrt(t__tile_3)/a\
+        clamped__tile: pl.Tile[[1, 16], pl.FP32, pl.Mem.Vec] = pl.tile.maximums(t__tile_3, 0.0)' "$g" >"$work/p.py"
+mv "$work/p.py" "$g"
+run_ptodb --run "$g"
+expect_eq "maximums --run exit" 0 "$rc"
+expect_contains "maximums note" "note: REF cannot run this file ($g:18:64: TypeError: maximum(): argument 'other' (position 2) must be Tensor, not float); ptodb ran it and compares with golden" "$out"
+expect_contains "maximums verdict" "validate tensor: 'out', max_abs_diff: 0.000000e+00, pass: True" "$out"
+exit 0
