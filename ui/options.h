@@ -35,7 +35,8 @@
     X(METRICS, "metrics", 0, NONE, NULL, "with --batch: share outside tolerance, first bad index, max rel error, NaN/Inf, ULP") \
     X(JSON, "json", 0, REQUIRED, "FILE", "with --batch: write the report as JSON to FILE (- for stdout)") \
     X(BISECT, "bisect", 0, NONE, NULL, "with --batch: find the first failing pass and its first differing statement") \
-    X(HEATMAP, "heatmap", 0, NONE, NULL, "with --batch: print a heat grid of |actual - golden| per output")
+    X(HEATMAP, "heatmap", 0, NONE, NULL, "with --batch: print a heat grid of |actual - golden| per output") \
+    X(MAX_TENSOR_BYTES, "max-tensor-bytes", 0, REQUIRED, "N", "largest tensor to load or allocate, in bytes (suffix K, M, G or T; default 16G, or half the memory when less)")
 
 typedef enum {
 #define PTODB_OPTION_ENUM(id, name, short_name, kind, arg, help) OPT_##id,

@@ -52,6 +52,9 @@ session *startup_session_hooked(const ptodb_cli *cli, session_output_fn out, voi
         session_set_output(s, out, ctx);
     if (hook)
         session_set_command_hook(s, hook, ctx, hook_names);
+    const char *max_bytes = ptodb_cli_value(cli, OPT_MAX_TENSOR_BYTES);
+    if (max_bytes)
+        session_set(s, SETTING_MAX_TENSOR_BYTES, max_bytes, "--max-tensor-bytes");
     char cwd[PATH_MAX];
     rc_options rc = {
         .no_init = cli->given[OPT_NX] > 0,

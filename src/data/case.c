@@ -627,7 +627,19 @@ ptodb_status case_bind(const case_info *c, const case_param *params, size_t n, c
             st = PTODB_ERR_RESOLVE;
             continue;
         }
-        if (out[i].t && p->is_tensor && dtype_torch_storage(p->dtype) != out[i].t->dtype)
+        if (!out[i].t) {
+            /* the working copy: within the limit when loaded, but the memory
+             * may not be there (or a zero-filled output may be too large) */
+            const case_tensor *src = in ? in : gold;
+            uint64_t bytes = src ? tensor_shape_bytes(src->t->dtype, src->t->ndim, src->t->shape)
+                                 : tensor_shape_bytes(p->dtype, p->ndim, p->shape);
+            diag_report(sink, DIAG_ERROR, (diag_loc){src ? src->path : NULL, 0, 0}, NULL,
+                        "cannot allocate %llu bytes for the working copy of '%s'%s", (unsigned long long)bytes,
+                        p->name, bytes > tensor_max_bytes() ? " (beyond --max-tensor-bytes)" : ": out of memory");
+            st = PTODB_ERR_NOMEM;
+            continue;
+        }
+        if (p->is_tensor && dtype_torch_storage(p->dtype) != out[i].t->dtype)
             diag_report(sink, DIAG_WARNING, (diag_loc){NULL, 0, 0}, NULL,
                         "parameter '%s' is %s but its data '%s' is %s (REF's dtype assertion would fail)",
                         p->name, dtype_pl_name(p->dtype), key, dtype_name(out[i].t->dtype));

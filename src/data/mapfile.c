@@ -28,7 +28,7 @@ ptodb_status mapfile_open(const char *path, mapfile **out, diag_sink *sink)
         close(fd);
         return PTODB_ERR_IO;
     }
-    if ((uint64_t)sb.st_size > (uint64_t)TENSOR_MAX_BYTES + ((uint64_t)1 << 30)) {
+    if ((uint64_t)sb.st_size > (uint64_t)tensor_max_bytes() + ((uint64_t)1 << 30)) {
         /* No tensor could use it; refusing early also keeps a hostile
          * sparse file from being read in full. */
         diag_report(sink, DIAG_ERROR, loc, NULL, "file too large (%lld bytes)", (long long)sb.st_size);

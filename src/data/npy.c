@@ -243,9 +243,11 @@ ptodb_status npy_load(const char *path, dtype_id hint, tensor **out, diag_sink *
     {
         size_t es = dtype_size(dt), doff = hoff + hlen;
         int64_t n = tensor_shape_numel(h.ndim, h.shape);
-        if (n < 0 || (uint64_t)n > TENSOR_MAX_BYTES / es) {
+        char why[400];
+        if (n < 0 || tensor_check_limit(dt, h.ndim, h.shape, why, sizeof why) != 0) {
             st = PTODB_ERR_FORMAT;
-            diag_report(sink, DIAG_ERROR, (diag_loc){path, 0, 0}, NULL, "array shape is too large");
+            diag_report(sink, DIAG_ERROR, (diag_loc){path, 0, 0}, NULL, "array shape is too large%s%s",
+                        n < 0 ? "" : ": ", n < 0 ? "" : why);
             goto done;
         }
         size_t need = (size_t)n * es;
@@ -352,8 +354,11 @@ ptodb_status raw_load(const char *path, dtype_id dt, int ndim, const int64_t *sh
     *out = NULL;
     size_t es = dtype_size(dt);
     int64_t n = tensor_shape_numel(ndim, shape);
-    if (n < 0 || es == 0 || (uint64_t)n > TENSOR_MAX_BYTES / es)
-        NPY_ERR("bad or too large shape for raw data");
+    char why[400];
+    if (n < 0 || es == 0)
+        NPY_ERR("bad shape for raw data");
+    if (tensor_check_limit(dt, ndim, shape, why, sizeof why) != 0)
+        NPY_ERR("raw data %s", why);
     mapfile *m;
     ptodb_status st = mapfile_open(path, &m, sink);
     if (st != PTODB_OK)

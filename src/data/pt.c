@@ -137,7 +137,7 @@ static ptodb_status pt_get_storage(pt_ctx *ctx, const pk_value *pid, dtype_id *d
     zip_entry *e = (zip_entry *)zip_find(&ctx->zip, name);
     if (!e)
         PT_ERR(ctx, "storage record '%s' is missing from the archive", name);
-    if (numel > TENSOR_MAX_BYTES / esize)
+    if (numel > tensor_max_bytes() / esize)
         PT_ERR(ctx, "storage '%s' claims %llu elements: too large", key, (unsigned long long)numel);
     if (e->size != numel * esize) {
         if (untyped)
@@ -203,6 +203,11 @@ static ptodb_status pt_build_tensor(pt_ctx *ctx, const pk_value *call, tensor **
         PT_ERR(ctx, "tensor size has %d entries but stride has %d", nd, ns);
     if (tensor_shape_numel(nd, shape) < 0)
         PT_ERR(ctx, "tensor shape overflows");
+    /* A view may claim far more elements than its storage holds (stride 0):
+     * what it costs to copy or scan is its shape, not its storage. */
+    char why[400];
+    if (tensor_check_limit(dt, nd, shape, why, sizeof why) != 0)
+        PT_ERR(ctx, "tensor %s", why);
     ptodb_status vst;
     *out = tensor_from_storage(s, dt, nd, shape, strides, args->items[1]->i, &vst);
     if (!*out) {

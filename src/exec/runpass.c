@@ -107,6 +107,10 @@ void runpass_open(runpass_run *r, const char *path, ir_module *module, const cas
     r->nbinds = np;
     st = case_bind(c, params, np, r->binds, &sink);
     free(params);
+    if (st == PTODB_ERR_NOMEM) {
+        open_fail(r, RUNPASS_ERROR, diag_sink_error_text(&sink));
+        goto out;
+    }
     if (st != PTODB_OK) {
         char *t = diag_sink_error_text(&sink);
         strbuf sb = STRBUF_INIT;

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/mem.h"
 
@@ -16,17 +17,76 @@ static void set_status(ptodb_status *st, ptodb_status v)
         *st = v;
 }
 
+/* ---- size limit --------------------------------------------------------- */
+
+static uint64_t max_bytes; /* 0 until set or first asked: then the default */
+
+static uint64_t default_max_bytes(void)
+{
+    uint64_t limit = TENSOR_DEFAULT_MAX_BYTES;
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    if (pages > 0 && page > 0 && (uint64_t)pages <= UINT64_MAX / 2 / (uint64_t)page &&
+        (uint64_t)pages * (uint64_t)page / 2 < limit)
+        limit = (uint64_t)pages * (uint64_t)page / 2;
+    return limit;
+}
+
+uint64_t tensor_max_bytes(void)
+{
+    if (!max_bytes)
+        max_bytes = default_max_bytes();
+    return max_bytes;
+}
+
+void tensor_set_max_bytes(uint64_t limit)
+{
+    max_bytes = limit ? limit : default_max_bytes();
+}
+
+uint64_t tensor_shape_bytes(dtype_id dt, int ndim, const int64_t *shape)
+{
+    int64_t n = tensor_shape_numel(ndim, shape);
+    uint64_t b;
+    if (n < 0 || __builtin_mul_overflow((uint64_t)n, (uint64_t)dtype_size(dt), &b))
+        return UINT64_MAX;
+    return b;
+}
+
+int tensor_check_limit(dtype_id dt, int ndim, const int64_t *shape, char *msg, size_t size)
+{
+    uint64_t b = tensor_shape_bytes(dt, ndim, shape);
+    if (b <= tensor_max_bytes())
+        return 0;
+    char sh[160];
+    tensor_format_shape(ndim, shape, sh, sizeof sh);
+    char bytes[40];
+    if (b == UINT64_MAX)
+        snprintf(bytes, sizeof bytes, "more than 2^64 bytes");
+    else
+        snprintf(bytes, sizeof bytes, "%llu bytes", (unsigned long long)b);
+    snprintf(msg, size,
+             "shape %s of %s is %s, beyond the limit of %llu bytes (raise it with --max-tensor-bytes N "
+             "or `set max-tensor-bytes N`)",
+             sh, dtype_name(dt), bytes, (unsigned long long)tensor_max_bytes());
+    return -1;
+}
+
 /* ---- storage ------------------------------------------------------------ */
 
 tensor_storage *tensor_storage_new(size_t nbytes, ptodb_status *st)
 {
-    if (nbytes > TENSOR_MAX_BYTES) {
+    if (nbytes > tensor_max_bytes()) {
         set_status(st, PTODB_ERR_FORMAT);
         return NULL;
     }
     /* calloc gives zeroed, maximally aligned bytes; one extra byte keeps
-     * empty storages distinct from NULL. */
-    void *data = xcalloc(1, nbytes ? nbytes : 1);
+     * empty storages distinct from NULL. A size within the limit may still
+     * not fit in memory: the caller reports it, naming what it was for. */
+    void *data = calloc(1, nbytes ? nbytes : 1);
+    if (!data) {
+        set_status(st, PTODB_ERR_NOMEM);
+        return NULL;
+    }
     return tensor_storage_wrap(data, nbytes, NULL, NULL);
 }
 
@@ -107,7 +167,7 @@ tensor *tensor_zeros(dtype_id dt, int ndim, const int64_t *shape, ptodb_status *
         set_status(st, PTODB_ERR_SHAPE);
         return NULL;
     }
-    if ((uint64_t)n > TENSOR_MAX_BYTES / es) {
+    if ((uint64_t)n > tensor_max_bytes() / es) {
         set_status(st, PTODB_ERR_FORMAT);
         return NULL;
     }
@@ -428,7 +488,13 @@ void tensor_compute_stats(const tensor *t, tensor_stats *out)
     out->count = tensor_numel(t);
     if (out->count <= 0)
         return;
-    if (tensor_is_contiguous(t)) {
+    if (out->count > TENSOR_STATS_MAX_ELEMS) {
+        /* evenly spaced elements, the first and (nearly) the last included */
+        int64_t step = out->count / TENSOR_STATS_MAX_ELEMS + (out->count % TENSOR_STATS_MAX_ELEMS != 0);
+        for (int64_t k = 0; k < out->count; k += step)
+            stats_add(out, tensor_get_flat(t, k));
+        out->sampled = out->finite + out->nan_count + out->inf_count;
+    } else if (tensor_is_contiguous(t)) {
         const void *base = tensor_data(t);
         for (int64_t i = 0; i < out->count; i++)
             stats_add(out, dtype_load(t->dtype, base, (size_t)i));
