@@ -97,16 +97,12 @@ int mode_batch(const ptodb_cli *cli)
     if (ptodb_cli_tolerances(cli, &copt) != 0)
         return PTODB_EXIT_USAGE;
     bo.jobs = default_jobs();
-    if (ptodb_cli_value(cli, OPT_JOBS)) {
-        char *end;
-        long j = strtol(ptodb_cli_value(cli, OPT_JOBS), &end, 10);
-        if (*end || j < 1 || j > 256) {
-            fprintf(stderr, "ptodb: --jobs: expected a number from 1 to 256, got '%s'\n",
-                    ptodb_cli_value(cli, OPT_JOBS));
-            return PTODB_EXIT_USAGE;
-        }
-        bo.jobs = (int)j;
-    }
+    long long jobs;
+    int given = ptodb_cli_int(cli, OPT_JOBS, "a number", 1, 256, &jobs);
+    if (given < 0)
+        return PTODB_EXIT_USAGE;
+    if (given)
+        bo.jobs = (int)jobs;
     bo.metrics = cli->given[OPT_METRICS] > 0;
     bo.heatmap = cli->given[OPT_HEATMAP] > 0;
     int stop_at_first = cli->given[OPT_STOP_AT_FIRST] > 0;

@@ -21,6 +21,7 @@
 
 #include "base/diag.h"
 #include "base/fdio.h"
+#include "base/number.h"
 #include "base/status.h"
 #include "base/strbuf.h"
 #include "data/case.h"
@@ -54,11 +55,10 @@ int parse_run_options(const ptodb_cli *cli, machine_options *mo)
         else if (strcmp(sch, "aiv-first") == 0)
             mo->sched = EXEC_SCHED_AIV_FIRST;
         else if (strncmp(sch, "random:", 7) == 0 && sch[7]) {
-            char *end;
             mo->sched = EXEC_SCHED_RANDOM;
-            mo->seed = strtoull(sch + 7, &end, 10);
-            if (*end) {
-                fprintf(stderr, "ptodb: --schedule: bad seed in '%s'\n", sch);
+            if (parse_u64(sch + 7, &mo->seed) != 0) {
+                fprintf(stderr, "ptodb: --schedule: the seed in '%s' must be an integer from 0 to %llu\n", sch,
+                        (unsigned long long)UINT64_MAX);
                 return -1;
             }
         } else {
@@ -69,15 +69,15 @@ int parse_run_options(const ptodb_cli *cli, machine_options *mo)
     }
     const char *depth = ptodb_cli_value(cli, OPT_SLOT_DEPTH);
     if (depth) {
-        char *end;
         if (strcmp(depth, "unbounded") == 0) {
             mo->slot_depth = 0;
         } else if (strcmp(depth, "pipe") == 0) {
             mo->slot_depth = -1;
         } else {
-            long long n = strtoll(depth, &end, 10);
-            if (*end || n < 1) {
-                fprintf(stderr, "ptodb: --slot-depth: expected a positive number, pipe or unbounded, got '%s'\n",
+            long long n;
+            if (parse_int_range(depth, 1, 1000000000, &n) != 0) {
+                fprintf(stderr,
+                        "ptodb: --slot-depth: expected a number from 1 to 1000000000, pipe or unbounded, got '%s'\n",
                         depth);
                 return -1;
             }
@@ -87,9 +87,11 @@ int parse_run_options(const ptodb_cli *cli, machine_options *mo)
     const char *limit = ptodb_cli_value(cli, OPT_TIMEOUT);
     if (limit) {
         char *end;
+        errno = 0;
         double t = strtod(limit, &end);
-        if (end == limit || *end || !(t > 0) || t > 1e9) {
-            fprintf(stderr, "ptodb: --timeout: expected a number of seconds above 0, got '%s'\n", limit);
+        if (end == limit || *end || errno || !(t > 0) || t > 1e9) {
+            fprintf(stderr, "ptodb: --timeout: expected a number of seconds above 0 and at most 1e9, got '%s'\n",
+                    limit);
             return -1;
         }
         mo->time_limit = t;
@@ -326,27 +328,17 @@ int mode_run(const ptodb_cli *cli)
         return PTODB_EXIT_USAGE;
     const char *save_dir = ptodb_cli_value(cli, OPT_SAVE_OUTPUTS);
     ro.race_runs = 0;
-    if (ptodb_cli_value(cli, OPT_RACE_CHECK)) {
-        char *end;
-        long n = strtol(ptodb_cli_value(cli, OPT_RACE_CHECK), &end, 10);
-        if (*end || n < 1 || n > 100000) {
-            fprintf(stderr, "ptodb: --race-check: expected a number of schedules from 1 to 100000, got '%s'\n",
-                    ptodb_cli_value(cli, OPT_RACE_CHECK));
-            return PTODB_EXIT_USAGE;
-        }
+    long long n;
+    int given = ptodb_cli_int(cli, OPT_RACE_CHECK, "a number of schedules", 1, 100000, &n);
+    if (given < 0)
+        return PTODB_EXIT_USAGE;
+    if (given)
         ro.race_runs = (int)n;
-    }
     int jobs = 1;
-    if (ptodb_cli_value(cli, OPT_JOBS)) {
-        char *end;
-        long j = strtol(ptodb_cli_value(cli, OPT_JOBS), &end, 10);
-        if (*end || j < 1 || j > 256) {
-            fprintf(stderr, "ptodb: --jobs: expected a number from 1 to 256, got '%s'\n",
-                    ptodb_cli_value(cli, OPT_JOBS));
-            return PTODB_EXIT_USAGE;
-        }
-        jobs = (int)j;
-    }
+    if ((given = ptodb_cli_int(cli, OPT_JOBS, "a number", 1, 256, &n)) < 0)
+        return PTODB_EXIT_USAGE;
+    if (given)
+        jobs = (int)n;
     case_info c;
     if (ptodb_open_case(path, &copt, &c) != 0)
         return PTODB_EXIT_USAGE;

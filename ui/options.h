@@ -84,6 +84,11 @@ struct case_info;
  * diagnostics to stderr, frees *c and returns -1. Warnings of a case that
  * opens are not printed. */
 int ptodb_open_case(const char *path, const struct case_options *opt, struct case_info *c);
+/* The integer value of option id in [lo, hi]: 1 with *out set, 0 when the
+ * option was not given, -1 after printing "ptodb: --NAME: expected WHAT
+ * from LO to HI, got '...'" (junk, overflow, out of range). */
+int ptodb_cli_int(const ptodb_cli *cli, ptodb_option_id id, const char *what, long long lo, long long hi,
+                  long long *out);
 /* The last value of option id, or NULL when it was not given. */
 const char *ptodb_cli_value(const ptodb_cli *cli, ptodb_option_id id);
 void ptodb_cli_print_help(FILE *out);

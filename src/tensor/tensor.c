@@ -274,8 +274,14 @@ tensor *tensor_slice(const tensor *t, int dim, int64_t start, int64_t stop, int6
     int64_t shape[TENSOR_MAX_DIMS], strides[TENSOR_MAX_DIMS];
     memcpy(shape, t->shape, sizeof shape);
     memcpy(strides, t->strides, sizeof strides);
-    shape[dim] = (stop - start + step - 1) / step;
-    strides[dim] = t->strides[dim] * step;
+    /* ceil((stop - start) / step) without forming stop - start + step */
+    shape[dim] = stop == start ? 0 : 1 + (stop - start - 1) / step;
+    /* a dimension of one element never uses its stride, and a step larger
+     * than the dimension leaves one: keep the stride then (no overflow) */
+    if (shape[dim] > 1 && __builtin_mul_overflow(t->strides[dim], step, &strides[dim])) {
+        set_status(st, PTODB_ERR_BOUNDS);
+        return NULL;
+    }
     int64_t offset = t->offset + (shape[dim] > 0 ? start * t->strides[dim] : 0);
     return tensor_view(t, t->ndim, shape, strides, offset, st);
 }
