@@ -2,6 +2,7 @@
  * take the next task from a counter in shared memory (so a slow pass does
  * not hold up the others), results sent back through one pipe per worker
  * and reported to the caller in the order it asked for. */
+#include "base/input_file.h"
 #include "batch/batch.h"
 
 #include <errno.h>
@@ -35,7 +36,8 @@ const char *batch_status_name(batch_status s)
 
 static char *read_file(const char *path, size_t *len)
 {
-    FILE *f = fopen(path, "rb");
+    char why[300];
+    FILE *f = input_file_fopen(path, why, sizeof why);
     if (!f)
         return NULL;
     strbuf sb = STRBUF_INIT;

@@ -1,4 +1,5 @@
 /* Case discovery and parameter binding. */
+#include "base/input_file.h"
 #include "config.h"
 
 #include "data/case.h"
@@ -10,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/stat.h>
 
 #include "base/mem.h"
@@ -115,8 +117,10 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Sorted names of regular files in dir ending in suffix; NULL-free array. */
-static char **list_files(const char *dir, const char *suffix, size_t *n)
+/* Sorted names of regular files in dir ending in suffix; NULL-free array.
+ * Other files with the suffix (FIFOs, devices, sockets) are skipped with a
+ * warning to sink when sink is not NULL. */
+static char **list_files(const char *dir, const char *suffix, size_t *n, diag_sink *sink)
 {
     *n = 0;
     DIR *d = opendir(dir);
@@ -128,7 +132,16 @@ static char **list_files(const char *dir, const char *suffix, size_t *n)
         if (e->d_name[0] == '.' || !has_suffix(e->d_name, suffix))
             continue;
         char *full = path_join(dir, e->d_name);
-        int ok = is_file(full);
+        struct stat sb;
+        int found = stat(full, &sb) == 0, ok = found && S_ISREG(sb.st_mode);
+        if (found && !ok && sink && !S_ISDIR(sb.st_mode)) {
+            char why[300];
+            int fd = input_file_open(full, why, sizeof why);
+            if (fd >= 0)
+                close(fd); /* it became a regular file since: skip it anyway */
+            else
+                diag_report(sink, DIAG_WARNING, (diag_loc){full, 0, 0}, NULL, "ignored: %s", why);
+        }
         free(full);
         if (!ok)
             continue;
@@ -196,7 +209,7 @@ static void add_pass(case_info *c, const char *dir, const char *file, diag_sink 
 static ptodb_status scan_passes(case_info *c, diag_sink *sink)
 {
     size_t n;
-    char **files = list_files(c->dump_dir, ".py", &n);
+    char **files = list_files(c->dump_dir, ".py", &n, sink);
     if (n == 0) {
         diag_report(sink, DIAG_ERROR, (diag_loc){c->dump_dir, 0, 0}, NULL, "no .py pass dump files found");
         free_list(files, n);
@@ -286,8 +299,11 @@ static int golden_scan(const char *text, const char *name, double *v, int *line)
 static void read_golden(case_info *c, diag_sink *sink)
 {
     char *path = path_join(c->root, "golden.py");
-    FILE *f = fopen(path, "rb");
+    char why[300];
+    FILE *f = input_file_fopen(path, why, sizeof why);
     if (!f) {
+        if (errno != ENOENT)
+            diag_report(sink, DIAG_WARNING, (diag_loc){path, 0, 0}, NULL, "ignored: %s", why);
         free(path);
         return;
     }
@@ -332,7 +348,7 @@ static ptodb_status scan_data_dir(case_info *c, const char *sub, case_tensor **a
     for (int pass = 0; pass < 2; pass++) {
         const char *ext = pass == 0 ? ".pt" : ".npy";
         size_t nf;
-        char **files = list_files(dir, ext, &nf);
+        char **files = list_files(dir, ext, &nf, sink);
         for (size_t i = 0; i < nf; i++) {
             char *name = xstrndup(files[i], strlen(files[i]) - strlen(ext));
             char *path = path_join(dir, files[i]);
@@ -423,7 +439,7 @@ static ptodb_status locate(const char *path, case_info *c, int *single, const ch
         if (!is_passes_dump(path)) {
             /* a folder of dumps that is not called passes_dump: data beside it */
             size_t n;
-            char **files = list_files(path, ".py", &n);
+            char **files = list_files(path, ".py", &n, NULL);
             free_list(files, n);
             if (n == 0) {
                 diag_report(sink, DIAG_ERROR, loc, NULL,
@@ -432,6 +448,15 @@ static ptodb_status locate(const char *path, case_info *c, int *single, const ch
             }
         }
         return PTODB_OK;
+    }
+    struct stat sb;
+    if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+        char why[300];
+        int fd = input_file_open(path, why, sizeof why); /* fails: says which kind of file */
+        if (fd >= 0)
+            close(fd);
+        diag_report(sink, DIAG_ERROR, loc, NULL, "%s", why);
+        return PTODB_ERR_IO;
     }
     if (!is_file(path)) {
         diag_report(sink, DIAG_ERROR, loc, NULL, "no such file or folder");

@@ -1,3 +1,4 @@
+#include "base/input_file.h"
 #include "debug/session_impl.h"
 
 #include <ctype.h>
@@ -684,9 +685,10 @@ ptodb_status session_source(session *s, const char *path)
         session_errorf(s, "%s: max source depth (%d) exceeded", path, SESSION_MAX_SOURCE_DEPTH);
         return PTODB_ERR_USAGE;
     }
-    FILE *f = fopen(path, "r");
+    char why[300];
+    FILE *f = input_file_fopen(path, why, sizeof why);
     if (!f) {
-        session_errorf(s, "%s: %s", path, strerror(errno));
+        session_errorf(s, "%s: %s", path, why);
         return PTODB_ERR_IO;
     }
     char *file = xstrdup(path);
