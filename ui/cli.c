@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "base/mem.h"
 #include "base/number.h"
@@ -133,6 +135,24 @@ int ptodb_cli_int(const ptodb_cli *cli, ptodb_option_id id, const char *what, lo
         return -1;
     }
     return 1;
+}
+
+int ptodb_check_output_dir(const char *option, const char *dir)
+{
+    struct stat sb;
+    if (stat(dir, &sb) != 0) {
+        fprintf(stderr, "ptodb: %s: %s: %s\n", option, dir, strerror(errno));
+        return -1;
+    }
+    if (!S_ISDIR(sb.st_mode)) {
+        fprintf(stderr, "ptodb: %s: %s: not a directory\n", option, dir);
+        return -1;
+    }
+    if (access(dir, W_OK | X_OK) != 0) {
+        fprintf(stderr, "ptodb: %s: %s: %s\n", option, dir, strerror(errno));
+        return -1;
+    }
+    return 0;
 }
 
 int ptodb_cli_tolerances(const ptodb_cli *cli, case_options *opt)

@@ -21,6 +21,7 @@
 #include "base/strbuf.h"
 #include "batch/batch.h"
 #include "batch/bisect.h"
+#include "base/atomic_file.h"
 #include "batch/json.h"
 #include "batch/report.h"
 #include "data/case.h"
@@ -103,6 +104,9 @@ int mode_batch(const ptodb_cli *cli)
         return PTODB_EXIT_USAGE;
     if (given)
         bo.jobs = (int)jobs;
+    bo.save_dir = ptodb_cli_value(cli, OPT_SAVE_OUTPUTS);
+    if (bo.save_dir && ptodb_check_output_dir("--save-outputs", bo.save_dir) != 0)
+        return PTODB_EXIT_USAGE;
     bo.metrics = cli->given[OPT_METRICS] > 0;
     bo.heatmap = cli->given[OPT_HEATMAP] > 0;
     int stop_at_first = cli->given[OPT_STOP_AT_FIRST] > 0;
@@ -112,12 +116,16 @@ int mode_batch(const ptodb_cli *cli)
         return PTODB_EXIT_USAGE;
     }
     const char *json_path = ptodb_cli_value(cli, OPT_JSON);
+    /* written beside its name and renamed when complete: a run that is
+     * killed leaves the old file (or none), never an empty one */
+    atomic_file json_file = {0};
     FILE *json = NULL;
     int json_stdout = json_path && strcmp(json_path, "-") == 0;
-    if (json_path && !json_stdout && !(json = fopen(json_path, "w"))) {
+    if (json_path && !json_stdout && atomic_file_open(&json_file, json_path) != 0) {
         fprintf(stderr, "ptodb: --json: cannot write %s: %s\n", json_path, strerror(errno));
         return PTODB_EXIT_USAGE;
     }
+    json = json_file.f;
     /* the JSON owns stdout when it goes there; the text goes to stderr */
     FILE *text = json_stdout ? stderr : stdout;
 
@@ -125,9 +133,7 @@ int mode_batch(const ptodb_cli *cli)
     case_info c;
     if (ptodb_open_case(path, &copt, &c) != 0) {
         if (json)
-            fclose(json);
-        if (json_path && !json_stdout)
-            remove(json_path);
+            atomic_file_abort(&json_file);
         return PTODB_EXIT_USAGE;
     }
     op_fn *ops = xcalloc(IR_OP_COUNT, sizeof *ops);
@@ -181,18 +187,23 @@ int mode_batch(const ptodb_cli *cli)
     report_counts rc;
     report_count(&b, &rc);
     int code = rc.failed ? PTODB_EXIT_VALIDATION_FAILED : PTODB_EXIT_OK;
+    for (size_t i = 0; i < c.npasses; i++)
+        if (b.passes[i].save_error) {
+            fprintf(stderr, "ptodb: --save-outputs: %s\n", b.passes[i].save_error);
+            code = PTODB_EXIT_USAGE;
+        }
     if (json_path) {
         batch_json_info info = {path, profile, stop_at_first, pc.stopped, wall, code};
         strbuf js = STRBUF_INIT;
         batch_json_write(&b, have_bisect ? &br : NULL, &info, &js);
         FILE *f = json_stdout ? stdout : json;
         if (fwrite(strbuf_str(&js), 1, js.len, f) != js.len || fflush(f) != 0) {
-            fprintf(stderr, "ptodb: --json: write error\n");
+            fprintf(stderr, "ptodb: --json: write error: %s\n", strerror(errno));
             code = PTODB_EXIT_USAGE;
         }
         strbuf_free(&js);
-        if (json && fclose(json) != 0) {
-            fprintf(stderr, "ptodb: --json: write error\n");
+        if (json && atomic_file_commit(&json_file) != 0) {
+            fprintf(stderr, "ptodb: --json: cannot write %s: %s\n", json_path, strerror(errno));
             code = PTODB_EXIT_USAGE;
         }
     }

@@ -101,21 +101,6 @@ int parse_run_options(const ptodb_cli *cli, machine_options *mo)
     return 0;
 }
 
-static void save_output(const char *dir, const char *stem, const runpass_output *o)
-{
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s.%s.raw", dir, stem, o->key);
-    FILE *f = fopen(path, "wb");
-    if (!f) {
-        fprintf(stderr, "ptodb: cannot write %s: %s\n", path, strerror(errno));
-        return;
-    }
-    tensor *c = tensor_contiguous(o->actual);
-    fwrite(tensor_data(c), dtype_size(c->dtype), (size_t)tensor_numel(c), f);
-    tensor_unref(c);
-    fclose(f);
-}
-
 /* Bytes of two same-shaped tensors differ (NaN payloads included). Counts the
  * differing elements and the largest |difference| between them. */
 static int64_t count_changed(const tensor *a, const tensor *b, double *max_diff)
@@ -184,7 +169,11 @@ static int race_check(const case_info *c, size_t i, const runpass_options *ro, c
     return raced;
 }
 
-/* Runs pass i and formats its lines into out; returns 1 when it failed. */
+/* run_one's result bits */
+enum { RUN_FAILED = 1, RUN_WRITE_ERROR = 2 };
+
+/* Runs pass i and formats its lines into out; returns RUN_FAILED when it
+ * failed validation, | RUN_WRITE_ERROR when an output could not be saved. */
 static int run_one(const case_info *c, size_t i, const runpass_options *ro, const char *save_dir,
                    strbuf *out)
 {
@@ -201,22 +190,25 @@ static int run_one(const case_info *c, size_t i, const runpass_options *ro, cons
             if (o->cmp.error) {
                 strbuf_printf(out, "REF would fail here: %s: comparing '%s': %s\n", c->passes[i].path,
                               o->key, o->cmp.msg);
-                failed = 1;
+                failed |= RUN_FAILED;
                 continue;
             }
             exec_format_validate_line(o->key, &o->cmp, out);
             exec_format_mismatch_line(&o->cmp, o->rtol, o->atol, out);
-            if (save_dir)
-                save_output(save_dir, c->passes[i].stem, o);
+            char why[4200];
+            if (save_dir && runpass_save_output(save_dir, c->passes[i].stem, o, why, sizeof why) != 0) {
+                fprintf(stderr, "ptodb: --save-outputs: %s\n", why);
+                failed |= RUN_WRITE_ERROR;
+            }
         }
         if (!r.all_pass)
-            failed = 1;
+            failed |= RUN_FAILED;
     } else {
         strbuf_printf(out, "%s%s\n", r.status == RUNPASS_ERROR ? "error: " : "", r.message);
-        failed = 1;
+        failed |= RUN_FAILED;
     }
     if (ro->race_runs > 0 && race_check(c, i, ro, &r, ro->race_runs, out))
-        failed = 1;
+        failed |= RUN_FAILED;
     runpass_result_free(&r);
     return failed;
 }
@@ -300,7 +292,7 @@ static int run_parallel(const case_info *c, const runpass_options *ro, const cha
         fwrite(text, 1, hdr[1], stdout);
         fflush(stdout);
         free(text);
-        failed |= hdr[0] != 0;
+        failed |= (int)hdr[0];
     }
     for (int w = 0; w < jobs; w++) {
         int status = 0;
@@ -339,6 +331,8 @@ int mode_run(const ptodb_cli *cli)
         return PTODB_EXIT_USAGE;
     if (given)
         jobs = (int)n;
+    if (save_dir && ptodb_check_output_dir("--save-outputs", save_dir) != 0)
+        return PTODB_EXIT_USAGE;
     case_info c;
     if (ptodb_open_case(path, &copt, &c) != 0)
         return PTODB_EXIT_USAGE;
@@ -361,5 +355,5 @@ int mode_run(const ptodb_cli *cli)
     }
     free(ops);
     case_free(&c);
-    return failed ? PTODB_EXIT_VALIDATION_FAILED : PTODB_EXIT_OK;
+    return failed & RUN_WRITE_ERROR ? PTODB_EXIT_USAGE : failed ? PTODB_EXIT_VALIDATION_FAILED : PTODB_EXIT_OK;
 }

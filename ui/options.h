@@ -89,6 +89,9 @@ int ptodb_open_case(const char *path, const struct case_options *opt, struct cas
  * from LO to HI, got '...'" (junk, overflow, out of range). */
 int ptodb_cli_int(const ptodb_cli *cli, ptodb_option_id id, const char *what, long long lo, long long hi,
                   long long *out);
+/* An output folder given to option: 0 when it is a writable directory, -1
+ * after "ptodb: OPTION: DIR: REASON". */
+int ptodb_check_output_dir(const char *option, const char *dir);
 /* The last value of option id, or NULL when it was not given. */
 const char *ptodb_cli_value(const ptodb_cli *cli, ptodb_option_id id);
 void ptodb_cli_print_help(FILE *out);

@@ -7,7 +7,8 @@ src_libptodb_a_SOURCES += \
 	src/base/mkdirs.c src/base/mkdirs.h \
 	src/base/clock.c src/base/clock.h \
 	src/base/number.c src/base/number.h \
-	src/base/input_file.c src/base/input_file.h
+	src/base/input_file.c src/base/input_file.h \
+	src/base/atomic_file.c src/base/atomic_file.h
 
 check_PROGRAMS += tests/unit/check_base
 TESTS += tests/unit/check_base

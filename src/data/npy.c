@@ -1,4 +1,5 @@
 /* .npy reader/writer and raw binary loading. */
+#include "base/atomic_file.h"
 #include "config.h"
 
 #include "data/npy.h"
@@ -328,17 +329,20 @@ ptodb_status npy_save(const char *path, const tensor *t, diag_sink *sink)
         strbuf_putc(&h, ' ');
     strbuf_putc(&h, '\n');
     ptodb_status st = PTODB_OK;
-    FILE *f = fopen(path, "wb");
-    if (!f) {
+    atomic_file af;
+    if (atomic_file_open(&af, path) != 0) {
         diag_report(sink, DIAG_ERROR, loc, NULL, "cannot create: %s", strerror(errno));
         st = PTODB_ERR_IO;
     } else {
+        FILE *f = af.f;
         unsigned char pre[10] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, (unsigned char)h.len,
                                  (unsigned char)(h.len >> 8)};
         size_t nb = c->storage->nbytes;
-        int ok = fwrite(pre, 1, 10, f) == 10 && fwrite(h.data, 1, h.len, f) == h.len &&
-                 (nb == 0 || fwrite(c->storage->data, 1, nb, f) == nb);
-        if (fclose(f) != 0 || !ok) {
+        fwrite(pre, 1, 10, f);
+        fwrite(h.data, 1, h.len, f);
+        if (nb)
+            fwrite(c->storage->data, 1, nb, f);
+        if (atomic_file_commit(&af) != 0) {
             diag_report(sink, DIAG_ERROR, loc, NULL, "write failed: %s", strerror(errno));
             st = PTODB_ERR_IO;
         }

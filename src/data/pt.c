@@ -1,4 +1,5 @@
 /* torch .pt reader and writer. */
+#include "base/atomic_file.h"
 #include "config.h"
 
 #include "data/pt.h"
@@ -502,11 +503,12 @@ ptodb_status pt_save(const char *path, const tensor *t, diag_sink *sink)
     strbuf_putc(&pk, '.');
 
     ptodb_status st = PTODB_OK;
-    FILE *out = fopen(path, "wb");
-    if (!out) {
+    atomic_file af;
+    if (atomic_file_open(&af, path) != 0) {
         diag_report(sink, DIAG_ERROR, loc, NULL, "cannot create: %s", strerror(errno));
         st = PTODB_ERR_IO;
     } else {
+        FILE *out = af.f;
         zip_writer w;
         zip_writer_init(&w, out);
         char name[512];
@@ -519,7 +521,11 @@ ptodb_status pt_save(const char *path, const tensor *t, diag_sink *sink)
         snprintf(name, sizeof name, "%s/version", stem);
         zip_writer_add(&w, name, "3\n", 2);
         int bad = zip_writer_finish(&w);
-        if (fclose(out) != 0 || bad) {
+        if (bad) {
+            atomic_file_abort(&af);
+            errno = errno ? errno : EIO;
+        }
+        if (bad || atomic_file_commit(&af) != 0) {
             diag_report(sink, DIAG_ERROR, loc, NULL, "write failed: %s", strerror(errno));
             st = PTODB_ERR_IO;
         }

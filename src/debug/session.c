@@ -64,6 +64,7 @@ void session_free(session *s)
     if (!s)
         return;
     session_close_case(s);
+    session_persist_free(s);
     bp_free_all(s);
     display_free_all(s);
     free(s->ops);
