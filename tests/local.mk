@@ -38,3 +38,21 @@ tests_points_metamorphic_SOURCES = tests/points/metamorphic.c
 tests_points_metamorphic_LDADD = $(ENGINE_LIBS)
 TESTS += tests/cli/points_fixtures.sh
 EXTRA_DIST += tests/cli/points_fixtures.sh
+
+# make check-valgrind: the test suite with every ptodb run (through
+# tests/valgrind-ptodb.sh) and every Check program (LOG_COMPILER, CK_FORK=no)
+# under valgrind; an error or a definitely lost block fails the test. Slow,
+# so not part of `make check`; TESTS='...' runs a subset. Needs a build
+# without --enable-sanitizers.
+TEST_EXTENSIONS = .sh
+SH_LOG_COMPILER = $(SHELL)
+VALGRIND_CMD = valgrind --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
+	--show-leak-kinds=definite -q
+EXTRA_DIST += tests/valgrind-ptodb.sh
+.PHONY: check-valgrind
+check-valgrind:
+	@if test -n '$(PTODB_SAN_FLAGS)'; then \
+	    echo 'check-valgrind: this build uses sanitizers; configure without --enable-sanitizers' >&2; exit 2; fi
+	@command -v valgrind >/dev/null || { echo 'check-valgrind: valgrind not found' >&2; exit 2; }
+	PTODB_VALGRIND='$(VALGRIND_CMD)' CK_FORK=no CK_DEFAULT_TIMEOUT=6000 \
+	    $(MAKE) $(AM_MAKEFLAGS) check LOG_COMPILER='$(VALGRIND_CMD)'
