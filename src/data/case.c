@@ -634,13 +634,14 @@ ptodb_status case_bind(const case_info *c, const case_param *params, size_t n, c
         }
         out[i].key = xstrdup(key);
         out[i].golden = gold;
+        ptodb_status ast;
         if (in) {
-            out[i].t = tensor_clone(in->t);
+            out[i].t = tensor_clone_status(in->t, &ast);
         } else if (gold) {
-            out[i].t = tensor_zeros(gold->t->dtype, gold->t->ndim, gold->t->shape, NULL);
+            out[i].t = tensor_zeros(gold->t->dtype, gold->t->ndim, gold->t->shape, &ast);
             out[i].zeros = 1;
         } else if (p->is_tensor && p->dir == CASE_PARAM_OUT && static_shape(p)) {
-            out[i].t = tensor_zeros(p->dtype, p->ndim, p->shape, NULL);
+            out[i].t = tensor_zeros(p->dtype, p->ndim, p->shape, &ast);
             out[i].zeros = 1;
         } else {
             strbuf sb = STRBUF_INIT;

@@ -82,8 +82,10 @@ tensor_storage *tensor_storage_new(size_t nbytes, ptodb_status *st)
     /* calloc gives zeroed, maximally aligned bytes; one extra byte keeps
      * empty storages distinct from NULL. A size within the limit may still
      * not fit in memory: the caller reports it, naming what it was for. */
-    void *data = calloc(1, nbytes ? nbytes : 1);
-    if (!data) {
+    void *data;
+    if (!st) {
+        data = xcalloc(1, nbytes ? nbytes : 1); /* the caller cannot report it: die */
+    } else if (!(data = calloc(1, nbytes ? nbytes : 1))) {
         set_status(st, PTODB_ERR_NOMEM);
         return NULL;
     }
@@ -376,7 +378,12 @@ static void gather_into(void *dst, dtype_id dst_dt, const tensor *src)
 
 tensor *tensor_clone(const tensor *t)
 {
-    tensor *c = tensor_zeros(t->dtype, t->ndim, t->shape, NULL);
+    return tensor_clone_status(t, NULL);
+}
+
+tensor *tensor_clone_status(const tensor *t, ptodb_status *st)
+{
+    tensor *c = tensor_zeros(t->dtype, t->ndim, t->shape, st);
     if (c)
         gather_into(c->storage->data, c->dtype, t);
     return c;

@@ -15,8 +15,9 @@
  * constructor checks that the addressed elements lie inside the storage and
  * that byte counts do not overflow; it returns NULL (and a status through
  * *st when st is non-NULL) instead of aborting, because the sizes may come
- * from a hostile data file. Storages are allocated with calloc, so a checked
- * size that still does not fit in memory is ERR_NOMEM, not death. */
+ * from a hostile data file. A checked size that still does not fit in memory
+ * is ERR_NOMEM for callers that pass a status, so that they can say what the
+ * memory was for; the others die through xmalloc (base/mem.h). */
 #ifndef PTODB_TENSOR_TENSOR_H
 #define PTODB_TENSOR_TENSOR_H
 
@@ -79,7 +80,8 @@ typedef struct tensor {
 /* ---- storage ------------------------------------------------------------ */
 
 /* A zero-filled storage of nbytes; NULL with ERR_FORMAT past
- * tensor_max_bytes(), ERR_NOMEM when the memory is not there. */
+ * tensor_max_bytes(). When the memory is not there: NULL with ERR_NOMEM when
+ * st is given, else ptodb dies as xmalloc does (callers that cannot report). */
 tensor_storage *tensor_storage_new(size_t nbytes, ptodb_status *st);
 /* Wraps existing bytes; release (NULL = free) runs on the last unref. */
 tensor_storage *tensor_storage_wrap(void *data, size_t nbytes, tensor_storage_release_fn release,
@@ -94,8 +96,8 @@ void tensor_storage_unref(tensor_storage *s);
 int64_t tensor_shape_numel(int ndim, const int64_t *shape);
 
 /* A new contiguous zero-filled tensor. NULL on a bad shape (ERR_SHAPE) or a
- * size beyond tensor_max_bytes() (ERR_FORMAT) or that cannot be allocated
- * (ERR_NOMEM). */
+ * size beyond tensor_max_bytes() (ERR_FORMAT); when the memory is not there,
+ * NULL with ERR_NOMEM if st is given (see tensor_storage_new). */
 tensor *tensor_zeros(dtype_id dt, int ndim, const int64_t *shape, ptodb_status *st);
 /* A tensor over an existing storage (takes its own reference). strides NULL
  * means contiguous. Checks that every element lies in the storage:
@@ -127,8 +129,10 @@ tensor *tensor_reshape(const tensor *t, int ndim, const int64_t *shape, ptodb_st
 /* ---- copies ------------------------------------------------------------- */
 
 /* A new contiguous copy (torch clone + contiguous), attrs not copied. NULL
- * when the copy is too large or cannot be allocated (see tensor_zeros). */
+ * when the copy is beyond tensor_max_bytes(). */
 tensor *tensor_clone(const tensor *t);
+/* The same, also NULL (ERR_NOMEM in *st) when the memory is not there. */
+tensor *tensor_clone_status(const tensor *t, ptodb_status *st);
 /* t itself (a new reference) when contiguous, else tensor_clone(t). */
 tensor *tensor_contiguous(tensor *t);
 /* t.to(dt): t itself (new reference, attrs kept) when dt == t->dtype, else a
