@@ -110,5 +110,9 @@ int startup_history_path(char *buf, size_t size)
     if (startup_state_dir(dir, sizeof dir, NULL) != 0)
         return -1; /* quietly: history is a convenience (the session warned) */
     int n = snprintf(buf, size, "%s/history", dir);
-    return n > 0 && (size_t)n < size ? 0 : -1;
+    if (n <= 0 || (size_t)n >= size)
+        return -1;
+    /* readline opens it itself: a FIFO there would block the start */
+    struct stat sb;
+    return stat(buf, &sb) == 0 && !S_ISREG(sb.st_mode) ? -1 : 0;
 }
