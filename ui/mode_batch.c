@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,6 +80,15 @@ static int batch_commands(const ptodb_cli *cli)
     return code;
 }
 
+/* A --batch killed while writing --json or --save-outputs leaves neither a
+ * partial file (see atomic_file) nor its temporary file. */
+static void on_fatal_signal(int sig)
+{
+    atomic_file_remove_pending();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
 int mode_batch(const ptodb_cli *cli)
 {
     if (cli->given[OPT_EX] || cli->given[OPT_COMMAND_FILE]) {
@@ -126,6 +136,9 @@ int mode_batch(const ptodb_cli *cli)
         return PTODB_EXIT_USAGE;
     }
     json = json_file.f;
+    signal(SIGTERM, on_fatal_signal);
+    signal(SIGHUP, on_fatal_signal);
+    signal(SIGINT, on_fatal_signal);
     /* the JSON owns stdout when it goes there; the text goes to stderr */
     FILE *text = json_stdout ? stderr : stdout;
 

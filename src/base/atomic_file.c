@@ -12,8 +12,41 @@
 
 #include "base/mem.h"
 
+/* Temporary files open in this process, for atomic_file_remove_pending. A
+ * forked worker inherits the table but must not remove its parent's files. */
+#define PENDING_MAX 16
+static char *volatile pending[PENDING_MAX];
+static volatile pid_t pending_pid[PENDING_MAX];
+
+static void pending_add(char *tmp)
+{
+    for (int i = 0; i < PENDING_MAX; i++)
+        if (!pending[i]) {
+            pending_pid[i] = getpid();
+            pending[i] = tmp;
+            return;
+        }
+}
+
+static void pending_drop(const char *tmp)
+{
+    for (int i = 0; i < PENDING_MAX; i++)
+        if (pending[i] == tmp)
+            pending[i] = NULL;
+}
+
+void atomic_file_remove_pending(void)
+{
+    pid_t me = getpid();
+    for (int i = 0; i < PENDING_MAX; i++)
+        if (pending[i] && pending_pid[i] == me)
+            unlink(pending[i]);
+}
+
 static void free_names(atomic_file *a)
 {
+    if (a->tmp)
+        pending_drop(a->tmp);
     free(a->path);
     free(a->tmp);
     a->path = a->tmp = NULL;
@@ -52,6 +85,7 @@ int atomic_file_open(atomic_file *a, const char *path)
         return -1;
     }
     a->path = xstrdup(path);
+    pending_add(a->tmp);
     return 0;
 }
 

@@ -22,6 +22,10 @@ int atomic_file_open(atomic_file *a, const char *path);
 int atomic_file_commit(atomic_file *a);
 /* Drops the temporary file; path is untouched. */
 void atomic_file_abort(atomic_file *a);
+/* For a fatal-signal handler (async-signal-safe): removes the temporary
+ * files of this process that are still open, so that a killed run leaves
+ * nothing behind. */
+void atomic_file_remove_pending(void);
 /* Writes len bytes as the whole new content of path: 0 or -1 with errno. */
 int atomic_file_write(const char *path, const void *data, size_t len);
 

@@ -63,6 +63,7 @@ done
 kill -TERM $pid
 wait $pid || true
 expect_eq "--json after SIGTERM keeps the previous file" OLD "$(cat "$tmp/report.json")"
+ls -A "$tmp" | grep -q '^\.report\.json\.' && fail "SIGTERM left the temporary JSON file behind"
 # a --json that cannot be written is exit 2
 mkdir "$tmp/report.dir.json"
 run_ptodb --batch "$case_dir" -j1 --json "$tmp/report.dir.json"
