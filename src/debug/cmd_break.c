@@ -135,11 +135,12 @@ static int parse_line_location(session *s, const char *loc, int default_pass, in
         if ((*pass = session_find_pass(s, base ? base + 1 : spec)) < 0)
             return -1;
     }
-    if (!all_digits(num)) {
+    long long n;
+    if (!all_digits(num) || parse_int_range(num, 1, INT_MAX, &n) != 0) {
         session_errorf(s, "Bad line number in \"%s\".", loc);
         return -1;
     }
-    *line = atoi(num);
+    *line = (int)n;
     return 0;
 }
 

@@ -15,11 +15,13 @@ expect_contains "huge start clips" "= fp32 [0, 1]" "$out"
 case "$err" in *"runtime error"* | *Sanitizer*) fail "sanitizer report: $err" ;; esac
 
 run_ptodb --nw --nx "$case_dir" -ex 'set listsize 2000000000' -ex 'list 5' -ex 'list -' \
-    -ex 'list 1,99999999999' -ex 'delete 4294967297' -ex 'set print elements 99999999999999' </dev/null
+    -ex 'list 1,99999999999' -ex 'delete 4294967297' -ex 'set print elements 99999999999999' \
+    -ex 'break 99999999999999999999' </dev/null
 expect_contains "listsize refused with its range" 'an integer from 0 to 100000 expected for listsize, got "2000000000"' "$err"
 expect_contains "a long list range is clipped to the file" "24" "$out"
 expect_contains "breakpoint number beyond int" 'Bad breakpoint number "4294967297"' "$err"
 expect_contains "print elements range" 'an integer from 0 to 1000000000 expected for print elements' "$err"
+expect_contains "a line number beyond int" 'Bad line number in "99999999999999999999"' "$err"
 case "$err" in *"runtime error"* | *Sanitizer*) fail "sanitizer report: $err" ;; esac
 
 # option VALUE EXPECTED-TEXT: refused with exit 2 and the text
