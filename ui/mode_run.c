@@ -248,6 +248,8 @@ static int run_parallel(const case_info *c, const runpass_options *ro, const cha
                 if (fd_write_all(p[1], hdr, sizeof hdr) != 0 || fd_write_all(p[1], strbuf_str(&out), out.len) != 0)
                     _exit(3);
             }
+            free(fds); /* not the worker's leak (valgrind follows the fork) */
+            free(pids);
             strbuf_free(&out);
             _exit(0);
         }

@@ -482,11 +482,16 @@ static void run_workers(order_state *os, const size_t *tasks, size_t ntasks)
                     pass_clear(&res);
                     uint32_t hdr[2] = {(uint32_t)t, (uint32_t)out.len};
                     if (fd_write_all(p[1], hdr, sizeof hdr) != 0 || fd_write_all(p[1], strbuf_str(&out), out.len) != 0)
-                        _exit(3);
+                        break;
                     sh->current[w] = -1;
                 }
+                /* freed although _exit follows: the parent's tables are no
+                 * leak of the worker's (valgrind follows the fork) */
+                int failed = sh->current[w] != -1; /* left at its task by a failed write */
                 strbuf_free(&out);
-                _exit(0);
+                free(fds);
+                free(pids);
+                _exit(failed ? 3 : 0);
             }
             close(p[1]);
             fds[started] = p[0];
