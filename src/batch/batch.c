@@ -491,6 +491,7 @@ static void run_workers(order_state *os, const size_t *tasks, size_t ntasks)
                 strbuf_free(&out);
                 free(fds);
                 free(pids);
+                free((void *)tasks); /* batch_eval's, which the worker never returns to */
                 _exit(failed ? 3 : 0);
             }
             close(p[1]);
