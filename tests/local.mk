@@ -25,6 +25,8 @@ EXTRA_DIST += tests/cli/commands_documented.sh scripts/gen-man-commands
 man-commands: tests/gen_man_commands$(EXEEXT)
 	$(SHELL) $(top_srcdir)/scripts/gen-man-commands $(abs_top_builddir)
 
+TESTS += tests/cli/huge_tensor.sh tests/cli/number_ranges.sh tests/cli/fifo_inputs.sh tests/cli/session_data.sh tests/cli/output_files.sh tests/cli/session_merge.sh tests/cli/case_untouched.sh
+EXTRA_DIST += tests/cli/huge_tensor.sh tests/cli/number_ranges.sh tests/cli/fifo_inputs.sh tests/cli/session_data.sh tests/cli/output_files.sh tests/cli/session_merge.sh tests/cli/case_untouched.sh tests/data/huge/craft_case.py
 TESTS += tests/cli/interrupt.sh tests/cli/session_persist.sh tests/cli/repl_fuzz.sh tests/cli/readme_walkthrough.sh tests/cli/race_check.sh tests/cli/xcore_modes.sh tests/cli/batch_commands.sh tests/cli/timeout.sh
 EXTRA_DIST += tests/cli/interrupt.sh tests/cli/session_persist.sh tests/cli/repl_fuzz.sh tests/cli/readme_walkthrough.sh tests/cli/race_check.sh tests/data/endless tests/data/xcore/race.py tests/cli/xcore_modes.sh tests/data/xcore/modes tests/cli/batch_commands.sh tests/cli/timeout.sh
 
@@ -44,3 +46,30 @@ EXTRA_DIST += tests/cli/points_fixtures.sh
 # make install / uninstall into a private DESTDIR: binary, man pages, completion.
 TESTS += tests/cli/install.sh
 EXTRA_DIST += tests/cli/install.sh
+
+# make check-valgrind: the test suite with every ptodb run (through
+# tests/valgrind-ptodb.sh) and every Check program (LOG_COMPILER, CK_FORK=no)
+# under valgrind. An error or a definitely lost block makes the run exit 99
+# (the test fails where it checks the status) and leaves a non-empty report
+# in valgrind-logs/, which fails the target even when the test did not look
+# (forked workers included). Slow, so not part of `make check`;
+# TESTS='...' runs a subset. Needs a build without --enable-sanitizers.
+TEST_EXTENSIONS = .sh
+SH_LOG_COMPILER = $(SHELL)
+VALGRIND_CMD = valgrind --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
+	--show-leak-kinds=definite -q --log-file=$(abs_top_builddir)/valgrind-logs/%p.log
+EXTRA_DIST += tests/valgrind-ptodb.sh
+.PHONY: check-valgrind
+check-valgrind:
+	@if test -n '$(PTODB_SAN_FLAGS)'; then \
+	    echo 'check-valgrind: this build uses sanitizers; configure without --enable-sanitizers' >&2; exit 2; fi
+	@command -v valgrind >/dev/null || { echo 'check-valgrind: valgrind not found' >&2; exit 2; }
+	rm -rf valgrind-logs && mkdir valgrind-logs
+	PTODB_VALGRIND='$(VALGRIND_CMD)' CK_FORK=no \
+	    $(MAKE) $(AM_MAKEFLAGS) check LOG_COMPILER='$(VALGRIND_CMD)'; st=$$?; \
+	reports=$$(find valgrind-logs -type f -size +0 | sort); \
+	if test -n "$$reports"; then \
+	    for r in $$reports; do echo "== $$r"; cat "$$r"; done; \
+	    echo "check-valgrind: $$(echo "$$reports" | wc -l) valgrind report(s) in valgrind-logs/" >&2; exit 1; \
+	fi; \
+	echo "check-valgrind: no valgrind errors and no definitely lost blocks"; exit $$st

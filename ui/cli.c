@@ -7,8 +7,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "base/mem.h"
+#include "base/number.h"
 #include "data/case.h"
 
 const ptodb_option_info ptodb_options[OPT_COUNT] = {
@@ -117,6 +120,38 @@ static int parse_tolerance(const char *option, const char *text, int *has, doubl
     }
     *has = 1;
     *out = v;
+    return 0;
+}
+
+int ptodb_cli_int(const ptodb_cli *cli, ptodb_option_id id, const char *what, long long lo, long long hi,
+                  long long *out)
+{
+    const char *text = ptodb_cli_value(cli, id);
+    if (!text)
+        return 0;
+    if (parse_int_range(text, lo, hi, out) != 0) {
+        fprintf(stderr, "ptodb: --%s: expected %s from %lld to %lld, got '%s'\n", ptodb_options[id].name, what, lo,
+                hi, text);
+        return -1;
+    }
+    return 1;
+}
+
+int ptodb_check_output_dir(const char *option, const char *dir)
+{
+    struct stat sb;
+    if (stat(dir, &sb) != 0) {
+        fprintf(stderr, "ptodb: %s: %s: %s\n", option, dir, strerror(errno));
+        return -1;
+    }
+    if (!S_ISDIR(sb.st_mode)) {
+        fprintf(stderr, "ptodb: %s: %s: not a directory\n", option, dir);
+        return -1;
+    }
+    if (access(dir, W_OK | X_OK) != 0) {
+        fprintf(stderr, "ptodb: %s: %s: %s\n", option, dir, strerror(errno));
+        return -1;
+    }
     return 0;
 }
 

@@ -6,7 +6,9 @@
 #include <unistd.h>
 #include <string.h>
 
+#include "base/number.h"
 #include "base/status.h"
+#include "tensor/tensor.h"
 #include "modes.h"
 #include "options.h"
 
@@ -59,6 +61,17 @@ int main(int argc, char **argv)
         return PTODB_EXIT_USAGE;
 
     int status = PTODB_EXIT_OK;
+    const char *max_bytes = ptodb_cli_value(&cli, OPT_MAX_TENSOR_BYTES);
+    if (max_bytes) {
+        uint64_t limit;
+        if (parse_byte_size(max_bytes, 1, (uint64_t)1 << 62, &limit) != 0) {
+            fprintf(stderr, "ptodb: --max-tensor-bytes: expected a number of bytes from 1 to 4611686018427387904 "
+                            "(2^62; suffix K, M, G or T allowed), got '%s'\n", max_bytes);
+            ptodb_cli_free(&cli);
+            return PTODB_EXIT_USAGE;
+        }
+        tensor_set_max_bytes(limit);
+    }
     if (cli.given[OPT_HELP]) {
         ptodb_cli_print_help(stdout);
     } else if (cli.given[OPT_VERSION]) {

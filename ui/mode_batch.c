@@ -12,6 +12,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,7 @@
 #include "base/diag.h"
 #include "base/mem.h"
 #include "base/status.h"
+#include "base/atomic_file.h"
 #include "base/strbuf.h"
 #include "batch/batch.h"
 #include "batch/bisect.h"
@@ -82,6 +84,15 @@ static int batch_commands(const ptodb_cli *cli)
                                                  : PTODB_EXIT_OK;
     session_free(s);
     return code;
+}
+
+/* A --batch killed while writing a report or --save-outputs leaves neither
+ * a partial file (see atomic_file) nor its temporary file. */
+static void on_fatal_signal(int sig)
+{
+    atomic_file_remove_pending();
+    signal(sig, SIG_DFL);
+    raise(sig);
 }
 
 /* What every case of a run shares. */
@@ -193,6 +204,11 @@ static int run_case(const batch_run *r, const char *path, strbuf *json, char **l
     strbuf_free(&sb);
 
     int code = rc.failed ? PTODB_EXIT_VALIDATION_FAILED : PTODB_EXIT_OK;
+    for (size_t i = 0; i < c.npasses; i++)
+        if (b.passes[i].save_error) {
+            fprintf(stderr, "ptodb: --save-outputs: %s\n", b.passes[i].save_error);
+            code = PTODB_EXIT_USAGE;
+        }
     if (json) {
         batch_json_info info = {path, r->profile, r->stop_at_first, pc.stopped, wall, code};
         batch_json_write(&b, have_bisect ? &br : NULL, &info, json);
@@ -297,16 +313,15 @@ int mode_batch(const ptodb_cli *cli)
     if (ptodb_cli_tolerances(cli, &r.copt) != 0)
         return PTODB_EXIT_USAGE;
     r.bo.jobs = default_jobs();
-    if (ptodb_cli_value(cli, OPT_JOBS)) {
-        char *end;
-        long j = strtol(ptodb_cli_value(cli, OPT_JOBS), &end, 10);
-        if (*end || j < 1 || j > 256) {
-            fprintf(stderr, "ptodb: --jobs: expected a number from 1 to 256, got '%s'\n",
-                    ptodb_cli_value(cli, OPT_JOBS));
-            return PTODB_EXIT_USAGE;
-        }
-        r.bo.jobs = (int)j;
-    }
+    long long jobs;
+    int given = ptodb_cli_int(cli, OPT_JOBS, "a number", 1, 256, &jobs);
+    if (given < 0)
+        return PTODB_EXIT_USAGE;
+    if (given)
+        r.bo.jobs = (int)jobs;
+    r.bo.save_dir = ptodb_cli_value(cli, OPT_SAVE_OUTPUTS);
+    if (r.bo.save_dir && ptodb_check_output_dir("--save-outputs", r.bo.save_dir) != 0)
+        return PTODB_EXIT_USAGE;
     r.bo.metrics = cli->given[OPT_METRICS] > 0;
     r.bo.heatmap = cli->given[OPT_HEATMAP] > 0;
     r.stop_at_first = cli->given[OPT_STOP_AT_FIRST] > 0;
@@ -327,6 +342,9 @@ int mode_batch(const ptodb_cli *cli)
     r.profile = r.bo.ro.mopt.profile == EXEC_PROFILE_T13 ? "torch1.13" : "torch2";
     r.ops = xcalloc(IR_OP_COUNT, sizeof *r.ops);
     exec_ops_init(r.ops);
+    signal(SIGTERM, on_fatal_signal);
+    signal(SIGHUP, on_fatal_signal);
+    signal(SIGINT, on_fatal_signal);
     r.bo.ro.ops = r.ops;
 
     int many = caselist_is_folder_of_cases(path);

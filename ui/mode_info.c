@@ -38,6 +38,8 @@ static void print_tensor(const char *name, const tensor *t, const char *from)
     else
         printf(" %-45s", "(no finite values)");
     printf(" nan %lld inf %lld", (long long)s.nan_count, (long long)s.inf_count);
+    if (s.sampled)
+        printf(" (over %lld evenly spaced elements)", (long long)s.sampled);
     if (from)
         printf("  %s", from);
     putchar('\n');

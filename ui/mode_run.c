@@ -21,6 +21,7 @@
 
 #include "base/diag.h"
 #include "base/fdio.h"
+#include "base/number.h"
 #include "base/status.h"
 #include "base/strbuf.h"
 #include "data/case.h"
@@ -54,11 +55,10 @@ int parse_run_options(const ptodb_cli *cli, machine_options *mo)
         else if (strcmp(sch, "aiv-first") == 0)
             mo->sched = EXEC_SCHED_AIV_FIRST;
         else if (strncmp(sch, "random:", 7) == 0 && sch[7]) {
-            char *end;
             mo->sched = EXEC_SCHED_RANDOM;
-            mo->seed = strtoull(sch + 7, &end, 10);
-            if (*end) {
-                fprintf(stderr, "ptodb: --schedule: bad seed in '%s'\n", sch);
+            if (parse_u64(sch + 7, &mo->seed) != 0) {
+                fprintf(stderr, "ptodb: --schedule: the seed in '%s' must be an integer from 0 to %llu\n", sch,
+                        (unsigned long long)UINT64_MAX);
                 return -1;
             }
         } else {
@@ -69,15 +69,15 @@ int parse_run_options(const ptodb_cli *cli, machine_options *mo)
     }
     const char *depth = ptodb_cli_value(cli, OPT_SLOT_DEPTH);
     if (depth) {
-        char *end;
         if (strcmp(depth, "unbounded") == 0) {
             mo->slot_depth = 0;
         } else if (strcmp(depth, "pipe") == 0) {
             mo->slot_depth = -1;
         } else {
-            long long n = strtoll(depth, &end, 10);
-            if (*end || n < 1) {
-                fprintf(stderr, "ptodb: --slot-depth: expected a positive number, pipe or unbounded, got '%s'\n",
+            long long n;
+            if (parse_int_range(depth, 1, 1000000000, &n) != 0) {
+                fprintf(stderr,
+                        "ptodb: --slot-depth: expected a number from 1 to 1000000000, pipe or unbounded, got '%s'\n",
                         depth);
                 return -1;
             }
@@ -87,9 +87,11 @@ int parse_run_options(const ptodb_cli *cli, machine_options *mo)
     const char *limit = ptodb_cli_value(cli, OPT_TIMEOUT);
     if (limit) {
         char *end;
+        errno = 0;
         double t = strtod(limit, &end);
-        if (end == limit || *end || !(t > 0) || t > 1e9) {
-            fprintf(stderr, "ptodb: --timeout: expected a number of seconds above 0, got '%s'\n", limit);
+        if (end == limit || *end || errno || !(t > 0) || t > 1e9) {
+            fprintf(stderr, "ptodb: --timeout: expected a number of seconds above 0 and at most 1e9, got '%s'\n",
+                    limit);
             return -1;
         }
         mo->time_limit = t;
@@ -97,21 +99,6 @@ int parse_run_options(const ptodb_cli *cli, machine_options *mo)
     if (cli->given[OPT_NO_CHECK_SHAPES])
         mo->check_shapes = 0;
     return 0;
-}
-
-static void save_output(const char *dir, const char *stem, const runpass_output *o)
-{
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s.%s.raw", dir, stem, o->key);
-    FILE *f = fopen(path, "wb");
-    if (!f) {
-        fprintf(stderr, "ptodb: cannot write %s: %s\n", path, strerror(errno));
-        return;
-    }
-    tensor *c = tensor_contiguous(o->actual);
-    fwrite(tensor_data(c), dtype_size(c->dtype), (size_t)tensor_numel(c), f);
-    tensor_unref(c);
-    fclose(f);
 }
 
 /* Bytes of two same-shaped tensors differ (NaN payloads included). Counts the
@@ -182,7 +169,11 @@ static int race_check(const case_info *c, size_t i, const runpass_options *ro, c
     return raced;
 }
 
-/* Runs pass i and formats its lines into out; returns 1 when it failed. */
+/* run_one's result bits */
+enum { RUN_FAILED = 1, RUN_WRITE_ERROR = 2 };
+
+/* Runs pass i and formats its lines into out; returns RUN_FAILED when it
+ * failed validation, | RUN_WRITE_ERROR when an output could not be saved. */
 static int run_one(const case_info *c, size_t i, const runpass_options *ro, const char *save_dir,
                    strbuf *out)
 {
@@ -199,22 +190,25 @@ static int run_one(const case_info *c, size_t i, const runpass_options *ro, cons
             if (o->cmp.error) {
                 strbuf_printf(out, "REF would fail here: %s: comparing '%s': %s\n", c->passes[i].path,
                               o->key, o->cmp.msg);
-                failed = 1;
+                failed |= RUN_FAILED;
                 continue;
             }
             exec_format_validate_line(o->key, &o->cmp, out);
             exec_format_mismatch_line(&o->cmp, o->rtol, o->atol, out);
-            if (save_dir)
-                save_output(save_dir, c->passes[i].stem, o);
+            char why[4200];
+            if (save_dir && runpass_save_output(save_dir, c->passes[i].stem, o, why, sizeof why) != 0) {
+                fprintf(stderr, "ptodb: --save-outputs: %s\n", why);
+                failed |= RUN_WRITE_ERROR;
+            }
         }
         if (!r.all_pass)
-            failed = 1;
+            failed |= RUN_FAILED;
     } else {
         strbuf_printf(out, "%s%s\n", r.status == RUNPASS_ERROR ? "error: " : "", r.message);
-        failed = 1;
+        failed |= RUN_FAILED;
     }
     if (ro->race_runs > 0 && race_check(c, i, ro, &r, ro->race_runs, out))
-        failed = 1;
+        failed |= RUN_FAILED;
     runpass_result_free(&r);
     return failed;
 }
@@ -254,6 +248,8 @@ static int run_parallel(const case_info *c, const runpass_options *ro, const cha
                 if (fd_write_all(p[1], hdr, sizeof hdr) != 0 || fd_write_all(p[1], strbuf_str(&out), out.len) != 0)
                     _exit(3);
             }
+            free(fds); /* not the worker's leak (valgrind follows the fork) */
+            free(pids);
             strbuf_free(&out);
             _exit(0);
         }
@@ -298,7 +294,7 @@ static int run_parallel(const case_info *c, const runpass_options *ro, const cha
         fwrite(text, 1, hdr[1], stdout);
         fflush(stdout);
         free(text);
-        failed |= hdr[0] != 0;
+        failed |= (int)hdr[0];
     }
     for (int w = 0; w < jobs; w++) {
         int status = 0;
@@ -326,27 +322,19 @@ int mode_run(const ptodb_cli *cli)
         return PTODB_EXIT_USAGE;
     const char *save_dir = ptodb_cli_value(cli, OPT_SAVE_OUTPUTS);
     ro.race_runs = 0;
-    if (ptodb_cli_value(cli, OPT_RACE_CHECK)) {
-        char *end;
-        long n = strtol(ptodb_cli_value(cli, OPT_RACE_CHECK), &end, 10);
-        if (*end || n < 1 || n > 100000) {
-            fprintf(stderr, "ptodb: --race-check: expected a number of schedules from 1 to 100000, got '%s'\n",
-                    ptodb_cli_value(cli, OPT_RACE_CHECK));
-            return PTODB_EXIT_USAGE;
-        }
+    long long n;
+    int given = ptodb_cli_int(cli, OPT_RACE_CHECK, "a number of schedules", 1, 100000, &n);
+    if (given < 0)
+        return PTODB_EXIT_USAGE;
+    if (given)
         ro.race_runs = (int)n;
-    }
     int jobs = 1;
-    if (ptodb_cli_value(cli, OPT_JOBS)) {
-        char *end;
-        long j = strtol(ptodb_cli_value(cli, OPT_JOBS), &end, 10);
-        if (*end || j < 1 || j > 256) {
-            fprintf(stderr, "ptodb: --jobs: expected a number from 1 to 256, got '%s'\n",
-                    ptodb_cli_value(cli, OPT_JOBS));
-            return PTODB_EXIT_USAGE;
-        }
-        jobs = (int)j;
-    }
+    if ((given = ptodb_cli_int(cli, OPT_JOBS, "a number", 1, 256, &n)) < 0)
+        return PTODB_EXIT_USAGE;
+    if (given)
+        jobs = (int)n;
+    if (save_dir && ptodb_check_output_dir("--save-outputs", save_dir) != 0)
+        return PTODB_EXIT_USAGE;
     case_info c;
     if (ptodb_open_case(path, &copt, &c) != 0)
         return PTODB_EXIT_USAGE;
@@ -369,5 +357,5 @@ int mode_run(const ptodb_cli *cli)
     }
     free(ops);
     case_free(&c);
-    return failed ? PTODB_EXIT_VALIDATION_FAILED : PTODB_EXIT_OK;
+    return failed & RUN_WRITE_ERROR ? PTODB_EXIT_USAGE : failed ? PTODB_EXIT_VALIDATION_FAILED : PTODB_EXIT_OK;
 }

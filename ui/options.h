@@ -40,7 +40,8 @@
     X(SHARD, "shard", 0, REQUIRED, "K/N", "with --batch DIR: validate only the K-th of N slices of DIR's sorted cases") \
     X(MERGE_REPORTS, "merge-reports", 0, NONE, "FILE...", "join the JSON reports of --batch shards into one (--json, --junit, --html)") \
     X(BISECT, "bisect", 0, NONE, NULL, "with --batch: find the first failing pass and its first differing statement") \
-    X(HEATMAP, "heatmap", 0, NONE, NULL, "with --batch: print a heat grid of |actual - golden| per output")
+    X(HEATMAP, "heatmap", 0, NONE, NULL, "with --batch: print a heat grid of |actual - golden| per output") \
+    X(MAX_TENSOR_BYTES, "max-tensor-bytes", 0, REQUIRED, "N", "largest tensor to load or allocate, in bytes (suffix K, M, G or T; default 16G, or half the memory when less)")
 
 typedef enum {
 #define PTODB_OPTION_ENUM(id, name, short_name, kind, arg, help) OPT_##id,
@@ -88,6 +89,14 @@ struct case_info;
  * diagnostics to stderr, frees *c and returns -1. Warnings of a case that
  * opens are not printed. */
 int ptodb_open_case(const char *path, const struct case_options *opt, struct case_info *c);
+/* The integer value of option id in [lo, hi]: 1 with *out set, 0 when the
+ * option was not given, -1 after printing "ptodb: --NAME: expected WHAT
+ * from LO to HI, got '...'" (junk, overflow, out of range). */
+int ptodb_cli_int(const ptodb_cli *cli, ptodb_option_id id, const char *what, long long lo, long long hi,
+                  long long *out);
+/* An output folder given to option: 0 when it is a writable directory, -1
+ * after "ptodb: OPTION: DIR: REASON". */
+int ptodb_check_output_dir(const char *option, const char *dir);
 /* The last value of option id, or NULL when it was not given. */
 const char *ptodb_cli_value(const ptodb_cli *cli, ptodb_option_id id);
 void ptodb_cli_print_help(FILE *out);

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/atomic_file.h"
 #include "base/mem.h"
 #include "batch/html.h"
 #include "batch/junit.h"
@@ -60,22 +61,20 @@ int report_files_wanted(const report_files *rf)
     return rf->json || rf->junit || rf->html;
 }
 
-/* The one place report files are written: a later atomic "write to a
- * temporary file, then rename" replaces its body. */
+/* The one place report files are written: to a temporary file renamed over
+ * the name when complete (base/atomic_file), so a reader or a killed run
+ * sees the old file or the new one, never a part. */
 static int write_file(const char *option, const char *path, const strbuf *data)
 {
-    int to_stdout = strcmp(path, "-") == 0;
-    FILE *f = to_stdout ? stdout : fopen(path, "w");
-    if (!f) {
-        fprintf(stderr, "ptodb: --%s: cannot write %s: %s\n", option, path, strerror(errno));
-        return -1;
+    if (strcmp(path, "-") == 0) {
+        if (fwrite(strbuf_str(data), 1, data->len, stdout) != data->len || fflush(stdout) != 0) {
+            fprintf(stderr, "ptodb: --%s: write error on standard output: %s\n", option, strerror(errno));
+            return -1;
+        }
+        return 0;
     }
-    int bad = fwrite(strbuf_str(data), 1, data->len, f) != data->len;
-    bad |= fflush(f) != 0;
-    if (!to_stdout)
-        bad |= fclose(f) != 0;
-    if (bad) {
-        fprintf(stderr, "ptodb: --%s: write error on %s\n", option, path);
+    if (atomic_file_write(path, strbuf_str(data), data->len) != 0) {
+        fprintf(stderr, "ptodb: --%s: cannot write %s: %s\n", option, path, strerror(errno));
         return -1;
     }
     return 0;

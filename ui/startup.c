@@ -15,18 +15,38 @@
 #include "debug/rc.h"
 
 /* $XDG_STATE_HOME/ptodb (default ~/.local/state/ptodb); -1 without a home. */
-static int startup_state_dir(char *buf, size_t size)
+static int startup_state_dir(char *buf, size_t size, session *warn_to)
 {
+    /* XDG Base Directory: a relative XDG_STATE_HOME is invalid and must be
+     * ignored (it would put the state in whatever folder ptodb runs from,
+     * a case folder included); so is a relative HOME. */
     const char *state = getenv("XDG_STATE_HOME");
     const char *home = getenv("HOME");
     int n;
+    if (state && *state && state[0] != '/') {
+        if (warn_to)
+            session_warnf(warn_to, "warning: XDG_STATE_HOME=%s is not an absolute path: ignored", state);
+        state = NULL;
+    }
     if (state && *state)
         n = snprintf(buf, size, "%s/ptodb", state);
-    else if (home && *home)
+    else if (home && home[0] == '/')
         n = snprintf(buf, size, "%s/.local/state/ptodb", home);
-    else
+    else {
+        if (warn_to && home && *home)
+            session_warnf(warn_to, "warning: HOME=%s is not an absolute path: breakpoints and displays are not saved",
+                          home);
         return -1;
-    return n > 0 && (size_t)n < size ? 0 : -1;
+    }
+    if (n <= 0 || (size_t)n >= size)
+        return -1;
+    if (mkdirs(buf) != 0 || access(buf, W_OK | X_OK) != 0) {
+        if (warn_to)
+            session_warnf(warn_to, "warning: state folder %s is not writable: breakpoints and displays are not saved",
+                          buf);
+        return -1;
+    }
+    return 0;
 }
 
 /* NULL leaves *out unchanged (not given). */
@@ -52,6 +72,9 @@ session *startup_session_hooked(const ptodb_cli *cli, session_output_fn out, voi
         session_set_output(s, out, ctx);
     if (hook)
         session_set_command_hook(s, hook, ctx, hook_names);
+    const char *max_bytes = ptodb_cli_value(cli, OPT_MAX_TENSOR_BYTES);
+    if (max_bytes)
+        session_set(s, SETTING_MAX_TENSOR_BYTES, max_bytes, "--max-tensor-bytes");
     char cwd[PATH_MAX];
     rc_options rc = {
         .no_init = cli->given[OPT_NX] > 0,
@@ -66,7 +89,7 @@ session *startup_session_hooked(const ptodb_cli *cli, session_output_fn out, voi
      * save one, so one run's breakpoints never stop another. */
     char state[PATH_MAX];
     int persist = !cli->given[OPT_NX] && !cli->given[OPT_BATCH];
-    if (persist && startup_state_dir(state, sizeof state) == 0)
+    if (persist && startup_state_dir(state, sizeof state, s) == 0)
         session_set_state_dir(s, state);
     if (cli->npaths == 1 && session_open(s, cli->paths[0], rtol, atol) != PTODB_OK) {
         session_free(s);
@@ -84,9 +107,12 @@ session *startup_session_hooked(const ptodb_cli *cli, session_output_fn out, voi
 int startup_history_path(char *buf, size_t size)
 {
     char dir[PATH_MAX];
-    if (startup_state_dir(dir, sizeof dir) != 0)
-        return -1;
-    mkdirs(dir); /* quietly: history is a convenience */
+    if (startup_state_dir(dir, sizeof dir, NULL) != 0)
+        return -1; /* quietly: history is a convenience (the session warned) */
     int n = snprintf(buf, size, "%s/history", dir);
-    return n > 0 && (size_t)n < size ? 0 : -1;
+    if (n <= 0 || (size_t)n >= size)
+        return -1;
+    /* readline opens it itself: a FIFO there would block the start */
+    struct stat sb;
+    return stat(buf, &sb) == 0 && !S_ISREG(sb.st_mode) ? -1 : 0;
 }

@@ -1,5 +1,7 @@
 #include "base/fdio.h"
 
+#include "base/input_file.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <unistd.h>
@@ -38,7 +40,8 @@ int fd_read_all(int fd, void *buf, size_t n)
 
 char *file_read_all(const char *path, size_t *len)
 {
-    FILE *f = fopen(path, "rb");
+    char why[300];
+    FILE *f = input_file_fopen(path, why, sizeof why); /* regular files only: a FIFO never blocks */
     if (!f)
         return NULL;
     strbuf sb = STRBUF_INIT;

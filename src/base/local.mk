@@ -9,7 +9,10 @@ src_libptodb_a_SOURCES += \
 	src/base/textdiff.c src/base/textdiff.h \
 	src/base/jsonread.c src/base/jsonread.h \
 	src/base/xmlesc.c src/base/xmlesc.h \
-	src/base/utf8.c src/base/utf8.h
+	src/base/utf8.c src/base/utf8.h \
+	src/base/number.c src/base/number.h \
+	src/base/input_file.c src/base/input_file.h \
+	src/base/atomic_file.c src/base/atomic_file.h
 
 check_PROGRAMS += tests/unit/check_base
 TESTS += tests/unit/check_base

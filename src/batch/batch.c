@@ -49,7 +49,7 @@ void batch_init(batch *b, const case_info *c, const batch_options *o)
         b->passes[i].same_as = -1;
         text[i] = file_read_all(c->passes[i].path, &len[i]);
         b->twin[i] = (int)i;
-        for (size_t j = 0; text[i] && j < i; j++)
+        for (size_t j = 0; text[i] && !o->save_dir && j < i; j++)
             if (b->twin[j] == (int)j && text[j] && len[j] == len[i] && memcmp(text[j], text[i], len[i]) == 0) {
                 b->twin[i] = (int)j;
                 break;
@@ -73,6 +73,7 @@ static void pass_clear(batch_pass *p)
     free(p->outputs);
     free(p->message);
     free(p->ref_note);
+    free(p->save_error);
     memset(p, 0, sizeof *p);
     p->same_as = -1;
 }
@@ -253,6 +254,10 @@ static void eval_one(const batch *b, size_t i, batch_pass *p)
             if (b->o.metrics)
                 batch_metrics_compute(o->actual, o->golden, o->rtol, o->atol, b->o.ro.mopt.profile, &bo->met);
             output_heat(b, i, o, bo);
+            char why[4200];
+            if (b->o.save_dir && !p->save_error &&
+                runpass_save_output(b->o.save_dir, b->c->passes[i].stem, o, why, sizeof why) != 0)
+                p->save_error = xstrdup(why);
         }
         if (!r.all_pass)
             p->ok = 0;
@@ -285,6 +290,7 @@ static void serialize(const batch_pass *p, strbuf *sb)
     put(sb, &p->seconds, sizeof p->seconds);
     put_str(sb, p->message);
     put_str(sb, p->ref_note);
+    put_str(sb, p->save_error);
     put(sb, &no, sizeof no);
     for (size_t k = 0; k < p->noutputs; k++) {
         const batch_output *o = &p->outputs[k];
@@ -355,6 +361,7 @@ static int deserialize(const char *data, size_t len, batch_pass *p)
     p->ok = (int)ok;
     p->message = get_str(&r);
     p->ref_note = get_str(&r);
+    p->save_error = get_str(&r);
     get(&r, &no, sizeof no);
     if (r.bad || no > 1u << 20)
         return -1;
@@ -430,6 +437,7 @@ static void copy_from_twin(batch *b, size_t i)
     p->same_as = (int)t;
     p->message = replace_all(src->message, from, to);
     p->ref_note = replace_all(src->ref_note, from, to);
+    p->save_error = NULL; /* twins are not used when outputs are saved */
     p->outputs = xcalloc(src->noutputs ? src->noutputs : 1, sizeof *p->outputs);
     for (size_t k = 0; k < src->noutputs; k++) {
         p->outputs[k] = src->outputs[k];
@@ -531,11 +539,17 @@ static void run_workers(order_state *os, const size_t *tasks, size_t ntasks)
                     pass_clear(&res);
                     uint32_t hdr[2] = {(uint32_t)t, (uint32_t)out.len};
                     if (fd_write_all(p[1], hdr, sizeof hdr) != 0 || fd_write_all(p[1], strbuf_str(&out), out.len) != 0)
-                        _exit(3);
+                        break;
                     sh->current[w] = -1;
                 }
+                /* freed although _exit follows: the parent's tables are no
+                 * leak of the worker's (valgrind follows the fork) */
+                int failed = sh->current[w] != -1; /* left at its task by a failed write */
                 strbuf_free(&out);
-                _exit(0);
+                free(fds);
+                free(pids);
+                free((void *)tasks); /* batch_eval's, which the worker never returns to */
+                _exit(failed ? 3 : 0);
             }
             close(p[1]);
             fds[started] = p[0];

@@ -42,6 +42,7 @@ typedef struct batch_pass {
     uint64_t steps;
     double seconds;        /* wall time of its run (of the twin's when reused) */
     int same_as;           /* -1, or the earlier pass whose file has the same bytes */
+    char *save_error;      /* save_dir: the first output that could not be written, or NULL */
 } batch_pass;
 
 typedef struct batch_options {
@@ -50,6 +51,8 @@ typedef struct batch_options {
     int metrics;
     int heatmap;
     int heat_max_rows, heat_max_cols; /* 0: 16 x 64 */
+    const char *save_dir;  /* --save-outputs: every pass's outputs as DIR/PASS.KEY.raw
+                              (identical pass files are then each run) */
 } batch_options;
 
 typedef struct batch {

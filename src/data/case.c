@@ -1,4 +1,5 @@
 /* Case discovery and parameter binding. */
+#include "base/input_file.h"
 #include "config.h"
 
 #include "data/case.h"
@@ -10,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/stat.h>
 
 #include "base/mem.h"
@@ -116,8 +118,10 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Sorted names of regular files in dir ending in suffix; NULL-free array. */
-static char **list_files(const char *dir, const char *suffix, size_t *n)
+/* Sorted names of regular files in dir ending in suffix; NULL-free array.
+ * Other files with the suffix (FIFOs, devices, sockets) are skipped with a
+ * warning to sink when sink is not NULL. */
+static char **list_files(const char *dir, const char *suffix, size_t *n, diag_sink *sink)
 {
     *n = 0;
     DIR *d = opendir(dir);
@@ -129,7 +133,16 @@ static char **list_files(const char *dir, const char *suffix, size_t *n)
         if (e->d_name[0] == '.' || !has_suffix(e->d_name, suffix))
             continue;
         char *full = path_join(dir, e->d_name);
-        int ok = is_file(full);
+        struct stat sb;
+        int found = stat(full, &sb) == 0, ok = found && S_ISREG(sb.st_mode);
+        if (found && !ok && sink && !S_ISDIR(sb.st_mode)) {
+            char why[300];
+            int fd = input_file_open(full, why, sizeof why);
+            if (fd >= 0)
+                close(fd); /* it became a regular file since: skip it anyway */
+            else
+                diag_report(sink, DIAG_WARNING, (diag_loc){full, 0, 0}, NULL, "ignored: %s", why);
+        }
         free(full);
         if (!ok)
             continue;
@@ -197,7 +210,7 @@ static void add_pass(case_info *c, const char *dir, const char *file, diag_sink 
 static ptodb_status scan_passes(case_info *c, diag_sink *sink)
 {
     size_t n;
-    char **files = list_files(c->dump_dir, ".py", &n);
+    char **files = list_files(c->dump_dir, ".py", &n, sink);
     if (n == 0) {
         diag_report(sink, DIAG_ERROR, (diag_loc){c->dump_dir, 0, 0}, NULL, "no .py pass dump files found");
         free_list(files, n);
@@ -287,8 +300,11 @@ static int golden_scan(const char *text, const char *name, double *v, int *line)
 static void read_golden(case_info *c, diag_sink *sink)
 {
     char *path = path_join(c->root, "golden.py");
-    FILE *f = fopen(path, "rb");
+    char why[300];
+    FILE *f = input_file_fopen(path, why, sizeof why);
     if (!f) {
+        if (errno != ENOENT)
+            diag_report(sink, DIAG_WARNING, (diag_loc){path, 0, 0}, NULL, "ignored: %s", why);
         free(path);
         return;
     }
@@ -333,7 +349,7 @@ static ptodb_status scan_data_dir(case_info *c, const char *sub, case_tensor **a
     for (int pass = 0; pass < 2; pass++) {
         const char *ext = pass == 0 ? ".pt" : ".npy";
         size_t nf;
-        char **files = list_files(dir, ext, &nf);
+        char **files = list_files(dir, ext, &nf, sink);
         for (size_t i = 0; i < nf; i++) {
             char *name = xstrndup(files[i], strlen(files[i]) - strlen(ext));
             char *path = path_join(dir, files[i]);
@@ -424,7 +440,7 @@ static ptodb_status locate(const char *path, case_info *c, int *single, const ch
         if (!is_passes_dump(path)) {
             /* a folder of dumps that is not called passes_dump: data beside it */
             size_t n;
-            char **files = list_files(path, ".py", &n);
+            char **files = list_files(path, ".py", &n, NULL);
             free_list(files, n);
             if (n == 0) {
                 diag_report(sink, DIAG_ERROR, loc, NULL,
@@ -433,6 +449,15 @@ static ptodb_status locate(const char *path, case_info *c, int *single, const ch
             }
         }
         return PTODB_OK;
+    }
+    struct stat sb;
+    if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+        char why[300];
+        int fd = input_file_open(path, why, sizeof why); /* fails: says which kind of file */
+        if (fd >= 0)
+            close(fd);
+        diag_report(sink, DIAG_ERROR, loc, NULL, "%s", why);
+        return PTODB_ERR_IO;
     }
     if (!is_file(path)) {
         diag_report(sink, DIAG_ERROR, loc, NULL, "no such file or folder");
@@ -594,7 +619,7 @@ static int static_shape(const case_param *p)
 
 /* REF's fresh clone of an input for one pass: a copy-on-write mapping of
  * the file's bytes where the input is a whole mapped storage, else a copy. */
-static tensor *fresh_copy(const tensor *t)
+static tensor *fresh_copy(const tensor *t, ptodb_status *st)
 {
     if (tensor_is_contiguous(t) && t->offset == 0 &&
         (size_t)tensor_numel(t) * dtype_size(t->dtype) == t->storage->nbytes) {
@@ -608,7 +633,7 @@ static tensor *fresh_copy(const tensor *t)
             }
         }
     }
-    return tensor_clone(t);
+    return tensor_clone_status(t, st);
 }
 
 ptodb_status case_bind(const case_info *c, const case_param *params, size_t n, case_binding *out,
@@ -629,13 +654,14 @@ ptodb_status case_bind(const case_info *c, const case_param *params, size_t n, c
         }
         out[i].key = xstrdup(key);
         out[i].golden = gold;
+        ptodb_status ast;
         if (in) {
-            out[i].t = fresh_copy(in->t);
+            out[i].t = fresh_copy(in->t, &ast);
         } else if (gold) {
-            out[i].t = tensor_zeros(gold->t->dtype, gold->t->ndim, gold->t->shape, NULL);
+            out[i].t = tensor_zeros(gold->t->dtype, gold->t->ndim, gold->t->shape, &ast);
             out[i].zeros = 1;
         } else if (p->is_tensor && p->dir == CASE_PARAM_OUT && static_shape(p)) {
-            out[i].t = tensor_zeros(p->dtype, p->ndim, p->shape, NULL);
+            out[i].t = tensor_zeros(p->dtype, p->ndim, p->shape, &ast);
             out[i].zeros = 1;
         } else {
             strbuf sb = STRBUF_INIT;
@@ -647,7 +673,19 @@ ptodb_status case_bind(const case_info *c, const case_param *params, size_t n, c
             st = PTODB_ERR_RESOLVE;
             continue;
         }
-        if (out[i].t && p->is_tensor && dtype_torch_storage(p->dtype) != out[i].t->dtype)
+        if (!out[i].t) {
+            /* the working copy: within the limit when loaded, but the memory
+             * may not be there (or a zero-filled output may be too large) */
+            const case_tensor *src = in ? in : gold;
+            uint64_t bytes = src ? tensor_shape_bytes(src->t->dtype, src->t->ndim, src->t->shape)
+                                 : tensor_shape_bytes(p->dtype, p->ndim, p->shape);
+            diag_report(sink, DIAG_ERROR, (diag_loc){src ? src->path : NULL, 0, 0}, NULL,
+                        "cannot allocate %llu bytes for the working copy of '%s'%s", (unsigned long long)bytes,
+                        p->name, bytes > tensor_max_bytes() ? " (beyond --max-tensor-bytes)" : ": out of memory");
+            st = PTODB_ERR_NOMEM;
+            continue;
+        }
+        if (p->is_tensor && dtype_torch_storage(p->dtype) != out[i].t->dtype)
             diag_report(sink, DIAG_WARNING, (diag_loc){NULL, 0, 0}, NULL,
                         "parameter '%s' is %s but its data '%s' is %s (REF's dtype assertion would fail)",
                         p->name, dtype_pl_name(p->dtype), key, dtype_name(out[i].t->dtype));

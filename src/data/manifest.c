@@ -1,4 +1,5 @@
 /* ptodb.yaml reader (libyaml document API: every node keeps its mark). */
+#include "base/input_file.h"
 #include "config.h"
 
 #include "data/manifest.h"
@@ -253,9 +254,10 @@ ptodb_status manifest_load(const char *path, manifest *m, diag_sink *sink)
     m->path = xstrdup(path);
     const char *slash = strrchr(path, '/');
     m->dir = slash ? xstrndup(path, (size_t)(slash - path) + (slash == path)) : xstrdup(".");
-    FILE *f = fopen(path, "rb");
+    char why[300];
+    FILE *f = input_file_fopen(path, why, sizeof why);
     if (!f) {
-        diag_report(sink, DIAG_ERROR, (diag_loc){path, 0, 0}, NULL, "cannot open: %s", strerror(errno));
+        diag_report(sink, DIAG_ERROR, (diag_loc){path, 0, 0}, NULL, "%s", why);
         return PTODB_ERR_IO;
     }
     yaml_parser_t parser;

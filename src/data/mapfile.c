@@ -1,4 +1,5 @@
 /* Whole-file private mappings shared by the storages cut from them. */
+#include "base/input_file.h"
 #include "config.h"
 
 #include "data/mapfile.h"
@@ -17,18 +18,19 @@ ptodb_status mapfile_open(const char *path, mapfile **out, diag_sink *sink)
 {
     diag_loc loc = {path, 0, 0};
     *out = NULL;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    char why[300];
+    int fd = input_file_open(path, why, sizeof why);
     if (fd < 0) {
-        diag_report(sink, DIAG_ERROR, loc, NULL, "cannot open: %s", strerror(errno));
+        diag_report(sink, DIAG_ERROR, loc, NULL, "%s", why);
         return PTODB_ERR_IO;
     }
     struct stat sb;
-    if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
-        diag_report(sink, DIAG_ERROR, loc, NULL, "not a regular file");
+    if (fstat(fd, &sb) != 0) {
+        diag_report(sink, DIAG_ERROR, loc, NULL, "cannot open: %s", strerror(errno));
         close(fd);
         return PTODB_ERR_IO;
     }
-    if ((uint64_t)sb.st_size > (uint64_t)TENSOR_MAX_BYTES + ((uint64_t)1 << 30)) {
+    if ((uint64_t)sb.st_size > (uint64_t)tensor_max_bytes() + ((uint64_t)1 << 30)) {
         /* No tensor could use it; refusing early also keeps a hostile
          * sparse file from being read in full. */
         diag_report(sink, DIAG_ERROR, loc, NULL, "file too large (%lld bytes)", (long long)sb.st_size);

@@ -1,4 +1,5 @@
 /* .npy reader/writer and raw binary loading. */
+#include "base/atomic_file.h"
 #include "config.h"
 
 #include "data/npy.h"
@@ -243,9 +244,11 @@ ptodb_status npy_load(const char *path, dtype_id hint, tensor **out, diag_sink *
     {
         size_t es = dtype_size(dt), doff = hoff + hlen;
         int64_t n = tensor_shape_numel(h.ndim, h.shape);
-        if (n < 0 || (uint64_t)n > TENSOR_MAX_BYTES / es) {
+        char why[400];
+        if (n < 0 || tensor_check_limit(dt, h.ndim, h.shape, why, sizeof why) != 0) {
             st = PTODB_ERR_FORMAT;
-            diag_report(sink, DIAG_ERROR, (diag_loc){path, 0, 0}, NULL, "array shape is too large");
+            diag_report(sink, DIAG_ERROR, (diag_loc){path, 0, 0}, NULL, "array shape is too large%s%s",
+                        n < 0 ? "" : ": ", n < 0 ? "" : why);
             goto done;
         }
         size_t need = (size_t)n * es;
@@ -326,17 +329,20 @@ ptodb_status npy_save(const char *path, const tensor *t, diag_sink *sink)
         strbuf_putc(&h, ' ');
     strbuf_putc(&h, '\n');
     ptodb_status st = PTODB_OK;
-    FILE *f = fopen(path, "wb");
-    if (!f) {
+    atomic_file af;
+    if (atomic_file_open(&af, path) != 0) {
         diag_report(sink, DIAG_ERROR, loc, NULL, "cannot create: %s", strerror(errno));
         st = PTODB_ERR_IO;
     } else {
+        FILE *f = af.f;
         unsigned char pre[10] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, (unsigned char)h.len,
                                  (unsigned char)(h.len >> 8)};
         size_t nb = c->storage->nbytes;
-        int ok = fwrite(pre, 1, 10, f) == 10 && fwrite(h.data, 1, h.len, f) == h.len &&
-                 (nb == 0 || fwrite(c->storage->data, 1, nb, f) == nb);
-        if (fclose(f) != 0 || !ok) {
+        fwrite(pre, 1, 10, f);
+        fwrite(h.data, 1, h.len, f);
+        if (nb)
+            fwrite(c->storage->data, 1, nb, f);
+        if (atomic_file_commit(&af) != 0) {
             diag_report(sink, DIAG_ERROR, loc, NULL, "write failed: %s", strerror(errno));
             st = PTODB_ERR_IO;
         }
@@ -352,8 +358,11 @@ ptodb_status raw_load(const char *path, dtype_id dt, int ndim, const int64_t *sh
     *out = NULL;
     size_t es = dtype_size(dt);
     int64_t n = tensor_shape_numel(ndim, shape);
-    if (n < 0 || es == 0 || (uint64_t)n > TENSOR_MAX_BYTES / es)
-        NPY_ERR("bad or too large shape for raw data");
+    char why[400];
+    if (n < 0 || es == 0)
+        NPY_ERR("bad shape for raw data");
+    if (tensor_check_limit(dt, ndim, shape, why, sizeof why) != 0)
+        NPY_ERR("raw data %s", why);
     mapfile *m;
     ptodb_status st = mapfile_open(path, &m, sink);
     if (st != PTODB_OK)

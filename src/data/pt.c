@@ -1,4 +1,5 @@
 /* torch .pt reader and writer. */
+#include "base/atomic_file.h"
 #include "config.h"
 
 #include "data/pt.h"
@@ -137,7 +138,7 @@ static ptodb_status pt_get_storage(pt_ctx *ctx, const pk_value *pid, dtype_id *d
     zip_entry *e = (zip_entry *)zip_find(&ctx->zip, name);
     if (!e)
         PT_ERR(ctx, "storage record '%s' is missing from the archive", name);
-    if (numel > TENSOR_MAX_BYTES / esize)
+    if (numel > tensor_max_bytes() / esize)
         PT_ERR(ctx, "storage '%s' claims %llu elements: too large", key, (unsigned long long)numel);
     if (e->size != numel * esize) {
         if (untyped)
@@ -203,6 +204,11 @@ static ptodb_status pt_build_tensor(pt_ctx *ctx, const pk_value *call, tensor **
         PT_ERR(ctx, "tensor size has %d entries but stride has %d", nd, ns);
     if (tensor_shape_numel(nd, shape) < 0)
         PT_ERR(ctx, "tensor shape overflows");
+    /* A view may claim far more elements than its storage holds (stride 0):
+     * what it costs to copy or scan is its shape, not its storage. */
+    char why[400];
+    if (tensor_check_limit(dt, nd, shape, why, sizeof why) != 0)
+        PT_ERR(ctx, "tensor %s", why);
     ptodb_status vst;
     *out = tensor_from_storage(s, dt, nd, shape, strides, args->items[1]->i, &vst);
     if (!*out) {
@@ -497,11 +503,12 @@ ptodb_status pt_save(const char *path, const tensor *t, diag_sink *sink)
     strbuf_putc(&pk, '.');
 
     ptodb_status st = PTODB_OK;
-    FILE *out = fopen(path, "wb");
-    if (!out) {
+    atomic_file af;
+    if (atomic_file_open(&af, path) != 0) {
         diag_report(sink, DIAG_ERROR, loc, NULL, "cannot create: %s", strerror(errno));
         st = PTODB_ERR_IO;
     } else {
+        FILE *out = af.f;
         zip_writer w;
         zip_writer_init(&w, out);
         char name[512];
@@ -514,7 +521,11 @@ ptodb_status pt_save(const char *path, const tensor *t, diag_sink *sink)
         snprintf(name, sizeof name, "%s/version", stem);
         zip_writer_add(&w, name, "3\n", 2);
         int bad = zip_writer_finish(&w);
-        if (fclose(out) != 0 || bad) {
+        if (bad) {
+            atomic_file_abort(&af);
+            errno = errno ? errno : EIO;
+        }
+        if (bad || atomic_file_commit(&af) != 0) {
             diag_report(sink, DIAG_ERROR, loc, NULL, "write failed: %s", strerror(errno));
             st = PTODB_ERR_IO;
         }

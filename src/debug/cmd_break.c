@@ -1,12 +1,14 @@
 /* Breakpoints: break, tbreak, watch, condition, ignore, commands, enable,
  * disable, delete, and their listing (info breakpoints). */
 #include <ctype.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/mem.h"
 #include "debug/expr.h"
+#include "base/number.h"
 #include "debug/session_impl.h"
 #include "exec/inspect.h"
 
@@ -166,11 +168,12 @@ static int parse_line_location(session *s, const char *loc, int default_pass, in
         if ((*pass = session_find_pass(s, base ? base + 1 : spec)) < 0)
             return -1;
     }
-    if (!all_digits(num)) {
+    long long n;
+    if (!all_digits(num) || parse_int_range(num, 1, INT_MAX, &n) != 0) {
         session_errorf(s, "Bad line number in \"%s\".", loc);
         return -1;
     }
-    *line = atoi(num);
+    *line = (int)n;
     return 0;
 }
 
@@ -381,15 +384,14 @@ static breakpoint *bp_arg(session *s, const char *word)
             session_errorf(s, "No breakpoint number %d.", s->next_bp);
         return b;
     }
-    char *end;
-    long n = strtol(word, &end, 10);
-    if (*end || n < 1) {
-        session_errorf(s, "Bad breakpoint number \"%s\".", word);
+    long long n;
+    if (parse_int_range(word, 1, INT_MAX, &n) != 0) {
+        session_errorf(s, "Bad breakpoint number \"%s\" (1 to %d).", word, INT_MAX);
         return NULL;
     }
     breakpoint *b = bp_find(s, (int)n);
     if (!b)
-        session_errorf(s, "No breakpoint number %ld.", n);
+        session_errorf(s, "No breakpoint number %lld.", n);
     return b;
 }
 
@@ -454,17 +456,16 @@ ptodb_status cmd_IGNORE(session *s, const char *args)
     breakpoint *b = bp_arg(s, words[0]);
     if (!b)
         return PTODB_ERR_USAGE;
-    char *end;
-    long c = strtol(words[1], &end, 10);
-    if (*end || c < 0) {
-        session_errorf(s, "Bad count \"%s\".", words[1]);
+    long long c;
+    if (parse_int_range(words[1], 0, LONG_MAX, &c) != 0) {
+        session_errorf(s, "Bad count \"%s\" (0 to %ld).", words[1], LONG_MAX);
         return PTODB_ERR_USAGE;
     }
     b->ignore = c;
     if (c == 0)
         session_printf(s, "Will stop next time breakpoint %d is reached.\n", b->number);
     else
-        session_printf(s, "Will ignore next %ld crossings of breakpoint %d.\n", c, b->number);
+        session_printf(s, "Will ignore next %lld crossings of breakpoint %d.\n", c, b->number);
     return PTODB_OK;
 }
 

@@ -1,5 +1,7 @@
 /* Commands over the case and its passes: open, pass, list, info. */
 #include <ctype.h>
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -219,20 +221,22 @@ ptodb_status cmd_LIST(session *s, const char *args)
             return PTODB_ERR_USAGE;
         }
     } else if (strchr(args, ',')) {
-        first = (int)strtol(args, &end, 10);
-        if (*end != ',' || first < 1) {
+        /* line numbers past the file are clipped, so a huge one is harmless
+         * once it fits an int: INT_MAX / 2 keeps first + size in range */
+        errno = 0;
+        long long f = strtoll(args, &end, 10);
+        long long l = *end == ',' && !errno ? strtoll(end + 1, &end, 10) : 0;
+        if (errno || *end || f < 1 || l < f || f > INT_MAX / 2) {
             session_errorf(s, "Bad line range \"%s\": expected FIRST,LAST.", args);
             return PTODB_ERR_USAGE;
         }
-        last = (int)strtol(end + 1, &end, 10);
-        if (*end || last < first) {
-            session_errorf(s, "Bad line range \"%s\": expected FIRST,LAST.", args);
-            return PTODB_ERR_USAGE;
-        }
-        size = last - first + 1;
+        first = (int)f;
+        last = l > total ? total : (int)l;
+        size = last >= first ? last - first + 1 : 1;
     } else if (isdigit((unsigned char)args[0])) {
+        errno = 0;
         long l = strtol(args, &end, 10);
-        if (*end || l < 1) {
+        if (*end || errno || l < 1) {
             session_errorf(s, "Bad line number \"%s\".", args);
             return PTODB_ERR_USAGE;
         }

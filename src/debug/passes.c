@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/input_file.h"
 #include "base/mem.h"
 #include "debug/session_impl.h"
 #include "ir/parse.h"
@@ -128,7 +129,8 @@ const char *session_pass_stem(const session *s, int i)
 
 static int read_file(const char *path, char **out, size_t *len)
 {
-    FILE *f = fopen(path, "rb");
+    char why[300];
+    FILE *f = input_file_fopen(path, why, sizeof why);
     if (!f)
         return -1;
     size_t cap = 1 << 16, n = 0;

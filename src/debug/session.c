@@ -1,4 +1,5 @@
 #include "debug/expr.h"
+#include "base/input_file.h"
 #include "debug/session_impl.h"
 
 #include <ctype.h>
@@ -8,7 +9,9 @@
 #include <string.h>
 
 #include "base/mem.h"
+#include "base/number.h"
 #include "debug/cmdtable.h"
+#include "tensor/tensor.h"
 
 typedef enum { SK_BOOL, SK_INT, SK_DOUBLE, SK_STRING, SK_PATHLIST } setting_kind;
 
@@ -62,6 +65,7 @@ void session_free(session *s)
     if (!s)
         return;
     session_close_case(s);
+    session_persist_free(s);
     bp_free_all(s);
     display_free_all(s);
     expr_free_all(s);
@@ -301,6 +305,18 @@ static int parse_bool(const char *v, long *out)
     return -1;
 }
 
+/* What `set` accepts for each integer setting: sizes that later arithmetic
+ * (list ranges, history lengths, element counts) cannot overflow. */
+static void int_setting_range(session_setting id, long long *lo, long long *hi)
+{
+    *lo = 0;
+    switch (id) {
+    case SETTING_LISTSIZE: *hi = 100000; break;
+    case SETTING_HISTORY_SIZE: *hi = 1000000; break;
+    default: *hi = 1000000000; break;
+    }
+}
+
 ptodb_status session_set(session *s, session_setting id, const char *text, const char *origin)
 {
     setting_value nv = {0};
@@ -315,10 +331,22 @@ ptodb_status session_set(session *s, session_setting id, const char *text, const
         }
         break;
     case SK_INT:
-        nv.i = strtol(text, &end, 10);
-        if (!*text || *end || errno || nv.i < 0) {
-            session_errorf(s, "a non-negative integer expected for %s, got \"%s\"", name, text);
-            return PTODB_ERR_USAGE;
+        if (id == SETTING_MAX_TENSOR_BYTES) {
+            uint64_t b;
+            if (parse_byte_size(text, 0, (uint64_t)1 << 62, &b) != 0) {
+                session_errorf(s, "a number of bytes from 0 to 4611686018427387904 (suffix K, M, G or T) "
+                                  "expected for %s, got \"%s\"", name, text);
+                return PTODB_ERR_USAGE;
+            }
+            nv.i = (long)b;
+        } else {
+            long long lo, hi, v;
+            int_setting_range(id, &lo, &hi);
+            if (parse_int_range(text, lo, hi, &v) != 0) {
+                session_errorf(s, "an integer from %lld to %lld expected for %s, got \"%s\"", lo, hi, name, text);
+                return PTODB_ERR_USAGE;
+            }
+            nv.i = (long)v;
         }
         break;
     case SK_DOUBLE:
@@ -342,6 +370,10 @@ ptodb_status session_set(session *s, session_setting id, const char *text, const
     nv.text = xstrdup(text);
     nv.origin = xstrdup(origin);
     s->settings[id] = nv;
+    /* the limit is process-wide: a new session's default must not undo
+     * --max-tensor-bytes, which startup then records here */
+    if (id == SETTING_MAX_TENSOR_BYTES && strcmp(origin, "default") != 0)
+        tensor_set_max_bytes((uint64_t)nv.i);
     s->redraw |= SESSION_REDRAW_STATUS;
     return PTODB_OK;
 }
@@ -658,9 +690,10 @@ ptodb_status session_source(session *s, const char *path)
         session_errorf(s, "%s: max source depth (%d) exceeded", path, SESSION_MAX_SOURCE_DEPTH);
         return PTODB_ERR_USAGE;
     }
-    FILE *f = fopen(path, "r");
+    char why[300];
+    FILE *f = input_file_fopen(path, why, sizeof why);
     if (!f) {
-        session_errorf(s, "%s: %s", path, strerror(errno));
+        session_errorf(s, "%s: %s", path, why);
         return PTODB_ERR_IO;
     }
     char *file = xstrdup(path);

@@ -162,6 +162,10 @@ struct session {
     uint32_t *heat_outside;
     char *complete_buf;  /* a completion built on the fly (golden.NAME) */
     char *state_dir;     /* per-case session files, or NULL */
+    char **restored;     /* records read from the case's session file when it
+                            was opened: what another ptodb may have added
+                            since is told apart from what this one deleted */
+    size_t nrestored;
     int quiet;           /* restoring a session: no chatter, errors still shown */
     int nerrors;         /* error messages reported */
     session_command_hook hook; /* the front end's own commands */
@@ -299,6 +303,7 @@ void bp_delete(session *s, breakpoint *b);
 
 /* persist.c */
 void session_autosave(session *s);
+void session_persist_free(session *s);
 void session_autorestore(session *s);
 
 user_cmd *session_find_user_cmd(const session *s, const char *name, size_t len);

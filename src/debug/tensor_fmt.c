@@ -28,6 +28,8 @@ void tensor_fmt_stats(const tensor *t, strbuf *out)
     else
         strbuf_puts(out, "no finite element");
     strbuf_printf(out, " nan %" PRId64 " inf %" PRId64, st.nan_count, st.inf_count);
+    if (st.sampled)
+        strbuf_printf(out, " (over %" PRId64 " evenly spaced elements)", st.sampled);
 }
 
 /* One element as text, Python-like: ints plain, bools True/False, floats

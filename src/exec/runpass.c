@@ -1,8 +1,12 @@
 /* One pass file, run and compared as REF's validator does. */
 #include "exec/runpass.h"
 
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "base/atomic_file.h"
 
 #include "base/mem.h"
 #include "base/strbuf.h"
@@ -107,6 +111,10 @@ void runpass_open(runpass_run *r, const char *path, ir_module *module, const cas
     r->nbinds = np;
     st = case_bind(c, params, np, r->binds, &sink);
     free(params);
+    if (st == PTODB_ERR_NOMEM) {
+        open_fail(r, RUNPASS_ERROR, diag_sink_error_text(&sink));
+        goto out;
+    }
     if (st != PTODB_OK) {
         char *t = diag_sink_error_text(&sink);
         strbuf sb = STRBUF_INIT;
@@ -222,4 +230,18 @@ void runpass_result_free(runpass_result *r)
     free(r->message);
     free(r->ref_note);
     memset(r, 0, sizeof *r);
+}
+
+int runpass_save_output(const char *dir, const char *stem, const runpass_output *o, char *err, size_t errsize)
+{
+    strbuf path = STRBUF_INIT;
+    strbuf_printf(&path, "%s/%s.%s.raw", dir, stem, o->key);
+    tensor *c = tensor_contiguous(o->actual);
+    int rc = c ? atomic_file_write(strbuf_str(&path), tensor_data(c), dtype_size(c->dtype) * (size_t)tensor_numel(c))
+               : (errno = ENOMEM, -1);
+    if (rc != 0)
+        snprintf(err, errsize, "cannot write %s: %s", strbuf_str(&path), strerror(errno));
+    tensor_unref(c);
+    strbuf_free(&path);
+    return rc;
 }

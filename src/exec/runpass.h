@@ -83,4 +83,9 @@ case_param *runpass_entry_params(const xprogram *p, size_t *n);
 void runpass_file(const char *path, const case_info *c, const runpass_options *o, runpass_result *r);
 void runpass_result_free(runpass_result *r);
 
+/* --save-outputs: writes o's elements, contiguous, as DIR/STEM.KEY.raw
+ * (through a temporary file renamed when complete). 0, or -1 with "cannot
+ * write PATH: REASON" in err. */
+int runpass_save_output(const char *dir, const char *stem, const runpass_output *o, char *err, size_t errsize);
+
 #endif

@@ -6,6 +6,7 @@
  * functions then return NULL quickly up to the nearest statement loop,
  * which skips to the end of the statement (and any block it opens) and
  * goes on. Lexical errors arrive as TK_ERROR tokens, already reported. */
+#include "base/input_file.h"
 #include "ir/parse.h"
 
 #include <errno.h>
@@ -2147,10 +2148,10 @@ ir_module *ir_parse(const char *path, const char *src, size_t len, diag_sink *si
 
 ir_module *ir_parse_file(const char *path, diag_sink *sink, ptodb_status *status)
 {
-    FILE *f = fopen(path, "rb");
+    char why[300];
+    FILE *f = input_file_fopen(path, why, sizeof why);
     if (!f) {
-        diag_report(sink, DIAG_ERROR, (diag_loc){path, 0, 0}, NULL, "cannot open: %s",
-                    strerror(errno));
+        diag_report(sink, DIAG_ERROR, (diag_loc){path, 0, 0}, NULL, "%s", why);
         *status = PTODB_ERR_IO;
         return NULL;
     }

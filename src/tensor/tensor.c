@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/mem.h"
 
@@ -16,17 +17,78 @@ static void set_status(ptodb_status *st, ptodb_status v)
         *st = v;
 }
 
+/* ---- size limit --------------------------------------------------------- */
+
+static uint64_t max_bytes; /* 0 until set or first asked: then the default */
+
+static uint64_t default_max_bytes(void)
+{
+    uint64_t limit = TENSOR_DEFAULT_MAX_BYTES;
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    if (pages > 0 && page > 0 && (uint64_t)pages <= UINT64_MAX / 2 / (uint64_t)page &&
+        (uint64_t)pages * (uint64_t)page / 2 < limit)
+        limit = (uint64_t)pages * (uint64_t)page / 2;
+    return limit;
+}
+
+uint64_t tensor_max_bytes(void)
+{
+    if (!max_bytes)
+        max_bytes = default_max_bytes();
+    return max_bytes;
+}
+
+void tensor_set_max_bytes(uint64_t limit)
+{
+    max_bytes = limit ? limit : default_max_bytes();
+}
+
+uint64_t tensor_shape_bytes(dtype_id dt, int ndim, const int64_t *shape)
+{
+    int64_t n = tensor_shape_numel(ndim, shape);
+    uint64_t b;
+    if (n < 0 || __builtin_mul_overflow((uint64_t)n, (uint64_t)dtype_size(dt), &b))
+        return UINT64_MAX;
+    return b;
+}
+
+int tensor_check_limit(dtype_id dt, int ndim, const int64_t *shape, char *msg, size_t size)
+{
+    uint64_t b = tensor_shape_bytes(dt, ndim, shape);
+    if (b <= tensor_max_bytes())
+        return 0;
+    char sh[160];
+    tensor_format_shape(ndim, shape, sh, sizeof sh);
+    char bytes[40];
+    if (b == UINT64_MAX)
+        snprintf(bytes, sizeof bytes, "more than 2^64 bytes");
+    else
+        snprintf(bytes, sizeof bytes, "%llu bytes", (unsigned long long)b);
+    snprintf(msg, size,
+             "shape %s of %s is %s, beyond the limit of %llu bytes (raise it with --max-tensor-bytes N "
+             "or `set max-tensor-bytes N`)",
+             sh, dtype_name(dt), bytes, (unsigned long long)tensor_max_bytes());
+    return -1;
+}
+
 /* ---- storage ------------------------------------------------------------ */
 
 tensor_storage *tensor_storage_new(size_t nbytes, ptodb_status *st)
 {
-    if (nbytes > TENSOR_MAX_BYTES) {
+    if (nbytes > tensor_max_bytes()) {
         set_status(st, PTODB_ERR_FORMAT);
         return NULL;
     }
     /* calloc gives zeroed, maximally aligned bytes; one extra byte keeps
-     * empty storages distinct from NULL. */
-    void *data = xcalloc(1, nbytes ? nbytes : 1);
+     * empty storages distinct from NULL. A size within the limit may still
+     * not fit in memory: the caller reports it, naming what it was for. */
+    void *data;
+    if (!st) {
+        data = xcalloc(1, nbytes ? nbytes : 1); /* the caller cannot report it: die */
+    } else if (!(data = calloc(1, nbytes ? nbytes : 1))) {
+        set_status(st, PTODB_ERR_NOMEM);
+        return NULL;
+    }
     return tensor_storage_wrap(data, nbytes, NULL, NULL);
 }
 
@@ -107,7 +169,7 @@ tensor *tensor_zeros(dtype_id dt, int ndim, const int64_t *shape, ptodb_status *
         set_status(st, PTODB_ERR_SHAPE);
         return NULL;
     }
-    if ((uint64_t)n > TENSOR_MAX_BYTES / es) {
+    if ((uint64_t)n > tensor_max_bytes() / es) {
         set_status(st, PTODB_ERR_FORMAT);
         return NULL;
     }
@@ -214,8 +276,14 @@ tensor *tensor_slice(const tensor *t, int dim, int64_t start, int64_t stop, int6
     int64_t shape[TENSOR_MAX_DIMS], strides[TENSOR_MAX_DIMS];
     memcpy(shape, t->shape, sizeof shape);
     memcpy(strides, t->strides, sizeof strides);
-    shape[dim] = (stop - start + step - 1) / step;
-    strides[dim] = t->strides[dim] * step;
+    /* ceil((stop - start) / step) without forming stop - start + step */
+    shape[dim] = stop == start ? 0 : 1 + (stop - start - 1) / step;
+    /* a dimension of one element never uses its stride, and a step larger
+     * than the dimension leaves one: keep the stride then (no overflow) */
+    if (shape[dim] > 1 && __builtin_mul_overflow(t->strides[dim], step, &strides[dim])) {
+        set_status(st, PTODB_ERR_BOUNDS);
+        return NULL;
+    }
     int64_t offset = t->offset + (shape[dim] > 0 ? start * t->strides[dim] : 0);
     return tensor_view(t, t->ndim, shape, strides, offset, st);
 }
@@ -330,14 +398,33 @@ static void gather_into(void *dst, dtype_id dst_dt, const tensor *src)
 
 tensor *tensor_clone(const tensor *t)
 {
-    /* every byte is written by the gather: no zeroing */
+    return tensor_clone_status(t, NULL);
+}
+
+tensor *tensor_clone_status(const tensor *t, ptodb_status *st)
+{
+    /* every byte is written by the gather: no zeroing; the same limits and
+     * failure rules as tensor_storage_new */
     int64_t n = tensor_numel(t);
     size_t es = dtype_size(t->dtype);
-    if (n < 0 || es == 0 || (uint64_t)n > TENSOR_MAX_BYTES / es)
+    if (n < 0 || es == 0) {
+        set_status(st, PTODB_ERR_SHAPE);
         return NULL;
+    }
+    if ((uint64_t)n > tensor_max_bytes() / es) {
+        set_status(st, PTODB_ERR_FORMAT);
+        return NULL;
+    }
     size_t nbytes = (size_t)n * es;
-    tensor_storage *s = tensor_storage_wrap(xmalloc(nbytes ? nbytes : 1), nbytes, NULL, NULL);
-    tensor *c = tensor_from_storage(s, t->dtype, t->ndim, t->shape, NULL, 0, NULL);
+    void *data;
+    if (!st) {
+        data = xmalloc(nbytes ? nbytes : 1);
+    } else if (!(data = malloc(nbytes ? nbytes : 1))) {
+        set_status(st, PTODB_ERR_NOMEM);
+        return NULL;
+    }
+    tensor_storage *s = tensor_storage_wrap(data, nbytes, NULL, NULL);
+    tensor *c = tensor_from_storage(s, t->dtype, t->ndim, t->shape, NULL, 0, st);
     tensor_storage_unref(s);
     if (c)
         gather_into(c->storage->data, c->dtype, t);
@@ -456,7 +543,13 @@ void tensor_compute_stats(const tensor *t, tensor_stats *out)
     out->count = tensor_numel(t);
     if (out->count <= 0)
         return;
-    if (tensor_is_contiguous(t)) {
+    if (out->count > TENSOR_STATS_MAX_ELEMS) {
+        /* evenly spaced elements, the first and (nearly) the last included */
+        int64_t step = out->count / TENSOR_STATS_MAX_ELEMS + (out->count % TENSOR_STATS_MAX_ELEMS != 0);
+        for (int64_t k = 0; k < out->count; k += step)
+            stats_add(out, tensor_get_flat(t, k));
+        out->sampled = out->finite + out->nan_count + out->inf_count;
+    } else if (tensor_is_contiguous(t)) {
         const void *base = tensor_data(t);
         for (int64_t i = 0; i < out->count; i++)
             stats_add(out, dtype_load(t->dtype, base, (size_t)i));

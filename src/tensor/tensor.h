@@ -15,8 +15,9 @@
  * constructor checks that the addressed elements lie inside the storage and
  * that byte counts do not overflow; it returns NULL (and a status through
  * *st when st is non-NULL) instead of aborting, because the sizes may come
- * from a hostile data file. Allocation failure of a checked size still dies
- * through xmalloc (base/mem.h). */
+ * from a hostile data file. A checked size that still does not fit in memory
+ * is ERR_NOMEM for callers that pass a status, so that they can say what the
+ * memory was for; the others die through xmalloc (base/mem.h). */
 #ifndef PTODB_TENSOR_TENSOR_H
 #define PTODB_TENSOR_TENSOR_H
 
@@ -28,9 +29,22 @@
 
 #define TENSOR_MAX_DIMS 8
 
-/* Largest storage ptodb will allocate for one tensor (bytes). Data files that
- * ask for more are refused with ERR_FORMAT rather than exhausting memory. */
-#define TENSOR_MAX_BYTES ((size_t)1 << 36)
+/* The largest tensor ptodb will allocate or load, in bytes of its elements
+ * (numel x element size, whatever its strides). Data files that ask for more
+ * are refused with ERR_FORMAT rather than exhausting memory or computing for
+ * ever. Default: 16 GiB, or half the physical memory when that is less; the
+ * user raises it with --max-tensor-bytes or `set max-tensor-bytes`. */
+#define TENSOR_DEFAULT_MAX_BYTES ((uint64_t)16 << 30)
+uint64_t tensor_max_bytes(void);
+/* 0 restores the default. */
+void tensor_set_max_bytes(uint64_t limit);
+/* numel x element size of a shape, or UINT64_MAX when it overflows or the
+ * shape is bad. */
+uint64_t tensor_shape_bytes(dtype_id dt, int ndim, const int64_t *shape);
+/* 0 when a tensor of this dtype and shape is within tensor_max_bytes(); else
+ * -1 and msg says "shape [..] of fp32 is N bytes, beyond the limit of M bytes
+ * (...how to raise it)". */
+int tensor_check_limit(dtype_id dt, int ndim, const int64_t *shape, char *msg, size_t size);
 
 typedef struct tensor_storage tensor_storage;
 
@@ -65,7 +79,9 @@ typedef struct tensor {
 
 /* ---- storage ------------------------------------------------------------ */
 
-/* A zero-filled storage of nbytes; NULL (ERR_FORMAT) past TENSOR_MAX_BYTES. */
+/* A zero-filled storage of nbytes; NULL with ERR_FORMAT past
+ * tensor_max_bytes(). When the memory is not there: NULL with ERR_NOMEM when
+ * st is given, else ptodb dies as xmalloc does (callers that cannot report). */
 tensor_storage *tensor_storage_new(size_t nbytes, ptodb_status *st);
 /* Wraps existing bytes; release (NULL = free) runs on the last unref. */
 tensor_storage *tensor_storage_wrap(void *data, size_t nbytes, tensor_storage_release_fn release,
@@ -80,7 +96,8 @@ void tensor_storage_unref(tensor_storage *s);
 int64_t tensor_shape_numel(int ndim, const int64_t *shape);
 
 /* A new contiguous zero-filled tensor. NULL on a bad shape (ERR_SHAPE) or a
- * size beyond TENSOR_MAX_BYTES (ERR_FORMAT). */
+ * size beyond tensor_max_bytes() (ERR_FORMAT); when the memory is not there,
+ * NULL with ERR_NOMEM if st is given (see tensor_storage_new). */
 tensor *tensor_zeros(dtype_id dt, int ndim, const int64_t *shape, ptodb_status *st);
 /* A tensor over an existing storage (takes its own reference). strides NULL
  * means contiguous. Checks that every element lies in the storage:
@@ -111,8 +128,11 @@ tensor *tensor_reshape(const tensor *t, int ndim, const int64_t *shape, ptodb_st
 
 /* ---- copies ------------------------------------------------------------- */
 
-/* A new contiguous copy (torch clone + contiguous), attrs not copied. */
+/* A new contiguous copy (torch clone + contiguous), attrs not copied. NULL
+ * when the copy is beyond tensor_max_bytes(). */
 tensor *tensor_clone(const tensor *t);
+/* The same, also NULL (ERR_NOMEM in *st) when the memory is not there. */
+tensor *tensor_clone_status(const tensor *t, ptodb_status *st);
 /* t itself (a new reference) when contiguous, else tensor_clone(t). */
 tensor *tensor_contiguous(tensor *t);
 /* t.to(dt): t itself (new reference, attrs kept) when dt == t->dtype, else a
@@ -178,8 +198,13 @@ typedef struct tensor_stats {
     double min, max;   /* 0 when finite == 0 */
     double mean;       /* accumulated in double (Kahan-free, fine for display) */
     double sum;
+    int64_t sampled;   /* 0: every element was read; else the statistics are
+                          over this many elements spread evenly over count */
 } tensor_stats;
 
+/* Statistics read at most TENSOR_STATS_MAX_ELEMS elements, so that a huge
+ * view (a broadcast of one element over terabytes) costs bounded time. */
+#define TENSOR_STATS_MAX_ELEMS ((int64_t)1 << 26)
 void tensor_compute_stats(const tensor *t, tensor_stats *out);
 
 /* "[2, 3]" style shape text into buf (always NUL-terminated). */

@@ -40,7 +40,7 @@ for bad in 0 -1 abc nan inf 1e10 ''; do
     run_ptodb_guarded --batch "$endless" --timeout="$bad"
     expect_eq "--timeout='$bad' exit status" 2 "$rc"
     expect_contains "--timeout='$bad' message" \
-        "ptodb: --timeout: expected a number of seconds above 0, got '$bad'" "$err"
+        "ptodb: --timeout: expected a number of seconds above 0 and at most 1e9, got '$bad'" "$err"
 done
 
 # a case that finishes well within the limit is unaffected

@@ -1,14 +1,19 @@
 /* Unit tests for src/base: status table, strbuf, diagnostics. */
 #include <check.h>
+#include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "base/atomic_file.h"
 #include "base/diag.h"
 #include "base/jsonread.h"
+#include "base/input_file.h"
 #include "base/mem.h"
 #include "base/mkdirs.h"
+#include "base/number.h"
 #include "base/status.h"
 #include "base/strbuf.h"
 #include "base/xmlesc.h"
@@ -188,6 +193,73 @@ START_TEST(test_xml_escape)
 }
 END_TEST
 
+START_TEST(test_parse_numbers)
+{
+    long long v;
+    uint64_t u;
+    ck_assert_int_eq(parse_int_range("42", 0, 100, &v), 0);
+    ck_assert_int_eq(v, 42);
+    ck_assert_int_eq(parse_int_range("-3", -5, 5, &v), 0);
+    ck_assert_int_eq(parse_int_range("101", 0, 100, &v), -1);
+    ck_assert_int_eq(parse_int_range("99999999999999999999", 0, LLONG_MAX, &v), -1);
+    ck_assert_int_eq(parse_int_range("", 0, 1, &v), -1);
+    ck_assert_int_eq(parse_int_range(" 1", 0, 1, &v), -1);
+    ck_assert_int_eq(parse_int_range("1x", 0, 1, &v), -1);
+    ck_assert_int_eq(parse_u64("18446744073709551615", &u), 0);
+    ck_assert(u == UINT64_MAX);
+    ck_assert_int_eq(parse_u64("18446744073709551616", &u), -1);
+    ck_assert_int_eq(parse_u64("-1", &u), -1);
+    ck_assert_int_eq(parse_byte_size("16G", 1, (uint64_t)1 << 62, &u), 0);
+    ck_assert(u == (uint64_t)16 << 30);
+    ck_assert_int_eq(parse_byte_size("7", 1, 100, &u), 0);
+    ck_assert(u == 7);
+    ck_assert_int_eq(parse_byte_size("99999999999T", 1, (uint64_t)1 << 62, &u), -1);
+    ck_assert_int_eq(parse_byte_size("0", 1, 100, &u), -1);
+    ck_assert_int_eq(parse_byte_size("3Q", 1, 100, &u), -1);
+}
+END_TEST
+
+START_TEST(test_input_and_atomic_files)
+{
+    char dir[] = "/tmp/ptodb_check_files_XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char path[300], fifo[300], why[300];
+    snprintf(path, sizeof path, "%s/out.txt", dir);
+    snprintf(fifo, sizeof fifo, "%s/fifo", dir);
+    ck_assert_int_eq(atomic_file_write(path, "new\n", 4), 0);
+    FILE *f = input_file_fopen(path, why, sizeof why);
+    ck_assert_ptr_nonnull(f);
+    char buf[16] = {0};
+    ck_assert_int_eq((int)fread(buf, 1, sizeof buf - 1, f), 4);
+    ck_assert_str_eq(buf, "new\n");
+    fclose(f);
+    /* an abandoned write leaves the old content and no temporary file */
+    atomic_file a;
+    ck_assert_int_eq(atomic_file_open(&a, path), 0);
+    fputs("half", a.f);
+    atomic_file_abort(&a);
+    f = fopen(path, "r");
+    ck_assert_int_eq((int)fread(buf, 1, sizeof buf - 1, f), 4);
+    fclose(f);
+    char cmd[400];
+    snprintf(cmd, sizeof cmd, "test $(ls -A %s | wc -l) -eq 1", dir);
+    ck_assert_int_eq(system(cmd), 0);
+    /* a FIFO is refused at once, a folder and a missing file too */
+    ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+    ck_assert_int_eq(input_file_open(fifo, why, sizeof why), -1);
+    ck_assert_str_eq(why, "not a regular file (a FIFO)");
+    ck_assert_int_eq(input_file_open(dir, why, sizeof why), -1);
+    ck_assert_str_eq(why, "not a regular file (a directory)");
+    snprintf(path, sizeof path, "%s/missing", dir);
+    ck_assert_int_eq(input_file_open(path, why, sizeof why), -1);
+    ck_assert_str_eq(why, "cannot open: No such file or directory");
+    /* writing onto a folder's name fails and leaves no temporary file */
+    ck_assert_int_eq(atomic_file_write(dir, "x", 1), -1);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
 static Suite *base_suite(void)
 {
     Suite *s = suite_create("base");
@@ -200,6 +272,8 @@ static Suite *base_suite(void)
     tcase_add_test(tc, test_json_read);
     tcase_add_test(tc, test_json_read_errors);
     tcase_add_test(tc, test_xml_escape);
+    tcase_add_test(tc, test_parse_numbers);
+    tcase_add_test(tc, test_input_and_atomic_files);
     suite_add_tcase(s, tc);
     return s;
 }

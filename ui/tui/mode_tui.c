@@ -2,6 +2,7 @@
  * loop on the terminal's input and the signal self-pipe; or, with
  * PTODB_TUI_SCRIPT set, keys read from a file and the virtual screen
  * written to standard output at each `screen` line (the screen tests). */
+#include "base/input_file.h"
 #include "config.h"
 
 #include <errno.h>
@@ -232,8 +233,9 @@ int mode_tui(const ptodb_cli *cli)
     /* Only the character type: numbers keep their C form (1.5, not 1,5). */
     setlocale(LC_CTYPE, "");
     FILE *script = NULL;
-    if (headless && !(script = fopen(script_path, "r"))) {
-        fprintf(stderr, "ptodb: cannot read PTODB_TUI_SCRIPT %s: %s\n", script_path, strerror(errno));
+    char why[300];
+    if (headless && !(script = input_file_fopen(script_path, why, sizeof why))) {
+        fprintf(stderr, "ptodb: PTODB_TUI_SCRIPT %s: %s\n", script_path, why);
         return PTODB_EXIT_USAGE;
     }
     tui t;
