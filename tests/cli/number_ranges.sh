@@ -9,8 +9,8 @@ case_dir="$top_srcdir/examples/mlp"
 
 run_ptodb --nw --nx "$case_dir" -ex 'print x[::9223372036854775807]' -ex 'print x[0:3, ::9223372036854775807]' \
     -ex 'print x[9223372036854775807:, -9223372036854775807::4611686018427387904]' </dev/null
-expect_contains "huge step keeps one row" "x[::9223372036854775807] = fp32 [1, 64]" "$out"
-expect_contains "huge step keeps one column" "x[0:3, ::9223372036854775807] = fp32 [3, 1]" "$out"
+expect_contains "huge step keeps one row" '$1 = fp32 [1, 64]' "$out"
+expect_contains "huge step keeps one column" '$2 = fp32 [3, 1]' "$out"
 expect_contains "huge start clips" "= fp32 [0, 1]" "$out"
 case "$err" in *"runtime error"* | *Sanitizer*) fail "sanitizer report: $err" ;; esac
 
