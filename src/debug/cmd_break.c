@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "base/mem.h"
-#include "debug/expr.h"
 #include "base/number.h"
+#include "debug/expr.h"
 #include "debug/session_impl.h"
 #include "exec/inspect.h"
 
@@ -19,51 +19,6 @@
 
 void session_begin_collect(session *s, collect_kind kind, const char *name);
 ptodb_status info_breakpoints(session *s);
-
-breakpoint *bp_find(session *s, int number)
-{
-    for (size_t i = 0; i < s->nbps; i++)
-        if (s->bps[i].number == number)
-            return &s->bps[i];
-    return NULL;
-}
-
-static void bp_clear(breakpoint *b)
-{
-    free(b->func);
-    free(b->spec);
-    if (b->has_re)
-        regfree(&b->re);
-    predicate_free(b->cond);
-    free(b->cond_expr);
-    if (b->watch_old)
-        tensor_unref(b->watch_old);
-    free(b->watch_sub);
-    for (size_t k = 0; k < b->ncommands; k++)
-        free(b->commands[k]);
-    free(b->commands);
-}
-
-void bp_free_all(session *s)
-{
-    for (size_t i = 0; i < s->nbps; i++)
-        bp_clear(&s->bps[i]);
-    free(s->bps);
-    s->bps = NULL;
-    s->nbps = 0;
-}
-
-static breakpoint *bp_new(session *s, bp_kind kind)
-{
-    s->bps = xreallocarray(s->bps, s->nbps + 1, sizeof *s->bps);
-    breakpoint *b = &s->bps[s->nbps++];
-    memset(b, 0, sizeof *b);
-    b->number = ++s->next_bp;
-    b->kind = kind;
-    b->enabled = 1;
-    session_mark_redraw(s, SESSION_REDRAW_SOURCE);
-    return b;
-}
 
 /* Splits "LOCATION if COND": returns the condition text (or NULL) and
  * writes the location, trimmed, into loc. */
@@ -145,11 +100,6 @@ static int parse_any_condition(session *s, const char *text, predicate **pred, c
     return ok ? 0 : -1;
 }
 
-const char *bp_condition_text(const breakpoint *b)
-{
-    return b->cond ? predicate_text(b->cond) : b->cond_expr;
-}
-
 /* "LINE" or "FILE:LINE" (FILE a pass number, stem or file name; folders and
  * ".py" dropped) into *pass and *line (*pass defaults to default_pass).
  * Returns 0, or -1 after printing why. */
@@ -175,33 +125,6 @@ static int parse_line_location(session *s, const char *loc, int default_pass, in
     }
     *line = (int)n;
     return 0;
-}
-
-/* gdb's "Note: breakpoint 1 also set at ..." for a location that already
- * has breakpoints. */
-static void note_also_set(session *s, const breakpoint *nb)
-{
-    strbuf nums = STRBUF_INIT;
-    int n = 0;
-    for (size_t i = 0; i < s->nbps; i++) {
-        const breakpoint *b = &s->bps[i];
-        int same = b->kind == nb->kind &&
-                   ((b->kind == BP_LINE && b->pass == nb->pass && b->line == nb->line) ||
-                    (b->kind == BP_FUNC && strcmp(b->func, nb->func) == 0));
-        if (!same)
-            continue;
-        strbuf_printf(&nums, "%s%d%s", n ? ", " : "", b->number, b->enabled ? "" : " (disabled)");
-        n++;
-    }
-    if (n) {
-        if (nb->kind == BP_LINE)
-            session_printf(s, "Note: breakpoint%s %s also set at %s:%d.\n", n > 1 ? "s" : "", strbuf_str(&nums),
-                           session_file_name(s->kase.passes[nb->pass].path), nb->line);
-        else
-            session_printf(s, "Note: breakpoint%s %s also set at function %s.\n", n > 1 ? "s" : "",
-                           strbuf_str(&nums), nb->func);
-    }
-    strbuf_free(&nums);
 }
 
 static ptodb_status set_break(session *s, const char *args, int temporary)
@@ -315,7 +238,7 @@ static ptodb_status set_break(session *s, const char *args, int temporary)
         cond = again;
         tmp.cond_expr = NULL;
     }
-    note_also_set(s, &tmp);
+    bp_note_also_set(s, &tmp);
     breakpoint *b = bp_new(s, tmp.kind);
     int number = b->number;
     tmp.number = number;
@@ -515,14 +438,6 @@ static ptodb_status for_each_bp(session *s, const char *args, void (*fn)(session
 
 static void do_enable(session *s, breakpoint *b) { (void)s; b->enabled = 1; }
 static void do_disable(session *s, breakpoint *b) { (void)s; b->enabled = 0; }
-void bp_delete(session *s, breakpoint *b)
-{
-    size_t i = (size_t)(b - s->bps);
-    bp_clear(b);
-    memmove(&s->bps[i], &s->bps[i + 1], (s->nbps - i - 1) * sizeof *s->bps);
-    s->nbps--;
-}
-
 ptodb_status cmd_ENABLE(session *s, const char *args)
 {
     session_mark_redraw(s, SESSION_REDRAW_SOURCE);

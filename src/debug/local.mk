@@ -11,6 +11,7 @@ src_libptodb_a_SOURCES += \
 	src/debug/tensor_fmt.h src/debug/tensor_fmt.c \
 	src/debug/predicate.h src/debug/predicate.c \
 	src/debug/run.c src/debug/cmd_run.c src/debug/cmd_break.c src/debug/cmd_data.c \
+	src/debug/breakpoint.h src/debug/breakpoint.c \
 	src/debug/expr.h src/debug/expr.c src/debug/cmd_expr.c src/debug/display.c \
 	src/debug/point.c src/debug/persist.c \
 	src/debug/cmd_bisect.c

@@ -267,14 +267,6 @@ static size_t snap_new_bindings(const snapshot *before, const snapshot *after, c
     return n;
 }
 
-int bp_pass_matches(const breakpoint *b, const case_pass *p)
-{
-    if (b->has_re)
-        return regexec(&b->re, p->stem, 0, NULL, 0) == 0;
-    return strcasecmp(b->spec, p->name) == 0 || strcmp(b->spec, p->stem) == 0 ||
-           (b->spec[0] >= '0' && b->spec[0] <= '9' && strtol(b->spec, NULL, 10) == p->index);
-}
-
 /* The name's current tensor on any core (selected core first). */
 static const tensor *find_named(session *s, const char *name, int *core_out)
 {

@@ -9,6 +9,7 @@
 
 #include "base/strbuf.h"
 #include "data/case.h"
+#include "debug/breakpoint.h"
 #include "debug/predicate.h"
 #include "debug/session.h"
 #include "exec/machine.h"
@@ -29,33 +30,6 @@ typedef struct user_cmd {
 } user_cmd;
 
 typedef enum { COLLECT_NONE, COLLECT_DEFINE, COLLECT_DOCUMENT, COLLECT_COMMANDS } collect_kind;
-
-typedef enum { BP_LINE, BP_FUNC, BP_PASS, BP_WATCH, BP_NAN, BP_INF } bp_kind;
-
-typedef struct breakpoint {
-    int number;
-    bp_kind kind;
-    int enabled;
-    int temporary;       /* tbreak: deleted when hit */
-    int pass;            /* BP_LINE: the pass whose file the line is in */
-    int line;            /* BP_LINE */
-    char *func;          /* BP_FUNC */
-    char *spec;          /* BP_PASS: the name or /regex/; BP_WATCH: the tensor name */
-    regex_t re;          /* BP_PASS with /regex/ */
-    int has_re;
-    predicate *cond;     /* a predicate on the produced tensor, or NULL */
-    char *cond_expr;     /* or gdb's: an expression (expr.h) tested where the
-                            line is reached, before it runs; true when nonzero
-                            (a tensor: every element nonzero) */
-    long ignore;         /* hits still to ignore */
-    long hits;
-    char **commands;     /* run when it stops here */
-    size_t ncommands;
-    const tensor *watch_seen; /* BP_WATCH: the object last seen under the name */
-    char *watch_sub;          /* BP_WATCH on T[SUBSCRIPT]: the subscript, or NULL */
-    tensor *watch_old;        /* the watched value when last seen (NULL before it is bound) */
-    int watch_bound;
-} breakpoint;
 
 typedef struct display_item {
     int number;
@@ -277,14 +251,9 @@ void run_print_location(session *s);
 void run_print_source_line(session *s, int line);
 /* The `display` list at a stop. */
 void display_show_all(session *s, int only_changed);
-breakpoint *bp_find(session *s, int number);
-/* The text of b's condition (predicate or expression), or NULL. */
-const char *bp_condition_text(const breakpoint *b);
 /* A new watchpoint starts from the value its name has now, if any. */
 void run_watch_prime(session *s, breakpoint *b);
-void bp_free_all(session *s);
 void display_free_all(session *s);
-int bp_pass_matches(const breakpoint *b, const case_pass *p);
 /* Shared by the command handlers (session.c). */
 /* 1 when a case is open; otherwise prints "No case is open." and returns 0. */
 int session_need_case(session *s);

@@ -1,0 +1,102 @@
+/* The breakpoint table (breakpoint.h). */
+#include "debug/breakpoint.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "base/mem.h"
+#include "base/strbuf.h"
+#include "debug/session_impl.h"
+
+breakpoint *bp_find(session *s, int number)
+{
+    for (size_t i = 0; i < s->nbps; i++)
+        if (s->bps[i].number == number)
+            return &s->bps[i];
+    return NULL;
+}
+
+static void bp_clear(breakpoint *b)
+{
+    free(b->func);
+    free(b->spec);
+    if (b->has_re)
+        regfree(&b->re);
+    predicate_free(b->cond);
+    free(b->cond_expr);
+    if (b->watch_old)
+        tensor_unref(b->watch_old);
+    free(b->watch_sub);
+    for (size_t k = 0; k < b->ncommands; k++)
+        free(b->commands[k]);
+    free(b->commands);
+}
+
+void bp_free_all(session *s)
+{
+    for (size_t i = 0; i < s->nbps; i++)
+        bp_clear(&s->bps[i]);
+    free(s->bps);
+    s->bps = NULL;
+    s->nbps = 0;
+}
+
+breakpoint *bp_new(session *s, bp_kind kind)
+{
+    s->bps = xreallocarray(s->bps, s->nbps + 1, sizeof *s->bps);
+    breakpoint *b = &s->bps[s->nbps++];
+    memset(b, 0, sizeof *b);
+    b->number = ++s->next_bp;
+    b->kind = kind;
+    b->enabled = 1;
+    session_mark_redraw(s, SESSION_REDRAW_SOURCE);
+    return b;
+}
+
+const char *bp_condition_text(const breakpoint *b)
+{
+    return b->cond ? predicate_text(b->cond) : b->cond_expr;
+}
+
+void bp_note_also_set(session *s, const breakpoint *nb)
+{
+    strbuf nums = STRBUF_INIT;
+    int n = 0;
+    for (size_t i = 0; i < s->nbps; i++) {
+        const breakpoint *b = &s->bps[i];
+        int same = b->kind == nb->kind &&
+                   ((b->kind == BP_LINE && b->pass == nb->pass && b->line == nb->line) ||
+                    (b->kind == BP_FUNC && strcmp(b->func, nb->func) == 0));
+        if (!same)
+            continue;
+        strbuf_printf(&nums, "%s%d%s", n ? ", " : "", b->number, b->enabled ? "" : " (disabled)");
+        n++;
+    }
+    if (n) {
+        if (nb->kind == BP_LINE)
+            session_printf(s, "Note: breakpoint%s %s also set at %s:%d.\n", n > 1 ? "s" : "", strbuf_str(&nums),
+                           session_file_name(s->kase.passes[nb->pass].path), nb->line);
+        else
+            session_printf(s, "Note: breakpoint%s %s also set at function %s.\n", n > 1 ? "s" : "",
+                           strbuf_str(&nums), nb->func);
+    }
+    strbuf_free(&nums);
+}
+
+void bp_delete(session *s, breakpoint *b)
+{
+    size_t i = (size_t)(b - s->bps);
+    bp_clear(b);
+    memmove(&s->bps[i], &s->bps[i + 1], (s->nbps - i - 1) * sizeof *s->bps);
+    s->nbps--;
+}
+
+int bp_pass_matches(const breakpoint *b, const case_pass *p)
+{
+    if (b->has_re)
+        return regexec(&b->re, p->stem, 0, NULL, 0) == 0;
+    return strcasecmp(b->spec, p->name) == 0 || strcmp(b->spec, p->stem) == 0 ||
+           (b->spec[0] >= '0' && b->spec[0] <= '9' && strtol(b->spec, NULL, 10) == p->index);
+}
+

@@ -1,0 +1,60 @@
+/* The breakpoint table: line, function, pass, watch, NaN and Inf
+ * breakpoints with their conditions, ignore counts and commands, numbered as
+ * gdb numbers them. The commands that change it (cmd_break.c), the stop
+ * logic that tests it (run.c), the session files (persist.c) and the front
+ * ends' marks (view.c) all reach it through this API. */
+#ifndef PTODB_DEBUG_BREAKPOINT_H
+#define PTODB_DEBUG_BREAKPOINT_H
+
+#include <regex.h>
+#include <stddef.h>
+
+#include "data/case.h"
+#include "debug/predicate.h"
+#include "tensor/tensor.h"
+
+typedef struct session session;
+
+typedef enum { BP_LINE, BP_FUNC, BP_PASS, BP_WATCH, BP_NAN, BP_INF } bp_kind;
+
+typedef struct breakpoint {
+    int number;
+    bp_kind kind;
+    int enabled;
+    int temporary;       /* tbreak: deleted when hit */
+    int pass;            /* BP_LINE: the pass whose file the line is in */
+    int line;            /* BP_LINE */
+    char *func;          /* BP_FUNC */
+    char *spec;          /* BP_PASS: the name or /regex/; BP_WATCH: the tensor name */
+    regex_t re;          /* BP_PASS with /regex/ */
+    int has_re;
+    predicate *cond;     /* a predicate on the produced tensor, or NULL */
+    char *cond_expr;     /* or gdb's: an expression (expr.h) tested where the
+                            line is reached, before it runs; true when nonzero
+                            (a tensor: every element nonzero) */
+    long ignore;         /* hits still to ignore */
+    long hits;
+    char **commands;     /* run when it stops here */
+    size_t ncommands;
+    const tensor *watch_seen; /* BP_WATCH: the object last seen under the name */
+    char *watch_sub;          /* BP_WATCH on T[SUBSCRIPT]: the subscript, or NULL */
+    tensor *watch_old;        /* the watched value when last seen (NULL before it is bound) */
+    int watch_bound;
+} breakpoint;
+
+/* A new enabled breakpoint of that kind with the next number, appended to
+ * the session's table (pointers into the table move when it grows). */
+breakpoint *bp_new(session *s, bp_kind kind);
+breakpoint *bp_find(session *s, int number);
+/* Removes b from the table, releasing what it holds. */
+void bp_delete(session *s, breakpoint *b);
+void bp_free_all(session *s);
+/* The text of b's condition (predicate or expression), or NULL. */
+const char *bp_condition_text(const breakpoint *b);
+/* A pass breakpoint's name or /regex/ against a pass. */
+int bp_pass_matches(const breakpoint *b, const case_pass *p);
+/* gdb's "Note: breakpoint 1 also set at ..." when nb's location already has
+ * breakpoints in the table. */
+void bp_note_also_set(session *s, const breakpoint *nb);
+
+#endif
