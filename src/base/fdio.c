@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "base/strbuf.h"
@@ -41,7 +42,12 @@ int fd_read_all(int fd, void *buf, size_t n)
 char *file_read_all(const char *path, size_t *len)
 {
     char why[300];
-    FILE *f = input_file_fopen(path, why, sizeof why); /* regular files only: a FIFO never blocks */
+    return file_read_all_why(path, len, why, sizeof why);
+}
+
+char *file_read_all_why(const char *path, size_t *len, char *why, size_t size)
+{
+    FILE *f = input_file_fopen(path, why, size); /* regular files only: a FIFO never blocks */
     if (!f)
         return NULL;
     strbuf sb = STRBUF_INIT;
@@ -53,6 +59,7 @@ char *file_read_all(const char *path, size_t *len)
     fclose(f);
     if (bad) {
         strbuf_free(&sb);
+        snprintf(why, size, "cannot read: %s", strerror(EIO));
         errno = EIO;
         return NULL;
     }

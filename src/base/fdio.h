@@ -12,5 +12,8 @@ int fd_read_all(int fd, void *buf, size_t n);
 /* The bytes of the file at path, NUL-terminated (*len without the NUL), or
  * NULL with errno set. */
 char *file_read_all(const char *path, size_t *len);
+/* The same, with why set to a one-line reason when it returns NULL ("not a
+ * regular file (a FIFO)", "cannot open: ...", "cannot read: ..."). */
+char *file_read_all_why(const char *path, size_t *len, char *why, size_t size);
 
 #endif

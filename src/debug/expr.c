@@ -634,37 +634,27 @@ static tensor *combine(parser *e, tensor *a, tensor *b, int op)
     return r;
 }
 
-static tensor *parse_product(parser *e)
+/* The two arithmetic levels: sum := product {(+|-) product}, product :=
+ * unary {(*|/) unary}. */
+static tensor *parse_arith(parser *e, int product)
 {
-    tensor *a = parse_unary(e);
+    static const struct { char tok[2]; int op; } ops[2][2] = {
+        {{"+", OP_ADD}, {"-", OP_SUB}},
+        {{"*", OP_MUL}, {"/", OP_DIV}},
+    };
+    tensor *a = product ? parse_unary(e) : parse_arith(e, 1);
     while (a) {
-        if (accept(e, "*"))
-            a = combine(e, a, parse_unary(e), OP_MUL);
-        else if (accept(e, "/"))
-            a = combine(e, a, parse_unary(e), OP_DIV);
-        else
+        int k = accept(e, ops[product][0].tok) ? 0 : accept(e, ops[product][1].tok) ? 1 : -1;
+        if (k < 0)
             break;
-    }
-    return a;
-}
-
-static tensor *parse_sum(parser *e)
-{
-    tensor *a = parse_product(e);
-    while (a) {
-        if (accept(e, "+"))
-            a = combine(e, a, parse_product(e), OP_ADD);
-        else if (accept(e, "-"))
-            a = combine(e, a, parse_product(e), OP_SUB);
-        else
-            break;
+        a = combine(e, a, product ? parse_unary(e) : parse_arith(e, 1), ops[product][k].op);
     }
     return a;
 }
 
 static tensor *parse_expr(parser *e)
 {
-    tensor *a = parse_sum(e);
+    tensor *a = parse_arith(e, 0);
     if (!a)
         return NULL;
     static const struct { const char *tok; int op; } cmps[] = {
@@ -672,7 +662,7 @@ static tensor *parse_expr(parser *e)
     };
     for (size_t i = 0; i < sizeof cmps / sizeof *cmps; i++)
         if (accept(e, cmps[i].tok))
-            return combine(e, a, parse_sum(e), cmps[i].op);
+            return combine(e, a, parse_arith(e, 0), cmps[i].op);
     return a;
 }
 

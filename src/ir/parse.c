@@ -6,6 +6,7 @@
  * functions then return NULL quickly up to the nearest statement loop,
  * which skips to the end of the statement (and any block it opens) and
  * goes on. Lexical errors arrive as TK_ERROR tokens, already reported. */
+#include "base/fdio.h"
 #include "base/input_file.h"
 #include "ir/parse.h"
 
@@ -2149,28 +2150,15 @@ ir_module *ir_parse(const char *path, const char *src, size_t len, diag_sink *si
 ir_module *ir_parse_file(const char *path, diag_sink *sink, ptodb_status *status)
 {
     char why[300];
-    FILE *f = input_file_fopen(path, why, sizeof why);
-    if (!f) {
+    size_t len;
+    char *text = file_read_all_why(path, &len, why, sizeof why);
+    if (!text) {
         diag_report(sink, DIAG_ERROR, (diag_loc){path, 0, 0}, NULL, "%s", why);
         *status = PTODB_ERR_IO;
         return NULL;
     }
-    strbuf sb = STRBUF_INIT;
-    char buf[65536];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-        strbuf_append(&sb, buf, n);
-    int err = ferror(f);
-    fclose(f);
-    if (err) {
-        diag_report(sink, DIAG_ERROR, (diag_loc){path, 0, 0}, NULL, "cannot read: %s",
-                    strerror(errno ? errno : EIO));
-        strbuf_free(&sb);
-        *status = PTODB_ERR_IO;
-        return NULL;
-    }
-    ir_module *m = ir_parse(path, strbuf_str(&sb), sb.len, sink, status);
-    strbuf_free(&sb);
+    ir_module *m = ir_parse(path, text, len, sink, status);
+    free(text);
     return m;
 }
 

@@ -161,19 +161,28 @@ static tensor *tensor_alloc(dtype_id dt, int ndim, const int64_t *shape)
     return t;
 }
 
-tensor *tensor_zeros(dtype_id dt, int ndim, const int64_t *shape, ptodb_status *st)
+/* The bytes of n elements of es bytes, checked against the limit: 0, or -1
+ * with *st set (a bad shape, or beyond --max-tensor-bytes). */
+static int checked_bytes(int64_t n, size_t es, size_t *bytes, ptodb_status *st)
 {
-    int64_t n = tensor_shape_numel(ndim, shape);
-    size_t es = dtype_size(dt);
     if (n < 0 || es == 0) {
         set_status(st, PTODB_ERR_SHAPE);
-        return NULL;
+        return -1;
     }
     if ((uint64_t)n > tensor_max_bytes() / es) {
         set_status(st, PTODB_ERR_FORMAT);
-        return NULL;
+        return -1;
     }
-    tensor_storage *s = tensor_storage_new((size_t)n * es, st);
+    *bytes = (size_t)n * es;
+    return 0;
+}
+
+tensor *tensor_zeros(dtype_id dt, int ndim, const int64_t *shape, ptodb_status *st)
+{
+    size_t nbytes;
+    if (checked_bytes(tensor_shape_numel(ndim, shape), dtype_size(dt), &nbytes, st) != 0)
+        return NULL;
+    tensor_storage *s = tensor_storage_new(nbytes, st);
     if (!s)
         return NULL;
     tensor *t = tensor_alloc(dt, ndim, shape);
@@ -405,17 +414,9 @@ tensor *tensor_clone_status(const tensor *t, ptodb_status *st)
 {
     /* every byte is written by the gather: no zeroing; the same limits and
      * failure rules as tensor_storage_new */
-    int64_t n = tensor_numel(t);
-    size_t es = dtype_size(t->dtype);
-    if (n < 0 || es == 0) {
-        set_status(st, PTODB_ERR_SHAPE);
+    size_t nbytes;
+    if (checked_bytes(tensor_numel(t), dtype_size(t->dtype), &nbytes, st) != 0)
         return NULL;
-    }
-    if ((uint64_t)n > tensor_max_bytes() / es) {
-        set_status(st, PTODB_ERR_FORMAT);
-        return NULL;
-    }
-    size_t nbytes = (size_t)n * es;
     void *data;
     if (!st) {
         data = xmalloc(nbytes ? nbytes : 1);
