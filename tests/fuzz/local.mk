@@ -1,7 +1,7 @@
 # Fuzzing (tests/fuzz/README.md). `make fuzz` builds the libFuzzer harnesses
 # with clang in $(builddir)/fuzz/ and runs each for FUZZ_SECONDS (default 60);
 # `make fuzz-ci` gives each a few seconds (about a minute in all). Both say
-# SKIP and succeed when clang or libFuzzer is missing.
+# SKIP and succeed when clang or libFuzzer is missing. FUZZ_HARNESSES picks some.
 FUZZ_SECONDS = 60
 FUZZ_SOURCES = tests/fuzz/fuzz.h tests/fuzz/fuzz_util.c tests/fuzz/replay.c
 FUZZ_REPLAY_CPPFLAGS = $(AM_CPPFLAGS) -DPTODB_TOP_SRCDIR='"$(abs_top_srcdir)"'
@@ -10,7 +10,7 @@ FUZZ_GUARD_WRAP = -Wl,--wrap=fopen,--wrap=open,--wrap=mkdir,--wrap=unlink,--wrap
 
 .PHONY: fuzz fuzz-ci
 fuzz:
-	@FUZZ_CC='$(FUZZ_CC)' FUZZ_SECONDS='$(FUZZ_SECONDS)' YAML_CFLAGS='$(YAML_CFLAGS)' YAML_LIBS='$(YAML_LIBS)' \
+	@FUZZ_CC='$(FUZZ_CC)' FUZZ_SECONDS='$(FUZZ_SECONDS)' FUZZ_HARNESSES='$(FUZZ_HARNESSES)' YAML_CFLAGS='$(YAML_CFLAGS)' YAML_LIBS='$(YAML_LIBS)' \
 	    $(SHELL) $(top_srcdir)/scripts/fuzz '$(abs_top_srcdir)' '$(abs_top_builddir)' $(src_libptodb_a_SOURCES)
 fuzz-ci:
 	$(MAKE) $(AM_MAKEFLAGS) fuzz FUZZ_SECONDS=6
