@@ -27,6 +27,34 @@ int __wrap_remove(const char *path);
 
 static unsigned long refused;
 static int active;
+static const char *artifact_prefix = "", *artifact_path;
+
+void fuzz_guard_init(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        if (strncmp(argv[i], "-artifact_prefix=", 17) == 0)
+            artifact_prefix = argv[i] + 17;
+        else if (strncmp(argv[i], "-exact_artifact_path=", 21) == 0)
+            artifact_path = argv[i] + 21;
+    }
+}
+
+/* 1 for the file libFuzzer writes when the input crashes or hangs (from
+ * inside the harness call, so while the guard is up). */
+static int is_artifact(const char *path)
+{
+    static const char *const kinds[] = {"crash-", "timeout-", "leak-", "oom-", "slow-unit-",
+                                        "minimized-from-"};
+    if (artifact_path && strcmp(path, artifact_path) == 0)
+        return 1;
+    size_t n = strlen(artifact_prefix);
+    if (strncmp(path, artifact_prefix, n) != 0 || strchr(path + n, '/'))
+        return 0;
+    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
+        if (strncmp(path + n, kinds[k], strlen(kinds[k])) == 0)
+            return 1;
+    return 0;
+}
 
 void fuzz_guard_begin(void)
 {
@@ -47,7 +75,7 @@ unsigned long fuzz_guard_refused(void)
 /* 1 when path is inside the private folder (no ".." to climb out). */
 static int allowed(const char *path)
 {
-    if (!active)
+    if (!active || (path && is_artifact(path)))
         return 1;
     const char *dir = fuzz_tmpdir();
     size_t n = strlen(dir);

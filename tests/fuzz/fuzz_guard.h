@@ -9,6 +9,10 @@
 #ifndef PTODB_TESTS_FUZZ_GUARD_H
 #define PTODB_TESTS_FUZZ_GUARD_H
 
+/* Notes libFuzzer's -artifact_prefix= / -exact_artifact_path=, so that the
+ * crash and timeout files it writes are let through; call from
+ * LLVMFuzzerInitialize. */
+void fuzz_guard_init(int argc, char **argv);
 void fuzz_guard_begin(void);
 void fuzz_guard_end(void);
 

@@ -31,7 +31,7 @@ static void discard(void *ctx, session_stream stream, const char *text, size_t l
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-    (void)argc, (void)argv;
+    fuzz_guard_init(*argc, *argv);
     snprintf(case_root, sizeof case_root, "%s/examples/mlp", fuzz_srcdir());
     int64_t shape[2] = {2, 3};
     ptodb_status st;

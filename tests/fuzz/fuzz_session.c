@@ -47,7 +47,7 @@ static session *open_session(void)
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-    (void)argc, (void)argv;
+    fuzz_guard_init(*argc, *argv);
     char root[4096];
     snprintf(root, sizeof root, "%s/examples/mlp", fuzz_srcdir());
     if (!realpath(root, case_root)) {
