@@ -271,7 +271,7 @@ ptodb_status npy_load(const char *path, dtype_id hint, tensor **out, diag_sink *
         }
         int64_t strides[TENSOR_MAX_DIMS];
         const int64_t *sp = NULL;
-        if (h.fortran) {
+        if (h.fortran && n > 0) { /* an empty array's order does not matter */
             int64_t acc = 1;
             for (int k = 0; k < h.ndim; k++) {
                 strides[k] = acc;

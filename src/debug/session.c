@@ -612,6 +612,18 @@ static int is_end_line(const char *line)
 
 /* ---- dispatch -------------------------------------------------------------------- */
 
+/* 1 when line is `run` or `start` (by any name cmd_lookup accepts). */
+static int is_restart(const char *line)
+{
+    while (isspace((unsigned char)*line))
+        line++;
+    size_t n = 0;
+    while (line[n] && !isspace((unsigned char)line[n]))
+        n++;
+    int id = n ? cmd_lookup(line, n) : -1;
+    return id == CMD_RUN || id == CMD_START;
+}
+
 ptodb_status session_execute(session *s, const char *line)
 {
     if (s->depth == 0 && !s->in_hook)
@@ -671,9 +683,19 @@ ptodb_status session_execute(session *s, const char *line)
      * now that the stop is over, one after the other, not nested. */
     if (!s->in_hook && !s->draining) {
         s->draining = 1;
+        int restarts = 0;
         while (s->pending_resume && !s->quit && !s->interrupted) {
             char *cmd = s->pending_resume;
             s->pending_resume = NULL;
+            /* `run` in the commands of a breakpoint the run reaches would
+             * start over for ever (a hang in --batch): stop after a few */
+            if (is_restart(cmd) && ++restarts > SESSION_MAX_RESTARTS) {
+                session_errorf(s, "Breakpoint commands restarted the run %d times in a row; not running \"%s\" again.",
+                               SESSION_MAX_RESTARTS, cmd);
+                free(cmd);
+                st = PTODB_ERR_USAGE;
+                break;
+            }
             session_execute(s, cmd);
             free(cmd);
         }

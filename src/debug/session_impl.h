@@ -19,6 +19,7 @@
 
 enum {
     SESSION_MAX_SOURCE_DEPTH = 32, /* nested `source`/user commands */
+    SESSION_MAX_RESTARTS = 100,    /* `run`/`start` from breakpoint commands, in a row */
     SESSION_MAX_USER_ARGS = 10
 };
 

@@ -144,7 +144,10 @@ static void contiguous_strides(int ndim, const int64_t *shape, int64_t *strides)
     int64_t s = 1;
     for (int d = ndim - 1; d >= 0; d--) {
         strides[d] = s;
-        s *= shape[d] > 0 ? shape[d] : 1;
+        /* the product can overflow only beside a zero dimension (callers
+         * checked the numel), where no element is addressed: any stride does */
+        if (__builtin_mul_overflow(s, shape[d] > 0 ? shape[d] : 1, &s))
+            s = 0;
     }
 }
 

@@ -1,0 +1,57 @@
+# Fuzzing (tests/fuzz/README.md). `make fuzz` builds the libFuzzer harnesses
+# with clang in $(builddir)/fuzz/ and runs each for FUZZ_SECONDS (default 60);
+# `make fuzz-ci` gives each a few seconds (about a minute in all). Both say
+# SKIP and succeed when clang or libFuzzer is missing. FUZZ_HARNESSES picks some.
+FUZZ_SECONDS = 60
+FUZZ_SOURCES = tests/fuzz/fuzz.h tests/fuzz/fuzz_util.c tests/fuzz/replay.c
+FUZZ_REPLAY_CPPFLAGS = $(AM_CPPFLAGS) -DPTODB_TOP_SRCDIR='"$(abs_top_srcdir)"'
+# the write guard of the harnesses that run debugger commands (fuzz_guard.h)
+FUZZ_GUARD_WRAP = -Wl,--wrap=fopen,--wrap=open,--wrap=mkdir,--wrap=unlink,--wrap=rename,--wrap=remove
+
+.PHONY: fuzz fuzz-ci
+fuzz:
+	@FUZZ_CC='$(FUZZ_CC)' FUZZ_SECONDS='$(FUZZ_SECONDS)' FUZZ_HARNESSES='$(FUZZ_HARNESSES)' YAML_CFLAGS='$(YAML_CFLAGS)' YAML_LIBS='$(YAML_LIBS)' \
+	    $(SHELL) $(top_srcdir)/scripts/fuzz '$(abs_top_srcdir)' '$(abs_top_builddir)' $(src_libptodb_a_SOURCES)
+fuzz-ci:
+	$(MAKE) $(AM_MAKEFLAGS) fuzz FUZZ_SECONDS=6
+
+# The same harness code without libFuzzer, built by the normal compiler: each
+# replays the seeds and the regression inputs (tests/fuzz/replay.sh).
+check_PROGRAMS += tests/fuzz/replay_ir tests/fuzz/replay_zip tests/fuzz/replay_pickle \
+	tests/fuzz/replay_pt tests/fuzz/replay_npy tests/fuzz/replay_manifest \
+	tests/fuzz/replay_repl tests/fuzz/replay_session tests/fuzz/replay_interp
+tests_fuzz_replay_ir_SOURCES = $(FUZZ_SOURCES) tests/fuzz/fuzz_ir.c
+tests_fuzz_replay_ir_CPPFLAGS = $(FUZZ_REPLAY_CPPFLAGS)
+tests_fuzz_replay_ir_LDADD = $(ENGINE_LIBS)
+tests_fuzz_replay_zip_SOURCES = $(FUZZ_SOURCES) tests/fuzz/fuzz_zip.c
+tests_fuzz_replay_zip_CPPFLAGS = $(FUZZ_REPLAY_CPPFLAGS)
+tests_fuzz_replay_zip_LDADD = $(ENGINE_LIBS)
+tests_fuzz_replay_pickle_SOURCES = $(FUZZ_SOURCES) tests/fuzz/fuzz_pickle.c
+tests_fuzz_replay_pickle_CPPFLAGS = $(FUZZ_REPLAY_CPPFLAGS)
+tests_fuzz_replay_pickle_LDADD = $(ENGINE_LIBS)
+tests_fuzz_replay_pt_SOURCES = $(FUZZ_SOURCES) tests/fuzz/fuzz_pt.c
+tests_fuzz_replay_pt_CPPFLAGS = $(FUZZ_REPLAY_CPPFLAGS)
+tests_fuzz_replay_pt_LDADD = $(ENGINE_LIBS)
+tests_fuzz_replay_npy_SOURCES = $(FUZZ_SOURCES) tests/fuzz/fuzz_npy.c
+tests_fuzz_replay_npy_CPPFLAGS = $(FUZZ_REPLAY_CPPFLAGS)
+tests_fuzz_replay_npy_LDADD = $(ENGINE_LIBS)
+tests_fuzz_replay_manifest_SOURCES = $(FUZZ_SOURCES) tests/fuzz/fuzz_manifest.c
+tests_fuzz_replay_manifest_CPPFLAGS = $(FUZZ_REPLAY_CPPFLAGS)
+tests_fuzz_replay_manifest_LDADD = $(ENGINE_LIBS)
+tests_fuzz_replay_repl_SOURCES = $(FUZZ_SOURCES) tests/fuzz/fuzz_repl.c \
+	tests/fuzz/fuzz_guard.c tests/fuzz/fuzz_guard.h
+tests_fuzz_replay_repl_CPPFLAGS = $(FUZZ_REPLAY_CPPFLAGS)
+tests_fuzz_replay_repl_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_GUARD_WRAP)
+tests_fuzz_replay_repl_LDADD = $(ENGINE_LIBS)
+tests_fuzz_replay_session_SOURCES = $(FUZZ_SOURCES) tests/fuzz/fuzz_session.c \
+	tests/fuzz/fuzz_guard.c tests/fuzz/fuzz_guard.h
+tests_fuzz_replay_session_CPPFLAGS = $(FUZZ_REPLAY_CPPFLAGS)
+tests_fuzz_replay_session_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_GUARD_WRAP)
+tests_fuzz_replay_session_LDADD = $(ENGINE_LIBS)
+tests_fuzz_replay_interp_SOURCES = $(FUZZ_SOURCES) tests/fuzz/fuzz_interp.c
+tests_fuzz_replay_interp_CPPFLAGS = $(FUZZ_REPLAY_CPPFLAGS)
+tests_fuzz_replay_interp_LDADD = $(ENGINE_LIBS)
+
+TESTS += tests/fuzz/replay.sh
+EXTRA_DIST += tests/fuzz/replay.sh tests/fuzz/seeds.sh tests/fuzz/README.md scripts/fuzz \
+	tests/fuzz/seeds tests/fuzz/regress tests/fuzz/repl.dict tests/fuzz/ir.dict

@@ -1,0 +1,5 @@
+break mlp_block
+commands
+run
+end
+run

@@ -1,0 +1,23 @@
+# The seed inputs of each harness, relative to the source tree: files and
+# folders of our own (examples/, test data, tests/fuzz/seeds/<harness>/).
+# Sourced by scripts/fuzz (which copies them into the build folder as
+# libFuzzer's seed corpus) and tests/fuzz/replay.sh (which replays them).
+FUZZ_HARNESSES="ir zip pickle pt npy manifest repl session interp"
+
+# fuzz_seeds HARNESS: prints its seed paths, one per line.
+fuzz_seeds() {
+    case $1 in
+    ir) echo examples/mlp/passes_dump; echo examples/deadlock/passes_dump
+        echo tests/data/malformed; echo tests/data/xcore ;;
+    zip) echo tests/data/bad/pt; echo tests/fuzz/seeds/pt ;;
+    pt) echo tests/data/bad/pt ;;
+    pickle) ;;
+    npy) echo examples/mlp/data/in; echo examples/deadlock/data/in; echo tests/data/bad/npy ;;
+    manifest) echo examples/mlp/ptodb.yaml; echo examples/deadlock/ptodb.yaml
+        for f in tests/data/bad/yaml/*.yaml; do echo "$f"; done ;;
+    repl) for f in tests/transcripts/*.cmd; do echo "$f"; done ;;
+    session) ;;
+    interp) echo examples/mlp/passes_dump; echo examples/mlp-broken/passes_dump ;;
+    esac
+    echo "tests/fuzz/seeds/$1"
+}
