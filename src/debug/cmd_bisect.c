@@ -53,18 +53,8 @@ ptodb_status cmd_BISECT(session *s, const char *args)
     /* The case with the session's tolerances (`set rtol`), which apply
      * unless the manifest gives an output its own, as `run` does. The copy
      * borrows everything but its outputs array. */
-    case_info c = s->kase;
-    c.outputs = xcalloc(c.noutputs ? c.noutputs : 1, sizeof *c.outputs);
-    double rtol = session_get_double(s, SETTING_RTOL), atol = session_get_double(s, SETTING_ATOL);
-    c.rtol.value = rtol;
-    c.atol.value = atol;
-    for (size_t k = 0; k < c.noutputs; k++) {
-        c.outputs[k] = s->kase.outputs[k];
-        if (c.outputs[k].rtol.source != CASE_TOL_MANIFEST)
-            c.outputs[k].rtol.value = rtol;
-        if (c.outputs[k].atol.source != CASE_TOL_MANIFEST)
-            c.outputs[k].atol.value = atol;
-    }
+    case_info c;
+    session_case_with_tols(s, &c);
     batch_options opt;
     memset(&opt, 0, sizeof opt);
     machine_options_init(&opt.ro.mopt);

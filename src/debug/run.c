@@ -39,7 +39,7 @@ void run_kill(session *s)
                                SESSION_REDRAW_STATUS);
 }
 
-static void free_result(pass_result *r)
+void run_free_result(pass_result *r)
 {
     for (int k = 0; k < r->nout; k++)
         if (r->outputs[k])
@@ -55,7 +55,7 @@ void run_free_results(session *s)
     if (!s->results)
         return;
     for (size_t i = 0; i < s->kase.npasses; i++)
-        free_result(&s->results[i]);
+        run_free_result(&s->results[i]);
     free(s->results);
     s->results = NULL;
 }
@@ -160,7 +160,7 @@ static void validate_outputs(session *s)
 {
     run_state *r = &s->run;
     pass_result *res = result_for(s, r->pass);
-    free_result(res);
+    run_free_result(res);
     res->ran = 1;
     res->nout = (int)s->kase.noutputs;
     res->outputs = xcalloc(res->nout ? (size_t)res->nout : 1, sizeof *res->outputs);
@@ -199,7 +199,7 @@ static void validate_outputs(session *s)
     if (r->user_modified) {
         session_printf(s, "Note: set var changed this run's tensors; these verdicts are not recorded as "
                           "the pass's own.\n");
-        free_result(res);
+        run_free_result(res);
         res->ran = 0;
     }
     session_mark_redraw(s, SESSION_REDRAW_PASSES | SESSION_REDRAW_HEATMAP);

@@ -72,6 +72,9 @@ typedef struct pass_result {
     tensor **outputs;   /* per case output (NULL when missing), one reference each */
     double *max_abs_diff;
     int *ok;
+    int background;     /* from the background validation: outputs only for the
+                           first failing pass and the one before it */
+    int same_as;        /* background: the earlier pass with the same file bytes, -1 */
 } pass_result;
 
 /* The program being debugged: one pass on the machine. */
@@ -190,6 +193,7 @@ struct session {
     struct convenience_var { char *name; tensor *t; } *convs;
     size_t nconvs;
     int draining;        /* session_execute is running pending_resume commands */
+    struct validate_bg *bg; /* validate_bg.c: the background validation, or NULL */
 };
 
 /* Reads, parses and resolves pass i once; prints its diagnostics the first
@@ -207,6 +211,10 @@ int session_pass_ir_changed(session *s, int i);
 /* run.c */
 void run_kill(session *s);
 void run_free_results(session *s);
+void run_free_result(pass_result *r);
+/* validate_bg.c: the open case with the session's tolerances (`set rtol`)
+ * where the manifest gives none; borrows all but c->outputs (free it). */
+void session_case_with_tols(const session *s, case_info *c);
 /* Starts pass i from its entry with fresh inputs; prints errors. */
 ptodb_status run_start(session *s, int pass);
 typedef enum { RUN_STEP, RUN_NEXT, RUN_FINISH, RUN_CONTINUE, RUN_UNTIL, RUN_UNTIL_NEXT } run_mode;

@@ -55,7 +55,10 @@ int view_pass_info(session *s, int i, view_pass *out)
         out->output_names[k] = s->kase.outputs[k].name;
         out->max_abs_diff[k] = NAN;
     }
+    out->same_as = -1;
     const pass_result *res = s->results ? &s->results[i] : NULL;
+    if (res && res->ran && res->background)
+        out->same_as = res->same_as;
     if (res && res->ran) {
         out->verdict = res->failed ? VIEW_VERDICT_ERROR : VIEW_VERDICT_PASS;
         for (int k = 0; k < out->noutputs && k < res->nout && !res->failed; k++) {
@@ -99,6 +102,10 @@ int view_heatmap_get(session *s, int output, view_heat_mode mode, int max_rows, 
         out->why = "not run yet \xe2\x80\x94 type run";
         return 0;
     }
+    if (!res->failed && res->background && output < res->nout && !res->outputs[output]) {
+        out->why = "validated in the background \xe2\x80\x94 run it for the grid";
+        return 0;
+    }
     if (res->failed || output >= res->nout || !res->outputs[output]) {
         out->why = "the run of this pass stopped with an error";
         return 0;
@@ -113,7 +120,9 @@ int view_heatmap_get(session *s, int output, view_heat_mode mode, int max_rows, 
         }
         const pass_result *prev = &s->results[pass - 1];
         if (!prev->ran || prev->failed || output >= prev->nout || !prev->outputs[output]) {
-            out->why = prev->ran ? "the previous pass's run stopped with an error"
+            out->why = prev->ran && prev->background && !prev->failed
+                           ? "the previous pass was validated in the background"
+                       : prev->ran ? "the previous pass's run stopped with an error"
                                  : "the previous pass has not run yet";
             return 0;
         }

@@ -42,6 +42,7 @@ typedef struct view_pass {
     int noutputs;
     const char *output_names[VIEW_MAX_OUTPUTS];
     double max_abs_diff[VIEW_MAX_OUTPUTS]; /* NaN when not known */
+    int same_as;      /* the earlier pass whose file has the same bytes, -1 none or unknown */
 } view_pass;
 
 /* Pass i (0 .. session_npasses-1). Returns 0 when out of range. Computing
@@ -112,6 +113,10 @@ typedef struct view_display {
 } view_display;
 
 int view_displays(session *s, view_display *out, int max);
+
+/* The background validation: 1 while it runs, with the passes received
+ * so far and the total. */
+int view_validation_progress(session *s, int *done, int *total);
 
 /* The status line: case, pass, core, tolerances in use. */
 const char *view_status_line(session *s);

@@ -306,6 +306,11 @@ void tui_interrupt(tui *t)
         t->dirty |= TUI_DIRTY_STATUS;
         return;
     }
+    if (session_validate_fd(t->s) >= 0) {
+        session_validate_cancel(t->s); /* Ctrl-C stops the background validation */
+        tui_take_redraw(t);
+        return;
+    }
     if (t->con.active) {
         tui_cmdline_cancel(t);
         tui_console_write(t, SESSION_OUT, "^C\n", 3);

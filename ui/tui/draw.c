@@ -119,10 +119,18 @@ void tui_draw(tui *t)
     for (int i = 0; i < PANE_COUNT; i++)
         if (t->visible[i] && (t->dirty & (1u << i)) && t->rect[i].h > 0)
             pane_draw[i](t, t->rect[i], t->focus == (tui_pane_id)i);
-    if (t->dirty & TUI_DIRTY_STATUS)
-        render_status(&t->cv, (crect){t->rows - 1, 0, 1, t->cols}, view_status_line(t->s), t->busy,
+    if (t->dirty & TUI_DIRTY_STATUS) {
+        const char *status = view_status_line(t->s);
+        char line[512];
+        int done, total;
+        if (view_validation_progress(t->s, &done, &total)) {
+            snprintf(line, sizeof line, "validating %d/%d (Ctrl-C stops) | %s", done, total, status ? status : "");
+            status = line;
+        }
+        render_status(&t->cv, (crect){t->rows - 1, 0, 1, t->cols}, status, t->busy,
                       t->progress, t->interrupted, tui_layout_name(t->layout),
                       tui_pane_name(t->focus));
+    }
     if (t->help)
         draw_help(t);
     t->dirty = 0;

@@ -256,6 +256,8 @@ void tui_execute(tui *t, const char *line)
         tui_console_write(t, SESSION_OUT, echo, (size_t)n < sizeof echo ? (size_t)n : sizeof echo - 1);
     }
     t->con.scroll = 0;
+    session_validate_cancel(t->s); /* any command stops the background validation */
+    tui_take_redraw(t);
     if (!session_collecting(t->s) && tui_command(t, line)) {
         t->dirty |= (1u << PANE_CONSOLE) | TUI_DIRTY_STATUS;
         return;
