@@ -39,6 +39,11 @@ int view_run_finished(session *s)
     return s->run.active && s->run.finished;
 }
 
+int view_run_pass(session *s)
+{
+    return s->run.active ? s->run.pass : -1;
+}
+
 int view_pass_info(session *s, int i, view_pass *out)
 {
     memset(out, 0, sizeof *out);

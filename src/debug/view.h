@@ -28,6 +28,9 @@ int view_stop_location(session *s, view_location *out);
 /* 1 when a run has reached the end of its pass (continue goes on to the
  * following passes), 0 otherwise. */
 int view_run_finished(session *s);
+/* The pass the program (running, stopped or finished) is in, -1 when there
+ * is no program. */
+int view_run_pass(session *s);
 
 typedef enum { VIEW_VERDICT_UNKNOWN, VIEW_VERDICT_PASS, VIEW_VERDICT_FAIL, VIEW_VERDICT_ERROR } view_verdict;
 

@@ -116,8 +116,8 @@ static void line_handler(char *line)
     tui_execute(t, line);
     free(line);
     rl_set_prompt(normal_prompt(t));
-    /* Back to the pane the command was typed from, unless a define body
-     * is being typed or the command focused the console. */
+    /* The console keeps the keyboard until Esc (cgdb); only a command
+     * typed under a zoomed pane goes back to it. */
     if (t->focus != PANE_CONSOLE && !session_collecting(t->s))
         t->con.active = 0;
     redisplay();

@@ -291,13 +291,46 @@ static const pane_action_fn pane_action[PANE_COUNT] = {
     [PANE_CONSOLE] = pane_console_action,
 };
 
+static void run_selected(tui *t)
+{
+    if (t->focus == PANE_PASSES && t->passes.cursor != session_current_pass(t->s)) {
+        view_pass p;
+        if (view_pass_info(t->s, t->passes.cursor, &p)) {
+            char cmd[32];
+            snprintf(cmd, sizeof cmd, "pass %d", p.index);
+            tui_execute(t, cmd);
+        }
+    }
+    int in_selected = view_run_pass(t->s) == session_current_pass(t->s);
+    tui_execute(t, in_selected && (is_running(t) || view_run_finished(t->s)) ? "continue" : "run");
+}
+
+/* The console takes the focus (cgdb's model): it keeps it after a command,
+ * so the next word typed is a command too, until Esc goes back. key: the
+ * first key of the command, 0 none. */
+static void console_from_pane(tui *t, int key)
+{
+    tui_pane_id from = t->focus;
+    if (t->zoom || from == PANE_CONSOLE) {
+        /* zoomed: keep the zoomed pane on screen, the command line under it */
+        t->return_focus = from;
+        tui_cmdline_start(t, 0, key);
+        return;
+    }
+    tui_focus(t, PANE_CONSOLE);
+    t->return_focus = from;
+    if (key)
+        tui_cmdline_key(t, key);
+}
+
 /* The actions the TUI does itself, wherever the focus is. */
 static void do_action(tui *t, tui_action a)
 {
     switch (a) {
-    /* F5: continue when stopped, and after the end of a pass on to the next
-     * passes; run otherwise. */
-    case ACT_RUN: tui_execute(t, is_running(t) || view_run_finished(t->s) ? "continue" : "run"); break;
+    /* F5: continue when stopped in the selected pass, and after its end on
+     * to the next passes; otherwise run the selected pass (the passes
+     * pane's cursor row when that pane has the focus). */
+    case ACT_RUN: run_selected(t); break;
     case ACT_FINISH: tui_execute(t, "finish"); break;
     case ACT_NEXT: tui_execute(t, "next"); break;
     case ACT_STEP: tui_execute(t, "step"); break;
@@ -306,7 +339,7 @@ static void do_action(tui *t, tui_action a)
     case ACT_HELP: t->help = 1; t->dirty |= TUI_DIRTY_ALL; break;
     case ACT_FOCUS_NEXT: focus_step(t, 1); break;
     case ACT_FOCUS_PREV: focus_step(t, -1); break;
-    case ACT_CMDLINE: t->return_focus = t->focus; tui_cmdline_start(t, 0, 0); break;
+    case ACT_CMDLINE: console_from_pane(t, 0); break;
     case ACT_QUIT: tui_execute(t, "quit"); break;
     case ACT_ZOOM: t->zoom = !t->zoom; relayout(t); break;
     case ACT_LAYOUT: t->layout = (t->layout + 1) % LAYOUT_COUNT; t->zoom = 0; relayout(t); break;
@@ -349,6 +382,10 @@ static void cmdline_key(tui *t, int key)
         pane_console_action(t, key == TK_PGUP ? ACT_PGUP : ACT_PGDN);
         return;
     }
+    /* ':' starts a command from a pane; on the console's empty line it is
+     * the same request, already granted (no command starts with ':'). */
+    if (key == ':' && (!t->con.line || !t->con.line[0]) && !t->search_prompt)
+        return;
     /* Tab on an empty line moves on; otherwise readline completes. */
     if (key == '\t' && t->focus == PANE_CONSOLE && (!t->con.line || !t->con.line[0]) && !t->search_prompt) {
         focus_step(t, 1);
@@ -373,10 +410,8 @@ void tui_key(tui *t, int key)
     if (bound_key(t, key, 1u << t->focus))
         return;
     /* Typing a command from a pane starts the command line with that key. */
-    if (key >= 0x20 && key < TK_BASE && key != 0x7f) {
-        t->return_focus = t->focus;
-        tui_cmdline_start(t, 0, key);
-    }
+    if (key >= 0x20 && key < TK_BASE && key != 0x7f)
+        console_from_pane(t, key);
 }
 
 void tui_wheel(tui *t, tui_pane_id id, int up)
