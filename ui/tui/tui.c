@@ -54,12 +54,12 @@ static int in_section(const tui_binding *b, unsigned pane, unsigned panes)
     return b->panes == panes;
 }
 
-/* Appends a help section, two bindings to a line; rows of one action that
- * follow each other share an entry ("j Down  down"). */
+/* Appends a help section, one binding a line ("NAMES  what it does");
+ * rows of one action that follow each other share an entry ("j Down  down").
+ * draw.c lays the entries out in columns that fit the screen. */
 static void help_section(char *buf, size_t size, unsigned pane, unsigned panes)
 {
     size_t len = strlen(buf);
-    int col = 0;
     for (int i = 0; i < NBINDINGS; i++) {
         const tui_binding *b = &bindings[i];
         if (!in_section(b, pane, panes) || !b->help[0])
@@ -69,13 +69,10 @@ static void help_section(char *buf, size_t size, unsigned pane, unsigned panes)
         for (int j = i + 1; j < NBINDINGS && bindings[j].action == b->action && !bindings[j].help[0]; j++)
             if (in_section(&bindings[j], pane, panes))
                 n += snprintf(names + n, sizeof names - (size_t)n, " %s", bindings[j].name);
-        char item[128];
-        snprintf(item, sizeof item, "%-9s %s", names, b->help);
-        len += (size_t)snprintf(buf + len, len < size ? size - len : 0, col ? "  %s\n" : "%-36s", item);
-        col = !col;
+        len += (size_t)snprintf(buf + len, len < size ? size - len : 0, "%c%-9s %s\n", TUI_HELP_KEY, names,
+                                b->help);
     }
-    if (col)
-        len += (size_t)snprintf(buf + len, len < size ? size - len : 0, "\n");
+    len += (size_t)snprintf(buf + len, len < size ? size - len : 0, "\n");
 }
 
 void tui_pane_help(tui_pane_id id, char *buf, size_t size)

@@ -219,7 +219,10 @@ const char *tui_complete_word(const char *line, int start, const char *word, int
 /* Handles one key. */
 void tui_key(tui *t, int key);
 void tui_focus(tui *t, tui_pane_id id);
-/* The keys help of pane id ("KEY  what it does" lines), then the global keys. */
+/* The keys help of pane id, then the global keys: lines, a key binding's
+ * starting with TUI_HELP_KEY ("\001KEY  what it does"), notes plain, an
+ * empty line between sections. */
+enum { TUI_HELP_KEY = 1 };
 void tui_pane_help(tui_pane_id id, char *buf, size_t size);
 
 /* ---- the command line (callbacks.c, readline's callback interface) ---- */
