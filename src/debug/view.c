@@ -10,6 +10,7 @@
 
 #include "base/mem.h"
 #include "base/strbuf.h"
+#include "batch/batch.h"
 #include "tensor/heatgrid.h"
 #include "debug/session_impl.h"
 #include "exec/compare.h"
@@ -139,6 +140,17 @@ int view_heatmap_get(session *s, int output, view_heat_mode mode, int max_rows, 
     uint8_t *bad = xcalloc((size_t)(tensor_numel(a) ? tensor_numel(a) : 1), 1);
     exec_compare_result cr;
     exec_compare_mask(a, b, rtol, atol, session_profile(s), &cr, bad);
+    /* The dump's tiles as cells where the pass says them and they fit. */
+    int tiled = 0;
+    if (a->ndim > 0 && a->shape[a->ndim - 1] > 0) {
+        int64_t cols = a->shape[a->ndim - 1], rows = tensor_numel(a) / cols;
+        int down, across;
+        tiled = batch_tile_grid(s->kase.passes[pass].path, o->name, rows, cols, max_rows, max_cols, &down, &across);
+        if (tiled) {
+            max_rows = down;
+            max_cols = across;
+        }
+    }
     heatgrid g;
     int st = heatgrid_compute(a, b, cr.error ? NULL : bad, max_rows, max_cols, &g);
     free(bad);
@@ -169,6 +181,7 @@ int view_heatmap_get(session *s, int output, view_heat_mode mode, int max_rows, 
     out->shape[1] = g.shape[1];
     out->block_rows = g.block_rows;
     out->block_cols = g.block_cols;
+    out->tiled = tiled;
     return 1;
 }
 

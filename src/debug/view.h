@@ -75,6 +75,7 @@ typedef struct view_heatmap {
     int valid_rows, valid_cols;
     int64_t shape[2];  /* the tensor's (2-D view of its) shape */
     int block_rows, block_cols; /* elements per cell */
+    int tiled;         /* one cell per tile the pass stores (batch_tile_grid), as --heatmap draws */
     const char *why;   /* when view_heatmap_get returns 0: why there is no grid */
 } view_heatmap;
 
