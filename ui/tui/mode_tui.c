@@ -193,7 +193,6 @@ static int run_script(tui *t, FILE *script)
     size_t cap = 0;
     ssize_t n;
     int screens = 0;
-    wait_validation(t);
     tui_draw(t);
     while (!t->quit && (n = getline(&line, &cap, script)) >= 0) {
         while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
@@ -201,7 +200,13 @@ static int run_script(tui *t, FILE *script)
         int rows, cols;
         if (n == 0 || line[0] == '#')
             continue;
-        if (!strcmp(line, "screen")) {
+        /* "screen now": the screen as it is, verdicts or not (the benchmark's
+         * first frame); every other line first waits for the background
+         * validation, so that screens do not depend on the worker's speed. */
+        int now = !strcmp(line, "screen now");
+        if (!now && strncmp(line, "resize ", 7) != 0)
+            wait_validation(t);
+        if (now || !strcmp(line, "screen")) {
             tui_draw(t);
             screen_show(t);
             printf("--- screen %d (%dx%d)\n", ++screens, t->cols, t->rows);
