@@ -119,9 +119,21 @@ static void send_outputs(int fd, const case_info *c, const runpass_options *ro, 
 
 static void worker_main(session *s, int fd)
 {
-    signal(SIGINT, SIG_DFL);
-    signal(SIGWINCH, SIG_DFL);
-    signal(SIGPIPE, SIG_DFL);
+    /* The front end's handlers are not the worker's: a fatal-signal handler
+     * that restores the terminal would reset it under the front end when
+     * the worker is stopped (SIGTERM). And the worker never touches the
+     * terminal: its standard streams go to /dev/null. */
+    for (int sig = 1; sig < NSIG; sig++)
+        if (sig != SIGKILL && sig != SIGSTOP)
+            signal(sig, SIG_DFL);
+    int null = open("/dev/null", O_RDWR);
+    if (null >= 0) {
+        dup2(null, STDIN_FILENO);
+        dup2(null, STDOUT_FILENO);
+        dup2(null, STDERR_FILENO);
+        if (null > STDERR_FILENO)
+            close(null);
+    }
     if (!s->ops) {
         s->ops = xcalloc(IR_OP_COUNT, sizeof *s->ops);
         exec_ops_init(s->ops);
