@@ -241,9 +241,10 @@ ptodb_status cmd_QUEUE(session *s, const char *args)
         session_printf(s, "No cross-core queue has been used in this run.\n");
         return PTODB_OK;
     }
-    session_printf(s, "%-14s %-6s %-5s %s\n", "Direction", "Split", "Lane", "Depth");
+    session_printf(s, "%-14s %-6s %-5s %-6s %-28s %s\n", "Direction", "Split", "Lane", "Depth", "Capacity",
+                   "Waiting");
     for (int i = 0; i < n && i < 64; i++) {
-        char split[16], lane[16];
+        char split[16], lane[16], cap[64], waiting[64] = "";
         if (q[i].split < 0)
             snprintf(split, sizeof split, "-");
         else
@@ -252,7 +253,34 @@ ptodb_status cmd_QUEUE(session *s, const char *args)
             snprintf(lane, sizeof lane, "-");
         else
             snprintf(lane, sizeof lane, "%d", q[i].lane);
-        session_printf(s, "%-14s %-6s %-5s %d\n", q[i].direction, split, lane, q[i].depth);
+        /* the pipe's slots as initialize_pipe declares them; the depth at
+         * which pushes block (unbounded unless --slot-depth says) */
+        int at = 0;
+        if (q[i].slot_num)
+            at = snprintf(cap, sizeof cap, "%d slots x %d B", q[i].slot_num, q[i].slot_size);
+        else
+            at = snprintf(cap, sizeof cap, "-");
+        snprintf(cap + at, sizeof cap - (size_t)at, q[i].limit ? ", max %d" : ", unbounded", q[i].limit);
+        for (int c = 0; c < EXEC_NCORES; c++)
+            if (q[i].waiting & (1u << c)) {
+                size_t l = strlen(waiting);
+                snprintf(waiting + l, sizeof waiting - l, "%s%s", l ? " " : "", machine_core_name(c));
+            }
+        session_printf(s, "%-14s %-6s %-5s %-6d %-28s %s\n", q[i].direction, split, lane, q[i].depth, cap,
+                       waiting[0] ? waiting : "-");
+        /* the tiles in flight, next to pop first */
+        for (int k = 0; k < q[i].depth && k < 16; k++) {
+            const tensor *t = inspect_queue_item(s->run.m, &q[i], k);
+            char shape[96];
+            if (!t) {
+                session_printf(s, "  [%d] (not a tensor)\n", k);
+                continue;
+            }
+            tensor_format_shape(t->ndim, t->shape, shape, sizeof shape);
+            session_printf(s, "  [%d] %s %s\n", k, dtype_name(t->dtype), shape);
+        }
+        if (q[i].depth > 16)
+            session_printf(s, "  ... %d more\n", q[i].depth - 16);
     }
     return PTODB_OK;
 }

@@ -64,7 +64,15 @@ typedef struct inspect_queue {
     int split;             /* -1 none, 0 dual no-split, 1..4 */
     int lane;              /* -1 single */
     int depth;
+    int limit;             /* pushes block at this depth; 0 unbounded (REF) */
+    int slot_num, slot_size; /* the producer's initialize_pipe, 0 when not given */
+    unsigned waiting;      /* 1u << core id of each core blocked on it */
+    const void *id;        /* the queue itself: for inspect_queue_item */
 } inspect_queue;
+
+/* Item k (0 = the next to pop) of a queue inspect_queues returned: the
+ * tensor in flight (borrowed), or NULL. */
+const tensor *inspect_queue_item(const machine *m, const inspect_queue *q, int k);
 
 /* The queues of the running group (those touched so far); returns how many
  * there are, filling at most max. */
