@@ -34,6 +34,7 @@ void run_kill(session *s)
     free(r->binds);
     free(r->written);
     free(r->visits);
+    free(r->timeline);
     memset(r, 0, sizeof *r);
     session_mark_redraw(s, SESSION_REDRAW_SOURCE | SESSION_REDRAW_QUEUES | SESSION_REDRAW_WATCH |
                                SESSION_REDRAW_STATUS);
@@ -901,6 +902,7 @@ ptodb_status run_go(session *s, run_mode mode, long count, int until_line)
             st = machine_step_core(r->m, target, &ev);
         else
             st = machine_step(r->m, &ev);
+        run_timeline_note(s, &ev);
         if (st != PTODB_OK || ev.kind == EXEC_EV_ERROR) {
             fail_run(s);
             result = st != PTODB_OK ? st : PTODB_ERR_RUNTIME;

@@ -11,6 +11,7 @@
 #include "data/case.h"
 #include "debug/predicate.h"
 #include "debug/session.h"
+#include "debug/view.h"
 #include "exec/machine.h"
 #include "exec/op.h"
 #include "exec/program.h"
@@ -100,6 +101,10 @@ typedef struct run_state {
     uint32_t note_activation[EXEC_NCORES];
     uint64_t note_steps[EXEC_NCORES];
     int user_modified;   /* set var changed a tensor: the verdict is not the pass's own */
+    /* the timeline of this run (view_timeline): one entry per machine step,
+     * the last RUN_TIMELINE_MAX kept */
+    view_tl_event *timeline; /* a ring: the oldest at ntimeline % cap once full */
+    size_t ntimeline, captimeline;
     /* tensors written in place during the last step (write hook) */
     const tensor **written;
     size_t nwritten, capwritten;
@@ -212,6 +217,8 @@ int session_pass_ir_changed(session *s, int i);
 void run_kill(session *s);
 void run_free_results(session *s);
 void run_free_result(pass_result *r);
+/* Appends the step ev to the run's timeline (view.h's view_timeline). */
+void run_timeline_note(session *s, const exec_event *ev);
 /* validate_bg.c: the open case with the session's tolerances (`set rtol`)
  * where the manifest gives none; borrows all but c->outputs (free it). */
 void session_case_with_tols(const session *s, case_info *c);

@@ -109,6 +109,21 @@ typedef struct view_queue {
 int view_cores(session *s, view_core *out, int max);
 int view_queues(session *s, view_queue *out, int max);
 
+/* The timeline of the current run: what each machine step did, oldest
+ * first (the last VIEW_TIMELINE_MAX steps). */
+enum { VIEW_TIMELINE_MAX = 200000 };
+typedef enum { VIEW_TL_STMT, VIEW_TL_CALL, VIEW_TL_RETURN, VIEW_TL_BLOCKED, VIEW_TL_DONE } view_tl_kind;
+typedef struct view_tl_event {
+    uint64_t step;     /* the machine's statement count after the step */
+    uint8_t core;      /* exec_core_id */
+    uint8_t kind;      /* view_tl_kind */
+    char mark;         /* 'p' a queue push, 'o' a queue pop, 0 */
+    int line;          /* the statement's line in the pass file */
+} view_tl_event;
+/* The entries (session-owned, valid until the next command) and how many;
+ * 0 without a run. */
+size_t view_timeline(session *s, const view_tl_event **out);
+
 typedef struct view_display {
     int number;
     const char *expr;    /* what the user asked to display */

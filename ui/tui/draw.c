@@ -40,7 +40,7 @@ static const pane_draw_fn pane_draw[PANE_COUNT] = {
     [PANE_SOURCE] = pane_source_draw, [PANE_PASSES] = pane_passes_draw,
     [PANE_HEATMAP] = pane_heatmap_draw, [PANE_CORES] = pane_cores_draw,
     [PANE_WATCH] = pane_watch_draw,   [PANE_IRDIFF] = pane_irdiff_draw,
-    [PANE_CONSOLE] = pane_console_draw,
+    [PANE_TIMELINE] = pane_timeline_draw, [PANE_CONSOLE] = pane_console_draw,
 };
 
 static void draw_separators(tui *t)

@@ -21,11 +21,14 @@ static const layout_def layouts[LAYOUT_COUNT] = {
     [LAYOUT_QUEUES] = {"queues", PANE_SOURCE, PANE_CORES, PANE_WATCH, 55, "source, cores and queues, watch"},
     [LAYOUT_DIFF] = {"diff", PANE_PASSES, PANE_IRDIFF, PANE_HEATMAP, 40, "passes, IR diff and heatmaps"},
     [LAYOUT_PASSES] = {"passes", PANE_PASSES, PANE_SOURCE, PANE_COUNT, 40, "passes and source"},
+    [LAYOUT_TIMELINE] = {"timeline", PANE_TIMELINE, PANE_SOURCE, PANE_CORES, 30,
+                         "cross-core timeline over source, cores and queues"},
 };
 
 static const char *pane_names[PANE_COUNT] = {
     [PANE_SOURCE] = "source", [PANE_PASSES] = "passes", [PANE_HEATMAP] = "heatmaps",
     [PANE_CORES] = "cores",   [PANE_WATCH] = "watch",   [PANE_IRDIFF] = "irdiff",
+    [PANE_TIMELINE] = "timeline",
     [PANE_CONSOLE] = "console",
 };
 
@@ -101,7 +104,14 @@ void tui_layout_apply(tui *t)
     t->visible[p] = t->visible[a] = 1;
     if (b != PANE_COUNT)
         t->visible[b] = 1;
-    if (C >= SIDE_BY_SIDE_MIN_COLS) {
+    if (p == PANE_TIMELINE) {
+        /* The timeline wants the whole width: on top, a row per core. */
+        int th = mainh / 2 < 9 ? mainh / 2 : 9;
+        t->rect[p] = (crect){0, 0, th, C};
+        int aw = C / 2;
+        t->rect[a] = (crect){th, 0, mainh - th, aw};
+        t->rect[b] = (crect){th, aw + 1, mainh - th, C - aw - 1};
+    } else if (C >= SIDE_BY_SIDE_MIN_COLS) {
         /* Primary | separator | secondaries stacked. */
         int pw = C * l->primary_share / 100;
         t->rect[p] = (crect){0, 0, mainh, pw};

@@ -39,6 +39,9 @@ static const char *const pane_notes[PANE_COUNT] = {
     [PANE_WATCH] = "display TENSOR adds a line, undisplay N removes one;\n"
                    "* marks values changed at the last stop",
     [PANE_IRDIFF] = "the output of `pass diff` for the current pass",
+    [PANE_TIMELINE] = "a row per core, statement time across (the whole run);\n"
+                      "= ran  ~ blocked on a queue  > push  < pop  . done;\n"
+                      "^ the last step; `queue show` names the queues",
     [PANE_CONSOLE] = "Enter runs the line; Up Down: history; Tab completes;\n"
                      "Ctrl-R searches the history; Ctrl-C clears the line;\n"
                      "Esc: back to the panes. TUI commands: layout [NAME],\n"
@@ -103,7 +106,7 @@ void tui_take_redraw(tui *t)
     if (bits & SESSION_REDRAW_HEATMAP)
         d |= 1u << PANE_HEATMAP;
     if (bits & SESSION_REDRAW_QUEUES)
-        d |= (1u << PANE_CORES) | (1u << PANE_SOURCE);
+        d |= (1u << PANE_CORES) | (1u << PANE_SOURCE) | (1u << PANE_TIMELINE);
     if (bits & SESSION_REDRAW_WATCH)
         d |= 1u << PANE_WATCH;
     t->dirty |= d;
@@ -172,7 +175,7 @@ int tui_command(tui *t, const char *line)
         }
         int l = tui_layout_find(arg);
         if (l < 0) {
-            say(t, SESSION_ERR, "No layout \"%s\": try src, queues, diff or passes.\n", arg);
+            say(t, SESSION_ERR, "No layout \"%s\": try src, queues, diff, passes or timeline.\n", arg);
             return 1;
         }
         t->layout = l;
@@ -195,7 +198,7 @@ int tui_command(tui *t, const char *line)
                 return 1;
             }
         }
-        say(t, SESSION_ERR, "No pane \"%s\": try source, passes, heatmaps, cores, watch, irdiff, console.\n",
+        say(t, SESSION_ERR, "No pane \"%s\": try source, passes, heatmaps, cores, watch, irdiff, timeline, console.\n",
             arg);
         return 1;
     }
@@ -285,7 +288,7 @@ static const pane_action_fn pane_action[PANE_COUNT] = {
     [PANE_SOURCE] = pane_source_action, [PANE_PASSES] = pane_passes_action,
     [PANE_HEATMAP] = pane_heatmap_action, [PANE_CORES] = pane_cores_action,
     [PANE_WATCH] = pane_watch_action,   [PANE_IRDIFF] = pane_irdiff_action,
-    [PANE_CONSOLE] = pane_console_action,
+    [PANE_TIMELINE] = pane_timeline_action, [PANE_CONSOLE] = pane_console_action,
 };
 
 static void run_selected(tui *t)
