@@ -68,6 +68,21 @@ ptodb_status cmd_BISECT(session *s, const char *args)
     batch_init(&b, &c, &opt);
     bisect_result r;
     bisect_run(&b, &bo, &r);
+    /* The passes bisect evaluated land in the per-pass table every pane
+     * reads (a pass the user ran keeps its own result, with its tensors). */
+    for (size_t i = 0; i < c.npasses; i++) {
+        const batch_pass *bp = &b.passes[i];
+        if (bp->status == BATCH_NOT_RUN || (s->results && s->results[i].ran && !s->results[i].background))
+            continue;
+        double mad[64];
+        int oks[64];
+        int nout = bp->noutputs < 64 ? (int)bp->noutputs : 64;
+        for (int k = 0; k < nout; k++) {
+            mad[k] = bp->outputs[k].cmp.max_abs_diff;
+            oks[k] = bp->outputs[k].cmp.pass;
+        }
+        session_note_verdict(s, (int)i, bp->status != BATCH_COMPARED, bp->same_as, nout, mad, oks);
+    }
     strbuf out = STRBUF_INIT;
     bisect_report_text(&b, &r, &out);
     session_write(s, strbuf_str(&out), out.len);

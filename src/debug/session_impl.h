@@ -222,6 +222,10 @@ void run_timeline_note(session *s, const exec_event *ev);
 /* validate_bg.c: the open case with the session's tolerances (`set rtol`)
  * where the manifest gives none; borrows all but c->outputs (free it). */
 void session_case_with_tols(const session *s, case_info *c);
+/* Records a verdict the batch engine found for pass (background validation,
+ * bisect) in the per-pass table, without output tensors. */
+void session_note_verdict(session *s, int pass, int failed, int same_as, int nout, const double *max_abs_diff,
+                          const int *ok);
 /* Starts pass i from its entry with fresh inputs; prints errors. */
 ptodb_status run_start(session *s, int pass);
 typedef enum { RUN_STEP, RUN_NEXT, RUN_FINISH, RUN_CONTINUE, RUN_UNTIL, RUN_UNTIL_NEXT } run_mode;

@@ -247,6 +247,22 @@ static pass_result *fresh_result(session *s, int pass, int nout)
     return r;
 }
 
+void session_note_verdict(session *s, int pass, int failed, int same_as, int nout, const double *max_abs_diff,
+                          const int *ok)
+{
+    int nres = (int)s->kase.noutputs;
+    pass_result *r = fresh_result(s, pass, nres);
+    r->ran = 1;
+    r->background = 1;
+    r->same_as = same_as;
+    r->failed = failed;
+    for (int k = 0; k < nres; k++) {
+        r->max_abs_diff[k] = k < nout && !failed ? max_abs_diff[k] : NAN;
+        r->ok[k] = k < nout ? ok[k] : 0;
+    }
+    session_mark_redraw(s, SESSION_REDRAW_PASSES | SESSION_REDRAW_HEATMAP);
+}
+
 /* Parses one record at the start of the buffer; returns the bytes it took,
  * 0 when it is not all there yet, -1 when the stream makes no sense. */
 static long parse_record(session *s, const char *b, size_t len)
@@ -275,16 +291,7 @@ static long parse_record(session *s, const char *b, size_t len)
                 return -1;
             used += (size_t)(e - l) + 1;
         }
-        int nres = (int)s->kase.noutputs;
-        pass_result *r = fresh_result(s, pass, nres);
-        r->ran = 1;
-        r->background = 1;
-        r->same_as = same_as;
-        r->failed = status != BATCH_COMPARED;
-        for (int k = 0; k < nres; k++) {
-            r->max_abs_diff[k] = k < nout && k < 64 && !r->failed ? mad[k] : NAN;
-            r->ok[k] = k < nout && k < 64 ? oks[k] : 0;
-        }
+        session_note_verdict(s, pass, status != BATCH_COMPARED, same_as, nout < 64 ? nout : 64, mad, oks);
         bg->received = pass + 1;
         session_mark_redraw(s, SESSION_REDRAW_PASSES | SESSION_REDRAW_STATUS | SESSION_REDRAW_HEATMAP);
         if (!ok && bg->first_bad < 0) {
