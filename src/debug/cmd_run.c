@@ -195,6 +195,9 @@ static void core_line(session *s, int c)
                    inspect_core_state_name(st));
     if (has)
         session_printf(s, " %s at line %d", f.func, f.line);
+    else if (inspect_frame_get(m, c, INSPECT_LAST_FRAME, &f))
+        session_printf(s, " %s returned at line %d (core %s shows its last frame)", f.func, f.line,
+                       machine_core_name(c));
     if (w)
         session_printf(s, ", waiting on %s", w);
     session_printf(s, "\n");
@@ -214,14 +217,20 @@ ptodb_status cmd_CORE(session *s, const char *args)
         session_errorf(s, "No core \"%s\": the cores are host, aic, aiv0, aiv1.", args);
         return PTODB_ERR_USAGE;
     }
+    int last = 0;
     if (inspect_depth(s->run.m, c) == 0) {
-        session_errorf(s, "Core %s is not running (%s).", machine_core_name(c),
-                       inspect_core_state_name(inspect_core(s->run.m, c)));
-        return PTODB_ERR_USAGE;
+        /* a finished core keeps its last frame: print and info locals read it */
+        if (!inspect_has_last_frame(s->run.m, c)) {
+            session_errorf(s, "Core %s is not running (%s).", machine_core_name(c),
+                           inspect_core_state_name(inspect_core(s->run.m, c)));
+            return PTODB_ERR_USAGE;
+        }
+        last = 1;
     }
     s->run.core = c;
-    s->run.level = 0;
-    session_printf(s, "[Switching to %s]\n", machine_core_name(c));
+    s->run.level = last ? INSPECT_LAST_FRAME : 0;
+    session_printf(s, last ? "[Switching to %s: finished; its last frame, at its return]\n" : "[Switching to %s]\n",
+                   machine_core_name(c));
     run_print_location(s);
     session_mark_redraw(s, SESSION_REDRAW_SOURCE | SESSION_REDRAW_QUEUES | SESSION_REDRAW_STATUS);
     return PTODB_OK;

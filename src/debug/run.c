@@ -825,6 +825,11 @@ ptodb_status run_go(session *s, run_mode mode, long count, int until_line)
         session_errorf(s, "The pass stopped with an error.  Use \"run\" to start it again.");
         return PTODB_ERR_USAGE;
     }
+    if (r->level == INSPECT_LAST_FRAME) {
+        /* looking at a finished core's last frame: the host resumes next */
+        r->core = EXEC_CORE_HOST;
+        r->level = 0;
+    }
     if (r->finished && mode != RUN_CONTINUE) {
         session_errorf(s, "The pass has finished.  Use \"run\", or \"continue\" for the next pass.");
         return PTODB_ERR_USAGE;

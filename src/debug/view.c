@@ -208,7 +208,7 @@ int view_cores(session *s, view_core *out, int max)
         v->name = machine_core_name(c);
         v->state = core_state(inspect_core(r->m, c));
         inspect_frame f;
-        if (inspect_frame_get(r->m, c, 0, &f)) {
+        if (inspect_frame_get(r->m, c, 0, &f) || inspect_frame_get(r->m, c, INSPECT_LAST_FRAME, &f)) {
             v->func = f.func;
             v->line = f.line;
         }

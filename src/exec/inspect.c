@@ -39,9 +39,17 @@ int inspect_depth(const machine *m, int c)
     return k ? k->depth : 0;
 }
 
+int inspect_has_last_frame(const machine *m, int c)
+{
+    const core *k = get_core(m, c);
+    return k && k->depth == 0 && k->kept;
+}
+
 static const xframe *get_frame(const machine *m, int c, int level)
 {
     const core *k = get_core(m, c);
+    if (level == INSPECT_LAST_FRAME)
+        return k && k->depth == 0 && k->kept ? &k->frames[0] : NULL;
     if (!k || level < 0 || level >= k->depth)
         return NULL;
     return &k->frames[k->depth - 1 - level];
@@ -71,8 +79,9 @@ int inspect_frame_get(const machine *m, int c, int level, inspect_frame *out)
         pc = f->fn->code[pc].kind == XI_JUMP ? (uint32_t)f->fn->code[pc].target : pc + 1;
     if (pc < f->fn->ncode)
         out->stmt = f->fn->code[pc].stmt;
-    else if (f->fn->ncode)
-        out->stmt = f->fn->code[f->fn->ncode - 1].stmt;
+    /* at an implicit return (a function without `return`): its last statement */
+    for (uint32_t k = f->fn->ncode; !out->stmt && k > 0; k--)
+        out->stmt = f->fn->code[k - 1].stmt;
     if (out->stmt) {
         out->line = (int)out->stmt->span.line;
         out->col = (int)out->stmt->span.col;

@@ -21,6 +21,11 @@ const char *inspect_core_state_name(inspect_core_state s);
 inspect_core_state inspect_core(const machine *m, int core);
 /* Frames on a core (0 when idle). */
 int inspect_depth(const machine *m, int core);
+/* The level that names a finished core's last frame (its outermost
+ * function at its return, kept until the core runs again), for
+ * inspect_frame_get, inspect_slot and the other per-level calls. */
+enum { INSPECT_LAST_FRAME = -1 };
+int inspect_has_last_frame(const machine *m, int core);
 
 typedef struct inspect_frame {
     const char *func;  /* function name */
