@@ -33,7 +33,8 @@ struct validate_bg {
     size_t len, cap;
     int received; /* pass records so far */
     int first_bad; /* -1 until a failing pass arrives */
-    int done;      /* the worker said D */
+    int done;      /* the stream ended (D, end of file or an error) */
+    int complete;  /* the worker said D: every pass was sent */
 };
 
 void session_case_with_tols(const session *s, case_info *c)
@@ -205,7 +206,7 @@ void session_validate_cancel(session *s)
     close(bg->fd);
     while (waitpid(bg->pid, NULL, 0) < 0 && errno == EINTR)
         ;
-    if (!bg->done && bg->received < (int)s->kase.npasses)
+    if (!bg->complete)
         session_printf(s, "Background validation stopped after %d of %zu passes.\n", bg->received,
                        s->kase.npasses);
     free(bg->buf);
@@ -273,7 +274,7 @@ static long parse_record(session *s, const char *b, size_t len)
         return 0;
     size_t used = (size_t)(nl - b) + 1;
     if (b[0] == 'D') {
-        bg->done = 1;
+        bg->done = bg->complete = 1;
         return (long)used;
     }
     if (b[0] == 'P') {

@@ -214,7 +214,11 @@ done
 # 7. Never frozen: an endless run shows its progress in the status line,
 # Ctrl-C stops it (session_interrupt) and ptodb goes on.
 case=tests/data/endless start endless 80 24 TERM=tmux-256color
-wait_for endless "?:keys"
+# The background validation of a pass that never ends: the UI answers
+# meanwhile, the status line says so, and Ctrl-C stops it.
+wait_for endless "validating 0/1 (Ctrl-C stops)"
+T send-keys -t endless C-c
+wait_for endless "Background validation stopped after 0 of 1 passes."
 T send-keys -t endless F5
 wait_seen endless "running: run | Ctrl-C interrupts | pass 0 frontend:"
 T send-keys -t endless C-c
