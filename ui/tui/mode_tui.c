@@ -266,6 +266,8 @@ int mode_tui(const ptodb_cli *cli)
     memset(&t, 0, sizeof t);
     t.headless = headless;
     t.src.pass = t.irdiff_pass = t.passes_seen = -1;
+    t.tl_col = -1;
+    t.tl_core = 1; /* AIC: the timeline cursor starts on the first cross-core row */
     t.focus = t.return_focus = PANE_SOURCE;
     t.layout = LAYOUT_SRC;
     t.cursor_y = -1;

@@ -104,6 +104,7 @@ typedef struct tui {
     int passes_seen; /* the current pass the cursor last followed */
     tui_scroll heat;  /* heat.cursor: the output shown */
     tui_scroll cores, watch, irdiff;
+    int tl_col, tl_core; /* the timeline's cursor: a column (-1: the last) and a core row */
     char *irdiff_text; /* `pass diff` output for irdiff_pass */
     int irdiff_pass;
     tui_lines irdiff_lines;
@@ -203,7 +204,10 @@ void render_passes(canvas *c, crect r, const view_pass *p, int n, int current, i
                    int focused);
 /* The cross-core timeline: a row per core, statement time across (the
  * whole run, several steps a column when long), the last step marked. */
-void render_timeline(canvas *c, crect r, const view_tl_event *ev, size_t n, int current_core);
+/* cursor_col < 0: the last column; cursor_core < 0: no cursor. Returns the
+ * columns drawn and sets *per to the steps a column. */
+int render_timeline(canvas *c, crect r, const view_tl_event *ev, size_t n, int current_core, int cursor_col,
+                    int cursor_core, uint64_t *per);
 /* The status line text for the given busy command (NULL when idle). */
 void render_status(canvas *c, crect r, const char *status, const char *busy, const char *progress,
                    int interrupted, const char *layout, const char *focus);
