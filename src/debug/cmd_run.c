@@ -286,7 +286,13 @@ ptodb_status cmd_QUEUE(session *s, const char *args)
                 continue;
             }
             tensor_format_shape(t->ndim, t->shape, shape, sizeof shape);
-            session_printf(s, "  [%d] %s %s\n", k, dtype_name(t->dtype), shape);
+            int core, line;
+            const char *name;
+            if (run_queue_item_origin(s, q[i].id, q[i].depth, k, &core, &line, &name))
+                session_printf(s, "  [%d] %s %s %s, pushed by %s at line %d\n", k, name[0] ? name : "?",
+                               dtype_name(t->dtype), shape, machine_core_name(core), line);
+            else
+                session_printf(s, "  [%d] %s %s\n", k, dtype_name(t->dtype), shape);
         }
         if (q[i].depth > 16)
             session_printf(s, "  ... %d more\n", q[i].depth - 16);

@@ -13,7 +13,7 @@ src_libptodb_a_SOURCES += \
 	src/debug/run.c src/debug/cmd_run.c src/debug/cmd_break.c src/debug/cmd_data.c \
 	src/debug/expr.h src/debug/expr.c src/debug/cmd_expr.c src/debug/display.c \
 	src/debug/point.c src/debug/persist.c \
-	src/debug/cmd_bisect.c src/debug/validate_bg.c src/debug/cmd_trace.c src/debug/timeline.c
+	src/debug/cmd_bisect.c src/debug/validate_bg.c src/debug/cmd_trace.c src/debug/timeline.c src/debug/queue_track.c
 
 check_PROGRAMS += tests/unit/check_debug
 TESTS += tests/unit/check_debug

@@ -35,6 +35,7 @@ void run_kill(session *s)
     free(r->written);
     free(r->visits);
     free(r->timeline);
+    run_track_free(r);
     memset(r, 0, sizeof *r);
     session_mark_redraw(s, SESSION_REDRAW_SOURCE | SESSION_REDRAW_QUEUES | SESSION_REDRAW_WATCH |
                                SESSION_REDRAW_STATUS);

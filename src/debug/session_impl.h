@@ -104,6 +104,8 @@ typedef struct run_state {
     /* the timeline of this run (view_timeline): one entry per machine step,
      * the last RUN_TIMELINE_MAX kept */
     view_tl_event *timeline; /* a ring: the oldest at ntimeline % cap once full */
+    struct queue_track *qtracks; /* queue_track.c: the producers of the items in flight */
+    size_t nqtracks;
     size_t ntimeline, captimeline;
     /* tensors written in place during the last step (write hook) */
     const tensor **written;
@@ -219,6 +221,13 @@ void run_free_results(session *s);
 void run_free_result(pass_result *r);
 /* Appends the step ev to the run's timeline (view.h's view_timeline). */
 void run_timeline_note(session *s, const exec_event *ev);
+/* queue_track.c: after a push (push != 0) or pop statement at line on
+ * core, follows the queues' depths; the origin of item k (front first) of
+ * the queue id inspect_queues gave with that depth: 1 with the producer's
+ * core and line and the pushed variable's name, 0 when not known. */
+void run_track_queues(session *s, int core, int line, int push);
+int run_queue_item_origin(session *s, const void *id, int depth, int k, int *core, int *line, const char **name);
+void run_track_free(run_state *r);
 /* validate_bg.c: the open case with the session's tolerances (`set rtol`)
  * where the manifest gives none; borrows all but c->outputs (free it). */
 void session_case_with_tols(const session *s, case_info *c);

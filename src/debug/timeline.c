@@ -62,6 +62,8 @@ void run_timeline_note(session *s, const exec_event *ev)
     e->line = ev->line;
     e->mark = kind == VIEW_TL_STMT ? queue_mark(s, r->pass, ev->line) : 0;
     r->ntimeline++;
+    if (e->mark)
+        run_track_queues(s, ev->core, ev->line, e->mark == 'p');
 }
 
 size_t view_timeline(session *s, const view_tl_event **out)
