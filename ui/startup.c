@@ -100,6 +100,12 @@ session *startup_session_hooked(const ptodb_cli *cli, session_output_fn out, voi
         session_source(s, cli->values[OPT_COMMAND_FILE][i]);
     for (int i = 0; i < cli->given[OPT_EX] && !session_quit_requested(s); i++)
         session_execute(s, cli->values[OPT_EX][i]);
+    if (cli->given[OPT_TRACE] && !session_quit_requested(s)) {
+        /* --trace FILE: `trace save FILE` once the -ex commands chose the pass */
+        char cmd[PATH_MAX + 16];
+        snprintf(cmd, sizeof cmd, "trace save %s", ptodb_cli_value(cli, OPT_TRACE));
+        session_execute(s, cmd);
+    }
     *exit_status = PTODB_EXIT_OK;
     return s;
 }

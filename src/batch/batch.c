@@ -156,6 +156,18 @@ int batch_tile_shape(const char *path, const char *key, int64_t *rows, int64_t *
     return found;
 }
 
+int batch_tile_grid(const char *path, const char *key, int64_t rows, int64_t cols, int max_rows, int max_cols,
+                    int *grid_rows, int *grid_cols)
+{
+    int64_t tr, tc;
+    if (!batch_tile_shape(path, key, &tr, &tc) || rows % tr != 0 || cols % tc != 0 || rows / tr > max_rows ||
+        cols / tc > max_cols || (rows / tr) * (cols / tc) <= 1)
+        return 0; /* an output that is a single tile gets blocks */
+    *grid_rows = (int)(rows / tr);
+    *grid_cols = (int)(cols / tc);
+    return 1;
+}
+
 /* ---- one pass --------------------------------------------------------------------------- */
 
 void batch_output_free_grid(batch_output *o)
@@ -179,14 +191,12 @@ static int output_grid(const batch *b, size_t pass, const runpass_output *o, hea
     int64_t rows = cols ? tensor_numel(a) / cols : 0;
     int max_rows = b->o.heat_max_rows > 0 ? b->o.heat_max_rows : 16;
     int max_cols = b->o.heat_max_cols > 0 ? b->o.heat_max_cols : 64;
-    int64_t tr, tc;
-    *tiled = 0;
-    if (batch_tile_shape(b->c->passes[pass].path, o->key, &tr, &tc) && rows % tr == 0 && cols % tc == 0 &&
-        rows / tr <= 4 * max_rows && cols / tc <= 2 * max_cols && (rows / tr) * (cols / tc) > 1) {
-        /* one cell per tile; an output that is a single tile gets blocks */
-        max_rows = (int)(rows / tr);
-        max_cols = (int)(cols / tc);
-        *tiled = 1;
+    int tiles_down, tiles_across;
+    *tiled = batch_tile_grid(b->c->passes[pass].path, o->key, rows, cols, 4 * max_rows, 2 * max_cols, &tiles_down,
+                             &tiles_across);
+    if (*tiled) {
+        max_rows = tiles_down;
+        max_cols = tiles_across;
     }
     /* cells count what the validate line counts: the same rule, tolerances and profile */
     uint8_t *bad = xcalloc((size_t)(tensor_numel(a) ? tensor_numel(a) : 1), 1);

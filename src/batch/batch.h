@@ -86,6 +86,15 @@ size_t batch_eval_all(batch *b, batch_ready_fn cb, void *ud);
  * shape). Returns 1 and sets *rows, *cols, or 0 when unknown. */
 int batch_tile_shape(const char *path, const char *key, int64_t *rows, int64_t *cols);
 
+/* The heat grid of output `key` of the pass file at path, seen as a
+ * rows x cols 2-D view, in tiles: one cell per stored tile when the tile
+ * shape is known (batch_tile_shape), divides the view, gives at least two
+ * tiles and at most max_rows x max_cols of them. Returns 1 with the number
+ * of tiles down and across, 0 when the grid should be blocks. The one rule
+ * for --heatmap, the reports and the debugger's heat maps. */
+int batch_tile_grid(const char *path, const char *key, int64_t rows, int64_t cols, int max_rows, int max_cols,
+                    int *grid_rows, int *grid_cols);
+
 const char *batch_status_name(batch_status s);
 /* Frees o->grid (and sets it to NULL). */
 void batch_output_free_grid(batch_output *o);

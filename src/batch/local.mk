@@ -10,7 +10,8 @@ src_libptodb_a_SOURCES += \
 	src/batch/html.h src/batch/html.c \
 	src/batch/merge.h src/batch/merge.c \
 	src/batch/trace.h src/batch/trace.c \
-	src/batch/bisect.h src/batch/bisect.c
+	src/batch/bisect.h src/batch/bisect.c \
+	src/batch/perfetto.h src/batch/perfetto.c
 
 # Its tests (shell, through the built binary) and the benchmark.
 BATCH_TESTS = \
@@ -20,9 +21,10 @@ BATCH_TESTS = \
 	tests/cli/batch_fixtures.sh \
 	tests/cli/batch_shard.sh \
 	tests/cli/batch_junit.sh \
-	tests/cli/batch_html.sh
+	tests/cli/batch_html.sh \
+	tests/cli/trace_perfetto.sh
 TESTS += $(BATCH_TESTS)
-EXTRA_DIST += $(BATCH_TESTS) tests/data/batch/check_json.py tests/data/batch/report_facts.py tests/data/junit/junit-10.xsd tests/data/batch/check_page_load.py tests/data/batch/check_metrics.py tests/data/batch/flip_sweep.sh scripts/bench.d/batch docs/batch-json.md
+EXTRA_DIST += $(BATCH_TESTS) tests/data/trace/check_trace.py tests/data/batch/check_json.py tests/data/batch/report_facts.py tests/data/junit/junit-10.xsd tests/data/batch/check_page_load.py tests/data/batch/check_metrics.py tests/data/batch/flip_sweep.sh scripts/bench.d/batch docs/batch-json.md
 
 # batch_html.sh leaves the report and its screenshot there for people to look at.
 clean-local: clean-batch-html

@@ -53,18 +53,8 @@ ptodb_status cmd_BISECT(session *s, const char *args)
     /* The case with the session's tolerances (`set rtol`), which apply
      * unless the manifest gives an output its own, as `run` does. The copy
      * borrows everything but its outputs array. */
-    case_info c = s->kase;
-    c.outputs = xcalloc(c.noutputs ? c.noutputs : 1, sizeof *c.outputs);
-    double rtol = session_get_double(s, SETTING_RTOL), atol = session_get_double(s, SETTING_ATOL);
-    c.rtol.value = rtol;
-    c.atol.value = atol;
-    for (size_t k = 0; k < c.noutputs; k++) {
-        c.outputs[k] = s->kase.outputs[k];
-        if (c.outputs[k].rtol.source != CASE_TOL_MANIFEST)
-            c.outputs[k].rtol.value = rtol;
-        if (c.outputs[k].atol.source != CASE_TOL_MANIFEST)
-            c.outputs[k].atol.value = atol;
-    }
+    case_info c;
+    session_case_with_tols(s, &c);
     batch_options opt;
     memset(&opt, 0, sizeof opt);
     machine_options_init(&opt.ro.mopt);
@@ -78,6 +68,21 @@ ptodb_status cmd_BISECT(session *s, const char *args)
     batch_init(&b, &c, &opt);
     bisect_result r;
     bisect_run(&b, &bo, &r);
+    /* The passes bisect evaluated land in the per-pass table every pane
+     * reads (a pass the user ran keeps its own result, with its tensors). */
+    for (size_t i = 0; i < c.npasses; i++) {
+        const batch_pass *bp = &b.passes[i];
+        if (bp->status == BATCH_NOT_RUN || (s->results && s->results[i].ran && !s->results[i].background))
+            continue;
+        double mad[64];
+        int oks[64];
+        int nout = bp->noutputs < 64 ? (int)bp->noutputs : 64;
+        for (int k = 0; k < nout; k++) {
+            mad[k] = bp->outputs[k].cmp.max_abs_diff;
+            oks[k] = bp->outputs[k].cmp.pass;
+        }
+        session_note_verdict(s, (int)i, bp->status != BATCH_COMPARED, bp->same_as, nout, mad, oks);
+    }
     strbuf out = STRBUF_INIT;
     bisect_report_text(&b, &r, &out);
     session_write(s, strbuf_str(&out), out.len);

@@ -195,6 +195,9 @@ static void core_line(session *s, int c)
                    inspect_core_state_name(st));
     if (has)
         session_printf(s, " %s at line %d", f.func, f.line);
+    else if (inspect_frame_get(m, c, INSPECT_LAST_FRAME, &f))
+        session_printf(s, " %s returned at line %d (core %s shows its last frame)", f.func, f.line,
+                       machine_core_name(c));
     if (w)
         session_printf(s, ", waiting on %s", w);
     session_printf(s, "\n");
@@ -214,14 +217,20 @@ ptodb_status cmd_CORE(session *s, const char *args)
         session_errorf(s, "No core \"%s\": the cores are host, aic, aiv0, aiv1.", args);
         return PTODB_ERR_USAGE;
     }
+    int last = 0;
     if (inspect_depth(s->run.m, c) == 0) {
-        session_errorf(s, "Core %s is not running (%s).", machine_core_name(c),
-                       inspect_core_state_name(inspect_core(s->run.m, c)));
-        return PTODB_ERR_USAGE;
+        /* a finished core keeps its last frame: print and info locals read it */
+        if (!inspect_has_last_frame(s->run.m, c)) {
+            session_errorf(s, "Core %s is not running (%s).", machine_core_name(c),
+                           inspect_core_state_name(inspect_core(s->run.m, c)));
+            return PTODB_ERR_USAGE;
+        }
+        last = 1;
     }
     s->run.core = c;
-    s->run.level = 0;
-    session_printf(s, "[Switching to %s]\n", machine_core_name(c));
+    s->run.level = last ? INSPECT_LAST_FRAME : 0;
+    session_printf(s, last ? "[Switching to %s: finished; its last frame, at its return]\n" : "[Switching to %s]\n",
+                   machine_core_name(c));
     run_print_location(s);
     session_mark_redraw(s, SESSION_REDRAW_SOURCE | SESSION_REDRAW_QUEUES | SESSION_REDRAW_STATUS);
     return PTODB_OK;
@@ -241,9 +250,10 @@ ptodb_status cmd_QUEUE(session *s, const char *args)
         session_printf(s, "No cross-core queue has been used in this run.\n");
         return PTODB_OK;
     }
-    session_printf(s, "%-14s %-6s %-5s %s\n", "Direction", "Split", "Lane", "Depth");
+    session_printf(s, "%-14s %-6s %-5s %-6s %-28s %s\n", "Direction", "Split", "Lane", "Depth", "Capacity",
+                   "Waiting");
     for (int i = 0; i < n && i < 64; i++) {
-        char split[16], lane[16];
+        char split[16], lane[16], cap[64], waiting[64] = "";
         if (q[i].split < 0)
             snprintf(split, sizeof split, "-");
         else
@@ -252,7 +262,40 @@ ptodb_status cmd_QUEUE(session *s, const char *args)
             snprintf(lane, sizeof lane, "-");
         else
             snprintf(lane, sizeof lane, "%d", q[i].lane);
-        session_printf(s, "%-14s %-6s %-5s %d\n", q[i].direction, split, lane, q[i].depth);
+        /* the pipe's slots as initialize_pipe declares them; the depth at
+         * which pushes block (unbounded unless --slot-depth says) */
+        int at = 0;
+        if (q[i].slot_num)
+            at = snprintf(cap, sizeof cap, "%d slots x %d B", q[i].slot_num, q[i].slot_size);
+        else
+            at = snprintf(cap, sizeof cap, "-");
+        snprintf(cap + at, sizeof cap - (size_t)at, q[i].limit ? ", max %d" : ", unbounded", q[i].limit);
+        for (int c = 0; c < EXEC_NCORES; c++)
+            if (q[i].waiting & (1u << c)) {
+                size_t l = strlen(waiting);
+                snprintf(waiting + l, sizeof waiting - l, "%s%s", l ? " " : "", machine_core_name(c));
+            }
+        session_printf(s, "%-14s %-6s %-5s %-6d %-28s %s\n", q[i].direction, split, lane, q[i].depth, cap,
+                       waiting[0] ? waiting : "-");
+        /* the tiles in flight, next to pop first */
+        for (int k = 0; k < q[i].depth && k < 16; k++) {
+            const tensor *t = inspect_queue_item(s->run.m, &q[i], k);
+            char shape[96];
+            if (!t) {
+                session_printf(s, "  [%d] (not a tensor)\n", k);
+                continue;
+            }
+            tensor_format_shape(t->ndim, t->shape, shape, sizeof shape);
+            int core, line;
+            const char *name;
+            if (run_queue_item_origin(s, q[i].id, q[i].depth, k, &core, &line, &name))
+                session_printf(s, "  [%d] %s %s %s, pushed by %s at line %d\n", k, name[0] ? name : "?",
+                               dtype_name(t->dtype), shape, machine_core_name(core), line);
+            else
+                session_printf(s, "  [%d] %s %s\n", k, dtype_name(t->dtype), shape);
+        }
+        if (q[i].depth > 16)
+            session_printf(s, "  ... %d more\n", q[i].depth - 16);
     }
     return PTODB_OK;
 }

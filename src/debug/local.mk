@@ -14,7 +14,7 @@ src_libptodb_a_SOURCES += \
 	src/debug/breakpoint.h src/debug/breakpoint.c \
 	src/debug/expr.h src/debug/expr.c src/debug/cmd_expr.c src/debug/display.c \
 	src/debug/point.c src/debug/persist.c \
-	src/debug/cmd_bisect.c
+	src/debug/cmd_bisect.c src/debug/validate_bg.c src/debug/cmd_trace.c src/debug/timeline.c src/debug/queue_track.c
 
 check_PROGRAMS += tests/unit/check_debug
 TESTS += tests/unit/check_debug

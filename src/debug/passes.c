@@ -35,6 +35,7 @@ void session_close_case(session *s)
     if (!s->have_case)
         return;
     session_autosave(s);
+    session_validate_cancel(s);
     run_kill(s);
     point_side_kill(s);
     run_free_results(s);

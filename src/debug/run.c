@@ -35,12 +35,14 @@ void run_kill(session *s)
     free(r->binds);
     free(r->written);
     free(r->visits);
+    free(r->timeline);
+    run_track_free(r);
     memset(r, 0, sizeof *r);
     session_mark_redraw(s, SESSION_REDRAW_SOURCE | SESSION_REDRAW_QUEUES | SESSION_REDRAW_WATCH |
                                SESSION_REDRAW_STATUS);
 }
 
-static void free_result(pass_result *r)
+void run_free_result(pass_result *r)
 {
     for (int k = 0; k < r->nout; k++)
         if (r->outputs[k])
@@ -56,7 +58,7 @@ void run_free_results(session *s)
     if (!s->results)
         return;
     for (size_t i = 0; i < s->kase.npasses; i++)
-        free_result(&s->results[i]);
+        run_free_result(&s->results[i]);
     free(s->results);
     s->results = NULL;
 }
@@ -161,7 +163,7 @@ static void validate_outputs(session *s)
 {
     run_state *r = &s->run;
     pass_result *res = result_for(s, r->pass);
-    free_result(res);
+    run_free_result(res);
     res->ran = 1;
     res->nout = (int)s->kase.noutputs;
     res->outputs = xcalloc(res->nout ? (size_t)res->nout : 1, sizeof *res->outputs);
@@ -200,7 +202,7 @@ static void validate_outputs(session *s)
     if (r->user_modified) {
         session_printf(s, "Note: set var changed this run's tensors; these verdicts are not recorded as "
                           "the pass's own.\n");
-        free_result(res);
+        run_free_result(res);
         res->ran = 0;
     }
     session_mark_redraw(s, SESSION_REDRAW_PASSES | SESSION_REDRAW_HEATMAP);
@@ -853,6 +855,11 @@ ptodb_status run_go(session *s, run_mode mode, long count, int until_line)
         session_errorf(s, "The pass stopped with an error.  Use \"run\" to start it again.");
         return PTODB_ERR_USAGE;
     }
+    if (r->level == INSPECT_LAST_FRAME) {
+        /* looking at a finished core's last frame: the host resumes next */
+        r->core = EXEC_CORE_HOST;
+        r->level = 0;
+    }
     if (r->finished && mode != RUN_CONTINUE) {
         session_errorf(s, "The pass has finished.  Use \"run\", or \"continue\" for the next pass.");
         return PTODB_ERR_USAGE;
@@ -930,6 +937,7 @@ ptodb_status run_go(session *s, run_mode mode, long count, int until_line)
             st = machine_step_core(r->m, target, &ev);
         else
             st = machine_step(r->m, &ev);
+        run_timeline_note(s, &ev);
         if (st != PTODB_OK || ev.kind == EXEC_EV_ERROR) {
             fail_run(s);
             result = st != PTODB_OK ? st : PTODB_ERR_RUNTIME;

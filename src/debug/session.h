@@ -107,6 +107,19 @@ void session_verrorf(session *s, const char *fmt, va_list ap);
  * script) but not counted by session_error_count. */
 void session_warnf(session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* Background validation of every pass (validate_bg.c): a forked worker runs
+ * the batch engine and streams its verdicts back; the front end polls the
+ * returned descriptor and calls session_validate_poll when it is readable.
+ * Results land in the per-pass table the views read; the first failing
+ * pass is selected (when nothing is running) and named in the output.
+ * start returns -1 when it did not start (no case, `set auto-validate off`,
+ * already running, fork failed). poll returns 1 while more is to come. */
+int session_validate_start(session *s);
+int session_validate_fd(const session *s);
+int session_validate_poll(session *s);
+/* Stops the worker; results received so far stay. */
+void session_validate_cancel(session *s);
+
 /* Settings. */
 const char *session_setting_name(session_setting id);
 const char *session_get_string(const session *s, session_setting id);

@@ -12,6 +12,7 @@
 #include "debug/breakpoint.h"
 #include "debug/predicate.h"
 #include "debug/session.h"
+#include "debug/view.h"
 #include "exec/machine.h"
 #include "exec/op.h"
 #include "exec/program.h"
@@ -50,6 +51,9 @@ typedef struct pass_result {
     tensor **outputs;   /* per case output (NULL when missing), one reference each */
     double *max_abs_diff;
     int *ok;
+    int background;     /* from the background validation: outputs only for the
+                           first failing pass and the one before it */
+    int same_as;        /* background: the earlier pass with the same file bytes, -1 */
 } pass_result;
 
 /* The program being debugged: one pass on the machine. */
@@ -75,6 +79,12 @@ typedef struct run_state {
     uint32_t note_activation[EXEC_NCORES];
     uint64_t note_steps[EXEC_NCORES];
     int user_modified;   /* set var changed a tensor: the verdict is not the pass's own */
+    /* the timeline of this run (view_timeline): one entry per machine step,
+     * the last RUN_TIMELINE_MAX kept */
+    view_tl_event *timeline; /* a ring: the oldest at ntimeline % cap once full */
+    struct queue_track *qtracks; /* queue_track.c: the producers of the items in flight */
+    size_t nqtracks;
+    size_t ntimeline, captimeline;
     /* tensors written in place during the last step (write hook) */
     const tensor **written;
     size_t nwritten, capwritten;
@@ -172,6 +182,7 @@ struct session {
     struct convenience_var { char *name; tensor *t; } *convs;
     size_t nconvs;
     int draining;        /* session_execute is running pending_resume commands */
+    struct validate_bg *bg; /* validate_bg.c: the background validation, or NULL */
 };
 
 /* Reads, parses and resolves pass i once; prints its diagnostics the first
@@ -189,6 +200,23 @@ int session_pass_ir_changed(session *s, int i);
 /* run.c */
 void run_kill(session *s);
 void run_free_results(session *s);
+void run_free_result(pass_result *r);
+/* Appends the step ev to the run's timeline (view.h's view_timeline). */
+void run_timeline_note(session *s, const exec_event *ev);
+/* queue_track.c: after a push (push != 0) or pop statement at line on
+ * core, follows the queues' depths; the origin of item k (front first) of
+ * the queue id inspect_queues gave with that depth: 1 with the producer's
+ * core and line and the pushed variable's name, 0 when not known. */
+void run_track_queues(session *s, int core, int line, int push);
+int run_queue_item_origin(session *s, const void *id, int depth, int k, int *core, int *line, const char **name);
+void run_track_free(run_state *r);
+/* validate_bg.c: the open case with the session's tolerances (`set rtol`)
+ * where the manifest gives none; borrows all but c->outputs (free it). */
+void session_case_with_tols(const session *s, case_info *c);
+/* Records a verdict the batch engine found for pass (background validation,
+ * bisect) in the per-pass table, without output tensors. */
+void session_note_verdict(session *s, int pass, int failed, int same_as, int nout, const double *max_abs_diff,
+                          const int *ok);
 /* Starts pass i from its entry with fresh inputs; prints errors. */
 ptodb_status run_start(session *s, int pass);
 typedef enum { RUN_STEP, RUN_NEXT, RUN_FINISH, RUN_CONTINUE, RUN_UNTIL, RUN_UNTIL_NEXT } run_mode;

@@ -10,6 +10,7 @@
 
 #include "base/mem.h"
 #include "base/strbuf.h"
+#include "batch/batch.h"
 #include "tensor/heatgrid.h"
 #include "debug/session_impl.h"
 #include "exec/compare.h"
@@ -39,6 +40,11 @@ int view_run_finished(session *s)
     return s->run.active && s->run.finished;
 }
 
+int view_run_pass(session *s)
+{
+    return s->run.active ? s->run.pass : -1;
+}
+
 int view_pass_info(session *s, int i, view_pass *out)
 {
     memset(out, 0, sizeof *out);
@@ -55,7 +61,10 @@ int view_pass_info(session *s, int i, view_pass *out)
         out->output_names[k] = s->kase.outputs[k].name;
         out->max_abs_diff[k] = NAN;
     }
+    out->same_as = -1;
     const pass_result *res = s->results ? &s->results[i] : NULL;
+    if (res && res->ran && res->background)
+        out->same_as = res->same_as;
     if (res && res->ran) {
         out->verdict = res->failed ? VIEW_VERDICT_ERROR : VIEW_VERDICT_PASS;
         for (int k = 0; k < out->noutputs && k < res->nout && !res->failed; k++) {
@@ -99,6 +108,10 @@ int view_heatmap_get(session *s, int output, view_heat_mode mode, int max_rows, 
         out->why = "not run yet \xe2\x80\x94 type run";
         return 0;
     }
+    if (!res->failed && res->background && output < res->nout && !res->outputs[output]) {
+        out->why = "validated in the background \xe2\x80\x94 run it for the grid";
+        return 0;
+    }
     if (res->failed || output >= res->nout || !res->outputs[output]) {
         out->why = "the run of this pass stopped with an error";
         return 0;
@@ -113,7 +126,9 @@ int view_heatmap_get(session *s, int output, view_heat_mode mode, int max_rows, 
         }
         const pass_result *prev = &s->results[pass - 1];
         if (!prev->ran || prev->failed || output >= prev->nout || !prev->outputs[output]) {
-            out->why = prev->ran ? "the previous pass's run stopped with an error"
+            out->why = prev->ran && prev->background && !prev->failed
+                           ? "the previous pass was validated in the background"
+                       : prev->ran ? "the previous pass's run stopped with an error"
                                  : "the previous pass has not run yet";
             return 0;
         }
@@ -125,6 +140,17 @@ int view_heatmap_get(session *s, int output, view_heat_mode mode, int max_rows, 
     uint8_t *bad = xcalloc((size_t)(tensor_numel(a) ? tensor_numel(a) : 1), 1);
     exec_compare_result cr;
     exec_compare_mask(a, b, rtol, atol, session_profile(s), &cr, bad);
+    /* The dump's tiles as cells where the pass says them and they fit. */
+    int tiled = 0;
+    if (a->ndim > 0 && a->shape[a->ndim - 1] > 0) {
+        int64_t cols = a->shape[a->ndim - 1], rows = tensor_numel(a) / cols;
+        int down, across;
+        tiled = batch_tile_grid(s->kase.passes[pass].path, o->name, rows, cols, max_rows, max_cols, &down, &across);
+        if (tiled) {
+            max_rows = down;
+            max_cols = across;
+        }
+    }
     heatgrid g;
     int st = heatgrid_compute(a, b, cr.error ? NULL : bad, max_rows, max_cols, &g);
     free(bad);
@@ -155,6 +181,7 @@ int view_heatmap_get(session *s, int output, view_heat_mode mode, int max_rows, 
     out->shape[1] = g.shape[1];
     out->block_rows = g.block_rows;
     out->block_cols = g.block_cols;
+    out->tiled = tiled;
     return 1;
 }
 
@@ -181,7 +208,7 @@ int view_cores(session *s, view_core *out, int max)
         v->name = machine_core_name(c);
         v->state = core_state(inspect_core(r->m, c));
         inspect_frame f;
-        if (inspect_frame_get(r->m, c, 0, &f)) {
+        if (inspect_frame_get(r->m, c, 0, &f) || inspect_frame_get(r->m, c, INSPECT_LAST_FRAME, &f)) {
             v->func = f.func;
             v->line = f.line;
         }

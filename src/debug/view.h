@@ -28,6 +28,9 @@ int view_stop_location(session *s, view_location *out);
 /* 1 when a run has reached the end of its pass (continue goes on to the
  * following passes), 0 otherwise. */
 int view_run_finished(session *s);
+/* The pass the program (running, stopped or finished) is in, -1 when there
+ * is no program. */
+int view_run_pass(session *s);
 
 typedef enum { VIEW_VERDICT_UNKNOWN, VIEW_VERDICT_PASS, VIEW_VERDICT_FAIL, VIEW_VERDICT_ERROR } view_verdict;
 
@@ -42,6 +45,7 @@ typedef struct view_pass {
     int noutputs;
     const char *output_names[VIEW_MAX_OUTPUTS];
     double max_abs_diff[VIEW_MAX_OUTPUTS]; /* NaN when not known */
+    int same_as;      /* the earlier pass whose file has the same bytes, -1 none or unknown */
 } view_pass;
 
 /* Pass i (0 .. session_npasses-1). Returns 0 when out of range. Computing
@@ -71,6 +75,7 @@ typedef struct view_heatmap {
     int valid_rows, valid_cols;
     int64_t shape[2];  /* the tensor's (2-D view of its) shape */
     int block_rows, block_cols; /* elements per cell */
+    int tiled;         /* one cell per tile the pass stores (batch_tile_grid), as --heatmap draws */
     const char *why;   /* when view_heatmap_get returns 0: why there is no grid */
 } view_heatmap;
 
@@ -104,6 +109,21 @@ typedef struct view_queue {
 int view_cores(session *s, view_core *out, int max);
 int view_queues(session *s, view_queue *out, int max);
 
+/* The timeline of the current run: what each machine step did, oldest
+ * first (the last VIEW_TIMELINE_MAX steps). */
+enum { VIEW_TIMELINE_MAX = 200000 };
+typedef enum { VIEW_TL_STMT, VIEW_TL_CALL, VIEW_TL_RETURN, VIEW_TL_BLOCKED, VIEW_TL_DONE } view_tl_kind;
+typedef struct view_tl_event {
+    uint64_t step;     /* the machine's statement count after the step */
+    uint8_t core;      /* exec_core_id */
+    uint8_t kind;      /* view_tl_kind */
+    char mark;         /* 'p' a queue push, 'o' a queue pop, 0 */
+    int line;          /* the statement's line in the pass file */
+} view_tl_event;
+/* The entries (session-owned, valid until the next command) and how many;
+ * 0 without a run. */
+size_t view_timeline(session *s, const view_tl_event **out);
+
 typedef struct view_display {
     int number;
     const char *expr;    /* what the user asked to display */
@@ -112,6 +132,10 @@ typedef struct view_display {
 } view_display;
 
 int view_displays(session *s, view_display *out, int max);
+
+/* The background validation: 1 while it runs, with the passes received
+ * so far and the total. */
+int view_validation_progress(session *s, int *done, int *total);
 
 /* The status line: case, pass, core, tolerances in use. */
 const char *view_status_line(session *s);

@@ -39,9 +39,17 @@ int inspect_depth(const machine *m, int c)
     return k ? k->depth : 0;
 }
 
+int inspect_has_last_frame(const machine *m, int c)
+{
+    const core *k = get_core(m, c);
+    return k && k->depth == 0 && k->kept;
+}
+
 static const xframe *get_frame(const machine *m, int c, int level)
 {
     const core *k = get_core(m, c);
+    if (level == INSPECT_LAST_FRAME)
+        return k && k->depth == 0 && k->kept ? &k->frames[0] : NULL;
     if (!k || level < 0 || level >= k->depth)
         return NULL;
     return &k->frames[k->depth - 1 - level];
@@ -71,8 +79,9 @@ int inspect_frame_get(const machine *m, int c, int level, inspect_frame *out)
         pc = f->fn->code[pc].kind == XI_JUMP ? (uint32_t)f->fn->code[pc].target : pc + 1;
     if (pc < f->fn->ncode)
         out->stmt = f->fn->code[pc].stmt;
-    else if (f->fn->ncode)
-        out->stmt = f->fn->code[f->fn->ncode - 1].stmt;
+    /* at an implicit return (a function without `return`): its last statement */
+    for (uint32_t k = f->fn->ncode; !out->stmt && k > 0; k--)
+        out->stmt = f->fn->code[k - 1].stmt;
     if (out->stmt) {
         out->line = (int)out->stmt->span.line;
         out->col = (int)out->stmt->span.col;
@@ -203,38 +212,64 @@ const char *inspect_waiting(const machine *m, int c)
     return k->wait_what[0] ? k->wait_what : NULL;
 }
 
-static void add_queue(const xqueue *q, inspect_queue *out, int max, int *n)
+static void add_queue(const machine *m, const xrt *rt, const xqueue *q, inspect_queue *out, int max, int *n)
 {
     if (!q->touched)
         return;
     if (*n < max) {
         inspect_queue *e = &out[*n];
+        memset(e, 0, sizeof *e);
         int exchange = q->name && strcmp(q->name, "aic_gather") == 0;
         e->direction = exchange ? "lane exchange" : q->to_aiv ? "aic->aiv" : "aiv->aic";
         e->split = q->split;
         e->lane = q->lane;
         e->depth = (int)q->n;
+        e->limit = (int)q->limit;
+        e->id = q;
+        /* the producer's pipe: AIC pushes to AIV, an AIV lane to AIC */
+        int pipe = q->to_aiv ? 0 : q->lane == 1 ? 2 : 1;
+        if (!exchange && rt->pipe[pipe].set) {
+            e->slot_num = rt->pipe[pipe].slot_num;
+            e->slot_size = rt->pipe[pipe].slot_size;
+        }
+        for (int c = 0; c < EXEC_NCORES; c++) {
+            const core *k = &m->cores[c];
+            if (k->state == CORE_BLOCKED)
+                for (int w = 0; w < k->nwait && w < 2; w++)
+                    if (k->wait[w] == q)
+                        e->waiting |= 1u << c;
+        }
     }
     (*n)++;
+}
+
+const tensor *inspect_queue_item(const machine *m, const inspect_queue *q, int k)
+{
+    (void)m;
+    const xqueue *x = q->id;
+    if (!x || k < 0 || (uint32_t)k >= x->n || !x->cap)
+        return NULL;
+    const value *v = &x->items[(x->head + (uint32_t)k) % x->cap];
+    return v->kind == VAL_TENSOR ? v->u.t : NULL;
 }
 
 int inspect_queues(const machine *m, inspect_queue *out, int max)
 {
     const xrt *rt = m->grp.active ? &m->grp.rt : &m->global_rt;
     int n = 0;
-    add_queue(&rt->to_aiv, out, max, &n);
-    add_queue(&rt->to_aic, out, max, &n);
+    add_queue(m, rt, &rt->to_aiv, out, max, &n);
+    add_queue(m, rt, &rt->to_aic, out, max, &n);
     for (int l = 0; l < 2; l++) {
-        add_queue(&rt->to_aiv_dual[l], out, max, &n);
-        add_queue(&rt->to_aic_dual[l], out, max, &n);
+        add_queue(m, rt, &rt->to_aiv_dual[l], out, max, &n);
+        add_queue(m, rt, &rt->to_aic_dual[l], out, max, &n);
     }
     for (int s = 1; s <= 4; s++)
         for (int l = 0; l < 2; l++) {
-            add_queue(&rt->to_aiv_split[s][l], out, max, &n);
-            add_queue(&rt->to_aic_split[s][l], out, max, &n);
+            add_queue(m, rt, &rt->to_aiv_split[s][l], out, max, &n);
+            add_queue(m, rt, &rt->to_aic_split[s][l], out, max, &n);
         }
     for (int a = 0; a < 2; a++)
         for (int b = 0; b < 2; b++)
-            add_queue(&rt->gather[a][b], out, max, &n);
+            add_queue(m, rt, &rt->gather[a][b], out, max, &n);
     return n;
 }

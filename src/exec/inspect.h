@@ -21,6 +21,11 @@ const char *inspect_core_state_name(inspect_core_state s);
 inspect_core_state inspect_core(const machine *m, int core);
 /* Frames on a core (0 when idle). */
 int inspect_depth(const machine *m, int core);
+/* The level that names a finished core's last frame (its outermost
+ * function at its return, kept until the core runs again), for
+ * inspect_frame_get, inspect_slot and the other per-level calls. */
+enum { INSPECT_LAST_FRAME = -1 };
+int inspect_has_last_frame(const machine *m, int core);
 
 typedef struct inspect_frame {
     const char *func;  /* function name */
@@ -64,7 +69,15 @@ typedef struct inspect_queue {
     int split;             /* -1 none, 0 dual no-split, 1..4 */
     int lane;              /* -1 single */
     int depth;
+    int limit;             /* pushes block at this depth; 0 unbounded (REF) */
+    int slot_num, slot_size; /* the producer's initialize_pipe, 0 when not given */
+    unsigned waiting;      /* 1u << core id of each core blocked on it */
+    const void *id;        /* the queue itself: for inspect_queue_item */
 } inspect_queue;
+
+/* Item k (0 = the next to pop) of a queue inspect_queues returned: the
+ * tensor in flight (borrowed), or NULL. */
+const tensor *inspect_queue_item(const machine *m, const inspect_queue *q, int k);
 
 /* The queues of the running group (those touched so far); returns how many
  * there are, filling at most max. */

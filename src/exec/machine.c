@@ -68,6 +68,9 @@ static void core_reset(core *c)
 {
     while (c->depth > 0)
         frame_free(&c->frames[--c->depth]);
+    if (c->kept)
+        frame_free(&c->frames[0]);
+    c->kept = 0;
     value_clear(&c->result);
     c->state = CORE_IDLE;
     c->nwait = 0;
@@ -264,6 +267,10 @@ static ptodb_status frame_push(machine *m, core *c, const xfunc *fn, value *args
     if (c->depth == c->cap) {
         c->cap = c->cap ? 2 * c->cap : 8;
         c->frames = xreallocarray(c->frames, (size_t)c->cap, sizeof *c->frames);
+    }
+    if (c->depth == 0 && c->kept) {
+        frame_free(&c->frames[0]); /* the last run's frame, kept until now */
+        c->kept = 0;
     }
     xframe *f = &c->frames[c->depth];
     memset(f, 0, sizeof *f);
@@ -863,7 +870,12 @@ static ptodb_status core_exec(machine *m, core *c, exec_event *ev)
             if (st != PTODB_OK)
                 break;
             fill_event(m, c, in, ev, EXEC_EV_RETURN);
-            frame_free(&c->frames[--c->depth]);
+            if (c->depth == 1) {
+                c->depth = 0;
+                c->kept = 1; /* a finished core's last frame stays inspectable */
+            } else {
+                frame_free(&c->frames[--c->depth]);
+            }
             if (c->depth == 0) {
                 value_clear(&c->result);
                 c->result = r;

@@ -61,6 +61,9 @@ typedef struct core {
     core_state state;
     xframe *frames;
     int depth, cap;
+    int kept;    /* done: frames[0] is the outermost function's last frame,
+                    kept for the debugger (inspect_frames), freed on the next
+                    call into this core or a reset */
     uint32_t *calls; /* per function of the program: frames pushed on this core so far */
     value result;
     struct exec_ctx ctx;

@@ -3,7 +3,8 @@
 # echoes each one (its output or error follows, whatever the engine says
 # today, so only the echoed commands are checked here). F5 sends `run`
 # when no program runs, `continue` when one does; until the cursor line
-# may start one, so the run keys come last.
+# may start one, so the run keys come last. The console keeps the keys
+# after a command until Esc (cgdb).
 set -e
 . "$top_srcdir/tests/tui/lib.sh"
 tmp=$(mktemp -d)
@@ -12,7 +13,7 @@ tui_env "$tmp"
 cat >"$tmp/keys" <<'KEYS'
 resize 100 60
 :pass 11
-jjjjjjjj
+<Esc>jjjjjjjj
 <Space>u
 ]
 [

@@ -133,6 +133,7 @@ static void passes(void)
         p[i].noutputs = 1;
         p[i].output_names[0] = "out";
         p[i].max_abs_diff[0] = diff[i];
+        p[i].same_as = i == 1 ? 0 : -1; /* the file has pass 0's bytes */
     }
     canvas c;
     canvas_init(&c, 4, 50);

@@ -116,8 +116,8 @@ static void line_handler(char *line)
     tui_execute(t, line);
     free(line);
     rl_set_prompt(normal_prompt(t));
-    /* Back to the pane the command was typed from, unless a define body
-     * is being typed or the command focused the console. */
+    /* The console keeps the keyboard until Esc (cgdb); only a command
+     * typed under a zoomed pane goes back to it. */
     if (t->focus != PANE_CONSOLE && !session_collecting(t->s))
         t->con.active = 0;
     redisplay();
@@ -304,6 +304,11 @@ void tui_interrupt(tui *t)
         session_interrupt(t->s);
         t->interrupted = 1;
         t->dirty |= TUI_DIRTY_STATUS;
+        return;
+    }
+    if (session_validate_fd(t->s) >= 0) {
+        session_validate_cancel(t->s); /* Ctrl-C stops the background validation */
+        tui_take_redraw(t);
         return;
     }
     if (t->con.active) {

@@ -125,13 +125,14 @@ int canvas_utf8(uint32_t cp, char *buf)
 int canvas_putn(canvas *c, crect r, int y, int x, const char *text, size_t len, canvas_style st)
 {
     size_t i = 0;
+    int x0 = x; /* tab stops count from where the text starts */
     while (i < len && text[i]) {
         uint32_t cp;
         i += (size_t)canvas_utf8_decode(text + i, len - i, &cp);
         if (cp == '\t') {
             do
                 canvas_put(c, r, y, x++, ' ', st);
-            while (x % 8);
+            while ((x - x0) % CANVAS_TAB);
             continue;
         }
         if (cp == '\r')
@@ -196,7 +197,20 @@ void canvas_message(canvas *c, crect r, const char *text)
     while (*p && y < r.h) {
         const char *nl = strchr(p, '\n');
         size_t n = nl ? (size_t)(nl - p) : strlen(p);
-        canvas_putn(c, r, y++, 2, p, n, ST_DIM);
+        /* Lines wider than the pane wrap at a space: nothing is cut. */
+        size_t at = 0;
+        do {
+            size_t take = r.w > 3 ? canvas_fit(p + at, n - at, r.w - 2) : n - at;
+            if (at + take < n) {
+                size_t sp = take;
+                while (sp > 0 && p[at + sp - 1] != ' ')
+                    sp--;
+                if (sp > 0)
+                    take = sp;
+            }
+            canvas_putn(c, r, y++, 2, p + at, take, ST_DIM);
+            at += take;
+        } while (at < n && y < r.h);
         p += n + (nl ? 1 : 0);
     }
 }
@@ -209,6 +223,47 @@ static int char_width(uint32_t cp)
     return w == 2 ? 2 : w == 0 ? 0 : 1;
 }
 
+int canvas_width(const char *s, size_t len)
+{
+    size_t i = 0;
+    int used = 0;
+    while (i < len && s[i]) {
+        uint32_t cp;
+        i += (size_t)canvas_utf8_decode(s + i, len - i, &cp);
+        used += cp == '\t' ? CANVAS_TAB - used % CANVAS_TAB : char_width(cp);
+    }
+    return used;
+}
+
+char *canvas_expand_tabs(const char *s, size_t len, size_t *out_len)
+{
+    size_t tabs = 0;
+    for (size_t i = 0; i < len; i++)
+        tabs += s[i] == '\t';
+    char *out = xmalloc(len + tabs * CANVAS_TAB + 1);
+    size_t o = 0, i = 0;
+    int col = 0;
+    while (i < len) {
+        if (s[i] == '\t') {
+            do
+                out[o++] = ' ';
+            while (++col % CANVAS_TAB);
+            i++;
+            continue;
+        }
+        uint32_t cp;
+        int n = canvas_utf8_decode(s + i, len - i, &cp);
+        memcpy(out + o, s + i, (size_t)n);
+        o += (size_t)n;
+        i += (size_t)n;
+        col += char_width(cp);
+    }
+    out[o] = '\0';
+    if (out_len)
+        *out_len = o;
+    return out;
+}
+
 size_t canvas_fit(const char *s, size_t len, int cols)
 {
     size_t i = 0;
@@ -216,7 +271,7 @@ size_t canvas_fit(const char *s, size_t len, int cols)
     while (i < len) {
         uint32_t cp;
         int n = canvas_utf8_decode(s + i, len - i, &cp);
-        int w = char_width(cp);
+        int w = cp == '\t' ? CANVAS_TAB - used % CANVAS_TAB : char_width(cp);
         if (used + w > cols && i > 0)
             break;
         used += w;

@@ -61,9 +61,11 @@ void canvas_fill(canvas *c, crect r, uint32_t ch, canvas_style st);
 void canvas_put(canvas *c, crect r, int y, int x, uint32_t ch, canvas_style st);
 /* Writes UTF-8 text at (y, x) of r, clipped to r; returns the column after
  * the last character written (or that would have been). Control characters
- * show as '?', tabs expand to the next multiple of 8 from column 0 of r;
+ * show as '?', tabs expand to the next multiple of CANVAS_TAB counted
+ * from x (the dumps' tab stops, wherever the text starts or scrolls);
  * characters the locale says are double-width take two cells (a space
  * where only one is left), zero-width ones are dropped. */
+enum { CANVAS_TAB = 8 };
 int canvas_puts(canvas *c, crect r, int y, int x, const char *text, canvas_style st);
 int canvas_putn(canvas *c, crect r, int y, int x, const char *text, size_t len, canvas_style st);
 int canvas_printf(canvas *c, crect r, int y, int x, canvas_style st, const char *fmt, ...)
@@ -82,6 +84,10 @@ char *canvas_to_text(const canvas *c, crect r, int styles);
 
 /* How many bytes of s (len bytes of UTF-8) fit in cols columns, counting
  * double-width characters as two (at least one character when cols > 0). */
+/* The columns text takes (tabs to CANVAS_TAB stops from its start). */
+int canvas_width(const char *s, size_t len);
+/* A copy of s with tabs turned into spaces to the same stops (free it). */
+char *canvas_expand_tabs(const char *s, size_t len, size_t *out_len);
 size_t canvas_fit(const char *s, size_t len, int cols);
 /* Whether the cell at (y, x) of the canvas starts a double-width character
  * whose right half follows it. */

@@ -40,7 +40,7 @@ static const pane_draw_fn pane_draw[PANE_COUNT] = {
     [PANE_SOURCE] = pane_source_draw, [PANE_PASSES] = pane_passes_draw,
     [PANE_HEATMAP] = pane_heatmap_draw, [PANE_CORES] = pane_cores_draw,
     [PANE_WATCH] = pane_watch_draw,   [PANE_IRDIFF] = pane_irdiff_draw,
-    [PANE_CONSOLE] = pane_console_draw,
+    [PANE_TIMELINE] = pane_timeline_draw, [PANE_CONSOLE] = pane_console_draw,
 };
 
 static void draw_separators(tui *t)
@@ -55,25 +55,88 @@ static void draw_separators(tui *t)
     }
 }
 
-static void draw_help(tui *t)
+/* One row of the help overlay: a note, or one or two key entries. */
+typedef struct help_row {
+    const char *a, *b; /* texts (not NUL-terminated) */
+    size_t alen, blen;
+} help_row;
+
+enum { HELP_MAX_ROWS = 128 };
+
+/* Lays the help text out for a body `w` columns wide: key entries two to a
+ * row where both fit half the width, alone otherwise; notes and entries
+ * wider than w wrapped, so no character is lost. With gaps == 0 the blank
+ * lines between sections are left out. Returns the rows. */
+static int help_layout(const char *text, int w, int gaps, help_row *rows)
 {
-    char text[2048];
-    tui_pane_help(t->focus, text, sizeof text);
-    int lines = 1, width = 0, cur = 0;
-    for (const char *p = text; *p; p++) {
-        if (*p == '\n') {
-            lines++;
-            cur = 0;
-        } else if (((unsigned char)*p & 0xc0) != 0x80 && ++cur > width) {
-            width = cur;
+    int n = 0, colw = (w - 2) / 2;
+    const char *pend = NULL; /* an entry waiting for its neighbour */
+    size_t pendlen = 0;
+    for (const char *p = text; *p && n < HELP_MAX_ROWS - 2;) {
+        const char *nl = strchr(p, '\n');
+        size_t len = nl ? (size_t)(nl - p) : strlen(p);
+        int key = *p == TUI_HELP_KEY;
+        const char *s = p + key;
+        size_t slen = len - (size_t)key;
+        p += len + (nl ? 1 : 0);
+        if (key && canvas_width(s, slen) <= colw) {
+            if (pend) {
+                rows[n++] = (help_row){pend, s, pendlen, slen};
+                pend = NULL;
+            } else {
+                pend = s;
+                pendlen = slen;
+            }
+            continue;
+        }
+        if (pend) {
+            rows[n++] = (help_row){pend, NULL, pendlen, 0};
+            pend = NULL;
+        }
+        if (slen == 0) {
+            if (gaps && n > 0)
+                rows[n++] = (help_row){s, NULL, 0, 0};
+            continue;
+        }
+        /* Wrapped to the width, continuation lines indented under the text. */
+        size_t at = 0;
+        while (at < slen && n < HELP_MAX_ROWS - 1) {
+            size_t take = canvas_fit(s + at, slen - at, at ? w - 10 : w);
+            if (at + take < slen) {
+                size_t sp = take;
+                while (sp > 0 && s[at + sp - 1] != ' ')
+                    sp--;
+                if (sp > 0)
+                    take = sp;
+            }
+            rows[n++] = (help_row){s + at, NULL, take, at ? 10 : 0}; /* blen: the indent */
+            at += take;
         }
     }
-    int h = lines + 3, w = width + 4;
+    if (pend)
+        rows[n++] = (help_row){pend, NULL, pendlen, 0};
+    while (n > 0 && rows[n - 1].alen == 0)
+        n--;
+    return n;
+}
+
+static void draw_help(tui *t)
+{
+    char text[4096];
+    tui_pane_help(t->focus, text, sizeof text);
+    int w = t->cols - 4 < 96 ? t->cols - 4 : 96;
+    if (w < 20)
+        w = 20;
+    help_row rows[HELP_MAX_ROWS];
+    int n = help_layout(text, w, 1, rows);
+    if (n + 3 > t->rows - 1)
+        n = help_layout(text, w, 0, rows); /* a short terminal: no blank lines */
+    int h = n + 3, bw = w + 4;
     if (h > t->rows - 1)
         h = t->rows - 1;
-    if (w > t->cols)
-        w = t->cols;
-    crect box = {(t->rows - 1 - h) / 2, (t->cols - w) / 2, h, w};
+    if (bw > t->cols)
+        bw = t->cols;
+    crect box = {(t->rows - 1 - h) / 2, (t->cols - bw) / 2, h, bw};
     canvas_fill(&t->cv, box, ' ', ST_NORMAL);
     /* A frame, so the help stands apart from the panes under it. */
     for (int y = 1; y < box.h; y++) {
@@ -88,12 +151,14 @@ static void draw_help(tui *t)
     snprintf(title, sizeof title, "Keys: %s (any key closes)", tui_pane_name(t->focus));
     canvas_title(&t->cv, box, title, 1);
     crect body = {box.y + 1, box.x + 2, box.h - 2, box.w - 3};
-    const char *p = text;
-    for (int y = 0; *p && y < body.h; y++) {
-        const char *nl = strchr(p, '\n');
-        size_t n = nl ? (size_t)(nl - p) : strlen(p);
-        canvas_putn(&t->cv, body, y, 0, p, n, ST_NORMAL);
-        p += n + (nl ? 1 : 0);
+    int colw = (w - 2) / 2;
+    for (int y = 0; y < n && y < body.h; y++) {
+        if (rows[y].b) {
+            canvas_putn(&t->cv, body, y, 0, rows[y].a, rows[y].alen, ST_NORMAL);
+            canvas_putn(&t->cv, body, y, colw + 2, rows[y].b, rows[y].blen, ST_NORMAL);
+        } else {
+            canvas_putn(&t->cv, body, y, (int)rows[y].blen, rows[y].a, rows[y].alen, ST_NORMAL);
+        }
     }
 }
 
@@ -119,10 +184,18 @@ void tui_draw(tui *t)
     for (int i = 0; i < PANE_COUNT; i++)
         if (t->visible[i] && (t->dirty & (1u << i)) && t->rect[i].h > 0)
             pane_draw[i](t, t->rect[i], t->focus == (tui_pane_id)i);
-    if (t->dirty & TUI_DIRTY_STATUS)
-        render_status(&t->cv, (crect){t->rows - 1, 0, 1, t->cols}, view_status_line(t->s), t->busy,
+    if (t->dirty & TUI_DIRTY_STATUS) {
+        const char *status = view_status_line(t->s);
+        char line[512];
+        int done, total;
+        if (view_validation_progress(t->s, &done, &total)) {
+            snprintf(line, sizeof line, "validating %d/%d (Ctrl-C stops) | %s", done, total, status ? status : "");
+            status = line;
+        }
+        render_status(&t->cv, (crect){t->rows - 1, 0, 1, t->cols}, status, t->busy,
                       t->progress, t->interrupted, tui_layout_name(t->layout),
                       tui_pane_name(t->focus));
+    }
     if (t->help)
         draw_help(t);
     t->dirty = 0;

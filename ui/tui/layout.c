@@ -16,15 +16,19 @@ typedef struct layout_def {
 } layout_def;
 
 static const layout_def layouts[LAYOUT_COUNT] = {
-    [LAYOUT_SRC] = {"src", PANE_SOURCE, PANE_HEATMAP, PANE_COUNT, 55, "source and heatmaps"},
+    [LAYOUT_SRC] = {"src", PANE_SOURCE, PANE_HEATMAP, PANE_COUNT, 55,
+                    "source and heatmaps (and passes on 160x48 or more)"},
     [LAYOUT_QUEUES] = {"queues", PANE_SOURCE, PANE_CORES, PANE_WATCH, 55, "source, cores and queues, watch"},
     [LAYOUT_DIFF] = {"diff", PANE_PASSES, PANE_IRDIFF, PANE_HEATMAP, 40, "passes, IR diff and heatmaps"},
     [LAYOUT_PASSES] = {"passes", PANE_PASSES, PANE_SOURCE, PANE_COUNT, 40, "passes and source"},
+    [LAYOUT_TIMELINE] = {"timeline", PANE_TIMELINE, PANE_SOURCE, PANE_CORES, 30,
+                         "cross-core timeline over source, cores and queues"},
 };
 
 static const char *pane_names[PANE_COUNT] = {
     [PANE_SOURCE] = "source", [PANE_PASSES] = "passes", [PANE_HEATMAP] = "heatmaps",
     [PANE_CORES] = "cores",   [PANE_WATCH] = "watch",   [PANE_IRDIFF] = "irdiff",
+    [PANE_TIMELINE] = "timeline",
     [PANE_CONSOLE] = "console",
 };
 
@@ -53,6 +57,10 @@ int tui_layout_find(const char *name)
 
 /* Wide enough to put the primary pane beside the others. */
 enum { SIDE_BY_SIDE_MIN_COLS = 120 };
+/* Big enough for the default layout to show the passes too: the answer
+ * (which pass fails, and its heat maps) on the first screen. */
+enum { FULL_MIN_COLS = 160, FULL_MIN_ROWS = 48 };
+static const layout_def src_full = {"src", PANE_SOURCE, PANE_PASSES, PANE_HEATMAP, 50, "source and heatmaps"};
 
 void tui_layout_apply(tui *t)
 {
@@ -72,6 +80,8 @@ void tui_layout_apply(tui *t)
         mainh = 0;
     }
     const layout_def *l = &layouts[t->layout];
+    if (t->layout == LAYOUT_SRC && R >= FULL_MIN_ROWS && C >= FULL_MIN_COLS)
+        l = &src_full;
     t->member[PANE_CONSOLE] = t->member[l->primary] = t->member[l->second] = 1;
     if (l->third != PANE_COUNT)
         t->member[l->third] = 1;
@@ -94,7 +104,14 @@ void tui_layout_apply(tui *t)
     t->visible[p] = t->visible[a] = 1;
     if (b != PANE_COUNT)
         t->visible[b] = 1;
-    if (C >= SIDE_BY_SIDE_MIN_COLS) {
+    if (p == PANE_TIMELINE) {
+        /* The timeline wants the whole width: on top, a row per core. */
+        int th = mainh / 2 < 9 ? mainh / 2 : 9;
+        t->rect[p] = (crect){0, 0, th, C};
+        int aw = C / 2;
+        t->rect[a] = (crect){th, 0, mainh - th, aw};
+        t->rect[b] = (crect){th, aw + 1, mainh - th, C - aw - 1};
+    } else if (C >= SIDE_BY_SIDE_MIN_COLS) {
         /* Primary | separator | secondaries stacked. */
         int pw = C * l->primary_share / 100;
         t->rect[p] = (crect){0, 0, mainh, pw};
@@ -102,7 +119,7 @@ void tui_layout_apply(tui *t)
         if (b == PANE_COUNT) {
             t->rect[a] = (crect){0, x, mainh, w};
         } else {
-            int ah = mainh / 2;
+            int ah = l == &src_full ? mainh * 2 / 5 : mainh / 2;
             t->rect[a] = (crect){0, x, ah, w};
             t->rect[b] = (crect){ah, x, mainh - ah, w};
         }

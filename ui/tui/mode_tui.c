@@ -84,9 +84,15 @@ static void run_terminal(tui *t, int sigfd)
     tui_draw(t);
     screen_show(t);
     while (!t->quit) {
-        struct pollfd fds[2] = {{STDIN_FILENO, POLLIN, 0}, {sigfd, POLLIN, 0}};
-        if (poll(fds, 2, -1) < 0 && errno != EINTR)
+        /* The background validation's pipe, while it runs (-1: poll skips it). */
+        int bgfd = session_validate_fd(t->s);
+        struct pollfd fds[3] = {{STDIN_FILENO, POLLIN, 0}, {sigfd, POLLIN, 0}, {bgfd, POLLIN, 0}};
+        if (poll(fds, 3, -1) < 0 && errno != EINTR)
             break;
+        if (bgfd >= 0 && fds[2].revents) {
+            session_validate_poll(t->s);
+            tui_take_redraw(t);
+        }
         if (fds[0].revents & (POLLHUP | POLLERR) && !(fds[0].revents & POLLIN))
             break; /* the terminal went away */
         /* Keys first: what was typed before a Ctrl-C is what it clears. */
@@ -168,6 +174,20 @@ static void script_keys(tui *t, const char *line)
     }
 }
 
+/* Waits for the background validation to end, so that scripted screens do
+ * not depend on how fast the worker is. */
+static void wait_validation(tui *t)
+{
+    int fd;
+    while ((fd = session_validate_fd(t->s)) >= 0) {
+        struct pollfd p = {fd, POLLIN, 0};
+        if (poll(&p, 1, -1) < 0 && errno != EINTR)
+            break;
+        session_validate_poll(t->s);
+    }
+    tui_take_redraw(t);
+}
+
 static int run_script(tui *t, FILE *script)
 {
     char *line = NULL;
@@ -181,7 +201,13 @@ static int run_script(tui *t, FILE *script)
         int rows, cols;
         if (n == 0 || line[0] == '#')
             continue;
-        if (!strcmp(line, "screen")) {
+        /* "screen now": the screen as it is, verdicts or not (the benchmark's
+         * first frame); every other line first waits for the background
+         * validation, so that screens do not depend on the worker's speed. */
+        int now = !strcmp(line, "screen now");
+        if (!now && strncmp(line, "resize ", 7) != 0)
+            wait_validation(t);
+        if (now || !strcmp(line, "screen")) {
             tui_draw(t);
             screen_show(t);
             printf("--- screen %d (%dx%d)\n", ++screens, t->cols, t->rows);
@@ -242,6 +268,8 @@ int mode_tui(const ptodb_cli *cli)
     memset(&t, 0, sizeof t);
     t.headless = headless;
     t.src.pass = t.irdiff_pass = t.passes_seen = -1;
+    t.tl_col = -1;
+    t.tl_core = 1; /* AIC: the timeline cursor starts on the first cross-core row */
     t.focus = t.return_focus = PANE_SOURCE;
     t.layout = LAYOUT_SRC;
     t.cursor_y = -1;
@@ -267,6 +295,7 @@ int mode_tui(const ptodb_cli *cli)
         return PTODB_EXIT_USAGE;
     }
     tui_cmdline_init(&t);
+    session_validate_start(t.s);
     if (headless) {
         run_script(&t, script);
         fclose(script);
@@ -276,6 +305,7 @@ int mode_tui(const ptodb_cli *cli)
         run_terminal(&t, sigfd);
         session_set_poll(t.s, NULL, NULL);
     }
+    session_validate_cancel(t.s);
     tui_cmdline_save(&t);
     tui_cmdline_done(&t);
     screen_close(&t);

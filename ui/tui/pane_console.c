@@ -25,10 +25,13 @@ static void push_line(tui_console *c, session_stream stream, const char *text, s
         c->cap = c->cap ? c->cap * 2 : 64;
         c->text = xreallocarray(c->text, (size_t)c->cap, sizeof *c->text);
     }
-    char *l = xmalloc(len + 2);
+    /* Tabs become spaces here, so that wrapping cuts where they show. */
+    size_t n;
+    char *expanded = canvas_expand_tabs(text, len, &n);
+    char *l = xmalloc(n + 2);
     l[0] = stream == SESSION_ERR ? 'e' : 'o';
-    memcpy(l + 1, text, len);
-    l[len + 1] = '\0';
+    memcpy(l + 1, expanded, n + 1);
+    free(expanded);
     c->text[c->nlines++] = l;
     if (c->scroll)
         c->scroll++; /* keep the lines being read in place */

@@ -47,34 +47,44 @@ void render_heatmap(canvas *c, crect r, const char *label, const view_heatmap *h
     char shape[64];
     fmt_shape(shape, sizeof shape, h);
     int lx0 = canvas_puts(c, r, 0, 0, label, ST_NORMAL);
-    canvas_printf(c, r, 0, lx0, ST_DIM, " %s %s %dx%d/cell", h->tensor ? h->tensor : "?", shape,
-                  h->block_rows, h->block_cols);
+    canvas_printf(c, r, 0, lx0, ST_DIM, h->tiled ? " %s %s tile %dx%d" : " %s %s %dx%d/cell",
+                  h->tensor ? h->tensor : "?", shape, h->block_rows, h->block_cols);
 
+    /* A small grid (a few tiles) is drawn with each cell several characters
+     * wide and high, so that tiles read as tiles. */
+    int sx = h->tiled && h->cols > 0 ? (r.w - 2) / h->cols : 1;
+    int sy = h->tiled && h->rows > 0 ? (r.h - 4) / h->rows : 1;
+    sx = sx < 1 ? 1 : sx > 8 ? 8 : sx;
+    sy = sy < 1 ? 1 : sy > 3 ? 3 : sy;
     /* The grid, with a column and a row of outline after the valid region
-     * when it does not cover the whole grid. */
+     * when it does not cover the whole grid; the padding beyond it dimmed. */
     int out_col = h->valid_cols < h->cols ? h->valid_cols : -1;
     int out_row = h->valid_rows < h->rows ? h->valid_rows : -1;
     int over = 0;
     crect grid = {r.y + 1, r.x, r.h - 2, r.w}; /* between the label and the legend */
     for (int i = 0; i < h->rows; i++) {
-        int y = i + (out_row >= 0 && i >= out_row);
+        int y = i * sy + (out_row >= 0 && i >= out_row);
         for (int j = 0; j < h->cols; j++) {
-            int x = j + (out_col >= 0 && j >= out_col);
+            int x = j * sx + (out_col >= 0 && j >= out_col);
             double v = h->cells[(size_t)i * (size_t)h->cols + (size_t)j];
             int level = render_heat_level(v, h->max);
             size_t at = (size_t)i * (size_t)h->cols + (size_t)j;
             /* over: the cell holds elements the validate line counts as outside */
             int bad = h->outside ? h->outside[at] > 0 || isnan(v) : v > h->tolerance || isnan(v);
+            int padding = (out_row >= 0 && i >= out_row) || (out_col >= 0 && j >= out_col);
             over += bad;
-            canvas_put(c, grid, y, x, (uint32_t)render_heat_char(level),
-                       bad ? ST_HEAT_OVER : (canvas_style)(ST_HEAT0 + level));
+            uint32_t ch = padding && level == 0 ? 0xb7 /* · */ : (uint32_t)render_heat_char(level);
+            canvas_style st = bad ? ST_HEAT_OVER : padding ? ST_DIM : (canvas_style)(ST_HEAT0 + level);
+            for (int dy = 0; dy < sy; dy++)
+                for (int dx = 0; dx < sx; dx++)
+                    canvas_put(c, grid, y + dy, x + dx, ch, st);
         }
     }
     /* The outline of the valid region, right of its last column and below
      * its last row; drawn for a fully valid grid too, so a grid of zeros
      * (blank cells) still shows its extent. */
-    int vrows = out_row >= 0 ? out_row : h->rows;
-    int vcols = out_col >= 0 ? out_col : h->cols;
+    int vrows = (out_row >= 0 ? out_row : h->rows) * sy;
+    int vcols = (out_col >= 0 ? out_col : h->cols) * sx;
     for (int y = 0; y < vrows; y++)
         canvas_put(c, grid, y, vcols, 0x2502 /* │ */, ST_DIM);
     for (int x = 0; x < vcols; x++)
@@ -82,7 +92,7 @@ void render_heatmap(canvas *c, crect r, const char *label, const view_heatmap *h
     canvas_put(c, grid, vrows, vcols, 0x2518 /* ┘ */, ST_DIM);
     /* The legend: the ramp with its scale, the tolerance line. */
     /* Right under the grid and its outline, where the eye is. */
-    int ly = 1 + vrows + 1 + (out_row >= 0 ? h->rows - out_row : 0);
+    int ly = 1 + vrows + 1 + (out_row >= 0 ? (h->rows - out_row) * sy : 0);
     if (ly > r.h - 1)
         ly = r.h - 1;
     if (ly < 1)

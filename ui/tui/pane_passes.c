@@ -72,6 +72,9 @@ void render_passes(canvas *c, crect r, const view_pass *p, int n, int current, i
             else
                 x = canvas_printf(c, rows, y, x, vst == ST_BAD ? ST_BAD : ST_NORMAL, " %-9.3g", d);
         }
+        /* The file has the same bytes as an earlier one: its result is that one's. */
+        if (q->same_as >= 0)
+            canvas_printf(c, rows, y, x, ST_DIM, " =file %d", q->same_as);
         if (i == cursor && focused)
             canvas_style_row(c, rows, y, ST_CURSOR);
     }

@@ -108,15 +108,13 @@ void pane_source_draw(tui *t, crect r, int focused)
         const char *s = tui_lines_get(&t->src.file, i, &len);
         int x0 = 3 + dw;
         crect text = {body.y + y, body.x + x0, 1, body.w - x0};
-        /* Horizontal scroll: skip t->src.left bytes (ASCII dumps). */
-        size_t skip = (size_t)t->src.left < len ? (size_t)t->src.left : len;
-        canvas_putn(&t->cv, text, 0, 0, s + skip, len - skip, ST_NORMAL);
+        /* Horizontal scroll: the line starts t->src.left columns to the
+         * left of the pane, so tabs keep the file's stops. */
+        canvas_putn(&t->cv, text, 0, -t->src.left, s, len, ST_NORMAL);
         if (t->src.search[0] && t->src.search_active) {
             size_t m = strlen(t->src.search);
-            for (const char *q = s + skip; (q = find_in(q, len - (size_t)(q - s), t->src.search)); q += m)
-                for (size_t k = 0; k < m; k++)
-                    canvas_put(&t->cv, text, 0, (int)(q - s - (ptrdiff_t)skip + (ptrdiff_t)k),
-                               (uint32_t)(unsigned char)q[k], ST_MATCH);
+            for (const char *q = s; (q = find_in(q, len - (size_t)(q - s), t->src.search)); q += m)
+                canvas_putn(&t->cv, text, 0, canvas_width(s, (size_t)(q - s)) - t->src.left, q, m, ST_MATCH);
         }
         if (stop)
             canvas_style_row(&t->cv, text, 0, ST_STOP);

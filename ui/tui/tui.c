@@ -39,6 +39,9 @@ static const char *const pane_notes[PANE_COUNT] = {
     [PANE_WATCH] = "display TENSOR adds a line, undisplay N removes one;\n"
                    "* marks values changed at the last stop",
     [PANE_IRDIFF] = "the output of `pass diff` for the current pass",
+    [PANE_TIMELINE] = "a row per core, statement time across (the whole run);\n"
+                      "= ran  ~ blocked on a queue  > push  < pop  . done;\n"
+                      "^ the last step; `queue show` names the queues",
     [PANE_CONSOLE] = "Enter runs the line; Up Down: history; Tab completes;\n"
                      "Ctrl-R searches the history; Ctrl-C clears the line;\n"
                      "Esc: back to the panes. TUI commands: layout [NAME],\n"
@@ -54,12 +57,12 @@ static int in_section(const tui_binding *b, unsigned pane, unsigned panes)
     return b->panes == panes;
 }
 
-/* Appends a help section, two bindings to a line; rows of one action that
- * follow each other share an entry ("j Down  down"). */
+/* Appends a help section, one binding a line ("NAMES  what it does");
+ * rows of one action that follow each other share an entry ("j Down  down").
+ * draw.c lays the entries out in columns that fit the screen. */
 static void help_section(char *buf, size_t size, unsigned pane, unsigned panes)
 {
     size_t len = strlen(buf);
-    int col = 0;
     for (int i = 0; i < NBINDINGS; i++) {
         const tui_binding *b = &bindings[i];
         if (!in_section(b, pane, panes) || !b->help[0])
@@ -69,13 +72,10 @@ static void help_section(char *buf, size_t size, unsigned pane, unsigned panes)
         for (int j = i + 1; j < NBINDINGS && bindings[j].action == b->action && !bindings[j].help[0]; j++)
             if (in_section(&bindings[j], pane, panes))
                 n += snprintf(names + n, sizeof names - (size_t)n, " %s", bindings[j].name);
-        char item[128];
-        snprintf(item, sizeof item, "%-9s %s", names, b->help);
-        len += (size_t)snprintf(buf + len, len < size ? size - len : 0, col ? "  %s\n" : "%-36s", item);
-        col = !col;
+        len += (size_t)snprintf(buf + len, len < size ? size - len : 0, "%c%-9s %s\n", TUI_HELP_KEY, names,
+                                b->help);
     }
-    if (col)
-        len += (size_t)snprintf(buf + len, len < size ? size - len : 0, "\n");
+    len += (size_t)snprintf(buf + len, len < size ? size - len : 0, "\n");
 }
 
 void tui_pane_help(tui_pane_id id, char *buf, size_t size)
@@ -106,7 +106,7 @@ void tui_take_redraw(tui *t)
     if (bits & SESSION_REDRAW_HEATMAP)
         d |= 1u << PANE_HEATMAP;
     if (bits & SESSION_REDRAW_QUEUES)
-        d |= (1u << PANE_CORES) | (1u << PANE_SOURCE);
+        d |= (1u << PANE_CORES) | (1u << PANE_SOURCE) | (1u << PANE_TIMELINE);
     if (bits & SESSION_REDRAW_WATCH)
         d |= 1u << PANE_WATCH;
     t->dirty |= d;
@@ -175,7 +175,7 @@ int tui_command(tui *t, const char *line)
         }
         int l = tui_layout_find(arg);
         if (l < 0) {
-            say(t, SESSION_ERR, "No layout \"%s\": try src, queues, diff or passes.\n", arg);
+            say(t, SESSION_ERR, "No layout \"%s\": try src, queues, diff, passes or timeline.\n", arg);
             return 1;
         }
         t->layout = l;
@@ -198,7 +198,7 @@ int tui_command(tui *t, const char *line)
                 return 1;
             }
         }
-        say(t, SESSION_ERR, "No pane \"%s\": try source, passes, heatmaps, cores, watch, irdiff, console.\n",
+        say(t, SESSION_ERR, "No pane \"%s\": try source, passes, heatmaps, cores, watch, irdiff, timeline, console.\n",
             arg);
         return 1;
     }
@@ -256,6 +256,8 @@ void tui_execute(tui *t, const char *line)
         tui_console_write(t, SESSION_OUT, echo, (size_t)n < sizeof echo ? (size_t)n : sizeof echo - 1);
     }
     t->con.scroll = 0;
+    session_validate_cancel(t->s); /* any command stops the background validation */
+    tui_take_redraw(t);
     if (!session_collecting(t->s) && tui_command(t, line)) {
         t->dirty |= (1u << PANE_CONSOLE) | TUI_DIRTY_STATUS;
         return;
@@ -269,6 +271,11 @@ void tui_execute(tui *t, const char *line)
     session_execute(t->s, line);
     t->busy = NULL;
     t->interrupted = 0;
+    /* A case opened from the command line is validated in the background
+     * as the one given at start is. */
+    char word[8];
+    if (sscanf(line, " %7s", word) == 1 && !strcmp(word, "open"))
+        session_validate_start(t->s);
     tui_take_redraw(t);
     if (session_quit_requested(t->s))
         t->quit = 1;
@@ -286,16 +293,49 @@ static const pane_action_fn pane_action[PANE_COUNT] = {
     [PANE_SOURCE] = pane_source_action, [PANE_PASSES] = pane_passes_action,
     [PANE_HEATMAP] = pane_heatmap_action, [PANE_CORES] = pane_cores_action,
     [PANE_WATCH] = pane_watch_action,   [PANE_IRDIFF] = pane_irdiff_action,
-    [PANE_CONSOLE] = pane_console_action,
+    [PANE_TIMELINE] = pane_timeline_action, [PANE_CONSOLE] = pane_console_action,
 };
+
+static void run_selected(tui *t)
+{
+    if (t->focus == PANE_PASSES && t->passes.cursor != session_current_pass(t->s)) {
+        view_pass p;
+        if (view_pass_info(t->s, t->passes.cursor, &p)) {
+            char cmd[32];
+            snprintf(cmd, sizeof cmd, "pass %d", p.index);
+            tui_execute(t, cmd);
+        }
+    }
+    int in_selected = view_run_pass(t->s) == session_current_pass(t->s);
+    tui_execute(t, in_selected && (is_running(t) || view_run_finished(t->s)) ? "continue" : "run");
+}
+
+/* The console takes the focus (cgdb's model): it keeps it after a command,
+ * so the next word typed is a command too, until Esc goes back. key: the
+ * first key of the command, 0 none. */
+static void console_from_pane(tui *t, int key)
+{
+    tui_pane_id from = t->focus;
+    if (t->zoom || from == PANE_CONSOLE) {
+        /* zoomed: keep the zoomed pane on screen, the command line under it */
+        t->return_focus = from;
+        tui_cmdline_start(t, 0, key);
+        return;
+    }
+    tui_focus(t, PANE_CONSOLE);
+    t->return_focus = from;
+    if (key)
+        tui_cmdline_key(t, key);
+}
 
 /* The actions the TUI does itself, wherever the focus is. */
 static void do_action(tui *t, tui_action a)
 {
     switch (a) {
-    /* F5: continue when stopped, and after the end of a pass on to the next
-     * passes; run otherwise. */
-    case ACT_RUN: tui_execute(t, is_running(t) || view_run_finished(t->s) ? "continue" : "run"); break;
+    /* F5: continue when stopped in the selected pass, and after its end on
+     * to the next passes; otherwise run the selected pass (the passes
+     * pane's cursor row when that pane has the focus). */
+    case ACT_RUN: run_selected(t); break;
     case ACT_FINISH: tui_execute(t, "finish"); break;
     case ACT_NEXT: tui_execute(t, "next"); break;
     case ACT_STEP: tui_execute(t, "step"); break;
@@ -304,7 +344,7 @@ static void do_action(tui *t, tui_action a)
     case ACT_HELP: t->help = 1; t->dirty |= TUI_DIRTY_ALL; break;
     case ACT_FOCUS_NEXT: focus_step(t, 1); break;
     case ACT_FOCUS_PREV: focus_step(t, -1); break;
-    case ACT_CMDLINE: t->return_focus = t->focus; tui_cmdline_start(t, 0, 0); break;
+    case ACT_CMDLINE: console_from_pane(t, 0); break;
     case ACT_QUIT: tui_execute(t, "quit"); break;
     case ACT_ZOOM: t->zoom = !t->zoom; relayout(t); break;
     case ACT_LAYOUT: t->layout = (t->layout + 1) % LAYOUT_COUNT; t->zoom = 0; relayout(t); break;
@@ -347,6 +387,10 @@ static void cmdline_key(tui *t, int key)
         pane_console_action(t, key == TK_PGUP ? ACT_PGUP : ACT_PGDN);
         return;
     }
+    /* ':' starts a command from a pane; on the console's empty line it is
+     * the same request, already granted (no command starts with ':'). */
+    if (key == ':' && (!t->con.line || !t->con.line[0]) && !t->search_prompt)
+        return;
     /* Tab on an empty line moves on; otherwise readline completes. */
     if (key == '\t' && t->focus == PANE_CONSOLE && (!t->con.line || !t->con.line[0]) && !t->search_prompt) {
         focus_step(t, 1);
@@ -371,10 +415,8 @@ void tui_key(tui *t, int key)
     if (bound_key(t, key, 1u << t->focus))
         return;
     /* Typing a command from a pane starts the command line with that key. */
-    if (key >= 0x20 && key < TK_BASE && key != 0x7f) {
-        t->return_focus = t->focus;
-        tui_cmdline_start(t, 0, key);
-    }
+    if (key >= 0x20 && key < TK_BASE && key != 0x7f)
+        console_from_pane(t, key);
 }
 
 void tui_wheel(tui *t, tui_pane_id id, int up)

@@ -30,6 +30,7 @@ typedef enum {
     PANE_CORES,
     PANE_WATCH,
     PANE_IRDIFF,
+    PANE_TIMELINE,
     PANE_CONSOLE,
     PANE_COUNT
 } tui_pane_id;
@@ -103,6 +104,7 @@ typedef struct tui {
     int passes_seen; /* the current pass the cursor last followed */
     tui_scroll heat;  /* heat.cursor: the output shown */
     tui_scroll cores, watch, irdiff;
+    int tl_col, tl_core; /* the timeline's cursor: a column (-1: the last) and a core row */
     char *irdiff_text; /* `pass diff` output for irdiff_pass */
     int irdiff_pass;
     tui_lines irdiff_lines;
@@ -145,13 +147,14 @@ typedef enum {
 #define K_CORES (1u << PANE_CORES)
 #define K_WATCH (1u << PANE_WATCH)
 #define K_IRDIFF (1u << PANE_IRDIFF)
+#define K_TIMELINE (1u << PANE_TIMELINE)
 #define K_CONSOLE (1u << PANE_CONSOLE)
 #define K_MOVE (K_SOURCE | K_PASSES | K_CORES | K_WATCH | K_IRDIFF)
-#define K_PANES (K_MOVE | K_HEATMAP)
+#define K_PANES (K_MOVE | K_HEATMAP | K_TIMELINE)
 #define K_GLOBAL (1u << 16)
 
 /* ---- layouts (layout.c) ---- */
-enum { LAYOUT_SRC, LAYOUT_QUEUES, LAYOUT_DIFF, LAYOUT_PASSES, LAYOUT_COUNT };
+enum { LAYOUT_SRC, LAYOUT_QUEUES, LAYOUT_DIFF, LAYOUT_PASSES, LAYOUT_TIMELINE, LAYOUT_COUNT };
 const char *tui_layout_name(int layout);
 const char *tui_layout_help(int layout);
 int tui_layout_find(const char *name);
@@ -177,6 +180,8 @@ void pane_watch_draw(tui *t, crect r, int focused);
 int pane_watch_action(tui *t, int action);
 void pane_irdiff_draw(tui *t, crect r, int focused);
 int pane_irdiff_action(tui *t, int action);
+void pane_timeline_draw(tui *t, crect r, int focused);
+int pane_timeline_action(tui *t, int action);
 void pane_console_draw(tui *t, crect r, int focused);
 int pane_console_action(tui *t, int action);
 void pane_console_free(tui_console *c);
@@ -197,6 +202,12 @@ void render_displays(canvas *c, crect r, const view_display *d, int n, int top);
 /* The passes list; current: the selected pass's row; cursor: the pane's. */
 void render_passes(canvas *c, crect r, const view_pass *p, int n, int current, int cursor, int top,
                    int focused);
+/* The cross-core timeline: a row per core, statement time across (the
+ * whole run, several steps a column when long), the last step marked. */
+/* cursor_col < 0: the last column; cursor_core < 0: no cursor. Returns the
+ * columns drawn and sets *per to the steps a column. */
+int render_timeline(canvas *c, crect r, const view_tl_event *ev, size_t n, int current_core, int cursor_col,
+                    int cursor_core, uint64_t *per);
 /* The status line text for the given busy command (NULL when idle). */
 void render_status(canvas *c, crect r, const char *status, const char *busy, const char *progress,
                    int interrupted, const char *layout, const char *focus);
@@ -219,7 +230,10 @@ const char *tui_complete_word(const char *line, int start, const char *word, int
 /* Handles one key. */
 void tui_key(tui *t, int key);
 void tui_focus(tui *t, tui_pane_id id);
-/* The keys help of pane id ("KEY  what it does" lines), then the global keys. */
+/* The keys help of pane id, then the global keys: lines, a key binding's
+ * starting with TUI_HELP_KEY ("\001KEY  what it does"), notes plain, an
+ * empty line between sections. */
+enum { TUI_HELP_KEY = 1 };
 void tui_pane_help(tui_pane_id id, char *buf, size_t size);
 
 /* ---- the command line (callbacks.c, readline's callback interface) ---- */

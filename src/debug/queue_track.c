@@ -1,0 +1,116 @@
+/* Who put each tile in flight: the debugger follows the cross-core queues'
+ * depths at every push and pop statement of its run (the only statements
+ * that change them) and keeps, per queue, the producer's line and the
+ * pushed variable's name for each item, front first. `queue show` prints
+ * them next to the machine's own view of the items (inspect_queue_item).
+ * Items pushed by steps it did not see (a `pass N` seek runs the machine
+ * itself) stay unknown rather than guessed. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/mem.h"
+#include "debug/session_impl.h"
+#include "exec/inspect.h"
+
+struct queue_track {
+    const void *id;
+    int depth;
+    struct queue_item { int line, core; char name[64]; } *items;
+    int head, n, cap;
+};
+
+static struct queue_track *track_of(run_state *r, const void *id)
+{
+    for (size_t i = 0; i < r->nqtracks; i++)
+        if (r->qtracks[i].id == id)
+            return &r->qtracks[i];
+    r->qtracks = xreallocarray(r->qtracks, r->nqtracks + 1, sizeof *r->qtracks);
+    struct queue_track *q = &r->qtracks[r->nqtracks++];
+    memset(q, 0, sizeof *q);
+    q->id = id;
+    return q;
+}
+
+/* The pushed variable: the first argument of the call on the line. */
+static void pushed_name(session *s, int pass, int line, char *out, size_t size)
+{
+    out[0] = '\0';
+    const char *p = s->passes[pass].source;
+    for (int l = 1; p && l < line; l++) {
+        p = strchr(p, '\n');
+        if (p)
+            p++;
+    }
+    const char *call = p ? strstr(p, "tpush_to_") : NULL;
+    const char *eol = p ? strchr(p, '\n') : NULL;
+    if (!call || (eol && call > eol) || !(call = strchr(call, '(')))
+        return;
+    call++;
+    size_t n = strcspn(call, ",)\n");
+    snprintf(out, size, "%.*s", (int)(n < size ? n : size - 1), call);
+}
+
+void run_track_queues(session *s, int core, int line, int push)
+{
+    run_state *r = &s->run;
+    inspect_queue q[64];
+    int n = inspect_queues(r->m, q, 64);
+    for (int i = 0; i < n && i < 64; i++) {
+        struct queue_track *t = track_of(r, q[i].id);
+        for (; t->depth < q[i].depth; t->depth++) {
+            if (t->n == t->cap) {
+                int cap = t->cap ? 2 * t->cap : 8;
+                struct queue_item *it = xcalloc((size_t)cap, sizeof *it);
+                for (int k = 0; k < t->n; k++)
+                    it[k] = t->items[(t->head + k) % t->cap];
+                free(t->items);
+                t->items = it;
+                t->cap = cap;
+                t->head = 0;
+            }
+            struct queue_item *it = &t->items[(t->head + t->n++) % t->cap];
+            /* a push statement adds one item to a queue: more means steps
+             * this record did not see (a seek), whose items stay unknown */
+            int mine = push && t->depth + 1 == q[i].depth;
+            it->line = mine ? line : 0;
+            it->core = core;
+            if (mine)
+                pushed_name(s, r->pass, line, it->name, sizeof it->name);
+            else
+                it->name[0] = '\0';
+        }
+        for (; t->depth > q[i].depth; t->depth--)
+            if (t->n) {
+                t->head = (t->head + 1) % t->cap;
+                t->n--;
+            }
+    }
+}
+
+int run_queue_item_origin(session *s, const void *id, int depth, int k, int *core, int *line, const char **name)
+{
+    run_state *r = &s->run;
+    for (size_t i = 0; i < r->nqtracks; i++) {
+        struct queue_track *t = &r->qtracks[i];
+        if (t->id != id || t->n != depth || k < 0 || k >= t->n)
+            continue;
+        struct queue_item *it = &t->items[(t->head + k) % t->cap];
+        if (!it->line)
+            return 0;
+        *core = it->core;
+        *line = it->line;
+        *name = it->name;
+        return 1;
+    }
+    return 0;
+}
+
+void run_track_free(run_state *r)
+{
+    for (size_t i = 0; i < r->nqtracks; i++)
+        free(r->qtracks[i].items);
+    free(r->qtracks);
+    r->qtracks = NULL;
+    r->nqtracks = 0;
+}

@@ -1,0 +1,87 @@
+/* The timeline of the debugger's run: each machine step (core, what it did,
+ * the line, whether it pushed to or popped from a cross-core queue), kept
+ * for the TUI's timeline pane (view_timeline). Pushes and pops are told by
+ * the statement's op in the pass file's text, as the Perfetto export does. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/mem.h"
+#include "debug/session_impl.h"
+
+/* 'p' when line `line` of the pass's source pushes to a queue, 'o' when it
+ * pops, else 0. */
+static char queue_mark(session *s, int pass, int line)
+{
+    pass_state *ps = &s->passes[pass];
+    if (!ps->source || line < 1)
+        return 0;
+    const char *p = ps->source;
+    for (int l = 1; l < line && p; l++) {
+        p = strchr(p, '\n');
+        if (p)
+            p++;
+    }
+    if (!p)
+        return 0;
+    const char *end = strchr(p, '\n');
+    size_t len = end ? (size_t)(end - p) : strlen(p);
+    for (size_t i = 0; i + 9 <= len; i++) {
+        if (!memcmp(p + i, "tpush_to_", 9))
+            return 'p';
+        if (!memcmp(p + i, "tpop_from", 9))
+            return 'o';
+    }
+    return 0;
+}
+
+void run_timeline_note(session *s, const exec_event *ev)
+{
+    run_state *r = &s->run;
+    uint8_t kind;
+    switch (ev->kind) {
+    case EXEC_EV_STMT: kind = VIEW_TL_STMT; break;
+    case EXEC_EV_CALL: kind = VIEW_TL_CALL; break;
+    case EXEC_EV_RETURN: kind = VIEW_TL_RETURN; break;
+    case EXEC_EV_BLOCKED: kind = VIEW_TL_BLOCKED; break;
+    case EXEC_EV_FINISHED: kind = VIEW_TL_DONE; break;
+    default: return;
+    }
+    if (ev->core < 0 || ev->core >= EXEC_NCORES)
+        return;
+    if (r->captimeline == 0) {
+        r->captimeline = 4096;
+        r->timeline = xcalloc(r->captimeline, sizeof *r->timeline);
+    } else if (r->ntimeline == r->captimeline && r->captimeline < VIEW_TIMELINE_MAX) {
+        r->captimeline = r->captimeline * 2 < VIEW_TIMELINE_MAX ? r->captimeline * 2 : VIEW_TIMELINE_MAX;
+        r->timeline = xreallocarray(r->timeline, r->captimeline, sizeof *r->timeline);
+    }
+    view_tl_event *e = &r->timeline[r->ntimeline % r->captimeline];
+    e->step = machine_steps(r->m);
+    e->core = (uint8_t)ev->core;
+    e->kind = kind;
+    e->line = ev->line;
+    e->mark = kind == VIEW_TL_STMT ? queue_mark(s, r->pass, ev->line) : 0;
+    r->ntimeline++;
+    if (e->mark)
+        run_track_queues(s, ev->core, ev->line, e->mark == 'p');
+}
+
+size_t view_timeline(session *s, const view_tl_event **out)
+{
+    run_state *r = &s->run;
+    *out = NULL;
+    if (!r->active || !r->ntimeline)
+        return 0;
+    if (r->ntimeline > r->captimeline) {
+        /* a full ring: rotate it so the oldest comes first (once per call) */
+        size_t head = r->ntimeline % r->captimeline;
+        view_tl_event *lin = xcalloc(r->captimeline, sizeof *lin);
+        memcpy(lin, r->timeline + head, (r->captimeline - head) * sizeof *lin);
+        memcpy(lin + (r->captimeline - head), r->timeline, head * sizeof *lin);
+        free(r->timeline);
+        r->timeline = lin;
+        r->ntimeline = r->captimeline; /* now linear; later notes go on wrapping from 0 */
+    }
+    *out = r->timeline;
+    return r->ntimeline;
+}

@@ -1,0 +1,385 @@
+/* Background validation of every pass of the open case: a forked worker runs
+ * the batch engine (batch/batch.h) as `--batch` does and streams one record
+ * per pass back over a pipe; the front end polls the pipe when it has
+ * nothing else to do, so it never blocks. Results land in the session's
+ * per-pass table (pass_result), the one every view reads. The worker also
+ * sends the output tensors of the first failing pass and of the pass before
+ * it, so that their heat maps can be drawn without running anything.
+ *
+ * Records (text header lines, tensors as raw bytes after their header):
+ *   P pass status ok same_as nout       then nout lines "max_abs_diff ok"
+ *   T pass output dtype ndim d0 .. dN-1 nbytes   then nbytes bytes
+ *   D                                    all sent */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "base/mem.h"
+#include "batch/batch.h"
+#include "debug/session_impl.h"
+#include "debug/view.h"
+
+struct validate_bg {
+    pid_t pid;
+    int fd;
+    char *buf; /* bytes read, not yet parsed */
+    size_t len, cap;
+    int received; /* pass records so far */
+    int first_bad; /* -1 until a failing pass arrives */
+    int done;      /* the stream ended (D, end of file or an error) */
+    int complete;  /* the worker said D: every pass was sent */
+};
+
+void session_case_with_tols(const session *s, case_info *c)
+{
+    *c = s->kase;
+    c->outputs = xcalloc(c->noutputs ? c->noutputs : 1, sizeof *c->outputs);
+    double rtol = session_get_double(s, SETTING_RTOL), atol = session_get_double(s, SETTING_ATOL);
+    c->rtol.value = rtol;
+    c->atol.value = atol;
+    for (size_t k = 0; k < c->noutputs; k++) {
+        c->outputs[k] = s->kase.outputs[k];
+        if (c->outputs[k].rtol.source != CASE_TOL_MANIFEST)
+            c->outputs[k].rtol.value = rtol;
+        if (c->outputs[k].atol.source != CASE_TOL_MANIFEST)
+            c->outputs[k].atol.value = atol;
+    }
+}
+
+/* ---- the worker ---- */
+
+static void write_all(int fd, const void *data, size_t n)
+{
+    const char *p = data;
+    while (n) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            _exit(1); /* the front end went away or cancelled */
+        p += w;
+        n -= (size_t)w;
+    }
+}
+
+static void write_text(int fd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void write_text(int fd, const char *fmt, ...)
+{
+    char line[512];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    write_all(fd, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
+}
+
+typedef struct worker {
+    int fd;
+    int first_bad;
+} worker;
+
+static int worker_ready(void *ud, const batch *b, size_t i)
+{
+    worker *w = ud;
+    const batch_pass *p = &b->passes[i];
+    write_text(w->fd, "P %zu %d %d %d %zu\n", i, (int)p->status, p->ok, p->same_as, p->noutputs);
+    for (size_t k = 0; k < p->noutputs; k++)
+        write_text(w->fd, "%a %d\n", p->outputs[k].cmp.max_abs_diff, p->outputs[k].cmp.pass);
+    if (!p->ok && w->first_bad < 0)
+        w->first_bad = (int)i;
+    return 0;
+}
+
+static void send_outputs(int fd, const case_info *c, const runpass_options *ro, int pass)
+{
+    runpass_result r;
+    runpass_file(c->passes[pass].path, c, ro, &r);
+    for (size_t k = 0; r.status == RUNPASS_COMPARED && k < r.noutputs; k++) {
+        tensor *t = r.outputs[k].actual ? tensor_contiguous(tensor_ref(r.outputs[k].actual)) : NULL;
+        if (!t)
+            continue;
+        size_t nbytes = (size_t)tensor_numel(t) * dtype_size(t->dtype);
+        char head[256];
+        int n = snprintf(head, sizeof head, "T %d %zu %d %d", pass, k, (int)t->dtype, t->ndim);
+        for (int d = 0; d < t->ndim; d++)
+            n += snprintf(head + n, sizeof head - (size_t)n, " %lld", (long long)t->shape[d]);
+        snprintf(head + n, sizeof head - (size_t)n, " %zu\n", nbytes);
+        write_all(fd, head, strlen(head));
+        write_all(fd, tensor_data(t), nbytes);
+        tensor_unref(t);
+    }
+    runpass_result_free(&r);
+}
+
+static void worker_main(session *s, int fd)
+{
+    /* The front end's handlers are not the worker's: a fatal-signal handler
+     * that restores the terminal would reset it under the front end when
+     * the worker is stopped (SIGTERM). And the worker never touches the
+     * terminal: its standard streams go to /dev/null. */
+    for (int sig = 1; sig < NSIG; sig++)
+        if (sig != SIGKILL && sig != SIGSTOP)
+            signal(sig, SIG_DFL);
+    int null = open("/dev/null", O_RDWR);
+    if (null >= 0) {
+        dup2(null, STDIN_FILENO);
+        dup2(null, STDOUT_FILENO);
+        dup2(null, STDERR_FILENO);
+        if (null > STDERR_FILENO)
+            close(null);
+    }
+    if (!s->ops) {
+        s->ops = xcalloc(IR_OP_COUNT, sizeof *s->ops);
+        exec_ops_init(s->ops);
+    }
+    case_info c;
+    session_case_with_tols(s, &c);
+    batch_options opt;
+    memset(&opt, 0, sizeof opt);
+    machine_options_init(&opt.ro.mopt);
+    opt.ro.mopt.profile = session_profile(s);
+    opt.ro.ops = s->ops;
+    opt.jobs = 1; /* the worker is itself the background */
+    batch b;
+    batch_init(&b, &c, &opt);
+    worker w = {fd, -1};
+    batch_eval_all(&b, worker_ready, &w);
+    if (w.first_bad >= 0 && b.passes[w.first_bad].status == BATCH_COMPARED) {
+        send_outputs(fd, &c, &opt.ro, w.first_bad);
+        if (w.first_bad > 0 && b.passes[w.first_bad - 1].status == BATCH_COMPARED)
+            send_outputs(fd, &c, &opt.ro, w.first_bad - 1);
+    }
+    write_text(fd, "D\n");
+    _exit(0); /* no atexit handlers, no stdio flushes: they are the front end's */
+}
+
+/* ---- the front end's side ---- */
+
+int session_validate_start(session *s)
+{
+    if (s->bg || !s->have_case || !session_get_bool(s, SETTING_AUTO_VALIDATE) || s->kase.npasses == 0)
+        return -1;
+    int p[2];
+    if (pipe(p) != 0)
+        return -1;
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(p[0]);
+        close(p[1]);
+        return -1;
+    }
+    if (pid == 0) {
+        close(p[0]);
+        worker_main(s, p[1]);
+    }
+    close(p[1]);
+    fcntl(p[0], F_SETFL, fcntl(p[0], F_GETFL) | O_NONBLOCK);
+    fcntl(p[0], F_SETFD, FD_CLOEXEC);
+    s->bg = xcalloc(1, sizeof *s->bg);
+    s->bg->pid = pid;
+    s->bg->fd = p[0];
+    s->bg->first_bad = -1;
+    session_mark_redraw(s, SESSION_REDRAW_STATUS);
+    return p[0];
+}
+
+int session_validate_fd(const session *s)
+{
+    return s->bg ? s->bg->fd : -1;
+}
+
+void session_validate_cancel(session *s)
+{
+    struct validate_bg *bg = s->bg;
+    if (!bg)
+        return;
+    if (!bg->done)
+        kill(bg->pid, SIGTERM);
+    close(bg->fd);
+    while (waitpid(bg->pid, NULL, 0) < 0 && errno == EINTR)
+        ;
+    if (!bg->complete)
+        session_printf(s, "Background validation stopped after %d of %zu passes.\n", bg->received,
+                       s->kase.npasses);
+    free(bg->buf);
+    free(bg);
+    s->bg = NULL;
+    session_mark_redraw(s, SESSION_REDRAW_STATUS);
+}
+
+int view_validation_progress(session *s, int *done, int *total)
+{
+    if (!s->bg)
+        return 0;
+    *done = s->bg->received;
+    *total = (int)s->kase.npasses;
+    return 1;
+}
+
+static void select_first_bad(session *s, int pass)
+{
+    const case_pass *p = &s->kase.passes[pass];
+    if (!s->run.active) {
+        s->cur_pass = pass;
+        s->list_line = 0;
+        session_mark_redraw(s, SESSION_REDRAW_ALL);
+    }
+    session_printf(s, "first failing pass: %d %s (bisect for the statement)\n", p->index, p->name);
+}
+
+static pass_result *fresh_result(session *s, int pass, int nout)
+{
+    if (!s->results)
+        s->results = xcalloc(s->kase.npasses, sizeof *s->results);
+    pass_result *r = &s->results[pass];
+    run_free_result(r);
+    r->nout = nout;
+    r->outputs = xcalloc(nout ? (size_t)nout : 1, sizeof *r->outputs);
+    r->max_abs_diff = xcalloc(nout ? (size_t)nout : 1, sizeof *r->max_abs_diff);
+    r->ok = xcalloc(nout ? (size_t)nout : 1, sizeof *r->ok);
+    return r;
+}
+
+void session_note_verdict(session *s, int pass, int failed, int same_as, int nout, const double *max_abs_diff,
+                          const int *ok)
+{
+    int nres = (int)s->kase.noutputs;
+    pass_result *r = fresh_result(s, pass, nres);
+    r->ran = 1;
+    r->background = 1;
+    r->same_as = same_as;
+    r->failed = failed;
+    for (int k = 0; k < nres; k++) {
+        r->max_abs_diff[k] = k < nout && !failed ? max_abs_diff[k] : NAN;
+        r->ok[k] = k < nout ? ok[k] : 0;
+    }
+    session_mark_redraw(s, SESSION_REDRAW_PASSES | SESSION_REDRAW_HEATMAP);
+}
+
+/* Parses one record at the start of the buffer; returns the bytes it took,
+ * 0 when it is not all there yet, -1 when the stream makes no sense. */
+static long parse_record(session *s, const char *b, size_t len)
+{
+    struct validate_bg *bg = s->bg;
+    const char *nl = memchr(b, '\n', len);
+    if (!nl)
+        return 0;
+    size_t used = (size_t)(nl - b) + 1;
+    if (b[0] == 'D') {
+        bg->done = bg->complete = 1;
+        return (long)used;
+    }
+    if (b[0] == 'P') {
+        int pass, status, ok, same_as, nout;
+        if (sscanf(b, "P %d %d %d %d %d", &pass, &status, &ok, &same_as, &nout) != 5 || pass < 0 ||
+            (size_t)pass >= s->kase.npasses || nout < 0 || nout > 4096)
+            return -1;
+        double mad[64];
+        int oks[64];
+        for (int k = 0; k < nout; k++) {
+            const char *l = b + used, *e = memchr(l, '\n', len - used);
+            if (!e)
+                return 0;
+            if (k < 64 && sscanf(l, "%la %d", &mad[k], &oks[k]) != 2)
+                return -1;
+            used += (size_t)(e - l) + 1;
+        }
+        session_note_verdict(s, pass, status != BATCH_COMPARED, same_as, nout < 64 ? nout : 64, mad, oks);
+        bg->received = pass + 1;
+        session_mark_redraw(s, SESSION_REDRAW_PASSES | SESSION_REDRAW_STATUS | SESSION_REDRAW_HEATMAP);
+        if (!ok && bg->first_bad < 0) {
+            bg->first_bad = pass;
+            select_first_bad(s, pass);
+        }
+        return (long)used;
+    }
+    if (b[0] == 'T') {
+        int pass, out, dt, ndim, n = 0;
+        if (sscanf(b, "T %d %d %d %d%n", &pass, &out, &dt, &ndim, &n) != 4 || ndim < 0 ||
+            ndim > TENSOR_MAX_DIMS || pass < 0 || (size_t)pass >= s->kase.npasses)
+            return -1;
+        int64_t shape[TENSOR_MAX_DIMS];
+        const char *p = b + n;
+        for (int d = 0; d < ndim; d++) {
+            long long v;
+            int m;
+            if (sscanf(p, " %lld%n", &v, &m) != 1 || v < 0)
+                return -1;
+            shape[d] = v;
+            p += m;
+        }
+        size_t nbytes;
+        if (sscanf(p, " %zu", &nbytes) != 1)
+            return -1;
+        if (len - used < nbytes)
+            return 0;
+        ptodb_status st;
+        tensor *t = tensor_zeros((dtype_id)dt, ndim, shape, &st);
+        if (!t)
+            return -1;
+        if (nbytes == (size_t)tensor_numel(t) * dtype_size(t->dtype))
+            memcpy(tensor_data(t), b + used, nbytes);
+        pass_result *r = s->results ? &s->results[pass] : NULL;
+        if (r && r->ran && out >= 0 && out < r->nout && !r->outputs[out]) {
+            tensor_copy_attrs(t, s->kase.outputs[out].t);
+            r->outputs[out] = t;
+        } else {
+            tensor_unref(t);
+        }
+        session_mark_redraw(s, SESSION_REDRAW_HEATMAP);
+        return (long)(used + nbytes);
+    }
+    return -1;
+}
+
+int session_validate_poll(session *s)
+{
+    struct validate_bg *bg = s->bg;
+    if (!bg)
+        return 0;
+    for (;;) {
+        if (bg->cap - bg->len < 65536) {
+            bg->cap = bg->cap * 2 + 65536;
+            bg->buf = xrealloc(bg->buf, bg->cap);
+        }
+        ssize_t n = read(bg->fd, bg->buf + bg->len, bg->cap - bg->len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            break; /* EAGAIN: nothing more for now */
+        if (n == 0) {
+            bg->done = 1; /* EOF: the worker ended */
+            break;
+        }
+        bg->len += (size_t)n;
+    }
+    size_t off = 0;
+    for (;;) {
+        long used = parse_record(s, bg->buf + off, bg->len - off);
+        if (used < 0) {
+            session_errorf(s, "background validation: the worker's stream is corrupt; stopped");
+            bg->done = 1;
+            break;
+        }
+        if (used == 0)
+            break;
+        off += (size_t)used;
+    }
+    memmove(bg->buf, bg->buf + off, bg->len - off);
+    bg->len -= off;
+    if (!bg->done)
+        return 1;
+    if (bg->first_bad < 0 && bg->received == (int)s->kase.npasses)
+        session_printf(s, "All %zu passes pass validation.\n", s->kase.npasses);
+    bg->received = (int)s->kase.npasses > bg->received ? bg->received : (int)s->kase.npasses;
+    session_validate_cancel(s);
+    return 0;
+}

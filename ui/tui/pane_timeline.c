@@ -1,0 +1,154 @@
+/* The timeline pane: a row per core (host, AIC, AIV0, AIV1) over statement
+ * time, from the engine's record of the run (view_timeline): what each core
+ * did in each column's steps, queue pushes and pops marked, the last step
+ * (the current point) under a caret. */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "tui.h"
+
+static const char *const core_label[4] = {"host", "AIC", "AIV0", "AIV1"};
+
+enum { LABEL = 6 };
+
+/* Steps a column for n events in w columns. */
+static uint64_t steps_per_column(const view_tl_event *ev, size_t n, int w)
+{
+    uint64_t span = ev[n - 1].step - ev[0].step + 1;
+    uint64_t per = (span + (uint64_t)w - 1) / (uint64_t)w;
+    return per ? per : 1;
+}
+
+int render_timeline(canvas *c, crect r, const view_tl_event *ev, size_t n, int current_core, int cursor_col,
+                    int cursor_core, uint64_t *per_out)
+{
+    canvas_fill(c, r, ' ', ST_NORMAL);
+    if (n == 0) {
+        canvas_message(c, r, "not running \xe2\x80\x94 run, then step: each core's statements show here");
+        return 0;
+    }
+    int w = r.w - LABEL;
+    if (w < 4 || r.h < 3)
+        return 0;
+    uint64_t first = ev[0].step, last = ev[n - 1].step;
+    uint64_t per = steps_per_column(ev, n, w);
+    if (per_out)
+        *per_out = per;
+    canvas_printf(c, r, 0, 0, ST_DIM, "steps %llu..%llu, %llu a column   = ran ~ blocked > push < pop . done",
+                  (unsigned long long)first, (unsigned long long)last, (unsigned long long)per);
+    int rows = r.h - 2 < 4 ? r.h - 2 : 4;
+    for (int core = 0; core < rows; core++) {
+        canvas_printf(c, r, 1 + core, 0, core == current_core ? ST_STOP : ST_NORMAL, "%-5s", core_label[core]);
+        canvas_put(c, r, 1 + core, LABEL - 1, 0x2502, ST_DIM);
+    }
+    /* Per core, the state carried from column to column: blocked until it
+     * runs again, done after its last return. */
+    int state[4] = {0, 0, 0, 0}; /* 0 idle, 1 blocked, 2 done */
+    size_t i = 0;
+    int lastcol = 0;
+    for (int col = 0; col < w && i < n; col++) {
+        uint64_t hi = first + (uint64_t)(col + 1) * per;
+        char glyph[4] = {0, 0, 0, 0};
+        while (i < n && ev[i].step < hi) {
+            const view_tl_event *e = &ev[i++];
+            if (e->core >= 4)
+                continue;
+            char g = e->kind == VIEW_TL_BLOCKED ? '~' : e->mark == 'p' ? '>' : e->mark == 'o' ? '<' : '=';
+            if (e->kind == VIEW_TL_DONE) {
+                state[e->core] = 2;
+                g = glyph[e->core] ? glyph[e->core] : '.';
+            } else {
+                state[e->core] = e->kind == VIEW_TL_BLOCKED;
+            }
+            /* marks win over plain runs, runs over waits */
+            char old = glyph[e->core];
+            if (!old || old == '~' || old == '.' || (old == '=' && (g == '>' || g == '<')))
+                glyph[e->core] = g;
+        }
+        for (int core = 0; core < rows; core++) {
+            char g = glyph[core] ? glyph[core] : state[core] == 1 ? '~' : state[core] == 2 ? '.' : ' ';
+            canvas_style st = g == '~' ? ST_BAD : g == '>' || g == '<' ? ST_CHANGED : g == '.' ? ST_DIM : ST_GOOD;
+            canvas_put(c, r, 1 + core, LABEL + col, (uint32_t)g, st);
+        }
+        lastcol = col;
+    }
+    /* The current point: the last step recorded. */
+    int y = 1 + rows;
+    if (y < r.h) {
+        canvas_put(c, r, y, LABEL + lastcol, '^', ST_STOP);
+        canvas_printf(c, r, y, 0, ST_DIM, "now");
+    }
+    if (cursor_core >= 0 && cursor_core < rows) {
+        int col = cursor_col < 0 || cursor_col > lastcol ? lastcol : cursor_col;
+        crect cell = {r.y + 1 + cursor_core, r.x + LABEL + col, 1, 1};
+        canvas_style_row(c, cell, 0, ST_CURSOR);
+    }
+    return lastcol + 1;
+}
+
+/* Where `core` was in column col (per steps a column): the line of its
+ * latest event up to the column's end (a core blocked since, where it
+ * waits), 0 when it had not run yet. */
+static int line_at(const view_tl_event *ev, size_t n, uint64_t per, int col, int core)
+{
+    uint64_t hi = ev[0].step + (uint64_t)(col + 1) * per;
+    int line = 0;
+    for (size_t i = 0; i < n && ev[i].step < hi; i++)
+        if (ev[i].core == core && ev[i].line > 0)
+            line = ev[i].line;
+    return line;
+}
+
+void pane_timeline_draw(tui *t, crect r, int focused)
+{
+    canvas_title(&t->cv, r, "Timeline (statement time across, a row per core)", focused);
+    crect body = {r.y + 1, r.x, r.h - 1, r.w};
+    const view_tl_event *ev;
+    size_t n = view_timeline(t->s, &ev);
+    view_location loc;
+    int core = view_stop_location(t->s, &loc) ? loc.core : -1;
+    render_timeline(&t->cv, body, ev, n, core, t->tl_col, focused ? t->tl_core : -1, NULL);
+}
+
+/* h l (Left Right) move along time, j k (Down Up) between cores; Enter
+ * shows that core's statement there: `list LINE,LINE` in the console and
+ * the source pane's cursor on it. */
+int pane_timeline_action(tui *t, int action)
+{
+    const view_tl_event *ev;
+    size_t n = view_timeline(t->s, &ev);
+    crect r = t->rect[PANE_TIMELINE];
+    int w = r.w - LABEL;
+    if (n == 0 || w < 4)
+        return 0;
+    uint64_t per = steps_per_column(ev, n, w);
+    int ncols = (int)((ev[n - 1].step - ev[0].step) / per) + 1;
+    if (t->tl_col < 0 || t->tl_col >= ncols)
+        t->tl_col = ncols - 1;
+    switch (action) {
+    case ACT_LEFT: t->tl_col = t->tl_col > 0 ? t->tl_col - 1 : 0; break;
+    case ACT_RIGHT: t->tl_col = t->tl_col + 1 < ncols ? t->tl_col + 1 : ncols - 1; break;
+    case ACT_DOWN: t->tl_core = t->tl_core < 3 ? t->tl_core + 1 : 3; break;
+    case ACT_UP: t->tl_core = t->tl_core > 0 ? t->tl_core - 1 : 0; break;
+    case ACT_SELECT: {
+        int line = line_at(ev, n, per, t->tl_col, t->tl_core);
+        if (!line)
+            return 1;
+        view_location loc;
+        int pass = view_stop_location(t->s, &loc) ? loc.pass : session_current_pass(t->s);
+        char cmd[64];
+        snprintf(cmd, sizeof cmd, "list %d,%d", line, line);
+        tui_execute(t, cmd);
+        if (t->src.pass == pass && t->member[PANE_SOURCE]) {
+            t->src.sc.cursor = line - 1;
+            t->dirty |= 1u << PANE_SOURCE;
+        }
+        return 1;
+    }
+    default: return 0;
+    }
+    t->dirty |= 1u << PANE_TIMELINE;
+    return 1;
+}
