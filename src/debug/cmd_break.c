@@ -149,6 +149,7 @@ static ptodb_status set_break(session *s, const char *args, int temporary)
         if (!*spec) {
             session_errorf(s, "break pass needs a pass name or /REGEX/.");
             predicate_free(cond);
+            free(cond_expr);
             return PTODB_ERR_USAGE;
         }
         tmp.kind = BP_PASS;
@@ -159,6 +160,7 @@ static ptodb_status set_break(session *s, const char *args, int temporary)
             if (regcomp(&tmp.re, re, REG_EXTENDED | REG_NOSUB) != 0) {
                 session_errorf(s, "Invalid regular expression %s.", spec);
                 predicate_free(cond);
+                free(cond_expr);
                 return PTODB_ERR_USAGE;
             }
             tmp.has_re = 1;
@@ -171,6 +173,7 @@ static ptodb_status set_break(session *s, const char *args, int temporary)
             if (!matches) {
                 session_errorf(s, "No pass matches \"%s\".  Try \"pass list\".", spec);
                 predicate_free(cond);
+                free(cond_expr);
                 return PTODB_ERR_USAGE;
             }
         }
@@ -182,6 +185,7 @@ static ptodb_status set_break(session *s, const char *args, int temporary)
         if (!s->run.active || !inspect_frame_get(s->run.m, s->run.core, s->run.level, &f)) {
             session_errorf(s, "No default breakpoint location: the program is not being run.");
             predicate_free(cond);
+            free(cond_expr);
             return PTODB_ERR_USAGE;
         }
         tmp.kind = BP_LINE;
@@ -191,6 +195,7 @@ static ptodb_status set_break(session *s, const char *args, int temporary)
         int line;
         if (parse_line_location(s, loc, pass, &pass, &line) != 0) {
             predicate_free(cond);
+            free(cond_expr);
             return PTODB_ERR_USAGE;
         }
         const char *src = session_pass_source(s, pass);
@@ -199,6 +204,7 @@ static ptodb_status set_break(session *s, const char *args, int temporary)
             session_errorf(s, "Line %d is out of range for \"%s\" (%d lines).", line,
                            session_file_name(s->kase.passes[pass].path), total);
             predicate_free(cond);
+            free(cond_expr);
             return PTODB_ERR_USAGE;
         }
         tmp.kind = BP_LINE;
@@ -209,6 +215,7 @@ static ptodb_status set_break(session *s, const char *args, int temporary)
             if (!isalnum((unsigned char)*p) && *p != '_') {
                 session_errorf(s, "Function \"%s\" not defined.", loc);
                 predicate_free(cond);
+                free(cond_expr);
                 return PTODB_ERR_USAGE;
             }
         }
@@ -216,6 +223,7 @@ static ptodb_status set_break(session *s, const char *args, int temporary)
             session_errorf(s, "A predicate needs a tensor: it applies to line, pass and watch "
                               "breakpoints, not to a function (an expression condition does).");
             predicate_free(cond);
+            free(cond_expr);
             return PTODB_ERR_USAGE;
         }
         tmp.kind = BP_FUNC;
