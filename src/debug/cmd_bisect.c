@@ -16,6 +16,7 @@
 #define CMD(id, name, aliases, kind, usage, help, longhelp) \
     ptodb_status cmd_##id(session *s, const char *args);
 #include "debug/commands.def"
+#include "debug/validate_bg_impl.h"
 #undef CMD
 
 /* The machine's poll: progress for the front end, which may raise

@@ -13,6 +13,8 @@
 #include "data/npy.h"
 #include "data/pt.h"
 #include "tensor/heatgrid.h"
+#include "debug/lookup.h"
+#include "debug/point.h"
 #include "debug/session_impl.h"
 #include "debug/tensor_fmt.h"
 #include "exec/compare.h"

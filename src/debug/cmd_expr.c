@@ -8,6 +8,7 @@
 
 #include "base/mem.h"
 #include "debug/expr.h"
+#include "debug/lookup.h"
 #include "debug/session_impl.h"
 #include "debug/tensor_fmt.h"
 #include "exec/inspect.h"

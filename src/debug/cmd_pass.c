@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/strbuf.h"
+#include "debug/point.h"
 #include "debug/session_impl.h"
 #include "exec/inspect.h"
 #include "base/textdiff.h"
@@ -25,20 +26,6 @@ ptodb_status cmd_OPEN(session *s, const char *args)
         return PTODB_ERR_USAGE;
     }
     return session_open(s, args, -1, -1);
-}
-
-/* The IR of pass i differs from pass i-1's (canonical text). -1 unknown. */
-int session_pass_ir_changed(session *s, int i)
-{
-    pass_state *p = &s->passes[i];
-    if (p->changed >= 0)
-        return p->changed;
-    if (i == 0)
-        return p->changed = 1;
-    pass_state *a = session_load_pass(s, i - 1), *b = session_load_pass(s, i);
-    if (!a->canonical || !b->canonical)
-        return -1;
-    return p->changed = strcmp(a->canonical, b->canonical) != 0;
 }
 
 static void show_current(session *s)

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "debug/expr.h"
+#include "debug/queue_track.h"
 #include "debug/session_impl.h"
 #include "exec/inspect.h"
 

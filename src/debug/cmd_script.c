@@ -7,6 +7,7 @@
 
 #include "base/strbuf.h"
 #include "debug/cmdtable.h"
+#include "debug/expr.h"
 #include "debug/session_impl.h"
 
 int session_match_setting(const char *text, const char **rest);

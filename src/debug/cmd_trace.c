@@ -14,6 +14,7 @@
 #define CMD(id, name, aliases, kind, usage, help, longhelp) \
     ptodb_status cmd_##id(session *s, const char *args);
 #include "debug/commands.def"
+#include "debug/validate_bg_impl.h"
 #undef CMD
 
 ptodb_status cmd_TRACE(session *s, const char *args)

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "base/mem.h"
+#include "debug/lookup.h"
 #include "debug/session_impl.h"
 #include "debug/tensor_fmt.h"
 #include "exec/compare.h"

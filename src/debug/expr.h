@@ -57,4 +57,10 @@ const tensor *expr_convenience_get(session *s, const char *name);
 /* Releases the history and the convenience variables. */
 void expr_free_all(session *s);
 
+/* Records t in the value history and prints "LEAD$N = value" as print
+ * does (cmd_expr.c); fmt is a print format letter or 0. */
+void print_recorded_value(session *s, const char *lead, tensor *t, char fmt);
+/* set var's assignments (cmd_expr.c), reached from `set`. */
+ptodb_status cmd_set_var(session *s, const char *args);
+
 #endif

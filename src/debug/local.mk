@@ -1,20 +1,21 @@
 # debug: the session, the command table and its handlers, rc files.
 src_libptodb_a_SOURCES += \
 	src/debug/commands.def src/debug/settings.def \
-	src/debug/session.h src/debug/session_impl.h src/debug/session.c \
+	src/debug/session.h src/debug/session_impl.h src/debug/session.c src/debug/script.h \
 	src/debug/cmdtable.h src/debug/cmdtable.c \
 	src/debug/cmd_script.c \
 	src/debug/rc.h src/debug/rc.c \
 	src/debug/complete.c \
-	src/debug/passes.c src/debug/cmd_pass.c \
+	src/debug/passes.h src/debug/passes.c src/debug/cmd_pass.c \
 	src/debug/view.h src/debug/view.c \
 	src/debug/tensor_fmt.h src/debug/tensor_fmt.c \
 	src/debug/predicate.h src/debug/predicate.c \
-	src/debug/run.c src/debug/cmd_run.c src/debug/cmd_break.c src/debug/cmd_data.c \
+	src/debug/run.h src/debug/run.c src/debug/lookup.h src/debug/lookup.c src/debug/cmd_run.c src/debug/cmd_break.c src/debug/cmd_data.c \
 	src/debug/breakpoint.h src/debug/breakpoint.c \
-	src/debug/expr.h src/debug/expr.c src/debug/cmd_expr.c src/debug/display.c \
-	src/debug/point.c src/debug/persist.c \
-	src/debug/cmd_bisect.c src/debug/validate_bg.c src/debug/cmd_trace.c src/debug/timeline.c src/debug/queue_track.c
+	src/debug/expr.h src/debug/expr.c src/debug/cmd_expr.c src/debug/display.h src/debug/display.c \
+	src/debug/point.h src/debug/point.c src/debug/persist.h src/debug/persist.c \
+	src/debug/cmd_bisect.c src/debug/validate_bg_impl.h src/debug/validate_bg.c src/debug/cmd_trace.c \
+	src/debug/timeline.h src/debug/timeline.c src/debug/queue_track.h src/debug/queue_track.c
 
 check_PROGRAMS += tests/unit/check_debug
 TESTS += tests/unit/check_debug

@@ -9,6 +9,8 @@
 
 #include "base/input_file.h"
 #include "base/mem.h"
+#include "debug/persist.h"
+#include "debug/point.h"
 #include "debug/session_impl.h"
 #include "ir/parse.h"
 #include "ir/print.h"
@@ -263,4 +265,18 @@ int session_find_pass(session *s, const char *spec)
     }
     session_errorf(s, "No pass named \"%s\".  Try \"pass list\".", spec);
     return -1;
+}
+
+/* The IR of pass i differs from pass i-1's (canonical text). -1 unknown. */
+int session_pass_ir_changed(session *s, int i)
+{
+    pass_state *p = &s->passes[i];
+    if (p->changed >= 0)
+        return p->changed;
+    if (i == 0)
+        return p->changed = 1;
+    pass_state *a = session_load_pass(s, i - 1), *b = session_load_pass(s, i);
+    if (!a->canonical || !b->canonical)
+        return -1;
+    return p->changed = strcmp(a->canonical, b->canonical) != 0;
 }

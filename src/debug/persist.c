@@ -29,6 +29,7 @@
 #include "base/mem.h"
 #include "base/mkdirs.h"
 #include "base/number.h"
+#include "debug/persist.h"
 #include "debug/session_impl.h"
 
 #define CMD(id, name, aliases, kind, usage, help, longhelp) \

@@ -6,6 +6,8 @@
 
 #include "base/mem.h"
 #include "base/strbuf.h"
+#include "debug/lookup.h"
+#include "debug/point.h"
 #include "debug/session_impl.h"
 #include "exec/inspect.h"
 #include "ir/lex.h"

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "base/mem.h"
+#include "debug/queue_track.h"
 #include "debug/session_impl.h"
 #include "exec/inspect.h"
 

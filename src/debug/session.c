@@ -1,5 +1,6 @@
 #include "debug/expr.h"
 #include "base/input_file.h"
+#include "debug/persist.h"
 #include "debug/session_impl.h"
 
 #include <ctype.h>

@@ -6,7 +6,9 @@
 #include <string.h>
 
 #include "base/mem.h"
+#include "debug/queue_track.h"
 #include "debug/session_impl.h"
+#include "debug/timeline.h"
 
 /* 'p' when line `line` of the pass's source pushes to a queue, 'o' when it
  * pops, else 0. */

@@ -24,6 +24,7 @@
 #include "base/mem.h"
 #include "batch/batch.h"
 #include "debug/session_impl.h"
+#include "debug/validate_bg_impl.h"
 #include "debug/view.h"
 
 struct validate_bg {

@@ -1,6 +1,7 @@
 /* The read side of the session for front ends (view.h): what is running
  * and where, the passes with their verdicts, breakpoint marks, heat grids,
  * cores, queues and displays. */
+#include "debug/lookup.h"
 #include "debug/view.h"
 
 #include <math.h>

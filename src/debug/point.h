@@ -1,0 +1,31 @@
+/* Program points across passes (point.c, docs/program-points.md). */
+#ifndef PTODB_DEBUG_POINT_H
+#define PTODB_DEBUG_POINT_H
+
+#include "base/status.h"
+#include "debug/run.h"
+#include "tensor/tensor.h"
+
+/* Moves a stopped run to the corresponding program point of another pass:
+ * the same function (or its outlined/split twin) and the statement with the
+ * same SSA base names and op, reached the same number of times. */
+ptodb_status run_seek_point(session *s, int pass);
+/* The tensor `name` of pass `pass` at the point corresponding to where the
+ * current run stopped (a side run, kept for the next call; the current run
+ * is untouched). The mapping is exact where the stop's function is
+ * unchanged in that pass (same core, call and statement count), otherwise
+ * by statement keys and said to be a guess. flags: POINT_SAY_MATCH prints
+ * which tensor was taken and how it was matched; POINT_QUIET_MISSING keeps
+ * "no such tensor there" quiet (NULL is returned all the same). */
+enum { POINT_SAY_MATCH = 1, POINT_QUIET_MISSING = 2 };
+tensor *session_tensor_in_pass(session *s, int pass, const char *name, int flags);
+/* Counts the arrivals of the cores that moved since the last count (the
+ * stepped one, and any whose innermost frame changed: a group start puts
+ * frames on several cores) at the statements they are now about to run.
+ * Every run, the user's and the side runs in other passes, counts this way,
+ * so equal counts name the same visit. stepped: a core id, or -1 at start. */
+void run_note_arrivals(run_state *r, int stepped);
+/* Ends the side run session_tensor_in_pass keeps. */
+void point_side_kill(session *s);
+
+#endif

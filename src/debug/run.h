@@ -1,0 +1,81 @@
+/* The program being debugged (run.c): one pass on the machine, its stops,
+ * and the per-pass table of finished runs every view reads. */
+#ifndef PTODB_DEBUG_RUN_H
+#define PTODB_DEBUG_RUN_H
+
+#include <stdint.h>
+
+#include "data/case.h"
+#include "debug/breakpoint.h"
+#include "debug/session.h"
+#include "debug/view.h"
+#include "exec/machine.h"
+#include "exec/program.h"
+
+/* A finished pass run, kept for verdicts, heat grids and diffs. */
+typedef struct pass_result {
+    int ran;            /* 1 once a run of the pass ended */
+    int failed;         /* the run raised (message printed) */
+    int nout;
+    tensor **outputs;   /* per case output (NULL when missing), one reference each */
+    double *max_abs_diff;
+    int *ok;
+    int background;     /* from the background validation: outputs only for the
+                           first failing pass and the one before it */
+    int same_as;        /* background: the earlier pass with the same file bytes, -1 */
+} pass_result;
+
+/* The program being debugged: one pass on the machine. */
+typedef struct run_state {
+    int active;          /* a machine exists (running or stopped) */
+    int pass;
+    xprogram *prog;
+    machine *m;
+    case_binding *binds;
+    size_t nbinds;
+    int core;            /* the core commands act on (exec_core_id) */
+    int level;           /* the selected frame on that core (0 innermost) */
+    int finished;        /* the pass ran to its end (validated) */
+    int failed;          /* it raised: only kill/run make sense */
+    int prev_depth[EXEC_NCORES];
+    int last_bp;         /* the breakpoint of the last stop, 0 none */
+    /* arrivals of each core at each statement (for `pass next` keeping the
+     * program point): open addressing on the statement pointer */
+    struct visit { const void *stmt; int core; uint32_t count; } *visits;
+    size_t nvisits, capvisits;
+    /* each core's innermost frame when arrivals were last counted */
+    int note_depth[EXEC_NCORES];
+    uint32_t note_activation[EXEC_NCORES];
+    uint64_t note_steps[EXEC_NCORES];
+    int user_modified;   /* set var changed a tensor: the verdict is not the pass's own */
+    /* the timeline of this run (view_timeline): one entry per machine step,
+     * the last RUN_TIMELINE_MAX kept */
+    view_tl_event *timeline; /* a ring: the oldest at ntimeline % cap once full */
+    struct queue_track *qtracks; /* queue_track.c: the producers of the items in flight */
+    size_t nqtracks;
+    size_t ntimeline, captimeline;
+    /* tensors written in place during the last step (write hook) */
+    const tensor **written;
+    size_t nwritten, capwritten;
+} run_state;
+
+/* run.c */
+void run_kill(session *s);
+void run_free_results(session *s);
+void run_free_result(pass_result *r);
+/* Starts pass i from its entry with fresh inputs; prints errors. */
+ptodb_status run_start(session *s, int pass);
+typedef enum { RUN_STEP, RUN_NEXT, RUN_FINISH, RUN_CONTINUE, RUN_UNTIL, RUN_UNTIL_NEXT } run_mode;
+/* Runs until the mode's stop condition, a breakpoint, the end or an error,
+ * then reports the stop. until_line: RUN_UNTIL's line in the running pass. */
+ptodb_status run_go(session *s, run_mode mode, long count, int until_line);
+/* `run` / `start`: starts pass and runs (or stops at its first statement). */
+ptodb_status run_begin(session *s, int pass, int stop_at_start);
+/* Prints the stop location: "[CORE] func at file:line" and the source line. */
+void run_print_location(session *s);
+/* "LINE<tab>text" of the running pass's file. */
+void run_print_source_line(session *s, int line);
+/* A new watchpoint starts from the value its name has now, if any. */
+void run_watch_prime(session *s, breakpoint *b);
+
+#endif

@@ -1,0 +1,35 @@
+/* User commands (define, document) and the nesting of `source`d files and
+ * user commands: what the command loop (session.c) keeps while it runs them. */
+#ifndef PTODB_DEBUG_SCRIPT_H
+#define PTODB_DEBUG_SCRIPT_H
+
+#include <stddef.h>
+
+#include "base/status.h"
+#include "debug/session.h"
+
+enum {
+    SESSION_MAX_SOURCE_DEPTH = 32, /* nested `source`/user commands */
+    SESSION_MAX_RESTARTS = 100,    /* `run`/`start` from breakpoint commands, in a row */
+    SESSION_MAX_USER_ARGS = 10
+};
+
+typedef struct user_cmd {
+    char *name;
+    char **lines;
+    size_t nlines;
+    char *doc; /* from `document`, or NULL */
+} user_cmd;
+
+typedef enum { COLLECT_NONE, COLLECT_DEFINE, COLLECT_DOCUMENT, COLLECT_COMMANDS } collect_kind;
+
+typedef struct script_frame {
+    const char *file; /* NULL for a user command */
+    int line;
+} script_frame;
+
+user_cmd *session_find_user_cmd(const session *s, const char *name, size_t len);
+/* Runs a user command's body with $argN/$argc substituted. */
+ptodb_status session_run_user_cmd(session *s, user_cmd *u, const char *args);
+
+#endif

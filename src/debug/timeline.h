@@ -1,0 +1,11 @@
+/* The run's timeline of steps (timeline.c), read by view_timeline. */
+#ifndef PTODB_DEBUG_TIMELINE_H
+#define PTODB_DEBUG_TIMELINE_H
+
+#include "debug/run.h"
+#include "exec/machine.h"
+
+/* Appends the step ev to the run's timeline (view.h's view_timeline). */
+void run_timeline_note(session *s, const exec_event *ev);
+
+#endif
