@@ -78,7 +78,7 @@ static void execute_interruptibly(session *s, const char *line)
 static void run_interactive(session *s)
 {
     char hist[PATH_MAX];
-    int have_hist = startup_history_path(hist, sizeof hist) == 0;
+    int have_hist = startup_history_path(hist, sizeof hist, s) == 0;
     rl_readline_name = "ptodb";
     rl_attempted_completion_function = complete;
     completion_session = s;

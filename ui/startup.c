@@ -10,12 +10,14 @@
 #include <unistd.h>
 
 #include "base/mkdirs.h"
+#include "base/path_within.h"
 #include "base/status.h"
 #include "data/case.h"
 #include "debug/rc.h"
 
-/* $XDG_STATE_HOME/ptodb (default ~/.local/state/ptodb); -1 without a home. */
-static int startup_state_dir(char *buf, size_t size, session *warn_to)
+/* $XDG_STATE_HOME/ptodb (default ~/.local/state/ptodb) as a path, nothing
+ * created yet; -1 without a usable home. */
+static int startup_state_path(char *buf, size_t size, session *warn_to)
 {
     /* XDG Base Directory: a relative XDG_STATE_HOME is invalid and must be
      * ignored (it would put the state in whatever folder ptodb runs from,
@@ -38,8 +40,23 @@ static int startup_state_dir(char *buf, size_t size, session *warn_to)
                           home);
         return -1;
     }
-    if (n <= 0 || (size_t)n >= size)
+    return n > 0 && (size_t)n < size ? 0 : -1;
+}
+
+/* The state folder at buf, created, when it is usable with s's case: never
+ * inside the case folder (ptodb writes nothing there, whatever the
+ * environment says), and writable. 0, or -1 with a warning to warn_to. */
+static int startup_state_ready(const char *buf, const session *s, session *warn_to)
+{
+    const char *root = session_case_root(s);
+    if (root && path_within(buf, root) != 0) {
+        if (warn_to)
+            session_warnf(warn_to,
+                          "warning: state folder %s is inside the case folder %s: breakpoints, displays and "
+                          "history are not saved",
+                          buf, root);
         return -1;
+    }
     if (mkdirs(buf) != 0 || access(buf, W_OK | X_OK) != 0) {
         if (warn_to)
             session_warnf(warn_to, "warning: state folder %s is not writable: breakpoints and displays are not saved",
@@ -89,12 +106,14 @@ session *startup_session_hooked(const ptodb_cli *cli, session_output_fn out, voi
      * save one, so one run's breakpoints never stop another. */
     char state[PATH_MAX];
     int persist = !cli->given[OPT_NX] && !cli->given[OPT_BATCH];
-    if (persist && startup_state_dir(state, sizeof state, s) == 0)
-        session_set_state_dir(s, state);
+    persist = persist && startup_state_path(state, sizeof state, s) == 0;
     if (cli->npaths == 1 && session_open(s, cli->paths[0], rtol, atol) != PTODB_OK) {
         session_free(s);
         return NULL;
     }
+    /* once the case is known: its folder may hold the state folder */
+    if (persist && startup_state_ready(state, s, s) == 0)
+        session_set_state_dir(s, state); /* restores the case's session */
     /* gdb's order: -x files and -ex commands as given, after the rc files. */
     for (int i = 0; i < cli->given[OPT_COMMAND_FILE] && !session_quit_requested(s); i++)
         session_source(s, cli->values[OPT_COMMAND_FILE][i]);
@@ -110,10 +129,10 @@ session *startup_session_hooked(const ptodb_cli *cli, session_output_fn out, voi
     return s;
 }
 
-int startup_history_path(char *buf, size_t size)
+int startup_history_path(char *buf, size_t size, const session *s)
 {
     char dir[PATH_MAX];
-    if (startup_state_dir(dir, sizeof dir, NULL) != 0)
+    if (startup_state_path(dir, sizeof dir, NULL) != 0 || startup_state_ready(dir, s, NULL) != 0)
         return -1; /* quietly: history is a convenience (the session warned) */
     int n = snprintf(buf, size, "%s/history", dir);
     if (n <= 0 || (size_t)n >= size)

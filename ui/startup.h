@@ -18,7 +18,8 @@ session *startup_session_hooked(const ptodb_cli *cli, session_output_fn out, voi
                                 session_command_hook hook, const char *const *hook_names, int *exit_status);
 
 /* $XDG_STATE_HOME/ptodb/history, default ~/.local/state/ptodb/history; the
- * folders are created. Returns 0 and fills buf, -1 without a home. */
-int startup_history_path(char *buf, size_t size);
+ * folders are created. Returns 0 and fills buf, -1 without a home or when
+ * the folder would be inside s's case folder. */
+int startup_history_path(char *buf, size_t size, const session *s);
 
 #endif

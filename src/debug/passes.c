@@ -113,6 +113,11 @@ int session_has_case(const session *s)
     return s->have_case;
 }
 
+const char *session_case_root(const session *s)
+{
+    return s->have_case ? s->kase.root : NULL;
+}
+
 int session_npasses(const session *s)
 {
     return s->have_case ? (int)s->kase.npasses : 0;

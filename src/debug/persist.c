@@ -28,6 +28,7 @@
 #include "base/input_file.h"
 #include "base/mem.h"
 #include "base/mkdirs.h"
+#include "base/path_within.h"
 #include "base/number.h"
 #include "debug/persist.h"
 #include "debug/session_impl.h"
@@ -41,6 +42,8 @@ void session_set_state_dir(session *s, const char *dir)
 {
     free(s->state_dir);
     s->state_dir = dir ? xstrdup(dir) : NULL;
+    if (s->state_dir && s->have_case)
+        session_autorestore(s);
 }
 
 static void write_script(session *s, strbuf *sb, int with_displays)
@@ -115,13 +118,12 @@ static int case_file(session *s, char *buf, size_t size, int create)
 {
     if (!s->state_dir || !s->have_case || !session_get_bool(s, SETTING_AUTOSAVE))
         return -1;
-    char root[PATH_MAX], state[PATH_MAX];
+    char root[PATH_MAX];
     if (!realpath(s->kase.root, root))
         return -1;
     /* ptodb never writes inside a case folder, even when told to keep its
-     * state there */
-    size_t rl = strlen(root);
-    if (realpath(s->state_dir, state) && strncmp(state, root, rl) == 0 && (state[rl] == '/' || !state[rl]))
+     * state there (`open` of a case that holds the state folder) */
+    if (path_within(s->state_dir, root) != 0)
         return -1;
     char dir[PATH_MAX];
     if (snprintf(dir, sizeof dir, "%s/sessions", s->state_dir) >= (int)sizeof dir)

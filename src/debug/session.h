@@ -60,6 +60,8 @@ void session_mark_redraw(session *s, unsigned bits);
  * cannot be used. rtol/atol < 0 mean "not given on the command line". */
 ptodb_status session_open(session *s, const char *path, double rtol, double atol);
 int session_has_case(const session *s);
+/* The open case's folder (data/, passes_dump/ ...), or NULL. */
+const char *session_case_root(const session *s);
 int session_npasses(const session *s);
 int session_current_pass(const session *s);
 /* "22_after_ExpandMixedKernel" of pass i, or NULL. */
@@ -68,7 +70,8 @@ const char *session_pass_stem(const session *s, int i);
 const char *session_pass_source(session *s, int i);
 
 /* Where per-case session files live (the front end passes
- * $XDG_STATE_HOME/ptodb); NULL disables saving and restoring. */
+ * $XDG_STATE_HOME/ptodb); NULL disables saving and restoring. With a case
+ * open, its saved session is restored now. */
 void session_set_state_dir(session *s, const char *dir);
 /* Writes the breakpoints (and the displays when with_displays) as a command
  * script. Returns ERR_IO with a message printed on failure. */

@@ -26,6 +26,21 @@ after=$(cd "$case_dir" && find . | sort)
 expect_eq "nothing written inside the case folder" "$before" "$after"
 expect_contains "relative XDG_STATE_HOME is refused" "XDG_STATE_HOME=state is not an absolute path: ignored" "$out"
 
+# absolute XDG_STATE_HOME inside the case (through a link, folders still
+# missing): refused before anything is created, nothing restored or saved
+ln -s "$case_dir" "$tmp/caselink"
+for state in "$case_dir/state" "$tmp/caselink/deeper/state"; do
+    out=$(HOME="$tmp/home" XDG_CONFIG_HOME="$tmp/config" XDG_STATE_HOME="$state" "$PTODB" --nw "$case_dir" 2>&1 <<'CMDS'
+break 10
+display x
+quit
+CMDS
+)
+    after=$(cd "$case_dir" && find . | sort)
+    expect_eq "XDG_STATE_HOME=$state: nothing written inside the case folder" "$before" "$after"
+    expect_contains "XDG_STATE_HOME=$state is refused" "warning: state folder $state/ptodb is inside the case folder" "$out"
+done
+
 # --save-outputs
 for mode in --run --batch; do
     run_ptodb $mode "$case_dir" --save-outputs "$tmp/nonexistent/dir" -j1

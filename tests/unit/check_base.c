@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "base/atomic_file.h"
 #include "base/diag.h"
@@ -14,6 +15,7 @@
 #include "base/mem.h"
 #include "base/mkdirs.h"
 #include "base/number.h"
+#include "base/path_within.h"
 #include "base/status.h"
 #include "base/strbuf.h"
 #include "base/xmlesc.h"
@@ -219,6 +221,38 @@ START_TEST(test_parse_numbers)
 }
 END_TEST
 
+START_TEST(test_path_within)
+{
+    char tmpl[] = "/tmp/ptodb-within-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(tmpl));
+    char casedir[PATH_MAX], other[PATH_MAX], link[PATH_MAX], p[PATH_MAX * 2];
+    snprintf(casedir, sizeof casedir, "%s/case", tmpl);
+    snprintf(other, sizeof other, "%s/casex", tmpl);
+    snprintf(link, sizeof link, "%s/link", tmpl);
+    ck_assert_int_eq(mkdir(casedir, 0700), 0);
+    ck_assert_int_eq(mkdir(other, 0700), 0);
+    ck_assert_int_eq(symlink(casedir, link), 0);
+    ck_assert_int_eq(path_within(casedir, casedir), 1);
+    snprintf(p, sizeof p, "%s/state/ptodb", casedir); /* missing folders below */
+    ck_assert_int_eq(path_within(p, casedir), 1);
+    snprintf(p, sizeof p, "%s/state/ptodb", link); /* through a link */
+    ck_assert_int_eq(path_within(p, casedir), 1);
+    snprintf(p, sizeof p, "%s/./x/../../case/s", other); /* existing part resolved */
+    ck_assert_int_eq(path_within(p, casedir), 1);
+    snprintf(p, sizeof p, "%s/state", other); /* a sibling with the same prefix */
+    ck_assert_int_eq(path_within(p, casedir), 0);
+    snprintf(p, sizeof p, "%s/missing/../case/s", tmpl); /* ".." after a missing part: cannot judge */
+    ck_assert_int_eq(path_within(p, casedir), 1);
+    ck_assert_int_eq(path_within("/nonexistent-ptodb/x", casedir), 0);
+    ck_assert_int_eq(path_within(p, "/nonexistent-ptodb-dir"), -1);
+    ck_assert_int_eq(path_within(p, "/"), 1);
+    unlink(link);
+    rmdir(other);
+    rmdir(casedir);
+    rmdir(tmpl);
+}
+END_TEST
+
 START_TEST(test_input_and_atomic_files)
 {
     char dir[] = "/tmp/ptodb_check_files_XXXXXX";
@@ -274,6 +308,7 @@ static Suite *base_suite(void)
     tcase_add_test(tc, test_xml_escape);
     tcase_add_test(tc, test_parse_numbers);
     tcase_add_test(tc, test_input_and_atomic_files);
+    tcase_add_test(tc, test_path_within);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -212,7 +212,7 @@ void tui_cmdline_init(tui *t)
     rl_completion_display_matches_hook = show_matches;
     using_history();
     char hist[PATH_MAX];
-    if (!t->headless && startup_history_path(hist, sizeof hist) == 0)
+    if (!t->headless && startup_history_path(hist, sizeof hist, t->s) == 0)
         read_history(hist);
     stifle_history((int)session_get_int(t->s, SETTING_HISTORY_SIZE));
     rl_callback_handler_install(normal_prompt(t), line_handler);
@@ -221,7 +221,7 @@ void tui_cmdline_init(tui *t)
 void tui_cmdline_save(tui *t)
 {
     char hist[PATH_MAX];
-    if (!t->headless && startup_history_path(hist, sizeof hist) == 0) {
+    if (!t->headless && startup_history_path(hist, sizeof hist, t->s) == 0) {
         stifle_history((int)session_get_int(t->s, SETTING_HISTORY_SIZE));
         write_history(hist);
     }
