@@ -204,7 +204,7 @@ static int run_one(const case_info *c, size_t i, const runpass_options *ro, cons
         if (!r.all_pass)
             failed |= RUN_FAILED;
     } else {
-        strbuf_printf(out, "%s%s\n", r.status == RUNPASS_ERROR ? "error: " : "", r.message);
+        strbuf_printf(out, "%s%s\n", r.status == RUNPASS_ERROR ? diag_error_prefix(r.message) : "", r.message);
         failed |= RUN_FAILED;
     }
     if (ro->race_runs > 0 && race_check(c, i, ro, &r, ro->race_runs, out))

@@ -153,3 +153,14 @@ char *diag_sink_error_text(const diag_sink *sink)
         strbuf_puts(&sb, "error");
     return strbuf_detach(&sb);
 }
+
+const char *diag_error_prefix(const char *message)
+{
+    if (!message)
+        return "error: ";
+    if (strncmp(message, "error: ", 7) == 0)
+        return "";
+    const char *nl = strchr(message, '\n');
+    const char *hit = strstr(message, ": error: ");
+    return hit && (!nl || hit < nl) ? "" : "error: ";
+}

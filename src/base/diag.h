@@ -58,5 +58,8 @@ char *diag_sink_error_text(const diag_sink *sink);
 char *diag_format(const diag *d);
 
 const char *diag_severity_name(diag_severity sev);
+/* "error: " to put before an error message that does not already say it
+ * is one ("FILE: error: ..." or "error: ..." in its first line), else "". */
+const char *diag_error_prefix(const char *message);
 
 #endif

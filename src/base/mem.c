@@ -29,11 +29,79 @@ void ptodb_fatal(const char *fmt, ...)
     exit(2);
 }
 
+/* ---- contexts named by allocation failures ----------------------------- */
+
+enum { MEM_WHERE_MAX = 16 };
+typedef struct where_entry {
+    const char *verb;
+    const char *path;
+    mem_where_fn fn;
+    const void *ctx;
+    int used;
+} where_entry;
+static _Thread_local where_entry where_stack[MEM_WHERE_MAX];
+static _Thread_local int where_depth;
+
+static int where_push(where_entry e)
+{
+    if (where_depth >= MEM_WHERE_MAX)
+        return -1;
+    e.used = 1;
+    where_stack[where_depth] = e;
+    return where_depth++;
+}
+
+int mem_where_push(const char *verb, const char *path)
+{
+    return where_push((where_entry){.verb = verb, .path = path});
+}
+
+int mem_where_push_fn(mem_where_fn fn, const void *ctx)
+{
+    return where_push((where_entry){.fn = fn, .ctx = ctx});
+}
+
+void mem_where_pop(int token)
+{
+    if (token < 0 || token >= where_depth)
+        return;
+    where_stack[token].used = 0;
+    while (where_depth > 0 && !where_stack[where_depth - 1].used)
+        where_depth--;
+}
+
+void mem_where_text(char *buf, size_t size)
+{
+    if (!size)
+        return;
+    buf[0] = '\0';
+    for (int i = where_depth - 1; i >= 0; i--) {
+        const where_entry *e = &where_stack[i];
+        if (!e->used)
+            continue;
+        if (e->fn)
+            e->fn(e->ctx, buf, size);
+        else
+            snprintf(buf, size, "%s %s", e->verb, e->path);
+        return;
+    }
+}
+
+static void out_of_memory(const char *what, size_t count, size_t size)
+{
+    char where[512];
+    mem_where_text(where, sizeof where);
+    if (count)
+        ptodb_fatal("out of memory %s %zu x %zu bytes%s%s%s", what, count, size, *where ? " (while " : "", where,
+                    *where ? ")" : "");
+    ptodb_fatal("out of memory %s %zu bytes%s%s%s", what, size, *where ? " (while " : "", where, *where ? ")" : "");
+}
+
 void *xmalloc(size_t size)
 {
     void *p = malloc(size ? size : 1);
     if (!p)
-        ptodb_fatal("out of memory allocating %zu bytes", size);
+        out_of_memory("allocating", 0, size);
     return p;
 }
 
@@ -41,7 +109,7 @@ void *xcalloc(size_t count, size_t size)
 {
     void *p = calloc(count ? count : 1, size ? size : 1);
     if (!p)
-        ptodb_fatal("out of memory allocating %zu x %zu bytes", count, size);
+        out_of_memory("allocating", count, size);
     return p;
 }
 
@@ -49,7 +117,7 @@ void *xrealloc(void *ptr, size_t size)
 {
     void *p = realloc(ptr, size ? size : 1);
     if (!p)
-        ptodb_fatal("out of memory reallocating %zu bytes", size);
+        out_of_memory("reallocating", 0, size);
     return p;
 }
 

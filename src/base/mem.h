@@ -16,6 +16,19 @@ char *xstrndup(const char *s, size_t n);
 typedef void (*ptodb_fatal_hook)(void);
 /* Registers a function run before ptodb dies of an unrecoverable error. */
 void ptodb_set_fatal_hook(ptodb_fatal_hook hook);
+/* What ptodb is working on, named by the line an allocation failure
+ * prints ("out of memory allocating N bytes (while loading data/in/x.pt)").
+ * Contexts nest per thread; the innermost is named. A context is a verb and
+ * a path, or a function that writes the phrase (a running machine names its
+ * statement). mem_where_push* return a token for mem_where_pop; contexts
+ * beyond a small depth are not recorded (their pop is a no-op). */
+typedef void (*mem_where_fn)(const void *ctx, char *buf, size_t size);
+int mem_where_push(const char *verb, const char *path);
+int mem_where_push_fn(mem_where_fn fn, const void *ctx);
+void mem_where_pop(int token);
+/* The innermost context's phrase ("loading x.pt"), or "" when none. */
+void mem_where_text(char *buf, size_t size);
+
 /* Prints "ptodb: fatal: MESSAGE" after running the hook, exits with 2. */
 void ptodb_fatal(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
 

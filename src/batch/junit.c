@@ -2,6 +2,7 @@
 
 #include <string.h>
 
+#include "base/diag.h"
 #include "base/xmlesc.h"
 
 /* Seconds as JUnit's SUREFIRE_TIME pattern takes them (at most 3 decimals). */
@@ -117,7 +118,7 @@ static void pass_cases(strbuf *out, const json_value *kase, const json_value *p,
             sc->skipped++;
         } else {
             strbuf text = STRBUF_INIT;
-            strbuf_printf(&text, "%s%s", strcmp(status, "error") == 0 ? "error: " : "", message ? message : "");
+            strbuf_printf(&text, "%s%s", strcmp(status, "error") == 0 ? diag_error_prefix(message) : "", message ? message : "");
             outcome(out, "error", strcmp(status, "ref_fail") == 0 ? "ref_fail" : "error", strbuf_str(&text));
             strbuf_free(&text);
             sc->errors++;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/diag.h"
 #include "base/fdio.h"
 #include "base/textdiff.h"
 
@@ -82,7 +83,7 @@ void report_pass(const batch *b, size_t i, int metrics, int heatmap, strbuf *out
         return;
     }
     if (p->status != BATCH_COMPARED) {
-        strbuf_printf(out, "%s%s\n", p->status == BATCH_ERROR ? "error: " : "", p->message ? p->message : "");
+        strbuf_printf(out, "%s%s\n", p->status == BATCH_ERROR ? diag_error_prefix(p->message) : "", p->message ? p->message : "");
         return;
     }
     if (p->ref_note)

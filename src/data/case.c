@@ -483,7 +483,7 @@ static ptodb_status locate(const char *path, case_info *c, int *single, const ch
     return PTODB_OK;
 }
 
-ptodb_status case_open(const char *path, const case_options *opt, case_info *c, diag_sink *sink)
+static ptodb_status case_open_folder(const char *path, const case_options *opt, case_info *c, diag_sink *sink)
 {
     memset(c, 0, sizeof *c);
     tol_set(&c->rtol, CASE_DEFAULT_RTOL, CASE_TOL_DEFAULT, "PyPTO validate default");
@@ -548,6 +548,14 @@ ptodb_status case_open(const char *path, const case_options *opt, case_info *c, 
     output_tolerances(c, have_manifest ? &m : NULL, opt);
     if (have_manifest)
         manifest_free(&m);
+    return st;
+}
+
+ptodb_status case_open(const char *path, const case_options *opt, case_info *c, diag_sink *sink)
+{
+    int where = mem_where_push("opening the case", path);
+    ptodb_status st = case_open_folder(path, opt, c, sink);
+    mem_where_pop(where);
     return st;
 }
 

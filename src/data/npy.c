@@ -182,7 +182,7 @@ static void swap_bytes(unsigned char *p, size_t n, size_t es)
         }
 }
 
-ptodb_status npy_load(const char *path, dtype_id hint, tensor **out, diag_sink *sink)
+static ptodb_status npy_load_file(const char *path, dtype_id hint, tensor **out, diag_sink *sink)
 {
     *out = NULL;
     mapfile *m;
@@ -287,6 +287,14 @@ ptodb_status npy_load(const char *path, dtype_id hint, tensor **out, diag_sink *
 done:
     mapfile_unref(m);
     return st;
+}
+
+ptodb_status npy_load(const char *path, dtype_id hint, tensor **out, diag_sink *sink)
+{
+    int where = mem_where_push("loading", path);
+    ptodb_status result = npy_load_file(path, hint, out, sink);
+    mem_where_pop(where);
+    return result;
 }
 
 static const char *npy_descr(dtype_id dt)

@@ -322,7 +322,7 @@ static ptodb_status pt_finish(pt_ctx *ctx, pt_file *out, ptodb_status st)
     return st;
 }
 
-ptodb_status pt_load(const char *path, pt_file *out, diag_sink *sink)
+static ptodb_status pt_load_file(const char *path, pt_file *out, diag_sink *sink)
 {
     memset(out, 0, sizeof *out);
     pt_ctx ctx = {.path = path, .sink = sink};
@@ -330,6 +330,14 @@ ptodb_status pt_load(const char *path, pt_file *out, diag_sink *sink)
     if (st != PTODB_OK)
         return st;
     return pt_finish(&ctx, out, pt_run(&ctx, out));
+}
+
+ptodb_status pt_load(const char *path, pt_file *out, diag_sink *sink)
+{
+    int where = mem_where_push("loading", path);
+    ptodb_status result = pt_load_file(path, out, sink);
+    mem_where_pop(where);
+    return result;
 }
 
 ptodb_status pt_load_mem(const unsigned char *data, size_t size, const char *path, pt_file *out,

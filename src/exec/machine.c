@@ -28,6 +28,23 @@ void machine_options_init(machine_options *o)
     o->slot_depth = 0;
 }
 
+static const ir_span *inst_span(const xinst *in);
+
+/* Names the statement being executed when an allocation fails. */
+static void machine_where(const void *ctx, char *buf, size_t size)
+{
+    const machine *m = ctx;
+    const core *c = m->running;
+    if (!c || c->depth <= 0) {
+        snprintf(buf, size, "running %s", m->p->path);
+        return;
+    }
+    const xframe *f = &c->frames[c->depth - 1];
+    const ir_span *sp = inst_span(&f->fn->code[f->pc]);
+    snprintf(buf, size, "running %s:%u:%u in %s on %s", m->p->path, sp ? sp->line : 0, sp ? sp->col : 0,
+             f->fn->name, core_names[c->id]);
+}
+
 machine *machine_new(const xprogram *p, const machine_options *o)
 {
     machine *m = xcalloc(1, sizeof *m);
@@ -52,6 +69,7 @@ machine *machine_new(const xprogram *p, const machine_options *o)
         c->ctx.core = c;
         c->ctx.profile = m->opt.profile;
     }
+    m->where_token = mem_where_push_fn(machine_where, m);
     return m;
 }
 
@@ -89,6 +107,7 @@ void machine_free(machine *m)
     xrt_free(&m->global_rt);
     xrt_free(&m->grp.rt);
     strbuf_free(&m->error);
+    mem_where_pop(m->where_token);
     free(m);
 }
 
@@ -1070,7 +1089,9 @@ static ptodb_status step_core(machine *m, core *c, exec_event *ev)
 {
     if (c->state == CORE_BLOCKED)
         c->state = CORE_READY;
+    m->running = c;
     ptodb_status st = core_exec(m, c, ev);
+    m->running = NULL;
     m->steps++;
     if (st == PTODB_BLOCKED) {
         c->state = CORE_BLOCKED;

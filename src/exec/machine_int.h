@@ -101,6 +101,8 @@ struct machine {
     double deadline;      /* CLOCK_MONOTONIC seconds (opt.time_limit > 0) */
     uint64_t block_seq;
     uint64_t rng;
+    const core *running;  /* the core executing a statement, for mem_where */
+    int where_token;      /* mem_where_push_fn's */
     machine_write_hook hook;
     void *hook_ud;
     value scratch_none;

@@ -2147,7 +2147,7 @@ ir_module *ir_parse(const char *path, const char *src, size_t len, diag_sink *si
     return m;
 }
 
-ir_module *ir_parse_file(const char *path, diag_sink *sink, ptodb_status *status)
+static ir_module *parse_file_text(const char *path, diag_sink *sink, ptodb_status *status)
 {
     char why[300];
     size_t len;
@@ -2160,6 +2160,14 @@ ir_module *ir_parse_file(const char *path, diag_sink *sink, ptodb_status *status
     ir_module *m = ir_parse(path, text, len, sink, status);
     free(text);
     return m;
+}
+
+ir_module *ir_parse_file(const char *path, diag_sink *sink, ptodb_status *status)
+{
+    int where = mem_where_push("parsing", path);
+    ir_module *result = parse_file_text(path, sink, status);
+    mem_where_pop(where);
+    return result;
 }
 
 void ir_module_free(ir_module *m)

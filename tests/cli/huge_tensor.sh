@@ -58,6 +58,9 @@ if [ "$(cat /proc/sys/vm/overcommit_memory 2>/dev/null || echo 0)" != 1 ]; then
     [ "$rc" -ne 0 ] || fail "--batch with 8T: exit 0"
     expect_contains "--batch names the file of the failed allocation" \
         "$tmp/in/data/in/a.pt: error: cannot allocate 4000000000000 bytes for the working copy of 'a'" "$out$err"
+    case "$out$err" in
+    *"error: $tmp/in/data/in/a.pt: error:"*) fail "--batch with 8T: the error line says error twice" ;;
+    esac
 fi
 
 # Bad limits are refused with the accepted range.

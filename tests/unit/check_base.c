@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "base/atomic_file.h"
@@ -253,6 +254,65 @@ START_TEST(test_path_within)
 }
 END_TEST
 
+/* What an allocation failure names: the innermost context, per the stack. */
+static void where_stub(const void *ctx, char *buf, size_t size)
+{
+    snprintf(buf, size, "running %s", (const char *)ctx);
+}
+
+START_TEST(test_mem_where)
+{
+    char buf[128];
+    mem_where_text(buf, sizeof buf);
+    ck_assert_str_eq(buf, "");
+    int a = mem_where_push("loading", "data/in/x.pt");
+    mem_where_text(buf, sizeof buf);
+    ck_assert_str_eq(buf, "loading data/in/x.pt");
+    int b = mem_where_push_fn(where_stub, "p.py:3:5");
+    mem_where_text(buf, sizeof buf);
+    ck_assert_str_eq(buf, "running p.py:3:5");
+    mem_where_pop(a); /* out of order: b stays innermost */
+    mem_where_text(buf, sizeof buf);
+    ck_assert_str_eq(buf, "running p.py:3:5");
+    mem_where_pop(b);
+    mem_where_text(buf, sizeof buf);
+    ck_assert_str_eq(buf, "");
+    int tokens[40];
+    for (int i = 0; i < 40; i++) /* past the depth: not recorded, pops harmless */
+        tokens[i] = mem_where_push("parsing", "deep.py");
+    for (int i = 39; i >= 0; i--)
+        mem_where_pop(tokens[i]);
+    mem_where_text(buf, sizeof buf);
+    ck_assert_str_eq(buf, "");
+#if !defined(__SANITIZE_ADDRESS__)
+    /* the fatal line names the context (ASan aborts on such a request
+     * instead of returning NULL, so only the plain build checks this) */
+    int fds[2];
+    ck_assert_int_eq(pipe(fds), 0);
+    pid_t pid = fork();
+    if (pid == 0) {
+        dup2(fds[1], 2);
+        mem_where_push("loading", "data/in/huge.pt");
+        volatile size_t huge = SIZE_MAX / 2;
+        xmalloc(huge);
+        _exit(0);
+    }
+    close(fds[1]);
+    char err[512] = {0};
+    size_t n = 0;
+    ssize_t k;
+    while (n < sizeof err - 1 && (k = read(fds[0], err + n, sizeof err - 1 - n)) > 0)
+        n += (size_t)k;
+    close(fds[0]);
+    int status;
+    waitpid(pid, &status, 0);
+    ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 2);
+    ck_assert_msg(strstr(err, "out of memory allocating") && strstr(err, "(while loading data/in/huge.pt)"),
+                  "fatal line: %s", err);
+#endif
+}
+END_TEST
+
 START_TEST(test_input_and_atomic_files)
 {
     char dir[] = "/tmp/ptodb_check_files_XXXXXX";
@@ -309,6 +369,7 @@ static Suite *base_suite(void)
     tcase_add_test(tc, test_parse_numbers);
     tcase_add_test(tc, test_input_and_atomic_files);
     tcase_add_test(tc, test_path_within);
+    tcase_add_test(tc, test_mem_where);
     suite_add_tcase(s, tc);
     return s;
 }
