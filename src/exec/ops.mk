@@ -80,3 +80,17 @@ tests_unit_check_ops_isa_SOURCES = tests/unit/check_ops_isa.c \
 	tests/unit/exec_ctx_stub.c tests/unit/check_ops_util.h
 tests_unit_check_ops_isa_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_ops_isa_LDADD = $(OPS_TEST_LDADD)
+
+check_PROGRAMS += tests/unit/check_ops_gather_random
+TESTS += tests/unit/check_ops_gather_random
+tests_unit_check_ops_gather_random_SOURCES = tests/unit/check_ops_gather_random.c \
+	tests/unit/exec_ctx_stub.c tests/unit/check_ops_util.h
+tests_unit_check_ops_gather_random_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_ops_gather_random_LDADD = $(OPS_TEST_LDADD)
+
+check_PROGRAMS += tests/unit/check_ops_array
+TESTS += tests/unit/check_ops_array
+tests_unit_check_ops_array_SOURCES = tests/unit/check_ops_array.c \
+	tests/unit/exec_ctx_stub.c tests/unit/check_ops_util.h
+tests_unit_check_ops_array_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_ops_array_LDADD = $(OPS_TEST_LDADD)
