@@ -116,6 +116,11 @@ ptodb_status exec_fail(exec_ctx *ctx, ptodb_status st, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* Tells the machine that an op mutated t in place. */
 void exec_note_write(exec_ctx *ctx, tensor *t);
+/* Tells the machine that the op just ran by its definition where REF
+ * raises at run time (tile.maximums with a Scalar variable holding a
+ * Python number): REF cannot run the file. The machine keeps the first
+ * such message with the op's location (machine_ref_note). */
+void exec_note_ref_cannot_run(exec_ctx *ctx, const char *msg);
 exec_profile_id exec_profile(const exec_ctx *ctx);
 /* The current core's lane (tile.get_subblock_idx): 0 for AIC, host and lane 0. */
 int exec_lane(const exec_ctx *ctx);

@@ -183,6 +183,12 @@ void runpass_file(const char *path, const case_info *c, const runpass_options *o
     run.ref_note = NULL;
     ptodb_status st = machine_run(run.m);
     r->steps = machine_steps(run.m);
+    if (!r->ref_note && machine_ref_note(run.m)) {
+        /* found at run time: REF raises where ptodb ran the op by definition */
+        strbuf nb = STRBUF_INIT;
+        strbuf_printf(&nb, "%s:%s", path, machine_ref_note(run.m));
+        r->ref_note = strbuf_detach(&nb);
+    }
     if (st != PTODB_OK) {
         fail(r, machine_error_is_ref(run.m) ? RUNPASS_REF_FAIL : RUNPASS_ERROR, xstrdup(machine_error(run.m)));
         goto out;

@@ -60,4 +60,20 @@ run_ptodb --nw --nx -ex "break $((line + 1))" -ex run -ex 'print r__tile[1, 259]
 expect_contains "random value" "3586392992" "$out"
 expect_contains "array element" '= 7' "$out"
 expect_contains "gather_compare count" "[64, 64, 64]" "$out"
+# tile.maximums with a Scalar variable holding a Python number: REF raises
+# the same TypeError at run time; ptodb runs it by definition, notes it at
+# the call, and --strict-ref counts it as failing.
+v="$work/mlp2/passes_dump/11_after_ConvertTensorToTileOps.py"
+grep -q 'pl.tile.rsqrt(t__tile_3)' "$v" || fail "examples/mlp changed: no rsqrt line in $v"
+sed '/pl\.tile\.rsqrt(t__tile_3)/a\
+        lo__ssa: pl.Scalar[pl.FP32] = 0.0\
+        clamped__tile: pl.Tile[[1, 16], pl.FP32, pl.Mem.Vec] = pl.tile.maximums(t__tile_3, lo__ssa)' "$v" >"$work/p.py"
+mv "$work/p.py" "$v"
+run_ptodb --run "$v"
+expect_eq "maximums variable --run exit" 0 "$rc"
+expect_contains "maximums variable note" "note: REF cannot run this file ($v:19:64: TypeError: maximum(): argument 'other' (position 2) must be Tensor, not float); ptodb ran it and compares with golden" "$out"
+expect_contains "maximums variable verdict" "validate tensor: 'out', max_abs_diff: 0.000000e+00, pass: True" "$out"
+run_ptodb --run "$v" --strict-ref
+expect_eq "maximums variable --strict-ref exit" 1 "$rc"
+expect_contains "maximums variable strict" "FAIL (--strict-ref): REF cannot run this file ($v:19:64: TypeError" "$out"
 exit 0
