@@ -1,7 +1,9 @@
 # Op families (src/exec/ops_*.c are listed in local.mk): their shared
 # kernels, unit tests and the test-only exec_ctx stub.
 src_libptodb_a_SOURCES += \
-	src/exec/kernel_util.c src/exec/kernel_util.h \
+	src/exec/kernel_util.h src/exec/kernel_walk.h \
+	src/exec/kernel_args.c src/exec/kernel_dtype.c src/exec/kernel_shape.c \
+	src/exec/kernel_copy.c src/exec/kernel_element.c src/exec/kernel_elementwise.c \
 	src/exec/kernel_matmul.c src/exec/kernel_matmul.h \
 	src/exec/kernel_matmul_avx512.c src/exec/kernel_matmul_avx512.h
 
