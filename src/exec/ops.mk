@@ -96,3 +96,10 @@ tests_unit_check_ops_array_SOURCES = tests/unit/check_ops_array.c \
 	tests/unit/exec_ctx_stub.c tests/unit/check_ops_util.h
 tests_unit_check_ops_array_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_ops_array_LDADD = $(OPS_TEST_LDADD)
+
+check_PROGRAMS += tests/unit/check_scalar
+TESTS += tests/unit/check_scalar
+tests_unit_check_scalar_SOURCES = tests/unit/check_scalar.c \
+	tests/unit/exec_ctx_stub.c tests/unit/check_ops_util.h
+tests_unit_check_scalar_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_scalar_LDADD = $(OPS_TEST_LDADD)
