@@ -183,6 +183,10 @@ START_TEST(test_bools_and_comparisons)
     expect_bool(IR_BINOP_LT, value_float(NAN), value_int(1), 0);
     expect_bool(IR_BINOP_LE, value_float(-INFINITY), value_int(INT64_MIN), 1);
     expect_bool(IR_BINOP_GT, value_int(INT64_MAX), value_int(INT64_MAX - 1), 1);
+    expect_bool(IR_BINOP_NE, value_int(2), value_int(2), 0);
+    expect_bool(IR_BINOP_LE, value_int(2), value_int(2), 1);
+    expect_bool(IR_BINOP_GT, value_float(0.0), value_float(-0.0), 0);
+    expect_bool(IR_BINOP_GE, value_float(0.0), value_float(-0.0), 1);
     /* None == None, None != None; None + 1 raises TypeError */
     value n1 = value_none(), n2 = value_none();
     expect_bool(IR_BINOP_EQ, n1, n2, 1);
@@ -270,6 +274,23 @@ START_TEST(test_tensors)
     expect_tensor(binop(IR_BINOP_LT, t0(DTYPE_FP32, 1.0), value_int(2)), DTYPE_BOOL, 1);
     expect_tensor(binop(IR_BINOP_EQ, t0(DTYPE_INT32, 3), value_int(3)), DTYPE_BOOL, 1);
     expect_error(IR_BINOP_BITAND, t0(DTYPE_FP32, 1.0), value_int(1), "not supported on floating tensors");
+    /* int32 tensor 6 - 9 == -3, 6 & 3 == 2, 6 | 3 == 7, 6 ^ 3 == 5 */
+    expect_tensor(binop(IR_BINOP_SUB, t0(DTYPE_INT32, 6), value_int(9)), DTYPE_INT32, -3);
+    expect_tensor(binop(IR_BINOP_BITAND, t0(DTYPE_INT32, 6), value_int(3)), DTYPE_INT32, 2);
+    expect_tensor(binop(IR_BINOP_BITOR, t0(DTYPE_INT32, 6), value_int(3)), DTYPE_INT32, 7);
+    expect_tensor(binop(IR_BINOP_BITXOR, t0(DTYPE_INT32, 6), value_int(3)), DTYPE_INT32, 5);
+    /* fp64 stays double: 0.1 + 0.2 == 0.30000000000000004; fp32 ** 0.5 */
+    expect_tensor(binop(IR_BINOP_ADD, t0(DTYPE_FP64, 0.1), value_float(0.2)), DTYPE_FP64, 0.1 + 0.2);
+    expect_tensor(binop(IR_BINOP_POW, t0(DTYPE_FP32, 4.0), value_float(0.5)), DTYPE_FP32, 2.0);
+    expect_tensor(binop(IR_BINOP_SUB, t0(DTYPE_FP32, 1.0), value_float(0.25)), DTYPE_FP32, 0.75);
+    /* bf16(3) * 1.00390625 (1 + 2^-8, not a bf16): torch 2 keeps the scalar
+     * in float for * and / (3.01171875, rounded to bf16 3.015625); torch
+     * 1.13 narrows it to bf16 first (a tie, to even: 1.0), giving 3.0 */
+    expect_tensor(binop(IR_BINOP_MUL, t0(DTYPE_BF16, 3.0), value_float(1.00390625)), DTYPE_BF16,
+                  3.015625);
+    ctx_init(&C, EXEC_PROFILE_T13);
+    expect_tensor(binop(IR_BINOP_MUL, t0(DTYPE_BF16, 3.0), value_float(1.00390625)), DTYPE_BF16, 3.0);
+    ctx_init(&C, EXEC_PROFILE_T2);
     /* a tensor with dims is not a scalar */
     int64_t two = 2;
     value vec = value_tensor(tensor_zeros(DTYPE_FP32, 1, &two, NULL));
