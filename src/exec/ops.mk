@@ -103,3 +103,10 @@ tests_unit_check_scalar_SOURCES = tests/unit/check_scalar.c \
 	tests/unit/exec_ctx_stub.c tests/unit/check_ops_util.h
 tests_unit_check_scalar_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_scalar_LDADD = $(OPS_TEST_LDADD)
+
+check_PROGRAMS += tests/unit/check_ops_prefetch
+TESTS += tests/unit/check_ops_prefetch
+tests_unit_check_ops_prefetch_SOURCES = tests/unit/check_ops_prefetch.c \
+	tests/unit/exec_ctx_stub.c tests/unit/check_ops_util.h
+tests_unit_check_ops_prefetch_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_ops_prefetch_LDADD = $(OPS_TEST_LDADD)
