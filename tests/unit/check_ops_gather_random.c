@@ -126,7 +126,8 @@ END_TEST
 /* ---- gatherb ------------------------------------------------------------ */
 
 /* src fp32 [2, 16] = 0..31 except src[0, 9] = NaN, src[0, 10] = -0.0,
- * src[0, 11] = -inf: 128 bytes, four 32-byte blocks of 8 floats. */
+ * src[0, 11] = -inf, src[0, 12] = 2^-149 (a denormal): 128 bytes, four
+ * 32-byte blocks of 8 floats. */
 static tensor *gatherb_src(void)
 {
     double v[32];
@@ -135,6 +136,7 @@ static tensor *gatherb_src(void)
     v[9] = NAN;
     v[10] = -0.0;
     v[11] = -INFINITY;
+    v[12] = 1.401298464324817e-45;
     return mk2(DTYPE_FP32, 2, 16, v);
 }
 
@@ -147,7 +149,7 @@ START_TEST(test_gatherb)
     value p[2] = {value_tensor(gatherb_src()), value_tensor(mk2(DTYPE_INT32, 1, 3, o))};
     tensor *t = run_ok(IR_OP_TILE_GATHERB, p, 2, NULL, NULL, 0);
     expect_shape2(t, 1, 24);
-    double e[24] = {8, NAN, -0.0, -INFINITY, 12, 13, 14, 15, 24, 25, 26, 27, 28, 29, 30, 31,
+    double e[24] = {8, NAN, -0.0, -INFINITY, 1.401298464324817e-45, 13, 14, 15, 24, 25, 26, 27, 28, 29, 30, 31,
                     0, 0, 0, 0, 0, 0, 0, 0};
     expect_vals(t, e, 24);
     ck_assert(signbit(tensor_get_flat(t, 2)));
@@ -259,15 +261,17 @@ START_TEST(test_scatter_mask)
 {
     ctx_init(&C, EXEC_PROFILE_T2);
     exec_kw kw = EXEC_KW_MASK_PATTERN;
-    /* P0101 (1): src [[-0.0, nan], [inf, 4]] into the even columns of
-     * dst = 10..17 as [2, 4]; odd columns keep dst's values */
-    double dv[8] = {10, 11, 12, 13, 14, 15, 16, 17}, sv[4] = {-0.0, NAN, INFINITY, 4};
+    /* P0101 (1): src [[-0.0, nan], [inf, 2^-149]] (the smallest fp32
+     * denormal) into the even columns of dst = 10..17 as [2, 4]; odd
+     * columns keep dst's values */
+    const double denorm = 1.401298464324817e-45;
+    double dv[8] = {10, 11, 12, 13, 14, 15, 16, 17}, sv[4] = {-0.0, NAN, INFINITY, denorm};
     tensor *dst = mk2(DTYPE_FP32, 2, 4, dv);
     value p[2] = {value_tensor(tensor_ref(dst)), value_tensor(mk2(DTYPE_FP32, 2, 2, sv))};
     value kv = value_int(1);
     tensor *t = run_ok(IR_OP_TILE_SCATTER_MASK, p, 2, &kw, &kv, 1);
     ck_assert_ptr_eq(t, dst); /* DPS: dst rewritten and returned */
-    double e[8] = {-0.0, 11, NAN, 13, INFINITY, 15, 4, 17};
+    double e[8] = {-0.0, 11, NAN, 13, INFINITY, 15, denorm, 17};
     expect_vals(dst, e, 8);
     ck_assert(signbit(tensor_get_flat(dst, 0)));
     ck_assert_int_eq(C.writes, 1);
