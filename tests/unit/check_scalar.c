@@ -315,6 +315,34 @@ static void expect_unop_error(int op, value a, const char *msg_part)
     value_clear(&a);
 }
 
+/* One promotion rule: a uint16 operand (REF holds it as int32) promotes
+ * the same in the machine's scalar arithmetic and in the elementwise
+ * kernels (tile.add on 1-element tiles): uint16 65535 + int16 1 is int32
+ * 65536 both ways; uint32 (held as int64) + int32 is int64. */
+START_TEST(test_one_promotion_rule)
+{
+    ctx_init(&C, EXEC_PROFILE_T2);
+    static const struct { dtype_id a, b, want; double x, y, sum; } cases[] = {
+        {DTYPE_UINT16, DTYPE_INT16, DTYPE_INT32, 65535, 1, 65536},
+        {DTYPE_UINT32, DTYPE_INT32, DTYPE_INT64, 4294967295.0, 1, 4294967296.0},
+        {DTYPE_UINT16, DTYPE_FP16, DTYPE_FP16, 3, 0.5, 3.5},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        value s = binop(IR_BINOP_ADD, t0(cases[k].a, cases[k].x), t0(cases[k].b, cases[k].y));
+        ck_assert_int_eq(s.u.t->dtype, cases[k].want);
+        ck_assert_double_eq(tensor_get(s.u.t, NULL), cases[k].sum);
+        value_clear(&s);
+        value p[2] = {value_tensor(mk1(cases[k].a, 1, &cases[k].x)),
+                      value_tensor(mk1(cases[k].b, 1, &cases[k].y))}, out;
+        ck_assert_int_eq(run_op(&C, IR_OP_TILE_ADD, p, 2, &out), PTODB_OK);
+        ck_assert_int_eq(out.u.t->dtype, cases[k].want);
+        ck_assert_double_eq(tensor_get_flat(out.u.t, 0), cases[k].sum);
+        value_clear(&out);
+        clear_all(p, 2);
+    }
+}
+END_TEST
+
 START_TEST(test_unary)
 {
     ctx_init(&C, EXEC_PROFILE_T2);
@@ -365,6 +393,7 @@ int main(void)
     tcase_add_test(tc, test_floats);
     tcase_add_test(tc, test_tensors);
     tcase_add_test(tc, test_unary);
+    tcase_add_test(tc, test_one_promotion_rule);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }
