@@ -2,13 +2,7 @@
  * "arguments"). */
 #include "exec/kernel_util.h"
 
-#include <ctype.h>
-#include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include "base/mem.h"
 
 /* ---- names -------------------------------------------------------------- */
 

@@ -2,9 +2,6 @@
  * (kernel_util.h, "data movement"). */
 #include "exec/kernel_walk.h"
 
-#include <ctype.h>
-#include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 

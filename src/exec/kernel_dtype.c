@@ -1,13 +1,7 @@
 /* torch dtype promotion, rounding and wrapping (kernel_util.h, "dtypes"). */
 #include "exec/kernel_util.h"
 
-#include <ctype.h>
-#include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-
-#include "base/mem.h"
 
 #define KDT_UNDEF DTYPE_COUNT
 

@@ -2,13 +2,7 @@
  * (kernel_util.h, "Python scalar -> element"). */
 #include "exec/kernel_walk.h"
 
-#include <ctype.h>
 #include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include "base/mem.h"
 
 /* ---- Python scalar -> element ------------------------------------------- */
 

@@ -2,9 +2,7 @@
  * promotion and rounding (kernel_util.h, "elementwise engine"). */
 #include "exec/kernel_util.h"
 
-#include <ctype.h>
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 

@@ -1,14 +1,6 @@
 /* Broadcasting, Python slicing and views (kernel_util.h, "shapes"). */
 #include "exec/kernel_util.h"
 
-#include <ctype.h>
-#include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include "base/mem.h"
-
 /* ---- shapes ------------------------------------------------------------- */
 
 ptodb_status kernel_broadcast(exec_ctx *ctx, int n, const int *nds, const int64_t *const *shapes,
