@@ -6,6 +6,7 @@ CLI_TESTS = \
 	tests/cli/ops_documented.sh \
 	tests/cli/forward_compat.sh \
 	tests/cli/ref_cannot_run.sh \
+	tests/cli/strict_ref.sh \
 	tests/cli/engine_links_without_ui.sh
 TESTS += $(CLI_TESTS)
 EXTRA_DIST += $(CLI_TESTS) tests/cli/lib.sh tests/cli/fixture_lib.sh

@@ -346,6 +346,7 @@ int mode_batch(const ptodb_cli *cli)
     signal(SIGHUP, on_fatal_signal);
     signal(SIGINT, on_fatal_signal);
     r.bo.ro.ops = r.ops;
+    r.bo.ro.strict_ref = cli->given[OPT_STRICT_REF] > 0;
 
     int many = caselist_is_folder_of_cases(path);
     r.locate_statement = rf.html || (r.want_json && (many || shard_n));

@@ -183,8 +183,7 @@ static int run_one(const case_info *c, size_t i, const runpass_options *ro, cons
     strbuf_printf(out, "==================== %s ====================\n", c->passes[i].stem);
     if (r.status == RUNPASS_COMPARED) {
         if (r.ref_note)
-            strbuf_printf(out, "note: REF cannot run this file (%s); ptodb ran it and compares with golden\n",
-                          r.ref_note);
+            runpass_format_ref_note(r.ref_note, ro->strict_ref, out);
         for (size_t k = 0; k < r.noutputs; k++) {
             const runpass_output *o = &r.outputs[k];
             if (o->cmp.error) {
@@ -341,6 +340,7 @@ int mode_run(const ptodb_cli *cli)
     op_fn *ops = calloc(IR_OP_COUNT, sizeof *ops);
     exec_ops_init(ops);
     ro.ops = ops;
+    ro.strict_ref = cli->given[OPT_STRICT_REF] > 0;
     int failed;
     if (jobs > 1 && c.npasses > 1)
         failed = run_parallel(&c, &ro, save_dir, jobs);

@@ -357,9 +357,11 @@ void batch_json_write(const batch *b, const bisect_result *br, const batch_json_
     }
     strbuf_puts(o, "}},\n  \"options\": {\"profile\": ");
     json_put_string(o, info->profile);
-    strbuf_printf(o, ", \"jobs\": %d, \"stop_at_first\": %s, \"metrics\": %s, \"heatmap\": %s, \"bisect\": %s},\n",
+    strbuf_printf(o,
+                  ", \"jobs\": %d, \"stop_at_first\": %s, \"metrics\": %s, \"heatmap\": %s, \"bisect\": %s, "
+                  "\"strict_ref\": %s},\n",
                   b->o.jobs, info->stop_at_first ? "true" : "false", b->o.metrics ? "true" : "false",
-                  b->o.heatmap ? "true" : "false", br ? "true" : "false");
+                  b->o.heatmap ? "true" : "false", br ? "true" : "false", b->o.ro.strict_ref ? "true" : "false");
     strbuf_puts(o, "  \"passes\": [\n");
     for (size_t i = 0; i < c->npasses; i++) {
         const batch_pass *p = &b->passes[i];
@@ -379,6 +381,8 @@ void batch_json_write(const batch *b, const bisect_result *br, const batch_json_
         json_put_string(o, p->message);
         strbuf_puts(o, ", \"ref_note\": ");
         json_put_string(o, p->ref_note);
+        strbuf_printf(o, ", \"strict_ref_fail\": %s",
+                      p->status == BATCH_COMPARED && p->ref_note && b->o.ro.strict_ref ? "true" : "false");
         strbuf_printf(o, ", \"steps\": %llu, \"seconds\": ", (unsigned long long)p->steps);
         jnum(o, p->status == BATCH_NOT_RUN ? 0 : p->seconds);
         strbuf_puts(o, ", \"outputs\": [");

@@ -4,6 +4,7 @@
 
 #include "base/diag.h"
 #include "base/xmlesc.h"
+#include "exec/runpass.h"
 
 /* Seconds as JUnit's SUREFIRE_TIME pattern takes them (at most 3 decimals). */
 static void attr_time(strbuf *out, double s)
@@ -11,10 +12,10 @@ static void attr_time(strbuf *out, double s)
     strbuf_printf(out, " time=\"%.3f\"", s >= 0 && s < 1e9 ? s : 0.0);
 }
 
-static void attr(strbuf *out, const char *name, const char *value)
+static void attr(strbuf *out, const char *name, const char *text)
 {
     strbuf_printf(out, " %s=\"", name);
-    xml_escape(out, value ? value : "");
+    xml_escape(out, text ? text : "");
     strbuf_putc(out, '"');
 }
 
@@ -73,6 +74,7 @@ static void pass_cases(strbuf *out, const json_value *kase, const json_value *p,
     int compared = status && strcmp(status, "compared") == 0;
     if (compared && outs && outs->type == JSON_ARRAY && outs->n) {
         const char *note = json_get_str(p, "ref_note");
+        int strict_fail = note && json_get_bool(p, "strict_ref_fail", 0);
         for (size_t k = 0; k < outs->n; k++) {
             const json_value *o = &outs->items[k];
             strbuf scratch = STRBUF_INIT;
@@ -93,8 +95,14 @@ static void pass_cases(strbuf *out, const json_value *kase, const json_value *p,
             } else if (!pass) {
                 outcome(out, "failure", "mismatch", lines);
                 sc->failures++;
+            } else if (strict_fail) {
+                strbuf why = STRBUF_INIT;
+                runpass_format_ref_note(note, 1, &why);
+                outcome(out, "failure", "ref_cannot_run", strbuf_str(&why));
+                strbuf_free(&why);
+                sc->failures++;
             }
-            if (note) {
+            if (note && !strict_fail) {
                 strbuf_puts(out, "      <system-out>note: REF cannot run this file (");
                 xml_escape(out, note);
                 strbuf_puts(out, "); ptodb ran it and compares with golden</system-out>\n");

@@ -87,7 +87,7 @@ void report_pass(const batch *b, size_t i, int metrics, int heatmap, strbuf *out
         return;
     }
     if (p->ref_note)
-        strbuf_printf(out, "note: REF cannot run this file (%s); ptodb ran it and compares with golden\n", p->ref_note);
+        runpass_format_ref_note(p->ref_note, b->o.ro.strict_ref, out);
     for (size_t k = 0; k < p->noutputs; k++) {
         const batch_output *o = &p->outputs[k];
         report_output_lines(b, i, k, out);

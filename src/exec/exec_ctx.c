@@ -25,6 +25,12 @@ void exec_note_write(exec_ctx *ctx, tensor *t)
         m->hook(m->hook_ud, ctx->core ? ctx->core->id : 0, t);
 }
 
+void exec_note_ref_cannot_run(exec_ctx *ctx, const char *msg)
+{
+    if (!ctx->ref_note)
+        ctx->ref_note = msg; /* eval_op adds the location and hands it to the machine */
+}
+
 exec_profile_id exec_profile(const exec_ctx *ctx)
 {
     return ctx->profile;

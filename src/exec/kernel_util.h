@@ -5,7 +5,11 @@
  *
  * Every function that can fail calls exec_fail itself and returns the
  * status, so op implementations just propagate it. Nothing here keeps state
- * between calls. */
+ * between calls. One file per section: kernel_args.c (names, arguments),
+ * kernel_dtype.c (dtypes), kernel_shape.c (shapes), kernel_copy.c (data
+ * movement), kernel_element.c (Python scalar -> element),
+ * kernel_elementwise.c (the elementwise engine); kernel_walk.h is their
+ * private broadcast walk. */
 #ifndef PTODB_EXEC_KERNEL_UTIL_H
 #define PTODB_EXEC_KERNEL_UTIL_H
 
@@ -26,6 +30,8 @@ const char *kernel_op_name(const op_args *a);
 
 /* ---- arguments ---------------------------------------------------------- */
 
+/* Python's type name of a value for messages ("int", "float", "Tensor"). */
+const char *kernel_value_type_name(const value *v);
 /* Positional argument i as a tensor (borrowed). Fails when missing or not a
  * tensor: "tile.add: argument 1 must be a tensor, got int". */
 ptodb_status kernel_tensor_arg(exec_ctx *ctx, const op_args *a, uint32_t i, tensor **out);

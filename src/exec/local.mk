@@ -4,6 +4,8 @@ src_libptodb_a_SOURCES += \
 	src/exec/op.h src/exec/ops.c src/exec/op_catalogue.c src/exec/op_catalogue.h \
 	src/exec/ops_elementwise.c src/exec/ops_unary.c src/exec/ops_reduce.c \
 	src/exec/ops_matmul.c src/exec/ops_memory.c src/exec/ops_shape.c \
-	src/exec/xcore_ops.c src/exec/ops_isa.c
+	src/exec/xcore_ops.c src/exec/ops_isa.c \
+	src/exec/ops_random.c src/exec/ops_gather_forms.c src/exec/ops_array.c \
+	src/exec/ops_prefetch.c
 include src/exec/ops.mk
 include src/exec/machine.mk

@@ -107,6 +107,7 @@ void machine_free(machine *m)
     xrt_free(&m->global_rt);
     xrt_free(&m->grp.rt);
     strbuf_free(&m->error);
+    free(m->ref_note);
     mem_where_pop(m->where_token);
     free(m);
 }
@@ -125,6 +126,11 @@ const char *machine_error(const machine *m)
 int machine_error_is_ref(const machine *m)
 {
     return m->error_ref;
+}
+
+const char *machine_ref_note(const machine *m)
+{
+    return m->ref_note;
 }
 
 int machine_finished(const machine *m)
@@ -349,7 +355,15 @@ static ptodb_status eval_op(machine *m, core *c, xframe *f, const xexpr *x, valu
     a.nkw = x->nkw;
     a.result_type = x->rtype;
     *out = value_none();
+    c->ctx.ref_note = NULL;
     st = x->fn(&c->ctx, &a, out);
+    if (c->ctx.ref_note && st == PTODB_OK && !m->ref_note) {
+        strbuf nb = STRBUF_INIT;
+        if (x->src)
+            strbuf_printf(&nb, "%u:%u: ", x->src->span.line, x->src->span.col);
+        strbuf_puts(&nb, c->ctx.ref_note);
+        m->ref_note = strbuf_detach(&nb);
+    }
     if (st == PTODB_OK && ((out->kind == VAL_TENSOR && !out->u.t) ||
                            (out->kind == VAL_TUPLE && !out->u.tuple))) {
         out->kind = VAL_NONE;

@@ -93,6 +93,9 @@ ptodb_status machine_run(machine *m);
 const char *machine_error(const machine *m);
 /* 1 when the failure is one REF would have too ("REF would fail here"). */
 int machine_error_is_ref(const machine *m);
+/* "line:col: message" of the first op that ran by its definition where
+ * REF raises at run time (exec_note_ref_cannot_run), or NULL. */
+const char *machine_ref_note(const machine *m);
 int machine_finished(const machine *m);
 /* The entry function's return value (valid once finished). */
 const value *machine_result(const machine *m);

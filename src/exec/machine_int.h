@@ -52,6 +52,7 @@ struct exec_ctx {
     /* set by the machine when an evaluation fails */
     const ir_expr *fail_at;
     int ref_fail;
+    const char *ref_note; /* exec_note_ref_cannot_run's message (static), until eval_op takes it */
 };
 
 typedef struct core {
@@ -96,6 +97,7 @@ struct machine {
     xrt global_rt;        /* cross-core ops outside group runs */
     strbuf error;
     int error_ref;
+    char *ref_note;       /* "line:col: message" of the first op REF cannot run, or NULL */
     int finished;
     uint64_t steps;
     double deadline;      /* CLOCK_MONOTONIC seconds (opt.time_limit > 0) */

@@ -41,7 +41,10 @@
     X(DESCENDING, "descending") X(UPPER, "upper")                                  \
     X(COALESCE, "coalesce") X(GATHER_OOB, "gather_oob")                            \
     X(MASK_PATTERN, "mask_pattern") X(OUTPUT_DTYPE, "output_dtype")                \
-    X(EXHAUSTED, "exhausted")                                                        \
+    X(EXHAUSTED, "exhausted") X(ROUNDS, "rounds") X(CMP_MODE, "cmp_mode")          \
+    X(OFFSET, "offset") X(OUT_COLS, "out_cols") X(COUNT_DTYPE, "count_dtype")      \
+    X(BLOCK_SIZE, "block_size") X(SIZE, "size") X(MAX_INDICES, "max_indices")      \
+    X(COL_OFF, "col_off") X(IS_TRANS, "is_trans")                                  \
     X(BY_DEFINITION, " by definition") /* set by the lowering, never in a dump */
 
 typedef enum {
@@ -113,6 +116,11 @@ ptodb_status exec_fail(exec_ctx *ctx, ptodb_status st, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* Tells the machine that an op mutated t in place. */
 void exec_note_write(exec_ctx *ctx, tensor *t);
+/* Tells the machine that the op just ran by its definition where REF
+ * raises at run time (tile.maximums with a Scalar variable holding a
+ * Python number): REF cannot run the file. The machine keeps the first
+ * such message with the op's location (machine_ref_note). */
+void exec_note_ref_cannot_run(exec_ctx *ctx, const char *msg);
 exec_profile_id exec_profile(const exec_ctx *ctx);
 /* The current core's lane (tile.get_subblock_idx): 0 for AIC, host and lane 0. */
 int exec_lane(const exec_ctx *ctx);
@@ -130,7 +138,11 @@ void exec_ops_register_reduce(op_fn *table);      /* ops_reduce.c: §3.5 */
 void exec_ops_register_matmul(op_fn *table);      /* ops_matmul.c: §3.6 */
 void exec_ops_register_memory(op_fn *table);      /* ops_memory.c: §3.7 create/full/load/store/move/read/write/dim */
 void exec_ops_register_shape(op_fn *table);       /* ops_shape.c: §3.8 slice/reshape/transpose/view/concat/assemble/fillpad/scatter */
-void exec_ops_register_xcore(op_fn *table);
-void exec_ops_register_isa(op_fn *table);         /* ops_isa.c: ops REF lacks, from the PTO ISA */       /* xcore_ops.c: §3.9, §3.11 aiv_shard/aic_gather (the machine's) */
+void exec_ops_register_xcore(op_fn *table);       /* xcore_ops.c: §3.9, §3.11 aiv_shard/aic_gather (the machine's) */
+void exec_ops_register_isa(op_fn *table);         /* ops_isa.c: ops REF lacks, from the PTO ISA */
+void exec_ops_register_random(op_fn *table);      /* ops_random.c: TRANDOM */
+void exec_ops_register_gather_forms(op_fn *table); /* ops_gather_forms.c: gatherb, compare/mask/paged forms */
+void exec_ops_register_array(op_fn *table);       /* ops_array.c: PyPTO's stack-local arrays */
+void exec_ops_register_prefetch(op_fn *table);    /* ops_prefetch.c: L2 prefetch (no data effect) */
 
 #endif

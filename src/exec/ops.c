@@ -34,4 +34,8 @@ void exec_ops_init(op_fn *table)
     exec_ops_register_shape(table);
     exec_ops_register_xcore(table);
     exec_ops_register_isa(table);
+    exec_ops_register_random(table);
+    exec_ops_register_gather_forms(table);
+    exec_ops_register_array(table);
+    exec_ops_register_prefetch(table);
 }

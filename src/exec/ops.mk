@@ -1,7 +1,9 @@
 # Op families (src/exec/ops_*.c are listed in local.mk): their shared
 # kernels, unit tests and the test-only exec_ctx stub.
 src_libptodb_a_SOURCES += \
-	src/exec/kernel_util.c src/exec/kernel_util.h \
+	src/exec/kernel_util.h src/exec/kernel_walk.h \
+	src/exec/kernel_args.c src/exec/kernel_dtype.c src/exec/kernel_shape.c \
+	src/exec/kernel_copy.c src/exec/kernel_element.c src/exec/kernel_elementwise.c \
 	src/exec/kernel_matmul.c src/exec/kernel_matmul.h \
 	src/exec/kernel_matmul_avx512.c src/exec/kernel_matmul_avx512.h
 
@@ -80,3 +82,31 @@ tests_unit_check_ops_isa_SOURCES = tests/unit/check_ops_isa.c \
 	tests/unit/exec_ctx_stub.c tests/unit/check_ops_util.h
 tests_unit_check_ops_isa_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_ops_isa_LDADD = $(OPS_TEST_LDADD)
+
+check_PROGRAMS += tests/unit/check_ops_gather_random
+TESTS += tests/unit/check_ops_gather_random
+tests_unit_check_ops_gather_random_SOURCES = tests/unit/check_ops_gather_random.c \
+	tests/unit/exec_ctx_stub.c tests/unit/check_ops_util.h
+tests_unit_check_ops_gather_random_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_ops_gather_random_LDADD = $(OPS_TEST_LDADD)
+
+check_PROGRAMS += tests/unit/check_ops_array
+TESTS += tests/unit/check_ops_array
+tests_unit_check_ops_array_SOURCES = tests/unit/check_ops_array.c \
+	tests/unit/exec_ctx_stub.c tests/unit/check_ops_util.h
+tests_unit_check_ops_array_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_ops_array_LDADD = $(OPS_TEST_LDADD)
+
+check_PROGRAMS += tests/unit/check_scalar
+TESTS += tests/unit/check_scalar
+tests_unit_check_scalar_SOURCES = tests/unit/check_scalar.c \
+	tests/unit/exec_ctx_stub.c tests/unit/check_ops_util.h
+tests_unit_check_scalar_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_scalar_LDADD = $(OPS_TEST_LDADD)
+
+check_PROGRAMS += tests/unit/check_ops_prefetch
+TESTS += tests/unit/check_ops_prefetch
+tests_unit_check_ops_prefetch_SOURCES = tests/unit/check_ops_prefetch.c \
+	tests/unit/exec_ctx_stub.c tests/unit/check_ops_util.h
+tests_unit_check_ops_prefetch_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_ops_prefetch_LDADD = $(OPS_TEST_LDADD)

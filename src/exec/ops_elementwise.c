@@ -1,6 +1,6 @@
 /* Elementwise binary ops (semantics.md §3.1), tensor/tile ⊕ scalar (§3.2)
  * and the row/column broadcast ops (§3.4). REF evaluates each as one or two
- * torch calls; the numerics live in kernel_util.c. */
+ * torch calls; the numerics live in kernel_elementwise.c. */
 #include "exec/kernel_util.h"
 
 #include <string.h>
@@ -95,6 +95,18 @@ static ptodb_status op_binary(exec_ctx *ctx, const op_args *a, value *out)
         value sv = value_tensor(s);
         st = kernel_binary(ctx, a, k, x, &sv, &r);
         value_clear(&sv);
+        /* a Scalar variable holding a number: REF's TypeError happens at
+         * run time, so the machine learns it here (a literal was noted by
+         * the lowering) */
+        if (st == PTODB_OK && kernel_int_kw(a, EXEC_KW_BY_DEFINITION, 1) == 2) {
+            static const char *const why[2][2] = {
+                {"TypeError: maximum(): argument 'other' (position 2) must be Tensor, not int",
+                 "TypeError: maximum(): argument 'other' (position 2) must be Tensor, not float"},
+                {"TypeError: minimum(): argument 'other' (position 2) must be Tensor, not int",
+                 "TypeError: minimum(): argument 'other' (position 2) must be Tensor, not float"},
+            };
+            exec_note_ref_cannot_run(ctx, why[k == KOP_MIN][y->kind == VAL_FLOAT]);
+        }
         return finish(st, r, out);
     }
     st = kernel_binary(ctx, a, k, x, y, &r); /* before reading r */

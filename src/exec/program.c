@@ -551,6 +551,14 @@ static xexpr *lower_expr(lower *L, const ir_expr *e)
         x->kw_ids[x->nkw] = (uint8_t)EXEC_KW_BY_DEFINITION;
         x->kw[x->nkw] = new_expr(L, XE_CONST, e);
         x->kw[x->nkw++]->cval = value_int(1);
+    } else if ((op == IR_OP_TILE_MAXIMUMS || op == IR_OP_TILE_MINIMUMS) && x->nargs >= 2 &&
+               x->args[1]->kind != XE_CONST) {
+        /* a Scalar variable: REF raises only when it holds a Python number
+         * at run time (a 0-d tensor from a read works), so the op decides
+         * then and tells the machine (exec_note_ref_cannot_run) */
+        x->kw_ids[x->nkw] = (uint8_t)EXEC_KW_BY_DEFINITION;
+        x->kw[x->nkw] = new_expr(L, XE_CONST, e);
+        x->kw[x->nkw++]->cval = value_int(2);
     }
     if (implicit_split) {
         x->kw_ids[x->nkw] = (uint8_t)EXEC_KW_SPLIT;

@@ -37,7 +37,14 @@ typedef struct runpass_options {
     machine_options mopt;
     const op_fn *ops;       /* exec_ops_init table */
     int race_runs;          /* --run --race-check N: random schedules per pass (runpass_file ignores it) */
+    int strict_ref;         /* --strict-ref: a file REF cannot run fails (all_pass 0), as in REF's validator */
 } runpass_options;
+
+struct strbuf;
+/* The line saying REF cannot run a file ptodb ran (note is ref_note): a
+ * note, or with strict (--strict-ref) the failing verdict and why. The one
+ * wording of --run, --batch and the reports. */
+void runpass_format_ref_note(const char *note, int strict, struct strbuf *out);
 
 /* A pass file opened to run: parsed and resolved (or a module the caller
  * parsed), lowered, its entry's parameters bound to fresh copies of the case

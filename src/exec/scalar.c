@@ -181,8 +181,9 @@ static ptodb_status int_binop(exec_ctx *ctx, int op, int64_t a, int64_t b, value
     case IR_BINOP_XOR: r = a ^ b; break;
     case IR_BINOP_SHL:
         if (b < 0) return exec_fail(ctx, PTODB_ERR_RUNTIME, "ValueError: negative shift count");
-        if (b >= 63 || (a != 0 && (a > (INT64_MAX >> b) || a < (INT64_MIN >> b)))) return overflow(ctx);
-        r = (int64_t)((uint64_t)a << b);
+        /* 0 << any is 0 and -1 << 63 fits, as Python's unbounded ints say */
+        if (a != 0 && (b >= 64 || a > (INT64_MAX >> b) || a < (INT64_MIN >> b))) return overflow(ctx);
+        r = a == 0 ? 0 : (int64_t)((uint64_t)a << b);
         break;
     case IR_BINOP_SHR:
         if (b < 0) return exec_fail(ctx, PTODB_ERR_RUNTIME, "ValueError: negative shift count");

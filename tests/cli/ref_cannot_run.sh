@@ -35,4 +35,52 @@ run_ptodb --run "$g"
 expect_eq "maximums --run exit" 0 "$rc"
 expect_contains "maximums note" "note: REF cannot run this file ($g:18:64: TypeError: maximum(): argument 'other' (position 2) must be Tensor, not float); ptodb ran it and compares with golden" "$out"
 expect_contains "maximums verdict" "validate tensor: 'out', max_abs_diff: 0.000000e+00, pass: True" "$out"
+# The ops added by definition run inside a real pass: tile.random (a
+# UINT32 tile, valid region [2, 260]), the tuple-returning
+# tile.gather_compare and the array.* ops; the REPL shows values the unit
+# tests computed (TRandom.hpp's row 1, column 259) and the array element.
+cp -R "$top_srcdir/examples/mlp" "$work/mlp2"
+h="$work/mlp2/passes_dump/18_after_InferTileMemorySpace.py"
+grep -q 'pl.tile.rsqrt(t__tile_3)' "$h" || fail "examples/mlp changed: no rsqrt line in $h"
+sed '/pl\.tile\.rsqrt(t__tile_3)/a\
+        r__tile: pl.Tile[[4, 300], pl.UINT32, pl.Mem.Vec] = pl.tile.random(4660, 22136, 1, 2, 3, 4, [4, 300], [2, 260], dtype=pl.UINT32)\
+        gc__tuple: pl.Tuple([pl.Tile[[16, 64], pl.INT32, pl.Mem.Vec], pl.Tile[[1, 16], pl.INT32, pl.Mem.Vec]]) = pl.tile.gather_compare(t__tile, 0.0, r__tile, cmp_mode=4, out_cols=64)\
+        gc_count: pl.Tile[[1, 16], pl.INT32, pl.Mem.Vec] = gc__tuple[1]\
+        arr: pl.Array[4, pl.INT32] = pl.array.create(4, dtype=pl.INT32)\
+        arr_1: pl.Array[4, pl.INT32] = pl.array.update_element(arr, 1, 7)\
+        e1: pl.Scalar[pl.INT32] = pl.array.get_element(arr_1, 1)\
+        ev__tile: pl.Tile[[16, 32], pl.FP32, pl.Mem.Vec] = pl.tile.gather_mask(t__tile, mask_pattern=1)\
+        sm0__tile: pl.Tile[[16, 64], pl.FP32, pl.Mem.Vec] = pl.tile.full([16, 64], dtype=pl.FP32, value=-1.0)\
+        sm__tile: pl.Tile[[16, 64], pl.FP32, pl.Mem.Vec] = pl.tile.scatter_mask(sm0__tile, ev__tile, mask_pattern=1)' "$h" >"$work/p.py"
+mv "$work/p.py" "$h"
+line=$(grep -n 'sm__tile: pl.Tile' "$h" | cut -d: -f1)
+run_ptodb --run "$h"
+expect_eq "random --run exit" 0 "$rc"
+expect_contains "random note" "Unsupported op 'tile.random'" "$out"
+expect_contains "random verdict" "validate tensor: 'out', max_abs_diff: 0.000000e+00, pass: True" "$out"
+run_ptodb --nw --nx -ex "break $((line + 1))" -ex run -ex 'print r__tile[1, 259]' -ex 'print e1' \
+    -ex 'print gc_count[0, 0:3]' -ex 'print t__tile[0, 0:4]' -ex 'print sm__tile[0, 0:4]' -ex quit "$h"
+expect_contains "random value" "3586392992" "$out"
+expect_contains "array element" '= 7' "$out"
+expect_contains "gather_compare count" "[64, 64, 64]" "$out"
+# gather_mask then scatter_mask with the same pattern puts the even columns
+# back and leaves the odd ones at the fill value
+expect_contains "the even columns" "[  1.06835, 0.0643559, 0.0215093,   2.40548]" "$out"
+expect_contains "scatter_mask" "[  1.06835,        -1, 0.0215093,        -1]" "$out"
+# tile.maximums with a Scalar variable holding a Python number: REF raises
+# the same TypeError at run time; ptodb runs it by definition, notes it at
+# the call, and --strict-ref counts it as failing.
+v="$work/mlp2/passes_dump/11_after_ConvertTensorToTileOps.py"
+grep -q 'pl.tile.rsqrt(t__tile_3)' "$v" || fail "examples/mlp changed: no rsqrt line in $v"
+sed '/pl\.tile\.rsqrt(t__tile_3)/a\
+        lo__ssa: pl.Scalar[pl.FP32] = 0.0\
+        clamped__tile: pl.Tile[[1, 16], pl.FP32, pl.Mem.Vec] = pl.tile.maximums(t__tile_3, lo__ssa)' "$v" >"$work/p.py"
+mv "$work/p.py" "$v"
+run_ptodb --run "$v"
+expect_eq "maximums variable --run exit" 0 "$rc"
+expect_contains "maximums variable note" "note: REF cannot run this file ($v:19:64: TypeError: maximum(): argument 'other' (position 2) must be Tensor, not float); ptodb ran it and compares with golden" "$out"
+expect_contains "maximums variable verdict" "validate tensor: 'out', max_abs_diff: 0.000000e+00, pass: True" "$out"
+run_ptodb --run "$v" --strict-ref
+expect_eq "maximums variable --strict-ref exit" 1 "$rc"
+expect_contains "maximums variable strict" "FAIL (--strict-ref): REF cannot run this file ($v:19:64: TypeError" "$out"
 exit 0

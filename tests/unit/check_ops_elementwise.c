@@ -1,4 +1,4 @@
-/* Unit tests for the elementwise families (ops_elementwise.c, kernel_util.c):
+/* Unit tests for the elementwise families (ops_elementwise.c, kernel_elementwise.c):
  * broadcasting, torch promotion, bf16 rounding points, scalar narrowing per
  * profile, NaN propagation, remainder/fmod/shift rules, where, cmp, expands,
  * row/col broadcast ops and their errors. Expectations are by hand or from

@@ -239,12 +239,57 @@ START_TEST(test_maximums_by_definition)
     ck_assert_int_eq(t->dtype, DTYPE_INT32);
     expect_vals(t, ew, 3);
     tensor_unref(t);
-    /* unmarked (a Scalar variable holding a number at run time): REF's error */
+    ck_assert_ptr_null(C.ref_note); /* a literal: the lowering noted it */
+    /* unmarked: REF's error */
     value u[2] = {value_tensor(mk1(DTYPE_FP32, 4, b)), value_float(0.0)};
     value out;
     ck_assert_int_ne(run_op(&C, IR_OP_TILE_MAXIMUMS, u, 2, &out), PTODB_OK);
     ck_assert_ptr_nonnull(strstr(C.msg, "must be Tensor, not float"));
     clear_all(u, 2);
+}
+END_TEST
+
+/* tile.maximums / minimums with a Scalar variable (the lowering's mark 2):
+ * a Python number at run time runs by definition, exactly as a literal
+ * does, and tells the machine REF raises (TypeError, not int / not float);
+ * a 0-d tensor (a read result, which REF's torch.maximum accepts) is REF's
+ * own path and notes nothing. */
+START_TEST(test_maximums_scalar_variable)
+{
+    ctx_init(&C, EXEC_PROFILE_T2);
+    exec_kw kw = EXEC_KW_BY_DEFINITION;
+    value two = value_int(2);
+    double b[4] = {1.5, -2, NAN, -0.0};
+    value p[2] = {value_tensor(mk1(DTYPE_FP16, 4, b)), value_float(-1.0)};
+    tensor *t = run_ok(IR_OP_TILE_MAXIMUMS, p, 2, &kw, &two, 1);
+    double e[4] = {1.5, -1, NAN, -0.0};
+    ck_assert_int_eq(t->dtype, DTYPE_FP16);
+    expect_vals(t, e, 4);
+    tensor_unref(t);
+    ck_assert_str_eq(C.ref_note,
+                     "TypeError: maximum(): argument 'other' (position 2) must be Tensor, not float");
+    C.ref_note = NULL;
+    double iv[3] = {-3, 2147483647, 7};
+    value q[2] = {value_tensor(mk1(DTYPE_INT32, 3, iv)), value_int(5)};
+    t = run_ok(IR_OP_TILE_MINIMUMS, q, 2, &kw, &two, 1);
+    double ei[3] = {-3, 5, 5};
+    ck_assert_int_eq(t->dtype, DTYPE_INT32);
+    expect_vals(t, ei, 3);
+    tensor_unref(t);
+    ck_assert_str_eq(C.ref_note,
+                     "TypeError: minimum(): argument 'other' (position 2) must be Tensor, not int");
+    C.ref_note = NULL;
+    /* a 0-d fp32 tensor: torch.maximum(fp16 tile, 0-d fp32) = fp16 (a 0-d
+     * tensor does not raise the category), max(-0.0, 0) etc. as torch */
+    tensor *z = tensor_zeros(DTYPE_FP32, 0, NULL, NULL);
+    tensor_set(z, NULL, 0.25);
+    value r[2] = {value_tensor(mk1(DTYPE_FP16, 4, b)), value_tensor(z)};
+    t = run_ok(IR_OP_TILE_MAXIMUMS, r, 2, &kw, &two, 1);
+    double ez[4] = {1.5, 0.25, NAN, 0.25};
+    ck_assert_int_eq(t->dtype, DTYPE_FP16);
+    expect_vals(t, ez, 4);
+    tensor_unref(t);
+    ck_assert_ptr_null(C.ref_note);
 }
 END_TEST
 
@@ -725,6 +770,7 @@ static Suite *isa_suite(void)
     TCase *tc = tcase_create("isa");
     tcase_add_test(tc, test_arg_reductions);
     tcase_add_test(tc, test_ci);
+    tcase_add_test(tc, test_maximums_scalar_variable);
     tcase_add_test(tc, test_tri);
     tcase_add_test(tc, test_set_validshape);
     tcase_add_test(tc, test_block_num_and_col_expand_add);

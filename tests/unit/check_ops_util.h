@@ -17,6 +17,7 @@ struct exec_ctx {
     int failures;
     int writes;
     tensor *last_write;
+    const char *ref_note; /* exec_note_ref_cannot_run's message */
 };
 
 static inline void ctx_init(exec_ctx *ctx, exec_profile_id p)

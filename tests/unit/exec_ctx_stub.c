@@ -22,6 +22,11 @@ void exec_note_write(exec_ctx *ctx, tensor *t)
     ctx->last_write = t;
 }
 
+void exec_note_ref_cannot_run(exec_ctx *ctx, const char *msg)
+{
+    ctx->ref_note = msg;
+}
+
 exec_profile_id exec_profile(const exec_ctx *ctx)
 {
     return ctx->profile;

@@ -55,7 +55,7 @@ def main():
     if need(o, "profile", str, "$.options") not in ("torch2", "torch1.13"):
         raise SystemExit("$.options.profile")
     need(o, "jobs", int, "$.options")
-    for k in ("stop_at_first", "metrics", "heatmap", "bisect"):
+    for k in ("stop_at_first", "metrics", "heatmap", "bisect", "strict_ref"):
         need(o, k, bool, "$.options")
     passes = need(d, "passes", list, "$")
     if len(passes) != npasses:
@@ -73,6 +73,8 @@ def main():
         need(p, "same_as", OPT_STR, w)
         need(p, "message", OPT_STR, w)
         need(p, "ref_note", OPT_STR, w)
+        if need(p, "strict_ref_fail", bool, w) and (v != "fail" or p["ref_note"] is None or not o["strict_ref"]):
+            raise SystemExit(f"{w}: strict_ref_fail without --strict-ref, a ref_note and a failing verdict")
         need(p, "steps", int, w)
         need(p, "seconds", NUM, w)
         for j, x in enumerate(need(p, "outputs", list, w)):

@@ -1,0 +1,111 @@
+/* Broadcasting, Python slicing and views (kernel_util.h, "shapes"). */
+#include "exec/kernel_util.h"
+
+/* ---- shapes ------------------------------------------------------------- */
+
+ptodb_status kernel_broadcast(exec_ctx *ctx, int n, const int *nds, const int64_t *const *shapes,
+                              int *ond, int64_t *oshape)
+{
+    int nd = 0;
+    for (int k = 0; k < n; k++)
+        if (nds[k] > nd)
+            nd = nds[k];
+    for (int d = 0; d < nd; d++)
+        oshape[d] = 1;
+    for (int k = 0; k < n; k++) {
+        /* torch's infer_size walks from the last dim */
+        for (int j = nds[k] - 1; j >= 0; j--) {
+            int d = nd - nds[k] + j;
+            int64_t s = shapes[k][j];
+            if (s == oshape[d] || s == 1)
+                continue;
+            if (oshape[d] == 1) {
+                oshape[d] = s;
+                continue;
+            }
+            /* torch names the first tensor whose size disagrees */
+            return exec_fail(ctx, PTODB_ERR_SHAPE,
+                             "The size of tensor a (%lld) must match the size of tensor b (%lld) "
+                             "at non-singleton dimension %d",
+                             (long long)oshape[d], (long long)s, d);
+        }
+    }
+    *ond = nd;
+    return PTODB_OK;
+}
+
+void kernel_pyslice(int64_t n, int64_t start, int64_t stop, int64_t *first, int64_t *len)
+{
+    if (start < 0) {
+        start += n;
+        if (start < 0)
+            start = 0;
+    } else if (start > n) {
+        start = n;
+    }
+    if (stop < 0) {
+        stop += n;
+        if (stop < 0)
+            stop = 0;
+    } else if (stop > n) {
+        stop = n;
+    }
+    *first = start;
+    *len = stop > start ? stop - start : 0;
+}
+
+static int64_t sat_add(int64_t x, int64_t y)
+{
+    int64_t r;
+    if (__builtin_add_overflow(x, y, &r))
+        return y > 0 ? INT64_MAX : INT64_MIN;
+    return r;
+}
+
+static ptodb_status window_view(exec_ctx *ctx, const tensor *t, int k, const int64_t *start,
+                                const int64_t *stop, tensor **out)
+{
+    if (k > t->ndim)
+        return exec_fail(ctx, PTODB_ERR_BOUNDS, "IndexError: too many indices for tensor of "
+                                                "dimension %d",
+                         t->ndim);
+    int64_t shape[TENSOR_MAX_DIMS], strides[TENSOR_MAX_DIMS];
+    int64_t offset = t->offset;
+    int empty = 0;
+    for (int d = 0; d < t->ndim; d++) {
+        shape[d] = t->shape[d];
+        strides[d] = t->strides[d];
+    }
+    for (int d = 0; d < k; d++) {
+        int64_t first, len;
+        kernel_pyslice(t->shape[d], start ? start[d] : 0, stop[d], &first, &len);
+        shape[d] = len;
+        if (len == 0)
+            empty = 1;
+        else
+            offset += first * t->strides[d];
+    }
+    if (empty)
+        offset = t->offset;
+    ptodb_status st;
+    tensor *v = tensor_view(t, t->ndim, shape, strides, offset, &st);
+    if (!v)
+        return exec_fail(ctx, st, "internal: slice view outside its storage");
+    *out = v;
+    return PTODB_OK;
+}
+
+ptodb_status kernel_slice_view(exec_ctx *ctx, const tensor *t, int k, const int64_t *start,
+                               const int64_t *size, tensor **out)
+{
+    int64_t stop[TENSOR_MAX_DIMS];
+    for (int d = 0; d < k && d < TENSOR_MAX_DIMS; d++)
+        stop[d] = sat_add(start[d], size[d]);
+    return window_view(ctx, t, k, start, stop, out);
+}
+
+ptodb_status kernel_head_view(exec_ctx *ctx, const tensor *t, int k, const int64_t *stop,
+                              tensor **out)
+{
+    return window_view(ctx, t, k, NULL, stop, out);
+}
