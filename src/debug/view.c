@@ -13,6 +13,7 @@
 #include "base/strbuf.h"
 #include "batch/batch.h"
 #include "tensor/heatgrid.h"
+#include "debug/point.h"
 #include "debug/session_impl.h"
 #include "exec/compare.h"
 #include "exec/inspect.h"
@@ -91,57 +92,18 @@ int view_breakpoint_at(session *s, int pass, int line)
     return mark;
 }
 
-int view_heatmap_get(session *s, int output, view_heat_mode mode, int max_rows, int max_cols,
-                     view_heatmap *out)
+/* The grid of a against b for output number `output` of pass `pass`: the
+ * output's tolerances and the validator's mismatch rule (exec_compare_mask),
+ * the dump's tiles as cells where the pass says them and they fit. */
+static int heat_fill(session *s, int output, int pass, const tensor *a, const tensor *b, int max_rows,
+                     int max_cols, view_heatmap *out)
 {
-    memset(out, 0, sizeof *out);
-    if (!s->have_case) {
-        out->why = "no case is open";
-        return 0;
-    }
-    if (output < 0 || (size_t)output >= s->kase.noutputs) {
-        out->why = "no such output";
-        return 0;
-    }
-    int pass = s->cur_pass;
-    const pass_result *res = s->results ? &s->results[pass] : NULL;
-    if (!res || !res->ran) {
-        out->why = "not run yet \xe2\x80\x94 type run";
-        return 0;
-    }
-    if (!res->failed && res->background && output < res->nout && !res->outputs[output]) {
-        out->why = "validated in the background \xe2\x80\x94 run it for the grid";
-        return 0;
-    }
-    if (res->failed || output >= res->nout || !res->outputs[output]) {
-        out->why = "the run of this pass stopped with an error";
-        return 0;
-    }
-    const tensor *a = res->outputs[output], *b = NULL;
-    if (mode == VIEW_HEAT_VS_GOLDEN) {
-        b = s->kase.outputs[output].t;
-    } else {
-        if (pass == 0) {
-            out->why = "the first pass has no previous pass";
-            return 0;
-        }
-        const pass_result *prev = &s->results[pass - 1];
-        if (!prev->ran || prev->failed || output >= prev->nout || !prev->outputs[output]) {
-            out->why = prev->ran && prev->background && !prev->failed
-                           ? "the previous pass was validated in the background"
-                       : prev->ran ? "the previous pass's run stopped with an error"
-                                 : "the previous pass has not run yet";
-            return 0;
-        }
-        b = prev->outputs[output];
-    }
     const case_tensor *o = &s->kase.outputs[output];
     double rtol, atol;
     session_output_tols(s, o, &rtol, &atol);
     uint8_t *bad = xcalloc((size_t)(tensor_numel(a) ? tensor_numel(a) : 1), 1);
     exec_compare_result cr;
     exec_compare_mask(a, b, rtol, atol, session_profile(s), &cr, bad);
-    /* The dump's tiles as cells where the pass says them and they fit. */
     int tiled = 0;
     if (a->ndim > 0 && a->shape[a->ndim - 1] > 0) {
         int64_t cols = a->shape[a->ndim - 1], rows = tensor_numel(a) / cols;
@@ -167,7 +129,7 @@ int view_heatmap_get(session *s, int output, view_heat_mode mode, int max_rows, 
     out->outside_cells = g.outside_cells;
     out->outside_elements = g.outside_elements;
     out->elements = g.elements;
-    out->tensor = s->kase.outputs[output].name;
+    out->tensor = o->name;
     out->rows = g.rows;
     out->cols = g.cols;
     out->cells = g.cells;
@@ -184,6 +146,144 @@ int view_heatmap_get(session *s, int output, view_heat_mode mode, int max_rows, 
     out->block_cols = g.block_cols;
     out->tiled = tiled;
     return 1;
+}
+
+/* A view asks the engine quietly: what a side run says goes here (its
+ * first error line becomes the pane's "why"), not to the console. */
+typedef struct quiet_capture {
+    char first_error[sizeof ((session *)0)->heat_why];
+} quiet_capture;
+
+static void capture_output(void *ctx, session_stream stream, const char *text, size_t len)
+{
+    quiet_capture *q = ctx;
+    if (stream != SESSION_ERR || q->first_error[0])
+        return;
+    while (len && (text[len - 1] == '\n' || text[len - 1] == '.'))
+        len--;
+    snprintf(q->first_error, sizeof q->first_error, "%.*s", (int)len, text);
+}
+
+/* The output `name` at the point of pass `pass` corresponding to the stop
+ * (point.h), the match's quality in out. Asked from the frame that binds
+ * the output: the selected one, else the host's (a kernel that does not
+ * take the output is still inside the host's call). */
+static tensor *output_at_point(session *s, int pass, const char *name, view_heatmap *out)
+{
+    run_state *r = &s->run;
+    session_output_fn fn = s->out;
+    void *fn_ctx = s->out_ctx;
+    int nerrors = s->nerrors;
+    unsigned redraw = s->redraw;
+    quiet_capture cap = {{0}};
+    s->out = capture_output;
+    s->out_ctx = &cap;
+    int core = r->core, level = r->level;
+    const char *slot;
+    const value *v;
+    if (!session_frame_value(s, name, &slot, &v)) {
+        r->core = EXEC_CORE_HOST;
+        r->level = 0;
+    }
+    tensor *t = session_tensor_in_pass(s, pass, name, POINT_QUIET_MISSING);
+    const char *how;
+    point_match_quality q = point_last_match(s, &how);
+    r->core = core;
+    r->level = level;
+    s->out = fn;
+    s->out_ctx = fn_ctx;
+    s->nerrors = nerrors;
+    s->redraw = redraw; /* the side run's start is not a change the panes show */
+    out->match = q == POINT_MATCH_EXACT ? VIEW_MATCH_EXACT : q == POINT_MATCH_GUESS ? VIEW_MATCH_GUESS : VIEW_MATCH_NONE;
+    out->match_how = how;
+    if (!t) {
+        snprintf(s->heat_why, sizeof s->heat_why, "%s",
+                 cap.first_error[0] ? cap.first_error : "no value at the corresponding point");
+        out->why = s->heat_why;
+    }
+    return t;
+}
+
+/* The live grid: the run is stopped inside the selected pass. */
+static int heatmap_live(session *s, int output, view_heat_mode mode, int max_rows, int max_cols, view_heatmap *out)
+{
+    int pass = s->run.pass;
+    const case_tensor *o = &s->kase.outputs[output];
+    out->live = 1;
+    tensor *a = session_lookup_tensor(s, o->name, NULL, 1);
+    if (!a) {
+        out->why = "the output is not bound at this stop";
+        return 0;
+    }
+    tensor *b;
+    if (mode == VIEW_HEAT_VS_GOLDEN) {
+        b = tensor_ref(o->t);
+    } else if (pass == 0) {
+        tensor_unref(a);
+        out->why = "the first pass has no previous pass";
+        return 0;
+    } else {
+        out->compare_pass = pass - 1;
+        b = output_at_point(s, pass - 1, o->name, out);
+    }
+    int got = b && heat_fill(s, output, pass, a, b, max_rows, max_cols, out);
+    tensor_unref(a);
+    if (b)
+        tensor_unref(b);
+    return got;
+}
+
+int view_heatmap_get(session *s, int output, view_heat_mode mode, int max_rows, int max_cols,
+                     view_heatmap *out)
+{
+    memset(out, 0, sizeof *out);
+    out->compare_pass = -1;
+    out->match_how = "";
+    if (!s->have_case) {
+        out->why = "no case is open";
+        return 0;
+    }
+    if (output < 0 || (size_t)output >= s->kase.noutputs) {
+        out->why = "no such output";
+        return 0;
+    }
+    int pass = s->cur_pass;
+    const run_state *r = &s->run;
+    if (r->active && r->m && !r->finished && !r->failed && r->pass == pass)
+        return heatmap_live(s, output, mode, max_rows, max_cols, out);
+    const pass_result *res = s->results ? &s->results[pass] : NULL;
+    if (!res || !res->ran) {
+        out->why = "not run yet \xe2\x80\x94 type run";
+        return 0;
+    }
+    if (!res->failed && res->background && output < res->nout && !res->outputs[output]) {
+        out->why = "validated in the background \xe2\x80\x94 run it for the grid";
+        return 0;
+    }
+    if (res->failed || output >= res->nout || !res->outputs[output]) {
+        out->why = "the run of this pass stopped with an error";
+        return 0;
+    }
+    const tensor *a = res->outputs[output], *b = NULL;
+    if (mode == VIEW_HEAT_VS_GOLDEN) {
+        b = s->kase.outputs[output].t;
+    } else {
+        if (pass == 0) {
+            out->why = "the first pass has no previous pass";
+            return 0;
+        }
+        out->compare_pass = pass - 1;
+        const pass_result *prev = &s->results[pass - 1];
+        if (!prev->ran || prev->failed || output >= prev->nout || !prev->outputs[output]) {
+            out->why = prev->ran && prev->background && !prev->failed
+                           ? "the previous pass was validated in the background"
+                       : prev->ran ? "the previous pass's run stopped with an error"
+                                 : "the previous pass has not run yet";
+            return 0;
+        }
+        b = prev->outputs[output];
+    }
+    return heat_fill(s, output, pass, a, b, max_rows, max_cols, out);
 }
 
 static view_core_state core_state(inspect_core_state st)

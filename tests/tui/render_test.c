@@ -66,6 +66,22 @@ static void heatmaps(void)
     render_heatmap(&c, (crect){0, 0, 5, 40}, "vs previous pass", &z, 1, "");
     show("heatmap, identical", &c, 0);
 
+    /* Live against the previous pass: the legend says how the point was
+     * mapped; the tolerance bar falls inside the ramp (0.05 of 0.5). */
+    h.live = 1;
+    h.compare_pass = 4;
+    h.match = VIEW_MATCH_GUESS;
+    canvas_resize(&c, 8, 44);
+    render_heatmap(&c, (crect){0, 0, 8, 44}, "vs pass 18", &h, 1, "");
+    show("heatmap, live, a guessed point", &c, 1);
+    h.match = VIEW_MATCH_EXACT;
+    render_heatmap(&c, (crect){0, 0, 8, 44}, "vs pass 18", &h, 1, "");
+    show("heatmap, live, the exact point", &c, 0);
+    /* Live against golden: no point line. */
+    h.compare_pass = -1;
+    render_heatmap(&c, (crect){0, 0, 8, 44}, "vs golden", &h, 1, "");
+    show("heatmap, live, against golden", &c, 0);
+
     canvas_resize(&c, 3, 40);
     render_heatmap(&c, (crect){0, 0, 3, 40}, "vs golden", NULL, 0, "not run yet \xe2\x80\x94 type run");
     show("heatmap, nothing yet", &c, 0);
@@ -76,6 +92,13 @@ static void heatmaps(void)
     for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
         printf(" %d'%c'", render_heat_level(v[i], 1), render_heat_char(render_heat_level(v[i], 1)));
     printf("\n");
+    /* The tolerance bar: after the level the tolerance falls in; past the
+     * ramp's end when no cell can exceed it (max <= tol, or max 0). */
+    printf("=== tolerance levels of 0.05, 0.3, 1, 2 against 1, 0.1 against 0:");
+    double tv[] = {0.05, 0.3, 1, 2};
+    for (size_t i = 0; i < sizeof tv / sizeof tv[0]; i++)
+        printf(" %d", render_heat_tol_level(tv[i], 1));
+    printf(" %d\n", render_heat_tol_level(0.1, 0));
     canvas_free(&c);
 }
 

@@ -104,8 +104,10 @@ void render_heatmap(canvas *c, crect r, const char *label, const view_heatmap *h
         snprintf(sover, sizeof sover, "%lld/%lld out", (long long)h->outside_elements, (long long)h->elements);
     else if (over)
         snprintf(sover, sizeof sover, "%d over", over);
-    /* "0 <ramp> max  tol T  N over", tightened when the half is narrow. */
-    int full = 2 + 10 + 1 + (int)strlen(smax) + 2 + (int)strlen(stol) + (over ? 2 + (int)strlen(sover) : 0);
+    /* "0 <ramp> max  tol T  N over", tightened when the half is narrow;
+     * the ramp has a bar where the tolerance falls on its scale (past its
+     * end when no cell can exceed it). */
+    int full = 2 + 11 + 1 + (int)strlen(smax) + 2 + (int)strlen(stol) + (over ? 2 + (int)strlen(sover) : 0);
     const char *gap = full <= r.w ? "  " : " ";
     if (over && full > r.w) {
         if (h->outside && h->outside_elements)
@@ -113,12 +115,35 @@ void render_heatmap(canvas *c, crect r, const char *label, const view_heatmap *h
         else
             snprintf(sover, sizeof sover, "%d>tol", over);
     }
+    int tol_level = render_heat_tol_level(h->tolerance, h->max);
     int lx = canvas_puts(c, r, ly, 0, "0 ", ST_DIM);
-    for (int level = 0; level <= 9; level++)
+    for (int level = 0; level <= 9; level++) {
         canvas_put(c, r, ly, lx++, (uint32_t)render_heat_char(level), (canvas_style)(ST_HEAT0 + level));
+        if (level == tol_level)
+            canvas_put(c, r, ly, lx++, '|', ST_HEAT_OVER);
+    }
     lx = canvas_printf(c, r, ly, lx, ST_DIM, " %s%s%s", smax, gap, stol);
-    if (over)
+    if (over && lx + 1 + (int)strlen(sover) > r.w && ly + 1 < r.h) {
+        /* too narrow even tightened: the count goes under, whole */
+        ly++;
+        canvas_puts(c, r, ly, 0, sover, ST_HEAT_OVER);
+    } else if (over) {
         canvas_printf(c, r, ly, lx, ST_HEAT_OVER, "%s%s", gap, sover);
+    }
+    /* Live against another pass: how the engine found the point there. */
+    if (h->live && h->compare_pass >= 0 && ly + 1 < r.h)
+        canvas_puts(c, r, ly + 1, 0,
+                    h->match == VIEW_MATCH_EXACT ? "exact point (the function unchanged)"
+                                                 : "guessed point (by statement keys)",
+                    h->match == VIEW_MATCH_EXACT ? ST_DIM : ST_HEAT_OVER);
+}
+
+int render_heat_tol_level(double tol, double max)
+{
+    if (!(max > tol))
+        return 9;
+    /* cells at levels above this one are all over the tolerance */
+    return render_heat_level(tol, max);
 }
 
 /* ---- the pane ---- */
@@ -138,6 +163,13 @@ void pane_heatmap_draw(tui *t, crect r, int focused)
         snprintf(title, sizeof title, "Heatmaps: %s", p.output_names[0]);
     else
         snprintf(title, sizeof title, "Heatmaps");
+    if (nout > 0 && view_run_pass(t->s) == session_current_pass(t->s) && !view_run_finished(t->s)) {
+        view_location loc;
+        if (view_stop_location(t->s, &loc)) {
+            size_t len = strlen(title);
+            snprintf(title + len, sizeof title - len, " at the stop (%s line %d)", loc.core_name, loc.line);
+        }
+    }
     canvas_title(&t->cv, r, title, focused);
     crect body = {r.y + 1, r.x, r.h - 1, r.w};
     canvas_fill(&t->cv, body, ' ', ST_NORMAL);

@@ -105,10 +105,11 @@ void tui_take_redraw(tui *t)
         d |= 1u << PANE_SOURCE;
     if (bits & SESSION_REDRAW_HEATMAP)
         d |= 1u << PANE_HEATMAP;
+    /* A stop (queues) or changed tensors (watch): the live heatmaps follow. */
     if (bits & SESSION_REDRAW_QUEUES)
-        d |= (1u << PANE_CORES) | (1u << PANE_SOURCE) | (1u << PANE_TIMELINE);
+        d |= (1u << PANE_CORES) | (1u << PANE_SOURCE) | (1u << PANE_TIMELINE) | (1u << PANE_HEATMAP);
     if (bits & SESSION_REDRAW_WATCH)
-        d |= 1u << PANE_WATCH;
+        d |= (1u << PANE_WATCH) | (1u << PANE_HEATMAP);
     t->dirty |= d;
 }
 

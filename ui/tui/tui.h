@@ -192,7 +192,9 @@ void pane_click(tui *t, tui_pane_id id, int y);
 
 /* ---- pure renderers, tested with synthetic data (tests/tui/render_test.c) ---- */
 /* One heat grid with its title, the valid region outlined, cells above the
- * tolerance marked, and a legend with the scale. h == NULL or !have: why. */
+ * tolerance marked, and a legend with the scale (the tolerance a bar on
+ * it); live against another pass, a line saying how the point was mapped.
+ * h == NULL or !have: why. */
 void render_heatmap(canvas *c, crect r, const char *label, const view_heatmap *h, int have,
                     const char *why);
 /* Cores, then queues; n == 0: not running. */
@@ -215,6 +217,9 @@ void render_status(canvas *c, crect r, const char *status, const char *busy, con
 char render_heat_char(int level);
 /* A level 0..9 for a cell value against the grid's largest value. */
 int render_heat_level(double v, double max);
+/* The level the tolerance falls in (9 when no cell can exceed it): the
+ * legend's bar goes after it. */
+int render_heat_tol_level(double tol, double max);
 
 /* ---- commands (tui.c) ---- */
 /* Runs a line: TUI commands (layout, zoom, focus) here, the rest through
