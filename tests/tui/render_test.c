@@ -2,7 +2,9 @@
  * style map; tests/tui/render.sh compares the output with
  * tests/tui/expected/render.txt. The engine returns nothing to draw for
  * runs yet, so this is where heatmaps, cores, queues and displays with
- * data are tested. */
+ * data are tested. It links libtui.a with the engine and nothing else: the
+ * command line is reached through t->cmdline, so a pane that called the
+ * readline side directly would fail to link here. */
 #include "config.h"
 
 #include <math.h>
@@ -11,20 +13,6 @@
 #include <string.h>
 
 #include "ui/tui/tui.h"
-
-/* The command line lives in callbacks.c (readline), not linked here. */
-void tui_cmdline_start(tui *t, int search, int key)
-{
-    (void)t, (void)search, (void)key;
-}
-void tui_cmdline_cancel(tui *t)
-{
-    (void)t;
-}
-void tui_cmdline_key(tui *t, int key)
-{
-    (void)t, (void)key;
-}
 
 static void show(const char *title, canvas *c, int styles)
 {

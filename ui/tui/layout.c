@@ -25,18 +25,6 @@ static const layout_def layouts[LAYOUT_COUNT] = {
                          "cross-core timeline over source, cores and queues"},
 };
 
-static const char *pane_names[PANE_COUNT] = {
-    [PANE_SOURCE] = "source", [PANE_PASSES] = "passes", [PANE_HEATMAP] = "heatmaps",
-    [PANE_CORES] = "cores",   [PANE_WATCH] = "watch",   [PANE_IRDIFF] = "irdiff",
-    [PANE_TIMELINE] = "timeline",
-    [PANE_CONSOLE] = "console",
-};
-
-const char *tui_pane_name(tui_pane_id id)
-{
-    return id < PANE_COUNT ? pane_names[id] : "?";
-}
-
 const char *tui_layout_name(int layout)
 {
     return layout >= 0 && layout < LAYOUT_COUNT ? layouts[layout].name : NULL;

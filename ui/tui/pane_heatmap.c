@@ -148,17 +148,17 @@ int render_heat_tol_level(double tol, double max)
 
 /* ---- the pane ---- */
 
-void pane_heatmap_draw(tui *t, crect r, int focused)
+static void heatmap_draw(tui *t, crect r, int focused)
 {
     view_pass p;
     int have_pass = view_pass_info(t->s, session_current_pass(t->s), &p);
     int nout = have_pass ? p.noutputs : 0;
-    if (t->heat.cursor >= nout)
-        t->heat.cursor = 0;
+    if (t->heat.output >= nout)
+        t->heat.output = 0;
     char title[256];
     if (nout > 1)
         snprintf(title, sizeof title, "Heatmaps: %s (output %d of %d, o: next)",
-                 p.output_names[t->heat.cursor], t->heat.cursor + 1, nout);
+                 p.output_names[t->heat.output], t->heat.output + 1, nout);
     else if (nout == 1)
         snprintf(title, sizeof title, "Heatmaps: %s", p.output_names[0]);
     else
@@ -214,19 +214,29 @@ void pane_heatmap_draw(tui *t, crect r, int focused)
         /* Room for the label, the legend and an outline row and column. */
         int maxr = half[k].r.h - 3, maxc = half[k].r.w - 1;
         int have = maxr > 0 && maxc > 0 &&
-                   view_heatmap_get(t->s, t->heat.cursor, half[k].mode, maxr, maxc, &h);
+                   view_heatmap_get(t->s, t->heat.output, half[k].mode, maxr, maxc, &h);
         /* The engine says why there is no grid; the fixed texts are for
          * panes too small to ask. */
         render_heatmap(&t->cv, half[k].r, half[k].label, have ? &h : NULL, have, h.why && !have ? h.why : why[k]);
     }
 }
 
-int pane_heatmap_action(tui *t, int action)
+static int heatmap_key(tui *t, int action)
 {
     if (action == ACT_OUTPUT) {
-        t->heat.cursor++; /* wraps in draw */
+        t->heat.output++; /* wraps in draw */
         t->dirty |= 1u << PANE_HEATMAP;
         return 1;
     }
     return 0;
 }
+
+const tui_pane_ops pane_heatmap_ops = {
+    .name = "heatmaps",
+    .draw = heatmap_draw,
+    .key = heatmap_key,
+    .click = NULL,
+    .help = "left: max |actual - golden|; right: against the pass\n"
+            "before; max per block, ramp \" .:-=+*#%@\"; marked cells\n"
+            "exceed the tolerance; the line is the valid region's edge",
+};

@@ -101,7 +101,7 @@ static int line_at(const view_tl_event *ev, size_t n, uint64_t per, int col, int
     return line;
 }
 
-void pane_timeline_draw(tui *t, crect r, int focused)
+static void timeline_draw(tui *t, crect r, int focused)
 {
     canvas_title(&t->cv, r, "Timeline (statement time across, a row per core)", focused);
     crect body = {r.y + 1, r.x, r.h - 1, r.w};
@@ -109,13 +109,13 @@ void pane_timeline_draw(tui *t, crect r, int focused)
     size_t n = view_timeline(t->s, &ev);
     view_location loc;
     int core = view_stop_location(t->s, &loc) ? loc.core : -1;
-    render_timeline(&t->cv, body, ev, n, core, t->tl_col, focused ? t->tl_core : -1, NULL);
+    render_timeline(&t->cv, body, ev, n, core, t->tl.col, focused ? t->tl.core : -1, NULL);
 }
 
 /* h l (Left Right) move along time, j k (Down Up) between cores; Enter
  * shows that core's statement there: `list LINE,LINE` in the console and
  * the source pane's cursor on it. */
-int pane_timeline_action(tui *t, int action)
+static int timeline_key(tui *t, int action)
 {
     const view_tl_event *ev;
     size_t n = view_timeline(t->s, &ev);
@@ -125,15 +125,15 @@ int pane_timeline_action(tui *t, int action)
         return 0;
     uint64_t per = steps_per_column(ev, n, w);
     int ncols = (int)((ev[n - 1].step - ev[0].step) / per) + 1;
-    if (t->tl_col < 0 || t->tl_col >= ncols)
-        t->tl_col = ncols - 1;
+    if (t->tl.col < 0 || t->tl.col >= ncols)
+        t->tl.col = ncols - 1;
     switch (action) {
-    case ACT_LEFT: t->tl_col = t->tl_col > 0 ? t->tl_col - 1 : 0; break;
-    case ACT_RIGHT: t->tl_col = t->tl_col + 1 < ncols ? t->tl_col + 1 : ncols - 1; break;
-    case ACT_DOWN: t->tl_core = t->tl_core < 3 ? t->tl_core + 1 : 3; break;
-    case ACT_UP: t->tl_core = t->tl_core > 0 ? t->tl_core - 1 : 0; break;
+    case ACT_LEFT: t->tl.col = t->tl.col > 0 ? t->tl.col - 1 : 0; break;
+    case ACT_RIGHT: t->tl.col = t->tl.col + 1 < ncols ? t->tl.col + 1 : ncols - 1; break;
+    case ACT_DOWN: t->tl.core = t->tl.core < 3 ? t->tl.core + 1 : 3; break;
+    case ACT_UP: t->tl.core = t->tl.core > 0 ? t->tl.core - 1 : 0; break;
     case ACT_SELECT: {
-        int line = line_at(ev, n, per, t->tl_col, t->tl_core);
+        int line = line_at(ev, n, per, t->tl.col, t->tl.core);
         if (!line)
             return 1;
         view_location loc;
@@ -152,3 +152,13 @@ int pane_timeline_action(tui *t, int action)
     t->dirty |= 1u << PANE_TIMELINE;
     return 1;
 }
+
+const tui_pane_ops pane_timeline_ops = {
+    .name = "timeline",
+    .draw = timeline_draw,
+    .key = timeline_key,
+    .click = NULL,
+    .help = "a row per core, statement time across (the whole run);\n"
+            "= ran  ~ blocked on a queue  > push  < pop  . done;\n"
+            "^ the last step; `queue show` names the queues",
+};
