@@ -238,5 +238,8 @@ const tui_pane_ops pane_heatmap_ops = {
     .click = NULL,
     .help = "left: max |actual - golden|; right: against the pass\n"
             "before; max per block, ramp \" .:-=+*#%@\"; marked cells\n"
-            "exceed the tolerance; the line is the valid region's edge",
+            "exceed the tolerance (| on the scale); the line is the\n"
+            "valid region's edge. Stopped in the pass: the output at\n"
+            "the stop, against the point of the pass before that the\n"
+            "stop maps to (exact, or a guess: the last line says)",
 };
