@@ -137,6 +137,16 @@ typedef struct view_tl_event {
  * 0 without a run. */
 size_t view_timeline(session *s, const view_tl_event **out);
 
+/* The depth of queue q (in view_queues' order) after each change the
+ * debugger's run saw, oldest first, from when the run first met the queue
+ * (its timeline steps); *limit: the depth at which pushes block, 0
+ * unbounded. 0 entries without a run or before the queue was met. */
+typedef struct view_queue_depth {
+    uint64_t step;
+    int depth;
+} view_queue_depth;
+size_t view_queue_history(session *s, int q, const view_queue_depth **out, int *limit);
+
 typedef struct view_display {
     int number;
     const char *expr;    /* what the user asked to display */

@@ -113,6 +113,25 @@ static void cores(void)
     canvas_free(&c);
 }
 
+static void queue_rows(void)
+{
+    /* Steps 10..29, two a column: a queue met at step 12 filling to its
+     * limit of 2 (red) and draining; one met later, never used (dots);
+     * one never met (blank); the largest depth in a column wins. */
+    view_queue_depth a[] = {{12, 0}, {13, 1}, {16, 2}, {17, 1}, {22, 0}, {23, 1}, {23, 0}};
+    view_queue_depth b[] = {{20, 0}};
+    tui_queue_row rows[3] = {
+        {"c2v0", a, sizeof a / sizeof a[0], 2},
+        {"v2c0", b, 1, 0},
+        {"x", NULL, 0, 0},
+    };
+    canvas c;
+    canvas_init(&c, 3, 20);
+    render_queue_rows(&c, (crect){0, 0, 3, 20}, 10, 2, 10, rows, 3);
+    show("queue rows", &c, 1);
+    canvas_free(&c);
+}
+
 static void displays(void)
 {
     view_display d[2] = {
@@ -225,6 +244,7 @@ int main(void)
     text();
     heatmaps();
     cores();
+    queue_rows();
     displays();
     passes();
     status();

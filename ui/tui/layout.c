@@ -93,8 +93,9 @@ void tui_layout_apply(tui *t)
     if (b != PANE_COUNT)
         t->visible[b] = 1;
     if (p == PANE_TIMELINE) {
-        /* The timeline wants the whole width: on top, a row per core. */
-        int th = mainh / 2 < 9 ? mainh / 2 : 9;
+        /* The timeline wants the whole width: on top, a row per core and
+         * (room for four) a row per queue under them. */
+        int th = mainh / 2 < 11 ? mainh / 2 : 11;
         t->rect[p] = (crect){0, 0, th, C};
         int aw = C / 2;
         t->rect[a] = (crect){th, 0, mainh - th, aw};

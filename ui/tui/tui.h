@@ -248,6 +248,16 @@ void render_passes(canvas *c, crect r, const view_pass *p, int n, int current, i
  * columns drawn and sets *per to the steps a column. */
 int render_timeline(canvas *c, crect r, const view_tl_event *ev, size_t n, int current_core, int cursor_col,
                     int cursor_core, uint64_t *per);
+/* Under the timeline, in its columns (first step, per steps a column,
+ * ncols): a row per queue with the items in it, the largest count in each
+ * column; blank before the run met the queue. */
+typedef struct tui_queue_row {
+    const char *label; /* "c2v0" */
+    const view_queue_depth *d;
+    size_t n;
+    int limit; /* the depth at which pushes block, 0 none */
+} tui_queue_row;
+void render_queue_rows(canvas *c, crect r, uint64_t first, uint64_t per, int ncols, const tui_queue_row *q, int nq);
 /* The status line text for the given busy command (NULL when idle). */
 void render_status(canvas *c, crect r, const char *status, const char *busy, const char *progress,
                    int interrupted, const char *layout, const char *focus);
