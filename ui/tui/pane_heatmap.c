@@ -163,13 +163,6 @@ static void heatmap_draw(tui *t, crect r, int focused)
         snprintf(title, sizeof title, "Heatmaps: %s", p.output_names[0]);
     else
         snprintf(title, sizeof title, "Heatmaps");
-    if (nout > 0 && view_run_pass(t->s) == session_current_pass(t->s) && !view_run_finished(t->s)) {
-        view_location loc;
-        if (view_stop_location(t->s, &loc)) {
-            size_t len = strlen(title);
-            snprintf(title + len, sizeof title - len, " at the stop (%s line %d)", loc.core_name, loc.line);
-        }
-    }
     canvas_title(&t->cv, r, title, focused);
     crect body = {r.y + 1, r.x, r.h - 1, r.w};
     canvas_fill(&t->cv, body, ' ', ST_NORMAL);
@@ -209,6 +202,7 @@ static void heatmap_draw(tui *t, crect r, int focused)
         view_heat_mode mode;
         const char *label;
     } half[2] = {{a, VIEW_HEAT_VS_GOLDEN, "vs golden"}, {b, VIEW_HEAT_VS_PREVIOUS, prev_label}};
+    int live = 0;
     for (int k = 0; k < 2; k++) {
         view_heatmap h = {0};
         /* Room for the label, the legend and an outline row and column. */
@@ -218,6 +212,14 @@ static void heatmap_draw(tui *t, crect r, int focused)
         /* The engine says why there is no grid; the fixed texts are for
          * panes too small to ask. */
         render_heatmap(&t->cv, half[k].r, half[k].label, have ? &h : NULL, have, h.why && !have ? h.why : why[k]);
+        live |= h.live;
+    }
+    /* The engine drew from the stop: the title says where that is. */
+    view_location loc;
+    if (live && view_stop_location(t->s, &loc)) {
+        size_t len = strlen(title);
+        snprintf(title + len, sizeof title - len, " at the stop (%s line %d)", loc.core_name, loc.line);
+        canvas_title(&t->cv, r, title, focused);
     }
 }
 
