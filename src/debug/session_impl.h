@@ -58,6 +58,7 @@ struct session {
     float *heat_cells;   /* view_heatmap_get's buffers */
     uint32_t *heat_outside;
     char heat_why[256];  /* view_heatmap_get's reason when it says one of the engine's */
+    char heat_tile[256]; /* view_heatmap_tile's tile name */
     char *complete_buf;  /* a completion built on the fly (golden.NAME) */
     char *state_dir;     /* per-case session files, or NULL */
     char **restored;     /* records read from the case's session file when it

@@ -99,6 +99,16 @@ typedef struct view_heatmap {
 int view_heatmap_get(session *s, int output, view_heat_mode mode, int max_rows, int max_cols,
                      view_heatmap *out);
 
+/* The tile at the stop: the first argument of the stop's statement that is
+ * a variable declared pl.Tile (what `tile.store` stores, `tpush` pushes,
+ * an op takes), against the same variable at the corresponding point of
+ * the previous pass (named there by its statement, a lane's half where
+ * that pass had one core do both lanes, as `diff TILE pass N`). A tile has
+ * no golden: VIEW_HEAT_VS_GOLDEN returns 0 with why saying so. out->tensor
+ * is the tile's name. 0 when not stopped inside the current pass or the
+ * statement takes no tile. */
+int view_heatmap_tile(session *s, view_heat_mode mode, int max_rows, int max_cols, view_heatmap *out);
+
 typedef enum { VIEW_CORE_IDLE, VIEW_CORE_RUNNING, VIEW_CORE_BLOCKED, VIEW_CORE_DONE } view_core_state;
 
 typedef struct view_core {

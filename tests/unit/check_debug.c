@@ -339,6 +339,27 @@ START_TEST(test_view_live_heatmap)
     ck_assert_int_eq(view_heatmap_get(s, 0, VIEW_HEAT_VS_PREVIOUS, 8, 8, &h), 1);
     ck_assert_int_eq(h.outside_elements, 0);
     ck_assert(h.max == 0);
+    /* the stop's tile: at pass 11's store (the planted miscompile), the
+     * stored tile against its counterpart at the point of pass 9 counts
+     * what `diff t__tile_11 pass 9` counts; a tile has no golden */
+    ck_assert_int_eq(session_execute(s, "kill"), PTODB_OK);
+    ck_assert_int_eq(session_execute(s, "delete"), PTODB_OK);
+    ck_assert_int_eq(session_execute(s, "pass 11"), PTODB_OK);
+    ck_assert_int_eq(view_heatmap_tile(s, VIEW_HEAT_VS_PREVIOUS, 8, 8, &h), 0);
+    ck_assert_int_eq(h.live, 0);
+    ck_assert_int_eq(session_execute(s, "break 41"), PTODB_OK);
+    ck_assert_int_eq(session_execute(s, "run"), PTODB_OK);
+    ck_assert_int_eq(view_heatmap_tile(s, VIEW_HEAT_VS_GOLDEN, 8, 8, &h), 0);
+    ck_assert_str_eq(h.why, "a tile has no golden output");
+    ck_assert_int_eq(view_heatmap_tile(s, VIEW_HEAT_VS_PREVIOUS, 8, 8, &h), 1);
+    ck_assert_str_eq(h.tensor, "t__tile_11");
+    ck_assert_int_eq(h.compare_pass, 3); /* pass 9 */
+    int64_t tile_out = h.outside_elements;
+    ck_assert(tile_out > 0);
+    strbuf_clear(&c.out);
+    ck_assert_int_eq(session_execute(s, "diff t__tile_11 pass 9"), PTODB_OK);
+    snprintf(want, sizeof want, "mismatched %lld of 1024", (long long)tile_out);
+    ck_assert_ptr_nonnull(strstr(strbuf_str(&c.out), want));
     /* the run killed: the pass has no finished run to show */
     ck_assert_int_eq(session_execute(s, "kill"), PTODB_OK);
     ck_assert_int_eq(view_heatmap_get(s, 0, VIEW_HEAT_VS_GOLDEN, 8, 8, &h), 0);

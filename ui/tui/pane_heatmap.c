@@ -153,10 +153,17 @@ static void heatmap_draw(tui *t, crect r, int focused)
     view_pass p;
     int have_pass = view_pass_info(t->s, session_current_pass(t->s), &p);
     int nout = have_pass ? p.noutputs : 0;
-    if (t->heat.output >= nout)
+    /* Stopped inside this pass, `o` goes on past the outputs to the tile
+     * the stop's statement takes. */
+    view_location loc;
+    int stopped = view_stop_location(t->s, &loc) && loc.pass == session_current_pass(t->s);
+    if (t->heat.output >= nout + (stopped && nout > 0))
         t->heat.output = 0;
+    int tile = stopped && nout > 0 && t->heat.output == nout;
     char title[256];
-    if (nout > 1)
+    if (tile)
+        snprintf(title, sizeof title, "Heatmaps: the stop's tile");
+    else if (nout > 1)
         snprintf(title, sizeof title, "Heatmaps: %s (output %d of %d, o: next)",
                  p.output_names[t->heat.output], t->heat.output + 1, nout);
     else if (nout == 1)
@@ -208,17 +215,21 @@ static void heatmap_draw(tui *t, crect r, int focused)
         /* Room for the label, the legend and an outline row and column. */
         int maxr = half[k].r.h - 3, maxc = half[k].r.w - 1;
         int have = maxr > 0 && maxc > 0 &&
-                   view_heatmap_get(t->s, t->heat.output, half[k].mode, maxr, maxc, &h);
+                   (tile ? view_heatmap_tile(t->s, half[k].mode, maxr, maxc, &h)
+                         : view_heatmap_get(t->s, t->heat.output, half[k].mode, maxr, maxc, &h));
+        if (tile && h.tensor)
+            snprintf(title, sizeof title, "Heatmaps: tile %s", h.tensor);
         /* The engine says why there is no grid; the fixed texts are for
          * panes too small to ask. */
         render_heatmap(&t->cv, half[k].r, half[k].label, have ? &h : NULL, have, h.why && !have ? h.why : why[k]);
         live |= h.live;
     }
-    /* The engine drew from the stop: the title says where that is. */
-    view_location loc;
-    if (live && view_stop_location(t->s, &loc)) {
+    /* The engine drew from the stop: the title says where that is, and
+     * what `o` shows next. */
+    if (live && stopped) {
         size_t len = strlen(title);
-        snprintf(title + len, sizeof title - len, " at the stop (%s line %d)", loc.core_name, loc.line);
+        snprintf(title + len, sizeof title - len, " at the stop (%s line %d)%s", loc.core_name, loc.line,
+                 tile ? " \xe2\x80\x94 o: the output" : nout == 1 ? " \xe2\x80\x94 o: its tile" : "");
         canvas_title(&t->cv, r, title, focused);
     }
 }
@@ -243,5 +254,6 @@ const tui_pane_ops pane_heatmap_ops = {
             "exceed the tolerance (| on the scale); the line is the\n"
             "valid region's edge. Stopped in the pass: the output at\n"
             "the stop, against the point of the pass before that the\n"
-            "stop maps to (exact, or a guess: the last line says)",
+            "stop maps to (exact, or a guess: the last line says);\n"
+            "o goes on to the tile the stop's statement takes",
 };
