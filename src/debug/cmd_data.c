@@ -88,37 +88,6 @@ static void unravel(const tensor *t, int64_t k, strbuf *out)
     strbuf_putc(out, ']');
 }
 
-/* A vector lane's tile against the other pass's whole tensor (before a lane
- * split, one core did both halves): when exactly one dim of b is twice a's,
- * lane k's share is the k-th half along it. Returns a new reference to that
- * half and says so (by position: a guess the answer names), or NULL. */
-static tensor *lane_share(session *s, const tensor *a, const tensor *b, int pass)
-{
-    int core = s->run.core;
-    if ((core != EXEC_CORE_AIV0 && core != EXEC_CORE_AIV1) || a->ndim != b->ndim)
-        return NULL;
-    int axis = -1;
-    for (int d = 0; d < a->ndim; d++) {
-        if (a->shape[d] == b->shape[d])
-            continue;
-        if (axis >= 0 || b->shape[d] != 2 * a->shape[d])
-            return NULL;
-        axis = d;
-    }
-    if (axis < 0)
-        return NULL;
-    int64_t lane = core - EXEC_CORE_AIV0, h = a->shape[axis];
-    ptodb_status st;
-    tensor *half = tensor_slice(b, axis, lane * h, (lane + 1) * h, 1, &st);
-    if (half)
-        session_printf(s,
-                       "(%s holds a lane's share: compared with %s %" PRId64 ":%" PRId64 " of dim %d of pass %d's "
-                       "tensor, the half lane %" PRId64 " covers by position: a guess)\n",
-                       machine_core_name(core), axis == 0 ? "rows" : axis == a->ndim - 1 ? "columns" : "indices",
-                       lane * h, (lane + 1) * h, axis, s->kase.passes[pass].index, lane);
-    return half;
-}
-
 /* Same dtype, shape and bytes: equal without looking at the values (a
  * frame's inputs are large and usually untouched). */
 /* `diff pass N`: every tensor of the selected frame against the same
@@ -234,7 +203,7 @@ ptodb_status cmd_DIFF(session *s, const char *args)
         bname = pass_label;
         /* the lane's share of the whole tensor first, then any subscript */
         tensor *whole = strchr(words[0], '[') ? session_lookup_tensor(s, name, NULL, 1) : tensor_ref(a);
-        tensor *share = whole ? lane_share(s, whole, b, p) : NULL;
+        tensor *share = whole ? session_lane_share(s, whole, b, p) : NULL;
         if (whole)
             tensor_unref(whole);
         if (share) {

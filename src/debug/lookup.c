@@ -2,12 +2,14 @@
  * (gdb's scope rules, with a note when a short name could mean several), an
  * input, a golden output, and the tolerances an output is validated with. */
 #include <ctype.h>
+#include <inttypes.h>
 #include <string.h>
 
 #include "base/strbuf.h"
 #include "debug/lookup.h"
 #include "debug/session_impl.h"
 #include "exec/inspect.h"
+#include "exec/machine.h"
 #include "ir/print.h"
 
 void session_output_tols(const session *s, const case_tensor *o, double *rtol, double *atol)
@@ -169,4 +171,31 @@ tensor *session_lookup_tensor(session *s, const char *name, const tensor **golde
     if (!quiet)
         session_errorf(s, "No tensor \"%s\" in the current context.", name);
     return NULL;
+}
+
+tensor *session_lane_share(session *s, const tensor *a, const tensor *b, int pass)
+{
+    int core = s->run.core;
+    if ((core != EXEC_CORE_AIV0 && core != EXEC_CORE_AIV1) || a->ndim != b->ndim)
+        return NULL;
+    int axis = -1;
+    for (int d = 0; d < a->ndim; d++) {
+        if (a->shape[d] == b->shape[d])
+            continue;
+        if (axis >= 0 || b->shape[d] != 2 * a->shape[d])
+            return NULL;
+        axis = d;
+    }
+    if (axis < 0)
+        return NULL;
+    int64_t lane = core - EXEC_CORE_AIV0, h = a->shape[axis];
+    ptodb_status st;
+    tensor *half = tensor_slice(b, axis, lane * h, (lane + 1) * h, 1, &st);
+    if (half)
+        session_printf(s,
+                       "(%s holds a lane's share: compared with %s %" PRId64 ":%" PRId64 " of dim %d of pass %d's "
+                       "tensor, the half lane %" PRId64 " covers by position: a guess)\n",
+                       machine_core_name(core), axis == 0 ? "rows" : axis == a->ndim - 1 ? "columns" : "indices",
+                       lane * h, (lane + 1) * h, axis, s->kase.passes[pass].index, lane);
+    return half;
 }

@@ -788,6 +788,8 @@ void point_side_kill(session *s)
 tensor *session_tensor_in_pass(session *s, int pass, const char *name, int flags)
 {
     run_state *r = &s->run;
+    s->point_last = POINT_MATCH_NONE;
+    s->point_last_how[0] = 0;
     if (!r->active || r->finished || r->failed) {
         session_errorf(s, "diff ... pass N needs a run stopped inside a pass (the point to compare at).");
         return NULL;
@@ -853,6 +855,9 @@ tensor *session_tensor_in_pass(session *s, int pass, const char *name, int flags
         session_errorf(s, "Interrupted.");
     } else {
         describe_match(s, &pt, pass, &mt, &how);
+        s->point_last = mt.kind == MATCH_SAME ? POINT_MATCH_EXACT : mt.kind == MATCH_KEY ? POINT_MATCH_GUESS
+                                                                                       : POINT_MATCH_NONE;
+        snprintf(s->point_last_how, sizeof s->point_last_how, "%s", strbuf_str(&how));
         char other[256];
         snprintf(other, sizeof other, "%s", full);
         if (mt.kind == MATCH_SAME && strcmp(sel_func, pt.func) == 0) {
@@ -889,4 +894,11 @@ out:
     if (have_pk)
         point_free(&pk);
     return t;
+}
+
+point_match_quality point_last_match(const session *s, const char **how)
+{
+    if (how)
+        *how = s->point_last_how;
+    return (point_match_quality)s->point_last;
 }

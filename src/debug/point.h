@@ -19,6 +19,12 @@ ptodb_status run_seek_point(session *s, int pass);
  * "no such tensor there" quiet (NULL is returned all the same). */
 enum { POINT_SAY_MATCH = 1, POINT_QUIET_MISSING = 2 };
 tensor *session_tensor_in_pass(session *s, int pass, const char *name, int flags);
+/* How the last session_tensor_in_pass mapped the point: exact (the stop's
+ * function unchanged in that pass), a guess (by statement keys) or not at
+ * all; *how (may be NULL) gets the sentence `diff` prints ("same point:
+ * ...", "a guess: ..."), valid until the next call. */
+typedef enum { POINT_MATCH_NONE, POINT_MATCH_EXACT, POINT_MATCH_GUESS } point_match_quality;
+point_match_quality point_last_match(const session *s, const char **how);
 /* Counts the arrivals of the cores that moved since the last count (the
  * stepped one, and any whose innermost frame changed: a group start puts
  * frames on several cores) at the statements they are now about to run.

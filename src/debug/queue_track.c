@@ -4,7 +4,8 @@
  * pushed variable's name for each item, front first. `queue show` prints
  * them next to the machine's own view of the items (inspect_queue_item).
  * Items pushed by steps it did not see (a `pass N` seek runs the machine
- * itself) stay unknown rather than guessed. */
+ * itself) stay unknown rather than guessed. Each queue's depth changes are
+ * kept too: the timeline's occupancy rows (view_queue_history). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +20,27 @@ struct queue_track {
     int depth;
     struct queue_item { int line, core; char name[64]; } *items;
     int head, n, cap;
+    /* the depth after each change, for the timeline's occupancy rows */
+    view_queue_depth *hist;
+    size_t nhist, caphist;
 };
+
+/* Keeps the newest VIEW_TIMELINE_MAX depth changes of a queue, as the
+ * timeline keeps the newest steps. */
+static void note_depth(struct queue_track *t, uint64_t step)
+{
+    if (t->nhist == t->caphist) {
+        if (t->caphist >= VIEW_TIMELINE_MAX) {
+            size_t keep = t->caphist / 2;
+            memmove(t->hist, t->hist + (t->nhist - keep), keep * sizeof *t->hist);
+            t->nhist = keep;
+        } else {
+            t->caphist = t->caphist ? 2 * t->caphist : 64;
+            t->hist = xreallocarray(t->hist, t->caphist, sizeof *t->hist);
+        }
+    }
+    t->hist[t->nhist++] = (view_queue_depth){step, t->depth};
+}
 
 static struct queue_track *track_of(run_state *r, const void *id)
 {
@@ -57,8 +78,12 @@ void run_track_queues(session *s, int core, int line, int push)
     run_state *r = &s->run;
     inspect_queue q[64];
     int n = inspect_queues(r->m, q, 64);
+    uint64_t step = machine_steps(r->m);
     for (int i = 0; i < n && i < 64; i++) {
         struct queue_track *t = track_of(r, q[i].id);
+        int before = t->depth;
+        if (!t->nhist)
+            note_depth(t, step); /* first seen: a row from here on */
         for (; t->depth < q[i].depth; t->depth++) {
             if (t->n == t->cap) {
                 int cap = t->cap ? 2 * t->cap : 8;
@@ -86,7 +111,29 @@ void run_track_queues(session *s, int core, int line, int push)
                 t->head = (t->head + 1) % t->cap;
                 t->n--;
             }
+        if (t->depth != before)
+            note_depth(t, step);
     }
+}
+
+size_t view_queue_history(session *s, int q, const view_queue_depth **out, int *limit)
+{
+    run_state *r = &s->run;
+    *out = NULL;
+    *limit = 0;
+    if (!r->active || !r->m || q < 0)
+        return 0;
+    inspect_queue qs[64];
+    int n = inspect_queues(r->m, qs, 64);
+    if (q >= n || q >= 64)
+        return 0;
+    *limit = qs[q].limit;
+    for (size_t i = 0; i < r->nqtracks; i++)
+        if (r->qtracks[i].id == qs[q].id) {
+            *out = r->qtracks[i].hist;
+            return r->qtracks[i].nhist;
+        }
+    return 0;
 }
 
 int run_queue_item_origin(session *s, const void *id, int depth, int k, int *core, int *line, const char **name)
@@ -109,8 +156,10 @@ int run_queue_item_origin(session *s, const void *id, int depth, int k, int *cor
 
 void run_track_free(run_state *r)
 {
-    for (size_t i = 0; i < r->nqtracks; i++)
+    for (size_t i = 0; i < r->nqtracks; i++) {
         free(r->qtracks[i].items);
+        free(r->qtracks[i].hist);
+    }
     free(r->qtracks);
     r->qtracks = NULL;
     r->nqtracks = 0;

@@ -57,6 +57,8 @@ struct session {
     char *status_line;   /* view_status_line's buffer */
     float *heat_cells;   /* view_heatmap_get's buffers */
     uint32_t *heat_outside;
+    char heat_why[256];  /* view_heatmap_get's reason when it says one of the engine's */
+    char heat_tile[256]; /* view_heatmap_tile's tile name */
     char *complete_buf;  /* a completion built on the fly (golden.NAME) */
     char *state_dir;     /* per-case session files, or NULL */
     char **restored;     /* records read from the case's session file when it
@@ -75,6 +77,8 @@ struct session {
     run_state side;      /* point.c: the other pass's run kept for `diff ... pass N` */
     struct point_alpha *alpha_cache; /* point.c: functions' renaming-free texts */
     exec_profile_id side_profile;
+    int point_last;      /* point.c: point_last_match's quality and sentence */
+    char point_last_how[384];
     pass_result *results; /* kase.npasses entries */
     breakpoint *bps;
     size_t nbps;

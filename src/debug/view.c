@@ -13,9 +13,11 @@
 #include "base/strbuf.h"
 #include "batch/batch.h"
 #include "tensor/heatgrid.h"
+#include "debug/point.h"
 #include "debug/session_impl.h"
 #include "exec/compare.h"
 #include "exec/inspect.h"
+#include "ir/ast.h"
 
 int view_stop_location(session *s, view_location *out)
 {
@@ -91,10 +93,248 @@ int view_breakpoint_at(session *s, int pass, int line)
     return mark;
 }
 
+/* The grid of a against b for output number `output` of pass `pass`: the
+ * output's tolerances and the validator's mismatch rule (exec_compare_mask),
+ * the dump's tiles as cells where the pass says them and they fit. */
+static int heat_grid(session *s, const char *name, const tensor *a, const tensor *b, double rtol, double atol,
+                     const tensor *scale, const char *tiles_of, int max_rows, int max_cols, view_heatmap *out);
+
+static int heat_fill(session *s, int output, int pass, const tensor *a, const tensor *b, int max_rows,
+                     int max_cols, view_heatmap *out)
+{
+    const case_tensor *o = &s->kase.outputs[output];
+    double rtol, atol;
+    session_output_tols(s, o, &rtol, &atol);
+    return heat_grid(s, o->name, a, b, rtol, atol, o->t, s->kase.passes[pass].path, max_rows, max_cols, out);
+}
+
+/* The grid of a against b (named name): the validator's mismatch rule at
+ * rtol/atol; the tolerance read off scale's largest magnitude; cells the
+ * tiles pass file tiles_of stores name in, where it says them (NULL:
+ * blocks). */
+static int heat_grid(session *s, const char *name, const tensor *a, const tensor *b, double rtol, double atol,
+                     const tensor *scale, const char *tiles_of, int max_rows, int max_cols, view_heatmap *out)
+{
+    uint8_t *bad = xcalloc((size_t)(tensor_numel(a) ? tensor_numel(a) : 1), 1);
+    exec_compare_result cr;
+    exec_compare_mask(a, b, rtol, atol, session_profile(s), &cr, bad);
+    int tiled = 0;
+    if (tiles_of && a->ndim > 0 && a->shape[a->ndim - 1] > 0) {
+        int64_t cols = a->shape[a->ndim - 1], rows = tensor_numel(a) / cols;
+        int down, across;
+        tiled = batch_tile_grid(tiles_of, name, rows, cols, max_rows, max_cols, &down, &across);
+        if (tiled) {
+            max_rows = down;
+            max_cols = across;
+        }
+    }
+    heatgrid g;
+    int st = heatgrid_compute(a, b, cr.error ? NULL : bad, max_rows, max_cols, &g);
+    free(bad);
+    if (st != 0) {
+        out->why = st == PTODB_ERR_SHAPE ? "the two tensors differ in shape" : "nothing to draw (a 0-d or empty tensor)";
+        return 0;
+    }
+    free(s->heat_cells);
+    free(s->heat_outside);
+    s->heat_cells = g.cells;
+    s->heat_outside = g.outside;
+    out->outside = g.outside;
+    out->outside_cells = g.outside_cells;
+    out->outside_elements = g.outside_elements;
+    out->elements = g.elements;
+    out->tensor = name;
+    out->rows = g.rows;
+    out->cols = g.cols;
+    out->cells = g.cells;
+    out->max = g.max;
+    tensor_stats st_g;
+    tensor_compute_stats(scale, &st_g);
+    double gmax = fabs(st_g.max) > fabs(st_g.min) ? fabs(st_g.max) : fabs(st_g.min);
+    out->tolerance = atol + rtol * gmax;
+    out->valid_rows = g.valid_rows;
+    out->valid_cols = g.valid_cols;
+    out->shape[0] = g.shape[0];
+    out->shape[1] = g.shape[1];
+    out->block_rows = g.block_rows;
+    out->block_cols = g.block_cols;
+    out->tiled = tiled;
+    return 1;
+}
+
+/* A view asks the engine quietly: what a side run says goes here (its
+ * first error line becomes the pane's "why"), not to the console. */
+typedef struct quiet_capture {
+    char first_error[sizeof ((session *)0)->heat_why];
+} quiet_capture;
+
+static void capture_output(void *ctx, session_stream stream, const char *text, size_t len)
+{
+    quiet_capture *q = ctx;
+    if (stream != SESSION_ERR || q->first_error[0])
+        return;
+    while (len && (text[len - 1] == '\n' || text[len - 1] == '.'))
+        len--;
+    snprintf(q->first_error, sizeof q->first_error, "%.*s", (int)len, text);
+}
+
+/* The variable `name` (whose value at the stop is a) at the point of pass
+ * `pass` corresponding to the stop (point.h), the match's quality in out;
+ * a vector lane's half of it where that pass had one core do both lanes
+ * (session_lane_share). Asked from the frame that binds the name: the
+ * selected one, else the host's (a kernel that does not take the output is
+ * still inside the host's call). */
+static tensor *tensor_at_point(session *s, int pass, const char *name, const tensor *a, view_heatmap *out)
+{
+    run_state *r = &s->run;
+    session_output_fn fn = s->out;
+    void *fn_ctx = s->out_ctx;
+    int nerrors = s->nerrors;
+    unsigned redraw = s->redraw;
+    quiet_capture cap = {{0}};
+    s->out = capture_output;
+    s->out_ctx = &cap;
+    int core = r->core, level = r->level;
+    const char *slot;
+    const value *v;
+    if (!session_frame_value(s, name, &slot, &v)) {
+        r->core = EXEC_CORE_HOST;
+        r->level = 0;
+    }
+    tensor *t = session_tensor_in_pass(s, pass, name, POINT_QUIET_MISSING);
+    const char *how;
+    point_match_quality q = point_last_match(s, &how);
+    tensor *share = t ? session_lane_share(s, a, t, pass) : NULL;
+    if (share) {
+        tensor_unref(t);
+        t = share;
+    }
+    r->core = core;
+    r->level = level;
+    s->out = fn;
+    s->out_ctx = fn_ctx;
+    s->nerrors = nerrors;
+    s->redraw = redraw; /* the side run's start is not a change the panes show */
+    out->match = q == POINT_MATCH_EXACT ? VIEW_MATCH_EXACT : q == POINT_MATCH_GUESS ? VIEW_MATCH_GUESS : VIEW_MATCH_NONE;
+    out->match_how = how;
+    if (!t) {
+        snprintf(s->heat_why, sizeof s->heat_why, "%s",
+                 cap.first_error[0] ? cap.first_error : "no value at the corresponding point");
+        out->why = s->heat_why;
+    }
+    return t;
+}
+
+/* The live grid: the run is stopped inside the selected pass. */
+static int heatmap_live(session *s, int output, view_heat_mode mode, int max_rows, int max_cols, view_heatmap *out)
+{
+    int pass = s->run.pass;
+    const case_tensor *o = &s->kase.outputs[output];
+    out->live = 1;
+    tensor *a = session_lookup_tensor(s, o->name, NULL, 1);
+    if (!a) {
+        out->why = "the output is not bound at this stop";
+        return 0;
+    }
+    tensor *b;
+    if (mode == VIEW_HEAT_VS_GOLDEN) {
+        b = tensor_ref(o->t);
+    } else if (pass == 0) {
+        tensor_unref(a);
+        out->why = "the first pass has no previous pass";
+        return 0;
+    } else {
+        out->compare_pass = pass - 1;
+        b = tensor_at_point(s, pass - 1, o->name, a, out);
+    }
+    int got = b && heat_fill(s, output, pass, a, b, max_rows, max_cols, out);
+    tensor_unref(a);
+    if (b)
+        tensor_unref(b);
+    return got;
+}
+
+/* The first argument of the stop's call that is a variable declared
+ * pl.Tile: its name in buf. */
+static int stop_tile(session *s, char *buf, size_t size)
+{
+    run_state *r = &s->run;
+    inspect_frame f;
+    if (!inspect_frame_get(r->m, r->core, r->level, &f) || !f.stmt)
+        return 0;
+    const ir_stmt *st = f.stmt;
+    const ir_expr *call = st->kind == IR_STMT_ASSIGN ? st->u.assign.value
+                          : st->kind == IR_STMT_EXPR ? st->u.expr.value
+                                                     : NULL;
+    if (!call || call->kind != IR_EXPR_CALL)
+        return 0;
+    for (uint32_t i = 0; i < call->u.call.nargs; i++) {
+        const ir_expr *e = call->u.call.args[i];
+        if (e->kind != IR_EXPR_NAME || e->res.kind != IR_REF_LOCAL)
+            continue;
+        strbuf ty = STRBUF_INIT;
+        int tile = session_declared_type(s, e->u.name->text, &ty) && strncmp(strbuf_str(&ty), "pl.Tile", 7) == 0;
+        strbuf_free(&ty);
+        if (tile) {
+            snprintf(buf, size, "%s", e->u.name->text);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static int stopped_in_current_pass(const session *s)
+{
+    const run_state *r = &s->run;
+    return r->active && r->m && !r->finished && !r->failed && r->pass == s->cur_pass;
+}
+
+int view_heatmap_tile(session *s, view_heat_mode mode, int max_rows, int max_cols, view_heatmap *out)
+{
+    memset(out, 0, sizeof *out);
+    out->compare_pass = -1;
+    out->match_how = "";
+    if (!s->have_case || !stopped_in_current_pass(s)) {
+        out->why = "not stopped inside this pass";
+        return 0;
+    }
+    out->live = 1;
+    if (!stop_tile(s, s->heat_tile, sizeof s->heat_tile)) {
+        out->why = "the statement at the stop takes no tile";
+        return 0;
+    }
+    out->tensor = s->heat_tile;
+    int pass = s->run.pass;
+    if (mode == VIEW_HEAT_VS_GOLDEN) {
+        out->why = "a tile has no golden output";
+        return 0;
+    }
+    if (pass == 0) {
+        out->why = "the first pass has no previous pass";
+        return 0;
+    }
+    out->compare_pass = pass - 1;
+    tensor *a = session_lookup_tensor(s, s->heat_tile, NULL, 1);
+    if (!a) {
+        out->why = "the tile has no value yet";
+        return 0;
+    }
+    tensor *b = tensor_at_point(s, pass - 1, s->heat_tile, a, out);
+    /* the `diff` command's tolerances: the session's */
+    int got = b && heat_grid(s, s->heat_tile, a, b, session_get_double(s, SETTING_RTOL),
+                             session_get_double(s, SETTING_ATOL), b, NULL, max_rows, max_cols, out);
+    tensor_unref(a);
+    if (b)
+        tensor_unref(b);
+    return got;
+}
+
 int view_heatmap_get(session *s, int output, view_heat_mode mode, int max_rows, int max_cols,
                      view_heatmap *out)
 {
     memset(out, 0, sizeof *out);
+    out->compare_pass = -1;
+    out->match_how = "";
     if (!s->have_case) {
         out->why = "no case is open";
         return 0;
@@ -104,6 +344,8 @@ int view_heatmap_get(session *s, int output, view_heat_mode mode, int max_rows, 
         return 0;
     }
     int pass = s->cur_pass;
+    if (stopped_in_current_pass(s))
+        return heatmap_live(s, output, mode, max_rows, max_cols, out);
     const pass_result *res = s->results ? &s->results[pass] : NULL;
     if (!res || !res->ran) {
         out->why = "not run yet \xe2\x80\x94 type run";
@@ -125,6 +367,7 @@ int view_heatmap_get(session *s, int output, view_heat_mode mode, int max_rows, 
             out->why = "the first pass has no previous pass";
             return 0;
         }
+        out->compare_pass = pass - 1;
         const pass_result *prev = &s->results[pass - 1];
         if (!prev->ran || prev->failed || output >= prev->nout || !prev->outputs[output]) {
             out->why = prev->ran && prev->background && !prev->failed
@@ -135,55 +378,7 @@ int view_heatmap_get(session *s, int output, view_heat_mode mode, int max_rows, 
         }
         b = prev->outputs[output];
     }
-    const case_tensor *o = &s->kase.outputs[output];
-    double rtol, atol;
-    session_output_tols(s, o, &rtol, &atol);
-    uint8_t *bad = xcalloc((size_t)(tensor_numel(a) ? tensor_numel(a) : 1), 1);
-    exec_compare_result cr;
-    exec_compare_mask(a, b, rtol, atol, session_profile(s), &cr, bad);
-    /* The dump's tiles as cells where the pass says them and they fit. */
-    int tiled = 0;
-    if (a->ndim > 0 && a->shape[a->ndim - 1] > 0) {
-        int64_t cols = a->shape[a->ndim - 1], rows = tensor_numel(a) / cols;
-        int down, across;
-        tiled = batch_tile_grid(s->kase.passes[pass].path, o->name, rows, cols, max_rows, max_cols, &down, &across);
-        if (tiled) {
-            max_rows = down;
-            max_cols = across;
-        }
-    }
-    heatgrid g;
-    int st = heatgrid_compute(a, b, cr.error ? NULL : bad, max_rows, max_cols, &g);
-    free(bad);
-    if (st != 0) {
-        out->why = st == PTODB_ERR_SHAPE ? "the two tensors differ in shape" : "nothing to draw (a 0-d or empty tensor)";
-        return 0;
-    }
-    free(s->heat_cells);
-    free(s->heat_outside);
-    s->heat_cells = g.cells;
-    s->heat_outside = g.outside;
-    out->outside = g.outside;
-    out->outside_cells = g.outside_cells;
-    out->outside_elements = g.outside_elements;
-    out->elements = g.elements;
-    out->tensor = s->kase.outputs[output].name;
-    out->rows = g.rows;
-    out->cols = g.cols;
-    out->cells = g.cells;
-    out->max = g.max;
-    tensor_stats st_g;
-    tensor_compute_stats(o->t, &st_g);
-    double gmax = fabs(st_g.max) > fabs(st_g.min) ? fabs(st_g.max) : fabs(st_g.min);
-    out->tolerance = atol + rtol * gmax;
-    out->valid_rows = g.valid_rows;
-    out->valid_cols = g.valid_cols;
-    out->shape[0] = g.shape[0];
-    out->shape[1] = g.shape[1];
-    out->block_rows = g.block_rows;
-    out->block_cols = g.block_cols;
-    out->tiled = tiled;
-    return 1;
+    return heat_fill(s, output, pass, a, b, max_rows, max_cols, out);
 }
 
 static view_core_state core_state(inspect_core_state st)

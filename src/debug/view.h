@@ -56,6 +56,8 @@ int view_pass_info(session *s, int i, view_pass *out);
 int view_breakpoint_at(session *s, int pass, int line);
 
 typedef enum { VIEW_HEAT_VS_GOLDEN, VIEW_HEAT_VS_PREVIOUS } view_heat_mode;
+/* How a point of one pass was mapped to another (program points). */
+typedef enum { VIEW_MATCH_NONE, VIEW_MATCH_EXACT, VIEW_MATCH_GUESS } view_match;
 
 /* A max |a - b| grid over one output tensor, aggregated to fit rows x cols
  * cells (max per block). cells is rows*cols floats, row-major, owned by the
@@ -77,14 +79,35 @@ typedef struct view_heatmap {
     int block_rows, block_cols; /* elements per cell */
     int tiled;         /* one cell per tile the pass stores (batch_tile_grid), as --heatmap draws */
     const char *why;   /* when view_heatmap_get returns 0: why there is no grid */
+    /* Stopped inside the current pass: the output's values at the stop
+     * (tiles not written yet differ from golden), and, against the previous
+     * pass, its value at the corresponding point of that pass. */
+    int live;
+    view_match match;  /* live, VS_PREVIOUS: how the point was mapped */
+    const char *match_how; /* the program-points engine's sentence, or "" */
+    int compare_pass;  /* VS_PREVIOUS: the index into the passes compared with, else -1 */
 } view_heatmap;
 
 /* The heat grid of output number `output` of the current pass, at most
  * max_rows x max_cols cells, against golden or against the same output of
- * the pass just before (N-1). 0 when there is none, with out->why saying
- * why (not run yet, the previous pass not run, the run failed, ...). */
+ * the pass just before (N-1). When the run is stopped inside that pass, the
+ * grid is of the output at the stop (live), against golden and against the
+ * output at the corresponding point of pass N-1 (a side run of that pass,
+ * kept from stop to stop); otherwise of the last finished run. 0 when there
+ * is none, with out->why saying why (not run yet, the previous pass not
+ * run, the run failed, no corresponding point, ...). */
 int view_heatmap_get(session *s, int output, view_heat_mode mode, int max_rows, int max_cols,
                      view_heatmap *out);
+
+/* The tile at the stop: the first argument of the stop's statement that is
+ * a variable declared pl.Tile (what `tile.store` stores, `tpush` pushes,
+ * an op takes), against the same variable at the corresponding point of
+ * the previous pass (named there by its statement, a lane's half where
+ * that pass had one core do both lanes, as `diff TILE pass N`). A tile has
+ * no golden: VIEW_HEAT_VS_GOLDEN returns 0 with why saying so. out->tensor
+ * is the tile's name. 0 when not stopped inside the current pass or the
+ * statement takes no tile. */
+int view_heatmap_tile(session *s, view_heat_mode mode, int max_rows, int max_cols, view_heatmap *out);
 
 typedef enum { VIEW_CORE_IDLE, VIEW_CORE_RUNNING, VIEW_CORE_BLOCKED, VIEW_CORE_DONE } view_core_state;
 
@@ -123,6 +146,16 @@ typedef struct view_tl_event {
 /* The entries (session-owned, valid until the next command) and how many;
  * 0 without a run. */
 size_t view_timeline(session *s, const view_tl_event **out);
+
+/* The depth of queue q (in view_queues' order) after each change the
+ * debugger's run saw, oldest first, from when the run first met the queue
+ * (its timeline steps); *limit: the depth at which pushes block, 0
+ * unbounded. 0 entries without a run or before the queue was met. */
+typedef struct view_queue_depth {
+    uint64_t step;
+    int depth;
+} view_queue_depth;
+size_t view_queue_history(session *s, int q, const view_queue_depth **out, int *limit);
 
 typedef struct view_display {
     int number;

@@ -3,8 +3,9 @@
 # export of a run of one pass. On examples/mlp-broken's pass 22 (cross-core,
 # split mode) and, where present, a cross-core fixture pass: one track per
 # core, statements on AIC and both AIV lanes, the queue transfers as flows.
-# Checked with Perfetto's trace processor where its Python package is
-# installed, else (always) with a structure check (tests/data/trace/check_trace.py).
+# Checked with Perfetto's trace processor where its Python package or
+# trace_processor_shell is installed (both traces), and always with a
+# structure check (tests/data/trace/check_trace.py).
 . "$top_srcdir/tests/cli/lib.sh"
 set -e
 [ -x /usr/bin/python3 ] || skip "python3 not found"
@@ -25,8 +26,12 @@ expect_contains "usage" "Usage: trace save FILE.json" "$out$err"
 run_ptodb --nw --nx -ex "trace save $tmp/no/such/dir/t.json" "$top_srcdir/examples/mlp-broken" </dev/null
 expect_contains "unwritable" "Cannot write $tmp/no/such/dir/t.json" "$out$err"
 
-if /usr/bin/python3 -c 'import perfetto.trace_processor' 2>/dev/null; then
-    /usr/bin/python3 - "$tmp/t22.json" <<'PY' || fail "trace processor"
+# Perfetto's trace processor, where installed (the Python package, or the
+# trace_processor_shell binary on PATH): the trace loads and has a thread
+# track for each of AIC, AIV0 and AIV1. Returns 2 when neither is there.
+trace_processor_tracks() {
+    if /usr/bin/python3 -c 'import perfetto.trace_processor' 2>/dev/null; then
+        /usr/bin/python3 - "$1" <<'PY'
 import sys
 from perfetto.trace_processor import TraceProcessor
 tp = TraceProcessor(trace=sys.argv[1])
@@ -35,8 +40,23 @@ names = sorted(r.n for r in rows if r.n)
 assert {"AIC", "AIV0", "AIV1"} <= set(names), names
 print("trace processor: tracks", names)
 PY
-else
-    echo "perfetto Python package not installed: structure check only"
+        return
+    fi
+    if command -v trace_processor_shell >/dev/null 2>&1; then
+        echo "select distinct thread.name as n from thread join thread_track using(utid);" >"$tmp/tracks.sql"
+        trace_processor_shell --query-file "$tmp/tracks.sql" "$1" >"$tmp/tracks.out" 2>&1 || { cat "$tmp/tracks.out"; return 1; }
+        for core in AIC AIV0 AIV1; do
+            grep -q "\"$core\"" "$tmp/tracks.out" || { echo "no $core track:"; cat "$tmp/tracks.out"; return 1; }
+        done
+        echo "trace_processor_shell: tracks AIC AIV0 AIV1"
+        return
+    fi
+    return 2
+}
+
+if trace_processor_tracks "$tmp/t22.json"; then :; else
+    [ $? -eq 2 ] || fail "trace processor on the pass 22 trace"
+    echo "neither the perfetto Python package nor trace_processor_shell: structure check only"
 fi
 
 fixtures_or_skip
@@ -46,3 +66,6 @@ last=$(ls "$case_dir/passes_dump" | sed -n 's/^\([0-9][0-9]\)_after_.*/\1/p' | t
 run_ptodb --nw --nx -ex "pass $last" --trace "$tmp/fixture.json" "$case_dir" </dev/null
 expect_eq "fixture --trace exit" 0 "$rc"
 $check "$tmp/fixture.json" 2 1 || fail "structure of the fixture trace"
+if trace_processor_tracks "$tmp/fixture.json"; then :; else
+    [ $? -eq 2 ] || fail "trace processor on the fixture trace"
+fi

@@ -2,7 +2,9 @@
  * style map; tests/tui/render.sh compares the output with
  * tests/tui/expected/render.txt. The engine returns nothing to draw for
  * runs yet, so this is where heatmaps, cores, queues and displays with
- * data are tested. */
+ * data are tested. It links libtui.a with the engine and nothing else: the
+ * command line is reached through t->cmdline, so a pane that called the
+ * readline side directly would fail to link here. */
 #include "config.h"
 
 #include <math.h>
@@ -11,20 +13,6 @@
 #include <string.h>
 
 #include "ui/tui/tui.h"
-
-/* The command line lives in callbacks.c (readline), not linked here. */
-void tui_cmdline_start(tui *t, int search, int key)
-{
-    (void)t, (void)search, (void)key;
-}
-void tui_cmdline_cancel(tui *t)
-{
-    (void)t;
-}
-void tui_cmdline_key(tui *t, int key)
-{
-    (void)t, (void)key;
-}
 
 static void show(const char *title, canvas *c, int styles)
 {
@@ -66,6 +54,22 @@ static void heatmaps(void)
     render_heatmap(&c, (crect){0, 0, 5, 40}, "vs previous pass", &z, 1, "");
     show("heatmap, identical", &c, 0);
 
+    /* Live against the previous pass: the legend says how the point was
+     * mapped; the tolerance bar falls inside the ramp (0.05 of 0.5). */
+    h.live = 1;
+    h.compare_pass = 4;
+    h.match = VIEW_MATCH_GUESS;
+    canvas_resize(&c, 8, 44);
+    render_heatmap(&c, (crect){0, 0, 8, 44}, "vs pass 18", &h, 1, "");
+    show("heatmap, live, a guessed point", &c, 1);
+    h.match = VIEW_MATCH_EXACT;
+    render_heatmap(&c, (crect){0, 0, 8, 44}, "vs pass 18", &h, 1, "");
+    show("heatmap, live, the exact point", &c, 0);
+    /* Live against golden: no point line. */
+    h.compare_pass = -1;
+    render_heatmap(&c, (crect){0, 0, 8, 44}, "vs golden", &h, 1, "");
+    show("heatmap, live, against golden", &c, 0);
+
     canvas_resize(&c, 3, 40);
     render_heatmap(&c, (crect){0, 0, 3, 40}, "vs golden", NULL, 0, "not run yet \xe2\x80\x94 type run");
     show("heatmap, nothing yet", &c, 0);
@@ -76,6 +80,13 @@ static void heatmaps(void)
     for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
         printf(" %d'%c'", render_heat_level(v[i], 1), render_heat_char(render_heat_level(v[i], 1)));
     printf("\n");
+    /* The tolerance bar: after the level the tolerance falls in; past the
+     * ramp's end when no cell can exceed it (max <= tol, or max 0). */
+    printf("=== tolerance levels of 0.05, 0.3, 1, 2 against 1, 0.1 against 0:");
+    double tv[] = {0.05, 0.3, 1, 2};
+    for (size_t i = 0; i < sizeof tv / sizeof tv[0]; i++)
+        printf(" %d", render_heat_tol_level(tv[i], 1));
+    printf(" %d\n", render_heat_tol_level(0.1, 0));
     canvas_free(&c);
 }
 
@@ -99,6 +110,25 @@ static void cores(void)
     canvas_resize(&c, 3, 40);
     render_cores(&c, (crect){0, 0, 3, 40}, NULL, 0, NULL, 0, 0);
     show("cores, not running", &c, 0);
+    canvas_free(&c);
+}
+
+static void queue_rows(void)
+{
+    /* Steps 10..29, two a column: a queue met at step 12 filling to its
+     * limit of 2 (red) and draining; one met later, never used (dots);
+     * one never met (blank); the largest depth in a column wins. */
+    view_queue_depth a[] = {{12, 0}, {13, 1}, {16, 2}, {17, 1}, {22, 0}, {23, 1}, {23, 0}};
+    view_queue_depth b[] = {{20, 0}};
+    tui_queue_row rows[3] = {
+        {"c2v0", a, sizeof a / sizeof a[0], 2},
+        {"v2c0", b, 1, 0},
+        {"x", NULL, 0, 0},
+    };
+    canvas c;
+    canvas_init(&c, 3, 20);
+    render_queue_rows(&c, (crect){0, 0, 3, 20}, 10, 2, 10, rows, 3);
+    show("queue rows", &c, 1);
     canvas_free(&c);
 }
 
@@ -214,6 +244,7 @@ int main(void)
     text();
     heatmaps();
     cores();
+    queue_rows();
     displays();
     passes();
     status();

@@ -1,8 +1,9 @@
 #!/bin/sh
 # The TUI on a real terminal, in a private tmux server: the first screen,
 # keys, mouse clicks and wheel, resizes to 200x60 and 80x24, 8 colours,
-# TERM=vt100, NO_COLOR, Ctrl-C of an endless run, and the terminal given
-# back on quit, on SIGTERM and on a crash (SIGSEGV). Screens are compared
+# TERM=vt100, NO_COLOR, Ctrl-C of an endless run, live heatmaps at a stop
+# (160x48), and the terminal given back on quit, on SIGTERM and on a crash
+# (SIGSEGV). Screens are compared
 # with the headless screen dumps of the same steps, so both modes are held
 # to one expected text. No blind sleeps: each step waits (up to 30 s) until
 # the pane shows what it needs and is the same twice in a row.
@@ -233,4 +234,22 @@ T send-keys -t endless Escape # from the console back to the panes
 wait_for endless "focus source"
 T send-keys -t endless q
 check_restored endless 0
+# 8. Live heatmaps at a stop inside a pass, on a real terminal of 160x48:
+# the headless screens of live_heatmap, typed key by key.
+case="-x tests/tui/scripts/manual.ptodb examples/mlp-broken" start live 160 48 TERM=tmux-256color
+wait_for live "?:keys"
+for cmd in 'pass 18' 'run' 'pass 22' 'break 73'; do
+    T send-keys -t live ":$cmd" Enter
+    wait_for live "(ptodb) $cmd"
+done
+T send-keys -t live F5
+wait_for live "Heatmaps: out at the stop (AIV0 line 73)"
+compare "live heatmaps at a stop (tmux)" "$(expected_screen live_heatmap 1)" "$screen"
+T send-keys -t live ':continue' Enter
+wait_for live "Heatmaps: out at the stop (AIV1 line 73)"
+compare "live heatmaps at the next stop (tmux)" "$(expected_screen live_heatmap 2)" "$screen"
+T send-keys -t live Escape
+wait_for live "focus source"
+T send-keys -t live q
+check_restored live 0
 echo "tmux: all screens as expected"

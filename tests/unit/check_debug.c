@@ -10,6 +10,7 @@
 #include "debug/cmdtable.h"
 #include "debug/session.h"
 #include "debug/tensor_fmt.h"
+#include "debug/view.h"
 #include "base/textdiff.h"
 
 static tensor *arange(dtype_id dt, int ndim, const int64_t *shape)
@@ -295,6 +296,80 @@ START_TEST(test_front_end_command_hook)
 }
 END_TEST
 
+/* Stopped inside a pass, the heat grids are of the output at the stop:
+ * against golden they count what `diff out golden` counts there, against
+ * the previous pass they are of its output at the mapped point, with the
+ * match's quality; no console line comes from the side run. */
+START_TEST(test_view_live_heatmap)
+{
+    session *s = session_new();
+    capture c = {STRBUF_INIT, STRBUF_INIT};
+    session_set_output(s, capture_output, &c);
+    ck_assert_int_eq(session_open(s, PTODB_TOP_SRCDIR "/examples/mlp-broken", -1, -1), PTODB_OK);
+    session_execute(s, "set auto-validate off");
+    view_heatmap h;
+    ck_assert_int_eq(session_execute(s, "pass 22"), PTODB_OK);
+    ck_assert_int_eq(view_heatmap_get(s, 0, VIEW_HEAT_VS_GOLDEN, 8, 8, &h), 0);
+    ck_assert_int_eq(h.live, 0);
+    ck_assert_int_eq(session_execute(s, "break 73"), PTODB_OK);
+    ck_assert_int_eq(session_execute(s, "run"), PTODB_OK);
+    /* AIV0 stored rows 0..7; rows 8..15 still zero */
+    ck_assert_int_eq(view_heatmap_get(s, 0, VIEW_HEAT_VS_GOLDEN, 8, 8, &h), 1);
+    ck_assert_int_eq(h.live, 1);
+    ck_assert_int_eq(h.compare_pass, -1);
+    int64_t golden_out = h.outside_elements;
+    strbuf_clear(&c.out);
+    ck_assert_int_eq(session_execute(s, "diff out golden"), PTODB_OK);
+    char want[64];
+    snprintf(want, sizeof want, "mismatched %lld of 1024", (long long)golden_out);
+    ck_assert_ptr_nonnull(strstr(strbuf_str(&c.out), want));
+    size_t out_len = c.out.len, err_len = c.err.len;
+    int errors = session_error_count(s);
+    ck_assert_int_eq(view_heatmap_get(s, 0, VIEW_HEAT_VS_PREVIOUS, 8, 8, &h), 1);
+    ck_assert_int_eq(h.live, 1);
+    ck_assert_int_eq(h.compare_pass, 5); /* pass 18 */
+    ck_assert_int_eq(h.match, VIEW_MATCH_GUESS);
+    ck_assert_ptr_nonnull(strstr(h.match_how, "a guess"));
+    ck_assert(h.outside_elements > 0 && h.outside_elements < golden_out);
+    ck_assert_uint_eq(c.out.len, out_len);
+    ck_assert_uint_eq(c.err.len, err_len);
+    ck_assert_int_eq(session_error_count(s), errors);
+    /* AIV1 stored its half: the same as pass 18 there */
+    ck_assert_int_eq(session_execute(s, "continue"), PTODB_OK);
+    ck_assert_int_eq(view_heatmap_get(s, 0, VIEW_HEAT_VS_PREVIOUS, 8, 8, &h), 1);
+    ck_assert_int_eq(h.outside_elements, 0);
+    ck_assert(h.max == 0);
+    /* the stop's tile: at pass 11's store (the planted miscompile), the
+     * stored tile against its counterpart at the point of pass 9 counts
+     * what `diff t__tile_11 pass 9` counts; a tile has no golden */
+    ck_assert_int_eq(session_execute(s, "kill"), PTODB_OK);
+    ck_assert_int_eq(session_execute(s, "delete"), PTODB_OK);
+    ck_assert_int_eq(session_execute(s, "pass 11"), PTODB_OK);
+    ck_assert_int_eq(view_heatmap_tile(s, VIEW_HEAT_VS_PREVIOUS, 8, 8, &h), 0);
+    ck_assert_int_eq(h.live, 0);
+    ck_assert_int_eq(session_execute(s, "break 41"), PTODB_OK);
+    ck_assert_int_eq(session_execute(s, "run"), PTODB_OK);
+    ck_assert_int_eq(view_heatmap_tile(s, VIEW_HEAT_VS_GOLDEN, 8, 8, &h), 0);
+    ck_assert_str_eq(h.why, "a tile has no golden output");
+    ck_assert_int_eq(view_heatmap_tile(s, VIEW_HEAT_VS_PREVIOUS, 8, 8, &h), 1);
+    ck_assert_str_eq(h.tensor, "t__tile_11");
+    ck_assert_int_eq(h.compare_pass, 3); /* pass 9 */
+    int64_t tile_out = h.outside_elements;
+    ck_assert(tile_out > 0);
+    strbuf_clear(&c.out);
+    ck_assert_int_eq(session_execute(s, "diff t__tile_11 pass 9"), PTODB_OK);
+    snprintf(want, sizeof want, "mismatched %lld of 1024", (long long)tile_out);
+    ck_assert_ptr_nonnull(strstr(strbuf_str(&c.out), want));
+    /* the run killed: the pass has no finished run to show */
+    ck_assert_int_eq(session_execute(s, "kill"), PTODB_OK);
+    ck_assert_int_eq(view_heatmap_get(s, 0, VIEW_HEAT_VS_GOLDEN, 8, 8, &h), 0);
+    ck_assert_int_eq(h.live, 0);
+    session_free(s);
+    strbuf_free(&c.out);
+    strbuf_free(&c.err);
+}
+END_TEST
+
 static Suite *debug_suite(void)
 {
     Suite *s = suite_create("debug");
@@ -308,6 +383,7 @@ static Suite *debug_suite(void)
     tcase_add_test(tc, test_session_define_and_settings);
     tcase_add_test(tc, test_completion);
     tcase_add_test(tc, test_front_end_command_hook);
+    tcase_add_test(tc, test_view_live_heatmap);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -194,9 +194,15 @@ static void show_matches(char **matches, int n, int maxlen)
     redisplay();
 }
 
+static void readline_start(tui *t, int search, int key);
+static void readline_cancel(tui *t);
+static void readline_key(tui *t, int key);
+static const tui_cmdline_ops readline_cmdline = {readline_start, readline_cancel, readline_key};
+
 void tui_cmdline_init(tui *t)
 {
     the_tui = t;
+    t->cmdline = &readline_cmdline;
     /* readline must not touch the terminal or the signals: curses owns both. */
     rl_catch_signals = 0;
     rl_catch_sigwinch = 0;
@@ -246,7 +252,7 @@ static void run_feed(void)
         rl_callback_read_char();
 }
 
-void tui_cmdline_key(tui *t, int key)
+static void readline_key(tui *t, int key)
 {
     /* Editing keys call readline's commands directly: no escape sequences
      * to decode twice. */
@@ -274,7 +280,7 @@ void tui_cmdline_key(tui *t, int key)
     t->dirty |= 1u << PANE_CONSOLE;
 }
 
-void tui_cmdline_start(tui *t, int search, int key)
+static void readline_start(tui *t, int search, int key)
 {
     t->search_prompt = search;
     rl_set_prompt(search ? "/" : normal_prompt(t));
@@ -283,10 +289,10 @@ void tui_cmdline_start(tui *t, int search, int key)
     t->con.active = 1;
     redisplay();
     if (key)
-        tui_cmdline_key(t, key);
+        readline_key(t, key);
 }
 
-void tui_cmdline_cancel(tui *t)
+static void readline_cancel(tui *t)
 {
     rl_callback_sigcleanup(); /* ends an incremental search in progress */
     rl_replace_line("", 0);

@@ -34,15 +34,6 @@ void render_status(canvas *c, crect r, const char *status, const char *busy, con
     canvas_puts(c, left, 0, 1, status ? status : "", st);
 }
 
-typedef void (*pane_draw_fn)(tui *t, crect r, int focused);
-
-static const pane_draw_fn pane_draw[PANE_COUNT] = {
-    [PANE_SOURCE] = pane_source_draw, [PANE_PASSES] = pane_passes_draw,
-    [PANE_HEATMAP] = pane_heatmap_draw, [PANE_CORES] = pane_cores_draw,
-    [PANE_WATCH] = pane_watch_draw,   [PANE_IRDIFF] = pane_irdiff_draw,
-    [PANE_TIMELINE] = pane_timeline_draw, [PANE_CONSOLE] = pane_console_draw,
-};
-
 static void draw_separators(tui *t)
 {
     for (int i = 0; i < PANE_COUNT; i++) {
@@ -171,7 +162,7 @@ void tui_draw(tui *t)
          * which read nothing from the session (its view strings may be
          * changing under the running command). */
         if (t->visible[PANE_CONSOLE] && (t->dirty & (1u << PANE_CONSOLE)))
-            pane_console_draw(t, t->rect[PANE_CONSOLE], t->focus == PANE_CONSOLE);
+            pane_console_ops.draw(t, t->rect[PANE_CONSOLE], t->focus == PANE_CONSOLE);
         render_status(&t->cv, (crect){t->rows - 1, 0, 1, t->cols}, NULL, t->busy, t->progress, t->interrupted,
                       "", "");
         t->dirty &= ~((1u << PANE_CONSOLE) | TUI_DIRTY_STATUS);
@@ -183,7 +174,7 @@ void tui_draw(tui *t)
     }
     for (int i = 0; i < PANE_COUNT; i++)
         if (t->visible[i] && (t->dirty & (1u << i)) && t->rect[i].h > 0)
-            pane_draw[i](t, t->rect[i], t->focus == (tui_pane_id)i);
+            tui_pane((tui_pane_id)i)->draw(t, t->rect[i], t->focus == (tui_pane_id)i);
     if (t->dirty & TUI_DIRTY_STATUS) {
         const char *status = view_status_line(t->s);
         char line[512];

@@ -25,18 +25,6 @@ static const layout_def layouts[LAYOUT_COUNT] = {
                          "cross-core timeline over source, cores and queues"},
 };
 
-static const char *pane_names[PANE_COUNT] = {
-    [PANE_SOURCE] = "source", [PANE_PASSES] = "passes", [PANE_HEATMAP] = "heatmaps",
-    [PANE_CORES] = "cores",   [PANE_WATCH] = "watch",   [PANE_IRDIFF] = "irdiff",
-    [PANE_TIMELINE] = "timeline",
-    [PANE_CONSOLE] = "console",
-};
-
-const char *tui_pane_name(tui_pane_id id)
-{
-    return id < PANE_COUNT ? pane_names[id] : "?";
-}
-
 const char *tui_layout_name(int layout)
 {
     return layout >= 0 && layout < LAYOUT_COUNT ? layouts[layout].name : NULL;
@@ -105,8 +93,9 @@ void tui_layout_apply(tui *t)
     if (b != PANE_COUNT)
         t->visible[b] = 1;
     if (p == PANE_TIMELINE) {
-        /* The timeline wants the whole width: on top, a row per core. */
-        int th = mainh / 2 < 9 ? mainh / 2 : 9;
+        /* The timeline wants the whole width: on top, a row per core and
+         * (room for four) a row per queue under them. */
+        int th = mainh / 2 < 11 ? mainh / 2 : 11;
         t->rect[p] = (crect){0, 0, th, C};
         int aw = C / 2;
         t->rect[a] = (crect){th, 0, mainh - th, aw};

@@ -239,8 +239,8 @@ static void tui_free(tui *t)
 {
     canvas_free(&t->cv);
     tui_lines_free(&t->src.file);
-    tui_lines_free(&t->irdiff_lines);
-    free(t->irdiff_text);
+    tui_lines_free(&t->irdiff.diff_lines);
+    free(t->irdiff.text);
     pane_console_free(&t->con);
     if (t->s)
         session_free(t->s);
@@ -267,9 +267,9 @@ int mode_tui(const ptodb_cli *cli)
     tui t;
     memset(&t, 0, sizeof t);
     t.headless = headless;
-    t.src.pass = t.irdiff_pass = t.passes_seen = -1;
-    t.tl_col = -1;
-    t.tl_core = 1; /* AIC: the timeline cursor starts on the first cross-core row */
+    t.src.pass = t.irdiff.pass = t.passes.seen = -1;
+    t.tl.col = -1;
+    t.tl.core = 1; /* AIC: the timeline cursor starts on the first cross-core row */
     t.focus = t.return_focus = PANE_SOURCE;
     t.layout = LAYOUT_SRC;
     t.cursor_y = -1;

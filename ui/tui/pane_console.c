@@ -64,7 +64,7 @@ void tui_console_write(tui *t, session_stream stream, const char *text, size_t l
     t->dirty |= 1u << PANE_CONSOLE;
 }
 
-void pane_console_draw(tui *t, crect r, int focused)
+static void console_draw(tui *t, crect r, int focused)
 {
     tui_console *c = &t->con;
     /* The title names the layout and the focused pane (the status line is
@@ -122,7 +122,7 @@ void pane_console_draw(tui *t, crect r, int focused)
     t->cursor_x = cl.x + col;
 }
 
-int pane_console_action(tui *t, int action)
+static int console_key(tui *t, int action)
 {
     tui_console *c = &t->con;
     int h = t->rect[PANE_CONSOLE].h - 2;
@@ -147,3 +147,14 @@ void pane_console_free(tui_console *c)
     free(c->line);
     memset(c, 0, sizeof *c);
 }
+
+const tui_pane_ops pane_console_ops = {
+    .name = "console",
+    .draw = console_draw,
+    .key = console_key,
+    .click = NULL,
+    .help = "Enter runs the line; Up Down: history; Tab completes;\n"
+            "Ctrl-R searches the history; Ctrl-C clears the line;\n"
+            "Esc: back to the panes. TUI commands: layout [NAME],\n"
+            "zoom, focus PANE",
+};

@@ -72,7 +72,7 @@ void render_cores(canvas *c, crect r, const view_core *cores, int ncores, const 
     }
 }
 
-void pane_cores_draw(tui *t, crect r, int focused)
+static void cores_draw(tui *t, crect r, int focused)
 {
     canvas_title(&t->cv, r, "Cores and queues", focused);
     view_core cores[TUI_MAX_CORES];
@@ -90,7 +90,7 @@ void pane_cores_draw(tui *t, crect r, int focused)
     render_cores(&t->cv, body, cores, nc, queues, nq, t->cores.top);
 }
 
-int pane_cores_action(tui *t, int action)
+static int cores_key(tui *t, int action)
 {
     int h = t->rect[PANE_CORES].h - 1;
     switch (action) {
@@ -107,3 +107,11 @@ int pane_cores_action(tui *t, int action)
     t->dirty |= 1u << PANE_CORES;
     return 1;
 }
+
+const tui_pane_ops pane_cores_ops = {
+    .name = "cores",
+    .draw = cores_draw,
+    .key = cores_key,
+    .click = NULL,
+    .help = "> marks the core commands act on (core NAME)",
+};

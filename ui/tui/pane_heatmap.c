@@ -104,8 +104,10 @@ void render_heatmap(canvas *c, crect r, const char *label, const view_heatmap *h
         snprintf(sover, sizeof sover, "%lld/%lld out", (long long)h->outside_elements, (long long)h->elements);
     else if (over)
         snprintf(sover, sizeof sover, "%d over", over);
-    /* "0 <ramp> max  tol T  N over", tightened when the half is narrow. */
-    int full = 2 + 10 + 1 + (int)strlen(smax) + 2 + (int)strlen(stol) + (over ? 2 + (int)strlen(sover) : 0);
+    /* "0 <ramp> max  tol T  N over", tightened when the half is narrow;
+     * the ramp has a bar where the tolerance falls on its scale (past its
+     * end when no cell can exceed it). */
+    int full = 2 + 11 + 1 + (int)strlen(smax) + 2 + (int)strlen(stol) + (over ? 2 + (int)strlen(sover) : 0);
     const char *gap = full <= r.w ? "  " : " ";
     if (over && full > r.w) {
         if (h->outside && h->outside_elements)
@@ -113,27 +115,57 @@ void render_heatmap(canvas *c, crect r, const char *label, const view_heatmap *h
         else
             snprintf(sover, sizeof sover, "%d>tol", over);
     }
+    int tol_level = render_heat_tol_level(h->tolerance, h->max);
     int lx = canvas_puts(c, r, ly, 0, "0 ", ST_DIM);
-    for (int level = 0; level <= 9; level++)
+    for (int level = 0; level <= 9; level++) {
         canvas_put(c, r, ly, lx++, (uint32_t)render_heat_char(level), (canvas_style)(ST_HEAT0 + level));
+        if (level == tol_level)
+            canvas_put(c, r, ly, lx++, '|', ST_HEAT_OVER);
+    }
     lx = canvas_printf(c, r, ly, lx, ST_DIM, " %s%s%s", smax, gap, stol);
-    if (over)
+    if (over && lx + 1 + (int)strlen(sover) > r.w && ly + 1 < r.h) {
+        /* too narrow even tightened: the count goes under, whole */
+        ly++;
+        canvas_puts(c, r, ly, 0, sover, ST_HEAT_OVER);
+    } else if (over) {
         canvas_printf(c, r, ly, lx, ST_HEAT_OVER, "%s%s", gap, sover);
+    }
+    /* Live against another pass: how the engine found the point there. */
+    if (h->live && h->compare_pass >= 0 && ly + 1 < r.h)
+        canvas_puts(c, r, ly + 1, 0,
+                    h->match == VIEW_MATCH_EXACT ? "exact point (the function unchanged)"
+                                                 : "guessed point (by statement keys)",
+                    h->match == VIEW_MATCH_EXACT ? ST_DIM : ST_HEAT_OVER);
+}
+
+int render_heat_tol_level(double tol, double max)
+{
+    if (!(max > tol))
+        return 9;
+    /* cells at levels above this one are all over the tolerance */
+    return render_heat_level(tol, max);
 }
 
 /* ---- the pane ---- */
 
-void pane_heatmap_draw(tui *t, crect r, int focused)
+static void heatmap_draw(tui *t, crect r, int focused)
 {
     view_pass p;
     int have_pass = view_pass_info(t->s, session_current_pass(t->s), &p);
     int nout = have_pass ? p.noutputs : 0;
-    if (t->heat.cursor >= nout)
-        t->heat.cursor = 0;
+    /* Stopped inside this pass, `o` goes on past the outputs to the tile
+     * the stop's statement takes. */
+    view_location loc;
+    int stopped = view_stop_location(t->s, &loc) && loc.pass == session_current_pass(t->s);
+    if (t->heat.output >= nout + (stopped && nout > 0))
+        t->heat.output = 0;
+    int tile = stopped && nout > 0 && t->heat.output == nout;
     char title[256];
-    if (nout > 1)
+    if (tile)
+        snprintf(title, sizeof title, "Heatmaps: the stop's tile");
+    else if (nout > 1)
         snprintf(title, sizeof title, "Heatmaps: %s (output %d of %d, o: next)",
-                 p.output_names[t->heat.cursor], t->heat.cursor + 1, nout);
+                 p.output_names[t->heat.output], t->heat.output + 1, nout);
     else if (nout == 1)
         snprintf(title, sizeof title, "Heatmaps: %s", p.output_names[0]);
     else
@@ -177,24 +209,51 @@ void pane_heatmap_draw(tui *t, crect r, int focused)
         view_heat_mode mode;
         const char *label;
     } half[2] = {{a, VIEW_HEAT_VS_GOLDEN, "vs golden"}, {b, VIEW_HEAT_VS_PREVIOUS, prev_label}};
+    int live = 0;
     for (int k = 0; k < 2; k++) {
         view_heatmap h = {0};
         /* Room for the label, the legend and an outline row and column. */
         int maxr = half[k].r.h - 3, maxc = half[k].r.w - 1;
         int have = maxr > 0 && maxc > 0 &&
-                   view_heatmap_get(t->s, t->heat.cursor, half[k].mode, maxr, maxc, &h);
+                   (tile ? view_heatmap_tile(t->s, half[k].mode, maxr, maxc, &h)
+                         : view_heatmap_get(t->s, t->heat.output, half[k].mode, maxr, maxc, &h));
+        if (tile && h.tensor)
+            snprintf(title, sizeof title, "Heatmaps: tile %s", h.tensor);
         /* The engine says why there is no grid; the fixed texts are for
          * panes too small to ask. */
         render_heatmap(&t->cv, half[k].r, half[k].label, have ? &h : NULL, have, h.why && !have ? h.why : why[k]);
+        live |= h.live;
+    }
+    /* The engine drew from the stop: the title says where that is, and
+     * what `o` shows next. */
+    if (live && stopped) {
+        size_t len = strlen(title);
+        snprintf(title + len, sizeof title - len, " at the stop (%s line %d)%s", loc.core_name, loc.line,
+                 tile ? " \xe2\x80\x94 o: the output" : nout == 1 ? " \xe2\x80\x94 o: its tile" : "");
+        canvas_title(&t->cv, r, title, focused);
     }
 }
 
-int pane_heatmap_action(tui *t, int action)
+static int heatmap_key(tui *t, int action)
 {
     if (action == ACT_OUTPUT) {
-        t->heat.cursor++; /* wraps in draw */
+        t->heat.output++; /* wraps in draw */
         t->dirty |= 1u << PANE_HEATMAP;
         return 1;
     }
     return 0;
 }
+
+const tui_pane_ops pane_heatmap_ops = {
+    .name = "heatmaps",
+    .draw = heatmap_draw,
+    .key = heatmap_key,
+    .click = NULL,
+    .help = "left: max |actual - golden|; right: against the pass\n"
+            "before; max per block, ramp \" .:-=+*#%@\"; marked cells\n"
+            "exceed the tolerance (| on the scale); the line is the\n"
+            "valid region's edge. Stopped in the pass: the output at\n"
+            "the stop, against the point of the pass before that the\n"
+            "stop maps to (exact, or a guess: the last line says);\n"
+            "o goes on to the tile the stop's statement takes",
+};

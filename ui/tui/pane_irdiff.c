@@ -23,11 +23,11 @@ static void console_out(void *ctx, session_stream stream, const char *text, size
 static void refresh(tui *t)
 {
     int cur = session_current_pass(t->s);
-    if (t->irdiff_pass == cur && t->irdiff_text)
+    if (t->irdiff.pass == cur && t->irdiff.text)
         return;
-    free(t->irdiff_text);
-    t->irdiff_text = NULL;
-    t->irdiff_pass = cur;
+    free(t->irdiff.text);
+    t->irdiff.text = NULL;
+    t->irdiff.pass = cur;
     t->irdiff.top = 0;
     if (!session_has_case(t->s) || session_collecting(t->s))
         return; /* a `define` body would swallow the command */
@@ -38,11 +38,11 @@ static void refresh(tui *t)
     else
         session_execute(t->s, "pass diff");
     session_set_output(t->s, console_out, t);
-    t->irdiff_text = strbuf_detach(&sb);
-    tui_lines_set(&t->irdiff_lines, t->irdiff_text);
+    t->irdiff.text = strbuf_detach(&sb);
+    tui_lines_set(&t->irdiff.diff_lines, t->irdiff.text);
 }
 
-void pane_irdiff_draw(tui *t, crect r, int focused)
+static void irdiff_draw(tui *t, crect r, int focused)
 {
     refresh(t);
     view_pass p;
@@ -52,18 +52,18 @@ void pane_irdiff_draw(tui *t, crect r, int focused)
     canvas_title(&t->cv, r, title, focused);
     crect body = {r.y + 1, r.x, r.h - 1, r.w};
     canvas_fill(&t->cv, body, ' ', ST_NORMAL);
-    if (!t->irdiff_text) {
+    if (!t->irdiff.text) {
         canvas_message(&t->cv, body, "no case open \xe2\x80\x94 type open PATH");
         return;
     }
-    int n = t->irdiff_lines.nlines;
+    int n = t->irdiff.diff_lines.nlines;
     if (t->irdiff.top > n - body.h)
         t->irdiff.top = n - body.h;
     if (t->irdiff.top < 0)
         t->irdiff.top = 0;
     for (int y = 0; y < body.h && t->irdiff.top + y < n; y++) {
         size_t len;
-        const char *s = tui_lines_get(&t->irdiff_lines, t->irdiff.top + y, &len);
+        const char *s = tui_lines_get(&t->irdiff.diff_lines, t->irdiff.top + y, &len);
         canvas_style st = ST_NORMAL;
         if (len >= 3 && (!strncmp(s, "+++", 3) || !strncmp(s, "---", 3)))
             st = ST_DIM;
@@ -77,7 +77,7 @@ void pane_irdiff_draw(tui *t, crect r, int focused)
     }
 }
 
-int pane_irdiff_action(tui *t, int action)
+static int irdiff_key(tui *t, int action)
 {
     int h = t->rect[PANE_IRDIFF].h - 1;
     switch (action) {
@@ -86,7 +86,7 @@ int pane_irdiff_action(tui *t, int action)
     case ACT_PGDN: t->irdiff.top += h; break;
     case ACT_PGUP: t->irdiff.top -= h; break;
     case ACT_TOP: t->irdiff.top = 0; break;
-    case ACT_BOTTOM: t->irdiff.top = t->irdiff_lines.nlines; break;
+    case ACT_BOTTOM: t->irdiff.top = t->irdiff.diff_lines.nlines; break;
     default: return 0;
     }
     if (t->irdiff.top < 0)
@@ -94,3 +94,11 @@ int pane_irdiff_action(tui *t, int action)
     t->dirty |= 1u << PANE_IRDIFF;
     return 1;
 }
+
+const tui_pane_ops pane_irdiff_ops = {
+    .name = "irdiff",
+    .draw = irdiff_draw,
+    .key = irdiff_key,
+    .click = NULL,
+    .help = "the output of `pass diff` for the current pass",
+};

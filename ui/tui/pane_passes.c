@@ -80,57 +80,72 @@ void render_passes(canvas *c, crect r, const view_pass *p, int n, int current, i
     }
 }
 
-void pane_passes_draw(tui *t, crect r, int focused)
+static void passes_draw(tui *t, crect r, int focused)
 {
     int n = session_npasses(t->s);
     int cur = session_current_pass(t->s);
-    if (cur != t->passes_seen) {
-        t->passes_seen = cur;
-        t->passes.cursor = cur;
+    if (cur != t->passes.seen) {
+        t->passes.seen = cur;
+        t->passes.sc.cursor = cur;
     }
     char title[64];
     snprintf(title, sizeof title, "Passes (%d)", n);
     canvas_title(&t->cv, r, title, focused);
     crect body = {r.y + 1, r.x, r.h - 1, r.w};
-    tui_scroll_show(&t->passes, n, body.h - 1);
+    tui_scroll_show(&t->passes.sc, n, body.h - 1);
     if (n == 0 || body.h < 2) {
         render_passes(&t->cv, body, NULL, 0, -1, -1, 0, focused);
         return;
     }
     /* Only the rows on screen are asked for: ir_changed may parse files. */
     view_pass *rows = xcalloc((size_t)body.h, sizeof *rows);
-    int first = t->passes.top, count = 0;
+    int first = t->passes.sc.top, count = 0;
     for (int i = first; i < n && count < body.h - 1; i++)
         view_pass_info(t->s, i, &rows[count++]);
     /* render_passes indexes from 0: hand it the window, shifted. */
-    render_passes(&t->cv, body, rows, count, cur - first, t->passes.cursor - first, 0, focused);
+    render_passes(&t->cv, body, rows, count, cur - first, t->passes.sc.cursor - first, 0, focused);
     free(rows);
 }
 
 static void select_cursor(tui *t)
 {
     view_pass p;
-    if (!view_pass_info(t->s, t->passes.cursor, &p))
+    if (!view_pass_info(t->s, t->passes.sc.cursor, &p))
         return;
     char cmd[64];
     snprintf(cmd, sizeof cmd, "pass %d", p.index);
     tui_execute(t, cmd);
 }
 
-int pane_passes_action(tui *t, int action)
+static int passes_key(tui *t, int action)
 {
     int n = session_npasses(t->s);
     int h = t->rect[PANE_PASSES].h - 2;
     switch (action) {
-    case ACT_DOWN: tui_scroll_move(&t->passes, 1, n, h); break;
-    case ACT_UP: tui_scroll_move(&t->passes, -1, n, h); break;
-    case ACT_PGDN: tui_scroll_move(&t->passes, h, n, h); break;
-    case ACT_PGUP: tui_scroll_move(&t->passes, -h, n, h); break;
-    case ACT_TOP: tui_scroll_move(&t->passes, -n, n, h); break;
-    case ACT_BOTTOM: tui_scroll_move(&t->passes, n, n, h); break;
+    case ACT_DOWN: tui_scroll_move(&t->passes.sc, 1, n, h); break;
+    case ACT_UP: tui_scroll_move(&t->passes.sc, -1, n, h); break;
+    case ACT_PGDN: tui_scroll_move(&t->passes.sc, h, n, h); break;
+    case ACT_PGUP: tui_scroll_move(&t->passes.sc, -h, n, h); break;
+    case ACT_TOP: tui_scroll_move(&t->passes.sc, -n, n, h); break;
+    case ACT_BOTTOM: tui_scroll_move(&t->passes.sc, n, n, h); break;
     case ACT_SELECT: select_cursor(t); break;
     default: return 0;
     }
     t->dirty |= 1u << PANE_PASSES;
     return 1;
 }
+
+static void passes_click(tui *t, int y)
+{
+    if (y >= 1)
+        t->passes.sc.cursor = t->passes.sc.top + y - 1; /* row 0 is the header */
+}
+
+const tui_pane_ops pane_passes_ops = {
+    .name = "passes",
+    .draw = passes_draw,
+    .key = passes_key,
+    .click = passes_click,
+    .help = "IR: * changed from the pass before, = the same;\n"
+            "verdict and max_abs_diff per output once validated",
+};

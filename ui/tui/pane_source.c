@@ -63,7 +63,7 @@ static int digits(int n)
     return d < 3 ? 3 : d;
 }
 
-void pane_source_draw(tui *t, crect r, int focused)
+static void source_draw(tui *t, crect r, int focused)
 {
     pane_source_sync(t);
     char title[512];
@@ -164,7 +164,7 @@ static void at_cursor(tui *t, const char *verb)
     tui_execute(t, cmd);
 }
 
-int pane_source_action(tui *t, int action)
+static int source_key(tui *t, int action)
 {
     int n = t->src.file.nlines;
     int h = t->rect[PANE_SOURCE].h - 1;
@@ -201,3 +201,16 @@ int pane_source_action(tui *t, int action)
     t->dirty |= 1u << PANE_SOURCE;
     return 1;
 }
+
+static void source_click(tui *t, int y)
+{
+    t->src.sc.cursor = t->src.sc.top + y;
+}
+
+const tui_pane_ops pane_source_ops = {
+    .name = "source",
+    .draw = source_draw,
+    .key = source_key,
+    .click = source_click,
+    .help = "B: breakpoint (b disabled), >: the statement stopped at",
+};

@@ -1,7 +1,8 @@
 /* The timeline pane: a row per core (host, AIC, AIV0, AIV1) over statement
  * time, from the engine's record of the run (view_timeline): what each core
  * did in each column's steps, queue pushes and pops marked, the last step
- * (the current point) under a caret. */
+ * (the current point) under a caret; under it a row per cross-core queue,
+ * its occupancy in the same columns (view_queue_history). */
 #include "config.h"
 
 #include <stdio.h>
@@ -88,20 +89,66 @@ int render_timeline(canvas *c, crect r, const view_tl_event *ev, size_t n, int c
     return lastcol + 1;
 }
 
-/* Where `core` was in column col (per steps a column): the line of its
- * latest event up to the column's end (a core blocked since, where it
- * waits), 0 when it had not run yet. */
-static int line_at(const view_tl_event *ev, size_t n, uint64_t per, int col, int core)
+void render_queue_rows(canvas *c, crect r, uint64_t first, uint64_t per, int ncols, const tui_queue_row *q, int nq)
 {
-    uint64_t hi = ev[0].step + (uint64_t)(col + 1) * per;
-    int line = 0;
-    for (size_t i = 0; i < n && ev[i].step < hi; i++)
-        if (ev[i].core == core && ev[i].line > 0)
-            line = ev[i].line;
-    return line;
+    canvas_fill(c, r, ' ', ST_NORMAL);
+    for (int k = 0; k < nq && k < r.h; k++) {
+        canvas_printf(c, r, k, 0, ST_DIM, "%-5.5s", q[k].label ? q[k].label : "?");
+        canvas_put(c, r, k, LABEL - 1, 0x2502, ST_DIM);
+        size_t i = 0;
+        int depth = -1; /* not met yet */
+        for (int col = 0; col < ncols && LABEL + col < r.w; col++) {
+            uint64_t hi = first + (uint64_t)(col + 1) * per;
+            int most = depth;
+            while (i < q[k].n && q[k].d[i].step < hi) {
+                depth = q[k].d[i++].depth;
+                if (depth > most)
+                    most = depth;
+            }
+            if (most < 0)
+                continue;
+            uint32_t ch = most == 0 ? 0xb7 /* · */ : most < 10 ? (uint32_t)('0' + most) : '+';
+            canvas_style st = most == 0                             ? ST_DIM
+                              : q[k].limit > 0 && most >= q[k].limit ? ST_BAD
+                                                                     : ST_CHANGED;
+            canvas_put(c, r, k, LABEL + col, ch, st);
+        }
+    }
 }
 
-void pane_timeline_draw(tui *t, crect r, int focused)
+/* "c2v0": the queue's direction (cube to vector, vector to cube, the lane
+ * exchange) and lane. */
+static void queue_label(const view_queue *q, char *buf, size_t size)
+{
+    const char *d = !q->direction                       ? "q"
+                    : !strcmp(q->direction, "aic->aiv") ? "c2v"
+                    : !strcmp(q->direction, "aiv->aic") ? "v2c"
+                                                        : "x";
+    if (q->lane >= 0)
+        snprintf(buf, size, "%s%d", d, q->lane);
+    else
+        snprintf(buf, size, "%s", d);
+}
+
+/* Where `core` was in column col (per steps a column): the line of its
+ * latest event up to the column's end (a core blocked since, where it
+ * waits), 0 when it had not run yet. A push or pop drawn in the column
+ * wins: Enter on a mark goes to that statement. */
+static int line_at(const view_tl_event *ev, size_t n, uint64_t per, int col, int core)
+{
+    uint64_t lo = ev[0].step + (uint64_t)col * per, hi = lo + per;
+    int line = 0, mark_line = 0;
+    for (size_t i = 0; i < n && ev[i].step < hi; i++) {
+        if (ev[i].core != core || ev[i].line <= 0)
+            continue;
+        line = ev[i].line;
+        if (ev[i].step >= lo && ev[i].mark && ev[i].kind == VIEW_TL_STMT)
+            mark_line = ev[i].line;
+    }
+    return mark_line ? mark_line : line;
+}
+
+static void timeline_draw(tui *t, crect r, int focused)
 {
     canvas_title(&t->cv, r, "Timeline (statement time across, a row per core)", focused);
     crect body = {r.y + 1, r.x, r.h - 1, r.w};
@@ -109,13 +156,30 @@ void pane_timeline_draw(tui *t, crect r, int focused)
     size_t n = view_timeline(t->s, &ev);
     view_location loc;
     int core = view_stop_location(t->s, &loc) ? loc.core : -1;
-    render_timeline(&t->cv, body, ev, n, core, t->tl_col, focused ? t->tl_core : -1, NULL);
+    uint64_t per = 1;
+    int ncols = render_timeline(&t->cv, body, ev, n, core, t->tl.col, focused ? t->tl.core : -1, &per);
+    /* Under the core rows and the caret: the queues' occupancy. */
+    int used = 2 + (body.h - 2 < 4 ? body.h - 2 : 4);
+    if (ncols <= 0 || body.h <= used)
+        return;
+    view_queue vq[TUI_MAX_QUEUES];
+    int nq = view_queues(t->s, vq, TUI_MAX_QUEUES);
+    if (nq > TUI_MAX_QUEUES)
+        nq = TUI_MAX_QUEUES;
+    tui_queue_row rows[TUI_MAX_QUEUES];
+    char labels[TUI_MAX_QUEUES][16];
+    for (int k = 0; k < nq; k++) {
+        queue_label(&vq[k], labels[k], sizeof labels[k]);
+        rows[k].label = labels[k];
+        rows[k].n = view_queue_history(t->s, k, &rows[k].d, &rows[k].limit);
+    }
+    render_queue_rows(&t->cv, (crect){body.y + used, body.x, body.h - used, body.w}, ev[0].step, per, ncols, rows, nq);
 }
 
 /* h l (Left Right) move along time, j k (Down Up) between cores; Enter
  * shows that core's statement there: `list LINE,LINE` in the console and
  * the source pane's cursor on it. */
-int pane_timeline_action(tui *t, int action)
+static int timeline_key(tui *t, int action)
 {
     const view_tl_event *ev;
     size_t n = view_timeline(t->s, &ev);
@@ -125,15 +189,15 @@ int pane_timeline_action(tui *t, int action)
         return 0;
     uint64_t per = steps_per_column(ev, n, w);
     int ncols = (int)((ev[n - 1].step - ev[0].step) / per) + 1;
-    if (t->tl_col < 0 || t->tl_col >= ncols)
-        t->tl_col = ncols - 1;
+    if (t->tl.col < 0 || t->tl.col >= ncols)
+        t->tl.col = ncols - 1;
     switch (action) {
-    case ACT_LEFT: t->tl_col = t->tl_col > 0 ? t->tl_col - 1 : 0; break;
-    case ACT_RIGHT: t->tl_col = t->tl_col + 1 < ncols ? t->tl_col + 1 : ncols - 1; break;
-    case ACT_DOWN: t->tl_core = t->tl_core < 3 ? t->tl_core + 1 : 3; break;
-    case ACT_UP: t->tl_core = t->tl_core > 0 ? t->tl_core - 1 : 0; break;
+    case ACT_LEFT: t->tl.col = t->tl.col > 0 ? t->tl.col - 1 : 0; break;
+    case ACT_RIGHT: t->tl.col = t->tl.col + 1 < ncols ? t->tl.col + 1 : ncols - 1; break;
+    case ACT_DOWN: t->tl.core = t->tl.core < 3 ? t->tl.core + 1 : 3; break;
+    case ACT_UP: t->tl.core = t->tl.core > 0 ? t->tl.core - 1 : 0; break;
     case ACT_SELECT: {
-        int line = line_at(ev, n, per, t->tl_col, t->tl_core);
+        int line = line_at(ev, n, per, t->tl.col, t->tl.core);
         if (!line)
             return 1;
         view_location loc;
@@ -152,3 +216,16 @@ int pane_timeline_action(tui *t, int action)
     t->dirty |= 1u << PANE_TIMELINE;
     return 1;
 }
+
+const tui_pane_ops pane_timeline_ops = {
+    .name = "timeline",
+    .draw = timeline_draw,
+    .key = timeline_key,
+    .click = NULL,
+    .help = "a row per core, statement time across (the whole run);\n"
+            "= ran  ~ blocked on a queue  > push  < pop  . done;\n"
+            "^ the last step; under it a row per queue (c2v: cube to\n"
+            "vector, v2c back; the lane): the items in it, red when\n"
+            "full; Enter on a > or < lists that push or pop;\n"
+            "`queue show` details the queues",
+};

@@ -27,7 +27,7 @@ void render_displays(canvas *c, crect r, const view_display *d, int n, int top)
     }
 }
 
-void pane_watch_draw(tui *t, crect r, int focused)
+static void watch_draw(tui *t, crect r, int focused)
 {
     canvas_title(&t->cv, r, "Watch", focused);
     view_display d[TUI_MAX_DISPLAYS];
@@ -39,7 +39,7 @@ void pane_watch_draw(tui *t, crect r, int focused)
     render_displays(&t->cv, (crect){r.y + 1, r.x, r.h - 1, r.w}, d, n, t->watch.top);
 }
 
-int pane_watch_action(tui *t, int action)
+static int watch_key(tui *t, int action)
 {
     int h = t->rect[PANE_WATCH].h - 1;
     switch (action) {
@@ -56,3 +56,12 @@ int pane_watch_action(tui *t, int action)
     t->dirty |= 1u << PANE_WATCH;
     return 1;
 }
+
+const tui_pane_ops pane_watch_ops = {
+    .name = "watch",
+    .draw = watch_draw,
+    .key = watch_key,
+    .click = NULL,
+    .help = "display TENSOR adds a line, undisplay N removes one;\n"
+            "* marks values changed at the last stop",
+};

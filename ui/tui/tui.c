@@ -27,26 +27,42 @@ static const tui_binding bindings[] = {
 };
 enum { NBINDINGS = sizeof bindings / sizeof bindings[0] };
 
-/* What a pane shows, for the help under its keys. */
-static const char *const pane_notes[PANE_COUNT] = {
-    [PANE_SOURCE] = "B: breakpoint (b disabled), >: the statement stopped at",
-    [PANE_PASSES] = "IR: * changed from the pass before, = the same;\n"
-                    "verdict and max_abs_diff per output once validated",
-    [PANE_HEATMAP] = "left: max |actual - golden|; right: against the pass\n"
-                     "before; max per block, ramp \" .:-=+*#%@\"; marked cells\n"
-                     "exceed the tolerance; the line is the valid region's edge",
-    [PANE_CORES] = "> marks the core commands act on (core NAME)",
-    [PANE_WATCH] = "display TENSOR adds a line, undisplay N removes one;\n"
-                   "* marks values changed at the last stop",
-    [PANE_IRDIFF] = "the output of `pass diff` for the current pass",
-    [PANE_TIMELINE] = "a row per core, statement time across (the whole run);\n"
-                      "= ran  ~ blocked on a queue  > push  < pop  . done;\n"
-                      "^ the last step; `queue show` names the queues",
-    [PANE_CONSOLE] = "Enter runs the line; Up Down: history; Tab completes;\n"
-                     "Ctrl-R searches the history; Ctrl-C clears the line;\n"
-                     "Esc: back to the panes. TUI commands: layout [NAME],\n"
-                     "zoom, focus PANE",
+/* The panes, by id: each an ops table with its own state in struct tui. */
+static const tui_pane_ops *const pane_table[PANE_COUNT] = {
+    [PANE_SOURCE] = &pane_source_ops,     [PANE_PASSES] = &pane_passes_ops, [PANE_HEATMAP] = &pane_heatmap_ops,
+    [PANE_CORES] = &pane_cores_ops,       [PANE_WATCH] = &pane_watch_ops,   [PANE_IRDIFF] = &pane_irdiff_ops,
+    [PANE_TIMELINE] = &pane_timeline_ops, [PANE_CONSOLE] = &pane_console_ops,
 };
+
+const tui_pane_ops *tui_pane(tui_pane_id id)
+{
+    return id < PANE_COUNT ? pane_table[id] : NULL;
+}
+
+const char *tui_pane_name(tui_pane_id id)
+{
+    return id < PANE_COUNT ? pane_table[id]->name : "?";
+}
+
+/* The command line, through the front end's functions (none in the
+ * render tests). */
+void tui_cmdline_start(tui *t, int search, int key)
+{
+    if (t->cmdline)
+        t->cmdline->start(t, search, key);
+}
+
+void tui_cmdline_cancel(tui *t)
+{
+    if (t->cmdline)
+        t->cmdline->cancel(t);
+}
+
+void tui_cmdline_key(tui *t, int key)
+{
+    if (t->cmdline)
+        t->cmdline->key(t, key);
+}
 
 /* Which bindings a help section lists: the focused pane's own (pane != 0)
  * or those whose panes are exactly `panes`. */
@@ -85,7 +101,7 @@ void tui_pane_help(tui_pane_id id, char *buf, size_t size)
     buf[0] = '\0';
     help_section(buf, size, 1u << id, 0);
     size_t len = strlen(buf);
-    snprintf(buf + len, size - len, "%s\n\n", pane_notes[id]);
+    snprintf(buf + len, size - len, "%s\n\n", pane_table[id]->help);
     if (id != PANE_CONSOLE)
         help_section(buf, size, 0, K_PANES);
     help_section(buf, size, 0, K_GLOBAL);
@@ -99,16 +115,17 @@ void tui_take_redraw(tui *t)
     unsigned d = TUI_DIRTY_STATUS;
     if (bits & SESSION_REDRAW_PASSES) {
         d |= (1u << PANE_PASSES) | (1u << PANE_SOURCE) | (1u << PANE_HEATMAP) | (1u << PANE_IRDIFF);
-        t->irdiff_pass = -1; /* another pass, or another case (`open`) */
+        t->irdiff.pass = -1; /* another pass, or another case (`open`) */
     }
     if (bits & SESSION_REDRAW_SOURCE)
         d |= 1u << PANE_SOURCE;
     if (bits & SESSION_REDRAW_HEATMAP)
         d |= 1u << PANE_HEATMAP;
+    /* A stop (queues) or changed tensors (watch): the live heatmaps follow. */
     if (bits & SESSION_REDRAW_QUEUES)
-        d |= (1u << PANE_CORES) | (1u << PANE_SOURCE) | (1u << PANE_TIMELINE);
+        d |= (1u << PANE_CORES) | (1u << PANE_SOURCE) | (1u << PANE_TIMELINE) | (1u << PANE_HEATMAP);
     if (bits & SESSION_REDRAW_WATCH)
-        d |= 1u << PANE_WATCH;
+        d |= (1u << PANE_WATCH) | (1u << PANE_HEATMAP);
     t->dirty |= d;
 }
 
@@ -287,20 +304,11 @@ static int is_running(tui *t)
     return view_stop_location(t->s, &loc);
 }
 
-typedef int (*pane_action_fn)(tui *t, int action);
-
-static const pane_action_fn pane_action[PANE_COUNT] = {
-    [PANE_SOURCE] = pane_source_action, [PANE_PASSES] = pane_passes_action,
-    [PANE_HEATMAP] = pane_heatmap_action, [PANE_CORES] = pane_cores_action,
-    [PANE_WATCH] = pane_watch_action,   [PANE_IRDIFF] = pane_irdiff_action,
-    [PANE_TIMELINE] = pane_timeline_action, [PANE_CONSOLE] = pane_console_action,
-};
-
 static void run_selected(tui *t)
 {
-    if (t->focus == PANE_PASSES && t->passes.cursor != session_current_pass(t->s)) {
+    if (t->focus == PANE_PASSES && t->passes.sc.cursor != session_current_pass(t->s)) {
         view_pass p;
-        if (view_pass_info(t->s, t->passes.cursor, &p)) {
+        if (view_pass_info(t->s, t->passes.sc.cursor, &p)) {
             char cmd[32];
             snprintf(cmd, sizeof cmd, "pass %d", p.index);
             tui_execute(t, cmd);
@@ -366,7 +374,7 @@ static int bound_key(tui *t, int key, unsigned where)
             do_action(t, b->action);
             return 1;
         }
-        if (pane_action[t->focus](t, b->action))
+        if (pane_table[t->focus]->key(t, b->action))
             return 1;
     }
     return 0;
@@ -384,7 +392,7 @@ static void cmdline_key(tui *t, int key)
         return;
     }
     if (key == TK_PGUP || key == TK_PGDN) {
-        pane_console_action(t, key == TK_PGUP ? ACT_PGUP : ACT_PGDN);
+        pane_console_ops.key(t, key == TK_PGUP ? ACT_PGUP : ACT_PGDN);
         return;
     }
     /* ':' starts a command from a pane; on the console's empty line it is
@@ -424,28 +432,19 @@ void tui_wheel(tui *t, tui_pane_id id, int up)
     tui_focus(t, id);
     if (id == PANE_CONSOLE) {
         /* Up and Down are the history there: the wheel scrolls the output. */
-        pane_console_action(t, up ? ACT_PGUP : ACT_PGDN);
+        pane_console_ops.key(t, up ? ACT_PGUP : ACT_PGDN);
         return;
     }
     for (int k = 0; k < 3; k++)
-        pane_action[id](t, up ? ACT_UP : ACT_DOWN);
+        pane_table[id]->key(t, up ? ACT_UP : ACT_DOWN);
 }
 
 void pane_click(tui *t, tui_pane_id id, int y)
 {
     tui_focus(t, id);
-    if (y < 0)
+    if (y < 0 || id >= PANE_COUNT)
         return;
-    switch (id) {
-    case PANE_SOURCE:
-        t->src.sc.cursor = t->src.sc.top + y;
-        break;
-    case PANE_PASSES:
-        if (y >= 1)
-            t->passes.cursor = t->passes.top + y - 1; /* row 0 is the header */
-        break;
-    default:
-        break;
-    }
+    if (pane_table[id]->click)
+        pane_table[id]->click(t, y);
     t->dirty |= 1u << id;
 }

@@ -80,10 +80,49 @@ typedef struct tui_console {
     int active; /* the command line has the keyboard */
 } tui_console;
 
+/* Each pane's own state (the pane's file is the one that reads it). */
+typedef struct tui_passes_state {
+    tui_scroll sc;
+    int seen; /* the current pass the cursor last followed */
+} tui_passes_state;
+
+typedef struct tui_heat_state {
+    int output; /* the output shown */
+} tui_heat_state;
+
+typedef struct tui_cores_state {
+    int top;
+} tui_cores_state;
+
+typedef struct tui_watch_state {
+    int top;
+} tui_watch_state;
+
+typedef struct tui_irdiff_state {
+    int top;
+    int pass;   /* the pass whose `pass diff` text is held, -1 none */
+    char *text; /* `pass diff` output for pass */
+    tui_lines diff_lines; /* (not "lines": curses has a macro of that name) */
+} tui_irdiff_state;
+
+typedef struct tui_timeline_state {
+    int col, core; /* the cursor: a column (-1: the last) and a core row */
+} tui_timeline_state;
+
 enum { TUI_MAX_CORES = 8, TUI_MAX_QUEUES = 32, TUI_MAX_DISPLAYS = 64 };
 
-typedef struct tui {
+typedef struct tui tui;
+
+/* What the command line does (callbacks.c fills one with readline's). */
+typedef struct tui_cmdline_ops {
+    void (*start)(tui *t, int search, int key);
+    void (*cancel)(tui *t);
+    void (*key)(tui *t, int key);
+} tui_cmdline_ops;
+
+struct tui {
     session *s;
+    const tui_cmdline_ops *cmdline; /* NULL: no command line (the render tests) */
     canvas cv;
     int rows, cols;
     int layout;
@@ -99,15 +138,14 @@ typedef struct tui {
     int complete_engine; /* completion: the engine's candidates, counted */
     int quit;
 
+    /* the panes' states */
     tui_source src;
-    tui_scroll passes;
-    int passes_seen; /* the current pass the cursor last followed */
-    tui_scroll heat;  /* heat.cursor: the output shown */
-    tui_scroll cores, watch, irdiff;
-    int tl_col, tl_core; /* the timeline's cursor: a column (-1: the last) and a core row */
-    char *irdiff_text; /* `pass diff` output for irdiff_pass */
-    int irdiff_pass;
-    tui_lines irdiff_lines;
+    tui_passes_state passes;
+    tui_heat_state heat;
+    tui_cores_state cores;
+    tui_watch_state watch;
+    tui_irdiff_state irdiff;
+    tui_timeline_state tl;
     tui_console con;
 
     const char *busy; /* the command running, shown in the status line */
@@ -126,7 +164,7 @@ typedef struct tui {
     long long last_flush_ns; /* when flush last showed the screen */
     unsigned long style_attr[ST_COUNT];
     short style_pair[ST_COUNT];
-} tui;
+};
 
 enum { TUI_DIRTY_STATUS = 1u << PANE_COUNT, TUI_DIRTY_ALL = 0xffffu };
 
@@ -165,25 +203,25 @@ const char *tui_pane_name(tui_pane_id id);
 /* ---- drawing (draw.c): renders dirty panes and the status line ---- */
 void tui_draw(tui *t);
 
-/* ---- panes: session-facing drawing and actions (1: done, 0: not here) ---- */
-void pane_source_draw(tui *t, crect r, int focused);
-int pane_source_action(tui *t, int action);
+/* ---- panes (tig/htop style): an ops table each, with its own state struct
+ * in struct tui; the TUI reaches a pane only through its table ---- */
+typedef struct tui_pane_ops {
+    const char *name; /* as `focus NAME` and the status line say it */
+    void (*draw)(tui *t, crect r, int focused);
+    /* a pane action (past ACT_PASS_NEXT) while it has the focus: 1 done, 0 not here */
+    int (*key)(tui *t, int action);
+    /* a click at row y of its content (0: the first row under the title),
+     * the focus already moved there; NULL: focusing is all */
+    void (*click)(tui *t, int y);
+    const char *help; /* what it shows, under its keys in the `?` help */
+} tui_pane_ops;
+
+extern const tui_pane_ops pane_source_ops, pane_passes_ops, pane_heatmap_ops, pane_cores_ops, pane_watch_ops,
+    pane_irdiff_ops, pane_timeline_ops, pane_console_ops;
+/* The pane of an id, NULL past the last. */
+const tui_pane_ops *tui_pane(tui_pane_id id);
 void pane_source_search(tui *t, const char *pattern);
 void pane_source_sync(tui *t); /* follow the current pass and stop location */
-void pane_passes_draw(tui *t, crect r, int focused);
-int pane_passes_action(tui *t, int action);
-void pane_heatmap_draw(tui *t, crect r, int focused);
-int pane_heatmap_action(tui *t, int action);
-void pane_cores_draw(tui *t, crect r, int focused);
-int pane_cores_action(tui *t, int action);
-void pane_watch_draw(tui *t, crect r, int focused);
-int pane_watch_action(tui *t, int action);
-void pane_irdiff_draw(tui *t, crect r, int focused);
-int pane_irdiff_action(tui *t, int action);
-void pane_timeline_draw(tui *t, crect r, int focused);
-int pane_timeline_action(tui *t, int action);
-void pane_console_draw(tui *t, crect r, int focused);
-int pane_console_action(tui *t, int action);
 void pane_console_free(tui_console *c);
 /* The mouse wheel over pane id: focuses it and scrolls (up != 0: back). */
 void tui_wheel(tui *t, tui_pane_id id, int up);
@@ -192,7 +230,9 @@ void pane_click(tui *t, tui_pane_id id, int y);
 
 /* ---- pure renderers, tested with synthetic data (tests/tui/render_test.c) ---- */
 /* One heat grid with its title, the valid region outlined, cells above the
- * tolerance marked, and a legend with the scale. h == NULL or !have: why. */
+ * tolerance marked, and a legend with the scale (the tolerance a bar on
+ * it); live against another pass, a line saying how the point was mapped.
+ * h == NULL or !have: why. */
 void render_heatmap(canvas *c, crect r, const char *label, const view_heatmap *h, int have,
                     const char *why);
 /* Cores, then queues; n == 0: not running. */
@@ -208,6 +248,16 @@ void render_passes(canvas *c, crect r, const view_pass *p, int n, int current, i
  * columns drawn and sets *per to the steps a column. */
 int render_timeline(canvas *c, crect r, const view_tl_event *ev, size_t n, int current_core, int cursor_col,
                     int cursor_core, uint64_t *per);
+/* Under the timeline, in its columns (first step, per steps a column,
+ * ncols): a row per queue with the items in it, the largest count in each
+ * column; blank before the run met the queue. */
+typedef struct tui_queue_row {
+    const char *label; /* "c2v0" */
+    const view_queue_depth *d;
+    size_t n;
+    int limit; /* the depth at which pushes block, 0 none */
+} tui_queue_row;
+void render_queue_rows(canvas *c, crect r, uint64_t first, uint64_t per, int ncols, const tui_queue_row *q, int nq);
 /* The status line text for the given busy command (NULL when idle). */
 void render_status(canvas *c, crect r, const char *status, const char *busy, const char *progress,
                    int interrupted, const char *layout, const char *focus);
@@ -215,6 +265,9 @@ void render_status(canvas *c, crect r, const char *status, const char *busy, con
 char render_heat_char(int level);
 /* A level 0..9 for a cell value against the grid's largest value. */
 int render_heat_level(double v, double max);
+/* The level the tolerance falls in (9 when no cell can exceed it): the
+ * legend's bar goes after it. */
+int render_heat_tol_level(double tol, double max);
 
 /* ---- commands (tui.c) ---- */
 /* Runs a line: TUI commands (layout, zoom, focus) here, the rest through
@@ -236,14 +289,16 @@ void tui_focus(tui *t, tui_pane_id id);
 enum { TUI_HELP_KEY = 1 };
 void tui_pane_help(tui_pane_id id, char *buf, size_t size);
 
-/* ---- the command line (callbacks.c, readline's callback interface) ---- */
-void tui_cmdline_init(tui *t);
-void tui_cmdline_done(tui *t);
-/* Feeds a key to readline. */
-void tui_cmdline_key(tui *t, int key);
+/* ---- the command line: readline's callback interface (callbacks.c), reached
+ * from the panes through t->cmdline, so libtui does not link against it ---- */
 /* Starts reading a command (or a search pattern) with an initial key, 0 none. */
 void tui_cmdline_start(tui *t, int search, int key);
 void tui_cmdline_cancel(tui *t);
+/* Feeds a key to the command line. */
+void tui_cmdline_key(tui *t, int key);
+/* Sets t->cmdline to readline's (callbacks.c). */
+void tui_cmdline_init(tui *t);
+void tui_cmdline_done(tui *t);
 /* Ctrl-C: clears the command line, or marks a running command interrupted. */
 void tui_interrupt(tui *t);
 /* Saves the history file. */
