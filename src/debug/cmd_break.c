@@ -10,6 +10,7 @@
 #include "base/number.h"
 #include "debug/expr.h"
 #include "debug/session_impl.h"
+#include "debug/stop.h"
 #include "exec/inspect.h"
 
 #define CMD(id, name, aliases, kind, usage, help, longhelp) \
@@ -302,7 +303,7 @@ ptodb_status cmd_WATCH(session *s, const char *args)
     b->spec = xstrndup(spec, name_len);
     b->watch_sub = *sub ? xstrdup(sub) : NULL;
     b->cond = cond;
-    run_watch_prime(s, b);
+    stop_watch_prime(s, b);
     session_printf(s, "Watchpoint %d: %s\n", b->number, spec);
     return PTODB_OK;
 }

@@ -57,6 +57,10 @@ typedef struct run_state {
     /* tensors written in place during the last step (write hook) */
     const tensor **written;
     size_t nwritten, capwritten;
+    /* tensors read as operands during the last step (read hook; only while
+     * an rwatch or awatch is set) */
+    const tensor **read;
+    size_t nread, capread;
 } run_state;
 
 /* run.c */
@@ -75,7 +79,5 @@ ptodb_status run_begin(session *s, int pass, int stop_at_start);
 void run_print_location(session *s);
 /* "LINE<tab>text" of the running pass's file. */
 void run_print_source_line(session *s, int line);
-/* A new watchpoint starts from the value its name has now, if any. */
-void run_watch_prime(session *s, breakpoint *b);
 
 #endif
