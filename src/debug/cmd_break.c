@@ -280,12 +280,16 @@ static ptodb_status set_break(session *s, const char *args, int temporary)
 ptodb_status cmd_BREAK(session *s, const char *args) { return set_break(s, args, 0); }
 ptodb_status cmd_TBREAK(session *s, const char *args) { return set_break(s, args, 1); }
 
-ptodb_status cmd_WATCH(session *s, const char *args)
+/* watch, rwatch, awatch: gdb's names for what stops them. */
+static const char *const watch_verbs[] = {"watch", "rwatch", "awatch"};
+
+static ptodb_status set_watch(session *s, const char *args, watch_access access)
 {
+    const char *verb = watch_verbs[access];
     char spec[256];
     const char *cond_text = split_condition(args, spec, sizeof spec);
     if (!*spec) {
-        session_errorf(s, "watch needs a tensor name.");
+        session_errorf(s, "%s needs a tensor name.", verb);
         return PTODB_ERR_USAGE;
     }
     size_t name_len = 0;
@@ -293,7 +297,7 @@ ptodb_status cmd_WATCH(session *s, const char *args)
         name_len++;
     const char *sub = spec + name_len;
     if (!name_len || (*sub && *sub != '[')) {
-        session_errorf(s, "watch takes a variable name with an optional subscript, got \"%s\".", spec);
+        session_errorf(s, "%s takes a variable name with an optional subscript, got \"%s\".", verb, spec);
         return PTODB_ERR_USAGE;
     }
     predicate *cond = NULL;
@@ -303,10 +307,17 @@ ptodb_status cmd_WATCH(session *s, const char *args)
     b->spec = xstrndup(spec, name_len);
     b->watch_sub = *sub ? xstrdup(sub) : NULL;
     b->cond = cond;
+    b->watch_access = access;
     stop_watch_prime(s, b);
-    session_printf(s, "Watchpoint %d: %s\n", b->number, spec);
+    static const char *const titles[] = {"Watchpoint", "Hardware read watchpoint",
+                                         "Hardware access (read/write) watchpoint"};
+    session_printf(s, "%s %d: %s\n", titles[access], b->number, spec);
     return PTODB_OK;
 }
+
+ptodb_status cmd_WATCH(session *s, const char *args) { return set_watch(s, args, WATCH_WRITE); }
+ptodb_status cmd_RWATCH(session *s, const char *args) { return set_watch(s, args, WATCH_READ); }
+ptodb_status cmd_AWATCH(session *s, const char *args) { return set_watch(s, args, WATCH_ACCESS); }
 
 static breakpoint *bp_arg(session *s, const char *word)
 {
@@ -519,6 +530,7 @@ ptodb_status info_breakpoints(session *s)
         breakpoint *b = &s->bps[i];
         static const char *const types[] = {"breakpoint", "breakpoint", "pass", "watchpoint",
                                             "nan", "inf"};
+        static const char *const watch_types[] = {"watchpoint", "read watchpoint", "acc watchpoint"};
         char what[512];
         switch (b->kind) {
         case BP_LINE:
@@ -529,7 +541,8 @@ ptodb_status info_breakpoints(session *s)
         case BP_WATCH: snprintf(what, sizeof what, "%s%s", b->spec, b->watch_sub ? b->watch_sub : ""); break;
         default: snprintf(what, sizeof what, "any statement producing %s", b->kind == BP_NAN ? "NaN" : "Inf");
         }
-        session_printf(s, "%-7d %-14s %-4s %-3s %s\n", b->number, types[b->kind],
+        session_printf(s, "%-7d %-14s %-4s %-3s %s\n", b->number,
+                       b->kind == BP_WATCH ? watch_types[b->watch_access] : types[b->kind],
                        b->temporary ? "del" : "keep", b->enabled ? "y" : "n", what);
         if (bp_condition_text(b))
             session_printf(s, "\tstop only if %s\n", bp_condition_text(b));

@@ -47,7 +47,8 @@ static void write_script(session *s, strbuf *sb, int with_displays)
 {
     for (size_t i = 0; i < s->nbps; i++) {
         const breakpoint *b = &s->bps[i];
-        const char *verb = b->kind == BP_WATCH ? "watch" : b->temporary ? "tbreak" : "break";
+        static const char *const watch_verbs[] = {"watch", "rwatch", "awatch"};
+        const char *verb = b->kind == BP_WATCH ? watch_verbs[b->watch_access] : b->temporary ? "tbreak" : "break";
         strbuf_printf(sb, "%s ", verb);
         switch (b->kind) {
         case BP_LINE:
@@ -158,6 +159,7 @@ static int starts_with(const char *s, const char *prefix)
 static int is_head(const char *line)
 {
     return starts_with(line, "break ") || starts_with(line, "tbreak ") || starts_with(line, "watch ") ||
+           starts_with(line, "rwatch ") || starts_with(line, "awatch ") ||
            starts_with(line, "display ");
 }
 

@@ -80,6 +80,18 @@ static void write_hook(void *ud, int core, const tensor *t)
     r->written[r->nwritten++] = t;
 }
 
+/* rwatch/awatch: the op operands of the last step. */
+static void read_hook(void *ud, int core, const tensor *t)
+{
+    (void)core;
+    run_state *r = ud;
+    if (r->nread == r->capread) {
+        r->capread = r->capread ? r->capread * 2 : 8;
+        r->read = xreallocarray(r->read, r->capread, sizeof *r->read);
+    }
+    r->read[r->nread++] = t;
+}
+
 ptodb_status run_start(session *s, int pass)
 {
     run_kill(s);
@@ -119,6 +131,7 @@ ptodb_status run_start(session *s, int pass)
     runpass_close(&rp);
     r->active = 1;
     r->pass = pass;
+    machine_set_read_hook(r->m, stop_needs_reads(s) ? read_hook : NULL, r);
     r->core = EXEC_CORE_HOST;
     r->level = 0;
     for (int c = 0; c < EXEC_NCORES; c++)
@@ -341,6 +354,9 @@ ptodb_status run_go(session *s, run_mode mode, long count, int until_line)
         count = 1;
     stop_snapshot before = {0}, after = {0};
     int value_bps = stop_needs_values(s), positions = stop_needs_positions(s);
+    /* operands are reported only while a read or access watchpoint is set */
+    if (r->m)
+        machine_set_read_hook(r->m, stop_needs_reads(s) ? read_hook : NULL, r);
     long done = 0;
     unsigned long polls = 0;
     ptodb_status result = PTODB_OK;

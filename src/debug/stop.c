@@ -240,6 +240,14 @@ int stop_needs_values(session *s)
     return 0;
 }
 
+int stop_needs_reads(session *s)
+{
+    for (size_t i = 0; i < s->nbps; i++)
+        if (s->bps[i].enabled && s->bps[i].kind == BP_WATCH && s->bps[i].watch_access != WATCH_WRITE)
+            return 1;
+    return 0;
+}
+
 int stop_needs_positions(session *s)
 {
     for (size_t i = 0; i < s->nbps; i++)
@@ -327,7 +335,8 @@ static void watch_check(session *s, breakpoint *b, stop_chain *c)
     const tensor *t = find_named(s, b->spec, &core);
     int rebound = t && (!b->watch_bound || t != b->watch_seen);
     int written = touched(r->written, r->nwritten, t);
-    int read = b->watch_access != WATCH_WRITE && touched(r->read, r->nread, t);
+    /* an operand the op wrote (a store's destination) is not a read */
+    int read = b->watch_access != WATCH_WRITE && touched(r->read, r->nread, t) && !written;
     b->watch_seen = t;
     b->watch_bound = t != NULL;
     if (!t || (!rebound && !written && !read))

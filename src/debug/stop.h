@@ -85,6 +85,8 @@ void stop_chain_free(stop_chain *c);
  * (they need where each core was before the step). */
 int stop_needs_values(session *s);
 int stop_needs_positions(session *s);
+/* An enabled rwatch or awatch: the machine must report op operands. */
+int stop_needs_reads(session *s);
 /* A new watchpoint starts from the value its name has now, if any. */
 void stop_watch_prime(session *s, breakpoint *b);
 

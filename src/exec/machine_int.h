@@ -103,6 +103,8 @@ struct machine {
     uint64_t rng;
     machine_write_hook hook;
     void *hook_ud;
+    machine_read_hook read_hook; /* NULL: operands are not reported */
+    void *read_hook_ud;
     value scratch_none;
 };
 

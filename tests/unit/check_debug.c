@@ -249,6 +249,10 @@ START_TEST(test_completion)
     ck_assert_str_eq(strbuf_str(&sb), "out__ssa_v0");
     completions(s, "print w_", &sb);
     ck_assert_str_eq(strbuf_str(&sb), "w_gate__ssa_v0 w_up__ssa_v0 w_down__ssa_v0 w_gate w_up w_down");
+    completions(s, "rwatch out", &sb);
+    ck_assert_str_eq(strbuf_str(&sb), "out__ssa_v0");
+    completions(s, "awatch out", &sb);
+    ck_assert_str_eq(strbuf_str(&sb), "out__ssa_v0");
     strbuf_free(&sb);
     session_free(s);
 }

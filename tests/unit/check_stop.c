@@ -89,6 +89,26 @@ START_TEST(test_chain_watch_and_location)
 }
 END_TEST
 
+/* rwatch: the machine's read hook reports the AIV lane's load of x; the
+ * stop is on that lane (fails when the hook is not called: no stop). */
+START_TEST(test_chain_read_watch)
+{
+    session *s = session_new();
+    session_set_output(s, ignore_output, NULL);
+    ck_assert_int_eq(session_open(s, PTODB_TOP_SRCDIR "/examples/mlp-broken", -1, -1), PTODB_OK);
+    ck_assert_int_eq(session_execute(s, "pass 22"), PTODB_OK);
+    ck_assert_int_eq(session_execute(s, "rwatch x__ssa_v0"), PTODB_OK);
+    ck_assert_int_eq(bp_find(s, 1)->watch_access, WATCH_READ);
+    ck_assert_int_eq(session_execute(s, "run"), PTODB_OK);
+    ck_assert_int_eq(s->run.last_bp, 1);
+    ck_assert_int_eq(s->run.core, EXEC_CORE_AIV0);
+    ck_assert_int_eq(session_execute(s, "continue"), PTODB_OK);
+    ck_assert_int_eq(s->run.last_bp, 1);
+    ck_assert_int_eq(s->run.core, EXEC_CORE_AIV1);
+    session_free(s);
+}
+END_TEST
+
 /* A pass breakpoint at the start of its pass. */
 START_TEST(test_chain_pass_start)
 {
@@ -118,6 +138,7 @@ static Suite *stop_suite(void)
     tcase_add_test(tc, test_chain_location_hits);
     tcase_add_test(tc, test_chain_watch_and_location);
     tcase_add_test(tc, test_chain_pass_start);
+    tcase_add_test(tc, test_chain_read_watch);
     suite_add_tcase(s, tc);
     return s;
 }
