@@ -73,3 +73,7 @@ check-valgrind:
 	    echo "check-valgrind: $$(echo "$$reports" | wc -l) valgrind report(s) in valgrind-logs/" >&2; exit 1; \
 	fi; \
 	echo "check-valgrind: no valgrind errors and no definitely lost blocks"; exit $$st
+
+# The command files are leaves; the README walk-through after scripts/demo.
+TESTS += tests/cli/cmd_leaves.sh
+EXTRA_DIST += tests/cli/cmd_leaves.sh

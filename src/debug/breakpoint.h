@@ -59,5 +59,7 @@ int bp_pass_matches(const breakpoint *b, const case_pass *p);
 /* gdb's "Note: breakpoint 1 also set at ..." when nb's location already has
  * breakpoints in the table. */
 void bp_note_also_set(session *s, const breakpoint *nb);
+/* gdb's `info breakpoints`: the table with conditions, hits and commands. */
+void bp_print_table(session *s);
 
 #endif

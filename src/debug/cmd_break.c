@@ -19,7 +19,6 @@
 #undef CMD
 
 void session_begin_collect(session *s, collect_kind kind, const char *name);
-ptodb_status info_breakpoints(session *s);
 
 /* Splits "LOCATION if COND": returns the condition text (or NULL) and
  * writes the location, trimmed, into loc. */
@@ -519,39 +518,3 @@ ptodb_status cmd_CLEAR(session *s, const char *args)
     return PTODB_OK;
 }
 
-ptodb_status info_breakpoints(session *s)
-{
-    if (!s->nbps) {
-        session_printf(s, "No breakpoints or watchpoints.\n");
-        return PTODB_OK;
-    }
-    session_printf(s, "Num     Type           Disp Enb What\n");
-    for (size_t i = 0; i < s->nbps; i++) {
-        breakpoint *b = &s->bps[i];
-        static const char *const types[] = {"breakpoint", "breakpoint", "pass", "watchpoint",
-                                            "nan", "inf"};
-        static const char *const watch_types[] = {"watchpoint", "read watchpoint", "acc watchpoint"};
-        char what[512];
-        switch (b->kind) {
-        case BP_LINE:
-            snprintf(what, sizeof what, "%s:%d", session_file_name(s->kase.passes[b->pass].path), b->line);
-            break;
-        case BP_FUNC: snprintf(what, sizeof what, "in %s", b->func); break;
-        case BP_PASS: snprintf(what, sizeof what, "pass %s", b->spec); break;
-        case BP_WATCH: snprintf(what, sizeof what, "%s%s", b->spec, b->watch_sub ? b->watch_sub : ""); break;
-        default: snprintf(what, sizeof what, "any statement producing %s", b->kind == BP_NAN ? "NaN" : "Inf");
-        }
-        session_printf(s, "%-7d %-14s %-4s %-3s %s\n", b->number,
-                       b->kind == BP_WATCH ? watch_types[b->watch_access] : types[b->kind],
-                       b->temporary ? "del" : "keep", b->enabled ? "y" : "n", what);
-        if (bp_condition_text(b))
-            session_printf(s, "\tstop only if %s\n", bp_condition_text(b));
-        if (b->hits)
-            session_printf(s, "\tbreakpoint already hit %ld time%s\n", b->hits, b->hits == 1 ? "" : "s");
-        if (b->ignore)
-            session_printf(s, "\tignore next %ld hits\n", b->ignore);
-        for (size_t k = 0; k < b->ncommands; k++)
-            session_printf(s, "        %s\n", b->commands[k]);
-    }
-    return PTODB_OK;
-}

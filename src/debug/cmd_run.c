@@ -116,7 +116,7 @@ ptodb_status cmd_FINISH(session *s, const char *args)
             snprintf(lead, sizeof lead, "Value returned is ");
         else
             snprintf(lead, sizeof lead, "Value returned (%s) is ", name);
-        print_recorded_value(s, lead, t, 0);
+        expr_print_recorded(s, lead, t, 0);
         tensor_unref(t);
     }
     return st;

@@ -166,11 +166,11 @@ static void setting_origin_text(session *s, char *buf, size_t size)
 ptodb_status cmd_SET(session *s, const char *args)
 {
     if (args[0] == '$')
-        return cmd_set_var(s, args);
+        return expr_assign(s, args);
     for (const char *kw = "var variable"; *kw;) {
         size_t n = strcspn(kw, " ");
         if (strncmp(args, kw, n) == 0 && (isspace((unsigned char)args[n]) || !args[n]))
-            return cmd_set_var(s, args + n + strspn(args + n, " \t"));
+            return expr_assign(s, args + n + strspn(args + n, " \t"));
         kw += n + (kw[n] == ' ');
     }
     const char *val = NULL;

@@ -29,6 +29,7 @@
 #include "base/mem.h"
 #include "base/mkdirs.h"
 #include "base/number.h"
+#include "debug/cmdtable.h"
 #include "debug/persist.h"
 #include "debug/session_impl.h"
 
@@ -391,16 +392,15 @@ static void restore_record(session *s, const record *r, restore_ctx *rc)
     size_t nbps = s->nbps, ndisplays = s->ndisplays;
     int applied;
     const char *head = r->head;
+    /* the record's command (is_head: break, tbreak, watch, rwatch, awatch,
+     * display), reached through the command table as typed ones are */
+    size_t wlen = strcspn(head, " ");
+    int id = cmd_lookup(head, wlen);
+    if (id >= 0)
+        cmd_table[id].handler(s, head + wlen + strspn(head + wlen, " "));
     if (starts_with(head, "display ")) {
-        cmd_DISPLAY(s, head + 8);
         applied = s->ndisplays == ndisplays + 1;
     } else {
-        if (starts_with(head, "break "))
-            cmd_BREAK(s, head + 6);
-        else if (starts_with(head, "tbreak "))
-            cmd_TBREAK(s, head + 7);
-        else
-            cmd_WATCH(s, head + 6);
         applied = s->nbps == nbps + 1;
         if (applied)
             apply_bp_lines(&s->bps[nbps], strbuf_str(&r->text));
