@@ -75,5 +75,5 @@ check-valgrind:
 	echo "check-valgrind: no valgrind errors and no definitely lost blocks"; exit $$st
 
 # The command files are leaves; the README walk-through after scripts/demo.
-TESTS += tests/cli/cmd_leaves.sh
-EXTRA_DIST += tests/cli/cmd_leaves.sh
+TESTS += tests/cli/cmd_leaves.sh tests/cli/readme_after_demo.sh
+EXTRA_DIST += tests/cli/cmd_leaves.sh tests/cli/readme_after_demo.sh
