@@ -74,6 +74,7 @@ check-valgrind:
 	fi; \
 	echo "check-valgrind: no valgrind errors and no definitely lost blocks"; exit $$st
 
-# The command files are leaves; the README walk-through after scripts/demo.
-TESTS += tests/cli/cmd_leaves.sh tests/cli/readme_after_demo.sh
-EXTRA_DIST += tests/cli/cmd_leaves.sh tests/cli/readme_after_demo.sh
+# The command files are leaves; the README walk-through after scripts/demo;
+# completion of $ names in readline.
+TESTS += tests/cli/cmd_leaves.sh tests/cli/readme_after_demo.sh tests/cli/repl_completion.sh
+EXTRA_DIST += tests/cli/cmd_leaves.sh tests/cli/readme_after_demo.sh tests/cli/repl_completion.sh
