@@ -295,21 +295,24 @@ void session_autosave(session *s)
     char *old = read_small_file(path);
     parse_records(old ? old : "", &theirs, NULL, NULL);
     free(old);
+    /* Identical records (the same breakpoint set twice, or again in each
+     * session) are written once, so repeating a session never stacks them. */
+    const record **written = xcalloc(ours.n + theirs.n + 1, sizeof *written);
     size_t kept = 0;
-    for (size_t i = 0; i < ours.n; i++) {
-        const record *r = &ours.items[i];
-        if (has_key(s->restored, s->nrestored, r->head) && !record_list_has(&theirs, r->head))
+    for (size_t i = 0; i < ours.n + theirs.n; i++) {
+        const record *r = i < ours.n ? &ours.items[i] : &theirs.items[i - ours.n];
+        if (i < ours.n ? has_key(s->restored, s->nrestored, r->head) && !record_list_has(&theirs, r->head)
+                       : record_list_has(&ours, r->head) || has_key(s->restored, s->nrestored, r->head))
+            continue;
+        int dup = 0;
+        for (size_t k = 0; k < kept && !dup; k++)
+            dup = strcmp(strbuf_str(&written[k]->text), strbuf_str(&r->text)) == 0;
+        if (dup)
             continue;
         strbuf_puts(&sb, strbuf_str(&r->text));
-        kept++;
+        written[kept++] = r;
     }
-    for (size_t i = 0; i < theirs.n; i++) {
-        const record *r = &theirs.items[i];
-        if (!record_list_has(&ours, r->head) && !has_key(s->restored, s->nrestored, r->head)) {
-            strbuf_puts(&sb, strbuf_str(&r->text));
-            kept++;
-        }
-    }
+    free(written);
     if (!kept) {
         unlink(path); /* nothing left to restore */
     } else {

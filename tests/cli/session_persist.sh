@@ -129,3 +129,21 @@ CMDS
 )
 expect_contains "rwatch restored" "read watchpoint keep y   x__ssa_v0" "$out"
 expect_contains "awatch restored" "acc watchpoint keep y   out__ssa_v0[8:16, :]" "$out"
+
+# Repeating a session does not stack identical breakpoints: the saved file
+# holds one record per distinct breakpoint.
+for i in 1 2 3; do
+    "$PTODB" --nw "$case_dir" >/dev/null 2>&1 <<'CMDS'
+delete
+pass 11
+break 30
+break 30
+quit
+CMDS
+done
+out=$("$PTODB" --nw "$case_dir" 2>&1 <<'CMDS'
+info breakpoints
+CMDS
+)
+expect_contains "one breakpoint restored" "Restored 1 breakpoint and 0 displays" "$out"
+case "$out" in *"2       breakpoint"*) fail "identical breakpoints stacked up: $out" ;; esac
