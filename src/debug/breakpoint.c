@@ -108,12 +108,16 @@ void bp_print_table(session *s)
         session_printf(s, "No breakpoints or watchpoints.\n");
         return;
     }
-    session_printf(s, "Num     Type           Disp Enb What\n");
+    static const char *const types[] = {"breakpoint", "breakpoint", "pass", "watchpoint", "nan", "inf"};
+    static const char *const watch_types[] = {"watchpoint", "read watchpoint", "acc watchpoint"};
+    /* gdb widens the Type column for "read watchpoint" */
+    int width = 14;
+    for (size_t i = 0; i < s->nbps; i++)
+        if (s->bps[i].kind == BP_WATCH && s->bps[i].watch_access == WATCH_READ)
+            width = 15;
+    session_printf(s, "Num     %-*s Disp Enb What\n", width, "Type");
     for (size_t i = 0; i < s->nbps; i++) {
         breakpoint *b = &s->bps[i];
-        static const char *const types[] = {"breakpoint", "breakpoint", "pass", "watchpoint",
-                                            "nan", "inf"};
-        static const char *const watch_types[] = {"watchpoint", "read watchpoint", "acc watchpoint"};
         char what[512];
         switch (b->kind) {
         case BP_LINE:
@@ -124,7 +128,7 @@ void bp_print_table(session *s)
         case BP_WATCH: snprintf(what, sizeof what, "%s%s", b->spec, b->watch_sub ? b->watch_sub : ""); break;
         default: snprintf(what, sizeof what, "any statement producing %s", b->kind == BP_NAN ? "NaN" : "Inf");
         }
-        session_printf(s, "%-7d %-14s %-4s %-3s %s\n", b->number,
+        session_printf(s, "%-7d %-*s %-4s %-3s %s\n", b->number, width,
                        b->kind == BP_WATCH ? watch_types[b->watch_access] : types[b->kind],
                        b->temporary ? "del" : "keep", b->enabled ? "y" : "n", what);
         if (bp_condition_text(b))

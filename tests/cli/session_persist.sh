@@ -128,7 +128,7 @@ info breakpoints
 CMDS
 )
 expect_contains "rwatch restored" "read watchpoint keep y   x__ssa_v0" "$out"
-expect_contains "awatch restored" "acc watchpoint keep y   out__ssa_v0[8:16, :]" "$out"
+expect_contains "awatch restored" "acc watchpoint  keep y   out__ssa_v0[8:16, :]" "$out"
 
 # Repeating a session does not stack identical breakpoints: the saved file
 # holds one record per distinct breakpoint.
