@@ -614,6 +614,24 @@ void stop_chain_act(session *s, stop_chain *c)
     run_state *r = &s->run;
     r->last_bp = c->n ? c->hits[0].bp : 0;
     s->list_line = 0; /* the next `list` centres on the stop, as gdb's does */
+    /* A finished pass's condition reports its line only: the run is over,
+     * there is no frame for hook-stop, displays or commands. A stop inside
+     * hook-stop or breakpoint commands (a `step` in a user command they
+     * run) is reported, but runs no hooks within hooks. */
+    int pass_end = c->n && c->hits[0].kind == STOP_HIT_PASS_END;
+    int hooks = !pass_end && !s->in_hook;
+    if (hooks) {
+        /* gdb runs hook-stop before the stop is printed (its testsuite's
+         * hook_stop_before_frame); a hook that ends the run leaves no stop
+         * to print */
+        s->in_hook++;
+        run_hook_stop(s);
+        s->in_hook--;
+        if (!r->active || s->quit) {
+            stop_chain_free(c);
+            return;
+        }
+    }
     /* gdb's bpstat_print: watchpoints print their values and the chain goes
      * on; the first other printing hit gives the stop's line. Silent only
      * when every hit is. */
@@ -638,25 +656,13 @@ void stop_chain_act(session *s, stop_chain *c)
         if (b && b->temporary)
             bp_delete(s, b);
     }
-    /* A finished pass's condition reports its line only: the run is over,
-     * there is no frame for displays or commands (kept as it was). */
-    int pass_end = c->n && c->hits[0].kind == STOP_HIT_PASS_END;
-    if (pass_end) {
-        stop_chain_free(c);
-        return;
-    }
-    if (s->in_hook) {
-        /* a stop inside hook-stop or breakpoint commands (a `step` in a
-         * user command they run): reported, but no hooks within hooks */
+    if (!pass_end)
         display_show_all(s, 1);
-        stop_chain_free(c);
-        return;
+    if (hooks) {
+        s->in_hook++;
+        for (size_t i = 0; i < c->n && r->active && !s->quit; i++)
+            run_commands(s, &c->hits[i]);
+        s->in_hook--;
     }
-    s->in_hook++;
-    display_show_all(s, 1);
-    run_hook_stop(s);
-    for (size_t i = 0; i < c->n && r->active && !s->quit; i++)
-        run_commands(s, &c->hits[i]);
-    s->in_hook--;
     stop_chain_free(c);
 }

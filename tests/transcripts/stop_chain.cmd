@@ -1,6 +1,7 @@
 # args: @SRCDIR@/examples/mlp-broken
 # gdb's bpstat: every breakpoint that hits at a stop is in its chain, in
-# table order; hook-stop runs once, then each hit's commands; a continue
+# table order; hook-stop runs once (before the stop is printed, as gdb's),
+# then each hit's commands after the report; a continue
 # ends its own list only, and resumes after the stop's other commands.
 # A watchpoint written by the statement before a breakpoint's line is
 # reported in the same stop (it used to be lost).
