@@ -299,6 +299,17 @@ static ptodb_status set_watch(session *s, const char *args, watch_access access)
         session_errorf(s, "%s takes a variable name with an optional subscript, got \"%s\".", verb, spec);
         return PTODB_ERR_USAGE;
     }
+    if (*sub) {
+        char name[256];
+        snprintf(name, sizeof name, "%.*s", (int)name_len, spec);
+        strbuf err = STRBUF_INIT;
+        int bad = stop_watch_check(s, name, sub, &err) != 0;
+        if (bad)
+            session_errorf(s, "%s", strbuf_str(&err));
+        strbuf_free(&err);
+        if (bad)
+            return PTODB_ERR_USAGE;
+    }
     predicate *cond = NULL;
     if (cond_text && !(cond = parse_condition(s, cond_text)))
         return PTODB_ERR_USAGE;

@@ -302,6 +302,42 @@ static tensor *watched_value(const breakpoint *b, const tensor *t)
     return v;
 }
 
+int stop_watch_check(session *s, const char *name, const char *sub, strbuf *err)
+{
+    size_t n = strlen(sub);
+    int depth = 0, bad = n < 2 || sub[n - 1] != ']';
+    for (size_t i = 0; i < n && !bad; i++) {
+        depth += sub[i] == '[' ? 1 : sub[i] == ']' ? -1 : 0;
+        bad = depth < 0 || (depth == 0 && i + 1 < n && sub[i + 1] != '[');
+    }
+    if (bad || depth != 0) {
+        strbuf_printf(err, "\"%s%s\": the subscript is not closed or has text after it.", name, sub);
+        return -1;
+    }
+    if (!s->run.active || !s->run.m)
+        return 0;
+    int core = s->run.core;
+    const tensor *t = find_named(s, name, &core);
+    if (!t)
+        return 0; /* bound later: checked as the run goes */
+    tensor *v = NULL;
+    strbuf why = STRBUF_INIT;
+    int st = 0;
+    if (tensor_apply_subscript((tensor *)t, sub, &v, &why) != PTODB_OK) {
+        strbuf_printf(err, "\"%s%s\": %s", name, sub, strbuf_str(&why));
+        st = -1;
+    } else if (tensor_numel(v) == 0) {
+        char shape[128];
+        tensor_format_shape(t->ndim, t->shape, shape, sizeof shape);
+        strbuf_printf(err, "\"%s%s\" selects no element of %s (shape %s).", name, sub, name, shape);
+        st = -1;
+    }
+    if (v)
+        tensor_unref(v);
+    strbuf_free(&why);
+    return st;
+}
+
 void stop_watch_prime(session *s, breakpoint *b)
 {
     if (!s->run.active || !s->run.m)

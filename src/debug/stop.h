@@ -11,6 +11,7 @@
 
 #include <stddef.h>
 
+#include "base/strbuf.h"
 #include "debug/breakpoint.h"
 #include "exec/inspect.h"
 #include "exec/machine.h"
@@ -87,6 +88,9 @@ int stop_needs_values(session *s);
 int stop_needs_positions(session *s);
 /* An enabled rwatch or awatch: the machine must report op operands. */
 int stop_needs_reads(session *s);
+/* A watchpoint's subscript: well formed, and (when the name is bound now)
+ * selecting at least one element. -1 with the reason in err. */
+int stop_watch_check(session *s, const char *name, const char *sub, strbuf *err);
 /* A new watchpoint starts from the value its name has now, if any. */
 void stop_watch_prime(session *s, breakpoint *b);
 

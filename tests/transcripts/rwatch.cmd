@@ -6,6 +6,8 @@
 # store's destination is written, not read).
 pass 22
 rwatch
+awatch x__ssa_v0[0:2,
+watch x[0]]
 rwatch x__ssa_v0
 awatch out__ssa_v0[8:16, :]
 info breakpoints
@@ -14,3 +16,7 @@ continue
 continue
 continue
 info breakpoints
+# a subscript that selects nothing of the tensor bound now is refused
+start
+rwatch x__ssa_v0[99:100, :]
+rwatch x__ssa_v0[0, 0, 0]
