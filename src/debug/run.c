@@ -38,6 +38,7 @@ void run_kill(session *s)
     if (r->binds)
         case_bindings_free(r->binds, r->nbinds); /* frees the entries, not the array */
     free(r->binds);
+    run_clear_step_lists(r);
     free(r->written);
     free(r->read);
     free(r->visits);
@@ -77,7 +78,17 @@ static void write_hook(void *ud, int core, const tensor *t)
         r->capwritten = r->capwritten ? r->capwritten * 2 : 8;
         r->written = xreallocarray(r->written, r->capwritten, sizeof *r->written);
     }
-    r->written[r->nwritten++] = t;
+    /* a reference: an op may write a temporary freed before the step ends */
+    r->written[r->nwritten++] = tensor_ref((tensor *)t);
+}
+
+void run_clear_step_lists(run_state *r)
+{
+    for (size_t i = 0; i < r->nwritten; i++)
+        tensor_unref((tensor *)r->written[i]);
+    for (size_t i = 0; i < r->nread; i++)
+        tensor_unref((tensor *)r->read[i]);
+    r->nwritten = r->nread = 0;
 }
 
 /* rwatch/awatch: the op operands of the last step. */
@@ -89,7 +100,8 @@ static void read_hook(void *ud, int core, const tensor *t)
         r->capread = r->capread ? r->capread * 2 : 8;
         r->read = xreallocarray(r->read, r->capread, sizeof *r->read);
     }
-    r->read[r->nread++] = t;
+    /* a reference: an operand is often a temporary, freed once the op ran */
+    r->read[r->nread++] = tensor_ref((tensor *)t);
 }
 
 ptodb_status run_start(session *s, int pass)
@@ -403,8 +415,7 @@ ptodb_status run_go(session *s, run_mode mode, long count, int until_line)
             if (!before.n)
                 stop_snapshot_take(r->m, &before);
         }
-        r->nwritten = 0;
-        r->nread = 0;
+        run_clear_step_lists(r);
         /* Where each core is before the step: conditions on what a
          * statement produced and watchpoints name the statement that ran. */
         stop_step step = {0};
