@@ -256,36 +256,49 @@ int stop_needs_positions(session *s)
     return stop_needs_values(s);
 }
 
-/* Line and function breakpoints where `core` is now (it ran or entered a
- * frame): hits on the first such core with any. */
-static int location_hits(session *s, breakpoint *b, int core, int entered, const inspect_frame *f)
+/* b is a line or function breakpoint at frame f, where `core` just ran or
+ * (entered) called into. A line breakpoint with a predicate is tested after
+ * its statement ran instead (produced_check). */
+static int location_hits(const session *s, const breakpoint *b, int entered, const inspect_frame *f)
 {
-    (void)s;
     return (b->kind == BP_LINE && !b->cond && b->pass == s->run.pass && b->line == f->line) ||
-           (b->kind == BP_FUNC && entered && strcmp(b->func, f->func) == 0 && core >= 0);
+           (b->kind == BP_FUNC && entered && strcmp(b->func, f->func) == 0);
 }
 
-/* The core whose arrival decides the location hits: the first (in core
- * order) that ran or entered a frame and is at a breakpoint or the until
- * line; -1 none. */
-static int arrival_core(session *s, const stop_step *step, inspect_frame *f, int *until)
+/* Line and function breakpoints (their expression conditions tested in
+ * the frame that reached them), on the first core in core order that ran or
+ * entered a frame and has a hit there (or reached the until line): returns
+ * that core, -1 none. A condition false on one core lets another core that
+ * arrived in the same step (a group call starts every lane) be looked at. */
+static int location_hits_stage(session *s, const stop_step *step, stop_chain *c, int *until)
 {
     machine *m = s->run.m;
     *until = 0;
-    for (int c = 0; c < EXEC_NCORES; c++) {
-        if (c != step->core && !step->entered[c])
+    for (int core = 0; core < EXEC_NCORES; core++) {
+        inspect_frame f;
+        if (core != step->core && !step->entered[core])
             continue;
-        if (!inspect_frame_get(m, c, 0, f) || inspect_core(m, c) != INSPECT_CORE_READY)
+        if (!inspect_frame_get(m, core, 0, &f) || inspect_core(m, core) != INSPECT_CORE_READY)
             continue;
-        if (step->until_line > 0 && f->line == step->until_line && c == s->run.core) {
-            *until = 1;
-            return c;
+        *until = step->until_line > 0 && f.line == step->until_line && core == s->run.core;
+        for (size_t i = 0; i < s->nbps; i++) {
+            breakpoint *b = &s->bps[i];
+            if (!b->enabled || !location_hits(s, b, step->entered[core], &f))
+                continue;
+            int held = b->cond_expr ? expression_holds(s, b, core) : 1;
+            if (held && count_hit(b))
+                chain_add(c, b, STOP_HIT_LOCATION, held < 0);
         }
-        for (size_t i = 0; i < s->nbps; i++)
-            if (s->bps[i].enabled && location_hits(s, &s->bps[i], c, step->entered[c], f))
-                return c;
+        if (c->n || *until)
+            return core;
     }
     return -1;
+}
+
+static int hit_order(const void *a, const void *b)
+{
+    int x = ((const stop_hit *)a)->bp, y = ((const stop_hit *)b)->bp;
+    return x < y ? -1 : x > y;
 }
 
 /* What a watchpoint looks at in t: t itself, or the part its subscript
@@ -429,9 +442,8 @@ int stop_chain_build(session *s, const stop_step *step, stop_chain *c)
 {
     run_state *r = &s->run;
     memset(c, 0, sizeof *c);
-    inspect_frame f;
     int until;
-    int at = arrival_core(s, step, &f, &until);
+    int at = location_hits_stage(s, step, c, &until);
     int stepped = step->core >= 0 && step->core < EXEC_NCORES ? step->core : -1;
     const inspect_frame *writer = stepped >= 0 ? step->was[stepped] : NULL;
     const ir_stmt *ran = step->stmt_done && writer ? writer->stmt : NULL;
@@ -447,15 +459,10 @@ int stop_chain_build(session *s, const stop_step *step, stop_chain *c)
             continue;
         switch (b->kind) {
         case BP_LINE:
+            if (b->cond && stepped >= 0)
+                produced_check(s, b, stepped, ran, c);
+            break;
         case BP_FUNC:
-            if (b->kind == BP_LINE && b->cond) {
-                if (stepped >= 0)
-                    produced_check(s, b, stepped, ran, c);
-            } else if (at >= 0 && location_hits(s, b, at, step->entered[at], &f)) {
-                int held = b->cond_expr ? expression_holds(s, b, at) : 1;
-                if (held && count_hit(b))
-                    chain_add(c, b, STOP_HIT_LOCATION, held < 0);
-            }
             break;
         case BP_NAN:
         case BP_INF: {
@@ -479,6 +486,8 @@ int stop_chain_build(session *s, const stop_step *step, stop_chain *c)
             break;
         }
     }
+    /* table order (numbers grow as breakpoints are set) */
+    qsort(c->hits, c->n, sizeof *c->hits, hit_order);
     /* A stop caused by values only is on the core whose statement ran, not
      * the one that holds the name. */
     if (c->n && at < 0)

@@ -109,6 +109,24 @@ START_TEST(test_chain_read_watch)
 }
 END_TEST
 
+/* The group call starts both AIV lanes in one step: a hit swallowed by the
+ * ignore count on lane 0 leaves lane 1's arrival to be looked at. */
+START_TEST(test_chain_lanes_same_step)
+{
+    session *s = session_new();
+    session_set_output(s, ignore_output, NULL);
+    ck_assert_int_eq(session_open(s, PTODB_TOP_SRCDIR "/examples/mlp-broken", -1, -1), PTODB_OK);
+    ck_assert_int_eq(session_execute(s, "pass 22"), PTODB_OK);
+    session_execute(s, "break mlp_fused_aiv");
+    session_execute(s, "ignore 1 1");
+    ck_assert_int_eq(session_execute(s, "run"), PTODB_OK);
+    ck_assert_int_eq(s->run.last_bp, 1);
+    ck_assert_int_eq(s->run.core, EXEC_CORE_AIV1);
+    ck_assert_int_eq((int)bp_find(s, 1)->hits, 2);
+    session_free(s);
+}
+END_TEST
+
 /* A pass breakpoint at the start of its pass. */
 START_TEST(test_chain_pass_start)
 {
@@ -139,6 +157,7 @@ static Suite *stop_suite(void)
     tcase_add_test(tc, test_chain_watch_and_location);
     tcase_add_test(tc, test_chain_pass_start);
     tcase_add_test(tc, test_chain_read_watch);
+    tcase_add_test(tc, test_chain_lanes_same_step);
     suite_add_tcase(s, tc);
     return s;
 }
