@@ -487,7 +487,8 @@ int stop_chain_build(session *s, const stop_step *step, stop_chain *c)
         }
     }
     /* table order (numbers grow as breakpoints are set) */
-    qsort(c->hits, c->n, sizeof *c->hits, hit_order);
+    if (c->n > 1)
+        qsort(c->hits, c->n, sizeof *c->hits, hit_order);
     /* A stop caused by values only is on the core whose statement ran, not
      * the one that holds the name. */
     if (c->n && at < 0)
