@@ -18,7 +18,6 @@
 #include "debug/commands.def"
 #undef CMD
 
-void session_begin_collect(session *s, collect_kind kind, const char *name);
 
 /* Splits "LOCATION if COND": returns the condition text (or NULL) and
  * writes the location, trimmed, into loc. */

@@ -10,8 +10,6 @@
 #include "debug/expr.h"
 #include "debug/session_impl.h"
 
-int session_match_setting(const char *text, const char **rest);
-void session_begin_collect(session *s, collect_kind kind, const char *name);
 
 #define CMD(id, name, aliases, kind, usage, help, longhelp) \
     ptodb_status cmd_##id(session *s, const char *args);

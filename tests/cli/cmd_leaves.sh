@@ -15,4 +15,11 @@ bad=$(for f in "$top_srcdir"/src/debug/cmd_*.c; do
 done)
 [ -z "$bad" ] || fail "cmd_*.c define functions other files call (move them to their owner):
 $bad"
+# ... nor declare another file's function themselves (a header says who owns it)
+decl=$(for f in "$top_srcdir"/src/debug/cmd_*.c; do
+    grep -nE '^[A-Za-z_][A-Za-z_0-9 *]*[ *][a-z_][A-Za-z_0-9]*\(.*\);[[:space:]]*$' "$f" |
+        sed "s|^|$(basename "$f"):|"
+done)
+[ -z "$decl" ] || fail "cmd_*.c declare functions of other files (include their owner's header):
+$decl"
 echo "cmd_leaves: every cmd_*.c defines handlers and static helpers only"
