@@ -660,12 +660,12 @@ void stop_chain_act(session *s, stop_chain *c)
     run_state *r = &s->run;
     r->last_bp = c->n ? c->hits[0].bp : 0;
     s->list_line = 0; /* the next `list` centres on the stop, as gdb's does */
-    /* A finished pass's condition reports its line only: the run is over,
-     * there is no frame for hook-stop, displays or commands. A stop inside
-     * hook-stop or breakpoint commands (a `step` in a user command they
-     * run) is reported, but runs no hooks within hooks. */
+    /* A finished pass's condition is a stop like any other (hook-stop, its
+     * commands), but the run is over: no location, no displays. A stop
+     * inside hook-stop or breakpoint commands (a `step` in a user command
+     * they run) is reported, but runs no hooks within hooks. */
     int pass_end = c->n && c->hits[0].kind == STOP_HIT_PASS_END;
-    int hooks = !pass_end && !s->in_hook;
+    int hooks = !s->in_hook;
     if (hooks) {
         /* gdb runs hook-stop before the stop is printed (its testsuite's
          * hook_stop_before_frame); a hook that ends the run leaves no stop
@@ -673,7 +673,7 @@ void stop_chain_act(session *s, stop_chain *c)
         s->in_hook++;
         run_hook_stop(s);
         s->in_hook--;
-        if (!r->active || s->quit) {
+        if ((!pass_end && !r->active) || s->quit) {
             stop_chain_free(c);
             return;
         }
@@ -706,7 +706,7 @@ void stop_chain_act(session *s, stop_chain *c)
         display_show_all(s, 1);
     if (hooks) {
         s->in_hook++;
-        for (size_t i = 0; i < c->n && r->active && !s->quit; i++)
+        for (size_t i = 0; i < c->n && (pass_end || r->active) && !s->quit; i++)
             run_commands(s, &c->hits[i]);
         s->in_hook--;
     }
