@@ -377,6 +377,10 @@ ptodb_status run_go(session *s, run_mode mode, long count, int until_line)
     int across_passes = r->finished;
     int target = r->core;
     int d0 = r->m ? inspect_depth(r->m, target) : 0;
+    /* gdb's finish runs until the selected frame returns: frame LEVEL is
+     * LEVEL calls above the innermost */
+    int finish_level = mode == RUN_FINISH && r->level > 0 ? r->level : 0;
+    d0 -= finish_level;
     inspect_frame start;
     int start_line = r->m && inspect_frame_get(r->m, target, 0, &start) ? start.line : 0;
     stop_chain chain;
@@ -492,7 +496,7 @@ ptodb_status run_go(session *s, run_mode mode, long count, int until_line)
             if (inspect_depth(r->m, target) < d0) {
                 hit = 1;
                 count = 1;
-                session_printf(s, "Run till exit from frame #0\n");
+                session_printf(s, "Run till exit from frame #%d\n", finish_level);
             }
             break;
         case RUN_UNTIL_NEXT: {
