@@ -23,6 +23,7 @@ list
 up
 info frame
 delete
+down
 finish
 whatis $1
 break 233 if max_abs_diff > 1e-3
