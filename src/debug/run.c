@@ -381,6 +381,11 @@ ptodb_status run_go(session *s, run_mode mode, long count, int until_line)
      * LEVEL calls above the innermost */
     int finish_level = mode == RUN_FINISH && r->level > 0 ? r->level : 0;
     d0 -= finish_level;
+    inspect_frame fin;
+    if (mode == RUN_FINISH && r->m && inspect_frame_get(r->m, target, finish_level, &fin))
+        /* as gdb, before it runs (a breakpoint may stop it first) */
+        session_printf(s, "Run till exit from #%-2d %s at %s:%d\n", finish_level, fin.func,
+                       session_file_name(fin.file), fin.line);
     inspect_frame start;
     int start_line = r->m && inspect_frame_get(r->m, target, 0, &start) ? start.line : 0;
     stop_chain chain;
@@ -496,7 +501,6 @@ ptodb_status run_go(session *s, run_mode mode, long count, int until_line)
             if (inspect_depth(r->m, target) < d0) {
                 hit = 1;
                 count = 1;
-                session_printf(s, "Run till exit from frame #%d\n", finish_level);
             }
             break;
         case RUN_UNTIL_NEXT: {
