@@ -74,3 +74,8 @@ check-valgrind:
 	    echo "check-valgrind: $$(echo "$$reports" | wc -l) valgrind report(s) in valgrind-logs/" >&2; exit 1; \
 	fi; \
 	echo "check-valgrind: no valgrind errors and no definitely lost blocks"; exit $$st
+
+# The command files are leaves; the README walk-through after scripts/demo;
+# completion of $ names in readline.
+TESTS += tests/cli/cmd_leaves.sh tests/cli/readme_after_demo.sh tests/cli/repl_completion.sh
+EXTRA_DIST += tests/cli/cmd_leaves.sh tests/cli/readme_after_demo.sh tests/cli/repl_completion.sh

@@ -81,6 +81,7 @@ static void run_interactive(session *s)
     int have_hist = startup_history_path(hist, sizeof hist, s) == 0;
     rl_readline_name = "ptodb";
     rl_attempted_completion_function = complete;
+    rl_completer_word_break_characters = (char *)SESSION_WORD_BREAKS;
     completion_session = s;
     using_history();
     if (have_hist)

@@ -102,10 +102,12 @@ session *startup_session_hooked(const ptodb_cli *cli, session_output_fn out, voi
     };
     rc_load(s, &rc);
     /* Breakpoints and displays persist per case only for a person's
-     * session: --batch and --nx (scripts, tests, CI) neither restore nor
-     * save one, so one run's breakpoints never stop another. */
+     * session: --batch, --nx, and -x/-ex without an interactive prompt
+     * (stdin not a terminal: scripts, tests, CI) neither restore nor save
+     * one, so one run's breakpoints never stop another. */
     char state[PATH_MAX];
-    int persist = !cli->given[OPT_NX] && !cli->given[OPT_BATCH];
+    int scripted = (cli->given[OPT_EX] || cli->given[OPT_COMMAND_FILE]) && !isatty(STDIN_FILENO);
+    int persist = !cli->given[OPT_NX] && !cli->given[OPT_BATCH] && !scripted;
     persist = persist && startup_state_path(state, sizeof state, s) == 0;
     if (cli->npaths == 1 && session_open(s, cli->paths[0], rtol, atol) != PTODB_OK) {
         session_free(s);

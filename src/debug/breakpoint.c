@@ -1,6 +1,7 @@
 /* The breakpoint table (breakpoint.h). */
 #include "debug/breakpoint.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -100,3 +101,43 @@ int bp_pass_matches(const breakpoint *b, const case_pass *p)
            (b->spec[0] >= '0' && b->spec[0] <= '9' && strtol(b->spec, NULL, 10) == p->index);
 }
 
+/* gdb's `info breakpoints` table. */
+void bp_print_table(session *s)
+{
+    if (!s->nbps) {
+        session_printf(s, "No breakpoints or watchpoints.\n");
+        return;
+    }
+    static const char *const types[] = {"breakpoint", "breakpoint", "pass", "watchpoint", "nan", "inf"};
+    static const char *const watch_types[] = {"watchpoint", "read watchpoint", "acc watchpoint"};
+    /* gdb widens the Type column for "read watchpoint" */
+    int width = 14;
+    for (size_t i = 0; i < s->nbps; i++)
+        if (s->bps[i].kind == BP_WATCH && s->bps[i].watch_access == WATCH_READ)
+            width = 15;
+    session_printf(s, "Num     %-*s Disp Enb What\n", width, "Type");
+    for (size_t i = 0; i < s->nbps; i++) {
+        breakpoint *b = &s->bps[i];
+        char what[512];
+        switch (b->kind) {
+        case BP_LINE:
+            snprintf(what, sizeof what, "%s:%d", session_file_name(s->kase.passes[b->pass].path), b->line);
+            break;
+        case BP_FUNC: snprintf(what, sizeof what, "in %s", b->func); break;
+        case BP_PASS: snprintf(what, sizeof what, "pass %s", b->spec); break;
+        case BP_WATCH: snprintf(what, sizeof what, "%s%s", b->spec, b->watch_sub ? b->watch_sub : ""); break;
+        default: snprintf(what, sizeof what, "any statement producing %s", b->kind == BP_NAN ? "NaN" : "Inf");
+        }
+        session_printf(s, "%-7d %-*s %-4s %-3s %s\n", b->number, width,
+                       b->kind == BP_WATCH ? watch_types[b->watch_access] : types[b->kind],
+                       b->temporary ? "del" : "keep", b->enabled ? "y" : "n", what);
+        if (bp_condition_text(b))
+            session_printf(s, "\tstop only if %s\n", bp_condition_text(b));
+        if (b->hits)
+            session_printf(s, "\tbreakpoint already hit %ld time%s\n", b->hits, b->hits == 1 ? "" : "s");
+        if (b->ignore)
+            session_printf(s, "\tignore next %ld hits\n", b->ignore);
+        for (size_t k = 0; k < b->ncommands; k++)
+            session_printf(s, "        %s\n", b->commands[k]);
+    }
+}

@@ -16,6 +16,8 @@
 typedef struct session session;
 
 typedef enum { BP_LINE, BP_FUNC, BP_PASS, BP_WATCH, BP_NAN, BP_INF } bp_kind;
+/* BP_WATCH: gdb's watch (a change of value), rwatch (a read), awatch (either) */
+typedef enum { WATCH_WRITE, WATCH_READ, WATCH_ACCESS } watch_access;
 
 typedef struct breakpoint {
     int number;
@@ -40,6 +42,7 @@ typedef struct breakpoint {
     char *watch_sub;          /* BP_WATCH on T[SUBSCRIPT]: the subscript, or NULL */
     tensor *watch_old;        /* the watched value when last seen (NULL before it is bound) */
     int watch_bound;
+    watch_access watch_access;  /* BP_WATCH: what stops it */
 } breakpoint;
 
 /* A new enabled breakpoint of that kind with the next number, appended to
@@ -56,5 +59,7 @@ int bp_pass_matches(const breakpoint *b, const case_pass *p);
 /* gdb's "Note: breakpoint 1 also set at ..." when nb's location already has
  * breakpoints in the table. */
 void bp_note_also_set(session *s, const breakpoint *nb);
+/* gdb's `info breakpoints`: the table with conditions, hits and commands. */
+void bp_print_table(session *s);
 
 #endif

@@ -10,6 +10,7 @@
 #include "base/number.h"
 #include "debug/expr.h"
 #include "debug/session_impl.h"
+#include "debug/stop.h"
 #include "exec/inspect.h"
 
 #define CMD(id, name, aliases, kind, usage, help, longhelp) \
@@ -17,8 +18,6 @@
 #include "debug/commands.def"
 #undef CMD
 
-void session_begin_collect(session *s, collect_kind kind, const char *name);
-ptodb_status info_breakpoints(session *s);
 
 /* Splits "LOCATION if COND": returns the condition text (or NULL) and
  * writes the location, trimmed, into loc. */
@@ -279,12 +278,16 @@ static ptodb_status set_break(session *s, const char *args, int temporary)
 ptodb_status cmd_BREAK(session *s, const char *args) { return set_break(s, args, 0); }
 ptodb_status cmd_TBREAK(session *s, const char *args) { return set_break(s, args, 1); }
 
-ptodb_status cmd_WATCH(session *s, const char *args)
+/* watch, rwatch, awatch: gdb's names for what stops them. */
+static const char *const watch_verbs[] = {"watch", "rwatch", "awatch"};
+
+static ptodb_status set_watch(session *s, const char *args, watch_access access)
 {
+    const char *verb = watch_verbs[access];
     char spec[256];
     const char *cond_text = split_condition(args, spec, sizeof spec);
     if (!*spec) {
-        session_errorf(s, "watch needs a tensor name.");
+        session_errorf(s, "%s needs a tensor name.", verb);
         return PTODB_ERR_USAGE;
     }
     size_t name_len = 0;
@@ -292,8 +295,19 @@ ptodb_status cmd_WATCH(session *s, const char *args)
         name_len++;
     const char *sub = spec + name_len;
     if (!name_len || (*sub && *sub != '[')) {
-        session_errorf(s, "watch takes a variable name with an optional subscript, got \"%s\".", spec);
+        session_errorf(s, "%s takes a variable name with an optional subscript, got \"%s\".", verb, spec);
         return PTODB_ERR_USAGE;
+    }
+    if (*sub) {
+        char name[256];
+        snprintf(name, sizeof name, "%.*s", (int)name_len, spec);
+        strbuf err = STRBUF_INIT;
+        int bad = stop_watch_check(s, name, sub, &err) != 0;
+        if (bad)
+            session_errorf(s, "%s", strbuf_str(&err));
+        strbuf_free(&err);
+        if (bad)
+            return PTODB_ERR_USAGE;
     }
     predicate *cond = NULL;
     if (cond_text && !(cond = parse_condition(s, cond_text)))
@@ -302,10 +316,17 @@ ptodb_status cmd_WATCH(session *s, const char *args)
     b->spec = xstrndup(spec, name_len);
     b->watch_sub = *sub ? xstrdup(sub) : NULL;
     b->cond = cond;
-    run_watch_prime(s, b);
-    session_printf(s, "Watchpoint %d: %s\n", b->number, spec);
+    b->watch_access = access;
+    stop_watch_prime(s, b);
+    static const char *const titles[] = {"Watchpoint", "Hardware read watchpoint",
+                                         "Hardware access (read/write) watchpoint"};
+    session_printf(s, "%s %d: %s\n", titles[access], b->number, spec);
     return PTODB_OK;
 }
+
+ptodb_status cmd_WATCH(session *s, const char *args) { return set_watch(s, args, WATCH_WRITE); }
+ptodb_status cmd_RWATCH(session *s, const char *args) { return set_watch(s, args, WATCH_READ); }
+ptodb_status cmd_AWATCH(session *s, const char *args) { return set_watch(s, args, WATCH_ACCESS); }
 
 static breakpoint *bp_arg(session *s, const char *word)
 {
@@ -507,37 +528,3 @@ ptodb_status cmd_CLEAR(session *s, const char *args)
     return PTODB_OK;
 }
 
-ptodb_status info_breakpoints(session *s)
-{
-    if (!s->nbps) {
-        session_printf(s, "No breakpoints or watchpoints.\n");
-        return PTODB_OK;
-    }
-    session_printf(s, "Num     Type           Disp Enb What\n");
-    for (size_t i = 0; i < s->nbps; i++) {
-        breakpoint *b = &s->bps[i];
-        static const char *const types[] = {"breakpoint", "breakpoint", "pass", "watchpoint",
-                                            "nan", "inf"};
-        char what[512];
-        switch (b->kind) {
-        case BP_LINE:
-            snprintf(what, sizeof what, "%s:%d", session_file_name(s->kase.passes[b->pass].path), b->line);
-            break;
-        case BP_FUNC: snprintf(what, sizeof what, "in %s", b->func); break;
-        case BP_PASS: snprintf(what, sizeof what, "pass %s", b->spec); break;
-        case BP_WATCH: snprintf(what, sizeof what, "%s%s", b->spec, b->watch_sub ? b->watch_sub : ""); break;
-        default: snprintf(what, sizeof what, "any statement producing %s", b->kind == BP_NAN ? "NaN" : "Inf");
-        }
-        session_printf(s, "%-7d %-14s %-4s %-3s %s\n", b->number, types[b->kind],
-                       b->temporary ? "del" : "keep", b->enabled ? "y" : "n", what);
-        if (bp_condition_text(b))
-            session_printf(s, "\tstop only if %s\n", bp_condition_text(b));
-        if (b->hits)
-            session_printf(s, "\tbreakpoint already hit %ld time%s\n", b->hits, b->hits == 1 ? "" : "s");
-        if (b->ignore)
-            session_printf(s, "\tignore next %ld hits\n", b->ignore);
-        for (size_t k = 0; k < b->ncommands; k++)
-            session_printf(s, "        %s\n", b->commands[k]);
-    }
-    return PTODB_OK;
-}

@@ -8,6 +8,7 @@
 
 #include "base/strbuf.h"
 #include "debug/point.h"
+#include "debug/frame.h"
 #include "debug/session_impl.h"
 #include "exec/inspect.h"
 #include "base/textdiff.h"
@@ -288,19 +289,18 @@ static void info_case(session *s)
                    c->atol.value, c->atol.where);
 }
 
-ptodb_status info_breakpoints(session *s);
-ptodb_status info_frame_vars(session *s, int args_only);
-ptodb_status info_frame(session *s);
 
 ptodb_status cmd_INFO(session *s, const char *args)
 {
     if (strcmp(args, "breakpoints") == 0 || strcmp(args, "break") == 0 || strcmp(args, "b") == 0 ||
-        strcmp(args, "watchpoints") == 0)
-        return info_breakpoints(s);
+        strcmp(args, "watchpoints") == 0) {
+        bp_print_table(s);
+        return PTODB_OK;
+    }
     if (strcmp(args, "locals") == 0)
-        return info_frame_vars(s, 0);
+        return frame_print_vars(s, 0);
     if (strcmp(args, "args") == 0)
-        return info_frame_vars(s, 1);
+        return frame_print_vars(s, 1);
     if (strcmp(args, "display") == 0) {
         if (!s->ndisplays)
             session_printf(s, "There are no auto-display expressions now.\n");
@@ -309,7 +309,7 @@ ptodb_status cmd_INFO(session *s, const char *args)
         return PTODB_OK;
     }
     if (strcmp(args, "frame") == 0)
-        return info_frame(s);
+        return frame_print_info(s);
     if (strcmp(args, "passes") == 0) {
         if (!session_need_case(s))
             return PTODB_ERR_USAGE;

@@ -87,14 +87,16 @@ ptodb_status cmd_FINISH(session *s, const char *args)
         return PTODB_ERR_USAGE;
     }
     run_state *r = &s->run;
-    if (r->active && r->m && inspect_depth(r->m, r->core) <= 1 && r->core == 0) {
+    /* the selected frame returns (gdb's finish), not always the innermost */
+    int level = r->level > 0 && r->level != INSPECT_LAST_FRAME ? r->level : 0;
+    if (r->active && r->m && inspect_depth(r->m, r->core) - level <= 1 && r->core == 0) {
         session_errorf(s, "\"finish\" not meaningful in the outermost frame.");
         return PTODB_ERR_USAGE;
     }
     /* the caller's call statement receives the value: remember it */
-    int core = r->core, depth = r->active && r->m ? inspect_depth(r->m, core) : 0;
+    int core = r->core, depth = r->active && r->m ? inspect_depth(r->m, core) - level : 0;
     inspect_frame caller;
-    int has_caller = r->active && r->m && inspect_frame_get(r->m, core, 1, &caller) && caller.stmt;
+    int has_caller = r->active && r->m && inspect_frame_get(r->m, core, level + 1, &caller) && caller.stmt;
     ptodb_status st = run_go(s, RUN_FINISH, 1, 0);
     if (st != PTODB_OK || !has_caller || !r->active || !r->m || r->finished || r->last_bp ||
         r->core != core || inspect_depth(r->m, core) != depth - 1)
@@ -116,7 +118,7 @@ ptodb_status cmd_FINISH(session *s, const char *args)
             snprintf(lead, sizeof lead, "Value returned is ");
         else
             snprintf(lead, sizeof lead, "Value returned (%s) is ", name);
-        print_recorded_value(s, lead, t, 0);
+        expr_print_recorded(s, lead, t, 0);
         tensor_unref(t);
     }
     return st;

@@ -10,8 +10,6 @@
 #include "debug/expr.h"
 #include "debug/session_impl.h"
 
-int session_match_setting(const char *text, const char **rest);
-void session_begin_collect(session *s, collect_kind kind, const char *name);
 
 #define CMD(id, name, aliases, kind, usage, help, longhelp) \
     ptodb_status cmd_##id(session *s, const char *args);
@@ -166,11 +164,11 @@ static void setting_origin_text(session *s, char *buf, size_t size)
 ptodb_status cmd_SET(session *s, const char *args)
 {
     if (args[0] == '$')
-        return cmd_set_var(s, args);
+        return expr_assign(s, args);
     for (const char *kw = "var variable"; *kw;) {
         size_t n = strcspn(kw, " ");
         if (strncmp(args, kw, n) == 0 && (isspace((unsigned char)args[n]) || !args[n]))
-            return cmd_set_var(s, args + n + strspn(args + n, " \t"));
+            return expr_assign(s, args + n + strspn(args + n, " \t"));
         kw += n + (kw[n] == ' ');
     }
     const char *val = NULL;

@@ -20,7 +20,8 @@ static int first_command(const session *s, const char *line, int start)
     while (isspace((unsigned char)*p))
         p++;
     const char *w = p;
-    while (*p && !isspace((unsigned char)*p))
+    /* "p/x t": a command's format letters follow its name directly */
+    while (*p && !isspace((unsigned char)*p) && !(*p == '/' && p > w))
         p++;
     if (p - line >= start || p == w)
         return -2;
@@ -108,11 +109,15 @@ static const char *completion_text(const session *s, const char *text)
     return ms->complete_buf;
 }
 
-/* $1 .. $N of the value history and $NAME convenience variables */
+/* $, $$, $1 .. $N of the value history and $NAME convenience variables */
 static const char *complete_dollar(const session *s, const char *word, int *state)
 {
     size_t len = strlen(word);
     char buf[160];
+    static const char *const last[] = {"$", "$$"};
+    for (size_t i = 0; i < 2 && i < s->nhistory; i++)
+        if (strncmp(last[i], word, len) == 0 && (*state)-- == 0)
+            return last[i];
     for (size_t i = 0; i < s->nhistory; i++) {
         snprintf(buf, sizeof buf, "$%zu", i + 1);
         if (strncmp(buf, word, len) == 0 && (*state)-- == 0)
@@ -188,6 +193,19 @@ const char *session_complete_word(const session *s, const char *line, int start,
     case CMD_QUEUE: {
         static const char *const subs[] = {"show"};
         return nth_match(subs, 1, word, &state);
+    }
+    case CMD_SET: {
+        /* set $name = ..., set var EXPR = ...: values, not settings */
+        const char *args = line;
+        while (isspace((unsigned char)*args))
+            args++;
+        args += strcspn(args, " \t");
+        args += strspn(args, " \t");
+        int var = (strncmp(args, "var ", 4) == 0 || strncmp(args, "variable ", 9) == 0) &&
+                  args - line < start;
+        if (word[0] == '$' || var)
+            return complete_tensor(s, word, &state);
+        break;
     }
     case CMD_DIFF: {
         const char *m = complete_tensor(s, word, &state);

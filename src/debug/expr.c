@@ -744,3 +744,40 @@ int expr_parse_format(session *s, const char **args, char *fmt, long *count)
     return 0;
 }
 
+/* ---- printing values ----------------------------------------------------------- */
+
+tensor *expr_eval_report(session *s, const char *expr)
+{
+    strbuf note = STRBUF_INIT, err = STRBUF_INIT;
+    tensor *t = NULL;
+    if (expr_eval(s, expr, &t, &note, &err) != PTODB_OK)
+        session_errorf(s, "%s", strbuf_str(&err));
+    else if (note.len)
+        session_printf(s, "%s", strbuf_str(&note));
+    strbuf_free(&note);
+    strbuf_free(&err);
+    return t;
+}
+
+void expr_format_value(session *s, const tensor *t, char fmt, strbuf *sb)
+{
+    if (t->ndim == 0) {
+        tensor_fmt_grid_as(t, 0, 3, fmt, sb);
+        return;
+    }
+    tensor_fmt_header(t, sb);
+    strbuf_puts(sb, "\n  ");
+    tensor_fmt_stats(t, sb);
+    strbuf_putc(sb, '\n');
+    tensor_fmt_grid_as(t, session_get_int(s, SETTING_PRINT_ELEMENTS), 3, fmt, sb);
+}
+
+void expr_print_recorded(session *s, const char *lead, tensor *t, char fmt)
+{
+    int n = expr_history_push(s, t);
+    strbuf sb = STRBUF_INIT;
+    strbuf_printf(&sb, "%s$%d = ", lead, n);
+    expr_format_value(s, t, fmt, &sb);
+    session_write(s, strbuf_str(&sb), sb.len);
+    strbuf_free(&sb);
+}

@@ -57,10 +57,17 @@ const tensor *expr_convenience_get(session *s, const char *name);
 /* Releases the history and the convenience variables. */
 void expr_free_all(session *s);
 
+/* Evaluates expr, printing the note (which tensor a short name took) and
+ * any error. NULL after an error; else a new reference. */
+tensor *expr_eval_report(session *s, const char *expr);
+/* The value as print shows it after "$N = ": a scalar on its own, a tensor
+ * as its header, statistics and elements. */
+void expr_format_value(session *s, const tensor *t, char fmt, strbuf *sb);
 /* Records t in the value history and prints "LEAD$N = value" as print
- * does (cmd_expr.c); fmt is a print format letter or 0. */
-void print_recorded_value(session *s, const char *lead, tensor *t, char fmt);
-/* set var's assignments (cmd_expr.c), reached from `set`. */
-ptodb_status cmd_set_var(session *s, const char *args);
+ * does; fmt is a print format letter or 0. */
+void expr_print_recorded(session *s, const char *lead, tensor *t, char fmt);
+/* set var's assignment "LHS = EXPR" (assign.c): a stopped program's tensor
+ * or a slice of it, or $name. */
+ptodb_status expr_assign(session *s, const char *args);
 
 #endif

@@ -10,9 +10,9 @@ src_libptodb_a_SOURCES += \
 	src/debug/view.h src/debug/view.c \
 	src/debug/tensor_fmt.h src/debug/tensor_fmt.c \
 	src/debug/predicate.h src/debug/predicate.c \
-	src/debug/run.h src/debug/run.c src/debug/lookup.h src/debug/lookup.c src/debug/cmd_run.c src/debug/cmd_break.c src/debug/cmd_data.c \
-	src/debug/breakpoint.h src/debug/breakpoint.c \
-	src/debug/expr.h src/debug/expr.c src/debug/cmd_expr.c src/debug/display.h src/debug/display.c \
+	src/debug/run.h src/debug/run.c src/debug/frame.h src/debug/frame.c src/debug/lookup.h src/debug/lookup.c src/debug/cmd_run.c src/debug/cmd_break.c src/debug/cmd_data.c \
+	src/debug/breakpoint.h src/debug/breakpoint.c src/debug/stop.h src/debug/stop.c \
+	src/debug/expr.h src/debug/expr.c src/debug/assign.c src/debug/cmd_expr.c src/debug/display.h src/debug/display.c \
 	src/debug/point.h src/debug/point.c src/debug/persist.h src/debug/persist.c \
 	src/debug/cmd_bisect.c src/debug/validate_bg_impl.h src/debug/validate_bg.c src/debug/cmd_trace.c \
 	src/debug/timeline.h src/debug/timeline.c src/debug/queue_track.h src/debug/queue_track.c
@@ -23,6 +23,13 @@ tests_unit_check_debug_SOURCES = tests/unit/check_debug.c
 tests_unit_check_debug_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_debug_CPPFLAGS = $(AM_CPPFLAGS) -DPTODB_TOP_SRCDIR='"$(abs_top_srcdir)"' 
 tests_unit_check_debug_LDADD = $(UNIT_LDADD)
+
+check_PROGRAMS += tests/unit/check_stop
+TESTS += tests/unit/check_stop
+tests_unit_check_stop_SOURCES = tests/unit/check_stop.c
+tests_unit_check_stop_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_stop_CPPFLAGS = $(AM_CPPFLAGS) -DPTODB_TOP_SRCDIR='"$(abs_top_srcdir)"'
+tests_unit_check_stop_LDADD = $(UNIT_LDADD)
 
 # Machine inspection for the debugger (reads the machine's internals).
 src_libptodb_a_SOURCES += src/exec/inspect.h src/exec/inspect.c

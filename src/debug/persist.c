@@ -30,6 +30,7 @@
 #include "base/mkdirs.h"
 #include "base/path_within.h"
 #include "base/number.h"
+#include "debug/cmdtable.h"
 #include "debug/persist.h"
 #include "debug/session_impl.h"
 
@@ -50,7 +51,8 @@ static void write_script(session *s, strbuf *sb, int with_displays)
 {
     for (size_t i = 0; i < s->nbps; i++) {
         const breakpoint *b = &s->bps[i];
-        const char *verb = b->kind == BP_WATCH ? "watch" : b->temporary ? "tbreak" : "break";
+        static const char *const watch_verbs[] = {"watch", "rwatch", "awatch"};
+        const char *verb = b->kind == BP_WATCH ? watch_verbs[b->watch_access] : b->temporary ? "tbreak" : "break";
         strbuf_printf(sb, "%s ", verb);
         switch (b->kind) {
         case BP_LINE:
@@ -160,6 +162,7 @@ static int starts_with(const char *s, const char *prefix)
 static int is_head(const char *line)
 {
     return starts_with(line, "break ") || starts_with(line, "tbreak ") || starts_with(line, "watch ") ||
+           starts_with(line, "rwatch ") || starts_with(line, "awatch ") ||
            starts_with(line, "display ");
 }
 
@@ -294,21 +297,24 @@ void session_autosave(session *s)
     char *old = read_small_file(path);
     parse_records(old ? old : "", &theirs, NULL, NULL);
     free(old);
+    /* Identical records (the same breakpoint set twice, or again in each
+     * session) are written once, so repeating a session never stacks them. */
+    const record **written = xcalloc(ours.n + theirs.n + 1, sizeof *written);
     size_t kept = 0;
-    for (size_t i = 0; i < ours.n; i++) {
-        const record *r = &ours.items[i];
-        if (has_key(s->restored, s->nrestored, r->head) && !record_list_has(&theirs, r->head))
+    for (size_t i = 0; i < ours.n + theirs.n; i++) {
+        const record *r = i < ours.n ? &ours.items[i] : &theirs.items[i - ours.n];
+        if (i < ours.n ? has_key(s->restored, s->nrestored, r->head) && !record_list_has(&theirs, r->head)
+                       : record_list_has(&ours, r->head) || has_key(s->restored, s->nrestored, r->head))
+            continue;
+        int dup = 0;
+        for (size_t k = 0; k < kept && !dup; k++)
+            dup = strcmp(strbuf_str(&written[k]->text), strbuf_str(&r->text)) == 0;
+        if (dup)
             continue;
         strbuf_puts(&sb, strbuf_str(&r->text));
-        kept++;
+        written[kept++] = r;
     }
-    for (size_t i = 0; i < theirs.n; i++) {
-        const record *r = &theirs.items[i];
-        if (!record_list_has(&ours, r->head) && !has_key(s->restored, s->nrestored, r->head)) {
-            strbuf_puts(&sb, strbuf_str(&r->text));
-            kept++;
-        }
-    }
+    free(written);
     if (!kept) {
         unlink(path); /* nothing left to restore */
     } else {
@@ -391,16 +397,15 @@ static void restore_record(session *s, const record *r, restore_ctx *rc)
     size_t nbps = s->nbps, ndisplays = s->ndisplays;
     int applied;
     const char *head = r->head;
+    /* the record's command (is_head: break, tbreak, watch, rwatch, awatch,
+     * display), reached through the command table as typed ones are */
+    size_t wlen = strcspn(head, " ");
+    int id = cmd_lookup(head, wlen);
+    if (id >= 0)
+        cmd_table[id].handler(s, head + wlen + strspn(head + wlen, " "));
     if (starts_with(head, "display ")) {
-        cmd_DISPLAY(s, head + 8);
         applied = s->ndisplays == ndisplays + 1;
     } else {
-        if (starts_with(head, "break "))
-            cmd_BREAK(s, head + 6);
-        else if (starts_with(head, "tbreak "))
-            cmd_TBREAK(s, head + 7);
-        else
-            cmd_WATCH(s, head + 6);
         applied = s->nbps == nbps + 1;
         if (applied)
             apply_bp_lines(&s->bps[nbps], strbuf_str(&r->text));

@@ -16,6 +16,7 @@
 #include "debug/point.h"
 #include "debug/queue_track.h"
 #include "debug/session_impl.h"
+#include "debug/stop.h"
 #include "debug/tensor_fmt.h"
 #include "debug/timeline.h"
 #include "exec/compare.h"
@@ -37,7 +38,9 @@ void run_kill(session *s)
     if (r->binds)
         case_bindings_free(r->binds, r->nbinds); /* frees the entries, not the array */
     free(r->binds);
+    run_clear_step_lists(r);
     free(r->written);
+    free(r->read);
     free(r->visits);
     free(r->timeline);
     run_track_free(r);
@@ -75,7 +78,30 @@ static void write_hook(void *ud, int core, const tensor *t)
         r->capwritten = r->capwritten ? r->capwritten * 2 : 8;
         r->written = xreallocarray(r->written, r->capwritten, sizeof *r->written);
     }
-    r->written[r->nwritten++] = t;
+    /* a reference: an op may write a temporary freed before the step ends */
+    r->written[r->nwritten++] = tensor_ref((tensor *)t);
+}
+
+void run_clear_step_lists(run_state *r)
+{
+    for (size_t i = 0; i < r->nwritten; i++)
+        tensor_unref((tensor *)r->written[i]);
+    for (size_t i = 0; i < r->nread; i++)
+        tensor_unref((tensor *)r->read[i]);
+    r->nwritten = r->nread = 0;
+}
+
+/* rwatch/awatch: the op operands of the last step. */
+static void read_hook(void *ud, int core, const tensor *t)
+{
+    (void)core;
+    run_state *r = ud;
+    if (r->nread == r->capread) {
+        r->capread = r->capread ? r->capread * 2 : 8;
+        r->read = xreallocarray(r->read, r->capread, sizeof *r->read);
+    }
+    /* a reference: an operand is often a temporary, freed once the op ran */
+    r->read[r->nread++] = tensor_ref((tensor *)t);
 }
 
 ptodb_status run_start(session *s, int pass)
@@ -117,6 +143,7 @@ ptodb_status run_start(session *s, int pass)
     runpass_close(&rp);
     r->active = 1;
     r->pass = pass;
+    machine_set_read_hook(r->m, stop_needs_reads(s) ? read_hook : NULL, r);
     r->core = EXEC_CORE_HOST;
     r->level = 0;
     for (int c = 0; c < EXEC_NCORES; c++)
@@ -142,7 +169,7 @@ ptodb_status run_start(session *s, int pass)
         b->watch_old = NULL;
         b->watch_seen = NULL;
         b->watch_bound = 0;
-        run_watch_prime(s, b);
+        stop_watch_prime(s, b);
     }
     session_mark_redraw(s, SESSION_REDRAW_ALL);
     return PTODB_OK;
@@ -206,348 +233,6 @@ static void validate_outputs(session *s)
     session_mark_redraw(s, SESSION_REDRAW_PASSES | SESSION_REDRAW_HEATMAP);
 }
 
-/* ---- breakpoints --------------------------------------------------------------- */
-
-typedef struct slot_snap {
-    int core, frame, slot;
-    const tensor *t;
-} slot_snap;
-
-typedef struct snapshot {
-    slot_snap *items;
-    size_t n, cap;
-} snapshot;
-
-static void snap_take(const machine *m, snapshot *sn)
-{
-    sn->n = 0;
-    for (int c = 0; c < EXEC_NCORES; c++) {
-        int depth = inspect_depth(m, c);
-        for (int lv = depth - 1; lv >= 0; lv--) {
-            inspect_frame f;
-            inspect_frame_get(m, c, lv, &f);
-            for (int i = 0; i < f.nslots; i++) {
-                const char *name;
-                const value *v;
-                if (!inspect_slot(m, c, lv, i, &name, &v) || v->kind != VAL_TENSOR)
-                    continue;
-                if (sn->n == sn->cap) {
-                    sn->cap = sn->cap ? sn->cap * 2 : 64;
-                    sn->items = xreallocarray(sn->items, sn->cap, sizeof *sn->items);
-                }
-                sn->items[sn->n++] = (slot_snap){c, depth - 1 - lv, i, v->u.t};
-            }
-        }
-    }
-}
-
-static int snap_cmp(const slot_snap *a, const slot_snap *b)
-{
-    if (a->core != b->core)
-        return a->core < b->core ? -1 : 1;
-    if (a->frame != b->frame)
-        return a->frame < b->frame ? -1 : 1;
-    return a->slot < b->slot ? -1 : a->slot > b->slot;
-}
-
-/* Tensors bound (or rebound) by the last step: in `after` but not with the
- * same object in `before`. Both are in (core, frame, slot) order. */
-static size_t snap_new_bindings(const snapshot *before, const snapshot *after, const tensor **out,
-                                size_t max)
-{
-    size_t i = 0, n = 0;
-    for (size_t j = 0; j < after->n; j++) {
-        while (i < before->n && snap_cmp(&before->items[i], &after->items[j]) < 0)
-            i++;
-        int same = i < before->n && snap_cmp(&before->items[i], &after->items[j]) == 0 &&
-                   before->items[i].t == after->items[j].t;
-        if (!same && n < max)
-            out[n++] = after->items[j].t;
-    }
-    return n;
-}
-
-/* The name's current tensor on any core (selected core first). */
-static const tensor *find_named(session *s, const char *name, int *core_out)
-{
-    machine *m = s->run.m;
-    for (int k = 0; k < EXEC_NCORES; k++) {
-        int c = k == 0 ? s->run.core : k - (k <= s->run.core);
-        if (k != 0 && c == s->run.core)
-            continue;
-        int depth = inspect_depth(m, c);
-        for (int lv = 0; lv < depth; lv++) {
-            int slot = inspect_find_slot(m, c, lv, name);
-            if (slot < 0)
-                continue;
-            const char *n;
-            const value *v;
-            if (inspect_slot(m, c, lv, slot, &n, &v) && v->kind == VAL_TENSOR) {
-                *core_out = c;
-                return v->u.t;
-            }
-        }
-    }
-    return NULL;
-}
-
-/* Evaluates b's condition on t: 1 holds (or there is none), 0 does not, -1
- * it could not be tested. As gdb does, an error stops the run ("Error in
- * testing condition for breakpoint N: ..."), and the stop never claims the
- * condition held. */
-static int condition_holds(session *s, breakpoint *b, const tensor *t, const char *name)
-{
-    if (!b->cond)
-        return 1;
-    predicate_env env = {0};
-    env.t = t;
-    const case_tensor *g = name ? session_golden_for(s, name) : NULL;
-    env.golden = g ? g->t : NULL;
-    if (g)
-        session_output_tols(s, g, &env.rtol, &env.atol);
-    else {
-        env.rtol = session_get_double(s, SETTING_RTOL);
-        env.atol = session_get_double(s, SETTING_ATOL);
-    }
-    env.profile = session_profile(s);
-    strbuf err = STRBUF_INIT;
-    int r = predicate_eval(b->cond, &env, &err);
-    if (r < 0)
-        session_errorf(s, "Error in testing condition for breakpoint %d (%s): %s", b->number,
-                       predicate_text(b->cond), strbuf_str(&err));
-    strbuf_free(&err);
-    return r < 0 ? -1 : r != 0;
-}
-
-/* gdb's condition: b's expression in the frame of `core` that reached the
- * breakpoint (selected for the evaluation, then restored): 1 true (nonzero;
- * a tensor when every element is), 0 false, -1 an error (reported; the run
- * stops, as gdb's does). */
-static int expression_holds(session *s, breakpoint *b, int core)
-{
-    run_state *r = &s->run;
-    int saved_core = r->core, saved_level = r->level;
-    r->core = core;
-    r->level = 0;
-    tensor *t = NULL;
-    strbuf err = STRBUF_INIT;
-    int held;
-    if (expr_eval(s, b->cond_expr, &t, NULL, &err) != PTODB_OK) {
-        session_errorf(s, "Error in testing condition for breakpoint %d (%s): %s", b->number, b->cond_expr,
-                       strbuf_str(&err));
-        held = -1;
-    } else {
-        int64_t n = tensor_numel(t);
-        held = n > 0;
-        for (int64_t k = 0; k < n && held; k++)
-            held = tensor_get_flat(t, k) != 0;
-        tensor_unref(t);
-    }
-    strbuf_free(&err);
-    r->core = saved_core;
-    r->level = saved_level;
-    return held;
-}
-
-/* Counts a hit: 1 when it stops (ignore count spent). */
-static int count_hit(breakpoint *b)
-{
-    b->hits++;
-    if (b->ignore > 0) {
-        b->ignore--;
-        return 0;
-    }
-    return 1;
-}
-
-typedef struct stop_info {
-    int bp;          /* breakpoint number, 0 none */
-    int core;
-    const char *why; /* for NaN/Inf/watch: a description */
-    char detail[256];
-    int cond_error;  /* the breakpoint's condition could not be tested */
-    /* watchpoints hit by the last statement (all of them, as gdb reports):
-     * each with its value before (NULL: it was not bound yet; owned) */
-    struct watch_hit { int bp; tensor *old; } watch[8];
-    int nwatch;
-    /* and the statement that wrote it */
-    int writer_core, writer_line;
-    const char *writer_func;
-} stop_info;
-
-static int check_location_bps(session *s, int core, int entered, stop_info *si, int until_line)
-{
-    machine *m = s->run.m;
-    inspect_frame f;
-    if (!inspect_frame_get(m, core, 0, &f) || inspect_core(m, core) != INSPECT_CORE_READY)
-        return 0;
-    if (until_line > 0 && f.line == until_line && core == s->run.core) {
-        si->core = core;
-        return 1;
-    }
-    for (size_t i = 0; i < s->nbps; i++) {
-        breakpoint *b = &s->bps[i];
-        if (!b->enabled)
-            continue;
-        /* A conditional line breakpoint is checked after its statement ran
-         * (check_conditional_lines), on the tensor the statement produced. */
-        int at = (b->kind == BP_LINE && !b->cond && b->pass == s->run.pass && b->line == f.line) ||
-                 (b->kind == BP_FUNC && entered && strcmp(b->func, f.func) == 0);
-        if (!at)
-            continue;
-        int held = b->cond_expr ? expression_holds(s, b, core) : 1;
-        if (!held || !count_hit(b))
-            continue;
-        si->bp = b->number;
-        si->core = core;
-        si->cond_error = held < 0;
-        return 1;
-    }
-    return 0;
-}
-
-/* Conditional line breakpoints: `stmt` (on `core`) has just run; when it is
- * at such a breakpoint's line, the condition is evaluated on the tensor its
- * first target now holds. */
-static int check_conditional_lines(session *s, int core, const ir_stmt *stmt, stop_info *si)
-{
-    if (!stmt || (stmt->kind != IR_STMT_ASSIGN && stmt->kind != IR_STMT_YIELD) ||
-        stmt->u.assign.ntargets == 0)
-        return 0;
-    for (size_t i = 0; i < s->nbps; i++) {
-        breakpoint *b = &s->bps[i];
-        if (!b->enabled || b->kind != BP_LINE || !b->cond || b->pass != s->run.pass ||
-            b->line != (int)stmt->span.line)
-            continue;
-        const char *name = stmt->u.assign.targets[0].name->text;
-        int slot = inspect_find_slot(s->run.m, core, 0, name);
-        const char *n;
-        const value *v;
-        if (slot < 0 || !inspect_slot(s->run.m, core, 0, slot, &n, &v) || v->kind != VAL_TENSOR)
-            continue;
-        int held = condition_holds(s, b, v->u.t, name);
-        if (held && count_hit(b)) {
-            si->bp = b->number;
-            si->core = core;
-            si->why = name;
-            si->cond_error = held < 0;
-            snprintf(si->detail, sizeof si->detail, "%s", name);
-            return 1;
-        }
-    }
-    return 0;
-}
-
-/* What a watchpoint looks at in t: t itself, or the part its subscript
- * selects (NULL when the subscript does not apply to t). */
-static tensor *watched_value(const breakpoint *b, const tensor *t)
-{
-    if (!b->watch_sub)
-        return tensor_ref((tensor *)t);
-    tensor *v = NULL;
-    strbuf err = STRBUF_INIT;
-    if (tensor_apply_subscript((tensor *)t, b->watch_sub, &v, &err) != PTODB_OK)
-        v = NULL;
-    strbuf_free(&err);
-    return v;
-}
-
-void run_watch_prime(session *s, breakpoint *b)
-{
-    if (!s->run.active || !s->run.m)
-        return;
-    int core = s->run.core;
-    const tensor *t = find_named(s, b->spec, &core);
-    tensor *now = t ? watched_value(b, t) : NULL;
-    if (!now)
-        return;
-    b->watch_seen = t;
-    b->watch_bound = 1;
-    b->watch_old = tensor_snapshot(now);
-    tensor_unref(now);
-}
-
-/* stepped_core ran the last statement; writer is where it was before it
- * (NULL when not known). */
-static int check_value_bps(session *s, const snapshot *before, const snapshot *after, int stepped_core,
-                           const inspect_frame *writer, stop_info *si)
-{
-    run_state *r = &s->run;
-    int need_nan = 0, need_watch = 0;
-    for (size_t i = 0; i < s->nbps; i++) {
-        if (!s->bps[i].enabled)
-            continue;
-        need_nan |= s->bps[i].kind == BP_NAN || s->bps[i].kind == BP_INF;
-        need_watch |= s->bps[i].kind == BP_WATCH;
-    }
-    if (!need_nan && !need_watch)
-        return 0;
-    const tensor *fresh[64];
-    size_t nfresh = before ? snap_new_bindings(before, after, fresh, 64) : 0;
-    for (size_t i = 0; i < s->nbps; i++) {
-        breakpoint *b = &s->bps[i];
-        if (!b->enabled)
-            continue;
-        if (b->kind == BP_NAN || b->kind == BP_INF) {
-            const tensor *hit = NULL;
-            for (size_t k = 0; k < nfresh + r->nwritten && !hit; k++) {
-                const tensor *t = k < nfresh ? fresh[k] : r->written[k - nfresh];
-                if (b->kind == BP_NAN ? tensor_has_nan(t) : tensor_has_inf(t))
-                    hit = t;
-            }
-            if (hit && count_hit(b)) {
-                si->bp = b->number;
-                si->core = stepped_core;
-                si->why = b->kind == BP_NAN ? "NaN" : "Inf";
-                return 1;
-            }
-        } else if (b->kind == BP_WATCH) {
-            int core = r->core;
-            const tensor *t = find_named(s, b->spec, &core);
-            int rebound = t && (!b->watch_bound || t != b->watch_seen), written = 0;
-            for (size_t k = 0; t && k < r->nwritten; k++)
-                written |= r->written[k] == t || r->written[k]->storage == t->storage;
-            b->watch_seen = t;
-            b->watch_bound = t != NULL;
-            if (!t || (!rebound && !written))
-                continue;
-            tensor *now = watched_value(b, t);
-            if (!now)
-                continue;
-            /* gdb's software watchpoints: a hit is a change of the value */
-            if (b->watch_old && tensor_same_bits(b->watch_old, now)) {
-                tensor_unref(now);
-                continue;
-            }
-            tensor *old = b->watch_old;
-            b->watch_old = tensor_snapshot(now);
-            tensor_unref(now);
-            int held = si->nwatch < 8 ? condition_holds(s, b, t, b->spec) : 0;
-            if (held && count_hit(b)) {
-                if (!si->bp) {
-                    si->bp = b->number;
-                    /* the core whose statement wrote it, not the one that holds the name */
-                    si->core = stepped_core;
-                    si->why = "write";
-                    si->cond_error = held < 0;
-                    si->writer_core = stepped_core;
-                    si->writer_line = writer ? writer->line : 0;
-                    si->writer_func = writer ? writer->func : NULL;
-                }
-                si->watch[si->nwatch].bp = b->number;
-                si->watch[si->nwatch].old = old;
-                si->nwatch++;
-                continue;
-            }
-            if (old)
-                tensor_unref(old);
-        }
-    }
-    if (si->nwatch)
-        return 1;
-    return 0;
-}
-
 /* ---- reporting ---------------------------------------------------------------------- */
 
 static const char *line_text(session *s, int pass, int line, size_t *len)
@@ -600,188 +285,7 @@ void run_print_source_line(session *s, int line)
         session_printf(s, "%d\t%.*s\n", line, (int)len, text);
 }
 
-/* A command that resumes the run (continue, next, step, finish, until, run,
- * start). */
-static int resumes(const char *line)
-{
-    while (isspace((unsigned char)*line))
-        line++;
-    size_t n = 0;
-    while (line[n] && !isspace((unsigned char)line[n]))
-        n++;
-    int id = n ? cmd_lookup(line, n) : -1;
-    return id == CMD_CONTINUE || id == CMD_NEXT || id == CMD_STEP || id == CMD_FINISH || id == CMD_UNTIL ||
-           id == CMD_RUN || id == CMD_START;
-}
-
-/* A breakpoint's commands. As in gdb, a command that resumes the run ends
- * the list (what follows it is not run) and takes effect after this stop
- * is over (session_execute runs it), so the next stop reports, runs
- * hook-stop and its own commands as any stop does. */
-/* gdb's `silent` as the first line of a breakpoint's commands: the stop
- * prints nothing of its own; the commands say what they want. */
-static int bp_is_silent(const breakpoint *b)
-{
-    if (!b || !b->ncommands)
-        return 0;
-    const char *c = b->commands[0];
-    c += strspn(c, " \t");
-    return strncmp(c, "silent", 6) == 0 && c[6 + strspn(c + 6, " \t")] == '\0';
-}
-
-static void run_bp_commands(session *s, int number)
-{
-    breakpoint *b = bp_find(s, number);
-    if (!b || !b->ncommands || s->in_hook)
-        return;
-    /* Copy: the commands may delete the breakpoint. */
-    size_t n = b->ncommands;
-    char **cmds = xcalloc(n, sizeof *cmds);
-    for (size_t i = 0; i < n; i++)
-        cmds[i] = xstrdup(b->commands[i]);
-    s->in_hook++;
-    for (size_t i = bp_is_silent(b) ? 1 : 0; i < n; i++) {
-        if (resumes(cmds[i])) {
-            free(s->pending_resume);
-            s->pending_resume = xstrdup(cmds[i]);
-            break;
-        }
-        session_execute(s, cmds[i]);
-        if (!s->run.active || s->quit)
-            break;
-    }
-    s->in_hook--;
-    for (size_t i = 0; i < n; i++)
-        free(cmds[i]);
-    free(cmds);
-}
-
-static void run_hook_stop(session *s)
-{
-    user_cmd *u = session_find_user_cmd(s, "hook-stop", 9);
-    if (!u || s->in_hook)
-        return;
-    s->in_hook++;
-    session_run_user_cmd(s, u, "");
-    s->in_hook--;
-}
-
-/* gdb's "Old value = / New value =", as summaries, then where the values
- * first differ. */
-static void report_watch_hit(session *s, const breakpoint *b, tensor *before, const stop_info *si)
-{
-    session_printf(s, "\nWatchpoint %d: %s%s", b->number, b->spec, b->watch_sub ? b->watch_sub : "");
-    if (si->writer_line && before)
-        session_printf(s, ", written by [%s] %s at line %d", machine_core_name(si->writer_core),
-                       si->writer_func ? si->writer_func : "?", si->writer_line);
-    session_printf(s, "\n\n");
-    if (b->cond && si->cond_error)
-        session_printf(s, "(its condition %s could not be tested)\n", predicate_text(b->cond));
-    const tensor *t = b->watch_old; /* the value now, as just copied */
-    strbuf sb = STRBUF_INIT;
-    if (before) {
-        tensor_fmt_header(before, &sb);
-        strbuf_puts(&sb, " ");
-        tensor_fmt_stats(before, &sb);
-    } else {
-        strbuf_puts(&sb, "<not assigned>");
-    }
-    session_printf(s, "Old value = %s\n", strbuf_str(&sb));
-    strbuf_clear(&sb);
-    if (t) {
-        tensor_fmt_header(t, &sb);
-        strbuf_puts(&sb, " ");
-        tensor_fmt_stats(t, &sb);
-        session_printf(s, "New value = %s\n", strbuf_str(&sb));
-    }
-    strbuf_clear(&sb);
-    if (t && before && tensor_describe_changes(before, t, 3, &sb))
-        session_printf(s, "%s", strbuf_str(&sb));
-    strbuf_free(&sb);
-}
-
-static void report_stop(session *s, stop_info *si)
-{
-    s->run.last_bp = si->bp;
-    s->list_line = 0; /* the next `list` centres on the stop, as gdb's does */
-    int silent = si->bp && bp_is_silent(bp_find(s, si->bp));
-    if (si->bp && !silent) {
-        breakpoint *b = bp_find(s, si->bp);
-        if (b && b->kind == BP_WATCH) {
-            for (int k = 0; k < si->nwatch; k++) {
-                breakpoint *w = bp_find(s, si->watch[k].bp);
-                if (w)
-                    report_watch_hit(s, w, si->watch[k].old, si);
-            }
-        }
-        else if (b && b->kind == BP_LINE && b->cond && si->cond_error)
-            session_printf(s, "\nBreakpoint %d, line %d produced %s; its condition %s could not be tested\n",
-                           b->number, b->line, si->detail, predicate_text(b->cond));
-        else if (b && b->kind == BP_LINE && b->cond)
-            session_printf(s, "\nBreakpoint %d, line %d produced %s with %s\n", b->number, b->line,
-                           si->detail, predicate_text(b->cond));
-        else if (b && b->cond_expr && si->cond_error)
-            session_printf(s, "\nBreakpoint %d: its condition %s could not be tested, ", b->number, b->cond_expr);
-        else if (b && (b->kind == BP_NAN || b->kind == BP_INF))
-            session_printf(s, "\nBreakpoint %d: %s produced by the last statement\n", b->number,
-                           si->why);
-        else
-            session_printf(s, "\n%s %d, ", b && b->temporary ? "Temporary breakpoint" : "Breakpoint",
-                           si->bp);
-    }
-    if (!silent)
-        run_print_location(s);
-    for (int k = 0; k < si->nwatch; k++)
-        if (si->watch[k].old)
-            tensor_unref(si->watch[k].old);
-    si->nwatch = 0;
-    if (si->bp) {
-        breakpoint *b = bp_find(s, si->bp);
-        if (b && b->temporary)
-            bp_delete(s, b);
-    }
-    display_show_all(s, 1);
-    run_hook_stop(s);
-    if (si->bp)
-        run_bp_commands(s, si->bp);
-}
-
 /* ---- the engine --------------------------------------------------------------------- */
-
-static int pass_bp_at_start(session *s, int pass)
-{
-    for (size_t i = 0; i < s->nbps; i++) {
-        breakpoint *b = &s->bps[i];
-        if (b->enabled && b->kind == BP_PASS && !b->cond && bp_pass_matches(b, &s->kase.passes[pass]) &&
-            count_hit(b))
-            return b->number;
-    }
-    return 0;
-}
-
-/* A conditional pass breakpoint fires when a finished pass's output satisfies it. */
-static int pass_bp_at_end(session *s, int pass)
-{
-    pass_result *res = result_for(s, pass);
-    for (size_t i = 0; i < s->nbps; i++) {
-        breakpoint *b = &s->bps[i];
-        if (!b->enabled || b->kind != BP_PASS || !b->cond || !bp_pass_matches(b, &s->kase.passes[pass]))
-            continue;
-        for (int k = 0; k < res->nout; k++) {
-            if (!res->outputs[k])
-                continue;
-            int held = condition_holds(s, b, res->outputs[k], s->kase.outputs[k].name);
-            if (held && count_hit(b)) {
-                if (!bp_is_silent(b))
-                    session_printf(s, "\nBreakpoint %d, pass %d %s: %s %s for '%s'\n", b->number,
-                               s->kase.passes[pass].index, s->kase.passes[pass].name, predicate_text(b->cond),
-                               held < 0 ? "could not be tested" : "holds", s->kase.outputs[k].name);
-                return b->number;
-            }
-        }
-    }
-    return 0;
-}
 
 static int pass_validated_ok(session *s, int pass)
 {
@@ -828,17 +332,13 @@ static int continue_into_next_pass(session *s, int *stopped_ok)
         return 1;
     }
     session_printf(s, "Pass %d: %s\n", s->kase.passes[next].index, s->kase.passes[next].name);
-    int bp = pass_bp_at_start(s, next);
-    if (bp) {
-        stop_info si = {.bp = bp, .core = s->run.core};
-        if (!bp_is_silent(bp_find(s, bp)))
-            session_printf(s, "\nBreakpoint %d, pass %d %s\n", bp, s->kase.passes[next].index,
-                       s->kase.passes[next].name);
-        si.bp = 0; /* the pass line above is the report */
-        report_stop(s, &si);
+    stop_chain c;
+    if (stop_chain_build_pass(s, next, 0, &c)) {
+        stop_chain_act(s, &c);
         *stopped_ok = 1;
         return 1;
     }
+    stop_chain_free(&c);
     return 0;
 }
 
@@ -864,13 +364,11 @@ ptodb_status run_go(session *s, run_mode mode, long count, int until_line)
     }
     if (count < 1)
         count = 1;
-    snapshot before = {0}, after = {0};
-    int value_bps = 0, cond_lines = 0;
-    for (size_t i = 0; i < s->nbps; i++)
-        cond_lines |= s->bps[i].enabled && s->bps[i].kind == BP_LINE && s->bps[i].cond;
-    for (size_t i = 0; i < s->nbps; i++)
-        value_bps |= s->bps[i].enabled &&
-                     (s->bps[i].kind == BP_WATCH || s->bps[i].kind == BP_NAN || s->bps[i].kind == BP_INF);
+    stop_snapshot before = {0}, after = {0};
+    int value_bps = stop_needs_values(s), positions = stop_needs_positions(s);
+    /* operands are reported only while a read or access watchpoint is set */
+    if (r->m)
+        machine_set_read_hook(r->m, stop_needs_reads(s) ? read_hook : NULL, r);
     long done = 0;
     unsigned long polls = 0;
     ptodb_status result = PTODB_OK;
@@ -879,9 +377,18 @@ ptodb_status run_go(session *s, run_mode mode, long count, int until_line)
     int across_passes = r->finished;
     int target = r->core;
     int d0 = r->m ? inspect_depth(r->m, target) : 0;
+    /* gdb's finish runs until the selected frame returns: frame LEVEL is
+     * LEVEL calls above the innermost */
+    int finish_level = mode == RUN_FINISH && r->level > 0 ? r->level : 0;
+    d0 -= finish_level;
+    inspect_frame fin;
+    if (mode == RUN_FINISH && r->m && inspect_frame_get(r->m, target, finish_level, &fin))
+        /* as gdb, before it runs (a breakpoint may stop it first) */
+        session_printf(s, "Run till exit from #%-2d %s at %s:%d\n", finish_level, fin.func,
+                       session_file_name(fin.file), fin.line);
     inspect_frame start;
     int start_line = r->m && inspect_frame_get(r->m, target, 0, &start) ? start.line : 0;
-    stop_info si = {0};
+    stop_chain chain;
     for (;;) {
         if (r->finished) {
             /* continue: on to the following passes */
@@ -893,9 +400,8 @@ ptodb_status run_go(session *s, run_mode mode, long count, int until_line)
             across_passes = 1;
             target = r->core;
             d0 = inspect_depth(r->m, target);
-            si = (stop_info){0};
             if (value_bps)
-                snap_take(r->m, &after);
+                stop_snapshot_take(r->m, &after);
             continue;
         }
         if (s->poll && (++polls & 4095) == 0) {
@@ -907,27 +413,25 @@ ptodb_status run_go(session *s, run_mode mode, long count, int until_line)
         if (s->interrupted) {
             s->interrupted = 0;
             session_printf(s, "\nInterrupted.\n");
-            si.core = r->core;
-            report_stop(s, &si);
+            stop_chain_plain(&chain, r->core);
+            stop_chain_act(s, &chain);
             goto out;
         }
         if (value_bps) {
-            snapshot t = before;
+            stop_snapshot t = before;
             before = after;
             after = t;
             if (!before.n)
-                snap_take(r->m, &before);
+                stop_snapshot_take(r->m, &before);
         }
-        r->nwritten = 0;
-        /* Where each core is before the step: only conditional line
-         * breakpoints need it (they look at the statement that just ran). */
-        const ir_stmt *was_at[EXEC_NCORES] = {0};
+        run_clear_step_lists(r);
+        /* Where each core is before the step: conditions on what a
+         * statement produced and watchpoints name the statement that ran. */
+        stop_step step = {0};
         inspect_frame where[EXEC_NCORES];
-        int known[EXEC_NCORES] = {0};
-        for (int c = 0; (cond_lines || value_bps) && c < EXEC_NCORES; c++) {
-            known[c] = inspect_frame_get(r->m, c, 0, &where[c]);
-            was_at[c] = known[c] ? where[c].stmt : NULL;
-        }
+        for (int c = 0; positions && c < EXEC_NCORES; c++)
+            if (inspect_frame_get(r->m, c, 0, &where[c]))
+                step.was[c] = &where[c];
         int target_ready = inspect_core(r->m, target) == INSPECT_CORE_READY;
         exec_event ev;
         ptodb_status st;
@@ -943,39 +447,36 @@ ptodb_status run_go(session *s, run_mode mode, long count, int until_line)
         }
         if (ev.kind == EXEC_EV_DONE || machine_finished(r->m)) {
             finish_run(s);
-            int bp = pass_bp_at_end(s, r->pass);
+            int bp = stop_chain_build_pass(s, r->pass, 1, &chain);
+            if (bp)
+                stop_chain_act(s, &chain);
+            else
+                stop_chain_free(&chain);
             if (bp || mode != RUN_CONTINUE || !across_passes || !pass_validated_ok(s, r->pass))
                 goto out;
             continue;
         }
         if (value_bps)
-            snap_take(r->m, &after);
+            stop_snapshot_take(r->m, &after);
         run_note_arrivals(r, ev.core);
         /* Which cores moved: the stepped one, and any that entered a frame. */
-        int stopped = 0;
-        for (int c = 0; c < EXEC_NCORES && !stopped; c++) {
+        step.core = ev.core;
+        step.stmt_done = ev.kind == EXEC_EV_STMT || ev.kind == EXEC_EV_RETURN;
+        for (int c = 0; c < EXEC_NCORES; c++) {
             int depth = inspect_depth(r->m, c);
-            int entered = depth > r->prev_depth[c];
-            if (c == ev.core || entered)
-                stopped = check_location_bps(s, c, entered, &si, mode == RUN_UNTIL ? until_line : 0);
+            step.entered[c] = depth > r->prev_depth[c];
+            r->prev_depth[c] = depth;
         }
-        for (int c = 0; c < EXEC_NCORES; c++)
-            r->prev_depth[c] = inspect_depth(r->m, c);
-        if (!stopped && cond_lines && ev.core >= 0 && ev.core < EXEC_NCORES &&
-            (ev.kind == EXEC_EV_STMT || ev.kind == EXEC_EV_RETURN))
-            stopped = check_conditional_lines(s, ev.core, was_at[ev.core], &si);
-        inspect_frame writer;
-        int have_writer = ev.core >= 0 && ev.core < EXEC_NCORES && known[ev.core];
-        if (have_writer)
-            writer = where[ev.core];
-        if (!stopped && value_bps)
-            stopped = check_value_bps(s, &before, &after, ev.core, have_writer ? &writer : NULL, &si);
-        if (stopped) {
-            r->core = si.core;
+        step.before = value_bps ? &before : NULL;
+        step.after = value_bps ? &after : NULL;
+        step.until_line = mode == RUN_UNTIL ? until_line : 0;
+        if (stop_chain_build(s, &step, &chain)) {
+            r->core = chain.core;
             r->level = 0;
-            report_stop(s, &si);
+            stop_chain_act(s, &chain);
             goto out;
         }
+        stop_chain_free(&chain);
         int finished_stmt = ev.kind == EXEC_EV_STMT || ev.kind == EXEC_EV_CALL ||
                             ev.kind == EXEC_EV_RETURN || ev.kind == EXEC_EV_FINISHED;
         int hit = 0;
@@ -1000,7 +501,6 @@ ptodb_status run_go(session *s, run_mode mode, long count, int until_line)
             if (inspect_depth(r->m, target) < d0) {
                 hit = 1;
                 count = 1;
-                session_printf(s, "Run till exit from frame #0\n");
             }
             break;
         case RUN_UNTIL_NEXT: {
@@ -1032,14 +532,14 @@ ptodb_status run_go(session *s, run_mode mode, long count, int until_line)
                 r->core = EXEC_CORE_HOST;
             }
             r->level = 0;
-            si = (stop_info){.core = r->core};
-            report_stop(s, &si);
+            stop_chain_plain(&chain, r->core);
+            stop_chain_act(s, &chain);
             goto out;
         }
     }
 out:
-    free(before.items);
-    free(after.items);
+    stop_snapshot_free(&before);
+    stop_snapshot_free(&after);
     session_mark_redraw(s, SESSION_REDRAW_SOURCE | SESSION_REDRAW_QUEUES | SESSION_REDRAW_WATCH |
                                SESSION_REDRAW_STATUS);
     return result;
@@ -1051,20 +551,21 @@ ptodb_status run_begin(session *s, int pass, int stop_at_start)
     if (st != PTODB_OK)
         return st;
     run_state *r = &s->run;
-    int bp = pass_bp_at_start(s, pass);
-    if (bp) {
-        if (!bp_is_silent(bp_find(s, bp)))
-            session_printf(s, "\nBreakpoint %d, pass %d %s\n", bp, s->kase.passes[pass].index,
-                       s->kase.passes[pass].name);
-        stop_info si = {.core = r->core};
-        report_stop(s, &si);
-        r->last_bp = bp;
+    stop_chain c;
+    if (stop_chain_build_pass(s, pass, 0, &c)) {
+        stop_chain_act(s, &c);
         return PTODB_OK;
     }
-    stop_info si = {0};
-    if (check_location_bps(s, r->core, 1, &si, 0) || stop_at_start) {
-        report_stop(s, &si);
+    stop_chain_free(&c);
+    /* the entry's first statement: line and function breakpoints there */
+    stop_step step = {.core = r->core};
+    step.entered[r->core] = 1;
+    if (stop_chain_build(s, &step, &c) || stop_at_start) {
+        if (!c.stopped)
+            stop_chain_plain(&c, r->core);
+        stop_chain_act(s, &c);
         return PTODB_OK;
     }
+    stop_chain_free(&c);
     return run_go(s, RUN_CONTINUE, 1, 0);
 }

@@ -54,15 +54,22 @@ typedef struct run_state {
     struct queue_track *qtracks; /* queue_track.c: the producers of the items in flight */
     size_t nqtracks;
     size_t ntimeline, captimeline;
-    /* tensors written in place during the last step (write hook) */
+    /* tensors written in place during the last step (write hook), one
+     * reference each (run_clear_step_lists) */
     const tensor **written;
     size_t nwritten, capwritten;
+    /* tensors read as operands during the last step (read hook; only while
+     * an rwatch or awatch is set) */
+    const tensor **read;
+    size_t nread, capread;
 } run_state;
 
 /* run.c */
 void run_kill(session *s);
 void run_free_results(session *s);
 void run_free_result(pass_result *r);
+/* Drops the last step's written and read tensors (their references). */
+void run_clear_step_lists(run_state *r);
 /* Starts pass i from its entry with fresh inputs; prints errors. */
 ptodb_status run_start(session *s, int pass);
 typedef enum { RUN_STEP, RUN_NEXT, RUN_FINISH, RUN_CONTINUE, RUN_UNTIL, RUN_UNTIL_NEXT } run_mode;
@@ -75,7 +82,5 @@ ptodb_status run_begin(session *s, int pass, int stop_at_start);
 void run_print_location(session *s);
 /* "LINE<tab>text" of the running pass's file. */
 void run_print_source_line(session *s, int line);
-/* A new watchpoint starts from the value its name has now, if any. */
-void run_watch_prime(session *s, breakpoint *b);
 
 #endif

@@ -31,5 +31,12 @@ typedef struct script_frame {
 user_cmd *session_find_user_cmd(const session *s, const char *name, size_t len);
 /* Runs a user command's body with $argN/$argc substituted. */
 ptodb_status session_run_user_cmd(session *s, user_cmd *u, const char *args);
+/* Starts collecting the lines of a define, document or commands block (up
+ * to `end`) into name (session.c). */
+void session_begin_collect(session *s, collect_kind kind, const char *name);
+/* Matches the longest setting name that prefixes text (names may contain
+ * spaces: "auto-load safe-path"). Returns the id and sets *rest to the text
+ * after the name, or -1 (session.c). */
+int session_match_setting(const char *text, const char **rest);
 
 #endif

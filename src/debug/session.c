@@ -379,10 +379,6 @@ ptodb_status session_set(session *s, session_setting id, const char *text, const
     return PTODB_OK;
 }
 
-/* Matches the longest setting name that prefixes words (names may contain
- * spaces: "auto-load safe-path"). Returns the id and sets *rest to the text
- * after the name, or -1. */
-int session_match_setting(const char *text, const char **rest);
 int session_match_setting(const char *text, const char **rest)
 {
     int best = -1;
@@ -589,7 +585,6 @@ static void finish_collect(session *s)
     s->collecting = COLLECT_NONE;
 }
 
-void session_begin_collect(session *s, collect_kind kind, const char *name);
 void session_begin_collect(session *s, collect_kind kind, const char *name)
 {
     s->collecting = kind;

@@ -142,6 +142,10 @@ const char *session_complete_command(const session *s, const char *prefix, int s
 /* Setting names starting with prefix (state as above). */
 const char *session_complete_setting(const session *s, const char *prefix, int state);
 
+/* The characters that end a word for completion (readline's
+ * rl_completer_word_break_characters): readline's default without '$' and with
+ * ',', so $1, $$ and $name complete as one word, also in max($1, $2). */
+#define SESSION_WORD_BREAKS " \t\n\"\\'`@><=;|&{(,"
 typedef enum { COMPLETE_NOTHING, COMPLETE_WORDS, COMPLETE_FILES } session_completion;
 /* What the word starting at byte `start` of line should complete to: the
  * session's own candidates (then call session_complete_word), file names

@@ -118,6 +118,23 @@ void machine_set_write_hook(machine *m, machine_write_hook fn, void *ud)
     m->hook_ud = ud;
 }
 
+void machine_set_read_hook(machine *m, machine_read_hook fn, void *ud)
+{
+    m->read_hook = fn;
+    m->read_hook_ud = ud;
+}
+
+/* An op's operand for the read hook: a tensor, or the tensors of a list. */
+static void note_read(machine *m, const core *c, const value *v)
+{
+    if (v->kind == VAL_TENSOR && v->u.t)
+        m->read_hook(m->read_hook_ud, c->id, v->u.t);
+    else if (v->kind == VAL_TUPLE && v->u.tuple)
+        for (uint32_t i = 0; i < v->u.tuple->n; i++)
+            if (v->u.tuple->items[i].kind == VAL_TENSOR && v->u.tuple->items[i].u.t)
+                m->read_hook(m->read_hook_ud, c->id, v->u.tuple->items[i].u.t);
+}
+
 const char *machine_error(const machine *m)
 {
     return strbuf_str(&m->error);
@@ -354,6 +371,12 @@ static ptodb_status eval_op(machine *m, core *c, xframe *f, const xexpr *x, valu
     a.kw = kw;
     a.nkw = x->nkw;
     a.result_type = x->rtype;
+    if (m->read_hook) {
+        for (uint32_t i = 0; i < np; i++)
+            note_read(m, c, &pos[i]);
+        for (uint32_t i = 0; i < nk; i++)
+            note_read(m, c, &kw[i]);
+    }
     *out = value_none();
     c->ctx.ref_note = NULL;
     st = x->fn(&c->ctx, &a, out);

@@ -75,6 +75,11 @@ typedef void (*machine_write_hook)(void *ud, int core, const tensor *t);
 machine *machine_new(const xprogram *p, const machine_options *o);
 void machine_free(machine *m);
 void machine_set_write_hook(machine *m, machine_write_hook fn, void *ud);
+/* Called for every tensor an op takes as an operand (rwatch, awatch), on
+ * the core that runs it, before the op runs; fn NULL turns it off (the
+ * default: then operands cost nothing). */
+typedef void (*machine_read_hook)(void *ud, int core, const tensor *t);
+void machine_set_read_hook(machine *m, machine_read_hook fn, void *ud);
 
 /* Starts function fn on the host core with args (copied). */
 ptodb_status machine_start(machine *m, int fn, const value *args, uint32_t nargs);

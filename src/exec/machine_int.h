@@ -107,6 +107,8 @@ struct machine {
     int where_token;      /* mem_where_push_fn's */
     machine_write_hook hook;
     void *hook_ud;
+    machine_read_hook read_hook; /* NULL: operands are not reported */
+    void *read_hook_ud;
     value scratch_none;
 };
 

@@ -1,9 +1,10 @@
 #!/bin/sh
 # Issue #16, finding 7: ptodb never writes inside a case folder. A copy of a
 # case is listed (path, size, mtime of every entry) before and after a full
-# --batch (JSON and saved outputs elsewhere), a REPL session with -ex and -x
-# (breakpoints, a run, export, save, display), a run with the case as the
-# working folder, and a full-screen session driven through
+# --batch (JSON and saved outputs elsewhere), a scripted session with -ex and
+# -x (breakpoints, a run, export, save, display), a session typed on stdin
+# that saves its breakpoints (under $XDG_STATE_HOME), the same with the case
+# as the working folder, and a full-screen session driven through
 # PTODB_TUI_SCRIPT; the listings must be identical.
 set -e
 . "$top_srcdir/tests/cli/lib.sh"
@@ -38,12 +39,18 @@ CMDS
 run_ptodb --nw "$case_dir" -x "$tmp/elsewhere/script.ptodb" -ex 'tbreak mlp_fused_aic' -ex 'continue' \
     -ex 'watch h_bf16__tile if nan' -ex quit </dev/null
 [ -s "$tmp/elsewhere/x.npy" ] || fail "REPL: export wrote nothing: $err"
+expect_eq "after the scripted session" "$before" "$(listing)"
+
+# commands on stdin (no -x/-ex): a person's session, saved when it ends
+printf 'pass 22\nbreak 57 if max > 0.5\ndisplay sigmoid__tile[0, 0:2]\nwatch h_bf16__tile if nan\nquit\n' |
+    "$PTODB" --nw "$case_dir" >"$tmp/elsewhere/typed.out" 2>&1 || true
 [ -s "$tmp/state/ptodb/sessions/"* ] || fail "REPL: no session saved under XDG_STATE_HOME"
 expect_eq "after the REPL session" "$before" "$(listing)"
 
 # the case as the working folder, reopened (the session is restored)
-(cd "$case_dir" && "$PTODB" --nw . -ex 'info breakpoints' -ex 'break 20' -ex 'export -f x x_here.npy' -ex quit \
-    </dev/null >"$tmp/elsewhere/cwd.out" 2>&1) || true
+(cd "$case_dir" && printf 'info breakpoints\nbreak 20\nexport -f x x_here.npy\nquit\n' | "$PTODB" --nw . \
+    >"$tmp/elsewhere/cwd.out" 2>&1) || true
+grep -q "Restored " "$tmp/elsewhere/cwd.out" || fail "the session was not restored: $(cat "$tmp/elsewhere/cwd.out")"
 # export to a relative name writes where the user said: the cwd. Only that
 # file may appear; drop it before comparing.
 rm -f "$case_dir/x_here.npy"
@@ -52,7 +59,7 @@ expect_eq "after a session in the case folder" "$(printf '%s\n' "$before" | grep
     "$(listing | grep -v '^\. ')"
 
 # ... with a relative XDG_STATE_HOME too (ignored: it would be the case)
-(cd "$case_dir" && XDG_STATE_HOME=state "$PTODB" --nw . -ex 'break 20' -ex quit </dev/null \
+(cd "$case_dir" && printf 'break 20\nquit\n' | XDG_STATE_HOME=state "$PTODB" --nw . \
     >"$tmp/elsewhere/rel.out" 2>&1) || true
 expect_eq "after a session with a relative XDG_STATE_HOME" "$(printf '%s\n' "$before" | grep -v '^\. ')" \
     "$(listing | grep -v '^\. ')"

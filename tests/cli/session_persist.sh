@@ -90,6 +90,13 @@ break 57
 quit
 CMDS
 [ -z "$(ls "$tmp/state/ptodb/sessions/")" ] || fail "--batch or --nx saved a session: $(ls "$tmp/state/ptodb/sessions/")"
+# -x and -ex without an interactive prompt (stdin not a terminal: /dev/null
+# or piped commands) are a script too: nothing saved.
+"$PTODB" --nw "$case_dir" -ex 'pass 22' -ex 'break 57' </dev/null >/dev/null 2>&1 || true
+printf 'break 60\nquit\n' | "$PTODB" --nw "$case_dir" -ex 'pass 22' >/dev/null 2>&1 || true
+printf 'pass 22\nbreak 61\n' >"$tmp/cmds.ptodb"
+"$PTODB" --nw "$case_dir" -x "$tmp/cmds.ptodb" </dev/null >/dev/null 2>&1 || true
+[ -z "$(ls "$tmp/state/ptodb/sessions/")" ] || fail "-ex/-x without a terminal saved a session: $(cat "$tmp/state/ptodb/sessions/"*)"
 "$PTODB" --nw "$case_dir" >/dev/null 2>&1 <<'CMDS'
 pass 22
 break 57
@@ -103,3 +110,40 @@ CMDS
 expect_contains "--nx restores nothing" "No breakpoints" "$out"
 out=$("$PTODB" --batch "$case_dir" -ex 'info breakpoints' 2>&1) || true
 expect_contains "--batch restores nothing" "No breakpoints" "$out"
+out=$("$PTODB" --nw "$case_dir" -ex 'info breakpoints' </dev/null 2>&1) || true
+expect_contains "-ex without a terminal restores nothing" "No breakpoints" "$out"
+out=$(printf 'info breakpoints\n' | "$PTODB" --nw "$case_dir" -ex 'echo scripted\n' 2>&1) || true
+expect_contains "-ex with piped commands restores nothing" "No breakpoints" "$out"
+
+# rwatch and awatch are saved and restored as what they are.
+"$PTODB" --nw "$case_dir" >/dev/null 2>&1 <<'CMDS'
+delete
+pass 22
+rwatch x__ssa_v0
+awatch out__ssa_v0[8:16, :]
+quit
+CMDS
+out=$("$PTODB" --nw "$case_dir" 2>&1 <<'CMDS'
+info breakpoints
+CMDS
+)
+expect_contains "rwatch restored" "read watchpoint keep y   x__ssa_v0" "$out"
+expect_contains "awatch restored" "acc watchpoint  keep y   out__ssa_v0[8:16, :]" "$out"
+
+# Repeating a session does not stack identical breakpoints: the saved file
+# holds one record per distinct breakpoint.
+for i in 1 2 3; do
+    "$PTODB" --nw "$case_dir" >/dev/null 2>&1 <<'CMDS'
+delete
+pass 11
+break 30
+break 30
+quit
+CMDS
+done
+out=$("$PTODB" --nw "$case_dir" 2>&1 <<'CMDS'
+info breakpoints
+CMDS
+)
+expect_contains "one breakpoint restored" "Restored 1 breakpoint and 0 displays" "$out"
+case "$out" in *"2       breakpoint"*) fail "identical breakpoints stacked up: $out" ;; esac

@@ -11,3 +11,9 @@ run
 delete
 break pass 11 if max_abs_diff > 1e-3
 run
+# a pass breakpoint that fires at the end of its pass is a stop like any
+# other: its commands run (no location: the run is over)
+commands
+echo [pass 11 failed its condition]\n
+end
+run

@@ -250,6 +250,31 @@ START_TEST(test_completion)
     ck_assert_str_eq(strbuf_str(&sb), "out__ssa_v0");
     completions(s, "print w_", &sb);
     ck_assert_str_eq(strbuf_str(&sb), "w_gate__ssa_v0 w_up__ssa_v0 w_down__ssa_v0 w_gate w_up w_down");
+    completions(s, "rwatch out", &sb);
+    ck_assert_str_eq(strbuf_str(&sb), "out__ssa_v0");
+    completions(s, "awatch out", &sb);
+    ck_assert_str_eq(strbuf_str(&sb), "out__ssa_v0");
+    /* the value history ($, $$, $N) and convenience variables ($name), in
+     * every command that takes an expression, p/FMT included */
+    completions(s, "print $", &sb);
+    ck_assert_str_eq(strbuf_str(&sb), "");
+    session_execute(s, "print 1");
+    session_execute(s, "print 2");
+    session_execute(s, "set $keep = 3");
+    completions(s, "print $", &sb);
+    ck_assert_str_eq(strbuf_str(&sb), "$ $$ $1 $2 $keep");
+    completions(s, "p/x $k", &sb);
+    ck_assert_str_eq(strbuf_str(&sb), "$keep");
+    completions(s, "display $$", &sb);
+    ck_assert_str_eq(strbuf_str(&sb), "$$");
+    completions(s, "output $2", &sb);
+    ck_assert_str_eq(strbuf_str(&sb), "$2");
+    completions(s, "set $k", &sb);
+    ck_assert_str_eq(strbuf_str(&sb), "$keep");
+    completions(s, "set var out", &sb);
+    ck_assert_str_eq(strbuf_str(&sb), "out__ssa_v0");
+    completions(s, "set pri", &sb);
+    ck_assert_str_eq(strbuf_str(&sb), "print elements");
     strbuf_free(&sb);
     session_free(s);
 }

@@ -589,6 +589,60 @@ static ptodb_status run_group(const char *kernels, exec_sched sched, char *err, 
     return st;
 }
 
+/* The read hook (rwatch, awatch) sees each tensor an op takes as an
+ * operand, on the core that runs the op; unset, it is never called. */
+typedef struct read_log {
+    int n, on_aic;
+    const tensor *arg;
+    int saw_arg;
+} read_log;
+
+static void log_read(void *ud, int core, const tensor *t)
+{
+    read_log *log = ud;
+    log->n++;
+    log->on_aic += core == EXEC_CORE_AIC;
+    log->saw_arg |= t == log->arg || t->storage == log->arg->storage;
+}
+
+START_TEST(test_read_hook)
+{
+    const char *k = "    @pl.function(type=pl.FunctionType.AIC)\n"
+                    "    def g_aic(a: pl.Tensor[[4, 4], pl.FP32]):\n"
+                    "        pl.tile.tpush_to_aiv(a, split=1)\n"
+                    "    @pl.function(type=pl.FunctionType.AIV)\n"
+                    "    def g_aiv(a: pl.Tensor[[4, 4], pl.FP32]):\n"
+                    "        x: pl.Tile[[2, 4], pl.FP32, pl.Mem.Vec] = pl.tile.tpop_from_aic(split=1)\n";
+    char *body = xmalloc(strlen(k) + strlen(GROUP_TAIL) + 1);
+    strcpy(body, k);
+    strcat(body, GROUP_TAIL);
+    loaded L;
+    load(&L, body);
+    free(body);
+    int64_t shape[2] = {4, 4};
+    value arg = value_tensor(tensor_zeros(DTYPE_FP32, 2, shape, NULL));
+    for (int set = 0; set < 2; set++) {
+        read_log log = {0, 0, arg.u.t, 0};
+        machine *m = machine_new(L.p, NULL);
+        if (set)
+            machine_set_read_hook(m, log_read, &log);
+        ck_assert_int_eq(machine_start(m, L.p->entry, &arg, 1), PTODB_OK);
+        ck_assert_int_eq(machine_run(m), PTODB_OK);
+        machine_free(m);
+        if (!set) {
+            ck_assert_int_eq(log.n, 0);
+            continue;
+        }
+        /* the push on the AIC reads a; the pop reads nothing */
+        ck_assert_int_eq(log.n, 1);
+        ck_assert_int_eq(log.on_aic, 1);
+        ck_assert(log.saw_arg);
+    }
+    value_clear(&arg);
+    unload(&L);
+}
+END_TEST
+
 START_TEST(test_group_split_push_pop)
 {
     /* AIC pushes the 4x4 tile split by rows; each lane gets 2 rows; the group
@@ -1096,6 +1150,7 @@ static Suite *machine_suite(void)
     tcase_add_test(x, test_slot_depth_backpressure);
     tcase_add_test(x, test_deadlock_unpaired_push_bounded);
     tcase_add_test(x, test_step_cores_by_hand);
+    tcase_add_test(x, test_read_hook);
     tcase_add_test(x, test_check_shapes_messages);
     suite_add_tcase(s, x);
     TCase *cmp = tcase_create("compare");

@@ -215,6 +215,7 @@ void tui_cmdline_init(tui *t)
     rl_outstream = fopen("/dev/null", "w");
     rl_readline_name = "ptodb";
     rl_attempted_completion_function = complete;
+    rl_completer_word_break_characters = (char *)SESSION_WORD_BREAKS; /* $1, $name whole */
     rl_completion_display_matches_hook = show_matches;
     using_history();
     char hist[PATH_MAX];

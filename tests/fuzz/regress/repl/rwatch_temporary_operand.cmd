@@ -1,0 +1,5 @@
+rwatch x__ssa_v0
+run
+continue
+continue
+continue
