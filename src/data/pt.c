@@ -27,7 +27,7 @@ static const char *const pt_allowed_globals[] = {
     "torch.float64", "torch.float32", "torch.float16", "torch.bfloat16", "torch.int64",
     "torch.int32", "torch.int16", "torch.int8", "torch.uint8", "torch.uint16", "torch.uint32",
     "torch.uint64", "torch.bool", "torch.float8_e4m3fn", "torch.float8_e5m2",
-    "torch.Float8_e4m3fnStorage", "torch.Float8_e5m2Storage",
+    "torch.float8_e8m0fnu", "torch.Float8_e4m3fnStorage", "torch.Float8_e5m2Storage",
     NULL,
 };
 
@@ -40,6 +40,10 @@ static const struct {
     {"torch.LongStorage", DTYPE_INT64},   {"torch.IntStorage", DTYPE_INT32},
     {"torch.ShortStorage", DTYPE_INT16},  {"torch.CharStorage", DTYPE_INT8},
     {"torch.ByteStorage", DTYPE_UINT8},   {"torch.BoolStorage", DTYPE_BOOL},
+    /* torch.save writes float8 as an UntypedStorage plus a dtype
+     * (_rebuild_tensor_v3, torch/storage.py _new_dtypes); these legacy names
+     * are accepted for writers that spell the typed storage out */
+    {"torch.Float8_e4m3fnStorage", DTYPE_FP8E4M3FN}, {"torch.Float8_e5m2Storage", DTYPE_FP8E5M2},
 };
 
 static const struct {
@@ -50,7 +54,8 @@ static const struct {
     {"torch.bfloat16", DTYPE_BF16}, {"torch.int64", DTYPE_INT64}, {"torch.int32", DTYPE_INT32},
     {"torch.int16", DTYPE_INT16},  {"torch.int8", DTYPE_INT8},     {"torch.uint8", DTYPE_UINT8},
     {"torch.uint16", DTYPE_UINT16}, {"torch.uint32", DTYPE_UINT32}, {"torch.uint64", DTYPE_UINT64},
-    {"torch.bool", DTYPE_BOOL},
+    {"torch.bool", DTYPE_BOOL},    {"torch.float8_e4m3fn", DTYPE_FP8E4M3FN},
+    {"torch.float8_e5m2", DTYPE_FP8E5M2}, {"torch.float8_e8m0fnu", DTYPE_FP8E8M0},
 };
 
 /* One storage record, shared by every tensor that names its key. */
@@ -461,6 +466,11 @@ ptodb_status pt_save(const char *path, const tensor *t, diag_sink *sink)
 {
     diag_loc loc = {path, 0, 0};
     const char *cls = pt_storage_class_of(t->dtype);
+    /* dtypes without a legacy storage class go as torch.save writes them:
+     * an UntypedStorage of bytes plus the dtype (_rebuild_tensor_v3) */
+    int v3 = t->dtype == DTYPE_FP8E4M3FN || t->dtype == DTYPE_FP8E5M2 || t->dtype == DTYPE_FP8E8M0;
+    if (v3)
+        cls = "UntypedStorage"; /* class torch.storage.UntypedStorage */
     if (!cls) {
         diag_report(sink, DIAG_ERROR, loc, NULL, "cannot write %s as .pt: torch has no storage class for it",
                     dtype_name(t->dtype));
@@ -479,18 +489,18 @@ ptodb_status pt_save(const char *path, const tensor *t, diag_sink *sink)
 
     strbuf pk = STRBUF_INIT;
     strbuf_append(&pk, "\x80\x02", 2);
-    strbuf_puts(&pk, "ctorch._utils\n_rebuild_tensor_v2\n");
+    strbuf_puts(&pk, v3 ? "ctorch._utils\n_rebuild_tensor_v3\n" : "ctorch._utils\n_rebuild_tensor_v2\n");
     pkl_put(&pk, 0);
     strbuf_puts(&pk, "((");
     pkl_str(&pk, "storage");
     pkl_put(&pk, 1);
-    strbuf_printf(&pk, "ctorch\n%s\n", cls);
+    strbuf_printf(&pk, "ctorch%s\n%s\n", v3 ? ".storage" : "", cls);
     pkl_put(&pk, 2);
     pkl_str(&pk, "0");
     pkl_put(&pk, 3);
     pkl_str(&pk, "cpu");
     pkl_put(&pk, 4);
-    pkl_int(&pk, tensor_numel(c));
+    pkl_int(&pk, tensor_numel(c) * (v3 ? (int64_t)dtype_size(c->dtype) : 1)); /* untyped: bytes */
     strbuf_putc(&pk, 't');
     pkl_put(&pk, 5);
     strbuf_putc(&pk, 'Q');
@@ -504,10 +514,15 @@ ptodb_status pt_save(const char *path, const tensor *t, diag_sink *sink)
     pkl_put(&pk, 8);
     strbuf_puts(&pk, ")R");
     pkl_put(&pk, 9);
+    int memo = 10;
+    if (v3) {
+        strbuf_printf(&pk, "ctorch\n%s\n", dtype_torch_name(c->dtype) + 6);
+        pkl_put(&pk, memo++);
+    }
     strbuf_putc(&pk, 't');
-    pkl_put(&pk, 10);
+    pkl_put(&pk, memo++);
     strbuf_putc(&pk, 'R');
-    pkl_put(&pk, 11);
+    pkl_put(&pk, memo);
     strbuf_putc(&pk, '.');
 
     ptodb_status st = PTODB_OK;

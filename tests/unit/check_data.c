@@ -64,8 +64,9 @@ static unsigned char *build_pt(const void *pkl, size_t pkl_len, const char *cons
 
 START_TEST(test_pt_roundtrip_dtypes)
 {
-    static const dtype_id dts[] = {DTYPE_FP32, DTYPE_BF16, DTYPE_FP16, DTYPE_FP64, DTYPE_INT64,
-                                   DTYPE_INT32, DTYPE_INT16, DTYPE_INT8, DTYPE_UINT8, DTYPE_BOOL};
+    static const dtype_id dts[] = {DTYPE_FP32, DTYPE_BF16,  DTYPE_FP16,      DTYPE_FP64,    DTYPE_INT64,
+                                   DTYPE_INT32, DTYPE_INT16, DTYPE_INT8,      DTYPE_UINT8,   DTYPE_BOOL,
+                                   DTYPE_FP8E4M3FN, DTYPE_FP8E5M2, DTYPE_FP8E8M0};
     static const int64_t shapes[][5] = {{2, 3}, {70000}, {2, 1, 3, 2, 2}, {0, 4}};
     static const int nds[] = {2, 1, 5, 2};
     diag_sink sink;
@@ -133,6 +134,64 @@ START_TEST(test_pt_layout_matches_torch)
     ck_assert_uint_eq(e->size, 16384);
     zip_close(&z);
     tensor_unref(t);
+    diag_sink_free(&sink);
+}
+END_TEST
+
+/* torch.save writes float8 tensors as _rebuild_tensor_v3 over an
+ * UntypedStorage of bytes plus the dtype (torch/storage.py _new_dtypes).
+ * The pickle here is that form, built by hand, for a [2, 3] float8_e4m3fn
+ * tensor with a storage offset of 1 and column-major strides; its 7 bytes
+ * hold 1.0, -2.0, 448, NaN, 2^-9, -0.0 and one byte before the view. */
+START_TEST(test_pt_float8_v3)
+{
+    static const unsigned char pkl[] =
+        "\x80\x02\x63torch._utils\n_rebuild_tensor_v3\nq\x00((X\x07\x00\x00\x00storageq\x01"
+        "ctorch.storage\nUntypedStorage\nq\x02X\x01\x00\x00\x00" "0q\x03X\x03\x00\x00\x00" "cpuq\x04K\x07"
+        "tq\x05QK\x01K\x02K\x03\x86q\x06K\x01K\x02\x86q\x07\x89" "ccollections\nOrderedDict\nq\x08)Rq\x09"
+        "ctorch\nfloat8_e4m3fn\nq\x0atq\x0bRq\x0c.";
+    static const unsigned char bytes[7] = {0x11, 0x38, 0xC0, 0x7E, 0x7F, 0x01, 0x80};
+    diag_sink sink;
+    diag_sink_init(&sink, 0);
+    const char *keys[] = {"0"};
+    const void *datas[] = {bytes};
+    size_t sizes[] = {sizeof bytes}, len;
+    unsigned char *zip = build_pt(pkl, sizeof pkl - 1, keys, datas, sizes, 1, &len);
+    pt_file pf;
+    ck_assert_int_eq(pt_load_mem(zip, len, "f.pt", &pf, &sink), PTODB_OK);
+    ck_assert_uint_eq(pf.count, 1);
+    tensor *t = pf.items[0].t;
+    ck_assert_int_eq(t->dtype, DTYPE_FP8E4M3FN);
+    /* element [r][c] is storage byte 1 + r + 2c */
+    ck_assert(tensor_get(t, (int64_t[]){0, 0}) == 1.0);
+    ck_assert(tensor_get(t, (int64_t[]){1, 0}) == -2.0);
+    ck_assert(tensor_get(t, (int64_t[]){0, 1}) == 448.0);
+    ck_assert(isnan(tensor_get(t, (int64_t[]){1, 1})));
+    ck_assert(tensor_get(t, (int64_t[]){0, 2}) == 0x1p-9);
+    double z = tensor_get(t, (int64_t[]){1, 2});
+    ck_assert(z == 0.0 && signbit(z));
+    pt_file_free(&pf);
+    free(zip);
+    /* ptodb writes the same form, and reads back what it wrote */
+    tensor *w = tensor_zeros(DTYPE_FP8E8M0, 1, (int64_t[]){3}, NULL);
+    w->storage->data[0] = 0x7F;
+    w->storage->data[1] = 0xFF;
+    char *p = tmp_path("e8m0.pt");
+    ck_assert_int_eq(pt_save(p, w, &sink), PTODB_OK);
+    FILE *f = fopen(p, "rb");
+    unsigned char file[4096];
+    size_t flen = fread(file, 1, sizeof file, f);
+    fclose(f);
+    ck_assert_ptr_nonnull(memmem(file, flen, "_rebuild_tensor_v3", 18));
+    ck_assert_ptr_nonnull(memmem(file, flen, "ctorch\nfloat8_e8m0fnu\n", 22));
+    tensor *r;
+    ck_assert_int_eq(pt_load_tensor(p, &r, &sink), PTODB_OK);
+    ck_assert_int_eq(r->dtype, DTYPE_FP8E8M0);
+    ck_assert(tensor_get(r, (int64_t[]){0}) == 1.0);
+    ck_assert(isnan(tensor_get(r, (int64_t[]){1})));
+    ck_assert(tensor_get(r, (int64_t[]){2}) == 0x1p-127);
+    tensor_unref(r);
+    tensor_unref(w);
     diag_sink_free(&sink);
 }
 END_TEST
@@ -574,6 +633,7 @@ int main(void)
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, test_pt_roundtrip_dtypes);
     tcase_add_test(tc, test_pt_layout_matches_torch);
+    tcase_add_test(tc, test_pt_float8_v3);
     tcase_add_test(tc, test_pt_dict_shared_storage);
     tcase_add_test(tc, test_pickle_refuses_code);
     tcase_add_test(tc, test_npy_variants);
