@@ -6,20 +6,6 @@
 
 #include "exec/kernel_util.h"
 
-/* The region an ISA op reads or writes: the valid shape when the tile
- * carries one (clipped to the tile), else the whole 2-D tile. */
-static void valid_extent(const tensor *t, int64_t *rows, int64_t *cols)
-{
-    *rows = t->shape[0];
-    *cols = t->shape[1];
-    if (t->valid_ndim == 2) {
-        if (t->valid[0] >= 0 && t->valid[0] < *rows)
-            *rows = t->valid[0];
-        if (t->valid[1] >= 0 && t->valid[1] < *cols)
-            *cols = t->valid[1];
-    }
-}
-
 static int better(const tensor *t, const int64_t *cur, const int64_t *best, int want_max)
 {
     if (dtype_is_float(t->dtype)) {
@@ -53,7 +39,7 @@ static ptodb_status op_arg_reduce(exec_ctx *ctx, const op_args *a, value *out)
         return exec_fail(ctx, PTODB_ERR_RUNTIME, "%s: bool tiles have no ordering in the ISA",
                          kernel_op_name(a));
     int64_t rows, cols;
-    valid_extent(x, &rows, &cols);
+    kernel_valid_2d(x, &rows, &cols);
     if (rows == 0 || cols == 0)
         return exec_fail(ctx, PTODB_ERR_RUNTIME, "%s: the valid region is empty",
                          kernel_op_name(a));
@@ -458,7 +444,7 @@ static ptodb_status op_sort32(exec_ctx *ctx, const op_args *a, value *out)
                          "%s: only fp32 and int32 values are modelled (the fp16 pair layout is not)",
                          kernel_op_name(a));
     int64_t rows, cols;
-    valid_extent(src, &rows, &cols);
+    kernel_valid_2d(src, &rows, &cols);
     int64_t shape[2] = {src->shape[0], 2 * src->shape[1]};
     st = kernel_zeros(ctx, src->dtype, 2, shape, &r);
     if (st != PTODB_OK)
