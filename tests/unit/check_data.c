@@ -196,6 +196,45 @@ START_TEST(test_pt_float8_v3)
 }
 END_TEST
 
+/* float8 in .npy: np.save writes ml_dtypes' float8 arrays as '|V1', which
+ * does not say which float8 it is; a manifest's dtype (the hint) does. */
+START_TEST(test_npy_float8)
+{
+    diag_sink sink;
+    diag_sink_init(&sink, 0);
+    tensor *t = tensor_zeros(DTYPE_FP8E5M2, 2, (int64_t[]){2, 2}, NULL);
+    static const unsigned char codes[4] = {0x3C, 0xFC, 0x7F, 0x01}; /* 1, -inf, NaN, 2^-16 */
+    memcpy(t->storage->data, codes, 4);
+    char *p = tmp_path("f8.npy");
+    ck_assert_int_eq(npy_save(p, t, &sink), PTODB_OK);
+    tensor *r;
+    ck_assert_int_eq(npy_load(p, DTYPE_COUNT, &r, &sink), PTODB_ERR_FORMAT);
+    ck_assert_int_eq(npy_load(p, DTYPE_FP8E5M2, &r, &sink), PTODB_OK);
+    ck_assert_int_eq(r->dtype, DTYPE_FP8E5M2);
+    ck_assert(tensor_get(r, (int64_t[]){0, 0}) == 1.0);
+    ck_assert(isinf(tensor_get(r, (int64_t[]){0, 1})) && tensor_get(r, (int64_t[]){0, 1}) < 0);
+    ck_assert(isnan(tensor_get(r, (int64_t[]){1, 0})));
+    ck_assert(tensor_get(r, (int64_t[]){1, 1}) == 0x1p-16);
+    tensor_unref(r);
+    tensor_unref(t);
+    /* uint8 codes read as E8M0 scales */
+    tensor *u = tensor_zeros(DTYPE_UINT8, 1, (int64_t[]){3}, NULL);
+    u->storage->data[0] = 127;
+    u->storage->data[1] = 130;
+    u->storage->data[2] = 255;
+    ck_assert_int_eq(npy_save(tmp_path("u8.npy"), u, &sink), PTODB_OK);
+    ck_assert_int_eq(npy_load(tmp_path("u8.npy"), DTYPE_FP8E8M0, &r, &sink), PTODB_OK);
+    ck_assert(tensor_get(r, (int64_t[]){0}) == 1.0 && tensor_get(r, (int64_t[]){1}) == 8.0);
+    ck_assert(isnan(tensor_get(r, (int64_t[]){2})));
+    tensor_unref(r);
+    tensor_unref(u);
+    char *text = diag_sink_error_text(&sink);
+    ck_assert_ptr_nonnull(strstr(text, "names no dtype"));
+    free(text);
+    diag_sink_free(&sink);
+}
+END_TEST
+
 /* A pickle for {'x': T(storage '0', offset 2, [2,2], [1,2]), 'y': T(storage
  * '0', offset 0, [3], [1])} with a shared FloatStorage of 6 elements. */
 static const unsigned char shared_pkl[] =
@@ -634,6 +673,7 @@ int main(void)
     tcase_add_test(tc, test_pt_roundtrip_dtypes);
     tcase_add_test(tc, test_pt_layout_matches_torch);
     tcase_add_test(tc, test_pt_float8_v3);
+    tcase_add_test(tc, test_npy_float8);
     tcase_add_test(tc, test_pt_dict_shared_storage);
     tcase_add_test(tc, test_pickle_refuses_code);
     tcase_add_test(tc, test_npy_variants);
