@@ -189,7 +189,10 @@ static ptodb_status op_set_validshape(exec_ctx *ctx, const op_args *a, value *ou
 }
 
 /* get_block_num: REF's model runs one block (its get_block_idx is 0), so
- * the block count is 1; tensor.get_block_idx is tile.get_block_idx's 0. */
+ * the block count is 1; tensor.get_block_idx is tile.get_block_idx's 0.
+ * system.available_cluster_count / available_aiv_count are the launch width
+ * a full-occupancy SPMD kernel is given; in the same one-block model that
+ * width is 1 (docs/ops.md says why not PyPTO's SoC core counts). */
 static ptodb_status op_block_num(exec_ctx *ctx, const op_args *a, value *out)
 {
     (void)ctx;
@@ -896,6 +899,8 @@ void exec_ops_register_isa(op_fn *table)
     table[IR_OP_TENSOR_SET_VALIDSHAPE] = op_set_validshape;
     table[IR_OP_TILE_GET_BLOCK_NUM] = op_block_num;
     table[IR_OP_TENSOR_GET_BLOCK_NUM] = op_block_num;
+    table[IR_OP_SYSTEM_AVAILABLE_AIV_COUNT] = op_block_num;
+    table[IR_OP_SYSTEM_AVAILABLE_CLUSTER_COUNT] = op_block_num;
     table[IR_OP_TENSOR_GET_BLOCK_IDX] = op_block_num;
     table[IR_OP_TILE_GATHER] = op_gather;
     table[IR_OP_TILE_SCATTER] = op_scatter;
