@@ -66,10 +66,9 @@ static int64_t nn_offset(int64_t g, int64_t n, int64_t groups)
 /* 1 when v is an FP8E4M3FN value (NaN included). */
 static int is_e4m3fn(double v)
 {
-    uint8_t b;
-    dtype_store(DTYPE_FP8E4M3FN, &b, 0, v);
-    double back = dtype_load(DTYPE_FP8E4M3FN, &b, 0);
-    return isnan(v) ? isnan(back) : back == v;
+    if (isnan(v))
+        return 1;
+    return (double)dtype_round_fp8(DTYPE_FP8E4M3FN, (float)v) == v;
 }
 
 static ptodb_status need_2d(exec_ctx *ctx, const op_args *a, const tensor *t, const char *what)

@@ -260,6 +260,18 @@ static inline uint8_t dtype_f32_to_fp8e8m0(float f)
     return (uint8_t)exp;
 }
 
+/* f32 -> FP8 -> f32 for one of the three FP8 dtypes: the value an FP8
+ * result holds, as a float (f unchanged for any other dtype). */
+static inline float dtype_round_fp8(dtype_id dt, float f)
+{
+    switch (dt) {
+    case DTYPE_FP8E4M3FN: return dtype_fp8e4m3fn_to_f32(dtype_f32_to_fp8e4m3fn(f));
+    case DTYPE_FP8E5M2: return dtype_fp8e5m2_to_f32(dtype_f32_to_fp8e5m2(f));
+    case DTYPE_FP8E8M0: return dtype_fp8e8m0_to_f32(dtype_f32_to_fp8e8m0(f));
+    default: return f;
+    }
+}
+
 /* ---- float -> integer (semantics.md §1.2) -------------------------------- */
 
 /* x86 cvttss2si/cvttsd2si: truncation when the result fits int32, else
