@@ -204,25 +204,37 @@ static ptodb_status op_matmul_mx(exec_ctx *ctx, const op_args *a, value *out)
         free(s1);
         return st;
     }
-    double *col = xmalloc((size_t)(K ? K : 1) * sizeof *col);
-    for (int64_t j = 0; j < N; j++) {
-        for (int64_t k = 0; k < K; k++)
-            col[k] = tensor_get(R, (int64_t[]){k, j});
-        for (int64_t i = 0; i < M; i++) {
+    /* dense copies: a row-major, b column by column, the scales as values */
+    double *av = xmalloc((size_t)(Mp * Kp) * sizeof *av + 1);
+    double *bv = xmalloc((size_t)(Kp * Np) * sizeof *bv + 1);
+    double *sv0 = xmalloc((size_t)(Mp * groups) * sizeof *sv0 + 1);
+    double *sv1 = xmalloc((size_t)(groups * Np) * sizeof *sv1 + 1);
+    kernel_gather_f64(L, 2, L->shape, av);
+    kernel_gather_f64(R, 2, R->shape, bv);
+    for (int64_t k = 0; k < Mp * groups; k++)
+        sv0[k] = e8m0_value(s0[k]);
+    for (int64_t k = 0; k < groups * Np; k++)
+        sv1[k] = e8m0_value(s1[k]);
+    float *rv = (float *)tensor_data(res);
+    for (int64_t i = 0; i < M; i++) {
+        for (int64_t j = 0; j < N; j++) {
             float sum = 0.0f;
             for (int64_t k = 0; k < K; k++) {
-                double scale = e8m0_value(s0[i * groups + k / MX_GROUP]) * e8m0_value(s1[(k / MX_GROUP) * Np + j]);
-                double prod = tensor_get(L, (int64_t[]){i, k}) * col[k] * scale;
+                double scale = sv0[i * groups + k / MX_GROUP] * sv1[(k / MX_GROUP) * Np + j];
+                double prod = av[i * Kp + k] * bv[k * Np + j] * scale;
                 sum = (float)((double)sum + prod);
             }
             if (acc)
                 sum = (float)tensor_get(extra, (int64_t[]){i, j}) + sum;
             else if (bias)
                 sum = sum + (float)tensor_get(extra, (int64_t[]){0, j});
-            tensor_set(res, (int64_t[]){i, j}, sum);
+            rv[i * Np + j] = sum;
         }
     }
-    free(col);
+    free(av);
+    free(bv);
+    free(sv0);
+    free(sv1);
     free(s0);
     free(s1);
     if (M != Mp || N != Np) {
