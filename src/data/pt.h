@@ -24,6 +24,9 @@ typedef struct pt_file {
     size_t count;
 } pt_file;
 
+/* torch's float4_e2m1fn_x2 tensors (two FP4 E2M1 codes a byte) load as
+ * float32 of the logical shape, last dim doubled (ptodb has no 4-bit
+ * storage; float32 holds every FP4 value exactly). */
 /* Loads every tensor of a .pt file. Errors go to sink ("path: error: ...")
  * and return ERR_IO (cannot read) or ERR_FORMAT (malformed/unsupported). */
 ptodb_status pt_load(const char *path, pt_file *out, diag_sink *sink);

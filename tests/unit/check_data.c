@@ -196,6 +196,42 @@ START_TEST(test_pt_float8_v3)
 }
 END_TEST
 
+/* torch's float4_e2m1fn_x2 (two E2M1 codes a byte, low nibble first, in a
+ * physical shape of half the last dim, as PyPTO's tests pack FP4) loads as
+ * float32 of the logical shape. Bytes 0x10, 0x32, 0x98, 0xF7 hold the codes
+ * 0..3, 8 (-0.0), 9, 7 and 15: 0 0.5 1 1.5 / -0 -0.5 6 -6. */
+START_TEST(test_pt_float4)
+{
+    static const unsigned char pkl[] =
+        "\x80\x02\x63torch._utils\n_rebuild_tensor_v3\nq\x00((X\x07\x00\x00\x00storageq\x01"
+        "ctorch.storage\nUntypedStorage\nq\x02X\x01\x00\x00\x00" "0q\x03X\x03\x00\x00\x00" "cpuq\x04K\x04"
+        "tq\x05QK\x00K\x02K\x02\x86q\x06K\x02K\x01\x86q\x07\x89" "ccollections\nOrderedDict\nq\x08)Rq\x09"
+        "ctorch\nfloat4_e2m1fn_x2\nq\x0atq\x0bRq\x0c.";
+    static const unsigned char bytes[4] = {0x10, 0x32, 0x98, 0xF7};
+    const char *keys[] = {"0"};
+    const void *datas[] = {bytes};
+    size_t sizes[] = {sizeof bytes}, len;
+    unsigned char *zip = build_pt(pkl, sizeof pkl - 1, keys, datas, sizes, 1, &len);
+    diag_sink sink;
+    diag_sink_init(&sink, 0);
+    pt_file pf;
+    ck_assert_int_eq(pt_load_mem(zip, len, "f4.pt", &pf, &sink), PTODB_OK);
+    tensor *t = pf.items[0].t;
+    ck_assert_int_eq(t->dtype, DTYPE_FP32);
+    ck_assert_int_eq(t->ndim, 2);
+    ck_assert_int_eq(t->shape[0], 2);
+    ck_assert_int_eq(t->shape[1], 4);
+    static const double want[8] = {0, 0.5, 1, 1.5, -0.0, -0.5, 6, -6};
+    for (int k = 0; k < 8; k++) {
+        double v = tensor_get_flat(t, k);
+        ck_assert_msg(v == want[k] && signbit(v) == signbit(want[k]), "element %d: %g", k, v);
+    }
+    pt_file_free(&pf);
+    free(zip);
+    diag_sink_free(&sink);
+}
+END_TEST
+
 /* float8 in .npy: np.save writes ml_dtypes' float8 arrays as '|V1', which
  * does not say which float8 it is; a manifest's dtype (the hint) does. */
 START_TEST(test_npy_float8)
@@ -674,6 +710,7 @@ int main(void)
     tcase_add_test(tc, test_pt_layout_matches_torch);
     tcase_add_test(tc, test_pt_float8_v3);
     tcase_add_test(tc, test_npy_float8);
+    tcase_add_test(tc, test_pt_float4);
     tcase_add_test(tc, test_pt_dict_shared_storage);
     tcase_add_test(tc, test_pickle_refuses_code);
     tcase_add_test(tc, test_npy_variants);
