@@ -6,13 +6,14 @@ CLI_TESTS = \
 	tests/cli/ops_documented.sh \
 	tests/cli/forward_compat.sh \
 	tests/cli/ref_cannot_run.sh \
+	tests/cli/matmul_mx.sh \
 	tests/cli/strict_ref.sh \
 	tests/cli/engine_links_without_ui.sh
 TESTS += $(CLI_TESTS)
 EXTRA_DIST += $(CLI_TESTS) tests/cli/lib.sh tests/cli/fixture_lib.sh
 
 TESTS += tests/cli/transcripts.sh tests/cli/rc_trust.sh
-EXTRA_DIST += tests/data/newer
+EXTRA_DIST += tests/data/newer tests/data/matmul_mx tests/data/matmul_mx_fp4
 EXTRA_DIST += tests/cli/transcripts.sh tests/cli/rc_trust.sh tests/transcripts
 
 # The man page's command list is generated from the command table.

@@ -644,6 +644,30 @@ static tensor *fresh_copy(const tensor *t, ptodb_status *st)
     return tensor_clone_status(t, st);
 }
 
+/* The dtype the interpreter holds a data file's dtype in: FP8 data (torch
+ * float8 tensors) as float32, which holds every FP8 value exactly, since
+ * REF's _DTYPE_MAP gives FP8 tiles float32; every other dtype as it is. */
+static dtype_id working_dtype(dtype_id dt)
+{
+    return dt == DTYPE_FP8E4M3FN || dt == DTYPE_FP8E5M2 || dt == DTYPE_FP8E8M0 ? DTYPE_FP32 : dt;
+}
+
+/* fresh_copy, widened to the working dtype. */
+static tensor *working_copy(const tensor *t, ptodb_status *st)
+{
+    tensor *c = fresh_copy(t, st);
+    if (c && working_dtype(c->dtype) != c->dtype) {
+        tensor *w = tensor_cast(c, working_dtype(c->dtype));
+        if (w)
+            tensor_copy_attrs(w, c);
+        else if (st)
+            *st = PTODB_ERR_NOMEM;
+        tensor_unref(c);
+        c = w;
+    }
+    return c;
+}
+
 ptodb_status case_bind(const case_info *c, const case_param *params, size_t n, case_binding *out,
                        diag_sink *sink)
 {
@@ -664,12 +688,12 @@ ptodb_status case_bind(const case_info *c, const case_param *params, size_t n, c
         out[i].golden = gold;
         ptodb_status ast;
         if (in) {
-            out[i].t = fresh_copy(in->t, &ast);
+            out[i].t = working_copy(in->t, &ast);
         } else if (gold) {
-            out[i].t = tensor_zeros(gold->t->dtype, gold->t->ndim, gold->t->shape, &ast);
+            out[i].t = tensor_zeros(working_dtype(gold->t->dtype), gold->t->ndim, gold->t->shape, &ast);
             out[i].zeros = 1;
         } else if (p->is_tensor && p->dir == CASE_PARAM_OUT && static_shape(p)) {
-            out[i].t = tensor_zeros(p->dtype, p->ndim, p->shape, &ast);
+            out[i].t = tensor_zeros(working_dtype(p->dtype), p->ndim, p->shape, &ast);
             out[i].zeros = 1;
         } else {
             strbuf sb = STRBUF_INIT;

@@ -16,7 +16,8 @@ static int is_pl_attr(const ir_expr *e, const char *name)
            strcmp(e->u.attr.name->text, name) == 0;
 }
 
-/* pl.FP32 -> dtype, with REF's float32 fallback for the exotic types. */
+/* pl.FP32 -> dtype, with REF's float32 fallback for the exotic types. The
+ * FP8 dtypes parse as themselves; case_bind holds their data as float32. */
 static dtype_id dtype_of_attr(const ir_expr *e)
 {
     if (!e || e->kind != IR_EXPR_ATTR)
@@ -24,7 +25,7 @@ static dtype_id dtype_of_attr(const ir_expr *e)
     dtype_id dt;
     if (dtype_parse(e->u.attr.name->text, &dt) == 0)
         return dt;
-    return DTYPE_FP32; /* FP8*, FP4, HF4, HF8, INT4, UINT4, TASK_ID (semantics.md §1.1) */
+    return DTYPE_FP32; /* FP4, HF4, HF8, INT4, UINT4, TASK_ID (semantics.md §1.1) */
 }
 
 static void decode_type(const ir_expr *t, case_param *p)

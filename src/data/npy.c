@@ -146,6 +146,7 @@ static int descr_dtype(const char *d, dtype_id *dt, char *order)
         {"i2", DTYPE_INT16}, {"i4", DTYPE_INT32}, {"i8", DTYPE_INT64}, {"u1", DTYPE_UINT8},
         {"u2", DTYPE_UINT16}, {"u4", DTYPE_UINT32}, {"u8", DTYPE_UINT64}, {"b1", DTYPE_BOOL},
         {"V2", DTYPE_BF16},
+        {"V1", DTYPE_COUNT}, /* 1-byte, unnamed: ml_dtypes' float8 types; needs a hint */
     };
     for (size_t i = 0; i < sizeof map / sizeof map[0]; i++) {
         if (strcmp(d + 1, map[i].code) == 0) {
@@ -159,6 +160,14 @@ static int descr_dtype(const char *d, dtype_id *dt, char *order)
 static ptodb_status apply_hint(dtype_id *dt, dtype_id hint, const char *descr, const char *path,
                                diag_sink *sink)
 {
+    int fp8_hint = hint == DTYPE_FP8E4M3FN || hint == DTYPE_FP8E5M2 || hint == DTYPE_FP8E8M0;
+    if (*dt == DTYPE_COUNT && !fp8_hint)
+        NPY_ERR("descr '%s' names no dtype (np.save writes it for ml_dtypes' float8 arrays): give the "
+                "tensor's dtype (fp8e4m3fn, fp8e5m2 or fp8e8m0) in the manifest", descr);
+    if (fp8_hint && (*dt == DTYPE_COUNT || *dt == DTYPE_UINT8 || *dt == DTYPE_INT8)) {
+        *dt = hint; /* the bytes are the float8 codes */
+        return PTODB_OK;
+    }
     if (hint == DTYPE_COUNT || hint == *dt)
         return PTODB_OK;
     int two = dtype_size(*dt) == 2 && dtype_size(hint) == 2 &&
@@ -312,6 +321,9 @@ static const char *npy_descr(dtype_id dt)
     case DTYPE_UINT64: return "<u8";
     case DTYPE_FP16: return "<f2";
     case DTYPE_BF16: return "<V2";
+    case DTYPE_FP8E4M3FN:
+    case DTYPE_FP8E5M2:
+    case DTYPE_FP8E8M0: return "|V1"; /* as np.save writes ml_dtypes' float8 */
     case DTYPE_FP32: return "<f4";
     case DTYPE_FP64: return "<f8";
     default: return NULL;

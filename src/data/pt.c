@@ -27,7 +27,8 @@ static const char *const pt_allowed_globals[] = {
     "torch.float64", "torch.float32", "torch.float16", "torch.bfloat16", "torch.int64",
     "torch.int32", "torch.int16", "torch.int8", "torch.uint8", "torch.uint16", "torch.uint32",
     "torch.uint64", "torch.bool", "torch.float8_e4m3fn", "torch.float8_e5m2",
-    "torch.Float8_e4m3fnStorage", "torch.Float8_e5m2Storage",
+    "torch.float8_e8m0fnu", "torch.float4_e2m1fn_x2", "torch.Float8_e4m3fnStorage",
+    "torch.Float8_e5m2Storage",
     NULL,
 };
 
@@ -40,6 +41,10 @@ static const struct {
     {"torch.LongStorage", DTYPE_INT64},   {"torch.IntStorage", DTYPE_INT32},
     {"torch.ShortStorage", DTYPE_INT16},  {"torch.CharStorage", DTYPE_INT8},
     {"torch.ByteStorage", DTYPE_UINT8},   {"torch.BoolStorage", DTYPE_BOOL},
+    /* torch.save writes float8 as an UntypedStorage plus a dtype
+     * (_rebuild_tensor_v3, torch/storage.py _new_dtypes); these legacy names
+     * are accepted for writers that spell the typed storage out */
+    {"torch.Float8_e4m3fnStorage", DTYPE_FP8E4M3FN}, {"torch.Float8_e5m2Storage", DTYPE_FP8E5M2},
 };
 
 static const struct {
@@ -50,7 +55,8 @@ static const struct {
     {"torch.bfloat16", DTYPE_BF16}, {"torch.int64", DTYPE_INT64}, {"torch.int32", DTYPE_INT32},
     {"torch.int16", DTYPE_INT16},  {"torch.int8", DTYPE_INT8},     {"torch.uint8", DTYPE_UINT8},
     {"torch.uint16", DTYPE_UINT16}, {"torch.uint32", DTYPE_UINT32}, {"torch.uint64", DTYPE_UINT64},
-    {"torch.bool", DTYPE_BOOL},
+    {"torch.bool", DTYPE_BOOL},    {"torch.float8_e4m3fn", DTYPE_FP8E4M3FN},
+    {"torch.float8_e5m2", DTYPE_FP8E5M2}, {"torch.float8_e8m0fnu", DTYPE_FP8E8M0},
 };
 
 /* One storage record, shared by every tensor that names its key. */
@@ -167,6 +173,58 @@ static ptodb_status pt_get_storage(pt_ctx *ctx, const pk_value *pid, dtype_id *d
     return PTODB_OK;
 }
 
+/* E2M1 (OCP MX FP4: sign, 2 exponent bits, 1 mantissa bit, bias 1, no Inf
+ * or NaN): 0, 0.5, 1, 1.5, 2, 3, 4, 6 and their negatives. */
+static float pt_fp4_e2m1_value(unsigned code)
+{
+    static const float mag[8] = {0.0f, 0.5f, 1.0f, 1.5f, 2.0f, 3.0f, 4.0f, 6.0f};
+    float v = mag[code & 7u];
+    return code & 8u ? -v : v;
+}
+
+/* torch's float4_e2m1fn_x2 carries two FP4 codes a byte in a physical shape
+ * whose last dim is half the logical one (low nibble = even element, as
+ * PyPTO's tests pack it). ptodb has no 4-bit storage: the tensor becomes
+ * float32 of the logical shape (PyPTO's: last dim doubled), which holds
+ * every FP4 value exactly and is what REF's _DTYPE_MAP gives FP4. */
+static ptodb_status pt_unpack_fp4(pt_ctx *ctx, tensor **io)
+{
+    tensor *packed = *io;
+    *io = NULL;
+    if (packed->ndim < 1) {
+        tensor_unref(packed);
+        PT_ERR(ctx, "a float4_e2m1fn_x2 tensor needs at least one dimension");
+    }
+    int64_t shape[TENSOR_MAX_DIMS];
+    memcpy(shape, packed->shape, sizeof shape);
+    int last = packed->ndim - 1;
+    if (shape[last] > INT64_MAX / 2) {
+        tensor_unref(packed);
+        PT_ERR(ctx, "float4 tensor shape overflows");
+    }
+    shape[last] *= 2;
+    char why[400];
+    if (tensor_check_limit(DTYPE_FP32, packed->ndim, shape, why, sizeof why) != 0) {
+        tensor_unref(packed);
+        PT_ERR(ctx, "float4 tensor unpacked to float32: %s", why);
+    }
+    tensor *t = tensor_zeros(DTYPE_FP32, packed->ndim, shape, NULL);
+    if (!t) {
+        tensor_unref(packed);
+        PT_ERR(ctx, "no memory to unpack a float4 tensor");
+    }
+    float *dst = (float *)tensor_data(t);
+    int64_t n = tensor_numel(packed);
+    for (int64_t k = 0; k < n; k++) {
+        unsigned byte = (unsigned)tensor_get_flat(packed, k);
+        dst[2 * k] = pt_fp4_e2m1_value(byte & 0xFu);
+        dst[2 * k + 1] = pt_fp4_e2m1_value(byte >> 4);
+    }
+    tensor_unref(packed);
+    *io = t;
+    return PTODB_OK;
+}
+
 /* Turns a _rebuild_tensor_v2/v3 call into a tensor. */
 static ptodb_status pt_build_tensor(pt_ctx *ctx, const pk_value *call, tensor **out)
 {
@@ -179,6 +237,7 @@ static ptodb_status pt_build_tensor(pt_ctx *ctx, const pk_value *call, tensor **
     if (args->count != want && args->count != want + 1)
         PT_ERR(ctx, "%s takes %zu or %zu arguments, got %zu", fn, want, want + 1, args->count);
     dtype_id dt = DTYPE_COUNT;
+    int fp4 = 0; /* float4_e2m1fn_x2: bytes of two codes, unpacked below */
     if (v3) {
         const pk_value *d = args->items[6];
         if (d->kind != PK_GLOBAL)
@@ -186,6 +245,10 @@ static ptodb_status pt_build_tensor(pt_ctx *ctx, const pk_value *call, tensor **
         for (size_t i = 0; i < sizeof pt_torch_dtypes / sizeof pt_torch_dtypes[0]; i++)
             if (strcmp(d->str, pt_torch_dtypes[i].name) == 0)
                 dt = pt_torch_dtypes[i].dt;
+        if (strcmp(d->str, "torch.float4_e2m1fn_x2") == 0) {
+            dt = DTYPE_UINT8;
+            fp4 = 1;
+        }
         if (dt == DTYPE_COUNT)
             PT_ERR(ctx, "unsupported tensor dtype %s", d->str);
     }
@@ -217,7 +280,7 @@ static ptodb_status pt_build_tensor(pt_ctx *ctx, const pk_value *call, tensor **
         PT_ERR(ctx, "tensor of shape %s (offset %lld) reaches past its storage of %zu %s elements", sh,
                (long long)args->items[1]->i, s->nbytes / dtype_size(dt), dtype_name(dt));
     }
-    return PTODB_OK;
+    return fp4 ? pt_unpack_fp4(ctx, out) : PTODB_OK;
 }
 
 static void pt_add_item(pt_file *f, const char *name, tensor *t)
@@ -461,6 +524,11 @@ ptodb_status pt_save(const char *path, const tensor *t, diag_sink *sink)
 {
     diag_loc loc = {path, 0, 0};
     const char *cls = pt_storage_class_of(t->dtype);
+    /* dtypes without a legacy storage class go as torch.save writes them:
+     * an UntypedStorage of bytes plus the dtype (_rebuild_tensor_v3) */
+    int v3 = t->dtype == DTYPE_FP8E4M3FN || t->dtype == DTYPE_FP8E5M2 || t->dtype == DTYPE_FP8E8M0;
+    if (v3)
+        cls = "UntypedStorage"; /* class torch.storage.UntypedStorage */
     if (!cls) {
         diag_report(sink, DIAG_ERROR, loc, NULL, "cannot write %s as .pt: torch has no storage class for it",
                     dtype_name(t->dtype));
@@ -479,18 +547,18 @@ ptodb_status pt_save(const char *path, const tensor *t, diag_sink *sink)
 
     strbuf pk = STRBUF_INIT;
     strbuf_append(&pk, "\x80\x02", 2);
-    strbuf_puts(&pk, "ctorch._utils\n_rebuild_tensor_v2\n");
+    strbuf_puts(&pk, v3 ? "ctorch._utils\n_rebuild_tensor_v3\n" : "ctorch._utils\n_rebuild_tensor_v2\n");
     pkl_put(&pk, 0);
     strbuf_puts(&pk, "((");
     pkl_str(&pk, "storage");
     pkl_put(&pk, 1);
-    strbuf_printf(&pk, "ctorch\n%s\n", cls);
+    strbuf_printf(&pk, "ctorch%s\n%s\n", v3 ? ".storage" : "", cls);
     pkl_put(&pk, 2);
     pkl_str(&pk, "0");
     pkl_put(&pk, 3);
     pkl_str(&pk, "cpu");
     pkl_put(&pk, 4);
-    pkl_int(&pk, tensor_numel(c));
+    pkl_int(&pk, tensor_numel(c) * (v3 ? (int64_t)dtype_size(c->dtype) : 1)); /* untyped: bytes */
     strbuf_putc(&pk, 't');
     pkl_put(&pk, 5);
     strbuf_putc(&pk, 'Q');
@@ -504,10 +572,15 @@ ptodb_status pt_save(const char *path, const tensor *t, diag_sink *sink)
     pkl_put(&pk, 8);
     strbuf_puts(&pk, ")R");
     pkl_put(&pk, 9);
+    int memo = 10;
+    if (v3) {
+        strbuf_printf(&pk, "ctorch\n%s\n", dtype_torch_name(c->dtype) + 6);
+        pkl_put(&pk, memo++);
+    }
     strbuf_putc(&pk, 't');
-    pkl_put(&pk, 10);
+    pkl_put(&pk, memo++);
     strbuf_putc(&pk, 'R');
-    pkl_put(&pk, 11);
+    pkl_put(&pk, memo);
     strbuf_putc(&pk, '.');
 
     ptodb_status st = PTODB_OK;

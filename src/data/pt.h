@@ -24,6 +24,9 @@ typedef struct pt_file {
     size_t count;
 } pt_file;
 
+/* torch's float4_e2m1fn_x2 tensors (two FP4 E2M1 codes a byte) load as
+ * float32 of the logical shape, last dim doubled (ptodb has no 4-bit
+ * storage; float32 holds every FP4 value exactly). */
 /* Loads every tensor of a .pt file. Errors go to sink ("path: error: ...")
  * and return ERR_IO (cannot read) or ERR_FORMAT (malformed/unsupported). */
 ptodb_status pt_load(const char *path, pt_file *out, diag_sink *sink);
@@ -39,9 +42,10 @@ ptodb_status pt_load_mem(const unsigned char *data, size_t size, const char *pat
 
 /* Writes one tensor as torch.save(t, path) would (torch 1.13/2.x layout:
  * _rebuild_tensor_v2, legacy storage class, 64-byte aligned records, Zip64
- * end records). The archive prefix is the file stem, as torch's. Dtypes
- * without a legacy storage class (uint16/32/64) are refused. ERR_IO on
- * write errors. */
+ * end records). The archive prefix is the file stem, as torch's. The FP8
+ * dtypes go as torch 2.x writes them: _rebuild_tensor_v3 over an
+ * UntypedStorage plus the dtype. Other dtypes without a legacy storage class
+ * (uint16/32/64) are refused. ERR_IO on write errors. */
 ptodb_status pt_save(const char *path, const tensor *t, diag_sink *sink);
 
 #endif

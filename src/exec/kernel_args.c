@@ -23,6 +23,9 @@ const char *kernel_torch_type_name(dtype_id dt)
     case DTYPE_BF16: return "BFloat16";
     case DTYPE_FP32: return "Float";
     case DTYPE_FP64: return "Double";
+    case DTYPE_FP8E4M3FN: return "Float8_e4m3fn";
+    case DTYPE_FP8E5M2: return "Float8_e5m2";
+    case DTYPE_FP8E8M0: return "Float8_e8m0fnu";
     default: return "?";
     }
 }

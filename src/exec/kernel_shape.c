@@ -109,3 +109,15 @@ ptodb_status kernel_head_view(exec_ctx *ctx, const tensor *t, int k, const int64
 {
     return window_view(ctx, t, k, NULL, stop, out);
 }
+
+void kernel_valid_2d(const tensor *t, int64_t *rows, int64_t *cols)
+{
+    *rows = t->shape[0];
+    *cols = t->shape[1];
+    if (t->valid_ndim == 2) {
+        if (t->valid[0] >= 0 && t->valid[0] < *rows)
+            *rows = t->valid[0];
+        if (t->valid[1] >= 0 && t->valid[1] < *cols)
+            *cols = t->valid[1];
+    }
+}

@@ -59,6 +59,10 @@ ptodb_status kernel_zeros(exec_ctx *ctx, dtype_id dt, int nd, const int64_t *sha
 /* "[2, 3]" */
 void kernel_fmt_shape(int nd, const int64_t *shape, char *buf, size_t size);
 
+/* The 2-D region an ISA op reads or writes: the tile's valid shape when it
+ * carries one (clipped to the tile), else the whole 2-D tile. */
+void kernel_valid_2d(const tensor *t, int64_t *rows, int64_t *cols);
+
 /* ---- dtypes ------------------------------------------------------------- */
 
 /* torch.promote_types for the dtypes REF stores (bool < ints < floats;

@@ -38,4 +38,5 @@ void exec_ops_init(op_fn *table)
     exec_ops_register_gather_forms(table);
     exec_ops_register_array(table);
     exec_ops_register_prefetch(table);
+    exec_ops_register_matmul_mx(table);
 }

@@ -110,3 +110,10 @@ tests_unit_check_ops_prefetch_SOURCES = tests/unit/check_ops_prefetch.c \
 	tests/unit/exec_ctx_stub.c tests/unit/check_ops_util.h
 tests_unit_check_ops_prefetch_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_ops_prefetch_LDADD = $(OPS_TEST_LDADD)
+
+check_PROGRAMS += tests/unit/check_ops_matmul_mx
+TESTS += tests/unit/check_ops_matmul_mx
+tests_unit_check_ops_matmul_mx_SOURCES = tests/unit/check_ops_matmul_mx.c \
+	tests/unit/exec_ctx_stub.c tests/unit/check_ops_util.h
+tests_unit_check_ops_matmul_mx_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_ops_matmul_mx_LDADD = $(OPS_TEST_LDADD)

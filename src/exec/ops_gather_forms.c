@@ -7,20 +7,6 @@
 
 #include "exec/kernel_util.h"
 
-/* The 2-D region an ISA op reads: the valid shape when the tile carries
- * one (clipped to the tile), else the whole tile. */
-static void valid_2d(const tensor *t, int64_t *rows, int64_t *cols)
-{
-    *rows = t->shape[0];
-    *cols = t->shape[1];
-    if (t->valid_ndim == 2) {
-        if (t->valid[0] >= 0 && t->valid[0] < *rows)
-            *rows = t->valid[0];
-        if (t->valid[1] >= 0 && t->valid[1] < *cols)
-            *cols = t->valid[1];
-    }
-}
-
 static ptodb_status need_2d(exec_ctx *ctx, const op_args *a, const tensor *t, const char *what)
 {
     if (t->ndim == 2)
@@ -79,7 +65,7 @@ static ptodb_status op_gatherb(exec_ctx *ctx, const op_args *a, value *out)
     size_t es = dtype_size(dt);
     int64_t per_block = (int64_t)(GATHERB_BLOCK / es);
     int64_t vr, vc;
-    valid_2d(off, &vr, &vc);
+    kernel_valid_2d(off, &vr, &vc);
     int64_t shape[2] = {off->shape[0], off->shape[1] * per_block};
     st = kernel_zeros(ctx, dt, 2, shape, &r);
     if (st != PTODB_OK)
@@ -193,7 +179,7 @@ static ptodb_status op_gather_compare(exec_ctx *ctx, const op_args *a, value *ou
         return exec_fail(ctx, PTODB_ERR_RUNTIME, "%s: count_dtype must be INT32 or UINT32",
                          kernel_op_name(a));
     int64_t rows, cols;
-    valid_2d(src, &rows, &cols);
+    kernel_valid_2d(src, &rows, &cols);
     int64_t dshape[2] = {src->shape[0], out_cols}, cshape[2] = {1, src->shape[0]};
     st = kernel_zeros(ctx, DTYPE_INT32, 2, dshape, &dst);
     if (st == PTODB_OK)

@@ -6,20 +6,6 @@
 
 #include "exec/kernel_util.h"
 
-/* The region an ISA op reads or writes: the valid shape when the tile
- * carries one (clipped to the tile), else the whole 2-D tile. */
-static void valid_extent(const tensor *t, int64_t *rows, int64_t *cols)
-{
-    *rows = t->shape[0];
-    *cols = t->shape[1];
-    if (t->valid_ndim == 2) {
-        if (t->valid[0] >= 0 && t->valid[0] < *rows)
-            *rows = t->valid[0];
-        if (t->valid[1] >= 0 && t->valid[1] < *cols)
-            *cols = t->valid[1];
-    }
-}
-
 static int better(const tensor *t, const int64_t *cur, const int64_t *best, int want_max)
 {
     if (dtype_is_float(t->dtype)) {
@@ -53,7 +39,7 @@ static ptodb_status op_arg_reduce(exec_ctx *ctx, const op_args *a, value *out)
         return exec_fail(ctx, PTODB_ERR_RUNTIME, "%s: bool tiles have no ordering in the ISA",
                          kernel_op_name(a));
     int64_t rows, cols;
-    valid_extent(x, &rows, &cols);
+    kernel_valid_2d(x, &rows, &cols);
     if (rows == 0 || cols == 0)
         return exec_fail(ctx, PTODB_ERR_RUNTIME, "%s: the valid region is empty",
                          kernel_op_name(a));
@@ -203,7 +189,10 @@ static ptodb_status op_set_validshape(exec_ctx *ctx, const op_args *a, value *ou
 }
 
 /* get_block_num: REF's model runs one block (its get_block_idx is 0), so
- * the block count is 1; tensor.get_block_idx is tile.get_block_idx's 0. */
+ * the block count is 1; tensor.get_block_idx is tile.get_block_idx's 0.
+ * system.available_cluster_count / available_aiv_count are the launch width
+ * a full-occupancy SPMD kernel is given; in the same one-block model that
+ * width is 1 (docs/ops.md says why not PyPTO's SoC core counts). */
 static ptodb_status op_block_num(exec_ctx *ctx, const op_args *a, value *out)
 {
     (void)ctx;
@@ -458,7 +447,7 @@ static ptodb_status op_sort32(exec_ctx *ctx, const op_args *a, value *out)
                          "%s: only fp32 and int32 values are modelled (the fp16 pair layout is not)",
                          kernel_op_name(a));
     int64_t rows, cols;
-    valid_extent(src, &rows, &cols);
+    kernel_valid_2d(src, &rows, &cols);
     int64_t shape[2] = {src->shape[0], 2 * src->shape[1]};
     st = kernel_zeros(ctx, src->dtype, 2, shape, &r);
     if (st != PTODB_OK)
@@ -910,6 +899,8 @@ void exec_ops_register_isa(op_fn *table)
     table[IR_OP_TENSOR_SET_VALIDSHAPE] = op_set_validshape;
     table[IR_OP_TILE_GET_BLOCK_NUM] = op_block_num;
     table[IR_OP_TENSOR_GET_BLOCK_NUM] = op_block_num;
+    table[IR_OP_SYSTEM_AVAILABLE_AIV_COUNT] = op_block_num;
+    table[IR_OP_SYSTEM_AVAILABLE_CLUSTER_COUNT] = op_block_num;
     table[IR_OP_TENSOR_GET_BLOCK_IDX] = op_block_num;
     table[IR_OP_TILE_GATHER] = op_gather;
     table[IR_OP_TILE_SCATTER] = op_scatter;

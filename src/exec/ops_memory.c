@@ -76,7 +76,10 @@ static ptodb_status op_full(exec_ctx *ctx, const op_args *a, value *out)
 /* torch.zeros(a0, dtype=float32) with a0 the memory space's integer: a
  * placeholder whose result is an unchecked Ptr. The numbering follows
  * PyPTO's MemorySpace order as far as we know it (DDR 0, Vec 1, Mat 2,
- * Left 3, Right 4, Acc 5, Bias 6); nothing reads the contents. */
+ * Left 3, Right 4, Acc 5, Bias 6); nothing reads the contents.
+ * tensor.alloc is the same registration for DDR ("Declare DDR memory
+ * allocation, returning a Ptr", tensor_ops/memory.cpp): REF has no handler
+ * for it, and ptodb gives it tile.alloc's, i.e. an empty placeholder. */
 static ptodb_status op_alloc(exec_ctx *ctx, const op_args *a, value *out)
 {
     const value *m;
@@ -369,6 +372,7 @@ void exec_ops_register_memory(op_fn *table)
     table[IR_OP_TENSOR_FULL] = op_full;
     table[IR_OP_TILE_FULL] = op_full;
     table[IR_OP_TILE_ALLOC] = op_alloc;
+    table[IR_OP_TENSOR_ALLOC] = op_alloc;
     table[IR_OP_TILE_LOAD] = op_load;
     table[IR_OP_TILE_STORE] = op_store;
     table[IR_OP_TILE_MOVE] = op_move;

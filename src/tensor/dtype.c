@@ -110,6 +110,9 @@ dtype_id dtype_torch_storage(dtype_id dt)
     case DTYPE_UINT16: return DTYPE_INT32;
     case DTYPE_UINT32: return DTYPE_INT64;
     case DTYPE_UINT64: return DTYPE_INT64;
+    case DTYPE_FP8E4M3FN:
+    case DTYPE_FP8E5M2:
+    case DTYPE_FP8E8M0: return DTYPE_FP32;
     default: return dt;
     }
 }

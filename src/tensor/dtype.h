@@ -7,11 +7,15 @@
  * conversion. They are static inline because the interpreter calls them
  * once per element.
  *
- * PyPTO dtypes that REF stores as float32 (FP8*, FP4, HF4, HF8, INT4, UINT4,
+ * PyPTO dtypes that REF stores as float32 (FP4, HF4, HF8, INT4, UINT4,
  * TASK_ID) have no entry here: map them to DTYPE_FP32 as REF's _DTYPE_MAP
  * does. REF stores UINT16 as int32 and UINT32 as int64 too; the uint entries
  * below exist for data files (.npy '<u2', manifests), and the interpreter
- * decides which dtype a tile gets. */
+ * decides which dtype a tile gets. The three FP8 entries exist for data
+ * files too (torch's float8_e4m3fn, float8_e5m2 and float8_e8m0fnu tensors
+ * in a .pt); REF's _DTYPE_MAP holds FP8 tiles as float32, so
+ * dtype_torch_storage maps them to DTYPE_FP32, which holds every FP8 value
+ * exactly. */
 #ifndef PTODB_TENSOR_DTYPE_H
 #define PTODB_TENSOR_DTYPE_H
 
@@ -38,7 +42,10 @@ typedef enum { DTYPE_KIND_BOOL, DTYPE_KIND_SINT, DTYPE_KIND_UINT, DTYPE_KIND_FLO
     X(FP16, "pl.FP16", "fp16", "torch.float16", 2, DTYPE_KIND_FLOAT, "fp16")              \
     X(BF16, "pl.BF16", "bfloat16", "torch.bfloat16", 2, DTYPE_KIND_FLOAT, "bf16")         \
     X(FP32, "pl.FP32", "fp32", "torch.float32", 4, DTYPE_KIND_FLOAT, "fp32")              \
-    X(FP64, "pl.FP64", "fp64", "torch.float64", 8, DTYPE_KIND_FLOAT, "fp64")
+    X(FP64, "pl.FP64", "fp64", "torch.float64", 8, DTYPE_KIND_FLOAT, "fp64")              \
+    X(FP8E4M3FN, "pl.FP8E4M3FN", "fp8e4m3fn", "torch.float8_e4m3fn", 1, DTYPE_KIND_FLOAT, "fp8e4m3fn") \
+    X(FP8E5M2, "pl.FP8E5M2", "fp8e5m2", "torch.float8_e5m2", 1, DTYPE_KIND_FLOAT, "fp8e5m2")           \
+    X(FP8E8M0, "pl.FP8E8M0", "fp8e8m0", "torch.float8_e8m0fnu", 1, DTYPE_KIND_FLOAT, "fp8e8m0")
 
 typedef enum {
 #define PTODB_DTYPE_ENUM(id, pl, ir, torch, size, kind, short_name) DTYPE_##id,
@@ -64,7 +71,8 @@ int dtype_is_int(dtype_id dt); /* signed or unsigned integer, INDEX included; no
 int dtype_parse(const char *name, dtype_id *out);
 
 /* The dtype torch stores an IR dtype in (semantics.md §1.1): INDEX -> INT64,
- * UINT16 -> INT32, UINT32 -> INT64, UINT64 -> INT64, others unchanged. */
+ * UINT16 -> INT32, UINT32 -> INT64, UINT64 -> INT64, the FP8 dtypes -> FP32
+ * (REF's _DTYPE_MAP), others unchanged. */
 dtype_id dtype_torch_storage(dtype_id dt);
 
 /* ---- bit helpers -------------------------------------------------------- */
@@ -164,6 +172,106 @@ static inline float dtype_round_f16(float f)
     return dtype_f16_to_f32(dtype_f32_to_f16(f));
 }
 
+/* ---- 8-bit floats (torch's c10 Float8_e4m3fn / Float8_e5m2 / Float8_e8m0fnu) --
+ *
+ * Widening is exact. Narrowing follows c10's fp8*_from_fp32_value bit for
+ * bit (what torch's .to(torch.float8_*) computes on CPU): round to nearest,
+ * ties to even, subnormals included, and no saturation:
+ *   e4m3fn (bias 7, no Inf, NaN = S.1111.111): |x| >= 480 (Inf included)
+ *          and NaN give 0x7F with the sign; 464 < |x| < 480 rounds to it too;
+ *          the largest finite value is 448 (0x7E).
+ *   e5m2   (bias 15, IEEE-like): |x| >= 65536 gives Inf (0x7C), NaN 0x7F,
+ *          both with the sign; 61440 <= |x| rounds to Inf.
+ *   e8m0   (OCP MX scale: 8 exponent bits, bias 127, no sign, no zero, 0xFF
+ *          = NaN): the value 2^(code - 127), code 0 = 2^-127. From a float
+ *          the sign is dropped, NaN/Inf give 0xFF, and the exponent rounds
+ *          up when the mantissa is above 1.5 or exactly 1.5 with a normal
+ *          input (c10's guard/round/sticky rule); 0.0 gives 0x00. */
+
+static inline float dtype_fp8e4m3fn_to_f32(uint8_t b)
+{
+    uint32_t sign = (uint32_t)(b & 0x80u) << 24;
+    uint32_t exp = (b >> 3) & 0xFu, man = b & 7u;
+    if (exp == 0xF && man == 7)
+        return dtype_f32_from_bits(sign | 0x7FC00000u);
+    if (exp != 0)
+        return dtype_f32_from_bits(sign | ((exp + 120u) << 23) | (man << 20));
+    float v = (float)man * 0x1p-9f; /* subnormal: man * 2^-9, exact */
+    return sign ? -v : v;
+}
+
+static inline float dtype_fp8e5m2_to_f32(uint8_t b)
+{
+    return dtype_f16_to_f32((uint16_t)((uint16_t)b << 8));
+}
+
+static inline float dtype_fp8e8m0_to_f32(uint8_t b)
+{
+    if (b == 0xFF)
+        return dtype_f32_from_bits(0x7FC00000u);
+    if (b == 0)
+        return dtype_f32_from_bits(0x00400000u); /* 2^-127, a float32 subnormal */
+    return dtype_f32_from_bits((uint32_t)b << 23);
+}
+
+/* The shared narrowing of e4m3fn and e5m2: man_bits 3 or 2, bias 7 or 15. */
+static inline uint8_t dtype_f32_to_fp8_ieee(float f, uint32_t man_bits, uint32_t bias, uint32_t limit_bits,
+                                            uint8_t overflow)
+{
+    uint32_t u = dtype_f32_bits(f);
+    uint8_t sign = (uint8_t)((u >> 24) & 0x80u);
+    uint32_t a = u & 0x7FFFFFFFu;
+    if (a > 0x7F800000u)
+        return (uint8_t)(sign | 0x7Fu);
+    if (a >= limit_bits)
+        return (uint8_t)(sign | overflow);
+    uint32_t shift = 23u - man_bits;
+    if (a < ((128u - bias) << 23)) {
+        /* below the smallest normal: adding 2^(shift + 1 + 127 - bias - 127)
+         * lets the FPU round the subnormal units to nearest even */
+        uint32_t magic = (127u - bias + shift + 1u) << 23;
+        float sum = dtype_f32_from_bits(a) + dtype_f32_from_bits(magic);
+        return (uint8_t)(sign | (uint8_t)(dtype_f32_bits(sum) - magic));
+    }
+    uint32_t odd = (a >> shift) & 1u;
+    a += (uint32_t)(((int32_t)bias - 127) * (1 << 23)) + ((1u << (shift - 1u)) - 1u) + odd;
+    return (uint8_t)(sign | (uint8_t)(a >> shift));
+}
+
+static inline uint8_t dtype_f32_to_fp8e4m3fn(float f)
+{
+    return dtype_f32_to_fp8_ieee(f, 3, 7, 0x43F00000u /* 480 */, 0x7F);
+}
+
+static inline uint8_t dtype_f32_to_fp8e5m2(float f)
+{
+    return dtype_f32_to_fp8_ieee(f, 2, 15, 0x47800000u /* 65536 */, 0x7C);
+}
+
+static inline uint8_t dtype_f32_to_fp8e8m0(float f)
+{
+    uint32_t u = dtype_f32_bits(f);
+    uint32_t exp = (u >> 23) & 0xFFu;
+    if (exp == 0xFF)
+        return 0xFF;
+    int guard = (u & 0x400000u) != 0, rest = (u & 0x3FFFFFu) != 0, lsb = exp > 0;
+    if (guard && (rest || lsb))
+        exp++;
+    return (uint8_t)exp;
+}
+
+/* f32 -> FP8 -> f32 for one of the three FP8 dtypes: the value an FP8
+ * result holds, as a float (f unchanged for any other dtype). */
+static inline float dtype_round_fp8(dtype_id dt, float f)
+{
+    switch (dt) {
+    case DTYPE_FP8E4M3FN: return dtype_fp8e4m3fn_to_f32(dtype_f32_to_fp8e4m3fn(f));
+    case DTYPE_FP8E5M2: return dtype_fp8e5m2_to_f32(dtype_f32_to_fp8e5m2(f));
+    case DTYPE_FP8E8M0: return dtype_fp8e8m0_to_f32(dtype_f32_to_fp8e8m0(f));
+    default: return f;
+    }
+}
+
 /* ---- float -> integer (semantics.md §1.2) -------------------------------- */
 
 /* x86 cvttss2si/cvttsd2si: truncation when the result fits int32, else
@@ -206,6 +314,9 @@ static inline double dtype_load(dtype_id dt, const void *base, size_t i)
     case DTYPE_BF16: { uint16_t v; memcpy(&v, p + 2 * i, 2); return dtype_bf16_to_f32(v); }
     case DTYPE_FP32: { float v; memcpy(&v, p + 4 * i, 4); return v; }
     case DTYPE_FP64: { double v; memcpy(&v, p + 8 * i, 8); return v; }
+    case DTYPE_FP8E4M3FN: return dtype_fp8e4m3fn_to_f32(p[i]);
+    case DTYPE_FP8E5M2: return dtype_fp8e5m2_to_f32(p[i]);
+    case DTYPE_FP8E8M0: return dtype_fp8e8m0_to_f32(p[i]);
     default: return 0.0;
     }
 }
@@ -222,7 +333,10 @@ static inline int64_t dtype_load_i64(dtype_id dt, const void *base, size_t i)
     case DTYPE_FP16:
     case DTYPE_BF16:
     case DTYPE_FP32:
-    case DTYPE_FP64: return dtype_trunc_i64(dtype_load(dt, base, i));
+    case DTYPE_FP64:
+    case DTYPE_FP8E4M3FN:
+    case DTYPE_FP8E5M2:
+    case DTYPE_FP8E8M0: return dtype_trunc_i64(dtype_load(dt, base, i));
     default: return (int64_t)dtype_load(dt, base, i);
     }
 }
@@ -249,6 +363,9 @@ static inline void dtype_store(dtype_id dt, void *base, size_t i, double v)
     case DTYPE_BF16: { uint16_t w = dtype_f32_to_bf16((float)v); memcpy(p + 2 * i, &w, 2); break; }
     case DTYPE_FP32: { float w = (float)v; memcpy(p + 4 * i, &w, 4); break; }
     case DTYPE_FP64: memcpy(p + 8 * i, &v, 8); break;
+    case DTYPE_FP8E4M3FN: p[i] = dtype_f32_to_fp8e4m3fn((float)v); break;
+    case DTYPE_FP8E5M2: p[i] = dtype_f32_to_fp8e5m2((float)v); break;
+    case DTYPE_FP8E8M0: p[i] = dtype_f32_to_fp8e8m0((float)v); break;
     default: break;
     }
 }
@@ -274,6 +391,9 @@ static inline void dtype_store_i64(dtype_id dt, void *base, size_t i, int64_t v)
     case DTYPE_BF16: { uint16_t w = dtype_f32_to_bf16((float)v); memcpy(p + 2 * i, &w, 2); break; }
     case DTYPE_FP32: { float w = (float)v; memcpy(p + 4 * i, &w, 4); break; }
     case DTYPE_FP64: { double w = (double)v; memcpy(p + 8 * i, &w, 8); break; }
+    case DTYPE_FP8E4M3FN: p[i] = dtype_f32_to_fp8e4m3fn((float)v); break;
+    case DTYPE_FP8E5M2: p[i] = dtype_f32_to_fp8e5m2((float)v); break;
+    case DTYPE_FP8E8M0: p[i] = dtype_f32_to_fp8e8m0((float)v); break;
     default: break;
     }
 }

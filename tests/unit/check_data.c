@@ -64,8 +64,9 @@ static unsigned char *build_pt(const void *pkl, size_t pkl_len, const char *cons
 
 START_TEST(test_pt_roundtrip_dtypes)
 {
-    static const dtype_id dts[] = {DTYPE_FP32, DTYPE_BF16, DTYPE_FP16, DTYPE_FP64, DTYPE_INT64,
-                                   DTYPE_INT32, DTYPE_INT16, DTYPE_INT8, DTYPE_UINT8, DTYPE_BOOL};
+    static const dtype_id dts[] = {DTYPE_FP32, DTYPE_BF16,  DTYPE_FP16,      DTYPE_FP64,    DTYPE_INT64,
+                                   DTYPE_INT32, DTYPE_INT16, DTYPE_INT8,      DTYPE_UINT8,   DTYPE_BOOL,
+                                   DTYPE_FP8E4M3FN, DTYPE_FP8E5M2, DTYPE_FP8E8M0};
     static const int64_t shapes[][5] = {{2, 3}, {70000}, {2, 1, 3, 2, 2}, {0, 4}};
     static const int nds[] = {2, 1, 5, 2};
     diag_sink sink;
@@ -133,6 +134,139 @@ START_TEST(test_pt_layout_matches_torch)
     ck_assert_uint_eq(e->size, 16384);
     zip_close(&z);
     tensor_unref(t);
+    diag_sink_free(&sink);
+}
+END_TEST
+
+/* torch.save writes float8 tensors as _rebuild_tensor_v3 over an
+ * UntypedStorage of bytes plus the dtype (torch/storage.py _new_dtypes).
+ * The pickle here is that form, built by hand, for a [2, 3] float8_e4m3fn
+ * tensor with a storage offset of 1 and column-major strides; its 7 bytes
+ * hold 1.0, -2.0, 448, NaN, 2^-9, -0.0 and one byte before the view. */
+START_TEST(test_pt_float8_v3)
+{
+    static const unsigned char pkl[] =
+        "\x80\x02\x63torch._utils\n_rebuild_tensor_v3\nq\x00((X\x07\x00\x00\x00storageq\x01"
+        "ctorch.storage\nUntypedStorage\nq\x02X\x01\x00\x00\x00" "0q\x03X\x03\x00\x00\x00" "cpuq\x04K\x07"
+        "tq\x05QK\x01K\x02K\x03\x86q\x06K\x01K\x02\x86q\x07\x89" "ccollections\nOrderedDict\nq\x08)Rq\x09"
+        "ctorch\nfloat8_e4m3fn\nq\x0atq\x0bRq\x0c.";
+    static const unsigned char bytes[7] = {0x11, 0x38, 0xC0, 0x7E, 0x7F, 0x01, 0x80};
+    diag_sink sink;
+    diag_sink_init(&sink, 0);
+    const char *keys[] = {"0"};
+    const void *datas[] = {bytes};
+    size_t sizes[] = {sizeof bytes}, len;
+    unsigned char *zip = build_pt(pkl, sizeof pkl - 1, keys, datas, sizes, 1, &len);
+    pt_file pf;
+    ck_assert_int_eq(pt_load_mem(zip, len, "f.pt", &pf, &sink), PTODB_OK);
+    ck_assert_uint_eq(pf.count, 1);
+    tensor *t = pf.items[0].t;
+    ck_assert_int_eq(t->dtype, DTYPE_FP8E4M3FN);
+    /* element [r][c] is storage byte 1 + r + 2c */
+    ck_assert(tensor_get(t, (int64_t[]){0, 0}) == 1.0);
+    ck_assert(tensor_get(t, (int64_t[]){1, 0}) == -2.0);
+    ck_assert(tensor_get(t, (int64_t[]){0, 1}) == 448.0);
+    ck_assert(isnan(tensor_get(t, (int64_t[]){1, 1})));
+    ck_assert(tensor_get(t, (int64_t[]){0, 2}) == 0x1p-9);
+    double z = tensor_get(t, (int64_t[]){1, 2});
+    ck_assert(z == 0.0 && signbit(z));
+    pt_file_free(&pf);
+    free(zip);
+    /* ptodb writes the same form, and reads back what it wrote */
+    tensor *w = tensor_zeros(DTYPE_FP8E8M0, 1, (int64_t[]){3}, NULL);
+    w->storage->data[0] = 0x7F;
+    w->storage->data[1] = 0xFF;
+    char *p = tmp_path("e8m0.pt");
+    ck_assert_int_eq(pt_save(p, w, &sink), PTODB_OK);
+    FILE *f = fopen(p, "rb");
+    unsigned char file[4096];
+    size_t flen = fread(file, 1, sizeof file, f);
+    fclose(f);
+    ck_assert_ptr_nonnull(memmem(file, flen, "_rebuild_tensor_v3", 18));
+    ck_assert_ptr_nonnull(memmem(file, flen, "ctorch\nfloat8_e8m0fnu\n", 22));
+    tensor *r;
+    ck_assert_int_eq(pt_load_tensor(p, &r, &sink), PTODB_OK);
+    ck_assert_int_eq(r->dtype, DTYPE_FP8E8M0);
+    ck_assert(tensor_get(r, (int64_t[]){0}) == 1.0);
+    ck_assert(isnan(tensor_get(r, (int64_t[]){1})));
+    ck_assert(tensor_get(r, (int64_t[]){2}) == 0x1p-127);
+    tensor_unref(r);
+    tensor_unref(w);
+    diag_sink_free(&sink);
+}
+END_TEST
+
+/* torch's float4_e2m1fn_x2 (two E2M1 codes a byte, low nibble first, in a
+ * physical shape of half the last dim, as PyPTO's tests pack FP4) loads as
+ * float32 of the logical shape. Bytes 0x10, 0x32, 0x98, 0xF7 hold the codes
+ * 0..3, 8 (-0.0), 9, 7 and 15: 0 0.5 1 1.5 / -0 -0.5 6 -6. */
+START_TEST(test_pt_float4)
+{
+    static const unsigned char pkl[] =
+        "\x80\x02\x63torch._utils\n_rebuild_tensor_v3\nq\x00((X\x07\x00\x00\x00storageq\x01"
+        "ctorch.storage\nUntypedStorage\nq\x02X\x01\x00\x00\x00" "0q\x03X\x03\x00\x00\x00" "cpuq\x04K\x04"
+        "tq\x05QK\x00K\x02K\x02\x86q\x06K\x02K\x01\x86q\x07\x89" "ccollections\nOrderedDict\nq\x08)Rq\x09"
+        "ctorch\nfloat4_e2m1fn_x2\nq\x0atq\x0bRq\x0c.";
+    static const unsigned char bytes[4] = {0x10, 0x32, 0x98, 0xF7};
+    const char *keys[] = {"0"};
+    const void *datas[] = {bytes};
+    size_t sizes[] = {sizeof bytes}, len;
+    unsigned char *zip = build_pt(pkl, sizeof pkl - 1, keys, datas, sizes, 1, &len);
+    diag_sink sink;
+    diag_sink_init(&sink, 0);
+    pt_file pf;
+    ck_assert_int_eq(pt_load_mem(zip, len, "f4.pt", &pf, &sink), PTODB_OK);
+    tensor *t = pf.items[0].t;
+    ck_assert_int_eq(t->dtype, DTYPE_FP32);
+    ck_assert_int_eq(t->ndim, 2);
+    ck_assert_int_eq(t->shape[0], 2);
+    ck_assert_int_eq(t->shape[1], 4);
+    static const double want[8] = {0, 0.5, 1, 1.5, -0.0, -0.5, 6, -6};
+    for (int k = 0; k < 8; k++) {
+        double v = tensor_get_flat(t, k);
+        ck_assert_msg(v == want[k] && signbit(v) == signbit(want[k]), "element %d: %g", k, v);
+    }
+    pt_file_free(&pf);
+    free(zip);
+    diag_sink_free(&sink);
+}
+END_TEST
+
+/* float8 in .npy: np.save writes ml_dtypes' float8 arrays as '|V1', which
+ * does not say which float8 it is; a manifest's dtype (the hint) does. */
+START_TEST(test_npy_float8)
+{
+    diag_sink sink;
+    diag_sink_init(&sink, 0);
+    tensor *t = tensor_zeros(DTYPE_FP8E5M2, 2, (int64_t[]){2, 2}, NULL);
+    static const unsigned char codes[4] = {0x3C, 0xFC, 0x7F, 0x01}; /* 1, -inf, NaN, 2^-16 */
+    memcpy(t->storage->data, codes, 4);
+    char *p = tmp_path("f8.npy");
+    ck_assert_int_eq(npy_save(p, t, &sink), PTODB_OK);
+    tensor *r;
+    ck_assert_int_eq(npy_load(p, DTYPE_COUNT, &r, &sink), PTODB_ERR_FORMAT);
+    ck_assert_int_eq(npy_load(p, DTYPE_FP8E5M2, &r, &sink), PTODB_OK);
+    ck_assert_int_eq(r->dtype, DTYPE_FP8E5M2);
+    ck_assert(tensor_get(r, (int64_t[]){0, 0}) == 1.0);
+    ck_assert(isinf(tensor_get(r, (int64_t[]){0, 1})) && tensor_get(r, (int64_t[]){0, 1}) < 0);
+    ck_assert(isnan(tensor_get(r, (int64_t[]){1, 0})));
+    ck_assert(tensor_get(r, (int64_t[]){1, 1}) == 0x1p-16);
+    tensor_unref(r);
+    tensor_unref(t);
+    /* uint8 codes read as E8M0 scales */
+    tensor *u = tensor_zeros(DTYPE_UINT8, 1, (int64_t[]){3}, NULL);
+    u->storage->data[0] = 127;
+    u->storage->data[1] = 130;
+    u->storage->data[2] = 255;
+    ck_assert_int_eq(npy_save(tmp_path("u8.npy"), u, &sink), PTODB_OK);
+    ck_assert_int_eq(npy_load(tmp_path("u8.npy"), DTYPE_FP8E8M0, &r, &sink), PTODB_OK);
+    ck_assert(tensor_get(r, (int64_t[]){0}) == 1.0 && tensor_get(r, (int64_t[]){1}) == 8.0);
+    ck_assert(isnan(tensor_get(r, (int64_t[]){2})));
+    tensor_unref(r);
+    tensor_unref(u);
+    char *text = diag_sink_error_text(&sink);
+    ck_assert_ptr_nonnull(strstr(text, "names no dtype"));
+    free(text);
     diag_sink_free(&sink);
 }
 END_TEST
@@ -574,6 +708,9 @@ int main(void)
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, test_pt_roundtrip_dtypes);
     tcase_add_test(tc, test_pt_layout_matches_torch);
+    tcase_add_test(tc, test_pt_float8_v3);
+    tcase_add_test(tc, test_npy_float8);
+    tcase_add_test(tc, test_pt_float4);
     tcase_add_test(tc, test_pt_dict_shared_storage);
     tcase_add_test(tc, test_pickle_refuses_code);
     tcase_add_test(tc, test_npy_variants);

@@ -557,6 +557,173 @@ START_TEST(test_bulk_convert)
 }
 END_TEST
 
+/* ---- FP8 ------------------------------------------------------------------ */
+
+/* The value of an 8-bit float pattern from its definition, independently of
+ * dtype.h: sign, exponent bits, mantissa bits, bias; NaN/Inf per format. */
+static double fp8_reference_value(dtype_id dt, unsigned b)
+{
+    if (dt == DTYPE_FP8E8M0)
+        return b == 0xFF ? NAN : ldexp(1.0, (int)b - 127);
+    int man_bits = dt == DTYPE_FP8E4M3FN ? 3 : 2, bias = dt == DTYPE_FP8E4M3FN ? 7 : 15;
+    int exp_max = dt == DTYPE_FP8E4M3FN ? 15 : 31;
+    int sign = (b >> 7) & 1, e = (int)((b & 0x7F) >> man_bits), m = (int)(b & ((1u << man_bits) - 1));
+    double v;
+    if (dt == DTYPE_FP8E4M3FN && e == exp_max && m == 7)
+        return NAN;
+    if (dt == DTYPE_FP8E5M2 && e == exp_max)
+        v = m == 0 ? INFINITY : NAN;
+    else if (e == 0)
+        v = ldexp((double)m, 1 - bias - man_bits);
+    else
+        v = ldexp(1.0 + (double)m / (1 << man_bits), e - bias);
+    return sign ? -v : v;
+}
+
+START_TEST(test_fp8_all_patterns_decode)
+{
+    static const dtype_id dts[] = {DTYPE_FP8E4M3FN, DTYPE_FP8E5M2, DTYPE_FP8E8M0};
+    for (size_t k = 0; k < 3; k++) {
+        for (unsigned b = 0; b < 256; b++) {
+            uint8_t byte = (uint8_t)b;
+            double got = dtype_load(dts[k], &byte, 0), want = fp8_reference_value(dts[k], b);
+            if (isnan(want)) {
+                ck_assert_msg(isnan(got), "%s 0x%02X: want NaN, got %g", dtype_name(dts[k]), b, got);
+                continue;
+            }
+            ck_assert_msg(got == want && signbit(got) == signbit(want), "%s 0x%02X: want %a, got %a",
+                          dtype_name(dts[k]), b, want, got);
+        }
+    }
+    /* -0.0 keeps its sign; the E8M0 code 0 is 2^-127, not zero */
+    uint8_t b = 0x80;
+    ck_assert(signbit(dtype_load(DTYPE_FP8E4M3FN, &b, 0)) && dtype_load(DTYPE_FP8E4M3FN, &b, 0) == 0.0);
+    b = 0;
+    ck_assert(dtype_load(DTYPE_FP8E8M0, &b, 0) == 0x1p-127);
+}
+END_TEST
+
+/* Every pattern that is a number converts back to itself; NaN patterns go to
+ * torch's canonical NaN of the sign. */
+START_TEST(test_fp8_all_patterns_roundtrip)
+{
+    static const dtype_id dts[] = {DTYPE_FP8E4M3FN, DTYPE_FP8E5M2, DTYPE_FP8E8M0};
+    for (size_t k = 0; k < 3; k++) {
+        for (unsigned b = 0; b < 256; b++) {
+            uint8_t in = (uint8_t)b, out = 0;
+            double v = dtype_load(dts[k], &in, 0);
+            dtype_store(dts[k], &out, 0, v);
+            uint8_t want = in;
+            if (isnan(v))
+                want = dts[k] == DTYPE_FP8E8M0 ? 0xFF : (uint8_t)((in & 0x80) | 0x7F);
+            ck_assert_msg(out == want, "%s 0x%02X -> %g -> 0x%02X", dtype_name(dts[k]), b, v, out);
+        }
+    }
+}
+END_TEST
+
+/* Nearest representable pattern by brute force over all 256 codes, ties to
+ * the even code, with torch's overflow: e4m3fn treats 480 as the value of
+ * 0x7F (so |x| > 464 lands on NaN) and anything from 480 up is NaN; e5m2
+ * rounds to Inf as IEEE does. */
+static uint8_t fp8_reference_encode(dtype_id dt, float f)
+{
+    double x = f;
+    int neg = signbit(x) != 0;
+    if (isnan(x))
+        return (uint8_t)((neg ? 0x80 : 0) | 0x7F);
+    double a = fabs(x);
+    if (dt == DTYPE_FP8E4M3FN && a >= 480.0)
+        return (uint8_t)((neg ? 0x80 : 0) | 0x7F);
+    if (dt == DTYPE_FP8E5M2 && a >= 65536.0)
+        return (uint8_t)((neg ? 0x80 : 0) | 0x7C);
+    unsigned best = 0;
+    double best_d = INFINITY;
+    for (unsigned c = 0; c < 0x80; c++) {
+        double v = dt == DTYPE_FP8E4M3FN && c == 0x7F ? 480.0
+                   : dt == DTYPE_FP8E5M2 && c == 0x7C ? 65536.0 /* Inf, as the next binade's start */
+                                                      : fp8_reference_value(dt, c);
+        if (isnan(v))
+            continue;
+        double d = fabs(v - a);
+        if (d < best_d || (d == best_d && (c & 1) == 0)) {
+            best_d = d;
+            best = c;
+        }
+    }
+    return (uint8_t)((neg ? 0x80 : 0) | best);
+}
+
+START_TEST(test_fp8_rounding_sweep)
+{
+    static const dtype_id dts[] = {DTYPE_FP8E4M3FN, DTYPE_FP8E5M2};
+    for (size_t k = 0; k < 2; k++) {
+        for (uint64_t u = 0; u <= 0xFFFFFFFFu; u += 40961) {
+            float f = dtype_f32_from_bits((uint32_t)u);
+            uint8_t out;
+            dtype_store(dts[k], &out, 0, f);
+            uint8_t want = fp8_reference_encode(dts[k], f);
+            ck_assert_msg(out == want, "%s %a: want 0x%02X, got 0x%02X", dtype_name(dts[k]), (double)f, want, out);
+        }
+    }
+}
+END_TEST
+
+START_TEST(test_fp8_rounding_vectors)
+{
+    static const struct {
+        dtype_id dt;
+        double in;
+        uint8_t want;
+    } v[] = {
+        /* e4m3fn: 1 = 0x38; ties to even between 1 and 1.125 */
+        {DTYPE_FP8E4M3FN, 1.0, 0x38},        {DTYPE_FP8E4M3FN, 1.0625, 0x38},
+        {DTYPE_FP8E4M3FN, 1.1875, 0x3A},     {DTYPE_FP8E4M3FN, -1.0625, 0xB8},
+        {DTYPE_FP8E4M3FN, 448.0, 0x7E},      {DTYPE_FP8E4M3FN, 464.0, 0x7E},
+        {DTYPE_FP8E4M3FN, 464.5, 0x7F},      {DTYPE_FP8E4M3FN, 480.0, 0x7F},
+        {DTYPE_FP8E4M3FN, 1e9, 0x7F},        {DTYPE_FP8E4M3FN, INFINITY, 0x7F},
+        {DTYPE_FP8E4M3FN, -INFINITY, 0xFF},  {DTYPE_FP8E4M3FN, NAN, 0x7F},
+        {DTYPE_FP8E4M3FN, -0.0, 0x80},       {DTYPE_FP8E4M3FN, 0x1p-9, 0x01},
+        {DTYPE_FP8E4M3FN, 0x1p-10, 0x00},    {DTYPE_FP8E4M3FN, 0x1.8p-10, 0x01},
+        {DTYPE_FP8E4M3FN, 0x1.8p-9, 0x02},   {DTYPE_FP8E4M3FN, 0x1.ep-7, 0x08},
+        {DTYPE_FP8E4M3FN, 1e-30, 0x00},      {DTYPE_FP8E4M3FN, -1e-30, 0x80},
+        /* e5m2: 1 = 0x3C; 57344 max finite, 61440 ties to Inf (even) */
+        {DTYPE_FP8E5M2, 1.0, 0x3C},          {DTYPE_FP8E5M2, 1.125, 0x3C},
+        {DTYPE_FP8E5M2, 1.375, 0x3E},        {DTYPE_FP8E5M2, 57344.0, 0x7B},
+        {DTYPE_FP8E5M2, 61439.0, 0x7B},      {DTYPE_FP8E5M2, 61440.0, 0x7C},
+        {DTYPE_FP8E5M2, 1e9, 0x7C},          {DTYPE_FP8E5M2, -INFINITY, 0xFC},
+        {DTYPE_FP8E5M2, NAN, 0x7F},          {DTYPE_FP8E5M2, 0x1p-16, 0x01},
+        {DTYPE_FP8E5M2, 0x1p-17, 0x00},      {DTYPE_FP8E5M2, 0x1.8p-17, 0x01},
+        /* e8m0: the exponent, rounded up from a mantissa of 1.5 (normal);
+         * the sign is dropped; 0 is code 0 (2^-127); NaN/Inf are 0xFF */
+        {DTYPE_FP8E8M0, 1.0, 0x7F},          {DTYPE_FP8E8M0, 1.4999, 0x7F},
+        {DTYPE_FP8E8M0, 1.5, 0x80},          {DTYPE_FP8E8M0, 3.0, 0x81},
+        {DTYPE_FP8E8M0, -2.0, 0x80},         {DTYPE_FP8E8M0, 0.0, 0x00},
+        {DTYPE_FP8E8M0, 0x1p-127, 0x00},     {DTYPE_FP8E8M0, 0x1.8p-127, 0x01},
+        {DTYPE_FP8E8M0, 0x1p127, 0xFE},      {DTYPE_FP8E8M0, 0x1.8p127, 0xFF},
+        {DTYPE_FP8E8M0, INFINITY, 0xFF},     {DTYPE_FP8E8M0, NAN, 0xFF},
+    };
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+        uint8_t out = 0x55;
+        dtype_store(v[i].dt, &out, 0, v[i].in);
+        ck_assert_msg(out == v[i].want, "%s %a: want 0x%02X, got 0x%02X", dtype_name(v[i].dt), v[i].in,
+                      v[i].want, out);
+    }
+    /* names, sizes and REF's float32 storage */
+    dtype_id dt;
+    ck_assert_int_eq(dtype_parse("torch.float8_e4m3fn", &dt), 0);
+    ck_assert_int_eq(dt, DTYPE_FP8E4M3FN);
+    ck_assert_int_eq(dtype_parse("pl.FP8E8M0", &dt), 0);
+    ck_assert_int_eq(dt, DTYPE_FP8E8M0);
+    ck_assert_int_eq(dtype_parse("float8_e8m0fnu", &dt), 0);
+    ck_assert_int_eq(dtype_parse("fp8e5m2", &dt), 0);
+    ck_assert_int_eq(dt, DTYPE_FP8E5M2);
+    ck_assert_uint_eq(dtype_size(DTYPE_FP8E5M2), 1);
+    ck_assert_int_eq(dtype_torch_storage(DTYPE_FP8E4M3FN), DTYPE_FP32);
+    ck_assert(dtype_is_float(DTYPE_FP8E8M0));
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("dtype");
@@ -573,6 +740,10 @@ int main(void)
     tcase_add_test(tc, test_double_rounding_via_f32);
     tcase_add_test(tc, test_names_and_sizes);
     tcase_add_test(tc, test_bulk_convert);
+    tcase_add_test(tc, test_fp8_all_patterns_decode);
+    tcase_add_test(tc, test_fp8_all_patterns_roundtrip);
+    tcase_add_test(tc, test_fp8_rounding_sweep);
+    tcase_add_test(tc, test_fp8_rounding_vectors);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -1089,6 +1089,22 @@ START_TEST(test_compare_like_ref)
     ck_assert_str_eq(r.msg, "RuntimeError: Float did not match BFloat16");
     tensor_unref(a);
     tensor_unref(e);
+    /* an FP8 golden against ptodb's float32 output: the output as stored
+     * into float8 (1.0625 rounds to e4m3fn 1.0, ties to even) */
+    a = t1(DTYPE_FP32, 1.0625);
+    e = t1(DTYPE_FP8E4M3FN, 1.0);
+    exec_compare(a, e, 0.0, 0.0, EXEC_PROFILE_T2, &r);
+    ck_assert(!r.error && r.pass && r.max_abs_diff == 0.0);
+    tensor_set(a, (int64_t[]){0}, 1.07);
+    exec_compare(a, e, 0.0, 0.0, EXEC_PROFILE_T2, &r);
+    ck_assert(!r.pass && r.max_abs_diff == 0.125);
+    tensor_unref(a);
+    a = t1(DTYPE_BF16, 1.0);
+    exec_compare(a, e, 0.0, 0.0, EXEC_PROFILE_T2, &r);
+    ck_assert(r.error);
+    ck_assert_str_eq(r.msg, "RuntimeError: BFloat16 did not match Float8_e4m3fn");
+    tensor_unref(a);
+    tensor_unref(e);
     /* NaN never matches and makes max_abs_diff nan */
     a = t1(DTYPE_FP32, NAN);
     e = t1(DTYPE_FP32, NAN);

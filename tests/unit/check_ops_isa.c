@@ -182,6 +182,11 @@ START_TEST(test_block_num_and_col_expand_add)
     ck_assert_int_eq(out.u.i, 1);
     ck_assert_int_eq(run_op(&C, IR_OP_TENSOR_GET_BLOCK_IDX, NULL, 0, &out), PTODB_OK);
     ck_assert_int_eq(out.u.i, 0);
+    /* the launch width of the one-block model */
+    ck_assert_int_eq(run_op(&C, IR_OP_SYSTEM_AVAILABLE_AIV_COUNT, NULL, 0, &out), PTODB_OK);
+    ck_assert(out.kind == VAL_INT && out.u.i == 1);
+    ck_assert_int_eq(run_op(&C, IR_OP_SYSTEM_AVAILABLE_CLUSTER_COUNT, NULL, 0, &out), PTODB_OK);
+    ck_assert(out.kind == VAL_INT && out.u.i == 1);
     /* col_expand_add: t[i, j] + v[0, j]; -0.0 + -0.0 stays -0.0; int32 +
      * fp32 promotes to fp32 as torch's + */
     double a[6] = {1, -2, 3.5, -0.0, 4, -5}, c[3] = {-0.0, 2, -1};

@@ -325,6 +325,17 @@ START_TEST(test_move_read_write_dim)
     ck_assert_int_eq(run_op(&C, IR_OP_TILE_ALLOC, ap, 2, &out), PTODB_OK);
     ck_assert_int_eq(out.u.t->dtype, DTYPE_FP32);
     value_clear(&out);
+    /* tensor.alloc(pl.Mem.DDR, size): tile.alloc's placeholder for DDR (0),
+     * an empty float32 tensor whatever the size; a negative space integer is
+     * torch.zeros' error */
+    value ddr[2] = {value_enum(IR_EV_MEM_DDR), value_int(4096)};
+    ck_assert_int_eq(run_op(&C, IR_OP_TENSOR_ALLOC, ddr, 2, &out), PTODB_OK);
+    ck_assert(out.kind == VAL_TENSOR && out.u.t->dtype == DTYPE_FP32 && out.u.t->ndim == 1);
+    ck_assert_int_eq(out.u.t->shape[0], 0);
+    value_clear(&out);
+    value np_[2] = {value_int(-1), value_int(16)};
+    ck_assert_int_ne(run_op(&C, IR_OP_TENSOR_ALLOC, np_, 2, &out), PTODB_OK);
+    ck_assert(strstr(C.msg, "negative dimension") != NULL);
     value_clear(&v);
 }
 END_TEST
