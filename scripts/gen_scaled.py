@@ -116,6 +116,9 @@ def write_case(case_dir, cls, entry, stages, copies, inputs, outputs, bench):
     tensor_bytes = sum(a.nbytes for _, a, _, _ in inputs) + sum(a.nbytes for _, a, _, _ in outputs)
     bench = dict(bench)
     bench["tensor_bytes"] = tensor_bytes
+    # bytes a pass must move at least: every input read, every output
+    # written, each GM intermediate written and read back
+    bench["bytes_per_pass"] = tensor_bytes + 2 * bench["gm_intermediate_bytes"]
     bench["distinct_passes"] = len(stages)
     bench["pass_files"] = len(stages) + len(copies)
     with open(os.path.join(case_dir, "bench.txt"), "w") as f:
@@ -298,7 +301,7 @@ def gen_mlp(out, T, H, I):
                 ("w_gate", w_gate, "bf16", [H, I]), ("w_up", w_up, "bf16", [H, I]),
                 ("w_down", w_down, "bf16", [I, H])],
                [("out", golden, "fp32", [T, H])],
-               {"flops_per_pass": flops, "live_tile_bytes": live})
+               {"flops_per_pass": flops, "gm_intermediate_bytes": 0, "live_tile_bytes": live})
 
 
 # ---- decode layer ------------------------------------------------------------------
@@ -803,13 +806,15 @@ class Decode:
         T, H, I, S, D = self.T, self.H, self.I, self.S, self.D
         return 2 * T * H * self.QKV + self.NH * 2 * (2 * T * S * D) + 2 * T * H * H + 3 * 2 * T * H * I
 
-    def live_bytes(self):
-        """GM intermediates of a pass (xn, qkv, attn, resid1, xn2, down) plus
-        the largest kernel's tiles (rmsnorm: x, x*x, its scratch, normed ...)."""
+    def gm_bytes(self):
+        """The GM intermediates of a pass: xn, qkv, attn, resid1, xn2, down."""
         T, H = self.T, self.H
-        gm = T * H * 2 + T * self.QKV * 4 + T * H * 2 + T * H * 4 + T * H * 2 + T * H * 4
-        tiles = T * H * 4 * 6
-        return gm + tiles
+        return T * H * 2 + T * self.QKV * 4 + T * H * 2 + T * H * 4 + T * H * 2 + T * H * 4
+
+    def live_bytes(self):
+        """The GM intermediates plus the largest kernel's tiles (rmsnorm: x,
+        x*x, its scratch, normed, ... about six [T, H] fp32 tiles)."""
+        return self.gm_bytes() + self.T * self.H * 4 * 6
 
 
 def gen_decode(out, T, H, I, NH, NKV, S):
@@ -821,7 +826,8 @@ def gen_decode(out, T, H, I, NH, NKV, S):
                 "23_after_InjectGMPipeBuffer": "22_after_ExpandMixedKernel",
                 "24_after_SplitVectorKernel": "22_after_ExpandMixedKernel",
                 "25_after_StampTfreeSplit": "22_after_ExpandMixedKernel"},
-               ins, outs, {"flops_per_pass": d.flops(), "live_tile_bytes": d.live_bytes()})
+               ins, outs, {"flops_per_pass": d.flops(), "gm_intermediate_bytes": d.gm_bytes(),
+                           "live_tile_bytes": d.live_bytes()})
 
 
 def main():
