@@ -25,6 +25,7 @@
 #include "batch/worker_pool.h"
 #include "data/case.h"
 #include "exec/compare.h"
+#include "exec/kernel_matmul.h"
 #include "exec/runpass.h"
 #include "modes.h"
 #include "options.h"
@@ -346,6 +347,10 @@ int mode_run(const ptodb_cli *cli)
     exec_ops_init(ops);
     ro.ops = ops;
     int failed;
+    /* fewer passes than jobs: the cores left over go to each pass's large
+     * matmuls (the same bits with any number of threads) */
+    size_t workers = c.npasses < (size_t)jobs ? c.npasses : (size_t)jobs;
+    kernel_matmul_set_threads(workers > 0 ? jobs / (int)workers : 1);
     if (jobs > 1 && c.npasses > 1)
         failed = run_parallel(&c, &ro, save_dir, jobs);
     else {

@@ -16,6 +16,7 @@
 #include "base/mem.h"
 #include "base/strbuf.h"
 #include "batch/worker_pool.h"
+#include "exec/kernel_matmul.h"
 #include "tensor/heatgrid.h"
 
 const char *batch_status_name(batch_status s)
@@ -608,6 +609,10 @@ size_t batch_eval(batch *b, const size_t *idx, size_t n, batch_ready_fn cb, void
             tasks[ntasks++] = t;
     }
     flush(&os);
+    /* fewer files than jobs: the cores left over go to each pass's large
+     * matmuls (the same bits with any number of threads) */
+    int workers = ntasks < (size_t)b->o.jobs ? (int)ntasks : b->o.jobs;
+    kernel_matmul_set_threads(workers > 0 ? b->o.jobs / workers : 1);
     if (b->o.jobs > 1 && ntasks > 1) {
         run_workers(&os, tasks, ntasks);
     } else {
@@ -619,6 +624,7 @@ size_t batch_eval(batch *b, const size_t *idx, size_t n, batch_ready_fn cb, void
         }
     }
     flush(&os);
+    kernel_matmul_set_threads(1);
     /* stopped: what workers ran past the stop is dropped, so the result is
      * the same whatever the number of jobs */
     for (size_t k = os.done; os.stopped && k < n; k++)
