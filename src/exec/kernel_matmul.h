@@ -42,6 +42,10 @@ void kernel_gemm_bf16_onednn_f32(int64_t m, int64_t n, int64_t k, const float *a
                                  const float *b, float *c, int brgemm);
 int64_t kernel_onednn_bf16_kblock(int64_t k, int brgemm);
 
+/* x[i] = dtype_round_bf16(x[i]) for n floats (the bf16 rounding of a
+ * matmul's result), vectorised, with the same bits. */
+void kernel_round_bf16_f32(float *x, int64_t n);
+
 /* Threads kernel_gemm_f32 may use for one large matmul (1 to 8; 1, the
  * default, runs everything on the caller's thread). Set by --batch and
  * --run when fewer passes than jobs run at once. */

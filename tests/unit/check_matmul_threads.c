@@ -2,13 +2,15 @@
  * bits of one thread: column counts that are and are not multiples of the
  * 16-column blocks, every kernel choice (AVX-512, portable with AVX-512,
  * AVX2 or generic micro-kernels), and leading dimensions wider than the
- * operands. */
+ * operands. And kernel_round_bf16_f32, the vectorised bf16 rounding of a
+ * matmul's result, gives dtype_round_bf16's bits. */
 #include <check.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "exec/kernel_matmul.h"
+#include "tensor/dtype.h"
 
 static float rnd(uint32_t *s)
 {
@@ -55,12 +57,41 @@ START_TEST(test_threads_same_bits)
 }
 END_TEST
 
+START_TEST(test_round_bf16_same_bits)
+{
+    static const uint32_t special[] = {
+        0x00000000u, 0x80000000u, 0x00000001u, 0x807FFFFFu, 0x3F808000u, /* a tie to even (down) */
+        0x3F818000u,                                                     /* a tie to even (up) */
+        0x3F807FFFu, 0x3F808001u, 0x7F7FFFFFu, 0xFF7FFFFFu,             /* rounds to inf */
+        0x7F800000u, 0xFF800000u, 0x7FC00000u, 0xFFC00000u, 0x7F800001u, /* inf, NaNs */
+        0xFFFFFFFFu, 0x7FBFFFFFu, 0x7F7F8000u, 0x477FFF80u};
+    enum { N = 4099 }; /* not a multiple of the vector width */
+    static float x[N], want[N];
+    uint32_t seed = 12345;
+    for (int i = 0; i < N; i++) {
+        uint32_t bits;
+        if (i < (int)(sizeof special / sizeof special[0])) {
+            bits = special[i];
+        } else {
+            seed = seed * 1664525u + 1013904223u;
+            bits = seed;
+        }
+        memcpy(&x[i], &bits, sizeof bits);
+        want[i] = dtype_round_bf16(x[i]);
+    }
+    kernel_round_bf16_f32(x, N);
+    for (int i = 0; i < N; i++)
+        ck_assert_msg(memcmp(&x[i], &want[i], sizeof x[i]) == 0, "element %d differs", i);
+}
+END_TEST
+
 int main(void)
 {
     Suite *su = suite_create("matmul_threads");
     TCase *tc = tcase_create("core");
     tcase_set_timeout(tc, 600); /* generous: sanitizer and valgrind builds */
     tcase_add_test(tc, test_threads_same_bits);
+    tcase_add_test(tc, test_round_bf16_same_bits);
     suite_add_tcase(su, tc);
     SRunner *sr = srunner_create(su);
     srunner_run_all(sr, CK_NORMAL);
