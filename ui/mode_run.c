@@ -285,6 +285,14 @@ static void run_pool_failure(void *ud, size_t task, int status)
     run_pool_print(rp);
 }
 
+/* Once the last passes are running, the idle workers' cores go to their
+ * large matmuls (the same bits with any number of threads). */
+static void run_pool_worker_init(void *ud, const volatile int *idle, int workers)
+{
+    (void)ud;
+    kernel_matmul_share_cores(idle, workers);
+}
+
 static int run_parallel(const case_info *c, const runpass_options *ro, const char *save_dir, int jobs)
 {
     if ((size_t)jobs > c->npasses)
@@ -293,7 +301,8 @@ static int run_parallel(const case_info *c, const runpass_options *ro, const cha
                    STRBUF_INIT};
     for (size_t i = 0; i < c->npasses; i++)
         rp.failed[i] = -1;
-    static const worker_pool_ops ops = {run_pool_next, run_pool_run, run_pool_output, NULL, run_pool_failure};
+    static const worker_pool_ops ops = {run_pool_next, run_pool_run, run_pool_output, NULL, run_pool_failure,
+                                        run_pool_worker_init};
     worker_pool_run(jobs, &ops, &rp);
     /* what no worker delivered (no fork, every worker died): here */
     for (size_t i = rp.printed; i < c->npasses; i++) {

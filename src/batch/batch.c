@@ -568,6 +568,14 @@ static void pool_failure(void *ud, size_t task, int status)
     flush(ps->os);
 }
 
+/* Once the last files are running, the idle workers' cores go to their
+ * large matmuls (the same bits with any number of threads). */
+static void pool_worker_init(void *ud, const volatile int *idle, int workers)
+{
+    (void)ud;
+    kernel_matmul_share_cores(idle, workers);
+}
+
 static void run_workers(order_state *os, const size_t *tasks, size_t ntasks)
 {
     batch *b = os->b;
@@ -575,7 +583,7 @@ static void run_workers(order_state *os, const size_t *tasks, size_t ntasks)
     if ((size_t)jobs > ntasks)
         jobs = (int)ntasks;
     pool_state ps = {os, tasks, ntasks, 0, xcalloc(ntasks, 1), STRBUF_INIT};
-    static const worker_pool_ops ops = {pool_next, pool_run, pool_output, NULL, pool_failure};
+    static const worker_pool_ops ops = {pool_next, pool_run, pool_output, NULL, pool_failure, pool_worker_init};
     worker_pool_run(jobs, &ops, &ps);
     /* what the workers did not deliver (no fork, a worker died): here */
     for (size_t t = 0; t < ntasks && !os->stopped; t++) {

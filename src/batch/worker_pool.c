@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -52,6 +53,8 @@ struct worker_pool {
     int n;         /* workers started */
     int exhausted; /* next_task said no more (or stop) */
     int stopping;  /* next_task said stop */
+    int *idle;     /* shared with the workers: those with no task left */
+    int jobs;      /* workers asked for */
 };
 
 int worker_pool_default_jobs(void)
@@ -99,6 +102,8 @@ static void worker_main(worker_pool *p, int fd, const sigset_t *mask)
         if (sig != SIGKILL && sig != SIGSTOP)
             signal(sig, SIG_DFL);
     sigprocmask(SIG_SETMASK, mask, NULL);
+    if (p->ops->worker_init && p->idle != MAP_FAILED)
+        p->ops->worker_init(p->ud, p->idle, p->jobs);
     int null = open("/dev/null", O_RDWR);
     if (null >= 0) {
         dup2(null, STDIN_FILENO);
@@ -166,8 +171,10 @@ static void dispatch(worker_pool *p, pool_worker *w)
             p->stopping = r < 0;
         }
     }
-    /* no task: the worker reads end of file and exits */
+    /* no task: the worker reads end of file and exits, its core free */
     shutdown(w->fd, SHUT_WR);
+    if (p->idle != MAP_FAILED)
+        __atomic_add_fetch(p->idle, 1, __ATOMIC_RELAXED);
 }
 
 worker_pool *worker_pool_start(int jobs, const worker_pool_ops *ops, void *ud)
@@ -178,6 +185,10 @@ worker_pool *worker_pool_start(int jobs, const worker_pool_ops *ops, void *ud)
     p->ops = ops;
     p->ud = ud;
     p->w = xcalloc((size_t)jobs, sizeof *p->w);
+    p->jobs = jobs;
+    p->idle = mmap(NULL, sizeof *p->idle, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (p->idle != MAP_FAILED)
+        *p->idle = 0;
     fflush(NULL); /* nothing buffered may be written twice */
     sigset_t all, mask;
     sigfillset(&all);
@@ -207,10 +218,13 @@ worker_pool *worker_pool_start(int jobs, const worker_pool_ops *ops, void *ud)
         p->n++;
     }
     if (p->n == 0) {
+        if (p->idle != MAP_FAILED)
+            munmap(p->idle, sizeof *p->idle);
         free(p->w);
         free(p);
         return NULL;
     }
+    p->jobs = p->n; /* the workers there are */
     for (int i = 0; i < p->n && !p->stopping; i++)
         dispatch(p, &p->w[i]);
     return p;
@@ -308,6 +322,8 @@ void worker_pool_free(worker_pool *p)
         return;
     for (int i = 0; i < p->n; i++)
         end_worker(p, &p->w[i], 1);
+    if (p->idle != MAP_FAILED)
+        munmap(p->idle, sizeof *p->idle);
     free(p->w);
     free(p);
 }

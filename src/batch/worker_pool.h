@@ -34,6 +34,11 @@ typedef struct worker_pool_ops {
     /* Parent: task's worker ended before finishing it; wait_status is
      * waitpid's (WIFSIGNALED and WTERMSIG apply). Optional. */
     void (*start_failure)(void *ud, size_t task, int wait_status);
+    /* Worker, once before its first task: *idle counts the pool's workers
+     * that have no task left (shared memory, updated as they run out), of
+     * workers in all; work that can use threads may use the cores those
+     * leave free. Optional. */
+    void (*worker_init)(void *ud, const volatile int *idle, int workers);
 } worker_pool_ops;
 
 typedef struct worker_pool worker_pool;

@@ -168,7 +168,7 @@ int session_validate_start(session *s)
 {
     if (s->bg || !s->have_case || !session_get_bool(s, SETTING_AUTO_VALIDATE) || s->kase.npasses == 0)
         return -1;
-    static const worker_pool_ops ops = {one_task, worker_run, worker_output, NULL, NULL};
+    static const worker_pool_ops ops = {one_task, worker_run, worker_output, NULL, NULL, NULL};
     s->bg = xcalloc(1, sizeof *s->bg);
     s->bg->first_bad = -1;
     s->bg->cap = 65536;

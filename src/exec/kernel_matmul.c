@@ -430,6 +430,29 @@ void kernel_matmul_set_threads(int n)
     km_threads = n < 1 ? 1 : n > KM_MAX_THREADS ? KM_MAX_THREADS : n;
 }
 
+/* kernel_matmul_share_cores: the pool's count of idle workers, or NULL */
+static const volatile int *km_idle;
+static int km_workers;
+
+void kernel_matmul_share_cores(const volatile int *idle, int workers)
+{
+    km_idle = idle;
+    km_workers = workers;
+}
+
+static int km_threads_now(void)
+{
+    int t = km_threads;
+    if (km_idle && km_workers > 1) {
+        int idle = __atomic_load_n(km_idle, __ATOMIC_RELAXED);
+        int busy = km_workers - idle;
+        int share = busy >= 1 ? km_workers / busy : km_workers;
+        if (share > t)
+            t = share;
+    }
+    return t > KM_MAX_THREADS ? KM_MAX_THREADS : t;
+}
+
 typedef struct km_part {
     int64_t m, n, k, lda, ldb, ldc;
     const float *a, *b;
@@ -450,7 +473,7 @@ static void *km_part_run(void *arg)
 void kernel_gemm_f32(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda,
                      const float *b, int64_t ldb, float *c, int64_t ldc)
 {
-    int t = km_threads;
+    int t = km_threads_now();
     int64_t blocks = (n + 15) / 16;
     if (t > blocks)
         t = (int)blocks;

@@ -50,6 +50,11 @@ void kernel_round_bf16_f32(float *x, int64_t n);
  * default, runs everything on the caller's thread). Set by --batch and
  * --run when fewer passes than jobs run at once. */
 void kernel_matmul_set_threads(int n);
+/* In a worker of a pool of workers processes sharing the cores, of which
+ * *idle (shared memory, updated by the pool) have nothing left to run: each
+ * large matmul also uses workers / (workers - *idle) threads, the cores the
+ * idle ones leave free. NULL stops it. */
+void kernel_matmul_share_cores(const volatile int *idle, int workers);
 
 /* Tests: which implementations the kernels above may use, so that each can
  * be checked against one expectation: 0 any (the default), 1 the portable

@@ -2,7 +2,8 @@
  * order and each task finishes once; a worker that dies is reported for its
  * task while the others go on; a stop ends the pool without waiting for
  * the tasks in flight; workers' standard streams are /dev/null; the
- * asynchronous interface (start, fd, poll with a timeout, free). */
+ * asynchronous interface (start, fd, poll with a timeout, free); the shared
+ * count of idle workers. */
 #include <check.h>
 #include <signal.h>
 #include <stdio.h>
@@ -76,7 +77,7 @@ static void start_failure(void *ud, size_t task, int status)
     s->fail_status[task] = status;
 }
 
-static const worker_pool_ops ops = {next_task, run_task, task_output, task_finished, start_failure};
+static const worker_pool_ops ops = {next_task, run_task, task_output, task_finished, start_failure, NULL};
 
 static void init(state *s, size_t ntasks)
 {
@@ -132,6 +133,42 @@ START_TEST(test_stop)
 }
 END_TEST
 
+/* worker_init: the shared count of idle workers reaches the worker running
+ * the last task once the other has nothing left */
+static const volatile int *seen_idle;
+static int seen_workers;
+
+static void init_worker(void *ud, const volatile int *idle, int workers)
+{
+    (void)ud;
+    seen_idle = idle;
+    seen_workers = workers;
+}
+
+static void run_last_waits(void *ud, size_t task, worker_pool_out *out)
+{
+    (void)ud;
+    char msg[32];
+    int idle = -1;
+    if (task == 2) /* the last: wait for the other worker to run out (bounded) */
+        for (int i = 0; i < 3000 && (idle = *seen_idle) < 1; i++)
+            usleep(10000);
+    snprintf(msg, sizeof msg, "%d/%d", task == 2 ? idle : 0, seen_workers);
+    worker_pool_send(out, msg, strlen(msg));
+}
+
+START_TEST(test_idle_count)
+{
+    state s;
+    init(&s, 3);
+    static const worker_pool_ops idle_ops = {next_task, run_last_waits, task_output, task_finished, start_failure,
+                                             init_worker};
+    ck_assert_int_eq(worker_pool_run(2, &idle_ops, &s), 0);
+    ck_assert_str_eq(s.got[2], "1/2");
+    ck_assert_str_eq(s.got[0], "0/2");
+}
+END_TEST
+
 START_TEST(test_async)
 {
     state s;
@@ -158,10 +195,12 @@ static Suite *pool_suite(void)
 {
     Suite *su = suite_create("worker_pool");
     TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 300); /* generous: sanitizer and valgrind builds */
     tcase_add_test(tc, test_every_task);
     tcase_add_test(tc, test_worker_dies);
     tcase_add_test(tc, test_stop);
     tcase_add_test(tc, test_async);
+    tcase_add_test(tc, test_idle_count);
     suite_add_tcase(su, tc);
     return su;
 }
