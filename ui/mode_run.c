@@ -172,10 +172,11 @@ static int race_check(const case_info *c, size_t i, const runpass_options *ro, c
 /* run_one's result bits */
 enum { RUN_FAILED = 1, RUN_WRITE_ERROR = 2 };
 
-/* Runs pass i and formats its lines into out; returns RUN_FAILED when it
- * failed validation, | RUN_WRITE_ERROR when an output could not be saved. */
+/* Runs pass i and formats its lines into out and its messages for stderr
+ * into err (a worker has no terminal); returns RUN_FAILED when it failed
+ * validation, | RUN_WRITE_ERROR when an output could not be saved. */
 static int run_one(const case_info *c, size_t i, const runpass_options *ro, const char *save_dir,
-                   strbuf *out)
+                   strbuf *out, strbuf *err)
 {
     int failed = 0;
     runpass_result r;
@@ -197,7 +198,7 @@ static int run_one(const case_info *c, size_t i, const runpass_options *ro, cons
             exec_format_mismatch_line(&o->cmp, o->rtol, o->atol, out);
             char why[4200];
             if (save_dir && runpass_save_output(save_dir, c->passes[i].stem, o, why, sizeof why) != 0) {
-                fprintf(stderr, "ptodb: --save-outputs: %s\n", why);
+                strbuf_printf(err, "ptodb: --save-outputs: %s\n", why);
                 failed |= RUN_WRITE_ERROR;
             }
         }
@@ -223,10 +224,14 @@ typedef struct run_pool {
     const char *save_dir;
     size_t next;    /* the next pass to hand out */
     size_t printed; /* passes printed so far */
-    char **text;    /* per pass: its text once it arrived */
-    int *failed;    /* per pass: run_one's flags, -1 before they arrive */
-    strbuf buf;     /* the worker's */
+    int *pieces;    /* per pass: pieces arrived (flags, text, messages) */
+    int *failed;    /* per pass: run_one's flags */
+    char **text;    /* per pass: its lines for stdout */
+    char **err;     /* per pass: its messages for stderr */
+    strbuf buf, ebuf; /* the worker's */
 } run_pool;
+
+enum { RUN_PIECES = 3 };
 
 static int run_pool_next(void *ud, size_t *task)
 {
@@ -241,16 +246,19 @@ static void run_pool_run(void *ud, size_t task, worker_pool_out *out)
 {
     run_pool *rp = ud;
     strbuf_clear(&rp->buf);
-    uint32_t failed = (uint32_t)run_one(rp->c, task, rp->ro, rp->save_dir, &rp->buf);
+    strbuf_clear(&rp->ebuf);
+    uint32_t failed = (uint32_t)run_one(rp->c, task, rp->ro, rp->save_dir, &rp->buf, &rp->ebuf);
     worker_pool_send(out, &failed, sizeof failed);
     worker_pool_send(out, strbuf_str(&rp->buf), rp->buf.len);
+    worker_pool_send(out, strbuf_str(&rp->ebuf), rp->ebuf.len);
 }
 
 static void run_pool_print(run_pool *rp)
 {
-    while (rp->printed < rp->c->npasses && rp->text[rp->printed]) {
+    while (rp->printed < rp->c->npasses && rp->pieces[rp->printed] == RUN_PIECES) {
         fputs(rp->text[rp->printed], stdout);
         fflush(stdout);
+        fputs(rp->err[rp->printed], stderr);
         rp->printed++;
     }
 }
@@ -258,30 +266,40 @@ static void run_pool_print(run_pool *rp)
 static void run_pool_output(void *ud, size_t task, const char *data, size_t len)
 {
     run_pool *rp = ud;
-    if (task >= rp->c->npasses || rp->text[task])
+    if (task >= rp->c->npasses || rp->pieces[task] >= RUN_PIECES)
         return;
-    if (rp->failed[task] < 0) { /* the flags come first */
+    switch (rp->pieces[task]++) {
+    case 0: { /* the flags */
         uint32_t f = RUN_FAILED;
         if (len == sizeof f)
             memcpy(&f, data, sizeof f);
         rp->failed[task] = (int)f;
-        return;
+        break;
     }
-    rp->text[task] = xstrndup(data, len);
-    run_pool_print(rp);
+    case 1:
+        rp->text[task] = xstrndup(data, len);
+        break;
+    default:
+        rp->err[task] = xstrndup(data, len);
+        run_pool_print(rp);
+    }
 }
 
 static void run_pool_failure(void *ud, size_t task, int status)
 {
     run_pool *rp = ud;
     (void)status;
-    if (task >= rp->c->npasses || rp->text[task])
+    if (task >= rp->c->npasses || rp->pieces[task] >= RUN_PIECES)
         return;
     strbuf m = STRBUF_INIT;
     strbuf_printf(&m, "==================== %s ====================\nerror: worker for this pass died\n",
                   rp->c->passes[task].stem);
+    free(rp->text[task]);
+    free(rp->err[task]);
     rp->text[task] = strbuf_detach(&m);
+    rp->err[task] = xstrdup("");
     rp->failed[task] = RUN_FAILED;
+    rp->pieces[task] = RUN_PIECES;
     run_pool_print(rp);
 }
 
@@ -297,30 +315,38 @@ static int run_parallel(const case_info *c, const runpass_options *ro, const cha
 {
     if ((size_t)jobs > c->npasses)
         jobs = (int)c->npasses;
-    run_pool rp = {c, ro, save_dir, 0, 0, xcalloc(c->npasses, sizeof(char *)), xcalloc(c->npasses, sizeof(int)),
-                   STRBUF_INIT};
-    for (size_t i = 0; i < c->npasses; i++)
-        rp.failed[i] = -1;
+    size_t n = c->npasses;
+    run_pool rp = {c, ro, save_dir, 0, 0, xcalloc(n, sizeof(int)), xcalloc(n, sizeof(int)),
+                   xcalloc(n, sizeof(char *)), xcalloc(n, sizeof(char *)), STRBUF_INIT, STRBUF_INIT};
     static const worker_pool_ops ops = {run_pool_next, run_pool_run, run_pool_output, NULL, run_pool_failure,
                                         run_pool_worker_init};
     worker_pool_run(jobs, &ops, &rp);
     /* what no worker delivered (no fork, every worker died): here */
-    for (size_t i = rp.printed; i < c->npasses; i++) {
-        if (!rp.text[i]) {
+    for (size_t i = rp.printed; i < n; i++) {
+        if (rp.pieces[i] < RUN_PIECES) {
             strbuf_clear(&rp.buf);
-            rp.failed[i] = run_one(c, i, ro, save_dir, &rp.buf);
+            strbuf_clear(&rp.ebuf);
+            rp.failed[i] = run_one(c, i, ro, save_dir, &rp.buf, &rp.ebuf);
+            free(rp.text[i]);
+            free(rp.err[i]);
             rp.text[i] = xstrdup(strbuf_str(&rp.buf));
+            rp.err[i] = xstrdup(strbuf_str(&rp.ebuf));
+            rp.pieces[i] = RUN_PIECES;
         }
         run_pool_print(&rp);
     }
     int failed = 0;
-    for (size_t i = 0; i < c->npasses; i++) {
-        failed |= rp.failed[i] < 0 ? RUN_FAILED : rp.failed[i];
+    for (size_t i = 0; i < n; i++) {
+        failed |= rp.failed[i];
         free(rp.text[i]);
+        free(rp.err[i]);
     }
-    free(rp.text);
+    free(rp.pieces);
     free(rp.failed);
+    free(rp.text);
+    free(rp.err);
     strbuf_free(&rp.buf);
+    strbuf_free(&rp.ebuf);
     return failed;
 }
 
@@ -364,14 +390,17 @@ int mode_run(const ptodb_cli *cli)
         failed = run_parallel(&c, &ro, save_dir, jobs);
     else {
         failed = 0;
-        strbuf out = STRBUF_INIT;
+        strbuf out = STRBUF_INIT, err = STRBUF_INIT;
         for (size_t i = 0; i < c.npasses; i++) {
             strbuf_clear(&out);
-            failed |= run_one(&c, i, &ro, save_dir, &out);
+            strbuf_clear(&err);
+            failed |= run_one(&c, i, &ro, save_dir, &out, &err);
             fputs(strbuf_str(&out), stdout);
             fflush(stdout);
+            fputs(strbuf_str(&err), stderr);
         }
         strbuf_free(&out);
+        strbuf_free(&err);
     }
     free(ops);
     case_free(&c);
