@@ -229,6 +229,7 @@ typedef struct run_pool {
     char **text;    /* per pass: its lines for stdout */
     char **err;     /* per pass: its messages for stderr */
     strbuf buf, ebuf; /* the worker's */
+    int share_cores;  /* idle workers' cores go to the others' matmuls */
 } run_pool;
 
 enum { RUN_PIECES = 3 };
@@ -307,8 +308,9 @@ static void run_pool_failure(void *ud, size_t task, int status)
  * large matmuls (the same bits with any number of threads). */
 static void run_pool_worker_init(void *ud, const volatile int *idle, int workers)
 {
-    (void)ud;
-    kernel_matmul_share_cores(idle, workers);
+    run_pool *rp = ud;
+    if (rp->share_cores)
+        kernel_matmul_share_cores(idle, workers);
 }
 
 static int run_parallel(const case_info *c, const runpass_options *ro, const char *save_dir, int jobs)
@@ -317,7 +319,8 @@ static int run_parallel(const case_info *c, const runpass_options *ro, const cha
         jobs = (int)c->npasses;
     size_t n = c->npasses;
     run_pool rp = {c, ro, save_dir, 0, 0, xcalloc(n, sizeof(int)), xcalloc(n, sizeof(int)),
-                   xcalloc(n, sizeof(char *)), xcalloc(n, sizeof(char *)), STRBUF_INIT, STRBUF_INIT};
+                   xcalloc(n, sizeof(char *)), xcalloc(n, sizeof(char *)), STRBUF_INIT, STRBUF_INIT,
+                   worker_pool_free_cores() > 0};
     static const worker_pool_ops ops = {run_pool_next, run_pool_run, run_pool_output, NULL, run_pool_failure,
                                         run_pool_worker_init};
     worker_pool_run(jobs, &ops, &rp);
@@ -385,7 +388,10 @@ int mode_run(const ptodb_cli *cli)
     /* fewer passes than jobs: the cores left over go to each pass's large
      * matmuls (the same bits with any number of threads) */
     size_t workers = c.npasses < (size_t)jobs ? c.npasses : (size_t)jobs;
-    kernel_matmul_set_threads(workers > 0 ? jobs / (int)workers : 1);
+    int threads = workers > 0 ? jobs / (int)workers : 1;
+    if (threads > 1 && worker_pool_free_cores() == 0)
+        threads = 1; /* a busy machine: see worker_pool_free_cores */
+    kernel_matmul_set_threads(threads);
     if (jobs > 1 && c.npasses > 1)
         failed = run_parallel(&c, &ro, save_dir, jobs);
     else {

@@ -504,6 +504,7 @@ typedef struct pool_state {
     size_t ntasks, next;
     char *got; /* per task: its result arrived (or its failure is reported) */
     strbuf buf;
+    int share_cores; /* idle workers' cores go to the others' matmuls */
 } pool_state;
 
 static int pool_next(void *ud, size_t *task)
@@ -572,8 +573,9 @@ static void pool_failure(void *ud, size_t task, int status)
  * large matmuls (the same bits with any number of threads). */
 static void pool_worker_init(void *ud, const volatile int *idle, int workers)
 {
-    (void)ud;
-    kernel_matmul_share_cores(idle, workers);
+    pool_state *ps = ud;
+    if (ps->share_cores)
+        kernel_matmul_share_cores(idle, workers);
 }
 
 static void run_workers(order_state *os, const size_t *tasks, size_t ntasks)
@@ -582,7 +584,7 @@ static void run_workers(order_state *os, const size_t *tasks, size_t ntasks)
     int jobs = b->o.jobs;
     if ((size_t)jobs > ntasks)
         jobs = (int)ntasks;
-    pool_state ps = {os, tasks, ntasks, 0, xcalloc(ntasks, 1), STRBUF_INIT};
+    pool_state ps = {os, tasks, ntasks, 0, xcalloc(ntasks, 1), STRBUF_INIT, worker_pool_free_cores() > 0};
     static const worker_pool_ops ops = {pool_next, pool_run, pool_output, NULL, pool_failure, pool_worker_init};
     worker_pool_run(jobs, &ops, &ps);
     /* what the workers did not deliver (no fork, a worker died): here */
@@ -620,7 +622,10 @@ size_t batch_eval(batch *b, const size_t *idx, size_t n, batch_ready_fn cb, void
     /* fewer files than jobs: the cores left over go to each pass's large
      * matmuls (the same bits with any number of threads) */
     int workers = ntasks < (size_t)b->o.jobs ? (int)ntasks : b->o.jobs;
-    kernel_matmul_set_threads(workers > 0 ? b->o.jobs / workers : 1);
+    int threads = workers > 0 ? b->o.jobs / workers : 1;
+    if (threads > 1 && worker_pool_free_cores() == 0)
+        threads = 1; /* a busy machine: see worker_pool_free_cores */
+    kernel_matmul_set_threads(threads);
     if (b->o.jobs > 1 && ntasks > 1) {
         run_workers(&os, tasks, ntasks);
     } else {

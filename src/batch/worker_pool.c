@@ -57,6 +57,16 @@ struct worker_pool {
     int jobs;      /* workers asked for */
 };
 
+int worker_pool_free_cores(void)
+{
+    double load;
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    if (n < 1 || getloadavg(&load, 1) != 1)
+        return 0;
+    long busy = (long)(load + 0.5);
+    return busy >= n ? 0 : (int)(n - busy);
+}
+
 int worker_pool_default_jobs(void)
 {
     long n = sysconf(_SC_NPROCESSORS_ONLN);

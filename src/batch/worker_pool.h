@@ -62,6 +62,11 @@ void worker_pool_free(worker_pool *p);
  * died were never handed out. */
 int worker_pool_run(int jobs, const worker_pool_ops *ops, void *ud);
 
+/* The cores nothing runs on by the load average (online processors minus
+ * the 1-minute load, rounded; 0 when the machine is busy or the load is
+ * unknown). Threads of a pass pay only where a core is free: on a busy
+ * machine each join waits for the thread the scheduler left behind. */
+int worker_pool_free_cores(void);
 /* One worker per online processor, at most 64 (the default for --batch). */
 int worker_pool_default_jobs(void);
 /* The --jobs range. */
