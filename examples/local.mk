@@ -38,8 +38,13 @@ EXAMPLE_FILES = \
 	examples/deadlock/data/in/w.npy \
 	examples/deadlock/data/in/bias.npy \
 	examples/deadlock/data/out/out.npy
-EXTRA_DIST += $(EXAMPLE_FILES) scripts/gen_examples.py
+EXTRA_DIST += $(EXAMPLE_FILES) scripts/gen_examples.py scripts/gen_scaled.py
 
 # ptodb --check must accept every example without a diagnostic.
 TESTS += tests/cli/examples_check.sh
 EXTRA_DIST += tests/cli/examples_check.sh
+
+# scripts/gen_scaled.py's benchmark cases, generated small into a temp folder,
+# pass --batch (and a planted miscompile fails).
+TESTS += tests/cli/scaled_examples.sh
+EXTRA_DIST += tests/cli/scaled_examples.sh

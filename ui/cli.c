@@ -12,6 +12,7 @@
 
 #include "base/mem.h"
 #include "base/number.h"
+#include "batch/worker_pool.h"
 #include "data/case.h"
 
 const ptodb_option_info ptodb_options[OPT_COUNT] = {
@@ -135,6 +136,16 @@ int ptodb_cli_int(const ptodb_cli *cli, ptodb_option_id id, const char *what, lo
         return -1;
     }
     return 1;
+}
+
+int ptodb_cli_jobs(const ptodb_cli *cli, int default_jobs, int *jobs)
+{
+    long long n;
+    int given = ptodb_cli_int(cli, OPT_JOBS, "a number", 1, WORKER_POOL_MAX_JOBS, &n);
+    if (given < 0)
+        return -1;
+    *jobs = given ? (int)n : default_jobs;
+    return 0;
 }
 
 int ptodb_check_output_dir(const char *option, const char *dir)

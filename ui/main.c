@@ -6,6 +6,7 @@
 #include <unistd.h>
 #include <string.h>
 
+#include "base/mem.h"
 #include "base/number.h"
 #include "base/status.h"
 #include "tensor/tensor.h"
@@ -56,6 +57,7 @@ static void print_version(void)
 
 int main(int argc, char **argv)
 {
+    ptodb_tune_allocator();
     ptodb_cli cli;
     if (ptodb_cli_parse(&cli, argc, argv) != 0)
         return PTODB_EXIT_USAGE;

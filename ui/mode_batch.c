@@ -29,6 +29,7 @@
 #include "batch/json.h"
 #include "batch/report.h"
 #include "batch/reportdoc.h"
+#include "batch/worker_pool.h"
 #include "data/case.h"
 #include "data/caselist.h"
 #include "exec/runpass.h"
@@ -62,12 +63,6 @@ static int print_ready(void *ud, const batch *b, size_t i)
         return 1;
     }
     return 0;
-}
-
-static int default_jobs(void)
-{
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n < 1 ? 1 : n > 64 ? 64 : (int)n;
 }
 
 /* `--batch` with -ex/-x, as gdb's --batch: run the debugger commands on the
@@ -312,13 +307,8 @@ int mode_batch(const ptodb_cli *cli)
         return PTODB_EXIT_USAGE;
     if (ptodb_cli_tolerances(cli, &r.copt) != 0)
         return PTODB_EXIT_USAGE;
-    r.bo.jobs = default_jobs();
-    long long jobs;
-    int given = ptodb_cli_int(cli, OPT_JOBS, "a number", 1, 256, &jobs);
-    if (given < 0)
+    if (ptodb_cli_jobs(cli, worker_pool_default_jobs(), &r.bo.jobs) != 0)
         return PTODB_EXIT_USAGE;
-    if (given)
-        r.bo.jobs = (int)jobs;
     r.bo.save_dir = ptodb_cli_value(cli, OPT_SAVE_OUTPUTS);
     if (r.bo.save_dir && ptodb_check_output_dir("--save-outputs", r.bo.save_dir) != 0)
         return PTODB_EXIT_USAGE;

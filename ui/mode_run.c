@@ -12,20 +12,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <signal.h>
 #include <stdint.h>
 #include <sys/types.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "base/diag.h"
-#include "base/fdio.h"
 #include "base/number.h"
 #include "base/status.h"
+#include "base/mem.h"
 #include "base/strbuf.h"
+#include "batch/worker_pool.h"
 #include "data/case.h"
 #include "exec/compare.h"
+#include "exec/kernel_matmul.h"
 #include "exec/runpass.h"
 #include "modes.h"
 #include "options.h"
@@ -172,10 +172,11 @@ static int race_check(const case_info *c, size_t i, const runpass_options *ro, c
 /* run_one's result bits */
 enum { RUN_FAILED = 1, RUN_WRITE_ERROR = 2 };
 
-/* Runs pass i and formats its lines into out; returns RUN_FAILED when it
- * failed validation, | RUN_WRITE_ERROR when an output could not be saved. */
+/* Runs pass i and formats its lines into out and its messages for stderr
+ * into err (a worker has no terminal); returns RUN_FAILED when it failed
+ * validation, | RUN_WRITE_ERROR when an output could not be saved. */
 static int run_one(const case_info *c, size_t i, const runpass_options *ro, const char *save_dir,
-                   strbuf *out)
+                   strbuf *out, strbuf *err)
 {
     int failed = 0;
     runpass_result r;
@@ -196,7 +197,7 @@ static int run_one(const case_info *c, size_t i, const runpass_options *ro, cons
             exec_format_mismatch_line(&o->cmp, o->rtol, o->atol, out);
             char why[4200];
             if (save_dir && runpass_save_output(save_dir, c->passes[i].stem, o, why, sizeof why) != 0) {
-                fprintf(stderr, "ptodb: --save-outputs: %s\n", why);
+                strbuf_printf(err, "ptodb: --save-outputs: %s\n", why);
                 failed |= RUN_WRITE_ERROR;
             }
         }
@@ -213,97 +214,141 @@ static int run_one(const case_info *c, size_t i, const runpass_options *ro, cons
 }
 
 
-/* --jobs N: passes are independent (fresh inputs each), so N forked workers
- * take every N-th pass; each sends [failed, length, text] per pass through
- * its pipe and the parent prints them in pass order. Nothing is shared
- * between workers. */
+/* --jobs N: passes are independent (fresh inputs each), so the worker pool
+ * runs them N at a time; each result, [failed, text], is printed in pass
+ * order as soon as the passes before it are. */
+typedef struct run_pool {
+    const case_info *c;
+    const runpass_options *ro;
+    const char *save_dir;
+    size_t next;    /* the next pass to hand out */
+    size_t printed; /* passes printed so far */
+    int *pieces;    /* per pass: pieces arrived (flags, text, messages) */
+    int *failed;    /* per pass: run_one's flags */
+    char **text;    /* per pass: its lines for stdout */
+    char **err;     /* per pass: its messages for stderr */
+    strbuf buf, ebuf; /* the worker's */
+    int share_cores;  /* idle workers' cores go to the others' matmuls */
+} run_pool;
+
+enum { RUN_PIECES = 3 };
+
+static int run_pool_next(void *ud, size_t *task)
+{
+    run_pool *rp = ud;
+    if (rp->next >= rp->c->npasses)
+        return 0;
+    *task = rp->next++;
+    return 1;
+}
+
+static void run_pool_run(void *ud, size_t task, worker_pool_out *out)
+{
+    run_pool *rp = ud;
+    strbuf_clear(&rp->buf);
+    strbuf_clear(&rp->ebuf);
+    uint32_t failed = (uint32_t)run_one(rp->c, task, rp->ro, rp->save_dir, &rp->buf, &rp->ebuf);
+    worker_pool_send(out, &failed, sizeof failed);
+    worker_pool_send(out, strbuf_str(&rp->buf), rp->buf.len);
+    worker_pool_send(out, strbuf_str(&rp->ebuf), rp->ebuf.len);
+}
+
+static void run_pool_print(run_pool *rp)
+{
+    while (rp->printed < rp->c->npasses && rp->pieces[rp->printed] == RUN_PIECES) {
+        fputs(rp->text[rp->printed], stdout);
+        fflush(stdout);
+        fputs(rp->err[rp->printed], stderr);
+        rp->printed++;
+    }
+}
+
+static void run_pool_output(void *ud, size_t task, const char *data, size_t len)
+{
+    run_pool *rp = ud;
+    if (task >= rp->c->npasses || rp->pieces[task] >= RUN_PIECES)
+        return;
+    switch (rp->pieces[task]++) {
+    case 0: { /* the flags */
+        uint32_t f = RUN_FAILED;
+        if (len == sizeof f)
+            memcpy(&f, data, sizeof f);
+        rp->failed[task] = (int)f;
+        break;
+    }
+    case 1:
+        rp->text[task] = xstrndup(data, len);
+        break;
+    default:
+        rp->err[task] = xstrndup(data, len);
+        run_pool_print(rp);
+    }
+}
+
+static void run_pool_failure(void *ud, size_t task, int status)
+{
+    run_pool *rp = ud;
+    (void)status;
+    if (task >= rp->c->npasses || rp->pieces[task] >= RUN_PIECES)
+        return;
+    strbuf m = STRBUF_INIT;
+    strbuf_printf(&m, "==================== %s ====================\nerror: worker for this pass died\n",
+                  rp->c->passes[task].stem);
+    free(rp->text[task]);
+    free(rp->err[task]);
+    rp->text[task] = strbuf_detach(&m);
+    rp->err[task] = xstrdup("");
+    rp->failed[task] = RUN_FAILED;
+    rp->pieces[task] = RUN_PIECES;
+    run_pool_print(rp);
+}
+
+/* Once the last passes are running, the idle workers' cores go to their
+ * large matmuls (the same bits with any number of threads). */
+static void run_pool_worker_init(void *ud, const volatile int *idle, int workers)
+{
+    run_pool *rp = ud;
+    if (rp->share_cores)
+        kernel_matmul_share_cores(idle, workers);
+}
+
 static int run_parallel(const case_info *c, const runpass_options *ro, const char *save_dir, int jobs)
 {
     if ((size_t)jobs > c->npasses)
         jobs = (int)c->npasses;
-    int *fds = calloc((size_t)jobs, sizeof *fds);
-    pid_t *pids = calloc((size_t)jobs, sizeof *pids);
-    int started = 0;
-    for (int w = 0; w < jobs; w++) {
-        int p[2];
-        if (pipe(p) != 0)
-            break;
-        pid_t pid = fork();
-        if (pid < 0) {
-            close(p[0]);
-            close(p[1]);
-            break;
+    size_t n = c->npasses;
+    run_pool rp = {c, ro, save_dir, 0, 0, xcalloc(n, sizeof(int)), xcalloc(n, sizeof(int)),
+                   xcalloc(n, sizeof(char *)), xcalloc(n, sizeof(char *)), STRBUF_INIT, STRBUF_INIT,
+                   worker_pool_free_cores() > 0};
+    static const worker_pool_ops ops = {run_pool_next, run_pool_run, run_pool_output, NULL, run_pool_failure,
+                                        run_pool_worker_init};
+    worker_pool_run(jobs, &ops, &rp);
+    /* what no worker delivered (no fork, every worker died): here */
+    for (size_t i = rp.printed; i < n; i++) {
+        if (rp.pieces[i] < RUN_PIECES) {
+            strbuf_clear(&rp.buf);
+            strbuf_clear(&rp.ebuf);
+            rp.failed[i] = run_one(c, i, ro, save_dir, &rp.buf, &rp.ebuf);
+            free(rp.text[i]);
+            free(rp.err[i]);
+            rp.text[i] = xstrdup(strbuf_str(&rp.buf));
+            rp.err[i] = xstrdup(strbuf_str(&rp.ebuf));
+            rp.pieces[i] = RUN_PIECES;
         }
-        if (pid == 0) {
-            close(p[0]);
-            for (int k = 0; k < w; k++)
-                close(fds[k]);
-            strbuf out = STRBUF_INIT;
-            for (size_t i = (size_t)w; i < c->npasses; i += (size_t)jobs) {
-                strbuf_clear(&out);
-                uint32_t hdr[2];
-                hdr[0] = (uint32_t)run_one(c, i, ro, save_dir, &out);
-                hdr[1] = (uint32_t)out.len;
-                if (fd_write_all(p[1], hdr, sizeof hdr) != 0 || fd_write_all(p[1], strbuf_str(&out), out.len) != 0)
-                    _exit(3);
-            }
-            free(fds); /* not the worker's leak (valgrind follows the fork) */
-            free(pids);
-            strbuf_free(&out);
-            _exit(0);
-        }
-        close(p[1]);
-        fds[w] = p[0];
-        pids[w] = pid;
-        started++;
+        run_pool_print(&rp);
     }
     int failed = 0;
-    if (started < jobs) { /* could not fork: run the rest here */
-        for (int w = 0; w < started; w++) {
-            close(fds[w]);
-            kill(pids[w], SIGTERM);
-            waitpid(pids[w], NULL, 0);
-        }
-        free(fds);
-        free(pids);
-        strbuf out = STRBUF_INIT;
-        for (size_t i = 0; i < c->npasses; i++) {
-            strbuf_clear(&out);
-            failed |= run_one(c, i, ro, save_dir, &out);
-            fputs(strbuf_str(&out), stdout);
-        }
-        strbuf_free(&out);
-        return failed;
+    for (size_t i = 0; i < n; i++) {
+        failed |= rp.failed[i];
+        free(rp.text[i]);
+        free(rp.err[i]);
     }
-    for (size_t i = 0; i < c->npasses; i++) {
-        int fd = fds[i % (size_t)jobs];
-        uint32_t hdr[2];
-        if (fd_read_all(fd, hdr, sizeof hdr) != 0) {
-            printf("==================== %s ====================\nerror: worker for this pass died\n",
-                   c->passes[i].stem);
-            failed = 1;
-            continue;
-        }
-        char *text = malloc((size_t)hdr[1] + 1);
-        if (!text || fd_read_all(fd, text, hdr[1]) != 0) {
-            free(text);
-            failed = 1;
-            continue;
-        }
-        fwrite(text, 1, hdr[1], stdout);
-        fflush(stdout);
-        free(text);
-        failed |= (int)hdr[0];
-    }
-    for (int w = 0; w < jobs; w++) {
-        int status = 0;
-        close(fds[w]);
-        waitpid(pids[w], &status, 0);
-        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-            failed = 1;
-    }
-    free(fds);
-    free(pids);
+    free(rp.pieces);
+    free(rp.failed);
+    free(rp.text);
+    free(rp.err);
+    strbuf_free(&rp.buf);
+    strbuf_free(&rp.ebuf);
     return failed;
 }
 
@@ -327,11 +372,9 @@ int mode_run(const ptodb_cli *cli)
         return PTODB_EXIT_USAGE;
     if (given)
         ro.race_runs = (int)n;
-    int jobs = 1;
-    if ((given = ptodb_cli_int(cli, OPT_JOBS, "a number", 1, 256, &n)) < 0)
+    int jobs;
+    if (ptodb_cli_jobs(cli, 1, &jobs) != 0)
         return PTODB_EXIT_USAGE;
-    if (given)
-        jobs = (int)n;
     if (save_dir && ptodb_check_output_dir("--save-outputs", save_dir) != 0)
         return PTODB_EXIT_USAGE;
     case_info c;
@@ -342,18 +385,28 @@ int mode_run(const ptodb_cli *cli)
     ro.ops = ops;
     ro.strict_ref = cli->given[OPT_STRICT_REF] > 0;
     int failed;
+    /* fewer passes than jobs: the cores left over go to each pass's large
+     * matmuls (the same bits with any number of threads) */
+    size_t workers = c.npasses < (size_t)jobs ? c.npasses : (size_t)jobs;
+    int threads = workers > 0 ? jobs / (int)workers : 1;
+    if (threads > 1 && worker_pool_free_cores() == 0)
+        threads = 1; /* a busy machine: see worker_pool_free_cores */
+    kernel_matmul_set_threads(threads);
     if (jobs > 1 && c.npasses > 1)
         failed = run_parallel(&c, &ro, save_dir, jobs);
     else {
         failed = 0;
-        strbuf out = STRBUF_INIT;
+        strbuf out = STRBUF_INIT, err = STRBUF_INIT;
         for (size_t i = 0; i < c.npasses; i++) {
             strbuf_clear(&out);
-            failed |= run_one(&c, i, &ro, save_dir, &out);
+            strbuf_clear(&err);
+            failed |= run_one(&c, i, &ro, save_dir, &out, &err);
             fputs(strbuf_str(&out), stdout);
             fflush(stdout);
+            fputs(strbuf_str(&err), stderr);
         }
         strbuf_free(&out);
+        strbuf_free(&err);
     }
     free(ops);
     case_free(&c);

@@ -96,6 +96,9 @@ int ptodb_open_case(const char *path, const struct case_options *opt, struct cas
  * from LO to HI, got '...'" (junk, overflow, out of range). */
 int ptodb_cli_int(const ptodb_cli *cli, ptodb_option_id id, const char *what, long long lo, long long hi,
                   long long *out);
+/* --jobs (-j) into *jobs, default_jobs when it was not given: 0, or -1
+ * after ptodb_cli_int's message. The one parser of --run's and --batch's. */
+int ptodb_cli_jobs(const ptodb_cli *cli, int default_jobs, int *jobs);
 /* An output folder given to option: 0 when it is a writable directory, -1
  * after "ptodb: OPTION: DIR: REASON". */
 int ptodb_check_output_dir(const char *option, const char *dir);

@@ -13,6 +13,10 @@ void *xreallocarray(void *ptr, size_t count, size_t size);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 
+/* Sets the C library's allocator up for ptodb's pattern (tiles of megabytes
+ * allocated and freed at every statement); called once at startup. */
+void ptodb_tune_allocator(void);
+
 typedef void (*ptodb_fatal_hook)(void);
 /* Registers a function run before ptodb dies of an unrecoverable error. */
 void ptodb_set_fatal_hook(ptodb_fatal_hook hook);

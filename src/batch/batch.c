@@ -1,16 +1,12 @@
-/* Batch evaluation of pass files: dedup by file bytes, forked workers that
- * take the next task from a counter in shared memory (so a slow pass does
- * not hold up the others), results sent back through one pipe per worker
- * and reported to the caller in the order it asked for. */
+/* Batch evaluation of pass files: dedup by file bytes, the distinct files
+ * run by the worker pool (worker_pool.h), results reported to the caller in
+ * the order it asked for. */
 #include "batch/batch.h"
 
 #include <errno.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -19,6 +15,8 @@
 #include "base/fdio.h"
 #include "base/mem.h"
 #include "base/strbuf.h"
+#include "batch/worker_pool.h"
+#include "exec/kernel_matmul.h"
 #include "tensor/heatgrid.h"
 
 const char *batch_status_name(batch_status s)
@@ -497,11 +495,88 @@ static void flush(order_state *os)
     }
 }
 
-typedef struct shared_counter {
-    volatile int next;
-    volatile int stop;
-    volatile int current[]; /* per worker: the task it is running, -1 none */
-} shared_counter;
+/* The distinct files through the worker pool: the next one to whichever
+ * worker is free (a slow pass does not hold up the others), each result
+ * serialized back and reported in order as soon as its turn comes. */
+typedef struct pool_state {
+    order_state *os;
+    const size_t *tasks;
+    size_t ntasks, next;
+    char *got; /* per task: its result arrived (or its failure is reported) */
+    strbuf buf;
+    int share_cores; /* idle workers' cores go to the others' matmuls */
+} pool_state;
+
+static int pool_next(void *ud, size_t *task)
+{
+    pool_state *ps = ud;
+    if (ps->os->stopped)
+        return -1;
+    if (ps->next >= ps->ntasks)
+        return 0;
+    *task = ps->next++;
+    return 1;
+}
+
+static void pool_run(void *ud, size_t task, worker_pool_out *out)
+{
+    pool_state *ps = ud;
+    batch_pass res;
+    eval_one(ps->os->b, ps->tasks[task], &res);
+    strbuf_clear(&ps->buf);
+    serialize(&res, &ps->buf);
+    pass_clear(&res);
+    worker_pool_send(out, strbuf_str(&ps->buf), ps->buf.len);
+}
+
+static void pool_output(void *ud, size_t task, const char *data, size_t len)
+{
+    pool_state *ps = ud;
+    batch *b = ps->os->b;
+    if (task >= ps->ntasks || ps->got[task])
+        return;
+    batch_pass *p = &b->passes[ps->tasks[task]];
+    pass_clear(p);
+    if (deserialize(data, len, p) != 0) {
+        pass_clear(p);
+        p->status = BATCH_ERROR;
+        p->message = xstrdup("error: bad result from a worker process");
+    }
+    b->nruns++;
+    b->run_seconds += p->seconds;
+    ps->got[task] = 1;
+    flush(ps->os);
+}
+
+/* A worker that dies (the interpreter crashed on a pass) takes only that
+ * pass down: it is reported, not re-run here, where it would take the whole
+ * batch down. A worker that ended otherwise leaves its pass to the parent. */
+static void pool_failure(void *ud, size_t task, int status)
+{
+    pool_state *ps = ud;
+    batch *b = ps->os->b;
+    if (task >= ps->ntasks || ps->got[task] || !WIFSIGNALED(status))
+        return;
+    batch_pass *p = &b->passes[ps->tasks[task]];
+    pass_clear(p);
+    p->status = BATCH_ERROR;
+    strbuf m = STRBUF_INIT;
+    strbuf_printf(&m, "ptodb's worker process died running this pass (signal %d, %s)", WTERMSIG(status),
+                  strsignal(WTERMSIG(status)));
+    p->message = strbuf_detach(&m);
+    ps->got[task] = 1;
+    b->nruns++;
+    flush(ps->os);
+}
+
+/* Once the last files are running, the idle workers' cores go to their
+ * large matmuls (the same bits with any number of threads). */
+static void pool_worker_init(void *ud, const volatile int *idle, int workers)
+{
+    pool_state *ps = ud;
+    if (ps->share_cores)
+        kernel_matmul_share_cores(idle, workers);
+}
 
 static void run_workers(order_state *os, const size_t *tasks, size_t ntasks)
 {
@@ -509,141 +584,12 @@ static void run_workers(order_state *os, const size_t *tasks, size_t ntasks)
     int jobs = b->o.jobs;
     if ((size_t)jobs > ntasks)
         jobs = (int)ntasks;
-    size_t shsize = sizeof(shared_counter) + (size_t)jobs * sizeof(int);
-    shared_counter *sh = mmap(NULL, shsize, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-    int *fds = xcalloc((size_t)jobs, sizeof *fds);
-    pid_t *pids = xcalloc((size_t)jobs, sizeof *pids);
-    int started = 0;
-    if (sh != MAP_FAILED) {
-        sh->next = 0;
-        sh->stop = 0;
-        for (int w = 0; w < jobs; w++)
-            sh->current[w] = -1;
-        fflush(NULL); /* nothing buffered may be written twice */
-        for (int w = 0; w < jobs; w++) {
-            int p[2];
-            if (pipe(p) != 0)
-                break;
-            pid_t pid = fork();
-            if (pid < 0) {
-                close(p[0]);
-                close(p[1]);
-                break;
-            }
-            if (pid == 0) {
-                close(p[0]);
-                for (int k = 0; k < w; k++)
-                    close(fds[k]);
-                strbuf out = STRBUF_INIT;
-                for (;;) {
-                    if (sh->stop)
-                        break;
-                    int t = __atomic_fetch_add(&sh->next, 1, __ATOMIC_SEQ_CST);
-                    if (t < 0 || (size_t)t >= ntasks)
-                        break;
-                    sh->current[w] = t;
-                    batch_pass res;
-                    eval_one(b, tasks[t], &res);
-                    strbuf_clear(&out);
-                    serialize(&res, &out);
-                    pass_clear(&res);
-                    uint32_t hdr[2] = {(uint32_t)t, (uint32_t)out.len};
-                    if (fd_write_all(p[1], hdr, sizeof hdr) != 0 || fd_write_all(p[1], strbuf_str(&out), out.len) != 0)
-                        break;
-                    sh->current[w] = -1;
-                }
-                /* freed although _exit follows: the parent's tables are no
-                 * leak of the worker's (valgrind follows the fork) */
-                int failed = sh->current[w] != -1; /* left at its task by a failed write */
-                strbuf_free(&out);
-                free(fds);
-                free(pids);
-                free((void *)tasks); /* batch_eval's, which the worker never returns to */
-                _exit(failed ? 3 : 0);
-            }
-            close(p[1]);
-            fds[started] = p[0];
-            pids[started] = pid;
-            started++;
-        }
-    }
-    size_t received = 0;
-    char *got = xcalloc(ntasks, 1);
-    int live = started;
-    while (started > 0 && live > 0 && received < ntasks && !os->stopped) {
-        struct pollfd *pf = xcalloc((size_t)started, sizeof *pf);
-        for (int w = 0; w < started; w++) {
-            pf[w].fd = fds[w];
-            pf[w].events = POLLIN;
-        }
-        int r = poll(pf, (nfds_t)started, -1);
-        if (r < 0 && errno == EINTR) {
-            free(pf);
-            continue;
-        }
-        for (int w = 0; w < started && r > 0; w++) {
-            if (fds[w] < 0 || !(pf[w].revents & (POLLIN | POLLHUP | POLLERR)))
-                continue;
-            uint32_t hdr[2];
-            char *data = NULL;
-            if (fd_read_all(fds[w], hdr, sizeof hdr) != 0 || hdr[0] >= ntasks ||
-                !(data = xmalloc((size_t)hdr[1] + 1)) || fd_read_all(fds[w], data, hdr[1]) != 0) {
-                free(data);
-                close(fds[w]);
-                fds[w] = -1;
-                live--;
-                /* A worker that dies (the interpreter crashed on a pass)
-                 * takes only that pass down: it is reported, not re-run
-                 * here, where it would take the whole batch down. */
-                int status = 0;
-                int t = sh->current[w];
-                if (waitpid(pids[w], &status, 0) == pids[w])
-                    pids[w] = -1;
-                if (t >= 0 && (size_t)t < ntasks && !got[t] && WIFSIGNALED(status)) {
-                    batch_pass *p = &b->passes[tasks[t]];
-                    pass_clear(p);
-                    p->status = BATCH_ERROR;
-                    strbuf m = STRBUF_INIT;
-                    strbuf_printf(&m, "ptodb's worker process died running this pass (signal %d, %s)", WTERMSIG(status),
-                                  strsignal(WTERMSIG(status)));
-                    p->message = strbuf_detach(&m);
-                    got[t] = 1;
-                    received++;
-                    b->nruns++;
-                }
-                continue;
-            }
-            size_t i = tasks[hdr[0]];
-            batch_pass *p = &b->passes[i];
-            pass_clear(p);
-            if (deserialize(data, hdr[1], p) != 0) {
-                pass_clear(p);
-                p->status = BATCH_ERROR;
-                p->message = xstrdup("error: bad result from a worker process");
-            }
-            free(data);
-            b->nruns++;
-            b->run_seconds += p->seconds;
-            got[hdr[0]] = 1;
-            received++;
-        }
-        free(pf);
-        flush(os);
-    }
-    if (sh != MAP_FAILED)
-        sh->stop = 1;
-    for (int w = 0; w < started; w++) {
-        if (fds[w] >= 0)
-            close(fds[w]);
-        if (pids[w] < 0)
-            continue;
-        if (os->stopped)
-            kill(pids[w], SIGTERM);
-        waitpid(pids[w], NULL, 0);
-    }
+    pool_state ps = {os, tasks, ntasks, 0, xcalloc(ntasks, 1), STRBUF_INIT, worker_pool_free_cores() > 0};
+    static const worker_pool_ops ops = {pool_next, pool_run, pool_output, NULL, pool_failure, pool_worker_init};
+    worker_pool_run(jobs, &ops, &ps);
     /* what the workers did not deliver (no fork, a worker died): here */
     for (size_t t = 0; t < ntasks && !os->stopped; t++) {
-        if (got[t])
+        if (ps.got[t])
             continue;
         size_t i = tasks[t];
         pass_clear(&b->passes[i]);
@@ -652,11 +598,8 @@ static void run_workers(order_state *os, const size_t *tasks, size_t ntasks)
         b->run_seconds += b->passes[i].seconds;
         flush(os);
     }
-    free(got);
-    free(fds);
-    free(pids);
-    if (sh != MAP_FAILED)
-        munmap(sh, shsize);
+    free(ps.got);
+    strbuf_free(&ps.buf);
 }
 
 size_t batch_eval(batch *b, const size_t *idx, size_t n, batch_ready_fn cb, void *ud)
@@ -676,6 +619,13 @@ size_t batch_eval(batch *b, const size_t *idx, size_t n, batch_ready_fn cb, void
             tasks[ntasks++] = t;
     }
     flush(&os);
+    /* fewer files than jobs: the cores left over go to each pass's large
+     * matmuls (the same bits with any number of threads) */
+    int workers = ntasks < (size_t)b->o.jobs ? (int)ntasks : b->o.jobs;
+    int threads = workers > 0 ? b->o.jobs / workers : 1;
+    if (threads > 1 && worker_pool_free_cores() == 0)
+        threads = 1; /* a busy machine: see worker_pool_free_cores */
+    kernel_matmul_set_threads(threads);
     if (b->o.jobs > 1 && ntasks > 1) {
         run_workers(&os, tasks, ntasks);
     } else {
@@ -687,6 +637,7 @@ size_t batch_eval(batch *b, const size_t *idx, size_t n, batch_ready_fn cb, void
         }
     }
     flush(&os);
+    kernel_matmul_set_threads(1);
     /* stopped: what workers ran past the stop is dropped, so the result is
      * the same whatever the number of jobs */
     for (size_t k = os.done; os.stopped && k < n; k++)

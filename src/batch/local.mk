@@ -2,6 +2,7 @@
 # bisection; shared by ui/mode_batch.c and the debugger's `bisect` command.
 src_libptodb_a_SOURCES += \
 	src/batch/batch.h src/batch/batch.c \
+	src/batch/worker_pool.h src/batch/worker_pool.c \
 	src/batch/metrics.h src/batch/metrics.c \
 	src/batch/report.h src/batch/report.c \
 	src/batch/json.h src/batch/json.c \
@@ -31,3 +32,9 @@ clean-local: clean-batch-html
 .PHONY: clean-batch-html
 clean-batch-html:
 	rm -rf tests/cli/batch_html.out
+
+check_PROGRAMS += tests/unit/check_worker_pool
+TESTS += tests/unit/check_worker_pool
+tests_unit_check_worker_pool_SOURCES = tests/unit/check_worker_pool.c
+tests_unit_check_worker_pool_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_worker_pool_LDADD = $(UNIT_LDADD)

@@ -43,16 +43,13 @@ ptodb_status mapfile_open(const char *path, mapfile **out, diag_sink *sink)
     if (m->size == 0) {
         m->data = xcalloc(1, 1);
     } else {
-        /* Private: copy-on-write pages, never written back to the file.
-         * Mapped read-only first so that MAP_POPULATE maps the page-cache
-         * pages in one sweep without copying them (populating a writable
-         * private mapping would copy every page); write access is added
-         * afterwards and only pages actually written get copied. */
-        void *p = mmap(NULL, m->size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
-        if (p != MAP_FAILED && mprotect(p, m->size, PROT_READ | PROT_WRITE) != 0) {
-            munmap(p, m->size);
-            p = MAP_FAILED;
-        }
+        /* Private: copy-on-write pages, never written back to the file;
+         * only pages actually written get copied. Not populated: each
+         * pass reads through its own fresh mapping (mapfile_storage_cow),
+         * so populating this one would only map every page twice (twice
+         * the resident set of a one-process run) for readers that may
+         * never look at it. */
+        void *p = mmap(NULL, m->size, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
         if (p == MAP_FAILED) {
             diag_report(sink, DIAG_ERROR, loc, NULL, "cannot map: %s", strerror(errno));
             close(fd);

@@ -1,7 +1,7 @@
-/* Background validation of every pass of the open case: a forked worker runs
- * the batch engine (batch/batch.h) as `--batch` does and streams one record
- * per pass back over a pipe; the front end polls the pipe when it has
- * nothing else to do, so it never blocks. Results land in the session's
+/* Background validation of every pass of the open case: one task of the
+ * worker pool (batch/worker_pool.h) runs the batch engine (batch/batch.h) as
+ * `--batch` does and streams one record per pass back; the front end polls
+ * the pool when it has nothing else to do, so it never blocks. Results land in the session's
  * per-pass table (pass_result), the one every view reads. The worker also
  * sends the output tensors of the first failing pass and of the pass before
  * it, so that their heat maps can be drawn without running anything.
@@ -10,26 +10,23 @@
  *   P pass status ok same_as nout       then nout lines "max_abs_diff ok"
  *   T pass output dtype ndim d0 .. dN-1 nbytes   then nbytes bytes
  *   D                                    all sent */
-#include <errno.h>
-#include <fcntl.h>
 #include <math.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "base/mem.h"
 #include "batch/batch.h"
+#include "batch/worker_pool.h"
 #include "debug/session_impl.h"
 #include "debug/validate_bg_impl.h"
 #include "debug/view.h"
 
 struct validate_bg {
-    pid_t pid;
-    int fd;
+    worker_pool *pool;
+    int handed_out; /* the pool's one task has been handed out */
     char *buf; /* bytes read, not yet parsed */
     size_t len, cap;
     int received; /* pass records so far */
@@ -56,33 +53,25 @@ void session_case_with_tols(const session *s, case_info *c)
 
 /* ---- the worker ---- */
 
-static void write_all(int fd, const void *data, size_t n)
+static void write_all(worker_pool_out *out, const void *data, size_t n)
 {
-    const char *p = data;
-    while (n) {
-        ssize_t w = write(fd, p, n);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            _exit(1); /* the front end went away or cancelled */
-        p += w;
-        n -= (size_t)w;
-    }
+    if (worker_pool_send(out, data, n) != 0)
+        _exit(1); /* the front end went away or cancelled */
 }
 
-static void write_text(int fd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void write_text(int fd, const char *fmt, ...)
+static void write_text(worker_pool_out *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void write_text(worker_pool_out *out, const char *fmt, ...)
 {
     char line[512];
     va_list ap;
     va_start(ap, fmt);
     int n = vsnprintf(line, sizeof line, fmt, ap);
     va_end(ap);
-    write_all(fd, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
+    write_all(out, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
 }
 
 typedef struct worker {
-    int fd;
+    worker_pool_out *out;
     int first_bad;
 } worker;
 
@@ -90,15 +79,15 @@ static int worker_ready(void *ud, const batch *b, size_t i)
 {
     worker *w = ud;
     const batch_pass *p = &b->passes[i];
-    write_text(w->fd, "P %zu %d %d %d %zu\n", i, (int)p->status, p->ok, p->same_as, p->noutputs);
+    write_text(w->out, "P %zu %d %d %d %zu\n", i, (int)p->status, p->ok, p->same_as, p->noutputs);
     for (size_t k = 0; k < p->noutputs; k++)
-        write_text(w->fd, "%a %d\n", p->outputs[k].cmp.max_abs_diff, p->outputs[k].cmp.pass);
+        write_text(w->out, "%a %d\n", p->outputs[k].cmp.max_abs_diff, p->outputs[k].cmp.pass);
     if (!p->ok && w->first_bad < 0)
         w->first_bad = (int)i;
     return 0;
 }
 
-static void send_outputs(int fd, const case_info *c, const runpass_options *ro, int pass)
+static void send_outputs(worker_pool_out *out, const case_info *c, const runpass_options *ro, int pass)
 {
     runpass_result r;
     runpass_file(c->passes[pass].path, c, ro, &r);
@@ -112,30 +101,19 @@ static void send_outputs(int fd, const case_info *c, const runpass_options *ro, 
         for (int d = 0; d < t->ndim; d++)
             n += snprintf(head + n, sizeof head - (size_t)n, " %lld", (long long)t->shape[d]);
         snprintf(head + n, sizeof head - (size_t)n, " %zu\n", nbytes);
-        write_all(fd, head, strlen(head));
-        write_all(fd, tensor_data(t), nbytes);
+        write_all(out, head, strlen(head));
+        write_all(out, tensor_data(t), nbytes);
         tensor_unref(t);
     }
     runpass_result_free(&r);
 }
 
-static void worker_main(session *s, int fd)
+/* The pool's one task, in the worker (whose signals and standard streams
+ * the pool has reset): the whole validation, streamed. */
+static void worker_run(void *ud, size_t task, worker_pool_out *out)
 {
-    /* The front end's handlers are not the worker's: a fatal-signal handler
-     * that restores the terminal would reset it under the front end when
-     * the worker is stopped (SIGTERM). And the worker never touches the
-     * terminal: its standard streams go to /dev/null. */
-    for (int sig = 1; sig < NSIG; sig++)
-        if (sig != SIGKILL && sig != SIGSTOP)
-            signal(sig, SIG_DFL);
-    int null = open("/dev/null", O_RDWR);
-    if (null >= 0) {
-        dup2(null, STDIN_FILENO);
-        dup2(null, STDOUT_FILENO);
-        dup2(null, STDERR_FILENO);
-        if (null > STDERR_FILENO)
-            close(null);
-    }
+    session *s = ud;
+    (void)task;
     if (!s->ops) {
         s->ops = xcalloc(IR_OP_COUNT, sizeof *s->ops);
         exec_ops_init(s->ops);
@@ -150,51 +128,66 @@ static void worker_main(session *s, int fd)
     opt.jobs = 1; /* the worker is itself the background */
     batch b;
     batch_init(&b, &c, &opt);
-    worker w = {fd, -1};
+    worker w = {out, -1};
     batch_eval_all(&b, worker_ready, &w);
     if (w.first_bad >= 0 && b.passes[w.first_bad].status == BATCH_COMPARED) {
-        send_outputs(fd, &c, &opt.ro, w.first_bad);
+        send_outputs(out, &c, &opt.ro, w.first_bad);
         if (w.first_bad > 0 && b.passes[w.first_bad - 1].status == BATCH_COMPARED)
-            send_outputs(fd, &c, &opt.ro, w.first_bad - 1);
+            send_outputs(out, &c, &opt.ro, w.first_bad - 1);
     }
-    write_text(fd, "D\n");
+    write_text(out, "D\n");
     _exit(0); /* no atexit handlers, no stdio flushes: they are the front end's */
 }
 
 /* ---- the front end's side ---- */
 
+static int one_task(void *ud, size_t *task)
+{
+    session *s = ud;
+    if (s->bg->handed_out)
+        return 0;
+    s->bg->handed_out = 1;
+    *task = 0;
+    return 1;
+}
+
+/* The bytes the worker sent, parsed by session_validate_poll. */
+static void worker_output(void *ud, size_t task, const char *data, size_t len)
+{
+    session *s = ud;
+    struct validate_bg *bg = s->bg;
+    (void)task;
+    if (bg->cap - bg->len < len) {
+        bg->cap = bg->cap * 2 + len;
+        bg->buf = xrealloc(bg->buf, bg->cap);
+    }
+    memcpy(bg->buf + bg->len, data, len);
+    bg->len += len;
+}
+
 int session_validate_start(session *s)
 {
     if (s->bg || !s->have_case || !session_get_bool(s, SETTING_AUTO_VALIDATE) || s->kase.npasses == 0)
         return -1;
-    int p[2];
-    if (pipe(p) != 0)
-        return -1;
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid < 0) {
-        close(p[0]);
-        close(p[1]);
-        return -1;
-    }
-    if (pid == 0) {
-        close(p[0]);
-        worker_main(s, p[1]);
-    }
-    close(p[1]);
-    fcntl(p[0], F_SETFL, fcntl(p[0], F_GETFL) | O_NONBLOCK);
-    fcntl(p[0], F_SETFD, FD_CLOEXEC);
+    static const worker_pool_ops ops = {one_task, worker_run, worker_output, NULL, NULL, NULL};
     s->bg = xcalloc(1, sizeof *s->bg);
-    s->bg->pid = pid;
-    s->bg->fd = p[0];
     s->bg->first_bad = -1;
+    s->bg->cap = 65536;
+    s->bg->buf = xmalloc(s->bg->cap);
+    s->bg->pool = worker_pool_start(1, &ops, s);
+    if (!s->bg->pool) {
+        free(s->bg->buf);
+        free(s->bg);
+        s->bg = NULL;
+        return -1;
+    }
     session_mark_redraw(s, SESSION_REDRAW_STATUS);
-    return p[0];
+    return worker_pool_fd(s->bg->pool);
 }
 
 int session_validate_fd(const session *s)
 {
-    return s->bg ? s->bg->fd : -1;
+    return s->bg ? worker_pool_fd(s->bg->pool) : -1;
 }
 
 void session_validate_cancel(session *s)
@@ -202,11 +195,7 @@ void session_validate_cancel(session *s)
     struct validate_bg *bg = s->bg;
     if (!bg)
         return;
-    if (!bg->done)
-        kill(bg->pid, SIGTERM);
-    close(bg->fd);
-    while (waitpid(bg->pid, NULL, 0) < 0 && errno == EINTR)
-        ;
+    worker_pool_free(bg->pool); /* stops the worker if it is still running */
     if (!bg->complete)
         session_printf(s, "Background validation stopped after %d of %zu passes.\n", bg->received,
                        s->kase.npasses);
@@ -346,22 +335,8 @@ int session_validate_poll(session *s)
     struct validate_bg *bg = s->bg;
     if (!bg)
         return 0;
-    for (;;) {
-        if (bg->cap - bg->len < 65536) {
-            bg->cap = bg->cap * 2 + 65536;
-            bg->buf = xrealloc(bg->buf, bg->cap);
-        }
-        ssize_t n = read(bg->fd, bg->buf + bg->len, bg->cap - bg->len);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0)
-            break; /* EAGAIN: nothing more for now */
-        if (n == 0) {
-            bg->done = 1; /* EOF: the worker ended */
-            break;
-        }
-        bg->len += (size_t)n;
-    }
+    if (!worker_pool_poll(bg->pool, 0))
+        bg->done = 1; /* the worker ended */
     size_t off = 0;
     for (;;) {
         long used = parse_record(s, bg->buf + off, bg->len - off);

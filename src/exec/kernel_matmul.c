@@ -22,12 +22,15 @@
 #include "exec/kernel_matmul.h"
 #include "exec/kernel_matmul_avx512.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/mem.h"
+#include "tensor/dtype.h"
 
 #define KM_KC 256
+#define KM_MAX_THREADS 8
 #define KM_MRMAX 8
 #define KM_NRMAX 16
 
@@ -370,8 +373,8 @@ static int km_use_avx512(void)
     return !km_portable_only && km512_usable();
 }
 
-void kernel_gemm_f32(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda,
-                     const float *b, int64_t ldb, float *c, int64_t ldc)
+static void km_gemm_f32_one(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda,
+                            const float *b, int64_t ldb, float *c, int64_t ldc)
 {
     if (m <= 0 || n <= 0)
         return;
@@ -398,6 +401,106 @@ void kernel_gemm_f32(int64_t m, int64_t n, int64_t k, const float *a, int64_t ld
             dst[j] = (float)src[j];
     }
     free(acc);
+}
+
+void kernel_round_bf16_f32(float *x, int64_t n)
+{
+    /* dtype_round_bf16 without its branch, 8 at a time in GNU C vectors (the
+     * compiler does not vectorise the scalar form at -O2): the rounded
+     * pattern, or 0xFFFF (as the top half) for NaN */
+    typedef uint32_t km_v8u __attribute__((vector_size(32)));
+    int64_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        km_v8u u;
+        memcpy(&u, x + i, sizeof u);
+        km_v8u r = (u + 0x7FFFu + ((u >> 16) & 1u)) & 0xFFFF0000u;
+        km_v8u nan = (km_v8u)((u & 0x7FFFFFFFu) > 0x7F800000u);
+        r = (r & ~nan) | (0xFFFF0000u & nan);
+        memcpy(x + i, &r, sizeof r);
+    }
+    for (; i < n; i++)
+        x[i] = dtype_round_bf16(x[i]);
+}
+
+/* Threads for one large matmul (kernel_matmul_set_threads). */
+static int km_threads = 1;
+
+void kernel_matmul_set_threads(int n)
+{
+    km_threads = n < 1 ? 1 : n > KM_MAX_THREADS ? KM_MAX_THREADS : n;
+}
+
+/* kernel_matmul_share_cores: the pool's count of idle workers, or NULL */
+static const volatile int *km_idle;
+static int km_workers;
+
+void kernel_matmul_share_cores(const volatile int *idle, int workers)
+{
+    km_idle = idle;
+    km_workers = workers;
+}
+
+static int km_threads_now(void)
+{
+    int t = km_threads;
+    if (km_idle && km_workers > 1) {
+        int idle = __atomic_load_n(km_idle, __ATOMIC_RELAXED);
+        int busy = km_workers - idle;
+        int share = busy >= 1 ? km_workers / busy : km_workers;
+        if (share > t)
+            t = share;
+    }
+    return t > KM_MAX_THREADS ? KM_MAX_THREADS : t;
+}
+
+typedef struct km_part {
+    int64_t m, n, k, lda, ldb, ldc;
+    const float *a, *b;
+    float *c;
+} km_part;
+
+static void *km_part_run(void *arg)
+{
+    const km_part *p = arg;
+    km_gemm_f32_one(p->m, p->n, p->k, p->a, p->lda, p->b, p->ldb, p->c, p->ldc);
+    return NULL;
+}
+
+/* Split by columns: every element is the same sum in k order whichever
+ * thread computes it, so the bits do not depend on the threads. The split
+ * points are multiples of 16, the widest column block of either kernel, so
+ * each part's blocks are the ones a single call would use. */
+void kernel_gemm_f32(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda,
+                     const float *b, int64_t ldb, float *c, int64_t ldc)
+{
+    int t = km_threads_now();
+    int64_t blocks = (n + 15) / 16;
+    if (t > blocks)
+        t = (int)blocks;
+    /* below about 4M multiply-adds a thread's start costs more than it saves */
+    if (t < 2 || m <= 0 || k <= 0 || m * n * k < ((int64_t)1 << 22)) {
+        km_gemm_f32_one(m, n, k, a, lda, b, ldb, c, ldc);
+        return;
+    }
+    (void)km_use_avx512(); /* its one-time CPU probe, before the threads */
+    km_part parts[KM_MAX_THREADS];
+    pthread_t tid[KM_MAX_THREADS];
+    int started[KM_MAX_THREADS] = {0};
+    int64_t j0 = 0;
+    for (int i = 0; i < t; i++) {
+        int64_t j1 = i == t - 1 ? n : blocks * (i + 1) / t * 16;
+        parts[i] = (km_part){m, j1 - j0, k, lda, ldb, ldc, a, b + j0, c + j0};
+        j0 = j1;
+    }
+    for (int i = 1; i < t; i++)
+        started[i] = pthread_create(&tid[i], NULL, km_part_run, &parts[i]) == 0;
+    km_part_run(&parts[0]);
+    for (int i = 1; i < t; i++) {
+        if (started[i])
+            pthread_join(tid[i], NULL);
+        else
+            km_part_run(&parts[i]); /* no thread: here */
+    }
 }
 
 /* ---- the reference-BLAS order (kernel_gemm_f32_seq) --------------------- */

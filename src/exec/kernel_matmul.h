@@ -16,7 +16,8 @@ void kernel_gemm_f64(int64_t m, int64_t n, int64_t k, const double *a, int64_t l
                      const double *b, int64_t ldb, double *c, int64_t ldc);
 
 /* The same from float inputs: C = fl32(the products, exact in double, summed
- * in double in k order from +0). */
+ * in double in k order from +0). A large one is split by columns over the
+ * threads kernel_matmul_set_threads allows, with the same bits. */
 void kernel_gemm_f32(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda,
                      const float *b, int64_t ldb, float *c, int64_t ldc);
 
@@ -40,6 +41,20 @@ void kernel_gemm_bf16_onednn(int64_t m, int64_t n, int64_t k, const uint16_t *a,
 void kernel_gemm_bf16_onednn_f32(int64_t m, int64_t n, int64_t k, const float *a,
                                  const float *b, float *c, int brgemm);
 int64_t kernel_onednn_bf16_kblock(int64_t k, int brgemm);
+
+/* x[i] = dtype_round_bf16(x[i]) for n floats (the bf16 rounding of a
+ * matmul's result), vectorised, with the same bits. */
+void kernel_round_bf16_f32(float *x, int64_t n);
+
+/* Threads kernel_gemm_f32 may use for one large matmul (1 to 8; 1, the
+ * default, runs everything on the caller's thread). Set by --batch and
+ * --run when fewer passes than jobs run at once. */
+void kernel_matmul_set_threads(int n);
+/* In a worker of a pool of workers processes sharing the cores, of which
+ * *idle (shared memory, updated by the pool) have nothing left to run: each
+ * large matmul also uses workers / (workers - *idle) threads, the cores the
+ * idle ones leave free. NULL stops it. */
+void kernel_matmul_share_cores(const volatile int *idle, int workers);
 
 /* Tests: which implementations the kernels above may use, so that each can
  * be checked against one expectation: 0 any (the default), 1 the portable

@@ -117,3 +117,9 @@ tests_unit_check_ops_matmul_mx_SOURCES = tests/unit/check_ops_matmul_mx.c \
 	tests/unit/exec_ctx_stub.c tests/unit/check_ops_util.h
 tests_unit_check_ops_matmul_mx_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_ops_matmul_mx_LDADD = $(OPS_TEST_LDADD)
+
+check_PROGRAMS += tests/unit/check_matmul_threads
+TESTS += tests/unit/check_matmul_threads
+tests_unit_check_matmul_threads_SOURCES = tests/unit/check_matmul_threads.c
+tests_unit_check_matmul_threads_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_matmul_threads_LDADD = $(UNIT_LDADD)

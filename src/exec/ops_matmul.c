@@ -200,8 +200,7 @@ static ptodb_status matmul_core(exec_ctx *ctx, const op_args *a, const tensor *L
             kernel_gemm_bf16_onednn(m, n, k, ad, lst[0], lst[1], bd, rst[0], rst[1], Cf,
                                     mm_dense(L) && mm_dense(R));
             if (widen)
-                for (int64_t e = 0; e < mn; e++)
-                    Cf[e] = dtype_round_bf16(Cf[e]);
+                kernel_round_bf16_f32(Cf, mn);
             kernel_store_f32(r, Cf, mn);
             free(Cf);
             *out = r;
@@ -234,8 +233,7 @@ static ptodb_status matmul_core(exec_ctx *ctx, const op_args *a, const tensor *L
                 kernel_gemm_f32(m, n, k, Ab, k, Bb, n, Cf + b * mn, n);
         }
         if (widen)
-            for (int64_t e = 0; e < nb * mn; e++)
-                Cf[e] = dtype_round_bf16(Cf[e]);
+            kernel_round_bf16_f32(Cf, nb * mn);
         kernel_store_f32(r, Cf, nb * mn);
         free(A);
         free(B);

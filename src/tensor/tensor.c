@@ -450,23 +450,41 @@ tensor *tensor_cast(tensor *t, dtype_id dt)
     return c;
 }
 
+/* whether the bytes of two storages can overlap */
+static int storages_overlap(const tensor_storage *a, const tensor_storage *b)
+{
+    return a == b || (a->data < b->data + b->nbytes && b->data < a->data + a->nbytes);
+}
+
 ptodb_status tensor_copy_into(tensor *dst, const tensor *src)
 {
     if (dst->ndim != src->ndim || memcmp(dst->shape, src->shape, (size_t)dst->ndim * sizeof(int64_t)))
         return PTODB_ERR_SHAPE;
-    /* Stage through a contiguous buffer of dst's dtype: this also makes
-     * overlapping src/dst behave like torch's copy_ of a cloned source. */
     int64_t n = tensor_numel(src);
     if (n == 0)
         return PTODB_OK;
+    /* apart in memory and dst one dense block (a row slice, a lane's half
+     * of a merged tile): the gather writes dst directly */
+    if (!storages_overlap(dst->storage, src->storage) && tensor_is_contiguous(dst)) {
+        gather_into(tensor_data(dst), dst->dtype, src);
+        return PTODB_OK;
+    }
+    /* Stage through a contiguous buffer of dst's dtype: this also makes
+     * overlapping src/dst behave like torch's copy_ of a cloned source. */
     size_t des = dtype_size(dst->dtype);
     unsigned char *tmp = xmalloc((size_t)n * des);
     gather_into(tmp, dst->dtype, src);
     int64_t idx[TENSOR_MAX_DIMS] = {0};
+    int inner = dst->ndim - 1;
+    /* a run of the innermost dim at a time where it is dense */
+    int64_t run = inner >= 0 && (dst->strides[inner] == 1 || dst->shape[inner] == 1) ? dst->shape[inner] : 1;
     int64_t k = 0;
     do {
-        memcpy(dst->storage->data + (size_t)tensor_elem_index(dst, idx) * des, tmp + (size_t)k * des, des);
-        k++;
+        memcpy(dst->storage->data + (size_t)tensor_elem_index(dst, idx) * des, tmp + (size_t)k * des,
+               (size_t)run * des);
+        k += run;
+        if (run > 1)
+            idx[inner] = run - 1;
     } while (tensor_next_index(dst, idx));
     free(tmp);
     return PTODB_OK;

@@ -170,6 +170,57 @@ START_TEST(test_cast_and_copy)
 }
 END_TEST
 
+/* tensor_copy_into's three ways: straight into a dense dst (a row block),
+ * by dense rows into a column block, element by element into a transposed
+ * view; the source transposed (strided) throughout. */
+START_TEST(test_copy_into_layouts)
+{
+    int64_t s34[2] = {3, 4}, s65[2] = {6, 5};
+    tensor *v = tensor_zeros(DTYPE_FP32, 2, s34, NULL);
+    float *vd = tensor_data(v);
+    for (int i = 0; i < 12; i++)
+        vd[i] = (float)i;
+    tensor *vt = tensor_transpose(v, 0, 1, NULL); /* 4 x 3, vt[i][j] = 4 * j + i */
+    tensor *m = tensor_zeros(DTYPE_FP32, 2, s65, NULL);
+    float *md = tensor_data(m);
+    /* rows 1..4, columns 0..2 of m: rows apart, inner dense */
+    tensor *rows = tensor_slice(m, 0, 1, 5, 1, NULL);
+    tensor *block = tensor_slice(rows, 1, 0, 3, 1, NULL);
+    ck_assert_int_eq(tensor_copy_into(block, vt), PTODB_OK);
+    for (int i = 0; i < 6; i++)
+        for (int j = 0; j < 5; j++)
+            ck_assert_float_eq(md[i * 5 + j], i >= 1 && i <= 4 && j < 3 ? (float)(4 * j + (i - 1)) : 0.0f);
+    /* rows 0..2 of m over rows 3..5 (the same storage: staged, then row by row) */
+    tensor *m3 = tensor_slice(m, 0, 3, 6, 1, NULL);
+    tensor *top = tensor_slice(m, 0, 0, 3, 1, NULL);
+    ck_assert_int_eq(tensor_copy_into(m3, top), PTODB_OK);
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 5; j++)
+            ck_assert_float_eq(md[(i + 3) * 5 + j], i >= 1 && j < 3 ? (float)(4 * j + i - 1) : 0.0f);
+    /* a transposed destination: v's storage receives vt's transpose back */
+    tensor *z = tensor_zeros(DTYPE_FP32, 2, s34, NULL);
+    tensor *zt = tensor_transpose(z, 0, 1, NULL);
+    ck_assert_int_eq(tensor_copy_into(zt, vt), PTODB_OK);
+    float *zd = tensor_data(z);
+    for (int i = 0; i < 12; i++)
+        ck_assert_float_eq(zd[i], (float)i);
+    /* a dense dst over its own transpose: as if from a clone of the source */
+    int64_t s33[2] = {3, 3};
+    tensor *q = tensor_zeros(DTYPE_FP32, 2, s33, NULL);
+    float *qd = tensor_data(q);
+    for (int i = 0; i < 9; i++)
+        qd[i] = (float)i;
+    tensor *qt = tensor_transpose(q, 0, 1, NULL);
+    ck_assert_int_eq(tensor_copy_into(q, qt), PTODB_OK);
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+            ck_assert_float_eq(qd[i * 3 + j], (float)(j * 3 + i));
+    tensor *objs[] = {v, vt, m, rows, block, m3, top, z, zt, q, qt};
+    for (size_t i = 0; i < sizeof objs / sizeof objs[0]; i++)
+        tensor_unref(objs[i]);
+}
+END_TEST
+
 START_TEST(test_stats)
 {
     int64_t shape[1] = {6};
@@ -213,6 +264,7 @@ int main(void)
     tcase_add_test(tc, test_transpose_reshape);
     tcase_add_test(tc, test_view_bounds);
     tcase_add_test(tc, test_cast_and_copy);
+    tcase_add_test(tc, test_copy_into_layouts);
     tcase_add_test(tc, test_stats);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
