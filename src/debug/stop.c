@@ -124,8 +124,7 @@ static int condition_holds(session *s, breakpoint *b, const tensor *t, const cha
     strbuf err = STRBUF_INIT;
     int r = predicate_eval(b->cond, &env, &err);
     if (r < 0)
-        session_errorf(s, "Error in testing condition for breakpoint %d (%s): %s", b->number,
-                       predicate_text(b->cond), strbuf_str(&err));
+        session_errorf(s, "Error in testing condition for breakpoint %d:\n%s", b->number, strbuf_str(&err));
     strbuf_free(&err);
     return r < 0 ? -1 : r != 0;
 }
@@ -144,8 +143,7 @@ static int expression_holds(session *s, breakpoint *b, int core)
     strbuf err = STRBUF_INIT;
     int held;
     if (expr_eval(s, b->cond_expr, &t, NULL, &err) != PTODB_OK) {
-        session_errorf(s, "Error in testing condition for breakpoint %d (%s): %s", b->number, b->cond_expr,
-                       strbuf_str(&err));
+        session_errorf(s, "Error in testing condition for breakpoint %d:\n%s", b->number, strbuf_str(&err));
         held = -1;
     } else {
         int64_t n = tensor_numel(t);
