@@ -10,6 +10,7 @@
 #include "debug/point.h"
 #include "debug/session_impl.h"
 #include "exec/inspect.h"
+#include "exec/region.h"
 #include "ir/lex.h"
 #include "ir/resolve.h"
 #include "ir/walk.h"
@@ -54,8 +55,151 @@ static void count_visit(run_state *r, const void *stmt, int core)
     r->visits[j].count++;
 }
 
+/* ---- the GM regions a run's loads and stores touched ------------------------------------ */
+
+/* One load/store statement on one core: the regions of its last two
+ * arrivals and how many times its core had then arrived at a load (store)
+ * of exactly that region. The last one is the arrival in progress while the
+ * core is at the statement: a tile a load assigned is the previous one's. */
+typedef struct region_seen {
+    const void *stmt;
+    int core;
+    int have;                 /* 1: last, 2: last and prev */
+    exec_region last, prev;
+    uint32_t last_k, prev_k;
+} region_seen;
+
+struct point_regions {
+    struct region_count { char *key; uint32_t n; } *counts;
+    size_t ncounts, capcounts;
+    region_seen *seen;
+    size_t nseen, capseen;
+    /* the record of the load/store each core arrived at in the last count */
+    int arrived[EXEC_NCORES]; /* index into seen + 1; 0 none */
+    /* "L|tensor" / "S|tensor" of every GM tensor read / written */
+    char **touched;
+    size_t ntouched;
+};
+
+void point_regions_free(run_state *r)
+{
+    struct point_regions *pr = r->regions;
+    if (!pr)
+        return;
+    for (size_t i = 0; i < pr->capcounts; i++)
+        free(pr->counts[i].key);
+    free(pr->counts);
+    free(pr->seen);
+    for (size_t i = 0; i < pr->ntouched; i++)
+        free(pr->touched[i]);
+    free(pr->touched);
+    free(pr);
+    r->regions = NULL;
+}
+
+static size_t hash_text(const char *t)
+{
+    size_t h = 1469598103934665603ull & SIZE_MAX;
+    for (; *t; t++)
+        h = (h ^ (unsigned char)*t) * 1099511628211ull;
+    return h;
+}
+
+/* One more arrival of core at a load/store of exactly region g: the count. */
+static uint32_t bump_region(struct point_regions *pr, int core, const exec_region *g)
+{
+    strbuf key = STRBUF_INIT;
+    strbuf_printf(&key, "%d|%d|", core, (int)g->kind);
+    exec_region_format(g, &key);
+    if ((pr->ncounts + 1) * 2 > pr->capcounts) {
+        size_t oldcap = pr->capcounts;
+        struct region_count *old = pr->counts;
+        pr->capcounts = oldcap ? oldcap * 2 : 64;
+        pr->counts = xcalloc(pr->capcounts, sizeof *pr->counts);
+        for (size_t i = 0; i < oldcap; i++) {
+            if (!old[i].key)
+                continue;
+            size_t j = hash_text(old[i].key) & (pr->capcounts - 1);
+            while (pr->counts[j].key)
+                j = (j + 1) & (pr->capcounts - 1);
+            pr->counts[j] = old[i];
+        }
+        free(old);
+    }
+    size_t j = hash_text(strbuf_str(&key)) & (pr->capcounts - 1);
+    while (pr->counts[j].key && strcmp(pr->counts[j].key, strbuf_str(&key)) != 0)
+        j = (j + 1) & (pr->capcounts - 1);
+    if (!pr->counts[j].key) {
+        pr->counts[j].key = strbuf_detach(&key);
+        pr->ncounts++;
+    }
+    strbuf_free(&key);
+    return ++pr->counts[j].n;
+}
+
+static void note_touched(struct point_regions *pr, const exec_region *g)
+{
+    char key[128];
+    snprintf(key, sizeof key, "%c|%s", g->kind == EXEC_REGION_LOAD ? 'L' : 'S', g->tensor);
+    for (size_t i = 0; i < pr->ntouched; i++)
+        if (strcmp(pr->touched[i], key) == 0)
+            return;
+    pr->touched = xreallocarray(pr->touched, pr->ntouched + 1, sizeof *pr->touched);
+    pr->touched[pr->ntouched++] = xstrdup(key);
+}
+
+static int touched(const run_state *r, const exec_region *g)
+{
+    char key[128];
+    snprintf(key, sizeof key, "%c|%s", g->kind == EXEC_REGION_LOAD ? 'L' : 'S', g->tensor);
+    for (size_t i = 0; r->regions && i < r->regions->ntouched; i++)
+        if (strcmp(r->regions->touched[i], key) == 0)
+            return 1;
+    return 0;
+}
+
+static region_seen *find_seen(const run_state *r, const void *stmt, int core)
+{
+    struct point_regions *pr = r->regions;
+    for (size_t i = 0; pr && i < pr->nseen; i++)
+        if (pr->seen[i].stmt == stmt && pr->seen[i].core == core)
+            return &pr->seen[i];
+    return NULL;
+}
+
+/* Core c has just arrived at st: when st is a load or store, its region. */
+static void note_region(run_state *r, int c, const ir_stmt *st)
+{
+    exec_region g;
+    if (!exec_region_stmt_kind(st) || !exec_region_of(r->m, c, st, &g))
+        return;
+    if (!r->regions)
+        r->regions = xcalloc(1, sizeof *r->regions);
+    struct point_regions *pr = r->regions;
+    region_seen *rs = find_seen(r, st, c);
+    if (!rs) {
+        if (pr->nseen == pr->capseen) {
+            pr->capseen = pr->capseen ? pr->capseen * 2 : 32;
+            pr->seen = xreallocarray(pr->seen, pr->capseen, sizeof *pr->seen);
+        }
+        rs = &pr->seen[pr->nseen++];
+        memset(rs, 0, sizeof *rs);
+        rs->stmt = st;
+        rs->core = c;
+    }
+    rs->prev = rs->last;
+    rs->prev_k = rs->last_k;
+    rs->have = rs->have ? 2 : 1;
+    rs->last = g;
+    rs->last_k = bump_region(pr, c, &g);
+    pr->arrived[c] = (int)(rs - pr->seen) + 1;
+    note_touched(pr, &g);
+}
+
 void run_note_arrivals(run_state *r, int stepped)
 {
+    if (r->regions)
+        memset(r->regions->arrived, 0, sizeof r->regions->arrived);
     for (int c = 0; c < EXEC_NCORES; c++) {
         inspect_frame g;
         if (!inspect_frame_get(r->m, c, 0, &g)) {
@@ -64,8 +208,10 @@ void run_note_arrivals(run_state *r, int stepped)
         }
         int depth = inspect_depth(r->m, c);
         if (c == stepped || depth != r->note_depth[c] || g.activation != r->note_activation[c] ||
-            g.local_steps != r->note_steps[c])
+            g.local_steps != r->note_steps[c]) {
             count_visit(r, g.stmt, c);
+            note_region(r, c, g.stmt);
+        }
         r->note_depth[c] = depth;
         r->note_activation[c] = g.activation;
         r->note_steps[c] = g.local_steps;
@@ -571,10 +717,136 @@ static int seek_by_key(session *s, int pass, const point_key *pk, const ir_func 
 
 /* ---- mapping a point to another pass ------------------------------------------------------ */
 
-typedef enum { MATCH_NONE, MATCH_SAME, MATCH_KEY } match_kind;
+/* ---- the fallback before keys: what the data is ----------------------------------------- */
+
+/* A moment named by data: core's k-th load (store) of exactly that region. */
+typedef struct region_anchor {
+    exec_region reg;
+    uint32_t k;
+    int core;
+} region_anchor;
+
+/* The statement core is about to run, when it is a load or store. */
+static int anchor_here(const run_state *r, int core, region_anchor *ra)
+{
+    inspect_frame f;
+    if (!r->m || !inspect_frame_get(r->m, core, 0, &f) || !f.stmt)
+        return 0;
+    const region_seen *rs = find_seen(r, f.stmt, core);
+    if (!rs || !rs->have)
+        return 0;
+    ra->reg = rs->last;
+    ra->k = rs->last_k;
+    ra->core = core;
+    return 1;
+}
+
+static const ir_stmt *defining_stmt(const ir_func *f, const char *name);
+
+/* The store statement of f whose tile is variable `name`, from `from` on. */
+static const ir_stmt *storing_stmt(const ir_func *f, const char *name)
+{
+    stmt_list l = {0};
+    collect(&f->body, &l);
+    const ir_stmt *found = NULL;
+    for (size_t i = 0; i < l.n && !found; i++) {
+        const ir_stmt *st = l.items[i];
+        if (exec_region_stmt_kind(st) != EXEC_REGION_STORE)
+            continue;
+        const ir_expr *c = st->kind == IR_STMT_ASSIGN ? st->u.assign.value : st->u.expr.value;
+        if (c->u.call.nargs && c->u.call.args[0]->kind == IR_EXPR_NAME &&
+            strcmp(c->u.call.args[0]->u.name->text, name) == 0)
+            found = st;
+    }
+    free(l.items);
+    return found;
+}
+
+/* What the data of variable `full` (frame `level` of the stop's core) is:
+ * the region the load that assigned it read, else the region a store wrote
+ * it to (one that ran after its definition). */
+static int anchor_of_var(const run_state *r, int level, const char *full, region_anchor *ra)
+{
+    inspect_frame f;
+    if (!r->m || !inspect_frame_get(r->m, r->core, level, &f) || !f.ir)
+        return 0;
+    const ir_stmt *def = defining_stmt(f.ir, full);
+    if (!def)
+        return 0;
+    ra->core = r->core;
+    if (exec_region_stmt_kind(def) == EXEC_REGION_LOAD) {
+        const region_seen *rs = find_seen(r, def, r->core);
+        if (!rs)
+            return 0;
+        if (f.stmt == def) { /* about to load again: the variable holds the last load */
+            if (rs->have < 2)
+                return 0;
+            ra->reg = rs->prev;
+            ra->k = rs->prev_k;
+        } else {
+            ra->reg = rs->last;
+            ra->k = rs->last_k;
+        }
+        return 1;
+    }
+    const ir_stmt *store = storing_stmt(f.ir, full);
+    const region_seen *rs = store ? find_seen(r, store, r->core) : NULL;
+    if (!rs)
+        return 0;
+    uint32_t nd = visit_count(r, def, r->core), ns = visit_count(r, store, r->core);
+    if (!(ns == nd || (f.stmt == def && ns + 1 == nd)))
+        return 0; /* the store has not run for this value yet */
+    ra->reg = rs->last;
+    ra->k = rs->last_k;
+    return 1;
+}
+
+/* host, AIC, AIV: a lane's region is looked for on that lane; a core of
+ * another kind (the host before a split, AIC and AIV after it) is another
+ * pass's way of running the same data. */
+static int core_kind(int c)
+{
+    return c == EXEC_CORE_HOST ? 0 : c == EXEC_CORE_AIC ? 1 : 2;
+}
+
+/* Steps the run in s->run until a core arrives at a load (store) of a
+ * region holding the anchor's, for the anchor's k-th time: 1 there
+ * (*core_out, *twin, *found), 0 the pass ended or failed first, -1
+ * interrupted. */
+static int seek_region(session *s, const region_anchor *ra, int *core_out, const ir_stmt **twin,
+                       exec_region *found, const char **why)
+{
+    run_state *r = &s->run;
+    for (;;) {
+        for (int c = 0; c < EXEC_NCORES && r->regions; c++) {
+            int a = r->regions->arrived[c];
+            if (!a)
+                continue;
+            const region_seen *rs = &r->regions->seen[a - 1];
+            if (rs->last_k != ra->k || exec_region_empty(&rs->last) || !exec_region_within(&ra->reg, &rs->last) ||
+                (c != ra->core && core_kind(c) == core_kind(ra->core)) || inspect_core(r->m, c) == INSPECT_CORE_DONE)
+                continue;
+            *core_out = c;
+            *twin = rs->stmt;
+            *found = rs->last;
+            return 1;
+        }
+        int go = seek_step(s, why);
+        if (go <= 0)
+            return go;
+    }
+}
+
+typedef enum { MATCH_NONE, MATCH_SAME, MATCH_REGION, MATCH_KEY } match_kind;
 
 typedef struct point_match {
     match_kind kind;
+    /* MATCH_REGION: the other pass's load/store (about to run on core) and
+     * the region it touches, which holds the anchor's */
+    const ir_stmt *twin;
+    exec_region found;
+    int no_region;        /* MATCH_NONE: no statement there touches the region */
+    region_anchor anchor; /* MATCH_REGION / no_region: what was looked for */
     int standin;          /* MATCH_KEY: an earlier statement stood in */
     int core;             /* where the match landed */
     char func[256];       /* the function in the other pass */
@@ -599,6 +871,12 @@ static int func_unchanged(session *s, const prog_point *pt, int pass, const alph
            (*a)->text.len == (*b)->text.len && strcmp(strbuf_str(&(*a)->text), strbuf_str(&(*b)->text)) == 0;
 }
 
+static int func_changed(session *s, const prog_point *pt, int pass)
+{
+    const alpha_text *a, *b;
+    return !func_unchanged(s, pt, pass, &a, &b);
+}
+
 /* The statement keys of the stop (pk), captured only when pt's function
  * changed in `pass` (the exact match needs none): 1 when captured. */
 static int keys_if_changed(session *s, const prog_point *pt, int pass, point_key *pk)
@@ -613,7 +891,7 @@ static int keys_if_changed(session *s, const prog_point *pt, int pass, point_key
  * `pass`, the same core, call and statement count. Otherwise by statement
  * keys, said to be a guess. Returns -1 when interrupted. */
 static int point_map(session *s, int pass, const prog_point *pt, const point_key *pk, int have_pk,
-                     point_match *mt)
+                     const region_anchor *ra, point_match *mt)
 {
     memset(mt, 0, sizeof *mt);
     const alpha_text *a = NULL, *b = NULL;
@@ -636,6 +914,41 @@ static int point_map(session *s, int pass, const prog_point *pt, const point_key
         mt->why = "it ended before that call of the function reached that statement";
         return 0;
     }
+    if (ra) {
+        int core = -1;
+        int got = seek_region(s, ra, &core, &mt->twin, &mt->found, &mt->why);
+        if (got < 0)
+            return -1;
+        mt->anchor = *ra;
+        if (got) {
+            s->run.core = core;
+            s->run.level = 0;
+            mt->kind = MATCH_REGION;
+            mt->core = core;
+            inspect_frame g;
+            if (inspect_frame_get(s->run.m, core, 0, &g))
+                snprintf(mt->func, sizeof mt->func, "%s", g.func);
+            return 0;
+        }
+        if (touched(&s->run, &ra->reg) || s->run.failed) {
+            /* the pass reads (writes) that tensor, never that region so often */
+            mt->kind = MATCH_NONE;
+            mt->no_region = 1;
+            if (s->run.failed)
+                mt->why = "it failed before reaching that region";
+            return 0;
+        }
+        /* that tensor is no load's (store's) there: the statement keys, from the start */
+        run_kill(s);
+        s->quiet++;
+        ptodb_status st = run_start(s, pass);
+        s->quiet--;
+        if (st != PTODB_OK) {
+            mt->kind = MATCH_NONE;
+            mt->why = "it failed to start";
+            return 0;
+        }
+    }
     if (!have_pk) {
         mt->kind = MATCH_NONE;
         mt->why = "the function changed and the stop is not at a statement that can be matched";
@@ -652,6 +965,41 @@ static int point_map(session *s, int pass, const prog_point *pt, const point_key
     return 0;
 }
 
+static const char *ordinal_suffix(uint32_t n)
+{
+    return n % 100 >= 11 && n % 100 <= 13 ? "th" : n % 10 == 1 ? "st" : n % 10 == 2 ? "nd" : n % 10 == 3 ? "rd" : "th";
+}
+
+/* Why the function is not the same there: "oproj_block_aiv is gone in
+ * pass 21, split by ExpandMixedKernel" (the pass between them named when
+ * they are neighbours). */
+static void describe_change(session *s, const prog_point *pt, int pass, strbuf *out)
+{
+    int gone = !find_func(session_load_pass(s, pass)->module, pt->func);
+    int lo = pass < pt->pass ? pass : pt->pass, hi = pass < pt->pass ? pt->pass : pass;
+    strbuf_printf(out, "%s %s in pass %d", pt->func, gone ? "is gone" : "changed", s->kase.passes[pass].index);
+    if (hi == lo + 1)
+        strbuf_printf(out, ", function %s by %s", gone ? "restructured" : "rewritten", s->kase.passes[hi].name);
+}
+
+/* "matched by region resid1_gm[0:16, 128:192]: the tile stored there by
+ * oproj_block on host; oproj_block_aiv is gone in pass 21, ..." */
+static void describe_region_match(session *s, const prog_point *pt, int pass, const point_match *mt, strbuf *out)
+{
+    strbuf_puts(out, "matched by region ");
+    exec_region_format(&mt->anchor.reg, out);
+    if (!exec_region_equal(&mt->anchor.reg, &mt->found)) {
+        strbuf_puts(out, ", within ");
+        exec_region_format(&mt->found, out);
+    }
+    strbuf_printf(out, ": the tile %s there by %s on %s", mt->anchor.reg.kind == EXEC_REGION_LOAD ? "loaded from" : "stored",
+                  mt->func, machine_core_name(mt->core));
+    if (mt->anchor.k > 1)
+        strbuf_printf(out, " (the %u%s time)", mt->anchor.k, ordinal_suffix(mt->anchor.k));
+    strbuf_puts(out, "; ");
+    describe_change(s, pt, pass, out);
+}
+
 /* "(same point: ... unchanged)" or the guess it is. */
 static void describe_match(session *s, const prog_point *pt, int pass, const point_match *mt, strbuf *out)
 {
@@ -666,8 +1014,19 @@ static void describe_match(session *s, const prog_point *pt, int pass, const poi
                       cp->index, mt->func, machine_core_name(mt->core),
                       mt->standin ? ", after the nearest earlier statement both have" : "");
         break;
+    case MATCH_REGION:
+        describe_region_match(s, pt, pass, mt, out);
+        break;
     case MATCH_NONE:
-        strbuf_printf(out, "no counterpart in pass %d: %s", cp->index, mt->why ? mt->why : "none found");
+        if (mt->no_region && !mt->why) {
+            strbuf_printf(out, "no counterpart in pass %d: it has no statement %s ", cp->index,
+                          mt->anchor.reg.kind == EXEC_REGION_LOAD ? "reading" : "writing");
+            exec_region_format(&mt->anchor.reg, out);
+            if (mt->anchor.k > 1)
+                strbuf_printf(out, " a %u%s time", mt->anchor.k, ordinal_suffix(mt->anchor.k));
+        } else {
+            strbuf_printf(out, "no counterpart in pass %d: %s", cp->index, mt->why ? mt->why : "none found");
+        }
         break;
     }
 }
@@ -679,6 +1038,8 @@ ptodb_status run_seek_point(session *s, int pass)
     if (point_here(s, &pt) != 0)
         return run_start(s, pass);
     int have_pk = keys_if_changed(s, &pt, pass, &pk);
+    region_anchor ra;
+    int have_ra = func_changed(s, &pt, pass) && anchor_here(&s->run, pt.core, &ra) && !exec_region_empty(&ra.reg);
     strbuf where = STRBUF_INIT;
     describe_frame(s, pt.core, 0, &where);
     ptodb_status st = run_start(s, pass);
@@ -689,7 +1050,7 @@ ptodb_status run_seek_point(session *s, int pass)
         return st;
     }
     point_match mt;
-    int got = point_map(s, pass, &pt, &pk, have_pk, &mt);
+    int got = point_map(s, pass, &pt, &pk, have_pk, have_ra ? &ra : NULL, &mt);
     if (got < 0) {
         s->interrupted = 0;
         session_printf(s, "\nInterrupted.\n");
@@ -768,6 +1129,50 @@ static int name_by_key(session *s, int from, const char *func, int pass, const c
     return 0;
 }
 
+/* The variable of the other pass's load/store that holds the anchor's
+ * data: a load's target once the load has run (the core steps it), a
+ * store's tile before it is stored. */
+static void region_counterpart(session *s, point_match *mt, char *buf, size_t size)
+{
+    const ir_stmt *st = mt->twin;
+    if (mt->found.kind == EXEC_REGION_LOAD) {
+        if (st->kind != IR_STMT_ASSIGN || !st->u.assign.ntargets)
+            return;
+        exec_event ev;
+        ptodb_status rc = machine_step_core(s->run.m, mt->core, &ev);
+        if (rc != PTODB_OK || ev.kind == EXEC_EV_ERROR) {
+            s->run.failed = 1;
+            return;
+        }
+        run_note_arrivals(&s->run, mt->core);
+        snprintf(buf, size, "%s", st->u.assign.targets[0].name->text);
+        return;
+    }
+    const ir_expr *c = st->kind == IR_STMT_ASSIGN ? st->u.assign.value : st->u.expr.value;
+    if (c->u.call.nargs && c->u.call.args[0]->kind == IR_EXPR_NAME)
+        snprintf(buf, size, "%s", c->u.call.args[0]->u.name->text);
+}
+
+/* A tile holding a larger region than the anchor's (the whole tensor one
+ * core computed before a lane split): the anchor's share of it. */
+static tensor *region_share(tensor *t, const point_match *mt)
+{
+    const exec_region *a = &mt->anchor.reg, *f = &mt->found;
+    if (exec_region_equal(a, f) || t->ndim != a->ndim)
+        return t;
+    tensor *cur = t;
+    for (int d = 0; d < a->ndim && cur; d++) {
+        int64_t lo = a->lo[d] - f->lo[d];
+        if (lo == 0 && a->len[d] == cur->shape[d])
+            continue;
+        ptodb_status st;
+        tensor *next = tensor_slice(cur, d, lo, lo + a->len[d], 1, &st);
+        tensor_unref(cur);
+        cur = next;
+    }
+    return cur;
+}
+
 /* The side run for `diff ... pass N`: kept between calls, so that diffs at
  * successive stops of one run continue it instead of starting over. */
 static void side_swap(session *s)
@@ -810,6 +1215,9 @@ tensor *session_tensor_in_pass(session *s, int pass, const char *name, int flags
     /* the statement keys only matter when the function changed */
     point_key pk;
     int have_pk = keys_if_changed(s, &pt, pass, &pk);
+    /* what the variable's data is, where a pass restructured the function */
+    region_anchor ra;
+    int have_ra = func_changed(s, &pt, pass) && anchor_of_var(r, r->level, full, &ra) && !exec_region_empty(&ra.reg);
     strbuf where = STRBUF_INIT;
     if (flags & POINT_SAY_MATCH)
         describe_frame(s, pt.core, 0, &where);
@@ -839,14 +1247,14 @@ tensor *session_tensor_in_pass(session *s, int pass, const char *name, int flags
         }
         s->side_profile = prof;
     }
-    int got = point_map(s, pass, &pt, &pk, have_pk, &mt);
+    int got = point_map(s, pass, &pt, &pk, have_pk, have_ra ? &ra : NULL, &mt);
     if (got == 0 && mt.kind == MATCH_NONE && !fresh) {
         /* the kept run was past the point: once more from the start */
         match_free(&mt);
         s->quiet++;
         ptodb_status st = run_start(s, pass);
         s->quiet--;
-        got = st == PTODB_OK ? point_map(s, pass, &pt, &pk, have_pk, &mt) : 0;
+        got = st == PTODB_OK ? point_map(s, pass, &pt, &pk, have_pk, have_ra ? &ra : NULL, &mt) : 0;
     }
     if (got < 0) {
         s->interrupted = 0;
@@ -860,6 +1268,8 @@ tensor *session_tensor_in_pass(session *s, int pass, const char *name, int flags
             for (size_t i = 0; i < mt.nvars; i++)
                 if (strcmp(mt.vars_a[i], full) == 0)
                     snprintf(other, sizeof other, "%s", mt.vars_b[i]);
+        } else if (mt.kind == MATCH_REGION) {
+            region_counterpart(s, &mt, other, sizeof other);
         } else if (mt.kind != MATCH_NONE) {
             name_by_key(s, pt.pass, sel_func, pass, full, other, sizeof other);
         }
@@ -867,8 +1277,10 @@ tensor *session_tensor_in_pass(session *s, int pass, const char *name, int flags
             session_errorf(s, "%s (%s, %s line %d) has no counterpart: %s.", full, strbuf_str(&where), pt.func,
                            pt.line, strbuf_str(&how));
         } else {
-            s->run.level = level < inspect_depth(s->run.m, s->run.core) ? level : 0;
+            s->run.level = mt.kind == MATCH_REGION ? 0 : level < inspect_depth(s->run.m, s->run.core) ? level : 0;
             t = session_lookup_tensor(s, other, NULL, 1);
+            if (t && mt.kind == MATCH_REGION)
+                t = region_share(t, &mt);
             if (!t && !(flags & POINT_QUIET_MISSING))
                 session_errorf(s, "No tensor \"%s\" at the corresponding point of pass %d (%s).", other,
                                s->kase.passes[pass].index, strbuf_str(&how));

@@ -25,6 +25,8 @@ tensor *session_tensor_in_pass(session *s, int pass, const char *name, int flags
  * Every run, the user's and the side runs in other passes, counts this way,
  * so equal counts name the same visit. stepped: a core id, or -1 at start. */
 void run_note_arrivals(run_state *r, int stepped);
+/* Frees what run_note_arrivals kept of a run's load/store regions. */
+void point_regions_free(run_state *r);
 /* Ends the side run session_tensor_in_pass keeps. */
 void point_side_kill(session *s);
 

@@ -39,6 +39,7 @@ void run_kill(session *s)
     free(r->binds);
     free(r->written);
     free(r->visits);
+    point_regions_free(r);
     free(r->timeline);
     run_track_free(r);
     memset(r, 0, sizeof *r);
