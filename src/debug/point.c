@@ -986,14 +986,17 @@ static void describe_change(session *s, const prog_point *pt, int pass, strbuf *
  * oproj_block on host; oproj_block_aiv is gone in pass 21, ..." */
 static void describe_region_match(session *s, const prog_point *pt, int pass, const point_match *mt, strbuf *out)
 {
+    const char *verb = mt->anchor.reg.kind == EXEC_REGION_LOAD ? "loaded from" : "stored to";
     strbuf_puts(out, "matched by region ");
     exec_region_format(&mt->anchor.reg, out);
     if (!exec_region_equal(&mt->anchor.reg, &mt->found)) {
-        strbuf_puts(out, ", within ");
+        /* a lane's share (its subblock_idx offsets) of what one core did */
+        strbuf_printf(out, ": %s's share of the tile %s ", machine_core_name(mt->anchor.core), verb);
         exec_region_format(&mt->found, out);
+        strbuf_printf(out, " by %s on %s, compared on that share", mt->func, machine_core_name(mt->core));
+    } else {
+        strbuf_printf(out, ": the tile %s it by %s on %s", verb, mt->func, machine_core_name(mt->core));
     }
-    strbuf_printf(out, ": the tile %s there by %s on %s", mt->anchor.reg.kind == EXEC_REGION_LOAD ? "loaded from" : "stored",
-                  mt->func, machine_core_name(mt->core));
     if (mt->anchor.k > 1)
         strbuf_printf(out, " (the %u%s time)", mt->anchor.k, ordinal_suffix(mt->anchor.k));
     strbuf_puts(out, "; ");
