@@ -724,6 +724,7 @@ typedef struct region_anchor {
     exec_region reg;
     uint32_t k;
     int core;
+    int whole;  /* the variable is the GM tensor itself, not a tile */
 } region_anchor;
 
 /* The statement core is about to run, when it is a load or store. */
@@ -738,6 +739,7 @@ static int anchor_here(const run_state *r, int core, region_anchor *ra)
     ra->reg = rs->last;
     ra->k = rs->last_k;
     ra->core = core;
+    ra->whole = 0;
     return 1;
 }
 
@@ -762,6 +764,32 @@ static const ir_stmt *storing_stmt(const ir_func *f, const char *name)
     return found;
 }
 
+/* The store of f into GM tensor `name` (its destination operand) that
+ * core ran last, or NULL. */
+static const ir_stmt *store_into(const run_state *r, const ir_func *f, const char *name)
+{
+    stmt_list l = {0};
+    collect(&f->body, &l);
+    const ir_stmt *found = NULL;
+    uint32_t best = 0;
+    for (size_t i = 0; i < l.n; i++) {
+        const ir_stmt *st = l.items[i];
+        if (exec_region_stmt_kind(st) != EXEC_REGION_STORE)
+            continue;
+        const ir_expr *c = st->kind == IR_STMT_ASSIGN ? st->u.assign.value : st->u.expr.value;
+        if (c->u.call.nargs < 3 || c->u.call.args[2]->kind != IR_EXPR_NAME ||
+            strcmp(c->u.call.args[2]->u.name->text, name) != 0)
+            continue;
+        uint32_t n = visit_count(r, st, r->core);
+        if (n && n >= best) {
+            best = n;
+            found = st;
+        }
+    }
+    free(l.items);
+    return found;
+}
+
 /* What the data of variable `full` (frame `level` of the stop's core) is:
  * the region the load that assigned it read, else the region a store wrote
  * it to (one that ran after its definition). */
@@ -771,9 +799,28 @@ static int anchor_of_var(const run_state *r, int level, const char *full, region
     if (!r->m || !inspect_frame_get(r->m, r->core, level, &f) || !f.ir)
         return 0;
     const ir_stmt *def = defining_stmt(f.ir, full);
-    if (!def)
-        return 0;
     ra->core = r->core;
+    ra->whole = 0;
+    if (!def || (exec_region_stmt_kind(def) != EXEC_REGION_LOAD && exec_region_stmt_kind(def) != EXEC_REGION_STORE)) {
+        /* a GM tensor this function stores to (a parameter): its region */
+        const ir_stmt *store = store_into(r, f.ir, full);
+        const region_seen *rs = store ? find_seen(r, store, r->core) : NULL;
+        if (!rs || (f.stmt == store && rs->have < 2))
+            goto tile;
+        ra->reg = f.stmt == store ? rs->prev : rs->last;
+        ra->k = f.stmt == store ? rs->prev_k : rs->last_k;
+        ra->whole = 1;
+        return 1;
+    }
+    if (exec_region_stmt_kind(def) == EXEC_REGION_STORE) { /* the tensor a store returned */
+        const region_seen *rs = find_seen(r, def, r->core);
+        if (!rs || (f.stmt == def && rs->have < 2))
+            return 0;
+        ra->reg = f.stmt == def ? rs->prev : rs->last;
+        ra->k = f.stmt == def ? rs->prev_k : rs->last_k;
+        ra->whole = 1;
+        return 1;
+    }
     if (exec_region_stmt_kind(def) == EXEC_REGION_LOAD) {
         const region_seen *rs = find_seen(r, def, r->core);
         if (!rs)
@@ -789,6 +836,9 @@ static int anchor_of_var(const run_state *r, int level, const char *full, region
         }
         return 1;
     }
+tile:
+    if (!def)
+        return 0;
     const ir_stmt *store = storing_stmt(f.ir, full);
     const region_seen *rs = store ? find_seen(r, store, r->core) : NULL;
     if (!rs)
@@ -934,8 +984,7 @@ static int point_map(session *s, int pass, const prog_point *pt, const point_key
             /* the pass reads (writes) that tensor, never that region so often */
             mt->kind = MATCH_NONE;
             mt->no_region = 1;
-            if (s->run.failed)
-                mt->why = "it failed before reaching that region";
+            mt->why = s->run.failed ? "it failed before reaching that region" : NULL;
             return 0;
         }
         /* that tensor is no load's (store's) there: the statement keys, from the start */
@@ -989,7 +1038,13 @@ static void describe_region_match(session *s, const prog_point *pt, int pass, co
     const char *verb = mt->anchor.reg.kind == EXEC_REGION_LOAD ? "loaded from" : "stored to";
     strbuf_puts(out, "matched by region ");
     exec_region_format(&mt->anchor.reg, out);
-    if (!exec_region_equal(&mt->anchor.reg, &mt->found)) {
+    if (mt->anchor.whole) {
+        /* a whole GM tensor: other cores write the rest of it at other moments */
+        strbuf_printf(out, " (the part of %s %s stored; compared there only): %s once %s on %s stored ",
+                      mt->anchor.reg.tensor, machine_core_name(mt->anchor.core), mt->anchor.reg.tensor, mt->func,
+                      machine_core_name(mt->core));
+        exec_region_format(&mt->found, out);
+    } else if (!exec_region_equal(&mt->anchor.reg, &mt->found)) {
         /* a lane's share (its subblock_idx offsets) of what one core did */
         strbuf_printf(out, ": %s's share of the tile %s ", machine_core_name(mt->anchor.core), verb);
         exec_region_format(&mt->found, out);
@@ -1001,6 +1056,27 @@ static void describe_region_match(session *s, const prog_point *pt, int pass, co
         strbuf_printf(out, " (the %u%s time)", mt->anchor.k, ordinal_suffix(mt->anchor.k));
     strbuf_puts(out, "; ");
     describe_change(s, pt, pass, out);
+}
+
+/* The parts of region g the run in s->run touched instead (a lane split
+ * cut it in halves): "; it stores out[0:64, 0:128] on AIV0, ...". */
+static void describe_parts(session *s, const exec_region *g, strbuf *out)
+{
+    const struct point_regions *pr = s->run.regions;
+    int n = 0;
+    for (size_t i = 0; pr && i < pr->nseen && n < 4; i++) {
+        const exec_region *o = &pr->seen[i].last;
+        if (o->kind != g->kind || o->ndim != g->ndim || strcmp(o->tensor, g->tensor) != 0 || exec_region_empty(o))
+            continue;
+        int overlap = 1;
+        for (int d = 0; d < g->ndim && overlap; d++)
+            overlap = o->lo[d] < g->lo[d] + g->len[d] && g->lo[d] < o->lo[d] + o->len[d];
+        if (!overlap)
+            continue;
+        strbuf_puts(out, n++ ? ", " : g->kind == EXEC_REGION_LOAD ? "; it loads parts: " : "; it stores parts: ");
+        exec_region_format(o, out);
+        strbuf_printf(out, " on %s", machine_core_name(pr->seen[i].core));
+    }
 }
 
 /* "(same point: ... unchanged)" or the guess it is. */
@@ -1027,6 +1103,7 @@ static void describe_match(session *s, const prog_point *pt, int pass, const poi
             exec_region_format(&mt->anchor.reg, out);
             if (mt->anchor.k > 1)
                 strbuf_printf(out, " a %u%s time", mt->anchor.k, ordinal_suffix(mt->anchor.k));
+            describe_parts(s, &mt->anchor.reg, out);
         } else {
             strbuf_printf(out, "no counterpart in pass %d: %s", cp->index, mt->why ? mt->why : "none found");
         }
@@ -1064,10 +1141,11 @@ ptodb_status run_seek_point(session *s, int pass)
         if (mt.kind == MATCH_NONE) {
             session_printf(s, "Pass %d: no point corresponding to %s (%s).\n", s->kase.passes[pass].index,
                            strbuf_str(&where), strbuf_str(&how));
-            if (!s->run.finished && !s->run.failed) {
-                run_kill(s);
-                run_start(s, pass);
-            }
+            /* the seek ran on (to the end, maybe): back to the start */
+            run_kill(s);
+            s->quiet++;
+            run_start(s, pass);
+            s->quiet--;
             session_printf(s, "The run is at the start of pass %d.\n", s->kase.passes[pass].index);
         } else {
             session_printf(s, "Corresponding point in pass %d (%s):\n", s->kase.passes[pass].index,
@@ -1138,6 +1216,22 @@ static int name_by_key(session *s, int from, const char *func, int pass, const c
 static void region_counterpart(session *s, point_match *mt, char *buf, size_t size)
 {
     const ir_stmt *st = mt->twin;
+    const ir_expr *c = st->kind == IR_STMT_ASSIGN ? st->u.assign.value : st->u.expr.value;
+    if (mt->anchor.whole) {
+        /* the GM tensor once the store has run: its result, or its destination */
+        exec_event ev;
+        ptodb_status rc = machine_step_core(s->run.m, mt->core, &ev);
+        if (rc != PTODB_OK || ev.kind == EXEC_EV_ERROR) {
+            s->run.failed = 1;
+            return;
+        }
+        run_note_arrivals(&s->run, mt->core);
+        if (st->kind == IR_STMT_ASSIGN && st->u.assign.ntargets)
+            snprintf(buf, size, "%s", st->u.assign.targets[0].name->text);
+        else if (c->u.call.nargs >= 3 && c->u.call.args[2]->kind == IR_EXPR_NAME)
+            snprintf(buf, size, "%s", c->u.call.args[2]->u.name->text);
+        return;
+    }
     if (mt->found.kind == EXEC_REGION_LOAD) {
         if (st->kind != IR_STMT_ASSIGN || !st->u.assign.ntargets)
             return;
@@ -1151,7 +1245,6 @@ static void region_counterpart(session *s, point_match *mt, char *buf, size_t si
         snprintf(buf, size, "%s", st->u.assign.targets[0].name->text);
         return;
     }
-    const ir_expr *c = st->kind == IR_STMT_ASSIGN ? st->u.assign.value : st->u.expr.value;
     if (c->u.call.nargs && c->u.call.args[0]->kind == IR_EXPR_NAME)
         snprintf(buf, size, "%s", c->u.call.args[0]->u.name->text);
 }
@@ -1161,11 +1254,11 @@ static void region_counterpart(session *s, point_match *mt, char *buf, size_t si
 static tensor *region_share(tensor *t, const point_match *mt)
 {
     const exec_region *a = &mt->anchor.reg, *f = &mt->found;
-    if (exec_region_equal(a, f) || t->ndim != a->ndim)
+    if ((!mt->anchor.whole && exec_region_equal(a, f)) || t->ndim != a->ndim)
         return t;
     tensor *cur = t;
     for (int d = 0; d < a->ndim && cur; d++) {
-        int64_t lo = a->lo[d] - f->lo[d];
+        int64_t lo = mt->anchor.whole ? a->lo[d] : a->lo[d] - f->lo[d];
         if (lo == 0 && a->len[d] == cur->shape[d])
             continue;
         ptodb_status st;
@@ -1193,9 +1286,25 @@ void point_side_kill(session *s)
     alpha_cache_free(s);
 }
 
-tensor *session_tensor_in_pass(session *s, int pass, const char *name, int flags)
+tensor *point_share_of(tensor *t, const point_share *own)
+{
+    if (!own || !own->ndim || t->ndim != own->ndim)
+        return tensor_ref(t);
+    tensor *cur = tensor_ref(t);
+    for (int d = 0; d < own->ndim && cur; d++) {
+        ptodb_status st;
+        tensor *next = tensor_slice(cur, d, own->lo[d], own->lo[d] + own->len[d], 1, &st);
+        tensor_unref(cur);
+        cur = next;
+    }
+    return cur;
+}
+
+tensor *session_tensor_in_pass(session *s, int pass, const char *name, int flags, point_share *own)
 {
     run_state *r = &s->run;
+    if (own)
+        own->ndim = 0;
     if (!r->active || r->finished || r->failed) {
         session_errorf(s, "diff ... pass N needs a run stopped inside a pass (the point to compare at).");
         return NULL;
@@ -1282,8 +1391,13 @@ tensor *session_tensor_in_pass(session *s, int pass, const char *name, int flags
         } else {
             s->run.level = mt.kind == MATCH_REGION ? 0 : level < inspect_depth(s->run.m, s->run.core) ? level : 0;
             t = session_lookup_tensor(s, other, NULL, 1);
-            if (t && mt.kind == MATCH_REGION)
+            if (t && mt.kind == MATCH_REGION && !(mt.anchor.whole && !own))
                 t = region_share(t, &mt);
+            if (t && mt.kind == MATCH_REGION && mt.anchor.whole && own) {
+                own->ndim = mt.anchor.reg.ndim;
+                memcpy(own->lo, mt.anchor.reg.lo, sizeof own->lo);
+                memcpy(own->len, mt.anchor.reg.len, sizeof own->len);
+            }
             if (!t && !(flags & POINT_QUIET_MISSING))
                 session_errorf(s, "No tensor \"%s\" at the corresponding point of pass %d (%s).", other,
                                s->kase.passes[pass].index, strbuf_str(&how));

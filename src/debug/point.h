@@ -18,7 +18,18 @@ ptodb_status run_seek_point(session *s, int pass);
  * which tensor was taken and how it was matched; POINT_QUIET_MISSING keeps
  * "no such tensor there" quiet (NULL is returned all the same). */
 enum { POINT_SAY_MATCH = 1, POINT_QUIET_MISSING = 2 };
-tensor *session_tensor_in_pass(session *s, int pass, const char *name, int flags);
+/* A box of the variable's own tensor (ndim 0: all of it): where `name` is
+ * a whole GM tensor matched by the region its core stored, only that region
+ * compares (the rest is other cores' work, at other moments); the tensor
+ * returned is already that box of the counterpart. */
+typedef struct point_share {
+    int ndim;
+    int64_t lo[TENSOR_MAX_DIMS], len[TENSOR_MAX_DIMS];
+} point_share;
+tensor *session_tensor_in_pass(session *s, int pass, const char *name, int flags, point_share *own);
+/* The share of t a point_share names (a new reference; t itself when the
+ * share is all of it). */
+tensor *point_share_of(tensor *t, const point_share *own);
 /* Counts the arrivals of the cores that moved since the last count (the
  * stepped one, and any whose innermost frame changed: a group start puts
  * frames on several cores) at the statements they are now about to run.

@@ -9,3 +9,11 @@ continue
 diff bias__tile pass 20
 diff t__tile pass 20
 pass 20
+pass 22
+delete
+break 36
+run
+continue
+diff out__tile pass 21
+diff out__ssa_v0 pass 20
+diff pass 21
