@@ -64,6 +64,7 @@ static void count_visit(run_state *r, const void *stmt, int core)
 typedef struct region_seen {
     const void *stmt;
     int core;
+    const char *func;         /* the function it is in (the program's string) */
     int have;                 /* 1: last, 2: last and prev */
     exec_region last, prev;
     uint32_t last_k, prev_k;
@@ -105,11 +106,14 @@ static size_t hash_text(const char *t)
     return h;
 }
 
-/* One more arrival of core at a load/store of exactly region g: the count. */
-static uint32_t bump_region(struct point_regions *pr, int core, const exec_region *g)
+/* One more arrival of core, in function func, at a load/store of exactly
+ * region g: the count. Per function: a region written by an initialiser
+ * (zero_down) and again by the kernel that accumulates into it are
+ * different data, and passes move initialisers between cores. */
+static uint32_t bump_region(struct point_regions *pr, int core, const char *func, const exec_region *g)
 {
     strbuf key = STRBUF_INIT;
-    strbuf_printf(&key, "%d|%d|", core, (int)g->kind);
+    strbuf_printf(&key, "%d|%s|%d|", core, func, (int)g->kind);
     exec_region_format(g, &key);
     if ((pr->ncounts + 1) * 2 > pr->capcounts) {
         size_t oldcap = pr->capcounts;
@@ -168,7 +172,7 @@ static region_seen *find_seen(const run_state *r, const void *stmt, int core)
 }
 
 /* Core c has just arrived at st: when st is a load or store, its region. */
-static void note_region(run_state *r, int c, const ir_stmt *st)
+static void note_region(run_state *r, int c, const char *func, const ir_stmt *st)
 {
     exec_region g;
     if (!exec_region_stmt_kind(st) || !exec_region_of(r->m, c, st, &g))
@@ -191,7 +195,8 @@ static void note_region(run_state *r, int c, const ir_stmt *st)
     rs->prev_k = rs->last_k;
     rs->have = rs->have ? 2 : 1;
     rs->last = g;
-    rs->last_k = bump_region(pr, c, &g);
+    rs->last_k = bump_region(pr, c, func, &g);
+    rs->func = func;
     pr->arrived[c] = (int)(rs - pr->seen) + 1;
     note_touched(pr, &g);
 }
@@ -210,7 +215,7 @@ void run_note_arrivals(run_state *r, int stepped)
         if (c == stepped || depth != r->note_depth[c] || g.activation != r->note_activation[c] ||
             g.local_steps != r->note_steps[c]) {
             count_visit(r, g.stmt, c);
-            note_region(r, c, g.stmt);
+            note_region(r, c, g.func, g.stmt);
         }
         r->note_depth[c] = depth;
         r->note_activation[c] = g.activation;
@@ -724,6 +729,7 @@ typedef struct region_anchor {
     exec_region reg;
     uint32_t k;
     int core;
+    char func[256];  /* the function of the load/store */
     int whole;  /* the variable is the GM tensor itself, not a tile */
 } region_anchor;
 
@@ -740,6 +746,7 @@ static int anchor_here(const run_state *r, int core, region_anchor *ra)
     ra->k = rs->last_k;
     ra->core = core;
     ra->whole = 0;
+    snprintf(ra->func, sizeof ra->func, "%s", rs->func);
     return 1;
 }
 
@@ -801,6 +808,7 @@ static int anchor_of_var(const run_state *r, int level, const char *full, region
     const ir_stmt *def = defining_stmt(f.ir, full);
     ra->core = r->core;
     ra->whole = 0;
+    snprintf(ra->func, sizeof ra->func, "%s", f.func);
     if (!def || (exec_region_stmt_kind(def) != EXEC_REGION_LOAD && exec_region_stmt_kind(def) != EXEC_REGION_STORE)) {
         /* a GM tensor this function stores to (a parameter): its region */
         const ir_stmt *store = store_into(r, f.ir, full);
@@ -851,6 +859,18 @@ tile:
     return 1;
 }
 
+/* The same function, or one outlined or split from the other (x and
+ * x_aiv, main and main_incore_0): the data of one is the other's. */
+static int related_funcs(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la == lb)
+        return strcmp(a, b) == 0;
+    const char *lo = la < lb ? a : b, *hi = la < lb ? b : a;
+    size_t n = la < lb ? la : lb;
+    return strncmp(lo, hi, n) == 0 && hi[n] == '_';
+}
+
 /* host, AIC, AIV: a lane's region is looked for on that lane; a core of
  * another kind (the host before a split, AIC and AIV after it) is another
  * pass's way of running the same data. */
@@ -863,7 +883,7 @@ static int core_kind(int c)
  * region holding the anchor's, for the anchor's k-th time: 1 there
  * (*core_out, *twin, *found), 0 the pass ended or failed first, -1
  * interrupted. */
-static int seek_region(session *s, const region_anchor *ra, int *core_out, const ir_stmt **twin,
+static int seek_region(session *s, const region_anchor *ra, int any_lane, int *core_out, const ir_stmt **twin,
                        exec_region *found, const char **why)
 {
     run_state *r = &s->run;
@@ -874,7 +894,9 @@ static int seek_region(session *s, const region_anchor *ra, int *core_out, const
                 continue;
             const region_seen *rs = &r->regions->seen[a - 1];
             if (rs->last_k != ra->k || exec_region_empty(&rs->last) || !exec_region_within(&ra->reg, &rs->last) ||
-                (c != ra->core && core_kind(c) == core_kind(ra->core)) || inspect_core(r->m, c) == INSPECT_CORE_DONE)
+                !related_funcs(rs->func, ra->func) ||
+                (c != ra->core && core_kind(c) == core_kind(ra->core) && !any_lane) ||
+                inspect_core(r->m, c) == INSPECT_CORE_DONE)
                 continue;
             *core_out = c;
             *twin = rs->stmt;
@@ -897,6 +919,7 @@ typedef struct point_match {
     exec_region found;
     int no_region;        /* MATCH_NONE: no statement there touches the region */
     region_anchor anchor; /* MATCH_REGION / no_region: what was looked for */
+    int other_lane;       /* MATCH_REGION: on the other lane (the stop's holds nothing there) */
     int standin;          /* MATCH_KEY: an earlier statement stood in */
     int core;             /* where the match landed */
     char func[256];       /* the function in the other pass */
@@ -966,7 +989,20 @@ static int point_map(session *s, int pass, const prog_point *pt, const point_key
     }
     if (ra) {
         int core = -1;
-        int got = seek_region(s, ra, &core, &mt->twin, &mt->found, &mt->why);
+        int got = seek_region(s, ra, 0, &core, &mt->twin, &mt->found, &mt->why);
+        /* not found: from the start (a kept run may have been past it), then
+         * on a vector lane the other lane's (the stop's lane holds nothing
+         * there: a dummy lane of a split) */
+        for (int any = 0; any < 2 && got == 0 && !s->run.failed && touched(&s->run, &ra->reg); any++) {
+            if (any && core_kind(ra->core) != 2)
+                break;
+            run_kill(s);
+            s->quiet++;
+            ptodb_status st = run_start(s, pass);
+            s->quiet--;
+            got = st == PTODB_OK ? seek_region(s, ra, any, &core, &mt->twin, &mt->found, &mt->why) : 0;
+        }
+        mt->other_lane = got > 0 && core != ra->core && core_kind(core) == core_kind(ra->core);
         if (got < 0)
             return -1;
         mt->anchor = *ra;
@@ -1054,6 +1090,9 @@ static void describe_region_match(session *s, const prog_point *pt, int pass, co
     }
     if (mt->anchor.k > 1)
         strbuf_printf(out, " (the %u%s time)", mt->anchor.k, ordinal_suffix(mt->anchor.k));
+    if (mt->other_lane)
+        strbuf_printf(out, ", as %s stores nothing there in pass %d (a dummy lane)", machine_core_name(mt->anchor.core),
+                      s->kase.passes[pass].index);
     strbuf_puts(out, "; ");
     describe_change(s, pt, pass, out);
 }
