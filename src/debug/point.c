@@ -15,6 +15,14 @@
 #include "ir/resolve.h"
 #include "ir/walk.h"
 
+/* host, AIC, AIV: a lane's region is looked for on that lane; a core of
+ * another kind (the host before a split, AIC and AIV after it) is another
+ * pass's way of running the same data. */
+static int core_kind(int c)
+{
+    return c == EXEC_CORE_HOST ? 0 : c == EXEC_CORE_AIC ? 1 : 2;
+}
+
 /* ---- arrival counts --------------------------------------------------------------- */
 
 static size_t visit_slot(const run_state *r, const void *stmt, int core)
@@ -144,7 +152,7 @@ static uint32_t bump_region(struct point_regions *pr, int core, const char *func
 static void note_touched(struct point_regions *pr, const exec_region *g)
 {
     char key[128];
-    snprintf(key, sizeof key, "%c|%s", g->kind == EXEC_REGION_LOAD ? 'L' : 'S', g->tensor);
+    snprintf(key, sizeof key, "%d|%s", (int)g->kind, g->tensor);
     for (size_t i = 0; i < pr->ntouched; i++)
         if (strcmp(pr->touched[i], key) == 0)
             return;
@@ -155,7 +163,7 @@ static void note_touched(struct point_regions *pr, const exec_region *g)
 static int touched(const run_state *r, const exec_region *g)
 {
     char key[128];
-    snprintf(key, sizeof key, "%c|%s", g->kind == EXEC_REGION_LOAD ? 'L' : 'S', g->tensor);
+    snprintf(key, sizeof key, "%d|%s", (int)g->kind, g->tensor);
     for (size_t i = 0; r->regions && i < r->regions->ntouched; i++)
         if (strcmp(r->regions->touched[i], key) == 0)
             return 1;
@@ -683,14 +691,15 @@ static int seek_by_key(session *s, int pass, const point_key *pk, const ir_func 
     int after = which > 0;
     uint32_t arrivals = pk->arrivals[which];
     /* The same function: the same core (another lane's statement is another
-     * point). A relative (x_aiv for x): whichever core runs it, the stop's
-     * core first. */
+     * point). A relative (x_aiv for x): the stop's core, or a core of another
+     * kind (the host before a split); never the other lane. */
     int same_func = strcmp(nf->name->text, pk->func) == 0;
     for (;;) {
         inspect_frame g;
         int hit = -1;
         for (int c = 0; c < EXEC_NCORES && hit != pk->core; c++) {
-            if ((same_func && c != pk->core) || !inspect_frame_get(r->m, c, 0, &g) || g.stmt != target ||
+            if ((same_func && c != pk->core) || (c != pk->core && core_kind(c) == core_kind(pk->core)) ||
+                !inspect_frame_get(r->m, c, 0, &g) || g.stmt != target ||
                 inspect_core(r->m, c) == INSPECT_CORE_DONE || visit_count(r, target, c) != arrivals)
                 continue;
             if (hit < 0 || c == pk->core)
@@ -809,7 +818,8 @@ static int anchor_of_var(const run_state *r, int level, const char *full, region
     ra->core = r->core;
     ra->whole = 0;
     snprintf(ra->func, sizeof ra->func, "%s", f.func);
-    if (!def || (exec_region_stmt_kind(def) != EXEC_REGION_LOAD && exec_region_stmt_kind(def) != EXEC_REGION_STORE)) {
+    exec_region_kind dk = def ? exec_region_stmt_kind(def) : 0;
+    if (!dk) {
         /* a GM tensor this function stores to (a parameter): its region */
         const ir_stmt *store = store_into(r, f.ir, full);
         const region_seen *rs = store ? find_seen(r, store, r->core) : NULL;
@@ -820,7 +830,7 @@ static int anchor_of_var(const run_state *r, int level, const char *full, region
         ra->whole = 1;
         return 1;
     }
-    if (exec_region_stmt_kind(def) == EXEC_REGION_STORE) { /* the tensor a store returned */
+    if (dk == EXEC_REGION_STORE) { /* the tensor a store returned */
         const region_seen *rs = find_seen(r, def, r->core);
         if (!rs || (f.stmt == def && rs->have < 2))
             return 0;
@@ -829,7 +839,7 @@ static int anchor_of_var(const run_state *r, int level, const char *full, region
         ra->whole = 1;
         return 1;
     }
-    if (exec_region_stmt_kind(def) == EXEC_REGION_LOAD) {
+    if (dk == EXEC_REGION_LOAD || dk == EXEC_REGION_POP) { /* a tile loaded, or popped off a queue */
         const region_seen *rs = find_seen(r, def, r->core);
         if (!rs)
             return 0;
@@ -871,13 +881,6 @@ static int related_funcs(const char *a, const char *b)
     return strncmp(lo, hi, n) == 0 && hi[n] == '_';
 }
 
-/* host, AIC, AIV: a lane's region is looked for on that lane; a core of
- * another kind (the host before a split, AIC and AIV after it) is another
- * pass's way of running the same data. */
-static int core_kind(int c)
-{
-    return c == EXEC_CORE_HOST ? 0 : c == EXEC_CORE_AIC ? 1 : 2;
-}
 
 /* Steps the run in s->run until a core arrives at a load (store) of a
  * region holding the anchor's, for the anchor's k-th time: 1 there
@@ -1071,6 +1074,17 @@ static void describe_change(session *s, const prog_point *pt, int pass, strbuf *
  * oproj_block on host; oproj_block_aiv is gone in pass 21, ..." */
 static void describe_region_match(session *s, const prog_point *pt, int pass, const point_match *mt, strbuf *out)
 {
+    if (mt->anchor.reg.kind == EXEC_REGION_POP) {
+        strbuf_printf(out, "matched by queue slot: the %u%s tile %s popped from the %s queue, by %s on %s",
+                      mt->anchor.k, ordinal_suffix(mt->anchor.k), machine_core_name(mt->anchor.core),
+                      mt->anchor.reg.tensor, mt->func, machine_core_name(mt->core));
+        if (mt->other_lane)
+            strbuf_printf(out, ", as %s pops nothing there in pass %d", machine_core_name(mt->anchor.core),
+                          s->kase.passes[pass].index);
+        strbuf_puts(out, "; ");
+        describe_change(s, pt, pass, out);
+        return;
+    }
     const char *verb = mt->anchor.reg.kind == EXEC_REGION_LOAD ? "loaded from" : "stored to";
     strbuf_puts(out, "matched by region ");
     exec_region_format(&mt->anchor.reg, out);
@@ -1136,7 +1150,11 @@ static void describe_match(session *s, const prog_point *pt, int pass, const poi
         describe_region_match(s, pt, pass, mt, out);
         break;
     case MATCH_NONE:
-        if (mt->no_region && !mt->why) {
+        if (mt->no_region && !mt->why && mt->anchor.reg.kind == EXEC_REGION_POP) {
+            strbuf_printf(out, "no counterpart in pass %d: no %u%s pop from the %s queue in %s or a function split from it",
+                          cp->index, mt->anchor.k, ordinal_suffix(mt->anchor.k), mt->anchor.reg.tensor,
+                          mt->anchor.func);
+        } else if (mt->no_region && !mt->why) {
             strbuf_printf(out, "no counterpart in pass %d: it has no statement %s ", cp->index,
                           mt->anchor.reg.kind == EXEC_REGION_LOAD ? "reading" : "writing");
             exec_region_format(&mt->anchor.reg, out);
@@ -1269,6 +1287,38 @@ static void region_counterpart(session *s, point_match *mt, char *buf, size_t si
             snprintf(buf, size, "%s", st->u.assign.targets[0].name->text);
         else if (c->u.call.nargs >= 3 && c->u.call.args[2]->kind == IR_EXPR_NAME)
             snprintf(buf, size, "%s", c->u.call.args[2]->u.name->text);
+        return;
+    }
+    if (mt->found.kind == EXEC_REGION_POP) {
+        if (st->kind != IR_STMT_ASSIGN || !st->u.assign.ntargets)
+            return;
+        /* the pop may wait for its producer: the scheduler runs until the
+         * core has taken the tile */
+        inspect_frame g;
+        if (!inspect_frame_get(s->run.m, mt->core, 0, &g))
+            return;
+        uint64_t steps = g.local_steps;
+        uint32_t act = g.activation;
+        const char *why;
+        while (inspect_frame_get(s->run.m, mt->core, 0, &g) && g.activation == act && g.local_steps == steps &&
+               inspect_core(s->run.m, mt->core) != INSPECT_CORE_DONE) {
+            if (inspect_core(s->run.m, mt->core) == INSPECT_CORE_READY) {
+                exec_event ev;
+                ptodb_status rc = machine_step_core(s->run.m, mt->core, &ev);
+                if (rc != PTODB_OK || ev.kind == EXEC_EV_ERROR) {
+                    s->run.failed = 1;
+                    return;
+                }
+                run_note_arrivals(&s->run, mt->core);
+                if (ev.kind != EXEC_EV_BLOCKED)
+                    continue;
+            }
+            if (seek_step(s, &why) <= 0)
+                return;
+        }
+        s->run.core = mt->core;
+        s->run.level = 0;
+        snprintf(buf, size, "%s", st->u.assign.targets[0].name->text);
         return;
     }
     if (mt->found.kind == EXEC_REGION_LOAD) {

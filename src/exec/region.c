@@ -27,6 +27,8 @@ exec_region_kind exec_region_stmt_kind(const ir_stmt *st)
         return EXEC_REGION_LOAD;
     if (c->res.id == IR_OP_TILE_STORE)
         return EXEC_REGION_STORE;
+    if ((c->res.id == IR_OP_TILE_TPOP_FROM_AIC || c->res.id == IR_OP_TILE_TPOP_FROM_AIV) && st->kind == IR_STMT_ASSIGN)
+        return EXEC_REGION_POP;
     return 0;
 }
 
@@ -172,6 +174,10 @@ int exec_region_of(const machine *m, int core, const ir_stmt *st, exec_region *o
     out->kind = kind;
     int64_t off[TENSOR_MAX_DIMS];
     int noff;
+    if (kind == EXEC_REGION_POP) {
+        snprintf(out->tensor, sizeof out->tensor, "%s", c->res.id == IR_OP_TILE_TPOP_FROM_AIC ? "aic->aiv" : "aiv->aic");
+        return 1;
+    }
     if (kind == EXEC_REGION_LOAD) {
         if (c->u.call.nargs < 3)
             return 0;
@@ -223,6 +229,10 @@ int exec_region_of(const machine *m, int core, const ir_stmt *st, exec_region *o
 
 void exec_region_format(const exec_region *r, strbuf *out)
 {
+    if (r->kind == EXEC_REGION_POP) {
+        strbuf_printf(out, "the %s queue", r->tensor);
+        return;
+    }
     strbuf_printf(out, "%s[", r->tensor);
     for (int d = 0; d < r->ndim; d++)
         strbuf_printf(out, "%s%lld:%lld", d ? ", " : "", (long long)r->lo[d], (long long)(r->lo[d] + r->len[d]));

@@ -13,7 +13,10 @@
 #include "ir/ast.h"
 #include "tensor/tensor.h"
 
-typedef enum { EXEC_REGION_LOAD = 1, EXEC_REGION_STORE = 2 } exec_region_kind;
+/* A queue slot is the third kind of data identity: the tile a tpop_from_aic
+ * (tpop_from_aiv) takes off its queue, named by the queue ("aic->aiv"), no
+ * box; its occurrence (the how-manieth pop) says which slot. */
+typedef enum { EXEC_REGION_LOAD = 1, EXEC_REGION_STORE = 2, EXEC_REGION_POP = 3 } exec_region_kind;
 
 typedef struct exec_region {
     exec_region_kind kind;
@@ -27,7 +30,7 @@ typedef struct exec_region {
 } exec_region;
 
 /* The op of st when it is a tile.load or tile.store (assigned or as an
- * expression statement), else 0. */
+ * expression statement) or an assigned tpop, else 0. */
 exec_region_kind exec_region_stmt_kind(const ir_stmt *st);
 
 /* The region statement st reads or writes, evaluated in frame 0 of `core`
@@ -36,7 +39,7 @@ exec_region_kind exec_region_stmt_kind(const ir_stmt *st);
  * when st is no load/store or an operand cannot be evaluated. */
 int exec_region_of(const machine *m, int core, const ir_stmt *st, exec_region *out);
 
-/* "resid1_gm[0:16, 128:192]" */
+/* "resid1_gm[0:16, 128:192]", "the aic->aiv queue" */
 void exec_region_format(const exec_region *r, strbuf *out);
 /* Same kind, same tensor, and every element of inner inside outer. */
 int exec_region_within(const exec_region *inner, const exec_region *outer);
