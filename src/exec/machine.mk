@@ -14,6 +14,12 @@ tests_unit_check_machine_SOURCES = tests/unit/check_machine.c
 tests_unit_check_machine_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_machine_LDADD = $(UNIT_LDADD)
 
+check_PROGRAMS += tests/unit/check_region
+TESTS += tests/unit/check_region
+tests_unit_check_region_SOURCES = tests/unit/check_region.c
+tests_unit_check_region_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_region_LDADD = $(UNIT_LDADD)
+
 # Every pass of every fixture case against the reference (skips without fixtures).
 TESTS += tests/cli/run_examples.sh tests/cli/run_xcore.sh tests/cli/run_fixtures.sh
 EXTRA_DIST += tests/cli/run_examples.sh tests/cli/run_xcore.sh tests/cli/run_fixtures.sh \
