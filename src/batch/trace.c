@@ -711,22 +711,6 @@ const trace_rec *trace_op_changed(const trace *a, const trace_rec *r)
 
 /* ---- regions ------------------------------------------------------------------------------- */
 
-/* x and x_aiv, main and main_incore_0: one function split or outlined. */
-static int related_funcs(const char *a, const char *b)
-{
-    size_t la = strlen(a), lb = strlen(b);
-    if (la == lb)
-        return strcmp(a, b) == 0;
-    const char *lo = la < lb ? a : b, *hi = la < lb ? b : a;
-    size_t n = la < lb ? la : lb;
-    return strncmp(lo, hi, n) == 0 && hi[n] == '_';
-}
-
-static int core_kind(int c)
-{
-    return c == EXEC_CORE_HOST ? 0 : c == EXEC_CORE_AIC ? 1 : 2;
-}
-
 const trace_rec *trace_region_match(const trace *a, const trace_rec *r)
 {
     if (!r->has_region || exec_region_empty(&r->reg) || !a->caplists)
@@ -741,9 +725,9 @@ const trace_rec *trace_region_match(const trace *a, const trace_rec *r)
     int best_rank = 3;
     for (size_t k = 0; k < l->n; k++) {
         const trace_rec *c = &a->recs[l->idx[k]];
-        if (exec_region_empty(&c->reg) || !exec_region_within(&r->reg, &c->reg) || !related_funcs(c->func, r->func))
+        if (exec_region_empty(&c->reg) || !exec_region_within(&r->reg, &c->reg) || !ir_funcs_related(c->func, r->func))
             continue;
-        int rank = c->core == r->core ? 0 : core_kind(c->core) != core_kind(r->core) ? 1 : 2;
+        int rank = c->core == r->core ? 0 : exec_region_core_kind(c->core) != exec_region_core_kind(r->core) ? 1 : 2;
         if (rank < best_rank) {
             best = c;
             best_rank = rank;

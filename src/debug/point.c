@@ -15,13 +15,6 @@
 #include "ir/resolve.h"
 #include "ir/walk.h"
 
-/* host, AIC, AIV: a lane's region is looked for on that lane; a core of
- * another kind (the host before a split, AIC and AIV after it) is another
- * pass's way of running the same data. */
-static int core_kind(int c)
-{
-    return c == EXEC_CORE_HOST ? 0 : c == EXEC_CORE_AIC ? 1 : 2;
-}
 
 /* ---- arrival counts --------------------------------------------------------------- */
 
@@ -361,14 +354,11 @@ static const ir_stmt *find_corresponding(const ir_module *m, const char *name, c
         *fout = f;
         return st;
     }
-    size_t n = strlen(name);
     for (int pass = 0; pass < 2 && m->program; pass++) {
         for (uint32_t i = 0; i < m->program->nfuncs; i++) {
             const ir_func *g = m->program->funcs[i];
             const char *gn = g->name->text;
-            size_t gl = strlen(gn);
-            int related = (gl > n && strncmp(gn, name, n) == 0 && gn[n] == '_') ||
-                          (n > gl && strncmp(name, gn, gl) == 0 && name[gl] == '_');
+            int related = strcmp(gn, name) != 0 && ir_funcs_related(gn, name);
             if (pass == 0 && !related)
                 continue;
             if ((st = nth_with_key(g, key, nth))) {
@@ -698,8 +688,8 @@ static int seek_by_key(session *s, int pass, const point_key *pk, const ir_func 
         inspect_frame g;
         int hit = -1;
         for (int c = 0; c < EXEC_NCORES && hit != pk->core; c++) {
-            if ((same_func && c != pk->core) || (c != pk->core && core_kind(c) == core_kind(pk->core)) ||
-                !inspect_frame_get(r->m, c, 0, &g) || g.stmt != target ||
+            int other_lane = c != pk->core && exec_region_core_kind(c) == exec_region_core_kind(pk->core);
+            if ((same_func && c != pk->core) || other_lane || !inspect_frame_get(r->m, c, 0, &g) || g.stmt != target ||
                 inspect_core(r->m, c) == INSPECT_CORE_DONE || visit_count(r, target, c) != arrivals)
                 continue;
             if (hit < 0 || c == pk->core)
@@ -869,19 +859,6 @@ tile:
     return 1;
 }
 
-/* The same function, or one outlined or split from the other (x and
- * x_aiv, main and main_incore_0): the data of one is the other's. */
-static int related_funcs(const char *a, const char *b)
-{
-    size_t la = strlen(a), lb = strlen(b);
-    if (la == lb)
-        return strcmp(a, b) == 0;
-    const char *lo = la < lb ? a : b, *hi = la < lb ? b : a;
-    size_t n = la < lb ? la : lb;
-    return strncmp(lo, hi, n) == 0 && hi[n] == '_';
-}
-
-
 /* Steps the run in s->run until a core arrives at a load (store) of a
  * region holding the anchor's, for the anchor's k-th time: 1 there
  * (*core_out, *twin, *found), 0 the pass ended or failed first, -1
@@ -897,8 +874,8 @@ static int seek_region(session *s, const region_anchor *ra, int any_lane, int *c
                 continue;
             const region_seen *rs = &r->regions->seen[a - 1];
             if (rs->last_k != ra->k || exec_region_empty(&rs->last) || !exec_region_within(&ra->reg, &rs->last) ||
-                !related_funcs(rs->func, ra->func) ||
-                (c != ra->core && core_kind(c) == core_kind(ra->core) && !any_lane) ||
+                !ir_funcs_related(rs->func, ra->func) ||
+                (c != ra->core && exec_region_core_kind(c) == exec_region_core_kind(ra->core) && !any_lane) ||
                 inspect_core(r->m, c) == INSPECT_CORE_DONE)
                 continue;
             *core_out = c;
@@ -997,7 +974,7 @@ static int point_map(session *s, int pass, const prog_point *pt, const point_key
          * on a vector lane the other lane's (the stop's lane holds nothing
          * there: a dummy lane of a split) */
         for (int any = 0; any < 2 && got == 0 && !s->run.failed && touched(&s->run, &ra->reg); any++) {
-            if (any && core_kind(ra->core) != 2)
+            if (any && exec_region_core_kind(ra->core) != 2)
                 break;
             run_kill(s);
             s->quiet++;
@@ -1005,7 +982,8 @@ static int point_map(session *s, int pass, const prog_point *pt, const point_key
             s->quiet--;
             got = st == PTODB_OK ? seek_region(s, ra, any, &core, &mt->twin, &mt->found, &mt->why) : 0;
         }
-        mt->other_lane = got > 0 && core != ra->core && core_kind(core) == core_kind(ra->core);
+        mt->other_lane =
+            got > 0 && core != ra->core && exec_region_core_kind(core) == exec_region_core_kind(ra->core);
         if (got < 0)
             return -1;
         mt->anchor = *ra;
@@ -1151,7 +1129,8 @@ static void describe_match(session *s, const prog_point *pt, int pass, const poi
         break;
     case MATCH_NONE:
         if (mt->no_region && !mt->why && mt->anchor.reg.kind == EXEC_REGION_POP) {
-            strbuf_printf(out, "no counterpart in pass %d: no %u%s pop from the %s queue in %s or a function split from it",
+            strbuf_printf(out,
+                          "no counterpart in pass %d: no %u%s pop from the %s queue in %s or a function split from it",
                           cp->index, mt->anchor.k, ordinal_suffix(mt->anchor.k), mt->anchor.reg.tensor,
                           mt->anchor.func);
         } else if (mt->no_region && !mt->why) {

@@ -175,7 +175,8 @@ int exec_region_of(const machine *m, int core, const ir_stmt *st, exec_region *o
     int64_t off[TENSOR_MAX_DIMS];
     int noff;
     if (kind == EXEC_REGION_POP) {
-        snprintf(out->tensor, sizeof out->tensor, "%s", c->res.id == IR_OP_TILE_TPOP_FROM_AIC ? "aic->aiv" : "aiv->aic");
+        const char *queue = c->res.id == IR_OP_TILE_TPOP_FROM_AIC ? "aic->aiv" : "aiv->aic";
+        snprintf(out->tensor, sizeof out->tensor, "%s", queue);
         return 1;
     }
     if (kind == EXEC_REGION_LOAD) {
@@ -260,4 +261,9 @@ int exec_region_empty(const exec_region *r)
         if (r->len[d] <= 0)
             return 1;
     return 0;
+}
+
+int exec_region_core_kind(int core)
+{
+    return core == EXEC_CORE_HOST ? 0 : core == EXEC_CORE_AIC ? 1 : 2;
 }

@@ -44,6 +44,10 @@ void exec_region_format(const exec_region *r, strbuf *out);
 /* Same kind, same tensor, and every element of inner inside outer. */
 int exec_region_within(const exec_region *inner, const exec_region *outer);
 int exec_region_equal(const exec_region *a, const exec_region *b);
+/* The kind of a core, 0 host, 1 AIC, 2 AIV (either lane): a pass moves a
+ * region's access between kinds (the host before a split, AIC and AIV after
+ * it); the two lanes of a split are not one another's counterparts. */
+int exec_region_core_kind(int core);
 /* No element (a lane's dummy tile: valid_shape [0, 0]): names no data. */
 int exec_region_empty(const exec_region *r);
 
