@@ -7,6 +7,7 @@
 
 #include "base/clock.h"
 #include "base/mem.h"
+#include "batch/split_change.h"
 #include "batch/trace.h"
 #include "exec/machine.h"
 
@@ -473,6 +474,26 @@ static void find_statement(batch *b, const bisect_options *o, bisect_result *r)
     }
     free(cx.hint_name);
     free(cx.hint_func);
+    split_change sc;
+    if (!s->found && bad.error && !good.error &&
+        split_change_find(bad.error, c->passes[r->first_bad].path, c->passes[r->last_good].path, &sc)) {
+        /* refused before running: the statement whose split= changed */
+        s->found = s->fails = 1;
+        s->file = xstrdup(c->passes[r->first_bad].path);
+        s->func = xstrdup(sc.func);
+        s->tensor = xstrdup("");
+        s->line = sc.line;
+        size_t fl = strlen(sc.func);
+        s->core = fl > 4 && strcmp(sc.func + fl - 4, "_aic") == 0   ? EXEC_CORE_AIC
+                  : fl > 4 && strcmp(sc.func + fl - 4, "_aiv") == 0 ? EXEC_CORE_AIV0
+                                                                     : EXEC_CORE_HOST;
+        strbuf sb = STRBUF_INIT;
+        strbuf_printf(&sb, "%s\nits split=%lld is one %s uses nowhere in that group (split=%s there)", bad.error,
+                      (long long)sc.value, c->passes[r->last_good].stem, sc.good_values);
+        s->note = strbuf_detach(&sb);
+        s->first_bad = -1;
+        split_change_free(&sc);
+    }
     if (!s->found && bad.error && bad.error_line > 0 && !good.error) {
         /* the passing pass ran to its end: the statement that fails here is
          * where the two part (a conflicting split, a shape mismatch) */

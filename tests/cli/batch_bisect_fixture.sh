@@ -175,4 +175,27 @@ if [ -d "$PTODB_FIXTURES/cross_core_c2v_updown_910b/passes_dump" ]; then
     expect_contains "AIC loop bound: the trip count" "tensor 'trip count of the loop over nb__idx_v0' (function main_incore_0_aic, core AIC)" "$out"
     echo "bisect names the AIC kernel's loop at 22_after_ExpandMixedKernel.py:$al on $c"
 fi
+
+# A changed tpush split= (ExpandMixedKernel's AIC pushes with split=2 where
+# the AIV pops with split=1): REF refuses the group before any statement
+# runs, and its error names no line; the statement whose split= the
+# passing pass uses nowhere in that group is named.
+if [ -d "$PTODB_FIXTURES/mixed_kernel_updown_910b/passes_dump" ]; then
+    c=mixed_kernel_updown_910b
+    rm -rf "${tmp:?}/$c"
+    cp -RL "$PTODB_FIXTURES/$c" "$tmp/"
+    for g in "$tmp/$c"/passes_dump/*.py; do
+        k=$(basename "$g" | cut -c1-2)
+        [ "$k" -ge 22 ] 2>/dev/null || continue
+        sed -i 's/pl\.tile\.tpush_to_aiv(\(.*\), split=1)/pl.tile.tpush_to_aiv(\1, split=2)/' "$g"
+    done
+    f=$(ls "$tmp/$c"/passes_dump/22_*.py)
+    sl=$(grep -n 'pl\.tile\.tpush_to_aiv(.*, split=2)' "$f" | head -1 | cut -d: -f1)
+    [ -n "$sl" ] || fail "changed split: the edit did not take in $f"
+    run_ptodb --batch "$tmp/$c" --bisect
+    expect_contains "changed split: named" \
+        "first divergence: $f:$sl: the statement fails (function mixed_up_down_aic, core AIC)" "$out"
+    expect_contains "changed split: why" "its split=2 is one 21_after_LowerAutoVectorSplit uses nowhere" "$out"
+    echo "bisect names the changed split= at 22_after_ExpandMixedKernel.py:$sl on $c"
+fi
 exit 0
