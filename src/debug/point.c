@@ -202,6 +202,32 @@ static void note_region(run_state *r, int c, const char *func, const ir_stmt *st
     note_touched(pr, &g);
 }
 
+int point_lane_half(session *s, int axis, int64_t h, char *region, size_t size)
+{
+    const run_state *r = &s->run;
+    inspect_frame f;
+    if (!r->regions || !r->m || h <= 0 || !inspect_frame_get(r->m, r->core, r->level, &f))
+        return -1;
+    int half = -1;
+    for (size_t i = 0; i < r->regions->nseen; i++) {
+        const region_seen *rs = &r->regions->seen[i];
+        const exec_region *g = &rs->last;
+        if (rs->core != r->core || strcmp(rs->func, f.func) != 0 || g->kind == EXEC_REGION_POP ||
+            axis >= g->ndim || g->len[axis] != h || exec_region_empty(g))
+            continue;
+        int64_t lo = g->lo[axis] % (2 * h);
+        int this_half = lo == 0 ? 0 : lo == h ? 1 : -1;
+        if (this_half < 0 || (half >= 0 && this_half != half))
+            return -1; /* regions that disagree say nothing */
+        half = this_half;
+        strbuf sb = STRBUF_INIT;
+        exec_region_format(g, &sb);
+        snprintf(region, size, "%s", strbuf_str(&sb));
+        strbuf_free(&sb);
+    }
+    return half;
+}
+
 void run_note_arrivals(run_state *r, int stepped)
 {
     if (r->regions)

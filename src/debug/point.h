@@ -36,6 +36,11 @@ tensor *point_share_of(tensor *t, const point_share *own);
  * Every run, the user's and the side runs in other passes, counts this way,
  * so equal counts name the same visit. stepped: a core id, or -1 at start. */
 void run_note_arrivals(run_state *r, int stepped);
+/* Which half along `axis` a vector lane's tile of extent h there holds,
+ * from the GM regions the stop's core loaded or stored in its current
+ * function: 0 the first, 1 the second, -1 not known (its regions do not
+ * say). `region` gets the region it went by ("c[16:32, 0:64]"). */
+int point_lane_half(session *s, int axis, int64_t h, char *region, size_t size);
 /* Frees what run_note_arrivals kept of a run's load/store regions. */
 void point_regions_free(run_state *r);
 /* Ends the side run session_tensor_in_pass keeps. */

@@ -17,3 +17,4 @@ continue
 diff out__tile pass 21
 diff out__ssa_v0 pass 20
 diff pass 21
+diff acc__tile_Vec pass 20
