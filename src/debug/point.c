@@ -777,7 +777,7 @@ static int anchor_here(const run_state *r, int core, region_anchor *ra)
 
 static const ir_stmt *defining_stmt(const ir_func *f, const char *name);
 
-/* The store statement of f whose tile is variable `name`, from `from` on. */
+/* The first store statement of f whose tile is variable `name`, or NULL. */
 static const ir_stmt *storing_stmt(const ir_func *f, const char *name)
 {
     stmt_list l = {0};
