@@ -7,6 +7,7 @@
 
 #include "base/clock.h"
 #include "base/mem.h"
+#include "batch/split_change.h"
 #include "batch/trace.h"
 #include "exec/machine.h"
 
@@ -86,7 +87,8 @@ static void bisect_stmt_clear(bisect_stmt *s)
     free(s->good_file);
     free(s->good_func);
     free(s->good_tensor);
-    s->file = s->func = s->tensor = s->good_file = s->good_func = s->good_tensor = NULL;
+    free(s->region);
+    s->file = s->func = s->tensor = s->good_file = s->good_func = s->good_tensor = s->region = NULL;
     s->found = 0;
 }
 
@@ -221,6 +223,66 @@ static void note_bit_difference(cmp_ctx *cx, const trace_rec *rec, const trace_r
     s->bit_max = maxd;
 }
 
+/* A load's tile or a store's region, matched by the GM region (the same
+ * data, whatever a pass did to the statements around it: an AIC/AIV split,
+ * a lane split by subblock_idx, outlining). Returns 1 when handled, 0 when
+ * the region's data could not be taken (the statement keys decide). */
+static int on_region_rec(cmp_ctx *cx, const trace_rec *rec, const trace_rec *m)
+{
+    tensor *a = trace_region_data(rec, &rec->reg), *g = trace_region_data(m, &rec->reg);
+    if (!a || !g || !same_shape(a, g)) {
+        tensor_unref(a);
+        tensor_unref(g);
+        return 0;
+    }
+    trace_rec ra = *rec, rg = *m;
+    ra.t = a;
+    rg.t = g;
+    if (!cx->st->bit_tensor && !cx->have_main && !tensor_same_bits(a, g))
+        note_bit_difference(cx, &ra, &rg);
+    diff_info di;
+    int bad = differs(a, g, cx->rtol, cx->atol, 1, &di);
+    int64_t numel = tensor_numel(a);
+    tensor_unref(a);
+    tensor_unref(g);
+    if (!bad) {
+        cx->st->compared++;
+        return 1;
+    }
+    if (rec->lane) {
+        if (!cx->st->found) {
+            report_found(cx, rec, m, &di, 0);
+            cx->st->count = numel;
+        }
+        cx->lane1_only = 1;
+        return 1;
+    }
+    if (cx->have_main) {
+        bisect_stmt *s = cx->st;
+        int seen = 0;
+        for (size_t k = 0; k < s->nlater; k++)
+            seen |= s->later_line[k] == rec->line;
+        if (!seen && s->nlater < BISECT_MAX_LATER) {
+            s->later_line[s->nlater] = rec->line;
+            s->later_tensor[s->nlater] = xstrdup(rec->name);
+            s->nlater++;
+            if (s->nlater == BISECT_MAX_LATER)
+                save_counts(cx);
+        }
+        return 1;
+    }
+    if (cx->st->found)
+        bisect_stmt_clear(cx->st);
+    cx->lane1_only = 0;
+    cx->have_main = 1;
+    report_found(cx, rec, m, &di, 0);
+    cx->st->count = numel;
+    strbuf sb = STRBUF_INIT;
+    exec_region_format(&rec->reg, &sb);
+    cx->st->region = strbuf_detach(&sb);
+    return 1;
+}
+
 /* Each record of the failing pass, in execution order: its counterpart in
  * the passing pass (same occurrence), and when that differs, any other
  * occurrence of the same statement that matches (lanes may share a loop
@@ -233,6 +295,9 @@ static int on_bad_rec(void *ud, const trace_rec *rec)
         return 0; /* already have a lane-1 candidate; look for the others' */
     if (cx->have_main && rec->line == cx->st->line)
         return 0; /* the same statement again */
+    const trace_rec *by_region = trace_region_match(cx->good, rec);
+    if (by_region && on_region_rec(cx, rec, by_region))
+        return 0;
     trace_cands tc;
     if (!trace_candidates(cx->good, rec, &tc)) {
         cx->st->unmatched++;
@@ -409,6 +474,26 @@ static void find_statement(batch *b, const bisect_options *o, bisect_result *r)
     }
     free(cx.hint_name);
     free(cx.hint_func);
+    split_change sc;
+    if (!s->found && bad.error && !good.error &&
+        split_change_find(bad.error, c->passes[r->first_bad].path, c->passes[r->last_good].path, &sc)) {
+        /* refused before running: the statement whose split= changed */
+        s->found = s->fails = 1;
+        s->file = xstrdup(c->passes[r->first_bad].path);
+        s->func = xstrdup(sc.func);
+        s->tensor = xstrdup("");
+        s->line = sc.line;
+        size_t fl = strlen(sc.func);
+        s->core = fl > 4 && strcmp(sc.func + fl - 4, "_aic") == 0   ? EXEC_CORE_AIC
+                  : fl > 4 && strcmp(sc.func + fl - 4, "_aiv") == 0 ? EXEC_CORE_AIV0
+                                                                     : EXEC_CORE_HOST;
+        strbuf sb = STRBUF_INIT;
+        strbuf_printf(&sb, "%s\nits split=%lld is one %s uses nowhere in that group (split=%s there)", bad.error,
+                      (long long)sc.value, c->passes[r->last_good].stem, sc.good_values);
+        s->note = strbuf_detach(&sb);
+        s->first_bad = -1;
+        split_change_free(&sc);
+    }
     if (!s->found && bad.error && bad.error_line > 0 && !good.error) {
         /* the passing pass ran to its end: the statement that fails here is
          * where the two part (a conflicting split, a shape mismatch) */
@@ -671,6 +756,9 @@ void bisect_report_text(const batch *b, const bisect_result *r, strbuf *out)
             strbuf_printf(out, ", first at flat index %lld (%.6g vs %.6g)", (long long)s->first_bad, s->actual_at,
                           s->good_at);
         strbuf_putc(out, '\n');
+        if (s->region)
+            strbuf_printf(out, "  matched by region %s: the same GM region in both passes (flat index within it)\n",
+                          s->region);
         if (s->op_now)
             strbuf_printf(out, "  its op changed: %s where the passing pass has %s\n", s->op_now, s->op_was);
         if (s->earlier_tensor)

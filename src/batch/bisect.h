@@ -40,6 +40,7 @@ typedef struct bisect_stmt {
     int line, core;
     char *good_file, *good_func, *good_tensor;
     int good_line;
+    char *region;          /* matched by this GM region ("c[16:32, 0:64]"), else NULL */
     double max_abs_diff;
     double max_golden;     /* the largest |value| of the passing pass's tensor */
     int64_t outside, count, first_bad;

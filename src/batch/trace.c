@@ -101,8 +101,17 @@ static tensor *copy_value(const value *v)
     return NULL;
 }
 
+static void add_rec_region(rec_ctx *rc, const char *key, const char *base, const char *name, const inspect_frame *f,
+                           int core, const value *v, const exec_region *g);
+
 static void add_rec(rec_ctx *rc, const char *key, const char *base, const char *name, const inspect_frame *f,
                     int core, const value *v)
+{
+    add_rec_region(rc, key, base, name, f, core, v, NULL);
+}
+
+static void add_rec_region(rec_ctx *rc, const char *key, const char *base, const char *name, const inspect_frame *f,
+                           int core, const value *v, const exec_region *g)
 {
     trace *t = rc->t;
     if (rc->stop || t->truncated)
@@ -122,6 +131,15 @@ static void add_rec(rec_ctx *rc, const char *key, const char *base, const char *
     strbuf_clear(&kb);
     strbuf_printf(&kb, "b%d:%s", r.lane, base);
     r.nth_base = bump(t, strbuf_str(&kb));
+    strbuf_clear(&kb);
+    if (g) {
+        strbuf_printf(&kb, "r%d|%s|", core, f->func ? f->func : "?");
+        exec_region_format(g, &kb);
+        strbuf_printf(&kb, "|%d", (int)g->kind);
+        r.nth_region = bump(t, strbuf_str(&kb));
+        r.has_region = 1;
+        r.reg = *g;
+    }
     strbuf_free(&kb);
     r.key = xstrdup(key);
     r.base = xstrdup(base);
@@ -171,6 +189,9 @@ static void record_stmt(rec_ctx *rc, const machine *m, int core, const ir_stmt *
         }
         strbuf_printf(&key, "%s|", strbuf_str(&base));
         ir_call_short_name(st->u.assign.value, &key);
+        /* a load's tile, a store's result: what GM region it is */
+        exec_region g;
+        int has_region = st->u.assign.ntargets == 1 && exec_region_of(m, core, st, &g);
         for (uint32_t i = 0; i < st->u.assign.ntargets; i++) {
             const char *name = st->u.assign.targets[i].name->text;
             int slot = inspect_find_slot(m, core, 0, name);
@@ -178,7 +199,7 @@ static void record_stmt(rec_ctx *rc, const machine *m, int core, const ir_stmt *
             const value *v;
             if (slot < 0 || !inspect_slot(m, core, 0, slot, &sn, &v) || strcmp(sn, name) != 0)
                 continue;
-            add_rec(rc, strbuf_str(&key), strbuf_str(&base), name, f, core, v);
+            add_rec_region(rc, strbuf_str(&key), strbuf_str(&base), name, f, core, v, has_region ? &g : NULL);
         }
     } else if (st->kind == IR_STMT_EXPR && rc->nwritten) {
         const ir_expr *c = st->u.expr.value;
@@ -275,16 +296,71 @@ static void loop_var_base(const char *name, strbuf *out)
     strbuf_puts(out, p);
 }
 
+/* The key of a loop's trip-count record: "loop|VAR" for a counted loop,
+ * "loop|while,NAMES" for a while loop (the SSA base names in its
+ * condition; a pl.while_'s is its first statement, pl.cond). */
+static void loop_key(const ir_stmt *st, strbuf *key, char *label, size_t size)
+{
+    strbuf_puts(key, control_loop);
+    if (st->kind == IR_STMT_FOR && st->u.for_.var) {
+        loop_var_base(st->u.for_.var->name->text, key);
+        snprintf(label, size, "trip count of the loop over %s", st->u.for_.var->name->text);
+        return;
+    }
+    strbuf_puts(key, "while");
+    if (st->kind == IR_STMT_WHILE)
+        names_in(st->u.while_.cond, key);
+    else if (st->u.for_.body.n && st->u.for_.body.items[0]->kind == IR_STMT_COND)
+        names_in(st->u.for_.body.items[0]->u.expr.arg, key);
+    snprintf(label, size, "trip count of the while loop at line %u", st->span.line);
+}
+
+static int is_loop(const ir_stmt *st)
+{
+    return st->kind == IR_STMT_FOR || st->kind == IR_STMT_WHILE;
+}
+
+/* A loop of core left open when its frame returned from inside it (a
+ * kernel whose last statement is the loop): its trip count now. */
+static void close_loop(rec_ctx *rc, size_t i, const inspect_frame *f, int core)
+{
+
+    const ir_stmt *st = rc->loops[i].st;
+    uint64_t n = rc->loops[i].n;
+    rc->loops[i] = rc->loops[--rc->nloops];
+    strbuf key = STRBUF_INIT;
+    char label[160];
+    loop_key(st, &key, label, sizeof label);
+    value v = value_int((int64_t)n);
+    inspect_frame g = *f;
+    g.line = (int)st->span.line;
+    add_rec(rc, strbuf_str(&key), strbuf_str(&key), label, &g, core, &v);
+    strbuf_free(&key);
+}
+
+/* Core returned from the function holding `last` (its last statement): the
+ * loops around that statement that are still counting ended with it. */
+static void close_loops_of_return(rec_ctx *rc, int core, const ir_stmt *last, const inspect_frame *f)
+{
+    for (size_t i = rc->nloops; i-- > 0;)
+        if (rc->loops[i].core == core && last && (rc->loops[i].st == last || inside(rc->loops[i].st, last)))
+            close_loop(rc, i, f, core);
+}
+
 static void record_control(rec_ctx *rc, int core, const ir_stmt *st, const ir_stmt *next, const inspect_frame *f)
 {
     strbuf key = STRBUF_INIT;
     value v = value_none();
     char label[160];
-    if (st->kind == IR_STMT_FOR && st->u.for_.var) {
+    if (is_loop(st)) {
         size_t i = 0;
         while (i < rc->nloops && (rc->loops[i].st != st || rc->loops[i].core != core))
             i++;
-        if (inside(st, next)) { /* one more iteration */
+        /* one more iteration: the header stepped into its body's first
+         * statement (a core at an implicit return after the loop names the
+         * body's last statement: that is the exit) */
+        const ir_block *body = st->kind == IR_STMT_WHILE ? &st->u.while_.body : &st->u.for_.body;
+        if (inside(st, next) && body->n && (next == body->items[0] || inside(body->items[0], next))) {
             if (i == rc->nloops) {
                 if (rc->nloops == rc->caploops) {
                     rc->caploops = rc->caploops ? rc->caploops * 2 : 16;
@@ -300,10 +376,9 @@ static void record_control(rec_ctx *rc, int core, const ir_stmt *st, const ir_st
             n = rc->loops[i].n;
             rc->loops[i] = rc->loops[--rc->nloops];
         }
-        strbuf_puts(&key, control_loop);
-        loop_var_base(st->u.for_.var->name->text, &key);
-        snprintf(label, sizeof label, "trip count of the loop over %s", st->u.for_.var->name->text);
+        loop_key(st, &key, label, sizeof label);
         v = value_int((int64_t)n);
+
     } else if (st->kind == IR_STMT_IF) {
         strbuf_puts(&key, control_if);
         names_in(st->u.if_.cond, &key);
@@ -407,10 +482,10 @@ void trace_pass(const char *path, const case_info *c, const runpass_options *o, 
         index_block(&lines, &run.module->program->funcs[i]->body);
     while (!rc.stop) {
         const ir_stmt *pre[EXEC_NCORES];
+        inspect_frame pref[EXEC_NCORES];
         int depth[EXEC_NCORES];
         for (int k = 0; k < EXEC_NCORES; k++) {
-            inspect_frame f;
-            pre[k] = inspect_frame_get(mach, k, 0, &f) ? f.stmt : NULL;
+            pre[k] = inspect_frame_get(mach, k, 0, &pref[k]) ? pref[k].stmt : NULL;
             depth[k] = inspect_depth(mach, k);
         }
         rc.nwritten = 0;
@@ -424,6 +499,9 @@ void trace_pass(const char *path, const case_info *c, const runpass_options *o, 
         if (ev.kind == EXEC_EV_DONE)
             break;
         int k = ev.core;
+        if (ev.kind != EXEC_EV_BLOCKED && ev.kind != EXEC_EV_CALL && k >= 0 && k < EXEC_NCORES &&
+            inspect_depth(mach, k) < depth[k] && pre[k])
+            close_loops_of_return(&rc, k, pre[k], &pref[k]);
         if (ev.kind != EXEC_EV_STMT || k < 0 || k >= EXEC_NCORES || inspect_depth(mach, k) != depth[k])
             continue;
         const ir_stmt *ran = pre[k];
@@ -506,7 +584,7 @@ static const struct trace_list *list_get(const trace *t, char kind, int lane, co
 void trace_index(trace *t)
 {
     size_t cap = 16;
-    while (cap < t->n * 6 + 2)
+    while (cap < t->n * 8 + 2)
         cap *= 2;
     t->caplists = cap;
     t->lists = xcalloc(cap, sizeof *t->lists);
@@ -522,6 +600,11 @@ void trace_index(trace *t)
         strbuf_clear(&sb);
         strbuf_printf(&sb, "b%d:%s", r->lane, r->base);
         list_add(t, strbuf_str(&sb), i);
+        if (r->has_region) {
+            strbuf_clear(&sb);
+            strbuf_printf(&sb, "R:%d|%s|%u", (int)r->reg.kind, r->reg.tensor, r->nth_region);
+            list_add(t, strbuf_str(&sb), i);
+        }
     }
     strbuf_free(&sb);
     /* which bases come from a single statement (key) */
@@ -624,4 +707,53 @@ const trace_rec *trace_op_changed(const trace *a, const trace_rec *r)
     if (!b || !b->key || strcmp(b->key, r->key) == 0)
         return NULL;
     return &a->recs[b->idx[r->nth_base < b->n ? r->nth_base : 0]];
+}
+
+/* ---- regions ------------------------------------------------------------------------------- */
+
+const trace_rec *trace_region_match(const trace *a, const trace_rec *r)
+{
+    if (!r->has_region || exec_region_empty(&r->reg) || !a->caplists)
+        return NULL;
+    strbuf sb = STRBUF_INIT;
+    strbuf_printf(&sb, "R:%d|%s|%u", (int)r->reg.kind, r->reg.tensor, r->nth_region);
+    const struct trace_list *l = list_slot(a, strbuf_str(&sb));
+    strbuf_free(&sb);
+    if (!l || !l->s)
+        return NULL;
+    const trace_rec *best = NULL;
+    int best_rank = 3;
+    for (size_t k = 0; k < l->n; k++) {
+        const trace_rec *c = &a->recs[l->idx[k]];
+        if (exec_region_empty(&c->reg) || !exec_region_within(&r->reg, &c->reg) || !ir_funcs_related(c->func, r->func))
+            continue;
+        int rank = c->core == r->core ? 0 : exec_region_core_kind(c->core) != exec_region_core_kind(r->core) ? 1 : 2;
+        if (rank < best_rank) {
+            best = c;
+            best_rank = rank;
+        }
+    }
+    return best;
+}
+
+tensor *trace_region_data(const trace_rec *rec, const exec_region *g)
+{
+    if (!rec->has_region || !rec->t || rec->t->ndim != g->ndim || !exec_region_within(g, &rec->reg))
+        return NULL;
+    /* a store's record is the whole GM tensor; a load's the tile, from the
+     * region's first element */
+    int whole = rec->reg.kind == EXEC_REGION_STORE;
+    tensor *cur = tensor_ref(rec->t);
+    for (int d = 0; d < g->ndim && cur; d++) {
+        int64_t lo = whole ? g->lo[d] : g->lo[d] - rec->reg.lo[d];
+        if (lo + g->len[d] > cur->shape[d]) {
+            tensor_unref(cur);
+            return NULL;
+        }
+        ptodb_status st;
+        tensor *next = tensor_slice(cur, d, lo, lo + g->len[d], 1, &st);
+        tensor_unref(cur);
+        cur = next;
+    }
+    return cur;
 }

@@ -28,6 +28,7 @@
 #include <stdint.h>
 
 #include "data/case.h"
+#include "exec/region.h"
 #include "exec/runpass.h"
 
 typedef struct trace_rec {
@@ -39,6 +40,12 @@ typedef struct trace_rec {
     int core;
     int lane;        /* 1 on AIV1, else 0 */
     tensor *t;       /* private copy (contiguous) */
+    /* a tile.load's tile or a tile.store's result: the GM region it read or
+     * wrote (exec/region.h) and how many times before the core, in that
+     * function, touched exactly that region (0-based) */
+    int has_region;
+    exec_region reg;
+    uint32_t nth_region;
 } trace_rec;
 
 struct trace_list;
@@ -92,6 +99,16 @@ typedef struct trace_cands {
     trace_match_kind how;
 } trace_cands;
 int trace_candidates(const trace *a, const trace_rec *r, trace_cands *out);
+
+/* The record of a holding r's region (a load's or a store's), for the
+ * same occurrence, in the same function or one split or outlined from it:
+ * a core of r's kind first (r's own lane), then another kind of core (the
+ * host before a split), then the other lane (r's lane holds nothing there).
+ * NULL when a has none: the statement keys are the fallback. */
+const trace_rec *trace_region_match(const trace *a, const trace_rec *r);
+/* The elements of rec's tensor that hold region g (g within rec's region):
+ * a new tensor, or NULL. */
+tensor *trace_region_data(const trace_rec *rec, const exec_region *g);
 
 /* The kind of a record's op for flipped-op matching: one class for binary
  * arithmetic (add, sub, mul, div, max, min), one for their scalar forms,

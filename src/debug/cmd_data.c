@@ -116,8 +116,15 @@ static ptodb_status diff_frame(session *s, int pass)
         ntensors++;
         tensor *a = session_lookup_tensor(s, names[i], NULL, 1);
         int errors = session_error_count(s);
-        tensor *b = a ? session_tensor_in_pass(s, pass, names[i], (said ? 0 : POINT_SAY_MATCH) | POINT_QUIET_MISSING)
+        point_share own;
+        tensor *b = a ? session_tensor_in_pass(s, pass, names[i], (said ? 0 : POINT_SAY_MATCH) | POINT_QUIET_MISSING,
+                                               &own)
                       : NULL;
+        if (b && own.ndim) { /* only the region the stop's core stored */
+            tensor *part = point_share_of(a, &own);
+            tensor_unref(a);
+            a = part;
+        }
         if (!b) {
             nmissing++;
             if (session_error_count(s) > errors) { /* no counterpart point at all: said once */
@@ -194,10 +201,17 @@ ptodb_status cmd_DIFF(session *s, const char *args)
             tensor_unref(a);
             return PTODB_ERR_USAGE;
         }
-        b = session_tensor_in_pass(s, p, name, POINT_SAY_MATCH);
+        /* a subscript names its own elements: then the whole counterpart */
+        point_share own = {0};
+        b = session_tensor_in_pass(s, p, name, POINT_SAY_MATCH, strchr(words[0], '[') ? NULL : &own);
         if (!b) {
             tensor_unref(a);
             return PTODB_ERR_NOT_FOUND;
+        }
+        if (own.ndim) { /* only the region the stop's core stored */
+            tensor *part = point_share_of(a, &own);
+            tensor_unref(a);
+            a = part;
         }
         snprintf(pass_label, sizeof pass_label, "pass %s", words[2]);
         bname = pass_label;

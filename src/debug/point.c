@@ -10,9 +10,11 @@
 #include "debug/point.h"
 #include "debug/session_impl.h"
 #include "exec/inspect.h"
+#include "exec/region.h"
 #include "ir/lex.h"
 #include "ir/resolve.h"
 #include "ir/walk.h"
+
 
 /* ---- arrival counts --------------------------------------------------------------- */
 
@@ -54,8 +56,182 @@ static void count_visit(run_state *r, const void *stmt, int core)
     r->visits[j].count++;
 }
 
+/* ---- the GM regions a run's loads and stores touched ------------------------------------ */
+
+/* One load/store statement on one core: the regions of its last two
+ * arrivals and how many times its core had then arrived at a load (store)
+ * of exactly that region. The last one is the arrival in progress while the
+ * core is at the statement: a tile a load assigned is the previous one's. */
+typedef struct region_seen {
+    const void *stmt;
+    int core;
+    const char *func;         /* the function it is in (the program's string) */
+    int have;                 /* 1: last, 2: last and prev */
+    exec_region last, prev;
+    uint32_t last_k, prev_k;
+} region_seen;
+
+struct point_regions {
+    struct region_count { char *key; uint32_t n; } *counts;
+    size_t ncounts, capcounts;
+    region_seen *seen;
+    size_t nseen, capseen;
+    /* the record of the load/store each core arrived at in the last count */
+    int arrived[EXEC_NCORES]; /* index into seen + 1; 0 none */
+    /* "L|tensor" / "S|tensor" of every GM tensor read / written */
+    char **touched;
+    size_t ntouched;
+};
+
+void point_regions_free(run_state *r)
+{
+    struct point_regions *pr = r->regions;
+    if (!pr)
+        return;
+    for (size_t i = 0; i < pr->capcounts; i++)
+        free(pr->counts[i].key);
+    free(pr->counts);
+    free(pr->seen);
+    for (size_t i = 0; i < pr->ntouched; i++)
+        free(pr->touched[i]);
+    free(pr->touched);
+    free(pr);
+    r->regions = NULL;
+}
+
+static size_t hash_text(const char *t)
+{
+    size_t h = 1469598103934665603ull & SIZE_MAX;
+    for (; *t; t++)
+        h = (h ^ (unsigned char)*t) * 1099511628211ull;
+    return h;
+}
+
+/* One more arrival of core, in function func, at a load/store of exactly
+ * region g: the count. Per function: a region written by an initialiser
+ * (zero_down) and again by the kernel that accumulates into it are
+ * different data, and passes move initialisers between cores. */
+static uint32_t bump_region(struct point_regions *pr, int core, const char *func, const exec_region *g)
+{
+    strbuf key = STRBUF_INIT;
+    strbuf_printf(&key, "%d|%s|%d|", core, func, (int)g->kind);
+    exec_region_format(g, &key);
+    if ((pr->ncounts + 1) * 2 > pr->capcounts) {
+        size_t oldcap = pr->capcounts;
+        struct region_count *old = pr->counts;
+        pr->capcounts = oldcap ? oldcap * 2 : 64;
+        pr->counts = xcalloc(pr->capcounts, sizeof *pr->counts);
+        for (size_t i = 0; i < oldcap; i++) {
+            if (!old[i].key)
+                continue;
+            size_t j = hash_text(old[i].key) & (pr->capcounts - 1);
+            while (pr->counts[j].key)
+                j = (j + 1) & (pr->capcounts - 1);
+            pr->counts[j] = old[i];
+        }
+        free(old);
+    }
+    size_t j = hash_text(strbuf_str(&key)) & (pr->capcounts - 1);
+    while (pr->counts[j].key && strcmp(pr->counts[j].key, strbuf_str(&key)) != 0)
+        j = (j + 1) & (pr->capcounts - 1);
+    if (!pr->counts[j].key) {
+        pr->counts[j].key = strbuf_detach(&key);
+        pr->ncounts++;
+    }
+    strbuf_free(&key);
+    return ++pr->counts[j].n;
+}
+
+static void note_touched(struct point_regions *pr, const exec_region *g)
+{
+    char key[128];
+    snprintf(key, sizeof key, "%d|%s", (int)g->kind, g->tensor);
+    for (size_t i = 0; i < pr->ntouched; i++)
+        if (strcmp(pr->touched[i], key) == 0)
+            return;
+    pr->touched = xreallocarray(pr->touched, pr->ntouched + 1, sizeof *pr->touched);
+    pr->touched[pr->ntouched++] = xstrdup(key);
+}
+
+static int touched(const run_state *r, const exec_region *g)
+{
+    char key[128];
+    snprintf(key, sizeof key, "%d|%s", (int)g->kind, g->tensor);
+    for (size_t i = 0; r->regions && i < r->regions->ntouched; i++)
+        if (strcmp(r->regions->touched[i], key) == 0)
+            return 1;
+    return 0;
+}
+
+static region_seen *find_seen(const run_state *r, const void *stmt, int core)
+{
+    struct point_regions *pr = r->regions;
+    for (size_t i = 0; pr && i < pr->nseen; i++)
+        if (pr->seen[i].stmt == stmt && pr->seen[i].core == core)
+            return &pr->seen[i];
+    return NULL;
+}
+
+/* Core c has just arrived at st: when st is a load or store, its region. */
+static void note_region(run_state *r, int c, const char *func, const ir_stmt *st)
+{
+    exec_region g;
+    if (!exec_region_stmt_kind(st) || !exec_region_of(r->m, c, st, &g))
+        return;
+    if (!r->regions)
+        r->regions = xcalloc(1, sizeof *r->regions);
+    struct point_regions *pr = r->regions;
+    region_seen *rs = find_seen(r, st, c);
+    if (!rs) {
+        if (pr->nseen == pr->capseen) {
+            pr->capseen = pr->capseen ? pr->capseen * 2 : 32;
+            pr->seen = xreallocarray(pr->seen, pr->capseen, sizeof *pr->seen);
+        }
+        rs = &pr->seen[pr->nseen++];
+        memset(rs, 0, sizeof *rs);
+        rs->stmt = st;
+        rs->core = c;
+    }
+    rs->prev = rs->last;
+    rs->prev_k = rs->last_k;
+    rs->have = rs->have ? 2 : 1;
+    rs->last = g;
+    rs->last_k = bump_region(pr, c, func, &g);
+    rs->func = func;
+    pr->arrived[c] = (int)(rs - pr->seen) + 1;
+    note_touched(pr, &g);
+}
+
+int point_lane_half(session *s, int axis, int64_t h, char *region, size_t size)
+{
+    const run_state *r = &s->run;
+    inspect_frame f;
+    if (!r->regions || !r->m || h <= 0 || !inspect_frame_get(r->m, r->core, r->level, &f))
+        return -1;
+    int half = -1;
+    for (size_t i = 0; i < r->regions->nseen; i++) {
+        const region_seen *rs = &r->regions->seen[i];
+        const exec_region *g = &rs->last;
+        if (rs->core != r->core || strcmp(rs->func, f.func) != 0 || g->kind == EXEC_REGION_POP ||
+            axis >= g->ndim || g->len[axis] != h || exec_region_empty(g))
+            continue;
+        int64_t lo = g->lo[axis] % (2 * h);
+        int this_half = lo == 0 ? 0 : lo == h ? 1 : -1;
+        if (this_half < 0 || (half >= 0 && this_half != half))
+            return -1; /* regions that disagree say nothing */
+        half = this_half;
+        strbuf sb = STRBUF_INIT;
+        exec_region_format(g, &sb);
+        snprintf(region, size, "%s", strbuf_str(&sb));
+        strbuf_free(&sb);
+    }
+    return half;
+}
+
 void run_note_arrivals(run_state *r, int stepped)
 {
+    if (r->regions)
+        memset(r->regions->arrived, 0, sizeof r->regions->arrived);
     for (int c = 0; c < EXEC_NCORES; c++) {
         inspect_frame g;
         if (!inspect_frame_get(r->m, c, 0, &g)) {
@@ -64,8 +240,10 @@ void run_note_arrivals(run_state *r, int stepped)
         }
         int depth = inspect_depth(r->m, c);
         if (c == stepped || depth != r->note_depth[c] || g.activation != r->note_activation[c] ||
-            g.local_steps != r->note_steps[c])
+            g.local_steps != r->note_steps[c]) {
             count_visit(r, g.stmt, c);
+            note_region(r, c, g.func, g.stmt);
+        }
         r->note_depth[c] = depth;
         r->note_activation[c] = g.activation;
         r->note_steps[c] = g.local_steps;
@@ -202,14 +380,11 @@ static const ir_stmt *find_corresponding(const ir_module *m, const char *name, c
         *fout = f;
         return st;
     }
-    size_t n = strlen(name);
     for (int pass = 0; pass < 2 && m->program; pass++) {
         for (uint32_t i = 0; i < m->program->nfuncs; i++) {
             const ir_func *g = m->program->funcs[i];
             const char *gn = g->name->text;
-            size_t gl = strlen(gn);
-            int related = (gl > n && strncmp(gn, name, n) == 0 && gn[n] == '_') ||
-                          (n > gl && strncmp(name, gn, gl) == 0 && name[gl] == '_');
+            int related = strcmp(gn, name) != 0 && ir_funcs_related(gn, name);
             if (pass == 0 && !related)
                 continue;
             if ((st = nth_with_key(g, key, nth))) {
@@ -532,14 +707,15 @@ static int seek_by_key(session *s, int pass, const point_key *pk, const ir_func 
     int after = which > 0;
     uint32_t arrivals = pk->arrivals[which];
     /* The same function: the same core (another lane's statement is another
-     * point). A relative (x_aiv for x): whichever core runs it, the stop's
-     * core first. */
+     * point). A relative (x_aiv for x): the stop's core, or a core of another
+     * kind (the host before a split); never the other lane. */
     int same_func = strcmp(nf->name->text, pk->func) == 0;
     for (;;) {
         inspect_frame g;
         int hit = -1;
         for (int c = 0; c < EXEC_NCORES && hit != pk->core; c++) {
-            if ((same_func && c != pk->core) || !inspect_frame_get(r->m, c, 0, &g) || g.stmt != target ||
+            int other_lane = c != pk->core && exec_region_core_kind(c) == exec_region_core_kind(pk->core);
+            if ((same_func && c != pk->core) || other_lane || !inspect_frame_get(r->m, c, 0, &g) || g.stmt != target ||
                 inspect_core(r->m, c) == INSPECT_CORE_DONE || visit_count(r, target, c) != arrivals)
                 continue;
             if (hit < 0 || c == pk->core)
@@ -571,10 +747,185 @@ static int seek_by_key(session *s, int pass, const point_key *pk, const ir_func 
 
 /* ---- mapping a point to another pass ------------------------------------------------------ */
 
-typedef enum { MATCH_NONE, MATCH_SAME, MATCH_KEY } match_kind;
+/* ---- the fallback before keys: what the data is ----------------------------------------- */
+
+/* A moment named by data: core's k-th load (store) of exactly that region. */
+typedef struct region_anchor {
+    exec_region reg;
+    uint32_t k;
+    int core;
+    char func[256];  /* the function of the load/store */
+    int whole;  /* the variable is the GM tensor itself, not a tile */
+} region_anchor;
+
+/* The statement core is about to run, when it is a load or store. */
+static int anchor_here(const run_state *r, int core, region_anchor *ra)
+{
+    inspect_frame f;
+    if (!r->m || !inspect_frame_get(r->m, core, 0, &f) || !f.stmt)
+        return 0;
+    const region_seen *rs = find_seen(r, f.stmt, core);
+    if (!rs || !rs->have)
+        return 0;
+    ra->reg = rs->last;
+    ra->k = rs->last_k;
+    ra->core = core;
+    ra->whole = 0;
+    snprintf(ra->func, sizeof ra->func, "%s", rs->func);
+    return 1;
+}
+
+static const ir_stmt *defining_stmt(const ir_func *f, const char *name);
+
+/* The first store statement of f whose tile is variable `name`, or NULL. */
+static const ir_stmt *storing_stmt(const ir_func *f, const char *name)
+{
+    stmt_list l = {0};
+    collect(&f->body, &l);
+    const ir_stmt *found = NULL;
+    for (size_t i = 0; i < l.n && !found; i++) {
+        const ir_stmt *st = l.items[i];
+        if (exec_region_stmt_kind(st) != EXEC_REGION_STORE)
+            continue;
+        const ir_expr *c = st->kind == IR_STMT_ASSIGN ? st->u.assign.value : st->u.expr.value;
+        if (c->u.call.nargs && c->u.call.args[0]->kind == IR_EXPR_NAME &&
+            strcmp(c->u.call.args[0]->u.name->text, name) == 0)
+            found = st;
+    }
+    free(l.items);
+    return found;
+}
+
+/* The store of f into GM tensor `name` (its destination operand) that
+ * core ran last, or NULL. */
+static const ir_stmt *store_into(const run_state *r, const ir_func *f, const char *name)
+{
+    stmt_list l = {0};
+    collect(&f->body, &l);
+    const ir_stmt *found = NULL;
+    uint32_t best = 0;
+    for (size_t i = 0; i < l.n; i++) {
+        const ir_stmt *st = l.items[i];
+        if (exec_region_stmt_kind(st) != EXEC_REGION_STORE)
+            continue;
+        const ir_expr *c = st->kind == IR_STMT_ASSIGN ? st->u.assign.value : st->u.expr.value;
+        if (c->u.call.nargs < 3 || c->u.call.args[2]->kind != IR_EXPR_NAME ||
+            strcmp(c->u.call.args[2]->u.name->text, name) != 0)
+            continue;
+        uint32_t n = visit_count(r, st, r->core);
+        if (n && n >= best) {
+            best = n;
+            found = st;
+        }
+    }
+    free(l.items);
+    return found;
+}
+
+/* What the data of variable `full` (frame `level` of the stop's core) is:
+ * the region the load that assigned it read, else the region a store wrote
+ * it to (one that ran after its definition). */
+static int anchor_of_var(const run_state *r, int level, const char *full, region_anchor *ra)
+{
+    inspect_frame f;
+    if (!r->m || !inspect_frame_get(r->m, r->core, level, &f) || !f.ir)
+        return 0;
+    const ir_stmt *def = defining_stmt(f.ir, full);
+    ra->core = r->core;
+    ra->whole = 0;
+    snprintf(ra->func, sizeof ra->func, "%s", f.func);
+    exec_region_kind dk = def ? exec_region_stmt_kind(def) : 0;
+    if (!dk) {
+        /* a GM tensor this function stores to (a parameter): its region */
+        const ir_stmt *store = store_into(r, f.ir, full);
+        const region_seen *rs = store ? find_seen(r, store, r->core) : NULL;
+        if (!rs || (f.stmt == store && rs->have < 2))
+            goto tile;
+        ra->reg = f.stmt == store ? rs->prev : rs->last;
+        ra->k = f.stmt == store ? rs->prev_k : rs->last_k;
+        ra->whole = 1;
+        return 1;
+    }
+    if (dk == EXEC_REGION_STORE) { /* the tensor a store returned */
+        const region_seen *rs = find_seen(r, def, r->core);
+        if (!rs || (f.stmt == def && rs->have < 2))
+            return 0;
+        ra->reg = f.stmt == def ? rs->prev : rs->last;
+        ra->k = f.stmt == def ? rs->prev_k : rs->last_k;
+        ra->whole = 1;
+        return 1;
+    }
+    if (dk == EXEC_REGION_LOAD || dk == EXEC_REGION_POP) { /* a tile loaded, or popped off a queue */
+        const region_seen *rs = find_seen(r, def, r->core);
+        if (!rs)
+            return 0;
+        if (f.stmt == def) { /* about to load again: the variable holds the last load */
+            if (rs->have < 2)
+                return 0;
+            ra->reg = rs->prev;
+            ra->k = rs->prev_k;
+        } else {
+            ra->reg = rs->last;
+            ra->k = rs->last_k;
+        }
+        return 1;
+    }
+tile:
+    if (!def)
+        return 0;
+    const ir_stmt *store = storing_stmt(f.ir, full);
+    const region_seen *rs = store ? find_seen(r, store, r->core) : NULL;
+    if (!rs)
+        return 0;
+    uint32_t nd = visit_count(r, def, r->core), ns = visit_count(r, store, r->core);
+    if (!(ns == nd || (f.stmt == def && ns + 1 == nd)))
+        return 0; /* the store has not run for this value yet */
+    ra->reg = rs->last;
+    ra->k = rs->last_k;
+    return 1;
+}
+
+/* Steps the run in s->run until a core arrives at a load (store) of a
+ * region holding the anchor's, for the anchor's k-th time: 1 there
+ * (*core_out, *twin, *found), 0 the pass ended or failed first, -1
+ * interrupted. */
+static int seek_region(session *s, const region_anchor *ra, int any_lane, int *core_out, const ir_stmt **twin,
+                       exec_region *found, const char **why)
+{
+    run_state *r = &s->run;
+    for (;;) {
+        for (int c = 0; c < EXEC_NCORES && r->regions; c++) {
+            int a = r->regions->arrived[c];
+            if (!a)
+                continue;
+            const region_seen *rs = &r->regions->seen[a - 1];
+            if (rs->last_k != ra->k || exec_region_empty(&rs->last) || !exec_region_within(&ra->reg, &rs->last) ||
+                !ir_funcs_related(rs->func, ra->func) ||
+                (c != ra->core && exec_region_core_kind(c) == exec_region_core_kind(ra->core) && !any_lane) ||
+                inspect_core(r->m, c) == INSPECT_CORE_DONE)
+                continue;
+            *core_out = c;
+            *twin = rs->stmt;
+            *found = rs->last;
+            return 1;
+        }
+        int go = seek_step(s, why);
+        if (go <= 0)
+            return go;
+    }
+}
+
+typedef enum { MATCH_NONE, MATCH_SAME, MATCH_REGION, MATCH_KEY } match_kind;
 
 typedef struct point_match {
     match_kind kind;
+    /* MATCH_REGION: the other pass's load/store (about to run on core) and
+     * the region it touches, which holds the anchor's */
+    const ir_stmt *twin;
+    exec_region found;
+    int no_region;        /* MATCH_NONE: no statement there touches the region */
+    region_anchor anchor; /* MATCH_REGION / no_region: what was looked for */
+    int other_lane;       /* MATCH_REGION: on the other lane (the stop's holds nothing there) */
     int standin;          /* MATCH_KEY: an earlier statement stood in */
     int core;             /* where the match landed */
     char func[256];       /* the function in the other pass */
@@ -599,6 +950,12 @@ static int func_unchanged(session *s, const prog_point *pt, int pass, const alph
            (*a)->text.len == (*b)->text.len && strcmp(strbuf_str(&(*a)->text), strbuf_str(&(*b)->text)) == 0;
 }
 
+static int func_changed(session *s, const prog_point *pt, int pass)
+{
+    const alpha_text *a, *b;
+    return !func_unchanged(s, pt, pass, &a, &b);
+}
+
 /* The statement keys of the stop (pk), captured only when pt's function
  * changed in `pass` (the exact match needs none): 1 when captured. */
 static int keys_if_changed(session *s, const prog_point *pt, int pass, point_key *pk)
@@ -613,7 +970,7 @@ static int keys_if_changed(session *s, const prog_point *pt, int pass, point_key
  * `pass`, the same core, call and statement count. Otherwise by statement
  * keys, said to be a guess. Returns -1 when interrupted. */
 static int point_map(session *s, int pass, const prog_point *pt, const point_key *pk, int have_pk,
-                     point_match *mt)
+                     const region_anchor *ra, point_match *mt)
 {
     memset(mt, 0, sizeof *mt);
     const alpha_text *a = NULL, *b = NULL;
@@ -636,6 +993,54 @@ static int point_map(session *s, int pass, const prog_point *pt, const point_key
         mt->why = "it ended before that call of the function reached that statement";
         return 0;
     }
+    if (ra) {
+        int core = -1;
+        int got = seek_region(s, ra, 0, &core, &mt->twin, &mt->found, &mt->why);
+        /* not found: from the start (a kept run may have been past it), then
+         * on a vector lane the other lane's (the stop's lane holds nothing
+         * there: a dummy lane of a split) */
+        for (int any = 0; any < 2 && got == 0 && !s->run.failed && touched(&s->run, &ra->reg); any++) {
+            if (any && exec_region_core_kind(ra->core) != 2)
+                break;
+            run_kill(s);
+            s->quiet++;
+            ptodb_status st = run_start(s, pass);
+            s->quiet--;
+            got = st == PTODB_OK ? seek_region(s, ra, any, &core, &mt->twin, &mt->found, &mt->why) : 0;
+        }
+        mt->other_lane =
+            got > 0 && core != ra->core && exec_region_core_kind(core) == exec_region_core_kind(ra->core);
+        if (got < 0)
+            return -1;
+        mt->anchor = *ra;
+        if (got) {
+            s->run.core = core;
+            s->run.level = 0;
+            mt->kind = MATCH_REGION;
+            mt->core = core;
+            inspect_frame g;
+            if (inspect_frame_get(s->run.m, core, 0, &g))
+                snprintf(mt->func, sizeof mt->func, "%s", g.func);
+            return 0;
+        }
+        if (touched(&s->run, &ra->reg) || s->run.failed) {
+            /* the pass reads (writes) that tensor, never that region so often */
+            mt->kind = MATCH_NONE;
+            mt->no_region = 1;
+            mt->why = s->run.failed ? "it failed before reaching that region" : NULL;
+            return 0;
+        }
+        /* that tensor is no load's (store's) there: the statement keys, from the start */
+        run_kill(s);
+        s->quiet++;
+        ptodb_status st = run_start(s, pass);
+        s->quiet--;
+        if (st != PTODB_OK) {
+            mt->kind = MATCH_NONE;
+            mt->why = "it failed to start";
+            return 0;
+        }
+    }
     if (!have_pk) {
         mt->kind = MATCH_NONE;
         mt->why = "the function changed and the stop is not at a statement that can be matched";
@@ -652,6 +1057,85 @@ static int point_map(session *s, int pass, const prog_point *pt, const point_key
     return 0;
 }
 
+static const char *ordinal_suffix(uint32_t n)
+{
+    return n % 100 >= 11 && n % 100 <= 13 ? "th" : n % 10 == 1 ? "st" : n % 10 == 2 ? "nd" : n % 10 == 3 ? "rd" : "th";
+}
+
+/* Why the function is not the same there: "oproj_block_aiv is gone in
+ * pass 21, split by ExpandMixedKernel" (the pass between them named when
+ * they are neighbours). */
+static void describe_change(session *s, const prog_point *pt, int pass, strbuf *out)
+{
+    int gone = !find_func(session_load_pass(s, pass)->module, pt->func);
+    int lo = pass < pt->pass ? pass : pt->pass, hi = pass < pt->pass ? pt->pass : pass;
+    strbuf_printf(out, "%s %s in pass %d", pt->func, gone ? "is gone" : "changed", s->kase.passes[pass].index);
+    if (hi == lo + 1)
+        strbuf_printf(out, ", function %s by %s", gone ? "restructured" : "rewritten", s->kase.passes[hi].name);
+}
+
+/* "matched by region resid1_gm[0:16, 128:192]: the tile stored there by
+ * oproj_block on host; oproj_block_aiv is gone in pass 21, ..." */
+static void describe_region_match(session *s, const prog_point *pt, int pass, const point_match *mt, strbuf *out)
+{
+    if (mt->anchor.reg.kind == EXEC_REGION_POP) {
+        strbuf_printf(out, "matched by queue slot: the %u%s tile %s popped from the %s queue, by %s on %s",
+                      mt->anchor.k, ordinal_suffix(mt->anchor.k), machine_core_name(mt->anchor.core),
+                      mt->anchor.reg.tensor, mt->func, machine_core_name(mt->core));
+        if (mt->other_lane)
+            strbuf_printf(out, ", as %s pops nothing there in pass %d", machine_core_name(mt->anchor.core),
+                          s->kase.passes[pass].index);
+        strbuf_puts(out, "; ");
+        describe_change(s, pt, pass, out);
+        return;
+    }
+    const char *verb = mt->anchor.reg.kind == EXEC_REGION_LOAD ? "loaded from" : "stored to";
+    strbuf_puts(out, "matched by region ");
+    exec_region_format(&mt->anchor.reg, out);
+    if (mt->anchor.whole) {
+        /* a whole GM tensor: other cores write the rest of it at other moments */
+        strbuf_printf(out, " (the part of %s %s stored; compared there only): %s once %s on %s stored ",
+                      mt->anchor.reg.tensor, machine_core_name(mt->anchor.core), mt->anchor.reg.tensor, mt->func,
+                      machine_core_name(mt->core));
+        exec_region_format(&mt->found, out);
+    } else if (!exec_region_equal(&mt->anchor.reg, &mt->found)) {
+        /* a lane's share (its subblock_idx offsets) of what one core did */
+        strbuf_printf(out, ": %s's share of the tile %s ", machine_core_name(mt->anchor.core), verb);
+        exec_region_format(&mt->found, out);
+        strbuf_printf(out, " by %s on %s, compared on that share", mt->func, machine_core_name(mt->core));
+    } else {
+        strbuf_printf(out, ": the tile %s it by %s on %s", verb, mt->func, machine_core_name(mt->core));
+    }
+    if (mt->anchor.k > 1)
+        strbuf_printf(out, " (the %u%s time)", mt->anchor.k, ordinal_suffix(mt->anchor.k));
+    if (mt->other_lane)
+        strbuf_printf(out, ", as %s stores nothing there in pass %d (a dummy lane)", machine_core_name(mt->anchor.core),
+                      s->kase.passes[pass].index);
+    strbuf_puts(out, "; ");
+    describe_change(s, pt, pass, out);
+}
+
+/* The parts of region g the run in s->run touched instead (a lane split
+ * cut it in halves): "; it stores out[0:64, 0:128] on AIV0, ...". */
+static void describe_parts(session *s, const exec_region *g, strbuf *out)
+{
+    const struct point_regions *pr = s->run.regions;
+    int n = 0;
+    for (size_t i = 0; pr && i < pr->nseen && n < 4; i++) {
+        const exec_region *o = &pr->seen[i].last;
+        if (o->kind != g->kind || o->ndim != g->ndim || strcmp(o->tensor, g->tensor) != 0 || exec_region_empty(o))
+            continue;
+        int overlap = 1;
+        for (int d = 0; d < g->ndim && overlap; d++)
+            overlap = o->lo[d] < g->lo[d] + g->len[d] && g->lo[d] < o->lo[d] + o->len[d];
+        if (!overlap)
+            continue;
+        strbuf_puts(out, n++ ? ", " : g->kind == EXEC_REGION_LOAD ? "; it loads parts: " : "; it stores parts: ");
+        exec_region_format(o, out);
+        strbuf_printf(out, " on %s", machine_core_name(pr->seen[i].core));
+    }
+}
+
 /* "(same point: ... unchanged)" or the guess it is. */
 static void describe_match(session *s, const prog_point *pt, int pass, const point_match *mt, strbuf *out)
 {
@@ -666,8 +1150,25 @@ static void describe_match(session *s, const prog_point *pt, int pass, const poi
                       cp->index, mt->func, machine_core_name(mt->core),
                       mt->standin ? ", after the nearest earlier statement both have" : "");
         break;
+    case MATCH_REGION:
+        describe_region_match(s, pt, pass, mt, out);
+        break;
     case MATCH_NONE:
-        strbuf_printf(out, "no counterpart in pass %d: %s", cp->index, mt->why ? mt->why : "none found");
+        if (mt->no_region && !mt->why && mt->anchor.reg.kind == EXEC_REGION_POP) {
+            strbuf_printf(out,
+                          "no counterpart in pass %d: no %u%s pop from the %s queue in %s or a function split from it",
+                          cp->index, mt->anchor.k, ordinal_suffix(mt->anchor.k), mt->anchor.reg.tensor,
+                          mt->anchor.func);
+        } else if (mt->no_region && !mt->why) {
+            strbuf_printf(out, "no counterpart in pass %d: it has no statement %s ", cp->index,
+                          mt->anchor.reg.kind == EXEC_REGION_LOAD ? "reading" : "writing");
+            exec_region_format(&mt->anchor.reg, out);
+            if (mt->anchor.k > 1)
+                strbuf_printf(out, " a %u%s time", mt->anchor.k, ordinal_suffix(mt->anchor.k));
+            describe_parts(s, &mt->anchor.reg, out);
+        } else {
+            strbuf_printf(out, "no counterpart in pass %d: %s", cp->index, mt->why ? mt->why : "none found");
+        }
         break;
     }
 }
@@ -679,6 +1180,8 @@ ptodb_status run_seek_point(session *s, int pass)
     if (point_here(s, &pt) != 0)
         return run_start(s, pass);
     int have_pk = keys_if_changed(s, &pt, pass, &pk);
+    region_anchor ra;
+    int have_ra = func_changed(s, &pt, pass) && anchor_here(&s->run, pt.core, &ra) && !exec_region_empty(&ra.reg);
     strbuf where = STRBUF_INIT;
     describe_frame(s, pt.core, 0, &where);
     ptodb_status st = run_start(s, pass);
@@ -689,7 +1192,7 @@ ptodb_status run_seek_point(session *s, int pass)
         return st;
     }
     point_match mt;
-    int got = point_map(s, pass, &pt, &pk, have_pk, &mt);
+    int got = point_map(s, pass, &pt, &pk, have_pk, have_ra ? &ra : NULL, &mt);
     if (got < 0) {
         s->interrupted = 0;
         session_printf(s, "\nInterrupted.\n");
@@ -700,10 +1203,11 @@ ptodb_status run_seek_point(session *s, int pass)
         if (mt.kind == MATCH_NONE) {
             session_printf(s, "Pass %d: no point corresponding to %s (%s).\n", s->kase.passes[pass].index,
                            strbuf_str(&where), strbuf_str(&how));
-            if (!s->run.finished && !s->run.failed) {
-                run_kill(s);
-                run_start(s, pass);
-            }
+            /* the seek ran on (to the end, maybe): back to the start */
+            run_kill(s);
+            s->quiet++;
+            run_start(s, pass);
+            s->quiet--;
             session_printf(s, "The run is at the start of pass %d.\n", s->kase.passes[pass].index);
         } else {
             session_printf(s, "Corresponding point in pass %d (%s):\n", s->kase.passes[pass].index,
@@ -768,6 +1272,97 @@ static int name_by_key(session *s, int from, const char *func, int pass, const c
     return 0;
 }
 
+/* The variable of the other pass's load/store that holds the anchor's
+ * data: a load's target once the load has run (the core steps it), a
+ * store's tile before it is stored. */
+static void region_counterpart(session *s, point_match *mt, char *buf, size_t size)
+{
+    const ir_stmt *st = mt->twin;
+    const ir_expr *c = st->kind == IR_STMT_ASSIGN ? st->u.assign.value : st->u.expr.value;
+    if (mt->anchor.whole) {
+        /* the GM tensor once the store has run: its result, or its destination */
+        exec_event ev;
+        ptodb_status rc = machine_step_core(s->run.m, mt->core, &ev);
+        if (rc != PTODB_OK || ev.kind == EXEC_EV_ERROR) {
+            s->run.failed = 1;
+            return;
+        }
+        run_note_arrivals(&s->run, mt->core);
+        if (st->kind == IR_STMT_ASSIGN && st->u.assign.ntargets)
+            snprintf(buf, size, "%s", st->u.assign.targets[0].name->text);
+        else if (c->u.call.nargs >= 3 && c->u.call.args[2]->kind == IR_EXPR_NAME)
+            snprintf(buf, size, "%s", c->u.call.args[2]->u.name->text);
+        return;
+    }
+    if (mt->found.kind == EXEC_REGION_POP) {
+        if (st->kind != IR_STMT_ASSIGN || !st->u.assign.ntargets)
+            return;
+        /* the pop may wait for its producer: the scheduler runs until the
+         * core has taken the tile */
+        inspect_frame g;
+        if (!inspect_frame_get(s->run.m, mt->core, 0, &g))
+            return;
+        uint64_t steps = g.local_steps;
+        uint32_t act = g.activation;
+        const char *why;
+        while (inspect_frame_get(s->run.m, mt->core, 0, &g) && g.activation == act && g.local_steps == steps &&
+               inspect_core(s->run.m, mt->core) != INSPECT_CORE_DONE) {
+            if (inspect_core(s->run.m, mt->core) == INSPECT_CORE_READY) {
+                exec_event ev;
+                ptodb_status rc = machine_step_core(s->run.m, mt->core, &ev);
+                if (rc != PTODB_OK || ev.kind == EXEC_EV_ERROR) {
+                    s->run.failed = 1;
+                    return;
+                }
+                run_note_arrivals(&s->run, mt->core);
+                if (ev.kind != EXEC_EV_BLOCKED)
+                    continue;
+            }
+            if (seek_step(s, &why) <= 0)
+                return;
+        }
+        s->run.core = mt->core;
+        s->run.level = 0;
+        snprintf(buf, size, "%s", st->u.assign.targets[0].name->text);
+        return;
+    }
+    if (mt->found.kind == EXEC_REGION_LOAD) {
+        if (st->kind != IR_STMT_ASSIGN || !st->u.assign.ntargets)
+            return;
+        exec_event ev;
+        ptodb_status rc = machine_step_core(s->run.m, mt->core, &ev);
+        if (rc != PTODB_OK || ev.kind == EXEC_EV_ERROR) {
+            s->run.failed = 1;
+            return;
+        }
+        run_note_arrivals(&s->run, mt->core);
+        snprintf(buf, size, "%s", st->u.assign.targets[0].name->text);
+        return;
+    }
+    if (c->u.call.nargs && c->u.call.args[0]->kind == IR_EXPR_NAME)
+        snprintf(buf, size, "%s", c->u.call.args[0]->u.name->text);
+}
+
+/* A tile holding a larger region than the anchor's (the whole tensor one
+ * core computed before a lane split): the anchor's share of it. */
+static tensor *region_share(tensor *t, const point_match *mt)
+{
+    const exec_region *a = &mt->anchor.reg, *f = &mt->found;
+    if ((!mt->anchor.whole && exec_region_equal(a, f)) || t->ndim != a->ndim)
+        return t;
+    tensor *cur = t;
+    for (int d = 0; d < a->ndim && cur; d++) {
+        int64_t lo = mt->anchor.whole ? a->lo[d] : a->lo[d] - f->lo[d];
+        if (lo == 0 && a->len[d] == cur->shape[d])
+            continue;
+        ptodb_status st;
+        tensor *next = tensor_slice(cur, d, lo, lo + a->len[d], 1, &st);
+        tensor_unref(cur);
+        cur = next;
+    }
+    return cur;
+}
+
 /* The side run for `diff ... pass N`: kept between calls, so that diffs at
  * successive stops of one run continue it instead of starting over. */
 static void side_swap(session *s)
@@ -785,11 +1380,27 @@ void point_side_kill(session *s)
     alpha_cache_free(s);
 }
 
-tensor *session_tensor_in_pass(session *s, int pass, const char *name, int flags)
+tensor *point_share_of(tensor *t, const point_share *own)
+{
+    if (!own || !own->ndim || t->ndim != own->ndim)
+        return tensor_ref(t);
+    tensor *cur = tensor_ref(t);
+    for (int d = 0; d < own->ndim && cur; d++) {
+        ptodb_status st;
+        tensor *next = tensor_slice(cur, d, own->lo[d], own->lo[d] + own->len[d], 1, &st);
+        tensor_unref(cur);
+        cur = next;
+    }
+    return cur;
+}
+
+tensor *session_tensor_in_pass(session *s, int pass, const char *name, int flags, point_share *own)
 {
     run_state *r = &s->run;
     s->point_last = POINT_MATCH_NONE;
     s->point_last_how[0] = 0;
+    if (own)
+        own->ndim = 0;
     if (!r->active || r->finished || r->failed) {
         session_errorf(s, "diff ... pass N needs a run stopped inside a pass (the point to compare at).");
         return NULL;
@@ -812,6 +1423,9 @@ tensor *session_tensor_in_pass(session *s, int pass, const char *name, int flags
     /* the statement keys only matter when the function changed */
     point_key pk;
     int have_pk = keys_if_changed(s, &pt, pass, &pk);
+    /* what the variable's data is, where a pass restructured the function */
+    region_anchor ra;
+    int have_ra = func_changed(s, &pt, pass) && anchor_of_var(r, r->level, full, &ra) && !exec_region_empty(&ra.reg);
     strbuf where = STRBUF_INIT;
     if (flags & POINT_SAY_MATCH)
         describe_frame(s, pt.core, 0, &where);
@@ -841,14 +1455,14 @@ tensor *session_tensor_in_pass(session *s, int pass, const char *name, int flags
         }
         s->side_profile = prof;
     }
-    int got = point_map(s, pass, &pt, &pk, have_pk, &mt);
+    int got = point_map(s, pass, &pt, &pk, have_pk, have_ra ? &ra : NULL, &mt);
     if (got == 0 && mt.kind == MATCH_NONE && !fresh) {
         /* the kept run was past the point: once more from the start */
         match_free(&mt);
         s->quiet++;
         ptodb_status st = run_start(s, pass);
         s->quiet--;
-        got = st == PTODB_OK ? point_map(s, pass, &pt, &pk, have_pk, &mt) : 0;
+        got = st == PTODB_OK ? point_map(s, pass, &pt, &pk, have_pk, have_ra ? &ra : NULL, &mt) : 0;
     }
     if (got < 0) {
         s->interrupted = 0;
@@ -865,6 +1479,8 @@ tensor *session_tensor_in_pass(session *s, int pass, const char *name, int flags
             for (size_t i = 0; i < mt.nvars; i++)
                 if (strcmp(mt.vars_a[i], full) == 0)
                     snprintf(other, sizeof other, "%s", mt.vars_b[i]);
+        } else if (mt.kind == MATCH_REGION) {
+            region_counterpart(s, &mt, other, sizeof other);
         } else if (mt.kind != MATCH_NONE) {
             name_by_key(s, pt.pass, sel_func, pass, full, other, sizeof other);
         }
@@ -872,8 +1488,15 @@ tensor *session_tensor_in_pass(session *s, int pass, const char *name, int flags
             session_errorf(s, "%s (%s, %s line %d) has no counterpart: %s.", full, strbuf_str(&where), pt.func,
                            pt.line, strbuf_str(&how));
         } else {
-            s->run.level = level < inspect_depth(s->run.m, s->run.core) ? level : 0;
+            s->run.level = mt.kind == MATCH_REGION ? 0 : level < inspect_depth(s->run.m, s->run.core) ? level : 0;
             t = session_lookup_tensor(s, other, NULL, 1);
+            if (t && mt.kind == MATCH_REGION && !(mt.anchor.whole && !own))
+                t = region_share(t, &mt);
+            if (t && mt.kind == MATCH_REGION && mt.anchor.whole && own) {
+                own->ndim = mt.anchor.reg.ndim;
+                memcpy(own->lo, mt.anchor.reg.lo, sizeof own->lo);
+                memcpy(own->len, mt.anchor.reg.len, sizeof own->len);
+            }
             if (!t && !(flags & POINT_QUIET_MISSING))
                 session_errorf(s, "No tensor \"%s\" at the corresponding point of pass %d (%s).", other,
                                s->kase.passes[pass].index, strbuf_str(&how));

@@ -18,7 +18,18 @@ ptodb_status run_seek_point(session *s, int pass);
  * which tensor was taken and how it was matched; POINT_QUIET_MISSING keeps
  * "no such tensor there" quiet (NULL is returned all the same). */
 enum { POINT_SAY_MATCH = 1, POINT_QUIET_MISSING = 2 };
-tensor *session_tensor_in_pass(session *s, int pass, const char *name, int flags);
+/* A box of the variable's own tensor (ndim 0: all of it): where `name` is
+ * a whole GM tensor matched by the region its core stored, only that region
+ * compares (the rest is other cores' work, at other moments); the tensor
+ * returned is already that box of the counterpart. */
+typedef struct point_share {
+    int ndim;
+    int64_t lo[TENSOR_MAX_DIMS], len[TENSOR_MAX_DIMS];
+} point_share;
+tensor *session_tensor_in_pass(session *s, int pass, const char *name, int flags, point_share *own);
+/* The share of t a point_share names (a new reference; t itself when the
+ * share is all of it). */
+tensor *point_share_of(tensor *t, const point_share *own);
 /* How the last session_tensor_in_pass mapped the point: exact (the stop's
  * function unchanged in that pass), a guess (by statement keys) or not at
  * all; *how (may be NULL) gets the sentence `diff` prints ("same point:
@@ -31,6 +42,13 @@ point_match_quality point_last_match(const session *s, const char **how);
  * Every run, the user's and the side runs in other passes, counts this way,
  * so equal counts name the same visit. stepped: a core id, or -1 at start. */
 void run_note_arrivals(run_state *r, int stepped);
+/* Which half along `axis` a vector lane's tile of extent h there holds,
+ * from the GM regions the stop's core loaded or stored in its current
+ * function: 0 the first, 1 the second, -1 not known (its regions do not
+ * say). `region` gets the region it went by ("c[16:32, 0:64]"). */
+int point_lane_half(session *s, int axis, int64_t h, char *region, size_t size);
+/* Frees what run_note_arrivals kept of a run's load/store regions. */
+void point_regions_free(run_state *r);
 /* Ends the side run session_tensor_in_pass keeps. */
 void point_side_kill(session *s);
 

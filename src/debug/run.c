@@ -42,6 +42,7 @@ void run_kill(session *s)
     free(r->written);
     free(r->read);
     free(r->visits);
+    point_regions_free(r);
     free(r->timeline);
     run_track_free(r);
     memset(r, 0, sizeof *r);

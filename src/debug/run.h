@@ -47,6 +47,8 @@ typedef struct run_state {
     int note_depth[EXEC_NCORES];
     uint32_t note_activation[EXEC_NCORES];
     uint64_t note_steps[EXEC_NCORES];
+    /* the GM regions each core's loads and stores touched (point.c) */
+    struct point_regions *regions;
     int user_modified;   /* set var changed a tensor: the verdict is not the pass's own */
     /* the timeline of this run (view_timeline): one entry per machine step,
      * the last RUN_TIMELINE_MAX kept */

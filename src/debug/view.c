@@ -201,7 +201,7 @@ static tensor *tensor_at_point(session *s, int pass, const char *name, const ten
         r->core = EXEC_CORE_HOST;
         r->level = 0;
     }
-    tensor *t = session_tensor_in_pass(s, pass, name, POINT_QUIET_MISSING);
+    tensor *t = session_tensor_in_pass(s, pass, name, POINT_QUIET_MISSING, NULL);
     const char *how;
     point_match_quality q = point_last_match(s, &how);
     tensor *share = t ? session_lane_share(s, a, t, pass) : NULL;

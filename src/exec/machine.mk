@@ -5,13 +5,20 @@ src_libptodb_a_SOURCES += \
 	src/exec/machine.c src/exec/machine.h src/exec/machine_int.h \
 	src/exec/exec_ctx.c src/exec/scalar.c \
 	src/exec/xcore.c src/exec/xcore.h \
-	src/exec/compare.c src/exec/compare.h src/exec/runpass.c src/exec/runpass.h
+	src/exec/compare.c src/exec/compare.h src/exec/runpass.c src/exec/runpass.h \
+	src/exec/region.c src/exec/region.h
 
 check_PROGRAMS += tests/unit/check_machine
 TESTS += tests/unit/check_machine
 tests_unit_check_machine_SOURCES = tests/unit/check_machine.c
 tests_unit_check_machine_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_machine_LDADD = $(UNIT_LDADD)
+
+check_PROGRAMS += tests/unit/check_region
+TESTS += tests/unit/check_region
+tests_unit_check_region_SOURCES = tests/unit/check_region.c
+tests_unit_check_region_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_region_LDADD = $(UNIT_LDADD)
 
 # Every pass of every fixture case against the reference (skips without fixtures).
 TESTS += tests/cli/run_examples.sh tests/cli/run_xcore.sh tests/cli/run_fixtures.sh

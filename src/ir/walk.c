@@ -41,3 +41,13 @@ void ir_call_short_name(const ir_expr *e, strbuf *out)
         strbuf_puts(out, e->u.call.callee->u.attr.name->text);
     }
 }
+
+int ir_funcs_related(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la == lb)
+        return strcmp(a, b) == 0;
+    const char *lo = la < lb ? a : b, *hi = la < lb ? b : a;
+    size_t n = la < lb ? la : lb;
+    return strncmp(lo, hi, n) == 0 && hi[n] == '_';
+}

@@ -19,4 +19,9 @@ void ir_ssa_base_name(const char *name, strbuf *out);
  * expressions. */
 void ir_call_short_name(const ir_expr *e, strbuf *out);
 
+/* 1 when two function names are one function, split or outlined by a pass:
+ * the same name, or one is the other plus "_..." (mlp_block and
+ * mlp_block_aiv, main and main_incore_0). */
+int ir_funcs_related(const char *a, const char *b);
+
 #endif

@@ -131,4 +131,71 @@ if [ -d "$PTODB_FIXTURES/dyn_valid_shape_loop_910b/passes_dump" ]; then
     plant "flipped condition" dyn_valid_shape_loop_910b '^ *if i__idx_v0 == ' 's/ == / != /'
     expect_contains "flipped condition: the branch" "tensor 'branch taken by the if at line $plant_line" "$out"
 fi
+
+# A while loop's bound (ctrl_while_950's natural `while i < 4:`, in pass 02
+# only): its trip count is recorded like a for loop's and is the divergence.
+if [ -d "$PTODB_FIXTURES/ctrl_while_950/passes_dump" ]; then
+    c=ctrl_while_950
+    rm -rf "${tmp:?}/$c"
+    cp -RL "$PTODB_FIXTURES/$c" "$tmp/"
+    f=$(ls "$tmp/$c"/passes_dump/02_*.py)
+    wl=$(grep -n '^ *while i < 4:' "$f" | head -1 | cut -d: -f1)
+    [ -n "$wl" ] || fail "while bound: no while loop in $f"
+    sed -i "${wl}s/while i < 4:/while i < 3:/" "$f"
+    run_ptodb --batch "$tmp/$c" --bisect
+    set -- $(divergence "$out")
+    expect_eq "while bound: line" "$wl" "$2"
+    expect_contains "while bound: the trip count" "tensor 'trip count of the while loop at line $wl'" "$out"
+    echo "bisect names the while loop at $(basename "$f"):$wl on $c"
+fi
+
+# ExpandMixedKernel's AIC kernel ends in its loop: edited to run 7 times
+# instead of 8 (in pass 22 and every later one), the AIV lanes wait for an
+# eighth tile that never comes. The loop's trip count, recorded as the
+# kernel returns from the loop, is the divergence; the lanes' stores are
+# compared by GM region, not as whole tensors the other lane may or may not
+# have written yet (which named a store of AIV1 instead).
+if [ -d "$PTODB_FIXTURES/cross_core_c2v_updown_910b/passes_dump" ]; then
+    c=cross_core_c2v_updown_910b
+    rm -rf "${tmp:?}/$c"
+    cp -RL "$PTODB_FIXTURES/$c" "$tmp/"
+    for g in "$tmp/$c"/passes_dump/*.py; do
+        k=$(basename "$g" | cut -c1-2)
+        [ "$k" -ge 22 ] 2>/dev/null || continue
+        gl=$(grep -n -E '^ +for nb__idx_v0 in pl\.range\(8\):' "$g" | head -1 | cut -d: -f1)
+        [ -n "$gl" ] && sed -i "${gl}s/pl\.range(8)/pl.range(7)/" "$g"
+    done
+    f=$(ls "$tmp/$c"/passes_dump/22_*.py)
+    al=$(grep -n -E '^ +for nb__idx_v0 in pl\.range\(7\):' "$f" | head -1 | cut -d: -f1)
+    [ -n "$al" ] || fail "AIC loop bound: the edit did not take in $f"
+    run_ptodb --batch "$tmp/$c" --ref=torch1.13 --bisect
+    expect_contains "AIC loop bound: first bad pass" "bisect: first failing pass: 22_after_ExpandMixedKernel (" "$out"
+    set -- $(divergence "$out")
+    expect_eq "AIC loop bound: line" "$al" "$2"
+    expect_contains "AIC loop bound: the trip count" "tensor 'trip count of the loop over nb__idx_v0' (function main_incore_0_aic, core AIC)" "$out"
+    echo "bisect names the AIC kernel's loop at 22_after_ExpandMixedKernel.py:$al on $c"
+fi
+
+# A changed tpush split= (ExpandMixedKernel's AIC pushes with split=2 where
+# the AIV pops with split=1): REF refuses the group before any statement
+# runs, and its error names no line; the statement whose split= the
+# passing pass uses nowhere in that group is named.
+if [ -d "$PTODB_FIXTURES/mixed_kernel_updown_910b/passes_dump" ]; then
+    c=mixed_kernel_updown_910b
+    rm -rf "${tmp:?}/$c"
+    cp -RL "$PTODB_FIXTURES/$c" "$tmp/"
+    for g in "$tmp/$c"/passes_dump/*.py; do
+        k=$(basename "$g" | cut -c1-2)
+        [ "$k" -ge 22 ] 2>/dev/null || continue
+        sed -i 's/pl\.tile\.tpush_to_aiv(\(.*\), split=1)/pl.tile.tpush_to_aiv(\1, split=2)/' "$g"
+    done
+    f=$(ls "$tmp/$c"/passes_dump/22_*.py)
+    sl=$(grep -n 'pl\.tile\.tpush_to_aiv(.*, split=2)' "$f" | head -1 | cut -d: -f1)
+    [ -n "$sl" ] || fail "changed split: the edit did not take in $f"
+    run_ptodb --batch "$tmp/$c" --bisect
+    expect_contains "changed split: named" \
+        "first divergence: $f:$sl: the statement fails (function mixed_up_down_aic, core AIC)" "$out"
+    expect_contains "changed split: why" "its split=2 is one 21_after_LowerAutoVectorSplit uses nowhere" "$out"
+    echo "bisect names the changed split= at 22_after_ExpandMixedKernel.py:$sl on $c"
+fi
 exit 0

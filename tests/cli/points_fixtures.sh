@@ -5,7 +5,9 @@
 # and call) every tensor of the frame must equal its counterpart at the
 # mapped point of the other pass (tests/points/metamorphic.c). The same
 # again for one pair per case whose second file has its SSA names renamed
-# (a copy in a temporary folder): identical but for SSA renaming.
+# (a copy in a temporary folder): identical but for SSA renaming. And for
+# the pairs a pass restructured where both validate, the region oracle: at
+# every tile.store, the tile matched by its GM region holds the same data.
 . "$top_srcdir/tests/cli/lib.sh"
 . "$top_srcdir/tests/cli/fixture_lib.sh"
 fixtures_or_skip
@@ -20,7 +22,7 @@ export XDG_STATE_HOME="$tmp/state" HOME="$tmp/home"
 # first identical pair's first 2000 stops are checked (all of them would take
 # minutes).
 cover=$(PTODB_FIXTURE_SUBSET=cover fixture_case_dirs 2>/dev/null)
-total=0 bad=0
+total=0 bad=0 regions=0
 for c in $(fixture_case_dirs); do
     name=$(basename "$c")
     limit=
@@ -60,7 +62,18 @@ for c in $(fixture_case_dirs); do
     [ "$rc" -eq 0 ] || { head -40 "$tmp/err" >&2; bad=1; }
     stops=$(printf '%s\n' "$out" | sed -n 's/^[0-9]* pairs, \([0-9]*\) stops.*/\1/p')
     total=$((total + ${stops:-0}))
+
+    # restructured pairs that both validate: a tile stored to a GM region is
+    # matched by that region, and the data there must be the same
+    # shellcheck disable=SC2086
+    out=$("$driver" "$c" --region ${limit:+--max-stops 300} 2>"$tmp/err")
+    rc=$?
+    echo "  $name region oracle${limit:+ (--max-stops 300)}: $out"
+    [ "$rc" -eq 0 ] || { head -40 "$tmp/err" >&2; bad=1; }
+    n=$(printf '%s\n' "$out" | sed -n 's/.* store stops: \([0-9]*\) matched by region.*/\1/p')
+    regions=$((regions + ${n:-0}))
 done
-echo "$total stops in all"
+echo "$total stops in all; $regions store stops matched by region"
+[ "$regions" -gt 0 ] || fail "no store stop matched by region"
 [ "$bad" -eq 0 ] || fail "some stops did not compare equal with their counterpart (see above)"
 [ "$total" -gt 0 ] || fail "no stop at all"
