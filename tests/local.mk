@@ -13,7 +13,7 @@ TESTS += $(CLI_TESTS)
 EXTRA_DIST += $(CLI_TESTS) tests/cli/lib.sh tests/cli/fixture_lib.sh
 
 TESTS += tests/cli/transcripts.sh tests/cli/rc_trust.sh
-EXTRA_DIST += tests/data/newer tests/data/matmul_mx tests/data/matmul_mx_fp4
+EXTRA_DIST += tests/data/newer tests/data/matmul_mx tests/data/matmul_mx_fp4 tests/data/ref_note
 EXTRA_DIST += tests/cli/transcripts.sh tests/cli/rc_trust.sh tests/transcripts
 
 # The man page's command list is generated from the command table.

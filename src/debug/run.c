@@ -197,6 +197,14 @@ static void validate_outputs(session *s)
     res->ok = xcalloc(res->nout ? (size_t)res->nout : 1, sizeof *res->ok);
     session_printf(s, "==================== %s ====================\n",
                    s->kase.passes[r->pass].stem);
+    char *note = runpass_run_time_ref_note(s->kase.passes[r->pass].path, r->m);
+    if (note) { /* the line --run and --batch print */
+        strbuf line = STRBUF_INIT;
+        runpass_format_ref_note(note, 0, &line);
+        session_write(s, strbuf_str(&line), line.len);
+        strbuf_free(&line);
+        free(note);
+    }
     for (int k = 0; k < res->nout; k++) {
         const case_tensor *o = &s->kase.outputs[k];
         const tensor *act = NULL;

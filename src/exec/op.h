@@ -145,5 +145,6 @@ void exec_ops_register_gather_forms(op_fn *table); /* ops_gather_forms.c: gather
 void exec_ops_register_array(op_fn *table);       /* ops_array.c: PyPTO's stack-local arrays */
 void exec_ops_register_prefetch(op_fn *table);    /* ops_prefetch.c: L2 prefetch (no data effect) */
 void exec_ops_register_matmul_mx(op_fn *table);   /* ops_matmul_mx.c: MX block-scale matmul (Ascend950) */
+void exec_ops_register_task(op_fn *table);        /* ops_task.c: system.task_* TaskId handles */
 
 #endif

@@ -39,4 +39,5 @@ void exec_ops_init(op_fn *table)
     exec_ops_register_array(table);
     exec_ops_register_prefetch(table);
     exec_ops_register_matmul_mx(table);
+    exec_ops_register_task(table);
 }

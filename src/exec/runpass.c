@@ -168,6 +168,16 @@ void runpass_format_ref_note(const char *note, int strict, strbuf *out)
         strbuf_printf(out, "note: REF cannot run this file (%s); ptodb ran it and compares with golden\n", note);
 }
 
+char *runpass_run_time_ref_note(const char *path, const machine *m)
+{
+    if (!machine_ref_note(m))
+        return NULL;
+    /* found at run time: REF raises where ptodb ran the op by definition */
+    strbuf nb = STRBUF_INIT;
+    strbuf_printf(&nb, "%s:%s", path, machine_ref_note(m));
+    return strbuf_detach(&nb);
+}
+
 void runpass_file(const char *path, const case_info *c, const runpass_options *o, runpass_result *r)
 {
     memset(r, 0, sizeof *r);
@@ -183,12 +193,8 @@ void runpass_file(const char *path, const case_info *c, const runpass_options *o
     run.ref_note = NULL;
     ptodb_status st = machine_run(run.m);
     r->steps = machine_steps(run.m);
-    if (!r->ref_note && machine_ref_note(run.m)) {
-        /* found at run time: REF raises where ptodb ran the op by definition */
-        strbuf nb = STRBUF_INIT;
-        strbuf_printf(&nb, "%s:%s", path, machine_ref_note(run.m));
-        r->ref_note = strbuf_detach(&nb);
-    }
+    if (!r->ref_note)
+        r->ref_note = runpass_run_time_ref_note(path, run.m);
     if (st != PTODB_OK) {
         fail(r, machine_error_is_ref(run.m) ? RUNPASS_REF_FAIL : RUNPASS_ERROR, xstrdup(machine_error(run.m)));
         goto out;

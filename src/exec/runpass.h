@@ -45,6 +45,9 @@ struct strbuf;
  * note, or with strict (--strict-ref) the failing verdict and why. The one
  * wording of --run, --batch and the reports. */
 void runpass_format_ref_note(const char *note, int strict, struct strbuf *out);
+/* The ref_note of a run that found at run time what REF raises on
+ * (machine_ref_note), as "path:line:col: message"; NULL when none. Free it. */
+char *runpass_run_time_ref_note(const char *path, const machine *m);
 
 /* A pass file opened to run: parsed and resolved (or a module the caller
  * parsed), lowered, its entry's parameters bound to fresh copies of the case

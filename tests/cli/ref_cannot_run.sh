@@ -83,4 +83,25 @@ expect_contains "maximums variable verdict" "validate tensor: 'out', max_abs_dif
 run_ptodb --run "$v" --strict-ref
 expect_eq "maximums variable --strict-ref exit" 1 "$rc"
 expect_contains "maximums variable strict" "FAIL (--strict-ref): REF cannot run this file ($v:19:64: TypeError" "$out"
+# The TaskId ops (system.task_invalid / task_dummy / task_is_valid) run by
+# PyPTO's definition inside a real pass: the sentinel is None and invalid,
+# a dummy task's id is valid; REF has no handler, so the file gets the note.
+w="$work/mlp2/passes_dump/00_frontend.py"
+grep -q 'sq_sum: pl.Tensor' "$w" || fail "examples/mlp changed: no sq_sum line in $w"
+sed '/sq_sum: pl\.Tensor/i\
+            tid: pl.Scalar[pl.TASK_ID] = pl.system.task_invalid()\
+            tid_ok: pl.Scalar[pl.BOOL] = pl.system.task_is_valid(tid)\
+            bar: pl.Scalar[pl.TASK_ID] = pl.system.task_dummy(deps=[tid])\
+            bar_ok: pl.Scalar[pl.BOOL] = pl.system.task_is_valid(bar)' "$w" >"$work/p.py"
+mv "$work/p.py" "$w"
+run_ptodb --run "$w"
+expect_eq "task ops --run exit" 0 "$rc"
+expect_contains "task ops note" "note: REF cannot run this file ($w:11:42: ValueError: Unsupported op 'system.task_invalid'" "$out"
+expect_contains "task ops verdict" "validate tensor: 'out', max_abs_diff: 0.000000e+00, pass: True" "$out"
+run_ptodb --nw --nx -ex "break 15" -ex run -ex 'print tid' -ex 'print tid_ok' -ex 'print bar' \
+    -ex 'print bar_ok' -ex quit "$w"
+expect_contains "the sentinel" "tid = None" "$out"
+expect_contains "the sentinel is not valid" '$1 = False' "$out"
+expect_contains "the dummy id" '$2 = 0' "$out"
+expect_contains "the dummy id is valid" '$3 = True' "$out"
 exit 0

@@ -402,6 +402,40 @@ START_TEST(test_sin_cos)
 }
 END_TEST
 
+/* The TaskId ops (docs/ops.md): task_invalid is the sentinel, held as
+ * None (PyPTO's DSL spelling of it); task_dummy a valid id (int raw 0);
+ * task_is_valid tells them apart, and rejects anything that is not a
+ * Scalar[TASK_ID]. */
+START_TEST(test_task_ids)
+{
+    ctx_init(&C, EXEC_PROFILE_T2);
+    value inv, dummy, out;
+    ck_assert_int_eq(run_op(&C, IR_OP_SYSTEM_TASK_INVALID, NULL, 0, &inv), PTODB_OK);
+    ck_assert_int_eq(inv.kind, VAL_NONE);
+    ck_assert_int_eq(run_op(&C, IR_OP_SYSTEM_TASK_DUMMY, NULL, 0, &dummy), PTODB_OK);
+    ck_assert_int_eq(dummy.kind, VAL_INT);
+    ck_assert_int_eq(dummy.u.i, 0);
+    ck_assert_int_eq(run_op(&C, IR_OP_SYSTEM_TASK_IS_VALID, &inv, 1, &out), PTODB_OK);
+    ck_assert_int_eq(out.kind, VAL_BOOL);
+    ck_assert_int_eq(out.u.b, 0);
+    ck_assert_int_eq(run_op(&C, IR_OP_SYSTEM_TASK_IS_VALID, &dummy, 1, &out), PTODB_OK);
+    ck_assert_int_eq(out.kind, VAL_BOOL);
+    ck_assert_int_eq(out.u.b, 1);
+    /* a task id of ring 1 (raw (1 << 32) | 7) is valid too */
+    value ring1 = value_int(((int64_t)1 << 32) | 7);
+    ck_assert_int_eq(run_op(&C, IR_OP_SYSTEM_TASK_IS_VALID, &ring1, 1, &out), PTODB_OK);
+    ck_assert_int_eq(out.u.b, 1);
+    /* not a task id: a float, a tensor */
+    value f = value_float(1.5);
+    ck_assert_int_ne(run_op(&C, IR_OP_SYSTEM_TASK_IS_VALID, &f, 1, &out), PTODB_OK);
+    ck_assert_ptr_nonnull(strstr(C.msg, "Scalar[TASK_ID]"));
+    value t[1] = {fa(A)};
+    ck_assert_int_ne(run_op(&C, IR_OP_SYSTEM_TASK_IS_VALID, t, 1, &out), PTODB_OK);
+    ck_assert_ptr_nonnull(strstr(C.msg, "system.task_is_valid"));
+    clear_all(t, 1);
+}
+END_TEST
+
 static Suite *catalogue_suite(void)
 {
     Suite *s = suite_create("ops_catalogue");
@@ -415,6 +449,7 @@ static Suite *catalogue_suite(void)
     tcase_add_test(tc, test_bitwise);
     tcase_add_test(tc, test_chains_and_accumulators);
     tcase_add_test(tc, test_sin_cos);
+    tcase_add_test(tc, test_task_ids);
     suite_add_tcase(s, tc);
     return s;
 }
