@@ -457,29 +457,43 @@ typedef struct km_part {
     int64_t m, n, k, lda, ldb, ldc;
     const float *a, *b;
     float *c;
+    /* bf16 operands (kernel_gemm_bf16): a16[i * lda + p * acs],
+     * b16[p * ldb + j * bcs]; NULL for float ones */
+    const uint16_t *a16, *b16;
+    int64_t acs, bcs;
+    int round;
 } km_part;
+
+static void km_gemm_bf16_one(int64_t m, int64_t n, int64_t k, const uint16_t *a, int64_t ars,
+                             int64_t acs, const uint16_t *b, int64_t brs, int64_t bcs, float *c,
+                             int64_t ldc, int round);
 
 static void *km_part_run(void *arg)
 {
     const km_part *p = arg;
-    km_gemm_f32_one(p->m, p->n, p->k, p->a, p->lda, p->b, p->ldb, p->c, p->ldc);
+    if (p->a16)
+        km_gemm_bf16_one(p->m, p->n, p->k, p->a16, p->lda, p->acs, p->b16, p->ldb, p->bcs, p->c,
+                         p->ldc, p->round);
+    else
+        km_gemm_f32_one(p->m, p->n, p->k, p->a, p->lda, p->b, p->ldb, p->c, p->ldc);
     return NULL;
 }
 
 /* Split by columns: every element is the same sum in k order whichever
  * thread computes it, so the bits do not depend on the threads. The split
  * points are multiples of 16, the widest column block of either kernel, so
- * each part's blocks are the ones a single call would use. */
-void kernel_gemm_f32(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda,
-                     const float *b, int64_t ldb, float *c, int64_t ldc)
+ * each part's blocks are the ones a single call would use. whole: the
+ * entire product; part j covers its columns (B's advanced by bcs each). */
+static void km_split_run(const km_part *whole)
 {
+    int64_t m = whole->m, n = whole->n, k = whole->k;
     int t = km_threads_now();
     int64_t blocks = (n + 15) / 16;
     if (t > blocks)
         t = (int)blocks;
     /* below about 4M multiply-adds a thread's start costs more than it saves */
     if (t < 2 || m <= 0 || k <= 0 || m * n * k < ((int64_t)1 << 22)) {
-        km_gemm_f32_one(m, n, k, a, lda, b, ldb, c, ldc);
+        km_part_run((void *)whole);
         return;
     }
     (void)km_use_avx512(); /* its one-time CPU probe, before the threads */
@@ -489,7 +503,13 @@ void kernel_gemm_f32(int64_t m, int64_t n, int64_t k, const float *a, int64_t ld
     int64_t j0 = 0;
     for (int i = 0; i < t; i++) {
         int64_t j1 = i == t - 1 ? n : blocks * (i + 1) / t * 16;
-        parts[i] = (km_part){m, j1 - j0, k, lda, ldb, ldc, a, b + j0, c + j0};
+        parts[i] = *whole;
+        parts[i].n = j1 - j0;
+        parts[i].c = whole->c + j0;
+        if (whole->b16)
+            parts[i].b16 = whole->b16 + j0 * whole->bcs;
+        else
+            parts[i].b = whole->b + j0;
         j0 = j1;
     }
     for (int i = 1; i < t; i++)
@@ -501,6 +521,21 @@ void kernel_gemm_f32(int64_t m, int64_t n, int64_t k, const float *a, int64_t ld
         else
             km_part_run(&parts[i]); /* no thread: here */
     }
+}
+
+void kernel_gemm_f32(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda,
+                     const float *b, int64_t ldb, float *c, int64_t ldc)
+{
+    km_part whole = {m, n, k, lda, ldb, ldc, a, b, c, NULL, NULL, 1, 1, 0};
+    km_split_run(&whole);
+}
+
+void kernel_gemm_bf16(int64_t m, int64_t n, int64_t k, const uint16_t *a, int64_t ars,
+                      int64_t acs, const uint16_t *b, int64_t brs, int64_t bcs, float *c,
+                      int64_t ldc, int round)
+{
+    km_part whole = {m, n, k, ars, brs, ldc, NULL, NULL, c, a, b, acs, bcs, round};
+    km_split_run(&whole);
 }
 
 /* ---- the reference-BLAS order (kernel_gemm_f32_seq) --------------------- */
@@ -744,4 +779,56 @@ void kernel_gemm_bf16_onednn_f32(int64_t m, int64_t n, int64_t k, const float *a
                                  const float *b, float *c, int brgemm)
 {
     km_onednn(m, n, k, a, k, 1, b, n, 1, 1, c, brgemm);
+}
+
+/* ---- bf16 operands read in place (kernel_gemm_bf16) --------------------- */
+
+/* rows x cols of a bf16 matrix (element [i][p] at a[i * rs + p * cs]) into
+ * dense row-major floats: exact */
+static void km_bf16_dense(int64_t rows, int64_t cols, const uint16_t *a, int64_t rs, int64_t cs,
+                          float *dst)
+{
+    typedef uint16_t v16u16 __attribute__((vector_size(32)));
+    typedef uint32_t v16u32 __attribute__((vector_size(64)));
+    for (int64_t i = 0; i < rows; i++) {
+        const uint16_t *src = a + i * rs;
+        float *d = dst + i * cols;
+        int64_t j = 0;
+        if (cs == 1)
+            for (; j + 16 <= cols; j += 16) {
+                v16u16 h;
+                memcpy(&h, src + j, sizeof h);
+                v16u32 u = __builtin_convertvector(h, v16u32) << 16;
+                memcpy(d + j, &u, sizeof u);
+            }
+        for (; j < cols; j++)
+            d[j] = km_bf16(src + j * cs);
+    }
+}
+
+static void km_gemm_bf16_one(int64_t m, int64_t n, int64_t k, const uint16_t *a, int64_t ars,
+                             int64_t acs, const uint16_t *b, int64_t brs, int64_t bcs, float *c,
+                             int64_t ldc, int round)
+{
+    if (m <= 0 || n <= 0)
+        return;
+    /* the bounds of km_gemm_f32_one's AVX-512 kernel */
+    if (km_use_avx512() && k <= 4096 && m * k <= (int64_t)1 << 21) {
+        km512_gemm_bf16(m, n, k, a, ars, acs, b, brs, bcs, c, ldc, round);
+        return;
+    }
+    /* elsewhere: the float operands the float kernel takes, then the
+     * rounding (the same bits) */
+    int64_t kk = k > 0 ? k : 0;
+    /* (not the scratch slots: this may run on a thread that ends) */
+    float *af = xmalloc((size_t)(m * kk + 1) * sizeof *af);
+    float *bf = xmalloc((size_t)(kk * n + 1) * sizeof *bf);
+    km_bf16_dense(m, kk, a, ars, acs, af);
+    km_bf16_dense(kk, n, b, brs, bcs, bf);
+    km_gemm_f32_one(m, n, kk, af, kk, bf, n, c, ldc);
+    if (round)
+        for (int64_t i = 0; i < m; i++)
+            kernel_round_bf16_f32(c + i * ldc, n);
+    free(af);
+    free(bf);
 }
