@@ -73,6 +73,9 @@ int tensor_check_limit(dtype_id dt, int ndim, const int64_t *shape, char *msg, s
 
 /* ---- storage ------------------------------------------------------------ */
 
+/* glibc's per-thread cache serves chunks up to about 1 KB */
+#define TENSOR_SMALL_BYTES 1024
+
 tensor_storage *tensor_storage_new(size_t nbytes, ptodb_status *st)
 {
     if (nbytes > tensor_max_bytes()) {
@@ -83,9 +86,14 @@ tensor_storage *tensor_storage_new(size_t nbytes, ptodb_status *st)
      * empty storages distinct from NULL. A size within the limit may still
      * not fit in memory: the caller reports it, naming what it was for. */
     void *data;
-    if (!st) {
-        data = xcalloc(1, nbytes ? nbytes : 1); /* the caller cannot report it: die */
-    } else if (!(data = calloc(1, nbytes ? nbytes : 1))) {
+    if (nbytes <= TENSOR_SMALL_BYTES) {
+        /* small (a 0-d value, a short row): malloc's per-thread cache,
+         * which calloc skips (see tensor_alloc) */
+        data = xmalloc(nbytes ? nbytes : 1);
+        memset(data, 0, nbytes ? nbytes : 1);
+    } else if (!st) {
+        data = xcalloc(1, nbytes); /* the caller cannot report it: die */
+    } else if (!(data = calloc(1, nbytes))) {
         set_status(st, PTODB_ERR_NOMEM);
         return NULL;
     }
@@ -153,7 +161,11 @@ static void contiguous_strides(int ndim, const int64_t *shape, int64_t *strides)
 
 static tensor *tensor_alloc(dtype_id dt, int ndim, const int64_t *shape)
 {
-    tensor *t = xcalloc(1, sizeof *t);
+    /* malloc and memset rather than calloc: glibc's calloc skips its
+     * per-thread cache and takes the arena's slow path every time (a few
+     * percent of a pass of small tiles) */
+    tensor *t = xmalloc(sizeof *t);
+    memset(t, 0, sizeof *t);
     t->refcount = 1;
     t->dtype = dt;
     t->ndim = ndim;
