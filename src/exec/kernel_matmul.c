@@ -319,12 +319,64 @@ void kernel_gemm_f64(int64_t m, int64_t n, int64_t k, const double *a, int64_t l
     km_gemm_double(m, n, k, a, lda, b, ldb, c, ldc);
 }
 
-/* Float inputs: each KC slice of B is widened to double once (zero-padded
- * to whole panels), so the micro-kernel's loop holds only loads,
- * broadcasts and multiply-adds; converting inside it cost more shuffles
- * than the multiply-adds it fed. */
-static void km_gemm_f32_wide(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda,
-                             const float *b, int64_t ldb, double *c, int64_t ldc)
+/* An operand of km_gemm_f32_wide: element [i][p] is f[i * rs + p * cs]
+ * (floats), or the bf16 h[i * rs + p * cs] when f is NULL. */
+typedef struct km_src {
+    const float *f;
+    const uint16_t *h;
+    int64_t rs, cs;
+} km_src;
+
+static inline double km_src_at(const km_src *x, int64_t i, int64_t p)
+{
+    int64_t e = i * x->rs + p * x->cs;
+    if (x->f)
+        return x->f[e];
+    uint32_t u = (uint32_t)x->h[e] << 16;
+    float f;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+
+/* Row p of B, columns [0, n), as doubles (zero to npad). */
+static void km_widen_b_row(const km_src *b, int64_t p, int64_t n, int64_t npad, double *dst)
+{
+    int64_t j = 0;
+    if (b->cs == 1 && b->f) {
+        const float *src = b->f + p * b->rs;
+        for (; j + 4 <= n; j += 4) { /* 4 at a time: one packed conversion */
+            km_v4f f;
+            memcpy(&f, src + j, sizeof f);
+            km_v4 v = __builtin_convertvector(f, km_v4);
+            memcpy(dst + j, &v, sizeof v);
+        }
+    } else if (b->cs == 1) {
+        typedef uint16_t v4u16 __attribute__((vector_size(8)));
+        typedef uint32_t v4u32 __attribute__((vector_size(16)));
+        const uint16_t *src = b->h + p * b->rs;
+        for (; j + 4 <= n; j += 4) { /* bf16 -> float bits -> double, exact */
+            v4u16 h;
+            memcpy(&h, src + j, sizeof h);
+            v4u32 u = __builtin_convertvector(h, v4u32) << 16;
+            km_v4f f;
+            memcpy(&f, &u, sizeof f);
+            km_v4 v = __builtin_convertvector(f, km_v4);
+            memcpy(dst + j, &v, sizeof v);
+        }
+    }
+    for (; j < n; j++)
+        dst[j] = km_src_at(b, p, j);
+    for (; j < npad; j++)
+        dst[j] = 0.0;
+}
+
+/* Float or bf16 inputs: each KC slice of B is widened to double once
+ * (zero-padded to whole panels), so the micro-kernel's loop holds only
+ * loads, broadcasts and multiply-adds; converting inside it cost more
+ * shuffles than the multiply-adds it fed. bf16 operands are read in place,
+ * with the same double values as their float copies would give. */
+static void km_gemm_src_wide(int64_t m, int64_t n, int64_t k, const km_src *a, const km_src *b,
+                             double *c, int64_t ldc)
 {
     int MR, NR;
     km_micro_double micro = km_pick_double(&MR, &NR);
@@ -337,24 +389,18 @@ static void km_gemm_f32_wide(int64_t m, int64_t n, int64_t k, const float *a, in
     double *bd = xmalloc((size_t)(npad * kcmax) * sizeof *bd);
     for (int64_t p0 = 0; p0 < k; p0 += KM_KC) {
         int64_t kc = k - p0 < KM_KC ? k - p0 : KM_KC;
-        for (int64_t p = 0; p < kc; p++) {
-            const float *src = b + (p0 + p) * ldb;
-            double *dst = bd + p * npad;
-            int64_t j = 0;
-            for (; j + 4 <= n; j += 4) { /* 4 at a time: one packed conversion */
-                km_v4f f;
-                memcpy(&f, src + j, sizeof f);
-                km_v4 v = __builtin_convertvector(f, km_v4);
-                memcpy(dst + j, &v, sizeof v);
-            }
-            for (; j < n; j++)
-                dst[j] = (double)src[j];
-            for (; j < npad; j++)
-                dst[j] = 0.0;
-        }
+        for (int64_t p = 0; p < kc; p++)
+            km_widen_b_row(b, p0 + p, n, npad, bd + p * npad);
         for (int64_t ib = 0; ib < mblocks; ib++) {
             int64_t i0 = ib * MR, mr = m - i0 < MR ? m - i0 : MR;
-            km_pack_a_float(mr, MR, kc, a + i0 * lda + p0, lda, ap + ib * MR * kc);
+            if (a->f && a->cs == 1) {
+                km_pack_a_float(mr, MR, kc, a->f + i0 * a->rs + p0, a->rs, ap + ib * MR * kc);
+            } else { /* A rows [i0, i0 + mr) x [p0, p0 + kc), k-major, zero-padded */
+                double *dst = ap + ib * MR * kc;
+                for (int64_t i = 0; i < MR; i++)
+                    for (int64_t p = 0; p < kc; p++)
+                        dst[p * MR + i] = i < mr ? km_src_at(a, i0 + i, p0 + p) : 0.0;
+            }
         }
         for (int64_t j0 = 0; j0 < n; j0 += NR) {
             int nr = (int)(n - j0 < NR ? n - j0 : NR);
@@ -373,6 +419,8 @@ static int km_use_avx512(void)
     return !km_portable_only && km512_usable();
 }
 
+static void km_acc_store(int64_t m, int64_t n, const double *acc, float *c, int64_t ldc);
+
 static void km_gemm_f32_one(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda,
                             const float *b, int64_t ldb, float *c, int64_t ldc)
 {
@@ -386,7 +434,15 @@ static void km_gemm_f32_one(int64_t m, int64_t n, int64_t k, const float *a, int
         return;
     }
     double *acc = xcalloc((size_t)(m * n), sizeof *acc);
-    km_gemm_f32_wide(m, n, k, a, lda, b, ldb, acc, n);
+    km_src as = {a, NULL, lda, 1}, bs = {b, NULL, ldb, 1};
+    km_gemm_src_wide(m, n, k, &as, &bs, acc, n);
+    km_acc_store(m, n, acc, c, ldc);
+    free(acc);
+}
+
+/* The double sums (m x n, dense) rounded to float into c (ldc). */
+static void km_acc_store(int64_t m, int64_t n, const double *acc, float *c, int64_t ldc)
+{
     for (int64_t i = 0; i < m; i++) {
         const double *src = acc + i * n;
         float *dst = c + i * ldc;
@@ -400,7 +456,6 @@ static void km_gemm_f32_one(int64_t m, int64_t n, int64_t k, const float *a, int
         for (; j < n; j++)
             dst[j] = (float)src[j];
     }
-    free(acc);
 }
 
 void kernel_round_bf16_f32(float *x, int64_t n)
@@ -457,29 +512,43 @@ typedef struct km_part {
     int64_t m, n, k, lda, ldb, ldc;
     const float *a, *b;
     float *c;
+    /* bf16 operands (kernel_gemm_bf16): a16[i * lda + p * acs],
+     * b16[p * ldb + j * bcs]; NULL for float ones */
+    const uint16_t *a16, *b16;
+    int64_t acs, bcs;
+    int round;
 } km_part;
+
+static void km_gemm_bf16_one(int64_t m, int64_t n, int64_t k, const uint16_t *a, int64_t ars,
+                             int64_t acs, const uint16_t *b, int64_t brs, int64_t bcs, float *c,
+                             int64_t ldc, int round);
 
 static void *km_part_run(void *arg)
 {
     const km_part *p = arg;
-    km_gemm_f32_one(p->m, p->n, p->k, p->a, p->lda, p->b, p->ldb, p->c, p->ldc);
+    if (p->a16)
+        km_gemm_bf16_one(p->m, p->n, p->k, p->a16, p->lda, p->acs, p->b16, p->ldb, p->bcs, p->c,
+                         p->ldc, p->round);
+    else
+        km_gemm_f32_one(p->m, p->n, p->k, p->a, p->lda, p->b, p->ldb, p->c, p->ldc);
     return NULL;
 }
 
 /* Split by columns: every element is the same sum in k order whichever
  * thread computes it, so the bits do not depend on the threads. The split
  * points are multiples of 16, the widest column block of either kernel, so
- * each part's blocks are the ones a single call would use. */
-void kernel_gemm_f32(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda,
-                     const float *b, int64_t ldb, float *c, int64_t ldc)
+ * each part's blocks are the ones a single call would use. whole: the
+ * entire product; part j covers its columns (B's advanced by bcs each). */
+static void km_split_run(const km_part *whole)
 {
+    int64_t m = whole->m, n = whole->n, k = whole->k;
     int t = km_threads_now();
     int64_t blocks = (n + 15) / 16;
     if (t > blocks)
         t = (int)blocks;
     /* below about 4M multiply-adds a thread's start costs more than it saves */
     if (t < 2 || m <= 0 || k <= 0 || m * n * k < ((int64_t)1 << 22)) {
-        km_gemm_f32_one(m, n, k, a, lda, b, ldb, c, ldc);
+        km_part_run((void *)whole);
         return;
     }
     (void)km_use_avx512(); /* its one-time CPU probe, before the threads */
@@ -489,7 +558,13 @@ void kernel_gemm_f32(int64_t m, int64_t n, int64_t k, const float *a, int64_t ld
     int64_t j0 = 0;
     for (int i = 0; i < t; i++) {
         int64_t j1 = i == t - 1 ? n : blocks * (i + 1) / t * 16;
-        parts[i] = (km_part){m, j1 - j0, k, lda, ldb, ldc, a, b + j0, c + j0};
+        parts[i] = *whole;
+        parts[i].n = j1 - j0;
+        parts[i].c = whole->c + j0;
+        if (whole->b16)
+            parts[i].b16 = whole->b16 + j0 * whole->bcs;
+        else
+            parts[i].b = whole->b + j0;
         j0 = j1;
     }
     for (int i = 1; i < t; i++)
@@ -501,6 +576,21 @@ void kernel_gemm_f32(int64_t m, int64_t n, int64_t k, const float *a, int64_t ld
         else
             km_part_run(&parts[i]); /* no thread: here */
     }
+}
+
+void kernel_gemm_f32(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda,
+                     const float *b, int64_t ldb, float *c, int64_t ldc)
+{
+    km_part whole = {m, n, k, lda, ldb, ldc, a, b, c, NULL, NULL, 1, 1, 0};
+    km_split_run(&whole);
+}
+
+void kernel_gemm_bf16(int64_t m, int64_t n, int64_t k, const uint16_t *a, int64_t ars,
+                      int64_t acs, const uint16_t *b, int64_t brs, int64_t bcs, float *c,
+                      int64_t ldc, int round)
+{
+    km_part whole = {m, n, k, ars, brs, ldc, NULL, NULL, c, a, b, acs, bcs, round};
+    km_split_run(&whole);
 }
 
 /* ---- the reference-BLAS order (kernel_gemm_f32_seq) --------------------- */
@@ -744,4 +834,30 @@ void kernel_gemm_bf16_onednn_f32(int64_t m, int64_t n, int64_t k, const float *a
                                  const float *b, float *c, int brgemm)
 {
     km_onednn(m, n, k, a, k, 1, b, n, 1, 1, c, brgemm);
+}
+
+/* ---- bf16 operands read in place (kernel_gemm_bf16) --------------------- */
+
+static void km_gemm_bf16_one(int64_t m, int64_t n, int64_t k, const uint16_t *a, int64_t ars,
+                             int64_t acs, const uint16_t *b, int64_t brs, int64_t bcs, float *c,
+                             int64_t ldc, int round)
+{
+    if (m <= 0 || n <= 0)
+        return;
+    /* the bounds of km_gemm_f32_one's AVX-512 kernel */
+    if (km_use_avx512() && k <= 4096 && m * k <= (int64_t)1 << 21) {
+        km512_gemm_bf16(m, n, k, a, ars, acs, b, brs, bcs, c, ldc, round);
+        return;
+    }
+    /* elsewhere: the portable kernel, widening the bf16 operands from
+     * where they are (the same double values as float copies), then the
+     * rounding: the bits of km_gemm_f32_one on the float copies */
+    double *acc = xcalloc((size_t)(m * n), sizeof *acc);
+    km_src as = {NULL, a, ars, acs}, bs = {NULL, b, brs, bcs};
+    km_gemm_src_wide(m, n, k, &as, &bs, acc, n);
+    km_acc_store(m, n, acc, c, ldc);
+    free(acc);
+    if (round)
+        for (int64_t i = 0; i < m; i++)
+            kernel_round_bf16_f32(c + i * ldc, n);
 }

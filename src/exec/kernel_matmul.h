@@ -21,6 +21,16 @@ void kernel_gemm_f64(int64_t m, int64_t n, int64_t k, const double *a, int64_t l
 void kernel_gemm_f32(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda,
                      const float *b, int64_t ldb, float *c, int64_t ldc);
 
+/* kernel_gemm_f32 of bf16 operands read where they are: A[i][p] =
+ * a[i * ars + p * acs], B[p][j] = b[p * brs + j * bcs] (bf16 bits, any
+ * strides), C m x n floats (row stride ldc). round: each result then rounded
+ * to bf16 (kept as a float: a bf16 matmul's .float()). The bits of widening
+ * both to floats, kernel_gemm_f32 and kernel_round_bf16_f32, without the
+ * float copies. Threads as kernel_gemm_f32. */
+void kernel_gemm_bf16(int64_t m, int64_t n, int64_t k, const uint16_t *a, int64_t ars,
+                      int64_t acs, const uint16_t *b, int64_t brs, int64_t bcs, float *c,
+                      int64_t ldc, int round);
+
 /* C = A * B summed the way netlib's reference sgemm (Debian's libblas3,
  * which torch 1.13 there calls) does: for each element a float32 running
  * sum, in k order from +0, multiply and add rounded separately (no FMA). */

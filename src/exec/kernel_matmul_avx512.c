@@ -17,7 +17,11 @@
  * once (row-major), B one 16-column strip at a time into a buffer that
  * stays in L1. A product of two floats is exact in double, so the FMA gives
  * the bits of the portable kernel's multiply-then-add; every sum runs in k
- * order from +0 and is rounded once to float. */
+ * order from +0 and is rounded once to float.
+ *
+ * bf16 (double accumulation): the same blocks, A and the strips widened
+ * straight from the bf16 operands in place (any strides), so no float copy
+ * of them is made; a bf16 result is rounded block by block while in L1. */
 #include "exec/kernel_matmul_avx512.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -244,6 +248,116 @@ KM512_ATTR void km512_gemm_f32(int64_t m, int64_t n, int64_t k, const float *a, 
     free(raw);
 }
 
+/* ---- double accumulation from bf16 operands ----------------------------- */
+
+/* 16 bf16 bit patterns -> floats (exact: the bits move to the top half) */
+KM512_ATTR static inline __m512 bf16x16_ps(__m256i h)
+{
+    return _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(h), 16));
+}
+
+KM512_ATTR static inline double bf16_pd(uint16_t h)
+{
+    uint32_t u = (uint32_t)h << 16;
+    float f;
+    __builtin_memcpy(&f, &u, sizeof f);
+    return f;
+}
+
+/* Stores 16 floats as two rows of 8 doubles. */
+KM512_ATTR static inline void store_pd16(double *d, __m512 v, int aligned)
+{
+    __m256 lo = _mm512_castps512_ps256(v);
+    __m256 hi = _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(v), 1));
+    if (aligned) {
+        _mm512_store_pd(d, _mm512_cvtps_pd(lo));
+        _mm512_store_pd(d + 8, _mm512_cvtps_pd(hi));
+    } else {
+        _mm512_storeu_pd(d, _mm512_cvtps_pd(lo));
+        _mm512_storeu_pd(d + 8, _mm512_cvtps_pd(hi));
+    }
+}
+
+/* A[i][p] = a[i * rs + p * cs] (bf16) into rows of doubles (row stride ldd) */
+KM512_ATTR static void widen_rows_bf16(int64_t rows, int64_t cols, const uint16_t *a, int64_t rs,
+                                       int64_t cs, double *dst, int64_t ldd)
+{
+    for (int64_t r = 0; r < rows; r++) {
+        const uint16_t *s = a + r * rs;
+        double *d = dst + r * ldd;
+        int64_t j = 0;
+        if (cs == 1)
+            for (; j + 16 <= cols; j += 16)
+                store_pd16(d + j, bf16x16_ps(_mm256_loadu_si256((const __m256i *)(s + j))), 0);
+        for (; j < cols; j++)
+            d[j] = bf16_pd(s[j * cs]);
+    }
+}
+
+/* Columns [0, nr) of k rows of B (B[p][j] = b[p * rs + j * cs], bf16) into
+ * rows of 16 doubles, zero-padded. */
+KM512_ATTR static void widen_strip_bf16(int64_t k, int64_t nr, const uint16_t *b, int64_t rs,
+                                        int64_t cs, double *dst)
+{
+    if (nr == 16 && cs == 1) {
+        for (int64_t p = 0; p < k; p++)
+            store_pd16(dst + p * 16,
+                       bf16x16_ps(_mm256_loadu_si256((const __m256i *)(b + p * rs))), 1);
+        return;
+    }
+    for (int64_t p = 0; p < k; p++) {
+        uint16_t h[16] = {0};
+        for (int64_t j = 0; j < nr; j++)
+            h[j] = b[p * rs + j * cs];
+        store_pd16(dst + p * 16, bf16x16_ps(_mm256_loadu_si256((const __m256i *)h)), 1);
+    }
+}
+
+/* dtype_round_bf16 in place on an mr x nr block of C (nr <= 16), as
+ * kernel_round_bf16_f32: the rounded pattern, 0xFFFF0000 for NaN. */
+KM512_ATTR static void round_block_bf16(float *c, int64_t ldc, int mr, int64_t nr)
+{
+    __mmask16 mk = (__mmask16)(nr >= 16 ? 0xffffu : (1u << nr) - 1);
+    const __m512i bias = _mm512_set1_epi32(0x7FFF), one = _mm512_set1_epi32(1);
+    const __m512i hi = _mm512_set1_epi32((int)0xFFFF0000u);
+    const __m512i abs = _mm512_set1_epi32(0x7FFFFFFF), inf = _mm512_set1_epi32(0x7F800000);
+    for (int r = 0; r < mr; r++) {
+        __m512i u = _mm512_castps_si512(_mm512_maskz_loadu_ps(mk, c + r * ldc));
+        __m512i odd = _mm512_and_si512(_mm512_srli_epi32(u, 16), one);
+        __m512i v = _mm512_and_si512(_mm512_add_epi32(_mm512_add_epi32(u, bias), odd), hi);
+        __mmask16 nan = _mm512_cmpgt_epu32_mask(_mm512_and_si512(u, abs), inf);
+        v = _mm512_mask_mov_epi32(v, nan, hi);
+        _mm512_mask_storeu_ps(c + r * ldc, mk, _mm512_castsi512_ps(v));
+    }
+}
+
+KM512_ATTR void km512_gemm_bf16(int64_t m, int64_t n, int64_t k, const uint16_t *a, int64_t ars,
+                                int64_t acs, const uint16_t *b, int64_t brs, int64_t bcs,
+                                float *c, int64_t ldc, int round)
+{
+    if (m <= 0 || n <= 0)
+        return;
+    int64_t kk = k > 0 ? k : 0;
+    char *raw = xmalloc((size_t)(kk * 16 + m * kk) * sizeof(double) + 64);
+    double *strip = (double *)(void *)(((uintptr_t)raw + 63) & ~(uintptr_t)63);
+    double *aw = strip + kk * 16;
+    widen_rows_bf16(m, kk, a, ars, acs, aw, kk);
+    for (int64_t j0 = 0; j0 < n; j0 += 16) {
+        int64_t nr = n - j0 < 16 ? n - j0 : 16;
+        unsigned last;
+        int v = km512_variant(nr, 8, &last);
+        widen_strip_bf16(kk, nr, b + j0 * bcs, brs, bcs, strip);
+        for (int64_t i0 = 0; i0 < m; i0 += 8) {
+            int mr = m - i0 < 8 ? (int)(m - i0) : 8;
+            dbl_blocks[mr - 1][v](kk, aw + i0 * kk, kk, strip, c + i0 * ldc + j0, ldc,
+                                  (__mmask8)last);
+            if (round) /* while the block is in L1 */
+                round_block_bf16(c + i0 * ldc + j0, ldc, mr, nr);
+        }
+    }
+    free(raw);
+}
+
 #else /* no AVX-512 kernels in this build */
 
 #include <stdlib.h>
@@ -264,6 +378,15 @@ void km512_gemm_f32(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda
                     const float *b, int64_t ldb, float *c, int64_t ldc)
 {
     (void)m, (void)n, (void)k, (void)a, (void)lda, (void)b, (void)ldb, (void)c, (void)ldc;
+    abort();
+}
+
+void km512_gemm_bf16(int64_t m, int64_t n, int64_t k, const uint16_t *a, int64_t ars,
+                     int64_t acs, const uint16_t *b, int64_t brs, int64_t bcs, float *c,
+                     int64_t ldc, int round)
+{
+    (void)m, (void)n, (void)k, (void)a, (void)ars, (void)acs, (void)b, (void)brs, (void)bcs;
+    (void)c, (void)ldc, (void)round;
     abort();
 }
 

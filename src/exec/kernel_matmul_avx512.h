@@ -20,4 +20,10 @@ void km512_gemm_f32_seq(int64_t m, int64_t n, int64_t k, const float *a, int64_t
 void km512_gemm_f32(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda,
                     const float *b, int64_t ldb, float *c, int64_t ldc);
 
+/* kernel_gemm_bf16: the same from bf16 operands read in place, rounded to
+ * bf16 when round. */
+void km512_gemm_bf16(int64_t m, int64_t n, int64_t k, const uint16_t *a, int64_t ars,
+                     int64_t acs, const uint16_t *b, int64_t brs, int64_t bcs, float *c,
+                     int64_t ldc, int round);
+
 #endif

@@ -206,6 +206,21 @@ static ptodb_status matmul_core(exec_ctx *ctx, const op_args *a, const tensor *L
             *out = r;
             return PTODB_OK;
         }
+        if (dt == DTYPE_BF16 && !t13 && nb == 1) {
+            /* the double-sum kernel reads the bf16 operands in place and
+             * writes a widened result straight into r (same bits as the
+             * float copies below) */
+            const uint16_t *ad = (const uint16_t *)L->storage->data + L->offset;
+            const uint16_t *bd = (const uint16_t *)R->storage->data + R->offset;
+            float *dst = widen ? tensor_data(r) : Cf;
+            kernel_gemm_bf16(m, n, k, ad, lst[lnd - 2], lst[lnd - 1], bd, rst[rnd - 2],
+                             rst[rnd - 1], dst, n, widen);
+            if (!widen)
+                kernel_store_f32(r, Cf, mn);
+            free(Cf);
+            *out = r;
+            return PTODB_OK;
+        }
         if (onednn && fold)
             brgemm = mm_dense(R); /* the folded lhs is dense (a copy if it was not) */
         if (onednn && lhs2d)

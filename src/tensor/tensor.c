@@ -73,6 +73,79 @@ int tensor_check_limit(dtype_id dt, int ndim, const int64_t *shape, char *msg, s
 
 /* ---- storage ------------------------------------------------------------ */
 
+/* glibc's per-thread cache serves chunks up to about 1 KB */
+#define TENSOR_SMALL_BYTES 1024
+
+/* Buffers of freed storages, 1 KB to 4 MB, kept (up to 64 of them and
+ * 32 MB) for the next storage of exactly the same size: a pass allocates
+ * and frees tiles of a few shapes thousands of times, and glibc's bins
+ * for those sizes hand back the chunk freed longest ago (cold in the
+ * caches) after a search; the last one freed is still in L1/L2. Per
+ * thread (tensors are made on the interpreter's thread only). Not under
+ * AddressSanitizer, which should see every free. */
+#if defined(__SANITIZE_ADDRESS__)
+#define TENSOR_BUF_CACHE 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TENSOR_BUF_CACHE 0
+#endif
+#endif
+#ifndef TENSOR_BUF_CACHE
+#define TENSOR_BUF_CACHE 1
+#endif
+#define BUF_CACHE_SLOTS 64
+#define BUF_CACHE_MAX_BYTES ((size_t)4 << 20)
+#define BUF_CACHE_TOTAL ((size_t)32 << 20)
+
+typedef struct buf_entry {
+    size_t nbytes;
+    void *data;
+} buf_entry;
+static _Thread_local buf_entry buf_cache[BUF_CACHE_SLOTS]; /* oldest first */
+static _Thread_local int buf_cached;
+static _Thread_local size_t buf_cached_bytes;
+
+static int buf_cacheable(size_t nbytes)
+{
+    return TENSOR_BUF_CACHE && nbytes > TENSOR_SMALL_BYTES && nbytes <= BUF_CACHE_MAX_BYTES;
+}
+
+static void buf_drop(int i)
+{
+    buf_cached_bytes -= buf_cache[i].nbytes;
+    memmove(&buf_cache[i], &buf_cache[i + 1], (size_t)(buf_cached - 1 - i) * sizeof buf_cache[0]);
+    buf_cached--;
+}
+
+/* The last freed buffer of exactly nbytes, or NULL. */
+static void *buf_take(size_t nbytes)
+{
+    if (!buf_cacheable(nbytes))
+        return NULL;
+    for (int i = buf_cached - 1; i >= 0; i--)
+        if (buf_cache[i].nbytes == nbytes) {
+            void *data = buf_cache[i].data;
+            buf_drop(i);
+            return data;
+        }
+    return NULL;
+}
+
+/* free(data), or keep it for buf_take (dropping the oldest when full). */
+static void buf_put(void *data, size_t nbytes)
+{
+    if (!buf_cacheable(nbytes)) {
+        free(data);
+        return;
+    }
+    while (buf_cached == BUF_CACHE_SLOTS || buf_cached_bytes + nbytes > BUF_CACHE_TOTAL) {
+        free(buf_cache[0].data);
+        buf_drop(0);
+    }
+    buf_cache[buf_cached++] = (buf_entry){nbytes, data};
+    buf_cached_bytes += nbytes;
+}
+
 tensor_storage *tensor_storage_new(size_t nbytes, ptodb_status *st)
 {
     if (nbytes > tensor_max_bytes()) {
@@ -83,9 +156,16 @@ tensor_storage *tensor_storage_new(size_t nbytes, ptodb_status *st)
      * empty storages distinct from NULL. A size within the limit may still
      * not fit in memory: the caller reports it, naming what it was for. */
     void *data;
-    if (!st) {
-        data = xcalloc(1, nbytes ? nbytes : 1); /* the caller cannot report it: die */
-    } else if (!(data = calloc(1, nbytes ? nbytes : 1))) {
+    if ((data = buf_take(nbytes)) != NULL) {
+        memset(data, 0, nbytes);
+    } else if (nbytes <= TENSOR_SMALL_BYTES) {
+        /* small (a 0-d value, a short row): malloc's per-thread cache,
+         * which calloc skips (see tensor_alloc) */
+        data = xmalloc(nbytes ? nbytes : 1);
+        memset(data, 0, nbytes ? nbytes : 1);
+    } else if (!st) {
+        data = xcalloc(1, nbytes); /* the caller cannot report it: die */
+    } else if (!(data = calloc(1, nbytes))) {
         set_status(st, PTODB_ERR_NOMEM);
         return NULL;
     }
@@ -118,7 +198,7 @@ void tensor_storage_unref(tensor_storage *s)
     if (s->release)
         s->release(s->release_ctx, s->data, s->nbytes);
     else
-        free(s->data);
+        buf_put(s->data, s->nbytes); /* malloc'd: at least nbytes */
     free(s);
 }
 
@@ -153,7 +233,11 @@ static void contiguous_strides(int ndim, const int64_t *shape, int64_t *strides)
 
 static tensor *tensor_alloc(dtype_id dt, int ndim, const int64_t *shape)
 {
-    tensor *t = xcalloc(1, sizeof *t);
+    /* malloc and memset rather than calloc: glibc's calloc skips its
+     * per-thread cache and takes the arena's slow path every time (a few
+     * percent of a pass of small tiles) */
+    tensor *t = xmalloc(sizeof *t);
+    memset(t, 0, sizeof *t);
     t->refcount = 1;
     t->dtype = dt;
     t->ndim = ndim;
@@ -421,7 +505,9 @@ tensor *tensor_clone_status(const tensor *t, ptodb_status *st)
     if (checked_bytes(tensor_numel(t), dtype_size(t->dtype), &nbytes, st) != 0)
         return NULL;
     void *data;
-    if (!st) {
+    if ((data = buf_take(nbytes)) != NULL) {
+        /* reused as it is */
+    } else if (!st) {
         data = xmalloc(nbytes ? nbytes : 1);
     } else if (!(data = malloc(nbytes ? nbytes : 1))) {
         set_status(st, PTODB_ERR_NOMEM);

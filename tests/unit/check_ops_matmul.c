@@ -13,6 +13,7 @@
 
 #include "check_ops_util.h"
 #include "exec/kernel_matmul.h"
+#include "exec/kernel_util.h"
 #include "../data/ops/expected.h"
 
 static exec_ctx C;
@@ -405,6 +406,42 @@ START_TEST(test_t13_sequential_order)
 }
 END_TEST
 
+/* kernel_store_f32 into bf16 (a bf16 matmul's result), vectorised, gives
+ * dtype_f32_to_bf16's bits: ties both ways, overflow to infinity, NaNs of
+ * either sign (0xFFFF), subnormals, and a length that is not a multiple of
+ * the vector width. */
+START_TEST(test_store_bf16_same_bits)
+{
+    static const uint32_t special[] = {
+        0x00000000u, 0x80000000u, 0x00000001u, 0x807FFFFFu, 0x3F808000u, 0x3F818000u,
+        0x3F807FFFu, 0x3F808001u, 0x7F7FFFFFu, 0xFF7FFFFFu, 0x7F800000u, 0xFF800000u,
+        0x7FC00000u, 0xFFC00000u, 0x7F800001u, 0xFFFFFFFFu, 0x7FBFFFFFu, 0x7F7F8000u,
+        0x477FFF80u, 0xFF800001u};
+    enum { N = 1031 };
+    float *x = malloc(N * sizeof *x);
+    uint32_t seed = 777;
+    for (int i = 0; i < N; i++) {
+        uint32_t bits;
+        if (i < (int)(sizeof special / sizeof special[0])) {
+            bits = special[i];
+        } else {
+            seed = seed * 1664525u + 1013904223u;
+            bits = seed;
+        }
+        memcpy(&x[i], &bits, sizeof bits);
+    }
+    int64_t shape[1] = {N};
+    tensor *t = tensor_zeros(DTYPE_BF16, 1, shape, NULL);
+    kernel_store_f32(t, x, N);
+    const uint16_t *h = tensor_data(t);
+    for (int i = 0; i < N; i++)
+        ck_assert_msg(h[i] == dtype_f32_to_bf16(x[i]), "element %d (%08x): %04x, want %04x", i,
+                      (unsigned)dtype_f32_bits(x[i]), h[i], dtype_f32_to_bf16(x[i]));
+    tensor_unref(t);
+    free(x);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("ops_matmul");
@@ -414,6 +451,7 @@ int main(void)
     tcase_add_test(tc, test_lcg_f32);
     tcase_add_loop_test(tc, test_kernel_blocking, 0, 4);
     tcase_add_test(tc, test_kernel_orders_differ);
+    tcase_add_test(tc, test_store_bf16_same_bits);
     tcase_add_test(tc, test_acc_bias_batch);
     tcase_add_test(tc, test_errors_and_ints);
     tcase_add_test(tc, test_t13_sequential_order);

@@ -255,6 +255,30 @@ START_TEST(test_stats)
 }
 END_TEST
 
+/* A storage's buffer reused after a free of the same size (tensor.c keeps
+ * the last ones freed) is cleared again for tensor_zeros, and a clone over
+ * it holds the source's bytes. */
+START_TEST(test_reused_buffers)
+{
+    int64_t shape[2] = {16, 64}; /* 4 KB of floats: a reused size */
+    for (int round = 0; round < 3; round++) {
+        tensor *t = tensor_zeros(DTYPE_FP32, 2, shape, NULL);
+        float *d = tensor_data(t);
+        for (int i = 0; i < 16 * 64; i++)
+            ck_assert_msg(d[i] == 0.0f, "round %d: element %d = %g, not cleared", round, i, d[i]);
+        for (int i = 0; i < 16 * 64; i++)
+            d[i] = (float)(i + 1 + round);
+        tensor *c = tensor_clone(t);
+        tensor_unref(t);
+        ck_assert(memcmp(tensor_data(c), (float[]){(float)(1 + round)}, sizeof(float)) == 0);
+        const float *cd = tensor_data(c);
+        for (int i = 0; i < 16 * 64; i++)
+            ck_assert(cd[i] == (float)(i + 1 + round));
+        tensor_unref(c);
+    }
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("tensor");
@@ -266,6 +290,7 @@ int main(void)
     tcase_add_test(tc, test_cast_and_copy);
     tcase_add_test(tc, test_copy_into_layouts);
     tcase_add_test(tc, test_stats);
+    tcase_add_test(tc, test_reused_buffers);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
