@@ -1469,8 +1469,11 @@ tensor *session_tensor_in_pass(session *s, int pass, const char *name, int flags
         session_errorf(s, "Interrupted.");
     } else {
         describe_match(s, &pt, pass, &mt, &how);
-        s->point_last = mt.kind == MATCH_SAME ? POINT_MATCH_EXACT : mt.kind == MATCH_KEY ? POINT_MATCH_GUESS
-                                                                                       : POINT_MATCH_NONE;
+        /* a region match is by the data itself: as exact as an unchanged
+         * function (the sentence in how says which) */
+        s->point_last = mt.kind == MATCH_SAME || mt.kind == MATCH_REGION ? POINT_MATCH_EXACT
+                        : mt.kind == MATCH_KEY                           ? POINT_MATCH_GUESS
+                                                                         : POINT_MATCH_NONE;
         snprintf(s->point_last_how, sizeof s->point_last_how, "%s", strbuf_str(&how));
         char other[256];
         snprintf(other, sizeof other, "%s", full);

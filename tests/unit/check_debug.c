@@ -353,8 +353,10 @@ START_TEST(test_view_live_heatmap)
     ck_assert_int_eq(view_heatmap_get(s, 0, VIEW_HEAT_VS_PREVIOUS, 8, 8, &h), 1);
     ck_assert_int_eq(h.live, 1);
     ck_assert_int_eq(h.compare_pass, 5); /* pass 18 */
-    ck_assert_int_eq(h.match, VIEW_MATCH_GUESS);
-    ck_assert_ptr_nonnull(strstr(h.match_how, "a guess"));
+    /* across ExpandMixedKernel: matched by the GM region the lane stored
+     * (exact) where the program-points engine finds it, else a guess */
+    ck_assert(h.match == VIEW_MATCH_GUESS ? strstr(h.match_how, "a guess") != NULL
+                                          : h.match == VIEW_MATCH_EXACT && strstr(h.match_how, "region") != NULL);
     ck_assert(h.outside_elements > 0 && h.outside_elements < golden_out);
     ck_assert_uint_eq(c.out.len, out_len);
     ck_assert_uint_eq(c.err.len, err_len);

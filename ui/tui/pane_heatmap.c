@@ -133,8 +133,9 @@ void render_heatmap(canvas *c, crect r, const char *label, const view_heatmap *h
     /* Live against another pass: how the engine found the point there. */
     if (h->live && h->compare_pass >= 0 && ly + 1 < r.h)
         canvas_puts(c, r, ly + 1, 0,
-                    h->match == VIEW_MATCH_EXACT ? "exact point (the function unchanged)"
-                                                 : "guessed point (by statement keys)",
+                    h->match != VIEW_MATCH_EXACT        ? "guessed point (by statement keys)"
+                    : h->match_how && strstr(h->match_how, "region") ? "exact: matched by the GM region"
+                                                                       : "exact point (the function unchanged)",
                     h->match == VIEW_MATCH_EXACT ? ST_DIM : ST_HEAT_OVER);
 }
 
