@@ -130,7 +130,7 @@ static ptodb_status set_break(session *s, const char *args, int temporary)
 {
     if (!session_need_case(s))
         return PTODB_ERR_USAGE;
-    char loc[512];
+    char loc[512] = {0}; /* the whole buffer: strncmp below may be read as a 4-byte load */
     const char *cond_text = split_condition(args, loc, sizeof loc);
     predicate *cond = NULL;
     char *cond_expr = NULL;
