@@ -104,6 +104,21 @@ int64_t kernel_wrap_int(dtype_id dt, int64_t v)
     }
 }
 
+void kernel_opnd_of_tensor(const tensor *t, kernel_opnd *o)
+{
+    memset(o, 0, sizeof *o);
+    o->t = t;
+    o->dt = norm_dt(t->dtype);
+    if (t->ndim == 0) {
+        o->cls = KOPND_ZERO;
+        o->is_int = !dtype_is_float(t->dtype);
+        o->f = tensor_get(t, NULL);
+        o->i = o->is_int ? tensor_get_i64(t, NULL) : 0;
+    } else {
+        o->cls = KOPND_DIM;
+    }
+}
+
 ptodb_status kernel_opnd_from_value(exec_ctx *ctx, const op_args *a, const value *v,
                                     kernel_opnd *o)
 {
@@ -128,20 +143,9 @@ ptodb_status kernel_opnd_from_value(exec_ctx *ctx, const op_args *a, const value
         o->dt = DTYPE_FP64;
         o->f = v->u.f;
         return PTODB_OK;
-    case VAL_TENSOR: {
-        const tensor *t = v->u.t;
-        o->t = t;
-        o->dt = norm_dt(t->dtype);
-        if (t->ndim == 0) {
-            o->cls = KOPND_ZERO;
-            o->is_int = !dtype_is_float(t->dtype);
-            o->f = tensor_get(t, NULL);
-            o->i = o->is_int ? tensor_get_i64(t, NULL) : 0;
-        } else {
-            o->cls = KOPND_DIM;
-        }
+    case VAL_TENSOR:
+        kernel_opnd_of_tensor(v->u.t, o);
         return PTODB_OK;
-    }
     default:
         return exec_fail(ctx, PTODB_ERR_RUNTIME, "%s: expected a Tensor or a number, got %s",
                          kernel_op_name(a), kernel_value_type_name(v));

@@ -340,27 +340,12 @@ ptodb_status kernel_binary(exec_ctx *ctx, const op_args *a, kernel_binop op, con
     return binary_core(ctx, a, op, o, out);
 }
 
-static void opnd_of_tensor(const tensor *t, kernel_opnd *o)
-{
-    memset(o, 0, sizeof *o);
-    o->t = t;
-    o->dt = kernel_ref_dtype(t->dtype);
-    if (t->ndim == 0) {
-        o->cls = KOPND_ZERO;
-        o->is_int = !dtype_is_float(t->dtype);
-        o->f = tensor_get(t, NULL);
-        o->i = o->is_int ? tensor_get_i64(t, NULL) : 0;
-    } else {
-        o->cls = KOPND_DIM;
-    }
-}
-
 ptodb_status kernel_binary_t(exec_ctx *ctx, const op_args *a, kernel_binop op, const tensor *x,
                              const tensor *y, tensor **out)
 {
     kernel_opnd o[2];
-    opnd_of_tensor(x, &o[0]);
-    opnd_of_tensor(y, &o[1]);
+    kernel_opnd_of_tensor(x, &o[0]);
+    kernel_opnd_of_tensor(y, &o[1]);
     return binary_core(ctx, a, op, o, out);
 }
 

@@ -95,6 +95,8 @@ typedef struct kernel_opnd {
     int64_t i;
 } kernel_opnd;
 
+/* Classifies a tensor operand (a 0-d one as a number). */
+void kernel_opnd_of_tensor(const tensor *t, kernel_opnd *o);
 /* Classifies v; fails when v is not a tensor or a number. */
 ptodb_status kernel_opnd_from_value(exec_ctx *ctx, const op_args *a, const value *v,
                                     kernel_opnd *o);
