@@ -168,6 +168,23 @@ static int differs(const tensor *a, const tensor *g, double rtol, double atol, i
     return di->outside > 0 || isnan(di->maxd) || (di->maxd > 0 && di->maxd > rtol * di->maxg);
 }
 
+/* Another statement that differs after the first: its line and tensor,
+ * once per line, up to BISECT_MAX_LATER (then the counts are kept). */
+static void note_later(cmp_ctx *cx, const trace_rec *rec)
+{
+    bisect_stmt *s = cx->st;
+    for (size_t k = 0; k < s->nlater; k++)
+        if (s->later_line[k] == rec->line)
+            return;
+    if (s->nlater >= BISECT_MAX_LATER)
+        return;
+    s->later_line[s->nlater] = rec->line;
+    s->later_tensor[s->nlater] = xstrdup(rec->name);
+    s->nlater++;
+    if (s->nlater == BISECT_MAX_LATER)
+        save_counts(cx);
+}
+
 static void report_found(cmp_ctx *cx, const trace_rec *rec, const trace_rec *m, const diff_info *di, int op_changed)
 {
     bisect_stmt *s = cx->st;
@@ -258,17 +275,7 @@ static int on_region_rec(cmp_ctx *cx, const trace_rec *rec, const trace_rec *m)
         return 1;
     }
     if (cx->have_main) {
-        bisect_stmt *s = cx->st;
-        int seen = 0;
-        for (size_t k = 0; k < s->nlater; k++)
-            seen |= s->later_line[k] == rec->line;
-        if (!seen && s->nlater < BISECT_MAX_LATER) {
-            s->later_line[s->nlater] = rec->line;
-            s->later_tensor[s->nlater] = xstrdup(rec->name);
-            s->nlater++;
-            if (s->nlater == BISECT_MAX_LATER)
-                save_counts(cx);
-        }
+        note_later(cx, rec);
         return 1;
     }
     if (cx->st->found)
@@ -378,19 +385,9 @@ static int on_bad_rec(void *ud, const trace_rec *rec)
     if (cx->have_main) {
         /* later divergences, for when the first is a pass's legitimate
          * rewrite of an intermediate (a K-split partial sum) */
-        bisect_stmt *s = cx->st;
-        int seen = 0;
-        for (size_t k = 0; k < s->nlater; k++)
-            seen |= s->later_line[k] == rec->line;
-        if (!seen && s->nlater < BISECT_MAX_LATER) {
-            s->later_line[s->nlater] = rec->line;
-            s->later_tensor[s->nlater] = xstrdup(rec->name);
-            s->nlater++;
-            if (s->nlater == BISECT_MAX_LATER)
-                save_counts(cx);
-        }
+        note_later(cx, rec);
         /* go on to the end while no changed op has shown up */
-        return s->nlater == BISECT_MAX_LATER && cx->have_flip;
+        return cx->st->nlater == BISECT_MAX_LATER && cx->have_flip;
     }
     if (cx->st->found)
         bisect_stmt_clear(cx->st);
