@@ -1,5 +1,6 @@
 #include "debug/cmdtable.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -63,4 +64,14 @@ void cmd_ambiguous_names(const char *word, size_t len, char *buf, size_t bufsize
             break;
         used += (size_t)n;
     }
+}
+
+int cmd_lookup_line(const char *line)
+{
+    while (isspace((unsigned char)*line))
+        line++;
+    size_t n = 0;
+    while (line[n] && !isspace((unsigned char)line[n]))
+        n++;
+    return n ? cmd_lookup(line, n) : -1;
 }

@@ -35,6 +35,9 @@ extern const cmd_info cmd_table[CMD_COUNT];
 /* Finds a built-in command by exact name, alias, or unique prefix of a name.
  * Returns its id, -1 when unknown, -2 when the prefix is ambiguous. */
 int cmd_lookup(const char *word, size_t len);
+/* The command a line starts with (leading blanks skipped), as cmd_lookup
+ * finds its first word; -1 for an empty line. */
+int cmd_lookup_line(const char *line);
 /* The names a prefix matches, comma separated, for the ambiguity message. */
 void cmd_ambiguous_names(const char *word, size_t len, char *buf, size_t bufsize);
 

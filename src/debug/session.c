@@ -611,12 +611,7 @@ static int is_end_line(const char *line)
 /* 1 when line is `run` or `start` (by any name cmd_lookup accepts). */
 static int is_restart(const char *line)
 {
-    while (isspace((unsigned char)*line))
-        line++;
-    size_t n = 0;
-    while (line[n] && !isspace((unsigned char)line[n]))
-        n++;
-    int id = n ? cmd_lookup(line, n) : -1;
+    int id = cmd_lookup_line(line);
     return id == CMD_RUN || id == CMD_START;
 }
 

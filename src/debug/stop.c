@@ -1,6 +1,5 @@
 /* The stop of a run (stop.h): the chain of what hit after a statement, and
  * acting on it. */
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -533,12 +532,7 @@ int stop_chain_build_pass(session *s, int pass, int at_end, stop_chain *c)
  * start). */
 static int resumes(const char *line)
 {
-    while (isspace((unsigned char)*line))
-        line++;
-    size_t n = 0;
-    while (line[n] && !isspace((unsigned char)line[n]))
-        n++;
-    int id = n ? cmd_lookup(line, n) : -1;
+    int id = cmd_lookup_line(line);
     return id == CMD_CONTINUE || id == CMD_NEXT || id == CMD_STEP || id == CMD_FINISH || id == CMD_UNTIL ||
            id == CMD_RUN || id == CMD_START;
 }
