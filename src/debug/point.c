@@ -1272,6 +1272,19 @@ static int name_by_key(session *s, int from, const char *func, int pass, const c
     return 0;
 }
 
+/* One statement of core in the side run, its arrival counted: 1, or 0
+ * when it failed (the run is marked failed). */
+static int step_core_noted(session *s, int core, exec_event *ev)
+{
+    ptodb_status rc = machine_step_core(s->run.m, core, ev);
+    if (rc != PTODB_OK || ev->kind == EXEC_EV_ERROR) {
+        s->run.failed = 1;
+        return 0;
+    }
+    run_note_arrivals(&s->run, core);
+    return 1;
+}
+
 /* The variable of the other pass's load/store that holds the anchor's
  * data: a load's target once the load has run (the core steps it), a
  * store's tile before it is stored. */
@@ -1282,12 +1295,8 @@ static void region_counterpart(session *s, point_match *mt, char *buf, size_t si
     if (mt->anchor.whole) {
         /* the GM tensor once the store has run: its result, or its destination */
         exec_event ev;
-        ptodb_status rc = machine_step_core(s->run.m, mt->core, &ev);
-        if (rc != PTODB_OK || ev.kind == EXEC_EV_ERROR) {
-            s->run.failed = 1;
+        if (!step_core_noted(s, mt->core, &ev))
             return;
-        }
-        run_note_arrivals(&s->run, mt->core);
         if (st->kind == IR_STMT_ASSIGN && st->u.assign.ntargets)
             snprintf(buf, size, "%s", st->u.assign.targets[0].name->text);
         else if (c->u.call.nargs >= 3 && c->u.call.args[2]->kind == IR_EXPR_NAME)
@@ -1309,12 +1318,8 @@ static void region_counterpart(session *s, point_match *mt, char *buf, size_t si
                inspect_core(s->run.m, mt->core) != INSPECT_CORE_DONE) {
             if (inspect_core(s->run.m, mt->core) == INSPECT_CORE_READY) {
                 exec_event ev;
-                ptodb_status rc = machine_step_core(s->run.m, mt->core, &ev);
-                if (rc != PTODB_OK || ev.kind == EXEC_EV_ERROR) {
-                    s->run.failed = 1;
+                if (!step_core_noted(s, mt->core, &ev))
                     return;
-                }
-                run_note_arrivals(&s->run, mt->core);
                 if (ev.kind != EXEC_EV_BLOCKED)
                     continue;
             }
@@ -1330,12 +1335,8 @@ static void region_counterpart(session *s, point_match *mt, char *buf, size_t si
         if (st->kind != IR_STMT_ASSIGN || !st->u.assign.ntargets)
             return;
         exec_event ev;
-        ptodb_status rc = machine_step_core(s->run.m, mt->core, &ev);
-        if (rc != PTODB_OK || ev.kind == EXEC_EV_ERROR) {
-            s->run.failed = 1;
+        if (!step_core_noted(s, mt->core, &ev))
             return;
-        }
-        run_note_arrivals(&s->run, mt->core);
         snprintf(buf, size, "%s", st->u.assign.targets[0].name->text);
         return;
     }
