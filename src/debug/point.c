@@ -1,5 +1,6 @@
 /* Program points across passes: the statement of another pass that
  * corresponds to where a run stopped, and running that pass up to it. */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -584,6 +585,14 @@ static int at_point(const run_state *r, const prog_point *pt)
 static int seek_step(session *s, const char **why)
 {
     run_state *r = &s->run;
+    /* A seek can run most of a large pass (the TUI's live heat maps, a
+     * diff at a late stop): the front end's poll keeps Ctrl-C working. */
+    if (s->poll && (machine_steps(r->m) & 4095) == 0) {
+        char progress[160];
+        snprintf(progress, sizeof progress, "pass %d %s: %" PRIu64 " statements (finding the point)",
+                 s->kase.passes[r->pass].index, s->kase.passes[r->pass].name, machine_steps(r->m));
+        s->poll(s->poll_ctx, progress);
+    }
     if (s->interrupted)
         return -1;
     exec_event ev;

@@ -397,6 +397,41 @@ START_TEST(test_view_live_heatmap)
 }
 END_TEST
 
+/* A seek in the other pass (the live heat map against the previous pass at
+ * a stop) polls the front end like a run does, so Ctrl-C stops it: the
+ * interrupted seek gives no heat map and says why; the next one works. */
+static int interrupt_polls;
+static void interrupt_on_poll(void *ctx, const char *progress)
+{
+    (void)progress;
+    interrupt_polls++;
+    session_interrupt(ctx);
+}
+
+START_TEST(test_view_live_heatmap_interrupt)
+{
+    session *s = session_new();
+    capture c = {STRBUF_INIT, STRBUF_INIT};
+    session_set_output(s, capture_output, &c);
+    ck_assert_int_eq(session_open(s, PTODB_TOP_SRCDIR "/examples/mlp-broken", -1, -1), PTODB_OK);
+    session_execute(s, "set auto-validate off");
+    ck_assert_int_eq(session_execute(s, "pass 22"), PTODB_OK);
+    ck_assert_int_eq(session_execute(s, "break 73"), PTODB_OK);
+    ck_assert_int_eq(session_execute(s, "run"), PTODB_OK);
+    view_heatmap h;
+    session_set_poll(s, interrupt_on_poll, s);
+    ck_assert_int_eq(view_heatmap_get(s, 0, VIEW_HEAT_VS_PREVIOUS, 8, 8, &h), 0);
+    ck_assert_int_ge(interrupt_polls, 1);
+    ck_assert_str_eq(h.why, "Interrupted");
+    session_set_poll(s, NULL, NULL);
+    ck_assert_int_eq(view_heatmap_get(s, 0, VIEW_HEAT_VS_PREVIOUS, 8, 8, &h), 1);
+    ck_assert_int_eq(h.compare_pass, 5); /* pass 18 */
+    session_free(s);
+    strbuf_free(&c.out);
+    strbuf_free(&c.err);
+}
+END_TEST
+
 static Suite *debug_suite(void)
 {
     Suite *s = suite_create("debug");
@@ -411,6 +446,7 @@ static Suite *debug_suite(void)
     tcase_add_test(tc, test_completion);
     tcase_add_test(tc, test_front_end_command_hook);
     tcase_add_test(tc, test_view_live_heatmap);
+    tcase_add_test(tc, test_view_live_heatmap_interrupt);
     suite_add_tcase(s, tc);
     return s;
 }
