@@ -9,13 +9,6 @@ int exec_op_implemented(const op_fn *table, int op)
     return (op >= 0 && op < IR_OP_COUNT && table[op]) || exec_program_runs_op(op);
 }
 
-/* The multi-rank families: left for a later issue (docs/ops.md). */
-static int multi_rank(ir_op_family fam)
-{
-    return fam == IR_OPFAM_PLD_SYSTEM || fam == IR_OPFAM_PLD_TENSOR || fam == IR_OPFAM_PLD_TILE ||
-           fam == IR_OPFAM_BUILTIN_TENSOR || fam == IR_OPFAM_DIST;
-}
-
 void exec_op_catalogue_print(strbuf *out)
 {
     op_fn table[IR_OP_COUNT];
@@ -26,11 +19,11 @@ void exec_op_catalogue_print(strbuf *out)
     for (int op = 0; op < IR_OP_COUNT; op++) {
         const ir_op_info *info = ir_op_info_get(op);
         int impl = exec_op_implemented(table, op);
-        const char *state = impl ? "yes" : multi_rank(info->family) ? "later" : "no";
+        const char *state = impl ? "yes" : ir_op_family_multi_rank(info->family) ? "later" : "no";
         implemented += impl;
         ref += info->ref;
         tested += impl && info->tested_by[0];
-        later += !impl && multi_rank(info->family);
+        later += !impl && ir_op_family_multi_rank(info->family);
         by_src[info->source]++;
         strbuf_printf(out, "%-34s %-11s %-13s %-3s %s\n", info->name, state,
                       ir_op_source_name(info->source), info->ref ? "yes" : "no",

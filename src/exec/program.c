@@ -267,6 +267,22 @@ static xexpr *fail_expr(lower *L, const ir_expr *src, int ref_fail, const char *
     return x;
 }
 
+/* Why ptodb does not run op, a catalogue op it has no handler for. */
+static void unrunnable_reason(int op, char *buf, size_t size)
+{
+    const ir_op_info *info = ir_op_info_get(op);
+    const char *name = info ? info->name : "?";
+    if (info && info->family == IR_OPFAM_TEST)
+        snprintf(buf, size,
+                 "op %s is one of PyPTO's test-only registrations (src/ir/op/testing.cpp): it defines no value "
+                 "to compute",
+                 name);
+    else if (info && ir_op_family_multi_rank(info->family))
+        snprintf(buf, size, "op %s needs several ranks, which ptodb does not model yet (docs/ops.md)", name);
+    else
+        snprintf(buf, size, "op %s is not implemented in ptodb yet", name);
+}
+
 static xexpr *lower_expr(lower *L, const ir_expr *e);
 static int split_code(int32_t ev);
 
@@ -503,11 +519,18 @@ static xexpr *lower_expr(lower *L, const ir_expr *e)
         else if (L->p->uses_ptodb_only_ops == 0)
             L->p->uses_ptodb_only_ops = 1;
     }
-    if (!L->ops[op])
-        return fail_expr(L, e, !ref_handles_op(op),
-                         ref_handles_op(op) ? "op %s is not implemented in ptodb yet"
-                                            : "ValueError: Unsupported op '%s' in torch_codegen",
-                         info ? info->name : "?");
+    if (!L->ops[op]) {
+        char why[256];
+        unrunnable_reason(op, why, sizeof why);
+        if (!L->p->unrunnable) {
+            L->p->unrunnable = xstrdup(why);
+            L->p->unrunnable_at = e;
+        }
+        if (ref_handles_op(op))
+            return fail_expr(L, e, 0, "%s", why);
+        return fail_expr(L, e, 1, "ValueError: Unsupported op '%s' in torch_codegen (ptodb cannot run it either: %s)",
+                         ir_op_info_get(op) ? ir_op_info_get(op)->name : "?", why);
+    }
     x = new_expr(L, XE_OP, e);
     x->id = op;
     x->fn = L->ops[op];
@@ -1353,6 +1376,7 @@ void exec_program_free(xprogram *p)
         return;
     free(p->entry_error);
     free(p->codegen_error);
+    free(p->unrunnable);
     ir_arena_free((ir_arena *)p->arena);
     free(p);
 }

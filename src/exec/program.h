@@ -148,6 +148,8 @@ typedef struct xprogram {
     int32_t entry;           /* entry function index (§7.2 step 2), -1 if none */
     char *entry_error;       /* why there is no entry (REF's ValueError text) */
     char *codegen_error;     /* REF's codegen failure (unsupported op, split conflict), or NULL */
+    char *unrunnable;        /* why ptodb cannot run the first op neither runs, or NULL */
+    const ir_expr *unrunnable_at;
     const ir_expr *codegen_error_at;
     int uses_ptodb_only_ops; /* 1: REF lacks a handler for an op ptodb implements (aiv_shard, sin, ...): REF cannot run it, ptodb can; -1: some op neither runs */
     struct xarena *arena;

@@ -93,6 +93,11 @@ void runpass_open(runpass_run *r, const char *path, ir_module *module, const cas
         if (p->uses_ptodb_only_ops != 1 && !(flags & RUNPASS_OPEN_DESPITE_REF)) {
             strbuf s2 = STRBUF_INIT;
             strbuf_printf(&s2, "REF would fail here: %s", strbuf_str(&sb));
+            if (p->uses_ptodb_only_ops < 0 && p->unrunnable && p->unrunnable_at != at)
+                strbuf_printf(&s2, "\nnote: ptodb cannot run it either: %s:%u:%u: %s", path,
+                              p->unrunnable_at->span.line, p->unrunnable_at->span.col, p->unrunnable);
+            else if (p->uses_ptodb_only_ops < 0 && p->unrunnable)
+                strbuf_printf(&s2, "\nnote: ptodb cannot run it either: %s", p->unrunnable);
             strbuf_free(&sb);
             open_fail(r, RUNPASS_REF_FAIL, strbuf_detach(&s2));
             goto out;

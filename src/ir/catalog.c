@@ -69,6 +69,12 @@ const char *ir_op_family_name(ir_op_family fam)
     return (unsigned)fam < IR_OPFAM_COUNT ? family_names[fam] : "?";
 }
 
+int ir_op_family_multi_rank(ir_op_family fam)
+{
+    return fam == IR_OPFAM_PLD_SYSTEM || fam == IR_OPFAM_PLD_TENSOR || fam == IR_OPFAM_PLD_TILE ||
+           fam == IR_OPFAM_BUILTIN_TENSOR || fam == IR_OPFAM_DIST;
+}
+
 const char *ir_op_source_name(ir_op_source src)
 {
     static const char *const names[] = {

@@ -83,6 +83,9 @@ const ir_op_info *ir_op_info_get(int id);
 /* The op id of an IR name (len bytes), or -1. */
 int ir_op_lookup(const char *name, size_t len);
 const char *ir_op_family_name(ir_op_family fam);
+/* The families that need several ranks (pld.*, dist.*, the builtin.tensor
+ * collectives): left for a later issue (docs/ops.md). */
+int ir_op_family_multi_rank(ir_op_family fam);
 /* "torch_codegen", "pto-isa", "hand" or "-". */
 const char *ir_op_source_name(ir_op_source src);
 

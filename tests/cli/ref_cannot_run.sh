@@ -104,4 +104,22 @@ expect_contains "the sentinel" "tid = None" "$out"
 expect_contains "the sentinel is not valid" '$1 = False' "$out"
 expect_contains "the dummy id" '$2 = 0' "$out"
 expect_contains "the dummy id is valid" '$3 = True' "$out"
+# The ops ptodb does not run say why, at the call: PyPTO's test-only
+# registrations define no value; the multi-rank families are not modelled.
+cp -R "$top_srcdir/examples/mlp" "$work/mlp3"
+u="$work/mlp3/passes_dump/18_after_InferTileMemorySpace.py"
+grep -q 'pl.tile.rsqrt(t__tile_3)' "$u" || fail "examples/mlp changed: no rsqrt line in $u"
+line=$(grep -n 'pl.tile.rsqrt(t__tile_3)' "$u" | cut -d: -f1)
+sed '/pl\.tile\.rsqrt(t__tile_3)/a\
+        odd__tile: pl.Tile[[1, 16], pl.FP32, pl.Mem.Vec] = pl.test.op(t__tile_3, t__tile_3)' "$u" >"$work/p.py"
+mv "$work/p.py" "$u"
+run_ptodb --run "$u"
+[ "$rc" -ne 0 ] || fail "test.op --run exit: 0"
+expect_contains "test.op says why" "note: ptodb cannot run it either: op test.op is one of PyPTO's test-only registrations (src/ir/op/testing.cpp): it defines no value to compute" "$out"
+sed -i 's/pl\.test\.op(t__tile_3, t__tile_3)/pl.dist.tree_reduce(t__tile_3, t__tile_3)/' "$u"
+run_ptodb --run "$u"
+[ "$rc" -ne 0 ] || fail "dist --run exit: 0"
+expect_contains "dist says why" "op dist.tree_reduce needs several ranks, which ptodb does not model yet (docs/ops.md)" "$out"
+run_ptodb --nw --nx -ex 'pass 18' -ex run -ex quit "$work/mlp3"
+expect_contains "the debugger says why" "REF would fail here: ValueError: Unsupported op 'dist.tree_reduce' in torch_codegen (ptodb cannot run it either: op dist.tree_reduce needs several ranks" "$err"
 exit 0
