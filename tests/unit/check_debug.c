@@ -325,15 +325,23 @@ END_TEST
  * against golden they count what `diff out golden` counts there, against
  * the previous pass they are of its output at the mapped point, with the
  * match's quality; no console line comes from the side run. */
-START_TEST(test_view_live_heatmap)
+/* examples/mlp-broken opened with its output captured, no background
+ * validation, pass 22 (ExpandMixedKernel) selected. */
+static session *open_mlp_broken_pass22(capture *c)
 {
     session *s = session_new();
-    capture c = {STRBUF_INIT, STRBUF_INIT};
-    session_set_output(s, capture_output, &c);
+    session_set_output(s, capture_output, c);
     ck_assert_int_eq(session_open(s, PTODB_TOP_SRCDIR "/examples/mlp-broken", -1, -1), PTODB_OK);
     session_execute(s, "set auto-validate off");
-    view_heatmap h;
     ck_assert_int_eq(session_execute(s, "pass 22"), PTODB_OK);
+    return s;
+}
+
+START_TEST(test_view_live_heatmap)
+{
+    capture c = {STRBUF_INIT, STRBUF_INIT};
+    session *s = open_mlp_broken_pass22(&c);
+    view_heatmap h;
     ck_assert_int_eq(view_heatmap_get(s, 0, VIEW_HEAT_VS_GOLDEN, 8, 8, &h), 0);
     ck_assert_int_eq(h.live, 0);
     ck_assert_int_eq(session_execute(s, "break 73"), PTODB_OK);
@@ -410,12 +418,8 @@ static void interrupt_on_poll(void *ctx, const char *progress)
 
 START_TEST(test_view_live_heatmap_interrupt)
 {
-    session *s = session_new();
     capture c = {STRBUF_INIT, STRBUF_INIT};
-    session_set_output(s, capture_output, &c);
-    ck_assert_int_eq(session_open(s, PTODB_TOP_SRCDIR "/examples/mlp-broken", -1, -1), PTODB_OK);
-    session_execute(s, "set auto-validate off");
-    ck_assert_int_eq(session_execute(s, "pass 22"), PTODB_OK);
+    session *s = open_mlp_broken_pass22(&c);
     ck_assert_int_eq(session_execute(s, "break 73"), PTODB_OK);
     ck_assert_int_eq(session_execute(s, "run"), PTODB_OK);
     view_heatmap h;
