@@ -1,6 +1,8 @@
 /* Broadcasting, Python slicing and views (kernel_util.h, "shapes"). */
 #include "exec/kernel_util.h"
 
+#include <string.h>
+
 /* ---- shapes ------------------------------------------------------------- */
 
 ptodb_status kernel_broadcast(exec_ctx *ctx, int n, const int *nds, const int64_t *const *shapes,
@@ -120,4 +122,19 @@ void kernel_valid_2d(const tensor *t, int64_t *rows, int64_t *cols)
         if (t->valid[1] >= 0 && t->valid[1] < *cols)
             *cols = t->valid[1];
     }
+}
+
+int kernel_same_dims(int n1, const int64_t *a1, int n2, const int64_t *a2)
+{
+    return n1 == n2 && (n1 == 0 || memcmp(a1, a2, (size_t)n1 * sizeof *a1) == 0);
+}
+
+void kernel_set_valid_full(tensor *t, int nv, const int64_t *v, int nf, const int64_t *f)
+{
+    t->valid_ndim = nv;
+    for (int d = 0; d < nv; d++)
+        t->valid[d] = v[d];
+    t->full_ndim = nf;
+    for (int d = 0; d < nf; d++)
+        t->full[d] = f[d];
 }

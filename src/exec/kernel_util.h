@@ -119,6 +119,11 @@ ptodb_status kernel_slice_view(exec_ctx *ctx, const tensor *t, int k, const int6
 ptodb_status kernel_head_view(exec_ctx *ctx, const tensor *t, int k, const int64_t *stop,
                               tensor **out);
 
+/* Two int lists (shapes, valid shapes) equal in length and values. */
+int kernel_same_dims(int n1, const int64_t *a1, int n2, const int64_t *a2);
+/* Sets t's valid_shape (nv dims) and full shape (nf dims) attributes. */
+void kernel_set_valid_full(tensor *t, int nv, const int64_t *v, int nf, const int64_t *f);
+
 /* ---- data movement ------------------------------------------------------ */
 
 /* Gathers t broadcast to (nd, shape) into buf as doubles / int64s (row-major).

@@ -5,21 +5,6 @@
 
 #include <string.h>
 
-static int same_list(int n1, const int64_t *a1, int n2, const int64_t *a2)
-{
-    return n1 == n2 && (n1 == 0 || memcmp(a1, a2, (size_t)n1 * sizeof *a1) == 0);
-}
-
-static void set_attrs(tensor *t, int nv, const int64_t *v, int nf, const int64_t *f)
-{
-    t->valid_ndim = nv;
-    for (int d = 0; d < nv; d++)
-        t->valid[d] = v[d];
-    t->full_ndim = nf;
-    for (int d = 0; d < nf; d++)
-        t->full[d] = f[d];
-}
-
 /* ---- create / full / alloc --------------------------------------------- */
 
 static ptodb_status op_create(exec_ctx *ctx, const op_args *a, value *out)
@@ -152,7 +137,7 @@ static ptodb_status op_load(exec_ctx *ctx, const op_args *a, value *out)
     int64_t act[TENSOR_MAX_DIMS];
     memcpy(act, w->shape, sizeof act);
     /* 2. clone, zero-padded to shp when the window is short */
-    if (!same_list(na, act, nshp, shp)) {
+    if (!kernel_same_dims(na, act, nshp, shp)) {
         st = kernel_pad_copy(ctx, a, w, nshp, shp, &buf);
     } else if (tensor_numel(w) > KERNEL_MAX_ELEMS) {
         st = exec_fail(ctx, PTODB_ERR_UNSUPPORTED, "%s: window too large", kernel_op_name(a));
@@ -169,7 +154,7 @@ static ptodb_status op_load(exec_ctx *ctx, const op_args *a, value *out)
     for (int d = 0; d < nv; d++)
         v[d] = vs[d] < act[d] ? vs[d] : act[d];
     /* 4. zero everything outside the valid box */
-    if (!same_list(nv, v, nshp, shp)) {
+    if (!kernel_same_dims(nv, v, nshp, shp)) {
         tensor *fresh, *dv = NULL, *sv2 = NULL;
         st = kernel_zeros(ctx, buf->dtype, nshp, shp, &fresh);
         if (st == PTODB_OK)
@@ -188,7 +173,7 @@ static ptodb_status op_load(exec_ctx *ctx, const op_args *a, value *out)
         buf = fresh;
     }
     /* 5. attrs */
-    set_attrs(buf, nv, v, nshp, shp);
+    kernel_set_valid_full(buf, nv, v, nshp, shp);
     *out = value_tensor(buf);
     return PTODB_OK;
 }

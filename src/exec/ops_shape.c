@@ -10,21 +10,6 @@
 
 #include "base/mem.h"
 
-static int same_list(int n1, const int64_t *a1, int n2, const int64_t *a2)
-{
-    return n1 == n2 && (n1 == 0 || memcmp(a1, a2, (size_t)n1 * sizeof *a1) == 0);
-}
-
-static void set_attrs(tensor *t, int nv, const int64_t *v, int nf, const int64_t *f)
-{
-    t->valid_ndim = nv;
-    for (int d = 0; d < nv; d++)
-        t->valid[d] = v[d];
-    t->full_ndim = nf;
-    for (int d = 0; d < nf; d++)
-        t->full[d] = f[d];
-}
-
 /* REF's _tensor_slice: the window as a view, or a zero-padded copy of shape
  * when it overhangs. */
 static ptodb_status slice_window(exec_ctx *ctx, const op_args *a, tensor *t, int noff,
@@ -35,7 +20,7 @@ static ptodb_status slice_window(exec_ctx *ctx, const op_args *a, tensor *t, int
     ptodb_status st = kernel_slice_view(ctx, t, k, off, shp, &w);
     if (st != PTODB_OK)
         return st;
-    if (same_list(w->ndim, w->shape, nshp, shp)) {
+    if (kernel_same_dims(w->ndim, w->shape, nshp, shp)) {
         *out = w;
         return PTODB_OK;
     }
@@ -75,7 +60,7 @@ static ptodb_status op_slice(exec_ctx *ctx, const op_args *a, value *out)
         return st;
     /* drop_dims (5th arg) is ignored by REF */
     if (nvs >= 0)
-        set_attrs(r, nvs, vs, nshp, shp); /* valid is not clipped, nothing zeroed */
+        kernel_set_valid_full(r, nvs, vs, nshp, shp); /* valid is not clipped, nothing zeroed */
     *out = value_tensor(r);
     return PTODB_OK;
 }
@@ -333,7 +318,7 @@ static ptodb_status op_view(exec_ctx *ctx, const op_args *a, value *out)
                          t->storage->nbytes);
     }
     if (nvs > 0)
-        set_attrs(r, nvs, vs, nd, shp);
+        kernel_set_valid_full(r, nvs, vs, nd, shp);
     *out = value_tensor(r);
     return PTODB_OK;
 }
@@ -479,7 +464,7 @@ static ptodb_status op_fillpad(exec_ctx *ctx, const op_args *a, value *out)
     int nf = x->full_ndim >= 0 ? x->full_ndim : x->ndim;
     const int64_t *full = x->full_ndim >= 0 ? x->full : x->shape;
     tensor *x2;
-    int padded = !same_list(x->ndim, x->shape, nf, full);
+    int padded = !kernel_same_dims(x->ndim, x->shape, nf, full);
     if (padded) {
         for (int d = 0; d < nf; d++)
             if (full[d] < 0)
@@ -493,7 +478,7 @@ static ptodb_status op_fillpad(exec_ctx *ctx, const op_args *a, value *out)
     } else {
         x2 = tensor_ref(x);
     }
-    if (x->valid_ndim < 0 || same_list(x->valid_ndim, x->valid, nf, full)) {
+    if (x->valid_ndim < 0 || kernel_same_dims(x->valid_ndim, x->valid, nf, full)) {
         /* nothing to pad: x itself, or the zero-padded copy */
         if (padded)
             *out = value_tensor(x2);
