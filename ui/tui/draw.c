@@ -172,10 +172,21 @@ void tui_draw(tui *t)
         canvas_fill(&t->cv, (crect){0, 0, t->rows, t->cols}, ' ', ST_NORMAL);
         draw_separators(t);
     }
+    /* A pane may run the engine (a live heat map seeks the point in the
+     * previous pass, with the session's run swapped for the side run): its
+     * polls may flush the screen, and that nested draw must take the busy
+     * path, which reads nothing from the session; Ctrl-C then stops the
+     * seek. The status line is drawn afresh after the panes. */
+    unsigned dirty = t->dirty;
+    int interrupted = t->interrupted;
+    t->busy = "drawing the panes";
     for (int i = 0; i < PANE_COUNT; i++)
-        if (t->visible[i] && (t->dirty & (1u << i)) && t->rect[i].h > 0)
+        if (t->visible[i] && (dirty & (1u << i)) && t->rect[i].h > 0)
             tui_pane((tui_pane_id)i)->draw(t, t->rect[i], t->focus == (tui_pane_id)i);
-    if (t->dirty & TUI_DIRTY_STATUS) {
+    t->busy = NULL;
+    t->interrupted = interrupted;
+    t->progress[0] = 0;
+    if ((dirty | t->dirty) & TUI_DIRTY_STATUS) {
         const char *status = view_status_line(t->s);
         char line[512];
         int done, total;
