@@ -612,7 +612,9 @@ ptodb_status kernel_unary(exec_ctx *ctx, const op_args *a, kernel_unop op, const
                 break;
             case KUN_RECIP: t = 1.0 / t; break;
             case KUN_ABS: t = fabs(t); break;
-            case KUN_RELU: t = isnan(t) ? t : (t > 0 ? t : 0.0); break;
+            /* torch's clamp_min(x, 0): only x < 0 becomes 0, so -0.0 and
+             * NaN pass unchanged (torch 1.13, scalar and vector paths) */
+            case KUN_RELU: t = t < 0 ? 0.0 : t; break;
             default: break;
             }
             v[k] = t;
