@@ -238,6 +238,44 @@ static int fast_f32(kernel_binop op, const kernel_opnd *o, dtype_id rdt, int nd,
     return 1;
 }
 
+/* Whether torch 1.13's cpu_kernel_vec computes the element k of a binary
+ * op's result (flat, row-major over shape) in its vectorized loop or its
+ * scalar one: TensorIterator coalesces the dims whose strides chain for
+ * every operand into one inner loop of length L; when each operand is
+ * contiguous or a broadcast scalar along it, the loop runs blocks of two
+ * vectors (16 float32, 32 bf16/fp16 elements on AVX2) and the rest of the
+ * row one at a time; other strides run one at a time. Only maximum and
+ * minimum care: on +0 vs -0 the vector (vmaxps/vminps) returns the second
+ * operand, the scalar std::max/std::min the first. */
+static int torch_vector_lane(const kernel_opnd *o, dtype_id cdt, int nd, const int64_t *shape,
+                             int64_t k)
+{
+    int64_t block = cdt == DTYPE_FP32 ? 16 : (cdt == DTYPE_BF16 || cdt == DTYPE_FP16) ? 32 : 8;
+    if (nd == 0)
+        return 0;
+    int64_t st[2][TENSOR_MAX_DIMS];
+    for (int q = 0; q < 2; q++)
+        for (int d = 0; d < nd; d++) {
+            const tensor *t = o[q].cls == KOPND_DIM ? o[q].t : NULL;
+            int td = t ? d - (nd - t->ndim) : -1;
+            st[q][d] = t && td >= 0 && t->shape[td] != 1 ? t->strides[td] : 0;
+        }
+    int64_t len = shape[nd - 1], inner[2] = {st[0][nd - 1], st[1][nd - 1]};
+    for (int d = nd - 2; d >= 0 && shape[d] != 0; d--) {
+        if (shape[d] == 1)
+            continue;
+        if (st[0][d] != inner[0] * len || st[1][d] != inner[1] * len)
+            break;
+        len *= shape[d];
+    }
+    for (int q = 0; q < 2; q++)
+        if (inner[q] != 0 && inner[q] != 1)
+            return 0;
+    if (len == 0)
+        return 0;
+    return k % len < len / block * block;
+}
+
 static ptodb_status binary_core(exec_ctx *ctx, const op_args *a, kernel_binop op,
                                 const kernel_opnd *o, tensor **out)
 {
@@ -287,6 +325,12 @@ static ptodb_status binary_core(exec_ctx *ctx, const op_args *a, kernel_binop op
         double *res = xmalloc((size_t)(n ? n : 1) * sizeof *res);
         for (int64_t k = 0; k < n; k++)
             res[k] = f_apply(op, s[0].f ? s[0].f[k] : s[0].cf, s[1].f ? s[1].f[k] : s[1].cf);
+        if (op == KOP_MAX || op == KOP_MIN)
+            for (int64_t k = 0; k < n; k++) {
+                double x = s[0].f ? s[0].f[k] : s[0].cf, y = s[1].f ? s[1].f[k] : s[1].cf;
+                if (x == y && signbit(x) != signbit(y))
+                    res[k] = torch_vector_lane(o, cdt, nd, shape, k) ? y : x;
+            }
         if (is_cmp(op)) {
             unsigned char *b = tensor_data(r);
             for (int64_t k = 0; k < n; k++)
