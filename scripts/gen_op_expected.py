@@ -699,7 +699,8 @@ def torch_edges():
                 call(a.unsqueeze(0) if bm else a, b.unsqueeze(0) if bm else b)
             a = v35()
             b = mk("fp32", (5, 2), [[1, 2]] * 5)
-            call(a.unsqueeze(0) if bm else with_valid(a, (2, 3)), b.unsqueeze(0) if bm else b)
+            call(with_valid(a.unsqueeze(0), (1, 2, 3)) if bm else with_valid(a, (2, 3)),
+                 b.unsqueeze(0) if bm else b)
         elif name == "fillpad":
             for mode in ("zero", "max", "min"):
                 for dt in FLOATS + INTS + ["bool"] if mode != "zero" else ["fp32"]:
@@ -759,6 +760,11 @@ def torch_edges():
                     for v in vals if shp != (1, 1) or dt != "fp32" else [1.5]:
                         case(op, [shp, v], lambda: torch.full(shp, v, dtype=DT[dt]), "dtype=%s" % dt)
         elif name == "dim":
+            for dt in FLOATS + INTS:
+                a = specials(dt)[0] if dt in FLOATS else extremes(dt)[0]
+                case(op, [a, 0], lambda: a.shape[0])
+            a = v35()
+            case(op, [a, -1], lambda: a.shape[-1])
             for shp, a, _ in odd_inputs():
                 case(op, [a, 1], lambda: a.shape[1])
                 case(op, [a, -2], lambda: a.shape[-2])
@@ -781,6 +787,11 @@ def torch_edges():
                     case(op, [a, ix], lambda: a[ix])
                 else:
                     case(op, [a, ix, -0.0], lambda: (lambda r: (r.__setitem__(ix, -0.0), r)[1])(a.clone()))
+            a = v35()
+            if name == "read":
+                case(op, [a, (2, 4)], lambda: a[(2, 4)])
+            else:
+                case(op, [a, (2, 4), 7], lambda: (lambda r: (r.__setitem__((2, 4), 7), r)[1])(a.clone()))
         elif name in ("slice", "extract", "load"):
             def window(a, shape, off):
                 w = a[off[0]:off[0] + shape[0], off[1]:off[1] + shape[1]]

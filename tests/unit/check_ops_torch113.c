@@ -294,8 +294,8 @@ static int same_element(const tensor *r, const tensor *x, int64_t i)
  * A case belongs to every class its tensor arguments show: a NaN, +Inf,
  * -Inf or -0.0 element; a subnormal of the tensor's own float dtype; an
  * integer tensor holding its dtype's extreme (where add/sub/mul/neg/abs/
- * shl/sum/prod/cast wrap); a first argument of an odd 2-D shape (1x1, 1xN,
- * Nx1, or RxC with R != C, all > 1); a tensor with REF's valid-shape
+ * shl/sum/prod/cast wrap); an argument whose last two dims are an odd
+ * shape (1x1, 1xN, Nx1, or RxC with R != C, all > 1); a tensor with REF's valid-shape
  * attribute smaller than its shape. */
 enum {
     EC_NAN, EC_POSINF, EC_NEGINF, EC_NEGZERO, EC_DENORM_FP32, EC_DENORM_BF16, EC_DENORM_FP16,
@@ -308,20 +308,18 @@ static const char *const ec_names[EC_COUNT] = {
 static unsigned case_classes(const value *pos, uint32_t npos)
 {
     unsigned m = 0;
-    int first = 1;
     for (uint32_t a = 0; a < npos; a++) {
         if (pos[a].kind != VAL_TENSOR)
             continue;
         const tensor *t = pos[a].u.t;
-        if (first && t->ndim == 2) {
-            int64_t r = t->shape[0], c = t->shape[1];
+        if (t->ndim >= 2) {
+            int64_t r = t->shape[t->ndim - 2], c = t->shape[t->ndim - 1];
             m |= r == 1 && c == 1   ? 1u << EC_ODD_1X1
                  : r == 1           ? 1u << EC_ODD_1XN
                  : c == 1           ? 1u << EC_ODD_NX1
                  : r != c           ? 1u << EC_ODD_RXC
                                     : 0u;
         }
-        first = 0;
         if (t->valid_ndim == t->ndim)
             for (int d = 0; d < t->ndim; d++)
                 if (t->valid[d] < t->shape[d])
@@ -424,13 +422,44 @@ typedef struct {
     int cases;
 } op_edges;
 
-/* A case whose result differs from REF's: printed with its line, counted. */
+/* Known differences between ptodb and Debian's x86 torch 1.13.1 (the
+ * generator's torch), each printed as such on every case it covers and not
+ * counted: the op's name contains op, its arguments text contains args. */
+static const struct {
+    const char *op, *args, *why;
+} known_diff[] = {
+    {"matmul", "T fp16", "fp16 matmul: Debian's x86 torch 1.13.1 refuses it (\"addmm_impl_cpu_\" "
+                         "not implemented for 'Half'), the fixtures' REF runs it "
+                         "(mixed_kernel_updown_910b): ptodb follows the fixtures (docs/ops.md)"},
+    {"gemv", "T fp16", "fp16 matmul: as for matmul"},
+    {"fmods", "T fp32 2 5 4", "fp32 fmod by a subnormal scalar: torch's vector blocks "
+                              "(Sleef_fmodf8) give NaN where the exact fmod is 0; not modelled "
+                              "(docs/ops.md)"},
+    {"rems", "T fp32 2 5 4", "fp32 remainder by a subnormal scalar: as fmods"},
+};
+
+static const char *known_reason(const char *op, const char *args)
+{
+    for (size_t k = 0; k < sizeof known_diff / sizeof known_diff[0]; k++)
+        if (strstr(op, known_diff[k].op) && strstr(args, known_diff[k].args) &&
+            (strstr(known_diff[k].op, "mod") == NULL && strstr(known_diff[k].op, "rem") == NULL
+                 ? 1
+                 : strstr(args, "F 0x1p-149") != NULL))
+            return known_diff[k].why;
+    return NULL;
+}
+
+/* A case whose result differs from REF's: printed with its line, counted
+ * (or printed as a known difference). */
 #define MISMATCH(...)                                                       \
     do {                                                                    \
-        printf("%s:%d %s: ", name, n, part[0]);                             \
+        const char *why_ = known_reason(part[0], args_text);                \
+        printf("%s%s:%d %s: ", why_ ? "KNOWN DIFFERENCE " : "", name, n,    \
+               part[0]);                                                    \
         printf(__VA_ARGS__);                                                \
-        printf("\n");                                                       \
-        (*bad)++;                                                           \
+        printf(why_ ? " (%s)\n" : "\n", why_);                               \
+        if (!why_)                                                          \
+            (*bad)++;                                                       \
     } while (0)
 
 /* Replays tests/data/ops/<name>: every line is one op call with torch's
@@ -464,6 +493,7 @@ static int replay_cases(const char *name, op_edges *seen, op_edges *accepts, int
         }
         int op = ir_op_lookup(part[0], strlen(part[0]));
         ck_assert_msg(op >= 0 && table[op], "%s:%d: op %s", name, n, part[0]);
+        char *args_text = strdup(part[1]); /* the tokenizer cuts part[1] */
         value pos[8];
         uint32_t npos = 0;
         for (char *a = part[1]; *a;) {
@@ -546,6 +576,7 @@ static int replay_cases(const char *name, op_edges *seen, op_edges *accepts, int
         value_clear(&out);
         clear_all(pos, (int)npos);
         clear_all(kv, (int)nkw);
+        free(args_text);
     }
     free(line);
     fclose(f);
