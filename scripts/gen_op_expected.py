@@ -489,10 +489,16 @@ def torch_edges():
              "part_min": torch.minimum}
         if name in B:
             binary(op, B[name])
-        elif name == "fmod":
-            binary(op, torch.fmod, nonzero=True)
-        elif name == "rem":
-            binary(op, lambda a, b: a % b, nonzero=True, extra=1)
+        elif name in ("fmod", "rem"):
+            f = torch.fmod if name == "fmod" else (lambda a, b: a % b)
+            binary(op, f, nonzero=True, extra=1 if name == "rem" else 0)
+            # |a / b| beyond the float range: torch's vector blocks (SLEEF's
+            # fmodf) give NaN, its scalar tail the exact fmod; 2 x 20 puts
+            # elements on both sides of a block edge for every float dtype
+            for dt in FLOATS:
+                a = mk(dt, (2, 20), [[1e30, 3e38, 2, 1e20, -1e30] * 4] * 2)
+                b = mk(dt, (2, 20), [[1e-10, 1e-30, SUBN[dt][0], 1e-10, 3e-9] * 4] * 2)
+                case(op, [a, b] + [None] * (name == "rem"), lambda: f(a, b))
         elif name in ("and", "or", "xor"):
             f = {"and": torch.bitwise_and, "or": torch.bitwise_or, "xor": torch.bitwise_xor}[name]
             binary(op, f, floats=False, extra=1 if op == "tile.xor" else 0)
@@ -503,10 +509,13 @@ def torch_edges():
             f = {"adds": lambda a, s: a + s, "subs": lambda a, s: a - s,
                  "muls": lambda a, s: a * s, "divs": lambda a, s: a / s}[name]
             scalar(op, f, isvals=[3, -1])
-        elif name == "fmods":
-            scalar(op, torch.fmod, isvals=[3])
-        elif name == "rems":
-            scalar(op, lambda a, s: a % s, extra=1, isvals=[3])
+        elif name in ("fmods", "rems"):
+            f = torch.fmod if name == "fmods" else (lambda a, s: a % s)
+            scalar(op, f, extra=1 if name == "rems" else 0, isvals=[3])
+            for dt in FLOATS:  # quotient overflow, as fmod above
+                a = mk(dt, (2, 20), [[1e30, 3e38, 2, 1e20, -1e30] * 4] * 2)
+                for s in (1e-10, SUBN[dt][0]):
+                    case(op, [a, s] + [None] * (name == "rems"), lambda: f(a, s))
         elif name in ("ands", "ors", "xors"):
             f = {"ands": torch.bitwise_and, "ors": torch.bitwise_or, "xors": torch.bitwise_xor}[name]
             scalar(op, f, floats=False, extra=1 if op == "tile.xors" else 0, isvals=[-1, 5])

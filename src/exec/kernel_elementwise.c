@@ -2,7 +2,9 @@
  * promotion and rounding (kernel_util.h, "elementwise engine"). */
 #include "exec/kernel_util.h"
 
+#include <float.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -244,9 +246,10 @@ static int fast_f32(kernel_binop op, const kernel_opnd *o, dtype_id rdt, int nd,
  * every operand into one inner loop of length L; when each operand is
  * contiguous or a broadcast scalar along it, the loop runs blocks of two
  * vectors (16 float32, 32 bf16/fp16 elements on AVX2) and the rest of the
- * row one at a time; other strides run one at a time. Only maximum and
- * minimum care: on +0 vs -0 the vector (vmaxps/vminps) returns the second
- * operand, the scalar std::max/std::min the first. */
+ * row one at a time; other strides run one at a time. maximum and minimum
+ * care (on +0 vs -0 the vector vmaxps/vminps returns the second operand,
+ * the scalar std::max/std::min the first), and so do fmod and remainder
+ * (SLEEF's fmodf in the vector loop, std::fmod in the scalar one). */
 static int torch_vector_lane(const kernel_opnd *o, dtype_id cdt, int nd, const int64_t *shape,
                              int64_t k)
 {
@@ -274,6 +277,37 @@ static int torch_vector_lane(const kernel_opnd *o, dtype_id cdt, int nd, const i
     if (len == 0)
         return 0;
     return k % len < len / block * block;
+}
+
+/* float one ulp toward zero (SLEEF's vtoward0f: the bit pattern minus 1) */
+static float toward0f(float v)
+{
+    if (v == 0)
+        return 0;
+    uint32_t u;
+    memcpy(&u, &v, sizeof u);
+    u--;
+    memcpy(&v, &u, sizeof v);
+    return v;
+}
+
+/* Whether SLEEF's fmodf (Sleef_fmodf8, torch 1.13's Vectorized<float>::fmod,
+ * also behind remainder's vector path) gives NaN for finite x, y where the
+ * exact fmod is a number: its first quotient estimate trunc(toward0(|x|) *
+ * toward0(1 / |y|)) is formed in float (both scaled by 2^25 when |y| is
+ * below FLT_MIN) and overflows to inf when |x / y| is beyond FLT_MAX; the
+ * remainder then becomes inf - inf. */
+static int sleef_fmodf_nan(double x, double y)
+{
+    float nu = fabsf((float)x), de = fabsf((float)y);
+    if (!isfinite(nu) || !isfinite(de) || nu == 0 || de == 0)
+        return 0;
+    if (de < FLT_MIN) {
+        nu *= 33554432.0f;
+        de *= 33554432.0f;
+    }
+    volatile float q = toward0f(nu) * toward0f(1.0f / de);
+    return isinf(q);
 }
 
 static ptodb_status binary_core(exec_ctx *ctx, const op_args *a, kernel_binop op,
@@ -325,6 +359,12 @@ static ptodb_status binary_core(exec_ctx *ctx, const op_args *a, kernel_binop op
         double *res = xmalloc((size_t)(n ? n : 1) * sizeof *res);
         for (int64_t k = 0; k < n; k++)
             res[k] = f_apply(op, s[0].f ? s[0].f[k] : s[0].cf, s[1].f ? s[1].f[k] : s[1].cf);
+        if ((op == KOP_FMOD || op == KOP_REM) && cdt != DTYPE_FP64)
+            for (int64_t k = 0; k < n; k++) {
+                double x = s[0].f ? s[0].f[k] : s[0].cf, y = s[1].f ? s[1].f[k] : s[1].cf;
+                if (sleef_fmodf_nan(x, y) && torch_vector_lane(o, cdt, nd, shape, k))
+                    res[k] = NAN;
+            }
         if (op == KOP_MAX || op == KOP_MIN)
             for (int64_t k = 0; k < n; k++) {
                 double x = s[0].f ? s[0].f[k] : s[0].cf, y = s[1].f ? s[1].f[k] : s[1].cf;
