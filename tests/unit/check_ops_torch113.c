@@ -429,8 +429,9 @@ static const struct {
     const char *op, *args, *why;
 } known_diff[] = {
     {"matmul", "T fp16", "fp16 matmul: Debian's x86 torch 1.13.1 refuses it (\"addmm_impl_cpu_\" "
-                         "not implemented for 'Half'), the fixtures' REF runs it "
-                         "(mixed_kernel_updown_910b): ptodb follows the fixtures (docs/ops.md)"},
+                         "not implemented for 'Half'); the fixtures' REF ran it with an "
+                         "fp16-matmul shim (mixed_kernel_updown_910b's timing.txt) and "
+                         "ptodb follows the fixtures (docs/ops.md)"},
     {"gemv", "T fp16", "fp16 matmul: as for matmul"},
 };
 
