@@ -877,6 +877,33 @@ def torch_edges():
                 run(a, torch.arange(shp[0], dtype=torch.int64).reshape(shp[0], 1), s)
             s = v35()
             run(torch.zeros(4, 5), torch.tensor([[3], [0], [1]]), s)
+        elif name == "view":
+            # REF: 1 arg -> the identity (ND result) or a0.mT (DN); more ->
+            # as_strided(a0, shape, canonical strides of the result layout)
+            # from a0's storage offset, a 3rd arg setting the valid shape.
+            # The layout reaches the op as the result type's; a case passes
+            # it as layout=.
+            def strided(a, shape, dn):
+                st = [0] * len(shape)
+                acc = 1
+                for d in range(len(shape) - 1, -1, -1):
+                    st[d] = acc
+                    acc *= shape[d]
+                if dn:
+                    st[-2], st[-1] = 1, shape[-2]
+                return torch.as_strided(a, shape, st, a.storage_offset())
+            for dt in FLOATS + INTS:
+                a = specials(dt)[0] if dt in FLOATS else extremes(dt)[0]
+                case(op, [a], lambda: a)
+                shp = (a.shape[1], a.shape[0])
+                case(op, [a, shp], lambda: strided(a, shp, False))
+                case(op, [a, shp], lambda: strided(a, shp, True), "layout=DN")
+            for shp, a, _ in odd_inputs():
+                case(op, [a], lambda: a.mT, "layout=DN")
+                case(op, [a, (shp[1], shp[0])], lambda: strided(a, (shp[1], shp[0]), False))
+            a = v35()
+            case(op, [a, (5, 3), (4, 2)], lambda: with_valid(strided(a, (5, 3), False), (4, 2)))
+            case(op, [a, (2, 5)], lambda: strided(a, (2, 5), False))  # a prefix of the storage
         else:
             print("gen_op_expected: no edge cases for %s" % op, file=sys.stderr)
     return out

@@ -258,17 +258,19 @@ static value case_value(char **p)
 }
 
 /* A keyword argument 'name=value': a dtype name for the dtype kwargs, a
- * PadValue name for pad_value, else an int. */
+ * PadValue name for pad_value, a TensorLayout name for layout (the result
+ * layout tensor.view otherwise takes from the IR result type), else an int. */
 static value case_kwarg(const char *name, const char *v)
 {
     if (strcmp(name, "target_type") == 0 || strcmp(name, "dtype") == 0 ||
         strcmp(name, "out_dtype") == 0)
         return value_enum(case_ir_dtype(v));
-    if (strcmp(name, "pad_value") == 0) {
+    if (strcmp(name, "pad_value") == 0 || strcmp(name, "layout") == 0) {
         char printed[64];
-        snprintf(printed, sizeof printed, "pl.PadValue.%s", v);
+        snprintf(printed, sizeof printed, "pl.%s.%s",
+                 strcmp(name, "layout") == 0 ? "TensorLayout" : "PadValue", v);
         int e = ir_enum_lookup(printed, strlen(printed));
-        ck_assert_msg(e >= 0, "unknown pad value %s", v);
+        ck_assert_msg(e >= 0, "unknown %s %s", name, v);
         return value_enum(e);
     }
     return value_int(strtoll(v, NULL, 10));
@@ -401,8 +403,6 @@ static const struct {
     {"tile.get_block_idx", "the literal 0, no operands"},
     {"tile.get_subblock_idx", "the current lane, no operands"},
     {"tile.alloc", "a float32 placeholder of the memory space's size, no data"},
-    {"tensor.view", "reinterprets storage by the IR result type's layout, which a case line "
-                    "does not carry (check_ops_shape.c)"},
 };
 
 static const char *exempt_reason(const char *op)
