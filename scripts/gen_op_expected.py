@@ -270,7 +270,7 @@ def torch_cases(seed, count):
 # uint8, int16, int32, int64) one case of its extremes, paired so that
 # add/sub/mul/neg/abs/shl/sum/prod/cast wrap; every op four odd shapes
 # (1x1, 3x5, 1x4, 4x1) and one input carrying REF's valid-shape attribute
-# (V) smaller than the tile. tests/unit/check_ops_edges.c classifies each
+# (V) smaller than the tile. tests/unit/check_ops_torch113.c classifies each
 # case from its inputs and asserts that every class that applies to an op
 # has a case. Combinations torch itself dies on (SIGFPE: INT_MIN fmod/% -1)
 # are left out.
@@ -482,7 +482,7 @@ def torch_edges():
         if fam == "system" or name in ("tpush_to_aic", "tpush_to_aiv", "tpop_from_aic",
                                        "tpop_from_aiv", "get_block_idx", "get_subblock_idx",
                                        "alloc"):
-            continue  # no tensor values: check_ops_edges.c lists them as exempt
+            continue  # no tensor values: check_ops_torch113.c lists them as exempt
         B = {"add": torch.add, "sub": torch.sub, "mul": torch.mul, "div": torch.div,
              "maximum": torch.maximum, "minimum": torch.minimum,
              "part_add": torch.add, "part_mul": torch.mul, "part_max": torch.maximum,
