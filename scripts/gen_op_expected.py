@@ -253,8 +253,667 @@ def torch_cases(seed, count):
     return out
 
 
+# ---------------------------------------------------------------------------
+# --torch-edges: tests/data/ops/torch113_edges.txt, the systematic edge
+# classes of every op ptodb runs with torch_codegen semantics, as torch 1.13
+# computes them (same line format as torch113_cases.txt, values written
+# compactly). Developer step, not part of the build (the tests replay the
+# committed file without torch):
+#     apt-get install python3-torch      # Debian's torch 1.13.1
+#     make -C build                      # the op list comes from build/ptodb
+#     /usr/bin/python3 scripts/gen_op_expected.py --torch-edges \
+#         > tests/data/ops/torch113_edges.txt
+# (netlib's libblas.so.3 as REF uses it: see scripts/bench.d/matmul).
+# Each float dtype (fp32, bf16, fp16) gets one "specials" case whose rows
+# hold one class each: NaN, +Inf, -Inf, -0.0, subnormals of that dtype
+# (with a product of normals that underflows); each integer dtype (int8,
+# uint8, int16, int32, int64) one case of its extremes, paired so that
+# add/sub/mul/neg/abs/shl/sum/prod/cast wrap; every op four odd shapes
+# (1x1, 3x5, 1x4, 4x1) and one input carrying REF's valid-shape attribute
+# (V) smaller than the tile. tests/unit/check_ops_torch113.c classifies each
+# case from its inputs and asserts that every class that applies to an op
+# has a case. Combinations torch itself dies on (SIGFPE: INT_MIN fmod/% -1)
+# are left out.
+FLOATS = ["fp32", "bf16", "fp16"]
+INTS = ["int8", "uint8", "int16", "int32", "int64"]
+SUBN = {"fp32": (2.0 ** -149, 2.0 ** -126 - 2.0 ** -149, 2.0 ** -126),
+        "bf16": (2.0 ** -133, 2.0 ** -126 - 2.0 ** -133, 2.0 ** -126),
+        "fp16": (2.0 ** -24, 2.0 ** -14 - 2.0 ** -24, 2.0 ** -14)}
+IRANGE = {"int8": (-128, 127), "uint8": (0, 255), "int16": (-32768, 32767),
+          "int32": (-2 ** 31, 2 ** 31 - 1), "int64": (-2 ** 63, 2 ** 63 - 1)}
+
+
+def compact(x):
+    """A float as the shortest text strtod reads back exactly."""
+    if x != x:
+        return "nan"
+    if x in (float("inf"), -float("inf")):
+        return "inf" if x > 0 else "-inf"
+    if x == 0:
+        return "-0" if str(x)[0] == "-" else "0"
+    if x == int(x) and abs(x) < 2 ** 53:
+        return str(int(x))
+    h = x.hex()
+    m, e = h.split("p")
+    m = m.rstrip("0").rstrip(".")
+    r = repr(x)  # the shortest decimal that reads back as the same double
+    return r if len(r) < len(m) + 1 + len(e) else m + "p" + e
+
+
+def torch_edges():
+    import subprocess
+    import torch
+    names = ["bool", "int8", "uint8", "int16", "int32", "int64", "fp16", "bf16", "fp32"]
+    DT = dict(zip(names, [torch.bool, torch.int8, torch.uint8, torch.int16, torch.int32,
+                          torch.int64, torch.float16, torch.bfloat16, torch.float32]))
+    RDT = {v: k for k, v in DT.items()}
+    RDT[torch.float64] = "fp64"
+
+    def enc(v):
+        if isinstance(v, torch.Tensor):
+            t = v.contiguous()
+            vals = t.double().reshape(-1).tolist() if t.dtype.is_floating_point \
+                else t.reshape(-1).tolist()
+            body = " ".join(compact(x) if isinstance(x, float) else str(int(x)) for x in vals)
+            s = "T %s %d %s %s" % (RDT[t.dtype], t.dim(), " ".join(str(d) for d in t.shape), body)
+            if hasattr(v, "_pypto_valid_shape"):
+                s += " V %d %s" % (len(v._pypto_valid_shape),
+                                   " ".join(str(int(d)) for d in v._pypto_valid_shape))
+            return s
+        if isinstance(v, bool):
+            return "B %d" % int(v)
+        if isinstance(v, int):
+            return "I %d" % v
+        if isinstance(v, float):
+            return "F %s" % compact(v)
+        if isinstance(v, (tuple, list)):
+            return "L %d %s" % (len(v), " ".join(str(int(d)) for d in v))
+        return "N"
+
+    listing = subprocess.run(["build/ptodb", "--list-ops"], capture_output=True, text=True,
+                             check=True).stdout.split("\n")
+    ops = [ln.split()[0] for ln in listing[1:] if ln.split()[2:3] == ["torch_codegen"]]
+
+    def mk(dt, shape, vals):
+        t = torch.tensor(vals, dtype=torch.float64 if dt in FLOATS else torch.int64)
+        return t.reshape(shape).to(DT[dt])
+
+    nan, inf = float("nan"), float("inf")
+
+    def specials(dt):
+        """a, b: 5 x 4, one class per row (NaN, +Inf, -Inf, -0.0, subnormal)."""
+        dmin, dmax, nmin = SUBN[dt]
+        pairs = [[(nan, 1.5), (2, nan), (nan, inf), (-0.0, nan)],
+                 [(inf, 1.5), (inf, inf), (inf, -inf), (inf, 0)],
+                 [(-inf, -3), (-inf, -inf), (-inf, -0.0), (0.5, -inf)],
+                 [(-0.0, 0), (-0.0, -0.0), (0, -0.0), (-1, -0.0)],
+                 [(dmin, 0), (-dmax, dmin), (nmin, 0.5), (1.5, dmax)]]
+        a = mk(dt, (5, 4), [[p[0] for p in r] for r in pairs])
+        b = mk(dt, (5, 4), [[p[1] for p in r] for r in pairs])
+        return a, b
+
+    def rowvec(dt):
+        dmin = SUBN[dt][0]
+        return mk(dt, (5, 1), [[-0.0], [nan], [dmin], [inf], [-inf]])
+
+    def colvec(dt):
+        dmin = SUBN[dt][0]
+        return mk(dt, (1, 4), [[nan, inf, -0.0, dmin]])
+
+    def extremes(dt, nonzero=False, shift=False):
+        """a, b: 2 x 4 of the dtype's extremes; a+b, a-b, a*b, -a wrap."""
+        lo, hi = IRANGE[dt]
+        m1 = -1 if lo < 0 else hi
+        a = [[lo, hi, lo, hi], [hi, lo, m1, 0 if not nonzero else hi - 1]]
+        b = [[m1, 1, lo, hi], [2, 2, hi, lo + 1]]
+        if nonzero:  # no zero divisor, and never INT_MIN by -1 (torch's SIGFPE)
+            b = [[3, 1, hi, 2], [hi, 2, hi, 7]]
+        if shift:
+            b = [[1, 3, 7, 1], [0, 2, 5, 6]]
+        return mk(dt, (2, 4), a), mk(dt, (2, 4), b)
+
+    out = []
+
+    def case(op, args, fn, kw=""):
+        text = ";".join(enc(x) for x in args)  # before fn: some ops write in place
+        try:
+            r = fn()
+            exp = "OK " + enc(r)
+        except Exception:
+            exp = "ERR"
+        out.append("%s|%s|%s|%s" % (op, text, kw, exp))
+
+    def odd_inputs(dt="fp32"):
+        for shp in ((1, 1), (3, 5), (1, 4), (4, 1)):
+            n = shp[0] * shp[1]
+            vals = [((k * 7) % 11 - 5) * 0.75 for k in range(n)]
+            yield shp, mk(dt, shp, vals), mk(dt, shp, [((k * 5) % 9 - 4) * 0.5 + 0.25 for k in range(n)])
+
+    def with_valid(t, v):
+        t._pypto_valid_shape = tuple(v)
+        t._pypto_full_shape = tuple(t.shape)
+        return t
+
+    def v35(dt="fp32"):
+        t = mk(dt, (3, 5), [[k * 5 + j - 6.5 for j in range(5)] for k in range(3)])
+        return with_valid(t, (2, 3))
+
+    # ---- op kinds: torch expression, operand layout ----------------------
+    def binary(op, fn, floats=True, ints=True, nonzero=False, shift=False, extra=0):
+        tail = [None] * extra
+        if floats:
+            for dt in FLOATS:
+                a, b = specials(dt)
+                case(op, [a, b] + tail, lambda: fn(a, b))
+        if ints:
+            for dt in INTS:
+                a, b = extremes(dt, nonzero, shift)
+                case(op, [a, b] + tail, lambda: fn(a, b))
+        dt0 = "fp32" if floats else "int32"
+        for shp, a, b in odd_inputs(dt0):
+            if shift:
+                b = b.abs().to(torch.int32) % 5
+            case(op, [a, b] + tail, lambda: fn(a, b))
+        a = v35(dt0)
+        b = mk(dt0, (3, 5), [[2.0] * 5] * 3)
+        case(op, [a, b] + tail, lambda: fn(a, b))
+
+    def bcast(op, fn, orient, extra=0):
+        tail = [None] * extra
+        for dt in FLOATS:
+            a, _ = specials(dt)
+            v = rowvec(dt) if orient == "row" else colvec(dt)
+            case(op, [a, v] + tail, lambda: fn(a, v))
+        for dt in INTS:
+            a, b = extremes(dt, nonzero=True)
+            v = b[:, :1].contiguous() if orient == "row" else b[:1, :].contiguous()
+            case(op, [a, v] + tail, lambda: fn(a, v))
+        for shp, a, b in odd_inputs():
+            v = b[:, :1].contiguous() if orient == "row" else b[:1, :].contiguous()
+            case(op, [a, v] + tail, lambda: fn(a, v))
+        a = v35()
+        v = mk("fp32", (3, 1) if orient == "row" else (1, 5), [[1.5]] * 3 if orient == "row" else [[1.5] * 5])
+        case(op, [a, v] + tail, lambda: fn(a, v))
+
+    def unary(op, fn, floats=True, ints=True, extra=0, kw="", col=False):
+        tail = [None] * extra
+        if floats:
+            for dt in FLOATS:
+                a, _ = specials(dt)
+                if col:
+                    a = a.mT.contiguous()
+                case(op, [a] + tail, lambda: fn(a), kw)
+        if ints:
+            for dt in INTS:
+                a, _ = extremes(dt)
+                if col:
+                    a = a.mT.contiguous()
+                case(op, [a] + tail, lambda: fn(a), kw)
+        for shp, a, _ in odd_inputs("fp32" if floats else "int32"):
+            case(op, [a] + tail, lambda: fn(a), kw)
+        a = v35("fp32" if floats else "int32")
+        case(op, [a] + tail, lambda: fn(a), kw)
+
+    def scalar(op, fn, floats=True, ints=True, extra=0, svals=None, isvals=None, kw=""):
+        tail = [None] * extra
+        if floats:
+            for dt in FLOATS:
+                a, _ = specials(dt)
+                for s in (svals if svals is not None else
+                          ([nan, -inf, -0.0, SUBN["fp32"][0]] if dt == "fp32" else [1.5])):
+                    case(op, [a, s] + tail, lambda: fn(a, s), kw)
+        if ints:
+            for dt in INTS:
+                a, _ = extremes(dt)
+                for s in (isvals if isvals is not None else [3]):
+                    case(op, [a, s] + tail, lambda: fn(a, s), kw)
+        for shp, a, _ in odd_inputs("fp32" if floats else "int32"):
+            s = 1.5 if floats else 3
+            case(op, [a, s] + tail, lambda: fn(a, s), kw)
+        a = v35("fp32" if floats else "int32")
+        s = 1.5 if floats else 3
+        case(op, [a, s] + tail, lambda: fn(a, s), kw)
+
+    cmpf = [lambda x, y: x == y, lambda x, y: x != y, lambda x, y: x < y, lambda x, y: x <= y,
+            lambda x, y: x > y, lambda x, y: x >= y]
+
+    for op in ops:
+        fam, name = op.split(".", 1)
+        if fam == "system" or name in ("tpush_to_aic", "tpush_to_aiv", "tpop_from_aic",
+                                       "tpop_from_aiv", "get_block_idx", "get_subblock_idx",
+                                       "alloc"):
+            continue  # no tensor values: check_ops_torch113.c lists them as exempt
+        B = {"add": torch.add, "sub": torch.sub, "mul": torch.mul, "div": torch.div,
+             "maximum": torch.maximum, "minimum": torch.minimum,
+             "part_add": torch.add, "part_mul": torch.mul, "part_max": torch.maximum,
+             "part_min": torch.minimum}
+        if name in B:
+            binary(op, B[name])
+        elif name in ("fmod", "rem"):
+            f = torch.fmod if name == "fmod" else (lambda a, b: a % b)
+            binary(op, f, nonzero=True, extra=1 if name == "rem" else 0)
+            # |a / b| beyond the float range: torch's vector blocks (SLEEF's
+            # fmodf) give NaN, its scalar tail the exact fmod; 2 x 20 puts
+            # elements on both sides of a block edge for every float dtype
+            for dt in FLOATS:
+                a = mk(dt, (2, 20), [[1e30, 3e38, 2, 1e20, -1e30] * 4] * 2)
+                b = mk(dt, (2, 20), [[1e-10, 1e-30, SUBN[dt][0], 1e-10, 3e-9] * 4] * 2)
+                case(op, [a, b] + [None] * (name == "rem"), lambda: f(a, b))
+        elif name in ("and", "or", "xor"):
+            f = {"and": torch.bitwise_and, "or": torch.bitwise_or, "xor": torch.bitwise_xor}[name]
+            binary(op, f, floats=False, extra=1 if op == "tile.xor" else 0)
+        elif name in ("shl", "shr"):
+            binary(op, (lambda a, b: a << b) if name == "shl" else (lambda a, b: a >> b),
+                   floats=False, shift=True)
+        elif name in ("adds", "subs", "muls", "divs"):
+            f = {"adds": lambda a, s: a + s, "subs": lambda a, s: a - s,
+                 "muls": lambda a, s: a * s, "divs": lambda a, s: a / s}[name]
+            scalar(op, f, isvals=[3, -1])
+        elif name in ("fmods", "rems"):
+            f = torch.fmod if name == "fmods" else (lambda a, s: a % s)
+            scalar(op, f, extra=1 if name == "rems" else 0, isvals=[3])
+            for dt in FLOATS:  # quotient overflow, as fmod above
+                a = mk(dt, (2, 20), [[1e30, 3e38, 2, 1e20, -1e30] * 4] * 2)
+                for s in (1e-10, SUBN[dt][0]):
+                    case(op, [a, s] + [None] * (name == "rems"), lambda: f(a, s))
+        elif name in ("ands", "ors", "xors"):
+            f = {"ands": torch.bitwise_and, "ors": torch.bitwise_or, "xors": torch.bitwise_xor}[name]
+            scalar(op, f, floats=False, extra=1 if op == "tile.xors" else 0, isvals=[-1, 5])
+        elif name in ("shls", "shrs"):
+            f = (lambda a, s: a << s) if name == "shls" else (lambda a, s: a >> s)
+            scalar(op, f, floats=False, isvals=[1, 7])
+        elif name in ("maximums", "minimums"):
+            f = torch.maximum if name == "maximums" else torch.minimum
+            # a 0-d tensor scalar: REF's own path (a Python number makes REF raise)
+            for dt in FLOATS:
+                a, _ = specials(dt)
+                for s in ([1.5, nan, -0.0] if dt == "fp32" else [1.5]):
+                    st = torch.tensor(s, dtype=DT[dt])
+                    case(op, [a, st], lambda: f(a, st))
+            for dt in INTS:
+                a, _ = extremes(dt)
+                st = torch.tensor(3, dtype=DT[dt])
+                case(op, [a, st], lambda: f(a, st))
+            st = torch.tensor(0.5)
+            for shp, a, _ in odd_inputs():
+                case(op, [a, st], lambda: f(a, st))
+            a = v35()
+            case(op, [a, st], lambda: f(a, st))
+        elif name in ("neg", "abs", "relu", "exp", "log", "sqrt", "rsqrt", "recip", "not"):
+            f = {"neg": torch.neg, "abs": torch.abs, "relu": torch.relu, "exp": torch.exp,
+                 "log": torch.log, "sqrt": torch.sqrt, "rsqrt": torch.rsqrt,
+                 "recip": torch.reciprocal, "not": torch.bitwise_not}[name]
+            unary(op, f, floats=name != "not", extra=1 if op == "tile.rsqrt" else 0)
+        elif name in ("row_sum", "row_max", "row_min", "row_prod",
+                      "col_sum", "col_max", "col_min", "col_prod"):
+            d = -1 if name.startswith("row") else -2
+            f = {"sum": lambda a: a.sum(dim=d, keepdim=True), "max": lambda a: a.amax(dim=d, keepdim=True),
+                 "min": lambda a: a.amin(dim=d, keepdim=True),
+                 "prod": lambda a: a.prod(dim=d, keepdim=True)}[name[4:]]
+            unary(op, f, col=d == -2)
+        elif name == "cast":
+            for tgt in names:
+                for dt in FLOATS:
+                    a, _ = specials(dt)
+                    case(op, [a], lambda: a.to(DT[tgt]), "target_type=%s" % tgt)
+                for dt in INTS if tgt in ("int8", "uint8", "int32", "bf16") else ():
+                    a, _ = extremes(dt)
+                    case(op, [a], lambda: a.to(DT[tgt]), "target_type=%s" % tgt)
+            for tgt in ("int32", "bf16"):
+                for shp, a, _ in odd_inputs():
+                    case(op, [a], lambda: a.to(DT[tgt]), "target_type=%s" % tgt)
+            a = v35()
+            case(op, [a], lambda: a.to(DT["int8"]), "target_type=int8")
+            case(op, [a], lambda: a, "target_type=fp32")
+        elif name in ("row_expand_add", "row_expand_sub", "row_expand_mul", "row_expand_div",
+                      "row_expand_max", "row_expand_min", "row_expand_expdif",
+                      "col_expand_sub", "col_expand_mul", "col_expand_div",
+                      "col_expand_max", "col_expand_min", "col_expand_expdif"):
+            k = name.split("_", 2)[2]
+            f = {"add": torch.add, "sub": torch.sub, "mul": torch.mul, "div": torch.div,
+                 "max": torch.maximum, "min": torch.minimum,
+                 "expdif": lambda a, b: torch.exp(a - b)}[k]
+            bcast(op, f, name[:3], extra=1 if op == "tile.row_expand_add" else 0)
+        elif name in ("row_expand", "col_expand"):
+            bcast(op, lambda a, v: v.expand_as(a).clone().to(torch.promote_types(a.dtype, v.dtype)),
+                  name[:3])
+        elif name in ("addc", "subc"):
+            f = (lambda a, b, c: (a + b) + c) if name == "addc" else (lambda a, b, c: (a - b) - c)
+            for dt in FLOATS:
+                a, b = specials(dt)
+                c = b.flip(0).contiguous()
+                case(op, [a, b, c], lambda: f(a, b, c))
+            for dt in INTS:
+                a, b = extremes(dt)
+                case(op, [a, b, b], lambda: f(a, b, b))
+            for shp, a, b in odd_inputs():
+                case(op, [a, b, a], lambda: f(a, b, a))
+            a = v35()
+            case(op, [a, a, a], lambda: f(a, a, a))
+        elif name in ("addsc", "subsc"):
+            f = (lambda a, s, c: (a + s) + c) if name == "addsc" else (lambda a, s, c: (a - s) - c)
+            for dt in FLOATS:
+                a, b = specials(dt)
+                for s in ([1.5, nan, inf, -0.0] if dt == "fp32" else [1.5]):
+                    case(op, [a, s, b], lambda: f(a, s, b))
+            for dt in INTS:
+                a, b = extremes(dt)
+                case(op, [a, 3, b], lambda: f(a, 3, b))
+            for shp, a, b in odd_inputs():
+                case(op, [a, 1.5, b], lambda: f(a, 1.5, b))
+            a = v35()
+            case(op, [a, 1.5, a], lambda: f(a, 1.5, a))
+        elif name == "lrelu":
+            scalar(op, lambda a, s: torch.where(a > 0, a, a * s), svals=None, isvals=[3])
+        elif name == "prelu":
+            binary(op, lambda a, b: torch.where(a > 0, a, a * b), extra=1)
+        elif name == "expands":
+            scalar(op, lambda a, s: torch.full_like(a, s), isvals=[3, 300])
+        elif name in ("cmp", "cmps"):
+            for ct in range(6):
+                kw = "cmp_type=%d" % ct
+                if name == "cmp":
+                    for dt in FLOATS if ct in (0, 2) else ["fp32"]:
+                        a, b = specials(dt)
+                        case(op, [a, b], lambda: cmpf[ct](a, b), kw)
+                    for dt in INTS if ct == 2 else []:
+                        a, b = extremes(dt)
+                        case(op, [a, b], lambda: cmpf[ct](a, b), kw)
+                else:
+                    for dt in FLOATS if ct == 2 else ["fp32"]:
+                        a, _ = specials(dt)
+                        for s in ([nan, -0.0] if dt == "fp32" else [0.0]):
+                            case(op, [a, s], lambda: cmpf[ct](a, s), kw)
+                    for dt in INTS if ct == 2 else []:
+                        a, _ = extremes(dt)
+                        case(op, [a, -1], lambda: cmpf[ct](a, -1), kw)
+            for shp, a, b in odd_inputs():
+                if name == "cmp":
+                    case(op, [a, b], lambda: a < b, "cmp_type=2")
+                else:
+                    case(op, [a, 0.25], lambda: a < 0.25, "cmp_type=2")
+            a = v35()
+            if name == "cmp":
+                case(op, [a, a], lambda: a == a, "cmp_type=0")
+            else:
+                case(op, [a, 0.5], lambda: a > 0.5, "cmp_type=4")
+        elif name in ("sel", "sels"):
+            for dt in FLOATS + INTS:
+                a, b = specials(dt) if dt in FLOATS else extremes(dt)
+                m = (torch.arange(a.numel()).reshape(a.shape) % 3) == 0
+                if name == "sel":
+                    case(op, [m, a, b, None], lambda: torch.where(m, a, b))
+                else:
+                    for s in ([nan, -0.0, inf] if dt == "fp32" else [-1] if dt in INTS else [1.5]):
+                        case(op, [m, a, None, s], lambda: torch.where(m, a, s))
+            for shp, a, b in odd_inputs():
+                m = a > 0
+                if name == "sel":
+                    case(op, [m, a, b, None], lambda: torch.where(m, a, b))
+                else:
+                    case(op, [m, a, None, -0.0], lambda: torch.where(m, a, -0.0))
+            a = v35()
+            m = with_valid(a > 0, (2, 3))
+            if name == "sel":
+                case(op, [m, a, a, None], lambda: torch.where(m, a, a))
+            else:
+                case(op, [m, a, None, 1.5], lambda: torch.where(m, a, 1.5))
+        elif name in ("matmul", "batch_matmul", "gemv", "matmul_acc", "batch_matmul_acc",
+                      "gemv_acc", "matmul_bias", "gemv_bias"):
+            tile = fam == "tile"
+
+            def mm(a, b):
+                r = torch.matmul(a, b)
+                return r.float() if tile else r
+            if name.endswith("_acc"):
+                f = lambda acc, a, b: acc + mm(a, b)
+            elif name.endswith("_bias"):
+                f = lambda a, b, bias: mm(a, b) + bias
+            else:
+                f = mm
+
+            def call(a, b):
+                m, n = a.shape[-2], b.shape[-1]
+                batch = a.shape[:-2]
+                if name.endswith("_acc"):
+                    acc = mk("fp32", batch + (m, n), [[-0.0] * n] * m if not batch else
+                             [[[-0.0] * n] * m] * batch[0])
+                    if not tile:
+                        acc = acc.to(a.dtype) if a.dtype.is_floating_point else acc
+                    case(op, [acc, a, b], lambda: f(acc, a, b))
+                elif name.endswith("_bias"):
+                    bias = mk("fp32", (1, n), [[-0.0] * n])
+                    case(op, [a, b, bias], lambda: f(a, b, bias))
+                else:
+                    case(op, [a, b], lambda: f(a, b))
+            bm = name.startswith("batch")
+            for dt in ["fp32", "bf16", "fp16"]:
+                a, b = specials(dt)  # [5, 6] @ [6, 5]
+                bt = b.mT.contiguous()
+                if bm:
+                    a, bt = a.unsqueeze(0), bt.unsqueeze(0)
+                call(a, bt)
+            for dt in INTS:
+                a, b = extremes(dt)  # [2, 4] @ [4, 2]
+                bt = b.mT.contiguous()
+                if bm:
+                    a, bt = a.unsqueeze(0), bt.unsqueeze(0)
+                call(a, bt)
+            # -0.0 only: every product is -0 (torch's sum starts from +0)
+            a = mk("fp32", (2, 3), [[-0.0, -0.0, -0.0], [-0.0, 1, -0.0]])
+            b = mk("fp32", (3, 2), [[1, 2], [3, -0.0], [5, 6]])
+            call(a.unsqueeze(0) if bm else a, b.unsqueeze(0) if bm else b)
+            for shp, a, _ in odd_inputs():
+                b = a.mT.contiguous()
+                call(a.unsqueeze(0) if bm else a, b.unsqueeze(0) if bm else b)
+            a = v35()
+            b = mk("fp32", (5, 2), [[1, 2]] * 5)
+            call(with_valid(a.unsqueeze(0), (1, 2, 3)) if bm else with_valid(a, (2, 3)),
+                 b.unsqueeze(0) if bm else b)
+        elif name == "fillpad":
+            for mode in ("zero", "max", "min"):
+                for dt in FLOATS + INTS + ["bool"] if mode != "zero" else ["fp32"]:
+                    if dt in FLOATS:
+                        a, _ = specials(dt)
+                    elif dt in INTS:
+                        a, _ = extremes(dt)
+                    else:
+                        a = mk("int32", (2, 3), [[1, 0, 1], [0, 1, 1]]).bool()
+                    a = with_valid(a.clone(), (a.shape[0] - 1, a.shape[1] - 2))
+                    lo = torch.finfo(a.dtype) if a.dtype.is_floating_point else \
+                        (None if a.dtype == torch.bool else torch.iinfo(a.dtype))
+
+                    def fp(a=a, lo=lo, mode=mode):
+                        if mode == "zero":
+                            pad = 0
+                        elif a.dtype == torch.bool:
+                            pad = mode == "max"
+                        else:
+                            pad = lo.max if mode == "max" else lo.min
+                        v = a._pypto_valid_shape
+                        r = torch.full(a.shape, pad, dtype=a.dtype)
+                        r[:v[0], :v[1]] = a[:v[0], :v[1]]
+                        return r
+                    case(op, [a], fp, "pad_value=%s" % mode)
+            for shp, a, _ in odd_inputs():
+                case(op, [a], lambda: a, "pad_value=max")
+        elif name in ("reshape", "transpose", "transpose_view", "concat", "move"):
+            f = {"reshape": lambda a: a.reshape(a.shape[1], a.shape[0]),
+                 "transpose": lambda a: a.transpose(0, 1),
+                 "transpose_view": lambda a: a.mT, "move": lambda a: a,
+                 "concat": lambda a: torch.cat([a, a], dim=-1)}[name]
+
+            def args(a):
+                if name == "reshape":
+                    return [a, (a.shape[1], a.shape[0])]
+                if name == "transpose":
+                    return [a, 0, 1]
+                if name == "concat":
+                    return [a, a]
+                return [a]
+            for dt in FLOATS + INTS:
+                a = specials(dt)[0] if dt in FLOATS else extremes(dt)[0]
+                case(op, args(a), lambda: f(a))
+            for shp, a, _ in odd_inputs():
+                case(op, args(a), lambda: f(a))
+            a = v35()
+            case(op, args(a), lambda: f(a))
+        elif name in ("full", "create"):
+            for dt in FLOATS + INTS:
+                for shp in ((1, 1), (3, 5), (1, 7), (7, 1)) if dt == "fp32" else ((2, 3),):
+                    if name == "create":
+                        case(op, [shp], lambda: torch.zeros(shp, dtype=DT[dt]), "dtype=%s" % dt)
+                        continue
+                    vals = ([nan, inf, -inf, -0.0, SUBN[dt][0]] if dt in FLOATS else
+                            list(IRANGE[dt]))
+                    for v in vals if shp != (1, 1) or dt != "fp32" else [1.5]:
+                        case(op, [shp, v], lambda: torch.full(shp, v, dtype=DT[dt]), "dtype=%s" % dt)
+        elif name == "dim":
+            for dt in FLOATS + INTS:
+                a = specials(dt)[0] if dt in FLOATS else extremes(dt)[0]
+                case(op, [a, 0], lambda: a.shape[0])
+            a = v35()
+            case(op, [a, -1], lambda: a.shape[-1])
+            for shp, a, _ in odd_inputs():
+                case(op, [a, 1], lambda: a.shape[1])
+                case(op, [a, -2], lambda: a.shape[-2])
+        elif name in ("read", "write"):
+            for dt in FLOATS + INTS:
+                a = specials(dt)[0] if dt in FLOATS else extremes(dt)[0]
+                idx = (1, 2)
+                if name == "read":
+                    case(op, [a, idx], lambda: a[idx])
+                else:
+                    for v in ([nan, -0.0, SUBN[dt][0]] if dt in FLOATS else [IRANGE[dt][1]]):
+                        def wr(a=a, v=v):
+                            r = a.clone()
+                            r[idx] = v
+                            return r
+                        case(op, [a, idx, v], wr)
+            for shp, a, _ in odd_inputs():
+                ix = (shp[0] - 1, shp[1] - 1)
+                if name == "read":
+                    case(op, [a, ix], lambda: a[ix])
+                else:
+                    case(op, [a, ix, -0.0], lambda: (lambda r: (r.__setitem__(ix, -0.0), r)[1])(a.clone()))
+            a = v35()
+            if name == "read":
+                case(op, [a, (2, 4)], lambda: a[(2, 4)])
+            else:
+                case(op, [a, (2, 4), 7], lambda: (lambda r: (r.__setitem__((2, 4), 7), r)[1])(a.clone()))
+        elif name in ("slice", "extract", "load"):
+            def window(a, shape, off):
+                w = a[off[0]:off[0] + shape[0], off[1]:off[1] + shape[1]]
+                if tuple(w.shape) != tuple(shape):
+                    r = torch.zeros(shape, dtype=a.dtype)
+                    r[:w.shape[0], :w.shape[1]] = w
+                    w = r
+                return w
+
+            def run(a, shape, off, valid):
+                if name == "extract":
+                    case(op, [a, off[0], off[1], shape], lambda: window(a, shape, off))
+                elif name == "slice":
+                    def f():
+                        w = window(a, shape, off)
+                        return with_valid(w[:, :], valid) if valid is not None else w
+                    case(op, [a, shape, off] + ([valid] if valid is not None else []), f)
+                else:
+                    def f():
+                        w = window(a, shape, off).clone()
+                        av = [min(shape[d], max(0, a.shape[d] - off[d])) for d in range(2)]
+                        v = [min(valid[d], av[d]) for d in range(2)]
+                        if v != list(shape):
+                            r = torch.zeros(shape, dtype=a.dtype)
+                            r[:v[0], :v[1]] = w[:v[0], :v[1]]
+                            w = r
+                        w._pypto_valid_shape = tuple(v)
+                        w._pypto_full_shape = tuple(shape)
+                        return w
+                    case(op, [a, off, shape, valid], f)
+            for dt in FLOATS + INTS:
+                a = specials(dt)[0] if dt in FLOATS else extremes(dt)[0]
+                run(a, (2, 3), (1, 1), (1, 2))
+            for shp, a, _ in odd_inputs():
+                run(a, shp, (0, 0), shp)
+            a = v35()
+            run(a, (2, 4), (2, 3), (1, 3))  # overhangs: zero-filled copy
+        elif name in ("store", "assemble"):
+            def run(t, out, off, atomic=None):
+                def f():
+                    o = out.clone()
+                    v = getattr(t, "_pypto_valid_shape", tuple(t.shape))
+                    sl = tuple(slice(off[d], off[d] + v[d]) for d in range(len(v)))
+                    src = t[tuple(slice(0, x) for x in v)]
+                    if atomic:
+                        o[sl] += src
+                    else:
+                        o[sl] = src
+                    return o
+                kw = "atomic=%d" % atomic if atomic is not None else ""
+                if name == "store":
+                    case(op, [t, off, out], f, kw)
+                else:
+                    case(op, [out, t, off], f, kw)
+            for dt in FLOATS + INTS:
+                t = specials(dt)[0] if dt in FLOATS else extremes(dt)[0]
+                out0 = torch.zeros((t.shape[0] + 1, t.shape[1] + 2), dtype=t.dtype)
+                run(t, out0, (1, 2))
+                run(t, out0.fill_(-0.0 if dt in FLOATS else IRANGE[dt][1]), (0, 0), 1)
+            for shp, t, _ in odd_inputs():
+                run(t, torch.full(shp, -0.0), (0, 0))
+            t = v35()
+            run(t, torch.full((3, 5), -1.0), (1, 2))
+        elif name == "scatter_update":
+            def run(a, idx, src):
+                case(op, [a, idx, src], lambda: a.clone().scatter_(-2, idx.expand_as(src), src))
+            for dt in FLOATS + INTS:
+                src = specials(dt)[0] if dt in FLOATS else extremes(dt)[0]
+                a = torch.zeros((src.shape[0] + 2, src.shape[1]), dtype=src.dtype)
+                idx = torch.tensor([[k + 1] for k in range(src.shape[0])], dtype=torch.int64)
+                run(a, idx, src)
+            for shp, s, _ in odd_inputs():
+                a = torch.full((shp[0] + 1, shp[1]), -0.0)
+                run(a, torch.arange(shp[0], dtype=torch.int64).reshape(shp[0], 1), s)
+            s = v35()
+            run(torch.zeros(4, 5), torch.tensor([[3], [0], [1]]), s)
+        elif name == "view":
+            # REF: 1 arg -> the identity (ND result) or a0.mT (DN); more ->
+            # as_strided(a0, shape, canonical strides of the result layout)
+            # from a0's storage offset, a 3rd arg setting the valid shape.
+            # The layout reaches the op as the result type's; a case passes
+            # it as layout=.
+            def strided(a, shape, dn):
+                st = [0] * len(shape)
+                acc = 1
+                for d in range(len(shape) - 1, -1, -1):
+                    st[d] = acc
+                    acc *= shape[d]
+                if dn:
+                    st[-2], st[-1] = 1, shape[-2]
+                return torch.as_strided(a, shape, st, a.storage_offset())
+            for dt in FLOATS + INTS:
+                a = specials(dt)[0] if dt in FLOATS else extremes(dt)[0]
+                case(op, [a], lambda: a)
+                shp = (a.shape[1], a.shape[0])
+                case(op, [a, shp], lambda: strided(a, shp, False))
+                case(op, [a, shp], lambda: strided(a, shp, True), "layout=DN")
+            for shp, a, _ in odd_inputs():
+                case(op, [a], lambda: a.mT, "layout=DN")
+                case(op, [a, (shp[1], shp[0])], lambda: strided(a, (shp[1], shp[0]), False))
+            a = v35()
+            case(op, [a, (5, 3), (4, 2)], lambda: with_valid(strided(a, (5, 3), False), (4, 2)))
+            case(op, [a, (2, 5)], lambda: strided(a, (2, 5), False))  # a prefix of the storage
+        else:
+            print("gen_op_expected: no edge cases for %s" % op, file=sys.stderr)
+    return out
+
+
 if "--torch" in sys.argv:
     torch_main()
+    sys.exit(0)
+if "--torch-edges" in sys.argv:
+    print("\n".join(torch_edges()))
     sys.exit(0)
 if "--torch-cases" in sys.argv:
     # python3 scripts/gen_op_expected.py --torch-cases > tests/data/ops/torch113_cases.txt

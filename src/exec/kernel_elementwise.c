@@ -2,7 +2,9 @@
  * promotion and rounding (kernel_util.h, "elementwise engine"). */
 #include "exec/kernel_util.h"
 
+#include <float.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -238,6 +240,76 @@ static int fast_f32(kernel_binop op, const kernel_opnd *o, dtype_id rdt, int nd,
     return 1;
 }
 
+/* Whether torch 1.13's cpu_kernel_vec computes the element k of a binary
+ * op's result (flat, row-major over shape) in its vectorized loop or its
+ * scalar one: TensorIterator coalesces the dims whose strides chain for
+ * every operand into one inner loop of length L; when each operand is
+ * contiguous or a broadcast scalar along it, the loop runs blocks of two
+ * vectors (16 float32, 32 bf16/fp16 elements on AVX2) and the rest of the
+ * row one at a time; other strides run one at a time. maximum and minimum
+ * care (on +0 vs -0 the vector vmaxps/vminps returns the second operand,
+ * the scalar std::max/std::min the first), and so do fmod and remainder
+ * (SLEEF's fmodf in the vector loop, std::fmod in the scalar one). */
+static int torch_vector_lane(const kernel_opnd *o, dtype_id cdt, int nd, const int64_t *shape,
+                             int64_t k)
+{
+    int64_t block = cdt == DTYPE_FP32 ? 16 : (cdt == DTYPE_BF16 || cdt == DTYPE_FP16) ? 32 : 8;
+    if (nd == 0)
+        return 0;
+    int64_t st[2][TENSOR_MAX_DIMS];
+    for (int q = 0; q < 2; q++)
+        for (int d = 0; d < nd; d++) {
+            const tensor *t = o[q].cls == KOPND_DIM ? o[q].t : NULL;
+            int td = t ? d - (nd - t->ndim) : -1;
+            st[q][d] = t && td >= 0 && t->shape[td] != 1 ? t->strides[td] : 0;
+        }
+    int64_t len = shape[nd - 1], inner[2] = {st[0][nd - 1], st[1][nd - 1]};
+    for (int d = nd - 2; d >= 0 && shape[d] != 0; d--) {
+        if (shape[d] == 1)
+            continue;
+        if (st[0][d] != inner[0] * len || st[1][d] != inner[1] * len)
+            break;
+        len *= shape[d];
+    }
+    for (int q = 0; q < 2; q++)
+        if (inner[q] != 0 && inner[q] != 1)
+            return 0;
+    if (len == 0)
+        return 0;
+    return k % len < len / block * block;
+}
+
+/* float one ulp toward zero (SLEEF's vtoward0f: the bit pattern minus 1) */
+static float toward0f(float v)
+{
+    if (v == 0)
+        return 0;
+    uint32_t u;
+    memcpy(&u, &v, sizeof u);
+    u--;
+    memcpy(&v, &u, sizeof v);
+    return v;
+}
+
+/* Whether SLEEF's fmodf (Sleef_fmodf8, torch 1.13's Vectorized<float>::fmod,
+ * also behind remainder's vector path) gives NaN for finite x, y where the
+ * exact fmod is a number: its first quotient estimate trunc(toward0(|x|) *
+ * toward0(1 / |y|)) is formed in float (both scaled by 2^25 when |y| is
+ * below FLT_MIN) and overflows to inf when |x / y| is beyond FLT_MAX; the
+ * remainder then becomes inf - inf. */
+static int sleef_fmodf_nan(double x, double y)
+{
+    float nu = fabsf((float)x), de = fabsf((float)y);
+    if (!isfinite(nu) || !isfinite(de) || nu == 0 || de == 0)
+        return 0;
+    if (de < FLT_MIN) {
+        nu *= 33554432.0f;
+        de *= 33554432.0f;
+    }
+    volatile float q = toward0f(nu) * toward0f(1.0f / de);
+    return isinf(q);
+}
+
 static ptodb_status binary_core(exec_ctx *ctx, const op_args *a, kernel_binop op,
                                 const kernel_opnd *o, tensor **out)
 {
@@ -287,6 +359,18 @@ static ptodb_status binary_core(exec_ctx *ctx, const op_args *a, kernel_binop op
         double *res = xmalloc((size_t)(n ? n : 1) * sizeof *res);
         for (int64_t k = 0; k < n; k++)
             res[k] = f_apply(op, s[0].f ? s[0].f[k] : s[0].cf, s[1].f ? s[1].f[k] : s[1].cf);
+        if ((op == KOP_FMOD || op == KOP_REM) && cdt != DTYPE_FP64)
+            for (int64_t k = 0; k < n; k++) {
+                double x = s[0].f ? s[0].f[k] : s[0].cf, y = s[1].f ? s[1].f[k] : s[1].cf;
+                if (sleef_fmodf_nan(x, y) && torch_vector_lane(o, cdt, nd, shape, k))
+                    res[k] = NAN;
+            }
+        if (op == KOP_MAX || op == KOP_MIN)
+            for (int64_t k = 0; k < n; k++) {
+                double x = s[0].f ? s[0].f[k] : s[0].cf, y = s[1].f ? s[1].f[k] : s[1].cf;
+                if (x == y && signbit(x) != signbit(y))
+                    res[k] = torch_vector_lane(o, cdt, nd, shape, k) ? y : x;
+            }
         if (is_cmp(op)) {
             unsigned char *b = tensor_data(r);
             for (int64_t k = 0; k < n; k++)
@@ -612,7 +696,9 @@ ptodb_status kernel_unary(exec_ctx *ctx, const op_args *a, kernel_unop op, const
                 break;
             case KUN_RECIP: t = 1.0 / t; break;
             case KUN_ABS: t = fabs(t); break;
-            case KUN_RELU: t = isnan(t) ? t : (t > 0 ? t : 0.0); break;
+            /* torch's clamp_min(x, 0): only x < 0 becomes 0, so -0.0 and
+             * NaN pass unchanged (torch 1.13, scalar and vector paths) */
+            case KUN_RELU: t = t < 0 ? 0.0 : t; break;
             default: break;
             }
             v[k] = t;

@@ -67,7 +67,7 @@ tests_unit_check_large_torch113_LDADD = $(OPS_TEST_LDADD)
 
 # The matmul benchmark (its C driver is inside the script).
 EXTRA_DIST += scripts/bench.d/matmul scripts/gen_op_expected.py scripts/gen_torch113_large.py tests/data/ops/expected.h \
-	tests/data/ops/torch113.h tests/data/ops/torch113_cases.txt
+	tests/data/ops/torch113.h tests/data/ops/torch113_cases.txt tests/data/ops/torch113_edges.txt
 
 check_PROGRAMS += tests/unit/check_ops_catalogue
 TESTS += tests/unit/check_ops_catalogue

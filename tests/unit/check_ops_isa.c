@@ -769,6 +769,72 @@ START_TEST(test_create_l1_expand_gather_row)
 }
 END_TEST
 
+/* Infinities and subnormals in the ops ptodb defines by hand or from the
+ * ISA (the other edge classes are in the tests above: NaN, -0.0, odd and
+ * valid shapes, wrap). Each expected value by hand:
+ * - argmax/argmin (strict compare from index 0): row [inf, 1, inf, nan]
+ *   -> argmax 0 (the later inf is not greater, NaN never wins), argmin 1;
+ *   row [2^-149, 0, -2^-149, 2^-148] -> argmax 3, argmin 2 (subnormals
+ *   order as numbers); row [-inf, -0.0, -inf, 0.0] -> argmax 1 (0.0 is not
+ *   greater than -0.0), argmin 0.
+ * - col_expand_add (torch's +): inf + -inf = NaN, -inf + -inf = -inf,
+ *   2^-149 + 2^-149 = 2^-148 exactly (a subnormal sum, no flush to zero).
+ * - sort32 (descending, ties by the smaller index): values [-inf, inf,
+ *   2^-149, -0.0, 0.0] with indices 0..4 -> inf/1, 2^-149/2, -0.0/3 (equal
+ *   to 0.0, smaller index first, its sign bit kept), 0.0/4, -inf/0.
+ * - sin/cos, class A (double, rounded once): for a subnormal x, sin x =
+ *   x - x^3/6 + ... rounds to x and cos x to 1, in fp32 (2^-149), bf16
+ *   (2^-133) and fp16 (2^-24, the t13 profile). */
+START_TEST(test_infinities_subnormals)
+{
+    ctx_init(&C, EXEC_PROFILE_T2);
+    double x[12] = {INFINITY, 1, INFINITY, NAN, 0x1p-149, 0, -0x1p-149, 0x1p-148,
+                    -INFINITY, -0.0, -INFINITY, 0.0};
+    tensor *t = mk2(DTYPE_FP32, 3, 4, x);
+    double amax[3] = {0, 3, 1}, amin[3] = {1, 2, 0};
+    expect_arg(IR_OP_TILE_ROW_ARGMAX, t, 2, 3, 1, amax);
+    expect_arg(IR_OP_TENSOR_ROW_ARGMIN, t, 1, 3, 1, amin);
+    tensor_unref(t);
+
+    double a[3] = {INFINITY, -INFINITY, 0x1p-149}, c[3] = {-INFINITY, -INFINITY, 0x1p-149};
+    double e[3] = {NAN, -INFINITY, 0x1p-148};
+    value p[2] = {value_tensor(mk2(DTYPE_FP32, 1, 3, a)), value_tensor(mk2(DTYPE_FP32, 1, 3, c))};
+    t = run_ok(IR_OP_TILE_COL_EXPAND_ADD, p, 2, NULL, NULL, 0);
+    expect_vals(t, e, 3);
+    tensor_unref(t);
+
+    double v[5] = {-INFINITY, INFINITY, 0x1p-149, -0.0, 0.0}, ix[5] = {0, 1, 2, 3, 4};
+    value q[2] = {value_tensor(mk2(DTYPE_FP32, 1, 5, v)), value_tensor(mk2(DTYPE_INT32, 1, 5, ix))};
+    t = run_ok(IR_OP_TILE_SORT32, q, 2, NULL, NULL, 0);
+    static const double ev[5] = {INFINITY, 0x1p-149, -0.0, 0.0, -INFINITY};
+    static const uint32_t ei[5] = {1, 2, 3, 4, 0};
+    for (int k = 0; k < 5; k++) {
+        double got = tensor_get_flat(t, 2 * k);
+        ck_assert_msg(got == ev[k] && signbit(got) == signbit(ev[k]), "sort32 value %d: %g", k,
+                      got);
+        ck_assert_uint_eq(bits_at(t, 2 * k + 1), ei[k]);
+    }
+    tensor_unref(t);
+
+    static const struct { dtype_id dt; double tiny; exec_profile_id prof; } sub[] = {
+        {DTYPE_FP32, 0x1p-149, EXEC_PROFILE_T2}, {DTYPE_BF16, 0x1p-133, EXEC_PROFILE_T2},
+        {DTYPE_FP16, 0x1p-24, EXEC_PROFILE_T13}};
+    for (int k = 0; k < 3; k++) {
+        ctx_init(&C, sub[k].prof);
+        double in[2] = {sub[k].tiny, -sub[k].tiny}, es[2] = {sub[k].tiny, -sub[k].tiny},
+               ec[2] = {1, 1};
+        value s1[1] = {value_tensor(mk1(sub[k].dt, 2, in))};
+        t = run_ok(IR_OP_TILE_SIN, s1, 1, NULL, NULL, 0);
+        expect_vals(t, es, 2);
+        tensor_unref(t);
+        value c1[1] = {value_tensor(mk1(sub[k].dt, 2, in))};
+        t = run_ok(IR_OP_TENSOR_COS, c1, 1, NULL, NULL, 0);
+        expect_vals(t, ec, 2);
+        tensor_unref(t);
+    }
+}
+END_TEST
+
 static Suite *isa_suite(void)
 {
     Suite *s = suite_create("ops_isa");
@@ -789,6 +855,7 @@ static Suite *isa_suite(void)
     tcase_add_test(tc, test_cmp_lane_syncall);
     tcase_add_test(tc, test_mrgsort);
     tcase_add_test(tc, test_create_l1_expand_gather_row);
+    tcase_add_test(tc, test_infinities_subnormals);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -59,7 +59,7 @@ START_TEST(test_special_values)
     expect_vals(r, e2, 4);
     tensor_unref(r);
     r = un(IR_OP_TILE_SQRT, value_tensor(mk1(DTYPE_FP32, 4, x)));
-    double e3[4] = {0, 0, NAN, INFINITY};
+    double e3[4] = {0, -0.0, NAN, INFINITY}; /* IEEE sqrt(-0.0) = -0.0, as torch */
     expect_vals(r, e3, 4);
     tensor_unref(r);
     double y[3] = {-2, NAN, 3};

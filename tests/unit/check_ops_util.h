@@ -97,7 +97,8 @@ static inline void clear_all(value *v, int n)
         value_clear(&v[k]);
 }
 
-/* Element k of t equals e exactly (NaN matches NaN; -0 == 0). */
+/* Element k of t equals e bit for bit: the same value and the same sign of
+ * zero (-0.0 is not 0.0); NaN matches any NaN. */
 static inline void expect_vals(const tensor *t, const double *e, int64_t n)
 {
     ck_assert_int_eq(tensor_numel(t), n);
@@ -106,8 +107,8 @@ static inline void expect_vals(const tensor *t, const double *e, int64_t n)
         if (isnan(e[k]))
             ck_assert_msg(isnan(v), "element %lld: expected NaN, got %.17g", (long long)k, v);
         else
-            ck_assert_msg(v == e[k], "element %lld: expected %.17g, got %.17g", (long long)k, e[k],
-                          v);
+            ck_assert_msg(v == e[k] && signbit(v) == signbit(e[k]),
+                          "element %lld: expected %.17g, got %.17g", (long long)k, e[k], v);
     }
 }
 
