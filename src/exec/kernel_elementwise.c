@@ -238,8 +238,23 @@ static int fast_f32(kernel_binop op, const kernel_opnd *o, dtype_id rdt, int nd,
     return 1;
 }
 
+/* An operand binary_core may write its result into (kernel_binary_reuse):
+ * the caller's argument holds the only reference to the tensor and to its
+ * storage, a buffer of our own (no release function: not a mapped input),
+ * exactly the result's elements, dense from offset 0. */
+static int reusable(const kernel_opnd *o, dtype_id rdt, int nd, const int64_t *shape)
+{
+    const tensor *t = o->t;
+    if (o->cls != KOPND_DIM || t->refcount != 1 || t->storage->refcount != 1 ||
+        t->storage->release || t->dtype != rdt || t->ndim != nd || t->offset != 0 ||
+        memcmp(t->shape, shape, (size_t)nd * sizeof *shape) != 0 || !tensor_is_contiguous(t))
+        return 0;
+    int64_t n = tensor_numel(t);
+    return n > 0 && t->storage->nbytes == (size_t)n * dtype_size(rdt);
+}
+
 static ptodb_status binary_core(exec_ctx *ctx, const op_args *a, kernel_binop op,
-                                const kernel_opnd *o, tensor **out)
+                                const kernel_opnd *o, int reuse, tensor **out)
 {
     dtype_id rdt = kernel_result_type(o, 2);
     if (op == KOP_DIV && !dtype_is_float(rdt))
@@ -269,9 +284,14 @@ static ptodb_status binary_core(exec_ctx *ctx, const op_args *a, kernel_binop op
     ptodb_status st = kernel_broadcast(ctx, 2, nds, shapes, &nd, shape);
     if (st != PTODB_OK)
         return st;
-    tensor *r;
-    st = kernel_zeros(ctx, is_cmp(op) ? DTYPE_BOOL : rdt, nd, shape, &r);
-    if (st != PTODB_OK)
+    tensor *r = NULL;
+    for (int k = 0; k < 2 && reuse && !is_cmp(op) && !r; k++)
+        if (reusable(&o[k], rdt, nd, shape)) {
+            r = tensor_ref((tensor *)o[k].t);
+            r->valid_ndim = -1;
+            r->full_ndim = -1;
+        }
+    if (!r && (st = kernel_zeros(ctx, is_cmp(op) ? DTYPE_BOOL : rdt, nd, shape, &r)) != PTODB_OK)
         return st;
     int64_t n = tensor_numel(r);
     int t13 = exec_profile(ctx) == EXEC_PROFILE_T13;
@@ -317,8 +337,8 @@ static ptodb_status binary_core(exec_ctx *ctx, const op_args *a, kernel_binop op
     return PTODB_OK;
 }
 
-ptodb_status kernel_binary(exec_ctx *ctx, const op_args *a, kernel_binop op, const value *x,
-                           const value *y, tensor **out)
+static ptodb_status binary_values(exec_ctx *ctx, const op_args *a, kernel_binop op,
+                                  const value *x, const value *y, int reuse, tensor **out)
 {
     kernel_opnd o[2];
     ptodb_status st = kernel_opnd_from_value(ctx, a, x, &o[0]);
@@ -337,7 +357,19 @@ ptodb_status kernel_binary(exec_ctx *ctx, const op_args *a, kernel_binop op, con
     if (o[0].cls != KOPND_DIM && o[0].cls != KOPND_ZERO && o[1].cls == KOPND_NUMBER)
         return exec_fail(ctx, PTODB_ERR_RUNTIME, "%s: expected a Tensor operand",
                          kernel_op_name(a));
-    return binary_core(ctx, a, op, o, out);
+    return binary_core(ctx, a, op, o, reuse, out);
+}
+
+ptodb_status kernel_binary(exec_ctx *ctx, const op_args *a, kernel_binop op, const value *x,
+                           const value *y, tensor **out)
+{
+    return binary_values(ctx, a, op, x, y, 0, out);
+}
+
+ptodb_status kernel_binary_reuse(exec_ctx *ctx, const op_args *a, kernel_binop op, const value *x,
+                                 const value *y, tensor **out)
+{
+    return binary_values(ctx, a, op, x, y, 1, out);
 }
 
 ptodb_status kernel_binary_t(exec_ctx *ctx, const op_args *a, kernel_binop op, const tensor *x,
@@ -346,7 +378,7 @@ ptodb_status kernel_binary_t(exec_ctx *ctx, const op_args *a, kernel_binop op, c
     kernel_opnd o[2];
     kernel_opnd_of_tensor(x, &o[0]);
     kernel_opnd_of_tensor(y, &o[1]);
-    return binary_core(ctx, a, op, o, out);
+    return binary_core(ctx, a, op, o, 0, out);
 }
 
 ptodb_status kernel_where(exec_ctx *ctx, const op_args *a, const value *mask, const value *x,
