@@ -242,15 +242,23 @@ static int fast_f32(kernel_binop op, const kernel_opnd *o, dtype_id rdt, int nd,
  * the caller's argument holds the only reference to the tensor and to its
  * storage, a buffer of our own (no release function: not a mapped input),
  * exactly the result's elements, dense from offset 0. */
-static int reusable(const kernel_opnd *o, dtype_id rdt, int nd, const int64_t *shape)
+static int reusable(const tensor *t, dtype_id rdt, int nd, const int64_t *shape)
 {
-    const tensor *t = o->t;
-    if (o->cls != KOPND_DIM || t->refcount != 1 || t->storage->refcount != 1 ||
+    if (t->refcount != 1 || t->storage->refcount != 1 ||
         t->storage->release || t->dtype != rdt || t->ndim != nd || t->offset != 0 ||
         memcmp(t->shape, shape, (size_t)nd * sizeof *shape) != 0 || !tensor_is_contiguous(t))
         return 0;
     int64_t n = tensor_numel(t);
     return n > 0 && t->storage->nbytes == (size_t)n * dtype_size(rdt);
+}
+
+/* t as a fresh result: a new reference, no valid/full attributes */
+static tensor *take_result(const tensor *t)
+{
+    tensor *r = tensor_ref((tensor *)t);
+    r->valid_ndim = -1;
+    r->full_ndim = -1;
+    return r;
 }
 
 static ptodb_status binary_core(exec_ctx *ctx, const op_args *a, kernel_binop op,
@@ -286,11 +294,8 @@ static ptodb_status binary_core(exec_ctx *ctx, const op_args *a, kernel_binop op
         return st;
     tensor *r = NULL;
     for (int k = 0; k < 2 && reuse && !is_cmp(op) && !r; k++)
-        if (reusable(&o[k], rdt, nd, shape)) {
-            r = tensor_ref((tensor *)o[k].t);
-            r->valid_ndim = -1;
-            r->full_ndim = -1;
-        }
+        if (o[k].cls == KOPND_DIM && reusable(o[k].t, rdt, nd, shape))
+            r = take_result(o[k].t);
     if (!r && (st = kernel_zeros(ctx, is_cmp(op) ? DTYPE_BOOL : rdt, nd, shape, &r)) != PTODB_OK)
         return st;
     int64_t n = tensor_numel(r);
@@ -582,8 +587,8 @@ static int rsqrt_vector_lane(const tensor *x, int64_t k)
     return k % row < row / 32 * 32;
 }
 
-ptodb_status kernel_unary(exec_ctx *ctx, const op_args *a, kernel_unop op, const tensor *x,
-                          tensor **out)
+static ptodb_status unary_core(exec_ctx *ctx, const op_args *a, kernel_unop op, const tensor *x,
+                               int reuse, tensor **out)
 {
     dtype_id dt = kernel_ref_dtype(x->dtype);
     int t13 = exec_profile(ctx) == EXEC_PROFILE_T13;
@@ -605,9 +610,12 @@ ptodb_status kernel_unary(exec_ctx *ctx, const op_args *a, kernel_unop op, const
          (transcend || op == KUN_RELU)))
         return exec_fail(ctx, PTODB_ERR_RUNTIME, "%s: RuntimeError: \"%s\" not implemented for '%s'",
                          kernel_op_name(a), unop_kernel_name(op), kernel_torch_type_name(dt));
-    tensor *r;
-    ptodb_status st = kernel_zeros(ctx, rdt, x->ndim, x->shape, &r);
-    if (st != PTODB_OK)
+    tensor *r = NULL;
+    ptodb_status st;
+    /* every element is gathered before any is stored */
+    if (reuse && reusable(x, rdt, x->ndim, x->shape))
+        r = take_result(x);
+    else if ((st = kernel_zeros(ctx, rdt, x->ndim, x->shape, &r)) != PTODB_OK)
         return st;
     int64_t n = tensor_numel(r);
     if (dtype_is_float(rdt)) {
@@ -670,4 +678,16 @@ ptodb_status kernel_unary(exec_ctx *ctx, const op_args *a, kernel_unop op, const
     }
     *out = r;
     return PTODB_OK;
+}
+
+ptodb_status kernel_unary(exec_ctx *ctx, const op_args *a, kernel_unop op, const tensor *x,
+                          tensor **out)
+{
+    return unary_core(ctx, a, op, x, 0, out);
+}
+
+ptodb_status kernel_unary_reuse(exec_ctx *ctx, const op_args *a, kernel_unop op, const tensor *x,
+                                tensor **out)
+{
+    return unary_core(ctx, a, op, x, 1, out);
 }

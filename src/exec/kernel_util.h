@@ -198,5 +198,8 @@ typedef enum {
 
 ptodb_status kernel_unary(exec_ctx *ctx, const op_args *a, kernel_unop op, const tensor *x,
                           tensor **out);
+/* The same, writing the result into x under kernel_binary_reuse's rule. */
+ptodb_status kernel_unary_reuse(exec_ctx *ctx, const op_args *a, kernel_unop op, const tensor *x,
+                                tensor **out);
 
 #endif

@@ -134,8 +134,11 @@ void exec_ops_init(op_fn *table);
 /* 1 for the ops that may write their result into an operand that dies at
  * the statement (machine_options.reuse_dead; program.c marks the operands,
  * the op checks at run time that nothing else holds the tensor or its
- * storage). ops_elementwise.c: the plain binary ops. */
+ * storage): the plain binary ops (ops_elementwise.c) and the unary ones
+ * (ops_unary.c), each family saying which of its ops do (ops.c). */
 int exec_op_reuses_dead_operand(int op);
+int exec_elementwise_reuses_dead_operand(int op);
+int exec_unary_reuses_dead_operand(int op);
 
 /* One registration function per family file. */
 void exec_ops_register_elementwise(op_fn *table); /* ops_elementwise.c: §3.1, §3.2, §3.4 */

@@ -114,7 +114,7 @@ static ptodb_status op_binary(exec_ctx *ctx, const op_args *a, value *out)
     return finish(st, r, out);
 }
 
-int exec_op_reuses_dead_operand(int op)
+int exec_elementwise_reuses_dead_operand(int op)
 {
     kernel_binop k;
     return binop_of(op, &k);

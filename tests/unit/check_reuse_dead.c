@@ -3,8 +3,9 @@
  * operand only where no later instruction reads its value (a value used
  * after the statement, or defined outside a loop and used inside it, stays
  * unmarked), and with reuse on the machine computes exactly what it does
- * with reuse off, while the op does take a dead operand's buffer when
- * nothing else holds it, and never one that another name or a view shares. */
+ * with reuse off, while a binary or unary op does take a dead operand's
+ * buffer when nothing else holds it, and never one that another name or a
+ * view shares. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -138,7 +139,8 @@ START_TEST(test_value_used_after_the_statement_is_not_dead)
              "        b: pl.Tensor[[2, 2], pl.FP32] = pl.tensor.muls(a, 2.0)\n"
              "        c: pl.Tensor[[2, 2], pl.FP32] = pl.tensor.add(b, a)\n"
              "        d: pl.Tensor[[2, 2], pl.FP32] = pl.tensor.sub(c, c)\n"
-             "        return d\n");
+             "        e: pl.Tensor[[2, 2], pl.FP32] = pl.tensor.add(c, d)\n"
+             "        return e\n");
     char m[8];
     marks(&L, "a", m);
     ck_assert_str_eq(m, "D-"); /* x: no later read (the caller holds it) */
@@ -148,6 +150,14 @@ START_TEST(test_value_used_after_the_statement_is_not_dead)
     ck_assert_str_eq(m, "DD");
     marks(&L, "d", m);
     ck_assert_str_eq(m, "ll"); /* the same slot twice: left alone */
+    /* a = x + 1, b = 2a, c = b + a = 3(x + 1): b written into a's buffer
+     * would make it 4(x + 1) */
+    static const double want[4] = {6, 9, 12, 15};
+    for (int reuse = 0; reuse < 2; reuse++) {
+        value r = run(&L, reuse, NULL);
+        expect_values(r.u.t, want);
+        value_clear(&r);
+    }
     unload(&L);
 }
 END_TEST
@@ -229,6 +239,29 @@ START_TEST(test_dead_operand_buffer_is_reused)
 }
 END_TEST
 
+START_TEST(test_unary_result_in_dead_operand)
+{
+    /* the same for a unary op: -(x + 1) in (x + 1)'s buffer */
+    loaded L;
+    load(&L, "    def main(self, x: pl.Tensor[[2, 2], pl.FP32]) -> pl.Tensor[[2, 2], pl.FP32]:\n"
+             "        a: pl.Tensor[[2, 2], pl.FP32] = pl.tensor.adds(x, 1.0)\n"
+             "        b: pl.Tensor[[2, 2], pl.FP32] = pl.tensor.neg(a)\n"
+             "        return b\n");
+    char m[8];
+    marks(&L, "b", m);
+    ck_assert_str_eq(m, "D");
+    static const double want[4] = {-2, -3, -4, -5};
+    for (int reuse = 0; reuse < 2; reuse++) {
+        seen s;
+        value r = run(&L, reuse, &s);
+        expect_values(r.u.t, want);
+        ck_assert_int_eq(r.u.t->storage->data == s.data[1], reuse);
+        value_clear(&r);
+    }
+    unload(&L);
+}
+END_TEST
+
 START_TEST(test_shared_operand_is_not_clobbered)
 {
     /* a dies at c's statement, but b names the same tensor (tile.move) and
@@ -265,6 +298,7 @@ static Suite *reuse_suite(void)
     tcase_add_test(tc, test_value_used_in_a_later_iteration_is_not_dead);
     tcase_add_test(tc, test_loop_results_equal_without_reuse);
     tcase_add_test(tc, test_dead_operand_buffer_is_reused);
+    tcase_add_test(tc, test_unary_result_in_dead_operand);
     tcase_add_test(tc, test_shared_operand_is_not_clobbered);
     suite_add_tcase(s, tc);
     return s;
