@@ -26,9 +26,3 @@ EXTRA_DIST += tests/cli/run_examples.sh tests/cli/run_xcore.sh tests/cli/run_fix
 	scripts/bench.d/interp \
 	tests/data/xcore/recursion.py tests/data/xcore/conflict.py tests/data/xcore/badsplit.py \
 	tests/data/xcore/dual.py tests/data/xcore/region.py
-
-check_PROGRAMS += tests/unit/check_reuse_dead
-TESTS += tests/unit/check_reuse_dead
-tests_unit_check_reuse_dead_SOURCES = tests/unit/check_reuse_dead.c
-tests_unit_check_reuse_dead_CFLAGS = $(UNIT_CFLAGS)
-tests_unit_check_reuse_dead_LDADD = $(UNIT_LDADD)
