@@ -1363,6 +1363,36 @@ START_TEST(test_shared_operand_is_not_clobbered)
 }
 END_TEST
 
+/* tile.load copies the window (docs/notes-exec.md, "Tile loads stay
+ * copies"): a write into the tile leaves the tensor as it was, and a store
+ * into the tensor leaves a tile loaded before it as it was. Either would
+ * fail if a load returned a view of the tensor. */
+START_TEST(test_loaded_tile_is_a_copy)
+{
+    loaded L;
+    load(&L, FN "    def main(self, x: pl.Tensor[[2, 2], pl.FP32]) -> pl.Tuple[pl.Tensor[[2, 2], pl.FP32], "
+             "pl.Tensor[[2, 2], pl.FP32]]:\n"
+             "        t: pl.Tile[[2, 2], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [2, 2], [2, 2], "
+             "target_memory=pl.Mem.Vec)\n"
+             "        t2: pl.Tile[[2, 2], pl.FP32, pl.Mem.Vec] = pl.tile.write(t, [0, 0], 100.0)\n"
+             "        u: pl.Tile[[2, 2], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [2, 2], [2, 2], "
+             "target_memory=pl.Mem.Vec)\n"
+             "        s: pl.Tile[[2, 2], pl.FP32, pl.Mem.Vec] = pl.tile.muls(u, 10.0)\n"
+             "        x2: pl.Tensor[[2, 2], pl.FP32] = pl.tile.store(s, [0, 0], x)\n"
+             "        v: pl.Tile[[2, 2], pl.FP32, pl.Mem.Vec] = pl.tile.adds(u, 0.0)\n"
+             "        return v, x2\n");
+    static const double old[4] = {1, 2, 3, 4}, stored[4] = {10, 20, 30, 40};
+    for (int reuse = 0; reuse < 2; reuse++) {
+        value r = run_reuse(&L, reuse, NULL);
+        ck_assert_int_eq(r.kind, VAL_TUPLE);
+        expect_values(r.u.tuple->items[0].u.t, old);    /* u: before the store, t's write not in x */
+        expect_values(r.u.tuple->items[1].u.t, stored); /* x after the store */
+        value_clear(&r);
+    }
+    unload(&L);
+}
+END_TEST
+
 static Suite *machine_suite(void)
 {
     Suite *s = suite_create("machine");
@@ -1410,6 +1440,7 @@ static Suite *machine_suite(void)
     tcase_add_test(tc, test_dead_operand_buffer_is_reused);
     tcase_add_test(tc, test_unary_result_in_dead_operand);
     tcase_add_test(tc, test_shared_operand_is_not_clobbered);
+    tcase_add_test(tc, test_loaded_tile_is_a_copy);
     suite_add_tcase(s, tc);
     return s;
 }
