@@ -1315,9 +1315,49 @@ static void live_out(const xfunc *xf, const liveness *lv, uint32_t i, uint64_t *
                 out[w] |= lv->in[(size_t)succ[k] * lv->words + w];
 }
 
+static int32_t expr_max_slot(const xexpr *x)
+{
+    int32_t m = -1;
+    if (!x)
+        return m;
+    if (x->kind == XE_SLOT)
+        m = x->id;
+    for (uint32_t i = 0; i < x->nargs; i++) {
+        int32_t k = expr_max_slot(x->args[i]);
+        m = k > m ? k : m;
+    }
+    for (uint32_t i = 0; i < x->nkw; i++) {
+        int32_t k = expr_max_slot(x->kw[i]);
+        m = k > m ? k : m;
+    }
+    return m;
+}
+
+/* The largest slot index the code names (the sets cover it even if the
+ * lowering's count were short) */
+static int32_t code_max_slot(const xfunc *xf)
+{
+    int32_t m = (int32_t)xf->nslots - 1;
+    for (uint32_t i = 0; i < xf->ncode; i++) {
+        const xinst *in = &xf->code[i];
+        int32_t k = expr_max_slot(in->e);
+        m = k > m ? k : m;
+        for (uint32_t j = 0; j < in->nvals; j++) {
+            k = expr_max_slot(in->vals[j]);
+            m = k > m ? k : m;
+        }
+        for (uint32_t j = 0; j < in->nslots; j++) {
+            m = in->slots[j] > m ? in->slots[j] : m;
+            if (in->slots2)
+                m = in->slots2[j] > m ? in->slots2[j] : m;
+        }
+    }
+    return m;
+}
+
 static void liveness_compute(const xfunc *xf, liveness *lv)
 {
-    lv->words = (xf->nslots + 63) / 64;
+    lv->words = (uint32_t)(((int64_t)code_max_slot(xf) + 1 + 63) / 64);
     if (lv->words == 0)
         lv->words = 1;
     lv->in = xcalloc((size_t)xf->ncode * lv->words, sizeof *lv->in);
