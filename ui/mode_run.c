@@ -35,6 +35,7 @@ int mode_run(const ptodb_cli *cli);
 int parse_run_options(const ptodb_cli *cli, machine_options *mo)
 {
     machine_options_init(mo);
+    mo->reuse_dead = 1; /* no one inspects a dead value here */
     const char *ref = ptodb_cli_value(cli, OPT_REF);
     if (ref) {
         if (strcmp(ref, "torch2") == 0 || strcmp(ref, "t2") == 0)

@@ -310,8 +310,31 @@ static int sleef_fmodf_nan(double x, double y)
     return isinf(q);
 }
 
+/* An operand binary_core may write its result into (kernel_binary_reuse):
+ * the caller's argument holds the only reference to the tensor and to its
+ * storage, a buffer of our own (no release function: not a mapped input),
+ * exactly the result's elements, dense from offset 0. */
+static int reusable(const tensor *t, dtype_id rdt, int nd, const int64_t *shape)
+{
+    if (t->refcount != 1 || t->storage->refcount != 1 ||
+        t->storage->release || t->dtype != rdt || t->ndim != nd || t->offset != 0 ||
+        memcmp(t->shape, shape, (size_t)nd * sizeof *shape) != 0 || !tensor_is_contiguous(t))
+        return 0;
+    int64_t n = tensor_numel(t);
+    return n > 0 && t->storage->nbytes == (size_t)n * dtype_size(rdt);
+}
+
+/* t as a fresh result: a new reference, no valid/full attributes */
+static tensor *take_result(const tensor *t)
+{
+    tensor *r = tensor_ref((tensor *)t);
+    r->valid_ndim = -1;
+    r->full_ndim = -1;
+    return r;
+}
+
 static ptodb_status binary_core(exec_ctx *ctx, const op_args *a, kernel_binop op,
-                                const kernel_opnd *o, tensor **out)
+                                const kernel_opnd *o, int reuse, tensor **out)
 {
     dtype_id rdt = kernel_result_type(o, 2);
     if (op == KOP_DIV && !dtype_is_float(rdt))
@@ -341,9 +364,11 @@ static ptodb_status binary_core(exec_ctx *ctx, const op_args *a, kernel_binop op
     ptodb_status st = kernel_broadcast(ctx, 2, nds, shapes, &nd, shape);
     if (st != PTODB_OK)
         return st;
-    tensor *r;
-    st = kernel_zeros(ctx, is_cmp(op) ? DTYPE_BOOL : rdt, nd, shape, &r);
-    if (st != PTODB_OK)
+    tensor *r = NULL;
+    for (int k = 0; k < 2 && reuse && !is_cmp(op) && !r; k++)
+        if (o[k].cls == KOPND_DIM && reusable(o[k].t, rdt, nd, shape))
+            r = take_result(o[k].t);
+    if (!r && (st = kernel_zeros(ctx, is_cmp(op) ? DTYPE_BOOL : rdt, nd, shape, &r)) != PTODB_OK)
         return st;
     int64_t n = tensor_numel(r);
     int t13 = exec_profile(ctx) == EXEC_PROFILE_T13;
@@ -401,8 +426,8 @@ static ptodb_status binary_core(exec_ctx *ctx, const op_args *a, kernel_binop op
     return PTODB_OK;
 }
 
-ptodb_status kernel_binary(exec_ctx *ctx, const op_args *a, kernel_binop op, const value *x,
-                           const value *y, tensor **out)
+static ptodb_status binary_values(exec_ctx *ctx, const op_args *a, kernel_binop op,
+                                  const value *x, const value *y, int reuse, tensor **out)
 {
     kernel_opnd o[2];
     ptodb_status st = kernel_opnd_from_value(ctx, a, x, &o[0]);
@@ -421,7 +446,19 @@ ptodb_status kernel_binary(exec_ctx *ctx, const op_args *a, kernel_binop op, con
     if (o[0].cls != KOPND_DIM && o[0].cls != KOPND_ZERO && o[1].cls == KOPND_NUMBER)
         return exec_fail(ctx, PTODB_ERR_RUNTIME, "%s: expected a Tensor operand",
                          kernel_op_name(a));
-    return binary_core(ctx, a, op, o, out);
+    return binary_core(ctx, a, op, o, reuse, out);
+}
+
+ptodb_status kernel_binary(exec_ctx *ctx, const op_args *a, kernel_binop op, const value *x,
+                           const value *y, tensor **out)
+{
+    return binary_values(ctx, a, op, x, y, 0, out);
+}
+
+ptodb_status kernel_binary_reuse(exec_ctx *ctx, const op_args *a, kernel_binop op, const value *x,
+                                 const value *y, tensor **out)
+{
+    return binary_values(ctx, a, op, x, y, 1, out);
 }
 
 ptodb_status kernel_binary_t(exec_ctx *ctx, const op_args *a, kernel_binop op, const tensor *x,
@@ -430,7 +467,7 @@ ptodb_status kernel_binary_t(exec_ctx *ctx, const op_args *a, kernel_binop op, c
     kernel_opnd o[2];
     kernel_opnd_of_tensor(x, &o[0]);
     kernel_opnd_of_tensor(y, &o[1]);
-    return binary_core(ctx, a, op, o, out);
+    return binary_core(ctx, a, op, o, 0, out);
 }
 
 ptodb_status kernel_where(exec_ctx *ctx, const op_args *a, const value *mask, const value *x,
@@ -634,8 +671,8 @@ static int rsqrt_vector_lane(const tensor *x, int64_t k)
     return k % row < row / 32 * 32;
 }
 
-ptodb_status kernel_unary(exec_ctx *ctx, const op_args *a, kernel_unop op, const tensor *x,
-                          tensor **out)
+static ptodb_status unary_core(exec_ctx *ctx, const op_args *a, kernel_unop op, const tensor *x,
+                               int reuse, tensor **out)
 {
     dtype_id dt = kernel_ref_dtype(x->dtype);
     int t13 = exec_profile(ctx) == EXEC_PROFILE_T13;
@@ -657,9 +694,12 @@ ptodb_status kernel_unary(exec_ctx *ctx, const op_args *a, kernel_unop op, const
          (transcend || op == KUN_RELU)))
         return exec_fail(ctx, PTODB_ERR_RUNTIME, "%s: RuntimeError: \"%s\" not implemented for '%s'",
                          kernel_op_name(a), unop_kernel_name(op), kernel_torch_type_name(dt));
-    tensor *r;
-    ptodb_status st = kernel_zeros(ctx, rdt, x->ndim, x->shape, &r);
-    if (st != PTODB_OK)
+    tensor *r = NULL;
+    ptodb_status st;
+    /* every element is gathered before any is stored */
+    if (reuse && reusable(x, rdt, x->ndim, x->shape))
+        r = take_result(x);
+    else if ((st = kernel_zeros(ctx, rdt, x->ndim, x->shape, &r)) != PTODB_OK)
         return st;
     int64_t n = tensor_numel(r);
     if (dtype_is_float(rdt)) {
@@ -724,4 +764,16 @@ ptodb_status kernel_unary(exec_ctx *ctx, const op_args *a, kernel_unop op, const
     }
     *out = r;
     return PTODB_OK;
+}
+
+ptodb_status kernel_unary(exec_ctx *ctx, const op_args *a, kernel_unop op, const tensor *x,
+                          tensor **out)
+{
+    return unary_core(ctx, a, op, x, 0, out);
+}
+
+ptodb_status kernel_unary_reuse(exec_ctx *ctx, const op_args *a, kernel_unop op, const tensor *x,
+                                tensor **out)
+{
+    return unary_core(ctx, a, op, x, 1, out);
 }

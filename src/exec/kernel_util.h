@@ -178,6 +178,17 @@ typedef enum {
  * promotion, opmath rounding once, scalar narrowing per profile. */
 ptodb_status kernel_binary(exec_ctx *ctx, const op_args *a, kernel_binop op, const value *x,
                            const value *y, tensor **out);
+/* The same, writing the result into x's or y's tensor when one of them is
+ * owned by this call alone (its only reference is the argument: the
+ * machine moved it out of a slot where it was dead, see
+ * machine_options.reuse_dead; its storage is its own malloc'd buffer, not
+ * shared with a view or a mapped input) and is contiguous with the
+ * result's dtype and shape. Every operand element is read before the
+ * result element of the same index is written, so the values are those of
+ * kernel_binary; the reused tensor loses its valid/full attributes like a
+ * fresh result. */
+ptodb_status kernel_binary_reuse(exec_ctx *ctx, const op_args *a, kernel_binop op, const value *x,
+                                 const value *y, tensor **out);
 /* The same on tensors. */
 ptodb_status kernel_binary_t(exec_ctx *ctx, const op_args *a, kernel_binop op, const tensor *x,
                              const tensor *y, tensor **out);
@@ -192,5 +203,8 @@ typedef enum {
 
 ptodb_status kernel_unary(exec_ctx *ctx, const op_args *a, kernel_unop op, const tensor *x,
                           tensor **out);
+/* The same, writing the result into x under kernel_binary_reuse's rule. */
+ptodb_status kernel_unary_reuse(exec_ctx *ctx, const op_args *a, kernel_unop op, const tensor *x,
+                                tensor **out);
 
 #endif

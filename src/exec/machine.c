@@ -443,6 +443,16 @@ static ptodb_status eval(machine *m, core *c, xframe *f, const xexpr *x, value *
         if (v->kind == VAL_UNBOUND)
             return efail(ctx, x, 1, PTODB_ERR_RUNTIME, "NameError: name '%s' is not defined",
                          (uint32_t)x->id < f->fn->src->nslots ? f->fn->slot_names[x->id] : "?");
+        if (x->dead_after && m->opt.reuse_dead) {
+            /* the last read of this value (program.c's liveness): the
+             * op's argument takes the frame's reference, and a later read
+             * (a liveness bug) fails with a NameError instead of seeing a
+             * buffer the op may have reused */
+            *out = *v;
+            f->slots[x->id].kind = VAL_UNBOUND;
+            f->slots[x->id].u.i = 0;
+            return PTODB_OK;
+        }
         *out = value_copy(v);
         return PTODB_OK;
     }

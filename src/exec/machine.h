@@ -65,6 +65,13 @@ typedef struct machine_options {
     void (*poll)(void *ud, const char *path, uint64_t steps);
     void *poll_ud;
     const volatile sig_atomic_t *interrupt;
+    /* 1: an element-wise op whose operand dies at its statement (no later
+     * read, program.c's liveness) and is not shared with anything else may
+     * write its result into that operand's buffer (the slot is emptied at
+     * the read). Off by default and in the debugger, where the user may
+     * print any variable at a stop; on for --run/--batch and the TUI's
+     * background validation, which only report verdicts and outputs. */
+    int reuse_dead;
 } machine_options;
 
 void machine_options_init(machine_options *o);

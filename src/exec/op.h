@@ -131,6 +131,15 @@ typedef ptodb_status (*op_fn)(exec_ctx *ctx, const op_args *a, value *out);
  * the machine reports "unsupported op" at load or when reached). */
 void exec_ops_init(op_fn *table);
 
+/* 1 for the ops that may write their result into an operand that dies at
+ * the statement (machine_options.reuse_dead; program.c marks the operands,
+ * the op checks at run time that nothing else holds the tensor or its
+ * storage): the plain binary ops (ops_elementwise.c) and the unary ones
+ * (ops_unary.c), each family saying which of its ops do (ops.c). */
+int exec_op_reuses_dead_operand(int op);
+int exec_elementwise_reuses_dead_operand(int op);
+int exec_unary_reuses_dead_operand(int op);
+
 /* One registration function per family file. */
 void exec_ops_register_elementwise(op_fn *table); /* ops_elementwise.c: §3.1, §3.2, §3.4 */
 void exec_ops_register_unary(op_fn *table);       /* ops_unary.c: §3.3 incl. cast */

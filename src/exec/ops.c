@@ -41,3 +41,8 @@ void exec_ops_init(op_fn *table)
     exec_ops_register_matmul_mx(table);
     exec_ops_register_task(table);
 }
+
+int exec_op_reuses_dead_operand(int op)
+{
+    return exec_elementwise_reuses_dead_operand(op) || exec_unary_reuses_dead_operand(op);
+}

@@ -109,8 +109,15 @@ static ptodb_status op_binary(exec_ctx *ctx, const op_args *a, value *out)
         }
         return finish(st, r, out);
     }
-    st = kernel_binary(ctx, a, k, x, y, &r); /* before reading r */
+    /* an operand the machine moved out of a dead slot may take the result */
+    st = kernel_binary_reuse(ctx, a, k, x, y, &r);
     return finish(st, r, out);
+}
+
+int exec_elementwise_reuses_dead_operand(int op)
+{
+    kernel_binop k;
+    return binop_of(op, &k);
 }
 
 /* tile.cmp / tile.cmps: (a0 OP a1) by cmp_type, a bool tensor. */

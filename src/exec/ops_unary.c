@@ -1,32 +1,44 @@
 /* Unary ops and cast (semantics.md §3.3). */
 #include "exec/kernel_util.h"
 
+static int unop_of(int op, kernel_unop *k)
+{
+    switch (op) {
+    case IR_OP_TENSOR_NEG: case IR_OP_TILE_NEG: *k = KUN_NEG; return 1;
+    case IR_OP_TENSOR_EXP: case IR_OP_TILE_EXP: *k = KUN_EXP; return 1;
+    case IR_OP_TENSOR_LOG: case IR_OP_TILE_LOG: *k = KUN_LOG; return 1;
+    case IR_OP_TENSOR_SQRT: case IR_OP_TILE_SQRT: *k = KUN_SQRT; return 1;
+    case IR_OP_TENSOR_RSQRT: case IR_OP_TILE_RSQRT: *k = KUN_RSQRT; return 1;
+    case IR_OP_TENSOR_RECIP: case IR_OP_TILE_RECIP: *k = KUN_RECIP; return 1;
+    case IR_OP_TENSOR_ABS: case IR_OP_TILE_ABS: *k = KUN_ABS; return 1;
+    case IR_OP_TILE_RELU: *k = KUN_RELU; return 1;
+    case IR_OP_TENSOR_NOT: case IR_OP_TILE_NOT: *k = KUN_NOT; return 1;
+    case IR_OP_TENSOR_SIN: case IR_OP_TILE_SIN: *k = KUN_SIN; return 1;
+    case IR_OP_TENSOR_COS: case IR_OP_TILE_COS: *k = KUN_COS; return 1;
+    default: return 0;
+    }
+}
+
 static ptodb_status op_unary(exec_ctx *ctx, const op_args *a, value *out)
 {
     kernel_unop k;
-    switch (a->op) {
-    case IR_OP_TENSOR_NEG: case IR_OP_TILE_NEG: k = KUN_NEG; break;
-    case IR_OP_TENSOR_EXP: case IR_OP_TILE_EXP: k = KUN_EXP; break;
-    case IR_OP_TENSOR_LOG: case IR_OP_TILE_LOG: k = KUN_LOG; break;
-    case IR_OP_TENSOR_SQRT: case IR_OP_TILE_SQRT: k = KUN_SQRT; break;
-    case IR_OP_TENSOR_RSQRT: case IR_OP_TILE_RSQRT: k = KUN_RSQRT; break;
-    case IR_OP_TENSOR_RECIP: case IR_OP_TILE_RECIP: k = KUN_RECIP; break;
-    case IR_OP_TENSOR_ABS: case IR_OP_TILE_ABS: k = KUN_ABS; break;
-    case IR_OP_TILE_RELU: k = KUN_RELU; break;
-    case IR_OP_TENSOR_NOT: case IR_OP_TILE_NOT: k = KUN_NOT; break;
-    case IR_OP_TENSOR_SIN: case IR_OP_TILE_SIN: k = KUN_SIN; break;
-    case IR_OP_TENSOR_COS: case IR_OP_TILE_COS: k = KUN_COS; break;
-    default:
+    if (!unop_of(a->op, &k))
         return exec_fail(ctx, PTODB_ERR_UNSUPPORTED, "%s: not a unary op", kernel_op_name(a));
-    }
     tensor *x, *r = NULL;
     ptodb_status st = kernel_tensor_arg(ctx, a, 0, &x);
     if (st != PTODB_OK)
         return st;
-    st = kernel_unary(ctx, a, k, x, &r);
+    /* an operand the machine moved out of a dead slot may take the result */
+    st = kernel_unary_reuse(ctx, a, k, x, &r);
     if (st == PTODB_OK)
         *out = value_tensor(r);
     return st;
+}
+
+int exec_unary_reuses_dead_operand(int op)
+{
+    kernel_unop k;
+    return unop_of(op, &k);
 }
 
 /* a0.to(dtype(target_type)): the same object when the dtype does not

@@ -1236,6 +1236,238 @@ static void build_group(xprogram *p, xfunc *g, ir_arena *a)
     g->group.lanes = (code >= 1 && code <= 4) || g->group.dual ? 2 : 1;
 }
 
+/* ---- liveness: which operands die at their statement ------------------- */
+
+/* Per function, a backward data-flow over the flat code (one bit per slot):
+ * live_in(i) = uses(i) | (live_out(i) & ~defs(i)), live_out(i) = the union
+ * of live_in over i's successors, iterated to a fixed point. The jumps of
+ * the lowered loops make a value used inside a loop body but defined
+ * outside it live around the back edge, i.e. for the whole loop; yields,
+ * returns and call arguments are uses. Uses are every slot leaf anywhere in
+ * the instruction; defs only the targets written unconditionally. Both
+ * errors are on the safe side (a slot counted live that is not). */
+
+typedef struct liveness {
+    uint32_t words; /* 64-bit words per set */
+    uint64_t *in;   /* ncode sets */
+} liveness;
+
+static void set_bit(uint64_t *set, int32_t slot)
+{
+    if (slot >= 0)
+        set[slot / 64] |= (uint64_t)1 << (slot % 64);
+}
+
+static int has_bit(const uint64_t *set, int32_t slot)
+{
+    return slot >= 0 && (set[slot / 64] >> (slot % 64)) & 1;
+}
+
+static void expr_uses(const xexpr *x, uint64_t *set)
+{
+    if (!x)
+        return;
+    if (x->kind == XE_SLOT)
+        set_bit(set, x->id);
+    for (uint32_t i = 0; i < x->nargs; i++)
+        expr_uses(x->args[i], set);
+    for (uint32_t i = 0; i < x->nkw; i++)
+        expr_uses(x->kw[i], set);
+}
+
+static void inst_uses(const xinst *in, uint64_t *set)
+{
+    expr_uses(in->e, set);
+    for (uint32_t i = 0; i < in->nvals; i++)
+        expr_uses(in->vals[i], set);
+    if (in->kind == XI_COPY)
+        for (uint32_t i = 0; i < in->nslots; i++)
+            set_bit(set, in->slots[i]);
+}
+
+static void inst_defs(const xinst *in, uint64_t *set)
+{
+    switch (in->kind) {
+    case XI_ASSIGN:
+    case XI_CALL:
+        if (in->nslots >= 1)
+            set_bit(set, in->slots[0]);
+        break;
+    case XI_YIELD:
+        for (uint32_t i = 0; i < in->nslots && i < in->nvals; i++)
+            set_bit(set, in->slots[i]);
+        break;
+    case XI_FOR_INIT:
+        for (uint32_t i = 0; i < in->nslots; i++)
+            set_bit(set, in->slots[i]);
+        break;
+    case XI_COPY:
+        for (uint32_t i = 0; i < in->nslots; i++)
+            set_bit(set, in->slots2[i]);
+        break;
+    default: /* FOR_NEXT writes its variable only when the loop goes on */
+        break;
+    }
+}
+
+/* live_out(i) into out */
+static void live_out(const xfunc *xf, const liveness *lv, uint32_t i, uint64_t *out)
+{
+    const xinst *in = &xf->code[i];
+    memset(out, 0, lv->words * sizeof *out);
+    int32_t succ[2] = {-1, -1};
+    switch (in->kind) {
+    case XI_RETURN:
+    case XI_FAIL:
+        break;
+    case XI_JUMP:
+        succ[0] = in->target;
+        break;
+    case XI_BRANCH:
+    case XI_FOR_NEXT:
+        succ[0] = (int32_t)i + 1;
+        succ[1] = in->target;
+        break;
+    default:
+        succ[0] = (int32_t)i + 1;
+        break;
+    }
+    for (int k = 0; k < 2; k++)
+        if (succ[k] >= 0 && (uint32_t)succ[k] < xf->ncode)
+            for (uint32_t w = 0; w < lv->words; w++)
+                out[w] |= lv->in[(size_t)succ[k] * lv->words + w];
+}
+
+static int32_t expr_max_slot(const xexpr *x)
+{
+    int32_t m = -1;
+    if (!x)
+        return m;
+    if (x->kind == XE_SLOT)
+        m = x->id;
+    for (uint32_t i = 0; i < x->nargs; i++) {
+        int32_t k = expr_max_slot(x->args[i]);
+        m = k > m ? k : m;
+    }
+    for (uint32_t i = 0; i < x->nkw; i++) {
+        int32_t k = expr_max_slot(x->kw[i]);
+        m = k > m ? k : m;
+    }
+    return m;
+}
+
+/* The largest slot index the code names (the sets cover it even if the
+ * lowering's count were short) */
+static int32_t code_max_slot(const xfunc *xf)
+{
+    int32_t m = (int32_t)xf->nslots - 1;
+    for (uint32_t i = 0; i < xf->ncode; i++) {
+        const xinst *in = &xf->code[i];
+        int32_t k = expr_max_slot(in->e);
+        m = k > m ? k : m;
+        for (uint32_t j = 0; j < in->nvals; j++) {
+            k = expr_max_slot(in->vals[j]);
+            m = k > m ? k : m;
+        }
+        for (uint32_t j = 0; j < in->nslots; j++) {
+            m = in->slots[j] > m ? in->slots[j] : m;
+            if (in->slots2)
+                m = in->slots2[j] > m ? in->slots2[j] : m;
+        }
+    }
+    return m;
+}
+
+static void liveness_compute(const xfunc *xf, liveness *lv)
+{
+    lv->words = (uint32_t)(((int64_t)code_max_slot(xf) + 1 + 63) / 64);
+    if (lv->words == 0)
+        lv->words = 1;
+    lv->in = xcalloc((size_t)xf->ncode * lv->words, sizeof *lv->in);
+    uint64_t *out = xcalloc(lv->words, sizeof *out), *def = xcalloc(lv->words, sizeof *def);
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (uint32_t i = xf->ncode; i-- > 0;) {
+            const xinst *in = &xf->code[i];
+            live_out(xf, lv, i, out);
+            memset(def, 0, lv->words * sizeof *def);
+            inst_defs(in, def);
+            for (uint32_t w = 0; w < lv->words; w++)
+                out[w] &= ~def[w];
+            inst_uses(in, out);
+            uint64_t *cur = &lv->in[(size_t)i * lv->words];
+            if (memcmp(cur, out, lv->words * sizeof *out) != 0) {
+                memcpy(cur, out, lv->words * sizeof *out);
+                changed = 1;
+            }
+        }
+    }
+    free(out);
+    free(def);
+}
+
+static int count_slot(const xexpr *x, int32_t slot)
+{
+    if (!x)
+        return 0;
+    int n = x->kind == XE_SLOT && x->id == slot;
+    for (uint32_t i = 0; i < x->nargs; i++)
+        n += count_slot(x->args[i], slot);
+    for (uint32_t i = 0; i < x->nkw; i++)
+        n += count_slot(x->kw[i], slot);
+    return n;
+}
+
+static int leaf(const xexpr *x)
+{
+    return x && (x->kind == XE_SLOT || x->kind == XE_CONST);
+}
+
+/* Marks dead_after on the slot operands of `slot = op(a, b, ...)` whose
+ * value no later instruction reads: the op's only reference once moved.
+ * Only for ops that take the offer (exec_op_reuses_dead_operand), and only
+ * when every argument is a slot or a constant, so that nothing evaluated
+ * after the move can block (a blocked statement is run again from the
+ * start) or read the slot; a slot named twice in the statement is left
+ * alone. */
+static void mark_dead_operands(xfunc *xf, ir_arena *a)
+{
+    if (xf->ncode == 0)
+        return;
+    liveness lv;
+    liveness_compute(xf, &lv);
+    uint64_t *out = xcalloc(lv.words, sizeof *out);
+    for (uint32_t i = 0; i < xf->ncode; i++) {
+        xinst *in = &xf->code[i];
+        xexpr *e = in->e;
+        if (in->kind != XI_ASSIGN || in->nslots != 1 || !e || e->kind != XE_OP ||
+            !exec_op_reuses_dead_operand(e->id))
+            continue;
+        int all_leaves = 1;
+        for (uint32_t k = 0; k < e->nargs; k++)
+            all_leaves &= leaf(e->args[k]);
+        for (uint32_t k = 0; k < e->nkw; k++)
+            all_leaves &= leaf(e->kw[k]);
+        if (!all_leaves)
+            continue;
+        live_out(xf, &lv, i, out);
+        for (uint32_t k = 0; k < e->nargs; k++) {
+            xexpr *x = e->args[k];
+            if (x->kind != XE_SLOT || count_slot(e, x->id) != 1)
+                continue;
+            if (has_bit(out, x->id) && x->id != in->slots[0])
+                continue; /* read later */
+            /* a node of its own (never shared with another statement) */
+            xexpr *c = aalloc(a, sizeof *c);
+            *c = *x;
+            c->dead_after = 1;
+            e->args[k] = c;
+        }
+    }
+    free(out);
+    free(lv.in);
+}
+
 static int cmp_names(const void *x, const void *y)
 {
     const xfunc *const *a = x, *const *b = y;
@@ -1303,6 +1535,7 @@ ptodb_status exec_program_build(const ir_module *m, const op_fn *ops, xprogram *
         free(L.code);
         xf->nslots = L.nslots;
         xf->nloops = L.nloops;
+        mark_dead_operands(xf, a);
         if (L.region_shards)
             xf->split_aiv = 1; /* runs on two lanes like a LowerAutoVectorSplit kernel */
         st = L.st;

@@ -53,6 +53,14 @@ struct xexpr {
     uint8_t kind;
     uint8_t op;
     uint8_t ref_fail; /* XE_FAIL: 1 = REF would fail here too */
+    /* XE_SLOT: the slot's value is dead after this statement (no later
+     * instruction reads it before writing it): with machine_options
+     * reuse_dead the machine moves the value out of the slot (leaving it
+     * unbound) into the op's argument, so the op may write its result into
+     * that operand's buffer. Set only on the operands of an op that
+     * exec_op_reuses_dead_operand accepts, at the top of an assignment whose
+     * arguments are all slots or constants (see mark_dead_operands). */
+    uint8_t dead_after;
     int32_t id;
     const ir_expr *src; /* for error locations */
     value cval;
