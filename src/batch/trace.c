@@ -470,7 +470,10 @@ void trace_pass(const char *path, const case_info *c, const runpass_options *o, 
     rc.ud = ud;
     line_index lines = {NULL, 0};
     runpass_run run;
-    runpass_open(&run, path, NULL, c, o, on_write, &rc, 0);
+    /* statements are matched by what their values are (exec/prov.h) */
+    runpass_options po = *o;
+    po.mopt.provenance = 1;
+    runpass_open(&run, path, NULL, c, &po, on_write, &rc, 0);
     machine *mach = run.m;
     ptodb_status st;
     if (run.status != RUNPASS_COMPARED) {

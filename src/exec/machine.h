@@ -65,6 +65,9 @@ typedef struct machine_options {
     void (*poll)(void *ud, const char *path, uint64_t steps);
     void *poll_ud;
     const volatile sig_atomic_t *interrupt;
+    /* Track each value's provenance (exec/prov.h): for the debugger's runs
+     * and bisect's traces; off (0) it costs a test per op. */
+    int provenance;
 } machine_options;
 
 void machine_options_init(machine_options *o);
