@@ -10,6 +10,7 @@
 #include "debug/point.h"
 #include "debug/session_impl.h"
 #include "exec/inspect.h"
+#include "exec/prov.h"
 #include "exec/region.h"
 #include "ir/lex.h"
 #include "ir/resolve.h"
@@ -915,7 +916,76 @@ static int seek_region(session *s, const region_anchor *ra, int any_lane, int *c
     }
 }
 
-typedef enum { MATCH_NONE, MATCH_SAME, MATCH_REGION, MATCH_KEY } match_kind;
+typedef enum { MATCH_NONE, MATCH_SAME, MATCH_REGION, MATCH_PROV, MATCH_KEY } match_kind;
+
+/* A value named by what it is (exec/prov.h): the k-th value of that
+ * provenance computed on core `on` (for a popped tile, the core that
+ * pushed it). */
+typedef struct prov_anchor {
+    uint64_t h;
+    uint32_t k;
+    int on;
+    char desc[640]; /* "the value computed from x[0:16, 0:64] ... by tile.matmul then tile.add" */
+} prov_anchor;
+
+/* The provenance of variable `full` of frame `level` of the stop's core:
+ * 1 when it is a tensor with one. */
+static int prov_anchor_of_var(const run_state *r, int level, const char *full, prov_anchor *pa)
+{
+    int slot = r->m ? inspect_find_slot(r->m, r->core, level, full) : -1;
+    const char *sn;
+    const value *v;
+    if (slot < 0 || !inspect_slot(r->m, r->core, level, slot, &sn, &v) || strcmp(sn, full) != 0 ||
+        v->kind != VAL_TENSOR || !v->u.t || !v->u.t->prov || machine_prov_is_param(r->m, v->u.t->prov))
+        return 0; /* a parameter is no statement's value: the keys name it */
+    pa->h = v->u.t->prov;
+    pa->k = v->u.t->prov_k;
+    pa->on = v->u.t->prov_core;
+    strbuf sb = STRBUF_INIT;
+    machine_prov_describe(r->m, pa->h, &sb);
+    snprintf(pa->desc, sizeof pa->desc, "%s", strbuf_str(&sb));
+    strbuf_free(&sb);
+    return 1;
+}
+
+/* A value computed on core `on` in another pass stands for one computed on
+ * the anchor's core: the same core, or a core of another kind (the host
+ * before ExpandMixedKernel, AIC or AIV after it); never the other lane. */
+static int prov_core_ok(int on, int anchor_on)
+{
+    return on == anchor_on || exec_region_core_kind(on) != exec_region_core_kind(anchor_on);
+}
+
+/* Steps the run in s->run until a core assigns the k-th value of the
+ * anchor's provenance: 1 there (*core_out, *st: the assigning statement,
+ * just run), 0 the pass ended or failed first (or was past it: the caller
+ * starts over), -1 interrupted. */
+static int seek_prov(session *s, const prov_anchor *pa, int *core_out, const ir_stmt **st, const char **why)
+{
+    run_state *r = &s->run;
+    for (int c = 0; c < EXEC_NCORES; c++)
+        if (prov_core_ok(c, pa->on) && machine_prov_count(r->m, pa->h, c) >= pa->k) {
+            *why = "it was past that value";
+            return 0;
+        }
+    for (;;) {
+        int go = seek_step(s, why);
+        if (go <= 0)
+            return go;
+        for (int c = 0; c < EXEC_NCORES; c++) {
+            uint64_t h;
+            uint32_t k;
+            int on;
+            const ir_stmt *made;
+            if (machine_prov_just_made(r->m, c, &h, &k, &on, &made) && h == pa->h && k == pa->k &&
+                prov_core_ok(on, pa->on) && made) {
+                *core_out = c;
+                *st = made;
+                return 1;
+            }
+        }
+    }
+}
 
 typedef struct point_match {
     match_kind kind;
@@ -927,6 +997,8 @@ typedef struct point_match {
     region_anchor anchor; /* MATCH_REGION / no_region: what was looked for */
     int other_lane;       /* MATCH_REGION: on the other lane (the stop's holds nothing there) */
     int standin;          /* MATCH_KEY: an earlier statement stood in */
+    prov_anchor prov;     /* MATCH_PROV, prov_missed: what was looked for */
+    int prov_missed;      /* no value there has that provenance (then keys: a guess) */
     int core;             /* where the match landed */
     char func[256];       /* the function in the other pass */
     const char *why;      /* MATCH_NONE: why */
@@ -970,7 +1042,7 @@ static int keys_if_changed(session *s, const prog_point *pt, int pass, point_key
  * `pass`, the same core, call and statement count. Otherwise by statement
  * keys, said to be a guess. Returns -1 when interrupted. */
 static int point_map(session *s, int pass, const prog_point *pt, const point_key *pk, int have_pk,
-                     const region_anchor *ra, point_match *mt)
+                     const region_anchor *ra, const prov_anchor *pa, point_match *mt)
 {
     memset(mt, 0, sizeof *mt);
     const alpha_text *a = NULL, *b = NULL;
@@ -1031,6 +1103,45 @@ static int point_map(session *s, int pass, const prog_point *pt, const point_key
             return 0;
         }
         /* that tensor is no load's (store's) there: the statement keys, from the start */
+        run_kill(s);
+        s->quiet++;
+        ptodb_status st = run_start(s, pass);
+        s->quiet--;
+        if (st != PTODB_OK) {
+            mt->kind = MATCH_NONE;
+            mt->why = "it failed to start";
+            return 0;
+        }
+    }
+    if (pa) {
+        /* what the value is: the same data by the same ops */
+        int core = -1;
+        const ir_stmt *made = NULL;
+        int got = seek_prov(s, pa, &core, &made, &mt->why);
+        if (got == 0 && !s->run.failed) {
+            /* the kept run was past it, or ended: once more from the start */
+            run_kill(s);
+            s->quiet++;
+            ptodb_status st = run_start(s, pass);
+            s->quiet--;
+            got = st == PTODB_OK ? seek_prov(s, pa, &core, &made, &mt->why) : 0;
+        }
+        if (got < 0)
+            return -1;
+        mt->prov = *pa;
+        if (got) {
+            s->run.core = core;
+            s->run.level = 0;
+            mt->kind = MATCH_PROV;
+            mt->core = core;
+            mt->twin = made;
+            inspect_frame g;
+            if (inspect_frame_get(s->run.m, core, 0, &g))
+                snprintf(mt->func, sizeof mt->func, "%s", g.func);
+            return 0;
+        }
+        mt->prov_missed = 1;
+        mt->why = NULL;
         run_kill(s);
         s->quiet++;
         ptodb_status st = run_start(s, pass);
@@ -1145,10 +1256,21 @@ static void describe_match(session *s, const prog_point *pt, int pass, const poi
         strbuf_printf(out, "same point: %s is unchanged in pass %d but for SSA names", pt->func, cp->index);
         break;
     case MATCH_KEY:
-        strbuf_printf(out, "a guess: %s %s in pass %d; matched by SSA base names, op and occurrence in %s on %s%s",
+        strbuf_puts(out, "a guess: ");
+        if (mt->prov_missed)
+            strbuf_printf(out, "pass %d computes no value from the same data by the same ops; ", cp->index);
+        strbuf_printf(out, "%s %s in pass %d; matched by SSA base names, op and occurrence in %s on %s%s",
                       pt->func, find_func(session_load_pass(s, pass)->module, pt->func) ? "changed" : "is gone",
                       cp->index, mt->func, machine_core_name(mt->core),
                       mt->standin ? ", after the nearest earlier statement both have" : "");
+        break;
+    case MATCH_PROV:
+        strbuf_printf(out, "matched by provenance: %s, computed by %s on %s", mt->prov.desc, mt->func,
+                      machine_core_name(mt->core));
+        if (mt->prov.k > 1)
+            strbuf_printf(out, " (the %u%s such value)", mt->prov.k, ordinal_suffix(mt->prov.k));
+        strbuf_puts(out, "; ");
+        describe_change(s, pt, pass, out);
         break;
     case MATCH_REGION:
         describe_region_match(s, pt, pass, mt, out);
@@ -1166,6 +1288,9 @@ static void describe_match(session *s, const prog_point *pt, int pass, const poi
             if (mt->anchor.k > 1)
                 strbuf_printf(out, " a %u%s time", mt->anchor.k, ordinal_suffix(mt->anchor.k));
             describe_parts(s, &mt->anchor.reg, out);
+        } else if (mt->prov_missed) {
+            strbuf_printf(out, "no counterpart in pass %d: it computes no value from the same data by the same ops (%s)%s%s",
+                          cp->index, mt->prov.desc, mt->why ? ", and " : "", mt->why ? mt->why : "");
         } else {
             strbuf_printf(out, "no counterpart in pass %d: %s", cp->index, mt->why ? mt->why : "none found");
         }
@@ -1192,7 +1317,7 @@ ptodb_status run_seek_point(session *s, int pass)
         return st;
     }
     point_match mt;
-    int got = point_map(s, pass, &pt, &pk, have_pk, have_ra ? &ra : NULL, &mt);
+    int got = point_map(s, pass, &pt, &pk, have_pk, have_ra ? &ra : NULL, NULL, &mt);
     if (got < 0) {
         s->interrupted = 0;
         session_printf(s, "\nInterrupted.\n");
@@ -1344,6 +1469,26 @@ static void region_counterpart(session *s, point_match *mt, char *buf, size_t si
         snprintf(buf, size, "%s", c->u.call.args[0]->u.name->text);
 }
 
+/* The target of the other pass's statement that has just assigned the
+ * value with the anchor's provenance. */
+static void prov_counterpart(session *s, const point_match *mt, char *buf, size_t size)
+{
+    const ir_stmt *st = mt->twin;
+    if (!st || (st->kind != IR_STMT_ASSIGN && st->kind != IR_STMT_YIELD))
+        return;
+    for (uint32_t i = 0; i < st->u.assign.ntargets; i++) {
+        const char *name = st->u.assign.targets[i].name->text;
+        int slot = inspect_find_slot(s->run.m, mt->core, 0, name);
+        const char *sn;
+        const value *v;
+        if (slot >= 0 && inspect_slot(s->run.m, mt->core, 0, slot, &sn, &v) && v->kind == VAL_TENSOR && v->u.t &&
+            v->u.t->prov == mt->prov.h) {
+            snprintf(buf, size, "%s", sn);
+            return;
+        }
+    }
+}
+
 /* A tile holding a larger region than the anchor's (the whole tensor one
  * core computed before a lane split): the anchor's share of it. */
 static tensor *region_share(tensor *t, const point_match *mt)
@@ -1427,6 +1572,9 @@ tensor *session_tensor_in_pass(session *s, int pass, const char *name, int flags
     /* what the variable's data is, where a pass restructured the function */
     region_anchor ra;
     int have_ra = func_changed(s, &pt, pass) && anchor_of_var(r, r->level, full, &ra) && !exec_region_empty(&ra.reg);
+    /* else what the value is: its provenance */
+    prov_anchor pa;
+    int have_pa = func_changed(s, &pt, pass) && prov_anchor_of_var(r, r->level, full, &pa);
     strbuf where = STRBUF_INIT;
     if (flags & POINT_SAY_MATCH)
         describe_frame(s, pt.core, 0, &where);
@@ -1456,14 +1604,15 @@ tensor *session_tensor_in_pass(session *s, int pass, const char *name, int flags
         }
         s->side_profile = prof;
     }
-    int got = point_map(s, pass, &pt, &pk, have_pk, have_ra ? &ra : NULL, &mt);
+    int got = point_map(s, pass, &pt, &pk, have_pk, have_ra ? &ra : NULL, have_pa ? &pa : NULL, &mt);
     if (got == 0 && mt.kind == MATCH_NONE && !fresh) {
         /* the kept run was past the point: once more from the start */
         match_free(&mt);
         s->quiet++;
         ptodb_status st = run_start(s, pass);
         s->quiet--;
-        got = st == PTODB_OK ? point_map(s, pass, &pt, &pk, have_pk, have_ra ? &ra : NULL, &mt) : 0;
+        got = st == PTODB_OK ? point_map(s, pass, &pt, &pk, have_pk, have_ra ? &ra : NULL, have_pa ? &pa : NULL, &mt)
+                             : 0;
     }
     if (got < 0) {
         s->interrupted = 0;
@@ -1472,7 +1621,7 @@ tensor *session_tensor_in_pass(session *s, int pass, const char *name, int flags
         describe_match(s, &pt, pass, &mt, &how);
         /* a region match is by the data itself: as exact as an unchanged
          * function (the sentence in how says which) */
-        s->point_last = mt.kind == MATCH_SAME || mt.kind == MATCH_REGION ? POINT_MATCH_EXACT
+        s->point_last = mt.kind == MATCH_SAME || mt.kind == MATCH_REGION || mt.kind == MATCH_PROV ? POINT_MATCH_EXACT
                         : mt.kind == MATCH_KEY                           ? POINT_MATCH_GUESS
                                                                          : POINT_MATCH_NONE;
         snprintf(s->point_last_how, sizeof s->point_last_how, "%s", strbuf_str(&how));
@@ -1485,6 +1634,8 @@ tensor *session_tensor_in_pass(session *s, int pass, const char *name, int flags
                     snprintf(other, sizeof other, "%s", mt.vars_b[i]);
         } else if (mt.kind == MATCH_REGION) {
             region_counterpart(s, &mt, other, sizeof other);
+        } else if (mt.kind == MATCH_PROV) {
+            prov_counterpart(s, &mt, other, sizeof other);
         } else if (mt.kind != MATCH_NONE) {
             name_by_key(s, pt.pass, sel_func, pass, full, other, sizeof other);
         }
@@ -1492,7 +1643,9 @@ tensor *session_tensor_in_pass(session *s, int pass, const char *name, int flags
             session_errorf(s, "%s (%s, %s line %d) has no counterpart: %s.", full, strbuf_str(&where), pt.func,
                            pt.line, strbuf_str(&how));
         } else {
-            s->run.level = mt.kind == MATCH_REGION ? 0 : level < inspect_depth(s->run.m, s->run.core) ? level : 0;
+            s->run.level = mt.kind == MATCH_REGION || mt.kind == MATCH_PROV ? 0
+                           : level < inspect_depth(s->run.m, s->run.core) ? level
+                                                                          : 0;
             t = session_lookup_tensor(s, other, NULL, 1);
             if (t && mt.kind == MATCH_REGION && !(mt.anchor.whole && !own))
                 t = region_share(t, &mt);

@@ -1248,7 +1248,7 @@ ptodb_status machine_start(machine *m, int fn, const value *args, uint32_t nargs
             if (pv->kind != VAL_TENSOR || !pv->u.t)
                 continue;
             strbuf nb = STRBUF_INIT;
-            ir_ssa_base_name(ef->slot_names[ef->src->params[i].slot], &nb);
+            ir_ssa_base_name(ef->src->params[i].name->text, &nb);
             exec_prov_set_param(m->prov, strbuf_str(&nb), pv->u.t);
             strbuf_free(&nb);
         }

@@ -476,10 +476,10 @@ uint32_t machine_prov_count(const machine *m, uint64_t h, int cid)
     return n && cid >= 0 && cid < EXEC_NCORES ? n->count[cid] : 0;
 }
 
-int machine_prov_is_leaf(const machine *m, uint64_t h)
+int machine_prov_is_param(const machine *m, uint64_t h)
 {
     const prov_node *n = find_node(m->prov, h);
-    return n && (n->kind == PN_LOAD || n->kind == PN_PARAM);
+    return n && n->kind == PN_PARAM;
 }
 
 /* The leaves and ops under h, each once, first seen first (a depth-first

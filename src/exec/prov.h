@@ -48,8 +48,8 @@ int machine_prov_just_made(const machine *m, int core, uint64_t *h, uint32_t *k,
 /* How many values of hash h core has computed so far. */
 uint32_t machine_prov_count(const machine *m, uint64_t h, int core);
 
-/* 1 when h is a leaf (a load's region, a parameter). */
-int machine_prov_is_leaf(const machine *m, uint64_t h);
+/* 1 when h is an entry parameter's (no statement computes it). */
+int machine_prov_is_param(const machine *m, uint64_t h);
 
 /* "computed from x[0:16, 0:64] and w[0:64, 128:192] by tile.matmul then
  * tile.add" (the leaves and ops it derives from, first seen first), or "the
