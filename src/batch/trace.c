@@ -762,6 +762,10 @@ const trace_rec *trace_prov_match(const trace *a, const trace_rec *r)
     int best_rank = 2;
     for (size_t k = 0; k < l->n; k++) {
         const trace_rec *c = &a->recs[l->idx[k]];
+        /* a reshape keeps the provenance: the value of r's shape */
+        if (!c->t || !r->t || c->t->ndim != r->t->ndim ||
+            memcmp(c->t->shape, r->t->shape, (size_t)r->t->ndim * sizeof *r->t->shape) != 0)
+            continue;
         int rank = c->prov_core == r->prov_core                                                  ? 0
                    : exec_region_core_kind(c->prov_core) != exec_region_core_kind(r->prov_core) ? 1
                                                                                                   : 2;

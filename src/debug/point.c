@@ -925,6 +925,10 @@ typedef struct prov_anchor {
     uint64_t h;
     uint32_t k;
     int on;
+    /* a reshape keeps the provenance (the same elements in the same
+     * order): of the values with it, the one of the same shape */
+    int ndim;
+    int64_t shape[TENSOR_MAX_DIMS];
     char desc[640]; /* "the value computed from x[0:16, 0:64] ... by tile.matmul then tile.add" */
 } prov_anchor;
 
@@ -941,6 +945,8 @@ static int prov_anchor_of_var(const run_state *r, int level, const char *full, p
     pa->h = v->u.t->prov;
     pa->k = v->u.t->prov_k;
     pa->on = v->u.t->prov_core;
+    pa->ndim = v->u.t->ndim;
+    memcpy(pa->shape, v->u.t->shape, sizeof pa->shape);
     strbuf sb = STRBUF_INIT;
     machine_prov_describe(r->m, pa->h, &sb);
     snprintf(pa->desc, sizeof pa->desc, "%s", strbuf_str(&sb));
@@ -954,6 +960,25 @@ static int prov_anchor_of_var(const run_state *r, int level, const char *full, p
 static int prov_core_ok(int on, int anchor_on)
 {
     return on == anchor_on || exec_region_core_kind(on) != exec_region_core_kind(anchor_on);
+}
+
+/* The target of statement st (just run on core) holding a tensor with
+ * the anchor's provenance and shape, or NULL. */
+static const char *prov_target(const run_state *r, int core, const ir_stmt *st, const prov_anchor *pa)
+{
+    if (!st || (st->kind != IR_STMT_ASSIGN && st->kind != IR_STMT_YIELD))
+        return NULL;
+    for (uint32_t i = 0; i < st->u.assign.ntargets; i++) {
+        const char *name = st->u.assign.targets[i].name->text;
+        int slot = inspect_find_slot(r->m, core, 0, name);
+        const char *sn;
+        const value *v;
+        if (slot >= 0 && inspect_slot(r->m, core, 0, slot, &sn, &v) && v->kind == VAL_TENSOR && v->u.t &&
+            v->u.t->prov == pa->h && v->u.t->ndim == pa->ndim &&
+            memcmp(v->u.t->shape, pa->shape, (size_t)pa->ndim * sizeof *pa->shape) == 0)
+            return sn;
+    }
+    return NULL;
 }
 
 /* Steps the run in s->run until a core assigns the k-th value of the
@@ -978,7 +1003,7 @@ static int seek_prov(session *s, const prov_anchor *pa, int *core_out, const ir_
             int on;
             const ir_stmt *made;
             if (machine_prov_just_made(r->m, c, &h, &k, &on, &made) && h == pa->h && k == pa->k &&
-                prov_core_ok(on, pa->on) && made) {
+                prov_core_ok(on, pa->on) && prov_target(r, c, made, pa)) {
                 *core_out = c;
                 *st = made;
                 return 1;
@@ -1470,23 +1495,12 @@ static void region_counterpart(session *s, point_match *mt, char *buf, size_t si
 }
 
 /* The target of the other pass's statement that has just assigned the
- * value with the anchor's provenance. */
+ * value with the anchor's provenance (and shape). */
 static void prov_counterpart(session *s, const point_match *mt, char *buf, size_t size)
 {
-    const ir_stmt *st = mt->twin;
-    if (!st || (st->kind != IR_STMT_ASSIGN && st->kind != IR_STMT_YIELD))
-        return;
-    for (uint32_t i = 0; i < st->u.assign.ntargets; i++) {
-        const char *name = st->u.assign.targets[i].name->text;
-        int slot = inspect_find_slot(s->run.m, mt->core, 0, name);
-        const char *sn;
-        const value *v;
-        if (slot >= 0 && inspect_slot(s->run.m, mt->core, 0, slot, &sn, &v) && v->kind == VAL_TENSOR && v->u.t &&
-            v->u.t->prov == mt->prov.h) {
-            snprintf(buf, size, "%s", sn);
-            return;
-        }
-    }
+    const char *name = prov_target(&s->run, mt->core, mt->twin, &mt->prov);
+    if (name)
+        snprintf(buf, size, "%s", name);
 }
 
 /* A tile holding a larger region than the anchor's (the whole tensor one
@@ -1654,7 +1668,19 @@ tensor *session_tensor_in_pass(session *s, int pass, const char *name, int flags
                 memcpy(own->lo, mt.anchor.reg.lo, sizeof own->lo);
                 memcpy(own->len, mt.anchor.reg.len, sizeof own->len);
             }
-            if (!t && !(flags & POINT_QUIET_MISSING))
+            if (!t && mt.kind == MATCH_KEY && mt.prov_missed) {
+                /* no value with its provenance, and the guess names none:
+                 * said plainly */
+                mt.kind = MATCH_NONE;
+                mt.why = NULL;
+                strbuf_clear(&how);
+                describe_match(s, &pt, pass, &mt, &how);
+                s->point_last = POINT_MATCH_NONE;
+                snprintf(s->point_last_how, sizeof s->point_last_how, "%s", strbuf_str(&how));
+                if (!(flags & POINT_QUIET_MISSING))
+                    session_errorf(s, "%s (%s, %s line %d) has no counterpart: %s.", full, strbuf_str(&where),
+                                   pt.func, pt.line, strbuf_str(&how));
+            } else if (!t && !(flags & POINT_QUIET_MISSING))
                 session_errorf(s, "No tensor \"%s\" at the corresponding point of pass %d (%s).", other,
                                s->kase.passes[pass].index, strbuf_str(&how));
             else if (t && (flags & POINT_SAY_MATCH))
