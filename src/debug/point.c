@@ -927,8 +927,11 @@ typedef struct prov_anchor {
     int on;
     /* a reshape keeps the provenance (the same elements in the same
      * order): of the values with it, the one of the same shape */
-    int ndim;
+    int ndim;                 /* -1: any shape */
     int64_t shape[TENSOR_MAX_DIMS];
+    /* the value the stop's statement is about to compute (pass N while
+     * stopped): the other pass's point is where it is about to be computed */
+    int pending;
     char desc[640]; /* "the value computed from x[0:16, 0:64] ... by tile.matmul then tile.add" */
 } prov_anchor;
 
@@ -947,6 +950,23 @@ static int prov_anchor_of_var(const run_state *r, int level, const char *full, p
     pa->on = v->u.t->prov_core;
     pa->ndim = v->u.t->ndim;
     memcpy(pa->shape, v->u.t->shape, sizeof pa->shape);
+    pa->pending = 0;
+    strbuf sb = STRBUF_INIT;
+    machine_prov_describe(r->m, pa->h, &sb);
+    snprintf(pa->desc, sizeof pa->desc, "%s", strbuf_str(&sb));
+    strbuf_free(&sb);
+    return 1;
+}
+
+/* The value the statement core is about to run will compute, by its
+ * provenance: 1 when it has one (an op over variables and constants). */
+static int prov_anchor_pending(const run_state *r, int core, prov_anchor *pa)
+{
+    if (!r->m || !machine_prov_pending(r->m, core, &pa->h, &pa->k))
+        return 0;
+    pa->on = core;
+    pa->ndim = -1;
+    pa->pending = 1;
     strbuf sb = STRBUF_INIT;
     machine_prov_describe(r->m, pa->h, &sb);
     snprintf(pa->desc, sizeof pa->desc, "%s", strbuf_str(&sb));
@@ -974,8 +994,9 @@ static const char *prov_target(const run_state *r, int core, const ir_stmt *st, 
         const char *sn;
         const value *v;
         if (slot >= 0 && inspect_slot(r->m, core, 0, slot, &sn, &v) && v->kind == VAL_TENSOR && v->u.t &&
-            v->u.t->prov == pa->h && v->u.t->ndim == pa->ndim &&
-            memcmp(v->u.t->shape, pa->shape, (size_t)pa->ndim * sizeof *pa->shape) == 0)
+            v->u.t->prov == pa->h &&
+            (pa->ndim < 0 || (v->u.t->ndim == pa->ndim &&
+                              memcmp(v->u.t->shape, pa->shape, (size_t)pa->ndim * sizeof *pa->shape) == 0)))
             return sn;
     }
     return NULL;
@@ -993,11 +1014,26 @@ static int seek_prov(session *s, const prov_anchor *pa, int *core_out, const ir_
             *why = "it was past that value";
             return 0;
         }
-    for (;;) {
+    for (int first = 1;; first = 0) {
+        if (pa->pending) {
+            /* a core about to compute it */
+            for (int c = 0; c < EXEC_NCORES; c++) {
+                uint64_t h;
+                uint32_t k;
+                inspect_frame g;
+                if (prov_core_ok(c, pa->on) && machine_prov_pending(r->m, c, &h, &k) && h == pa->h && k == pa->k &&
+                    inspect_frame_get(r->m, c, 0, &g)) {
+                    *core_out = c;
+                    *st = g.stmt;
+                    return 1;
+                }
+            }
+        }
+        (void)first;
         int go = seek_step(s, why);
         if (go <= 0)
             return go;
-        for (int c = 0; c < EXEC_NCORES; c++) {
+        for (int c = 0; c < EXEC_NCORES && !pa->pending; c++) {
             uint64_t h;
             uint32_t k;
             int on;
@@ -1290,8 +1326,8 @@ static void describe_match(session *s, const prog_point *pt, int pass, const poi
                       mt->standin ? ", after the nearest earlier statement both have" : "");
         break;
     case MATCH_PROV:
-        strbuf_printf(out, "matched by provenance: %s, computed by %s on %s", mt->prov.desc, mt->func,
-                      machine_core_name(mt->core));
+        strbuf_printf(out, "matched by provenance: %s, %s by %s on %s", mt->prov.desc,
+                      mt->prov.pending ? "about to be computed" : "computed", mt->func, machine_core_name(mt->core));
         if (mt->prov.k > 1)
             strbuf_printf(out, " (the %u%s such value)", mt->prov.k, ordinal_suffix(mt->prov.k));
         strbuf_puts(out, "; ");
@@ -1332,6 +1368,9 @@ ptodb_status run_seek_point(session *s, int pass)
     int have_pk = keys_if_changed(s, &pt, pass, &pk);
     region_anchor ra;
     int have_ra = func_changed(s, &pt, pass) && anchor_here(&s->run, pt.core, &ra) && !exec_region_empty(&ra.reg);
+    /* else the value the statement is about to compute, by its provenance */
+    prov_anchor pa;
+    int have_pa = !have_ra && func_changed(s, &pt, pass) && prov_anchor_pending(&s->run, pt.core, &pa);
     strbuf where = STRBUF_INIT;
     describe_frame(s, pt.core, 0, &where);
     ptodb_status st = run_start(s, pass);
@@ -1342,7 +1381,7 @@ ptodb_status run_seek_point(session *s, int pass)
         return st;
     }
     point_match mt;
-    int got = point_map(s, pass, &pt, &pk, have_pk, have_ra ? &ra : NULL, NULL, &mt);
+    int got = point_map(s, pass, &pt, &pk, have_pk, have_ra ? &ra : NULL, have_pa ? &pa : NULL, &mt);
     if (got < 0) {
         s->interrupted = 0;
         session_printf(s, "\nInterrupted.\n");

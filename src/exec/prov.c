@@ -470,6 +470,47 @@ int machine_prov_just_made(const machine *m, int cid, uint64_t *h, uint32_t *k, 
     return 1;
 }
 
+int machine_prov_pending(const machine *m, int cid, uint64_t *h, uint32_t *k)
+{
+    if (!m->prov || cid < 0 || cid >= EXEC_NCORES)
+        return 0;
+    const core *c = &m->cores[cid];
+    if (c->depth <= 0 || (c->state != CORE_READY && c->state != CORE_BLOCKED))
+        return 0;
+    const xframe *f = &c->frames[c->depth - 1];
+    const xinst *in = &f->fn->code[f->pc];
+    const struct xexpr *x = in->e;
+    if (in->kind != XI_ASSIGN || !x || x->kind != XE_OP || x->id == IR_OP_TILE_LOAD || x->nargs > 12 || x->nkw > 8)
+        return 0;
+    /* the operands as they are now: variables and constants only */
+    value pos[12], kw[8];
+    for (uint32_t pass = 0; pass < 2; pass++) {
+        uint32_t n = pass ? x->nkw : x->nargs;
+        xexpr *const *args = pass ? x->kw : x->args;
+        value *out = pass ? kw : pos;
+        for (uint32_t i = 0; i < n; i++) {
+            const xexpr *a = args[i];
+            if (a->kind == XE_CONST)
+                out[i] = a->cval;
+            else if (a->kind == XE_SLOT && f->slots[a->id].kind != VAL_UNBOUND)
+                out[i] = f->slots[a->id];
+            else if (a->kind == XE_DYN && f->dyns && f->dyns[a->id].kind != VAL_UNBOUND)
+                out[i] = f->dyns[a->id];
+            else
+                return 0;
+        }
+    }
+    const value *pass_on;
+    uint64_t ph = exec_prov_op_hash(m->prov, x, pos, x->nargs, kw, x->nkw, &pass_on);
+    if (!ph || pass_on || m->prov->pending.kind != PN_OP)
+        return 0;
+    /* known from now on, for its description */
+    prov_node *n = put_node(m->prov, &m->prov->pending);
+    *h = ph;
+    *k = n->count[cid] + 1;
+    return 1;
+}
+
 uint32_t machine_prov_count(const machine *m, uint64_t h, int cid)
 {
     const prov_node *n = find_node(m->prov, h);

@@ -45,6 +45,12 @@
  * otherwise. */
 int machine_prov_just_made(const machine *m, int core, uint64_t *h, uint32_t *k, int *on, const ir_stmt **st);
 
+/* The provenance of the value the statement core is about to run will
+ * compute (an op over variables and constants, not yet run), and the
+ * how-manieth such value on that core it will be: 1 known; 0 for any other
+ * statement (a load, a move, a call, an op over a nested op). */
+int machine_prov_pending(const machine *m, int core, uint64_t *h, uint32_t *k);
+
 /* How many values of hash h core has computed so far. */
 uint32_t machine_prov_count(const machine *m, uint64_t h, int core);
 
