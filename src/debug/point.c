@@ -1097,6 +1097,28 @@ static int keys_if_changed(session *s, const prog_point *pt, int pass, point_key
     return !func_unchanged(s, pt, pass, &a, &b) && point_capture(s, pk) == 0;
 }
 
+/* The run in s->run started over, quietly: its status. */
+static ptodb_status restart_quiet(session *s, int pass)
+{
+    run_kill(s);
+    s->quiet++;
+    ptodb_status st = run_start(s, pass);
+    s->quiet--;
+    return st;
+}
+
+/* The match of kind landed on core (the run's selected core now). */
+static void match_landed(session *s, point_match *mt, match_kind kind, int core)
+{
+    s->run.core = core;
+    s->run.level = 0;
+    mt->kind = kind;
+    mt->core = core;
+    inspect_frame g;
+    if (inspect_frame_get(s->run.m, core, 0, &g))
+        snprintf(mt->func, sizeof mt->func, "%s", g.func);
+}
+
 /* Moves the run in s->run, a fresh start of `pass`, to the moment of that
  * pass that corresponds to pt (captured in another pass, whose statement
  * keys are pk). The exact way first: where pt's function is unchanged in
@@ -1135,11 +1157,8 @@ static int point_map(session *s, int pass, const prog_point *pt, const point_key
         for (int any = 0; any < 2 && got == 0 && !s->run.failed && touched(&s->run, &ra->reg); any++) {
             if (any && exec_region_core_kind(ra->core) != 2)
                 break;
-            run_kill(s);
-            s->quiet++;
-            ptodb_status st = run_start(s, pass);
-            s->quiet--;
-            got = st == PTODB_OK ? seek_region(s, ra, any, &core, &mt->twin, &mt->found, &mt->why) : 0;
+            got = restart_quiet(s, pass) == PTODB_OK ? seek_region(s, ra, any, &core, &mt->twin, &mt->found, &mt->why)
+                                                      : 0;
         }
         mt->other_lane =
             got > 0 && core != ra->core && exec_region_core_kind(core) == exec_region_core_kind(ra->core);
@@ -1147,13 +1166,7 @@ static int point_map(session *s, int pass, const prog_point *pt, const point_key
             return -1;
         mt->anchor = *ra;
         if (got) {
-            s->run.core = core;
-            s->run.level = 0;
-            mt->kind = MATCH_REGION;
-            mt->core = core;
-            inspect_frame g;
-            if (inspect_frame_get(s->run.m, core, 0, &g))
-                snprintf(mt->func, sizeof mt->func, "%s", g.func);
+            match_landed(s, mt, MATCH_REGION, core);
             return 0;
         }
         if (touched(&s->run, &ra->reg) || s->run.failed) {
@@ -1163,12 +1176,9 @@ static int point_map(session *s, int pass, const prog_point *pt, const point_key
             mt->why = s->run.failed ? "it failed before reaching that region" : NULL;
             return 0;
         }
-        /* that tensor is no load's (store's) there: the statement keys, from the start */
-        run_kill(s);
-        s->quiet++;
-        ptodb_status st = run_start(s, pass);
-        s->quiet--;
-        if (st != PTODB_OK) {
+        /* that tensor is no load's (store's) there: the provenance or the
+         * statement keys, from the start */
+        if (restart_quiet(s, pass) != PTODB_OK) {
             mt->kind = MATCH_NONE;
             mt->why = "it failed to start";
             return 0;
@@ -1179,35 +1189,19 @@ static int point_map(session *s, int pass, const prog_point *pt, const point_key
         int core = -1;
         const ir_stmt *made = NULL;
         int got = seek_prov(s, pa, &core, &made, &mt->why);
-        if (got == 0 && !s->run.failed) {
-            /* the kept run was past it, or ended: once more from the start */
-            run_kill(s);
-            s->quiet++;
-            ptodb_status st = run_start(s, pass);
-            s->quiet--;
-            got = st == PTODB_OK ? seek_prov(s, pa, &core, &made, &mt->why) : 0;
-        }
+        if (got == 0 && !s->run.failed) /* the kept run was past it, or ended: once more from the start */
+            got = restart_quiet(s, pass) == PTODB_OK ? seek_prov(s, pa, &core, &made, &mt->why) : 0;
         if (got < 0)
             return -1;
         mt->prov = *pa;
         if (got) {
-            s->run.core = core;
-            s->run.level = 0;
-            mt->kind = MATCH_PROV;
-            mt->core = core;
+            match_landed(s, mt, MATCH_PROV, core);
             mt->twin = made;
-            inspect_frame g;
-            if (inspect_frame_get(s->run.m, core, 0, &g))
-                snprintf(mt->func, sizeof mt->func, "%s", g.func);
             return 0;
         }
         mt->prov_missed = 1;
         mt->why = NULL;
-        run_kill(s);
-        s->quiet++;
-        ptodb_status st = run_start(s, pass);
-        s->quiet--;
-        if (st != PTODB_OK) {
+        if (restart_quiet(s, pass) != PTODB_OK) {
             mt->kind = MATCH_NONE;
             mt->why = "it failed to start";
             return 0;
@@ -1393,10 +1387,7 @@ ptodb_status run_seek_point(session *s, int pass)
             session_printf(s, "Pass %d: no point corresponding to %s (%s).\n", s->kase.passes[pass].index,
                            strbuf_str(&where), strbuf_str(&how));
             /* the seek ran on (to the end, maybe): back to the start */
-            run_kill(s);
-            s->quiet++;
-            run_start(s, pass);
-            s->quiet--;
+            restart_quiet(s, pass);
             session_printf(s, "The run is at the start of pass %d.\n", s->kase.passes[pass].index);
         } else {
             session_printf(s, "Corresponding point in pass %d (%s):\n", s->kase.passes[pass].index,

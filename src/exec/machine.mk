@@ -14,6 +14,12 @@ tests_unit_check_machine_SOURCES = tests/unit/check_machine.c
 tests_unit_check_machine_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_machine_LDADD = $(UNIT_LDADD)
 
+check_PROGRAMS += tests/unit/check_prov
+TESTS += tests/unit/check_prov
+tests_unit_check_prov_SOURCES = tests/unit/check_prov.c
+tests_unit_check_prov_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_prov_LDADD = $(UNIT_LDADD)
+
 check_PROGRAMS += tests/unit/check_region
 TESTS += tests/unit/check_region
 tests_unit_check_region_SOURCES = tests/unit/check_region.c

@@ -86,6 +86,17 @@ typedef struct stores {
     size_t n, cap;
 } stores;
 
+static void stores_push(stores *l, int line, const char *var)
+{
+    if (l->n == l->cap) {
+        l->cap = l->cap ? l->cap * 2 : 16;
+        l->line = realloc(l->line, l->cap * sizeof *l->line);
+        l->tile = realloc(l->tile, l->cap * sizeof *l->tile);
+    }
+    l->line[l->n] = line;
+    l->tile[l->n++] = strdup(var);
+}
+
 static void add_store(void *ctx, const ir_stmt *st)
 {
     stores *l = ctx;
@@ -93,13 +104,7 @@ static void add_store(void *ctx, const ir_stmt *st)
     if (!c || c->kind != IR_EXPR_CALL || c->res.kind != IR_REF_OP || c->res.id != IR_OP_TILE_STORE || !c->u.call.nargs ||
         c->u.call.args[0]->kind != IR_EXPR_NAME)
         return;
-    if (l->n == l->cap) {
-        l->cap = l->cap ? l->cap * 2 : 16;
-        l->line = realloc(l->line, l->cap * sizeof *l->line);
-        l->tile = realloc(l->tile, l->cap * sizeof *l->tile);
-    }
-    l->line[l->n] = (int)st->span.line;
-    l->tile[l->n++] = strdup(c->u.call.args[0]->u.name->text);
+    stores_push(l, (int)st->span.line, c->u.call.args[0]->u.name->text);
 }
 
 /* An intermediate: a statement assigning one target from an op that is no
@@ -126,13 +131,7 @@ static void add_intermediate(void *ctx, const ir_stmt *st)
     const char *op = ir_op_info_get(c->res.id) ? ir_op_info_get(c->res.id)->name : "";
     if (strncmp(op, "tile.", 5) != 0 && strncmp(op, "tensor.", 7) != 0)
         return;
-    if (l->n == l->cap) {
-        l->cap = l->cap ? l->cap * 2 : 16;
-        l->line = realloc(l->line, l->cap * sizeof *l->line);
-        l->tile = realloc(l->tile, l->cap * sizeof *l->tile);
-    }
-    l->line[l->n] = (int)st->span.line;
-    l->tile[l->n++] = strdup(st->u.assign.targets[0].name->text);
+    stores_push(l, (int)st->span.line, st->u.assign.targets[0].name->text);
 }
 
 static int validates(session *s, const char *stem)
@@ -145,50 +144,79 @@ static int validates(session *s, const char *stem)
     return ok;
 }
 
+static void stores_free(stores *l)
+{
+    for (size_t k = 0; k < l->n; k++)
+        free(l->tile[k]);
+    free(l->line);
+    free(l->tile);
+    memset(l, 0, sizeof *l);
+}
+
+/* Pair i, i+1 of a case when the pass restructured something (the texts
+ * differ), both validate, and `collect` finds statements in the first:
+ * those statements (l), a breakpoint on each and the first pass run to its
+ * first stop; 1 then. *notval counts the pairs skipped for not validating. */
+static int start_restructured_pair(session *s, int i, void (*collect)(void *, const ir_stmt *), const char *only,
+                                   stores *l, long *notval)
+{
+    const char *a = session_pass_source(s, i), *b = session_pass_source(s, i + 1);
+    memset(l, 0, sizeof *l);
+    if (!a || !b || strcmp(after_header(a), after_header(b)) == 0)
+        return 0;
+    const char *stem_a = session_pass_stem(s, i), *stem_b = session_pass_stem(s, i + 1);
+    if (only && !strstr(stem_b, only))
+        return 0;
+    diag_sink sink;
+    diag_sink_init(&sink, 5);
+    ptodb_status st;
+    ir_module *m = ir_parse(stem_a, a, strlen(a), &sink, &st);
+    if (st == PTODB_OK)
+        st = ir_resolve(m, &sink);
+    diag_sink_free(&sink);
+    if (st == PTODB_OK && m->program)
+        for (uint32_t f = 0; f < m->program->nfuncs; f++)
+            ir_walk_stmts(&m->program->funcs[f]->body, collect, l);
+    ir_module_free(m);
+    if (!l->n || !validates(s, stem_a) || !validates(s, stem_b)) {
+        *notval += l->n > 0;
+        stores_free(l);
+        return 0;
+    }
+    run(s, "delete");
+    run(s, "pass %s", stem_a);
+    for (size_t k = 0; k < l->n; k++)
+        run(s, "break %d", l->line[k]);
+    run(s, "run");
+    return 1;
+}
+
+/* The variable of the statement the run stopped at (one of l's), or NULL
+ * when the run is over or at max_stops. */
+static const char *stop_var(session *s, const stores *l, long pair_stops, long max_stops, view_location *loc)
+{
+    if (!view_stop_location(s, loc) || view_run_finished(s) || (max_stops >= 0 && pair_stops >= max_stops))
+        return NULL;
+    for (size_t k = 0; k < l->n; k++)
+        if (l->line[k] == loc->line)
+            return l->tile[k];
+    return NULL;
+}
+
 static int region_oracle(session *s, long max_stops)
 {
     long pairs = 0, stops = 0, by_region = 0, region_equal = 0, region_within = 0, same = 0, guess = 0, none = 0, bad = 0, notval = 0;
     int np = session_npasses(s);
     for (int i = 0; i + 1 < np; i++) {
-        const char *a = session_pass_source(s, i), *b = session_pass_source(s, i + 1);
-        if (!a || !b || strcmp(after_header(a), after_header(b)) == 0)
+        stores l;
+        if (!start_restructured_pair(s, i, add_store, NULL, &l, &notval))
             continue;
         const char *stem_a = session_pass_stem(s, i), *stem_b = session_pass_stem(s, i + 1);
-        diag_sink sink;
-        diag_sink_init(&sink, 5);
-        ptodb_status st;
-        ir_module *m = ir_parse(stem_a, a, strlen(a), &sink, &st);
-        if (st == PTODB_OK)
-            st = ir_resolve(m, &sink);
-        diag_sink_free(&sink);
-        stores l = {0};
-        if (st == PTODB_OK && m->program)
-            for (uint32_t f = 0; f < m->program->nfuncs; f++)
-                ir_walk_stmts(&m->program->funcs[f]->body, add_store, &l);
-        ir_module_free(m);
-        if (!l.n || !validates(s, stem_a) || !validates(s, stem_b)) {
-            notval += l.n > 0;
-            for (size_t k = 0; k < l.n; k++)
-                free(l.tile[k]);
-            free(l.line);
-            free(l.tile);
-            continue;
-        }
         pairs++;
-        run(s, "delete");
-        run(s, "pass %s", stem_a);
-        for (size_t k = 0; k < l.n; k++)
-            run(s, "break %d", l.line[k]);
-        run(s, "run");
         long pair_stops = 0;
         for (long guard = 0; guard < 1000000; guard++) {
             view_location loc;
-            if (!view_stop_location(s, &loc) || view_run_finished(s) || (max_stops >= 0 && pair_stops >= max_stops))
-                break;
-            const char *tile = NULL;
-            for (size_t k = 0; k < l.n && !tile; k++)
-                if (l.line[k] == loc.line)
-                    tile = l.tile[k];
+            const char *tile = stop_var(s, &l, pair_stops, max_stops, &loc);
             if (!tile)
                 break;
             stops++;
@@ -225,10 +253,7 @@ static int region_oracle(session *s, long max_stops)
             run(s, "continue");
         }
         run(s, "kill");
-        for (size_t k = 0; k < l.n; k++)
-            free(l.tile[k]);
-        free(l.line);
-        free(l.tile);
+        stores_free(&l);
     }
     printf("%ld restructured pairs that validate (%ld with stores skipped: a pass does not validate), %ld store stops: "
            "%ld matched by region (%ld equal, %ld within tolerance after a pass that changes the arithmetic), "
@@ -248,47 +273,17 @@ static int intermediates(session *s, long max_stops, const char *only)
     long pairs = 0, stops = 0, prov = 0, prov_equal = 0, guess = 0, guess_noprov = 0, same = 0, region = 0, none = 0,
          scalar = 0, bad = 0;
     int np = session_npasses(s);
+    long notval = 0;
     for (int i = 0; i + 1 < np; i++) {
-        const char *a = session_pass_source(s, i), *b = session_pass_source(s, i + 1);
-        if (!a || !b || strcmp(after_header(a), after_header(b)) == 0)
+        stores l;
+        if (!start_restructured_pair(s, i, add_intermediate, only, &l, &notval))
             continue;
         const char *stem_a = session_pass_stem(s, i), *stem_b = session_pass_stem(s, i + 1);
-        if (only && !strstr(stem_b, only))
-            continue;
-        diag_sink sink;
-        diag_sink_init(&sink, 5);
-        ptodb_status st;
-        ir_module *m = ir_parse(stem_a, a, strlen(a), &sink, &st);
-        if (st == PTODB_OK)
-            st = ir_resolve(m, &sink);
-        diag_sink_free(&sink);
-        stores l = {0};
-        if (st == PTODB_OK && m->program)
-            for (uint32_t f = 0; f < m->program->nfuncs; f++)
-                ir_walk_stmts(&m->program->funcs[f]->body, add_intermediate, &l);
-        ir_module_free(m);
-        if (!l.n || !validates(s, stem_a) || !validates(s, stem_b)) {
-            for (size_t k = 0; k < l.n; k++)
-                free(l.tile[k]);
-            free(l.line);
-            free(l.tile);
-            continue;
-        }
         pairs++;
-        run(s, "delete");
-        run(s, "pass %s", stem_a);
-        for (size_t k = 0; k < l.n; k++)
-            run(s, "break %d", l.line[k]);
-        run(s, "run");
         long pair_stops = 0;
         for (long guard = 0; guard < 1000000; guard++) {
             view_location loc;
-            if (!view_stop_location(s, &loc) || view_run_finished(s) || (max_stops >= 0 && pair_stops >= max_stops))
-                break;
-            const char *tile = NULL;
-            for (size_t k = 0; k < l.n && !tile; k++)
-                if (l.line[k] == loc.line)
-                    tile = l.tile[k];
+            const char *tile = stop_var(s, &l, pair_stops, max_stops, &loc);
             if (!tile)
                 break;
             pair_stops++;
@@ -327,10 +322,7 @@ static int intermediates(session *s, long max_stops, const char *only)
             run(s, "continue");
         }
         run(s, "kill");
-        for (size_t k = 0; k < l.n; k++)
-            free(l.tile[k]);
-        free(l.line);
-        free(l.tile);
+        stores_free(&l);
     }
     printf("%ld restructured pairs that validate, %ld intermediate stops: %ld matched by provenance (%ld bit-equal), "
            "%ld guesses (%ld of them: no value with that provenance), %ld the same point, %ld by region or queue "
