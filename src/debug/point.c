@@ -935,6 +935,14 @@ typedef struct prov_anchor {
     char desc[640]; /* "the value computed from x[0:16, 0:64] ... by tile.matmul then tile.add" */
 } prov_anchor;
 
+static void prov_anchor_describe(const run_state *r, prov_anchor *pa)
+{
+    strbuf sb = STRBUF_INIT;
+    machine_prov_describe(r->m, pa->h, &sb);
+    snprintf(pa->desc, sizeof pa->desc, "%s", strbuf_str(&sb));
+    strbuf_free(&sb);
+}
+
 /* The provenance of variable `full` of frame `level` of the stop's core:
  * 1 when it is a tensor with one. */
 static int prov_anchor_of_var(const run_state *r, int level, const char *full, prov_anchor *pa)
@@ -951,10 +959,7 @@ static int prov_anchor_of_var(const run_state *r, int level, const char *full, p
     pa->ndim = v->u.t->ndim;
     memcpy(pa->shape, v->u.t->shape, sizeof pa->shape);
     pa->pending = 0;
-    strbuf sb = STRBUF_INIT;
-    machine_prov_describe(r->m, pa->h, &sb);
-    snprintf(pa->desc, sizeof pa->desc, "%s", strbuf_str(&sb));
-    strbuf_free(&sb);
+    prov_anchor_describe(r, pa);
     return 1;
 }
 
@@ -967,10 +972,7 @@ static int prov_anchor_pending(const run_state *r, int core, prov_anchor *pa)
     pa->on = core;
     pa->ndim = -1;
     pa->pending = 1;
-    strbuf sb = STRBUF_INIT;
-    machine_prov_describe(r->m, pa->h, &sb);
-    snprintf(pa->desc, sizeof pa->desc, "%s", strbuf_str(&sb));
-    strbuf_free(&sb);
+    prov_anchor_describe(r, pa);
     return 1;
 }
 
