@@ -90,6 +90,7 @@ static void bisect_stmt_clear(bisect_stmt *s)
     free(s->region);
     s->file = s->func = s->tensor = s->good_file = s->good_func = s->good_tensor = s->region = NULL;
     s->found = 0;
+    s->by_provenance = 0;
 }
 
 static int same_shape(const tensor *a, const tensor *b)
@@ -305,8 +306,17 @@ static int on_bad_rec(void *ud, const trace_rec *rec)
     const trace_rec *by_region = trace_region_match(cx->good, rec);
     if (by_region && on_region_rec(cx, rec, by_region))
         return 0;
+    /* the value with the same provenance (the same data by the same ops),
+     * where the passing pass has one: the comparison is exact, no other
+     * occurrence is tried */
+    const trace_rec *by_prov = trace_rec_is_control(rec) ? NULL : trace_prov_match(cx->good, rec);
+    if (by_prov && !same_shape(by_prov->t, rec->t))
+        by_prov = NULL;
     trace_cands tc;
-    if (!trace_candidates(cx->good, rec, &tc)) {
+    if (by_prov) {
+        memset(&tc, 0, sizeof tc);
+        tc.primary = by_prov;
+    } else if (!trace_candidates(cx->good, rec, &tc)) {
         cx->st->unmatched++;
         const trace_rec *was = cx->hint ? NULL : trace_op_changed(cx->good, rec);
         if (was) {
@@ -329,6 +339,7 @@ static int on_bad_rec(void *ud, const trace_rec *rec)
     double rtol = control ? 0 : cx->rtol, atol = control ? 0 : cx->atol;
     if (m && !differs(rec->t, m->t, rtol, atol, 0, &di)) {
         cx->st->compared++;
+        cx->st->provenance += by_prov != NULL;
         return 0;
     }
     const trace_rec *first_same = m;
@@ -336,7 +347,8 @@ static int on_bad_rec(void *ud, const trace_rec *rec)
      * tile of another call or iteration): taking it would hide a wrong offset
      * or bound. Only where the occurrences cannot line up (another core or
      * function: a pass moved the statement) is such a realignment tried. */
-    int aligned = control || (m && m->core == rec->core && m->lane == rec->lane && strcmp(m->func, rec->func) == 0);
+    int aligned = control || by_prov ||
+                  (m && m->core == rec->core && m->lane == rec->lane && strcmp(m->func, rec->func) == 0);
     for (size_t k = 0; k < tc.n && !aligned; k++) {
         const trace_rec *c = &cx->good->recs[tc.all[k]];
         if (c == m || !same_shape(c->t, rec->t))
@@ -394,6 +406,7 @@ static int on_bad_rec(void *ud, const trace_rec *rec)
     cx->lane1_only = 0;
     cx->have_main = 1;
     report_found(cx, rec, first_same, &di, 0);
+    cx->st->by_provenance = by_prov != NULL;
     return 0;
 }
 
@@ -756,6 +769,9 @@ void bisect_report_text(const batch *b, const bisect_result *r, strbuf *out)
         if (s->region)
             strbuf_printf(out, "  matched by region %s: the same GM region in both passes (flat index within it)\n",
                           s->region);
+        if (s->by_provenance)
+            strbuf_puts(out, "  matched by provenance: the value computed from the same data by the same ops in both "
+                             "passes\n");
         if (s->op_now)
             strbuf_printf(out, "  its op changed: %s where the passing pass has %s\n", s->op_now, s->op_was);
         if (s->earlier_tensor)
@@ -772,6 +788,7 @@ void bisect_report_text(const batch *b, const bisect_result *r, strbuf *out)
         strbuf_printf(out, "  %zu other tensors matched their counterparts within tolerance", s->compared);
         if (s->realigned)
             strbuf_printf(out, " (%zu of them another occurrence of the same statement)", s->realigned);
+
         if (s->unmatched)
             strbuf_printf(out, "; %zu had no same-shaped counterpart", s->unmatched);
         strbuf_putc(out, '\n');

@@ -41,6 +41,8 @@ typedef struct bisect_stmt {
     char *good_file, *good_func, *good_tensor;
     int good_line;
     char *region;          /* matched by this GM region ("c[16:32, 0:64]"), else NULL */
+    int by_provenance;     /* matched by provenance: the same data by the same ops (exec/prov.h) */
+    size_t provenance;     /* of the tensors compared, those matched by provenance */
     double max_abs_diff;
     double max_golden;     /* the largest |value| of the passing pass's tensor */
     int64_t outside, count, first_bad;

@@ -141,6 +141,11 @@ static void add_rec_region(rec_ctx *rc, const char *key, const char *base, const
         r.reg = *g;
     }
     strbuf_free(&kb);
+    if (v->kind == VAL_TENSOR && v->u.t && v->u.t->prov) {
+        r.prov = v->u.t->prov;
+        r.prov_k = v->u.t->prov_k;
+        r.prov_core = v->u.t->prov_core;
+    }
     r.key = xstrdup(key);
     r.base = xstrdup(base);
     r.name = xstrdup(name);
@@ -470,7 +475,10 @@ void trace_pass(const char *path, const case_info *c, const runpass_options *o, 
     rc.ud = ud;
     line_index lines = {NULL, 0};
     runpass_run run;
-    runpass_open(&run, path, NULL, c, o, on_write, &rc, 0);
+    /* statements are matched by what their values are (exec/prov.h) */
+    runpass_options po = *o;
+    po.mopt.provenance = 1;
+    runpass_open(&run, path, NULL, c, &po, on_write, &rc, 0);
     machine *mach = run.m;
     ptodb_status st;
     if (run.status != RUNPASS_COMPARED) {
@@ -584,7 +592,7 @@ static const struct trace_list *list_get(const trace *t, char kind, int lane, co
 void trace_index(trace *t)
 {
     size_t cap = 16;
-    while (cap < t->n * 8 + 2)
+    while (cap < t->n * 10 + 2)
         cap *= 2;
     t->caplists = cap;
     t->lists = xcalloc(cap, sizeof *t->lists);
@@ -603,6 +611,11 @@ void trace_index(trace *t)
         if (r->has_region) {
             strbuf_clear(&sb);
             strbuf_printf(&sb, "R:%d|%s|%u", (int)r->reg.kind, r->reg.tensor, r->nth_region);
+            list_add(t, strbuf_str(&sb), i);
+        }
+        if (r->prov) {
+            strbuf_clear(&sb);
+            strbuf_printf(&sb, "P:%016llx|%u", (unsigned long long)r->prov, r->prov_k);
             list_add(t, strbuf_str(&sb), i);
         }
     }
@@ -728,6 +741,34 @@ const trace_rec *trace_region_match(const trace *a, const trace_rec *r)
         if (exec_region_empty(&c->reg) || !exec_region_within(&r->reg, &c->reg) || !ir_funcs_related(c->func, r->func))
             continue;
         int rank = c->core == r->core ? 0 : exec_region_core_kind(c->core) != exec_region_core_kind(r->core) ? 1 : 2;
+        if (rank < best_rank) {
+            best = c;
+            best_rank = rank;
+        }
+    }
+    return best;
+}
+
+const trace_rec *trace_prov_match(const trace *a, const trace_rec *r)
+{
+    if (!r->prov || !a->caplists)
+        return NULL;
+    char key[64];
+    snprintf(key, sizeof key, "P:%016llx|%u", (unsigned long long)r->prov, r->prov_k);
+    const struct trace_list *l = list_slot(a, key);
+    if (!l || !l->s)
+        return NULL;
+    const trace_rec *best = NULL;
+    int best_rank = 2;
+    for (size_t k = 0; k < l->n; k++) {
+        const trace_rec *c = &a->recs[l->idx[k]];
+        /* a reshape keeps the provenance: the value of r's shape */
+        if (!c->t || !r->t || c->t->ndim != r->t->ndim ||
+            memcmp(c->t->shape, r->t->shape, (size_t)r->t->ndim * sizeof *r->t->shape) != 0)
+            continue;
+        int rank = c->prov_core == r->prov_core                                                  ? 0
+                   : exec_region_core_kind(c->prov_core) != exec_region_core_kind(r->prov_core) ? 1
+                                                                                                  : 2;
         if (rank < best_rank) {
             best = c;
             best_rank = rank;

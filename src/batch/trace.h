@@ -46,6 +46,12 @@ typedef struct trace_rec {
     int has_region;
     exec_region reg;
     uint32_t nth_region;
+    /* what the value is (exec/prov.h): its provenance hash (0: untracked),
+     * the how-manieth value of it computed on core prov_core (a popped
+     * tile's is the pushing core) */
+    uint64_t prov;
+    uint32_t prov_k;
+    int prov_core;
 } trace_rec;
 
 struct trace_list;
@@ -106,6 +112,11 @@ int trace_candidates(const trace *a, const trace_rec *r, trace_cands *out);
  * host before a split), then the other lane (r's lane holds nothing there).
  * NULL when a has none: the statement keys are the fallback. */
 const trace_rec *trace_region_match(const trace *a, const trace_rec *r);
+/* The record of a holding the value with r's provenance (the same data
+ * computed by the same ops from the same GM regions, exec/prov.h), the
+ * same occurrence on the same core or on a core of another kind (the host
+ * before ExpandMixedKernel), never the other lane. NULL when a has none. */
+const trace_rec *trace_prov_match(const trace *a, const trace_rec *r);
 /* The elements of rec's tensor that hold region g (g within rec's region):
  * a new tensor, or NULL. */
 tensor *trace_region_data(const trace_rec *rec, const exec_region *g);

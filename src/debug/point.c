@@ -11,6 +11,7 @@
 #include "debug/point.h"
 #include "debug/session_impl.h"
 #include "exec/inspect.h"
+#include "exec/prov.h"
 #include "exec/region.h"
 #include "ir/lex.h"
 #include "ir/resolve.h"
@@ -924,7 +925,139 @@ static int seek_region(session *s, const region_anchor *ra, int any_lane, int *c
     }
 }
 
-typedef enum { MATCH_NONE, MATCH_SAME, MATCH_REGION, MATCH_KEY } match_kind;
+typedef enum { MATCH_NONE, MATCH_SAME, MATCH_REGION, MATCH_PROV, MATCH_KEY } match_kind;
+
+/* A value named by what it is (exec/prov.h): the k-th value of that
+ * provenance computed on core `on` (for a popped tile, the core that
+ * pushed it). */
+typedef struct prov_anchor {
+    uint64_t h;
+    uint32_t k;
+    int on;
+    /* a reshape keeps the provenance (the same elements in the same
+     * order): of the values with it, the one of the same shape */
+    int ndim;                 /* -1: any shape */
+    int64_t shape[TENSOR_MAX_DIMS];
+    /* the value the stop's statement is about to compute (pass N while
+     * stopped): the other pass's point is where it is about to be computed */
+    int pending;
+    char desc[640]; /* "the value computed from x[0:16, 0:64] ... by tile.matmul then tile.add" */
+} prov_anchor;
+
+static void prov_anchor_describe(const run_state *r, prov_anchor *pa)
+{
+    strbuf sb = STRBUF_INIT;
+    machine_prov_describe(r->m, pa->h, &sb);
+    snprintf(pa->desc, sizeof pa->desc, "%s", strbuf_str(&sb));
+    strbuf_free(&sb);
+}
+
+/* The provenance of variable `full` of frame `level` of the stop's core:
+ * 1 when it is a tensor with one. */
+static int prov_anchor_of_var(const run_state *r, int level, const char *full, prov_anchor *pa)
+{
+    int slot = r->m ? inspect_find_slot(r->m, r->core, level, full) : -1;
+    const char *sn;
+    const value *v;
+    if (slot < 0 || !inspect_slot(r->m, r->core, level, slot, &sn, &v) || strcmp(sn, full) != 0 ||
+        v->kind != VAL_TENSOR || !v->u.t || !v->u.t->prov || machine_prov_is_param(r->m, v->u.t->prov))
+        return 0; /* a parameter is no statement's value: the keys name it */
+    pa->h = v->u.t->prov;
+    pa->k = v->u.t->prov_k;
+    pa->on = v->u.t->prov_core;
+    pa->ndim = v->u.t->ndim;
+    memcpy(pa->shape, v->u.t->shape, sizeof pa->shape);
+    pa->pending = 0;
+    prov_anchor_describe(r, pa);
+    return 1;
+}
+
+/* The value the statement core is about to run will compute, by its
+ * provenance: 1 when it has one (an op over variables and constants). */
+static int prov_anchor_pending(const run_state *r, int core, prov_anchor *pa)
+{
+    if (!r->m || !machine_prov_pending(r->m, core, &pa->h, &pa->k))
+        return 0;
+    pa->on = core;
+    pa->ndim = -1;
+    pa->pending = 1;
+    prov_anchor_describe(r, pa);
+    return 1;
+}
+
+/* A value computed on core `on` in another pass stands for one computed on
+ * the anchor's core: the same core, or a core of another kind (the host
+ * before ExpandMixedKernel, AIC or AIV after it); never the other lane. */
+static int prov_core_ok(int on, int anchor_on)
+{
+    return on == anchor_on || exec_region_core_kind(on) != exec_region_core_kind(anchor_on);
+}
+
+/* The target of statement st (just run on core) holding a tensor with
+ * the anchor's provenance and shape, or NULL. */
+static const char *prov_target(const run_state *r, int core, const ir_stmt *st, const prov_anchor *pa)
+{
+    if (!st || (st->kind != IR_STMT_ASSIGN && st->kind != IR_STMT_YIELD))
+        return NULL;
+    for (uint32_t i = 0; i < st->u.assign.ntargets; i++) {
+        const char *name = st->u.assign.targets[i].name->text;
+        int slot = inspect_find_slot(r->m, core, 0, name);
+        const char *sn;
+        const value *v;
+        if (slot >= 0 && inspect_slot(r->m, core, 0, slot, &sn, &v) && v->kind == VAL_TENSOR && v->u.t &&
+            v->u.t->prov == pa->h &&
+            (pa->ndim < 0 || (v->u.t->ndim == pa->ndim &&
+                              memcmp(v->u.t->shape, pa->shape, (size_t)pa->ndim * sizeof *pa->shape) == 0)))
+            return sn;
+    }
+    return NULL;
+}
+
+/* Steps the run in s->run until a core assigns the k-th value of the
+ * anchor's provenance: 1 there (*core_out, *st: the assigning statement,
+ * just run), 0 the pass ended or failed first (or was past it: the caller
+ * starts over), -1 interrupted. */
+static int seek_prov(session *s, const prov_anchor *pa, int *core_out, const ir_stmt **st, const char **why)
+{
+    run_state *r = &s->run;
+    for (int c = 0; c < EXEC_NCORES; c++)
+        if (prov_core_ok(c, pa->on) && machine_prov_count(r->m, pa->h, c) >= pa->k) {
+            *why = "it was past that value";
+            return 0;
+        }
+    for (int first = 1;; first = 0) {
+        if (pa->pending) {
+            /* a core about to compute it */
+            for (int c = 0; c < EXEC_NCORES; c++) {
+                uint64_t h;
+                uint32_t k;
+                inspect_frame g;
+                if (prov_core_ok(c, pa->on) && machine_prov_pending(r->m, c, &h, &k) && h == pa->h && k == pa->k &&
+                    inspect_frame_get(r->m, c, 0, &g)) {
+                    *core_out = c;
+                    *st = g.stmt;
+                    return 1;
+                }
+            }
+        }
+        (void)first;
+        int go = seek_step(s, why);
+        if (go <= 0)
+            return go;
+        for (int c = 0; c < EXEC_NCORES && !pa->pending; c++) {
+            uint64_t h;
+            uint32_t k;
+            int on;
+            const ir_stmt *made;
+            if (machine_prov_just_made(r->m, c, &h, &k, &on, &made) && h == pa->h && k == pa->k &&
+                prov_core_ok(on, pa->on) && prov_target(r, c, made, pa)) {
+                *core_out = c;
+                *st = made;
+                return 1;
+            }
+        }
+    }
+}
 
 typedef struct point_match {
     match_kind kind;
@@ -936,6 +1069,8 @@ typedef struct point_match {
     region_anchor anchor; /* MATCH_REGION / no_region: what was looked for */
     int other_lane;       /* MATCH_REGION: on the other lane (the stop's holds nothing there) */
     int standin;          /* MATCH_KEY: an earlier statement stood in */
+    prov_anchor prov;     /* MATCH_PROV, prov_missed: what was looked for */
+    int prov_missed;      /* no value there has that provenance (then keys: a guess) */
     int core;             /* where the match landed */
     char func[256];       /* the function in the other pass */
     const char *why;      /* MATCH_NONE: why */
@@ -973,13 +1108,35 @@ static int keys_if_changed(session *s, const prog_point *pt, int pass, point_key
     return !func_unchanged(s, pt, pass, &a, &b) && point_capture(s, pk) == 0;
 }
 
+/* The run in s->run started over, quietly: its status. */
+static ptodb_status restart_quiet(session *s, int pass)
+{
+    run_kill(s);
+    s->quiet++;
+    ptodb_status st = run_start(s, pass);
+    s->quiet--;
+    return st;
+}
+
+/* The match of kind landed on core (the run's selected core now). */
+static void match_landed(session *s, point_match *mt, match_kind kind, int core)
+{
+    s->run.core = core;
+    s->run.level = 0;
+    mt->kind = kind;
+    mt->core = core;
+    inspect_frame g;
+    if (inspect_frame_get(s->run.m, core, 0, &g))
+        snprintf(mt->func, sizeof mt->func, "%s", g.func);
+}
+
 /* Moves the run in s->run, a fresh start of `pass`, to the moment of that
  * pass that corresponds to pt (captured in another pass, whose statement
  * keys are pk). The exact way first: where pt's function is unchanged in
  * `pass`, the same core, call and statement count. Otherwise by statement
  * keys, said to be a guess. Returns -1 when interrupted. */
 static int point_map(session *s, int pass, const prog_point *pt, const point_key *pk, int have_pk,
-                     const region_anchor *ra, point_match *mt)
+                     const region_anchor *ra, const prov_anchor *pa, point_match *mt)
 {
     memset(mt, 0, sizeof *mt);
     const alpha_text *a = NULL, *b = NULL;
@@ -1011,11 +1168,8 @@ static int point_map(session *s, int pass, const prog_point *pt, const point_key
         for (int any = 0; any < 2 && got == 0 && !s->run.failed && touched(&s->run, &ra->reg); any++) {
             if (any && exec_region_core_kind(ra->core) != 2)
                 break;
-            run_kill(s);
-            s->quiet++;
-            ptodb_status st = run_start(s, pass);
-            s->quiet--;
-            got = st == PTODB_OK ? seek_region(s, ra, any, &core, &mt->twin, &mt->found, &mt->why) : 0;
+            got = restart_quiet(s, pass) == PTODB_OK ? seek_region(s, ra, any, &core, &mt->twin, &mt->found, &mt->why)
+                                                      : 0;
         }
         mt->other_lane =
             got > 0 && core != ra->core && exec_region_core_kind(core) == exec_region_core_kind(ra->core);
@@ -1023,13 +1177,7 @@ static int point_map(session *s, int pass, const prog_point *pt, const point_key
             return -1;
         mt->anchor = *ra;
         if (got) {
-            s->run.core = core;
-            s->run.level = 0;
-            mt->kind = MATCH_REGION;
-            mt->core = core;
-            inspect_frame g;
-            if (inspect_frame_get(s->run.m, core, 0, &g))
-                snprintf(mt->func, sizeof mt->func, "%s", g.func);
+            match_landed(s, mt, MATCH_REGION, core);
             return 0;
         }
         if (touched(&s->run, &ra->reg) || s->run.failed) {
@@ -1039,12 +1187,32 @@ static int point_map(session *s, int pass, const prog_point *pt, const point_key
             mt->why = s->run.failed ? "it failed before reaching that region" : NULL;
             return 0;
         }
-        /* that tensor is no load's (store's) there: the statement keys, from the start */
-        run_kill(s);
-        s->quiet++;
-        ptodb_status st = run_start(s, pass);
-        s->quiet--;
-        if (st != PTODB_OK) {
+        /* that tensor is no load's (store's) there: the provenance or the
+         * statement keys, from the start */
+        if (restart_quiet(s, pass) != PTODB_OK) {
+            mt->kind = MATCH_NONE;
+            mt->why = "it failed to start";
+            return 0;
+        }
+    }
+    if (pa) {
+        /* what the value is: the same data by the same ops */
+        int core = -1;
+        const ir_stmt *made = NULL;
+        int got = seek_prov(s, pa, &core, &made, &mt->why);
+        if (got == 0 && !s->run.failed) /* the kept run was past it, or ended: once more from the start */
+            got = restart_quiet(s, pass) == PTODB_OK ? seek_prov(s, pa, &core, &made, &mt->why) : 0;
+        if (got < 0)
+            return -1;
+        mt->prov = *pa;
+        if (got) {
+            match_landed(s, mt, MATCH_PROV, core);
+            mt->twin = made;
+            return 0;
+        }
+        mt->prov_missed = 1;
+        mt->why = NULL;
+        if (restart_quiet(s, pass) != PTODB_OK) {
             mt->kind = MATCH_NONE;
             mt->why = "it failed to start";
             return 0;
@@ -1154,10 +1322,21 @@ static void describe_match(session *s, const prog_point *pt, int pass, const poi
         strbuf_printf(out, "same point: %s is unchanged in pass %d but for SSA names", pt->func, cp->index);
         break;
     case MATCH_KEY:
-        strbuf_printf(out, "a guess: %s %s in pass %d; matched by SSA base names, op and occurrence in %s on %s%s",
+        strbuf_puts(out, "a guess: ");
+        if (mt->prov_missed)
+            strbuf_printf(out, "pass %d computes no value from the same data by the same ops; ", cp->index);
+        strbuf_printf(out, "%s %s in pass %d; matched by SSA base names, op and occurrence in %s on %s%s",
                       pt->func, find_func(session_load_pass(s, pass)->module, pt->func) ? "changed" : "is gone",
                       cp->index, mt->func, machine_core_name(mt->core),
                       mt->standin ? ", after the nearest earlier statement both have" : "");
+        break;
+    case MATCH_PROV:
+        strbuf_printf(out, "matched by provenance: %s, %s by %s on %s", mt->prov.desc,
+                      mt->prov.pending ? "about to be computed" : "computed", mt->func, machine_core_name(mt->core));
+        if (mt->prov.k > 1)
+            strbuf_printf(out, " (the %u%s such value)", mt->prov.k, ordinal_suffix(mt->prov.k));
+        strbuf_puts(out, "; ");
+        describe_change(s, pt, pass, out);
         break;
     case MATCH_REGION:
         describe_region_match(s, pt, pass, mt, out);
@@ -1175,6 +1354,9 @@ static void describe_match(session *s, const prog_point *pt, int pass, const poi
             if (mt->anchor.k > 1)
                 strbuf_printf(out, " a %u%s time", mt->anchor.k, ordinal_suffix(mt->anchor.k));
             describe_parts(s, &mt->anchor.reg, out);
+        } else if (mt->prov_missed) {
+            strbuf_printf(out, "no counterpart in pass %d: it computes no value from the same data by the same ops (%s)%s%s",
+                          cp->index, mt->prov.desc, mt->why ? ", and " : "", mt->why ? mt->why : "");
         } else {
             strbuf_printf(out, "no counterpart in pass %d: %s", cp->index, mt->why ? mt->why : "none found");
         }
@@ -1191,6 +1373,9 @@ ptodb_status run_seek_point(session *s, int pass)
     int have_pk = keys_if_changed(s, &pt, pass, &pk);
     region_anchor ra;
     int have_ra = func_changed(s, &pt, pass) && anchor_here(&s->run, pt.core, &ra) && !exec_region_empty(&ra.reg);
+    /* else the value the statement is about to compute, by its provenance */
+    prov_anchor pa;
+    int have_pa = !have_ra && func_changed(s, &pt, pass) && prov_anchor_pending(&s->run, pt.core, &pa);
     strbuf where = STRBUF_INIT;
     describe_frame(s, pt.core, 0, &where);
     ptodb_status st = run_start(s, pass);
@@ -1201,7 +1386,7 @@ ptodb_status run_seek_point(session *s, int pass)
         return st;
     }
     point_match mt;
-    int got = point_map(s, pass, &pt, &pk, have_pk, have_ra ? &ra : NULL, &mt);
+    int got = point_map(s, pass, &pt, &pk, have_pk, have_ra ? &ra : NULL, have_pa ? &pa : NULL, &mt);
     if (got < 0) {
         s->interrupted = 0;
         session_printf(s, "\nInterrupted.\n");
@@ -1213,10 +1398,7 @@ ptodb_status run_seek_point(session *s, int pass)
             session_printf(s, "Pass %d: no point corresponding to %s (%s).\n", s->kase.passes[pass].index,
                            strbuf_str(&where), strbuf_str(&how));
             /* the seek ran on (to the end, maybe): back to the start */
-            run_kill(s);
-            s->quiet++;
-            run_start(s, pass);
-            s->quiet--;
+            restart_quiet(s, pass);
             session_printf(s, "The run is at the start of pass %d.\n", s->kase.passes[pass].index);
         } else {
             session_printf(s, "Corresponding point in pass %d (%s):\n", s->kase.passes[pass].index,
@@ -1353,6 +1535,15 @@ static void region_counterpart(session *s, point_match *mt, char *buf, size_t si
         snprintf(buf, size, "%s", c->u.call.args[0]->u.name->text);
 }
 
+/* The target of the other pass's statement that has just assigned the
+ * value with the anchor's provenance (and shape). */
+static void prov_counterpart(session *s, const point_match *mt, char *buf, size_t size)
+{
+    const char *name = prov_target(&s->run, mt->core, mt->twin, &mt->prov);
+    if (name)
+        snprintf(buf, size, "%s", name);
+}
+
 /* A tile holding a larger region than the anchor's (the whole tensor one
  * core computed before a lane split): the anchor's share of it. */
 static tensor *region_share(tensor *t, const point_match *mt)
@@ -1436,6 +1627,9 @@ tensor *session_tensor_in_pass(session *s, int pass, const char *name, int flags
     /* what the variable's data is, where a pass restructured the function */
     region_anchor ra;
     int have_ra = func_changed(s, &pt, pass) && anchor_of_var(r, r->level, full, &ra) && !exec_region_empty(&ra.reg);
+    /* else what the value is: its provenance */
+    prov_anchor pa;
+    int have_pa = func_changed(s, &pt, pass) && prov_anchor_of_var(r, r->level, full, &pa);
     strbuf where = STRBUF_INIT;
     if (flags & POINT_SAY_MATCH)
         describe_frame(s, pt.core, 0, &where);
@@ -1465,14 +1659,15 @@ tensor *session_tensor_in_pass(session *s, int pass, const char *name, int flags
         }
         s->side_profile = prof;
     }
-    int got = point_map(s, pass, &pt, &pk, have_pk, have_ra ? &ra : NULL, &mt);
+    int got = point_map(s, pass, &pt, &pk, have_pk, have_ra ? &ra : NULL, have_pa ? &pa : NULL, &mt);
     if (got == 0 && mt.kind == MATCH_NONE && !fresh) {
         /* the kept run was past the point: once more from the start */
         match_free(&mt);
         s->quiet++;
         ptodb_status st = run_start(s, pass);
         s->quiet--;
-        got = st == PTODB_OK ? point_map(s, pass, &pt, &pk, have_pk, have_ra ? &ra : NULL, &mt) : 0;
+        got = st == PTODB_OK ? point_map(s, pass, &pt, &pk, have_pk, have_ra ? &ra : NULL, have_pa ? &pa : NULL, &mt)
+                             : 0;
     }
     if (got < 0) {
         s->interrupted = 0;
@@ -1481,7 +1676,7 @@ tensor *session_tensor_in_pass(session *s, int pass, const char *name, int flags
         describe_match(s, &pt, pass, &mt, &how);
         /* a region match is by the data itself: as exact as an unchanged
          * function (the sentence in how says which) */
-        s->point_last = mt.kind == MATCH_SAME || mt.kind == MATCH_REGION ? POINT_MATCH_EXACT
+        s->point_last = mt.kind == MATCH_SAME || mt.kind == MATCH_REGION || mt.kind == MATCH_PROV ? POINT_MATCH_EXACT
                         : mt.kind == MATCH_KEY                           ? POINT_MATCH_GUESS
                                                                          : POINT_MATCH_NONE;
         snprintf(s->point_last_how, sizeof s->point_last_how, "%s", strbuf_str(&how));
@@ -1494,6 +1689,8 @@ tensor *session_tensor_in_pass(session *s, int pass, const char *name, int flags
                     snprintf(other, sizeof other, "%s", mt.vars_b[i]);
         } else if (mt.kind == MATCH_REGION) {
             region_counterpart(s, &mt, other, sizeof other);
+        } else if (mt.kind == MATCH_PROV) {
+            prov_counterpart(s, &mt, other, sizeof other);
         } else if (mt.kind != MATCH_NONE) {
             name_by_key(s, pt.pass, sel_func, pass, full, other, sizeof other);
         }
@@ -1501,7 +1698,9 @@ tensor *session_tensor_in_pass(session *s, int pass, const char *name, int flags
             session_errorf(s, "%s (%s, %s line %d) has no counterpart: %s.", full, strbuf_str(&where), pt.func,
                            pt.line, strbuf_str(&how));
         } else {
-            s->run.level = mt.kind == MATCH_REGION ? 0 : level < inspect_depth(s->run.m, s->run.core) ? level : 0;
+            s->run.level = mt.kind == MATCH_REGION || mt.kind == MATCH_PROV ? 0
+                           : level < inspect_depth(s->run.m, s->run.core) ? level
+                                                                          : 0;
             t = session_lookup_tensor(s, other, NULL, 1);
             if (t && mt.kind == MATCH_REGION && !(mt.anchor.whole && !own))
                 t = region_share(t, &mt);
@@ -1510,7 +1709,19 @@ tensor *session_tensor_in_pass(session *s, int pass, const char *name, int flags
                 memcpy(own->lo, mt.anchor.reg.lo, sizeof own->lo);
                 memcpy(own->len, mt.anchor.reg.len, sizeof own->len);
             }
-            if (!t && !(flags & POINT_QUIET_MISSING))
+            if (!t && mt.kind == MATCH_KEY && mt.prov_missed) {
+                /* no value with its provenance, and the guess names none:
+                 * said plainly */
+                mt.kind = MATCH_NONE;
+                mt.why = NULL;
+                strbuf_clear(&how);
+                describe_match(s, &pt, pass, &mt, &how);
+                s->point_last = POINT_MATCH_NONE;
+                snprintf(s->point_last_how, sizeof s->point_last_how, "%s", strbuf_str(&how));
+                if (!(flags & POINT_QUIET_MISSING))
+                    session_errorf(s, "%s (%s, %s line %d) has no counterpart: %s.", full, strbuf_str(&where),
+                                   pt.func, pt.line, strbuf_str(&how));
+            } else if (!t && !(flags & POINT_QUIET_MISSING))
                 session_errorf(s, "No tensor \"%s\" at the corresponding point of pass %d (%s).", other,
                                s->kase.passes[pass].index, strbuf_str(&how));
             else if (t && (flags & POINT_SAY_MATCH))

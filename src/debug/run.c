@@ -122,6 +122,8 @@ ptodb_status run_start(session *s, int pass)
     memset(&ro, 0, sizeof ro);
     machine_options_init(&ro.mopt);
     ro.mopt.profile = session_profile(s);
+    /* the debugger matches values across passes by what they are */
+    ro.mopt.provenance = 1;
     ro.ops = s->ops;
     runpass_run rp;
     runpass_open(&rp, s->kase.passes[pass].path, ps->module, &s->kase, &ro, write_hook, r, RUNPASS_OPEN_DESPITE_REF);

@@ -78,7 +78,7 @@ struct session {
     struct point_alpha *alpha_cache; /* point.c: functions' renaming-free texts */
     exec_profile_id side_profile;
     int point_last;      /* point.c: point_last_match's quality and sentence */
-    char point_last_how[384];
+    char point_last_how[1024];
     pass_result *results; /* kase.npasses entries */
     breakpoint *bps;
     size_t nbps;

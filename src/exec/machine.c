@@ -9,7 +9,10 @@
 
 #include "base/clock.h"
 #include "base/mem.h"
+#include "exec/inspect.h"
+#include "exec/region.h"
 #include "ir/resolve.h"
+#include "ir/walk.h"
 
 static const char *const core_names[EXEC_NCORES] = {"host", "AIC", "AIV0", "AIV1"};
 
@@ -69,6 +72,8 @@ machine *machine_new(const xprogram *p, const machine_options *o)
         c->ctx.core = c;
         c->ctx.profile = m->opt.profile;
     }
+    if (m->opt.provenance)
+        m->prov = exec_prov_new();
     m->where_token = mem_where_push_fn(machine_where, m);
     return m;
 }
@@ -108,6 +113,7 @@ void machine_free(machine *m)
     xrt_free(&m->grp.rt);
     strbuf_free(&m->error);
     free(m->ref_note);
+    exec_prov_free(m->prov);
     mem_where_pop(m->where_token);
     free(m);
 }
@@ -377,9 +383,17 @@ static ptodb_status eval_op(machine *m, core *c, xframe *f, const xexpr *x, valu
         for (uint32_t i = 0; i < nk; i++)
             note_read(m, c, &kw[i]);
     }
+    /* provenance from the operands as they are before the op runs (an op
+     * writing an operand in place drops that operand's) */
+    uint64_t prov_h = 0;
+    const value *prov_pass = NULL;
+    if (m->prov)
+        prov_h = exec_prov_op_hash(m->prov, x, pos, np, kw, nk, &prov_pass);
     *out = value_none();
     c->ctx.ref_note = NULL;
     st = x->fn(&c->ctx, &a, out);
+    if (m->prov && st == PTODB_OK)
+        exec_prov_set_result(m->prov, c->id, m->steps, prov_h, prov_pass, out);
     if (c->ctx.ref_note && st == PTODB_OK && !m->ref_note) {
         strbuf nb = STRBUF_INIT;
         if (x->src)
@@ -808,6 +822,23 @@ static ptodb_status bind_call_result(machine *m, core *c, value v)
     return st;
 }
 
+/* A tile.load's tile (provenance on): named by the GM region it read, as
+ * the debugger's program points name it (exec_region_of). */
+static void prov_load_leaf(machine *m, core *c, const xinst *in, value *v)
+{
+    exec_region g;
+    if (v->kind != VAL_TENSOR || !v->u.t || !in->stmt || exec_region_stmt_kind(in->stmt) != EXEC_REGION_LOAD)
+        return;
+    if (!exec_region_of(m, c->id, in->stmt, &g)) {
+        v->u.t->prov = 0;
+        return;
+    }
+    strbuf sb = STRBUF_INIT;
+    exec_region_format(&g, &sb);
+    exec_prov_set_leaf(m->prov, c->id, m->steps, strbuf_str(&sb), v->u.t);
+    strbuf_free(&sb);
+}
+
 static ptodb_status core_exec(machine *m, core *c, exec_event *ev)
 {
     exec_ctx *ctx = &c->ctx;
@@ -824,8 +855,12 @@ static ptodb_status core_exec(machine *m, core *c, exec_event *ev)
         switch (in->kind) {
         case XI_ASSIGN:
             st = eval(m, c, f, in->e, &v);
+            if (st == PTODB_OK && m->prov)
+                prov_load_leaf(m, c, in, &v);
             if (st == PTODB_OK)
                 st = assign(m, c, f, in, 0, v);
+            if (st == PTODB_OK && m->prov)
+                exec_prov_assigned(m->prov, c->id, m->steps, in->stmt, &f->slots[in->slots[0]]);
             if (st == PTODB_OK)
                 f->pc++;
             break;
@@ -1214,6 +1249,20 @@ ptodb_status machine_start(machine *m, int fn, const value *args, uint32_t nargs
     h->state = CORE_READY;
     ptodb_status st = frame_push(m, h, &m->p->funcs[fn], cp, nargs);
     free(cp);
+    if (m->prov && st == PTODB_OK) {
+        /* the entry's tensors: named by their parameters */
+        exec_prov_reset(m->prov);
+        const xfunc *ef = &m->p->funcs[fn];
+        for (uint32_t i = 0; i < nargs; i++) {
+            value *pv = &h->frames[0].slots[ef->src->params[i].slot];
+            if (pv->kind != VAL_TENSOR || !pv->u.t)
+                continue;
+            strbuf nb = STRBUF_INIT;
+            ir_ssa_base_name(ef->src->params[i].name->text, &nb);
+            exec_prov_set_param(m->prov, strbuf_str(&nb), pv->u.t);
+            strbuf_free(&nb);
+        }
+    }
     if (st != PTODB_OK) {
         st = core_error(m, h, NULL, st);
         return st;

@@ -72,6 +72,9 @@ typedef struct machine_options {
      * print any variable at a stop; on for --run/--batch and the TUI's
      * background validation, which only report verdicts and outputs. */
     int reuse_dead;
+    /* Track each value's provenance (exec/prov.h): for the debugger's runs
+     * and bisect's traces; off (0) it costs a test per op. */
+    int provenance;
 } machine_options;
 
 void machine_options_init(machine_options *o);

@@ -6,13 +6,19 @@ src_libptodb_a_SOURCES += \
 	src/exec/exec_ctx.c src/exec/scalar.c \
 	src/exec/xcore.c src/exec/xcore.h \
 	src/exec/compare.c src/exec/compare.h src/exec/runpass.c src/exec/runpass.h \
-	src/exec/region.c src/exec/region.h
+	src/exec/region.c src/exec/region.h src/exec/prov.c src/exec/prov.h
 
 check_PROGRAMS += tests/unit/check_machine
 TESTS += tests/unit/check_machine
 tests_unit_check_machine_SOURCES = tests/unit/check_machine.c
 tests_unit_check_machine_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_machine_LDADD = $(UNIT_LDADD)
+
+check_PROGRAMS += tests/unit/check_prov
+TESTS += tests/unit/check_prov
+tests_unit_check_prov_SOURCES = tests/unit/check_prov.c
+tests_unit_check_prov_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_prov_LDADD = $(UNIT_LDADD)
 
 check_PROGRAMS += tests/unit/check_region
 TESTS += tests/unit/check_region

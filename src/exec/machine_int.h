@@ -6,6 +6,7 @@
 
 #include "base/strbuf.h"
 #include "exec/machine.h"
+#include "exec/prov.h"
 #include "exec/xcore.h"
 
 typedef struct xloop {
@@ -110,6 +111,7 @@ struct machine {
     machine_read_hook read_hook; /* NULL: operands are not reported */
     void *read_hook_ud;
     value scratch_none;
+    exec_prov *prov;      /* NULL unless opt.provenance */
 };
 
 #endif

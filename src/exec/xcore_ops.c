@@ -31,6 +31,10 @@ static tensor *clone_with_attrs(tensor *t)
 {
     tensor *c = tensor_clone(t);
     tensor_copy_attrs(c, t);
+    /* a queue keeps the data: the popped tile is what was pushed (prov.h) */
+    c->prov = t->prov;
+    c->prov_k = t->prov_k;
+    c->prov_core = t->prov_core;
     return c;
 }
 
@@ -113,6 +117,8 @@ static ptodb_status op_tpush_to_aiv(exec_ctx *ctx, const op_args *a, value *out)
         return st;
     }
     strbuf_free(&err);
+    exec_prov_share(ctx, t, p0, (int)s, stride, 0);
+    exec_prov_share(ctx, t, p1, (int)s, stride, 1);
     xq_push(&rt->to_aiv_split[s][0], value_tensor(p0));
     xq_push(&rt->to_aiv_split[s][1], value_tensor(p1));
     return PTODB_OK;
@@ -199,6 +205,7 @@ static ptodb_status op_tpop_from_aiv(exec_ctx *ctx, const op_args *a, value *out
     }
     strbuf err = STRBUF_INIT;
     tensor *m = xcore_merge(p0.u.t, p1.u.t, (int)s, &err);
+    exec_prov_merge(ctx, p0.u.t, p1.u.t, (int)s, m);
     value_clear(&p0);
     value_clear(&p1);
     if (!m) {
@@ -283,6 +290,7 @@ static ptodb_status op_aic_gather(exec_ctx *ctx, const op_args *a, value *out)
     rt->gather_taken[lane]++;
     strbuf err = STRBUF_INIT;
     tensor *m = xcore_merge(p0.u.t, p1.u.t, (int)s, &err);
+    exec_prov_merge(ctx, p0.u.t, p1.u.t, (int)s, m);
     value_clear(&p0);
     value_clear(&p1);
     if (!m) {

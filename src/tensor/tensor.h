@@ -75,6 +75,13 @@ typedef struct tensor {
     int64_t valid[TENSOR_MAX_DIMS];
     int full_ndim;
     int64_t full[TENSOR_MAX_DIMS];
+    /* What the data is, for a debugger comparing passes (exec/prov.h): a
+     * hash of where it came from (0: not tracked), the core that computed
+     * it and the how-manieth value of that hash that core computed. Set by
+     * the machine only when provenance is on; every constructor zeroes it. */
+    uint64_t prov;
+    uint32_t prov_k;
+    int32_t prov_core;
 } tensor;
 
 /* ---- storage ------------------------------------------------------------ */

@@ -7,7 +7,9 @@
 # again for one pair per case whose second file has its SSA names renamed
 # (a copy in a temporary folder): identical but for SSA renaming. And for
 # the pairs a pass restructured where both validate, the region oracle: at
-# every tile.store, the tile matched by its GM region holds the same data.
+# every tile.store, the tile matched by its GM region holds the same data;
+# and the provenance oracle: after every statement computing an
+# intermediate, the value matched by provenance is bit-equal.
 . "$top_srcdir/tests/cli/lib.sh"
 . "$top_srcdir/tests/cli/fixture_lib.sh"
 fixtures_or_skip
@@ -22,7 +24,7 @@ export XDG_STATE_HOME="$tmp/state" HOME="$tmp/home"
 # first identical pair's first 2000 stops are checked (all of them would take
 # minutes).
 cover=$(PTODB_FIXTURE_SUBSET=cover fixture_case_dirs 2>/dev/null)
-total=0 bad=0 regions=0
+total=0 bad=0 regions=0 prov=0 prov_equal=0 guesses=0
 for c in $(fixture_case_dirs); do
     name=$(basename "$c")
     limit=
@@ -72,8 +74,25 @@ for c in $(fixture_case_dirs); do
     [ "$rc" -eq 0 ] || { head -40 "$tmp/err" >&2; bad=1; }
     n=$(printf '%s\n' "$out" | sed -n 's/.* store stops: \([0-9]*\) matched by region.*/\1/p')
     regions=$((regions + ${n:-0}))
+
+    # the same pairs: every intermediate (no load, store or pop) matched by
+    # provenance is the same data computed by the same ops, bit for bit
+    # (300 stops a pair: the first calls and iterations of every kernel)
+    ilimit="--max-stops 300"
+    [ -z "$limit" ] || ilimit="--max-stops 100 --only ExpandMixedKernel"
+    # shellcheck disable=SC2086
+    out=$("$driver" "$c" --intermediates $ilimit 2>"$tmp/err")
+    rc=$?
+    echo "  $name intermediates ($ilimit): $out"
+    [ "$rc" -eq 0 ] || { head -40 "$tmp/err" >&2; bad=1; }
+    n=$(printf '%s\n' "$out" | sed -n 's/.* intermediate stops: \([0-9]*\) matched by provenance (\([0-9]*\) bit-equal), \([0-9]*\) guesses.*/\1 \2 \3/p')
+    # shellcheck disable=SC2086
+    set -- $n
+    prov=$((prov + ${1:-0})) prov_equal=$((prov_equal + ${2:-0})) guesses=$((guesses + ${3:-0}))
 done
 echo "$total stops in all; $regions store stops matched by region"
+echo "intermediates: $prov matched by provenance ($prov_equal bit-equal), $guesses still guesses"
 [ "$regions" -gt 0 ] || fail "no store stop matched by region"
+[ "$prov" -gt 0 ] || fail "no intermediate matched by provenance"
 [ "$bad" -eq 0 ] || fail "some stops did not compare equal with their counterpart (see above)"
 [ "$total" -gt 0 ] || fail "no stop at all"

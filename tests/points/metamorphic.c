@@ -15,7 +15,12 @@
  * matched by region must compare equal (max_abs_diff 0; after
  * AutoTileMatmulL0, whose K split sums in another order, within tolerance);
  * the stops matched otherwise (the same point, a guess, none) are counted
- * apart. */
+ * apart.
+ *   metamorphic CASE --intermediates [--max-stops N] [--only PASSNAME]
+ * The same pairs; a breakpoint on every statement computing an intermediate
+ * (no load, store or pop), and after it `diff TARGET pass SECOND`: a value
+ * matched by provenance must be bit-equal (intermediates()); --only: the
+ * pairs whose second pass's name contains PASSNAME. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -81,6 +86,17 @@ typedef struct stores {
     size_t n, cap;
 } stores;
 
+static void stores_push(stores *l, int line, const char *var)
+{
+    if (l->n == l->cap) {
+        l->cap = l->cap ? l->cap * 2 : 16;
+        l->line = realloc(l->line, l->cap * sizeof *l->line);
+        l->tile = realloc(l->tile, l->cap * sizeof *l->tile);
+    }
+    l->line[l->n] = line;
+    l->tile[l->n++] = strdup(var);
+}
+
 static void add_store(void *ctx, const ir_stmt *st)
 {
     stores *l = ctx;
@@ -88,13 +104,34 @@ static void add_store(void *ctx, const ir_stmt *st)
     if (!c || c->kind != IR_EXPR_CALL || c->res.kind != IR_REF_OP || c->res.id != IR_OP_TILE_STORE || !c->u.call.nargs ||
         c->u.call.args[0]->kind != IR_EXPR_NAME)
         return;
-    if (l->n == l->cap) {
-        l->cap = l->cap ? l->cap * 2 : 16;
-        l->line = realloc(l->line, l->cap * sizeof *l->line);
-        l->tile = realloc(l->tile, l->cap * sizeof *l->tile);
+    stores_push(l, (int)st->span.line, c->u.call.args[0]->u.name->text);
+}
+
+/* An intermediate: a statement assigning one target from an op that is no
+ * tile.load, tile.store or pop (those are matched by region and queue slot). */
+static void add_intermediate(void *ctx, const ir_stmt *st)
+{
+    stores *l = ctx;
+    if (st->kind != IR_STMT_ASSIGN || st->u.assign.ntargets != 1)
+        return;
+    const ir_expr *c = st->u.assign.value;
+    if (!c || c->kind != IR_EXPR_CALL || c->res.kind != IR_REF_OP)
+        return;
+    switch (c->res.id) {
+    case IR_OP_TILE_LOAD:
+    case IR_OP_TILE_STORE:
+    case IR_OP_TILE_TPOP_FROM_AIC:
+    case IR_OP_TILE_TPOP_FROM_AIV:
+    case IR_OP_TILE_GET_SUBBLOCK_IDX:
+    case IR_OP_TILE_GET_BLOCK_IDX:
+        return;
+    default:
+        break;
     }
-    l->line[l->n] = (int)st->span.line;
-    l->tile[l->n++] = strdup(c->u.call.args[0]->u.name->text);
+    const char *op = ir_op_info_get(c->res.id) ? ir_op_info_get(c->res.id)->name : "";
+    if (strncmp(op, "tile.", 5) != 0 && strncmp(op, "tensor.", 7) != 0)
+        return;
+    stores_push(l, (int)st->span.line, st->u.assign.targets[0].name->text);
 }
 
 static int validates(session *s, const char *stem)
@@ -107,50 +144,79 @@ static int validates(session *s, const char *stem)
     return ok;
 }
 
+static void stores_free(stores *l)
+{
+    for (size_t k = 0; k < l->n; k++)
+        free(l->tile[k]);
+    free(l->line);
+    free(l->tile);
+    memset(l, 0, sizeof *l);
+}
+
+/* Pair i, i+1 of a case when the pass restructured something (the texts
+ * differ), both validate, and `collect` finds statements in the first:
+ * those statements (l), a breakpoint on each and the first pass run to its
+ * first stop; 1 then. *notval counts the pairs skipped for not validating. */
+static int start_restructured_pair(session *s, int i, void (*collect)(void *, const ir_stmt *), const char *only,
+                                   stores *l, long *notval)
+{
+    const char *a = session_pass_source(s, i), *b = session_pass_source(s, i + 1);
+    memset(l, 0, sizeof *l);
+    if (!a || !b || strcmp(after_header(a), after_header(b)) == 0)
+        return 0;
+    const char *stem_a = session_pass_stem(s, i), *stem_b = session_pass_stem(s, i + 1);
+    if (only && !strstr(stem_b, only))
+        return 0;
+    diag_sink sink;
+    diag_sink_init(&sink, 5);
+    ptodb_status st;
+    ir_module *m = ir_parse(stem_a, a, strlen(a), &sink, &st);
+    if (st == PTODB_OK)
+        st = ir_resolve(m, &sink);
+    diag_sink_free(&sink);
+    if (st == PTODB_OK && m->program)
+        for (uint32_t f = 0; f < m->program->nfuncs; f++)
+            ir_walk_stmts(&m->program->funcs[f]->body, collect, l);
+    ir_module_free(m);
+    if (!l->n || !validates(s, stem_a) || !validates(s, stem_b)) {
+        *notval += l->n > 0;
+        stores_free(l);
+        return 0;
+    }
+    run(s, "delete");
+    run(s, "pass %s", stem_a);
+    for (size_t k = 0; k < l->n; k++)
+        run(s, "break %d", l->line[k]);
+    run(s, "run");
+    return 1;
+}
+
+/* The variable of the statement the run stopped at (one of l's), or NULL
+ * when the run is over or at max_stops. */
+static const char *stop_var(session *s, const stores *l, long pair_stops, long max_stops, view_location *loc)
+{
+    if (!view_stop_location(s, loc) || view_run_finished(s) || (max_stops >= 0 && pair_stops >= max_stops))
+        return NULL;
+    for (size_t k = 0; k < l->n; k++)
+        if (l->line[k] == loc->line)
+            return l->tile[k];
+    return NULL;
+}
+
 static int region_oracle(session *s, long max_stops)
 {
     long pairs = 0, stops = 0, by_region = 0, region_equal = 0, region_within = 0, same = 0, guess = 0, none = 0, bad = 0, notval = 0;
     int np = session_npasses(s);
     for (int i = 0; i + 1 < np; i++) {
-        const char *a = session_pass_source(s, i), *b = session_pass_source(s, i + 1);
-        if (!a || !b || strcmp(after_header(a), after_header(b)) == 0)
+        stores l;
+        if (!start_restructured_pair(s, i, add_store, NULL, &l, &notval))
             continue;
         const char *stem_a = session_pass_stem(s, i), *stem_b = session_pass_stem(s, i + 1);
-        diag_sink sink;
-        diag_sink_init(&sink, 5);
-        ptodb_status st;
-        ir_module *m = ir_parse(stem_a, a, strlen(a), &sink, &st);
-        if (st == PTODB_OK)
-            st = ir_resolve(m, &sink);
-        diag_sink_free(&sink);
-        stores l = {0};
-        if (st == PTODB_OK && m->program)
-            for (uint32_t f = 0; f < m->program->nfuncs; f++)
-                ir_walk_stmts(&m->program->funcs[f]->body, add_store, &l);
-        ir_module_free(m);
-        if (!l.n || !validates(s, stem_a) || !validates(s, stem_b)) {
-            notval += l.n > 0;
-            for (size_t k = 0; k < l.n; k++)
-                free(l.tile[k]);
-            free(l.line);
-            free(l.tile);
-            continue;
-        }
         pairs++;
-        run(s, "delete");
-        run(s, "pass %s", stem_a);
-        for (size_t k = 0; k < l.n; k++)
-            run(s, "break %d", l.line[k]);
-        run(s, "run");
         long pair_stops = 0;
         for (long guard = 0; guard < 1000000; guard++) {
             view_location loc;
-            if (!view_stop_location(s, &loc) || view_run_finished(s) || (max_stops >= 0 && pair_stops >= max_stops))
-                break;
-            const char *tile = NULL;
-            for (size_t k = 0; k < l.n && !tile; k++)
-                if (l.line[k] == loc.line)
-                    tile = l.tile[k];
+            const char *tile = stop_var(s, &l, pair_stops, max_stops, &loc);
             if (!tile)
                 break;
             stops++;
@@ -187,15 +253,81 @@ static int region_oracle(session *s, long max_stops)
             run(s, "continue");
         }
         run(s, "kill");
-        for (size_t k = 0; k < l.n; k++)
-            free(l.tile[k]);
-        free(l.line);
-        free(l.tile);
+        stores_free(&l);
     }
     printf("%ld restructured pairs that validate (%ld with stores skipped: a pass does not validate), %ld store stops: "
            "%ld matched by region (%ld equal, %ld within tolerance after a pass that changes the arithmetic), "
            "%ld the same point, %ld guesses, %ld without a counterpart; %ld region matches wrong\n",
            pairs, notval, stops, by_region, region_equal, region_within, same, guess, none, bad);
+    return bad ? 1 : 0;
+}
+
+/* --intermediates: the pairs a pass restructured where both validate; a
+ * breakpoint on every statement computing an intermediate (an op that is
+ * no load, store or pop); at every stop `next` (the value is computed),
+ * then `diff TARGET pass SECOND`. A value matched by provenance is the
+ * same data computed by the same ops from the same GM regions: it must be
+ * bit-equal. The other kinds of match are counted apart. */
+static int intermediates(session *s, long max_stops, const char *only)
+{
+    long pairs = 0, stops = 0, prov = 0, prov_equal = 0, guess = 0, guess_noprov = 0, same = 0, region = 0, none = 0,
+         scalar = 0, bad = 0;
+    int np = session_npasses(s);
+    long notval = 0;
+    for (int i = 0; i + 1 < np; i++) {
+        stores l;
+        if (!start_restructured_pair(s, i, add_intermediate, only, &l, &notval))
+            continue;
+        const char *stem_a = session_pass_stem(s, i), *stem_b = session_pass_stem(s, i + 1);
+        pairs++;
+        long pair_stops = 0;
+        for (long guard = 0; guard < 1000000; guard++) {
+            view_location loc;
+            const char *tile = stop_var(s, &l, pair_stops, max_stops, &loc);
+            if (!tile)
+                break;
+            pair_stops++;
+            run(s, "next");
+            const char *out = run(s, "diff %s pass %s", tile, stem_b);
+            int zero = strstr(out, "max_abs_diff 0.000000e+00") != NULL;
+            if (strstr(out, "(matched by provenance: ")) {
+                stops++;
+                prov++;
+                prov_equal += zero;
+                if (!zero && ++bad <= 10)
+                    fprintf(stderr, "%s -> %s, [%s] %s line %d:\n%s\n", stem_a, stem_b, loc.core_name, loc.func,
+                            loc.line, out);
+            } else if (strstr(out, "(a guess: ")) {
+                stops++;
+                guess++;
+                guess_noprov += strstr(out, "computes no value from the same data") != NULL;
+                if (getenv("METAMORPHIC_VERBOSE"))
+                    fprintf(stderr, "guess: %s -> %s, [%s] %s line %d:\n%s\n", stem_a, stem_b, loc.core_name,
+                            loc.func, loc.line, out);
+            } else if (strstr(out, "(same point: ")) {
+                stops++;
+                same++;
+            } else if (strstr(out, "(matched by region ") || strstr(out, "(matched by queue slot")) {
+                stops++;
+                region++;
+            } else if (strstr(out, "has no counterpart")) {
+                stops++;
+                none++;
+                if (getenv("METAMORPHIC_VERBOSE"))
+                    fprintf(stderr, "no counterpart: %s -> %s, [%s] %s line %d:\n%s\n", stem_a, stem_b,
+                            loc.core_name, loc.func, loc.line, out);
+            } else {
+                scalar++; /* not a tensor (a scalar), or not bound */
+            }
+            run(s, "continue");
+        }
+        run(s, "kill");
+        stores_free(&l);
+    }
+    printf("%ld restructured pairs that validate, %ld intermediate stops: %ld matched by provenance (%ld bit-equal), "
+           "%ld guesses (%ld of them: no value with that provenance), %ld the same point, %ld by region or queue "
+           "slot, %ld without a counterpart (%ld not tensors); %ld provenance matches wrong\n",
+           pairs, stops, prov, prov_equal, guess, guess_noprov, same, region, none, scalar, bad);
     return bad ? 1 : 0;
 }
 
@@ -205,7 +337,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: metamorphic CASE [--pairs N] [--max-stops N] [--renamed]\n");
         return 2;
     }
-    int max_pairs = 1000, renamed = 0, region = 0;
+    int max_pairs = 1000, renamed = 0, region = 0, inter = 0;
+    const char *only = NULL;
     long max_stops = -1;
     for (int i = 2; i < argc; i++) {
         if (strcmp(argv[i], "--pairs") == 0 && i + 1 < argc)
@@ -216,6 +349,10 @@ int main(int argc, char **argv)
             renamed = 1;
         else if (strcmp(argv[i], "--region") == 0)
             region = 1;
+        else if (strcmp(argv[i], "--intermediates") == 0)
+            inter = 1;
+        else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc)
+            only = argv[++i];
     }
     session *s = session_new();
     session_set_output(s, capture, NULL);
@@ -224,8 +361,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "cannot open %s:\n%s", argv[1], strbuf_str(&captured));
         return 2;
     }
-    if (region) {
-        int rc = region_oracle(s, max_stops);
+    if (region || inter) {
+        int rc = region ? region_oracle(s, max_stops) : intermediates(s, max_stops, only);
         session_free(s);
         strbuf_free(&captured);
         return rc;

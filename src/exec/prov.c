@@ -1,0 +1,617 @@
+/* Provenance of a run's values (prov.h). */
+#include "exec/prov.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/mem.h"
+#include "exec/machine_int.h"
+#include "exec/op.h"
+#include "ir/resolve.h"
+
+typedef enum { PN_OP = 1, PN_LOAD, PN_PARAM, PN_SHARE, PN_ITEM } pn_kind;
+
+enum { PN_KIDS = 4 };
+
+typedef struct prov_node {
+    uint64_t h;                 /* 0: an empty slot */
+    uint8_t kind;               /* pn_kind */
+    uint8_t nkids;
+    int16_t split, lane;        /* PN_SHARE */
+    const char *op;             /* PN_OP: the catalogue's name (static) */
+    char *leaf;                 /* PN_LOAD: "x[0:16, 0:64]"; PN_PARAM: the name */
+    uint64_t kids[PN_KIDS];     /* tensor operands, the first PN_KIDS */
+    uint32_t count[EXEC_NCORES];
+} prov_node;
+
+struct exec_prov {
+    prov_node *nodes;           /* open addressing by h */
+    size_t n, cap;
+    prov_node pending;          /* the node exec_prov_op_hash made, for set_result */
+    /* what each core's last assignment bound (machine_prov_just_made) */
+    struct prov_made {
+        uint64_t step, h;
+        uint32_t k;
+        int on;                 /* the core that computed it */
+        const ir_stmt *st;
+    } made[EXEC_NCORES];
+};
+
+/* ---- hashing: FNV-1a over a canonical byte form, then a 64-bit finaliser ---- */
+
+#define FNV_OFFSET 1469598103934665603ull
+#define FNV_PRIME 1099511628211ull
+
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ b[i]) * FNV_PRIME;
+    return h;
+}
+
+static uint64_t fnv_u64(uint64_t h, uint64_t v)
+{
+    return fnv(h, &v, sizeof v);
+}
+
+static uint64_t fnv_str(uint64_t h, const char *s)
+{
+    return fnv(h, s, strlen(s) + 1);
+}
+
+static uint64_t finish(uint64_t h)
+{
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdull;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ull;
+    h ^= h >> 33;
+    return h ? h : 1; /* 0 means untracked */
+}
+
+/* ---- the node table -------------------------------------------------------------------- */
+
+exec_prov *exec_prov_new(void)
+{
+    return xcalloc(1, sizeof(exec_prov));
+}
+
+void exec_prov_free(exec_prov *p)
+{
+    if (!p)
+        return;
+    for (size_t i = 0; i < p->cap; i++)
+        free(p->nodes[i].leaf);
+    free(p->nodes);
+    free(p->pending.leaf);
+    free(p);
+}
+
+void exec_prov_reset(exec_prov *p)
+{
+    for (size_t i = 0; i < p->cap; i++)
+        memset(p->nodes[i].count, 0, sizeof p->nodes[i].count);
+    memset(p->made, 0, sizeof p->made);
+}
+
+static prov_node *find_node(const exec_prov *p, uint64_t h)
+{
+    if (!p || !p->cap || !h)
+        return NULL;
+    size_t j = (size_t)h & (p->cap - 1);
+    while (p->nodes[j].h && p->nodes[j].h != h)
+        j = (j + 1) & (p->cap - 1);
+    return p->nodes[j].h ? &p->nodes[j] : NULL;
+}
+
+/* The node of nd->h, added (taking nd->leaf) when new. */
+static prov_node *put_node(exec_prov *p, prov_node *nd)
+{
+    if ((p->n + 1) * 2 > p->cap) {
+        size_t oldcap = p->cap;
+        prov_node *old = p->nodes;
+        p->cap = oldcap ? oldcap * 2 : 256;
+        p->nodes = xcalloc(p->cap, sizeof *p->nodes);
+        for (size_t i = 0; i < oldcap; i++) {
+            if (!old[i].h)
+                continue;
+            size_t j = (size_t)old[i].h & (p->cap - 1);
+            while (p->nodes[j].h)
+                j = (j + 1) & (p->cap - 1);
+            p->nodes[j] = old[i];
+        }
+        free(old);
+    }
+    size_t j = (size_t)nd->h & (p->cap - 1);
+    while (p->nodes[j].h && p->nodes[j].h != nd->h)
+        j = (j + 1) & (p->cap - 1);
+    if (!p->nodes[j].h) {
+        p->nodes[j] = *nd;
+        memset(p->nodes[j].count, 0, sizeof p->nodes[j].count);
+        nd->leaf = NULL;
+        p->n++;
+    } else {
+        free(nd->leaf);
+        nd->leaf = NULL;
+    }
+    return &p->nodes[j];
+}
+
+/* A freshly computed value of node nd on core: its count there, and the
+ * tensor's fields. */
+static void made_fresh(exec_prov *p, prov_node *nd, int cid, uint64_t step, tensor *t)
+{
+    prov_node *n = put_node(p, nd);
+    t->prov = n->h;
+    t->prov_k = ++n->count[cid];
+    t->prov_core = cid;
+    (void)step;
+}
+
+/* ---- op nodes -------------------------------------------------------------------------- */
+
+/* kwargs that say where or how a value is kept, not what it is */
+static int kw_affects_value(uint8_t kw)
+{
+    return kw != EXEC_KW_TARGET_MEMORY && kw != EXEC_KW_LAYOUT && kw != EXEC_KW_SCRATCH && kw != EXEC_KW_ID &&
+           kw != EXEC_KW_BY_DEFINITION && kw != EXEC_KW_OTHER;
+}
+
+/* A value into the hash: 0 when it is a tensor with no provenance. */
+static int hash_value(prov_node *nd, uint64_t *h, const value *v)
+{
+    double d;
+    switch (v->kind) {
+    case VAL_TENSOR:
+        if (!v->u.t || !v->u.t->prov)
+            return 0;
+        *h = fnv_u64(fnv(*h, "T", 1), v->u.t->prov);
+        if (nd->nkids < PN_KIDS)
+            nd->kids[nd->nkids++] = v->u.t->prov;
+        return 1;
+    case VAL_INT:
+    case VAL_FLOAT:
+    case VAL_BOOL: {
+        /* a number by value: 2 and 2.0 are one operand */
+        value_as_double(v, &d);
+        uint64_t bits;
+        memcpy(&bits, &d, sizeof bits);
+        *h = fnv_u64(fnv(*h, "N", 1), bits);
+        return 1;
+    }
+    case VAL_ENUM:
+        *h = fnv_u64(fnv(*h, "E", 1), (uint64_t)(int64_t)v->u.e);
+        return 1;
+    case VAL_STR:
+        *h = fnv_str(fnv(*h, "S", 1), v->u.s ? v->u.s : "");
+        return 1;
+    case VAL_TUPLE:
+        *h = fnv(*h, "(", 1);
+        for (uint32_t i = 0; v->u.tuple && i < v->u.tuple->n; i++)
+            if (!hash_value(nd, h, &v->u.tuple->items[i]))
+                return 0;
+        *h = fnv(*h, ")", 1);
+        return 1;
+    default:
+        *h = fnv(*h, "_", 1);
+        return 1;
+    }
+}
+
+/* "add" for tile.add and tensor.add: the tensor-level op and its tile form
+ * are one op */
+static const char *short_op(const char *name)
+{
+    if (strncmp(name, "tile.", 5) == 0)
+        return name + 5;
+    if (strncmp(name, "tensor.", 7) == 0)
+        return name + 7;
+    return name;
+}
+
+/* A pop: its tile already carries what the push gave it. */
+static const value keep_as_is;
+
+static uint64_t share_hash(uint64_t parent, int split, int64_t stride, int lane)
+{
+    uint64_t h = fnv(FNV_OFFSET, "share", 5);
+    h = fnv_u64(h, parent);
+    h = fnv_u64(h, (uint64_t)split);
+    h = fnv_u64(h, (uint64_t)stride);
+    h = fnv_u64(h, (uint64_t)lane);
+    return finish(h);
+}
+
+static int64_t kw_int_or(const value *kw, const struct xexpr *x, int id, int64_t dflt)
+{
+    for (uint32_t i = 0; i < x->nkw; i++)
+        if (x->kw_ids[i] == id && kw[i].kind == VAL_INT)
+            return kw[i].u.i;
+    return dflt;
+}
+
+uint64_t exec_prov_op_hash(exec_prov *p, const struct xexpr *x, const value *pos, uint32_t npos, const value *kw,
+                           uint32_t nkw, const value **pass)
+{
+    prov_node *nd = &p->pending;
+    free(nd->leaf);
+    memset(nd, 0, sizeof *nd);
+    *pass = NULL;
+    switch (x->id) {
+    case IR_OP_TILE_TPOP_FROM_AIC:
+    case IR_OP_TILE_TPOP_FROM_AIV:
+    case IR_OP_TILE_AIC_GATHER:
+        /* the tile carries what the push gave it (the merge of two lanes'
+         * tiles: exec_prov_merge) */
+        *pass = &keep_as_is;
+        return 0;
+    case IR_OP_TILE_MOVE:
+    case IR_OP_TILE_RESHAPE:
+    case IR_OP_TENSOR_RESHAPE:
+        /* the data as it was: a move between memories, a reshape (the
+         * element order is unchanged) */
+        if (npos && pos[0].kind == VAL_TENSOR)
+            *pass = &pos[0];
+        return 0;
+    case IR_OP_TILE_AIV_SHARD: {
+        int64_t s = kw_int_or(kw, x, EXEC_KW_SPLIT, 0), stride = kw_int_or(kw, x, EXEC_KW_LANE_STRIDE, 0);
+        if (!npos || pos[0].kind != VAL_TENSOR || !pos[0].u.t->prov)
+            return 0;
+        if (s == 0) {
+            *pass = &pos[0];
+            return 0;
+        }
+        /* the lane is known only when the op runs: set_result */
+        nd->kind = PN_SHARE;
+        nd->split = (int16_t)s;
+        nd->kids[0] = pos[0].u.t->prov;
+        nd->nkids = 1;
+        nd->h = (uint64_t)stride; /* kept until set_result */
+        return 1;
+    }
+    default:
+        break;
+    }
+    const ir_op_info *info = ir_op_info_get(x->id);
+    const char *name = info ? info->name : "?";
+    uint64_t h = fnv_str(fnv(FNV_OFFSET, "op", 2), short_op(name));
+    for (uint32_t i = 0; i < npos; i++)
+        if (!hash_value(nd, &h, &pos[i]))
+            return 0;
+    /* kwargs in any order: a sum of their own hashes */
+    uint64_t kwsum = 0;
+    for (uint32_t i = 0; i < nkw; i++) {
+        if (!kw_affects_value(x->kw_ids[i]))
+            continue;
+        uint64_t k = fnv_str(FNV_OFFSET, exec_kw_name((exec_kw)x->kw_ids[i]));
+        if (!hash_value(nd, &k, &kw[i]))
+            return 0;
+        kwsum += finish(k);
+    }
+    h = fnv_u64(h, kwsum);
+    nd->kind = PN_OP;
+    nd->op = name;
+    nd->h = finish(h);
+    return nd->h;
+}
+
+static void set_tensor_result(exec_prov *p, prov_node *nd, int cid, uint64_t step, tensor *t)
+{
+    made_fresh(p, nd, cid, step, t);
+}
+
+void exec_prov_set_result(exec_prov *p, int cid, uint64_t step, uint64_t h, const value *pass, value *out)
+{
+    prov_node *nd = &p->pending;
+    if (pass == &keep_as_is)
+        return;
+    if (pass) {
+        if (out->kind == VAL_TENSOR && out->u.t && out->u.t != pass->u.t && pass->kind == VAL_TENSOR) {
+            out->u.t->prov = pass->u.t->prov;
+            out->u.t->prov_k = pass->u.t->prov_k;
+            out->u.t->prov_core = pass->u.t->prov_core;
+        }
+        return;
+    }
+    if (nd->kind == PN_SHARE && h == 1) {
+        /* aiv_shard: the lane's half */
+        if (out->kind != VAL_TENSOR || !out->u.t)
+            return;
+        int lane = cid == EXEC_CORE_AIV1;
+        nd->h = share_hash(nd->kids[0], nd->split, (int64_t)nd->h, lane);
+        nd->lane = (int16_t)lane;
+        set_tensor_result(p, nd, cid, step, out->u.t);
+        return;
+    }
+    if (!h) {
+        if (out->kind == VAL_TENSOR && out->u.t)
+            out->u.t->prov = 0;
+        return;
+    }
+    if (out->kind == VAL_TENSOR && out->u.t) {
+        set_tensor_result(p, nd, cid, step, out->u.t);
+    } else if (out->kind == VAL_TUPLE && out->u.tuple) {
+        /* item i of a multi-valued op */
+        for (uint32_t i = 0; i < out->u.tuple->n; i++) {
+            value *it = &out->u.tuple->items[i];
+            if (it->kind != VAL_TENSOR || !it->u.t)
+                continue;
+            prov_node item;
+            memset(&item, 0, sizeof item);
+            item.kind = PN_ITEM;
+            item.kids[0] = h;
+            item.nkids = 1;
+            item.split = (int16_t)i;
+            item.h = finish(fnv_u64(fnv_u64(FNV_OFFSET, h), i));
+            put_node(p, nd); /* the tuple's own node, for the description */
+            made_fresh(p, &item, cid, step, it->u.t);
+        }
+    }
+}
+
+void exec_prov_set_leaf(exec_prov *p, int cid, uint64_t step, const char *region, tensor *t)
+{
+    prov_node nd;
+    memset(&nd, 0, sizeof nd);
+    nd.kind = PN_LOAD;
+    uint64_t h = fnv_str(fnv(FNV_OFFSET, "load", 4), region);
+    /* the tile's own shape: a region loaded into a larger (padded) tile is
+     * another value */
+    for (int d = 0; d < t->ndim; d++)
+        h = fnv_u64(h, (uint64_t)t->shape[d]);
+    h = fnv_u64(h, (uint64_t)t->dtype);
+    nd.h = finish(h);
+    nd.leaf = xstrdup(region);
+    made_fresh(p, &nd, cid, step, t);
+}
+
+void exec_prov_set_param(exec_prov *p, const char *name, tensor *t)
+{
+    prov_node nd;
+    memset(&nd, 0, sizeof nd);
+    nd.kind = PN_PARAM;
+    nd.h = finish(fnv_str(fnv(FNV_OFFSET, "param", 5), name));
+    nd.leaf = xstrdup(name);
+    prov_node *n = put_node(p, &nd);
+    t->prov = n->h;
+    t->prov_k = 1;
+    t->prov_core = EXEC_CORE_HOST;
+}
+
+void exec_prov_assigned(exec_prov *p, int cid, uint64_t step, const ir_stmt *st, const value *v)
+{
+    struct prov_made *m = &p->made[cid];
+    if (!v) {
+        m->step = UINT64_MAX; /* computed; not yet assigned */
+        return;
+    }
+    if (v->kind != VAL_TENSOR || !v->u.t || !v->u.t->prov) {
+        m->step = UINT64_MAX;
+        return;
+    }
+    m->step = step;
+    m->h = v->u.t->prov;
+    m->k = v->u.t->prov_k;
+    m->on = v->u.t->prov_core;
+    m->st = st;
+}
+
+void exec_prov_share(struct exec_ctx *ctx, const tensor *parent, tensor *half, int split, int64_t stride, int lane)
+{
+    exec_prov *p = ctx->m ? ctx->m->prov : NULL;
+    if (!p || !half)
+        return;
+    if (!parent->prov) {
+        half->prov = 0;
+        return;
+    }
+    prov_node nd;
+    memset(&nd, 0, sizeof nd);
+    nd.kind = PN_SHARE;
+    nd.split = (int16_t)split;
+    nd.lane = (int16_t)lane;
+    nd.kids[0] = parent->prov;
+    nd.nkids = 1;
+    nd.h = share_hash(parent->prov, split, stride, lane);
+    made_fresh(p, &nd, ctx->core->id, ctx->m->steps, half);
+}
+
+void exec_prov_merge(struct exec_ctx *ctx, const tensor *h0, const tensor *h1, int split, tensor *merged)
+{
+    exec_prov *p = ctx->m ? ctx->m->prov : NULL;
+    if (!p || !merged)
+        return;
+    merged->prov = 0;
+    const prov_node *a = find_node(p, h0->prov), *b = find_node(p, h1->prov);
+    /* the two shares of one value are that value again */
+    if (a && b && a->kind == PN_SHARE && b->kind == PN_SHARE && a->kids[0] == b->kids[0] && a->split == split &&
+        b->split == split && a->lane == 0 && b->lane == 1) {
+        merged->prov = a->kids[0];
+        merged->prov_k = h0->prov_k;
+        merged->prov_core = h0->prov_core;
+        return;
+    }
+    if (!h0->prov || !h1->prov)
+        return;
+    prov_node nd;
+    memset(&nd, 0, sizeof nd);
+    nd.kind = PN_OP;
+    nd.op = "merge of two lanes";
+    nd.kids[0] = h0->prov;
+    nd.kids[1] = h1->prov;
+    nd.nkids = 2;
+    nd.h = finish(fnv_u64(fnv_u64(fnv_u64(fnv(FNV_OFFSET, "merge", 5), h0->prov), h1->prov), (uint64_t)split));
+    made_fresh(p, &nd, ctx->core->id, ctx->m->steps, merged);
+}
+
+void exec_prov_written(tensor *t)
+{
+    t->prov = 0;
+}
+
+/* ---- questions ------------------------------------------------------------------------- */
+
+int machine_prov_just_made(const machine *m, int cid, uint64_t *h, uint32_t *k, int *on, const ir_stmt **st)
+{
+    if (!m->prov || cid < 0 || cid >= EXEC_NCORES)
+        return 0;
+    const struct prov_made *pm = &m->prov->made[cid];
+    /* the step counter was bumped after the statement ran */
+    if (pm->step == UINT64_MAX || pm->step + 1 != m->steps || !pm->h)
+        return 0;
+    *h = pm->h;
+    *k = pm->k;
+    if (on)
+        *on = pm->on;
+    if (st)
+        *st = pm->st;
+    return 1;
+}
+
+int machine_prov_pending(const machine *m, int cid, uint64_t *h, uint32_t *k)
+{
+    if (!m->prov || cid < 0 || cid >= EXEC_NCORES)
+        return 0;
+    const core *c = &m->cores[cid];
+    if (c->depth <= 0 || (c->state != CORE_READY && c->state != CORE_BLOCKED))
+        return 0;
+    const xframe *f = &c->frames[c->depth - 1];
+    const xinst *in = &f->fn->code[f->pc];
+    const struct xexpr *x = in->e;
+    if (in->kind != XI_ASSIGN || !x || x->kind != XE_OP || x->id == IR_OP_TILE_LOAD || x->nargs > 12 || x->nkw > 8)
+        return 0;
+    /* the operands as they are now: variables and constants only */
+    value pos[12], kw[8];
+    for (uint32_t pass = 0; pass < 2; pass++) {
+        uint32_t n = pass ? x->nkw : x->nargs;
+        xexpr *const *args = pass ? x->kw : x->args;
+        value *out = pass ? kw : pos;
+        for (uint32_t i = 0; i < n; i++) {
+            const xexpr *a = args[i];
+            if (a->kind == XE_CONST)
+                out[i] = a->cval;
+            else if (a->kind == XE_SLOT && f->slots[a->id].kind != VAL_UNBOUND)
+                out[i] = f->slots[a->id];
+            else if (a->kind == XE_DYN && f->dyns && f->dyns[a->id].kind != VAL_UNBOUND)
+                out[i] = f->dyns[a->id];
+            else
+                return 0;
+        }
+    }
+    const value *pass_on;
+    uint64_t ph = exec_prov_op_hash(m->prov, x, pos, x->nargs, kw, x->nkw, &pass_on);
+    if (!ph || pass_on || m->prov->pending.kind != PN_OP)
+        return 0;
+    /* known from now on, for its description */
+    prov_node *n = put_node(m->prov, &m->prov->pending);
+    *h = ph;
+    *k = n->count[cid] + 1;
+    return 1;
+}
+
+uint32_t machine_prov_count(const machine *m, uint64_t h, int cid)
+{
+    const prov_node *n = find_node(m->prov, h);
+    return n && cid >= 0 && cid < EXEC_NCORES ? n->count[cid] : 0;
+}
+
+int machine_prov_is_param(const machine *m, uint64_t h)
+{
+    const prov_node *n = find_node(m->prov, h);
+    return n && n->kind == PN_PARAM;
+}
+
+/* The leaves and ops under h, each once, first seen first (a depth-first
+ * walk, operands before the op that reads them). */
+typedef struct walk {
+    const exec_prov *p;
+    uint64_t *seen;
+    size_t nseen, capseen;
+    const char *leaves[4];
+    int nleaves, more_leaves, untracked;
+    const char *ops[6];
+    int nops, more_ops;
+} walk;
+
+static int walk_seen(walk *w, uint64_t h)
+{
+    for (size_t i = 0; i < w->nseen; i++)
+        if (w->seen[i] == h)
+            return 1;
+    if (w->nseen == w->capseen) {
+        w->capseen = w->capseen ? w->capseen * 2 : 64;
+        w->seen = xreallocarray(w->seen, w->capseen, sizeof *w->seen);
+    }
+    w->seen[w->nseen++] = h;
+    return 0;
+}
+
+static void add_name(const char **list, int *n, int max, int *more, const char *s)
+{
+    for (int i = 0; i < *n; i++)
+        if (strcmp(list[i], s) == 0)
+            return;
+    if (*n < max)
+        list[(*n)++] = s;
+    else
+        (*more)++;
+}
+
+static void walk_node(walk *w, uint64_t h, int depth)
+{
+    if (w->nseen > 4096 || depth > 256)
+        return;
+    if (walk_seen(w, h))
+        return;
+    const prov_node *n = find_node(w->p, h);
+    if (!n) {
+        w->untracked = 1;
+        return;
+    }
+    if (n->kind == PN_LOAD || n->kind == PN_PARAM) {
+        add_name(w->leaves, &w->nleaves, 4, &w->more_leaves, n->leaf);
+        return;
+    }
+    for (int i = 0; i < n->nkids; i++)
+        walk_node(w, n->kids[i], depth + 1);
+    if (n->kind == PN_OP)
+        add_name(w->ops, &w->nops, 6, &w->more_ops, n->op);
+    else if (n->kind == PN_SHARE)
+        add_name(w->ops, &w->nops, 6, &w->more_ops, n->lane ? "lane 1's half (split)" : "lane 0's half (split)");
+}
+
+void machine_prov_describe(const machine *m, uint64_t h, strbuf *out)
+{
+    const prov_node *n = find_node(m->prov, h);
+    if (!n) {
+        strbuf_puts(out, "an untracked value");
+        return;
+    }
+    if (n->kind == PN_LOAD) {
+        strbuf_printf(out, "the tile loaded from %s", n->leaf);
+        return;
+    }
+    if (n->kind == PN_PARAM) {
+        strbuf_printf(out, "the parameter %s", n->leaf);
+        return;
+    }
+    walk w;
+    memset(&w, 0, sizeof w);
+    w.p = m->prov;
+    walk_node(&w, h, 0);
+    strbuf_puts(out, "the value computed from ");
+    if (!w.nleaves)
+        strbuf_puts(out, "constants");
+    for (int i = 0; i < w.nleaves; i++)
+        strbuf_printf(out, "%s%s", i == 0 ? "" : i + 1 == w.nleaves && !w.more_leaves ? " and " : ", ", w.leaves[i]);
+    if (w.more_leaves)
+        strbuf_printf(out, " and %d more", w.more_leaves);
+    strbuf_puts(out, " by ");
+    for (int i = 0; i < w.nops; i++)
+        strbuf_printf(out, "%s%s", i ? " then " : "", w.ops[i]);
+    if (w.more_ops)
+        strbuf_printf(out, " and %d more ops", w.more_ops);
+    free(w.seen);
+}
