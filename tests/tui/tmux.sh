@@ -6,7 +6,8 @@
 # (SIGSEGV). Screens are compared
 # with the headless screen dumps of the same steps, so both modes are held
 # to one expected text. No blind sleeps: each step waits (up to 30 s) until
-# the pane shows what it needs and is the same twice in a row.
+# the pane shows what it needs and is the same twice in a row (30 s times
+# wait_scale under valgrind).
 set -e
 . "$top_srcdir/tests/tui/lib.sh"
 
@@ -36,7 +37,7 @@ expected_screen() {
 # 100 ms apart agree; the screen is left in $screen.
 wait_for() {
     prev= i=0
-    while [ $i -lt 300 ]; do
+    while [ $i -lt $((300 * wait_scale)) ]; do
         screen=$(T capture-pane -p -t "$1" 2>/dev/null || true)
         case "$screen" in
         *"$2"*) [ "$screen" = "$prev" ] && return 0 ;;
@@ -53,7 +54,7 @@ wait_for() {
 # that keep changing, like a progress count).
 wait_seen() {
     i=0
-    while [ $i -lt 300 ]; do
+    while [ $i -lt $((300 * wait_scale)) ]; do
         screen=$(T capture-pane -p -t "$1" 2>/dev/null || true)
         case "$screen" in *"$2"*) return 0 ;; esac
         sleep 0.1
@@ -68,7 +69,7 @@ wait_seen() {
 # one, and the screen is stable.
 wait_size() {
     i=0
-    while [ $i -lt 300 ]; do
+    while [ $i -lt $((300 * wait_scale)) ]; do
         if [ "$(T display -p -t "$1" '#{pane_width}x#{pane_height}')" = "$2x$3" ]; then
             wait_for "$1" "?:keys"
             w=$(printf '%s\n' "$screen" | awk '/\?:keys$/ { print length($0) }')
@@ -170,7 +171,7 @@ done
 i=0
 until T capture-pane -p -t main | sed -n 2p | grep -q '^    9 '; do
     i=$((i + 1))
-    [ $i -lt 300 ] || fail "the wheel did not scroll the source: $(T capture-pane -p -t main)"
+    [ $i -lt $((300 * wait_scale)) ] || fail "the wheel did not scroll the source: $(T capture-pane -p -t main)"
     sleep 0.1
 done
 
