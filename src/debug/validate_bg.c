@@ -92,7 +92,8 @@ static void send_outputs(worker_pool_out *out, const case_info *c, const runpass
     runpass_result r;
     runpass_file(c->passes[pass].path, c, ro, &r);
     for (size_t k = 0; r.status == RUNPASS_COMPARED && k < r.noutputs; k++) {
-        tensor *t = r.outputs[k].actual ? tensor_contiguous(tensor_ref(r.outputs[k].actual)) : NULL;
+        /* tensor_contiguous returns a reference of its own: no tensor_ref here */
+        tensor *t = r.outputs[k].actual ? tensor_contiguous(r.outputs[k].actual) : NULL;
         if (!t)
             continue;
         size_t nbytes = (size_t)tensor_numel(t) * dtype_size(t->dtype);
