@@ -31,7 +31,8 @@ sed -i "${line}s/pl\.tile\.add(/pl.tile.sub(/" "$file"
 grep -q 'pl\.tile\.sub(li_scaled' "$file" || fail "sed did not flip the op"
 cmp -s "$file" "$src/passes_dump/$bad_pass.py" && fail "editing the copy changed the fixture itself ($src)"
 
-run_ptodb --batch "$tmp/$case_name" --ref=torch1.13 --bisect
+# --bisect-scan: the scan runs however slow the machine is (valgrind)
+run_ptodb --batch "$tmp/$case_name" --ref=torch1.13 --bisect --bisect-scan
 expect_eq "flipped op exit" 1 "$rc"
 expect_contains "flipped op: first bad pass" "bisect: first failing pass: $bad_pass (" "$out"
 expect_contains "flipped op: not monotone" "NOT monotone: passes failing right after a passing one: $bad_pass;" "$out"
@@ -42,7 +43,7 @@ expect_eq "flipped op: tensor" "li_updated__ssa_v0" "$3"
 
 # the same in the JSON report
 if [ -x /usr/bin/python3 ]; then
-    "$PTODB" --batch "$tmp/$case_name" --ref=torch1.13 --bisect --json "$tmp/r.json" >/dev/null || true
+    "$PTODB" --batch "$tmp/$case_name" --ref=torch1.13 --bisect --bisect-scan --json "$tmp/r.json" >/dev/null || true
     /usr/bin/python3 "$top_srcdir/tests/data/batch/check_json.py" "$tmp/r.json" --bisect || fail "schema check"
     got=$(/usr/bin/python3 -c 'import json, sys
 b = json.load(open(sys.argv[1]))["bisect"]
@@ -56,7 +57,7 @@ for f in "$tmp/$case_name"/passes_dump/*.py; do
     [ "$n" -gt 30 ] 2>/dev/null || continue
     sed -i 's/\(li_updated__ssa_v0: .* = pl\.tile\.\)add(/\1sub(/' "$f"
 done
-run_ptodb --batch "$tmp/$case_name" --ref=torch1.13 --bisect
+run_ptodb --batch "$tmp/$case_name" --ref=torch1.13 --bisect --bisect-scan
 expect_eq "persistent flip exit" 1 "$rc"
 expect_contains "persistent flip: first bad pass" "bisect: first failing pass: $bad_pass (last passing pass before it: 29_" "$out"
 expect_contains "persistent flip: monotone" "confirmed, the verdict flips once from pass to fail" "$out"
