@@ -96,7 +96,7 @@ typedef struct batch_run {
     case_options copt;
     op_fn *ops;
     const char *profile;
-    int stop_at_first, want_bisect;
+    int stop_at_first, want_bisect, bisect_scan;
     int locate_statement;   /* without --bisect: locate a failing case's first differing statement anyway
                              * (for --html, and in every report of several cases so that a merge of
                              * shards has it) */
@@ -164,6 +164,7 @@ static int run_case(const batch_run *r, const char *path, strbuf *json, char **l
     bisect_options bopt;
     memset(&bopt, 0, sizeof bopt);
     bopt.statement = 1;
+    bopt.force_scan = r->bisect_scan;
     if (r->want_bisect) {
         bisect_run(&b, &bopt, &br);
         have_bisect = 1;
@@ -316,6 +317,11 @@ int mode_batch(const ptodb_cli *cli)
     r.bo.heatmap = cli->given[OPT_HEATMAP] > 0;
     r.stop_at_first = cli->given[OPT_STOP_AT_FIRST] > 0;
     r.want_bisect = cli->given[OPT_BISECT] > 0;
+    r.bisect_scan = cli->given[OPT_BISECT_SCAN] > 0;
+    if (r.bisect_scan && !r.want_bisect) {
+        fprintf(stderr, "ptodb: --bisect-scan goes with --bisect\n");
+        return PTODB_EXIT_USAGE;
+    }
     if (r.stop_at_first && r.want_bisect) {
         fprintf(stderr, "ptodb: --stop-at-first and --bisect do not go together\n");
         return PTODB_EXIT_USAGE;

@@ -41,6 +41,7 @@
     X(SHARD, "shard", 0, REQUIRED, "K/N", "with --batch DIR: validate only the K-th of N slices of DIR's sorted cases") \
     X(MERGE_REPORTS, "merge-reports", 0, NONE, "FILE...", "join the JSON reports of --batch shards into one (--json, --junit, --html)") \
     X(BISECT, "bisect", 0, NONE, NULL, "with --batch: find the first failing pass and its first differing statement") \
+    X(BISECT_SCAN, "bisect-scan", 0, NONE, NULL, "with --bisect: always confirm with the full scan, whatever its estimated cost") \
     X(HEATMAP, "heatmap", 0, NONE, NULL, "with --batch: print a heat grid of |actual - golden| per output") \
     X(MAX_TENSOR_BYTES, "max-tensor-bytes", 0, REQUIRED, "N", "largest tensor to load or allocate, in bytes (suffix K, M, G or T; default 16G, or half the memory when less)") \
     X(TRACE, "trace", 0, REQUIRED, "FILE", "after the -ex commands, write a Perfetto trace (JSON) of a run of the current pass, as trace save FILE does")

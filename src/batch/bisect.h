@@ -93,7 +93,7 @@ typedef struct bisect_result {
 
 typedef struct bisect_options {
     double scan_budget;  /* seconds a confirming full scan may take; < 0 never, 0: 3 s */
-    int force_scan;      /* always scan (batch mode without --bisect-fast) */
+    int force_scan;      /* always scan (`bisect scan`, --bisect-scan) */
     int statement;       /* find the first differing statement */
     size_t max_trace_bytes; /* 0: 1 GiB */
 } bisect_options;

@@ -53,7 +53,7 @@ int worker_pool_poll(worker_pool *p, int timeout_ms);
 /* A descriptor to poll for the pool's next event (its first live worker's),
  * -1 when none is left. For callers with a loop of their own and one job. */
 int worker_pool_fd(const worker_pool *p);
-/* Ends the workers still running (SIGTERM), waits for them, frees p. */
+/* Ends the workers still running (SIGKILL), waits for them, frees p. */
 void worker_pool_free(worker_pool *p);
 
 /* Runs every task to the end with up to jobs workers: worker_pool_start,

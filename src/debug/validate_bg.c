@@ -92,7 +92,8 @@ static void send_outputs(worker_pool_out *out, const case_info *c, const runpass
     runpass_result r;
     runpass_file(c->passes[pass].path, c, ro, &r);
     for (size_t k = 0; r.status == RUNPASS_COMPARED && k < r.noutputs; k++) {
-        tensor *t = r.outputs[k].actual ? tensor_contiguous(tensor_ref(r.outputs[k].actual)) : NULL;
+        /* tensor_contiguous returns a reference of its own: no tensor_ref here */
+        tensor *t = r.outputs[k].actual ? tensor_contiguous(r.outputs[k].actual) : NULL;
         if (!t)
             continue;
         size_t nbytes = (size_t)tensor_numel(t) * dtype_size(t->dtype);
@@ -255,6 +256,20 @@ void session_note_verdict(session *s, int pass, int failed, int same_as, int nou
     session_mark_redraw(s, SESSION_REDRAW_PASSES | SESSION_REDRAW_HEATMAP);
 }
 
+/* The text line from b to its newline nl, as a string in line[size]; NULL
+ * when it does not fit (a corrupt stream). sscanf first looks for the end of
+ * the string it reads, so it must never get the buffer itself: no NUL
+ * follows the bytes received, and a tensor's raw bytes follow its header. */
+static const char *line_copy(const char *b, const char *nl, char *line, size_t size)
+{
+    size_t n = (size_t)(nl - b);
+    if (n >= size)
+        return NULL;
+    memcpy(line, b, n);
+    line[n] = '\0';
+    return line;
+}
+
 /* Parses one record at the start of the buffer; returns the bytes it took,
  * 0 when it is not all there yet, -1 when the stream makes no sense. */
 static long parse_record(session *s, const char *b, size_t len)
@@ -264,13 +279,17 @@ static long parse_record(session *s, const char *b, size_t len)
     if (!nl)
         return 0;
     size_t used = (size_t)(nl - b) + 1;
+    char line[512]; /* write_text's longest line */
+    const char *head = line_copy(b, nl, line, sizeof line);
+    if (!head)
+        return -1;
     if (b[0] == 'D') {
         bg->done = bg->complete = 1;
         return (long)used;
     }
     if (b[0] == 'P') {
         int pass, status, ok, same_as, nout;
-        if (sscanf(b, "P %d %d %d %d %d", &pass, &status, &ok, &same_as, &nout) != 5 || pass < 0 ||
+        if (sscanf(head, "P %d %d %d %d %d", &pass, &status, &ok, &same_as, &nout) != 5 || pass < 0 ||
             (size_t)pass >= s->kase.npasses || nout < 0 || nout > 4096)
             return -1;
         double mad[64];
@@ -279,7 +298,9 @@ static long parse_record(session *s, const char *b, size_t len)
             const char *l = b + used, *e = memchr(l, '\n', len - used);
             if (!e)
                 return 0;
-            if (k < 64 && sscanf(l, "%la %d", &mad[k], &oks[k]) != 2)
+            char kline[512];
+            const char *kl = line_copy(l, e, kline, sizeof kline);
+            if (!kl || (k < 64 && sscanf(kl, "%la %d", &mad[k], &oks[k]) != 2))
                 return -1;
             used += (size_t)(e - l) + 1;
         }
@@ -294,11 +315,11 @@ static long parse_record(session *s, const char *b, size_t len)
     }
     if (b[0] == 'T') {
         int pass, out, dt, ndim, n = 0;
-        if (sscanf(b, "T %d %d %d %d%n", &pass, &out, &dt, &ndim, &n) != 4 || ndim < 0 ||
+        if (sscanf(head, "T %d %d %d %d%n", &pass, &out, &dt, &ndim, &n) != 4 || ndim < 0 ||
             ndim > TENSOR_MAX_DIMS || pass < 0 || (size_t)pass >= s->kase.npasses)
             return -1;
         int64_t shape[TENSOR_MAX_DIMS];
-        const char *p = b + n;
+        const char *p = head + n;
         for (int d = 0; d < ndim; d++) {
             long long v;
             int m;

@@ -25,15 +25,20 @@ set -- $(divergence "$out")
 case "$1" in */"$want_file") ;; *) fail "mlp-broken: divergence in $1, BUG.txt says $want_file" ;; esac
 expect_eq "mlp-broken line" "$want_line" "$2"
 expect_eq "mlp-broken tensor" "$want_tensor" "$3"
-# the same through the JSON report
-run_ptodb --batch "$top_srcdir/examples/mlp-broken" --bisect --json=- -j 1
+# the same through the JSON report; --bisect-scan: the confirming scan runs
+# whatever its estimated cost (without it, a slow machine or valgrind skips
+# it and "monotone" is null)
+run_ptodb --batch "$top_srcdir/examples/mlp-broken" --bisect --bisect-scan --json=- -j 1
 expect_eq "mlp-broken json exit" 1 "$rc"
 got=$(printf '%s\n' "$out" | /usr/bin/python3 -c '
 import json, sys
 d = json.load(sys.stdin)["bisect"]
 s = d["statement"]
-print(d["first_bad"], s["line"], s["tensor"], d["monotone"])')
-expect_eq "mlp-broken json bisect" "$want_pass $want_line $want_tensor True" "$got"
+print(d["first_bad"], s["line"], s["tensor"], d["scanned"], d["monotone"])')
+expect_eq "mlp-broken json bisect" "$want_pass $want_line $want_tensor True True" "$got"
+run_ptodb --batch "$top_srcdir/examples/mlp-broken" --bisect-scan
+expect_eq "--bisect-scan without --bisect: exit" 2 "$rc"
+expect_contains "--bisect-scan without --bisect" "--bisect-scan goes with --bisect" "$err"
 
 # the debugger's `bisect` command: same answer, and it selects the pass
 XDG_STATE_HOME=$(mktemp -d) && export XDG_STATE_HOME || fail "mktemp"

@@ -27,7 +27,8 @@ expect_eq "mlp: one testcase per pass and output" 7 "$(count '<testcase ' "$tmp/
 grep -q '<testsuites name="ptodb --batch" tests="7" failures="0" errors="0"' "$tmp/mlp.xml" || fail "mlp: totals"
 grep -q '<testcase classname="mlp" name="04_after_ConvertToSSA/out" time="[0-9.]*"/>' "$tmp/mlp.xml" || fail "mlp: testcase names"
 
-run_ptodb --batch "$ex/mlp-broken" --bisect --junit "$tmp/broken.xml"
+# --bisect-scan: every pass validated (a testcase each) however slow the machine
+run_ptodb --batch "$ex/mlp-broken" --bisect --bisect-scan --junit "$tmp/broken.xml"
 expect_eq "mlp-broken exit" 1 "$rc"
 valid "$tmp/broken.xml" mlp-broken
 grep -q '<testsuite name="mlp-broken" tests="7" failures="3" errors="0" skipped="0"' "$tmp/broken.xml" || fail "mlp-broken: suite counts"

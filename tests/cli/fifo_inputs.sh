@@ -9,7 +9,7 @@ command -v mkfifo >/dev/null || skip "mkfifo not found"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # a guard against the hang itself; every run below takes well under a second
-run_wrapper="timeout 60"
+run_wrapper="timeout $((60 * wait_scale))"
 
 mkdir "$tmp/dir"
 mkfifo "$tmp/dir/a.py"

@@ -14,7 +14,7 @@ craft="$top_srcdir/tests/data/huge/craft_case.py"
 python3 "$craft" "$tmp/in" 1000000 1000000 in
 python3 "$craft" "$tmp/out" 1000000 1000000 out
 # a guard against hangs only: the runs below take well under a second
-run_wrapper="timeout 300"
+run_wrapper="timeout $((300 * wait_scale))"
 # calloc of terabytes must return NULL under ASan too, not abort
 ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}allocator_may_return_null=1"
 export ASAN_OPTIONS

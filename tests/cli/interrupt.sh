@@ -14,7 +14,7 @@ echo run >&3
 # Wait until the run has started (bounded), then interrupt it.
 i=0
 until grep -q "Starting pass" "$tmp/out" 2>/dev/null; do
-    i=$((i + 1)); [ $i -lt 100 ] || fail "the run did not start: $(cat "$tmp/out")"; sleep 0.1
+    i=$((i + 1)); [ $i -lt $((100 * wait_scale)) ] || fail "the run did not start: $(cat "$tmp/out")"; sleep 0.1
 done
 sleep 0.3
 kill -INT "$pid"
@@ -22,7 +22,7 @@ printf 'print acc[0, 0:2]\necho still-alive\nquit\n' >&3
 exec 3>&-
 i=0
 while kill -0 "$pid" 2>/dev/null; do
-    i=$((i + 1)); [ $i -lt 100 ] || fail "ptodb did not quit after the interrupt: $(cat "$tmp/out")"; sleep 0.1
+    i=$((i + 1)); [ $i -lt $((100 * wait_scale)) ] || fail "ptodb did not quit after the interrupt: $(cat "$tmp/out")"; sleep 0.1
 done
 wait "$pid" || fail "ptodb exited with an error: $(cat "$tmp/out")"
 out=$(cat "$tmp/out")
@@ -43,7 +43,7 @@ exec 3>"$tmp/in"
 echo bisect >&3
 i=0
 until grep -q "Interrupted." "$tmp/out" 2>/dev/null; do
-    i=$((i + 1)); [ $i -le 20 ] || fail "bisect was not interrupted: $(cat "$tmp/out")"
+    i=$((i + 1)); [ $i -le $((20 * wait_scale)) ] || fail "bisect was not interrupted: $(cat "$tmp/out")"
     sleep 0.5
     kill -INT "$pid"
 done
@@ -51,7 +51,7 @@ printf 'echo still-alive\nquit\n' >&3
 exec 3>&-
 i=0
 while kill -0 "$pid" 2>/dev/null; do
-    i=$((i + 1)); [ $i -lt 100 ] || fail "ptodb did not quit after the interrupted bisect: $(cat "$tmp/out")"; sleep 0.1
+    i=$((i + 1)); [ $i -lt $((100 * wait_scale)) ] || fail "ptodb did not quit after the interrupted bisect: $(cat "$tmp/out")"; sleep 0.1
 done
 wait "$pid" || fail "ptodb exited with an error: $(cat "$tmp/out")"
 out=$(cat "$tmp/out")

@@ -5,6 +5,14 @@ set -u
 : "${top_srcdir:?run through make check}"
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
+
+# Under `make check-valgrind` (PTODB_VALGRIND set) ptodb runs 20 to 50 times
+# slower: the bounds of waits for something to show (a screen, a line in a
+# file) and of hang guards (coreutils' timeout) are multiplied by
+# wait_scale. They only decide when a test gives up, never how long it
+# takes when all goes well.
+wait_scale=1
+if [ -n "${PTODB_VALGRIND:-}" ]; then wait_scale=20; fi
 skip() { echo "SKIP: $*" >&2; exit 77; }
 
 # expect_eq WHAT EXPECTED ACTUAL

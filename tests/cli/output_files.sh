@@ -74,7 +74,7 @@ pid=$!
 n=0
 until grep -q 'ptodb --batch' "$tmp/batch.out" 2>/dev/null; do
     n=$((n + 1))
-    [ $n -lt 3000 ] || { kill $pid; fail "ptodb --batch did not start"; }
+    [ $n -lt $((3000 * wait_scale)) ] || { kill $pid; fail "ptodb --batch did not start"; }
     sleep 0.02
 done
 kill -TERM $pid

@@ -21,7 +21,7 @@ export HOME="$tmp/home" XDG_CONFIG_HOME= XDG_STATE_HOME="$tmp/state" LC_ALL=C.UT
 
 wait_for() {
     i=0
-    while [ $i -lt 300 ]; do
+    while [ $i -lt $((300 * wait_scale)) ]; do
         screen=$(T capture-pane -p -t repl 2>/dev/null || true)
         case "$screen" in *"$1"*) return 0 ;; esac
         sleep 0.1

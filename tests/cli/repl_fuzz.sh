@@ -28,7 +28,7 @@ awk -v seed="${REPL_FUZZ_SEED:-42}" -v n="${REPL_FUZZ_LINES:-3000}" 'BEGIN {
     print "quit"
 }' >"$tmp/in"
 set +e
-(cd "$tmp" && HOME="$tmp" XDG_STATE_HOME="$tmp/state" timeout 300 "$PTODB" --nw --nx "$top_srcdir/examples/mlp-broken" \
+(cd "$tmp" && HOME="$tmp" XDG_STATE_HOME="$tmp/state" timeout $((300 * wait_scale)) "$PTODB" --nw --nx "$top_srcdir/examples/mlp-broken" \
     <"$tmp/in" >"$tmp/out" 2>&1)
 rc=$?
 set -e

@@ -18,7 +18,7 @@ wait_for() {
     n=0
     until grep -q "$2" "$1" 2>/dev/null; do
         n=$((n + 1))
-        [ $n -lt 3000 ] || fail "no '$2' in $1: $(cat "$1")"
+        [ $n -lt $((3000 * wait_scale)) ] || fail "no '$2' in $1: $(cat "$1")"
         sleep 0.02
     done
 }

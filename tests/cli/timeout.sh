@@ -7,11 +7,11 @@
 set -e
 . "$top_srcdir/tests/cli/lib.sh"
 endless="$top_srcdir/tests/data/endless"
-run_wrapper="timeout 60"
+run_wrapper="timeout $((60 * wait_scale))"
 
 run_ptodb_guarded() {
     run_ptodb "$@"
-    [ "$rc" -ne 124 ] || fail "ptodb $* did not stop within 60 s"
+    [ "$rc" -ne 124 ] || fail "ptodb $* did not stop within $((60 * wait_scale)) s"
 }
 
 for mode in --batch --run; do

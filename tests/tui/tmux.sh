@@ -6,7 +6,8 @@
 # (SIGSEGV). Screens are compared
 # with the headless screen dumps of the same steps, so both modes are held
 # to one expected text. No blind sleeps: each step waits (up to 30 s) until
-# the pane shows what it needs and is the same twice in a row.
+# the pane shows what it needs and is the same twice in a row (30 s times
+# wait_scale under valgrind).
 set -e
 . "$top_srcdir/tests/tui/lib.sh"
 
@@ -32,14 +33,18 @@ expected_screen() {
     awk -v n="$2" '/^--- screen /{i++; next} i==n' "$top_srcdir/tests/tui/expected/$1.screens"
 }
 
-# wait_for SESSION NEEDLE: until the pane contains NEEDLE and two captures
-# 100 ms apart agree; the screen is left in $screen.
+# wait_for SESSION NEEDLE [ABSENT]: until the pane contains NEEDLE (and not
+# ABSENT) and two captures 100 ms apart agree; the screen is left in $screen.
 wait_for() {
     prev= i=0
-    while [ $i -lt 300 ]; do
+    while [ $i -lt $((300 * wait_scale)) ]; do
         screen=$(T capture-pane -p -t "$1" 2>/dev/null || true)
+        absent=yes
+        if [ -n "${3:-}" ]; then
+            case "$screen" in *"$3"*) absent=no ;; esac
+        fi
         case "$screen" in
-        *"$2"*) [ "$screen" = "$prev" ] && return 0 ;;
+        *"$2"*) [ $absent = yes ] && [ "$screen" = "$prev" ] && return 0 ;;
         esac
         prev=$screen
         sleep 0.1
@@ -49,11 +54,17 @@ wait_for() {
     exit 1
 }
 
+# wait_ready SESSION: the first screen once the background validation has
+# ended (until then the status line says "validating N/M (Ctrl-C stops)"):
+# the headless screens wait for it too, so the screen does not depend on how
+# fast the worker is (under valgrind it takes longer than two captures).
+wait_ready() { wait_for "$1" "?:keys" "(Ctrl-C stops)"; }
+
 # wait_seen SESSION NEEDLE: until the pane contains NEEDLE (for screens
 # that keep changing, like a progress count).
 wait_seen() {
     i=0
-    while [ $i -lt 300 ]; do
+    while [ $i -lt $((300 * wait_scale)) ]; do
         screen=$(T capture-pane -p -t "$1" 2>/dev/null || true)
         case "$screen" in *"$2"*) return 0 ;; esac
         sleep 0.1
@@ -68,7 +79,7 @@ wait_seen() {
 # one, and the screen is stable.
 wait_size() {
     i=0
-    while [ $i -lt 300 ]; do
+    while [ $i -lt $((300 * wait_scale)) ]; do
         if [ "$(T display -p -t "$1" '#{pane_width}x#{pane_height}')" = "$2x$3" ]; then
             wait_for "$1" "?:keys"
             w=$(printf '%s\n' "$screen" | awk '/\?:keys$/ { print length($0) }')
@@ -123,7 +134,7 @@ check_restored() {
 
 # 1. The first screen at 80x24 is the headless one.
 start main 80 24 TERM=tmux-256color
-wait_for main "?:keys"
+wait_ready main
 compare "startup screen (tmux)" "$(expected_screen startup_mlp 1)" "$screen"
 # Colours are used on a colour terminal ...
 T capture-pane -e -p -t main >"$tmp/esc"
@@ -170,7 +181,7 @@ done
 i=0
 until T capture-pane -p -t main | sed -n 2p | grep -q '^    9 '; do
     i=$((i + 1))
-    [ $i -lt 300 ] || fail "the wheel did not scroll the source: $(T capture-pane -p -t main)"
+    [ $i -lt $((300 * wait_scale)) ] || fail "the wheel did not scroll the source: $(T capture-pane -p -t main)"
     sleep 0.1
 done
 
@@ -180,7 +191,7 @@ check_restored main 0
 
 # 5a. An 8-colour terminal (TERM=screen): colours, none of the 256.
 start eight 80 24 TERM=screen
-wait_for eight "?:keys"
+wait_ready eight
 compare "startup screen (TERM=screen)" "$(expected_screen startup_mlp 1)" "$screen"
 T capture-pane -e -p -t eight >"$tmp/esc"
 grep -q "$(printf '\033')\[[0-9;]*3[0-7]m" "$tmp/esc" || fail "no colours on TERM=screen"
@@ -194,7 +205,7 @@ check_restored eight 0
 for how in vt100:TERM=vt100 nocolor:NO_COLOR=1; do
     name=${how%%:*}
     start "$name" 80 24 "TERM=tmux-256color ${how#*:}"
-    wait_for "$name" "?:keys"
+    wait_ready "$name"
     compare "startup screen ($name)" "$(expected_screen startup_mlp 1)" "$screen"
     T capture-pane -e -p -t "$name" >"$tmp/esc"
     if grep -q "$(printf '\033')\[[0-9;]*\(3[0-7]\|4[0-7]\)m\|38;5;\|48;5;" "$tmp/esc"; then
@@ -237,7 +248,7 @@ check_restored endless 0
 # 8. Live heatmaps at a stop inside a pass, on a real terminal of 160x48:
 # the headless screens of live_heatmap, typed key by key.
 case="-x tests/tui/scripts/manual.ptodb examples/mlp-broken" start live 160 48 TERM=tmux-256color
-wait_for live "?:keys"
+wait_ready live
 for cmd in 'pass 18' 'run' 'pass 22' 'break 73'; do
     T send-keys -t live ":$cmd" Enter
     wait_for live "(ptodb) $cmd"
