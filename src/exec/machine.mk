@@ -16,13 +16,13 @@ tests_unit_check_machine_LDADD = $(UNIT_LDADD)
 
 check_PROGRAMS += tests/unit/check_prov
 TESTS += tests/unit/check_prov
-tests_unit_check_prov_SOURCES = tests/unit/check_prov.c
+tests_unit_check_prov_SOURCES = tests/unit/check_prov.c tests/unit/test_machine.h
 tests_unit_check_prov_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_prov_LDADD = $(UNIT_LDADD)
 
 check_PROGRAMS += tests/unit/check_region
 TESTS += tests/unit/check_region
-tests_unit_check_region_SOURCES = tests/unit/check_region.c
+tests_unit_check_region_SOURCES = tests/unit/check_region.c tests/unit/test_machine.h
 tests_unit_check_region_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_region_LDADD = $(UNIT_LDADD)
 

@@ -17,6 +17,7 @@
 #include "exec/prov.h"
 #include "ir/parse.h"
 #include "ir/resolve.h"
+#include "test_machine.h"
 
 static const char *SRC =
     "# pypto.program: T\nimport pypto.language as pl\n\n@pl.program\nclass T:\n"
@@ -53,24 +54,12 @@ typedef struct seen {
 static void run_kern(int provenance, seen *out)
 {
     memset(out, 0, sizeof *out);
-    diag_sink sink;
-    diag_sink_init(&sink, 20);
-    ptodb_status st;
-    ir_module *m = ir_parse("t.py", SRC, strlen(SRC), &sink, &st);
-    ck_assert_int_eq(st, PTODB_OK);
-    ck_assert_int_eq(ir_resolve(m, &sink), PTODB_OK);
-    op_fn ops[IR_OP_COUNT];
-    exec_ops_init(ops);
-    xprogram *p;
-    ck_assert_int_eq(exec_program_build(m, ops, &p, &sink), PTODB_OK);
     machine_options o;
     machine_options_init(&o);
     o.provenance = provenance;
-    machine *mach = machine_new(p, &o);
-    int64_t shape[2] = {64, 32};
-    value args[2] = {value_tensor(tensor_zeros(DTYPE_FP32, 2, shape, NULL)),
-                     value_tensor(tensor_zeros(DTYPE_FP32, 2, shape, NULL))};
-    ck_assert_int_eq(machine_start(mach, p->entry, args, 2), PTODB_OK);
+    test_machine t;
+    test_machine_start(&t, SRC, &o);
+    machine *mach = t.m;
     int done = 0;
     for (int guard = 0; guard < 200 && !done; guard++) {
         inspect_frame f;
@@ -100,12 +89,7 @@ static void run_kern(int provenance, seen *out)
         ck_assert_int_eq(machine_step(mach, &ev), PTODB_OK);
     }
     ck_assert(done);
-    value_clear(&args[0]);
-    value_clear(&args[1]);
-    machine_free(mach);
-    exec_program_free(p);
-    ir_module_free(m);
-    diag_sink_free(&sink);
+    test_machine_free(&t);
 }
 
 START_TEST(test_same_region_same_leaf)

@@ -16,6 +16,7 @@
 #include "exec/region.h"
 #include "ir/parse.h"
 #include "ir/resolve.h"
+#include "test_machine.h"
 
 static const char *SRC =
     "# pypto.program: T\nimport pypto.language as pl\n\n@pl.program\nclass T:\n"
@@ -34,23 +35,11 @@ static const char *SRC =
  * *g with its region, returns what exec_region_of returned. */
 static int region_at_line(int line, exec_region *g, char *text, size_t size)
 {
-    diag_sink sink;
-    diag_sink_init(&sink, 20);
-    ptodb_status st;
-    ir_module *m = ir_parse("t.py", SRC, strlen(SRC), &sink, &st);
-    ck_assert_int_eq(st, PTODB_OK);
-    ck_assert_int_eq(ir_resolve(m, &sink), PTODB_OK);
-    op_fn ops[IR_OP_COUNT];
-    exec_ops_init(ops);
-    xprogram *p;
-    ck_assert_int_eq(exec_program_build(m, ops, &p, &sink), PTODB_OK);
     machine_options o;
     machine_options_init(&o);
-    machine *mach = machine_new(p, &o);
-    int64_t shape[2] = {64, 32};
-    value args[2] = {value_tensor(tensor_zeros(DTYPE_FP32, 2, shape, NULL)),
-                     value_tensor(tensor_zeros(DTYPE_FP32, 2, shape, NULL))};
-    ck_assert_int_eq(machine_start(mach, p->entry, args, 2), PTODB_OK);
+    test_machine t;
+    test_machine_start(&t, SRC, &o);
+    machine *mach = t.m;
     int got = -1;
     for (int guard = 0; guard < 100 && got < 0; guard++) {
         for (int c = 0; c < EXEC_NCORES && got < 0; c++) {
@@ -68,12 +57,7 @@ static int region_at_line(int line, exec_region *g, char *text, size_t size)
         if (got < 0 && (machine_step(mach, &ev) != PTODB_OK || ev.kind == EXEC_EV_DONE))
             break;
     }
-    value_clear(&args[0]);
-    value_clear(&args[1]);
-    machine_free(mach);
-    exec_program_free(p);
-    ir_module_free(m);
-    diag_sink_free(&sink);
+    test_machine_free(&t);
     return got;
 }
 
