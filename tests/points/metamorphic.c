@@ -203,63 +203,91 @@ static const char *stop_var(session *s, const stores *l, long pair_stops, long m
     return NULL;
 }
 
-static int region_oracle(session *s, long max_stops)
+/* Every stop of every restructured pair (start_restructured_pair with
+ * collect and only), at most max_stops a pair: after `next` when
+ * step_first (the value is then computed), `diff VAR pass SECOND` and
+ * visit with its output; then on to the next stop. *pairs and *notval
+ * count the pairs run and skipped for not validating. */
+typedef void (*stop_visit)(void *ctx, const char *stem_a, const char *stem_b, const view_location *loc,
+                           const char *out);
+
+static void each_restructured_stop(session *s, void (*collect)(void *, const ir_stmt *), const char *only,
+                                   long max_stops, int step_first, long *pairs, long *notval, stop_visit visit,
+                                   void *ctx)
 {
-    long pairs = 0, stops = 0, by_region = 0, region_equal = 0, region_within = 0, same = 0, guess = 0, none = 0, bad = 0, notval = 0;
     int np = session_npasses(s);
     for (int i = 0; i + 1 < np; i++) {
         stores l;
-        if (!start_restructured_pair(s, i, add_store, NULL, &l, &notval))
+        if (!start_restructured_pair(s, i, collect, only, &l, notval))
             continue;
         const char *stem_a = session_pass_stem(s, i), *stem_b = session_pass_stem(s, i + 1);
-        pairs++;
+        (*pairs)++;
         long pair_stops = 0;
         for (long guard = 0; guard < 1000000; guard++) {
             view_location loc;
             const char *tile = stop_var(s, &l, pair_stops, max_stops, &loc);
             if (!tile)
                 break;
-            stops++;
             pair_stops++;
-            const char *out = run(s, "diff %s pass %s", tile, stem_b);
-            int zero = strstr(out, "max_abs_diff 0.000000e+00") != NULL;
-            /* a pass that changes the arithmetic (AutoTileMatmulL0's K split
-             * sums in another order) may move the last bits, not more */
-            int within = strstr(out, ", within tolerance") != NULL;
-            /* the other passes (ExpandMixedKernel moves statements between
-             * cores, SplitVectorKernel between lanes) compute nothing
-             * differently: bit for bit there */
-            int strict = strstr(stem_b, "AutoTileMatmulL0") == NULL;
-            if (strstr(out, "(matched by region ")) {
-                by_region++;
-                region_equal += zero;
-                region_within += !zero && within;
-                if (!zero && within && !strict && getenv("METAMORPHIC_VERBOSE"))
-                    fprintf(stderr, "within: %s -> %s, [%s] %s line %d:\n%s\n", stem_a, stem_b, loc.core_name,
-                            loc.func, loc.line, out);
-                if ((!zero && (strict || !within)) && ++bad <= 10)
-                    fprintf(stderr, "%s -> %s, [%s] %s line %d:\n%s\n", stem_a, stem_b, loc.core_name, loc.func,
-                            loc.line, out);
-            } else if (strstr(out, "(same point: ")) {
-                same++;
-            } else if (strstr(out, "(a guess: ")) {
-                guess++;
-            } else {
-                none++;
-                if (getenv("METAMORPHIC_VERBOSE"))
-                    fprintf(stderr, "no counterpart: %s -> %s, [%s] %s line %d:\n%s\n", stem_a, stem_b,
-                            loc.core_name, loc.func, loc.line, out);
-            }
+            if (step_first)
+                run(s, "next");
+            visit(ctx, stem_a, stem_b, &loc, run(s, "diff %s pass %s", tile, stem_b));
             run(s, "continue");
         }
         run(s, "kill");
         stores_free(&l);
     }
+}
+
+typedef struct region_counts {
+    long stops, by_region, region_equal, region_within, same, guess, none, bad;
+} region_counts;
+
+static void region_visit(void *ctx, const char *stem_a, const char *stem_b, const view_location *loc,
+                         const char *out)
+{
+    region_counts *c = ctx;
+    c->stops++;
+    int zero = strstr(out, "max_abs_diff 0.000000e+00") != NULL;
+    /* a pass that changes the arithmetic (AutoTileMatmulL0's K split
+     * sums in another order) may move the last bits, not more */
+    int within = strstr(out, ", within tolerance") != NULL;
+    /* the other passes (ExpandMixedKernel moves statements between
+     * cores, SplitVectorKernel between lanes) compute nothing
+     * differently: bit for bit there */
+    int strict = strstr(stem_b, "AutoTileMatmulL0") == NULL;
+    if (strstr(out, "(matched by region ")) {
+        c->by_region++;
+        c->region_equal += zero;
+        c->region_within += !zero && within;
+        if (!zero && within && !strict && getenv("METAMORPHIC_VERBOSE"))
+            fprintf(stderr, "within: %s -> %s, [%s] %s line %d:\n%s\n", stem_a, stem_b, loc->core_name, loc->func,
+                    loc->line, out);
+        if ((!zero && (strict || !within)) && ++c->bad <= 10)
+            fprintf(stderr, "%s -> %s, [%s] %s line %d:\n%s\n", stem_a, stem_b, loc->core_name, loc->func,
+                    loc->line, out);
+    } else if (strstr(out, "(same point: ")) {
+        c->same++;
+    } else if (strstr(out, "(a guess: ")) {
+        c->guess++;
+    } else {
+        c->none++;
+        if (getenv("METAMORPHIC_VERBOSE"))
+            fprintf(stderr, "no counterpart: %s -> %s, [%s] %s line %d:\n%s\n", stem_a, stem_b, loc->core_name,
+                    loc->func, loc->line, out);
+    }
+}
+
+static int region_oracle(session *s, long max_stops)
+{
+    long pairs = 0, notval = 0;
+    region_counts c = {0};
+    each_restructured_stop(s, add_store, NULL, max_stops, 0, &pairs, &notval, region_visit, &c);
     printf("%ld restructured pairs that validate (%ld with stores skipped: a pass does not validate), %ld store stops: "
            "%ld matched by region (%ld equal, %ld within tolerance after a pass that changes the arithmetic), "
            "%ld the same point, %ld guesses, %ld without a counterpart; %ld region matches wrong\n",
-           pairs, notval, stops, by_region, region_equal, region_within, same, guess, none, bad);
-    return bad ? 1 : 0;
+           pairs, notval, c.stops, c.by_region, c.region_equal, c.region_within, c.same, c.guess, c.none, c.bad);
+    return c.bad ? 1 : 0;
 }
 
 /* --intermediates: the pairs a pass restructured where both validate; a
@@ -268,67 +296,56 @@ static int region_oracle(session *s, long max_stops)
  * then `diff TARGET pass SECOND`. A value matched by provenance is the
  * same data computed by the same ops from the same GM regions: it must be
  * bit-equal. The other kinds of match are counted apart. */
+typedef struct inter_counts {
+    long stops, prov, prov_equal, guess, guess_noprov, same, region, none, scalar, bad;
+} inter_counts;
+
+static void inter_visit(void *ctx, const char *stem_a, const char *stem_b, const view_location *loc,
+                        const char *out)
+{
+    inter_counts *c = ctx;
+    int zero = strstr(out, "max_abs_diff 0.000000e+00") != NULL;
+    if (strstr(out, "(matched by provenance: ")) {
+        c->stops++;
+        c->prov++;
+        c->prov_equal += zero;
+        if (!zero && ++c->bad <= 10)
+            fprintf(stderr, "%s -> %s, [%s] %s line %d:\n%s\n", stem_a, stem_b, loc->core_name, loc->func,
+                    loc->line, out);
+    } else if (strstr(out, "(a guess: ")) {
+        c->stops++;
+        c->guess++;
+        c->guess_noprov += strstr(out, "computes no value from the same data") != NULL;
+        if (getenv("METAMORPHIC_VERBOSE"))
+            fprintf(stderr, "guess: %s -> %s, [%s] %s line %d:\n%s\n", stem_a, stem_b, loc->core_name, loc->func,
+                    loc->line, out);
+    } else if (strstr(out, "(same point: ")) {
+        c->stops++;
+        c->same++;
+    } else if (strstr(out, "(matched by region ") || strstr(out, "(matched by queue slot")) {
+        c->stops++;
+        c->region++;
+    } else if (strstr(out, "has no counterpart")) {
+        c->stops++;
+        c->none++;
+        if (getenv("METAMORPHIC_VERBOSE"))
+            fprintf(stderr, "no counterpart: %s -> %s, [%s] %s line %d:\n%s\n", stem_a, stem_b, loc->core_name,
+                    loc->func, loc->line, out);
+    } else {
+        c->scalar++; /* not a tensor (a scalar), or not bound */
+    }
+}
+
 static int intermediates(session *s, long max_stops, const char *only)
 {
-    long pairs = 0, stops = 0, prov = 0, prov_equal = 0, guess = 0, guess_noprov = 0, same = 0, region = 0, none = 0,
-         scalar = 0, bad = 0;
-    int np = session_npasses(s);
-    long notval = 0;
-    for (int i = 0; i + 1 < np; i++) {
-        stores l;
-        if (!start_restructured_pair(s, i, add_intermediate, only, &l, &notval))
-            continue;
-        const char *stem_a = session_pass_stem(s, i), *stem_b = session_pass_stem(s, i + 1);
-        pairs++;
-        long pair_stops = 0;
-        for (long guard = 0; guard < 1000000; guard++) {
-            view_location loc;
-            const char *tile = stop_var(s, &l, pair_stops, max_stops, &loc);
-            if (!tile)
-                break;
-            pair_stops++;
-            run(s, "next");
-            const char *out = run(s, "diff %s pass %s", tile, stem_b);
-            int zero = strstr(out, "max_abs_diff 0.000000e+00") != NULL;
-            if (strstr(out, "(matched by provenance: ")) {
-                stops++;
-                prov++;
-                prov_equal += zero;
-                if (!zero && ++bad <= 10)
-                    fprintf(stderr, "%s -> %s, [%s] %s line %d:\n%s\n", stem_a, stem_b, loc.core_name, loc.func,
-                            loc.line, out);
-            } else if (strstr(out, "(a guess: ")) {
-                stops++;
-                guess++;
-                guess_noprov += strstr(out, "computes no value from the same data") != NULL;
-                if (getenv("METAMORPHIC_VERBOSE"))
-                    fprintf(stderr, "guess: %s -> %s, [%s] %s line %d:\n%s\n", stem_a, stem_b, loc.core_name,
-                            loc.func, loc.line, out);
-            } else if (strstr(out, "(same point: ")) {
-                stops++;
-                same++;
-            } else if (strstr(out, "(matched by region ") || strstr(out, "(matched by queue slot")) {
-                stops++;
-                region++;
-            } else if (strstr(out, "has no counterpart")) {
-                stops++;
-                none++;
-                if (getenv("METAMORPHIC_VERBOSE"))
-                    fprintf(stderr, "no counterpart: %s -> %s, [%s] %s line %d:\n%s\n", stem_a, stem_b,
-                            loc.core_name, loc.func, loc.line, out);
-            } else {
-                scalar++; /* not a tensor (a scalar), or not bound */
-            }
-            run(s, "continue");
-        }
-        run(s, "kill");
-        stores_free(&l);
-    }
+    long pairs = 0, notval = 0;
+    inter_counts c = {0};
+    each_restructured_stop(s, add_intermediate, only, max_stops, 1, &pairs, &notval, inter_visit, &c);
     printf("%ld restructured pairs that validate, %ld intermediate stops: %ld matched by provenance (%ld bit-equal), "
            "%ld guesses (%ld of them: no value with that provenance), %ld the same point, %ld by region or queue "
            "slot, %ld without a counterpart (%ld not tensors); %ld provenance matches wrong\n",
-           pairs, stops, prov, prov_equal, guess, guess_noprov, same, region, none, scalar, bad);
-    return bad ? 1 : 0;
+           pairs, c.stops, c.prov, c.prov_equal, c.guess, c.guess_noprov, c.same, c.region, c.none, c.scalar, c.bad);
+    return c.bad ? 1 : 0;
 }
 
 int main(int argc, char **argv)
