@@ -153,6 +153,26 @@ static void stores_free(stores *l)
     memset(l, 0, sizeof *l);
 }
 
+/* Calls fn on every statement of every function of the dump text (named
+ * stem in messages): 1; 0 when it does not parse and resolve (broken IR,
+ * nothing to stop in). */
+static int walk_pass_stmts(const char *stem, const char *text, void (*fn)(void *, const ir_stmt *), void *ctx)
+{
+    diag_sink sink;
+    diag_sink_init(&sink, 5);
+    ptodb_status st;
+    ir_module *m = ir_parse(stem, text, strlen(text), &sink, &st);
+    if (st == PTODB_OK)
+        st = ir_resolve(m, &sink);
+    diag_sink_free(&sink);
+    int ok = st == PTODB_OK && m->program;
+    if (ok)
+        for (uint32_t f = 0; f < m->program->nfuncs; f++)
+            ir_walk_stmts(&m->program->funcs[f]->body, fn, ctx);
+    ir_module_free(m);
+    return ok;
+}
+
 /* Pair i, i+1 of a case when the pass restructured something (the texts
  * differ), both validate, and `collect` finds statements in the first:
  * those statements (l), a breakpoint on each and the first pass run to its
@@ -167,17 +187,7 @@ static int start_restructured_pair(session *s, int i, void (*collect)(void *, co
     const char *stem_a = session_pass_stem(s, i), *stem_b = session_pass_stem(s, i + 1);
     if (only && !strstr(stem_b, only))
         return 0;
-    diag_sink sink;
-    diag_sink_init(&sink, 5);
-    ptodb_status st;
-    ir_module *m = ir_parse(stem_a, a, strlen(a), &sink, &st);
-    if (st == PTODB_OK)
-        st = ir_resolve(m, &sink);
-    diag_sink_free(&sink);
-    if (st == PTODB_OK && m->program)
-        for (uint32_t f = 0; f < m->program->nfuncs; f++)
-            ir_walk_stmts(&m->program->funcs[f]->body, collect, l);
-    ir_module_free(m);
+    walk_pass_stmts(stem_a, a, collect, l);
     if (!l->n || !validates(s, stem_a) || !validates(s, stem_b)) {
         *notval += l->n > 0;
         stores_free(l);
@@ -398,22 +408,12 @@ int main(int argc, char **argv)
         if (!renamed && strcmp(after_header(a), after_header(b)) != 0)
             continue;
         const char *stem_a = session_pass_stem(s, i), *stem_b = session_pass_stem(s, i + 1);
-        diag_sink sink;
-        diag_sink_init(&sink, 5);
-        ptodb_status st;
-        ir_module *m = ir_parse(stem_a, a, strlen(a), &sink, &st);
-        if (st == PTODB_OK)
-            st = ir_resolve(m, &sink);
-        diag_sink_free(&sink);
-        if (st != PTODB_OK || !m->program) { /* broken IR: nothing to stop in */
+        lines l = {0};
+        if (!walk_pass_stmts(stem_a, a, add_line, &l)) { /* broken IR: nothing to stop in */
+            free(l.v);
             skipped++;
-            ir_module_free(m);
             continue;
         }
-        lines l = {0};
-        for (uint32_t f = 0; f < m->program->nfuncs; f++)
-            ir_walk_stmts(&m->program->funcs[f]->body, add_line, &l);
-        ir_module_free(m);
         pairs++;
         run(s, "delete");
         run(s, "pass %s", stem_a);
