@@ -740,7 +740,7 @@ const trace_rec *trace_region_match(const trace *a, const trace_rec *r)
         const trace_rec *c = &a->recs[l->idx[k]];
         if (exec_region_empty(&c->reg) || !exec_region_within(&r->reg, &c->reg) || !ir_funcs_related(c->func, r->func))
             continue;
-        int rank = c->core == r->core ? 0 : exec_region_core_kind(c->core) != exec_region_core_kind(r->core) ? 1 : 2;
+        int rank = exec_region_core_rank(r->core, c->core);
         if (rank < best_rank) {
             best = c;
             best_rank = rank;
@@ -766,9 +766,7 @@ const trace_rec *trace_prov_match(const trace *a, const trace_rec *r)
         if (!c->t || !r->t || c->t->ndim != r->t->ndim ||
             memcmp(c->t->shape, r->t->shape, (size_t)r->t->ndim * sizeof *r->t->shape) != 0)
             continue;
-        int rank = c->prov_core == r->prov_core                                                  ? 0
-                   : exec_region_core_kind(c->prov_core) != exec_region_core_kind(r->prov_core) ? 1
-                                                                                                  : 2;
+        int rank = exec_region_core_rank(r->prov_core, c->prov_core);
         if (rank < best_rank) {
             best = c;
             best_rank = rank;

@@ -724,7 +724,7 @@ static int seek_by_key(session *s, int pass, const point_key *pk, const ir_func 
         inspect_frame g;
         int hit = -1;
         for (int c = 0; c < EXEC_NCORES && hit != pk->core; c++) {
-            int other_lane = c != pk->core && exec_region_core_kind(c) == exec_region_core_kind(pk->core);
+            int other_lane = exec_region_core_rank(pk->core, c) == 2;
             if ((same_func && c != pk->core) || other_lane || !inspect_frame_get(r->m, c, 0, &g) || g.stmt != target ||
                 inspect_core(r->m, c) == INSPECT_CORE_DONE || visit_count(r, target, c) != arrivals)
                 continue;
@@ -911,7 +911,7 @@ static int seek_region(session *s, const region_anchor *ra, int any_lane, int *c
             const region_seen *rs = &r->regions->seen[a - 1];
             if (rs->last_k != ra->k || exec_region_empty(&rs->last) || !exec_region_within(&ra->reg, &rs->last) ||
                 !ir_funcs_related(rs->func, ra->func) ||
-                (c != ra->core && exec_region_core_kind(c) == exec_region_core_kind(ra->core) && !any_lane) ||
+                (exec_region_core_rank(ra->core, c) == 2 && !any_lane) ||
                 inspect_core(r->m, c) == INSPECT_CORE_DONE)
                 continue;
             *core_out = c;
@@ -990,7 +990,7 @@ static int prov_anchor_pending(const run_state *r, int core, prov_anchor *pa)
  * before ExpandMixedKernel, AIC or AIV after it); never the other lane. */
 static int prov_core_ok(int on, int anchor_on)
 {
-    return on == anchor_on || exec_region_core_kind(on) != exec_region_core_kind(anchor_on);
+    return exec_region_core_rank(anchor_on, on) != 2;
 }
 
 /* The target of statement st (just run on core) holding a tensor with
@@ -1171,8 +1171,7 @@ static int point_map(session *s, int pass, const prog_point *pt, const point_key
             got = restart_quiet(s, pass) == PTODB_OK ? seek_region(s, ra, any, &core, &mt->twin, &mt->found, &mt->why)
                                                       : 0;
         }
-        mt->other_lane =
-            got > 0 && core != ra->core && exec_region_core_kind(core) == exec_region_core_kind(ra->core);
+        mt->other_lane = got > 0 && exec_region_core_rank(ra->core, core) == 2;
         if (got < 0)
             return -1;
         mt->anchor = *ra;

@@ -267,3 +267,8 @@ int exec_region_core_kind(int core)
 {
     return core == EXEC_CORE_HOST ? 0 : core == EXEC_CORE_AIC ? 1 : 2;
 }
+
+int exec_region_core_rank(int a, int b)
+{
+    return a == b ? 0 : exec_region_core_kind(a) != exec_region_core_kind(b) ? 1 : 2;
+}

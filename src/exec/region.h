@@ -48,6 +48,10 @@ int exec_region_equal(const exec_region *a, const exec_region *b);
  * region's access between kinds (the host before a split, AIC and AIV after
  * it); the two lanes of a split are not one another's counterparts. */
 int exec_region_core_kind(int core);
+/* How core b stands to core a for a counterpart: 0 the same core, 1 a core
+ * of another kind (the access moved between host, AIC and AIV), 2 the
+ * other lane of the same kind (not a counterpart unless asked for). */
+int exec_region_core_rank(int a, int b);
 /* No element (a lane's dummy tile: valid_shape [0, 0]): names no data. */
 int exec_region_empty(const exec_region *r);
 
