@@ -5,11 +5,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "base/diag.h"
 #include "base/mem.h"
 #include "data/case.h"
+#include "data/mapfile.h"
 #include "data/npy.h"
 #include "data/pickle.h"
 #include "data/pt.h"
@@ -700,6 +702,79 @@ START_TEST(test_bind_rules)
 }
 END_TEST
 
+/* A pass's copy-on-write input, written, released and taken again: the
+ * next pass sees the file's bytes wherever the last one wrote (also in a
+ * forked worker, whose page map is its own), and the mapping is reused so
+ * its clean pages stay mapped. Two passes alive at once get two mappings. */
+static int cow_round(tensor_storage *s, const unsigned char *want, unsigned char **first)
+{
+    tensor_storage *c = mapfile_storage_cow(s);
+    if (!c || c->nbytes != s->nbytes || memcmp(c->data, want, c->nbytes) != 0)
+        return 1;
+    if (*first && c->data != *first && access("/proc/self/pagemap", R_OK) == 0)
+        return 2; /* not reused */
+    *first = c->data;
+    /* the first byte, one in a middle page, a run across pages, the last */
+    c->data[0] ^= 0xff;
+    memset(c->data + c->nbytes / 2, 0x5a, 3 * 4096 + 17);
+    c->data[c->nbytes - 1] ^= 0xff;
+    tensor_storage_unref(c);
+    return 0;
+}
+
+START_TEST(test_cow_reset_between_passes)
+{
+    size_t size = (size_t)3 << 20, off = 64, n = size - off - 100;
+    unsigned char *bytes = xmalloc(size);
+    for (size_t i = 0; i < size; i++)
+        bytes[i] = (unsigned char)(i * 2654435761u >> 13);
+    FILE *f = fopen(tmp_path("raw.bin"), "wb");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_uint_eq(fwrite(bytes, 1, size, f), size);
+    fclose(f);
+    diag_sink sink;
+    diag_sink_init(&sink, 0);
+    mapfile *m;
+    ck_assert_int_eq(mapfile_open(tmp_path("raw.bin"), &m, &sink), PTODB_OK);
+    tensor_storage *s = mapfile_storage(m, off, n);
+    ck_assert_ptr_nonnull(s);
+    unsigned char *first = NULL;
+    for (int pass = 0; pass < 3; pass++)
+        ck_assert_int_eq(cow_round(s, bytes + off, &first), 0);
+    /* two at once: separate bytes */
+    tensor_storage *a = mapfile_storage_cow(s), *b = mapfile_storage_cow(s);
+    ck_assert_ptr_nonnull(a);
+    ck_assert_ptr_nonnull(b);
+    ck_assert_ptr_ne(a->data, b->data);
+    a->data[5] ^= 0xff;
+    ck_assert_int_eq(b->data[5], bytes[off + 5]);
+    tensor_storage_unref(a);
+    tensor_storage_unref(b);
+    first = NULL; /* either may be the one reused next */
+    /* a forked worker resets through its own page map */
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        unsigned char *mine = NULL;
+        int rc = 0;
+        for (int pass = 0; pass < 3 && rc == 0; pass++)
+            rc = cow_round(s, bytes + off, &mine);
+        _exit(rc);
+    }
+    int status;
+    ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+    ck_assert(WIFEXITED(status));
+    ck_assert_int_eq(WEXITSTATUS(status), 0);
+    for (int pass = 0; pass < 2; pass++)
+        ck_assert_int_eq(cow_round(s, bytes + off, &first), 0);
+    ck_assert_int_eq(memcmp(s->data, bytes + off, n), 0); /* the case's own bytes untouched */
+    tensor_storage_unref(s);
+    mapfile_unref(m);
+    diag_sink_free(&sink);
+    free(bytes);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("data");
@@ -721,6 +796,7 @@ int main(void)
     tcase_add_test(tc, test_pt_v3_untyped);
     tcase_add_test(tc, test_strip_ssa);
     tcase_add_test(tc, test_bind_rules);
+    tcase_add_test(tc, test_cow_reset_between_passes);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
