@@ -795,11 +795,9 @@ static const ir_stmt *storing_stmt(const ir_func *f, const char *name)
     const ir_stmt *found = NULL;
     for (size_t i = 0; i < l.n && !found; i++) {
         const ir_stmt *st = l.items[i];
-        if (exec_region_stmt_kind(st) != EXEC_REGION_STORE)
-            continue;
-        const ir_expr *c = st->kind == IR_STMT_ASSIGN ? st->u.assign.value : st->u.expr.value;
-        if (c->u.call.nargs && c->u.call.args[0]->kind == IR_EXPR_NAME &&
-            strcmp(c->u.call.args[0]->u.name->text, name) == 0)
+        const ir_expr *data, *offs, *dest;
+        if (exec_region_store_operands(st, &data, &offs, &dest) && data->kind == IR_EXPR_NAME &&
+            strcmp(data->u.name->text, name) == 0)
             found = st;
     }
     free(l.items);
@@ -816,11 +814,9 @@ static const ir_stmt *store_into(const run_state *r, const ir_func *f, const cha
     uint32_t best = 0;
     for (size_t i = 0; i < l.n; i++) {
         const ir_stmt *st = l.items[i];
-        if (exec_region_stmt_kind(st) != EXEC_REGION_STORE)
-            continue;
-        const ir_expr *c = st->kind == IR_STMT_ASSIGN ? st->u.assign.value : st->u.expr.value;
-        if (c->u.call.nargs < 3 || c->u.call.args[2]->kind != IR_EXPR_NAME ||
-            strcmp(c->u.call.args[2]->u.name->text, name) != 0)
+        const ir_expr *data, *offs, *dest;
+        if (!exec_region_store_operands(st, &data, &offs, &dest) || dest->kind != IR_EXPR_NAME ||
+            strcmp(dest->u.name->text, name) != 0)
             continue;
         uint32_t n = visit_count(r, st, r->core);
         if (n && n >= best) {
@@ -1481,7 +1477,8 @@ static int step_core_noted(session *s, int core, exec_event *ev)
 static void region_counterpart(session *s, point_match *mt, char *buf, size_t size)
 {
     const ir_stmt *st = mt->twin;
-    const ir_expr *c = st->kind == IR_STMT_ASSIGN ? st->u.assign.value : st->u.expr.value;
+    const ir_expr *data = NULL, *offs = NULL, *dest = NULL;
+    exec_region_store_operands(st, &data, &offs, &dest);
     if (mt->anchor.whole) {
         /* the GM tensor once the store has run: its result, or its destination */
         exec_event ev;
@@ -1489,8 +1486,8 @@ static void region_counterpart(session *s, point_match *mt, char *buf, size_t si
             return;
         if (st->kind == IR_STMT_ASSIGN && st->u.assign.ntargets)
             snprintf(buf, size, "%s", st->u.assign.targets[0].name->text);
-        else if (c->u.call.nargs >= 3 && c->u.call.args[2]->kind == IR_EXPR_NAME)
-            snprintf(buf, size, "%s", c->u.call.args[2]->u.name->text);
+        else if (dest && dest->kind == IR_EXPR_NAME)
+            snprintf(buf, size, "%s", dest->u.name->text);
         return;
     }
     if (mt->found.kind == EXEC_REGION_POP) {
@@ -1530,8 +1527,8 @@ static void region_counterpart(session *s, point_match *mt, char *buf, size_t si
         snprintf(buf, size, "%s", st->u.assign.targets[0].name->text);
         return;
     }
-    if (c->u.call.nargs && c->u.call.args[0]->kind == IR_EXPR_NAME)
-        snprintf(buf, size, "%s", c->u.call.args[0]->u.name->text);
+    if (data && data->kind == IR_EXPR_NAME)
+        snprintf(buf, size, "%s", data->u.name->text);
 }
 
 /* The target of the other pass's statement that has just assigned the

@@ -114,4 +114,9 @@ struct machine {
     exec_prov *prov;      /* NULL unless opt.provenance */
 };
 
+/* An op wrote storage s in place: every variable of the run viewing it
+ * (a tensor.slice's view, a reshape) holds other data now, so its
+ * provenance goes (exec_note_write; provenance on). */
+void machine_prov_drop_views(machine *m, const tensor_storage *s);
+
 #endif

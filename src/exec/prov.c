@@ -480,7 +480,9 @@ int machine_prov_pending(const machine *m, int cid, uint64_t *h, uint32_t *k)
     const xframe *f = &c->frames[c->depth - 1];
     const xinst *in = &f->fn->code[f->pc];
     const struct xexpr *x = in->e;
-    if (in->kind != XI_ASSIGN || !x || x->kind != XE_OP || x->id == IR_OP_TILE_LOAD || x->nargs > 12 || x->nkw > 8)
+    /* a load's (a slice's) tile is named by its region, known once it ran */
+    if (in->kind != XI_ASSIGN || !x || x->kind != XE_OP || x->id == IR_OP_TILE_LOAD || x->id == IR_OP_TENSOR_SLICE ||
+        x->nargs > 12 || x->nkw > 8)
         return 0;
     /* the operands as they are now: variables and constants only */
     value pos[12], kw[8];

@@ -23,13 +23,26 @@ exec_region_kind exec_region_stmt_kind(const ir_stmt *st)
     const ir_expr *c = stmt_call(st);
     if (!c)
         return 0;
-    if (c->res.id == IR_OP_TILE_LOAD)
+    if (c->res.id == IR_OP_TILE_LOAD || (c->res.id == IR_OP_TENSOR_SLICE && st->kind == IR_STMT_ASSIGN))
         return EXEC_REGION_LOAD;
-    if (c->res.id == IR_OP_TILE_STORE)
+    if (c->res.id == IR_OP_TILE_STORE || c->res.id == IR_OP_TENSOR_ASSEMBLE)
         return EXEC_REGION_STORE;
     if ((c->res.id == IR_OP_TILE_TPOP_FROM_AIC || c->res.id == IR_OP_TILE_TPOP_FROM_AIV) && st->kind == IR_STMT_ASSIGN)
         return EXEC_REGION_POP;
     return 0;
+}
+
+int exec_region_store_operands(const ir_stmt *st, const ir_expr **data, const ir_expr **offsets,
+                               const ir_expr **dest)
+{
+    const ir_expr *c = stmt_call(st);
+    if (exec_region_stmt_kind(st) != EXEC_REGION_STORE || c->u.call.nargs < 3)
+        return 0;
+    int assemble = c->res.id == IR_OP_TENSOR_ASSEMBLE;
+    *data = c->u.call.args[assemble ? 1 : 0];
+    *offsets = c->u.call.args[assemble ? 2 : 1];
+    *dest = c->u.call.args[assemble ? 0 : 2];
+    return 1;
 }
 
 /* The value of variable e in frame 0 of core, or NULL. */
@@ -155,6 +168,29 @@ static int outer_name(const machine *m, int core, const tensor *t, strbuf *out)
     return 0;
 }
 
+/* Whether t is a tensor some frame of core (or of the host) received as a
+ * parameter: a case tensor or one the orchestration made, i.e. global
+ * memory. A tensor-level slice or assemble names a region only of those: a
+ * tensor the function computed itself is no GM data a later pass loads. */
+static int param_held(const machine *m, int core, const tensor *t)
+{
+    int cores[2] = {core, EXEC_CORE_HOST};
+    for (int k = 0; k < (core == EXEC_CORE_HOST ? 1 : 2); k++)
+        for (int level = 0; level < inspect_depth(m, cores[k]); level++) {
+            inspect_frame f;
+            if (!inspect_frame_get(m, cores[k], level, &f))
+                continue;
+            for (int i = 0; i < f.nparams; i++) {
+                const char *name;
+                const value *v;
+                if (inspect_slot(m, cores[k], level, i, &name, &v) && v->kind == VAL_TENSOR && v->u.t &&
+                    same_view(v->u.t, t))
+                    return 1;
+            }
+        }
+    return 0;
+}
+
 static void name_tensor(const machine *m, int core, const ir_expr *arg, const tensor *t, exec_region *r)
 {
     strbuf sb = STRBUF_INIT;
@@ -179,14 +215,22 @@ int exec_region_of(const machine *m, int core, const ir_stmt *st, exec_region *o
         snprintf(out->tensor, sizeof out->tensor, "%s", queue);
         return 1;
     }
+    /* tensor.slice(t, shape, offsets[, valid]) reads what tile.load(t,
+     * offsets, shape[, valid]) does, and ConvertTensorToTileOps turns the
+     * one into the other; tensor.assemble(t, src, offsets) writes what
+     * tile.store(src, offsets, t) does */
+    int tensor_level = c->res.id == IR_OP_TENSOR_SLICE || c->res.id == IR_OP_TENSOR_ASSEMBLE;
     if (kind == EXEC_REGION_LOAD) {
         if (c->u.call.nargs < 3)
             return 0;
         const value *tv = name_value(m, core, c->u.call.args[0]);
         int64_t shp[TENSOR_MAX_DIMS], vs[TENSOR_MAX_DIMS];
         int nshp, nvs = 0;
-        if (!tv || tv->kind != VAL_TENSOR || !tv->u.t || !eval_list(m, core, c->u.call.args[1], off, &noff) ||
-            !eval_list(m, core, c->u.call.args[2], shp, &nshp) || noff != tv->u.t->ndim || nshp != noff)
+        const ir_expr *offs = c->u.call.args[tensor_level ? 2 : 1], *shps = c->u.call.args[tensor_level ? 1 : 2];
+        if (!tv || tv->kind != VAL_TENSOR || !tv->u.t || !eval_list(m, core, offs, off, &noff) ||
+            !eval_list(m, core, shps, shp, &nshp) || noff != tv->u.t->ndim || nshp != noff)
+            return 0;
+        if (tensor_level && !param_held(m, core, tv->u.t))
             return 0;
         if (c->u.call.nargs >= 4 && !eval_list(m, core, c->u.call.args[3], vs, &nvs))
             nvs = 0;
@@ -204,12 +248,15 @@ int exec_region_of(const machine *m, int core, const ir_stmt *st, exec_region *o
         name_tensor(m, core, c->u.call.args[0], t, out);
         return 1;
     }
-    if (c->u.call.nargs < 3)
+    const ir_expr *srce, *offe, *dste;
+    if (!exec_region_store_operands(st, &srce, &offe, &dste))
         return 0;
-    const value *src = name_value(m, core, c->u.call.args[0]);
-    const value *dst = name_value(m, core, c->u.call.args[2]);
+    const value *src = name_value(m, core, srce);
+    const value *dst = name_value(m, core, dste);
     if (!src || !dst || src->kind != VAL_TENSOR || dst->kind != VAL_TENSOR || !src->u.t || !dst->u.t ||
-        !eval_list(m, core, c->u.call.args[1], off, &noff) || noff != dst->u.t->ndim)
+        !eval_list(m, core, offe, off, &noff) || noff != dst->u.t->ndim)
+        return 0;
+    if (tensor_level && !param_held(m, core, dst->u.t))
         return 0;
     const tensor *s = src->u.t, *t = dst->u.t;
     int nv = s->valid_ndim >= 0 ? s->valid_ndim : s->ndim;
@@ -224,7 +271,7 @@ int exec_region_of(const machine *m, int core, const ir_stmt *st, exec_region *o
         out->lo[d] = off[d];
         out->len[d] = n < 0 ? 0 : n;
     }
-    name_tensor(m, core, c->u.call.args[2], t, out);
+    name_tensor(m, core, dste, t, out);
     return 1;
 }
 

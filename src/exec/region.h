@@ -1,5 +1,5 @@
-/* Global-memory regions: the box of a GM tensor a tile.load reads or a
- * tile.store writes. Passes that restructure a kernel (ExpandMixedKernel's
+/* Global-memory regions: the box of a GM tensor a tile.load (tensor.slice)
+ * reads or a tile.store (tensor.assemble) writes. Passes that restructure a kernel (ExpandMixedKernel's
  * AIC/AIV split, lane splits by subblock_idx, outlining, unrolling) keep
  * what the data is: the same region of the same GM tensor. The debugger's
  * program points and bisect's statement matching both key on it. */
@@ -30,8 +30,17 @@ typedef struct exec_region {
 } exec_region;
 
 /* The op of st when it is a tile.load or tile.store (assigned or as an
- * expression statement) or an assigned tpop, else 0. */
+ * expression statement), an assigned tensor.slice, a tensor.assemble (their
+ * tensor-level forms) or an assigned tpop, else 0. exec_region_of names a
+ * region for the tensor-level forms only when the tensor is global memory
+ * (a parameter of some frame: a case tensor or one the orchestration made). */
 exec_region_kind exec_region_stmt_kind(const ir_stmt *st);
+
+/* A store's operands: the data stored and the destination tensor
+ * (tile.store(tile, offsets, t), tensor.assemble(t, src, offsets)), with
+ * the offsets; 0 when st is no store or has too few arguments. */
+int exec_region_store_operands(const ir_stmt *st, const ir_expr **data, const ir_expr **offsets,
+                               const ir_expr **dest);
 
 /* The region statement st reads or writes, evaluated in frame 0 of `core`
  * (st is the statement that frame is about to run, or has just run: its
