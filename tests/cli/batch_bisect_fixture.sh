@@ -135,6 +135,33 @@ if [ -d "$PTODB_FIXTURES/dyn_valid_shape_loop_910b/passes_dump" ]; then
     expect_contains "flipped condition: the branch" "tensor 'branch taken by the if at line $plant_line" "$out"
 fi
 
+# A flipped condition of an if the passing pass does not have: AutoTileMatmulL0
+# splits the matmul's K into a loop with `if ko == 0: matmul else: matmul_acc`;
+# flipped (in pass 16 and every later pass, as control_sweep.sh does), the
+# first value that differs is the matmul inside the branch (matched to pass
+# 15's whole matmul by statement key, a guess). With no decision to compare,
+# bisect tests the if: inverted, the pass passes, so the if is named.
+if [ -d "$PTODB_FIXTURES/mixed_kernel_updown_910b/passes_dump" ]; then
+    c=mixed_kernel_updown_910b
+    rm -rf "${tmp:?}/$c"
+    cp -RL "$PTODB_FIXTURES/$c" "$tmp/"
+    for g in "$tmp/$c"/passes_dump/*.py; do
+        k=$(basename "$g" | cut -c1-2)
+        [ "$k" -ge 16 ] 2>/dev/null || continue
+        gl=$(grep -n -E '^ +if acc__tile_l0_ko == 0:$' "$g" | head -1 | cut -d: -f1)
+        [ -n "$gl" ] && sed -i "${gl}s/ == / != /" "$g"
+    done
+    f=$(ls "$tmp/$c"/passes_dump/16_*.py)
+    il=$(grep -n -E '^ +if acc__tile_l0_ko != 0:$' "$f" | head -1 | cut -d: -f1)
+    [ -n "$il" ] || fail "new if: the edit did not take in $f"
+    run_ptodb --batch "$tmp/$c" --ref=torch2 --bisect --bisect-scan
+    expect_contains "new if: first bad pass" "bisect: first failing pass: 16_after_AutoTileMatmulL0 (" "$out"
+    set -- $(divergence "$out")
+    expect_eq "new if: line" "$il" "$2"
+    expect_contains "new if: how" "no counterpart in 15_after_LegalizeTileCast: the if is new in this pass; found by a test" "$out"
+    echo "bisect names the flipped new if at 16_after_AutoTileMatmulL0.py:$il on $c"
+fi
+
 # A while loop's bound (ctrl_while_950's natural `while i < 4:`, in pass 02
 # only): its trip count is recorded like a for loop's and is the divergence.
 if [ -d "$PTODB_FIXTURES/ctrl_while_950/passes_dump" ]; then
