@@ -788,6 +788,27 @@ static void pass_list(const batch *b, const int *v, size_t n, strbuf *out)
         strbuf_printf(out, "%s%s", i ? ", " : "", b->c->passes[v[i]].stem);
 }
 
+/* "  INTRO: line 30 't__tile_7', ..." when other statements differ */
+static void put_later(strbuf *out, const bisect_stmt *s, const char *intro)
+{
+    if (!s->nlater)
+        return;
+    strbuf_printf(out, "  %s:", intro);
+    for (size_t k = 0; k < s->nlater; k++)
+        strbuf_printf(out, "%s line %d '%s'", k ? "," : "", s->later_line[k], s->later_tensor[k]);
+    strbuf_putc(out, '\n');
+}
+
+static void put_counts(strbuf *out, const bisect_stmt *s)
+{
+    strbuf_printf(out, "  %zu other tensors matched their counterparts within tolerance", s->compared);
+    if (s->realigned)
+        strbuf_printf(out, " (%zu of them another occurrence of the same statement)", s->realigned);
+    if (s->unmatched)
+        strbuf_printf(out, "; %zu had no same-shaped counterpart", s->unmatched);
+    strbuf_putc(out, '\n');
+}
+
 void bisect_report_text(const batch *b, const bisect_result *r, strbuf *out)
 {
     const case_info *c = b->c;
@@ -871,16 +892,8 @@ void bisect_report_text(const batch *b, const bisect_result *r, strbuf *out)
                       "the then branch), %s passes: its decisions are where the two passes part\n",
                       c->passes[r->last_good].stem, (unsigned long long)s->new_if_runs,
                       (unsigned long long)s->new_if_then, c->passes[r->first_bad].stem);
-        if (s->nlater) {
-            strbuf_puts(out, "  then differing in this pass:");
-            for (size_t k = 0; k < s->nlater; k++)
-                strbuf_printf(out, "%s line %d '%s'", k ? "," : "", s->later_line[k], s->later_tensor[k]);
-            strbuf_putc(out, '\n');
-        }
-        strbuf_printf(out, "  %zu other tensors matched their counterparts within tolerance", s->compared);
-        if (s->unmatched)
-            strbuf_printf(out, "; %zu had no same-shaped counterpart", s->unmatched);
-        strbuf_putc(out, '\n');
+        put_later(out, s, "then differing in this pass");
+        put_counts(out, s);
     } else if (s->found && s->op_changed) {
         strbuf_printf(out, "first divergence: %s:%d: tensor '%s' (function %s, core %s)\n", s->file, s->line,
                       s->tensor, s->func, machine_core_name(s->core));
@@ -916,19 +929,8 @@ void bisect_report_text(const batch *b, const bisect_result *r, strbuf *out)
                           "  an earlier statement differs too: line %d '%s' (a pass may rewrite an intermediate "
                           "on purpose; a changed op is the likelier cause)\n",
                           s->earlier_line, s->earlier_tensor);
-        if (s->nlater) {
-            strbuf_puts(out, "  then also differing in this pass:");
-            for (size_t k = 0; k < s->nlater; k++)
-                strbuf_printf(out, "%s line %d '%s'", k ? "," : "", s->later_line[k], s->later_tensor[k]);
-            strbuf_putc(out, '\n');
-        }
-        strbuf_printf(out, "  %zu other tensors matched their counterparts within tolerance", s->compared);
-        if (s->realigned)
-            strbuf_printf(out, " (%zu of them another occurrence of the same statement)", s->realigned);
-
-        if (s->unmatched)
-            strbuf_printf(out, "; %zu had no same-shaped counterpart", s->unmatched);
-        strbuf_putc(out, '\n');
+        put_later(out, s, "then also differing in this pass");
+        put_counts(out, s);
     } else {
         strbuf_printf(out, "first divergence: not found: %s\n", s->note ? s->note : "?");
     }

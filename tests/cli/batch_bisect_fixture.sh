@@ -91,6 +91,20 @@ plant() {
     echo "bisect names the $what at $bad_pass.py:$plant_line on $c"
 }
 
+# edit_from CASE FROM REGEX SED: a fresh copy of CASE with SED applied to
+# the first line matching REGEX (ERE) of pass FROM and of every later pass,
+# as a miscompile carried on by the later passes would be.
+edit_from() {
+    rm -rf "${tmp:?}/$1"
+    cp -RL "$PTODB_FIXTURES/$1" "$tmp/"
+    for g in "$tmp/$1"/passes_dump/*.py; do
+        k=$(basename "$g" | cut -c1-2)
+        [ "$k" -ge "$2" ] 2>/dev/null || continue
+        gl=$(grep -n -E "$3" "$g" | head -1 | cut -d: -f1)
+        if [ -n "$gl" ]; then sed -i "${gl}$4" "$g"; fi
+    done
+}
+
 # A wrong load offset: the AIC loads every call's weight block from column 0
 # instead of o0. The wrong tile equals another call's right tile, so a match
 # against "any occurrence of the statement" would take it for equal and name
@@ -143,14 +157,7 @@ fi
 # bisect tests the if: inverted, the pass passes, so the if is named.
 if [ -d "$PTODB_FIXTURES/mixed_kernel_updown_910b/passes_dump" ]; then
     c=mixed_kernel_updown_910b
-    rm -rf "${tmp:?}/$c"
-    cp -RL "$PTODB_FIXTURES/$c" "$tmp/"
-    for g in "$tmp/$c"/passes_dump/*.py; do
-        k=$(basename "$g" | cut -c1-2)
-        [ "$k" -ge 16 ] 2>/dev/null || continue
-        gl=$(grep -n -E '^ +if acc__tile_l0_ko == 0:$' "$g" | head -1 | cut -d: -f1)
-        [ -n "$gl" ] && sed -i "${gl}s/ == / != /" "$g"
-    done
+    edit_from "$c" 16 '^ +if acc__tile_l0_ko == 0:$' 's/ == / != /'
     f=$(ls "$tmp/$c"/passes_dump/16_*.py)
     il=$(grep -n -E '^ +if acc__tile_l0_ko != 0:$' "$f" | head -1 | cut -d: -f1)
     [ -n "$il" ] || fail "new if: the edit did not take in $f"
@@ -187,14 +194,7 @@ fi
 # have written yet (which named a store of AIV1 instead).
 if [ -d "$PTODB_FIXTURES/cross_core_c2v_updown_910b/passes_dump" ]; then
     c=cross_core_c2v_updown_910b
-    rm -rf "${tmp:?}/$c"
-    cp -RL "$PTODB_FIXTURES/$c" "$tmp/"
-    for g in "$tmp/$c"/passes_dump/*.py; do
-        k=$(basename "$g" | cut -c1-2)
-        [ "$k" -ge 22 ] 2>/dev/null || continue
-        gl=$(grep -n -E '^ +for nb__idx_v0 in pl\.range\(8\):' "$g" | head -1 | cut -d: -f1)
-        [ -n "$gl" ] && sed -i "${gl}s/pl\.range(8)/pl.range(7)/" "$g"
-    done
+    edit_from "$c" 22 '^ +for nb__idx_v0 in pl\.range\(8\):' 's/pl\.range(8)/pl.range(7)/'
     f=$(ls "$tmp/$c"/passes_dump/22_*.py)
     al=$(grep -n -E '^ +for nb__idx_v0 in pl\.range\(7\):' "$f" | head -1 | cut -d: -f1)
     [ -n "$al" ] || fail "AIC loop bound: the edit did not take in $f"
