@@ -105,6 +105,22 @@ edit_from() {
     done
 }
 
+# carried WHAT CASE FROM REGEX SED EDITED REF: edit_from CASE FROM REGEX SED,
+# then --bisect must name pass FROM and its line matching EDITED (sets f,
+# edited_line, out).
+carried() {
+    what=$1 c=$2
+    edit_from "$c" "$3" "$4" "$5"
+    f=$(ls "$tmp/$c"/passes_dump/"$3"_*.py)
+    edited_line=$(grep -n -E "$6" "$f" | head -1 | cut -d: -f1)
+    [ -n "$edited_line" ] || fail "$what: the edit did not take in $f"
+    run_ptodb --batch "$tmp/$c" --ref="$7" --bisect --bisect-scan
+    expect_contains "$what: first bad pass" "bisect: first failing pass: $(basename "$f" .py) (" "$out"
+    set -- $(divergence "$out")
+    expect_eq "$what: line" "$edited_line" "$2"
+    echo "bisect names the $what at $(basename "$f"):$edited_line on $c"
+}
+
 # A wrong load offset: the AIC loads every call's weight block from column 0
 # instead of o0. The wrong tile equals another call's right tile, so a match
 # against "any occurrence of the statement" would take it for equal and name
@@ -156,17 +172,10 @@ fi
 # 15's whole matmul by statement key, a guess). With no decision to compare,
 # bisect tests the if: inverted, the pass passes, so the if is named.
 if [ -d "$PTODB_FIXTURES/mixed_kernel_updown_910b/passes_dump" ]; then
-    c=mixed_kernel_updown_910b
-    edit_from "$c" 16 '^ +if acc__tile_l0_ko == 0:$' 's/ == / != /'
-    f=$(ls "$tmp/$c"/passes_dump/16_*.py)
-    il=$(grep -n -E '^ +if acc__tile_l0_ko != 0:$' "$f" | head -1 | cut -d: -f1)
-    [ -n "$il" ] || fail "new if: the edit did not take in $f"
-    run_ptodb --batch "$tmp/$c" --ref=torch2 --bisect --bisect-scan
-    expect_contains "new if: first bad pass" "bisect: first failing pass: 16_after_AutoTileMatmulL0 (" "$out"
-    set -- $(divergence "$out")
-    expect_eq "new if: line" "$il" "$2"
-    expect_contains "new if: how" "no counterpart in 15_after_LegalizeTileCast: the if is new in this pass; found by a test" "$out"
-    echo "bisect names the flipped new if at 16_after_AutoTileMatmulL0.py:$il on $c"
+    carried "flipped new if" mixed_kernel_updown_910b 16 '^ +if acc__tile_l0_ko == 0:$' 's/ == / != /' \
+        '^ +if acc__tile_l0_ko != 0:$' torch2
+    expect_contains "flipped new if: how" \
+        "no counterpart in 15_after_LegalizeTileCast: the if is new in this pass; found by a test" "$out"
 fi
 
 # A while loop's bound (ctrl_while_950's natural `while i < 4:`, in pass 02
@@ -193,17 +202,9 @@ fi
 # compared by GM region, not as whole tensors the other lane may or may not
 # have written yet (which named a store of AIV1 instead).
 if [ -d "$PTODB_FIXTURES/cross_core_c2v_updown_910b/passes_dump" ]; then
-    c=cross_core_c2v_updown_910b
-    edit_from "$c" 22 '^ +for nb__idx_v0 in pl\.range\(8\):' 's/pl\.range(8)/pl.range(7)/'
-    f=$(ls "$tmp/$c"/passes_dump/22_*.py)
-    al=$(grep -n -E '^ +for nb__idx_v0 in pl\.range\(7\):' "$f" | head -1 | cut -d: -f1)
-    [ -n "$al" ] || fail "AIC loop bound: the edit did not take in $f"
-    run_ptodb --batch "$tmp/$c" --ref=torch1.13 --bisect --bisect-scan
-    expect_contains "AIC loop bound: first bad pass" "bisect: first failing pass: 22_after_ExpandMixedKernel (" "$out"
-    set -- $(divergence "$out")
-    expect_eq "AIC loop bound: line" "$al" "$2"
+    carried "AIC kernel's loop bound" cross_core_c2v_updown_910b 22 '^ +for nb__idx_v0 in pl\.range\(8\):' \
+        's/pl\.range(8)/pl.range(7)/' '^ +for nb__idx_v0 in pl\.range\(7\):' torch1.13
     expect_contains "AIC loop bound: the trip count" "tensor 'trip count of the loop over nb__idx_v0' (function main_incore_0_aic, core AIC)" "$out"
-    echo "bisect names the AIC kernel's loop at 22_after_ExpandMixedKernel.py:$al on $c"
 fi
 
 # A changed tpush split= (ExpandMixedKernel's AIC pushes with split=2 where
