@@ -57,6 +57,14 @@ typedef struct cmp_ctx {
     const trace_rec *flip_good;
     diff_info flip_di;
     int64_t flip_count;
+    /* the `if` statements that ran before the first divergence with no
+     * counterpart in the passing pass, the latest last (test_new_ifs) */
+    struct new_if {
+        int line, core;
+        char *func, *name;
+        uint64_t runs, then;
+    } new_ifs[BISECT_MAX_NEW_IFS];
+    size_t nnew_ifs;
     /* the counts reported: those when the report was complete (the later
      * list full, or the changed op found after it), not at the run's end */
     int frozen;
@@ -291,6 +299,35 @@ static int on_region_rec(cmp_ctx *cx, const trace_rec *rec, const trace_rec *m)
     return 1;
 }
 
+static struct new_if *find_new_if(cmp_ctx *cx, int line)
+{
+    for (size_t k = 0; k < cx->nnew_ifs; k++)
+        if (cx->new_ifs[k].line == line)
+            return &cx->new_ifs[k];
+    return NULL;
+}
+
+/* An if's branch record with no counterpart: before the first divergence,
+ * a candidate for test_new_ifs (the oldest dropped when full). */
+static void note_new_if(cmp_ctx *cx, const trace_rec *rec)
+{
+    if (cx->st->found)
+        return;
+    if (cx->nnew_ifs == BISECT_MAX_NEW_IFS) {
+        free(cx->new_ifs[0].func);
+        free(cx->new_ifs[0].name);
+        memmove(cx->new_ifs, cx->new_ifs + 1, (BISECT_MAX_NEW_IFS - 1) * sizeof *cx->new_ifs);
+        cx->nnew_ifs--;
+    }
+    struct new_if *n = &cx->new_ifs[cx->nnew_ifs++];
+    n->line = rec->line;
+    n->core = rec->core;
+    n->func = xstrdup(rec->func);
+    n->name = xstrdup(rec->name);
+    n->runs = 1;
+    n->then = tensor_get_flat(rec->t, 0) != 0;
+}
+
 /* Each record of the failing pass, in execution order: its counterpart in
  * the passing pass (same occurrence), and when that differs, any other
  * occurrence of the same statement that matches (lanes may share a loop
@@ -299,6 +336,14 @@ static int on_region_rec(cmp_ctx *cx, const trace_rec *rec, const trace_rec *m)
 static int on_bad_rec(void *ud, const trace_rec *rec)
 {
     cmp_ctx *cx = ud;
+    struct new_if *ni = trace_rec_is_if(rec) ? find_new_if(cx, rec->line) : NULL;
+    if (ni) {
+        /* the same new if again (on any core): counted for the report */
+        ni->runs++;
+        ni->then += tensor_get_flat(rec->t, 0) != 0;
+        cx->st->unmatched += !(cx->st->found && rec->lane);
+        return 0;
+    }
     if (cx->st->found && rec->lane)
         return 0; /* already have a lane-1 candidate; look for the others' */
     if (cx->have_main && rec->line == cx->st->line)
@@ -318,6 +363,10 @@ static int on_bad_rec(void *ud, const trace_rec *rec)
         tc.primary = by_prov;
     } else if (!trace_candidates(cx->good, rec, &tc)) {
         cx->st->unmatched++;
+        if (trace_rec_is_if(rec)) {
+            note_new_if(cx, rec);
+            return 0;
+        }
         const trace_rec *was = cx->hint ? NULL : trace_op_changed(cx->good, rec);
         if (was) {
             /* rec's strings die with this call: keep copies */
@@ -445,6 +494,70 @@ static void prefer_flip(cmp_ctx *cx)
     s->nlater = j;
 }
 
+/* A new `if` (no counterpart in the passing pass: the pass added it) has
+ * no decision to compare, and the values its branches compute have at
+ * best a guessed counterpart (the statement keys of a pass that computed
+ * them otherwise: AutoTileMatmulL0's K split of one matmul). What it
+ * decided is tested instead: the failing pass is run again with its
+ * condition inverted (every run of it, on every core); when the outputs
+ * then pass, its decisions are what made the pass fail, and, as it ran
+ * before the first differing value, it is where the passes part. The
+ * latest new if before the divergence is tried first, at most
+ * BISECT_MAX_NEW_IFS runs. Not tried when a changed op was found (that
+ * explains the divergence by itself). Returns 1 when one is named. */
+static int test_new_ifs(batch *b, cmp_ctx *cx, bisect_result *r)
+{
+    const case_info *c = b->c;
+    bisect_stmt *s = cx->st;
+    if (cx->have_flip || s->op_changed)
+        return 0;
+    for (size_t k = cx->nnew_ifs; k-- > 0;) {
+        const struct new_if *ni = &cx->new_ifs[k];
+        runpass_options ro = b->o.ro;
+        ro.mopt.invert_if_line = ni->line;
+        runpass_result res;
+        runpass_file(c->passes[r->first_bad].path, c, &ro, &res);
+        int passes = res.status == RUNPASS_COMPARED && res.all_pass;
+        runpass_result_free(&res);
+        if (!passes)
+            continue;
+        /* the first differing value, if any, follows it */
+        if (s->found && !s->fails && s->tensor && *s->tensor && s->line != ni->line) {
+            if (s->nlater == BISECT_MAX_LATER)
+                free(s->later_tensor[--s->nlater]);
+            memmove(s->later_line + 1, s->later_line, s->nlater * sizeof *s->later_line);
+            memmove(s->later_tensor + 1, s->later_tensor, s->nlater * sizeof *s->later_tensor);
+            s->later_line[0] = s->line;
+            s->later_tensor[0] = xstrdup(s->tensor);
+            s->nlater++;
+            if (s->bit_tensor && s->bit_line == s->line) {
+                /* that value, not one within tolerance before it */
+                free(s->bit_tensor);
+                s->bit_tensor = NULL;
+            }
+        }
+        bisect_stmt_clear(s);
+        free(s->note);
+        s->note = NULL;
+        s->found = 1;
+        s->fails = 0;
+        s->new_if = 1;
+        s->new_if_runs = ni->runs;
+        s->new_if_then = ni->then;
+        s->file = xstrdup(c->passes[r->first_bad].path);
+        s->func = xstrdup(ni->func);
+        s->tensor = xstrdup(ni->name);
+        s->line = ni->line;
+        s->core = ni->core;
+        s->count = 1;
+        s->first_bad = -1;
+        s->max_abs_diff = s->max_golden = 0;
+        s->outside = 0;
+        return 1;
+    }
+    return 0;
+}
+
 static void find_statement(batch *b, const bisect_options *o, bisect_result *r)
 {
     const case_info *c = b->c;
@@ -470,6 +583,11 @@ static void find_statement(batch *b, const bisect_options *o, bisect_result *r)
         s->realigned = cx.saved_realigned;
     }
     prefer_flip(&cx);
+    test_new_ifs(b, &cx, r);
+    for (size_t k = 0; k < cx.nnew_ifs; k++) {
+        free(cx.new_ifs[k].func);
+        free(cx.new_ifs[k].name);
+    }
     free(cx.flip_name);
     free(cx.flip_func);
     free(cx.flip_op);
@@ -670,6 +788,27 @@ static void pass_list(const batch *b, const int *v, size_t n, strbuf *out)
         strbuf_printf(out, "%s%s", i ? ", " : "", b->c->passes[v[i]].stem);
 }
 
+/* "  INTRO: line 30 't__tile_7', ..." when other statements differ */
+static void put_later(strbuf *out, const bisect_stmt *s, const char *intro)
+{
+    if (!s->nlater)
+        return;
+    strbuf_printf(out, "  %s:", intro);
+    for (size_t k = 0; k < s->nlater; k++)
+        strbuf_printf(out, "%s line %d '%s'", k ? "," : "", s->later_line[k], s->later_tensor[k]);
+    strbuf_putc(out, '\n');
+}
+
+static void put_counts(strbuf *out, const bisect_stmt *s)
+{
+    strbuf_printf(out, "  %zu other tensors matched their counterparts within tolerance", s->compared);
+    if (s->realigned)
+        strbuf_printf(out, " (%zu of them another occurrence of the same statement)", s->realigned);
+    if (s->unmatched)
+        strbuf_printf(out, "; %zu had no same-shaped counterpart", s->unmatched);
+    strbuf_putc(out, '\n');
+}
+
 void bisect_report_text(const batch *b, const bisect_result *r, strbuf *out)
 {
     const case_info *c = b->c;
@@ -744,6 +883,17 @@ void bisect_report_text(const batch *b, const bisect_result *r, strbuf *out)
             strbuf_printf(out, "  %.*s\n", (int)len, l);
             l += len + (l[len] == '\n');
         }
+    } else if (s->found && s->new_if) {
+        strbuf_printf(out, "first divergence: %s:%d: tensor '%s' (function %s, core %s)\n", s->file, s->line,
+                      s->tensor, s->func, machine_core_name(s->core));
+        strbuf_printf(out,
+                      "  no counterpart in %s: the if is new in this pass; found by a test, not a match: run again "
+                      "with its condition inverted (the other branch at each of its %llu runs, %llu of which took "
+                      "the then branch), %s passes: its decisions are where the two passes part\n",
+                      c->passes[r->last_good].stem, (unsigned long long)s->new_if_runs,
+                      (unsigned long long)s->new_if_then, c->passes[r->first_bad].stem);
+        put_later(out, s, "then differing in this pass");
+        put_counts(out, s);
     } else if (s->found && s->op_changed) {
         strbuf_printf(out, "first divergence: %s:%d: tensor '%s' (function %s, core %s)\n", s->file, s->line,
                       s->tensor, s->func, machine_core_name(s->core));
@@ -779,19 +929,8 @@ void bisect_report_text(const batch *b, const bisect_result *r, strbuf *out)
                           "  an earlier statement differs too: line %d '%s' (a pass may rewrite an intermediate "
                           "on purpose; a changed op is the likelier cause)\n",
                           s->earlier_line, s->earlier_tensor);
-        if (s->nlater) {
-            strbuf_puts(out, "  then also differing in this pass:");
-            for (size_t k = 0; k < s->nlater; k++)
-                strbuf_printf(out, "%s line %d '%s'", k ? "," : "", s->later_line[k], s->later_tensor[k]);
-            strbuf_putc(out, '\n');
-        }
-        strbuf_printf(out, "  %zu other tensors matched their counterparts within tolerance", s->compared);
-        if (s->realigned)
-            strbuf_printf(out, " (%zu of them another occurrence of the same statement)", s->realigned);
-
-        if (s->unmatched)
-            strbuf_printf(out, "; %zu had no same-shaped counterpart", s->unmatched);
-        strbuf_putc(out, '\n');
+        put_later(out, s, "then also differing in this pass");
+        put_counts(out, s);
     } else {
         strbuf_printf(out, "first divergence: not found: %s\n", s->note ? s->note : "?");
     }

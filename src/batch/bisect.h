@@ -32,6 +32,9 @@ typedef enum {
 } bisect_status;
 
 enum { BISECT_MAX_LATER = 3 };
+/* new `if` statements (no counterpart in the passing pass) whose decisions
+ * are tested by inverting them, the latest before the divergence first */
+enum { BISECT_MAX_NEW_IFS = 3 };
 
 typedef struct bisect_stmt {
     int found;             /* a differing tensor was found (or, op_changed, a changed op) */
@@ -61,6 +64,15 @@ typedef struct bisect_stmt {
     /* found: the statement fails in the failing pass (note holds its error)
      * while the passing pass ran to its end; tensor is "" */
     int fails;
+    /* found by a test, not by a match: the statement is an `if` with no
+     * counterpart in the passing pass (the pass added it) that ran before
+     * the first differing value, and the failing pass run again with its
+     * condition inverted (the other branch at each of its new_if_runs
+     * runs, new_if_then of which took the then branch) passes. tensor is
+     * its branch record's name, the good_* fields are NULL; the first
+     * differing value, if any, heads the later list. */
+    int new_if;
+    uint64_t new_if_runs, new_if_then;
     /* the first statement whose result differs from its counterpart at all
      * (bit for bit), when that is before the divergence (within tolerance) */
     int bit_line, bit_core;

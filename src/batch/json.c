@@ -284,6 +284,12 @@ static void bisect_json(strbuf *o, const batch *b, const bisect_result *r)
         strbuf_puts(o, ", \"good_source\": ");
         source_json(o, s->good_file, s->good_line, SOURCE_RADIUS);
     }
+    strbuf_puts(o, ", \"new_if\": ");
+    if (s->found && s->new_if)
+        strbuf_printf(o, "{\"runs\": %llu, \"then\": %llu}", (unsigned long long)s->new_if_runs,
+                      (unsigned long long)s->new_if_then);
+    else
+        strbuf_puts(o, "null");
     strbuf_puts(o, ", \"op\": ");
     json_put_string(o, s->op_now);
     strbuf_puts(o, ", \"good_op\": ");

@@ -275,6 +275,11 @@ int trace_rec_is_control(const trace_rec *r)
            strncmp(r->key, control_if, sizeof control_if - 1) == 0;
 }
 
+int trace_rec_is_if(const trace_rec *r)
+{
+    return strncmp(r->key, control_if, sizeof control_if - 1) == 0;
+}
+
 /* A loop variable's name before SSA: ConvertToSSA turns the third loop over
  * `ob` (written ob_2 by the frontend) into ob__idx_v0_2, so the base name
  * keeps that trailing _2: "ob_2" either way. */

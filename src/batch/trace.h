@@ -86,6 +86,8 @@ void trace_free(trace *t);
 /* 1 for a control-flow record (a loop's trip count, an if's branch): a
  * value compared exactly, never within a tolerance. */
 int trace_rec_is_control(const trace_rec *r);
+/* 1 for an if's branch record (its value: 1 then, 0 else). */
+int trace_rec_is_if(const trace_rec *r);
 
 /* Builds the lookup index of a finished trace (trace_candidates needs it). */
 void trace_index(trace *t);

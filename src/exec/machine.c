@@ -903,6 +903,9 @@ static ptodb_status core_exec(machine *m, core *c, exec_event *ev)
                            "RuntimeError: Boolean value of Tensor with more than one value is ambiguous");
                 break;
             }
+            if (m->opt.invert_if_line && in->stmt && in->stmt->kind == IR_STMT_IF &&
+                (int)in->stmt->span.line == m->opt.invert_if_line)
+                t = !t;
             f->pc = t ? f->pc + 1 : (uint32_t)in->target;
             break;
         }

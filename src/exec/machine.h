@@ -75,6 +75,11 @@ typedef struct machine_options {
     /* Track each value's provenance (exec/prov.h): for the debugger's runs
      * and bisect's traces; off (0) it costs a test per op. */
     int provenance;
+    /* bisect's test of a branch the passing pass has no counterpart of
+     * (src/batch/bisect.c): the `if` statement at this line of the pass
+     * file takes the other branch every time it runs, on every core (0:
+     * none). A `while` or loop head is never inverted. */
+    int invert_if_line;
 } machine_options;
 
 void machine_options_init(machine_options *o);

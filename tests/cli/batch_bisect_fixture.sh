@@ -91,6 +91,36 @@ plant() {
     echo "bisect names the $what at $bad_pass.py:$plant_line on $c"
 }
 
+# edit_from CASE FROM REGEX SED: a fresh copy of CASE with SED applied to
+# the first line matching REGEX (ERE) of pass FROM and of every later pass,
+# as a miscompile carried on by the later passes would be.
+edit_from() {
+    rm -rf "${tmp:?}/$1"
+    cp -RL "$PTODB_FIXTURES/$1" "$tmp/"
+    for g in "$tmp/$1"/passes_dump/*.py; do
+        k=$(basename "$g" | cut -c1-2)
+        [ "$k" -ge "$2" ] 2>/dev/null || continue
+        gl=$(grep -n -E "$3" "$g" | head -1 | cut -d: -f1)
+        if [ -n "$gl" ]; then sed -i "${gl}$4" "$g"; fi
+    done
+}
+
+# carried WHAT CASE FROM REGEX SED EDITED REF: edit_from CASE FROM REGEX SED,
+# then --bisect must name pass FROM and its line matching EDITED (sets f,
+# edited_line, out).
+carried() {
+    what=$1 c=$2
+    edit_from "$c" "$3" "$4" "$5"
+    f=$(ls "$tmp/$c"/passes_dump/"$3"_*.py)
+    edited_line=$(grep -n -E "$6" "$f" | head -1 | cut -d: -f1)
+    [ -n "$edited_line" ] || fail "$what: the edit did not take in $f"
+    run_ptodb --batch "$tmp/$c" --ref="$7" --bisect --bisect-scan
+    expect_contains "$what: first bad pass" "bisect: first failing pass: $(basename "$f" .py) (" "$out"
+    set -- $(divergence "$out")
+    expect_eq "$what: line" "$edited_line" "$2"
+    echo "bisect names the $what at $(basename "$f"):$edited_line on $c"
+}
+
 # A wrong load offset: the AIC loads every call's weight block from column 0
 # instead of o0. The wrong tile equals another call's right tile, so a match
 # against "any occurrence of the statement" would take it for equal and name
@@ -135,6 +165,19 @@ if [ -d "$PTODB_FIXTURES/dyn_valid_shape_loop_910b/passes_dump" ]; then
     expect_contains "flipped condition: the branch" "tensor 'branch taken by the if at line $plant_line" "$out"
 fi
 
+# A flipped condition of an if the passing pass does not have: AutoTileMatmulL0
+# splits the matmul's K into a loop with `if ko == 0: matmul else: matmul_acc`;
+# flipped (in pass 16 and every later pass, as control_sweep.sh does), the
+# first value that differs is the matmul inside the branch (matched to pass
+# 15's whole matmul by statement key, a guess). With no decision to compare,
+# bisect tests the if: inverted, the pass passes, so the if is named.
+if [ -d "$PTODB_FIXTURES/mixed_kernel_updown_910b/passes_dump" ]; then
+    carried "flipped new if" mixed_kernel_updown_910b 16 '^ +if acc__tile_l0_ko == 0:$' 's/ == / != /' \
+        '^ +if acc__tile_l0_ko != 0:$' torch2
+    expect_contains "flipped new if: how" \
+        "no counterpart in 15_after_LegalizeTileCast: the if is new in this pass; found by a test" "$out"
+fi
+
 # A while loop's bound (ctrl_while_950's natural `while i < 4:`, in pass 02
 # only): its trip count is recorded like a for loop's and is the divergence.
 if [ -d "$PTODB_FIXTURES/ctrl_while_950/passes_dump" ]; then
@@ -159,24 +202,9 @@ fi
 # compared by GM region, not as whole tensors the other lane may or may not
 # have written yet (which named a store of AIV1 instead).
 if [ -d "$PTODB_FIXTURES/cross_core_c2v_updown_910b/passes_dump" ]; then
-    c=cross_core_c2v_updown_910b
-    rm -rf "${tmp:?}/$c"
-    cp -RL "$PTODB_FIXTURES/$c" "$tmp/"
-    for g in "$tmp/$c"/passes_dump/*.py; do
-        k=$(basename "$g" | cut -c1-2)
-        [ "$k" -ge 22 ] 2>/dev/null || continue
-        gl=$(grep -n -E '^ +for nb__idx_v0 in pl\.range\(8\):' "$g" | head -1 | cut -d: -f1)
-        [ -n "$gl" ] && sed -i "${gl}s/pl\.range(8)/pl.range(7)/" "$g"
-    done
-    f=$(ls "$tmp/$c"/passes_dump/22_*.py)
-    al=$(grep -n -E '^ +for nb__idx_v0 in pl\.range\(7\):' "$f" | head -1 | cut -d: -f1)
-    [ -n "$al" ] || fail "AIC loop bound: the edit did not take in $f"
-    run_ptodb --batch "$tmp/$c" --ref=torch1.13 --bisect --bisect-scan
-    expect_contains "AIC loop bound: first bad pass" "bisect: first failing pass: 22_after_ExpandMixedKernel (" "$out"
-    set -- $(divergence "$out")
-    expect_eq "AIC loop bound: line" "$al" "$2"
+    carried "AIC kernel's loop bound" cross_core_c2v_updown_910b 22 '^ +for nb__idx_v0 in pl\.range\(8\):' \
+        's/pl\.range(8)/pl.range(7)/' '^ +for nb__idx_v0 in pl\.range\(7\):' torch1.13
     expect_contains "AIC loop bound: the trip count" "tensor 'trip count of the loop over nb__idx_v0' (function main_incore_0_aic, core AIC)" "$out"
-    echo "bisect names the AIC kernel's loop at 22_after_ExpandMixedKernel.py:$al on $c"
 fi
 
 # A changed tpush split= (ExpandMixedKernel's AIC pushes with split=2 where

@@ -189,6 +189,45 @@ START_TEST(test_if_return_vars_and_scopes)
 }
 END_TEST
 
+/* machine_options.invert_if_line (bisect's test of an if the passing pass
+ * lacks): the if at that line takes the other branch at every run; a loop
+ * header or another line is left alone. By hand: i = 0, 1, 2 add 100, 1, 1
+ * (102); inverted 1, 100, 100 (201). */
+static int64_t run_inverted(int line)
+{
+    loaded L;
+    load(&L, "    @pl.function(type=pl.FunctionType.Orchestration)\n" /* line 6 (HEAD is 5 lines) */
+             "    def main(self) -> pl.Scalar[pl.INDEX]:\n"
+             "        for i, (a,) in pl.range(3, init_values=(0,)):\n" /* line 8 */
+             "            if i == 0:\n"                                 /* line 9 */
+             "                b: pl.Scalar[pl.INDEX] = pl.yield_(a + 100)\n"
+             "            else:\n"
+             "                b: pl.Scalar[pl.INDEX] = pl.yield_(a + 1)\n"
+             "            a_rv: pl.Scalar[pl.INDEX] = pl.yield_(b)\n"
+             "        return a_rv\n");
+    machine_options o;
+    machine_options_init(&o);
+    o.invert_if_line = line;
+    machine *m = machine_new(L.p, &o);
+    ck_assert_int_eq(machine_start(m, L.p->entry, NULL, 0), PTODB_OK);
+    ck_assert_int_eq(machine_run(m), PTODB_OK);
+    const value *r = machine_result(m);
+    ck_assert_int_eq(r->kind, VAL_INT);
+    int64_t v = r->u.i;
+    machine_free(m);
+    unload(&L);
+    return v;
+}
+
+START_TEST(test_invert_if_line)
+{
+    ck_assert_int_eq(run_inverted(0), 102);
+    ck_assert_int_eq(run_inverted(9), 201);
+    ck_assert_int_eq(run_inverted(8), 102);  /* a for loop: never inverted */
+    ck_assert_int_eq(run_inverted(10), 102); /* a statement inside the branch */
+}
+END_TEST
+
 START_TEST(test_floor_div_mod)
 {
     int64_t v = run_int(
@@ -1402,6 +1441,7 @@ static Suite *machine_suite(void)
     tcase_add_test(tc, test_range_steps_and_break_continue);
     tcase_add_test(tc, test_while_forms);
     tcase_add_test(tc, test_if_return_vars_and_scopes);
+    tcase_add_test(tc, test_invert_if_line);
     tcase_add_test(tc, test_floor_div_mod);
     tcase_add_test(tc, test_division_by_zero);
     tcase_add_test(tc, test_calls_and_tuples);

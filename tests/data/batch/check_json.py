@@ -153,6 +153,10 @@ def main():
         st = need(b, "statement", (dict, type(None)), w)
         if st is not None:
             need(st, "op_changed", bool, w + ".statement")
+            ni = need(st, "new_if", (dict, type(None)), w + ".statement")
+            if ni is not None:
+                need(ni, "runs", int, w + ".statement.new_if")
+                need(ni, "then", int, w + ".statement.new_if")
             need(st, "op", OPT_STR, w + ".statement")
             need(st, "good_op", OPT_STR, w + ".statement")
             e = need(st, "earlier", (dict, type(None)), w + ".statement")
