@@ -1072,6 +1072,7 @@ static int seek_prov(session *s, const prov_anchor *pa, int *core_out, const ir_
 typedef struct share_found {
     int dim;
     int64_t lo, len;
+    int whole;       /* all of it (the lanes' halves merged): the same data */
     char name[256];  /* the counterpart's variable */
     char desc[640];  /* what the counterpart is */
 } share_found;
@@ -1098,12 +1099,12 @@ static int share_target(const run_state *r, int core, const ir_stmt *st, const p
             for (int e = 0; e < w->ndim; e++)
                 other_dims_equal &= e == d || w->shape[e] == pa->shape[e];
             if (!pa->has_lift[d] || !other_dims_equal || !machine_prov_lift(r->m, w, d, 1, &l, &sw) ||
-                l != pa->lift_l[d] || sw > pa->lift_s[d] || pa->lift_s[d] + pa->shape[d] > sw + w->shape[d] ||
-                (pa->lift_s[d] == sw && pa->shape[d] == w->shape[d]))
+                l != pa->lift_l[d] || sw > pa->lift_s[d] || pa->lift_s[d] + pa->shape[d] > sw + w->shape[d])
                 continue;
             sf->dim = d;
             sf->lo = pa->lift_s[d] - sw;
             sf->len = pa->shape[d];
+            sf->whole = sf->lo == 0 && sf->len == w->shape[d];
             snprintf(sf->name, sizeof sf->name, "%s", sn);
             strbuf sb = STRBUF_INIT;
             machine_prov_describe(r->m, w->prov, &sb);
@@ -1433,6 +1434,19 @@ static void describe_match(session *s, const prog_point *pt, int pass, const poi
                       mt->standin ? ", after the nearest earlier statement both have" : "");
         break;
     case MATCH_PROV:
+        if (mt->share && mt->sf.whole) {
+            /* all of it: the lanes' halves put together (a merge) */
+            strbuf_printf(out,
+                          "matched by provenance: %s, computed by %s on %s: the same ops on all its %s, computed by "
+                          "the two lanes apart (%s)",
+                          mt->sf.desc, mt->func, machine_core_name(mt->core), mt->sf.dim == 0 ? "rows" : "columns",
+                          mt->prov.desc);
+            if (mt->prov.k > 1)
+                strbuf_printf(out, " (the %u%s such value)", mt->prov.k, ordinal_suffix(mt->prov.k));
+            strbuf_puts(out, "; ");
+            describe_change(s, pt, pass, out);
+            break;
+        }
         if (mt->share) {
             strbuf_printf(out,
                           "matched by provenance: %s's share (%s %" PRId64 ":%" PRId64 " of dim %d) of %s, computed "

@@ -238,6 +238,20 @@ static void op_lift(const exec_prov *p, const char *op, const value *pos, uint32
     int matmul = strcmp(op, "matmul") == 0 ? 1 : strcmp(op, "matmul_acc") == 0 ? 2 : 0;
     if (!matmul && !lift_pointwise(op))
         return;
+    /* the reductions read their first operand only (the second is scratch:
+     * a lane's is smaller); a sum or product in the order torch's kernel
+     * takes, which depends on the other dim's extent unless the reduced dim
+     * is contiguous and at least a vector wide: rows only then; a column sum
+     * never */
+    int sum = strcmp(op, "row_sum") == 0 || strcmp(op, "row_prod") == 0;
+    if (strcmp(op, "col_sum") == 0 || strcmp(op, "col_prod") == 0)
+        return;
+    if (sum || strcmp(op, "row_max") == 0 || strcmp(op, "row_min") == 0 || strcmp(op, "col_max") == 0 ||
+        strcmp(op, "col_min") == 0)
+        npos = npos ? 1 : 0;
+    if (sum && (!npos || pos[0].kind != VAL_TENSOR || !pos[0].u.t || pos[0].u.t->ndim < 1 ||
+                pos[0].u.t->strides[pos[0].u.t->ndim - 1] != 1 || pos[0].u.t->shape[pos[0].u.t->ndim - 1] < 8))
+        return;
     for (int d = 0; d < PROV_LIFT_DIMS; d++) {
         int64_t n = -1;
         /* the result's size along d: the split operand's (matmul), else the
@@ -678,6 +692,17 @@ void exec_prov_merge(struct exec_ctx *ctx, const tensor *h0, const tensor *h1, i
     nd.kind = PN_OP;
     nd.op = "merge of two lanes";
     nd.lift_done = 1;
+    /* two lanes' rows (columns) of one computation, side by side: that
+     * computation over both, along the split's dim */
+    int d = split == 1 ? 0 : split == 2 ? 1 : -1;
+    prov_lift l0, l1;
+    if (d >= 0 && h0->ndim > d && merged->ndim == h0->ndim && operand_lift(p, h0, d, &l0) &&
+        operand_lift(p, h1, d, &l1) && l0.l == l1.l && l1.s == l0.s + h0->shape[d] &&
+        merged->shape[d] == h0->shape[d] + h1->shape[d]) {
+        nd.lift[d].l = l0.l;
+        nd.lift[d].s = l0.s;
+    }
+    nd.shape_h = shape_hash(merged);
     nd.kids[0] = h0->prov;
     nd.kids[1] = h1->prov;
     nd.nkids = 2;
