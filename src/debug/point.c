@@ -1117,7 +1117,8 @@ static int share_target(const run_state *r, int core, const ir_stmt *st, const p
 }
 
 /* Steps the run in s->run (from its start) until a core assigns a value
- * the anchor is a lane's share of: 1 there (*core_out, *st, *sf), 0 the
+ * the anchor is a lane's share of (on the anchor's core or one of another
+ * kind, as for provenance: never the other lane): 1 there (*core_out, *st, *sf), 0 the
  * pass ended or failed first, -1 interrupted. */
 static int seek_share(session *s, const prov_anchor *pa, int *core_out, const ir_stmt **st, share_found *sf,
                       const char **why)
@@ -1132,7 +1133,7 @@ static int seek_share(session *s, const prov_anchor *pa, int *core_out, const ir
             uint32_t k;
             int on;
             const ir_stmt *made;
-            if (machine_prov_just_made(r->m, c, &h, &k, &on, &made) && k == pa->k &&
+            if (machine_prov_just_made(r->m, c, &h, &k, &on, &made) && k == pa->k && prov_core_ok(on, pa->on) &&
                 share_target(r, c, made, pa, sf)) {
                 *core_out = c;
                 *st = made;
@@ -1435,10 +1436,11 @@ static void describe_match(session *s, const prog_point *pt, int pass, const poi
         break;
     case MATCH_PROV:
         if (mt->share && mt->sf.whole) {
-            /* all of it: the lanes' halves put together (a merge) */
+            /* all of it: one of the two is the lanes' parts put together
+             * (a merge), the other computed whole */
             strbuf_printf(out,
-                          "matched by provenance: %s, computed by %s on %s: the same ops on all its %s, computed by "
-                          "the two lanes apart (%s)",
+                          "matched by provenance: %s, computed by %s on %s: the same ops on the same %s as %s, one of "
+                          "the two computed as two lanes' parts and merged",
                           mt->sf.desc, mt->func, machine_core_name(mt->core), mt->sf.dim == 0 ? "rows" : "columns",
                           mt->prov.desc);
             if (mt->prov.k > 1)

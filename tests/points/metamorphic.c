@@ -347,9 +347,12 @@ static void inter_visit(void *ctx, const char *stem_a, const char *stem_b, const
         c->prov_equal += zero;
         /* a lane's share of a value computed whole: compared on that share,
          * it must be bit-equal all the same */
-        if (strstr(out, "'s share (") || strstr(out, "computed by the two lanes apart")) {
+        if (strstr(out, "'s share (") || strstr(out, "two lanes' parts and merged")) {
             c->share++;
             c->share_equal += zero;
+            if (getenv("METAMORPHIC_VERBOSE"))
+                fprintf(stderr, "share: %s -> %s, [%s] %s line %d:\n%s\n", stem_a, stem_b, loc->core_name,
+                        loc->func, loc->line, out);
         }
         if (!zero && ++c->bad <= 10)
             fprintf(stderr, "%s -> %s, [%s] %s line %d:\n%s\n", stem_a, stem_b, loc->core_name, loc->func,
