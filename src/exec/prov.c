@@ -287,6 +287,8 @@ static void op_lift(const exec_prov *p, const char *op, const value *pos, uint32
                 continue;
             }
             const tensor *t = v->u.t;
+            if (!t)
+                goto none;
             int split;
             if (matmul) {
                 /* matmul(a, b): a's rows, b's columns; matmul_acc(acc, a, b) */
