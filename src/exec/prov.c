@@ -38,7 +38,18 @@ typedef struct prov_node {
     uint32_t count[EXEC_NCORES];
 } prov_node;
 
+/* what op_lift does with an op, by op id (lift_class; 0: not yet asked) */
+typedef enum {
+    LIFT_NONE = 1,   /* mixes along both dims, or not known not to */
+    LIFT_POINTWISE,  /* every operand at the same place, or broadcast */
+    LIFT_REDUCE,     /* a max/min reduction: its first operand only */
+    LIFT_SUM,        /* a row sum/product: first operand only, a contiguous row >= 8 */
+    LIFT_MATMUL,     /* matmul(a, b) */
+    LIFT_MATMUL_ACC  /* matmul_acc(acc, a, b) */
+} lift_class;
+
 struct exec_prov {
+    uint8_t lift_class[IR_OP_COUNT];
     prov_node *nodes;           /* open addressing by h */
     size_t n, cap;
     prov_node pending;          /* the node exec_prov_op_hash made, for set_result */
@@ -227,27 +238,40 @@ static int lift_pointwise(const char *op)
     return strncmp(op, "row_", 4) == 0 || strncmp(op, "col_", 4) == 0;
 }
 
-/* The lifted forms of op `op` over its operands (prov.h), but for the
- * result's shape (lift_finish): into nd->lift, none where the op mixes
- * along the dim. kwsum: the kwargs, as in the hash. */
-static void op_lift(const exec_prov *p, const char *op, const value *pos, uint32_t npos, uint64_t kwsum,
-                    prov_node *nd)
+/* The reductions read their first operand only (the second is scratch: a
+ * lane's is smaller); a sum or product in the order torch's kernel takes,
+ * which depends on the other dim's extent unless the reduced dim is
+ * contiguous and at least a vector wide: rows only then; a column sum
+ * never. */
+static lift_class lift_class_of(const char *op)
+{
+    if (strcmp(op, "matmul") == 0)
+        return LIFT_MATMUL;
+    if (strcmp(op, "matmul_acc") == 0)
+        return LIFT_MATMUL_ACC;
+    if (strcmp(op, "col_sum") == 0 || strcmp(op, "col_prod") == 0 || !lift_pointwise(op))
+        return LIFT_NONE;
+    if (strcmp(op, "row_sum") == 0 || strcmp(op, "row_prod") == 0)
+        return LIFT_SUM;
+    if (strcmp(op, "row_max") == 0 || strcmp(op, "row_min") == 0 || strcmp(op, "col_max") == 0 ||
+        strcmp(op, "col_min") == 0)
+        return LIFT_REDUCE;
+    return LIFT_POINTWISE;
+}
+
+/* The lifted forms of op `op` (of class cls) over its operands (prov.h),
+ * but for the result's shape (lift_finish): into nd->lift, none where the
+ * op mixes along the dim. kwsum: the kwargs, as in the hash. */
+static void op_lift(const exec_prov *p, const char *op, lift_class cls, const value *pos, uint32_t npos,
+                    uint64_t kwsum, prov_node *nd)
 {
     /* the operands' roles: 1 split along d with the result, 2 as they are
      * (matmul's other operand, a vector broadcast along d) */
-    int matmul = strcmp(op, "matmul") == 0 ? 1 : strcmp(op, "matmul_acc") == 0 ? 2 : 0;
-    if (!matmul && !lift_pointwise(op))
+    int matmul = cls == LIFT_MATMUL ? 1 : cls == LIFT_MATMUL_ACC ? 2 : 0;
+    if (cls == LIFT_NONE)
         return;
-    /* the reductions read their first operand only (the second is scratch:
-     * a lane's is smaller); a sum or product in the order torch's kernel
-     * takes, which depends on the other dim's extent unless the reduced dim
-     * is contiguous and at least a vector wide: rows only then; a column sum
-     * never */
-    int sum = strcmp(op, "row_sum") == 0 || strcmp(op, "row_prod") == 0;
-    if (strcmp(op, "col_sum") == 0 || strcmp(op, "col_prod") == 0)
-        return;
-    if (sum || strcmp(op, "row_max") == 0 || strcmp(op, "row_min") == 0 || strcmp(op, "col_max") == 0 ||
-        strcmp(op, "col_min") == 0)
+    int sum = cls == LIFT_SUM;
+    if (sum || cls == LIFT_REDUCE)
         npos = npos ? 1 : 0;
     if (sum && (!npos || pos[0].kind != VAL_TENSOR || !pos[0].u.t || pos[0].u.t->ndim < 1 ||
                 pos[0].u.t->strides[pos[0].u.t->ndim - 1] != 1 || pos[0].u.t->shape[pos[0].u.t->ndim - 1] < 8))
@@ -522,8 +546,11 @@ uint64_t exec_prov_op_hash(exec_prov *p, const struct xexpr *x, const value *pos
             double d = 0;
             trans |= !value_as_double(&kw[i], &d) || d != 0;
         }
-    if (!trans)
-        op_lift(p, short_op(name), pos, npos, kwsum, nd);
+    if (x->id >= 0 && x->id < IR_OP_COUNT && !p->lift_class[x->id])
+        p->lift_class[x->id] = (uint8_t)lift_class_of(short_op(name));
+    lift_class cls = x->id >= 0 && x->id < IR_OP_COUNT ? (lift_class)p->lift_class[x->id] : LIFT_NONE;
+    if (!trans && cls != LIFT_NONE)
+        op_lift(p, short_op(name), cls, pos, npos, kwsum, nd);
     return nd->h;
 }
 
