@@ -938,6 +938,11 @@ typedef struct prov_anchor {
      * stopped): the other pass's point is where it is about to be computed */
     int pending;
     char desc[640]; /* "the value computed from x[0:16, 0:64] ... by tile.matmul then tile.add" */
+    /* a lane's share: its lifted forms along rows and columns (prov.h,
+     * machine_prov_lift), to find the value it is a share of */
+    int has_lift[PROV_LIFT_DIMS];
+    uint64_t lift_l[PROV_LIFT_DIMS];
+    int64_t lift_s[PROV_LIFT_DIMS];
 } prov_anchor;
 
 static void prov_anchor_describe(const run_state *r, prov_anchor *pa)
@@ -964,6 +969,8 @@ static int prov_anchor_of_var(const run_state *r, int level, const char *full, p
     pa->ndim = v->u.t->ndim;
     memcpy(pa->shape, v->u.t->shape, sizeof pa->shape);
     pa->pending = 0;
+    for (int d = 0; d < PROV_LIFT_DIMS; d++)
+        pa->has_lift[d] = machine_prov_lift(r->m, v->u.t, d, 0, &pa->lift_l[d], &pa->lift_s[d]);
     prov_anchor_describe(r, pa);
     return 1;
 }
@@ -977,6 +984,7 @@ static int prov_anchor_pending(const run_state *r, int core, prov_anchor *pa)
     pa->on = core;
     pa->ndim = -1;
     pa->pending = 1;
+    memset(pa->has_lift, 0, sizeof pa->has_lift);
     prov_anchor_describe(r, pa);
     return 1;
 }
@@ -1055,6 +1063,82 @@ static int seek_prov(session *s, const prov_anchor *pa, int *core_out, const ir_
     }
 }
 
+/* A lane's share of a value of the other pass (prov.h, machine_prov_lift):
+ * where it was found and which part of it the anchor is. */
+typedef struct share_found {
+    int dim;
+    int64_t lo, len;
+    int whole;       /* all of it (the lanes' halves merged): the same data */
+    char name[256];  /* the counterpart's variable */
+    char desc[640];  /* what the counterpart is */
+} share_found;
+
+/* The target of st (just run on core) that the anchor is a share of: the
+ * k-th value of its hash on its core, with the anchor's lifted form along a
+ * dim, holding the anchor's range there, its other dims the anchor's. */
+static int share_target(const run_state *r, int core, const ir_stmt *st, const prov_anchor *pa, share_found *sf)
+{
+    if (!st || (st->kind != IR_STMT_ASSIGN && st->kind != IR_STMT_YIELD))
+        return 0;
+    for (uint32_t i = 0; i < st->u.assign.ntargets; i++) {
+        int slot = inspect_find_slot(r->m, core, 0, st->u.assign.targets[i].name->text);
+        const char *sn;
+        const value *v;
+        if (slot < 0 || !inspect_slot(r->m, core, 0, slot, &sn, &v) || v->kind != VAL_TENSOR || !v->u.t ||
+            v->u.t->prov_k != pa->k || v->u.t->ndim != pa->ndim)
+            continue;
+        const tensor *w = v->u.t;
+        for (int d = 0; d < PROV_LIFT_DIMS; d++) {
+            uint64_t l;
+            int64_t sw;
+            int other_dims_equal = 1;
+            for (int e = 0; e < w->ndim; e++)
+                other_dims_equal &= e == d || w->shape[e] == pa->shape[e];
+            if (!pa->has_lift[d] || !other_dims_equal || !machine_prov_lift(r->m, w, d, 1, &l, &sw) ||
+                l != pa->lift_l[d] || sw > pa->lift_s[d] || pa->lift_s[d] + pa->shape[d] > sw + w->shape[d])
+                continue;
+            sf->dim = d;
+            sf->lo = pa->lift_s[d] - sw;
+            sf->len = pa->shape[d];
+            sf->whole = sf->lo == 0 && sf->len == w->shape[d];
+            snprintf(sf->name, sizeof sf->name, "%s", sn);
+            strbuf sb = STRBUF_INIT;
+            machine_prov_describe(r->m, w->prov, &sb);
+            snprintf(sf->desc, sizeof sf->desc, "%s", strbuf_str(&sb));
+            strbuf_free(&sb);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Steps the run in s->run (from its start) until a core assigns a value
+ * the anchor is a lane's share of (on the anchor's core or one of another
+ * kind, as for provenance: never the other lane): 1 there (*core_out, *st, *sf), 0 the
+ * pass ended or failed first, -1 interrupted. */
+static int seek_share(session *s, const prov_anchor *pa, int *core_out, const ir_stmt **st, share_found *sf,
+                      const char **why)
+{
+    run_state *r = &s->run;
+    for (;;) {
+        int go = seek_step(s, why);
+        if (go <= 0)
+            return go;
+        for (int c = 0; c < EXEC_NCORES; c++) {
+            uint64_t h;
+            uint32_t k;
+            int on;
+            const ir_stmt *made;
+            if (machine_prov_just_made(r->m, c, &h, &k, &on, &made) && k == pa->k && prov_core_ok(on, pa->on) &&
+                share_target(r, c, made, pa, sf)) {
+                *core_out = c;
+                *st = made;
+                return 1;
+            }
+        }
+    }
+}
+
 typedef struct point_match {
     match_kind kind;
     /* MATCH_REGION: the other pass's load/store (about to run on core) and
@@ -1067,6 +1151,8 @@ typedef struct point_match {
     int standin;          /* MATCH_KEY: an earlier statement stood in */
     prov_anchor prov;     /* MATCH_PROV, prov_missed: what was looked for */
     int prov_missed;      /* no value there has that provenance (then keys: a guess) */
+    int share;            /* MATCH_PROV: the anchor is a lane's share of the value found */
+    share_found sf;
     int core;             /* where the match landed */
     char func[256];       /* the function in the other pass */
     const char *why;      /* MATCH_NONE: why */
@@ -1212,6 +1298,25 @@ static int point_map(session *s, int pass, const prog_point *pt, const point_key
             mt->why = "it failed to start";
             return 0;
         }
+        if (pa->has_lift[0] || pa->has_lift[1]) {
+            /* a lane's value: its share of one the other pass computes whole */
+            got = seek_share(s, pa, &core, &made, &mt->sf, &mt->why);
+            if (got < 0)
+                return -1;
+            if (got) {
+                match_landed(s, mt, MATCH_PROV, core);
+                mt->twin = made;
+                mt->share = 1;
+                mt->prov_missed = 0;
+                return 0;
+            }
+            mt->why = NULL;
+            if (restart_quiet(s, pass) != PTODB_OK) {
+                mt->kind = MATCH_NONE;
+                mt->why = "it failed to start";
+                return 0;
+            }
+        }
     }
     if (!have_pk) {
         mt->kind = MATCH_NONE;
@@ -1326,6 +1431,33 @@ static void describe_match(session *s, const prog_point *pt, int pass, const poi
                       mt->standin ? ", after the nearest earlier statement both have" : "");
         break;
     case MATCH_PROV:
+        if (mt->share && mt->sf.whole) {
+            /* all of it: one of the two is the lanes' parts put together
+             * (a merge), the other computed whole */
+            strbuf_printf(out,
+                          "matched by provenance: %s, computed by %s on %s: the same ops on the same %s as %s, one of "
+                          "the two computed as two lanes' parts and merged",
+                          mt->sf.desc, mt->func, machine_core_name(mt->core), mt->sf.dim == 0 ? "rows" : "columns",
+                          mt->prov.desc);
+            if (mt->prov.k > 1)
+                strbuf_printf(out, " (the %u%s such value)", mt->prov.k, ordinal_suffix(mt->prov.k));
+            strbuf_puts(out, "; ");
+            describe_change(s, pt, pass, out);
+            break;
+        }
+        if (mt->share) {
+            strbuf_printf(out,
+                          "matched by provenance: %s's share (%s %" PRId64 ":%" PRId64 " of dim %d) of %s, computed "
+                          "by %s on %s: the same ops on those %s (%s)",
+                          machine_core_name(pt->core), mt->sf.dim == 0 ? "rows" : "columns", mt->sf.lo,
+                          mt->sf.lo + mt->sf.len, mt->sf.dim, mt->sf.desc, mt->func, machine_core_name(mt->core),
+                          mt->sf.dim == 0 ? "rows" : "columns", mt->prov.desc);
+            if (mt->prov.k > 1)
+                strbuf_printf(out, " (the %u%s such value)", mt->prov.k, ordinal_suffix(mt->prov.k));
+            strbuf_puts(out, ", compared on that share; ");
+            describe_change(s, pt, pass, out);
+            break;
+        }
         strbuf_printf(out, "matched by provenance: %s, %s by %s on %s", mt->prov.desc,
                       mt->prov.pending ? "about to be computed" : "computed", mt->func, machine_core_name(mt->core));
         if (mt->prov.k > 1)
@@ -1535,6 +1667,10 @@ static void region_counterpart(session *s, point_match *mt, char *buf, size_t si
  * value with the anchor's provenance (and shape). */
 static void prov_counterpart(session *s, const point_match *mt, char *buf, size_t size)
 {
+    if (mt->share) {
+        snprintf(buf, size, "%s", mt->sf.name);
+        return;
+    }
     const char *name = prov_target(&s->run, mt->core, mt->twin, &mt->prov);
     if (name)
         snprintf(buf, size, "%s", name);
@@ -1700,6 +1836,13 @@ tensor *session_tensor_in_pass(session *s, int pass, const char *name, int flags
             t = session_lookup_tensor(s, other, NULL, 1);
             if (t && mt.kind == MATCH_REGION && !(mt.anchor.whole && !own))
                 t = region_share(t, &mt);
+            if (t && mt.kind == MATCH_PROV && mt.share) {
+                /* the lane's rows (columns) of the whole value */
+                ptodb_status st;
+                tensor *part = tensor_slice(t, mt.sf.dim, mt.sf.lo, mt.sf.lo + mt.sf.len, 1, &st);
+                tensor_unref(t);
+                t = part;
+            }
             if (t && mt.kind == MATCH_REGION && mt.anchor.whole && own) {
                 own->ndim = mt.anchor.reg.ndim;
                 memcpy(own->lo, mt.anchor.reg.lo, sizeof own->lo);

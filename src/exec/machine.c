@@ -851,10 +851,7 @@ static void prov_load_leaf(machine *m, core *c, const xinst *in, value *v)
             v->u.t->prov = 0;
         return;
     }
-    strbuf sb = STRBUF_INIT;
-    exec_region_format(&g, &sb);
-    exec_prov_set_leaf(m->prov, c->id, m->steps, strbuf_str(&sb), v->u.t);
-    strbuf_free(&sb);
+    exec_prov_set_leaf(m->prov, c->id, m->steps, &g, v->u.t);
 }
 
 static ptodb_status core_exec(machine *m, core *c, exec_event *ev)

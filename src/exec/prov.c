@@ -8,14 +8,27 @@
 #include "base/mem.h"
 #include "exec/machine_int.h"
 #include "exec/op.h"
+#include "exec/region.h"
 #include "ir/resolve.h"
 
 typedef enum { PN_OP = 1, PN_LOAD, PN_PARAM, PN_SHARE, PN_ITEM } pn_kind;
 
 enum { PN_KIDS = 4 };
 
+/* The lifted form of a value along dim d (prov.h, machine_prov_lift): l
+ * names the computation with the leaves' extent along d left out, s the
+ * offset along d where its element 0 sits; n the result's expected size
+ * along d until the node is finished with the result's shape. */
+typedef struct prov_lift {
+    uint64_t l;                 /* 0: none */
+    int64_t s, n;
+} prov_lift;
+
 typedef struct prov_node {
     uint64_t h;                 /* 0: an empty slot */
+    prov_lift lift[PROV_LIFT_DIMS];
+    uint64_t shape_h;           /* the shape the lifted forms are of (a reshape keeps h) */
+    uint8_t lift_done;          /* lift[] finished with the result's shape */
     uint8_t kind;               /* pn_kind */
     uint8_t nkids;
     int16_t split, lane;        /* PN_SHARE */
@@ -25,7 +38,18 @@ typedef struct prov_node {
     uint32_t count[EXEC_NCORES];
 } prov_node;
 
+/* what op_lift does with an op, by op id (lift_class; 0: not yet asked) */
+typedef enum {
+    LIFT_NONE = 1,   /* mixes along both dims, or not known not to */
+    LIFT_POINTWISE,  /* every operand at the same place, or broadcast */
+    LIFT_REDUCE,     /* a max/min reduction: its first operand only */
+    LIFT_SUM,        /* a row sum/product: first operand only, a contiguous row >= 8 */
+    LIFT_MATMUL,     /* matmul(a, b) */
+    LIFT_MATMUL_ACC  /* matmul_acc(acc, a, b) */
+} lift_class;
+
 struct exec_prov {
+    uint8_t lift_class[IR_OP_COUNT];
     prov_node *nodes;           /* open addressing by h */
     size_t n, cap;
     prov_node pending;          /* the node exec_prov_op_hash made, for set_result */
@@ -141,13 +165,233 @@ static prov_node *put_node(exec_prov *p, prov_node *nd)
 
 /* A freshly computed value of node nd on core: its count there, and the
  * tensor's fields. */
+static void lift_finish(prov_node *n, const tensor *t);
+
 static void made_fresh(exec_prov *p, prov_node *nd, int cid, uint64_t step, tensor *t)
 {
     prov_node *n = put_node(p, nd);
+    if (!n->lift_done)
+        lift_finish(n, t);
     t->prov = n->h;
     t->prov_k = ++n->count[cid];
     t->prov_core = cid;
     (void)step;
+}
+
+/* ---- lifted forms: a lane's share (prov.h, machine_prov_lift) --------------------------- */
+
+static int hash_value(prov_node *nd, uint64_t *h, const value *v);
+
+static uint64_t shape_hash(const tensor *t)
+{
+    uint64_t h = fnv_u64(fnv(FNV_OFFSET, "shape", 5), (uint64_t)t->ndim);
+    for (int e = 0; e < t->ndim; e++)
+        h = fnv_u64(h, (uint64_t)t->shape[e]);
+    return finish(h);
+}
+
+/* t's dims but d, into h: a lifted form holds every extent but the one the
+ * lanes split */
+static uint64_t other_dims(uint64_t h, const tensor *t, int d)
+{
+    h = fnv_u64(h, (uint64_t)t->ndim);
+    for (int e = 0; e < t->ndim; e++)
+        if (e != d)
+            h = fnv_u64(h, (uint64_t)t->shape[e]);
+    return h;
+}
+
+/* Operand t's lifted form along d: its own when its node has one of t's
+ * shape (a reshape keeps the hash, not the rows), else t whole: its hash
+ * and shape, at offset 0. 0 when t is untracked or has no dim d. */
+static int operand_lift(const exec_prov *p, const tensor *t, int d, prov_lift *out)
+{
+    if (!t || !t->prov || t->ndim <= d)
+        return 0;
+    const prov_node *n = find_node(p, t->prov);
+    if (n && n->lift_done && n->lift[d].l && n->shape_h == shape_hash(t)) {
+        *out = n->lift[d];
+        return 1;
+    }
+    uint64_t h = fnv_u64(fnv(FNV_OFFSET, "whole", 5), t->prov);
+    out->l = finish(fnv_u64(other_dims(h, t, d), (uint64_t)t->shape[d]));
+    out->s = 0;
+    out->n = t->shape[d];
+    return 1;
+}
+
+/* "add" and the others whose result element depends only on the operands'
+ * elements at the same place (broadcast along a dim of size 1): every
+ * element-wise op, and the row_* / col_* ops, which reduce or broadcast
+ * along one dim and keep the other apart (the size test in op_lift tells
+ * which dim they keep). */
+static int lift_pointwise(const char *op)
+{
+    static const char *const names[] = {
+        "add", "sub", "mul", "div", "maximum", "minimum", "and", "or", "xor", "shl", "shr", "rem", "fmod",
+        "adds", "subs", "muls", "divs", "maximums", "minimums", "ands", "ors", "xors", "shls", "shrs", "rems",
+        "fmods", "addc", "subc", "addsc", "subsc", "exp", "log", "sqrt", "rsqrt", "recip", "neg", "abs", "relu",
+        "not", "cos", "sin", "cast", "cmp", "cmps", "sel", "sels", "lrelu", "prelu"};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        if (strcmp(op, names[i]) == 0)
+            return 1;
+    return strncmp(op, "row_", 4) == 0 || strncmp(op, "col_", 4) == 0;
+}
+
+/* The reductions read their first operand only (the second is scratch: a
+ * lane's is smaller); a sum or product in the order torch's kernel takes,
+ * which depends on the other dim's extent unless the reduced dim is
+ * contiguous and at least a vector wide: rows only then; a column sum
+ * never. */
+static lift_class lift_class_of(const char *op)
+{
+    if (strcmp(op, "matmul") == 0)
+        return LIFT_MATMUL;
+    if (strcmp(op, "matmul_acc") == 0)
+        return LIFT_MATMUL_ACC;
+    if (strcmp(op, "col_sum") == 0 || strcmp(op, "col_prod") == 0 || !lift_pointwise(op))
+        return LIFT_NONE;
+    if (strcmp(op, "row_sum") == 0 || strcmp(op, "row_prod") == 0)
+        return LIFT_SUM;
+    if (strcmp(op, "row_max") == 0 || strcmp(op, "row_min") == 0 || strcmp(op, "col_max") == 0 ||
+        strcmp(op, "col_min") == 0)
+        return LIFT_REDUCE;
+    return LIFT_POINTWISE;
+}
+
+/* The lifted forms of op `op` (of class cls) over its operands (prov.h),
+ * but for the result's shape (lift_finish): into nd->lift, none where the
+ * op mixes along the dim. kwsum: the kwargs, as in the hash. */
+static void op_lift(const exec_prov *p, const char *op, lift_class cls, const value *pos, uint32_t npos,
+                    uint64_t kwsum, prov_node *nd)
+{
+    /* the operands' roles: 1 split along d with the result, 2 as they are
+     * (matmul's other operand, a vector broadcast along d) */
+    int matmul = cls == LIFT_MATMUL ? 1 : cls == LIFT_MATMUL_ACC ? 2 : 0;
+    if (cls == LIFT_NONE)
+        return;
+    int sum = cls == LIFT_SUM;
+    if (sum || cls == LIFT_REDUCE)
+        npos = npos ? 1 : 0;
+    if (sum && (!npos || pos[0].kind != VAL_TENSOR || !pos[0].u.t || pos[0].u.t->ndim < 1 ||
+                pos[0].u.t->strides[pos[0].u.t->ndim - 1] != 1 || pos[0].u.t->shape[pos[0].u.t->ndim - 1] < 8))
+        return;
+    for (int d = 0; d < PROV_LIFT_DIMS; d++) {
+        int64_t n = -1;
+        /* the result's size along d: the split operand's (matmul), else the
+         * largest operand's */
+        for (uint32_t i = 0; i < npos; i++) {
+            if (pos[i].kind != VAL_TENSOR || !pos[i].u.t)
+                continue;
+            const tensor *t = pos[i].u.t;
+            if (t->ndim <= d)
+                goto none;
+            if (!matmul && t->shape[d] > n)
+                n = t->shape[d];
+        }
+        if (matmul) {
+            /* rows: a's (the (matmul-1)th operand); columns: b's */
+            uint32_t k = (uint32_t)matmul - 1 + (uint32_t)d;
+            if (k >= npos || pos[k].kind != VAL_TENSOR || !pos[k].u.t || pos[k].u.t->ndim != 2)
+                goto none;
+            n = pos[k].u.t->shape[d];
+        }
+        if (n < 0)
+            goto none;
+        uint64_t l = fnv_u64(fnv_str(fnv(FNV_OFFSET, "lift", 4), op), (uint64_t)d);
+        int64_t s = 0;
+        int have_s = 0;
+        for (uint32_t i = 0; i < npos; i++) {
+            const value *v = &pos[i];
+            if (v->kind != VAL_TENSOR) {
+                prov_node scratch;
+                memset(&scratch, 0, sizeof scratch);
+                if (!hash_value(&scratch, &l, v))
+                    goto none;
+                continue;
+            }
+            const tensor *t = v->u.t;
+            if (!t)
+                goto none;
+            int split;
+            if (matmul) {
+                /* matmul(a, b): a's rows, b's columns; matmul_acc(acc, a, b) */
+                uint32_t a = (uint32_t)matmul - 1, b = a + 1;
+                split = i < a ? 1 : i == a ? d == 0 : i == b ? d == 1 : 0;
+                if (split && t->shape[d] != n)
+                    goto none;
+            } else {
+                split = t->shape[d] == n;
+                if (!split && t->shape[d] != 1)
+                    goto none;
+            }
+            if (split) {
+                prov_lift ol;
+                if (!operand_lift(p, t, d, &ol) || (have_s && ol.s != s))
+                    goto none;
+                s = ol.s;
+                have_s = 1;
+                l = fnv_u64(fnv(l, "S", 1), ol.l);
+            } else {
+                if (!t->prov)
+                    goto none;
+                l = fnv_u64(fnv_u64(fnv(l, "I", 1), t->prov), shape_hash(t));
+            }
+        }
+        if (!have_s)
+            goto none;
+        nd->lift[d].l = finish(fnv_u64(l, kwsum));
+        nd->lift[d].s = s;
+        nd->lift[d].n = n;
+        continue;
+    none:
+        nd->lift[d].l = 0;
+    }
+}
+
+/* The lifted forms of node n, whose first value is t: an op's with the
+ * result's size along d checked and its other dims named. */
+static void lift_finish(prov_node *n, const tensor *t)
+{
+    for (int d = 0; d < PROV_LIFT_DIMS; d++) {
+        prov_lift *f = &n->lift[d];
+        if (!f->l)
+            continue;
+        if (t->ndim <= d || t->shape[d] != f->n)
+            f->l = 0;
+        else
+            f->l = finish(other_dims(f->l, t, d));
+        f->n = 0;
+    }
+    n->shape_h = shape_hash(t);
+    n->lift_done = 1;
+}
+
+/* A split's half (split 1: rows, 2: columns): along the split's dim, the
+ * parent's lifted form (or the parent whole) shifted by the lane's offset;
+ * none along the other dim. n holds the lane stride until share_lift_end. */
+static void share_lift_begin(const exec_prov *p, const tensor *parent, int split, int64_t stride, prov_node *nd)
+{
+    memset(nd->lift, 0, sizeof nd->lift);
+    nd->lift_done = 1;
+    int d = split == 1 ? 0 : split == 2 ? 1 : -1;
+    prov_lift pl;
+    if (d < 0 || !operand_lift(p, parent, d, &pl))
+        return;
+    nd->lift[d].l = pl.l;
+    nd->lift[d].s = pl.s;
+    /* xcore_split: lane 1 starts at the stride, else at half the extent */
+    nd->lift[d].n = stride > 0 ? stride : (parent->shape[d] + 1) / 2;
+}
+
+static void share_lift_end(prov_node *nd, int lane, const tensor *half)
+{
+    for (int d = 0; d < PROV_LIFT_DIMS; d++) {
+        if (nd->lift[d].l)
+            nd->lift[d].s += lane * nd->lift[d].n;
+        nd->lift[d].n = 0;
+    }
+    nd->shape_h = shape_hash(half);
 }
 
 /* ---- op nodes -------------------------------------------------------------------------- */
@@ -269,6 +513,7 @@ uint64_t exec_prov_op_hash(exec_prov *p, const struct xexpr *x, const value *pos
         nd->kids[0] = pos[0].u.t->prov;
         nd->nkids = 1;
         nd->h = (uint64_t)stride; /* kept until set_result */
+        share_lift_begin(p, pos[0].u.t, (int)s, stride, nd);
         return 1;
     }
     default:
@@ -294,6 +539,18 @@ uint64_t exec_prov_op_hash(exec_prov *p, const struct xexpr *x, const value *pos
     nd->kind = PN_OP;
     nd->op = name;
     nd->h = finish(h);
+    /* a transposed matmul operand has its rows along the other dim */
+    int trans = 0;
+    for (uint32_t i = 0; i < nkw; i++)
+        if (x->kw_ids[i] == EXEC_KW_A_TRANS || x->kw_ids[i] == EXEC_KW_B_TRANS) {
+            double d = 0;
+            trans |= !value_as_double(&kw[i], &d) || d != 0;
+        }
+    if (x->id >= 0 && x->id < IR_OP_COUNT && !p->lift_class[x->id])
+        p->lift_class[x->id] = (uint8_t)lift_class_of(short_op(name));
+    lift_class cls = x->id >= 0 && x->id < IR_OP_COUNT ? (lift_class)p->lift_class[x->id] : LIFT_NONE;
+    if (!trans && cls != LIFT_NONE)
+        op_lift(p, short_op(name), cls, pos, npos, kwsum, nd);
     return nd->h;
 }
 
@@ -322,6 +579,7 @@ void exec_prov_set_result(exec_prov *p, int cid, uint64_t step, uint64_t h, cons
         int lane = cid == EXEC_CORE_AIV1;
         nd->h = share_hash(nd->kids[0], nd->split, (int64_t)nd->h, lane);
         nd->lane = (int16_t)lane;
+        share_lift_end(nd, lane, out->u.t);
         set_tensor_result(p, nd, cid, step, out->u.t);
         return;
     }
@@ -345,17 +603,21 @@ void exec_prov_set_result(exec_prov *p, int cid, uint64_t step, uint64_t h, cons
             item.nkids = 1;
             item.split = (int16_t)i;
             item.h = finish(fnv_u64(fnv_u64(FNV_OFFSET, h), i));
+            item.lift_done = 1; /* an item of a tuple: no lifted form */
             put_node(p, nd); /* the tuple's own node, for the description */
             made_fresh(p, &item, cid, step, it->u.t);
         }
     }
 }
 
-void exec_prov_set_leaf(exec_prov *p, int cid, uint64_t step, const char *region, tensor *t)
+void exec_prov_set_leaf(exec_prov *p, int cid, uint64_t step, const exec_region *g, tensor *t)
 {
     prov_node nd;
     memset(&nd, 0, sizeof nd);
     nd.kind = PN_LOAD;
+    strbuf rb = STRBUF_INIT;
+    exec_region_format(g, &rb);
+    const char *region = strbuf_str(&rb);
     uint64_t h = fnv_str(fnv(FNV_OFFSET, "load", 4), region);
     /* the tile's own shape: a region loaded into a larger (padded) tile is
      * another value */
@@ -363,8 +625,24 @@ void exec_prov_set_leaf(exec_prov *p, int cid, uint64_t step, const char *region
         h = fnv_u64(h, (uint64_t)t->shape[d]);
     h = fnv_u64(h, (uint64_t)t->dtype);
     nd.h = finish(h);
-    nd.leaf = xstrdup(region);
+    nd.leaf = strbuf_detach(&rb);
+    /* lifted along d: the box but its extent along d (the tile holding all
+     * of it there), at its offset along d */
+    for (int d = 0; d < PROV_LIFT_DIMS; d++) {
+        if (g->ndim != t->ndim || d >= t->ndim || g->len[d] != t->shape[d])
+            continue;
+        uint64_t l = fnv_u64(fnv_str(fnv(FNV_OFFSET, "lload", 5), g->tensor), (uint64_t)d);
+        l = fnv_u64(l, (uint64_t)t->dtype);
+        for (int e = 0; e < g->ndim; e++)
+            if (e != d)
+                l = fnv_u64(fnv_u64(l, (uint64_t)g->lo[e]), (uint64_t)g->len[e]);
+        nd.lift[d].l = finish(other_dims(l, t, d));
+        nd.lift[d].s = g->lo[d];
+    }
+    nd.shape_h = shape_hash(t);
+    nd.lift_done = 1;
     made_fresh(p, &nd, cid, step, t);
+    strbuf_free(&rb);
 }
 
 void exec_prov_set_param(exec_prov *p, const char *name, tensor *t)
@@ -372,6 +650,7 @@ void exec_prov_set_param(exec_prov *p, const char *name, tensor *t)
     prov_node nd;
     memset(&nd, 0, sizeof nd);
     nd.kind = PN_PARAM;
+    nd.lift_done = 1; /* a parameter whole: no lifted form of its own */
     nd.h = finish(fnv_str(fnv(FNV_OFFSET, "param", 5), name));
     nd.leaf = xstrdup(name);
     prov_node *n = put_node(p, &nd);
@@ -415,6 +694,8 @@ void exec_prov_share(struct exec_ctx *ctx, const tensor *parent, tensor *half, i
     nd.kids[0] = parent->prov;
     nd.nkids = 1;
     nd.h = share_hash(parent->prov, split, stride, lane);
+    share_lift_begin(p, parent, split, stride, &nd);
+    share_lift_end(&nd, lane, half);
     made_fresh(p, &nd, ctx->core->id, ctx->m->steps, half);
 }
 
@@ -439,6 +720,18 @@ void exec_prov_merge(struct exec_ctx *ctx, const tensor *h0, const tensor *h1, i
     memset(&nd, 0, sizeof nd);
     nd.kind = PN_OP;
     nd.op = "merge of two lanes";
+    nd.lift_done = 1;
+    /* two lanes' rows (columns) of one computation, side by side: that
+     * computation over both, along the split's dim */
+    int d = split == 1 ? 0 : split == 2 ? 1 : -1;
+    prov_lift l0, l1;
+    if (d >= 0 && h0->ndim > d && merged->ndim == h0->ndim && operand_lift(p, h0, d, &l0) &&
+        operand_lift(p, h1, d, &l1) && l0.l == l1.l && l1.s == l0.s + h0->shape[d] &&
+        merged->shape[d] == h0->shape[d] + h1->shape[d]) {
+        nd.lift[d].l = l0.l;
+        nd.lift[d].s = l0.s;
+    }
+    nd.shape_h = shape_hash(merged);
     nd.kids[0] = h0->prov;
     nd.kids[1] = h1->prov;
     nd.nkids = 2;
@@ -510,6 +803,21 @@ int machine_prov_pending(const machine *m, int cid, uint64_t *h, uint32_t *k)
     prov_node *n = put_node(m->prov, &m->prov->pending);
     *h = ph;
     *k = n->count[cid] + 1;
+    return 1;
+}
+
+int machine_prov_lift(const machine *m, const tensor *t, int d, int whole, uint64_t *l, int64_t *s)
+{
+    if (!m->prov || !t || !t->prov || d < 0 || d >= PROV_LIFT_DIMS || t->ndim <= d)
+        return 0;
+    const prov_node *n = find_node(m->prov, t->prov);
+    prov_lift f;
+    if (n && n->lift_done && n->lift[d].l && n->shape_h == shape_hash(t))
+        f = n->lift[d];
+    else if (!whole || !operand_lift(m->prov, t, d, &f))
+        return 0;
+    *l = f.l;
+    *s = f.s;
     return 1;
 }
 

@@ -51,6 +51,26 @@ int machine_prov_just_made(const machine *m, int core, uint64_t *h, uint32_t *k,
  * statement (a load, a move, a call, an op over a nested op). */
 int machine_prov_pending(const machine *m, int core, uint64_t *h, uint32_t *k);
 
+/* A lane's share (docs/program-points.md, "Lanes"). After a lane split a
+ * vector lane computes from its own rows (columns) what one core computed
+ * whole before. The lifted form of a value along dim d (0 rows, 1 columns)
+ * is (l, s): l a hash of its computation with every load's extent along d
+ * left out (a split's half: its parent's form), s the offset along d of its
+ * element 0 (a GM row of the loads; a row of the parent for a half). It
+ * exists only while every op on the way keeps d apart: element-wise ops,
+ * row_* / col_* ops whose operands along d are the result's size or 1 (a
+ * row reduction keeps rows, not columns), matmul's left operand's rows (right
+ * operand's columns) with the other operand as it is; any other op (a
+ * transpose, an extract, a column reduction for rows) has none. Its operands
+ * along d must sit at one offset.
+ * Two values t (a lane's) and w (another pass's) with equal l along d: t is
+ * w's elements [s_t - s_w, s_t - s_w + t.shape[d]) along d, when that range
+ * lies within w and their other dims are equal. 1 with *l and *s when t has
+ * one; with `whole`, a value with none is its own whole (l names its hash
+ * and shape, s 0): the form a split's half of it points to. */
+enum { PROV_LIFT_DIMS = 2 };
+int machine_prov_lift(const machine *m, const tensor *t, int d, int whole, uint64_t *l, int64_t *s);
+
 /* How many values of hash h core has computed so far. */
 uint32_t machine_prov_count(const machine *m, uint64_t h, int core);
 
@@ -83,7 +103,8 @@ uint64_t exec_prov_op_hash(exec_prov *p, const struct xexpr *x, const value *pos
  * operand's. */
 void exec_prov_set_result(exec_prov *p, int core, uint64_t step, uint64_t h, const value *pass, value *out);
 /* A load's tile: the region leaf. */
-void exec_prov_set_leaf(exec_prov *p, int core, uint64_t step, const char *region, tensor *t);
+struct exec_region;
+void exec_prov_set_leaf(exec_prov *p, int core, uint64_t step, const struct exec_region *g, tensor *t);
 /* An entry parameter: the name leaf. */
 void exec_prov_set_param(exec_prov *p, const char *name, tensor *t);
 /* The statement that assigned what core computed at `step`. */

@@ -9,7 +9,9 @@
 # the pairs a pass restructured where both validate, the region oracle: at
 # every tile.store, the tile matched by its GM region holds the same data;
 # and the provenance oracle: after every statement computing an
-# intermediate, the value matched by provenance is bit-equal.
+# intermediate, the value matched by provenance is bit-equal; across the
+# lane splits also the other way, where a lane's value is matched as its
+# share of the value computed whole before the split, bit-equal on that share.
 . "$top_srcdir/tests/cli/lib.sh"
 . "$top_srcdir/tests/cli/fixture_lib.sh"
 fixtures_or_skip
@@ -24,7 +26,15 @@ export XDG_STATE_HOME="$tmp/state" HOME="$tmp/home"
 # first identical pair's first 2000 stops are checked (all of them would take
 # minutes).
 cover=$(PTODB_FIXTURE_SUBSET=cover fixture_case_dirs 2>/dev/null)
-total=0 bad=0 regions=0 prov=0 prov_equal=0 guesses=0
+total=0 bad=0 regions=0 prov=0 prov_equal=0 guesses=0 share=0 share_equal=0
+# adds an --intermediates line's counts to the totals
+inter_counts() {
+    n=$(printf '%s\n' "$1" | sed -n 's/.* intermediate stops: \([0-9]*\) matched by provenance (\([0-9]*\) bit-equal; \([0-9]*\) of them a lane.s share, \([0-9]*\) bit-equal), \([0-9]*\) guesses.*/\1 \2 \3 \4 \5/p')
+    # shellcheck disable=SC2086
+    set -- $n
+    prov=$((prov + ${1:-0})) prov_equal=$((prov_equal + ${2:-0})) share=$((share + ${3:-0}))
+    share_equal=$((share_equal + ${4:-0})) guesses=$((guesses + ${5:-0}))
+}
 for c in $(fixture_case_dirs); do
     name=$(basename "$c")
     limit=
@@ -88,14 +98,26 @@ for c in $(fixture_case_dirs); do
     rc=$?
     echo "  $name intermediates ($ilimit): $out"
     [ "$rc" -eq 0 ] || { head -40 "$tmp/err" >&2; bad=1; }
-    n=$(printf '%s\n' "$out" | sed -n 's/.* intermediate stops: \([0-9]*\) matched by provenance (\([0-9]*\) bit-equal), \([0-9]*\) guesses.*/\1 \2 \3/p')
+    inter_counts "$out"
+
+    # the other way across the lane splits: stops in the split pass, compared
+    # with the one before it, where a lane's intermediate is a share of a
+    # value computed whole (matched by provenance, compared on that share)
     # shellcheck disable=SC2086
-    set -- $n
-    prov=$((prov + ${1:-0})) prov_equal=$((prov_equal + ${2:-0})) guesses=$((guesses + ${3:-0}))
+    rlimit="--max-stops 300"
+    [ "${PTODB_FIXTURE_SUBSET:-all}" != cover ] && [ -z "$limit" ] || rlimit="--max-stops 100"
+    out=$("$driver" "$c" --intermediates --reverse --only LowerAutoVectorSplit,ExpandMixedKernel,SplitVectorKernel \
+        $rlimit 2>"$tmp/err")
+    rc=$?
+    echo "  $name intermediates after a lane split against before it: $out"
+    [ "$rc" -eq 0 ] || { head -40 "$tmp/err" >&2; bad=1; }
+    inter_counts "$out"
 done
 echo "$total stops in all; $regions store stops matched by region"
-echo "intermediates: $prov matched by provenance ($prov_equal bit-equal), $guesses still guesses"
+echo "intermediates: $prov matched by provenance ($prov_equal bit-equal; $share of them a lane's share," \
+    "$share_equal bit-equal), $guesses still guesses"
 [ "$regions" -gt 0 ] || fail "no store stop matched by region"
 [ "$prov" -gt 0 ] || fail "no intermediate matched by provenance"
+[ "$share" -gt 0 ] || fail "no lane's intermediate matched as a share of a value computed whole"
 [ "$bad" -eq 0 ] || fail "some stops did not compare equal with their counterpart (see above)"
 [ "$total" -gt 0 ] || fail "no stop at all"

@@ -182,6 +182,24 @@ static int walk_pass_stmts(const char *stem, const char *text, void (*fn)(void *
  * differ), both validate, and `collect` finds statements in the first:
  * those statements (l), a breakpoint on each and the first pass run to its
  * first stop; 1 then. *notval counts the pairs skipped for not validating. */
+/* --reverse: stop in the second pass of each pair, compare with the first
+ * (a lane's value after a split against the whole one before it) */
+static int reverse_pairs;
+
+/* 1 when the pass named stem is one of only's (a comma-separated list of
+ * parts of pass names), or only is NULL */
+static int only_match(const char *stem, const char *only)
+{
+    if (!only)
+        return 1;
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", only);
+    for (char *save = NULL, *w = strtok_r(buf, ",", &save); w; w = strtok_r(NULL, ",", &save))
+        if (strstr(stem, w))
+            return 1;
+    return 0;
+}
+
 static int start_restructured_pair(session *s, int i, void (*collect)(void *, const ir_stmt *), const char *only,
                                    stores *l, long *notval)
 {
@@ -189,9 +207,15 @@ static int start_restructured_pair(session *s, int i, void (*collect)(void *, co
     memset(l, 0, sizeof *l);
     if (!a || !b || strcmp(after_header(a), after_header(b)) == 0)
         return 0;
-    const char *stem_a = session_pass_stem(s, i), *stem_b = session_pass_stem(s, i + 1);
-    if (only && !strstr(stem_b, only))
+    if (!only_match(session_pass_stem(s, i + 1), only))
         return 0;
+    if (reverse_pairs) {
+        const char *t = a;
+        a = b;
+        b = t;
+        i++;
+    }
+    const char *stem_a = session_pass_stem(s, i), *stem_b = session_pass_stem(s, reverse_pairs ? i - 1 : i + 1);
     walk_pass_stmts(stem_a, a, collect, l);
     if (!l->n || !validates(s, stem_a) || !validates(s, stem_b)) {
         *notval += l->n > 0;
@@ -235,7 +259,9 @@ static void each_restructured_stop(session *s, void (*collect)(void *, const ir_
         stores l;
         if (!start_restructured_pair(s, i, collect, only, &l, notval))
             continue;
-        const char *stem_a = session_pass_stem(s, i), *stem_b = session_pass_stem(s, i + 1);
+        /* the stop's pass, and the one compared with */
+        const char *stem_a = session_pass_stem(s, reverse_pairs ? i + 1 : i),
+                   *stem_b = session_pass_stem(s, reverse_pairs ? i : i + 1);
         (*pairs)++;
         long pair_stops = 0;
         for (long guard = 0; guard < 1000000; guard++) {
@@ -312,7 +338,8 @@ static int region_oracle(session *s, long max_stops)
  * same data computed by the same ops from the same GM regions: it must be
  * bit-equal. The other kinds of match are counted apart. */
 typedef struct inter_counts {
-    long stops, prov, prov_equal, guess, guess_noprov, same, region, region_equal, none, scalar, bad;
+    long stops, prov, prov_equal, share, share_equal, guess, guess_noprov, same, region, region_equal, none, scalar,
+        bad;
 } inter_counts;
 
 static void inter_visit(void *ctx, const char *stem_a, const char *stem_b, const view_location *loc,
@@ -324,6 +351,15 @@ static void inter_visit(void *ctx, const char *stem_a, const char *stem_b, const
         c->stops++;
         c->prov++;
         c->prov_equal += zero;
+        /* a lane's share of a value computed whole: compared on that share,
+         * it must be bit-equal all the same */
+        if (strstr(out, "'s share (") || strstr(out, "two lanes' parts and merged")) {
+            c->share++;
+            c->share_equal += zero;
+            if (getenv("METAMORPHIC_VERBOSE"))
+                fprintf(stderr, "share: %s -> %s, [%s] %s line %d:\n%s\n", stem_a, stem_b, loc->core_name,
+                        loc->func, loc->line, out);
+        }
         if (!zero && ++c->bad <= 10)
             fprintf(stderr, "%s -> %s, [%s] %s line %d:\n%s\n", stem_a, stem_b, loc->core_name, loc->func,
                     loc->line, out);
@@ -364,10 +400,13 @@ static int intermediates(session *s, long max_stops, const char *only)
     long pairs = 0, notval = 0;
     inter_counts c = {0};
     each_restructured_stop(s, add_intermediate, only, max_stops, 1, &pairs, &notval, inter_visit, &c);
-    printf("%ld restructured pairs that validate, %ld intermediate stops: %ld matched by provenance (%ld bit-equal), "
+    printf("%ld restructured pairs that validate%s, %ld intermediate stops: %ld matched by provenance (%ld bit-equal; "
+           "%ld of them a lane's share, %ld bit-equal), "
            "%ld guesses (%ld of them: no value with that provenance), %ld the same point, %ld by region or queue "
-           "slot (%ld bit-equal), %ld without a counterpart (%ld not tensors); %ld provenance or region matches wrong\n",
-           pairs, c.stops, c.prov, c.prov_equal, c.guess, c.guess_noprov, c.same, c.region, c.region_equal, c.none,
+           "slot (%ld bit-equal), %ld without a counterpart (%ld not tensors); %ld provenance or region matches "
+           "wrong\n",
+           pairs, reverse_pairs ? " (stops in the second, compared with the first)" : "", c.stops, c.prov,
+           c.prov_equal, c.share, c.share_equal, c.guess, c.guess_noprov, c.same, c.region, c.region_equal, c.none,
            c.scalar, c.bad);
     return c.bad ? 1 : 0;
 }
@@ -392,6 +431,8 @@ int main(int argc, char **argv)
             region = 1;
         else if (strcmp(argv[i], "--intermediates") == 0)
             inter = 1;
+        else if (strcmp(argv[i], "--reverse") == 0)
+            reverse_pairs = 1;
         else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc)
             only = argv[++i];
     }

@@ -2,6 +2,8 @@
 # A lane's share by its subblock_idx offsets: AIV1 loads bias[64:128, 0:128]
 # and stores out[64:128, 0:128]; before the split (pass 20) one core loads
 # and stores all of it. The diff compares AIV1's share of the whole tile.
+# acc__tile_Vec, the half of the AIC's matmul AIV1 pops, is rows 64:128 of
+# pass 20's accumulator: matched by provenance as that share, not guessed.
 pass 22
 break 35
 run
