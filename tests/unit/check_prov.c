@@ -56,11 +56,8 @@ typedef struct seen {
 static void run_kern(int provenance, seen *out)
 {
     memset(out, 0, sizeof *out);
-    machine_options o;
-    machine_options_init(&o);
-    o.provenance = provenance;
     test_machine t;
-    test_machine_start(&t, SRC, &o);
+    test_machine_start_prov(&t, SRC, provenance);
     machine *mach = t.m;
     int done = 0;
     for (int guard = 0; guard < 200 && !done; guard++) {
@@ -201,11 +198,8 @@ typedef struct lifted {
 static void run_lane(lifted *out)
 {
     memset(out, 0, sizeof *out);
-    machine_options o;
-    machine_options_init(&o);
-    o.provenance = 1;
     test_machine t;
-    test_machine_start(&t, LANE_SRC, &o);
+    test_machine_start_prov(&t, LANE_SRC, 1);
     int done = 0;
     for (int guard = 0; guard < 200 && !done; guard++) {
         inspect_frame f;

@@ -54,11 +54,8 @@ static const char *SRC_TENSOR =
  * provenance on: *h (0 untracked); 1 found. */
 static int prov_at_line(const char *src, int line, const char *name, uint64_t *h)
 {
-    machine_options o;
-    machine_options_init(&o);
-    o.provenance = 1;
     test_machine t;
-    test_machine_start(&t, src, &o);
+    test_machine_start_prov(&t, src, 1);
     int got = 0;
     for (int guard = 0; guard < 100 && !got; guard++) {
         for (int c = 0; c < EXEC_NCORES && !got; c++) {
@@ -85,10 +82,8 @@ static int prov_at_line(const char *src, int line, const char *name, uint64_t *h
  * *g with its region, returns what exec_region_of returned. */
 static int region_at(const char *src, int line, exec_region *g, char *text, size_t size)
 {
-    machine_options o;
-    machine_options_init(&o);
     test_machine t;
-    test_machine_start(&t, src, &o);
+    test_machine_start_prov(&t, src, 0);
     machine *mach = t.m;
     int got = -1;
     for (int guard = 0; guard < 100 && got < 0; guard++) {

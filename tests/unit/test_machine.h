@@ -39,6 +39,15 @@ static inline void test_machine_start(test_machine *t, const char *src, const ma
     ck_assert_int_eq(machine_start(t->m, t->program->entry, t->args, 2), PTODB_OK);
 }
 
+/* test_machine_start with the default options, provenance on or off. */
+static inline void test_machine_start_prov(test_machine *t, const char *src, int provenance)
+{
+    machine_options o;
+    machine_options_init(&o);
+    o.provenance = provenance;
+    test_machine_start(t, src, &o);
+}
+
 static inline void test_machine_free(test_machine *t)
 {
     value_clear(&t->args[0]);
