@@ -148,19 +148,22 @@ static int same_view(const tensor *a, const tensor *b)
     return 1;
 }
 
-/* The outermost variable of core's frames holding t whole: 1 named. */
-static int outer_name(const machine *m, int core, const tensor *t, strbuf *out)
+/* The outermost variable of core's frames holding t whole (only the
+ * frames' parameters when params_only): 1 found, its SSA base name in out
+ * when out is not NULL. */
+static int outer_holder(const machine *m, int core, const tensor *t, int params_only, strbuf *out)
 {
     for (int level = inspect_depth(m, core) - 1; level >= 0; level--) {
         inspect_frame f;
         if (!inspect_frame_get(m, core, level, &f))
             continue;
-        for (int i = 0; i < f.nslots; i++) {
+        for (int i = 0; i < (params_only ? f.nparams : f.nslots); i++) {
             const char *name;
             const value *v;
             if (inspect_slot(m, core, level, i, &name, &v) && v->kind == VAL_TENSOR && v->u.t &&
                 same_view(v->u.t, t)) {
-                ir_ssa_base_name(name, out);
+                if (out)
+                    ir_ssa_base_name(name, out);
                 return 1;
             }
         }
@@ -174,27 +177,13 @@ static int outer_name(const machine *m, int core, const tensor *t, strbuf *out)
  * tensor the function computed itself is no GM data a later pass loads. */
 static int param_held(const machine *m, int core, const tensor *t)
 {
-    int cores[2] = {core, EXEC_CORE_HOST};
-    for (int k = 0; k < (core == EXEC_CORE_HOST ? 1 : 2); k++)
-        for (int level = 0; level < inspect_depth(m, cores[k]); level++) {
-            inspect_frame f;
-            if (!inspect_frame_get(m, cores[k], level, &f))
-                continue;
-            for (int i = 0; i < f.nparams; i++) {
-                const char *name;
-                const value *v;
-                if (inspect_slot(m, cores[k], level, i, &name, &v) && v->kind == VAL_TENSOR && v->u.t &&
-                    same_view(v->u.t, t))
-                    return 1;
-            }
-        }
-    return 0;
+    return outer_holder(m, core, t, 1, NULL) || outer_holder(m, EXEC_CORE_HOST, t, 1, NULL);
 }
 
 static void name_tensor(const machine *m, int core, const ir_expr *arg, const tensor *t, exec_region *r)
 {
     strbuf sb = STRBUF_INIT;
-    if (!outer_name(m, EXEC_CORE_HOST, t, &sb) && !outer_name(m, core, t, &sb))
+    if (!outer_holder(m, EXEC_CORE_HOST, t, 0, &sb) && !outer_holder(m, core, t, 0, &sb))
         ir_ssa_base_name(arg->u.name->text, &sb);
     snprintf(r->tensor, sizeof r->tensor, "%s", strbuf_str(&sb));
     strbuf_free(&sb);
