@@ -284,38 +284,48 @@ typedef struct region_counts {
     long stops, by_region, region_equal, region_within, same, guess, none, bad;
 } region_counts;
 
+/* One stop's answer on stderr, headed by what it is ("" for a wrong one). */
+static void show_stop(const char *what, const char *stem_a, const char *stem_b, const view_location *loc,
+                      const char *out)
+{
+    fprintf(stderr, "%s%s%s -> %s, [%s] %s line %d:\n%s\n", what, *what ? ": " : "", stem_a, stem_b, loc->core_name,
+            loc->func, loc->line, out);
+}
+
+/* A region's (queue slot's, provenance's) data in both passes: bit-equal,
+ * or within tolerance after AutoTileMatmulL0, whose K split sums in another
+ * order and may move the last bits, not more (the other passes, e.g.
+ * ExpandMixedKernel moving statements between cores or SplitVectorKernel
+ * between lanes, compute nothing differently). */
+static int same_data(const char *out, const char *stem_b, int *zero)
+{
+    *zero = strstr(out, "max_abs_diff 0.000000e+00") != NULL;
+    return *zero || (strstr(out, ", within tolerance") != NULL && strstr(stem_b, "AutoTileMatmulL0") != NULL);
+}
+
 static void region_visit(void *ctx, const char *stem_a, const char *stem_b, const view_location *loc,
                          const char *out)
 {
     region_counts *c = ctx;
+    int verbose = getenv("METAMORPHIC_VERBOSE") != NULL;
     c->stops++;
-    int zero = strstr(out, "max_abs_diff 0.000000e+00") != NULL;
-    /* a pass that changes the arithmetic (AutoTileMatmulL0's K split
-     * sums in another order) may move the last bits, not more */
-    int within = strstr(out, ", within tolerance") != NULL;
-    /* the other passes (ExpandMixedKernel moves statements between
-     * cores, SplitVectorKernel between lanes) compute nothing
-     * differently: bit for bit there */
-    int strict = strstr(stem_b, "AutoTileMatmulL0") == NULL;
     if (strstr(out, "(matched by region ")) {
+        int zero, ok = same_data(out, stem_b, &zero);
         c->by_region++;
         c->region_equal += zero;
-        c->region_within += !zero && within;
-        if (!zero && within && !strict && getenv("METAMORPHIC_VERBOSE"))
-            fprintf(stderr, "within: %s -> %s, [%s] %s line %d:\n%s\n", stem_a, stem_b, loc->core_name, loc->func,
-                    loc->line, out);
-        if ((!zero && (strict || !within)) && ++c->bad <= 10)
-            fprintf(stderr, "%s -> %s, [%s] %s line %d:\n%s\n", stem_a, stem_b, loc->core_name, loc->func,
-                    loc->line, out);
+        c->region_within += !zero && strstr(out, ", within tolerance") != NULL;
+        if (ok && !zero && verbose)
+            show_stop("within", stem_a, stem_b, loc, out);
+        if (!ok && ++c->bad <= 10)
+            show_stop("", stem_a, stem_b, loc, out);
     } else if (strstr(out, "(same point: ")) {
         c->same++;
     } else if (strstr(out, "(a guess: ")) {
         c->guess++;
     } else {
         c->none++;
-        if (getenv("METAMORPHIC_VERBOSE"))
-            fprintf(stderr, "no counterpart: %s -> %s, [%s] %s line %d:\n%s\n", stem_a, stem_b, loc->core_name,
-                    loc->func, loc->line, out);
+        if (verbose)
+            show_stop("no counterpart", stem_a, stem_b, loc, out);
     }
 }
 
@@ -346,6 +356,7 @@ static void inter_visit(void *ctx, const char *stem_a, const char *stem_b, const
                         const char *out)
 {
     inter_counts *c = ctx;
+    int verbose = getenv("METAMORPHIC_VERBOSE") != NULL;
     int zero = strstr(out, "max_abs_diff 0.000000e+00") != NULL;
     if (strstr(out, "(matched by provenance: ")) {
         c->stops++;
@@ -356,40 +367,32 @@ static void inter_visit(void *ctx, const char *stem_a, const char *stem_b, const
         if (strstr(out, "'s share (") || strstr(out, "two lanes' parts and merged")) {
             c->share++;
             c->share_equal += zero;
-            if (getenv("METAMORPHIC_VERBOSE"))
-                fprintf(stderr, "share: %s -> %s, [%s] %s line %d:\n%s\n", stem_a, stem_b, loc->core_name,
-                        loc->func, loc->line, out);
+            if (verbose)
+                show_stop("share", stem_a, stem_b, loc, out);
         }
         if (!zero && ++c->bad <= 10)
-            fprintf(stderr, "%s -> %s, [%s] %s line %d:\n%s\n", stem_a, stem_b, loc->core_name, loc->func,
-                    loc->line, out);
+            show_stop("", stem_a, stem_b, loc, out);
     } else if (strstr(out, "(a guess: ")) {
         c->stops++;
         c->guess++;
         c->guess_noprov += strstr(out, "computes no value from the same data") != NULL;
-        if (getenv("METAMORPHIC_VERBOSE"))
-            fprintf(stderr, "guess: %s -> %s, [%s] %s line %d:\n%s\n", stem_a, stem_b, loc->core_name, loc->func,
-                    loc->line, out);
+        if (verbose)
+            show_stop("guess", stem_a, stem_b, loc, out);
     } else if (strstr(out, "(same point: ")) {
         c->stops++;
         c->same++;
     } else if (strstr(out, "(matched by region ") || strstr(out, "(matched by queue slot")) {
-        /* the same region (queue slot) at the same occurrence: the same
-         * data, bit for bit but after AutoTileMatmulL0's K split */
+        /* the same region (queue slot) at the same occurrence: the same data */
         c->stops++;
         c->region++;
-        int within = strstr(out, ", within tolerance") != NULL;
-        int ok = zero || (within && strstr(stem_b, "AutoTileMatmulL0") != NULL);
         c->region_equal += zero;
-        if (!ok && ++c->bad <= 10)
-            fprintf(stderr, "%s -> %s, [%s] %s line %d:\n%s\n", stem_a, stem_b, loc->core_name, loc->func,
-                    loc->line, out);
+        if (!same_data(out, stem_b, &zero) && ++c->bad <= 10)
+            show_stop("", stem_a, stem_b, loc, out);
     } else if (strstr(out, "has no counterpart")) {
         c->stops++;
         c->none++;
-        if (getenv("METAMORPHIC_VERBOSE"))
-            fprintf(stderr, "no counterpart: %s -> %s, [%s] %s line %d:\n%s\n", stem_a, stem_b, loc->core_name,
-                    loc->func, loc->line, out);
+        if (verbose)
+            show_stop("no counterpart", stem_a, stem_b, loc, out);
     } else {
         c->scalar++; /* not a tensor (a scalar), or not bound */
     }
@@ -534,8 +537,7 @@ int main(int argc, char **argv)
             if (!sum || nt != ne || (nt > 0 && !strstr(out, "(same point: "))) {
                 bad++;
                 if (bad <= 10)
-                    fprintf(stderr, "%s -> %s, [%s] %s line %d:\n%s\n", stem_a, stem_b, loc.core_name, loc.func,
-                            loc.line, out);
+                    show_stop("", stem_a, stem_b, &loc, out);
             }
             out = run(s, "continue");
         }
