@@ -2,7 +2,7 @@ ptodb_SOURCES += \
 	ui/main.c ui/cli.c ui/options.h ui/modes.h \
 	ui/repl.c
 ptodb_SOURCES += ui/mode_info.c
-ptodb_SOURCES += ui/mode_check.c ui/mode_print.c ui/mode_list_ops.c
+ptodb_SOURCES += ui/mode_check.c ui/mode_print.c ui/mode_list_ops.c ui/mode_list_semantics.c
 ptodb_SOURCES += ui/mode_run.c
 ptodb_SOURCES += ui/mode_batch.c ui/report_files.c ui/report_files.h
 ptodb_SOURCES += ui/mode_merge.c

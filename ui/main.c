@@ -20,6 +20,7 @@ int mode_check(const ptodb_cli *cli); /* ui/mode_check.c */
 int mode_print(const ptodb_cli *cli); /* ui/mode_print.c */
 int mode_run(const ptodb_cli *cli);   /* ui/mode_run.c */
 int mode_list_ops(const ptodb_cli *cli); /* ui/mode_list_ops.c */
+int mode_list_semantics(const ptodb_cli *cli); /* ui/mode_list_semantics.c */
 int mode_batch(const ptodb_cli *cli); /* ui/mode_batch.c */
 int mode_merge(const ptodb_cli *cli); /* ui/mode_merge.c */
 
@@ -33,6 +34,7 @@ static const struct {
     {OPT_PRINT, mode_print},
     {OPT_MERGE_REPORTS, mode_merge},
     {OPT_LIST_OPS, mode_list_ops},
+    {OPT_LIST_SEMANTICS, mode_list_semantics},
     {OPT_BATCH, mode_batch},
     {OPT_RUN, mode_run},
     {OPT_COUNT, NULL}, /* sentinel; modes are added above it */

@@ -99,6 +99,15 @@ int parse_run_options(const ptodb_cli *cli, machine_options *mo)
     }
     if (cli->given[OPT_NO_CHECK_SHAPES])
         mo->check_shapes = 0;
+    const char *sem = ptodb_cli_value(cli, OPT_SEMANTICS);
+    if (sem) {
+        int v = exec_semantics_parse(sem);
+        if (v < 0) {
+            fprintf(stderr, "ptodb: --semantics: expected device or ref, got '%s'\n", sem);
+            return -1;
+        }
+        mo->semantics = (exec_semantics)v;
+    }
     return 0;
 }
 

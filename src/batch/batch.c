@@ -71,6 +71,7 @@ static void pass_clear(batch_pass *p)
     free(p->outputs);
     free(p->message);
     free(p->ref_note);
+    free(p->ref_differs);
     free(p->save_error);
     memset(p, 0, sizeof *p);
     p->same_as = -1;
@@ -240,6 +241,8 @@ static void eval_one(const batch *b, size_t i, batch_pass *p)
     p->steps = r.steps;
     p->message = r.message ? xstrdup(r.message) : NULL;
     p->ref_note = r.ref_note ? xstrdup(r.ref_note) : NULL;
+    p->ref_differs = r.ref_differs ? xstrdup(r.ref_differs) : NULL;
+    p->ref_differs_fail = r.ref_differs_fail;
     p->status = r.status == RUNPASS_COMPARED ? BATCH_COMPARED
                 : r.status == RUNPASS_REF_FAIL ? BATCH_REF_FAIL
                                                : BATCH_ERROR;
@@ -298,6 +301,9 @@ static void serialize(const batch_pass *p, strbuf *sb)
     put(sb, &p->seconds, sizeof p->seconds);
     put_str(sb, p->message);
     put_str(sb, p->ref_note);
+    put_str(sb, p->ref_differs);
+    uint32_t df = (uint32_t)p->ref_differs_fail;
+    put(sb, &df, sizeof df);
     put_str(sb, p->save_error);
     put(sb, &no, sizeof no);
     for (size_t k = 0; k < p->noutputs; k++) {
@@ -369,6 +375,10 @@ static int deserialize(const char *data, size_t len, batch_pass *p)
     p->ok = (int)ok;
     p->message = get_str(&r);
     p->ref_note = get_str(&r);
+    p->ref_differs = get_str(&r);
+    uint32_t df = 0;
+    get(&r, &df, sizeof df);
+    p->ref_differs_fail = df != 0;
     p->save_error = get_str(&r);
     get(&r, &no, sizeof no);
     if (r.bad || no > 1u << 20)
@@ -445,6 +455,7 @@ static void copy_from_twin(batch *b, size_t i)
     p->same_as = (int)t;
     p->message = replace_all(src->message, from, to);
     p->ref_note = replace_all(src->ref_note, from, to);
+    p->ref_differs = replace_all(src->ref_differs, from, to);
     p->save_error = NULL; /* twins are not used when outputs are saved */
     p->outputs = xcalloc(src->noutputs ? src->noutputs : 1, sizeof *p->outputs);
     for (size_t k = 0; k < src->noutputs; k++) {

@@ -37,6 +37,8 @@ typedef struct batch_pass {
     int ok;                /* compared and every output passes */
     char *message;         /* REF_FAIL / ERROR: what and where */
     char *ref_note;        /* REF could not run the file but ptodb did */
+    char *ref_differs;     /* device semantics: where REF differs (runpass_ref_differs) */
+    int ref_differs_fail;  /* REF raises at one of those places */
     batch_output *outputs;
     size_t noutputs;
     uint64_t steps;

@@ -355,7 +355,13 @@ static void case_section(strbuf *out, const json_value *kase, size_t ci, int *id
     strbuf_puts(out, "</code>");
     const json_value *opt = json_get(kase, "options"), *tol = json_get(kase, "tolerances");
     if (opt) {
-        strbuf_puts(out, " &#8212; profile ");
+        strbuf_puts(out, " &#8212; ");
+        if (json_get_str(opt, "semantics")) {
+            strbuf_puts(out, "semantics ");
+            text(out, json_get_str(opt, "semantics"));
+            strbuf_puts(out, ", ");
+        }
+        strbuf_puts(out, "profile ");
         text(out, json_get_str(opt, "profile"));
         strbuf_printf(out, ", rtol %.6g, atol %.6g", json_get_num(json_get(tol, "rtol"), "value", 0),
                       json_get_num(json_get(tol, "atol"), "value", 0));

@@ -361,7 +361,9 @@ void batch_json_write(const batch *b, const bisect_result *br, const batch_json_
         tol(o, &c->outputs[k].atol);
         strbuf_puts(o, "}");
     }
-    strbuf_puts(o, "}},\n  \"options\": {\"profile\": ");
+    strbuf_puts(o, "}},\n  \"options\": {\"semantics\": ");
+    json_put_string(o, exec_semantics_name(b->o.ro.mopt.semantics));
+    strbuf_puts(o, ", \"profile\": ");
     json_put_string(o, info->profile);
     strbuf_printf(o,
                   ", \"jobs\": %d, \"stop_at_first\": %s, \"metrics\": %s, \"heatmap\": %s, \"bisect\": %s, "
@@ -387,8 +389,22 @@ void batch_json_write(const batch *b, const bisect_result *br, const batch_json_
         json_put_string(o, p->message);
         strbuf_puts(o, ", \"ref_note\": ");
         json_put_string(o, p->ref_note);
+        strbuf_puts(o, ", \"ref_differs\": [");
+        for (const char *q = p->ref_differs; q && *q;) {
+            const char *e = strchr(q, '\n');
+            size_t n = e ? (size_t)(e - q) : strlen(q);
+            char *line = xstrndup(q, n);
+            if (q != p->ref_differs)
+                strbuf_puts(o, ", ");
+            json_put_string(o, line);
+            free(line);
+            q = e ? e + 1 : q + n;
+        }
+        strbuf_puts(o, "]");
         strbuf_printf(o, ", \"strict_ref_fail\": %s",
-                      p->status == BATCH_COMPARED && p->ref_note && b->o.ro.strict_ref ? "true" : "false");
+                      p->status == BATCH_COMPARED && (p->ref_note || p->ref_differs_fail) && b->o.ro.strict_ref
+                          ? "true"
+                          : "false");
         strbuf_printf(o, ", \"steps\": %llu, \"seconds\": ", (unsigned long long)p->steps);
         jnum(o, p->status == BATCH_NOT_RUN ? 0 : p->seconds);
         strbuf_puts(o, ", \"outputs\": [");

@@ -83,7 +83,8 @@ static void pass_cases(strbuf *out, const json_value *kase, const json_value *p,
             sc->tests++;
             const char *error = json_get_str(o, "error");
             int pass = json_get_bool(o, "pass", 0);
-            if (!error && pass && !note) {
+            const json_value *dv = json_get(p, "ref_differs");
+            if (!error && pass && !note && !(dv && dv->type == JSON_ARRAY && dv->n)) {
                 strbuf_puts(out, "/>\n");
                 strbuf_free(&scratch);
                 continue;
@@ -102,6 +103,14 @@ static void pass_cases(strbuf *out, const json_value *kase, const json_value *p,
                 strbuf_free(&why);
                 sc->failures++;
             }
+            const json_value *differs = json_get(p, "ref_differs");
+            if (differs && differs->type == JSON_ARRAY)
+                for (size_t d = 0; d < differs->n; d++)
+                    if (differs->items[d].type == JSON_STRING) {
+                        strbuf_puts(out, "      <system-out>note: REF differs here: ");
+                        xml_escape(out, differs->items[d].string);
+                        strbuf_puts(out, "; ptodb ran it as the device does</system-out>\n");
+                    }
             if (note && !strict_fail) {
                 strbuf_puts(out, "      <system-out>note: REF cannot run this file (");
                 xml_escape(out, note);
@@ -160,6 +169,11 @@ static void suite(strbuf *out, const json_value *kase, suite_counts *total)
     const json_value *opt = json_get(kase, "options");
     if (opt) {
         strbuf_puts(out, "    <properties>\n");
+        if (json_get_str(opt, "semantics")) {
+            strbuf_puts(out, "      <property name=\"semantics\"");
+            attr(out, "value", json_get_str(opt, "semantics"));
+            strbuf_puts(out, "/>\n");
+        }
         strbuf_puts(out, "      <property name=\"profile\"");
         attr(out, "value", json_get_str(opt, "profile"));
         strbuf_puts(out, "/>\n");

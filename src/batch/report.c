@@ -88,6 +88,8 @@ void report_pass(const batch *b, size_t i, int metrics, int heatmap, strbuf *out
     }
     if (p->ref_note)
         runpass_format_ref_note(p->ref_note, b->o.ro.strict_ref, out);
+    if (p->ref_differs)
+        runpass_format_ref_differs(p->ref_differs, b->o.ro.strict_ref, out);
     for (size_t k = 0; k < p->noutputs; k++) {
         const batch_output *o = &p->outputs[k];
         report_output_lines(b, i, k, out);

@@ -44,3 +44,33 @@ int exec_lane(const exec_ctx *ctx)
 {
     return ctx->core ? ctx->core->lane : 0;
 }
+
+int exec_device(const exec_ctx *ctx)
+{
+    return !ctx->m || ctx->m->opt.semantics == EXEC_SEM_DEVICE;
+}
+
+static const xframe *top_frame(const exec_ctx *ctx)
+{
+    return ctx->core && ctx->core->depth > 0 ? &ctx->core->frames[ctx->core->depth - 1] : NULL;
+}
+
+int64_t exec_block_idx(const exec_ctx *ctx)
+{
+    const xframe *f = top_frame(ctx);
+    return f ? f->block_idx : 0;
+}
+
+int64_t exec_block_num(const exec_ctx *ctx)
+{
+    const xframe *f = top_frame(ctx);
+    return f && f->block_num > 0 ? f->block_num : 1;
+}
+
+void exec_note_ref_differs(exec_ctx *ctx, int id, const char *msg)
+{
+    if (ctx->differs_id < 0) {
+        ctx->differs_id = id; /* eval_op adds the location and hands it to the machine */
+        ctx->differs_what = msg;
+    }
+}

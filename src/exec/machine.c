@@ -3,6 +3,7 @@
 #include "exec/machine_int.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -113,6 +114,8 @@ void machine_free(machine *m)
     xrt_free(&m->grp.rt);
     strbuf_free(&m->error);
     free(m->ref_note);
+    for (int i = 0; i < EXEC_SEMDIFF_COUNT; i++)
+        free(m->differs[i]);
     exec_prov_free(m->prov);
     mem_where_pop(m->where_token);
     free(m);
@@ -154,6 +157,29 @@ int machine_error_is_ref(const machine *m)
 const char *machine_ref_note(const machine *m)
 {
     return m->ref_note;
+}
+
+const char *machine_ref_differs(const machine *m, int id)
+{
+    return id >= 0 && id < EXEC_SEMDIFF_COUNT ? m->differs[id] : NULL;
+}
+
+/* Device semantics met difference id at sp: the first of each kind is kept
+ * for the report ("REF differs here"). */
+static void note_differs(machine *m, const ir_span *sp, int id, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static void note_differs(machine *m, const ir_span *sp, int id, const char *fmt, ...)
+{
+    if (m->opt.semantics != EXEC_SEM_DEVICE || id < 0 || id >= EXEC_SEMDIFF_COUNT || m->differs[id])
+        return;
+    strbuf nb = STRBUF_INIT;
+    strbuf_printf(&nb, "%u:%u: ", sp ? sp->line : 0, sp ? sp->col : 0);
+    va_list ap;
+    va_start(ap, fmt);
+    strbuf_vprintf(&nb, fmt, ap);
+    va_end(ap);
+    m->differs[id] = strbuf_detach(&nb);
 }
 
 int machine_finished(const machine *m)
@@ -323,6 +349,8 @@ static ptodb_status frame_push(machine *m, core *c, const xfunc *fn, value *args
     xframe *f = &c->frames[c->depth];
     memset(f, 0, sizeof *f);
     f->fn = fn;
+    f->block_idx = c->depth > 0 ? c->frames[c->depth - 1].block_idx : 0;
+    f->block_num = c->depth > 0 ? c->frames[c->depth - 1].block_num : 1;
     f->activation = c->calls[fn - m->p->funcs]++;
     f->slots = xcalloc(fn->nslots ? fn->nslots : 1, sizeof(value));
     f->loops = fn->nloops ? xcalloc(fn->nloops, sizeof(xloop)) : NULL;
@@ -391,7 +419,10 @@ static ptodb_status eval_op(machine *m, core *c, xframe *f, const xexpr *x, valu
         prov_h = exec_prov_op_hash(m->prov, x, pos, np, kw, nk, &prov_pass);
     *out = value_none();
     c->ctx.ref_note = NULL;
+    c->ctx.differs_id = -1;
     st = x->fn(&c->ctx, &a, out);
+    if (c->ctx.differs_id >= 0 && st == PTODB_OK)
+        note_differs(m, x->src ? &x->src->span : NULL, c->ctx.differs_id, "%s", c->ctx.differs_what);
     if (m->prov && st == PTODB_OK)
         exec_prov_set_result(m->prov, c->id, m->steps, prov_h, prov_pass, out);
     if (c->ctx.ref_note && st == PTODB_OK && !m->ref_note) {
@@ -692,12 +723,74 @@ static void slot_set(xframe *f, int32_t slot, value v)
     f->slots[slot] = v;
 }
 
-/* Assigns v (owned) to slot with the type check. */
+/* Device semantics: a tile result has the valid region its type declares
+ * (EXEC_SEMDIFF_VALID_SHAPE); REF's op results carry none. A shared tensor
+ * object gets a view of its own, so no other variable changes. */
+static void device_valid_shape(machine *m, const xinst *in, const exec_type *t, value *v)
+{
+    if (t->kind != EXEC_TYPE_TILE || t->valid_ndim <= 0 || v->kind != VAL_TENSOR)
+        return;
+    tensor *x = v->u.t;
+    if (x->ndim != t->valid_ndim || x->ndim != t->ndim)
+        return;
+    int same = x->valid_ndim == t->valid_ndim, inside = 1;
+    for (int d = 0; d < x->ndim; d++) {
+        if (same && x->valid[d] != t->valid[d])
+            same = 0;
+        if (t->valid[d] > x->shape[d])
+            inside = 0;
+    }
+    if (same || !inside)
+        return;
+    int had = x->valid_ndim >= 0;
+    if (x->refcount > 1) {
+        ptodb_status vs;
+        tensor *w = tensor_view(x, x->ndim, x->shape, x->strides, x->offset, &vs);
+        if (!w)
+            return;
+        tensor_copy_attrs(w, x);
+        w->prov = x->prov;
+        w->prov_k = x->prov_k;
+        w->prov_core = x->prov_core;
+        tensor_unref(x);
+        v->u.t = x = w;
+    }
+    x->valid_ndim = t->valid_ndim;
+    memcpy(x->valid, t->valid, sizeof x->valid);
+    if (x->full_ndim < 0) {
+        x->full_ndim = x->ndim;
+        memcpy(x->full, x->shape, sizeof x->full);
+    }
+    if (!had) {
+        strbuf e = STRBUF_INIT;
+        for (int d = 0; d < t->valid_ndim; d++)
+            strbuf_printf(&e, "%s%lld", d ? ", " : "", (long long)t->valid[d]);
+        note_differs(m, inst_span(in), EXEC_SEMDIFF_VALID_SHAPE,
+                     "%s has the valid shape [%s] its type declares (REF would compute a tensor without one, "
+                     "so a store of it writes the padding too)",
+                     in->names ? in->names[0] : "the result", strbuf_str(&e));
+        strbuf_free(&e);
+    }
+}
+
+/* Assigns v (owned) to slot with the type check. Under device semantics a
+ * value that fails REF's check_shapes is what the device computed into the
+ * declared buffer: the assertion is a note, not an error. */
 static ptodb_status assign(machine *m, core *c, xframe *f, const xinst *in, uint32_t i, value v)
 {
+    if (in->types && i == 0 && m->opt.semantics == EXEC_SEM_DEVICE)
+        device_valid_shape(m, in, &in->types[0], &v);
     if (m->opt.check_shapes && in->types && i == 0) {
         const char *name = in->names ? in->names[i] : "?";
         ptodb_status st = check_type(&c->ctx, &in->types[0], name, &v, 1, NULL); /* at the statement */
+        if (st != PTODB_OK && m->opt.semantics == EXEC_SEM_DEVICE && c->ctx.ref_fail) {
+            note_differs(m, inst_span(in), EXEC_SEMDIFF_CHECK_SHAPES,
+                         "%s is what the device computes (REF would fail: %s)", name, strbuf_str(&c->ctx.err));
+            c->ctx.err_set = 0;
+            c->ctx.ref_fail = 0;
+            c->ctx.fail_at = NULL;
+            st = PTODB_OK;
+        }
         if (st != PTODB_OK) {
             value_clear(&v);
             return st;
@@ -765,6 +858,10 @@ static ptodb_status group_start(machine *m, core *host, const xfunc *callee, val
         const xfunc *fn = c->id == EXEC_CORE_AIC ? aic : aiv;
         ptodb_status s2 = frame_push(m, c, fn, cp, nargs);
         free(cp);
+        if (c->depth > 0 && host->depth > 0) { /* the group runs the host's SPMD block */
+            c->frames[0].block_idx = host->frames[host->depth - 1].block_idx;
+            c->frames[0].block_num = host->frames[host->depth - 1].block_num;
+        }
         if (s2 != PTODB_OK && st == PTODB_OK) {
             st = s2;
             core_error(m, c, NULL, s2);
@@ -805,12 +902,28 @@ static void fill_event(machine *m, core *c, const xinst *in, exec_event *ev, exe
     ev->func = c->depth > 0 ? c->frames[c->depth - 1].fn->name : NULL;
 }
 
+/* A submitted task's result: its outputs, then its TaskId (PTO2TaskId's raw
+ * (ring << 32) | local: every task here is ring 0's, numbered in submission
+ * order). v owned. */
+static value submit_result(machine *m, value v)
+{
+    uint32_t n = v.kind == VAL_TUPLE ? v.u.tuple->n : v.kind == VAL_NONE ? 0 : 1;
+    value t = value_tuple_new(n + 1);
+    for (uint32_t i = 0; i < n; i++)
+        t.u.tuple->items[i] = v.kind == VAL_TUPLE ? value_copy(&v.u.tuple->items[i]) : value_copy(&v);
+    t.u.tuple->items[n] = value_int((int64_t)(m->tasks++ & 0xffffffffu));
+    value_clear(&v);
+    return t;
+}
+
 /* Binds a callee's return value into the caller's pending CALL. */
 static ptodb_status bind_call_result(machine *m, core *c, value v)
 {
     xframe *f = &c->frames[c->depth - 1];
     const xinst *in = &f->fn->code[f->pc];
     ptodb_status st = PTODB_OK;
+    if (in->kind == XI_CALL && in->call_mode == XCALL_SUBMIT)
+        v = submit_result(m, v);
     if (in->kind == XI_CALL && in->nslots == 1)
         st = assign(m, c, f, in, 0, v);
     else
@@ -852,6 +965,79 @@ static void prov_load_leaf(machine *m, core *c, const xinst *in, value *v)
         return;
     }
     exec_prov_set_leaf(m->prov, c->id, m->steps, &g, v->u.t);
+}
+
+/* ---- SPMD launches (semantics.h, EXEC_SEMDIFF_SPMD) ------------------------ */
+
+static uint64_t rng_next(machine *m);
+
+static uint64_t gcd_u64(uint64_t a, uint64_t b)
+{
+    while (b) {
+        uint64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+/* A launch of L->stop blocks starts: under ref one block (REF's
+ * get_block_idx is 0); under device every block, in order, or in a seeded
+ * order (i -> (a*i + c) mod N, a prime to N) under --schedule random. */
+static ptodb_status spmd_launch(machine *m, core *c, xframe *f, const xinst *in, xloop *L)
+{
+    int64_t n = L->stop;
+    if (n < 1 || n > (int64_t)1 << 20)
+        return efail(&c->ctx, in->vals[1], 0, PTODB_ERR_RUNTIME,
+                     "an SPMD launch of %lld blocks: expected 1 to 1048576", (long long)n);
+    if (c->in_group || f->block_num > 1)
+        return efail(&c->ctx, in->vals[1], 0, PTODB_ERR_UNSUPPORTED,
+                     "an SPMD launch inside a running launch or group is not supported");
+    L->outer_block = f->block_idx;
+    L->outer_blocks = f->block_num;
+    L->cur = 0;
+    L->step = 1;
+    L->order_a = 1;
+    L->order_c = 0;
+    if (m->opt.semantics == EXEC_SEM_REF) {
+        L->stop = 1;
+        return PTODB_OK;
+    }
+    if (n > 1)
+        note_differs(m, in->e && in->e->src ? &in->e->src->span : inst_span(in), EXEC_SEMDIFF_SPMD,
+                     "a launch of %lld blocks runs every block (REF would compute block 0's part only: its "
+                     "get_block_idx is 0)",
+                     (long long)n);
+    if (m->opt.sched == EXEC_SCHED_RANDOM && n > 1) {
+        uint64_t a;
+        do
+            a = 1 + rng_next(m) % (uint64_t)n;
+        while (gcd_u64(a, (uint64_t)n) != 1);
+        L->order_a = a;
+        L->order_c = rng_next(m) % (uint64_t)n;
+    }
+    return PTODB_OK;
+}
+
+/* The next block of a launch: the frame runs it (and a pl.spmd loop's
+ * variable is its index), or the launch is over and the frame's block is
+ * what it was before. */
+static void spmd_next(xframe *f, const xinst *in, xloop *L)
+{
+    if (L->cur < L->stop) {
+        uint64_t n = (uint64_t)L->stop;
+        int64_t b = (int64_t)((L->order_a * (uint64_t)L->cur + L->order_c) % n);
+        f->block_idx = b;
+        f->block_num = L->stop;
+        if (in->slots[0] >= 0)
+            slot_set(f, in->slots[0], value_int(b));
+        L->cur++;
+        f->pc++;
+    } else {
+        f->block_idx = L->outer_block;
+        f->block_num = L->outer_blocks;
+        f->pc = (uint32_t)in->target;
+    }
 }
 
 static ptodb_status core_exec(machine *m, core *c, exec_event *ev)
@@ -935,11 +1121,20 @@ static ptodb_status core_exec(machine *m, core *c, exec_event *ev)
             L->cur = b[0];
             L->stop = b[1];
             L->step = b[2];
+            if (in->spmd) {
+                st = spmd_launch(m, c, f, in, L);
+                if (st != PTODB_OK)
+                    break;
+            }
             f->pc++;
             break;
         }
         case XI_FOR_NEXT: {
             xloop *L = &f->loops[in->loop];
+            if (in->spmd) {
+                spmd_next(f, in, L);
+                break;
+            }
             if (L->step > 0 ? L->cur < L->stop : L->cur > L->stop) {
                 if (in->slots[0] >= 0)
                     slot_set(f, in->slots[0], value_int(L->cur));
@@ -1009,6 +1204,14 @@ static ptodb_status core_exec(machine *m, core *c, exec_event *ev)
         }
         case XI_CALL: {
             const xfunc *callee = &m->p->funcs[in->callee];
+            if (in->call_mode == XCALL_SUBMIT) {
+                if (m->opt.semantics == EXEC_SEM_REF) {
+                    st = efail(ctx, in->e, 1, PTODB_ERR_RUNTIME, "%s", in->msg);
+                    break;
+                }
+                note_differs(m, in->e && in->e->src ? &in->e->src->span : NULL, EXEC_SEMDIFF_SUBMIT,
+                             "the submitted task %s runs (REF would fail: %s)", callee->name, in->msg);
+            }
             value *args = xmalloc((in->nvals ? in->nvals : 1) * sizeof(value));
             uint32_t n = 0;
             for (; n < in->nvals; n++) {

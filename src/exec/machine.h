@@ -18,6 +18,7 @@
 #include "base/status.h"
 #include "exec/op.h"
 #include "exec/program.h"
+#include "exec/semantics.h"
 #include "exec/value.h"
 
 typedef struct machine machine;
@@ -46,6 +47,7 @@ typedef struct exec_event {
 typedef enum { EXEC_SCHED_FIXED, EXEC_SCHED_AIC_FIRST, EXEC_SCHED_AIV_FIRST, EXEC_SCHED_RANDOM } exec_sched;
 
 typedef struct machine_options {
+    exec_semantics semantics; /* EXEC_SEM_DEVICE (default) or EXEC_SEM_REF (semantics.h) */
     exec_profile_id profile;
     int check_shapes;    /* REF's check_shapes assertions (default 1) */
     exec_sched sched;
@@ -116,6 +118,10 @@ int machine_error_is_ref(const machine *m);
 /* "line:col: message" of the first op that ran by its definition where
  * REF raises at run time (exec_note_ref_cannot_run), or NULL. */
 const char *machine_ref_note(const machine *m);
+/* Under device semantics, the first place of difference id where REF would
+ * fail or compute otherwise, "line:col: what (REF would ...)"; NULL when the
+ * run met none. */
+const char *machine_ref_differs(const machine *m, int id);
 int machine_finished(const machine *m);
 /* The entry function's return value (valid once finished). */
 const value *machine_result(const machine *m);

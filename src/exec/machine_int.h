@@ -7,10 +7,13 @@
 #include "base/strbuf.h"
 #include "exec/machine.h"
 #include "exec/prov.h"
+#include "exec/semantics.h"
 #include "exec/xcore.h"
 
 typedef struct xloop {
     int64_t cur, stop, step;
+    int64_t outer_block, outer_blocks; /* an SPMD launch's: the frame's block before it */
+    uint64_t order_a, order_c;         /* an SPMD launch's block order: (a*i + c) mod N */
 } xloop;
 
 typedef struct xframe {
@@ -24,6 +27,9 @@ typedef struct xframe {
      * it has completed (a call completes when it returns). */
     uint32_t activation;
     uint64_t local_steps;
+    /* The SPMD block this frame runs (get_block_idx) and its launch's
+     * width (get_block_num): inherited from the caller, set by a launch. */
+    int64_t block_idx, block_num;
 } xframe;
 
 typedef enum {
@@ -54,6 +60,8 @@ struct exec_ctx {
     const ir_expr *fail_at;
     int ref_fail;
     const char *ref_note; /* exec_note_ref_cannot_run's message (static), until eval_op takes it */
+    int differs_id;           /* exec_note_ref_differs's (-1: none), until eval_op takes it */
+    const char *differs_what; /* its message (static) */
 };
 
 typedef struct core {
@@ -99,6 +107,10 @@ struct machine {
     strbuf error;
     int error_ref;
     char *ref_note;       /* "line:col: message" of the first op REF cannot run, or NULL */
+    /* device semantics: the first place of each kind where REF differs,
+     * "line:col: what (REF would ...)" (semantics.h), or NULL */
+    char *differs[EXEC_SEMDIFF_COUNT];
+    uint64_t tasks;       /* pl.submit's tasks so far: the next TaskId */
     int finished;
     uint64_t steps;
     double deadline;      /* CLOCK_MONOTONIC seconds (opt.time_limit > 0) */

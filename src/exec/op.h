@@ -79,6 +79,10 @@ typedef struct exec_type {
     int ndim;            /* -1 when unknown */
     int64_t dims[TENSOR_MAX_DIMS]; /* -1 for a dynamic (symbolic) dim */
     int32_t layout;      /* ir_enum_value of TensorLayout (ND/DN/NZ), or -1 */
+    /* TileView(valid_shape=[...]) when every entry is an int literal (the
+     * device's valid region of the value), else -1 */
+    int valid_ndim;
+    int64_t valid[TENSOR_MAX_DIMS];
 } exec_type;
 
 typedef enum { EXEC_PROFILE_T2 = 0, EXEC_PROFILE_T13 = 1 } exec_profile_id;
@@ -124,6 +128,17 @@ void exec_note_ref_cannot_run(exec_ctx *ctx, const char *msg);
 exec_profile_id exec_profile(const exec_ctx *ctx);
 /* The current core's lane (tile.get_subblock_idx): 0 for AIC, host and lane 0. */
 int exec_lane(const exec_ctx *ctx);
+/* 1 under device semantics (the default), 0 under --semantics=ref
+ * (exec/semantics.h). */
+int exec_device(const exec_ctx *ctx);
+/* The running SPMD block (get_block_idx) and its launch's width
+ * (get_block_num): 0 and 1 outside a launch and under ref. */
+int64_t exec_block_idx(const exec_ctx *ctx);
+int64_t exec_block_num(const exec_ctx *ctx);
+/* Tells the machine that the op computed, under device semantics, what REF
+ * does not (difference id of semantics.h; msg static): the first of each
+ * kind is reported with the op's location (machine_ref_differs). */
+void exec_note_ref_differs(exec_ctx *ctx, int id, const char *msg);
 
 typedef ptodb_status (*op_fn)(exec_ctx *ctx, const op_args *a, value *out);
 

@@ -188,15 +188,21 @@ static ptodb_status op_set_validshape(exec_ctx *ctx, const op_args *a, value *ou
     return PTODB_OK;
 }
 
-/* get_block_num: REF's model runs one block (its get_block_idx is 0), so
- * the block count is 1; tensor.get_block_idx is tile.get_block_idx's 0.
+/* get_block_num: the running launch's width under device semantics; REF's
+ * model runs one block (its get_block_idx is 0), so under ref it is 1 and
+ * tensor.get_block_idx is tile.get_block_idx's 0.
  * system.available_cluster_count / available_aiv_count are the launch width
  * a full-occupancy SPMD kernel is given; in the same one-block model that
  * width is 1 (docs/ops.md says why not PyPTO's SoC core counts). */
 static ptodb_status op_block_num(exec_ctx *ctx, const op_args *a, value *out)
 {
-    (void)ctx;
-    *out = value_int(a->op == IR_OP_TENSOR_GET_BLOCK_IDX ? 0 : 1);
+    int dev = exec_device(ctx);
+    if (a->op == IR_OP_TENSOR_GET_BLOCK_IDX)
+        *out = value_int(dev ? exec_block_idx(ctx) : 0);
+    else if (a->op == IR_OP_TILE_GET_BLOCK_NUM || a->op == IR_OP_TENSOR_GET_BLOCK_NUM)
+        *out = value_int(dev ? exec_block_num(ctx) : 1);
+    else /* the available widths: 1 under both semantics (docs/ops.md) */
+        *out = value_int(1);
     return PTODB_OK;
 }
 

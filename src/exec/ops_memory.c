@@ -335,11 +335,12 @@ static ptodb_status op_dim(exec_ctx *ctx, const op_args *a, value *out)
     return PTODB_OK;
 }
 
+/* The running SPMD block (semantics.h, spmd-blocks): under ref always 0,
+ * REF collapsing every block onto block 0. */
 static ptodb_status op_block_idx(exec_ctx *ctx, const op_args *a, value *out)
 {
-    (void)ctx;
     (void)a;
-    *out = value_int(0); /* REF collapses every SPMD block onto block 0 */
+    *out = value_int(exec_device(ctx) ? exec_block_idx(ctx) : 0);
     return PTODB_OK;
 }
 

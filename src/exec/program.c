@@ -129,6 +129,24 @@ static int32_t emit(lower *L, xinst_kind kind, const ir_stmt *s, int is_stmt)
     return (int32_t)L->n++;
 }
 
+/* pl.TileView(valid_shape=[20, 47], ...): the static valid shape into t. */
+static void type_valid_shape(const ir_expr *view, exec_type *t)
+{
+    for (uint32_t i = 0; i < view->u.call.nkwargs; i++) {
+        const ir_expr *v = view->u.call.kwargs[i].value;
+        if (strcmp(view->u.call.kwargs[i].name->text, "valid_shape") != 0 ||
+            (v->kind != IR_EXPR_LIST && v->kind != IR_EXPR_TUPLE) || v->u.seq.n > TENSOR_MAX_DIMS)
+            continue;
+        for (uint32_t d = 0; d < v->u.seq.n; d++) {
+            const ir_expr *e = v->u.seq.items[d];
+            if (e->kind != IR_EXPR_INT || (e->flags & IR_EF_BIG) || e->u.num.i < 0)
+                return; /* a symbolic extent: known at run time only */
+            t->valid[d] = e->u.num.i;
+        }
+        t->valid_ndim = (int)v->u.seq.n;
+    }
+}
+
 void exec_type_lower(const ir_expr *annot, exec_type *t)
 {
     memset(t, 0, sizeof *t);
@@ -137,6 +155,7 @@ void exec_type_lower(const ir_expr *annot, exec_type *t)
     t->dtype = DTYPE_FP32;
     t->ndim = -1;
     t->layout = -1;
+    t->valid_ndim = -1;
     if (!annot)
         return;
     if (annot->kind != IR_EXPR_SUBSCRIPT) {
@@ -164,6 +183,8 @@ void exec_type_lower(const ir_expr *annot, exec_type *t)
         }
         for (uint32_t i = 1; i < n; i++) {
             const ir_expr *e = items[i];
+            if (e->kind == IR_EXPR_CALL)
+                type_valid_shape(e, t);
             if (e->res.kind != IR_REF_ENUM)
                 continue;
             const ir_enum_info *info = ir_enum_info_get(e->res.id);
@@ -285,6 +306,7 @@ static void unrunnable_reason(int op, char *buf, size_t size)
 
 static xexpr *lower_expr(lower *L, const ir_expr *e);
 static int split_code(int32_t ev);
+static void lower_submit_into(lower *L, const ir_expr *call, int32_t slot);
 
 /* The first name of a newer PyPTO among a type annotation's items
  * (pl.Tile[[16, 64], pl.FP6, ...]), or NULL. */
@@ -464,6 +486,14 @@ static xexpr *lower_expr(lower *L, const ir_expr *e)
         default:
             break;
         }
+        if ((b == IR_BUILTIN_SUBMIT || b == IR_BUILTIN_SPMD_SUBMIT) && na >= 1 &&
+            e->u.call.args[0]->res.kind == IR_REF_FUNC) {
+            int32_t slot = (int32_t)L->nslots++;
+            lower_submit_into(L, e, slot);
+            x = new_expr(L, XE_SLOT, e);
+            x->id = slot;
+            return x;
+        }
         if (b == IR_BUILTIN_SUBMIT || b == IR_BUILTIN_SPMD_SUBMIT)
             return fail_expr(L, e, 1, "%s: torch_codegen has no visitor for Submit (semantics.md §3.11)",
                              ir_builtin_name(b));
@@ -609,10 +639,69 @@ static const char *slot_name(lower *L, int32_t slot)
     return "tmp";
 }
 
+/* An SPMD launch (semantics.h, EXEC_SEMDIFF_SPMD): the code between
+ * spmd_open and spmd_close runs once per block of a launch width-wide under
+ * device semantics (the machine sets the frame's block index at each
+ * FOR_NEXT, and var_slot, when >= 0, to it), once as block 0 under ref. */
+static int32_t spmd_open(lower *L, const ir_stmt *s, const ir_expr *width, int32_t var_slot, int is_stmt)
+{
+    xexpr *w = lower_expr(L, width);
+    int32_t loop = (int32_t)L->nloops++;
+    int32_t init = emit(L, XI_FOR_INIT, s, 0);
+    xinst *in = &L->code[init];
+    in->loop = loop;
+    in->spmd = 1;
+    in->e = new_expr(L, XE_CONST, width); /* the launch's location */
+    in->nvals = 3;
+    in->vals = aalloc(L->a, 3 * sizeof *in->vals);
+    in->vals[1] = w;
+    int32_t head = emit(L, XI_FOR_NEXT, s, is_stmt);
+    in = &L->code[head];
+    in->loop = loop;
+    in->spmd = 1;
+    in->slots = aalloc(L->a, sizeof(int32_t));
+    in->slots[0] = var_slot;
+    in->nslots = 1;
+    return head;
+}
+
+static void spmd_close(lower *L, int32_t head)
+{
+    int32_t j = emit(L, XI_JUMP, NULL, 0);
+    L->code[j].target = head;
+    L->code[head].target = (int32_t)L->n;
+}
+
+/* The launch width of a call's attrs={"core_num": N}, or NULL. */
+static const ir_expr *call_core_num(const ir_expr *call)
+{
+    for (uint32_t i = 0; i < call->u.call.nkwargs; i++) {
+        const ir_expr *d = call->u.call.kwargs[i].value;
+        if (strcmp(call->u.call.kwargs[i].name->text, "attrs") != 0 || d->kind != IR_EXPR_DICT)
+            continue;
+        for (uint32_t k = 0; k < d->u.dict.n; k++)
+            if (d->u.dict.keys[k]->kind == IR_EXPR_STRING &&
+                strcmp(d->u.dict.keys[k]->u.str.value, "core_num") == 0)
+                return d->u.dict.values[k];
+    }
+    return NULL;
+}
+
+/* A keyword argument of a call, or NULL. */
+static const ir_expr *call_kwarg(const ir_expr *call, const char *name)
+{
+    for (uint32_t i = 0; i < call->u.call.nkwargs; i++)
+        if (strcmp(call->u.call.kwargs[i].name->text, name) == 0)
+            return call->u.call.kwargs[i].value;
+    return NULL;
+}
+
 static int32_t lower_call_into(lower *L, const ir_expr *call, const ir_stmt *s, int32_t slot,
                                const exec_type *type, const char *name)
 {
     /* arguments first (they may hoist nested calls) */
+    const ir_expr *width = call_core_num(call);
+    int32_t head = width ? spmd_open(L, s, width, -1, 0) : -1;
     uint32_t na = call->u.call.nargs;
     xexpr **args = aalloc(L->a, na * sizeof *args);
     for (uint32_t i = 0; i < na; i++)
@@ -636,7 +725,42 @@ static int32_t lower_call_into(lower *L, const ir_expr *call, const ir_stmt *s, 
         nm[0] = name ? name : "tmp";
         in->names = nm;
     }
+    if (width)
+        spmd_close(L, head);
     return pc;
+}
+
+/* pl.submit(self.f, args..., deps=[...]) / pl.spmd_submit(..., core_num=N)
+ * into slot: a call of f whose result is (f's outputs..., TaskId) under
+ * device semantics (deps= only orders tasks: submission order, which this
+ * runs, is one order that honours them); REF fails at it (msg). */
+static void lower_submit_into(lower *L, const ir_expr *call, int32_t slot)
+{
+    const ir_expr *width = call->res.id == IR_BUILTIN_SPMD_SUBMIT ? call_kwarg(call, "core_num") : NULL;
+    int32_t head = width ? spmd_open(L, NULL, width, -1, 0) : -1;
+    uint32_t na = call->u.call.nargs - 1;
+    xexpr **args = aalloc(L->a, (na ? na : 1) * sizeof *args);
+    for (uint32_t i = 0; i < na; i++)
+        args[i] = lower_expr(L, call->u.call.args[i + 1]);
+    int32_t pc = emit(L, XI_CALL, NULL, 0);
+    xinst *in = &L->code[pc];
+    in->vals = args;
+    in->nvals = na;
+    in->callee = call->u.call.args[0]->res.id;
+    in->call_mode = XCALL_SUBMIT;
+    in->ref_fail = 1;
+    in->msg = astr(L->a, call->res.id == IR_BUILTIN_SPMD_SUBMIT
+                             ? "pl.spmd_submit: torch_codegen has no visitor for Submit (semantics.md §3.11)"
+                             : "pl.submit: torch_codegen has no visitor for Submit (semantics.md §3.11)");
+    in->e = new_expr(L, XE_CONST, call);
+    in->slots = aalloc(L->a, sizeof(int32_t));
+    in->slots[0] = slot;
+    in->nslots = 1;
+    const char **nm = aalloc(L->a, sizeof *nm);
+    nm[0] = "tmp";
+    in->names = nm;
+    if (width)
+        spmd_close(L, head);
 }
 
 static lctx *find_yield_owner(lower *L)
@@ -716,8 +840,9 @@ static void lower_for(lower *L, const ir_stmt *s)
     const ir_expr *it = s->u.for_.iter;
     int b = it->kind == IR_EXPR_CALL && it->res.kind == IR_REF_BUILTIN ? it->res.id : -1;
     if (b == IR_BUILTIN_SPMD || b == IR_BUILTIN_SPLIT_AIV) {
-        /* scopes: run once; the variable is block 0 / the current lane. A
-         * split_aiv region's mode applies to the shard/gather ops inside. */
+        /* scopes: pl.spmd runs once per block (spmd_open); split_aiv once,
+         * the variable the current lane, its mode applying to the
+         * shard/gather ops inside. */
         int saved = L->region_split;
         if (b == IR_BUILTIN_SPLIT_AIV) {
             L->region_split = 0;
@@ -726,12 +851,19 @@ static void lower_for(lower *L, const ir_stmt *s)
                     it->u.call.kwargs[i].value->res.kind == IR_REF_ENUM)
                     L->region_split = split_code(it->u.call.kwargs[i].value->res.id);
         }
+        if (b == IR_BUILTIN_SPMD) {
+            int32_t head = it->u.call.nargs >= 1
+                               ? spmd_open(L, s, it->u.call.args[0], s->u.for_.var ? s->u.for_.var->slot : -1, 1)
+                               : -1;
+            lower_block(L, &s->u.for_.body);
+            if (head >= 0)
+                spmd_close(L, head);
+            return;
+        }
         if (s->u.for_.var) {
             int32_t pc = emit(L, XI_ASSIGN, s, 1);
             xinst *in = &L->code[pc];
-            in->e = new_expr(L, b == IR_BUILTIN_SPMD ? XE_CONST : XE_LANE, it);
-            if (b == IR_BUILTIN_SPMD)
-                in->e->cval = value_int(0);
+            in->e = new_expr(L, XE_LANE, it);
             in->slots = aalloc(L->a, sizeof(int32_t));
             in->slots[0] = s->u.for_.var->slot;
             in->nslots = 1;
@@ -986,7 +1118,8 @@ static void lower_stmt(lower *L, const ir_stmt *s)
         pop_ctx(L, (int32_t)L->n);
         return;
     }
-    case IR_STMT_WITH:
+    case IR_STMT_WITH: {
+        const ir_expr *cx = s->u.with.ctx;
         if (s->u.with.as) {
             int32_t pc = emit(L, XI_ASSIGN, s, 0);
             L->code[pc].e = new_expr(L, XE_CONST, s->u.with.ctx);
@@ -994,8 +1127,15 @@ static void lower_stmt(lower *L, const ir_stmt *s)
             L->code[pc].slots[0] = s->u.with.as->slot;
             L->code[pc].nslots = 1;
         }
+        int32_t head = cx && cx->kind == IR_EXPR_CALL && cx->res.kind == IR_REF_BUILTIN &&
+                               cx->res.id == IR_BUILTIN_SPMD && cx->u.call.nargs >= 1
+                           ? spmd_open(L, s, cx->u.call.args[0], -1, 0)
+                           : -1;
         lower_block(L, &s->u.with.body);
+        if (head >= 0)
+            spmd_close(L, head);
         return;
+    }
     case IR_STMT_BREAK:
     case IR_STMT_CONTINUE: {
         lctx *c = find_loop(L);

@@ -88,13 +88,17 @@ typedef enum {
     XI_FAIL      /* fails with msg when reached */
 } xinst_kind;
 
-typedef enum { XCALL_DIRECT, XCALL_GROUP, XCALL_SPLIT_AIV } xcall_mode;
+/* XCALL_SUBMIT: pl.submit(self.f, ...): runs f as a call under device
+ * semantics, binding (f's outputs..., TaskId); under ref it fails with msg. */
+typedef enum { XCALL_DIRECT, XCALL_GROUP, XCALL_SPLIT_AIV, XCALL_SUBMIT } xcall_mode;
 
 typedef struct xinst {
     uint8_t kind;
     uint8_t is_stmt; /* a user-visible statement: the step API stops after it */
     uint8_t call_mode;
     uint8_t ref_fail;
+    uint8_t spmd;    /* FOR_INIT/FOR_NEXT of an SPMD launch (pl.spmd, core_num=): the loop
+                        runs once per block under device semantics, once under ref */
     const ir_stmt *stmt;   /* location (the for header for FOR_*) */
     xexpr *e;
     xexpr **vals;

@@ -183,6 +183,40 @@ char *runpass_run_time_ref_note(const char *path, const machine *m)
     return strbuf_detach(&nb);
 }
 
+char *runpass_ref_differs(const char *path, const machine *m, int *fails)
+{
+    strbuf sb = STRBUF_INIT;
+    *fails = 0;
+    for (int id = 0; id < EXEC_SEMDIFF_COUNT; id++) {
+        const char *d = machine_ref_differs(m, id);
+        if (!d)
+            continue;
+        strbuf_printf(&sb, "%s%s:%s", sb.len ? "\n" : "", path, d);
+        if (exec_semdiffs[id].ref_fails)
+            *fails = 1;
+    }
+    if (!sb.len) {
+        strbuf_free(&sb);
+        return NULL;
+    }
+    return strbuf_detach(&sb);
+}
+
+void runpass_format_ref_differs(const char *differs, int strict, strbuf *out)
+{
+    for (const char *p = differs; p && *p;) {
+        const char *e = strchr(p, '\n');
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+        char *line = xstrndup(p, n);
+        int raises = strict && strstr(line, "(REF would fail") != NULL;
+        free(line);
+        strbuf_printf(out, "%s: REF differs here: %.*s; ptodb ran it as the device does%s\n",
+                      raises ? "FAIL (--strict-ref)" : "note", (int)n, p,
+                      raises ? ", but --strict-ref counts a file REF cannot run as failing" : "");
+        p = e ? e + 1 : p + n;
+    }
+}
+
 void runpass_file(const char *path, const case_info *c, const runpass_options *o, runpass_result *r)
 {
     memset(r, 0, sizeof *r);
@@ -200,6 +234,7 @@ void runpass_file(const char *path, const case_info *c, const runpass_options *o
     r->steps = machine_steps(run.m);
     if (!r->ref_note)
         r->ref_note = runpass_run_time_ref_note(path, run.m);
+    r->ref_differs = runpass_ref_differs(path, run.m, &r->ref_differs_fail);
     if (st != PTODB_OK) {
         fail(r, machine_error_is_ref(run.m) ? RUNPASS_REF_FAIL : RUNPASS_ERROR, xstrdup(machine_error(run.m)));
         goto out;
@@ -243,7 +278,7 @@ void runpass_file(const char *path, const case_info *c, const runpass_options *o
     free(done);
     if (!r->message) /* no missing output key */
         r->status = RUNPASS_COMPARED;
-    if (o->strict_ref && r->ref_note)
+    if (o->strict_ref && (r->ref_note || r->ref_differs_fail))
         r->all_pass = 0; /* the validator in CI cannot run it: parity says fail */
 out:
     runpass_close(&run);
@@ -259,6 +294,7 @@ void runpass_result_free(runpass_result *r)
     free(r->outputs);
     free(r->message);
     free(r->ref_note);
+    free(r->ref_differs);
     memset(r, 0, sizeof *r);
 }
 

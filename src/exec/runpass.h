@@ -27,6 +27,10 @@ typedef struct runpass_result {
     runpass_status status;
     char *message;          /* errors; NULL when compared */
     char *ref_note;         /* REF cannot run this file (codegen error) but ptodb did */
+    /* device semantics: one line per kind of difference met, "path:line:col:
+     * what (REF would ...)" (runpass_ref_differs); NULL when none */
+    char *ref_differs;
+    int ref_differs_fail;   /* one of them is a place REF raises (it cannot run the file) */
     runpass_output *outputs;
     size_t noutputs;
     int all_pass;           /* compared and every output passes */
@@ -48,6 +52,14 @@ void runpass_format_ref_note(const char *note, int strict, struct strbuf *out);
 /* The ref_note of a run that found at run time what REF raises on
  * (machine_ref_note), as "path:line:col: message"; NULL when none. Free it. */
 char *runpass_run_time_ref_note(const char *path, const machine *m);
+/* The places where the device's semantics differed from REF's in a run, one
+ * line per kind ("path:line:col: what (REF would ...)"), NULL when none;
+ * *fails set to 1 when REF raises at one of them. Free it. */
+char *runpass_ref_differs(const char *path, const machine *m, int *fails);
+/* The lines saying so, each "note: REF differs here: ...; ptodb ran it as
+ * the device does" (with strict, --strict-ref, the failing verdict for the
+ * places REF raises at). The one wording of --run, --batch and the debugger. */
+void runpass_format_ref_differs(const char *differs, int strict, struct strbuf *out);
 
 /* A pass file opened to run: parsed and resolved (or a module the caller
  * parsed), lowered, its entry's parameters bound to fresh copies of the case

@@ -72,6 +72,7 @@ static ptodb_status run_entry_depth(loaded *L, const value *args, uint32_t n, va
 {
     machine_options o;
     machine_options_init(&o);
+    o.semantics = EXEC_SEM_REF; /* these tests pin the reference's behaviour */
     o.sched = sched;
     o.slot_depth = depth;
     machine *m = machine_new(L->p, &o);
@@ -207,6 +208,7 @@ static int64_t run_inverted(int line)
              "        return a_rv\n");
     machine_options o;
     machine_options_init(&o);
+    o.semantics = EXEC_SEM_REF; /* these tests pin the reference's behaviour */
     o.invert_if_line = line;
     machine *m = machine_new(L.p, &o);
     ck_assert_int_eq(machine_start(m, L.p->entry, NULL, 0), PTODB_OK);
@@ -1231,6 +1233,7 @@ static value run_reuse(loaded *L, int reuse, seen *s)
     value arg = value_tensor(x);
     machine_options o;
     machine_options_init(&o);
+    o.semantics = EXEC_SEM_REF; /* these tests pin the reference's behaviour */
     o.reuse_dead = reuse;
     machine *m = machine_new(L->p, &o);
     if (s) {

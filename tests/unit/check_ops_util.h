@@ -18,12 +18,19 @@ struct exec_ctx {
     int writes;
     tensor *last_write;
     const char *ref_note; /* exec_note_ref_cannot_run's message */
+    /* 0: the reference's semantics (what the op tests' torch expectations
+     * are), 1: the device's (semantics.h) */
+    int device;
+    int64_t block_idx, block_num;
+    int differs_id;           /* exec_note_ref_differs's, -1 when none */
+    const char *differs_what;
 };
 
 static inline void ctx_init(exec_ctx *ctx, exec_profile_id p)
 {
     memset(ctx, 0, sizeof *ctx);
     ctx->profile = p;
+    ctx->differs_id = -1;
 }
 
 /* A contiguous tensor with values stored by dtype_store (NULL vals: zeros). */

@@ -36,3 +36,24 @@ int exec_lane(const exec_ctx *ctx)
 {
     return ctx->lane;
 }
+
+int exec_device(const exec_ctx *ctx)
+{
+    return ctx->device;
+}
+
+int64_t exec_block_idx(const exec_ctx *ctx)
+{
+    return ctx->block_idx;
+}
+
+int64_t exec_block_num(const exec_ctx *ctx)
+{
+    return ctx->block_num > 0 ? ctx->block_num : 1;
+}
+
+void exec_note_ref_differs(exec_ctx *ctx, int id, const char *msg)
+{
+    ctx->differs_id = id;
+    ctx->differs_what = msg;
+}

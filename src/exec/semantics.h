@@ -1,0 +1,79 @@
+/* The two semantics a pass runs under, and the one table of every place
+ * where they differ. `device` (the default) computes what PyPTO's runtime
+ * and the PTO instruction set compute; `ref` is PyPTO's PyTorch reference
+ * (torch_codegen + validate_pass_ir_codegen_results), bugs included. The
+ * table drives --list-semantics, `info semantics`, docs/semantics-device.md
+ * (checked by tests/cli/semantics_documented.sh) and the "REF differs
+ * here" notes a run makes under `device`. */
+#ifndef PTODB_EXEC_SEMANTICS_H
+#define PTODB_EXEC_SEMANTICS_H
+
+struct strbuf;
+
+typedef enum { EXEC_SEM_DEVICE = 0, EXEC_SEM_REF = 1 } exec_semantics;
+
+/* X(ID, name, ops, device, ref, ref_fails, source)
+ *   ref_fails: 1 when REF raises there (the file is one REF cannot run),
+ *   0 when REF runs it and computes something else. */
+#define EXEC_SEMDIFF_LIST(X)                                                                        \
+    X(SPMD, "spmd-blocks",                                                                          \
+      "tile.get_block_idx, tile.get_block_num, tensor.get_block_idx, pl.spmd(N), core_num=N",       \
+      "every block of the launch runs, block 0 to N-1 (--schedule random:SEED: a seeded order); "   \
+      "get_block_idx is the running block, get_block_num the launch width",                         \
+      "one block: get_block_idx is 0 and get_block_num 1, so only block 0's part is computed", 0,  \
+      "pypto docs/en/dev/codegen/00-pto_codegen.md:780-830 (SPMD identity parameters); "            \
+      "docs/en/dev/ir/01-hierarchy.md:171,210 (core_num_ of Submit / SpmdScopeStmt); REF: "        \
+      "python/pypto/debug/torch_codegen.py:1068 (get_block_idx is \"0\")")               \
+    X(VALID_SHAPE, "valid-shape",                                                                   \
+      "every tile op whose result type has TileView(valid_shape=...); tile.store",                  \
+      "a result tile has the valid shape its type declares; a store writes the valid region only",  \
+      "an op's result loses the valid shape (a plain torch tensor), so a store writes the whole "   \
+      "tile, padding included", 0,                                                                  \
+      "pto-isa docs/isa/tile/ops/*: 'The op uses dst.GetValidRow() / dst.GetValidCol() as the "     \
+      "iteration domain'; memory-and-data-movement/tstore.md:18,122 (the transfer is "          \
+      "GetValidRow x GetValidCol)")                         \
+    X(CMP_MASK, "cmp-mask", "tile.cmp, tile.cmps, tile.sel",                                        \
+      "the result is the packed predicate tile the type declares (UINT8, bit k of byte j of a "     \
+      "row is column 8j+k, row-major over the source's columns); tile.sel reads those bits",         \
+      "a bool tensor of the source's shape, which fails check_shapes against the UINT8 mask type", \
+      1,                                                                                            \
+      "pto-isa include/pto/cpu/TCmps.hpp:56-100 (packing), include/pto/cpu/TSel.hpp:21-45 "          \
+      "(reading), docs/isa/tile/ops/tile-scalar-and-immediate/tcmps.md (A2/A3: uint8, 8 per byte)")  \
+    X(CHECK_SHAPES, "check-shapes",                                                                 \
+      "every assignment with a declared Tensor/Tile type",                                          \
+      "a value whose shape or dtype differs from its declared type is a warning: the device "       \
+      "computes into the declared buffer",                                                          \
+      "check_shapes raises AssertionError (Shape/Rank/Dim/Dtype mismatch)", 1,                      \
+      "pypto python/pypto/debug/torch_codegen.py:1465-1490 (the emitted asserts); semantics.md 2.4")                 \
+    X(SUBMIT, "submit", "pl.submit, pl.spmd_submit (deps=, core_num=)",                             \
+      "the task runs as the runtime runs it once its dependencies are done (submission order is "   \
+      "one such order); the result is the callee's outputs and the task's TaskId",                  \
+      "torch_codegen has no visitor for Submit: codegen fails", 1,                                  \
+      "pypto docs/en/dev/ir/01-hierarchy.md:76,171-173 (Submit vs Call); simpler's PTO2TaskId")
+
+typedef enum {
+#define EXEC_SEMDIFF_ENUM(id, name, ops, device, ref, ref_fails, source) EXEC_SEMDIFF_##id,
+    EXEC_SEMDIFF_LIST(EXEC_SEMDIFF_ENUM)
+#undef EXEC_SEMDIFF_ENUM
+    EXEC_SEMDIFF_COUNT
+} exec_semdiff;
+
+typedef struct exec_semdiff_info {
+    const char *name;
+    const char *ops;
+    const char *device;
+    const char *ref;
+    int ref_fails;
+    const char *source;
+} exec_semdiff_info;
+
+extern const exec_semdiff_info exec_semdiffs[EXEC_SEMDIFF_COUNT];
+
+const char *exec_semantics_name(exec_semantics s);
+/* "device" or "ref" (also "reference"); -1 for anything else. */
+int exec_semantics_parse(const char *text);
+/* The table as text (--list-semantics, `info semantics`): one block per
+ * difference. */
+void exec_semantics_list(struct strbuf *out);
+
+#endif
