@@ -37,7 +37,14 @@ EXAMPLE_FILES = \
 	examples/deadlock/data/in/x.npy \
 	examples/deadlock/data/in/w.npy \
 	examples/deadlock/data/in/bias.npy \
-	examples/deadlock/data/out/out.npy
+	examples/deadlock/data/out/out.npy \
+	examples/spmd/ptodb.yaml \
+	examples/spmd/passes_dump/00_frontend.py \
+	examples/spmd/passes_dump/10_after_OutlineClusterScopes.py \
+	examples/spmd/passes_dump/22_after_ExpandMixedKernel.py \
+	examples/spmd/data/in/a.npy \
+	examples/spmd/data/in/b.npy \
+	examples/spmd/data/out/out.npy
 EXTRA_DIST += $(EXAMPLE_FILES) scripts/gen_examples.py scripts/gen_scaled.py
 
 # ptodb --check must accept every example without a diagnostic.

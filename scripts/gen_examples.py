@@ -133,6 +133,18 @@ def deadlock_golden(x, w, bias):
     return (acc + bias).astype(F32)
 
 
+def spmd_inputs():
+    rng = np.random.RandomState(20261201)
+    a = rng.standard_normal((64, 32)).astype(F32)
+    b = rng.standard_normal((64, 32)).astype(F32)
+    return a, b
+
+
+def spmd_golden(a, b):
+    """examples/spmd: every one of the 4 blocks computes its 16 rows."""
+    return (a * F32(2.0) + b).astype(F32)
+
+
 # ---- output -----------------------------------------------------------------
 
 def save(case, sub, name, arr):
@@ -166,6 +178,11 @@ def main():
     for name, arr in (("x", dx), ("w", dw), ("bias", dbias)):
         save("deadlock", "in", name, arr)
     save("deadlock", "out", "out", deadlock_golden(dx, dw, dbias))
+
+    sa, sb = spmd_inputs()
+    save("spmd", "in", "a", sa)
+    save("spmd", "in", "b", sb)
+    save("spmd", "out", "out", spmd_golden(sa, sb))
 
     print("mlp: out max |golden| %.3f; mlp-broken differs beyond tolerance in %.0f%% "
           "of elements (max diff %.3f)"

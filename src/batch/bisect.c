@@ -204,6 +204,8 @@ static void report_found(cmp_ctx *cx, const trace_rec *rec, const trace_rec *m, 
     s->tensor = xstrdup(rec->name);
     s->line = rec->line;
     s->core = rec->core;
+    s->block = rec->block;
+    s->blocks = rec->blocks;
     s->good_file = xstrdup(cx->b->c->passes[cx->good_pass].path);
     s->good_func = xstrdup(m->func);
     s->good_tensor = xstrdup(m->name);
@@ -305,6 +307,16 @@ static struct new_if *find_new_if(cmp_ctx *cx, int line)
         if (cx->new_ifs[k].line == line)
             return &cx->new_ifs[k];
     return NULL;
+}
+
+/* ", block B of N" when the value came from an SPMD block, else "". */
+static const char *block_words(const bisect_stmt *s, char *buf, size_t size)
+{
+    if (s->blocks > 1)
+        snprintf(buf, size, ", block %lld of %lld", (long long)s->block, (long long)s->blocks);
+    else
+        buf[0] = '\0';
+    return buf;
 }
 
 /* An if's branch record with no counterpart: before the first divergence,
@@ -874,18 +886,20 @@ void bisect_report_text(const batch *b, const bisect_result *r, strbuf *out)
     if (!r->stmt_done)
         return;
     const bisect_stmt *s = &r->stmt;
+    char blk[64];
     if (s->found && s->fails) {
-        strbuf_printf(out, "first divergence: %s:%d: the statement fails (function %s, core %s) where %s ran to its "
+        strbuf_printf(out, "first divergence: %s:%d: the statement fails (function %s, core %s%s) where %s ran to its "
                            "end\n",
-                      s->file, s->line, s->func, machine_core_name(s->core), c->passes[r->last_good].stem);
+                      s->file, s->line, s->func, machine_core_name(s->core), block_words(s, blk, sizeof blk),
+                      c->passes[r->last_good].stem);
         for (const char *l = s->note; *l;) {
             size_t len = strcspn(l, "\n");
             strbuf_printf(out, "  %.*s\n", (int)len, l);
             l += len + (l[len] == '\n');
         }
     } else if (s->found && s->new_if) {
-        strbuf_printf(out, "first divergence: %s:%d: tensor '%s' (function %s, core %s)\n", s->file, s->line,
-                      s->tensor, s->func, machine_core_name(s->core));
+        strbuf_printf(out, "first divergence: %s:%d: tensor '%s' (function %s, core %s%s)\n", s->file, s->line,
+                      s->tensor, s->func, machine_core_name(s->core), block_words(s, blk, sizeof blk));
         strbuf_printf(out,
                       "  no counterpart in %s: the if is new in this pass; found by a test, not a match: run again "
                       "with its condition inverted (the other branch at each of its %llu runs, %llu of which took "
@@ -895,8 +909,8 @@ void bisect_report_text(const batch *b, const bisect_result *r, strbuf *out)
         put_later(out, s, "then differing in this pass");
         put_counts(out, s);
     } else if (s->found && s->op_changed) {
-        strbuf_printf(out, "first divergence: %s:%d: tensor '%s' (function %s, core %s)\n", s->file, s->line,
-                      s->tensor, s->func, machine_core_name(s->core));
+        strbuf_printf(out, "first divergence: %s:%d: tensor '%s' (function %s, core %s%s)\n", s->file, s->line,
+                      s->tensor, s->func, machine_core_name(s->core), block_words(s, blk, sizeof blk));
         strbuf_printf(out,
                       "  its op differs from that of '%s' at %s:%d (function %s); no tensor could be compared "
                       "with a same-shaped counterpart beyond that (%zu compared, %zu without one)\n",
@@ -905,8 +919,8 @@ void bisect_report_text(const batch *b, const bisect_result *r, strbuf *out)
         char rt[32], at[32];
         snprintf(rt, sizeof rt, "%.3e", c->rtol.value);
         snprintf(at, sizeof at, "%.3e", c->atol.value);
-        strbuf_printf(out, "first divergence: %s:%d: tensor '%s' (function %s, core %s)\n", s->file, s->line,
-                      s->tensor, s->func, machine_core_name(s->core));
+        strbuf_printf(out, "first divergence: %s:%d: tensor '%s' (function %s, core %s%s)\n", s->file, s->line,
+                      s->tensor, s->func, machine_core_name(s->core), block_words(s, blk, sizeof blk));
         strbuf_printf(out,
                       "  differs from '%s' at %s:%d (function %s): max_abs_diff %.6e (its largest magnitude "
                       "%.6e), %lld of %lld elements outside rtol=%s atol=%s",

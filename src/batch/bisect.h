@@ -41,6 +41,7 @@ typedef struct bisect_stmt {
     int op_changed;        /* no value differed; the statement's op differs from the passing pass's */
     char *file, *func, *tensor;
     int line, core;
+    int64_t block, blocks; /* the SPMD block of the differing value, of how many (0 of 1: no launch) */
     char *good_file, *good_func, *good_tensor;
     int good_line;
     char *region;          /* matched by this GM region ("c[16:32, 0:64]"), else NULL */

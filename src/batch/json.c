@@ -267,6 +267,8 @@ static void bisect_json(strbuf *o, const batch *b, const bisect_result *r)
         json_put_string(o, s->func);
         strbuf_puts(o, ", \"core\": ");
         json_put_string(o, machine_core_name(s->core));
+        strbuf_printf(o, ", \"block\": %lld, \"blocks\": %lld", (long long)s->block,
+                      (long long)(s->blocks > 0 ? s->blocks : 1));
         strbuf_puts(o, ", \"tensor\": ");
         json_put_string(o, s->tensor);
         strbuf_puts(o, ", \"good_file\": ");

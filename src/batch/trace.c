@@ -152,6 +152,8 @@ static void add_rec_region(rec_ctx *rc, const char *key, const char *base, const
     r.func = xstrdup(f->func ? f->func : "?");
     r.line = f->line;
     r.core = core;
+    r.block = f ? f->block_idx : 0;
+    r.blocks = f && f->block_num > 0 ? f->block_num : 1;
     r.t = copy;
     if (rc->fn) {
         if (rc->fn(rc->ud, &r))

@@ -39,6 +39,7 @@ typedef struct trace_rec {
     int line;
     int core;
     int lane;        /* 1 on AIV1, else 0 */
+    int64_t block, blocks; /* the SPMD block that computed it, of how many (0 of 1 outside a launch) */
     tensor *t;       /* private copy (contiguous) */
     /* a tile.load's tile or a tile.store's result: the GM region it read or
      * wrote (exec/region.h) and how many times before the core, in that

@@ -90,6 +90,8 @@ int inspect_frame_get(const machine *m, int c, int level, inspect_frame *out)
     out->nslots = named_slots(f->fn);
     out->activation = f->activation;
     out->local_steps = f->local_steps;
+    out->block_idx = f->block_idx;
+    out->block_num = f->block_num > 0 ? f->block_num : 1;
     return 1;
 }
 

@@ -41,6 +41,9 @@ typedef struct inspect_frame {
      * any pass where that function is unchanged and called as often before. */
     uint32_t activation;
     uint64_t local_steps;
+    /* The SPMD block the frame runs and its launch's width (0 and 1 outside
+     * a launch and under --semantics=ref). */
+    int64_t block_idx, block_num;
 } inspect_frame;
 
 /* Frame `level` of a core: 0 is the innermost. Returns 0 when out of range. */

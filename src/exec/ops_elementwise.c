@@ -2,6 +2,8 @@
  * and the row/column broadcast ops (§3.4). REF evaluates each as one or two
  * torch calls; the numerics live in kernel_elementwise.c. */
 #include "exec/kernel_util.h"
+#include "exec/predicate_mask.h"
+#include "exec/semantics.h"
 
 #include <string.h>
 
@@ -134,6 +136,20 @@ static ptodb_status op_cmp(exec_ctx *ctx, const op_args *a, value *out)
     kernel_binop k = (ct >= 0 && ct < 6) ? ops[ct] : KOP_EQ;
     tensor *r = NULL;
     st = kernel_binary(ctx, a, k, x, y, &r); /* before reading r */
+    if (st == PTODB_OK && exec_device(ctx) && exec_mask_is_packed_type(a->result_type) && r->ndim == 2) {
+        /* the device's packed predicate tile (semantics.h, cmp-mask) */
+        const tensor *src = x->kind == VAL_TENSOR ? x->u.t : r;
+        int64_t vc = src->valid_ndim == 2 ? src->valid[1] : r->shape[1];
+        tensor *packed = NULL;
+        st = exec_mask_pack(ctx, a->result_type, r, vc, &packed);
+        tensor_unref(r);
+        r = packed;
+        if (st == PTODB_OK)
+            exec_note_ref_differs(ctx, EXEC_SEMDIFF_CMP_MASK,
+                                  "the mask is the packed UINT8 predicate tile its type declares, 8 columns a "
+                                  "byte (REF would fail: it computes a bool tensor of the source's shape, which "
+                                  "its check_shapes rejects)");
+    }
     return finish(st, r, out);
 }
 
@@ -197,7 +213,21 @@ static ptodb_status op_sel(exec_ctx *ctx, const op_args *a, value *out)
     if (st != PTODB_OK)
         return st;
     tensor *r = NULL;
+    tensor *bits = NULL;
+    value vb;
+    if (exec_device(ctx) && m->kind == VAL_TENSOR && m->u.t->dtype == DTYPE_UINT8 && m->u.t->ndim == 2 &&
+        x->kind == VAL_TENSOR && x->u.t->ndim == 2 &&
+        (m->u.t->shape[0] != x->u.t->shape[0] || m->u.t->shape[1] != x->u.t->shape[1])) {
+        /* a packed predicate tile (semantics.h, cmp-mask): its bits select */
+        st = exec_mask_unpack(ctx, m->u.t, x->u.t->shape[0], x->u.t->shape[1], &bits);
+        if (st != PTODB_OK)
+            return st;
+        vb = value_tensor(bits);
+        m = &vb;
+    }
     st = kernel_where(ctx, a, m, x, y, &r);
+    if (bits)
+        value_clear(&vb);
     return finish(st, r, out);
 }
 

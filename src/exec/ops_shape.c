@@ -2,6 +2,7 @@
  * zero-padded copies), reshape, transpose, transpose_view, tensor.view,
  * concat, assemble, fillpad, scatter_update. */
 #include "exec/kernel_util.h"
+#include "exec/semantics.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -600,7 +601,87 @@ static ptodb_status op_fillpad_inplace(exec_ctx *ctx, const op_args *a, value *o
 
 /* ---- scatter_update ---------------------------------------------------- */
 
-/* input.scatter_(-2, index.expand_as(src), src), in place. */
+/* 1 when REF's index.expand_as(src) works: every index dim 1 or src's. */
+static int expands_to(const tensor *idx, const tensor *src)
+{
+    if (idx->ndim > src->ndim)
+        return 0;
+    for (int j = idx->ndim - 1; j >= 0; j--) {
+        int64_t n = src->shape[src->ndim - idx->ndim + j];
+        if (idx->shape[j] != 1 && idx->shape[j] != n)
+            return 0;
+    }
+    return 1;
+}
+
+/* The device's whole-row scatter (semantics.h, scatter-index; PyPTO
+ * python/pypto/ir/op/tensor_ops.py:1964-1980, docs/en/dev/passes/
+ * 10-convert_tensor_to_tile_ops.md:156-166): for k over index's elements in
+ * row-major order, row index.flat[k] of input (2-D [rows, d], or 4-D
+ * [blocks, block_size, 1, d] as blocks*block_size rows) becomes row k of src
+ * (2-D [b*s, d] or 4-D [b, s, 1, d]). In place on input. */
+static ptodb_status scatter_rows(exec_ctx *ctx, const op_args *a, tensor *in, const tensor *idx,
+                                 const tensor *src, value *out)
+{
+    const char *name = kernel_op_name(a);
+    int nd = in->ndim;
+    if ((nd != 2 && nd != 4) || src->ndim != nd || (nd == 4 && (in->shape[2] != 1 || src->shape[2] != 1)))
+        return exec_fail(ctx, PTODB_ERR_SHAPE,
+                         "%s: input and src must both be 2-D [rows, d] or 4-D [blocks, block_size, 1, d]", name);
+    int64_t d = in->shape[nd - 1];
+    int64_t in_rows = nd == 2 ? in->shape[0] : in->shape[0] * in->shape[1];
+    int64_t src_rows = nd == 2 ? src->shape[0] : src->shape[0] * src->shape[1];
+    int64_t n = tensor_numel(idx);
+    if (src->shape[nd - 1] != d || src_rows != n)
+        return exec_fail(ctx, PTODB_ERR_SHAPE,
+                         "%s: src has %lld rows of %lld, expected one row of %lld per index (%lld)", name,
+                         (long long)src_rows, (long long)src->shape[nd - 1], (long long)d, (long long)n);
+    if (in->dtype != src->dtype)
+        return exec_fail(ctx, PTODB_ERR_RUNTIME, "%s: input and src dtypes differ", name);
+    tensor *stage = tensor_clone(src); /* src may alias input */
+    tensor *flat = tensor_clone(idx);
+    if (!stage || !flat) {
+        if (stage)
+            tensor_unref(stage);
+        if (flat)
+            tensor_unref(flat);
+        return exec_fail(ctx, PTODB_ERR_NOMEM, "%s: out of memory", name);
+    }
+    ptodb_status st = PTODB_OK;
+    int isf = dtype_is_float(src->dtype);
+    for (int64_t k = 0; k < n && st == PTODB_OK; k++) {
+        int64_t r = (int64_t)tensor_get_flat(flat, k);
+        if (r < 0 || r >= in_rows) {
+            st = exec_fail(ctx, PTODB_ERR_BOUNDS, "%s: index %lld (element %lld) is outside input's %lld rows",
+                           name, (long long)r, (long long)k, (long long)in_rows);
+            break;
+        }
+        int64_t di[4] = {0}, si[4] = {0};
+        for (int64_t c = 0; c < d; c++) {
+            if (nd == 2) {
+                di[0] = r, di[1] = c;
+                si[0] = k, si[1] = c;
+            } else {
+                di[0] = r / in->shape[1], di[1] = r % in->shape[1], di[3] = c;
+                si[0] = k / src->shape[1], si[1] = k % src->shape[1], si[3] = c;
+            }
+            if (isf)
+                tensor_set(in, di, tensor_get(stage, si));
+            else
+                tensor_set_i64(in, di, tensor_get_i64(stage, si));
+        }
+    }
+    tensor_unref(stage);
+    tensor_unref(flat);
+    if (st != PTODB_OK)
+        return st;
+    exec_note_write(ctx, in);
+    *out = value_copy(op_arg(a, 0));
+    return PTODB_OK;
+}
+
+/* input.scatter_(-2, index.expand_as(src), src), in place; under device
+ * semantics the row scatter the ISA lowering computes (scatter_rows). */
 static ptodb_status op_scatter_update(exec_ctx *ctx, const op_args *a, value *out)
 {
     tensor *in, *idx, *src;
@@ -611,6 +692,15 @@ static ptodb_status op_scatter_update(exec_ctx *ctx, const op_args *a, value *ou
         st = kernel_tensor_arg(ctx, a, 2, &src);
     if (st != PTODB_OK)
         return st;
+    int64_t src_rows = src->ndim == 4 ? src->shape[0] * src->shape[1] : src->ndim == 2 ? src->shape[0] : -1;
+    if (exec_device(ctx) && idx->ndim == 2 && dtype_is_int(idx->dtype) &&
+        (tensor_numel(idx) == src_rows || !expands_to(idx, src))) {
+        if (!expands_to(idx, src))
+            exec_note_ref_differs(ctx, EXEC_SEMDIFF_SCATTER_INDEX,
+                                  "a 2-D index scatters whole rows of src (REF would fail: its "
+                                  "index.expand_as(src) rejects the index's shape)");
+        return scatter_rows(ctx, a, in, idx, src, out);
+    }
     const char *name = kernel_op_name(a);
     char b1[160], b2[160], b3[160];
     /* expand_as */

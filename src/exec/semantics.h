@@ -45,6 +45,13 @@ typedef enum { EXEC_SEM_DEVICE = 0, EXEC_SEM_REF = 1 } exec_semantics;
       "computes into the declared buffer",                                                          \
       "check_shapes raises AssertionError (Shape/Rank/Dim/Dtype mismatch)", 1,                      \
       "pypto python/pypto/debug/torch_codegen.py:1465-1490 (the emitted asserts); semantics.md 2.4")                 \
+    X(SCATTER_INDEX, "scatter-index", "tensor.scatter_update, tile.scatter_update",                 \
+      "a 2-D index [b, s] scatters whole rows: row index.flat[k] of input becomes row k of src "      \
+      "(input 2-D [rows, d] or 4-D [blocks, block_size, 1, d]); any integer index dtype",            \
+      "input.scatter_(-2, index.expand_as(src), src): an index that does not expand to src's "       \
+      "shape raises (and an index that is not int64)", 1,                                            \
+      "pypto python/pypto/ir/op/tensor_ops.py:1964-1980; docs/en/dev/passes/"                        \
+      "10-convert_tensor_to_tile_ops.md:156-166 (whole-row scatter, dim=-2)")                         \
     X(SUBMIT, "submit", "pl.submit, pl.spmd_submit (deps=, core_num=)",                             \
       "the task runs as the runtime runs it once its dependencies are done (submission order is "   \
       "one such order); the result is the callee's outputs and the task's TaskId",                  \
