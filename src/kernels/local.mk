@@ -15,3 +15,14 @@ tests_unit_check_matmul_threads_SOURCES = tests/unit/check_matmul_threads.c
 tests_unit_check_matmul_threads_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_matmul_threads_LDADD = $(UNIT_LDADD)
 
+# The floor on its own terms, and its messages through the op table (the
+# test exec_ctx stub stands in for the machine).
+check_PROGRAMS += tests/unit/check_kernels
+TESTS += tests/unit/check_kernels
+tests_unit_check_kernels_SOURCES = tests/unit/check_kernels.c \
+	tests/unit/exec_ctx_stub.c tests/unit/check_ops_util.h
+tests_unit_check_kernels_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_kernels_LDADD = $(UNIT_LDADD)
+
+TESTS += tests/cli/kernels_link_alone.sh
+EXTRA_DIST += tests/cli/kernels_link_alone.sh
