@@ -25,7 +25,7 @@
 #include "batch/worker_pool.h"
 #include "data/case.h"
 #include "exec/compare.h"
-#include "exec/kernel_matmul.h"
+#include "kernels/kernel_matmul.h"
 #include "exec/runpass.h"
 #include "modes.h"
 #include "options.h"

@@ -16,7 +16,7 @@
 #include "base/mem.h"
 #include "base/strbuf.h"
 #include "batch/worker_pool.h"
-#include "exec/kernel_matmul.h"
+#include "kernels/kernel_matmul.h"
 #include "tensor/heatgrid.h"
 
 const char *batch_status_name(batch_status s)

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "exec/kernel_util.h"
+#include "kernels/kernel_util.h"
 
 void exec_format_e6(double v, char *buf, size_t size)
 {

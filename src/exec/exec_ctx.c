@@ -18,6 +18,23 @@ ptodb_status exec_fail(exec_ctx *ctx, ptodb_status st, const char *fmt, ...)
     return st;
 }
 
+/* Declared in machine_int.h; here, beside its one caller, so that the ops'
+ * side of the machine needs nothing from machine.c (no circle). */
+void machine_prov_drop_views(machine *m, const tensor_storage *s)
+{
+    for (int cid = 0; cid < EXEC_NCORES; cid++) {
+        core *c = &m->cores[cid];
+        for (int d = 0; d < c->depth; d++) {
+            xframe *f = &c->frames[d];
+            for (uint32_t i = 0; i < f->fn->nslots; i++) {
+                value *v = &f->slots[i];
+                if (v->kind == VAL_TENSOR && v->u.t && v->u.t->storage == s)
+                    v->u.t->prov = 0;
+            }
+        }
+    }
+}
+
 void exec_note_write(exec_ctx *ctx, tensor *t)
 {
     struct machine *m = ctx->m;

@@ -935,21 +935,6 @@ static ptodb_status bind_call_result(machine *m, core *c, value v)
     return st;
 }
 
-void machine_prov_drop_views(machine *m, const tensor_storage *s)
-{
-    for (int cid = 0; cid < EXEC_NCORES; cid++) {
-        core *c = &m->cores[cid];
-        for (int d = 0; d < c->depth; d++) {
-            xframe *f = &c->frames[d];
-            for (uint32_t i = 0; i < f->fn->nslots; i++) {
-                value *v = &f->slots[i];
-                if (v->kind == VAL_TENSOR && v->u.t && v->u.t->storage == s)
-                    v->u.t->prov = 0;
-            }
-        }
-    }
-}
-
 /* A tile.load's tile (provenance on), and a tensor.slice of global memory:
  * named by the GM region it read, as the debugger's program points name it
  * (exec_region_of). A slice of a tensor the function computed keeps the

@@ -3,26 +3,6 @@
 
 #include <string.h>
 
-static const char *const kw_names[EXEC_KW_COUNT] = {
-#define EXEC_KW_NAME(id, name) name,
-    EXEC_KWARG_LIST(EXEC_KW_NAME)
-#undef EXEC_KW_NAME
-    "?",
-};
-
-exec_kw exec_kw_lookup(const char *name)
-{
-    for (int i = 0; i < EXEC_KW_OTHER; i++)
-        if (strcmp(kw_names[i], name) == 0)
-            return (exec_kw)i;
-    return EXEC_KW_OTHER;
-}
-
-const char *exec_kw_name(exec_kw kw)
-{
-    return (unsigned)kw < EXEC_KW_COUNT ? kw_names[kw] : "?";
-}
-
 void exec_ops_init(op_fn *table)
 {
     memset(table, 0, sizeof(op_fn) * IR_OP_COUNT);

@@ -1,11 +1,8 @@
-# Op families (src/exec/ops_*.c are listed in local.mk): their shared
-# kernels, unit tests and the test-only exec_ctx stub.
+# Op families (src/exec/ops_*.c are listed in local.mk): their argument
+# access and the kernels (src/kernels/) in their terms, unit tests and the
+# test-only exec_ctx stub.
 src_libptodb_a_SOURCES += \
-	src/exec/kernel_util.h src/exec/kernel_walk.h \
-	src/exec/kernel_args.c src/exec/kernel_dtype.c src/exec/kernel_shape.c \
-	src/exec/kernel_copy.c src/exec/kernel_element.c src/exec/kernel_elementwise.c \
-	src/exec/kernel_matmul.c src/exec/kernel_matmul.h \
-	src/exec/kernel_matmul_avx512.c src/exec/kernel_matmul_avx512.h
+	src/exec/op_util.h src/exec/op_args.c src/exec/op_kernels.c
 
 OPS_TEST_LDADD = $(UNIT_LDADD)
 
@@ -117,9 +114,3 @@ tests_unit_check_ops_matmul_mx_SOURCES = tests/unit/check_ops_matmul_mx.c \
 	tests/unit/exec_ctx_stub.c tests/unit/check_ops_util.h
 tests_unit_check_ops_matmul_mx_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_ops_matmul_mx_LDADD = $(OPS_TEST_LDADD)
-
-check_PROGRAMS += tests/unit/check_matmul_threads
-TESTS += tests/unit/check_matmul_threads
-tests_unit_check_matmul_threads_SOURCES = tests/unit/check_matmul_threads.c
-tests_unit_check_matmul_threads_CFLAGS = $(UNIT_CFLAGS)
-tests_unit_check_matmul_threads_LDADD = $(UNIT_LDADD)

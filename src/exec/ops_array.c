@@ -2,7 +2,7 @@
  * stack-local arrays (docs/en/dev/ir/02-types.md, "ArrayType"), which REF
  * has no handler for. An array is held as a 1-D tensor of its element
  * dtype; docs/ops.md records the judgement calls. */
-#include "exec/kernel_util.h"
+#include "exec/op_util.h"
 
 static ptodb_status array_arg(exec_ctx *ctx, const op_args *a, tensor **arr)
 {

@@ -1,7 +1,7 @@
 /* Elementwise binary ops (semantics.md §3.1), tensor/tile ⊕ scalar (§3.2)
  * and the row/column broadcast ops (§3.4). REF evaluates each as one or two
  * torch calls; the numerics live in kernel_elementwise.c. */
-#include "exec/kernel_util.h"
+#include "exec/op_util.h"
 #include "exec/predicate_mask.h"
 #include "exec/semantics.h"
 

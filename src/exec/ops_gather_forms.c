@@ -5,7 +5,7 @@
  * source and every judgement call. */
 #include <string.h>
 
-#include "exec/kernel_util.h"
+#include "exec/op_util.h"
 
 static ptodb_status need_2d(exec_ctx *ctx, const op_args *a, const tensor *t, const char *what)
 {

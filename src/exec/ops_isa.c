@@ -4,7 +4,7 @@
  * call. ptodb runs a file using them by definition and says REF cannot. */
 #include <string.h>
 
-#include "exec/kernel_util.h"
+#include "exec/op_util.h"
 
 static int better(const tensor *t, const int64_t *cur, const int64_t *best, int want_max)
 {

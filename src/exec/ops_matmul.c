@@ -3,8 +3,8 @@
  * double dot product rounded to f32, then to bf16/fp16), 1-D promotion and
  * batch broadcasting; tile forms widen with .float() and add acc/bias with
  * a second torch op. */
-#include "exec/kernel_matmul.h"
-#include "exec/kernel_util.h"
+#include "kernels/kernel_matmul.h"
+#include "exec/op_util.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 
 #include "base/mem.h"
-#include "exec/kernel_util.h"
+#include "exec/op_util.h"
 
 #define MX_GROUP 32        /* K elements sharing one scale */
 #define MX_SCALE_BLOCK 16  /* rows (A) / columns (B) of one packed scale block */

@@ -1,7 +1,7 @@
 /* Creation, memory and scalar access (semantics.md §3.7): create/full/alloc,
  * tile.load (zero padding, valid attrs), tile.store (valid region, atomic
  * add), move, read (0-d views), write, tensor.dim, get_block_idx. */
-#include "exec/kernel_util.h"
+#include "exec/op_util.h"
 
 #include <string.h>
 

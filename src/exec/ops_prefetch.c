@@ -5,7 +5,7 @@
  * and the machine models no L2, so each op only checks its operands: the
  * context, event and session are opaque singleton markers (None here) and
  * wait reports the event complete (True). docs/ops.md records this. */
-#include "exec/kernel_util.h"
+#include "exec/op_util.h"
 
 /* make_context(), session(ctx): opaque markers. */
 static ptodb_status op_prefetch_marker(exec_ctx *ctx, const op_args *a, value *out)

@@ -3,7 +3,7 @@
  * pto-isa 3186c381) computes it. REF has no handler; PyPTO's own tests check
  * only determinism, so the simulator is the one public bit-exact definition
  * (docs/ops.md). */
-#include "exec/kernel_util.h"
+#include "exec/op_util.h"
 
 #define RANDOM_LANES_PER_REPEAT 64u /* 256-byte repeat of 32-bit elements */
 #define RANDOM_REPEATS 4u           /* kTrandomOnceRepeat */

@@ -2,7 +2,7 @@
  * (row_*) or -2 (col_*), keepdim, over the whole physical extent (padding
  * included). Float sums and products accumulate in double and round once
  * (class A, §1.7); integer and bool sums/products give int64. */
-#include "exec/kernel_util.h"
+#include "exec/op_util.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* Shape, layout and region ops (semantics.md §3.8): slice/extract (views or
  * zero-padded copies), reshape, transpose, transpose_view, tensor.view,
  * concat, assemble, fillpad, scatter_update. */
-#include "exec/kernel_util.h"
+#include "exec/op_util.h"
 #include "exec/semantics.h"
 
 #include <ctype.h>

@@ -6,7 +6,7 @@
  * a TaskId position lowers to task_invalid), which is also what a
  * `with pl.at(...) as tid:` name holds before OutlineIncoreScopes; a real
  * task id is a Python int, its raw encoding. docs/ops.md records this. */
-#include "exec/kernel_util.h"
+#include "exec/op_util.h"
 
 /* task_invalid(): PTO2TaskId::invalid(), "no producer yet". */
 static ptodb_status op_task_invalid(exec_ctx *ctx, const op_args *a, value *out)

@@ -1,5 +1,5 @@
 /* Unary ops and cast (semantics.md §3.3). */
-#include "exec/kernel_util.h"
+#include "exec/op_util.h"
 
 static int unop_of(int op, kernel_unop *k)
 {

@@ -4,7 +4,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "exec/kernel_util.h"
+#include "kernels/kernel_util.h"
 #include "exec/machine_int.h"
 #include "ir/ast.h"
 

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "check_ops_util.h"
-#include "exec/kernel_matmul.h"
+#include "kernels/kernel_matmul.h"
 #include "../data/ops/torch113_large.h"
 
 static exec_ctx C;

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "exec/kernel_matmul.h"
+#include "kernels/kernel_matmul.h"
 #include "tensor/dtype.h"
 
 static float rnd(uint32_t *s)

@@ -12,8 +12,8 @@
 #include <string.h>
 
 #include "check_ops_util.h"
-#include "exec/kernel_matmul.h"
-#include "exec/kernel_util.h"
+#include "kernels/kernel_matmul.h"
+#include "kernels/kernel_util.h"
 #include "../data/ops/expected.h"
 
 static exec_ctx C;

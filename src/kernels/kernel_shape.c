@@ -1,12 +1,12 @@
 /* Broadcasting, Python slicing and views (kernel_util.h, "shapes"). */
-#include "exec/kernel_util.h"
+#include "kernels/kernel_util.h"
 
 #include <string.h>
 
 /* ---- shapes ------------------------------------------------------------- */
 
-ptodb_status kernel_broadcast(exec_ctx *ctx, int n, const int *nds, const int64_t *const *shapes,
-                              int *ond, int64_t *oshape)
+ptodb_status kernels_broadcast(kernel_call *kc, int n, const int *nds, const int64_t *const *shapes,
+                               int *ond, int64_t *oshape)
 {
     int nd = 0;
     for (int k = 0; k < n; k++)
@@ -26,10 +26,10 @@ ptodb_status kernel_broadcast(exec_ctx *ctx, int n, const int *nds, const int64_
                 continue;
             }
             /* torch names the first tensor whose size disagrees */
-            return exec_fail(ctx, PTODB_ERR_SHAPE,
-                             "The size of tensor a (%lld) must match the size of tensor b (%lld) "
-                             "at non-singleton dimension %d",
-                             (long long)oshape[d], (long long)s, d);
+            return kernels_fail(kc, PTODB_ERR_SHAPE,
+                                "The size of tensor a (%lld) must match the size of tensor b (%lld) "
+                                "at non-singleton dimension %d",
+                                (long long)oshape[d], (long long)s, d);
         }
     }
     *ond = nd;
@@ -64,13 +64,13 @@ static int64_t sat_add(int64_t x, int64_t y)
     return r;
 }
 
-static ptodb_status window_view(exec_ctx *ctx, const tensor *t, int k, const int64_t *start,
+static ptodb_status window_view(kernel_call *kc, const tensor *t, int k, const int64_t *start,
                                 const int64_t *stop, tensor **out)
 {
     if (k > t->ndim)
-        return exec_fail(ctx, PTODB_ERR_BOUNDS, "IndexError: too many indices for tensor of "
-                                                "dimension %d",
-                         t->ndim);
+        return kernels_fail(kc, PTODB_ERR_BOUNDS, "IndexError: too many indices for tensor of "
+                                                   "dimension %d",
+                            t->ndim);
     int64_t shape[TENSOR_MAX_DIMS], strides[TENSOR_MAX_DIMS];
     int64_t offset = t->offset;
     int empty = 0;
@@ -92,24 +92,24 @@ static ptodb_status window_view(exec_ctx *ctx, const tensor *t, int k, const int
     ptodb_status st;
     tensor *v = tensor_view(t, t->ndim, shape, strides, offset, &st);
     if (!v)
-        return exec_fail(ctx, st, "internal: slice view outside its storage");
+        return kernels_fail(kc, st, "internal: slice view outside its storage");
     *out = v;
     return PTODB_OK;
 }
 
-ptodb_status kernel_slice_view(exec_ctx *ctx, const tensor *t, int k, const int64_t *start,
-                               const int64_t *size, tensor **out)
+ptodb_status kernels_slice_view(kernel_call *kc, const tensor *t, int k, const int64_t *start,
+                                const int64_t *size, tensor **out)
 {
     int64_t stop[TENSOR_MAX_DIMS];
     for (int d = 0; d < k && d < TENSOR_MAX_DIMS; d++)
         stop[d] = sat_add(start[d], size[d]);
-    return window_view(ctx, t, k, start, stop, out);
+    return window_view(kc, t, k, start, stop, out);
 }
 
-ptodb_status kernel_head_view(exec_ctx *ctx, const tensor *t, int k, const int64_t *stop,
-                              tensor **out)
+ptodb_status kernels_head_view(kernel_call *kc, const tensor *t, int k, const int64_t *stop,
+                               tensor **out)
 {
-    return window_view(ctx, t, k, NULL, stop, out);
+    return window_view(kc, t, k, NULL, stop, out);
 }
 
 void kernel_valid_2d(const tensor *t, int64_t *rows, int64_t *cols)

@@ -1,6 +1,6 @@
 /* Python scalar -> tensor element with torch's checks, and fills
  * (kernel_util.h, "Python scalar -> element"). */
-#include "exec/kernel_walk.h"
+#include "kernels/kernel_walk.h"
 
 #include <math.h>
 
@@ -47,17 +47,14 @@ static void int_limits(dtype_id dt, int64_t *lo, int64_t *hi)
     }
 }
 
-ptodb_status kernel_checked_scalar(exec_ctx *ctx, const op_args *a, const value *v, dtype_id dt,
-                                   double *f, int64_t *i)
+ptodb_status kernels_checked_scalar(kernel_call *kc, const kernel_opnd *op, dtype_id dt, double *f,
+                                    int64_t *i)
 {
-    kernel_opnd o;
-    ptodb_status st = kernel_opnd_from_value(ctx, a, v, &o);
-    if (st != PTODB_OK)
-        return st;
+    kernel_opnd o = *op;
     if (o.cls == KOPND_DIM)
-        return exec_fail(ctx, PTODB_ERR_RUNTIME,
-                         "%s: a value must be a number or a 0-d tensor, got a %d-d tensor",
-                         kernel_op_name(a), o.t->ndim);
+        return kernels_fail(kc, PTODB_ERR_RUNTIME,
+                            "%s: a value must be a number or a 0-d tensor, got a %d-d tensor",
+                            kc->op, o.t->ndim);
     int overflow = 0;
     *f = 0;
     *i = 0;
@@ -88,9 +85,9 @@ ptodb_status kernel_checked_scalar(exec_ctx *ctx, const op_args *a, const value 
         }
     }
     if (overflow)
-        return exec_fail(ctx, PTODB_ERR_RUNTIME,
-                         "%s: RuntimeError: value cannot be converted to type %s without overflow",
-                         kernel_op_name(a), c10_type_name(dt));
+        return kernels_fail(kc, PTODB_ERR_RUNTIME,
+                            "%s: RuntimeError: value cannot be converted to type %s without overflow",
+                            kc->op, c10_type_name(dt));
     return PTODB_OK;
 }
 

@@ -22,7 +22,7 @@
  * bf16 (double accumulation): the same blocks, A and the strips widened
  * straight from the bf16 operands in place (any strides), so no float copy
  * of them is made; a bf16 result is rounded block by block while in L1. */
-#include "exec/kernel_matmul_avx512.h"
+#include "kernels/kernel_matmul_avx512.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 

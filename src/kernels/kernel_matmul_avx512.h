@@ -3,8 +3,8 @@
  * kernels, bit for bit (the unit tests run both); kernel_matmul.c picks
  * between them. On other compilers and architectures these are absent and
  * km512_usable() is 0. */
-#ifndef PTODB_EXEC_KERNEL_MATMUL_AVX512_H
-#define PTODB_EXEC_KERNEL_MATMUL_AVX512_H
+#ifndef PTODB_KERNELS_KERNEL_MATMUL_AVX512_H
+#define PTODB_KERNELS_KERNEL_MATMUL_AVX512_H
 
 #include <stdint.h>
 

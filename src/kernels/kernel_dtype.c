@@ -1,5 +1,5 @@
 /* torch dtype promotion, rounding and wrapping (kernel_util.h, "dtypes"). */
-#include "exec/kernel_util.h"
+#include "kernels/kernel_util.h"
 
 #include <string.h>
 
@@ -116,39 +116,6 @@ void kernel_opnd_of_tensor(const tensor *t, kernel_opnd *o)
         o->i = o->is_int ? tensor_get_i64(t, NULL) : 0;
     } else {
         o->cls = KOPND_DIM;
-    }
-}
-
-ptodb_status kernel_opnd_from_value(exec_ctx *ctx, const op_args *a, const value *v,
-                                    kernel_opnd *o)
-{
-    memset(o, 0, sizeof *o);
-    switch (v->kind) {
-    case VAL_BOOL:
-        o->cls = KOPND_NUMBER;
-        o->dt = DTYPE_BOOL;
-        o->is_int = 1;
-        o->i = v->u.b;
-        o->f = v->u.b;
-        return PTODB_OK;
-    case VAL_INT:
-        o->cls = KOPND_NUMBER;
-        o->dt = DTYPE_INT64;
-        o->is_int = 1;
-        o->i = v->u.i;
-        o->f = (double)v->u.i;
-        return PTODB_OK;
-    case VAL_FLOAT:
-        o->cls = KOPND_NUMBER;
-        o->dt = DTYPE_FP64;
-        o->f = v->u.f;
-        return PTODB_OK;
-    case VAL_TENSOR:
-        kernel_opnd_of_tensor(v->u.t, o);
-        return PTODB_OK;
-    default:
-        return exec_fail(ctx, PTODB_ERR_RUNTIME, "%s: expected a Tensor or a number, got %s",
-                         kernel_op_name(a), kernel_value_type_name(v));
     }
 }
 

@@ -1,6 +1,6 @@
 /* The elementwise engine: binary ops, where and unary ops with torch's
  * promotion and rounding (kernel_util.h, "elementwise engine"). */
-#include "exec/kernel_util.h"
+#include "kernels/kernel_util.h"
 
 #include <float.h>
 #include <math.h>
@@ -310,7 +310,7 @@ static int sleef_fmodf_nan(double x, double y)
     return isinf(q);
 }
 
-/* An operand binary_core may write its result into (kernel_binary_reuse):
+/* An operand kernels_binary may write its result into (its reuse rule):
  * the caller's argument holds the only reference to the tensor and to its
  * storage, a buffer of our own (no release function: not a mapped input),
  * exactly the result's elements, dense from offset 0. */
@@ -333,8 +333,8 @@ static tensor *take_result(const tensor *t)
     return r;
 }
 
-static ptodb_status binary_core(exec_ctx *ctx, const op_args *a, kernel_binop op,
-                                const kernel_opnd *o, int reuse, tensor **out)
+ptodb_status kernels_binary(kernel_call *kc, kernel_binop op, const kernel_opnd *o, int reuse,
+                            tensor **out)
 {
     dtype_id rdt = kernel_result_type(o, 2);
     if (op == KOP_DIV && !dtype_is_float(rdt))
@@ -342,36 +342,36 @@ static ptodb_status binary_core(exec_ctx *ctx, const op_args *a, kernel_binop op
     dtype_id cdt = rdt;
     int isf = dtype_is_float(cdt);
     if ((op == KOP_AND || op == KOP_OR || op == KOP_XOR) && isf)
-        return exec_fail(ctx, PTODB_ERR_RUNTIME, "%s: RuntimeError: \"%s\" not implemented for '%s'",
-                         kernel_op_name(a), binop_kernel_name(op), kernel_torch_type_name(cdt));
+        return kernels_fail(kc, PTODB_ERR_RUNTIME, "%s: RuntimeError: \"%s\" not implemented for '%s'",
+                            kc->op, binop_kernel_name(op), kernel_torch_type_name(cdt));
     if ((op == KOP_SHL || op == KOP_SHR || op == KOP_FMOD || op == KOP_REM) &&
         (cdt == DTYPE_BOOL || ((op == KOP_SHL || op == KOP_SHR) && isf)))
-        return exec_fail(ctx, PTODB_ERR_RUNTIME, "%s: RuntimeError: \"%s\" not implemented for '%s'",
-                         kernel_op_name(a), binop_kernel_name(op), kernel_torch_type_name(cdt));
+        return kernels_fail(kc, PTODB_ERR_RUNTIME, "%s: RuntimeError: \"%s\" not implemented for '%s'",
+                            kc->op, binop_kernel_name(op), kernel_torch_type_name(cdt));
     /* torch's sub_check: any bool operand (a Python bool too) is refused */
     if (op == KOP_SUB && (o[0].dt == DTYPE_BOOL || o[1].dt == DTYPE_BOOL))
-        return exec_fail(ctx, PTODB_ERR_RUNTIME,
-                         "%s: RuntimeError: Subtraction, the `-` operator, with %s is not "
-                         "supported. If you are trying to invert a mask, use the `~` or "
-                         "`logical_not()` operator instead.",
-                         kernel_op_name(a),
-                         o[0].dt == DTYPE_BOOL && o[1].dt == DTYPE_BOOL ? "two bool tensors"
-                                                                       : "a bool tensor");
+        return kernels_fail(kc, PTODB_ERR_RUNTIME,
+                            "%s: RuntimeError: Subtraction, the `-` operator, with %s is not "
+                            "supported. If you are trying to invert a mask, use the `~` or "
+                            "`logical_not()` operator instead.",
+                            kc->op,
+                            o[0].dt == DTYPE_BOOL && o[1].dt == DTYPE_BOOL ? "two bool tensors"
+                                                                          : "a bool tensor");
     int nds[2] = {o[0].cls == KOPND_DIM ? o[0].t->ndim : 0, o[1].cls == KOPND_DIM ? o[1].t->ndim : 0};
     const int64_t *shapes[2] = {o[0].t ? o[0].t->shape : NULL, o[1].t ? o[1].t->shape : NULL};
     int nd;
     int64_t shape[TENSOR_MAX_DIMS];
-    ptodb_status st = kernel_broadcast(ctx, 2, nds, shapes, &nd, shape);
+    ptodb_status st = kernels_broadcast(kc, 2, nds, shapes, &nd, shape);
     if (st != PTODB_OK)
         return st;
     tensor *r = NULL;
     for (int k = 0; k < 2 && reuse && !is_cmp(op) && !r; k++)
         if (o[k].cls == KOPND_DIM && reusable(o[k].t, rdt, nd, shape))
             r = take_result(o[k].t);
-    if (!r && (st = kernel_zeros(ctx, is_cmp(op) ? DTYPE_BOOL : rdt, nd, shape, &r)) != PTODB_OK)
+    if (!r && (st = kernels_zeros(kc, is_cmp(op) ? DTYPE_BOOL : rdt, nd, shape, &r)) != PTODB_OK)
         return st;
     int64_t n = tensor_numel(r);
-    int t13 = exec_profile(ctx) == EXEC_PROFILE_T13;
+    int t13 = kc->t13;
     int widen = is_cmp(op) || ((op == KOP_MUL || op == KOP_DIV) && !t13);
     if (fast_f32(op, o, rdt, nd, shape, r, n)) {
         *out = r;
@@ -413,8 +413,8 @@ static ptodb_status binary_core(exec_ctx *ctx, const op_args *a, kernel_binop op
                 ew_free(&s[0]);
                 ew_free(&s[1]);
                 tensor_unref(r);
-                return exec_fail(ctx, PTODB_ERR_RUNTIME, "%s: RuntimeError: ZeroDivisionError",
-                                 kernel_op_name(a));
+                return kernels_fail(kc, PTODB_ERR_RUNTIME, "%s: RuntimeError: ZeroDivisionError",
+                                    kc->op);
             }
         }
         kernel_store_i64(r, res, n);
@@ -426,71 +426,15 @@ static ptodb_status binary_core(exec_ctx *ctx, const op_args *a, kernel_binop op
     return PTODB_OK;
 }
 
-static ptodb_status binary_values(exec_ctx *ctx, const op_args *a, kernel_binop op,
-                                  const value *x, const value *y, int reuse, tensor **out)
+ptodb_status kernels_where(kernel_call *kc, const kernel_opnd *o, tensor **out)
 {
-    kernel_opnd o[2];
-    ptodb_status st = kernel_opnd_from_value(ctx, a, x, &o[0]);
-    if (st == PTODB_OK)
-        st = kernel_opnd_from_value(ctx, a, y, &o[1]);
-    if (st != PTODB_OK)
-        return st;
-    if ((op == KOP_MAX || op == KOP_MIN) && (o[0].cls == KOPND_NUMBER || o[1].cls == KOPND_NUMBER)) {
-        int pos = o[0].cls == KOPND_NUMBER ? 0 : 1;
-        return exec_fail(ctx, PTODB_ERR_RUNTIME,
-                         "%s: TypeError: %s(): argument '%s' (position %d) must be Tensor, not %s",
-                         kernel_op_name(a), op == KOP_MAX ? "maximum" : "minimum",
-                         pos ? "other" : "input", pos + 1,
-                         kernel_value_type_name(pos ? y : x));
-    }
-    if (o[0].cls != KOPND_DIM && o[0].cls != KOPND_ZERO && o[1].cls == KOPND_NUMBER)
-        return exec_fail(ctx, PTODB_ERR_RUNTIME, "%s: expected a Tensor operand",
-                         kernel_op_name(a));
-    return binary_core(ctx, a, op, o, reuse, out);
-}
-
-ptodb_status kernel_binary(exec_ctx *ctx, const op_args *a, kernel_binop op, const value *x,
-                           const value *y, tensor **out)
-{
-    return binary_values(ctx, a, op, x, y, 0, out);
-}
-
-ptodb_status kernel_binary_reuse(exec_ctx *ctx, const op_args *a, kernel_binop op, const value *x,
-                                 const value *y, tensor **out)
-{
-    return binary_values(ctx, a, op, x, y, 1, out);
-}
-
-ptodb_status kernel_binary_t(exec_ctx *ctx, const op_args *a, kernel_binop op, const tensor *x,
-                             const tensor *y, tensor **out)
-{
-    kernel_opnd o[2];
-    kernel_opnd_of_tensor(x, &o[0]);
-    kernel_opnd_of_tensor(y, &o[1]);
-    return binary_core(ctx, a, op, o, 0, out);
-}
-
-ptodb_status kernel_where(exec_ctx *ctx, const op_args *a, const value *mask, const value *x,
-                          const value *y, tensor **out)
-{
-    kernel_opnd o[3];
-    ptodb_status st = kernel_opnd_from_value(ctx, a, mask, &o[0]);
-    if (st == PTODB_OK)
-        st = kernel_opnd_from_value(ctx, a, x, &o[1]);
-    if (st == PTODB_OK)
-        st = kernel_opnd_from_value(ctx, a, y, &o[2]);
-    if (st != PTODB_OK)
-        return st;
-    if (o[0].cls == KOPND_NUMBER)
-        return exec_fail(ctx, PTODB_ERR_RUNTIME,
-                         "%s: TypeError: where(): argument 'condition' must be Tensor, not %s",
-                         kernel_op_name(a), kernel_value_type_name(mask));
-    int t13 = exec_profile(ctx) == EXEC_PROFILE_T13;
+    ptodb_status st;
+    int t13 = kc->t13;
     if (o[0].t->dtype != DTYPE_BOOL && !(t13 && o[0].t->dtype == DTYPE_UINT8))
-        return exec_fail(ctx, PTODB_ERR_RUNTIME,
-                         "%s: RuntimeError: where expected condition to be a boolean tensor, but "
-                         "got a tensor with dtype %s",
-                         kernel_op_name(a), kernel_torch_type_name(o[0].t->dtype));
+        return kernels_fail(kc, PTODB_ERR_RUNTIME,
+                            "%s: RuntimeError: where expected condition to be a boolean tensor, but "
+                            "got a tensor with dtype %s",
+                            kc->op, kernel_torch_type_name(o[0].t->dtype));
     dtype_id rdt = kernel_result_type(&o[1], 2);
     int nds[3], nd;
     const int64_t *shapes[3];
@@ -499,11 +443,11 @@ ptodb_status kernel_where(exec_ctx *ctx, const op_args *a, const value *mask, co
         nds[k] = o[k].cls == KOPND_DIM ? o[k].t->ndim : 0;
         shapes[k] = o[k].t ? o[k].t->shape : NULL;
     }
-    st = kernel_broadcast(ctx, 3, nds, shapes, &nd, shape);
+    st = kernels_broadcast(kc, 3, nds, shapes, &nd, shape);
     if (st != PTODB_OK)
         return st;
     tensor *r;
-    st = kernel_zeros(ctx, rdt, nd, shape, &r);
+    st = kernels_zeros(kc, rdt, nd, shape, &r);
     if (st != PTODB_OK)
         return st;
     int64_t n = tensor_numel(r);
@@ -671,35 +615,35 @@ static int rsqrt_vector_lane(const tensor *x, int64_t k)
     return k % row < row / 32 * 32;
 }
 
-static ptodb_status unary_core(exec_ctx *ctx, const op_args *a, kernel_unop op, const tensor *x,
-                               int reuse, tensor **out)
+ptodb_status kernels_unary(kernel_call *kc, kernel_unop op, const tensor *x, int reuse,
+                           tensor **out)
 {
     dtype_id dt = kernel_ref_dtype(x->dtype);
-    int t13 = exec_profile(ctx) == EXEC_PROFILE_T13;
+    int t13 = kc->t13;
     int transcend = op == KUN_EXP || op == KUN_LOG || op == KUN_SQRT || op == KUN_RSQRT ||
                     op == KUN_RECIP || op == KUN_SIN || op == KUN_COS;
     dtype_id rdt = transcend && !dtype_is_float(dt) ? DTYPE_FP32 : dt;
     if (op == KUN_NEG && dt == DTYPE_BOOL)
-        return exec_fail(ctx, PTODB_ERR_RUNTIME,
-                         "%s: RuntimeError: Negation, the `-` operator, on a bool tensor is not "
-                         "supported. If you are trying to invert a mask, use the `~` or "
-                         "`logical_not()` operator instead.",
-                         kernel_op_name(a));
+        return kernels_fail(kc, PTODB_ERR_RUNTIME,
+                            "%s: RuntimeError: Negation, the `-` operator, on a bool tensor is not "
+                            "supported. If you are trying to invert a mask, use the `~` or "
+                            "`logical_not()` operator instead.",
+                            kc->op);
     if (op == KUN_RELU && dt == DTYPE_BOOL)
-        return exec_fail(ctx, PTODB_ERR_RUNTIME,
-                         "%s: RuntimeError: Boolean inputs not supported for relu",
-                         kernel_op_name(a));
+        return kernels_fail(kc, PTODB_ERR_RUNTIME,
+                            "%s: RuntimeError: Boolean inputs not supported for relu",
+                            kc->op);
     if ((op == KUN_NOT && dtype_is_float(dt)) || (op == KUN_ABS && dt == DTYPE_BOOL) ||
         (t13 && dt == DTYPE_FP16 && op != KUN_RECIP && op != KUN_SIN && op != KUN_COS &&
          (transcend || op == KUN_RELU)))
-        return exec_fail(ctx, PTODB_ERR_RUNTIME, "%s: RuntimeError: \"%s\" not implemented for '%s'",
-                         kernel_op_name(a), unop_kernel_name(op), kernel_torch_type_name(dt));
+        return kernels_fail(kc, PTODB_ERR_RUNTIME, "%s: RuntimeError: \"%s\" not implemented for '%s'",
+                            kc->op, unop_kernel_name(op), kernel_torch_type_name(dt));
     tensor *r = NULL;
     ptodb_status st;
     /* every element is gathered before any is stored */
     if (reuse && reusable(x, rdt, x->ndim, x->shape))
         r = take_result(x);
-    else if ((st = kernel_zeros(ctx, rdt, x->ndim, x->shape, &r)) != PTODB_OK)
+    else if ((st = kernels_zeros(kc, rdt, x->ndim, x->shape, &r)) != PTODB_OK)
         return st;
     int64_t n = tensor_numel(r);
     if (dtype_is_float(rdt)) {
@@ -764,16 +708,4 @@ static ptodb_status unary_core(exec_ctx *ctx, const op_args *a, kernel_unop op, 
     }
     *out = r;
     return PTODB_OK;
-}
-
-ptodb_status kernel_unary(exec_ctx *ctx, const op_args *a, kernel_unop op, const tensor *x,
-                          tensor **out)
-{
-    return unary_core(ctx, a, op, x, 0, out);
-}
-
-ptodb_status kernel_unary_reuse(exec_ctx *ctx, const op_args *a, kernel_unop op, const tensor *x,
-                                tensor **out)
-{
-    return unary_core(ctx, a, op, x, 1, out);
 }

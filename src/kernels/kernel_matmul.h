@@ -5,8 +5,8 @@
  *
  * Independent of the machine (no exec_ctx), so the benchmark can link it
  * alone. */
-#ifndef PTODB_EXEC_KERNEL_MATMUL_H
-#define PTODB_EXEC_KERNEL_MATMUL_H
+#ifndef PTODB_KERNELS_KERNEL_MATMUL_H
+#define PTODB_KERNELS_KERNEL_MATMUL_H
 
 #include <stdint.h>
 

@@ -19,8 +19,8 @@
  * kernel, differ in speed, not in results. (fp64 inputs are not exact
  * products: there the FMA variants may differ from the generic one in the
  * last bit.) */
-#include "exec/kernel_matmul.h"
-#include "exec/kernel_matmul_avx512.h"
+#include "kernels/kernel_matmul.h"
+#include "kernels/kernel_matmul_avx512.h"
 
 #include <pthread.h>
 #include <stdlib.h>

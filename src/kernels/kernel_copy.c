@@ -1,6 +1,6 @@
 /* Data movement: gathers, stores, assignment and padding copies
  * (kernel_util.h, "data movement"). */
-#include "exec/kernel_walk.h"
+#include "kernels/kernel_walk.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -189,8 +189,7 @@ static void scatter_i64(tensor *dst, const int64_t *buf)
     KERNEL_WALK(dst, dst->ndim, dst->shape, dtype_store_i64(dt, data, e_, buf[kk_]));
 }
 
-ptodb_status kernel_assign(exec_ctx *ctx, const op_args *a, tensor *dst, const tensor *src,
-                           int accumulate)
+ptodb_status kernels_assign(kernel_call *kc, tensor *dst, const tensor *src, int accumulate)
 {
     char tb[160], sb[160];
     /* setitem drops leading unit dims of the value (torch's slicePrefix1sSize) */
@@ -202,22 +201,22 @@ ptodb_status kernel_assign(exec_ctx *ctx, const op_args *a, tensor *dst, const t
     if (snd > dst->ndim) {
         kernel_fmt_shape(src->ndim, src->shape, sb, sizeof sb);
         kernel_fmt_shape(dst->ndim, dst->shape, tb, sizeof tb);
-        return exec_fail(ctx, PTODB_ERR_SHAPE,
-                         "%s: expand(%s, size=%s): the number of sizes provided (%d) must be "
-                         "greater or equal to the number of dimensions in the tensor (%d)",
-                         kernel_op_name(a), sb, tb, dst->ndim, src->ndim);
+        return kernels_fail(kc, PTODB_ERR_SHAPE,
+                            "%s: expand(%s, size=%s): the number of sizes provided (%d) must be "
+                            "greater or equal to the number of dimensions in the tensor (%d)",
+                            kc->op, sb, tb, dst->ndim, src->ndim);
     }
     for (int j = snd - 1; j >= 0; j--) { /* expand checks from the last dim */
         int d = dst->ndim - snd + j;
         if (sshape[j] != 1 && sshape[j] != dst->shape[d]) {
             kernel_fmt_shape(dst->ndim, dst->shape, tb, sizeof tb);
             kernel_fmt_shape(src->ndim, src->shape, sb, sizeof sb);
-            return exec_fail(ctx, PTODB_ERR_SHAPE,
-                             "%s: RuntimeError: The expanded size of the tensor (%lld) must match "
-                             "the existing size (%lld) at non-singleton dimension %d.  Target "
-                             "sizes: %s.  Tensor sizes: %s",
-                             kernel_op_name(a), (long long)dst->shape[d], (long long)sshape[j], d,
-                             tb, sb);
+            return kernels_fail(kc, PTODB_ERR_SHAPE,
+                                "%s: RuntimeError: The expanded size of the tensor (%lld) must match "
+                                "the existing size (%lld) at non-singleton dimension %d.  Target "
+                                "sizes: %s.  Tensor sizes: %s",
+                                kc->op, (long long)dst->shape[d], (long long)sshape[j], d,
+                                tb, sb);
         }
     }
     /* src without its skipped unit dims, as a view with the same elements */
@@ -239,11 +238,11 @@ ptodb_status kernel_assign(exec_ctx *ctx, const op_args *a, tensor *dst, const t
         o[1].dt = src->dtype;
         dtype_id pdt = kernel_result_type(o, 2);
         if (!kernel_can_cast(pdt, dst->dtype))
-            return exec_fail(ctx, PTODB_ERR_RUNTIME,
-                             "%s: RuntimeError: result type %s can't be cast to the desired "
-                             "output type %s",
-                             kernel_op_name(a), kernel_torch_type_name(pdt),
-                             kernel_torch_type_name(dst->dtype));
+            return kernels_fail(kc, PTODB_ERR_RUNTIME,
+                                "%s: RuntimeError: result type %s can't be cast to the desired "
+                                "output type %s",
+                                kc->op, kernel_torch_type_name(pdt),
+                                kernel_torch_type_name(dst->dtype));
         if (dtype_is_float(pdt)) {
             double *sv = xmalloc((size_t)n * sizeof *sv);
             double *dv = xmalloc((size_t)n * sizeof *dv);
@@ -306,16 +305,16 @@ ptodb_status kernel_assign(exec_ctx *ctx, const op_args *a, tensor *dst, const t
     return PTODB_OK;
 }
 
-ptodb_status kernel_pad_copy(exec_ctx *ctx, const op_args *a, const tensor *src, int nd,
-                             const int64_t *shape, tensor **out)
+ptodb_status kernels_pad_copy(kernel_call *kc, const tensor *src, int nd, const int64_t *shape,
+                              tensor **out)
 {
     tensor *buf, *corner;
-    ptodb_status st = kernel_zeros(ctx, src->dtype, nd, shape, &buf);
+    ptodb_status st = kernels_zeros(kc, src->dtype, nd, shape, &buf);
     if (st != PTODB_OK)
         return st;
-    st = kernel_head_view(ctx, buf, src->ndim, src->shape, &corner);
+    st = kernels_head_view(kc, buf, src->ndim, src->shape, &corner);
     if (st == PTODB_OK) {
-        st = kernel_assign(ctx, a, corner, src, 0);
+        st = kernels_assign(kc, corner, src, 0);
         tensor_unref(corner);
     }
     if (st != PTODB_OK) {

@@ -1,60 +1,70 @@
-/* Shared machinery of the op families (ops_*.c): argument access, torch dtype
+/* The numeric kernels under the op families (src/kernels/, a floor below
+ * exec that knows no machine, no op_args and no values): torch dtype
  * promotion (semantics.md §1.4), broadcasting, Python slicing, the
  * elementwise engine (binary, where, unary) and torch-style assignment
  * (setitem / +=) used by store and assemble.
  *
- * Every function that can fail calls exec_fail itself and returns the
- * status, so op implementations just propagate it. Nothing here keeps state
- * between calls. One file per section: kernel_args.c (names, arguments),
- * kernel_dtype.c (dtypes), kernel_shape.c (shapes), kernel_copy.c (data
- * movement), kernel_element.c (Python scalar -> element),
- * kernel_elementwise.c (the elementwise engine); kernel_walk.h is their
- * private broadcast walk. */
-#ifndef PTODB_EXEC_KERNEL_UTIL_H
-#define PTODB_EXEC_KERNEL_UTIL_H
+ * Every function that can fail takes a kernel_call: the calling op's name
+ * for messages and the torch profile in, the first failure's status and
+ * message out (kernels_fail), and returns the status. exec's op side
+ * (exec/op_util.h) turns that into exec_fail with the same text. Nothing
+ * here keeps state between calls. One file per section: kernel_call.c
+ * (kernel_call, names, zeros), kernel_dtype.c (dtypes), kernel_shape.c
+ * (shapes), kernel_copy.c (data movement), kernel_element.c (scalar ->
+ * element), kernel_elementwise.c (the elementwise engine); kernel_walk.h is
+ * their private broadcast walk. */
+#ifndef PTODB_KERNELS_KERNEL_UTIL_H
+#define PTODB_KERNELS_KERNEL_UTIL_H
 
 #include <stdint.h>
 
-#include "exec/op.h"
+#include "base/status.h"
+#include "tensor/tensor.h"
 
 /* Largest element count one op result may have: hostile shapes must fail
  * cleanly long before xmalloc would die (also bounds our scratch buffers). */
 #define KERNEL_MAX_ELEMS ((int64_t)1 << 28)
 
+/* ---- the caller ---------------------------------------------------------- */
+
+/* Longer than any message a kernel writes (two formatted shapes of at most
+ * 160 bytes each, an op name and a sentence). */
+#define KERNEL_MSG_MAX 1024
+
+/* What a fallible kernel needs from its caller and what it hands back. The
+ * caller sets op and t13 and clears failed (kernel_call_init); the first
+ * kernels_fail fills status and msg, later ones are ignored (as exec_fail). */
+typedef struct kernel_call {
+    const char *op;    /* the op's IR name for messages ("tile.add") */
+    int t13;           /* torch 1.13 numerics (--ref=torch1.13), else torch 2 */
+    int failed;
+    ptodb_status status;
+    char msg[KERNEL_MSG_MAX];
+} kernel_call;
+
+static inline void kernel_call_init(kernel_call *k, const char *op, int t13)
+{
+    k->op = op;
+    k->t13 = t13;
+    k->failed = 0;
+    k->status = PTODB_OK;
+    k->msg[0] = '\0';
+}
+
+/* Records the first failure's message and returns st. */
+ptodb_status kernels_fail(kernel_call *k, ptodb_status st, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
 /* ---- names -------------------------------------------------------------- */
 
 /* torch's ScalarType name ("Float", "BFloat16", "Long", ...). */
 const char *kernel_torch_type_name(dtype_id dt);
-/* The op's IR name for messages ("tile.add"). */
-const char *kernel_op_name(const op_args *a);
-
-/* ---- arguments ---------------------------------------------------------- */
-
-/* Python's type name of a value for messages ("int", "float", "Tensor"). */
-const char *kernel_value_type_name(const value *v);
-/* Positional argument i as a tensor (borrowed). Fails when missing or not a
- * tensor: "tile.add: argument 1 must be a tensor, got int". */
-ptodb_status kernel_tensor_arg(exec_ctx *ctx, const op_args *a, uint32_t i, tensor **out);
-/* Positional argument i, failing when absent. */
-ptodb_status kernel_any_arg(exec_ctx *ctx, const op_args *a, uint32_t i, const value **out);
-/* A list of ints (offsets, shapes) from v: a tuple of numbers; a single
- * number counts as a one-element list. Fails on anything else. */
-ptodb_status kernel_int_list(exec_ctx *ctx, const op_args *a, const value *v, const char *what,
-                             int64_t *out, int *n);
-/* A Python int from v (int() semantics: truncating floats, 0-d tensors). */
-ptodb_status kernel_int(exec_ctx *ctx, const op_args *a, const value *v, const char *what,
-                        int64_t *out);
-/* The dtype keyword kw, or dflt when absent (REF's _kw_dtype: float32). */
-ptodb_status kernel_dtype_kw(exec_ctx *ctx, const op_args *a, exec_kw kw, dtype_id dflt,
-                             dtype_id *out, int *present);
-/* An integer keyword (bool/int/enum ordinal accepted), dflt when absent. */
-int64_t kernel_int_kw(const op_args *a, exec_kw kw, int64_t dflt);
 
 /* Dims >= 0 and every contiguous stride representable (no overflow even
  * for empty shapes such as [0, 2^62, 8]). */
 int kernel_shape_ok(int nd, const int64_t *shape);
 /* A new zero-filled tensor; fails (with a message) on a bad or huge shape. */
-ptodb_status kernel_zeros(exec_ctx *ctx, dtype_id dt, int nd, const int64_t *shape, tensor **out);
+ptodb_status kernels_zeros(kernel_call *k, dtype_id dt, int nd, const int64_t *shape, tensor **out);
 
 /* "[2, 3]" */
 void kernel_fmt_shape(int nd, const int64_t *shape, char *buf, size_t size);
@@ -97,27 +107,24 @@ typedef struct kernel_opnd {
 
 /* Classifies a tensor operand (a 0-d one as a number). */
 void kernel_opnd_of_tensor(const tensor *t, kernel_opnd *o);
-/* Classifies v; fails when v is not a tensor or a number. */
-ptodb_status kernel_opnd_from_value(exec_ctx *ctx, const op_args *a, const value *v,
-                                    kernel_opnd *o);
 /* torch.result_type over n operands (semantics.md §1.4 rules 1-4). */
 dtype_id kernel_result_type(const kernel_opnd *o, int n);
 
 /* ---- shapes ------------------------------------------------------------- */
 
 /* numpy broadcasting of n shapes; fails with torch's message. */
-ptodb_status kernel_broadcast(exec_ctx *ctx, int n, const int *nds, const int64_t *const *shapes,
+ptodb_status kernels_broadcast(kernel_call *k, int n, const int *nds, const int64_t *const *shapes,
                               int *ond, int64_t *oshape);
 /* Python slice(start, stop) on a dim of size n: the first index and the
  * length (negative values wrap once, then clip). */
 void kernel_pyslice(int64_t n, int64_t start, int64_t stop, int64_t *first, int64_t *len);
 /* The view t[s0:e0, s1:e1, ...] for k leading dims (Python slice rules,
  * stop = start + size). k > t->ndim fails with REF's IndexError. */
-ptodb_status kernel_slice_view(exec_ctx *ctx, const tensor *t, int k, const int64_t *start,
-                               const int64_t *size, tensor **out);
+ptodb_status kernels_slice_view(kernel_call *kc, const tensor *t, int k, const int64_t *start,
+                                const int64_t *size, tensor **out);
 /* The same with slice(0, stop) per dim. */
-ptodb_status kernel_head_view(exec_ctx *ctx, const tensor *t, int k, const int64_t *stop,
-                              tensor **out);
+ptodb_status kernels_head_view(kernel_call *kc, const tensor *t, int k, const int64_t *stop,
+                               tensor **out);
 
 /* Two int lists (shapes, valid shapes) equal in length and values. */
 int kernel_same_dims(int n1, const int64_t *a1, int n2, const int64_t *a2);
@@ -142,27 +149,19 @@ void kernel_store_i64(tensor *t, const int64_t *buf, int64_t n);
  * dtype, overlap-safe), or dst += src when accumulate (computed in
  * promote(dst, src), cast back; fails like torch when it cannot be cast).
  * Calls no exec_note_write: the caller knows which tensor it mutated. */
-ptodb_status kernel_assign(exec_ctx *ctx, const op_args *a, tensor *dst, const tensor *src,
-                           int accumulate);
+ptodb_status kernels_assign(kernel_call *k, tensor *dst, const tensor *src, int accumulate);
 /* A zeros tensor of shape (nd, shape) and dtype of src with src assigned into
  * its corner [0:src.shape) (REF's zero-padding copy). */
-ptodb_status kernel_pad_copy(exec_ctx *ctx, const op_args *a, const tensor *src, int nd,
-                             const int64_t *shape, tensor **out);
-
-/* REF's store/assemble (semantics.md §3.7): dst[o:o+v] = src[0:v], or +=
- * when atomic, with v the source's valid attr (default: its shape) paired
- * with the offsets by zip; calls exec_note_write(dst). Lives in
- * ops_memory.c. */
-ptodb_status kernel_store_region(exec_ctx *ctx, const op_args *a, tensor *src, tensor *dst,
-                                 const value *offv, int atomic);
+ptodb_status kernels_pad_copy(kernel_call *k, const tensor *src, int nd, const int64_t *shape,
+                              tensor **out);
 
 /* ---- Python scalar -> element (semantics.md §1.3) ----------------------- */
 
-/* Converts a number (or 0-d tensor) to an element of dt with torch's
+/* Converts a number (or 0-d tensor) operand to an element of dt with torch's
  * overflow check ("value cannot be converted to type at::BFloat16 without
  * overflow"). Sets *f (float dtypes) or *i (int/bool dtypes). */
-ptodb_status kernel_checked_scalar(exec_ctx *ctx, const op_args *a, const value *v, dtype_id dt,
-                                   double *f, int64_t *i);
+ptodb_status kernels_checked_scalar(kernel_call *k, const kernel_opnd *o, dtype_id dt, double *f,
+                                    int64_t *i);
 /* Fills every element of t (any strides) with one value. */
 void kernel_fill(tensor *t, double f, int64_t i);
 
@@ -174,37 +173,30 @@ typedef enum {
     KOP_EQ, KOP_NE, KOP_LT, KOP_LE, KOP_GT, KOP_GE
 } kernel_binop;
 
-/* torch's binary op on two operands (tensors or numbers): broadcasting,
- * promotion, opmath rounding once, scalar narrowing per profile. */
-ptodb_status kernel_binary(exec_ctx *ctx, const op_args *a, kernel_binop op, const value *x,
-                           const value *y, tensor **out);
-/* The same, writing the result into x's or y's tensor when one of them is
- * owned by this call alone (its only reference is the argument: the
- * machine moved it out of a slot where it was dead, see
- * machine_options.reuse_dead; its storage is its own malloc'd buffer, not
- * shared with a view or a mapped input) and is contiguous with the
- * result's dtype and shape. Every operand element is read before the
- * result element of the same index is written, so the values are those of
- * kernel_binary; the reused tensor loses its valid/full attributes like a
- * fresh result. */
-ptodb_status kernel_binary_reuse(exec_ctx *ctx, const op_args *a, kernel_binop op, const value *x,
-                                 const value *y, tensor **out);
-/* The same on tensors. */
-ptodb_status kernel_binary_t(exec_ctx *ctx, const op_args *a, kernel_binop op, const tensor *x,
-                             const tensor *y, tensor **out);
-/* torch.where(mask, x, y). */
-ptodb_status kernel_where(exec_ctx *ctx, const op_args *a, const value *mask, const value *x,
-                          const value *y, tensor **out);
+/* torch's binary op on two operands o[0], o[1] (tensors or numbers, not
+ * two numbers): broadcasting, promotion, opmath rounding once, scalar
+ * narrowing per profile. With reuse, the result is written into o[0]'s or
+ * o[1]'s tensor when one of them is owned by this call alone (its only
+ * reference is the argument: the machine moved it out of a slot where it
+ * was dead, see machine_options.reuse_dead; its storage is its own
+ * malloc'd buffer, not shared with a view or a mapped input) and is
+ * contiguous with the result's dtype and shape. Every operand element is
+ * read before the result element of the same index is written, so the
+ * values are those without reuse; the reused tensor loses its valid/full
+ * attributes like a fresh result. */
+ptodb_status kernels_binary(kernel_call *k, kernel_binop op, const kernel_opnd *o, int reuse,
+                            tensor **out);
+/* torch.where(o[0], o[1], o[2]); o[0] is a tensor. */
+ptodb_status kernels_where(kernel_call *k, const kernel_opnd *o, tensor **out);
 
 typedef enum {
     KUN_NEG, KUN_EXP, KUN_LOG, KUN_SQRT, KUN_RSQRT, KUN_RECIP, KUN_ABS, KUN_RELU, KUN_NOT,
     KUN_SIN, KUN_COS /* REF has no handler: torch.sin/cos by definition (docs/ops.md) */
 } kernel_unop;
 
-ptodb_status kernel_unary(exec_ctx *ctx, const op_args *a, kernel_unop op, const tensor *x,
-                          tensor **out);
-/* The same, writing the result into x under kernel_binary_reuse's rule. */
-ptodb_status kernel_unary_reuse(exec_ctx *ctx, const op_args *a, kernel_unop op, const tensor *x,
-                                tensor **out);
+/* torch's unary op on x; with reuse, written into x under kernels_binary's
+ * rule. */
+ptodb_status kernels_unary(kernel_call *k, kernel_unop op, const tensor *x, int reuse,
+                           tensor **out);
 
 #endif

@@ -1,34 +1,9 @@
-/* Argument access and names for messages (kernel_util.h, "names" and
- * "arguments"). */
-#include "exec/kernel_util.h"
+/* Argument access and names for messages (op_util.h, "names and
+ * arguments"): the value side of the ops, which the kernels below never
+ * see. */
+#include "exec/op_util.h"
 
-#include <stdio.h>
-
-/* ---- names -------------------------------------------------------------- */
-
-const char *kernel_torch_type_name(dtype_id dt)
-{
-    switch (dt) {
-    case DTYPE_BOOL: return "Bool";
-    case DTYPE_INT8: return "Char";
-    case DTYPE_INT16: return "Short";
-    case DTYPE_INT32: return "Int";
-    case DTYPE_INDEX:
-    case DTYPE_INT64: return "Long";
-    case DTYPE_UINT8: return "Byte";
-    case DTYPE_UINT16: return "UInt16";
-    case DTYPE_UINT32: return "UInt32";
-    case DTYPE_UINT64: return "UInt64";
-    case DTYPE_FP16: return "Half";
-    case DTYPE_BF16: return "BFloat16";
-    case DTYPE_FP32: return "Float";
-    case DTYPE_FP64: return "Double";
-    case DTYPE_FP8E4M3FN: return "Float8_e4m3fn";
-    case DTYPE_FP8E5M2: return "Float8_e5m2";
-    case DTYPE_FP8E8M0: return "Float8_e8m0fnu";
-    default: return "?";
-    }
-}
+#include <string.h>
 
 const char *kernel_op_name(const op_args *a)
 {
@@ -36,18 +11,6 @@ const char *kernel_op_name(const op_args *a)
     return info ? info->name : "op";
 }
 
-void kernel_fmt_shape(int nd, const int64_t *shape, char *buf, size_t size)
-{
-    size_t len = 0;
-    if (size == 0)
-        return;
-    buf[0] = '\0';
-    len += (size_t)snprintf(buf + len, size - len, "[");
-    for (int d = 0; d < nd && len < size; d++)
-        len += (size_t)snprintf(buf + len, size - len, "%s%lld", d ? ", " : "", (long long)shape[d]);
-    if (len < size)
-        snprintf(buf + len, size - len, "]");
-}
 
 /* ---- arguments ---------------------------------------------------------- */
 
@@ -155,38 +118,36 @@ int64_t kernel_int_kw(const op_args *a, exec_kw kw, int64_t dflt)
     return dflt;
 }
 
-int kernel_shape_ok(int nd, const int64_t *shape)
-{
-    /* the contiguous strides (products of max(dim, 1)) must not overflow
-     * either, even when a zero dim makes the tensor empty */
-    int64_t s = 1;
-    if (nd < 0 || nd > TENSOR_MAX_DIMS)
-        return 0;
-    for (int d = 0; d < nd; d++)
-        if (shape[d] < 0 || __builtin_mul_overflow(s, shape[d] > 0 ? shape[d] : 1, &s))
-            return 0;
-    return 1;
-}
 
-ptodb_status kernel_zeros(exec_ctx *ctx, dtype_id dt, int nd, const int64_t *shape, tensor **out)
+ptodb_status kernel_opnd_from_value(exec_ctx *ctx, const op_args *a, const value *v,
+                                    kernel_opnd *o)
 {
-    char buf[160];
-    int64_t n = tensor_shape_numel(nd, shape);
-    if (n < 0 || !kernel_shape_ok(nd, shape)) {
-        kernel_fmt_shape(nd, shape, buf, sizeof buf);
-        return exec_fail(ctx, PTODB_ERR_SHAPE, "invalid shape %s", buf);
+    memset(o, 0, sizeof *o);
+    switch (v->kind) {
+    case VAL_BOOL:
+        o->cls = KOPND_NUMBER;
+        o->dt = DTYPE_BOOL;
+        o->is_int = 1;
+        o->i = v->u.b;
+        o->f = v->u.b;
+        return PTODB_OK;
+    case VAL_INT:
+        o->cls = KOPND_NUMBER;
+        o->dt = DTYPE_INT64;
+        o->is_int = 1;
+        o->i = v->u.i;
+        o->f = (double)v->u.i;
+        return PTODB_OK;
+    case VAL_FLOAT:
+        o->cls = KOPND_NUMBER;
+        o->dt = DTYPE_FP64;
+        o->f = v->u.f;
+        return PTODB_OK;
+    case VAL_TENSOR:
+        kernel_opnd_of_tensor(v->u.t, o);
+        return PTODB_OK;
+    default:
+        return exec_fail(ctx, PTODB_ERR_RUNTIME, "%s: expected a Tensor or a number, got %s",
+                         kernel_op_name(a), kernel_value_type_name(v));
     }
-    if (n > KERNEL_MAX_ELEMS) {
-        kernel_fmt_shape(nd, shape, buf, sizeof buf);
-        return exec_fail(ctx, PTODB_ERR_UNSUPPORTED, "tensor of shape %s is too large for ptodb",
-                         buf);
-    }
-    ptodb_status st;
-    tensor *t = tensor_zeros(dt, nd, shape, &st);
-    if (!t) {
-        kernel_fmt_shape(nd, shape, buf, sizeof buf);
-        return exec_fail(ctx, st, "cannot allocate a tensor of shape %s", buf);
-    }
-    *out = t;
-    return PTODB_OK;
 }

@@ -1,11 +1,11 @@
 /* The broadcast walk shared by the copies (kernel_copy.c) and the scalar
  * fill (kernel_element.c): a tensor's elements in row-major order of a
  * shape it broadcasts to, one innermost row at a time. Private to the
- * kernel files; ops use kernel_util.h. */
-#ifndef PTODB_EXEC_KERNEL_WALK_H
-#define PTODB_EXEC_KERNEL_WALK_H
+ * kernel files; the rest use kernel_util.h. */
+#ifndef PTODB_KERNELS_KERNEL_WALK_H
+#define PTODB_KERNELS_KERNEL_WALK_H
 
-#include "exec/kernel_util.h"
+#include "kernels/kernel_util.h"
 
 /* Strides of t broadcast (right-aligned) to (nd, shape): 0 on broadcast dims. */
 static inline void kernel_bcast_strides(const tensor *t, int nd, const int64_t *shape, int64_t *st)
