@@ -141,7 +141,9 @@ static int64_t count_changed(const tensor *a, const tensor *b, double *max_diff)
 /* The race check: the pass again under `runs` random schedules (seeds
  * 1..runs). The cores' pops are deterministic whatever the interleaving
  * (semantics.md §6.6), so an output that changes means cores touched global
- * memory without a queue ordering them. Returns 1 when one did. */
+ * memory without a queue ordering them; under --semantics=device the order
+ * of an SPMD launch's blocks is shuffled too, so a block-order race shows.
+ * Returns 1 when one did. */
 static int race_check(const case_info *c, size_t i, const runpass_options *ro, const runpass_result *base,
                       int runs, strbuf *out)
 {
@@ -167,7 +169,7 @@ static int race_check(const case_info *c, size_t i, const runpass_options *ro, c
                 exec_format_e6(md, d, sizeof d);
                 strbuf_printf(out,
                               "race: output '%s' changes under --schedule=random:%d (%lld elements, max "
-                              "|diff| %s): cores write or read it without a queue ordering them\n",
+                              "|diff| %s): cores or SPMD blocks write or read it without a queue ordering them\n",
                               r.outputs[k].key, seed, (long long)n, d);
                 raced = 1;
             }
@@ -195,6 +197,8 @@ static int run_one(const case_info *c, size_t i, const runpass_options *ro, cons
     if (r.status == RUNPASS_COMPARED) {
         if (r.ref_note)
             runpass_format_ref_note(r.ref_note, ro->strict_ref, out);
+        if (r.ref_differs)
+            runpass_format_ref_differs(r.ref_differs, ro->strict_ref, out);
         for (size_t k = 0; k < r.noutputs; k++) {
             const runpass_output *o = &r.outputs[k];
             if (o->cmp.error) {

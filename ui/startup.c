@@ -92,6 +92,11 @@ session *startup_session_hooked(const ptodb_cli *cli, session_output_fn out, voi
     const char *max_bytes = ptodb_cli_value(cli, OPT_MAX_TENSOR_BYTES);
     if (max_bytes)
         session_set(s, SETTING_MAX_TENSOR_BYTES, max_bytes, "--max-tensor-bytes");
+    const char *sem = ptodb_cli_value(cli, OPT_SEMANTICS);
+    if (sem && session_set(s, SETTING_SEMANTICS, sem, "--semantics") != PTODB_OK) {
+        session_free(s);
+        return NULL;
+    }
     char cwd[PATH_MAX];
     rc_options rc = {
         .no_init = cli->given[OPT_NX] > 0,

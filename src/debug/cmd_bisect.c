@@ -58,8 +58,7 @@ ptodb_status cmd_BISECT(session *s, const char *args)
     session_case_with_tols(s, &c);
     batch_options opt;
     memset(&opt, 0, sizeof opt);
-    machine_options_init(&opt.ro.mopt);
-    opt.ro.mopt.profile = session_profile(s);
+    session_machine_options(s, &opt.ro.mopt);
     opt.ro.mopt.poll = bisect_poll;
     opt.ro.mopt.poll_ud = s;
     opt.ro.mopt.interrupt = &s->interrupted;

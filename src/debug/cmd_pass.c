@@ -322,6 +322,15 @@ ptodb_status cmd_INFO(session *s, const char *args)
         strbuf_free(&out);
         return PTODB_OK;
     }
+    if (strcmp(args, "semantics") == 0) {
+        strbuf out = STRBUF_INIT;
+        strbuf_printf(&out, "This session runs passes under --semantics=%s (set semantics device|ref).\n",
+                      exec_semantics_name(session_semantics(s)));
+        exec_semantics_list(&out);
+        session_printf(s, "%s", strbuf_str(&out));
+        strbuf_free(&out);
+        return PTODB_OK;
+    }
     if (strcmp(args, "case") == 0) {
         if (!session_need_case(s))
             return PTODB_ERR_USAGE;
@@ -329,6 +338,6 @@ ptodb_status cmd_INFO(session *s, const char *args)
         return PTODB_OK;
     }
     session_errorf(s, "\"info\" must be followed by the name of an info command: passes, case, "
-                      "breakpoints, locals, args, display, frame, ops.");
+                      "breakpoints, locals, args, display, frame, ops, semantics.");
     return PTODB_ERR_USAGE;
 }

@@ -40,8 +40,7 @@ ptodb_status cmd_TRACE(session *s, const char *args)
     session_case_with_tols(s, &c);
     runpass_options ro;
     memset(&ro, 0, sizeof ro);
-    machine_options_init(&ro.mopt);
-    ro.mopt.profile = session_profile(s);
+    session_machine_options(s, &ro.mopt);
     ro.mopt.interrupt = &s->interrupted;
     ro.ops = s->ops;
     const case_pass *p = &s->kase.passes[s->cur_pass];

@@ -120,8 +120,7 @@ ptodb_status run_start(session *s, int pass)
     run_state *r = &s->run;
     runpass_options ro;
     memset(&ro, 0, sizeof ro);
-    machine_options_init(&ro.mopt);
-    ro.mopt.profile = session_profile(s);
+    session_machine_options(s, &ro.mopt);
     /* the debugger matches values across passes by what they are */
     ro.mopt.provenance = 1;
     ro.ops = s->ops;
@@ -207,6 +206,15 @@ static void validate_outputs(session *s)
         strbuf_free(&line);
         free(note);
     }
+    int raises;
+    char *differs = runpass_ref_differs(s->kase.passes[r->pass].path, r->m, &raises);
+    if (differs) { /* --semantics=device: where REF differs, as --run and --batch say */
+        strbuf line = STRBUF_INIT;
+        runpass_format_ref_differs(differs, 0, &line);
+        session_write(s, strbuf_str(&line), line.len);
+        strbuf_free(&line);
+        free(differs);
+    }
     for (int k = 0; k < res->nout; k++) {
         const case_tensor *o = &s->kase.outputs[k];
         const tensor *act = NULL;
@@ -275,15 +283,20 @@ void run_print_location(session *s)
     const char *file = strrchr(f.file, '/');
     file = file ? file + 1 : f.file;
     const char *state = "";
+    /* inside an SPMD launch the core runs one of its blocks */
+    char core[64];
+    if (f.block_num > 1)
+        snprintf(core, sizeof core, "%s, block %lld of %lld", machine_core_name(r->core), (long long)f.block_idx,
+                 (long long)f.block_num);
+    else
+        snprintf(core, sizeof core, "%s", machine_core_name(r->core));
     if (inspect_core(r->m, r->core) == INSPECT_CORE_BLOCKED) {
         const char *w = inspect_waiting(r->m, r->core);
-        session_printf(s, "[%s] %s at %s:%d, blocked on %s\n", machine_core_name(r->core), f.func,
-                       file, f.line, w ? w : "a queue");
+        session_printf(s, "[%s] %s at %s:%d, blocked on %s\n", core, f.func, file, f.line, w ? w : "a queue");
     } else {
         if (inspect_core(r->m, r->core) == INSPECT_CORE_WAITING)
             state = ", waiting for its group call";
-        session_printf(s, "[%s] %s at %s:%d%s\n", machine_core_name(r->core), f.func, file, f.line,
-                       state);
+        session_printf(s, "[%s] %s at %s:%d%s\n", core, f.func, file, f.line, state);
     }
     run_print_source_line(s, f.line);
 }

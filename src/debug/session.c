@@ -122,6 +122,19 @@ exec_profile_id session_profile(const session *s)
     return strcmp(session_get_string(s, SETTING_REF), "torch1.13") == 0 ? EXEC_PROFILE_T13 : EXEC_PROFILE_T2;
 }
 
+exec_semantics session_semantics(const session *s)
+{
+    int v = exec_semantics_parse(session_get_string(s, SETTING_SEMANTICS));
+    return v < 0 ? EXEC_SEM_DEVICE : (exec_semantics)v;
+}
+
+void session_machine_options(const session *s, machine_options *o)
+{
+    machine_options_init(o);
+    o->profile = session_profile(s);
+    o->semantics = session_semantics(s);
+}
+
 int session_count_lines(const char *text)
 {
     int n = 0;
@@ -360,6 +373,10 @@ ptodb_status session_set(session *s, session_setting id, const char *text, const
     case SK_STRING:
         if (id == SETTING_REF && strcmp(text, "torch2") != 0 && strcmp(text, "torch1.13") != 0) {
             session_errorf(s, "ref must be torch2 or torch1.13, got \"%s\"", text);
+            return PTODB_ERR_USAGE;
+        }
+        if (id == SETTING_SEMANTICS && exec_semantics_parse(text) < 0) {
+            session_errorf(s, "semantics must be device or ref, got \"%s\"", text);
             return PTODB_ERR_USAGE;
         }
         break;

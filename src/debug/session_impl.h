@@ -108,6 +108,11 @@ int session_need_case(session *s);
 void session_print_diags(session *s, const diag_sink *sink);
 /* The torch profile the `ref` setting names. */
 exec_profile_id session_profile(const session *s);
+/* The `semantics` setting (device by default, --semantics on the command line). */
+exec_semantics session_semantics(const session *s);
+/* Machine options for a run in the debugger: the defaults with the
+ * session's profile and semantics. */
+void session_machine_options(const session *s, machine_options *o);
 /* Lines in a text (a last line without a newline counts). */
 int session_count_lines(const char *text);
 /* The file name part of a path. */

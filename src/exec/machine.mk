@@ -28,8 +28,10 @@ tests_unit_check_region_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_region_LDADD = $(UNIT_LDADD)
 
 # Every pass of every fixture case against the reference (skips without fixtures).
-TESTS += tests/cli/run_examples.sh tests/cli/run_xcore.sh tests/cli/run_fixtures.sh
+TESTS += tests/cli/run_examples.sh tests/cli/run_xcore.sh tests/cli/run_fixtures.sh \
+	tests/cli/semantics_beyond.sh tests/cli/semantics_spmd.sh tests/cli/semantics_documented.sh
 EXTRA_DIST += tests/cli/run_examples.sh tests/cli/run_xcore.sh tests/cli/run_fixtures.sh \
+	tests/cli/semantics_beyond.sh tests/cli/semantics_spmd.sh tests/cli/semantics_documented.sh \
 	scripts/bench.d/interp \
 	tests/data/xcore/recursion.py tests/data/xcore/conflict.py tests/data/xcore/badsplit.py \
 	tests/data/xcore/dual.py tests/data/xcore/region.py

@@ -2,6 +2,7 @@
  * tile.load (zero padding, valid attrs), tile.store (valid region, atomic
  * add), move, read (0-d views), write, tensor.dim, get_block_idx. */
 #include "exec/op_util.h"
+#include "exec/semantics.h"
 
 #include <string.h>
 
@@ -192,6 +193,16 @@ ptodb_status kernel_store_region(exec_ctx *ctx, const op_args *a, tensor *src, t
     } else {
         nv = src->ndim;
         memcpy(v, src->shape, sizeof v);
+    }
+    if (src->valid_declared && nv == src->ndim) {
+        int partial = 0;
+        for (int d = 0; d < nv; d++)
+            partial |= v[d] < src->shape[d];
+        if (partial)
+            exec_note_ref_differs(ctx, EXEC_SEMDIFF_VALID_SHAPE,
+                                  "the store writes the valid region its tile's type declares (REF would "
+                                  "compute the whole tile stored, padding included: its op result has no "
+                                  "valid shape)");
     }
     tensor *sview, *dview;
     st = kernel_head_view(ctx, src, nv, v, &sview);

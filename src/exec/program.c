@@ -1120,6 +1120,18 @@ static void lower_stmt(lower *L, const ir_stmt *s)
     }
     case IR_STMT_WITH: {
         const ir_expr *cx = s->u.with.ctx;
+        if (s->u.with.as && cx && cx->kind == IR_EXPR_CALL && cx->res.kind == IR_REF_BUILTIN &&
+            (cx->res.id == IR_BUILTIN_AT || cx->res.id == IR_BUILTIN_SPMD) && !L->p->codegen_error) {
+            /* REF's parser binds `as tid` to a system.task_invalid() placeholder
+             * (pypto python/pypto/language/parser/ast_parser.py:4757, 5241),
+             * which torch_codegen has no handler for; ptodb binds None */
+            L->p->codegen_error = xstrdup("ValueError: Unsupported op 'system.task_invalid' in torch_codegen. "
+                                          "Register a handler in _OP_MAP or use a GlobalVar for cross-function "
+                                          "calls.");
+            L->p->codegen_error_at = cx;
+            if (L->p->uses_ptodb_only_ops == 0)
+                L->p->uses_ptodb_only_ops = 1;
+        }
         if (s->u.with.as) {
             int32_t pc = emit(L, XI_ASSIGN, s, 0);
             L->code[pc].e = new_expr(L, XE_CONST, s->u.with.ctx);

@@ -39,12 +39,6 @@ typedef enum { EXEC_SEM_DEVICE = 0, EXEC_SEM_REF = 1 } exec_semantics;
       1,                                                                                            \
       "pto-isa include/pto/cpu/TCmps.hpp:56-100 (packing), include/pto/cpu/TSel.hpp:21-45 "          \
       "(reading), docs/isa/tile/ops/tile-scalar-and-immediate/tcmps.md (A2/A3: uint8, 8 per byte)")  \
-    X(CHECK_SHAPES, "check-shapes",                                                                 \
-      "every assignment with a declared Tensor/Tile type",                                          \
-      "a value whose shape or dtype differs from its declared type is a warning: the device "       \
-      "computes into the declared buffer",                                                          \
-      "check_shapes raises AssertionError (Shape/Rank/Dim/Dtype mismatch)", 1,                      \
-      "pypto python/pypto/debug/torch_codegen.py:1465-1490 (the emitted asserts); semantics.md 2.4")                 \
     X(SCATTER_INDEX, "scatter-index", "tensor.scatter_update, tile.scatter_update",                 \
       "a 2-D index [b, s] scatters whole rows: row index.flat[k] of input becomes row k of src "      \
       "(input 2-D [rows, d] or 4-D [blocks, block_size, 1, d]); any integer index dtype",            \

@@ -582,6 +582,7 @@ void tensor_copy_attrs(tensor *dst, const tensor *src)
     memcpy(dst->valid, src->valid, sizeof dst->valid);
     dst->full_ndim = src->full_ndim;
     memcpy(dst->full, src->full, sizeof dst->full);
+    dst->valid_declared = src->valid_declared;
 }
 
 /* ---- element access ----------------------------------------------------- */

@@ -75,6 +75,9 @@ typedef struct tensor {
     int64_t valid[TENSOR_MAX_DIMS];
     int full_ndim;
     int64_t full[TENSOR_MAX_DIMS];
+    /* 1: the valid shape is the one the IR type declares, set under device
+     * semantics where REF's tensor has none (exec/semantics.h valid-shape) */
+    int valid_declared;
     /* What the data is, for a debugger comparing passes (exec/prov.h): a
      * hash of where it came from (0: not tracked), the core that computed
      * it and the how-manieth value of that hash that core computed. Set by

@@ -8,7 +8,8 @@
 #    not check;
 #  - a file the reference could not run otherwise, or never reached: ptodb
 #    runs it and it passes against golden.
-# Where reference_out/ exists, the outputs are also compared bit for bit with
+# It runs under --semantics=ref, the reference's (batch_fixtures.sh checks that the
+# default gives the same). Where reference_out/ exists, the outputs are also compared bit for bit with
 # the reference's own output tensors (sha1 of the raw bytes, INDEX.txt) and
 # the bit-identical passes counted (reported, not required: the reference's
 # fp32 sums and matmuls depend on BLAS order, semantics.md §1.7).
@@ -28,7 +29,7 @@ cases=$(fixture_case_dirs)
 for case_dir in $cases; do
     name=$(basename "$case_dir")
     mkdir -p "$tmp/$name"
-    "$PTODB" --run "$case_dir" --ref=torch1.13 --save-outputs="$tmp/$name" >"$tmp/$name.out" 2>"$tmp/$name.err"
+    "$PTODB" --run "$case_dir" --ref=torch1.13 --semantics=ref --save-outputs="$tmp/$name" >"$tmp/$name.out" 2>"$tmp/$name.err"
     fixture_expect "$case_dir" >"$tmp/$name.expect"
     fixture_gold "$case_dir" >"$tmp/$name.gold"
     fixture_results "$tmp/$name.out" >"$tmp/$name.got"

@@ -89,7 +89,8 @@ static void passes_draw(tui *t, crect r, int focused)
         t->passes.sc.cursor = cur;
     }
     char title[64];
-    snprintf(title, sizeof title, "Passes (%d)", n);
+    /* the semantics the verdicts were computed under (--semantics, set semantics) */
+    snprintf(title, sizeof title, "Passes (%d, %s)", n, session_get_string(t->s, SETTING_SEMANTICS));
     canvas_title(&t->cv, r, title, focused);
     crect body = {r.y + 1, r.x, r.h - 1, r.w};
     tui_scroll_show(&t->passes.sc, n, body.h - 1);
