@@ -13,6 +13,13 @@ tests_unit_check_ops_elementwise_SOURCES = tests/unit/check_ops_elementwise.c \
 tests_unit_check_ops_elementwise_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_ops_elementwise_LDADD = $(OPS_TEST_LDADD)
 
+check_PROGRAMS += tests/unit/check_ops_device
+TESTS += tests/unit/check_ops_device
+tests_unit_check_ops_device_SOURCES = tests/unit/check_ops_device.c \
+	tests/unit/exec_ctx_stub.c tests/unit/check_ops_util.h
+tests_unit_check_ops_device_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_ops_device_LDADD = $(OPS_TEST_LDADD)
+
 check_PROGRAMS += tests/unit/check_ops_unary_reduce
 TESTS += tests/unit/check_ops_unary_reduce
 tests_unit_check_ops_unary_reduce_SOURCES = tests/unit/check_ops_unary_reduce.c \
