@@ -198,6 +198,50 @@ static float tsum_one(const tsum_plan *p, const tsum_seq *q, int64_t size0, int6
     }
 }
 
+/* Under device semantics a tile reduction reads its source's valid region
+ * only (pto-isa docs/isa/tile/ops/reduce-and-expand/trowsum.md:14, "Let R =
+ * src.GetValidRow() and C = src.GetValidCol()", and likewise the other
+ * row/col reductions): a copy of x whose padding holds the reduction's
+ * identity, so that what the device leaves there never reaches the result.
+ * NULL when x has no smaller valid region (REF reads the whole tile). */
+static ptodb_status reduce_into(exec_ctx *ctx, const op_args *a, tensor *x, red_kind kind, int dim_rel,
+                                value *out);
+
+static tensor *valid_region_only(const tensor *x, red_kind kind)
+{
+    if (x->valid_ndim != x->ndim || x->ndim < 1)
+        return NULL;
+    int partial = 0;
+    for (int d = 0; d < x->ndim; d++)
+        partial |= x->valid[d] >= 0 && x->valid[d] < x->shape[d];
+    if (!partial)
+        return NULL;
+    tensor *c = tensor_clone(x);
+    if (!c)
+        return NULL;
+    /* the identity: 0, 1, or the lowest / highest value of the dtype */
+    int isf = dtype_is_float(c->dtype);
+    int bits = 8 * (int)dtype_size(c->dtype);
+    int sgn = dtype_kind_of(c->dtype) == DTYPE_KIND_SINT;
+    int64_t lo = sgn ? (bits >= 64 ? INT64_MIN : -((int64_t)1 << (bits - 1))) : 0;
+    int64_t hi = sgn ? (bits >= 64 ? INT64_MAX : ((int64_t)1 << (bits - 1)) - 1)
+                     : (bits >= 63 ? INT64_MAX : ((int64_t)1 << bits) - 1);
+    int64_t iid = kind == RED_SUM ? 0 : kind == RED_PROD ? 1 : kind == RED_MAX ? lo : hi;
+    double fid = kind == RED_SUM ? 0.0 : kind == RED_PROD ? 1.0 : kind == RED_MAX ? -INFINITY : INFINITY;
+    int64_t idx[TENSOR_MAX_DIMS] = {0};
+    if (tensor_numel(c) > 0)
+        do {
+            int outside = 0;
+            for (int d = 0; d < c->ndim; d++)
+                outside |= idx[d] >= x->valid[d];
+            if (outside && isf)
+                tensor_set(c, idx, fid);
+            else if (outside)
+                tensor_set_i64(c, idx, iid);
+        } while (tensor_next_index(c, idx));
+    return c;
+}
+
 static ptodb_status op_reduce(exec_ctx *ctx, const op_args *a, value *out)
 {
     red_kind kind;
@@ -218,6 +262,20 @@ static ptodb_status op_reduce(exec_ctx *ctx, const op_args *a, value *out)
     ptodb_status st = kernel_tensor_arg(ctx, a, 0, &x);
     if (st != PTODB_OK)
         return st;
+    tensor *valid_copy = NULL;
+    if (exec_device(ctx) && a->op >= 0 && ir_op_info_get(a->op) &&
+        ir_op_info_get(a->op)->family != IR_OPFAM_TENSOR && (valid_copy = valid_region_only(x, kind)))
+        x = valid_copy;
+    st = reduce_into(ctx, a, x, kind, dim_rel, out);
+    if (valid_copy)
+        tensor_unref(valid_copy);
+    return st;
+}
+
+/* The reduction of x along dim_rel, as torch computes it (REF's handler). */
+static ptodb_status reduce_into(exec_ctx *ctx, const op_args *a, tensor *x, red_kind kind, int dim_rel, value *out)
+{
+    ptodb_status st;
     /* torch wraps dims against max(ndim, 1): a 0-d tensor reduces over itself */
     int wrap = x->ndim > 0 ? x->ndim : 1;
     if (dim_rel < -wrap)

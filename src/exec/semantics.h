@@ -25,13 +25,15 @@ typedef enum { EXEC_SEM_DEVICE = 0, EXEC_SEM_REF = 1 } exec_semantics;
       "docs/en/dev/ir/01-hierarchy.md:171,210 (core_num_ of Submit / SpmdScopeStmt); REF: "        \
       "python/pypto/debug/torch_codegen.py:1068 (get_block_idx is \"0\")")               \
     X(VALID_SHAPE, "valid-shape",                                                                   \
-      "every tile op whose result type has TileView(valid_shape=...); tile.store",                  \
-      "a result tile has the valid shape its type declares; a store writes the valid region only",  \
+      "every tile op whose result type has TileView(valid_shape=...); tile.store; the tile "        \
+      "row/col reductions",                                                                         \
+      "a result tile has the valid shape its type declares; a store writes the valid region only, " \
+      "and a reduction reads it only",                                                              \
       "an op's result loses the valid shape (a plain torch tensor), so a store writes the whole "   \
-      "tile, padding included", 0,                                                                  \
+      "tile, padding included; a reduction reads the padding too", 0,                               \
       "pto-isa docs/isa/tile/ops/*: 'The op uses dst.GetValidRow() / dst.GetValidCol() as the "     \
       "iteration domain'; memory-and-data-movement/tstore.md:18,122 (the transfer is "          \
-      "GetValidRow x GetValidCol)")                         \
+      "GetValidRow x GetValidCol); reduce-and-expand/trowsum.md:14")                         \
     X(CMP_MASK, "cmp-mask", "tile.cmp, tile.cmps, tile.sel",                                        \
       "the result is the packed predicate tile the type declares (UINT8, bit k of byte j of a "     \
       "row is column 8j+k, row-major over the source's columns); tile.sel reads those bits",         \

@@ -208,6 +208,48 @@ START_TEST(test_block_ops)
 }
 END_TEST
 
+/* Tile reductions read the source's valid region (pto-isa
+ * docs/isa/tile/ops/reduce-and-expand/trowsum.md:14). x = [[1, 2, 3, 100],
+ * [-4, -5, -6, 100]] with valid [2, 3]: row sums 6 and -15, row maxima 3
+ * and -4 (the 100s are padding); under ref 106, 85 and 100, 100. */
+START_TEST(test_reductions_valid_region)
+{
+    exec_ctx C;
+    ctx_init(&C, EXEC_PROFILE_T2);
+    C.device = 1;
+    double v[8] = {1, 2, 3, 100, -4, -5, -6, 100};
+    tensor *x = mk2(DTYPE_FP32, 2, 4, v);
+    x->valid_ndim = 2;
+    x->valid[0] = 2;
+    x->valid[1] = 3;
+    value p[2] = {value_tensor(x), value_none()};
+    value out;
+    ck_assert_int_eq(run_op(&C, IR_OP_TILE_ROW_SUM, p, 2, &out), PTODB_OK);
+    double e1[2] = {6, -15};
+    expect_vals(out.u.t, e1, 2);
+    value_clear(&out);
+    ck_assert_int_eq(run_op(&C, IR_OP_TILE_ROW_MAX, p, 2, &out), PTODB_OK);
+    double e2[2] = {3, -4};
+    expect_vals(out.u.t, e2, 2);
+    value_clear(&out);
+    ck_assert_int_eq(run_op(&C, IR_OP_TILE_COL_MIN, p, 2, &out), PTODB_OK);
+    double e3[4] = {-4, -5, -6, INFINITY}; /* column 3 is all padding: the identity */
+    expect_vals(out.u.t, e3, 4);
+    value_clear(&out);
+    ck_assert_double_eq(tensor_get_flat(x, 3), 100); /* the source is untouched */
+    C.device = 0;
+    ck_assert_int_eq(run_op(&C, IR_OP_TILE_ROW_SUM, p, 2, &out), PTODB_OK);
+    double e4[2] = {106, 85};
+    expect_vals(out.u.t, e4, 2);
+    value_clear(&out);
+    ck_assert_int_eq(run_op(&C, IR_OP_TILE_ROW_MAX, p, 2, &out), PTODB_OK);
+    double e5[2] = {100, 100};
+    expect_vals(out.u.t, e5, 2);
+    value_clear(&out);
+    clear_all(p, 2);
+}
+END_TEST
+
 /* The table: names parse back, every row has a source. */
 START_TEST(test_table)
 {
@@ -230,6 +272,7 @@ int main(void)
     tcase_add_test(tc, test_sel_reads_bits);
     tcase_add_test(tc, test_scatter_update_rows);
     tcase_add_test(tc, test_block_ops);
+    tcase_add_test(tc, test_reductions_valid_region);
     tcase_add_test(tc, test_table);
     suite_add_tcase(s, tc);
     return run_suite(s);
