@@ -38,6 +38,6 @@ TESTS += tests/cli/run_examples.sh tests/cli/run_xcore.sh tests/cli/run_fixtures
 	tests/cli/semantics_beyond.sh tests/cli/semantics_spmd.sh tests/cli/semantics_documented.sh
 EXTRA_DIST += tests/cli/run_examples.sh tests/cli/run_xcore.sh tests/cli/run_fixtures.sh \
 	tests/cli/semantics_beyond.sh tests/cli/semantics_spmd.sh tests/cli/semantics_documented.sh \
-	scripts/bench.d/interp \
+	scripts/bench.d/interp scripts/bench.d/semantics \
 	tests/data/xcore/recursion.py tests/data/xcore/conflict.py tests/data/xcore/badsplit.py \
 	tests/data/xcore/dual.py tests/data/xcore/region.py
