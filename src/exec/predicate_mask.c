@@ -3,6 +3,8 @@
 
 #include <string.h>
 
+#include "exec/op_util.h"
+
 int exec_mask_is_packed_type(const exec_type *t)
 {
     return t && t->kind == EXEC_TYPE_TILE && t->dtype == DTYPE_UINT8 && t->ndim == 2 && t->dims[0] >= 0 &&
@@ -15,11 +17,10 @@ ptodb_status exec_mask_pack(exec_ctx *ctx, const exec_type *type, const tensor *
     if (bits->ndim != 2)
         return exec_fail(ctx, PTODB_ERR_SHAPE, "a packed predicate needs a 2-D source, got %d-D", bits->ndim);
     int64_t shape[2] = {type->dims[0], type->dims[1]};
-    ptodb_status st;
-    tensor *dst = tensor_zeros(DTYPE_UINT8, 2, shape, &st);
-    if (!dst)
-        return exec_fail(ctx, st, "the predicate tile [%lld, %lld]: %s", (long long)shape[0],
-                         (long long)shape[1], ptodb_status_message(st));
+    tensor *dst;
+    ptodb_status st = kernel_zeros(ctx, DTYPE_UINT8, 2, shape, &dst); /* size-checked */
+    if (st != PTODB_OK)
+        return st;
     int64_t dvr = type->valid_ndim == 2 ? type->valid[0] : shape[0];
     int64_t dvc = type->valid_ndim == 2 ? type->valid[1] : shape[1];
     if (dvr > shape[0])
@@ -57,11 +58,10 @@ ptodb_status exec_mask_unpack(exec_ctx *ctx, const tensor *mask, int64_t rows, i
     if (mask->ndim != 2)
         return exec_fail(ctx, PTODB_ERR_SHAPE, "a packed predicate mask must be 2-D, got %d-D", mask->ndim);
     int64_t shape[2] = {rows, cols};
-    ptodb_status st;
-    tensor *sel = tensor_zeros(DTYPE_BOOL, 2, shape, &st);
-    if (!sel)
-        return exec_fail(ctx, st, "the selection [%lld, %lld]: %s", (long long)rows, (long long)cols,
-                         ptodb_status_message(st));
+    tensor *sel;
+    ptodb_status st = kernel_zeros(ctx, DTYPE_BOOL, 2, shape, &sel);
+    if (st != PTODB_OK)
+        return st;
     int64_t mrows = mask->valid_ndim == 2 && mask->valid[0] <= mask->shape[0] ? mask->valid[0] : mask->shape[0];
     int64_t mcols = mask->valid_ndim == 2 && mask->valid[1] <= mask->shape[1] ? mask->valid[1] : mask->shape[1];
     int64_t mr = 0, mc = 0;

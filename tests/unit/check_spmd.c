@@ -12,37 +12,30 @@
 #define T64 "pl.Tensor[[64, 32], pl.FP32]"
 
 /* Each block adds 10 * b + n to row b of out (n the launch width), through
- * a load, so a block run twice would show 2 * (10b + n). */
-static const char *const ADD_ROWS =
-    HEAD "    @pl.function(type=pl.FunctionType.InCore)\n"
-         "    def k(a: " T64 ", out: pl.InOut[" T64 "]) -> " T64 ":\n"
-         "        b: pl.Scalar[pl.INDEX] = pl.tile.get_block_idx()\n"
-         "        n: pl.Scalar[pl.INDEX] = pl.tile.get_block_num()\n"
-         "        t: pl.Tile[[1, 32], pl.FP32, pl.Mem.Vec] = pl.tile.load(out, [b, 0], [1, 32], [1, 32], target_memory=pl.Mem.Vec)\n"
-         "        u: pl.Tile[[1, 32], pl.FP32, pl.Mem.Vec] = pl.tile.adds(t, b * 10 + n)\n"
-         "        out2: " T64 " = pl.tile.store(u, [b, 0], out)\n"
-         "        return out2\n"
-         "    @pl.function(type=pl.FunctionType.Orchestration)\n"
-         "    def main(self, a: " T64 ", out: pl.InOut[" T64 "]) -> " T64 ":\n"
-         "        with pl.spmd(5):\n"
-         "            out = self.k(a, out)\n"
-         "        return out\n";
+ * a load, so a block run twice would show 2 * (10b + n). TYPE is the
+ * kernel's function type. */
+#define ADD_ROWS_KERNEL(TYPE)                                                                                   \
+    "    @pl.function(type=pl.FunctionType." TYPE ")\n"                                                         \
+    "    def k(a: " T64 ", out: pl.InOut[" T64 "]) -> " T64 ":\n"                                               \
+    "        b: pl.Scalar[pl.INDEX] = pl.tile.get_block_idx()\n"                                               \
+    "        n: pl.Scalar[pl.INDEX] = pl.tile.get_block_num()\n"                                               \
+    "        t: pl.Tile[[1, 32], pl.FP32, pl.Mem.Vec] = pl.tile.load(out, [b, 0], [1, 32], [1, 32], "         \
+    "target_memory=pl.Mem.Vec)\n"                                                                             \
+    "        u: pl.Tile[[1, 32], pl.FP32, pl.Mem.Vec] = pl.tile.adds(t, b * 10 + n)\n"                         \
+    "        out2: " T64 " = pl.tile.store(u, [b, 0], out)\n"                                                  \
+    "        return out2\n"                                                                                    \
+    "    @pl.function(type=pl.FunctionType.Orchestration)\n"                                                   \
+    "    def main(self, a: " T64 ", out: pl.InOut[" T64 "]) -> " T64 ":\n"
 
-/* The same launch as a call with attrs={"core_num": 5} (after
- * OutlineClusterScopes). */
-static const char *const ADD_ROWS_CORE_NUM =
-    HEAD "    @pl.function(type=pl.FunctionType.AIV)\n"
-         "    def k(a: " T64 ", out: pl.InOut[" T64 "]) -> " T64 ":\n"
-         "        b: pl.Scalar[pl.INDEX] = pl.tile.get_block_idx()\n"
-         "        n: pl.Scalar[pl.INDEX] = pl.tile.get_block_num()\n"
-         "        t: pl.Tile[[1, 32], pl.FP32, pl.Mem.Vec] = pl.tile.load(out, [b, 0], [1, 32], [1, 32], target_memory=pl.Mem.Vec)\n"
-         "        u: pl.Tile[[1, 32], pl.FP32, pl.Mem.Vec] = pl.tile.adds(t, b * 10 + n)\n"
-         "        out2: " T64 " = pl.tile.store(u, [b, 0], out)\n"
-         "        return out2\n"
-         "    @pl.function(type=pl.FunctionType.Orchestration)\n"
-         "    def main(self, a: " T64 ", out: pl.InOut[" T64 "]) -> " T64 ":\n"
-         "        out = self.k(a, out, attrs={\"core_num\": 5})\n"
-         "        return out\n";
+/* a `with pl.spmd(5)` scope (the frontend's form) */
+static const char *const ADD_ROWS = HEAD ADD_ROWS_KERNEL("InCore") "        with pl.spmd(5):\n"
+                                                                   "            out = self.k(a, out)\n"
+                                                                   "        return out\n";
+
+/* the same launch as a call with attrs={"core_num": 5} (after
+ * OutlineClusterScopes) */
+static const char *const ADD_ROWS_CORE_NUM = HEAD ADD_ROWS_KERNEL("AIV") "        out = self.k(a, out, attrs={\"core_num\": 5})\n"
+                                                                        "        return out\n";
 
 static void run_with(test_machine *t, const char *src, exec_semantics sem, exec_sched sched, uint64_t seed)
 {
