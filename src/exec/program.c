@@ -339,9 +339,11 @@ static const char *newer_name(lower *L, const ir_expr *e)
     if (e && e->kind == IR_EXPR_NAME && e->u.name->len <= n) {
         n -= e->u.name->len;
         memcpy(buf + n, e->u.name->text, e->u.name->len);
-    } else {
+    } else if (n < sizeof buf - 1 && buf[n] == '.') {
         n++; /* drop the leading '.' */
     }
+    if (n >= sizeof buf - 1)
+        return astr(L->a, "(an unnamed item)"); /* neither an attribute chain nor a name */
     const char *s = buf + n;
     return astr(L->a, strncmp(s, "pl.", 3) == 0 && e && e->kind == IR_EXPR_NAME &&
                               strchr(s + 3, '.') && !isupper((unsigned char)s[3])
