@@ -91,3 +91,9 @@ void exec_note_ref_differs(exec_ctx *ctx, int id, const char *msg)
         ctx->differs_what = msg;
     }
 }
+
+void exec_note_gm_access(exec_ctx *ctx, const tensor *v, int write)
+{
+    if (ctx->m && ctx->m->taskgraph)
+        exec_tasks_access(ctx->m->taskgraph, v, write);
+}

@@ -75,6 +75,8 @@ machine *machine_new(const xprogram *p, const machine_options *o)
     }
     if (m->opt.provenance)
         m->prov = exec_prov_new();
+    if (m->opt.semantics == EXEC_SEM_DEVICE)
+        m->taskgraph = exec_tasks_new();
     m->where_token = mem_where_push_fn(machine_where, m);
     return m;
 }
@@ -116,6 +118,7 @@ void machine_free(machine *m)
     free(m->ref_note);
     for (int i = 0; i < EXEC_SEMDIFF_COUNT; i++)
         free(m->differs[i]);
+    exec_tasks_free(m->taskgraph);
     exec_prov_free(m->prov);
     mem_where_pop(m->where_token);
     free(m);
@@ -671,6 +674,11 @@ static ptodb_status eval(machine *m, core *c, xframe *f, const xexpr *x, value *
     case XE_LANE:
         *out = value_int(c->lane);
         return PTODB_OK;
+    case XE_MANUAL_SCOPE:
+        if (m->taskgraph)
+            exec_tasks_scope(m->taskgraph);
+        *out = value_none();
+        return PTODB_OK;
     case XE_SYSREC: {
         xrt *rt = c->rt;
         int64_t k = x->cval.u.i;
@@ -895,9 +903,43 @@ static value submit_result(machine *m, value v)
     value t = value_tuple_new(n + 1);
     for (uint32_t i = 0; i < n; i++)
         t.u.tuple->items[i] = v.kind == VAL_TUPLE ? value_copy(&v.u.tuple->items[i]) : value_copy(&v);
-    t.u.tuple->items[n] = value_int((int64_t)(m->tasks++ & 0xffffffffu));
+    t.u.tuple->items[n] = value_int((int64_t)(m->next_task++ & 0xffffffffu));
     value_clear(&v);
     return t;
+}
+
+/* A task of a manual scope starts: its deps= and its tensor parameters go
+ * to the race check (exec/tasks.h). */
+static ptodb_status submit_begin(machine *m, core *c, xframe *f, const xinst *in, const xfunc *callee)
+{
+    if (!m->taskgraph)
+        return PTODB_OK;
+    int64_t deps[64];
+    uint32_t nd = 0;
+    for (uint32_t i = 0; i < in->ndeps; i++) {
+        value v;
+        ptodb_status st = eval(m, c, f, in->deps[i], &v);
+        if (st != PTODB_OK)
+            return st;
+        const value *items = v.kind == VAL_TUPLE ? v.u.tuple->items : &v;
+        uint32_t n = v.kind == VAL_TUPLE ? v.u.tuple->n : 1;
+        for (uint32_t k = 0; k < n && nd < 64; k++)
+            if (items[k].kind == VAL_INT) /* None (task_invalid) adds no edge */
+                deps[nd++] = items[k].u.i;
+        value_clear(&v);
+    }
+    const ir_span *sp = in->e && in->e->src ? &in->e->src->span : NULL;
+    exec_tasks_begin(m->taskgraph, (int64_t)(m->next_task & 0xffffffffu), callee->name, sp ? (int)sp->line : 0,
+                     in->manual, deps, nd);
+    for (uint32_t i = 0; i < in->nvals && i < callee->nparams; i++) {
+        value v;
+        if (eval(m, c, f, in->vals[i], &v) != PTODB_OK)
+            continue; /* the call reports it */
+        if (v.kind == VAL_TENSOR && v.u.t)
+            exec_tasks_name(m->taskgraph, v.u.t, callee->src->params[i].name->text);
+        value_clear(&v);
+    }
+    return PTODB_OK;
 }
 
 /* Binds a callee's return value into the caller's pending CALL. */
@@ -906,8 +948,17 @@ static ptodb_status bind_call_result(machine *m, core *c, value v)
     xframe *f = &c->frames[c->depth - 1];
     const xinst *in = &f->fn->code[f->pc];
     ptodb_status st = PTODB_OK;
-    if (in->kind == XI_CALL && in->call_mode == XCALL_SUBMIT)
+    if (in->kind == XI_CALL && in->call_mode == XCALL_SUBMIT) {
         v = submit_result(m, v);
+        strbuf why = STRBUF_INIT;
+        if (m->taskgraph && exec_tasks_end(m->taskgraph, &why)) {
+            value_clear(&v);
+            st = efail(&c->ctx, in->e, 0, PTODB_ERR_RUNTIME, "%s", strbuf_str(&why));
+            strbuf_free(&why);
+            return st;
+        }
+        strbuf_free(&why);
+    }
     if (in->kind == XI_CALL && in->nslots == 1)
         st = assign(m, c, f, in, 0, v);
     else
@@ -1180,6 +1231,9 @@ static ptodb_status core_exec(machine *m, core *c, exec_event *ev)
                 }
                 note_differs(m, in->e && in->e->src ? &in->e->src->span : NULL, EXEC_SEMDIFF_SUBMIT,
                              "the submitted task %s runs (REF would fail: %s)", callee->name, in->msg);
+                st = submit_begin(m, c, f, in, callee);
+                if (st != PTODB_OK)
+                    break;
             }
             value *args = xmalloc((in->nvals ? in->nvals : 1) * sizeof(value));
             uint32_t n = 0;

@@ -7,7 +7,7 @@ src_libptodb_a_SOURCES += \
 	src/exec/xcore.c src/exec/xcore.h \
 	src/exec/compare.c src/exec/compare.h src/exec/runpass.c src/exec/runpass.h \
 	src/exec/region.c src/exec/region.h src/exec/prov.c src/exec/prov.h \
-	src/exec/semantics.c src/exec/semantics.h
+	src/exec/semantics.c src/exec/semantics.h src/exec/tasks.c src/exec/tasks.h
 
 check_PROGRAMS += tests/unit/check_machine
 TESTS += tests/unit/check_machine
@@ -35,9 +35,11 @@ tests_unit_check_region_LDADD = $(UNIT_LDADD)
 
 # Every pass of every fixture case against the reference (skips without fixtures).
 TESTS += tests/cli/run_examples.sh tests/cli/run_xcore.sh tests/cli/run_fixtures.sh \
-	tests/cli/semantics_beyond.sh tests/cli/semantics_spmd.sh tests/cli/semantics_documented.sh
+	tests/cli/semantics_beyond.sh tests/cli/semantics_spmd.sh tests/cli/semantics_documented.sh \
+	tests/cli/semantics_tasks.sh
 EXTRA_DIST += tests/cli/run_examples.sh tests/cli/run_xcore.sh tests/cli/run_fixtures.sh \
 	tests/cli/semantics_beyond.sh tests/cli/semantics_spmd.sh tests/cli/semantics_documented.sh \
+	tests/cli/semantics_tasks.sh tests/data/tasks/manual_scope.py \
 	scripts/bench.d/interp scripts/bench.d/semantics \
 	tests/data/xcore/recursion.py tests/data/xcore/conflict.py tests/data/xcore/badsplit.py \
 	tests/data/xcore/dual.py tests/data/xcore/region.py

@@ -8,6 +8,7 @@
 #include "exec/machine.h"
 #include "exec/prov.h"
 #include "exec/semantics.h"
+#include "exec/tasks.h"
 #include "exec/xcore.h"
 
 typedef struct xloop {
@@ -110,7 +111,8 @@ struct machine {
     /* device semantics: the first place of each kind where REF differs,
      * "line:col: what (REF would ...)" (semantics.h), or NULL */
     char *differs[EXEC_SEMDIFF_COUNT];
-    uint64_t tasks;       /* pl.submit's tasks so far: the next TaskId */
+    uint64_t next_task;   /* pl.submit's tasks so far: the next TaskId */
+    exec_tasks *taskgraph; /* device semantics: the manual scopes' race check (exec/tasks.h) */
     int finished;
     uint64_t steps;
     double deadline;      /* CLOCK_MONOTONIC seconds (opt.time_limit > 0) */

@@ -134,6 +134,7 @@ static ptodb_status op_load(exec_ctx *ctx, const op_args *a, value *out)
     st = kernel_slice_view(ctx, t, k, off, shp, &w);
     if (st != PTODB_OK)
         return st;
+    exec_note_gm_access(ctx, w, 0);
     int na = w->ndim;
     int64_t act[TENSOR_MAX_DIMS];
     memcpy(act, w->shape, sizeof act);
@@ -211,6 +212,7 @@ ptodb_status kernel_store_region(exec_ctx *ctx, const op_args *a, tensor *src, t
     int k = noff < nv ? noff : nv;
     st = kernel_slice_view(ctx, dst, k, off, v, &dview);
     if (st == PTODB_OK) {
+        exec_note_gm_access(ctx, dview, 1);
         st = kernel_assign(ctx, a, dview, sview, atomic);
         tensor_unref(dview);
         if (st == PTODB_OK)

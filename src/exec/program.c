@@ -78,6 +78,7 @@ typedef struct lower {
     uint32_t nloops;
     int region_split;    /* inside a pl.split_aiv region: its mode (1/2), else 0 */
     int region_shards;   /* shard/gather ops met inside split_aiv regions */
+    int manual_depth;    /* inside pl.scope(mode=pl.ScopeMode.MANUAL) bodies */
     ptodb_status st;
 } lower;
 
@@ -751,6 +752,16 @@ static void lower_submit_into(lower *L, const ir_expr *call, int32_t slot)
     in->callee = call->u.call.args[0]->res.id;
     in->call_mode = XCALL_SUBMIT;
     in->ref_fail = 1;
+    in->manual = L->manual_depth > 0;
+    const ir_expr *deps = call_kwarg(call, "deps");
+    if (deps && (deps->kind == IR_EXPR_LIST || deps->kind == IR_EXPR_TUPLE)) {
+        xexpr **dx = aalloc(L->a, (deps->u.seq.n ? deps->u.seq.n : 1) * sizeof *dx);
+        for (uint32_t i = 0; i < deps->u.seq.n; i++)
+            dx[i] = lower_expr(L, deps->u.seq.items[i]);
+        in = &L->code[pc]; /* lowering the entries may have emitted code */
+        in->deps = dx;
+        in->ndeps = deps->u.seq.n;
+    }
     in->msg = astr(L->a, call->res.id == IR_BUILTIN_SPMD_SUBMIT
                              ? "pl.spmd_submit: torch_codegen has no visitor for Submit (semantics.md §3.11)"
                              : "pl.submit: torch_codegen has no visitor for Submit (semantics.md §3.11)");
@@ -1145,7 +1156,19 @@ static void lower_stmt(lower *L, const ir_stmt *s)
                                cx->res.id == IR_BUILTIN_SPMD && cx->u.call.nargs >= 1
                            ? spmd_open(L, s, cx->u.call.args[0], -1, 0)
                            : -1;
+        const ir_expr *mode = cx && cx->kind == IR_EXPR_CALL && cx->res.kind == IR_REF_BUILTIN &&
+                                      cx->res.id == IR_BUILTIN_SCOPE
+                                  ? call_kwarg(cx, "mode")
+                                  : NULL;
+        int manual = mode && mode->res.kind == IR_REF_ENUM && mode->res.id == IR_EV_SCOPE_MODE_MANUAL;
+        if (manual) { /* a new instance of the scope for the race check */
+            int32_t pc = emit(L, XI_EXPR, s, 0);
+            L->code[pc].e = new_expr(L, XE_MANUAL_SCOPE, cx);
+            L->manual_depth++;
+        }
         lower_block(L, &s->u.with.body);
+        if (manual)
+            L->manual_depth--;
         if (head >= 0)
             spmd_close(L, head);
         return;

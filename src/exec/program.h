@@ -45,6 +45,7 @@ typedef enum {
     XE_LANE,   /* the current core's lane (split_aiv loop variable) */
     XE_SYSREC, /* a pipe-setup or tfree op: None, recorded as state (id = op;
                   cval.u.i packs dir_mask/slot_size/slot_num constants) */
+    XE_MANUAL_SCOPE, /* a manual scope is entered (exec/tasks.h): None */
     XE_FAIL    /* msg: evaluating this fails (REF would fail, unsupported) */
 } xexpr_kind;
 
@@ -112,6 +113,11 @@ typedef struct xinst {
     int32_t loop;   /* loop state index for FOR_* */
     int32_t callee; /* function index; for groups the Group function */
     const char *msg;
+    /* XCALL_SUBMIT: its deps= entries, and whether it is inside a manual
+     * scope (pl.scope(mode=pl.ScopeMode.MANUAL)), for the race check */
+    xexpr **deps;
+    uint32_t ndeps;
+    uint8_t manual;
 } xinst;
 
 /* A group call's metadata (semantics.md §6.1). */

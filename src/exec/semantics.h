@@ -50,9 +50,13 @@ typedef enum { EXEC_SEM_DEVICE = 0, EXEC_SEM_REF = 1 } exec_semantics;
       "10-convert_tensor_to_tile_ops.md:156-166 (whole-row scatter, dim=-2)")                         \
     X(SUBMIT, "submit", "pl.submit, pl.spmd_submit (deps=, core_num=)",                             \
       "the task runs as the runtime runs it once its dependencies are done (submission order is "   \
-      "one such order); the result is the callee's outputs and the task's TaskId",                  \
+      "one such order); the result is the callee's outputs and the task's TaskId; two tasks of a "  \
+      "manual scope touching one global element, one writing, with no deps= chain between them, "   \
+      "are a race and stop the run",                                                                \
       "torch_codegen has no visitor for Submit: codegen fails", 1,                                  \
-      "pypto docs/en/dev/ir/01-hierarchy.md:76,171-173 (Submit vs Call); simpler's PTO2TaskId")
+      "pypto docs/en/dev/ir/01-hierarchy.md:76,171-173 (Submit vs Call); "                          \
+      "docs/en/dev/language/02-manual_dependencies.md:13-25 (manual scopes order by deps= only); "   \
+      "simpler's PTO2TaskId")
 
 typedef enum {
 #define EXEC_SEMDIFF_ENUM(id, name, ops, device, ref, ref_fails, source) EXEC_SEMDIFF_##id,
