@@ -1122,7 +1122,11 @@ static ptodb_status core_exec(machine *m, core *c, exec_event *ev)
                 break;
             xloop *L = &f->loops[in->loop];
             int64_t b[3] = {0, 0, 1};
-            for (int k = 0; k < 3 && st == PTODB_OK; k++) {
+            /* REF runs an SPMD scope once and never evaluates its width */
+            int ref_spmd = in->spmd && m->opt.semantics == EXEC_SEM_REF;
+            if (ref_spmd)
+                b[1] = 1;
+            for (int k = 0; k < 3 && st == PTODB_OK && !ref_spmd; k++) {
                 if (!in->vals[k])
                     continue;
                 st = eval(m, c, f, in->vals[k], &v);
@@ -1131,8 +1135,11 @@ static ptodb_status core_exec(machine *m, core *c, exec_event *ev)
                     value_clear(&v);
                 }
             }
-            if (st != PTODB_OK)
+            if (st != PTODB_OK) {
+                if (in->spmd)
+                    ctx->ref_fail = 0; /* a launch width REF never reads */
                 break;
+            }
             if (b[2] == 0) {
                 st = efail(ctx, in->vals[2], 1, PTODB_ERR_RUNTIME,
                            "ValueError: range() arg 3 must not be zero");
