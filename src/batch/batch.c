@@ -72,6 +72,7 @@ static void pass_clear(batch_pass *p)
     free(p->message);
     free(p->ref_note);
     free(p->save_error);
+    free(p->memreport);
     memset(p, 0, sizeof *p);
     p->same_as = -1;
 }
@@ -240,6 +241,8 @@ static void eval_one(const batch *b, size_t i, batch_pass *p)
     p->steps = r.steps;
     p->message = r.message ? xstrdup(r.message) : NULL;
     p->ref_note = r.ref_note ? xstrdup(r.ref_note) : NULL;
+    p->memfaults = r.memfaults;
+    p->memreport = r.memreport ? xstrdup(r.memreport) : NULL;
     p->status = r.status == RUNPASS_COMPARED ? BATCH_COMPARED
                 : r.status == RUNPASS_REF_FAIL ? BATCH_REF_FAIL
                                                : BATCH_ERROR;
@@ -299,6 +302,8 @@ static void serialize(const batch_pass *p, strbuf *sb)
     put_str(sb, p->message);
     put_str(sb, p->ref_note);
     put_str(sb, p->save_error);
+    put(sb, &p->memfaults, sizeof p->memfaults);
+    put_str(sb, p->memreport);
     put(sb, &no, sizeof no);
     for (size_t k = 0; k < p->noutputs; k++) {
         const batch_output *o = &p->outputs[k];
@@ -370,6 +375,8 @@ static int deserialize(const char *data, size_t len, batch_pass *p)
     p->message = get_str(&r);
     p->ref_note = get_str(&r);
     p->save_error = get_str(&r);
+    get(&r, &p->memfaults, sizeof p->memfaults);
+    p->memreport = get_str(&r);
     get(&r, &no, sizeof no);
     if (r.bad || no > 1u << 20)
         return -1;
@@ -446,6 +453,7 @@ static void copy_from_twin(batch *b, size_t i)
     p->message = replace_all(src->message, from, to);
     p->ref_note = replace_all(src->ref_note, from, to);
     p->save_error = NULL; /* twins are not used when outputs are saved */
+    p->memreport = replace_all(src->memreport, from, to);
     p->outputs = xcalloc(src->noutputs ? src->noutputs : 1, sizeof *p->outputs);
     for (size_t k = 0; k < src->noutputs; k++) {
         p->outputs[k] = src->outputs[k];

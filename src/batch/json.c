@@ -380,7 +380,12 @@ void batch_json_write(const batch *b, const bisect_result *br, const batch_json_
         strbuf_puts(o, ", \"status\": ");
         json_put_string(o, batch_status_name(p->status));
         strbuf_puts(o, ", \"verdict\": ");
-        json_put_string(o, p->status == BATCH_NOT_RUN ? "not_run" : p->ok ? "pass" : "fail");
+        json_put_string(o, p->status == BATCH_NOT_RUN ? "not_run"
+                           : p->ok                  ? "pass"
+                           : p->memfaults           ? "memfault"
+                                                    : "fail");
+        strbuf_printf(o, ", \"memory_faults\": %llu, \"memory_report\": ", (unsigned long long)p->memfaults);
+        json_put_string(o, p->memreport);
         strbuf_puts(o, ", \"same_as\": ");
         pass_ref(o, b, p->same_as);
         strbuf_puts(o, ", \"message\": ");

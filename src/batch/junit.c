@@ -83,7 +83,8 @@ static void pass_cases(strbuf *out, const json_value *kase, const json_value *p,
             sc->tests++;
             const char *error = json_get_str(o, "error");
             int pass = json_get_bool(o, "pass", 0);
-            if (!error && pass && !note) {
+            const char *memreport = k == 0 ? json_get_str(p, "memory_report") : NULL;
+            if (!error && pass && !note && !memreport) {
                 strbuf_puts(out, "/>\n");
                 strbuf_free(&scratch);
                 continue;
@@ -94,6 +95,9 @@ static void pass_cases(strbuf *out, const json_value *kase, const json_value *p,
                 sc->errors++;
             } else if (!pass) {
                 outcome(out, "failure", "mismatch", lines);
+                sc->failures++;
+            } else if (memreport) {
+                outcome(out, "failure", "memory_fault", memreport);
                 sc->failures++;
             } else if (strict_fail) {
                 strbuf why = STRBUF_INIT;

@@ -29,6 +29,9 @@ void machine_options_init(machine_options *o)
     o->sched = EXEC_SCHED_FIXED;
     o->max_depth = 1000; /* Python's default recursion limit, as REF */
     o->slot_depth = 0;
+    o->memcheck = 1;
+    o->mem_target = MEM_TARGET_910B;
+    o->mem_addressed = -1;
 }
 
 static const ir_span *inst_span(const xinst *in);
@@ -74,6 +77,8 @@ machine *machine_new(const xprogram *p, const machine_options *o)
     }
     if (m->opt.provenance)
         m->prov = exec_prov_new();
+    if (m->opt.memcheck)
+        m->mem = exec_memcheck_new(&m->opt, p);
     m->where_token = mem_where_push_fn(machine_where, m);
     return m;
 }
@@ -114,6 +119,7 @@ void machine_free(machine *m)
     strbuf_free(&m->error);
     free(m->ref_note);
     exec_prov_free(m->prov);
+    exec_memcheck_free(m->mem);
     mem_where_pop(m->where_token);
     free(m);
 }
@@ -320,6 +326,8 @@ static ptodb_status frame_push(machine *m, core *c, const xfunc *fn, value *args
         frame_free(&c->frames[0]); /* the last run's frame, kept until now */
         c->kept = 0;
     }
+    if (m->mem)
+        exec_memcheck_call(m->mem, c, fn, c->depth ? c->frames[c->depth - 1].fn : NULL);
     xframe *f = &c->frames[c->depth];
     memset(f, 0, sizeof *f);
     f->fn = fn;
@@ -389,9 +397,13 @@ static ptodb_status eval_op(machine *m, core *c, xframe *f, const xexpr *x, valu
     const value *prov_pass = NULL;
     if (m->prov)
         prov_h = exec_prov_op_hash(m->prov, x, pos, np, kw, nk, &prov_pass);
+    if (m->mem)
+        exec_memcheck_operands(m->mem, m, c, f, x, pos, np, kw, nk);
     *out = value_none();
     c->ctx.ref_note = NULL;
     st = x->fn(&c->ctx, &a, out);
+    if (m->mem && st == PTODB_OK)
+        exec_memcheck_view_source(m->mem, c, f, x, pos, np, out);
     if (m->prov && st == PTODB_OK)
         exec_prov_set_result(m->prov, c->id, m->steps, prov_h, prov_pass, out);
     if (c->ctx.ref_note && st == PTODB_OK && !m->ref_note) {
@@ -872,6 +884,8 @@ static ptodb_status core_exec(machine *m, core *c, exec_event *ev)
             st = eval(m, c, f, in->e, &v);
             if (st == PTODB_OK && m->prov)
                 prov_load_leaf(m, c, in, &v);
+            if (st == PTODB_OK && m->mem)
+                exec_memcheck_assigned(m->mem, m, c, f, in, &v);
             if (st == PTODB_OK)
                 st = assign(m, c, f, in, 0, v);
             if (st == PTODB_OK && m->prov)
@@ -1373,4 +1387,49 @@ ptodb_status machine_run(machine *m)
         if (ev.kind == EXEC_EV_DONE)
             return PTODB_OK;
     }
+}
+
+/* ---- the memory model (memcheck.c) -------------------------------------- */
+
+uint64_t machine_mem_faults(const machine *m)
+{
+    return exec_memcheck_faults(m->mem);
+}
+
+const char *machine_mem_report(const machine *m)
+{
+    return exec_memcheck_report(m->mem);
+}
+
+const char *machine_mem_last(const machine *m)
+{
+    return exec_memcheck_last(m->mem);
+}
+
+int machine_mem_take_fault(machine *m)
+{
+    return exec_memcheck_take_pending(m->mem);
+}
+
+void machine_mem_format_map(const machine *m, int core_id, strbuf *out)
+{
+    if (!m->mem) {
+        strbuf_puts(out, "no memory model: memcheck is off (--memcheck=on)\n");
+        return;
+    }
+    const mem_core *mc = exec_memcheck_core(m->mem, core_id);
+    if (!mc) {
+        strbuf_printf(out, "core %s has no on-chip memory of its own\n", machine_core_name(core_id));
+        return;
+    }
+    strbuf_printf(out, "memory of %s (%s):\n", machine_core_name(core_id), mem_target_name(mc->target));
+    size_t before = out->len;
+    mem_core_format_map(mc, out);
+    if (out->len == before)
+        strbuf_puts(out, "  no tile placed yet\n");
+}
+
+mem_core *machine_mem_core(machine *m, int core_id)
+{
+    return (mem_core *)exec_memcheck_core(m->mem, core_id);
 }

@@ -6,7 +6,8 @@ src_libptodb_a_SOURCES += \
 	src/exec/exec_ctx.c src/exec/scalar.c \
 	src/exec/xcore.c src/exec/xcore.h \
 	src/exec/compare.c src/exec/compare.h src/exec/runpass.c src/exec/runpass.h \
-	src/exec/region.c src/exec/region.h src/exec/prov.c src/exec/prov.h
+	src/exec/region.c src/exec/region.h src/exec/prov.c src/exec/prov.h \
+	src/exec/memcheck.c src/exec/memcheck.h
 
 check_PROGRAMS += tests/unit/check_machine
 TESTS += tests/unit/check_machine

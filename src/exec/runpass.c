@@ -198,6 +198,9 @@ void runpass_file(const char *path, const case_info *c, const runpass_options *o
     run.ref_note = NULL;
     ptodb_status st = machine_run(run.m);
     r->steps = machine_steps(run.m);
+    r->memfaults = machine_mem_faults(run.m);
+    if (machine_mem_report(run.m))
+        r->memreport = xstrdup(machine_mem_report(run.m));
     if (!r->ref_note)
         r->ref_note = runpass_run_time_ref_note(path, run.m);
     if (st != PTODB_OK) {
@@ -245,6 +248,8 @@ void runpass_file(const char *path, const case_info *c, const runpass_options *o
         r->status = RUNPASS_COMPARED;
     if (o->strict_ref && r->ref_note)
         r->all_pass = 0; /* the validator in CI cannot run it: parity says fail */
+    if (r->memfaults)
+        r->all_pass = 0; /* the device would have read other data (docs/memory.md) */
 out:
     runpass_close(&run);
 }
@@ -259,6 +264,7 @@ void runpass_result_free(runpass_result *r)
     free(r->outputs);
     free(r->message);
     free(r->ref_note);
+    free(r->memreport);
     memset(r, 0, sizeof *r);
 }
 

@@ -29,7 +29,9 @@ typedef struct runpass_result {
     char *ref_note;         /* REF cannot run this file (codegen error) but ptodb did */
     runpass_output *outputs;
     size_t noutputs;
-    int all_pass;           /* compared and every output passes */
+    int all_pass;           /* compared, every output passes and no memory fault */
+    uint64_t memfaults;     /* memory faults of the run (machine_mem_faults) */
+    char *memreport;        /* their first reports, or NULL */
     uint64_t steps;
 } runpass_result;
 

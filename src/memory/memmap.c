@@ -140,10 +140,10 @@ static void fault_set(mem_fault *f, mem_fault_kind k, uint32_t tile, uint32_t ot
 }
 
 /* The id-per-buffer layout's range of base (before AllocateMemoryAddr). */
-static mem_buffer_id *buffer_id(mem_core *mc, const char *base, mem_space s, uint64_t size)
+static mem_buffer_id *buffer_id(mem_core *mc, const void *scope, const char *base, mem_space s, uint64_t size)
 {
     for (uint32_t i = 0; i < mc->nids; i++)
-        if (mc->ids[i].space == s && strcmp(mc->ids[i].base, base) == 0)
+        if (mc->ids[i].space == s && mc->ids[i].scope == scope && strcmp(mc->ids[i].base, base) == 0)
             return &mc->ids[i];
     if (mc->nids == mc->idcap) {
         mc->idcap = mc->idcap ? 2 * mc->idcap : 16;
@@ -152,6 +152,7 @@ static mem_buffer_id *buffer_id(mem_core *mc, const char *base, mem_space s, uin
     mem_buffer_id *b = &mc->ids[mc->nids++];
     memset(b, 0, sizeof *b);
     copy_name(b->base, sizeof b->base, base);
+    b->scope = scope;
     b->space = (uint8_t)s;
     uint64_t at = 0;
     for (uint32_t i = 0; i + 1 < mc->nids; i++)
@@ -162,7 +163,7 @@ static mem_buffer_id *buffer_id(mem_core *mc, const char *base, mem_space s, uin
     return b;
 }
 
-uint32_t mem_tile_declare(mem_core *mc, const void *key, const char *name, const char *base,
+uint32_t mem_tile_declare(mem_core *mc, const void *key, const void *scope, const char *name, const char *base,
                           mem_space space, int64_t offset, int64_t size, uint32_t line, uint32_t col,
                           mem_fault *f)
 {
@@ -183,7 +184,7 @@ uint32_t mem_tile_declare(mem_core *mc, const void *key, const char *name, const
     }
     uint64_t addr = (uint64_t)offset;
     if (!mc->addressed) {
-        mem_buffer_id *b = buffer_id(mc, base ? base : "?", space, (uint64_t)size + (uint64_t)offset);
+        mem_buffer_id *b = buffer_id(mc, scope, base ? base : "?", space, (uint64_t)size + (uint64_t)offset);
         if ((uint64_t)offset + (uint64_t)size > b->size)
             b->size = (uint64_t)offset + (uint64_t)size; /* a later, larger member: laid out again below */
         addr = b->at + (uint64_t)offset;
@@ -231,6 +232,26 @@ const mem_tile *mem_tile_get(const mem_core *mc, uint32_t tile)
     return tile >= 1 && tile <= mc->ntiles ? &mc->tiles[tile - 1] : NULL;
 }
 
+/* The elements the device touches: t's valid box (REF's valid_shape
+ * attribute, each dim clipped to the shape) when it has one, else its
+ * shape. Returns 1 when that is the whole tensor. */
+static int touched_box(const tensor *t, const mem_tile *tl, int64_t *box)
+{
+    int whole = 1;
+    for (int d = 0; d < t->ndim; d++) {
+        box[d] = t->shape[d];
+        if (t->valid_ndim == t->ndim && t->valid[d] >= 0 && t->valid[d] < box[d]) {
+            box[d] = t->valid[d];
+            whole = 0;
+        }
+        if (tl->valid_ndim == t->ndim && tl->valid[d] >= 0 && tl->valid[d] < box[d]) {
+            box[d] = tl->valid[d];
+            whole = 0;
+        }
+    }
+    return whole;
+}
+
 /* The bytes t's elements span from its first one: the largest element
  * offset plus one, times the element size (0 for an empty tensor). */
 static uint64_t tensor_extent(const tensor *t)
@@ -248,13 +269,15 @@ static uint64_t tensor_extent(const tensor *t)
  * element, element) stops the walk by returning nonzero. */
 typedef int (*elem_fn)(void *ud, uint64_t off, const unsigned char *elem, size_t es);
 
-static int walk(const tensor *t, elem_fn fn, void *ud)
+static int walk(const tensor *t, const mem_tile *tl, elem_fn fn, void *ud)
 {
     size_t es = dtype_size(t->dtype);
     const unsigned char *base = tensor_data(t);
-    int64_t idx[TENSOR_MAX_DIMS] = {0};
-    if (tensor_numel(t) <= 0)
-        return 0;
+    int64_t idx[TENSOR_MAX_DIMS] = {0}, box[TENSOR_MAX_DIMS];
+    touched_box(t, tl, box);
+    for (int d = 0; d < t->ndim; d++)
+        if (box[d] <= 0)
+            return 0;
     for (;;) {
         uint64_t off = 0;
         for (int d = 0; d < t->ndim; d++)
@@ -263,7 +286,7 @@ static int walk(const tensor *t, elem_fn fn, void *ud)
             return 1;
         int d = t->ndim - 1;
         for (; d >= 0; d--) {
-            if (++idx[d] < t->shape[d])
+            if (++idx[d] < box[d])
                 break;
             idx[d] = 0;
         }
@@ -274,23 +297,34 @@ static int walk(const tensor *t, elem_fn fn, void *ud)
 
 struct put_ud {
     unsigned char *dst;
+    uint32_t *writer; /* granules of the space, from address 0 */
+    uint64_t addr;
+    uint32_t tile;
 };
 
 static int put_elem(void *ud, uint64_t off, const unsigned char *elem, size_t es)
 {
     struct put_ud *p = ud;
     memcpy(p->dst + off, elem, es);
+    uint64_t g0 = (p->addr + off) / MEM_GRANULE, g1 = (p->addr + off + es - 1) / MEM_GRANULE;
+    for (uint64_t g = g0; g <= g1; g++)
+        p->writer[g] = p->tile;
     return 0;
 }
 
 struct cmp_ud {
     const unsigned char *src;
-    uint64_t first; /* the first differing byte offset, UINT64_MAX none */
+    const uint32_t *writer;
+    uint64_t addr;
+    uint64_t first;  /* the first differing byte offset, UINT64_MAX none */
+    uint64_t unset;  /* the first byte offset no write reached, UINT64_MAX none */
 };
 
 static int cmp_elem(void *ud, uint64_t off, const unsigned char *elem, size_t es)
 {
     struct cmp_ud *c = ud;
+    if (c->unset == UINT64_MAX && !c->writer[(c->addr + off) / MEM_GRANULE])
+        c->unset = off;
     if (memcmp(c->src + off, elem, es) == 0)
         return 0;
     for (size_t i = 0; i < es; i++)
@@ -318,16 +352,17 @@ uint32_t mem_tile_write(mem_core *mc, uint32_t tile, const tensor *t, mem_fault 
     }
     mem_space_state *sp = &mc->sp[tl->space];
     space_reserve(sp, tl->addr + n);
-    if (tensor_is_contiguous(t))
+    int64_t box[TENSOR_MAX_DIMS];
+    if (tensor_is_contiguous(t) && touched_box(t, tl, box)) {
         memcpy(sp->bytes + tl->addr, tensor_data(t), (size_t)n);
-    else {
-        struct put_ud p = {sp->bytes + tl->addr};
-        walk(t, put_elem, &p);
-    }
-    if (n) {
-        uint64_t g0 = tl->addr / MEM_GRANULE, g1 = (tl->addr + n - 1) / MEM_GRANULE;
-        for (uint64_t g = g0; g <= g1; g++)
-            sp->writer[g] = tile;
+        if (n) {
+            uint64_t g0 = tl->addr / MEM_GRANULE, g1 = (tl->addr + n - 1) / MEM_GRANULE;
+            for (uint64_t g = g0; g <= g1; g++)
+                sp->writer[g] = tile;
+        }
+    } else {
+        struct put_ud p = {sp->bytes + tl->addr, sp->writer, tl->addr, tile};
+        walk(t, tl, put_elem, &p);
     }
     tl->extent = n;
     tl->writes++;
@@ -343,6 +378,36 @@ uint32_t mem_tile_write(mem_core *mc, uint32_t tile, const tensor *t, mem_fault 
         }
     }
     return tl->writes;
+}
+
+void mem_tile_scratch(mem_core *mc, uint32_t tile, const tensor *t)
+{
+    mem_tile *tl = &mc->tiles[tile - 1];
+    uint64_t n = tensor_extent(t);
+    if (n > tl->size)
+        n = tl->size;
+    if (!n)
+        return;
+    mem_space_state *sp = &mc->sp[tl->space];
+    space_reserve(sp, tl->addr + n);
+    /* the pattern stands for "unknown": any tile whose data it replaced no
+     * longer compares equal (a value equal to 0xa5a5a5a5 bytes would hide
+     * one such element, never a whole tile in practice) */
+    memset(sp->bytes + tl->addr, 0xa5, (size_t)n);
+    uint64_t g0 = tl->addr / MEM_GRANULE, g1 = (tl->addr + n - 1) / MEM_GRANULE;
+    for (uint64_t g = g0; g <= g1; g++)
+        sp->writer[g] = tile;
+    tl->writes++;
+}
+
+void mem_tile_set_valid(mem_core *mc, uint32_t tile, int ndim, const int64_t *valid)
+{
+    mem_tile *tl = &mc->tiles[tile - 1];
+    if (ndim < 0 || ndim > TENSOR_MAX_DIMS)
+        ndim = 0;
+    tl->valid_ndim = ndim;
+    for (int d = 0; d < ndim; d++)
+        tl->valid[d] = valid[d];
 }
 
 void mem_tile_alias(mem_core *mc, uint32_t tile, uint32_t origin)
@@ -374,8 +439,10 @@ int mem_tile_read(mem_core *mc, uint32_t tile, uint32_t gen, const tensor *t, me
     mem_space_state *sp = &mc->sp[tl->space];
     space_reserve(sp, tl->addr + n);
     const unsigned char *src = sp->bytes + tl->addr;
-    uint64_t first = UINT64_MAX;
-    if (tensor_is_contiguous(t) && tensor_extent(t) == n) {
+    uint64_t first = UINT64_MAX, unset = UINT64_MAX;
+    int64_t box[TENSOR_MAX_DIMS];
+    int whole = touched_box(t, tl, box);
+    if (tensor_is_contiguous(t) && whole && tensor_extent(t) == n) {
         const unsigned char *d = tensor_data(t);
         if (memcmp(src, d, (size_t)n) != 0)
             for (uint64_t i = 0; i < n; i++)
@@ -383,21 +450,24 @@ int mem_tile_read(mem_core *mc, uint32_t tile, uint32_t gen, const tensor *t, me
                     first = i;
                     break;
                 }
+        uint64_t g0 = tl->addr / MEM_GRANULE, g1 = (tl->addr + n - 1) / MEM_GRANULE;
+        for (uint64_t g = g0; g <= g1 && unset == UINT64_MAX; g++)
+            if (!sp->writer[g])
+                unset = g * MEM_GRANULE > tl->addr ? g * MEM_GRANULE - tl->addr : 0;
     } else {
-        struct cmp_ud c = {src, UINT64_MAX};
-        walk(t, cmp_elem, &c);
+        if (tensor_extent(t) > tl->size)
+            return 0; /* reported as bounds at its write */
+        struct cmp_ud c = {src, sp->writer, tl->addr, UINT64_MAX, UINT64_MAX};
+        walk(t, tl, cmp_elem, &c);
         first = c.first;
+        unset = c.unset;
     }
-    uint64_t g0 = tl->addr / MEM_GRANULE, g1 = (tl->addr + n - 1) / MEM_GRANULE;
     if (first == UINT64_MAX) {
-        for (uint64_t g = g0; g <= g1; g++)
-            if (!sp->writer[g]) {
-                uint64_t at = g * MEM_GRANULE > tl->addr ? g * MEM_GRANULE : tl->addr;
-                fault_set(f, MEM_FAULT_UNINIT, tile, 0, tl->space, at,
-                          "byte %" PRIu64 " of %s was never written in this run", at - tl->addr, tl->name);
-                return 1;
-            }
-        return 0;
+        if (unset == UINT64_MAX)
+            return 0;
+        fault_set(f, MEM_FAULT_UNINIT, tile, 0, tl->space, tl->addr + unset,
+                  "byte %" PRIu64 " of %s was never written in this run", unset, tl->name);
+        return 1;
     }
     uint64_t at = tl->addr + first;
     uint32_t w = sp->writer[at / MEM_GRANULE];
@@ -508,7 +578,7 @@ void mem_core_format_map(const mem_core *mc, strbuf *out)
         if (!n && !nslots)
             continue;
         sort_tiles(order, n, mc);
-        mem_space_limits lim = {0, 0};
+        mem_space_limits lim = {0, 0, 0};
         mem_space_limits_of(mc->target, (mem_space)s, &lim);
         strbuf_printf(out, "%s: %s, %" PRIu64 " bytes, align %" PRIu64 ", high-water %" PRIu64 "\n",
                       mem_space_name((mem_space)s), mc->addressed ? "addresses" : "one buffer per MemRef id",

@@ -48,6 +48,8 @@ typedef struct mem_tile {
     uint64_t extent;  /* bytes its last write spanned (0: never written) */
     uint32_t writes;  /* writes so far (a tensor remembers which one it holds) */
     uint32_t origin;  /* a view's source tile (1-based), 0 for none */
+    int valid_ndim;   /* its type's valid_shape (pl.TileView), 0 none */
+    int64_t valid[TENSOR_MAX_DIMS]; /* -1: not a literal */
 } mem_tile;
 
 typedef struct mem_fault {
@@ -67,6 +69,7 @@ typedef struct mem_space_state {
 } mem_space_state;
 
 typedef struct mem_buffer_id {
+    const void *scope;
     char base[48];
     uint8_t space;
     uint64_t at, size; /* its range in the id-per-buffer layout */
@@ -97,10 +100,11 @@ void mem_core_free(mem_core *mc);
 /* A new kernel call: nothing is written yet (tiles stay declared). */
 void mem_core_begin_call(mem_core *mc);
 
-/* The tile of statement key (declared on the first call): its MemRef id,
+/* The tile of statement key (declared on the first call): its MemRef id
+ * (an id names one buffer within scope, the function declaring it),
  * space, offset and size. Returns the tile (1-based), or 0 when the MemRef
  * cannot be placed (then *f says why: bounds). */
-uint32_t mem_tile_declare(mem_core *mc, const void *key, const char *name, const char *base,
+uint32_t mem_tile_declare(mem_core *mc, const void *key, const void *scope, const char *name, const char *base,
                           mem_space space, int64_t offset, int64_t size, uint32_t line, uint32_t col,
                           mem_fault *f);
 const mem_tile *mem_tile_get(const mem_core *mc, uint32_t tile);
@@ -108,6 +112,12 @@ const mem_tile *mem_tile_get(const mem_core *mc, uint32_t tile);
  * generation t now holds (mem_tile.writes); *f (kind != NONE) when the
  * write is out of bounds (not done) or over a slot buffer (done). */
 uint32_t mem_tile_write(mem_core *mc, uint32_t tile, const tensor *t, mem_fault *f);
+/* The tile's declared valid shape (pl.TileView(valid_shape=...)): only
+ * those elements are written and read (-1 entries: the value's own). */
+void mem_tile_set_valid(mem_core *mc, uint32_t tile, int ndim, const int64_t *valid);
+/* An op used tile (holding t) as its scratch: the device leaves unknown
+ * bytes there, so every other tile on them reads as clobbered. */
+void mem_tile_scratch(mem_core *mc, uint32_t tile, const tensor *t);
 /* A view (tile.reshape, tile.slice, ...) placed on its source's bytes:
  * nothing is written; reading it checks the bytes against it. */
 void mem_tile_alias(mem_core *mc, uint32_t tile, uint32_t origin);

@@ -9,18 +9,18 @@ static const char *const space_names[MEM_NSPACES] = {"Vec", "Mat", "Left", "Righ
 
 #define KIB(n) ((uint64_t)(n) * 1024)
 
-/* soc.cpp:124-139 (910B) and :166-183 (950): Vec is the "safe" 184/240 KiB
+/* Capacities and the SoC's alignment field: soc.cpp:124-139 (910B) and :166-183 (950): Vec is the "safe" 184/240 KiB
  * that AllocateMemoryAddr enforces, not the physical 192/248 KiB. */
 static const mem_space_limits limits_910b[MEM_NSPACES] = {
-    [MEM_SPACE_VEC] = {KIB(184), 128}, [MEM_SPACE_MAT] = {KIB(512), 128},
-    [MEM_SPACE_LEFT] = {KIB(64), 64},  [MEM_SPACE_RIGHT] = {KIB(64), 64},
-    [MEM_SPACE_ACC] = {KIB(128), 128}, [MEM_SPACE_BIAS] = {KIB(1), 64},
+    [MEM_SPACE_VEC] = {KIB(184), 32, 128}, [MEM_SPACE_MAT] = {KIB(512), 32, 128},
+    [MEM_SPACE_LEFT] = {KIB(64), 32, 64},  [MEM_SPACE_RIGHT] = {KIB(64), 32, 64},
+    [MEM_SPACE_ACC] = {KIB(128), 32, 128}, [MEM_SPACE_BIAS] = {KIB(1), 32, 64},
 };
 static const mem_space_limits limits_950[MEM_NSPACES] = {
-    [MEM_SPACE_VEC] = {KIB(240), 128},      [MEM_SPACE_MAT] = {KIB(512), 128},
-    [MEM_SPACE_LEFT] = {KIB(64), 64},       [MEM_SPACE_RIGHT] = {KIB(64), 64},
-    [MEM_SPACE_ACC] = {KIB(256), 128},      [MEM_SPACE_BIAS] = {KIB(4), 64},
-    [MEM_SPACE_LEFT_SCALE] = {KIB(4), 32},  [MEM_SPACE_RIGHT_SCALE] = {KIB(4), 32},
+    [MEM_SPACE_VEC] = {KIB(240), 32, 128},      [MEM_SPACE_MAT] = {KIB(512), 32, 128},
+    [MEM_SPACE_LEFT] = {KIB(64), 32, 64},       [MEM_SPACE_RIGHT] = {KIB(64), 32, 64},
+    [MEM_SPACE_ACC] = {KIB(256), 32, 128},      [MEM_SPACE_BIAS] = {KIB(4), 32, 64},
+    [MEM_SPACE_LEFT_SCALE] = {KIB(4), 32, 32},  [MEM_SPACE_RIGHT_SCALE] = {KIB(4), 32, 32},
 };
 
 int mem_space_limits_of(mem_target t, mem_space s, mem_space_limits *out)

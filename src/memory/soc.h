@@ -24,7 +24,10 @@ typedef enum { MEM_TARGET_910B, MEM_TARGET_950 } mem_target;
 
 typedef struct mem_space_limits {
     uint64_t capacity; /* usable bytes (PyPTO's AllocateMemoryAddr limit) */
-    uint64_t align;    /* a buffer's address is a multiple of this */
+    uint64_t align;    /* a buffer's address is a multiple of this: the 32 bytes of
+                          PyPTO's allocator policy (memory_allocator_policy.h:86-88) */
+    uint64_t soc_align; /* the SoC table's alignment field (soc.cpp), which the
+                           allocator does not apply */
 } mem_space_limits;
 
 /* 0 and *out for a space the target has; -1 when it has none (the scale

@@ -25,7 +25,8 @@ START_TEST(test_soc_tables)
     mem_space_limits l;
     ck_assert_int_eq(mem_space_limits_of(MEM_TARGET_910B, MEM_SPACE_VEC, &l), 0);
     ck_assert_uint_eq(l.capacity, 184 * 1024); /* soc.cpp:139 */
-    ck_assert_uint_eq(l.align, 128);
+    ck_assert_uint_eq(l.soc_align, 128);
+    ck_assert_uint_eq(l.align, 32); /* the allocator's, memory_allocator_policy.h:87 */
     ck_assert_int_eq(mem_space_limits_of(MEM_TARGET_910B, MEM_SPACE_LEFT_SCALE, &l), -1);
     ck_assert_int_eq(mem_space_limits_of(MEM_TARGET_950, MEM_SPACE_ACC, &l), 0);
     ck_assert_uint_eq(l.capacity, 256 * 1024); /* soc.cpp:169 */
@@ -50,14 +51,14 @@ START_TEST(test_clobber)
     mem_core mc;
     mem_core_init(&mc, MEM_TARGET_910B, 1);
     mem_fault f;
-    uint32_t a = mem_tile_declare(&mc, &key_a, "a", "mem_vec_3", MEM_SPACE_VEC, 0, 8192, 10, 9, &f);
+    uint32_t a = mem_tile_declare(&mc, &key_a, NULL, "a", "mem_vec_3", MEM_SPACE_VEC, 0, 8192, 10, 9, &f);
     ck_assert_int_eq(f.kind, MEM_FAULT_NONE);
-    uint32_t b = mem_tile_declare(&mc, &key_b, "b", "mem_vec_4", MEM_SPACE_VEC, 8192, 8192, 11, 9, &f);
+    uint32_t b = mem_tile_declare(&mc, &key_b, NULL, "b", "mem_vec_4", MEM_SPACE_VEC, 8192, 8192, 11, 9, &f);
     tensor *ta = filled(16, 128, 0), *tb = filled(16, 128, 1000);
     uint32_t ga = mem_tile_write(&mc, a, ta, &f);
     mem_tile_write(&mc, b, tb, &f);
     ck_assert_int_eq(mem_tile_read(&mc, a, ga, ta, &f), 0);
-    uint32_t c = mem_tile_declare(&mc, &key_c, "c", "mem_vec_4", MEM_SPACE_VEC, 0, 8192, 12, 9, &f);
+    uint32_t c = mem_tile_declare(&mc, &key_c, NULL, "c", "mem_vec_4", MEM_SPACE_VEC, 0, 8192, 12, 9, &f);
     mem_tile_write(&mc, c, tb, &f);
     ck_assert_int_eq(mem_tile_read(&mc, a, ga, ta, &f), 1);
     ck_assert_int_eq(f.kind, MEM_FAULT_CLOBBER);
@@ -87,13 +88,13 @@ START_TEST(test_uninit)
     mem_core mc;
     mem_core_init(&mc, MEM_TARGET_910B, 1);
     mem_fault f;
-    uint32_t a = mem_tile_declare(&mc, &key_a, "scratch", "mem_vec_3", MEM_SPACE_VEC, 256, 512, 5, 9, &f);
+    uint32_t a = mem_tile_declare(&mc, &key_a, NULL, "scratch", "mem_vec_3", MEM_SPACE_VEC, 256, 512, 5, 9, &f);
     tensor *t = filled(4, 32, 0); /* 512 bytes */
     memset(tensor_data(t), 0, 512); /* tile.create's zeros, equal to the untouched bytes */
     ck_assert_int_eq(mem_tile_read(&mc, a, 0, t, &f), 1);
     ck_assert_int_eq(f.kind, MEM_FAULT_UNINIT);
     ck_assert_uint_eq(f.at, 256);
-    uint32_t b = mem_tile_declare(&mc, &key_b, "other", "mem_vec_4", MEM_SPACE_VEC, 256, 512, 4, 9, &f);
+    uint32_t b = mem_tile_declare(&mc, &key_b, NULL, "other", "mem_vec_4", MEM_SPACE_VEC, 256, 512, 4, 9, &f);
     tensor *o = filled(4, 32, 7);
     mem_tile_write(&mc, b, o, &f);
     ck_assert_int_eq(mem_tile_read(&mc, a, 0, t, &f), 1);
@@ -106,21 +107,21 @@ START_TEST(test_uninit)
 END_TEST
 
 /* Vec on 910B is 184 KiB = 188416 bytes: a buffer at 184320 of 8192 bytes
- * ends at 192512 > 188416; an offset of 64 is not a multiple of 128; a
+ * ends at 192512 > 188416; an offset of 48 is not a multiple of 32; a
  * [16, 128] fp32 tile (8192 bytes) in a MemRef of 4096 is too large. */
 START_TEST(test_bounds)
 {
     mem_core mc;
     mem_core_init(&mc, MEM_TARGET_910B, 1);
     mem_fault f;
-    ck_assert_uint_eq(mem_tile_declare(&mc, &key_a, "big", "mem_vec_9", MEM_SPACE_VEC, 184320, 8192, 3, 9, &f), 0);
+    ck_assert_uint_eq(mem_tile_declare(&mc, &key_a, NULL, "big", "mem_vec_9", MEM_SPACE_VEC, 184320, 8192, 3, 9, &f), 0);
     ck_assert_int_eq(f.kind, MEM_FAULT_BOUNDS);
     ck_assert_ptr_nonnull(strstr(f.why, "188416"));
-    uint32_t m = mem_tile_declare(&mc, &key_b, "mis", "mem_vec_3", MEM_SPACE_VEC, 64, 8192, 4, 9, &f);
+    uint32_t m = mem_tile_declare(&mc, &key_b, NULL, "mis", "mem_vec_3", MEM_SPACE_VEC, 48, 8192, 4, 9, &f);
     ck_assert_uint_ne(m, 0);
     ck_assert_int_eq(f.kind, MEM_FAULT_BOUNDS);
     ck_assert_ptr_nonnull(strstr(f.why, "aligned"));
-    uint32_t s = mem_tile_declare(&mc, &key_c, "small", "mem_vec_4", MEM_SPACE_VEC, 8192, 4096, 5, 9, &f);
+    uint32_t s = mem_tile_declare(&mc, &key_c, NULL, "small", "mem_vec_4", MEM_SPACE_VEC, 8192, 4096, 5, 9, &f);
     tensor *t = filled(16, 128, 1);
     mem_tile_write(&mc, s, t, &f);
     ck_assert_int_eq(f.kind, MEM_FAULT_BOUNDS);
@@ -136,9 +137,9 @@ START_TEST(test_ids_before_addresses)
     mem_core mc;
     mem_core_init(&mc, MEM_TARGET_910B, 0);
     mem_fault f;
-    uint32_t a = mem_tile_declare(&mc, &key_a, "a", "mem_vec_3", MEM_SPACE_VEC, 0, 8192, 1, 1, &f);
-    uint32_t b = mem_tile_declare(&mc, &key_b, "b", "mem_vec_4", MEM_SPACE_VEC, 0, 8192, 2, 1, &f);
-    uint32_t c = mem_tile_declare(&mc, &key_c, "c", "mem_vec_3", MEM_SPACE_VEC, 0, 8192, 3, 1, &f);
+    uint32_t a = mem_tile_declare(&mc, &key_a, NULL, "a", "mem_vec_3", MEM_SPACE_VEC, 0, 8192, 1, 1, &f);
+    uint32_t b = mem_tile_declare(&mc, &key_b, NULL, "b", "mem_vec_4", MEM_SPACE_VEC, 0, 8192, 2, 1, &f);
+    uint32_t c = mem_tile_declare(&mc, &key_c, NULL, "c", "mem_vec_3", MEM_SPACE_VEC, 0, 8192, 3, 1, &f);
     ck_assert_uint_ne(mem_tile_get(&mc, a)->addr, mem_tile_get(&mc, b)->addr);
     ck_assert_uint_eq(mem_tile_get(&mc, a)->addr, mem_tile_get(&mc, c)->addr);
     mem_core_free(&mc);
@@ -152,11 +153,11 @@ START_TEST(test_slot)
     mem_core_init(&mc, MEM_TARGET_910B, 1);
     mem_fault f;
     mem_slot_reserve(&mc, "c2v_slot_buffer", MEM_SPACE_VEC, 0, 8192);
-    uint32_t a = mem_tile_declare(&mc, &key_a, "a", "mem_vec_3", MEM_SPACE_VEC, 4096, 8192, 1, 1, &f);
+    uint32_t a = mem_tile_declare(&mc, &key_a, NULL, "a", "mem_vec_3", MEM_SPACE_VEC, 4096, 8192, 1, 1, &f);
     tensor *t = filled(16, 128, 1);
     mem_tile_write(&mc, a, t, &f);
     ck_assert_int_eq(f.kind, MEM_FAULT_SLOT);
-    uint32_t b = mem_tile_declare(&mc, &key_b, "b", "mem_vec_4", MEM_SPACE_VEC, 8192, 8192, 2, 1, &f);
+    uint32_t b = mem_tile_declare(&mc, &key_b, NULL, "b", "mem_vec_4", MEM_SPACE_VEC, 8192, 8192, 2, 1, &f);
     mem_tile_write(&mc, b, t, &f);
     ck_assert_int_eq(f.kind, MEM_FAULT_NONE);
     strbuf sb = STRBUF_INIT;
