@@ -85,6 +85,17 @@ int parse_run_options(const ptodb_cli *cli, machine_options *mo)
             mo->slot_depth = n;
         }
     }
+    const char *memcheck = ptodb_cli_value(cli, OPT_MEMCHECK);
+    if (memcheck) {
+        if (strcmp(memcheck, "on") == 0)
+            mo->memcheck = 1;
+        else if (strcmp(memcheck, "off") == 0)
+            mo->memcheck = 0;
+        else {
+            fprintf(stderr, "ptodb: --memcheck: expected on or off, got '%s'\n", memcheck);
+            return -1;
+        }
+    }
     const char *limit = ptodb_cli_value(cli, OPT_TIMEOUT);
     if (limit) {
         char *end;

@@ -29,6 +29,7 @@
     X(RACE_CHECK, "race-check", 0, REQUIRED, "N", "with --run: rerun each pass under N random schedules; report outputs that change (races through global memory)") \
     X(TIMEOUT, "timeout", 0, REQUIRED, "SECONDS", "with --run/--batch: stop a pass that runs longer than SECONDS (a loop that never ends) with an error") \
     X(NO_CHECK_SHAPES, "no-check-shapes", 0, NONE, NULL, "skip REF's check_shapes assertions") \
+    X(MEMCHECK, "memcheck", 0, REQUIRED, "on|off", "with --run/--batch: tiles at their MemRefs and the memory sanitizer (default on); off runs blind like the reference") \
     X(SAVE_OUTPUTS, "save-outputs", 0, REQUIRED, "DIR", "with --run: write each output as DIR/PASS.KEY.raw") \
     X(JOBS, "jobs", 'j', REQUIRED, "N", "with --run/--batch: run N passes at a time in worker processes") \
     X(BATCH, "batch", 0, NONE, "PATH", "validate every pass of a case (or of every case in a folder): REF's lines, a summary table; exit 1 if any fails") \

@@ -12,6 +12,7 @@
 #include "base/strbuf.h"
 #include "ir/parse.h"
 #include "ir/resolve.h"
+#include "memory/soc.h"
 
 static void fail(runpass_result *r, runpass_status st, char *msg)
 {
@@ -59,6 +60,47 @@ case_param *runpass_entry_params(const xprogram *p, size_t *n)
     }
     *n = np;
     return params;
+}
+
+/* The memory model's target and layout for pass path of case c
+ * (docs/memory.md): the target from the case's README.txt ("backend:
+ * Ascend950") or its folder's name (_950, _910b), else 910B; MemRef offsets
+ * are addresses from the case's AllocateMemoryAddr pass on (else the
+ * machine tells from the dump). */
+static void memory_options(const char *path, const case_info *c, machine_options *mo)
+{
+    if (!mo->memcheck || !c)
+        return;
+    mem_target t;
+    int found = -1;
+    if (c->root) {
+        strbuf rp = STRBUF_INIT;
+        strbuf_printf(&rp, "%s/README.txt", c->root);
+        FILE *fp = fopen(strbuf_str(&rp), "r");
+        if (fp) {
+            char buf[4096];
+            size_t n = fread(buf, 1, sizeof buf - 1, fp);
+            buf[n] = 0;
+            fclose(fp);
+            found = mem_target_from_text(buf, &t);
+        }
+        strbuf_free(&rp);
+        if (found != 0)
+            found = mem_target_from_text(c->root, &t);
+    }
+    if (found != 0 && c->dump_dir)
+        found = mem_target_from_text(c->dump_dir, &t);
+    if (found == 0)
+        mo->mem_target = (int)t;
+    long alloc = -1, here = -1;
+    for (size_t i = 0; i < c->npasses; i++) {
+        if (alloc < 0 && c->passes[i].name && strcmp(c->passes[i].name, "AllocateMemoryAddr") == 0)
+            alloc = (long)i;
+        if (here < 0 && c->passes[i].path && strcmp(c->passes[i].path, path) == 0)
+            here = (long)i;
+    }
+    if (alloc >= 0 && here >= 0)
+        mo->mem_addressed = here >= alloc;
 }
 
 void runpass_open(runpass_run *r, const char *path, ir_module *module, const case_info *c, const runpass_options *o,
@@ -131,7 +173,9 @@ void runpass_open(runpass_run *r, const char *path, ir_module *module, const cas
     value *args = xcalloc(np ? np : 1, sizeof *args);
     for (size_t i = 0; i < np; i++)
         args[i] = r->binds[i].t ? value_tensor(tensor_ref(r->binds[i].t)) : value_none();
-    r->m = machine_new(p, &o->mopt);
+    machine_options mo = o->mopt;
+    memory_options(path, c, &mo);
+    r->m = machine_new(p, &mo);
     if (hook)
         machine_set_write_hook(r->m, hook, hook_ud);
     r->start = machine_start(r->m, p->entry, args, (uint32_t)np);

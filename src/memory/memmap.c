@@ -252,15 +252,36 @@ static int touched_box(const tensor *t, const mem_tile *tl, int64_t *box)
     return whole;
 }
 
-/* The bytes t's elements span from its first one: the largest element
- * offset plus one, times the element size (0 for an empty tensor). */
-static uint64_t tensor_extent(const tensor *t)
+/* A tile's layout in its bytes: a value an op computed is written densely,
+ * row-major over its shape (the device's tile buffer); a view (origin set)
+ * sits on its source's bytes with the source's strides, which the view
+ * tensor carries. */
+static int is_view(const mem_tile *tl)
 {
+    return tl->origin != 0;
+}
+
+static void layout_strides(const tensor *t, const mem_tile *tl, int64_t *st)
+{
+    int64_t s = 1;
+    for (int d = t->ndim - 1; d >= 0; d--) {
+        st[d] = is_view(tl) ? t->strides[d] : s;
+        s *= t->shape[d] > 0 ? t->shape[d] : 1;
+    }
+}
+
+/* The bytes t's elements span in tile tl's layout from its first one: the
+ * largest element offset plus one, times the element size (0 for an empty
+ * tensor). */
+static uint64_t tensor_extent(const tensor *t, const mem_tile *tl)
+{
+    int64_t st[TENSOR_MAX_DIMS];
+    layout_strides(t, tl, st);
     uint64_t last = 0;
     for (int d = 0; d < t->ndim; d++) {
         if (t->shape[d] == 0)
             return 0;
-        last += (uint64_t)(t->shape[d] - 1) * (uint64_t)t->strides[d];
+        last += (uint64_t)(t->shape[d] - 1) * (uint64_t)st[d];
     }
     return (last + 1) * dtype_size(t->dtype);
 }
@@ -273,16 +294,19 @@ static int walk(const tensor *t, const mem_tile *tl, elem_fn fn, void *ud)
 {
     size_t es = dtype_size(t->dtype);
     const unsigned char *base = tensor_data(t);
-    int64_t idx[TENSOR_MAX_DIMS] = {0}, box[TENSOR_MAX_DIMS];
+    int64_t idx[TENSOR_MAX_DIMS] = {0}, box[TENSOR_MAX_DIMS], st[TENSOR_MAX_DIMS];
     touched_box(t, tl, box);
+    layout_strides(t, tl, st);
     for (int d = 0; d < t->ndim; d++)
         if (box[d] <= 0)
             return 0;
     for (;;) {
-        uint64_t off = 0;
-        for (int d = 0; d < t->ndim; d++)
-            off += (uint64_t)idx[d] * (uint64_t)t->strides[d];
-        if (fn(ud, off * es, base + off * es, es))
+        uint64_t off = 0, src = 0;
+        for (int d = 0; d < t->ndim; d++) {
+            off += (uint64_t)idx[d] * (uint64_t)st[d];
+            src += (uint64_t)idx[d] * (uint64_t)t->strides[d];
+        }
+        if (fn(ud, off * es, base + src * es, es))
             return 1;
         int d = t->ndim - 1;
         for (; d >= 0; d--) {
@@ -344,7 +368,7 @@ uint32_t mem_tile_write(mem_core *mc, uint32_t tile, const tensor *t, mem_fault 
 {
     f->kind = MEM_FAULT_NONE;
     mem_tile *tl = &mc->tiles[tile - 1];
-    uint64_t n = tensor_extent(t);
+    uint64_t n = tensor_extent(t, tl);
     if (n > tl->size) {
         fault_set(f, MEM_FAULT_BOUNDS, tile, 0, tl->space, tl->addr + tl->size,
                   "%s's data is %" PRIu64 " bytes, larger than its MemRef's %" PRIu64, tl->name, n, tl->size);
@@ -383,7 +407,7 @@ uint32_t mem_tile_write(mem_core *mc, uint32_t tile, const tensor *t, mem_fault 
 void mem_tile_scratch(mem_core *mc, uint32_t tile, const tensor *t)
 {
     mem_tile *tl = &mc->tiles[tile - 1];
-    uint64_t n = tensor_extent(t);
+    uint64_t n = tensor_extent(t, tl);
     if (n > tl->size)
         n = tl->size;
     if (!n)
@@ -431,7 +455,7 @@ int mem_tile_read(mem_core *mc, uint32_t tile, uint32_t gen, const tensor *t, me
 {
     f->kind = MEM_FAULT_NONE;
     const mem_tile *tl = &mc->tiles[tile - 1];
-    uint64_t n = tensor_extent(t);
+    uint64_t n = tensor_extent(t, tl);
     if (!n)
         return 0;
     if (n > tl->size)
@@ -442,7 +466,7 @@ int mem_tile_read(mem_core *mc, uint32_t tile, uint32_t gen, const tensor *t, me
     uint64_t first = UINT64_MAX, unset = UINT64_MAX;
     int64_t box[TENSOR_MAX_DIMS];
     int whole = touched_box(t, tl, box);
-    if (tensor_is_contiguous(t) && whole && tensor_extent(t) == n) {
+    if (tensor_is_contiguous(t) && whole && tensor_extent(t, tl) == n) {
         const unsigned char *d = tensor_data(t);
         if (memcmp(src, d, (size_t)n) != 0)
             for (uint64_t i = 0; i < n; i++)
@@ -455,7 +479,7 @@ int mem_tile_read(mem_core *mc, uint32_t tile, uint32_t gen, const tensor *t, me
             if (!sp->writer[g])
                 unset = g * MEM_GRANULE > tl->addr ? g * MEM_GRANULE - tl->addr : 0;
     } else {
-        if (tensor_extent(t) > tl->size)
+        if (tensor_extent(t, tl) > tl->size)
             return 0; /* reported as bounds at its write */
         struct cmp_ud c = {src, sp->writer, tl->addr, UINT64_MAX, UINT64_MAX};
         walk(t, tl, cmp_elem, &c);
