@@ -48,7 +48,11 @@ void batch_init(batch *b, const case_info *c, const batch_options *o)
         text[i] = file_read_all(c->passes[i].path, &len[i]);
         b->twin[i] = (int)i;
         for (size_t j = 0; text[i] && !o->save_dir && j < i; j++)
-            if (b->twin[j] == (int)j && text[j] && len[j] == len[i] && memcmp(text[j], text[i], len[i]) == 0) {
+            /* the same bytes on either side of AllocateMemoryAddr are two
+             * programs to the memory model (docs/memory.md) */
+            if (b->twin[j] == (int)j && text[j] && len[j] == len[i] && memcmp(text[j], text[i], len[i]) == 0 &&
+                (!b->o.ro.mopt.memcheck ||
+                 runpass_memory_addressed(c, c->passes[i].path) == runpass_memory_addressed(c, c->passes[j].path))) {
                 b->twin[i] = (int)j;
                 break;
             }

@@ -92,15 +92,19 @@ static void memory_options(const char *path, const case_info *c, machine_options
         found = mem_target_from_text(c->dump_dir, &t);
     if (found == 0)
         mo->mem_target = (int)t;
+    mo->mem_addressed = runpass_memory_addressed(c, path);
+}
+
+int runpass_memory_addressed(const case_info *c, const char *path)
+{
     long alloc = -1, here = -1;
-    for (size_t i = 0; i < c->npasses; i++) {
+    for (size_t i = 0; c && i < c->npasses; i++) {
         if (alloc < 0 && c->passes[i].name && strcmp(c->passes[i].name, "AllocateMemoryAddr") == 0)
             alloc = (long)i;
         if (here < 0 && c->passes[i].path && strcmp(c->passes[i].path, path) == 0)
             here = (long)i;
     }
-    if (alloc >= 0 && here >= 0)
-        mo->mem_addressed = here >= alloc;
+    return alloc >= 0 && here >= 0 ? here >= alloc : -1;
 }
 
 void runpass_open(runpass_run *r, const char *path, ir_module *module, const case_info *c, const runpass_options *o,

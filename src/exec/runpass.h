@@ -43,6 +43,12 @@ typedef struct runpass_options {
 } runpass_options;
 
 struct strbuf;
+/* 1 when pass path of case c comes at or after the case's
+ * AllocateMemoryAddr pass (its MemRef offsets are addresses), 0 before it,
+ * -1 when the case has no such pass or path is not one of its passes (the
+ * machine then tells from the dump; docs/memory.md). */
+int runpass_memory_addressed(const case_info *c, const char *path);
+
 /* The line saying REF cannot run a file ptodb ran (note is ref_note): a
  * note, or with strict (--strict-ref) the failing verdict and why. The one
  * wording of --run, --batch and the reports. */

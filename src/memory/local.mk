@@ -9,3 +9,7 @@ TESTS += tests/unit/check_memory
 tests_unit_check_memory_SOURCES = tests/unit/check_memory.c
 tests_unit_check_memory_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_memory_LDADD = $(UNIT_LDADD)
+
+MEMORY_TESTS = tests/cli/memory_planted.sh
+TESTS += $(MEMORY_TESTS)
+EXTRA_DIST += $(MEMORY_TESTS) scripts/plant_memory_faults

@@ -190,14 +190,14 @@ uint32_t mem_tile_declare(mem_core *mc, const void *key, const void *scope, cons
         addr = b->at + (uint64_t)offset;
     }
     uint64_t limit = space_limit(mc, space);
+    int unplaced = 0;
     if (addr > limit || (uint64_t)size > limit - addr) {
         fault_set(f, MEM_FAULT_BOUNDS, 0, 0, space, addr,
                   "buffer %s [%" PRIu64 ", %" PRIu64 ") of %s is past the space's %" PRIu64 " bytes on %s",
                   base ? base : "?", addr, addr + (uint64_t)size, mem_space_name(space), limit,
                   mem_target_name(mc->target));
-        return 0;
-    }
-    if (mc->addressed && addr % lim.align) {
+        unplaced = 1;
+    } else if (mc->addressed && addr % lim.align) {
         fault_set(f, MEM_FAULT_BOUNDS, 0, 0, space, addr,
                   "buffer %s at %" PRIu64 " of %s is not aligned to %" PRIu64 " bytes", base ? base : "?", addr,
                   mem_space_name(space), lim.align);
@@ -215,12 +215,14 @@ uint32_t mem_tile_declare(mem_core *mc, const void *key, const void *scope, cons
     tl->line = line;
     tl->col = col;
     tl->space = (uint8_t)space;
+    tl->unplaced = unplaced;
     tl->addr = addr;
+    tl->offset = (uint64_t)offset;
     tl->size = (uint64_t)size;
     t = mc->ntiles;
     hash_insert(mc, t);
     mem_space_state *sp = &mc->sp[space];
-    if (addr + (uint64_t)size > sp->high)
+    if (!unplaced && addr + (uint64_t)size > sp->high)
         sp->high = addr + (uint64_t)size;
     if (f->kind != MEM_FAULT_NONE)
         f->tile = t;
@@ -368,6 +370,8 @@ uint32_t mem_tile_write(mem_core *mc, uint32_t tile, const tensor *t, mem_fault 
 {
     f->kind = MEM_FAULT_NONE;
     mem_tile *tl = &mc->tiles[tile - 1];
+    if (tl->unplaced)
+        return tl->writes;
     uint64_t n = tensor_extent(t, tl);
     if (n > tl->size) {
         fault_set(f, MEM_FAULT_BOUNDS, tile, 0, tl->space, tl->addr + tl->size,
@@ -407,6 +411,8 @@ uint32_t mem_tile_write(mem_core *mc, uint32_t tile, const tensor *t, mem_fault 
 void mem_tile_scratch(mem_core *mc, uint32_t tile, const tensor *t)
 {
     mem_tile *tl = &mc->tiles[tile - 1];
+    if (tl->unplaced)
+        return;
     uint64_t n = tensor_extent(t, tl);
     if (n > tl->size)
         n = tl->size;
@@ -456,7 +462,7 @@ int mem_tile_read(mem_core *mc, uint32_t tile, uint32_t gen, const tensor *t, me
     f->kind = MEM_FAULT_NONE;
     const mem_tile *tl = &mc->tiles[tile - 1];
     uint64_t n = tensor_extent(t, tl);
-    if (!n)
+    if (!n || tl->unplaced)
         return 0;
     if (n > tl->size)
         n = tl->size; /* reported as bounds at its write */
@@ -545,9 +551,12 @@ void mem_slot_reserve(mem_core *mc, const char *name, mem_space space, int64_t b
 static void range(strbuf *out, const mem_core *mc, const mem_tile *t)
 {
     uint64_t n = t->extent ? t->extent : t->size;
-    strbuf_printf(out, "%s (MemRef %s, %s [%" PRIu64 ", %" PRIu64 "))", t->name, t->base, mem_space_name(t->space),
-                  t->addr, t->addr + n);
-    (void)mc;
+    if (mc->addressed)
+        strbuf_printf(out, "%s (MemRef %s, %s [%" PRIu64 ", %" PRIu64 "))", t->name, t->base,
+                      mem_space_name(t->space), t->addr, t->addr + n);
+    else
+        strbuf_printf(out, "%s (MemRef %s, bytes [%" PRIu64 ", %" PRIu64 ") of buffer %s in %s)", t->name, t->base,
+                      t->offset, t->offset + n, t->base, mem_space_name(t->space));
 }
 
 void mem_fault_format(const mem_core *mc, const mem_fault *f, strbuf *out)

@@ -45,9 +45,11 @@ typedef struct mem_tile {
     uint8_t space;    /* mem_space */
     uint64_t addr;    /* first byte in the space */
     uint64_t size;    /* the MemRef's size */
+    uint64_t offset;  /* the MemRef's offset (the address once addressed) */
     uint64_t extent;  /* bytes its last write spanned (0: never written) */
     uint32_t writes;  /* writes so far (a tensor remembers which one it holds) */
     uint32_t origin;  /* a view's source tile (1-based), 0 for none */
+    int unplaced;     /* 1: out of its space (a bounds fault): never written nor read */
     int valid_ndim;   /* its type's valid_shape (pl.TileView), 0 none */
     int64_t valid[TENSOR_MAX_DIMS]; /* -1: not a literal */
 } mem_tile;
@@ -102,8 +104,9 @@ void mem_core_begin_call(mem_core *mc);
 
 /* The tile of statement key (declared on the first call): its MemRef id
  * (an id names one buffer within scope, the function declaring it),
- * space, offset and size. Returns the tile (1-based), or 0 when the MemRef
- * cannot be placed (then *f says why: bounds). */
+ * space, offset and size. Returns the tile (1-based; 0 for a negative
+ * MemRef), and *f a bounds fault on the first call when the buffer lies past
+ * its space (the tile is then never written nor read) or is misaligned. */
 uint32_t mem_tile_declare(mem_core *mc, const void *key, const void *scope, const char *name, const char *base,
                           mem_space space, int64_t offset, int64_t size, uint32_t line, uint32_t col,
                           mem_fault *f);

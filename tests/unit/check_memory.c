@@ -114,8 +114,10 @@ START_TEST(test_bounds)
     mem_core mc;
     mem_core_init(&mc, MEM_TARGET_910B, 1);
     mem_fault f;
-    ck_assert_uint_eq(mem_tile_declare(&mc, &key_a, NULL, "big", "mem_vec_9", MEM_SPACE_VEC, 184320, 8192, 3, 9, &f), 0);
+    uint32_t big = mem_tile_declare(&mc, &key_a, NULL, "big", "mem_vec_9", MEM_SPACE_VEC, 184320, 8192, 3, 9, &f);
     ck_assert_int_eq(f.kind, MEM_FAULT_BOUNDS);
+    ck_assert_uint_eq(f.tile, big);
+    ck_assert_int_eq(mem_tile_get(&mc, big)->unplaced, 1);
     ck_assert_ptr_nonnull(strstr(f.why, "188416"));
     uint32_t m = mem_tile_declare(&mc, &key_b, NULL, "mis", "mem_vec_3", MEM_SPACE_VEC, 48, 8192, 4, 9, &f);
     ck_assert_uint_ne(m, 0);
