@@ -1417,12 +1417,18 @@ void machine_mem_format_map(const machine *m, int core_id, strbuf *out)
         strbuf_puts(out, "no memory model: memcheck is off (--memcheck=on)\n");
         return;
     }
-    const mem_core *mc = exec_memcheck_core(m->mem, core_id);
-    if (!mc) {
-        strbuf_printf(out, "core %s has no on-chip memory of its own\n", machine_core_name(core_id));
+    if (core_id < 0 || core_id >= EXEC_NCORES) {
+        strbuf_puts(out, "no such core\n");
         return;
     }
-    strbuf_printf(out, "memory of %s (%s):\n", machine_core_name(core_id), mem_target_name(mc->target));
+    const mem_core *mc = exec_memcheck_core_of(m->mem, &m->cores[core_id]);
+    if (!mc) {
+        strbuf_printf(out, "core %s runs no kernel: no on-chip memory to show\n", machine_core_name(core_id));
+        return;
+    }
+    static const char *const names[3] = {"AIC", "AIV0", "AIV1"};
+    const mem_core *all = exec_memcheck_core(m->mem, EXEC_CORE_AIC);
+    strbuf_printf(out, "memory of %s (%s):\n", names[mc - all], mem_target_name(mc->target));
     size_t before = out->len;
     mem_core_format_map(mc, out);
     if (out->len == before)

@@ -393,6 +393,16 @@ int exec_memcheck_take_pending(exec_memcheck *mc)
     return 1;
 }
 
+const mem_core *exec_memcheck_core_of(const exec_memcheck *mc, const core *c)
+{
+    if (!mc)
+        return NULL;
+    const xfunc *fn = c->depth ? c->frames[c->depth - 1].fn : c->kept ? c->frames[0].fn : NULL;
+    int k = fn ? mem_index(c, fn) : c->id == EXEC_CORE_AIC ? 0 : c->id == EXEC_CORE_AIV0 ? 1
+                                                           : c->id == EXEC_CORE_AIV1 ? 2 : -1;
+    return k >= 0 ? &mc->cores[k] : NULL;
+}
+
 const mem_core *exec_memcheck_core(const exec_memcheck *mc, int core_id)
 {
     if (!mc)

@@ -40,5 +40,8 @@ const char *exec_memcheck_last(const exec_memcheck *mc);
 /* 1 (once) when a fault happened since the last call */
 int exec_memcheck_take_pending(exec_memcheck *mc);
 const mem_core *exec_memcheck_core(const exec_memcheck *mc, int core_id);
+/* the memory of the kernel core c runs (the host running a kernel: its
+ * type's), or NULL */
+const mem_core *exec_memcheck_core_of(const exec_memcheck *mc, const struct core *c);
 
 #endif

@@ -46,11 +46,14 @@ void mem_core_begin_call(mem_core *mc)
 {
     for (int s = 0; s < MEM_NSPACES; s++) {
         mem_space_state *sp = &mc->sp[s];
+        sp->high = 0;
         if (sp->writer)
             memset(sp->writer, 0, (size_t)((sp->size + MEM_GRANULE - 1) / MEM_GRANULE) * sizeof *sp->writer);
     }
     for (uint32_t i = 0; i < mc->ntiles; i++)
         mc->tiles[i].extent = 0;
+    mc->epoch++;
+    mc->nslots = 0; /* reserved again by the call */
 }
 
 static uint64_t space_limit(const mem_core *mc, mem_space s)
@@ -169,8 +172,13 @@ uint32_t mem_tile_declare(mem_core *mc, const void *key, const void *scope, cons
 {
     f->kind = MEM_FAULT_NONE;
     uint32_t t = find_tile(mc, key);
-    if (t)
+    if (t) {
+        mem_tile *tl = &mc->tiles[t - 1];
+        tl->epoch = mc->epoch;
+        if (!tl->unplaced && tl->addr + tl->size > mc->sp[tl->space].high)
+            mc->sp[tl->space].high = tl->addr + tl->size;
         return t;
+    }
     mem_space_limits lim;
     if (mem_space_limits_of(mc->target, space, &lim) != 0) {
         fault_set(f, MEM_FAULT_BOUNDS, 0, 0, space, 0, "%s has no %s space", mem_target_name(mc->target),
@@ -216,6 +224,7 @@ uint32_t mem_tile_declare(mem_core *mc, const void *key, const void *scope, cons
     tl->col = col;
     tl->space = (uint8_t)space;
     tl->unplaced = unplaced;
+    tl->epoch = mc->epoch;
     tl->addr = addr;
     tl->offset = (uint64_t)offset;
     tl->size = (uint64_t)size;
@@ -603,7 +612,7 @@ void mem_core_format_map(const mem_core *mc, strbuf *out)
         const mem_space_state *sp = &mc->sp[s];
         uint32_t n = 0;
         for (uint32_t i = 0; i < mc->ntiles; i++)
-            if (mc->tiles[i].space == s)
+            if (mc->tiles[i].space == s && mc->tiles[i].epoch == mc->epoch)
                 order[n++] = i + 1;
         int nslots = 0;
         for (uint32_t i = 0; i < mc->nslots; i++)

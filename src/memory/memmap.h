@@ -49,6 +49,7 @@ typedef struct mem_tile {
     uint64_t extent;  /* bytes its last write spanned (0: never written) */
     uint32_t writes;  /* writes so far (a tensor remembers which one it holds) */
     uint32_t origin;  /* a view's source tile (1-based), 0 for none */
+    uint32_t epoch;   /* the kernel call that last placed it (mem_core.epoch) */
     int unplaced;     /* 1: out of its space (a bounds fault): never written nor read */
     int valid_ndim;   /* its type's valid_shape (pl.TileView), 0 none */
     int64_t valid[TENSOR_MAX_DIMS]; /* -1: not a literal */
@@ -95,6 +96,7 @@ typedef struct mem_core {
     uint32_t nids, idcap;
     mem_slot_buffer *slots;
     uint32_t nslots, slotcap;
+    uint32_t epoch; /* kernel calls so far (mem_core_begin_call) */
 } mem_core;
 
 void mem_core_init(mem_core *mc, mem_target t, int addressed);
@@ -130,7 +132,7 @@ int mem_tile_read(mem_core *mc, uint32_t tile, uint32_t gen, const tensor *t, me
 /* A cross-core slot buffer reserved at [base, base+size) of space. */
 void mem_slot_reserve(mem_core *mc, const char *name, mem_space space, int64_t base, int64_t size);
 
-/* The map at this point: per space its tiles (id, bytes, who holds them
+/* The map at this point: per space the tiles placed in this kernel call (id, bytes, who holds them
  * now), free ranges and high-water mark, for `info memory`. */
 void mem_core_format_map(const mem_core *mc, strbuf *out);
 /* The tile part of a fault report (both tiles with ids and byte ranges). */
