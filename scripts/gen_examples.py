@@ -133,6 +133,13 @@ def deadlock_golden(x, w, bias):
     return (acc + bias).astype(F32)
 
 
+def memory_inputs():
+    rng = np.random.RandomState(20261201)
+    a = rng.standard_normal((16, 64)).astype(F32)
+    b = rng.standard_normal((16, 64)).astype(F32)
+    return a, b
+
+
 # ---- output -----------------------------------------------------------------
 
 def save(case, sub, name, arr):
@@ -166,6 +173,11 @@ def main():
     for name, arr in (("x", dx), ("w", dw), ("bias", dbias)):
         save("deadlock", "in", name, arr)
     save("deadlock", "out", "out", deadlock_golden(dx, dw, dbias))
+
+    ma, mb = memory_inputs()
+    save("memory", "in", "a", ma)
+    save("memory", "in", "b", mb)
+    save("memory", "out", "out", (ma + mb).astype(F32))  # one fp32 add per element
 
     print("mlp: out max |golden| %.3f; mlp-broken differs beyond tolerance in %.0f%% "
           "of elements (max diff %.3f)"

@@ -221,19 +221,22 @@ void exec_memcheck_assigned(exec_memcheck *mc, machine *m, const core *c, const 
                             value *v)
 {
     const xexpr *e = in->e;
-    if (!e || e->kind != XE_OP)
-        return;
     int k = mem_index(c, f->fn);
-    if (k < 0)
+    if (!e || k < 0)
         return;
     mem_core *mem = &mc->cores[k];
-    if (e->id == IR_OP_SYSTEM_RESERVE_BUFFER) {
-        const ir_expr *call = e->src;
-        if (call && call->kind == IR_EXPR_CALL)
-            mem_slot_reserve(mem, kwarg_str(call, "name"), c->id == EXEC_CORE_AIC || k == 0 ? MEM_SPACE_MAT : MEM_SPACE_VEC,
-                             kwarg_int(call, "base", 0), kwarg_int(call, "size", 0));
+    /* system.reserve_buffer evaluates to nothing (REF's no-op): read from
+     * the statement. The buffer lives in the receiving core's space: the
+     * cube's Mat, a lane's Vec. */
+    const ir_expr *call = in->stmt && in->stmt->kind == IR_STMT_ASSIGN ? in->stmt->u.assign.value : NULL;
+    if (call && call->kind == IR_EXPR_CALL && call->res.kind == IR_REF_OP &&
+        call->res.id == IR_OP_SYSTEM_RESERVE_BUFFER) {
+        mem_slot_reserve(mem, kwarg_str(call, "name"), k == 0 ? MEM_SPACE_MAT : MEM_SPACE_VEC,
+                         kwarg_int(call, "base", -1), kwarg_int(call, "size", 0));
         return;
     }
+    if (e->kind != XE_OP)
+        return;
     const exec_type *ty = in->types ? &in->types[0] : NULL;
     if (!ty || ty->mem_space < 0 || v->kind != VAL_TENSOR || !v->u.t)
         return;
