@@ -631,13 +631,22 @@ void mem_core_format_map(const mem_core *mc, strbuf *out)
                 strbuf_printf(out, "  [%7" PRIu64 ", %7" PRIu64 ")  slot buffer %s\n", sb->base, sb->base + sb->size,
                               sb->name);
         }
+        /* free: the bytes no tile of the call and no slot buffer covers */
         uint64_t covered = 0;
         for (uint32_t k = 0; k < n; k++) {
             const mem_tile *t = &mc->tiles[order[k] - 1];
-            if (t->addr > covered)
-                strbuf_printf(out, "  [%7" PRIu64 ", %7" PRIu64 ")  free\n", covered, t->addr);
+            uint64_t start = t->addr;
+            for (uint32_t i = 0; i < mc->nslots; i++) {
+                const mem_slot_buffer *sb = &mc->slots[i];
+                if (sb->space == s && sb->base <= covered && sb->base + sb->size > covered)
+                    covered = sb->base + sb->size;
+            }
+            if (start > covered && !t->unplaced)
+                strbuf_printf(out, "  [%7" PRIu64 ", %7" PRIu64 ")  free\n", covered, start);
             const char *state = "not written";
-            if (t->extent) {
+            if (t->unplaced) {
+                state = "past the space";
+            } else if (t->extent) {
                 uint32_t w = sp->writer && t->addr / MEM_GRANULE < (sp->size + MEM_GRANULE - 1) / MEM_GRANULE
                                  ? sp->writer[t->addr / MEM_GRANULE]
                                  : 0;
@@ -647,8 +656,13 @@ void mem_core_format_map(const mem_core *mc, strbuf *out)
             }
             strbuf_printf(out, "  [%7" PRIu64 ", %7" PRIu64 ")  %s (%s) %s, line %u\n", t->addr, t->addr + t->size,
                           t->name, t->base, state, t->line);
-            if (t->addr + t->size > covered)
+            if (!t->unplaced && t->addr + t->size > covered)
                 covered = t->addr + t->size;
+        }
+        for (uint32_t i = 0; i < mc->nslots; i++) {
+            const mem_slot_buffer *sb = &mc->slots[i];
+            if (sb->space == s && sb->base <= covered && sb->base + sb->size > covered)
+                covered = sb->base + sb->size;
         }
         if (mc->addressed && lim.capacity > covered)
             strbuf_printf(out, "  [%7" PRIu64 ", %7" PRIu64 ")  free\n", covered, lim.capacity);
