@@ -16,6 +16,7 @@ EXAMPLE_FILES = \
 	examples/memory/passes_dump/39_after_PlantSmallMemRef.py \
 	examples/memory/passes_dump/40_after_PlantScratch.py \
 	examples/memory/passes_dump/41_after_PlantSlot.py \
+	examples/memory/passes_dump/42_after_PlantInplace.py \
 	examples/README.md \
 	examples/mlp/ptodb.yaml \
 	examples/mlp/passes_dump/00_frontend.py \

@@ -24,6 +24,12 @@ struct exec_memcheck {
     strbuf report;     /* the first MEMCHECK_KEEP reports, one block each */
     strbuf last;       /* the latest report (catch memory shows it) */
     int pending;       /* a fault since the debugger last asked */
+    /* the operands of the op being evaluated that its output may not share
+     * bytes with (alias_rules), set before it runs, checked at its write */
+    const xexpr *alias_op;
+    uint32_t alias_tiles[8];
+    int alias_argno[8];
+    int nalias;
     int kinds;         /* bit (1 << mem_fault_kind) of every fault seen */
 };
 
@@ -191,6 +197,94 @@ static int scratch_arg(int op)
     return op >= 0 && op < IR_OP_COUNT ? table[op] : -1;
 }
 
+/* PyPTO's alias constraints, by op (src/ir/op/tile_ops/ at the mirrored
+ * commit; docs/memory.md): arg -1 for not_inplace_safe() (the output must
+ * not share bytes with any tile operand), else forbid_output_alias(arg). */
+static const struct alias_rule {
+    const char *op;
+    int arg;
+} alias_rules[] = {
+    {"tile.fmod", -1}, /* elementwise.cpp:489 */
+    {"tile.fmods", -1}, /* elementwise.cpp:571 */
+    {"tile.ands", -1}, /* elementwise.cpp:679 */
+    {"tile.ors", -1}, /* elementwise.cpp:707 */
+    {"tile.xors", -1}, /* elementwise.cpp:880 */
+    {"tile.prelu", -1}, /* elementwise.cpp:960 */
+    {"tile.fillpad_expand", -1}, /* elementwise.cpp:1360 */
+    {"tile.gather", -1}, /* gather.cpp:112 */
+    {"tile.gatherb", -1}, /* gather.cpp:219 */
+    {"tile.gather_mask", -1}, /* gather.cpp:320 */
+    {"tile.gather_compare", -1}, /* gather.cpp:464 */
+    {"tile.mgather", -1}, /* memory.cpp:1404 */
+    {"tile.move", -1}, /* memory.cpp:1436 */
+    {"tile.row_sum", -1}, /* reduction.cpp:194 */
+    {"tile.row_max", -1}, /* reduction.cpp:210 */
+    {"tile.row_min", -1}, /* reduction.cpp:226 */
+    {"tile.row_prod", -1}, /* reduction.cpp:253 */
+    {"tile.row_argmax", -1}, /* reduction.cpp:343 */
+    {"tile.row_argmin", -1}, /* reduction.cpp:357 */
+    {"tile.col_argmax", -1}, /* reduction.cpp:374 */
+    {"tile.col_argmin", -1}, /* reduction.cpp:389 */
+    {"tile.sort32", -1}, /* sort.cpp:112 */
+    {"tile.mrgsort_format2", -1}, /* sort.cpp:189 */
+    {"tile.mrgsort_format1", -1}, /* sort.cpp:244 */
+    {"tile.transpose", -1}, /* transform.cpp:562 */
+    {"tile.extract", -1}, /* transform.cpp:807 */
+    {"tile.concat", -1}, /* transform.cpp:934 */
+    {"tile.recip", -1}, /* unary.cpp:231 */
+    {"tile.rsqrt", -1}, /* unary.cpp:268 */
+    {"tile.row_expand", 1},
+    {"tile.row_expand_sub", 1},
+    {"tile.row_expand_div", 1},
+    {"tile.row_expand_mul", 1},
+    {"tile.row_expand_add", 1},
+    {"tile.row_expand_add", 2},
+    {"tile.row_expand_max", 1},
+    {"tile.row_expand_min", 1},
+    {"tile.row_expand_expdif", 1},
+    {"tile.col_expand", 1},
+    {"tile.col_expand_mul", 1},
+    {"tile.col_expand_add", 1},
+    {"tile.col_expand_div", 1},
+    {"tile.col_expand_sub", 1},
+    {"tile.col_expand_max", 1},
+    {"tile.col_expand_min", 1},
+    {"tile.col_expand_expdif", 1},
+    {"tile.sel", 0},
+    {"tile.sel", 3},
+    {"tile.sels", 0},
+};
+
+/* The alias rules of op: *all 1 when no operand may share the output's
+ * bytes; else a bitmask of the operands that may not (0: none). */
+static uint32_t alias_forbidden(int op, int *all)
+{
+    static uint32_t mask[IR_OP_COUNT];
+    static uint8_t whole[IR_OP_COUNT];
+    static int ready;
+    if (!ready) {
+        for (size_t i = 0; i < sizeof alias_rules / sizeof alias_rules[0]; i++) {
+            int id = ir_op_lookup(alias_rules[i].op, strlen(alias_rules[i].op));
+            if (id < 0)
+                continue;
+            if (alias_rules[i].arg < 0)
+                whole[id] = 1;
+            else if (alias_rules[i].arg < 32)
+                mask[id] |= 1u << alias_rules[i].arg;
+        }
+        ready = 1;
+    }
+    *all = op >= 0 && op < IR_OP_COUNT ? whole[op] : 0;
+    return op >= 0 && op < IR_OP_COUNT ? mask[op] : 0;
+}
+
+static int all_rule(int op)
+{
+    int all;
+    alias_forbidden(op, &all);
+    return all;
+}
+
 static int64_t kwarg_int(const ir_expr *call, const char *name, int64_t dflt)
 {
     for (uint32_t i = 0; i < call->u.call.nkwargs; i++) {
@@ -281,6 +375,33 @@ void exec_memcheck_assigned(exec_memcheck *mc, machine *m, const core *c, const 
         t->mem_core = k;
         return;
     }
+    if (mc->alias_op == e) {
+        /* PyPTO forbids this output on these operands' bytes: the device's
+         * op would read what it has already overwritten */
+        const mem_tile *out = mem_tile_get(mem, tile);
+        for (int i = 0; i < mc->nalias; i++) {
+            const mem_tile *in_t = mem_tile_get(mem, mc->alias_tiles[i]);
+            uint64_t on = out->size, inn = in_t->extent ? in_t->extent : in_t->size;
+            if (in_t == out || in_t->space != out->space || in_t->unplaced || out->unplaced ||
+                !(out->addr < in_t->addr + inn && in_t->addr < out->addr + on))
+                continue;
+            mem_fault af = {0};
+            af.kind = MEM_FAULT_CLOBBER;
+            af.tile = mc->alias_tiles[i];
+            af.other = tile;
+            af.space = out->space;
+            af.at = out->addr > in_t->addr ? out->addr : in_t->addr;
+            strbuf why = STRBUF_INIT;
+            strbuf_printf(&why, "%s's output %s is placed on its operand %d %s, which it reads while writing (PyPTO: %s)",
+                          op_name(e->id), out->name, mc->alias_argno[i], in_t->name,
+                          all_rule(e->id) ? "not_inplace_safe" : "forbid_output_alias");
+            snprintf(af.why, sizeof af.why, "%s", strbuf_str(&why));
+            strbuf_free(&why);
+            report(mc, m, c, f, e->src, op_name(e->id), k, &af);
+            break;
+        }
+    }
+    mc->alias_op = NULL;
     uint32_t gen = mem_tile_write(mem, tile, t, &flt);
     if (flt.kind != MEM_FAULT_NONE)
         report(mc, m, c, f, e->src, op_name(e->id), k, &flt);
@@ -342,6 +463,21 @@ void exec_memcheck_operands(exec_memcheck *mc, machine *m, const core *c, const 
     for (uint32_t i = 0; i < np; i++)
         if ((int)i != scratch)
             check_value(mc, m, c, f, x, k, &pos[i]);
+    int all;
+    uint32_t forbid = alias_forbidden(x->id, &all);
+    mc->alias_op = NULL;
+    mc->nalias = 0;
+    if (all || forbid) {
+        mc->alias_op = x;
+        for (uint32_t i = 0; i < np && mc->nalias < 8; i++) {
+            const value *v = &pos[i];
+            if ((all || (i < 32 && (forbid >> i) & 1)) && v->kind == VAL_TENSOR && v->u.t && v->u.t->mem_tile &&
+                v->u.t->mem_core == k) {
+                mc->alias_tiles[mc->nalias] = v->u.t->mem_tile;
+                mc->alias_argno[mc->nalias++] = (int)i;
+            }
+        }
+    }
     for (uint32_t i = 0; i < nk; i++)
         check_value(mc, m, c, f, x, k, &kw[i]);
 }

@@ -11,7 +11,9 @@
 #   39: [16, 64] fp32 = 4096 bytes > 2048: bounds at line 12;
 #   40: b from tile.create, never written: uninit at the add (line 13);
 #   41: a at [0, 4096) inside the slot buffer [0, 8192): slot at a's load
-#       (line 12, after the reservation at line 11).
+#       (line 12, after the reservation at line 11);
+#   42: m__tile = tile.move(a__tile) on a's own bytes [0, 4096): PyPTO
+#       registers tile.move not_inplace_safe: clobber at the move (line 13).
 # And `--memcheck=off` passes every file whose numbers match.
 . "$top_srcdir/tests/cli/lib.sh"
 case_dir="$top_srcdir/examples/memory"
@@ -49,10 +51,13 @@ done <<'EOT'
 39_after_PlantSmallMemRef MEMFAULT bounds 12 b__tile -
 40_after_PlantScratch MEMFAULT uninit 13 b__tile -
 41_after_PlantSlot MEMFAULT slot 12 a__tile -
+42_after_PlantInplace MEMFAULT clobber 13 a__tile m__tile
 EOT
 grep -q "^  why:    buffer mem_vec_2 \[186368, 190464) of Vec is past the space's 188416 bytes on Ascend910B$" "$tmp/out" ||
     fail "capacity: no why line"
 grep -q "^  why:    b__tile's data is 4096 bytes, larger than its MemRef's 2048$" "$tmp/out" || fail "small MemRef: no why line"
+grep -q "^  why:    tile.move's output m__tile is placed on its operand 0 a__tile, which it reads while writing (PyPTO: not_inplace_safe)$" "$tmp/out" ||
+    fail "inplace: no why line"
 grep -q "^  why:    a__tile \[0, 4096) is written over the slot buffer add_slot_buffer \[0, 8192) of Vec$" "$tmp/out" ||
     fail "slot: no why line"
 
@@ -68,7 +73,7 @@ grep -q 'MEMFAULT' "$tmp/r.html" || fail "HTML: no MEMFAULT verdict"
 
 # blind: every file whose numbers match passes
 "$PTODB" --batch --memcheck=off "$case_dir" >"$tmp/off" 2>&1
-grep -q '^10 passes: 9 pass, 1 fail; first failing pass: 40_after_PlantScratch$' "$tmp/off" ||
+grep -q '^11 passes: 10 pass, 1 fail; first failing pass: 40_after_PlantScratch$' "$tmp/off" ||
     fail "--memcheck=off: $(tail -3 "$tmp/off")"
 ! grep -q "memory fault" "$tmp/off" || fail "--memcheck=off still reports"
 "$PTODB" --batch --memcheck=maybe "$case_dir" >"$tmp/bad" 2>&1
