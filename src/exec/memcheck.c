@@ -433,8 +433,25 @@ void exec_memcheck_view_source(exec_memcheck *mc, const core *c, const xframe *f
     }
 }
 
+/* The value the device's op reads instead of t: the bytes (a clobber), or
+ * poison where nothing wrote them (all bits set: NaN for every float dtype,
+ * -1 for ints), so that the comparison fails. NULL when it cannot be made. */
+static tensor *device_operand(const mem_core *mem, const tensor *t, const mem_fault *flt)
+{
+    ptodb_status st = PTODB_OK;
+    tensor *dev = tensor_clone_status(t, &st);
+    if (!dev)
+        return NULL;
+    tensor_copy_attrs(dev, t);
+    if (flt->kind == MEM_FAULT_CLOBBER)
+        mem_tile_device_value(mem, t->mem_tile, t, dev);
+    else
+        memset(tensor_data(dev), 0xff, dtype_size(dev->dtype) * (size_t)tensor_numel(dev));
+    return dev;
+}
+
 static void check_value(exec_memcheck *mc, machine *m, const core *c, const xframe *f, const xexpr *x, int k,
-                        const value *v)
+                        value *v)
 {
     if (v->kind == VAL_TUPLE && v->u.tuple) {
         for (uint32_t i = 0; i < v->u.tuple->n; i++)
@@ -447,12 +464,22 @@ static void check_value(exec_memcheck *mc, machine *m, const core *c, const xfra
     if (!t->mem_tile || t->mem_core != k)
         return;
     mem_fault flt;
-    if (mem_tile_read(&mc->cores[k], t->mem_tile, t->mem_gen, t, &flt))
-        report(mc, m, c, f, x->src, op_name(x->id), k, &flt);
+    if (!mem_tile_read(&mc->cores[k], t->mem_tile, t->mem_gen, t, &flt))
+        return;
+    /* as on the device: the op reads what the bytes hold */
+    tensor *dev = device_operand(&mc->cores[k], t, &flt);
+    size_t len = strlen(flt.why);
+    snprintf(flt.why + len, sizeof flt.why - len, "%s",
+             !dev ? "" : flt.kind == MEM_FAULT_CLOBBER ? "; the op reads the bytes" : "; the op reads poison (NaN)");
+    report(mc, m, c, f, x->src, op_name(x->id), k, &flt);
+    if (dev) {
+        value_clear(v);
+        *v = value_tensor(dev);
+    }
 }
 
 void exec_memcheck_operands(exec_memcheck *mc, machine *m, const core *c, const xframe *f, const xexpr *x,
-                            const value *pos, uint32_t np, const value *kw, uint32_t nk)
+                            value *pos, uint32_t np, value *kw, uint32_t nk)
 {
     if (is_view_op(x->id) || x->id == IR_OP_TILE_CREATE)
         return; /* no execution-time memory access (docs/memory.md) */

@@ -22,9 +22,10 @@ void exec_memcheck_call(exec_memcheck *mc, const struct core *c, const xfunc *ca
  * scratch) or reserve a slot buffer */
 void exec_memcheck_assigned(exec_memcheck *mc, machine *m, const struct core *c, const struct xframe *f,
                             const xinst *in, value *v);
-/* an op is about to read its operands */
+/* an op is about to read its operands: a tile operand whose bytes are not
+ * its value is replaced by what the device reads (the bytes, or poison) */
 void exec_memcheck_operands(exec_memcheck *mc, machine *m, const struct core *c, const struct xframe *f,
-                            const xexpr *x, const value *pos, uint32_t np, const value *kw, uint32_t nk);
+                            const xexpr *x, value *pos, uint32_t np, value *kw, uint32_t nk);
 /* a view op returned out over pos[0]: out remembers pos[0]'s tile */
 void exec_memcheck_view_source(exec_memcheck *mc, const struct core *c, const struct xframe *f, const xexpr *x,
                                const value *pos, uint32_t np, value *out);

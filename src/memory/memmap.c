@@ -299,7 +299,7 @@ static uint64_t tensor_extent(const tensor *t, const mem_tile *tl)
 
 /* Walks t's elements in row-major order; fn(ud, byte offset from the first
  * element, element) stops the walk by returning nonzero. */
-typedef int (*elem_fn)(void *ud, uint64_t off, const unsigned char *elem, size_t es);
+typedef int (*elem_fn)(void *ud, uint64_t off, const unsigned char *elem, size_t es, uint64_t lin);
 
 static int walk(const tensor *t, const mem_tile *tl, elem_fn fn, void *ud)
 {
@@ -312,12 +312,13 @@ static int walk(const tensor *t, const mem_tile *tl, elem_fn fn, void *ud)
         if (box[d] <= 0)
             return 0;
     for (;;) {
-        uint64_t off = 0, src = 0;
+        uint64_t off = 0, src = 0, lin = 0;
         for (int d = 0; d < t->ndim; d++) {
             off += (uint64_t)idx[d] * (uint64_t)st[d];
             src += (uint64_t)idx[d] * (uint64_t)t->strides[d];
+            lin = lin * (uint64_t)t->shape[d] + (uint64_t)idx[d];
         }
-        if (fn(ud, off * es, base + src * es, es))
+        if (fn(ud, off * es, base + src * es, es, lin))
             return 1;
         int d = t->ndim - 1;
         for (; d >= 0; d--) {
@@ -337,8 +338,9 @@ struct put_ud {
     uint32_t tile;
 };
 
-static int put_elem(void *ud, uint64_t off, const unsigned char *elem, size_t es)
+static int put_elem(void *ud, uint64_t off, const unsigned char *elem, size_t es, uint64_t lin)
 {
+    (void)lin;
     struct put_ud *p = ud;
     memcpy(p->dst + off, elem, es);
     uint64_t g0 = (p->addr + off) / MEM_GRANULE, g1 = (p->addr + off + es - 1) / MEM_GRANULE;
@@ -355,8 +357,9 @@ struct cmp_ud {
     uint64_t unset;  /* the first byte offset no write reached, UINT64_MAX none */
 };
 
-static int cmp_elem(void *ud, uint64_t off, const unsigned char *elem, size_t es)
+static int cmp_elem(void *ud, uint64_t off, const unsigned char *elem, size_t es, uint64_t lin)
 {
+    (void)lin;
     struct cmp_ud *c = ud;
     if (c->unset == UINT64_MAX && !c->writer[(c->addr + off) / MEM_GRANULE])
         c->unset = off;
@@ -535,6 +538,30 @@ int mem_tile_read(mem_core *mc, uint32_t tile, uint32_t gen, const tensor *t, me
               "byte %" PRIu64 " of %s was changed by %s's write (%s at %u:%u)", first, tl->name, wt->name,
               wt->name, wt->line, wt->col);
     return 1;
+}
+
+struct get_ud {
+    const unsigned char *src;
+    unsigned char *dst;
+};
+
+static int get_elem(void *ud, uint64_t off, const unsigned char *elem, size_t es, uint64_t lin)
+{
+    struct get_ud *g = ud;
+    (void)elem;
+    memcpy(g->dst + lin * es, g->src + off, es);
+    return 0;
+}
+
+void mem_tile_device_value(const mem_core *mc, uint32_t tile, const tensor *t, tensor *dst)
+{
+    const mem_tile *tl = &mc->tiles[tile - 1];
+    const mem_space_state *sp = &mc->sp[tl->space];
+    uint64_t n = tensor_extent(t, tl);
+    if (tl->unplaced || !n || n > tl->size || tl->addr + n > sp->size)
+        return;
+    struct get_ud g = {sp->bytes + tl->addr, tensor_data(dst)};
+    walk(t, tl, get_elem, &g);
 }
 
 void mem_slot_reserve(mem_core *mc, const char *name, mem_space space, int64_t base, int64_t size)

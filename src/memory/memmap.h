@@ -129,6 +129,10 @@ void mem_tile_alias(mem_core *mc, uint32_t tile, uint32_t origin);
 /* A read of tile holding t at generation gen: 1 and *f when the bytes are
  * not t's (clobber or uninit), 0 when the device reads t. */
 int mem_tile_read(mem_core *mc, uint32_t tile, uint32_t gen, const tensor *t, mem_fault *f);
+/* What the device reads for tile holding t: the bytes at its range, in
+ * its layout, into dst (contiguous, t's dtype and shape; the elements
+ * outside the touched box are left as they are). */
+void mem_tile_device_value(const mem_core *mc, uint32_t tile, const tensor *t, tensor *dst);
 /* A cross-core slot buffer reserved at [base, base+size) of space. */
 void mem_slot_reserve(mem_core *mc, const char *name, mem_space space, int64_t base, int64_t size);
 

@@ -14,7 +14,11 @@
 #       (line 12, after the reservation at line 11);
 #   42: m__tile = tile.move(a__tile) on a's own bytes [0, 4096): PyPTO
 #       registers tile.move not_inplace_safe: clobber at the move (line 13).
-# And `--memcheck=off` passes every file whose numbers match.
+# As on the device, the add of 34 and 36 reads b__tile's bytes for a__tile:
+# it computes b + b, and max |(b + b) - (a + b)| over the example's data is
+# 5.034379e+00 (numpy on examples/memory/data, scripts/gen_examples.py's
+# seed); 40 reads poison (NaN). And `--memcheck=off` passes every file whose
+# numbers match.
 . "$top_srcdir/tests/cli/lib.sh"
 case_dir="$top_srcdir/examples/memory"
 tmp=$(mktemp -d) || fail "mktemp"
@@ -53,6 +57,12 @@ done <<'EOT'
 41_after_PlantSlot MEMFAULT slot 12 a__tile -
 42_after_PlantInplace MEMFAULT clobber 13 a__tile m__tile
 EOT
+for p in 34_after_MemoryReuse 36_after_PlantOverlap; do
+    grep -q "^$p  *MEMFAULT 5.034379e+00 " "$tmp/out" || fail "$p: the device reads b twice: $(grep "^$p " "$tmp/out")"
+done
+grep -q "^40_after_PlantScratch  *MEMFAULT nan " "$tmp/out" || fail "40: poison: $(grep "^40_after" "$tmp/out")"
+grep -q "^  why:    byte 0 of a__tile was changed by b__tile's write (b__tile at 11:9); the op reads the bytes$" "$tmp/out" ||
+    fail "34: why line"
 grep -q "^  why:    buffer mem_vec_2 \[186368, 190464) of Vec is past the space's 188416 bytes on Ascend910B$" "$tmp/out" ||
     fail "capacity: no why line"
 grep -q "^  why:    b__tile's data is 4096 bytes, larger than its MemRef's 2048$" "$tmp/out" || fail "small MemRef: no why line"

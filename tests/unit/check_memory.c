@@ -70,6 +70,12 @@ START_TEST(test_clobber)
     ck_assert_ptr_nonnull(strstr(strbuf_str(&sb), "a (MemRef mem_vec_3, Vec [0, 8192))"));
     ck_assert_ptr_nonnull(strstr(strbuf_str(&sb), "c (MemRef mem_vec_4, Vec [0, 8192))"));
     strbuf_free(&sb);
+    /* what the device reads for a now: b's elements (1000 + i) */
+    tensor *dev = filled(16, 128, -1);
+    mem_tile_device_value(&mc, a, ta, dev);
+    ck_assert(((float *)tensor_data(dev))[0] == 1000.0f);
+    ck_assert(((float *)tensor_data(dev))[2047] == 3047.0f);
+    tensor_unref(dev);
     /* writing the same values over a changes nothing: no fault */
     mem_core_begin_call(&mc);
     ga = mem_tile_write(&mc, a, ta, &f);
