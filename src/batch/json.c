@@ -384,8 +384,6 @@ void batch_json_write(const batch *b, const bisect_result *br, const batch_json_
                            : p->ok                  ? "pass"
                            : p->memfaults           ? "memfault"
                                                     : "fail");
-        strbuf_printf(o, ", \"memory_faults\": %llu, \"memory_report\": ", (unsigned long long)p->memfaults);
-        json_put_string(o, p->memreport);
         strbuf_puts(o, ", \"same_as\": ");
         pass_ref(o, b, p->same_as);
         strbuf_puts(o, ", \"message\": ");
@@ -394,6 +392,8 @@ void batch_json_write(const batch *b, const bisect_result *br, const batch_json_
         json_put_string(o, p->ref_note);
         strbuf_printf(o, ", \"strict_ref_fail\": %s",
                       p->status == BATCH_COMPARED && p->ref_note && b->o.ro.strict_ref ? "true" : "false");
+        strbuf_printf(o, ", \"memory_faults\": %llu, \"memory_report\": ", (unsigned long long)p->memfaults);
+        json_put_string(o, p->memreport);
         strbuf_printf(o, ", \"steps\": %llu, \"seconds\": ", (unsigned long long)p->steps);
         jnum(o, p->status == BATCH_NOT_RUN ? 0 : p->seconds);
         strbuf_puts(o, ", \"outputs\": [");

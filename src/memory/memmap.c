@@ -668,7 +668,7 @@ void mem_core_format_map(const mem_core *mc, strbuf *out)
                 if (sb->space == s && sb->base <= covered && sb->base + sb->size > covered)
                     covered = sb->base + sb->size;
             }
-            if (start > covered && !t->unplaced)
+            if (mc->addressed && start > covered && !t->unplaced)
                 strbuf_printf(out, "  [%7" PRIu64 ", %7" PRIu64 ")  free\n", covered, start);
             const char *state = "not written";
             if (t->unplaced) {
@@ -681,8 +681,12 @@ void mem_core_format_map(const mem_core *mc, strbuf *out)
             } else if (t->origin) {
                 state = "view";
             }
-            strbuf_printf(out, "  [%7" PRIu64 ", %7" PRIu64 ")  %s (%s) %s, line %u\n", t->addr, t->addr + t->size,
-                          t->name, t->base, state, t->line);
+            if (mc->addressed)
+                strbuf_printf(out, "  [%7" PRIu64 ", %7" PRIu64 ")  %s (%s) %s, line %u\n", t->addr, t->addr + t->size,
+                              t->name, t->base, state, t->line);
+            else /* no addresses yet: bytes of its buffer */
+                strbuf_printf(out, "  %s [%" PRIu64 ", %" PRIu64 ")  %s %s, line %u\n", t->base, t->offset,
+                              t->offset + t->size, t->name, state, t->line);
             if (!t->unplaced && t->addr + t->size > covered)
                 covered = t->addr + t->size;
         }
