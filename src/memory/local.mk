@@ -12,4 +12,4 @@ tests_unit_check_memory_LDADD = $(UNIT_LDADD)
 
 MEMORY_TESTS = tests/cli/memory_planted.sh tests/cli/memory_examples.sh
 TESTS += $(MEMORY_TESTS)
-EXTRA_DIST += $(MEMORY_TESTS) scripts/plant_memory_faults
+EXTRA_DIST += $(MEMORY_TESTS) scripts/plant_memory_faults docs/memory.md
