@@ -272,11 +272,41 @@ static int is_view(const mem_tile *tl)
     return tl->origin != 0;
 }
 
+/* 1 when t's elements fill one block of its storage in some order of its
+ * dims (a contiguous tensor, or a transpose of one): its bytes can then be
+ * the tile's as they are, one copy. */
+static int block_dense(const tensor *t)
+{
+    int order[TENSOR_MAX_DIMS], n = 0;
+    for (int d = 0; d < t->ndim; d++)
+        if (t->shape[d] > 1)
+            order[n++] = d;
+    for (int i = 1; i < n; i++) /* by stride, smallest first */
+        for (int j = i; j > 0 && t->strides[order[j]] < t->strides[order[j - 1]]; j--) {
+            int x = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = x;
+        }
+    int64_t want = 1;
+    for (int i = 0; i < n; i++) {
+        if (t->strides[order[i]] != want)
+            return 0;
+        want *= t->shape[order[i]];
+    }
+    return 1;
+}
+
+/* The tile's layout: a value an op computed is its storage block as it
+ * lies (dense row-major, or the transpose the value was computed in); any
+ * other value row-major over its shape; a view its source's strides. The
+ * same tile always has the same layout, so a clobber is found whatever the
+ * layout (docs/memory.md). */
 static void layout_strides(const tensor *t, const mem_tile *tl, int64_t *st)
 {
+    int keep = is_view(tl) || block_dense(t);
     int64_t s = 1;
     for (int d = t->ndim - 1; d >= 0; d--) {
-        st[d] = is_view(tl) ? t->strides[d] : s;
+        st[d] = keep ? t->strides[d] : s;
         s *= t->shape[d] > 0 ? t->shape[d] : 1;
     }
 }
@@ -297,9 +327,12 @@ static uint64_t tensor_extent(const tensor *t, const mem_tile *tl)
     return (last + 1) * dtype_size(t->dtype);
 }
 
-/* Walks t's elements in row-major order; fn(ud, byte offset from the first
- * element, element) stops the walk by returning nonzero. */
-typedef int (*elem_fn)(void *ud, uint64_t off, const unsigned char *elem, size_t es, uint64_t lin);
+/* Walks t's elements in row-major order, in runs of count elements that
+ * are consecutive both in t and in the tile's layout (a whole row when both
+ * are contiguous along the last dim): fn(ud, byte offset of the run in the
+ * layout, its first element in t, element size, its row-major index over
+ * t's shape, count) stops the walk by returning nonzero. */
+typedef int (*elem_fn)(void *ud, uint64_t off, const unsigned char *elem, size_t es, uint64_t lin, uint64_t count);
 
 static int walk(const tensor *t, const mem_tile *tl, elem_fn fn, void *ud)
 {
@@ -311,6 +344,10 @@ static int walk(const tensor *t, const mem_tile *tl, elem_fn fn, void *ud)
     for (int d = 0; d < t->ndim; d++)
         if (box[d] <= 0)
             return 0;
+    int last = t->ndim - 1;
+    int runs = last >= 0 && t->strides[last] == 1 && st[last] == 1;
+    uint64_t count = runs ? (uint64_t)box[last] : 1;
+    int outer = runs ? last - 1 : last; /* the dims stepped one by one */
     for (;;) {
         uint64_t off = 0, src = 0, lin = 0;
         for (int d = 0; d < t->ndim; d++) {
@@ -318,9 +355,9 @@ static int walk(const tensor *t, const mem_tile *tl, elem_fn fn, void *ud)
             src += (uint64_t)idx[d] * (uint64_t)t->strides[d];
             lin = lin * (uint64_t)t->shape[d] + (uint64_t)idx[d];
         }
-        if (fn(ud, off * es, base + src * es, es, lin))
+        if (fn(ud, off * es, base + src * es, es, lin, count))
             return 1;
-        int d = t->ndim - 1;
+        int d = outer;
         for (; d >= 0; d--) {
             if (++idx[d] < box[d])
                 break;
@@ -338,12 +375,13 @@ struct put_ud {
     uint32_t tile;
 };
 
-static int put_elem(void *ud, uint64_t off, const unsigned char *elem, size_t es, uint64_t lin)
+static int put_elem(void *ud, uint64_t off, const unsigned char *elem, size_t es, uint64_t lin, uint64_t count)
 {
-    (void)lin;
     struct put_ud *p = ud;
-    memcpy(p->dst + off, elem, es);
-    uint64_t g0 = (p->addr + off) / MEM_GRANULE, g1 = (p->addr + off + es - 1) / MEM_GRANULE;
+    (void)lin;
+    uint64_t n = es * count;
+    memcpy(p->dst + off, elem, (size_t)n);
+    uint64_t g0 = (p->addr + off) / MEM_GRANULE, g1 = (p->addr + off + n - 1) / MEM_GRANULE;
     for (uint64_t g = g0; g <= g1; g++)
         p->writer[g] = p->tile;
     return 0;
@@ -357,15 +395,23 @@ struct cmp_ud {
     uint64_t unset;  /* the first byte offset no write reached, UINT64_MAX none */
 };
 
-static int cmp_elem(void *ud, uint64_t off, const unsigned char *elem, size_t es, uint64_t lin)
+static int cmp_elem(void *ud, uint64_t off, const unsigned char *elem, size_t es, uint64_t lin, uint64_t count)
 {
-    (void)lin;
     struct cmp_ud *c = ud;
-    if (c->unset == UINT64_MAX && !c->writer[(c->addr + off) / MEM_GRANULE])
-        c->unset = off;
-    if (memcmp(c->src + off, elem, es) == 0)
+    (void)lin;
+    uint64_t n = es * count;
+    if (c->unset == UINT64_MAX) {
+        uint64_t g0 = (c->addr + off) / MEM_GRANULE, g1 = (c->addr + off + n - 1) / MEM_GRANULE;
+        for (uint64_t g = g0; g <= g1; g++)
+            if (!c->writer[g]) {
+                uint64_t at = g * MEM_GRANULE;
+                c->unset = at > c->addr + off ? at - c->addr : off;
+                break;
+            }
+    }
+    if (memcmp(c->src + off, elem, (size_t)n) == 0)
         return 0;
-    for (size_t i = 0; i < es; i++)
+    for (uint64_t i = 0; i < n; i++)
         if (c->src[off + i] != elem[i]) {
             c->first = off + i;
             break;
@@ -393,7 +439,7 @@ uint32_t mem_tile_write(mem_core *mc, uint32_t tile, const tensor *t, mem_fault 
     mem_space_state *sp = &mc->sp[tl->space];
     space_reserve(sp, tl->addr + n);
     int64_t box[TENSOR_MAX_DIMS];
-    if (tensor_is_contiguous(t) && touched_box(t, tl, box)) {
+    if (block_dense(t) && touched_box(t, tl, box)) {
         memcpy(sp->bytes + tl->addr, tensor_data(t), (size_t)n);
         if (n) {
             uint64_t g0 = tl->addr / MEM_GRANULE, g1 = (tl->addr + n - 1) / MEM_GRANULE;
@@ -484,7 +530,7 @@ int mem_tile_read(mem_core *mc, uint32_t tile, uint32_t gen, const tensor *t, me
     uint64_t first = UINT64_MAX, unset = UINT64_MAX;
     int64_t box[TENSOR_MAX_DIMS];
     int whole = touched_box(t, tl, box);
-    if (tensor_is_contiguous(t) && whole && tensor_extent(t, tl) == n) {
+    if (block_dense(t) && whole && tensor_extent(t, tl) == n) {
         const unsigned char *d = tensor_data(t);
         if (memcmp(src, d, (size_t)n) != 0)
             for (uint64_t i = 0; i < n; i++)
@@ -493,7 +539,11 @@ int mem_tile_read(mem_core *mc, uint32_t tile, uint32_t gen, const tensor *t, me
                     break;
                 }
         uint64_t g0 = tl->addr / MEM_GRANULE, g1 = (tl->addr + n - 1) / MEM_GRANULE;
-        for (uint64_t g = g0; g <= g1 && unset == UINT64_MAX; g++)
+        /* branch-free first (it vectorises): is any granule unwritten? */
+        unsigned any = 0;
+        for (uint64_t g = g0; g <= g1; g++)
+            any |= sp->writer[g] == 0;
+        for (uint64_t g = g0; any && g <= g1 && unset == UINT64_MAX; g++)
             if (!sp->writer[g])
                 unset = g * MEM_GRANULE > tl->addr ? g * MEM_GRANULE - tl->addr : 0;
     } else {
@@ -545,11 +595,11 @@ struct get_ud {
     unsigned char *dst;
 };
 
-static int get_elem(void *ud, uint64_t off, const unsigned char *elem, size_t es, uint64_t lin)
+static int get_elem(void *ud, uint64_t off, const unsigned char *elem, size_t es, uint64_t lin, uint64_t count)
 {
     struct get_ud *g = ud;
     (void)elem;
-    memcpy(g->dst + lin * es, g->src + off, es);
+    memcpy(g->dst + lin * es, g->src + off, (size_t)(es * count));
     return 0;
 }
 
