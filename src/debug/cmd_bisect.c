@@ -60,6 +60,7 @@ ptodb_status cmd_BISECT(session *s, const char *args)
     memset(&opt, 0, sizeof opt);
     machine_options_init(&opt.ro.mopt);
     opt.ro.mopt.profile = session_profile(s);
+    opt.ro.mopt.memcheck = session_get_bool(s, SETTING_MEMCHECK);
     opt.ro.mopt.poll = bisect_poll;
     opt.ro.mopt.poll_ud = s;
     opt.ro.mopt.interrupt = &s->interrupted;

@@ -122,6 +122,7 @@ ptodb_status run_start(session *s, int pass)
     memset(&ro, 0, sizeof ro);
     machine_options_init(&ro.mopt);
     ro.mopt.profile = session_profile(s);
+    ro.mopt.memcheck = session_get_bool(s, SETTING_MEMCHECK);
     /* the debugger matches values across passes by what they are */
     ro.mopt.provenance = 1;
     ro.ops = s->ops;

@@ -127,6 +127,7 @@ static void worker_run(void *ud, size_t task, worker_pool_out *out)
     memset(&opt, 0, sizeof opt);
     machine_options_init(&opt.ro.mopt);
     opt.ro.mopt.profile = session_profile(s);
+    opt.ro.mopt.memcheck = session_get_bool(s, SETTING_MEMCHECK);
     opt.ro.mopt.reuse_dead = 1; /* verdicts only: no frame is shown */
     opt.ro.ops = s->ops;
     opt.jobs = 1; /* the worker is itself the background */

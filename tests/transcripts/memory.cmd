@@ -11,4 +11,7 @@ run
 info memory
 delete 1
 run
+set memcheck off
+pass 36
+run
 quit
