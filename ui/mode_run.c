@@ -213,6 +213,13 @@ static int run_one(const case_info *c, size_t i, const runpass_options *ro, cons
                 failed |= RUN_WRITE_ERROR;
             }
         }
+        if (r.memfaults) {
+            /* the same lines as --batch's (report.c) */
+            strbuf_puts(out, r.memreport ? r.memreport : "");
+            strbuf_printf(out, "MEMFAULT: %llu memory fault%s in this pass (the device reads other data than the "
+                               "reference; docs/memory.md)\n",
+                          (unsigned long long)r.memfaults, r.memfaults == 1 ? "" : "s");
+        }
         if (!r.all_pass)
             failed |= RUN_FAILED;
     } else {

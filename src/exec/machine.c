@@ -403,7 +403,7 @@ static ptodb_status eval_op(machine *m, core *c, xframe *f, const xexpr *x, valu
     c->ctx.ref_note = NULL;
     st = x->fn(&c->ctx, &a, out);
     if (m->mem && st == PTODB_OK)
-        exec_memcheck_view_source(m->mem, c, f, x, pos, np, out);
+        exec_memcheck_op_done(m->mem, c, f, x, pos, np, out);
     if (m->prov && st == PTODB_OK)
         exec_prov_set_result(m->prov, c->id, m->steps, prov_h, prov_pass, out);
     if (c->ctx.ref_note && st == PTODB_OK && !m->ref_note) {

@@ -410,10 +410,11 @@ void exec_memcheck_assigned(exec_memcheck *mc, machine *m, const core *c, const 
     t->mem_core = k;
 }
 
-void exec_memcheck_view_source(exec_memcheck *mc, const core *c, const xframe *f, const xexpr *x, const value *pos,
+void exec_memcheck_op_done(exec_memcheck *mc, const core *c, const xframe *f, const xexpr *x, const value *pos,
                                uint32_t np, value *out)
 {
-    /* before the assignment: a view's result remembers its source's tile so
+    /* the op ran: its scratch operand's bytes hold unknown data now; a
+     * view's result remembers its source's tile so that
      * exec_memcheck_assigned can chain it (the view may be a new object) */
     int scratch = scratch_arg(x->id);
     if (scratch >= 0 && (uint32_t)scratch < np && pos[scratch].kind == VAL_TENSOR && pos[scratch].u.t) {

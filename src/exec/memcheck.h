@@ -26,8 +26,9 @@ void exec_memcheck_assigned(exec_memcheck *mc, machine *m, const struct core *c,
  * its value is replaced by what the device reads (the bytes, or poison) */
 void exec_memcheck_operands(exec_memcheck *mc, machine *m, const struct core *c, const struct xframe *f,
                             const xexpr *x, value *pos, uint32_t np, value *kw, uint32_t nk);
-/* a view op returned out over pos[0]: out remembers pos[0]'s tile */
-void exec_memcheck_view_source(exec_memcheck *mc, const struct core *c, const struct xframe *f, const xexpr *x,
+/* the op ran and returned out: its scratch operand is poisoned, a view's
+ * result remembers its source's tile */
+void exec_memcheck_op_done(exec_memcheck *mc, const struct core *c, const struct xframe *f, const xexpr *x,
                                const value *pos, uint32_t np, value *out);
 /* an op wrote t in place */
 void exec_memcheck_written(exec_memcheck *mc, const struct core *c, tensor *t);

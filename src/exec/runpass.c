@@ -1,6 +1,7 @@
 /* One pass file, run and compared as REF's validator does. */
 #include "exec/runpass.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -95,6 +96,47 @@ static void memory_options(const char *path, const case_info *c, machine_options
     mo->mem_addressed = runpass_memory_addressed(c, path);
 }
 
+/* The NN of a pass file name NN_after_X.py (its last path component), or -1. */
+static long pass_number(const char *path)
+{
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    if (base[0] < '0' || base[0] > '9')
+        return -1;
+    char *end;
+    long n = strtol(base, &end, 10);
+    return *end == '_' ? n : -1;
+}
+
+/* A pass file run alone: is there an NN_after_AllocateMemoryAddr.py at or
+ * before it in its folder? 1, 0, or -1 when the folder has none. */
+static int addressed_by_siblings(const char *path)
+{
+    long here = pass_number(path);
+    if (here < 0)
+        return -1;
+    strbuf dir = STRBUF_INIT;
+    const char *slash = strrchr(path, '/');
+    if (slash)
+        strbuf_append(&dir, path, (size_t)(slash - path));
+    else
+        strbuf_putc(&dir, '.');
+    DIR *d = opendir(strbuf_str(&dir));
+    strbuf_free(&dir);
+    if (!d)
+        return -1;
+    long alloc = -1;
+    const struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        const char *u = strstr(e->d_name, "_after_AllocateMemoryAddr.py");
+        long n = pass_number(e->d_name);
+        if (u && u[strlen("_after_AllocateMemoryAddr.py")] == '\0' && n >= 0 && (alloc < 0 || n < alloc))
+            alloc = n;
+    }
+    closedir(d);
+    return alloc < 0 ? -1 : here >= alloc;
+}
+
 int runpass_memory_addressed(const case_info *c, const char *path)
 {
     long alloc = -1, here = -1;
@@ -104,7 +146,9 @@ int runpass_memory_addressed(const case_info *c, const char *path)
         if (here < 0 && c->passes[i].path && strcmp(c->passes[i].path, path) == 0)
             here = (long)i;
     }
-    return alloc >= 0 && here >= 0 ? here >= alloc : -1;
+    if (alloc >= 0 && here >= 0)
+        return here >= alloc;
+    return addressed_by_siblings(path);
 }
 
 void runpass_open(runpass_run *r, const char *path, ir_module *module, const case_info *c, const runpass_options *o,

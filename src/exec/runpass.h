@@ -45,8 +45,9 @@ typedef struct runpass_options {
 struct strbuf;
 /* 1 when pass path of case c comes at or after the case's
  * AllocateMemoryAddr pass (its MemRef offsets are addresses), 0 before it,
- * -1 when the case has no such pass or path is not one of its passes (the
- * machine then tells from the dump; docs/memory.md). */
+ * -1 when neither the case nor the file's folder has such a pass (the
+ * machine then tells from the dump; docs/memory.md). A file run alone is
+ * placed by the NN_after_AllocateMemoryAddr.py of its folder. */
 int runpass_memory_addressed(const case_info *c, const char *path);
 
 /* The line saying REF cannot run a file ptodb ran (note is ref_note): a

@@ -71,6 +71,15 @@ grep -q "^  why:    tile.move's output m__tile is placed on its operand 0 a__til
 grep -q "^  why:    a__tile \[0, 4096) is written over the slot buffer add_slot_buffer \[0, 8192) of Vec$" "$tmp/out" ||
     fail "slot: no why line"
 
+# --run of one file: placed by its folder's AllocateMemoryAddr pass (35):
+# 36's two ids at offset 0 share bytes; 34, before it, has one buffer per id
+"$PTODB" --run "$case_dir/passes_dump/36_after_PlantOverlap.py" >"$tmp/run36" 2>&1
+rc=$?
+[ $rc -eq 1 ] || fail "--run 36: exit $rc"
+grep -q "^memory fault: clobber at .*/36_after_PlantOverlap.py:13:110 in add_kernel$" "$tmp/run36" || fail "--run 36: $(cat "$tmp/run36")"
+grep -q "^MEMFAULT: 1 memory fault in this pass" "$tmp/run36" || fail "--run 36: no MEMFAULT line"
+"$PTODB" --run "$case_dir/passes_dump/32_after_InitMemRef.py" >"$tmp/run32" 2>&1 || fail "--run 32: $(cat "$tmp/run32")"
+
 # the JSON report: the verdict word and the reports
 "$PTODB" --batch "$case_dir" --json "$tmp/r.json" >/dev/null 2>&1
 grep -q '"verdict": "memfault", .*"strict_ref_fail": false, "memory_faults": 1, "memory_report": "memory fault: clobber' "$tmp/r.json" ||
