@@ -1,6 +1,22 @@
 # Example cases (examples/README.md) and their generator. The .npy data is
 # committed; scripts/gen_examples.py rewrites the same bytes.
 EXAMPLE_FILES = \
+	examples/memory/README.md \
+	examples/memory/ptodb.yaml \
+	examples/memory/data/in/a.npy \
+	examples/memory/data/in/b.npy \
+	examples/memory/data/out/out.npy \
+	examples/memory/passes_dump/00_frontend.py \
+	examples/memory/passes_dump/32_after_InitMemRef.py \
+	examples/memory/passes_dump/34_after_MemoryReuse.py \
+	examples/memory/passes_dump/35_after_AllocateMemoryAddr.py \
+	examples/memory/passes_dump/36_after_PlantOverlap.py \
+	examples/memory/passes_dump/37_after_PlantCapacity.py \
+	examples/memory/passes_dump/38_after_PlantMisaligned.py \
+	examples/memory/passes_dump/39_after_PlantSmallMemRef.py \
+	examples/memory/passes_dump/40_after_PlantScratch.py \
+	examples/memory/passes_dump/41_after_PlantSlot.py \
+	examples/memory/passes_dump/42_after_PlantInplace.py \
 	examples/README.md \
 	examples/mlp/ptodb.yaml \
 	examples/mlp/passes_dump/00_frontend.py \

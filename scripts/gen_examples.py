@@ -145,6 +145,13 @@ def spmd_golden(a, b):
     return (a * F32(2.0) + b).astype(F32)
 
 
+def memory_inputs():
+    rng = np.random.RandomState(20261201)
+    a = rng.standard_normal((16, 64)).astype(F32)
+    b = rng.standard_normal((16, 64)).astype(F32)
+    return a, b
+
+
 # ---- output -----------------------------------------------------------------
 
 def save(case, sub, name, arr):
@@ -183,6 +190,10 @@ def main():
     save("spmd", "in", "a", sa)
     save("spmd", "in", "b", sb)
     save("spmd", "out", "out", spmd_golden(sa, sb))
+    ma, mb = memory_inputs()
+    save("memory", "in", "a", ma)
+    save("memory", "in", "b", mb)
+    save("memory", "out", "out", (ma + mb).astype(F32))  # one fp32 add per element
 
     print("mlp: out max |golden| %.3f; mlp-broken differs beyond tolerance in %.0f%% "
           "of elements (max diff %.3f)"

@@ -85,6 +85,17 @@ int parse_run_options(const ptodb_cli *cli, machine_options *mo)
             mo->slot_depth = n;
         }
     }
+    const char *memcheck = ptodb_cli_value(cli, OPT_MEMCHECK);
+    if (memcheck) {
+        if (strcmp(memcheck, "on") == 0)
+            mo->memcheck = 1;
+        else if (strcmp(memcheck, "off") == 0)
+            mo->memcheck = 0;
+        else {
+            fprintf(stderr, "ptodb: --memcheck: expected on or off, got '%s'\n", memcheck);
+            return -1;
+        }
+    }
     const char *limit = ptodb_cli_value(cli, OPT_TIMEOUT);
     if (limit) {
         char *end;
@@ -107,6 +118,15 @@ int parse_run_options(const ptodb_cli *cli, machine_options *mo)
             return -1;
         }
         mo->semantics = (exec_semantics)v;
+    }
+    /* the memory model is the device's; the reference is blind to MemRefs */
+    if (mo->semantics == EXEC_SEM_REF) {
+        if (memcheck && mo->memcheck) {
+            fprintf(stderr, "ptodb: --memcheck=on needs --semantics=device: the reference's semantics has no "
+                            "memory model\n");
+            return -1;
+        }
+        mo->memcheck = 0;
     }
     return 0;
 }
@@ -214,6 +234,13 @@ static int run_one(const case_info *c, size_t i, const runpass_options *ro, cons
                 strbuf_printf(err, "ptodb: --save-outputs: %s\n", why);
                 failed |= RUN_WRITE_ERROR;
             }
+        }
+        if (r.memfaults) {
+            /* the same lines as --batch's (report.c) */
+            strbuf_puts(out, r.memreport ? r.memreport : "");
+            strbuf_printf(out, "MEMFAULT: %llu memory fault%s in this pass (the device reads other data than the "
+                               "reference; docs/memory.md)\n",
+                          (unsigned long long)r.memfaults, r.memfaults == 1 ? "" : "s");
         }
         if (!r.all_pass)
             failed |= RUN_FAILED;

@@ -31,6 +31,7 @@
     X(SEMANTICS, "semantics", 0, REQUIRED, "S", "what a pass computes: device (default: PyPTO's runtime and the PTO ISA) or ref (the PyTorch reference, its failures included)") \
     X(LIST_SEMANTICS, "list-semantics", 0, NONE, NULL, "list every place where --semantics=device and --semantics=ref differ, with sources") \
     X(NO_CHECK_SHAPES, "no-check-shapes", 0, NONE, NULL, "skip REF's check_shapes assertions") \
+    X(MEMCHECK, "memcheck", 0, REQUIRED, "on|off", "with --run/--batch: tiles at their MemRefs and the memory sanitizer (default on); off runs blind like the reference") \
     X(SAVE_OUTPUTS, "save-outputs", 0, REQUIRED, "DIR", "with --run: write each output as DIR/PASS.KEY.raw") \
     X(JOBS, "jobs", 'j', REQUIRED, "N", "with --run/--batch: run N passes at a time in worker processes") \
     X(BATCH, "batch", 0, NONE, "PATH", "validate every pass of a case (or of every case in a folder): REF's lines, a summary table; exit 1 if any fails") \

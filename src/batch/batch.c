@@ -48,7 +48,11 @@ void batch_init(batch *b, const case_info *c, const batch_options *o)
         text[i] = file_read_all(c->passes[i].path, &len[i]);
         b->twin[i] = (int)i;
         for (size_t j = 0; text[i] && !o->save_dir && j < i; j++)
-            if (b->twin[j] == (int)j && text[j] && len[j] == len[i] && memcmp(text[j], text[i], len[i]) == 0) {
+            /* the same bytes on either side of AllocateMemoryAddr are two
+             * programs to the memory model (docs/memory.md) */
+            if (b->twin[j] == (int)j && text[j] && len[j] == len[i] && memcmp(text[j], text[i], len[i]) == 0 &&
+                (!b->o.ro.mopt.memcheck ||
+                 runpass_memory_addressed(c, c->passes[i].path) == runpass_memory_addressed(c, c->passes[j].path))) {
                 b->twin[i] = (int)j;
                 break;
             }
@@ -73,6 +77,7 @@ static void pass_clear(batch_pass *p)
     free(p->ref_note);
     free(p->ref_differs);
     free(p->save_error);
+    free(p->memreport);
     memset(p, 0, sizeof *p);
     p->same_as = -1;
 }
@@ -243,6 +248,8 @@ static void eval_one(const batch *b, size_t i, batch_pass *p)
     p->ref_note = r.ref_note ? xstrdup(r.ref_note) : NULL;
     p->ref_differs = r.ref_differs ? xstrdup(r.ref_differs) : NULL;
     p->ref_differs_fail = r.ref_differs_fail;
+    p->memfaults = r.memfaults;
+    p->memreport = r.memreport ? xstrdup(r.memreport) : NULL;
     p->status = r.status == RUNPASS_COMPARED ? BATCH_COMPARED
                 : r.status == RUNPASS_REF_FAIL ? BATCH_REF_FAIL
                                                : BATCH_ERROR;
@@ -305,6 +312,8 @@ static void serialize(const batch_pass *p, strbuf *sb)
     uint32_t df = (uint32_t)p->ref_differs_fail;
     put(sb, &df, sizeof df);
     put_str(sb, p->save_error);
+    put(sb, &p->memfaults, sizeof p->memfaults);
+    put_str(sb, p->memreport);
     put(sb, &no, sizeof no);
     for (size_t k = 0; k < p->noutputs; k++) {
         const batch_output *o = &p->outputs[k];
@@ -380,6 +389,8 @@ static int deserialize(const char *data, size_t len, batch_pass *p)
     get(&r, &df, sizeof df);
     p->ref_differs_fail = df != 0;
     p->save_error = get_str(&r);
+    get(&r, &p->memfaults, sizeof p->memfaults);
+    p->memreport = get_str(&r);
     get(&r, &no, sizeof no);
     if (r.bad || no > 1u << 20)
         return -1;
@@ -457,6 +468,7 @@ static void copy_from_twin(batch *b, size_t i)
     p->ref_note = replace_all(src->ref_note, from, to);
     p->ref_differs = replace_all(src->ref_differs, from, to);
     p->save_error = NULL; /* twins are not used when outputs are saved */
+    p->memreport = replace_all(src->memreport, from, to);
     p->outputs = xcalloc(src->noutputs ? src->noutputs : 1, sizeof *p->outputs);
     for (size_t k = 0; k < src->noutputs; k++) {
         p->outputs[k] = src->outputs[k];

@@ -45,6 +45,8 @@ typedef struct batch_pass {
     double seconds;        /* wall time of its run (of the twin's when reused) */
     int same_as;           /* -1, or the earlier pass whose file has the same bytes */
     char *save_error;      /* save_dir: the first output that could not be written, or NULL */
+    uint64_t memfaults;    /* memory faults (docs/memory.md): the verdict is MEMFAULT */
+    char *memreport;       /* their first reports, one block each, or NULL */
 } batch_pass;
 
 typedef struct batch_options {

@@ -844,6 +844,14 @@ void bisect_report_text(const batch *b, const bisect_result *r, strbuf *out)
     case BISECT_FOUND:
         strbuf_printf(out, "bisect: first failing pass: %s (last passing pass before it: %s)\n",
                       c->passes[r->first_bad].stem, c->passes[r->last_good].stem);
+        if (b->passes[r->first_bad].memfaults && b->passes[r->first_bad].memreport) {
+            /* the pass fails by a memory fault: its first report names the
+             * statement and both tiles (docs/memory.md) */
+            const char *rep = b->passes[r->first_bad].memreport, *end = strstr(rep, "\nmemory fault: ");
+            strbuf_printf(out, "bisect: first memory fault (%llu in the pass):\n%.*s%s",
+                          (unsigned long long)b->passes[r->first_bad].memfaults,
+                          end ? (int)(end - rep + 1) : (int)strlen(rep), rep, end || !*rep || rep[strlen(rep) - 1] == '\n' ? "" : "\n");
+        }
         break;
     }
     strbuf_printf(out, "bisect: the binary search looked at %zu of %zu passes (", r->nprobe, n);

@@ -45,6 +45,10 @@ static const char *verdict_word(const json_value *p, const char **cls)
         *cls = "fail";
         return "FAIL";
     }
+    if (verdict && strcmp(verdict, "memfault") == 0) {
+        *cls = "fail";
+        return "MEMFAULT";
+    }
     *cls = "notrun";
     return "-";
 }

@@ -384,7 +384,10 @@ void batch_json_write(const batch *b, const bisect_result *br, const batch_json_
         strbuf_puts(o, ", \"status\": ");
         json_put_string(o, batch_status_name(p->status));
         strbuf_puts(o, ", \"verdict\": ");
-        json_put_string(o, p->status == BATCH_NOT_RUN ? "not_run" : p->ok ? "pass" : "fail");
+        json_put_string(o, p->status == BATCH_NOT_RUN ? "not_run"
+                           : p->ok                  ? "pass"
+                           : p->memfaults           ? "memfault"
+                                                    : "fail");
         strbuf_puts(o, ", \"same_as\": ");
         pass_ref(o, b, p->same_as);
         strbuf_puts(o, ", \"message\": ");
@@ -407,6 +410,8 @@ void batch_json_write(const batch *b, const bisect_result *br, const batch_json_
                       p->status == BATCH_COMPARED && (p->ref_note || p->ref_differs_fail) && b->o.ro.strict_ref
                           ? "true"
                           : "false");
+        strbuf_printf(o, ", \"memory_faults\": %llu, \"memory_report\": ", (unsigned long long)p->memfaults);
+        json_put_string(o, p->memreport);
         strbuf_printf(o, ", \"steps\": %llu, \"seconds\": ", (unsigned long long)p->steps);
         jnum(o, p->status == BATCH_NOT_RUN ? 0 : p->seconds);
         strbuf_puts(o, ", \"outputs\": [");

@@ -84,7 +84,8 @@ static void pass_cases(strbuf *out, const json_value *kase, const json_value *p,
             const char *error = json_get_str(o, "error");
             int pass = json_get_bool(o, "pass", 0);
             const json_value *dv = json_get(p, "ref_differs");
-            if (!error && pass && !note && !(dv && dv->type == JSON_ARRAY && dv->n)) {
+            const char *memreport = k == 0 ? json_get_str(p, "memory_report") : NULL;
+            if (!error && pass && !note && !memreport && !(dv && dv->type == JSON_ARRAY && dv->n)) {
                 strbuf_puts(out, "/>\n");
                 strbuf_free(&scratch);
                 continue;
@@ -95,6 +96,9 @@ static void pass_cases(strbuf *out, const json_value *kase, const json_value *p,
                 sc->errors++;
             } else if (!pass) {
                 outcome(out, "failure", "mismatch", lines);
+                sc->failures++;
+            } else if (memreport) {
+                outcome(out, "failure", "memory_fault", memreport);
                 sc->failures++;
             } else if (strict_fail) {
                 strbuf why = STRBUF_INIT;

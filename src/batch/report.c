@@ -49,7 +49,7 @@ void report_header(const batch *b, strbuf *out)
 const char *report_verdict(const batch_pass *p)
 {
     switch (p->status) {
-    case BATCH_COMPARED: return p->ok ? "PASS" : "FAIL";
+    case BATCH_COMPARED: return p->ok ? "PASS" : p->memfaults ? "MEMFAULT" : "FAIL";
     case BATCH_REF_FAIL: return "REF-FAIL";
     case BATCH_ERROR: return "ERROR";
     default: return "-";
@@ -99,6 +99,12 @@ void report_pass(const batch *b, size_t i, int metrics, int heatmap, strbuf *out
             metrics_line(o, out);
         if (heatmap && o->heatmap)
             strbuf_puts(out, o->heatmap);
+    }
+    if (p->memfaults) {
+        strbuf_puts(out, p->memreport ? p->memreport : "");
+        strbuf_printf(out, "MEMFAULT: %llu memory fault%s in this pass (the device reads other data than the "
+                           "reference; docs/memory.md)\n",
+                      (unsigned long long)p->memfaults, p->memfaults == 1 ? "" : "s");
     }
 }
 

@@ -24,7 +24,7 @@ void report_output_lines(const batch *b, size_t i, size_t k, strbuf *out);
  * (*from) against that failing pass (*to); -1 when there is no such pair
  * (nothing fails, or nothing passes before it) or a file cannot be read. */
 int report_ir_diff(const batch *b, int *from, int *to, strbuf *out);
-/* Verdict word of a pass: PASS, FAIL, REF-FAIL, ERROR, -. */
+/* Verdict word of a pass: PASS, FAIL, MEMFAULT, REF-FAIL, ERROR, -. */
 const char *report_verdict(const batch_pass *p);
 void report_count(const batch *b, report_counts *rc);
 /* The table (pass, verdict, max_abs_diff per output, steps, time) and a

@@ -15,7 +15,9 @@
 
 typedef struct session session;
 
-typedef enum { BP_LINE, BP_FUNC, BP_PASS, BP_WATCH, BP_NAN, BP_INF } bp_kind;
+/* BP_CATCH_MEMORY: `catch memory`, a catchpoint on the memory sanitizer's
+ * faults (docs/memory.md) */
+typedef enum { BP_LINE, BP_FUNC, BP_PASS, BP_WATCH, BP_NAN, BP_INF, BP_CATCH_MEMORY } bp_kind;
 /* BP_WATCH: gdb's watch (a change of value), rwatch (a read), awatch (either) */
 typedef enum { WATCH_WRITE, WATCH_READ, WATCH_ACCESS } watch_access;
 

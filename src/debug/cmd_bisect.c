@@ -81,7 +81,8 @@ ptodb_status cmd_BISECT(session *s, const char *args)
             mad[k] = bp->outputs[k].cmp.max_abs_diff;
             oks[k] = bp->outputs[k].cmp.pass;
         }
-        session_note_verdict(s, (int)i, bp->status != BATCH_COMPARED, bp->same_as, nout, mad, oks);
+        session_note_verdict(s, (int)i, bp->status != BATCH_COMPARED, bp->same_as, nout, mad, oks,
+                             bp->memfaults != 0);
     }
     strbuf out = STRBUF_INIT;
     bisect_report_text(&b, &r, &out);

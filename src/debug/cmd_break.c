@@ -276,6 +276,17 @@ static ptodb_status set_break(session *s, const char *args, int temporary)
 }
 
 ptodb_status cmd_BREAK(session *s, const char *args) { return set_break(s, args, 0); }
+
+ptodb_status cmd_CATCH(session *s, const char *args)
+{
+    if (strcmp(args, "memory") != 0) {
+        session_errorf(s, "Usage: catch memory (the one event ptodb catches: a memory fault).");
+        return PTODB_ERR_USAGE;
+    }
+    breakpoint *b = bp_new(s, BP_CATCH_MEMORY);
+    session_printf(s, "Catchpoint %d (memory fault)\n", b->number);
+    return PTODB_OK;
+}
 ptodb_status cmd_TBREAK(session *s, const char *args) { return set_break(s, args, 1); }
 
 /* watch, rwatch, awatch: gdb's names for what stops them. */

@@ -337,7 +337,18 @@ ptodb_status cmd_INFO(session *s, const char *args)
         info_case(s);
         return PTODB_OK;
     }
+    if (strcmp(args, "memory") == 0 || strcmp(args, "mem") == 0) {
+        if (!s->run.active || !s->run.m) {
+            session_errorf(s, "The program is not being run.");
+            return PTODB_ERR_USAGE;
+        }
+        strbuf out = STRBUF_INIT;
+        machine_mem_format_map(s->run.m, s->run.core, &out);
+        session_printf(s, "%s", strbuf_str(&out));
+        strbuf_free(&out);
+        return PTODB_OK;
+    }
     session_errorf(s, "\"info\" must be followed by the name of an info command: passes, case, "
-                      "breakpoints, locals, args, display, frame, ops, semantics.");
+                      "breakpoints, locals, args, display, frame, ops, semantics, memory.");
     return PTODB_ERR_USAGE;
 }

@@ -53,6 +53,8 @@ static void write_script(session *s, strbuf *sb, int with_displays)
         const breakpoint *b = &s->bps[i];
         static const char *const watch_verbs[] = {"watch", "rwatch", "awatch"};
         const char *verb = b->kind == BP_WATCH ? watch_verbs[b->watch_access] : b->temporary ? "tbreak" : "break";
+        if (b->kind == BP_CATCH_MEMORY)
+            verb = "catch";
         strbuf_printf(sb, "%s ", verb);
         switch (b->kind) {
         case BP_LINE:
@@ -63,6 +65,7 @@ static void write_script(session *s, strbuf *sb, int with_displays)
         case BP_WATCH: strbuf_printf(sb, "%s%s", b->spec, b->watch_sub ? b->watch_sub : ""); break;
         case BP_NAN: strbuf_puts(sb, "nan"); break;
         case BP_INF: strbuf_puts(sb, "inf"); break;
+        case BP_CATCH_MEMORY: strbuf_puts(sb, "memory"); break;
         }
         if (bp_condition_text(b))
             strbuf_printf(sb, " if %s", bp_condition_text(b));

@@ -314,6 +314,8 @@ void run_print_source_line(session *s, int line)
 static int pass_validated_ok(session *s, int pass)
 {
     pass_result *res = result_for(s, pass);
+    if (res->memfault)
+        return 0;
     for (int k = 0; k < res->nout; k++)
         if (!res->ok[k])
             return 0;
@@ -325,6 +327,13 @@ static void finish_run(session *s)
     run_state *r = &s->run;
     r->finished = 1;
     validate_outputs(s);
+    uint64_t faults = machine_mem_faults(r->m);
+    result_for(s, r->pass)->memfault = faults != 0 && result_for(s, r->pass)->ran;
+    if (faults) {
+        session_printf(s, "MEMFAULT: %" PRIu64 " memory fault%s in this pass (catch memory stops at them; "
+                          "docs/memory.md)\n",
+                       faults, faults == 1 ? "" : "s");
+    }
     session_printf(s, "Pass %d %s finished after %" PRIu64 " statements.\n",
                    s->kase.passes[r->pass].index, s->kase.passes[r->pass].name, machine_steps(r->m));
 }

@@ -133,6 +133,8 @@ void session_machine_options(const session *s, machine_options *o)
     machine_options_init(o);
     o->profile = session_profile(s);
     o->semantics = session_semantics(s);
+    /* the memory model is the device's: the reference's semantics is blind to it */
+    o->memcheck = o->semantics == EXEC_SEM_DEVICE && session_get_bool(s, SETTING_MEMCHECK);
 }
 
 int session_count_lines(const char *text)

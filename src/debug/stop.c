@@ -448,6 +448,8 @@ int stop_chain_build(session *s, const stop_step *step, stop_chain *c)
     size_t nfresh = step->before && step->after ? new_bindings(step->before, step->after, fresh, 64) : 0;
     c->core = at >= 0 ? at : stepped;
     c->writer_core = stepped;
+    /* taken at every step, so that a catchpoint set later sees only later faults */
+    int memfault = r->m ? machine_mem_take_fault(r->m) : 0;
     c->writer_line = writer ? writer->line : 0;
     c->writer_func = writer ? writer->func : NULL;
     for (size_t i = 0; i < s->nbps; i++) {
@@ -480,6 +482,10 @@ int stop_chain_build(session *s, const stop_step *step, stop_chain *c)
                 watch_check(s, b, c);
             break;
         case BP_PASS:
+            break;
+        case BP_CATCH_MEMORY:
+            if (memfault && count_hit(b))
+                chain_add(c, b, STOP_HIT_MEMORY, 0);
             break;
         }
     }
@@ -626,6 +632,9 @@ static int report_hit(session *s, const stop_chain *c, const stop_hit *h)
     case STOP_HIT_INF:
         session_printf(s, "\nBreakpoint %d: %s produced by the last statement\n", h->bp,
                        h->kind == STOP_HIT_NAN ? "NaN" : "Inf");
+        return 1;
+    case STOP_HIT_MEMORY:
+        session_printf(s, "\nCatchpoint %d (memory fault)\n%s", h->bp, s->run.m && machine_mem_last(s->run.m) ? machine_mem_last(s->run.m) : "");
         return 1;
     case STOP_HIT_PASS_START:
         session_printf(s, "\nBreakpoint %d, pass %d %s\n", h->bp, p->index, p->name);

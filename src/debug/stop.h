@@ -32,6 +32,7 @@ typedef enum {
     STOP_HIT_WATCH,      /* a watchpoint's value changed (or, rwatch/awatch, was read) */
     STOP_HIT_NAN,        /* the last statement produced a NaN */
     STOP_HIT_INF,        /* ... or an Inf */
+    STOP_HIT_MEMORY,     /* catch memory: the last statement had a memory fault */
     STOP_HIT_PASS_START, /* a pass breakpoint at the start of its pass */
     STOP_HIT_PASS_END    /* a conditional pass breakpoint whose condition held on an output */
 } stop_hit_kind;

@@ -79,7 +79,9 @@ static int worker_ready(void *ud, const batch *b, size_t i)
 {
     worker *w = ud;
     const batch_pass *p = &b->passes[i];
-    write_text(w->out, "P %zu %d %d %d %zu\n", i, (int)p->status, p->ok, p->same_as, p->noutputs);
+    /* ok 2: compared, outputs within tolerance or not, and memory faults */
+    write_text(w->out, "P %zu %d %d %d %zu\n", i, (int)p->status, p->ok ? 1 : p->memfaults ? 2 : 0, p->same_as,
+               p->noutputs);
     for (size_t k = 0; k < p->noutputs; k++)
         write_text(w->out, "%a %d\n", p->outputs[k].cmp.max_abs_diff, p->outputs[k].cmp.pass);
     if (!p->ok && w->first_bad < 0)
@@ -240,7 +242,7 @@ static pass_result *fresh_result(session *s, int pass, int nout)
 }
 
 void session_note_verdict(session *s, int pass, int failed, int same_as, int nout, const double *max_abs_diff,
-                          const int *ok)
+                          const int *ok, int memfault)
 {
     int nres = (int)s->kase.noutputs;
     pass_result *r = fresh_result(s, pass, nres);
@@ -248,6 +250,7 @@ void session_note_verdict(session *s, int pass, int failed, int same_as, int nou
     r->background = 1;
     r->same_as = same_as;
     r->failed = failed;
+    r->memfault = memfault;
     for (int k = 0; k < nres; k++) {
         r->max_abs_diff[k] = k < nout && !failed ? max_abs_diff[k] : NAN;
         r->ok[k] = k < nout ? ok[k] : 0;
@@ -303,7 +306,9 @@ static long parse_record(session *s, const char *b, size_t len)
                 return -1;
             used += (size_t)(e - l) + 1;
         }
-        session_note_verdict(s, pass, status != BATCH_COMPARED, same_as, nout < 64 ? nout : 64, mad, oks);
+        session_note_verdict(s, pass, status != BATCH_COMPARED, same_as, nout < 64 ? nout : 64, mad, oks, ok == 2);
+        if (ok == 2)
+            ok = 0;
         bg->received = pass + 1;
         session_mark_redraw(s, SESSION_REDRAW_PASSES | SESSION_REDRAW_STATUS | SESSION_REDRAW_HEATMAP);
         if (!ok && bg->first_bad < 0) {

@@ -75,6 +75,8 @@ int view_pass_info(session *s, int i, view_pass *out)
             if (!res->ok[k])
                 out->verdict = VIEW_VERDICT_FAIL;
         }
+        if (res->memfault && !res->failed)
+            out->verdict = VIEW_VERDICT_MEMFAULT;
     }
     return 1;
 }

@@ -32,7 +32,7 @@ int view_run_finished(session *s);
  * is no program. */
 int view_run_pass(session *s);
 
-typedef enum { VIEW_VERDICT_UNKNOWN, VIEW_VERDICT_PASS, VIEW_VERDICT_FAIL, VIEW_VERDICT_ERROR } view_verdict;
+typedef enum { VIEW_VERDICT_UNKNOWN, VIEW_VERDICT_PASS, VIEW_VERDICT_FAIL, VIEW_VERDICT_ERROR, VIEW_VERDICT_MEMFAULT } view_verdict;
 
 enum { VIEW_MAX_OUTPUTS = 8 };
 

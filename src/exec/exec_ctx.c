@@ -40,6 +40,8 @@ void exec_note_write(exec_ctx *ctx, tensor *t)
     struct machine *m = ctx->m;
     if (m && m->hook)
         m->hook(m->hook_ud, ctx->core ? ctx->core->id : 0, t);
+    if (m && m->mem)
+        exec_memcheck_written(m->mem, ctx->core, t);
     if (m && m->prov) {
         exec_prov_written(t);
         machine_prov_drop_views(m, t->storage);

@@ -30,6 +30,9 @@ void machine_options_init(machine_options *o)
     o->sched = EXEC_SCHED_FIXED;
     o->max_depth = 1000; /* Python's default recursion limit, as REF */
     o->slot_depth = 0;
+    o->memcheck = 1;
+    o->mem_target = MEM_TARGET_910B;
+    o->mem_addressed = -1;
 }
 
 static const ir_span *inst_span(const xinst *in);
@@ -77,6 +80,8 @@ machine *machine_new(const xprogram *p, const machine_options *o)
         m->prov = exec_prov_new();
     if (m->opt.semantics == EXEC_SEM_DEVICE)
         m->taskgraph = exec_tasks_new();
+    if (m->opt.memcheck)
+        m->mem = exec_memcheck_new(&m->opt, p);
     m->where_token = mem_where_push_fn(machine_where, m);
     return m;
 }
@@ -120,6 +125,7 @@ void machine_free(machine *m)
         free(m->differs[i]);
     exec_tasks_free(m->taskgraph);
     exec_prov_free(m->prov);
+    exec_memcheck_free(m->mem);
     mem_where_pop(m->where_token);
     free(m);
 }
@@ -349,6 +355,8 @@ static ptodb_status frame_push(machine *m, core *c, const xfunc *fn, value *args
         frame_free(&c->frames[0]); /* the last run's frame, kept until now */
         c->kept = 0;
     }
+    if (m->mem)
+        exec_memcheck_call(m->mem, c, fn, c->depth ? c->frames[c->depth - 1].fn : NULL);
     xframe *f = &c->frames[c->depth];
     memset(f, 0, sizeof *f);
     f->fn = fn;
@@ -420,12 +428,16 @@ static ptodb_status eval_op(machine *m, core *c, xframe *f, const xexpr *x, valu
     const value *prov_pass = NULL;
     if (m->prov)
         prov_h = exec_prov_op_hash(m->prov, x, pos, np, kw, nk, &prov_pass);
+    if (m->mem)
+        exec_memcheck_operands(m->mem, m, c, f, x, pos, np, kw, nk);
     *out = value_none();
     c->ctx.ref_note = NULL;
     c->ctx.differs_id = -1;
     st = x->fn(&c->ctx, &a, out);
     if (c->ctx.differs_id >= 0 && st == PTODB_OK)
         note_differs(m, x->src ? &x->src->span : NULL, c->ctx.differs_id, "%s", c->ctx.differs_what);
+    if (m->mem && st == PTODB_OK)
+        exec_memcheck_op_done(m->mem, c, f, x, pos, np, out);
     if (m->prov && st == PTODB_OK)
         exec_prov_set_result(m->prov, c->id, m->steps, prov_h, prov_pass, out);
     if (c->ctx.ref_note && st == PTODB_OK && !m->ref_note) {
@@ -736,16 +748,18 @@ static void slot_set(xframe *f, int32_t slot, value v)
  * object gets a view of its own, so no other variable changes. */
 static void device_valid_shape(const exec_type *t, value *v)
 {
-    if (t->kind != EXEC_TYPE_TILE || t->valid_ndim <= 0 || v->kind != VAL_TENSOR)
+    if (t->kind != EXEC_TYPE_TILE || t->mem_valid_ndim <= 0 || v->kind != VAL_TENSOR)
         return;
     tensor *x = v->u.t;
-    if (x->ndim != t->valid_ndim || x->ndim != t->ndim)
+    if (x->ndim != t->mem_valid_ndim || x->ndim != t->ndim)
         return;
-    int same = x->valid_ndim == t->valid_ndim, inside = 1;
+    int same = x->valid_ndim == t->mem_valid_ndim, inside = 1;
     for (int d = 0; d < x->ndim; d++) {
-        if (same && x->valid[d] != t->valid[d])
+        if (t->mem_valid[d] < 0)
+            return; /* a symbolic extent: the value's own (tile.load, set_validshape) */
+        if (same && x->valid[d] != t->mem_valid[d])
             same = 0;
-        if (t->valid[d] > x->shape[d])
+        if (t->mem_valid[d] > x->shape[d])
             inside = 0;
     }
     if (same || !inside)
@@ -763,8 +777,8 @@ static void device_valid_shape(const exec_type *t, value *v)
         tensor_unref(x);
         v->u.t = x = w;
     }
-    x->valid_ndim = t->valid_ndim;
-    memcpy(x->valid, t->valid, sizeof x->valid);
+    x->valid_ndim = t->mem_valid_ndim;
+    memcpy(x->valid, t->mem_valid, sizeof x->valid);
     if (x->full_ndim < 0) {
         x->full_ndim = x->ndim;
         memcpy(x->full, x->shape, sizeof x->full);
@@ -1078,6 +1092,8 @@ static ptodb_status core_exec(machine *m, core *c, exec_event *ev)
             st = eval(m, c, f, in->e, &v);
             if (st == PTODB_OK && m->prov)
                 prov_load_leaf(m, c, in, &v);
+            if (st == PTODB_OK && m->mem)
+                exec_memcheck_assigned(m->mem, m, c, f, in, &v);
             if (st == PTODB_OK)
                 st = assign(m, c, f, in, 0, v);
             if (st == PTODB_OK && m->prov)
@@ -1606,4 +1622,55 @@ ptodb_status machine_run(machine *m)
         if (ev.kind == EXEC_EV_DONE)
             return PTODB_OK;
     }
+}
+
+/* ---- the memory model (memcheck.c) -------------------------------------- */
+
+uint64_t machine_mem_faults(const machine *m)
+{
+    return exec_memcheck_faults(m->mem);
+}
+
+const char *machine_mem_report(const machine *m)
+{
+    return exec_memcheck_report(m->mem);
+}
+
+const char *machine_mem_last(const machine *m)
+{
+    return exec_memcheck_last(m->mem);
+}
+
+int machine_mem_take_fault(machine *m)
+{
+    return exec_memcheck_take_pending(m->mem);
+}
+
+void machine_mem_format_map(const machine *m, int core_id, strbuf *out)
+{
+    if (!m->mem) {
+        strbuf_puts(out, "no memory model: memcheck is off (--memcheck=on)\n");
+        return;
+    }
+    if (core_id < 0 || core_id >= EXEC_NCORES) {
+        strbuf_puts(out, "no such core\n");
+        return;
+    }
+    const mem_core *mc = exec_memcheck_core_of(m->mem, &m->cores[core_id]);
+    if (!mc) {
+        strbuf_printf(out, "core %s runs no kernel: no on-chip memory to show\n", machine_core_name(core_id));
+        return;
+    }
+    static const char *const names[3] = {"AIC", "AIV0", "AIV1"};
+    const mem_core *all = exec_memcheck_core(m->mem, EXEC_CORE_AIC);
+    strbuf_printf(out, "memory of %s (%s):\n", names[mc - all], mem_target_name(mc->target));
+    size_t before = out->len;
+    mem_core_format_map(mc, out);
+    if (out->len == before)
+        strbuf_puts(out, "  no tile placed yet\n");
+}
+
+mem_core *machine_mem_core(machine *m, int core_id)
+{
+    return (mem_core *)exec_memcheck_core(m->mem, core_id);
 }

@@ -82,6 +82,16 @@ typedef struct machine_options {
      * file takes the other branch every time it runs, on every core (0:
      * none). A `while` or loop head is never inverted. */
     int invert_if_line;
+    /* The memory model and its sanitizer (src/memory, docs/memory.md): 1
+     * places every tile at its MemRef from the first pass with MemRefs and
+     * reports clobber/uninit/bounds/slot faults (machine_mem_faults); 0 runs
+     * with the reference's blind semantics. mem_target: memory/soc.h's
+     * mem_target (the runner reads it from the case); mem_addressed: 1 when
+     * MemRef offsets are addresses (AllocateMemoryAddr ran), 0 when each id
+     * is a buffer of its own, -1 to tell from the dump. */
+    int memcheck;
+    int mem_target;
+    int mem_addressed;
 } machine_options;
 
 void machine_options_init(machine_options *o);
@@ -128,6 +138,25 @@ const value *machine_result(const machine *m);
 /* Statements executed so far (all cores). */
 uint64_t machine_steps(const machine *m);
 const char *machine_core_name(int core);
+
+/* Memory faults found so far (0 when memcheck is off), the first reports
+ * (one block each: check, file:line:col, core and lane, call and
+ * iteration, both tiles with ids and byte ranges, the writing and reading
+ * statements), or NULL when none. */
+uint64_t machine_mem_faults(const machine *m);
+const char *machine_mem_report(const machine *m);
+/* The latest report, for a debugger stopping at it (catch memory). */
+const char *machine_mem_last(const machine *m);
+/* 1 once after each statement that had a fault (catch memory). */
+int machine_mem_take_fault(machine *m);
+/* `info memory`: each space's map on core (tiles, free ranges, high-water
+ * mark); appends "no memory model ..." when memcheck is off. */
+struct strbuf;
+void machine_mem_format_map(const machine *m, int core, struct strbuf *out);
+/* For checkpoints: the memory of a core (NULL for the host or memcheck
+ * off), to copy, restore (mem_core_copy) and hash (mem_core_hash). */
+struct mem_core;
+struct mem_core *machine_mem_core(machine *m, int core);
 
 /* Scalar arithmetic of semantics.md §4 (Python ints/floats/bools, 0-d
  * tensors with torch rules). Exposed for tests. Errors go through exec_fail. */

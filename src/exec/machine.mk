@@ -7,7 +7,8 @@ src_libptodb_a_SOURCES += \
 	src/exec/xcore.c src/exec/xcore.h \
 	src/exec/compare.c src/exec/compare.h src/exec/runpass.c src/exec/runpass.h \
 	src/exec/region.c src/exec/region.h src/exec/prov.c src/exec/prov.h \
-	src/exec/semantics.c src/exec/semantics.h src/exec/tasks.c src/exec/tasks.h
+	src/exec/semantics.c src/exec/semantics.h src/exec/tasks.c src/exec/tasks.h \
+	src/exec/memcheck.c src/exec/memcheck.h
 
 check_PROGRAMS += tests/unit/check_machine
 TESTS += tests/unit/check_machine

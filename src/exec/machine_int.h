@@ -10,6 +10,7 @@
 #include "exec/semantics.h"
 #include "exec/tasks.h"
 #include "exec/xcore.h"
+#include "exec/memcheck.h"
 
 typedef struct xloop {
     int64_t cur, stop, step;
@@ -126,6 +127,7 @@ struct machine {
     void *read_hook_ud;
     value scratch_none;
     exec_prov *prov;      /* NULL unless opt.provenance */
+    exec_memcheck *mem;   /* NULL unless opt.memcheck */
 };
 
 /* An op wrote storage s in place: every variable of the run viewing it

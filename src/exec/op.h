@@ -69,7 +69,7 @@ typedef enum {
     EXEC_TYPE_TILE,
     EXEC_TYPE_SCALAR,
     EXEC_TYPE_TUPLE,
-    EXEC_TYPE_OTHER /* Ptr, MemRef, ... : never checked */
+    EXEC_TYPE_OTHER /* Ptr, ... : never checked */
 } exec_type_kind;
 
 typedef struct exec_type {
@@ -79,10 +79,17 @@ typedef struct exec_type {
     int ndim;            /* -1 when unknown */
     int64_t dims[TENSOR_MAX_DIMS]; /* -1 for a dynamic (symbolic) dim */
     int32_t layout;      /* ir_enum_value of TensorLayout (ND/DN/NZ), or -1 */
-    /* TileView(valid_shape=[...]) when every entry is an int literal (the
-     * device's valid region of the value), else -1 */
-    int valid_ndim;
-    int64_t valid[TENSOR_MAX_DIMS];
+    /* A tile's pl.MemRef(base, offset, size) and its pl.Mem.<space>, from
+     * InitMemRef on (src/memory places the tile there; docs/memory.md):
+     * mem_space -1 when the type has none (a tensor, or before InitMemRef). */
+    int8_t mem_space;    /* mem_space of memory/soc.h, or -1 */
+    const char *mem_base; /* the MemRef's id (mem_vec_3), borrowed from the module */
+    int64_t mem_offset;  /* bytes: an address from AllocateMemoryAddr on */
+    int64_t mem_size;
+    /* pl.TileView(valid_shape=[...]): the elements the device touches, -1
+     * for a dim that is not a literal (then the value's own valid shape) */
+    int mem_valid_ndim;  /* 0: none */
+    int64_t mem_valid[TENSOR_MAX_DIMS];
 } exec_type;
 
 typedef enum { EXEC_PROFILE_T2 = 0, EXEC_PROFILE_T13 = 1 } exec_profile_id;

@@ -21,8 +21,8 @@ ptodb_status exec_mask_pack(exec_ctx *ctx, const exec_type *type, const tensor *
     ptodb_status st = kernel_zeros(ctx, DTYPE_UINT8, 2, shape, &dst); /* size-checked */
     if (st != PTODB_OK)
         return st;
-    int64_t dvr = type->valid_ndim == 2 ? type->valid[0] : shape[0];
-    int64_t dvc = type->valid_ndim == 2 ? type->valid[1] : shape[1];
+    int64_t dvr = type->mem_valid_ndim == 2 && type->mem_valid[0] >= 0 ? type->mem_valid[0] : shape[0];
+    int64_t dvc = type->mem_valid_ndim == 2 && type->mem_valid[1] >= 0 ? type->mem_valid[1] : shape[1];
     if (dvr > shape[0])
         dvr = shape[0];
     if (dvc > shape[1])

@@ -10,6 +10,7 @@
 #include "base/strbuf.h"
 #include "ir/arena.h"
 #include "ir/parse.h"
+#include "memory/soc.h"
 #include "ir/resolve.h"
 
 struct xarena;
@@ -130,33 +131,70 @@ static int32_t emit(lower *L, xinst_kind kind, const ir_stmt *s, int is_stmt)
     return (int32_t)L->n++;
 }
 
-/* pl.TileView(valid_shape=[20, 47], ...): the static valid shape into t. */
-static void type_valid_shape(const ir_expr *view, exec_type *t)
+/* 1 when call is pl.<name>(...): the resolver leaves the calls inside a
+ * type annotation unresolved, so the callee is matched by its text. */
+static int is_pl_call(const ir_expr *call, int builtin, const char *name)
 {
-    for (uint32_t i = 0; i < view->u.call.nkwargs; i++) {
-        const ir_expr *v = view->u.call.kwargs[i].value;
-        if (strcmp(view->u.call.kwargs[i].name->text, "valid_shape") != 0 ||
-            (v->kind != IR_EXPR_LIST && v->kind != IR_EXPR_TUPLE) || v->u.seq.n > TENSOR_MAX_DIMS)
+    const ir_expr *c = call->u.call.callee;
+    if (c->res.kind == IR_REF_BUILTIN)
+        return c->res.id == builtin;
+    return c->kind == IR_EXPR_ATTR && strcmp(c->u.attr.name->text, name) == 0 &&
+           c->u.attr.value->kind == IR_EXPR_NAME && strcmp(c->u.attr.value->u.name->text, "pl") == 0;
+}
+
+/* An int literal, or pl.const(N, dtype): 0 and *out, else -1. */
+static int memref_int(const ir_expr *e, int64_t *out)
+{
+    if (e->kind == IR_EXPR_CALL && is_pl_call(e, IR_BUILTIN_CONST, "const") && e->u.call.nargs >= 1)
+        e = e->u.call.args[0];
+    if (e->kind != IR_EXPR_INT || (e->flags & IR_EF_BIG))
+        return -1;
+    *out = e->u.num.i;
+    return 0;
+}
+
+/* pl.TileView(valid_shape=[...]) into t's mem_valid. */
+static void lower_tileview(const ir_expr *e, exec_type *t)
+{
+    for (uint32_t i = 0; i < e->u.call.nkwargs; i++) {
+        const ir_kwarg *kw = &e->u.call.kwargs[i];
+        const ir_expr *v = kw->value;
+        if (strcmp(kw->name->text, "valid_shape") != 0 || (v->kind != IR_EXPR_LIST && v->kind != IR_EXPR_TUPLE) ||
+            v->u.seq.n > TENSOR_MAX_DIMS)
             continue;
+        t->mem_valid_ndim = (int)v->u.seq.n;
         for (uint32_t d = 0; d < v->u.seq.n; d++) {
-            const ir_expr *e = v->u.seq.items[d];
-            if (e->kind != IR_EXPR_INT || (e->flags & IR_EF_BIG) || e->u.num.i < 0)
-                return; /* a symbolic extent: known at run time only */
-            t->valid[d] = e->u.num.i;
+            const ir_expr *x = v->u.seq.items[d];
+            t->mem_valid[d] = x->kind == IR_EXPR_INT && !(x->flags & IR_EF_BIG) ? x->u.num.i : -1;
         }
-        t->valid_ndim = (int)v->u.seq.n;
     }
+}
+
+/* pl.MemRef(base, offset, size) of a tile type into t's mem_* fields. */
+static void lower_memref(const ir_expr *e, exec_type *t)
+{
+    if (e->kind != IR_EXPR_CALL || !is_pl_call(e, IR_BUILTIN_MEMREF, "MemRef") || e->u.call.nargs != 3)
+        return;
+    const ir_expr *b = e->u.call.args[0];
+    if (b->kind == IR_EXPR_NAME)
+        t->mem_base = b->u.name->text;
+    else if (b->kind == IR_EXPR_STRING)
+        t->mem_base = b->u.str.value;
+    else
+        return;
+    if (memref_int(e->u.call.args[1], &t->mem_offset) != 0 || memref_int(e->u.call.args[2], &t->mem_size) != 0)
+        t->mem_base = NULL;
 }
 
 void exec_type_lower(const ir_expr *annot, exec_type *t)
 {
     memset(t, 0, sizeof *t);
+    t->mem_space = -1;
     t->kind = EXEC_TYPE_UNKNOWN;
     t->ir_dtype = -1;
     t->dtype = DTYPE_FP32;
     t->ndim = -1;
     t->layout = -1;
-    t->valid_ndim = -1;
     if (!annot)
         return;
     if (annot->kind != IR_EXPR_SUBSCRIPT) {
@@ -182,10 +220,14 @@ void exec_type_lower(const ir_expr *annot, exec_type *t)
                 t->dims[d] = (e->kind == IR_EXPR_INT && !(e->flags & IR_EF_BIG)) ? e->u.num.i : -1;
             }
         }
+        int space = -1;
         for (uint32_t i = 1; i < n; i++) {
             const ir_expr *e = items[i];
-            if (e->kind == IR_EXPR_CALL)
-                type_valid_shape(e, t);
+            if (b == IR_BUILTIN_TILE && e->kind == IR_EXPR_CALL) {
+                lower_memref(e, t);
+                if (is_pl_call(e, -1, "TileView"))
+                    lower_tileview(e, t);
+            }
             if (e->res.kind != IR_REF_ENUM)
                 continue;
             const ir_enum_info *info = ir_enum_info_get(e->res.id);
@@ -199,8 +241,12 @@ void exec_type_lower(const ir_expr *annot, exec_type *t)
                     t->dtype = dt;
             } else if (info->group == IR_EG_TENSOR_LAYOUT) {
                 t->layout = e->res.id;
+            } else if (info->group == IR_EG_MEM) {
+                space = mem_space_from_name(info->name);
             }
         }
+        if (b == IR_BUILTIN_TILE && t->mem_base && space >= 0)
+            t->mem_space = (int8_t)space;
     } else if (b == IR_BUILTIN_SCALAR) {
         t->kind = EXEC_TYPE_SCALAR;
         if (n >= 1 && items[0]->res.kind == IR_REF_ENUM) {

@@ -1,6 +1,7 @@
 /* One pass file, run and compared as REF's validator does. */
 #include "exec/runpass.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 #include "base/strbuf.h"
 #include "ir/parse.h"
 #include "ir/resolve.h"
+#include "memory/soc.h"
 
 static void fail(runpass_result *r, runpass_status st, char *msg)
 {
@@ -59,6 +61,94 @@ case_param *runpass_entry_params(const xprogram *p, size_t *n)
     }
     *n = np;
     return params;
+}
+
+/* The memory model's target and layout for pass path of case c
+ * (docs/memory.md): the target from the case's README.txt ("backend:
+ * Ascend950") or its folder's name (_950, _910b), else 910B; MemRef offsets
+ * are addresses from the case's AllocateMemoryAddr pass on (else the
+ * machine tells from the dump). */
+static void memory_options(const char *path, const case_info *c, machine_options *mo)
+{
+    if (!mo->memcheck || !c)
+        return;
+    mem_target t;
+    int found = -1;
+    if (c->root) {
+        strbuf rp = STRBUF_INIT;
+        strbuf_printf(&rp, "%s/README.txt", c->root);
+        FILE *fp = fopen(strbuf_str(&rp), "r");
+        if (fp) {
+            char buf[4096];
+            size_t n = fread(buf, 1, sizeof buf - 1, fp);
+            buf[n] = 0;
+            fclose(fp);
+            found = mem_target_from_text(buf, &t);
+        }
+        strbuf_free(&rp);
+        if (found != 0)
+            found = mem_target_from_text(c->root, &t);
+    }
+    if (found != 0 && c->dump_dir)
+        found = mem_target_from_text(c->dump_dir, &t);
+    if (found == 0)
+        mo->mem_target = (int)t;
+    mo->mem_addressed = runpass_memory_addressed(c, path);
+}
+
+/* The NN of a pass file name NN_after_X.py (its last path component), or -1. */
+static long pass_number(const char *path)
+{
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    if (base[0] < '0' || base[0] > '9')
+        return -1;
+    char *end;
+    long n = strtol(base, &end, 10);
+    return *end == '_' ? n : -1;
+}
+
+/* A pass file run alone: is there an NN_after_AllocateMemoryAddr.py at or
+ * before it in its folder? 1, 0, or -1 when the folder has none. */
+static int addressed_by_siblings(const char *path)
+{
+    long here = pass_number(path);
+    if (here < 0)
+        return -1;
+    strbuf dir = STRBUF_INIT;
+    const char *slash = strrchr(path, '/');
+    if (slash)
+        strbuf_append(&dir, path, (size_t)(slash - path));
+    else
+        strbuf_putc(&dir, '.');
+    DIR *d = opendir(strbuf_str(&dir));
+    strbuf_free(&dir);
+    if (!d)
+        return -1;
+    long alloc = -1;
+    const struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        const char *u = strstr(e->d_name, "_after_AllocateMemoryAddr.py");
+        long n = pass_number(e->d_name);
+        if (u && u[strlen("_after_AllocateMemoryAddr.py")] == '\0' && n >= 0 && (alloc < 0 || n < alloc))
+            alloc = n;
+    }
+    closedir(d);
+    return alloc < 0 ? -1 : here >= alloc;
+}
+
+int runpass_memory_addressed(const case_info *c, const char *path)
+{
+    long alloc = -1, here = -1;
+    for (size_t i = 0; c && i < c->npasses; i++) {
+        if (alloc < 0 && c->passes[i].name && strcmp(c->passes[i].name, "AllocateMemoryAddr") == 0)
+            alloc = (long)i;
+        if (here < 0 && c->passes[i].path && strcmp(c->passes[i].path, path) == 0)
+            here = (long)i;
+    }
+    if (alloc >= 0 && here >= 0)
+        return here >= alloc;
+    return addressed_by_siblings(path);
 }
 
 void runpass_open(runpass_run *r, const char *path, ir_module *module, const case_info *c, const runpass_options *o,
@@ -131,7 +221,9 @@ void runpass_open(runpass_run *r, const char *path, ir_module *module, const cas
     value *args = xcalloc(np ? np : 1, sizeof *args);
     for (size_t i = 0; i < np; i++)
         args[i] = r->binds[i].t ? value_tensor(tensor_ref(r->binds[i].t)) : value_none();
-    r->m = machine_new(p, &o->mopt);
+    machine_options mo = o->mopt;
+    memory_options(path, c, &mo);
+    r->m = machine_new(p, &mo);
     if (hook)
         machine_set_write_hook(r->m, hook, hook_ud);
     r->start = machine_start(r->m, p->entry, args, (uint32_t)np);
@@ -232,6 +324,9 @@ void runpass_file(const char *path, const case_info *c, const runpass_options *o
     run.ref_note = NULL;
     ptodb_status st = machine_run(run.m);
     r->steps = machine_steps(run.m);
+    r->memfaults = machine_mem_faults(run.m);
+    if (machine_mem_report(run.m))
+        r->memreport = xstrdup(machine_mem_report(run.m));
     if (!r->ref_note)
         r->ref_note = runpass_run_time_ref_note(path, run.m);
     r->ref_differs = runpass_ref_differs(path, run.m, &r->ref_differs_fail);
@@ -280,6 +375,8 @@ void runpass_file(const char *path, const case_info *c, const runpass_options *o
         r->status = RUNPASS_COMPARED;
     if (o->strict_ref && (r->ref_note || r->ref_differs_fail))
         r->all_pass = 0; /* the validator in CI cannot run it: parity says fail */
+    if (r->memfaults)
+        r->all_pass = 0; /* the device would have read other data (docs/memory.md) */
 out:
     runpass_close(&run);
 }
@@ -295,6 +392,7 @@ void runpass_result_free(runpass_result *r)
     free(r->message);
     free(r->ref_note);
     free(r->ref_differs);
+    free(r->memreport);
     memset(r, 0, sizeof *r);
 }
 

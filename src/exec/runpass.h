@@ -33,7 +33,9 @@ typedef struct runpass_result {
     int ref_differs_fail;   /* one of them is a place REF raises (it cannot run the file) */
     runpass_output *outputs;
     size_t noutputs;
-    int all_pass;           /* compared and every output passes */
+    int all_pass;           /* compared, every output passes and no memory fault */
+    uint64_t memfaults;     /* memory faults of the run (machine_mem_faults) */
+    char *memreport;        /* their first reports, or NULL */
     uint64_t steps;
 } runpass_result;
 
@@ -45,6 +47,13 @@ typedef struct runpass_options {
 } runpass_options;
 
 struct strbuf;
+/* 1 when pass path of case c comes at or after the case's
+ * AllocateMemoryAddr pass (its MemRef offsets are addresses), 0 before it,
+ * -1 when neither the case nor the file's folder has such a pass (the
+ * machine then tells from the dump; docs/memory.md). A file run alone is
+ * placed by the NN_after_AllocateMemoryAddr.py of its folder. */
+int runpass_memory_addressed(const case_info *c, const char *path);
+
 /* The line saying REF cannot run a file ptodb ran (note is ref_note): a
  * note, or with strict (--strict-ref) the failing verdict and why. The one
  * wording of --run, --batch and the reports. */

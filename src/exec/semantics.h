@@ -48,6 +48,14 @@ typedef enum { EXEC_SEM_DEVICE = 0, EXEC_SEM_REF = 1 } exec_semantics;
       "shape raises (and an index that is not int64)", 1,                                            \
       "pypto python/pypto/ir/op/tensor_ops.py:1964-1980; docs/en/dev/passes/"                        \
       "10-convert_tensor_to_tile_ops.md:156-166 (whole-row scatter, dim=-2)")                         \
+    X(MEMORY, "memory", "every tile from InitMemRef on (pl.MemRef, pl.tile.alloc)",                   \
+      "a tile lives at its MemRef's bytes of its core's memory: a write changes every tile on those " \
+      "bytes, a read sees them, and the sanitizer reports clobber, uninit, bounds and slot faults "    \
+      "(--memcheck, docs/memory.md)",                                                                 \
+      "a MemRef is a name: two tiles given one buffer stay apart (--semantics=ref implies "           \
+      "--memcheck=off)", 0,                                                                           \
+      "pypto src/backend/common/soc.cpp:124-139,166-183 (capacities); "                              \
+      "memory_allocator_policy.h:86-88 (alignment); docs/memory.md")                                   \
     X(SUBMIT, "submit", "pl.submit, pl.spmd_submit (deps=, core_num=)",                             \
       "the task runs as the runtime runs it once its dependencies are done (submission order is "   \
       "one such order); the result is the callee's outputs and the task's TaskId; two tasks of a "  \

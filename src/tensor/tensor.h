@@ -85,6 +85,12 @@ typedef struct tensor {
     uint64_t prov;
     uint32_t prov_k;
     int32_t prov_core;
+    /* Where the value lives on the device (src/memory, memcheck on): the
+     * tile (1-based) of memory mem_core holding it, and which write of that
+     * tile it is. 0: not placed. Set by the machine only; constructors zero it. */
+    uint32_t mem_tile;
+    uint32_t mem_gen;
+    int32_t mem_core;
 } tensor;
 
 /* ---- storage ------------------------------------------------------------ */

@@ -10,11 +10,16 @@
  * mutation alone, 2 in 100 of the corpus did): a number becomes another
  * (often a boundary), an op becomes another op of the catalogue, a name
  * becomes another name of the same dump; one mutation in four is
- * libFuzzer's own. */
+ * libFuzzer's own.
+ *
+ * A dump of examples/memory (its program is `MemoryChecks`) runs against
+ * that case's data instead: the memory sanitizer's MemRefs, offsets, sizes,
+ * slot buffers and scratch tiles (docs/memory.md) are fuzzed there. */
 #include "fuzz.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "data/case.h"
 #include "exec/runpass.h"
@@ -23,7 +28,7 @@
 
 enum { FUZZ_STEP_BUDGET = 20000 };
 
-static case_info kase;
+static case_info kase, memory_kase;
 static runpass_options opts;
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
@@ -35,6 +40,14 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     diag_sink sink;
     diag_sink_init(&sink, 20);
     if (case_open(root, &copt, &kase, &sink) != PTODB_OK) {
+        diag_sink_print(&sink, stderr, 0);
+        fprintf(stderr, "fuzz_interp: cannot open %s\n", root);
+        exit(2);
+    }
+    diag_sink_free(&sink);
+    snprintf(root, sizeof root, "%s/examples/memory", fuzz_srcdir());
+    diag_sink_init(&sink, 20);
+    if (case_open(root, &copt, &memory_kase, &sink) != PTODB_OK) {
         diag_sink_print(&sink, stderr, 0);
         fprintf(stderr, "fuzz_interp: cannot open %s\n", root);
         exit(2);
@@ -139,6 +152,16 @@ size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsi
 }
 #endif
 
+/* 1 when the size bytes at data hold the string w */
+static int contains(const uint8_t *data, size_t size, const char *w)
+{
+    size_t n = strlen(w);
+    for (size_t i = 0; i + n <= size; i++)
+        if (memcmp(data + i, w, n) == 0)
+            return 1;
+    return 0;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     diag_sink sink;
@@ -147,7 +170,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     ir_module *m = ir_parse("fuzz.py", (const char *)data, size, &sink, &st);
     if (st == PTODB_OK && ir_resolve(m, &sink) == PTODB_OK) {
         runpass_run run;
-        runpass_open(&run, "fuzz.py", m, &kase, &opts, NULL, NULL, RUNPASS_OPEN_DESPITE_REF);
+        const case_info *c = contains(data, size, "class MemoryChecks") ? &memory_kase : &kase;
+        runpass_open(&run, "fuzz.py", m, c, &opts, NULL, NULL, RUNPASS_OPEN_DESPITE_REF);
         if (run.status == RUNPASS_COMPARED) {
             exec_event ev;
             for (int i = 0; i < FUZZ_STEP_BUDGET; i++)

@@ -8,6 +8,7 @@ FUZZ_HARNESSES="ir zip pickle pt npy manifest repl session interp"
 fuzz_seeds() {
     case $1 in
     ir) echo examples/mlp/passes_dump; echo examples/deadlock/passes_dump; echo examples/spmd/passes_dump
+        echo examples/memory/passes_dump
         echo tests/data/malformed; echo tests/data/xcore ;;
     zip) echo tests/data/bad/pt; echo tests/fuzz/seeds/pt ;;
     pt) echo tests/data/bad/pt ;;
@@ -17,7 +18,7 @@ fuzz_seeds() {
         for f in tests/data/bad/yaml/*.yaml; do echo "$f"; done ;;
     repl) for f in tests/transcripts/*.cmd; do echo "$f"; done ;;
     session) ;;
-    interp) echo examples/mlp/passes_dump; echo examples/mlp-broken/passes_dump ;;
+    interp) echo examples/mlp/passes_dump; echo examples/mlp-broken/passes_dump; echo examples/memory/passes_dump ;;
     esac
     echo "tests/fuzz/seeds/$1"
 }

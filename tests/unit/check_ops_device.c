@@ -19,9 +19,10 @@ static exec_type mask_type(int64_t rows, int64_t cols, int64_t vr, int64_t vc)
     t.ndim = 2;
     t.dims[0] = rows;
     t.dims[1] = cols;
-    t.valid_ndim = 2;
-    t.valid[0] = vr;
-    t.valid[1] = vc;
+    t.mem_valid_ndim = 2;
+    t.mem_valid[0] = vr;
+    t.mem_valid[1] = vc;
+    t.mem_space = -1;
     t.layout = -1;
     return t;
 }

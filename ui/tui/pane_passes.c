@@ -23,6 +23,9 @@ static const char *verdict_text(view_verdict v, canvas_style *st)
     case VIEW_VERDICT_ERROR:
         *st = ST_BAD;
         return "err";
+    case VIEW_VERDICT_MEMFAULT: /* a memory fault (docs/memory.md) */
+        *st = ST_BAD;
+        return "MEM";
     case VIEW_VERDICT_UNKNOWN:
         break;
     }

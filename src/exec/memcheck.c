@@ -1,0 +1,587 @@
+/* The machine's side of the memory model (src/memory, docs/memory.md): from
+ * the first pass with MemRefs every tile an op writes becomes bytes of its
+ * core's memory at its MemRef, and every tile an op reads is checked
+ * against those bytes, so a pass that places two live tiles on one buffer
+ * fails where the device would read the other tile's data. The hooks are
+ * called by machine.c (statements, calls, operands) and exec_ctx.c (in-place
+ * writes); they call nothing of machine.c. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/mem.h"
+#include "exec/machine_int.h"
+#include "exec/memcheck.h"
+#include "memory/memmap.h"
+
+/* Reports kept in full; the rest are counted. */
+#define MEMCHECK_KEEP 8
+
+struct exec_memcheck {
+    mem_core cores[3]; /* AIC, AIV lane 0, AIV lane 1 */
+    uint64_t faults;
+    strbuf report;     /* the first MEMCHECK_KEEP reports, one block each */
+    strbuf last;       /* the latest report (catch memory shows it) */
+    int pending;       /* a fault since the debugger last asked */
+    /* the operands of the op being evaluated that its output may not share
+     * bytes with (alias_rules), set before it runs, checked at its write */
+    const xexpr *alias_op;
+    uint32_t alias_tiles[8];
+    int alias_argno[8];
+    int nalias;
+    int kinds;         /* bit (1 << mem_fault_kind) of every fault seen */
+};
+
+exec_memcheck *exec_memcheck_new(const machine_options *o, const xprogram *p)
+{
+    exec_memcheck *mc = xcalloc(1, sizeof *mc);
+    mem_target t = o->mem_target == MEM_TARGET_950 ? MEM_TARGET_950 : MEM_TARGET_910B;
+    int addressed = o->mem_addressed;
+    if (addressed < 0)
+        addressed = exec_memcheck_guess_addressed(p);
+    for (int i = 0; i < 3; i++)
+        mem_core_init(&mc->cores[i], t, addressed);
+    return mc;
+}
+
+void exec_memcheck_free(exec_memcheck *mc)
+{
+    if (!mc)
+        return;
+    for (int i = 0; i < 3; i++)
+        mem_core_free(&mc->cores[i]);
+    strbuf_free(&mc->report);
+    strbuf_free(&mc->last);
+    free(mc);
+}
+
+static int is_kernel(const xfunc *fn)
+{
+    return fn->type == IR_EV_FUNCTION_TYPE_AIC || fn->type == IR_EV_FUNCTION_TYPE_AIV ||
+           fn->type == IR_EV_FUNCTION_TYPE_INCORE;
+}
+
+/* The memory of the core running fn: a kernel the host calls directly runs
+ * on AIC or AIV lane 0 by its type. -1: none (orchestration). */
+static int mem_index(const core *c, const xfunc *fn)
+{
+    switch (c->id) {
+    case EXEC_CORE_AIC:
+        return 0;
+    case EXEC_CORE_AIV0:
+        return 1;
+    case EXEC_CORE_AIV1:
+        return 2;
+    default:
+        break;
+    }
+    if (fn->type == IR_EV_FUNCTION_TYPE_AIC)
+        return 0;
+    if (fn->type == IR_EV_FUNCTION_TYPE_AIV || fn->type == IR_EV_FUNCTION_TYPE_INCORE)
+        return 1;
+    return -1;
+}
+
+void exec_memcheck_call(exec_memcheck *mc, const core *c, const xfunc *callee, const xfunc *caller)
+{
+    if (!is_kernel(callee) || (caller && is_kernel(caller)))
+        return; /* a helper inside a kernel keeps its caller's memory */
+    int k = mem_index(c, callee);
+    if (k >= 0)
+        mem_core_begin_call(&mc->cores[k]);
+}
+
+/* The device's element size of an IR dtype in bytes, 0 when it is not a
+ * whole number of bytes or not known. */
+static size_t device_esize(int32_t ir_dtype)
+{
+    const ir_enum_info *e = ir_enum_info_get(ir_dtype);
+    if (!e)
+        return 0;
+    const char *n = e->name;
+    if (!strncmp(n, "FP8", 3) || !strcmp(n, "INT8") || !strcmp(n, "UINT8") || !strcmp(n, "HF8") ||
+        !strcmp(n, "BOOL"))
+        return 1;
+    if (!strcmp(n, "FP16") || !strcmp(n, "BF16") || !strcmp(n, "INT16") || !strcmp(n, "UINT16"))
+        return 2;
+    if (!strcmp(n, "FP32") || !strcmp(n, "INT32") || !strcmp(n, "UINT32"))
+        return 4;
+    if (!strcmp(n, "INT64") || !strcmp(n, "UINT64") || !strcmp(n, "INDEX"))
+        return 8;
+    return 0;
+}
+
+/* The innermost loops around pc, as "i=2, k=0" (their variables now). */
+static void format_iteration(const xframe *f, strbuf *out)
+{
+    const xfunc *fn = f->fn;
+    int any = 0;
+    for (uint32_t h = 0; h < fn->ncode && h < f->pc; h++) {
+        const xinst *in = &fn->code[h];
+        if (in->kind != XI_FOR_NEXT || in->target < 0 || (uint32_t)in->target <= f->pc)
+            continue;
+        if (!in->nslots || in->slots[0] < 0)
+            continue;
+        const value *v = &f->slots[in->slots[0]];
+        const char *name = fn->slot_names[in->slots[0]] ? fn->slot_names[in->slots[0]] : "?";
+        if (v->kind == VAL_INT)
+            strbuf_printf(out, "%s%s=%" PRId64, any ? ", " : "", name, v->u.i);
+        any = 1;
+    }
+    if (!any)
+        strbuf_puts(out, "none (no loop)");
+}
+
+static void report(exec_memcheck *mc, machine *m, const core *c, const xframe *f, const ir_expr *at,
+                   const char *what, int k, const mem_fault *flt)
+{
+    mc->faults++;
+    mc->pending = 1;
+    mc->kinds |= 1 << flt->kind;
+    strbuf *b = &mc->last;
+    strbuf_clear(b);
+    const ir_span *sp = at ? &at->span : (f->fn->code[f->pc].stmt ? &f->fn->code[f->pc].stmt->span : NULL);
+    strbuf_printf(b, "memory fault: %s at %s:%u:%u in %s\n", mem_fault_kind_name(flt->kind),
+                  m->p->path ? m->p->path : "?", sp ? sp->line : 0, sp ? sp->col : 0, f->fn->name);
+    static const char *const mem_names[3] = {"AIC", "AIV0", "AIV1"};
+    strbuf_printf(b, "  core:   %s lane %d%s, call %u of %s, iteration ", mem_names[k], k == 2,
+                  c->id == EXEC_CORE_HOST ? " (a kernel the host calls)" : "", f->activation + 1, f->fn->name);
+    format_iteration(f, b);
+    strbuf_putc(b, '\n');
+    mem_fault_format(&mc->cores[k], flt, b);
+    strbuf_printf(b, "  stmt:   %s at %u:%u %s it\n", what, sp ? sp->line : 0, sp ? sp->col : 0,
+                  flt->kind == MEM_FAULT_CLOBBER || flt->kind == MEM_FAULT_UNINIT ? "reads" : "writes");
+    if (mc->faults <= MEMCHECK_KEEP)
+        strbuf_puts(&mc->report, strbuf_str(b));
+}
+
+static int is_view_op(int op)
+{
+    /* PyPTO's no_execution_memory_access ops (docs/memory.md) */
+    return op == IR_OP_TILE_RESHAPE || op == IR_OP_TILE_SLICE || op == IR_OP_TILE_REINTERPRET_VIEW ||
+           op == IR_OP_TILE_TRANSPOSE_VIEW || op == IR_OP_TILE_SET_VALIDSHAPE;
+}
+
+/* The positional operands PyPTO declares as scratch ("tmp", "tmp_tile",
+ * "scratch": the op writes them with unknown data and reads nothing of
+ * them), by op: src/ir/op/tile_ops/ of PyPTO at the mirrored commit
+ * (docs/memory.md lists the lines). */
+static const struct scratch_arg {
+    const char *op;
+    int arg;
+} scratch_args[] = {
+    {"tile.row_expand_add", 2}, {"tile.rem", 2},       {"tile.rems", 2},      {"tile.xor", 2},
+    {"tile.xors", 2},           {"tile.prelu", 2},     {"tile.sel", 3},       {"tile.sels", 2},
+    {"tile.gather", 2},         {"tile.gather_compare", 2}, {"tile.mgather", 2}, {"tile.row_sum", 1},
+    {"tile.row_max", 1},        {"tile.row_min", 1},   {"tile.row_prod", 1},  {"tile.col_sum", 1},
+    {"tile.row_argmax", 1},     {"tile.row_argmin", 1}, {"tile.col_argmax", 1}, {"tile.col_argmin", 1},
+    {"tile.transpose", 3},      {"tile.rsqrt", 1},
+};
+
+/* The scratch operand of op, or -1. */
+static int scratch_arg(int op)
+{
+    static int table[IR_OP_COUNT];
+    static int ready;
+    if (!ready) {
+        for (int i = 0; i < IR_OP_COUNT; i++)
+            table[i] = -1;
+        for (size_t i = 0; i < sizeof scratch_args / sizeof scratch_args[0]; i++) {
+            int id = ir_op_lookup(scratch_args[i].op, strlen(scratch_args[i].op));
+            if (id >= 0)
+                table[id] = scratch_args[i].arg;
+        }
+        ready = 1;
+    }
+    return op >= 0 && op < IR_OP_COUNT ? table[op] : -1;
+}
+
+/* PyPTO's alias constraints, by op (src/ir/op/tile_ops/ at the mirrored
+ * commit; docs/memory.md): arg -1 for not_inplace_safe() (the output must
+ * not share bytes with any tile operand), else forbid_output_alias(arg). */
+static const struct alias_rule {
+    const char *op;
+    int arg;
+} alias_rules[] = {
+    {"tile.fmod", -1}, /* elementwise.cpp:489 */
+    {"tile.fmods", -1}, /* elementwise.cpp:571 */
+    {"tile.ands", -1}, /* elementwise.cpp:679 */
+    {"tile.ors", -1}, /* elementwise.cpp:707 */
+    {"tile.xors", -1}, /* elementwise.cpp:880 */
+    {"tile.prelu", -1}, /* elementwise.cpp:960 */
+    {"tile.fillpad_expand", -1}, /* elementwise.cpp:1360 */
+    {"tile.gather", -1}, /* gather.cpp:112 */
+    {"tile.gatherb", -1}, /* gather.cpp:219 */
+    {"tile.gather_mask", -1}, /* gather.cpp:320 */
+    {"tile.gather_compare", -1}, /* gather.cpp:464 */
+    {"tile.mgather", -1}, /* memory.cpp:1404 */
+    {"tile.move", -1}, /* memory.cpp:1436 */
+    {"tile.row_sum", -1}, /* reduction.cpp:194 */
+    {"tile.row_max", -1}, /* reduction.cpp:210 */
+    {"tile.row_min", -1}, /* reduction.cpp:226 */
+    {"tile.row_prod", -1}, /* reduction.cpp:253 */
+    {"tile.row_argmax", -1}, /* reduction.cpp:343 */
+    {"tile.row_argmin", -1}, /* reduction.cpp:357 */
+    {"tile.col_argmax", -1}, /* reduction.cpp:374 */
+    {"tile.col_argmin", -1}, /* reduction.cpp:389 */
+    {"tile.sort32", -1}, /* sort.cpp:112 */
+    {"tile.mrgsort_format2", -1}, /* sort.cpp:189 */
+    {"tile.mrgsort_format1", -1}, /* sort.cpp:244 */
+    {"tile.transpose", -1}, /* transform.cpp:562 */
+    {"tile.extract", -1}, /* transform.cpp:807 */
+    {"tile.concat", -1}, /* transform.cpp:934 */
+    {"tile.recip", -1}, /* unary.cpp:231 */
+    {"tile.rsqrt", -1}, /* unary.cpp:268 */
+    {"tile.row_expand", 1},
+    {"tile.row_expand_sub", 1},
+    {"tile.row_expand_div", 1},
+    {"tile.row_expand_mul", 1},
+    {"tile.row_expand_add", 1},
+    {"tile.row_expand_add", 2},
+    {"tile.row_expand_max", 1},
+    {"tile.row_expand_min", 1},
+    {"tile.row_expand_expdif", 1},
+    {"tile.col_expand", 1},
+    {"tile.col_expand_mul", 1},
+    {"tile.col_expand_add", 1},
+    {"tile.col_expand_div", 1},
+    {"tile.col_expand_sub", 1},
+    {"tile.col_expand_max", 1},
+    {"tile.col_expand_min", 1},
+    {"tile.col_expand_expdif", 1},
+    {"tile.sel", 0},
+    {"tile.sel", 3},
+    {"tile.sels", 0},
+};
+
+/* The alias rules of op: *all 1 when no operand may share the output's
+ * bytes; else a bitmask of the operands that may not (0: none). */
+static uint32_t alias_forbidden(int op, int *all)
+{
+    static uint32_t mask[IR_OP_COUNT];
+    static uint8_t whole[IR_OP_COUNT];
+    static int ready;
+    if (!ready) {
+        for (size_t i = 0; i < sizeof alias_rules / sizeof alias_rules[0]; i++) {
+            int id = ir_op_lookup(alias_rules[i].op, strlen(alias_rules[i].op));
+            if (id < 0)
+                continue;
+            if (alias_rules[i].arg < 0)
+                whole[id] = 1;
+            else if (alias_rules[i].arg < 32)
+                mask[id] |= 1u << alias_rules[i].arg;
+        }
+        ready = 1;
+    }
+    *all = op >= 0 && op < IR_OP_COUNT ? whole[op] : 0;
+    return op >= 0 && op < IR_OP_COUNT ? mask[op] : 0;
+}
+
+static int all_rule(int op)
+{
+    int all;
+    alias_forbidden(op, &all);
+    return all;
+}
+
+static int64_t kwarg_int(const ir_expr *call, const char *name, int64_t dflt)
+{
+    for (uint32_t i = 0; i < call->u.call.nkwargs; i++) {
+        const ir_kwarg *kw = &call->u.call.kwargs[i];
+        if (strcmp(kw->name->text, name) == 0 && kw->value->kind == IR_EXPR_INT)
+            return kw->value->u.num.i;
+    }
+    return dflt;
+}
+
+static const char *kwarg_str(const ir_expr *call, const char *name)
+{
+    for (uint32_t i = 0; i < call->u.call.nkwargs; i++) {
+        const ir_kwarg *kw = &call->u.call.kwargs[i];
+        if (strcmp(kw->name->text, name) == 0 && kw->value->kind == IR_EXPR_STRING)
+            return kw->value->u.str.value;
+    }
+    return NULL;
+}
+
+static const char *op_name(int op)
+{
+    const ir_op_info *info = ir_op_info_get(op);
+    return info ? info->name : "op";
+}
+
+void exec_memcheck_assigned(exec_memcheck *mc, machine *m, const core *c, const xframe *f, const xinst *in,
+                            value *v)
+{
+    const xexpr *e = in->e;
+    int k = mem_index(c, f->fn);
+    if (!e || k < 0)
+        return;
+    mem_core *mem = &mc->cores[k];
+    /* system.reserve_buffer evaluates to nothing (REF's no-op): read from
+     * the statement. The buffer lives in the receiving core's space: the
+     * cube's Mat, a lane's Vec. */
+    const ir_expr *call = in->stmt && in->stmt->kind == IR_STMT_ASSIGN ? in->stmt->u.assign.value : NULL;
+    if (call && call->kind == IR_EXPR_CALL && call->res.kind == IR_REF_OP &&
+        call->res.id == IR_OP_SYSTEM_RESERVE_BUFFER) {
+        mem_slot_reserve(mem, kwarg_str(call, "name"), k == 0 ? MEM_SPACE_MAT : MEM_SPACE_VEC,
+                         kwarg_int(call, "base", -1), kwarg_int(call, "size", 0));
+        return;
+    }
+    if (e->kind != XE_OP)
+        return;
+    const exec_type *ty = in->types ? &in->types[0] : NULL;
+    if (!ty || ty->mem_space < 0 || v->kind != VAL_TENSOR || !v->u.t)
+        return;
+    tensor *t = v->u.t;
+    size_t es = device_esize(ty->ir_dtype);
+    if (!es || es != dtype_size(t->dtype)) {
+        t->mem_tile = 0; /* stored in another width than the device's: not placed (docs/memory.md) */
+        return;
+    }
+    const ir_span *sp = in->stmt ? &in->stmt->span : NULL;
+    mem_fault flt;
+    /* the dump's name of the target (t__tile), as the user reads it */
+    const char *name = in->stmt && in->stmt->kind == IR_STMT_ASSIGN && in->stmt->u.assign.ntargets
+                           ? in->stmt->u.assign.targets[0].name->text
+                           : in->names ? in->names[0] : "?";
+    uint32_t tile = mem_tile_declare(mem, in, f->fn, name, ty->mem_base,
+                                     (mem_space)ty->mem_space, ty->mem_offset, ty->mem_size, sp ? sp->line : 0,
+                                     sp ? sp->col : 0, &flt);
+    if (tile && ty->mem_valid_ndim)
+        mem_tile_set_valid(mem, tile, ty->mem_valid_ndim, ty->mem_valid);
+    if (flt.kind != MEM_FAULT_NONE) /* only at its first placement */
+        report(mc, m, c, f, e->src, op_name(e->id), k, &flt);
+    if (!tile) {
+        t->mem_tile = 0;
+        return;
+    }
+    if (e->id == IR_OP_TILE_CREATE) {
+        t->mem_tile = tile;
+        t->mem_gen = 0;
+        t->mem_core = k;
+        return;
+    }
+    if (is_view_op(e->id)) {
+        uint32_t origin = 0;
+        /* the source's tile: the operand was read into the view, which
+         * shares its storage; the view holds the source's generation */
+        if (t->mem_tile && t->mem_core == k && t->mem_tile != tile)
+            origin = t->mem_tile; /* the op returned the source object itself */
+        mem_tile_alias(mem, tile, origin ? origin : mem->tiles[tile - 1].origin);
+        t->mem_tile = tile;
+        t->mem_gen = 0;
+        t->mem_core = k;
+        return;
+    }
+    if (mc->alias_op == e) {
+        /* PyPTO forbids this output on these operands' bytes: the device's
+         * op would read what it has already overwritten */
+        const mem_tile *out = mem_tile_get(mem, tile);
+        for (int i = 0; i < mc->nalias; i++) {
+            const mem_tile *in_t = mem_tile_get(mem, mc->alias_tiles[i]);
+            uint64_t on = out->size, inn = in_t->extent ? in_t->extent : in_t->size;
+            if (in_t == out || in_t->space != out->space || in_t->unplaced || out->unplaced ||
+                !(out->addr < in_t->addr + inn && in_t->addr < out->addr + on))
+                continue;
+            mem_fault af = {0};
+            af.kind = MEM_FAULT_CLOBBER;
+            af.tile = mc->alias_tiles[i];
+            af.other = tile;
+            af.space = out->space;
+            af.at = out->addr > in_t->addr ? out->addr : in_t->addr;
+            strbuf why = STRBUF_INIT;
+            strbuf_printf(&why, "%s's output %s is placed on its operand %d %s, which it reads while writing (PyPTO: %s)",
+                          op_name(e->id), out->name, mc->alias_argno[i], in_t->name,
+                          all_rule(e->id) ? "not_inplace_safe" : "forbid_output_alias");
+            snprintf(af.why, sizeof af.why, "%s", strbuf_str(&why));
+            strbuf_free(&why);
+            report(mc, m, c, f, e->src, op_name(e->id), k, &af);
+            break;
+        }
+    }
+    mc->alias_op = NULL;
+    uint32_t gen = mem_tile_write(mem, tile, t, &flt);
+    if (flt.kind != MEM_FAULT_NONE)
+        report(mc, m, c, f, e->src, op_name(e->id), k, &flt);
+    t->mem_tile = tile;
+    t->mem_gen = gen;
+    t->mem_core = k;
+}
+
+void exec_memcheck_op_done(exec_memcheck *mc, const core *c, const xframe *f, const xexpr *x, const value *pos,
+                               uint32_t np, value *out)
+{
+    /* the op ran: its scratch operand's bytes hold unknown data now; a
+     * view's result remembers its source's tile so that
+     * exec_memcheck_assigned can chain it (the view may be a new object) */
+    int scratch = scratch_arg(x->id);
+    if (scratch >= 0 && (uint32_t)scratch < np && pos[scratch].kind == VAL_TENSOR && pos[scratch].u.t) {
+        const tensor *s = pos[scratch].u.t;
+        int k = mem_index(c, f->fn);
+        if (k >= 0 && s->mem_tile && s->mem_core == k)
+            mem_tile_scratch(&mc->cores[k], s->mem_tile, s);
+    }
+    if (!is_view_op(x->id) || !np || pos[0].kind != VAL_TENSOR || !pos[0].u.t || out->kind != VAL_TENSOR ||
+        !out->u.t)
+        return;
+    tensor *src = pos[0].u.t, *t = out->u.t;
+    if (t != src) {
+        t->mem_tile = src->mem_tile;
+        t->mem_gen = src->mem_gen;
+        t->mem_core = src->mem_core;
+    }
+}
+
+/* The value the device's op reads instead of t: the bytes (a clobber), or
+ * poison where nothing wrote them (all bits set: NaN for every float dtype,
+ * -1 for ints), so that the comparison fails. NULL when it cannot be made. */
+static tensor *device_operand(const mem_core *mem, const tensor *t, const mem_fault *flt)
+{
+    ptodb_status st = PTODB_OK;
+    tensor *dev = tensor_clone_status(t, &st);
+    if (!dev)
+        return NULL;
+    tensor_copy_attrs(dev, t);
+    if (flt->kind == MEM_FAULT_CLOBBER)
+        mem_tile_device_value(mem, t->mem_tile, t, dev);
+    else
+        memset(tensor_data(dev), 0xff, dtype_size(dev->dtype) * (size_t)tensor_numel(dev));
+    return dev;
+}
+
+static void check_value(exec_memcheck *mc, machine *m, const core *c, const xframe *f, const xexpr *x, int k,
+                        value *v)
+{
+    if (v->kind == VAL_TUPLE && v->u.tuple) {
+        for (uint32_t i = 0; i < v->u.tuple->n; i++)
+            check_value(mc, m, c, f, x, k, &v->u.tuple->items[i]);
+        return;
+    }
+    if (v->kind != VAL_TENSOR || !v->u.t)
+        return;
+    const tensor *t = v->u.t;
+    if (!t->mem_tile || t->mem_core != k)
+        return;
+    mem_fault flt;
+    if (!mem_tile_read(&mc->cores[k], t->mem_tile, t->mem_gen, t, &flt))
+        return;
+    /* as on the device: the op reads what the bytes hold */
+    tensor *dev = device_operand(&mc->cores[k], t, &flt);
+    size_t len = strlen(flt.why);
+    snprintf(flt.why + len, sizeof flt.why - len, "%s",
+             !dev ? "" : flt.kind == MEM_FAULT_CLOBBER ? "; the op reads the bytes" : "; the op reads poison (NaN)");
+    report(mc, m, c, f, x->src, op_name(x->id), k, &flt);
+    if (dev) {
+        value_clear(v);
+        *v = value_tensor(dev);
+    }
+}
+
+void exec_memcheck_operands(exec_memcheck *mc, machine *m, const core *c, const xframe *f, const xexpr *x,
+                            value *pos, uint32_t np, value *kw, uint32_t nk)
+{
+    if (is_view_op(x->id) || x->id == IR_OP_TILE_CREATE)
+        return; /* no execution-time memory access (docs/memory.md) */
+    int k = mem_index(c, f->fn);
+    if (k < 0)
+        return;
+    int scratch = scratch_arg(x->id);
+    for (uint32_t i = 0; i < np; i++)
+        if ((int)i != scratch)
+            check_value(mc, m, c, f, x, k, &pos[i]);
+    int all;
+    uint32_t forbid = alias_forbidden(x->id, &all);
+    mc->alias_op = NULL;
+    mc->nalias = 0;
+    if (all || forbid) {
+        mc->alias_op = x;
+        for (uint32_t i = 0; i < np && mc->nalias < 8; i++) {
+            const value *v = &pos[i];
+            if ((all || (i < 32 && (forbid >> i) & 1)) && v->kind == VAL_TENSOR && v->u.t && v->u.t->mem_tile &&
+                v->u.t->mem_core == k) {
+                mc->alias_tiles[mc->nalias] = v->u.t->mem_tile;
+                mc->alias_argno[mc->nalias++] = (int)i;
+            }
+        }
+    }
+    for (uint32_t i = 0; i < nk; i++)
+        check_value(mc, m, c, f, x, k, &kw[i]);
+}
+
+void exec_memcheck_written(exec_memcheck *mc, const core *c, tensor *t)
+{
+    if (!t->mem_tile || !c)
+        return;
+    int k = c->id == EXEC_CORE_AIC ? 0 : c->id == EXEC_CORE_AIV0 ? 1 : c->id == EXEC_CORE_AIV1 ? 2 : t->mem_core;
+    if (t->mem_core != k)
+        return;
+    mem_fault flt;
+    t->mem_gen = mem_tile_write(&mc->cores[k], t->mem_tile, t, &flt);
+}
+
+int exec_memcheck_guess_addressed(const xprogram *p)
+{
+    /* a dump from AllocateMemoryAddr on has some tile at a nonzero offset;
+     * before it every offset is 0 (the runner tells when it knows the
+     * pass: machine_options.mem_addressed) */
+    for (uint32_t i = 0; i < p->nfuncs; i++) {
+        const xfunc *fn = &p->funcs[i];
+        for (uint32_t j = 0; j < fn->ncode; j++) {
+            const xinst *in = &fn->code[j];
+            if (in->kind == XI_ASSIGN && in->types && in->types[0].mem_space >= 0 && in->types[0].mem_offset)
+                return 1;
+        }
+    }
+    return 0;
+}
+
+uint64_t exec_memcheck_faults(const exec_memcheck *mc)
+{
+    return mc ? mc->faults : 0;
+}
+
+const char *exec_memcheck_report(const exec_memcheck *mc)
+{
+    return mc && mc->faults ? strbuf_str(&mc->report) : NULL;
+}
+
+const char *exec_memcheck_last(const exec_memcheck *mc)
+{
+    return mc && mc->faults ? strbuf_str(&mc->last) : NULL;
+}
+
+int exec_memcheck_take_pending(exec_memcheck *mc)
+{
+    if (!mc || !mc->pending)
+        return 0;
+    mc->pending = 0;
+    return 1;
+}
+
+const mem_core *exec_memcheck_core_of(const exec_memcheck *mc, const core *c)
+{
+    if (!mc)
+        return NULL;
+    const xfunc *fn = c->depth ? c->frames[c->depth - 1].fn : c->kept ? c->frames[0].fn : NULL;
+    int k = fn ? mem_index(c, fn) : c->id == EXEC_CORE_AIC ? 0 : c->id == EXEC_CORE_AIV0 ? 1
+                                                           : c->id == EXEC_CORE_AIV1 ? 2 : -1;
+    return k >= 0 ? &mc->cores[k] : NULL;
+}
+
+const mem_core *exec_memcheck_core(const exec_memcheck *mc, int core_id)
+{
+    if (!mc)
+        return NULL;
+    switch (core_id) {
+    case EXEC_CORE_AIC:
+        return &mc->cores[0];
+    case EXEC_CORE_AIV0:
+        return &mc->cores[1];
+    case EXEC_CORE_AIV1:
+        return &mc->cores[2];
+    default:
+        return NULL;
+    }
+}

@@ -1,0 +1,49 @@
+/* The machine's memory checker (memcheck.c; docs/memory.md): tiles at their
+ * MemRefs in each core's memory (src/memory), checked on every read. */
+#ifndef PTODB_EXEC_MEMCHECK_H
+#define PTODB_EXEC_MEMCHECK_H
+
+#include <stdint.h>
+
+#include "exec/machine.h"
+#include "exec/program.h"
+#include "memory/memmap.h"
+
+typedef struct exec_memcheck exec_memcheck;
+struct core;
+struct xframe;
+
+exec_memcheck *exec_memcheck_new(const machine_options *o, const xprogram *p);
+void exec_memcheck_free(exec_memcheck *mc);
+/* callee starts on core c (a group's kernel or a kernel the host calls):
+ * its memory holds nothing written yet */
+void exec_memcheck_call(exec_memcheck *mc, const struct core *c, const xfunc *callee, const xfunc *caller);
+/* statement in assigned *v: place it at its MemRef (a write, a view, a
+ * scratch) or reserve a slot buffer */
+void exec_memcheck_assigned(exec_memcheck *mc, machine *m, const struct core *c, const struct xframe *f,
+                            const xinst *in, value *v);
+/* an op is about to read its operands: a tile operand whose bytes are not
+ * its value is replaced by what the device reads (the bytes, or poison) */
+void exec_memcheck_operands(exec_memcheck *mc, machine *m, const struct core *c, const struct xframe *f,
+                            const xexpr *x, value *pos, uint32_t np, value *kw, uint32_t nk);
+/* the op ran and returned out: its scratch operand is poisoned, a view's
+ * result remembers its source's tile */
+void exec_memcheck_op_done(exec_memcheck *mc, const struct core *c, const struct xframe *f, const xexpr *x,
+                               const value *pos, uint32_t np, value *out);
+/* an op wrote t in place */
+void exec_memcheck_written(exec_memcheck *mc, const struct core *c, tensor *t);
+/* 1 when p's MemRef offsets look like addresses (AllocateMemoryAddr ran) */
+int exec_memcheck_guess_addressed(const xprogram *p);
+
+uint64_t exec_memcheck_faults(const exec_memcheck *mc);
+/* the first reports, one block each, or NULL */
+const char *exec_memcheck_report(const exec_memcheck *mc);
+const char *exec_memcheck_last(const exec_memcheck *mc);
+/* 1 (once) when a fault happened since the last call */
+int exec_memcheck_take_pending(exec_memcheck *mc);
+const mem_core *exec_memcheck_core(const exec_memcheck *mc, int core_id);
+/* the memory of the kernel core c runs (the host running a kernel: its
+ * type's), or NULL */
+const mem_core *exec_memcheck_core_of(const exec_memcheck *mc, const struct core *c);
+
+#endif
