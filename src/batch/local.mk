@@ -11,6 +11,7 @@ src_libptodb_a_SOURCES += \
 	src/batch/html.h src/batch/html.c \
 	src/batch/merge.h src/batch/merge.c \
 	src/batch/trace.h src/batch/trace.c \
+	src/batch/divergence.h src/batch/divergence.c \
 	src/batch/bisect.h src/batch/bisect.c \
 	src/batch/split_change.h src/batch/split_change.c \
 	src/batch/perfetto.h src/batch/perfetto.c
