@@ -22,6 +22,7 @@ int mode_run(const ptodb_cli *cli);   /* ui/mode_run.c */
 int mode_list_ops(const ptodb_cli *cli); /* ui/mode_list_ops.c */
 int mode_batch(const ptodb_cli *cli); /* ui/mode_batch.c */
 int mode_merge(const ptodb_cli *cli); /* ui/mode_merge.c */
+int mode_compare(const ptodb_cli *cli); /* ui/mode_compare.c */
 
 /* Modes in priority order: the first whose option was given runs. */
 static const struct {
@@ -33,6 +34,7 @@ static const struct {
     {OPT_PRINT, mode_print},
     {OPT_MERGE_REPORTS, mode_merge},
     {OPT_LIST_OPS, mode_list_ops},
+    {OPT_COMPARE, mode_compare},
     {OPT_BATCH, mode_batch},
     {OPT_RUN, mode_run},
     {OPT_COUNT, NULL}, /* sentinel; modes are added above it */

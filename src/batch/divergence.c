@@ -725,6 +725,10 @@ void divergence_report_text(const bisect_stmt *s, const char *good_stem, const c
         if (s->by_provenance)
             strbuf_puts(out, "  matched by provenance: the value computed from the same data by the same ops in both "
                              "passes\n");
+        if (!s->region && !s->by_provenance)
+            strbuf_printf(out, "  a guess: matched by SSA base names, op and occurrence in %s (no GM region or "
+                               "provenance names this value)\n",
+                          s->good_func);
         if (s->op_now)
             strbuf_printf(out, "  its op changed: %s where the passing pass has %s\n", s->op_now, s->op_was);
         if (s->earlier_tensor)

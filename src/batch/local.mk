@@ -13,6 +13,8 @@ src_libptodb_a_SOURCES += \
 	src/batch/trace.h src/batch/trace.c \
 	src/batch/divergence.h src/batch/divergence.c \
 	src/batch/bisect.h src/batch/bisect.c \
+	src/batch/compare.h src/batch/compare.c \
+	src/batch/compare_report.c \
 	src/batch/split_change.h src/batch/split_change.c \
 	src/batch/perfetto.h src/batch/perfetto.c
 
@@ -22,6 +24,7 @@ BATCH_TESTS = \
 	tests/cli/batch_bisect.sh \
 	tests/cli/batch_bisect_fixture.sh \
 	tests/cli/batch_bisect_new_if.sh \
+	tests/cli/compare.sh \
 	tests/cli/batch_fixtures.sh \
 	tests/cli/batch_shard.sh \
 	tests/cli/batch_junit.sh \
