@@ -68,8 +68,8 @@ void compare_report_text(const case_info *a, const case_info *b, const compare_r
             strbuf_printf(out, "compare: %s is in %s only\n", p->a.pass >= 0 ? stem_of(a, p->a.pass) : stem_of(b, p->b.pass),
                           p->a.pass >= 0 ? "A" : "B");
     }
-    strbuf_printf(out, "compare: %zu pass files run in %.3f s; validation: %zu failing in A, %zu failing in B\n", r->runs,
-                  r->seconds, r->failed_a, r->failed_b);
+    strbuf_printf(out, "compare: %zu pass files run; validation: %zu failing in A, %zu failing in B\n", r->runs,
+                  r->failed_a, r->failed_b);
     if (r->interrupted) {
         strbuf_puts(out, "compare: interrupted; no result\n");
         return;
@@ -124,9 +124,9 @@ void compare_report_json(const case_info *a, const case_info *b, const compare_r
     json_put_string(o, a->root);
     strbuf_puts(o, ", \"b\": ");
     json_put_string(o, b->root);
-    strbuf_printf(o, ", \"aligned\": %zu, \"only_a\": %zu, \"only_b\": %zu, \"runs\": %zu, \"failed_a\": %zu, "
+    strbuf_printf(o, ", \"aligned\": %zu, \"only_a\": %zu, \"only_b\": %zu, \"runs\": %zu, \"seconds\": %.3f, \"failed_a\": %zu, "
                      "\"failed_b\": %zu, \"interrupted\": %s, \"same\": %s,\n \"pairs\": [",
-                  r->aligned, r->only_a, r->only_b, r->runs, r->failed_a, r->failed_b,
+                  r->aligned, r->only_a, r->only_b, r->runs, r->seconds, r->failed_a, r->failed_b,
                   r->interrupted ? "true" : "false", compare_all_same(r) ? "true" : "false");
     for (size_t i = 0; i < r->npairs; i++) {
         const compare_pair *p = &r->pairs[i];
