@@ -23,6 +23,7 @@ int mode_list_ops(const ptodb_cli *cli); /* ui/mode_list_ops.c */
 int mode_batch(const ptodb_cli *cli); /* ui/mode_batch.c */
 int mode_merge(const ptodb_cli *cli); /* ui/mode_merge.c */
 int mode_compare(const ptodb_cli *cli); /* ui/mode_compare.c */
+int mode_reduce(const ptodb_cli *cli); /* ui/mode_reduce.c */
 
 /* Modes in priority order: the first whose option was given runs. */
 static const struct {
@@ -82,7 +83,14 @@ int main(int argc, char **argv)
         print_version();
     } else {
         int ran = 0;
-        for (size_t i = 0; mode_table[i].run; i++) {
+        if (cli.npaths >= 1 && strcmp(cli.paths[0], "reduce") == 0) {
+            /* `ptodb reduce CASE ...`: a command word, not a case (./reduce is one) */
+            cli.paths++;
+            cli.npaths--;
+            status = mode_reduce(&cli);
+            ran = 1;
+        }
+        for (size_t i = 0; !ran && mode_table[i].run; i++) {
             if (cli.given[mode_table[i].option]) {
                 status = mode_table[i].run(&cli);
                 ran = 1;

@@ -15,6 +15,10 @@ src_libptodb_a_SOURCES += \
 	src/batch/bisect.h src/batch/bisect.c \
 	src/batch/compare.h src/batch/compare.c \
 	src/batch/compare_report.c \
+	src/batch/reduce_edit.h src/batch/reduce_edit.c \
+	src/batch/reduce_oracle.h src/batch/reduce_oracle.c \
+	src/batch/reduce_case.h src/batch/reduce_case.c \
+	src/batch/reduce.h src/batch/reduce.c \
 	src/batch/split_change.h src/batch/split_change.c \
 	src/batch/perfetto.h src/batch/perfetto.c
 
