@@ -69,8 +69,16 @@ static int is_dir(const char *p)
     return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+static int is_file(const char *p)
+{
+    struct stat st;
+    return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
 /* A folder holding passes_dump/ (or a passes_dump/ itself) at out or above
- * it: out would be inside a case folder. Returns that folder, or NULL. */
+ * it: out would be inside a case folder. Returns that folder, or NULL. Out
+ * itself may be an earlier reduction's case (it has fingerprint.json): it
+ * is replaced. */
 static char *case_above(const char *out)
 {
     char *p = realpath(out, NULL);
@@ -89,12 +97,15 @@ static char *case_above(const char *out)
         if (!p)
             return NULL;
     }
-    for (;;) {
-        strbuf pd = STRBUF_INIT;
+    for (int level = 0;; level++) {
+        strbuf pd = STRBUF_INIT, fj = STRBUF_INIT;
         strbuf_printf(&pd, "%s/passes_dump", strcmp(p, "/") == 0 ? "" : p);
+        strbuf_printf(&fj, "%s/fingerprint.json", strcmp(p, "/") == 0 ? "" : p);
         const char *base = strrchr(p, '/');
-        int hit = is_dir(strbuf_str(&pd)) || (base && strcmp(base + 1, "passes_dump") == 0);
+        int hit = (is_dir(strbuf_str(&pd)) && !(level == 0 && is_file(strbuf_str(&fj)))) ||
+                  (base && strcmp(base + 1, "passes_dump") == 0);
         strbuf_free(&pd);
+        strbuf_free(&fj);
         if (hit)
             return p;
         char *slash = strrchr(p, '/');

@@ -29,13 +29,14 @@ BATCH_TESTS = \
 	tests/cli/batch_bisect_fixture.sh \
 	tests/cli/batch_bisect_new_if.sh \
 	tests/cli/compare.sh \
+	tests/cli/reduce.sh \
 	tests/cli/batch_fixtures.sh \
 	tests/cli/batch_shard.sh \
 	tests/cli/batch_junit.sh \
 	tests/cli/batch_html.sh \
 	tests/cli/trace_perfetto.sh
 TESTS += $(BATCH_TESTS)
-EXTRA_DIST += $(BATCH_TESTS) tests/data/trace/check_trace.py tests/data/batch/check_json.py tests/data/batch/report_facts.py tests/data/junit/junit-10.xsd tests/data/batch/check_page_load.py tests/data/batch/check_metrics.py tests/data/batch/flip_sweep.sh tests/data/batch/control_sweep.sh scripts/bench.d/batch docs/batch-json.md
+EXTRA_DIST += $(BATCH_TESTS) scripts/reduce-corpus tests/data/trace/check_trace.py tests/data/batch/check_json.py tests/data/batch/report_facts.py tests/data/junit/junit-10.xsd tests/data/batch/check_page_load.py tests/data/batch/check_metrics.py tests/data/batch/flip_sweep.sh tests/data/batch/control_sweep.sh scripts/bench.d/batch docs/batch-json.md
 
 # batch_html.sh leaves the report and its screenshot there for people to look at.
 clean-local: clean-batch-html

@@ -37,6 +37,7 @@ typedef struct reducer {
     uint64_t *seen;          /* hashes of the pairs tried */
     size_t nseen, capseen;
     double t0, deadline;
+    double last_save;        /* when the case folder was last written */
     int stopped;             /* budget or interrupt */
 } reducer;
 
@@ -50,6 +51,19 @@ static void rebuild_cur(reducer *R)
         R->cur.inputs[k] = R->c->inputs[k];
     for (size_t k = 0; k < R->nextra; k++)
         R->cur.inputs[R->c->ninputs + k] = R->extra[k];
+}
+
+/* A candidate file: a scratch file in the work folder, rewritten for every
+ * test, so no rename or sync (the case folder's files are atomic). */
+static int write_work(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return -1;
+    size_t n = strlen(text);
+    int bad = fwrite(text, 1, n, f) != n;
+    bad |= fclose(f) != 0;
+    return bad ? -1 : 0;
 }
 
 static uint64_t hash_pair(const char *a, const char *b)
@@ -164,7 +178,10 @@ static int save_best(reducer *R, int data, int final, strbuf *err)
         case_info c2 = with_golden(c, R->golden);
         gs.c = bs.c = &c2;
         bisect_stmt s;
-        divergence_find(&gs, &bs, &R->o->ro, c->rtol.value, c->atol.value, 0, &s);
+        runpass_options ro = R->o->ro;
+        ro.mopt.interrupt = NULL; /* a Ctrl-C ended the search, not this last look */
+        ro.mopt.poll = NULL;
+        divergence_find(&gs, &bs, &ro, c->rtol.value, c->atol.value, 0, &s);
         divergence_report_text(&s, gs.stem, bs.stem, c->rtol.value, c->atol.value, &div);
         divergence_stmt_free(&s);
         free(c2.outputs);
@@ -204,7 +221,7 @@ static int try_pair(reducer *R, int kind, char *g, char *b)
         free(b);
         return 0;
     }
-    if (atomic_file_write(R->work[0], g, strlen(g)) != 0 || atomic_file_write(R->work[1], b, strlen(b)) != 0) {
+    if (write_work(R->work[0], g) != 0 || write_work(R->work[1], b) != 0) {
         k->invalid++;
         free(g);
         free(b);
@@ -228,11 +245,16 @@ static int try_pair(reducer *R, int kind, char *g, char *b)
         R->r->fp.good_line = fp.good_line;
         R->r->stmts_after[0] = count_text(g);
         R->r->stmts_after[1] = count_text(b);
-        strbuf err = STRBUF_INIT;
-        if (save_best(R, R->inputs_dirty, 0, &err) != 0 && R->o->progress)
-            fprintf(R->o->progress, "reduce: %s\n", strbuf_str(&err));
-        R->inputs_dirty = 0;
-        strbuf_free(&err);
+        /* the folder follows the best pair at most once a second (each file
+         * is synced to disk); the last one is written when the search ends */
+        if (clock_seconds() - R->last_save >= 1.0) {
+            strbuf err = STRBUF_INIT;
+            if (save_best(R, R->inputs_dirty, 0, &err) != 0 && R->o->progress)
+                fprintf(R->o->progress, "reduce: %s\n", strbuf_str(&err));
+            R->inputs_dirty = 0;
+            R->last_save = clock_seconds();
+            strbuf_free(&err);
+        }
         if (R->o->progress) {
             fprintf(R->o->progress, "reduce: %-13s accepted: %zu + %zu statements (%.1f s)\n",
                     kind < REDUCE_KIND_COUNT ? reduce_kind_name((reduce_kind)kind) : "lines", R->r->stmts_after[0],
@@ -344,7 +366,7 @@ static size_t ddmin_delete(reducer *R)
  * file's run (its first record), a new tensor, or NULL. */
 static tensor *recorded_value(reducer *R, const char *var)
 {
-    if (atomic_file_write(R->work[0], R->text[0], strlen(R->text[0])) != 0)
+    if (write_work(R->work[0], R->text[0]) != 0)
         return NULL;
     trace tr;
     trace_pass(R->work[0], &R->cur, &R->o->ro, 0, NULL, NULL, &tr);
@@ -383,6 +405,7 @@ static size_t record_args(reducer *R)
             e->path = xstrdup("(recorded by ptodb reduce)");
             e->t = t;
             rebuild_cur(R);
+            int dirty = R->inputs_dirty;
             R->inputs_dirty = 1;
             ok = try_units(R, REDUCE_RECORD, &u[idx], 1);
             if (!ok) {
@@ -391,7 +414,7 @@ static size_t record_args(reducer *R)
                 free(e->path);
                 tensor_unref(e->t);
                 rebuild_cur(R);
-                R->inputs_dirty = 0;
+                R->inputs_dirty = dirty;
             }
         } else {
             ok = 0;
@@ -594,7 +617,7 @@ static int start(reducer *R)
         strbuf_clear(&p);
         strbuf_printf(&p, "%s/passes_dump/%s.py", R->workdir, c->passes[idx[i]].stem);
         R->work[i] = xstrdup(strbuf_str(&p));
-        atomic_file_write(R->work[i], R->text[i], strlen(R->text[i]));
+        write_work(R->work[i], R->text[i]);
     }
     strbuf_free(&p);
     /* the determinism gate: three runs, one fingerprint (else no oracle) */
@@ -658,6 +681,7 @@ int reduce_run(const case_info *c, const reduce_options *o, reduce_result *r)
         free(R.cur.inputs);
         return 0;
     }
+    R.last_save = clock_seconds();
     if (rc == 0 && save_best(&R, 1, 0, &err) != 0) {
         r->error = strbuf_detach(&err);
         rc = -1;
@@ -698,7 +722,7 @@ int reduce_run(const case_info *c, const reduce_options *o, reduce_result *r)
             r->bytes_after[i] = strlen(R.text[i]);
         }
         strbuf_clear(&err);
-        if (save_best(&R, 0, 1, &err) != 0) {
+        if (save_best(&R, R.inputs_dirty, 1, &err) != 0) {
             r->error = strbuf_detach(&err);
             rc = -1;
         }

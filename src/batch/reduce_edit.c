@@ -420,6 +420,15 @@ static const ir_expr *symbolic_count(const ir_stmt *st)
     return it->u.call.args[0];
 }
 
+static const ir_expr *init_values(const ir_stmt *st)
+{
+    const ir_expr *it = st->u.for_.iter;
+    for (uint32_t i = 0; it && i < it->u.call.nkwargs; i++)
+        if (strcmp(it->u.call.kwargs[i].name->text, "init_values") == 0)
+            return it->u.call.kwargs[i].value;
+    return NULL;
+}
+
 /* pl.range-like loops with 1 to 3 literal integer bounds: start, stop, step. */
 static int literal_range(const ir_stmt *st, int64_t *start, int64_t *stop, int64_t *step, const ir_expr **stop_expr)
 {
@@ -567,6 +576,8 @@ static void units_of(const fileview *v, reduce_kind k, unitlist *l)
                     long trips = (long)((b - a + c - 1) / c);
                     if (trips > 1)
                         unit_add(l, k, fname, f->key, 1, trips);
+                    else if (trips == 1)
+                        unit_add(l, k, fname, f->key, 0, 1); /* one iteration: the body in its place */
                 } else if (symbolic_count(st)) {
                     unit_add(l, k, fname, f->key, 1, 0); /* its trip count is known at run time only */
                 }
@@ -585,6 +596,10 @@ static void units_of(const fileview *v, reduce_kind k, unitlist *l)
                     unit_add(l, k, fname, f->key, 0, 0);
                 break;
             case REDUCE_BYPASS:
+                if (st->kind == IR_STMT_ASSIGN && st->u.assign.ntargets == 1 && st->u.assign.value &&
+                    (st->u.assign.value->kind == IR_EXPR_NAME || st->u.assign.value->kind == IR_EXPR_INT ||
+                     st->u.assign.value->kind == IR_EXPR_FLOAT))
+                    unit_add(l, k, fname, f->key, -1, 0); /* x = y or x = 3: propagated into its uses */
                 if (st->kind == IR_STMT_ASSIGN && st->u.assign.ntargets == 1 && st->u.assign.value &&
                     st->u.assign.value->kind == IR_EXPR_CALL) {
                     strbuf want = STRBUF_INIT;
@@ -728,14 +743,26 @@ static char *branch_text(const fileview *v, const ir_block *b)
         if (st->kind == IR_STMT_YIELD) {
             if (st->u.assign.ntargets == 0)
                 continue;
-            if (st->u.assign.nvalues != 1 || st->u.assign.ntargets != 1) {
+            if (st->u.assign.nvalues != st->u.assign.ntargets) {
                 strbuf_free(&out);
                 return NULL;
             }
-            const ir_expr *call = st->u.assign.value, *val = st->u.assign.values[0];
-            strbuf_append(&one, src + s0, call->span.start - s0);
-            strbuf_append(&one, src + val->span.start, val->span.end - val->span.start);
-            strbuf_append(&one, src + call->span.end, e0 - call->span.end);
+            const ir_expr *call = st->u.assign.value;
+            if (st->u.assign.ntargets == 1) {
+                const ir_expr *val = st->u.assign.values[0];
+                strbuf_append(&one, src + s0, call->span.start - s0);
+                strbuf_append(&one, src + val->span.start, val->span.end - val->span.start);
+                strbuf_append(&one, src + call->span.end, e0 - call->span.end);
+            } else {
+                /* a, b = pl.yield_(x, y): one assignment each */
+                uint32_t ind = st->span.col - 1;
+                for (uint32_t t = 0; t < st->u.assign.ntargets; t++) {
+                    const ir_expr *val = st->u.assign.values[t];
+                    strbuf_printf(&one, "%*s%s = ", (int)ind, "", st->u.assign.targets[t].name->text);
+                    strbuf_append(&one, src + val->span.start, val->span.end - val->span.start);
+                    strbuf_putc(&one, '\n');
+                }
+            }
         } else {
             strbuf_append(&one, src + s0, e0 - s0);
         }
@@ -795,6 +822,35 @@ char *reduce_apply(const ir_module *m, const reduce_unit *u, size_t n, int *chan
             int64_t a, b, c;
             const ir_expr *se;
             strbuf t = STRBUF_INIT;
+            if (x->arg == 0 && literal_range(st, &a, &b, &c, &se)) {
+                /* peel the one iteration: var = start, iter_args = their initial values, then the body */
+                const ir_expr *iv = init_values(st);
+                uint32_t ind = st->span.col - 1;
+                strbuf_printf(&t, "%*s%s = %lld\n", (int)ind, "", st->u.for_.var->name->text, (long long)a);
+                if (st->u.for_.niter_args && (!iv || (iv->kind != IR_EXPR_TUPLE && iv->kind != IR_EXPR_LIST) ||
+                                              iv->u.seq.n != st->u.for_.niter_args)) {
+                    strbuf_free(&t);
+                    fail = 1;
+                    break;
+                }
+                for (uint32_t q = 0; q < st->u.for_.niter_args; q++) {
+                    const ir_expr *e = iv->u.seq.items[q];
+                    strbuf_printf(&t, "%*s%s = %.*s\n", (int)ind, "", st->u.for_.iter_args[q].name->text,
+                                  (int)(e->span.end - e->span.start), m->src + e->span.start);
+                }
+                char *body = branch_text(&v, &st->u.for_.body);
+                if (!body) {
+                    strbuf_free(&t);
+                    fail = 1;
+                    break;
+                }
+                strbuf_puts(&t, body);
+                free(body);
+                uint32_t s0, e0;
+                lines_range(&v, f->first, f->last, &s0, &e0);
+                edit_add(&el, s0, e0, strbuf_detach(&t));
+                continue;
+            }
             if (literal_range(st, &a, &b, &c, &se)) {
                 strbuf_printf(&t, "%lld", (long long)(a + c * (int64_t)x->arg));
             } else if ((se = symbolic_count(st)) != NULL) {
@@ -835,16 +891,24 @@ char *reduce_apply(const ir_module *m, const reduce_unit *u, size_t n, int *chan
             uint32_t at = fv->f->params[fv->f->nparams - 1].span.end;
             edit_add(&el, at, at, strbuf_detach(&decl));
         } else if (x->kind == REDUCE_BYPASS) {
-            /* x = op(a, ...): the statement goes, its later uses read a */
+            /* x = op(a, ...): the statement goes, its later uses read a
+             * (arg -1: x = y or x = literal, propagated as it is) */
             const ir_expr *call = st->kind == IR_STMT_ASSIGN ? st->u.assign.value : NULL;
-            if (!call || call->kind != IR_EXPR_CALL || x->arg < 0 || (uint32_t)x->arg >= call->u.call.nargs ||
-                call->u.call.args[x->arg]->kind != IR_EXPR_NAME || st->u.assign.ntargets != 1) {
+            const ir_expr *to = NULL;
+            if (call && st->u.assign.ntargets == 1 && x->arg == -1 && call->kind != IR_EXPR_CALL)
+                to = call;
+            else if (call && call->kind == IR_EXPR_CALL && x->arg >= 0 && (uint32_t)x->arg < call->u.call.nargs &&
+                     call->u.call.args[x->arg]->kind == IR_EXPR_NAME && st->u.assign.ntargets == 1)
+                to = call->u.call.args[x->arg];
+            if (!to) {
                 fail = 1;
                 break;
             }
-            rename_ctx rn = {&el, call->u.call.args[x->arg]->u.name->text};
+            char *to_text = xstrndup(m->src + to->span.start, to->span.end - to->span.start);
+            rename_ctx rn = {&el, to_text};
             for (size_t q = (size_t)j + 1; q < fv->n; q++)
                 stmt_names(fv->s[q].st, st->u.assign.targets[0].name, rename_one, &rn);
+            free(to_text);
             uint32_t s0, e0;
             lines_range(&v, f->first, f->last, &s0, &e0);
             edit_add(&el, s0, e0, NULL);
