@@ -184,6 +184,21 @@ static int save_best(reducer *R, int data, int final, strbuf *err)
         divergence_find(&gs, &bs, &ro, c->rtol.value, c->atol.value, 0, &s);
         divergence_report_text(&s, gs.stem, bs.stem, c->rtol.value, c->atol.value, &div);
         divergence_stmt_free(&s);
+        /* the folder's own paths, relative: the README travels with it */
+        strbuf rel = STRBUF_INIT, pre = STRBUF_INIT;
+        strbuf_printf(&pre, "%s/", R->o->out_dir);
+        for (const char *t = strbuf_str(&div); *t;) {
+            const char *hit = strstr(t, strbuf_str(&pre));
+            if (!hit) {
+                strbuf_puts(&rel, t);
+                break;
+            }
+            strbuf_append(&rel, t, (size_t)(hit - t));
+            t = hit + pre.len;
+        }
+        strbuf_free(&pre);
+        strbuf_free(&div);
+        div = rel;
         free(c2.outputs);
         rc.divergence = strbuf_str(&div);
         st = reduce_case_write(&rc, 0, err);
