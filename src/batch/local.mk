@@ -49,3 +49,9 @@ TESTS += tests/unit/check_worker_pool
 tests_unit_check_worker_pool_SOURCES = tests/unit/check_worker_pool.c
 tests_unit_check_worker_pool_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_worker_pool_LDADD = $(UNIT_LDADD)
+
+check_PROGRAMS += tests/unit/check_reduce_edit
+TESTS += tests/unit/check_reduce_edit
+tests_unit_check_reduce_edit_SOURCES = tests/unit/check_reduce_edit.c
+tests_unit_check_reduce_edit_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_reduce_edit_LDADD = $(UNIT_LDADD)
