@@ -82,9 +82,12 @@ int main(int argc, char **argv)
     } else if (cli.given[OPT_VERSION]) {
         print_version();
     } else {
-        int ran = 0;
-        if (cli.npaths >= 1 && strcmp(cli.paths[0], "reduce") == 0) {
-            /* `ptodb reduce CASE ...`: a command word, not a case (./reduce is one) */
+        int ran = 0, mode_option = 0;
+        for (size_t i = 0; mode_table[i].run; i++)
+            mode_option |= cli.given[mode_table[i].option] > 0;
+        if (!mode_option && cli.npaths >= 1 && strcmp(cli.paths[0], "reduce") == 0) {
+            /* `ptodb reduce CASE ...`: a command word, not a case (./reduce is
+             * one; so is reduce after a mode option: --batch reduce) */
             cli.paths++;
             cli.npaths--;
             status = mode_reduce(&cli);
