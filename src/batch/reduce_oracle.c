@@ -8,6 +8,7 @@
 #include "base/mem.h"
 #include "batch/divergence.h"
 #include "batch/json.h"
+#include "exec/compare.h"
 #include "ir/parse.h"
 #include "ir/walk.h"
 
@@ -120,6 +121,16 @@ reduce_verdict reduce_oracle(const char *good_path, const char *bad_path, const 
             return REDUCE_INVALID;
         }
         c2.outputs[k].t = g[k];
+        /* the passing file must pass against its own outputs (NaN does not) */
+        exec_compare_result self;
+        exec_compare(g[k], g[k], c->outputs[k].rtol.value, c->outputs[k].atol.value, ro->mopt.profile, &self);
+        if (self.error || !self.pass) {
+            say(why, "the passing file's output does not pass against itself (NaN)", c->outputs[k].name);
+            runpass_result_free(&rg);
+            reduce_golden_free(g, c->noutputs);
+            free(c2.outputs);
+            return REDUCE_INVALID;
+        }
     }
     runpass_result_free(&rg);
     reduce_verdict v = REDUCE_SHOWN;

@@ -3,7 +3,9 @@
  * inputs. The golden outputs are what the passing file computes (it is the
  * reference: a reduced passing file computes other values than the
  * original golden, and the failing file must still differ from it):
- *   1. both files run; the passing one's outputs become the golden;
+ *   1. both files run; the passing one's outputs become the golden (and
+ *      must pass against themselves: no NaN, so the reduced case passes
+ *      its passing pass as PyPTO's validator checks it);
  *   2. the failing file's outputs fail against them (the output named is
  *      the first that fails), or it fails to run where the passing one ran;
  *   3. bisect's statement finder (divergence.h) names the first statement
