@@ -10,6 +10,7 @@
 #include "batch/json.h"
 #include "exec/compare.h"
 #include "ir/parse.h"
+#include "ir/print.h"
 #include "ir/walk.h"
 
 typedef struct find_line {
@@ -43,8 +44,10 @@ static char *op_at(const char *path, int line)
                                                                                          : NULL;
         if (v && v->kind == IR_EXPR_CALL && v->u.call.callee->kind == IR_EXPR_ATTR)
             strbuf_puts(&out, v->u.call.callee->u.attr.name->text);
-        else if (f.st->kind == IR_STMT_IF)
-            strbuf_puts(&out, "if");
+        else if (f.st->kind == IR_STMT_IF) {
+            strbuf_puts(&out, "if ");
+            ir_print_expr(f.st->u.if_.cond, &out);
+        }
         else if (f.st->kind == IR_STMT_FOR)
             strbuf_puts(&out, "for");
         else if (v)
@@ -53,6 +56,25 @@ static char *op_at(const char *path, int line)
     ir_module_free(m);
     if (!out.len)
         strbuf_puts(&out, "?");
+    return strbuf_detach(&out);
+}
+
+/* A control-flow record's name carries its line ("branch taken by the if at
+ * line 155 ..."), which moves as the file shrinks: the line goes (the op
+ * field names the if by its condition). */
+static char *stable_name(const char *name)
+{
+    strbuf out = STRBUF_INIT;
+    const char *at = strstr(name, " at line ");
+    if (!at) {
+        strbuf_puts(&out, name);
+        return strbuf_detach(&out);
+    }
+    strbuf_append(&out, name, (size_t)(at - name));
+    const char *p = at + strlen(" at line ");
+    while (*p >= '0' && *p <= '9')
+        p++;
+    strbuf_puts(&out, p);
     return strbuf_detach(&out);
 }
 
@@ -159,7 +181,7 @@ reduce_verdict reduce_oracle(const char *good_path, const char *bad_path, const 
         } else {
             fp->pass = xstrdup(pass);
             fp->func = xstrdup(s.func ? s.func : "?");
-            fp->tensor = xstrdup(s.tensor ? s.tensor : "");
+            fp->tensor = stable_name(s.tensor ? s.tensor : "");
             fp->op = op_at(bad_path, s.line);
             fp->output = output;
             output = NULL;
