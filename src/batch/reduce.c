@@ -1,6 +1,7 @@
 #include "batch/reduce.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -379,7 +380,7 @@ static size_t ddmin_delete(reducer *R)
 
 /* The value variable var holds in the entry function of the best passing
  * file's run (its first record), a new tensor, or NULL. */
-static tensor *recorded_value(reducer *R, const char *var)
+static tensor *recorded_value(reducer *R, const char *func, const char *var)
 {
     if (write_work(R->work[0], R->text[0]) != 0)
         return NULL;
@@ -387,7 +388,8 @@ static tensor *recorded_value(reducer *R, const char *var)
     trace_pass(R->work[0], &R->cur, &R->o->ro, 0, NULL, NULL, &tr);
     tensor *t = NULL;
     for (size_t i = 0; i < tr.n && !t; i++)
-        if (strcmp(tr.recs[i].name, var) == 0 && tr.recs[i].t && !trace_rec_is_control(&tr.recs[i]))
+        if (strcmp(tr.recs[i].name, var) == 0 && strcmp(tr.recs[i].func, func) == 0 && tr.recs[i].t &&
+            !trace_rec_is_control(&tr.recs[i]))
             t = tensor_ref(tr.recs[i].t);
     trace_free(&tr);
     return t;
@@ -411,8 +413,22 @@ static size_t record_args(reducer *R)
                  reduce_record_names(m1, &u[idx], &p1, &v1) && strcmp(strbuf_str(&param), strbuf_str(&p1)) == 0;
         ir_module_free(m0);
         ir_module_free(m1);
-        tensor *t = ok ? recorded_value(R, strbuf_str(&var)) : NULL;
-        if (t) {
+        tensor *t = ok ? recorded_value(R, u[idx].func, strbuf_str(&var)) : NULL;
+        if (t && u[idx].arg == -1) {
+            /* a scalar: its value as a literal (an integer when it is one) */
+            double d = tensor_numel(t) == 1 ? tensor_get_flat(t, 0) : NAN;
+            tensor_unref(t);
+            char lit[64];
+            if (d == d && d == (double)(long long)d && d > -9e15 && d < 9e15)
+                snprintf(lit, sizeof lit, "%lld", (long long)d);
+            else if (d == d && d - d == 0)
+                snprintf(lit, sizeof lit, "%.17g", d);
+            else
+                lit[0] = '\0';
+            u[idx].literal = lit;
+            ok = lit[0] && try_units(R, REDUCE_RECORD, &u[idx], 1);
+            u[idx].literal = NULL;
+        } else if (t) {
             R->extra = xreallocarray(R->extra, R->nextra + 1, sizeof *R->extra);
             case_tensor *e = &R->extra[R->nextra++];
             memset(e, 0, sizeof *e);

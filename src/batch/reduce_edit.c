@@ -390,7 +390,7 @@ static int unit_eq(const reduce_unit *a, const reduce_unit *b)
 
 static void unit_add(unitlist *l, reduce_kind k, const char *func, const char *key, long arg, long trips)
 {
-    reduce_unit u = {k, (char *)func, (char *)key, arg, trips};
+    reduce_unit u = {k, (char *)func, (char *)key, arg, trips, NULL};
     for (size_t i = 0; i < l->n; i++)
         if (unit_eq(&l->v[i], &u))
             return;
@@ -529,10 +529,31 @@ static void record_param_name(const funcview *fv, const ir_expr *arg, strbuf *ou
     strbuf_puts(out, "__ssa_v0");
 }
 
+/* x: pl.Scalar[...] = <not a literal>: a value a literal can replace. */
+static int scalar_stmt(const ir_stmt *st)
+{
+    if (st->kind != IR_STMT_ASSIGN || st->u.assign.ntargets != 1 || !st->u.assign.annot || !st->u.assign.value)
+        return 0;
+    const ir_expr *a = st->u.assign.annot, *v = st->u.assign.value;
+    if (a->kind != IR_EXPR_SUBSCRIPT || a->u.sub.value->kind != IR_EXPR_ATTR ||
+        strcmp(a->u.sub.value->u.attr.name->text, "Scalar") != 0)
+        return 0;
+    return v->kind != IR_EXPR_INT && v->kind != IR_EXPR_FLOAT && v->kind != IR_EXPR_BOOL;
+}
+
 int reduce_record_names(const ir_module *m, const reduce_unit *u, strbuf *param, strbuf *var)
 {
     fileview v;
     view_init(&v, m);
+    if (u->arg == -1) {
+        const funcview *sf = find_func(&v, u->func);
+        int sj = sf ? find_stmt(sf, u->key) : -1;
+        int ok = sj >= 0 && scalar_stmt(sf->s[sj].st);
+        if (ok)
+            strbuf_puts(var, sf->s[sj].st->u.assign.targets[0].name->text);
+        view_free(&v);
+        return ok;
+    }
     const funcview *fv = entry_of(&v);
     int ok = 0;
     int j = fv && strcmp(fv->f->name->text, u->func) == 0 ? find_stmt(fv, u->key) : -1;
@@ -549,6 +570,10 @@ int reduce_record_names(const ir_module *m, const reduce_unit *u, strbuf *param,
 static void units_of(const fileview *v, reduce_kind k, unitlist *l)
 {
     if (k == REDUCE_RECORD) {
+        for (size_t i = 0; i < v->nfn; i++)
+            for (size_t j = 0; j < v->fn[i].n; j++)
+                if (scalar_stmt(v->fn[i].s[j].st))
+                    unit_add(l, k, v->fn[i].f->name->text, v->fn[i].s[j].key, -1, 0);
         const funcview *fv = entry_of(v);
         for (size_t j = 0; fv && j < fv->n; j++) {
             const ir_expr *call = stmt_call(fv->s[j].st);
@@ -873,6 +898,13 @@ char *reduce_apply(const ir_module *m, const reduce_unit *u, size_t n, int *chan
             uint32_t s0, e0;
             lines_range(&v, f->first, f->last, &s0, &e0);
             edit_add(&el, s0, e0, t);
+        } else if (x->kind == REDUCE_RECORD && x->arg == -1) {
+            if (!scalar_stmt(st) || !x->literal) {
+                fail = 1;
+                break;
+            }
+            const ir_expr *val = st->u.assign.value;
+            edit_add(&el, val->span.start, val->span.end, xstrdup(x->literal));
         } else if (x->kind == REDUCE_RECORD) {
             const ir_expr *call = stmt_call(st), *arg = NULL, *annot = NULL;
             if (call && x->arg >= 0 && (uint32_t)x->arg < call->u.call.nargs)

@@ -21,7 +21,9 @@
  *   RECORD       a tensor argument of a call in the entry (orchestration)
  *                function replaced by a new entry parameter, a case input
  *                holding the value recorded from the passing file's run
- *                (what only computed that argument may then go). */
+ *                (what only computed that argument may then go); a
+ *                scalar statement's value replaced by the literal the
+ *                passing file's run computed (arg -1; the caller sets it). */
 #ifndef PTODB_BATCH_REDUCE_EDIT_H
 #define PTODB_BATCH_REDUCE_EDIT_H
 
@@ -48,6 +50,7 @@ typedef struct reduce_unit {
     char *key;   /* the statement in it (NULL for DROP_FUNC) */
     long arg;    /* CUT_LOOP: the trip count to cut to; COLLAPSE_IF: 0 then, 1 else; BYPASS: operand index */
     long trips;  /* CUT_LOOP: the trip count now */
+    const char *literal; /* RECORD of a scalar (arg -1): the value to write, set by the caller */
 } reduce_unit;
 
 /* The units of kind k in either module (the failing file's first, in
