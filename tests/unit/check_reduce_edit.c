@@ -32,6 +32,7 @@ static const char *const DUMP =
     "    @pl.function(type=pl.FunctionType.Orchestration, level=pl.Level.CHIP, role=pl.Role.Orchestrator)\n"
     "    def main(self, a__ssa_v0: pl.Tensor[[16, 16], pl.FP32], out__ssa_v0: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) "
     "-> pl.Tensor[[16, 16], pl.FP32]:\n"
+    "        n__ssa_v0: pl.Scalar[pl.INDEX] = 4 * 4\n"
     "        t__ssa_v0: pl.Tensor[[16, 16], pl.FP32] = pl.tensor.create([16, 16], dtype=pl.FP32)\n"
     "        out__ssa_v1: pl.Tensor[[16, 16], pl.FP32] = self.k(t__ssa_v0, out__ssa_v0)\n"
     "        return out__ssa_v1\n";
@@ -51,7 +52,7 @@ static ir_module *parse(const char *t)
 static char *apply(const char *text, reduce_kind k, const char *func, const char *key, long arg, int *changed)
 {
     ir_module *m = parse(text);
-    reduce_unit u = {k, (char *)func, (char *)key, arg, 0};
+    reduce_unit u = {k, (char *)func, (char *)key, arg, 0, NULL};
     char *t = reduce_apply(m, &u, 1, changed);
     ir_module_free(m);
     if (t) {
@@ -71,8 +72,8 @@ START_TEST(test_reprints_and_counts)
     strbuf out = STRBUF_INIT;
     ir_print_module(m, &out);
     ck_assert_str_eq(strbuf_str(&out), DUMP); /* the dump above is in the printer's form */
-    /* k: x, y, z, for, w, store, return; main: t, the call, return */
-    ck_assert_uint_eq(reduce_count_statements(m), 10);
+    /* k: x, y, z, for, w, store, return; main: n, t, the call, return */
+    ck_assert_uint_eq(reduce_count_statements(m), 11);
     strbuf_free(&out);
     ir_module_free(m);
 }
@@ -152,7 +153,7 @@ START_TEST(test_record_and_drop)
     ck_assert_ptr_nonnull(strstr(t, "out__ssa_v0: pl.Out[pl.Tensor[[16, 16], pl.FP32]], rec0_t__ssa_v0: "
                                     "pl.Tensor[[16, 16], pl.FP32]) -> "));
     ir_module *m = parse(DUMP);
-    reduce_unit u = {REDUCE_RECORD, "main", "=out__ssa_v1#0", 0, 0};
+    reduce_unit u = {REDUCE_RECORD, "main", "=out__ssa_v1#0", 0, 0, NULL};
     strbuf param = STRBUF_INIT, var = STRBUF_INIT;
     ck_assert_int_eq(reduce_record_names(m, &u, &param, &var), 1);
     ck_assert_str_eq(strbuf_str(&param), "rec0_t__ssa_v0");
@@ -161,6 +162,16 @@ START_TEST(test_record_and_drop)
     strbuf_free(&var);
     ir_module_free(m);
     free(t);
+    /* a scalar's value by a recorded literal (the caller gives it) */
+    reduce_unit sc = {REDUCE_RECORD, "main", "=n__ssa_v0#0", -1, 0, "16"};
+    m = parse(DUMP);
+    t = reduce_apply(m, &sc, 1, &changed);
+    ck_assert_ptr_nonnull(t);
+    ck_assert_ptr_nonnull(strstr(t, "n__ssa_v0: pl.Scalar[pl.INDEX] = 16\n"));
+    free(t);
+    sc.literal = NULL; /* no value: no edit */
+    ck_assert_ptr_null(reduce_apply(m, &sc, 1, &changed));
+    ir_module_free(m);
     /* k dropped: its def and its call go (and the return reading the call's result) */
     t = apply(DUMP, REDUCE_DROP_FUNC, "k", NULL, 0, &changed);
     ck_assert_ptr_nonnull(t);
