@@ -13,6 +13,7 @@
 #include "base/fdio.h"
 #include "base/mem.h"
 #include "base/mkdirs.h"
+#include "base/textdiff.h"
 #include "batch/batch.h"
 #include "batch/bisect.h"
 #include "batch/divergence.h"
@@ -39,6 +40,7 @@ typedef struct reducer {
     size_t nseen, capseen;
     double t0, deadline;
     double last_save;        /* when the case folder was last written */
+    long diff0;              /* lines differing between the original pair */
     int stopped;             /* budget or interrupt */
 } reducer;
 
@@ -213,6 +215,14 @@ static int save_best(reducer *R, int data, int final, strbuf *err)
 
 /* ---- one step --------------------------------------------------------------------------------- */
 
+static long pair_diff(const char *g, const char *b)
+{
+    strbuf out = STRBUF_INIT;
+    long d = textdiff_unified(g, b, "a", "b", 0, &out);
+    strbuf_free(&out);
+    return d;
+}
+
 /* Tests the candidate pair (either may be NULL: the edit did not give a
  * file that parses); on acceptance it becomes the best. 1 when accepted. */
 static int try_pair(reducer *R, int kind, char *g, char *b)
@@ -233,6 +243,16 @@ static int try_pair(reducer *R, int kind, char *g, char *b)
     k->tried++;
     if (seen_before(R, hash_pair(g, b))) {
         k->cached++;
+        free(g);
+        free(b);
+        return 0;
+    }
+    /* the pair stays a pair: their difference may shrink, never grow (a
+     * failing file gutted on its own would keep a fingerprint while no
+     * longer being the pass's output for the passing file) */
+    long d = pair_diff(g, b);
+    if (d > R->diff0) {
+        k->uninteresting++;
         free(g);
         free(b);
         return 0;
@@ -261,6 +281,7 @@ static int try_pair(reducer *R, int kind, char *g, char *b)
         R->r->fp.good_line = fp.good_line;
         R->r->stmts_after[0] = count_text(g);
         R->r->stmts_after[1] = count_text(b);
+        R->r->diff_after = d;
         /* the folder follows the best pair at most once a second (each file
          * is synced to disk); the last one is written when the search ends */
         if (clock_seconds() - R->last_save >= 1.0) {
@@ -629,6 +650,7 @@ static int start(reducer *R)
         r->stmts_before[i] = r->stmts_after[i] = count_text(R->text[i]);
         r->bytes_before[i] = strlen(R->text[i]);
     }
+    R->diff0 = r->diff_before = r->diff_after = pair_diff(R->text[0], R->text[1]);
     const char *tmp = getenv("TMPDIR");
     strbuf wd = STRBUF_INIT;
     strbuf_printf(&wd, "%s/ptodb-reduce-XXXXXX", tmp && *tmp ? tmp : "/tmp");
@@ -795,6 +817,7 @@ void reduce_report_text(const reduce_result *r, strbuf *out)
                   r->stmts_after[1] ? (double)r->stmts_before[1] / (double)r->stmts_after[1] : 0.0);
     strbuf_printf(out, "reduce: bytes: passing file %zu -> %zu, failing file %zu -> %zu\n", r->bytes_before[0],
                   r->bytes_after[0], r->bytes_before[1], r->bytes_after[1]);
+    strbuf_printf(out, "reduce: lines differing between the two files: %ld -> %ld\n", r->diff_before, r->diff_after);
     strbuf_printf(out, "reduce: %zu oracle runs in %.2f s, %zu round%s; %s\n", r->tests, r->seconds, r->rounds,
                   r->rounds == 1 ? "" : "s",
                   r->interrupted    ? "interrupted: the best pair so far is kept"

@@ -1,7 +1,9 @@
 /* `ptodb reduce CASE`: from the first failing pass N and the last passing
  * pass before it, the smallest pair of pass files that still shows the
  * same divergence (reduce_oracle.h's fingerprint, checked at every step:
- * no slippage). The transformations (reduce_edit.h) run coarse to fine,
+ * no slippage), and whose difference (lines differing between the two
+ * files) is no larger than the original pair's: the pair stays the pass's
+ * input and output, neither file is reduced away from the other. The transformations (reduce_edit.h) run coarse to fine,
  * round after round until a round changes nothing (then no single unit of
  * any transformation can go: the result is 1-minimal for each) or the
  * budget is spent. Deterministic: the same case and options give the same
@@ -43,6 +45,7 @@ typedef struct reduce_result {
     reduce_fp fp;
     size_t stmts_before[2], stmts_after[2];  /* [0] passing file, [1] failing file */
     size_t bytes_before[2], bytes_after[2];
+    long diff_before, diff_after; /* lines differing between the two files (never more after) */
     reduce_counts counts[REDUCE_KIND_COUNT + 1]; /* [REDUCE_KIND_COUNT]: line ddmin */
     size_t tests;          /* oracle runs */
     size_t rounds;
