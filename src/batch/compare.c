@@ -162,6 +162,7 @@ static void compare_outputs(const runpass_result *ra, const runpass_result *rb, 
                 ob = &rb->outputs[m];
         if (!ob || !oa->actual || !ob->actual) {
             p->differs = 1;
+            p->missing = 1;
             p->output = xstrdup(oa->key);
             return;
         }

@@ -36,6 +36,7 @@ typedef struct compare_pair {
     int same_file;         /* both present, identical after the header line, identical inputs */
     int differs;           /* the outputs of A and B differ (or one side fails where the other runs) */
     char *output;          /* differs: the first output that differs, or NULL when one side failed */
+    int missing;           /* that output is not among B's (or has no value on one side) */
     double max_abs_diff;
     int64_t mismatches, count;
 } compare_pair;

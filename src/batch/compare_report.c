@@ -36,6 +36,8 @@ static void pair_cell(const compare_pair *p, strbuf *out)
         strbuf_puts(out, "same outputs");
     else if (!p->output)
         strbuf_printf(out, "DIFFER: %s", p->a.status == RUNPASS_COMPARED ? "B does not run" : "A does not run");
+    else if (p->missing)
+        strbuf_printf(out, "DIFFER: output '%s' is not B's", p->output);
     else {
         exec_format_e6(p->max_abs_diff, e6, sizeof e6);
         strbuf_printf(out, "DIFFER: '%s' max_abs_diff %s, %lld of %lld elements", p->output, e6,
