@@ -122,6 +122,7 @@ static int side_step(side_run *s, int i, const runpass_options *ro, compare_side
         s->have = 1;
         out->reused = 0;
     }
+    out->ran = 1;
     out->status = s->res.status;
     out->ok = s->res.status == RUNPASS_COMPARED && s->res.all_pass;
     out->message = s->res.message ? xstrdup(s->res.message) : NULL;
@@ -201,6 +202,7 @@ void compare_run(const case_info *a, const case_info *b, const runpass_options *
         free(tb);
         if (p->same_file && goldens_same) {
             /* B's run would be A's, against the same goldens */
+            p->b.ran = 1;
             p->b.status = p->a.status;
             p->b.ok = p->a.ok;
             p->b.message = p->a.message ? xstrdup(p->a.message) : NULL;

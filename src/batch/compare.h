@@ -24,6 +24,7 @@
 
 typedef struct compare_side {
     int pass;              /* index in its case, -1: the pass is not in this build */
+    int ran;               /* validated (passes in one build only are not run) */
     runpass_status status;
     int ok;                /* compared and every output within tolerance of its golden */
     char *message;         /* the error, when not compared */

@@ -17,6 +17,8 @@ static const char *verdict(const compare_side *s)
 {
     if (s->pass < 0)
         return "-";
+    if (!s->ran)
+        return "not run";
     if (s->status == RUNPASS_COMPARED)
         return s->ok ? "PASS" : "FAIL";
     return s->status == RUNPASS_REF_FAIL ? "REF_FAIL" : "ERROR";
