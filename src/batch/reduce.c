@@ -484,31 +484,52 @@ static size_t record_args(reducer *R)
     return accepted;
 }
 
-/* The baseline: plain ddmin over the lines of both files' text. */
+/* The baseline: plain ddmin over the lines of the failing file's text; a
+ * line deleted there is deleted from the passing file too where it has the
+ * same line (each once), so the pair stays a pair as it does for the
+ * transformations. No syntax is known: a candidate that does not parse is
+ * an invalid one. */
 typedef struct line_ref {
-    int file;
-    size_t start, len;  /* in that file's text, the newline included */
+    size_t start, len;  /* in the failing file's text, the newline included */
 } line_ref;
 
-static size_t split_lines(reducer *R, line_ref **out)
+static size_t split_lines(const char *t, line_ref **out)
 {
     size_t n = 0, cap = 0;
     line_ref *v = NULL;
-    for (int f = 0; f < 2; f++) {
-        const char *t = R->text[f];
-        for (size_t at = 0; t[at];) {
-            size_t len = strcspn(t + at, "\n");
-            len += t[at + len] == '\n';
-            if (n == cap) {
-                cap = cap ? 2 * cap : 256;
-                v = xreallocarray(v, cap, sizeof *v);
-            }
-            v[n++] = (line_ref){f, at, len};
-            at += len;
+    for (size_t at = 0; t[at];) {
+        size_t len = strcspn(t + at, "\n");
+        len += t[at + len] == '\n';
+        if (n == cap) {
+            cap = cap ? 2 * cap : 256;
+            v = xreallocarray(v, cap, sizeof *v);
         }
+        v[n++] = (line_ref){at, len};
+        at += len;
     }
     *out = v;
     return n;
+}
+
+/* The passing file without one copy of each line of bad in [from, to). */
+static char *drop_same_lines(const char *good, const char *bad, const line_ref *l, size_t from, size_t to)
+{
+    line_ref *gl;
+    size_t ng = split_lines(good, &gl);
+    char *gone = xcalloc(ng + 1, 1);
+    for (size_t k = from; k < to; k++)
+        for (size_t j = 0; j < ng; j++)
+            if (!gone[j] && gl[j].len == l[k].len && memcmp(good + gl[j].start, bad + l[k].start, l[k].len) == 0) {
+                gone[j] = 1;
+                break;
+            }
+    strbuf out = STRBUF_INIT;
+    for (size_t j = 0; j < ng; j++)
+        if (!gone[j])
+            strbuf_append(&out, good + gl[j].start, gl[j].len);
+    free(gl);
+    free(gone);
+    return strbuf_detach(&out);
 }
 
 static size_t ddmin_lines(reducer *R)
@@ -516,7 +537,7 @@ static size_t ddmin_lines(reducer *R)
     size_t accepted = 0, parts = 2;
     while (!out_of_time(R)) {
         line_ref *l;
-        size_t n = split_lines(R, &l);
+        size_t n = split_lines(R->text[1], &l);
         if (n == 0) {
             free(l);
             break;
@@ -526,11 +547,13 @@ static size_t ddmin_lines(reducer *R)
         size_t chunk = (n + parts - 1) / parts;
         int any = 0;
         for (size_t i = 0; i * chunk < n && !any && !out_of_time(R); i++) {
-            strbuf t[2] = {STRBUF_INIT, STRBUF_INIT};
+            size_t from = i * chunk, to = from + chunk < n ? from + chunk : n;
+            strbuf b = STRBUF_INIT;
             for (size_t k = 0; k < n; k++)
-                if (k < i * chunk || k >= i * chunk + chunk)
-                    strbuf_append(&t[l[k].file], R->text[l[k].file] + l[k].start, l[k].len);
-            any = try_pair(R, REDUCE_KIND_COUNT, strbuf_detach(&t[0]), strbuf_detach(&t[1]));
+                if (k < from || k >= to)
+                    strbuf_append(&b, R->text[1] + l[k].start, l[k].len);
+            char *g = drop_same_lines(R->text[0], R->text[1], l, from, to);
+            any = try_pair(R, REDUCE_KIND_COUNT, g, strbuf_detach(&b));
         }
         free(l);
         if (any) {
