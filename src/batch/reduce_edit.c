@@ -385,12 +385,14 @@ typedef struct unitlist {
 static int unit_eq(const reduce_unit *a, const reduce_unit *b)
 {
     return a->kind == b->kind && a->arg == b->arg && strcmp(a->func, b->func) == 0 &&
-           (a->key == b->key || (a->key && b->key && strcmp(a->key, b->key) == 0));
+           (a->key == b->key || (a->key && b->key && strcmp(a->key, b->key) == 0)) &&
+           (a->to == b->to || (a->to && b->to && strcmp(a->to, b->to) == 0));
 }
 
-static void unit_add(unitlist *l, reduce_kind k, const char *func, const char *key, long arg, long trips)
+static void unit_add_to(unitlist *l, reduce_kind k, const char *func, const char *key, long arg, long trips,
+                        const char *to)
 {
-    reduce_unit u = {k, (char *)func, (char *)key, arg, trips, NULL};
+    reduce_unit u = {k, (char *)func, (char *)key, arg, trips, NULL, (char *)to};
     for (size_t i = 0; i < l->n; i++)
         if (unit_eq(&l->v[i], &u))
             return;
@@ -400,7 +402,13 @@ static void unit_add(unitlist *l, reduce_kind k, const char *func, const char *k
     }
     u.func = xstrdup(func);
     u.key = key ? xstrdup(key) : NULL;
+    u.to = to ? xstrdup(to) : NULL;
     l->v[l->n++] = u;
+}
+
+static void unit_add(unitlist *l, reduce_kind k, const char *func, const char *key, long arg, long trips)
+{
+    unit_add_to(l, k, func, key, arg, trips, NULL);
 }
 
 /* A pl.range-like loop's call and the bound a cut replaces: its only
@@ -463,6 +471,17 @@ static void shape_dtype(const ir_expr *annot, strbuf *out)
     print_expr(annot->u.sub.items[0], out);
     strbuf_putc(out, '|');
     print_expr(annot->u.sub.items[1], out);
+}
+
+/* The assignment defining s (one target), or NULL. */
+static const ir_stmt *def_stmt(const funcview *fv, const ir_sym *s)
+{
+    for (size_t j = 0; j < fv->n; j++) {
+        const ir_stmt *st = fv->s[j].st;
+        if (st->kind == IR_STMT_ASSIGN && st->u.assign.ntargets == 1 && st->u.assign.targets[0].name == s)
+            return st;
+    }
+    return NULL;
 }
 
 static const ir_expr *def_annot(const funcview *fv, const ir_sym *s)
@@ -640,6 +659,22 @@ static void units_of(const fileview *v, reduce_kind k, unitlist *l)
                             unit_add(l, k, fname, f->key, (long)a, 0);
                         strbuf_free(&have);
                     }
+                    /* an operand's operands, three deep (first operands only) */
+                    const ir_expr *at = call->u.call.nargs ? call->u.call.args[0] : NULL;
+                    for (int depth = 0; want.len && depth < 3 && at && at->kind == IR_EXPR_NAME; depth++) {
+                        const ir_stmt *def = def_stmt(fv, at->u.name);
+                        const ir_expr *dv = def ? def->u.assign.value : NULL;
+                        if (!dv || dv->kind != IR_EXPR_CALL || !dv->u.call.nargs)
+                            break;
+                        at = dv->u.call.args[0];
+                        if (at->kind != IR_EXPR_NAME)
+                            break;
+                        strbuf have = STRBUF_INIT;
+                        shape_dtype(def_annot(fv, at->u.name), &have);
+                        if (strcmp(strbuf_str(&have), strbuf_str(&want)) == 0)
+                            unit_add_to(l, k, fname, f->key, -2, 0, at->u.name->text);
+                        strbuf_free(&have);
+                    }
                     strbuf_free(&want);
                 }
                 break;
@@ -670,6 +705,7 @@ void reduce_units_free(reduce_unit *u, size_t n)
     for (size_t i = 0; i < n; i++) {
         free(u[i].func);
         free(u[i].key);
+        free(u[i].to);
     }
     free(u);
 }
@@ -927,6 +963,15 @@ char *reduce_apply(const ir_module *m, const reduce_unit *u, size_t n, int *chan
              * (arg -1: x = y or x = literal, propagated as it is) */
             const ir_expr *call = st->kind == IR_STMT_ASSIGN ? st->u.assign.value : NULL;
             const ir_expr *to = NULL;
+            if (call && st->u.assign.ntargets == 1 && x->arg == -2 && x->to && call->kind == IR_EXPR_CALL) {
+                rename_ctx rn = {&el, x->to};
+                for (size_t q = (size_t)j + 1; q < fv->n; q++)
+                    stmt_names(fv->s[q].st, st->u.assign.targets[0].name, rename_one, &rn);
+                uint32_t s0, e0;
+                lines_range(&v, f->first, f->last, &s0, &e0);
+                edit_add(&el, s0, e0, NULL);
+                continue;
+            }
             if (call && st->u.assign.ntargets == 1 && x->arg == -1 && call->kind != IR_EXPR_CALL)
                 to = call;
             else if (call && call->kind == IR_EXPR_CALL && x->arg >= 0 && (uint32_t)x->arg < call->u.call.nargs &&

@@ -17,6 +17,7 @@
  *                statement using what they define, transitively);
  *   BYPASS       a statement x = op(a, ...) dropped and its later uses made
  *                to read a, an operand of the same type, shape and dtype
+ *                (or an operand's operand, three deep: a reshape round trip)
  *                (copy propagation: what only x needed may then go);
  *   RECORD       a tensor argument of a call in the entry (orchestration)
  *                function replaced by a new entry parameter, a case input
@@ -51,6 +52,7 @@ typedef struct reduce_unit {
     long arg;    /* CUT_LOOP: the trip count to cut to; COLLAPSE_IF: 0 then, 1 else; BYPASS: operand index */
     long trips;  /* CUT_LOOP: the trip count now */
     const char *literal; /* RECORD of a scalar (arg -1): the value to write, set by the caller */
+    char *to;    /* BYPASS by an earlier value than an operand (an operand's operand...): its name */
 } reduce_unit;
 
 /* The units of kind k in either module (the failing file's first, in

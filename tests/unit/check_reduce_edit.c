@@ -52,7 +52,7 @@ static ir_module *parse(const char *t)
 static char *apply(const char *text, reduce_kind k, const char *func, const char *key, long arg, int *changed)
 {
     ir_module *m = parse(text);
-    reduce_unit u = {k, (char *)func, (char *)key, arg, 0, NULL};
+    reduce_unit u = {k, (char *)func, (char *)key, arg, 0, NULL, NULL};
     char *t = reduce_apply(m, &u, 1, changed);
     ir_module_free(m);
     if (t) {
@@ -116,12 +116,15 @@ START_TEST(test_bypass)
     ir_module *m = parse(DUMP);
     size_t n;
     reduce_unit *u = reduce_units(m, m, REDUCE_BYPASS, &n);
-    int z0 = 0, z1 = 0;
+    int z0 = 0, z1 = 0, zx = 0;
     for (size_t i = 0; i < n; i++) {
         z0 += strcmp(u[i].key, "=z__tile#0") == 0 && u[i].arg == 0;
         z1 += strcmp(u[i].key, "=z__tile#0") == 0 && u[i].arg == 1;
+        /* and y's own operand x, two deep (y = exp(x)) */
+        zx += strcmp(u[i].key, "=z__tile#0") == 0 && u[i].arg == -2 && strcmp(u[i].to, "x__tile") == 0;
     }
     ck_assert_int_eq(z0 + z1, 2);
+    ck_assert_int_eq(zx, 1);
     reduce_units_free(u, n);
     ir_module_free(m);
 }
@@ -153,7 +156,7 @@ START_TEST(test_record_and_drop)
     ck_assert_ptr_nonnull(strstr(t, "out__ssa_v0: pl.Out[pl.Tensor[[16, 16], pl.FP32]], rec0_t__ssa_v0: "
                                     "pl.Tensor[[16, 16], pl.FP32]) -> "));
     ir_module *m = parse(DUMP);
-    reduce_unit u = {REDUCE_RECORD, "main", "=out__ssa_v1#0", 0, 0, NULL};
+    reduce_unit u = {REDUCE_RECORD, "main", "=out__ssa_v1#0", 0, 0, NULL, NULL};
     strbuf param = STRBUF_INIT, var = STRBUF_INIT;
     ck_assert_int_eq(reduce_record_names(m, &u, &param, &var), 1);
     ck_assert_str_eq(strbuf_str(&param), "rec0_t__ssa_v0");
@@ -163,7 +166,7 @@ START_TEST(test_record_and_drop)
     ir_module_free(m);
     free(t);
     /* a scalar's value by a recorded literal (the caller gives it) */
-    reduce_unit sc = {REDUCE_RECORD, "main", "=n__ssa_v0#0", -1, 0, "16"};
+    reduce_unit sc = {REDUCE_RECORD, "main", "=n__ssa_v0#0", -1, 0, "16", NULL};
     m = parse(DUMP);
     t = reduce_apply(m, &sc, 1, &changed);
     ck_assert_ptr_nonnull(t);
