@@ -36,13 +36,6 @@ static void on_interrupt(int sig)
     interrupted = 1;
 }
 
-static void on_fatal_signal(int sig)
-{
-    atomic_file_remove_pending();
-    signal(sig, SIG_DFL);
-    raise(sig);
-}
-
 /* "90", "90s", "10m", "1.5h" -> seconds; -1 when malformed. */
 static double parse_budget(const char *s)
 {
@@ -175,9 +168,11 @@ int mode_reduce(const ptodb_cli *cli)
     o.ro.ops = ops;
     o.ro.mopt.interrupt = &interrupted;
     o.stop = &interrupted;
+    /* Ctrl-C, kill and a closed terminal all end the search between two
+     * steps: the folder keeps the best case, the work folder goes */
     signal(SIGINT, on_interrupt);
-    signal(SIGTERM, on_fatal_signal);
-    signal(SIGHUP, on_fatal_signal);
+    signal(SIGTERM, on_interrupt);
+    signal(SIGHUP, on_interrupt);
     int code = PTODB_EXIT_OK;
     if (cli->given[OPT_FINGERPRINT]) {
         o.fingerprint_only = 1;
