@@ -74,23 +74,32 @@ static int is_file(const char *p)
  * is replaced. */
 static char *case_above(const char *out)
 {
-    char *p = realpath(out, NULL);
-    if (!p) {
-        /* not there yet: judge its parent */
-        char *copy = xstrdup(out);
-        char *slash = strrchr(copy, '/');
-        if (slash && slash != copy)
-            *slash = '\0';
-        else if (slash)
-            slash[1] = '\0';
-        else
-            strcpy(copy, ".");
+    /* the nearest folder of out that exists (out itself when it does) */
+    char *copy = xstrdup(out);
+    char *p = NULL;
+    int level = 0;
+    for (;;) {
         p = realpath(copy, NULL);
-        free(copy);
-        if (!p)
-            return NULL;
+        if (p)
+            break;
+        char *slash = strrchr(copy, '/');
+        if (!slash) {
+            strcpy(copy, ".");
+        } else if (slash == copy) {
+            slash[1] = '\0';
+        } else {
+            *slash = '\0';
+        }
+        level = 1; /* not out itself: an earlier reduction's folder does not count */
+        if (strcmp(copy, ".") == 0 || strcmp(copy, "/") == 0) {
+            p = realpath(copy, NULL);
+            break;
+        }
     }
-    for (int level = 0;; level++) {
+    free(copy);
+    if (!p)
+        return NULL;
+    for (;; level++) {
         strbuf pd = STRBUF_INIT, fj = STRBUF_INIT;
         strbuf_printf(&pd, "%s/passes_dump", strcmp(p, "/") == 0 ? "" : p);
         strbuf_printf(&fj, "%s/fingerprint.json", strcmp(p, "/") == 0 ? "" : p);
@@ -190,14 +199,26 @@ int mode_reduce(const ptodb_cli *cli)
         goto done;
     }
     strbuf out = STRBUF_INIT;
-    if (ptodb_cli_value(cli, OPT_OUT)) {
-        strbuf_puts(&out, ptodb_cli_value(cli, OPT_OUT));
+    const char *given = ptodb_cli_value(cli, OPT_OUT);
+    if (given && !*given) {
+        fprintf(stderr, "ptodb: reduce: --out needs a folder name\n");
+        strbuf_free(&out);
+        code = PTODB_EXIT_USAGE;
+        goto done;
+    }
+    /* a relative folder is the working folder's ("./NAME": path_within judges it) */
+    if (!given || given[0] != '/')
+        strbuf_puts(&out, given && strncmp(given, "./", 2) == 0 ? "" : "./");
+    if (given) {
+        strbuf_puts(&out, given);
     } else {
-        const char *root = c.root, *slash = strrchr(root, '/');
+        char *real = realpath(c.root, NULL);
+        const char *root = real ? real : c.root, *slash = strrchr(root, '/');
         const char *name = slash && slash[1] ? slash + 1 : root;
         if (strcmp(name, "passes_dump") == 0 || strcmp(name, ".") == 0 || !*name)
             name = "case";
         strbuf_printf(&out, "%s-reduced", name);
+        free(real);
     }
     char *inside = case_above(strbuf_str(&out));
     if (!inside && path_within(strbuf_str(&out), c.root) == 1)
