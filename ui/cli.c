@@ -200,6 +200,7 @@ const char *ptodb_cli_value(const ptodb_cli *cli, ptodb_option_id id)
 void ptodb_cli_print_help(FILE *out)
 {
     fputs("Usage: ptodb [OPTION]... [PATH]\n"
+          "       ptodb reduce CASE [--pass N] [--budget 10m] [--out DIR]\n"
           "A debugger for PyPTO pass dumps: parse, run and validate every pass of a\n"
           "PyPTO build folder (build_output/<case>/ or its passes_dump/).\n\n"
           "Options:\n",

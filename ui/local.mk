@@ -5,5 +5,5 @@ ptodb_SOURCES += ui/mode_info.c
 ptodb_SOURCES += ui/mode_check.c ui/mode_print.c ui/mode_list_ops.c ui/mode_list_semantics.c
 ptodb_SOURCES += ui/mode_run.c
 ptodb_SOURCES += ui/mode_batch.c ui/report_files.c ui/report_files.h
-ptodb_SOURCES += ui/mode_merge.c
+ptodb_SOURCES += ui/mode_merge.c ui/mode_compare.c ui/mode_reduce.c
 include ui/tui/local.mk

@@ -23,6 +23,8 @@ int mode_list_ops(const ptodb_cli *cli); /* ui/mode_list_ops.c */
 int mode_list_semantics(const ptodb_cli *cli); /* ui/mode_list_semantics.c */
 int mode_batch(const ptodb_cli *cli); /* ui/mode_batch.c */
 int mode_merge(const ptodb_cli *cli); /* ui/mode_merge.c */
+int mode_compare(const ptodb_cli *cli); /* ui/mode_compare.c */
+int mode_reduce(const ptodb_cli *cli); /* ui/mode_reduce.c */
 
 /* Modes in priority order: the first whose option was given runs. */
 static const struct {
@@ -35,6 +37,7 @@ static const struct {
     {OPT_MERGE_REPORTS, mode_merge},
     {OPT_LIST_OPS, mode_list_ops},
     {OPT_LIST_SEMANTICS, mode_list_semantics},
+    {OPT_COMPARE, mode_compare},
     {OPT_BATCH, mode_batch},
     {OPT_RUN, mode_run},
     {OPT_COUNT, NULL}, /* sentinel; modes are added above it */
@@ -81,8 +84,18 @@ int main(int argc, char **argv)
     } else if (cli.given[OPT_VERSION]) {
         print_version();
     } else {
-        int ran = 0;
-        for (size_t i = 0; mode_table[i].run; i++) {
+        int ran = 0, mode_option = 0;
+        for (size_t i = 0; mode_table[i].run; i++)
+            mode_option |= cli.given[mode_table[i].option] > 0;
+        if (!mode_option && cli.npaths >= 1 && strcmp(cli.paths[0], "reduce") == 0) {
+            /* `ptodb reduce CASE ...`: a command word, not a case (./reduce is
+             * one; so is reduce after a mode option: --batch reduce) */
+            cli.paths++;
+            cli.npaths--;
+            status = mode_reduce(&cli);
+            ran = 1;
+        }
+        for (size_t i = 0; !ran && mode_table[i].run; i++) {
             if (cli.given[mode_table[i].option]) {
                 status = mode_table[i].run(&cli);
                 ran = 1;

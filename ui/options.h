@@ -38,12 +38,18 @@
     X(STOP_AT_FIRST, "stop-at-first", 0, NONE, NULL, "with --batch: stop at the first failing pass, as REF does") \
     X(STRICT_REF, "strict-ref", 0, NONE, NULL, "with --run/--batch: a file the reference cannot run fails (exit 1), as in the validator in CI") \
     X(METRICS, "metrics", 0, NONE, NULL, "with --batch: share outside tolerance, first bad index, max rel error, NaN/Inf, ULP") \
-    X(JSON, "json", 0, REQUIRED, "FILE", "with --batch/--merge-reports: write the report as JSON to FILE (- for stdout)") \
+    X(JSON, "json", 0, REQUIRED, "FILE", "with --batch/--merge-reports/--compare: write the report as JSON to FILE (- for stdout)") \
     X(JUNIT, "junit", 0, REQUIRED, "FILE", "with --batch/--merge-reports: write a JUnit XML report (one testcase per pass and output) to FILE") \
-    X(HTML, "html", 0, REQUIRED, "FILE", "with --batch/--merge-reports: write a self-contained HTML report (tables, heat maps, IR diff) to FILE") \
+    X(HTML, "html", 0, REQUIRED, "FILE", "with --batch/--merge-reports/--compare: write a self-contained HTML report (tables, heat maps, IR diff) to FILE") \
     X(SHARD, "shard", 0, REQUIRED, "K/N", "with --batch DIR: validate only the K-th of N slices of DIR's sorted cases") \
     X(MERGE_REPORTS, "merge-reports", 0, NONE, "FILE...", "join the JSON reports of --batch shards into one (--json, --junit, --html)") \
     X(BISECT, "bisect", 0, NONE, NULL, "with --batch: find the first failing pass and its first differing statement") \
+    X(COMPARE, "compare", 0, NONE, "A B", "run two builds of one program in lockstep: passes aligned by name, the first pass whose outputs differ and its first differing statement; exit 1 on any difference") \
+    X(PASS, "pass", 0, REQUIRED, "N", "with reduce: the failing pass to reduce, by its number NN (default: the first failing pass, found by bisect)") \
+    X(BUDGET, "budget", 0, REQUIRED, "TIME", "with reduce: how long to search, in seconds or with a suffix s, m or h (default 10m)") \
+    X(OUT, "out", 0, REQUIRED, "DIR", "with reduce: the folder of the reduced case (default ./CASE-reduced; never inside a case folder)") \
+    X(DDMIN_LINES, "ddmin-lines", 0, NONE, NULL, "with reduce: plain line-level delta debugging instead of ptodb's transformations (the baseline to compare with)") \
+    X(FINGERPRINT, "fingerprint", 0, NONE, NULL, "with reduce: print the case's divergence fingerprint as JSON and exit") \
     X(BISECT_SCAN, "bisect-scan", 0, NONE, NULL, "with --bisect: always confirm with the full scan, whatever its estimated cost") \
     X(HEATMAP, "heatmap", 0, NONE, NULL, "with --batch: print a heat grid of |actual - golden| per output") \
     X(MAX_TENSOR_BYTES, "max-tensor-bytes", 0, REQUIRED, "N", "largest tensor to load or allocate, in bytes (suffix K, M, G or T; default 16G, or half the memory when less)") \

@@ -64,7 +64,7 @@ int report_files_wanted(const report_files *rf)
 /* The one place report files are written: to a temporary file renamed over
  * the name when complete (base/atomic_file), so a reader or a killed run
  * sees the old file or the new one, never a part. */
-static int write_file(const char *option, const char *path, const strbuf *data)
+int report_file_write(const char *option, const char *path, const strbuf *data)
 {
     if (strcmp(path, "-") == 0) {
         if (fwrite(strbuf_str(data), 1, data->len, stdout) != data->len || fflush(stdout) != 0) {
@@ -83,7 +83,7 @@ static int write_file(const char *option, const char *path, const strbuf *data)
 int report_files_write(const report_files *rf, const strbuf *json)
 {
     int rc = 0;
-    if (rf->json && write_file("json", rf->json, json) != 0)
+    if (rf->json && report_file_write("json", rf->json, json) != 0)
         rc = -1;
     if (!rf->junit && !rf->html)
         return rc;
@@ -100,13 +100,13 @@ int report_files_write(const report_files *rf, const strbuf *json)
     strbuf out = STRBUF_INIT;
     if (rf->junit) {
         junit_write(&d, &out);
-        if (write_file("junit", rf->junit, &out) != 0)
+        if (report_file_write("junit", rf->junit, &out) != 0)
             rc = -1;
         strbuf_clear(&out);
     }
     if (rf->html) {
         html_write(&d, &out);
-        if (write_file("html", rf->html, &out) != 0)
+        if (report_file_write("html", rf->html, &out) != 0)
             rc = -1;
     }
     strbuf_free(&out);

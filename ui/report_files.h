@@ -19,5 +19,8 @@ int report_files_wanted(const report_files *rf);
 /* Writes each report asked for from the JSON report json (ptodb-batch/1 or
  * ptodb-batch-cases/1). -1 after a message. */
 int report_files_write(const report_files *rf, const strbuf *json);
+/* data as the whole of path ("-": standard output), atomically; -1 after
+ * "ptodb: --OPTION: cannot write PATH: REASON". */
+int report_file_write(const char *option, const char *path, const strbuf *data);
 
 #endif

@@ -214,50 +214,8 @@ static void source_json(strbuf *o, const char *file, int line, int radius)
 
 enum { SOURCE_RADIUS = 4 }; /* source lines shown around a statement */
 
-static void bisect_json(strbuf *o, const batch *b, const bisect_result *r)
+void batch_json_statement(strbuf *o, const bisect_stmt *s)
 {
-    static const char *const st[] = {"found", "all_pass", "first_fails", "no_passes", "interrupted"};
-    strbuf_puts(o, "{\"status\": ");
-    json_put_string(o, st[r->status]);
-    strbuf text = STRBUF_INIT;
-    bisect_report_text(b, r, &text);
-    strbuf_puts(o, ", \"text\": ");
-    json_put_string(o, strbuf_str(&text));
-    strbuf_free(&text);
-    strbuf_puts(o, ", \"first_bad\": ");
-    pass_ref(o, b, r->first_bad);
-    strbuf_puts(o, ", \"last_good\": ");
-    pass_ref(o, b, r->last_good);
-    strbuf_puts(o, ", \"probes\": [");
-    for (size_t i = 0; i < r->nprobe; i++) {
-        if (i)
-            strbuf_puts(o, ", ");
-        pass_ref(o, b, r->probe_order[i]);
-    }
-    strbuf_printf(o, "], \"runs\": %zu, \"search_seconds\": ", r->runs);
-    jnum(o, r->search_seconds);
-    strbuf_printf(o, ", \"scanned\": %s, \"scan_estimate_seconds\": ", r->scanned ? "true" : "false");
-    jnum(o, r->scan_estimate);
-    strbuf_puts(o, ", \"monotone\": ");
-    strbuf_puts(o, !r->scanned ? "null" : r->monotone ? "true" : "false");
-    strbuf_puts(o, ", \"flips\": [");
-    for (size_t i = 0; i < r->nflips; i++) {
-        if (i)
-            strbuf_puts(o, ", ");
-        pass_ref(o, b, r->flips[i]);
-    }
-    strbuf_puts(o, "], \"recoveries\": [");
-    for (size_t i = 0; i < r->nrecoveries; i++) {
-        if (i)
-            strbuf_puts(o, ", ");
-        pass_ref(o, b, r->recoveries[i]);
-    }
-    strbuf_puts(o, "], \"statement\": ");
-    const bisect_stmt *s = &r->stmt;
-    if (!r->stmt_done) {
-        strbuf_puts(o, "null}");
-        return;
-    }
     strbuf_printf(o, "{\"found\": %s, \"op_changed\": %s, \"fails\": %s", s->found ? "true" : "false",
                   s->op_changed ? "true" : "false", s->fails ? "true" : "false");
     if (s->found) {
@@ -326,7 +284,55 @@ static void bisect_json(strbuf *o, const batch *b, const bisect_result *r)
     strbuf_printf(o, "], \"compared\": %zu, \"realigned\": %zu, \"unmatched\": %zu, \"note\": ", s->compared,
                   s->realigned, s->unmatched);
     json_put_string(o, s->note);
-    strbuf_puts(o, "}}");
+    strbuf_puts(o, "}");
+}
+
+static void bisect_json(strbuf *o, const batch *b, const bisect_result *r)
+{
+    static const char *const st[] = {"found", "all_pass", "first_fails", "no_passes", "interrupted"};
+    strbuf_puts(o, "{\"status\": ");
+    json_put_string(o, st[r->status]);
+    strbuf text = STRBUF_INIT;
+    bisect_report_text(b, r, &text);
+    strbuf_puts(o, ", \"text\": ");
+    json_put_string(o, strbuf_str(&text));
+    strbuf_free(&text);
+    strbuf_puts(o, ", \"first_bad\": ");
+    pass_ref(o, b, r->first_bad);
+    strbuf_puts(o, ", \"last_good\": ");
+    pass_ref(o, b, r->last_good);
+    strbuf_puts(o, ", \"probes\": [");
+    for (size_t i = 0; i < r->nprobe; i++) {
+        if (i)
+            strbuf_puts(o, ", ");
+        pass_ref(o, b, r->probe_order[i]);
+    }
+    strbuf_printf(o, "], \"runs\": %zu, \"search_seconds\": ", r->runs);
+    jnum(o, r->search_seconds);
+    strbuf_printf(o, ", \"scanned\": %s, \"scan_estimate_seconds\": ", r->scanned ? "true" : "false");
+    jnum(o, r->scan_estimate);
+    strbuf_puts(o, ", \"monotone\": ");
+    strbuf_puts(o, !r->scanned ? "null" : r->monotone ? "true" : "false");
+    strbuf_puts(o, ", \"flips\": [");
+    for (size_t i = 0; i < r->nflips; i++) {
+        if (i)
+            strbuf_puts(o, ", ");
+        pass_ref(o, b, r->flips[i]);
+    }
+    strbuf_puts(o, "], \"recoveries\": [");
+    for (size_t i = 0; i < r->nrecoveries; i++) {
+        if (i)
+            strbuf_puts(o, ", ");
+        pass_ref(o, b, r->recoveries[i]);
+    }
+    strbuf_puts(o, "], \"statement\": ");
+    const bisect_stmt *s = &r->stmt;
+    if (!r->stmt_done) {
+        strbuf_puts(o, "null}");
+        return;
+    }
+    batch_json_statement(o, s);
+    strbuf_puts(o, "}");
 }
 
 void batch_json_write(const batch *b, const bisect_result *br, const batch_json_info *info, strbuf *o)

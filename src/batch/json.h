@@ -22,6 +22,9 @@ void json_put_string(strbuf *o, const char *s);
 /* The report of a case that could not be validated (in a report of several
  * cases): its path, name, the error message, no passes, exit code 2. */
 void batch_json_error_case(const char *case_path, const char *name, const char *message, strbuf *o);
+/* The statement-level divergence as the report's "statement" object
+ * (docs/batch-json.md), with source windows around both lines. */
+void batch_json_statement(strbuf *o, const bisect_stmt *s);
 /* br may be NULL (no --bisect). */
 void batch_json_write(const batch *b, const bisect_result *br, const batch_json_info *info, strbuf *out);
 

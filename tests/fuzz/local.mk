@@ -19,7 +19,7 @@ fuzz-ci:
 # replays the seeds and the regression inputs (tests/fuzz/replay.sh).
 check_PROGRAMS += tests/fuzz/replay_ir tests/fuzz/replay_zip tests/fuzz/replay_pickle \
 	tests/fuzz/replay_pt tests/fuzz/replay_npy tests/fuzz/replay_manifest \
-	tests/fuzz/replay_repl tests/fuzz/replay_session tests/fuzz/replay_interp
+	tests/fuzz/replay_repl tests/fuzz/replay_session tests/fuzz/replay_interp tests/fuzz/replay_reduce
 tests_fuzz_replay_ir_SOURCES = $(FUZZ_SOURCES) tests/fuzz/fuzz_ir.c
 tests_fuzz_replay_ir_CPPFLAGS = $(FUZZ_REPLAY_CPPFLAGS)
 tests_fuzz_replay_ir_LDADD = $(ENGINE_LIBS)
@@ -51,6 +51,9 @@ tests_fuzz_replay_session_LDADD = $(ENGINE_LIBS)
 tests_fuzz_replay_interp_SOURCES = $(FUZZ_SOURCES) tests/fuzz/fuzz_interp.c
 tests_fuzz_replay_interp_CPPFLAGS = $(FUZZ_REPLAY_CPPFLAGS)
 tests_fuzz_replay_interp_LDADD = $(ENGINE_LIBS)
+tests_fuzz_replay_reduce_SOURCES = $(FUZZ_SOURCES) tests/fuzz/fuzz_reduce.c
+tests_fuzz_replay_reduce_CPPFLAGS = $(FUZZ_REPLAY_CPPFLAGS)
+tests_fuzz_replay_reduce_LDADD = $(ENGINE_LIBS)
 
 TESTS += tests/fuzz/replay.sh
 EXTRA_DIST += tests/fuzz/replay.sh tests/fuzz/seeds.sh tests/fuzz/README.md scripts/fuzz \

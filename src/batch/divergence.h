@@ -1,0 +1,88 @@
+/* The first statement whose value differs between two pass files: the
+ * passing ("good") one and the failing ("bad") one, each run against its own
+ * case (bisect: two passes of one case; --compare: the same pass of two
+ * builds). Both are run with a statement trace (trace.h); the first
+ * statement of the failing file, in execution order, whose tensor differs
+ * (beyond rtol/atol) from the tensor at the same program point of the
+ * passing file is reported with its file, line and tensor name, and how the
+ * point was matched (docs/program-points.md): by GM region, by provenance,
+ * or, from the statement keys alone, a guess. */
+#ifndef PTODB_BATCH_DIVERGENCE_H
+#define PTODB_BATCH_DIVERGENCE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/strbuf.h"
+#include "data/case.h"
+#include "exec/runpass.h"
+
+enum { BISECT_MAX_LATER = 3 };
+/* new `if` statements (no counterpart in the passing pass) whose decisions
+ * are tested by inverting them, the latest before the divergence first */
+enum { BISECT_MAX_NEW_IFS = 3 };
+
+typedef struct bisect_stmt {
+    int found;             /* a differing tensor was found (or, op_changed, a changed op) */
+    int op_changed;        /* no value differed; the statement's op differs from the passing pass's */
+    char *file, *func, *tensor;
+    int line, core;
+    int64_t block, blocks; /* the SPMD block of the differing value, of how many (0 of 1: no launch) */
+    char *good_file, *good_func, *good_tensor;
+    int good_line;
+    char *region;          /* matched by this GM region ("c[16:32, 0:64]"), else NULL */
+    int by_provenance;     /* matched by provenance: the same data by the same ops (exec/prov.h) */
+    size_t provenance;     /* of the tensors compared, those matched by provenance */
+    double max_abs_diff;
+    double max_golden;     /* the largest |value| of the passing pass's tensor */
+    int64_t outside, count, first_bad;
+    double actual_at, good_at;  /* values at first_bad */
+    size_t compared;       /* matched tensors compared (all within tolerance before this one) */
+    size_t realigned;      /* of those, matched by another occurrence than the same-numbered one */
+    size_t unmatched;      /* records of the failing pass with no counterpart */
+    char *note;            /* why nothing was found, or the failing pass's error */
+    /* the next differing statements (other lines), in execution order */
+    int later_line[BISECT_MAX_LATER];
+    char *later_tensor[BISECT_MAX_LATER];
+    size_t nlater;
+    char *op_now, *op_was;  /* the statement's op changed (within its kind): "sub", "add" */
+    int earlier_line;       /* with op_now: a statement that differs before it, or 0 */
+    char *earlier_tensor;
+    /* found: the statement fails in the failing pass (note holds its error)
+     * while the passing pass ran to its end; tensor is "" */
+    int fails;
+    /* found by a test, not by a match: the statement is an `if` with no
+     * counterpart in the passing pass (the pass added it) that ran before
+     * the first differing value, and the failing pass run again with its
+     * condition inverted (the other branch at each of its new_if_runs
+     * runs, new_if_then of which took the then branch) passes. tensor is
+     * its branch record's name, the good_* fields are NULL; the first
+     * differing value, if any, heads the later list. */
+    int new_if;
+    uint64_t new_if_runs, new_if_then;
+    /* the first statement whose result differs from its counterpart at all
+     * (bit for bit), when that is before the divergence (within tolerance) */
+    int bit_line, bit_core;
+    char *bit_tensor;
+    int64_t bit_count, bit_numel;
+    double bit_max;
+} bisect_stmt;
+
+typedef struct divergence_side {
+    const char *path;       /* the pass file */
+    const char *stem;       /* its name in reports ("30_after_CanonicalizeIOOrder") */
+    const case_info *c;     /* the case it runs against */
+} divergence_side;
+
+/* Fills s (cleared first) with the first statement of bad whose value
+ * differs from its counterpart in good. max_trace_bytes caps good's trace
+ * (0: 1 GiB). */
+void divergence_find(const divergence_side *good, const divergence_side *bad, const runpass_options *ro,
+                     double rtol, double atol, size_t max_trace_bytes, bisect_stmt *s);
+void divergence_stmt_free(bisect_stmt *s);
+
+/* The "first divergence: ..." lines. */
+void divergence_report_text(const bisect_stmt *s, const char *good_stem, const char *bad_stem, double rtol,
+                            double atol, strbuf *out);
+
+#endif

@@ -1,0 +1,203 @@
+/* reduce's transformations (src/batch/reduce_edit.h) on a small dump written
+ * here, each result checked against what the edit must give, derived by
+ * hand in the comments: the statements a deletion's cone takes, the uses a
+ * bypass renames, the bound a loop cut writes, the parameter a record adds. */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/diag.h"
+#include "base/strbuf.h"
+#include "batch/reduce_edit.h"
+#include "ir/parse.h"
+#include "ir/print.h"
+
+static const char *const DUMP =
+    "# pypto.program: P\n"
+    "import pypto.language as pl\n"
+    "\n"
+    "@pl.program\n"
+    "class P:\n"
+    "    @pl.function(type=pl.FunctionType.AIV, level=pl.Level.AIV, role=pl.Role.SubWorker)\n"
+    "    def k(a__ssa_v0: pl.Tensor[[16, 16], pl.FP32], out__ssa_v0: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> "
+    "pl.Tensor[[16, 16], pl.FP32]:\n"
+    "        x__tile: pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec] = pl.tile.load(a__ssa_v0, [0, 0], [16, 16], [16, 16], "
+    "target_memory=pl.Mem.Vec)\n"
+    "        y__tile: pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec] = pl.tile.exp(x__tile)\n"
+    "        z__tile: pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec] = pl.tile.add(y__tile, x__tile)\n"
+    "        for i__idx_v0 in pl.range(4):\n"
+    "            w__tile: pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec] = pl.tile.neg(z__tile)\n"
+    "        out__store: pl.Tensor[[16, 16], pl.FP32] = pl.tile.store(z__tile, [0, 0], out__ssa_v0)\n"
+    "        return out__ssa_v0\n"
+    "    @pl.function(type=pl.FunctionType.Orchestration, level=pl.Level.CHIP, role=pl.Role.Orchestrator)\n"
+    "    def main(self, a__ssa_v0: pl.Tensor[[16, 16], pl.FP32], out__ssa_v0: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) "
+    "-> pl.Tensor[[16, 16], pl.FP32]:\n"
+    "        n__ssa_v0: pl.Scalar[pl.INDEX] = 4 * 4\n"
+    "        t__ssa_v0: pl.Tensor[[16, 16], pl.FP32] = pl.tensor.create([16, 16], dtype=pl.FP32)\n"
+    "        out__ssa_v1: pl.Tensor[[16, 16], pl.FP32] = self.k(t__ssa_v0, out__ssa_v0)\n"
+    "        return out__ssa_v1\n";
+
+static ir_module *parse(const char *t)
+{
+    diag_sink sink;
+    diag_sink_init(&sink, 5);
+    ptodb_status st;
+    ir_module *m = ir_parse("t.py", t, strlen(t), &sink, &st);
+    ck_assert_int_eq(st, PTODB_OK);
+    diag_sink_free(&sink);
+    return m;
+}
+
+/* Applies one unit; the result must parse and reprint byte for byte. */
+static char *apply(const char *text, reduce_kind k, const char *func, const char *key, long arg, int *changed)
+{
+    ir_module *m = parse(text);
+    reduce_unit u = {k, (char *)func, (char *)key, arg, 0, NULL, NULL};
+    char *t = reduce_apply(m, &u, 1, changed);
+    ir_module_free(m);
+    if (t) {
+        ir_module *again = parse(t);
+        strbuf out = STRBUF_INIT;
+        ir_print_module(again, &out);
+        ck_assert_str_eq(strbuf_str(&out), t);
+        strbuf_free(&out);
+        ir_module_free(again);
+    }
+    return t;
+}
+
+START_TEST(test_reprints_and_counts)
+{
+    ir_module *m = parse(DUMP);
+    strbuf out = STRBUF_INIT;
+    ir_print_module(m, &out);
+    ck_assert_str_eq(strbuf_str(&out), DUMP); /* the dump above is in the printer's form */
+    /* k: x, y, z, for, w, store, return; main: n, t, the call, return */
+    ck_assert_uint_eq(reduce_count_statements(m), 11);
+    strbuf_free(&out);
+    ir_module_free(m);
+}
+END_TEST
+
+START_TEST(test_delete_cone)
+{
+    int changed;
+    /* the loop alone: nothing uses what it defines (i) outside it */
+    char *t = apply(DUMP, REDUCE_DELETE, "k", "for i__idx_v0#0", 0, &changed);
+    ck_assert_ptr_nonnull(t);
+    ck_assert_ptr_null(strstr(t, "pl.range"));
+    ck_assert_ptr_null(strstr(t, "w__tile"));
+    ck_assert_ptr_nonnull(strstr(t, "z__tile: pl.Tile"));
+    free(t);
+    /* y: its cone is z (reads y), w (reads z) and the store (reads z); the
+     * loop is left with no body, which does not parse: no text */
+    t = apply(DUMP, REDUCE_DELETE, "k", "=y__tile#0", 0, &changed);
+    ck_assert_int_eq(changed, 1);
+    ck_assert_ptr_null(t);
+    /* a unit of a function the file does not have changes nothing */
+    t = apply(DUMP, REDUCE_DELETE, "nope", "=y__tile#0", 0, &changed);
+    ck_assert_int_eq(changed, 0);
+    ck_assert_ptr_null(t);
+}
+END_TEST
+
+START_TEST(test_bypass)
+{
+    int changed;
+    /* z = add(y, x) bypassed by operand 1: z's line goes, w and the store read x */
+    char *t = apply(DUMP, REDUCE_BYPASS, "k", "=z__tile#0", 1, &changed);
+    ck_assert_ptr_nonnull(t);
+    ck_assert_ptr_null(strstr(t, "z__tile"));
+    ck_assert_ptr_nonnull(strstr(t, "pl.tile.neg(x__tile)"));
+    ck_assert_ptr_nonnull(strstr(t, "pl.tile.store(x__tile, [0, 0], out__ssa_v0)"));
+    ck_assert_ptr_nonnull(strstr(t, "y__tile: pl.Tile")); /* y stays: delete's job */
+    free(t);
+    /* the units offered: z by y (0) and by x (1), same type, shape and dtype */
+    ir_module *m = parse(DUMP);
+    size_t n;
+    reduce_unit *u = reduce_units(m, m, REDUCE_BYPASS, &n);
+    int z0 = 0, z1 = 0, zx = 0;
+    for (size_t i = 0; i < n; i++) {
+        z0 += strcmp(u[i].key, "=z__tile#0") == 0 && u[i].arg == 0;
+        z1 += strcmp(u[i].key, "=z__tile#0") == 0 && u[i].arg == 1;
+        /* and y's own operand x, two deep (y = exp(x)) */
+        zx += strcmp(u[i].key, "=z__tile#0") == 0 && u[i].arg == -2 && strcmp(u[i].to, "x__tile") == 0;
+    }
+    ck_assert_int_eq(z0 + z1, 2);
+    ck_assert_int_eq(zx, 1);
+    reduce_units_free(u, n);
+    ir_module_free(m);
+}
+END_TEST
+
+START_TEST(test_cut_and_peel)
+{
+    int changed;
+    char *t = apply(DUMP, REDUCE_CUT_LOOP, "k", "for i__idx_v0#0", 1, &changed);
+    ck_assert_ptr_nonnull(t);
+    ck_assert_ptr_nonnull(strstr(t, "for i__idx_v0 in pl.range(1):"));
+    /* one iteration: the body in the loop's place, i = start */
+    char *p = apply(t, REDUCE_CUT_LOOP, "k", "for i__idx_v0#0", 0, &changed);
+    ck_assert_ptr_nonnull(p);
+    ck_assert_ptr_null(strstr(p, "pl.range"));
+    ck_assert_ptr_nonnull(strstr(p, "\n        i__idx_v0 = 0\n        w__tile: pl.Tile"));
+    free(p);
+    free(t);
+}
+END_TEST
+
+START_TEST(test_record_and_drop)
+{
+    int changed;
+    /* main's call: t becomes the new entry parameter rec0_t */
+    char *t = apply(DUMP, REDUCE_RECORD, "main", "=out__ssa_v1#0", 0, &changed);
+    ck_assert_ptr_nonnull(t);
+    ck_assert_ptr_nonnull(strstr(t, "self.k(rec0_t__ssa_v0, out__ssa_v0)"));
+    ck_assert_ptr_nonnull(strstr(t, "out__ssa_v0: pl.Out[pl.Tensor[[16, 16], pl.FP32]], rec0_t__ssa_v0: "
+                                    "pl.Tensor[[16, 16], pl.FP32]) -> "));
+    ir_module *m = parse(DUMP);
+    reduce_unit u = {REDUCE_RECORD, "main", "=out__ssa_v1#0", 0, 0, NULL, NULL};
+    strbuf param = STRBUF_INIT, var = STRBUF_INIT;
+    ck_assert_int_eq(reduce_record_names(m, &u, &param, &var), 1);
+    ck_assert_str_eq(strbuf_str(&param), "rec0_t__ssa_v0");
+    ck_assert_str_eq(strbuf_str(&var), "t__ssa_v0");
+    strbuf_free(&param);
+    strbuf_free(&var);
+    ir_module_free(m);
+    free(t);
+    /* a scalar's value by a recorded literal (the caller gives it) */
+    reduce_unit sc = {REDUCE_RECORD, "main", "=n__ssa_v0#0", -1, 0, "16", NULL};
+    m = parse(DUMP);
+    t = reduce_apply(m, &sc, 1, &changed);
+    ck_assert_ptr_nonnull(t);
+    ck_assert_ptr_nonnull(strstr(t, "n__ssa_v0: pl.Scalar[pl.INDEX] = 16\n"));
+    free(t);
+    sc.literal = NULL; /* no value: no edit */
+    ck_assert_ptr_null(reduce_apply(m, &sc, 1, &changed));
+    ir_module_free(m);
+    /* k dropped: its def and its call go (and the return reading the call's result) */
+    t = apply(DUMP, REDUCE_DROP_FUNC, "k", NULL, 0, &changed);
+    ck_assert_ptr_nonnull(t);
+    ck_assert_ptr_null(strstr(t, "def k("));
+    ck_assert_ptr_null(strstr(t, "self.k("));
+    ck_assert_ptr_nonnull(strstr(t, "def main("));
+    free(t);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *su = suite_create("reduce_edit");
+    TCase *tc = tcase_create("core");
+    tcase_add_test(tc, test_reprints_and_counts);
+    tcase_add_test(tc, test_delete_cone);
+    tcase_add_test(tc, test_bypass);
+    tcase_add_test(tc, test_cut_and_peel);
+    tcase_add_test(tc, test_record_and_drop);
+    suite_add_tcase(su, tc);
+    SRunner *sr = srunner_create(su);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
