@@ -11,6 +11,7 @@
 #include "base/mem.h"
 #include "exec/inspect.h"
 #include "exec/region.h"
+#include "exec/write_log.h"
 #include "ir/resolve.h"
 #include "ir/walk.h"
 
@@ -114,6 +115,7 @@ void machine_free(machine *m)
     strbuf_free(&m->error);
     free(m->ref_note);
     exec_prov_free(m->prov);
+    exec_write_log_free(m->wlog);
     mem_where_pop(m->where_token);
     free(m);
 }
@@ -1373,4 +1375,9 @@ ptodb_status machine_run(machine *m)
         if (ev.kind == EXEC_EV_DONE)
             return PTODB_OK;
     }
+}
+
+void machine_core_clear(core *c)
+{
+    core_reset(c);
 }

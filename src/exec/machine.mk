@@ -6,7 +6,9 @@ src_libptodb_a_SOURCES += \
 	src/exec/exec_ctx.c src/exec/scalar.c \
 	src/exec/xcore.c src/exec/xcore.h \
 	src/exec/compare.c src/exec/compare.h src/exec/runpass.c src/exec/runpass.h \
-	src/exec/region.c src/exec/region.h src/exec/prov.c src/exec/prov.h
+	src/exec/region.c src/exec/region.h src/exec/prov.c src/exec/prov.h \
+	src/exec/snapshot.c src/exec/snapshot.h src/exec/snapshot_parts.c src/exec/state_hash.c \
+	src/exec/state_walk.c src/exec/state_walk.h src/exec/write_log.c src/exec/write_log.h
 
 check_PROGRAMS += tests/unit/check_machine
 TESTS += tests/unit/check_machine

@@ -925,3 +925,77 @@ void machine_prov_describe(const machine *m, uint64_t h, strbuf *out)
         strbuf_printf(out, " and %d more ops", w.more_ops);
     free(w.seen);
 }
+
+/* ---- snapshots (snapshot.h): the counts and each core's last value ------------------------ */
+
+struct exec_prov_saved {
+    struct saved_count { uint64_t h; uint32_t count[EXEC_NCORES]; } *counts;
+    size_t n;
+    struct prov_made made[EXEC_NCORES];
+};
+
+exec_prov_saved *exec_prov_save(const exec_prov *p)
+{
+    exec_prov_saved *s = xcalloc(1, sizeof *s);
+    for (size_t i = 0; i < p->cap; i++) {
+        const prov_node *nd = &p->nodes[i];
+        int any = 0;
+        for (int c = 0; c < EXEC_NCORES; c++)
+            any |= nd->h && nd->count[c];
+        if (!any)
+            continue;
+        s->counts = xreallocarray(s->counts, s->n + 1, sizeof *s->counts);
+        s->counts[s->n].h = nd->h;
+        memcpy(s->counts[s->n].count, nd->count, sizeof nd->count);
+        s->n++;
+    }
+    memcpy(s->made, p->made, sizeof s->made);
+    return s;
+}
+
+void exec_prov_restore(exec_prov *p, const exec_prov_saved *s)
+{
+    /* nodes are never removed, so every saved one is still there */
+    exec_prov_reset(p);
+    for (size_t i = 0; i < s->n; i++) {
+        prov_node *nd = find_node(p, s->counts[i].h);
+        if (nd)
+            memcpy(nd->count, s->counts[i].count, sizeof nd->count);
+    }
+    memcpy(p->made, s->made, sizeof p->made);
+}
+
+void exec_prov_saved_free(exec_prov_saved *s)
+{
+    if (!s)
+        return;
+    free(s->counts);
+    free(s);
+}
+
+size_t exec_prov_saved_bytes(const exec_prov_saved *s)
+{
+    return sizeof *s + s->n * sizeof *s->counts;
+}
+
+uint64_t exec_prov_state_hash(const exec_prov *p, uint64_t h)
+{
+    /* order-free: a sum of the nodes' mixed counts */
+    uint64_t sum = 0;
+    for (size_t i = 0; i < p->cap; i++) {
+        const prov_node *nd = &p->nodes[i];
+        if (!nd->h)
+            continue;
+        uint64_t x = nd->h;
+        for (int c = 0; c < EXEC_NCORES; c++)
+            x = fnv(x, &nd->count[c], sizeof nd->count[c]);
+        sum += x;
+    }
+    h = fnv(h, &sum, sizeof sum);
+    for (int c = 0; c < EXEC_NCORES; c++) {
+        h = fnv(h, &p->made[c].step, sizeof p->made[c].step);
+        h = fnv(h, &p->made[c].h, sizeof p->made[c].h);
+        h = fnv(h, &p->made[c].k, sizeof p->made[c].k);
+    }
+    return h;
+}
