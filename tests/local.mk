@@ -45,6 +45,13 @@ tests_points_metamorphic_LDADD = $(ENGINE_LIBS)
 TESTS += tests/cli/points_fixtures.sh
 EXTRA_DIST += tests/cli/points_fixtures.sh
 
+# Reverse execution against straight runs: the oracle's driver.
+check_PROGRAMS += tests/timetravel/seek_oracle
+tests_timetravel_seek_oracle_SOURCES = tests/timetravel/seek_oracle.c
+tests_timetravel_seek_oracle_LDADD = $(ENGINE_LIBS)
+TESTS += tests/cli/timetravel_fixtures.sh
+EXTRA_DIST += tests/cli/timetravel_fixtures.sh
+
 # make install / uninstall into a private DESTDIR: binary, man pages, completion.
 TESTS += tests/cli/install.sh
 EXTRA_DIST += tests/cli/install.sh

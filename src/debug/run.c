@@ -19,6 +19,7 @@
 #include "debug/stop.h"
 #include "debug/tensor_fmt.h"
 #include "debug/timeline.h"
+#include "debug/timetravel.h"
 #include "exec/compare.h"
 #include "exec/inspect.h"
 #include "exec/runpass.h"
@@ -39,6 +40,7 @@ void run_kill(session *s)
         case_bindings_free(r->binds, r->nbinds); /* frees the entries, not the array */
     free(r->binds);
     run_clear_step_lists(r);
+    tt_free(r);
     free(r->written);
     free(r->read);
     free(r->visits);
@@ -286,6 +288,9 @@ void run_print_location(session *s)
                        state);
     }
     run_print_source_line(s, f.line);
+    char pos[128];
+    if ((r->tt_show_position || session_get_bool(s, SETTING_PRINT_POSITION)) && tt_position(s, r->core, pos, sizeof pos))
+        session_printf(s, "Position %s (step %" PRIu64 ")\n", pos, machine_steps(r->m));
 }
 
 void run_print_source_line(session *s, int line)
@@ -445,12 +450,8 @@ ptodb_status run_go(session *s, run_mode mode, long count, int until_line)
                 step.was[c] = &where[c];
         int target_ready = inspect_core(r->m, target) == INSPECT_CORE_READY;
         exec_event ev;
-        ptodb_status st;
-        if (mode != RUN_CONTINUE && mode != RUN_UNTIL && target_ready)
-            st = machine_step_core(r->m, target, &ev);
-        else
-            st = machine_step(r->m, &ev);
-        run_timeline_note(s, &ev);
+        /* behind the recorded history's end the step follows it (timetravel.h) */
+        ptodb_status st = tt_step(s, mode != RUN_CONTINUE && mode != RUN_UNTIL && target_ready ? target : -1, &ev);
         if (st != PTODB_OK || ev.kind == EXEC_EV_ERROR) {
             fail_run(s);
             result = st != PTODB_OK ? st : PTODB_ERR_RUNTIME;
@@ -469,7 +470,6 @@ ptodb_status run_go(session *s, run_mode mode, long count, int until_line)
         }
         if (value_bps)
             stop_snapshot_take(r->m, &after);
-        run_note_arrivals(r, ev.core);
         /* Which cores moved: the stepped one, and any that entered a frame. */
         step.core = ev.core;
         step.stmt_done = ev.kind == EXEC_EV_STMT || ev.kind == EXEC_EV_RETURN;

@@ -984,7 +984,11 @@ uint64_t exec_prov_state_hash(const exec_prov *p, uint64_t h)
     uint64_t sum = 0;
     for (size_t i = 0; i < p->cap; i++) {
         const prov_node *nd = &p->nodes[i];
-        if (!nd->h)
+        int any = 0;
+        for (int c = 0; c < EXEC_NCORES; c++)
+            any |= nd->count[c] != 0;
+        /* a node a restored run has not met again yet is kept, uncounted */
+        if (!nd->h || !any)
             continue;
         uint64_t x = nd->h;
         for (int c = 0; c < EXEC_NCORES; c++)

@@ -22,6 +22,7 @@ void xrt_queues(xrt *rt, xqueue *out[XRT_NQUEUES])
         for (int t = 0; t < 2; t++)
             out[k++] = &rt->gather[l][t];
     }
+    /* k == XRT_NQUEUES */
 }
 
 int machine_core_nframes(const core *c)
