@@ -49,6 +49,10 @@ EXTRA_DIST += tests/cli/points_fixtures.sh
 check_PROGRAMS += tests/timetravel/seek_oracle
 tests_timetravel_seek_oracle_SOURCES = tests/timetravel/seek_oracle.c
 tests_timetravel_seek_oracle_LDADD = $(ENGINE_LIBS)
+# ... and its benchmark (make bench: scripts/bench.d/timetravel).
+check_PROGRAMS += tests/timetravel/tt_bench
+tests_timetravel_tt_bench_SOURCES = tests/timetravel/tt_bench.c
+tests_timetravel_tt_bench_LDADD = $(ENGINE_LIBS)
 TESTS += tests/cli/timetravel_fixtures.sh
 EXTRA_DIST += tests/cli/timetravel_fixtures.sh
 

@@ -78,8 +78,17 @@ typedef struct region_seen {
     uint32_t last_k, prev_k;
 } region_seen;
 
+/* The region counts' key strings, shared by a run's table and the
+ * checkpoints' copies of it (timetravel.c), freed with the last of them. */
+typedef struct region_keys {
+    int refcount;
+    char **keys;
+    size_t n, cap;
+} region_keys;
+
 struct point_regions {
-    struct region_count { char *key; uint32_t n; } *counts;
+    struct region_count { const char *key; uint32_t n; } *counts;
+    region_keys *keys;
     size_t ncounts, capcounts;
     region_seen *seen;
     size_t nseen, capseen;
@@ -95,8 +104,12 @@ void point_regions_free(run_state *r)
     struct point_regions *pr = r->regions;
     if (!pr)
         return;
-    for (size_t i = 0; i < pr->capcounts; i++)
-        free(pr->counts[i].key);
+    if (pr->keys && --pr->keys->refcount == 0) {
+        for (size_t i = 0; i < pr->keys->n; i++)
+            free(pr->keys->keys[i]);
+        free(pr->keys->keys);
+        free(pr->keys);
+    }
     free(pr->counts);
     free(pr->seen);
     for (size_t i = 0; i < pr->ntouched; i++)
@@ -113,11 +126,10 @@ struct point_regions *point_regions_copy(const struct point_regions *pr)
     struct point_regions *c = xcalloc(1, sizeof *c);
     *c = *pr;
     c->counts = xcalloc(pr->capcounts ? pr->capcounts : 1, sizeof *c->counts);
-    for (size_t i = 0; i < pr->capcounts; i++) {
-        c->counts[i] = pr->counts[i];
-        if (pr->counts[i].key)
-            c->counts[i].key = xstrdup(pr->counts[i].key);
-    }
+    if (pr->capcounts)
+        memcpy(c->counts, pr->counts, pr->capcounts * sizeof *c->counts);
+    if (c->keys)
+        c->keys->refcount++;
     c->seen = xcalloc(pr->capseen ? pr->capseen : 1, sizeof *c->seen);
     if (pr->nseen)
         memcpy(c->seen, pr->seen, pr->nseen * sizeof *c->seen);
@@ -169,7 +181,17 @@ static uint32_t bump_region(struct point_regions *pr, int core, const char *func
     while (pr->counts[j].key && strcmp(pr->counts[j].key, strbuf_str(&key)) != 0)
         j = (j + 1) & (pr->capcounts - 1);
     if (!pr->counts[j].key) {
-        pr->counts[j].key = strbuf_detach(&key);
+        if (!pr->keys) {
+            pr->keys = xcalloc(1, sizeof *pr->keys);
+            pr->keys->refcount = 1;
+        }
+        region_keys *k = pr->keys;
+        if (k->n == k->cap) {
+            k->cap = k->cap ? 2 * k->cap : 64;
+            k->keys = xreallocarray(k->keys, k->cap, sizeof *k->keys);
+        }
+        k->keys[k->n] = strbuf_detach(&key);
+        pr->counts[j].key = k->keys[k->n++];
         pr->ncounts++;
     }
     strbuf_free(&key);

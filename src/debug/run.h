@@ -61,6 +61,8 @@ typedef struct run_state {
      * the last RUN_TIMELINE_MAX kept */
     struct tt_history *tt; /* timetravel.c: checkpoints and the recorded schedule, or NULL */
     int tt_show_position;  /* the next stop prints its position (a time-travel command) */
+    char *line_marks;      /* timeline.c: per line of the pass, 'p' push, 'o' pop, 0 */
+    int nline_marks;
     view_tl_event *timeline; /* a ring: the oldest at ntimeline % cap once full */
     struct queue_track *qtracks; /* queue_track.c: the producers of the items in flight */
     size_t nqtracks;

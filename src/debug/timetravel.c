@@ -3,8 +3,9 @@
  * the reverse commands' backward search.
  *
  * Placement (rr's ReplayTimeline): a checkpoint whenever the run is
- * TT_GAP statements past the nearest earlier one, thinned so that at
- * distance d from the current moment they are about max(2 TT_GAP, d/2)
+ * G statements past the nearest earlier one (`set checkpoint-interval G`,
+ * 2048 by default), thinned so that at distance d from the current
+ * moment they are about max(2 G, d/4)
  * apart: O(log N) of them, dense where the user is. The run's first moment
  * and user checkpoints are never dropped. A reverse command searches back
  * one checkpoint interval at a time: restore, run forward to the interval's
@@ -27,7 +28,7 @@
 #include "exec/inspect.h"
 #include "exec/snapshot.h"
 
-enum { TT_GAP = 2048, TT_THIN_ABOVE = 12 };
+enum { TT_THIN_ABOVE = 12 };
 
 typedef struct tt_ckpt {
     int user;           /* its number for `restart N`, 0 automatic */
@@ -50,6 +51,8 @@ struct tt_history {
     size_t nlog, caplog;
     uint64_t horizon;   /* the recorded history reaches this step */
     int next_user;
+    int hold_thin;      /* a backward search is on: thin once it has landed */
+    uint64_t goal;      /* a jump's target step (0: none): checkpoints only near it */
 };
 
 /* ---- checkpoints ------------------------------------------------------------------------ */
@@ -158,14 +161,14 @@ static void ckpt_restore(session *s, const tt_ckpt *c)
 
 /* Drops automatic checkpoints where they are denser than the placement
  * wants around `now`. */
-static void thin(struct tt_history *h, uint64_t now)
+static void thin(struct tt_history *h, uint64_t now, uint64_t gap)
 {
     if (h->n <= TT_THIN_ABOVE)
         return;
     for (size_t i = 1; i + 1 < h->n;) {
         tt_ckpt *c = &h->ck[i];
         uint64_t d = c->step > now ? c->step - now : now - c->step;
-        uint64_t want = d / 2 > 2 * TT_GAP ? d / 2 : 2 * TT_GAP;
+        uint64_t want = d / 4 > 2 * gap ? d / 4 : 2 * gap;
         if (!c->user && h->ck[i + 1].step - h->ck[i - 1].step <= want) {
             ckpt_free(c);
             memmove(&h->ck[i], &h->ck[i + 1], (h->n - i - 1) * sizeof *h->ck);
@@ -234,9 +237,13 @@ ptodb_status tt_step(session *s, int core, exec_event *ev)
     if (!ok)
         return st;
     run_note_arrivals(r, ev->core);
-    if (after > now && after - h->ck[ckpt_at_or_before(h, after)].step >= TT_GAP) {
+    long gap = session_get_int(s, SETTING_CHECKPOINT_INTERVAL);
+    /* a long jump forward leaves no trail of checkpoints it would thin away */
+    int far = h->goal > after && h->goal - after > 2 * (uint64_t)gap;
+    if (gap > 0 && !far && after > now && after - h->ck[ckpt_at_or_before(h, after)].step >= (uint64_t)gap) {
         ckpt_take(r, 0);
-        thin(h, after);
+        if (!h->hold_thin)
+            thin(h, after, (uint64_t)gap);
     }
     return st;
 }
@@ -289,15 +296,24 @@ int tt_goto_step(session *s, uint64_t step)
     if (step < machine_steps(r->m))
         return 1; /* before the history's first moment: at that moment */
     exec_event ev;
+    int rc = 0;
+    h->goal = step;
     while (machine_steps(r->m) < step) {
-        if (r->finished || r->failed)
-            return 1;
-        if (interrupted(s, "seeking"))
-            return -1;
-        if (!replay_step(s, &ev))
-            return 1;
+        if (r->finished || r->failed) {
+            rc = 1;
+            break;
+        }
+        if (interrupted(s, "seeking")) {
+            rc = -1;
+            break;
+        }
+        if (!replay_step(s, &ev)) {
+            rc = 1;
+            break;
+        }
     }
-    return 0;
+    h->goal = 0;
+    return rc;
 }
 
 uint64_t tt_now(session *s)
@@ -423,6 +439,30 @@ int tt_parse_position(session *s, const char *text, tt_pos *out, char *err, size
     return 0;
 }
 
+/* The index of the running program's function whose text holds `line`, or -1. */
+static int func_of_line(session *s, int line)
+{
+    run_state *r = &s->run;
+    const char *src = session_pass_source(s, r->pass);
+    if (!src || !r->prog)
+        return -1;
+    const char *q = src;
+    for (int l = 1; l < line && q; l++) {
+        q = strchr(q, '\n');
+        if (q)
+            q++;
+    }
+    if (!q)
+        return -1;
+    size_t off = (size_t)(q - src);
+    for (uint32_t i = 0; i < r->prog->nfuncs; i++) {
+        const ir_func *f = r->prog->funcs[i].src;
+        if (f && f->span.start <= off && off < f->span.end)
+            return (int)i;
+    }
+    return -1;
+}
+
 static int at_position(session *s, const tt_pos *p)
 {
     uint32_t call, iter;
@@ -436,8 +476,15 @@ int tt_goto_position(session *s, const tt_pos *p)
     if (p->by_step)
         return tt_goto_step(s, p->step);
     struct tt_history *h = history(r);
-    /* from the history's first moment: a position is reached once */
-    ckpt_restore(s, &h->ck[0]);
+    /* a position is reached once: from the last checkpoint before its call
+     * began (the history's first moment when the line's function is not
+     * known) */
+    int fn = func_of_line(s, p->line);
+    size_t from = 0;
+    for (size_t i = 0; fn >= 0 && i < h->n; i++)
+        if (machine_snapshot_calls(h->ck[i].ms, p->core, fn) < p->call)
+            from = i;
+    ckpt_restore(s, &h->ck[from]);
     exec_event ev;
     for (;;) {
         if (at_position(s, p)) {
@@ -648,6 +695,9 @@ static int reverse_once(session *s, tt_reverse_mode mode, int *was_interrupted, 
     size_t nb = s->nbps;
     bp_state *saved = mode == TT_REV_CONTINUE ? bps_save(s) : NULL;
     int at_start = 0, incl = 0;
+    /* the intervals searched get checkpoints as they are replayed; thinning
+     * around each would drop the ones the next interval starts from */
+    h->hold_thin = 1;
     for (;;) {
         uint64_t first = h->ck[0].step;
         if (hi <= first) {
@@ -668,6 +718,7 @@ static int reverse_once(session *s, tt_reverse_mode mode, int *was_interrupted, 
         hi = lo;
         incl = 1; /* the interval's last moment is its own now */
     }
+    h->hold_thin = 0;
     if (saved)
         bps_restore(s, saved, nb);
     if (*was_interrupted) {
@@ -682,6 +733,9 @@ static int reverse_once(session *s, tt_reverse_mode mode, int *was_interrupted, 
             stop_chain_free(&q.chain);
         return 0;
     }
+    long gap = session_get_int(s, SETTING_CHECKPOINT_INTERVAL);
+    if (gap > 0)
+        thin(h, machine_steps(r->m), (uint64_t)gap);
     if (mode == TT_REV_CONTINUE)
         watch_reprime(s);
     if (q.have_chain && q.found != UINT64_MAX) {

@@ -60,6 +60,12 @@ struct exec_prov {
         int on;                 /* the core that computed it */
         const ir_stmt *st;
     } made[EXEC_NCORES];
+    /* Every count increment of the run in order (hash, core), and how many
+     * of them the counts hold now (cursor): a snapshot keeps the cursor, a
+     * restore undoes or redoes the increments between (the run is
+     * deterministic, so the log past the cursor is the run's future). */
+    struct prov_inc { uint64_t h; int core; } *log;
+    size_t nlog, caplog, cursor;
 };
 
 /* ---- hashing: FNV-1a over a canonical byte form, then a 64-bit finaliser ---- */
@@ -110,6 +116,7 @@ void exec_prov_free(exec_prov *p)
         free(p->nodes[i].leaf);
     free(p->nodes);
     free(p->pending.leaf);
+    free(p->log);
     free(p);
 }
 
@@ -118,6 +125,7 @@ void exec_prov_reset(exec_prov *p)
     for (size_t i = 0; i < p->cap; i++)
         memset(p->nodes[i].count, 0, sizeof p->nodes[i].count);
     memset(p->made, 0, sizeof p->made);
+    p->nlog = p->cursor = 0;
 }
 
 static prov_node *find_node(const exec_prov *p, uint64_t h)
@@ -174,6 +182,18 @@ static void made_fresh(exec_prov *p, prov_node *nd, int cid, uint64_t step, tens
         lift_finish(n, t);
     t->prov = n->h;
     t->prov_k = ++n->count[cid];
+    if (p->cursor < p->nlog && (p->log[p->cursor].h != n->h || p->log[p->cursor].core != cid))
+        p->nlog = p->cursor; /* not the recorded future (a changed run): it ends here */
+    if (p->cursor == p->nlog) {
+        if (p->nlog == p->caplog) {
+            p->caplog = p->caplog ? 2 * p->caplog : 1024;
+            p->log = xreallocarray(p->log, p->caplog, sizeof *p->log);
+        }
+        p->log[p->nlog].h = n->h;
+        p->log[p->nlog].core = cid;
+        p->nlog++;
+    }
+    p->cursor++;
     t->prov_core = cid;
     (void)step;
 }
@@ -929,53 +949,44 @@ void machine_prov_describe(const machine *m, uint64_t h, strbuf *out)
 /* ---- snapshots (snapshot.h): the counts and each core's last value ------------------------ */
 
 struct exec_prov_saved {
-    struct saved_count { uint64_t h; uint32_t count[EXEC_NCORES]; } *counts;
-    size_t n;
+    size_t cursor;
     struct prov_made made[EXEC_NCORES];
 };
 
 exec_prov_saved *exec_prov_save(const exec_prov *p)
 {
     exec_prov_saved *s = xcalloc(1, sizeof *s);
-    for (size_t i = 0; i < p->cap; i++) {
-        const prov_node *nd = &p->nodes[i];
-        int any = 0;
-        for (int c = 0; c < EXEC_NCORES; c++)
-            any |= nd->h && nd->count[c];
-        if (!any)
-            continue;
-        s->counts = xreallocarray(s->counts, s->n + 1, sizeof *s->counts);
-        s->counts[s->n].h = nd->h;
-        memcpy(s->counts[s->n].count, nd->count, sizeof nd->count);
-        s->n++;
-    }
+    s->cursor = p->cursor;
     memcpy(s->made, p->made, sizeof s->made);
     return s;
 }
 
 void exec_prov_restore(exec_prov *p, const exec_prov_saved *s)
 {
-    /* nodes are never removed, so every saved one is still there */
-    exec_prov_reset(p);
-    for (size_t i = 0; i < s->n; i++) {
-        prov_node *nd = find_node(p, s->counts[i].h);
+    /* nodes are never removed, so every logged one is still there */
+    while (p->cursor > s->cursor) {
+        p->cursor--;
+        prov_node *nd = find_node(p, p->log[p->cursor].h);
+        if (nd && nd->count[p->log[p->cursor].core])
+            nd->count[p->log[p->cursor].core]--;
+    }
+    while (p->cursor < s->cursor && p->cursor < p->nlog) {
+        prov_node *nd = find_node(p, p->log[p->cursor].h);
         if (nd)
-            memcpy(nd->count, s->counts[i].count, sizeof nd->count);
+            nd->count[p->log[p->cursor].core]++;
+        p->cursor++;
     }
     memcpy(p->made, s->made, sizeof p->made);
 }
 
 void exec_prov_saved_free(exec_prov_saved *s)
 {
-    if (!s)
-        return;
-    free(s->counts);
     free(s);
 }
 
 size_t exec_prov_saved_bytes(const exec_prov_saved *s)
 {
-    return sizeof *s + s->n * sizeof *s->counts;
+    return sizeof *s;
 }
 
 uint64_t exec_prov_state_hash(const exec_prov *p, uint64_t h)

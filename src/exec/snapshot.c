@@ -428,6 +428,13 @@ uint64_t machine_snapshot_step(const machine_snapshot *s)
     return s->steps;
 }
 
+uint32_t machine_snapshot_calls(const machine_snapshot *s, int cid, int fn)
+{
+    if (cid < 0 || cid >= EXEC_NCORES || fn < 0)
+        return 0;
+    return s->cores[cid].calls[fn];
+}
+
 size_t machine_snapshot_bytes(const machine_snapshot *s, size_t *shared)
 {
     if (shared)

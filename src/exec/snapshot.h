@@ -36,6 +36,10 @@ void machine_snapshot_restore(machine *m, const machine_snapshot *s);
 void machine_snapshot_free(machine_snapshot *s);
 /* The machine_steps() it was taken at. */
 uint64_t machine_snapshot_step(const machine_snapshot *s);
+/* How many calls of function fn (an index of the program's functions)
+ * core had started then: a moment of call k (from 1) is after any
+ * snapshot with fewer than k. */
+uint32_t machine_snapshot_calls(const machine_snapshot *s, int core, int fn);
 /* Bytes the snapshot holds: its own (frames, queues, tensor records) and
  * the byte copies it made; *shared gets the copies it shares with base. */
 size_t machine_snapshot_bytes(const machine_snapshot *s, size_t *shared);
