@@ -605,7 +605,10 @@ static int scan(session *s, search *q, uint64_t hi, int incl)
         if (!replay_step(s, &ev))
             break;
         uint64_t t = machine_steps(r->m);
-        if (t > hi || (t == hi && !incl))
+        /* the interval's end is the current moment in the first interval:
+         * only a value's change there is behind it (the step that made it) */
+        int at_end = t == hi && !incl;
+        if (t > hi || (at_end && q->mode != TT_REV_CONTINUE))
             break;
         int depth = inspect_depth(r->m, q->core);
         switch (q->mode) {
@@ -634,7 +637,11 @@ static int scan(session *s, search *q, uint64_t hi, int incl)
             if (stop_chain_build(s, &step, &ch)) {
                 int watch = 0;
                 for (size_t i = 0; i < ch.n; i++)
-                    watch |= ch.hits[i].kind == STOP_HIT_WATCH;
+                    watch |= ch.hits[i].kind == STOP_HIT_WATCH && !ch.hits[i].read;
+                if (at_end && !watch) {
+                    stop_chain_free(&ch);
+                    break;
+                }
                 /* a value's change is seen going backward just before the
                  * statement that made it */
                 q->found = watch ? t - 1 : t;
@@ -665,6 +672,7 @@ static void swap_watch_values(stop_chain *c)
         tensor *t = h->old;
         h->old = h->now;
         h->now = t;
+        h->backward = 1;
     }
 }
 
