@@ -32,6 +32,7 @@
 void run_kill(session *s)
 {
     run_state *r = &s->run;
+    tt_free(r); /* its snapshots name the program's functions */
     if (r->m)
         machine_free(r->m);
     if (r->prog)
@@ -40,7 +41,6 @@ void run_kill(session *s)
         case_bindings_free(r->binds, r->nbinds); /* frees the entries, not the array */
     free(r->binds);
     run_clear_step_lists(r);
-    tt_free(r);
     free(r->written);
     free(r->read);
     free(r->visits);

@@ -34,7 +34,7 @@ typedef struct snap_frame {
     value *slots;
     xloop *loops;
     value *dyns;
-    uint32_t ndyns;
+    uint32_t nslots, ndyns;
     uint32_t pc, activation;
     uint64_t local_steps;
 } snap_frame;
@@ -225,6 +225,7 @@ static void save_core(const machine *m, const core *c, snap_core *out, size_t *b
         snap_frame *sf = &out->frames[d];
         sf->fn = f->fn;
         sf->slots = copy_values(f->slots, f->fn->nslots);
+        sf->nslots = f->fn->nslots;
         sf->loops = f->fn->nloops ? memdup(f->loops, f->fn->nloops * sizeof *f->loops) : NULL;
         sf->dyns = f->dyns ? copy_values(f->dyns, m->p->ndyns) : NULL;
         sf->ndyns = f->dyns ? m->p->ndyns : 0;
@@ -285,7 +286,7 @@ static void free_core(const snap_core *sc)
 {
     for (int d = 0; d < sc->nframes; d++) {
         snap_frame *sf = &sc->frames[d];
-        clear_values(sf->slots, sf->fn->nslots);
+        clear_values(sf->slots, sf->nslots);
         free(sf->loops);
         clear_values(sf->dyns, sf->ndyns);
     }
