@@ -274,7 +274,7 @@ START_TEST(test_completion)
     completions(s, "set var out", &sb);
     ck_assert_str_eq(strbuf_str(&sb), "out__ssa_v0");
     completions(s, "set pri", &sb);
-    ck_assert_str_eq(strbuf_str(&sb), "print elements");
+    ck_assert_str_eq(strbuf_str(&sb), "print elements print position");
     strbuf_free(&sb);
     session_free(s);
 }
