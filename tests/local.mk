@@ -53,8 +53,8 @@ tests_timetravel_seek_oracle_LDADD = $(ENGINE_LIBS)
 check_PROGRAMS += tests/timetravel/tt_bench
 tests_timetravel_tt_bench_SOURCES = tests/timetravel/tt_bench.c
 tests_timetravel_tt_bench_LDADD = $(ENGINE_LIBS)
-TESTS += tests/cli/timetravel_fixtures.sh
-EXTRA_DIST += tests/cli/timetravel_fixtures.sh
+TESTS += tests/cli/timetravel_fixtures.sh tests/cli/timetravel_examples.sh
+EXTRA_DIST += tests/cli/timetravel_fixtures.sh tests/cli/timetravel_examples.sh
 
 # make install / uninstall into a private DESTDIR: binary, man pages, completion.
 TESTS += tests/cli/install.sh
