@@ -22,6 +22,12 @@ tests_unit_check_prov_SOURCES = tests/unit/check_prov.c tests/unit/test_machine.
 tests_unit_check_prov_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_prov_LDADD = $(UNIT_LDADD)
 
+check_PROGRAMS += tests/unit/check_snapshot
+TESTS += tests/unit/check_snapshot
+tests_unit_check_snapshot_SOURCES = tests/unit/check_snapshot.c tests/unit/test_machine.h
+tests_unit_check_snapshot_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_snapshot_LDADD = $(UNIT_LDADD)
+
 check_PROGRAMS += tests/unit/check_region
 TESTS += tests/unit/check_region
 tests_unit_check_region_SOURCES = tests/unit/check_region.c tests/unit/test_machine.h
