@@ -3,7 +3,8 @@
  *   - the forward run to the end with automatic checkpoints against the
  *     same run with them off (`set checkpoint-interval 0`): the ratio;
  *   - the checkpoints' memory at the end against the live tensors' bytes;
- *   - `seek @STEP` to N random moments in random order: p50 and p99;
+ *   - `seek @STEP` to N random moments in random order: p50 and p99, and
+ *     `seek POSITION` with the positions of N random moments;
  *   - `reverse-step` from each of N random moments: p50 and p99, and a run
  *     of N consecutive reverse-steps from the end.
  *   tt_bench CASE PASS [N]
@@ -118,6 +119,21 @@ int main(int argc, char **argv)
             fprintf(stderr, "%s from %" PRIu64 ": %.1f ms\n", cmd, from, v[i] * 1e3);
     }
     pct("seek @STEP (random moments, random order)", v, n);
+    char (*pos)[128] = calloc(n ? n : 1, sizeof *pos);
+    for (size_t i = 0; i < n; i++) {
+        snprintf(cmd, sizeof cmd, "seek @%" PRIu64, 1 + rnd() % (end - 1));
+        session_execute(s, cmd);
+        tt_position(s, -1, pos[i], sizeof pos[i]);
+    }
+    size_t np = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!pos[i][0])
+            continue;
+        snprintf(cmd, sizeof cmd, "seek %s", pos[(i * 7 + 3) % n][0] ? pos[(i * 7 + 3) % n] : pos[i]);
+        v[np++] = timed(s, cmd);
+    }
+    pct("seek POSITION (random moments' positions, random order)", v, np);
+    free(pos);
     for (size_t i = 0; i < n; i++) {
         snprintf(cmd, sizeof cmd, "seek @%" PRIu64, 1 + rnd() % (end - 1));
         session_execute(s, cmd);
