@@ -29,14 +29,15 @@ typedef struct snap_storage {
     int own;           /* 1: this snapshot made the copy (0: shared with base) */
 } snap_storage;
 
+/* A frame: its fields by value (so a field added to xframe is kept
+ * without a change here), its arrays copied. */
 typedef struct snap_frame {
+    xframe fr;         /* fr.slots, fr.loops, fr.dyns are the copies below */
     const xfunc *fn;
     value *slots;
     xloop *loops;
     value *dyns;
     uint32_t nslots, ndyns;
-    uint32_t pc, activation;
-    uint64_t local_steps;
 } snap_frame;
 
 typedef struct snap_core {
@@ -223,15 +224,13 @@ static void save_core(const machine *m, const core *c, snap_core *out, size_t *b
     for (int d = 0; d < out->nframes; d++) {
         const xframe *f = &c->frames[d];
         snap_frame *sf = &out->frames[d];
+        sf->fr = *f;
         sf->fn = f->fn;
         sf->slots = copy_values(f->slots, f->fn->nslots);
         sf->nslots = f->fn->nslots;
         sf->loops = f->fn->nloops ? memdup(f->loops, f->fn->nloops * sizeof *f->loops) : NULL;
         sf->dyns = f->dyns ? copy_values(f->dyns, m->p->ndyns) : NULL;
         sf->ndyns = f->dyns ? m->p->ndyns : 0;
-        sf->pc = f->pc;
-        sf->activation = f->activation;
-        sf->local_steps = f->local_steps;
         *bytes += f->fn->nslots * sizeof(value) + f->fn->nloops * sizeof(xloop) +
                   (f->dyns ? m->p->ndyns * sizeof(value) : 0);
     }
@@ -251,14 +250,10 @@ static void restore_core(const machine *m, core *c, const snap_core *sc)
     for (int d = 0; d < sc->nframes; d++) {
         const snap_frame *sf = &sc->frames[d];
         xframe *f = &c->frames[d];
-        memset(f, 0, sizeof *f);
-        f->fn = sf->fn;
-        f->slots = copy_values(sf->slots, sf->fn->nslots);
+        *f = sf->fr;
+        f->slots = copy_values(sf->slots, sf->nslots);
         f->loops = sf->fn->nloops ? memdup(sf->loops, sf->fn->nloops * sizeof *f->loops) : NULL;
-        f->dyns = sf->dyns ? copy_values(sf->dyns, m->p->ndyns) : NULL;
-        f->pc = sf->pc;
-        f->activation = sf->activation;
-        f->local_steps = sf->local_steps;
+        f->dyns = sf->dyns ? copy_values(sf->dyns, sf->ndyns) : NULL;
     }
     c->depth = sc->c.depth;
     c->kept = sc->c.kept;
