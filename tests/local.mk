@@ -45,6 +45,17 @@ tests_points_metamorphic_LDADD = $(ENGINE_LIBS)
 TESTS += tests/cli/points_fixtures.sh
 EXTRA_DIST += tests/cli/points_fixtures.sh
 
+# Reverse execution against straight runs: the oracle's driver.
+check_PROGRAMS += tests/timetravel/seek_oracle
+tests_timetravel_seek_oracle_SOURCES = tests/timetravel/seek_oracle.c
+tests_timetravel_seek_oracle_LDADD = $(ENGINE_LIBS)
+# ... and its benchmark (make bench: scripts/bench.d/timetravel).
+check_PROGRAMS += tests/timetravel/tt_bench
+tests_timetravel_tt_bench_SOURCES = tests/timetravel/tt_bench.c
+tests_timetravel_tt_bench_LDADD = $(ENGINE_LIBS)
+TESTS += tests/cli/timetravel_fixtures.sh tests/cli/timetravel_examples.sh
+EXTRA_DIST += tests/cli/timetravel_fixtures.sh tests/cli/timetravel_examples.sh
+
 # make install / uninstall into a private DESTDIR: binary, man pages, completion.
 TESTS += tests/cli/install.sh
 EXTRA_DIST += tests/cli/install.sh

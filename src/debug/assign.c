@@ -8,6 +8,7 @@
 #include "base/mem.h"
 #include "debug/expr.h"
 #include "debug/session_impl.h"
+#include "debug/timetravel.h"
 
 /* The '=' of an assignment: not part of ==, !=, <=, >=. */
 static const char *assignment_sign(const char *text)
@@ -138,6 +139,8 @@ ptodb_status expr_assign(session *s, const char *args)
         goto out;
     }
     s->run.user_modified = 1;
+    /* the history before now cannot be replayed to this state */
+    tt_forget(s);
     session_mark_redraw(s, SESSION_REDRAW_WATCH);
 out:
     if (dst)

@@ -10,6 +10,7 @@
 #include "debug/point.h"
 #include "debug/frame.h"
 #include "debug/session_impl.h"
+#include "debug/timetravel.h"
 #include "exec/inspect.h"
 #include "base/textdiff.h"
 #include "exec/op_catalogue.h"
@@ -348,7 +349,13 @@ ptodb_status cmd_INFO(session *s, const char *args)
         strbuf_free(&out);
         return PTODB_OK;
     }
+    if (strcmp(args, "position") == 0)
+        return cmd_WHEN(s, "");
+    if (strcmp(args, "checkpoints") == 0) {
+        tt_info_checkpoints(s);
+        return PTODB_OK;
+    }
     session_errorf(s, "\"info\" must be followed by the name of an info command: passes, case, "
-                      "breakpoints, locals, args, display, frame, ops, semantics, memory.");
+                      "breakpoints, locals, args, display, frame, ops, semantics, memory, position, checkpoints.");
     return PTODB_ERR_USAGE;
 }

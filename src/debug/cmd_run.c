@@ -8,6 +8,7 @@
 #include "debug/expr.h"
 #include "debug/queue_track.h"
 #include "debug/session_impl.h"
+#include "debug/timetravel.h"
 #include "exec/inspect.h"
 
 #define CMD(id, name, aliases, kind, usage, help, longhelp) \
@@ -47,11 +48,19 @@ static ptodb_status begin(session *s, const char *args, int stop_at_start)
 ptodb_status cmd_RUN(session *s, const char *args) { return begin(s, args, 0); }
 ptodb_status cmd_START(session *s, const char *args) { return begin(s, args, 1); }
 
+/* `set exec-direction reverse`: step, next, finish and continue go back. */
+static int reverse_dir(session *s)
+{
+    return strcmp(session_get_string(s, SETTING_EXEC_DIRECTION), "reverse") == 0;
+}
+
 ptodb_status cmd_CONTINUE(session *s, const char *args)
 {
     long n = count_arg(s, args);
     if (n < 0)
         return PTODB_ERR_USAGE;
+    if (reverse_dir(s))
+        return cmd_REVERSE_CONTINUE(s, args);
     if (n > 1 && s->run.last_bp) {
         breakpoint *b = bp_find(s, s->run.last_bp);
         if (b) {
@@ -68,6 +77,8 @@ static ptodb_status stepping(session *s, const char *args, run_mode mode)
     long n = count_arg(s, args);
     if (n < 0)
         return PTODB_ERR_USAGE;
+    if (reverse_dir(s))
+        return mode == RUN_STEP ? cmd_REVERSE_STEP(s, args) : cmd_REVERSE_NEXT(s, args);
     if (s->have_case && !s->run.active) {
         /* gdb would say "not being run"; starting is what the user means. */
         ptodb_status st = run_begin(s, s->cur_pass, 1);
@@ -86,6 +97,8 @@ ptodb_status cmd_FINISH(session *s, const char *args)
         session_errorf(s, "finish takes no argument.");
         return PTODB_ERR_USAGE;
     }
+    if (reverse_dir(s))
+        return cmd_REVERSE_FINISH(s, args);
     run_state *r = &s->run;
     /* the selected frame returns (gdb's finish), not always the innermost */
     int level = r->level > 0 && r->level != INSPECT_LAST_FRAME ? r->level : 0;

@@ -26,7 +26,7 @@ static size_t visit_slot(const run_state *r, const void *stmt, int core)
     return h & (r->capvisits - 1);
 }
 
-static void count_visit(run_state *r, const void *stmt, int core)
+static void count_visit(run_state *r, const void *stmt, int core, uint32_t activation)
 {
     if (!stmt)
         return;
@@ -55,7 +55,12 @@ static void count_visit(run_state *r, const void *stmt, int core)
         r->visits[j].core = core;
         r->nvisits++;
     }
-    r->visits[j].count++;
+    struct visit *v = &r->visits[j];
+    if (v->act != activation + 1) {
+        v->act = activation + 1;
+        v->base = v->count;
+    }
+    v->count++;
 }
 
 /* ---- the GM regions a run's loads and stores touched ------------------------------------ */
@@ -73,8 +78,17 @@ typedef struct region_seen {
     uint32_t last_k, prev_k;
 } region_seen;
 
+/* The region counts' key strings, shared by a run's table and the
+ * checkpoints' copies of it (timetravel.c), freed with the last of them. */
+typedef struct region_keys {
+    int refcount;
+    char **keys;
+    size_t n, cap;
+} region_keys;
+
 struct point_regions {
-    struct region_count { char *key; uint32_t n; } *counts;
+    struct region_count { const char *key; uint32_t n; } *counts;
+    region_keys *keys;
     size_t ncounts, capcounts;
     region_seen *seen;
     size_t nseen, capseen;
@@ -90,8 +104,12 @@ void point_regions_free(run_state *r)
     struct point_regions *pr = r->regions;
     if (!pr)
         return;
-    for (size_t i = 0; i < pr->capcounts; i++)
-        free(pr->counts[i].key);
+    if (pr->keys && --pr->keys->refcount == 0) {
+        for (size_t i = 0; i < pr->keys->n; i++)
+            free(pr->keys->keys[i]);
+        free(pr->keys->keys);
+        free(pr->keys);
+    }
     free(pr->counts);
     free(pr->seen);
     for (size_t i = 0; i < pr->ntouched; i++)
@@ -99,6 +117,32 @@ void point_regions_free(run_state *r)
     free(pr->touched);
     free(pr);
     r->regions = NULL;
+}
+
+struct point_regions *point_regions_copy(const struct point_regions *pr)
+{
+    if (!pr)
+        return NULL;
+    struct point_regions *c = xcalloc(1, sizeof *c);
+    *c = *pr;
+    c->counts = xcalloc(pr->capcounts ? pr->capcounts : 1, sizeof *c->counts);
+    if (pr->capcounts)
+        memcpy(c->counts, pr->counts, pr->capcounts * sizeof *c->counts);
+    if (c->keys)
+        c->keys->refcount++;
+    c->seen = xcalloc(pr->capseen ? pr->capseen : 1, sizeof *c->seen);
+    if (pr->nseen)
+        memcpy(c->seen, pr->seen, pr->nseen * sizeof *c->seen);
+    c->touched = xcalloc(pr->ntouched ? pr->ntouched : 1, sizeof *c->touched);
+    for (size_t i = 0; i < pr->ntouched; i++)
+        c->touched[i] = xstrdup(pr->touched[i]);
+    return c;
+}
+
+void point_regions_drop(struct point_regions *pr)
+{
+    run_state r = {.regions = pr};
+    point_regions_free(&r);
 }
 
 static size_t hash_text(const char *t)
@@ -137,7 +181,17 @@ static uint32_t bump_region(struct point_regions *pr, int core, const char *func
     while (pr->counts[j].key && strcmp(pr->counts[j].key, strbuf_str(&key)) != 0)
         j = (j + 1) & (pr->capcounts - 1);
     if (!pr->counts[j].key) {
-        pr->counts[j].key = strbuf_detach(&key);
+        if (!pr->keys) {
+            pr->keys = xcalloc(1, sizeof *pr->keys);
+            pr->keys->refcount = 1;
+        }
+        region_keys *k = pr->keys;
+        if (k->n == k->cap) {
+            k->cap = k->cap ? 2 * k->cap : 64;
+            k->keys = xreallocarray(k->keys, k->cap, sizeof *k->keys);
+        }
+        k->keys[k->n] = strbuf_detach(&key);
+        pr->counts[j].key = k->keys[k->n++];
         pr->ncounts++;
     }
     strbuf_free(&key);
@@ -243,13 +297,26 @@ void run_note_arrivals(run_state *r, int stepped)
         int depth = inspect_depth(r->m, c);
         if (c == stepped || depth != r->note_depth[c] || g.activation != r->note_activation[c] ||
             g.local_steps != r->note_steps[c]) {
-            count_visit(r, g.stmt, c);
+            count_visit(r, g.stmt, c, g.activation);
             note_region(r, c, g.func, g.stmt);
         }
         r->note_depth[c] = depth;
         r->note_activation[c] = g.activation;
         r->note_steps[c] = g.local_steps;
     }
+}
+
+uint32_t run_visit_iteration(const run_state *r, const void *stmt, int core, uint32_t activation)
+{
+    if (!r->capvisits || !stmt)
+        return 0;
+    size_t j = visit_slot(r, stmt, core);
+    while (r->visits[j].stmt) {
+        if (r->visits[j].stmt == stmt && r->visits[j].core == core)
+            return r->visits[j].act == activation + 1 ? r->visits[j].count - r->visits[j].base : 0;
+        j = (j + 1) & (r->capvisits - 1);
+    }
+    return 0;
 }
 
 static uint32_t visit_count(const run_state *r, const void *stmt, int core)

@@ -49,6 +49,13 @@ void run_note_arrivals(run_state *r, int stepped);
 int point_lane_half(session *s, int axis, int64_t h, char *region, size_t size);
 /* Frees what run_note_arrivals kept of a run's load/store regions. */
 void point_regions_free(run_state *r);
+/* A copy of a run's load/store regions (a checkpoint's, timetravel.c), and
+ * its release. */
+struct point_regions *point_regions_copy(const struct point_regions *pr);
+void point_regions_drop(struct point_regions *pr);
+/* The how-manieth arrival of core at stmt in call `activation` of its
+ * function (from 1; 0 none yet): the position's iteration. */
+uint32_t run_visit_iteration(const run_state *r, const void *stmt, int core, uint32_t activation);
 /* Ends the side run session_tensor_in_pass keeps. */
 void point_side_kill(session *s);
 

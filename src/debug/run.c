@@ -19,6 +19,7 @@
 #include "debug/stop.h"
 #include "debug/tensor_fmt.h"
 #include "debug/timeline.h"
+#include "debug/timetravel.h"
 #include "exec/compare.h"
 #include "exec/inspect.h"
 #include "exec/runpass.h"
@@ -31,6 +32,7 @@
 void run_kill(session *s)
 {
     run_state *r = &s->run;
+    tt_free(r); /* its snapshots name the program's functions */
     if (r->m)
         machine_free(r->m);
     if (r->prog)
@@ -44,6 +46,7 @@ void run_kill(session *s)
     free(r->visits);
     point_regions_free(r);
     free(r->timeline);
+    free(r->line_marks);
     run_track_free(r);
     memset(r, 0, sizeof *r);
     session_mark_redraw(s, SESSION_REDRAW_SOURCE | SESSION_REDRAW_QUEUES | SESSION_REDRAW_WATCH |
@@ -299,6 +302,9 @@ void run_print_location(session *s)
         session_printf(s, "[%s] %s at %s:%d%s\n", core, f.func, file, f.line, state);
     }
     run_print_source_line(s, f.line);
+    char pos[128];
+    if ((r->tt_show_position || session_get_bool(s, SETTING_PRINT_POSITION)) && tt_position(s, r->core, pos, sizeof pos))
+        session_printf(s, "Position %s (step %" PRIu64 ")\n", pos, machine_steps(r->m));
 }
 
 void run_print_source_line(session *s, int line)
@@ -467,12 +473,8 @@ ptodb_status run_go(session *s, run_mode mode, long count, int until_line)
                 step.was[c] = &where[c];
         int target_ready = inspect_core(r->m, target) == INSPECT_CORE_READY;
         exec_event ev;
-        ptodb_status st;
-        if (mode != RUN_CONTINUE && mode != RUN_UNTIL && target_ready)
-            st = machine_step_core(r->m, target, &ev);
-        else
-            st = machine_step(r->m, &ev);
-        run_timeline_note(s, &ev);
+        /* behind the recorded history's end the step follows it (timetravel.h) */
+        ptodb_status st = tt_step(s, mode != RUN_CONTINUE && mode != RUN_UNTIL && target_ready ? target : -1, &ev);
         if (st != PTODB_OK || ev.kind == EXEC_EV_ERROR) {
             fail_run(s);
             result = st != PTODB_OK ? st : PTODB_ERR_RUNTIME;
@@ -491,7 +493,6 @@ ptodb_status run_go(session *s, run_mode mode, long count, int until_line)
         }
         if (value_bps)
             stop_snapshot_take(r->m, &after);
-        run_note_arrivals(r, ev.core);
         /* Which cores moved: the stepped one, and any that entered a frame. */
         step.core = ev.core;
         step.stmt_done = ev.kind == EXEC_EV_STMT || ev.kind == EXEC_EV_RETURN;

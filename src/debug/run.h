@@ -42,7 +42,14 @@ typedef struct run_state {
     int last_bp;         /* the breakpoint of the last stop, 0 none */
     /* arrivals of each core at each statement (for `pass next` keeping the
      * program point): open addressing on the statement pointer */
-    struct visit { const void *stmt; int core; uint32_t count; } *visits;
+    struct visit {
+        const void *stmt;
+        int core;
+        uint32_t count;
+        /* the call (activation + 1) of the last arrival, and count before
+         * that call's first arrival: the position's iteration (timetravel.h) */
+        uint32_t act, base;
+    } *visits;
     size_t nvisits, capvisits;
     /* each core's innermost frame when arrivals were last counted */
     int note_depth[EXEC_NCORES];
@@ -53,6 +60,10 @@ typedef struct run_state {
     int user_modified;   /* set var changed a tensor: the verdict is not the pass's own */
     /* the timeline of this run (view_timeline): one entry per machine step,
      * the last RUN_TIMELINE_MAX kept */
+    struct tt_history *tt; /* timetravel.c: checkpoints and the recorded schedule, or NULL */
+    int tt_show_position;  /* the next stop prints its position (a time-travel command) */
+    char *line_marks;      /* timeline.c: per line of the pass, 'p' push, 'o' pop, 0 */
+    int nline_marks;
     view_tl_event *timeline; /* a ring: the oldest at ntimeline % cap once full */
     struct queue_track *qtracks; /* queue_track.c: the producers of the items in flight */
     size_t nqtracks;

@@ -381,6 +381,10 @@ ptodb_status session_set(session *s, session_setting id, const char *text, const
             session_errorf(s, "semantics must be device or ref, got \"%s\"", text);
             return PTODB_ERR_USAGE;
         }
+        if (id == SETTING_EXEC_DIRECTION && strcmp(text, "forward") != 0 && strcmp(text, "reverse") != 0) {
+            session_errorf(s, "exec-direction must be forward or reverse, got \"%s\"", text);
+            return PTODB_ERR_USAGE;
+        }
         break;
     case SK_PATHLIST:
         break;

@@ -605,7 +605,7 @@ static void report_watch_hit(session *s, const stop_chain *c, const stop_hit *h)
         return;
     }
     print_value_line(s, "Old value", h->old);
-    if (h->now)
+    if (h->now || h->backward)
         print_value_line(s, "New value", h->now);
     strbuf sb = STRBUF_INIT;
     if (h->now && h->old && tensor_describe_changes(h->old, h->now, 3, &sb))

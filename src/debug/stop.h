@@ -46,6 +46,8 @@ typedef struct stop_hit {
     char *what;           /* PRODUCED: the tensor; PASS_END: the output */
     tensor *old;          /* WATCH: the value before (NULL: not bound yet); owned */
     tensor *now;          /* WATCH: the value now; owned */
+    int backward;         /* WATCH: found going backward (timetravel.c): old and now
+                             are the values after and before the statement */
     char **commands;      /* a copy: the commands may delete the breakpoint */
     size_t ncommands;
 } stop_hit;

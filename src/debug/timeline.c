@@ -11,29 +11,34 @@
 #include "debug/timeline.h"
 
 /* 'p' when line `line` of the pass's source pushes to a queue, 'o' when it
- * pops, else 0. */
+ * pops, else 0: read once per run into a table by line (a step would
+ * otherwise walk the file to its line). */
 static char queue_mark(session *s, int pass, int line)
 {
+    run_state *r = &s->run;
     pass_state *ps = &s->passes[pass];
     if (!ps->source || line < 1)
         return 0;
-    const char *p = ps->source;
-    for (int l = 1; l < line && p; l++) {
-        p = strchr(p, '\n');
-        if (p)
-            p++;
+    if (!r->line_marks) {
+        int n = 1;
+        for (const char *p = ps->source; *p; p++)
+            n += *p == '\n';
+        r->line_marks = xcalloc((size_t)n + 1, 1);
+        r->nline_marks = n;
+        const char *p = ps->source;
+        for (int l = 1; l <= n && p; l++) {
+            const char *end = strchr(p, '\n');
+            size_t len = end ? (size_t)(end - p) : strlen(p);
+            for (size_t i = 0; i + 9 <= len && !r->line_marks[l]; i++) {
+                if (!memcmp(p + i, "tpush_to_", 9))
+                    r->line_marks[l] = 'p';
+                else if (!memcmp(p + i, "tpop_from", 9))
+                    r->line_marks[l] = 'o';
+            }
+            p = end ? end + 1 : NULL;
+        }
     }
-    if (!p)
-        return 0;
-    const char *end = strchr(p, '\n');
-    size_t len = end ? (size_t)(end - p) : strlen(p);
-    for (size_t i = 0; i + 9 <= len; i++) {
-        if (!memcmp(p + i, "tpush_to_", 9))
-            return 'p';
-        if (!memcmp(p + i, "tpop_from", 9))
-            return 'o';
-    }
-    return 0;
+    return line <= r->nline_marks ? r->line_marks[line] : 0;
 }
 
 void run_timeline_note(session *s, const exec_event *ev)

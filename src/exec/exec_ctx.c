@@ -4,6 +4,7 @@
 #include <stdarg.h>
 
 #include "exec/machine_int.h"
+#include "exec/write_log.h"
 
 ptodb_status exec_fail(exec_ctx *ctx, ptodb_status st, const char *fmt, ...)
 {
@@ -42,6 +43,8 @@ void exec_note_write(exec_ctx *ctx, tensor *t)
         m->hook(m->hook_ud, ctx->core ? ctx->core->id : 0, t);
     if (m && m->mem)
         exec_memcheck_written(m->mem, ctx->core, t);
+    if (m && m->wlog)
+        exec_write_log_note(m->wlog, t->storage);
     if (m && m->prov) {
         exec_prov_written(t);
         machine_prov_drop_views(m, t->storage);

@@ -12,6 +12,7 @@
 #include "base/mem.h"
 #include "exec/inspect.h"
 #include "exec/region.h"
+#include "exec/write_log.h"
 #include "ir/resolve.h"
 #include "ir/walk.h"
 
@@ -126,6 +127,7 @@ void machine_free(machine *m)
     exec_tasks_free(m->taskgraph);
     exec_prov_free(m->prov);
     exec_memcheck_free(m->mem);
+    exec_write_log_free(m->wlog);
     mem_where_pop(m->where_token);
     free(m);
 }
@@ -1673,4 +1675,9 @@ void machine_mem_format_map(const machine *m, int core_id, strbuf *out)
 mem_core *machine_mem_core(machine *m, int core_id)
 {
     return (mem_core *)exec_memcheck_core(m->mem, core_id);
+}
+
+void machine_core_clear(core *c)
+{
+    core_reset(c);
 }

@@ -8,7 +8,9 @@ src_libptodb_a_SOURCES += \
 	src/exec/compare.c src/exec/compare.h src/exec/runpass.c src/exec/runpass.h \
 	src/exec/region.c src/exec/region.h src/exec/prov.c src/exec/prov.h \
 	src/exec/semantics.c src/exec/semantics.h src/exec/tasks.c src/exec/tasks.h \
-	src/exec/memcheck.c src/exec/memcheck.h
+	src/exec/memcheck.c src/exec/memcheck.h \
+	src/exec/snapshot.c src/exec/snapshot.h src/exec/snapshot_parts.c src/exec/state_hash.c \
+	src/exec/state_walk.c src/exec/state_walk.h src/exec/write_log.c src/exec/write_log.h
 
 check_PROGRAMS += tests/unit/check_machine
 TESTS += tests/unit/check_machine
@@ -27,6 +29,11 @@ TESTS += tests/unit/check_spmd
 tests_unit_check_spmd_SOURCES = tests/unit/check_spmd.c tests/unit/test_machine.h
 tests_unit_check_spmd_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_spmd_LDADD = $(UNIT_LDADD)
+check_PROGRAMS += tests/unit/check_snapshot
+TESTS += tests/unit/check_snapshot
+tests_unit_check_snapshot_SOURCES = tests/unit/check_snapshot.c tests/unit/test_machine.h
+tests_unit_check_snapshot_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_snapshot_LDADD = $(UNIT_LDADD)
 
 check_PROGRAMS += tests/unit/check_region
 TESTS += tests/unit/check_region

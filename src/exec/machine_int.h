@@ -128,7 +128,14 @@ struct machine {
     value scratch_none;
     exec_prov *prov;      /* NULL unless opt.provenance */
     exec_memcheck *mem;   /* NULL unless opt.memcheck */
+    /* content versions of the storages ops write in place, from the first
+     * snapshot on (snapshot.h); NULL before */
+    struct exec_write_log *wlog;
 };
+
+/* Empties a core as a fresh run does: frames freed, result cleared, idle
+ * (snapshot.c's restore). */
+void machine_core_clear(core *c);
 
 /* An op wrote storage s in place: every variable of the run viewing it
  * (a tensor.slice's view, a reshape) holds other data now, so its

@@ -585,3 +585,75 @@ const mem_core *exec_memcheck_core(const exec_memcheck *mc, int core_id)
         return NULL;
     }
 }
+
+/* ---- checkpoints ------------------------------------------------------------ */
+
+typedef struct memcheck_saved {
+    mem_core cores[3];
+    uint64_t faults;
+    char *report, *last;
+    int pending, kinds;
+} memcheck_saved;
+
+void *exec_memcheck_save(const exec_memcheck *mc)
+{
+    memcheck_saved *s = xcalloc(1, sizeof *s);
+    for (int i = 0; i < 3; i++)
+        mem_core_copy(&s->cores[i], &mc->cores[i]);
+    s->faults = mc->faults;
+    s->report = xstrdup(strbuf_str(&mc->report));
+    s->last = xstrdup(strbuf_str(&mc->last));
+    s->pending = mc->pending;
+    s->kinds = mc->kinds;
+    return s;
+}
+
+void exec_memcheck_restore(exec_memcheck *mc, const void *saved)
+{
+    const memcheck_saved *s = saved;
+    for (int i = 0; i < 3; i++)
+        mem_core_copy(&mc->cores[i], &s->cores[i]);
+    mc->faults = s->faults;
+    strbuf_clear(&mc->report);
+    strbuf_puts(&mc->report, s->report);
+    strbuf_clear(&mc->last);
+    strbuf_puts(&mc->last, s->last);
+    mc->pending = s->pending;
+    mc->kinds = s->kinds;
+    mc->nalias = 0;
+    mc->alias_op = NULL;
+}
+
+void exec_memcheck_saved_free(void *saved)
+{
+    memcheck_saved *s = saved;
+    if (!s)
+        return;
+    for (int i = 0; i < 3; i++)
+        mem_core_free(&s->cores[i]);
+    free(s->report);
+    free(s->last);
+    free(s);
+}
+
+size_t exec_memcheck_saved_bytes(const void *saved)
+{
+    const memcheck_saved *s = saved;
+    size_t n = sizeof *s + strlen(s->report) + strlen(s->last);
+    for (int i = 0; i < 3; i++) {
+        const mem_core *c = &s->cores[i];
+        for (int k = 0; k < MEM_NSPACES; k++)
+            n += (size_t)c->sp[k].size + (size_t)((c->sp[k].size + MEM_GRANULE - 1) / MEM_GRANULE) *
+                                             sizeof *c->sp[k].writer;
+        n += c->cap * sizeof *c->tiles + c->hcap * sizeof *c->hash + c->idcap * sizeof *c->ids +
+             c->slotcap * sizeof *c->slots;
+    }
+    return n;
+}
+
+uint64_t exec_memcheck_state_hash(const exec_memcheck *mc, uint64_t h)
+{
+    for (int i = 0; i < 3; i++)
+        h = (h ^ mem_core_hash(&mc->cores[i])) * 0x100000001b3ull;
+    return (h ^ mc->faults) * 0x100000001b3ull;
+}

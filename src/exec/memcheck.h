@@ -42,6 +42,14 @@ const char *exec_memcheck_last(const exec_memcheck *mc);
 /* 1 (once) when a fault happened since the last call */
 int exec_memcheck_take_pending(exec_memcheck *mc);
 const mem_core *exec_memcheck_core(const exec_memcheck *mc, int core_id);
+/* For checkpoints (exec/snapshot_parts.c): a copy of the whole state (the
+ * three cores' memory, the fault count and reports), put back by restore;
+ * bytes sizes a copy, hash folds the live state in. */
+void *exec_memcheck_save(const exec_memcheck *mc);
+void exec_memcheck_restore(exec_memcheck *mc, const void *saved);
+void exec_memcheck_saved_free(void *saved);
+size_t exec_memcheck_saved_bytes(const void *saved);
+uint64_t exec_memcheck_state_hash(const exec_memcheck *mc, uint64_t h);
 /* the memory of the kernel core c runs (the host running a kernel: its
  * type's), or NULL */
 const mem_core *exec_memcheck_core_of(const exec_memcheck *mc, const struct core *c);

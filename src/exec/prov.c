@@ -60,6 +60,12 @@ struct exec_prov {
         int on;                 /* the core that computed it */
         const ir_stmt *st;
     } made[EXEC_NCORES];
+    /* Every count increment of the run in order (hash, core), and how many
+     * of them the counts hold now (cursor): a snapshot keeps the cursor, a
+     * restore undoes or redoes the increments between (the run is
+     * deterministic, so the log past the cursor is the run's future). */
+    struct prov_inc { uint64_t h; int core; } *log;
+    size_t nlog, caplog, cursor;
 };
 
 /* ---- hashing: FNV-1a over a canonical byte form, then a 64-bit finaliser ---- */
@@ -110,6 +116,7 @@ void exec_prov_free(exec_prov *p)
         free(p->nodes[i].leaf);
     free(p->nodes);
     free(p->pending.leaf);
+    free(p->log);
     free(p);
 }
 
@@ -118,6 +125,7 @@ void exec_prov_reset(exec_prov *p)
     for (size_t i = 0; i < p->cap; i++)
         memset(p->nodes[i].count, 0, sizeof p->nodes[i].count);
     memset(p->made, 0, sizeof p->made);
+    p->nlog = p->cursor = 0;
 }
 
 static prov_node *find_node(const exec_prov *p, uint64_t h)
@@ -174,6 +182,18 @@ static void made_fresh(exec_prov *p, prov_node *nd, int cid, uint64_t step, tens
         lift_finish(n, t);
     t->prov = n->h;
     t->prov_k = ++n->count[cid];
+    if (p->cursor < p->nlog && (p->log[p->cursor].h != n->h || p->log[p->cursor].core != cid))
+        p->nlog = p->cursor; /* not the recorded future (a changed run): it ends here */
+    if (p->cursor == p->nlog) {
+        if (p->nlog == p->caplog) {
+            p->caplog = p->caplog ? 2 * p->caplog : 1024;
+            p->log = xreallocarray(p->log, p->caplog, sizeof *p->log);
+        }
+        p->log[p->nlog].h = n->h;
+        p->log[p->nlog].core = cid;
+        p->nlog++;
+    }
+    p->cursor++;
     t->prov_core = cid;
     (void)step;
 }
@@ -924,4 +944,73 @@ void machine_prov_describe(const machine *m, uint64_t h, strbuf *out)
     if (w.more_ops)
         strbuf_printf(out, " and %d more ops", w.more_ops);
     free(w.seen);
+}
+
+/* ---- snapshots (snapshot.h): the counts and each core's last value ------------------------ */
+
+struct exec_prov_saved {
+    size_t cursor;
+    struct prov_made made[EXEC_NCORES];
+};
+
+exec_prov_saved *exec_prov_save(const exec_prov *p)
+{
+    exec_prov_saved *s = xcalloc(1, sizeof *s);
+    s->cursor = p->cursor;
+    memcpy(s->made, p->made, sizeof s->made);
+    return s;
+}
+
+void exec_prov_restore(exec_prov *p, const exec_prov_saved *s)
+{
+    /* nodes are never removed, so every logged one is still there */
+    while (p->cursor > s->cursor) {
+        p->cursor--;
+        prov_node *nd = find_node(p, p->log[p->cursor].h);
+        if (nd && nd->count[p->log[p->cursor].core])
+            nd->count[p->log[p->cursor].core]--;
+    }
+    while (p->cursor < s->cursor && p->cursor < p->nlog) {
+        prov_node *nd = find_node(p, p->log[p->cursor].h);
+        if (nd)
+            nd->count[p->log[p->cursor].core]++;
+        p->cursor++;
+    }
+    memcpy(p->made, s->made, sizeof p->made);
+}
+
+void exec_prov_saved_free(exec_prov_saved *s)
+{
+    free(s);
+}
+
+size_t exec_prov_saved_bytes(const exec_prov_saved *s)
+{
+    return sizeof *s;
+}
+
+uint64_t exec_prov_state_hash(const exec_prov *p, uint64_t h)
+{
+    /* order-free: a sum of the nodes' mixed counts */
+    uint64_t sum = 0;
+    for (size_t i = 0; i < p->cap; i++) {
+        const prov_node *nd = &p->nodes[i];
+        int any = 0;
+        for (int c = 0; c < EXEC_NCORES; c++)
+            any |= nd->count[c] != 0;
+        /* a node a restored run has not met again yet is kept, uncounted */
+        if (!nd->h || !any)
+            continue;
+        uint64_t x = nd->h;
+        for (int c = 0; c < EXEC_NCORES; c++)
+            x = fnv(x, &nd->count[c], sizeof nd->count[c]);
+        sum += x;
+    }
+    h = fnv(h, &sum, sizeof sum);
+    for (int c = 0; c < EXEC_NCORES; c++) {
+        h = fnv(h, &p->made[c].step, sizeof p->made[c].step);
+        h = fnv(h, &p->made[c].h, sizeof p->made[c].h);
+        h = fnv(h, &p->made[c].k, sizeof p->made[c].k);
+    }
+    return h;
 }

@@ -115,5 +115,13 @@ void exec_prov_share(struct exec_ctx *ctx, const tensor *parent, tensor *half, i
 void exec_prov_merge(struct exec_ctx *ctx, const tensor *h0, const tensor *h1, int split, tensor *merged);
 /* An in-place write: t's data is no longer what its hash says. */
 void exec_prov_written(tensor *t);
+/* A machine snapshot's part (snapshot.h): the counts of every value and
+ * each core's last one, saved and put back; a hash of them. */
+typedef struct exec_prov_saved exec_prov_saved;
+exec_prov_saved *exec_prov_save(const exec_prov *p);
+void exec_prov_restore(exec_prov *p, const exec_prov_saved *s);
+void exec_prov_saved_free(exec_prov_saved *s);
+size_t exec_prov_saved_bytes(const exec_prov_saved *s);
+uint64_t exec_prov_state_hash(const exec_prov *p, uint64_t h);
 
 #endif

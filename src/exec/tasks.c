@@ -272,3 +272,45 @@ int exec_tasks_end(exec_tasks *t, strbuf *why)
     }
     return 0;
 }
+
+typedef struct tasks_saved {
+    uint32_t n, scope, running_nacc;
+    int running;
+} tasks_saved;
+
+void *exec_tasks_save(const exec_tasks *t)
+{
+    tasks_saved *s = xcalloc(1, sizeof *s);
+    s->n = t->n;
+    s->scope = t->scope;
+    s->running = t->running;
+    s->running_nacc = t->running >= 0 ? t->tasks[t->running].nacc : 0;
+    return s;
+}
+
+void exec_tasks_restore(exec_tasks *t, const void *saved)
+{
+    const tasks_saved *s = saved;
+    while (t->n > s->n)
+        task_free(&t->tasks[--t->n]);
+    t->scope = s->scope;
+    t->running = s->running;
+    if (s->running >= 0 && (uint32_t)s->running < t->n) {
+        task *k = &t->tasks[s->running];
+        while (k->nacc > s->running_nacc)
+            free(k->acc[--k->nacc].runs);
+    }
+}
+
+void exec_tasks_saved_free(void *saved)
+{
+    free(saved);
+}
+
+uint64_t exec_tasks_state_hash(const exec_tasks *t, uint64_t h)
+{
+    h = (h ^ t->n) * 0x100000001b3ull;
+    h = (h ^ t->scope) * 0x100000001b3ull;
+    h = (h ^ (uint64_t)(int64_t)t->running) * 0x100000001b3ull;
+    return (h ^ (t->running >= 0 ? t->tasks[t->running].nacc : 0)) * 0x100000001b3ull;
+}

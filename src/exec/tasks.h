@@ -42,4 +42,12 @@ void exec_tasks_access(exec_tasks *t, const tensor *v, int write);
  * scope instance (the report in *why, one line), else 0. */
 int exec_tasks_end(exec_tasks *t, strbuf *why);
 
+/* For checkpoints (exec/snapshot_parts.c): the tasks, scope instances and
+ * running task's accesses so far; a restore drops what came after. Tasks
+ * only grow, so a saved state is three counts. */
+void *exec_tasks_save(const exec_tasks *t);
+void exec_tasks_restore(exec_tasks *t, const void *saved);
+void exec_tasks_saved_free(void *saved);
+uint64_t exec_tasks_state_hash(const exec_tasks *t, uint64_t h);
+
 #endif

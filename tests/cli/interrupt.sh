@@ -58,3 +58,40 @@ out=$(cat "$tmp/out")
 expect_contains "bisect interrupted" "bisect: interrupted after 1 pass files" "$out"
 expect_contains "no result" "no result" "$out"
 expect_contains "session usable after the bisect" "still-alive" "$out"
+
+# Ctrl-C during a backward search (rr #1491): with no checkpoint but the
+# run's start, reverse-continue replays the whole run; it stops at the next
+# statement, says so, and the session stays usable.
+rm -f "$tmp/in" "$tmp/out"
+mkfifo "$tmp/in"
+"$PTODB" --nw --nx "$top_srcdir/tests/data/endless" <"$tmp/in" >"$tmp/out" 2>&1 &
+pid=$!
+exec 3>"$tmp/in"
+printf 'set checkpoint-interval 0\nrun\n' >&3
+i=0
+until grep -q "Starting pass" "$tmp/out" 2>/dev/null; do
+    i=$((i + 1)); [ $i -lt $((100 * wait_scale)) ] || fail "the run did not start: $(cat "$tmp/out")"; sleep 0.1
+done
+sleep 1
+kill -INT "$pid"
+i=0
+until grep -q "Interrupted." "$tmp/out" 2>/dev/null; do
+    i=$((i + 1)); [ $i -lt $((100 * wait_scale)) ] || fail "the run was not interrupted: $(cat "$tmp/out")"; sleep 0.1
+done
+echo reverse-continue >&3
+i=0
+until [ "$(grep -c "Interrupted." "$tmp/out")" -ge 2 ]; do
+    i=$((i + 1)); [ $i -le $((40 * wait_scale)) ] || fail "reverse-continue was not interrupted: $(cat "$tmp/out")"
+    sleep 0.25
+    kill -INT "$pid"
+done
+printf 'when\necho still-alive\nquit\n' >&3
+exec 3>&-
+i=0
+while kill -0 "$pid" 2>/dev/null; do
+    i=$((i + 1)); [ $i -lt $((100 * wait_scale)) ] || fail "ptodb did not quit after the interrupted reverse-continue: $(cat "$tmp/out")"; sleep 0.1
+done
+wait "$pid" || fail "ptodb exited with an error: $(cat "$tmp/out")"
+out=$(cat "$tmp/out")
+expect_contains "position after the interrupted search" "Position 0:host:1:" "$out"
+expect_contains "session usable after the reverse-continue" "still-alive" "$out"

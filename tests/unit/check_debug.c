@@ -232,7 +232,7 @@ START_TEST(test_completion)
     completions(s, "core a", &sb);
     ck_assert_str_eq(strbuf_str(&sb), "aic aiv0 aiv1");
     completions(s, "show print", &sb);
-    ck_assert_str_eq(strbuf_str(&sb), "print elements");
+    ck_assert_str_eq(strbuf_str(&sb), "print elements print position");
     ck_assert_int_eq(session_completion_kind(s, "source ", 7), COMPLETE_FILES);
     ck_assert_int_eq(session_completion_kind(s, "kill ", 5), COMPLETE_NOTHING);
     ck_assert_int_eq(session_open(s, PTODB_TOP_SRCDIR "/examples/mlp-broken", -1, -1), PTODB_OK);
@@ -274,7 +274,7 @@ START_TEST(test_completion)
     completions(s, "set var out", &sb);
     ck_assert_str_eq(strbuf_str(&sb), "out__ssa_v0");
     completions(s, "set pri", &sb);
-    ck_assert_str_eq(strbuf_str(&sb), "print elements");
+    ck_assert_str_eq(strbuf_str(&sb), "print elements print position");
     strbuf_free(&sb);
     session_free(s);
 }
