@@ -471,3 +471,13 @@ const char *view_status_line(session *s)
     s->status_line = strbuf_detach(&sb);
     return s->status_line;
 }
+
+int view_memory_map(session *s, strbuf *out)
+{
+    if (!s->run.active || !s->run.m) {
+        strbuf_puts(out, "not run yet \xe2\x80\x94 type run\n(the on-chip memory at each stop)");
+        return 0;
+    }
+    machine_mem_format_map(s->run.m, s->run.core, out);
+    return 1;
+}

@@ -166,6 +166,12 @@ typedef struct view_display {
 
 int view_displays(session *s, view_display *out, int max);
 
+/* The memory map of the stopped core (`info memory`'s text: each space's
+ * tiles with MemRef ids and byte ranges, free ranges, high-water mark) into
+ * out; 0 when no run is stopped (out then says why). */
+struct strbuf;
+int view_memory_map(session *s, struct strbuf *out);
+
 /* The background validation: 1 while it runs, with the passes received
  * so far and the total. */
 int view_validation_progress(session *s, int *done, int *total);

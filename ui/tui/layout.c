@@ -23,6 +23,8 @@ static const layout_def layouts[LAYOUT_COUNT] = {
     [LAYOUT_PASSES] = {"passes", PANE_PASSES, PANE_SOURCE, PANE_COUNT, 40, "passes and source"},
     [LAYOUT_TIMELINE] = {"timeline", PANE_TIMELINE, PANE_SOURCE, PANE_CORES, 30,
                          "cross-core timeline over source, cores and queues"},
+    [LAYOUT_MEMORY] = {"memory", PANE_SOURCE, PANE_MEMORY, PANE_CORES, 50,
+                       "source, the stopped core's on-chip memory map, cores and queues"},
 };
 
 const char *tui_layout_name(int layout)

@@ -31,7 +31,7 @@ enum { NBINDINGS = sizeof bindings / sizeof bindings[0] };
 static const tui_pane_ops *const pane_table[PANE_COUNT] = {
     [PANE_SOURCE] = &pane_source_ops,     [PANE_PASSES] = &pane_passes_ops, [PANE_HEATMAP] = &pane_heatmap_ops,
     [PANE_CORES] = &pane_cores_ops,       [PANE_WATCH] = &pane_watch_ops,   [PANE_IRDIFF] = &pane_irdiff_ops,
-    [PANE_TIMELINE] = &pane_timeline_ops, [PANE_CONSOLE] = &pane_console_ops,
+    [PANE_TIMELINE] = &pane_timeline_ops, [PANE_CONSOLE] = &pane_console_ops, [PANE_MEMORY] = &pane_memory_ops,
 };
 
 const tui_pane_ops *tui_pane(tui_pane_id id)
@@ -123,9 +123,10 @@ void tui_take_redraw(tui *t)
         d |= 1u << PANE_HEATMAP;
     /* A stop (queues) or changed tensors (watch): the live heatmaps follow. */
     if (bits & SESSION_REDRAW_QUEUES)
-        d |= (1u << PANE_CORES) | (1u << PANE_SOURCE) | (1u << PANE_TIMELINE) | (1u << PANE_HEATMAP);
+        d |= (1u << PANE_CORES) | (1u << PANE_SOURCE) | (1u << PANE_TIMELINE) | (1u << PANE_HEATMAP) |
+             (1u << PANE_MEMORY);
     if (bits & SESSION_REDRAW_WATCH)
-        d |= (1u << PANE_WATCH) | (1u << PANE_HEATMAP);
+        d |= (1u << PANE_WATCH) | (1u << PANE_HEATMAP) | (1u << PANE_MEMORY);
     t->dirty |= d;
 }
 
@@ -215,7 +216,8 @@ int tui_command(tui *t, const char *line)
                 return 1;
             }
         }
-        say(t, SESSION_ERR, "No pane \"%s\": try source, passes, heatmaps, cores, watch, irdiff, timeline, console.\n",
+        say(t, SESSION_ERR,
+            "No pane \"%s\": try source, passes, heatmaps, cores, watch, irdiff, timeline, memory, console.\n",
             arg);
         return 1;
     }

@@ -31,6 +31,7 @@ typedef enum {
     PANE_WATCH,
     PANE_IRDIFF,
     PANE_TIMELINE,
+    PANE_MEMORY,
     PANE_CONSOLE,
     PANE_COUNT
 } tui_pane_id;
@@ -98,6 +99,10 @@ typedef struct tui_watch_state {
     int top;
 } tui_watch_state;
 
+typedef struct tui_memory_state {
+    int top;
+} tui_memory_state;
+
 typedef struct tui_irdiff_state {
     int top;
     int pass;   /* the pass whose `pass diff` text is held, -1 none */
@@ -144,6 +149,7 @@ struct tui {
     tui_heat_state heat;
     tui_cores_state cores;
     tui_watch_state watch;
+    tui_memory_state mem;
     tui_irdiff_state irdiff;
     tui_timeline_state tl;
     tui_console con;
@@ -187,12 +193,13 @@ typedef enum {
 #define K_IRDIFF (1u << PANE_IRDIFF)
 #define K_TIMELINE (1u << PANE_TIMELINE)
 #define K_CONSOLE (1u << PANE_CONSOLE)
+#define K_MEMORY (1u << PANE_MEMORY)
 #define K_MOVE (K_SOURCE | K_PASSES | K_CORES | K_WATCH | K_IRDIFF)
 #define K_PANES (K_MOVE | K_HEATMAP | K_TIMELINE)
 #define K_GLOBAL (1u << 16)
 
 /* ---- layouts (layout.c) ---- */
-enum { LAYOUT_SRC, LAYOUT_QUEUES, LAYOUT_DIFF, LAYOUT_PASSES, LAYOUT_TIMELINE, LAYOUT_COUNT };
+enum { LAYOUT_SRC, LAYOUT_QUEUES, LAYOUT_DIFF, LAYOUT_PASSES, LAYOUT_TIMELINE, LAYOUT_MEMORY, LAYOUT_COUNT };
 const char *tui_layout_name(int layout);
 const char *tui_layout_help(int layout);
 int tui_layout_find(const char *name);
@@ -217,6 +224,7 @@ typedef struct tui_pane_ops {
 } tui_pane_ops;
 
 extern const tui_pane_ops pane_source_ops, pane_passes_ops, pane_heatmap_ops, pane_cores_ops, pane_watch_ops,
+    pane_memory_ops,
     pane_irdiff_ops, pane_timeline_ops, pane_console_ops;
 /* The pane of an id, NULL past the last. */
 const tui_pane_ops *tui_pane(tui_pane_id id);
@@ -238,6 +246,7 @@ void render_heatmap(canvas *c, crect r, const char *label, const view_heatmap *h
 /* Cores, then queues; n == 0: not running. */
 void render_cores(canvas *c, crect r, const view_core *cores, int ncores, const view_queue *queues,
                   int nqueues, int top);
+void render_memory(canvas *c, crect r, const char *text, int top);
 void render_displays(canvas *c, crect r, const view_display *d, int n, int top);
 /* The passes list; current: the selected pass's row; cursor: the pane's. */
 void render_passes(canvas *c, crect r, const view_pass *p, int n, int current, int cursor, int top,
