@@ -22,12 +22,15 @@ int mode_run(const ptodb_cli *cli);   /* ui/mode_run.c */
 int mode_list_ops(const ptodb_cli *cli); /* ui/mode_list_ops.c */
 int mode_batch(const ptodb_cli *cli); /* ui/mode_batch.c */
 int mode_merge(const ptodb_cli *cli); /* ui/mode_merge.c */
+int mode_dap(const ptodb_cli *cli);   /* ui/dap/mode_dap.c */
 
 /* Modes in priority order: the first whose option was given runs. */
 static const struct {
     ptodb_option_id option;
     ptodb_mode_fn run;
 } mode_table[] = {
+    {OPT_DAP, mode_dap},
+    {OPT_DAP_PORT, mode_dap},
     {OPT_INFO, mode_info},
     {OPT_CHECK, mode_check},
     {OPT_PRINT, mode_print},
