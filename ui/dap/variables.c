@@ -365,6 +365,13 @@ void dap_req_set_variable(dap_server *d, json_t *req, json_t *args)
 
 /* ---- evaluate --------------------------------------------------------------------------------- */
 
+static uint64_t run_steps(dap_server *d)
+{
+    const view_tl_event *ev;
+    size_t n = view_timeline(d->s, &ev);
+    return n ? ev[n - 1].step + n : 0;
+}
+
 static int frame_arg(json_t *args, int *core, int *level)
 {
     json_t *fid = json_object_get(args, "frameId");
@@ -402,21 +409,21 @@ void dap_req_evaluate(dap_server *d, json_t *req, json_t *args)
             dap_fail(d, req, "one command per evaluate");
             return;
         }
-        view_location loc;
-        int was_stopped = view_stop_location(d->s, &loc);
+        /* whether the command ran the program: the machine's statement
+         * count (the timeline's last step) or the run's state moved */
+        uint64_t steps_before = run_steps(d);
+        int pass_before = view_run_pass(d->s), fin_before = view_run_finished(d->s);
         int bad = dap_execute(d, "%s", expr);
         const char *text = strbuf_str(&d->cap);
-        view_location now;
-        int is_stopped = view_stop_location(d->s, &now);
-        int ran = was_stopped && (!is_stopped || now.line != loc.line || now.core != loc.core ||
-                                  view_stop_breakpoint(d->s) != 0);
+        int ran = run_steps(d) != steps_before || view_run_pass(d->s) != pass_before ||
+                  view_run_finished(d->s) != fin_before;
         if (bad && !ran) {
             char line[512];
             dap_fail(d, req, "%s", dap_last_line(d, line, sizeof line));
             return;
         }
         dap_respond(d, req, json_pack("{s:s, s:i}", "result", text, "variablesReference", 0));
-        if (ran || (!was_stopped && (is_stopped || view_run_finished(d->s)))) {
+        if (ran) {
             /* the command ran the program: the client must learn where it is */
             strbuf_clear(&d->cap);
             dap_refs_clear(d);
