@@ -86,3 +86,10 @@ check-valgrind:
 # completion of $ names in readline.
 TESTS += tests/cli/cmd_leaves.sh tests/cli/readme_after_demo.sh tests/cli/repl_completion.sh
 EXTRA_DIST += tests/cli/cmd_leaves.sh tests/cli/readme_after_demo.sh tests/cli/repl_completion.sh
+
+# The DAP server's framer and hitCondition (ui/dap/).
+check_PROGRAMS += tests/unit/check_dap
+TESTS += tests/unit/check_dap
+tests_unit_check_dap_SOURCES = tests/unit/check_dap.c ui/dap/framing.c ui/dap/hitcond.c
+tests_unit_check_dap_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_dap_LDADD = $(UNIT_LDADD)
