@@ -481,7 +481,9 @@ void dap_req_data_breakpoint_info(dap_server *d, json_t *req, json_t *args)
     json_t *body;
     if (!t || t->ndim == 0) {
         body = json_pack("{s:n, s:s}", "dataId", "description",
-                         t ? "a scalar: watch a tensor" : expr ? strbuf_str(&err) : "not a tensor");
+                         t ? "a scalar: watch a tensor"
+                         : expr ? strbuf_str(&err)
+                                : "unknown variablesReference (the program ran since)");
     } else {
         char id[1024], desc[1100];
         snprintf(id, sizeof id, "tensor:%s", expr);
