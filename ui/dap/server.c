@@ -100,6 +100,11 @@ int dap_execute(dap_server *d, const char *fmt, ...)
     strbuf_clear(&d->cap);
     if (!d->s)
         return -1;
+    /* a client's text is one command: a line break must not start another */
+    if (strpbrk(line, "\r\n")) {
+        strbuf_puts(&d->cap, "A line break is not allowed here.\n");
+        return -1;
+    }
     int before = session_error_count(d->s);
     session_execute(d->s, line);
     return session_error_count(d->s) > before ? -1 : 0;
@@ -371,8 +376,11 @@ static void req_launch(dap_server *d, json_t *req, json_t *args)
     dap_output(d, "console", strbuf_str(&d->cap));
     json_t *pass = json_object_get(args, "pass");
     if (json_is_integer(pass) || json_is_string(pass)) {
+        /* an integer is the pass's file number (22 for 22_after_...), as `pass N` takes it */
         int bad = json_is_integer(pass) ? dap_execute(d, "pass %lld", (long long)json_integer_value(pass))
-                                        : dap_execute(d, "pass %s", json_string_value(pass));
+                                        : strchr(json_string_value(pass), '\n')
+                                              ? -1
+                                              : dap_execute(d, "pass %s", json_string_value(pass));
         if (bad) {
             char line[512];
             dap_fail(d, req, "launch: %s", dap_last_line(d, line, sizeof line));
@@ -588,7 +596,8 @@ static int switch_pass(dap_server *d, int i, int restart)
 {
     if (restart)
         dap_execute(d, "kill");
-    if (dap_execute(d, "pass %d", view_pass_info(d->s, i, &(view_pass){0}) ? i : -1) != 0)
+    view_pass p;
+    if (!view_pass_info(d->s, i, &p) || dap_execute(d, "pass %s", p.stem) != 0)
         return -1;
     invalidate(d);
     if (restart) {

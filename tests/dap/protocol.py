@@ -1,0 +1,177 @@
+"""ptodb --dap at the byte level (stdlib only; run by tests/cli/dap_protocol.sh).
+
+Each check starts a fresh server, writes raw bytes and reads everything it
+writes back; every byte on standard output must be a framed DAP message
+(the framer's rules), seq rising by one, one response per request.
+"""
+import json, os, re, socket, subprocess, sys, time
+
+PTODB = os.environ["PTODB"]
+CASE = os.path.join(os.environ["top_srcdir"], "examples/mlp")
+SRC = os.path.realpath(os.path.join(CASE, "passes_dump/22_after_ExpandMixedKernel.py"))
+
+
+def frame(obj):
+    b = (obj if isinstance(obj, str) else json.dumps(obj)).encode()
+    return b"Content-Length: %d\r\n\r\n" % len(b) + b
+
+
+def req(seq, cmd, args=None):
+    m = {"seq": seq, "type": "request", "command": cmd}
+    if args is not None:
+        m["arguments"] = args
+    return m
+
+
+def parse_all(data):
+    """Every message in data; fails on any stray byte."""
+    out, pos, seq = [], 0, 1
+    while pos < len(data):
+        m = re.match(rb"Content-Length: (\d+)\r\n\r\n", data[pos:])
+        assert m, "stray bytes on stdout at %d: %r" % (pos, data[pos:pos + 60])
+        n = int(m.group(1))
+        body = data[pos + m.end():pos + m.end() + n]
+        assert len(body) == n, "truncated message"
+        msg = json.loads(body.decode("utf-8"))
+        assert msg["seq"] == seq, "seq %s, expected %d" % (msg["seq"], seq)
+        seq += 1
+        out.append(msg)
+        pos += m.end() + n
+    return out
+
+
+def run(stream, timeout=30):
+    p = subprocess.run([PTODB, "--dap"], input=stream, capture_output=True, timeout=timeout)
+    return p.returncode, parse_all(p.stdout), p.stderr.decode()
+
+
+def response(msgs, seq):
+    r = [m for m in msgs if m["type"] == "response" and m["request_seq"] == seq]
+    assert len(r) == 1, "%d responses to request %d" % (len(r), seq)
+    return r[0]
+
+
+def events(msgs, name):
+    return [m for m in msgs if m["type"] == "event" and m["event"] == name]
+
+
+def check_bad_bodies_stay_up():
+    stream = (frame("{not json") + frame("[1,2]") + frame({"seq": 3, "type": "request"}) +
+              frame(req(4, "noSuchRequest")) + frame('{"seq":5,"type":"request","command":"initialize","arguments":7}') +
+              frame(req(6, "initialize", {"adapterID": "ptodb"})) + frame(req(7, "disconnect")))
+    rc, msgs, err = run(stream)
+    assert rc == 0, err
+    important = [e["body"]["output"] for e in events(msgs, "output") if e["body"]["category"] == "important"]
+    assert any("bad DAP message: 1:" in t for t in important), important
+    assert any("not an object" in t for t in important), important
+    r = response(msgs, 3)
+    assert not r["success"] and "command" in r["message"]
+    r = response(msgs, 4)
+    assert not r["success"] and r["message"] == "Request command 'noSuchRequest' is not supported"
+    assert not response(msgs, 5)["success"]
+    init = response(msgs, 6)
+    assert init["success"] and init["body"]["supportsStepBack"] is False
+    assert response(msgs, 7)["success"]
+
+
+def check_bad_length_closes():
+    stream = frame(req(1, "initialize", {})) + b"Content-Length: -3\r\n\r\n{}" + frame(req(2, "initialize", {}))
+    rc, msgs, err = run(stream)
+    assert rc != 0
+    assert "bad DAP header: Content-Length is not a non-negative decimal number" in err, err
+    assert [m.get("request_seq") for m in msgs if m["type"] == "response"] == [1]
+
+
+def check_split_and_utf8():
+    # one request split at every byte boundary of a slow pipe, a UTF-8
+    # expression (its length in bytes), two messages in one write
+    p = subprocess.Popen([PTODB, "--dap"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    data = frame(req(1, "initialize", {})) + frame(req(2, "evaluate", {"expression": "\u00e9\U0001F600", "context": "hover"}))
+    for i in range(0, len(data), 7):
+        p.stdin.write(data[i:i + 7])
+        p.stdin.flush()
+        time.sleep(0.001)
+    p.stdin.write(frame(req(3, "disconnect")))
+    p.stdin.close()
+    out = p.stdout.read()
+    p.wait(timeout=30)
+    msgs = parse_all(out)
+    assert response(msgs, 1)["success"]
+    assert not response(msgs, 2)["success"]  # evaluate before launch
+    assert response(msgs, 3)["success"]
+
+
+def launched(extra):
+    return [frame(req(1, "initialize", {"adapterID": "ptodb"})),
+            frame(req(2, "launch", {"case": CASE, "pass": "22_after_ExpandMixedKernel"}))] + extra
+
+
+def check_hit_condition_and_logpoint():
+    # line 50 runs once on each vector lane: AIV0 first, then AIV1. "2" must
+    # stop on the second hit (AIV1; gdb's ignore count would skip it); the
+    # logpoint on line 41 prints for both lanes and never stops.
+    stream = b"".join(launched([
+        frame(req(3, "setBreakpoints", {"source": {"path": SRC}, "breakpoints": [
+            {"line": 50, "hitCondition": "2"}, {"line": 41, "logMessage": "lane {subblock_idx}"},
+            {"line": 39, "hitCondition": "two"}]})),
+        frame(req(4, "configurationDone")),
+        frame(req(5, "continue", {"threadId": 1})),
+        frame(req(6, "disconnect"))]))
+    rc, msgs, err = run(stream)
+    assert rc == 0, err
+    bps = response(msgs, 3)["body"]["breakpoints"]
+    assert [b["verified"] for b in bps] == [True, True, False], bps
+    assert "hitCondition 'two'" in bps[2]["message"]
+    stops = events(msgs, "stopped")
+    assert len(stops) == 1 and stops[0]["body"]["threadId"] == 4, stops
+    assert stops[0]["body"]["hitBreakpointIds"] == [bps[0]["id"]]
+    logs = [e["body"]["output"] for e in events(msgs, "output") if e["body"]["output"].startswith("lane ")]
+    assert logs == ["lane 0\n", "lane 1\n"], logs
+    assert events(msgs, "exited")[0]["body"]["exitCode"] == 0
+    assert events(msgs, "terminated")
+
+
+def check_not_stopped_and_goto():
+    stream = b"".join(launched([
+        frame(req(3, "stackTrace", {"threadId": 1})),
+        frame(req(4, "configurationDone")),  # runs to the end: no breakpoint
+        frame(req(5, "variables", {"variablesReference": 1})),
+        frame(req(6, "gotoTargets", {"source": {"path": SRC}, "line": 40})),
+        frame(req(7, "goto", {"threadId": 1, "targetId": 7})),
+        frame(req(8, "ptodb/selectPass", {"pass": "ConvertToSSA"})),
+        frame(req(9, "disconnect"))]))
+    rc, msgs, err = run(stream)
+    assert not response(msgs, 3)["success"] and "notStopped" in response(msgs, 3)["message"]
+    assert not response(msgs, 5)["success"]
+    t = response(msgs, 6)["body"]["targets"]
+    assert t and t[0]["id"] == 7, t  # pass index 6 + 1
+    assert response(msgs, 7)["success"]
+    stops = events(msgs, "stopped")
+    assert stops and stops[0]["body"]["reason"] == "goto", stops
+    r = response(msgs, 8)
+    assert r["success"] and r["body"]["stem"] == "04_after_ConvertToSSA", r
+
+
+def check_port():
+    p = subprocess.Popen([PTODB, "--dap-port", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    line = p.stderr.readline().decode()
+    m = re.search(r"listening on 127\.0\.0\.1:(\d+)", line)
+    assert m, line
+    s = socket.create_connection(("127.0.0.1", int(m.group(1))), timeout=10)
+    s.sendall(frame(req(1, "initialize", {})) + frame(req(2, "disconnect")))
+    data = b""
+    while True:
+        c = s.recv(65536)
+        if not c:
+            break
+        data += c
+    msgs = parse_all(data)
+    assert response(msgs, 1)["success"] and response(msgs, 2)["success"]
+    assert p.wait(timeout=10) == 0
+    assert p.stdout.read() == b""  # the socket carries DAP; stdout stays empty
+
+
+for name, fn in list(globals().items()):
+    if name.startswith("check_"):
+        fn()
+        print("ok", name)
