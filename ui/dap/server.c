@@ -922,11 +922,12 @@ int dap_server_feed(dap_server *d, const char *data, size_t n)
     }
     if (d->done)
         return 1;
-    if (r < 0) {
-        fprintf(stderr, "ptodb: %s: closing the connection\n", d->framer.err);
-        return -1;
-    }
-    return 0;
+    return r < 0 ? -1 : 0;
+}
+
+const char *dap_server_error(const dap_server *d)
+{
+    return d->framer.err;
 }
 
 int dap_server_serve(dap_server *d, int in_fd)
@@ -942,7 +943,9 @@ int dap_server_serve(dap_server *d, int in_fd)
         int r = dap_server_feed(d, buf, (size_t)n);
         if (r > 0)
             return PTODB_EXIT_OK;
-        if (r < 0)
+        if (r < 0) {
+            fprintf(stderr, "ptodb: %s: closing the connection\n", dap_server_error(d));
             return PTODB_EXIT_USAGE;
+        }
     }
 }

@@ -21,8 +21,10 @@ typedef struct dap_server dap_server;
 dap_server *dap_server_new(int out_fd, int allow_launch);
 void dap_server_free(dap_server *d);
 /* Feeds received bytes and handles every complete message. Returns 0 to go
- * on, 1 after disconnect, -1 after a bad header (diagnostic on stderr). */
+ * on, 1 after disconnect, -1 after a bad header (see dap_server_error). */
 int dap_server_feed(dap_server *d, const char *data, size_t n);
+/* Why the last feed returned -1 (the bad header), or "". */
+const char *dap_server_error(const dap_server *d);
 /* Serves in_fd until disconnect or end of input. The exit status. */
 int dap_server_serve(dap_server *d, int in_fd);
 
