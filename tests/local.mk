@@ -29,8 +29,8 @@ man-commands: tests/gen_man_commands$(EXEEXT)
 
 TESTS += tests/cli/huge_tensor.sh tests/cli/number_ranges.sh tests/cli/fifo_inputs.sh tests/cli/session_data.sh tests/cli/output_files.sh tests/cli/session_merge.sh tests/cli/case_untouched.sh
 EXTRA_DIST += tests/cli/huge_tensor.sh tests/cli/number_ranges.sh tests/cli/fifo_inputs.sh tests/cli/session_data.sh tests/cli/output_files.sh tests/cli/session_merge.sh tests/cli/case_untouched.sh tests/data/huge/craft_case.py
-TESTS += tests/cli/dap_client.sh tests/cli/dap_protocol.sh tests/cli/vscode_webview.sh
-EXTRA_DIST += tests/cli/dap_client.sh tests/cli/dap_protocol.sh tests/cli/vscode_webview.sh tests/dap/protocol.py tests/dap/webview_data.py tests/dap/png_cells.py editors/vscode/package.json editors/vscode/extension.js editors/vscode/webview.js editors/vscode/render.js editors/vscode/README.md tests/dap/package.json tests/dap/dap.test.js
+TESTS += tests/cli/dap_client.sh tests/cli/dap_protocol.sh tests/cli/vscode_webview.sh tests/cli/vscode_package.sh
+EXTRA_DIST += scripts/vsix tests/cli/vscode_package.sh tests/cli/dap_client.sh tests/cli/dap_protocol.sh tests/cli/vscode_webview.sh tests/dap/protocol.py tests/dap/webview_data.py tests/dap/png_cells.py editors/vscode/package.json editors/vscode/extension.js editors/vscode/webview.js editors/vscode/render.js editors/vscode/README.md tests/dap/package.json tests/dap/dap.test.js
 TESTS += tests/cli/interrupt.sh tests/cli/session_persist.sh tests/cli/repl_fuzz.sh tests/cli/readme_walkthrough.sh tests/cli/race_check.sh tests/cli/xcore_modes.sh tests/cli/batch_commands.sh tests/cli/timeout.sh
 EXTRA_DIST += tests/cli/interrupt.sh tests/cli/session_persist.sh tests/cli/repl_fuzz.sh tests/cli/readme_walkthrough.sh tests/cli/race_check.sh tests/data/endless tests/data/xcore/race.py tests/cli/xcore_modes.sh tests/data/xcore/modes tests/cli/batch_commands.sh tests/cli/timeout.sh
 
