@@ -1,6 +1,7 @@
 /* The inside of the DAP server, shared by its request files (server.c:
  * messages, launch, breakpoints, running; variables.c: threads, frames,
- * variables, evaluate; custom.c: the ptodb/ requests). */
+ * variables, evaluate; custom.c: the ptodb/ requests; reply.c: messages
+ * out and engine access; stops.c: what a run's stop means). */
 #ifndef PTODB_UI_DAP_DAP_IMPL_H
 #define PTODB_UI_DAP_DAP_IMPL_H
 
@@ -66,7 +67,8 @@ struct dap_server {
     int exited;
 };
 
-/* server.c */
+/* reply.c */
+void dap_on_engine_output(void *ctx, session_stream stream, const char *text, size_t len);
 void dap_send(dap_server *d, json_t *msg); /* takes the reference */
 void dap_event(dap_server *d, const char *event, json_t *body);
 void dap_respond(dap_server *d, json_t *req, json_t *body);
@@ -75,9 +77,6 @@ void dap_output(dap_server *d, const char *category, const char *text);
 /* Runs a debugger command with its output collected in d->cap (cleared
  * first). Returns 0, or -1 when it reported an error. */
 int dap_execute(dap_server *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* After a command that ran the program (output in d->cap): forwards the
- * output, applies hitCondition and logMessage, sends stopped or exited. */
-void dap_after_run(dap_server *d, const char *reason);
 /* The last line of d->cap that is not empty (an error's message). */
 const char *dap_last_line(dap_server *d, char *buf, size_t size);
 /* Selects core and frame for the commands that follow (quietly). */
@@ -89,6 +88,11 @@ int dap_frame_unpack(long id, int *core, int *level);
 const char *dap_abs_path(const char *file, char *buf, size_t size);
 /* The pass whose file a client path names (by its stem), or -1. */
 int dap_pass_of_path(dap_server *d, const char *path);
+
+/* stops.c: after a command that ran the program (output in d->cap):
+ * forwards the output, applies hitCondition and logMessage, sends stopped
+ * or exited. */
+void dap_after_run(dap_server *d, const char *reason);
 
 /* variables.c */
 void dap_refs_clear(dap_server *d);
