@@ -152,6 +152,51 @@ def check_not_stopped_and_goto():
     assert r["success"] and r["body"]["stem"] == "04_after_ConvertToSSA", r
 
 
+def check_pause_and_cancel():
+    # a loop of 10^9 iterations (tests/data/endless): pause while it runs
+    # stops it with reason pause; continue, then cancel stops it again
+    endless = os.path.join(os.environ["top_srcdir"], "tests/data/endless")
+    p = subprocess.Popen([PTODB, "--dap"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    def send(b):
+        p.stdin.write(b)
+        p.stdin.flush()
+    buf = b""
+    def until(pred, what):
+        nonlocal buf
+        deadline = time.time() + 30
+        while time.time() < deadline:
+            try:
+                msgs = parse_all(buf)
+                hit = [m for m in msgs if pred(m)]
+                if hit:
+                    return msgs, hit[0]
+            except AssertionError:
+                pass
+            c = os.read(p.stdout.fileno(), 65536)
+            if not c:
+                break
+            buf += c
+        raise AssertionError("no " + what)
+    send(frame(req(1, "initialize", {})) + frame(req(2, "launch", {"case": endless})) + frame(req(3, "configurationDone")))
+    until(lambda m: m.get("request_seq") == 3, "configurationDone response")
+    time.sleep(0.3)
+    t0 = time.time()
+    send(frame(req(4, "pause", {"threadId": 1})))
+    msgs, stop = until(lambda m: m.get("event") == "stopped", "stopped after pause")
+    assert stop["body"]["reason"] == "pause", stop
+    assert time.time() - t0 < 5, "pause took %.1f s" % (time.time() - t0)
+    assert response(msgs, 4)["success"]
+    send(frame(req(5, "continue", {"threadId": 1})))
+    until(lambda m: m.get("request_seq") == 5, "continue response")
+    time.sleep(0.2)
+    send(frame(req(6, "cancel", {"requestId": 5})))
+    msgs, _ = until(lambda m: m.get("event") == "stopped" and m["seq"] > stop["seq"], "stopped after cancel")
+    assert response(msgs, 6)["success"]
+    send(frame(req(7, "disconnect")))
+    p.stdin.close()
+    assert p.wait(timeout=30) == 0
+
+
 def check_port():
     p = subprocess.Popen([PTODB, "--dap-port", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     line = p.stderr.readline().decode()
