@@ -197,6 +197,114 @@ def check_pause_and_cancel():
     assert p.wait(timeout=30) == 0
 
 
+class Session:
+    """A server driven request by request (responses and events kept)."""
+
+    def __init__(self):
+        self.p = subprocess.Popen([PTODB, "--dap"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        self.seq, self.events = 0, []
+
+    def read(self):
+        h = b""
+        while not h.endswith(b"\r\n\r\n"):
+            c = self.p.stdout.read(1)
+            assert c, "the server closed"
+            h += c
+        return json.loads(self.p.stdout.read(int(h.split(b":")[1])))
+
+    def call(self, cmd, args=None, ok=True):
+        self.seq += 1
+        self.p.stdin.write(frame(req(self.seq, cmd, args or {})))
+        self.p.stdin.flush()
+        while True:
+            m = self.read()
+            if m["type"] == "response" and m["request_seq"] == self.seq:
+                assert m["success"] == ok, (cmd, m)
+                return m.get("body")
+            self.events.append(m)
+
+    def wait_event(self, name):
+        for i, e in enumerate(self.events):
+            if e["event"] == name:
+                return self.events.pop(i)
+        while True:
+            m = self.read()
+            if m["type"] == "event" and m["event"] == name:
+                return m
+            self.events.append(m)
+
+    def close(self):
+        self.call("disconnect")
+        self.p.stdin.close()
+        assert self.p.wait(timeout=30) == 0
+
+
+def check_set_variable_viz_steps():
+    d = Session()
+    d.call("initialize", {"supportsInvalidatedEvent": True})
+    d.call("launch", {"case": CASE, "pass": "22_after_ExpandMixedKernel"})
+    d.call("setBreakpoints", {"source": {"path": SRC}, "breakpoints": [{"line": 50}]})
+    d.call("configurationDone")
+    tid = d.wait_event("stopped")["body"]["threadId"]
+    top = d.call("stackTrace", {"threadId": tid})["stackFrames"][0]
+    ref = d.call("scopes", {"frameId": top["id"]})["scopes"][0]["variablesReference"]
+    x = [v for v in d.call("variables", {"variablesReference": ref})["variables"] if v["name"] == "x__tile"][0]
+    row = d.call("variables", {"variablesReference": x["variablesReference"], "start": 1, "count": 1})["variables"][0]
+    assert row["name"] == "[1]" and row["evaluateName"] == "x__tile[1]", row
+    # viz's grid holds the elements tensorSlice gives, row by row
+    grid = json.loads(d.call("evaluate", {"expression": "viz(x__tile[0:2, 0:4])", "frameId": top["id"],
+                                          "context": "watch"})["result"])
+    assert grid["kind"] == {"grid": True} and len(grid["rows"]) == 2
+    flat = d.call("ptodb/tensorSlice", {"expression": "x__tile[0:2, 0:4]", "frameId": top["id"]})["values"]
+    shown = [float(c["content"]) for r in grid["rows"] for c in r["columns"]]
+    assert all(abs(a - b) <= 1e-5 * abs(b) for a, b in zip(shown, flat)) and len(shown) == 8, (shown, flat)
+    # setVariable on one element: the value reads back, and invalidated is sent
+    r = d.call("setVariable", {"variablesReference": row["variablesReference"], "name": "[5]", "value": "2.5"})
+    assert r["value"] == "2.5", r
+    assert d.wait_event("invalidated")["body"]["areas"] == ["variables"]
+    v = d.call("evaluate", {"expression": "x__tile[1][5]", "frameId": top["id"], "context": "watch"})["result"]
+    assert v == "2.5", v
+    d.call("setVariable", {"variablesReference": row["variablesReference"], "name": "[5]", "value": "x"}, ok=False)
+    # stepIn and stepOut move on the same core; stepOut leaves the function
+    d.call("setBreakpoints", {"source": {"path": SRC}, "breakpoints": []})
+    d.call("stepIn", {"threadId": tid})
+    s = d.wait_event("stopped")["body"]
+    assert s["reason"] == "step" and s["threadId"] == tid, s
+    assert d.call("stackTrace", {"threadId": tid})["stackFrames"][0]["line"] == 51
+    d.call("stepOut", {"threadId": tid})
+    s = d.wait_event("stopped")["body"]
+    frames = d.call("stackTrace", {"threadId": s["threadId"]})["stackFrames"]
+    assert frames[0]["name"] != "mlp_fused_aiv" or s["threadId"] != tid, (s, frames[0])
+    d.close()
+
+
+def check_lazy_statistics():
+    # a 1000 x 100 tensor (over 65,536 elements): no statistics in the
+    # listing, a lazy child computes them, as `print` shows them at the REPL
+    import tempfile
+    tmp = tempfile.mkdtemp()
+    subprocess.run(["/usr/bin/python3", os.path.join(os.environ["top_srcdir"], "tests/data/huge/craft_case.py"),
+                    tmp + "/case", "1000", "100", "in"], check=True)
+    d = Session()
+    d.call("initialize", {})
+    d.call("launch", {"case": tmp + "/case", "stopOnEntry": True})
+    d.call("configurationDone")
+    tid = d.wait_event("stopped")["body"]["threadId"]
+    top = d.call("stackTrace", {"threadId": tid})["stackFrames"][0]
+    ref = d.call("scopes", {"frameId": top["id"]})["scopes"][0]["variablesReference"]
+    a = [v for v in d.call("variables", {"variablesReference": ref})["variables"] if v["name"] == "a"][0]
+    assert a["value"] == "fp32 [1000, 100]" and a["namedVariables"] == 1 and a["indexedVariables"] == 1000, a
+    named = d.call("variables", {"variablesReference": a["variablesReference"], "filter": "named"})["variables"]
+    assert named[0]["name"] == "statistics" and named[0]["presentationHint"]["lazy"] is True, named
+    stats = d.call("variables", {"variablesReference": named[0]["variablesReference"]})["variables"][0]["value"]
+    repl = d.call("evaluate", {"expression": "print a", "frameId": top["id"], "context": "repl"})["result"]
+    assert stats in repl, (stats, repl)
+    assert stats.startswith("min 1.5 max 1.5 mean 1.5 nan 0 inf 0"), stats  # every element is 1.5
+    d.close()
+    import shutil
+    shutil.rmtree(tmp)
+
+
 def check_port():
     p = subprocess.Popen([PTODB, "--dap-port", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     line = p.stderr.readline().decode()

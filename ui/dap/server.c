@@ -605,6 +605,9 @@ static void on_poll(void *ctx, const char *progress)
         if (cmd && (strcmp(cmd, "pause") == 0 || strcmp(cmd, "cancel") == 0)) {
             handle_body(d, body, len);
         } else {
+            /* the client is leaving: stop the run, then answer in order */
+            if (cmd && (strcmp(cmd, "disconnect") == 0 || strcmp(cmd, "terminate") == 0))
+                session_interrupt(d->s);
             d->pending = xreallocarray(d->pending, d->npending + 1, sizeof *d->pending);
             d->pending[d->npending].body = xmalloc(len + 1);
             memcpy(d->pending[d->npending].body, body, len);
