@@ -549,8 +549,7 @@ static void handle_body(dap_server *d, const char *body, size_t len)
         if (args && !json_is_object(args)) {
             dap_fail(d, msg, "bad request: \"arguments\" is not an object");
         } else {
-            if (!args)
-                args = json_object_get(msg, "no such member"); /* NULL: json_object_get handles it */
+            /* no arguments: args is NULL, which every json_object_get takes */
             const char *cmd = json_string_value(command);
             size_t i;
             for (i = 0; i < sizeof handlers / sizeof handlers[0]; i++)
