@@ -278,6 +278,21 @@ def check_set_variable_viz_steps():
     d.close()
 
 
+def check_lines_from_zero():
+    # a client counting lines from 0: its line 49 is the file's line 50
+    d = Session()
+    d.call("initialize", {"linesStartAt1": False, "columnsStartAt1": False})
+    d.call("launch", {"case": CASE, "pass": "22_after_ExpandMixedKernel"})
+    d.call("setBreakpoints", {"source": {"path": SRC}, "breakpoints": [{"line": 49}]})
+    d.call("configurationDone")
+    tid = d.wait_event("stopped")["body"]["threadId"]
+    top = d.call("stackTrace", {"threadId": tid})["stackFrames"][0]
+    assert top["line"] == 49 and top["column"] == 8, top  # 1-based 50:9
+    out = d.call("evaluate", {"expression": "frame", "context": "repl"})["result"]
+    assert ":50" in out, out
+    d.close()
+
+
 def check_lazy_statistics():
     # a 1000 x 100 tensor (over 65,536 elements): no statistics in the
     # listing, a lazy child computes them, as `print` shows them at the REPL

@@ -54,7 +54,7 @@ struct dap_server {
     int launched, configured, done;
     int stop_on_entry;
     int client_invalidated; /* the client opts in to invalidated events */
-    int lines_start_at1, columns_start_at1;
+    int line_base, column_base; /* 1, or 0 for a client counting from 0 */
     dap_bp *bps;
     size_t nbps;
     dap_ref *refs;

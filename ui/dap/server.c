@@ -53,8 +53,9 @@ static void on_poll(void *ctx, const char *progress);
 static void req_initialize(dap_server *d, json_t *req, json_t *args)
 {
     d->client_invalidated = json_is_true(json_object_get(args, "supportsInvalidatedEvent"));
-    json_t *l1 = json_object_get(args, "linesStartAt1");
-    d->lines_start_at1 = !json_is_false(l1);
+    /* the engine counts from 1; a client may count from 0 */
+    d->line_base = json_is_false(json_object_get(args, "linesStartAt1")) ? 0 : 1;
+    d->column_base = json_is_false(json_object_get(args, "columnsStartAt1")) ? 0 : 1;
     json_t *exc = json_array();
     json_t *caps = json_pack(
         "{s:b, s:b, s:b, s:b, s:b, s:b, s:b, s:b, s:b, s:b, s:b, s:b, s:b, s:b, s:b, s:b, s:b, s:b, s:b, s:b, s:o}",
@@ -87,9 +88,9 @@ static void req_launch(dap_server *d, json_t *req, json_t *args)
         dap_fail(d, req, "launch: 'case' (the case folder, passes_dump/ or a dump file) is required");
         return;
     }
-    /* args: ptodb's own command line (--rtol 1e-3, -ex CMD ...). rc files
-     * and the saved per-case session are not read unless args say --trust
-     * or noInit is false: breakpoints belong to the editor. */
+    /* args: ptodb's own command line (--rtol 1e-3, -ex CMD ...). --nx
+     * unless noInit is false: no rc file and no saved per-case session
+     * (its breakpoints would not be the editor's). */
     json_t *jargs = json_object_get(args, "args");
     size_t nargs = json_is_array(jargs) ? json_array_size(jargs) : 0;
     char **argv = xcalloc(nargs + 4, sizeof *argv);
@@ -254,7 +255,7 @@ static void req_set_breakpoints(dap_server *d, json_t *req, json_t *args)
             json_object_set_new(out, "line", json_integer(json_integer_value(line)));
         } else {
             char cmd[2048];
-            snprintf(cmd, sizeof cmd, "break %s:%lld", stem, (long long)json_integer_value(line));
+            snprintf(cmd, sizeof cmd, "break %s:%lld", stem, (long long)json_integer_value(line) + 1 - d->line_base);
             append_condition(cmd, sizeof cmd, spec);
             make_bp(d, BPK_LINE, stem, cmd, spec, out);
             json_object_set_new(out, "line", json_integer(json_integer_value(line)));
@@ -388,7 +389,8 @@ static void req_goto_targets(dap_server *d, json_t *req, json_t *args)
         char label[256];
         snprintf(label, sizeof label, "restart in pass %02d %s", p.index, p.name);
         json_array_append_new(targets, json_pack("{s:i, s:s, s:I}", "id", pass + 1, "label", label, "line",
-                                                 (json_int_t)(json_is_integer(line) ? json_integer_value(line) : 1)));
+                                                 (json_int_t)(json_is_integer(line) ? json_integer_value(line)
+                                                                                    : d->line_base)));
     }
     dap_respond(d, req, json_pack("{s:o}", "targets", targets));
 }
@@ -628,7 +630,7 @@ dap_server *dap_server_new(int out_fd, int allow_launch)
     d->out_fd = out_fd;
     d->in_fd = -1;
     d->allow_launch = allow_launch;
-    d->lines_start_at1 = 1;
+    d->line_base = d->column_base = 1;
     dap_framer_init(&d->framer);
     d->cap = (strbuf)STRBUF_INIT;
     return d;

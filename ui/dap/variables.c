@@ -105,8 +105,9 @@ void dap_req_stack_trace(dap_server *d, json_t *req, json_t *args)
         json_array_append_new(out, json_pack("{s:i, s:s, s:{s:s, s:s}, s:i, s:i}", "id",
                                              dap_frame_id(core, (int)i), "name",
                                              frames[i].func ? frames[i].func : "?", "source", "name",
-                                             base ? base + 1 : path, "path", path, "line", frames[i].line,
-                                             "column", frames[i].col > 0 ? frames[i].col : 1));
+                                             base ? base + 1 : path, "path", path, "line",
+                                             frames[i].line - 1 + d->line_base, "column",
+                                             (frames[i].col > 0 ? frames[i].col : 1) - 1 + d->column_base));
     }
     dap_respond(d, req, json_pack("{s:o, s:i}", "stackFrames", out, "totalFrames", n));
 }
