@@ -24,6 +24,12 @@ fi
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# the client never sees ptodb's standard error: in the sanitizer build a
+# report goes to a file, and any such file fails the test (as gdb's DAP
+# tests fail on a Traceback in the log)
+ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}log_path=$tmp/asan"
+UBSAN_OPTIONS="${UBSAN_OPTIONS:+$UBSAN_OPTIONS:}log_path=$tmp/ubsan"
+export ASAN_OPTIONS UBSAN_OPTIONS
 # mocha finds the client through NODE_PATH: nothing is installed in the source tree
 NODE_PATH="$mods/node_modules" DAP_VALUES="$tmp/dap.json" PTODB="$PTODB" top_srcdir="$top_srcdir" \
     timeout $((120 * wait_scale)) node "$mods/node_modules/mocha/bin/mocha.js" --reporter dot \
@@ -32,6 +38,11 @@ NODE_PATH="$mods/node_modules" DAP_VALUES="$tmp/dap.json" PTODB="$PTODB" top_src
     fail "mocha: DebugClient session on ptodb --dap"
 }
 cat "$tmp/mocha.log"
+for f in "$tmp"/asan.* "$tmp"/ubsan.*; do
+    [ -e "$f" ] || continue
+    cat "$f" >&2
+    fail "a sanitizer report from ptodb --dap"
+done
 
 # The same session at the REPL: break on line 50, the same row, the same
 # expressions at the same stops.
