@@ -19,7 +19,7 @@ fuzz-ci:
 # replays the seeds and the regression inputs (tests/fuzz/replay.sh).
 check_PROGRAMS += tests/fuzz/replay_ir tests/fuzz/replay_zip tests/fuzz/replay_pickle \
 	tests/fuzz/replay_pt tests/fuzz/replay_npy tests/fuzz/replay_manifest \
-	tests/fuzz/replay_repl tests/fuzz/replay_session tests/fuzz/replay_interp tests/fuzz/replay_dap
+	tests/fuzz/replay_repl tests/fuzz/replay_session tests/fuzz/replay_interp tests/fuzz/replay_dap tests/fuzz/replay_dapwire
 tests_fuzz_replay_ir_SOURCES = $(FUZZ_SOURCES) tests/fuzz/fuzz_ir.c
 tests_fuzz_replay_ir_CPPFLAGS = $(FUZZ_REPLAY_CPPFLAGS)
 tests_fuzz_replay_ir_LDADD = $(ENGINE_LIBS)
@@ -61,7 +61,14 @@ tests_fuzz_replay_dap_CPPFLAGS = $(FUZZ_REPLAY_CPPFLAGS)
 tests_fuzz_replay_dap_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
 tests_fuzz_replay_dap_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_GUARD_WRAP)
 tests_fuzz_replay_dap_LDADD = $(ENGINE_LIBS) $(JANSSON_LIBS)
+tests_fuzz_replay_dapwire_SOURCES = $(FUZZ_SOURCES) tests/fuzz/fuzz_dapwire.c $(FUZZ_DAP_SOURCES) \
+	tests/fuzz/fuzz_guard.c tests/fuzz/fuzz_guard.h
+EXTRA_DIST += tests/fuzz/fuzz_dap.c
+tests_fuzz_replay_dapwire_CPPFLAGS = $(FUZZ_REPLAY_CPPFLAGS)
+tests_fuzz_replay_dapwire_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
+tests_fuzz_replay_dapwire_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_GUARD_WRAP)
+tests_fuzz_replay_dapwire_LDADD = $(ENGINE_LIBS) $(JANSSON_LIBS)
 
 TESTS += tests/fuzz/replay.sh
 EXTRA_DIST += tests/fuzz/replay.sh tests/fuzz/seeds.sh tests/fuzz/README.md scripts/fuzz \
-	tests/fuzz/seeds tests/fuzz/regress tests/fuzz/repl.dict tests/fuzz/ir.dict
+	tests/fuzz/seeds tests/fuzz/regress tests/fuzz/repl.dict tests/fuzz/ir.dict tests/fuzz/dap.dict

@@ -2,7 +2,7 @@
 # folders of our own (examples/, test data, tests/fuzz/seeds/<harness>/).
 # Sourced by scripts/fuzz (which copies them into the build folder as
 # libFuzzer's seed corpus) and tests/fuzz/replay.sh (which replays them).
-FUZZ_HARNESSES="ir zip pickle pt npy manifest repl session interp dap"
+FUZZ_HARNESSES="ir zip pickle pt npy manifest repl session interp dap dapwire"
 
 # fuzz_seeds HARNESS: prints its seed paths, one per line.
 fuzz_seeds() {
@@ -19,6 +19,7 @@ fuzz_seeds() {
     session) ;;
     interp) echo examples/mlp/passes_dump; echo examples/mlp-broken/passes_dump ;;
     dap) ;;
+    dapwire) echo tests/fuzz/seeds/dap ;;
     esac
     echo "tests/fuzz/seeds/$1"
 }
