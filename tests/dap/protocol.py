@@ -154,7 +154,8 @@ def check_not_stopped_and_goto():
 
 def check_pause_and_cancel():
     # a loop of 10^9 iterations (tests/data/endless): pause while it runs
-    # stops it with reason pause; continue, then cancel stops it again
+    # stops it with reason pause; continue, then cancelling its progress
+    # stops it again
     endless = os.path.join(os.environ["top_srcdir"], "tests/data/endless")
     p = subprocess.Popen([PTODB, "--dap"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     def send(b):
@@ -177,7 +178,8 @@ def check_pause_and_cancel():
                 break
             buf += c
         raise AssertionError("no " + what)
-    send(frame(req(1, "initialize", {})) + frame(req(2, "launch", {"case": endless})) + frame(req(3, "configurationDone")))
+    send(frame(req(1, "initialize", {"supportsProgressReporting": True})) + frame(req(2, "launch", {"case": endless})) +
+         frame(req(3, "configurationDone")))
     until(lambda m: m.get("request_seq") == 3, "configurationDone response")
     time.sleep(0.3)
     t0 = time.time()
@@ -186,10 +188,15 @@ def check_pause_and_cancel():
     assert stop["body"]["reason"] == "pause", stop
     assert time.time() - t0 < 5, "pause took %.1f s" % (time.time() - t0)
     assert response(msgs, 4)["success"]
+    # the client opted in to progress: the run reported it, and it ended before the stop
+    names = [m.get("event") for m in msgs if m["type"] == "event"]
+    assert "progressStart" in names and names.index("progressEnd") < names.index("stopped"), names
+    start = [m for m in msgs if m.get("event") == "progressStart"][0]["body"]
+    assert start["cancellable"] and "statements" in start["message"], start
     send(frame(req(5, "continue", {"threadId": 1})))
     until(lambda m: m.get("request_seq") == 5, "continue response")
     time.sleep(0.2)
-    send(frame(req(6, "cancel", {"requestId": 5})))
+    send(frame(req(6, "cancel", {"progressId": "ptodb-run"})))
     msgs, _ = until(lambda m: m.get("event") == "stopped" and m["seq"] > stop["seq"], "stopped after cancel")
     assert response(msgs, 6)["success"]
     send(frame(req(7, "disconnect")))

@@ -54,6 +54,9 @@ struct dap_server {
     int launched, configured, done;
     int stop_on_entry;
     int client_invalidated; /* the client opts in to invalidated events */
+    int client_progress;    /* ... and to progress events */
+    int progress_active;    /* a progressStart was sent for the running command */
+    double progress_sent;   /* when the last progress event went (monotonic s) */
     int line_base, column_base; /* 1, or 0 for a client counting from 0 */
     dap_bp *bps;
     size_t nbps;

@@ -102,6 +102,10 @@ int dap_execute(dap_server *d, const char *fmt, ...)
     }
     int before = session_error_count(d->s);
     session_execute(d->s, line);
+    if (d->progress_active) {
+        d->progress_active = 0;
+        dap_event(d, "progressEnd", json_pack("{s:s}", "progressId", "ptodb-run"));
+    }
     return session_error_count(d->s) > before ? -1 : 0;
 }
 

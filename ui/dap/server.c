@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "base/mem.h"
@@ -53,6 +54,7 @@ static void on_poll(void *ctx, const char *progress);
 static void req_initialize(dap_server *d, json_t *req, json_t *args)
 {
     d->client_invalidated = json_is_true(json_object_get(args, "supportsInvalidatedEvent"));
+    d->client_progress = json_is_true(json_object_get(args, "supportsProgressReporting"));
     /* the engine counts from 1; a client may count from 0 */
     d->line_base = json_is_false(json_object_get(args, "linesStartAt1")) ? 0 : 1;
     d->column_base = json_is_false(json_object_get(args, "columnsStartAt1")) ? 0 : 1;
@@ -580,11 +582,33 @@ static void handle_pending(dap_server *d)
 }
 
 /* Called while a command runs: pause and cancel now, the rest after it. */
+/* progressStart, then progressUpdate at most ten times a second, while a
+ * command runs long enough to poll (dap_execute sends progressEnd). */
+static void report_progress(dap_server *d, const char *progress)
+{
+    if (!d->client_progress || !progress)
+        return;
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    double now = (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+    if (!d->progress_active) {
+        d->progress_active = 1;
+        d->progress_sent = now;
+        dap_event(d, "progressStart", json_pack("{s:s, s:s, s:s, s:b}", "progressId", "ptodb-run", "title",
+                                                "ptodb", "message", progress, "cancellable", 1));
+    } else if (now - d->progress_sent >= 0.1) {
+        d->progress_sent = now;
+        dap_event(d, "progressUpdate", json_pack("{s:s, s:s}", "progressId", "ptodb-run", "message", progress));
+    }
+}
+
 static void on_poll(void *ctx, const char *progress)
 {
-    (void)progress;
     dap_server *d = ctx;
-    if (d->in_poll || d->in_fd < 0)
+    if (d->in_poll)
+        return;
+    report_progress(d, progress);
+    if (d->in_fd < 0)
         return;
     struct pollfd p = {.fd = d->in_fd, .events = POLLIN};
     if (poll(&p, 1, 0) <= 0)
