@@ -6,6 +6,7 @@
 #define PTODB_UI_DAP_DAP_IMPL_H
 
 #include <jansson.h>
+#include <stdint.h>
 
 #include "base/strbuf.h"
 #include "debug/session.h"
@@ -61,7 +62,9 @@ struct dap_server {
     dap_bp *bps;
     size_t nbps;
     dap_ref *refs;
-    size_t nrefs;
+    size_t nrefs, caprefs;
+    uint32_t *ref_index;  /* open addressing: 0 empty, else a ref id */
+    size_t ref_index_cap; /* a power of 2, at least twice nrefs */
     pending_msg *pending; /* read while a command ran */
     size_t npending;
     int in_fd;            /* -1 when fed by dap_server_feed only */

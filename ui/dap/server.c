@@ -666,6 +666,7 @@ void dap_server_free(dap_server *d)
         return;
     dap_refs_clear(d);
     free(d->refs);
+    free(d->ref_index);
     for (size_t i = 0; i < d->nbps; i++) {
         free(d->bps[i].source);
         free(d->bps[i].log);

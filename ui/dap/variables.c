@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,20 +30,61 @@ void dap_refs_clear(dap_server *d)
     for (size_t i = 0; i < d->nrefs; i++)
         free(d->refs[i].expr);
     d->nrefs = 0;
+    if (d->ref_index)
+        memset(d->ref_index, 0, d->ref_index_cap * sizeof *d->ref_index);
+}
+
+static uint32_t ref_hash(dap_ref_kind kind, int core, int level, const char *expr)
+{
+    uint32_t h = 2166136261u ^ ((uint32_t)kind * 131u + (uint32_t)core * 17u + (uint32_t)level);
+    for (const char *p = expr ? expr : ""; *p; p++)
+        h = (h ^ (unsigned char)*p) * 16777619u;
+    return h * 2654435761u;
+}
+
+static int ref_equal(const dap_ref *r, dap_ref_kind kind, int core, int level, const char *expr)
+{
+    return r->kind == kind && r->core == core && r->level == level &&
+           ((!expr && !r->expr) || (expr && r->expr && strcmp(expr, r->expr) == 0));
+}
+
+/* The slot of the index where (kind, core, level, expr) is or would go. */
+static size_t ref_slot(const dap_server *d, dap_ref_kind kind, int core, int level, const char *expr)
+{
+    size_t mask = d->ref_index_cap - 1;
+    size_t i = ref_hash(kind, core, level, expr) & mask;
+    while (d->ref_index[i] && !ref_equal(&d->refs[d->ref_index[i] - 1], kind, core, level, expr))
+        i = (i + 1) & mask;
+    return i;
 }
 
 int dap_ref_new(dap_server *d, dap_ref_kind kind, int core, int level, const char *expr)
 {
-    /* the same thing asked twice gets the same reference */
-    for (size_t i = 0; i < d->nrefs; i++)
-        if (d->refs[i].kind == kind && d->refs[i].core == core && d->refs[i].level == level &&
-            ((!expr && !d->refs[i].expr) || (expr && d->refs[i].expr && strcmp(expr, d->refs[i].expr) == 0)))
-            return (int)i + 1;
+    /* the same thing asked twice gets the same reference (VS Code asks
+     * again for what it shows); a hash index keeps that O(1) when a page
+     * of a huge tensor makes a hundred children */
+    if (d->ref_index_cap == 0 || (d->nrefs + 1) * 2 > d->ref_index_cap) {
+        size_t cap = d->ref_index_cap ? d->ref_index_cap * 2 : 1024;
+        free(d->ref_index);
+        d->ref_index = xcalloc(cap, sizeof *d->ref_index);
+        d->ref_index_cap = cap;
+        for (size_t i = 0; i < d->nrefs; i++) {
+            const dap_ref *r = &d->refs[i];
+            d->ref_index[ref_slot(d, r->kind, r->core, r->level, r->expr)] = (uint32_t)i + 1;
+        }
+    }
+    size_t slot = ref_slot(d, kind, core, level, expr);
+    if (d->ref_index[slot])
+        return (int)d->ref_index[slot];
     if (d->nrefs >= 1000000)
         return 0;
-    d->refs = xreallocarray(d->refs, d->nrefs + 1, sizeof *d->refs);
+    if (d->nrefs == d->caprefs) {
+        d->caprefs = d->caprefs ? d->caprefs * 2 : 256;
+        d->refs = xreallocarray(d->refs, d->caprefs, sizeof *d->refs);
+    }
     d->refs[d->nrefs] = (dap_ref){kind, core, level, expr ? xstrdup(expr) : NULL};
-    return (int)++d->nrefs;
+    d->ref_index[slot] = (uint32_t)++d->nrefs;
+    return (int)d->nrefs;
 }
 
 const dap_ref *dap_ref_get(dap_server *d, long id)
@@ -188,6 +230,22 @@ static tensor *eval_in(dap_server *d, int core, int level, const char *expr, str
     return st == PTODB_OK ? t : NULL;
 }
 
+/* An upper bound of a variable object's JSON size: its strings escaped at
+ * worst (\uXXXX: 6 bytes a byte, ENSURE_ASCII) plus the keys, numbers and
+ * punctuation of the largest object tensor_variable makes (under 200). */
+static size_t variable_bytes(json_t *o)
+{
+    size_t n = 200;
+    static const char *const keys[] = {"name", "value", "type", "evaluateName"};
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+        const char *v = json_string_value(json_object_get(o, keys[i]));
+        if (v)
+            for (const unsigned char *p = (const unsigned char *)v; *p; p++)
+                n += *p < 0x20 || *p >= 0x7f || *p == '"' || *p == '\\' ? 6 : 1;
+    }
+    return n;
+}
+
 static void locals(dap_server *d, json_t *req, const dap_ref *r)
 {
     int n = view_frame_vars(d->s, r->core, r->level, NULL, 0);
@@ -203,7 +261,7 @@ static void locals(dap_server *d, json_t *req, const dap_ref *r)
         else
             o = json_pack("{s:s, s:s, s:s, s:i}", "name", vars[i].name, "value", vars[i].text, "evaluateName",
                           vars[i].name, "variablesReference", 0);
-        bytes += 200 + strlen(json_string_value(json_object_get(o, "value")));
+        bytes += variable_bytes(o);
         json_array_append_new(out, o);
     }
     free(vars);
@@ -262,9 +320,7 @@ static void tensor_children(dap_server *d, json_t *req, json_t *args, const dap_
                 strbuf_free(&e2);
             }
             strbuf_free(&child_expr);
-            char *dumped = json_dumps(o, JSON_COMPACT);
-            bytes += dumped ? strlen(dumped) + 1 : 0;
-            free(dumped);
+            bytes += variable_bytes(o);
             json_array_append_new(out, o);
         }
     }
