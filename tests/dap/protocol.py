@@ -265,6 +265,12 @@ def check_set_variable_viz_steps():
     flat = d.call("ptodb/tensorSlice", {"expression": "x__tile[0:2, 0:4]", "frameId": top["id"]})["values"]
     shown = [float(c["content"]) for r in grid["rows"] for c in r["columns"]]
     assert all(abs(a - b) <= 1e-5 * abs(b) for a, b in zip(shown, flat)) and len(shown) == 8, (shown, flat)
+    # looking at another core's frame leaves the REPL's selection alone
+    host = d.call("stackTrace", {"threadId": 1})["stackFrames"][0]
+    d.call("evaluate", {"expression": "x__ssa_v0", "frameId": host["id"], "context": "hover"})
+    d.call("variables", {"variablesReference": d.call("scopes", {"frameId": host["id"]})["scopes"][0]["variablesReference"]})
+    sel = d.call("evaluate", {"expression": "frame", "context": "repl"})["result"]
+    assert "mlp_fused_aiv" in sel, sel
     # setVariable on one element: the value reads back, and invalidated is sent
     r = d.call("setVariable", {"variablesReference": row["variablesReference"], "name": "[5]", "value": "2.5"})
     assert r["value"] == "2.5", r
@@ -282,6 +288,30 @@ def check_set_variable_viz_steps():
     s = d.wait_event("stopped")["body"]
     frames = d.call("stackTrace", {"threadId": s["threadId"]})["stackFrames"]
     assert frames[0]["name"] != "mlp_fused_aiv" or s["threadId"] != tid, (s, frames[0])
+    d.close()
+
+
+def check_slice_watch():
+    # a data breakpoint on rows 8..15 of the output: lane AIV0 stores rows
+    # 0..7 and must not stop it; AIV1's store of rows 8..15 does
+    d = Session()
+    d.call("initialize", {})
+    d.call("launch", {"case": CASE, "pass": "22_after_ExpandMixedKernel"})
+    d.call("setBreakpoints", {"source": {"path": SRC}, "breakpoints": [{"line": 50}]})
+    d.call("configurationDone")
+    tid = d.wait_event("stopped")["body"]["threadId"]
+    top = d.call("stackTrace", {"threadId": tid})["stackFrames"][0]
+    ref = d.call("scopes", {"frameId": top["id"]})["scopes"][0]["variablesReference"]
+    out = [v for v in d.call("variables", {"variablesReference": ref})["variables"] if v["name"] == "out__ssa_v0"][0]
+    row8 = d.call("variables", {"variablesReference": out["variablesReference"], "start": 8, "count": 1})["variables"][0]
+    info = d.call("dataBreakpointInfo", {"variablesReference": out["variablesReference"], "name": row8["name"]})
+    assert info["dataId"] == "tensor:out__ssa_v0[8]", info
+    bp = d.call("setDataBreakpoints", {"breakpoints": [{"dataId": "tensor:out__ssa_v0[8:16]"}]})["breakpoints"][0]
+    assert bp["verified"], bp
+    d.call("setBreakpoints", {"source": {"path": SRC}, "breakpoints": []})
+    d.call("continue", {"threadId": tid})
+    s = d.wait_event("stopped")["body"]
+    assert s["reason"] == "data breakpoint" and s["threadId"] == 4 and s["hitBreakpointIds"] == [bp["id"]], s
     d.close()
 
 

@@ -217,8 +217,12 @@ static json_t *tensor_variable(dap_server *d, const char *name, const char *expr
 }
 
 /* Evaluates expr in (core, level): a new reference, or NULL with err set. */
+/* The frame the REPL's commands act on is put back afterwards: looking
+ * at a variable or hovering over a name changes nothing the user did. */
 static tensor *eval_in(dap_server *d, int core, int level, const char *expr, strbuf *err)
 {
+    int was_core, was_level;
+    int had = d->s && view_selection(d->s, &was_core, &was_level);
     if (core >= 0 && dap_select_frame(d, core, level) != 0) {
         strbuf_puts(err, "that frame is gone");
         return NULL;
@@ -227,6 +231,8 @@ static tensor *eval_in(dap_server *d, int core, int level, const char *expr, str
     strbuf note = STRBUF_INIT;
     ptodb_status st = expr_eval(d->s, expr, &t, &note, err);
     strbuf_free(&note);
+    if (had && core >= 0 && (core != was_core || level != was_level))
+        dap_select_frame(d, was_core, was_level);
     return st == PTODB_OK ? t : NULL;
 }
 
