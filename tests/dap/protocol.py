@@ -4,7 +4,7 @@ Each check starts a fresh server, writes raw bytes and reads everything it
 writes back; every byte on standard output must be a framed DAP message
 (the framer's rules), seq rising by one, one response per request.
 """
-import json, os, re, socket, subprocess, sys, time
+import json, os, re, signal, socket, subprocess, sys, time
 
 PTODB = os.environ["PTODB"]
 CASE = os.path.join(os.environ["top_srcdir"], "examples/mlp")
@@ -212,12 +212,15 @@ class Session:
         self.seq, self.events = 0, []
 
     def read(self):
+        signal.alarm(30)  # a message that never comes fails the check, not the whole run's timeout
         h = b""
         while not h.endswith(b"\r\n\r\n"):
             c = self.p.stdout.read(1)
             assert c, "the server closed"
             h += c
-        return json.loads(self.p.stdout.read(int(h.split(b":")[1])))
+        m = json.loads(self.p.stdout.read(int(h.split(b":")[1])))
+        signal.alarm(0)
+        return m
 
     def call(self, cmd, args=None, ok=True):
         self.seq += 1
@@ -313,6 +316,25 @@ def check_slice_watch():
     s = d.wait_event("stopped")["body"]
     assert s["reason"] == "data breakpoint" and s["threadId"] == 4 and s["hitBreakpointIds"] == [bp["id"]], s
     d.close()
+
+
+def check_bad_utf8_echoed():
+    # a dump with bytes that are not UTF-8 (in a comment): the REPL's `list`
+    # echoes them, and the response must still be JSON (U+FFFD for each)
+    import shutil, tempfile
+    tmp = tempfile.mkdtemp()
+    shutil.copytree(CASE, tmp + "/case")
+    f = tmp + "/case/passes_dump/22_after_ExpandMixedKernel.py"
+    lines = open(f, "rb").read().split(b"\n")
+    lines[2] = b"# caf\xe9 \xff\xfe"
+    open(f, "wb").write(b"\n".join(lines))
+    d = Session()
+    d.call("initialize", {})
+    d.call("launch", {"case": tmp + "/case", "pass": "22_after_ExpandMixedKernel"})
+    out = d.call("evaluate", {"expression": "list 1,4", "context": "repl"})["result"]
+    assert "# caf\ufffd \ufffd\ufffd" in out, repr(out)
+    d.close()
+    shutil.rmtree(tmp)
 
 
 def check_lines_from_zero():

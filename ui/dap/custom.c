@@ -45,10 +45,10 @@ void dap_req_passes(dap_server *d, json_t *req, json_t *args)
             continue;
         json_t *outs = json_array();
         for (int k = 0; k < p.noutputs; k++)
-            json_array_append_new(outs, json_pack("{s:s, s:o}", "name", p.output_names[k], "maxAbsDiff",
+            json_array_append_new(outs, json_pack("{s:o, s:o}", "name", dap_str(p.output_names[k]), "maxAbsDiff",
                                                   number_or_null(p.max_abs_diff[k])));
-        json_array_append_new(list, json_pack("{s:i, s:i, s:s, s:s, s:s, s:i, s:o}", "pass", i, "index", p.index,
-                                              "name", p.name, "stem", p.stem, "verdict", verdict_name(p.verdict),
+        json_array_append_new(list, json_pack("{s:i, s:i, s:o, s:o, s:s, s:i, s:o}", "pass", i, "index", p.index,
+                                              "name", dap_str(p.name), "stem", dap_str(p.stem), "verdict", verdict_name(p.verdict),
                                               "irChanged", p.ir_changed, "outputs", outs));
     }
     dap_respond(d, req, json_pack("{s:o, s:i, s:i}", "passes", list, "current", session_current_pass(d->s),
@@ -78,8 +78,8 @@ void dap_req_heatmap(dap_server *d, json_t *req, json_t *args)
         json_array_append_new(cells, number_or_null(h.cells[i]));
         json_array_append_new(outside, json_integer(h.outside ? h.outside[i] : 0));
     }
-    json_t *body = json_pack("{s:s, s:i, s:i, s:o, s:o, s:o, s:o, s:I, s:I, s:[I,I], s:i, s:i, s:b}", "tensor",
-                             h.tensor ? h.tensor : "", "rows", h.rows, "cols", h.cols, "cells", cells, "outside",
+    json_t *body = json_pack("{s:o, s:i, s:i, s:o, s:o, s:o, s:o, s:I, s:I, s:[I,I], s:i, s:i, s:b}", "tensor",
+                             dap_str(h.tensor ? h.tensor : ""), "rows", h.rows, "cols", h.cols, "cells", cells, "outside",
                              outside, "max", number_or_null(h.max), "tolerance", number_or_null(h.tolerance),
                              "outsideElements", (json_int_t)h.outside_elements, "elements",
                              (json_int_t)h.elements, "shape", (json_int_t)h.shape[0], (json_int_t)h.shape[1],
@@ -203,10 +203,10 @@ void dap_eval_viz(dap_server *d, json_t *req, const char *expr)
     tensor_fmt_header(t, &head);
     if (R > r_show || C > c_show)
         strbuf_printf(&head, " (top left %lld x %lld shown)", (long long)r_show, (long long)c_show);
-    json_t *grid = json_pack("{s:{s:b}, s:s, s:o}", "kind", "grid", 1, "text", strbuf_str(&head), "rows", rows);
+    json_t *grid = json_pack("{s:{s:b}, s:o, s:o}", "kind", "grid", 1, "text", dap_str(strbuf_str(&head)), "rows", rows);
     strbuf_free(&head);
     tensor_unref(t);
-    char *text = json_dumps(grid, JSON_COMPACT);
+    char *text = json_dumps(grid, JSON_COMPACT | JSON_ENSURE_ASCII);
     json_decref(grid);
     dap_respond(d, req, json_pack("{s:s, s:i}", "result", text ? text : "{}", "variablesReference", 0));
     free(text);

@@ -19,6 +19,9 @@
  * editor (debugpy#1660). */
 #define DAP_RESPONSE_CAP (60 * 1024)
 
+/* Text (a command's output, an output event) is cut past this many bytes. */
+#define DAP_TEXT_CAP (256 * 1024)
+
 typedef enum { BPK_LINE, BPK_FUNC, BPK_DATA } dap_bp_kind;
 
 /* A breakpoint the client set: the engine's number and what DAP adds. */
@@ -80,6 +83,13 @@ void dap_event(dap_server *d, const char *event, json_t *body);
 void dap_respond(dap_server *d, json_t *req, json_t *body);
 void dap_fail(dap_server *d, json_t *req, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void dap_output(dap_server *d, const char *category, const char *text);
+/* text as a JSON string, cut at DAP_TEXT_CAP (a UTF-8 boundary) with a note
+ * of how much was left out. */
+json_t *dap_text_capped(const char *text);
+/* Any text from the engine or a file as a JSON string: jansson refuses
+ * malformed UTF-8 (a hostile dump's bytes, a message cut mid-character),
+ * so each bad byte becomes U+FFFD. */
+json_t *dap_str(const char *text);
 /* Runs a debugger command with its output collected in d->cap (cleared
  * first). Returns 0, or -1 when it reported an error. */
 int dap_execute(dap_server *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "base/mem.h"
+#include "base/utf8.h"
 #include "dap_impl.h"
 #include "debug/view.h"
 
@@ -62,18 +63,53 @@ void dap_fail(dap_server *d, json_t *req, const char *fmt, ...)
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     json_t *m = response_for(req, 0);
-    json_object_set_new(m, "message", json_string(msg));
+    json_object_set_new(m, "message", dap_str(msg));
     /* format is shown by VS Code with {name} substitution: no variables */
-    json_object_set_new(m, "body", json_pack("{s:{s:i, s:s, s:b}}", "error", "id", 1, "format", msg,
+    json_object_set_new(m, "body", json_pack("{s:{s:i, s:o, s:b}}", "error", "id", 1, "format", dap_str(msg),
                                              "showUser", 0));
     dap_send(d, m);
+}
+
+/* text as a JSON string of well-formed UTF-8, at most cap bytes of it. */
+static json_t *utf8_string(const char *text, size_t cap)
+{
+    /* well-formed UTF-8 only (a JSON string must be): a byte of a hostile
+     * file that the engine echoes becomes U+FFFD */
+    size_t n = strlen(text);
+    strbuf sb = STRBUF_INIT;
+    size_t i = 0;
+    while (i < n && sb.len < cap) {
+        size_t k = utf8_char_len((const unsigned char *)text + i, n - i);
+        if (k == 0) {
+            strbuf_puts(&sb, "\xef\xbf\xbd");
+            i++;
+        } else {
+            strbuf_append(&sb, text + i, k);
+            i += k;
+        }
+    }
+    if (i < n)
+        strbuf_printf(&sb, "\n... (%zu more bytes not shown)\n", n - i);
+    json_t *j = json_stringn(sb.data ? sb.data : "", sb.len);
+    strbuf_free(&sb);
+    return j;
+}
+
+json_t *dap_text_capped(const char *text)
+{
+    return utf8_string(text, DAP_TEXT_CAP);
+}
+
+json_t *dap_str(const char *text)
+{
+    return utf8_string(text ? text : "", (size_t)-1);
 }
 
 void dap_output(dap_server *d, const char *category, const char *text)
 {
     if (!text || !*text)
         return;
-    dap_event(d, "output", json_pack("{s:s, s:s}", "category", category, "output", text));
+    dap_event(d, "output", json_pack("{s:s, s:o}", "category", category, "output", dap_text_capped(text)));
 }
 
 /* ---- the engine ------------------------------------------------------------------------------ */

@@ -190,14 +190,14 @@ static int make_bp(dap_server *d, dap_bp_kind kind, const char *source, const ch
     char err[256];
     if (hitcond_parse(hit_text, &hc, err, sizeof err) != 0) {
         json_object_set_new(out, "verified", json_false());
-        json_object_set_new(out, "message", json_string(err));
+        json_object_set_new(out, "message", dap_str(err));
         return -1;
     }
     int before = view_newest_breakpoint(d->s);
     if (dap_execute(d, "%s", command) != 0 || view_newest_breakpoint(d->s) == before) {
         char line[512];
         json_object_set_new(out, "verified", json_false());
-        json_object_set_new(out, "message", json_string(dap_last_line(d, line, sizeof line)));
+        json_object_set_new(out, "message", dap_str(dap_last_line(d, line, sizeof line)));
         /* a breakpoint made before the error (a bad condition) goes too */
         if (view_newest_breakpoint(d->s) != before)
             dap_execute(d, "delete %d", view_newest_breakpoint(d->s));
@@ -262,7 +262,7 @@ static void req_set_breakpoints(dap_server *d, json_t *req, json_t *args)
             make_bp(d, BPK_LINE, stem, cmd, spec, out);
             json_object_set_new(out, "line", json_integer(json_integer_value(line)));
             char abs[PATH_MAX];
-            json_object_set_new(out, "source", json_pack("{s:s}", "path", dap_abs_path(path, abs, sizeof abs)));
+            json_object_set_new(out, "source", json_pack("{s:o}", "path", dap_str(dap_abs_path(path, abs, sizeof abs))));
         }
         json_array_append_new(result, out);
     }
@@ -390,7 +390,7 @@ static void req_goto_targets(dap_server *d, json_t *req, json_t *args)
     if (pass >= 0 && view_pass_info(d->s, pass, &p)) {
         char label[256];
         snprintf(label, sizeof label, "restart in pass %02d %s", p.index, p.name);
-        json_array_append_new(targets, json_pack("{s:i, s:s, s:I}", "id", pass + 1, "label", label, "line",
+        json_array_append_new(targets, json_pack("{s:i, s:o, s:I}", "id", pass + 1, "label", dap_str(label), "line",
                                                  (json_int_t)(json_is_integer(line) ? json_integer_value(line)
                                                                                     : d->line_base)));
     }
@@ -431,7 +431,7 @@ static void req_select_pass(dap_server *d, json_t *req, json_t *args)
     int running = view_run_pass(d->s) >= 0 && d->configured;
     view_pass p;
     view_pass_info(d->s, pass, &p);
-    dap_respond(d, req, json_pack("{s:i, s:s, s:s}", "pass", pass, "stem", p.stem, "name", p.name));
+    dap_respond(d, req, json_pack("{s:i, s:o, s:o}", "pass", pass, "stem", dap_str(p.stem), "name", dap_str(p.name)));
     if (switch_pass(d, pass, running) != 0) {
         char line[512];
         dap_output(d, "important", dap_last_line(d, line, sizeof line));

@@ -117,7 +117,7 @@ void dap_req_threads(dap_server *d, json_t *req, json_t *args)
             snprintf(name, sizeof name, "%s (%s)", core_names[c], cores[c].func);
         else
             snprintf(name, sizeof name, "%s", core_names[c]);
-        json_array_append_new(threads, json_pack("{s:i, s:s}", "id", c + 1, "name", name));
+        json_array_append_new(threads, json_pack("{s:i, s:o}", "id", c + 1, "name", dap_str(name)));
     }
     dap_respond(d, req, json_pack("{s:o}", "threads", threads));
 }
@@ -144,10 +144,10 @@ void dap_req_stack_trace(dap_server *d, json_t *req, json_t *args)
         char abs[PATH_MAX];
         const char *path = dap_abs_path(frames[i].file, abs, sizeof abs);
         const char *base = strrchr(path, '/');
-        json_array_append_new(out, json_pack("{s:i, s:s, s:{s:s, s:s}, s:i, s:i}", "id",
+        json_array_append_new(out, json_pack("{s:i, s:o, s:{s:o, s:o}, s:i, s:i}", "id",
                                              dap_frame_id(core, (int)i), "name",
-                                             frames[i].func ? frames[i].func : "?", "source", "name",
-                                             base ? base + 1 : path, "path", path, "line",
+                                             dap_str(frames[i].func ? frames[i].func : "?"), "source", "name",
+                                             dap_str(base ? base + 1 : path), "path", dap_str(path), "line",
                                              frames[i].line - 1 + d->line_base, "column",
                                              (frames[i].col > 0 ? frames[i].col : 1) - 1 + d->column_base));
     }
@@ -200,8 +200,8 @@ static json_t *tensor_variable(dap_server *d, const char *name, const char *expr
         tensor_fmt_header(t, &type);
     else
         strbuf_puts(&type, dtype_name(t->dtype));
-    json_t *o = json_pack("{s:s, s:s, s:s, s:s}", "name", name, "value", strbuf_str(&v), "type",
-                          strbuf_str(&type), "evaluateName", expr);
+    json_t *o = json_pack("{s:o, s:o, s:o, s:o}", "name", dap_str(name), "value", dap_str(strbuf_str(&v)),
+                          "type", dap_str(strbuf_str(&type)), "evaluateName", dap_str(expr));
     strbuf_free(&v);
     strbuf_free(&type);
     if (t->ndim > 0) {
@@ -265,8 +265,8 @@ static void locals(dap_server *d, json_t *req, const dap_ref *r)
         if (vars[i].t)
             o = tensor_variable(d, vars[i].name, vars[i].name, core, level, vars[i].t);
         else
-            o = json_pack("{s:s, s:s, s:s, s:i}", "name", vars[i].name, "value", vars[i].text, "evaluateName",
-                          vars[i].name, "variablesReference", 0);
+            o = json_pack("{s:o, s:o, s:o, s:i}", "name", dap_str(vars[i].name), "value", dap_str(vars[i].text),
+                          "evaluateName", dap_str(vars[i].name), "variablesReference", 0);
         bytes += variable_bytes(o);
         json_array_append_new(out, o);
     }
@@ -311,13 +311,13 @@ static void tensor_children(dap_server *d, json_t *req, json_t *args, const dap_
             if (t->ndim == 1) {
                 char buf[64];
                 tensor_fmt_element(t, &i, 0, buf, sizeof buf);
-                o = json_pack("{s:s, s:s, s:s, s:i}", "name", name, "value", buf, "evaluateName",
-                              strbuf_str(&child_expr), "variablesReference", 0);
+                o = json_pack("{s:s, s:s, s:o, s:i}", "name", name, "value", buf, "evaluateName",
+                              dap_str(strbuf_str(&child_expr)), "variablesReference", 0);
             } else {
                 tensor *row = NULL;
                 strbuf e2 = STRBUF_INIT;
                 if (tensor_apply_subscript(t, sub, &row, &e2) != PTODB_OK) {
-                    o = json_pack("{s:s, s:s, s:i}", "name", name, "value", strbuf_str(&e2),
+                    o = json_pack("{s:s, s:o, s:i}", "name", name, "value", dap_str(strbuf_str(&e2)),
                                   "variablesReference", 0);
                 } else {
                     o = tensor_variable(d, name, strbuf_str(&child_expr), core, level, row);
@@ -417,7 +417,7 @@ void dap_req_set_variable(dap_server *d, json_t *req, json_t *args)
         tensor_summary(t, 1, &sb);
         tensor_unref(t);
     }
-    dap_respond(d, req, json_pack("{s:s}", "value", t ? strbuf_str(&sb) : value));
+    dap_respond(d, req, json_pack("{s:o}", "value", dap_str(t ? strbuf_str(&sb) : value)));
     strbuf_free(&err);
     strbuf_free(&sb);
     free(lhs);
@@ -485,7 +485,7 @@ void dap_req_evaluate(dap_server *d, json_t *req, json_t *args)
             dap_fail(d, req, "%s", dap_last_line(d, line, sizeof line));
             return;
         }
-        dap_respond(d, req, json_pack("{s:s, s:i}", "result", text, "variablesReference", 0));
+        dap_respond(d, req, json_pack("{s:o, s:i}", "result", dap_text_capped(text), "variablesReference", 0));
         if (ran) {
             /* the command ran the program: the client must learn where it is */
             strbuf_clear(&d->cap);
@@ -511,7 +511,7 @@ void dap_req_evaluate(dap_server *d, json_t *req, json_t *args)
         /* the full value, up to what a response may carry */
         long max = tensor_numel(t) > 4096 ? 4096 : 0;
         tensor_fmt_grid(t, max, 3, &sb);
-        body = json_pack("{s:s, s:i}", "result", strbuf_str(&sb), "variablesReference", 0);
+        body = json_pack("{s:o, s:i}", "result", dap_text_capped(strbuf_str(&sb)), "variablesReference", 0);
         strbuf_free(&sb);
     } else {
         json_t *v = tensor_variable(d, expr, expr, core, level, t);
@@ -543,15 +543,16 @@ void dap_req_data_breakpoint_info(dap_server *d, json_t *req, json_t *args)
     tensor *t = expr ? eval_in(d, core, level, expr, &err) : NULL;
     json_t *body;
     if (!t || t->ndim == 0) {
-        body = json_pack("{s:n, s:s}", "dataId", "description",
-                         t ? "a scalar: watch a tensor"
-                         : expr ? strbuf_str(&err)
-                                : "unknown variablesReference (the program ran since)");
+        body = json_pack("{s:n, s:o}", "dataId", "description",
+                         dap_str(t      ? "a scalar: watch a tensor"
+                                 : expr ? strbuf_str(&err)
+                                        : "unknown variablesReference (the program ran since)"));
     } else {
         char id[1024], desc[1100];
         snprintf(id, sizeof id, "tensor:%s", expr);
         snprintf(desc, sizeof desc, "%s (any element)", expr);
-        body = json_pack("{s:s, s:s, s:[s,s,s], s:b}", "dataId", id, "description", desc, "accessTypes", "write",
+        body = json_pack("{s:o, s:o, s:[s,s,s], s:b}", "dataId", dap_str(id), "description", dap_str(desc),
+                         "accessTypes", "write",
                          "read", "readWrite", "canPersist", 0);
     }
     if (t)
