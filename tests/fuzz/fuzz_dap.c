@@ -54,8 +54,42 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     return 0;
 }
 
-/* What a client would check of everything the server wrote. */
-static void check_output(void)
+/* The requests a stream holds, as the server counts them: framed bodies
+ * that are JSON objects (no duplicate keys) with type "request" and an
+ * integer seq, up to the first disconnect or bad header. */
+static long count_requests(const char *data, size_t size, int *stopped)
+{
+    dap_framer f;
+    dap_framer_init(&f);
+    dap_framer_feed(&f, data, size);
+    const char *body;
+    size_t len;
+    long n = 0;
+    *stopped = 0;
+    int r;
+    while ((r = dap_framer_next(&f, &body, &len)) == 1) {
+        json_t *m = json_loadb(body, len, JSON_REJECT_DUPLICATES, NULL);
+        const char *type = json_string_value(json_object_get(m, "type"));
+        const char *cmd = json_string_value(json_object_get(m, "command"));
+        /* with no command string it still gets its (error) response */
+        if (json_is_object(m) && type && strcmp(type, "request") == 0 && json_is_integer(json_object_get(m, "seq"))) {
+            n++;
+            if (cmd && strcmp(cmd, "disconnect") == 0)
+                *stopped = 1;
+        }
+        json_decref(m);
+        if (*stopped)
+            break;
+    }
+    if (r < 0)
+        *stopped = 1;
+    dap_framer_free(&f);
+    return n;
+}
+
+/* What a client would check of everything the server wrote: framing, JSON
+ * objects, seq from 1 up, and one response per request (with its fields). */
+static void check_output(long requests)
 {
     off_t size = lseek(out_fd, 0, SEEK_CUR);
     if (size <= 0)
@@ -78,11 +112,24 @@ static void check_output(void)
         if (!json_is_integer(seq) || json_integer_value(seq) != expect)
             abort(); /* seq must rise by one from 1 */
         expect++;
+        const char *type = json_string_value(json_object_get(m, "type"));
+        if (strcmp(type, "response") == 0) {
+            if (!json_is_boolean(json_object_get(m, "success")) || !json_is_string(json_object_get(m, "command")) ||
+                !json_is_integer(json_object_get(m, "request_seq")))
+                abort(); /* a response without its fields */
+            if (!json_is_true(json_object_get(m, "success")) && !json_is_string(json_object_get(m, "message")))
+                abort(); /* a failure without a message */
+            requests--;
+        } else if (strcmp(type, "event") == 0 && !json_is_string(json_object_get(m, "event"))) {
+            abort();
+        }
         json_decref(m);
         used = f.off;
     }
     if (r < 0 || used != (size_t)size)
         abort(); /* stray bytes in the protocol stream */
+    if (requests != 0)
+        abort(); /* not one response per request */
     dap_framer_free(&f);
     free(buf);
 }
@@ -95,16 +142,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (ftruncate(out_fd, 0) != 0 || lseek(out_fd, 0, SEEK_SET) != 0)
         abort();
     dap_server *d = dap_server_new(out_fd, !FUZZ_DAP_NO_LAUNCH);
-    int r = 0;
-    if ((data[0] & 1) && !FUZZ_DAP_NO_LAUNCH)
+    int r = 0, stopped;
+    long requests = 0;
+    if ((data[0] & 1) && !FUZZ_DAP_NO_LAUNCH) {
         r = dap_server_feed(d, prologue, strlen(prologue));
+        requests += 3;
+    }
+    requests += count_requests((const char *)data + 1, size - 1, &stopped);
     size_t piece = (size_t)(data[0] >> 1) + 1;
     for (size_t pos = 1; pos < size && r == 0; pos += piece) {
         size_t n = size - pos < piece ? size - pos : piece;
         r = dap_server_feed(d, (const char *)data + pos, n);
     }
     dap_server_free(d);
-    check_output();
+    check_output(requests);
     fuzz_guard_end();
     return 0;
 }
