@@ -5,6 +5,7 @@
 # has one rect per cell, a black-bordered one per cell holding an element
 # outside tolerance, the failing pass's row; the screenshot's pixel at each
 # cell's centre has the colour of the cell's value (tests/dap/png_cells.py).
+# extension.js runs against a stand-in vscode module (tests/dap/extension_check.js).
 . "$top_srcdir/tests/cli/lib.sh"
 command -v node >/dev/null 2>&1 || skip "no node (Debian: apt-get install npm)"
 chromium=
@@ -19,6 +20,9 @@ ext="$top_srcdir/editors/vscode"
 PTODB="$PTODB" top_srcdir="$top_srcdir" timeout $((60 * wait_scale)) /usr/bin/python3 \
     "$top_srcdir/tests/dap/webview_data.py" "$tmp/data.json" || fail "DAP session for the view"
 node "$ext/render.js" "$tmp/data.json" >"$tmp/view.html" || fail "render.js"
+# the extension itself, against a stand-in vscode module and those replies
+NODE_PATH="$top_srcdir/tests/dap/vscode-stub" node "$top_srcdir/tests/dap/extension_check.js" "$ext" "$tmp/data.json" ||
+    fail "extension.js"
 geometry=$(node -e 'const w = require(process.argv[1]); console.log(w.CELL, w.HEAT_LEFT, w.HEAT_TOP)' "$ext/webview.js")
 
 # the DOM: cells, outside-tolerance cells, the pass rows
