@@ -333,7 +333,11 @@ def check_bad_utf8_echoed():
     d.call("launch", {"case": tmp + "/case", "pass": "22_after_ExpandMixedKernel"})
     out = d.call("evaluate", {"expression": "list 1,4", "context": "repl"})["result"]
     assert "# caf\ufffd \ufffd\ufffd" in out, repr(out)
-    d.close()
+    # `quit` in the debug console ends the session: terminated, then the server exits
+    d.call("evaluate", {"expression": "quit", "context": "repl"})
+    d.wait_event("terminated")
+    d.p.stdin.close()
+    assert d.p.wait(timeout=30) == 0
     shutil.rmtree(tmp)
 
 

@@ -486,6 +486,15 @@ void dap_req_evaluate(dap_server *d, json_t *req, json_t *args)
             return;
         }
         dap_respond(d, req, json_pack("{s:o, s:i}", "result", dap_text_capped(text), "variablesReference", 0));
+        if (session_quit_requested(d->s)) {
+            /* `quit` typed in the debug console ends the session */
+            if (!d->exited) {
+                d->exited = 1;
+                dap_event(d, "terminated", NULL);
+            }
+            d->done = 1;
+            return;
+        }
         if (ran) {
             /* the command ran the program: the client must learn where it is */
             strbuf_clear(&d->cap);
