@@ -155,6 +155,21 @@ START_TEST(test_frame_bad_lengths)
 }
 END_TEST
 
+START_TEST(test_frame_empty)
+{
+    /* nothing fed, or only empty pieces: no message, no failure (UBSan once
+     * found null-pointer arithmetic here through fuzz_dapwire) */
+    dap_framer f;
+    dap_framer_init(&f);
+    const char *body;
+    size_t len;
+    ck_assert_int_eq(dap_framer_next(&f, &body, &len), 0);
+    dap_framer_feed(&f, "", 0);
+    ck_assert_int_eq(dap_framer_next(&f, &body, &len), 0);
+    dap_framer_free(&f);
+}
+END_TEST
+
 START_TEST(test_frame_write)
 {
     char path[] = "/tmp/check_dap_XXXXXX";
@@ -216,6 +231,7 @@ static Suite *dap_suite(void)
     tcase_add_test(tc, test_frame_headers);
     tcase_add_test(tc, test_frame_bad_lengths);
     tcase_add_test(tc, test_frame_write);
+    tcase_add_test(tc, test_frame_empty);
     suite_add_tcase(s, tc);
     TCase *th = tcase_create("hitcond");
     tcase_add_test(th, test_hitcond_table);

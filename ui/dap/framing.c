@@ -88,6 +88,8 @@ int dap_framer_next(dap_framer *f, const char **body, size_t *len)
 {
     if (f->failed)
         return -1;
+    if (!f->buf)
+        return 0; /* nothing fed yet (no arithmetic on a null pointer) */
     const char *p = f->buf + f->off;
     size_t avail = f->len - f->off;
     /* the header block ends at the first empty line */
