@@ -72,10 +72,14 @@ void dap_after_run(dap_server *d, const char *reason)
                 free(text);
                 stops = 0;
             }
-            if (!stops && guard < 1000000) {
+            /* a hit that does not stop: a continue goes on; a step ends
+             * where it is, a plain step (the step did what was asked) */
+            if (!stops && strcmp(reason, "step") != 0 && guard < 1000000) {
                 dap_execute(d, "continue");
                 continue;
             }
+            if (!stops)
+                b = NULL;
         }
         json_t *body = json_pack("{s:s, s:i, s:b}", "reason", reason, "threadId", loc.core + 1,
                                  "allThreadsStopped", 1);
