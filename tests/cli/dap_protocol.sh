@@ -7,5 +7,5 @@
 # a run; setVariable, viz, stepIn/stepOut, lazy statistics; --dap-port on
 # 127.0.0.1. Every byte on stdout must be a framed DAP message.
 . "$top_srcdir/tests/cli/lib.sh"
-PTODB="$PTODB" top_srcdir="$top_srcdir" timeout $((120 * wait_scale)) /usr/bin/python3 \
+PTODB="$PTODB" top_srcdir="$top_srcdir" WAIT_SCALE="$wait_scale" timeout $((120 * wait_scale)) /usr/bin/python3 \
     "$top_srcdir/tests/dap/protocol.py" || fail "DAP protocol checks"

@@ -7,6 +7,8 @@ writes back; every byte on standard output must be a framed DAP message
 import json, os, re, signal, socket, subprocess, sys, time
 
 PTODB = os.environ["PTODB"]
+# under valgrind (tests/cli/lib.sh's wait_scale) every wait is longer
+SCALE = int(os.environ.get("WAIT_SCALE", "1"))
 CASE = os.path.join(os.environ["top_srcdir"], "examples/mlp")
 SRC = os.path.realpath(os.path.join(CASE, "passes_dump/22_after_ExpandMixedKernel.py"))
 
@@ -40,7 +42,7 @@ def parse_all(data):
     return out
 
 
-def run(stream, timeout=30):
+def run(stream, timeout=30 * SCALE):
     p = subprocess.run([PTODB, "--dap"], input=stream, capture_output=True, timeout=timeout)
     return p.returncode, parse_all(p.stdout), p.stderr.decode()
 
@@ -94,7 +96,7 @@ def check_split_and_utf8():
     p.stdin.write(frame(req(3, "disconnect")))
     p.stdin.close()
     out = p.stdout.read()
-    p.wait(timeout=30)
+    p.wait(timeout=30 * SCALE)
     msgs = parse_all(out)
     assert response(msgs, 1)["success"]
     assert not response(msgs, 2)["success"]  # evaluate before launch
@@ -164,7 +166,7 @@ def check_pause_and_cancel():
     buf = b""
     def until(pred, what):
         nonlocal buf
-        deadline = time.time() + 30
+        deadline = time.time() + 30 * SCALE
         while time.time() < deadline:
             try:
                 msgs = parse_all(buf)
@@ -186,7 +188,7 @@ def check_pause_and_cancel():
     send(frame(req(4, "pause", {"threadId": 1})))
     msgs, stop = until(lambda m: m.get("event") == "stopped", "stopped after pause")
     assert stop["body"]["reason"] == "pause", stop
-    assert time.time() - t0 < 5, "pause took %.1f s" % (time.time() - t0)
+    assert time.time() - t0 < 5 * SCALE, "pause took %.1f s" % (time.time() - t0)
     assert response(msgs, 4)["success"]
     # the client opted in to progress: the run reported it, and it ended before the stop
     names = [m.get("event") for m in msgs if m["type"] == "event"]
@@ -201,7 +203,7 @@ def check_pause_and_cancel():
     assert response(msgs, 6)["success"]
     send(frame(req(7, "disconnect")))
     p.stdin.close()
-    assert p.wait(timeout=30) == 0
+    assert p.wait(timeout=30 * SCALE) == 0
 
 
 class Session:
@@ -212,7 +214,7 @@ class Session:
         self.seq, self.events = 0, []
 
     def read(self):
-        signal.alarm(30)  # a message that never comes fails the check, not the whole run's timeout
+        signal.alarm(30 * SCALE)  # a message that never comes fails the check, not the whole run's timeout
         h = b""
         while not h.endswith(b"\r\n\r\n"):
             c = self.p.stdout.read(1)
@@ -246,7 +248,7 @@ class Session:
     def close(self):
         self.call("disconnect")
         self.p.stdin.close()
-        assert self.p.wait(timeout=30) == 0
+        assert self.p.wait(timeout=30 * SCALE) == 0
 
 
 def check_set_variable_viz_steps():
@@ -337,7 +339,7 @@ def check_bad_utf8_echoed():
     d.call("evaluate", {"expression": "quit", "context": "repl"})
     d.wait_event("terminated")
     d.p.stdin.close()
-    assert d.p.wait(timeout=30) == 0
+    assert d.p.wait(timeout=30 * SCALE) == 0
     shutil.rmtree(tmp)
 
 
@@ -388,7 +390,7 @@ def check_port():
     line = p.stderr.readline().decode()
     m = re.search(r"listening on 127\.0\.0\.1:(\d+)", line)
     assert m, line
-    s = socket.create_connection(("127.0.0.1", int(m.group(1))), timeout=10)
+    s = socket.create_connection(("127.0.0.1", int(m.group(1))), timeout=10 * SCALE)
     s.sendall(frame(req(1, "initialize", {})) + frame(req(2, "disconnect")))
     data = b""
     while True:
@@ -398,7 +400,7 @@ def check_port():
         data += c
     msgs = parse_all(data)
     assert response(msgs, 1)["success"] and response(msgs, 2)["success"]
-    assert p.wait(timeout=10) == 0
+    assert p.wait(timeout=10 * SCALE) == 0
     assert p.stdout.read() == b""  # the socket carries DAP; stdout stays empty
 
 
