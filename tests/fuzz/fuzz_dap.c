@@ -74,7 +74,9 @@ static long count_requests(const char *data, size_t size, int *stopped)
         /* with no command string it still gets its (error) response */
         if (json_is_object(m) && type && strcmp(type, "request") == 0 && json_is_integer(json_object_get(m, "seq"))) {
             n++;
-            if (cmd && strcmp(cmd, "disconnect") == 0)
+            json_t *args = json_object_get(m, "arguments");
+            /* a disconnect with bad arguments is refused, not obeyed */
+            if (cmd && strcmp(cmd, "disconnect") == 0 && (!args || json_is_object(args)))
                 *stopped = 1;
         }
         json_decref(m);
