@@ -29,6 +29,8 @@ man-commands: tests/gen_man_commands$(EXEEXT)
 
 TESTS += tests/cli/huge_tensor.sh tests/cli/number_ranges.sh tests/cli/fifo_inputs.sh tests/cli/session_data.sh tests/cli/output_files.sh tests/cli/session_merge.sh tests/cli/case_untouched.sh
 EXTRA_DIST += tests/cli/huge_tensor.sh tests/cli/number_ranges.sh tests/cli/fifo_inputs.sh tests/cli/session_data.sh tests/cli/output_files.sh tests/cli/session_merge.sh tests/cli/case_untouched.sh tests/data/huge/craft_case.py
+TESTS += tests/cli/dap_client.sh tests/cli/dap_protocol.sh tests/cli/vscode_webview.sh tests/cli/vscode_package.sh
+EXTRA_DIST += docs/editors.md scripts/vsix tests/cli/vscode_package.sh tests/cli/dap_client.sh tests/cli/dap_protocol.sh tests/cli/vscode_webview.sh tests/dap/protocol.py tests/dap/webview_data.py tests/dap/png_cells.py tests/dap/extension_check.js tests/dap/vscode-stub/vscode/index.js editors/vscode/package.json editors/vscode/extension.js editors/vscode/webview.js editors/vscode/render.js editors/vscode/README.md tests/dap/package.json tests/dap/dap.test.js
 TESTS += tests/cli/interrupt.sh tests/cli/session_persist.sh tests/cli/repl_fuzz.sh tests/cli/readme_walkthrough.sh tests/cli/race_check.sh tests/cli/xcore_modes.sh tests/cli/batch_commands.sh tests/cli/timeout.sh
 EXTRA_DIST += tests/cli/interrupt.sh tests/cli/session_persist.sh tests/cli/repl_fuzz.sh tests/cli/readme_walkthrough.sh tests/cli/race_check.sh tests/data/endless tests/data/xcore/race.py tests/cli/xcore_modes.sh tests/data/xcore/modes tests/cli/batch_commands.sh tests/cli/timeout.sh
 
@@ -97,3 +99,10 @@ check-valgrind:
 # completion of $ names in readline.
 TESTS += tests/cli/cmd_leaves.sh tests/cli/readme_after_demo.sh tests/cli/repl_completion.sh
 EXTRA_DIST += tests/cli/cmd_leaves.sh tests/cli/readme_after_demo.sh tests/cli/repl_completion.sh
+
+# The DAP server's framer and hitCondition (ui/dap/).
+check_PROGRAMS += tests/unit/check_dap
+TESTS += tests/unit/check_dap
+tests_unit_check_dap_SOURCES = tests/unit/check_dap.c ui/dap/framing.c ui/dap/hitcond.c
+tests_unit_check_dap_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_dap_LDADD = $(UNIT_LDADD)

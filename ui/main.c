@@ -25,12 +25,15 @@ int mode_batch(const ptodb_cli *cli); /* ui/mode_batch.c */
 int mode_merge(const ptodb_cli *cli); /* ui/mode_merge.c */
 int mode_compare(const ptodb_cli *cli); /* ui/mode_compare.c */
 int mode_reduce(const ptodb_cli *cli); /* ui/mode_reduce.c */
+int mode_dap(const ptodb_cli *cli);   /* ui/dap/mode_dap.c */
 
 /* Modes in priority order: the first whose option was given runs. */
 static const struct {
     ptodb_option_id option;
     ptodb_mode_fn run;
 } mode_table[] = {
+    {OPT_DAP, mode_dap},
+    {OPT_DAP_PORT, mode_dap},
     {OPT_INFO, mode_info},
     {OPT_CHECK, mode_check},
     {OPT_PRINT, mode_print},

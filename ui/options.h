@@ -53,6 +53,8 @@
     X(BISECT_SCAN, "bisect-scan", 0, NONE, NULL, "with --bisect: always confirm with the full scan, whatever its estimated cost") \
     X(HEATMAP, "heatmap", 0, NONE, NULL, "with --batch: print a heat grid of |actual - golden| per output") \
     X(MAX_TENSOR_BYTES, "max-tensor-bytes", 0, REQUIRED, "N", "largest tensor to load or allocate, in bytes (suffix K, M, G or T; default 16G, or half the memory when less)") \
+    X(DAP, "dap", 0, NONE, NULL, "serve the Debug Adapter Protocol on standard input and output (editors: VS Code, nvim-dap, dape)") \
+    X(DAP_PORT, "dap-port", 0, REQUIRED, "N", "serve the Debug Adapter Protocol on TCP port N of 127.0.0.1 (0: a free port, printed on standard error)") \
     X(TRACE, "trace", 0, REQUIRED, "FILE", "after the -ex commands, write a Perfetto trace (JSON) of a run of the current pass, as trace save FILE does")
 
 typedef enum {

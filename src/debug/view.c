@@ -38,6 +38,75 @@ int view_stop_location(session *s, view_location *out)
     return 1;
 }
 
+int view_stop_breakpoint(session *s)
+{
+    return s->run.active ? s->run.last_bp : 0;
+}
+
+int view_newest_breakpoint(session *s)
+{
+    return s->nbps ? s->bps[s->nbps - 1].number : 0;
+}
+
+int view_selection(session *s, int *core, int *level)
+{
+    if (!s->run.active || !s->run.m)
+        return 0;
+    *core = s->run.core;
+    *level = s->run.level;
+    return 1;
+}
+
+int view_frames(session *s, int core, view_frame *out, int max)
+{
+    run_state *r = &s->run;
+    if (!r->active || !r->m || core < 0 || core >= EXEC_NCORES)
+        return 0;
+    int depth = inspect_depth(r->m, core);
+    for (int level = 0; level < depth && level < max; level++) {
+        inspect_frame f;
+        memset(&out[level], 0, sizeof out[level]);
+        if (!inspect_frame_get(r->m, core, level, &f))
+            continue;
+        out[level].func = f.func;
+        out[level].file = f.file;
+        out[level].line = f.line;
+        out[level].col = f.col;
+    }
+    return depth;
+}
+
+int view_frame_vars(session *s, int core, int level, view_var *out, int max)
+{
+    run_state *r = &s->run;
+    inspect_frame f;
+    if (!r->active || !r->m || core < 0 || core >= EXEC_NCORES || !inspect_frame_get(r->m, core, level, &f))
+        return 0;
+    int n = 0;
+    for (int i = 0; i < f.nslots; i++) {
+        const char *name;
+        const value *v;
+        if (!inspect_slot(r->m, core, level, i, &name, &v) || v->kind == VAL_UNBOUND)
+            continue;
+        if (n < max) {
+            view_var *o = &out[n];
+            memset(o, 0, sizeof *o);
+            o->name = name;
+            o->is_param = i < f.nparams;
+            switch (v->kind) {
+            case VAL_TENSOR: o->t = v->u.t; break;
+            case VAL_INT: snprintf(o->text, sizeof o->text, "%lld", (long long)v->u.i); break;
+            case VAL_FLOAT: snprintf(o->text, sizeof o->text, "%.17g", v->u.f); break;
+            case VAL_BOOL: snprintf(o->text, sizeof o->text, "%s", v->u.b ? "True" : "False"); break;
+            case VAL_NONE: snprintf(o->text, sizeof o->text, "None"); break;
+            default: snprintf(o->text, sizeof o->text, "<%s>", value_kind_name(v->kind)); break;
+            }
+        }
+        n++;
+    }
+    return n;
+}
+
 int view_run_finished(session *s)
 {
     return s->run.active && s->run.finished;

@@ -10,7 +10,7 @@ FUZZ_GUARD_WRAP = -Wl,--wrap=fopen,--wrap=open,--wrap=mkdir,--wrap=unlink,--wrap
 
 .PHONY: fuzz fuzz-ci
 fuzz:
-	@FUZZ_CC='$(FUZZ_CC)' FUZZ_SECONDS='$(FUZZ_SECONDS)' FUZZ_HARNESSES='$(FUZZ_HARNESSES)' YAML_CFLAGS='$(YAML_CFLAGS)' YAML_LIBS='$(YAML_LIBS)' \
+	@FUZZ_CC='$(FUZZ_CC)' FUZZ_DAP_SOURCES='$(FUZZ_DAP_SOURCES)' JANSSON_CFLAGS='$(JANSSON_CFLAGS)' JANSSON_LIBS='$(JANSSON_LIBS)' FUZZ_SECONDS='$(FUZZ_SECONDS)' FUZZ_HARNESSES='$(FUZZ_HARNESSES)' YAML_CFLAGS='$(YAML_CFLAGS)' YAML_LIBS='$(YAML_LIBS)' \
 	    $(SHELL) $(top_srcdir)/scripts/fuzz '$(abs_top_srcdir)' '$(abs_top_builddir)' $(src_libptodb_a_SOURCES)
 fuzz-ci:
 	$(MAKE) $(AM_MAKEFLAGS) fuzz FUZZ_SECONDS=6
@@ -19,7 +19,8 @@ fuzz-ci:
 # replays the seeds and the regression inputs (tests/fuzz/replay.sh).
 check_PROGRAMS += tests/fuzz/replay_ir tests/fuzz/replay_zip tests/fuzz/replay_pickle \
 	tests/fuzz/replay_pt tests/fuzz/replay_npy tests/fuzz/replay_manifest \
-	tests/fuzz/replay_repl tests/fuzz/replay_session tests/fuzz/replay_interp tests/fuzz/replay_reduce
+	tests/fuzz/replay_repl tests/fuzz/replay_session tests/fuzz/replay_interp tests/fuzz/replay_reduce \
+	tests/fuzz/replay_dap tests/fuzz/replay_dapwire
 tests_fuzz_replay_ir_SOURCES = $(FUZZ_SOURCES) tests/fuzz/fuzz_ir.c
 tests_fuzz_replay_ir_CPPFLAGS = $(FUZZ_REPLAY_CPPFLAGS)
 tests_fuzz_replay_ir_LDADD = $(ENGINE_LIBS)
@@ -55,6 +56,23 @@ tests_fuzz_replay_reduce_SOURCES = $(FUZZ_SOURCES) tests/fuzz/fuzz_reduce.c
 tests_fuzz_replay_reduce_CPPFLAGS = $(FUZZ_REPLAY_CPPFLAGS)
 tests_fuzz_replay_reduce_LDADD = $(ENGINE_LIBS)
 
+# the DAP server with the front-end files it needs (launch parses ptodb's options)
+FUZZ_DAP_SOURCES = ui/dap/framing.c ui/dap/hitcond.c ui/dap/server.c ui/dap/reply.c ui/dap/stops.c ui/dap/variables.c ui/dap/custom.c \
+	ui/startup.c ui/cli.c
+tests_fuzz_replay_dap_SOURCES = $(FUZZ_SOURCES) tests/fuzz/fuzz_dap.c $(FUZZ_DAP_SOURCES) \
+	tests/fuzz/fuzz_guard.c tests/fuzz/fuzz_guard.h
+tests_fuzz_replay_dap_CPPFLAGS = $(FUZZ_REPLAY_CPPFLAGS)
+tests_fuzz_replay_dap_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
+tests_fuzz_replay_dap_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_GUARD_WRAP)
+tests_fuzz_replay_dap_LDADD = $(ENGINE_LIBS) $(JANSSON_LIBS)
+tests_fuzz_replay_dapwire_SOURCES = $(FUZZ_SOURCES) tests/fuzz/fuzz_dapwire.c $(FUZZ_DAP_SOURCES) \
+	tests/fuzz/fuzz_guard.c tests/fuzz/fuzz_guard.h
+EXTRA_DIST += tests/fuzz/fuzz_dap.c
+tests_fuzz_replay_dapwire_CPPFLAGS = $(FUZZ_REPLAY_CPPFLAGS)
+tests_fuzz_replay_dapwire_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
+tests_fuzz_replay_dapwire_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_GUARD_WRAP)
+tests_fuzz_replay_dapwire_LDADD = $(ENGINE_LIBS) $(JANSSON_LIBS)
+
 TESTS += tests/fuzz/replay.sh
 EXTRA_DIST += tests/fuzz/replay.sh tests/fuzz/seeds.sh tests/fuzz/README.md scripts/fuzz \
-	tests/fuzz/seeds tests/fuzz/regress tests/fuzz/repl.dict tests/fuzz/ir.dict
+	tests/fuzz/seeds tests/fuzz/regress tests/fuzz/repl.dict tests/fuzz/ir.dict tests/fuzz/dap.dict

@@ -2,7 +2,7 @@
 # folders of our own (examples/, test data, tests/fuzz/seeds/<harness>/).
 # Sourced by scripts/fuzz (which copies them into the build folder as
 # libFuzzer's seed corpus) and tests/fuzz/replay.sh (which replays them).
-FUZZ_HARNESSES="ir zip pickle pt npy manifest repl session interp reduce"
+FUZZ_HARNESSES="ir zip pickle pt npy manifest repl session interp reduce dap dapwire"
 
 # fuzz_seeds HARNESS: prints its seed paths, one per line.
 fuzz_seeds() {
@@ -20,6 +20,8 @@ fuzz_seeds() {
     session) ;;
     interp) echo examples/mlp/passes_dump; echo examples/mlp-broken/passes_dump; echo examples/memory/passes_dump ;;
     reduce) echo examples/mlp/passes_dump; echo examples/mlp-broken/passes_dump; echo tests/data/xcore ;;
+    dap) ;;
+    dapwire) echo tests/fuzz/seeds/dap ;;
     esac
     echo "tests/fuzz/seeds/$1"
 }

@@ -1,0 +1,410 @@
+"""ptodb --dap at the byte level (stdlib only; run by tests/cli/dap_protocol.sh).
+
+Each check starts a fresh server, writes raw bytes and reads everything it
+writes back; every byte on standard output must be a framed DAP message
+(the framer's rules), seq rising by one, one response per request.
+"""
+import json, os, re, signal, socket, subprocess, sys, time
+
+PTODB = os.environ["PTODB"]
+# under valgrind (tests/cli/lib.sh's wait_scale) every wait is longer
+SCALE = int(os.environ.get("WAIT_SCALE", "1"))
+CASE = os.path.join(os.environ["top_srcdir"], "examples/mlp")
+SRC = os.path.realpath(os.path.join(CASE, "passes_dump/22_after_ExpandMixedKernel.py"))
+
+
+def frame(obj):
+    b = (obj if isinstance(obj, str) else json.dumps(obj)).encode()
+    return b"Content-Length: %d\r\n\r\n" % len(b) + b
+
+
+def req(seq, cmd, args=None):
+    m = {"seq": seq, "type": "request", "command": cmd}
+    if args is not None:
+        m["arguments"] = args
+    return m
+
+
+def parse_all(data):
+    """Every message in data; fails on any stray byte."""
+    out, pos, seq = [], 0, 1
+    while pos < len(data):
+        m = re.match(rb"Content-Length: (\d+)\r\n\r\n", data[pos:])
+        assert m, "stray bytes on stdout at %d: %r" % (pos, data[pos:pos + 60])
+        n = int(m.group(1))
+        body = data[pos + m.end():pos + m.end() + n]
+        assert len(body) == n, "truncated message"
+        msg = json.loads(body.decode("utf-8"))
+        assert msg["seq"] == seq, "seq %s, expected %d" % (msg["seq"], seq)
+        seq += 1
+        out.append(msg)
+        pos += m.end() + n
+    return out
+
+
+def run(stream, timeout=30 * SCALE):
+    p = subprocess.run([PTODB, "--dap"], input=stream, capture_output=True, timeout=timeout)
+    return p.returncode, parse_all(p.stdout), p.stderr.decode()
+
+
+def response(msgs, seq):
+    r = [m for m in msgs if m["type"] == "response" and m["request_seq"] == seq]
+    assert len(r) == 1, "%d responses to request %d" % (len(r), seq)
+    return r[0]
+
+
+def events(msgs, name):
+    return [m for m in msgs if m["type"] == "event" and m["event"] == name]
+
+
+def check_bad_bodies_stay_up():
+    stream = (frame("{not json") + frame("[1,2]") + frame({"seq": 3, "type": "request"}) +
+              frame(req(4, "noSuchRequest")) + frame('{"seq":5,"type":"request","command":"initialize","arguments":7}') +
+              frame(req(6, "initialize", {"adapterID": "ptodb"})) + frame(req(7, "disconnect")))
+    rc, msgs, err = run(stream)
+    assert rc == 0, err
+    important = [e["body"]["output"] for e in events(msgs, "output") if e["body"]["category"] == "important"]
+    assert any("bad DAP message: 1:" in t for t in important), important
+    assert any("not an object" in t for t in important), important
+    r = response(msgs, 3)
+    assert not r["success"] and "command" in r["message"]
+    r = response(msgs, 4)
+    assert not r["success"] and r["message"] == "Request command 'noSuchRequest' is not supported"
+    assert not response(msgs, 5)["success"]
+    init = response(msgs, 6)
+    assert init["success"] and init["body"]["supportsStepBack"] is False
+    assert response(msgs, 7)["success"]
+
+
+def check_bad_length_closes():
+    stream = frame(req(1, "initialize", {})) + b"Content-Length: -3\r\n\r\n{}" + frame(req(2, "initialize", {}))
+    rc, msgs, err = run(stream)
+    assert rc != 0
+    assert "bad DAP header: Content-Length is not a non-negative decimal number" in err, err
+    assert [m.get("request_seq") for m in msgs if m["type"] == "response"] == [1]
+
+
+def check_split_and_utf8():
+    # one request split at every byte boundary of a slow pipe, a UTF-8
+    # expression (its length in bytes), two messages in one write
+    p = subprocess.Popen([PTODB, "--dap"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    data = frame(req(1, "initialize", {})) + frame(req(2, "evaluate", {"expression": "\u00e9\U0001F600", "context": "hover"}))
+    for i in range(0, len(data), 7):
+        p.stdin.write(data[i:i + 7])
+        p.stdin.flush()
+        time.sleep(0.001)
+    p.stdin.write(frame(req(3, "disconnect")))
+    p.stdin.close()
+    out = p.stdout.read()
+    p.wait(timeout=30 * SCALE)
+    msgs = parse_all(out)
+    assert response(msgs, 1)["success"]
+    assert not response(msgs, 2)["success"]  # evaluate before launch
+    assert response(msgs, 3)["success"]
+
+
+def launched(extra):
+    return [frame(req(1, "initialize", {"adapterID": "ptodb"})),
+            frame(req(2, "launch", {"case": CASE, "pass": "22_after_ExpandMixedKernel"}))] + extra
+
+
+def check_hit_condition_and_logpoint():
+    # line 50 runs once on each vector lane: AIV0 first, then AIV1. "2" must
+    # stop on the second hit (AIV1; gdb's ignore count would skip it); the
+    # logpoint on line 41 prints for both lanes and never stops.
+    stream = b"".join(launched([
+        frame(req(3, "setBreakpoints", {"source": {"path": SRC}, "breakpoints": [
+            {"line": 50, "hitCondition": "2"}, {"line": 41, "logMessage": "lane {subblock_idx}"},
+            {"line": 39, "hitCondition": "two"}]})),
+        frame(req(4, "configurationDone")),
+        frame(req(5, "continue", {"threadId": 1})),
+        frame(req(6, "disconnect"))]))
+    rc, msgs, err = run(stream)
+    assert rc == 0, err
+    bps = response(msgs, 3)["body"]["breakpoints"]
+    assert [b["verified"] for b in bps] == [True, True, False], bps
+    assert "hitCondition 'two'" in bps[2]["message"]
+    stops = events(msgs, "stopped")
+    assert len(stops) == 1 and stops[0]["body"]["threadId"] == 4, stops
+    assert stops[0]["body"]["hitBreakpointIds"] == [bps[0]["id"]]
+    logs = [e["body"]["output"] for e in events(msgs, "output") if e["body"]["output"].startswith("lane ")]
+    assert logs == ["lane 0\n", "lane 1\n"], logs
+    assert events(msgs, "exited")[0]["body"]["exitCode"] == 0
+    assert events(msgs, "terminated")
+
+
+def check_not_stopped_and_goto():
+    stream = b"".join(launched([
+        frame(req(3, "stackTrace", {"threadId": 1})),
+        frame(req(4, "configurationDone")),  # runs to the end: no breakpoint
+        frame(req(5, "variables", {"variablesReference": 1})),
+        frame(req(6, "gotoTargets", {"source": {"path": SRC}, "line": 40})),
+        frame(req(7, "goto", {"threadId": 1, "targetId": 7})),
+        frame(req(8, "ptodb/selectPass", {"pass": "ConvertToSSA"})),
+        frame(req(9, "disconnect"))]))
+    rc, msgs, err = run(stream)
+    assert not response(msgs, 3)["success"] and "notStopped" in response(msgs, 3)["message"]
+    assert not response(msgs, 5)["success"]
+    t = response(msgs, 6)["body"]["targets"]
+    assert t and t[0]["id"] == 7, t  # pass index 6 + 1
+    assert response(msgs, 7)["success"]
+    stops = events(msgs, "stopped")
+    assert stops and stops[0]["body"]["reason"] == "goto", stops
+    r = response(msgs, 8)
+    assert r["success"] and r["body"]["stem"] == "04_after_ConvertToSSA", r
+
+
+def check_pause_and_cancel():
+    # a loop of 10^9 iterations (tests/data/endless): pause while it runs
+    # stops it with reason pause; continue, then cancelling its progress
+    # stops it again
+    endless = os.path.join(os.environ["top_srcdir"], "tests/data/endless")
+    p = subprocess.Popen([PTODB, "--dap"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    def send(b):
+        p.stdin.write(b)
+        p.stdin.flush()
+    buf = b""
+    def until(pred, what):
+        nonlocal buf
+        deadline = time.time() + 30 * SCALE
+        while time.time() < deadline:
+            try:
+                msgs = parse_all(buf)
+                hit = [m for m in msgs if pred(m)]
+                if hit:
+                    return msgs, hit[0]
+            except AssertionError:
+                pass
+            c = os.read(p.stdout.fileno(), 65536)
+            if not c:
+                break
+            buf += c
+        raise AssertionError("no " + what)
+    send(frame(req(1, "initialize", {"supportsProgressReporting": True})) + frame(req(2, "launch", {"case": endless})) +
+         frame(req(3, "configurationDone")))
+    until(lambda m: m.get("request_seq") == 3, "configurationDone response")
+    time.sleep(0.3)
+    t0 = time.time()
+    send(frame(req(4, "pause", {"threadId": 1})))
+    msgs, stop = until(lambda m: m.get("event") == "stopped", "stopped after pause")
+    assert stop["body"]["reason"] == "pause", stop
+    assert time.time() - t0 < 5 * SCALE, "pause took %.1f s" % (time.time() - t0)
+    assert response(msgs, 4)["success"]
+    # the client opted in to progress: the run reported it, and it ended before the stop
+    names = [m.get("event") for m in msgs if m["type"] == "event"]
+    assert "progressStart" in names and names.index("progressEnd") < names.index("stopped"), names
+    start = [m for m in msgs if m.get("event") == "progressStart"][0]["body"]
+    assert start["cancellable"] and "statements" in start["message"], start
+    send(frame(req(5, "continue", {"threadId": 1})))
+    until(lambda m: m.get("request_seq") == 5, "continue response")
+    time.sleep(0.2)
+    send(frame(req(6, "cancel", {"progressId": "ptodb-run"})))
+    msgs, _ = until(lambda m: m.get("event") == "stopped" and m["seq"] > stop["seq"], "stopped after cancel")
+    assert response(msgs, 6)["success"]
+    send(frame(req(7, "disconnect")))
+    p.stdin.close()
+    assert p.wait(timeout=30 * SCALE) == 0
+
+
+class Session:
+    """A server driven request by request (responses and events kept)."""
+
+    def __init__(self):
+        self.p = subprocess.Popen([PTODB, "--dap"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        self.seq, self.events = 0, []
+
+    def read(self):
+        signal.alarm(30 * SCALE)  # a message that never comes fails the check, not the whole run's timeout
+        h = b""
+        while not h.endswith(b"\r\n\r\n"):
+            c = self.p.stdout.read(1)
+            assert c, "the server closed"
+            h += c
+        m = json.loads(self.p.stdout.read(int(h.split(b":")[1])))
+        signal.alarm(0)
+        return m
+
+    def call(self, cmd, args=None, ok=True):
+        self.seq += 1
+        self.p.stdin.write(frame(req(self.seq, cmd, args or {})))
+        self.p.stdin.flush()
+        while True:
+            m = self.read()
+            if m["type"] == "response" and m["request_seq"] == self.seq:
+                assert m["success"] == ok, (cmd, m)
+                return m.get("body")
+            self.events.append(m)
+
+    def wait_event(self, name):
+        for i, e in enumerate(self.events):
+            if e["event"] == name:
+                return self.events.pop(i)
+        while True:
+            m = self.read()
+            if m["type"] == "event" and m["event"] == name:
+                return m
+            self.events.append(m)
+
+    def close(self):
+        self.call("disconnect")
+        self.p.stdin.close()
+        assert self.p.wait(timeout=30 * SCALE) == 0
+
+
+def check_set_variable_viz_steps():
+    d = Session()
+    d.call("initialize", {"supportsInvalidatedEvent": True})
+    d.call("launch", {"case": CASE, "pass": "22_after_ExpandMixedKernel"})
+    d.call("setBreakpoints", {"source": {"path": SRC}, "breakpoints": [{"line": 50}]})
+    d.call("configurationDone")
+    tid = d.wait_event("stopped")["body"]["threadId"]
+    top = d.call("stackTrace", {"threadId": tid})["stackFrames"][0]
+    ref = d.call("scopes", {"frameId": top["id"]})["scopes"][0]["variablesReference"]
+    x = [v for v in d.call("variables", {"variablesReference": ref})["variables"] if v["name"] == "x__tile"][0]
+    row = d.call("variables", {"variablesReference": x["variablesReference"], "start": 1, "count": 1})["variables"][0]
+    assert row["name"] == "[1]" and row["evaluateName"] == "x__tile[1]", row
+    # viz's grid holds the elements tensorSlice gives, row by row
+    grid = json.loads(d.call("evaluate", {"expression": "viz(x__tile[0:2, 0:4])", "frameId": top["id"],
+                                          "context": "watch"})["result"])
+    assert grid["kind"] == {"grid": True} and len(grid["rows"]) == 2
+    flat = d.call("ptodb/tensorSlice", {"expression": "x__tile[0:2, 0:4]", "frameId": top["id"]})["values"]
+    shown = [float(c["content"]) for r in grid["rows"] for c in r["columns"]]
+    assert all(abs(a - b) <= 1e-5 * abs(b) for a, b in zip(shown, flat)) and len(shown) == 8, (shown, flat)
+    # looking at another core's frame leaves the REPL's selection alone
+    host = d.call("stackTrace", {"threadId": 1})["stackFrames"][0]
+    d.call("evaluate", {"expression": "x__ssa_v0", "frameId": host["id"], "context": "hover"})
+    d.call("variables", {"variablesReference": d.call("scopes", {"frameId": host["id"]})["scopes"][0]["variablesReference"]})
+    sel = d.call("evaluate", {"expression": "frame", "context": "repl"})["result"]
+    assert "mlp_fused_aiv" in sel, sel
+    # setVariable on one element: the value reads back, and invalidated is sent
+    r = d.call("setVariable", {"variablesReference": row["variablesReference"], "name": "[5]", "value": "2.5"})
+    assert r["value"] == "2.5", r
+    assert d.wait_event("invalidated")["body"]["areas"] == ["variables"]
+    v = d.call("evaluate", {"expression": "x__tile[1][5]", "frameId": top["id"], "context": "watch"})["result"]
+    assert v == "2.5", v
+    d.call("setVariable", {"variablesReference": row["variablesReference"], "name": "[5]", "value": "x"}, ok=False)
+    # stepIn and stepOut move on the same core; stepOut leaves the function
+    d.call("setBreakpoints", {"source": {"path": SRC}, "breakpoints": []})
+    d.call("stepIn", {"threadId": tid})
+    s = d.wait_event("stopped")["body"]
+    assert s["reason"] == "step" and s["threadId"] == tid, s
+    assert d.call("stackTrace", {"threadId": tid})["stackFrames"][0]["line"] == 51
+    d.call("stepOut", {"threadId": tid})
+    s = d.wait_event("stopped")["body"]
+    frames = d.call("stackTrace", {"threadId": s["threadId"]})["stackFrames"]
+    assert frames[0]["name"] != "mlp_fused_aiv" or s["threadId"] != tid, (s, frames[0])
+    d.close()
+
+
+def check_slice_watch():
+    # a data breakpoint on rows 8..15 of the output: lane AIV0 stores rows
+    # 0..7 and must not stop it; AIV1's store of rows 8..15 does
+    d = Session()
+    d.call("initialize", {})
+    d.call("launch", {"case": CASE, "pass": "22_after_ExpandMixedKernel"})
+    d.call("setBreakpoints", {"source": {"path": SRC}, "breakpoints": [{"line": 50}]})
+    d.call("configurationDone")
+    tid = d.wait_event("stopped")["body"]["threadId"]
+    top = d.call("stackTrace", {"threadId": tid})["stackFrames"][0]
+    ref = d.call("scopes", {"frameId": top["id"]})["scopes"][0]["variablesReference"]
+    out = [v for v in d.call("variables", {"variablesReference": ref})["variables"] if v["name"] == "out__ssa_v0"][0]
+    row8 = d.call("variables", {"variablesReference": out["variablesReference"], "start": 8, "count": 1})["variables"][0]
+    info = d.call("dataBreakpointInfo", {"variablesReference": out["variablesReference"], "name": row8["name"]})
+    assert info["dataId"] == "tensor:out__ssa_v0[8]", info
+    bp = d.call("setDataBreakpoints", {"breakpoints": [{"dataId": "tensor:out__ssa_v0[8:16]"}]})["breakpoints"][0]
+    assert bp["verified"], bp
+    d.call("setBreakpoints", {"source": {"path": SRC}, "breakpoints": []})
+    d.call("continue", {"threadId": tid})
+    s = d.wait_event("stopped")["body"]
+    assert s["reason"] == "data breakpoint" and s["threadId"] == 4 and s["hitBreakpointIds"] == [bp["id"]], s
+    d.close()
+
+
+def check_bad_utf8_echoed():
+    # a dump with bytes that are not UTF-8 (in a comment): the REPL's `list`
+    # echoes them, and the response must still be JSON (U+FFFD for each)
+    import shutil, tempfile
+    tmp = tempfile.mkdtemp()
+    shutil.copytree(CASE, tmp + "/case")
+    f = tmp + "/case/passes_dump/22_after_ExpandMixedKernel.py"
+    lines = open(f, "rb").read().split(b"\n")
+    lines[2] = b"# caf\xe9 \xff\xfe"
+    open(f, "wb").write(b"\n".join(lines))
+    d = Session()
+    d.call("initialize", {})
+    d.call("launch", {"case": tmp + "/case", "pass": "22_after_ExpandMixedKernel"})
+    out = d.call("evaluate", {"expression": "list 1,4", "context": "repl"})["result"]
+    assert "# caf\ufffd \ufffd\ufffd" in out, repr(out)
+    # `quit` in the debug console ends the session: terminated, then the server exits
+    d.call("evaluate", {"expression": "quit", "context": "repl"})
+    d.wait_event("terminated")
+    d.p.stdin.close()
+    assert d.p.wait(timeout=30 * SCALE) == 0
+    shutil.rmtree(tmp)
+
+
+def check_lines_from_zero():
+    # a client counting lines from 0: its line 49 is the file's line 50
+    d = Session()
+    d.call("initialize", {"linesStartAt1": False, "columnsStartAt1": False})
+    d.call("launch", {"case": CASE, "pass": "22_after_ExpandMixedKernel"})
+    d.call("setBreakpoints", {"source": {"path": SRC}, "breakpoints": [{"line": 49}]})
+    d.call("configurationDone")
+    tid = d.wait_event("stopped")["body"]["threadId"]
+    top = d.call("stackTrace", {"threadId": tid})["stackFrames"][0]
+    assert top["line"] == 49 and top["column"] == 8, top  # 1-based 50:9
+    out = d.call("evaluate", {"expression": "frame", "context": "repl"})["result"]
+    assert ":50" in out, out
+    d.close()
+
+
+def check_lazy_statistics():
+    # a 1000 x 100 tensor (over 65,536 elements): no statistics in the
+    # listing, a lazy child computes them, as `print` shows them at the REPL
+    import tempfile
+    tmp = tempfile.mkdtemp()
+    subprocess.run(["/usr/bin/python3", os.path.join(os.environ["top_srcdir"], "tests/data/huge/craft_case.py"),
+                    tmp + "/case", "1000", "100", "in"], check=True)
+    d = Session()
+    d.call("initialize", {})
+    d.call("launch", {"case": tmp + "/case", "stopOnEntry": True})
+    d.call("configurationDone")
+    tid = d.wait_event("stopped")["body"]["threadId"]
+    top = d.call("stackTrace", {"threadId": tid})["stackFrames"][0]
+    ref = d.call("scopes", {"frameId": top["id"]})["scopes"][0]["variablesReference"]
+    a = [v for v in d.call("variables", {"variablesReference": ref})["variables"] if v["name"] == "a"][0]
+    assert a["value"] == "fp32 [1000, 100]" and a["namedVariables"] == 1 and a["indexedVariables"] == 1000, a
+    named = d.call("variables", {"variablesReference": a["variablesReference"], "filter": "named"})["variables"]
+    assert named[0]["name"] == "statistics" and named[0]["presentationHint"]["lazy"] is True, named
+    stats = d.call("variables", {"variablesReference": named[0]["variablesReference"]})["variables"][0]["value"]
+    repl = d.call("evaluate", {"expression": "print a", "frameId": top["id"], "context": "repl"})["result"]
+    assert stats in repl, (stats, repl)
+    assert stats.startswith("min 1.5 max 1.5 mean 1.5 nan 0 inf 0"), stats  # every element is 1.5
+    d.close()
+    import shutil
+    shutil.rmtree(tmp)
+
+
+def check_port():
+    p = subprocess.Popen([PTODB, "--dap-port", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    line = p.stderr.readline().decode()
+    m = re.search(r"listening on 127\.0\.0\.1:(\d+)", line)
+    assert m, line
+    s = socket.create_connection(("127.0.0.1", int(m.group(1))), timeout=10 * SCALE)
+    s.sendall(frame(req(1, "initialize", {})) + frame(req(2, "disconnect")))
+    data = b""
+    while True:
+        c = s.recv(65536)
+        if not c:
+            break
+        data += c
+    msgs = parse_all(data)
+    assert response(msgs, 1)["success"] and response(msgs, 2)["success"]
+    assert p.wait(timeout=10 * SCALE) == 0
+    assert p.stdout.read() == b""  # the socket carries DAP; stdout stays empty
+
+
+for name, fn in list(globals().items()):
+    if name.startswith("check_"):
+        fn()
+        print("ok", name)

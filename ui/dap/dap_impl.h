@@ -1,0 +1,135 @@
+/* The inside of the DAP server, shared by its request files (server.c:
+ * messages, launch, breakpoints, running; variables.c: threads, frames,
+ * variables, evaluate; custom.c: the ptodb/ requests; reply.c: messages
+ * out and engine access; stops.c: what a run's stop means). */
+#ifndef PTODB_UI_DAP_DAP_IMPL_H
+#define PTODB_UI_DAP_DAP_IMPL_H
+
+#include <jansson.h>
+#include <stdint.h>
+
+#include "base/strbuf.h"
+#include "debug/session.h"
+#include "framing.h"
+#include "hitcond.h"
+#include "server.h"
+
+/* A response is cut before it grows past this many bytes (variables,
+ * tensorSlice, clipboard): a billion-element tensor must not freeze the
+ * editor (debugpy#1660). */
+#define DAP_RESPONSE_CAP (60 * 1024)
+
+/* Text (a command's output, an output event) is cut past this many bytes. */
+#define DAP_TEXT_CAP (256 * 1024)
+
+typedef enum { BPK_LINE, BPK_FUNC, BPK_DATA } dap_bp_kind;
+
+/* A breakpoint the client set: the engine's number and what DAP adds. */
+typedef struct dap_bp {
+    dap_bp_kind kind;
+    int number;       /* the engine's breakpoint */
+    char *source;     /* BPK_LINE: the pass stem it belongs to */
+    hitcond hit;
+    long hits;
+    char *log;        /* logMessage, or NULL */
+} dap_bp;
+
+typedef enum { REF_LOCALS, REF_TENSOR, REF_STATS } dap_ref_kind;
+
+/* A variablesReference: valid until the program resumes. */
+typedef struct dap_ref {
+    dap_ref_kind kind;
+    int core, level;  /* the frame it is evaluated in (-1: the selected one) */
+    char *expr;       /* REF_TENSOR, REF_STATS: the expression */
+} dap_ref;
+
+typedef struct pending_msg {
+    char *body;
+    size_t len;
+} pending_msg;
+
+struct dap_server {
+    int out_fd;
+    int allow_launch;
+    int seq;
+    dap_framer framer;
+    session *s;
+    strbuf cap;           /* engine output of the command being run */
+    int launched, configured, done;
+    int stop_on_entry;
+    int client_invalidated; /* the client opts in to invalidated events */
+    int client_progress;    /* ... and to progress events */
+    int progress_active;    /* a progressStart was sent for the running command */
+    double progress_sent;   /* when the last progress event went (monotonic s) */
+    int line_base, column_base; /* 1, or 0 for a client counting from 0 */
+    dap_bp *bps;
+    size_t nbps;
+    dap_ref *refs;
+    size_t nrefs, caprefs;
+    uint32_t *ref_index;  /* open addressing: 0 empty, else a ref id */
+    size_t ref_index_cap; /* a power of 2, at least twice nrefs */
+    pending_msg *pending; /* read while a command ran */
+    size_t npending;
+    int in_fd;            /* -1 when fed by dap_server_feed only */
+    int in_poll;
+    int interrupted_by_pause;
+    int exited;
+};
+
+/* reply.c */
+void dap_on_engine_output(void *ctx, session_stream stream, const char *text, size_t len);
+void dap_send(dap_server *d, json_t *msg); /* takes the reference */
+void dap_event(dap_server *d, const char *event, json_t *body);
+void dap_respond(dap_server *d, json_t *req, json_t *body);
+void dap_fail(dap_server *d, json_t *req, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void dap_output(dap_server *d, const char *category, const char *text);
+/* text as a JSON string, cut at DAP_TEXT_CAP (a UTF-8 boundary) with a note
+ * of how much was left out. */
+json_t *dap_text_capped(const char *text);
+/* Any text from the engine or a file as a JSON string: jansson refuses
+ * malformed UTF-8 (a hostile dump's bytes, a message cut mid-character),
+ * so each bad byte becomes U+FFFD. */
+json_t *dap_str(const char *text);
+/* Runs a debugger command with its output collected in d->cap (cleared
+ * first). Returns 0, or -1 when it reported an error. */
+int dap_execute(dap_server *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The last line of d->cap that is not empty (an error's message). */
+const char *dap_last_line(dap_server *d, char *buf, size_t size);
+/* Selects core and frame for the commands that follow (quietly). */
+int dap_select_frame(dap_server *d, int core, int level);
+/* Frame ids: (core, level) packed. */
+int dap_frame_id(int core, int level);
+int dap_frame_unpack(long id, int *core, int *level);
+/* The absolute path of a pass file (buf), or the text as it is. */
+const char *dap_abs_path(const char *file, char *buf, size_t size);
+/* The pass whose file a client path names (by its stem), or -1. */
+int dap_pass_of_path(dap_server *d, const char *path);
+
+/* stops.c: after a command that ran the program (output in d->cap):
+ * forwards the output, applies hitCondition and logMessage, sends stopped
+ * or exited. */
+void dap_after_run(dap_server *d, const char *reason);
+
+/* variables.c */
+void dap_refs_clear(dap_server *d);
+int dap_ref_new(dap_server *d, dap_ref_kind kind, int core, int level, const char *expr);
+const dap_ref *dap_ref_get(dap_server *d, long id);
+void dap_req_threads(dap_server *d, json_t *req, json_t *args);
+void dap_req_stack_trace(dap_server *d, json_t *req, json_t *args);
+void dap_req_scopes(dap_server *d, json_t *req, json_t *args);
+void dap_req_variables(dap_server *d, json_t *req, json_t *args);
+void dap_req_set_variable(dap_server *d, json_t *req, json_t *args);
+void dap_req_evaluate(dap_server *d, json_t *req, json_t *args);
+void dap_req_data_breakpoint_info(dap_server *d, json_t *req, json_t *args);
+/* The variable's expression for a (variablesReference, name) pair, or NULL
+ * (malloc'd). */
+char *dap_var_expr(dap_server *d, long ref, const char *name, int *core, int *level);
+
+/* custom.c */
+void dap_req_passes(dap_server *d, json_t *req, json_t *args);
+void dap_req_heatmap(dap_server *d, json_t *req, json_t *args);
+void dap_req_tensor_slice(dap_server *d, json_t *req, json_t *args);
+/* evaluate's viz(EXPR): Debug Visualizer's grid JSON as the result. */
+void dap_eval_viz(dap_server *d, json_t *req, const char *expr);
+
+#endif
