@@ -35,7 +35,7 @@ describe('ptodb --dap', function () {
   it('rejects an unknown request and still initializes', async () => {
     await assert.rejects(dc.customRequest('noSuchRequest'), /not supported/);
     const init = await dc.initializeRequest({ adapterID: 'ptodb', supportsVariablePaging: true });
-    assert.strictEqual(init.body.supportsStepBack, false); // no reverse execution yet
+    assert.strictEqual(init.body.supportsStepBack, true); // stepBack and reverseContinue replay from a checkpoint
     assert.strictEqual(init.body.supportsDataBreakpoints, true);
   });
 

@@ -72,7 +72,7 @@ def check_bad_bodies_stay_up():
     assert not r["success"] and r["message"] == "Request command 'noSuchRequest' is not supported"
     assert not response(msgs, 5)["success"]
     init = response(msgs, 6)
-    assert init["success"] and init["body"]["supportsStepBack"] is False
+    assert init["success"] and init["body"]["supportsStepBack"] is True
     assert response(msgs, 7)["success"]
 
 
@@ -293,6 +293,36 @@ def check_set_variable_viz_steps():
     s = d.wait_event("stopped")["body"]
     frames = d.call("stackTrace", {"threadId": s["threadId"]})["stackFrames"]
     assert frames[0]["name"] != "mlp_fused_aiv" or s["threadId"] != tid, (s, frames[0])
+    d.close()
+
+
+def check_step_back():
+    # stepBack undoes a stepIn (reverse execution restores a checkpoint and
+    # replays): the line and the tensor's value come back; reverseContinue
+    # goes back to the breakpoint hit before
+    d = Session()
+    caps = d.call("initialize", {})
+    assert caps["supportsStepBack"], caps
+    d.call("launch", {"case": CASE, "pass": "22_after_ExpandMixedKernel"})
+    d.call("setBreakpoints", {"source": {"path": SRC}, "breakpoints": [{"line": 50}]})
+    d.call("configurationDone")
+    tid = d.wait_event("stopped")["body"]["threadId"]
+    line0 = d.call("stackTrace", {"threadId": tid})["stackFrames"][0]["line"]
+    d.call("setBreakpoints", {"source": {"path": SRC}, "breakpoints": []})
+    for _ in range(2):
+        d.call("stepIn", {"threadId": tid})
+        d.wait_event("stopped")
+    line2 = d.call("stackTrace", {"threadId": tid})["stackFrames"][0]["line"]
+    assert line2 != line0, (line0, line2)
+    d.call("stepBack", {"threadId": tid})
+    s = d.wait_event("stopped")["body"]
+    assert s["reason"] == "step", s
+    back = d.call("stackTrace", {"threadId": s["threadId"]})["stackFrames"][0]["line"]
+    assert back == 51, (line0, line2, back)
+    d.call("setBreakpoints", {"source": {"path": SRC}, "breakpoints": [{"line": 50}]})
+    d.call("reverseContinue", {"threadId": tid})
+    s = d.wait_event("stopped")["body"]
+    assert d.call("stackTrace", {"threadId": s["threadId"]})["stackFrames"][0]["line"] == 50, s
     d.close()
 
 

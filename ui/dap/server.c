@@ -33,13 +33,14 @@ static void resume(dap_server *d, json_t *req, json_t *args, const char *command
         return;
     }
     json_t *tid = json_object_get(args, "threadId");
-    if (json_is_integer(tid) && strcmp(command, "continue") != 0) {
+    int whole = strcmp(command, "continue") == 0 || strcmp(command, "reverse-continue") == 0;
+    if (json_is_integer(tid) && !whole) {
         int core = (int)json_integer_value(tid) - 1;
         if (core >= 0 && core < 4 && core != loc.core)
             dap_select_frame(d, core, 0);
     }
     dap_refs_clear(d);
-    if (strcmp(command, "continue") == 0)
+    if (whole)
         dap_respond(d, req, json_pack("{s:b}", "allThreadsContinued", 1));
     else
         dap_respond(d, req, NULL);
@@ -67,7 +68,7 @@ static void req_initialize(dap_server *d, json_t *req, json_t *args)
         "supportsClipboardContext", 1, "supportsGotoTargetsRequest", 1, "supportsCancelRequest", 1,
         "supportsTerminateRequest", 1, "supportsDelayedStackTraceLoading", 1,
         /* reverse execution does not exist in the engine yet */
-        "supportsStepBack", 0, "supportsRestartFrame", 0, "supportsReadMemoryRequest", 0,
+        "supportsStepBack", 1, "supportsRestartFrame", 0, "supportsReadMemoryRequest", 0,
         "supportsCompletionsRequest", 0, "supportsExceptionInfoRequest", 0, "supportsStepInTargetsRequest", 0,
         "supportsValueFormattingOptions", 0, "exceptionBreakpointFilters", exc);
     dap_respond(d, req, caps);
@@ -446,6 +447,13 @@ static void req_continue(dap_server *d, json_t *req, json_t *args) { resume(d, r
 static void req_next(dap_server *d, json_t *req, json_t *args) { resume(d, req, args, "next", "step"); }
 static void req_step_in(dap_server *d, json_t *req, json_t *args) { resume(d, req, args, "step", "step"); }
 static void req_step_out(dap_server *d, json_t *req, json_t *args) { resume(d, req, args, "finish", "step"); }
+/* reverse execution (src/debug/timetravel.c): the engine restores a
+ * checkpoint and replays to the previous stop */
+static void req_step_back(dap_server *d, json_t *req, json_t *args) { resume(d, req, args, "reverse-next", "step"); }
+static void req_reverse_continue(dap_server *d, json_t *req, json_t *args)
+{
+    resume(d, req, args, "reverse-continue", "breakpoint");
+}
 
 static void req_pause(dap_server *d, json_t *req, json_t *args)
 {
@@ -509,6 +517,8 @@ static const struct {
     {"evaluate", dap_req_evaluate},
     {"continue", req_continue},
     {"next", req_next},
+    {"stepBack", req_step_back},
+    {"reverseContinue", req_reverse_continue},
     {"stepIn", req_step_in},
     {"stepOut", req_step_out},
     {"pause", req_pause},
