@@ -7,7 +7,9 @@ src_libptodb_a_SOURCES += \
 	src/data/pt.c src/data/pt.h \
 	src/data/npy.c src/data/npy.h \
 	src/data/manifest.c src/data/manifest.h \
+	src/data/ranks.c src/data/ranks.h \
 	src/data/case.c src/data/case.h \
+	src/data/rank_bind.c src/data/rank_bind.h \
 	src/data/case_ir.c src/data/case_ir.h \
 	src/data/caselist.c src/data/caselist.h
 
