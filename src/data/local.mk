@@ -28,9 +28,16 @@ tests_unit_check_data_tool_LDADD = $(UNIT_LDADD)
 DATA_CLI_TESTS = \
 	tests/cli/data_fixtures.sh \
 	tests/cli/data_malformed.sh \
+	tests/cli/multirank_cases.sh \
 	tests/cli/data_info.sh \
 	tests/cli/data_info_fixtures.sh \
 	tests/cli/run_fresh_inputs.sh
 TESTS += $(DATA_CLI_TESTS)
 EXTRA_DIST += $(DATA_CLI_TESTS) tests/data/pt_expected.txt scripts/gen_pt_expected.py \
 	tests/data/bad scripts/bench.d/tensor_load docs/notes-data.md
+
+check_PROGRAMS += tests/unit/check_ranks
+TESTS += tests/unit/check_ranks
+tests_unit_check_ranks_SOURCES = tests/unit/check_ranks.c
+tests_unit_check_ranks_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_ranks_LDADD = $(UNIT_LDADD)
