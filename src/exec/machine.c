@@ -1,5 +1,6 @@
 /* The machine: cores with explicit frame stacks, the step API, group runs
  * and the deterministic scheduler (semantics.md §5, §6.6). */
+#include "exec/comm.h"
 #include "exec/machine_int.h"
 
 #include <math.h>
@@ -1009,6 +1010,37 @@ static void spmd_next(xframe *f, const xinst *in, xloop *L)
     }
 }
 
+/* self.f(args..., device=d) in the host orchestrator of a multi-rank
+ * program: f is queued on device d by the world above (exec/comm.h), the
+ * host goes on; the call's value, if any, is None. Takes the args. */
+static ptodb_status host_dispatch(machine *m, core *c, xframe *f, const xinst *in, value *args, uint32_t n)
+{
+    exec_ctx *ctx = &c->ctx;
+    const exec_comm *w = m->opt.comm;
+    value dv;
+    ptodb_status st = eval(m, c, f, in->device, &dv);
+    int64_t dev = 0;
+    if (st == PTODB_OK && value_as_int(&dv, &dev) != 0)
+        st = efail(ctx, in->e, 0, PTODB_ERR_RUNTIME, "device= of a dispatch must be an int, got another value");
+    if (st == PTODB_OK && (!w || !w->dispatch))
+        st = efail(ctx, in->e, 0, PTODB_ERR_UNSUPPORTED,
+                   "self.%s(..., device=%lld) dispatches to a device of a multi-rank program: run the case with "
+                   "its ranks.txt and data/in/rank<R>/ (docs/multirank.md)",
+                   m->p->funcs[in->callee].name, (long long)dev);
+    if (st == PTODB_OK) {
+        char err[400] = "";
+        st = w->dispatch(w->ud, dev, in->callee, args, n, err, sizeof err);
+        if (st != PTODB_OK)
+            st = efail(ctx, in->e, 0, st, "%s", err);
+    }
+    value_clear(&dv);
+    for (uint32_t i = 0; i < n; i++)
+        value_clear(&args[i]);
+    if (st == PTODB_OK && in->nslots == 1)
+        slot_set(f, in->slots[0], value_none());
+    return st;
+}
+
 static ptodb_status core_exec(machine *m, core *c, exec_event *ev)
 {
     exec_ctx *ctx = &c->ctx;
@@ -1192,6 +1224,13 @@ static ptodb_status core_exec(machine *m, core *c, exec_event *ev)
                 for (uint32_t i = 0; i < n; i++)
                     value_clear(&args[i]);
                 free(args);
+                break;
+            }
+            if (in->device) {
+                st = host_dispatch(m, c, f, in, args, n);
+                free(args);
+                if (st == PTODB_OK)
+                    f->pc++;
                 break;
             }
             int split_aiv = !callee->is_group && callee->split_aiv && !c->in_group &&

@@ -82,6 +82,10 @@ typedef struct machine_options {
      * file takes the other branch every time it runs, on every core (0:
      * none). A `while` or loop head is never inverted. */
     int invert_if_line;
+    /* The multi-rank world this machine runs a rank (or the host
+     * orchestrator) of (exec/comm.h); NULL for a single-rank case. Owned by
+     * the caller, which keeps it alive as long as the machine. */
+    const struct exec_comm *comm;
 } machine_options;
 
 void machine_options_init(machine_options *o);

@@ -52,7 +52,11 @@ typedef enum { EXEC_SEM_DEVICE = 0, EXEC_SEM_REF = 1 } exec_semantics;
       "the task runs as the runtime runs it once its dependencies are done (submission order is "   \
       "one such order); the result is the callee's outputs and the task's TaskId",                  \
       "torch_codegen has no visitor for Submit: codegen fails", 1,                                  \
-      "pypto docs/en/dev/ir/01-hierarchy.md:76,171-173 (Submit vs Call); simpler's PTO2TaskId")
+      "pypto docs/en/dev/ir/01-hierarchy.md:76,171-173 (Submit vs Call); simpler's PTO2TaskId")      \
+    X(SLICE_DROP_DIMS, "slice-drop-dims", "tensor.slice (5th argument, drop_dims)",                 \
+      "the listed unit axes are erased from the result, as its type says",                          \
+      "the 5th argument is ignored: the result keeps them, which fails check_shapes", 1,             \
+      "pypto src/ir/op/tensor_ops/memory.cpp:150-214 (tensor.slice drop_dims)")
 
 typedef enum {
 #define EXEC_SEMDIFF_ENUM(id, name, ops, device, ref, ref_fails, source) EXEC_SEMDIFF_##id,

@@ -1,0 +1,6 @@
+# ranks: multi-rank programs (docs/multirank.md): the world of N rank
+# machines (windows, comm domains, task queues, collectives) and the run of
+# one pass file under one global schedule. Above exec, below batch.
+src_libptodb_a_SOURCES += \
+	src/ranks/world.h src/ranks/world.c \
+	src/ranks/run.h src/ranks/run.c

@@ -1,0 +1,784 @@
+/* The ranks' windows, domains, task queues, notify history and
+ * collectives: see world.h. */
+#include "config.h"
+
+#include "ranks/world.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/mem.h"
+
+typedef struct window_buffer {
+    int64_t bytes;
+    int domain;
+    char name[64];             /* ranks.txt's name, or "window#k" */
+    tensor_storage *tmpl;      /* the host orchestrator's stand-in */
+    tensor_storage *per_rank[CASE_MAX_RANKS]; /* NULL for ranks outside the domain */
+} window_buffer;
+
+typedef struct domain {
+    char name[64];
+    int n;
+    int host_rank[CASE_MAX_RANKS]; /* domain rank k -> host rank */
+    /* the rendezvous: collectives applied so far, and who is at the next one */
+    uint64_t applied;
+    uint64_t seq[CASE_MAX_RANKS]; /* per host rank: its collectives done on this domain */
+    int arrived[CASE_MAX_RANKS];
+    exec_collective_call calls[CASE_MAX_RANKS];
+} domain;
+
+typedef struct notify_log {
+    const tensor_storage *s;
+    int64_t elem;
+    int from, line, col, op;
+    int64_t value;
+} notify_log;
+
+typedef struct wait_note {
+    int active;
+    const tensor_storage *s;
+    int64_t elem;
+    int64_t expected;
+    int cmp, line, col;
+} wait_note;
+
+typedef struct fifo {
+    ranks_task *items;
+    size_t head, n, cap;
+} fifo;
+
+struct ranks_world {
+    const case_ranks *cr;
+    int P;
+    domain *domains;
+    size_t ndomains;
+    window_buffer *bufs;
+    size_t nbufs;
+    fifo q[CASE_MAX_RANKS];
+    exec_comm host, rank[CASE_MAX_RANKS];
+    notify_log *log;
+    size_t nlog;
+    wait_note waits[CASE_MAX_RANKS];
+};
+
+/* ---- lookups ---------------------------------------------------------------- */
+
+static int host_rank_of_device(const ranks_world *w, int64_t dev)
+{
+    for (int r = 0; r < w->P; r++)
+        if (w->cr->device_ids[r] == dev)
+            return r;
+    return -1;
+}
+
+/* The buffer holding storage s and whose it is (-1: the host's stand-in). */
+static window_buffer *buffer_of(const ranks_world *w, const tensor_storage *s, int *owner)
+{
+    for (size_t k = 0; k < w->nbufs; k++) {
+        if (w->bufs[k].tmpl == s) {
+            *owner = -1;
+            return &w->bufs[k];
+        }
+        for (int r = 0; r < w->P; r++)
+            if (w->bufs[k].per_rank[r] == s) {
+                *owner = r;
+                return &w->bufs[k];
+            }
+    }
+    return NULL;
+}
+
+static int domain_rank_of(const domain *d, int host_rank)
+{
+    for (int k = 0; k < d->n; k++)
+        if (d->host_rank[k] == host_rank)
+            return k;
+    return -1;
+}
+
+/* ---- the hooks ------------------------------------------------------------ */
+
+static ptodb_status w_alloc_window(void *ud, int64_t bytes, int64_t *handle, char *err, size_t n)
+{
+    ranks_world *w = ud;
+    if (bytes < 0 || bytes > (1LL << 32)) {
+        snprintf(err, n, "a window of %lld bytes", (long long)bytes);
+        return PTODB_ERR_RUNTIME;
+    }
+    /* the k-th buffer allocated is the k-th ranks.txt lists, domain by
+     * domain (MaterializeCommDomainScopes keeps the allocation order) */
+    size_t k = w->nbufs, seen = 0;
+    int dom = -1;
+    const case_window_buffer *listed = NULL;
+    for (size_t i = 0; i < w->cr->ndomains && dom < 0; i++) {
+        if (k < seen + w->cr->domains[i].nbuffers) {
+            dom = (int)i;
+            listed = &w->cr->domains[i].buffers[k - seen];
+        }
+        seen += w->cr->domains[i].nbuffers;
+    }
+    if (dom < 0 && w->cr->ndomains) {
+        snprintf(err, n, "window buffer #%zu: %s lists only %zu window buffers in its comm domains", k + 1,
+                 w->cr->path, seen);
+        return PTODB_ERR_RUNTIME;
+    }
+    if (listed && listed->bytes >= 0 && listed->bytes != bytes) {
+        snprintf(err, n, "window buffer #%zu is %lld bytes here, %s says %s is %lld B", k + 1, (long long)bytes,
+                 w->cr->path, listed->name, (long long)listed->bytes);
+        return PTODB_ERR_RUNTIME;
+    }
+    if (dom < 0)
+        dom = (int)w->ndomains - 1; /* no domains in ranks.txt: the implicit one of every rank */
+    w->bufs = xreallocarray(w->bufs, w->nbufs + 1, sizeof *w->bufs);
+    window_buffer *b = &w->bufs[w->nbufs++];
+    memset(b, 0, sizeof *b);
+    b->bytes = bytes;
+    b->domain = dom;
+    if (listed)
+        snprintf(b->name, sizeof b->name, "%s", listed->name);
+    else
+        snprintf(b->name, sizeof b->name, "window#%zu", k + 1);
+    size_t nb = bytes ? (size_t)bytes : 1;
+    ptodb_status st = PTODB_OK;
+    b->tmpl = tensor_storage_new(nb, &st);
+    const domain *d = &w->domains[dom];
+    /* zeroed before any peer can reach them (simpler docs/comm-domain.md:221-230) */
+    for (int i = 0; i < d->n && b->tmpl; i++)
+        if (!(b->per_rank[d->host_rank[i]] = tensor_storage_new(nb, &st)))
+            break;
+    if (st != PTODB_OK) {
+        snprintf(err, n, "%s", ptodb_status_message(st));
+        return st;
+    }
+    *handle = (int64_t)k;
+    return PTODB_OK;
+}
+
+static ptodb_status w_window(void *ud, int64_t handle, dtype_id dt, int nd, const int64_t *shape, tensor **out,
+                             char *err, size_t n)
+{
+    ranks_world *w = ud;
+    if (handle < 0 || (size_t)handle >= w->nbufs) {
+        snprintf(err, n, "not a window buffer (pld.tensor.alloc_window_buffer)");
+        return PTODB_ERR_RUNTIME;
+    }
+    window_buffer *b = &w->bufs[handle];
+    int64_t numel = tensor_shape_numel(nd, shape);
+    if (numel < 0 || (uint64_t)numel * dtype_size(dt) > (uint64_t)b->bytes) {
+        snprintf(err, n, "a %s window of %lld elements does not fit window buffer %s of %lld bytes", dtype_name(dt),
+                 (long long)numel, b->name, (long long)b->bytes);
+        return PTODB_ERR_BOUNDS;
+    }
+    ptodb_status st;
+    *out = tensor_from_storage(b->tmpl, dt, nd, shape, NULL, 0, &st);
+    if (!*out) {
+        snprintf(err, n, "%s", ptodb_status_message(st));
+        return st;
+    }
+    return PTODB_OK;
+}
+
+static ptodb_status w_domain_of(void *ud, int rank, const tensor *t, int *dom, char *err, size_t n)
+{
+    ranks_world *w = ud;
+    int owner;
+    window_buffer *b = buffer_of(w, t->storage, &owner);
+    if (!b || owner != rank) {
+        snprintf(err, n, "not a window (pld.tensor.window) of this %s", rank < 0 ? "host" : "rank");
+        return PTODB_ERR_RUNTIME;
+    }
+    *dom = b->domain;
+    return PTODB_OK;
+}
+
+static int w_domain_rank(void *ud, int d, int rank)
+{
+    ranks_world *w = ud;
+    return d >= 0 && (size_t)d < w->ndomains ? domain_rank_of(&w->domains[d], rank) : -1;
+}
+
+static int w_domain_size(void *ud, int d)
+{
+    ranks_world *w = ud;
+    return d >= 0 && (size_t)d < w->ndomains ? w->domains[d].n : 0;
+}
+
+static ptodb_status w_peer_view(void *ud, int rank, const tensor *t, int64_t peer, tensor **out, char *err, size_t n)
+{
+    ranks_world *w = ud;
+    int owner;
+    window_buffer *b = buffer_of(w, t->storage, &owner);
+    if (!b || owner != rank) {
+        snprintf(err, n, "the target is not a window (pld.tensor.window) of this rank");
+        return PTODB_ERR_RUNTIME;
+    }
+    const domain *d = &w->domains[b->domain];
+    if (peer < 0 || peer >= d->n) {
+        snprintf(err, n, "peer %lld is out of range: comm domain %s has %d ranks", (long long)peer, d->name, d->n);
+        return PTODB_ERR_BOUNDS;
+    }
+    ptodb_status st;
+    /* a peer's address is local + windowsIn[peer] - windowsIn[rank]: the
+     * same offset in its window (pto_codegen.cpp:775-815) */
+    *out = tensor_from_storage(b->per_rank[d->host_rank[peer]], t->dtype, t->ndim, t->shape, t->strides, t->offset,
+                               &st);
+    if (!*out) {
+        snprintf(err, n, "the remote access is out of bounds of window buffer %s (%lld bytes)", b->name,
+                 (long long)b->bytes);
+        return st;
+    }
+    return PTODB_OK;
+}
+
+/* v on the host made rank r's: a view of a window stand-in becomes the same
+ * view of rank r's window. */
+static ptodb_status to_rank(ranks_world *w, int r, const value *v, value *out, char *err, size_t n)
+{
+    if (v->kind != VAL_TENSOR || !v->u.t) {
+        *out = value_copy(v);
+        return PTODB_OK;
+    }
+    int owner;
+    window_buffer *b = buffer_of(w, v->u.t->storage, &owner);
+    if (!b || owner != -1) {
+        *out = value_copy(v); /* a host tensor: the rank writes its slice in place */
+        return PTODB_OK;
+    }
+    if (!b->per_rank[r]) {
+        snprintf(err, n, "device %d is not a member of comm domain %s, which window buffer %s belongs to",
+                 w->cr->device_ids[r], w->domains[b->domain].name, b->name);
+        return PTODB_ERR_RUNTIME;
+    }
+    const tensor *t = v->u.t;
+    ptodb_status st;
+    tensor *rt = tensor_from_storage(b->per_rank[r], t->dtype, t->ndim, t->shape, t->strides, t->offset, &st);
+    if (!rt) {
+        snprintf(err, n, "%s", ptodb_status_message(st));
+        return st;
+    }
+    *out = value_tensor(rt);
+    return PTODB_OK;
+}
+
+static fifo *push_task(ranks_world *w, int r)
+{
+    fifo *q = &w->q[r];
+    if (q->head + q->n == q->cap) {
+        q->cap = q->cap ? 2 * q->cap : 8;
+        q->items = xreallocarray(q->items, q->cap, sizeof *q->items);
+    }
+    memset(&q->items[q->head + q->n], 0, sizeof q->items[0]);
+    return q;
+}
+
+static int device_rank(ranks_world *w, int64_t dev, char *err, size_t n)
+{
+    int r = host_rank_of_device(w, dev);
+    if (r < 0)
+        snprintf(err, n, "device=%lld is not one of the %d devices of %s", (long long)dev, w->P, w->cr->path);
+    return r;
+}
+
+static ptodb_status w_dispatch(void *ud, int64_t dev, int fn, const value *args, uint32_t nargs, char *err, size_t n)
+{
+    ranks_world *w = ud;
+    int r = device_rank(w, dev, err, n);
+    if (r < 0)
+        return PTODB_ERR_BOUNDS;
+    value *cp = xcalloc(nargs ? nargs : 1, sizeof *cp);
+    for (uint32_t i = 0; i < nargs; i++) {
+        ptodb_status st = to_rank(w, r, &args[i], &cp[i], err, n);
+        if (st != PTODB_OK) {
+            for (uint32_t k = 0; k < i; k++)
+                value_clear(&cp[k]);
+            free(cp);
+            return st;
+        }
+    }
+    fifo *q = push_task(w, r);
+    ranks_task *t = &q->items[q->head + q->n++];
+    t->kind = RANKS_TASK_CALL;
+    t->fn = fn;
+    t->args = cp;
+    t->nargs = nargs;
+    return PTODB_OK;
+}
+
+static ptodb_status call_to_rank(ranks_world *w, int r, const exec_collective_call *c, exec_collective_call *out,
+                                 char *err, size_t n)
+{
+    *out = *c;
+    out->target = out->input = out->signal = NULL;
+    tensor *const src[3] = {c->target, c->input, c->signal};
+    tensor **dst[3] = {&out->target, &out->input, &out->signal};
+    for (int i = 0; i < 3; i++) {
+        if (!src[i])
+            continue;
+        value v = value_tensor(src[i]), rv;
+        ptodb_status st = to_rank(w, r, &v, &rv, err, n);
+        if (st != PTODB_OK)
+            return st;
+        *dst[i] = rv.u.t;
+    }
+    return PTODB_OK;
+}
+
+static void call_clear(exec_collective_call *c)
+{
+    tensor_unref(c->target);
+    tensor_unref(c->input);
+    tensor_unref(c->signal);
+    c->target = c->input = c->signal = NULL;
+}
+
+static ptodb_status w_host_collective(void *ud, int64_t dev, const exec_collective_call *call, char *err, size_t n)
+{
+    ranks_world *w = ud;
+    const tensor *any = call->target ? call->target : call->signal ? call->signal : call->input;
+    int owner;
+    window_buffer *b = any ? buffer_of(w, any->storage, &owner) : NULL;
+    if (!b || owner != -1) {
+        snprintf(err, n, "a collective's operands must be windows (pld.tensor.window)");
+        return PTODB_ERR_RUNTIME;
+    }
+    const domain *d = &w->domains[b->domain];
+    for (int k = 0; k < d->n; k++) {
+        int r = d->host_rank[k];
+        if (dev >= 0 && w->cr->device_ids[r] != dev)
+            continue;
+        exec_collective_call rc;
+        ptodb_status st = call_to_rank(w, r, call, &rc, err, n);
+        if (st != PTODB_OK) {
+            call_clear(&rc);
+            return st;
+        }
+        fifo *q = push_task(w, r);
+        ranks_task *t = &q->items[q->head + q->n++];
+        t->kind = RANKS_TASK_COLLECTIVE;
+        t->call = rc;
+    }
+    if (dev >= 0 && device_rank(w, dev, err, n) < 0)
+        return PTODB_ERR_BOUNDS;
+    return PTODB_OK;
+}
+
+/* ---- collectives ---------------------------------------------------------- */
+
+static int64_t flat_index(const tensor *t, int64_t k, int64_t *idx)
+{
+    for (int d = t->ndim - 1; d >= 0; d--) {
+        idx[d] = t->shape[d] ? k % t->shape[d] : 0;
+        k = t->shape[d] ? k / t->shape[d] : 0;
+    }
+    return 0;
+}
+
+static double get_flat(const tensor *t, int64_t k)
+{
+    int64_t idx[TENSOR_MAX_DIMS];
+    flat_index(t, k, idx);
+    return tensor_get(t, idx);
+}
+
+static void set_flat(tensor *t, int64_t k, double v)
+{
+    int64_t idx[TENSOR_MAX_DIMS];
+    flat_index(t, k, idx);
+    tensor_set(t, idx, v);
+}
+
+static double reduce2(int op, double a, double b)
+{
+    switch (op) {
+    case EXEC_REDUCE_MAX: return a > b ? a : b;
+    case EXEC_REDUCE_MIN: return a < b ? a : b;
+    case EXEC_REDUCE_PROD: return a * b;
+    default: return a + b;
+    }
+}
+
+static void shape_text(const tensor *t, char *buf, size_t n)
+{
+    if (!t) {
+        snprintf(buf, n, "none");
+        return;
+    }
+    char s[160];
+    tensor_format_shape(t->ndim, t->shape, s, sizeof s);
+    snprintf(buf, n, "%s %s", dtype_name(t->dtype), s);
+}
+
+static int same_operand(const tensor *a, const tensor *b)
+{
+    if (!a || !b)
+        return a == b;
+    if (a->dtype != b->dtype || a->ndim != b->ndim)
+        return 0;
+    for (int d = 0; d < a->ndim; d++)
+        if (a->shape[d] != b->shape[d])
+            return 0;
+    return 1;
+}
+
+static const char *const coll_names[] = {"allreduce", "barrier", "broadcast", "allgather", "reduce_scatter",
+                                         "all_to_all"};
+
+/* Every member's call agrees (kind, reduction, root, operand shapes and
+ * dtypes), else the first disagreement against domain rank 0's. */
+static ptodb_status check_agree(const ranks_world *w, const domain *d, char *err, size_t n)
+{
+    const exec_collective_call *c0 = &d->calls[d->host_rank[0]];
+    for (int k = 1; k < d->n; k++) {
+        const exec_collective_call *c = &d->calls[d->host_rank[k]];
+        const char *what = c->kind != c0->kind                   ? "op"
+                           : c->reduce != c0->reduce && c->kind != EXEC_COLL_BARRIER ? "reduction"
+                           : c->root != c0->root && c->kind == EXEC_COLL_BROADCAST ? "root"
+                           : !same_operand(c->target, c0->target) ? "target shape or dtype"
+                           : !same_operand(c->input, c0->input)   ? "input shape or dtype"
+                           : !same_operand(c->signal, c0->signal) ? "signal shape or dtype"
+                                                                  : NULL;
+        if (!what)
+            continue;
+        char t0[200], t1[200];
+        shape_text(c0->target ? c0->target : c0->signal, t0, sizeof t0);
+        shape_text(c->target ? c->target : c->signal, t1, sizeof t1);
+        snprintf(err, n,
+                 "mismatched collective #%llu in comm domain %s (%s differs): rank %d (device %d) calls %s (%s) "
+                 "at %d:%d on %s, rank %d (device %d) calls %s (%s) at %d:%d on %s",
+                 (unsigned long long)d->applied + 1, d->name, what, 0, w->cr->device_ids[d->host_rank[0]],
+                 c0->op_name, coll_names[c0->kind], c0->line, c0->col, t0, k, w->cr->device_ids[d->host_rank[k]],
+                 c->op_name, coll_names[c->kind], c->line, c->col, t1);
+        return PTODB_ERR_RUNTIME;
+    }
+    return PTODB_OK;
+}
+
+/* The collective's semantics over the members' windows (collective.cpp;
+ * docs/ops.md): T_k is member k's target, I_k its input. */
+static ptodb_status apply(domain *d, char *err, size_t n)
+{
+    const exec_collective_call *c0 = &d->calls[d->host_rank[0]];
+    tensor *T[CASE_MAX_RANKS], *I[CASE_MAX_RANKS];
+    for (int k = 0; k < d->n; k++) {
+        T[k] = d->calls[d->host_rank[k]].target;
+        I[k] = d->calls[d->host_rank[k]].input;
+    }
+    if (c0->kind == EXEC_COLL_BARRIER)
+        return PTODB_OK;
+    if (!T[0]) {
+        snprintf(err, n, "%s has no target", c0->op_name);
+        return PTODB_ERR_RUNTIME;
+    }
+    int64_t numel = tensor_numel(T[0]);
+    int64_t rows = T[0]->ndim ? T[0]->shape[0] : 1, row = rows ? numel / rows : 0;
+    double *acc = xcalloc((size_t)(numel ? numel : 1), sizeof *acc);
+    switch (c0->kind) {
+    case EXEC_COLL_ALLREDUCE:
+        /* target[r] = op over every member of target: in member order */
+        for (int64_t e = 0; e < numel; e++) {
+            acc[e] = get_flat(T[0], e);
+            for (int k = 1; k < d->n; k++)
+                acc[e] = reduce2(c0->reduce, acc[e], get_flat(T[k], e));
+        }
+        for (int k = 0; k < d->n; k++)
+            for (int64_t e = 0; e < numel; e++)
+                set_flat(T[k], e, acc[e]);
+        break;
+    case EXEC_COLL_BROADCAST:
+        if (c0->root < 0 || c0->root >= d->n) {
+            free(acc);
+            snprintf(err, n, "%s: root %lld is out of range: comm domain %s has %d ranks", c0->op_name,
+                     (long long)c0->root, d->name, d->n);
+            return PTODB_ERR_BOUNDS;
+        }
+        for (int64_t e = 0; e < numel; e++)
+            acc[e] = get_flat(T[c0->root], e);
+        for (int k = 0; k < d->n; k++)
+            for (int64_t e = 0; e < numel; e++)
+                set_flat(T[k], e, acc[e]);
+        break;
+    case EXEC_COLL_REDUCE_SCATTER:
+        /* row k of member k = op over the members' row k */
+        if (rows != d->n) {
+            free(acc);
+            snprintf(err, n, "%s: the target has %lld rows for %d ranks", c0->op_name, (long long)rows, d->n);
+            return PTODB_ERR_SHAPE;
+        }
+        for (int k = 0; k < d->n; k++)
+            for (int64_t e = 0; e < row; e++) {
+                double v = get_flat(T[0], k * row + e);
+                for (int j = 1; j < d->n; j++)
+                    v = reduce2(c0->reduce, v, get_flat(T[j], k * row + e));
+                acc[k * row + e] = v;
+            }
+        for (int k = 0; k < d->n; k++)
+            for (int64_t e = 0; e < row; e++)
+                set_flat(T[k], k * row + e, acc[k * row + e]);
+        break;
+    case EXEC_COLL_ALLGATHER:
+    case EXEC_COLL_ALL_TO_ALL: {
+        /* allgather: target[r][src] = input[src]; all_to_all:
+         * target[r][src] = input[src][r] */
+        int a2a = c0->kind == EXEC_COLL_ALL_TO_ALL;
+        if (rows != d->n || !I[0] || tensor_numel(I[0]) != (a2a ? numel : row)) {
+            free(acc);
+            snprintf(err, n, "%s: the target must have one row per rank (%d) of the input's size", c0->op_name,
+                     d->n);
+            return PTODB_ERR_SHAPE;
+        }
+        for (int k = 0; k < d->n; k++)
+            for (int src = 0; src < d->n; src++)
+                for (int64_t e = 0; e < row; e++)
+                    set_flat(T[k], src * row + e, get_flat(I[src], (a2a ? k * row : 0) + e));
+        break;
+    }
+    default:
+        break;
+    }
+    free(acc);
+    return PTODB_OK;
+}
+
+static ptodb_status w_collective(void *ud, int rank, const exec_collective_call *call, int *done, char *err, size_t n)
+{
+    ranks_world *w = ud;
+    *done = 0;
+    const tensor *any = call->target ? call->target : call->signal ? call->signal : call->input;
+    int owner;
+    window_buffer *b = any ? buffer_of(w, any->storage, &owner) : NULL;
+    if (!b || owner != rank) {
+        snprintf(err, n, "a collective's operands must be windows (pld.tensor.window) of this rank");
+        return PTODB_ERR_RUNTIME;
+    }
+    domain *d = &w->domains[b->domain];
+    if (d->seq[rank] < d->applied) { /* applied while this rank was parked */
+        d->seq[rank]++;
+        *done = 1;
+        return PTODB_OK;
+    }
+    if (!d->arrived[rank]) {
+        d->arrived[rank] = 1;
+        d->calls[rank] = *call;
+        exec_collective_call *c = &d->calls[rank];
+        c->target = c->target ? tensor_ref(c->target) : NULL;
+        c->input = c->input ? tensor_ref(c->input) : NULL;
+        c->signal = c->signal ? tensor_ref(c->signal) : NULL;
+    }
+    for (int k = 0; k < d->n; k++)
+        if (!d->arrived[d->host_rank[k]])
+            return PTODB_OK; /* parked until every member is here */
+    ptodb_status st = check_agree(w, d, err, n);
+    if (st == PTODB_OK)
+        st = apply(d, err, n);
+    if (st != PTODB_OK)
+        return st;
+    for (int k = 0; k < d->n; k++) {
+        d->arrived[d->host_rank[k]] = 0;
+        call_clear(&d->calls[d->host_rank[k]]);
+    }
+    d->applied++;
+    d->seq[rank]++;
+    *done = 1;
+    return PTODB_OK;
+}
+
+/* ---- notify / wait history -------------------------------------------------- */
+
+static int64_t elem_of(const tensor *cell)
+{
+    return cell->offset;
+}
+
+static void w_note_notify(void *ud, int rank, const tensor *cell, int64_t peer, int64_t val, int op, int line,
+                          int col)
+{
+    (void)peer;
+    ranks_world *w = ud;
+    notify_log *l = NULL;
+    for (size_t i = 0; i < w->nlog && !l; i++)
+        if (w->log[i].s == cell->storage && w->log[i].elem == elem_of(cell))
+            l = &w->log[i];
+    if (!l) {
+        w->log = xreallocarray(w->log, w->nlog + 1, sizeof *w->log);
+        l = &w->log[w->nlog++];
+    }
+    *l = (notify_log){cell->storage, elem_of(cell), rank, line, col, op, val};
+}
+
+static void w_note_wait(void *ud, int rank, const tensor *cell, int64_t expected, int cmp, int line, int col)
+{
+    ranks_world *w = ud;
+    w->waits[rank] = (wait_note){1, cell->storage, elem_of(cell), expected, cmp, line, col};
+}
+
+void ranks_world_clear_wait(ranks_world *w, int rank)
+{
+    w->waits[rank].active = 0;
+}
+
+int ranks_world_describe_wait(const ranks_world *w, int rank, strbuf *out)
+{
+    const wait_note *wn = &w->waits[rank];
+    if (!wn->active)
+        return 0;
+    int owner = -1;
+    window_buffer *b = buffer_of(w, wn->s, &owner);
+    int64_t cur = 0;
+    if (b) {
+        tensor *c = tensor_from_storage((tensor_storage *)wn->s, DTYPE_INT32, 0, NULL, NULL, wn->elem, NULL);
+        if (c)
+            cur = tensor_get_i64(c, NULL);
+        tensor_unref(c);
+    }
+    strbuf_printf(out, "waits on %s element %lld of rank %d: expects %s %lld, holds %lld; ", b ? b->name : "?",
+                  (long long)wn->elem, rank, wn->cmp == EXEC_WAIT_EQ ? "==" : ">=", (long long)wn->expected,
+                  (long long)cur);
+    const notify_log *l = NULL;
+    for (size_t i = 0; i < w->nlog; i++)
+        if (w->log[i].s == wn->s && w->log[i].elem == wn->elem)
+            l = &w->log[i];
+    if (l)
+        strbuf_printf(out, "last notified by rank %d at %d:%d (%s %lld)", l->from, l->line, l->col,
+                      l->op == EXEC_NOTIFY_SET ? "Set" : "AtomicAdd", (long long)l->value);
+    else
+        strbuf_puts(out, "no rank notified it");
+    return 1;
+}
+
+size_t ranks_world_nonzero_signals(const ranks_world *w, strbuf *out)
+{
+    size_t count = 0;
+    for (size_t i = 0; i < w->nlog; i++) {
+        tensor *c = tensor_from_storage((tensor_storage *)w->log[i].s, DTYPE_INT32, 0, NULL, NULL, w->log[i].elem,
+                                        NULL);
+        int64_t v = c ? tensor_get_i64(c, NULL) : 0;
+        tensor_unref(c);
+        if (!v)
+            continue;
+        int owner = -1;
+        window_buffer *b = buffer_of(w, w->log[i].s, &owner);
+        strbuf_printf(out, "%s element %lld of rank %d holds %lld (last notified by rank %d at %d:%d)\n",
+                      b ? b->name : "?", (long long)w->log[i].elem, owner, (long long)v, w->log[i].from,
+                      w->log[i].line, w->log[i].col);
+        count++;
+    }
+    return count;
+}
+
+/* ---- the world ------------------------------------------------------------ */
+
+static void comm_init(ranks_world *w, exec_comm *c, int rank)
+{
+    c->ud = w;
+    c->rank = rank;
+    c->world_size = w->P;
+    c->alloc_window = w_alloc_window;
+    c->window = w_window;
+    c->domain_of = w_domain_of;
+    c->domain_rank = w_domain_rank;
+    c->domain_size = w_domain_size;
+    c->peer_view = w_peer_view;
+    c->dispatch = w_dispatch;
+    c->host_collective = w_host_collective;
+    c->collective = w_collective;
+    c->note_notify = w_note_notify;
+    c->note_wait = w_note_wait;
+}
+
+ranks_world *ranks_world_new(const case_ranks *r)
+{
+    ranks_world *w = xcalloc(1, sizeof *w);
+    w->cr = r;
+    w->P = r->nranks;
+    /* ranks.txt's domains, then one of every rank for programs whose
+     * ranks.txt lists none */
+    w->ndomains = r->ndomains + 1;
+    w->domains = xcalloc(w->ndomains, sizeof *w->domains);
+    for (size_t i = 0; i < r->ndomains; i++) {
+        domain *d = &w->domains[i];
+        snprintf(d->name, sizeof d->name, "%s", r->domains[i].name);
+        for (size_t k = 0; k < r->domains[i].ndevices; k++) {
+            int hr = host_rank_of_device(w, r->domains[i].devices[k]);
+            if (hr >= 0)
+                d->host_rank[d->n++] = hr;
+        }
+    }
+    domain *all = &w->domains[r->ndomains];
+    snprintf(all->name, sizeof all->name, "(every rank)");
+    for (int k = 0; k < w->P; k++)
+        all->host_rank[all->n++] = k;
+    comm_init(w, &w->host, -1);
+    for (int k = 0; k < w->P; k++)
+        comm_init(w, &w->rank[k], k);
+    return w;
+}
+
+static void task_clear(ranks_task *t)
+{
+    for (uint32_t i = 0; i < t->nargs; i++)
+        value_clear(&t->args[i]);
+    free(t->args);
+    call_clear(&t->call);
+}
+
+void ranks_world_free(ranks_world *w)
+{
+    if (!w)
+        return;
+    for (int r = 0; r < w->P; r++) {
+        for (size_t i = 0; i < w->q[r].n; i++)
+            task_clear(&w->q[r].items[w->q[r].head + i]);
+        free(w->q[r].items);
+    }
+    for (size_t i = 0; i < w->ndomains; i++)
+        for (int r = 0; r < w->P; r++)
+            call_clear(&w->domains[i].calls[r]);
+    for (size_t k = 0; k < w->nbufs; k++) {
+        tensor_storage_unref(w->bufs[k].tmpl);
+        for (int r = 0; r < w->P; r++)
+            if (w->bufs[k].per_rank[r])
+                tensor_storage_unref(w->bufs[k].per_rank[r]);
+    }
+    free(w->bufs);
+    free(w->domains);
+    free(w->log);
+    free(w);
+}
+
+const exec_comm *ranks_world_host_comm(ranks_world *w)
+{
+    return &w->host;
+}
+
+const exec_comm *ranks_world_rank_comm(ranks_world *w, int rank)
+{
+    return &w->rank[rank];
+}
+
+int ranks_world_nranks(const ranks_world *w)
+{
+    return w->P;
+}
+
+ranks_task *ranks_world_next_task(ranks_world *w, int rank)
+{
+    fifo *q = &w->q[rank];
+    return q->n ? &q->items[q->head] : NULL;
+}
+
+void ranks_world_pop_task(ranks_world *w, int rank)
+{
+    fifo *q = &w->q[rank];
+    if (!q->n)
+        return;
+    task_clear(&q->items[q->head]);
+    q->head++;
+    q->n--;
+}
+
+size_t ranks_world_pending(const ranks_world *w, int rank)
+{
+    return w->q[rank].n;
+}
