@@ -1027,6 +1027,38 @@ static ptodb_status host_dispatch(machine *m, core *c, xframe *f, const xinst *i
                    "self.%s(..., device=%lld) dispatches to a device of a multi-rank program: run the case with "
                    "its ranks.txt and data/in/rank<R>/ (docs/multirank.md)",
                    m->p->funcs[in->callee].name, (long long)dev);
+    /* the device sees its arguments as its parameters declare them: a
+     * scalar with the parameter's dtype (a 0-d tensor), a buffer with the
+     * declared static shape when the element counts agree (a window
+     * allocated [64] and taken as [1, 64]) */
+    const xfunc *callee = &m->p->funcs[in->callee];
+    for (uint32_t i = 0; st == PTODB_OK && i < n && i < callee->nparams; i++) {
+        const exec_type *pt = &callee->param_types[i];
+        if (pt->kind == EXEC_TYPE_SCALAR && pt->ir_dtype >= 0 &&
+            (args[i].kind == VAL_INT || args[i].kind == VAL_FLOAT || args[i].kind == VAL_BOOL)) {
+            double v;
+            value_as_double(&args[i], &v);
+            tensor *t = tensor_scalar(pt->dtype, v);
+            if (args[i].kind == VAL_INT)
+                tensor_set_i64(t, NULL, args[i].u.i);
+            args[i] = value_tensor(t);
+        } else if (pt->kind == EXEC_TYPE_TENSOR && args[i].kind == VAL_TENSOR && pt->ndim > 0) {
+            const tensor *t = args[i].u.t;
+            int fixed = 1, same = pt->ndim == t->ndim;
+            for (int d = 0; d < pt->ndim; d++) {
+                fixed &= pt->dims[d] >= 0;
+                same &= d < t->ndim && pt->dims[d] == t->shape[d];
+            }
+            if (fixed && !same && tensor_shape_numel(pt->ndim, pt->dims) == tensor_numel(t) && tensor_is_contiguous(t)) {
+                ptodb_status rs;
+                tensor *r = tensor_reshape(t, pt->ndim, pt->dims, &rs);
+                if (r) {
+                    value_clear(&args[i]);
+                    args[i] = value_tensor(r);
+                }
+            }
+        }
+    }
     if (st == PTODB_OK) {
         char err[400] = "";
         st = w->dispatch(w->ud, dev, in->callee, args, n, err, sizeof err);

@@ -137,7 +137,7 @@ static ptodb_status op_rank(exec_ctx *ctx, const op_args *a, value *out)
     if (r < 0)
         return exec_fail(ctx, PTODB_ERR_RUNTIME, "%s: this device is not a member of the comm domain",
                          kernel_op_name(a));
-    *out = value_int(r);
+    *out = value_tensor(tensor_scalar(DTYPE_INT32, r)); /* Scalar[INT32] (get_comm_ctx.cpp:108) */
     return PTODB_OK;
 }
 
@@ -147,7 +147,7 @@ static ptodb_status op_nranks(exec_ctx *ctx, const op_args *a, value *out)
     int d;
     ptodb_status st = domain_arg(ctx, a, &w, &d);
     if (st == PTODB_OK)
-        *out = value_int(w->domain_size(w->ud, d));
+        *out = value_tensor(tensor_scalar(DTYPE_INT32, w->domain_size(w->ud, d))); /* get_comm_ctx.cpp:124 */
     return st;
 }
 

@@ -171,8 +171,9 @@ void exec_type_lower(const ir_expr *annot, exec_type *t)
     int b = head->res.id;
     ir_expr *const *items = annot->u.sub.items;
     uint32_t n = annot->u.sub.n;
-    if (b == IR_BUILTIN_TENSOR || b == IR_BUILTIN_TILE) {
-        t->kind = b == IR_BUILTIN_TENSOR ? EXEC_TYPE_TENSOR : EXEC_TYPE_TILE;
+    if (b == IR_BUILTIN_TENSOR || b == IR_BUILTIN_TILE || b == IR_BUILTIN_DISTRIBUTED_TENSOR) {
+        /* a DistributedTensor is a TensorType plus its window (pypto include/pypto/ir/type.h:548) */
+        t->kind = b == IR_BUILTIN_TILE ? EXEC_TYPE_TILE : EXEC_TYPE_TENSOR;
         if (n >= 1 && (items[0]->kind == IR_EXPR_LIST || items[0]->kind == IR_EXPR_TUPLE) &&
             items[0]->u.seq.n <= TENSOR_MAX_DIMS) {
             t->ndim = (int)items[0]->u.seq.n;
