@@ -624,6 +624,28 @@ static ptodb_status eval(machine *m, core *c, xframe *f, const xexpr *x, value *
         value a;
         if ((st = eval(m, c, f, x->args[0], &a)) != PTODB_OK)
             return st;
+        if (a.kind != VAL_TENSOR && m->opt.semantics == EXEC_SEM_DEVICE &&
+            (a.kind == VAL_INT || a.kind == VAL_FLOAT || a.kind == VAL_BOOL)) {
+            /* the device converts a scalar (a loop index, an int the host
+             * passed) as it converts a scalar register */
+            value dv0 = value_enum(x->id);
+            dtype_id dt0;
+            double v0;
+            if (value_as_dtype(&dv0, &dt0) == 0 && value_as_double(&a, &v0) == 0) {
+                tensor *r0 = tensor_zeros(a.kind == VAL_INT ? DTYPE_INT64 : DTYPE_FP64, 0, NULL, NULL);
+                if (a.kind == VAL_INT)
+                    tensor_set_i64(r0, NULL, a.u.i);
+                else
+                    tensor_set(r0, NULL, v0);
+                tensor *r = tensor_cast(r0, dt0);
+                tensor_unref(r0);
+                note_differs(m, &x->src->span, EXEC_SEMDIFF_SCALAR_CAST,
+                             "pl.cast converts a Python number to a scalar of its dtype (REF would fail: "
+                             "AttributeError: 'int' object has no attribute 'to')");
+                *out = value_tensor(r);
+                return PTODB_OK;
+            }
+        }
         if (a.kind != VAL_TENSOR) {
             const char *tn = a.kind == VAL_INT ? "int" : a.kind == VAL_FLOAT ? "float"
                              : a.kind == VAL_BOOL ? "bool" : value_kind_name((value_kind)a.kind);

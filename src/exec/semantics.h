@@ -56,7 +56,11 @@ typedef enum { EXEC_SEM_DEVICE = 0, EXEC_SEM_REF = 1 } exec_semantics;
     X(SLICE_DROP_DIMS, "slice-drop-dims", "tensor.slice (5th argument, drop_dims)",                 \
       "the listed unit axes are erased from the result, as its type says",                          \
       "the 5th argument is ignored: the result keeps them, which fails check_shapes", 1,             \
-      "pypto src/ir/op/tensor_ops/memory.cpp:150-214 (tensor.slice drop_dims)")
+      "pypto src/ir/op/tensor_ops/memory.cpp:150-214 (tensor.slice drop_dims)")                      \
+    X(SCALAR_CAST, "scalar-cast", "pl.cast of a Python number (a loop index, a host scalar)",     \
+      "a scalar of the target dtype", "number.to(dtype): AttributeError", 1,                        \
+      "pypto python/pypto/debug/torch_codegen.py (cast is .to on a tensor); the device's scalar "   \
+      "conversion")
 
 typedef enum {
 #define EXEC_SEMDIFF_ENUM(id, name, ops, device, ref, ref_fails, source) EXEC_SEMDIFF_##id,
