@@ -149,9 +149,14 @@ static int run_case(const batch_run *r, const char *path, strbuf *json, char **l
     }
     batch b;
     batch_init(&b, &c, &r->bo);
-    fprintf(text, "ptodb --batch %s: %zu passes (%zu distinct files), %zu output%s, profile %s, %d job%s\n", path,
-            c.npasses, b.ndistinct, c.noutputs, c.noutputs == 1 ? "" : "s", r->profile, b.o.jobs,
-            b.o.jobs == 1 ? "" : "s");
+    size_t nout = c.noutputs;
+    for (int k = 0; k < c.ranks.nranks; k++)
+        nout += c.rank_data[k].noutputs; /* a multi-rank case: its outputs per rank */
+    fprintf(text, "ptodb --batch %s: %zu passes (%zu distinct files), %zu output%s", path, c.npasses, b.ndistinct,
+            nout, nout == 1 ? "" : "s");
+    if (c.ranks.nranks)
+        fprintf(text, " over %d ranks", c.ranks.nranks);
+    fprintf(text, ", profile %s, %d job%s\n", r->profile, b.o.jobs, b.o.jobs == 1 ? "" : "s");
     strbuf sb = STRBUF_INIT;
     report_header(&b, &sb);
     fputs(strbuf_str(&sb), text);

@@ -24,7 +24,7 @@
     X(LIST_OPS, "list-ops", 0, NONE, NULL, "list every op of the catalogue: implemented, semantics source, REF support, test") \
     X(RUN, "run", 0, NONE, "PATH", "run every pass of a case (or one dump) and validate like REF") \
     X(REF, "ref", 0, REQUIRED, "PROFILE", "torch profile of the reference: torch2 (default) or torch1.13") \
-    X(SCHEDULE, "schedule", 0, REQUIRED, "S", "cross-core schedule: fixed, aic-first, aiv-first, random:SEED") \
+    X(SCHEDULE, "schedule", 0, REQUIRED, "S", "cross-core (and, in a multi-rank case, cross-rank) schedule: fixed, aic-first, aiv-first, random:SEED") \
     X(SLOT_DEPTH, "slot-depth", 0, REQUIRED, "N", "cross-core queue depth: N, pipe (slot_num) or unbounded (REF, default)") \
     X(RACE_CHECK, "race-check", 0, REQUIRED, "N", "with --run: rerun each pass under N random schedules; report outputs that change (races through global memory)") \
     X(TIMEOUT, "timeout", 0, REQUIRED, "SECONDS", "with --run/--batch: stop a pass that runs longer than SECONDS (a loop that never ends) with an error") \

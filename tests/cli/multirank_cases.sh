@@ -77,3 +77,27 @@ printf 'ranks: 2\n' >"$tmp/c/ranks.txt"
 run_ptodb --info "$tmp/c"
 expect_contains "stray rank folder" "$tmp/c/data/in/rank7: warning: ignored: not one of the 2 ranks" "$err"
 expect_contains "no host function" "host entry: not determined" "$out"
+
+# --batch on every case: every pass passes against golden, with one verdict
+# per rank and output (rank<R>.<name>, each data/out/rank<R>/<name>.pt),
+# and so under seeded random schedules (these programs are race-free).
+for case in "$root"/*/; do
+    case=${case%/}
+    [ -f "$case/ranks.txt" ] || continue
+    name=$(basename "$case")
+    nfiles=$(ls "$case/passes_dump"/*.py | wc -l)
+    for sched in fixed random:1 random:7; do
+        run_ptodb --batch --schedule "$sched" "$case"
+        expect_eq "$name ($sched): --batch exit status ($(printf '%s\n' "$out" | grep -m3 'error' || true))" 0 "$rc"
+        expect_contains "$name ($sched): every pass passes" "$nfiles passes: $nfiles pass, 0 fail" "$out"
+        for g in "$case"/data/out/rank*/*.pt; do
+            [ -f "$g" ] || continue
+            r=$(basename "$(dirname "$g")")
+            k=$(basename "$g" .pt)
+            n=$(printf '%s\n' "$out" | grep -c "validate tensor: '$r.$k', max_abs_diff: .*, pass: True" || true)
+            expect_eq "$name ($sched): verdicts of $r.$k" "$nfiles" "$n"
+        done
+    done
+    run_ptodb --batch "$case" --json -
+    expect_contains "$name: JSON names the rank's output" "\"key\": \"rank0." "$out"
+done
