@@ -348,6 +348,12 @@ int mode_batch(const ptodb_cli *cli)
     signal(SIGINT, on_fatal_signal);
     r.bo.ro.ops = r.ops;
     r.bo.ro.strict_ref = cli->given[OPT_STRICT_REF] > 0;
+    const char *order = ptodb_cli_value(cli, OPT_COMM_ORDER);
+    if (order && strcmp(order, "program") != 0 && strcmp(order, "ready") != 0) {
+        fprintf(stderr, "ptodb: --comm-order: expected program or ready, got '%s'\n", order);
+        return PTODB_EXIT_USAGE;
+    }
+    r.bo.ro.comm_ready_order = order && strcmp(order, "ready") == 0;
 
     int many = caselist_is_folder_of_cases(path);
     r.locate_statement = rf.html || (r.want_json && (many || shard_n));

@@ -35,6 +35,7 @@
     X(JOBS, "jobs", 'j', REQUIRED, "N", "with --run/--batch: run N passes at a time in worker processes") \
     X(BATCH, "batch", 0, NONE, "PATH", "validate every pass of a case (or of every case in a folder): REF's lines, a summary table; exit 1 if any fails") \
     X(STOP_AT_FIRST, "stop-at-first", 0, NONE, NULL, "with --batch: stop at the first failing pass, as REF does") \
+    X(COMM_ORDER, "comm-order", 0, REQUIRED, "O", "with --run/--batch on a multi-rank case: program (default: a rank's comm dispatches in program order, PyPTO #2398) or ready (tensor dependencies only, as before it: #2397's deadlock)") \
     X(STRICT_REF, "strict-ref", 0, NONE, NULL, "with --run/--batch: a file the reference cannot run fails (exit 1), as in the validator in CI") \
     X(METRICS, "metrics", 0, NONE, NULL, "with --batch: share outside tolerance, first bad index, max rel error, NaN/Inf, ULP") \
     X(JSON, "json", 0, REQUIRED, "FILE", "with --batch/--merge-reports: write the report as JSON to FILE (- for stdout)") \

@@ -28,7 +28,6 @@ tests_unit_check_data_tool_LDADD = $(UNIT_LDADD)
 DATA_CLI_TESTS = \
 	tests/cli/data_fixtures.sh \
 	tests/cli/data_malformed.sh \
-	tests/cli/multirank_cases.sh \
 	tests/cli/data_info.sh \
 	tests/cli/data_info_fixtures.sh \
 	tests/cli/run_fresh_inputs.sh

@@ -21,6 +21,8 @@
 enum { EXEC_NOTIFY_ATOMIC_ADD = 0, EXEC_NOTIFY_SET = 1 };
 /* pld.system.wait's cmp (system.cpp:241) */
 enum { EXEC_WAIT_EQ = 0, EXEC_WAIT_GE = 1 };
+/* a dispatched argument's direction */
+enum { EXEC_ARG_IN = 0, EXEC_ARG_OUT = 1, EXEC_ARG_INOUT = 2 };
 /* the reduction of allreduce / reduce_scatter (allreduce.cpp:126) */
 enum { EXEC_REDUCE_SUM = 0, EXEC_REDUCE_MAX = 1, EXEC_REDUCE_MIN = 2, EXEC_REDUCE_PROD = 3 };
 
@@ -67,9 +69,11 @@ typedef struct exec_comm {
      * t's domain): a new reference */
     ptodb_status (*peer_view)(void *ud, int rank, const tensor *t, int64_t peer, tensor **out, char *err,
                               size_t n);
-    /* host: self.f(args..., device=dev): queues f on device dev */
-    ptodb_status (*dispatch)(void *ud, int64_t dev, int fn, const value *args, uint32_t nargs, char *err,
-                             size_t n);
+    /* host: self.f(args..., device=dev): queues f on device dev; dirs[i]
+     * is f's parameter i's direction (EXEC_ARG_*), which orders the tasks
+     * as the runtime's tensor tags do (read-after-write, write-after-write) */
+    ptodb_status (*dispatch)(void *ud, int64_t dev, int fn, const value *args, const int *dirs, uint32_t nargs,
+                             int line, int col, char *err, size_t n);
     /* host: a host-level collective (builtin.tensor.* with its device, or
      * an un-lowered pld.tensor.* composite for every member: dev -1) queued
      * on the devices' task queues */

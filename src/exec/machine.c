@@ -1081,12 +1081,20 @@ static ptodb_status host_dispatch(machine *m, core *c, xframe *f, const xinst *i
             }
         }
     }
+    int *dirs = xcalloc(n ? n : 1, sizeof *dirs);
+    for (uint32_t i = 0; i < n && i < callee->nparams; i++)
+        dirs[i] = callee->src->params[i].dir == IR_DIR_OUT     ? EXEC_ARG_OUT
+                  : callee->src->params[i].dir == IR_DIR_INOUT ? EXEC_ARG_INOUT
+                                                               : EXEC_ARG_IN;
     if (st == PTODB_OK) {
         char err[400] = "";
-        st = w->dispatch(w->ud, dev, in->callee, args, n, err, sizeof err);
+        const ir_span *sp = in->e && in->e->src ? &in->e->src->span : inst_span(in);
+        st = w->dispatch(w->ud, dev, in->callee, args, dirs, n, sp ? (int)sp->line : 0, sp ? (int)sp->col : 0, err,
+                         sizeof err);
         if (st != PTODB_OK)
             st = efail(ctx, in->e, 0, st, "%s", err);
     }
+    free(dirs);
     value_clear(&dv);
     for (uint32_t i = 0; i < n; i++)
         value_clear(&args[i]);

@@ -4,3 +4,9 @@
 src_libptodb_a_SOURCES += \
 	src/ranks/world.h src/ranks/world.c \
 	src/ranks/run.h src/ranks/run.c
+
+RANKS_CLI_TESTS = \
+	tests/cli/multirank_cases.sh \
+	tests/cli/multirank_deadlock.sh
+TESTS += $(RANKS_CLI_TESTS)
+EXTRA_DIST += $(RANKS_CLI_TESTS) tests/data/multirank docs/multirank.md

@@ -60,6 +60,8 @@ static step_result rank_step(ranks_world *w, rank_state *rs, int r, strbuf *err)
 {
     ranks_task *t = ranks_world_next_task(w, r);
     if (!t) {
+        if (ranks_world_pending(w, r))
+            return STEP_PARKED; /* its next tasks wait for tasks of other ranks */
         rs->finished = 1;
         return STEP_IDLE;
     }
@@ -106,7 +108,8 @@ static step_result rank_step(ranks_world *w, rank_state *rs, int r, strbuf *err)
 }
 
 /* Nothing can move: every rank with work is parked. */
-static void deadlock_report(const char *path, const case_info *c, ranks_world *w, rank_state *rs, strbuf *out)
+static void deadlock_report(const char *path, const case_info *c, const xprogram *p, ranks_world *w, rank_state *rs,
+                            strbuf *out)
 {
     int P = ranks_world_nranks(w), first = -1;
     for (int r = 0; r < P && first < 0; r++)
@@ -127,7 +130,12 @@ static void deadlock_report(const char *path, const case_info *c, ranks_world *w
             continue;
         }
         ranks_task *t = ranks_world_next_task(w, r);
-        if (t && t->kind == RANKS_TASK_COLLECTIVE) {
+        if (!t) {
+            strbuf_printf(out, "%zu task%s not ready: each depends on an unfinished task of another rank\n",
+                          ranks_world_pending(w, r), ranks_world_pending(w, r) == 1 ? "" : "s");
+            continue;
+        }
+        if (t->kind == RANKS_TASK_COLLECTIVE) {
             strbuf_printf(out, "parked at the host orchestrator's %s (%d:%d), waiting for the other members\n",
                           t->call.op_name, t->call.line, t->call.col);
             continue;
@@ -136,13 +144,36 @@ static void deadlock_report(const char *path, const case_info *c, ranks_world *w
                       ev->func ? ev->func : "?", machine_core_name(ev->core));
         if (!ranks_world_describe_wait(w, r, out))
             strbuf_puts(out, "at a collective, waiting for the other members of its comm domain");
-        strbuf_printf(out, " (%zu more task%s queued)\n", ranks_world_pending(w, r) - 1,
-                      ranks_world_pending(w, r) == 2 ? "" : "s");
+        strbuf_putc(out, '\n');
+    }
+    /* what each parked rank would have run next: the send a wait ran ahead
+     * of is among them (#2397) */
+    for (int r = 0; r < P; r++) {
+        const ranks_task *list[8];
+        size_t n = ranks_world_unfinished(w, r, list, 8);
+        const ranks_task *cur = ranks_world_next_task(w, r);
+        if (rs[r].finished || n <= (cur ? 1u : 0u))
+            continue;
+        strbuf_printf(out, "  not yet run on rank %d:", r);
+        size_t shown = 0;
+        for (size_t i = 0; i < n && i < 8; i++) {
+            if (list[i] == cur)
+                continue;
+            const char *what = list[i]->kind == RANKS_TASK_COLLECTIVE ? list[i]->call.op_name
+                                                                      : p->funcs[list[i]->fn].name;
+            strbuf_printf(out, "%s %s (dispatched at %s:%d:%d)", shown++ ? "," : "", what, path, list[i]->line,
+                          list[i]->col);
+        }
+        if (n > 8)
+            strbuf_printf(out, ", and %zu more", n - 8);
+        strbuf_puts(out, cur ? " (queued behind the parked task: the per-rank order of comm dispatches "
+                               "decides; PyPTO #2398)\n"
+                             : "\n");
     }
 }
 
-static ptodb_status schedule(const char *path, const case_info *c, const runpass_options *o, ranks_world *w,
-                             rank_state *rs, strbuf *err, uint64_t *steps)
+static ptodb_status schedule(const char *path, const case_info *c, const xprogram *p, const runpass_options *o,
+                             ranks_world *w, rank_state *rs, strbuf *err, uint64_t *steps)
 {
     int P = ranks_world_nranks(w);
     uint64_t rng = o->mopt.seed * 2654435761u + 0x9e3779b97f4a7c15ull;
@@ -197,7 +228,7 @@ static ptodb_status schedule(const char *path, const case_info *c, const runpass
         if (all)
             return PTODB_OK;
         if (!progress && live) {
-            deadlock_report(path, c, w, rs, err);
+            deadlock_report(path, c, p, w, rs, err);
             return PTODB_ERR_DEADLOCK;
         }
     }
@@ -285,7 +316,7 @@ void ranks_run_file(const char *path, const case_info *c, const runpass_options 
         fail(r, RUNPASS_ERROR, diag_sink_error_text(&sink));
         goto out;
     }
-    w = ranks_world_new(&c->ranks);
+    w = ranks_world_new(&c->ranks, o->comm_ready_order ? RANKS_ORDER_READY : RANKS_ORDER_PROGRAM);
     machine_options hopt = o->mopt;
     hopt.comm = ranks_world_host_comm(w);
     host = machine_new(p, &hopt);
@@ -311,7 +342,7 @@ void ranks_run_file(const char *path, const case_info *c, const runpass_options 
         rs[k].m = machine_new(p, &ropt);
     }
     uint64_t steps = 0;
-    st = schedule(path, c, o, w, rs, &err, &steps);
+    st = schedule(path, c, p, o, w, rs, &err, &steps);
     for (int k = 0; k < P; k++)
         r->steps += machine_steps(rs[k].m);
     if (st != PTODB_OK) {

@@ -45,13 +45,17 @@ typedef struct wait_note {
 } wait_note;
 
 typedef struct fifo {
-    ranks_task *items;
+    ranks_task **items;
     size_t head, n, cap;
 } fifo;
 
 struct ranks_world {
     const case_ranks *cr;
     int P;
+    ranks_order order;
+    ranks_task **all; /* every task, in submission order */
+    size_t nall;
+    ranks_task *last_comm[CASE_MAX_RANKS][16]; /* per rank and domain (the token's WAW chain) */
     domain *domains;
     size_t ndomains;
     window_buffer *bufs;
@@ -262,15 +266,99 @@ static ptodb_status to_rank(ranks_world *w, int r, const value *v, value *out, c
     return PTODB_OK;
 }
 
-static fifo *push_task(ranks_world *w, int r)
+static void enqueue(ranks_world *w, ranks_task *t)
 {
-    fifo *q = &w->q[r];
+    fifo *q = &w->q[t->rank];
     if (q->head + q->n == q->cap) {
         q->cap = q->cap ? 2 * q->cap : 8;
         q->items = xreallocarray(q->items, q->cap, sizeof *q->items);
     }
-    memset(&q->items[q->head + q->n], 0, sizeof q->items[0]);
-    return q;
+    q->items[q->head + q->n++] = t;
+    t->queued = 1;
+}
+
+static int ready(const ranks_world *w, const ranks_task *t)
+{
+    for (size_t i = 0; i < t->ndeps; i++)
+        if (!w->all[t->deps[i]]->done)
+            return 0;
+    return 1;
+}
+
+static void add_dep(ranks_task *t, size_t id)
+{
+    for (size_t i = 0; i < t->ndeps; i++)
+        if (t->deps[i] == id)
+            return;
+    t->deps = xreallocarray(t->deps, t->ndeps + 1, sizeof *t->deps);
+    t->deps[t->ndeps++] = id;
+}
+
+/* The host tensor regions of a dispatch's arguments (windows have no tag). */
+static void note_access(ranks_world *w, ranks_task *t, const value *v, int dir)
+{
+    if (v->kind != VAL_TENSOR || !v->u.t)
+        return;
+    const tensor *x = v->u.t;
+    int owner;
+    if (buffer_of(w, x->storage, &owner))
+        return;
+    int64_t span = 1;
+    for (int d = 0; d < x->ndim; d++) {
+        if (!x->shape[d])
+            return;
+        span += (x->shape[d] - 1) * x->strides[d];
+    }
+    int64_t es = (int64_t)dtype_size(x->dtype);
+    t->acc = xreallocarray(t->acc, t->nacc + 1, sizeof *t->acc);
+    t->acc[t->nacc++] = (ranks_access){x->storage, x->offset * es, (x->offset + span) * es, dir != EXEC_ARG_IN};
+}
+
+/* A new task of rank r: its dependencies, by read-after-write and
+ * write-after-write on tags (simpler docs/war-anti-dependency.md: no
+ * write-after-read), and under RANKS_ORDER_PROGRAM the token's chain over
+ * the rank's comm dispatches per domain; queued at once when ready. */
+static void submit(ranks_world *w, ranks_task *t, const int *domains, int ndomains)
+{
+    t->id = w->nall;
+    for (size_t i = 0; i < w->nall; i++) {
+        const ranks_task *u = w->all[i];
+        int dep = 0;
+        for (size_t a = 0; a < t->nacc && !dep; a++)
+            for (size_t b = 0; b < u->nacc && !dep; b++)
+                dep = u->acc[b].writes && u->acc[b].s == t->acc[a].s && u->acc[b].lo < t->acc[a].hi &&
+                      t->acc[a].lo < u->acc[b].hi;
+        if (dep)
+            add_dep(t, u->id);
+    }
+    for (int i = 0; i < ndomains; i++) {
+        int d = domains[i] < 16 ? domains[i] : 15;
+        if (w->order == RANKS_ORDER_PROGRAM && w->last_comm[t->rank][d])
+            add_dep(t, w->last_comm[t->rank][d]->id);
+        w->last_comm[t->rank][d] = t;
+    }
+    w->all = xreallocarray(w->all, w->nall + 1, sizeof *w->all);
+    w->all[w->nall++] = t;
+    if (ready(w, t))
+        enqueue(w, t);
+}
+
+/* The comm domains of the windows among a task's operands. */
+static int task_domains(ranks_world *w, const value *args, uint32_t n, int *out)
+{
+    int k = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        int owner;
+        window_buffer *b = args[i].kind == VAL_TENSOR && args[i].u.t ? buffer_of(w, args[i].u.t->storage, &owner) : NULL;
+        if (!b)
+            continue;
+        int seen = 0;
+        for (int j = 0; j < k; j++)
+            seen |= out[j] == b->domain;
+        if (!seen && k < CASE_MAX_RANKS)
+            out[k++] = b->domain;
+    }
+    return k;
 }
 
 static int device_rank(ranks_world *w, int64_t dev, char *err, size_t n)
@@ -281,7 +369,8 @@ static int device_rank(ranks_world *w, int64_t dev, char *err, size_t n)
     return r;
 }
 
-static ptodb_status w_dispatch(void *ud, int64_t dev, int fn, const value *args, uint32_t nargs, char *err, size_t n)
+static ptodb_status w_dispatch(void *ud, int64_t dev, int fn, const value *args, const int *dirs, uint32_t nargs,
+                              int line, int col, char *err, size_t n)
 {
     ranks_world *w = ud;
     int r = device_rank(w, dev, err, n);
@@ -297,12 +386,19 @@ static ptodb_status w_dispatch(void *ud, int64_t dev, int fn, const value *args,
             return st;
         }
     }
-    fifo *q = push_task(w, r);
-    ranks_task *t = &q->items[q->head + q->n++];
+    ranks_task *t = xcalloc(1, sizeof *t);
     t->kind = RANKS_TASK_CALL;
+    t->rank = r;
     t->fn = fn;
     t->args = cp;
     t->nargs = nargs;
+    t->line = line;
+    t->col = col;
+    for (uint32_t i = 0; i < nargs; i++)
+        note_access(w, t, &cp[i], dirs ? dirs[i] : EXEC_ARG_INOUT);
+    int doms[CASE_MAX_RANKS];
+    int nd = task_domains(w, cp, nargs, doms);
+    submit(w, t, doms, nd);
     return PTODB_OK;
 }
 
@@ -354,10 +450,14 @@ static ptodb_status w_host_collective(void *ud, int64_t dev, const exec_collecti
             call_clear(&rc);
             return st;
         }
-        fifo *q = push_task(w, r);
-        ranks_task *t = &q->items[q->head + q->n++];
+        ranks_task *t = xcalloc(1, sizeof *t);
         t->kind = RANKS_TASK_COLLECTIVE;
+        t->rank = r;
         t->call = rc;
+        t->line = call->line;
+        t->col = call->col;
+        int dom = b->domain;
+        submit(w, t, &dom, 1);
     }
     if (dev >= 0 && device_rank(w, dev, err, n) < 0)
         return PTODB_ERR_BOUNDS;
@@ -687,10 +787,11 @@ static void comm_init(ranks_world *w, exec_comm *c, int rank)
     c->note_wait = w_note_wait;
 }
 
-ranks_world *ranks_world_new(const case_ranks *r)
+ranks_world *ranks_world_new(const case_ranks *r, ranks_order order)
 {
     ranks_world *w = xcalloc(1, sizeof *w);
     w->cr = r;
+    w->order = order;
     w->P = r->nranks;
     /* ranks.txt's domains, then one of every rank for programs whose
      * ranks.txt lists none */
@@ -715,23 +816,26 @@ ranks_world *ranks_world_new(const case_ranks *r)
     return w;
 }
 
-static void task_clear(ranks_task *t)
+static void task_free(ranks_task *t)
 {
     for (uint32_t i = 0; i < t->nargs; i++)
         value_clear(&t->args[i]);
     free(t->args);
     call_clear(&t->call);
+    free(t->acc);
+    free(t->deps);
+    free(t);
 }
 
 void ranks_world_free(ranks_world *w)
 {
     if (!w)
         return;
-    for (int r = 0; r < w->P; r++) {
-        for (size_t i = 0; i < w->q[r].n; i++)
-            task_clear(&w->q[r].items[w->q[r].head + i]);
+    for (size_t i = 0; i < w->nall; i++)
+        task_free(w->all[i]);
+    free(w->all);
+    for (int r = 0; r < w->P; r++)
         free(w->q[r].items);
-    }
     for (size_t i = 0; i < w->ndomains; i++)
         for (int r = 0; r < w->P; r++)
             call_clear(&w->domains[i].calls[r]);
@@ -765,7 +869,7 @@ int ranks_world_nranks(const ranks_world *w)
 ranks_task *ranks_world_next_task(ranks_world *w, int rank)
 {
     fifo *q = &w->q[rank];
-    return q->n ? &q->items[q->head] : NULL;
+    return q->n ? q->items[q->head] : NULL;
 }
 
 void ranks_world_pop_task(ranks_world *w, int rank)
@@ -773,12 +877,35 @@ void ranks_world_pop_task(ranks_world *w, int rank)
     fifo *q = &w->q[rank];
     if (!q->n)
         return;
-    task_clear(&q->items[q->head]);
+    ranks_task *t = q->items[q->head];
     q->head++;
     q->n--;
+    t->done = 1;
+    /* its values are not needed any more: drop them now */
+    for (uint32_t i = 0; i < t->nargs; i++)
+        value_clear(&t->args[i]);
+    call_clear(&t->call);
+    for (size_t i = 0; i < w->nall; i++)
+        if (!w->all[i]->queued && ready(w, w->all[i]))
+            enqueue(w, w->all[i]);
 }
 
 size_t ranks_world_pending(const ranks_world *w, int rank)
 {
-    return w->q[rank].n;
+    size_t n = 0;
+    for (size_t i = 0; i < w->nall; i++)
+        n += w->all[i]->rank == rank && !w->all[i]->done;
+    return n;
+}
+
+size_t ranks_world_unfinished(const ranks_world *w, int rank, const ranks_task **out, size_t max)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < w->nall; i++)
+        if (w->all[i]->rank == rank && !w->all[i]->done) {
+            if (n < max)
+                out[n] = w->all[i];
+            n++;
+        }
+    return n;
 }

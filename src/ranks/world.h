@@ -14,29 +14,61 @@
 
 typedef enum { RANKS_TASK_CALL, RANKS_TASK_COLLECTIVE } ranks_task_kind;
 
+/* A host tensor region a task reads or writes: its tag for ordering. */
+typedef struct ranks_access {
+    const tensor_storage *s;
+    int64_t lo, hi; /* bytes */
+    int writes;
+} ranks_access;
+
 typedef struct ranks_task {
     ranks_task_kind kind;
     int fn;          /* CALL: the function */
     value *args;     /* CALL: translated to the rank's windows */
     uint32_t nargs;
     exec_collective_call call; /* COLLECTIVE: its tensors are the rank's (references held) */
+    /* ordering, as the runtime's DAG: a task enters its rank's FIFO once
+     * every task it depends on has finished */
+    size_t id;       /* submission order */
+    int line, col;   /* the host orchestrator's dispatch (or collective) */
+    int rank;
+    int done, queued;
+    ranks_access *acc;
+    size_t nacc;
+    size_t *deps;
+    size_t ndeps;
 } ranks_task;
+
+typedef enum {
+    /* PyPTO #2398 (e2d0f78, distributed_codegen.cpp:1173-1186): every comm
+     * dispatch of a rank and domain is INOUT on an ordering token, so a
+     * rank's comm dispatches run in program order */
+    RANKS_ORDER_PROGRAM,
+    /* before it: dependencies from tensor tags only (windows carry none),
+     * a task routed to its rank's FIFO as soon as it is ready: a wait-only
+     * dispatch can run ahead of its rank's own send (issue #2397) */
+    RANKS_ORDER_READY
+} ranks_order;
 
 typedef struct ranks_world ranks_world;
 
 /* A world for the ranks, devices and domains of r (borrowed; it outlives
  * the world). */
-ranks_world *ranks_world_new(const case_ranks *r);
+ranks_world *ranks_world_new(const case_ranks *r, ranks_order order);
 void ranks_world_free(ranks_world *w);
 
 const exec_comm *ranks_world_host_comm(ranks_world *w);
 const exec_comm *ranks_world_rank_comm(ranks_world *w, int rank);
 int ranks_world_nranks(const ranks_world *w);
 
-/* Rank's next task (NULL when its queue is empty) and its removal. */
+/* Rank's next task (NULL when its FIFO is empty), and its end (what
+ * depended on it may become ready). pending counts the rank's tasks not
+ * finished, queued or not. */
 ranks_task *ranks_world_next_task(ranks_world *w, int rank);
 void ranks_world_pop_task(ranks_world *w, int rank);
 size_t ranks_world_pending(const ranks_world *w, int rank);
+/* Rank's unfinished tasks in submission order: up to max into out; the count. */
+size_t ranks_world_unfinished(const ranks_world *w, int rank, const ranks_task **out, size_t max);
 
 /* A rank made progress: it no longer waits on a cell. */
 void ranks_world_clear_wait(ranks_world *w, int rank);
