@@ -909,3 +909,10 @@ size_t ranks_world_unfinished(const ranks_world *w, int rank, const ranks_task *
         }
     return n;
 }
+
+tensor *ranks_world_rank_window(ranks_world *w, int64_t handle, int rank, dtype_id dt, int nd, const int64_t *shape)
+{
+    if (handle < 0 || (size_t)handle >= w->nbufs || rank < 0 || rank >= w->P || !w->bufs[handle].per_rank[rank])
+        return NULL;
+    return tensor_from_storage(w->bufs[handle].per_rank[rank], dt, nd, shape, NULL, 0, NULL);
+}

@@ -82,4 +82,9 @@ int ranks_world_describe_wait(const ranks_world *w, int rank, strbuf *out);
  * in out; the count. Only buffers of INT32 views that a notify touched. */
 size_t ranks_world_nonzero_signals(const ranks_world *w, strbuf *out);
 
+/* Rank's view (dt, shape, from the start) of window buffer handle, as a
+ * dispatch hands it over: for tests and the debugger. NULL when the rank is
+ * not in the buffer's domain or the view does not fit. */
+tensor *ranks_world_rank_window(ranks_world *w, int64_t handle, int rank, dtype_id dt, int nd, const int64_t *shape);
+
 #endif
