@@ -112,7 +112,7 @@ static ptodb_status op_get_comm_ctx(exec_ctx *ctx, const op_args *a, value *out)
 static ptodb_status domain_arg(exec_ctx *ctx, const op_args *a, const exec_comm **w, int *d)
 {
     const value *v;
-    int64_t i;
+    int64_t i = -1;
     ptodb_status st = need_comm(ctx, a, w);
     if (st == PTODB_OK)
         st = kernel_any_arg(ctx, a, 0, &v);

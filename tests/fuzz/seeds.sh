@@ -2,7 +2,7 @@
 # folders of our own (examples/, test data, tests/fuzz/seeds/<harness>/).
 # Sourced by scripts/fuzz (which copies them into the build folder as
 # libFuzzer's seed corpus) and tests/fuzz/replay.sh (which replays them).
-FUZZ_HARNESSES="ir zip pickle pt npy manifest repl session interp"
+FUZZ_HARNESSES="ir zip pickle pt npy manifest repl session interp ranks sched"
 
 # fuzz_seeds HARNESS: prints its seed paths, one per line.
 fuzz_seeds() {
@@ -18,6 +18,8 @@ fuzz_seeds() {
     repl) for f in tests/transcripts/*.cmd; do echo "$f"; done ;;
     session) ;;
     interp) echo examples/mlp/passes_dump; echo examples/mlp-broken/passes_dump ;;
+    ranks) echo tests/data/multirank/order_2397/ranks.txt ;;
+    sched) ;;
     esac
     echo "tests/fuzz/seeds/$1"
 }
