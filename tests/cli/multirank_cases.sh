@@ -98,6 +98,8 @@ for case in "$root"/*/; do
             expect_eq "$name ($sched): verdicts of $r.$k" "$nfiles" "$n"
         done
     done
-    run_ptodb --batch "$case" --json -
+    run_ptodb --batch "$case" --json - --junit "$tmp/junit.xml"
     expect_contains "$name: JSON names the rank's output" "\"key\": \"rank0." "$out"
+    expect_contains "$name: JSON says the rank count" "\"ranks\": $(sed -n 's/^ranks: *\([0-9][0-9]*\).*/\1/p' "$case/ranks.txt")" "$out"
+    expect_contains "$name: JUnit testcase per rank and output" "name=\"00_frontend/rank0." "$(cat "$tmp/junit.xml")"
 done

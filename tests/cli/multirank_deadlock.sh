@@ -44,6 +44,16 @@ for sched in fixed random:1 random:2; do
     done
 done
 
+# Both ranks send to rank 0: rank 0 finishes, rank 1 waits for ever on a
+# cell nobody notifies, and the report says both.
+f2="$tmp/finished"
+cp -R "$c" "$f2"
+sed -i 's/signal, 1 - r, device=r)/signal, 0, device=r)/' "$f2/passes_dump/00_frontend.py"
+run_ptodb --batch "$f2"
+expect_eq "finished peer: exit status" 1 "$rc"
+expect_contains "finished peer: rank 0" "rank 0 (device 0): finished all its tasks" "$out"
+expect_contains "finished peer: rank 1" "rank 1 (device 1): parked at $f2/passes_dump/00_frontend.py:$wait_line:9 in wait_step on core host: waits on signal_buf element 0 of rank 1: expects >= 1, holds 0; no rank notified it" "$out"
+
 run_ptodb --batch --comm-order=sideways "$c"
 expect_eq "bad --comm-order" 2 "$rc"
 expect_contains "bad --comm-order message" "--comm-order: expected program or ready, got 'sideways'" "$err"
