@@ -87,6 +87,13 @@ typedef struct exec_comm {
     void (*note_notify)(void *ud, int rank, const tensor *cell, int64_t peer, int64_t value, int op, int line,
                         int col);
     void (*note_wait)(void *ud, int rank, const tensor *cell, int64_t expected, int cmp, int line, int col);
+    /* a wait found its cell satisfied: what the notifiers did before their
+     * notify happens before what this rank does next */
+    void (*note_acquire)(void *ud, int rank, const tensor *cell);
+    /* a remote access (view: the region of the peer's window) for the race
+     * check: write (remote_store, put) or read (remote_load, get) */
+    void (*note_access)(void *ud, int rank, const tensor *view, int write, int atomic, int line, int col,
+                        const char *op);
 } exec_comm;
 
 #endif

@@ -406,7 +406,10 @@ static ptodb_status eval_op(machine *m, core *c, xframe *f, const xexpr *x, valu
     a.kw = kw;
     a.nkw = x->nkw;
     a.result_type = x->rtype;
-    if (m->read_hook) {
+    /* a multi-rank op's operands are descriptors (a window named to reach a
+     * peer's): the op reports what it really reads (exec/comm.h) */
+    const ir_op_info *oinfo = m->read_hook ? ir_op_info_get(x->id) : NULL;
+    if (m->read_hook && !(oinfo && ir_op_family_multi_rank(oinfo->family))) {
         for (uint32_t i = 0; i < np; i++)
             note_read(m, c, &pos[i]);
         for (uint32_t i = 0; i < nk; i++)

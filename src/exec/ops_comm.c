@@ -80,6 +80,28 @@ static ptodb_status cell_of(exec_ctx *ctx, const op_args *a, tensor *t, const va
     return PTODB_OK;
 }
 
+static void note_access(exec_ctx *ctx, const op_args *a, const exec_comm *w, const tensor *view, int write,
+                        int atomic)
+{
+    if (!w->note_access || !view)
+        return;
+    int line, col;
+    exec_stmt_loc(ctx, &line, &col);
+    w->note_access(w->ud, w->rank, view, write, atomic, line, col, kernel_op_name(a));
+}
+
+/* The region of t an offsets/shape pair names (for the race check), or NULL. */
+static tensor *region_of(exec_ctx *ctx, const tensor *t, const value *offv, const int64_t *shape, int nshape)
+{
+    int64_t off[TENSOR_MAX_DIMS];
+    int n;
+    op_args none = {0};
+    if (kernel_int_list(ctx, &none, offv, "offsets", off, &n) != PTODB_OK || n > nshape)
+        return NULL;
+    tensor *v = NULL;
+    return kernel_slice_view(ctx, t, n, off, shape, &v) == PTODB_OK ? v : NULL;
+}
+
 /* ---- system ---------------------------------------------------------------- */
 
 static ptodb_status op_world_size(exec_ctx *ctx, const op_args *a, value *out)
@@ -179,14 +201,15 @@ static ptodb_status op_notify(exec_ctx *ctx, const op_args *a, value *out)
         int op = (int)kernel_int_kw(a, EXEC_KW_OP, EXEC_NOTIFY_ATOMIC_ADD);
         int64_t cur = tensor_get_i64(cell, NULL);
         int64_t next = op == EXEC_NOTIFY_SET ? val : cur + val;
-        tensor_set_i64(cell, NULL, (int32_t)(uint32_t)next); /* an INT32 cell wraps */
-        exec_note_write(ctx, remote);
         int line, col;
         exec_stmt_loc(ctx, &line, &col);
         int64_t peer = 0;
         kernel_int(ctx, a, op_arg(a, 1), "peer", &peer);
+        /* before the write: the notify releases what this rank did so far */
         if (w->note_notify)
             w->note_notify(w->ud, w->rank, cell, peer, val, op, line, col);
+        tensor_set_i64(cell, NULL, (int32_t)(uint32_t)next); /* an INT32 cell wraps */
+        exec_note_write(ctx, remote);
         *out = value_none();
     }
     tensor_unref(cell);
@@ -234,6 +257,8 @@ static ptodb_status wait_common(exec_ctx *ctx, const op_args *a, value *out, int
         exec_block_external(ctx, kernel_op_name(a));
         return PTODB_BLOCKED;
     }
+    if (w->note_acquire)
+        w->note_acquire(w->ud, w->rank, cell);
     tensor_unref(cell);
     *out = value_none();
     return PTODB_OK;
@@ -325,6 +350,15 @@ static ptodb_status op_remote_load(exec_ctx *ctx, const op_args *a, value *out)
     la.pos = pos;
     la.npos = 4;
     st = tile_load_fn(ctx, &la, out);
+    if (st == PTODB_OK && w->note_access) {
+        int64_t shp[TENSOR_MAX_DIMS];
+        int ns;
+        if (kernel_int_list(ctx, a, &a->pos[3], "shape", shp, &ns) == PTODB_OK) {
+            tensor *r = region_of(ctx, remote, &a->pos[2], shp, ns);
+            note_access(ctx, a, w, r, 0, 0);
+            tensor_unref(r);
+        }
+    }
     tensor_unref(remote);
     return st;
 }
@@ -353,6 +387,12 @@ static ptodb_status op_remote_store(exec_ctx *ctx, const op_args *a, value *out)
     value ignored = value_none();
     st = tile_store_fn(ctx, &sa, &ignored);
     value_clear(&ignored);
+    if (st == PTODB_OK && w->note_access && a->pos[0].kind == VAL_TENSOR) {
+        const tensor *src = a->pos[0].u.t;
+        tensor *r = region_of(ctx, remote, &a->pos[3], src->shape, src->ndim);
+        note_access(ctx, a, w, r, 1, kernel_int_kw(a, EXEC_KW_ATOMIC, 0) != 0);
+        tensor_unref(r);
+    }
     tensor_unref(remote);
     if (st == PTODB_OK)
         *out = value_none();
@@ -416,6 +456,7 @@ static ptodb_status transfer(exec_ctx *ctx, const op_args *a, value *out, int is
     if (st == PTODB_OK)
         st = kernel_assign(ctx, a, dv, sv, kernel_int_kw(a, EXEC_KW_ATOMIC, 0) != 0);
     if (st == PTODB_OK) {
+        note_access(ctx, a, w, is_put ? dv : sv, is_put, is_put && kernel_int_kw(a, EXEC_KW_ATOMIC, 0) != 0);
         exec_note_write(ctx, to);
         *out = value_none();
     }

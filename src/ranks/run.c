@@ -39,11 +39,27 @@ static case_param *host_params(const xprogram *p, int fn, size_t *n)
 }
 
 typedef struct rank_state {
+    ranks_world *w;
+    int rank;
     machine *m;
     int running;  /* a CALL task started on m */
     int finished; /* its FIFO ran dry */
     exec_event last; /* the last event, for reports */
 } rank_state;
+
+static void on_write(void *ud, int core, const tensor *t)
+{
+    (void)core;
+    rank_state *rs = ud;
+    ranks_world_local_access(rs->w, rs->rank, t, 1);
+}
+
+static void on_read(void *ud, int core, const tensor *t)
+{
+    (void)core;
+    rank_state *rs = ud;
+    ranks_world_local_access(rs->w, rs->rank, t, 0);
+}
 
 static uint64_t next_rand(uint64_t *s)
 {
@@ -66,6 +82,7 @@ static step_result rank_step(ranks_world *w, rank_state *rs, int r, strbuf *err)
         return STEP_IDLE;
     }
     if (t->kind == RANKS_TASK_COLLECTIVE) {
+        ranks_world_task_start(w, r);
         char msg[600] = "";
         int done = 0;
         const exec_comm *c = ranks_world_rank_comm(w, r);
@@ -80,6 +97,7 @@ static step_result rank_step(ranks_world *w, rank_state *rs, int r, strbuf *err)
         return STEP_PROGRESS;
     }
     if (!rs->running) {
+        ranks_world_task_start(w, r);
         ptodb_status st = machine_start(rs->m, t->fn, t->args, t->nargs);
         if (st != PTODB_OK) {
             strbuf_printf(err, "%s", machine_error(rs->m));
@@ -93,6 +111,7 @@ static step_result rank_step(ranks_world *w, rank_state *rs, int r, strbuf *err)
         strbuf_printf(err, "%s", machine_error(rs->m));
         return STEP_ERROR;
     }
+    ranks_world_stamp(w, r, ev.line, ev.col);
     if (ev.kind == EXEC_EV_BLOCKED) {
         rs->last = ev;
         return STEP_PARKED;
@@ -340,11 +359,17 @@ void ranks_run_file(const char *path, const case_info *c, const runpass_options 
         machine_options ropt = o->mopt;
         ropt.comm = ranks_world_rank_comm(w, k);
         rs[k].m = machine_new(p, &ropt);
+        rs[k].w = w;
+        rs[k].rank = k;
+        machine_set_write_hook(rs[k].m, on_write, &rs[k]);
+        machine_set_read_hook(rs[k].m, on_read, &rs[k]);
     }
     uint64_t steps = 0;
     st = schedule(path, c, p, o, w, rs, &err, &steps);
     for (int k = 0; k < P; k++)
         r->steps += machine_steps(rs[k].m);
+    if (st == PTODB_OK && ranks_world_race(w, path, &err))
+        st = PTODB_ERR_RUNTIME;
     if (st != PTODB_OK) {
         fail(r, RUNPASS_ERROR, strbuf_detach(&err));
         goto out;

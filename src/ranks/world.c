@@ -10,7 +10,26 @@
 
 #include "base/mem.h"
 
+/* Vector clocks of the race check (FastTrack's epochs: an access by rank b
+ * at epoch e happens before rank a's current point iff e <= vc[a][b]). */
+typedef struct vclock {
+    uint32_t c[CASE_MAX_RANKS];
+} vclock;
+
+typedef struct access_rec {
+    int64_t lo, hi; /* bytes of the window */
+    int rank;
+    uint32_t epoch;
+    int write, atomic, line, col;
+    char op[40];
+} access_rec;
+
+#define RANKS_MAX_ACCESS_RECS 256
+
 typedef struct window_buffer {
+    int signal; /* notify/wait touch it: a signal, synchronisation, not data */
+    access_rec *acc[CASE_MAX_RANKS]; /* per owner rank, the accesses still of interest */
+    size_t nacc[CASE_MAX_RANKS];
     int64_t bytes;
     int domain;
     char name[64];             /* ranks.txt's name, or "window#k" */
@@ -34,6 +53,7 @@ typedef struct notify_log {
     int64_t elem;
     int from, line, col, op;
     int64_t value;
+    vclock rel; /* what the notifiers released into this cell */
 } notify_log;
 
 typedef struct wait_note {
@@ -55,6 +75,7 @@ struct ranks_world {
     ranks_order order;
     ranks_task **all; /* every task, in submission order */
     size_t nall;
+    struct vclock *done_vc; /* per task: its rank's clock when it ended */
     ranks_task *last_comm[CASE_MAX_RANKS][16]; /* per rank and domain (the token's WAW chain) */
     domain *domains;
     size_t ndomains;
@@ -65,7 +86,20 @@ struct ranks_world {
     notify_log *log;
     size_t nlog;
     wait_note waits[CASE_MAX_RANKS];
+    vclock vc[CASE_MAX_RANKS];
+    int has_race;
+    access_rec race_now, race_then; /* the first race: this access and the earlier one */
+    char race_buffer[64];
+    int race_owner;
+    int pending_stamp[CASE_MAX_RANKS]; /* local accesses of the step not located yet */
 };
+
+static void vc_join(vclock *a, const vclock *b, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (b->c[i] > a->c[i])
+            a->c[i] = b->c[i];
+}
 
 /* ---- lookups ---------------------------------------------------------------- */
 
@@ -93,6 +127,8 @@ static window_buffer *buffer_of(const ranks_world *w, const tensor_storage *s, i
     }
     return NULL;
 }
+
+static void mark_signal(ranks_world *w, const tensor *cell);
 
 static int domain_rank_of(const domain *d, int host_rank)
 {
@@ -338,6 +374,8 @@ static void submit(ranks_world *w, ranks_task *t, const int *domains, int ndomai
         w->last_comm[t->rank][d] = t;
     }
     w->all = xreallocarray(w->all, w->nall + 1, sizeof *w->all);
+    w->done_vc = xreallocarray(w->done_vc, w->nall + 1, sizeof *w->done_vc);
+    memset(&w->done_vc[w->nall], 0, sizeof *w->done_vc);
     w->all[w->nall++] = t;
     if (ready(w, t))
         enqueue(w, t);
@@ -678,10 +716,161 @@ static ptodb_status w_collective(void *ud, int rank, const exec_collective_call 
         d->arrived[d->host_rank[k]] = 0;
         call_clear(&d->calls[d->host_rank[k]]);
     }
+    /* a collective orders everything before it on every member before
+     * everything after it */
+    vclock j = w->vc[d->host_rank[0]];
+    for (int k = 1; k < d->n; k++)
+        vc_join(&j, &w->vc[d->host_rank[k]], w->P);
+    for (int k = 0; k < d->n; k++) {
+        w->vc[d->host_rank[k]] = j;
+        w->vc[d->host_rank[k]].c[d->host_rank[k]]++;
+    }
+    if (call->signal)
+        mark_signal(w, call->signal);
     d->applied++;
     d->seq[rank]++;
     *done = 1;
     return PTODB_OK;
+}
+
+/* ---- races on windows ------------------------------------------------------ */
+
+static void record_access(ranks_world *w, window_buffer *b, int owner, int rank, int64_t lo, int64_t hi, int write,
+                          int atomic, int line, int col, const char *op)
+{
+    if (b->signal || lo >= hi)
+        return;
+    uint32_t e = w->vc[rank].c[rank];
+    access_rec *list = b->acc[owner];
+    size_t n = b->nacc[owner];
+    for (size_t i = 0; i < n && !w->has_race; i++) {
+        const access_rec *r = &list[i];
+        if (r->rank == rank || r->hi <= lo || hi <= r->lo || !(r->write || write) || (r->atomic && atomic))
+            continue;
+        if (r->epoch <= w->vc[rank].c[r->rank])
+            continue; /* ordered: a notify/wait, a collective or a task dependency between them */
+        w->has_race = 1;
+        w->race_now = (access_rec){lo, hi, rank, e, write, atomic, line, col, ""};
+        snprintf(w->race_now.op, sizeof w->race_now.op, "%s", op);
+        w->race_then = *r;
+        snprintf(w->race_buffer, sizeof w->race_buffer, "%s", b->name);
+        w->race_owner = owner;
+    }
+    for (size_t i = 0; i < n; i++) {
+        access_rec *r = &list[i];
+        if (r->rank == rank && r->lo == lo && r->hi == hi && r->write == write && r->atomic == atomic) {
+            r->epoch = e;
+            r->line = line;
+            r->col = col;
+            snprintf(r->op, sizeof r->op, "%s", op);
+            if (!line)
+                w->pending_stamp[rank] = 1;
+            return;
+        }
+    }
+    if (n == RANKS_MAX_ACCESS_RECS) { /* the oldest goes: a race may be missed, never invented */
+        memmove(list, list + 1, (n - 1) * sizeof *list);
+        n--;
+    }
+    if (!list || n == 0 || (n & (n - 1)) == 0)
+        list = xreallocarray(list, n ? 2 * n : 4, sizeof *list);
+    list[n] = (access_rec){lo, hi, rank, e, write, atomic, line, col, ""};
+    snprintf(list[n].op, sizeof list[n].op, "%s", op);
+    b->acc[owner] = list;
+    b->nacc[owner] = n + 1;
+    if (!line)
+        w->pending_stamp[rank] = 1;
+}
+
+static void view_bytes(const tensor *t, int64_t *lo, int64_t *hi)
+{
+    int64_t span = 1;
+    for (int d = 0; d < t->ndim; d++) {
+        if (!t->shape[d]) {
+            *lo = *hi = 0;
+            return;
+        }
+        span += (t->shape[d] - 1) * t->strides[d];
+    }
+    int64_t es = (int64_t)dtype_size(t->dtype);
+    *lo = t->offset * es;
+    *hi = (t->offset + span) * es;
+}
+
+static void w_note_access(void *ud, int rank, const tensor *view, int write, int atomic, int line, int col,
+                          const char *op)
+{
+    ranks_world *w = ud;
+    int owner;
+    window_buffer *b = buffer_of(w, view->storage, &owner);
+    if (!b || owner < 0)
+        return;
+    int64_t lo, hi;
+    view_bytes(view, &lo, &hi);
+    record_access(w, b, owner, rank, lo, hi, write, atomic, line, col, op);
+}
+
+void ranks_world_local_access(ranks_world *w, int rank, const tensor *t, int write)
+{
+    int owner;
+    window_buffer *b = t ? buffer_of(w, t->storage, &owner) : NULL;
+    if (!b || owner != rank) /* a peer's window: the comm op reported it */
+        return;
+    int64_t lo, hi;
+    view_bytes(t, &lo, &hi);
+    record_access(w, b, owner, rank, lo, hi, write, 0, 0, 0, write ? "a local write" : "a local read");
+}
+
+void ranks_world_stamp(ranks_world *w, int rank, int line, int col)
+{
+    if (!w->pending_stamp[rank])
+        return;
+    w->pending_stamp[rank] = 0;
+    for (size_t k = 0; k < w->nbufs; k++)
+        for (int o = 0; o < w->P; o++)
+            for (size_t i = 0; i < w->bufs[k].nacc[o]; i++) {
+                access_rec *r = &w->bufs[k].acc[o][i];
+                if (r->rank == rank && !r->line) {
+                    r->line = line;
+                    r->col = col;
+                }
+            }
+    if (w->has_race && w->race_now.rank == rank && !w->race_now.line) {
+        w->race_now.line = line;
+        w->race_now.col = col;
+    }
+}
+
+int ranks_world_race(const ranks_world *w, const char *path, strbuf *out)
+{
+    if (!w->has_race)
+        return 0;
+    const access_rec *a = &w->race_now, *b = &w->race_then;
+    int64_t lo = a->lo > b->lo ? a->lo : b->lo, hi = a->hi < b->hi ? a->hi : b->hi;
+    strbuf_printf(out,
+                  "%s:%d:%d: race on window %s of rank %d (bytes %lld to %lld): %s (%s) by rank %d here and %s "
+                  "(%s) by rank %d at %s:%d:%d are not ordered: no notify/wait, collective or task dependency "
+                  "between them",
+                  path, a->line, a->col, w->race_buffer, w->race_owner, (long long)lo, (long long)hi - 1,
+                  a->write ? (a->atomic ? "an atomic add" : "a write") : "a read", a->op, a->rank,
+                  b->write ? (b->atomic ? "an atomic add" : "a write") : "a read", b->op, b->rank, path, b->line,
+                  b->col);
+    return 1;
+}
+
+void ranks_world_task_start(ranks_world *w, int rank)
+{
+    ranks_task *t = ranks_world_next_task(w, rank);
+    for (size_t i = 0; t && i < t->ndeps; i++)
+        vc_join(&w->vc[rank], &w->done_vc[t->deps[i]], w->P);
+}
+
+static void mark_signal(ranks_world *w, const tensor *cell)
+{
+    int owner;
+    window_buffer *b = buffer_of(w, cell->storage, &owner);
+    if (b)
+        b->signal = 1;
 }
 
 /* ---- notify / wait history -------------------------------------------------- */
@@ -703,14 +892,29 @@ static void w_note_notify(void *ud, int rank, const tensor *cell, int64_t peer, 
     if (!l) {
         w->log = xreallocarray(w->log, w->nlog + 1, sizeof *w->log);
         l = &w->log[w->nlog++];
+        memset(l, 0, sizeof *l);
     }
-    *l = (notify_log){cell->storage, elem_of(cell), rank, line, col, op, val};
+    vclock rel = l->s ? l->rel : (vclock){{0}};
+    *l = (notify_log){cell->storage, elem_of(cell), rank, line, col, op, val, rel};
+    vc_join(&l->rel, &w->vc[rank], w->P);
+    w->vc[rank].c[rank]++; /* a new epoch: what follows is not released */
+    mark_signal(w, cell);
+}
+
+static void w_note_acquire(void *ud, int rank, const tensor *cell)
+{
+    ranks_world *w = ud;
+    mark_signal(w, cell);
+    for (size_t i = 0; i < w->nlog; i++)
+        if (w->log[i].s == cell->storage && w->log[i].elem == elem_of(cell))
+            vc_join(&w->vc[rank], &w->log[i].rel, w->P);
 }
 
 static void w_note_wait(void *ud, int rank, const tensor *cell, int64_t expected, int cmp, int line, int col)
 {
     ranks_world *w = ud;
     w->waits[rank] = (wait_note){1, cell->storage, elem_of(cell), expected, cmp, line, col};
+    mark_signal(w, cell);
 }
 
 void ranks_world_clear_wait(ranks_world *w, int rank)
@@ -785,6 +989,8 @@ static void comm_init(ranks_world *w, exec_comm *c, int rank)
     c->collective = w_collective;
     c->note_notify = w_note_notify;
     c->note_wait = w_note_wait;
+    c->note_acquire = w_note_acquire;
+    c->note_access = w_note_access;
 }
 
 ranks_world *ranks_world_new(const case_ranks *r, ranks_order order)
@@ -811,8 +1017,10 @@ ranks_world *ranks_world_new(const case_ranks *r, ranks_order order)
     for (int k = 0; k < w->P; k++)
         all->host_rank[all->n++] = k;
     comm_init(w, &w->host, -1);
-    for (int k = 0; k < w->P; k++)
+    for (int k = 0; k < w->P; k++) {
         comm_init(w, &w->rank[k], k);
+        w->vc[k].c[k] = 1; /* FastTrack: a rank starts in its epoch 1, which no other rank has seen */
+    }
     return w;
 }
 
@@ -839,7 +1047,10 @@ void ranks_world_free(ranks_world *w)
     for (size_t i = 0; i < w->ndomains; i++)
         for (int r = 0; r < w->P; r++)
             call_clear(&w->domains[i].calls[r]);
+    free(w->done_vc);
     for (size_t k = 0; k < w->nbufs; k++) {
+        for (int r = 0; r < w->P; r++)
+            free(w->bufs[k].acc[r]);
         tensor_storage_unref(w->bufs[k].tmpl);
         for (int r = 0; r < w->P; r++)
             if (w->bufs[k].per_rank[r])
@@ -881,6 +1092,8 @@ void ranks_world_pop_task(ranks_world *w, int rank)
     q->head++;
     q->n--;
     t->done = 1;
+    w->done_vc[t->id] = w->vc[rank];
+    w->vc[rank].c[rank]++;
     /* its values are not needed any more: drop them now */
     for (uint32_t i = 0; i < t->nargs; i++)
         value_clear(&t->args[i]);

@@ -82,6 +82,23 @@ int ranks_world_describe_wait(const ranks_world *w, int rank, strbuf *out);
  * in out; the count. Only buffers of INT32 views that a notify touched. */
 size_t ranks_world_nonzero_signals(const ranks_world *w, strbuf *out);
 
+/* The race check (vector clocks, FastTrack's epochs): happens-before comes
+ * from each rank's program order, notify -> a wait it satisfies, the
+ * collectives (a rendezvous orders all before all after, on every member)
+ * and task dependencies; accesses are the comm ops' remote ones (exec_comm
+ * note_access) and a rank's local reads and writes of its own windows
+ * (ranks_world_local_access, from the machine's hooks). Unordered
+ * overlapping accesses of two ranks, one of them a write, are a race; two
+ * atomic adds are not. Signals (cells a notify or wait touches) are
+ * synchronisation, not data. Local accesses are located after the step
+ * that made them (ranks_world_stamp). */
+void ranks_world_local_access(ranks_world *w, int rank, const tensor *t, int write);
+void ranks_world_stamp(ranks_world *w, int rank, int line, int col);
+/* Rank's next task starts: what its dependencies did happens before it. */
+void ranks_world_task_start(ranks_world *w, int rank);
+/* The first race, "path:line:col: race on window ..." in out; 0 when none. */
+int ranks_world_race(const ranks_world *w, const char *path, strbuf *out);
+
 /* Rank's view (dt, shape, from the start) of window buffer handle, as a
  * dispatch hands it over: for tests and the debugger. NULL when the rank is
  * not in the buffer's domain or the view does not fit. */

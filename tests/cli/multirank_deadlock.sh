@@ -87,3 +87,27 @@ PY
 run_ptodb --batch "$m"
 expect_eq "mismatch: exit status" 1 "$rc"
 expect_contains "mismatch: at the calls" "mismatched collective #1 in comm domain comm_d0 (target shape or dtype differs): rank 0 (device 0) calls builtin.tensor.allreduce (allreduce) at 14:9 on fp32 [1, 8], rank 1 (device 1) calls builtin.tensor.allreduce (allreduce) at 15:9 on fp32 [1, 4]" "$out"
+
+# A remote store racing with a read on another rank (tests/data/multirank/
+# race_remote_store, ours): reported at the access with both ranks and
+# places, whatever the schedule; the same program with a notify/wait
+# handshake (its second pass) has no race and rank 0 reads the ones.
+rc_case="$tmp/race"
+cp -R "$top_srcdir/tests/data/multirank/race_remote_store" "$rc_case"
+chmod -R u+w "$rc_case"
+mkdir -p "$rc_case/data/out/rank0"
+"$tool" fill pt "$rc_case/data/out/rank0/out.pt" fp32 1 1 8
+rf="$rc_case/passes_dump/00_frontend.py"
+store_line=$(grep -n 'pld.tile.remote_store' "$rf" | cut -d: -f1)
+read_line=$(grep -n 'def reader' -A1 "$rf" | tail -1 | cut -d- -f1)
+for sched in fixed random:1 random:2 random:3; do
+    run_ptodb --batch --schedule "$sched" "$rc_case"
+    expect_eq "race ($sched): exit status" 1 "$rc"
+    expect_contains "race ($sched): named" "race on window data_buf of rank 0 (bytes 0 to 31):" "$out"
+    case "$out" in
+    *"a write (pld.tile.remote_store) by rank 1 here and a read (a local read) by rank 0 at $rf:$read_line:9"* |\
+    *"a read (a local read) by rank 0 here and a write (pld.tile.remote_store) by rank 1 at $rf:$store_line:9"*) ;;
+    *) fail "race ($sched): both accesses with their places: $out" ;;
+    esac
+    expect_contains "race ($sched): the handshake has none" "validate tensor: 'rank0.out', max_abs_diff: 0.000000e+00, pass: True" "$out"
+done
