@@ -71,6 +71,9 @@ static uint64_t next_rand(uint64_t *s)
 
 typedef enum { STEP_PROGRESS, STEP_PARKED, STEP_IDLE, STEP_ERROR } step_result;
 
+/* statements a rank runs at most before the next one's turn (fixed schedule) */
+enum { RANKS_SLICE = 1 << 16 };
+
 /* One statement (or one collective arrival) of rank r. */
 static step_result rank_step(ranks_world *w, rank_state *rs, int r, strbuf *err)
 {
@@ -225,12 +228,15 @@ static ptodb_status schedule(const char *path, const case_info *c, const xprogra
                 }
             }
         } else {
-            /* fixed: the lowest rank runs until it parks or has nothing left */
+            /* fixed: the lowest rank runs until it parks or has nothing
+             * left, or for a slice of statements (a kernel that polls a
+             * cell with reads instead of a wait never parks: the others
+             * must still run) */
             for (int r = 0; r < P; r++) {
                 if (rs[r].finished)
                     continue;
                 live++;
-                for (;;) {
+                for (int slice = 0; slice < RANKS_SLICE; slice++) {
                     step_result s = rank_step(w, &rs[r], r, err);
                     (*steps)++;
                     if (s == STEP_ERROR)
