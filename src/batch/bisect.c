@@ -575,6 +575,12 @@ static void find_statement(batch *b, const bisect_options *o, bisect_result *r)
     const case_info *c = b->c;
     bisect_stmt *s = &r->stmt;
     r->stmt_done = 1;
+    if (c->ranks.nranks) {
+        /* the trace follows one machine; a multi-rank pass runs one per rank */
+        s->note = xstrdup("the statement-level comparison does not follow several ranks yet (a multi-rank case, "
+                          "docs/multirank.md): the first failing pass is the answer");
+        return;
+    }
     trace good;
     trace_pass(c->passes[r->last_good].path, c, &b->o.ro, o->max_trace_bytes, NULL, NULL, &good);
     trace_index(&good);
