@@ -341,6 +341,11 @@ int mode_batch(const ptodb_cli *cli)
     /* a report on stdout owns it; the text goes to stderr */
     r.text = rf.to_stdout ? stderr : stdout;
     r.profile = r.bo.ro.mopt.profile == EXEC_PROFILE_T13 ? "torch1.13" : "torch2";
+    const char *order = ptodb_cli_value(cli, OPT_COMM_ORDER);
+    if (order && strcmp(order, "program") != 0 && strcmp(order, "ready") != 0) {
+        fprintf(stderr, "ptodb: --comm-order: expected program or ready, got '%s'\n", order);
+        return PTODB_EXIT_USAGE;
+    }
     r.ops = xcalloc(IR_OP_COUNT, sizeof *r.ops);
     exec_ops_init(r.ops);
     signal(SIGTERM, on_fatal_signal);
@@ -348,11 +353,6 @@ int mode_batch(const ptodb_cli *cli)
     signal(SIGINT, on_fatal_signal);
     r.bo.ro.ops = r.ops;
     r.bo.ro.strict_ref = cli->given[OPT_STRICT_REF] > 0;
-    const char *order = ptodb_cli_value(cli, OPT_COMM_ORDER);
-    if (order && strcmp(order, "program") != 0 && strcmp(order, "ready") != 0) {
-        fprintf(stderr, "ptodb: --comm-order: expected program or ready, got '%s'\n", order);
-        return PTODB_EXIT_USAGE;
-    }
     r.bo.ro.comm_ready_order = order && strcmp(order, "ready") == 0;
 
     int many = caselist_is_folder_of_cases(path);

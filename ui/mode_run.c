@@ -392,6 +392,11 @@ int mode_run(const ptodb_cli *cli)
         return PTODB_EXIT_USAGE;
     if (save_dir && ptodb_check_output_dir("--save-outputs", save_dir) != 0)
         return PTODB_EXIT_USAGE;
+    const char *order = ptodb_cli_value(cli, OPT_COMM_ORDER);
+    if (order && strcmp(order, "program") != 0 && strcmp(order, "ready") != 0) {
+        fprintf(stderr, "ptodb: --comm-order: expected program or ready, got '%s'\n", order);
+        return PTODB_EXIT_USAGE;
+    }
     case_info c;
     if (ptodb_open_case(path, &copt, &c) != 0)
         return PTODB_EXIT_USAGE;
@@ -399,11 +404,6 @@ int mode_run(const ptodb_cli *cli)
     exec_ops_init(ops);
     ro.ops = ops;
     ro.strict_ref = cli->given[OPT_STRICT_REF] > 0;
-    const char *order = ptodb_cli_value(cli, OPT_COMM_ORDER);
-    if (order && strcmp(order, "program") != 0 && strcmp(order, "ready") != 0) {
-        fprintf(stderr, "ptodb: --comm-order: expected program or ready, got '%s'\n", order);
-        return PTODB_EXIT_USAGE;
-    }
     ro.comm_ready_order = order && strcmp(order, "ready") == 0;
     int failed;
     /* fewer passes than jobs: the cores left over go to each pass's large
