@@ -45,6 +45,9 @@ for case in "$root"/*/; do
         r=$((r + 1))
     done
     expect_contains "$name: host entry" "host entry: " "$out"
+    run_ptodb --nw --nx -ex 'info ranks' -ex quit "$case"
+    expect_contains "$name: info ranks" "Ranks:     $p ($case/ranks.txt)" "$out"
+    expect_contains "$name: info ranks, rank 0" "Rank 0     device " "$out"
     case "$out" in
     *" unbound"*) printf '%s\n' "$out" | grep ' unbound' | grep -v ' scalar ' >/dev/null &&
         fail "$name: a host tensor parameter is unbound: $out" ;;
