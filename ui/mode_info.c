@@ -230,8 +230,10 @@ static int info_case(const char *path, const case_options *opt, diag_sink *sink)
         diag_sink_free(&psink);
     }
     if (have_entry)
-        printf("entry: %s in %s.py%s%s%s\n", entry.name, c.passes[0].stem, c.entry ? " (named by " : "",
-               c.entry ? c.manifest_path : "", c.entry ? ")" : "");
+        printf("entry: %s in %s.py%s%s%s%s\n", entry.name, c.passes[0].stem, c.entry ? " (named by " : "",
+               c.entry ? c.manifest_path : "", c.entry ? ")" : "",
+               c.ranks.nranks ? " (what REF's validator would call; the ranks run the host entry's dispatches)"
+                              : "");
     else if (!c.npasses)
         printf("entry: not determined (no pass files)\n");
     if (c.manifest_path)
