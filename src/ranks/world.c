@@ -368,6 +368,7 @@ static void submit(ranks_world *w, ranks_task *t, const int *domains, int ndomai
             add_dep(t, u->id);
     }
     for (int i = 0; i < ndomains; i++) {
+        /* domains past the 16th share one chain: more order, never less */
         int d = domains[i] < 16 ? domains[i] : 15;
         if (w->order == RANKS_ORDER_PROGRAM && w->last_comm[t->rank][d])
             add_dep(t, w->last_comm[t->rank][d]->id);
@@ -772,6 +773,8 @@ static void record_access(ranks_world *w, window_buffer *b, int owner, int rank,
         memmove(list, list + 1, (n - 1) * sizeof *list);
         n--;
     }
+    /* capacity: 4 at first, then doubled whenever n reaches a power of two
+     * (so it is always above n) */
     if (!list || n == 0 || (n & (n - 1)) == 0)
         list = xreallocarray(list, n ? 2 * n : 4, sizeof *list);
     list[n] = (access_rec){lo, hi, rank, e, write, atomic, line, col, ""};
