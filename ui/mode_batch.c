@@ -149,9 +149,14 @@ static int run_case(const batch_run *r, const char *path, strbuf *json, char **l
     }
     batch b;
     batch_init(&b, &c, &r->bo);
-    fprintf(text, "ptodb --batch %s: %zu passes (%zu distinct files), %zu output%s, profile %s, %d job%s\n", path,
-            c.npasses, b.ndistinct, c.noutputs, c.noutputs == 1 ? "" : "s", r->profile, b.o.jobs,
-            b.o.jobs == 1 ? "" : "s");
+    size_t nout = c.noutputs;
+    for (int k = 0; k < c.ranks.nranks; k++)
+        nout += c.rank_data[k].noutputs; /* a multi-rank case: its outputs per rank */
+    fprintf(text, "ptodb --batch %s: %zu passes (%zu distinct files), %zu output%s", path, c.npasses, b.ndistinct,
+            nout, nout == 1 ? "" : "s");
+    if (c.ranks.nranks)
+        fprintf(text, " over %d ranks", c.ranks.nranks);
+    fprintf(text, ", profile %s, %d job%s\n", r->profile, b.o.jobs, b.o.jobs == 1 ? "" : "s");
     strbuf sb = STRBUF_INIT;
     report_header(&b, &sb);
     fputs(strbuf_str(&sb), text);
@@ -336,6 +341,11 @@ int mode_batch(const ptodb_cli *cli)
     /* a report on stdout owns it; the text goes to stderr */
     r.text = rf.to_stdout ? stderr : stdout;
     r.profile = r.bo.ro.mopt.profile == EXEC_PROFILE_T13 ? "torch1.13" : "torch2";
+    const char *order = ptodb_cli_value(cli, OPT_COMM_ORDER);
+    if (order && strcmp(order, "program") != 0 && strcmp(order, "ready") != 0) {
+        fprintf(stderr, "ptodb: --comm-order: expected program or ready, got '%s'\n", order);
+        return PTODB_EXIT_USAGE;
+    }
     r.ops = xcalloc(IR_OP_COUNT, sizeof *r.ops);
     exec_ops_init(r.ops);
     signal(SIGTERM, on_fatal_signal);
@@ -343,6 +353,7 @@ int mode_batch(const ptodb_cli *cli)
     signal(SIGINT, on_fatal_signal);
     r.bo.ro.ops = r.ops;
     r.bo.ro.strict_ref = cli->given[OPT_STRICT_REF] > 0;
+    r.bo.ro.comm_ready_order = order && strcmp(order, "ready") == 0;
 
     int many = caselist_is_folder_of_cases(path);
     r.locate_statement = rf.html || (r.want_json && (many || shard_n));

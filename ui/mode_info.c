@@ -13,6 +13,7 @@
 #include "data/case_ir.h"
 #include "data/npy.h"
 #include "data/pt.h"
+#include "data/rank_bind.h"
 #include "ir/resolve.h"
 #include "modes.h"
 #include "options.h"
@@ -107,6 +108,99 @@ static void print_passes(const case_info *c)
                c->dump_dir);
 }
 
+/* A multi-rank case: its ranks, devices and comm domains (ranks.txt), and
+ * each rank's data. */
+static void print_ranks(const case_info *c)
+{
+    const case_ranks *r = &c->ranks;
+    printf("ranks: %d (%s)\n", r->nranks, r->path);
+    printf("  devices:");
+    for (int k = 0; k < r->nranks; k++)
+        printf(" %d", r->device_ids[k]);
+    putchar('\n');
+    printf("comm domains: %zu\n", r->ndomains);
+    for (size_t i = 0; i < r->ndomains; i++) {
+        const case_domain *d = &r->domains[i];
+        printf("  %s: devices [", d->name);
+        for (size_t k = 0; k < d->ndevices; k++)
+            printf("%s%d", k ? ", " : "", d->devices[k]);
+        printf("] (device -> rank:");
+        for (size_t k = 0; k < d->ndevices; k++)
+            printf(" %d->%zu", d->devices[k], k);
+        printf("); window buffers:");
+        for (size_t k = 0; k < d->nbuffers; k++) {
+            printf("%s %s", k ? "," : "", d->buffers[k].name);
+            if (d->buffers[k].bytes >= 0)
+                printf(" (%lld B)", (long long)d->buffers[k].bytes);
+        }
+        if (!d->nbuffers)
+            printf(" none");
+        putchar('\n');
+    }
+    for (int k = 0; k < r->nranks; k++) {
+        const case_rank_data *rd = &c->rank_data[k];
+        printf("rank %d (device %d): inputs %zu, outputs (golden) %zu\n", k, r->device_ids[k], rd->ninputs,
+               rd->noutputs);
+        for (size_t i = 0; i < rd->ninputs; i++)
+            print_tensor(rd->inputs[i].name, rd->inputs[i].t, rd->inputs[i].path);
+        for (size_t i = 0; i < rd->noutputs; i++) {
+            int found = 0;
+            for (size_t j = 0; j < rd->ninputs; j++)
+                found |= strcmp(rd->inputs[j].name, rd->outputs[i].name) == 0;
+            print_tensor(rd->outputs[i].name, rd->outputs[i].t, rd->outputs[i].path);
+            if (!found)
+                printf("  %s is a pure output: it starts as zeros\n", rd->outputs[i].name);
+        }
+    }
+}
+
+/* The host orchestrator's parameters and what each rank's data gives them. */
+static ptodb_status print_host_bindings(const case_info *c, diag_sink *sink)
+{
+    case_entry host = {0};
+    diag_sink psink;
+    diag_sink_init(&psink, 1);
+    ptodb_status st = PTODB_OK;
+    if (case_host_entry_from_dump(c->passes[0].path, &host, &psink) != PTODB_OK) {
+        char *why = psink.count ? diag_format(&psink.items[0]) : NULL;
+        printf("host entry: not determined (%s)\n", why ? why : "no host function");
+        free(why);
+        diag_sink_free(&psink);
+        case_entry_free(&host);
+        return PTODB_ERR_RESOLVE;
+    }
+    diag_sink_free(&psink);
+    printf("host entry: %s in %s.py (its tensors are the ranks' slices stacked along the rank axis)\n", host.name,
+           c->passes[0].stem);
+    printf("host parameters: %zu\n", host.nparams);
+    case_rank_binding *b = calloc(host.nparams ? host.nparams : 1, sizeof *b);
+    if (case_bind_ranks(c, host.params, host.nparams, b, sink) != PTODB_OK)
+        st = PTODB_ERR_RESOLVE;
+    for (size_t i = 0; i < host.nparams; i++) {
+        const case_param *p = &host.params[i];
+        const char *dir = p->dir == CASE_PARAM_OUT ? "Out" : p->dir == CASE_PARAM_INOUT ? "InOut" : "In";
+        printf("  %-22s %-5s %-8s", p->name, dir, p->is_tensor ? dtype_pl_name(p->dtype) : "scalar");
+        if (!b[i].t) {
+            printf(" unbound\n");
+            continue;
+        }
+        char shape[200];
+        tensor_format_shape(b[i].t->ndim, b[i].t->shape, shape, sizeof shape);
+        printf(" %s, rank axis %d, <- %s", shape, b[i].axis,
+               b[i].zeros ? "zeros" : "the ranks' inputs");
+        int ngold = 0;
+        for (int r = 0; r < c->ranks.nranks; r++)
+            ngold += b[i].golden[r] != NULL;
+        if (ngold)
+            printf(", compared with the golden of %d of %d ranks", ngold, c->ranks.nranks);
+        putchar('\n');
+    }
+    case_rank_bindings_free(b, host.nparams);
+    free(b);
+    case_entry_free(&host);
+    return st;
+}
+
 static int info_case(const char *path, const case_options *opt, diag_sink *sink)
 {
     case_info c;
@@ -136,14 +230,18 @@ static int info_case(const char *path, const case_options *opt, diag_sink *sink)
         diag_sink_free(&psink);
     }
     if (have_entry)
-        printf("entry: %s in %s.py%s%s%s\n", entry.name, c.passes[0].stem, c.entry ? " (named by " : "",
-               c.entry ? c.manifest_path : "", c.entry ? ")" : "");
+        printf("entry: %s in %s.py%s%s%s%s\n", entry.name, c.passes[0].stem, c.entry ? " (named by " : "",
+               c.entry ? c.manifest_path : "", c.entry ? ")" : "",
+               c.ranks.nranks ? " (what REF's validator would call; the ranks run the host entry's dispatches)"
+                              : "");
     else if (!c.npasses)
         printf("entry: not determined (no pass files)\n");
     if (c.manifest_path)
         printf("manifest: %s\n", c.manifest_path);
     if (c.golden_path)
         printf("golden.py: %s (scanned for RTOL/ATOL, never executed)\n", c.golden_path);
+    if (c.ranks.nranks)
+        print_ranks(&c);
     printf("inputs: %zu\n", c.ninputs);
     for (size_t i = 0; i < c.ninputs; i++)
         print_tensor(c.inputs[i].name, c.inputs[i].t, c.inputs[i].path);
@@ -157,7 +255,13 @@ static int info_case(const char *path, const case_options *opt, diag_sink *sink)
         if (!found)
             printf("  %s is a pure output: it starts as zeros\n", c.outputs[i].name);
     }
-    if (have_entry) {
+    if (c.ranks.nranks && c.npasses && print_host_bindings(&c, sink) != PTODB_OK)
+        st = PTODB_ERR_RESOLVE;
+    if (have_entry && c.ranks.nranks) {
+        /* the device entry's tensors come from the host orchestrator's
+         * dispatches, not from data files: nothing to bind here */
+        case_entry_free(&entry);
+    } else if (have_entry) {
         printf("parameters: %zu\n", entry.nparams);
         case_binding *b = calloc(entry.nparams ? entry.nparams : 1, sizeof *b);
         if (case_bind(&c, entry.params, entry.nparams, b, sink) != PTODB_OK)

@@ -28,6 +28,7 @@
 #include "kernels/kernel_matmul.h"
 #include "exec/runpass.h"
 #include "modes.h"
+#include "ranks/run.h"
 #include "options.h"
 
 int mode_run(const ptodb_cli *cli);
@@ -173,7 +174,7 @@ static int race_check(const case_info *c, size_t i, const runpass_options *ro, c
         rr.mopt.sched = EXEC_SCHED_RANDOM;
         rr.mopt.seed = (uint64_t)seed;
         runpass_result r;
-        runpass_file(c->passes[i].path, c, &rr, &r);
+        ranks_or_single_run_file(c->passes[i].path, c, &rr, &r);
         if (r.status != base->status) {
             strbuf_printf(out, "race: under --schedule=random:%d the pass %s instead%s%s\n", seed,
                           r.status == RUNPASS_COMPARED ? "completes" : "fails", r.message ? ": " : "",
@@ -212,7 +213,7 @@ static int run_one(const case_info *c, size_t i, const runpass_options *ro, cons
 {
     int failed = 0;
     runpass_result r;
-    runpass_file(c->passes[i].path, c, ro, &r);
+    ranks_or_single_run_file(c->passes[i].path, c, ro, &r);
     strbuf_printf(out, "==================== %s ====================\n", c->passes[i].stem);
     if (r.status == RUNPASS_COMPARED) {
         if (r.ref_note)
@@ -418,6 +419,11 @@ int mode_run(const ptodb_cli *cli)
         return PTODB_EXIT_USAGE;
     if (save_dir && ptodb_check_output_dir("--save-outputs", save_dir) != 0)
         return PTODB_EXIT_USAGE;
+    const char *order = ptodb_cli_value(cli, OPT_COMM_ORDER);
+    if (order && strcmp(order, "program") != 0 && strcmp(order, "ready") != 0) {
+        fprintf(stderr, "ptodb: --comm-order: expected program or ready, got '%s'\n", order);
+        return PTODB_EXIT_USAGE;
+    }
     case_info c;
     if (ptodb_open_case(path, &copt, &c) != 0)
         return PTODB_EXIT_USAGE;
@@ -425,6 +431,7 @@ int mode_run(const ptodb_cli *cli)
     exec_ops_init(ops);
     ro.ops = ops;
     ro.strict_ref = cli->given[OPT_STRICT_REF] > 0;
+    ro.comm_ready_order = order && strcmp(order, "ready") == 0;
     int failed;
     /* fewer passes than jobs: the cores left over go to each pass's large
      * matmuls (the same bits with any number of threads) */

@@ -24,7 +24,7 @@
     X(LIST_OPS, "list-ops", 0, NONE, NULL, "list every op of the catalogue: implemented, semantics source, REF support, test") \
     X(RUN, "run", 0, NONE, "PATH", "run every pass of a case (or one dump) and validate like REF") \
     X(REF, "ref", 0, REQUIRED, "PROFILE", "torch profile of the reference: torch2 (default) or torch1.13") \
-    X(SCHEDULE, "schedule", 0, REQUIRED, "S", "cross-core schedule: fixed, aic-first, aiv-first, random:SEED") \
+    X(SCHEDULE, "schedule", 0, REQUIRED, "S", "cross-core (and, in a multi-rank case, cross-rank) schedule: fixed, aic-first, aiv-first, random:SEED") \
     X(SLOT_DEPTH, "slot-depth", 0, REQUIRED, "N", "cross-core queue depth: N, pipe (slot_num) or unbounded (REF, default)") \
     X(RACE_CHECK, "race-check", 0, REQUIRED, "N", "with --run: rerun each pass under N random schedules; report outputs that change (races through global memory)") \
     X(TIMEOUT, "timeout", 0, REQUIRED, "SECONDS", "with --run/--batch: stop a pass that runs longer than SECONDS (a loop that never ends) with an error") \
@@ -36,6 +36,7 @@
     X(JOBS, "jobs", 'j', REQUIRED, "N", "with --run/--batch: run N passes at a time in worker processes") \
     X(BATCH, "batch", 0, NONE, "PATH", "validate every pass of a case (or of every case in a folder): REF's lines, a summary table; exit 1 if any fails") \
     X(STOP_AT_FIRST, "stop-at-first", 0, NONE, NULL, "with --batch: stop at the first failing pass, as REF does") \
+    X(COMM_ORDER, "comm-order", 0, REQUIRED, "O", "with --run/--batch on a multi-rank case: program (default: a rank's comm dispatches in program order, PyPTO #2398) or ready (tensor dependencies only, as before it: #2397's deadlock)") \
     X(STRICT_REF, "strict-ref", 0, NONE, NULL, "with --run/--batch: a file the reference cannot run fails (exit 1), as in the validator in CI") \
     X(METRICS, "metrics", 0, NONE, NULL, "with --batch: share outside tolerance, first bad index, max rel error, NaN/Inf, ULP") \
     X(JSON, "json", 0, REQUIRED, "FILE", "with --batch/--merge-reports/--compare: write the report as JSON to FILE (- for stdout)") \

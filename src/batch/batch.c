@@ -16,6 +16,7 @@
 #include "base/mem.h"
 #include "base/strbuf.h"
 #include "batch/worker_pool.h"
+#include "ranks/run.h"
 #include "kernels/kernel_matmul.h"
 #include "tensor/heatgrid.h"
 
@@ -240,7 +241,7 @@ static void eval_one(const batch *b, size_t i, batch_pass *p)
 {
     double t0 = clock_seconds();
     runpass_result r;
-    runpass_file(b->c->passes[i].path, b->c, &b->o.ro, &r);
+    ranks_or_single_run_file(b->c->passes[i].path, b->c, &b->o.ro, &r);
     memset(p, 0, sizeof *p);
     p->same_as = -1;
     p->steps = r.steps;

@@ -354,7 +354,20 @@ void batch_json_write(const batch *b, const bisect_result *br, const batch_json_
             strbuf_puts(o, ", ");
         json_put_string(o, c->outputs[k].name);
     }
-    strbuf_puts(o, "]},\n  \"tolerances\": {\"rtol\": ");
+    /* a multi-rank case: its outputs per rank, as the passes name them */
+    for (int r = 0, n = 0; r < c->ranks.nranks; r++)
+        for (size_t k = 0; k < c->rank_data[r].noutputs; k++) {
+            strbuf key = STRBUF_INIT;
+            strbuf_printf(&key, "rank%d.%s", r, c->rank_data[r].outputs[k].name);
+            if (n++)
+                strbuf_puts(o, ", ");
+            json_put_string(o, strbuf_str(&key));
+            strbuf_free(&key);
+        }
+    strbuf_puts(o, "]");
+    if (c->ranks.nranks)
+        strbuf_printf(o, ", \"ranks\": %d", c->ranks.nranks);
+    strbuf_puts(o, "},\n  \"tolerances\": {\"rtol\": ");
     tol(o, &c->rtol);
     strbuf_puts(o, ", \"atol\": ");
     tol(o, &c->atol);

@@ -341,7 +341,7 @@ static void add_tensor(case_tensor **arr, size_t *n, const char *name, const cha
     ct->t = t;
 }
 
-static ptodb_status scan_data_dir(case_info *c, const char *sub, case_tensor **arr, size_t *n,
+static ptodb_status scan_data_dir(const case_info *c, const char *sub, case_tensor **arr, size_t *n,
                                   diag_sink *sink)
 {
     char *dir = path_join(c->root, sub);
@@ -418,6 +418,65 @@ static void output_tolerances(case_info *c, const manifest *m, const case_option
                 tol_set(&o->atol, mt->atol, CASE_TOL_MANIFEST, where);
         }
     }
+}
+
+/* ---- several ranks ------------------------------------------------------ */
+
+/* A rank<R> folder in data/in or data/out that names no rank of ranks.txt
+ * is a warning: its files would be silently unused otherwise. */
+static void warn_stray_rank_dirs(const case_info *c, const char *sub, diag_sink *sink)
+{
+    char *dir = path_join(c->root, sub);
+    DIR *d = opendir(dir);
+    if (d) {
+        struct dirent *e;
+        while ((e = readdir(d)) != NULL) {
+            if (strncmp(e->d_name, "rank", 4) != 0)
+                continue;
+            char *end;
+            errno = 0;
+            long r = strtol(e->d_name + 4, &end, 10);
+            if (e->d_name[4] && *end == '\0' && errno == 0 && r >= 0 && r < c->ranks.nranks)
+                continue;
+            char *full = path_join(dir, e->d_name);
+            if (is_dir(full))
+                diag_report(sink, DIAG_WARNING, (diag_loc){full, 0, 0}, NULL,
+                            "ignored: not one of the %d ranks of %s (rank0 .. rank%d)", c->ranks.nranks,
+                            c->ranks.path, c->ranks.nranks - 1);
+            free(full);
+        }
+        closedir(d);
+    }
+    free(dir);
+}
+
+static ptodb_status open_ranks(case_info *c, const char *ranks_path, diag_sink *sink)
+{
+    ptodb_status st = case_ranks_load(ranks_path, &c->ranks, sink);
+    if (st != PTODB_OK) {
+        case_ranks_free(&c->ranks);
+        return st;
+    }
+    c->rank_data = xcalloc((size_t)c->ranks.nranks, sizeof *c->rank_data);
+    for (int r = 0; r < c->ranks.nranks; r++) {
+        case_rank_data *rd = &c->rank_data[r];
+        char sub[64];
+        snprintf(sub, sizeof sub, "data/in/rank%d", r);
+        ptodb_status s = scan_data_dir(c, sub, &rd->inputs, &rd->ninputs, sink);
+        if (s != PTODB_OK)
+            st = s;
+        snprintf(sub, sizeof sub, "data/out/rank%d", r);
+        s = scan_data_dir(c, sub, &rd->outputs, &rd->noutputs, sink);
+        if (s != PTODB_OK)
+            st = s;
+        for (size_t i = 0; i < rd->noutputs; i++) {
+            tol_set(&rd->outputs[i].rtol, c->rtol.value, c->rtol.source, c->rtol.where);
+            tol_set(&rd->outputs[i].atol, c->atol.value, c->atol.source, c->atol.where);
+        }
+    }
+    warn_stray_rank_dirs(c, "data/in", sink);
+    warn_stray_rank_dirs(c, "data/out", sink);
+    return st;
 }
 
 /* ---- locating the case -------------------------------------------------- */
@@ -548,6 +607,10 @@ static ptodb_status case_open_folder(const char *path, const case_options *opt, 
     output_tolerances(c, have_manifest ? &m : NULL, opt);
     if (have_manifest)
         manifest_free(&m);
+    char *ranks_path = path_join(c->root, "ranks.txt");
+    if (is_file(ranks_path) && (s = open_ranks(c, ranks_path, sink)) != PTODB_OK)
+        st = s;
+    free(ranks_path);
     return st;
 }
 
@@ -581,6 +644,12 @@ void case_free(case_info *c)
     free(c->passes);
     free_tensors(c->inputs, c->ninputs);
     free_tensors(c->outputs, c->noutputs);
+    for (int r = 0; c->rank_data && r < c->ranks.nranks; r++) {
+        free_tensors(c->rank_data[r].inputs, c->rank_data[r].ninputs);
+        free_tensors(c->rank_data[r].outputs, c->rank_data[r].noutputs);
+    }
+    free(c->rank_data);
+    case_ranks_free(&c->ranks);
     free(c->rtol.where);
     free(c->atol.where);
     free(c->root);

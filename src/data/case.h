@@ -6,7 +6,9 @@
  * folder ("root") holds data/in, data/out, golden.py and ptodb.yaml.
  *
  * Data: the manifest's inputs/outputs when it lists them, otherwise every
- * data/in/<name>.pt|.npy and data/out/<name>.pt|.npy. Tolerances, highest
+ * data/in/<name>.pt|.npy and data/out/<name>.pt|.npy. A case with a
+ * ranks.txt beside passes_dump/ is multi-rank: its data is per rank, in
+ * data/in/rank<R>/ and data/out/rank<R>/ (see case_rank_data). Tolerances, highest
  * priority first: options (--rtol/--atol), manifest (per output, then
  * global), RTOL/ATOL assignments scanned as text from golden.py (never
  * executed), PyPTO's validate defaults (5e-2, semantics.md §7.1). Each
@@ -20,6 +22,7 @@
 
 #include "base/diag.h"
 #include "data/manifest.h"
+#include "data/ranks.h"
 #include "tensor/tensor.h"
 
 /* PyPTO's validate_pass_ir_codegen_results defaults (semantics.md §7.1). */
@@ -48,6 +51,14 @@ typedef struct case_tensor {
     case_tol rtol, atol; /* outputs only: the tolerances that apply */
 } case_tensor;
 
+/* One rank's data of a multi-rank case: data/in/rank<R>/ and
+ * data/out/rank<R>/, the slices of the host tensors that the host
+ * orchestrator hands to device_ids[R] (docs/multirank.md). */
+typedef struct case_rank_data {
+    case_tensor *inputs, *outputs;
+    size_t ninputs, noutputs;
+} case_rank_data;
+
 typedef struct case_options {
     int has_rtol, has_atol;
     double rtol, atol;
@@ -65,6 +76,11 @@ typedef struct case_info {
     case_tensor *inputs, *outputs;
     size_t ninputs, noutputs;
     case_tol rtol, atol; /* global tolerances in use */
+    /* A multi-rank case (root/ranks.txt exists): its ranks and domains, and
+     * ranks.nranks entries of per-rank data. nranks is 0 and rank_data NULL
+     * for a single-rank case, whose data stays in inputs/outputs. */
+    case_ranks ranks;
+    case_rank_data *rank_data;
 } case_info;
 
 /* Discovers a case. Problems go to sink: gaps in the pass numbering and

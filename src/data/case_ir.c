@@ -87,8 +87,18 @@ static const ir_func *pick_entry(const ir_program *prog, const char *want, const
     return f;
 }
 
-ptodb_status case_entry_from_dump(const char *dump_path, const char *want, case_entry *out,
-                                  diag_sink *sink)
+static const ir_func *pick_host(const ir_program *prog, const char *path, diag_sink *sink)
+{
+    for (uint32_t i = 0; i < prog->nfuncs; i++)
+        if (prog->funcs[i]->level_name && strcmp(prog->funcs[i]->level_name, "HOST") == 0)
+            return prog->funcs[i];
+    diag_report(sink, DIAG_ERROR, (diag_loc){path, 0, 0}, NULL,
+                "no function with level=pl.Level.HOST: a multi-rank case needs its host orchestrator");
+    return NULL;
+}
+
+static ptodb_status entry_from_dump(const char *dump_path, const char *want, int host, case_entry *out,
+                                    diag_sink *sink)
 {
     memset(out, 0, sizeof *out);
     ptodb_status st;
@@ -99,7 +109,9 @@ ptodb_status case_entry_from_dump(const char *dump_path, const char *want, case_
         diag_report(sink, DIAG_ERROR, (diag_loc){dump_path, 0, 0}, NULL, "no @pl.program in this dump");
         st = PTODB_ERR_SYNTAX;
     }
-    const ir_func *f = st == PTODB_OK ? pick_entry(m->program, want, dump_path, sink) : NULL;
+    const ir_func *f = st != PTODB_OK ? NULL
+                       : host      ? pick_host(m->program, dump_path, sink)
+                                   : pick_entry(m->program, want, dump_path, sink);
     if (st == PTODB_OK && !f)
         st = PTODB_ERR_NOT_FOUND;
     if (f) {
@@ -118,6 +130,17 @@ ptodb_status case_entry_from_dump(const char *dump_path, const char *want, case_
     }
     ir_module_free(m);
     return st;
+}
+
+ptodb_status case_entry_from_dump(const char *dump_path, const char *want, case_entry *out,
+                                  diag_sink *sink)
+{
+    return entry_from_dump(dump_path, want, 0, out, sink);
+}
+
+ptodb_status case_host_entry_from_dump(const char *dump_path, case_entry *out, diag_sink *sink)
+{
+    return entry_from_dump(dump_path, NULL, 1, out, sink);
 }
 
 void case_entry_free(case_entry *e)

@@ -21,6 +21,10 @@ typedef struct case_entry {
  * become DTYPE_FP32, dynamic dims -1. Errors go to sink. */
 ptodb_status case_entry_from_dump(const char *dump_path, const char *want, case_entry *out,
                                   diag_sink *sink);
+/* The host orchestrator of a multi-rank program: the first function, in
+ * file order, whose decorator says level=pl.Level.HOST (what PyPTO's
+ * distributed runner calls, with the full host tensors). */
+ptodb_status case_host_entry_from_dump(const char *dump_path, case_entry *out, diag_sink *sink);
 void case_entry_free(case_entry *e);
 
 #endif

@@ -7,7 +7,9 @@ src_libptodb_a_SOURCES += \
 	src/data/pt.c src/data/pt.h \
 	src/data/npy.c src/data/npy.h \
 	src/data/manifest.c src/data/manifest.h \
+	src/data/ranks.c src/data/ranks.h \
 	src/data/case.c src/data/case.h \
+	src/data/rank_bind.c src/data/rank_bind.h \
 	src/data/case_ir.c src/data/case_ir.h \
 	src/data/caselist.c src/data/caselist.h
 
@@ -32,3 +34,9 @@ DATA_CLI_TESTS = \
 TESTS += $(DATA_CLI_TESTS)
 EXTRA_DIST += $(DATA_CLI_TESTS) tests/data/pt_expected.txt scripts/gen_pt_expected.py \
 	tests/data/bad scripts/bench.d/tensor_load docs/notes-data.md
+
+check_PROGRAMS += tests/unit/check_ranks
+TESTS += tests/unit/check_ranks
+tests_unit_check_ranks_SOURCES = tests/unit/check_ranks.c
+tests_unit_check_ranks_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_ranks_LDADD = $(UNIT_LDADD)

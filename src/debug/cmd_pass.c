@@ -291,6 +291,39 @@ static void info_case(session *s)
 }
 
 
+/* A multi-rank case's ranks, devices, data and comm domains (docs/multirank.md). */
+static void info_ranks(session *s)
+{
+    const case_info *c = &s->kase;
+    const case_ranks *r = &c->ranks;
+    if (!r->nranks) {
+        session_printf(s, "One rank: %s has no ranks.txt.\n", c->root);
+        return;
+    }
+    session_printf(s, "Ranks:     %d (%s)\n", r->nranks, r->path);
+    for (int k = 0; k < r->nranks; k++) {
+        const case_rank_data *rd = &c->rank_data[k];
+        session_printf(s, "Rank %-4d  device %d, %zu input%s, %zu golden output%s:", k, r->device_ids[k],
+                       rd->ninputs, rd->ninputs == 1 ? "" : "s", rd->noutputs, rd->noutputs == 1 ? "" : "s");
+        for (size_t i = 0; i < rd->ninputs; i++)
+            session_printf(s, " in %s", rd->inputs[i].name);
+        for (size_t i = 0; i < rd->noutputs; i++)
+            session_printf(s, " out %s", rd->outputs[i].name);
+        session_printf(s, "\n");
+    }
+    for (size_t i = 0; i < r->ndomains; i++) {
+        const case_domain *d = &r->domains[i];
+        session_printf(s, "Domain    %s:", d->name);
+        for (size_t k = 0; k < d->ndevices; k++)
+            session_printf(s, " device %d -> rank %zu%s", d->devices[k], k, k + 1 < d->ndevices ? "," : "");
+        session_printf(s, "; window buffers:");
+        for (size_t k = 0; k < d->nbuffers; k++)
+            session_printf(s, " %s", d->buffers[k].name);
+        session_printf(s, "\n");
+    }
+    session_printf(s, "The debugger does not step ranks yet: --batch and --run run every rank.\n");
+}
+
 ptodb_status cmd_INFO(session *s, const char *args)
 {
     if (strcmp(args, "breakpoints") == 0 || strcmp(args, "break") == 0 || strcmp(args, "b") == 0 ||
@@ -355,7 +388,13 @@ ptodb_status cmd_INFO(session *s, const char *args)
         tt_info_checkpoints(s);
         return PTODB_OK;
     }
-    session_errorf(s, "\"info\" must be followed by the name of an info command: passes, case, "
+    if (strcmp(args, "ranks") == 0) {
+        if (!session_need_case(s))
+            return PTODB_ERR_USAGE;
+        info_ranks(s);
+        return PTODB_OK;
+    }
+    session_errorf(s, "\"info\" must be followed by the name of an info command: passes, case, ranks, "
                       "breakpoints, locals, args, display, frame, ops, semantics, memory, position, checkpoints.");
     return PTODB_ERR_USAGE;
 }

@@ -183,7 +183,7 @@ const char *session_complete_word(const session *s, const char *line, int start,
     switch (id) {
     case CMD_INFO: {
         static const char *const subs[] = {"args", "breakpoints", "case", "display", "frame",
-                                           "locals", "memory", "ops", "passes", "semantics"};
+                                           "locals", "memory", "ops", "passes", "ranks", "semantics"};
         return nth_match(subs, sizeof subs / sizeof subs[0], word, &state);
     }
     case CMD_CORE: {

@@ -120,6 +120,14 @@ ptodb_status run_start(session *s, int pass)
         session_pass_not_checked(s, "run", pass);
         return PTODB_ERR_SYNTAX;
     }
+    if (s->kase.ranks.nranks) {
+        /* the debugger steps one machine; a multi-rank case has one per rank */
+        session_errorf(s,
+                       "%s is a multi-rank case (%d ranks, %s): the debugger does not step its ranks yet; "
+                       "ptodb --batch or --run runs and validates every pass (docs/multirank.md)",
+                       s->kase.root, s->kase.ranks.nranks, s->kase.ranks.path);
+        return PTODB_ERR_UNSUPPORTED;
+    }
     run_state *r = &s->run;
     runpass_options ro;
     memset(&ro, 0, sizeof ro);

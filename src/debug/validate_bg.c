@@ -23,6 +23,7 @@
 #include "debug/session_impl.h"
 #include "debug/validate_bg_impl.h"
 #include "debug/view.h"
+#include "ranks/run.h"
 
 struct validate_bg {
     worker_pool *pool;
@@ -92,7 +93,7 @@ static int worker_ready(void *ud, const batch *b, size_t i)
 static void send_outputs(worker_pool_out *out, const case_info *c, const runpass_options *ro, int pass)
 {
     runpass_result r;
-    runpass_file(c->passes[pass].path, c, ro, &r);
+    ranks_or_single_run_file(c->passes[pass].path, c, ro, &r);
     for (size_t k = 0; r.status == RUNPASS_COMPARED && k < r.noutputs; k++) {
         /* tensor_contiguous returns a reference of its own: no tensor_ref here */
         tensor *t = r.outputs[k].actual ? tensor_contiguous(r.outputs[k].actual) : NULL;

@@ -2,6 +2,7 @@
  * machine_int.h) and the four functions ops call. The op engineer's unit
  * tests link a stub of these four functions instead of this file. */
 #include <stdarg.h>
+#include <stdio.h>
 
 #include "exec/machine_int.h"
 #include "exec/write_log.h"
@@ -101,4 +102,26 @@ void exec_note_gm_access(exec_ctx *ctx, const tensor *v, int write)
 {
     if (ctx->m && ctx->m->taskgraph)
         exec_tasks_access(ctx->m->taskgraph, v, write);
+}
+
+const struct exec_comm *exec_comm_of(const exec_ctx *ctx)
+{
+    return ctx->m ? ctx->m->opt.comm : NULL;
+}
+
+void exec_block_external(exec_ctx *ctx, const char *what)
+{
+    ctx->nwait = 0; /* no queue: runnable again at once, the op re-checks */
+    ctx->wait_room = 0;
+    snprintf(ctx->wait_what, sizeof ctx->wait_what, "%s", what);
+    snprintf(ctx->wait_op, sizeof ctx->wait_op, "%s", what);
+    ctx->wait_args[0] = '\0';
+}
+
+void exec_stmt_loc(const exec_ctx *ctx, int *line, int *col)
+{
+    const xframe *f = top_frame(ctx);
+    const xinst *in = f ? &f->fn->code[f->pc] : NULL;
+    *line = in && in->stmt ? (int)in->stmt->span.line : 0;
+    *col = in && in->stmt ? (int)in->stmt->span.col : 0;
 }

@@ -7,6 +7,7 @@ src_libptodb_a_SOURCES += \
 	src/exec/xcore_ops.c src/exec/ops_isa.c \
 	src/exec/ops_random.c src/exec/ops_gather_forms.c src/exec/ops_array.c \
 	src/exec/ops_prefetch.c src/exec/ops_matmul_mx.c src/exec/ops_task.c \
+	src/exec/ops_comm.c src/exec/comm.h \
 	src/exec/predicate_mask.c src/exec/predicate_mask.h
 include src/exec/ops.mk
 include src/exec/machine.mk

@@ -1,5 +1,6 @@
 /* The machine: cores with explicit frame stacks, the step API, group runs
  * and the deterministic scheduler (semantics.md §5, §6.6). */
+#include "exec/comm.h"
 #include "exec/machine_int.h"
 
 #include <math.h>
@@ -81,7 +82,9 @@ machine *machine_new(const xprogram *p, const machine_options *o)
         m->prov = exec_prov_new();
     if (m->opt.semantics == EXEC_SEM_DEVICE)
         m->taskgraph = exec_tasks_new();
-    if (m->opt.memcheck)
+    /* not on the ranks of a multi-rank case yet: remote loads/stores and
+     * signals are not placed in the memory model (docs/memory.md) */
+    if (m->opt.memcheck && !m->opt.comm)
         m->mem = exec_memcheck_new(&m->opt, p);
     m->where_token = mem_where_push_fn(machine_where, m);
     return m;
@@ -418,7 +421,10 @@ static ptodb_status eval_op(machine *m, core *c, xframe *f, const xexpr *x, valu
     a.kw = kw;
     a.nkw = x->nkw;
     a.result_type = x->rtype;
-    if (m->read_hook) {
+    /* a multi-rank op's operands are descriptors (a window named to reach a
+     * peer's): the op reports what it really reads (exec/comm.h) */
+    const ir_op_info *oinfo = m->read_hook ? ir_op_info_get(x->id) : NULL;
+    if (m->read_hook && !(oinfo && ir_op_family_multi_rank(oinfo->family))) {
         for (uint32_t i = 0; i < np; i++)
             note_read(m, c, &pos[i]);
         for (uint32_t i = 0; i < nk; i++)
@@ -640,6 +646,28 @@ static ptodb_status eval(machine *m, core *c, xframe *f, const xexpr *x, value *
         value a;
         if ((st = eval(m, c, f, x->args[0], &a)) != PTODB_OK)
             return st;
+        if (a.kind != VAL_TENSOR && m->opt.semantics == EXEC_SEM_DEVICE &&
+            (a.kind == VAL_INT || a.kind == VAL_FLOAT || a.kind == VAL_BOOL)) {
+            /* the device converts a scalar (a loop index, an int the host
+             * passed) as it converts a scalar register */
+            value dv0 = value_enum(x->id);
+            dtype_id dt0;
+            double v0;
+            if (value_as_dtype(&dv0, &dt0) == 0 && value_as_double(&a, &v0) == 0) {
+                tensor *r0 = tensor_zeros(a.kind == VAL_INT ? DTYPE_INT64 : DTYPE_FP64, 0, NULL, NULL);
+                if (a.kind == VAL_INT)
+                    tensor_set_i64(r0, NULL, a.u.i);
+                else
+                    tensor_set(r0, NULL, v0);
+                tensor *r = tensor_cast(r0, dt0);
+                tensor_unref(r0);
+                note_differs(m, &x->src->span, EXEC_SEMDIFF_SCALAR_CAST,
+                             "pl.cast converts a Python number to a scalar of its dtype (REF would fail: "
+                             "AttributeError: 'int' object has no attribute 'to')");
+                *out = value_tensor(r);
+                return PTODB_OK;
+            }
+        }
         if (a.kind != VAL_TENSOR) {
             const char *tn = a.kind == VAL_INT ? "int" : a.kind == VAL_FLOAT ? "float"
                              : a.kind == VAL_BOOL ? "bool" : value_kind_name((value_kind)a.kind);
@@ -1076,6 +1104,77 @@ static void spmd_next(xframe *f, const xinst *in, xloop *L)
     }
 }
 
+/* self.f(args..., device=d) in the host orchestrator of a multi-rank
+ * program: f is queued on device d by the world above (exec/comm.h), the
+ * host goes on; the call's value, if any, is None. Takes the args. */
+static ptodb_status host_dispatch(machine *m, core *c, xframe *f, const xinst *in, value *args, uint32_t n)
+{
+    exec_ctx *ctx = &c->ctx;
+    const exec_comm *w = m->opt.comm;
+    value dv;
+    ptodb_status st = eval(m, c, f, in->device, &dv);
+    int64_t dev = 0;
+    if (st == PTODB_OK && value_as_int(&dv, &dev) != 0)
+        st = efail(ctx, in->e, 0, PTODB_ERR_RUNTIME, "device= of a dispatch must be an int, got another value");
+    if (st == PTODB_OK && (!w || !w->dispatch))
+        st = efail(ctx, in->e, 0, PTODB_ERR_UNSUPPORTED,
+                   "self.%s(..., device=%lld) dispatches to a device of a multi-rank program: run the case with "
+                   "its ranks.txt and data/in/rank<R>/ (docs/multirank.md)",
+                   m->p->funcs[in->callee].name, (long long)dev);
+    /* the device sees its arguments as its parameters declare them: a
+     * scalar with the parameter's dtype (a 0-d tensor), a buffer with the
+     * declared static shape when the element counts agree (a window
+     * allocated [64] and taken as [1, 64]) */
+    const xfunc *callee = &m->p->funcs[in->callee];
+    for (uint32_t i = 0; st == PTODB_OK && i < n && i < callee->nparams; i++) {
+        const exec_type *pt = &callee->param_types[i];
+        if (pt->kind == EXEC_TYPE_SCALAR && pt->ir_dtype >= 0 &&
+            (args[i].kind == VAL_INT || args[i].kind == VAL_FLOAT || args[i].kind == VAL_BOOL)) {
+            double v;
+            value_as_double(&args[i], &v);
+            tensor *t = tensor_scalar(pt->dtype, v);
+            if (args[i].kind == VAL_INT)
+                tensor_set_i64(t, NULL, args[i].u.i);
+            args[i] = value_tensor(t);
+        } else if (pt->kind == EXEC_TYPE_TENSOR && args[i].kind == VAL_TENSOR && pt->ndim > 0) {
+            const tensor *t = args[i].u.t;
+            int fixed = 1, same = pt->ndim == t->ndim;
+            for (int d = 0; d < pt->ndim; d++) {
+                fixed &= pt->dims[d] >= 0;
+                same &= d < t->ndim && pt->dims[d] == t->shape[d];
+            }
+            if (fixed && !same && tensor_shape_numel(pt->ndim, pt->dims) == tensor_numel(t) && tensor_is_contiguous(t)) {
+                ptodb_status rs;
+                tensor *r = tensor_reshape(t, pt->ndim, pt->dims, &rs);
+                if (r) {
+                    value_clear(&args[i]);
+                    args[i] = value_tensor(r);
+                }
+            }
+        }
+    }
+    int *dirs = xcalloc(n ? n : 1, sizeof *dirs);
+    for (uint32_t i = 0; i < n && i < callee->nparams; i++)
+        dirs[i] = callee->src->params[i].dir == IR_DIR_OUT     ? EXEC_ARG_OUT
+                  : callee->src->params[i].dir == IR_DIR_INOUT ? EXEC_ARG_INOUT
+                                                               : EXEC_ARG_IN;
+    if (st == PTODB_OK) {
+        char err[400] = "";
+        const ir_span *sp = in->e && in->e->src ? &in->e->src->span : inst_span(in);
+        st = w->dispatch(w->ud, dev, in->callee, args, dirs, n, sp ? (int)sp->line : 0, sp ? (int)sp->col : 0, err,
+                         sizeof err);
+        if (st != PTODB_OK)
+            st = efail(ctx, in->e, 0, st, "%s", err);
+    }
+    free(dirs);
+    value_clear(&dv);
+    for (uint32_t i = 0; i < n; i++)
+        value_clear(&args[i]);
+    if (st == PTODB_OK && in->nslots == 1)
+        slot_set(f, in->slots[0], value_none());
+    return st;
+}
+
 static ptodb_status core_exec(machine *m, core *c, exec_event *ev)
 {
     exec_ctx *ctx = &c->ctx;
@@ -1271,6 +1370,13 @@ static ptodb_status core_exec(machine *m, core *c, exec_event *ev)
                 for (uint32_t i = 0; i < n; i++)
                     value_clear(&args[i]);
                 free(args);
+                break;
+            }
+            if (in->device) {
+                st = host_dispatch(m, c, f, in, args, n);
+                free(args);
+                if (st == PTODB_OK)
+                    f->pc++;
                 break;
             }
             int split_aiv = !callee->is_group && callee->split_aiv && !c->in_group &&

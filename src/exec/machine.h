@@ -92,6 +92,10 @@ typedef struct machine_options {
     int memcheck;
     int mem_target;
     int mem_addressed;
+    /* The multi-rank world this machine runs a rank (or the host
+     * orchestrator) of (exec/comm.h); NULL for a single-rank case. Owned by
+     * the caller, which keeps it alive as long as the machine. */
+    const struct exec_comm *comm;
 } machine_options;
 
 void machine_options_init(machine_options *o);

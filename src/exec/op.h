@@ -45,6 +45,7 @@
     X(OFFSET, "offset") X(OUT_COLS, "out_cols") X(COUNT_DTYPE, "count_dtype")      \
     X(BLOCK_SIZE, "block_size") X(SIZE, "size") X(MAX_INDICES, "max_indices")      \
     X(COL_OFF, "col_off") X(IS_TRANS, "is_trans")                                  \
+    X(OP, "op") X(CMP, "cmp") X(ROOT, "root") X(DEVICE, "device")                 \
     X(BY_DEFINITION, " by definition") /* set by the lowering, never in a dump */
 
 typedef enum {
@@ -151,6 +152,18 @@ void exec_note_ref_differs(exec_ctx *ctx, int id, const char *msg);
  * the task race check (exec/tasks.h). */
 void exec_note_gm_access(exec_ctx *ctx, const tensor *v, int write);
 
+/* The multi-rank world of this machine (exec/comm.h), NULL in a
+ * single-rank run. */
+struct exec_comm;
+const struct exec_comm *exec_comm_of(const exec_ctx *ctx);
+/* The op waits on something outside the machine's queues (a signal cell of
+ * a window): it returns PTODB_BLOCKED right after this call, and the core
+ * re-runs the statement the next time it is scheduled. what is shown by
+ * the debugger ("pld.system.wait"). */
+void exec_block_external(exec_ctx *ctx, const char *what);
+/* The line and column of the statement running (0 when unknown). */
+void exec_stmt_loc(const exec_ctx *ctx, int *line, int *col);
+
 typedef ptodb_status (*op_fn)(exec_ctx *ctx, const op_args *a, value *out);
 
 /* Fills table[IR_OP_COUNT] with every implemented op (NULL = unsupported:
@@ -176,6 +189,7 @@ void exec_ops_register_shape(op_fn *table);       /* ops_shape.c: §3.8 slice/re
 void exec_ops_register_xcore(op_fn *table);       /* xcore_ops.c: §3.9, §3.11 aiv_shard/aic_gather (the machine's) */
 void exec_ops_register_isa(op_fn *table);         /* ops_isa.c: ops REF lacks, from the PTO ISA */
 void exec_ops_register_random(op_fn *table);      /* ops_random.c: TRANDOM */
+void exec_ops_register_comm(op_fn *table);        /* ops_comm.c: the multi-rank ops (pld.*, builtin.tensor.*) */
 void exec_ops_register_gather_forms(op_fn *table); /* ops_gather_forms.c: gatherb, compare/mask/paged forms */
 void exec_ops_register_array(op_fn *table);       /* ops_array.c: PyPTO's stack-local arrays */
 void exec_ops_register_prefetch(op_fn *table);    /* ops_prefetch.c: L2 prefetch (no data effect) */

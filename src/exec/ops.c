@@ -20,6 +20,7 @@ void exec_ops_init(op_fn *table)
     exec_ops_register_prefetch(table);
     exec_ops_register_matmul_mx(table);
     exec_ops_register_task(table);
+    exec_ops_register_comm(table);
 }
 
 int exec_op_reuses_dead_operand(int op)

@@ -62,6 +62,42 @@ static ptodb_status op_slice(exec_ctx *ctx, const op_args *a, value *out)
     /* drop_dims (5th arg) is ignored by REF */
     if (nvs >= 0)
         kernel_set_valid_full(r, nvs, vs, nshp, shp); /* valid is not clipped, nothing zeroed */
+    const value *dv = op_arg(a, 4);
+    if (exec_device(ctx) && dv && dv->kind != VAL_NONE) {
+        /* the device erases the listed unit axes (memory.cpp:150-214) */
+        int64_t drop[TENSOR_MAX_DIMS], shape[TENSOR_MAX_DIMS], strides[TENSOR_MAX_DIMS];
+        int nd, k = 0;
+        st = kernel_int_list(ctx, a, dv, "drop_dims", drop, &nd);
+        for (int d = 0; st == PTODB_OK && d < r->ndim; d++) {
+            int dropped = 0;
+            for (int i = 0; i < nd; i++)
+                dropped |= drop[i] == d;
+            if (dropped && r->shape[d] != 1)
+                st = exec_fail(ctx, PTODB_ERR_SHAPE, "%s: drop_dims erases axis %d of extent %lld (not 1)",
+                               kernel_op_name(a), d, (long long)r->shape[d]);
+            else if (!dropped) {
+                shape[k] = r->shape[d];
+                strides[k++] = r->strides[d];
+            }
+        }
+        if (st == PTODB_OK && nd > 0 && k < r->ndim) {
+            ptodb_status vs2;
+            tensor *v = tensor_view(r, k, shape, strides, r->offset, &vs2);
+            if (!v)
+                st = exec_fail(ctx, vs2, "%s: internal: drop_dims view", kernel_op_name(a));
+            else {
+                exec_note_ref_differs(ctx, EXEC_SEMDIFF_SLICE_DROP_DIMS,
+                                      "tensor.slice erases its drop_dims axes (REF would keep them: the 5th "
+                                      "argument is ignored)");
+                tensor_unref(r);
+                r = v;
+            }
+        }
+        if (st != PTODB_OK) {
+            tensor_unref(r);
+            return st;
+        }
+    }
     *out = value_tensor(r);
     return PTODB_OK;
 }

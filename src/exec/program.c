@@ -210,8 +210,9 @@ void exec_type_lower(const ir_expr *annot, exec_type *t)
     int b = head->res.id;
     ir_expr *const *items = annot->u.sub.items;
     uint32_t n = annot->u.sub.n;
-    if (b == IR_BUILTIN_TENSOR || b == IR_BUILTIN_TILE) {
-        t->kind = b == IR_BUILTIN_TENSOR ? EXEC_TYPE_TENSOR : EXEC_TYPE_TILE;
+    if (b == IR_BUILTIN_TENSOR || b == IR_BUILTIN_TILE || b == IR_BUILTIN_DISTRIBUTED_TENSOR) {
+        /* a DistributedTensor is a TensorType plus its window (pypto include/pypto/ir/type.h:548) */
+        t->kind = b == IR_BUILTIN_TILE ? EXEC_TYPE_TILE : EXEC_TYPE_TENSOR;
         if (n >= 1 && (items[0]->kind == IR_EXPR_LIST || items[0]->kind == IR_EXPR_TUPLE) &&
             items[0]->u.seq.n <= TENSOR_MAX_DIMS) {
             t->ndim = (int)items[0]->u.seq.n;
@@ -352,6 +353,7 @@ static void unrunnable_reason(int op, char *buf, size_t size)
 }
 
 static xexpr *lower_expr(lower *L, const ir_expr *e);
+static const ir_expr *attrs_entry(const ir_expr *call, const char *key);
 static int split_code(int32_t ev);
 static void lower_submit_into(lower *L, const ir_expr *call, int32_t slot);
 
@@ -631,8 +633,8 @@ static xexpr *lower_expr(lower *L, const ir_expr *e)
     int implicit_split = shard_op(op) && L->region_split && !has_split;
     if (shard_op(op) && L->region_split)
         L->region_shards++;
-    x->kw = aalloc(L->a, (nk + 2) * sizeof *x->kw);
-    x->kw_ids = aalloc(L->a, nk + 2);
+    x->kw = aalloc(L->a, (nk + 3) * sizeof *x->kw);
+    x->kw_ids = aalloc(L->a, nk + 3);
     /* REF's torch.maximum/minimum(tile, number) raises TypeError whenever the
      * scalar is a Python number, so a literal scalar is a file REF cannot
      * run: ptodb runs it by the op's definition (max with the scalar) and
@@ -673,6 +675,15 @@ static xexpr *lower_expr(lower *L, const ir_expr *e)
             continue;
         x->kw_ids[x->nkw] = (uint8_t)k;
         x->kw[x->nkw++] = lower_expr(L, e->u.call.kwargs[i].value);
+    }
+    /* LowerHostTensorCollectives's per-device builtin.tensor.* calls carry
+     * their device in attrs={"device": r} (lower_host_tensor_collectives_pass.cpp:308) */
+    const ir_expr *dev = ir_op_info_get(op) && ir_op_info_get(op)->family == IR_OPFAM_BUILTIN_TENSOR
+                             ? attrs_entry(e, "device")
+                             : NULL;
+    if (dev) {
+        x->kw_ids[x->nkw] = (uint8_t)EXEC_KW_DEVICE;
+        x->kw[x->nkw++] = lower_expr(L, dev);
     }
     return x;
 }
@@ -736,6 +747,20 @@ static const ir_expr *call_core_num(const ir_expr *call)
     return NULL;
 }
 
+/* attrs={"key": value}'s value in a call, or NULL. */
+static const ir_expr *attrs_entry(const ir_expr *call, const char *key)
+{
+    for (uint32_t i = 0; i < call->u.call.nkwargs; i++) {
+        const ir_expr *d = call->u.call.kwargs[i].value;
+        if (strcmp(call->u.call.kwargs[i].name->text, "attrs") != 0 || d->kind != IR_EXPR_DICT)
+            continue;
+        for (uint32_t k = 0; k < d->u.dict.n; k++)
+            if (d->u.dict.keys[k]->kind == IR_EXPR_STRING && strcmp(d->u.dict.keys[k]->u.str.value, key) == 0)
+                return d->u.dict.values[k];
+    }
+    return NULL;
+}
+
 /* A keyword argument of a call, or NULL. */
 static const ir_expr *call_kwarg(const ir_expr *call, const char *name)
 {
@@ -761,6 +786,9 @@ static int32_t lower_call_into(lower *L, const ir_expr *call, const ir_stmt *s, 
     in->nvals = na;
     in->callee = call->res.id;
     in->e = new_expr(L, XE_CONST, call); /* location of the call */
+    const ir_expr *device = call_kwarg(call, "device");
+    if (device)
+        in->device = lower_expr(L, device);
     if (slot >= 0) {
         in->slots = aalloc(L->a, sizeof(int32_t));
         in->slots[0] = slot;

@@ -112,6 +112,7 @@ typedef struct xinst {
     int32_t target;
     int32_t loop;   /* loop state index for FOR_* */
     int32_t callee; /* function index; for groups the Group function */
+    xexpr *device;  /* CALL with device=: a host dispatch to that device (exec/comm.h), else NULL */
     const char *msg;
     /* XCALL_SUBMIT: its deps= entries, and whether it is inside a manual
      * scope (pl.scope(mode=pl.ScopeMode.MANUAL)), for the race check */

@@ -44,6 +44,8 @@ typedef struct runpass_options {
     const op_fn *ops;       /* exec_ops_init table */
     int race_runs;          /* --run --race-check N: random schedules per pass (runpass_file ignores it) */
     int strict_ref;         /* --strict-ref: a file REF cannot run fails (all_pass 0), as in REF's validator */
+    int comm_ready_order;   /* --comm-order=ready: a multi-rank run without PyPTO #2398's per-rank
+                               ordering token (src/ranks/world.h, RANKS_ORDER_READY) */
 } runpass_options;
 
 struct strbuf;

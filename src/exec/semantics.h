@@ -64,7 +64,15 @@ typedef enum { EXEC_SEM_DEVICE = 0, EXEC_SEM_REF = 1 } exec_semantics;
       "torch_codegen has no visitor for Submit: codegen fails", 1,                                  \
       "pypto docs/en/dev/ir/01-hierarchy.md:76,171-173 (Submit vs Call); "                          \
       "docs/en/dev/language/02-manual_dependencies.md:13-25 (manual scopes order by deps= only); "   \
-      "simpler's PTO2TaskId")
+      "simpler's PTO2TaskId")                                                                       \
+    X(SLICE_DROP_DIMS, "slice-drop-dims", "tensor.slice (5th argument, drop_dims)",                 \
+      "the listed unit axes are erased from the result, as its type says",                          \
+      "the 5th argument is ignored: the result keeps them, which fails check_shapes", 1,             \
+      "pypto src/ir/op/tensor_ops/memory.cpp:150-214 (tensor.slice drop_dims)")                      \
+    X(SCALAR_CAST, "scalar-cast", "pl.cast of a Python number (a loop index, a host scalar)",     \
+      "a scalar of the target dtype", "number.to(dtype): AttributeError", 1,                        \
+      "pypto python/pypto/debug/torch_codegen.py (cast is .to on a tensor); the device's scalar "   \
+      "conversion")
 
 typedef enum {
 #define EXEC_SEMDIFF_ENUM(id, name, ops, device, ref, ref_fails, source) EXEC_SEMDIFF_##id,

@@ -2,7 +2,7 @@
 # folders of our own (examples/, test data, tests/fuzz/seeds/<harness>/).
 # Sourced by scripts/fuzz (which copies them into the build folder as
 # libFuzzer's seed corpus) and tests/fuzz/replay.sh (which replays them).
-FUZZ_HARNESSES="ir zip pickle pt npy manifest repl session interp reduce dap dapwire"
+FUZZ_HARNESSES="ir zip pickle pt npy manifest repl session interp reduce dap dapwire ranks sched"
 
 # fuzz_seeds HARNESS: prints its seed paths, one per line.
 fuzz_seeds() {
@@ -22,6 +22,8 @@ fuzz_seeds() {
     reduce) echo examples/mlp/passes_dump; echo examples/mlp-broken/passes_dump; echo tests/data/xcore ;;
     dap) ;;
     dapwire) echo tests/fuzz/seeds/dap ;;
+    ranks) echo tests/data/multirank/order_2397/ranks.txt ;;
+    sched) ;;
     esac
     echo "tests/fuzz/seeds/$1"
 }

@@ -3,6 +3,7 @@
  *   check_data_tool stats FILE [DTYPE]   one line per tensor:
  *        NAME DTYPE SHAPE NUMEL CRC32 SUM   (format of tests/data/pt_expected.txt)
  *   check_data_tool gen pt|npy OUT DTYPE D0 [D1 ...]   a deterministic tensor
+ *   check_data_tool fill pt|npy OUT DTYPE VALUE D0 [D1 ...]   every element VALUE
  *   check_data_tool load FILE [--touch]  load once (--touch: then read every
  *                                        byte), print "seconds bytes"
  *   check_data_tool convert IN OUT       .pt/.npy -> .pt/.npy (one tensor) */
@@ -79,6 +80,25 @@ int main(int argc, char **argv)
         for (size_t i = 0; i < f.count; i++)
             print_stats(f.items[i].name ? f.items[i].name : "-", f.items[i].t);
         pt_file_free(&f);
+    } else if (argc >= 7 && strcmp(argv[1], "fill") == 0) {
+        dtype_id dt;
+        if (dtype_parse(argv[4], &dt) != 0)
+            return 2;
+        int64_t shape[TENSOR_MAX_DIMS];
+        int nd = argc - 6;
+        if (nd > TENSOR_MAX_DIMS)
+            return 2;
+        for (int d = 0; d < nd; d++)
+            shape[d] = atoll(argv[6 + d]);
+        tensor *t = tensor_zeros(dt, nd, shape, NULL);
+        if (!t)
+            return 2;
+        double v = atof(argv[5]);
+        for (int64_t i = 0; i < tensor_numel(t); i++)
+            dtype_store(dt, t->storage->data, (size_t)i, v);
+        ptodb_status st = strcmp(argv[2], "npy") == 0 ? npy_save(argv[3], t, &sink) : pt_save(argv[3], t, &sink);
+        tensor_unref(t);
+        return st == PTODB_OK ? 0 : 1;
     } else if (argc >= 6 && strcmp(argv[1], "gen") == 0) {
         dtype_id dt;
         if (dtype_parse(argv[4], &dt) != 0)

@@ -97,7 +97,8 @@ START_TEST(test_catalogue_printer)
     exec_op_catalogue_print(&sb);
     const char *s = strbuf_str(&sb);
     ck_assert_ptr_nonnull(strstr(s, "\ntile.add "));
-    ck_assert_ptr_nonnull(strstr(s, "\npld.tensor.get                     later"));
+    ck_assert_ptr_nonnull(strstr(s, "\npld.tensor.get                     yes"));
+    ck_assert_ptr_nonnull(strstr(s, "\ndist.make_tensor                   later"));
     ck_assert_ptr_nonnull(strstr(s, "312 ops: "));
     strbuf_free(&sb);
 }

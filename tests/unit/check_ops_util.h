@@ -24,6 +24,8 @@ struct exec_ctx {
     int64_t block_idx, block_num;
     int differs_id;           /* exec_note_ref_differs's, -1 when none */
     const char *differs_what;
+    const struct exec_comm *comm; /* exec_comm_of's (multi-rank op tests) */
+    int blocked;                  /* exec_block_external calls */
 };
 
 static inline void ctx_init(exec_ctx *ctx, exec_profile_id p)

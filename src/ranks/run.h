@@ -1,0 +1,25 @@
+/* Running one pass file of a multi-rank case (docs/multirank.md): the host
+ * orchestrator (the dump's level=HOST function) runs first on a machine of
+ * its own with the full host tensors, queueing each `device=` dispatch and
+ * host collective on that device's FIFO; then one machine per rank runs its
+ * FIFO, one task at a time, under one deterministic global schedule: fixed
+ * (the lowest rank that can run, until it parks at a wait or finishes its
+ * task) or, with --schedule random:SEED, a seeded choice of rank after
+ * every statement. Every output is compared per rank with
+ * data/out/rank<R>/ (keys "rank<R>.<name>"), so every report format shows
+ * a verdict per rank and output. A state where no rank can move is a
+ * deadlock, reported at the parked wait with every rank's cell, expected
+ * and current value and its last notifier. */
+#ifndef PTODB_RANKS_RUN_H
+#define PTODB_RANKS_RUN_H
+
+#include "exec/runpass.h"
+
+/* runpass_file for a case with c->ranks.nranks > 0. Never prints. */
+void ranks_run_file(const char *path, const case_info *c, const runpass_options *o, runpass_result *r);
+
+/* The one entry point above exec: ranks_run_file for a multi-rank case,
+ * runpass_file otherwise. */
+void ranks_or_single_run_file(const char *path, const case_info *c, const runpass_options *o, runpass_result *r);
+
+#endif

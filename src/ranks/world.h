@@ -1,0 +1,107 @@
+/* The world of a multi-rank run (docs/multirank.md): P ranks, each with
+ * zeroed window buffers per comm domain, a FIFO of tasks the host
+ * orchestrator dispatched to it (the runtime's one worker per rank, one
+ * task at a time: simpler docs/scheduler.md:114-125), the notify history of
+ * every signal cell and the collectives' rendezvous. It implements the
+ * exec_comm hooks the multi-rank ops call (exec/comm.h): one for the host
+ * orchestrator's machine, one per rank. Scheduling is run.c's. */
+#ifndef PTODB_RANKS_WORLD_H
+#define PTODB_RANKS_WORLD_H
+
+#include "base/strbuf.h"
+#include "data/ranks.h"
+#include "exec/comm.h"
+
+typedef enum { RANKS_TASK_CALL, RANKS_TASK_COLLECTIVE } ranks_task_kind;
+
+/* A host tensor region a task reads or writes: its tag for ordering. */
+typedef struct ranks_access {
+    const tensor_storage *s;
+    int64_t lo, hi; /* bytes */
+    int writes;
+} ranks_access;
+
+typedef struct ranks_task {
+    ranks_task_kind kind;
+    int fn;          /* CALL: the function */
+    value *args;     /* CALL: translated to the rank's windows */
+    uint32_t nargs;
+    exec_collective_call call; /* COLLECTIVE: its tensors are the rank's (references held) */
+    /* ordering, as the runtime's DAG: a task enters its rank's FIFO once
+     * every task it depends on has finished */
+    size_t id;       /* submission order */
+    int line, col;   /* the host orchestrator's dispatch (or collective) */
+    int rank;
+    int done, queued;
+    ranks_access *acc;
+    size_t nacc;
+    size_t *deps;
+    size_t ndeps;
+} ranks_task;
+
+typedef enum {
+    /* PyPTO #2398 (e2d0f78, distributed_codegen.cpp:1173-1186): every comm
+     * dispatch of a rank and domain is INOUT on an ordering token, so a
+     * rank's comm dispatches run in program order */
+    RANKS_ORDER_PROGRAM,
+    /* before it: dependencies from tensor tags only (windows carry none),
+     * a task routed to its rank's FIFO as soon as it is ready: a wait-only
+     * dispatch can run ahead of its rank's own send (issue #2397) */
+    RANKS_ORDER_READY
+} ranks_order;
+
+typedef struct ranks_world ranks_world;
+
+/* A world for the ranks, devices and domains of r (borrowed; it outlives
+ * the world). */
+ranks_world *ranks_world_new(const case_ranks *r, ranks_order order);
+void ranks_world_free(ranks_world *w);
+
+const exec_comm *ranks_world_host_comm(ranks_world *w);
+const exec_comm *ranks_world_rank_comm(ranks_world *w, int rank);
+int ranks_world_nranks(const ranks_world *w);
+
+/* Rank's next task (NULL when its FIFO is empty), and its end (what
+ * depended on it may become ready). pending counts the rank's tasks not
+ * finished, queued or not. */
+ranks_task *ranks_world_next_task(ranks_world *w, int rank);
+void ranks_world_pop_task(ranks_world *w, int rank);
+size_t ranks_world_pending(const ranks_world *w, int rank);
+/* Rank's unfinished tasks in submission order: up to max into out; the count. */
+size_t ranks_world_unfinished(const ranks_world *w, int rank, const ranks_task **out, size_t max);
+
+/* A rank made progress: it no longer waits on a cell. */
+void ranks_world_clear_wait(ranks_world *w, int rank);
+/* The wait rank is parked at, described for a deadlock report ("signal_buf
+ * element 0 of rank 0: expects >= 1, holds 0; last notified by rank 1 at
+ * 12:9 (AtomicAdd 1)" or "... nobody notified it"); 0 when the rank waits
+ * on no cell (a collective's rendezvous: described too). */
+int ranks_world_describe_wait(const ranks_world *w, int rank, strbuf *out);
+/* The window cells left non-zero at the end (signals are expected back at
+ * zero after every collective: distributed_ops.md:142-192), one line each
+ * in out; the count. Only buffers of INT32 views that a notify touched. */
+size_t ranks_world_nonzero_signals(const ranks_world *w, strbuf *out);
+
+/* The race check (vector clocks, FastTrack's epochs): happens-before comes
+ * from each rank's program order, notify -> a wait it satisfies, the
+ * collectives (a rendezvous orders all before all after, on every member)
+ * and task dependencies; accesses are the comm ops' remote ones (exec_comm
+ * note_access) and a rank's local reads and writes of its own windows
+ * (ranks_world_local_access, from the machine's hooks). Unordered
+ * overlapping accesses of two ranks, one of them a write, are a race; two
+ * atomic adds are not. Signals (cells a notify or wait touches) are
+ * synchronisation, not data. Local accesses are located after the step
+ * that made them (ranks_world_stamp). */
+void ranks_world_local_access(ranks_world *w, int rank, const tensor *t, int write);
+void ranks_world_stamp(ranks_world *w, int rank, int line, int col);
+/* Rank's next task starts: what its dependencies did happens before it. */
+void ranks_world_task_start(ranks_world *w, int rank);
+/* The first race, "path:line:col: race on window ..." in out; 0 when none. */
+int ranks_world_race(const ranks_world *w, const char *path, strbuf *out);
+
+/* Rank's view (dt, shape, from the start) of window buffer handle, as a
+ * dispatch hands it over: for tests and the debugger. NULL when the rank is
+ * not in the buffer's domain or the view does not fit. */
+tensor *ranks_world_rank_window(ranks_world *w, int64_t handle, int rank, dtype_id dt, int nd, const int64_t *shape);
+
+#endif
