@@ -173,6 +173,27 @@ static ptodb_status op_nranks(exec_ctx *ctx, const op_args *a, value *out)
     return st;
 }
 
+/* The common operands of notify and wait: the world and this rank, the
+ * signal tensor (argument 0), the offsets (argument at) and the integer
+ * after them (value / expected, named what). */
+static ptodb_status signal_args(exec_ctx *ctx, const op_args *a, uint32_t at, const char *what,
+                                const exec_comm **w, tensor **t, const value **offv, int64_t *v)
+{
+    const value *vv;
+    ptodb_status st = need_comm(ctx, a, w);
+    if (st == PTODB_OK)
+        st = need_rank(ctx, a, *w);
+    if (st == PTODB_OK)
+        st = kernel_tensor_arg(ctx, a, 0, t);
+    if (st == PTODB_OK)
+        st = kernel_any_arg(ctx, a, at, offv);
+    if (st == PTODB_OK)
+        st = kernel_any_arg(ctx, a, at + 1, &vv);
+    if (st == PTODB_OK)
+        st = kernel_int(ctx, a, vv, what, v);
+    return st;
+}
+
 /* pld.system.notify(target, peer, offsets, value, *, op): the peer's INT32
  * cell += value (AtomicAdd, 0) or = value (Set, 1); system.cpp:210,
  * pto-isa TNotify.hpp:46-57. */
@@ -180,19 +201,9 @@ static ptodb_status op_notify(exec_ctx *ctx, const op_args *a, value *out)
 {
     const exec_comm *w;
     tensor *t, *remote = NULL, *cell = NULL;
-    const value *offv, *vv;
+    const value *offv;
     int64_t val;
-    ptodb_status st = need_comm(ctx, a, &w);
-    if (st == PTODB_OK)
-        st = need_rank(ctx, a, w);
-    if (st == PTODB_OK)
-        st = kernel_tensor_arg(ctx, a, 0, &t);
-    if (st == PTODB_OK)
-        st = kernel_any_arg(ctx, a, 2, &offv);
-    if (st == PTODB_OK)
-        st = kernel_any_arg(ctx, a, 3, &vv);
-    if (st == PTODB_OK)
-        st = kernel_int(ctx, a, vv, "value", &val);
+    ptodb_status st = signal_args(ctx, a, 2, "value", &w, &t, &offv, &val);
     if (st == PTODB_OK)
         st = peer_of(ctx, a, w, t, 1, &remote);
     if (st == PTODB_OK)
@@ -226,19 +237,9 @@ static ptodb_status wait_common(exec_ctx *ctx, const op_args *a, value *out, int
 {
     const exec_comm *w;
     tensor *t, *cell = NULL;
-    const value *offv, *ev;
+    const value *offv;
     int64_t expected;
-    ptodb_status st = need_comm(ctx, a, &w);
-    if (st == PTODB_OK)
-        st = need_rank(ctx, a, w);
-    if (st == PTODB_OK)
-        st = kernel_tensor_arg(ctx, a, 0, &t);
-    if (st == PTODB_OK)
-        st = kernel_any_arg(ctx, a, 1, &offv);
-    if (st == PTODB_OK)
-        st = kernel_any_arg(ctx, a, 2, &ev);
-    if (st == PTODB_OK)
-        st = kernel_int(ctx, a, ev, "expected", &expected);
+    ptodb_status st = signal_args(ctx, a, 1, "expected", &w, &t, &offv, &expected);
     if (st == PTODB_OK)
         st = cell_of(ctx, a, t, offv, &cell);
     if (st != PTODB_OK)

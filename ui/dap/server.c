@@ -270,68 +270,73 @@ static void req_set_breakpoints(dap_server *d, json_t *req, json_t *args)
     dap_respond(d, req, json_pack("{s:o}", "breakpoints", result));
 }
 
-static void req_set_function_breakpoints(dap_server *d, json_t *req, json_t *args)
+/* One breakpoint of a setFunctionBreakpoints / setDataBreakpoints list: its
+ * engine command made into out (verified, id, ...) or why not. */
+typedef void (*bp_one_fn)(dap_server *d, json_t *spec, json_t *out);
+
+/* setFunctionBreakpoints and setDataBreakpoints: the list replaces every
+ * breakpoint of its kind, one result per entry, in order. */
+static void replace_breakpoints(dap_server *d, json_t *req, json_t *args, dap_bp_kind kind, const char *what,
+                                bp_one_fn one)
 {
     if (!d->s) {
-        dap_fail(d, req, "setFunctionBreakpoints before launch");
+        dap_fail(d, req, "%s before launch", what);
         return;
     }
     for (size_t i = d->nbps; i-- > 0;)
-        if (d->bps[i].kind == BPK_FUNC)
+        if (d->bps[i].kind == kind)
             bp_release(d, i);
     json_t *list = json_object_get(args, "breakpoints");
     json_t *result = json_array();
     size_t n = json_is_array(list) ? json_array_size(list) : 0;
     for (size_t i = 0; i < n; i++) {
-        json_t *spec = json_array_get(list, i);
-        const char *name = json_string_value(json_object_get(spec, "name"));
         json_t *out = json_object();
-        if (!name || !*name || strpbrk(name, " \t\n:")) {
-            json_object_set_new(out, "verified", json_false());
-            json_object_set_new(out, "message", json_string("expected a function name"));
-        } else {
-            char cmd[2048];
-            snprintf(cmd, sizeof cmd, "break %s", name);
-            append_condition(cmd, sizeof cmd, spec);
-            make_bp(d, BPK_FUNC, NULL, cmd, spec, out);
-        }
+        one(d, json_array_get(list, i), out);
         json_array_append_new(result, out);
     }
     dap_respond(d, req, json_pack("{s:o}", "breakpoints", result));
 }
 
-static void req_set_data_breakpoints(dap_server *d, json_t *req, json_t *args)
+static void function_breakpoint(dap_server *d, json_t *spec, json_t *out)
 {
-    if (!d->s) {
-        dap_fail(d, req, "setDataBreakpoints before launch");
+    const char *name = json_string_value(json_object_get(spec, "name"));
+    if (!name || !*name || strpbrk(name, " \t\n:")) {
+        json_object_set_new(out, "verified", json_false());
+        json_object_set_new(out, "message", json_string("expected a function name"));
         return;
     }
-    for (size_t i = d->nbps; i-- > 0;)
-        if (d->bps[i].kind == BPK_DATA)
-            bp_release(d, i);
-    json_t *list = json_object_get(args, "breakpoints");
-    json_t *result = json_array();
-    size_t n = json_is_array(list) ? json_array_size(list) : 0;
-    for (size_t i = 0; i < n; i++) {
-        json_t *spec = json_array_get(list, i);
-        const char *id = json_string_value(json_object_get(spec, "dataId"));
-        const char *access = json_string_value(json_object_get(spec, "accessType"));
-        json_t *out = json_object();
-        if (!id || strncmp(id, "tensor:", 7) != 0 || !id[7] || strchr(id, '\n')) {
-            json_object_set_new(out, "verified", json_false());
-            json_object_set_new(out, "message", json_string("expected a dataId from dataBreakpointInfo"));
-        } else {
-            const char *verb = !access || strcmp(access, "write") == 0 ? "watch"
-                               : strcmp(access, "read") == 0       ? "rwatch"
-                                                                   : "awatch";
-            char cmd[2048];
-            snprintf(cmd, sizeof cmd, "%s %s", verb, id + 7);
-            append_condition(cmd, sizeof cmd, spec);
-            make_bp(d, BPK_DATA, NULL, cmd, spec, out);
-        }
-        json_array_append_new(result, out);
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "break %s", name);
+    append_condition(cmd, sizeof cmd, spec);
+    make_bp(d, BPK_FUNC, NULL, cmd, spec, out);
+}
+
+static void data_breakpoint(dap_server *d, json_t *spec, json_t *out)
+{
+    const char *id = json_string_value(json_object_get(spec, "dataId"));
+    const char *access = json_string_value(json_object_get(spec, "accessType"));
+    if (!id || strncmp(id, "tensor:", 7) != 0 || !id[7] || strchr(id, '\n')) {
+        json_object_set_new(out, "verified", json_false());
+        json_object_set_new(out, "message", json_string("expected a dataId from dataBreakpointInfo"));
+        return;
     }
-    dap_respond(d, req, json_pack("{s:o}", "breakpoints", result));
+    const char *verb = !access || strcmp(access, "write") == 0 ? "watch"
+                       : strcmp(access, "read") == 0       ? "rwatch"
+                                                           : "awatch";
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "%s %s", verb, id + 7);
+    append_condition(cmd, sizeof cmd, spec);
+    make_bp(d, BPK_DATA, NULL, cmd, spec, out);
+}
+
+static void req_set_function_breakpoints(dap_server *d, json_t *req, json_t *args)
+{
+    replace_breakpoints(d, req, args, BPK_FUNC, "setFunctionBreakpoints", function_breakpoint);
+}
+
+static void req_set_data_breakpoints(dap_server *d, json_t *req, json_t *args)
+{
+    replace_breakpoints(d, req, args, BPK_DATA, "setDataBreakpoints", data_breakpoint);
 }
 
 /* ---- passes: goto, selectPass ------------------------------------------------------------------- */
