@@ -106,3 +106,10 @@ TESTS += tests/unit/check_dap
 tests_unit_check_dap_SOURCES = tests/unit/check_dap.c ui/dap/framing.c ui/dap/hitcond.c
 tests_unit_check_dap_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_dap_LDADD = $(UNIT_LDADD)
+
+# dap_client.sh, vscode_package.sh and `make vsix` install their npm packages
+# into the build folder: distclean leaves nothing behind (distcheck checks)
+clean-local: clean-npm
+.PHONY: clean-npm
+clean-npm:
+	rm -rf dap-npm vsce-npm vsix.log ptodb-*.vsix
