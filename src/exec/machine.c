@@ -952,9 +952,11 @@ static value submit_result(machine *m, value v)
     return t;
 }
 
-/* A task of a manual scope starts: its deps= and its tensor parameters go
- * to the race check (exec/tasks.h). */
-static ptodb_status submit_begin(machine *m, core *c, xframe *f, const xinst *in, const xfunc *callee)
+/* A task of a manual scope starts: its deps= and its tensor parameters
+ * (args, the call's evaluated arguments) go to the race check
+ * (exec/tasks.h). */
+static ptodb_status submit_begin(machine *m, core *c, xframe *f, const xinst *in, const xfunc *callee,
+                                 const value *args, uint32_t nargs)
 {
     if (!m->taskgraph)
         return PTODB_OK;
@@ -975,14 +977,9 @@ static ptodb_status submit_begin(machine *m, core *c, xframe *f, const xinst *in
     const ir_span *sp = in->e && in->e->src ? &in->e->src->span : NULL;
     exec_tasks_begin(m->taskgraph, (int64_t)(m->next_task & 0xffffffffu), callee->name, sp ? (int)sp->line : 0,
                      in->manual, deps, nd);
-    for (uint32_t i = 0; i < in->nvals && i < callee->nparams; i++) {
-        value v;
-        if (eval(m, c, f, in->vals[i], &v) != PTODB_OK)
-            continue; /* the call reports it */
-        if (v.kind == VAL_TENSOR && v.u.t)
-            exec_tasks_name(m->taskgraph, v.u.t, callee->src->params[i].name->text);
-        value_clear(&v);
-    }
+    for (uint32_t i = 0; i < nargs && i < callee->nparams; i++)
+        if (args[i].kind == VAL_TENSOR && args[i].u.t)
+            exec_tasks_name(m->taskgraph, args[i].u.t, callee->src->params[i].name->text);
     return PTODB_OK;
 }
 
@@ -1355,9 +1352,6 @@ static ptodb_status core_exec(machine *m, core *c, exec_event *ev)
                 }
                 note_differs(m, in->e && in->e->src ? &in->e->src->span : NULL, EXEC_SEMDIFF_SUBMIT,
                              "the submitted task %s runs (REF would fail: %s)", callee->name, in->msg);
-                st = submit_begin(m, c, f, in, callee);
-                if (st != PTODB_OK)
-                    break;
             }
             value *args = xmalloc((in->nvals ? in->nvals : 1) * sizeof(value));
             uint32_t n = 0;
@@ -1366,6 +1360,8 @@ static ptodb_status core_exec(machine *m, core *c, exec_event *ev)
                 if (st != PTODB_OK)
                     break;
             }
+            if (st == PTODB_OK && in->call_mode == XCALL_SUBMIT)
+                st = submit_begin(m, c, f, in, callee, args, n);
             if (st != PTODB_OK) {
                 for (uint32_t i = 0; i < n; i++)
                     value_clear(&args[i]);
