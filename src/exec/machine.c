@@ -35,6 +35,7 @@ void machine_options_init(machine_options *o)
     o->memcheck = 1;
     o->mem_target = MEM_TARGET_910B;
     o->mem_addressed = -1;
+    o->mem_yields_move = -1;
 }
 
 static const ir_span *inst_span(const xinst *in);
@@ -82,9 +83,7 @@ machine *machine_new(const xprogram *p, const machine_options *o)
         m->prov = exec_prov_new();
     if (m->opt.semantics == EXEC_SEM_DEVICE)
         m->taskgraph = exec_tasks_new();
-    /* not on the ranks of a multi-rank case yet: remote loads/stores and
-     * signals are not placed in the memory model (docs/memory.md) */
-    if (m->opt.memcheck && !m->opt.comm)
+    if (m->opt.memcheck)
         m->mem = exec_memcheck_new(&m->opt, p);
     m->where_token = mem_where_push_fn(machine_where, m);
     return m;
@@ -1292,6 +1291,8 @@ static ptodb_status core_exec(machine *m, core *c, exec_event *ev)
                 st = eval(m, c, f, in->vals[i], &v);
                 if (st != PTODB_OK)
                     break;
+                if (i == 0 && in->yield_type && m->mem)
+                    exec_memcheck_yield(m->mem, m, c, f, in, &v);
                 if (i < in->nslots)
                     st = assign(m, c, f, in, i, v);
                 else

@@ -88,10 +88,15 @@ typedef struct machine_options {
      * with the reference's blind semantics. mem_target: memory/soc.h's
      * mem_target (the runner reads it from the case); mem_addressed: 1 when
      * MemRef offsets are addresses (AllocateMemoryAddr ran), 0 when each id
-     * is a buffer of its own, -1 to tell from the dump. */
+     * is a buffer of its own, -1 to tell from the dump. mem_yields_move: 1
+     * when the pass comes before MemoryReuse's YieldFixup, so that a yield
+     * into a phi or carry of another MemRef is the tile.move that pass will
+     * insert; 0 when a mismatch is the device's stale carry; -1: as
+     * !mem_addressed (docs/memory.md "Yields"). */
     int memcheck;
     int mem_target;
     int mem_addressed;
+    int mem_yields_move;
     /* The multi-rank world this machine runs a rank (or the host
      * orchestrator) of (exec/comm.h); NULL for a single-rank case. Owned by
      * the caller, which keeps it alive as long as the machine. */

@@ -31,6 +31,7 @@ struct exec_memcheck {
     int alias_argno[8];
     int nalias;
     int kinds;         /* bit (1 << mem_fault_kind) of every fault seen */
+    int yields_move;   /* machine_options.mem_yields_move, resolved */
 };
 
 exec_memcheck *exec_memcheck_new(const machine_options *o, const xprogram *p)
@@ -42,6 +43,7 @@ exec_memcheck *exec_memcheck_new(const machine_options *o, const xprogram *p)
         addressed = exec_memcheck_guess_addressed(p);
     for (int i = 0; i < 3; i++)
         mem_core_init(&mc->cores[i], t, addressed);
+    mc->yields_move = o->mem_yields_move >= 0 ? o->mem_yields_move : !addressed;
     return mc;
 }
 
@@ -164,9 +166,10 @@ static int is_view_op(int op)
 }
 
 /* The positional operands PyPTO declares as scratch ("tmp", "tmp_tile",
- * "scratch": the op writes them with unknown data and reads nothing of
- * them), by op: src/ir/op/tile_ops/ of PyPTO at the mirrored commit
- * (docs/memory.md lists the lines). */
+ * "scratch", the distributed ops' VEC "stage" tiles: the op writes them
+ * with unknown data and reads nothing of them), by op: src/ir/op/tile_ops/
+ * and src/ir/op/distributed/ of PyPTO at the mirrored commit (docs/memory.md
+ * lists the lines). */
 static const struct scratch_arg {
     const char *op;
     int arg;
@@ -177,24 +180,25 @@ static const struct scratch_arg {
     {"tile.row_max", 1},        {"tile.row_min", 1},   {"tile.row_prod", 1},  {"tile.col_sum", 1},
     {"tile.row_argmax", 1},     {"tile.row_argmin", 1}, {"tile.col_argmax", 1}, {"tile.col_argmin", 1},
     {"tile.transpose", 3},      {"tile.rsqrt", 1},
+    /* put.cpp:162, 280-281, get.cpp:137, 243-244: stage and the optional stage2 (arg 4
+     * is dst_offsets, a tuple, in the 7-argument form: never a tile) */
+    {"pld.tile.put", 3},        {"pld.tile.put", 4},   {"pld.tile.get", 3},   {"pld.tile.get", 4},
 };
 
-/* The scratch operand of op, or -1. */
-static int scratch_arg(int op)
+/* The scratch operands of op, as a bitmask of positional indices. */
+static uint32_t scratch_mask(int op)
 {
-    static int table[IR_OP_COUNT];
+    static uint32_t table[IR_OP_COUNT];
     static int ready;
     if (!ready) {
-        for (int i = 0; i < IR_OP_COUNT; i++)
-            table[i] = -1;
         for (size_t i = 0; i < sizeof scratch_args / sizeof scratch_args[0]; i++) {
             int id = ir_op_lookup(scratch_args[i].op, strlen(scratch_args[i].op));
             if (id >= 0)
-                table[id] = scratch_args[i].arg;
+                table[id] |= 1u << scratch_args[i].arg;
         }
         ready = 1;
     }
-    return op >= 0 && op < IR_OP_COUNT ? table[op] : -1;
+    return op >= 0 && op < IR_OP_COUNT ? table[op] : 0;
 }
 
 /* PyPTO's alias constraints, by op (src/ir/op/tile_ops/ at the mirrored
@@ -410,15 +414,70 @@ void exec_memcheck_assigned(exec_memcheck *mc, machine *m, const core *c, const 
     t->mem_core = k;
 }
 
+void exec_memcheck_yield(exec_memcheck *mc, machine *m, const core *c, const xframe *f, const xinst *in, value *v)
+{
+    const exec_type *ty = in->yield_type;
+    int k = mem_index(c, f->fn);
+    if (k < 0 || !ty || ty->mem_space < 0 || !ty->mem_base || v->kind != VAL_TENSOR ||
+        !v->u.t)
+        return;
+    tensor *t = v->u.t;
+    mem_core *mem = &mc->cores[k];
+    if (!t->mem_tile || t->mem_core != k)
+        return;
+    const mem_tile *from = mem_tile_get(mem, t->mem_tile);
+    if (from->space == ty->mem_space && strcmp(from->base, ty->mem_base) == 0 &&
+        from->offset == (uint64_t)ty->mem_offset)
+        return; /* one buffer: nothing moves */
+    const ir_span *sp = in->stmt ? &in->stmt->span : NULL;
+    const char *name = in->stmt && in->stmt->u.assign.ntargets ? in->stmt->u.assign.targets[0].name->text : "?";
+    /* the move reads its source */
+    mem_fault flt;
+    if (mc->yields_move && mem_tile_read(mem, t->mem_tile, t->mem_gen, t, &flt))
+        report(mc, m, c, f, NULL, "pl.yield_ (a tile.move to come)", k, &flt);
+    uint32_t tile = mem_tile_declare(mem, in, f->fn, name, ty->mem_base, (mem_space)ty->mem_space, ty->mem_offset,
+                                     ty->mem_size, sp ? sp->line : 0, sp ? sp->col : 0, &flt);
+    if (flt.kind != MEM_FAULT_NONE)
+        report(mc, m, c, f, NULL, "pl.yield_ (a tile.move to come)", k, &flt);
+    if (!tile)
+        return;
+    if (ty->mem_valid_ndim)
+        mem_tile_set_valid(mem, tile, ty->mem_valid_ndim, ty->mem_valid);
+    ptodb_status st = PTODB_OK;
+    tensor *moved = tensor_clone_status(t, &st);
+    if (!moved)
+        return; /* out of memory: the value flows as REF's does */
+    tensor_copy_attrs(moved, t);
+    uint32_t gen;
+    if (mc->yields_move) {
+        gen = mem_tile_write(mem, tile, moved, &flt);
+        if (flt.kind != MEM_FAULT_NONE)
+            report(mc, m, c, f, NULL, "pl.yield_ (a tile.move to come)", k, &flt);
+        mem->tiles[tile - 1].stale_carry = 0;
+    } else {
+        /* after YieldFixup nothing moves: the target's bytes keep what they
+         * held, and the device reads those (a read reports the clobber) */
+        gen = mem_tile_get(mem, tile)->writes;
+        mem->tiles[tile - 1].stale_carry = 1;
+    }
+    moved->mem_tile = tile;
+    moved->mem_gen = gen;
+    moved->mem_core = k;
+    value_clear(v);
+    *v = value_tensor(moved);
+}
+
 void exec_memcheck_op_done(exec_memcheck *mc, const core *c, const xframe *f, const xexpr *x, const value *pos,
                                uint32_t np, value *out)
 {
     /* the op ran: its scratch operand's bytes hold unknown data now; a
      * view's result remembers its source's tile so that
      * exec_memcheck_assigned can chain it (the view may be a new object) */
-    int scratch = scratch_arg(x->id);
-    if (scratch >= 0 && (uint32_t)scratch < np && pos[scratch].kind == VAL_TENSOR && pos[scratch].u.t) {
-        const tensor *s = pos[scratch].u.t;
+    uint32_t scratch = scratch_mask(x->id);
+    for (uint32_t i = 0; scratch && i < np && i < 32; i++) {
+        if (!((scratch >> i) & 1) || pos[i].kind != VAL_TENSOR || !pos[i].u.t)
+            continue;
+        const tensor *s = pos[i].u.t;
         int k = mem_index(c, f->fn);
         if (k >= 0 && s->mem_tile && s->mem_core == k)
             mem_tile_scratch(&mc->cores[k], s->mem_tile, s);
@@ -470,6 +529,18 @@ static void check_value(exec_memcheck *mc, machine *m, const core *c, const xfra
     /* as on the device: the op reads what the bytes hold */
     tensor *dev = device_operand(&mc->cores[k], t, &flt);
     size_t len = strlen(flt.why);
+    /* the read tile, or the source it views, holding a stale carry */
+    const mem_tile *tl = mem_tile_get(&mc->cores[k], t->mem_tile);
+    for (int hops = 0; !tl->stale_carry && tl->origin && hops < 64; hops++)
+        tl = mem_tile_get(&mc->cores[k], tl->origin);
+    if (tl->stale_carry) {
+        /* the cause, where the model knows it */
+        snprintf(flt.why + len, sizeof flt.why - len,
+                 "; pl.yield_ at %u:%u gave %s a value on another buffer and no tile.move copies it to %s "
+                 "(YieldFixup: memory_reuse_pass.cpp:2645)",
+                 tl->line, tl->col, tl->name, tl->base);
+        len = strlen(flt.why);
+    }
     snprintf(flt.why + len, sizeof flt.why - len, "%s",
              !dev ? "" : flt.kind == MEM_FAULT_CLOBBER ? "; the op reads the bytes" : "; the op reads poison (NaN)");
     report(mc, m, c, f, x->src, op_name(x->id), k, &flt);
@@ -487,9 +558,9 @@ void exec_memcheck_operands(exec_memcheck *mc, machine *m, const core *c, const 
     int k = mem_index(c, f->fn);
     if (k < 0)
         return;
-    int scratch = scratch_arg(x->id);
+    uint32_t scratch = scratch_mask(x->id);
     for (uint32_t i = 0; i < np; i++)
-        if ((int)i != scratch)
+        if (i >= 32 || !((scratch >> i) & 1))
             check_value(mc, m, c, f, x, k, &pos[i]);
     int all;
     uint32_t forbid = alias_forbidden(x->id, &all);

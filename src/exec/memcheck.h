@@ -22,6 +22,11 @@ void exec_memcheck_call(exec_memcheck *mc, const struct core *c, const xfunc *ca
  * scratch) or reserve a slot buffer */
 void exec_memcheck_assigned(exec_memcheck *mc, machine *m, const struct core *c, const struct xframe *f,
                             const xinst *in, value *v);
+/* yield in gives *v to its annotated target (in->yield_type): before
+ * MemoryReuse's YieldFixup a target on another buffer receives the bytes,
+ * the tile.move that pass inserts (docs/memory.md "Yields") */
+void exec_memcheck_yield(exec_memcheck *mc, machine *m, const struct core *c, const struct xframe *f,
+                         const xinst *in, value *v);
 /* an op is about to read its operands: a tile operand whose bytes are not
  * its value is replaced by what the device reads (the bytes, or poison) */
 void exec_memcheck_operands(exec_memcheck *mc, machine *m, const struct core *c, const struct xframe *f,

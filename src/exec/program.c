@@ -897,6 +897,11 @@ static void lower_yield(lower *L, const ir_stmt *s)
     xinst *in = &L->code[pc];
     in->vals = vals;
     in->nvals = nv;
+    if (s->u.assign.annot && nv == 1) {
+        exec_type *t = aalloc(L->a, sizeof *t);
+        exec_type_lower(s->u.assign.annot, t);
+        in->yield_type = t;
+    }
     if (c->is_loop) {
         if (c->niter != nv && c->niter != 0) {
             lerror(L, &s->span, "pl.yield_ gives %u values for %u iter-args", nv, c->niter);

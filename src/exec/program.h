@@ -109,6 +109,9 @@ typedef struct xinst {
     int32_t *slots2;
     const exec_type *types;    /* per slot (ASSIGN/CALL/YIELD/COPY targets), may be NULL */
     const char *const *names;  /* REF's sanitised names, per slot */
+    /* XI_YIELD with one annotated target: that annotation, for the memory
+     * model only (REF's yields are plain bindings, unchecked: not types) */
+    const exec_type *yield_type;
     int32_t target;
     int32_t loop;   /* loop state index for FOR_* */
     int32_t callee; /* function index; for groups the Group function */

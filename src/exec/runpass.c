@@ -68,7 +68,28 @@ case_param *runpass_entry_params(const xprogram *p, size_t *n)
  * Ascend950") or its folder's name (_950, _910b), else 910B; MemRef offsets
  * are addresses from the case's AllocateMemoryAddr pass on (else the
  * machine tells from the dump). */
-static void memory_options(const char *path, const case_info *c, machine_options *mo)
+/* 1 when pass path of c comes before the case's MemoryReuse (its Step 4,
+ * YieldFixup, inserts the tile.move of a yield into a phi or carry on
+ * another buffer: memory_reuse_pass.cpp:3226), or before AllocateMemoryAddr
+ * where the case has no MemoryReuse pass (memory_planner=PTOAS skips it);
+ * -1 when the case does not say. */
+static int yields_move(const case_info *c, const char *path)
+{
+    long reuse = -1, alloc = -1, here = -1;
+    for (size_t i = 0; c && i < c->npasses; i++) {
+        const char *n = c->passes[i].name;
+        if (reuse < 0 && n && strcmp(n, "MemoryReuse") == 0)
+            reuse = (long)i;
+        if (alloc < 0 && n && strcmp(n, "AllocateMemoryAddr") == 0)
+            alloc = (long)i;
+        if (here < 0 && c->passes[i].path && strcmp(c->passes[i].path, path) == 0)
+            here = (long)i;
+    }
+    long fix = reuse >= 0 ? reuse : alloc;
+    return fix >= 0 && here >= 0 ? here < fix : -1;
+}
+
+void runpass_memory_options(const char *path, const case_info *c, machine_options *mo)
 {
     if (!mo->memcheck || !c)
         return;
@@ -94,6 +115,7 @@ static void memory_options(const char *path, const case_info *c, machine_options
     if (found == 0)
         mo->mem_target = (int)t;
     mo->mem_addressed = runpass_memory_addressed(c, path);
+    mo->mem_yields_move = yields_move(c, path);
 }
 
 /* The NN of a pass file name NN_after_X.py (its last path component), or -1. */
@@ -222,7 +244,7 @@ void runpass_open(runpass_run *r, const char *path, ir_module *module, const cas
     for (size_t i = 0; i < np; i++)
         args[i] = r->binds[i].t ? value_tensor(tensor_ref(r->binds[i].t)) : value_none();
     machine_options mo = o->mopt;
-    memory_options(path, c, &mo);
+    runpass_memory_options(path, c, &mo);
     r->m = machine_new(p, &mo);
     if (hook)
         machine_set_write_hook(r->m, hook, hook_ud);

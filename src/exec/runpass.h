@@ -112,6 +112,10 @@ void runpass_close(runpass_run *r);
  * program must have an entry. */
 case_param *runpass_entry_params(const xprogram *p, size_t *n);
 
+/* Sets mo's memory-model target and addressing for pass path of case c
+ * (docs/memory.md) when mo->memcheck is on. */
+void runpass_memory_options(const char *path, const case_info *c, machine_options *mo);
+
 /* Runs the dump file at path against case c. Never prints. */
 void runpass_file(const char *path, const case_info *c, const runpass_options *o, runpass_result *r);
 void runpass_result_free(runpass_result *r);

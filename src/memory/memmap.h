@@ -51,6 +51,8 @@ typedef struct mem_tile {
     uint32_t origin;  /* a view's source tile (1-based), 0 for none */
     uint32_t epoch;   /* the kernel call that last placed it (mem_core.epoch) */
     int unplaced;     /* 1: out of its space (a bounds fault): never written nor read */
+    int stale_carry;  /* 1: a yield's target holding a value of another buffer
+                         that no tile.move copied here (exec_memcheck_yield) */
     int valid_ndim;   /* its type's valid_shape (pl.TileView), 0 none */
     int64_t valid[TENSOR_MAX_DIMS]; /* -1: not a literal */
 } mem_tile;
@@ -61,7 +63,7 @@ typedef struct mem_fault {
     uint32_t other;   /* the tile that wrote the bytes, or whose range is hit; 0 none */
     uint8_t space;
     uint64_t at;      /* the first faulting byte */
-    char why[200];
+    char why[512];
 } mem_fault;
 
 typedef struct mem_space_state {

@@ -292,6 +292,24 @@ static void compare(const case_info *c, const runpass_options *o, const case_par
         r->all_pass = 0; /* nothing compared: no verdict to give */
 }
 
+/* The ranks' memory faults, summed, and their reports, each headed by
+ * its rank, into r (as runpass_file does for one machine). */
+static void collect_memory_faults(rank_state *rs, int P, runpass_result *r)
+{
+    strbuf sb = STRBUF_INIT;
+    for (int k = 0; k < P; k++) {
+        uint64_t n = machine_mem_faults(rs[k].m);
+        if (!n)
+            continue;
+        r->memfaults += n;
+        strbuf_printf(&sb, "rank %d:\n%s", k, machine_mem_report(rs[k].m) ? machine_mem_report(rs[k].m) : "");
+    }
+    if (sb.len)
+        r->memreport = strbuf_detach(&sb);
+    else
+        strbuf_free(&sb);
+}
+
 void ranks_run_file(const char *path, const case_info *c, const runpass_options *o, runpass_result *r)
 {
     memset(r, 0, sizeof *r);
@@ -342,7 +360,9 @@ void ranks_run_file(const char *path, const case_info *c, const runpass_options 
         goto out;
     }
     w = ranks_world_new(&c->ranks, o->comm_ready_order ? RANKS_ORDER_READY : RANKS_ORDER_PROGRAM);
-    machine_options hopt = o->mopt;
+    machine_options mopt = o->mopt;
+    runpass_memory_options(path, c, &mopt);
+    machine_options hopt = mopt;
     hopt.comm = ranks_world_host_comm(w);
     host = machine_new(p, &hopt);
     value *args = xcalloc(np ? np : 1, sizeof *args);
@@ -362,7 +382,7 @@ void ranks_run_file(const char *path, const case_info *c, const runpass_options 
     int P = c->ranks.nranks;
     rs = xcalloc((size_t)P, sizeof *rs);
     for (int k = 0; k < P; k++) {
-        machine_options ropt = o->mopt;
+        machine_options ropt = mopt;
         ropt.comm = ranks_world_rank_comm(w, k);
         rs[k].m = machine_new(p, &ropt);
         rs[k].w = w;
@@ -374,6 +394,7 @@ void ranks_run_file(const char *path, const case_info *c, const runpass_options 
     st = schedule(path, c, p, o, w, rs, &err, &steps);
     for (int k = 0; k < P; k++)
         r->steps += machine_steps(rs[k].m);
+    collect_memory_faults(rs, P, r);
     if (st == PTODB_OK && ranks_world_race(w, path, &err))
         st = PTODB_ERR_RUNTIME;
     if (st != PTODB_OK) {
@@ -381,6 +402,8 @@ void ranks_run_file(const char *path, const case_info *c, const runpass_options 
         goto out;
     }
     compare(c, o, params, np, b, r);
+    if (r->memfaults)
+        r->all_pass = 0; /* the device would have read other data (docs/memory.md) */
     if (!r->message)
         r->status = RUNPASS_COMPARED;
     if (o->strict_ref && r->ref_note)
