@@ -152,8 +152,10 @@ static void report(exec_memcheck *mc, machine *m, const core *c, const xframe *f
     format_iteration(f, b);
     strbuf_putc(b, '\n');
     mem_fault_format(&mc->cores[k], flt, b);
-    strbuf_printf(b, "  stmt:   %s at %u:%u %s it\n", what, sp ? sp->line : 0, sp ? sp->col : 0,
-                  flt->kind == MEM_FAULT_CLOBBER || flt->kind == MEM_FAULT_UNINIT ? "reads" : "writes");
+    strbuf_printf(b, "  stmt:   %s at %u:%u %s\n", what, sp ? sp->line : 0, sp ? sp->col : 0,
+                  flt->kind == MEM_FAULT_CLOBBER || flt->kind == MEM_FAULT_UNINIT ? "reads it"
+                  : flt->kind == MEM_FAULT_SLOT && !flt->tile                      ? "imports it"
+                                                                                   : "writes it");
     if (mc->faults <= MEMCHECK_KEEP)
         strbuf_puts(&mc->report, strbuf_str(b));
 }
@@ -315,6 +317,63 @@ static const char *op_name(int op)
     return info ? info->name : "op";
 }
 
+/* The call a statement makes (an assignment's value, an expression
+ * statement's call), or NULL. */
+static const ir_expr *stmt_call(const ir_stmt *st)
+{
+    const ir_expr *e = !st                           ? NULL
+                       : st->kind == IR_STMT_ASSIGN ? st->u.assign.value
+                       : st->kind == IR_STMT_EXPR   ? st->u.expr.value
+                                                    : NULL;
+    return e && e->kind == IR_EXPR_CALL && e->res.kind == IR_REF_OP ? e : NULL;
+}
+
+/* import_peer_buffer(name=, peer_func=) on core k: the handle names the
+ * peer function's reserve_buffer of that name, the contract PyPTO's
+ * validation states ("every peer import must have a matching
+ * reservation": docs/en/reference/pto-isa/02-buffer_management.md:233-235,
+ * codegen pto_ops_crosscore.cpp:608-620 resolves the import to it). A
+ * missing function or reservation is a slot fault at the import; a found one
+ * is listed as imported, in the peer's space (the cube's Mat, a lane's Vec). */
+static void import_peer(exec_memcheck *mc, machine *m, const core *c, const xframe *f, const xinst *in, int k,
+                        const ir_expr *call)
+{
+    const char *name = kwarg_str(call, "name"), *peer = kwarg_str(call, "peer_func");
+    const xfunc *pf = NULL;
+    for (uint32_t i = 0; peer && i < m->p->nfuncs; i++)
+        if (strcmp(m->p->funcs[i].name, peer) == 0)
+            pf = &m->p->funcs[i];
+    const ir_expr *res = NULL;
+    for (uint32_t j = 0; pf && name && !res && j < pf->ncode; j++) {
+        const ir_expr *rc = stmt_call(pf->code[j].stmt);
+        const char *rn = rc && rc->res.id == IR_OP_SYSTEM_RESERVE_BUFFER ? kwarg_str(rc, "name") : NULL;
+        if (rn && strcmp(rn, name) == 0)
+            res = rc;
+    }
+    if (res) {
+        mem_space sp = pf->type == IR_EV_FUNCTION_TYPE_AIC ? MEM_SPACE_MAT : MEM_SPACE_VEC;
+        mem_slot_import(&mc->cores[k], name, peer, sp, kwarg_int(res, "base", -1), kwarg_int(res, "size", 0));
+        return;
+    }
+    mem_fault flt = {0};
+    flt.kind = MEM_FAULT_SLOT;
+    flt.space = k == 0 ? MEM_SPACE_MAT : MEM_SPACE_VEC;
+    if (!name || !peer)
+        snprintf(flt.why, sizeof flt.why, "import_peer_buffer without a string %s= keyword", !name ? "name" : "peer_func");
+    else if (!pf)
+        snprintf(flt.why, sizeof flt.why,
+                 "import_peer_buffer(name='%.60s', peer_func='%.60s'): the program has no function %.60s", name, peer,
+                 peer);
+    else
+        snprintf(flt.why, sizeof flt.why,
+                 "import_peer_buffer(name='%.60s', peer_func='%.60s'): %.60s reserves no buffer %.60s, so the "
+                 "producer's pushes land in memory nothing reserved (PyPTO: every peer import must have a "
+                 "matching reservation)",
+                 name, peer, peer, name);
+    report(mc, m, c, f, call, "system.import_peer_buffer", k, &flt);
+    (void)in;
+}
+
 void exec_memcheck_assigned(exec_memcheck *mc, machine *m, const core *c, const xframe *f, const xinst *in,
                             value *v)
 {
@@ -331,6 +390,11 @@ void exec_memcheck_assigned(exec_memcheck *mc, machine *m, const core *c, const 
         call->res.id == IR_OP_SYSTEM_RESERVE_BUFFER) {
         mem_slot_reserve(mem, kwarg_str(call, "name"), k == 0 ? MEM_SPACE_MAT : MEM_SPACE_VEC,
                          kwarg_int(call, "base", -1), kwarg_int(call, "size", 0));
+        return;
+    }
+    if (call && call->kind == IR_EXPR_CALL && call->res.kind == IR_REF_OP &&
+        call->res.id == IR_OP_SYSTEM_IMPORT_PEER_BUFFER) {
+        import_peer(mc, m, c, f, in, k, call);
         return;
     }
     if (e->kind != XE_OP)

@@ -454,7 +454,7 @@ uint32_t mem_tile_write(mem_core *mc, uint32_t tile, const tensor *t, mem_fault 
     tl->writes++;
     for (uint32_t i = 0; i < mc->nslots; i++) {
         const mem_slot_buffer *s = &mc->slots[i];
-        if (s->space == tl->space && overlaps(tl->addr, n, s->base, s->size)) {
+        if (!s->imported && s->space == tl->space && overlaps(tl->addr, n, s->base, s->size)) {
             fault_set(f, MEM_FAULT_SLOT, tile, 0, tl->space, tl->addr > s->base ? tl->addr : s->base,
                       "%s [%" PRIu64 ", %" PRIu64 ") is written over the slot buffer %s [%" PRIu64 ", %" PRIu64
                       ") of %s",
@@ -614,18 +614,39 @@ void mem_tile_device_value(const mem_core *mc, uint32_t tile, const tensor *t, t
     walk(t, tl, get_elem, &g);
 }
 
-void mem_slot_reserve(mem_core *mc, const char *name, mem_space space, int64_t base, int64_t size)
+static mem_slot_buffer *slot_new(mem_core *mc)
 {
-    if (base < 0 || size <= 0)
-        return;
-    for (uint32_t i = 0; i < mc->nslots; i++)
-        if (strcmp(mc->slots[i].name, name ? name : "?") == 0)
-            return;
     if (mc->nslots == mc->slotcap) {
         mc->slotcap = mc->slotcap ? 2 * mc->slotcap : 4;
         mc->slots = xreallocarray(mc->slots, mc->slotcap, sizeof *mc->slots);
     }
     mem_slot_buffer *s = &mc->slots[mc->nslots++];
+    memset(s, 0, sizeof *s);
+    return s;
+}
+
+void mem_slot_import(mem_core *mc, const char *name, const char *peer, mem_space space, int64_t base, int64_t size)
+{
+    for (uint32_t i = 0; i < mc->nslots; i++)
+        if (mc->slots[i].imported && strcmp(mc->slots[i].name, name ? name : "?") == 0)
+            return;
+    mem_slot_buffer *s = slot_new(mc);
+    copy_name(s->name, sizeof s->name, name);
+    copy_name(s->peer, sizeof s->peer, peer);
+    s->imported = 1;
+    s->space = (uint8_t)space;
+    s->base = base < 0 ? UINT64_MAX : (uint64_t)base;
+    s->size = size < 0 ? 0 : (uint64_t)size;
+}
+
+void mem_slot_reserve(mem_core *mc, const char *name, mem_space space, int64_t base, int64_t size)
+{
+    if (base < 0 || size <= 0)
+        return;
+    for (uint32_t i = 0; i < mc->nslots; i++)
+        if (!mc->slots[i].imported && strcmp(mc->slots[i].name, name ? name : "?") == 0)
+            return;
+    mem_slot_buffer *s = slot_new(mc);
     copy_name(s->name, sizeof s->name, name);
     s->space = (uint8_t)space;
     s->base = (uint64_t)base;
@@ -693,7 +714,7 @@ void mem_core_format_map(const mem_core *mc, strbuf *out)
                 order[n++] = i + 1;
         int nslots = 0;
         for (uint32_t i = 0; i < mc->nslots; i++)
-            nslots += mc->slots[i].space == s;
+            nslots += mc->slots[i].space == s && !mc->slots[i].imported;
         if (!n && !nslots)
             continue;
         sort_tiles(order, n, mc);
@@ -704,7 +725,7 @@ void mem_core_format_map(const mem_core *mc, strbuf *out)
                       lim.capacity, lim.align, sp->high);
         for (uint32_t i = 0; i < mc->nslots; i++) {
             const mem_slot_buffer *sb = &mc->slots[i];
-            if (sb->space == s)
+            if (sb->space == s && !sb->imported)
                 strbuf_printf(out, "  [%7" PRIu64 ", %7" PRIu64 ")  slot buffer %s\n", sb->base, sb->base + sb->size,
                               sb->name);
         }
@@ -715,7 +736,7 @@ void mem_core_format_map(const mem_core *mc, strbuf *out)
             uint64_t start = t->addr;
             for (uint32_t i = 0; i < mc->nslots; i++) {
                 const mem_slot_buffer *sb = &mc->slots[i];
-                if (sb->space == s && sb->base <= covered && sb->base + sb->size > covered)
+                if (sb->space == s && !sb->imported && sb->base <= covered && sb->base + sb->size > covered)
                     covered = sb->base + sb->size;
             }
             if (mc->addressed && start > covered && !t->unplaced)
@@ -742,11 +763,22 @@ void mem_core_format_map(const mem_core *mc, strbuf *out)
         }
         for (uint32_t i = 0; i < mc->nslots; i++) {
             const mem_slot_buffer *sb = &mc->slots[i];
-            if (sb->space == s && sb->base <= covered && sb->base + sb->size > covered)
+            if (sb->space == s && !sb->imported && sb->base <= covered && sb->base + sb->size > covered)
                 covered = sb->base + sb->size;
         }
         if (mc->addressed && lim.capacity > covered)
             strbuf_printf(out, "  [%7" PRIu64 ", %7" PRIu64 ")  free\n", covered, lim.capacity);
+    }
+    for (uint32_t i = 0; i < mc->nslots; i++) {
+        const mem_slot_buffer *sb = &mc->slots[i];
+        if (!sb->imported)
+            continue;
+        strbuf_printf(out, "imported: slot buffer %s of %s, its %s ", sb->name, sb->peer,
+                      mem_space_name((mem_space)sb->space));
+        if (sb->base == UINT64_MAX)
+            strbuf_printf(out, "(no address yet), %" PRIu64 " bytes\n", sb->size);
+        else
+            strbuf_printf(out, "[%" PRIu64 ", %" PRIu64 ")\n", sb->base, sb->base + sb->size);
     }
     free(order);
 }

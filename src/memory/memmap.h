@@ -84,6 +84,10 @@ typedef struct mem_slot_buffer {
     char name[64];
     uint8_t space;
     uint64_t base, size;
+    /* import_peer_buffer: the buffer is the peer function's, in its core's
+     * space, a handle here (never checked against this core's tiles) */
+    uint8_t imported;
+    char peer[64];
 } mem_slot_buffer;
 
 typedef struct mem_core {
@@ -137,6 +141,10 @@ int mem_tile_read(mem_core *mc, uint32_t tile, uint32_t gen, const tensor *t, me
 void mem_tile_device_value(const mem_core *mc, uint32_t tile, const tensor *t, tensor *dst);
 /* A cross-core slot buffer reserved at [base, base+size) of space. */
 void mem_slot_reserve(mem_core *mc, const char *name, mem_space space, int64_t base, int64_t size);
+/* import_peer_buffer(name=, peer_func=peer) on this core: the handle to
+ * the peer's reservation (space, base, size: base -1 before AllocateMemoryAddr),
+ * listed by mem_core_format_map, reserving nothing here. */
+void mem_slot_import(mem_core *mc, const char *name, const char *peer, mem_space space, int64_t base, int64_t size);
 
 /* The map at this point: per space the tiles placed in this kernel call (id, bytes, who holds them
  * now), free ranges and high-water mark, for `info memory`. */
