@@ -331,7 +331,7 @@ static const ir_expr *stmt_call(const ir_stmt *st)
 /* import_peer_buffer(name=, peer_func=) on core k: the handle names the
  * peer function's reserve_buffer of that name, the contract PyPTO's
  * validation states ("every peer import must have a matching
- * reservation": docs/en/reference/pto-isa/02-buffer_management.md:233-235,
+ * reservation": docs/en/reference/pto-isa/02-buffer_management.md:235,
  * codegen pto_ops_crosscore.cpp:608-620 resolves the import to it). A
  * missing function or reservation is a slot fault at the import; a found one
  * is listed as imported, in the peer's space (the cube's Mat, a lane's Vec). */
@@ -366,9 +366,9 @@ static void import_peer(exec_memcheck *mc, machine *m, const core *c, const xfra
                  peer);
     else
         snprintf(flt.why, sizeof flt.why,
-                 "import_peer_buffer(name='%.60s', peer_func='%.60s'): %.60s reserves no buffer %.60s, so the "
-                 "producer's pushes land in memory nothing reserved (PyPTO: every peer import must have a "
-                 "matching reservation)",
+                 "import_peer_buffer(name='%.60s', peer_func='%.60s'): %.60s reserves no buffer %.60s (PyPTO: "
+                 "every peer import must have a matching reservation; on 950 the producer's pushes would land "
+                 "in memory nothing reserved)",
                  name, peer, peer, name);
     report(mc, m, c, f, call, "system.import_peer_buffer", k, &flt);
     (void)in;
