@@ -614,6 +614,59 @@ static void check_value(exec_memcheck *mc, machine *m, const core *c, const xfra
     }
 }
 
+/* The valid extent of dim d of t: its valid shape where it has one. */
+static int64_t valid_dim(const tensor *t, int d)
+{
+    return t->valid_ndim == t->ndim && t->valid[d] >= 0 && t->valid[d] < t->shape[d] ? t->valid[d] : t->shape[d];
+}
+
+/* initcheck for the cube: TMATMUL sums k over [0, K) with K the lhs's
+ * valid columns (pto-isa docs/isa/TMATMUL.md:15-23: M, K from aMatrix's
+ * valid row and col, N from bMatrix's valid col), so rows [vr, K) of a rhs
+ * whose valid rows vr are fewer are read although outside its valid shape.
+ * Bytes there that nothing in this run wrote are an uninit fault; the op
+ * reads poison in those rows, the rest of the rhs as it is. */
+static void matmul_padding(exec_memcheck *mc, machine *m, const core *c, const xframe *f, const xexpr *x, int k,
+                           value *pos, uint32_t np)
+{
+    int acc = x->id == IR_OP_TILE_MATMUL_ACC || x->id == IR_OP_TILE_GEMV_ACC;
+    uint32_t li = acc ? 1 : 0, ri = acc ? 2 : 1;
+    if (ri >= np || pos[li].kind != VAL_TENSOR || pos[ri].kind != VAL_TENSOR || !pos[li].u.t || !pos[ri].u.t)
+        return;
+    const tensor *A = pos[li].u.t, *B = pos[ri].u.t;
+    if (A->ndim != 2 || B->ndim != 2 || !B->mem_tile || B->mem_core != k)
+        return;
+    int64_t K = valid_dim(A, 1), vr = valid_dim(B, 0), N = valid_dim(B, 1), row;
+    if (K > B->shape[0])
+        K = B->shape[0];
+    mem_core *mem = &mc->cores[k];
+    if (K <= vr || !mem_tile_rows_unwritten(mem, B->mem_tile, B, vr, K, N, &row))
+        return;
+    const mem_tile *bt = mem_tile_get(mem, B->mem_tile);
+    mem_fault flt = {0};
+    flt.kind = MEM_FAULT_UNINIT;
+    flt.tile = B->mem_tile;
+    flt.space = bt->space;
+    flt.at = bt->addr;
+    snprintf(flt.why, sizeof flt.why,
+             "row %" PRId64 " of %.60s, outside its valid shape [%" PRId64 ", %" PRId64 "], was never written in "
+             "this run, and %s reads rows [%" PRId64 ", %" PRId64 ") of it: K = %" PRId64
+             ", the valid columns of its lhs (TMATMUL); the op reads poison (NaN) there",
+             row, bt->name, vr, N, op_name(x->id), vr, K, K);
+    report(mc, m, c, f, x->src, op_name(x->id), k, &flt);
+    ptodb_status st = PTODB_OK;
+    tensor *dev = tensor_clone_status(B, &st);
+    if (!dev)
+        return;
+    tensor_copy_attrs(dev, B);
+    size_t es = dtype_size(dev->dtype);
+    unsigned char *d = tensor_data(dev);
+    for (int64_t r = vr; r < K; r++)
+        memset(d + (size_t)(r * dev->shape[1]) * es, 0xff, (size_t)dev->shape[1] * es);
+    value_clear(&pos[ri]);
+    pos[ri] = value_tensor(dev);
+}
+
 void exec_memcheck_operands(exec_memcheck *mc, machine *m, const core *c, const xframe *f, const xexpr *x,
                             value *pos, uint32_t np, value *kw, uint32_t nk)
 {
@@ -626,6 +679,9 @@ void exec_memcheck_operands(exec_memcheck *mc, machine *m, const core *c, const 
     for (uint32_t i = 0; i < np; i++)
         if (i >= 32 || !((scratch >> i) & 1))
             check_value(mc, m, c, f, x, k, &pos[i]);
+    if (x->id == IR_OP_TILE_MATMUL || x->id == IR_OP_TILE_MATMUL_ACC || x->id == IR_OP_TILE_MATMUL_BIAS ||
+        x->id == IR_OP_TILE_GEMV || x->id == IR_OP_TILE_GEMV_ACC || x->id == IR_OP_TILE_GEMV_BIAS)
+        matmul_padding(mc, m, c, f, x, k, pos, np);
     int all;
     uint32_t forbid = alias_forbidden(x->id, &all);
     mc->alias_op = NULL;

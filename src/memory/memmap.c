@@ -515,6 +515,29 @@ static int same_storage(const mem_core *mc, uint32_t tile, uint32_t w)
     return 0;
 }
 
+int mem_tile_rows_unwritten(const mem_core *mc, uint32_t tile, const tensor *t, int64_t r0, int64_t r1,
+                            int64_t ncols, int64_t *row)
+{
+    const mem_tile *tl = &mc->tiles[tile - 1];
+    if (t->ndim != 2 || tl->unplaced || r0 >= r1 || ncols <= 0)
+        return 0;
+    const mem_space_state *sp = &mc->sp[tl->space];
+    int64_t st[TENSOR_MAX_DIMS];
+    layout_strides(t, tl, st);
+    size_t es = dtype_size(t->dtype);
+    uint64_t granules = (sp->size + MEM_GRANULE - 1) / MEM_GRANULE;
+    for (int64_t r = r0; r < r1 && r < t->shape[0]; r++)
+        for (int64_t c = 0; c < ncols && c < t->shape[1]; c++) {
+            uint64_t at = tl->addr + (uint64_t)(r * st[0] + c * st[1]) * es;
+            uint64_t g = at / MEM_GRANULE;
+            if (at >= tl->addr + tl->size || g >= granules || !sp->writer[g]) {
+                *row = r;
+                return 1;
+            }
+        }
+    return 0;
+}
+
 int mem_tile_read(mem_core *mc, uint32_t tile, uint32_t gen, const tensor *t, mem_fault *f)
 {
     f->kind = MEM_FAULT_NONE;

@@ -132,6 +132,11 @@ void mem_tile_scratch(mem_core *mc, uint32_t tile, const tensor *t);
 /* A view (tile.reshape, tile.slice, ...) placed on its source's bytes:
  * nothing is written; reading it checks the bytes against it. */
 void mem_tile_alias(mem_core *mc, uint32_t tile, uint32_t origin);
+/* Rows [r0, r1) by columns [0, ncols) of the 2-D tensor t in tile's
+ * layout: 1 and *row the first row with a byte nothing in this run wrote
+ * (a granule without writer, or past the tile), else 0. */
+int mem_tile_rows_unwritten(const mem_core *mc, uint32_t tile, const tensor *t, int64_t r0, int64_t r1,
+                            int64_t ncols, int64_t *row);
 /* A read of tile holding t at generation gen: 1 and *f when the bytes are
  * not t's (clobber or uninit), 0 when the device reads t. */
 int mem_tile_read(mem_core *mc, uint32_t tile, uint32_t gen, const tensor *t, mem_fault *f);
