@@ -311,6 +311,38 @@ static const char *kwarg_str(const ir_expr *call, const char *name)
     return NULL;
 }
 
+static mem_layout kwarg_layout(const ir_expr *call, const char *name)
+{
+    for (uint32_t i = 0; call && i < call->u.call.nkwargs; i++) {
+        const ir_kwarg *kw = &call->u.call.kwargs[i];
+        if (strcmp(kw->name->text, name) == 0 && kw->value->res.kind == IR_REF_ENUM) {
+            const ir_enum_info *info = ir_enum_info_get(kw->value->res.id);
+            return info ? mem_layout_from_name(info->name) : MEM_LAYOUT_UNSAID;
+        }
+    }
+    return MEM_LAYOUT_UNSAID;
+}
+
+/* The layouts tile's bytes are in: its type's TileView, else the op's
+ * blayout=/slayout= keywords (tile.move into Left/Right), else TileView's
+ * defaults (row_major, none_box: PyPTO include/pypto/ir/type.h:307-308). */
+static void set_layout(mem_core *mem, uint32_t tile, const exec_type *ty, const ir_expr *call)
+{
+    mem_layout b = ty->mem_blayout ? (mem_layout)ty->mem_blayout : kwarg_layout(call, "blayout");
+    mem_layout sl = ty->mem_slayout ? (mem_layout)ty->mem_slayout : kwarg_layout(call, "slayout");
+    mem->tiles[tile - 1].blayout = (uint8_t)(b ? b : MEM_LAYOUT_ROW_MAJOR);
+    mem->tiles[tile - 1].slayout = (uint8_t)(sl ? sl : MEM_LAYOUT_NONE_BOX);
+}
+
+/* The tile whose bytes tile reads: the source at the end of its views. */
+static const mem_tile *storage_of(const mem_core *mem, uint32_t tile)
+{
+    const mem_tile *t = mem_tile_get(mem, tile);
+    for (int hops = 0; t && t->origin && hops < 64; hops++)
+        t = mem_tile_get(mem, t->origin);
+    return t;
+}
+
 static const char *op_name(int op)
 {
     const ir_op_info *info = ir_op_info_get(op);
@@ -419,6 +451,8 @@ void exec_memcheck_assigned(exec_memcheck *mc, machine *m, const core *c, const 
                                      sp ? sp->col : 0, &flt);
     if (tile && ty->mem_valid_ndim)
         mem_tile_set_valid(mem, tile, ty->mem_valid_ndim, ty->mem_valid);
+    if (tile)
+        set_layout(mem, tile, ty, call && call->kind == IR_EXPR_CALL ? call : NULL);
     if (flt.kind != MEM_FAULT_NONE) /* only at its first placement */
         report(mc, m, c, f, e->src, op_name(e->id), k, &flt);
     if (!tile) {
@@ -507,6 +541,7 @@ void exec_memcheck_yield(exec_memcheck *mc, machine *m, const core *c, const xfr
         return;
     if (ty->mem_valid_ndim)
         mem_tile_set_valid(mem, tile, ty->mem_valid_ndim, ty->mem_valid);
+    set_layout(mem, tile, ty, NULL);
     ptodb_status st = PTODB_OK;
     tensor *moved = tensor_clone_status(t, &st);
     if (!moved)
@@ -593,6 +628,21 @@ static void check_value(exec_memcheck *mc, machine *m, const core *c, const xfra
     /* as on the device: the op reads what the bytes hold */
     tensor *dev = device_operand(&mc->cores[k], t, &flt);
     size_t len = strlen(flt.why);
+    const mem_tile *rd = storage_of(&mc->cores[k], t->mem_tile), *wr = mem_tile_get(&mc->cores[k], flt.other);
+    if (dev && flt.kind == MEM_FAULT_CLOBBER && rd && wr && (rd->blayout != wr->blayout || rd->slayout != wr->slayout)) {
+        /* the writer's layout is not the reader's: which element lands
+         * where is not known, so the value is not either */
+        memset(tensor_data(dev), 0xff, dtype_size(dev->dtype) * (size_t)tensor_numel(dev));
+        snprintf(flt.why + len, sizeof flt.why - len,
+                 "; %.60s wrote them in layout (%s, %s) and %.60s reads them in (%s, %s): the value read is unknown, "
+                 "poison (NaN)",
+                 wr->name, mem_layout_name((mem_layout)wr->blayout), mem_layout_name((mem_layout)wr->slayout), rd->name,
+                 mem_layout_name((mem_layout)rd->blayout), mem_layout_name((mem_layout)rd->slayout));
+        report(mc, m, c, f, x->src, op_name(x->id), k, &flt);
+        value_clear(v);
+        *v = value_tensor(dev);
+        return;
+    }
     /* the read tile, or the source it views, holding a stale carry */
     const mem_tile *tl = mem_tile_get(&mc->cores[k], t->mem_tile);
     for (int hops = 0; !tl->stale_carry && tl->origin && hops < 64; hops++)

@@ -91,6 +91,9 @@ typedef struct exec_type {
      * for a dim that is not a literal (then the value's own valid shape) */
     int mem_valid_ndim;  /* 0: none */
     int64_t mem_valid[TENSOR_MAX_DIMS];
+    /* pl.TileView(blayout=, slayout=): mem_layout of memory/memmap.h, 0
+     * when the type does not say */
+    int8_t mem_blayout, mem_slayout;
 } exec_type;
 
 typedef enum { EXEC_PROFILE_T2 = 0, EXEC_PROFILE_T13 = 1 } exec_profile_id;

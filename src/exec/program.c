@@ -153,12 +153,22 @@ static int memref_int(const ir_expr *e, int64_t *out)
     return 0;
 }
 
-/* pl.TileView(valid_shape=[...]) into t's mem_valid. */
+/* pl.TileView(valid_shape=[...], blayout=, slayout=) into t's mem_valid
+ * and mem_blayout/mem_slayout. */
 static void lower_tileview(const ir_expr *e, exec_type *t)
 {
     for (uint32_t i = 0; i < e->u.call.nkwargs; i++) {
         const ir_kwarg *kw = &e->u.call.kwargs[i];
         const ir_expr *v = kw->value;
+        if (strcmp(kw->name->text, "blayout") == 0 || strcmp(kw->name->text, "slayout") == 0) {
+            const ir_enum_info *info = v->res.kind == IR_REF_ENUM ? ir_enum_info_get(v->res.id) : NULL;
+            int8_t code = info ? (int8_t)mem_layout_from_name(info->name) : 0;
+            if (kw->name->text[0] == 'b')
+                t->mem_blayout = code;
+            else
+                t->mem_slayout = code;
+            continue;
+        }
         if (strcmp(kw->name->text, "valid_shape") != 0 || (v->kind != IR_EXPR_LIST && v->kind != IR_EXPR_TUPLE) ||
             v->u.seq.n > TENSOR_MAX_DIMS)
             continue;

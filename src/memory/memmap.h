@@ -51,6 +51,7 @@ typedef struct mem_tile {
     uint32_t origin;  /* a view's source tile (1-based), 0 for none */
     uint32_t epoch;   /* the kernel call that last placed it (mem_core.epoch) */
     int unplaced;     /* 1: out of its space (a bounds fault): never written nor read */
+    uint8_t blayout, slayout; /* mem_layout its bytes are written in (defaults applied) */
     int stale_carry;  /* 1: a yield's target holding a value of another buffer
                          that no tile.move copied here (exec_memcheck_yield) */
     int valid_ndim;   /* its type's valid_shape (pl.TileView), 0 none */

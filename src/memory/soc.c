@@ -85,3 +85,30 @@ int mem_target_from_text(const char *text, mem_target *out)
     }
     return -1;
 }
+
+mem_layout mem_layout_from_name(const char *name)
+{
+    if (!name)
+        return MEM_LAYOUT_UNSAID;
+    if (strcmp(name, "none_box") == 0)
+        return MEM_LAYOUT_NONE_BOX;
+    if (strcmp(name, "row_major") == 0)
+        return MEM_LAYOUT_ROW_MAJOR;
+    if (strcmp(name, "col_major") == 0)
+        return MEM_LAYOUT_COL_MAJOR;
+    return MEM_LAYOUT_UNSAID;
+}
+
+const char *mem_layout_name(mem_layout l)
+{
+    switch (l) {
+    case MEM_LAYOUT_NONE_BOX:
+        return "none_box";
+    case MEM_LAYOUT_ROW_MAJOR:
+        return "row_major";
+    case MEM_LAYOUT_COL_MAJOR:
+        return "col_major";
+    default:
+        return "unsaid";
+    }
+}

@@ -38,6 +38,20 @@ const char *mem_space_name(mem_space s);
 /* The space of a pl.Mem.<name> (name without the prefix); -1 for DDR,
  * ScalarLocal and anything that is not an on-chip tile space. */
 int mem_space_from_name(const char *name);
+/* A tile's block or scatter layout (PyPTO's TileLayout,
+ * include/pypto/ir/type.h:246-250); MEM_LAYOUT_UNSAID where neither the
+ * type nor the op says, then TileView's defaults apply: blayout row_major,
+ * slayout none_box (type.h:307-308). */
+typedef enum {
+    MEM_LAYOUT_UNSAID = 0,
+    MEM_LAYOUT_NONE_BOX,
+    MEM_LAYOUT_ROW_MAJOR,
+    MEM_LAYOUT_COL_MAJOR
+} mem_layout;
+/* The layout of "none_box" / "row_major" / "col_major", else UNSAID. */
+mem_layout mem_layout_from_name(const char *name);
+const char *mem_layout_name(mem_layout l);
+
 /* 1 when space s belongs to the cube core, 0 to a vector lane. */
 int mem_space_is_cube(mem_space s);
 const char *mem_target_name(mem_target t);
