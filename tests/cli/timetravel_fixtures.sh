@@ -5,9 +5,11 @@
 # bytes); `seek @STEP`, `seek POSITION` and `reverse-step` + `step` in a
 # debugger session must reach the same hash; 0 may differ. 200 moments per
 # pass of the cases in fixture_case_dirs' cover (40 with
-# PTODB_FIXTURE_SUBSET, the sanitizer and coverage runs); the large cases
-# the cover leaves out repeat a covered program at scale: 20 per pass
-# (hashing their tensors at every moment would take minutes).
+# PTODB_FIXTURE_SUBSET, as scripts/test sets it); the large cases the cover
+# leaves out repeat a covered program at scale: 20 per pass (hashing their
+# tensors at every moment would take minutes). A pass file with the bytes of
+# an earlier one is the same program on the same data and is not run again
+# (the driver counts it as identical), as --batch runs it once.
 . "$top_srcdir/tests/cli/lib.sh"
 . "$top_srcdir/tests/cli/fixture_lib.sh"
 fixtures_or_skip
