@@ -4,6 +4,8 @@
 # A first line "# args: ..." gives extra command-line arguments; the strings
 # @FIXTURES@, @SRCDIR@ and @TMP@ in it and in the .cmd are replaced. A
 # transcript whose args mention @FIXTURES@ is skipped when fixtures are absent.
+# PTODB_TRANSCRIPT_UPDATE=1 writes each differing output back to its .out
+# (the paths substituted back): review the diff before committing it.
 set -e
 . "$top_srcdir/tests/cli/lib.sh"
 
@@ -29,7 +31,12 @@ for cmd in "$dir"/*.cmd; do
         "$PTODB" --nw --nx $args <"$work/in" >"$work/actual" 2>&1) || true
     subst <"$expected" >"$work/expected"
     ran=$((ran + 1))
-    if ! cmp -s "$work/expected" "$work/actual"; then
+    if ! cmp -s "$work/expected" "$work/actual" && [ -n "${PTODB_TRANSCRIPT_UPDATE:-}" ]; then
+        # the longest path first, so that @TMP@ (inside the build) wins
+        sed -e "s|$work|@TMP@|g" -e "s|$PTODB_FIXTURES|@FIXTURES@|g" -e "s|$top_srcdir|@SRCDIR@|g" \
+            "$work/actual" >"$expected"
+        echo "updated: transcript $name" >&2
+    elif ! cmp -s "$work/expected" "$work/actual"; then
         echo "FAIL: transcript $name" >&2
         diff -u "$work/expected" "$work/actual" >&2 || true
         failed=$((failed + 1))
