@@ -103,7 +103,7 @@ static int bind_one(const case_info *c, const case_param *p, case_rank_binding *
     char key[256];
     case_strip_ssa(p->name, key, sizeof key);
     const case_tensor *in[CASE_MAX_RANKS] = {0};
-    int nin = 0, first = -1, ngold = 0, gfirst = -1;
+    int nin = 0, first = -1, gfirst = -1;
     for (int r = 0; r < P; r++) {
         const case_rank_data *rd = &c->rank_data[r];
         in[r] = find(rd->inputs, rd->ninputs, p->name);
@@ -117,7 +117,6 @@ static int bind_one(const case_info *c, const case_param *p, case_rank_binding *
         if (b->golden[r] && gfirst < 0)
             gfirst = r;
         nin += in[r] != NULL;
-        ngold += b->golden[r] != NULL;
     }
     b->key = xstrdup(first >= 0 ? in[first]->name : key);
     const tensor *proto = first >= 0 ? in[first]->t : gfirst >= 0 ? b->golden[gfirst]->t : NULL;

@@ -13,7 +13,7 @@ fuzz:
 	@FUZZ_CC='$(FUZZ_CC)' FUZZ_DAP_SOURCES='$(FUZZ_DAP_SOURCES)' JANSSON_CFLAGS='$(JANSSON_CFLAGS)' JANSSON_LIBS='$(JANSSON_LIBS)' FUZZ_SECONDS='$(FUZZ_SECONDS)' FUZZ_HARNESSES='$(FUZZ_HARNESSES)' YAML_CFLAGS='$(YAML_CFLAGS)' YAML_LIBS='$(YAML_LIBS)' \
 	    $(SHELL) $(top_srcdir)/scripts/fuzz '$(abs_top_srcdir)' '$(abs_top_builddir)' $(src_libptodb_a_SOURCES)
 fuzz-ci:
-	$(MAKE) $(AM_MAKEFLAGS) fuzz FUZZ_SECONDS=6
+	$(MAKE) $(AM_MAKEFLAGS) fuzz FUZZ_SECONDS=4
 
 # The same harness code without libFuzzer, built by the normal compiler: each
 # replays the seeds and the regression inputs (tests/fuzz/replay.sh).
