@@ -406,7 +406,7 @@ static tensor *recorded_value(reducer *R, const char *func, const char *var)
     if (write_work(R->work[0], R->text[0]) != 0)
         return NULL;
     trace tr;
-    trace_pass(R->work[0], &R->cur, &R->o->ro, 0, NULL, NULL, &tr);
+    trace_pass_with_calls(R->work[0], &R->cur, &R->o->ro, 0, &tr);
     tensor *t = NULL;
     for (size_t i = 0; i < tr.n && !t; i++)
         if (strcmp(tr.recs[i].name, var) == 0 && strcmp(tr.recs[i].func, func) == 0 && tr.recs[i].t &&
