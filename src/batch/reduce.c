@@ -459,7 +459,10 @@ static size_t record_args(reducer *R)
             rebuild_cur(R);
             int dirty = R->inputs_dirty;
             R->inputs_dirty = 1;
-            ok = try_units(R, REDUCE_RECORD, &u[idx], 1);
+            ir_module *mc = parse_text(R->text[1]);
+            reduce_kind counted = mc && reduce_record_is_call(mc, &u[idx]) ? REDUCE_RECORD_CALL : REDUCE_RECORD;
+            ir_module_free(mc);
+            ok = try_units(R, counted, &u[idx], 1);
             if (!ok) {
                 R->nextra--;
                 free(e->name);
@@ -480,6 +483,102 @@ static size_t record_args(reducer *R)
             accepted++;
         else
             idx++;
+    }
+    return accepted;
+}
+
+/* A literal for a tile all of whose elements are equal (and finite), in
+ * the IR's spelling for its dtype ("0.0", "-1.5", "3"); 0 otherwise. */
+static int uniform_literal(const tensor *t, char *lit, size_t size)
+{
+    int64_t n = tensor_numel(t);
+    if (n <= 0)
+        return 0;
+    double v = tensor_get_flat(t, 0);
+    if (v != v || v - v != 0)
+        return 0;
+    for (int64_t k = 1; k < n; k++)
+        if (tensor_get_flat(t, k) != v)
+            return 0;
+    if (!dtype_is_float(t->dtype)) {
+        if (v != (double)(long long)v || v < -9e15 || v > 9e15)
+            return 0;
+        snprintf(lit, size, "%lld", (long long)v);
+        return 1;
+    }
+    snprintf(lit, size, "%.17g", v);
+    if (!strpbrk(lit, ".e"))
+        snprintf(lit + strlen(lit), size - strlen(lit), ".0");
+    return 1;
+}
+
+typedef struct const_value {
+    char *func, *name, lit[48];
+} const_value;
+
+/* CONST_TILE: one trace of the best passing file gives every tile whose
+ * first value (lane 0) is uniform; each such statement is then tried with
+ * pl.tile.full of that value in its place. The trace is taken again after
+ * a round of the list that accepted something (the values move as the
+ * pair shrinks). */
+static size_t const_tiles(reducer *R)
+{
+    size_t accepted = 0;
+    for (int again = 1; again && !out_of_time(R);) {
+        again = 0;
+        if (write_work(R->work[0], R->text[0]) != 0)
+            break;
+        trace tr;
+        trace_pass(R->work[0], &R->cur, &R->o->ro, 0, NULL, NULL, &tr);
+        const_value *cv = NULL;
+        size_t ncv = 0;
+        for (size_t i = 0; i < tr.n; i++) {
+            const trace_rec *rec = &tr.recs[i];
+            if (!rec->t || rec->lane || trace_rec_is_control(rec))
+                continue;
+            int dup = 0;
+            for (size_t q = 0; q < ncv && !dup; q++)
+                dup = strcmp(cv[q].name, rec->name) == 0 && strcmp(cv[q].func, rec->func) == 0;
+            if (dup)
+                continue; /* the first value only */
+            cv = xreallocarray(cv, ncv + 1, sizeof *cv);
+            const_value *c = &cv[ncv++];
+            c->func = xstrdup(rec->func);
+            c->name = xstrdup(rec->name);
+            if (!uniform_literal(rec->t, c->lit, sizeof c->lit))
+                c->lit[0] = '\0';
+        }
+        trace_free(&tr);
+        for (size_t idx = 0; !out_of_time(R);) {
+            size_t n;
+            reduce_unit *u = current_units(R, REDUCE_CONST_TILE, &n);
+            if (idx >= n) {
+                reduce_units_free(u, n);
+                break;
+            }
+            const char *lit = NULL;
+            for (size_t q = 0; q < ncv && !lit; q++)
+                if (cv[q].lit[0] && strcmp(cv[q].name, u[idx].to) == 0 && strcmp(cv[q].func, u[idx].func) == 0)
+                    lit = cv[q].lit;
+            int ok = 0;
+            if (lit) {
+                u[idx].literal = lit;
+                ok = try_units(R, REDUCE_CONST_TILE, &u[idx], 1);
+                u[idx].literal = NULL;
+            }
+            reduce_units_free(u, n);
+            if (ok) {
+                accepted++;
+                again = 1;
+            } else {
+                idx++;
+            }
+        }
+        for (size_t q = 0; q < ncv; q++) {
+            free(cv[q].func);
+            free(cv[q].name);
+        }
+        free(cv);
     }
     return accepted;
 }
@@ -782,6 +881,7 @@ int reduce_run(const case_info *c, const reduce_options *o, reduce_result *r)
                 acc += ddmin_delete(&R);
                 acc += one_by_one(&R, REDUCE_BYPASS);
                 acc += record_args(&R);
+                acc += const_tiles(&R);
                 acc += ddmin_delete(&R);
             }
             r->rounds++;

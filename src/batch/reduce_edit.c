@@ -12,7 +12,8 @@
 
 const char *reduce_kind_name(reduce_kind k)
 {
-    static const char *const names[] = {"drop-function", "cut-loop", "collapse-if", "delete", "bypass", "record"};
+    static const char *const names[] = {"drop-function", "cut-loop", "collapse-if", "delete", "bypass", "record",
+                                         "record-call",   "const-tile"};
     return k < REDUCE_KIND_COUNT ? names[k] : "?";
 }
 
@@ -586,8 +587,62 @@ int reduce_record_names(const ir_module *m, const reduce_unit *u, strbuf *param,
     return ok;
 }
 
+/* x: pl.Tile[[dims], dtype(, pl.Mem.Vec)] = op(...), op not already a
+ * constant (full, create): a value a constant tile can replace. */
+static int const_tile_stmt(const ir_stmt *st)
+{
+    if (st->kind != IR_STMT_ASSIGN || st->u.assign.ntargets != 1 || !st->u.assign.annot || !st->u.assign.value)
+        return 0;
+    const ir_expr *a = st->u.assign.annot, *v = st->u.assign.value;
+    if (a->kind != IR_EXPR_SUBSCRIPT || a->u.sub.n < 2 || a->u.sub.value->kind != IR_EXPR_ATTR ||
+        strcmp(a->u.sub.value->u.attr.name->text, "Tile") != 0 || a->u.sub.items[0]->kind != IR_EXPR_LIST)
+        return 0;
+    if (a->u.sub.n >= 3) {
+        strbuf mem = STRBUF_INIT;
+        print_expr(a->u.sub.items[2], &mem);
+        int vec = strcmp(strbuf_str(&mem), "pl.Mem.Vec") == 0;
+        strbuf_free(&mem);
+        if (!vec)
+            return 0; /* full makes Vec tiles only (a matmul operand lives elsewhere) */
+    }
+    if (v->kind != IR_EXPR_CALL || v->u.call.callee->kind != IR_EXPR_ATTR)
+        return 0;
+    const char *op = v->u.call.callee->u.attr.name->text;
+    return strcmp(op, "full") != 0 && strcmp(op, "create") != 0;
+}
+
+int reduce_record_is_call(const ir_module *m, const reduce_unit *u)
+{
+    fileview v;
+    view_init(&v, m);
+    const funcview *fv = entry_of(&v);
+    int j = fv && u->arg >= 0 && strcmp(fv->f->name->text, u->func) == 0 ? find_stmt(fv, u->key) : -1;
+    const ir_expr *call = j >= 0 ? stmt_call(fv->s[j].st) : NULL;
+    int is = 0;
+    if (call && (uint32_t)u->arg < call->u.call.nargs && call->u.call.args[u->arg]->kind == IR_EXPR_NAME) {
+        const ir_stmt *def = def_stmt(fv, call->u.call.args[u->arg]->u.name);
+        const ir_expr *dv = def ? def->u.assign.value : NULL;
+        /* t = self.k(...)[i] comes as tmp = self.k(...); t = tmp[i] */
+        if (dv && dv->kind == IR_EXPR_SUBSCRIPT && dv->u.sub.value->kind == IR_EXPR_NAME)
+            def = def_stmt(fv, dv->u.sub.value->u.name);
+        is = def && stmt_call(def) != NULL;
+    }
+    view_free(&v);
+    return is;
+}
+
 static void units_of(const fileview *v, reduce_kind k, unitlist *l)
 {
+    if (k == REDUCE_CONST_TILE) {
+        for (size_t i = 0; i < v->nfn; i++)
+            for (size_t j = 0; j < v->fn[i].n; j++)
+                if (const_tile_stmt(v->fn[i].s[j].st))
+                    unit_add_to(l, k, v->fn[i].f->name->text, v->fn[i].s[j].key, 0, 0,
+                                v->fn[i].s[j].st->u.assign.targets[0].name->text);
+        return;
+    }
+    if (k == REDUCE_RECORD_CALL)
+        return; /* RECORD's units: counted apart by the caller */
     if (k == REDUCE_RECORD) {
         for (size_t i = 0; i < v->nfn; i++)
             for (size_t j = 0; j < v->fn[i].n; j++)
@@ -934,6 +989,19 @@ char *reduce_apply(const ir_module *m, const reduce_unit *u, size_t n, int *chan
             uint32_t s0, e0;
             lines_range(&v, f->first, f->last, &s0, &e0);
             edit_add(&el, s0, e0, t);
+        } else if (x->kind == REDUCE_CONST_TILE) {
+            if (!const_tile_stmt(st) || !x->literal || !*x->literal) {
+                fail = 1;
+                break;
+            }
+            const ir_expr *a = st->u.assign.annot, *val = st->u.assign.value;
+            strbuf t = STRBUF_INIT;
+            strbuf_puts(&t, "pl.tile.full(");
+            print_expr(a->u.sub.items[0], &t);
+            strbuf_puts(&t, ", dtype=");
+            print_expr(a->u.sub.items[1], &t);
+            strbuf_printf(&t, ", value=%s)", x->literal);
+            edit_add(&el, val->span.start, val->span.end, strbuf_detach(&t));
         } else if (x->kind == REDUCE_RECORD && x->arg == -1) {
             if (!scalar_stmt(st) || !x->literal) {
                 fail = 1;

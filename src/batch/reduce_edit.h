@@ -24,7 +24,16 @@
  *                holding the value recorded from the passing file's run
  *                (what only computed that argument may then go); a
  *                scalar statement's value replaced by the literal the
- *                passing file's run computed (arg -1; the caller sets it). */
+ *                passing file's run computed (arg -1; the caller sets it);
+ *   RECORD_CALL  RECORD of an argument that a call computed (a kernel fed
+ *                by another kernel): counted apart, the units are RECORD's
+ *                (reduce_units of RECORD gives both; reduce_record_is_call
+ *                tells them apart);
+ *   CONST_TILE   a Vec tile statement's value replaced by
+ *                pl.tile.full(shape, dtype=D, value=V) when the passing
+ *                file's run computed a tile whose elements all equal V
+ *                (the caller records it and sets literal; `to` is the
+ *                target's name). */
 #ifndef PTODB_BATCH_REDUCE_EDIT_H
 #define PTODB_BATCH_REDUCE_EDIT_H
 
@@ -40,6 +49,8 @@ typedef enum {
     REDUCE_DELETE,
     REDUCE_BYPASS,
     REDUCE_RECORD,
+    REDUCE_RECORD_CALL,
+    REDUCE_CONST_TILE,
     REDUCE_KIND_COUNT
 } reduce_kind;
 
@@ -69,6 +80,10 @@ char *reduce_apply(const ir_module *m, const reduce_unit *u, size_t n, int *chan
  * "__ssa_v0" suffix) and the variable whose value it takes. 0 when u does
  * not apply to m. */
 int reduce_record_names(const ir_module *m, const reduce_unit *u, strbuf *param, strbuf *var);
+
+/* RECORD: 1 when the argument u replaces is the result of a call (the
+ * output of another kernel). */
+int reduce_record_is_call(const ir_module *m, const reduce_unit *u);
 
 /* Statements in m (every level, compound ones counted once each). */
 size_t reduce_count_statements(const ir_module *m);
