@@ -876,6 +876,7 @@ int reduce_run(const case_info *c, const reduce_options *o, reduce_result *r)
                 acc += ddmin_lines(&R);
             } else {
                 acc += one_by_one(&R, REDUCE_DROP_FUNC);
+                acc += one_by_one(&R, REDUCE_DROP_PIPE);
                 acc += one_by_one(&R, REDUCE_CUT_LOOP);
                 acc += one_by_one(&R, REDUCE_COLLAPSE_IF);
                 acc += ddmin_delete(&R);

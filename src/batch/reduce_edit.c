@@ -13,7 +13,7 @@
 const char *reduce_kind_name(reduce_kind k)
 {
     static const char *const names[] = {"drop-function", "cut-loop", "collapse-if", "delete", "bypass", "record",
-                                         "record-call",   "const-tile"};
+                                         "record-call",   "const-tile",   "drop-pipe"};
     return k < REDUCE_KIND_COUNT ? names[k] : "?";
 }
 
@@ -631,8 +631,72 @@ int reduce_record_is_call(const ir_module *m, const reduce_unit *u)
     return is;
 }
 
+/* The op name of pl.tile.NAME(...) / pl.system.NAME(...) in an expression
+ * statement or an assignment, or "". */
+static const char *stmt_op(const ir_stmt *st)
+{
+    const ir_expr *e = st->kind == IR_STMT_ASSIGN ? st->u.assign.value : st->kind == IR_STMT_EXPR ? st->u.expr.value : NULL;
+    if (!e || e->kind != IR_EXPR_CALL || e->u.call.callee->kind != IR_EXPR_ATTR)
+        return "";
+    return e->u.call.callee->u.attr.name->text;
+}
+
+/* A function's name without its _aic / _aiv suffix, the part that names
+ * its core group (main_incore_0_aic and main_incore_0_aiv). */
+static size_t group_prefix(const char *name)
+{
+    size_t n = strlen(name);
+    if (n > 4 && (strcmp(name + n - 4, "_aic") == 0 || strcmp(name + n - 4, "_aiv") == 0))
+        return n - 4;
+    return n;
+}
+
+/* The k-th statement of fv whose op is op, or -1. */
+static int nth_op(const funcview *fv, const char *op, size_t k)
+{
+    for (size_t j = 0; j < fv->n; j++)
+        if (strcmp(stmt_op(fv->s[j].st), op) == 0 && k-- == 0)
+            return (int)j;
+    return -1;
+}
+
+static void pipe_units(const fileview *v, unitlist *l)
+{
+    static const char *const pairs[][2] = {{"tpush_to_aiv", "tpop_from_aic"}, {"tpush_to_aic", "tpop_from_aiv"}};
+    for (size_t i = 0; i < v->nfn; i++) {
+        const funcview *pf = &v->fn[i];
+        const char *pname = pf->f->name->text;
+        for (size_t p = 0; p < 2; p++) {
+            for (size_t k = 0;; k++) {
+                int j = nth_op(pf, pairs[p][0], k);
+                if (j < 0)
+                    break;
+                /* the partner: a function of the same group holding such a pop */
+                for (size_t g = 0; g < v->nfn; g++) {
+                    const char *gname = v->fn[g].f->name->text;
+                    if (g == i || group_prefix(gname) != group_prefix(pname) ||
+                        strncmp(gname, pname, group_prefix(pname)) != 0)
+                        continue;
+                    int q = nth_op(&v->fn[g], pairs[p][1], k);
+                    if (q < 0)
+                        continue;
+                    strbuf to = STRBUF_INIT;
+                    strbuf_printf(&to, "%s\t%s", gname, v->fn[g].s[q].key);
+                    unit_add_to(l, REDUCE_DROP_PIPE, pname, pf->s[j].key, 0, 0, strbuf_str(&to));
+                    strbuf_free(&to);
+                    break;
+                }
+            }
+        }
+    }
+}
+
 static void units_of(const fileview *v, reduce_kind k, unitlist *l)
 {
+    if (k == REDUCE_DROP_PIPE) {
+        pipe_units(v, l);
+        return;
+    }
     if (k == REDUCE_CONST_TILE) {
         for (size_t i = 0; i < v->nfn; i++)
             for (size_t j = 0; j < v->fn[i].n; j++)
@@ -934,6 +998,19 @@ char *reduce_apply(const ir_module *m, const reduce_unit *u, size_t n, int *chan
         *changed = 1;
         if (x->kind == REDUCE_DELETE) {
             del[fi][j] = 1;
+        } else if (x->kind == REDUCE_DROP_PIPE) {
+            /* the pop, in its function, goes with the push */
+            const char *tab = x->to ? strchr(x->to, '\t') : NULL;
+            char *pfn = tab ? xstrndup(x->to, (size_t)(tab - x->to)) : NULL;
+            funcview *gv = pfn ? find_func(&v, pfn) : NULL;
+            int q = gv ? find_stmt(gv, tab + 1) : -1;
+            free(pfn);
+            if (q < 0) {
+                fail = 1;
+                break;
+            }
+            del[fi][j] = 1;
+            del[gv - v.fn][q] = 1;
         } else if (x->kind == REDUCE_CUT_LOOP) {
             int64_t a, b, c;
             const ir_expr *se;

@@ -33,7 +33,13 @@
  *                pl.tile.full(shape, dtype=D, value=V) when the passing
  *                file's run computed a tile whose elements all equal V
  *                (the caller records it and sets literal; `to` is the
- *                target's name). */
+ *                target's name);
+ *   DROP_PIPE    a tpush and the tpop that receives it deleted together
+ *                (the k-th pl.tile.tpush_to_aiv of an AIC function with
+ *                the k-th pl.tile.tpop_from_aic of its AIV partner, and
+ *                the other way round), each with its forward cone (the
+ *                popped tile's uses, its tfree): a lone push or pop
+ *                deadlocks; `to` is "POPFUNC\tPOPKEY". */
 #ifndef PTODB_BATCH_REDUCE_EDIT_H
 #define PTODB_BATCH_REDUCE_EDIT_H
 
@@ -51,6 +57,7 @@ typedef enum {
     REDUCE_RECORD,
     REDUCE_RECORD_CALL,
     REDUCE_CONST_TILE,
+    REDUCE_DROP_PIPE,
     REDUCE_KIND_COUNT
 } reduce_kind;
 

@@ -185,6 +185,95 @@ START_TEST(test_record_and_drop)
 }
 END_TEST
 
+START_TEST(test_const_tile)
+{
+    int changed;
+    /* y = exp(x) by a recorded uniform value: pl.tile.full of y's own
+     * shape and dtype (from its annotation), the caller's literal */
+    ir_module *m = parse(DUMP);
+    reduce_unit u = {REDUCE_CONST_TILE, "k", "=y__tile#0", 0, 0, "1.5", "y__tile"};
+    char *t = reduce_apply(m, &u, 1, &changed);
+    ck_assert_ptr_nonnull(t);
+    ck_assert_ptr_nonnull(strstr(t, "y__tile: pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec] = pl.tile.full([16, 16], "
+                                    "dtype=pl.FP32, value=1.5)\n"));
+    ck_assert_ptr_nonnull(strstr(t, "x__tile: pl.Tile")); /* x stays (z reads it): delete's job */
+    free(t);
+    u.literal = NULL; /* no recorded value: no edit */
+    ck_assert_ptr_null(reduce_apply(m, &u, 1, &changed));
+    /* the units: every Vec tile statement (x, y, z, w), not the store */
+    size_t n;
+    reduce_unit *us = reduce_units(m, m, REDUCE_CONST_TILE, &n);
+    ck_assert_uint_eq(n, 4);
+    reduce_units_free(us, n);
+    ir_module_free(m);
+}
+END_TEST
+
+/* An AIC/AIV pair exchanging one tile each way, and a second kernel fed by
+ * the first's result. */
+static const char *const PIPES =
+    "# pypto.program: Q\n"
+    "import pypto.language as pl\n"
+    "\n"
+    "@pl.program\n"
+    "class Q:\n"
+    "    @pl.function(type=pl.FunctionType.AIC, level=pl.Level.AIC, role=pl.Role.SubWorker)\n"
+    "    def g_aic(a__ssa_v0: pl.Tensor[[16, 16], pl.FP32]):\n"
+    "        m__tile: pl.Tile[[16, 16], pl.FP32, pl.Mem.Mat] = pl.tile.load(a__ssa_v0, [0, 0], [16, 16], [16, 16], "
+    "target_memory=pl.Mem.Mat)\n"
+    "        pl.tile.tpush_to_aiv(m__tile, split=0)\n"
+    "        r__tile: pl.Tile[[16, 16], pl.FP32, pl.Mem.Mat] = pl.tile.tpop_from_aiv(split=0)\n"
+    "        pl.system.tfree_to_aiv(r__tile, split=0)\n"
+    "    @pl.function(type=pl.FunctionType.AIV, level=pl.Level.AIV, role=pl.Role.SubWorker)\n"
+    "    def g_aiv(a__ssa_v0: pl.Tensor[[16, 16], pl.FP32]):\n"
+    "        w__tile: pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec] = pl.tile.load(a__ssa_v0, [0, 0], [16, 16], [16, 16], "
+    "target_memory=pl.Mem.Vec)\n"
+    "        v__tile: pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec] = pl.tile.tpop_from_aic(split=0)\n"
+    "        pl.system.tfree_to_aic(v__tile, split=0)\n"
+    "        pl.tile.tpush_to_aic(v__tile, split=0)\n"
+    "    @pl.function(type=pl.FunctionType.Orchestration, level=pl.Level.CHIP, role=pl.Role.Orchestrator)\n"
+    "    def main(self, a__ssa_v0: pl.Tensor[[16, 16], pl.FP32], out__ssa_v0: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) "
+    "-> pl.Tensor[[16, 16], pl.FP32]:\n"
+    "        t__ssa_v0: pl.Tensor[[16, 16], pl.FP32] = pl.tensor.create([16, 16], dtype=pl.FP32)\n"
+    "        u__ssa_v0: pl.Tensor[[16, 16], pl.FP32] = self.k1(a__ssa_v0, t__ssa_v0)\n"
+    "        out__ssa_v1: pl.Tensor[[16, 16], pl.FP32] = self.k2(u__ssa_v0, out__ssa_v0)\n"
+    "        return out__ssa_v1\n";
+
+START_TEST(test_drop_pipe)
+{
+    ir_module *m = parse(PIPES);
+    size_t n;
+    reduce_unit *u = reduce_units(m, m, REDUCE_DROP_PIPE, &n);
+    /* two pairs: g_aic's push with g_aiv's pop, g_aiv's push with g_aic's pop */
+    ck_assert_uint_eq(n, 2);
+    int down = -1;
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(u[i].func, "g_aic") == 0)
+            down = (int)i;
+    ck_assert_int_ge(down, 0);
+    ck_assert_str_eq(u[down].to, "g_aiv\t=v__tile#0");
+    int changed;
+    char *t = reduce_apply(m, &u[down], 1, &changed);
+    ck_assert_ptr_nonnull(t);
+    /* the push and the pop go together; the pop's cone (its tfree, and the
+     * push back of the popped tile) with it; the other direction's pop stays */
+    ck_assert_ptr_null(strstr(t, "tpush_to_aiv"));
+    ck_assert_ptr_null(strstr(t, "tpop_from_aic"));
+    ck_assert_ptr_null(strstr(t, "tfree_to_aic"));
+    ck_assert_ptr_null(strstr(t, "tpush_to_aic"));
+    ck_assert_ptr_nonnull(strstr(t, "tpop_from_aiv"));
+    ck_assert_ptr_nonnull(strstr(t, "m__tile: pl.Tile")); /* the pushed tile's producer: delete's job */
+    free(t);
+    reduce_units_free(u, n);
+    /* record: u (k1's result) is a kernel's output, t (a create) is not */
+    reduce_unit k2 = {REDUCE_RECORD, "main", "=out__ssa_v1#0", 0, 0, NULL, NULL};
+    reduce_unit k1 = {REDUCE_RECORD, "main", "=u__ssa_v0#0", 1, 0, NULL, NULL};
+    ck_assert_int_eq(reduce_record_is_call(m, &k2), 1);
+    ck_assert_int_eq(reduce_record_is_call(m, &k1), 0);
+    ir_module_free(m);
+}
+END_TEST
+
 int main(void)
 {
     Suite *su = suite_create("reduce_edit");
@@ -194,6 +283,8 @@ int main(void)
     tcase_add_test(tc, test_bypass);
     tcase_add_test(tc, test_cut_and_peel);
     tcase_add_test(tc, test_record_and_drop);
+    tcase_add_test(tc, test_const_tile);
+    tcase_add_test(tc, test_drop_pipe);
     suite_add_tcase(su, tc);
     SRunner *sr = srunner_create(su);
     srunner_run_all(sr, CK_NORMAL);
