@@ -21,6 +21,7 @@
 #include "batch/trace.h"
 #include "ir/parse.h"
 #include "ir/print.h"
+#include "ir/walk.h"
 
 /* ---- the search state ------------------------------------------------------------------------- */
 
@@ -29,6 +30,8 @@ typedef struct reducer {
     case_info cur;           /* c with the recorded inputs added (RECORD) */
     case_tensor *extra;      /* those inputs */
     size_t nextra;
+    tensor **shrunk;         /* c's inputs cut by SHRINK_SHAPE (NULL: as opened), c->ninputs of them */
+    char *dropped;           /* c's inputs whose parameter DROP_PARAM removed (c->ninputs + 1) */
     int inputs_dirty;        /* data/in must be written again */
     const reduce_options *o;
     reduce_result *r;
@@ -48,12 +51,19 @@ static void rebuild_cur(reducer *R)
 {
     free(R->cur.inputs);
     R->cur = *R->c;
-    R->cur.ninputs = R->c->ninputs + R->nextra;
-    R->cur.inputs = xcalloc(R->cur.ninputs + 1, sizeof *R->cur.inputs);
-    for (size_t k = 0; k < R->c->ninputs; k++)
-        R->cur.inputs[k] = R->c->inputs[k];
+    R->cur.inputs = xcalloc(R->c->ninputs + R->nextra + 1, sizeof *R->cur.inputs);
+    size_t n = 0;
+    for (size_t k = 0; k < R->c->ninputs; k++) {
+        if (R->dropped && R->dropped[k])
+            continue;
+        R->cur.inputs[n] = R->c->inputs[k];
+        if (R->shrunk && R->shrunk[k])
+            R->cur.inputs[n].t = R->shrunk[k];
+        n++;
+    }
     for (size_t k = 0; k < R->nextra; k++)
-        R->cur.inputs[R->c->ninputs + k] = R->extra[k];
+        R->cur.inputs[n++] = R->extra[k];
+    R->cur.ninputs = n;
 }
 
 /* A candidate file: a scratch file in the work folder, rewritten for every
@@ -583,6 +593,145 @@ static size_t const_tiles(reducer *R)
     return accepted;
 }
 
+/* The input named name: its index in c->inputs, else c->ninputs + its
+ * index in the recorded ones, else past both (not an input). */
+static size_t input_index(const reducer *R, const char *name)
+{
+    for (size_t k = 0; k < R->c->ninputs; k++)
+        if (strcmp(R->c->inputs[k].name, name) == 0 && !(R->dropped && R->dropped[k]))
+            return k;
+    for (size_t k = 0; k < R->nextra; k++)
+        if (strcmp(R->extra[k].name, name) == 0)
+            return R->c->ninputs + k;
+    return R->c->ninputs + R->nextra;
+}
+
+/* DROP_PARAM: an unread input parameter goes, and its data with it. */
+static size_t drop_params(reducer *R)
+{
+    size_t accepted = 0;
+    if (!R->dropped)
+        R->dropped = xcalloc(R->c->ninputs + 1, 1);
+    for (size_t idx = 0; !out_of_time(R);) {
+        size_t n;
+        reduce_unit *u = current_units(R, REDUCE_DROP_PARAM, &n);
+        if (idx >= n) {
+            reduce_units_free(u, n);
+            break;
+        }
+        strbuf base = STRBUF_INIT;
+        ir_ssa_base_name(u[idx].key, &base);
+        size_t k = input_index(R, strbuf_str(&base));
+        strbuf_free(&base);
+        int ok = 0;
+        if (k < R->c->ninputs) {
+            R->dropped[k] = 1;
+            rebuild_cur(R);
+            ok = try_units(R, REDUCE_DROP_PARAM, &u[idx], 1);
+            if (!ok)
+                R->dropped[k] = 0;
+        } else if (k < R->c->ninputs + R->nextra) {
+            case_tensor e = R->extra[k - R->c->ninputs];
+            memmove(&R->extra[k - R->c->ninputs], &R->extra[k - R->c->ninputs + 1],
+                    (R->nextra - (k - R->c->ninputs) - 1) * sizeof *R->extra);
+            R->nextra--;
+            rebuild_cur(R);
+            ok = try_units(R, REDUCE_DROP_PARAM, &u[idx], 1);
+            if (ok) {
+                free(e.name);
+                free(e.path);
+                tensor_unref(e.t);
+            } else {
+                memmove(&R->extra[k - R->c->ninputs + 1], &R->extra[k - R->c->ninputs],
+                        (R->nextra - (k - R->c->ninputs)) * sizeof *R->extra);
+                R->extra[k - R->c->ninputs] = e;
+                R->nextra++;
+            }
+        }
+        rebuild_cur(R);
+        if (ok)
+            R->inputs_dirty = 1;
+        reduce_units_free(u, n);
+        if (ok)
+            accepted++;
+        else
+            idx++;
+    }
+    return accepted;
+}
+
+/* SHRINK_SHAPE: an input halved along its first or last dim, its data cut
+ * to the first half (a view's start stays valid); the last dim only while
+ * a row stays a multiple of the device's 32-byte alignment. */
+static size_t shrink_shapes(reducer *R)
+{
+    size_t accepted = 0;
+    if (!R->shrunk)
+        R->shrunk = xcalloc(R->c->ninputs + 1, sizeof *R->shrunk);
+    for (size_t idx = 0; !out_of_time(R);) {
+        size_t n;
+        reduce_unit *u = current_units(R, REDUCE_SHRINK_SHAPE, &n);
+        if (idx >= n) {
+            reduce_units_free(u, n);
+            break;
+        }
+        strbuf base = STRBUF_INIT;
+        ir_ssa_base_name(u[idx].key, &base);
+        size_t k = input_index(R, strbuf_str(&base));
+        strbuf_free(&base);
+        tensor *old = k < R->c->ninputs ? (R->shrunk[k] ? R->shrunk[k] : R->c->inputs[k].t)
+                      : k < R->c->ninputs + R->nextra ? R->extra[k - R->c->ninputs].t
+                                                       : NULL;
+        int ok = 0;
+        int dim = (int)u[idx].arg;
+        if (old && dim < old->ndim && old->shape[dim] == 2 * u[idx].trips &&
+            (dim + 1 < old->ndim || ((uint64_t)u[idx].trips * dtype_size(old->dtype)) % 32 == 0)) {
+            ptodb_status st = PTODB_OK;
+            tensor *view = tensor_slice(old, dim, 0, u[idx].trips, 1, &st);
+            tensor *cut = view ? tensor_clone(view) : NULL;
+            tensor_unref(view);
+            if (cut) {
+                /* install the cut data, try, and put the old back when rejected */
+                tensor *keep = old;
+                tensor_ref(keep);
+                if (k < R->c->ninputs) {
+                    tensor *prev = R->shrunk[k];
+                    R->shrunk[k] = cut;
+                    rebuild_cur(R);
+                    ok = try_units(R, REDUCE_SHRINK_SHAPE, &u[idx], 1);
+                    if (ok) {
+                        tensor_unref(prev);
+                    } else {
+                        R->shrunk[k] = prev;
+                        tensor_unref(cut);
+                    }
+                } else {
+                    case_tensor *e = &R->extra[k - R->c->ninputs];
+                    e->t = cut;
+                    rebuild_cur(R);
+                    ok = try_units(R, REDUCE_SHRINK_SHAPE, &u[idx], 1);
+                    if (ok) {
+                        tensor_unref(keep); /* the extra's own reference */
+                    } else {
+                        e->t = keep; /* the extra's own reference again */
+                        tensor_unref(cut);
+                    }
+                }
+                tensor_unref(keep);
+                rebuild_cur(R);
+                if (ok)
+                    R->inputs_dirty = 1;
+            }
+        }
+        reduce_units_free(u, n);
+        if (ok)
+            accepted++;
+        else
+            idx++;
+    }
+    return accepted;
+}
+
 /* The baseline: plain ddmin over the lines of the failing file's text; a
  * line deleted there is deleted from the passing file too where it has the
  * same line (each once), so the pair stays a pair as it does for the
@@ -883,6 +1032,8 @@ int reduce_run(const case_info *c, const reduce_options *o, reduce_result *r)
                 acc += one_by_one(&R, REDUCE_BYPASS);
                 acc += record_args(&R);
                 acc += const_tiles(&R);
+                acc += drop_params(&R);
+                acc += shrink_shapes(&R);
                 acc += ddmin_delete(&R);
             }
             r->rounds++;
@@ -919,6 +1070,10 @@ int reduce_run(const case_info *c, const reduce_options *o, reduce_result *r)
         tensor_unref(R.extra[k].t);
     }
     free(R.extra);
+    for (size_t k = 0; R.shrunk && k < c->ninputs; k++)
+        tensor_unref(R.shrunk[k]);
+    free(R.shrunk);
+    free(R.dropped);
     free(R.cur.inputs);
     r->seconds = clock_seconds() - R.t0;
     return rc;

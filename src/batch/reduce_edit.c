@@ -13,7 +13,8 @@
 const char *reduce_kind_name(reduce_kind k)
 {
     static const char *const names[] = {"drop-function", "cut-loop", "collapse-if", "delete", "bypass", "record",
-                                         "record-call",   "const-tile",   "drop-pipe"};
+                                         "record-call",   "const-tile",   "drop-pipe",
+                                         "shrink-shape",  "drop-param"};
     return k < REDUCE_KIND_COUNT ? names[k] : "?";
 }
 
@@ -691,8 +692,81 @@ static void pipe_units(const fileview *v, unitlist *l)
     }
 }
 
+/* The dims list of an input parameter's pl.Tensor[[d0, ...], DT] when all
+ * are integer literals, else NULL. */
+static const ir_expr *input_dims(const ir_param *p)
+{
+    const ir_expr *a = p->annot;
+    if (p->dir != IR_DIR_IN || !a || a != p->type || a->kind != IR_EXPR_SUBSCRIPT || a->u.sub.n < 2 ||
+        a->u.sub.value->kind != IR_EXPR_ATTR || strcmp(a->u.sub.value->u.attr.name->text, "Tensor") != 0)
+        return NULL;
+    const ir_expr *d = a->u.sub.items[0];
+    if (d->kind != IR_EXPR_LIST || d->u.seq.n == 0)
+        return NULL;
+    for (uint32_t i = 0; i < d->u.seq.n; i++)
+        if (d->u.seq.items[i]->kind != IR_EXPR_INT || (d->u.seq.items[i]->flags & IR_EF_BIG))
+            return NULL;
+    return d;
+}
+
+/* 1 when s is passed as it is to a function of the program: the callee's
+ * parameter annotation then has the shape too, and a shrunk argument would
+ * not match its type. */
+static int passed_to_call(const funcview *fv, const ir_sym *s)
+{
+    for (size_t j = 0; j < fv->n; j++) {
+        const ir_expr *call = stmt_call(fv->s[j].st);
+        for (uint32_t a = 0; call && a < call->u.call.nargs; a++)
+            if (call->u.call.args[a]->kind == IR_EXPR_NAME && call->u.call.args[a]->u.name == s)
+                return 1;
+    }
+    return 0;
+}
+
+static void shrink_units(const fileview *v, unitlist *l)
+{
+    const funcview *fv = entry_of(v);
+    for (uint32_t i = 0; fv && i < fv->f->nparams; i++) {
+        const ir_expr *d = passed_to_call(fv, fv->f->params[i].name) ? NULL : input_dims(&fv->f->params[i]);
+        for (uint32_t k = 0; d && k < d->u.seq.n; k++) {
+            int64_t n = d->u.seq.items[k]->u.num.i;
+            if ((k == 0 || k + 1 == d->u.seq.n) && n >= 2 && n % 2 == 0)
+                unit_add(l, REDUCE_SHRINK_SHAPE, fv->f->name->text, fv->f->params[i].name->text, (long)k, (long)(n / 2));
+        }
+    }
+}
+
+static void unused_param_units(const fileview *v, unitlist *l)
+{
+    const funcview *fv = entry_of(v);
+    for (uint32_t i = 0; fv && fv->f->nparams > 1 && i < fv->f->nparams; i++) {
+        const ir_param *p = &fv->f->params[i];
+        if (p->dir != IR_DIR_IN)
+            continue;
+        int used = 0;
+        for (size_t j = 0; j < fv->n && !used; j++)
+            used = sym_has(&fv->s[j].uses, p->name);
+        for (uint32_t q = 0; q < fv->f->nparams && !used; q++) {
+            symlist in_annot = {NULL, 0, 0};
+            expr_uses(fv->f->params[q].annot, &in_annot);
+            used = sym_has(&in_annot, p->name);
+            free(in_annot.v);
+        }
+        if (!used)
+            unit_add(l, REDUCE_DROP_PARAM, fv->f->name->text, p->name->text, 0, 0);
+    }
+}
+
 static void units_of(const fileview *v, reduce_kind k, unitlist *l)
 {
+    if (k == REDUCE_DROP_PARAM) {
+        unused_param_units(v, l);
+        return;
+    }
+    if (k == REDUCE_SHRINK_SHAPE) {
+        shrink_units(v, l);
+        return;
+    }
     if (k == REDUCE_DROP_PIPE) {
         pipe_units(v, l);
         return;
@@ -988,6 +1062,43 @@ char *reduce_apply(const ir_module *m, const reduce_unit *u, size_t n, int *chan
                 for (size_t j = 0; j < v.fn[g].n; j++)
                     if (sym_has(&v.fn[g].s[j].uses, fv->f->name))
                         del[g][j] = 1;
+            continue;
+        }
+        if (x->kind == REDUCE_DROP_PARAM) {
+            const ir_param *ps = fv->f->params;
+            uint32_t np = fv->f->nparams, p = 0;
+            while (p < np && strcmp(ps[p].name->text, x->key) != 0)
+                p++;
+            if (p == np)
+                continue;
+            if (np < 2) {
+                fail = 1;
+                break;
+            }
+            /* with the comma before it (after it, for the first) */
+            if (p > 0)
+                edit_add(&el, ps[p - 1].span.end, ps[p].span.end, xstrdup(""));
+            else
+                edit_add(&el, ps[0].span.start, ps[1].span.start, xstrdup(""));
+            *changed = 1;
+            continue;
+        }
+        if (x->kind == REDUCE_SHRINK_SHAPE) {
+            const ir_expr *d = NULL;
+            for (uint32_t p = 0; p < fv->f->nparams && !d; p++)
+                if (strcmp(fv->f->params[p].name->text, x->key) == 0)
+                    d = input_dims(&fv->f->params[p]);
+            if (!d)
+                continue;
+            if (x->arg < 0 || (uint32_t)x->arg >= d->u.seq.n || x->trips < 1) {
+                fail = 1;
+                break;
+            }
+            const ir_expr *dim = d->u.seq.items[x->arg];
+            strbuf t = STRBUF_INIT;
+            strbuf_printf(&t, "%ld", x->trips);
+            edit_add(&el, dim->span.start, dim->span.end, strbuf_detach(&t));
+            *changed = 1;
             continue;
         }
         int j = find_stmt(fv, x->key);

@@ -39,7 +39,18 @@
  *                the k-th pl.tile.tpop_from_aic of its AIV partner, and
  *                the other way round), each with its forward cone (the
  *                popped tile's uses, its tfree): a lone push or pop
- *                deadlocks; `to` is "POPFUNC\tPOPKEY". */
+ *                deadlocks; `to` is "POPFUNC\tPOPKEY";
+ *   SHRINK_SHAPE an input parameter of the entry function (key: its name)
+ *                with literal dims: dim arg (the first or the last) halved
+ *                to trips in its annotation; the caller cuts the input's
+ *                data to match and keeps the device's rules (a row a
+ *                multiple of 32 bytes); the kernels' tiles are untouched,
+ *                so a view past the new end fails to run and the step is
+ *                rejected;
+ *   DROP_PARAM   an input parameter of the entry function that nothing in
+ *                it reads (key: its name) removed from its signature (the
+ *                caller drops its data: a recorded input whose consumer
+ *                went, an input the reduced program no longer needs). */
 #ifndef PTODB_BATCH_REDUCE_EDIT_H
 #define PTODB_BATCH_REDUCE_EDIT_H
 
@@ -58,6 +69,8 @@ typedef enum {
     REDUCE_RECORD_CALL,
     REDUCE_CONST_TILE,
     REDUCE_DROP_PIPE,
+    REDUCE_SHRINK_SHAPE,
+    REDUCE_DROP_PARAM,
     REDUCE_KIND_COUNT
 } reduce_kind;
 
