@@ -1026,12 +1026,15 @@ int reduce_run(const case_info *c, const reduce_options *o, reduce_result *r)
             } else {
                 acc += one_by_one(&R, REDUCE_DROP_FUNC);
                 acc += one_by_one(&R, REDUCE_DROP_PIPE);
+                acc += one_by_one(&R, REDUCE_UNGROUP);
+                acc += one_by_one(&R, REDUCE_DROP_FUNC);
                 acc += one_by_one(&R, REDUCE_CUT_LOOP);
                 acc += one_by_one(&R, REDUCE_COLLAPSE_IF);
                 acc += ddmin_delete(&R);
                 acc += one_by_one(&R, REDUCE_BYPASS);
                 acc += record_args(&R);
                 acc += const_tiles(&R);
+                acc += one_by_one(&R, REDUCE_RETARGET);
                 acc += drop_params(&R);
                 acc += shrink_shapes(&R);
                 acc += ddmin_delete(&R);

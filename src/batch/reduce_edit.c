@@ -14,7 +14,8 @@ const char *reduce_kind_name(reduce_kind k)
 {
     static const char *const names[] = {"drop-function", "cut-loop", "collapse-if", "delete", "bypass", "record",
                                          "record-call",   "const-tile",   "drop-pipe",
-                                         "shrink-shape",  "drop-param"};
+                                         "shrink-shape",  "drop-param",   "retarget",
+                                         "ungroup"};
     return k < REDUCE_KIND_COUNT ? names[k] : "?";
 }
 
@@ -757,8 +758,119 @@ static void unused_param_units(const fileview *v, unitlist *l)
     }
 }
 
+/* The index of the parameter callee returns as it is (return p), or -1. */
+static int returned_param(const fileview *v, const ir_expr *call)
+{
+    const funcview *cf = find_func(v, call->u.call.callee->u.attr.name->text);
+    for (size_t j = 0; cf && j < cf->n; j++) {
+        const ir_stmt *st = cf->s[j].st;
+        if (st->kind != IR_STMT_RETURN || cf->s[j].parent >= 0)
+            continue;
+        if (st->u.ret.n != 1 || st->u.ret.values[0]->kind != IR_EXPR_NAME)
+            return -1;
+        for (uint32_t p = 0; p < cf->f->nparams; p++)
+            if (cf->f->params[p].name == st->u.ret.values[0]->u.name)
+                return (int)p;
+        return -1;
+    }
+    return -1;
+}
+
+/* RETARGET's pieces for the call statement st of entry fv: O (arg o), x
+ * (arg xi), the producer call and its output buffer argument. 0 when they
+ * do not fit. */
+static int retarget_parts(const fileview *v, const funcview *fv, const ir_stmt *st, long o, long xi,
+                          const ir_expr **out_param, const ir_expr **buf)
+{
+    const ir_expr *call = stmt_call(st);
+    if (!call || o < 0 || xi < 0 || o == xi || (uint32_t)o >= call->u.call.nargs || (uint32_t)xi >= call->u.call.nargs)
+        return 0;
+    if (st->kind == IR_STMT_ASSIGN && st->u.assign.ntargets != 1)
+        return 0;
+    const ir_expr *oe = call->u.call.args[o], *xe = call->u.call.args[xi];
+    if (oe->kind != IR_EXPR_NAME || xe->kind != IR_EXPR_NAME)
+        return 0;
+    const ir_param *op = NULL;
+    for (uint32_t p = 0; p < fv->f->nparams; p++)
+        if (fv->f->params[p].name == oe->u.name)
+            op = &fv->f->params[p];
+    if (!op || op->dir == IR_DIR_IN)
+        return 0;
+    const ir_stmt *def = def_stmt(fv, xe->u.name);
+    const ir_expr *c1 = def ? stmt_call(def) : NULL;
+    int bi = c1 ? returned_param(v, c1) : -1;
+    if (bi < 0 || (uint32_t)bi >= c1->u.call.nargs || c1->u.call.args[bi]->kind != IR_EXPR_NAME ||
+        c1->u.call.args[bi]->u.name == oe->u.name)
+        return 0;
+    strbuf want = STRBUF_INIT, have = STRBUF_INIT;
+    shape_dtype(op->type, &want);
+    shape_dtype(def_annot(fv, c1->u.call.args[bi]->u.name), &have);
+    int same = want.len && strcmp(strbuf_str(&want), strbuf_str(&have)) == 0;
+    strbuf_free(&want);
+    strbuf_free(&have);
+    if (!same)
+        return 0;
+    *out_param = oe;
+    *buf = c1->u.call.args[bi];
+    return 1;
+}
+
+static void retarget_units(const fileview *v, unitlist *l)
+{
+    const funcview *fv = entry_of(v);
+    for (size_t j = 0; fv && j < fv->n; j++) {
+        const ir_expr *call = stmt_call(fv->s[j].st);
+        for (uint32_t o = 0; call && o < call->u.call.nargs; o++)
+            for (uint32_t x = 0; x < call->u.call.nargs; x++) {
+                const ir_expr *oe, *be;
+                if (retarget_parts(v, fv, fv->s[j].st, o, x, &oe, &be))
+                    unit_add(l, REDUCE_RETARGET, fv->f->name->text, fv->s[j].key, (long)o, (long)x);
+            }
+    }
+}
+
+/* The core function `to` that can take a call of Group function g: named
+ * g_aiv or g_aic, with as many parameters. */
+static int core_of_group(const fileview *v, const ir_expr *call, const char *to)
+{
+    const char *g = call->u.call.callee->u.attr.name->text;
+    const funcview *gf = find_func(v, g), *cf = find_func(v, to);
+    if (!gf || !cf || !gf->f->type_name || strcmp(gf->f->type_name, "Group") != 0)
+        return 0;
+    size_t n = strlen(g);
+    return strncmp(to, g, n) == 0 && (strcmp(to + n, "_aiv") == 0 || strcmp(to + n, "_aic") == 0) &&
+           cf->f->nparams == gf->f->nparams;
+}
+
+static void ungroup_units(const fileview *v, unitlist *l)
+{
+    static const char *const cores[] = {"_aiv", "_aic"};
+    for (size_t i = 0; i < v->nfn; i++)
+        for (size_t j = 0; j < v->fn[i].n; j++) {
+            const ir_expr *call = stmt_call(v->fn[i].s[j].st);
+            if (!call)
+                continue;
+            for (int k = 0; k < 2; k++) {
+                strbuf to = STRBUF_INIT;
+                strbuf_printf(&to, "%s%s", call->u.call.callee->u.attr.name->text, cores[k]);
+                if (core_of_group(v, call, strbuf_str(&to)))
+                    unit_add_to(l, REDUCE_UNGROUP, v->fn[i].f->name->text, v->fn[i].s[j].key, 0, 0,
+                                strbuf_str(&to));
+                strbuf_free(&to);
+            }
+        }
+}
+
 static void units_of(const fileview *v, reduce_kind k, unitlist *l)
 {
+    if (k == REDUCE_UNGROUP) {
+        ungroup_units(v, l);
+        return;
+    }
+    if (k == REDUCE_RETARGET) {
+        retarget_units(v, l);
+        return;
+    }
     if (k == REDUCE_DROP_PARAM) {
         unused_param_units(v, l);
         return;
@@ -1177,6 +1289,32 @@ char *reduce_apply(const ir_module *m, const reduce_unit *u, size_t n, int *chan
             uint32_t s0, e0;
             lines_range(&v, f->first, f->last, &s0, &e0);
             edit_add(&el, s0, e0, t);
+        } else if (x->kind == REDUCE_UNGROUP) {
+            const ir_expr *call = stmt_call(st);
+            if (!call || !x->to || !core_of_group(&v, call, x->to)) {
+                fail = 1;
+                break;
+            }
+            const ir_expr *name = call->u.call.callee;
+            /* self.g -> self.g_aiv: the attribute's name is the callee's last part */
+            uint32_t at = name->span.end - (uint32_t)strlen(name->u.attr.name->text);
+            edit_add(&el, at, name->span.end, xstrdup(x->to));
+        } else if (x->kind == REDUCE_RETARGET) {
+            const ir_expr *oe, *be;
+            if (!retarget_parts(&v, fv, st, x->arg, x->trips, &oe, &be)) {
+                fail = 1;
+                break;
+            }
+            const ir_expr *xe = stmt_call(st)->u.call.args[x->trips];
+            edit_add(&el, be->span.start, be->span.end, xstrdup(oe->u.name->text));
+            if (st->kind == IR_STMT_ASSIGN) {
+                rename_ctx rn = {&el, xe->u.name->text};
+                for (size_t q = (size_t)j + 1; q < fv->n; q++)
+                    stmt_names(fv->s[q].st, st->u.assign.targets[0].name, rename_one, &rn);
+            }
+            uint32_t s0, e0;
+            lines_range(&v, f->first, f->last, &s0, &e0);
+            edit_add(&el, s0, e0, NULL);
         } else if (x->kind == REDUCE_CONST_TILE) {
             if (!const_tile_stmt(st) || !x->literal || !*x->literal) {
                 fail = 1;

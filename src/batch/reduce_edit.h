@@ -50,7 +50,19 @@
  *   DROP_PARAM   an input parameter of the entry function that nothing in
  *                it reads (key: its name) removed from its signature (the
  *                caller drops its data: a recorded input whose consumer
- *                went, an input the reduced program no longer needs). */
+ *                went, an input the reduced program no longer needs);
+ *   RETARGET     a consumer kernel bypassed: the entry's call
+ *                y = self.k2(.., x, .., O, ..) with O an Out/InOut
+ *                parameter of the entry (arg) and x (trips, its index) the
+ *                result of an earlier call x = self.k1(.., b, ..) whose
+ *                callee returns its parameter b, of O's type: k1 writes O
+ *                instead of b, k2's call goes, later uses of y read x. The
+ *                bug in k1 then reaches the output without k2;
+ *   UNGROUP      a call of a Group function g (an AIC and an AIV core
+ *                working together) made a call of one of its cores'
+ *                functions, g_aiv or g_aic (`to`), with the same
+ *                parameters: the other core's function and the group go
+ *                with drop-function once nothing calls them. */
 #ifndef PTODB_BATCH_REDUCE_EDIT_H
 #define PTODB_BATCH_REDUCE_EDIT_H
 
@@ -71,6 +83,8 @@ typedef enum {
     REDUCE_DROP_PIPE,
     REDUCE_SHRINK_SHAPE,
     REDUCE_DROP_PARAM,
+    REDUCE_RETARGET,
+    REDUCE_UNGROUP,
     REDUCE_KIND_COUNT
 } reduce_kind;
 
