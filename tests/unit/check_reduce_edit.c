@@ -274,6 +274,96 @@ START_TEST(test_drop_pipe)
 }
 END_TEST
 
+/* tests/fuzz/seeds/reduce/pipes_group.py: a group g (g_aic, g_aiv) whose
+ * result a copy kernel passes on to the output, and an unread input. */
+static const char *const GROUP =
+    "# pypto.program: Q\n"
+    "import pypto.language as pl\n"
+    "\n"
+    "@pl.program\n"
+    "class Q:\n"
+    "    @pl.function(type=pl.FunctionType.AIC, level=pl.Level.AIC, role=pl.Role.SubWorker)\n"
+    "    def g_aic(a__ssa_v0: pl.Tensor[[16, 16], pl.FP32], out__ssa_v0: pl.Out[pl.Tensor[[16, 16], pl.FP32]]):\n"
+    "        m__tile: pl.Tile[[16, 16], pl.FP32, pl.Mem.Mat] = pl.tile.load(a__ssa_v0, [0, 0], [16, 16], [16, 16], target_memory=pl.Mem.Mat)\n"
+    "        pl.tile.tpush_to_aiv(m__tile, split=0)\n"
+    "        r__tile: pl.Tile[[16, 16], pl.FP32, pl.Mem.Mat] = pl.tile.tpop_from_aiv(split=0)\n"
+    "        pl.system.tfree_to_aiv(r__tile, split=0)\n"
+    "    @pl.function(type=pl.FunctionType.AIV, level=pl.Level.AIV, role=pl.Role.SubWorker)\n"
+    "    def g_aiv(a__ssa_v0: pl.Tensor[[16, 16], pl.FP32], out__ssa_v0: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:\n"
+    "        w__tile: pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec] = pl.tile.load(a__ssa_v0, [0, 0], [16, 16], [16, 16], target_memory=pl.Mem.Vec)\n"
+    "        v__tile: pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec] = pl.tile.tpop_from_aic(split=0)\n"
+    "        s__tile: pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec] = pl.tile.add(w__tile, v__tile)\n"
+    "        pl.system.tfree_to_aic(v__tile, split=0)\n"
+    "        pl.tile.tpush_to_aic(s__tile, split=0)\n"
+    "        o__tile: pl.Tensor[[16, 16], pl.FP32] = pl.tile.store(s__tile, [0, 0], out__ssa_v0)\n"
+    "        return out__ssa_v0\n"
+    "    @pl.function(type=pl.FunctionType.Group, level=pl.Level.CORE_GROUP, role=pl.Role.SubWorker)\n"
+    "    def g(a__ssa_v0: pl.Tensor[[16, 16], pl.FP32], out__ssa_v0: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:\n"
+    "        return out__ssa_v0\n"
+    "    @pl.function(type=pl.FunctionType.AIV, level=pl.Level.AIV, role=pl.Role.SubWorker)\n"
+    "    def copy(x__ssa_v0: pl.Tensor[[16, 16], pl.FP32], y__ssa_v0: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:\n"
+    "        c__tile: pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec] = pl.tile.load(x__ssa_v0, [0, 0], [16, 16], [16, 16], target_memory=pl.Mem.Vec)\n"
+    "        y__store: pl.Tensor[[16, 16], pl.FP32] = pl.tile.store(c__tile, [0, 0], y__ssa_v0)\n"
+    "        return y__ssa_v0\n"
+    "    @pl.function(type=pl.FunctionType.Orchestration, level=pl.Level.CHIP, role=pl.Role.Orchestrator)\n"
+    "    def main(self, a__ssa_v0: pl.Tensor[[16, 16], pl.FP32], unused__ssa_v0: pl.Tensor[[32, 64], pl.BF16], out__ssa_v0: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:\n"
+    "        t__ssa_v0: pl.Tensor[[16, 16], pl.FP32] = pl.tensor.create([16, 16], dtype=pl.FP32)\n"
+    "        u__ssa_v0: pl.Tensor[[16, 16], pl.FP32] = self.g(a__ssa_v0, t__ssa_v0)\n"
+    "        out__ssa_v1: pl.Tensor[[16, 16], pl.FP32] = self.copy(u__ssa_v0, out__ssa_v0)\n"
+    "        return out__ssa_v1\n";
+
+START_TEST(test_group_retarget_params)
+{
+    ir_module *m = parse(GROUP);
+    int changed;
+    /* ungroup: self.g(...) made self.g_aiv(...) (g_aiv has g's two parameters) */
+    reduce_unit ug = {REDUCE_UNGROUP, "main", "=u__ssa_v0#0", 0, 0, NULL, "g_aiv"};
+    char *t = reduce_apply(m, &ug, 1, &changed);
+    ck_assert_ptr_nonnull(t);
+    ck_assert_ptr_nonnull(strstr(t, "= self.g_aiv(a__ssa_v0, t__ssa_v0)\n"));
+    free(t);
+    size_t n;
+    reduce_unit *u = reduce_units(m, m, REDUCE_UNGROUP, &n);
+    ck_assert_uint_eq(n, 2); /* g_aiv and g_aic */
+    reduce_units_free(u, n);
+    /* retarget: copy's output O = out (arg 1), its input u (arg 0) is g's
+     * result, and g returns its parameter out__ssa_v0 (index 1): g writes
+     * out directly, copy's call goes, the return reads u */
+    u = reduce_units(m, m, REDUCE_RETARGET, &n);
+    ck_assert_uint_eq(n, 1);
+    ck_assert_int_eq(u[0].arg, 1);
+    ck_assert_int_eq(u[0].trips, 0);
+    t = reduce_apply(m, &u[0], 1, &changed);
+    ck_assert_ptr_nonnull(t);
+    ck_assert_ptr_nonnull(strstr(t, "= self.g(a__ssa_v0, out__ssa_v0)\n"));
+    ck_assert_ptr_null(strstr(t, "self.copy("));
+    ck_assert_ptr_nonnull(strstr(t, "return u__ssa_v0\n"));
+    free(t);
+    reduce_units_free(u, n);
+    /* drop-param: unused (nothing reads it), not a (read) or out (an output) */
+    u = reduce_units(m, m, REDUCE_DROP_PARAM, &n);
+    ck_assert_uint_eq(n, 1);
+    ck_assert_str_eq(u[0].key, "unused__ssa_v0");
+    t = reduce_apply(m, &u[0], 1, &changed);
+    ck_assert_ptr_nonnull(t);
+    ck_assert_ptr_nonnull(strstr(t, "def main(self, a__ssa_v0: pl.Tensor[[16, 16], pl.FP32], out__ssa_v0: "));
+    free(t);
+    reduce_units_free(u, n);
+    /* shrink-shape: unused's [32, 64] halved in either dim (a, passed to g, is not offered) */
+    u = reduce_units(m, m, REDUCE_SHRINK_SHAPE, &n);
+    ck_assert_uint_eq(n, 2);
+    ck_assert_str_eq(u[0].key, "unused__ssa_v0");
+    ck_assert_int_eq(u[0].trips, 16);
+    ck_assert_int_eq(u[1].trips, 32);
+    t = reduce_apply(m, &u[1], 1, &changed);
+    ck_assert_ptr_nonnull(t);
+    ck_assert_ptr_nonnull(strstr(t, "unused__ssa_v0: pl.Tensor[[32, 32], pl.BF16]"));
+    free(t);
+    reduce_units_free(u, n);
+    ir_module_free(m);
+}
+END_TEST
+
 int main(void)
 {
     Suite *su = suite_create("reduce_edit");
@@ -285,6 +375,7 @@ int main(void)
     tcase_add_test(tc, test_record_and_drop);
     tcase_add_test(tc, test_const_tile);
     tcase_add_test(tc, test_drop_pipe);
+    tcase_add_test(tc, test_group_retarget_params);
     suite_add_tcase(su, tc);
     SRunner *sr = srunner_create(su);
     srunner_run_all(sr, CK_NORMAL);
