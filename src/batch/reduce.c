@@ -469,10 +469,18 @@ static size_t record_args(reducer *R)
             rebuild_cur(R);
             int dirty = R->inputs_dirty;
             R->inputs_dirty = 1;
+            char dims[32 * TENSOR_MAX_DIMS + 4];
+            size_t dl = (size_t)snprintf(dims, sizeof dims, "[");
+            for (int q = 0; q < t->ndim && dl < sizeof dims; q++)
+                dl += (size_t)snprintf(dims + dl, sizeof dims - dl, "%s%lld", q ? ", " : "", (long long)t->shape[q]);
+            if (dl < sizeof dims)
+                snprintf(dims + dl, sizeof dims - dl, "]");
+            u[idx].literal = t->ndim > 0 ? dims : NULL;
             ir_module *mc = parse_text(R->text[1]);
             reduce_kind counted = mc && reduce_record_is_call(mc, &u[idx]) ? REDUCE_RECORD_CALL : REDUCE_RECORD;
             ir_module_free(mc);
             ok = try_units(R, counted, &u[idx], 1);
+            u[idx].literal = NULL;
             if (!ok) {
                 R->nextra--;
                 free(e->name);

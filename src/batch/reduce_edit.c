@@ -1348,7 +1348,19 @@ char *reduce_apply(const ir_module *m, const reduce_unit *u, size_t n, int *chan
             strbuf name = STRBUF_INIT, decl = STRBUF_INIT;
             record_param_name(fv, arg, &name);
             strbuf_printf(&decl, ", %s: ", strbuf_str(&name));
-            print_expr(annot, &decl);
+            if (x->literal && *x->literal && annot->u.sub.n >= 2) {
+                /* the recorded value's own dims: the annotation's may name
+                 * scalars of the entry that later steps delete */
+                print_expr(annot->u.sub.value, &decl);
+                strbuf_printf(&decl, "[%s", x->literal);
+                for (uint32_t q = 1; q < annot->u.sub.n; q++) {
+                    strbuf_puts(&decl, ", ");
+                    print_expr(annot->u.sub.items[q], &decl);
+                }
+                strbuf_putc(&decl, ']');
+            } else {
+                print_expr(annot, &decl);
+            }
             edit_add(&el, arg->span.start, arg->span.end, strbuf_detach(&name));
             uint32_t at = fv->f->params[fv->f->nparams - 1].span.end;
             edit_add(&el, at, at, strbuf_detach(&decl));

@@ -22,7 +22,9 @@
  *   RECORD       a tensor argument of a call in the entry (orchestration)
  *                function replaced by a new entry parameter, a case input
  *                holding the value recorded from the passing file's run
- *                (what only computed that argument may then go); a
+ *                (what only computed that argument may then go; literal,
+ *                when set, is its dims list, "[16, 128]": the recorded
+ *                value's shape in place of the annotation's); a
  *                scalar statement's value replaced by the literal the
  *                passing file's run computed (arg -1; the caller sets it);
  *   RECORD_CALL  RECORD of an argument that a call computed (a kernel fed
