@@ -1043,6 +1043,7 @@ int reduce_run(const case_info *c, const reduce_options *o, reduce_result *r)
                 acc += record_args(&R);
                 acc += const_tiles(&R);
                 acc += one_by_one(&R, REDUCE_RETARGET);
+                acc += one_by_one(&R, REDUCE_FORWARD_OUT);
                 acc += drop_params(&R);
                 acc += shrink_shapes(&R);
                 acc += ddmin_delete(&R);

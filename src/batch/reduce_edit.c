@@ -15,7 +15,7 @@ const char *reduce_kind_name(reduce_kind k)
     static const char *const names[] = {"drop-function", "cut-loop", "collapse-if", "delete", "bypass", "record",
                                          "record-call",   "const-tile",   "drop-pipe",
                                          "shrink-shape",  "drop-param",   "retarget",
-                                         "ungroup"};
+                                         "ungroup",       "forward-out"};
     return k < REDUCE_KIND_COUNT ? names[k] : "?";
 }
 
@@ -861,8 +861,44 @@ static void ungroup_units(const fileview *v, unitlist *l)
         }
 }
 
+/* FORWARD_OUT: for t = tmp[i] in fv, the argument of tmp's call that the
+ * callee returns as its i-th value, or NULL. */
+static const ir_expr *forwarded_arg(const fileview *v, const funcview *fv, const ir_stmt *st)
+{
+    if (st->kind != IR_STMT_ASSIGN || st->u.assign.ntargets != 1 || !st->u.assign.value)
+        return NULL;
+    const ir_expr *e = st->u.assign.value;
+    if (e->kind != IR_EXPR_SUBSCRIPT || e->u.sub.n != 1 || e->u.sub.value->kind != IR_EXPR_NAME ||
+        e->u.sub.items[0]->kind != IR_EXPR_INT || (e->u.sub.items[0]->flags & IR_EF_BIG))
+        return NULL;
+    int64_t i = e->u.sub.items[0]->u.num.i;
+    const ir_stmt *def = def_stmt(fv, e->u.sub.value->u.name);
+    const ir_expr *call = def ? stmt_call(def) : NULL;
+    const funcview *cf = call ? find_func(v, call->u.call.callee->u.attr.name->text) : NULL;
+    for (size_t j = 0; cf && j < cf->n; j++) {
+        const ir_stmt *r = cf->s[j].st;
+        if (r->kind != IR_STMT_RETURN || cf->s[j].parent >= 0)
+            continue;
+        if (i < 0 || (uint32_t)i >= r->u.ret.n || r->u.ret.values[i]->kind != IR_EXPR_NAME)
+            return NULL;
+        for (uint32_t p = 0; p < cf->f->nparams; p++)
+            if (cf->f->params[p].name == r->u.ret.values[i]->u.name)
+                return p < call->u.call.nargs && call->u.call.args[p]->kind == IR_EXPR_NAME ? call->u.call.args[p]
+                                                                                          : NULL;
+        return NULL;
+    }
+    return NULL;
+}
+
 static void units_of(const fileview *v, reduce_kind k, unitlist *l)
 {
+    if (k == REDUCE_FORWARD_OUT) {
+        for (size_t i = 0; i < v->nfn; i++)
+            for (size_t j = 0; j < v->fn[i].n; j++)
+                if (forwarded_arg(v, &v->fn[i], v->fn[i].s[j].st))
+                    unit_add(l, k, v->fn[i].f->name->text, v->fn[i].s[j].key, 0, 0);
+        return;
+    }
     if (k == REDUCE_UNGROUP) {
         ungroup_units(v, l);
         return;
@@ -1289,6 +1325,18 @@ char *reduce_apply(const ir_module *m, const reduce_unit *u, size_t n, int *chan
             uint32_t s0, e0;
             lines_range(&v, f->first, f->last, &s0, &e0);
             edit_add(&el, s0, e0, t);
+        } else if (x->kind == REDUCE_FORWARD_OUT) {
+            const ir_expr *arg = forwarded_arg(&v, fv, st);
+            if (!arg) {
+                fail = 1;
+                break;
+            }
+            rename_ctx rn = {&el, arg->u.name->text};
+            for (size_t q = (size_t)j + 1; q < fv->n; q++)
+                stmt_names(fv->s[q].st, st->u.assign.targets[0].name, rename_one, &rn);
+            uint32_t s0, e0;
+            lines_range(&v, f->first, f->last, &s0, &e0);
+            edit_add(&el, s0, e0, NULL);
         } else if (x->kind == REDUCE_UNGROUP) {
             const ir_expr *call = stmt_call(st);
             if (!call || !x->to || !core_of_group(&v, call, x->to)) {

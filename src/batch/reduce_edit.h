@@ -64,7 +64,11 @@
  *                working together) made a call of one of its cores'
  *                functions, g_aiv or g_aic (`to`), with the same
  *                parameters: the other core's function and the group go
- *                with drop-function once nothing calls them. */
+ *                with drop-function once nothing calls them;
+ *   FORWARD_OUT  t = tmp[i] of tmp = self.k(..., b, ...) whose callee
+ *                returns its parameter b as the i-th value: the statement
+ *                goes and later uses of t read b (the same tensor, written
+ *                in place by the call). */
 #ifndef PTODB_BATCH_REDUCE_EDIT_H
 #define PTODB_BATCH_REDUCE_EDIT_H
 
@@ -87,6 +91,7 @@ typedef enum {
     REDUCE_DROP_PARAM,
     REDUCE_RETARGET,
     REDUCE_UNGROUP,
+    REDUCE_FORWARD_OUT,
     REDUCE_KIND_COUNT
 } reduce_kind;
 

@@ -364,6 +364,51 @@ START_TEST(test_group_retarget_params)
 }
 END_TEST
 
+/* A kernel returning two of its parameters as a tuple, and the entry
+ * taking the second through its subscript. */
+static const char *const TUPLE =
+    "# pypto.program: T\n"
+    "import pypto.language as pl\n"
+    "\n"
+    "@pl.program\n"
+    "class T:\n"
+    "    @pl.function(type=pl.FunctionType.AIV, level=pl.Level.AIV, role=pl.Role.SubWorker)\n"
+    "    def k(a__ssa_v0: pl.Tensor[[16, 16], pl.FP32], p__ssa_v0: pl.Out[pl.Tensor[[16, 16], pl.FP32]], "
+    "q__ssa_v0: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> tuple[pl.Tensor[[16, 16], pl.FP32], pl.Tensor[[16, 16], "
+    "pl.FP32]]:\n"
+    "        x__tile: pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec] = pl.tile.load(a__ssa_v0, [0, 0], [16, 16], [16, 16], "
+    "target_memory=pl.Mem.Vec)\n"
+    "        q__store: pl.Tensor[[16, 16], pl.FP32] = pl.tile.store(x__tile, [0, 0], q__ssa_v0)\n"
+    "        return p__ssa_v0, q__ssa_v0\n"
+    "    @pl.function(type=pl.FunctionType.Orchestration, level=pl.Level.CHIP, role=pl.Role.Orchestrator)\n"
+    "    def main(self, a__ssa_v0: pl.Tensor[[16, 16], pl.FP32], out__ssa_v0: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) "
+    "-> pl.Tensor[[16, 16], pl.FP32]:\n"
+    "        p__ssa_v1: pl.Tensor[[16, 16], pl.FP32] = pl.tensor.create([16, 16], dtype=pl.FP32)\n"
+    "        tmp__ssa_v0: pl.Tuple[pl.Tensor[[16, 16], pl.FP32], pl.Tensor[[16, 16], pl.FP32]] = self.k(a__ssa_v0, "
+    "p__ssa_v1, out__ssa_v0)\n"
+    "        r__ssa_v0: pl.Tensor[[16, 16], pl.FP32] = tmp__ssa_v0[1]\n"
+    "        return r__ssa_v0\n";
+
+START_TEST(test_forward_out)
+{
+    ir_module *m = parse(TUPLE);
+    size_t n;
+    reduce_unit *u = reduce_units(m, m, REDUCE_FORWARD_OUT, &n);
+    ck_assert_uint_eq(n, 1);
+    ck_assert_str_eq(u[0].key, "=r__ssa_v0#0");
+    int changed;
+    /* k returns (p, q): tmp[1] is q, the call's third argument, out */
+    char *t = reduce_apply(m, &u[0], 1, &changed);
+    ck_assert_ptr_nonnull(t);
+    ck_assert_ptr_null(strstr(t, "tmp__ssa_v0[1]"));
+    ck_assert_ptr_nonnull(strstr(t, "        return out__ssa_v0\n"));
+    ck_assert_ptr_nonnull(strstr(t, "= self.k(a__ssa_v0, p__ssa_v1, out__ssa_v0)\n")); /* the call stays */
+    free(t);
+    reduce_units_free(u, n);
+    ir_module_free(m);
+}
+END_TEST
+
 int main(void)
 {
     Suite *su = suite_create("reduce_edit");
@@ -376,6 +421,7 @@ int main(void)
     tcase_add_test(tc, test_const_tile);
     tcase_add_test(tc, test_drop_pipe);
     tcase_add_test(tc, test_group_retarget_params);
+    tcase_add_test(tc, test_forward_out);
     suite_add_tcase(su, tc);
     SRunner *sr = srunner_create(su);
     srunner_run_all(sr, CK_NORMAL);
