@@ -58,6 +58,14 @@ static int want_tui(const ptodb_cli *cli)
     return isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
 }
 
+/* --compare A B without --batch (or a report file) on a terminal: the TUI
+ * with A open and `compare B` run, the two builds side by side. */
+static int compare_in_tui(const ptodb_cli *cli)
+{
+    return cli->npaths == 2 && !cli->given[OPT_BATCH] && !cli->given[OPT_JSON] && !cli->given[OPT_HTML] &&
+           !cli->given[OPT_JUNIT] && want_tui(cli);
+}
+
 static void print_version(void)
 {
     printf("ptodb %s\n", PACKAGE_VERSION);
@@ -100,7 +108,10 @@ int main(int argc, char **argv)
         }
         for (size_t i = 0; !ran && mode_table[i].run; i++) {
             if (cli.given[mode_table[i].option]) {
-                status = mode_table[i].run(&cli);
+                if (mode_table[i].option == OPT_COMPARE && compare_in_tui(&cli))
+                    status = mode_tui(&cli);
+                else
+                    status = mode_table[i].run(&cli);
                 ran = 1;
                 break;
             }

@@ -45,7 +45,7 @@
     X(SHARD, "shard", 0, REQUIRED, "K/N", "with --batch DIR: validate only the K-th of N slices of DIR's sorted cases") \
     X(MERGE_REPORTS, "merge-reports", 0, NONE, "FILE...", "join the JSON reports of --batch shards into one (--json, --junit, --html)") \
     X(BISECT, "bisect", 0, NONE, NULL, "with --batch: find the first failing pass and its first differing statement") \
-    X(COMPARE, "compare", 0, NONE, "A B", "run two builds of one program in lockstep: passes aligned by name, the first pass whose outputs differ and its first differing statement; exit 1 on any difference") \
+    X(COMPARE, "compare", 0, NONE, "A B", "run two builds of one program in lockstep: passes aligned by name, the first pass whose outputs differ and its first differing statement; exit 1 on any difference (on a terminal, without --batch/--json/--html: the TUI with the two builds side by side)") \
     X(PASS, "pass", 0, REQUIRED, "N", "with reduce: the failing pass to reduce, by its number NN (default: the first failing pass, found by bisect)") \
     X(BUDGET, "budget", 0, REQUIRED, "TIME", "with reduce: how long to search, in seconds or with a suffix s, m or h (default 10m)") \
     X(OUT, "out", 0, REQUIRED, "DIR", "with reduce: the folder of the reduced case (default ./CASE-reduced; never inside a case folder)") \

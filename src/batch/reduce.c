@@ -21,6 +21,7 @@
 #include "batch/trace.h"
 #include "ir/parse.h"
 #include "ir/print.h"
+#include "ir/walk.h"
 
 /* ---- the search state ------------------------------------------------------------------------- */
 
@@ -29,6 +30,8 @@ typedef struct reducer {
     case_info cur;           /* c with the recorded inputs added (RECORD) */
     case_tensor *extra;      /* those inputs */
     size_t nextra;
+    tensor **shrunk;         /* c's inputs cut by SHRINK_SHAPE (NULL: as opened), c->ninputs of them */
+    char *dropped;           /* c's inputs whose parameter DROP_PARAM removed (c->ninputs + 1) */
     int inputs_dirty;        /* data/in must be written again */
     const reduce_options *o;
     reduce_result *r;
@@ -48,12 +51,19 @@ static void rebuild_cur(reducer *R)
 {
     free(R->cur.inputs);
     R->cur = *R->c;
-    R->cur.ninputs = R->c->ninputs + R->nextra;
-    R->cur.inputs = xcalloc(R->cur.ninputs + 1, sizeof *R->cur.inputs);
-    for (size_t k = 0; k < R->c->ninputs; k++)
-        R->cur.inputs[k] = R->c->inputs[k];
+    R->cur.inputs = xcalloc(R->c->ninputs + R->nextra + 1, sizeof *R->cur.inputs);
+    size_t n = 0;
+    for (size_t k = 0; k < R->c->ninputs; k++) {
+        if (R->dropped && R->dropped[k])
+            continue;
+        R->cur.inputs[n] = R->c->inputs[k];
+        if (R->shrunk && R->shrunk[k])
+            R->cur.inputs[n].t = R->shrunk[k];
+        n++;
+    }
     for (size_t k = 0; k < R->nextra; k++)
-        R->cur.inputs[R->c->ninputs + k] = R->extra[k];
+        R->cur.inputs[n++] = R->extra[k];
+    R->cur.ninputs = n;
 }
 
 /* A candidate file: a scratch file in the work folder, rewritten for every
@@ -406,7 +416,7 @@ static tensor *recorded_value(reducer *R, const char *func, const char *var)
     if (write_work(R->work[0], R->text[0]) != 0)
         return NULL;
     trace tr;
-    trace_pass(R->work[0], &R->cur, &R->o->ro, 0, NULL, NULL, &tr);
+    trace_pass_with_calls(R->work[0], &R->cur, &R->o->ro, 0, &tr);
     tensor *t = NULL;
     for (size_t i = 0; i < tr.n && !t; i++)
         if (strcmp(tr.recs[i].name, var) == 0 && strcmp(tr.recs[i].func, func) == 0 && tr.recs[i].t &&
@@ -459,7 +469,18 @@ static size_t record_args(reducer *R)
             rebuild_cur(R);
             int dirty = R->inputs_dirty;
             R->inputs_dirty = 1;
-            ok = try_units(R, REDUCE_RECORD, &u[idx], 1);
+            char dims[32 * TENSOR_MAX_DIMS + 4];
+            size_t dl = (size_t)snprintf(dims, sizeof dims, "[");
+            for (int q = 0; q < t->ndim && dl < sizeof dims; q++)
+                dl += (size_t)snprintf(dims + dl, sizeof dims - dl, "%s%lld", q ? ", " : "", (long long)t->shape[q]);
+            if (dl < sizeof dims)
+                snprintf(dims + dl, sizeof dims - dl, "]");
+            u[idx].literal = t->ndim > 0 ? dims : NULL;
+            ir_module *mc = parse_text(R->text[1]);
+            reduce_kind counted = mc && reduce_record_is_call(mc, &u[idx]) ? REDUCE_RECORD_CALL : REDUCE_RECORD;
+            ir_module_free(mc);
+            ok = try_units(R, counted, &u[idx], 1);
+            u[idx].literal = NULL;
             if (!ok) {
                 R->nextra--;
                 free(e->name);
@@ -475,6 +496,241 @@ static size_t record_args(reducer *R)
         strbuf_free(&var);
         strbuf_free(&p1);
         strbuf_free(&v1);
+        reduce_units_free(u, n);
+        if (ok)
+            accepted++;
+        else
+            idx++;
+    }
+    return accepted;
+}
+
+/* A literal for a tile all of whose elements are equal (and finite), in
+ * the IR's spelling for its dtype ("0.0", "-1.5", "3"); 0 otherwise. */
+static int uniform_literal(const tensor *t, char *lit, size_t size)
+{
+    int64_t n = tensor_numel(t);
+    if (n <= 0)
+        return 0;
+    double v = tensor_get_flat(t, 0);
+    if (v != v || v - v != 0)
+        return 0;
+    for (int64_t k = 1; k < n; k++)
+        if (tensor_get_flat(t, k) != v)
+            return 0;
+    if (!dtype_is_float(t->dtype)) {
+        if (v != (double)(long long)v || v < -9e15 || v > 9e15)
+            return 0;
+        snprintf(lit, size, "%lld", (long long)v);
+        return 1;
+    }
+    snprintf(lit, size, "%.17g", v);
+    if (!strpbrk(lit, ".e"))
+        snprintf(lit + strlen(lit), size - strlen(lit), ".0");
+    return 1;
+}
+
+typedef struct const_value {
+    char *func, *name, lit[48];
+} const_value;
+
+/* CONST_TILE: one trace of the best passing file gives every tile whose
+ * first value (lane 0) is uniform; each such statement is then tried with
+ * pl.tile.full of that value in its place. The trace is taken again after
+ * a round of the list that accepted something (the values move as the
+ * pair shrinks). */
+static size_t const_tiles(reducer *R)
+{
+    size_t accepted = 0;
+    for (int again = 1; again && !out_of_time(R);) {
+        again = 0;
+        if (write_work(R->work[0], R->text[0]) != 0)
+            break;
+        trace tr;
+        trace_pass(R->work[0], &R->cur, &R->o->ro, 0, NULL, NULL, &tr);
+        const_value *cv = NULL;
+        size_t ncv = 0;
+        for (size_t i = 0; i < tr.n; i++) {
+            const trace_rec *rec = &tr.recs[i];
+            if (!rec->t || rec->lane || trace_rec_is_control(rec))
+                continue;
+            int dup = 0;
+            for (size_t q = 0; q < ncv && !dup; q++)
+                dup = strcmp(cv[q].name, rec->name) == 0 && strcmp(cv[q].func, rec->func) == 0;
+            if (dup)
+                continue; /* the first value only */
+            cv = xreallocarray(cv, ncv + 1, sizeof *cv);
+            const_value *c = &cv[ncv++];
+            c->func = xstrdup(rec->func);
+            c->name = xstrdup(rec->name);
+            if (!uniform_literal(rec->t, c->lit, sizeof c->lit))
+                c->lit[0] = '\0';
+        }
+        trace_free(&tr);
+        for (size_t idx = 0; !out_of_time(R);) {
+            size_t n;
+            reduce_unit *u = current_units(R, REDUCE_CONST_TILE, &n);
+            if (idx >= n) {
+                reduce_units_free(u, n);
+                break;
+            }
+            const char *lit = NULL;
+            for (size_t q = 0; q < ncv && !lit; q++)
+                if (cv[q].lit[0] && strcmp(cv[q].name, u[idx].to) == 0 && strcmp(cv[q].func, u[idx].func) == 0)
+                    lit = cv[q].lit;
+            int ok = 0;
+            if (lit) {
+                u[idx].literal = lit;
+                ok = try_units(R, REDUCE_CONST_TILE, &u[idx], 1);
+                u[idx].literal = NULL;
+            }
+            reduce_units_free(u, n);
+            if (ok) {
+                accepted++;
+                again = 1;
+            } else {
+                idx++;
+            }
+        }
+        for (size_t q = 0; q < ncv; q++) {
+            free(cv[q].func);
+            free(cv[q].name);
+        }
+        free(cv);
+    }
+    return accepted;
+}
+
+/* The input named name: its index in c->inputs, else c->ninputs + its
+ * index in the recorded ones, else past both (not an input). */
+static size_t input_index(const reducer *R, const char *name)
+{
+    for (size_t k = 0; k < R->c->ninputs; k++)
+        if (strcmp(R->c->inputs[k].name, name) == 0 && !(R->dropped && R->dropped[k]))
+            return k;
+    for (size_t k = 0; k < R->nextra; k++)
+        if (strcmp(R->extra[k].name, name) == 0)
+            return R->c->ninputs + k;
+    return R->c->ninputs + R->nextra;
+}
+
+/* DROP_PARAM: an unread input parameter goes, and its data with it. */
+static size_t drop_params(reducer *R)
+{
+    size_t accepted = 0;
+    if (!R->dropped)
+        R->dropped = xcalloc(R->c->ninputs + 1, 1);
+    for (size_t idx = 0; !out_of_time(R);) {
+        size_t n;
+        reduce_unit *u = current_units(R, REDUCE_DROP_PARAM, &n);
+        if (idx >= n) {
+            reduce_units_free(u, n);
+            break;
+        }
+        strbuf base = STRBUF_INIT;
+        ir_ssa_base_name(u[idx].key, &base);
+        size_t k = input_index(R, strbuf_str(&base));
+        strbuf_free(&base);
+        int ok = 0;
+        if (k < R->c->ninputs) {
+            R->dropped[k] = 1;
+            rebuild_cur(R);
+            ok = try_units(R, REDUCE_DROP_PARAM, &u[idx], 1);
+            if (!ok)
+                R->dropped[k] = 0;
+        } else if (k < R->c->ninputs + R->nextra) {
+            case_tensor e = R->extra[k - R->c->ninputs];
+            memmove(&R->extra[k - R->c->ninputs], &R->extra[k - R->c->ninputs + 1],
+                    (R->nextra - (k - R->c->ninputs) - 1) * sizeof *R->extra);
+            R->nextra--;
+            rebuild_cur(R);
+            ok = try_units(R, REDUCE_DROP_PARAM, &u[idx], 1);
+            if (ok) {
+                free(e.name);
+                free(e.path);
+                tensor_unref(e.t);
+            } else {
+                memmove(&R->extra[k - R->c->ninputs + 1], &R->extra[k - R->c->ninputs],
+                        (R->nextra - (k - R->c->ninputs)) * sizeof *R->extra);
+                R->extra[k - R->c->ninputs] = e;
+                R->nextra++;
+            }
+        }
+        rebuild_cur(R);
+        if (ok)
+            R->inputs_dirty = 1;
+        reduce_units_free(u, n);
+        if (ok)
+            accepted++;
+        else
+            idx++;
+    }
+    return accepted;
+}
+
+/* SHRINK_SHAPE: an input halved along its first or last dim, its data cut
+ * to the first half (a view's start stays valid); the last dim only while
+ * a row stays a multiple of the device's 32-byte alignment. */
+static size_t shrink_shapes(reducer *R)
+{
+    size_t accepted = 0;
+    if (!R->shrunk)
+        R->shrunk = xcalloc(R->c->ninputs + 1, sizeof *R->shrunk);
+    for (size_t idx = 0; !out_of_time(R);) {
+        size_t n;
+        reduce_unit *u = current_units(R, REDUCE_SHRINK_SHAPE, &n);
+        if (idx >= n) {
+            reduce_units_free(u, n);
+            break;
+        }
+        strbuf base = STRBUF_INIT;
+        ir_ssa_base_name(u[idx].key, &base);
+        size_t k = input_index(R, strbuf_str(&base));
+        strbuf_free(&base);
+        tensor *old = k < R->c->ninputs ? (R->shrunk[k] ? R->shrunk[k] : R->c->inputs[k].t)
+                      : k < R->c->ninputs + R->nextra ? R->extra[k - R->c->ninputs].t
+                                                       : NULL;
+        int ok = 0;
+        int dim = (int)u[idx].arg;
+        if (old && dim < old->ndim && old->shape[dim] == 2 * u[idx].trips &&
+            (dim + 1 < old->ndim || ((uint64_t)u[idx].trips * dtype_size(old->dtype)) % 32 == 0)) {
+            ptodb_status st = PTODB_OK;
+            tensor *view = tensor_slice(old, dim, 0, u[idx].trips, 1, &st);
+            tensor *cut = view ? tensor_clone(view) : NULL;
+            tensor_unref(view);
+            if (cut) {
+                /* install the cut data, try, and put the old back when rejected */
+                tensor *keep = old;
+                tensor_ref(keep);
+                if (k < R->c->ninputs) {
+                    tensor *prev = R->shrunk[k];
+                    R->shrunk[k] = cut;
+                    rebuild_cur(R);
+                    ok = try_units(R, REDUCE_SHRINK_SHAPE, &u[idx], 1);
+                    if (ok) {
+                        tensor_unref(prev);
+                    } else {
+                        R->shrunk[k] = prev;
+                        tensor_unref(cut);
+                    }
+                } else {
+                    case_tensor *e = &R->extra[k - R->c->ninputs];
+                    e->t = cut;
+                    rebuild_cur(R);
+                    ok = try_units(R, REDUCE_SHRINK_SHAPE, &u[idx], 1);
+                    if (ok) {
+                        tensor_unref(keep); /* the extra's own reference */
+                    } else {
+                        e->t = keep; /* the extra's own reference again */
+                        tensor_unref(cut);
+                    }
+                }
+                tensor_unref(keep);
+                rebuild_cur(R);
+                if (ok)
+                    R->inputs_dirty = 1;
+            }
+        }
         reduce_units_free(u, n);
         if (ok)
             accepted++;
@@ -777,11 +1033,19 @@ int reduce_run(const case_info *c, const reduce_options *o, reduce_result *r)
                 acc += ddmin_lines(&R);
             } else {
                 acc += one_by_one(&R, REDUCE_DROP_FUNC);
+                acc += one_by_one(&R, REDUCE_DROP_PIPE);
+                acc += one_by_one(&R, REDUCE_UNGROUP);
+                acc += one_by_one(&R, REDUCE_DROP_FUNC);
                 acc += one_by_one(&R, REDUCE_CUT_LOOP);
                 acc += one_by_one(&R, REDUCE_COLLAPSE_IF);
                 acc += ddmin_delete(&R);
                 acc += one_by_one(&R, REDUCE_BYPASS);
                 acc += record_args(&R);
+                acc += const_tiles(&R);
+                acc += one_by_one(&R, REDUCE_RETARGET);
+                acc += one_by_one(&R, REDUCE_FORWARD_OUT);
+                acc += drop_params(&R);
+                acc += shrink_shapes(&R);
                 acc += ddmin_delete(&R);
             }
             r->rounds++;
@@ -818,6 +1082,10 @@ int reduce_run(const case_info *c, const reduce_options *o, reduce_result *r)
         tensor_unref(R.extra[k].t);
     }
     free(R.extra);
+    for (size_t k = 0; R.shrunk && k < c->ninputs; k++)
+        tensor_unref(R.shrunk[k]);
+    free(R.shrunk);
+    free(R.dropped);
     free(R.cur.inputs);
     r->seconds = clock_seconds() - R.t0;
     return rc;

@@ -1,9 +1,11 @@
 #include "batch/reduce_case.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/atomic_file.h"
 #include "base/diag.h"
@@ -121,6 +123,33 @@ static void readme(const reduce_case *rc, strbuf *o)
     free(commit);
 }
 
+/* An input an earlier save wrote and the pair no longer reads (its
+ * parameter went) is removed: data/in holds the case's inputs only. The
+ * folder is the reducer's own (--out is refused when it holds other files). */
+static void drop_stale_inputs(const char *dir, const case_info *c)
+{
+    strbuf p = STRBUF_INIT;
+    strbuf_printf(&p, "%s/data/in", dir);
+    DIR *d = opendir(strbuf_str(&p));
+    for (struct dirent *e; d && (e = readdir(d)) != NULL;) {
+        size_t len = strlen(e->d_name);
+        if (len < 4 || strcmp(e->d_name + len - 3, ".pt") != 0)
+            continue;
+        int keep = 0;
+        for (size_t k = 0; k < c->ninputs && !keep; k++)
+            keep = strlen(c->inputs[k].name) == len - 3 && strncmp(c->inputs[k].name, e->d_name, len - 3) == 0;
+        if (!keep) {
+            strbuf f = STRBUF_INIT;
+            strbuf_printf(&f, "%s/%s", strbuf_str(&p), e->d_name);
+            unlink(strbuf_str(&f));
+            strbuf_free(&f);
+        }
+    }
+    if (d)
+        closedir(d);
+    strbuf_free(&p);
+}
+
 int reduce_case_write(const reduce_case *rc, int data, strbuf *err)
 {
     const case_info *c = rc->c;
@@ -145,6 +174,7 @@ int reduce_case_write(const reduce_case *rc, int data, strbuf *err)
         for (size_t k = 0; k < c->ninputs; k++)
             if (save_tensor(rc->dir, "data/in", c->inputs[k].name, c->inputs[k].t, err) != 0)
                 return -1;
+        drop_stale_inputs(rc->dir, c);
         if (c->rtol.value != CASE_DEFAULT_RTOL || c->atol.value != CASE_DEFAULT_ATOL) {
             strbuf gp = STRBUF_INIT;
             strbuf_printf(&gp, "# the tolerances of %s (ptodb reduce)\nRTOL = %.17g\nATOL = %.17g\n", c->root,

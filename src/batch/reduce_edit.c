@@ -12,7 +12,10 @@
 
 const char *reduce_kind_name(reduce_kind k)
 {
-    static const char *const names[] = {"drop-function", "cut-loop", "collapse-if", "delete", "bypass", "record"};
+    static const char *const names[] = {"drop-function", "cut-loop", "collapse-if", "delete", "bypass", "record",
+                                         "record-call",   "const-tile",   "drop-pipe",
+                                         "shrink-shape",  "drop-param",   "retarget",
+                                         "ungroup",       "forward-out"};
     return k < REDUCE_KIND_COUNT ? names[k] : "?";
 }
 
@@ -586,8 +589,346 @@ int reduce_record_names(const ir_module *m, const reduce_unit *u, strbuf *param,
     return ok;
 }
 
+/* x: pl.Tile[[dims], dtype(, pl.Mem.Vec)] = op(...), op not already a
+ * constant (full, create): a value a constant tile can replace. */
+static int const_tile_stmt(const ir_stmt *st)
+{
+    if (st->kind != IR_STMT_ASSIGN || st->u.assign.ntargets != 1 || !st->u.assign.annot || !st->u.assign.value)
+        return 0;
+    const ir_expr *a = st->u.assign.annot, *v = st->u.assign.value;
+    if (a->kind != IR_EXPR_SUBSCRIPT || a->u.sub.n < 2 || a->u.sub.value->kind != IR_EXPR_ATTR ||
+        strcmp(a->u.sub.value->u.attr.name->text, "Tile") != 0 || a->u.sub.items[0]->kind != IR_EXPR_LIST)
+        return 0;
+    if (a->u.sub.n >= 3) {
+        strbuf mem = STRBUF_INIT;
+        print_expr(a->u.sub.items[2], &mem);
+        int vec = strcmp(strbuf_str(&mem), "pl.Mem.Vec") == 0;
+        strbuf_free(&mem);
+        if (!vec)
+            return 0; /* full makes Vec tiles only (a matmul operand lives elsewhere) */
+    }
+    if (v->kind != IR_EXPR_CALL || v->u.call.callee->kind != IR_EXPR_ATTR)
+        return 0;
+    const char *op = v->u.call.callee->u.attr.name->text;
+    return strcmp(op, "full") != 0 && strcmp(op, "create") != 0;
+}
+
+int reduce_record_is_call(const ir_module *m, const reduce_unit *u)
+{
+    fileview v;
+    view_init(&v, m);
+    const funcview *fv = entry_of(&v);
+    int j = fv && u->arg >= 0 && strcmp(fv->f->name->text, u->func) == 0 ? find_stmt(fv, u->key) : -1;
+    const ir_expr *call = j >= 0 ? stmt_call(fv->s[j].st) : NULL;
+    int is = 0;
+    if (call && (uint32_t)u->arg < call->u.call.nargs && call->u.call.args[u->arg]->kind == IR_EXPR_NAME) {
+        const ir_stmt *def = def_stmt(fv, call->u.call.args[u->arg]->u.name);
+        const ir_expr *dv = def ? def->u.assign.value : NULL;
+        /* t = self.k(...)[i] comes as tmp = self.k(...); t = tmp[i] */
+        if (dv && dv->kind == IR_EXPR_SUBSCRIPT && dv->u.sub.value->kind == IR_EXPR_NAME)
+            def = def_stmt(fv, dv->u.sub.value->u.name);
+        is = def && stmt_call(def) != NULL;
+    }
+    view_free(&v);
+    return is;
+}
+
+/* The op name of pl.tile.NAME(...) / pl.system.NAME(...) in an expression
+ * statement or an assignment, or "". */
+static const char *stmt_op(const ir_stmt *st)
+{
+    const ir_expr *e = st->kind == IR_STMT_ASSIGN ? st->u.assign.value : st->kind == IR_STMT_EXPR ? st->u.expr.value : NULL;
+    if (!e || e->kind != IR_EXPR_CALL || e->u.call.callee->kind != IR_EXPR_ATTR)
+        return "";
+    return e->u.call.callee->u.attr.name->text;
+}
+
+/* A function's name without its _aic / _aiv suffix, the part that names
+ * its core group (main_incore_0_aic and main_incore_0_aiv). */
+static size_t group_prefix(const char *name)
+{
+    size_t n = strlen(name);
+    if (n > 4 && (strcmp(name + n - 4, "_aic") == 0 || strcmp(name + n - 4, "_aiv") == 0))
+        return n - 4;
+    return n;
+}
+
+/* The k-th statement of fv whose op is op, or -1. */
+static int nth_op(const funcview *fv, const char *op, size_t k)
+{
+    for (size_t j = 0; j < fv->n; j++)
+        if (strcmp(stmt_op(fv->s[j].st), op) == 0 && k-- == 0)
+            return (int)j;
+    return -1;
+}
+
+static void pipe_units(const fileview *v, unitlist *l)
+{
+    static const char *const pairs[][2] = {{"tpush_to_aiv", "tpop_from_aic"}, {"tpush_to_aic", "tpop_from_aiv"}};
+    for (size_t i = 0; i < v->nfn; i++) {
+        const funcview *pf = &v->fn[i];
+        const char *pname = pf->f->name->text;
+        for (size_t p = 0; p < 2; p++) {
+            for (size_t k = 0;; k++) {
+                int j = nth_op(pf, pairs[p][0], k);
+                if (j < 0)
+                    break;
+                /* the partner: a function of the same group holding such a pop */
+                for (size_t g = 0; g < v->nfn; g++) {
+                    const char *gname = v->fn[g].f->name->text;
+                    if (g == i || group_prefix(gname) != group_prefix(pname) ||
+                        strncmp(gname, pname, group_prefix(pname)) != 0)
+                        continue;
+                    int q = nth_op(&v->fn[g], pairs[p][1], k);
+                    if (q < 0)
+                        continue;
+                    strbuf to = STRBUF_INIT;
+                    strbuf_printf(&to, "%s\t%s", gname, v->fn[g].s[q].key);
+                    unit_add_to(l, REDUCE_DROP_PIPE, pname, pf->s[j].key, 0, 0, strbuf_str(&to));
+                    strbuf_free(&to);
+                    break;
+                }
+            }
+        }
+    }
+}
+
+/* The dims list of an input parameter's pl.Tensor[[d0, ...], DT] when all
+ * are integer literals, else NULL. */
+static const ir_expr *input_dims(const ir_param *p)
+{
+    const ir_expr *a = p->annot;
+    if (p->dir != IR_DIR_IN || !a || a != p->type || a->kind != IR_EXPR_SUBSCRIPT || a->u.sub.n < 2 ||
+        a->u.sub.value->kind != IR_EXPR_ATTR || strcmp(a->u.sub.value->u.attr.name->text, "Tensor") != 0)
+        return NULL;
+    const ir_expr *d = a->u.sub.items[0];
+    if (d->kind != IR_EXPR_LIST || d->u.seq.n == 0)
+        return NULL;
+    for (uint32_t i = 0; i < d->u.seq.n; i++)
+        if (d->u.seq.items[i]->kind != IR_EXPR_INT || (d->u.seq.items[i]->flags & IR_EF_BIG))
+            return NULL;
+    return d;
+}
+
+/* 1 when s is passed as it is to a function of the program: the callee's
+ * parameter annotation then has the shape too, and a shrunk argument would
+ * not match its type. */
+static int passed_to_call(const funcview *fv, const ir_sym *s)
+{
+    for (size_t j = 0; j < fv->n; j++) {
+        const ir_expr *call = stmt_call(fv->s[j].st);
+        for (uint32_t a = 0; call && a < call->u.call.nargs; a++)
+            if (call->u.call.args[a]->kind == IR_EXPR_NAME && call->u.call.args[a]->u.name == s)
+                return 1;
+    }
+    return 0;
+}
+
+static void shrink_units(const fileview *v, unitlist *l)
+{
+    const funcview *fv = entry_of(v);
+    for (uint32_t i = 0; fv && i < fv->f->nparams; i++) {
+        const ir_expr *d = passed_to_call(fv, fv->f->params[i].name) ? NULL : input_dims(&fv->f->params[i]);
+        for (uint32_t k = 0; d && k < d->u.seq.n; k++) {
+            int64_t n = d->u.seq.items[k]->u.num.i;
+            if ((k == 0 || k + 1 == d->u.seq.n) && n >= 2 && n % 2 == 0)
+                unit_add(l, REDUCE_SHRINK_SHAPE, fv->f->name->text, fv->f->params[i].name->text, (long)k, (long)(n / 2));
+        }
+    }
+}
+
+static void unused_param_units(const fileview *v, unitlist *l)
+{
+    const funcview *fv = entry_of(v);
+    for (uint32_t i = 0; fv && fv->f->nparams > 1 && i < fv->f->nparams; i++) {
+        const ir_param *p = &fv->f->params[i];
+        if (p->dir != IR_DIR_IN)
+            continue;
+        int used = 0;
+        for (size_t j = 0; j < fv->n && !used; j++)
+            used = sym_has(&fv->s[j].uses, p->name);
+        for (uint32_t q = 0; q < fv->f->nparams && !used; q++) {
+            symlist in_annot = {NULL, 0, 0};
+            expr_uses(fv->f->params[q].annot, &in_annot);
+            used = sym_has(&in_annot, p->name);
+            free(in_annot.v);
+        }
+        if (!used)
+            unit_add(l, REDUCE_DROP_PARAM, fv->f->name->text, p->name->text, 0, 0);
+    }
+}
+
+/* The index of the parameter callee returns as it is (return p), or -1. */
+static int returned_param(const fileview *v, const ir_expr *call)
+{
+    const funcview *cf = find_func(v, call->u.call.callee->u.attr.name->text);
+    for (size_t j = 0; cf && j < cf->n; j++) {
+        const ir_stmt *st = cf->s[j].st;
+        if (st->kind != IR_STMT_RETURN || cf->s[j].parent >= 0)
+            continue;
+        if (st->u.ret.n != 1 || st->u.ret.values[0]->kind != IR_EXPR_NAME)
+            return -1;
+        for (uint32_t p = 0; p < cf->f->nparams; p++)
+            if (cf->f->params[p].name == st->u.ret.values[0]->u.name)
+                return (int)p;
+        return -1;
+    }
+    return -1;
+}
+
+/* RETARGET's pieces for the call statement st of entry fv: O (arg o), x
+ * (arg xi), the producer call and its output buffer argument. 0 when they
+ * do not fit. */
+static int retarget_parts(const fileview *v, const funcview *fv, const ir_stmt *st, long o, long xi,
+                          const ir_expr **out_param, const ir_expr **buf)
+{
+    const ir_expr *call = stmt_call(st);
+    if (!call || o < 0 || xi < 0 || o == xi || (uint32_t)o >= call->u.call.nargs || (uint32_t)xi >= call->u.call.nargs)
+        return 0;
+    if (st->kind == IR_STMT_ASSIGN && st->u.assign.ntargets != 1)
+        return 0;
+    const ir_expr *oe = call->u.call.args[o], *xe = call->u.call.args[xi];
+    if (oe->kind != IR_EXPR_NAME || xe->kind != IR_EXPR_NAME)
+        return 0;
+    const ir_param *op = NULL;
+    for (uint32_t p = 0; p < fv->f->nparams; p++)
+        if (fv->f->params[p].name == oe->u.name)
+            op = &fv->f->params[p];
+    if (!op || op->dir == IR_DIR_IN)
+        return 0;
+    const ir_stmt *def = def_stmt(fv, xe->u.name);
+    const ir_expr *c1 = def ? stmt_call(def) : NULL;
+    int bi = c1 ? returned_param(v, c1) : -1;
+    if (bi < 0 || (uint32_t)bi >= c1->u.call.nargs || c1->u.call.args[bi]->kind != IR_EXPR_NAME ||
+        c1->u.call.args[bi]->u.name == oe->u.name)
+        return 0;
+    strbuf want = STRBUF_INIT, have = STRBUF_INIT;
+    shape_dtype(op->type, &want);
+    shape_dtype(def_annot(fv, c1->u.call.args[bi]->u.name), &have);
+    int same = want.len && strcmp(strbuf_str(&want), strbuf_str(&have)) == 0;
+    strbuf_free(&want);
+    strbuf_free(&have);
+    if (!same)
+        return 0;
+    *out_param = oe;
+    *buf = c1->u.call.args[bi];
+    return 1;
+}
+
+static void retarget_units(const fileview *v, unitlist *l)
+{
+    const funcview *fv = entry_of(v);
+    for (size_t j = 0; fv && j < fv->n; j++) {
+        const ir_expr *call = stmt_call(fv->s[j].st);
+        for (uint32_t o = 0; call && o < call->u.call.nargs; o++)
+            for (uint32_t x = 0; x < call->u.call.nargs; x++) {
+                const ir_expr *oe, *be;
+                if (retarget_parts(v, fv, fv->s[j].st, o, x, &oe, &be))
+                    unit_add(l, REDUCE_RETARGET, fv->f->name->text, fv->s[j].key, (long)o, (long)x);
+            }
+    }
+}
+
+/* The core function `to` that can take a call of Group function g: named
+ * g_aiv or g_aic, with as many parameters. */
+static int core_of_group(const fileview *v, const ir_expr *call, const char *to)
+{
+    const char *g = call->u.call.callee->u.attr.name->text;
+    const funcview *gf = find_func(v, g), *cf = find_func(v, to);
+    if (!gf || !cf || !gf->f->type_name || strcmp(gf->f->type_name, "Group") != 0)
+        return 0;
+    size_t n = strlen(g);
+    return strncmp(to, g, n) == 0 && (strcmp(to + n, "_aiv") == 0 || strcmp(to + n, "_aic") == 0) &&
+           cf->f->nparams == gf->f->nparams;
+}
+
+static void ungroup_units(const fileview *v, unitlist *l)
+{
+    static const char *const cores[] = {"_aiv", "_aic"};
+    for (size_t i = 0; i < v->nfn; i++)
+        for (size_t j = 0; j < v->fn[i].n; j++) {
+            const ir_expr *call = stmt_call(v->fn[i].s[j].st);
+            if (!call)
+                continue;
+            for (int k = 0; k < 2; k++) {
+                strbuf to = STRBUF_INIT;
+                strbuf_printf(&to, "%s%s", call->u.call.callee->u.attr.name->text, cores[k]);
+                if (core_of_group(v, call, strbuf_str(&to)))
+                    unit_add_to(l, REDUCE_UNGROUP, v->fn[i].f->name->text, v->fn[i].s[j].key, 0, 0,
+                                strbuf_str(&to));
+                strbuf_free(&to);
+            }
+        }
+}
+
+/* FORWARD_OUT: for t = tmp[i] in fv, the argument of tmp's call that the
+ * callee returns as its i-th value, or NULL. */
+static const ir_expr *forwarded_arg(const fileview *v, const funcview *fv, const ir_stmt *st)
+{
+    if (st->kind != IR_STMT_ASSIGN || st->u.assign.ntargets != 1 || !st->u.assign.value)
+        return NULL;
+    const ir_expr *e = st->u.assign.value;
+    if (e->kind != IR_EXPR_SUBSCRIPT || e->u.sub.n != 1 || e->u.sub.value->kind != IR_EXPR_NAME ||
+        e->u.sub.items[0]->kind != IR_EXPR_INT || (e->u.sub.items[0]->flags & IR_EF_BIG))
+        return NULL;
+    int64_t i = e->u.sub.items[0]->u.num.i;
+    const ir_stmt *def = def_stmt(fv, e->u.sub.value->u.name);
+    const ir_expr *call = def ? stmt_call(def) : NULL;
+    const funcview *cf = call ? find_func(v, call->u.call.callee->u.attr.name->text) : NULL;
+    for (size_t j = 0; cf && j < cf->n; j++) {
+        const ir_stmt *r = cf->s[j].st;
+        if (r->kind != IR_STMT_RETURN || cf->s[j].parent >= 0)
+            continue;
+        if (i < 0 || (uint32_t)i >= r->u.ret.n || r->u.ret.values[i]->kind != IR_EXPR_NAME)
+            return NULL;
+        for (uint32_t p = 0; p < cf->f->nparams; p++)
+            if (cf->f->params[p].name == r->u.ret.values[i]->u.name)
+                return p < call->u.call.nargs && call->u.call.args[p]->kind == IR_EXPR_NAME ? call->u.call.args[p]
+                                                                                          : NULL;
+        return NULL;
+    }
+    return NULL;
+}
+
 static void units_of(const fileview *v, reduce_kind k, unitlist *l)
 {
+    if (k == REDUCE_FORWARD_OUT) {
+        for (size_t i = 0; i < v->nfn; i++)
+            for (size_t j = 0; j < v->fn[i].n; j++)
+                if (forwarded_arg(v, &v->fn[i], v->fn[i].s[j].st))
+                    unit_add(l, k, v->fn[i].f->name->text, v->fn[i].s[j].key, 0, 0);
+        return;
+    }
+    if (k == REDUCE_UNGROUP) {
+        ungroup_units(v, l);
+        return;
+    }
+    if (k == REDUCE_RETARGET) {
+        retarget_units(v, l);
+        return;
+    }
+    if (k == REDUCE_DROP_PARAM) {
+        unused_param_units(v, l);
+        return;
+    }
+    if (k == REDUCE_SHRINK_SHAPE) {
+        shrink_units(v, l);
+        return;
+    }
+    if (k == REDUCE_DROP_PIPE) {
+        pipe_units(v, l);
+        return;
+    }
+    if (k == REDUCE_CONST_TILE) {
+        for (size_t i = 0; i < v->nfn; i++)
+            for (size_t j = 0; j < v->fn[i].n; j++)
+                if (const_tile_stmt(v->fn[i].s[j].st))
+                    unit_add_to(l, k, v->fn[i].f->name->text, v->fn[i].s[j].key, 0, 0,
+                                v->fn[i].s[j].st->u.assign.targets[0].name->text);
+        return;
+    }
+    if (k == REDUCE_RECORD_CALL)
+        return; /* RECORD's units: counted apart by the caller */
     if (k == REDUCE_RECORD) {
         for (size_t i = 0; i < v->nfn; i++)
             for (size_t j = 0; j < v->fn[i].n; j++)
@@ -871,6 +1212,43 @@ char *reduce_apply(const ir_module *m, const reduce_unit *u, size_t n, int *chan
                         del[g][j] = 1;
             continue;
         }
+        if (x->kind == REDUCE_DROP_PARAM) {
+            const ir_param *ps = fv->f->params;
+            uint32_t np = fv->f->nparams, p = 0;
+            while (p < np && strcmp(ps[p].name->text, x->key) != 0)
+                p++;
+            if (p == np)
+                continue;
+            if (np < 2) {
+                fail = 1;
+                break;
+            }
+            /* with the comma before it (after it, for the first) */
+            if (p > 0)
+                edit_add(&el, ps[p - 1].span.end, ps[p].span.end, xstrdup(""));
+            else
+                edit_add(&el, ps[0].span.start, ps[1].span.start, xstrdup(""));
+            *changed = 1;
+            continue;
+        }
+        if (x->kind == REDUCE_SHRINK_SHAPE) {
+            const ir_expr *d = NULL;
+            for (uint32_t p = 0; p < fv->f->nparams && !d; p++)
+                if (strcmp(fv->f->params[p].name->text, x->key) == 0)
+                    d = input_dims(&fv->f->params[p]);
+            if (!d)
+                continue;
+            if (x->arg < 0 || (uint32_t)x->arg >= d->u.seq.n || x->trips < 1) {
+                fail = 1;
+                break;
+            }
+            const ir_expr *dim = d->u.seq.items[x->arg];
+            strbuf t = STRBUF_INIT;
+            strbuf_printf(&t, "%ld", x->trips);
+            edit_add(&el, dim->span.start, dim->span.end, strbuf_detach(&t));
+            *changed = 1;
+            continue;
+        }
         int j = find_stmt(fv, x->key);
         if (j < 0)
             continue;
@@ -879,6 +1257,19 @@ char *reduce_apply(const ir_module *m, const reduce_unit *u, size_t n, int *chan
         *changed = 1;
         if (x->kind == REDUCE_DELETE) {
             del[fi][j] = 1;
+        } else if (x->kind == REDUCE_DROP_PIPE) {
+            /* the pop, in its function, goes with the push */
+            const char *tab = x->to ? strchr(x->to, '\t') : NULL;
+            char *pfn = tab ? xstrndup(x->to, (size_t)(tab - x->to)) : NULL;
+            funcview *gv = pfn ? find_func(&v, pfn) : NULL;
+            int q = gv ? find_stmt(gv, tab + 1) : -1;
+            free(pfn);
+            if (q < 0) {
+                fail = 1;
+                break;
+            }
+            del[fi][j] = 1;
+            del[gv - v.fn][q] = 1;
         } else if (x->kind == REDUCE_CUT_LOOP) {
             int64_t a, b, c;
             const ir_expr *se;
@@ -934,6 +1325,57 @@ char *reduce_apply(const ir_module *m, const reduce_unit *u, size_t n, int *chan
             uint32_t s0, e0;
             lines_range(&v, f->first, f->last, &s0, &e0);
             edit_add(&el, s0, e0, t);
+        } else if (x->kind == REDUCE_FORWARD_OUT) {
+            const ir_expr *arg = forwarded_arg(&v, fv, st);
+            if (!arg) {
+                fail = 1;
+                break;
+            }
+            rename_ctx rn = {&el, arg->u.name->text};
+            for (size_t q = (size_t)j + 1; q < fv->n; q++)
+                stmt_names(fv->s[q].st, st->u.assign.targets[0].name, rename_one, &rn);
+            uint32_t s0, e0;
+            lines_range(&v, f->first, f->last, &s0, &e0);
+            edit_add(&el, s0, e0, NULL);
+        } else if (x->kind == REDUCE_UNGROUP) {
+            const ir_expr *call = stmt_call(st);
+            if (!call || !x->to || !core_of_group(&v, call, x->to)) {
+                fail = 1;
+                break;
+            }
+            const ir_expr *name = call->u.call.callee;
+            /* self.g -> self.g_aiv: the attribute's name is the callee's last part */
+            uint32_t at = name->span.end - (uint32_t)strlen(name->u.attr.name->text);
+            edit_add(&el, at, name->span.end, xstrdup(x->to));
+        } else if (x->kind == REDUCE_RETARGET) {
+            const ir_expr *oe, *be;
+            if (!retarget_parts(&v, fv, st, x->arg, x->trips, &oe, &be)) {
+                fail = 1;
+                break;
+            }
+            const ir_expr *xe = stmt_call(st)->u.call.args[x->trips];
+            edit_add(&el, be->span.start, be->span.end, xstrdup(oe->u.name->text));
+            if (st->kind == IR_STMT_ASSIGN) {
+                rename_ctx rn = {&el, xe->u.name->text};
+                for (size_t q = (size_t)j + 1; q < fv->n; q++)
+                    stmt_names(fv->s[q].st, st->u.assign.targets[0].name, rename_one, &rn);
+            }
+            uint32_t s0, e0;
+            lines_range(&v, f->first, f->last, &s0, &e0);
+            edit_add(&el, s0, e0, NULL);
+        } else if (x->kind == REDUCE_CONST_TILE) {
+            if (!const_tile_stmt(st) || !x->literal || !*x->literal) {
+                fail = 1;
+                break;
+            }
+            const ir_expr *a = st->u.assign.annot, *val = st->u.assign.value;
+            strbuf t = STRBUF_INIT;
+            strbuf_puts(&t, "pl.tile.full(");
+            print_expr(a->u.sub.items[0], &t);
+            strbuf_puts(&t, ", dtype=");
+            print_expr(a->u.sub.items[1], &t);
+            strbuf_printf(&t, ", value=%s)", x->literal);
+            edit_add(&el, val->span.start, val->span.end, strbuf_detach(&t));
         } else if (x->kind == REDUCE_RECORD && x->arg == -1) {
             if (!scalar_stmt(st) || !x->literal) {
                 fail = 1;
@@ -954,7 +1396,19 @@ char *reduce_apply(const ir_module *m, const reduce_unit *u, size_t n, int *chan
             strbuf name = STRBUF_INIT, decl = STRBUF_INIT;
             record_param_name(fv, arg, &name);
             strbuf_printf(&decl, ", %s: ", strbuf_str(&name));
-            print_expr(annot, &decl);
+            if (x->literal && *x->literal && annot->u.sub.n >= 2) {
+                /* the recorded value's own dims: the annotation's may name
+                 * scalars of the entry that later steps delete */
+                print_expr(annot->u.sub.value, &decl);
+                strbuf_printf(&decl, "[%s", x->literal);
+                for (uint32_t q = 1; q < annot->u.sub.n; q++) {
+                    strbuf_puts(&decl, ", ");
+                    print_expr(annot->u.sub.items[q], &decl);
+                }
+                strbuf_putc(&decl, ']');
+            } else {
+                print_expr(annot, &decl);
+            }
             edit_add(&el, arg->span.start, arg->span.end, strbuf_detach(&name));
             uint32_t at = fv->f->params[fv->f->nparams - 1].span.end;
             edit_add(&el, at, at, strbuf_detach(&decl));

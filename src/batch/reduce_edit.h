@@ -22,9 +22,53 @@
  *   RECORD       a tensor argument of a call in the entry (orchestration)
  *                function replaced by a new entry parameter, a case input
  *                holding the value recorded from the passing file's run
- *                (what only computed that argument may then go); a
+ *                (what only computed that argument may then go; literal,
+ *                when set, is its dims list, "[16, 128]": the recorded
+ *                value's shape in place of the annotation's); a
  *                scalar statement's value replaced by the literal the
- *                passing file's run computed (arg -1; the caller sets it). */
+ *                passing file's run computed (arg -1; the caller sets it);
+ *   RECORD_CALL  RECORD of an argument that a call computed (a kernel fed
+ *                by another kernel): counted apart, the units are RECORD's
+ *                (reduce_units of RECORD gives both; reduce_record_is_call
+ *                tells them apart);
+ *   CONST_TILE   a Vec tile statement's value replaced by
+ *                pl.tile.full(shape, dtype=D, value=V) when the passing
+ *                file's run computed a tile whose elements all equal V
+ *                (the caller records it and sets literal; `to` is the
+ *                target's name);
+ *   DROP_PIPE    a tpush and the tpop that receives it deleted together
+ *                (the k-th pl.tile.tpush_to_aiv of an AIC function with
+ *                the k-th pl.tile.tpop_from_aic of its AIV partner, and
+ *                the other way round), each with its forward cone (the
+ *                popped tile's uses, its tfree): a lone push or pop
+ *                deadlocks; `to` is "POPFUNC\tPOPKEY";
+ *   SHRINK_SHAPE an input parameter of the entry function (key: its name)
+ *                with literal dims: dim arg (the first or the last) halved
+ *                to trips in its annotation; the caller cuts the input's
+ *                data to match and keeps the device's rules (a row a
+ *                multiple of 32 bytes); the kernels' tiles are untouched,
+ *                so a view past the new end fails to run and the step is
+ *                rejected;
+ *   DROP_PARAM   an input parameter of the entry function that nothing in
+ *                it reads (key: its name) removed from its signature (the
+ *                caller drops its data: a recorded input whose consumer
+ *                went, an input the reduced program no longer needs);
+ *   RETARGET     a consumer kernel bypassed: the entry's call
+ *                y = self.k2(.., x, .., O, ..) with O an Out/InOut
+ *                parameter of the entry (arg) and x (trips, its index) the
+ *                result of an earlier call x = self.k1(.., b, ..) whose
+ *                callee returns its parameter b, of O's type: k1 writes O
+ *                instead of b, k2's call goes, later uses of y read x. The
+ *                bug in k1 then reaches the output without k2;
+ *   UNGROUP      a call of a Group function g (an AIC and an AIV core
+ *                working together) made a call of one of its cores'
+ *                functions, g_aiv or g_aic (`to`), with the same
+ *                parameters: the other core's function and the group go
+ *                with drop-function once nothing calls them;
+ *   FORWARD_OUT  t = tmp[i] of tmp = self.k(..., b, ...) whose callee
+ *                returns its parameter b as the i-th value: the statement
+ *                goes and later uses of t read b (the same tensor, written
+ *                in place by the call). */
 #ifndef PTODB_BATCH_REDUCE_EDIT_H
 #define PTODB_BATCH_REDUCE_EDIT_H
 
@@ -40,6 +84,14 @@ typedef enum {
     REDUCE_DELETE,
     REDUCE_BYPASS,
     REDUCE_RECORD,
+    REDUCE_RECORD_CALL,
+    REDUCE_CONST_TILE,
+    REDUCE_DROP_PIPE,
+    REDUCE_SHRINK_SHAPE,
+    REDUCE_DROP_PARAM,
+    REDUCE_RETARGET,
+    REDUCE_UNGROUP,
+    REDUCE_FORWARD_OUT,
     REDUCE_KIND_COUNT
 } reduce_kind;
 
@@ -69,6 +121,10 @@ char *reduce_apply(const ir_module *m, const reduce_unit *u, size_t n, int *chan
  * "__ssa_v0" suffix) and the variable whose value it takes. 0 when u does
  * not apply to m. */
 int reduce_record_names(const ir_module *m, const reduce_unit *u, strbuf *param, strbuf *var);
+
+/* RECORD: 1 when the argument u replaces is the result of a call (the
+ * output of another kernel). */
+int reduce_record_is_call(const ir_module *m, const reduce_unit *u);
 
 /* Statements in m (every level, compound ones counted once each). */
 size_t reduce_count_statements(const ir_module *m);

@@ -470,8 +470,8 @@ static void note_error_place(trace *t, const char *path, const machine *mach)
     }
 }
 
-void trace_pass(const char *path, const case_info *c, const runpass_options *o, size_t max_bytes, trace_fn fn,
-                void *ud, trace *out)
+static void trace_run(const char *path, const case_info *c, const runpass_options *o, size_t max_bytes, trace_fn fn,
+                      void *ud, int calls, trace *out)
 {
     memset(out, 0, sizeof *out);
     rec_ctx rc;
@@ -495,6 +495,9 @@ void trace_pass(const char *path, const case_info *c, const runpass_options *o, 
     }
     for (uint32_t i = 0; run.module->program && i < run.module->program->nfuncs; i++)
         index_block(&lines, &run.module->program->funcs[i]->body);
+    /* the call statement each core's frames are in, by depth (calls only) */
+    const ir_stmt *callst[EXEC_NCORES][64];
+    memset(callst, 0, sizeof callst);
     while (!rc.stop) {
         const ir_stmt *pre[EXEC_NCORES];
         inspect_frame pref[EXEC_NCORES];
@@ -517,6 +520,18 @@ void trace_pass(const char *path, const case_info *c, const runpass_options *o, 
         if (ev.kind != EXEC_EV_BLOCKED && ev.kind != EXEC_EV_CALL && k >= 0 && k < EXEC_NCORES &&
             inspect_depth(mach, k) < depth[k] && pre[k])
             close_loops_of_return(&rc, k, pre[k], &pref[k]);
+        if (calls && k >= 0 && k < EXEC_NCORES) {
+            if (ev.kind == EXEC_EV_CALL && depth[k] > 0 && depth[k] <= 64)
+                callst[k][depth[k] - 1] = pre[k];
+            int d = inspect_depth(mach, k);
+            inspect_frame cf;
+            if (ev.kind == EXEC_EV_RETURN && d > 0 && d <= 64 && callst[k][d - 1] &&
+                inspect_frame_get(mach, k, 0, &cf)) {
+                cf.line = (int)callst[k][d - 1]->span.line;
+                record_stmt(&rc, mach, k, callst[k][d - 1], &cf);
+                callst[k][d - 1] = NULL;
+            }
+        }
         if (ev.kind != EXEC_EV_STMT || k < 0 || k >= EXEC_NCORES || inspect_depth(mach, k) != depth[k])
             continue;
         const ir_stmt *ran = pre[k];
@@ -538,6 +553,18 @@ done:
     free(lines.at);
     free(rc.written);
     free(rc.loops);
+}
+
+void trace_pass(const char *path, const case_info *c, const runpass_options *o, size_t max_bytes, trace_fn fn,
+                void *ud, trace *out)
+{
+    trace_run(path, c, o, max_bytes, fn, ud, 0, out);
+}
+
+void trace_pass_with_calls(const char *path, const case_info *c, const runpass_options *o, size_t max_bytes,
+                           trace *out)
+{
+    trace_run(path, c, o, max_bytes, NULL, NULL, 1, out);
 }
 
 void trace_free(trace *t)

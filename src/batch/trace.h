@@ -82,6 +82,12 @@ typedef int (*trace_fn)(void *ud, const trace_rec *r);
 /* Runs path against case c. max_bytes caps the kept copies (0: 1 GiB). */
 void trace_pass(const char *path, const case_info *c, const runpass_options *o, size_t max_bytes, trace_fn fn,
                 void *ud, trace *out);
+/* trace_pass that also records a call statement's targets when its callee
+ * returns (x = self.kernel(...): the value the caller receives), after the
+ * callee's own records. Bisect's finder does not use it: a call's result
+ * differs only after a statement inside the callee already did. */
+void trace_pass_with_calls(const char *path, const case_info *c, const runpass_options *o, size_t max_bytes,
+                           trace *out);
 void trace_free(trace *t);
 
 /* 1 for a control-flow record (a loop's trip count, an if's branch): a

@@ -17,6 +17,7 @@
 #include "base/diag.h"
 #include "batch/bisect.h"
 #include "batch/compare.h"
+#include "debug/compare_view.h"
 #include "debug/session_impl.h"
 
 #define CMD(id, name, aliases, kind, usage, help, longhelp) \
@@ -183,6 +184,8 @@ ptodb_status cmd_COMPARE(session *s, const char *args)
         session_printf(s, "`break %d` then `run` in pass %d stops at the first differing statement (in A).\n",
                        r.stmt.good_line, a.passes[r.pairs[r.first_diff].a.pass].index);
     }
+    if (!r.interrupted)
+        compare_view_set(s, &a, &b, &r);
     compare_result_free(&r);
     case_free(&b);
     free(a.outputs);

@@ -9,6 +9,7 @@
 
 #include "base/input_file.h"
 #include "base/mem.h"
+#include "debug/compare_view.h"
 #include "debug/persist.h"
 #include "debug/point.h"
 #include "debug/session_impl.h"
@@ -47,6 +48,8 @@ void session_close_case(session *s)
     display_free_all(s);
     free_passes(s);
     case_free(&s->kase);
+    compare_view_free(s->compare); /* a compare against the case that goes */
+    s->compare = NULL;
     s->have_case = 0;
 }
 

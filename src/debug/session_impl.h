@@ -27,7 +27,10 @@ typedef struct setting_value {
     char *origin; /* "default", "command line", "file:line" */
 } setting_value;
 
+struct session_compare;
+
 struct session {
+    struct session_compare *compare; /* the last `compare B` (compare_view.h), NULL none */
     session_output_fn out;
     void *out_ctx;
     unsigned redraw;

@@ -10,6 +10,7 @@
 #ifndef PTODB_DEBUG_VIEW_H
 #define PTODB_DEBUG_VIEW_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "debug/session.h"
@@ -207,5 +208,30 @@ typedef struct view_var {
 /* The bound named slots of frame `level` of `core` (params first): fills at
  * most max, returns how many there are. */
 int view_frame_vars(session *s, int core, int level, view_var *out, int max);
+
+/* The last `compare B` (the open case is A): passes aligned by name, each
+ * side's file or NULL when the pass is in one build only. */
+typedef struct view_compare_pair {
+    const char *name;            /* "CanonicalizeIOOrder" */
+    const char *a_stem, *b_stem; /* "30_after_CanonicalizeIOOrder", NULL: not in that build */
+    const char *a_path, *b_path;
+    int a_ok, b_ok;              /* validates against its own build's golden */
+    int differs;                 /* A's and B's outputs differ (or one side fails) */
+    int same_file;               /* identical after the header line */
+} view_compare_pair;
+
+typedef struct view_compare {
+    const char *b_root;
+    const view_compare_pair *pairs;
+    size_t npairs;
+    int first_diff;              /* index into pairs, -1: no difference */
+    int a_line, b_line;          /* the first differing statement in each file, 0: not found */
+    const char *func, *tensor;
+    const char *how;             /* "matched by region", "matched by provenance", "a guess (...)" */
+    unsigned generation;         /* changes with every compare */
+} view_compare;
+
+/* 0 when no compare ran since the case was opened. */
+int view_compare_get(session *s, view_compare *out);
 
 #endif

@@ -67,6 +67,17 @@ before=$(sed -n 's/^reduce: statements: .*failing file \([0-9]*\) -> \([0-9]*\).
 after=$(sed -n 's/^reduce: statements: .*failing file \([0-9]*\) -> \([0-9]*\).*/\2/p' "$tmp/red/reduce.log")
 [ -n "$after" ] && [ "$after" -lt "$before" ] || fail "not smaller: $before -> $after"
 
+# deterministic: the same case and options give the same folder (the search ended
+# 1-minimal, not on the budget, so no timing decides what was tried)
+grep -q "1-minimal" "$tmp/red/reduce.log" || fail "the first reduction did not end 1-minimal"
+run_ptodb reduce "$tmp/copy" --out "$tmp/red2" --budget 60
+expect_eq "second reduce exit" 0 "$rc"
+for f in $(cd "$tmp/red" && find passes_dump data fingerprint.json -type f | sort); do
+    cmp -s "$tmp/red/$f" "$tmp/red2/$f" || fail "not deterministic: $f differs between two runs"
+done
+[ "$(cd "$tmp/red" && find passes_dump data -type f | sort)" = "$(cd "$tmp/red2" && find passes_dump data -type f | sort)" ] ||
+    fail "not deterministic: the two folders hold other files"
+
 # --out never inside a case folder
 run_ptodb reduce "$tmp/copy" --out "$tmp/copy/out"
 expect_eq "out inside the case" 2 "$rc"

@@ -51,13 +51,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             reduce_unit *u = reduce_units(m, m, (reduce_kind)k, &n);
             for (size_t i = 0; i < n && i < 64; i++) {
                 int changed;
+                if (k == REDUCE_CONST_TILE)
+                    u[i].literal = i % 2 ? "-1.5" : "0";
                 char *t = reduce_apply(m, &u[i], 1, &changed);
                 if (t)
                     check_text(t);
                 free(t);
                 strbuf p = STRBUF_INIT, v = STRBUF_INIT;
-                if (k == REDUCE_RECORD)
+                if (k == REDUCE_RECORD) {
                     (void)reduce_record_names(m, &u[i], &p, &v);
+                    (void)reduce_record_is_call(m, &u[i]);
+                }
                 strbuf_free(&p);
                 strbuf_free(&v);
             }

@@ -25,6 +25,8 @@ static const layout_def layouts[LAYOUT_COUNT] = {
                          "cross-core timeline over source, cores and queues"},
     [LAYOUT_MEMORY] = {"memory", PANE_SOURCE, PANE_MEMORY, PANE_CORES, 50,
                        "source, the stopped core's on-chip memory map, cores and queues"},
+    [LAYOUT_COMPARE] = {"compare", PANE_COMPARE, PANE_COMPARE_SRC, PANE_COUNT, 40,
+                        "two builds side by side (compare B): passes aligned by name over both files"},
 };
 
 const char *tui_layout_name(int layout)
@@ -94,7 +96,14 @@ void tui_layout_apply(tui *t)
     t->visible[p] = t->visible[a] = 1;
     if (b != PANE_COUNT)
         t->visible[b] = 1;
-    if (p == PANE_TIMELINE) {
+    if (p == PANE_COMPARE) {
+        /* Both panes want the width (two columns each): stacked. */
+        int ph = mainh * l->primary_share / 100;
+        if (ph < 4)
+            ph = mainh / 2;
+        t->rect[p] = (crect){0, 0, ph, C};
+        t->rect[a] = (crect){ph, 0, mainh - ph, C};
+    } else if (p == PANE_TIMELINE) {
         /* The timeline wants the whole width: on top, a row per core and
          * (room for four) a row per queue under them. */
         int th = mainh / 2 < 11 ? mainh / 2 : 11;

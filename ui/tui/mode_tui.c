@@ -16,8 +16,10 @@
 #include <unistd.h>
 
 #include "../modes.h"
+#include "../options.h"
 #include "../startup.h"
 #include "base/status.h"
+#include "base/strbuf.h"
 #include "tui.h"
 
 int mode_tui(const ptodb_cli *cli);
@@ -241,6 +243,10 @@ static void tui_free(tui *t)
     tui_lines_free(&t->src.file);
     tui_lines_free(&t->irdiff.diff_lines);
     free(t->irdiff.text);
+    for (int k = 0; k < 2; k++) {
+        tui_lines_free(&t->cmp.file[k]);
+        free(t->cmp.text[k]);
+    }
     pane_console_free(&t->con);
     if (t->s)
         session_free(t->s);
@@ -267,7 +273,7 @@ int mode_tui(const ptodb_cli *cli)
     tui t;
     memset(&t, 0, sizeof t);
     t.headless = headless;
-    t.src.pass = t.irdiff.pass = t.passes.seen = -1;
+    t.src.pass = t.irdiff.pass = t.passes.seen = t.cmp.shown = -1;
     t.tl.col = -1;
     t.tl.core = 1; /* AIC: the timeline cursor starts on the first cross-core row */
     t.focus = t.return_focus = PANE_SOURCE;
@@ -275,7 +281,14 @@ int mode_tui(const ptodb_cli *cli)
     t.cursor_y = -1;
     t.utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8");
     int status;
-    t.s = startup_session_hooked(cli, console_out, &t, tui_command_hook, tui_command_names, &status);
+    /* --compare A B: A is the case, B is what `compare` runs against */
+    ptodb_cli one = *cli;
+    const char *compare_b = NULL;
+    if (cli->given[OPT_COMPARE] && cli->npaths == 2) {
+        compare_b = cli->paths[1];
+        one.npaths = 1;
+    }
+    t.s = startup_session_hooked(&one, console_out, &t, tui_command_hook, tui_command_names, &status);
     if (!t.s || session_quit_requested(t.s)) {
         /* Nothing to show full-screen: say what happened, plainly. */
         print_console(&t, t.s ? stdout : stderr);
@@ -295,6 +308,12 @@ int mode_tui(const ptodb_cli *cli)
         return PTODB_EXIT_USAGE;
     }
     tui_cmdline_init(&t);
+    if (compare_b && session_has_case(t.s)) {
+        strbuf cmd = STRBUF_INIT;
+        strbuf_printf(&cmd, "compare %s", compare_b);
+        tui_execute(&t, strbuf_str(&cmd));
+        strbuf_free(&cmd);
+    }
     session_validate_start(t.s);
     if (headless) {
         run_script(&t, script);

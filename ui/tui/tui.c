@@ -32,6 +32,7 @@ static const tui_pane_ops *const pane_table[PANE_COUNT] = {
     [PANE_SOURCE] = &pane_source_ops,     [PANE_PASSES] = &pane_passes_ops, [PANE_HEATMAP] = &pane_heatmap_ops,
     [PANE_CORES] = &pane_cores_ops,       [PANE_WATCH] = &pane_watch_ops,   [PANE_IRDIFF] = &pane_irdiff_ops,
     [PANE_TIMELINE] = &pane_timeline_ops, [PANE_CONSOLE] = &pane_console_ops, [PANE_MEMORY] = &pane_memory_ops,
+    [PANE_COMPARE] = &pane_compare_ops,   [PANE_COMPARE_SRC] = &pane_compare_src_ops,
 };
 
 const tui_pane_ops *tui_pane(tui_pane_id id)
@@ -290,6 +291,15 @@ void tui_execute(tui *t, const char *line)
     session_execute(t->s, line);
     t->busy = NULL;
     t->interrupted = 0;
+    /* A new `compare B`: the two builds side by side, at the first difference. */
+    view_compare v;
+    if (view_compare_get(t->s, &v) && v.generation != t->cmp.laid_out) {
+        t->cmp.laid_out = v.generation;
+        t->layout = LAYOUT_COMPARE;
+        t->zoom = 0;
+        relayout(t);
+        tui_focus(t, PANE_COMPARE);
+    }
     /* A case opened from the command line is validated in the background
      * as the one given at start is. */
     char word[8];
@@ -357,7 +367,16 @@ static void do_action(tui *t, tui_action a)
     case ACT_CMDLINE: console_from_pane(t, 0); break;
     case ACT_QUIT: tui_execute(t, "quit"); break;
     case ACT_ZOOM: t->zoom = !t->zoom; relayout(t); break;
-    case ACT_LAYOUT: t->layout = (t->layout + 1) % LAYOUT_COUNT; t->zoom = 0; relayout(t); break;
+    case ACT_LAYOUT: {
+        /* the compare layout is in the cycle once there is a compare to show */
+        view_compare v;
+        t->layout = (t->layout + 1) % LAYOUT_COUNT;
+        if (t->layout == LAYOUT_COMPARE && !view_compare_get(t->s, &v))
+            t->layout = (t->layout + 1) % LAYOUT_COUNT;
+        t->zoom = 0;
+        relayout(t);
+        break;
+    }
     case ACT_PASS_PREV: tui_execute(t, "pass prev"); break;
     case ACT_PASS_NEXT: tui_execute(t, "pass next"); break;
     default: break;

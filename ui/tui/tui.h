@@ -32,6 +32,8 @@ typedef enum {
     PANE_IRDIFF,
     PANE_TIMELINE,
     PANE_MEMORY,
+    PANE_COMPARE,
+    PANE_COMPARE_SRC,
     PANE_CONSOLE,
     PANE_COUNT
 } tui_pane_id;
@@ -110,6 +112,19 @@ typedef struct tui_irdiff_state {
     tui_lines diff_lines; /* (not "lines": curses has a macro of that name) */
 } tui_irdiff_state;
 
+/* The compare panes (the last `compare B`): the aligned passes' cursor, and
+ * the pair's two files as the source pane shows them. */
+typedef struct tui_compare_state {
+    tui_scroll sc;
+    unsigned seen;        /* the compare generation the cursor last followed */
+    unsigned laid_out;    /* the generation the layout last switched to "compare" for */
+    int shown;            /* the pair whose files are loaded, -1 none */
+    char *text[2];        /* A's file, B's file */
+    tui_lines file[2];
+    int top[2];           /* first line shown, each side */
+    int line[2];          /* the differing statement's line, 0 none */
+} tui_compare_state;
+
 typedef struct tui_timeline_state {
     int col, core; /* the cursor: a column (-1: the last) and a core row */
 } tui_timeline_state;
@@ -152,6 +167,7 @@ struct tui {
     tui_memory_state mem;
     tui_irdiff_state irdiff;
     tui_timeline_state tl;
+    tui_compare_state cmp;
     tui_console con;
 
     const char *busy; /* the command running, shown in the status line */
@@ -194,12 +210,14 @@ typedef enum {
 #define K_TIMELINE (1u << PANE_TIMELINE)
 #define K_CONSOLE (1u << PANE_CONSOLE)
 #define K_MEMORY (1u << PANE_MEMORY)
-#define K_MOVE (K_SOURCE | K_PASSES | K_CORES | K_WATCH | K_IRDIFF)
+#define K_COMPARE (1u << PANE_COMPARE)
+#define K_COMPARE_SRC (1u << PANE_COMPARE_SRC)
+#define K_MOVE (K_SOURCE | K_PASSES | K_CORES | K_WATCH | K_IRDIFF | K_COMPARE | K_COMPARE_SRC)
 #define K_PANES (K_MOVE | K_HEATMAP | K_TIMELINE)
 #define K_GLOBAL (1u << 16)
 
 /* ---- layouts (layout.c) ---- */
-enum { LAYOUT_SRC, LAYOUT_QUEUES, LAYOUT_DIFF, LAYOUT_PASSES, LAYOUT_TIMELINE, LAYOUT_MEMORY, LAYOUT_COUNT };
+enum { LAYOUT_SRC, LAYOUT_QUEUES, LAYOUT_DIFF, LAYOUT_PASSES, LAYOUT_TIMELINE, LAYOUT_MEMORY, LAYOUT_COMPARE, LAYOUT_COUNT };
 const char *tui_layout_name(int layout);
 const char *tui_layout_help(int layout);
 int tui_layout_find(const char *name);
@@ -225,7 +243,9 @@ typedef struct tui_pane_ops {
 
 extern const tui_pane_ops pane_source_ops, pane_passes_ops, pane_heatmap_ops, pane_cores_ops, pane_watch_ops,
     pane_memory_ops,
-    pane_irdiff_ops, pane_timeline_ops, pane_console_ops;
+    pane_irdiff_ops, pane_timeline_ops, pane_console_ops, pane_compare_ops, pane_compare_src_ops;
+/* The compare panes follow a new `compare B` (its first differing pass). */
+void pane_compare_sync(tui *t);
 /* The pane of an id, NULL past the last. */
 const tui_pane_ops *tui_pane(tui_pane_id id);
 void pane_source_search(tui *t, const char *pattern);
@@ -247,6 +267,8 @@ void render_heatmap(canvas *c, crect r, const char *label, const view_heatmap *h
 void render_cores(canvas *c, crect r, const view_core *cores, int ncores, const view_queue *queues,
                   int nqueues, int top);
 void render_memory(canvas *c, crect r, const char *text, int top);
+/* The aligned passes of a compare (v NULL: none yet), the cursor's row highlighted when focused. */
+void render_compare(canvas *c, crect r, const view_compare *v, int cursor, int top, int focused);
 void render_displays(canvas *c, crect r, const view_display *d, int n, int top);
 /* The passes list; current: the selected pass's row; cursor: the pane's. */
 void render_passes(canvas *c, crect r, const view_pass *p, int n, int current, int cursor, int top,
