@@ -1,0 +1,935 @@
+/* The dataflow chain of one element, alone or against another pass (why.h,
+ * docs/why.md). */
+#include "batch/why.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/mem.h"
+#include "exec/machine.h"
+
+/* One element an op read for the element the chain is at. */
+typedef struct cand {
+    int operand;
+    const tensor_storage *st;
+    int64_t off;
+    double v;
+    int known;
+    int ndim;
+    int64_t idx[TENSOR_MAX_DIMS]; /* in the operand */
+} cand;
+
+typedef enum { RED_NONE, RED_SUM, RED_MAX, RED_MIN, RED_MATMUL } red_kind;
+
+typedef struct cands {
+    cand *c;
+    size_t n, cap;
+    red_kind red;
+    int followable; /* the op's mapping is modelled */
+    char note[256];
+} cands;
+
+static void cands_add(cands *cs, const why_log *l, size_t before, int operand, const why_view *v, const int64_t *idx)
+{
+    if (cs->n == cs->cap) {
+        cs->cap = cs->cap ? cs->cap * 2 : 16;
+        cs->c = xreallocarray(cs->c, cs->cap, sizeof *cs->c);
+    }
+    cand *c = &cs->c[cs->n++];
+    memset(c, 0, sizeof *c);
+    c->operand = operand;
+    c->st = v->st;
+    c->off = why_view_offset(v, idx);
+    c->ndim = v->ndim;
+    for (int d = 0; d < v->ndim; d++)
+        c->idx[d] = idx[d];
+    c->known = why_log_value(l, before, v->st, c->off, &c->v) == 0;
+}
+
+static int op_is(const char *op, const char *const *names)
+{
+    for (; *names; names++)
+        if (strcmp(op, *names) == 0)
+            return 1;
+    return 0;
+}
+
+static const char *const ELEMENTWISE[] = {
+    "add", "sub", "mul", "div", "maximum", "minimum", "adds", "subs", "muls", "divs", "maxs", "mins", "exp",
+    "neg", "recip", "rsqrt", "sqrt", "cast", "abs", "log", "relu", "cmp", "cmps", "sel", "sels", "fillpad",
+    "and", "or", "xor", "not", "shl", "shr", "rem", "rems", "prelu", "lrelu", "pow", "expands", NULL};
+static const char *const CONSTANTS[] = {"full", "create", "alloc", "create_tensor", "zeros", "ones", NULL};
+
+/* Broadcasting operand v to the result's index idx (right-aligned, size-1
+ * dims repeat): 1 with vi filled, 0 when v does not broadcast to w. */
+static int broadcast_index(const why_view *v, const why_view *w, const int64_t *idx, int64_t *vi)
+{
+    if (v->ndim > w->ndim)
+        return 0;
+    for (int d = 0; d < v->ndim; d++) {
+        int od = d + (w->ndim - v->ndim);
+        if (v->shape[d] == 1)
+            vi[d] = 0;
+        else if (v->shape[d] == w->shape[od])
+            vi[d] = idx[od];
+        else
+            return 0;
+    }
+    return 1;
+}
+
+/* The elements record ri's write wi read for its element idx. */
+static void map_inputs(const why_log *l, long ri, int wi, const int64_t *idx, cands *cs)
+{
+    const why_rec *r = &l->recs[ri];
+    const why_write *w = &r->w[wi];
+    cs->followable = 1;
+    int64_t vi[TENSOR_MAX_DIMS] = {0};
+    if (w->kind == WHY_W_QUEUE) {
+        if (r->nin < 1 || r->in[0].ndim != w->v.ndim) {
+            cs->followable = 0;
+            snprintf(cs->note, sizeof cs->note, "the pushed tile's shape is not the queued one's");
+            return;
+        }
+        for (int d = 0; d < w->v.ndim; d++)
+            vi[d] = idx[d] + w->src_off[d];
+        cands_add(cs, l, (size_t)ri, 0, &r->in[0], vi);
+        return;
+    }
+    if (w->kind == WHY_W_POP) {
+        cands_add(cs, l, (size_t)ri, 0, &w->v, idx);
+        cs->c[0].operand = -1; /* the tile in flight itself */
+        return;
+    }
+    const char *op = r->op;
+    if (w->kind == WHY_W_INPLACE && r->has_region && r->reg.kind == EXEC_REGION_STORE) {
+        for (int k = 0; k < r->nin; k++)
+            if (r->in[k].st != w->v.st) {
+                if (r->in[k].ndim != w->v.ndim)
+                    break;
+                cands_add(cs, l, (size_t)ri, k, &r->in[k], idx);
+                return;
+            }
+        cs->followable = 0;
+        snprintf(cs->note, sizeof cs->note, "the stored tile's shape is not the box's");
+        return;
+    }
+    if (r->has_region && r->reg.kind == EXEC_REGION_LOAD && r->nin >= 1) {
+        const why_view *g = &r->in[0];
+        if (g->ndim == r->reg.ndim && g->ndim >= w->v.ndim) {
+            /* the tile's dims are the box's last ones; the others are 1 long */
+            int extra = g->ndim - w->v.ndim;
+            for (int d = 0; d < g->ndim; d++)
+                vi[d] = r->reg.lo[d] + (d >= extra ? idx[d - extra] : 0);
+            cands_add(cs, l, (size_t)ri, 0, g, vi);
+            return;
+        }
+        cs->followable = 0;
+        snprintf(cs->note, sizeof cs->note, "the load's box has another rank than its tile");
+        return;
+    }
+    if (op_is(op, CONSTANTS)) {
+        cs->followable = 1; /* a constant: nothing read */
+        snprintf(cs->note, sizeof cs->note, "a constant: %s reads no element", op);
+        return;
+    }
+    if (op_is(op, ELEMENTWISE) || strncmp(op, "row_expand", 10) == 0 || strncmp(op, "col_expand", 10) == 0) {
+        for (int k = 0; k < r->nin; k++) {
+            if (!broadcast_index(&r->in[k], &w->v, idx, vi)) {
+                cs->n = 0;
+                cs->followable = 0;
+                snprintf(cs->note, sizeof cs->note, "operand %d of %s does not broadcast to its result", k + 1, op);
+                return;
+            }
+            cands_add(cs, l, (size_t)ri, k, &r->in[k], vi);
+        }
+        return;
+    }
+    int row = strncmp(op, "row_", 4) == 0, col = strncmp(op, "col_", 4) == 0;
+    if ((row || col) && r->nin >= 1 && r->in[0].ndim == 2 && w->v.ndim == 2) {
+        const char *kind = op + 4;
+        cs->red = strcmp(kind, "max") == 0 ? RED_MAX : strcmp(kind, "min") == 0 ? RED_MIN : RED_SUM;
+        if (strcmp(kind, "sum") && strcmp(kind, "max") && strcmp(kind, "min") && strcmp(kind, "prod"))
+            goto unmodelled;
+        const why_view *x = &r->in[0];
+        int64_t n = row ? x->shape[1] : x->shape[0];
+        for (int64_t k = 0; k < n; k++) {
+            vi[0] = row ? idx[0] : k;
+            vi[1] = row ? k : idx[1];
+            cands_add(cs, l, (size_t)ri, 0, x, vi);
+        }
+        return;
+    }
+    if ((strcmp(op, "matmul") == 0 || strcmp(op, "matmul_acc") == 0) && w->v.ndim == 2) {
+        int acc = strcmp(op, "matmul_acc") == 0;
+        if (r->nin < 2 + acc)
+            goto unmodelled;
+        const why_view *a = &r->in[acc], *b = &r->in[acc + 1];
+        if (a->ndim != 2 || b->ndim != 2 || a->shape[1] != b->shape[0] || a->shape[0] != w->v.shape[0] ||
+            b->shape[1] != w->v.shape[1])
+            goto unmodelled; /* a transposed operand (a_trans/b_trans) */
+        cs->red = RED_MATMUL;
+        if (acc) {
+            if (!broadcast_index(&r->in[0], &w->v, idx, vi))
+                goto unmodelled;
+            cands_add(cs, l, (size_t)ri, 0, &r->in[0], vi);
+        }
+        for (int64_t k = 0; k < a->shape[1]; k++) {
+            int64_t ai[2] = {idx[0], k}, bi[2] = {k, idx[1]};
+            cands_add(cs, l, (size_t)ri, acc, a, ai);
+            cands_add(cs, l, (size_t)ri, acc + 1, b, bi);
+        }
+        return;
+    }
+unmodelled:
+    cs->n = 0;
+    cs->followable = 0;
+    snprintf(cs->note, sizeof cs->note, "the chain stops here: the element mapping of %s is not modelled",
+             op[0] ? op : "this statement");
+}
+
+/* The input a reduction's (or op's) result depends on most. */
+static size_t most_important(const cands *cs, double out)
+{
+    size_t best = 0;
+    double bv = -1;
+    int acc = cs->red == RED_MATMUL && (cs->n % 2) == 1;
+    for (size_t i = 0; i < cs->n; i++) {
+        double m;
+        if (cs->red == RED_MAX || cs->red == RED_MIN) {
+            if (cs->c[i].known && cs->c[i].v == out)
+                return i;
+            continue;
+        }
+        if (cs->red == RED_MATMUL && i >= (size_t)acc) {
+            size_t j = i - (size_t)acc;
+            if (j % 2)
+                continue;
+            m = fabs(cs->c[i].v * cs->c[i + 1].v);
+        } else {
+            m = fabs(cs->c[i].v);
+        }
+        if (cs->c[i].known && m > bv) {
+            bv = m;
+            best = i;
+        }
+    }
+    return best;
+}
+
+static void fmt_idx(const int64_t *idx, int ndim, strbuf *out)
+{
+    strbuf_putc(out, '[');
+    for (int d = 0; d < ndim; d++)
+        strbuf_printf(out, "%s%" PRId64, d ? ", " : "", idx[d]);
+    strbuf_putc(out, ']');
+}
+
+/* The case tensor holding (st, off) at the start, when nothing wrote it
+ * before `before`: its write and index. */
+static const why_write *leaf_of(const why_log *l, size_t before, const tensor_storage *st, int64_t off,
+                                int64_t *idx)
+{
+    int wi;
+    long ri = why_log_writer(l, before, st, off, &wi, idx);
+    if (ri == 0)
+        return &l->recs[0].w[wi];
+    return NULL;
+}
+
+static void describe_cand(const why_log *l, const why_rec *r, size_t before, const cand *c, why_input *in)
+{
+    memset(in, 0, sizeof *in);
+    in->operand = c->operand;
+    in->value = c->v;
+    in->known = c->known;
+    strbuf sb = STRBUF_INIT;
+    int64_t li[TENSOR_MAX_DIMS];
+    const why_write *leaf = leaf_of(l, before, c->st, c->off, li);
+    if (leaf) {
+        in->leaf = 1;
+        snprintf(in->leaf_name, sizeof in->leaf_name, "%s", leaf->name);
+        in->leaf_ndim = leaf->v.ndim;
+        memcpy(in->leaf_idx, li, sizeof li);
+        strbuf_puts(&sb, leaf->name);
+        fmt_idx(li, leaf->v.ndim, &sb);
+    } else {
+        if (c->operand < 0)
+            strbuf_puts(&sb, "the tile in flight");
+        else
+            strbuf_puts(&sb, r->in_name && r->in_name[c->operand][0] ? r->in_name[c->operand] : "operand");
+        fmt_idx(c->idx, c->ndim, &sb);
+    }
+    snprintf(in->what, sizeof in->what, "%s", strbuf_str(&sb));
+    strbuf_free(&sb);
+}
+
+static void fill_iter(const why_rec *r, char *buf, size_t size)
+{
+    strbuf sb = STRBUF_INIT;
+    for (int i = 0; i < r->nloops; i++)
+        strbuf_printf(&sb, "%s%s=%" PRId64, i ? ", " : "", r->loop_var[i], r->loop_val[i]);
+    snprintf(buf, size, "%s", strbuf_str(&sb));
+    strbuf_free(&sb);
+}
+
+/* The hop that wrote (st, off) last before record `before`. 1 a hop (h and
+ * cs filled), 0 the element is a case tensor's, untouched (*leaf), -1
+ * nothing wrote it. */
+static int hop_at(const why_log *l, size_t before, const tensor_storage *st, int64_t off, why_hop *h, cands *cs,
+                  const why_write **leaf, int64_t *leaf_idx)
+{
+    memset(h, 0, sizeof *h);
+    cs->n = 0;
+    cs->red = RED_NONE;
+    cs->followable = 0;
+    cs->note[0] = 0;
+    h->rec = -1;
+    h->followed = -1;
+    int wi;
+    int64_t idx[TENSOR_MAX_DIMS];
+    long ri = why_log_writer(l, before, st, off, &wi, idx);
+    if (ri < 0)
+        return -1;
+    if (ri == 0) {
+        *leaf = &l->recs[0].w[wi];
+        memcpy(leaf_idx, idx, sizeof idx);
+        return 0;
+    }
+    const why_rec *r = &l->recs[ri];
+    const why_write *w = &r->w[wi];
+    h->rec = ri;
+    h->step = r->step;
+    h->core = r->core;
+    h->line = r->line;
+    h->call = r->call;
+    snprintf(h->func, sizeof h->func, "%s", r->func);
+    snprintf(h->op, sizeof h->op, "%s", w->kind == WHY_W_QUEUE ? r->op : r->op);
+    snprintf(h->target, sizeof h->target, "%s", r->target);
+    why_log_line_text(l, r->line, h->text, sizeof h->text);
+    fill_iter(r, h->iter, sizeof h->iter);
+    snprintf(h->args, sizeof h->args, "%s", r->args);
+    h->ndim = w->v.ndim;
+    memcpy(h->idx, idx, sizeof idx);
+    int64_t k = 0;
+    for (int d = 0; d < w->v.ndim; d++)
+        k = k * w->v.shape[d] + idx[d];
+    h->value = w->vals ? w->vals[k] : NAN;
+    if (r->has_region) {
+        strbuf sb = STRBUF_INIT;
+        exec_region_format(&r->reg, &sb);
+        snprintf(h->region, sizeof h->region, "%s", strbuf_str(&sb));
+        strbuf_free(&sb);
+    }
+    if (w->kind == WHY_W_QUEUE)
+        snprintf(h->note, sizeof h->note, "pushed onto the queue%s", w->src_off[0] || w->src_off[1] ? " (lane 1's half)" : "");
+    map_inputs(l, ri, wi, idx, cs);
+    if (cs->note[0])
+        snprintf(h->note, sizeof h->note, "%s", cs->note);
+    return 1;
+}
+
+/* Fills h's listed inputs from cs: all when few, else the extremes and
+ * the one followed (index `follow` into cs). */
+static void list_inputs(const why_log *l, why_hop *h, const cands *cs, size_t follow)
+{
+    const why_rec *r = &l->recs[h->rec];
+    size_t before = (size_t)h->rec;
+    h->nin = 0;
+    h->followed = -1;
+    if (cs->n <= WHY_MAX_INPUTS) {
+        for (size_t i = 0; i < cs->n; i++) {
+            describe_cand(l, r, before, &cs->c[i], &h->in[h->nin++]);
+            if (i == follow)
+                h->followed = (int)i;
+        }
+        return;
+    }
+    h->reduce_n = (int64_t)cs->n;
+    size_t lo = 0, hi = 0;
+    for (size_t i = 0; i < cs->n; i++) {
+        if (cs->c[i].v < cs->c[lo].v)
+            lo = i;
+        if (cs->c[i].v > cs->c[hi].v)
+            hi = i;
+    }
+    h->reduce_min = cs->c[lo].v;
+    h->reduce_max = cs->c[hi].v;
+    size_t pick[4];
+    int np = 0;
+    pick[np++] = follow;
+    if (cs->red == RED_MATMUL) {
+        size_t acc = cs->n % 2;
+        if (follow >= acc && follow + 1 < cs->n && (follow - acc) % 2 == 0)
+            pick[np++] = follow + 1;
+        else if (follow >= acc + 1 && (follow - acc) % 2 == 1)
+            pick[np++] = follow - 1;
+        if (acc && follow != 0)
+            pick[np++] = 0;
+    } else {
+        if (lo != follow)
+            pick[np++] = lo;
+        if (hi != follow && hi != lo)
+            pick[np++] = hi;
+    }
+    for (int i = 0; i < np; i++) {
+        describe_cand(l, r, before, &cs->c[pick[i]], &h->in[h->nin]);
+        if (pick[i] == follow)
+            h->followed = h->nin;
+        h->nin++;
+    }
+}
+
+static int differs(double a, double b, const why_options *o)
+{
+    if (o->ulp)
+        return memcmp(&a, &b, sizeof a) != 0 && !(isnan(a) && isnan(b));
+    if (isnan(a) || isnan(b))
+        return !(isnan(a) && isnan(b));
+    return fabs(a - b) > o->atol + o->rtol * fabs(b);
+}
+
+static void push_hop(why_chain *c, const why_hop *h)
+{
+    c->hops = xreallocarray(c->hops, c->n + 1, sizeof *c->hops);
+    c->hops[c->n++] = *h;
+}
+
+/* A hop that only moves elements between cores (a push, a pop): the other
+ * pass may have none (before ExpandMixedKernel). */
+static int is_transfer(const why_log *l, const why_hop *h)
+{
+    if (h->rec < 0)
+        return 0;
+    return strncmp(h->op, "tpush", 5) == 0 || strncmp(h->op, "tpop", 4) == 0 ||
+           strcmp(l->recs[h->rec].op, "move") == 0;
+}
+
+static void set_first(why_chain *c, why_hop *h, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void set_first(why_chain *c, why_hop *h, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(h->first_why, sizeof h->first_why, fmt, ap);
+    va_end(ap);
+    h->first = 1;
+    c->first = (int)c->n;
+    c->blame_line = h->line;
+    snprintf(c->blame_text, sizeof c->blame_text, "%s", h->text);
+}
+
+static const why_write *start_view(const why_log *l, const char *name, why_view *v)
+{
+    if (l->has_capture) {
+        *v = l->capture;
+        return NULL;
+    }
+    const why_write *w = why_log_case_tensor(l, name);
+    if (w)
+        *v = w->v;
+    return w;
+}
+
+/* What kept element idx of case tensor w from being written: the stores
+ * to that tensor that ran, and those that never did with the guard around
+ * them. */
+static void explain_not_written(const why_log *l, const why_write *w, const int64_t *idx, int ndim, strbuf *out)
+{
+    strbuf_printf(out, "no statement wrote %s", w->name);
+    fmt_idx(idx, ndim, out);
+    strbuf_puts(out, ": ");
+    int nstores = 0;
+    strbuf boxes = STRBUF_INIT;
+    int lines[16], nl = 0;
+    for (size_t i = 1; i < l->n; i++) {
+        const why_rec *r = &l->recs[i];
+        for (int k = 0; k < r->nw; k++)
+            if (r->w[k].v.st == w->v.st && r->w[k].kind == WHY_W_INPLACE) {
+                if (nstores++ < 6) {
+                    if (nstores > 1)
+                        strbuf_puts(&boxes, ", ");
+                    if (r->has_region)
+                        exec_region_format(&r->reg, &boxes);
+                    else
+                        strbuf_printf(&boxes, "line %d", r->line);
+                    strbuf_printf(&boxes, " (line %d, %s", r->line, machine_core_name(r->core));
+                    if (r->nloops) {
+                        char it[160];
+                        fill_iter(r, it, sizeof it);
+                        strbuf_printf(&boxes, ", %s", it);
+                    }
+                    strbuf_putc(&boxes, ')');
+                }
+                int seen = 0;
+                for (int j = 0; j < nl; j++)
+                    seen |= lines[j] == r->line;
+                if (!seen && nl < 16)
+                    lines[nl++] = r->line;
+            }
+    }
+    if (!nstores)
+        strbuf_printf(out, "nothing wrote %s in this run", w->name);
+    else
+        strbuf_printf(out, "the %d writes to %s covered %s%s, not this element", nstores, w->name,
+                      strbuf_str(&boxes), nstores > 6 ? ", ..." : "");
+    strbuf_free(&boxes);
+}
+
+static int same_leaf(const why_input *a, const why_input *b)
+{
+    if (!a->leaf || !b->leaf || strcmp(a->leaf_name, b->leaf_name) != 0 || a->leaf_ndim != b->leaf_ndim)
+        return 0;
+    for (int d = 0; d < a->leaf_ndim; d++)
+        if (a->leaf_idx[d] != b->leaf_idx[d])
+            return 0;
+    return 1;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+void why_chain_build(const why_log *l, const why_log *other, const char *name, const int64_t *idx, int ndim,
+                     const why_options *o, why_chain *out)
+{
+    memset(out, 0, sizeof *out);
+    out->first = -1;
+    out->other_pass = other ? o->other_pass : -1;
+    snprintf(out->stem, sizeof out->stem, "%s", o->stem ? o->stem : "");
+    snprintf(out->other_stem, sizeof out->other_stem, "%s", o->other_stem ? o->other_stem : "the other pass");
+    snprintf(out->tensor, sizeof out->tensor, "%s", name);
+    out->ndim = ndim;
+    memcpy(out->idx, idx, (size_t)ndim * sizeof *idx);
+    int depth = o->depth > 0 ? o->depth : 32;
+    why_view va, vb;
+    const why_write *wa = start_view(l, name, &va);
+    if (!wa && !l->has_capture) {
+        strbuf sb = STRBUF_INIT;
+        strbuf_printf(&sb, "%s is no tensor of the case (its inputs and outputs)", name);
+        out->error = strbuf_detach(&sb);
+        return;
+    }
+    if (va.ndim != ndim) {
+        strbuf sb = STRBUF_INIT;
+        strbuf_printf(&sb, "%s has %d dimensions, the index %d", name, va.ndim, ndim);
+        out->error = strbuf_detach(&sb);
+        return;
+    }
+    for (int d = 0; d < ndim; d++)
+        if (idx[d] < 0 || idx[d] >= va.shape[d]) {
+            strbuf sb = STRBUF_INIT;
+            strbuf_printf(&sb, "index %" PRId64 " is out of range for dimension %d of %s (size %" PRId64 ")",
+                          idx[d], d, name, va.shape[d]);
+            out->error = strbuf_detach(&sb);
+            return;
+        }
+    int have_b = other && start_view(other, name, &vb) != NULL ? 1 : other && other->has_capture;
+    if (have_b && vb.ndim != ndim)
+        have_b = 0;
+    const tensor_storage *sa = va.st, *sb_ = have_b ? vb.st : NULL;
+    int64_t oa = why_view_offset(&va, idx), ob = have_b ? why_view_offset(&vb, idx) : 0;
+    size_t ba = l->n, bb = have_b ? other->n : 0;
+    cands ca = {0}, cb = {0};
+    int lockstep = have_b;
+    for (int hopn = 0; hopn < depth; hopn++) {
+        why_hop h, g;
+        const why_write *leaf = NULL, *leafb = NULL;
+        int64_t li[TENSOR_MAX_DIMS], lib[TENSOR_MAX_DIMS];
+        int ka = hop_at(l, ba, sa, oa, &h, &ca, &leaf, li);
+        if (ka < 0) {
+            if (hopn == 0 && wa) {
+                strbuf sb = STRBUF_INIT;
+                explain_not_written(l, wa, idx, ndim, &sb);
+                out->why_not = strbuf_detach(&sb);
+            }
+            break;
+        }
+        if (ka == 0) {
+            if (hopn == 0) {
+                strbuf sb = STRBUF_INIT;
+                explain_not_written(l, leaf, li, leaf->v.ndim, &sb);
+                out->why_not = strbuf_detach(&sb);
+            }
+            break; /* a case input: the chain's leaf (listed as the last hop's input) */
+        }
+        int kb = lockstep ? hop_at(other, bb, sb_, ob, &g, &cb, &leafb, lib) : -1;
+        if (lockstep && kb > 0) {
+            /* a transfer hop on one side only (a queue the other pass does not have) */
+            if (is_transfer(l, &h) != is_transfer(other, &g) && strcmp(h.op, g.op) != 0) {
+                if (is_transfer(l, &h)) {
+                    size_t f = 0;
+                    list_inputs(l, &h, &ca, f);
+                    h.matched = 0;
+                    snprintf(h.how, sizeof h.how, "a transfer pass %s has no counterpart of", out->other_stem);
+                    h.differs = differs(h.value, g.value, o);
+                    push_hop(out, &h);
+                    if (!ca.n)
+                        break;
+                    sa = ca.c[f].st;
+                    oa = ca.c[f].off;
+                    ba = (size_t)h.rec;
+                    continue;
+                }
+                /* the other side's transfer: skip it there */
+                if (cb.n) {
+                    sb_ = cb.c[0].st;
+                    ob = cb.c[0].off;
+                    bb = (size_t)g.rec;
+                    hopn--;
+                    continue;
+                }
+            }
+        }
+        size_t follow = ca.n ? most_important(&ca, h.value) : 0;
+        if (lockstep && kb > 0) {
+            h.matched = 1;
+            h.other_value = g.value;
+            h.other_line = g.line;
+            snprintf(h.other_text, sizeof h.other_text, "%s", g.text);
+            snprintf(h.other_iter, sizeof h.other_iter, "%s", g.iter);
+            snprintf(h.other_region, sizeof h.other_region, "%s", g.region);
+            snprintf(h.other_func, sizeof h.other_func, "%s", g.func);
+            snprintf(h.other_args, sizeof h.other_args, "%s", g.args);
+            h.other_call = g.call;
+            h.differs = differs(h.value, g.value, o);
+            if (hopn == 0)
+                snprintf(h.how, sizeof h.how, "the same element %s", name);
+            else
+                snprintf(h.how, sizeof h.how, "the same operand and element of the aligned hop above%s%s",
+                         h.region[0] && strcmp(h.region, g.region) == 0 ? "; the same region " : "",
+                         h.region[0] && strcmp(h.region, g.region) == 0 ? h.region : "");
+            if (h.differs && out->first < 0) {
+                /* where the two part */
+                const why_rec *ra = &l->recs[h.rec], *rb = &other->recs[g.rec];
+                int loop_diff = -1;
+                if (ra->nloops == rb->nloops)
+                    for (int i = ra->nloops; i-- > 0;)
+                        if (strcmp(ra->loop_var[i], rb->loop_var[i]) == 0 && ra->loop_val[i] != rb->loop_val[i])
+                            loop_diff = i;
+                if (strcmp(h.op, g.op) != 0) {
+                    set_first(out, &h, "the op differs: %s here, %s in %s (line %d)", h.op, g.op, out->other_stem,
+                              g.line);
+                } else if (loop_diff >= 0) {
+                    set_first(out, &h,
+                              "the loop at line %d made this value at %s=%" PRId64 "; in %s the same element's was "
+                              "made at %s=%" PRId64 " (line %d): the loop runs otherwise",
+                              ra->loop_line[loop_diff], ra->loop_var[loop_diff], ra->loop_val[loop_diff],
+                              out->other_stem, rb->loop_var[loop_diff], rb->loop_val[loop_diff],
+                              rb->loop_line[loop_diff]);
+                    out->found_by_control = 1;
+                    out->blame_line = ra->loop_line[loop_diff];
+                    why_log_line_text(l, out->blame_line, out->blame_text, sizeof out->blame_text);
+                } else if (ca.n != cb.n) {
+                    set_first(out, &h, "it reads %zu elements here, %zu in %s", ca.n, cb.n, out->other_stem);
+                } else {
+                    /* the inputs, pairwise */
+                    size_t worst = SIZE_MAX;
+                    double wd = -1;
+                    int leafdiff = 0;
+                    why_input ia, ib;
+                    for (size_t i = 0; i < ca.n; i++) {
+                        describe_cand(l, ra, (size_t)h.rec, &ca.c[i], &ia);
+                        describe_cand(other, rb, (size_t)g.rec, &cb.c[i], &ib);
+                        if (ia.leaf && ib.leaf && !same_leaf(&ia, &ib))
+                            leafdiff = 1;
+                        if (differs(ca.c[i].v, cb.c[i].v, o)) {
+                            double dd = fabs(ca.c[i].v - cb.c[i].v);
+                            if (!(dd <= wd)) {
+                                wd = dd;
+                                worst = i;
+                            }
+                        }
+                    }
+                    if (leafdiff) {
+                        if (h.region[0] && g.region[0])
+                            set_first(out, &h,
+                                      "this execution (call %u of %s%s%s) reads %s; the same point of %s (call %u of "
+                                      "%s%s%s%s%s) reads %s",
+                                      h.call, h.func, h.args[0] ? " with " : "", h.args, h.region, out->other_stem,
+                                      g.call, g.func, g.args[0] ? " with " : "", g.args, g.iter[0] ? ", " : "",
+                                      g.iter, g.region);
+                        else
+                            set_first(out, &h, "it reads other elements of the case's tensors than in %s",
+                                      out->other_stem);
+                    } else if (worst == SIZE_MAX) {
+                        double *xa = xreallocarray(NULL, ca.n + 1, sizeof(double));
+                        double *xb = xreallocarray(NULL, ca.n + 1, sizeof(double));
+                        for (size_t i = 0; i < ca.n; i++) {
+                            xa[i] = ca.c[i].v;
+                            xb[i] = cb.c[i].v;
+                        }
+                        set_first(out, &h, "every element it read agrees with %s (line %d), its value does not",
+                                  out->other_stem, g.line);
+                        free(xa);
+                        free(xb);
+                    } else {
+                        /* operands in another order: the same values, permuted */
+                        double *xa = xreallocarray(NULL, ca.n + 1, sizeof(double));
+                        double *xb = xreallocarray(NULL, ca.n + 1, sizeof(double));
+                        for (size_t i = 0; i < ca.n; i++) {
+                            xa[i] = ca.c[i].v;
+                            xb[i] = cb.c[i].v;
+                        }
+                        qsort(xa, ca.n, sizeof *xa, cmp_double);
+                        qsort(xb, ca.n, sizeof *xb, cmp_double);
+                        int same = ca.n > 1;
+                        for (size_t i = 0; i < ca.n && same; i++)
+                            same = !differs(xa[i], xb[i], o);
+                        free(xa);
+                        free(xb);
+                        if (same && ca.red == RED_NONE)
+                            set_first(out, &h, "it reads the same values as in %s (line %d), as other operands",
+                                      out->other_stem, g.line);
+                        else
+                            follow = worst;
+                    }
+                }
+            }
+        }
+        list_inputs(l, &h, &ca, follow);
+        push_hop(out, &h);
+        if (out->first >= 0 || !ca.followable || !ca.n)
+            break;
+        if (lockstep && (kb <= 0 || cb.n != ca.n))
+            lockstep = 0;
+        if (lockstep) {
+            sb_ = cb.c[follow].st;
+            ob = cb.c[follow].off;
+            bb = (size_t)g.rec;
+        }
+        sa = ca.c[follow].st;
+        oa = ca.c[follow].off;
+        ba = (size_t)h.rec;
+        if (hopn + 1 == depth)
+            snprintf(out->hops[out->n - 1].note + strlen(out->hops[out->n - 1].note),
+                     sizeof out->hops[0].note - strlen(out->hops[out->n - 1].note),
+                     "%sdepth %d reached (why ... depth N)", out->hops[out->n - 1].note[0] ? "; " : "", depth);
+    }
+    free(ca.c);
+    free(cb.c);
+}
+
+void why_chain_free(why_chain *c)
+{
+    free(c->hops);
+    free(c->why_not);
+    free(c->error);
+    memset(c, 0, sizeof *c);
+}
+
+int why_worst_element(const tensor *a, const tensor *g, double rtol, double atol, int64_t *idx)
+{
+    if (!a || !g || a->ndim != g->ndim)
+        return -1;
+    for (int d = 0; d < a->ndim; d++)
+        if (a->shape[d] != g->shape[d])
+            return -1;
+    int64_t n = tensor_numel(a);
+    if (n <= 0)
+        return -1;
+    int64_t cur[TENSOR_MAX_DIMS] = {0};
+    double best = -1;
+    for (int64_t k = 0; k < n; k++) {
+        double x = tensor_get(a, cur), y = tensor_get(g, cur);
+        double s = isnan(x) != isnan(y) ? INFINITY : fabs(x - y) / (atol + rtol * fabs(y) + 1e-300);
+        if (isnan(s))
+            s = 0;
+        if (s > best) {
+            best = s;
+            memcpy(idx, cur, sizeof cur);
+        }
+        for (int d = a->ndim - 1; d >= 0; d--) {
+            if (++cur[d] < a->shape[d])
+                break;
+            cur[d] = 0;
+        }
+    }
+    return 0;
+}
+
+/* ---- output ----------------------------------------------------------------------------------- */
+
+static void text_value(double v, strbuf *out)
+{
+    strbuf_printf(out, "%.9g", v);
+}
+
+void why_chain_text(const why_chain *c, strbuf *out)
+{
+    if (c->error) {
+        strbuf_printf(out, "%s\n", c->error);
+        return;
+    }
+    strbuf_printf(out, "why %s", c->tensor);
+    fmt_idx(c->idx, c->ndim, out);
+    if (c->stem[0])
+        strbuf_printf(out, " in %s", c->stem);
+    if (c->other_pass >= 0)
+        strbuf_printf(out, ", against %s", c->other_stem);
+    strbuf_puts(out, ":\n");
+    if (c->why_not)
+        strbuf_printf(out, "  why not: %s\n", c->why_not);
+    for (size_t i = 0; i < c->n; i++) {
+        const why_hop *h = &c->hops[i];
+        strbuf_printf(out, "%s#%zu @%" PRIu64 " %s:%d %s, call %u of %s", h->first ? "=>" : "  ", i,
+                      h->step ? h->step - 1 : 0, machine_core_name(h->core), h->line,
+                      h->core == EXEC_CORE_AIV0 ? "lane 0" : h->core == EXEC_CORE_AIV1 ? "lane 1" : "no lane", h->call,
+                      h->func);
+        if (h->args[0])
+            strbuf_printf(out, " with %s", h->args);
+        if (h->iter[0])
+            strbuf_printf(out, ", %s", h->iter);
+        strbuf_printf(out, "\n     %s\n     %s", h->text, h->op[0] ? h->op : "(no op)");
+        if (h->target[0])
+            strbuf_printf(out, " -> %s", h->target);
+        fmt_idx(h->idx, h->ndim, out);
+        strbuf_puts(out, " = ");
+        text_value(h->value, out);
+        if (h->region[0])
+            strbuf_printf(out, "  (%s)", h->region);
+        strbuf_putc(out, '\n');
+        if (h->reduce_n)
+            strbuf_printf(out, "     reads %" PRId64 " elements, from %.9g to %.9g; of them:\n", h->reduce_n,
+                          h->reduce_min, h->reduce_max);
+        for (int k = 0; k < h->nin; k++) {
+            strbuf_printf(out, "     %s %s = ", k == h->followed ? "<-" : "  ", h->in[k].what);
+            if (h->in[k].known)
+                text_value(h->in[k].value, out);
+            else
+                strbuf_puts(out, "?");
+            if (h->in[k].leaf)
+                strbuf_puts(out, " (the case's input)");
+            strbuf_putc(out, '\n');
+        }
+        if (h->note[0])
+            strbuf_printf(out, "     note: %s\n", h->note);
+        if (h->matched) {
+            strbuf_printf(out, "     %s: line %d, %.9g%s (matched by %s)\n", c->other_stem, h->other_line,
+                          h->other_value, h->differs ? ", DIFFERS" : ", agrees", h->how);
+        } else if (h->how[0]) {
+            strbuf_printf(out, "     %s: %s\n", c->other_stem, h->how);
+        }
+        if (h->first)
+            strbuf_printf(out, "     FIRST DIFFERING HOP: %s\n", h->first_why);
+    }
+    if (c->other_pass >= 0) {
+        if (c->first >= 0)
+            strbuf_printf(out, "first differing hop: #%d, line %d%s: %s\n", c->first, c->blame_line,
+                          c->found_by_control ? " (the loop header)" : "", c->blame_text);
+        else
+            strbuf_printf(out, "no hop differs from %s where the chains align\n", c->other_stem);
+    }
+}
+
+static void json_str(const char *s, strbuf *out)
+{
+    strbuf_putc(out, '"');
+    for (; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\')
+            strbuf_printf(out, "\\%c", ch);
+        else if (ch < 0x20)
+            strbuf_printf(out, "\\u%04x", ch);
+        else
+            strbuf_putc(out, (char)ch);
+    }
+    strbuf_putc(out, '"');
+}
+
+static void json_num(double v, strbuf *out)
+{
+    if (isfinite(v))
+        strbuf_printf(out, "%.17g", v);
+    else
+        strbuf_puts(out, "null");
+}
+
+static void json_idx(const int64_t *idx, int n, strbuf *out)
+{
+    strbuf_putc(out, '[');
+    for (int d = 0; d < n; d++)
+        strbuf_printf(out, "%s%" PRId64, d ? "," : "", idx[d]);
+    strbuf_putc(out, ']');
+}
+
+void why_chain_jsonl(const why_chain *c, strbuf *out)
+{
+    for (size_t i = 0; i < c->n; i++) {
+        const why_hop *h = &c->hops[i];
+        strbuf_printf(out, "{\"type\":\"hop\",\"hop\":%zu,\"step\":%" PRIu64 ",\"core\":", i, h->step ? h->step - 1 : 0);
+        json_str(machine_core_name(h->core), out);
+        strbuf_printf(out, ",\"lane\":%d,\"line\":%d,\"call\":%u,\"func\":",
+                      h->core == EXEC_CORE_AIV0 ? 0 : h->core == EXEC_CORE_AIV1 ? 1 : -1, h->line, h->call);
+        json_str(h->func, out);
+        strbuf_puts(out, ",\"iteration\":");
+        json_str(h->iter, out);
+        strbuf_puts(out, ",\"statement\":");
+        json_str(h->text, out);
+        strbuf_puts(out, ",\"op\":");
+        json_str(h->op, out);
+        strbuf_puts(out, ",\"target\":");
+        json_str(h->target, out);
+        strbuf_puts(out, ",\"index\":");
+        json_idx(h->idx, h->ndim, out);
+        strbuf_puts(out, ",\"value\":");
+        json_num(h->value, out);
+        strbuf_puts(out, ",\"region\":");
+        json_str(h->region, out);
+        strbuf_printf(out, ",\"reduce_count\":%" PRId64 ",\"inputs\":[", h->reduce_n);
+        for (int k = 0; k < h->nin; k++) {
+            strbuf_puts(out, k ? ",{\"element\":" : "{\"element\":");
+            json_str(h->in[k].what, out);
+            strbuf_puts(out, ",\"value\":");
+            if (h->in[k].known)
+                json_num(h->in[k].value, out);
+            else
+                strbuf_puts(out, "null");
+            strbuf_printf(out, ",\"case_input\":%s,\"followed\":%s}", h->in[k].leaf ? "true" : "false",
+                          k == h->followed ? "true" : "false");
+        }
+        strbuf_puts(out, "],\"note\":");
+        json_str(h->note, out);
+        if (c->other_pass >= 0) {
+            strbuf_printf(out, ",\"matched\":%s,\"how\":", h->matched ? "true" : "false");
+            json_str(h->how, out);
+            strbuf_printf(out, ",\"other_line\":%d,\"other_value\":", h->other_line);
+            if (h->matched)
+                json_num(h->other_value, out);
+            else
+                strbuf_puts(out, "null");
+            strbuf_printf(out, ",\"differs\":%s,\"first_differing\":%s,\"first_why\":", h->differs ? "true" : "false",
+                          h->first ? "true" : "false");
+            json_str(h->first_why, out);
+        }
+        strbuf_puts(out, "}\n");
+    }
+    strbuf_puts(out, "{\"type\":\"summary\",\"tensor\":");
+    json_str(c->tensor, out);
+    strbuf_puts(out, ",\"index\":");
+    json_idx(c->idx, c->ndim, out);
+    strbuf_puts(out, ",\"pass\":");
+    json_str(c->stem, out);
+    strbuf_puts(out, ",\"other_pass\":");
+    if (c->other_pass >= 0)
+        json_str(c->other_stem, out);
+    else
+        strbuf_puts(out, "null");
+    strbuf_printf(out, ",\"hops\":%zu,\"first_differing\":%d,\"blame_line\":%d,\"blame_is_loop\":%s,\"why_not\":", c->n,
+                  c->first, c->blame_line, c->found_by_control ? "true" : "false");
+    if (c->why_not)
+        json_str(c->why_not, out);
+    else
+        strbuf_puts(out, "null");
+    strbuf_puts(out, ",\"error\":");
+    if (c->error)
+        json_str(c->error, out);
+    else
+        strbuf_puts(out, "null");
+    strbuf_puts(out, "}\n");
+}

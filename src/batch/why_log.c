@@ -1,0 +1,691 @@
+/* Recording the dataflow log of one run (why_log.h). The run is set up as
+ * every other (runpass_open) and driven one statement at a time, as bisect's
+ * trace is (trace.c), with the machine's read and write hooks on. */
+#include "batch/why_log.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/fdio.h"
+#include "base/mem.h"
+#include "base/strbuf.h"
+#include "exec/inspect.h"
+#include "exec/machine.h"
+#include "exec/program.h"
+#include "ir/walk.h"
+
+/* the storages the log holds, by address (open addressing) */
+typedef struct seen_set {
+    tensor_storage **at;
+    size_t n, cap;
+} seen_set;
+
+typedef struct log_ctx {
+    why_log *l;
+    size_t max_bytes;
+    seen_set seen;
+    /* the step's reads and in-place writes */
+    why_view *reads;
+    int nreads, capreads;
+    tensor **written;
+    int nwritten, capwritten;
+    /* loops around each statement met, cached by statement */
+    struct loop_cache { const ir_stmt *st; int n; const ir_stmt *loops[8]; } *lc;
+    size_t nlc, caplc;
+} log_ctx;
+
+static size_t ptr_slot(const void *p, size_t cap)
+{
+    uint64_t h = (uint64_t)(uintptr_t)p;
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdull;
+    h ^= h >> 33;
+    return (size_t)h & (cap - 1);
+}
+
+static int seen_has(const seen_set *s, const tensor_storage *st)
+{
+    if (!s->cap)
+        return 0;
+    for (size_t j = ptr_slot(st, s->cap); s->at[j]; j = (j + 1) & (s->cap - 1))
+        if (s->at[j] == st)
+            return 1;
+    return 0;
+}
+
+/* Holds st (one reference) so its address is never another storage's. */
+static tensor_storage *seen_add(seen_set *s, tensor_storage *st)
+{
+    if (seen_has(s, st))
+        return st;
+    if ((s->n + 1) * 2 > s->cap) {
+        size_t oc = s->cap;
+        tensor_storage **old = s->at;
+        s->cap = oc ? oc * 2 : 1024;
+        s->at = xcalloc(s->cap, sizeof *s->at);
+        for (size_t i = 0; i < oc; i++)
+            if (old[i]) {
+                size_t j = ptr_slot(old[i], s->cap);
+                while (s->at[j])
+                    j = (j + 1) & (s->cap - 1);
+                s->at[j] = old[i];
+            }
+        free(old);
+    }
+    size_t j = ptr_slot(st, s->cap);
+    while (s->at[j])
+        j = (j + 1) & (s->cap - 1);
+    s->at[j] = tensor_storage_ref(st);
+    s->n++;
+    return st;
+}
+
+static void view_of(log_ctx *lc, const tensor *t, why_view *v)
+{
+    memset(v, 0, sizeof *v);
+    v->st = seen_add(&lc->seen, t->storage);
+    v->dtype = t->dtype;
+    v->ndim = t->ndim;
+    v->offset = t->offset;
+    for (int d = 0; d < t->ndim; d++) {
+        v->shape[d] = t->shape[d];
+        v->strides[d] = t->strides[d];
+    }
+}
+
+static int64_t view_numel(const why_view *v)
+{
+    int64_t n = 1;
+    for (int d = 0; d < v->ndim; d++)
+        n *= v->shape[d];
+    return n;
+}
+
+int64_t why_view_offset(const why_view *v, const int64_t *idx)
+{
+    int64_t o = v->offset;
+    for (int d = 0; d < v->ndim; d++)
+        o += idx[d] * v->strides[d];
+    return o;
+}
+
+/* The index of storage offset off in v, when v holds it: 1, else 0. The
+ * views met are boxes of row-major storages (strides nested), so the index
+ * is found dimension by dimension from the largest stride; it is checked
+ * by recomputing the offset. */
+static int view_index(const why_view *v, int64_t off, int64_t *idx)
+{
+    int64_t r = off - v->offset;
+    if (r < 0)
+        return 0;
+    int order[TENSOR_MAX_DIMS];
+    for (int d = 0; d < v->ndim; d++)
+        order[d] = d;
+    for (int a = 0; a < v->ndim; a++)
+        for (int b = a + 1; b < v->ndim; b++)
+            if (v->strides[order[b]] > v->strides[order[a]]) {
+                int t = order[a];
+                order[a] = order[b];
+                order[b] = t;
+            }
+    for (int k = 0; k < v->ndim; k++) {
+        int d = order[k];
+        if (v->strides[d] <= 0 || v->shape[d] <= 0) {
+            idx[d] = 0;
+            if (v->shape[d] <= 0)
+                return 0;
+            continue;
+        }
+        idx[d] = r / v->strides[d];
+        if (idx[d] >= v->shape[d])
+            return 0;
+        r -= idx[d] * v->strides[d];
+    }
+    return r == 0 && why_view_offset(v, idx) == off;
+}
+
+/* v's values as doubles, row-major (NULL when over the cap). */
+static double *copy_vals(log_ctx *lc, const why_view *v)
+{
+    int64_t n = view_numel(v);
+    if (n <= 0)
+        return xcalloc(1, sizeof(double));
+    size_t bytes = (size_t)n * sizeof(double);
+    if (lc->l->bytes + bytes > lc->max_bytes) {
+        lc->l->truncated = 1;
+        return NULL;
+    }
+    lc->l->bytes += bytes;
+    double *out = xreallocarray(NULL, (size_t)n, sizeof(double));
+    tensor t;
+    memset(&t, 0, sizeof t);
+    t.refcount = 1;
+    t.dtype = v->dtype;
+    t.ndim = v->ndim;
+    t.offset = v->offset;
+    t.storage = v->st;
+    t.valid_ndim = -1;
+    t.full_ndim = -1;
+    for (int d = 0; d < v->ndim; d++) {
+        t.shape[d] = v->shape[d];
+        t.strides[d] = v->strides[d];
+    }
+    int64_t idx[TENSOR_MAX_DIMS] = {0};
+    for (int64_t k = 0; k < n; k++) {
+        out[k] = tensor_get(&t, idx);
+        for (int d = v->ndim - 1; d >= 0; d--) {
+            if (++idx[d] < v->shape[d])
+                break;
+            idx[d] = 0;
+        }
+    }
+    return out;
+}
+
+static why_write *add_write(why_rec *r)
+{
+    r->w = xreallocarray(r->w, (size_t)r->nw + 1, sizeof *r->w);
+    why_write *w = &r->w[r->nw++];
+    memset(w, 0, sizeof *w);
+    return w;
+}
+
+static void on_read(void *ud, int core, const tensor *t)
+{
+    (void)core;
+    log_ctx *lc = ud;
+    if (lc->nreads == lc->capreads) {
+        lc->capreads = lc->capreads ? lc->capreads * 2 : 8;
+        lc->reads = xreallocarray(lc->reads, (size_t)lc->capreads, sizeof *lc->reads);
+    }
+    view_of(lc, t, &lc->reads[lc->nreads++]);
+}
+
+static void on_write(void *ud, int core, const tensor *t)
+{
+    (void)core;
+    log_ctx *lc = ud;
+    if (lc->nwritten == lc->capwritten) {
+        lc->capwritten = lc->capwritten ? lc->capwritten * 2 : 8;
+        lc->written = xreallocarray(lc->written, (size_t)lc->capwritten, sizeof *lc->written);
+    }
+    lc->written[lc->nwritten++] = tensor_ref((tensor *)t);
+}
+
+/* ---- loops around a statement -------------------------------------------------------------- */
+
+typedef struct loop_find {
+    const ir_stmt *target;
+    int n;
+    const ir_stmt *loops[8];
+} loop_find;
+
+static void find_loops(void *ctx, const ir_stmt *st)
+{
+    loop_find *f = ctx;
+    if (st->kind == IR_STMT_FOR && st != f->target && st->span.start <= f->target->span.start &&
+        st->span.end >= f->target->span.end && f->n < 8)
+        f->loops[f->n++] = st;
+}
+
+static const struct loop_cache *loops_of(log_ctx *lc, const ir_func *fn, const ir_stmt *st)
+{
+    for (size_t i = 0; i < lc->nlc; i++)
+        if (lc->lc[i].st == st)
+            return &lc->lc[i];
+    if (lc->nlc == lc->caplc) {
+        lc->caplc = lc->caplc ? lc->caplc * 2 : 64;
+        lc->lc = xreallocarray(lc->lc, lc->caplc, sizeof *lc->lc);
+    }
+    loop_find f = {st, 0, {0}};
+    if (fn)
+        ir_walk_stmts(&fn->body, find_loops, &f); /* outer loops come first */
+    struct loop_cache *c = &lc->lc[lc->nlc++];
+    c->st = st;
+    c->n = f.n;
+    memcpy(c->loops, f.loops, sizeof f.loops);
+    return c;
+}
+
+/* ---- one statement -------------------------------------------------------------------------- */
+
+static const ir_expr *stmt_call(const ir_stmt *st)
+{
+    if (st->kind == IR_STMT_ASSIGN)
+        return st->u.assign.value;
+    if (st->kind == IR_STMT_EXPR)
+        return st->u.expr.value;
+    return NULL;
+}
+
+static int is_pop(const char *op)
+{
+    return strncmp(op, "tpop_from_", 10) == 0;
+}
+
+static int is_push(const char *op)
+{
+    return strncmp(op, "tpush_to_", 9) == 0;
+}
+
+static void record_result(log_ctx *lc, why_rec *r, const tensor *t)
+{
+    if (!t)
+        return;
+    int fresh = !seen_has(&lc->seen, t->storage);
+    if (!fresh && !is_pop(r->op))
+        return; /* a view or alias of elements the log knows (move, reshape, yield) */
+    for (int i = 0; i < r->nin; i++)
+        if (r->in[i].st == t->storage && !is_pop(r->op))
+            return;
+    why_write *w = add_write(r);
+    w->kind = fresh ? WHY_W_RESULT : WHY_W_POP;
+    view_of(lc, t, &w->v);
+    w->vals = copy_vals(lc, &w->v);
+}
+
+static void record_stmt(log_ctx *lc, const machine *m, int core, const ir_stmt *st, const inspect_frame *f,
+                        const void *qbefore[], int nqbefore)
+{
+    why_log *l = lc->l;
+    if (l->n == l->cap) {
+        l->cap = l->cap ? l->cap * 2 : 1024;
+        l->recs = xreallocarray(l->recs, l->cap, sizeof *l->recs);
+    }
+    why_rec *r = &l->recs[l->n];
+    memset(r, 0, sizeof *r);
+    r->step = machine_steps(m);
+    r->core = core;
+    r->line = (int)st->span.line;
+    r->stmt = st;
+    r->func = xstrdup(f->func ? f->func : "?");
+    r->call = f->activation + 1;
+    {
+        strbuf sb = STRBUF_INIT;
+        int na = 0;
+        for (int i = 0; i < f->nparams; i++) {
+            const char *name;
+            const value *v;
+            if (!inspect_slot(m, core, 0, i, &name, &v) || (v->kind != VAL_INT && v->kind != VAL_BOOL))
+                continue;
+            if (na++)
+                strbuf_puts(&sb, ", ");
+            ir_ssa_base_name(name, &sb);
+            strbuf_printf(&sb, "=%lld", (long long)v->u.i);
+        }
+        snprintf(r->args, sizeof r->args, "%s", strbuf_str(&sb));
+        strbuf_free(&sb);
+    }
+    const ir_expr *call = stmt_call(st);
+    if (call) {
+        strbuf sb = STRBUF_INIT;
+        ir_call_short_name(call, &sb);
+        snprintf(r->op, sizeof r->op, "%s", strbuf_str(&sb));
+        strbuf_free(&sb);
+    }
+    if (st->kind == IR_STMT_ASSIGN && st->u.assign.ntargets > 0)
+        snprintf(r->target, sizeof r->target, "%s", st->u.assign.targets[0].name->text);
+    const struct loop_cache *c = loops_of(lc, f->ir, st);
+    for (int i = 0; i < c->n; i++) {
+        const ir_stmt *lp = c->loops[i];
+        if (!lp->u.for_.var)
+            continue;
+        const char *name = lp->u.for_.var->name->text;
+        int slot = inspect_find_slot(m, core, 0, name);
+        const char *sn;
+        const value *v;
+        if (slot < 0 || !inspect_slot(m, core, 0, slot, &sn, &v) || v->kind != VAL_INT)
+            continue;
+        int k = r->nloops++;
+        r->loop_line[k] = (int)lp->span.line;
+        r->loop_val[k] = v->u.i;
+        strbuf sb = STRBUF_INIT;
+        ir_ssa_base_name(name, &sb);
+        snprintf(r->loop_var[k], sizeof r->loop_var[k], "%s", strbuf_str(&sb));
+        strbuf_free(&sb);
+    }
+    r->nin = lc->nreads;
+    r->in = lc->nreads ? xreallocarray(NULL, (size_t)lc->nreads, sizeof *r->in) : NULL;
+    if (lc->nreads)
+        memcpy(r->in, lc->reads, (size_t)lc->nreads * sizeof *r->in);
+    r->in_name = lc->nreads ? xcalloc((size_t)lc->nreads, sizeof *r->in_name) : NULL;
+    /* the operands' names: the positional names whose value is that tensor */
+    if (call && call->kind == IR_EXPR_CALL) {
+        int k = 0;
+        for (uint32_t i = 0; i < call->u.call.nargs && k < r->nin; i++) {
+            const ir_expr *a = call->u.call.args[i];
+            if (a->kind != IR_EXPR_NAME)
+                continue;
+            int slot = inspect_find_slot(m, core, 0, a->u.name->text);
+            const char *sn;
+            const value *v;
+            if (slot < 0 || !inspect_slot(m, core, 0, slot, &sn, &v) || v->kind != VAL_TENSOR || !v->u.t)
+                continue;
+            if (v->u.t->storage == r->in[k].st)
+                snprintf(r->in_name[k++], sizeof r->in_name[0], "%s", a->u.name->text);
+        }
+    }
+    exec_region g;
+    if (exec_region_stmt_kind(st) && exec_region_of(m, core, st, &g)) {
+        r->has_region = 1;
+        r->reg = g;
+    }
+    /* in-place writes: a store's box of its destination, else the tensor */
+    for (int i = 0; i < lc->nwritten; i++) {
+        const tensor *t = lc->written[i];
+        why_write *w = add_write(r);
+        w->kind = WHY_W_INPLACE;
+        view_of(lc, t, &w->v);
+        if (r->has_region && r->reg.kind == EXEC_REGION_STORE && r->reg.ndim == t->ndim) {
+            for (int d = 0; d < t->ndim; d++) {
+                w->v.offset += r->reg.lo[d] * t->strides[d];
+                w->v.shape[d] = r->reg.len[d];
+            }
+            if (!r->target[0])
+                snprintf(r->target, sizeof r->target, "%s", r->reg.tensor);
+        }
+        w->vals = copy_vals(lc, &w->v);
+    }
+    /* results */
+    if (st->kind == IR_STMT_ASSIGN && call && call->kind == IR_EXPR_CALL)
+        for (uint32_t i = 0; i < st->u.assign.ntargets; i++) {
+            const char *name = st->u.assign.targets[i].name->text;
+            int slot = inspect_find_slot(m, core, 0, name);
+            const char *sn;
+            const value *v;
+            if (slot < 0 || !inspect_slot(m, core, 0, slot, &sn, &v) || strcmp(sn, name) != 0)
+                continue;
+            if (v->kind == VAL_TENSOR)
+                record_result(lc, r, v->u.t);
+            else if (v->kind == VAL_TUPLE && v->u.tuple)
+                for (uint32_t k = 0; k < v->u.tuple->n; k++)
+                    if (v->u.tuple->items[k].kind == VAL_TENSOR)
+                        record_result(lc, r, v->u.tuple->items[k].u.t);
+        }
+    /* a push: the tiles it put in flight (new items, not on a queue before) */
+    if (is_push(r->op) && r->nin > 0) {
+        inspect_queue qs[32];
+        int nq = inspect_queues(m, qs, 32);
+        for (int q = 0; q < nq && q < 32; q++)
+            for (int k = 0; k < qs[q].depth; k++) {
+                const tensor *t = inspect_queue_item(m, &qs[q], k);
+                if (!t || seen_has(&lc->seen, t->storage))
+                    continue;
+                int before = 0;
+                for (int b = 0; b < nqbefore && !before; b++)
+                    before = qbefore[b] == (const void *)t;
+                if (before)
+                    continue;
+                why_write *w = add_write(r);
+                w->kind = WHY_W_QUEUE;
+                view_of(lc, t, &w->v);
+                /* a lane's half of a split push sits at its lane's offset */
+                const why_view *src = &r->in[0];
+                for (int d = 0; d < t->ndim && d < src->ndim; d++)
+                    if (t->shape[d] < src->shape[d] && qs[q].lane == 1)
+                        w->src_off[d] = (src->shape[d] + 1) / 2;
+                w->vals = copy_vals(lc, &w->v);
+            }
+    }
+    l->n++;
+}
+
+static void index_lines(why_log *l)
+{
+    int n = 1;
+    for (size_t i = 0; i < l->source_len; i++)
+        n += l->source[i] == '\n';
+    l->lines = xcalloc((size_t)n + 2, sizeof *l->lines);
+    int k = 1;
+    l->lines[k++] = l->source;
+    for (size_t i = 0; i < l->source_len && k <= n; i++)
+        if (l->source[i] == '\n')
+            l->lines[k++] = l->source + i + 1;
+    l->nlines = k - 1;
+}
+
+void why_log_line_text(const why_log *l, int line, char *buf, size_t size)
+{
+    buf[0] = 0;
+    if (!l->lines || line < 1 || line > l->nlines || !size)
+        return;
+    const char *p = l->lines[line];
+    const char *end = l->source + l->source_len;
+    while (p < end && (*p == ' ' || *p == '\t'))
+        p++;
+    size_t n = 0;
+    while (p + n < end && p[n] != '\n')
+        n++;
+    if (n >= size)
+        n = size - 1;
+    memcpy(buf, p, n);
+    buf[n] = 0;
+}
+
+typedef struct stmt_index {
+    const ir_stmt **at;
+    size_t n;
+} stmt_index;
+
+static void index_stmt(void *ctx, const ir_stmt *st)
+{
+    stmt_index *li = ctx;
+    size_t line = st->span.line;
+    if (line >= li->n) {
+        size_t n = li->n ? li->n : 64;
+        while (n <= line)
+            n *= 2;
+        li->at = xreallocarray(li->at, n, sizeof *li->at);
+        memset(li->at + li->n, 0, (n - li->n) * sizeof *li->at);
+        li->n = n;
+    }
+    if (!li->at[line])
+        li->at[line] = st;
+}
+
+void why_log_run(const char *path, const case_info *c, const runpass_options *o, const why_log_opts *lo,
+                 why_log *out)
+{
+    uint64_t until = lo ? lo->until : 0;
+    size_t max_bytes = lo ? lo->max_bytes : 0;
+    memset(out, 0, sizeof *out);
+    out->path = xstrdup(path);
+    log_ctx *lc = xcalloc(1, sizeof *lc);
+    out->priv = lc;
+    lc->l = out;
+    lc->max_bytes = max_bytes ? max_bytes : (size_t)1 << 30;
+    char why[256];
+    out->source = file_read_all_why(path, &out->source_len, why, sizeof why);
+    if (out->source)
+        index_lines(out);
+    runpass_options po = *o;
+    po.mopt.memcheck = 0;
+    po.mopt.reuse_dead = 0;
+    runpass_run run;
+    runpass_open(&run, path, NULL, c, &po, on_write, lc, 0);
+    if (run.status != RUNPASS_COMPARED || !run.m) {
+        out->error = run.message ? run.message : xstrdup("the pass could not be run");
+        run.message = NULL;
+        runpass_close(&run);
+        return;
+    }
+    machine *m = run.m;
+    machine_set_read_hook(m, on_read, lc);
+    /* the case's tensors as they start */
+    if (out->n == out->cap) {
+        out->cap = 1024;
+        out->recs = xreallocarray(out->recs, out->cap, sizeof *out->recs);
+    }
+    why_rec *r0 = &out->recs[out->n++];
+    memset(r0, 0, sizeof *r0);
+    r0->func = xstrdup("(the case)");
+    snprintf(r0->op, sizeof r0->op, "input");
+    for (size_t i = 0; i < run.nbinds; i++) {
+        if (!run.binds[i].t)
+            continue;
+        why_write *w = add_write(r0);
+        w->kind = WHY_W_INITIAL;
+        view_of(lc, run.binds[i].t, &w->v);
+        w->vals = copy_vals(lc, &w->v);
+        snprintf(w->name, sizeof w->name, "%s", run.binds[i].key ? run.binds[i].key : "?");
+    }
+    stmt_index lines = {NULL, 0};
+    for (uint32_t i = 0; run.module->program && i < run.module->program->nfuncs; i++)
+        ir_walk_stmts(&run.module->program->funcs[i]->body, index_stmt, &lines);
+    while (!out->truncated && (!until || machine_steps(m) < until)) {
+        const ir_stmt *pre[EXEC_NCORES];
+        inspect_frame pref[EXEC_NCORES];
+        int depth[EXEC_NCORES];
+        for (int k = 0; k < EXEC_NCORES; k++) {
+            pre[k] = inspect_frame_get(m, k, 0, &pref[k]) ? pref[k].stmt : NULL;
+            depth[k] = inspect_depth(m, k);
+        }
+        /* the items in flight before the step (a push adds to them) */
+        const void *qbefore[64];
+        int nqb = 0;
+        inspect_queue qs[32];
+        int nq = inspect_queues(m, qs, 32);
+        for (int q = 0; q < nq && q < 32; q++)
+            for (int k = 0; k < qs[q].depth && nqb < 64; k++)
+                qbefore[nqb++] = inspect_queue_item(m, &qs[q], k);
+        lc->nreads = 0;
+        for (int i = 0; i < lc->nwritten; i++)
+            tensor_unref(lc->written[i]);
+        lc->nwritten = 0;
+        exec_event ev;
+        ptodb_status st = machine_step(m, &ev);
+        if (st != PTODB_OK || ev.kind == EXEC_EV_ERROR) {
+            out->error = xstrdup(machine_error(m));
+            break;
+        }
+        if (ev.kind == EXEC_EV_DONE)
+            break;
+        int k = ev.core;
+        if (ev.kind != EXEC_EV_STMT || k < 0 || k >= EXEC_NCORES || inspect_depth(m, k) != depth[k])
+            continue;
+        const ir_stmt *ran = pre[k];
+        if ((!ran || (int)ran->span.line != ev.line) && ev.line > 0 && (size_t)ev.line < lines.n)
+            ran = lines.at[ev.line];
+        inspect_frame f;
+        if (!ran || !inspect_frame_get(m, k, 0, &f))
+            continue;
+        record_stmt(lc, m, k, ran, &f, qbefore, nqb);
+        if (machine_finished(m))
+            break;
+    }
+    for (int i = 0; i < lc->nwritten; i++)
+        tensor_unref(lc->written[i]);
+    lc->nwritten = 0;
+    for (int k = 0; out->n && k < out->recs[0].nw; k++) {
+        why_write *w = &out->recs[0].w[k];
+        for (size_t i = 0; i < run.nbinds; i++)
+            if (run.binds[i].t && run.binds[i].t->storage == w->v.st && run.binds[i].golden) {
+                w->final = tensor_clone(run.binds[i].t);
+                w->golden = run.binds[i].golden->t;
+                w->rtol = run.binds[i].golden->rtol.value;
+                w->atol = run.binds[i].golden->atol.value;
+                break;
+            }
+    }
+    if (lo && lo->capture) {
+        int slot = inspect_find_slot(m, lo->capture_core, 0, lo->capture);
+        const char *sn;
+        const value *v;
+        if (slot >= 0 && inspect_slot(m, lo->capture_core, 0, slot, &sn, &v) && v->kind == VAL_TENSOR && v->u.t) {
+            view_of(lc, v->u.t, &out->capture);
+            out->has_capture = 1;
+        }
+    }
+    free(lines.at);
+    runpass_close(&run);
+}
+
+void why_log_free(why_log *l)
+{
+    for (size_t i = 0; i < l->n; i++) {
+        why_rec *r = &l->recs[i];
+        for (int k = 0; k < r->nw; k++) {
+            free(r->w[k].vals);
+            if (r->w[k].final)
+                tensor_unref(r->w[k].final);
+        }
+        free(r->w);
+        free(r->in);
+        free(r->in_name);
+        free(r->func);
+    }
+    free(l->recs);
+    log_ctx *lc = l->priv;
+    if (lc) {
+        for (size_t i = 0; i < lc->seen.cap; i++)
+            if (lc->seen.at[i])
+                tensor_storage_unref(lc->seen.at[i]);
+        free(lc->seen.at);
+        free(lc->reads);
+        free(lc->written);
+        free(lc->lc);
+        free(lc);
+    }
+    free(l->error);
+    free(l->path);
+    free(l->source);
+    free(l->lines);
+    memset(l, 0, sizeof *l);
+}
+
+long why_log_writer(const why_log *l, size_t before, const tensor_storage *st, int64_t off, int *wi,
+                    int64_t *idx)
+{
+    if (before > l->n)
+        before = l->n;
+    for (size_t i = before; i-- > 0;) {
+        const why_rec *r = &l->recs[i];
+        for (int k = r->nw; k-- > 0;) {
+            const why_write *w = &r->w[k];
+            if (w->v.st == st && view_index(&w->v, off, idx)) {
+                *wi = k;
+                return (long)i;
+            }
+        }
+    }
+    return -1;
+}
+
+static int64_t flat_of(const why_view *v, const int64_t *idx)
+{
+    int64_t k = 0;
+    for (int d = 0; d < v->ndim; d++)
+        k = k * v->shape[d] + idx[d];
+    return k;
+}
+
+int why_log_value(const why_log *l, size_t before, const tensor_storage *st, int64_t off, double *v)
+{
+    int wi;
+    int64_t idx[TENSOR_MAX_DIMS];
+    long ri = why_log_writer(l, before, st, off, &wi, idx);
+    if (ri < 0)
+        return -1;
+    const why_write *w = &l->recs[ri].w[wi];
+    if (!w->vals)
+        return -1;
+    *v = w->vals[flat_of(&w->v, idx)];
+    return 0;
+}
+
+const why_write *why_log_case_tensor(const why_log *l, const char *name)
+{
+    if (!l->n)
+        return NULL;
+    const why_rec *r0 = &l->recs[0];
+    size_t n = strlen(name);
+    for (int k = 0; k < r0->nw; k++)
+        if (strcmp(r0->w[k].name, name) == 0)
+            return &r0->w[k];
+    /* the SSA form of the name ("out" for "out__ssa_v0") */
+    for (int k = 0; k < r0->nw; k++)
+        if (strncmp(r0->w[k].name, name, n) == 0 && strncmp(r0->w[k].name + n, "__", 2) == 0)
+            return &r0->w[k];
+    return NULL;
+}
