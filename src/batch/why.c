@@ -489,10 +489,81 @@ static int same_leaf(const why_input *a, const why_input *b)
     return 1;
 }
 
-static int cmp_double(const void *a, const void *b)
+
+/* The GM element two loads read for the chain's element: the same tensor
+ * and index. */
+static int gm_same(const exec_region *ra, const cand *a, const exec_region *rb, const cand *b)
 {
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
+    if (strcmp(ra->tensor, rb->tensor) != 0 || a->ndim != b->ndim)
+        return 0;
+    for (int d = 0; d < a->ndim; d++)
+        if (a->idx[d] != b->idx[d])
+            return 0;
+    return 1;
+}
+
+static int same_idx(const cand *a, const cand *b)
+{
+    if (a->ndim != b->ndim)
+        return 0;
+    for (int d = 0; d < a->ndim; d++)
+        if (a->idx[d] != b->idx[d])
+            return 0;
+    return 1;
+}
+
+static int is_queue_hop(const why_rec *r, const why_hop *h)
+{
+    (void)r;
+    return strncmp(h->op, "tpush", 5) == 0;
+}
+
+static void base_of(const char *name, char *buf, size_t size)
+{
+    const char *u = strstr(name, "__");
+    size_t n = u ? (size_t)(u - name) : strlen(name);
+    if (n >= size)
+        n = size - 1;
+    memcpy(buf, name, n);
+    buf[n] = 0;
+}
+
+/* The same operands (by SSA base name) in another order. */
+static int operands_swapped(const why_rec *a, const why_rec *b)
+{
+    if (a->nin != b->nin || a->nin < 2 || !a->in_name || !b->in_name)
+        return 0;
+    int differ = 0;
+    for (int i = 0; i < a->nin; i++) {
+        char x[48], y[48];
+        base_of(a->in_name[i], x, sizeof x);
+        base_of(b->in_name[i], y, sizeof y);
+        if (!x[0] || !y[0])
+            return 0;
+        differ |= strcmp(x, y) != 0;
+    }
+    if (!differ)
+        return 0;
+    /* each of a's names is one of b's */
+    for (int i = 0; i < a->nin; i++) {
+        char x[48];
+        base_of(a->in_name[i], x, sizeof x);
+        int found = 0;
+        for (int j = 0; j < b->nin && !found; j++) {
+            char y[48];
+            base_of(b->in_name[j], y, sizeof y);
+            found = strcmp(x, y) == 0;
+        }
+        if (!found)
+            return 0;
+    }
+    return 1;
+}
+
+static void operand_list(const why_rec *r, strbuf *out)
+{
+    for (int i = 0; i < r->nin; i++)
+        strbuf_printf(out, "%s%s", i ? ", " : "", r->in_name[i]);
 }
 
 void why_chain_build(const why_log *l, const why_log *other, const char *name, const int64_t *idx, int ndim,
@@ -646,6 +717,17 @@ void why_chain_build(const why_log *l, const why_log *other, const char *name, c
                             }
                         }
                     }
+                    /* a load: the GM element it read for this element */
+                    if (ra->has_region && rb->has_region && ra->reg.kind == EXEC_REGION_LOAD &&
+                        rb->reg.kind == EXEC_REGION_LOAD && ca.n == 1 && cb.n == 1 &&
+                        !gm_same(&ra->reg, &ca.c[0], &rb->reg, &cb.c[0]))
+                        leafdiff = 1;
+                    /* a push: the element of the pushed tile it queued for this one */
+                    int queue_diff = 0;
+                    if (l->recs[h.rec].nw && is_queue_hop(ra, &h) && is_queue_hop(rb, &g) && ca.n == 1 && cb.n == 1 &&
+                        !same_idx(&ca.c[0], &cb.c[0]))
+                        queue_diff = 1;
+                    int swapped = operands_swapped(ra, rb);
                     if (leafdiff) {
                         if (h.region[0] && g.region[0])
                             set_first(out, &h,
@@ -657,37 +739,32 @@ void why_chain_build(const why_log *l, const why_log *other, const char *name, c
                         else
                             set_first(out, &h, "it reads other elements of the case's tensors than in %s",
                                       out->other_stem);
+                    } else if (queue_diff) {
+                        strbuf x = STRBUF_INIT, y = STRBUF_INIT;
+                        fmt_idx(ca.c[0].idx, ca.c[0].ndim, &x);
+                        fmt_idx(cb.c[0].idx, cb.c[0].ndim, &y);
+                        set_first(out, &h,
+                                  "the push queues element %s of %s for this one; in %s (line %d) the same element "
+                                  "is %s of %s: the split hands %s another part",
+                                  strbuf_str(&x), ra->in_name && ra->in_name[0][0] ? ra->in_name[0] : "its tile",
+                                  out->other_stem, g.line, strbuf_str(&y),
+                                  rb->in_name && rb->in_name[0][0] ? rb->in_name[0] : "its tile",
+                                  "the receiving lane");
+                        strbuf_free(&x);
+                        strbuf_free(&y);
+                    } else if (swapped) {
+                        strbuf sa_ = STRBUF_INIT, sb2 = STRBUF_INIT;
+                        operand_list(ra, &sa_);
+                        operand_list(rb, &sb2);
+                        set_first(out, &h, "the operands are in another order: %s(%s) here, %s(%s) in %s (line %d)",
+                                  h.op, strbuf_str(&sa_), g.op, strbuf_str(&sb2), out->other_stem, g.line);
+                        strbuf_free(&sa_);
+                        strbuf_free(&sb2);
                     } else if (worst == SIZE_MAX) {
-                        double *xa = xreallocarray(NULL, ca.n + 1, sizeof(double));
-                        double *xb = xreallocarray(NULL, ca.n + 1, sizeof(double));
-                        for (size_t i = 0; i < ca.n; i++) {
-                            xa[i] = ca.c[i].v;
-                            xb[i] = cb.c[i].v;
-                        }
                         set_first(out, &h, "every element it read agrees with %s (line %d), its value does not",
                                   out->other_stem, g.line);
-                        free(xa);
-                        free(xb);
                     } else {
-                        /* operands in another order: the same values, permuted */
-                        double *xa = xreallocarray(NULL, ca.n + 1, sizeof(double));
-                        double *xb = xreallocarray(NULL, ca.n + 1, sizeof(double));
-                        for (size_t i = 0; i < ca.n; i++) {
-                            xa[i] = ca.c[i].v;
-                            xb[i] = cb.c[i].v;
-                        }
-                        qsort(xa, ca.n, sizeof *xa, cmp_double);
-                        qsort(xb, ca.n, sizeof *xb, cmp_double);
-                        int same = ca.n > 1;
-                        for (size_t i = 0; i < ca.n && same; i++)
-                            same = !differs(xa[i], xb[i], o);
-                        free(xa);
-                        free(xb);
-                        if (same && ca.red == RED_NONE)
-                            set_first(out, &h, "it reads the same values as in %s (line %d), as other operands",
-                                      out->other_stem, g.line);
-                        else
-                            follow = worst;
+                        follow = worst;
                     }
                 }
             }

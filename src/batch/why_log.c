@@ -285,6 +285,54 @@ static void record_result(log_ctx *lc, why_rec *r, const tensor *t)
     w->vals = copy_vals(lc, &w->v);
 }
 
+/* Where the queued item w lies in the pushed tile src: along the one dim
+ * where it is smaller, the first offset at which every element is equal
+ * bit for bit (lane 1 of a split: the lane stride). */
+static void locate_half(log_ctx *lc, const why_view *src, why_write *w, int lane)
+{
+    if (!w->vals || src->ndim != w->v.ndim)
+        return;
+    int d = -1;
+    for (int k = 0; k < src->ndim; k++)
+        if (w->v.shape[k] < src->shape[k])
+            d = k;
+    if (d < 0)
+        return;
+    double *sv = copy_vals(lc, src);
+    if (!sv)
+        return;
+    int64_t n = 1;
+    for (int k = 0; k < w->v.ndim; k++)
+        n *= w->v.shape[k];
+    /* lane 1's part starts past 0 (its stride); lane 0's at 0 */
+    int64_t last = src->shape[d] - w->v.shape[d];
+    for (int64_t t = 0; t <= last; t++) {
+        int64_t off = lane == 1 ? (t < last ? t + 1 : 0) : t;
+        int ok = 1;
+        int64_t idx[TENSOR_MAX_DIMS] = {0};
+        for (int64_t e = 0; e < n && ok; e++) {
+            int64_t sk = 0;
+            for (int k = 0; k < src->ndim; k++)
+                sk = sk * src->shape[k] + idx[k] + (k == d ? off : 0);
+            ok = memcmp(&sv[sk], &w->vals[e], sizeof(double)) == 0;
+            for (int k = w->v.ndim - 1; k >= 0; k--) {
+                if (++idx[k] < w->v.shape[k])
+                    break;
+                idx[k] = 0;
+            }
+        }
+        if (ok) {
+            w->src_off[d] = off;
+            break;
+        }
+    }
+    int64_t sn = 1;
+    for (int k = 0; k < src->ndim; k++)
+        sn *= src->shape[k];
+    lc->l->bytes -= (size_t)sn * sizeof(double);
+    free(sv);
+}
+
 static void record_stmt(log_ctx *lc, const machine *m, int core, const ir_stmt *st, const inspect_frame *f,
                         const void *qbefore[], int nqbefore)
 {
@@ -420,12 +468,11 @@ static void record_stmt(log_ctx *lc, const machine *m, int core, const ir_stmt *
                 why_write *w = add_write(r);
                 w->kind = WHY_W_QUEUE;
                 view_of(lc, t, &w->v);
-                /* a lane's half of a split push sits at its lane's offset */
-                const why_view *src = &r->in[0];
-                for (int d = 0; d < t->ndim && d < src->ndim; d++)
-                    if (t->shape[d] < src->shape[d] && qs[q].lane == 1)
-                        w->src_off[d] = (src->shape[d] + 1) / 2;
                 w->vals = copy_vals(lc, &w->v);
+                /* a lane's half of a split push sits at the lane's offset:
+                 * the lane stride, half the extent unless the push gave
+                 * one; found as the offset whose elements are the item's */
+                locate_half(lc, &r->in[0], w, qs[q].lane);
             }
     }
     l->n++;
