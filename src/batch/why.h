@@ -116,6 +116,25 @@ typedef struct why_request {
 } why_request;
 int why_case(const why_request *q, strbuf *out);
 
+/* bisect's statement through the dataflow chain: given the first
+ * differing statement in execution order (div_line of pass bad, its
+ * counterpart good_line in pass good), 1 when another statement is where
+ * the two passes part, with out filled:
+ *  - the chain of the failing output's worst element passes through
+ *    div_line and its first differing hop is another statement (a load,
+ *    a push: div_line only consumes what it made);
+ *  - div_line ran at other iterations of its innermost loop than its
+ *    counterpart did (a changed step or bound): the loop header.
+ * 0 when the divergence stands as it is. */
+typedef struct why_blame {
+    int line, core;
+    char func[96], tensor[96];
+    char why[1400];
+    int by_loop;
+} why_blame;
+int why_refine_divergence(const case_info *c, const runpass_options *ro, int bad, int good, int div_line,
+                          int good_line, why_blame *out);
+
 /* The element at idx of tensor name at the end of log l: the variable the
  * log captured (why_log_opts.capture) when it has one, else the case tensor
  * of that name (an input or output of the run). other (may be NULL): the

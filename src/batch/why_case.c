@@ -2,6 +2,7 @@
  * passes, the element (given, or the one farthest from golden), the chain
  * and its text. The one driver of the REPL's `why` and `ptodb --why`. */
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -105,4 +106,116 @@ int why_case(const why_request *q, strbuf *out)
     why_log_free(&lb);
     strbuf_free(&head);
     return rc;
+}
+
+/* The innermost loop's values at every execution of a line: "0, 1, 2, 3"
+ * (in execution order, per call, joined), and that loop's header line. */
+static int loop_values_at(const why_log *l, int line, strbuf *out, int *header, char *var, size_t size)
+{
+    int n = 0;
+    *header = 0;
+    for (size_t i = 1; i < l->n; i++) {
+        const why_rec *r = &l->recs[i];
+        if (r->line != line || r->nloops == 0)
+            continue;
+        int k = r->nloops - 1;
+        if (!*header) {
+            *header = r->loop_line[k];
+            snprintf(var, size, "%s", r->loop_var[k]);
+        }
+        if (n < 12)
+            strbuf_printf(out, "%s%" PRId64, n ? ", " : "", r->loop_val[k]);
+        else if (n == 12)
+            strbuf_puts(out, ", ...");
+        n++;
+    }
+    return n;
+}
+
+int why_refine_divergence(const case_info *c, const runpass_options *ro, int bad, int good, int div_line,
+                          int good_line, why_blame *out)
+{
+    memset(out, 0, sizeof *out);
+    if (bad < 0 || good < 0 || (size_t)bad >= c->npasses || (size_t)good >= c->npasses)
+        return 0;
+    why_log la, lb;
+    why_log_opts lo = {0, 0, NULL, 0};
+    why_log_run(c->passes[bad].path, c, ro, &lo, &la);
+    why_log_run(c->passes[good].path, c, ro, &lo, &lb);
+    int found = 0;
+    if (la.n > 1 && lb.n > 1) {
+        /* a statement inside a loop that ran at other iterations */
+        char text[256];
+        why_log_line_text(&la, div_line, text, sizeof text);
+        strbuf va = STRBUF_INIT, vb = STRBUF_INIT;
+        int ha, hb;
+        char var_a[48], var_b[48];
+        int na = strncmp(text, "for ", 4) == 0 ? 0 : loop_values_at(&la, div_line, &va, &ha, var_a, sizeof var_a);
+        int nb = na ? loop_values_at(&lb, good_line, &vb, &hb, var_b, sizeof var_b) : 0;
+        if (na && nb && ha && strcmp(var_a, var_b) == 0 && strcmp(strbuf_str(&va), strbuf_str(&vb)) != 0) {
+            const why_rec *r = NULL;
+            for (size_t i = 1; i < la.n && !r; i++)
+                if (la.recs[i].line == div_line)
+                    r = &la.recs[i];
+            out->line = ha;
+            out->core = r ? r->core : 0;
+            snprintf(out->func, sizeof out->func, "%s", r ? r->func : "?");
+            snprintf(out->tensor, sizeof out->tensor, "the loop over %s", var_a);
+            snprintf(out->why, sizeof out->why,
+                     "at the loop header: line %d ran at %s=%s here and at %s=%s in %s (line %d): the loop at line %d runs otherwise",
+                     div_line, var_a, strbuf_str(&va), var_b, strbuf_str(&vb), c->passes[good].stem, good_line, ha);
+            out->by_loop = 1;
+            found = 1;
+        }
+        strbuf_free(&va);
+        strbuf_free(&vb);
+    }
+    if (!found && la.n > 1 && lb.n > 1) {
+        /* the worst element of the first failing output */
+        const why_write *w = NULL;
+        int64_t idx[TENSOR_MAX_DIMS];
+        for (int k = 0; k < la.recs[0].nw && !w; k++) {
+            const why_write *x = &la.recs[0].w[k];
+            if (!x->final || !x->golden || why_worst_element(x->final, x->golden, x->rtol, x->atol, idx) != 0)
+                continue;
+            double a = tensor_get(x->final, idx), g = tensor_get(x->golden, idx);
+            if (!(fabs(a - g) <= x->atol + x->rtol * fabs(g)))
+                w = x;
+        }
+        if (w) {
+            why_options wo;
+            memset(&wo, 0, sizeof wo);
+            wo.rtol = w->rtol;
+            wo.atol = w->atol;
+            wo.stem = c->passes[bad].stem;
+            wo.other_stem = c->passes[good].stem;
+            wo.other_pass = good;
+            why_chain ch;
+            why_chain_build(&la, &lb, w->name, idx, w->final->ndim, &wo, &ch);
+            int through = 0;
+            for (int i = 0; ch.first > 0 && i < ch.first; i++)
+                through |= ch.hops[i].line == div_line;
+            if (ch.first >= 0 && ch.blame_line != div_line && through) {
+                const why_hop *h = &ch.hops[ch.first];
+                out->line = ch.blame_line;
+                out->core = h->core;
+                out->by_loop = ch.found_by_control;
+                snprintf(out->func, sizeof out->func, "%s", h->func);
+                snprintf(out->tensor, sizeof out->tensor, "%s", h->target[0] ? h->target : h->op);
+                strbuf e = STRBUF_INIT;
+                strbuf_printf(&e, "through the dataflow chain of %s[", w->name);
+                for (int d = 0; d < w->final->ndim; d++)
+                    strbuf_printf(&e, "%s%" PRId64, d ? ", " : "", idx[d]);
+                strbuf_printf(&e, "] (why, docs/why.md): %s; line %d only consumes what it made", h->first_why,
+                              div_line);
+                snprintf(out->why, sizeof out->why, "%s", strbuf_str(&e));
+                strbuf_free(&e);
+                found = 1;
+            }
+            why_chain_free(&ch);
+        }
+    }
+    why_log_free(&la);
+    why_log_free(&lb);
+    return found;
 }
