@@ -409,6 +409,17 @@ static int is_transfer(const why_log *l, const why_hop *h)
            strcmp(l->recs[h->rec].op, "move") == 0;
 }
 
+/* One op whatever the level it is written at: a tensor-level slice is the
+ * load ConvertTensorToTileOps makes of it, an assemble the store. */
+static const char *op_canon(const char *op)
+{
+    if (strcmp(op, "assemble") == 0)
+        return "store";
+    if (strcmp(op, "slice") == 0)
+        return "load";
+    return op;
+}
+
 static void set_first(why_chain *c, why_hop *h, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void set_first(why_chain *c, why_hop *h, const char *fmt, ...)
 {
@@ -566,6 +577,34 @@ static void operand_list(const why_rec *r, strbuf *out)
         strbuf_printf(out, "%s%s", i ? ", " : "", r->in_name[i]);
 }
 
+static int same_name(const why_write *a, const why_write *b)
+{
+    return a && b && strcmp(a->name, b->name) == 0;
+}
+
+/* The chains reached other data: tensor ta here, tb there. Where the
+ * tensors differ, the hop that took another operand is where the passes
+ * part: the topmost hop whose followed operand has another name in the
+ * two (neg(up) for neg(gate)); else h itself, the read. */
+static void blame_source(why_chain *c, why_hop *h, const char *ta, const char *tb, int same_tensor)
+{
+    if (!same_tensor)
+        for (size_t i = 0; i < c->n; i++) {
+            why_hop *u = &c->hops[i];
+            if (u->follow_a[0] && u->follow_b[0] && strcmp(u->follow_a, u->follow_b) != 0) {
+                size_t keep = c->n;
+                c->n = i; /* set_first names the hop by its index */
+                set_first(c, u,
+                          "it reads %s here where %s reads %s at the same point: the chains go on to other data "
+                          "(%s here, %s there)",
+                          u->follow_a, c->other_stem, u->follow_b, ta, tb);
+                c->n = keep;
+                return;
+            }
+        }
+    set_first(c, h, "it reads %s here, %s in %s for the same element", ta, tb, c->other_stem);
+}
+
 void why_chain_build(const why_log *l, const why_log *other, const char *name, const int64_t *idx, int ndim,
                      const why_options *o, why_chain *out)
 {
@@ -632,7 +671,7 @@ void why_chain_build(const why_log *l, const why_log *other, const char *name, c
         int kb = lockstep ? hop_at(other, bb, sb_, ob, &g, &cb, &leafb, lib) : -1;
         if (lockstep && kb > 0) {
             /* a transfer hop on one side only (a queue the other pass does not have) */
-            if (is_transfer(l, &h) != is_transfer(other, &g) && strcmp(h.op, g.op) != 0) {
+            if (is_transfer(l, &h) != is_transfer(other, &g) && strcmp(op_canon(h.op), op_canon(g.op)) != 0) {
                 if (is_transfer(l, &h)) {
                     size_t f = 0;
                     list_inputs(l, &h, &ca, f);
@@ -656,6 +695,22 @@ void why_chain_build(const why_log *l, const why_log *other, const char *name, c
                     continue;
                 }
             }
+        }
+        if (lockstep && kb == 0 && strcmp(op_canon(h.op), "load") == 0 && ca.n == 1) {
+            /* the other pass reads the case's tensor through a view, no copy */
+            list_inputs(l, &h, &ca, 0);
+            snprintf(h.how, sizeof h.how, "a load; %s reads the element through a view of %s, no copy",
+                     out->other_stem, leafb ? leafb->name : "the case's tensor");
+            int64_t gi[TENSOR_MAX_DIMS];
+            const why_write *la_ = leaf_of(l, (size_t)h.rec, ca.c[0].st, ca.c[0].off, gi);
+            int same = la_ && leafb && strcmp(la_->name, leafb->name) == 0;
+            for (int d = 0; same && la_ && d < la_->v.ndim; d++)
+                same = gi[d] == lib[d];
+            h.differs = !same;
+            if (!same && out->first < 0)
+                blame_source(out, &h, la_ ? la_->name : "?", leafb ? leafb->name : "?", same_name(la_, leafb));
+            push_hop(out, &h);
+            break;
         }
         size_t follow = ca.n ? most_important(&ca, h.value) : 0;
         if (lockstep && kb > 0) {
@@ -683,7 +738,7 @@ void why_chain_build(const why_log *l, const why_log *other, const char *name, c
                     for (int i = ra->nloops; i-- > 0;)
                         if (strcmp(ra->loop_var[i], rb->loop_var[i]) == 0 && ra->loop_val[i] != rb->loop_val[i])
                             loop_diff = i;
-                if (strcmp(h.op, g.op) != 0) {
+                if (strcmp(op_canon(h.op), op_canon(g.op)) != 0) {
                     set_first(out, &h, "the op differs: %s here, %s in %s (line %d)", h.op, g.op, out->other_stem,
                               g.line);
                 } else if (loop_diff >= 0) {
@@ -727,8 +782,10 @@ void why_chain_build(const why_log *l, const why_log *other, const char *name, c
                     if (l->recs[h.rec].nw && is_queue_hop(ra, &h) && is_queue_hop(rb, &g) && ca.n == 1 && cb.n == 1 &&
                         !same_idx(&ca.c[0], &cb.c[0]))
                         queue_diff = 1;
-                    int swapped = operands_swapped(ra, rb);
-                    if (leafdiff) {
+                    int swapped = strcmp(h.op, g.op) == 0 && operands_swapped(ra, rb);
+                    if (leafdiff && strcmp(ra->reg.tensor, rb->reg.tensor) != 0 && ra->has_region && rb->has_region) {
+                        blame_source(out, &h, ra->reg.tensor, rb->reg.tensor, 0);
+                    } else if (leafdiff) {
                         if (h.region[0] && g.region[0])
                             set_first(out, &h,
                                       "this execution (call %u of %s%s%s) reads %s; the same point of %s (call %u of "
@@ -768,6 +825,14 @@ void why_chain_build(const why_log *l, const why_log *other, const char *name, c
                     }
                 }
             }
+        }
+        if (lockstep && kb > 0 && ca.n && cb.n == ca.n) {
+            const why_rec *ra = &l->recs[h.rec], *rb = &other->recs[g.rec];
+            int op_a = ca.c[follow].operand, op_b = cb.c[follow].operand;
+            if (op_a >= 0 && op_a < ra->nin && ra->in_name)
+                base_of(ra->in_name[op_a], h.follow_a, sizeof h.follow_a);
+            if (op_b >= 0 && op_b < rb->nin && rb->in_name)
+                base_of(rb->in_name[op_b], h.follow_b, sizeof h.follow_b);
         }
         list_inputs(l, &h, &ca, follow);
         push_hop(out, &h);

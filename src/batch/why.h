@@ -65,6 +65,7 @@ typedef struct why_hop {
     char other_text[256], other_iter[160], other_region[160], other_func[96], other_args[96];
     uint32_t other_call;
     int differs;                 /* the values differ beyond the tolerance (or at all, ulp) */
+    char follow_a[48], follow_b[48]; /* the followed operand's SSA base name, here and there */
     int first;                   /* the first differing hop */
     char first_why[1024];
 } why_hop;
