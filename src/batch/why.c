@@ -482,6 +482,27 @@ static void explain_not_written(const why_log *l, const why_write *w, const int6
                     lines[nl++] = r->line;
             }
     }
+    /* a store whose box holds the element but whose tile's valid shape does not */
+    for (size_t i = 1; i < l->n; i++) {
+        const why_rec *r = &l->recs[i];
+        if (!r->has_region || r->reg.kind != EXEC_REGION_STORE || r->reg.ndim != ndim)
+            continue;
+        int inside = 1;
+        for (int d = 0; d < ndim && inside; d++)
+            inside = idx[d] >= r->reg.lo[d] && idx[d] < r->reg.lo[d] + r->reg.len[d];
+        for (int k = 0; inside && k < r->nw; k++)
+            if (r->w[k].v.st == w->v.st && r->w[k].clipped) {
+                strbuf_printf(out, "the store at line %d (%s, call %u of %s) covers it with its box ", r->line,
+                              machine_core_name(r->core), r->call, r->func);
+                exec_region_format(&r->reg, out);
+                strbuf_puts(out, " but writes only its tile's valid shape [");
+                for (int d = 0; d < r->w[k].v.ndim; d++)
+                    strbuf_printf(out, "%s%" PRId64, d ? ", " : "", r->w[k].v.shape[d]);
+                strbuf_puts(out, "], which excludes this element; ");
+                i = l->n;
+                break;
+            }
+    }
     if (!nstores)
         strbuf_printf(out, "nothing wrote %s in this run", w->name);
     else
@@ -605,6 +626,46 @@ static void blame_source(why_chain *c, why_hop *h, const char *ta, const char *t
     set_first(c, h, "it reads %s here, %s in %s for the same element", ta, tb, c->other_stem);
 }
 
+/* Why not, against a pass that writes the element: its writer there, and
+ * the loop around it that ran otherwise here (the header of the innermost
+ * loop around this pass's writes to the tensor whose values differ). */
+static void explain_other_writes(why_chain *c, const why_log *l, const why_write *w, const why_rec *rg,
+                                 const why_hop *g, strbuf *out)
+{
+    strbuf_printf(out, "; in %s it is written by line %d (call %u of %s%s%s%s%s)", c->other_stem, g->line, g->call,
+                  g->func, g->args[0] ? " with " : "", g->args, g->iter[0] ? ", " : "", g->iter);
+    if (!rg->nloops)
+        return;
+    const char *var = rg->loop_var[rg->nloops - 1];
+    int64_t want = rg->loop_val[rg->nloops - 1];
+    int header = 0;
+    int64_t lo = INT64_MAX, hi = INT64_MIN;
+    for (size_t i = 1; i < l->n; i++) {
+        const why_rec *r = &l->recs[i];
+        int writes = 0;
+        for (int k = 0; k < r->nw; k++)
+            writes |= r->w[k].v.st == w->v.st && r->w[k].kind == WHY_W_INPLACE;
+        if (!writes)
+            continue;
+        for (int k = r->nloops; k-- > 0;)
+            if (strcmp(r->loop_var[k], var) == 0) {
+                header = r->loop_line[k];
+                if (r->loop_val[k] < lo)
+                    lo = r->loop_val[k];
+                if (r->loop_val[k] > hi)
+                    hi = r->loop_val[k];
+                break;
+            }
+    }
+    if (!header || (want >= lo && want <= hi))
+        return;
+    strbuf_printf(out, ": the loop at line %d ran %s=%" PRId64 "..%" PRId64 " here, never %s=%" PRId64, header, var, lo,
+                  hi, var, want);
+    c->blame_line = header;
+    c->found_by_control = 1;
+    why_log_line_text(l, header, c->blame_text, sizeof c->blame_text);
+}
+
 void why_chain_build(const why_log *l, const why_log *other, const char *name, const int64_t *idx, int ndim,
                      const why_options *o, why_chain *out)
 {
@@ -664,6 +725,12 @@ void why_chain_build(const why_log *l, const why_log *other, const char *name, c
             if (hopn == 0) {
                 strbuf sb = STRBUF_INIT;
                 explain_not_written(l, leaf, li, leaf->v.ndim, &sb);
+                /* the other pass writes it: where, and the loop that did not get there here */
+                why_hop og;
+                const why_write *lg = NULL;
+                int64_t lgi[TENSOR_MAX_DIMS];
+                if (lockstep && hop_at(other, bb, sb_, ob, &og, &cb, &lg, lgi) > 0)
+                    explain_other_writes(out, l, leaf, &other->recs[og.rec], &og, &sb);
                 out->why_not = strbuf_detach(&sb);
             }
             break; /* a case input: the chain's leaf (listed as the last hop's input) */
@@ -964,6 +1031,9 @@ void why_chain_text(const why_chain *c, strbuf *out)
         if (c->first >= 0)
             strbuf_printf(out, "first differing hop: #%d, line %d%s: %s\n", c->first, c->blame_line,
                           c->found_by_control ? " (the loop header)" : "", c->blame_text);
+        else if (c->why_not && c->blame_line)
+            strbuf_printf(out, "where the passes part: line %d (the loop header): %s\n", c->blame_line,
+                          c->blame_text);
         else
             strbuf_printf(out, "no hop differs from %s where the chains align\n", c->other_stem);
     }

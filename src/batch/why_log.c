@@ -92,6 +92,9 @@ static void view_of(log_ctx *lc, const tensor *t, why_view *v)
         v->shape[d] = t->shape[d];
         v->strides[d] = t->strides[d];
     }
+    v->valid_ndim = t->valid_ndim;
+    for (int d = 0; d < t->valid_ndim && d < TENSOR_MAX_DIMS; d++)
+        v->valid[d] = t->valid[d];
 }
 
 static int64_t view_numel(const why_view *v)
@@ -430,6 +433,16 @@ static void record_stmt(log_ctx *lc, const machine *m, int core, const ir_stmt *
                 w->v.offset += r->reg.lo[d] * t->strides[d];
                 w->v.shape[d] = r->reg.len[d];
             }
+            /* only the stored tile's valid shape is written */
+            for (int k = 0; k < r->nin; k++)
+                if (r->in[k].st != t->storage && r->in[k].ndim == t->ndim && r->in[k].valid_ndim == t->ndim) {
+                    for (int d = 0; d < t->ndim; d++)
+                        if (r->in[k].valid[d] >= 0 && r->in[k].valid[d] < w->v.shape[d]) {
+                            w->v.shape[d] = r->in[k].valid[d];
+                            w->clipped = 1;
+                        }
+                    break;
+                }
             if (!r->target[0])
                 snprintf(r->target, sizeof r->target, "%s", r->reg.tensor);
         }

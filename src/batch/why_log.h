@@ -31,6 +31,8 @@ typedef struct why_view {
     dtype_id dtype;
     int ndim;
     int64_t shape[TENSOR_MAX_DIMS], strides[TENSOR_MAX_DIMS], offset;
+    int valid_ndim;           /* the tensor's valid shape (-1 none) */
+    int64_t valid[TENSOR_MAX_DIMS];
 } why_view;
 
 typedef enum {
@@ -46,6 +48,7 @@ typedef struct why_write {
     why_view v;       /* the elements written */
     double *vals;     /* their values after the write, row-major over v's shape */
     int64_t src_off[TENSOR_MAX_DIMS]; /* WHY_W_QUEUE: v's element 0 in operand 0 */
+    int clipped;      /* a store's box cut to its tile's valid shape (the rest is not written) */
     char name[64];    /* WHY_W_INITIAL: the case tensor's name */
     /* WHY_W_INITIAL of an output: its value at the end of the run (one
      * reference), its golden (borrowed from the case) and tolerances */
