@@ -106,6 +106,22 @@ static void map_inputs(const why_log *l, long ri, int wi, const int64_t *idx, ca
         return;
     }
     const char *op = r->op;
+    if (strcmp(op, "tpop_from_aiv") == 0 && r->nin == 2 && w->kind == WHY_W_RESULT) {
+        /* the lanes' parts side by side along the split dim (xcore_merge) */
+        const why_view *p0 = &r->in[0];
+        int d = -1;
+        for (int k = 0; k < w->v.ndim && k < p0->ndim; k++)
+            if (p0->shape[k] < w->v.shape[k])
+                d = k;
+        if (d >= 0 && p0->ndim == w->v.ndim && r->in[1].ndim == w->v.ndim) {
+            memcpy(vi, idx, sizeof vi);
+            int lane = idx[d] >= p0->shape[d];
+            if (lane)
+                vi[d] -= p0->shape[d];
+            cands_add(cs, l, (size_t)ri, lane, &r->in[lane], vi);
+            return;
+        }
+    }
     if (w->kind == WHY_W_INPLACE && r->has_region && r->reg.kind == EXEC_REGION_STORE) {
         for (int k = 0; k < r->nin; k++)
             if (r->in[k].st != w->v.st) {
@@ -703,6 +719,8 @@ void why_chain_build(const why_log *l, const why_log *other, const char *name, c
     int have_b = other && start_view(other, name, &vb) != NULL ? 1 : other && other->has_capture;
     if (have_b && vb.ndim != ndim)
         have_b = 0;
+    if (!have_b)
+        out->other_pass = -1;
     const tensor_storage *sa = va.st, *sb_ = have_b ? vb.st : NULL;
     int64_t oa = why_view_offset(&va, idx), ob = have_b ? why_view_offset(&vb, idx) : 0;
     size_t ba = l->n, bb = have_b ? other->n : 0;

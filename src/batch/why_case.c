@@ -30,7 +30,10 @@ int why_case(const why_request *q, strbuf *out)
         strbuf_printf(out, "why: no pass %d\n", q->pass);
         return -1;
     }
-    int other = q->other == WHY_LAST_PASSING ? last_passing(q) : q->other;
+    /* at a stop the chain is of that moment; the other pass has no moment
+     * to match it by count, so the chain is aligned only after a run */
+    int at_stop = q->until != 0;
+    int other = at_stop ? -1 : q->other == WHY_LAST_PASSING ? last_passing(q) : q->other;
     if (other >= 0 && (size_t)other >= c->npasses)
         other = -1;
     why_log la, lb;
@@ -90,7 +93,10 @@ int why_case(const why_request *q, strbuf *out)
     why_chain_build(&la, other >= 0 ? &lb : NULL, q->name, idx, ndim, &wo, &ch);
     if (!q->json) {
         strbuf_puts(out, strbuf_str(&head));
-        if (q->other == WHY_LAST_PASSING && other < 0)
+        if (at_stop)
+            strbuf_printf(out, "(at a stop: the chain of this moment, not aligned with another pass; `why` after the "
+                               "run ends aligns it)\n");
+        else if (q->other == WHY_LAST_PASSING && other < 0)
             strbuf_printf(out, "(no earlier pass passes: the chain is not aligned with another)\n");
         if (la.truncated)
             strbuf_printf(out, "(the log reached its memory cap: the chain covers the run's start only)\n");

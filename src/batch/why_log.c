@@ -336,8 +336,10 @@ static void locate_half(log_ctx *lc, const why_view *src, why_write *w, int lane
     free(sv);
 }
 
+typedef struct queued { const void *t; why_view v; int lane; } queued;
+
 static void record_stmt(log_ctx *lc, const machine *m, int core, const ir_stmt *st, const inspect_frame *f,
-                        const void *qbefore[], int nqbefore)
+                        const queued *qbefore, int nqbefore)
 {
     why_log *l = lc->l;
     if (l->n == l->cap) {
@@ -464,6 +466,30 @@ static void record_stmt(log_ctx *lc, const machine *m, int core, const ir_stmt *
                     if (v->u.tuple->items[k].kind == VAL_TENSOR)
                         record_result(lc, r, v->u.tuple->items[k].u.t);
         }
+    /* a pop that merges the two lanes' parts (tpop_from_aiv with split=):
+     * its operands are the parts it took off the queues, lane 0's first */
+    if (strcmp(r->op, "tpop_from_aiv") == 0 && r->nw == 1 && r->w[0].kind == WHY_W_RESULT && r->nin == 0) {
+        inspect_queue qs[32];
+        int nq = inspect_queues(m, qs, 32);
+        const why_view *part[2] = {NULL, NULL};
+        for (int b = 0; b < nqbefore; b++) {
+            int still = 0;
+            for (int q = 0; q < nq && q < 32 && !still; q++)
+                for (int k = 0; k < qs[q].depth && !still; k++)
+                    still = inspect_queue_item(m, &qs[q], k) == qbefore[b].t;
+            if (!still && qbefore[b].lane >= 0 && qbefore[b].lane < 2 && !part[qbefore[b].lane])
+                part[qbefore[b].lane] = &qbefore[b].v;
+        }
+        if (part[0] && part[1]) {
+            r->in = xreallocarray(r->in, 2, sizeof *r->in);
+            r->in_name = xreallocarray(r->in_name, 2, sizeof *r->in_name);
+            r->in[0] = *part[0];
+            r->in[1] = *part[1];
+            snprintf(r->in_name[0], sizeof r->in_name[0], "lane 0's part");
+            snprintf(r->in_name[1], sizeof r->in_name[1], "lane 1's part");
+            r->nin = 2;
+        }
+    }
     /* a push: the tiles it put in flight (new items, not on a queue before) */
     if (is_push(r->op) && r->nin > 0) {
         inspect_queue qs[32];
@@ -475,7 +501,7 @@ static void record_stmt(log_ctx *lc, const machine *m, int core, const ir_stmt *
                     continue;
                 int before = 0;
                 for (int b = 0; b < nqbefore && !before; b++)
-                    before = qbefore[b] == (const void *)t;
+                    before = qbefore[b].t == (const void *)t;
                 if (before)
                     continue;
                 why_write *w = add_write(r);
@@ -602,13 +628,20 @@ void why_log_run(const char *path, const case_info *c, const runpass_options *o,
             depth[k] = inspect_depth(m, k);
         }
         /* the items in flight before the step (a push adds to them) */
-        const void *qbefore[64];
+        queued qbefore[64];
         int nqb = 0;
         inspect_queue qs[32];
         int nq = inspect_queues(m, qs, 32);
         for (int q = 0; q < nq && q < 32; q++)
-            for (int k = 0; k < qs[q].depth && nqb < 64; k++)
-                qbefore[nqb++] = inspect_queue_item(m, &qs[q], k);
+            for (int k = 0; k < qs[q].depth && nqb < 64; k++) {
+                const tensor *t = inspect_queue_item(m, &qs[q], k);
+                if (!t)
+                    continue;
+                qbefore[nqb].t = t;
+                qbefore[nqb].lane = qs[q].lane;
+                view_of(lc, t, &qbefore[nqb].v);
+                nqb++;
+            }
         lc->nreads = 0;
         for (int i = 0; i < lc->nwritten; i++)
             tensor_unref(lc->written[i]);
