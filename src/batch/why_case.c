@@ -91,7 +91,9 @@ int why_case(const why_request *q, strbuf *out)
     }
     why_chain ch;
     why_chain_build(&la, other >= 0 ? &lb : NULL, q->name, idx, ndim, &wo, &ch);
-    if (!q->json) {
+    if (ch.error) {
+        strbuf_printf(out, "why: %s\n", ch.error);
+    } else if (!q->json) {
         strbuf_puts(out, strbuf_str(&head));
         if (at_stop)
             strbuf_printf(out, "(at a stop: the chain of this moment, not aligned with another pass; `why` after the "

@@ -130,7 +130,14 @@ ptodb_status cmd_WHY(session *s, const char *args)
         q.other = -1;
     strbuf out = STRBUF_INIT;
     int rc = why_case(&q, &out);
-    session_write(s, strbuf_str(&out), out.len);
+    if (rc) {
+        /* one line, as an error (batch mode then exits non-zero) */
+        if (out.len && strbuf_str(&out)[out.len - 1] == '\n')
+            out.len--;
+        session_errorf(s, "%.*s", (int)out.len, strbuf_str(&out));
+    } else {
+        session_write(s, strbuf_str(&out), out.len);
+    }
     strbuf_free(&out);
     free(c.outputs);
     if (s->interrupted) {
