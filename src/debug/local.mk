@@ -14,7 +14,7 @@ src_libptodb_a_SOURCES += \
 	src/debug/breakpoint.h src/debug/breakpoint.c src/debug/stop.h src/debug/stop.c \
 	src/debug/expr.h src/debug/expr.c src/debug/assign.c src/debug/cmd_expr.c src/debug/display.h src/debug/display.c \
 	src/debug/point.h src/debug/point.c src/debug/persist.h src/debug/persist.c \
-	src/debug/cmd_bisect.c src/debug/cmd_why.c src/debug/validate_bg_impl.h src/debug/validate_bg.c src/debug/cmd_trace.c \
+	src/debug/cmd_bisect.c src/debug/validate_bg_impl.h src/debug/validate_bg.c src/debug/cmd_trace.c \
 	src/debug/timeline.h src/debug/timeline.c src/debug/queue_track.h src/debug/queue_track.c
 
 check_PROGRAMS += tests/unit/check_debug
