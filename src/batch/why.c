@@ -331,10 +331,7 @@ static int hop_at(const why_log *l, size_t before, const tensor_storage *st, int
     snprintf(h->args, sizeof h->args, "%s", r->args);
     h->ndim = w->v.ndim;
     memcpy(h->idx, idx, sizeof idx);
-    int64_t k = 0;
-    for (int d = 0; d < w->v.ndim; d++)
-        k = k * w->v.shape[d] + idx[d];
-    h->value = w->vals ? w->vals[k] : NAN;
+    h->value = why_write_value(w, idx);
     if (r->has_region) {
         strbuf sb = STRBUF_INIT;
         exec_region_format(&r->reg, &sb);

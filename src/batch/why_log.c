@@ -3,6 +3,7 @@
  * trace is (trace.c), with the machine's read and write hooks on. */
 #include "batch/why_log.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,10 @@ typedef struct log_ctx {
     int nreads, capreads;
     tensor **written;
     int nwritten, capwritten;
+    /* the writes of each storage in log order, for why_log_writer */
+    struct wlist { const tensor_storage *st; uint32_t *rec; uint16_t *w; size_t n, cap; } *wl;
+    size_t nwl, capwl;
+    int indexed;
     /* loops around each statement met, cached by statement */
     struct loop_cache { const ir_stmt *st; int n; const ir_stmt *loops[8]; } *lc;
     size_t nlc, caplc;
@@ -148,42 +153,62 @@ static int view_index(const why_view *v, int64_t off, int64_t *idx)
     return r == 0 && why_view_offset(v, idx) == off;
 }
 
-/* v's values as doubles, row-major (NULL when over the cap). */
-static double *copy_vals(log_ctx *lc, const why_view *v)
+/* v's elements in its dtype, row-major (NULL when over the cap): rows of a
+ * contiguous last dim are copied whole. */
+static unsigned char *copy_vals(log_ctx *lc, const why_view *v)
 {
     int64_t n = view_numel(v);
-    if (n <= 0)
-        return xcalloc(1, sizeof(double));
-    size_t bytes = (size_t)n * sizeof(double);
+    size_t es = dtype_size(v->dtype);
+    if (n <= 0 || es == 0)
+        return xcalloc(1, 8);
+    size_t bytes = (size_t)n * es;
     if (lc->l->bytes + bytes > lc->max_bytes) {
         lc->l->truncated = 1;
         return NULL;
     }
     lc->l->bytes += bytes;
-    double *out = xreallocarray(NULL, (size_t)n, sizeof(double));
-    tensor t;
-    memset(&t, 0, sizeof t);
-    t.refcount = 1;
-    t.dtype = v->dtype;
-    t.ndim = v->ndim;
-    t.offset = v->offset;
-    t.storage = v->st;
-    t.valid_ndim = -1;
-    t.full_ndim = -1;
-    for (int d = 0; d < v->ndim; d++) {
-        t.shape[d] = v->shape[d];
-        t.strides[d] = v->strides[d];
-    }
+    unsigned char *out = xreallocarray(NULL, (size_t)n, es);
+    const unsigned char *base = v->st->data;
+    int last = v->ndim - 1;
+    int64_t row = last >= 0 ? v->shape[last] : 1;
+    int64_t rs = last >= 0 ? v->strides[last] : 1;
     int64_t idx[TENSOR_MAX_DIMS] = {0};
-    for (int64_t k = 0; k < n; k++) {
-        out[k] = tensor_get(&t, idx);
-        for (int d = v->ndim - 1; d >= 0; d--) {
+    for (int64_t k = 0; k < n; k += row) {
+        int64_t o = v->offset;
+        for (int d = 0; d < last; d++)
+            o += idx[d] * v->strides[d];
+        if (rs == 1)
+            memcpy(out + (size_t)k * es, base + (size_t)o * es, (size_t)row * es);
+        else
+            for (int64_t j = 0; j < row; j++)
+                memcpy(out + (size_t)(k + j) * es, base + (size_t)(o + j * rs) * es, es);
+        for (int d = last - 1; d >= 0; d--) {
             if (++idx[d] < v->shape[d])
                 break;
             idx[d] = 0;
         }
     }
     return out;
+}
+
+static int64_t flat_of(const why_view *v, const int64_t *idx)
+{
+    int64_t k = 0;
+    for (int d = 0; d < v->ndim; d++)
+        k = k * v->shape[d] + idx[d];
+    return k;
+}
+
+double why_write_value(const why_write *w, const int64_t *idx)
+{
+    if (w->kind == WHY_W_INITIAL) {
+        if (w->pristine)
+            return tensor_get(w->pristine, idx);
+        return 0.0; /* an output that starts as zeros */
+    }
+    if (!w->vals)
+        return NAN;
+    return dtype_load(w->v.dtype, w->vals, (size_t)flat_of(&w->v, idx));
 }
 
 static why_write *add_write(why_rec *r)
@@ -293,7 +318,7 @@ static void record_result(log_ctx *lc, why_rec *r, const tensor *t)
  * bit for bit (lane 1 of a split: the lane stride). */
 static void locate_half(log_ctx *lc, const why_view *src, why_write *w, int lane)
 {
-    if (!w->vals || src->ndim != w->v.ndim)
+    if (!w->vals || src->ndim != w->v.ndim || src->dtype != w->v.dtype)
         return;
     int d = -1;
     for (int k = 0; k < src->ndim; k++)
@@ -301,9 +326,10 @@ static void locate_half(log_ctx *lc, const why_view *src, why_write *w, int lane
             d = k;
     if (d < 0)
         return;
-    double *sv = copy_vals(lc, src);
+    unsigned char *sv = copy_vals(lc, src);
     if (!sv)
         return;
+    size_t es = dtype_size(w->v.dtype);
     int64_t n = 1;
     for (int k = 0; k < w->v.ndim; k++)
         n *= w->v.shape[k];
@@ -317,7 +343,7 @@ static void locate_half(log_ctx *lc, const why_view *src, why_write *w, int lane
             int64_t sk = 0;
             for (int k = 0; k < src->ndim; k++)
                 sk = sk * src->shape[k] + idx[k] + (k == d ? off : 0);
-            ok = memcmp(&sv[sk], &w->vals[e], sizeof(double)) == 0;
+            ok = memcmp(sv + (size_t)sk * es, w->vals + (size_t)e * es, es) == 0;
             for (int k = w->v.ndim - 1; k >= 0; k--) {
                 if (++idx[k] < w->v.shape[k])
                     break;
@@ -332,7 +358,7 @@ static void locate_half(log_ctx *lc, const why_view *src, why_write *w, int lane
     int64_t sn = 1;
     for (int k = 0; k < src->ndim; k++)
         sn *= src->shape[k];
-    lc->l->bytes -= (size_t)sn * sizeof(double);
+    lc->l->bytes -= (size_t)sn * es;
     free(sv);
 }
 
@@ -613,8 +639,20 @@ void why_log_run(const char *path, const case_info *c, const runpass_options *o,
         why_write *w = add_write(r0);
         w->kind = WHY_W_INITIAL;
         view_of(lc, run.binds[i].t, &w->v);
-        w->vals = copy_vals(lc, &w->v);
         snprintf(w->name, sizeof w->name, "%s", run.binds[i].key ? run.binds[i].key : "?");
+        /* the case's own tensor holds the start's values (the binding is a
+         * fresh copy the run may write); a pure output starts as zeros */
+        for (size_t k = 0; !run.binds[i].zeros && k < c->ninputs && !w->pristine; k++)
+            if (run.binds[i].key && strcmp(c->inputs[k].name, run.binds[i].key) == 0 && c->inputs[k].t &&
+                tensor_numel(c->inputs[k].t) == tensor_numel(run.binds[i].t))
+                w->pristine = c->inputs[k].t;
+        if (!w->pristine && !run.binds[i].zeros) {
+            /* neither: keep a copy */
+            tensor *copy = tensor_clone(run.binds[i].t);
+            w->final = NULL;
+            w->pristine = copy;
+            w->own_pristine = 1;
+        }
     }
     stmt_index lines = {NULL, 0};
     for (uint32_t i = 0; run.module->program && i < run.module->program->nfuncs; i++)
@@ -702,6 +740,8 @@ void why_log_free(why_log *l)
             free(r->w[k].vals);
             if (r->w[k].final)
                 tensor_unref(r->w[k].final);
+            if (r->w[k].own_pristine)
+                tensor_unref((tensor *)r->w[k].pristine);
         }
         free(r->w);
         free(r->in);
@@ -715,6 +755,11 @@ void why_log_free(why_log *l)
             if (lc->seen.at[i])
                 tensor_storage_unref(lc->seen.at[i]);
         free(lc->seen.at);
+        for (size_t i = 0; i < lc->capwl; i++) {
+            free(lc->wl[i].rec);
+            free(lc->wl[i].w);
+        }
+        free(lc->wl);
         free(lc->reads);
         free(lc->written);
         free(lc->lc);
@@ -727,30 +772,73 @@ void why_log_free(why_log *l)
     memset(l, 0, sizeof *l);
 }
 
+static struct wlist *wl_find(const log_ctx *lc, const tensor_storage *st)
+{
+    if (!lc->capwl)
+        return NULL;
+    for (size_t j = ptr_slot(st, lc->capwl); lc->wl[j].st; j = (j + 1) & (lc->capwl - 1))
+        if (lc->wl[j].st == st)
+            return &lc->wl[j];
+    return NULL;
+}
+
+/* The writes of each storage, in log order (built once, after the run). */
+static void build_index(why_log *l)
+{
+    log_ctx *lc = l->priv;
+    if (!lc || lc->indexed)
+        return;
+    lc->indexed = 1;
+    size_t nst = lc->seen.n + 1;
+    lc->capwl = 1024;
+    while (lc->capwl < nst * 2)
+        lc->capwl *= 2;
+    lc->wl = xcalloc(lc->capwl, sizeof *lc->wl);
+    for (size_t i = 0; i < l->n; i++)
+        for (int k = 0; k < l->recs[i].nw; k++) {
+            const tensor_storage *st = l->recs[i].w[k].v.st;
+            size_t j = ptr_slot(st, lc->capwl);
+            while (lc->wl[j].st && lc->wl[j].st != st)
+                j = (j + 1) & (lc->capwl - 1);
+            struct wlist *e = &lc->wl[j];
+            e->st = st;
+            if (e->n == e->cap) {
+                e->cap = e->cap ? e->cap * 2 : 4;
+                e->rec = xreallocarray(e->rec, e->cap, sizeof *e->rec);
+                e->w = xreallocarray(e->w, e->cap, sizeof *e->w);
+            }
+            e->rec[e->n] = (uint32_t)i;
+            e->w[e->n] = (uint16_t)k;
+            e->n++;
+        }
+}
+
 long why_log_writer(const why_log *l, size_t before, const tensor_storage *st, int64_t off, int *wi,
                     int64_t *idx)
 {
     if (before > l->n)
         before = l->n;
-    for (size_t i = before; i-- > 0;) {
-        const why_rec *r = &l->recs[i];
-        for (int k = r->nw; k-- > 0;) {
-            const why_write *w = &r->w[k];
-            if (w->v.st == st && view_index(&w->v, off, idx)) {
-                *wi = k;
-                return (long)i;
-            }
+    build_index((why_log *)l);
+    const struct wlist *e = wl_find(l->priv, st);
+    if (!e)
+        return -1;
+    /* the last write before `before`: binary search, then back */
+    size_t lo = 0, hi = e->n;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (e->rec[mid] < before)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (size_t i = lo; i-- > 0;) {
+        const why_write *w = &l->recs[e->rec[i]].w[e->w[i]];
+        if (view_index(&w->v, off, idx)) {
+            *wi = e->w[i];
+            return (long)e->rec[i];
         }
     }
     return -1;
-}
-
-static int64_t flat_of(const why_view *v, const int64_t *idx)
-{
-    int64_t k = 0;
-    for (int d = 0; d < v->ndim; d++)
-        k = k * v->shape[d] + idx[d];
-    return k;
 }
 
 int why_log_value(const why_log *l, size_t before, const tensor_storage *st, int64_t off, double *v)
@@ -761,9 +849,9 @@ int why_log_value(const why_log *l, size_t before, const tensor_storage *st, int
     if (ri < 0)
         return -1;
     const why_write *w = &l->recs[ri].w[wi];
-    if (!w->vals)
+    if (!w->vals && w->kind != WHY_W_INITIAL)
         return -1;
-    *v = w->vals[flat_of(&w->v, idx)];
+    *v = why_write_value(w, idx);
     return 0;
 }
 

@@ -46,10 +46,13 @@ typedef enum {
 typedef struct why_write {
     why_write_kind kind;
     why_view v;       /* the elements written */
-    double *vals;     /* their values after the write, row-major over v's shape */
+    unsigned char *vals; /* their values after the write, in v's dtype, row-major over v's shape
+                            (WHY_W_INITIAL: none, see pristine) */
     int64_t src_off[TENSOR_MAX_DIMS]; /* WHY_W_QUEUE: v's element 0 in operand 0 */
     int clipped;      /* a store's box cut to its tile's valid shape (the rest is not written) */
     char name[64];    /* WHY_W_INITIAL: the case tensor's name */
+    const tensor *pristine; /* WHY_W_INITIAL: the start's values (the case's tensor), NULL: zeros */
+    int own_pristine;
     /* WHY_W_INITIAL of an output: its value at the end of the run (one
      * reference), its golden (borrowed from the case) and tolerances */
     tensor *final;
@@ -117,6 +120,8 @@ void why_log_free(why_log *l);
  * index, and the element's index in it. -1 when none. */
 long why_log_writer(const why_log *l, size_t before, const tensor_storage *st, int64_t off, int *wi,
                     int64_t *idx);
+/* The value of element idx (of w->v) that write w left. */
+double why_write_value(const why_write *w, const int64_t *idx);
 /* The value of element (st, off) just before record `before` runs; 0 with
  * *v set, -1 when nothing wrote it. */
 int why_log_value(const why_log *l, size_t before, const tensor_storage *st, int64_t off, double *v);
