@@ -39,7 +39,7 @@ BATCH_TESTS = \
 TESTS += $(BATCH_TESTS)
 
 # why: the dataflow chain (docs/why.md)
-WHY_TESTS = tests/cli/why.sh tests/cli/why_planted.sh
+WHY_TESTS = tests/cli/why.sh tests/cli/why_planted.sh tests/cli/why_fixtures.sh
 TESTS += $(WHY_TESTS)
 EXTRA_DIST += $(WHY_TESTS) tests/data/why/check_chain.py scripts/plant_why docs/why.md
 EXTRA_DIST += $(BATCH_TESTS) scripts/reduce-corpus tests/data/trace/check_trace.py tests/data/batch/check_json.py tests/data/batch/report_facts.py tests/data/junit/junit-10.xsd tests/data/batch/check_page_load.py tests/data/batch/check_metrics.py tests/data/batch/flip_sweep.sh tests/data/batch/control_sweep.sh scripts/bench.d/batch scripts/bench.d/compare docs/batch-json.md docs/reduce.md
