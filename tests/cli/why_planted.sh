@@ -51,4 +51,13 @@ $out"
     n=$((n + 1))
 done <"$tmp/list"
 [ "$n" -ge 4 ] || fail "only $n copies checked"
+
+# diff's fallback (issue #31's own example): stopped after the wrong load in
+# call 2 (o0=64), the tile has no counterpart by data in pass 23; the same
+# position there says what differs: the region read
+d="$tmp/copies/qwen3_scope3_910b__offset_load"
+run_ptodb --batch "$d" --nx -ex 'pass 24' -ex 'break 143' -ex run -ex continue -ex next -ex 'diff t__tile pass 23'
+expect_contains "diff fallback: no counterpart by data" "no counterpart in pass 23: it has no statement reading hidden_states[0:16, 0:64] a 2nd time" "$out"
+expect_contains "diff fallback: the same position" "at the same position instead (AIV0, call 2 of oproj_block_aiv with b0=0, o0=64, arrival 1 at line 108): this execution reads hidden_states[0:16, 0:64]; the same point of pass 23 reads hidden_states[0:16, 64:128]" "$out"
+expect_contains "diff fallback: compared there" "t__tile vs pass 23: max_abs_diff" "$out"
 echo "why_planted: $n copies, every one named at its edit"
