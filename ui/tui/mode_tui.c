@@ -241,6 +241,7 @@ static void tui_free(tui *t)
     tui_lines_free(&t->src.file);
     tui_lines_free(&t->irdiff.diff_lines);
     free(t->irdiff.text);
+    free(t->chain.text);
     pane_console_free(&t->con);
     if (t->s)
         session_free(t->s);

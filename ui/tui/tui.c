@@ -32,6 +32,7 @@ static const tui_pane_ops *const pane_table[PANE_COUNT] = {
     [PANE_SOURCE] = &pane_source_ops,     [PANE_PASSES] = &pane_passes_ops, [PANE_HEATMAP] = &pane_heatmap_ops,
     [PANE_CORES] = &pane_cores_ops,       [PANE_WATCH] = &pane_watch_ops,   [PANE_IRDIFF] = &pane_irdiff_ops,
     [PANE_TIMELINE] = &pane_timeline_ops, [PANE_CONSOLE] = &pane_console_ops, [PANE_MEMORY] = &pane_memory_ops,
+    [PANE_CHAIN] = &pane_chain_ops,
 };
 
 const tui_pane_ops *tui_pane(tui_pane_id id)
