@@ -278,12 +278,19 @@ static void heatmap_draw(tui *t, crect r, int focused)
 /* Enter: `why` on the cursor's cell, shown in the chain pane. */
 static void heat_why(tui *t)
 {
+    strbuf sb = STRBUF_INIT;
     if (t->heat.rows <= 0 || t->heat.cols <= 0) {
-        static const char msg[] = "no heat-map cell to ask about (run the pass first)\n";
-        tui_console_write(t, SESSION_ERR, msg, sizeof msg - 1);
+        /* said in the chain pane: the heat map has no grid to pick from */
+        strbuf_puts(&sb, "no heat-map cell to ask about: run the pass first\n");
+        free(t->chain.text);
+        t->chain.text = strbuf_detach(&sb);
+        t->chain.top = 0;
+        t->chain.shown = 1;
+        t->focus = PANE_CHAIN;
+        tui_layout_apply(t);
+        t->dirty = TUI_DIRTY_ALL;
         return;
     }
-    strbuf sb = STRBUF_INIT;
     t->busy = "why";
     view_why_cell(t->s, t->heat.output, (int64_t)t->heat.row * t->heat.block_rows,
                   (int64_t)t->heat.col * t->heat.block_cols, t->heat.block_rows, t->heat.block_cols, &sb);
