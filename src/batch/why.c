@@ -323,6 +323,9 @@ static int hop_at(const why_log *l, size_t before, const tensor_storage *st, int
     h->core = r->core;
     h->line = r->line;
     h->call = r->call;
+    h->arrival = r->arrival;
+    snprintf(h->position, sizeof h->position, "%d:%s:%u:%d:%u", l->pass_index, machine_core_name(r->core), r->call,
+             r->line, r->arrival);
     snprintf(h->func, sizeof h->func, "%s", r->func);
     snprintf(h->op, sizeof h->op, "%s", w->kind == WHY_W_QUEUE ? r->op : r->op);
     snprintf(h->target, sizeof h->target, "%s", r->target);
@@ -1001,8 +1004,8 @@ void why_chain_text(const why_chain *c, strbuf *out)
         strbuf_printf(out, "  why not: %s\n", c->why_not);
     for (size_t i = 0; i < c->n; i++) {
         const why_hop *h = &c->hops[i];
-        strbuf_printf(out, "%s#%zu @%" PRIu64 " %s:%d %s, call %u of %s", h->first ? "=>" : "  ", i,
-                      h->step ? h->step - 1 : 0, machine_core_name(h->core), h->line,
+        strbuf_printf(out, "%s#%zu %s @%" PRIu64 " %s:%d %s, call %u of %s", h->first ? "=>" : "  ", i,
+                      h->position, h->step ? h->step - 1 : 0, machine_core_name(h->core), h->line,
                       h->core == EXEC_CORE_AIV0 ? "lane 0" : h->core == EXEC_CORE_AIV1 ? "lane 1" : "no lane", h->call,
                       h->func);
         if (h->args[0])
@@ -1089,7 +1092,8 @@ void why_chain_jsonl(const why_chain *c, strbuf *out)
 {
     for (size_t i = 0; i < c->n; i++) {
         const why_hop *h = &c->hops[i];
-        strbuf_printf(out, "{\"type\":\"hop\",\"hop\":%zu,\"step\":%" PRIu64 ",\"core\":", i, h->step ? h->step - 1 : 0);
+        strbuf_printf(out, "{\"type\":\"hop\",\"hop\":%zu,\"position\":\"%s\",\"step\":%" PRIu64 ",\"core\":", i,
+                      h->position, h->step ? h->step - 1 : 0);
         json_str(machine_core_name(h->core), out);
         strbuf_printf(out, ",\"lane\":%d,\"line\":%d,\"call\":%u,\"func\":",
                       h->core == EXEC_CORE_AIV0 ? 0 : h->core == EXEC_CORE_AIV1 ? 1 : -1, h->line, h->call);

@@ -43,7 +43,8 @@ typedef struct why_hop {
     long rec;                    /* record index in its log, -1 none */
     uint64_t step;
     int core, line;
-    uint32_t call;
+    uint32_t call, arrival;
+    char position[96];           /* PASS:CORE:CALL:LINE:ITER (docs/time-travel.md) */
     char func[96], op[48], target[96], text[256], iter[160], args[96];
     double value;                /* the element's value after the statement */
     int ndim;
@@ -92,6 +93,7 @@ typedef struct why_options {
     double rtol, atol;           /* the tolerance for "differs" */
     int ulp;                     /* differ bit for bit */
     const char *stem, *other_stem; /* the passes' names, for the text */
+    int pass_index;              /* the pass's NN, for positions */
     int other_pass;              /* the other pass's index (-1 none) */
 } why_options;
 

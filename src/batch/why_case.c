@@ -39,6 +39,7 @@ int why_case(const why_request *q, strbuf *out)
     why_log la, lb;
     why_log_opts lo = {q->until, 0, q->capture, q->capture_core};
     why_log_run(c->passes[q->pass].path, c, q->ro, &lo, &la);
+    la.pass_index = c->passes[q->pass].index;
     if (la.error && la.n <= 1) {
         strbuf_printf(out, "why: %s cannot be run: %s\n", c->passes[q->pass].stem, la.error);
         why_log_free(&la);
@@ -49,6 +50,7 @@ int why_case(const why_request *q, strbuf *out)
     why_log_opts lob = {0, 0, NULL, 0};
     if (other >= 0) {
         why_log_run(c->passes[other].path, c, q->ro, &lob, &lb);
+        lb.pass_index = c->passes[other].index;
         if (lb.error && lb.n <= 1)
             other = -1;
     }

@@ -35,6 +35,14 @@ typedef struct log_ctx {
     struct wlist { const tensor_storage *st; uint32_t *rec; uint16_t *w; size_t n, cap; } *wl;
     size_t nwl, capwl;
     int indexed;
+    /* arrivals of each core at each statement in the current call, counted
+     * as the debugger counts them (point.c run_note_arrivals): the
+     * position's ITER */
+    struct arrival { const void *stmt; int core; uint32_t act, n; } *arr;
+    size_t narr, caparr;
+    int note_depth[EXEC_NCORES];
+    uint32_t note_act[EXEC_NCORES];
+    uint64_t note_steps[EXEC_NCORES];
     /* loops around each statement met, cached by statement */
     struct loop_cache { const ir_stmt *st; int n; const ir_stmt *loops[8]; } *lc;
     size_t nlc, caplc;
@@ -364,8 +372,62 @@ static void locate_half(log_ctx *lc, const why_view *src, why_write *w, int lane
 
 typedef struct queued { const void *t; why_view v; int lane; } queued;
 
+static struct arrival *arrival_of(log_ctx *lc, const void *stmt, int core)
+{
+    if ((lc->narr + 1) * 2 > lc->caparr) {
+        size_t oc = lc->caparr;
+        struct arrival *old = lc->arr;
+        lc->caparr = oc ? oc * 2 : 256;
+        lc->arr = xcalloc(lc->caparr, sizeof *lc->arr);
+        for (size_t i = 0; i < oc; i++)
+            if (old[i].stmt) {
+                size_t j = (ptr_slot(old[i].stmt, lc->caparr) + (size_t)old[i].core) & (lc->caparr - 1);
+                while (lc->arr[j].stmt)
+                    j = (j + 1) & (lc->caparr - 1);
+                lc->arr[j] = old[i];
+            }
+        free(old);
+    }
+    size_t j = (ptr_slot(stmt, lc->caparr) + (size_t)core) & (lc->caparr - 1);
+    while (lc->arr[j].stmt && (lc->arr[j].stmt != stmt || lc->arr[j].core != core))
+        j = (j + 1) & (lc->caparr - 1);
+    if (!lc->arr[j].stmt) {
+        lc->arr[j].stmt = stmt;
+        lc->arr[j].core = core;
+        lc->narr++;
+    }
+    return &lc->arr[j];
+}
+
+/* After a step of core `stepped` (-1: the start): every core that moved,
+ * and the stepped one, arrived once more where it is now. */
+static void note_arrivals(log_ctx *lc, const machine *m, int stepped)
+{
+    for (int c = 0; c < EXEC_NCORES; c++) {
+        inspect_frame g;
+        if (!inspect_frame_get(m, c, 0, &g)) {
+            lc->note_depth[c] = 0;
+            continue;
+        }
+        int depth = inspect_depth(m, c);
+        if ((c == stepped || depth != lc->note_depth[c] || g.activation != lc->note_act[c] ||
+             g.local_steps != lc->note_steps[c]) &&
+            g.stmt) {
+            struct arrival *a = arrival_of(lc, g.stmt, c);
+            if (a->act != g.activation + 1) {
+                a->act = g.activation + 1;
+                a->n = 0;
+            }
+            a->n++;
+        }
+        lc->note_depth[c] = depth;
+        lc->note_act[c] = g.activation;
+        lc->note_steps[c] = g.local_steps;
+    }
+}
+
 static void record_stmt(log_ctx *lc, const machine *m, int core, const ir_stmt *st, const inspect_frame *f,
-                        const queued *qbefore, int nqbefore)
+                        const queued *qbefore, int nqbefore, uint32_t arrival)
 {
     why_log *l = lc->l;
     if (l->n == l->cap) {
@@ -380,6 +442,7 @@ static void record_stmt(log_ctx *lc, const machine *m, int core, const ir_stmt *
     r->stmt = st;
     r->func = xstrdup(f->func ? f->func : "?");
     r->call = f->activation + 1;
+    r->arrival = arrival;
     {
         strbuf sb = STRBUF_INIT;
         int na = 0;
@@ -654,6 +717,7 @@ void why_log_run(const char *path, const case_info *c, const runpass_options *o,
             w->own_pristine = 1;
         }
     }
+    note_arrivals(lc, m, -1);
     stmt_index lines = {NULL, 0};
     for (uint32_t i = 0; run.module->program && i < run.module->program->nfuncs; i++)
         ir_walk_stmts(&run.module->program->funcs[i]->body, index_stmt, &lines);
@@ -680,6 +744,13 @@ void why_log_run(const char *path, const case_info *c, const runpass_options *o,
                 view_of(lc, t, &qbefore[nqb].v);
                 nqb++;
             }
+        /* each core's arrival at the statement it is about to run */
+        uint32_t pre_arrival[EXEC_NCORES] = {0};
+        for (int k = 0; k < EXEC_NCORES; k++)
+            if (pre[k]) {
+                struct arrival *a = arrival_of(lc, pre[k], k);
+                pre_arrival[k] = a->act == pref[k].activation + 1 ? a->n : 0;
+            }
         lc->nreads = 0;
         for (int i = 0; i < lc->nwritten; i++)
             tensor_unref(lc->written[i]);
@@ -692,6 +763,7 @@ void why_log_run(const char *path, const case_info *c, const runpass_options *o,
         }
         if (ev.kind == EXEC_EV_DONE)
             break;
+        note_arrivals(lc, m, ev.core);
         int k = ev.core;
         if (ev.kind != EXEC_EV_STMT || k < 0 || k >= EXEC_NCORES || inspect_depth(m, k) != depth[k])
             continue;
@@ -701,7 +773,7 @@ void why_log_run(const char *path, const case_info *c, const runpass_options *o,
         inspect_frame f;
         if (!ran || !inspect_frame_get(m, k, 0, &f))
             continue;
-        record_stmt(lc, m, k, ran, &f, qbefore, nqb);
+        record_stmt(lc, m, k, ran, &f, qbefore, nqb, pre_arrival[k]);
         if (machine_finished(m))
             break;
     }
@@ -763,6 +835,7 @@ void why_log_free(why_log *l)
         free(lc->reads);
         free(lc->written);
         free(lc->lc);
+        free(lc->arr);
         free(lc);
     }
     free(l->error);

@@ -67,6 +67,7 @@ typedef struct why_rec {
     char *func;
     uint32_t call;            /* the function's call on that core, from 1 */
     char args[96];            /* its scalar arguments ("b0=0, o0=64") */
+    uint32_t arrival;         /* the core's arrival at the statement in that call (the position's ITER) */
     char op[48];              /* the op's short name ("add", "load", "tpop_from_aic"), "" none */
     char target[96];          /* the first target's name, or the op's destination */
     /* the loops around the statement, outermost first: their header lines
@@ -91,6 +92,7 @@ typedef struct why_log {
     int truncated;     /* the memory cap was reached: the log stops there */
     char *error;       /* the run failed (its message), or NULL */
     char *path;
+    int pass_index;    /* the pass's NN (positions), set by the caller */
     char *source;      /* the pass file's text (for statement text) */
     size_t source_len;
     const char **lines; /* line starts, 1-based */

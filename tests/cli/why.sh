@@ -45,6 +45,33 @@ for e in 'out[0, 0]' 'out[9, 33]' 'out[15, 63]'; do
     python3 "$check" "$HOME/chain.jsonl" >"$HOME/check.out" || fail "mlp 22 $e: $(cat "$HOME/check.out")"
 done
 
+# every hop's @STEP is the moment before its statement runs, at its position:
+# `seek @STEP` there reports that position (through pops that blocked, on
+# both lanes and AIC; a pop that blocked holds its position from its arrival
+# on, so `seek POSITION` lands at the arrival, `seek @STEP` at the run)
+for e in 'out[9, 33]' 'out[2, 60]'; do
+    run_ptodb --batch "$ex/mlp" --nx -ex 'pass 22' -ex "why --json $e depth 40"
+    printf '%s\n' "$out" | grep '"type":"hop"' >"$HOME/hops.jsonl"
+    python3 -c '
+import json, sys
+for l in open(sys.argv[1]):
+    h = json.loads(l)
+    print("-ex\nseek @%d\n-ex\ncore %s\n-ex\nwhen" % (h["step"], h["core"].lower()))
+' "$HOME/hops.jsonl" >"$HOME/seek.args"
+    expected=$(python3 -c '
+import json, sys
+for l in open(sys.argv[1]):
+    h = json.loads(l)
+    print("Position %s / Step %d" % (h["position"], h["step"]))
+' "$HOME/hops.jsonl")
+    [ -n "$expected" ] || fail "no hops for $e"
+    set --
+    while IFS= read -r a; do set -- "$@" "$a"; done <"$HOME/seek.args"
+    run_ptodb --batch "$ex/mlp" --nx -ex 'pass 22' -ex start "$@"
+    actual=$(printf '%s\n' "$out" | awk '/^Position /{p=$2} /^Step /{print "Position " p " / Step " $2}')
+    expect_eq "positions of $e's hops" "$expected" "$actual"
+done
+
 # at a stop: a local tile of the selected core, at that moment; through the
 # pop, the push on AIC, the matmul and the lanes' merged parts to a load
 run_ptodb --batch "$ex/mlp" --nx -ex 'pass 22' -ex 'break 57' -ex run -ex 'why up__tile_Vec[0, 0] depth 40' \

@@ -49,7 +49,7 @@ def main(path):
         return 1
     checked = 0
     for k, h in enumerate(hops):
-        for key in ('hop', 'step', 'core', 'lane', 'line', 'call', 'func', 'iteration', 'statement', 'op', 'index',
+        for key in ("hop", "position", "step", 'core', 'lane', 'line', 'call', 'func', 'iteration', 'statement', 'op', 'index',
                     'value', 'inputs', 'note'):
             if key not in h:
                 print('check_chain: hop %d has no %s' % (k, key))
