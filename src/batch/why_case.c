@@ -118,11 +118,20 @@ int why_case(const why_request *q, strbuf *out)
     return rc;
 }
 
-/* The innermost loop's values at every execution of a line: "0, 1, 2, 3"
- * (in execution order, per call, joined), and that loop's header line. */
+/* The distinct values the innermost loop's variable had at the executions
+ * of a line ("0, 1, 2, 3", ascending), and that loop's header line: a pass
+ * that restructures a kernel may run it more or less often (the host did
+ * both lanes' halves), but a loop that runs otherwise has other values. */
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
 static int loop_values_at(const why_log *l, int line, strbuf *out, int *header, char *var, size_t size)
 {
-    int n = 0;
+    int64_t *v = NULL;
+    size_t n = 0, cap = 0;
     *header = 0;
     for (size_t i = 1; i < l->n; i++) {
         const why_rec *r = &l->recs[i];
@@ -133,13 +142,26 @@ static int loop_values_at(const why_log *l, int line, strbuf *out, int *header, 
             *header = r->loop_line[k];
             snprintf(var, size, "%s", r->loop_var[k]);
         }
-        if (n < 12)
-            strbuf_printf(out, "%s%" PRId64, n ? ", " : "", r->loop_val[k]);
-        else if (n == 12)
-            strbuf_puts(out, ", ...");
-        n++;
+        if (n == cap) {
+            cap = cap ? cap * 2 : 16;
+            v = xreallocarray(v, cap, sizeof *v);
+        }
+        v[n++] = r->loop_val[k];
     }
-    return n;
+    if (n)
+        qsort(v, n, sizeof *v, cmp_i64);
+    int shown = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (i && v[i] == v[i - 1])
+            continue;
+        if (shown < 16)
+            strbuf_printf(out, "%s%" PRId64, shown ? ", " : "", v[i]);
+        else if (shown == 16)
+            strbuf_puts(out, ", ...");
+        shown++;
+    }
+    free(v);
+    return (int)n;
 }
 
 int why_refine_divergence(const case_info *c, const runpass_options *ro, int bad, int good, int div_line,
@@ -172,8 +194,8 @@ int why_refine_divergence(const case_info *c, const runpass_options *ro, int bad
             snprintf(out->func, sizeof out->func, "%s", r ? r->func : "?");
             snprintf(out->tensor, sizeof out->tensor, "the loop over %s", var_a);
             snprintf(out->why, sizeof out->why,
-                     "at the loop header: line %d ran at %s=%s here and at %s=%s in %s (line %d): the loop at line %d runs otherwise",
-                     div_line, var_a, strbuf_str(&va), var_b, strbuf_str(&vb), c->passes[good].stem, good_line, ha);
+                     "at the loop header: line %d ran at %s in {%s} here and in {%s} in %s (line %d): the loop at line %d runs otherwise",
+                     div_line, var_a, strbuf_str(&va), strbuf_str(&vb), c->passes[good].stem, good_line, ha);
             out->by_loop = 1;
             found = 1;
         }
