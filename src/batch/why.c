@@ -823,7 +823,19 @@ void why_chain_build(const why_log *l, const why_log *other, const char *name, c
                     for (int i = ra->nloops; i-- > 0;)
                         if (strcmp(ra->loop_var[i], rb->loop_var[i]) == 0 && ra->loop_val[i] != rb->loop_val[i])
                             loop_diff = i;
-                if (strcmp(op_canon(h.op), op_canon(g.op)) != 0) {
+                if (strcmp(op_canon(h.op), op_canon(g.op)) != 0 && ra->if_line &&
+                    (!rb->if_line || rb->if_branch != ra->if_branch)) {
+                    /* another branch made it: the if is where the passes part */
+                    char cond[256];
+                    why_log_line_text(l, ra->if_line, cond, sizeof cond);
+                    set_first(out, &h,
+                              "the %s branch of `%s` (line %d) made this value (%s); in %s it is made by line %d (%s)%s",
+                              ra->if_branch ? "then" : "else", cond, ra->if_line, h.op, out->other_stem, g.line, g.op,
+                              rb->if_line ? (rb->if_branch ? ", in a then branch" : ", in an else branch") : "");
+                    out->blame_line = ra->if_line;
+                    snprintf(out->blame_text, sizeof out->blame_text, "%s", cond);
+                    out->found_by_control = 1;
+                } else if (strcmp(op_canon(h.op), op_canon(g.op)) != 0) {
                     set_first(out, &h, "the op differs: %s here, %s in %s (line %d)", h.op, g.op, out->other_stem,
                               g.line);
                 } else if (loop_diff >= 0) {
@@ -1048,7 +1060,10 @@ void why_chain_text(const why_chain *c, strbuf *out)
     if (c->other_pass >= 0) {
         if (c->first >= 0)
             strbuf_printf(out, "first differing hop: #%d, line %d%s: %s\n", c->first, c->blame_line,
-                          c->found_by_control ? " (the loop header)" : "", c->blame_text);
+                          !c->found_by_control                         ? ""
+                          : strncmp(c->blame_text, "if ", 3) == 0 ? " (the if)"
+                                                                       : " (the loop header)",
+                          c->blame_text);
         else if (c->why_not && c->blame_line)
             strbuf_printf(out, "where the passes part: line %d (the loop header): %s\n", c->blame_line,
                           c->blame_text);

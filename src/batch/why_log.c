@@ -44,9 +44,11 @@ typedef struct log_ctx {
     uint32_t note_act[EXEC_NCORES];
     uint64_t note_steps[EXEC_NCORES];
     /* loops around each statement met, cached by statement */
-    struct loop_cache { const ir_stmt *st; int n; const ir_stmt *loops[8]; } *lc;
+    struct loop_cache { const ir_stmt *st; int n; const ir_stmt *loops[8]; int if_line, if_branch; } *lc;
     size_t nlc, caplc;
 } log_ctx;
+
+static int in_block(const ir_block *b, const ir_stmt *st);
 
 static size_t ptr_slot(const void *p, size_t cap)
 {
@@ -255,6 +257,7 @@ typedef struct loop_find {
     const ir_stmt *target;
     int n;
     const ir_stmt *loops[8];
+    const ir_stmt *iff; /* the innermost if around it */
 } loop_find;
 
 static void find_loops(void *ctx, const ir_stmt *st)
@@ -263,6 +266,9 @@ static void find_loops(void *ctx, const ir_stmt *st)
     if (st->kind == IR_STMT_FOR && st != f->target && st->span.start <= f->target->span.start &&
         st->span.end >= f->target->span.end && f->n < 8)
         f->loops[f->n++] = st;
+    if (st->kind == IR_STMT_IF && st != f->target && st->span.start <= f->target->span.start &&
+        st->span.end >= f->target->span.end)
+        f->iff = st; /* outer ifs come first: the last is the innermost */
 }
 
 static const struct loop_cache *loops_of(log_ctx *lc, const ir_func *fn, const ir_stmt *st)
@@ -274,13 +280,15 @@ static const struct loop_cache *loops_of(log_ctx *lc, const ir_func *fn, const i
         lc->caplc = lc->caplc ? lc->caplc * 2 : 64;
         lc->lc = xreallocarray(lc->lc, lc->caplc, sizeof *lc->lc);
     }
-    loop_find f = {st, 0, {0}};
+    loop_find f = {st, 0, {0}, NULL};
     if (fn)
         ir_walk_stmts(&fn->body, find_loops, &f); /* outer loops come first */
     struct loop_cache *c = &lc->lc[lc->nlc++];
     c->st = st;
     c->n = f.n;
     memcpy(c->loops, f.loops, sizeof f.loops);
+    c->if_line = f.iff ? (int)f.iff->span.line : 0;
+    c->if_branch = f.iff ? in_block(&f.iff->u.if_.body, st) : 0;
     return c;
 }
 
@@ -426,6 +434,14 @@ static void note_arrivals(log_ctx *lc, const machine *m, int stepped)
     }
 }
 
+static int in_block(const ir_block *b, const ir_stmt *st)
+{
+    for (uint32_t i = 0; st && i < b->n; i++)
+        if (st->span.start >= b->items[i]->span.start && st->span.end <= b->items[i]->span.end)
+            return 1;
+    return 0;
+}
+
 static void record_stmt(log_ctx *lc, const machine *m, int core, const ir_stmt *st, const inspect_frame *f,
                         const queued *qbefore, int nqbefore, uint32_t arrival)
 {
@@ -469,6 +485,8 @@ static void record_stmt(log_ctx *lc, const machine *m, int core, const ir_stmt *
     if (st->kind == IR_STMT_ASSIGN && st->u.assign.ntargets > 0)
         snprintf(r->target, sizeof r->target, "%s", st->u.assign.targets[0].name->text);
     const struct loop_cache *c = loops_of(lc, f->ir, st);
+    r->if_line = c->if_line;
+    r->if_branch = c->if_branch;
     for (int i = 0; i < c->n; i++) {
         const ir_stmt *lp = c->loops[i];
         if (!lp->u.for_.var)

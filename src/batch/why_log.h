@@ -76,6 +76,8 @@ typedef struct why_rec {
     int loop_line[8];
     int64_t loop_val[8];
     char loop_var[8][48];
+    int if_line;              /* the innermost if around the statement (0 none) */
+    int if_branch;            /* 1 its then branch, 0 its else */
     int nin;
     why_view *in;             /* tensor operands in order (positional, then keyword) */
     char (*in_name)[48];      /* their names in the statement ("" unknown) */
