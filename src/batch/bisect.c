@@ -1,4 +1,5 @@
 #include "batch/bisect.h"
+#include "batch/why.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -135,6 +136,19 @@ void bisect_run(batch *b, const bisect_options *o, bisect_result *r)
                                    "multi-rank case, docs/multirank.md): the first failing pass is the answer");
         } else {
             divergence_find(&good, &bad, &b->o.ro, c->rtol.value, c->atol.value, o->max_trace_bytes, &r->stmt);
+            bisect_stmt *s = &r->stmt;
+            why_blame wb;
+            if (s->found && !s->fails && !s->new_if && !s->op_changed &&
+                why_refine_divergence(c, &b->o.ro, r->first_bad, r->last_good, s->line, s->good_line, &wb)) {
+                s->consumer_line = s->line;
+                s->consumer_tensor = s->tensor;
+                s->tensor = xstrdup(wb.tensor);
+                s->line = wb.line;
+                s->core = wb.core;
+                free(s->func);
+                s->func = xstrdup(wb.func);
+                s->chain_why = xstrdup(wb.why);
+            }
         }
         stopped_by_interrupt(b, r, runs0, t0);
     }

@@ -642,6 +642,8 @@ void divergence_find(const divergence_side *good_side, const divergence_side *ba
 
 void divergence_stmt_free(bisect_stmt *s)
 {
+    free(s->chain_why);
+    free(s->consumer_tensor);
     bisect_stmt_clear(s);
     free(s->note);
     free(s->bit_tensor);
@@ -724,6 +726,9 @@ void divergence_report_text(const bisect_stmt *s, const char *good_stem, const c
         snprintf(at, sizeof at, "%.3e", atol);
         strbuf_printf(out, "first divergence: %s:%d: tensor '%s' (function %s, core %s%s)\n", s->file, s->line,
                       s->tensor, s->func, machine_core_name(s->core), block_words(s, blk, sizeof blk));
+        if (s->chain_why)
+            strbuf_printf(out, "  named %s\n  the first value that differs in execution order is line %d '%s':\n",
+                          s->chain_why, s->consumer_line, s->consumer_tensor);
         strbuf_printf(out,
                       "  differs from '%s' at %s:%d (function %s): max_abs_diff %.6e (its largest magnitude "
                       "%.6e), %lld of %lld elements outside rtol=%s atol=%s",

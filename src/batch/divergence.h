@@ -66,6 +66,14 @@ typedef struct bisect_stmt {
     char *bit_tensor;
     int64_t bit_count, bit_numel;
     double bit_max;
+    /* named through the dataflow chain (why.h why_refine_divergence): the
+     * statement where the passes part is not the first differing value
+     * (a consumer of a load's or push's elements, a statement in a loop
+     * that runs otherwise); line/tensor/func/core name it, and these the
+     * first differing value in execution order */
+    char *chain_why;
+    int consumer_line;
+    char *consumer_tensor;
 } bisect_stmt;
 
 typedef struct divergence_side {

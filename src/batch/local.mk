@@ -12,6 +12,7 @@ src_libptodb_a_SOURCES += \
 	src/batch/merge.h src/batch/merge.c \
 	src/batch/trace.h src/batch/trace.c \
 	src/batch/divergence.h src/batch/divergence.c \
+	src/batch/why_log.h src/batch/why_log.c src/batch/why.h src/batch/why.c src/batch/why_case.c \
 	src/batch/bisect.h src/batch/bisect.c \
 	src/batch/compare.h src/batch/compare.c \
 	src/batch/compare_report.c \
@@ -36,6 +37,11 @@ BATCH_TESTS = \
 	tests/cli/batch_html.sh \
 	tests/cli/trace_perfetto.sh
 TESTS += $(BATCH_TESTS)
+
+# why: the dataflow chain (docs/why.md)
+WHY_TESTS = tests/cli/why.sh tests/cli/why_planted.sh tests/cli/why_fixtures.sh
+TESTS += $(WHY_TESTS)
+EXTRA_DIST += $(WHY_TESTS) tests/data/why/check_chain.py scripts/plant_why docs/why.md
 EXTRA_DIST += $(BATCH_TESTS) scripts/reduce-corpus tests/data/trace/check_trace.py tests/data/batch/check_json.py tests/data/batch/report_facts.py tests/data/junit/junit-10.xsd tests/data/batch/check_page_load.py tests/data/batch/check_metrics.py tests/data/batch/flip_sweep.sh tests/data/batch/control_sweep.sh scripts/bench.d/batch scripts/bench.d/compare docs/batch-json.md docs/reduce.md
 
 # batch_html.sh leaves the report and its screenshot there for people to look at.

@@ -833,6 +833,11 @@ typedef struct region_anchor {
     int core;
     char func[256];  /* the function of the load/store */
     int whole;  /* the variable is the GM tensor itself, not a tile */
+    /* the position of the access, for diff's fallback when no statement of
+     * the other pass touches that region so often: the load/store, the
+     * call of its function (activation) and the arrival at it in that call */
+    const ir_stmt *stmt;
+    uint32_t activation, iter;
 } region_anchor;
 
 /* The statement core is about to run, when it is a load or store. */
@@ -906,6 +911,7 @@ static int anchor_of_var(const run_state *r, int level, const char *full, region
     const ir_stmt *def = defining_stmt(f.ir, full);
     ra->core = r->core;
     ra->whole = 0;
+    ra->stmt = NULL;
     snprintf(ra->func, sizeof ra->func, "%s", f.func);
     exec_region_kind dk = def ? exec_region_stmt_kind(def) : 0;
     if (!dk) {
@@ -932,11 +938,15 @@ static int anchor_of_var(const run_state *r, int level, const char *full, region
         const region_seen *rs = find_seen(r, def, r->core);
         if (!rs)
             return 0;
+        ra->stmt = def;
+        ra->activation = f.activation;
+        ra->iter = run_visit_iteration(r, def, r->core, f.activation);
         if (f.stmt == def) { /* about to load again: the variable holds the last load */
             if (rs->have < 2)
                 return 0;
             ra->reg = rs->prev;
             ra->k = rs->prev_k;
+            ra->iter--;
         } else {
             ra->reg = rs->last;
             ra->k = rs->last_k;
@@ -1794,6 +1804,122 @@ tensor *point_share_of(tensor *t, const point_share *own)
     return cur;
 }
 
+/* ---- diff's fallback: the same position ------------------------------------------------------ */
+
+/* The SSA base of the GM tensor a load (store) statement reads (writes),
+ * from its text: the name every pass gives it. */
+static void access_tensor(const ir_stmt *st, strbuf *out)
+{
+    exec_region_kind k = exec_region_stmt_kind(st);
+    const ir_expr *e = NULL;
+    if (k == EXEC_REGION_STORE) {
+        const ir_expr *data, *off;
+        if (!exec_region_store_operands(st, &data, &off, &e))
+            e = NULL;
+    } else if (k == EXEC_REGION_LOAD) {
+        const ir_expr *c = st->kind == IR_STMT_ASSIGN ? st->u.assign.value : st->kind == IR_STMT_EXPR ? st->u.expr.value : NULL;
+        if (c && c->kind == IR_EXPR_CALL && c->u.call.nargs > 0)
+            e = c->u.call.args[0];
+    }
+    if (e && e->kind == IR_EXPR_NAME)
+        ir_ssa_base_name(e->u.name->text, out);
+}
+
+typedef struct access_find {
+    exec_region_kind kind;
+    const char *tensor;
+    const ir_stmt *target; /* count up to it */
+    int nth;               /* the target's index, or the index to find */
+    int n;
+    const ir_stmt *found;
+} access_find;
+
+static void find_access(void *ctx, const ir_stmt *st)
+{
+    access_find *a = ctx;
+    if (exec_region_stmt_kind(st) != a->kind)
+        return;
+    strbuf t = STRBUF_INIT;
+    access_tensor(st, &t);
+    int same = strcmp(strbuf_str(&t), a->tensor) == 0;
+    strbuf_free(&t);
+    if (!same)
+        return;
+    if (a->target && st == a->target)
+        a->nth = a->n;
+    if (!a->target && a->n == a->nth && !a->found)
+        a->found = st;
+    a->n++;
+}
+
+/* The same position as the anchor's access in pass `pass`: the statement of
+ * the same function (or one split or outlined from it) that is the same
+ * how-manieth access of the same GM tensor in its source, reached by the
+ * same core kind in the same call of the function for the same how-manieth
+ * time. Steps the run (s->run, already at the start) there: 1 arrived (*core
+ * and *twin set), 0 not (*why says what differs), -1 interrupted. */
+static int seek_same_position(session *s, int stop_pass, int pass, const region_anchor *ra, int *core_out,
+                              const ir_stmt **twin, char *why, size_t whysize)
+{
+    const ir_module *ma = session_load_pass(s, stop_pass)->module, *mb = session_load_pass(s, pass)->module;
+    const ir_func *fa = ma ? func_of(ma, ra->stmt) : NULL;
+    if (!fa || !mb || !ra->stmt)
+        return 0;
+    strbuf tn = STRBUF_INIT;
+    access_tensor(ra->stmt, &tn);
+    access_find af = {exec_region_stmt_kind(ra->stmt), strbuf_str(&tn), ra->stmt, -1, 0, NULL};
+    ir_walk_stmts(&fa->body, find_access, &af);
+    const ir_func *fb = find_func(mb, ra->func);
+    for (uint32_t i = 0; !fb && i < mb->program->nfuncs; i++)
+        if (ir_funcs_related(mb->program->funcs[i]->name->text, ra->func))
+            fb = mb->program->funcs[i];
+    if (fb && af.nth >= 0) {
+        access_find bf = {af.kind, strbuf_str(&tn), NULL, af.nth, 0, NULL};
+        ir_walk_stmts(&fb->body, find_access, &bf);
+        *twin = bf.found;
+    }
+    if (!fb || !*twin) {
+        snprintf(why, whysize, "%s has no %s access of %s by %s", s->kase.passes[pass].stem,
+                 af.nth >= 0 ? "such" : "matching", strbuf_str(&tn), ra->func);
+        strbuf_free(&tn);
+        return 0;
+    }
+    const char *fbn = fb->name->text;
+    run_state *r = &s->run;
+    uint32_t most = 0;
+    for (;;) {
+        for (int c = 0; c < EXEC_NCORES; c++) {
+            inspect_frame g;
+            if (exec_region_core_rank(ra->core, c) == 2 || !inspect_frame_get(r->m, c, 0, &g) || g.stmt != *twin ||
+                g.activation != ra->activation || inspect_core(r->m, c) == INSPECT_CORE_DONE)
+                continue;
+            uint32_t it = run_visit_iteration(r, *twin, c, g.activation);
+            if (it > most)
+                most = it;
+            if (it == ra->iter) {
+                *core_out = c;
+                strbuf_free(&tn);
+                return 1;
+            }
+        }
+        const char *w;
+        int go = seek_step(s, &w);
+        if (go < 0) {
+            strbuf_free(&tn);
+            return -1;
+        }
+        if (go == 0)
+            break;
+    }
+    snprintf(why, whysize,
+             "the same point is not reached in %s: call %u of %s arrives at its access of %s (line %u) %u time%s, "
+             "here %u",
+             s->kase.passes[pass].stem, ra->activation + 1, fbn, strbuf_str(&tn), (*twin)->span.line, most,
+             most == 1 ? "" : "s", ra->iter);
+    strbuf_free(&tn);
+    return 0;
+}
+
 tensor *session_tensor_in_pass(session *s, int pass, const char *name, int flags, point_share *own)
 {
     run_state *r = &s->run;
@@ -1893,7 +2019,58 @@ tensor *session_tensor_in_pass(session *s, int pass, const char *name, int flags
         } else if (mt.kind != MATCH_NONE) {
             name_by_key(s, pt.pass, sel_func, pass, full, other, sizeof other);
         }
-        if (mt.kind == MATCH_NONE) {
+        int position = 0;
+        if (mt.kind == MATCH_NONE && mt.no_region && have_ra && ra.stmt &&
+            exec_region_stmt_kind(ra.stmt) == EXEC_REGION_LOAD && restart_quiet(s, pass) == PTODB_OK) {
+            /* no counterpart by data: the same position instead, and what
+             * differs there (the region read, or how often it is reached) */
+            int core = -1;
+            const ir_stmt *twin = NULL;
+            char why[512];
+            int got2 = seek_same_position(s, pt.pass, pass, &ra, &core, &twin, why, sizeof why);
+            strbuf pos = STRBUF_INIT;
+            if (got2 > 0) {
+                exec_region g;
+                strbuf here = STRBUF_INIT;
+                describe_frame(s, core, 0, &here);
+                int have_g = exec_region_of(s->run.m, core, twin, &g);
+                strbuf_printf(&pos, "%s; at the same position instead (%s, arrival %u at line %u): this execution reads ",
+                              strbuf_str(&how), strbuf_str(&here), ra.iter, twin->span.line);
+                exec_region_format(&ra.reg, &pos);
+                strbuf_printf(&pos, "; the same point of pass %d reads ", s->kase.passes[pass].index);
+                if (have_g)
+                    exec_region_format(&g, &pos);
+                else
+                    strbuf_puts(&pos, "(a region that cannot be evaluated)");
+                strbuf_free(&here);
+                /* the load runs: its tile is the counterpart, compared as a
+                 * position, not as the same data */
+                exec_event ev;
+                s->run.core = core;
+                if (twin->kind == IR_STMT_ASSIGN && twin->u.assign.ntargets == 1 && step_core_noted(s, core, &ev)) {
+                    snprintf(other, sizeof other, "%s", twin->u.assign.targets[0].name->text);
+                    s->run.level = 0;
+                    t = session_lookup_tensor(s, other, NULL, 1);
+                }
+                position = 1;
+            } else if (got2 == 0) {
+                strbuf_printf(&pos, "%s; at the same position instead: %s", strbuf_str(&how), why);
+            } else {
+                s->interrupted = 0;
+                strbuf_printf(&pos, "%s", strbuf_str(&how));
+            }
+            strbuf_clear(&how);
+            strbuf_puts(&how, strbuf_str(&pos));
+            strbuf_free(&pos);
+            s->point_last = t ? POINT_MATCH_GUESS : POINT_MATCH_NONE;
+            snprintf(s->point_last_how, sizeof s->point_last_how, "%s", strbuf_str(&how));
+        }
+        if (position && t) {
+            if (flags & POINT_SAY_MATCH)
+                session_printf(s, "%s (pass %d, %s) is %s in pass %d (%s)\n", full, s->kase.passes[pt.pass].index,
+                               strbuf_str(&where), other, s->kase.passes[pass].index, strbuf_str(&how));
+            s->run.level = 0;
+        } else if (mt.kind == MATCH_NONE) {
             session_errorf(s, "%s (%s, %s line %d) has no counterpart: %s.", full, strbuf_str(&where), pt.func,
                            pt.line, strbuf_str(&how));
         } else {

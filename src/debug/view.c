@@ -550,3 +550,50 @@ int view_memory_map(session *s, strbuf *out)
     machine_mem_format_map(s->run.m, s->run.core, out);
     return 1;
 }
+
+/* Everything a command prints, errors included, into a buffer. */
+static void capture_all(void *ctx, session_stream stream, const char *text, size_t len)
+{
+    (void)stream;
+    strbuf_append(ctx, text, len);
+}
+
+int view_why_cell(session *s, int output, int64_t r0, int64_t c0, int64_t nr, int64_t nc, strbuf *out)
+{
+    view_pass p;
+    if (!view_pass_info(s, session_current_pass(s), &p) || output < 0 || output >= p.noutputs) {
+        strbuf_puts(out, "no output to ask about");
+        return 0;
+    }
+    /* the cell's element farthest from golden, from the finished run */
+    int64_t bi = r0, bj = c0;
+    const pass_result *pr = s->results ? &s->results[s->cur_pass] : NULL;
+    const tensor *a = pr && pr->ran && output < pr->nout && pr->outputs ? pr->outputs[output] : NULL;
+    const tensor *g = (size_t)output < s->kase.noutputs ? s->kase.outputs[output].t : NULL;
+    if (a && g && a->ndim == 2 && g->ndim == 2 && a->shape[0] == g->shape[0] && a->shape[1] == g->shape[1]) {
+        double best = -1;
+        for (int64_t i = r0; i < r0 + nr && i < a->shape[0]; i++)
+            for (int64_t j = c0; j < c0 + nc && j < a->shape[1]; j++) {
+                int64_t idx[2] = {i, j};
+                double d = fabs(tensor_get(a, idx) - tensor_get(g, idx));
+                if (isnan(d))
+                    d = INFINITY;
+                if (d > best) {
+                    best = d;
+                    bi = i;
+                    bj = j;
+                }
+            }
+    }
+    char line[512];
+    snprintf(line, sizeof line, "why %s[%lld, %lld]", p.output_names[output], (long long)bi, (long long)bj);
+    session_output_fn fn = s->out;
+    void *fn_ctx = s->out_ctx;
+    s->out = capture_all;
+    s->out_ctx = out;
+    strbuf_printf(out, "(ptodb) %s\n", line);
+    ptodb_status st = session_execute(s, line);
+    s->out = fn;
+    s->out_ctx = fn_ctx;
+    return st == PTODB_OK;
+}

@@ -174,6 +174,12 @@ int view_displays(session *s, view_display *out, int max);
 struct strbuf;
 int view_memory_map(session *s, struct strbuf *out);
 
+/* `why` on the element of output `output` the heat map's cell covers (rows
+ * r0 .. r0+nr, columns c0 .. c0+nc of it: the one farthest from golden in
+ * the pass's finished run, else the cell's first), its text into out
+ * (errors too): 1 a chain, 0 none (out says why). */
+int view_why_cell(session *s, int output, int64_t r0, int64_t c0, int64_t nr, int64_t nc, struct strbuf *out);
+
 /* The background validation: 1 while it runs, with the passes received
  * so far and the total. */
 int view_validation_progress(session *s, int *done, int *total);

@@ -74,6 +74,20 @@ void tui_layout_apply(tui *t)
     const layout_def *l = &layouts[t->layout];
     if (t->layout == LAYOUT_SRC && R >= FULL_MIN_ROWS && C >= FULL_MIN_COLS)
         l = &src_full;
+    /* the chain pane (Enter on a heat-map cell) takes the heat map's place */
+    layout_def swapped;
+    if (t->chain.shown && (l->primary == PANE_HEATMAP || l->second == PANE_HEATMAP || l->third == PANE_HEATMAP)) {
+        swapped = *l;
+        if (swapped.primary == PANE_HEATMAP)
+            swapped.primary = PANE_CHAIN;
+        if (swapped.second == PANE_HEATMAP)
+            swapped.second = PANE_CHAIN;
+        if (swapped.third == PANE_HEATMAP)
+            swapped.third = PANE_CHAIN;
+        l = &swapped;
+    } else if (t->chain.shown) {
+        t->chain.shown = 0; /* a layout without heat maps: the chain goes with them */
+    }
     t->member[PANE_CONSOLE] = t->member[l->primary] = t->member[l->second] = 1;
     if (l->third != PANE_COUNT)
         t->member[l->third] = 1;
@@ -119,7 +133,9 @@ void tui_layout_apply(tui *t)
         if (b == PANE_COUNT) {
             t->rect[a] = (crect){0, x, mainh, w};
         } else {
-            int ah = l == &src_full ? mainh * 2 / 5 : mainh / 2;
+            int ah = l == &src_full || (l == &swapped && t->layout == LAYOUT_SRC && R >= FULL_MIN_ROWS && C >= FULL_MIN_COLS)
+                         ? mainh * 2 / 5
+                         : mainh / 2;
             t->rect[a] = (crect){0, x, ah, w};
             t->rect[b] = (crect){ah, x, mainh - ah, w};
         }

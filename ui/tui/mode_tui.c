@@ -247,6 +247,7 @@ static void tui_free(tui *t)
         tui_lines_free(&t->cmp.file[k]);
         free(t->cmp.text[k]);
     }
+    free(t->chain.text);
     pane_console_free(&t->con);
     if (t->s)
         session_free(t->s);

@@ -6,8 +6,10 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "base/strbuf.h"
 #include "tui.h"
 
 static const char heat_ramp[] = " .:-=+*#%@";
@@ -30,6 +32,27 @@ int render_heat_level(double v, double max)
     return level > 9 ? 9 : level;
 }
 
+/* A small grid (a few tiles) is drawn with each cell several characters
+ * wide and high, so that tiles read as tiles. */
+static void heat_cell_scale(const view_heatmap *h, crect r, int *sx, int *sy)
+{
+    int x = h->tiled && h->cols > 0 ? (r.w - 2) / h->cols : 1;
+    int y = h->tiled && h->rows > 0 ? (r.h - 4) / h->rows : 1;
+    *sx = x < 1 ? 1 : x > 8 ? 8 : x;
+    *sy = y < 1 ? 1 : y > 3 ? 3 : y;
+}
+
+/* Where cell (i, j) starts on the grid (rows under the label). */
+static void heat_cell_at(const view_heatmap *h, crect r, int i, int j, int *y, int *x)
+{
+    int sx, sy;
+    heat_cell_scale(h, r, &sx, &sy);
+    int out_col = h->valid_cols < h->cols ? h->valid_cols : -1;
+    int out_row = h->valid_rows < h->rows ? h->valid_rows : -1;
+    *y = i * sy + (out_row >= 0 && i >= out_row);
+    *x = j * sx + (out_col >= 0 && j >= out_col);
+}
+
 static void fmt_shape(char *buf, size_t n, const view_heatmap *h)
 {
     snprintf(buf, n, "[%lld,%lld]", (long long)h->shape[0], (long long)h->shape[1]);
@@ -50,12 +73,8 @@ void render_heatmap(canvas *c, crect r, const char *label, const view_heatmap *h
     canvas_printf(c, r, 0, lx0, ST_DIM, h->tiled ? " %s %s tile %dx%d" : " %s %s %dx%d/cell",
                   h->tensor ? h->tensor : "?", shape, h->block_rows, h->block_cols);
 
-    /* A small grid (a few tiles) is drawn with each cell several characters
-     * wide and high, so that tiles read as tiles. */
-    int sx = h->tiled && h->cols > 0 ? (r.w - 2) / h->cols : 1;
-    int sy = h->tiled && h->rows > 0 ? (r.h - 4) / h->rows : 1;
-    sx = sx < 1 ? 1 : sx > 8 ? 8 : sx;
-    sy = sy < 1 ? 1 : sy > 3 ? 3 : sy;
+    int sx, sy;
+    heat_cell_scale(h, r, &sx, &sy);
     /* The grid, with a column and a row of outline after the valid region
      * when it does not cover the whole grid; the padding beyond it dimmed. */
     int out_col = h->valid_cols < h->cols ? h->valid_cols : -1;
@@ -224,6 +243,27 @@ static void heatmap_draw(tui *t, crect r, int focused)
          * panes too small to ask. */
         render_heatmap(&t->cv, half[k].r, half[k].label, have ? &h : NULL, have, h.why && !have ? h.why : why[k]);
         live |= h.live;
+        if (k == 0 && have && !tile) {
+            /* the cell cursor (Enter: why), on the grid against golden */
+            t->heat.rows = h.rows;
+            t->heat.cols = h.cols;
+            t->heat.block_rows = h.block_rows;
+            t->heat.block_cols = h.block_cols;
+            if (t->heat.row >= h.rows)
+                t->heat.row = h.rows - 1;
+            if (t->heat.col >= h.cols)
+                t->heat.col = h.cols - 1;
+            if (focused && h.rows > 0 && h.cols > 0) {
+                int y, x;
+                heat_cell_at(&h, half[0].r, t->heat.row, t->heat.col, &y, &x);
+                crect grid = {half[0].r.y + 1, half[0].r.x, half[0].r.h - 2, half[0].r.w};
+                size_t at = (size_t)t->heat.row * (size_t)h.cols + (size_t)t->heat.col;
+                canvas_put(&t->cv, grid, y, x, (uint32_t)render_heat_char(render_heat_level(h.cells[at], h.max)),
+                           ST_CURSOR);
+            }
+        } else if (k == 0) {
+            t->heat.rows = t->heat.cols = 0;
+        }
     }
     /* The engine drew from the stop: the title says where that is, and
      * what `o` shows next. */
@@ -235,14 +275,49 @@ static void heatmap_draw(tui *t, crect r, int focused)
     }
 }
 
+/* Enter: `why` on the cursor's cell, shown in the chain pane. */
+static void heat_why(tui *t)
+{
+    strbuf sb = STRBUF_INIT;
+    if (t->heat.rows <= 0 || t->heat.cols <= 0) {
+        /* said in the chain pane: the heat map has no grid to pick from */
+        strbuf_puts(&sb, "no heat-map cell to ask about: run the pass first\n");
+        free(t->chain.text);
+        t->chain.text = strbuf_detach(&sb);
+        t->chain.top = 0;
+        t->chain.shown = 1;
+        t->focus = PANE_CHAIN;
+        tui_layout_apply(t);
+        t->dirty = TUI_DIRTY_ALL;
+        return;
+    }
+    t->busy = "why";
+    view_why_cell(t->s, t->heat.output, (int64_t)t->heat.row * t->heat.block_rows,
+                  (int64_t)t->heat.col * t->heat.block_cols, t->heat.block_rows, t->heat.block_cols, &sb);
+    t->busy = NULL;
+    free(t->chain.text);
+    t->chain.text = strbuf_detach(&sb);
+    t->chain.top = 0;
+    t->chain.shown = 1;
+    t->focus = PANE_CHAIN;
+    t->zoom = 1; /* the chain's lines are long: the whole width */
+    tui_layout_apply(t);
+    t->dirty = TUI_DIRTY_ALL;
+}
+
 static int heatmap_key(tui *t, int action)
 {
-    if (action == ACT_OUTPUT) {
-        t->heat.output++; /* wraps in draw */
-        t->dirty |= 1u << PANE_HEATMAP;
-        return 1;
+    switch (action) {
+    case ACT_OUTPUT: t->heat.output++; break; /* wraps in draw */
+    case ACT_LEFT: t->heat.col -= t->heat.col > 0; break;
+    case ACT_RIGHT: t->heat.col += t->heat.col + 1 < t->heat.cols; break;
+    case ACT_UP: t->heat.row -= t->heat.row > 0; break;
+    case ACT_DOWN: t->heat.row += t->heat.row + 1 < t->heat.rows; break;
+    case ACT_SELECT: heat_why(t); return 1;
+    default: return 0;
     }
-    return 0;
+    t->dirty |= 1u << PANE_HEATMAP;
+    return 1;
 }
 
 const tui_pane_ops pane_heatmap_ops = {
@@ -256,5 +331,7 @@ const tui_pane_ops pane_heatmap_ops = {
             "valid region's edge. Stopped in the pass: the output at\n"
             "the stop, against the point of the pass before that the\n"
             "stop maps to (exact, or a guess: the last line says);\n"
-            "o goes on to the tile the stop's statement takes",
+            "o goes on to the tile the stop's statement takes. The\n"
+            "cursor (reversed) picks a cell of the left grid: Enter runs why\n"
+            "on its element farthest from golden (the chain pane)",
 };

@@ -33,6 +33,7 @@ static const tui_pane_ops *const pane_table[PANE_COUNT] = {
     [PANE_CORES] = &pane_cores_ops,       [PANE_WATCH] = &pane_watch_ops,   [PANE_IRDIFF] = &pane_irdiff_ops,
     [PANE_TIMELINE] = &pane_timeline_ops, [PANE_CONSOLE] = &pane_console_ops, [PANE_MEMORY] = &pane_memory_ops,
     [PANE_COMPARE] = &pane_compare_ops,   [PANE_COMPARE_SRC] = &pane_compare_src_ops,
+    [PANE_CHAIN] = &pane_chain_ops,
 };
 
 const tui_pane_ops *tui_pane(tui_pane_id id)

@@ -34,6 +34,7 @@ typedef enum {
     PANE_MEMORY,
     PANE_COMPARE,
     PANE_COMPARE_SRC,
+    PANE_CHAIN,
     PANE_CONSOLE,
     PANE_COUNT
 } tui_pane_id;
@@ -91,7 +92,19 @@ typedef struct tui_passes_state {
 
 typedef struct tui_heat_state {
     int output; /* the output shown */
+    /* the cell cursor on the left grid (vs golden) and that grid's shape
+     * as last drawn: cells and elements per cell */
+    int row, col;
+    int rows, cols, block_rows, block_cols;
 } tui_heat_state;
+
+/* The chain pane: `why` on a heat-map cell (Enter), in the heat map's place
+ * until closed. */
+typedef struct tui_chain_state {
+    int shown;
+    int top;
+    char *text;
+} tui_chain_state;
 
 typedef struct tui_cores_state {
     int top;
@@ -162,6 +175,7 @@ struct tui {
     tui_source src;
     tui_passes_state passes;
     tui_heat_state heat;
+    tui_chain_state chain;
     tui_cores_state cores;
     tui_watch_state watch;
     tui_memory_state mem;
@@ -212,7 +226,8 @@ typedef enum {
 #define K_MEMORY (1u << PANE_MEMORY)
 #define K_COMPARE (1u << PANE_COMPARE)
 #define K_COMPARE_SRC (1u << PANE_COMPARE_SRC)
-#define K_MOVE (K_SOURCE | K_PASSES | K_CORES | K_WATCH | K_IRDIFF | K_COMPARE | K_COMPARE_SRC)
+#define K_CHAIN (1u << PANE_CHAIN)
+#define K_MOVE (K_SOURCE | K_PASSES | K_CORES | K_WATCH | K_IRDIFF | K_COMPARE | K_COMPARE_SRC | K_CHAIN)
 #define K_PANES (K_MOVE | K_HEATMAP | K_TIMELINE)
 #define K_GLOBAL (1u << 16)
 
@@ -242,7 +257,7 @@ typedef struct tui_pane_ops {
 } tui_pane_ops;
 
 extern const tui_pane_ops pane_source_ops, pane_passes_ops, pane_heatmap_ops, pane_cores_ops, pane_watch_ops,
-    pane_memory_ops,
+    pane_memory_ops, pane_chain_ops,
     pane_irdiff_ops, pane_timeline_ops, pane_console_ops, pane_compare_ops, pane_compare_src_ops;
 /* The compare panes follow a new `compare B` (its first differing pass). */
 void pane_compare_sync(tui *t);

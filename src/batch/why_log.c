@@ -1,0 +1,963 @@
+/* Recording the dataflow log of one run (why_log.h). The run is set up as
+ * every other (runpass_open) and driven one statement at a time, as bisect's
+ * trace is (trace.c), with the machine's read and write hooks on. */
+#include "batch/why_log.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/fdio.h"
+#include "base/mem.h"
+#include "base/strbuf.h"
+#include "exec/inspect.h"
+#include "exec/machine.h"
+#include "exec/program.h"
+#include "ir/walk.h"
+
+/* the storages the log holds, by address (open addressing) */
+typedef struct seen_set {
+    tensor_storage **at;
+    size_t n, cap;
+} seen_set;
+
+typedef struct log_ctx {
+    why_log *l;
+    size_t max_bytes;
+    seen_set seen;
+    /* the step's reads and in-place writes */
+    why_view *reads;
+    int nreads, capreads;
+    tensor **written;
+    int nwritten, capwritten;
+    /* the writes of each storage in log order, for why_log_writer */
+    struct wlist { const tensor_storage *st; uint32_t *rec; uint16_t *w; size_t n, cap; } *wl;
+    size_t nwl, capwl;
+    int indexed;
+    /* arrivals of each core at each statement in the current call, counted
+     * as the debugger counts them (point.c run_note_arrivals): the
+     * position's ITER */
+    struct arrival { const void *stmt; int core; uint32_t act, n; } *arr;
+    size_t narr, caparr;
+    int note_depth[EXEC_NCORES];
+    uint32_t note_act[EXEC_NCORES];
+    uint64_t note_steps[EXEC_NCORES];
+    /* loops around each statement met, cached by statement */
+    struct loop_cache { const ir_stmt *st; int n; const ir_stmt *loops[8]; int if_line, if_branch; } *lc;
+    size_t nlc, caplc;
+} log_ctx;
+
+static int in_block(const ir_block *b, const ir_stmt *st);
+
+static size_t ptr_slot(const void *p, size_t cap)
+{
+    uint64_t h = (uint64_t)(uintptr_t)p;
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdull;
+    h ^= h >> 33;
+    return (size_t)h & (cap - 1);
+}
+
+static int seen_has(const seen_set *s, const tensor_storage *st)
+{
+    if (!s->cap)
+        return 0;
+    for (size_t j = ptr_slot(st, s->cap); s->at[j]; j = (j + 1) & (s->cap - 1))
+        if (s->at[j] == st)
+            return 1;
+    return 0;
+}
+
+/* Holds st (one reference) so its address is never another storage's. */
+static tensor_storage *seen_add(seen_set *s, tensor_storage *st)
+{
+    if (seen_has(s, st))
+        return st;
+    if ((s->n + 1) * 2 > s->cap) {
+        size_t oc = s->cap;
+        tensor_storage **old = s->at;
+        s->cap = oc ? oc * 2 : 1024;
+        s->at = xcalloc(s->cap, sizeof *s->at);
+        for (size_t i = 0; i < oc; i++)
+            if (old[i]) {
+                size_t j = ptr_slot(old[i], s->cap);
+                while (s->at[j])
+                    j = (j + 1) & (s->cap - 1);
+                s->at[j] = old[i];
+            }
+        free(old);
+    }
+    size_t j = ptr_slot(st, s->cap);
+    while (s->at[j])
+        j = (j + 1) & (s->cap - 1);
+    s->at[j] = tensor_storage_ref(st);
+    s->n++;
+    return st;
+}
+
+static void view_of(log_ctx *lc, const tensor *t, why_view *v)
+{
+    memset(v, 0, sizeof *v);
+    v->st = seen_add(&lc->seen, t->storage);
+    v->dtype = t->dtype;
+    v->ndim = t->ndim;
+    v->offset = t->offset;
+    for (int d = 0; d < t->ndim; d++) {
+        v->shape[d] = t->shape[d];
+        v->strides[d] = t->strides[d];
+    }
+    v->valid_ndim = t->valid_ndim;
+    for (int d = 0; d < t->valid_ndim && d < TENSOR_MAX_DIMS; d++)
+        v->valid[d] = t->valid[d];
+}
+
+static int64_t view_numel(const why_view *v)
+{
+    int64_t n = 1;
+    for (int d = 0; d < v->ndim; d++)
+        n *= v->shape[d];
+    return n;
+}
+
+int64_t why_view_offset(const why_view *v, const int64_t *idx)
+{
+    int64_t o = v->offset;
+    for (int d = 0; d < v->ndim; d++)
+        o += idx[d] * v->strides[d];
+    return o;
+}
+
+/* The index of storage offset off in v, when v holds it: 1, else 0. The
+ * views met are boxes of row-major storages (strides nested), so the index
+ * is found dimension by dimension from the largest stride; it is checked
+ * by recomputing the offset. */
+static int view_index(const why_view *v, int64_t off, int64_t *idx)
+{
+    int64_t r = off - v->offset;
+    if (r < 0)
+        return 0;
+    int order[TENSOR_MAX_DIMS];
+    for (int d = 0; d < v->ndim; d++)
+        order[d] = d;
+    for (int a = 0; a < v->ndim; a++)
+        for (int b = a + 1; b < v->ndim; b++)
+            if (v->strides[order[b]] > v->strides[order[a]]) {
+                int t = order[a];
+                order[a] = order[b];
+                order[b] = t;
+            }
+    for (int k = 0; k < v->ndim; k++) {
+        int d = order[k];
+        if (v->strides[d] <= 0 || v->shape[d] <= 0) {
+            idx[d] = 0;
+            if (v->shape[d] <= 0)
+                return 0;
+            continue;
+        }
+        idx[d] = r / v->strides[d];
+        if (idx[d] >= v->shape[d])
+            return 0;
+        r -= idx[d] * v->strides[d];
+    }
+    return r == 0 && why_view_offset(v, idx) == off;
+}
+
+/* v's elements in its dtype, row-major (NULL when over the cap): rows of a
+ * contiguous last dim are copied whole. */
+static unsigned char *copy_vals(log_ctx *lc, const why_view *v)
+{
+    int64_t n = view_numel(v);
+    size_t es = dtype_size(v->dtype);
+    if (n <= 0 || es == 0)
+        return xcalloc(1, 8);
+    size_t bytes = (size_t)n * es;
+    if (lc->l->bytes + bytes > lc->max_bytes) {
+        lc->l->truncated = 1;
+        return NULL;
+    }
+    lc->l->bytes += bytes;
+    unsigned char *out = xreallocarray(NULL, (size_t)n, es);
+    const unsigned char *base = v->st->data;
+    int last = v->ndim - 1;
+    int64_t row = last >= 0 ? v->shape[last] : 1;
+    int64_t rs = last >= 0 ? v->strides[last] : 1;
+    int64_t idx[TENSOR_MAX_DIMS] = {0};
+    for (int64_t k = 0; k < n; k += row) {
+        int64_t o = v->offset;
+        for (int d = 0; d < last; d++)
+            o += idx[d] * v->strides[d];
+        if (rs == 1)
+            memcpy(out + (size_t)k * es, base + (size_t)o * es, (size_t)row * es);
+        else
+            for (int64_t j = 0; j < row; j++)
+                memcpy(out + (size_t)(k + j) * es, base + (size_t)(o + j * rs) * es, es);
+        for (int d = last - 1; d >= 0; d--) {
+            if (++idx[d] < v->shape[d])
+                break;
+            idx[d] = 0;
+        }
+    }
+    return out;
+}
+
+static int64_t flat_of(const why_view *v, const int64_t *idx)
+{
+    int64_t k = 0;
+    for (int d = 0; d < v->ndim; d++)
+        k = k * v->shape[d] + idx[d];
+    return k;
+}
+
+double why_write_value(const why_write *w, const int64_t *idx)
+{
+    if (w->kind == WHY_W_INITIAL) {
+        if (w->pristine)
+            return tensor_get(w->pristine, idx);
+        return 0.0; /* an output that starts as zeros */
+    }
+    if (!w->vals)
+        return NAN;
+    return dtype_load(w->v.dtype, w->vals, (size_t)flat_of(&w->v, idx));
+}
+
+static why_write *add_write(why_rec *r)
+{
+    r->w = xreallocarray(r->w, (size_t)r->nw + 1, sizeof *r->w);
+    why_write *w = &r->w[r->nw++];
+    memset(w, 0, sizeof *w);
+    return w;
+}
+
+static void on_read(void *ud, int core, const tensor *t)
+{
+    (void)core;
+    log_ctx *lc = ud;
+    if (lc->nreads == lc->capreads) {
+        lc->capreads = lc->capreads ? lc->capreads * 2 : 8;
+        lc->reads = xreallocarray(lc->reads, (size_t)lc->capreads, sizeof *lc->reads);
+    }
+    view_of(lc, t, &lc->reads[lc->nreads++]);
+}
+
+static void on_write(void *ud, int core, const tensor *t)
+{
+    (void)core;
+    log_ctx *lc = ud;
+    if (lc->nwritten == lc->capwritten) {
+        lc->capwritten = lc->capwritten ? lc->capwritten * 2 : 8;
+        lc->written = xreallocarray(lc->written, (size_t)lc->capwritten, sizeof *lc->written);
+    }
+    lc->written[lc->nwritten++] = tensor_ref((tensor *)t);
+}
+
+/* ---- loops around a statement -------------------------------------------------------------- */
+
+typedef struct loop_find {
+    const ir_stmt *target;
+    int n;
+    const ir_stmt *loops[8];
+    const ir_stmt *iff; /* the innermost if around it */
+} loop_find;
+
+static void find_loops(void *ctx, const ir_stmt *st)
+{
+    loop_find *f = ctx;
+    if (st->kind == IR_STMT_FOR && st != f->target && st->span.start <= f->target->span.start &&
+        st->span.end >= f->target->span.end && f->n < 8)
+        f->loops[f->n++] = st;
+    if (st->kind == IR_STMT_IF && st != f->target && st->span.start <= f->target->span.start &&
+        st->span.end >= f->target->span.end)
+        f->iff = st; /* outer ifs come first: the last is the innermost */
+}
+
+static const struct loop_cache *loops_of(log_ctx *lc, const ir_func *fn, const ir_stmt *st)
+{
+    for (size_t i = 0; i < lc->nlc; i++)
+        if (lc->lc[i].st == st)
+            return &lc->lc[i];
+    if (lc->nlc == lc->caplc) {
+        lc->caplc = lc->caplc ? lc->caplc * 2 : 64;
+        lc->lc = xreallocarray(lc->lc, lc->caplc, sizeof *lc->lc);
+    }
+    loop_find f = {st, 0, {0}, NULL};
+    if (fn)
+        ir_walk_stmts(&fn->body, find_loops, &f); /* outer loops come first */
+    struct loop_cache *c = &lc->lc[lc->nlc++];
+    c->st = st;
+    c->n = f.n;
+    memcpy(c->loops, f.loops, sizeof f.loops);
+    c->if_line = f.iff ? (int)f.iff->span.line : 0;
+    c->if_branch = f.iff ? in_block(&f.iff->u.if_.body, st) : 0;
+    return c;
+}
+
+/* ---- one statement -------------------------------------------------------------------------- */
+
+static const ir_expr *stmt_call(const ir_stmt *st)
+{
+    if (st->kind == IR_STMT_ASSIGN)
+        return st->u.assign.value;
+    if (st->kind == IR_STMT_EXPR)
+        return st->u.expr.value;
+    return NULL;
+}
+
+static int is_pop(const char *op)
+{
+    return strncmp(op, "tpop_from_", 10) == 0;
+}
+
+static int is_push(const char *op)
+{
+    return strncmp(op, "tpush_to_", 9) == 0;
+}
+
+static void record_result(log_ctx *lc, why_rec *r, const tensor *t)
+{
+    if (!t)
+        return;
+    int fresh = !seen_has(&lc->seen, t->storage);
+    if (!fresh && !is_pop(r->op))
+        return; /* a view or alias of elements the log knows (move, reshape, yield) */
+    for (int i = 0; i < r->nin; i++)
+        if (r->in[i].st == t->storage && !is_pop(r->op))
+            return;
+    why_write *w = add_write(r);
+    w->kind = fresh ? WHY_W_RESULT : WHY_W_POP;
+    view_of(lc, t, &w->v);
+    w->vals = copy_vals(lc, &w->v);
+}
+
+/* Where the queued item w lies in the pushed tile src: along the one dim
+ * where it is smaller, the first offset at which every element is equal
+ * bit for bit (lane 1 of a split: the lane stride). */
+static void locate_half(log_ctx *lc, const why_view *src, why_write *w, int lane)
+{
+    if (!w->vals || src->ndim != w->v.ndim || src->dtype != w->v.dtype)
+        return;
+    int d = -1;
+    for (int k = 0; k < src->ndim; k++)
+        if (w->v.shape[k] < src->shape[k])
+            d = k;
+    if (d < 0)
+        return;
+    unsigned char *sv = copy_vals(lc, src);
+    if (!sv)
+        return;
+    size_t es = dtype_size(w->v.dtype);
+    int64_t n = 1;
+    for (int k = 0; k < w->v.ndim; k++)
+        n *= w->v.shape[k];
+    /* lane 1's part starts past 0 (its stride); lane 0's at 0 */
+    int64_t last = src->shape[d] - w->v.shape[d];
+    for (int64_t t = 0; t <= last; t++) {
+        int64_t off = lane == 1 ? (t < last ? t + 1 : 0) : t;
+        int ok = 1;
+        int64_t idx[TENSOR_MAX_DIMS] = {0};
+        for (int64_t e = 0; e < n && ok; e++) {
+            int64_t sk = 0;
+            for (int k = 0; k < src->ndim; k++)
+                sk = sk * src->shape[k] + idx[k] + (k == d ? off : 0);
+            ok = memcmp(sv + (size_t)sk * es, w->vals + (size_t)e * es, es) == 0;
+            for (int k = w->v.ndim - 1; k >= 0; k--) {
+                if (++idx[k] < w->v.shape[k])
+                    break;
+                idx[k] = 0;
+            }
+        }
+        if (ok) {
+            w->src_off[d] = off;
+            break;
+        }
+    }
+    int64_t sn = 1;
+    for (int k = 0; k < src->ndim; k++)
+        sn *= src->shape[k];
+    lc->l->bytes -= (size_t)sn * es;
+    free(sv);
+}
+
+typedef struct queued { const void *t; why_view v; int lane; } queued;
+
+static struct arrival *arrival_of(log_ctx *lc, const void *stmt, int core)
+{
+    if ((lc->narr + 1) * 2 > lc->caparr) {
+        size_t oc = lc->caparr;
+        struct arrival *old = lc->arr;
+        lc->caparr = oc ? oc * 2 : 256;
+        lc->arr = xcalloc(lc->caparr, sizeof *lc->arr);
+        for (size_t i = 0; i < oc; i++)
+            if (old[i].stmt) {
+                size_t j = (ptr_slot(old[i].stmt, lc->caparr) + (size_t)old[i].core) & (lc->caparr - 1);
+                while (lc->arr[j].stmt)
+                    j = (j + 1) & (lc->caparr - 1);
+                lc->arr[j] = old[i];
+            }
+        free(old);
+    }
+    size_t j = (ptr_slot(stmt, lc->caparr) + (size_t)core) & (lc->caparr - 1);
+    while (lc->arr[j].stmt && (lc->arr[j].stmt != stmt || lc->arr[j].core != core))
+        j = (j + 1) & (lc->caparr - 1);
+    if (!lc->arr[j].stmt) {
+        lc->arr[j].stmt = stmt;
+        lc->arr[j].core = core;
+        lc->narr++;
+    }
+    return &lc->arr[j];
+}
+
+/* After a step of core `stepped` (-1: the start): every core that moved,
+ * and the stepped one, arrived once more where it is now. */
+static void note_arrivals(log_ctx *lc, const machine *m, int stepped)
+{
+    for (int c = 0; c < EXEC_NCORES; c++) {
+        inspect_frame g;
+        if (!inspect_frame_get(m, c, 0, &g)) {
+            lc->note_depth[c] = 0;
+            continue;
+        }
+        int depth = inspect_depth(m, c);
+        if ((c == stepped || depth != lc->note_depth[c] || g.activation != lc->note_act[c] ||
+             g.local_steps != lc->note_steps[c]) &&
+            g.stmt) {
+            struct arrival *a = arrival_of(lc, g.stmt, c);
+            if (a->act != g.activation + 1) {
+                a->act = g.activation + 1;
+                a->n = 0;
+            }
+            a->n++;
+        }
+        lc->note_depth[c] = depth;
+        lc->note_act[c] = g.activation;
+        lc->note_steps[c] = g.local_steps;
+    }
+}
+
+static int in_block(const ir_block *b, const ir_stmt *st)
+{
+    for (uint32_t i = 0; st && i < b->n; i++)
+        if (st->span.start >= b->items[i]->span.start && st->span.end <= b->items[i]->span.end)
+            return 1;
+    return 0;
+}
+
+static void record_stmt(log_ctx *lc, const machine *m, int core, const ir_stmt *st, const inspect_frame *f,
+                        const queued *qbefore, int nqbefore, uint32_t arrival)
+{
+    why_log *l = lc->l;
+    if (l->n == l->cap) {
+        l->cap = l->cap ? l->cap * 2 : 1024;
+        l->recs = xreallocarray(l->recs, l->cap, sizeof *l->recs);
+    }
+    why_rec *r = &l->recs[l->n];
+    memset(r, 0, sizeof *r);
+    r->step = machine_steps(m);
+    r->core = core;
+    r->line = (int)st->span.line;
+    r->stmt = st;
+    r->func = xstrdup(f->func ? f->func : "?");
+    r->call = f->activation + 1;
+    r->arrival = arrival;
+    {
+        strbuf sb = STRBUF_INIT;
+        int na = 0;
+        for (int i = 0; i < f->nparams; i++) {
+            const char *name;
+            const value *v;
+            if (!inspect_slot(m, core, 0, i, &name, &v) || (v->kind != VAL_INT && v->kind != VAL_BOOL))
+                continue;
+            if (na++)
+                strbuf_puts(&sb, ", ");
+            ir_ssa_base_name(name, &sb);
+            strbuf_printf(&sb, "=%lld", (long long)v->u.i);
+        }
+        snprintf(r->args, sizeof r->args, "%s", strbuf_str(&sb));
+        strbuf_free(&sb);
+    }
+    const ir_expr *call = stmt_call(st);
+    if (call) {
+        strbuf sb = STRBUF_INIT;
+        ir_call_short_name(call, &sb);
+        snprintf(r->op, sizeof r->op, "%s", strbuf_str(&sb));
+        strbuf_free(&sb);
+    }
+    if (st->kind == IR_STMT_ASSIGN && st->u.assign.ntargets > 0)
+        snprintf(r->target, sizeof r->target, "%s", st->u.assign.targets[0].name->text);
+    const struct loop_cache *c = loops_of(lc, f->ir, st);
+    r->if_line = c->if_line;
+    r->if_branch = c->if_branch;
+    for (int i = 0; i < c->n; i++) {
+        const ir_stmt *lp = c->loops[i];
+        if (!lp->u.for_.var)
+            continue;
+        const char *name = lp->u.for_.var->name->text;
+        int slot = inspect_find_slot(m, core, 0, name);
+        const char *sn;
+        const value *v;
+        if (slot < 0 || !inspect_slot(m, core, 0, slot, &sn, &v) || v->kind != VAL_INT)
+            continue;
+        int k = r->nloops++;
+        r->loop_line[k] = (int)lp->span.line;
+        r->loop_val[k] = v->u.i;
+        strbuf sb = STRBUF_INIT;
+        ir_ssa_base_name(name, &sb);
+        snprintf(r->loop_var[k], sizeof r->loop_var[k], "%s", strbuf_str(&sb));
+        strbuf_free(&sb);
+    }
+    r->nin = lc->nreads;
+    r->in = lc->nreads ? xreallocarray(NULL, (size_t)lc->nreads, sizeof *r->in) : NULL;
+    if (lc->nreads)
+        memcpy(r->in, lc->reads, (size_t)lc->nreads * sizeof *r->in);
+    r->in_name = lc->nreads ? xcalloc((size_t)lc->nreads, sizeof *r->in_name) : NULL;
+    /* the operands' names: the positional names whose value is that tensor */
+    if (call && call->kind == IR_EXPR_CALL) {
+        int k = 0;
+        for (uint32_t i = 0; i < call->u.call.nargs && k < r->nin; i++) {
+            const ir_expr *a = call->u.call.args[i];
+            if (a->kind != IR_EXPR_NAME)
+                continue;
+            int slot = inspect_find_slot(m, core, 0, a->u.name->text);
+            const char *sn;
+            const value *v;
+            if (slot < 0 || !inspect_slot(m, core, 0, slot, &sn, &v) || v->kind != VAL_TENSOR || !v->u.t)
+                continue;
+            if (v->u.t->storage == r->in[k].st)
+                snprintf(r->in_name[k++], sizeof r->in_name[0], "%s", a->u.name->text);
+        }
+    }
+    exec_region g;
+    if (exec_region_stmt_kind(st) && exec_region_of(m, core, st, &g)) {
+        r->has_region = 1;
+        r->reg = g;
+    }
+    /* in-place writes: a store's box of its destination, else the tensor */
+    for (int i = 0; i < lc->nwritten; i++) {
+        const tensor *t = lc->written[i];
+        why_write *w = add_write(r);
+        w->kind = WHY_W_INPLACE;
+        view_of(lc, t, &w->v);
+        if (r->has_region && r->reg.kind == EXEC_REGION_STORE && r->reg.ndim == t->ndim) {
+            for (int d = 0; d < t->ndim; d++) {
+                w->v.offset += r->reg.lo[d] * t->strides[d];
+                w->v.shape[d] = r->reg.len[d];
+            }
+            /* only the stored tile's valid shape is written */
+            for (int k = 0; k < r->nin; k++)
+                if (r->in[k].st != t->storage && r->in[k].ndim == t->ndim && r->in[k].valid_ndim == t->ndim) {
+                    for (int d = 0; d < t->ndim; d++)
+                        if (r->in[k].valid[d] >= 0 && r->in[k].valid[d] < w->v.shape[d]) {
+                            w->v.shape[d] = r->in[k].valid[d];
+                            w->clipped = 1;
+                        }
+                    break;
+                }
+            if (!r->target[0])
+                snprintf(r->target, sizeof r->target, "%s", r->reg.tensor);
+        }
+        w->vals = copy_vals(lc, &w->v);
+    }
+    /* results */
+    if (st->kind == IR_STMT_ASSIGN && call && call->kind == IR_EXPR_CALL)
+        for (uint32_t i = 0; i < st->u.assign.ntargets; i++) {
+            const char *name = st->u.assign.targets[i].name->text;
+            int slot = inspect_find_slot(m, core, 0, name);
+            const char *sn;
+            const value *v;
+            if (slot < 0 || !inspect_slot(m, core, 0, slot, &sn, &v) || strcmp(sn, name) != 0)
+                continue;
+            if (v->kind == VAL_TENSOR)
+                record_result(lc, r, v->u.t);
+            else if (v->kind == VAL_TUPLE && v->u.tuple)
+                for (uint32_t k = 0; k < v->u.tuple->n; k++)
+                    if (v->u.tuple->items[k].kind == VAL_TENSOR)
+                        record_result(lc, r, v->u.tuple->items[k].u.t);
+        }
+    /* a pop that merges the two lanes' parts (tpop_from_aiv with split=):
+     * its operands are the parts it took off the queues, lane 0's first */
+    if (strcmp(r->op, "tpop_from_aiv") == 0 && r->nw == 1 && r->w[0].kind == WHY_W_RESULT && r->nin == 0) {
+        inspect_queue qs[32];
+        int nq = inspect_queues(m, qs, 32);
+        const why_view *part[2] = {NULL, NULL};
+        for (int b = 0; b < nqbefore; b++) {
+            int still = 0;
+            for (int q = 0; q < nq && q < 32 && !still; q++)
+                for (int k = 0; k < qs[q].depth && !still; k++)
+                    still = inspect_queue_item(m, &qs[q], k) == qbefore[b].t;
+            if (!still && qbefore[b].lane >= 0 && qbefore[b].lane < 2 && !part[qbefore[b].lane])
+                part[qbefore[b].lane] = &qbefore[b].v;
+        }
+        if (part[0] && part[1]) {
+            r->in = xreallocarray(r->in, 2, sizeof *r->in);
+            r->in_name = xreallocarray(r->in_name, 2, sizeof *r->in_name);
+            r->in[0] = *part[0];
+            r->in[1] = *part[1];
+            snprintf(r->in_name[0], sizeof r->in_name[0], "lane 0's part");
+            snprintf(r->in_name[1], sizeof r->in_name[1], "lane 1's part");
+            r->nin = 2;
+        }
+    }
+    /* a push: the tiles it put in flight (new items, not on a queue before) */
+    if (is_push(r->op) && r->nin > 0) {
+        inspect_queue qs[32];
+        int nq = inspect_queues(m, qs, 32);
+        for (int q = 0; q < nq && q < 32; q++)
+            for (int k = 0; k < qs[q].depth; k++) {
+                const tensor *t = inspect_queue_item(m, &qs[q], k);
+                if (!t || seen_has(&lc->seen, t->storage))
+                    continue;
+                int before = 0;
+                for (int b = 0; b < nqbefore && !before; b++)
+                    before = qbefore[b].t == (const void *)t;
+                if (before)
+                    continue;
+                why_write *w = add_write(r);
+                w->kind = WHY_W_QUEUE;
+                view_of(lc, t, &w->v);
+                w->vals = copy_vals(lc, &w->v);
+                /* a lane's half of a split push sits at the lane's offset:
+                 * the lane stride, half the extent unless the push gave
+                 * one; found as the offset whose elements are the item's */
+                locate_half(lc, &r->in[0], w, qs[q].lane);
+            }
+    }
+    l->n++;
+}
+
+static void index_lines(why_log *l)
+{
+    int n = 1;
+    for (size_t i = 0; i < l->source_len; i++)
+        n += l->source[i] == '\n';
+    l->lines = xcalloc((size_t)n + 2, sizeof *l->lines);
+    int k = 1;
+    l->lines[k++] = l->source;
+    for (size_t i = 0; i < l->source_len && k <= n; i++)
+        if (l->source[i] == '\n')
+            l->lines[k++] = l->source + i + 1;
+    l->nlines = k - 1;
+}
+
+void why_log_line_text(const why_log *l, int line, char *buf, size_t size)
+{
+    buf[0] = 0;
+    if (!l->lines || line < 1 || line > l->nlines || !size)
+        return;
+    const char *p = l->lines[line];
+    const char *end = l->source + l->source_len;
+    while (p < end && (*p == ' ' || *p == '\t'))
+        p++;
+    size_t n = 0;
+    while (p + n < end && p[n] != '\n')
+        n++;
+    if (n >= size)
+        n = size - 1;
+    memcpy(buf, p, n);
+    buf[n] = 0;
+}
+
+typedef struct stmt_index {
+    const ir_stmt **at;
+    size_t n;
+} stmt_index;
+
+static void index_stmt(void *ctx, const ir_stmt *st)
+{
+    stmt_index *li = ctx;
+    size_t line = st->span.line;
+    if (line >= li->n) {
+        size_t n = li->n ? li->n : 64;
+        while (n <= line)
+            n *= 2;
+        li->at = xreallocarray(li->at, n, sizeof *li->at);
+        memset(li->at + li->n, 0, (n - li->n) * sizeof *li->at);
+        li->n = n;
+    }
+    if (!li->at[line])
+        li->at[line] = st;
+}
+
+void why_log_run(const char *path, const case_info *c, const runpass_options *o, const why_log_opts *lo,
+                 why_log *out)
+{
+    uint64_t until = lo ? lo->until : 0;
+    size_t max_bytes = lo ? lo->max_bytes : 0;
+    memset(out, 0, sizeof *out);
+    out->path = xstrdup(path);
+    log_ctx *lc = xcalloc(1, sizeof *lc);
+    out->priv = lc;
+    lc->l = out;
+    lc->max_bytes = max_bytes ? max_bytes : (size_t)1 << 30;
+    char why[256];
+    out->source = file_read_all_why(path, &out->source_len, why, sizeof why);
+    if (out->source)
+        index_lines(out);
+    runpass_options po = *o;
+    po.mopt.memcheck = 0;
+    po.mopt.reuse_dead = 0;
+    runpass_run run;
+    runpass_open(&run, path, NULL, c, &po, on_write, lc, 0);
+    if (run.status != RUNPASS_COMPARED || !run.m) {
+        out->error = run.message ? run.message : xstrdup("the pass could not be run");
+        run.message = NULL;
+        runpass_close(&run);
+        return;
+    }
+    machine *m = run.m;
+    machine_set_read_hook(m, on_read, lc);
+    /* the case's tensors as they start */
+    if (out->n == out->cap) {
+        out->cap = 1024;
+        out->recs = xreallocarray(out->recs, out->cap, sizeof *out->recs);
+    }
+    why_rec *r0 = &out->recs[out->n++];
+    memset(r0, 0, sizeof *r0);
+    r0->func = xstrdup("(the case)");
+    snprintf(r0->op, sizeof r0->op, "input");
+    for (size_t i = 0; i < run.nbinds; i++) {
+        if (!run.binds[i].t)
+            continue;
+        why_write *w = add_write(r0);
+        w->kind = WHY_W_INITIAL;
+        view_of(lc, run.binds[i].t, &w->v);
+        snprintf(w->name, sizeof w->name, "%s", run.binds[i].key ? run.binds[i].key : "?");
+        /* the case's own tensor holds the start's values (the binding is a
+         * fresh copy the run may write); a pure output starts as zeros */
+        for (size_t k = 0; !run.binds[i].zeros && k < c->ninputs && !w->pristine; k++)
+            if (run.binds[i].key && strcmp(c->inputs[k].name, run.binds[i].key) == 0 && c->inputs[k].t &&
+                tensor_numel(c->inputs[k].t) == tensor_numel(run.binds[i].t))
+                w->pristine = c->inputs[k].t;
+        if (!w->pristine && !run.binds[i].zeros) {
+            /* neither: keep a copy */
+            tensor *copy = tensor_clone(run.binds[i].t);
+            w->final = NULL;
+            w->pristine = copy;
+            w->own_pristine = 1;
+        }
+    }
+    note_arrivals(lc, m, -1);
+    stmt_index lines = {NULL, 0};
+    for (uint32_t i = 0; run.module->program && i < run.module->program->nfuncs; i++)
+        ir_walk_stmts(&run.module->program->funcs[i]->body, index_stmt, &lines);
+    while (!out->truncated && (!until || machine_steps(m) < until)) {
+        const ir_stmt *pre[EXEC_NCORES];
+        inspect_frame pref[EXEC_NCORES];
+        int depth[EXEC_NCORES];
+        for (int k = 0; k < EXEC_NCORES; k++) {
+            pre[k] = inspect_frame_get(m, k, 0, &pref[k]) ? pref[k].stmt : NULL;
+            depth[k] = inspect_depth(m, k);
+        }
+        /* the items in flight before the step (a push adds to them) */
+        queued qbefore[64];
+        int nqb = 0;
+        inspect_queue qs[32];
+        int nq = inspect_queues(m, qs, 32);
+        for (int q = 0; q < nq && q < 32; q++)
+            for (int k = 0; k < qs[q].depth && nqb < 64; k++) {
+                const tensor *t = inspect_queue_item(m, &qs[q], k);
+                if (!t)
+                    continue;
+                qbefore[nqb].t = t;
+                qbefore[nqb].lane = qs[q].lane;
+                view_of(lc, t, &qbefore[nqb].v);
+                nqb++;
+            }
+        /* each core's arrival at the statement it is about to run */
+        uint32_t pre_arrival[EXEC_NCORES] = {0};
+        for (int k = 0; k < EXEC_NCORES; k++)
+            if (pre[k]) {
+                struct arrival *a = arrival_of(lc, pre[k], k);
+                pre_arrival[k] = a->act == pref[k].activation + 1 ? a->n : 0;
+            }
+        lc->nreads = 0;
+        for (int i = 0; i < lc->nwritten; i++)
+            tensor_unref(lc->written[i]);
+        lc->nwritten = 0;
+        exec_event ev;
+        ptodb_status st = machine_step(m, &ev);
+        if (st != PTODB_OK || ev.kind == EXEC_EV_ERROR) {
+            out->error = xstrdup(machine_error(m));
+            break;
+        }
+        if (ev.kind == EXEC_EV_DONE)
+            break;
+        note_arrivals(lc, m, ev.core);
+        int k = ev.core;
+        if (ev.kind != EXEC_EV_STMT || k < 0 || k >= EXEC_NCORES || inspect_depth(m, k) != depth[k])
+            continue;
+        const ir_stmt *ran = pre[k];
+        if ((!ran || (int)ran->span.line != ev.line) && ev.line > 0 && (size_t)ev.line < lines.n)
+            ran = lines.at[ev.line];
+        inspect_frame f;
+        if (!ran || !inspect_frame_get(m, k, 0, &f))
+            continue;
+        record_stmt(lc, m, k, ran, &f, qbefore, nqb, pre_arrival[k]);
+        if (machine_finished(m))
+            break;
+    }
+    for (int i = 0; i < lc->nwritten; i++)
+        tensor_unref(lc->written[i]);
+    lc->nwritten = 0;
+    for (int k = 0; out->n && k < out->recs[0].nw; k++) {
+        why_write *w = &out->recs[0].w[k];
+        for (size_t i = 0; i < run.nbinds; i++)
+            if (run.binds[i].t && run.binds[i].t->storage == w->v.st && run.binds[i].golden) {
+                w->final = tensor_clone(run.binds[i].t);
+                w->golden = run.binds[i].golden->t;
+                w->rtol = run.binds[i].golden->rtol.value;
+                w->atol = run.binds[i].golden->atol.value;
+                break;
+            }
+    }
+    if (lo && lo->capture) {
+        int slot = inspect_find_slot(m, lo->capture_core, 0, lo->capture);
+        const char *sn;
+        const value *v;
+        if (slot >= 0 && inspect_slot(m, lo->capture_core, 0, slot, &sn, &v) && v->kind == VAL_TENSOR && v->u.t) {
+            view_of(lc, v->u.t, &out->capture);
+            out->has_capture = 1;
+        }
+    }
+    free(lines.at);
+    runpass_close(&run);
+}
+
+void why_log_free(why_log *l)
+{
+    for (size_t i = 0; i < l->n; i++) {
+        why_rec *r = &l->recs[i];
+        for (int k = 0; k < r->nw; k++) {
+            free(r->w[k].vals);
+            if (r->w[k].final)
+                tensor_unref(r->w[k].final);
+            if (r->w[k].own_pristine)
+                tensor_unref((tensor *)r->w[k].pristine);
+        }
+        free(r->w);
+        free(r->in);
+        free(r->in_name);
+        free(r->func);
+    }
+    free(l->recs);
+    log_ctx *lc = l->priv;
+    if (lc) {
+        for (size_t i = 0; i < lc->seen.cap; i++)
+            if (lc->seen.at[i])
+                tensor_storage_unref(lc->seen.at[i]);
+        free(lc->seen.at);
+        for (size_t i = 0; i < lc->capwl; i++) {
+            free(lc->wl[i].rec);
+            free(lc->wl[i].w);
+        }
+        free(lc->wl);
+        free(lc->reads);
+        free(lc->written);
+        free(lc->lc);
+        free(lc->arr);
+        free(lc);
+    }
+    free(l->error);
+    free(l->path);
+    free(l->source);
+    free(l->lines);
+    memset(l, 0, sizeof *l);
+}
+
+static struct wlist *wl_find(const log_ctx *lc, const tensor_storage *st)
+{
+    if (!lc->capwl)
+        return NULL;
+    for (size_t j = ptr_slot(st, lc->capwl); lc->wl[j].st; j = (j + 1) & (lc->capwl - 1))
+        if (lc->wl[j].st == st)
+            return &lc->wl[j];
+    return NULL;
+}
+
+/* The writes of each storage, in log order (built once, after the run). */
+static void build_index(why_log *l)
+{
+    log_ctx *lc = l->priv;
+    if (!lc || lc->indexed)
+        return;
+    lc->indexed = 1;
+    size_t nst = lc->seen.n + 1;
+    lc->capwl = 1024;
+    while (lc->capwl < nst * 2)
+        lc->capwl *= 2;
+    lc->wl = xcalloc(lc->capwl, sizeof *lc->wl);
+    for (size_t i = 0; i < l->n; i++)
+        for (int k = 0; k < l->recs[i].nw; k++) {
+            const tensor_storage *st = l->recs[i].w[k].v.st;
+            size_t j = ptr_slot(st, lc->capwl);
+            while (lc->wl[j].st && lc->wl[j].st != st)
+                j = (j + 1) & (lc->capwl - 1);
+            struct wlist *e = &lc->wl[j];
+            e->st = st;
+            if (e->n == e->cap) {
+                e->cap = e->cap ? e->cap * 2 : 4;
+                e->rec = xreallocarray(e->rec, e->cap, sizeof *e->rec);
+                e->w = xreallocarray(e->w, e->cap, sizeof *e->w);
+            }
+            e->rec[e->n] = (uint32_t)i;
+            e->w[e->n] = (uint16_t)k;
+            e->n++;
+        }
+}
+
+long why_log_writer(const why_log *l, size_t before, const tensor_storage *st, int64_t off, int *wi,
+                    int64_t *idx)
+{
+    if (before > l->n)
+        before = l->n;
+    build_index((why_log *)l);
+    const struct wlist *e = wl_find(l->priv, st);
+    if (!e)
+        return -1;
+    /* the last write before `before`: binary search, then back */
+    size_t lo = 0, hi = e->n;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (e->rec[mid] < before)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (size_t i = lo; i-- > 0;) {
+        const why_write *w = &l->recs[e->rec[i]].w[e->w[i]];
+        if (view_index(&w->v, off, idx)) {
+            *wi = e->w[i];
+            return (long)e->rec[i];
+        }
+    }
+    return -1;
+}
+
+int why_log_value(const why_log *l, size_t before, const tensor_storage *st, int64_t off, double *v)
+{
+    int wi;
+    int64_t idx[TENSOR_MAX_DIMS];
+    long ri = why_log_writer(l, before, st, off, &wi, idx);
+    if (ri < 0)
+        return -1;
+    const why_write *w = &l->recs[ri].w[wi];
+    if (!w->vals && w->kind != WHY_W_INITIAL)
+        return -1;
+    *v = why_write_value(w, idx);
+    return 0;
+}
+
+const why_write *why_log_case_tensor(const why_log *l, const char *name)
+{
+    if (!l->n)
+        return NULL;
+    const why_rec *r0 = &l->recs[0];
+    size_t n = strlen(name);
+    for (int k = 0; k < r0->nw; k++)
+        if (strcmp(r0->w[k].name, name) == 0)
+            return &r0->w[k];
+    /* the SSA form of the name ("out" for "out__ssa_v0") */
+    for (int k = 0; k < r0->nw; k++)
+        if (strncmp(r0->w[k].name, name, n) == 0 && strncmp(r0->w[k].name + n, "__", 2) == 0)
+            return &r0->w[k];
+    return NULL;
+}

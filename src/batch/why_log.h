@@ -1,0 +1,140 @@
+/* The dataflow log of one run, for `why` (why.h): a side run of a pass file
+ * that keeps, for every statement it executes, the operands the op read
+ * (their views: storage, offset, shape, strides) and every element it
+ * wrote with its value, so that the statement that last wrote any element
+ * before any moment, and the elements it read, can be found exactly. An
+ * element is named by its storage and its offset in it, so views
+ * (reshape, move, slice, yield) need no record of their own: the chain
+ * passes through them to the writer of the elements they show. Queues are
+ * followed by the tiles in flight: a push writes the tile it puts on the
+ * queue (a copy, or a lane's half of it), the pop that takes it off is a
+ * hop of its own that passes the same elements on.
+ *
+ * Nothing is recorded during normal runs: `why` makes its own run and pays
+ * for it then (one copy of every written tile; the cost is in
+ * docs/why.md). Every storage the log names is kept alive (a reference
+ * held), so an address is never reused for another storage during the
+ * run and (storage, offset) stays one element. */
+#ifndef PTODB_BATCH_WHY_LOG_H
+#define PTODB_BATCH_WHY_LOG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "data/case.h"
+#include "exec/region.h"
+#include "exec/runpass.h"
+#include "tensor/tensor.h"
+
+typedef struct why_view {
+    tensor_storage *st; /* one reference held by the log */
+    dtype_id dtype;
+    int ndim;
+    int64_t shape[TENSOR_MAX_DIMS], strides[TENSOR_MAX_DIMS], offset;
+    int valid_ndim;           /* the tensor's valid shape (-1 none) */
+    int64_t valid[TENSOR_MAX_DIMS];
+} why_view;
+
+typedef enum {
+    WHY_W_INITIAL = 1, /* a case tensor's data at the start of the run */
+    WHY_W_RESULT,      /* an op's result in a fresh storage */
+    WHY_W_INPLACE,     /* an op wrote an operand in place (a store's box, an accumulator) */
+    WHY_W_QUEUE,       /* a push put a copy (or a lane's half) of operand 0 on a queue */
+    WHY_W_POP          /* a pop took a tile in flight off its queue: the same elements */
+} why_write_kind;
+
+typedef struct why_write {
+    why_write_kind kind;
+    why_view v;       /* the elements written */
+    unsigned char *vals; /* their values after the write, in v's dtype, row-major over v's shape
+                            (WHY_W_INITIAL: none, see pristine) */
+    int64_t src_off[TENSOR_MAX_DIMS]; /* WHY_W_QUEUE: v's element 0 in operand 0 */
+    int clipped;      /* a store's box cut to its tile's valid shape (the rest is not written) */
+    char name[64];    /* WHY_W_INITIAL: the case tensor's name */
+    const tensor *pristine; /* WHY_W_INITIAL: the start's values (the case's tensor), NULL: zeros */
+    int own_pristine;
+    /* WHY_W_INITIAL of an output: its value at the end of the run (one
+     * reference), its golden (borrowed from the case) and tolerances */
+    tensor *final;
+    const tensor *golden;
+    double rtol, atol;
+} why_write;
+
+typedef struct why_rec {
+    uint64_t step;            /* machine_steps() after the statement (the @STEP of the moment after it) */
+    int core, line;
+    const void *stmt;         /* the ir_stmt (valid while the log lives) */
+    char *func;
+    uint32_t call;            /* the function's call on that core, from 1 */
+    char args[96];            /* its scalar arguments ("b0=0, o0=64") */
+    uint32_t arrival;         /* the core's arrival at the statement in that call (the position's ITER) */
+    char op[48];              /* the op's short name ("add", "load", "tpop_from_aic"), "" none */
+    char target[96];          /* the first target's name, or the op's destination */
+    /* the loops around the statement, outermost first: their header lines
+     * and the loop variables' values there */
+    int nloops;
+    int loop_line[8];
+    int64_t loop_val[8];
+    char loop_var[8][48];
+    int if_line;              /* the innermost if around the statement (0 none) */
+    int if_branch;            /* 1 its then branch, 0 its else */
+    int nin;
+    why_view *in;             /* tensor operands in order (positional, then keyword) */
+    char (*in_name)[48];      /* their names in the statement ("" unknown) */
+    int has_region;
+    exec_region reg;          /* a load's or store's GM box */
+    int nw;
+    why_write *w;
+} why_rec;
+
+typedef struct why_log {
+    why_rec *recs;
+    size_t n, cap;
+    size_t bytes;      /* values copied */
+    int truncated;     /* the memory cap was reached: the log stops there */
+    char *error;       /* the run failed (its message), or NULL */
+    char *path;
+    int pass_index;    /* the pass's NN (positions), set by the caller */
+    char *source;      /* the pass file's text (for statement text) */
+    size_t source_len;
+    const char **lines; /* line starts, 1-based */
+    int nlines;
+    int has_capture;   /* the captured variable's view at the end */
+    why_view capture;
+    /* internal */
+    void *priv;
+} why_log;
+
+/* Runs pass path against case c (scheduler order, as `run` does) up to
+ * lo->until statements, recording the log. The memory model is off in this run (the
+ * values are the reference's placement-free ones). out->error says why a
+ * run could not be made or failed; the log holds what ran before. */
+typedef struct why_log_opts {
+    uint64_t until;       /* statements to run (0: to the end) */
+    size_t max_bytes;     /* cap on the copied values (0: 1 GiB) */
+    const char *capture;  /* a variable to capture at the end (frame 0 of capture_core), or NULL */
+    int capture_core;
+} why_log_opts;
+void why_log_run(const char *path, const case_info *c, const runpass_options *o, const why_log_opts *lo,
+                 why_log *out);
+void why_log_free(why_log *l);
+
+/* The write of a record before rec index `before` (exclusive) whose
+ * elements hold storage offset `off` of st: its record index and write
+ * index, and the element's index in it. -1 when none. */
+long why_log_writer(const why_log *l, size_t before, const tensor_storage *st, int64_t off, int *wi,
+                    int64_t *idx);
+/* The value of element idx (of w->v) that write w left. */
+double why_write_value(const why_write *w, const int64_t *idx);
+/* The value of element (st, off) just before record `before` runs; 0 with
+ * *v set, -1 when nothing wrote it. */
+int why_log_value(const why_log *l, size_t before, const tensor_storage *st, int64_t off, double *v);
+/* The storage offset of index idx of view v. */
+int64_t why_view_offset(const why_view *v, const int64_t *idx);
+/* The statement's text, trimmed ("" when unknown). */
+void why_log_line_text(const why_log *l, int line, char *buf, size_t size);
+/* The case tensor (an entry parameter bound at the start) named name: its
+ * WHY_W_INITIAL write, or NULL. */
+const why_write *why_log_case_tensor(const why_log *l, const char *name);
+
+#endif
