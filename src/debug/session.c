@@ -2,6 +2,7 @@
 #include "base/input_file.h"
 #include "debug/persist.h"
 #include "debug/session_impl.h"
+#include "exec/schedule.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -71,6 +72,7 @@ void session_free(session *s)
     display_free_all(s);
     expr_free_all(s);
     free(s->ops);
+    exec_schedule_free(s->replay);
     free(s->pending_resume);
     for (int i = 0; i < SETTING_COUNT; i++) {
         free(s->settings[i].text);
@@ -380,6 +382,15 @@ ptodb_status session_set(session *s, session_setting id, const char *text, const
         if (id == SETTING_SEMANTICS && exec_semantics_parse(text) < 0) {
             session_errorf(s, "semantics must be device or ref, got \"%s\"", text);
             return PTODB_ERR_USAGE;
+        }
+        if (id == SETTING_SCHEDULE) {
+            int kind;
+            uint64_t seed;
+            char why[256];
+            if (exec_schedule_parse_name(text, &kind, &seed, why, sizeof why) != 0) {
+                session_errorf(s, "schedule: %s", why);
+                return PTODB_ERR_USAGE;
+            }
         }
         if (id == SETTING_EXEC_DIRECTION && strcmp(text, "forward") != 0 && strcmp(text, "reverse") != 0) {
             session_errorf(s, "exec-direction must be forward or reverse, got \"%s\"", text);

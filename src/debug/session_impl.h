@@ -99,6 +99,7 @@ struct session {
     size_t nconvs;
     int draining;        /* session_execute is running pending_resume commands */
     struct validate_bg *bg; /* validate_bg.c: the background validation, or NULL */
+    struct exec_schedule *replay; /* `replay schedule FILE`: the runs follow it, or NULL */
 };
 
 /* Shared by the command handlers (session.c). */

@@ -192,6 +192,9 @@ static struct tt_history *history(run_state *r)
 void tt_forget(session *s)
 {
     run_state *r = &s->run;
+    /* the recorded schedule no longer leads to this state (one more than the step: 0 is none) */
+    if (r->m && !r->sched_broken)
+        r->sched_broken = machine_steps(r->m) + 1;
     tt_free(r);
     history(r);
 }
@@ -218,6 +221,9 @@ ptodb_status tt_step(session *s, int core, exec_event *ev)
     uint64_t now = machine_steps(r->m);
     int live = now >= h->horizon;
     int use = live ? core : forced_core(h, now);
+    /* a replayed schedule decides every step (step waits for its core) */
+    if (machine_schedule_replaying(r->m))
+        use = -1;
     ptodb_status st = use >= 0 ? machine_step_core(r->m, use, ev) : machine_step(r->m, ev);
     uint64_t after = machine_steps(r->m);
     run_timeline_note(s, ev);
