@@ -143,14 +143,10 @@ static void ckpt_restore(session *s, const tt_ckpt *c)
     memcpy(r->note_steps, c->note_steps, sizeof r->note_steps);
     for (int k = 0; k < EXEC_NCORES; k++)
         r->prev_depth[k] = inspect_depth(r->m, k);
-    /* the timeline: cut back to the checkpoint while the ring has not
-     * wrapped (the overwritten entries are gone), else started again */
-    if (r->ntimeline <= r->captimeline) {
-        while (r->ntimeline && r->timeline[r->ntimeline - 1].step > c->step)
-            r->ntimeline--;
-    } else {
+    /* the timeline keeps the history after the checkpoint (the moments
+     * replayed are there already), unless its ring wrapped past it */
+    if (r->ntimeline > r->captimeline && r->timeline[r->ntimeline % r->captimeline].step > c->step)
         r->ntimeline = 0;
-    }
     /* who pushed the items in flight: unknown after a jump (queue show says so) */
     run_track_free(r);
     run_clear_step_lists(r);
@@ -195,6 +191,8 @@ void tt_forget(session *s)
     /* the recorded schedule no longer leads to this state (one more than the step: 0 is none) */
     if (r->m && !r->sched_broken)
         r->sched_broken = machine_steps(r->m) + 1;
+    if (r->m)
+        run_timeline_cut(r, machine_steps(r->m)); /* the moments after now are no longer its future */
     tt_free(r);
     history(r);
 }
