@@ -55,27 +55,6 @@ void run_kill(session *s)
                                SESSION_REDRAW_STATUS);
 }
 
-void run_free_result(pass_result *r)
-{
-    for (int k = 0; k < r->nout; k++)
-        if (r->outputs[k])
-            tensor_unref(r->outputs[k]);
-    free(r->outputs);
-    free(r->max_abs_diff);
-    free(r->ok);
-    memset(r, 0, sizeof *r);
-}
-
-void run_free_results(session *s)
-{
-    if (!s->results)
-        return;
-    for (size_t i = 0; i < s->kase.npasses; i++)
-        run_free_result(&s->results[i]);
-    free(s->results);
-    s->results = NULL;
-}
-
 static void write_hook(void *ud, int core, const tensor *t)
 {
     (void)core;

@@ -86,6 +86,7 @@ typedef struct run_state {
 
 /* run.c */
 void run_kill(session *s);
+/* validate_bg.c, which fills the table too: frees the per-pass results */
 void run_free_results(session *s);
 void run_free_result(pass_result *r);
 /* Drops the last step's written and read tensors (their references). */

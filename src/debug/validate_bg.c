@@ -229,6 +229,29 @@ static void select_first_bad(session *s, int pass)
     session_printf(s, "first failing pass: %d %s (bisect for the statement)\n", p->index, p->name);
 }
 
+/* ---- the per-pass table of results (run.h's pass_result) ---- */
+
+void run_free_result(pass_result *r)
+{
+    for (int k = 0; k < r->nout; k++)
+        if (r->outputs[k])
+            tensor_unref(r->outputs[k]);
+    free(r->outputs);
+    free(r->max_abs_diff);
+    free(r->ok);
+    memset(r, 0, sizeof *r);
+}
+
+void run_free_results(session *s)
+{
+    if (!s->results)
+        return;
+    for (size_t i = 0; i < s->kase.npasses; i++)
+        run_free_result(&s->results[i]);
+    free(s->results);
+    s->results = NULL;
+}
+
 static pass_result *fresh_result(session *s, int pass, int nout)
 {
     if (!s->results)
