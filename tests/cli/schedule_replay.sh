@@ -138,6 +138,16 @@ cmp -s "$tmp/run22" "$tmp/dbg22" || fail "the debugger records another schedule 
 dbg "$ex/mlp" -ex "replay schedule $tmp/d1.sched" -ex "start 22" -ex "next" -ex quit
 expect_contains "replay schedule" "Schedule $tmp/d1.sched read (pass 22): the next run follows it." "$out"
 expect_contains "replay past the file's end" "$tmp/d1.sched:6: schedule replay: the recording stops at step 0 (it was saved there)" "$out$err"
+# a refusal is of its step: after going back, the run goes forward again (and is refused there again)
+awk '/^ptodb-schedule/ {print} /^pass 22 /,/^end / {print}' "$tmp/mlp.sched" |
+    sed 's/^end [0-9]* finished$/end 50 stopped/' | awk '!/^@/ || substr($1, 2) + 0 < 50' >"$tmp/stop50.sched"
+sl=$(grep -n '^end 50 stopped$' "$tmp/stop50.sched" | cut -d: -f1)
+dbg "$ex/mlp" --replay-schedule "$tmp/stop50.sched" -ex "start 22" -ex continue -ex "reverse-step" -ex "step" \
+    -ex when -ex continue -ex quit
+expect_contains "a stopped recording" "$tmp/stop50.sched:$sl: schedule replay: the recording stops at step 50" "$out$err"
+expect_contains "going back from a refusal" "Step 2 (the history is recorded to step 50)" "$out"
+[ "$(printf '%s\n' "$out$err" | grep -c 'the recording stops at step 50')" -eq 2 ] ||
+    fail "the refusal at step 50 is not met again after going back: $out$err"
 dbg "$ex/mlp" -ex "record schedule $tmp/x.sched" -ex "record" -ex "replay schedule $tmp/bad.sched" \
     -ex "replay schedule off" -ex "start 22" -ex "record schedule $ex/mlp/x.sched" \
     -ex "set var out__ssa_v0[0, 0] = 1" -ex "record schedule $tmp/x.sched" -ex quit
