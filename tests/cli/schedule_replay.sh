@@ -1,7 +1,9 @@
 #!/bin/sh
 # A run's schedule recorded and replayed (docs/schedule.md).
-#  1. The oracle (tests/timetravel/schedule_oracle.c) on the examples and
-#     the fixtures' cover: random schedules recorded, replayed under the
+#  1. The oracle (tests/timetravel/schedule_oracle.c) on the examples (the
+#     hash at every step) and the fixtures' cover (at 200 moments of each
+#     pass: hashing a large case's tensors at each step would take
+#     minutes): random schedules recorded, replayed under the
 #     fixed and another random schedule: the same state hash at every step,
 #     the same end and outputs; the debugger replaying the file: seek and
 #     reverse-step + step give the replay's hashes.
@@ -31,7 +33,7 @@ done
 if [ -d "${PTODB_FIXTURES:-}" ]; then
     . "$top_srcdir/tests/cli/fixture_lib.sh"
     for c in $(PTODB_FIXTURE_SUBSET=cover fixture_case_dirs 2>/dev/null); do
-        out=$("$driver" "$c" "$tmp/oracle.sched" --seeds 2 --moments 20 2>"$tmp/err") ||
+        out=$("$driver" "$c" "$tmp/oracle.sched" --seeds 2 --moments 20 --hashes 200 2>"$tmp/err") ||
             { head -20 "$tmp/err" >&2; fail "$(basename "$c"): a replay differs from its recording: $out"; }
         echo "  $(basename "$c"): $out"
     done
