@@ -52,11 +52,18 @@ check_PROGRAMS += tests/timetravel/seek_oracle
 tests_timetravel_seek_oracle_SOURCES = tests/timetravel/seek_oracle.c
 tests_timetravel_seek_oracle_LDADD = $(ENGINE_LIBS)
 # ... and its benchmark (make bench: scripts/bench.d/timetravel).
+# ... the schedule's record and replay oracle (tests/cli/schedule_replay.sh) ...
+check_PROGRAMS += tests/timetravel/schedule_oracle
+tests_timetravel_schedule_oracle_SOURCES = tests/timetravel/schedule_oracle.c
+tests_timetravel_schedule_oracle_LDADD = $(ENGINE_LIBS)
+check_PROGRAMS += tests/timetravel/sched_bench
+tests_timetravel_sched_bench_SOURCES = tests/timetravel/sched_bench.c
+tests_timetravel_sched_bench_LDADD = $(ENGINE_LIBS)
 check_PROGRAMS += tests/timetravel/tt_bench
 tests_timetravel_tt_bench_SOURCES = tests/timetravel/tt_bench.c
 tests_timetravel_tt_bench_LDADD = $(ENGINE_LIBS)
-TESTS += tests/cli/timetravel_fixtures.sh tests/cli/timetravel_examples.sh
-EXTRA_DIST += tests/cli/timetravel_fixtures.sh tests/cli/timetravel_examples.sh
+TESTS += tests/cli/timetravel_fixtures.sh tests/cli/timetravel_examples.sh tests/cli/schedule_replay.sh
+EXTRA_DIST += tests/cli/timetravel_fixtures.sh tests/cli/timetravel_examples.sh tests/cli/schedule_replay.sh docs/schedule.md
 
 # make install / uninstall into a private DESTDIR: binary, man pages, completion.
 TESTS += tests/cli/install.sh

@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/atomic_file.h"
 #include "base/diag.h"
 #include "base/number.h"
 #include "base/status.h"
@@ -27,6 +28,7 @@
 #include "exec/compare.h"
 #include "kernels/kernel_matmul.h"
 #include "exec/runpass.h"
+#include "exec/schedule.h"
 #include "modes.h"
 #include "ranks/run.h"
 #include "options.h"
@@ -50,24 +52,13 @@ int parse_run_options(const ptodb_cli *cli, machine_options *mo)
     }
     const char *sch = ptodb_cli_value(cli, OPT_SCHEDULE);
     if (sch) {
-        if (strcmp(sch, "fixed") == 0)
-            mo->sched = EXEC_SCHED_FIXED;
-        else if (strcmp(sch, "aic-first") == 0)
-            mo->sched = EXEC_SCHED_AIC_FIRST;
-        else if (strcmp(sch, "aiv-first") == 0)
-            mo->sched = EXEC_SCHED_AIV_FIRST;
-        else if (strncmp(sch, "random:", 7) == 0 && sch[7]) {
-            mo->sched = EXEC_SCHED_RANDOM;
-            if (parse_u64(sch + 7, &mo->seed) != 0) {
-                fprintf(stderr, "ptodb: --schedule: the seed in '%s' must be an integer from 0 to %llu\n", sch,
-                        (unsigned long long)UINT64_MAX);
-                return -1;
-            }
-        } else {
-            fprintf(stderr, "ptodb: --schedule: expected fixed, aic-first, aiv-first or random:SEED, got '%s'\n",
-                    sch);
+        int kind;
+        char why[256];
+        if (exec_schedule_parse_name(sch, &kind, &mo->seed, why, sizeof why) != 0) {
+            fprintf(stderr, "ptodb: --schedule: %s\n", why);
             return -1;
         }
+        mo->sched = (exec_sched)kind;
     }
     const char *depth = ptodb_cli_value(cli, OPT_SLOT_DEPTH);
     if (depth) {
@@ -209,11 +200,13 @@ enum { RUN_FAILED = 1, RUN_WRITE_ERROR = 2 };
  * into err (a worker has no terminal); returns RUN_FAILED when it failed
  * validation, | RUN_WRITE_ERROR when an output could not be saved. */
 static int run_one(const case_info *c, size_t i, const runpass_options *ro, const char *save_dir,
-                   strbuf *out, strbuf *err)
+                   strbuf *out, strbuf *err, strbuf *sched)
 {
     int failed = 0;
     runpass_result r;
     ranks_or_single_run_file(c->passes[i].path, c, ro, &r);
+    if (r.schedule)
+        strbuf_puts(sched, r.schedule);
     strbuf_printf(out, "==================== %s ====================\n", c->passes[i].stem);
     if (r.status == RUNPASS_COMPARED) {
         if (r.ref_note)
@@ -269,11 +262,12 @@ typedef struct run_pool {
     int *failed;    /* per pass: run_one's flags */
     char **text;    /* per pass: its lines for stdout */
     char **err;     /* per pass: its messages for stderr */
-    strbuf buf, ebuf; /* the worker's */
+    char **sched;   /* per pass: its schedule's section (--record-schedule) */
+    strbuf buf, ebuf, sbuf; /* the worker's */
     int share_cores;  /* idle workers' cores go to the others' matmuls */
 } run_pool;
 
-enum { RUN_PIECES = 3 };
+enum { RUN_PIECES = 4 };
 
 static int run_pool_next(void *ud, size_t *task)
 {
@@ -289,9 +283,11 @@ static void run_pool_run(void *ud, size_t task, worker_pool_out *out)
     run_pool *rp = ud;
     strbuf_clear(&rp->buf);
     strbuf_clear(&rp->ebuf);
-    uint32_t failed = (uint32_t)run_one(rp->c, task, rp->ro, rp->save_dir, &rp->buf, &rp->ebuf);
+    strbuf_clear(&rp->sbuf);
+    uint32_t failed = (uint32_t)run_one(rp->c, task, rp->ro, rp->save_dir, &rp->buf, &rp->ebuf, &rp->sbuf);
     worker_pool_send(out, &failed, sizeof failed);
     worker_pool_send(out, strbuf_str(&rp->buf), rp->buf.len);
+    worker_pool_send(out, strbuf_str(&rp->sbuf), rp->sbuf.len);
     worker_pool_send(out, strbuf_str(&rp->ebuf), rp->ebuf.len);
 }
 
@@ -321,6 +317,9 @@ static void run_pool_output(void *ud, size_t task, const char *data, size_t len)
     case 1:
         rp->text[task] = xstrndup(data, len);
         break;
+    case 2:
+        rp->sched[task] = xstrndup(data, len);
+        break;
     default:
         rp->err[task] = xstrndup(data, len);
         run_pool_print(rp);
@@ -338,8 +337,10 @@ static void run_pool_failure(void *ud, size_t task, int status)
                   rp->c->passes[task].stem);
     free(rp->text[task]);
     free(rp->err[task]);
+    free(rp->sched[task]);
     rp->text[task] = strbuf_detach(&m);
     rp->err[task] = xstrdup("");
+    rp->sched[task] = xstrdup("");
     rp->failed[task] = RUN_FAILED;
     rp->pieces[task] = RUN_PIECES;
     run_pool_print(rp);
@@ -354,14 +355,15 @@ static void run_pool_worker_init(void *ud, const volatile int *idle, int workers
         kernel_matmul_share_cores(idle, workers);
 }
 
-static int run_parallel(const case_info *c, const runpass_options *ro, const char *save_dir, int jobs)
+static int run_parallel(const case_info *c, const runpass_options *ro, const char *save_dir, int jobs,
+                        strbuf *sched)
 {
     if ((size_t)jobs > c->npasses)
         jobs = (int)c->npasses;
     size_t n = c->npasses;
     run_pool rp = {c, ro, save_dir, 0, 0, xcalloc(n, sizeof(int)), xcalloc(n, sizeof(int)),
-                   xcalloc(n, sizeof(char *)), xcalloc(n, sizeof(char *)), STRBUF_INIT, STRBUF_INIT,
-                   worker_pool_free_cores() > 0};
+                   xcalloc(n, sizeof(char *)), xcalloc(n, sizeof(char *)), xcalloc(n, sizeof(char *)),
+                   STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, worker_pool_free_cores() > 0};
     static const worker_pool_ops ops = {run_pool_next, run_pool_run, run_pool_output, NULL, run_pool_failure,
                                         run_pool_worker_init};
     worker_pool_run(jobs, &ops, &rp);
@@ -370,11 +372,14 @@ static int run_parallel(const case_info *c, const runpass_options *ro, const cha
         if (rp.pieces[i] < RUN_PIECES) {
             strbuf_clear(&rp.buf);
             strbuf_clear(&rp.ebuf);
-            rp.failed[i] = run_one(c, i, ro, save_dir, &rp.buf, &rp.ebuf);
+            strbuf_clear(&rp.sbuf);
+            rp.failed[i] = run_one(c, i, ro, save_dir, &rp.buf, &rp.ebuf, &rp.sbuf);
             free(rp.text[i]);
             free(rp.err[i]);
+            free(rp.sched[i]);
             rp.text[i] = xstrdup(strbuf_str(&rp.buf));
             rp.err[i] = xstrdup(strbuf_str(&rp.ebuf));
+            rp.sched[i] = xstrdup(strbuf_str(&rp.sbuf));
             rp.pieces[i] = RUN_PIECES;
         }
         run_pool_print(&rp);
@@ -382,15 +387,19 @@ static int run_parallel(const case_info *c, const runpass_options *ro, const cha
     int failed = 0;
     for (size_t i = 0; i < n; i++) {
         failed |= rp.failed[i];
+        strbuf_puts(sched, rp.sched[i] ? rp.sched[i] : "");
         free(rp.text[i]);
         free(rp.err[i]);
+        free(rp.sched[i]);
     }
     free(rp.pieces);
     free(rp.failed);
     free(rp.text);
     free(rp.err);
+    free(rp.sched);
     strbuf_free(&rp.buf);
     strbuf_free(&rp.ebuf);
+    strbuf_free(&rp.sbuf);
     return failed;
 }
 
@@ -424,9 +433,45 @@ int mode_run(const ptodb_cli *cli)
         fprintf(stderr, "ptodb: --comm-order: expected program or ready, got '%s'\n", order);
         return PTODB_EXIT_USAGE;
     }
-    case_info c;
-    if (ptodb_open_case(path, &copt, &c) != 0)
+    const char *rec_path = ptodb_cli_value(cli, OPT_RECORD_SCHEDULE);
+    const char *play_path = ptodb_cli_value(cli, OPT_REPLAY_SCHEDULE);
+    ro.record_schedule = rec_path != NULL;
+    ro.replay = NULL;
+    if (play_path && (ptodb_cli_value(cli, OPT_SCHEDULE) || ro.race_runs)) {
+        fprintf(stderr, "ptodb: --replay-schedule: the file decides the schedule; --%s cannot go with it\n",
+                ptodb_cli_value(cli, OPT_SCHEDULE) ? "schedule" : "race-check");
         return PTODB_EXIT_USAGE;
+    }
+    if (rec_path && ro.race_runs) {
+        fprintf(stderr, "ptodb: --record-schedule records one run per pass; --race-check cannot go with it\n");
+        return PTODB_EXIT_USAGE;
+    }
+    exec_schedule *play = NULL;
+    if (play_path) {
+        strbuf why = STRBUF_INIT;
+        play = exec_schedule_load(play_path, &why);
+        if (!play) {
+            fprintf(stderr, "ptodb: --replay-schedule: %s\n", strbuf_str(&why));
+            strbuf_free(&why);
+            return PTODB_EXIT_USAGE;
+        }
+        strbuf_free(&why);
+        ro.replay = play;
+    }
+    case_info c;
+    if (ptodb_open_case(path, &copt, &c) != 0) {
+        exec_schedule_free(play);
+        return PTODB_EXIT_USAGE;
+    }
+    if ((rec_path || play_path) && c.ranks.nranks) {
+        fprintf(stderr,
+                "ptodb: --%s-schedule: %s is a multi-rank case: the schedule of its ranks is not recorded yet "
+                "(docs/schedule.md)\n",
+                rec_path ? "record" : "replay", path);
+        exec_schedule_free(play);
+        case_free(&c);
+        return PTODB_EXIT_USAGE;
+    }
     op_fn *ops = calloc(IR_OP_COUNT, sizeof *ops);
     exec_ops_init(ops);
     ro.ops = ops;
@@ -440,15 +485,18 @@ int mode_run(const ptodb_cli *cli)
     if (threads > 1 && worker_pool_free_cores() == 0)
         threads = 1; /* a busy machine: see worker_pool_free_cores */
     kernel_matmul_set_threads(threads);
+    strbuf sched = STRBUF_INIT;
+    exec_schedule_format_head(&sched);
+    size_t head = sched.len;
     if (jobs > 1 && c.npasses > 1)
-        failed = run_parallel(&c, &ro, save_dir, jobs);
+        failed = run_parallel(&c, &ro, save_dir, jobs, &sched);
     else {
         failed = 0;
         strbuf out = STRBUF_INIT, err = STRBUF_INIT;
         for (size_t i = 0; i < c.npasses; i++) {
             strbuf_clear(&out);
             strbuf_clear(&err);
-            failed |= run_one(&c, i, &ro, save_dir, &out, &err);
+            failed |= run_one(&c, i, &ro, save_dir, &out, &err, &sched);
             fputs(strbuf_str(&out), stdout);
             fflush(stdout);
             fputs(strbuf_str(&err), stderr);
@@ -456,6 +504,17 @@ int mode_run(const ptodb_cli *cli)
         strbuf_free(&out);
         strbuf_free(&err);
     }
+    if (rec_path) {
+        /* the passes that ran, in pass order (a pass that did not start has no section) */
+        if (sched.len == head)
+            fprintf(stderr, "ptodb: --record-schedule: no pass ran: %s not written\n", rec_path);
+        else if (atomic_file_write(rec_path, strbuf_str(&sched), sched.len) != 0) {
+            fprintf(stderr, "ptodb: --record-schedule: cannot write %s: %s\n", rec_path, strerror(errno));
+            failed |= RUN_WRITE_ERROR;
+        }
+    }
+    strbuf_free(&sched);
+    exec_schedule_free(play);
     free(ops);
     case_free(&c);
     return failed & RUN_WRITE_ERROR ? PTODB_EXIT_USAGE : failed ? PTODB_EXIT_VALIDATION_FAILED : PTODB_EXIT_OK;

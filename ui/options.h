@@ -26,6 +26,8 @@
     X(REF, "ref", 0, REQUIRED, "PROFILE", "torch profile of the reference: torch2 (default) or torch1.13") \
     X(SCHEDULE, "schedule", 0, REQUIRED, "S", "cross-core (and, in a multi-rank case, cross-rank) schedule: fixed, aic-first, aiv-first, random:SEED") \
     X(SLOT_DEPTH, "slot-depth", 0, REQUIRED, "N", "cross-core queue depth: N, pipe (slot_num) or unbounded (REF, default)") \
+    X(RECORD_SCHEDULE, "record-schedule", 0, REQUIRED, "FILE", "with --run: write the cross-core choices of each pass's run (cores, SPMD block order) to FILE, to replay them (docs/schedule.md)") \
+    X(REPLAY_SCHEDULE, "replay-schedule", 0, REQUIRED, "FILE", "with --run and the debugger: run each pass under the schedule FILE recorded (--record-schedule, record schedule); a file that does not fit the pass is refused at its line") \
     X(RACE_CHECK, "race-check", 0, REQUIRED, "N", "with --run: rerun each pass under N random schedules; report outputs that change (races through global memory)") \
     X(TIMEOUT, "timeout", 0, REQUIRED, "SECONDS", "with --run/--batch: stop a pass that runs longer than SECONDS (a loop that never ends) with an error") \
     X(SEMANTICS, "semantics", 0, REQUIRED, "S", "what a pass computes: device (default: PyPTO's runtime and the PTO ISA) or ref (the PyTorch reference, its failures included)") \

@@ -11,6 +11,7 @@
 
 #include "base/mkdirs.h"
 #include "base/path_within.h"
+#include "base/strbuf.h"
 #include "base/status.h"
 #include "data/case.h"
 #include "debug/rc.h"
@@ -96,6 +97,27 @@ session *startup_session_hooked(const ptodb_cli *cli, session_output_fn out, voi
     if (sem && session_set(s, SETTING_SEMANTICS, sem, "--semantics") != PTODB_OK) {
         session_free(s);
         return NULL;
+    }
+    const char *sch = ptodb_cli_value(cli, OPT_SCHEDULE);
+    if (sch && session_set(s, SETTING_SCHEDULE, sch, "--schedule") != PTODB_OK) {
+        session_free(s);
+        return NULL;
+    }
+    const char *play = ptodb_cli_value(cli, OPT_REPLAY_SCHEDULE);
+    if (play) {
+        if (sch) {
+            fprintf(stderr, "ptodb: --replay-schedule: the file decides the schedule; --schedule cannot go with it\n");
+            session_free(s);
+            return NULL;
+        }
+        strbuf cmd = STRBUF_INIT;
+        strbuf_printf(&cmd, "replay schedule %s", play);
+        ptodb_status pst = session_execute(s, strbuf_str(&cmd));
+        strbuf_free(&cmd);
+        if (pst != PTODB_OK) {
+            session_free(s);
+            return NULL;
+        }
     }
     char cwd[PATH_MAX];
     rc_options rc = {

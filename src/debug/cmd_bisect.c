@@ -116,8 +116,14 @@ ptodb_status cmd_BISECT(session *s, const char *args)
         } else {
             session_printf(s, "`pass %d` selects it.\n", p->index);
         }
-        if (r.stmt.found)
+        if (r.stmt.found) {
             session_printf(s, "`break %d` then `run` stops at the first differing statement.\n", r.stmt.line);
+            /* the front ends show it (view_bisect_statement) */
+            s->bisect_pass = r.first_bad;
+            s->bisect_line = r.stmt.line;
+            s->bisect_serial++;
+            session_mark_redraw(s, SESSION_REDRAW_SOURCE);
+        }
     }
     bisect_result_free(&r);
     batch_free(&b);

@@ -1,6 +1,7 @@
 /* Time-travel commands: reverse-step, reverse-next, reverse-finish,
  * reverse-continue, seek, when, checkpoint, restart (the engine is
  * timetravel.c). */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,7 +10,11 @@
 #include "debug/session_impl.h"
 #include "debug/stop.h"
 #include "debug/timetravel.h"
+#include "base/atomic_file.h"
+#include "base/path_within.h"
+#include "base/strbuf.h"
 #include "exec/inspect.h"
+#include "exec/schedule.h"
 
 #define CMD(id, name, aliases, kind, usage, help, longhelp) \
     ptodb_status cmd_##id(session *s, const char *args);
@@ -170,4 +175,91 @@ ptodb_status cmd_RESTART(session *s, const char *args)
     if (!need_run(s))
         return PTODB_ERR_USAGE;
     return tt_restart(s, (int)n);
+}
+
+/* ---- the schedule (exec/schedule.h) -------------------------------------------------------- */
+
+/* "schedule REST": REST, or NULL with the usage said. */
+static const char *schedule_arg(session *s, const char *args, const char *usage)
+{
+    if (strncmp(args, "schedule", 8) != 0 || (args[8] && args[8] != ' ')) {
+        session_errorf(s, "Usage: %s", usage);
+        return NULL;
+    }
+    const char *p = args + 8;
+    while (*p == ' ')
+        p++;
+    if (!*p) {
+        session_errorf(s, "Usage: %s", usage);
+        return NULL;
+    }
+    return p;
+}
+
+ptodb_status cmd_RECORD(session *s, const char *args)
+{
+    const char *path = schedule_arg(s, args, "record schedule FILE");
+    if (!path || !need_run(s))
+        return PTODB_ERR_USAGE;
+    run_state *r = &s->run;
+    if (!r->sched) {
+        session_errorf(s, "This run's schedule was not recorded.");
+        return PTODB_ERR_USAGE;
+    }
+    if (r->sched_broken) {
+        session_errorf(s,
+                       "set var changed this run at step %" PRIu64 ": a replay of its schedule could not reach "
+                       "the same state. Use \"run\" to start it again.",
+                       r->sched_broken - 1);
+        return PTODB_ERR_USAGE;
+    }
+    if (s->kase.root && path_within(path, s->kase.root) == 1) {
+        session_errorf(s, "%s is inside the case folder %s: ptodb never writes inside a case folder.", path,
+                       s->kase.root);
+        return PTODB_ERR_USAGE;
+    }
+    strbuf out = STRBUF_INIT;
+    exec_schedule_format_head(&out);
+    exec_sched_pass_format(r->sched, &out);
+    int rc = atomic_file_write(path, strbuf_str(&out), out.len);
+    strbuf_free(&out);
+    if (rc != 0) {
+        session_errorf(s, "Cannot write %s: %s.", path, strerror(errno));
+        return PTODB_ERR_IO;
+    }
+    const exec_sched_pass *p = r->sched;
+    session_printf(s, "Schedule of pass %d written to %s: %zu decision%s, steps 0 to %" PRIu64 " (%s).\n", p->index,
+                   path, p->n, p->n == 1 ? "" : "s", p->end ? p->end_step : p->reached,
+                   p->end == EXEC_SCHED_END_FINISHED ? "the run finished"
+                   : p->end == EXEC_SCHED_END_FAILED ? "the run failed there"
+                                                      : "as far as the run got: a replay stops there");
+    return PTODB_OK;
+}
+
+ptodb_status cmd_REPLAY(session *s, const char *args)
+{
+    const char *path = schedule_arg(s, args, "replay schedule FILE | replay schedule off");
+    if (!path)
+        return PTODB_ERR_USAGE;
+    if (strcmp(path, "off") == 0) {
+        exec_schedule_free(s->replay);
+        s->replay = NULL;
+        session_printf(s, "The next run follows the schedule setting (%s).\n", session_get_string(s, SETTING_SCHEDULE));
+        return PTODB_OK;
+    }
+    strbuf err = STRBUF_INIT;
+    exec_schedule *sch = exec_schedule_load(path, &err);
+    if (!sch) {
+        session_errorf(s, "%s", strbuf_str(&err));
+        strbuf_free(&err);
+        return PTODB_ERR_FORMAT;
+    }
+    strbuf_free(&err);
+    exec_schedule_free(s->replay);
+    s->replay = sch;
+    session_printf(s, "Schedule %s read (pass%s", path, sch->n == 1 ? "" : "es");
+    for (size_t i = 0; i < sch->n; i++)
+        session_printf(s, "%s %d", i ? "," : "", sch->passes[i]->index);
+    session_printf(s, "): the next run follows it.\n");
+    return PTODB_OK;
 }

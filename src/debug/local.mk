@@ -1,7 +1,7 @@
 # debug: the session, the command table and its handlers, rc files.
 src_libptodb_a_SOURCES += \
 	src/debug/commands.def src/debug/settings.def \
-	src/debug/session.h src/debug/session_impl.h src/debug/session.c src/debug/script.h \
+	src/debug/session.h src/debug/session_impl.h src/debug/session.c src/debug/session_out.c src/debug/script.h \
 	src/debug/cmdtable.h src/debug/cmdtable.c \
 	src/debug/cmd_script.c \
 	src/debug/rc.h src/debug/rc.c \

@@ -23,6 +23,7 @@
 #include "exec/compare.h"
 #include "exec/inspect.h"
 #include "exec/runpass.h"
+#include "exec/schedule.h"
 #include "ir/print.h"
 #include "ir/resolve.h"
 
@@ -35,6 +36,7 @@ void run_kill(session *s)
     tt_free(r); /* its snapshots name the program's functions */
     if (r->m)
         machine_free(r->m);
+    exec_sched_pass_free(r->sched);
     if (r->prog)
         exec_program_free(r->prog);
     if (r->binds)
@@ -51,27 +53,6 @@ void run_kill(session *s)
     memset(r, 0, sizeof *r);
     session_mark_redraw(s, SESSION_REDRAW_SOURCE | SESSION_REDRAW_QUEUES | SESSION_REDRAW_WATCH |
                                SESSION_REDRAW_STATUS);
-}
-
-void run_free_result(pass_result *r)
-{
-    for (int k = 0; k < r->nout; k++)
-        if (r->outputs[k])
-            tensor_unref(r->outputs[k]);
-    free(r->outputs);
-    free(r->max_abs_diff);
-    free(r->ok);
-    memset(r, 0, sizeof *r);
-}
-
-void run_free_results(session *s)
-{
-    if (!s->results)
-        return;
-    for (size_t i = 0; i < s->kase.npasses; i++)
-        run_free_result(&s->results[i]);
-    free(s->results);
-    s->results = NULL;
 }
 
 static void write_hook(void *ud, int core, const tensor *t)
@@ -135,6 +116,13 @@ ptodb_status run_start(session *s, int pass)
     /* the debugger matches values across passes by what they are */
     ro.mopt.provenance = 1;
     ro.ops = s->ops;
+    int kind;
+    char why[256];
+    if (exec_schedule_parse_name(session_get_string(s, SETTING_SCHEDULE), &kind, &ro.mopt.seed, why, sizeof why) == 0)
+        ro.mopt.sched = (exec_sched)kind;
+    /* the run's choices are kept (cheap: only where the fixed schedule's differ) */
+    ro.record_schedule = 1;
+    ro.replay = s->replay;
     runpass_run rp;
     runpass_open(&rp, s->kase.passes[pass].path, ps->module, &s->kase, &ro, write_hook, r, RUNPASS_OPEN_DESPITE_REF);
     if (!rp.m) {
@@ -149,10 +137,13 @@ ptodb_status run_start(session *s, int pass)
     r->binds = rp.binds;
     r->nbinds = rp.nbinds;
     r->m = rp.m;
+    r->sched = rp.sched;
+    r->sched_replayed = s->replay != NULL;
     ptodb_status st = rp.start;
     rp.prog = NULL;
     rp.binds = NULL;
     rp.m = NULL;
+    rp.sched = NULL;
     runpass_close(&rp);
     r->active = 1;
     r->pass = pass;

@@ -61,6 +61,12 @@ typedef struct run_state {
     /* the timeline of this run (view_timeline): one entry per machine step,
      * the last RUN_TIMELINE_MAX kept */
     struct tt_history *tt; /* timetravel.c: checkpoints and the recorded schedule, or NULL */
+    /* The machine's choices so far (exec/schedule.h), recorded for
+     * `record schedule`; sched_broken: the step at which `set var` changed
+     * the run (a replay could not reach what followed), 0 none. */
+    struct exec_sched_pass *sched;
+    uint64_t sched_broken;
+    int sched_replayed;    /* the run follows s->replay */
     int tt_show_position;  /* the next stop prints its position (a time-travel command) */
     char *line_marks;      /* timeline.c: per line of the pass, 'p' push, 'o' pop, 0 */
     int nline_marks;
@@ -80,6 +86,7 @@ typedef struct run_state {
 
 /* run.c */
 void run_kill(session *s);
+/* validate_bg.c, which fills the table too: frees the per-pass results */
 void run_free_results(session *s);
 void run_free_result(pass_result *r);
 /* Drops the last step's written and read tensors (their references). */

@@ -102,6 +102,11 @@ struct session {
     size_t nconvs;
     int draining;        /* session_execute is running pending_resume commands */
     struct validate_bg *bg; /* validate_bg.c: the background validation, or NULL */
+    struct exec_schedule *replay; /* `replay schedule FILE`: the runs follow it, or NULL */
+    /* the last bisect's first differing statement (view_bisect_statement):
+     * its pass and line (0: none), counted by serial */
+    int bisect_pass, bisect_line;
+    unsigned bisect_serial;
 };
 
 /* Shared by the command handlers (session.c). */

@@ -55,6 +55,14 @@ void run_timeline_note(session *s, const exec_event *ev)
     }
     if (ev->core < 0 || ev->core >= EXEC_NCORES)
         return;
+    uint64_t step = machine_steps(r->m);
+    char mark = kind == VIEW_TL_STMT ? queue_mark(s, r->pass, ev->line) : 0;
+    if (mark)
+        run_track_queues(s, ev->core, ev->line, mark == 'p');
+    /* a step of the recorded history run again after going back: its entry
+     * is there already (the timeline keeps the moments after the current one) */
+    if (r->ntimeline && r->timeline[(r->ntimeline - 1) % r->captimeline].step >= step)
+        return;
     if (r->captimeline == 0) {
         r->captimeline = 4096;
         r->timeline = xcalloc(r->captimeline, sizeof *r->timeline);
@@ -63,14 +71,29 @@ void run_timeline_note(session *s, const exec_event *ev)
         r->timeline = xreallocarray(r->timeline, r->captimeline, sizeof *r->timeline);
     }
     view_tl_event *e = &r->timeline[r->ntimeline % r->captimeline];
-    e->step = machine_steps(r->m);
+    e->step = step;
     e->core = (uint8_t)ev->core;
     e->kind = kind;
     e->line = ev->line;
-    e->mark = kind == VIEW_TL_STMT ? queue_mark(s, r->pass, ev->line) : 0;
+    e->mark = mark;
     r->ntimeline++;
-    if (e->mark)
-        run_track_queues(s, ev->core, ev->line, e->mark == 'p');
+}
+
+void run_timeline_cut(run_state *r, uint64_t after)
+{
+    if (r->ntimeline > r->captimeline) {
+        /* a wrapped ring (the newest VIEW_TIMELINE_MAX steps): started again */
+        if (r->timeline[(r->ntimeline - 1) % r->captimeline].step > after)
+            r->ntimeline = 0;
+        return;
+    }
+    while (r->ntimeline && r->timeline[r->ntimeline - 1].step > after)
+        r->ntimeline--;
+}
+
+uint64_t view_timeline_now(session *s)
+{
+    return s->run.active && s->run.m ? machine_steps(s->run.m) : 0;
 }
 
 size_t view_timeline(session *s, const view_tl_event **out)

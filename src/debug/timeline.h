@@ -7,5 +7,7 @@
 
 /* Appends the step ev to the run's timeline (view.h's view_timeline). */
 void run_timeline_note(session *s, const exec_event *ev);
+/* Drops the entries after step `after` (the history they showed is gone). */
+void run_timeline_cut(run_state *r, uint64_t after);
 
 #endif

@@ -143,14 +143,10 @@ static void ckpt_restore(session *s, const tt_ckpt *c)
     memcpy(r->note_steps, c->note_steps, sizeof r->note_steps);
     for (int k = 0; k < EXEC_NCORES; k++)
         r->prev_depth[k] = inspect_depth(r->m, k);
-    /* the timeline: cut back to the checkpoint while the ring has not
-     * wrapped (the overwritten entries are gone), else started again */
-    if (r->ntimeline <= r->captimeline) {
-        while (r->ntimeline && r->timeline[r->ntimeline - 1].step > c->step)
-            r->ntimeline--;
-    } else {
+    /* the timeline keeps the history after the checkpoint (the moments
+     * replayed are there already), unless its ring wrapped past it */
+    if (r->ntimeline > r->captimeline && r->timeline[r->ntimeline % r->captimeline].step > c->step)
         r->ntimeline = 0;
-    }
     /* who pushed the items in flight: unknown after a jump (queue show says so) */
     run_track_free(r);
     run_clear_step_lists(r);
@@ -192,6 +188,11 @@ static struct tt_history *history(run_state *r)
 void tt_forget(session *s)
 {
     run_state *r = &s->run;
+    /* the recorded schedule no longer leads to this state (one more than the step: 0 is none) */
+    if (r->m && !r->sched_broken)
+        r->sched_broken = machine_steps(r->m) + 1;
+    if (r->m)
+        run_timeline_cut(r, machine_steps(r->m)); /* the moments after now are no longer its future */
     tt_free(r);
     history(r);
 }
@@ -218,6 +219,9 @@ ptodb_status tt_step(session *s, int core, exec_event *ev)
     uint64_t now = machine_steps(r->m);
     int live = now >= h->horizon;
     int use = live ? core : forced_core(h, now);
+    /* a replayed schedule decides every step (step waits for its core) */
+    if (machine_schedule_replaying(r->m))
+        use = -1;
     ptodb_status st = use >= 0 ? machine_step_core(r->m, use, ev) : machine_step(r->m, ev);
     uint64_t after = machine_steps(r->m);
     run_timeline_note(s, ev);

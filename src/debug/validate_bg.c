@@ -229,6 +229,29 @@ static void select_first_bad(session *s, int pass)
     session_printf(s, "first failing pass: %d %s (bisect for the statement)\n", p->index, p->name);
 }
 
+/* ---- the per-pass table of results (run.h's pass_result) ---- */
+
+void run_free_result(pass_result *r)
+{
+    for (int k = 0; k < r->nout; k++)
+        if (r->outputs[k])
+            tensor_unref(r->outputs[k]);
+    free(r->outputs);
+    free(r->max_abs_diff);
+    free(r->ok);
+    memset(r, 0, sizeof *r);
+}
+
+void run_free_results(session *s)
+{
+    if (!s->results)
+        return;
+    for (size_t i = 0; i < s->kase.npasses; i++)
+        run_free_result(&s->results[i]);
+    free(s->results);
+    s->results = NULL;
+}
+
 static pass_result *fresh_result(session *s, int pass, int nout)
 {
     if (!s->results)
@@ -242,10 +265,39 @@ static pass_result *fresh_result(session *s, int pass, int nout)
     return r;
 }
 
+/* 1 when pass's result holds output tensors and the verdict (failed,
+ * max_abs_diff per output) the same as this one's. */
+static int same_verdict_with_tensors(session *s, int pass, int failed, int nout, const double *max_abs_diff)
+{
+    const pass_result *r = s->results ? &s->results[pass] : NULL;
+    if (!r || !r->ran || r->failed != failed || r->nout != (int)s->kase.noutputs)
+        return 0;
+    int tensors = 0;
+    for (int k = 0; k < r->nout; k++) {
+        double now = k < nout && !failed ? max_abs_diff[k] : NAN;
+        if (!(r->max_abs_diff[k] == now || (isnan(r->max_abs_diff[k]) && isnan(now))))
+            return 0;
+        tensors |= r->outputs[k] != NULL;
+    }
+    return tensors;
+}
+
 void session_note_verdict(session *s, int pass, int failed, int same_as, int nout, const double *max_abs_diff,
                           const int *ok, int memfault)
 {
     int nres = (int)s->kase.noutputs;
+    /* The same verdict again (bisect's, after the background validation's)
+     * keeps the tensors the heat maps draw: a fresh result would drop them
+     * and empty the grids. Only the ok flags may change (other tolerances). */
+    if (same_verdict_with_tensors(s, pass, failed, nout, max_abs_diff)) {
+        pass_result *r = &s->results[pass];
+        for (int k = 0; k < nres; k++)
+            r->ok[k] = k < nout ? ok[k] : 0;
+        r->same_as = same_as;
+        r->memfault = memfault;
+        session_mark_redraw(s, SESSION_REDRAW_PASSES | SESSION_REDRAW_HEATMAP);
+        return;
+    }
     pass_result *r = fresh_result(s, pass, nres);
     r->ran = 1;
     r->background = 1;

@@ -19,6 +19,16 @@
 #include "exec/inspect.h"
 #include "ir/ast.h"
 
+int view_bisect_statement(session *s, int *pass, int *line, unsigned *serial)
+{
+    if (!s->bisect_line || !s->have_case || s->bisect_pass < 0 || (size_t)s->bisect_pass >= s->kase.npasses)
+        return 0;
+    *pass = s->bisect_pass;
+    *line = s->bisect_line;
+    *serial = s->bisect_serial;
+    return 1;
+}
+
 int view_stop_location(session *s, view_location *out)
 {
     memset(out, 0, sizeof *out);

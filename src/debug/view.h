@@ -27,6 +27,10 @@ typedef struct view_location {
 
 /* The statement the program is stopped at. 0 when no program is running. */
 int view_stop_location(session *s, view_location *out);
+/* The last `bisect`'s first differing statement: 1 with its pass (an index
+ * of the case's passes) and line, and a serial that changes with each
+ * bisect that names one (a front end follows it once); 0 when none. */
+int view_bisect_statement(session *s, int *pass, int *line, unsigned *serial);
 /* 1 when a run has reached the end of its pass (continue goes on to the
  * following passes), 0 otherwise. */
 int view_run_finished(session *s);
@@ -148,6 +152,9 @@ typedef struct view_tl_event {
 /* The entries (session-owned, valid until the next command) and how many;
  * 0 without a run. */
 size_t view_timeline(session *s, const view_tl_event **out);
+/* The current moment (machine steps) of the run: the timeline goes on past
+ * it after going backward (the recorded history), 0 without a run. */
+uint64_t view_timeline_now(session *s);
 
 /* The depth of queue q (in view_queues' order) after each change the
  * debugger's run saw, oldest first, from when the run first met the queue

@@ -13,6 +13,7 @@
 #include "base/mem.h"
 #include "exec/inspect.h"
 #include "exec/region.h"
+#include "exec/schedule.h"
 #include "exec/write_log.h"
 #include "ir/resolve.h"
 #include "ir/walk.h"
@@ -123,6 +124,7 @@ void machine_free(machine *m)
     xrt_free(&m->global_rt);
     xrt_free(&m->grp.rt);
     strbuf_free(&m->error);
+    strbuf_free(&m->play_err);
     free(m->ref_note);
     for (int i = 0; i < EXEC_SEMDIFF_COUNT; i++)
         free(m->differs[i]);
@@ -873,6 +875,7 @@ static ptodb_status group_start(machine *m, core *host, const xfunc *callee, val
     if (aic && aiv_first)
         g->order[g->ncores++] = EXEC_CORE_AIC;
     g->cur = 0;
+    g->started = 0;
     int64_t depth = m->opt.slot_depth;
     if (depth < 0)
         depth = split_aiv ? 0 : callee->group.slot_num;
@@ -1027,6 +1030,118 @@ static void prov_load_leaf(machine *m, core *c, const xinst *in, value *v)
     exec_prov_set_leaf(m->prov, c->id, m->steps, &g, v->u.t);
 }
 
+/* ---- the recorded schedule (exec/schedule.h) ------------------------------ */
+
+/* A replay's refusal at line `fline` of the file: kept in play_err, which
+ * becomes the run's error. */
+static void play_refuse(machine *m, uint32_t fline, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void play_refuse(machine *m, uint32_t fline, const char *fmt, ...)
+{
+    if (m->play_err.len)
+        return;
+    strbuf_printf(&m->play_err, "%s:%u: schedule replay: ", m->sched_play->path ? m->sched_play->path : "?",
+                  (unsigned)fline);
+    va_list ap;
+    va_start(ap, fmt);
+    strbuf_vprintf(&m->play_err, fmt, ap);
+    va_end(ap);
+}
+
+/* The replay's decision of this kind at the current step, or NULL (the
+ * fixed schedule's choice then). */
+/* The index of the replay's first decision at or after step (cached). */
+static size_t play_cursor(machine *m, uint64_t step)
+{
+    const exec_sched_pass *p = m->sched_play;
+    size_t i = m->play_cur;
+    if (i > p->n || (i > 0 && p->d[i - 1].step >= step) || (i < p->n && p->d[i].step < step))
+        i = m->play_cur = exec_sched_pass_find(p, step);
+    return i;
+}
+
+static const exec_decision *play_take(machine *m, int kind)
+{
+    const exec_sched_pass *p = m->sched_play;
+    size_t i = play_cursor(m, m->steps);
+    if (i < p->n && p->d[i].step == m->steps && p->d[i].kind == kind) {
+        m->play_used = 1;
+        return &p->d[i];
+    }
+    return NULL;
+}
+
+static const char *const end_what[] = {"", "finished", "failed", "was saved"};
+
+/* Before a step of a replay: the recording must go on past it. */
+static ptodb_status play_before(machine *m)
+{
+    const exec_sched_pass *p = m->sched_play;
+    m->play_used = 0;
+    if (m->play_err.len)
+        return PTODB_ERR_FORMAT;
+    /* a run fails in its last step or at the choice after it (a deadlock) */
+    if (m->steps < p->end_step || (p->end == EXEC_SCHED_END_FAILED && m->steps == p->end_step))
+        return PTODB_OK;
+    if (p->end == EXEC_SCHED_END_STOPPED)
+        play_refuse(m, p->end_line, "the recording stops at step %llu (it was saved there): the run cannot be "
+                                    "replayed further",
+                    (unsigned long long)p->end_step);
+    else
+        play_refuse(m, p->end_line, "the recorded run %s at step %llu; this one goes on", end_what[p->end],
+                    (unsigned long long)p->end_step);
+    return PTODB_ERR_FORMAT;
+}
+
+/* After step `step` of a replay: its decision was taken, and a run that
+ * finished did so where the recorded one did. */
+static void play_after(machine *m, uint64_t step)
+{
+    const exec_sched_pass *p = m->sched_play;
+    size_t i = play_cursor(m, step);
+    if (!m->play_used && i < p->n && p->d[i].step == step) {
+        const exec_decision *d = &p->d[i];
+        if (d->kind == EXEC_DECIDE_CORE)
+            play_refuse(m, d->file_line, "the recording runs %s at step %llu (line %d); here no group's cores "
+                                         "take turns at that step",
+                        core_names[d->core], (unsigned long long)step, (int)d->line);
+        else
+            play_refuse(m, d->file_line, "the recording launches blocks at step %llu (line %d); here that step "
+                                         "is no SPMD launch",
+                        (unsigned long long)step, (int)d->line);
+    }
+    if (p->end == EXEC_SCHED_END_FAILED && m->steps > p->end_step && !m->play_err.len)
+        play_refuse(m, p->end_line, "the recorded run failed at step %llu; this one goes on",
+                    (unsigned long long)p->end_step);
+    if (m->finished && !m->play_err.len && (p->end != EXEC_SCHED_END_FINISHED || m->steps != p->end_step)) {
+        size_t k = play_cursor(m, m->steps);
+        if (k < p->n)
+            play_refuse(m, p->d[k].file_line, "the run finished at step %llu, before this decision (step %llu)",
+                        (unsigned long long)m->steps, (unsigned long long)p->d[k].step);
+        else
+            play_refuse(m, p->end_line, "the recorded run %s at step %llu; this one finished at step %llu",
+                        end_what[p->end], (unsigned long long)p->end_step, (unsigned long long)m->steps);
+    }
+}
+
+void machine_schedule_record(machine *m, exec_sched_pass *rec)
+{
+    m->sched_rec = rec;
+    if (rec)
+        exec_sched_pass_reach(rec, m->steps);
+}
+
+void machine_schedule_replay(machine *m, const exec_sched_pass *play)
+{
+    m->sched_play = play;
+    m->play_cur = 0;
+    strbuf_clear(&m->play_err);
+}
+
+int machine_schedule_replaying(const machine *m)
+{
+    return m->sched_play != NULL;
+}
+
 /* ---- SPMD launches (semantics.h, EXEC_SEMDIFF_SPMD) ------------------------ */
 
 static uint64_t rng_next(machine *m);
@@ -1068,13 +1183,34 @@ static ptodb_status spmd_launch(machine *m, core *c, xframe *f, const xinst *in,
                      "a launch of %lld blocks runs every block (REF would compute block 0's part only: its "
                      "get_block_idx is 0)",
                      (long long)n);
-    if (m->opt.sched == EXEC_SCHED_RANDOM && n > 1) {
+    const ir_span *sp = inst_span(in);
+    int line = sp ? (int)sp->line : 0;
+    if (m->sched_play) {
+        const exec_decision *d = play_take(m, EXEC_DECIDE_BLOCKS);
+        if (d && (d->core != c->id || d->line != line || d->blocks != n)) {
+            play_refuse(m, d->file_line,
+                        "the recorded launch is of %lld blocks on %s at line %d; here step %llu launches %lld "
+                        "blocks on %s at line %d",
+                        (long long)d->blocks, core_names[d->core], (int)d->line, (unsigned long long)m->steps,
+                        (long long)n, core_names[c->id], line);
+            return efail(&c->ctx, NULL, 0, PTODB_ERR_FORMAT, "%s", strbuf_str(&m->play_err));
+        }
+        if (d) {
+            L->order_a = (uint64_t)d->a;
+            L->order_c = (uint64_t)d->c;
+        }
+    } else if (m->opt.sched == EXEC_SCHED_RANDOM && n > 1) {
         uint64_t a;
         do
             a = 1 + rng_next(m) % (uint64_t)n;
         while (gcd_u64(a, (uint64_t)n) != 1);
         L->order_a = a;
         L->order_c = rng_next(m) % (uint64_t)n;
+    }
+    if (m->sched_rec && (L->order_a != 1 || L->order_c != 0)) {
+        exec_decision d = {.step = m->steps, .kind = EXEC_DECIDE_BLOCKS, .core = (int8_t)c->id, .line = line,
+                           .blocks = n, .a = (int64_t)L->order_a, .c = (int64_t)L->order_c};
+        exec_sched_pass_record(m->sched_rec, &d);
     }
     return PTODB_OK;
 }
@@ -1483,6 +1619,82 @@ static uint64_t rng_next(machine *m)
     return m->rng;
 }
 
+/* The core the fixed schedule runs next: the last one while it can run,
+ * then the next runnable one in AIC, AIV0, AIV1 order (cyclic), or -1. A
+ * recorded schedule keeps where a run did otherwise (exec/schedule.h). */
+static int fixed_pick(machine *m)
+{
+    group_run *g = &m->grp;
+    int ids[3], n = 0, from = 0;
+    for (int id = EXEC_CORE_AIC; id < EXEC_NCORES; id++)
+        for (int k = 0; k < g->ncores; k++)
+            if (g->order[k] == id)
+                ids[n++] = id;
+    for (int k = 0; g->started && k < n; k++)
+        if (ids[k] == g->order[g->cur])
+            from = k;
+    for (int k = 0; k < n; k++) {
+        int id = ids[(from + k) % n];
+        if (core_runnable(&m->cores[id]))
+            return id;
+    }
+    return -1;
+}
+
+/* The statement core is about to run: its line (0 when none). */
+static int core_line(const machine *m, int id)
+{
+    const core *c = &m->cores[id];
+    if (c->depth < 1)
+        return 0;
+    const xframe *f = &c->frames[c->depth - 1];
+    const ir_span *sp = inst_span(&f->fn->code[f->pc]);
+    return sp ? (int)sp->line : 0;
+}
+
+/* Core id of the group runs the current step: the schedule's bookkeeping
+ * (recorded when the fixed schedule would have run another; checked
+ * against a replay). Returns -1 with play_err set when a replay refuses. */
+static int group_take(machine *m, int id, int fixed)
+{
+    group_run *g = &m->grp;
+    if (m->sched_rec && id != fixed) {
+        exec_decision d = {.step = m->steps, .kind = EXEC_DECIDE_CORE, .core = (int8_t)id, .line = core_line(m, id)};
+        exec_sched_pass_record(m->sched_rec, &d);
+    }
+    for (int k = 0; k < g->ncores; k++)
+        if (g->order[k] == id)
+            g->cur = k;
+    g->started = 1;
+    return id;
+}
+
+/* A replay's core for the current group step: the recorded one, checked,
+ * or the fixed schedule's; -1 with play_err set when the file does not fit. */
+static int play_group_core(machine *m, int fixed)
+{
+    const exec_decision *d = play_take(m, EXEC_DECIDE_CORE);
+    if (!d)
+        return fixed;
+    int in = 0;
+    for (int k = 0; k < m->grp.ncores; k++)
+        in |= m->grp.order[k] == d->core;
+    int line = in ? core_line(m, d->core) : 0;
+    if (!in)
+        play_refuse(m, d->file_line, "the recording runs %s at step %llu; the group running here (%s) has no %s",
+                    core_names[d->core], (unsigned long long)m->steps, m->grp.g->name, core_names[d->core]);
+    else if (!core_runnable(&m->cores[d->core]))
+        play_refuse(m, d->file_line, "the recording runs %s at step %llu (line %d); here %s cannot run (%s)",
+                    core_names[d->core], (unsigned long long)m->steps, (int)d->line, core_names[d->core],
+                    m->cores[d->core].state == CORE_DONE ? "it has finished" : "it waits on a queue");
+    else if (line != d->line)
+        play_refuse(m, d->file_line, "the recording runs %s at step %llu at line %d; here %s is at line %d",
+                    core_names[d->core], (unsigned long long)m->steps, (int)d->line, core_names[d->core], line);
+    else
+        return d->core;
+    return -1;
+}
+
 /* Picks the group core to run next, or -1 (deadlock / all done). */
 static int pick_group_core(machine *m)
 {
@@ -1539,7 +1751,31 @@ static ptodb_status group_finish(machine *m, exec_event *ev)
     return PTODB_OK;
 }
 
+/* A replay's refusal as the step's error. */
+static ptodb_status play_fail(machine *m, exec_event *ev)
+{
+    strbuf_clear(&m->error);
+    strbuf_puts(&m->error, strbuf_str(&m->play_err));
+    m->error_ref = 0;
+    ev->kind = EXEC_EV_ERROR;
+    return PTODB_ERR_FORMAT;
+}
+
+static ptodb_status step_core_run(machine *m, core *c, exec_event *ev);
+
 static ptodb_status step_core(machine *m, core *c, exec_event *ev)
+{
+    uint64_t step = m->steps;
+    ptodb_status st = step_core_run(m, c, ev);
+    if (m->sched_play) {
+        play_after(m, step);
+        if (m->play_err.len)
+            return play_fail(m, ev);
+    }
+    return st;
+}
+
+static ptodb_status step_core_run(machine *m, core *c, exec_event *ev)
 {
     if (c->state == CORE_BLOCKED)
         c->state = CORE_READY;
@@ -1642,21 +1878,64 @@ ptodb_status machine_start(machine *m, int fn, const value *args, uint32_t nargs
     return PTODB_OK;
 }
 
+/* A recording after a step that started at `step`: how far the run got,
+ * and how it ended when that is new (not a replay of its history). */
+static void rec_note(machine *m, uint64_t step, const exec_event *ev, ptodb_status st)
+{
+    exec_sched_pass *r = m->sched_rec;
+    int fresh = step >= r->reached;
+    exec_sched_pass_reach(r, m->steps);
+    if (!fresh || r->end != EXEC_SCHED_END_NONE)
+        return;
+    if (st == PTODB_ERR_INTERRUPTED || st == PTODB_ERR_TIMEOUT) /* not the program's doing */
+        exec_sched_pass_end(r, m->steps, EXEC_SCHED_END_STOPPED);
+    else if (ev->kind == EXEC_EV_ERROR)
+        exec_sched_pass_end(r, m->steps, EXEC_SCHED_END_FAILED);
+    else if (m->finished)
+        exec_sched_pass_end(r, m->steps, EXEC_SCHED_END_FINISHED);
+}
+
+static ptodb_status step_any(machine *m, exec_event *ev);
+static ptodb_status step_given(machine *m, int id, exec_event *ev);
+
 ptodb_status machine_step(machine *m, exec_event *ev)
+{
+    uint64_t step = m->steps;
+    ptodb_status st = step_any(m, ev);
+    if (m->sched_rec)
+        rec_note(m, step, ev, st);
+    return st;
+}
+
+ptodb_status machine_step_core(machine *m, int id, exec_event *ev)
+{
+    uint64_t step = m->steps;
+    ptodb_status st = step_given(m, id, ev);
+    if (m->sched_rec)
+        rec_note(m, step, ev, st);
+    return st;
+}
+
+static ptodb_status step_any(machine *m, exec_event *ev)
 {
     memset(ev, 0, sizeof *ev);
     if (m->finished) {
         ev->kind = EXEC_EV_DONE;
         return PTODB_OK;
     }
+    if (m->sched_play && play_before(m) != PTODB_OK)
+        return play_fail(m, ev);
     core *c;
     if (m->grp.active) {
-        int id = pick_group_core(m);
+        int fixed = fixed_pick(m);
+        int id = m->sched_play ? play_group_core(m, fixed) : pick_group_core(m);
+        if (m->play_err.len)
+            return play_fail(m, ev);
         if (id < 0) {
             ev->kind = EXEC_EV_ERROR;
             return deadlock(m);
         }
-        c = &m->cores[id];
+        c = &m->cores[group_take(m, id, fixed)];
     } else {
         c = &m->cores[EXEC_CORE_HOST];
         if (c->state == CORE_BLOCKED && !core_runnable(c)) {
@@ -1697,7 +1976,7 @@ ptodb_status machine_step(machine *m, exec_event *ev)
     return st;
 }
 
-ptodb_status machine_step_core(machine *m, int id, exec_event *ev)
+static ptodb_status step_given(machine *m, int id, exec_event *ev)
 {
     memset(ev, 0, sizeof *ev);
     if (id < 0 || id >= EXEC_NCORES)
@@ -1710,10 +1989,25 @@ ptodb_status machine_step_core(machine *m, int id, exec_event *ev)
     }
     if (!core_runnable(c))
         return PTODB_ERR_USAGE;
-    if (c->in_group)
-        for (int k = 0; k < m->grp.ncores; k++)
-            if (m->grp.order[k] == id)
-                m->grp.cur = k;
+    if (m->sched_play && play_before(m) != PTODB_OK)
+        return play_fail(m, ev);
+    if (c->in_group) {
+        int fixed = fixed_pick(m);
+        if (m->sched_play) {
+            /* a replay runs the recorded core: another is refused, as usage */
+            int want = play_group_core(m, fixed);
+            if (m->play_err.len)
+                return play_fail(m, ev);
+            if (want != id) {
+                m->play_used = 0;
+                strbuf_clear(&m->error);
+                strbuf_printf(&m->error, "the replayed schedule runs %s at step %llu, not %s", core_names[want],
+                              (unsigned long long)m->steps, core_names[id]);
+                return PTODB_ERR_USAGE;
+            }
+        }
+        group_take(m, id, fixed);
+    }
     return step_core(m, c, ev);
 }
 

@@ -127,6 +127,16 @@ ptodb_status machine_step(machine *m, exec_event *ev);
  * event, not an error. A core that cannot run (finished, waiting for its
  * group) gives ERR_USAGE. */
 ptodb_status machine_step_core(machine *m, int core, exec_event *ev);
+/* The schedule (exec/schedule.h): record the run's choices into rec, or
+ * replay them from play (one pass's section, kept alive by the caller as
+ * long as the machine; NULL turns either off). A replay ignores
+ * opt.sched: the file decides, and a step it does not fit fails with
+ * PTODB_ERR_FORMAT and "FILE:LINE: schedule replay: what differs" as the
+ * machine's error. Set before machine_start or at a snapshot's moment. */
+struct exec_sched_pass;
+void machine_schedule_record(machine *m, struct exec_sched_pass *rec);
+void machine_schedule_replay(machine *m, const struct exec_sched_pass *play);
+int machine_schedule_replaying(const machine *m);
 /* Runs until the program ends or fails. */
 ptodb_status machine_run(machine *m);
 

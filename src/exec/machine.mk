@@ -10,7 +10,8 @@ src_libptodb_a_SOURCES += \
 	src/exec/semantics.c src/exec/semantics.h src/exec/tasks.c src/exec/tasks.h \
 	src/exec/memcheck.c src/exec/memcheck.h \
 	src/exec/snapshot.c src/exec/snapshot.h src/exec/snapshot_parts.c src/exec/state_hash.c \
-	src/exec/state_walk.c src/exec/state_walk.h src/exec/write_log.c src/exec/write_log.h
+	src/exec/state_walk.c src/exec/state_walk.h src/exec/write_log.c src/exec/write_log.h \
+	src/exec/schedule.c src/exec/schedule.h
 
 check_PROGRAMS += tests/unit/check_machine
 TESTS += tests/unit/check_machine

@@ -97,6 +97,7 @@ typedef struct group_run {
     int order[3];         /* core ids in scheduling order */
     int ncores;
     int cur;              /* index into order */
+    int started;          /* a core of the group has run a statement (fixed_pick) */
     xrt rt;
 } group_run;
 
@@ -131,6 +132,16 @@ struct machine {
     /* content versions of the storages ops write in place, from the first
      * snapshot on (snapshot.h); NULL before */
     struct exec_write_log *wlog;
+    /* The schedule recorded (machine_schedule_record) or replayed
+     * (machine_schedule_replay); NULL when not. play_cur caches the
+     * replay's next decision (a cursor re-found by step after a restore),
+     * play_used says the decision of the current step was taken, play_err
+     * is a replay's refusal ("FILE:LINE: ..."). */
+    struct exec_sched_pass *sched_rec;
+    const struct exec_sched_pass *sched_play;
+    size_t play_cur;
+    int play_used;
+    strbuf play_err;
 };
 
 /* Empties a core as a fresh run does: frames freed, result cleared, idle

@@ -11,6 +11,7 @@
 
 #include "base/mem.h"
 #include "base/strbuf.h"
+#include "exec/schedule.h"
 #include "ir/parse.h"
 #include "ir/resolve.h"
 #include "memory/soc.h"
@@ -173,6 +174,46 @@ int runpass_memory_addressed(const case_info *c, const char *path)
     return addressed_by_siblings(path);
 }
 
+void runpass_pass_identity(const case_info *c, const char *path, int *index, const char **name)
+{
+    for (size_t i = 0; c && i < c->npasses; i++)
+        if (c->passes[i].path && strcmp(c->passes[i].path, path) == 0) {
+            *index = c->passes[i].index;
+            *name = c->passes[i].name;
+            return;
+        }
+    const char *base = strrchr(path, '/');
+    *index = (int)pass_number(path);
+    *name = base ? base + 1 : path;
+}
+
+/* The schedule of the run: recorded, or the replayed file's section of the
+ * pass (checked against its text); 0, or -1 with the message. */
+static int open_schedule(runpass_run *r, const char *path, const case_info *c, const runpass_options *o)
+{
+    if (!o->record_schedule && !o->replay)
+        return 0;
+    int index;
+    const char *name;
+    runpass_pass_identity(c, path, &index, &name);
+    uint64_t fp = exec_schedule_fingerprint(r->module->src, r->module->src_len);
+    if (o->replay) {
+        strbuf err = STRBUF_INIT;
+        const exec_sched_pass *sp = exec_schedule_for_pass(o->replay, index, name, fp, &err);
+        if (!sp) {
+            open_fail(r, RUNPASS_ERROR, strbuf_detach(&err));
+            return -1;
+        }
+        strbuf_free(&err);
+        machine_schedule_replay(r->m, sp);
+    }
+    if (o->record_schedule) {
+        r->sched = exec_sched_pass_new(index, name, fp);
+        machine_schedule_record(r->m, r->sched);
+    }
+    return 0;
+}
+
 void runpass_open(runpass_run *r, const char *path, ir_module *module, const case_info *c, const runpass_options *o,
                   machine_write_hook hook, void *hook_ud, int flags)
 {
@@ -248,6 +289,14 @@ void runpass_open(runpass_run *r, const char *path, ir_module *module, const cas
     r->m = machine_new(p, &mo);
     if (hook)
         machine_set_write_hook(r->m, hook, hook_ud);
+    if (open_schedule(r, path, c, o) != 0) {
+        for (size_t i = 0; i < np; i++)
+            value_clear(&args[i]);
+        free(args);
+        machine_free(r->m); /* never started: nothing to show */
+        r->m = NULL;
+        goto out;
+    }
     r->start = machine_start(r->m, p->entry, args, (uint32_t)np);
     for (size_t i = 0; i < np; i++)
         value_clear(&args[i]);
@@ -264,6 +313,7 @@ out:
 void runpass_close(runpass_run *r)
 {
     machine_free(r->m);
+    exec_sched_pass_free(r->sched);
     if (r->binds) {
         case_bindings_free(r->binds, r->nbinds);
         free(r->binds);
@@ -346,6 +396,13 @@ void runpass_file(const char *path, const case_info *c, const runpass_options *o
     run.ref_note = NULL;
     ptodb_status st = machine_run(run.m);
     r->steps = machine_steps(run.m);
+    if (run.sched) {
+        if (run.sched->end == EXEC_SCHED_END_NONE) /* the machine marks a finish or a failure itself */
+            exec_sched_pass_end(run.sched, r->steps, st == PTODB_OK ? EXEC_SCHED_END_FINISHED : EXEC_SCHED_END_FAILED);
+        strbuf sb = STRBUF_INIT;
+        exec_sched_pass_format(run.sched, &sb);
+        r->schedule = strbuf_detach(&sb);
+    }
     r->memfaults = machine_mem_faults(run.m);
     if (machine_mem_report(run.m))
         r->memreport = xstrdup(machine_mem_report(run.m));
@@ -415,6 +472,7 @@ void runpass_result_free(runpass_result *r)
     free(r->ref_note);
     free(r->ref_differs);
     free(r->memreport);
+    free(r->schedule);
     memset(r, 0, sizeof *r);
 }
 

@@ -37,6 +37,7 @@ typedef struct runpass_result {
     uint64_t memfaults;     /* memory faults of the run (machine_mem_faults) */
     char *memreport;        /* their first reports, or NULL */
     uint64_t steps;
+    char *schedule;         /* record_schedule: the pass's section of a schedule file, or NULL */
 } runpass_result;
 
 typedef struct runpass_options {
@@ -46,6 +47,12 @@ typedef struct runpass_options {
     int strict_ref;         /* --strict-ref: a file REF cannot run fails (all_pass 0), as in REF's validator */
     int comm_ready_order;   /* --comm-order=ready: a multi-rank run without PyPTO #2398's per-rank
                                ordering token (src/ranks/world.h, RANKS_ORDER_READY) */
+    /* The schedule (exec/schedule.h): record_schedule 1 records the run's
+     * choices (runpass_run.sched, runpass_result.schedule); replay, when
+     * not NULL, is a file whose section of the pass the run follows (a
+     * file without one, or of another text, is refused). */
+    int record_schedule;
+    const struct exec_schedule *replay;
 } runpass_options;
 
 struct strbuf;
@@ -87,6 +94,7 @@ typedef struct runpass_run {
     char *message;
     char *ref_note;         /* REF cannot run this file (codegen error) but ptodb does */
     ptodb_status start;     /* machine_start's status (the machine keeps the error) */
+    struct exec_sched_pass *sched; /* record_schedule: the machine records into it (owned) */
 } runpass_run;
 
 enum {
@@ -115,6 +123,10 @@ case_param *runpass_entry_params(const xprogram *p, size_t *n);
 /* Sets mo's memory-model target and addressing for pass path of case c
  * (docs/memory.md) when mo->memcheck is on. */
 void runpass_memory_options(const char *path, const case_info *c, machine_options *mo);
+
+/* The pass index and name of path in case c (its NN and stem when the
+ * case does not list it): what a schedule file's section is named by. */
+void runpass_pass_identity(const case_info *c, const char *path, int *index, const char **name);
 
 /* Runs the dump file at path against case c. Never prints. */
 void runpass_file(const char *path, const case_info *c, const runpass_options *o, runpass_result *r);

@@ -360,6 +360,8 @@ void machine_snapshot_restore(machine *m, const machine_snapshot *s)
     m->steps = s->steps;
     m->finished = s->finished;
     m->error_ref = s->error_ref;
+    /* a replay's refusal is of a later step: met again when the run gets there */
+    strbuf_clear(&m->play_err);
     m->block_seq = s->block_seq;
     m->rng = s->rng;
     m->next_task = s->next_task;

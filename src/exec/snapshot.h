@@ -51,6 +51,10 @@ size_t machine_live_tensor_bytes(const machine *m);
  * queues, every reachable tensor's attributes and bytes, the parts'. Two
  * runs with equal hashes are at the same state (up to a 64-bit collision). */
 uint64_t machine_state_hash(const machine *m);
+/* The same without the scheduler's own state (its random generator, its
+ * order of the group's cores): a run and the replay of its recorded
+ * schedule (machine_schedule_replay) hash the same at every step. */
+uint64_t machine_program_state_hash(const machine *m);
 
 /* A component's state in a snapshot. */
 typedef struct machine_snapshot_part {

@@ -109,13 +109,16 @@ static void hash_rt(uint64_t *h, const xrt *rt)
     *h = mix(*h, rt->tfree_to_aiv);
 }
 
-uint64_t machine_state_hash(const machine *m)
+/* with_sched 0: without the scheduler's own state (its random generator;
+ * the group's last core by its id, not by its place in the order). */
+static uint64_t state_hash(const machine *m, int with_sched)
 {
     hash_walk w = {.h = 0x243F6A8885A308D3ull};
     w.h = mix(w.h, m->steps);
     w.h = mix(w.h, (uint64_t)m->finished);
     w.h = mix(w.h, m->block_seq);
-    w.h = mix(w.h, m->rng);
+    if (with_sched)
+        w.h = mix(w.h, m->rng);
     w.h = mix(w.h, m->next_task);
     for (int i = 0; i < EXEC_NCORES; i++) {
         const core *c = &m->cores[i];
@@ -142,7 +145,7 @@ uint64_t machine_state_hash(const machine *m)
         }
     }
     w.h = mix(w.h, (uint64_t)m->grp.active);
-    w.h = mix(w.h, (uint64_t)m->grp.cur);
+    w.h = mix(w.h, with_sched ? (uint64_t)m->grp.cur : (uint64_t)m->grp.order[m->grp.cur]);
     w.h = mix(w.h, (uint64_t)m->grp.ncores);
     hash_rt(&w.h, &m->grp.rt);
     hash_rt(&w.h, &m->global_rt);
@@ -155,4 +158,14 @@ uint64_t machine_state_hash(const machine *m)
         if (parts[i].hash)
             w.h = parts[i].hash(m, w.h);
     return w.h;
+}
+
+uint64_t machine_state_hash(const machine *m)
+{
+    return state_hash(m, 1);
+}
+
+uint64_t machine_program_state_hash(const machine *m)
+{
+    return state_hash(m, 0);
 }

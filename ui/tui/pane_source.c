@@ -22,6 +22,14 @@ void pane_source_sync(tui *t)
         t->src.left = 0;
         t->src.stop_line = 0;
     }
+    /* A new bisect result: its statement, in the pass it selected. */
+    int bpass, bline;
+    unsigned serial;
+    if (view_bisect_statement(t->s, &bpass, &bline, &serial) && serial != t->src.bisect_seen && bpass == cur) {
+        t->src.bisect_seen = serial;
+        t->src.sc.cursor = bline - 1;
+        tui_scroll_show(&t->src.sc, t->src.file.nlines, t->rect[PANE_SOURCE].h - 1);
+    }
     view_location loc;
     if (view_stop_location(t->s, &loc) && loc.pass == cur && loc.line > 0) {
         if (loc.line != t->src.stop_line) {
@@ -94,6 +102,10 @@ static void source_draw(tui *t, crect r, int focused)
     int n = t->src.file.nlines;
     tui_scroll_show(&t->src.sc, n, body.h);
     int dw = digits(n);
+    int bpass, bline = 0;
+    unsigned serial;
+    if (!view_bisect_statement(t->s, &bpass, &bline, &serial) || bpass != t->src.pass)
+        bline = 0;
     for (int y = 0; y < body.h; y++) {
         int i = t->src.sc.top + y;
         if (i >= n)
@@ -102,7 +114,10 @@ static void source_draw(tui *t, crect r, int focused)
         int bp = view_breakpoint_at(t->s, t->src.pass, line);
         int stop = line == t->src.stop_line && running;
         canvas_put(&t->cv, body, y, 0, bp == 1 ? 'B' : bp == 2 ? 'b' : ' ', bp == 1 ? ST_BREAK : ST_BREAK_OFF);
-        canvas_put(&t->cv, body, y, 1, stop ? '>' : ' ', ST_STOP);
+        if (stop)
+            canvas_put(&t->cv, body, y, 1, '>', ST_STOP);
+        else
+            canvas_put(&t->cv, body, y, 1, line == bline ? '!' : ' ', ST_BAD);
         canvas_printf(&t->cv, body, y, 2, ST_LINENO, "%*d ", dw, line);
         size_t len;
         const char *s = tui_lines_get(&t->src.file, i, &len);
@@ -212,5 +227,5 @@ const tui_pane_ops pane_source_ops = {
     .draw = source_draw,
     .key = source_key,
     .click = source_click,
-    .help = "B: breakpoint (b disabled), >: the statement stopped at",
+    .help = "B: breakpoint (b disabled), >: stopped at, !: bisect's statement",
 };

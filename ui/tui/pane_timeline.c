@@ -22,8 +22,8 @@ static uint64_t steps_per_column(const view_tl_event *ev, size_t n, int w)
     return per ? per : 1;
 }
 
-int render_timeline(canvas *c, crect r, const view_tl_event *ev, size_t n, int current_core, int cursor_col,
-                    int cursor_core, uint64_t *per_out)
+int render_timeline(canvas *c, crect r, const view_tl_event *ev, size_t n, uint64_t now, int current_core,
+                    int cursor_col, int cursor_core, uint64_t *per_out)
 {
     canvas_fill(c, r, ' ', ST_NORMAL);
     if (n == 0) {
@@ -37,8 +37,11 @@ int render_timeline(canvas *c, crect r, const view_tl_event *ev, size_t n, int c
     uint64_t per = steps_per_column(ev, n, w);
     if (per_out)
         *per_out = per;
-    canvas_printf(c, r, 0, 0, ST_DIM, "steps %llu..%llu, %llu a column   = ran ~ blocked > push < pop . done",
-                  (unsigned long long)first, (unsigned long long)last, (unsigned long long)per);
+    canvas_printf(c, r, 0, 0, ST_DIM, "steps %llu..%llu, %llu a column, now %llu   = ran ~ blocked > push < pop . done",
+                  (unsigned long long)first, (unsigned long long)last, (unsigned long long)per,
+                  (unsigned long long)now);
+    /* the current moment's column: after it, the recorded history (dim) */
+    int nowcol = now <= first ? 0 : (int)((now - first) / per);
     int rows = r.h - 2 < 4 ? r.h - 2 : 4;
     for (int core = 0; core < rows; core++) {
         canvas_printf(c, r, 1 + core, 0, core == current_core ? ST_STOP : ST_NORMAL, "%-5s", core_label[core]);
@@ -70,15 +73,22 @@ int render_timeline(canvas *c, crect r, const view_tl_event *ev, size_t n, int c
         }
         for (int core = 0; core < rows; core++) {
             char g = glyph[core] ? glyph[core] : state[core] == 1 ? '~' : state[core] == 2 ? '.' : ' ';
-            canvas_style st = g == '~' ? ST_BAD : g == '>' || g == '<' ? ST_CHANGED : g == '.' ? ST_DIM : ST_GOOD;
+            canvas_style st = col > nowcol ? ST_DIM
+                              : g == '~'   ? ST_BAD
+                              : g == '>' || g == '<' ? ST_CHANGED
+                              : g == '.'   ? ST_DIM
+                                           : ST_GOOD;
             canvas_put(c, r, 1 + core, LABEL + col, (uint32_t)g, st);
         }
         lastcol = col;
     }
-    /* The current point: the last step recorded. */
+    /* The current moment: the last step after a forward run, earlier
+     * after going backward (the steps after it are the history to replay). */
     int y = 1 + rows;
+    if (nowcol > lastcol)
+        nowcol = lastcol;
     if (y < r.h) {
-        canvas_put(c, r, y, LABEL + lastcol, '^', ST_STOP);
+        canvas_put(c, r, y, LABEL + nowcol, '^', ST_STOP);
         canvas_printf(c, r, y, 0, ST_DIM, "now");
     }
     if (cursor_core >= 0 && cursor_core < rows) {
@@ -157,7 +167,8 @@ static void timeline_draw(tui *t, crect r, int focused)
     view_location loc;
     int core = view_stop_location(t->s, &loc) ? loc.core : -1;
     uint64_t per = 1;
-    int ncols = render_timeline(&t->cv, body, ev, n, core, t->tl.col, focused ? t->tl.core : -1, &per);
+    int ncols = render_timeline(&t->cv, body, ev, n, view_timeline_now(t->s), core, t->tl.col,
+                                focused ? t->tl.core : -1, &per);
     /* Under the core rows and the caret: the queues' occupancy. */
     int used = 2 + (body.h - 2 < 4 ? body.h - 2 : 4);
     if (ncols <= 0 || body.h <= used)
@@ -224,7 +235,9 @@ const tui_pane_ops pane_timeline_ops = {
     .click = NULL,
     .help = "a row per core, statement time across (the whole run);\n"
             "= ran  ~ blocked on a queue  > push  < pop  . done;\n"
-            "^ the last step; under it a row per queue (c2v: cube to\n"
+            "^ the current moment (after going back, the steps after it\n"
+            "are the history forward commands replay, dim); under it a\n"
+            "row per queue (c2v: cube to\n"
             "vector, v2c back; the lane): the items in it, red when\n"
             "full; Enter on a > or < lists that push or pop;\n"
             "`queue show` details the queues",

@@ -361,6 +361,10 @@ static void do_action(tui *t, tui_action a)
     case ACT_NEXT: tui_execute(t, "next"); break;
     case ACT_STEP: tui_execute(t, "step"); break;
     case ACT_CONTINUE: tui_execute(t, "continue"); break;
+    case ACT_REVERSE_STEP: tui_execute(t, "reverse-step"); break;
+    case ACT_REVERSE_NEXT: tui_execute(t, "reverse-next"); break;
+    case ACT_REVERSE_FINISH: tui_execute(t, "reverse-finish"); break;
+    case ACT_REVERSE_CONTINUE: tui_execute(t, "reverse-continue"); break;
     case ACT_REDRAW: t->dirty = TUI_DIRTY_ALL; break;
     case ACT_HELP: t->help = 1; t->dirty |= TUI_DIRTY_ALL; break;
     case ACT_FOCUS_NEXT: focus_step(t, 1); break;

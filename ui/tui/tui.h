@@ -68,6 +68,7 @@ typedef struct tui_source {
     char search[256];
     int search_active; /* n/N repeat the search (until Esc) */
     int stop_line;     /* the stop line last followed, 0 none */
+    unsigned bisect_seen; /* view_bisect_statement's serial last followed */
     int left;          /* columns scrolled to the right */
 } tui_source;
 
@@ -208,7 +209,8 @@ enum { TUI_DIRTY_STATUS = 1u << PANE_COUNT, TUI_DIRTY_ALL = 0xffffu };
  * TUI itself acts; the others are the focused pane's. */
 typedef enum {
     ACT_NONE,
-    ACT_RUN, ACT_FINISH, ACT_NEXT, ACT_STEP, ACT_CONTINUE, ACT_REDRAW, ACT_HELP, ACT_FOCUS_NEXT, ACT_FOCUS_PREV,
+    ACT_RUN, ACT_FINISH, ACT_NEXT, ACT_STEP, ACT_CONTINUE, ACT_REVERSE_STEP, ACT_REVERSE_NEXT, ACT_REVERSE_FINISH,
+    ACT_REVERSE_CONTINUE, ACT_REDRAW, ACT_HELP, ACT_FOCUS_NEXT, ACT_FOCUS_PREV,
     ACT_CMDLINE, ACT_QUIT, ACT_ZOOM, ACT_LAYOUT, ACT_PASS_PREV, ACT_PASS_NEXT,
     ACT_DOWN, ACT_UP, ACT_PGDN, ACT_PGUP, ACT_TOP, ACT_BOTTOM, ACT_LEFT, ACT_RIGHT,
     ACT_SEARCH, ACT_NEXT_OR_MATCH, ACT_PREV_MATCH, ACT_SEARCH_END, ACT_BREAK, ACT_UNTIL, ACT_SELECT, ACT_OUTPUT
@@ -289,10 +291,12 @@ void render_displays(canvas *c, crect r, const view_display *d, int n, int top);
 void render_passes(canvas *c, crect r, const view_pass *p, int n, int current, int cursor, int top,
                    int focused);
 /* The cross-core timeline: a row per core, statement time across (the
- * whole run, several steps a column when long), the last step marked. */
+ * whole run, several steps a column when long), the current moment `now`
+ * (machine steps) marked; after going backward the steps after it (the
+ * recorded history) are dim. */
 /* cursor_col < 0: the last column; cursor_core < 0: no cursor. Returns the
  * columns drawn and sets *per to the steps a column. */
-int render_timeline(canvas *c, crect r, const view_tl_event *ev, size_t n, int current_core, int cursor_col,
+int render_timeline(canvas *c, crect r, const view_tl_event *ev, size_t n, uint64_t now, int current_core, int cursor_col,
                     int cursor_core, uint64_t *per);
 /* Under the timeline, in its columns (first step, per steps a column,
  * ncols): a row per queue with the items in it, the largest count in each
