@@ -3,6 +3,7 @@
 # one pass file under one global schedule. Above exec, below batch.
 src_libptodb_a_SOURCES += \
 	src/ranks/world.h src/ranks/world.c \
+	src/ranks/sched.h src/ranks/sched.c \
 	src/ranks/run.h src/ranks/run.c
 
 RANKS_CLI_TESTS = \
