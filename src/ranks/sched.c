@@ -42,6 +42,7 @@ struct ranks_sched {
      * of it; random, order[pos..n) are the ranks still to try */
     int cur, slice, progress, live;
     int order[CASE_MAX_RANKS], norder, pos, shuffled;
+    int resume; /* a rank whose task just started: its first statement is the same decision's, -1 none */
 };
 
 /* statements a rank runs at most before the next one's turn (fixed schedule) */
@@ -97,6 +98,7 @@ ranks_sched *ranks_sched_new(const char *path, const xprogram *p, const case_inf
     s->P = c->ranks.nranks;
     s->random = o->mopt.sched == EXEC_SCHED_RANDOM;
     s->profile = o->mopt.profile;
+    s->resume = -1;
     s->rng = o->mopt.seed * 2654435761u + 0x9e3779b97f4a7c15ull;
     xprogram tmp = *p;
     tmp.entry = hf;
@@ -170,9 +172,11 @@ void ranks_sched_set_hooks(ranks_sched *s, ranks_tensor_hook w, ranks_tensor_hoo
     s->hook_ud = ud;
 }
 
-typedef enum { STEP_PROGRESS, STEP_PARKED, STEP_IDLE, STEP_ERROR } step_result;
+typedef enum { STEP_PROGRESS, STEP_PARKED, STEP_IDLE, STEP_ERROR, STEP_STARTED } step_result;
 
-/* One statement (or one collective arrival) of rank r. */
+/* One statement (or one collective arrival) of rank r; STEP_STARTED when
+ * it started r's next task instead (its machine stands at the task's first
+ * statement: a debugger sees its breakpoints there). */
 static step_result rank_step(ranks_sched *s, int r, exec_event *out, strbuf *err)
 {
     ranks_world *w = s->w;
@@ -209,6 +213,7 @@ static step_result rank_step(ranks_sched *s, int r, exec_event *out, strbuf *err
             return STEP_ERROR;
         }
         rs->running = 1;
+        return STEP_STARTED;
     }
     exec_event ev;
     ptodb_status st = machine_step(rs->m, &ev);
@@ -331,7 +336,9 @@ ranks_step_status ranks_sched_step(ranks_sched *s, int *rank, exec_event *ev, st
     ev->kind = EXEC_EV_NONE;
     for (;;) {
         int r;
-        if (s->random) {
+        if (s->resume >= 0) {
+            r = s->resume;
+        } else if (s->random) {
             /* one statement of a rank picked among those with work, until
              * a full sweep of them makes no progress */
             if (!s->shuffled) {
@@ -375,6 +382,13 @@ ranks_step_status ranks_sched_step(ranks_sched *s, int *rank, exec_event *ev, st
         }
         step_result res = rank_step(s, r, ev, err);
         *rank = r;
+        if (res == STEP_STARTED) {
+            /* not a decision of the schedule: the next call steps r's first
+             * statement as this one's (the random schedule draws nothing) */
+            s->resume = r;
+            return RANKS_STEP_RAN;
+        }
+        s->resume = -1;
         if (res == STEP_ERROR)
             return RANKS_STEP_ERROR;
         s->rs[r].parked = res == STEP_PARKED;
