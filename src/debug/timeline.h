@@ -7,5 +7,9 @@
 
 /* Appends the step ev to the run's timeline (view.h's view_timeline). */
 void run_timeline_note(session *s, const exec_event *ev);
+/* The same for rank's step in a multi-rank case (the step count is the
+ * schedule's); notifier: for a wait that completed, the rank whose notify
+ * it acquired (-1 none). */
+void run_timeline_note_rank(session *s, int rank, int notifier, const exec_event *ev);
 
 #endif

@@ -141,8 +141,10 @@ typedef struct view_tl_event {
     uint64_t step;     /* the machine's statement count after the step */
     uint8_t core;      /* exec_core_id */
     uint8_t kind;      /* view_tl_kind */
-    char mark;         /* 'p' a queue push, 'o' a queue pop, 0 */
+    char mark;         /* 'p' a queue push, 'o' a queue pop, 'n' a notify, 'w' a wait, 0 */
     int line;          /* the statement's line in the pass file */
+    int16_t rank;      /* a multi-rank case: the rank that ran it, else -1 */
+    int16_t peer;      /* 'w': the rank whose notify the wait acquired, -1 none */
 } view_tl_event;
 /* The entries (session-owned, valid until the next command) and how many;
  * 0 without a run. */

@@ -92,6 +92,7 @@ struct ranks_world {
     char race_buffer[64];
     int race_owner;
     int pending_stamp[CASE_MAX_RANKS]; /* local accesses of the step not located yet */
+    int acquired_from[CASE_MAX_RANKS]; /* per rank: the last notifier of the cell its last wait acquired */
 };
 
 static void vc_join(vclock *a, const vclock *b, int n)
@@ -908,9 +909,19 @@ static void w_note_acquire(void *ud, int rank, const tensor *cell)
 {
     ranks_world *w = ud;
     mark_signal(w, cell);
+    w->acquired_from[rank] = -1;
     for (size_t i = 0; i < w->nlog; i++)
-        if (w->log[i].s == cell->storage && w->log[i].elem == elem_of(cell))
+        if (w->log[i].s == cell->storage && w->log[i].elem == elem_of(cell)) {
             vc_join(&w->vc[rank], &w->log[i].rel, w->P);
+            w->acquired_from[rank] = w->log[i].from;
+        }
+}
+
+int ranks_world_take_acquired(ranks_world *w, int rank)
+{
+    int from = w->acquired_from[rank];
+    w->acquired_from[rank] = -1;
+    return from;
 }
 
 static void w_note_wait(void *ud, int rank, const tensor *cell, int64_t expected, int cmp, int line, int col)
@@ -974,6 +985,59 @@ size_t ranks_world_nonzero_signals(const ranks_world *w, strbuf *out)
     return count;
 }
 
+static int64_t cell_value(const tensor_storage *st, int64_t elem)
+{
+    tensor *c = tensor_from_storage((tensor_storage *)st, DTYPE_INT32, 0, NULL, NULL, elem, NULL);
+    int64_t v = c ? tensor_get_i64(c, NULL) : 0;
+    tensor_unref(c);
+    return v;
+}
+
+size_t ranks_world_signal_cells(const ranks_world *w, ranks_signal_cell *out, size_t max)
+{
+    size_t n = 0;
+    /* notified cells first, then cells only waited on */
+    for (size_t pass = 0; pass < 2; pass++) {
+        for (size_t i = 0; i < (pass ? (size_t)w->P : w->nlog); i++) {
+            const tensor_storage *st;
+            int64_t elem;
+            if (!pass) {
+                st = w->log[i].s;
+                elem = w->log[i].elem;
+            } else {
+                if (!w->waits[i].active)
+                    continue;
+                st = w->waits[i].s;
+                elem = w->waits[i].elem;
+                int seen = 0;
+                for (size_t k = 0; k < w->nlog && !seen; k++)
+                    seen = w->log[k].s == st && w->log[k].elem == elem;
+                for (size_t k = 0; k < i && !seen; k++)
+                    seen = w->waits[k].active && w->waits[k].s == st && w->waits[k].elem == elem;
+                if (seen)
+                    continue;
+            }
+            int owner = -1;
+            const window_buffer *b = buffer_of(w, st, &owner);
+            ranks_signal_cell c = {owner, b ? b->name : "?", elem, cell_value(st, elem), !pass, -1, 0, 0, 0, 0, 0};
+            if (!pass) {
+                c.from = w->log[i].from;
+                c.line = w->log[i].line;
+                c.col = w->log[i].col;
+                c.op = w->log[i].op;
+                c.notify_value = w->log[i].value;
+            }
+            for (int r = 0; r < w->P; r++)
+                if (w->waits[r].active && w->waits[r].s == st && w->waits[r].elem == elem)
+                    c.waiters |= 1ull << r;
+            if (n < max)
+                out[n] = c;
+            n++;
+        }
+    }
+    return n;
+}
+
 /* ---- the world ------------------------------------------------------------ */
 
 static void comm_init(ranks_world *w, exec_comm *c, int rank)
@@ -1022,6 +1086,7 @@ ranks_world *ranks_world_new(const case_ranks *r, ranks_order order)
     comm_init(w, &w->host, -1);
     for (int k = 0; k < w->P; k++) {
         comm_init(w, &w->rank[k], k);
+        w->acquired_from[k] = -1;
         w->vc[k].c[k] = 1; /* FastTrack: a rank starts in its epoch 1, which no other rank has seen */
     }
     return w;

@@ -82,6 +82,26 @@ int ranks_world_describe_wait(const ranks_world *w, int rank, strbuf *out);
  * in out; the count. Only buffers of INT32 views that a notify touched. */
 size_t ranks_world_nonzero_signals(const ranks_world *w, strbuf *out);
 
+/* The notifier (rank) of the cell rank's last satisfied wait acquired,
+ * once (then -1): for the debugger's notify -> wait arrows. */
+int ranks_world_take_acquired(ranks_world *w, int rank);
+
+/* A signal cell (an INT32 element of a window a notify, wait or collective
+ * touched) as the debugger shows it. */
+typedef struct ranks_signal_cell {
+    int owner;            /* the rank whose window holds it */
+    const char *buffer;   /* the window buffer's name (the world's) */
+    int64_t elem;         /* its element offset in the buffer (INT32 elements) */
+    int64_t value;        /* now */
+    int notified;         /* a notify reached it: the fields below say the last */
+    int from, line, col, op; /* the notifier's rank, its statement, EXEC_NOTIFY_* */
+    int64_t notify_value;
+    uint64_t waiters;     /* bit r: rank r is parked waiting on it */
+} ranks_signal_cell;
+/* The cells notified or waited on so far, in first-touch order: up to max
+ * into out; the count. */
+size_t ranks_world_signal_cells(const ranks_world *w, ranks_signal_cell *out, size_t max);
+
 /* The race check (vector clocks, FastTrack's epochs): happens-before comes
  * from each rank's program order, notify -> a wait it satisfies, the
  * collectives (a rendezvous orders all before all after, on every member)
