@@ -429,7 +429,7 @@ ptodb_status ranks_sched_run(ranks_sched *s, strbuf *err)
 
 int ranks_sched_end_checks(ranks_sched *s, strbuf *out)
 {
-    return ranks_world_race(s->w, s->path, out);
+    return ranks_world_race(s->w, s->path, out) || ranks_world_lost_notify(s->w, s->path, out);
 }
 
 void ranks_sched_compare(ranks_sched *s, runpass_result *r)

@@ -93,6 +93,11 @@ struct ranks_world {
     int race_owner;
     int pending_stamp[CASE_MAX_RANKS]; /* local accesses of the step not located yet */
     int acquired_from[CASE_MAX_RANKS]; /* per rank: the last notifier of the cell its last wait acquired */
+    struct waited_cell {
+        const tensor_storage *s;
+        int64_t elem;
+    } *waited; /* every cell a wait checked (the end's lost-notify check) */
+    size_t nwaited;
 };
 
 static void vc_join(vclock *a, const vclock *b, int n)
@@ -595,6 +600,50 @@ static ptodb_status check_agree(const ranks_world *w, const domain *d, char *err
     return PTODB_OK;
 }
 
+/* Every member's signal is all zero at the rendezvous: a PyPTO collective
+ * starts from an all-zero signal and leaves it so (its self-clearing credit
+ * barrier: docs/en/dev/distributed_ops.md:142-183), and ptodb's rendezvous
+ * leaves it as it found it, so a cell non-zero here is a notify left over
+ * from before the call, which would let the collective's waits pass early
+ * on the device. */
+static ptodb_status check_signals_zero(const ranks_world *w, const domain *d, char *err, size_t n)
+{
+    for (int k = 0; k < d->n; k++) {
+        const exec_collective_call *c = &d->calls[d->host_rank[k]];
+        if (!c->signal)
+            continue;
+        int64_t numel = tensor_numel(c->signal);
+        for (int64_t e = 0; e < numel; e++) {
+            int64_t v = (int64_t)get_flat(c->signal, e);
+            if (!v)
+                continue;
+            int owner;
+            const window_buffer *b = buffer_of(w, c->signal->storage, &owner);
+            int64_t elem = c->signal->offset; /* the element's offset in the buffer */
+            int64_t idx[TENSOR_MAX_DIMS];
+            flat_index(c->signal, e, idx);
+            for (int dd = 0; dd < c->signal->ndim; dd++)
+                elem += idx[dd] * c->signal->strides[dd];
+            const notify_log *l = NULL;
+            for (size_t i = 0; i < w->nlog; i++)
+                if (w->log[i].s == c->signal->storage && w->log[i].elem == elem)
+                    l = &w->log[i];
+            char who[120] = "no notify of this run reached it";
+            if (l)
+                snprintf(who, sizeof who, "last notified by rank %d at %d:%d (%s %lld)", l->from, l->line, l->col,
+                         l->op == EXEC_NOTIFY_SET ? "Set" : "AtomicAdd", (long long)l->value);
+            snprintf(err, n,
+                     "signal not zero at collective #%llu in comm domain %s: rank %d's signal %s element %lld "
+                     "holds %lld when its %s (at %d:%d) starts, %s; a collective starts from an all-zero signal "
+                     "and leaves it so (its credit barrier), so this leftover would let its waits pass early",
+                     (unsigned long long)d->applied + 1, d->name, d->host_rank[k], b ? b->name : "?", (long long)elem,
+                     (long long)v, c->op_name, c->line, c->col, who);
+            return PTODB_ERR_RUNTIME;
+        }
+    }
+    return PTODB_OK;
+}
+
 /* The collective's semantics over the members' windows (collective.cpp;
  * docs/ops.md): T_k is member k's target, I_k its input. */
 static ptodb_status apply(domain *d, char *err, size_t n)
@@ -710,6 +759,8 @@ static ptodb_status w_collective(void *ud, int rank, const exec_collective_call 
         if (!d->arrived[d->host_rank[k]])
             return PTODB_OK; /* parked until every member is here */
     ptodb_status st = check_agree(w, d, err, n);
+    if (st == PTODB_OK)
+        st = check_signals_zero(w, d, err, n);
     if (st == PTODB_OK)
         st = apply(d, err, n);
     if (st != PTODB_OK)
@@ -879,6 +930,8 @@ static void mark_signal(ranks_world *w, const tensor *cell)
 
 /* ---- notify / wait history -------------------------------------------------- */
 
+static int64_t cell_value(const tensor_storage *st, int64_t elem);
+
 static int64_t elem_of(const tensor *cell)
 {
     return cell->offset;
@@ -905,10 +958,28 @@ static void w_note_notify(void *ud, int rank, const tensor *cell, int64_t peer, 
     mark_signal(w, cell);
 }
 
+static void note_waited(ranks_world *w, const tensor *cell)
+{
+    for (size_t i = 0; i < w->nwaited; i++)
+        if (w->waited[i].s == cell->storage && w->waited[i].elem == elem_of(cell))
+            return;
+    w->waited = xreallocarray(w->waited, w->nwaited + 1, sizeof *w->waited);
+    w->waited[w->nwaited++] = (struct waited_cell){cell->storage, elem_of(cell)};
+}
+
+static int was_waited(const ranks_world *w, const tensor_storage *st, int64_t elem)
+{
+    for (size_t i = 0; i < w->nwaited; i++)
+        if (w->waited[i].s == st && w->waited[i].elem == elem)
+            return 1;
+    return 0;
+}
+
 static void w_note_acquire(void *ud, int rank, const tensor *cell)
 {
     ranks_world *w = ud;
     mark_signal(w, cell);
+    note_waited(w, cell);
     w->acquired_from[rank] = -1;
     for (size_t i = 0; i < w->nlog; i++)
         if (w->log[i].s == cell->storage && w->log[i].elem == elem_of(cell)) {
@@ -929,6 +1000,7 @@ static void w_note_wait(void *ud, int rank, const tensor *cell, int64_t expected
     ranks_world *w = ud;
     w->waits[rank] = (wait_note){1, cell->storage, elem_of(cell), expected, cmp, line, col};
     mark_signal(w, cell);
+    note_waited(w, cell);
 }
 
 void ranks_world_clear_wait(ranks_world *w, int rank)
@@ -965,24 +1037,36 @@ int ranks_world_describe_wait(const ranks_world *w, int rank, strbuf *out)
     return 1;
 }
 
-size_t ranks_world_nonzero_signals(const ranks_world *w, strbuf *out)
+int ranks_world_lost_notify(const ranks_world *w, const char *path, strbuf *out)
 {
     size_t count = 0;
+    const notify_log *first = NULL;
+    int64_t first_value = 0;
     for (size_t i = 0; i < w->nlog; i++) {
-        tensor *c = tensor_from_storage((tensor_storage *)w->log[i].s, DTYPE_INT32, 0, NULL, NULL, w->log[i].elem,
-                                        NULL);
-        int64_t v = c ? tensor_get_i64(c, NULL) : 0;
-        tensor_unref(c);
-        if (!v)
+        const notify_log *l = &w->log[i];
+        int64_t v = cell_value(l->s, l->elem);
+        if (!v || was_waited(w, l->s, l->elem))
             continue;
-        int owner = -1;
-        window_buffer *b = buffer_of(w, w->log[i].s, &owner);
-        strbuf_printf(out, "%s element %lld of rank %d holds %lld (last notified by rank %d at %d:%d)\n",
-                      b ? b->name : "?", (long long)w->log[i].elem, owner, (long long)v, w->log[i].from,
-                      w->log[i].line, w->log[i].col);
+        if (!first) {
+            first = l;
+            first_value = v;
+        }
         count++;
     }
-    return count;
+    if (!first)
+        return 0;
+    int owner = -1;
+    const window_buffer *b = buffer_of(w, first->s, &owner);
+    strbuf_printf(out,
+                  "%s:%d:%d: lost notify: rank %d's signal cell %s element %lld holds %lld at the end of the run, "
+                  "last notified here by rank %d (%s %lld), and no wait of the run ever checked it: the peer "
+                  "never synchronises on it, and the runtime frees the window after the run",
+                  path, first->line, first->col, owner, b ? b->name : "?", (long long)first->elem,
+                  (long long)first_value, first->from, first->op == EXEC_NOTIFY_SET ? "Set" : "AtomicAdd",
+                  (long long)first->value);
+    if (count > 1)
+        strbuf_printf(out, " (and %zu more such cell%s)", count - 1, count == 2 ? "" : "s");
+    return 1;
 }
 
 static int64_t cell_value(const tensor_storage *st, int64_t elem)
@@ -1127,6 +1211,7 @@ void ranks_world_free(ranks_world *w)
     free(w->bufs);
     free(w->domains);
     free(w->log);
+    free(w->waited);
     free(w);
 }
 

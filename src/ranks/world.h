@@ -77,10 +77,17 @@ void ranks_world_clear_wait(ranks_world *w, int rank);
  * 12:9 (AtomicAdd 1)" or "... nobody notified it"); 0 when the rank waits
  * on no cell (a collective's rendezvous: described too). */
 int ranks_world_describe_wait(const ranks_world *w, int rank, strbuf *out);
-/* The window cells left non-zero at the end (signals are expected back at
- * zero after every collective: distributed_ops.md:142-192), one line each
- * in out; the count. Only buffers of INT32 views that a notify touched. */
-size_t ranks_world_nonzero_signals(const ranks_world *w, strbuf *out);
+/* Signals left non-zero at the end of the run. The runtime frees a comm
+ * domain's windows after the run's completion fence and zeroes them at the
+ * next allocation (simpler docs/comm-domain.md:158-175, 197-200, 221-230),
+ * so the residue of a handshake (a cell its wait checked, as
+ * ../shared/multirank's dist_notify_wait leaves it) is no fault; a cell
+ * left non-zero that no wait of the run ever checked is a notify nobody
+ * synchronised on (MUST's message pending at MPI_Finalize): the first such
+ * cell, "path:line:col: lost notify: ..." at its last notify, in out; 0 when
+ * none. Collectives check their own signals at the rendezvous (all zero:
+ * distributed_ops.md:142-183). */
+int ranks_world_lost_notify(const ranks_world *w, const char *path, strbuf *out);
 
 /* The notifier (rank) of the cell rank's last satisfied wait acquired,
  * once (then -1): for the debugger's notify -> wait arrows. */
