@@ -68,6 +68,7 @@ typedef struct run_state {
     int (*rank_depth)[EXEC_NCORES]; /* per rank: prev_depth */
     struct stop_snapshot *rank_snaps; /* per rank: its bindings after its last step (value breakpoints) */
     signed char *rank_verdict; /* per rank once the pass ended: 1 every output passed, 0 one failed, -1 none */
+    unsigned char *rank_parked; /* per rank: its parking is in the timeline (once, not at every retry) */
     /* the timeline of this run (view_timeline): one entry per machine step,
      * the last RUN_TIMELINE_MAX kept */
     struct tt_history *tt; /* timetravel.c: checkpoints and the recorded schedule, or NULL */

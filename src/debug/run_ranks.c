@@ -31,6 +31,8 @@ void run_ranks_free(run_state *r)
     free(r->rank_snaps);
     free(r->rank_depth);
     free(r->rank_verdict);
+    free(r->rank_parked);
+    r->rank_parked = NULL;
     r->rank_snaps = NULL;
     r->rank_depth = NULL;
     r->rank_verdict = NULL;
@@ -110,6 +112,7 @@ ptodb_status run_ranks_start(session *s, int pass)
     r->rank_depth = xcalloc((size_t)P, sizeof *r->rank_depth);
     r->rank_snaps = xcalloc((size_t)P, sizeof *r->rank_snaps);
     r->rank_verdict = xcalloc((size_t)P, 1);
+    r->rank_parked = xcalloc((size_t)P, 1);
     memset(r->rank_verdict, -1, (size_t)P);
     r->active = 1;
     r->pass = pass;
@@ -279,8 +282,14 @@ ptodb_status run_ranks_go(session *s, run_mode mode, long count, int until_line)
             session_mark_redraw(s, SESSION_REDRAW_PASSES);
             goto out;
         }
-        if (st == RANKS_STEP_PARKED)
-            continue; /* nothing moved */
+        if (st == RANKS_STEP_PARKED) { /* nothing moved: the timeline shows where it waits, once */
+            if (ev.kind == EXEC_EV_BLOCKED && !r->rank_parked[k]) {
+                r->rank_parked[k] = 1;
+                run_timeline_note_rank(s, k, -1, &ev);
+            }
+            continue;
+        }
+        r->rank_parked[k] = 0;
         machine *m = ranks_sched_machine(r->ranks, k);
         use_rank(s, k);
         int notifier = ranks_world_take_acquired(ranks_sched_world(r->ranks), k);

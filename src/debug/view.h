@@ -119,6 +119,7 @@ typedef struct view_core {
     int line;             /* current statement line, 0 when none */
     const char *waiting;  /* the op it is blocked on ("tile.tpop_from_aic"), or NULL */
     int current;          /* the core commands act on */
+    int rank;             /* a multi-rank case: the rank whose core it is, else -1 */
 } view_core;
 
 typedef struct view_queue {
@@ -129,7 +130,9 @@ typedef struct view_queue {
     int capacity;          /* -1 unbounded */
 } view_queue;
 
-/* Fill at most max entries; return how many there are (0 without a run). */
+/* Fill at most max entries; return how many there are (0 without a run).
+ * A multi-rank case: every rank's host core and its cores that are not
+ * idle, rank by rank; the queues are the selected rank's. */
 int view_cores(session *s, view_core *out, int max);
 int view_queues(session *s, view_queue *out, int max);
 
