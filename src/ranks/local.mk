@@ -9,7 +9,8 @@ src_libptodb_a_SOURCES += \
 RANKS_CLI_TESTS = \
 	tests/cli/multirank_cases.sh \
 	tests/cli/multirank_deadlock.sh \
-	tests/cli/multirank_signals.sh
+	tests/cli/multirank_signals.sh \
+	tests/cli/multirank_defer.sh
 TESTS += $(RANKS_CLI_TESTS)
 EXTRA_DIST += $(RANKS_CLI_TESTS) tests/data/multirank docs/multirank.md
 

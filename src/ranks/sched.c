@@ -182,6 +182,7 @@ static step_result rank_step(ranks_sched *s, int r, exec_event *out, strbuf *err
     ranks_world *w = s->w;
     rank_state *rs = &s->rs[r];
     out->kind = EXEC_EV_NONE;
+    ranks_world_poll(w); /* a deferred completion may hold since the last step */
     ranks_task *t = ranks_world_next_task(w, r);
     if (!t) {
         if (ranks_world_pending(w, r))
@@ -262,8 +263,17 @@ static void deadlock_report(ranks_sched *s, strbuf *out)
         }
         ranks_task *t = ranks_world_next_task(w, r);
         if (!t) {
-            strbuf_printf(out, "%zu task%s not ready: each depends on an unfinished task of another rank\n",
-                          ranks_world_pending(w, r), ranks_world_pending(w, r) == 1 ? "" : "s");
+            const ranks_task *list[1];
+            size_t all = ranks_world_unfinished(w, r, list, 0), retired = 0;
+            strbuf deferred = STRBUF_INIT;
+            retired = ranks_world_describe_deferred(w, r, path, &deferred);
+            if (all > retired)
+                strbuf_printf(out, "%zu task%s not ready: each depends on an unfinished task of another rank\n", all - retired,
+                              all - retired == 1 ? "" : "s");
+            else
+                strbuf_puts(out, "its tasks ran; a deferred completion is pending\n");
+            strbuf_puts(out, strbuf_str(&deferred));
+            strbuf_free(&deferred);
             continue;
         }
         if (t->kind == RANKS_TASK_COLLECTIVE) {
@@ -283,12 +293,15 @@ static void deadlock_report(ranks_sched *s, strbuf *out)
         const ranks_task *list[8];
         size_t n = ranks_world_unfinished(w, r, list, 8);
         const ranks_task *cur = ranks_world_next_task(w, r);
-        if (rs[r].finished || n <= (cur ? 1u : 0u))
+        size_t waiting = 0;
+        for (size_t i = 0; i < n && i < 8; i++)
+            waiting += list[i] != cur && !list[i]->retired;
+        if (rs[r].finished || !waiting)
             continue;
         strbuf_printf(out, "  not yet run on rank %d:", r);
         size_t shown = 0;
         for (size_t i = 0; i < n && i < 8; i++) {
-            if (list[i] == cur)
+            if (list[i] == cur || list[i]->retired)
                 continue;
             const char *what =
                 list[i]->kind == RANKS_TASK_COLLECTIVE ? list[i]->call.op_name : s->p->funcs[list[i]->fn].name;

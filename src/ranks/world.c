@@ -98,6 +98,7 @@ struct ranks_world {
         int64_t elem;
     } *waited; /* every cell a wait checked (the end's lost-notify check) */
     size_t nwaited;
+    size_t nretired; /* tasks retired whose deferred completion is pending */
 };
 
 static void vc_join(vclock *a, const vclock *b, int n)
@@ -327,6 +328,14 @@ static int ready(const ranks_world *w, const ranks_task *t)
     return 1;
 }
 
+static void enqueue_ready(ranks_world *w);
+static void poll_deferred(ranks_world *w);
+static int64_t cell_value(const tensor_storage *st, int64_t elem);
+static void note_waited(ranks_world *w, const tensor *cell);
+static int64_t elem_of(const tensor *cell);
+static ptodb_status w_defer_wait(void *ud, int rank, const tensor *cell, int64_t expected, int line, int col,
+                                 char *err, size_t n);
+
 static void add_dep(ranks_task *t, size_t id)
 {
     for (size_t i = 0; i < t->ndeps; i++)
@@ -451,10 +460,10 @@ static ptodb_status call_to_rank(ranks_world *w, int r, const exec_collective_ca
                                  char *err, size_t n)
 {
     *out = *c;
-    out->target = out->input = out->signal = NULL;
-    tensor *const src[3] = {c->target, c->input, c->signal};
-    tensor **dst[3] = {&out->target, &out->input, &out->signal};
-    for (int i = 0; i < 3; i++) {
+    out->target = out->input = out->signal = out->counts = out->recv_counts = NULL;
+    tensor *const src[5] = {c->target, c->input, c->signal, c->counts, c->recv_counts};
+    tensor **dst[5] = {&out->target, &out->input, &out->signal, &out->counts, &out->recv_counts};
+    for (int i = 0; i < 5; i++) {
         if (!src[i])
             continue;
         value v = value_tensor(src[i]), rv;
@@ -471,7 +480,9 @@ static void call_clear(exec_collective_call *c)
     tensor_unref(c->target);
     tensor_unref(c->input);
     tensor_unref(c->signal);
-    c->target = c->input = c->signal = NULL;
+    tensor_unref(c->counts);
+    tensor_unref(c->recv_counts);
+    c->target = c->input = c->signal = c->counts = c->recv_counts = NULL;
 }
 
 static ptodb_status w_host_collective(void *ud, int64_t dev, const exec_collective_call *call, char *err, size_t n)
@@ -567,8 +578,8 @@ static int same_operand(const tensor *a, const tensor *b)
     return 1;
 }
 
-static const char *const coll_names[] = {"allreduce", "barrier", "broadcast", "allgather", "reduce_scatter",
-                                         "all_to_all"};
+static const char *const coll_names[] = {"allreduce",      "barrier",    "broadcast",   "allgather",
+                                         "reduce_scatter", "all_to_all", "all_to_all_v"};
 
 /* Every member's call agrees (kind, reduction, root, operand shapes and
  * dtypes), else the first disagreement against domain rank 0's. */
@@ -583,6 +594,8 @@ static ptodb_status check_agree(const ranks_world *w, const domain *d, char *err
                            : !same_operand(c->target, c0->target) ? "target shape or dtype"
                            : !same_operand(c->input, c0->input)   ? "input shape or dtype"
                            : !same_operand(c->signal, c0->signal) ? "signal shape or dtype"
+                           : !same_operand(c->counts, c0->counts) ? "send_counts shape or dtype"
+                           : !same_operand(c->recv_counts, c0->recv_counts) ? "recv_counts shape or dtype"
                                                                   : NULL;
         if (!what)
             continue;
@@ -723,6 +736,38 @@ static ptodb_status apply(domain *d, char *err, size_t n)
                     set_flat(T[k], src * row + e, get_flat(I[src], (a2a ? k * row : 0) + e));
         break;
     }
+    case EXEC_COLL_ALL_TO_ALL_V: {
+        /* lower_composite_ops_pass.cpp:1986-2034: MAX_RECV = rows / NR; every
+         * member pushes its full MAX_RECV-row block for dest (rows
+         * dest*M .. dest*M+M-1 of its input) into dest's target rows
+         * src*M .., whatever its count, and publishes min(send_counts[dest],
+         * MAX_RECV) into dest's recv_counts[src, 0] (a Set) */
+        int64_t M = rows / d->n;
+        tensor *C[CASE_MAX_RANKS], *R[CASE_MAX_RANKS];
+        for (int k = 0; k < d->n; k++) {
+            C[k] = d->calls[d->host_rank[k]].counts;
+            R[k] = d->calls[d->host_rank[k]].recv_counts;
+        }
+        int bad = T[0]->ndim != 2 || rows % d->n != 0 || !I[0] || tensor_numel(I[0]) != numel;
+        for (int k = 0; k < d->n && !bad; k++)
+            bad = !C[k] || tensor_numel(C[k]) != d->n || !R[k] || tensor_numel(R[k]) != d->n;
+        if (bad) {
+            free(acc);
+            snprintf(err, n,
+                     "%s: needs a 2-D target [NR*MAX_RECV, SIZE] (NR = %d) with an input of its size, "
+                     "send_counts of %d and a [%d, 1] recv_counts window",
+                     c0->op_name, d->n, d->n, d->n);
+            return PTODB_ERR_SHAPE;
+        }
+        for (int k = 0; k < d->n; k++)
+            for (int src = 0; src < d->n; src++) {
+                for (int64_t e = 0; e < M * row; e++)
+                    set_flat(T[k], src * M * row + e, get_flat(I[src], k * M * row + e));
+                int64_t cnt = (int64_t)get_flat(C[src], k);
+                set_flat(R[k], src, (double)(cnt < M ? cnt : M));
+            }
+        break;
+    }
     default:
         break;
     }
@@ -754,6 +799,8 @@ static ptodb_status w_collective(void *ud, int rank, const exec_collective_call 
         c->target = c->target ? tensor_ref(c->target) : NULL;
         c->input = c->input ? tensor_ref(c->input) : NULL;
         c->signal = c->signal ? tensor_ref(c->signal) : NULL;
+        c->counts = c->counts ? tensor_ref(c->counts) : NULL;
+        c->recv_counts = c->recv_counts ? tensor_ref(c->recv_counts) : NULL;
     }
     for (int k = 0; k < d->n; k++)
         if (!d->arrived[d->host_rank[k]])
@@ -929,8 +976,6 @@ static void mark_signal(ranks_world *w, const tensor *cell)
 }
 
 /* ---- notify / wait history -------------------------------------------------- */
-
-static int64_t cell_value(const tensor_storage *st, int64_t elem);
 
 static int64_t elem_of(const tensor *cell)
 {
@@ -1141,6 +1186,7 @@ static void comm_init(ranks_world *w, exec_comm *c, int rank)
     c->note_notify = w_note_notify;
     c->note_wait = w_note_wait;
     c->note_acquire = w_note_acquire;
+    c->defer_wait = w_defer_wait;
     c->note_access = w_note_access;
 }
 
@@ -1184,6 +1230,7 @@ static void task_free(ranks_task *t)
     call_clear(&t->call);
     free(t->acc);
     free(t->deps);
+    free(t->defers);
     free(t);
 }
 
@@ -1244,16 +1291,107 @@ void ranks_world_pop_task(ranks_world *w, int rank)
     ranks_task *t = q->items[q->head];
     q->head++;
     q->n--;
-    t->done = 1;
     w->done_vc[t->id] = w->vc[rank];
     w->vc[rank].c[rank]++;
     /* its values are not needed any more: drop them now */
     for (uint32_t i = 0; i < t->nargs; i++)
         value_clear(&t->args[i]);
     call_clear(&t->call);
+    if (t->ndefers) { /* retired: its completion waits for its conditions */
+        t->retired = 1;
+        w->nretired++;
+        poll_deferred(w);
+        return;
+    }
+    t->done = 1;
+    enqueue_ready(w);
+}
+
+static void enqueue_ready(ranks_world *w)
+{
     for (size_t i = 0; i < w->nall; i++)
         if (!w->all[i]->queued && ready(w, w->all[i]))
             enqueue(w, w->all[i]);
+}
+
+/* Retired tasks whose every condition holds are done now: their end's
+ * clock joined with what the notifiers of their cells released. */
+static void poll_deferred(ranks_world *w)
+{
+    if (!w->nretired)
+        return;
+    int any = 0;
+    for (size_t i = 0; i < w->nall; i++) {
+        ranks_task *t = w->all[i];
+        if (!t->retired || t->done)
+            continue;
+        int all = 1;
+        for (size_t k = 0; k < t->ndefers && all; k++)
+            all = (uint32_t)cell_value(t->defers[k].s, t->defers[k].elem) >= (uint32_t)t->defers[k].expected;
+        if (!all)
+            continue;
+        for (size_t k = 0; k < t->ndefers; k++)
+            for (size_t j = 0; j < w->nlog; j++)
+                if (w->log[j].s == t->defers[k].s && w->log[j].elem == t->defers[k].elem)
+                    vc_join(&w->done_vc[t->id], &w->log[j].rel, w->P);
+        t->done = 1;
+        w->nretired--;
+        any = 1;
+    }
+    if (any)
+        enqueue_ready(w);
+}
+
+void ranks_world_poll(ranks_world *w)
+{
+    poll_deferred(w);
+}
+
+static ptodb_status w_defer_wait(void *ud, int rank, const tensor *cell, int64_t expected, int line, int col,
+                                 char *err, size_t n)
+{
+    ranks_world *w = ud;
+    ranks_task *t = ranks_world_next_task(w, rank);
+    if (!t) {
+        snprintf(err, n, "pld.system.defer_wait outside a task of this rank");
+        return PTODB_ERR_RUNTIME;
+    }
+    if (t->ndefers == 64) { /* distributed_ops.md:603-642: at most 64 conditions a task */
+        snprintf(err, n, "a task may register at most 64 deferred conditions (PyPTO distributed_ops.md, "
+                         "pld.system.defer_wait)");
+        return PTODB_ERR_RUNTIME;
+    }
+    t->defers = xreallocarray(t->defers, t->ndefers + 1, sizeof *t->defers);
+    t->defers[t->ndefers++] = (struct ranks_defer){cell->storage, elem_of(cell), expected, line, col};
+    mark_signal(w, cell);
+    note_waited(w, cell);
+    return PTODB_OK;
+}
+
+size_t ranks_world_describe_deferred(const ranks_world *w, int rank, const char *path, strbuf *out)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < w->nall; i++) {
+        const ranks_task *t = w->all[i];
+        if (t->rank != rank || !t->retired || t->done)
+            continue;
+        for (size_t k = 0; k < t->ndefers; k++) {
+            int64_t v = cell_value(t->defers[k].s, t->defers[k].elem);
+            if ((uint32_t)v >= (uint32_t)t->defers[k].expected)
+                continue;
+            int owner = -1;
+            const window_buffer *b = buffer_of(w, t->defers[k].s, &owner);
+            strbuf_printf(out,
+                          "  rank %d: its task dispatched at %s:%d:%d retired, and its completion waits on the "
+                          "pld.system.defer_wait at %s:%d:%d: %s element %lld of rank %d expects >= %lld "
+                          "(unsigned), holds %lld\n",
+                          rank, path, t->line, t->col, path, t->defers[k].line, t->defers[k].col,
+                          b ? b->name : "?", (long long)t->defers[k].elem, owner, (long long)t->defers[k].expected,
+                          (long long)v);
+            n++;
+        }
+    }
+    return n;
 }
 
 size_t ranks_world_pending(const ranks_world *w, int rank)

@@ -37,6 +37,16 @@ typedef struct ranks_task {
     size_t nacc;
     size_t *deps;
     size_t ndeps;
+    /* pld.system.defer_wait's conditions: the task left its FIFO (its core
+     * is free: retired) but is done only once every cell holds >= its
+     * expected value, compared unsigned */
+    struct ranks_defer {
+        const tensor_storage *s;
+        int64_t elem, expected;
+        int line, col;
+    } *defers;
+    size_t ndefers;
+    int retired;
 } ranks_task;
 
 typedef enum {
@@ -69,6 +79,13 @@ void ranks_world_pop_task(ranks_world *w, int rank);
 size_t ranks_world_pending(const ranks_world *w, int rank);
 /* Rank's unfinished tasks in submission order: up to max into out; the count. */
 size_t ranks_world_unfinished(const ranks_world *w, int rank, const ranks_task **out, size_t max);
+
+/* Completes the retired tasks whose deferred conditions hold now (a notify
+ * changed a cell): the schedule calls it before every step. */
+void ranks_world_poll(ranks_world *w);
+/* Rank's retired tasks whose deferred completion still waits, one line
+ * each ("a task ... retired at ...: its completion waits on ..."); the count. */
+size_t ranks_world_describe_deferred(const ranks_world *w, int rank, const char *path, strbuf *out);
 
 /* A rank made progress: it no longer waits on a cell. */
 void ranks_world_clear_wait(ranks_world *w, int rank);
