@@ -36,6 +36,7 @@ int view_stop_location(session *s, view_location *out)
     out->core = r->core;
     out->core_name = machine_core_name(r->core);
     out->func = f.func;
+    out->rank = r->ranks ? r->rank : -1;
     return 1;
 }
 
@@ -56,6 +57,13 @@ int view_selection(session *s, int *core, int *level)
     *core = s->run.core;
     *level = s->run.level;
     return 1;
+}
+
+int view_nranks(session *s, int *selected)
+{
+    run_state *r = &s->run;
+    *selected = r->ranks ? r->rank : 0;
+    return r->active && r->ranks ? ranks_sched_nranks(r->ranks) : 0;
 }
 
 int view_frames(session *s, int core, view_frame *out, int max)

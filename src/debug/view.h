@@ -22,6 +22,7 @@ typedef struct view_location {
     int core;         /* exec_core_id: 0 host, 1 aic, 2 aiv0, 3 aiv1 */
     const char *core_name;
     const char *func;
+    int rank;         /* a multi-rank case: the selected rank, else -1 */
 } view_location;
 
 /* The statement the program is stopped at. 0 when no program is running. */
@@ -193,6 +194,8 @@ int view_stop_breakpoint(session *s);
 int view_newest_breakpoint(session *s);
 /* The selected core and frame level commands act on; 0 without a run. */
 int view_selection(session *s, int *core, int *level);
+/* A multi-rank run: its rank count and the selected rank; 0 and 0 otherwise. */
+int view_nranks(session *s, int *selected);
 
 typedef struct view_frame {
     const char *func;
