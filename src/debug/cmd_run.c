@@ -371,10 +371,10 @@ ptodb_status cmd_BACKTRACE(session *s, const char *args)
         return PTODB_ERR_USAGE;
     int depth = inspect_depth(s->run.m, s->run.core);
     if (depth == 0) {
-        session_printf(s, "[%s] no frames\n", machine_core_name(s->run.core));
+        session_printf(s, "[%s] no frames\n", run_core_label(s, -1, s->run.core, (char[64]){0}, 64));
         return PTODB_OK;
     }
-    session_printf(s, "[%s]\n", machine_core_name(s->run.core));
+    session_printf(s, "[%s]\n", run_core_label(s, -1, s->run.core, (char[64]){0}, 64));
     for (int lv = 0; lv < depth; lv++)
         frame_line(s, lv);
     return PTODB_OK;
