@@ -44,8 +44,6 @@ static const char *split_condition(const char *args, char *loc, size_t size)
     return cond;
 }
 
-static int all_digits(const char *p);
-
 /* Takes a trailing "rank N" off loc (a multi-rank case's breakpoint on one
  * rank): *rank N, or -1 without one. -1 on a bad one (message printed). */
 static int split_rank(session *s, char *loc, int *rank)
