@@ -1,6 +1,14 @@
 # Example cases (examples/README.md) and their generator. The .npy data is
 # committed; scripts/gen_examples.py rewrites the same bytes.
 EXAMPLE_FILES = \
+	examples/multirank_signals/ranks.txt \
+	examples/multirank_signals/data/in/rank0/x.npy \
+	examples/multirank_signals/data/in/rank1/x.npy \
+	examples/multirank_signals/data/out/rank0/out.npy \
+	examples/multirank_signals/data/out/rank1/out.npy \
+	examples/multirank_signals/passes_dump/00_frontend.py \
+	examples/multirank_signals/passes_dump/01_after_Barrier.py \
+	examples/multirank_signals/passes_dump/02_after_Handshake.py \
 	examples/memory/README.md \
 	examples/memory/ptodb.yaml \
 	examples/memory/data/in/a.npy \

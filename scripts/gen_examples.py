@@ -152,6 +152,12 @@ def memory_inputs():
     return a, b
 
 
+def multirank_signals_inputs():
+    """examples/multirank_signals: rank r's slice of x, [1, 8] fp32."""
+    rng = np.random.RandomState(20261202)
+    return [rng.standard_normal((1, 8)).astype(F32) for _ in range(2)]
+
+
 # ---- output -----------------------------------------------------------------
 
 def save(case, sub, name, arr):
@@ -185,6 +191,12 @@ def main():
     for name, arr in (("x", dx), ("w", dw), ("bias", dbias)):
         save("deadlock", "in", name, arr)
     save("deadlock", "out", "out", deadlock_golden(dx, dw, dbias))
+
+    # a multi-rank case: data/in/rank<R>/, data/out/rank<R>/ (docs/multirank.md);
+    # every pass computes out = x + 1 on each rank (one fp32 add)
+    for r, xr in enumerate(multirank_signals_inputs()):
+        save("multirank_signals", "in/rank%d" % r, "x", xr)
+        save("multirank_signals", "out/rank%d" % r, "out", (xr + F32(1.0)).astype(F32))
 
     sa, sb = spmd_inputs()
     save("spmd", "in", "a", sa)

@@ -26,8 +26,8 @@ static void bp_clear(breakpoint *b)
         regfree(&b->re);
     predicate_free(b->cond);
     free(b->cond_expr);
-    if (b->watch_old)
-        tensor_unref(b->watch_old);
+    bp_watch_reset(b);
+    free(b->watch_ranks);
     free(b->watch_sub);
     for (size_t k = 0; k < b->ncommands; k++)
         free(b->commands[k]);
@@ -51,8 +51,30 @@ breakpoint *bp_new(session *s, bp_kind kind)
     b->number = ++s->next_bp;
     b->kind = kind;
     b->enabled = 1;
+    b->rank = -1;
+    b->watch_loaded = -1;
     session_mark_redraw(s, SESSION_REDRAW_SOURCE);
     return b;
+}
+
+int bp_applies_to_rank(const session *s, const breakpoint *b)
+{
+    return b->rank < 0 || !s->run.ranks || b->rank == s->run.step_rank;
+}
+
+void bp_watch_reset(breakpoint *b)
+{
+    if (b->watch_old)
+        tensor_unref(b->watch_old);
+    b->watch_old = NULL;
+    b->watch_seen = NULL;
+    b->watch_bound = 0;
+    for (int k = 0; k < b->nwatch_ranks; k++) {
+        if (b->watch_ranks[k].old)
+            tensor_unref(b->watch_ranks[k].old);
+        b->watch_ranks[k] = (struct bp_watch_rank){0};
+    }
+    b->watch_loaded = -1;
 }
 
 const char *bp_condition_text(const breakpoint *b)
@@ -132,6 +154,8 @@ void bp_print_table(session *s)
         session_printf(s, "%-7d %-*s %-4s %-3s %s\n", b->number, width,
                        b->kind == BP_WATCH ? watch_types[b->watch_access] : types[b->kind],
                        b->temporary ? "del" : "keep", b->enabled ? "y" : "n", what);
+        if (b->rank >= 0)
+            session_printf(s, "\tstop only on rank %d\n", b->rank);
         if (bp_condition_text(b))
             session_printf(s, "\tstop only if %s\n", bp_condition_text(b));
         if (b->hits)

@@ -45,6 +45,16 @@ typedef struct breakpoint {
     tensor *watch_old;        /* the watched value when last seen (NULL before it is bound) */
     int watch_bound;
     watch_access watch_access;  /* BP_WATCH: what stops it */
+    int rank;            /* a multi-rank case: the rank it applies to (`break 12 rank 1`), -1 any */
+    /* BP_WATCH in a multi-rank case: what each rank's name held when last
+     * seen (watch_seen, watch_old and watch_bound are watch_loaded's) */
+    struct bp_watch_rank {
+        const tensor *seen;
+        tensor *old;
+        int bound;
+    } *watch_ranks;
+    int nwatch_ranks;
+    int watch_loaded;    /* the rank whose values the watch_* fields hold, -1 none */
 } breakpoint;
 
 /* A new enabled breakpoint of that kind with the next number, appended to
@@ -56,6 +66,11 @@ void bp_delete(session *s, breakpoint *b);
 void bp_free_all(session *s);
 /* The text of b's condition (predicate or expression), or NULL. */
 const char *bp_condition_text(const breakpoint *b);
+/* b applies to the statement the stepping rank ran (always in a
+ * single-rank case). */
+int bp_applies_to_rank(const session *s, const breakpoint *b);
+/* Forgets every watchpoint's values of every rank (a new run). */
+void bp_watch_reset(breakpoint *b);
 /* A pass breakpoint's name or /regex/ against a pass. */
 int bp_pass_matches(const breakpoint *b, const case_pass *p);
 /* gdb's "Note: breakpoint 1 also set at ..." when nb's location already has

@@ -44,6 +44,41 @@ static const char *split_condition(const char *args, char *loc, size_t size)
     return cond;
 }
 
+/* Takes a trailing "rank N" off loc (a multi-rank case's breakpoint on one
+ * rank): *rank N, or -1 without one. -1 on a bad one (message printed). */
+static int split_rank(session *s, char *loc, int *rank)
+{
+    *rank = -1;
+    size_t n = strlen(loc);
+    char *p = loc + n;
+    while (p > loc && isdigit((unsigned char)p[-1]))
+        p--;
+    char *num = p;
+    while (p > loc && isspace((unsigned char)p[-1]))
+        p--;
+    if (p - loc < 4 || strncmp(p - 4, "rank", 4) != 0 || (p - 4 > loc && !isspace((unsigned char)p[-5])))
+        return 0;
+    if (!*num || num == p) {
+        session_errorf(s, "\"rank\" needs a rank number.");
+        return -1;
+    }
+    if (!s->kase.ranks.nranks) {
+        session_errorf(s, "This case has one rank (no ranks.txt): \"rank %s\" does not apply.", num);
+        return -1;
+    }
+    long long r;
+    if (parse_int_range(num, 0, s->kase.ranks.nranks - 1, &r) != 0) {
+        session_errorf(s, "No rank %s: this case has ranks 0 to %d.", num, s->kase.ranks.nranks - 1);
+        return -1;
+    }
+    *rank = (int)r;
+    p -= 4;
+    while (p > loc && isspace((unsigned char)p[-1]))
+        p--;
+    *p = '\0';
+    return 0;
+}
+
 static int all_digits(const char *p)
 {
     if (!*p)
@@ -132,11 +167,16 @@ static ptodb_status set_break(session *s, const char *args, int temporary)
         return PTODB_ERR_USAGE;
     char loc[512] = {0}; /* the whole buffer: strncmp below may be read as a 4-byte load */
     const char *cond_text = split_condition(args, loc, sizeof loc);
+    int rank;
+    if (split_rank(s, loc, &rank) != 0)
+        return PTODB_ERR_USAGE;
     predicate *cond = NULL;
     char *cond_expr = NULL;
     if (cond_text && parse_any_condition(s, cond_text, &cond, &cond_expr) != 0)
         return PTODB_ERR_USAGE;
     breakpoint tmp = {0};
+    tmp.rank = rank;
+    tmp.watch_loaded = -1;
     tmp.cond_expr = cond_expr;
     /* a bare line is in the file on screen: the selected pass (`pass N`
      * moves it even when a finished run of another pass is kept) */
@@ -254,15 +294,19 @@ static ptodb_status set_break(session *s, const char *args, int temporary)
     tmp.cond = cond;
     *b = tmp;
     const char *what = temporary ? "Temporary breakpoint" : "Breakpoint";
+    char on[32] = "";
+    if (b->rank >= 0)
+        snprintf(on, sizeof on, " on rank %d", b->rank);
     switch (b->kind) {
     case BP_LINE:
-        session_printf(s, "%s %d at %s:%d%s.\n", what, number, session_file_name(s->kase.passes[b->pass].path), b->line,
+        session_printf(s, "%s %d at %s:%d%s%s.\n", what, number, session_file_name(s->kase.passes[b->pass].path),
+                       b->line, on,
                        b->cond        ? " (after the line runs, when its result satisfies the condition)"
                        : b->cond_expr ? " (when the line is reached and the expression is true)"
                                       : "");
         break;
     case BP_FUNC:
-        session_printf(s, "%s %d at function %s.\n", what, number, b->func);
+        session_printf(s, "%s %d at function %s%s.\n", what, number, b->func, on);
         break;
     case BP_PASS:
         session_printf(s, "%s %d at pass %s%s.\n", what, number, b->spec,
@@ -297,6 +341,9 @@ static ptodb_status set_watch(session *s, const char *args, watch_access access)
     const char *verb = watch_verbs[access];
     char spec[256];
     const char *cond_text = split_condition(args, spec, sizeof spec);
+    int rank;
+    if (split_rank(s, spec, &rank) != 0)
+        return PTODB_ERR_USAGE;
     if (!*spec) {
         session_errorf(s, "%s needs a tensor name.", verb);
         return PTODB_ERR_USAGE;
@@ -328,10 +375,17 @@ static ptodb_status set_watch(session *s, const char *args, watch_access access)
     b->watch_sub = *sub ? xstrdup(sub) : NULL;
     b->cond = cond;
     b->watch_access = access;
-    stop_watch_prime(s, b);
+    b->rank = rank;
+    if (s->run.active && s->run.ranks)
+        run_ranks_prime_watch(s, b); /* the name's value now, on every rank it watches */
+    else
+        stop_watch_prime(s, b);
     static const char *const titles[] = {"Watchpoint", "Hardware read watchpoint",
                                          "Hardware access (read/write) watchpoint"};
-    session_printf(s, "%s %d: %s\n", titles[access], b->number, spec);
+    if (rank >= 0)
+        session_printf(s, "%s %d: %s on rank %d\n", titles[access], b->number, spec, rank);
+    else
+        session_printf(s, "%s %d: %s\n", titles[access], b->number, spec);
     return PTODB_OK;
 }
 

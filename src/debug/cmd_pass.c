@@ -321,7 +321,8 @@ static void info_ranks(session *s)
             session_printf(s, " %s", d->buffers[k].name);
         session_printf(s, "\n");
     }
-    session_printf(s, "The debugger does not step ranks yet: --batch and --run run every rank.\n");
+    if (s->run.active && s->run.ranks)
+        run_ranks_info(s);
 }
 
 ptodb_status cmd_INFO(session *s, const char *args)
@@ -394,7 +395,9 @@ ptodb_status cmd_INFO(session *s, const char *args)
         info_ranks(s);
         return PTODB_OK;
     }
-    session_errorf(s, "\"info\" must be followed by the name of an info command: passes, case, ranks, "
+    if (strcmp(args, "cores") == 0 || strcmp(args, "threads") == 0)
+        return cmd_CORE(s, "list");
+    session_errorf(s, "\"info\" must be followed by the name of an info command: passes, case, ranks, cores, "
                       "breakpoints, locals, args, display, frame, ops, semantics, memory, position, checkpoints.");
     return PTODB_ERR_USAGE;
 }

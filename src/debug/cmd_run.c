@@ -9,7 +9,9 @@
 #include "debug/queue_track.h"
 #include "debug/session_impl.h"
 #include "debug/timetravel.h"
+#include "base/number.h"
 #include "exec/inspect.h"
+#include "ranks/sched.h"
 
 #define CMD(id, name, aliases, kind, usage, help, longhelp) \
     ptodb_status cmd_##id(session *s, const char *args);
@@ -200,15 +202,19 @@ static int core_by_name(const char *name)
     return -1;
 }
 
-static void core_line(session *s, int c)
+/* One core of machine m (rank's in a multi-rank case, -1 otherwise). */
+static void core_line(session *s, const machine *m, int rank, int c)
 {
-    machine *m = s->run.m;
     inspect_frame f;
     int has = inspect_frame_get(m, c, 0, &f);
     inspect_core_state st = inspect_core(m, c);
     const char *w = inspect_waiting(m, c);
-    session_printf(s, "%s %-4s %-8s", c == s->run.core ? "*" : " ", machine_core_name(c),
-                   inspect_core_state_name(st));
+    int selected = c == s->run.core && (rank < 0 || rank == s->run.rank);
+    if (rank >= 0)
+        session_printf(s, "%s rank %-3d %-4s %-8s", selected ? "*" : " ", rank, machine_core_name(c),
+                       inspect_core_state_name(st));
+    else
+        session_printf(s, "%s %-4s %-8s", selected ? "*" : " ", machine_core_name(c), inspect_core_state_name(st));
     if (has)
         session_printf(s, " %s at line %d", f.func, f.line);
     else if (inspect_frame_get(m, c, INSPECT_LAST_FRAME, &f))
@@ -224,8 +230,14 @@ ptodb_status cmd_CORE(session *s, const char *args)
     if (!need_run(s))
         return PTODB_ERR_USAGE;
     if (!*args || strcmp(args, "list") == 0) {
+        if (s->run.ranks) { /* every rank's cores, rank by rank */
+            for (int k = 0; k < ranks_sched_nranks(s->run.ranks); k++)
+                for (int c = 0; c < EXEC_NCORES; c++)
+                    core_line(s, ranks_sched_machine(s->run.ranks, k), k, c);
+            return PTODB_OK;
+        }
         for (int c = 0; c < EXEC_NCORES; c++)
-            core_line(s, c);
+            core_line(s, s->run.m, -1, c);
         return PTODB_OK;
     }
     int c = core_by_name(args);
@@ -252,6 +264,27 @@ ptodb_status cmd_CORE(session *s, const char *args)
     return PTODB_OK;
 }
 
+ptodb_status cmd_RANK(session *s, const char *args)
+{
+    if (!session_need_case(s))
+        return PTODB_ERR_USAGE;
+    if (!s->kase.ranks.nranks) {
+        session_errorf(s, "This case has one rank (no ranks.txt).");
+        return PTODB_ERR_USAGE;
+    }
+    if (!*args || strcmp(args, "list") == 0)
+        return cmd_INFO(s, "ranks");
+    long long n;
+    if (parse_int_range(args, 0, s->kase.ranks.nranks - 1, &n) != 0) {
+        session_errorf(s, "No rank \"%s\": this case has ranks 0 to %d.", args, s->kase.ranks.nranks - 1);
+        return PTODB_ERR_USAGE;
+    }
+    ptodb_status st = run_ranks_select(s, (int)n);
+    if (st == PTODB_OK)
+        run_print_location(s);
+    return st;
+}
+
 ptodb_status cmd_QUEUE(session *s, const char *args)
 {
     if (*args && strcmp(args, "show") != 0) {
@@ -260,10 +293,14 @@ ptodb_status cmd_QUEUE(session *s, const char *args)
     }
     if (!need_run(s))
         return PTODB_ERR_USAGE;
+    if (s->run.ranks) /* the signal cells, then the selected rank's queues */
+        run_ranks_signal_cells(s);
     inspect_queue q[64];
     int n = inspect_queues(s->run.m, q, 64);
     if (n == 0) {
-        session_printf(s, "No cross-core queue has been used in this run.\n");
+        session_printf(s, s->run.ranks ? "No cross-core queue has been used on rank %d in this run.\n"
+                                        : "No cross-core queue has been used in this run.\n",
+                       s->run.rank);
         return PTODB_OK;
     }
     session_printf(s, "%-14s %-6s %-5s %-6s %-28s %s\n", "Direction", "Split", "Lane", "Depth", "Capacity",
@@ -334,10 +371,10 @@ ptodb_status cmd_BACKTRACE(session *s, const char *args)
         return PTODB_ERR_USAGE;
     int depth = inspect_depth(s->run.m, s->run.core);
     if (depth == 0) {
-        session_printf(s, "[%s] no frames\n", machine_core_name(s->run.core));
+        session_printf(s, "[%s] no frames\n", run_core_label(s, -1, s->run.core, (char[64]){0}, 64));
         return PTODB_OK;
     }
-    session_printf(s, "[%s]\n", machine_core_name(s->run.core));
+    session_printf(s, "[%s]\n", run_core_label(s, -1, s->run.core, (char[64]){0}, 64));
     for (int lv = 0; lv < depth; lv++)
         frame_line(s, lv);
     return PTODB_OK;

@@ -27,6 +27,11 @@ static int need_run(session *s)
         session_errorf(s, "The program is not being run.");
         return 0;
     }
+    if (s->run.ranks) { /* the history is one machine's; a multi-rank run has one per rank */
+        session_errorf(s, "Time travel does not run on a multi-rank case yet (docs/multirank.md): use run, "
+                          "breakpoints and watchpoints.");
+        return 0;
+    }
     return 1;
 }
 

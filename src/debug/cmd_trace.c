@@ -32,6 +32,12 @@ ptodb_status cmd_TRACE(session *s, const char *args)
     }
     if (!session_need_case(s))
         return PTODB_ERR_USAGE;
+    if (s->kase.ranks.nranks) {
+        session_errorf(s, "trace save does not trace a multi-rank case yet (%d ranks, %s): the TUI's timeline "
+                          "shows every rank's steps.",
+                       s->kase.ranks.nranks, s->kase.ranks.path);
+        return PTODB_ERR_UNSUPPORTED;
+    }
     if (!s->ops) {
         s->ops = xcalloc(IR_OP_COUNT, sizeof *s->ops);
         exec_ops_init(s->ops);

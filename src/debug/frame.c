@@ -97,7 +97,9 @@ ptodb_status frame_print_info(session *s)
     }
     const char *file = session_file_name(f.file);
     strbuf sb = STRBUF_INIT;
-    strbuf_printf(&sb, "Stack level %d of [%s], frame of %s:\n", r->level, machine_core_name(r->core), f.func);
+    char label[64];
+    strbuf_printf(&sb, "Stack level %d of [%s], frame of %s:\n", r->level, run_core_label(s, -1, r->core, label, sizeof label),
+                  f.func);
     strbuf_printf(&sb, " at %s:%d:%d", file, f.line, f.col);
     if (r->core == EXEC_CORE_AIV0 || r->core == EXEC_CORE_AIV1)
         strbuf_printf(&sb, ", vector lane %d (subblock_idx %d)", r->core - EXEC_CORE_AIV0, r->core - EXEC_CORE_AIV0);

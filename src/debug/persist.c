@@ -67,6 +67,8 @@ static void write_script(session *s, strbuf *sb, int with_displays)
         case BP_INF: strbuf_puts(sb, "inf"); break;
         case BP_CATCH_MEMORY: strbuf_puts(sb, "memory"); break;
         }
+        if (b->rank >= 0) /* a multi-rank case's breakpoint on one rank */
+            strbuf_printf(sb, " rank %d", b->rank);
         if (bp_condition_text(b))
             strbuf_printf(sb, " if %s", bp_condition_text(b));
         strbuf_putc(sb, '\n');

@@ -26,6 +26,7 @@
 #include "exec/schedule.h"
 #include "ir/print.h"
 #include "ir/resolve.h"
+#include "ranks/sched.h"
 
 
 /* ---- lifetime ---------------------------------------------------------------- */
@@ -34,6 +35,7 @@ void run_kill(session *s)
 {
     run_state *r = &s->run;
     tt_free(r); /* its snapshots name the program's functions */
+    run_ranks_free(r); /* before the program its machines borrow; r->m was one of them */
     if (r->m)
         machine_free(r->m);
     exec_sched_pass_free(r->sched);
@@ -55,7 +57,7 @@ void run_kill(session *s)
                                SESSION_REDRAW_STATUS);
 }
 
-static void write_hook(void *ud, int core, const tensor *t)
+void run_write_hook(void *ud, int core, const tensor *t)
 {
     (void)core;
     run_state *r = ud;
@@ -77,7 +79,7 @@ void run_clear_step_lists(run_state *r)
 }
 
 /* rwatch/awatch: the op operands of the last step. */
-static void read_hook(void *ud, int core, const tensor *t)
+void run_read_hook(void *ud, int core, const tensor *t)
 {
     (void)core;
     run_state *r = ud;
@@ -101,15 +103,24 @@ ptodb_status run_start(session *s, int pass)
         session_pass_not_checked(s, "run", pass);
         return PTODB_ERR_SYNTAX;
     }
-    if (s->kase.ranks.nranks) {
-        /* the debugger steps one machine; a multi-rank case has one per rank */
-        session_errorf(s,
-                       "%s is a multi-rank case (%d ranks, %s): the debugger does not step its ranks yet; "
-                       "ptodb --batch or --run runs and validates every pass (docs/multirank.md)",
-                       s->kase.root, s->kase.ranks.nranks, s->kase.ranks.path);
-        return PTODB_ERR_UNSUPPORTED;
-    }
     run_state *r = &s->run;
+    if (s->kase.ranks.nranks) {
+        /* one machine per rank under the ranks' global schedule (run_ranks.c) */
+        for (size_t i = 0; i < s->nbps; i++)
+            if (s->bps[i].kind == BP_WATCH)
+                bp_watch_reset(&s->bps[i]);
+        ptodb_status st = run_ranks_start(s, pass);
+        if (st != PTODB_OK) {
+            run_kill(s);
+            return st;
+        }
+        if (s->cur_pass != pass) {
+            s->cur_pass = pass;
+            s->list_line = 0;
+        }
+        session_mark_redraw(s, SESSION_REDRAW_ALL);
+        return PTODB_OK;
+    }
     runpass_options ro;
     memset(&ro, 0, sizeof ro);
     session_machine_options(s, &ro.mopt);
@@ -124,7 +135,7 @@ ptodb_status run_start(session *s, int pass)
     ro.record_schedule = 1;
     ro.replay = s->replay;
     runpass_run rp;
-    runpass_open(&rp, s->kase.passes[pass].path, ps->module, &s->kase, &ro, write_hook, r, RUNPASS_OPEN_DESPITE_REF);
+    runpass_open(&rp, s->kase.passes[pass].path, ps->module, &s->kase, &ro, run_write_hook, r, RUNPASS_OPEN_DESPITE_REF);
     if (!rp.m) {
         session_errorf(s, "%s", rp.message ? rp.message : "cannot run");
         runpass_close(&rp);
@@ -147,7 +158,7 @@ ptodb_status run_start(session *s, int pass)
     runpass_close(&rp);
     r->active = 1;
     r->pass = pass;
-    machine_set_read_hook(r->m, stop_needs_reads(s) ? read_hook : NULL, r);
+    machine_set_read_hook(r->m, stop_needs_reads(s) ? run_read_hook : NULL, r);
     r->core = EXEC_CORE_HOST;
     r->level = 0;
     for (int c = 0; c < EXEC_NCORES; c++)
@@ -168,11 +179,7 @@ ptodb_status run_start(session *s, int pass)
         breakpoint *b = &s->bps[i];
         if (b->kind != BP_WATCH)
             continue;
-        if (b->watch_old)
-            tensor_unref(b->watch_old);
-        b->watch_old = NULL;
-        b->watch_seen = NULL;
-        b->watch_bound = 0;
+        bp_watch_reset(b);
         stop_watch_prime(s, b);
     }
     session_mark_redraw(s, SESSION_REDRAW_ALL);
@@ -278,20 +285,26 @@ void run_print_location(session *s)
 {
     run_state *r = &s->run;
     inspect_frame f;
+    char label[64];
+    run_core_label(s, -1, r->core, label, sizeof label);
     if (!r->m || !inspect_frame_get(r->m, r->core, r->level, &f)) {
-        session_printf(s, "[%s] not running\n", machine_core_name(r->core));
+        if (r->ranks)
+            session_printf(s, "[%s] no task running (%zu queued)\n", label,
+                           ranks_world_pending(ranks_sched_world(r->ranks), r->rank));
+        else
+            session_printf(s, "[%s] not running\n", label);
         return;
     }
     const char *file = strrchr(f.file, '/');
     file = file ? file + 1 : f.file;
     const char *state = "";
     /* inside an SPMD launch the core runs one of its blocks */
-    char core[64];
+    char core[160];
     if (f.block_num > 1)
-        snprintf(core, sizeof core, "%s, block %lld of %lld", machine_core_name(r->core), (long long)f.block_idx,
+        snprintf(core, sizeof core, "%s, block %lld of %lld", label, (long long)f.block_idx,
                  (long long)f.block_num);
     else
-        snprintf(core, sizeof core, "%s", machine_core_name(r->core));
+        snprintf(core, sizeof core, "%s", label);
     if (inspect_core(r->m, r->core) == INSPECT_CORE_BLOCKED) {
         const char *w = inspect_waiting(r->m, r->core);
         session_printf(s, "[%s] %s at %s:%d, blocked on %s\n", core, f.func, file, f.line, w ? w : "a queue");
@@ -304,6 +317,15 @@ void run_print_location(session *s)
     char pos[128];
     if ((r->tt_show_position || session_get_bool(s, SETTING_PRINT_POSITION)) && tt_position(s, r->core, pos, sizeof pos))
         session_printf(s, "Position %s (step %" PRIu64 ")\n", pos, machine_steps(r->m));
+}
+
+const char *run_core_label(const session *s, int rank, int core, char *buf, size_t n)
+{
+    if (s->run.ranks)
+        snprintf(buf, n, "rank %d, %s", rank < 0 ? s->run.rank : rank, machine_core_name(core));
+    else
+        snprintf(buf, n, "%s", machine_core_name(core));
+    return buf;
 }
 
 void run_print_source_line(session *s, int line)
@@ -391,6 +413,8 @@ ptodb_status run_go(session *s, run_mode mode, long count, int until_line)
         session_errorf(s, "The pass stopped with an error.  Use \"run\" to start it again.");
         return PTODB_ERR_USAGE;
     }
+    if (r->ranks)
+        return run_ranks_go(s, mode, count, until_line);
     if (r->level == INSPECT_LAST_FRAME) {
         /* looking at a finished core's last frame: the host resumes next */
         r->core = EXEC_CORE_HOST;
@@ -406,7 +430,7 @@ ptodb_status run_go(session *s, run_mode mode, long count, int until_line)
     int value_bps = stop_needs_values(s), positions = stop_needs_positions(s);
     /* operands are reported only while a read or access watchpoint is set */
     if (r->m)
-        machine_set_read_hook(r->m, stop_needs_reads(s) ? read_hook : NULL, r);
+        machine_set_read_hook(r->m, stop_needs_reads(s) ? run_read_hook : NULL, r);
     long done = 0;
     unsigned long polls = 0;
     ptodb_status result = PTODB_OK;
@@ -590,6 +614,8 @@ ptodb_status run_begin(session *s, int pass, int stop_at_start)
         return PTODB_OK;
     }
     stop_chain_free(&c);
+    if (r->ranks) /* no rank stands at a statement yet: start stops at the first task's first */
+        return run_ranks_go(s, stop_at_start ? RUN_STEP : RUN_CONTINUE, 1, 0);
     /* the entry's first statement: line and function breakpoints there */
     stop_step step = {.core = r->core};
     step.entered[r->core] = 1;

@@ -58,6 +58,17 @@ typedef struct run_state {
     /* the GM regions each core's loads and stores touched (point.c) */
     struct point_regions *regions;
     int user_modified;   /* set var changed a tensor: the verdict is not the pass's own */
+    /* a multi-rank case (run_ranks.c, docs/multirank.md): the schedule of
+     * its ranks; m is then the selected rank's machine (the stepping
+     * rank's while a step's stops are decided), prog the program they
+     * share; NULL for a single-rank case */
+    struct ranks_sched *ranks;
+    int rank;            /* the selected rank */
+    int step_rank;       /* the rank whose statement ran last (breakpoints per rank test it) */
+    int (*rank_depth)[EXEC_NCORES]; /* per rank: prev_depth */
+    struct stop_snapshot *rank_snaps; /* per rank: its bindings after its last step (value breakpoints) */
+    signed char *rank_verdict; /* per rank once the pass ended: 1 every output passed, 0 one failed, -1 none */
+    unsigned char *rank_parked; /* per rank: its parking is in the timeline (once, not at every retry) */
     /* the timeline of this run (view_timeline): one entry per machine step,
      * the last RUN_TIMELINE_MAX kept */
     struct tt_history *tt; /* timetravel.c: checkpoints and the recorded schedule, or NULL */
@@ -89,6 +100,9 @@ void run_kill(session *s);
 /* validate_bg.c, which fills the table too: frees the per-pass results */
 void run_free_results(session *s);
 void run_free_result(pass_result *r);
+/* The machines' write and read hooks (ud: the run_state): the step's lists. */
+void run_write_hook(void *ud, int core, const tensor *t);
+void run_read_hook(void *ud, int core, const tensor *t);
 /* Drops the last step's written and read tensors (their references). */
 void run_clear_step_lists(run_state *r);
 /* Starts pass i from its entry with fresh inputs; prints errors. */
@@ -103,5 +117,20 @@ ptodb_status run_begin(session *s, int pass, int stop_at_start);
 void run_print_location(session *s);
 /* "LINE<tab>text" of the running pass's file. */
 void run_print_source_line(session *s, int line);
+/* "aiv0", or "rank 1, aiv0" in a multi-rank case (rank -1: the selected). */
+const char *run_core_label(const session *s, int rank, int core, char *buf, size_t n);
+
+/* run_ranks.c: the same for a multi-rank case. */
+ptodb_status run_ranks_start(session *s, int pass);
+ptodb_status run_ranks_go(session *s, run_mode mode, long count, int until_line);
+void run_ranks_free(run_state *r);
+/* Selects rank (its machine, its host core or the first core in a frame). */
+ptodb_status run_ranks_select(session *s, int rank);
+/* A new watchpoint starts from what its name holds on each rank it watches. */
+void run_ranks_prime_watch(session *s, breakpoint *b);
+/* info ranks' part while a run exists: each rank's state, verdict, parked wait. */
+void run_ranks_info(session *s);
+/* queue show's part: the signal cells. */
+void run_ranks_signal_cells(session *s);
 
 #endif

@@ -280,7 +280,7 @@ static int location_hits_stage(session *s, const stop_step *step, stop_chain *c,
         *until = step->until_line > 0 && f.line == step->until_line && core == s->run.core;
         for (size_t i = 0; i < s->nbps; i++) {
             breakpoint *b = &s->bps[i];
-            if (!b->enabled || !location_hits(s, b, step->entered[core], &f))
+            if (!b->enabled || !bp_applies_to_rank(s, b) || !location_hits(s, b, step->entered[core], &f))
                 continue;
             int held = b->cond_expr ? expression_holds(s, b, core) : 1;
             if (held && count_hit(b))
@@ -357,6 +357,10 @@ void stop_watch_prime(session *s, breakpoint *b)
     tensor *now = t ? watched_value(b, t) : NULL;
     if (!now)
         return;
+    if (s->run.ranks && b->watch_loaded < 0)
+        stop_watch_load_rank(s, s->run.step_rank); /* the values are this rank's */
+    if (b->watch_old)
+        tensor_unref(b->watch_old);
     b->watch_seen = t;
     b->watch_bound = 1;
     b->watch_old = tensor_snapshot(now);
@@ -448,13 +452,14 @@ int stop_chain_build(session *s, const stop_step *step, stop_chain *c)
     size_t nfresh = step->before && step->after ? new_bindings(step->before, step->after, fresh, 64) : 0;
     c->core = at >= 0 ? at : stepped;
     c->writer_core = stepped;
+    c->watch_rank = r->step_rank;
     /* taken at every step, so that a catchpoint set later sees only later faults */
     int memfault = r->m ? machine_mem_take_fault(r->m) : 0;
     c->writer_line = writer ? writer->line : 0;
     c->writer_func = writer ? writer->func : NULL;
     for (size_t i = 0; i < s->nbps; i++) {
         breakpoint *b = &s->bps[i];
-        if (!b->enabled)
+        if (!b->enabled || !bp_applies_to_rank(s, b))
             continue;
         switch (b->kind) {
         case BP_LINE:
@@ -499,6 +504,49 @@ int stop_chain_build(session *s, const stop_step *step, stop_chain *c)
     if (until)
         c->stopped = 1;
     return c->stopped;
+}
+
+int stop_chain_build_watches(session *s, stop_chain *c)
+{
+    memset(c, 0, sizeof *c);
+    c->core = s->run.core;
+    c->writer_core = -1;
+    for (size_t i = 0; i < s->nbps; i++) {
+        breakpoint *b = &s->bps[i];
+        if (b->enabled && b->kind == BP_WATCH && bp_applies_to_rank(s, b))
+            watch_check(s, b, c);
+    }
+    if (c->n > 1)
+        qsort(c->hits, c->n, sizeof *c->hits, hit_order);
+    c->watch_rank = s->run.step_rank;
+    return c->stopped;
+}
+
+void stop_watch_load_rank(session *s, int rank)
+{
+    if (!s->run.ranks)
+        return;
+    for (size_t i = 0; i < s->nbps; i++) {
+        breakpoint *b = &s->bps[i];
+        if (b->kind != BP_WATCH || b->watch_loaded == rank)
+            continue;
+        if (b->nwatch_ranks <= rank || b->nwatch_ranks <= b->watch_loaded) {
+            int n = (rank > b->watch_loaded ? rank : b->watch_loaded) + 1;
+            b->watch_ranks = xreallocarray(b->watch_ranks, (size_t)n, sizeof *b->watch_ranks);
+            memset(b->watch_ranks + b->nwatch_ranks, 0, (size_t)(n - b->nwatch_ranks) * sizeof *b->watch_ranks);
+            b->nwatch_ranks = n;
+        }
+        if (b->watch_loaded >= 0)
+            b->watch_ranks[b->watch_loaded] = (struct bp_watch_rank){b->watch_seen, b->watch_old, b->watch_bound};
+        else if (b->watch_old)
+            tensor_unref(b->watch_old); /* primed before any rank was loaded */
+        const struct bp_watch_rank *w = &b->watch_ranks[rank];
+        b->watch_seen = w->seen;
+        b->watch_old = w->old;
+        b->watch_bound = w->bound;
+        b->watch_ranks[rank] = (struct bp_watch_rank){0};
+        b->watch_loaded = rank;
+    }
 }
 
 int stop_chain_build_pass(session *s, int pass, int at_end, stop_chain *c)
@@ -593,10 +641,13 @@ static void report_watch_hit(session *s, const stop_chain *c, const stop_hit *h)
                         : b->watch_access == WATCH_ACCESS ? "Hardware access (read/write) watchpoint"
                                                           : "Watchpoint";
     session_printf(s, "\n%s %d: %s%s", title, b->number, b->spec, b->watch_sub ? b->watch_sub : "");
+    if (s->run.ranks)
+        session_printf(s, " (rank %d)", c->watch_rank);
+    char lab[64];
     if (c->writer_line && (h->old || h->read))
         session_printf(s, ", %s by [%s] %s at line %d", h->read ? "read" : "written",
-                       machine_core_name(c->writer_core), c->writer_func ? c->writer_func : "?",
-                       c->writer_line);
+                       run_core_label(s, s->run.ranks ? s->run.rank : -1, c->writer_core, lab, sizeof lab),
+                       c->writer_func ? c->writer_func : "?", c->writer_line);
     session_printf(s, "\n\n");
     if (b->cond && h->cond_error)
         session_printf(s, "(its condition %s could not be tested)\n", predicate_text(b->cond));

@@ -61,6 +61,7 @@ typedef struct stop_chain {
     /* the statement that ran last (watchpoints name it) */
     int writer_core, writer_line;
     const char *writer_func;
+    int watch_rank;       /* a multi-rank case: the rank whose names the watchpoints looked at */
 } stop_chain;
 
 /* What the last machine step did, for the stop's decision. */
@@ -76,6 +77,12 @@ typedef struct stop_step {
 /* Which breakpoints the step hit, in table order, counting each hit (and
  * spending ignore counts). Returns c->stopped. */
 int stop_chain_build(session *s, const stop_step *step, stop_chain *c);
+/* The watchpoints alone, on the names of the rank run.m is (a multi-rank
+ * case: a peer's step may have written into this rank's windows).
+ * Returns c->stopped. */
+int stop_chain_build_watches(session *s, stop_chain *c);
+/* Multi-rank: the watchpoints' remembered values become rank's. */
+void stop_watch_load_rank(session *s, int rank);
 /* The pass breakpoints at the start of pass, or (at_end) those whose
  * condition holds on its finished outputs. Returns c->stopped. */
 int stop_chain_build_pass(session *s, int pass, int at_end, stop_chain *c);

@@ -9,6 +9,7 @@
 #include "debug/queue_track.h"
 #include "debug/session_impl.h"
 #include "debug/timeline.h"
+#include "ranks/sched.h"
 
 /* 'p' when line `line` of the pass's source pushes to a queue, 'o' when it
  * pops, else 0: read once per run into a table by line (a step would
@@ -34,6 +35,12 @@ static char queue_mark(session *s, int pass, int line)
                     r->line_marks[l] = 'p';
                 else if (!memcmp(p + i, "tpop_from", 9))
                     r->line_marks[l] = 'o';
+                /* a multi-rank program's signals: notify -> wait arrows */
+                else if (i + 13 <= len && !memcmp(p + i, "system.notify", 13))
+                    r->line_marks[l] = 'n';
+                else if (i + 11 <= len && (!memcmp(p + i, "system.wait", 11) ||
+                                           (i + 17 <= len && !memcmp(p + i, "system.defer_wait", 17))))
+                    r->line_marks[l] = 'w';
             }
             p = end ? end + 1 : NULL;
         }
@@ -41,7 +48,7 @@ static char queue_mark(session *s, int pass, int line)
     return line <= r->nline_marks ? r->line_marks[line] : 0;
 }
 
-void run_timeline_note(session *s, const exec_event *ev)
+static void note(session *s, int rank, int peer, uint64_t step, const exec_event *ev)
 {
     run_state *r = &s->run;
     uint8_t kind;
@@ -55,9 +62,8 @@ void run_timeline_note(session *s, const exec_event *ev)
     }
     if (ev->core < 0 || ev->core >= EXEC_NCORES)
         return;
-    uint64_t step = machine_steps(r->m);
     char mark = kind == VIEW_TL_STMT ? queue_mark(s, r->pass, ev->line) : 0;
-    if (mark)
+    if (mark == 'p' || mark == 'o')
         run_track_queues(s, ev->core, ev->line, mark == 'p');
     /* a step of the recorded history run again after going back: its entry
      * is there already (the timeline keeps the moments after the current one) */
@@ -76,6 +82,8 @@ void run_timeline_note(session *s, const exec_event *ev)
     e->kind = kind;
     e->line = ev->line;
     e->mark = mark;
+    e->rank = (int16_t)rank;
+    e->peer = (int16_t)(mark == 'w' ? peer : -1);
     r->ntimeline++;
 }
 
@@ -93,7 +101,19 @@ void run_timeline_cut(run_state *r, uint64_t after)
 
 uint64_t view_timeline_now(session *s)
 {
+    if (s->run.active && s->run.ranks)
+        return ranks_sched_steps(s->run.ranks); /* the one schedule's count, as note()'s */
     return s->run.active && s->run.m ? machine_steps(s->run.m) : 0;
+}
+
+void run_timeline_note(session *s, const exec_event *ev)
+{
+    note(s, -1, -1, machine_steps(s->run.m), ev);
+}
+
+void run_timeline_note_rank(session *s, int rank, int notifier, const exec_event *ev)
+{
+    note(s, rank, notifier, ranks_sched_steps(s->run.ranks), ev);
 }
 
 size_t view_timeline(session *s, const view_tl_event **out)

@@ -9,5 +9,9 @@
 void run_timeline_note(session *s, const exec_event *ev);
 /* Drops the entries after step `after` (the history they showed is gone). */
 void run_timeline_cut(run_state *r, uint64_t after);
+/* The same for rank's step in a multi-rank case (the step count is the
+ * schedule's); notifier: for a wait that completed, the rank whose notify
+ * it acquired (-1 none). */
+void run_timeline_note_rank(session *s, int rank, int notifier, const exec_event *ev);
 
 #endif

@@ -3,6 +3,7 @@
  * cores, queues and displays. */
 #include "debug/lookup.h"
 #include "debug/view.h"
+#include "ranks/sched.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -45,6 +46,7 @@ int view_stop_location(session *s, view_location *out)
     out->core = r->core;
     out->core_name = machine_core_name(r->core);
     out->func = f.func;
+    out->rank = r->ranks ? r->rank : -1;
     return 1;
 }
 
@@ -65,6 +67,13 @@ int view_selection(session *s, int *core, int *level)
     *core = s->run.core;
     *level = s->run.level;
     return 1;
+}
+
+int view_nranks(session *s, int *selected)
+{
+    run_state *r = &s->run;
+    *selected = r->ranks ? r->rank : 0;
+    return r->active && r->ranks ? ranks_sched_nranks(r->ranks) : 0;
 }
 
 int view_frames(session *s, int core, view_frame *out, int max)
@@ -474,25 +483,47 @@ static view_core_state core_state(inspect_core_state st)
     }
 }
 
+static void core_of(const machine *m, int c, view_core *v)
+{
+    memset(v, 0, sizeof *v);
+    v->rank = -1;
+    v->name = machine_core_name(c);
+    v->state = core_state(inspect_core(m, c));
+    inspect_frame f;
+    if (inspect_frame_get(m, c, 0, &f) || inspect_frame_get(m, c, INSPECT_LAST_FRAME, &f)) {
+        v->func = f.func;
+        v->line = f.line;
+    }
+    v->waiting = inspect_waiting(m, c);
+    if (!v->waiting && inspect_core(m, c) == INSPECT_CORE_WAITING)
+        v->waiting = "its group call";
+}
+
 int view_cores(session *s, view_core *out, int max)
 {
     run_state *r = &s->run;
     if (!r->active || !r->m)
         return 0;
-    for (int c = 0; c < EXEC_NCORES && c < max; c++) {
-        view_core *v = &out[c];
-        memset(v, 0, sizeof *v);
-        v->name = machine_core_name(c);
-        v->state = core_state(inspect_core(r->m, c));
-        inspect_frame f;
-        if (inspect_frame_get(r->m, c, 0, &f) || inspect_frame_get(r->m, c, INSPECT_LAST_FRAME, &f)) {
-            v->func = f.func;
-            v->line = f.line;
+    if (r->ranks) {
+        int n = 0;
+        for (int k = 0; k < ranks_sched_nranks(r->ranks); k++) {
+            const machine *m = ranks_sched_machine(r->ranks, k);
+            for (int c = 0; c < EXEC_NCORES; c++) {
+                if (c != EXEC_CORE_HOST && inspect_core(m, c) == INSPECT_CORE_IDLE)
+                    continue;
+                if (n < max) {
+                    core_of(m, c, &out[n]);
+                    out[n].rank = k;
+                    out[n].current = k == r->rank && c == r->core;
+                }
+                n++;
+            }
         }
-        v->waiting = inspect_waiting(r->m, c);
-        if (!v->waiting && inspect_core(r->m, c) == INSPECT_CORE_WAITING)
-            v->waiting = "its group call";
-        v->current = c == r->core;
+        return n;
+    }
+    for (int c = 0; c < EXEC_NCORES && c < max; c++) {
+        core_of(r->m, c, &out[c]);
+        out[c].current = c == r->core;
     }
     return EXEC_NCORES;
 }

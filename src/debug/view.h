@@ -23,6 +23,7 @@ typedef struct view_location {
     int core;         /* exec_core_id: 0 host, 1 aic, 2 aiv0, 3 aiv1 */
     const char *core_name;
     const char *func;
+    int rank;         /* a multi-rank case: the selected rank, else -1 */
 } view_location;
 
 /* The statement the program is stopped at. 0 when no program is running. */
@@ -124,6 +125,7 @@ typedef struct view_core {
     int line;             /* current statement line, 0 when none */
     const char *waiting;  /* the op it is blocked on ("tile.tpop_from_aic"), or NULL */
     int current;          /* the core commands act on */
+    int rank;             /* a multi-rank case: the rank whose core it is, else -1 */
 } view_core;
 
 typedef struct view_queue {
@@ -134,7 +136,9 @@ typedef struct view_queue {
     int capacity;          /* -1 unbounded */
 } view_queue;
 
-/* Fill at most max entries; return how many there are (0 without a run). */
+/* Fill at most max entries; return how many there are (0 without a run).
+ * A multi-rank case: every rank's host core and its cores that are not
+ * idle, rank by rank; the queues are the selected rank's. */
 int view_cores(session *s, view_core *out, int max);
 int view_queues(session *s, view_queue *out, int max);
 
@@ -146,8 +150,10 @@ typedef struct view_tl_event {
     uint64_t step;     /* the machine's statement count after the step */
     uint8_t core;      /* exec_core_id */
     uint8_t kind;      /* view_tl_kind */
-    char mark;         /* 'p' a queue push, 'o' a queue pop, 0 */
+    char mark;         /* 'p' a queue push, 'o' a queue pop, 'n' a notify, 'w' a wait, 0 */
     int line;          /* the statement's line in the pass file */
+    int16_t rank;      /* a multi-rank case: the rank that ran it, else -1 */
+    int16_t peer;      /* 'w': the rank whose notify the wait acquired, -1 none */
 } view_tl_event;
 /* The entries (session-owned, valid until the next command) and how many;
  * 0 without a run. */
@@ -202,6 +208,8 @@ int view_stop_breakpoint(session *s);
 int view_newest_breakpoint(session *s);
 /* The selected core and frame level commands act on; 0 without a run. */
 int view_selection(session *s, int *core, int *level);
+/* A multi-rank run: its rank count and the selected rank; 0 and 0 otherwise. */
+int view_nranks(session *s, int *selected);
 
 typedef struct view_frame {
     const char *func;

@@ -34,7 +34,8 @@ typedef enum {
     EXEC_COLL_BROADCAST,
     EXEC_COLL_ALLGATHER,
     EXEC_COLL_REDUCE_SCATTER,
-    EXEC_COLL_ALL_TO_ALL
+    EXEC_COLL_ALL_TO_ALL,
+    EXEC_COLL_ALL_TO_ALL_V
 } exec_collective;
 
 typedef struct exec_collective_call {
@@ -43,6 +44,8 @@ typedef struct exec_collective_call {
     tensor *target;        /* the window operated on (in place) */
     tensor *input;         /* allgather / all_to_all: the local input, else NULL */
     tensor *signal;        /* may be NULL */
+    tensor *counts;        /* all_to_all_v: send_counts ([NR] or [NR, 1] INT32), else NULL */
+    tensor *recv_counts;   /* all_to_all_v: the [NR, 1] INT32 window of counts received, else NULL */
     int reduce;            /* EXEC_REDUCE_* */
     int64_t root;          /* broadcast */
     int line, col;         /* the call, for mismatch reports */
@@ -90,6 +93,12 @@ typedef struct exec_comm {
     /* a wait found its cell satisfied: what the notifiers did before their
      * notify happens before what this rank does next */
     void (*note_acquire)(void *ud, int rank, const tensor *cell);
+    /* pld.system.defer_wait found its cell unsatisfied: rank's running task
+     * completes (its dependents may start) only once cell >= expected,
+     * compared unsigned; the kernel goes on and its core is freed at its end
+     * (distributed_ops.md:603-642, system.cpp:255-298) */
+    ptodb_status (*defer_wait)(void *ud, int rank, const tensor *cell, int64_t expected, int line, int col,
+                               char *err, size_t n);
     /* a remote access (view: the region of the peer's window) for the race
      * check: write (remote_store, put) or read (remote_load, get) */
     void (*note_access)(void *ud, int rank, const tensor *view, int write, int atomic, int line, int col,

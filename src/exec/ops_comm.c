@@ -230,9 +230,11 @@ static ptodb_status op_notify(exec_ctx *ctx, const op_args *a, value *out)
 
 /* pld.system.wait(signal, offsets, expected, *, cmp): the local cell == (Eq,
  * 0) or >= (Ge, 1) expected, else the kernel parks here (TWAIT polls;
- * system.cpp:241). defer_wait (system.cpp:270) is Ge with an unsigned
- * compare; ptodb parks the kernel there too (its core is not freed: a
- * difference that only matters for core counts, docs/multirank.md). */
+ * system.cpp:241). pld.system.defer_wait (system.cpp:255-298,
+ * distributed_ops.md:603-642) is Ge with an unsigned compare that does not
+ * block: an unsatisfied condition is registered on the rank's running task,
+ * whose completion (what its dependents wait for) the world withholds until
+ * the cell reaches it; the kernel goes on and retires, freeing its core. */
 static ptodb_status wait_common(exec_ctx *ctx, const op_args *a, value *out, int deferred)
 {
     const exec_comm *w;
@@ -249,6 +251,17 @@ static ptodb_status wait_common(exec_ctx *ctx, const op_args *a, value *out, int
     int ok = cmp == EXEC_WAIT_EQ ? cur == expected
              : deferred          ? (uint32_t)cur >= (uint32_t)expected
                                  : cur >= expected;
+    if (!ok && deferred && w->defer_wait) {
+        int line, col;
+        exec_stmt_loc(ctx, &line, &col);
+        char err[300] = "";
+        st = w->defer_wait(w->ud, w->rank, cell, expected, line, col, err, sizeof err);
+        tensor_unref(cell);
+        if (st != PTODB_OK)
+            return hook_fail(ctx, a, st, err);
+        *out = value_none();
+        return PTODB_OK;
+    }
     if (!ok) {
         int line, col;
         exec_stmt_loc(ctx, &line, &col);
@@ -517,6 +530,10 @@ static ptodb_status collective_args(exec_ctx *ctx, const op_args *a, exec_collec
         st = kernel_tensor_arg(ctx, a, (uint32_t)input_arg, &call->input);
     if (st == PTODB_OK && signal_arg >= 0 && (uint32_t)signal_arg < a->npos)
         st = kernel_tensor_arg(ctx, a, (uint32_t)signal_arg, &call->signal);
+    if (st == PTODB_OK && kind == EXEC_COLL_ALL_TO_ALL_V)
+        st = kernel_tensor_arg(ctx, a, 3, &call->counts);
+    if (st == PTODB_OK && kind == EXEC_COLL_ALL_TO_ALL_V)
+        st = kernel_tensor_arg(ctx, a, 4, &call->recv_counts);
     return st;
 }
 
@@ -580,6 +597,16 @@ static ptodb_status op_all_to_all(exec_ctx *ctx, const op_args *a, value *out)
     return collective(ctx, a, out, EXEC_COLL_ALL_TO_ALL, 1, 0, 2, 1);
 }
 
+/* all_to_all_v(input, target, signal, send_counts, recv_counts): the
+ * collective with the counts (collective.cpp:565-720) */
+static ptodb_status op_all_to_all_v(exec_ctx *ctx, const op_args *a, value *out)
+{
+    if (a->npos != 5)
+        return exec_fail(ctx, PTODB_ERR_USAGE, "%s: needs input, target, signal, send_counts and recv_counts",
+                         kernel_op_name(a));
+    return collective(ctx, a, out, EXEC_COLL_ALL_TO_ALL_V, 1, 0, 2, 1);
+}
+
 static ptodb_status op_reduce_scatter(exec_ctx *ctx, const op_args *a, value *out)
 {
     return collective(ctx, a, out, EXEC_COLL_REDUCE_SCATTER, 0, -1, 1, 0);
@@ -617,5 +644,7 @@ void exec_ops_register_comm(op_fn *table)
     table[IR_OP_BUILTIN_TENSOR_BROADCAST] = op_broadcast;
     table[IR_OP_BUILTIN_TENSOR_ALLGATHER] = op_allgather;
     table[IR_OP_BUILTIN_TENSOR_ALL_TO_ALL] = op_all_to_all;
+    table[IR_OP_PLD_TENSOR_ALL_TO_ALL_V] = op_all_to_all_v;
+    table[IR_OP_BUILTIN_TENSOR_ALL_TO_ALL_V] = op_all_to_all_v;
     table[IR_OP_BUILTIN_TENSOR_REDUCE_SCATTER] = op_reduce_scatter;
 }

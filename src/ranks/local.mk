@@ -3,11 +3,14 @@
 # one pass file under one global schedule. Above exec, below batch.
 src_libptodb_a_SOURCES += \
 	src/ranks/world.h src/ranks/world.c \
+	src/ranks/sched.h src/ranks/sched.c \
 	src/ranks/run.h src/ranks/run.c
 
 RANKS_CLI_TESTS = \
 	tests/cli/multirank_cases.sh \
-	tests/cli/multirank_deadlock.sh
+	tests/cli/multirank_deadlock.sh \
+	tests/cli/multirank_signals.sh \
+	tests/cli/multirank_defer.sh
 TESTS += $(RANKS_CLI_TESTS)
 EXTRA_DIST += $(RANKS_CLI_TESTS) tests/data/multirank docs/multirank.md
 

@@ -18,6 +18,14 @@
 /* runpass_file for a case with c->ranks.nranks > 0. Never prints. */
 void ranks_run_file(const char *path, const case_info *c, const runpass_options *o, runpass_result *r);
 
+/* The same for a program already built from path (p borrowed): fuzzers
+ * and the debugger build it once. r must be zeroed (or hold a ref_note). */
+void ranks_run_program(const char *path, const xprogram *p, const case_info *c, const runpass_options *o,
+                       runpass_result *r);
+/* 0, with r's message, when p cannot run at all (an op ptodb does not
+ * implement); else 1, with REF's refusal as r's ref_note. */
+int ranks_program_runnable(const char *path, const xprogram *p, runpass_result *r);
+
 /* The one entry point above exec: ranks_run_file for a multi-rank case,
  * runpass_file otherwise. */
 void ranks_or_single_run_file(const char *path, const case_info *c, const runpass_options *o, runpass_result *r);

@@ -92,6 +92,13 @@ struct ranks_world {
     char race_buffer[64];
     int race_owner;
     int pending_stamp[CASE_MAX_RANKS]; /* local accesses of the step not located yet */
+    int acquired_from[CASE_MAX_RANKS]; /* per rank: the last notifier of the cell its last wait acquired */
+    struct waited_cell {
+        const tensor_storage *s;
+        int64_t elem;
+    } *waited; /* every cell a wait checked (the end's lost-notify check) */
+    size_t nwaited;
+    size_t nretired; /* tasks retired whose deferred completion is pending */
 };
 
 static void vc_join(vclock *a, const vclock *b, int n)
@@ -321,6 +328,14 @@ static int ready(const ranks_world *w, const ranks_task *t)
     return 1;
 }
 
+static void enqueue_ready(ranks_world *w);
+static void poll_deferred(ranks_world *w);
+static int64_t cell_value(const tensor_storage *st, int64_t elem);
+static void note_waited(ranks_world *w, const tensor *cell);
+static int64_t elem_of(const tensor *cell);
+static ptodb_status w_defer_wait(void *ud, int rank, const tensor *cell, int64_t expected, int line, int col,
+                                 char *err, size_t n);
+
 static void add_dep(ranks_task *t, size_t id)
 {
     for (size_t i = 0; i < t->ndeps; i++)
@@ -445,10 +460,10 @@ static ptodb_status call_to_rank(ranks_world *w, int r, const exec_collective_ca
                                  char *err, size_t n)
 {
     *out = *c;
-    out->target = out->input = out->signal = NULL;
-    tensor *const src[3] = {c->target, c->input, c->signal};
-    tensor **dst[3] = {&out->target, &out->input, &out->signal};
-    for (int i = 0; i < 3; i++) {
+    out->target = out->input = out->signal = out->counts = out->recv_counts = NULL;
+    tensor *const src[5] = {c->target, c->input, c->signal, c->counts, c->recv_counts};
+    tensor **dst[5] = {&out->target, &out->input, &out->signal, &out->counts, &out->recv_counts};
+    for (int i = 0; i < 5; i++) {
         if (!src[i])
             continue;
         value v = value_tensor(src[i]), rv;
@@ -465,7 +480,9 @@ static void call_clear(exec_collective_call *c)
     tensor_unref(c->target);
     tensor_unref(c->input);
     tensor_unref(c->signal);
-    c->target = c->input = c->signal = NULL;
+    tensor_unref(c->counts);
+    tensor_unref(c->recv_counts);
+    c->target = c->input = c->signal = c->counts = c->recv_counts = NULL;
 }
 
 static ptodb_status w_host_collective(void *ud, int64_t dev, const exec_collective_call *call, char *err, size_t n)
@@ -561,8 +578,8 @@ static int same_operand(const tensor *a, const tensor *b)
     return 1;
 }
 
-static const char *const coll_names[] = {"allreduce", "barrier", "broadcast", "allgather", "reduce_scatter",
-                                         "all_to_all"};
+static const char *const coll_names[] = {"allreduce",      "barrier",    "broadcast",   "allgather",
+                                         "reduce_scatter", "all_to_all", "all_to_all_v"};
 
 /* Every member's call agrees (kind, reduction, root, operand shapes and
  * dtypes), else the first disagreement against domain rank 0's. */
@@ -577,6 +594,8 @@ static ptodb_status check_agree(const ranks_world *w, const domain *d, char *err
                            : !same_operand(c->target, c0->target) ? "target shape or dtype"
                            : !same_operand(c->input, c0->input)   ? "input shape or dtype"
                            : !same_operand(c->signal, c0->signal) ? "signal shape or dtype"
+                           : !same_operand(c->counts, c0->counts) ? "send_counts shape or dtype"
+                           : !same_operand(c->recv_counts, c0->recv_counts) ? "recv_counts shape or dtype"
                                                                   : NULL;
         if (!what)
             continue;
@@ -590,6 +609,50 @@ static ptodb_status check_agree(const ranks_world *w, const domain *d, char *err
                  c0->op_name, coll_names[c0->kind], c0->line, c0->col, t0, k, w->cr->device_ids[d->host_rank[k]],
                  c->op_name, coll_names[c->kind], c->line, c->col, t1);
         return PTODB_ERR_RUNTIME;
+    }
+    return PTODB_OK;
+}
+
+/* Every member's signal is all zero at the rendezvous: a PyPTO collective
+ * starts from an all-zero signal and leaves it so (its self-clearing credit
+ * barrier: docs/en/dev/distributed_ops.md:142-183), and ptodb's rendezvous
+ * leaves it as it found it, so a cell non-zero here is a notify left over
+ * from before the call, which would let the collective's waits pass early
+ * on the device. */
+static ptodb_status check_signals_zero(const ranks_world *w, const domain *d, char *err, size_t n)
+{
+    for (int k = 0; k < d->n; k++) {
+        const exec_collective_call *c = &d->calls[d->host_rank[k]];
+        if (!c->signal)
+            continue;
+        int64_t numel = tensor_numel(c->signal);
+        for (int64_t e = 0; e < numel; e++) {
+            int64_t v = (int64_t)get_flat(c->signal, e);
+            if (!v)
+                continue;
+            int owner;
+            const window_buffer *b = buffer_of(w, c->signal->storage, &owner);
+            int64_t elem = c->signal->offset; /* the element's offset in the buffer */
+            int64_t idx[TENSOR_MAX_DIMS];
+            flat_index(c->signal, e, idx);
+            for (int dd = 0; dd < c->signal->ndim; dd++)
+                elem += idx[dd] * c->signal->strides[dd];
+            const notify_log *l = NULL;
+            for (size_t i = 0; i < w->nlog; i++)
+                if (w->log[i].s == c->signal->storage && w->log[i].elem == elem)
+                    l = &w->log[i];
+            char who[120] = "no notify of this run reached it";
+            if (l)
+                snprintf(who, sizeof who, "last notified by rank %d at %d:%d (%s %lld)", l->from, l->line, l->col,
+                         l->op == EXEC_NOTIFY_SET ? "Set" : "AtomicAdd", (long long)l->value);
+            snprintf(err, n,
+                     "signal not zero at collective #%llu in comm domain %s: rank %d's signal %s element %lld "
+                     "holds %lld when its %s (at %d:%d) starts, %s; a collective starts from an all-zero signal "
+                     "and leaves it so (its credit barrier), so this leftover would let its waits pass early",
+                     (unsigned long long)d->applied + 1, d->name, d->host_rank[k], b ? b->name : "?", (long long)elem,
+                     (long long)v, c->op_name, c->line, c->col, who);
+            return PTODB_ERR_RUNTIME;
+        }
     }
     return PTODB_OK;
 }
@@ -673,6 +736,38 @@ static ptodb_status apply(domain *d, char *err, size_t n)
                     set_flat(T[k], src * row + e, get_flat(I[src], (a2a ? k * row : 0) + e));
         break;
     }
+    case EXEC_COLL_ALL_TO_ALL_V: {
+        /* lower_composite_ops_pass.cpp:1986-2034: MAX_RECV = rows / NR; every
+         * member pushes its full MAX_RECV-row block for dest (rows
+         * dest*M .. dest*M+M-1 of its input) into dest's target rows
+         * src*M .., whatever its count, and publishes min(send_counts[dest],
+         * MAX_RECV) into dest's recv_counts[src, 0] (a Set) */
+        int64_t M = rows / d->n;
+        tensor *C[CASE_MAX_RANKS], *R[CASE_MAX_RANKS];
+        for (int k = 0; k < d->n; k++) {
+            C[k] = d->calls[d->host_rank[k]].counts;
+            R[k] = d->calls[d->host_rank[k]].recv_counts;
+        }
+        int bad = T[0]->ndim != 2 || rows % d->n != 0 || !I[0] || tensor_numel(I[0]) != numel;
+        for (int k = 0; k < d->n && !bad; k++)
+            bad = !C[k] || tensor_numel(C[k]) != d->n || !R[k] || tensor_numel(R[k]) != d->n;
+        if (bad) {
+            free(acc);
+            snprintf(err, n,
+                     "%s: needs a 2-D target [NR*MAX_RECV, SIZE] (NR = %d) with an input of its size, "
+                     "send_counts of %d and a [%d, 1] recv_counts window",
+                     c0->op_name, d->n, d->n, d->n);
+            return PTODB_ERR_SHAPE;
+        }
+        for (int k = 0; k < d->n; k++)
+            for (int src = 0; src < d->n; src++) {
+                for (int64_t e = 0; e < M * row; e++)
+                    set_flat(T[k], src * M * row + e, get_flat(I[src], k * M * row + e));
+                int64_t cnt = (int64_t)get_flat(C[src], k);
+                set_flat(R[k], src, (double)(cnt < M ? cnt : M));
+            }
+        break;
+    }
     default:
         break;
     }
@@ -704,11 +799,15 @@ static ptodb_status w_collective(void *ud, int rank, const exec_collective_call 
         c->target = c->target ? tensor_ref(c->target) : NULL;
         c->input = c->input ? tensor_ref(c->input) : NULL;
         c->signal = c->signal ? tensor_ref(c->signal) : NULL;
+        c->counts = c->counts ? tensor_ref(c->counts) : NULL;
+        c->recv_counts = c->recv_counts ? tensor_ref(c->recv_counts) : NULL;
     }
     for (int k = 0; k < d->n; k++)
         if (!d->arrived[d->host_rank[k]])
             return PTODB_OK; /* parked until every member is here */
     ptodb_status st = check_agree(w, d, err, n);
+    if (st == PTODB_OK)
+        st = check_signals_zero(w, d, err, n);
     if (st == PTODB_OK)
         st = apply(d, err, n);
     if (st != PTODB_OK)
@@ -904,13 +1003,41 @@ static void w_note_notify(void *ud, int rank, const tensor *cell, int64_t peer, 
     mark_signal(w, cell);
 }
 
+static void note_waited(ranks_world *w, const tensor *cell)
+{
+    for (size_t i = 0; i < w->nwaited; i++)
+        if (w->waited[i].s == cell->storage && w->waited[i].elem == elem_of(cell))
+            return;
+    w->waited = xreallocarray(w->waited, w->nwaited + 1, sizeof *w->waited);
+    w->waited[w->nwaited++] = (struct waited_cell){cell->storage, elem_of(cell)};
+}
+
+static int was_waited(const ranks_world *w, const tensor_storage *st, int64_t elem)
+{
+    for (size_t i = 0; i < w->nwaited; i++)
+        if (w->waited[i].s == st && w->waited[i].elem == elem)
+            return 1;
+    return 0;
+}
+
 static void w_note_acquire(void *ud, int rank, const tensor *cell)
 {
     ranks_world *w = ud;
     mark_signal(w, cell);
+    note_waited(w, cell);
+    w->acquired_from[rank] = -1;
     for (size_t i = 0; i < w->nlog; i++)
-        if (w->log[i].s == cell->storage && w->log[i].elem == elem_of(cell))
+        if (w->log[i].s == cell->storage && w->log[i].elem == elem_of(cell)) {
             vc_join(&w->vc[rank], &w->log[i].rel, w->P);
+            w->acquired_from[rank] = w->log[i].from;
+        }
+}
+
+int ranks_world_take_acquired(ranks_world *w, int rank)
+{
+    int from = w->acquired_from[rank];
+    w->acquired_from[rank] = -1;
+    return from;
 }
 
 static void w_note_wait(void *ud, int rank, const tensor *cell, int64_t expected, int cmp, int line, int col)
@@ -918,6 +1045,7 @@ static void w_note_wait(void *ud, int rank, const tensor *cell, int64_t expected
     ranks_world *w = ud;
     w->waits[rank] = (wait_note){1, cell->storage, elem_of(cell), expected, cmp, line, col};
     mark_signal(w, cell);
+    note_waited(w, cell);
 }
 
 void ranks_world_clear_wait(ranks_world *w, int rank)
@@ -954,24 +1082,89 @@ int ranks_world_describe_wait(const ranks_world *w, int rank, strbuf *out)
     return 1;
 }
 
-size_t ranks_world_nonzero_signals(const ranks_world *w, strbuf *out)
+int ranks_world_lost_notify(const ranks_world *w, const char *path, strbuf *out)
 {
     size_t count = 0;
+    const notify_log *first = NULL;
+    int64_t first_value = 0;
     for (size_t i = 0; i < w->nlog; i++) {
-        tensor *c = tensor_from_storage((tensor_storage *)w->log[i].s, DTYPE_INT32, 0, NULL, NULL, w->log[i].elem,
-                                        NULL);
-        int64_t v = c ? tensor_get_i64(c, NULL) : 0;
-        tensor_unref(c);
-        if (!v)
+        const notify_log *l = &w->log[i];
+        int64_t v = cell_value(l->s, l->elem);
+        if (!v || was_waited(w, l->s, l->elem))
             continue;
-        int owner = -1;
-        window_buffer *b = buffer_of(w, w->log[i].s, &owner);
-        strbuf_printf(out, "%s element %lld of rank %d holds %lld (last notified by rank %d at %d:%d)\n",
-                      b ? b->name : "?", (long long)w->log[i].elem, owner, (long long)v, w->log[i].from,
-                      w->log[i].line, w->log[i].col);
+        if (!first) {
+            first = l;
+            first_value = v;
+        }
         count++;
     }
-    return count;
+    if (!first)
+        return 0;
+    int owner = -1;
+    const window_buffer *b = buffer_of(w, first->s, &owner);
+    strbuf_printf(out,
+                  "%s:%d:%d: lost notify: rank %d's signal cell %s element %lld holds %lld at the end of the run, "
+                  "last notified here by rank %d (%s %lld), and no wait of the run ever checked it: the peer "
+                  "never synchronises on it, and the runtime frees the window after the run",
+                  path, first->line, first->col, owner, b ? b->name : "?", (long long)first->elem,
+                  (long long)first_value, first->from, first->op == EXEC_NOTIFY_SET ? "Set" : "AtomicAdd",
+                  (long long)first->value);
+    if (count > 1)
+        strbuf_printf(out, " (and %zu more such cell%s)", count - 1, count == 2 ? "" : "s");
+    return 1;
+}
+
+static int64_t cell_value(const tensor_storage *st, int64_t elem)
+{
+    tensor *c = tensor_from_storage((tensor_storage *)st, DTYPE_INT32, 0, NULL, NULL, elem, NULL);
+    int64_t v = c ? tensor_get_i64(c, NULL) : 0;
+    tensor_unref(c);
+    return v;
+}
+
+size_t ranks_world_signal_cells(const ranks_world *w, ranks_signal_cell *out, size_t max)
+{
+    size_t n = 0;
+    /* notified cells first, then cells only waited on */
+    for (size_t pass = 0; pass < 2; pass++) {
+        for (size_t i = 0; i < (pass ? (size_t)w->P : w->nlog); i++) {
+            const tensor_storage *st;
+            int64_t elem;
+            if (!pass) {
+                st = w->log[i].s;
+                elem = w->log[i].elem;
+            } else {
+                if (!w->waits[i].active)
+                    continue;
+                st = w->waits[i].s;
+                elem = w->waits[i].elem;
+                int seen = 0;
+                for (size_t k = 0; k < w->nlog && !seen; k++)
+                    seen = w->log[k].s == st && w->log[k].elem == elem;
+                for (size_t k = 0; k < i && !seen; k++)
+                    seen = w->waits[k].active && w->waits[k].s == st && w->waits[k].elem == elem;
+                if (seen)
+                    continue;
+            }
+            int owner = -1;
+            const window_buffer *b = buffer_of(w, st, &owner);
+            ranks_signal_cell c = {owner, b ? b->name : "?", elem, cell_value(st, elem), !pass, -1, 0, 0, 0, 0, 0};
+            if (!pass) {
+                c.from = w->log[i].from;
+                c.line = w->log[i].line;
+                c.col = w->log[i].col;
+                c.op = w->log[i].op;
+                c.notify_value = w->log[i].value;
+            }
+            for (int r = 0; r < w->P; r++)
+                if (w->waits[r].active && w->waits[r].s == st && w->waits[r].elem == elem)
+                    c.waiters |= 1ull << r;
+            if (n < max)
+                out[n] = c;
+            n++;
+        }
+    }
+    return n;
 }
 
 /* ---- the world ------------------------------------------------------------ */
@@ -993,6 +1186,7 @@ static void comm_init(ranks_world *w, exec_comm *c, int rank)
     c->note_notify = w_note_notify;
     c->note_wait = w_note_wait;
     c->note_acquire = w_note_acquire;
+    c->defer_wait = w_defer_wait;
     c->note_access = w_note_access;
 }
 
@@ -1022,6 +1216,7 @@ ranks_world *ranks_world_new(const case_ranks *r, ranks_order order)
     comm_init(w, &w->host, -1);
     for (int k = 0; k < w->P; k++) {
         comm_init(w, &w->rank[k], k);
+        w->acquired_from[k] = -1;
         w->vc[k].c[k] = 1; /* FastTrack: a rank starts in its epoch 1, which no other rank has seen */
     }
     return w;
@@ -1035,6 +1230,7 @@ static void task_free(ranks_task *t)
     call_clear(&t->call);
     free(t->acc);
     free(t->deps);
+    free(t->defers);
     free(t);
 }
 
@@ -1062,6 +1258,7 @@ void ranks_world_free(ranks_world *w)
     free(w->bufs);
     free(w->domains);
     free(w->log);
+    free(w->waited);
     free(w);
 }
 
@@ -1094,16 +1291,107 @@ void ranks_world_pop_task(ranks_world *w, int rank)
     ranks_task *t = q->items[q->head];
     q->head++;
     q->n--;
-    t->done = 1;
     w->done_vc[t->id] = w->vc[rank];
     w->vc[rank].c[rank]++;
     /* its values are not needed any more: drop them now */
     for (uint32_t i = 0; i < t->nargs; i++)
         value_clear(&t->args[i]);
     call_clear(&t->call);
+    if (t->ndefers) { /* retired: its completion waits for its conditions */
+        t->retired = 1;
+        w->nretired++;
+        poll_deferred(w);
+        return;
+    }
+    t->done = 1;
+    enqueue_ready(w);
+}
+
+static void enqueue_ready(ranks_world *w)
+{
     for (size_t i = 0; i < w->nall; i++)
         if (!w->all[i]->queued && ready(w, w->all[i]))
             enqueue(w, w->all[i]);
+}
+
+/* Retired tasks whose every condition holds are done now: their end's
+ * clock joined with what the notifiers of their cells released. */
+static void poll_deferred(ranks_world *w)
+{
+    if (!w->nretired)
+        return;
+    int any = 0;
+    for (size_t i = 0; i < w->nall; i++) {
+        ranks_task *t = w->all[i];
+        if (!t->retired || t->done)
+            continue;
+        int all = 1;
+        for (size_t k = 0; k < t->ndefers && all; k++)
+            all = (uint32_t)cell_value(t->defers[k].s, t->defers[k].elem) >= (uint32_t)t->defers[k].expected;
+        if (!all)
+            continue;
+        for (size_t k = 0; k < t->ndefers; k++)
+            for (size_t j = 0; j < w->nlog; j++)
+                if (w->log[j].s == t->defers[k].s && w->log[j].elem == t->defers[k].elem)
+                    vc_join(&w->done_vc[t->id], &w->log[j].rel, w->P);
+        t->done = 1;
+        w->nretired--;
+        any = 1;
+    }
+    if (any)
+        enqueue_ready(w);
+}
+
+void ranks_world_poll(ranks_world *w)
+{
+    poll_deferred(w);
+}
+
+static ptodb_status w_defer_wait(void *ud, int rank, const tensor *cell, int64_t expected, int line, int col,
+                                 char *err, size_t n)
+{
+    ranks_world *w = ud;
+    ranks_task *t = ranks_world_next_task(w, rank);
+    if (!t) {
+        snprintf(err, n, "pld.system.defer_wait outside a task of this rank");
+        return PTODB_ERR_RUNTIME;
+    }
+    if (t->ndefers == 64) { /* distributed_ops.md:603-642: at most 64 conditions a task */
+        snprintf(err, n, "a task may register at most 64 deferred conditions (PyPTO distributed_ops.md, "
+                         "pld.system.defer_wait)");
+        return PTODB_ERR_RUNTIME;
+    }
+    t->defers = xreallocarray(t->defers, t->ndefers + 1, sizeof *t->defers);
+    t->defers[t->ndefers++] = (struct ranks_defer){cell->storage, elem_of(cell), expected, line, col};
+    mark_signal(w, cell);
+    note_waited(w, cell);
+    return PTODB_OK;
+}
+
+size_t ranks_world_describe_deferred(const ranks_world *w, int rank, const char *path, strbuf *out)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < w->nall; i++) {
+        const ranks_task *t = w->all[i];
+        if (t->rank != rank || !t->retired || t->done)
+            continue;
+        for (size_t k = 0; k < t->ndefers; k++) {
+            int64_t v = cell_value(t->defers[k].s, t->defers[k].elem);
+            if ((uint32_t)v >= (uint32_t)t->defers[k].expected)
+                continue;
+            int owner = -1;
+            const window_buffer *b = buffer_of(w, t->defers[k].s, &owner);
+            strbuf_printf(out,
+                          "  rank %d: its task dispatched at %s:%d:%d retired, and its completion waits on the "
+                          "pld.system.defer_wait at %s:%d:%d: %s element %lld of rank %d expects >= %lld "
+                          "(unsigned), holds %lld\n",
+                          rank, path, t->line, t->col, path, t->defers[k].line, t->defers[k].col,
+                          b ? b->name : "?", (long long)t->defers[k].elem, owner, (long long)t->defers[k].expected,
+                          (long long)v);
+            n++;
+        }
+    }
+    return n;
 }
 
 size_t ranks_world_pending(const ranks_world *w, int rank)

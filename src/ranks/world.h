@@ -37,6 +37,16 @@ typedef struct ranks_task {
     size_t nacc;
     size_t *deps;
     size_t ndeps;
+    /* pld.system.defer_wait's conditions: the task left its FIFO (its core
+     * is free: retired) but is done only once every cell holds >= its
+     * expected value, compared unsigned */
+    struct ranks_defer {
+        const tensor_storage *s;
+        int64_t elem, expected;
+        int line, col;
+    } *defers;
+    size_t ndefers;
+    int retired;
 } ranks_task;
 
 typedef enum {
@@ -70,6 +80,13 @@ size_t ranks_world_pending(const ranks_world *w, int rank);
 /* Rank's unfinished tasks in submission order: up to max into out; the count. */
 size_t ranks_world_unfinished(const ranks_world *w, int rank, const ranks_task **out, size_t max);
 
+/* Completes the retired tasks whose deferred conditions hold now (a notify
+ * changed a cell): the schedule calls it before every step. */
+void ranks_world_poll(ranks_world *w);
+/* Rank's retired tasks whose deferred completion still waits, one line
+ * each ("a task ... retired at ...: its completion waits on ..."); the count. */
+size_t ranks_world_describe_deferred(const ranks_world *w, int rank, const char *path, strbuf *out);
+
 /* A rank made progress: it no longer waits on a cell. */
 void ranks_world_clear_wait(ranks_world *w, int rank);
 /* The wait rank is parked at, described for a deadlock report ("signal_buf
@@ -77,10 +94,37 @@ void ranks_world_clear_wait(ranks_world *w, int rank);
  * 12:9 (AtomicAdd 1)" or "... nobody notified it"); 0 when the rank waits
  * on no cell (a collective's rendezvous: described too). */
 int ranks_world_describe_wait(const ranks_world *w, int rank, strbuf *out);
-/* The window cells left non-zero at the end (signals are expected back at
- * zero after every collective: distributed_ops.md:142-192), one line each
- * in out; the count. Only buffers of INT32 views that a notify touched. */
-size_t ranks_world_nonzero_signals(const ranks_world *w, strbuf *out);
+/* Signals left non-zero at the end of the run. The runtime frees a comm
+ * domain's windows after the run's completion fence and zeroes them at the
+ * next allocation (simpler docs/comm-domain.md:158-175, 197-200, 221-230),
+ * so the residue of a handshake (a cell its wait checked, as
+ * ../shared/multirank's dist_notify_wait leaves it) is no fault; a cell
+ * left non-zero that no wait of the run ever checked is a notify nobody
+ * synchronised on (MUST's message pending at MPI_Finalize): the first such
+ * cell, "path:line:col: lost notify: ..." at its last notify, in out; 0 when
+ * none. Collectives check their own signals at the rendezvous (all zero:
+ * distributed_ops.md:142-183). */
+int ranks_world_lost_notify(const ranks_world *w, const char *path, strbuf *out);
+
+/* The notifier (rank) of the cell rank's last satisfied wait acquired,
+ * once (then -1): for the debugger's notify -> wait arrows. */
+int ranks_world_take_acquired(ranks_world *w, int rank);
+
+/* A signal cell (an INT32 element of a window a notify, wait or collective
+ * touched) as the debugger shows it. */
+typedef struct ranks_signal_cell {
+    int owner;            /* the rank whose window holds it */
+    const char *buffer;   /* the window buffer's name (the world's) */
+    int64_t elem;         /* its element offset in the buffer (INT32 elements) */
+    int64_t value;        /* now */
+    int notified;         /* a notify reached it: the fields below say the last */
+    int from, line, col, op; /* the notifier's rank, its statement, EXEC_NOTIFY_* */
+    int64_t notify_value;
+    uint64_t waiters;     /* bit r: rank r is parked waiting on it */
+} ranks_signal_cell;
+/* The cells notified or waited on so far, in first-touch order: up to max
+ * into out; the count. */
+size_t ranks_world_signal_cells(const ranks_world *w, ranks_signal_cell *out, size_t max);
 
 /* The race check (vector clocks, FastTrack's epochs): happens-before comes
  * from each rank's program order, notify -> a wait it satisfies, the

@@ -101,6 +101,17 @@ for case in "$root"/*/; do
             expect_eq "$name ($sched): verdicts of $r.$k" "$nfiles" "$n"
         done
     done
+    # the debugger runs the same schedule: the last pass's every golden passes
+    last=$(ls "$case/passes_dump"/*.py | tail -1)
+    run_ptodb --nw --nx -ex "pass $(basename "$last" .py)" -ex run -ex 'info ranks' -ex quit "$case"
+    for g in "$case"/data/out/rank*/*.pt; do
+        [ -f "$g" ] || continue
+        r=$(basename "$(dirname "$g")")
+        expect_contains "$name: the debugger's $r.$(basename "$g" .pt)" \
+            "validate tensor: '$r.$(basename "$g" .pt)', max_abs_diff: " "$out"
+    done
+    case "$out" in *"pass: False"*) fail "$name: the debugger's run fails a golden: $out" ;; esac
+    expect_contains "$name: the debugger's verdict" "* rank 0   finished verdict pass" "$out"
     run_ptodb --batch "$case" --json - --junit "$tmp/junit.xml"
     expect_contains "$name: JSON names the rank's output" "\"key\": \"rank0." "$out"
     expect_contains "$name: JSON says the rank count" "\"ranks\": $(sed -n 's/^ranks: *\([0-9][0-9]*\).*/\1/p' "$case/ranks.txt")" "$out"

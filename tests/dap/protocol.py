@@ -415,6 +415,38 @@ def check_lazy_statistics():
     shutil.rmtree(tmp)
 
 
+def check_ranks_threads():
+    # issue 34: a multi-rank case's threads are its ranks' cores (id =
+    # rank * 4 + core + 1). examples/multirank_signals' handshake pass,
+    # stopped at rank 1's notify (line 22 of 02_after_Handshake.py, only
+    # rank 1 runs ping): the stop is on thread 5 (rank 1's host); rank 0's
+    # host (thread 1) is parked in wait_for at line 27.
+    case = os.path.join(os.environ["top_srcdir"], "examples/multirank_signals")
+    src = os.path.realpath(os.path.join(case, "passes_dump/02_after_Handshake.py"))
+    stream = b"".join([
+        frame(req(1, "initialize", {"adapterID": "ptodb"})),
+        frame(req(2, "launch", {"case": case, "pass": "02_after_Handshake"})),
+        frame(req(3, "setBreakpoints", {"source": {"path": src}, "breakpoints": [{"line": 22}]})),
+        frame(req(4, "configurationDone")),
+        frame(req(5, "threads")),
+        frame(req(6, "stackTrace", {"threadId": 5})),
+        frame(req(7, "stackTrace", {"threadId": 1})),
+        frame(req(8, "stackTrace", {"threadId": 9})),
+        frame(req(9, "disconnect"))])
+    rc, msgs, err = run(stream)
+    assert rc == 0, err
+    stops = events(msgs, "stopped")
+    assert len(stops) == 1 and stops[0]["body"]["threadId"] == 5, stops
+    names = [t["name"] for t in response(msgs, 5)["body"]["threads"]]
+    assert names == ["rank 0 host (wait_for)", "rank 0 aic", "rank 0 aiv0", "rank 0 aiv1",
+                     "rank 1 host (ping)", "rank 1 aic", "rank 1 aiv0", "rank 1 aiv1"], names
+    f1 = response(msgs, 6)["body"]["stackFrames"]
+    assert f1[0]["name"] == "ping" and f1[0]["line"] == 22, f1
+    f0 = response(msgs, 7)["body"]["stackFrames"]
+    assert f0[0]["name"] == "wait_for" and f0[0]["line"] == 27, f0
+    assert not response(msgs, 8)["success"]  # a third rank's thread
+
+
 def check_port():
     p = subprocess.Popen([PTODB, "--dap-port", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     line = p.stderr.readline().decode()

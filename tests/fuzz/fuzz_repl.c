@@ -1,6 +1,8 @@
 /* Fuzzes the debugger's command line: each input is a script of up to
  * FUZZ_MAX_LINES lines run by session_execute in a fresh session on
- * examples/mlp (command lookup, argument splitting, define/document/commands
+ * examples/mlp, or on the multi-rank examples/multirank_signals when its
+ * first line is "#multirank" (rank, info ranks, break/watch ... rank N, the
+ * ranks' schedule under step and continue; command lookup, argument splitting, define/document/commands
  * bodies, $arg substitution, breakpoints, conditions, print expressions,
  * runs). Every line is also given to the predicate parser directly and
  * evaluated on a small tensor with a golden. Writes are refused by the
@@ -18,7 +20,7 @@
 
 enum { FUZZ_MAX_LINES = 64 };
 
-static char case_root[4096];
+static char case_root[4096], ranks_root[4096];
 static tensor *value_t, *golden_t;
 
 /* Quiet, unless PTODB_FUZZ_VERBOSE is set (to see what an input does). */
@@ -33,6 +35,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     fuzz_guard_init(*argc, *argv);
     snprintf(case_root, sizeof case_root, "%s/examples/mlp", fuzz_srcdir());
+    snprintf(ranks_root, sizeof ranks_root, "%s/examples/multirank_signals", fuzz_srcdir());
     int64_t shape[2] = {2, 3};
     ptodb_status st;
     value_t = tensor_zeros(DTYPE_FP32, 2, shape, &st);
@@ -65,7 +68,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     fuzz_guard_begin();
     session *s = session_new();
     session_set_output(s, discard, NULL);
-    session_open(s, case_root, -1, -1);
+    static const char ranks_tag[] = "#multirank\n";
+    int ranks = size >= sizeof ranks_tag - 1 && memcmp(data, ranks_tag, sizeof ranks_tag - 1) == 0;
+    session_open(s, ranks ? ranks_root : case_root, -1, -1);
     char *text = malloc(size + 1);
     memcpy(text, data, size);
     text[size] = '\0';

@@ -93,10 +93,10 @@ static void heatmaps(void)
 static void cores(void)
 {
     view_core k[4] = {
-        {"host", VIEW_CORE_DONE, NULL, 0, NULL, 0},
-        {"aic", VIEW_CORE_RUNNING, "mlp_fused_aic", 31, NULL, 1},
-        {"aiv0", VIEW_CORE_BLOCKED, "mlp_fused_aiv", 12, "tile.tpop_from_aic", 0},
-        {"aiv1", VIEW_CORE_IDLE, NULL, 0, NULL, 0},
+        {"host", VIEW_CORE_DONE, NULL, 0, NULL, 0, -1},
+        {"aic", VIEW_CORE_RUNNING, "mlp_fused_aic", 31, NULL, 1, -1},
+        {"aiv0", VIEW_CORE_BLOCKED, "mlp_fused_aiv", 12, "tile.tpop_from_aic", 0, -1},
+        {"aiv1", VIEW_CORE_IDLE, NULL, 0, NULL, 0, -1},
     };
     view_queue q[3] = {
         {"aic->aiv", 0, 0, 2, 4},
@@ -259,6 +259,44 @@ static void compare_rows(void)
     canvas_init(&c, 2, 72);
     render_compare(&c, (crect){0, 0, 2, 72}, NULL, 0, 0, 0);
     show("compare pane, no compare", &c, 0);
+}
+
+/* A multi-rank run (issue 34): the cores pane groups by rank; the timeline
+ * has a row per rank and core. Rank 0's host runs 3 statements and parks
+ * at a wait (steps 1-4); rank 1's host runs, notifies (step 7, '*'); rank
+ * 0's wait completes on rank 1's notify at step 8 ('1': the notifier's
+ * rank) and a | joins the rows between in that column (rank 0's AIV0 row,
+ * blank there); rank 0's AIV0 ran at step 2. 10 columns for steps 1..10:
+ * one step a column. */
+static void ranks(void)
+{
+    view_core k[4] = {
+        {"host", VIEW_CORE_BLOCKED, "wait_for", 27, "pld.system.wait", 0, 0},
+        {"aiv0", VIEW_CORE_DONE, "kern", 5, NULL, 0, 0},
+        {"host", VIEW_CORE_RUNNING, "ping", 22, NULL, 1, 1},
+        {"host", VIEW_CORE_IDLE, NULL, 0, NULL, 0, 2},
+    };
+    canvas c;
+    canvas_init(&c, 9, 60);
+    render_cores(&c, (crect){0, 0, 9, 60}, k, 4, NULL, 0, 0);
+    show("cores of 3 ranks", &c, 0);
+    view_tl_event ev[] = {
+        {1, 0, VIEW_TL_STMT, 0, 15, 0, -1},
+        {2, 2, VIEW_TL_STMT, 0, 5, 0, -1},
+        {3, 0, VIEW_TL_STMT, 0, 16, 0, -1},
+        {4, 0, VIEW_TL_BLOCKED, 0, 27, 0, -1},
+        {5, 0, VIEW_TL_STMT, 0, 21, 1, -1},
+        {6, 0, VIEW_TL_STMT, 0, 21, 1, -1},
+        {7, 0, VIEW_TL_STMT, 'n', 22, 1, -1},
+        {8, 0, VIEW_TL_STMT, 'w', 27, 0, 1},
+        {9, 0, VIEW_TL_STMT, 0, 28, 0, -1},
+        {10, 0, VIEW_TL_DONE, 0, 28, 0, -1},
+    };
+    canvas_resize(&c, 6, 16);
+    uint64_t per = 0;
+    int cols = render_timeline(&c, (crect){0, 0, 6, 16}, ev, sizeof ev / sizeof ev[0], 10, 0, -1, -1, &per);
+    show("timeline of 2 ranks, notify -> wait", &c, 1);
+    printf("columns %d, %llu a column\n", cols, (unsigned long long)per);
     canvas_free(&c);
 }
 
@@ -268,6 +306,7 @@ int main(void)
     text();
     heatmaps();
     cores();
+    ranks();
     queue_rows();
     displays();
     passes();

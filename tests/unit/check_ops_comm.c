@@ -14,12 +14,13 @@
 #include "exec/comm.h"
 #include "ranks/world.h"
 
-static const char two[] = "ranks: 2\n  d0: devices [0, 1]; window buffers: data (32 B), sig (8 B)\n";
+static const char two[] =
+    "ranks: 2\n  d0: devices [0, 1]; window buffers: data (32 B), sig (8 B), cnt (8 B)\n";
 static case_ranks cr;
 static ranks_world *w;
-static int64_t data_h, sig_h;
+static int64_t data_h, sig_h, cnt_h;
 static exec_ctx ctx[2];
-static tensor *data[2], *sig[2]; /* each rank's [1, 8] fp32 and [2, 1] int32 views */
+static tensor *data[2], *sig[2], *cnt[2]; /* each rank's [1, 8] fp32 and [2, 1] int32 views */
 
 static void setup(void)
 {
@@ -32,12 +33,14 @@ static void setup(void)
     char err[200];
     ck_assert_int_eq(h->alloc_window(h->ud, 32, &data_h, err, sizeof err), PTODB_OK);
     ck_assert_int_eq(h->alloc_window(h->ud, 8, &sig_h, err, sizeof err), PTODB_OK);
+    ck_assert_int_eq(h->alloc_window(h->ud, 8, &cnt_h, err, sizeof err), PTODB_OK);
     for (int r = 0; r < 2; r++) {
         ctx_init(&ctx[r], EXEC_PROFILE_T2);
         ctx[r].device = 1;
         ctx[r].comm = ranks_world_rank_comm(w, r);
         data[r] = ranks_world_rank_window(w, data_h, r, DTYPE_FP32, 2, (int64_t[]){1, 8});
         sig[r] = ranks_world_rank_window(w, sig_h, r, DTYPE_INT32, 2, (int64_t[]){2, 1});
+        cnt[r] = ranks_world_rank_window(w, cnt_h, r, DTYPE_INT32, 2, (int64_t[]){2, 1});
         ck_assert_ptr_nonnull(data[r]);
         ck_assert_ptr_nonnull(sig[r]);
     }
@@ -48,6 +51,7 @@ static void teardown(void)
     for (int r = 0; r < 2; r++) {
         tensor_unref(data[r]);
         tensor_unref(sig[r]);
+        tensor_unref(cnt[r]);
     }
     ranks_world_free(w);
     case_ranks_free(&cr);
@@ -285,6 +289,60 @@ START_TEST(test_collectives)
 }
 END_TEST
 
+/* all_to_all_v (PyPTO lower_composite_ops_pass.cpp:1986-2034): NR = 2,
+ * target [4, 2] so MAX_RECV = 2; each member's input holds its block for
+ * dest 0 in rows 0-1 and for dest 1 in rows 2-3; every block crosses whole,
+ * and dest's recv_counts[src, 0] = min(send_counts_src[dest], 2).
+ *   rank 0: input 1..8,   send_counts [2, 1]
+ *   rank 1: input 10..80, send_counts [3, 0]
+ * rank 0's target: src 0's rows 0-1 (1 2 3 4), src 1's rows 0-1 (10 20 30 40);
+ *   recv_counts [min(2, 2), min(3, 2)] = [2, 2]
+ * rank 1's target: src 0's rows 2-3 (5 6 7 8), src 1's rows 2-3 (50 60 70 80);
+ *   recv_counts [min(1, 2), min(0, 2)] = [1, 0] */
+START_TEST(test_all_to_all_v)
+{
+    tensor *t[2];
+    for (int r = 0; r < 2; r++)
+        t[r] = ranks_world_rank_window(w, data_h, r, DTYPE_FP32, 2, (int64_t[]){4, 2});
+    double a[8] = {1, 2, 3, 4, 5, 6, 7, 8}, b[8] = {10, 20, 30, 40, 50, 60, 70, 80};
+    tensor *x0 = mk2(DTYPE_FP32, 4, 2, a), *x1 = mk2(DTYPE_FP32, 4, 2, b);
+    tensor *c0 = mk2(DTYPE_INT32, 2, 1, (double[]){2, 1}), *c1 = mk2(DTYPE_INT32, 2, 1, (double[]){3, 0});
+    value p0[5] = {value_tensor(tensor_ref(x0)), tv(t[0]), tv(sig[0]), value_tensor(tensor_ref(c0)), tv(cnt[0])},
+          p1[5] = {value_tensor(tensor_ref(x1)), tv(t[1]), tv(sig[1]), value_tensor(tensor_ref(c1)), tv(cnt[1])};
+    rendezvous(IR_OP_PLD_TENSOR_ALL_TO_ALL_V, p0, p1, 5, EXEC_KW_OP, value_int(0));
+    expect_vals(data[0], (double[]){1, 2, 3, 4, 10, 20, 30, 40}, 8);
+    expect_vals(data[1], (double[]){5, 6, 7, 8, 50, 60, 70, 80}, 8);
+    ck_assert_int_eq(tensor_get_i64(cnt[0], (int64_t[]){0, 0}), 2);
+    ck_assert_int_eq(tensor_get_i64(cnt[0], (int64_t[]){1, 0}), 2);
+    ck_assert_int_eq(tensor_get_i64(cnt[1], (int64_t[]){0, 0}), 1);
+    ck_assert_int_eq(tensor_get_i64(cnt[1], (int64_t[]){1, 0}), 0);
+    /* the builtin form is the same collective */
+    rendezvous(IR_OP_BUILTIN_TENSOR_ALL_TO_ALL_V, p0, p1, 5, EXEC_KW_OP, value_int(0));
+    expect_vals(data[1], (double[]){5, 6, 7, 8, 50, 60, 70, 80}, 8);
+    clear_all(p0, 5);
+    clear_all(p1, 5);
+    /* a target whose rows do not split over the ranks ([1, 8]: 1 row for 2) */
+    value q0[5] = {tv(data[0]), tv(data[0]), tv(sig[0]), value_tensor(tensor_ref(c0)), tv(cnt[0])},
+          q1[5] = {tv(data[1]), tv(data[1]), tv(sig[1]), value_tensor(tensor_ref(c1)), tv(cnt[1])};
+    value out;
+    ck_assert_int_eq(run_op(&ctx[0], IR_OP_PLD_TENSOR_ALL_TO_ALL_V, q0, 5, &out), PTODB_BLOCKED);
+    ck_assert_int_eq(run_op(&ctx[1], IR_OP_PLD_TENSOR_ALL_TO_ALL_V, q1, 5, &out), PTODB_ERR_SHAPE);
+    ck_assert_msg(strstr(ctx[1].msg, "needs a 2-D target [NR*MAX_RECV, SIZE] (NR = 2)"), "%s", ctx[1].msg);
+    clear_all(q0, 5);
+    clear_all(q1, 5);
+    /* 4 positional arguments: a usage error */
+    value r4[4] = {tv(data[0]), tv(data[0]), tv(sig[0]), tv(cnt[0])};
+    ck_assert_int_eq(run_op(&ctx[0], IR_OP_PLD_TENSOR_ALL_TO_ALL_V, r4, 4, &out), PTODB_ERR_USAGE);
+    clear_all(r4, 4);
+    tensor_unref(x0);
+    tensor_unref(x1);
+    tensor_unref(c0);
+    tensor_unref(c1);
+    for (int r = 0; r < 2; r++)
+        tensor_unref(t[r]);
+}
+END_TEST
+
 START_TEST(test_host_windows_and_more_forms)
 {
     /* the host allocates and views windows through the ops */
@@ -294,7 +352,7 @@ START_TEST(test_host_windows_and_more_forms)
     value out, sz = value_int(4);
     /* ranks.txt lists 2 buffers: a third is an error naming the file */
     ck_assert_int_eq(run_op(&h, IR_OP_PLD_TENSOR_ALLOC_WINDOW_BUFFER, &sz, 1, &out), PTODB_ERR_RUNTIME);
-    ck_assert_msg(strstr(h.msg, "window buffer #3: ranks.txt lists only 2 window buffers"), "%s", h.msg);
+    ck_assert_msg(strstr(h.msg, "window buffer #4: ranks.txt lists only 3 window buffers"), "%s", h.msg);
     value wp[2] = {value_int(data_h), tup2(2, 4)};
     ck_assert_int_eq(run_op1kw(&h, IR_OP_PLD_TENSOR_WINDOW, wp, 2, EXEC_KW_DTYPE, value_enum(IR_EV_DTYPE_FP32), &out),
                      PTODB_OK);
@@ -309,6 +367,13 @@ START_TEST(test_host_windows_and_more_forms)
     ck_assert_int_eq(run_op(&ctx[0], IR_OP_PLD_SYSTEM_DEFER_WAIT, dw, 3, &out), PTODB_OK);
     /* while wait Ge compares signed: -1 < 5 parks */
     ck_assert_int_eq(run_op1kw(&ctx[0], IR_OP_PLD_SYSTEM_WAIT, dw, 3, EXEC_KW_CMP, value_int(1), &out), PTODB_BLOCKED);
+    /* an unsatisfied defer_wait (2 < 5) does not park: it registers the
+     * condition on the rank's running task, and here, where no task runs,
+     * the world says so (tests/cli/multirank_defer.sh runs tasks) */
+    tensor_set_i64(sig[0], (int64_t[]){0, 0}, 2);
+    ck_assert_int_eq(run_op(&ctx[0], IR_OP_PLD_SYSTEM_DEFER_WAIT, dw, 3, &out), PTODB_ERR_RUNTIME);
+    ck_assert_msg(strstr(ctx[0].msg, "pld.system.defer_wait outside a task of this rank"), "%s", ctx[0].msg);
+    tensor_set_i64(sig[0], (int64_t[]){0, 0}, 0);
     clear_all(dw, 3);
     /* tensor.remote_store (src, target, peer, offsets): rank 1 writes 9 9 at rank 0's [0, 6] */
     tensor *src = mk2(DTYPE_FP32, 1, 2, (double[]){9, 9});
@@ -401,6 +466,7 @@ int main(void)
     tcase_add_test(tc, test_rank_and_domain);
     tcase_add_test(tc, test_remote_load_store_put_get);
     tcase_add_test(tc, test_collectives);
+    tcase_add_test(tc, test_all_to_all_v);
     tcase_add_test(tc, test_host_windows_and_more_forms);
     tcase_add_test(tc, test_no_world);
     suite_add_tcase(s, tc);

@@ -95,9 +95,13 @@ json_t *dap_str(const char *text);
 int dap_execute(dap_server *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The last line of d->cap that is not empty (an error's message). */
 const char *dap_last_line(dap_server *d, char *buf, size_t size);
-/* Selects core and frame for the commands that follow (quietly). */
-int dap_select_frame(dap_server *d, int core, int level);
-/* Frame ids: (core, level) packed. */
+/* DAP threads are cores: thread = rank * 4 + core in a multi-rank case
+ * (rank 0 otherwise). Selects thread's rank when it is not the selected
+ * one and sets *core; -1 when there is no such thread. */
+int dap_use_thread(dap_server *d, int thread, int *core);
+/* Selects thread's core and frame for the commands that follow (quietly). */
+int dap_select_frame(dap_server *d, int thread, int level);
+/* Frame ids: (thread, level) packed. */
 int dap_frame_id(int core, int level);
 int dap_frame_unpack(long id, int *core, int *level);
 /* The absolute path of a pass file (buf), or the text as it is. */

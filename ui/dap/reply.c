@@ -158,10 +158,21 @@ const char *dap_last_line(dap_server *d, char *buf, size_t size)
     return buf;
 }
 
-int dap_select_frame(dap_server *d, int core, int level)
+int dap_use_thread(dap_server *d, int thread, int *core)
 {
-    int c, l;
-    if (!d->s || !view_selection(d->s, &c, &l))
+    int sel, P = d->s ? view_nranks(d->s, &sel) : 0;
+    if (thread < 0 || thread >= 4 * (P ? P : 1))
+        return -1;
+    if (P && thread / 4 != sel && dap_execute(d, "rank %d", thread / 4) != 0)
+        return -1;
+    *core = thread % 4;
+    return 0;
+}
+
+int dap_select_frame(dap_server *d, int thread, int level)
+{
+    int c, l, core;
+    if (!d->s || dap_use_thread(d, thread, &core) != 0 || !view_selection(d->s, &c, &l))
         return -1;
     if (core >= 0 && core < 4 && core != c && dap_execute(d, "core %s", core_names[core]) != 0)
         return -1;
@@ -177,7 +188,8 @@ int dap_frame_id(int core, int level)
 
 int dap_frame_unpack(long id, int *core, int *level)
 {
-    if (id < 100001 || id > 499999 || id % 100000 == 0)
+    /* threads: 4 cores of at most CASE_MAX_RANKS (64) ranks */
+    if (id < 100001 || id > 256L * 100000 + 99999 || id % 100000 == 0)
         return -1;
     *core = (int)(id / 100000) - 1;
     *level = (int)(id % 100000) - 1;

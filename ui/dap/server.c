@@ -35,9 +35,10 @@ static void resume(dap_server *d, json_t *req, json_t *args, const char *command
     json_t *tid = json_object_get(args, "threadId");
     int whole = strcmp(command, "continue") == 0 || strcmp(command, "reverse-continue") == 0;
     if (json_is_integer(tid) && !whole) {
-        int core = (int)json_integer_value(tid) - 1;
-        if (core >= 0 && core < 4 && core != loc.core)
-            dap_select_frame(d, core, 0);
+        /* the thread stepped: rank * 4 + core (a multi-rank case) */
+        int thread = (int)json_integer_value(tid) - 1;
+        if (thread >= 0 && thread != (loc.rank > 0 ? loc.rank * 4 : 0) + loc.core)
+            dap_select_frame(d, thread, 0);
     }
     dap_refs_clear(d);
     if (whole)

@@ -81,7 +81,8 @@ void dap_after_run(dap_server *d, const char *reason)
             if (!stops)
                 b = NULL;
         }
-        json_t *body = json_pack("{s:s, s:i, s:b}", "reason", reason, "threadId", loc.core + 1,
+        json_t *body = json_pack("{s:s, s:i, s:b}", "reason", reason, "threadId",
+                                 (loc.rank > 0 ? loc.rank * 4 : 0) + loc.core + 1,
                                  "allThreadsStopped", 1);
         if (d->interrupted_by_pause) {
             json_object_set_new(body, "reason", json_string("pause"));

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "base/mem.h"
 #include "dap_impl.h"
@@ -104,34 +105,55 @@ static int stopped(dap_server *d, json_t *req)
 
 /* ---- threads, frames, scopes ------------------------------------------------------------------ */
 
+enum { DAP_MAX_CORES = 4 * 64 }; /* CASE_MAX_RANKS ranks of 4 cores */
+
 void dap_req_threads(dap_server *d, json_t *req, json_t *args)
 {
     (void)args;
-    /* the four cores, always, with stable ids (core + 1) */
+    /* the four cores, always, with stable ids (core + 1); a multi-rank
+     * case's four per rank (rank * 4 + core + 1) */
     json_t *threads = json_array();
-    view_core cores[4];
-    int n = d->s ? view_cores(d->s, cores, 4) : 0;
-    for (int c = 0; c < 4; c++) {
-        char name[96];
-        if (c < n && cores[c].func)
-            snprintf(name, sizeof name, "%s (%s)", core_names[c], cores[c].func);
-        else
-            snprintf(name, sizeof name, "%s", core_names[c]);
-        json_array_append_new(threads, json_pack("{s:i, s:o}", "id", c + 1, "name", dap_str(name)));
-    }
+    int sel, P = d->s ? view_nranks(d->s, &sel) : 0;
+    view_core cores[DAP_MAX_CORES];
+    int n = d->s ? view_cores(d->s, cores, DAP_MAX_CORES) : 0;
+    if (n > DAP_MAX_CORES)
+        n = DAP_MAX_CORES;
+    for (int k = 0; k < (P ? P : 1); k++)
+        for (int c = 0; c < 4; c++) {
+            const char *func = NULL;
+            for (int i = 0; i < n; i++)
+                if (P ? cores[i].rank == k && strcasecmp(cores[i].name, core_names[c]) == 0 : i == c)
+                    func = cores[i].func;
+            char name[128], who[32];
+            if (P)
+                snprintf(who, sizeof who, "rank %d %s", k, core_names[c]);
+            else
+                snprintf(who, sizeof who, "%s", core_names[c]);
+            if (func)
+                snprintf(name, sizeof name, "%s (%s)", who, func);
+            else
+                snprintf(name, sizeof name, "%s", who);
+            json_array_append_new(threads, json_pack("{s:i, s:o}", "id", k * 4 + c + 1, "name", dap_str(name)));
+        }
     dap_respond(d, req, json_pack("{s:o}", "threads", threads));
 }
 
 void dap_req_stack_trace(dap_server *d, json_t *req, json_t *args)
 {
     json_t *tid = json_object_get(args, "threadId");
-    int core = json_is_integer(tid) ? (int)json_integer_value(tid) - 1 : -1;
-    if (core < 0 || core > 3) {
+    int thread = json_is_integer(tid) ? (int)json_integer_value(tid) - 1 : -1, sel;
+    int nthreads = 4 * (d->s && view_nranks(d->s, &sel) ? view_nranks(d->s, &sel) : 1);
+    if (thread < 0 || thread >= nthreads) {
         dap_fail(d, req, "stackTrace: unknown threadId");
         return;
     }
     if (!stopped(d, req))
         return;
+    int core;
+    if (dap_use_thread(d, thread, &core) != 0) {
+        dap_fail(d, req, "stackTrace: unknown threadId");
+        return;
+    }
     long start = (long)json_integer_value(json_object_get(args, "startFrame"));
     long levels = (long)json_integer_value(json_object_get(args, "levels"));
     enum { MAXF = 256 };
@@ -145,7 +167,7 @@ void dap_req_stack_trace(dap_server *d, json_t *req, json_t *args)
         const char *path = dap_abs_path(frames[i].file, abs, sizeof abs);
         const char *base = strrchr(path, '/');
         json_array_append_new(out, json_pack("{s:i, s:o, s:{s:o, s:o}, s:i, s:i}", "id",
-                                             dap_frame_id(core, (int)i), "name",
+                                             dap_frame_id(thread, (int)i), "name",
                                              dap_str(frames[i].func ? frames[i].func : "?"), "source", "name",
                                              dap_str(base ? base + 1 : path), "path", dap_str(path), "line",
                                              frames[i].line - 1 + d->line_base, "column",
@@ -164,8 +186,13 @@ void dap_req_scopes(dap_server *d, json_t *req, json_t *args)
     }
     if (!stopped(d, req))
         return;
+    int c;
+    if (dap_use_thread(d, core, &c) != 0) {
+        dap_fail(d, req, "scopes: unknown frameId");
+        return;
+    }
     view_var vars[1];
-    int n = view_frame_vars(d->s, core, level, vars, 0);
+    int n = view_frame_vars(d->s, c, level, vars, 0);
     int ref = dap_ref_new(d, REF_LOCALS, core, level, NULL);
     dap_respond(d, req, json_pack("{s:[{s:s, s:s, s:i, s:i, s:b}]}", "scopes", "name", "Locals",
                                   "presentationHint", "locals", "variablesReference", ref, "namedVariables", n,
@@ -254,9 +281,12 @@ static size_t variable_bytes(json_t *o)
 
 static void locals(dap_server *d, json_t *req, const dap_ref *r)
 {
-    int n = view_frame_vars(d->s, r->core, r->level, NULL, 0);
+    int c = 0;
+    if (dap_use_thread(d, r->core, &c) != 0)
+        c = -1; /* the thread is gone: no variables */
+    int n = view_frame_vars(d->s, c, r->level, NULL, 0);
     view_var *vars = xcalloc((size_t)(n > 0 ? n : 1), sizeof *vars);
-    n = view_frame_vars(d->s, r->core, r->level, vars, n);
+    n = view_frame_vars(d->s, c, r->level, vars, n);
     json_t *out = json_array();
     int core = r->core, level = r->level; /* r moves when refs grow */
     size_t bytes = 0;

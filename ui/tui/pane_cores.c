@@ -34,6 +34,9 @@ void render_cores(canvas *c, crect r, const view_core *cores, int ncores, const 
     int y = -top;
     for (int i = 0; i < ncores; i++, y++) {
         const view_core *k = &cores[i];
+        /* a multi-rank case: a heading per rank, its cores under it */
+        if (k->rank >= 0 && (i == 0 || cores[i - 1].rank != k->rank))
+            canvas_printf(c, r, y++, 0, ST_DIM, "rank %d", k->rank);
         canvas_style st = k->state == VIEW_CORE_BLOCKED ? ST_BAD : ST_NORMAL;
         int x = canvas_printf(c, r, y, 0, k->current ? ST_STOP : st, "%c %-5s", k->current ? '>' : ' ',
                               k->name ? k->name : "?");
@@ -83,7 +86,7 @@ static void cores_draw(tui *t, crect r, int focused)
         nc = TUI_MAX_CORES;
     if (nq > TUI_MAX_QUEUES)
         nq = TUI_MAX_QUEUES;
-    int total = 2 * nc + 2 + nq; /* at most: a core may take two rows */
+    int total = 3 * nc + 2 + nq; /* at most: a core may take two rows, and a rank's heading one */
     crect body = {r.y + 1, r.x, r.h - 1, r.w};
     if (t->cores.top > total - 1)
         t->cores.top = total > 0 ? total - 1 : 0;

@@ -84,8 +84,13 @@ static void source_draw(tui *t, crect r, int focused)
     else if (running)
         /* The core first: it is what the keys act on, and a long file name
          * is what gets clipped. */
-        snprintf(title, sizeof title, "Source [%s] %s:%d \xe2\x80\x94 %s.py", loc.core_name ? loc.core_name : "?",
-                 loc.func ? loc.func : "?", loc.line, p.stem);
+    {
+        char who[48] = ""; /* a multi-rank case: "rank 1, " */
+        if (loc.rank >= 0)
+            snprintf(who, sizeof who, "rank %d, ", loc.rank);
+        snprintf(title, sizeof title, "Source [%s%s] %s:%d \xe2\x80\x94 %s.py", who,
+                 loc.core_name ? loc.core_name : "?", loc.func ? loc.func : "?", loc.line, p.stem);
+    }
     else
         snprintf(title, sizeof title, "Source: %s.py \xe2\x80\x94 not running", p.stem);
     canvas_title(&t->cv, r, title, focused);

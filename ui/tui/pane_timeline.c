@@ -1,5 +1,5 @@
-/* The timeline pane: a row per core (host, AIC, AIV0, AIV1) over statement
- * time, from the engine's record of the run (view_timeline): what each core
+/* The timeline pane: a row per core (host, AIC, AIV0, AIV1; in a
+ * multi-rank case per rank and core, grouped by rank) over statement time, from the engine's record of the run (view_timeline): what each core
  * did in each column's steps, queue pushes and pops marked, the last step
  * (the current point) under a caret; under it a row per cross-core queue,
  * its occupancy in the same columns (view_queue_history). */
@@ -12,7 +12,7 @@
 
 static const char *const core_label[4] = {"host", "AIC", "AIV0", "AIV1"};
 
-enum { LABEL = 6 };
+enum { LABEL = 6, TL_MAX_ROWS = 64 };
 
 /* Steps a column for n events in w columns. */
 static uint64_t steps_per_column(const view_tl_event *ev, size_t n, int w)
@@ -20,6 +20,41 @@ static uint64_t steps_per_column(const view_tl_event *ev, size_t n, int w)
     uint64_t span = ev[n - 1].step - ev[0].step + 1;
     uint64_t per = (span + (uint64_t)w - 1) / (uint64_t)w;
     return per ? per : 1;
+}
+
+/* The rows: one per core (host, AIC, AIV0, AIV1); in a multi-rank run one
+ * per rank and core that has events, grouped by rank. The count (at most
+ * max); rank[i] -1 for a single-rank run. */
+static int timeline_rows(const view_tl_event *ev, size_t n, int *rank, int *core, int max)
+{
+    int multi = 0;
+    for (size_t i = 0; i < n && !multi; i++)
+        multi = ev[i].rank >= 0;
+    int k = 0;
+    if (!multi) {
+        for (; k < 4 && k < max; k++)
+            rank[k] = -1, core[k] = k;
+        return k;
+    }
+    /* which (rank, core) pairs occur, in rank then core order */
+    unsigned char seen[TL_MAX_ROWS][4];
+    memset(seen, 0, sizeof seen);
+    for (size_t i = 0; i < n; i++)
+        if (ev[i].rank >= 0 && ev[i].rank < TL_MAX_ROWS && ev[i].core < 4)
+            seen[ev[i].rank][ev[i].core] = 1;
+    for (int r = 0; r < TL_MAX_ROWS; r++)
+        for (int c = 0; c < 4; c++)
+            if (seen[r][c] && k < max)
+                rank[k] = r, core[k] = c, k++;
+    return k;
+}
+
+static int row_of(const int *rank, const int *core, int rows, const view_tl_event *e)
+{
+    for (int k = 0; k < rows; k++)
+        if (core[k] == e->core && (rank[k] < 0 || rank[k] == e->rank))
+            return k;
+    return -1;
 }
 
 int render_timeline(canvas *c, crect r, const view_tl_event *ev, size_t n, uint64_t now, int current_core,
@@ -37,50 +72,91 @@ int render_timeline(canvas *c, crect r, const view_tl_event *ev, size_t n, uint6
     uint64_t per = steps_per_column(ev, n, w);
     if (per_out)
         *per_out = per;
-    canvas_printf(c, r, 0, 0, ST_DIM, "steps %llu..%llu, %llu a column, now %llu   = ran ~ blocked > push < pop . done",
+    int rk[TL_MAX_ROWS], co[TL_MAX_ROWS];
+    int rows = timeline_rows(ev, n, rk, co, r.h - 2 < TL_MAX_ROWS ? r.h - 2 : TL_MAX_ROWS);
+    int multi = rows > 0 && rk[0] >= 0;
+    canvas_printf(c, r, 0, 0, ST_DIM,
+                  multi ? "steps %llu..%llu, %llu a column, now %llu   = ran ~ blocked * notify N took rank N's "
+                          "notify | from its row . done   rows: rR h|c|v0|v1"
+                        : "steps %llu..%llu, %llu a column, now %llu   = ran ~ blocked > push < pop . done",
                   (unsigned long long)first, (unsigned long long)last, (unsigned long long)per,
                   (unsigned long long)now);
     /* the current moment's column: after it, the recorded history (dim) */
     int nowcol = now <= first ? 0 : (int)((now - first) / per);
-    int rows = r.h - 2 < 4 ? r.h - 2 : 4;
-    for (int core = 0; core < rows; core++) {
-        canvas_printf(c, r, 1 + core, 0, core == current_core ? ST_STOP : ST_NORMAL, "%-5s", core_label[core]);
-        canvas_put(c, r, 1 + core, LABEL - 1, 0x2502, ST_DIM);
+    for (int k = 0; k < rows; k++) {
+        int cur = multi ? 0 : co[k] == current_core;
+        if (multi) { /* "r1 v0": rank 1's AIV0 */
+            static const char *const brief[4] = {"h", "c", "v0", "v1"};
+            char lab[16];
+            snprintf(lab, sizeof lab, rk[k] < 10 ? "r%d %s" : "r%d%s", rk[k], brief[co[k]]);
+            canvas_printf(c, r, 1 + k, 0, ST_NORMAL, "%-5.5s", lab);
+        }
+        else
+            canvas_printf(c, r, 1 + k, 0, cur ? ST_STOP : ST_NORMAL, "%-5s", core_label[co[k]]);
+        canvas_put(c, r, 1 + k, LABEL - 1, 0x2502, ST_DIM);
     }
-    /* Per core, the state carried from column to column: blocked until it
+    /* Per row, the state carried from column to column: blocked until it
      * runs again, done after its last return. */
-    int state[4] = {0, 0, 0, 0}; /* 0 idle, 1 blocked, 2 done */
+    int state[TL_MAX_ROWS] = {0}; /* 0 idle, 1 blocked, 2 done */
     size_t i = 0;
     int lastcol = 0;
     for (int col = 0; col < w && i < n; col++) {
         uint64_t hi = first + (uint64_t)(col + 1) * per;
-        char glyph[4] = {0, 0, 0, 0};
+        char glyph[TL_MAX_ROWS] = {0};
         while (i < n && ev[i].step < hi) {
             const view_tl_event *e = &ev[i++];
-            if (e->core >= 4)
+            int k = e->core < 4 ? row_of(rk, co, rows, e) : -1;
+            if (k < 0)
                 continue;
-            char g = e->kind == VIEW_TL_BLOCKED ? '~' : e->mark == 'p' ? '>' : e->mark == 'o' ? '<' : '=';
+            char g = e->kind == VIEW_TL_BLOCKED ? '~'
+                     : e->mark == 'p'           ? '>'
+                     : e->mark == 'o'           ? '<'
+                     : e->mark == 'n'           ? '*'
+                     : e->mark == 'w' && e->peer >= 0 ? (char)(e->peer < 10 ? '0' + e->peer : '+')
+                                                : '=';
             if (e->kind == VIEW_TL_DONE) {
-                state[e->core] = 2;
-                g = glyph[e->core] ? glyph[e->core] : '.';
+                state[k] = 2;
+                g = glyph[k] ? glyph[k] : '.';
             } else {
-                state[e->core] = e->kind == VIEW_TL_BLOCKED;
+                state[k] = e->kind == VIEW_TL_BLOCKED;
             }
             /* marks win over plain runs, runs over waits */
-            char old = glyph[e->core];
-            if (!old || old == '~' || old == '.' || (old == '=' && (g == '>' || g == '<')))
-                glyph[e->core] = g;
+            char old = glyph[k];
+            if (!old || old == '~' || old == '.' || (old == '=' && g != '=' && g != '~' && g != '.'))
+                glyph[k] = g;
         }
-        for (int core = 0; core < rows; core++) {
-            char g = glyph[core] ? glyph[core] : state[core] == 1 ? '~' : state[core] == 2 ? '.' : ' ';
+        for (int k = 0; k < rows; k++) {
+            char g = glyph[k] ? glyph[k] : state[k] == 1 ? '~' : state[k] == 2 ? '.' : ' ';
             canvas_style st = col > nowcol ? ST_DIM
                               : g == '~'   ? ST_BAD
-                              : g == '>' || g == '<' ? ST_CHANGED
-                              : g == '.'   ? ST_DIM
-                                           : ST_GOOD;
-            canvas_put(c, r, 1 + core, LABEL + col, (uint32_t)g, st);
+                              : g == '=' ? ST_GOOD
+                              : g == '.' ? ST_DIM
+                              : g == ' ' ? ST_NORMAL
+                                         : ST_CHANGED;
+            canvas_put(c, r, 1 + k, LABEL + col, (uint32_t)g, st);
         }
         lastcol = col;
+    }
+    /* notify -> wait: in the wait's column a line from the notifier's row
+     * (its latest notify before the wait) to the waiting row, over blank
+     * cells only; the wait's own cell names the notifier's rank */
+    for (size_t j = 0; multi && j < n; j++) {
+        const view_tl_event *e = &ev[j];
+        if (e->mark != 'w' || e->peer < 0)
+            continue;
+        int to = row_of(rk, co, rows, e), from = -1;
+        for (size_t q = j; q-- > 0 && from < 0;)
+            if (ev[q].mark == 'n' && ev[q].rank == e->peer)
+                from = row_of(rk, co, rows, &ev[q]);
+        int col = (int)((e->step - first) / per);
+        if (to < 0 || from < 0 || from == to || col >= w)
+            continue;
+        int lo = from < to ? from : to, hi = from < to ? to : from;
+        for (int k = lo + 1; k < hi; k++) {
+            int y = r.y + 1 + k, x = r.x + LABEL + col;
+            if (y < c->rows && x < c->cols && c->cells[y * c->cols + x].ch == ' ')
+                canvas_put(c, r, 1 + k, LABEL + col, 0x2502, ST_CHANGED);
+        }
     }
     /* The current moment: the last step after a forward run, earlier
      * after going backward (the steps after it are the history to replay). */
@@ -144,12 +220,12 @@ static void queue_label(const view_queue *q, char *buf, size_t size)
  * latest event up to the column's end (a core blocked since, where it
  * waits), 0 when it had not run yet. A push or pop drawn in the column
  * wins: Enter on a mark goes to that statement. */
-static int line_at(const view_tl_event *ev, size_t n, uint64_t per, int col, int core)
+static int line_at(const view_tl_event *ev, size_t n, uint64_t per, int col, int rank, int core)
 {
     uint64_t lo = ev[0].step + (uint64_t)col * per, hi = lo + per;
     int line = 0, mark_line = 0;
     for (size_t i = 0; i < n && ev[i].step < hi; i++) {
-        if (ev[i].core != core || ev[i].line <= 0)
+        if (ev[i].core != core || (rank >= 0 && ev[i].rank != rank) || ev[i].line <= 0)
             continue;
         line = ev[i].line;
         if (ev[i].step >= lo && ev[i].mark && ev[i].kind == VIEW_TL_STMT)
@@ -170,7 +246,9 @@ static void timeline_draw(tui *t, crect r, int focused)
     int ncols = render_timeline(&t->cv, body, ev, n, view_timeline_now(t->s), core, t->tl.col,
                                 focused ? t->tl.core : -1, &per);
     /* Under the core rows and the caret: the queues' occupancy. */
-    int used = 2 + (body.h - 2 < 4 ? body.h - 2 : 4);
+    int rk[TL_MAX_ROWS], co[TL_MAX_ROWS];
+    int nrows = timeline_rows(ev, n, rk, co, body.h - 2 < TL_MAX_ROWS ? body.h - 2 : TL_MAX_ROWS);
+    int used = 2 + nrows;
     if (ncols <= 0 || body.h <= used)
         return;
     view_queue vq[TUI_MAX_QUEUES];
@@ -200,15 +278,19 @@ static int timeline_key(tui *t, int action)
         return 0;
     uint64_t per = steps_per_column(ev, n, w);
     int ncols = (int)((ev[n - 1].step - ev[0].step) / per) + 1;
+    int rk[TL_MAX_ROWS], co[TL_MAX_ROWS];
+    int nrows = timeline_rows(ev, n, rk, co, r.h - 3 < TL_MAX_ROWS ? (r.h - 3 > 1 ? r.h - 3 : 1) : TL_MAX_ROWS);
     if (t->tl.col < 0 || t->tl.col >= ncols)
         t->tl.col = ncols - 1;
     switch (action) {
     case ACT_LEFT: t->tl.col = t->tl.col > 0 ? t->tl.col - 1 : 0; break;
     case ACT_RIGHT: t->tl.col = t->tl.col + 1 < ncols ? t->tl.col + 1 : ncols - 1; break;
-    case ACT_DOWN: t->tl.core = t->tl.core < 3 ? t->tl.core + 1 : 3; break;
+    case ACT_DOWN: t->tl.core = t->tl.core + 1 < nrows ? t->tl.core + 1 : nrows - 1; break;
     case ACT_UP: t->tl.core = t->tl.core > 0 ? t->tl.core - 1 : 0; break;
     case ACT_SELECT: {
-        int line = line_at(ev, n, per, t->tl.col, t->tl.core);
+        if (t->tl.core < 0 || t->tl.core >= nrows)
+            return 1;
+        int line = line_at(ev, n, per, t->tl.col, rk[t->tl.core], co[t->tl.core]);
         if (!line)
             return 1;
         view_location loc;
@@ -233,12 +315,15 @@ const tui_pane_ops pane_timeline_ops = {
     .draw = timeline_draw,
     .key = timeline_key,
     .click = NULL,
-    .help = "a row per core, statement time across (the whole run);\n"
+    .help = "a row per core (a multi-rank case: per rank and core,\n"
+            "grouped by rank), statement time across (the whole run);\n"
             "= ran  ~ blocked on a queue  > push  < pop  . done;\n"
             "^ the current moment (after going back, the steps after it\n"
             "are the history forward commands replay, dim); under it a\n"
             "row per queue (c2v: cube to\n"
             "vector, v2c back; the lane): the items in it, red when\n"
             "full; Enter on a > or < lists that push or pop;\n"
-            "`queue show` details the queues",
+            "`queue show` details the queues; multi-rank: * a notify,\n"
+            "a digit N a wait that took rank N's notify, a | line from\n"
+            "the notifier's row",
 };

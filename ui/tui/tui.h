@@ -143,7 +143,7 @@ typedef struct tui_timeline_state {
     int col, core; /* the cursor: a column (-1: the last) and a core row */
 } tui_timeline_state;
 
-enum { TUI_MAX_CORES = 8, TUI_MAX_QUEUES = 32, TUI_MAX_DISPLAYS = 64 };
+enum { TUI_MAX_CORES = 64, TUI_MAX_QUEUES = 32, TUI_MAX_DISPLAYS = 64 };
 
 typedef struct tui tui;
 
