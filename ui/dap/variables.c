@@ -14,6 +14,7 @@
 #include "dap_impl.h"
 #include "debug/expr.h"
 #include "debug/tensor_fmt.h"
+#include "debug/timetravel.h"
 #include "debug/view.h"
 
 static const char *const core_names[] = {"host", "aic", "aiv0", "aiv1"};
@@ -144,12 +145,14 @@ void dap_req_stack_trace(dap_server *d, json_t *req, json_t *args)
         char abs[PATH_MAX];
         const char *path = dap_abs_path(frames[i].file, abs, sizeof abs);
         const char *base = strrchr(path, '/');
-        json_array_append_new(out, json_pack("{s:i, s:o, s:{s:o, s:o}, s:i, s:i}", "id",
+        char pos[128];
+        json_array_append_new(out, json_pack("{s:i, s:o, s:{s:o, s:o}, s:i, s:i, s:b}", "id",
                                              dap_frame_id(core, (int)i), "name",
                                              dap_str(frames[i].func ? frames[i].func : "?"), "source", "name",
                                              dap_str(base ? base + 1 : path), "path", dap_str(path), "line",
                                              frames[i].line - 1 + d->line_base, "column",
-                                             (frames[i].col > 0 ? frames[i].col : 1) - 1 + d->column_base));
+                                             (frames[i].col > 0 ? frames[i].col : 1) - 1 + d->column_base,
+                                             "canRestart", tt_frame_start(d->s, core, (int)i, pos, sizeof pos)));
     }
     dap_respond(d, req, json_pack("{s:o, s:i}", "stackFrames", out, "totalFrames", n));
 }
@@ -207,6 +210,9 @@ static json_t *tensor_variable(dap_server *d, const char *name, const char *expr
     if (t->ndim > 0) {
         int ref = dap_ref_new(d, REF_TENSOR, core, level, expr);
         json_object_set_new(o, "variablesReference", json_integer(ref));
+        json_t *mem = dap_memory_reference(d, t, ref);
+        if (mem)
+            json_object_set_new(o, "memoryReference", mem);
         json_object_set_new(o, "indexedVariables", json_integer(t->shape[0]));
         json_object_set_new(o, "namedVariables", json_integer(tensor_numel(t) > INLINE_STATS_MAX ? 1 : 0));
         json_object_set_new(o, "presentationHint", json_pack("{s:s}", "kind", "data"));
@@ -396,17 +402,17 @@ void dap_req_set_variable(dap_server *d, json_t *req, json_t *args)
     if (!stopped(d, req))
         return;
     const char *name = json_string_value(json_object_get(args, "name"));
-    const char *value = json_string_value(json_object_get(args, "value"));
+    const char *new_value = json_string_value(json_object_get(args, "value"));
     int core, level;
     char *lhs = dap_var_expr(d, (long)json_integer_value(json_object_get(args, "variablesReference")), name,
                              &core, &level);
-    if (!lhs || !value || strchr(value, '\n')) {
+    if (!lhs || !new_value || strchr(new_value, '\n')) {
         dap_fail(d, req, "setVariable: unknown variable");
         free(lhs);
         return;
     }
     char line[512];
-    if (dap_select_frame(d, core, level) != 0 || dap_execute(d, "set var %s = %s", lhs, value) != 0) {
+    if (dap_select_frame(d, core, level) != 0 || dap_execute(d, "set var %s = %s", lhs, new_value) != 0) {
         dap_fail(d, req, "%s", dap_last_line(d, line, sizeof line));
         free(lhs);
         return;
@@ -417,7 +423,7 @@ void dap_req_set_variable(dap_server *d, json_t *req, json_t *args)
         tensor_summary(t, 1, &sb);
         tensor_unref(t);
     }
-    dap_respond(d, req, json_pack("{s:o}", "value", dap_str(t ? strbuf_str(&sb) : value)));
+    dap_respond(d, req, json_pack("{s:o}", "value", dap_str(t ? strbuf_str(&sb) : new_value)));
     strbuf_free(&err);
     strbuf_free(&sb);
     free(lhs);
@@ -530,6 +536,8 @@ void dap_req_evaluate(dap_server *d, json_t *req, json_t *args)
             json_object_set(body, "type", json_object_get(v, "type"));
         if (json_object_get(v, "indexedVariables"))
             json_object_set(body, "indexedVariables", json_object_get(v, "indexedVariables"));
+        if (json_object_get(v, "memoryReference"))
+            json_object_set(body, "memoryReference", json_object_get(v, "memoryReference"));
         json_decref(v);
     }
     tensor_unref(t);
