@@ -56,21 +56,27 @@ void dap_req_completions(dap_server *d, json_t *req, json_t *args)
         dap_respond(d, req, json_pack("{s:o}", "targets", targets));
         return;
     }
-    /* the console's line is one line: completion sees the last one */
+    /* the line of a multi-line text the client names (the first by default) */
+    json_t *jline = json_object_get(args, "line");
+    long want = json_is_integer(jline) ? (long)json_integer_value(jline) - d->line_base : 0;
     const char *line = text;
-    for (const char *p = text; *p; p++)
-        if (*p == '\n' || *p == '\r')
-            line = p + 1;
-    size_t len = strlen(line);
+    for (long k = 0; k < want && line; k++) {
+        line = strchr(line, '\n');
+        if (line)
+            line++;
+    }
+    if (!line || want < 0) {
+        dap_respond(d, req, json_pack("{s:o}", "targets", targets));
+        return;
+    }
+    size_t len = strcspn(line, "\r\n");
     long column = (long)json_integer_value(col) - d->column_base;
-    if (line != text)
-        column -= units_of(text, (size_t)(line - text));
     size_t cursor = column < 0 ? 0 : byte_of_unit(line, len, column);
     /* the word before the cursor, as readline cuts it */
     size_t start = cursor;
     while (start > 0 && !strchr(SESSION_WORD_BREAKS, line[start - 1]))
         start--;
-    char *upto = xmalloc(cursor + 1);
+    char *upto = xmalloc(cursor + 1); /* the line up to the cursor, as readline's completer sees it */
     memcpy(upto, line, cursor);
     upto[cursor] = 0;
     const char *word = upto + start;
@@ -85,8 +91,7 @@ void dap_req_completions(dap_server *d, json_t *req, json_t *args)
             if (!c)
                 break;
             json_t *t = json_pack("{s:o, s:I, s:I}", "label", dap_str(c), "start",
-                                  (json_int_t)(units_of(text, (size_t)(line - text)) + units_of(line, start) +
-                                               d->column_base),
+                                  (json_int_t)(units_of(line, start) + d->column_base),
                                   "length", (json_int_t)units_of(word, strlen(word)));
             if (first)
                 json_object_set_new(t, "type", json_string("keyword"));
