@@ -126,7 +126,7 @@ void dap_req_read_memory(dap_server *d, json_t *req, json_t *args)
             dap_fail(d, req, "readMemory: that tensor is gone (the program ran since)");
             return;
         }
-        int64_t size = (int64_t)t->storage->nbytes;
+        int64_t size = t->storage ? (int64_t)t->storage->nbytes : 0;
         if (start >= 0 && start < size) {
             got = size - start < count ? size - start : count;
             memcpy(buf, t->storage->data + start, (size_t)got);
