@@ -1,6 +1,6 @@
 /* The inside of the DAP server, shared by its request files (server.c:
  * messages, launch, breakpoints, running; variables.c: threads, frames,
- * variables, evaluate; custom.c: the ptodb/ requests; reply.c: messages
+ * variables, evaluate; refs.c: variablesReference ids; custom.c: the ptodb/ requests; reply.c: messages
  * out and engine access; stops.c: what a run's stop means). */
 #ifndef PTODB_UI_DAP_DAP_IMPL_H
 #define PTODB_UI_DAP_DAP_IMPL_H
@@ -115,10 +115,12 @@ int dap_pass_of_path(dap_server *d, const char *path);
  * or exited. */
 void dap_after_run(dap_server *d, const char *reason);
 
-/* variables.c */
+/* refs.c */
 void dap_refs_clear(dap_server *d);
 int dap_ref_new(dap_server *d, dap_ref_kind kind, int core, int level, const char *expr);
 const dap_ref *dap_ref_get(dap_server *d, long id);
+
+/* variables.c */
 void dap_req_threads(dap_server *d, json_t *req, json_t *args);
 void dap_req_stack_trace(dap_server *d, json_t *req, json_t *args);
 void dap_req_scopes(dap_server *d, json_t *req, json_t *args);
