@@ -652,6 +652,17 @@ def check_restart_frame_and_terminate():
     top = d.call("stackTrace", {"threadId": tid})["stackFrames"]
     assert [f["name"] for f in top] == ["main"] and top[0]["line"] == 18, top
     d.call("restartFrame", {"frameId": 999999}, ok=False)
+    # restart with the client's current configuration: another pass (34, by
+    # its file number), stopped on entry at main's first statement (line 17 there)
+    d.call("restart", {"arguments": {"case": MEMCASE, "pass": "nosuch"}}, ok=False)
+    d.call("setBreakpoints", {"source": {"path": MEM35}, "breakpoints": []})
+    d.call("restart", {"arguments": {"case": MEMCASE, "pass": 34, "stopOnEntry": True}})
+    d.wait_event("stopped")
+    top = d.call("stackTrace", {"threadId": 1})["stackFrames"][0]
+    assert top["source"]["name"] == "34_after_MemoryReuse.py" and top["line"] == 17, top
+    d.call("restart", {"arguments": {"pass": "AllocateMemoryAddr", "stopOnEntry": False}})
+    d.wait_event("exited")  # no breakpoint: pass 35 ran to its end
+    d.call("setBreakpoints", {"source": {"path": MEM35}, "breakpoints": [{"line": 13}]})
     # restart: the launch again from its start, to the breakpoint again
     d.call("restart")
     s = d.wait_event("stopped")["body"]

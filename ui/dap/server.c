@@ -531,17 +531,42 @@ static void req_restart_frame(dap_server *d, json_t *req, json_t *args)
     dap_after_run(d, "restart");
 }
 
-/* restart: the launch again, the same pass from its start with fresh
- * inputs (breakpoints and filters stay; new launch arguments are not
- * taken: the client launches a new session for those). */
+/* The pass a launch configuration's `pass` names (a file number as `pass
+ * N` takes it, a stem or a name): its index, -1 none, -2 absent. */
+static int launch_pass(dap_server *d, json_t *v)
+{
+    if (!v)
+        return -2;
+    for (int i = 0; i < session_npasses(d->s); i++) {
+        view_pass p;
+        if (view_pass_info(d->s, i, &p) &&
+            (json_is_integer(v) ? json_integer_value(v) == p.index
+                                : json_is_string(v) && (strcmp(p.stem, json_string_value(v)) == 0 ||
+                                                        strcmp(p.name, json_string_value(v)) == 0)))
+            return i;
+    }
+    return -1;
+}
+
+/* restart: the launch again, from the pass's start with fresh inputs
+ * (breakpoints and filters stay). The client's current configuration may
+ * name another pass or stopOnEntry; another case needs a new session. */
 static void req_restart(dap_server *d, json_t *req, json_t *args)
 {
-    (void)args;
     if (!d->s || !d->launched) {
         dap_fail(d, req, "restart before launch");
         return;
     }
-    int pass = view_run_pass(d->s);
+    json_t *la = json_object_get(args, "arguments");
+    int pass = launch_pass(d, json_object_get(la, "pass"));
+    if (pass == -1) {
+        dap_fail(d, req, "restart: 'pass' names no pass of the case");
+        return;
+    }
+    if (pass == -2)
+        pass = view_run_pass(d->s) >= 0 ? view_run_pass(d->s) : session_current_pass(d->s);
+    if (json_is_boolean(json_object_get(la, "stopOnEntry")))
+        d->stop_on_entry = json_is_true(json_object_get(la, "stopOnEntry"));
     view_pass p;
     dap_refs_clear(d);
     dap_respond(d, req, NULL);
