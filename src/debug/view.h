@@ -180,34 +180,6 @@ int view_validation_progress(session *s, int *done, int *total);
 /* The status line: case, pass, core, tolerances in use. */
 const char *view_status_line(session *s);
 
-/* For front ends that show every core at once (the DAP server): */
-/* The breakpoint number of the last stop, 0 when no breakpoint made it. */
-int view_stop_breakpoint(session *s);
-/* The number of the breakpoint made last, 0 none: how a front end that
- * just ran `break ...` learns which one it got. */
-int view_newest_breakpoint(session *s);
-/* The selected core and frame level commands act on; 0 without a run. */
-int view_selection(session *s, int *core, int *level);
-
-typedef struct view_frame {
-    const char *func;
-    const char *file; /* the pass file */
-    int line, col;    /* 0 when the frame has no statement */
-} view_frame;
-/* The frames of one core, innermost first: fills at most max, returns how
- * many there are (0 without a run or when the core is idle). */
-int view_frames(session *s, int core, view_frame *out, int max);
-
-typedef struct view_var {
-    const char *name;  /* as the dump writes it */
-    const tensor *t;   /* the value when it is a tensor (borrowed), else NULL */
-    char text[48];     /* a scalar's value ("3", "0.5", "True", "None") */
-    int is_param;
-} view_var;
-/* The bound named slots of frame `level` of `core` (params first): fills at
- * most max, returns how many there are. */
-int view_frame_vars(session *s, int core, int level, view_var *out, int max);
-
 /* What made the run stop when it is an exception (view_exception.c): a
  * memory fault a `catch memory` catchpoint stopped at, a deadlock, or
  * another error the run raised (it cannot go on: run starts it again). */
@@ -243,5 +215,33 @@ int view_tensor_place(session *s, const tensor *t, view_mem_place *out);
 int64_t view_memory_read(session *s, int core, int space, uint64_t addr, void *buf, uint64_t n);
 /* The space of a name as view_mem_place.space_name spells it, -1 none. */
 int view_memory_space(const char *name);
+
+/* For front ends that show every core at once (the DAP server): */
+/* The breakpoint number of the last stop, 0 when no breakpoint made it. */
+int view_stop_breakpoint(session *s);
+/* The number of the breakpoint made last, 0 none: how a front end that
+ * just ran `break ...` learns which one it got. */
+int view_newest_breakpoint(session *s);
+/* The selected core and frame level commands act on; 0 without a run. */
+int view_selection(session *s, int *core, int *level);
+
+typedef struct view_frame {
+    const char *func;
+    const char *file; /* the pass file */
+    int line, col;    /* 0 when the frame has no statement */
+} view_frame;
+/* The frames of one core, innermost first: fills at most max, returns how
+ * many there are (0 without a run or when the core is idle). */
+int view_frames(session *s, int core, view_frame *out, int max);
+
+typedef struct view_var {
+    const char *name;  /* as the dump writes it */
+    const tensor *t;   /* the value when it is a tensor (borrowed), else NULL */
+    char text[48];     /* a scalar's value ("3", "0.5", "True", "None") */
+    int is_param;
+} view_var;
+/* The bound named slots of frame `level` of `core` (params first): fills at
+ * most max, returns how many there are. */
+int view_frame_vars(session *s, int core, int level, view_var *out, int max);
 
 #endif
