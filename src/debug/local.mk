@@ -7,7 +7,7 @@ src_libptodb_a_SOURCES += \
 	src/debug/rc.h src/debug/rc.c \
 	src/debug/complete.c \
 	src/debug/passes.h src/debug/passes.c src/debug/cmd_pass.c \
-	src/debug/view.h src/debug/view.c \
+	src/debug/view.h src/debug/view.c src/debug/view_exception.c src/debug/view_memory.c \
 	src/debug/tensor_fmt.h src/debug/tensor_fmt.c \
 	src/debug/predicate.h src/debug/predicate.c \
 	src/debug/run.h src/debug/run.c src/debug/run_ranks.c src/debug/frame.h src/debug/frame.c src/debug/lookup.h src/debug/lookup.c src/debug/cmd_run.c src/debug/cmd_timetravel.c src/debug/timetravel.h src/debug/timetravel.c src/debug/cmd_break.c src/debug/cmd_data.c \

@@ -167,6 +167,7 @@ ptodb_status run_start(session *s, int pass)
     if (st != PTODB_OK) {
         session_errorf(s, "%s", machine_error(r->m));
         r->failed = 1;
+        r->fail_status = st;
         return st;
     }
     if (s->cur_pass != pass) {
@@ -365,10 +366,11 @@ static void finish_run(session *s)
                    s->kase.passes[r->pass].index, s->kase.passes[r->pass].name, machine_steps(r->m));
 }
 
-static void fail_run(session *s)
+static void fail_run(session *s, ptodb_status st)
 {
     run_state *r = &s->run;
     r->failed = 1;
+    r->fail_status = st;
     result_for(s, r->pass)->ran = 1;
     result_for(s, r->pass)->failed = 1;
     session_errorf(s, "%s", machine_error(r->m));
@@ -499,8 +501,8 @@ ptodb_status run_go(session *s, run_mode mode, long count, int until_line)
         /* behind the recorded history's end the step follows it (timetravel.h) */
         ptodb_status st = tt_step(s, mode != RUN_CONTINUE && mode != RUN_UNTIL && target_ready ? target : -1, &ev);
         if (st != PTODB_OK || ev.kind == EXEC_EV_ERROR) {
-            fail_run(s);
             result = st != PTODB_OK ? st : PTODB_ERR_RUNTIME;
+            fail_run(s, result);
             goto out;
         }
         if (ev.kind == EXEC_EV_DONE || machine_finished(r->m)) {

@@ -38,6 +38,7 @@ typedef struct run_state {
     int level;           /* the selected frame on that core (0 innermost) */
     int finished;        /* the pass ran to its end (validated) */
     int failed;          /* it raised: only kill/run make sense */
+    ptodb_status fail_status; /* what it raised (ERR_DEADLOCK, ERR_RUNTIME, ...) */
     int prev_depth[EXEC_NCORES];
     int last_bp;         /* the breakpoint of the last stop, 0 none */
     /* arrivals of each core at each statement (for `pass next` keeping the

@@ -152,6 +152,7 @@ static void ckpt_restore(session *s, const tt_ckpt *c)
     run_clear_step_lists(r);
     r->finished = c->finished;
     r->failed = 0;
+    r->fail_status = PTODB_OK;
     r->last_bp = 0;
 }
 
@@ -261,6 +262,7 @@ static int replay_step(session *s, exec_event *ev)
     ptodb_status st = tt_step(s, -1, ev);
     if (st != PTODB_OK || ev->kind == EXEC_EV_ERROR) {
         r->failed = 1;
+        r->fail_status = st != PTODB_OK ? st : PTODB_ERR_RUNTIME;
         return 0;
     }
     for (int c = 0; c < EXEC_NCORES; c++)
@@ -375,6 +377,20 @@ int tt_position(session *s, int core, char *buf, size_t size)
         return 0;
     snprintf(buf, size, "%d:%s:%" PRIu32 ":%d:%" PRIu32, s->kase.passes[r->pass].index, machine_core_name(core),
              call, line, iter);
+    return 1;
+}
+
+int tt_frame_start(session *s, int core, int level, char *buf, size_t size)
+{
+    run_state *r = &s->run;
+    inspect_frame f;
+    if (!r->active || !r->m || !inspect_frame_get(r->m, core, level, &f) || !f.ir ||
+        !f.ir->body.n || !f.ir->body.items[0])
+        return 0;
+    /* when the call began it was the core's innermost frame, at its body's
+     * first statement for the first time in that call */
+    snprintf(buf, size, "%d:%s:%" PRIu32 ":%u:1", s->kase.passes[r->pass].index, machine_core_name(core),
+             f.activation + 1, (unsigned)f.ir->body.items[0]->span.line);
     return 1;
 }
 

@@ -51,6 +51,10 @@ uint64_t tt_horizon(session *s);
  * (the run is where it stopped); -1 interrupted; -2 no run. Prints
  * nothing. */
 int tt_goto_step(session *s, uint64_t step);
+/* The position where frame `level` of `core` began: its call's first
+ * statement, before it ran (the restart point of DAP's restartFrame, a
+ * `seek` there); 0 when the frame has no statement. */
+int tt_frame_start(session *s, int core, int level, char *buf, size_t size);
 /* Parses a position or @STEP / STEP; 0 with the fields, -1 with a message
  * in err. The pass is the case's pass index. */
 typedef struct tt_pos {

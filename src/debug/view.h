@@ -200,6 +200,42 @@ int view_validation_progress(session *s, int *done, int *total);
 /* The status line: case, pass, core, tolerances in use. */
 const char *view_status_line(session *s);
 
+/* What made the run stop when it is an exception (view_exception.c): a
+ * memory fault a `catch memory` catchpoint stopped at, a deadlock, or
+ * another error the run raised (it cannot go on: run starts it again). */
+typedef enum { VIEW_EXC_NONE, VIEW_EXC_MEMORY, VIEW_EXC_DEADLOCK, VIEW_EXC_ERROR } view_exception_kind;
+typedef struct view_exception {
+    view_exception_kind kind;
+    /* MEMORY: the sanitizer's check ("clobber", "uninit", "bounds",
+     * "slot"); DEADLOCK: "deadlock"; ERROR: the status's message
+     * ("runtime error", "shape mismatch", ...) */
+    char check[48];
+    /* the report block (check at file:line:col, core, tiles with their MemRef
+     * ids and byte ranges, the statement) or the machine's error lines;
+     * session-owned */
+    const char *text;
+} view_exception;
+/* 0 (kind NONE) when the last stop is no exception. */
+int view_stop_exception(session *s, view_exception *out);
+
+/* Where a tensor lives in the memory model (view_memory.c): the core's
+ * space and the tile's byte range. 0 when it is not placed (memcheck off,
+ * a GM tensor, a host value). */
+typedef struct view_mem_place {
+    int core;              /* exec_core_id: 1 aic, 2 aiv0, 3 aiv1 */
+    int space;             /* mem_space */
+    const char *space_name;/* "Vec", "Mat", ... */
+    uint64_t addr, size;   /* the tile's first byte and its MemRef's size */
+    uint64_t extent;       /* the space's addressable bytes: [0, extent) */
+} view_mem_place;
+int view_tensor_place(session *s, const tensor *t, view_mem_place *out);
+/* Copies [addr, addr + n) of core's space into buf as far as it is
+ * addressable: the bytes copied (a prefix), 0 when addr is not. -1 when
+ * the core has no such memory (no run, memcheck off). */
+int64_t view_memory_read(session *s, int core, int space, uint64_t addr, void *buf, uint64_t n);
+/* The space of a name as view_mem_place.space_name spells it, -1 none. */
+int view_memory_space(const char *name);
+
 /* For front ends that show every core at once (the DAP server): */
 /* The breakpoint number of the last stop, 0 when no breakpoint made it. */
 int view_stop_breakpoint(session *s);

@@ -64,6 +64,29 @@ static uint64_t space_limit(const mem_core *mc, mem_space s)
     return mc->addressed ? l.capacity : MEM_VIRTUAL_LIMIT;
 }
 
+uint64_t mem_space_extent(const mem_core *mc, mem_space s)
+{
+    return (unsigned)s < MEM_NSPACES ? space_limit(mc, s) : 0;
+}
+
+uint64_t mem_space_read(const mem_core *mc, mem_space s, uint64_t addr, void *dst, uint64_t n)
+{
+    uint64_t end = mem_space_extent(mc, s);
+    if (addr >= end)
+        return 0;
+    if (n > end - addr)
+        n = end - addr;
+    const mem_space_state *sp = &mc->sp[s];
+    /* past the bytes allocated so far: nothing was written there */
+    uint64_t have = addr < sp->size ? sp->size - addr : 0;
+    if (have > n)
+        have = n;
+    if (have)
+        memcpy(dst, sp->bytes + addr, (size_t)have);
+    memset((unsigned char *)dst + have, 0, (size_t)(n - have));
+    return n;
+}
+
 /* Makes [0, end) of space s addressable (end within its limit). */
 static void space_reserve(mem_space_state *sp, uint64_t end)
 {

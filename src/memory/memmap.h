@@ -152,6 +152,15 @@ void mem_slot_reserve(mem_core *mc, const char *name, mem_space space, int64_t b
  * listed by mem_core_format_map, reserving nothing here. */
 void mem_slot_import(mem_core *mc, const char *name, const char *peer, mem_space space, int64_t base, int64_t size);
 
+/* The bytes of space s a reader may address: [0, extent) (the device's
+ * capacity once addressed, the id-per-buffer layout's limit before); 0 for
+ * a space the target has not. */
+uint64_t mem_space_extent(const mem_core *mc, mem_space s);
+/* Copies [addr, addr + n) of space s into dst as far as it lies within the
+ * extent: the bytes copied (a prefix; 0 when addr is past it). Bytes no
+ * write reached read as the model holds them (0). */
+uint64_t mem_space_read(const mem_core *mc, mem_space s, uint64_t addr, void *dst, uint64_t n);
+
 /* The map at this point: per space the tiles placed in this kernel call (id, bytes, who holds them
  * now), free ranges and high-water mark, for `info memory`. */
 void mem_core_format_map(const mem_core *mc, strbuf *out);

@@ -18,6 +18,9 @@ const PTODB = process.env.PTODB;
 const CASE = path.resolve(process.env.top_srcdir, 'examples/mlp-broken');
 const SRC = fs.realpathSync(path.join(CASE, 'passes_dump/22_after_ExpandMixedKernel.py'));
 const LAUNCH = { case: CASE, pass: '22_after_ExpandMixedKernel' };
+// examples/memory pass 34: b__tile takes a__tile's MemRef while a is live (its README)
+const MEMCASE = path.resolve(process.env.top_srcdir, 'examples/memory');
+const MEM34 = fs.realpathSync(path.join(MEMCASE, 'passes_dump/34_after_MemoryReuse.py'));
 const values = {};
 
 describe('ptodb --dap', function () {
@@ -30,6 +33,39 @@ describe('ptodb --dap', function () {
   });
   afterEach(async () => {
     await dc.stop();
+  });
+
+  it('stops at the planted memory fault of examples/memory and reads it', async () => {
+    const init = await dc.initializeRequest({ adapterID: 'ptodb' });
+    assert.deepStrictEqual(init.body.exceptionBreakpointFilters.map((f) => f.filter), ['memory', 'deadlock', 'error']);
+    assert.strictEqual(init.body.supportsExceptionInfoRequest, true);
+    await Promise.all([
+      dc.waitForEvent('initialized').then(() => dc.setExceptionBreakpointsRequest({ filters: ['memory'] }))
+        .then(() => dc.configurationDoneRequest()),
+      dc.launchRequest({ case: MEMCASE, pass: '34_after_MemoryReuse' }),
+      // the add at line 12 read the clobbered bytes; the stop is after it
+      dc.assertStoppedLocation('exception', { path: MEM34, line: 13 }),
+    ]);
+    const info = (await dc.exceptionInfoRequest({ threadId: 1 })).body;
+    assert.strictEqual(info.exceptionId, 'clobber');
+    assert.match(info.description, /^memory fault: clobber at .*34_after_MemoryReuse\.py:12:110 in add_kernel$/);
+    assert.match(info.details.message, /tile: {3}a__tile \(MemRef mem_vec_1, bytes \[0, 4096\) of buffer mem_vec_1 in Vec\), defined at 10:9/);
+    assert.match(info.details.message, /wrote: {2}b__tile \(MemRef mem_vec_1, bytes \[0, 4096\)/);
+    // the device read b twice (a's bytes were b's): the sum over mem_vec_1 is
+    // 2 b exactly, the bytes of b's .npy data doubled (fp32 doubling is exact)
+    const top = (await dc.stackTraceRequest({ threadId: 1 })).body.stackFrames[0];
+    const scopes = (await dc.scopesRequest({ frameId: top.id })).body.scopes;
+    const vars = (await dc.variablesRequest({ variablesReference: scopes[0].variablesReference })).body.variables;
+    const s = vars.find((v) => v.name === 's__tile');
+    assert.strictEqual(s.memoryReference, 'aiv0/Vec/0x0');
+    const mem = (await dc.customRequest('readMemory', { memoryReference: s.memoryReference, count: 4096 })).body;
+    const got = Buffer.from(mem.data, 'base64');
+    const npy = fs.readFileSync(path.join(MEMCASE, 'data/in/b.npy'));
+    const b = npy.subarray(10 + npy.readUInt16LE(8));
+    assert.strictEqual(got.length, 4096);
+    for (let i = 0; i < 1024; i++) assert.strictEqual(got.readFloatLE(4 * i), 2 * b.readFloatLE(4 * i), `element ${i}`);
+    // the run goes on after a memory fault: to the pass's MEMFAULT verdict
+    await Promise.all([dc.continueRequest({ threadId: 1 }), dc.waitForEvent('terminated')]);
   });
 
   it('rejects an unknown request and still initializes', async () => {

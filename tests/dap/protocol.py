@@ -447,6 +447,266 @@ def check_ranks_threads():
     assert not response(msgs, 8)["success"]  # a third rank's thread
 
 
+MEMCASE = os.path.join(os.environ["top_srcdir"], "examples/memory")
+MEM35 = os.path.realpath(os.path.join(MEMCASE, "passes_dump/35_after_AllocateMemoryAddr.py"))
+
+
+def npy_data(path):
+    """The data bytes of a .npy file (format 1.0: magic, version, 2-byte header length)."""
+    raw = open(path, "rb").read()
+    assert raw[:6] == b"\x93NUMPY" and raw[6] == 1, path
+    return raw[10 + int.from_bytes(raw[8:10], "little"):]
+
+
+def check_exceptions():
+    # examples/memory pass 34 reuses a__tile's MemRef for b__tile while a is
+    # live (its README): the memory filter stops at the add that reads the
+    # clobbered bytes, and exceptionInfo gives the sanitizer's report block
+    d = Session()
+    caps = d.call("initialize", {})
+    assert caps["supportsExceptionInfoRequest"] is True
+    filters = {f["filter"]: f["default"] for f in caps["exceptionBreakpointFilters"]}
+    assert filters == {"memory": False, "deadlock": True, "error": True}, filters
+    d.call("launch", {"case": MEMCASE, "pass": "34_after_MemoryReuse"})
+    r = d.call("setExceptionBreakpoints", {"filters": ["memory", "nosuch"],
+                                           "filterOptions": [{"filterId": "error", "condition": "x"}]})
+    assert [b["verified"] for b in r["breakpoints"]] == [True, False, False], r
+    d.call("configurationDone")
+    s = d.wait_event("stopped")["body"]
+    assert s["reason"] == "exception" and s["description"] == "memory fault: clobber", s
+    assert s["text"].startswith("memory fault: clobber at ") and s["text"].endswith("34_after_MemoryReuse.py:12:110 in add_kernel"), s
+    info = d.call("exceptionInfo", {"threadId": s["threadId"]})
+    assert info["exceptionId"] == "clobber" and info["breakMode"] == "always", info
+    assert info["description"] == s["text"], info
+    msg = info["details"]["message"]
+    # the block as `catch memory` prints it at the REPL: both tiles with ids and byte ranges
+    assert "tile:   a__tile (MemRef mem_vec_1, bytes [0, 4096) of buffer mem_vec_1 in Vec), defined at 10:9" in msg, msg
+    assert "wrote:  b__tile (MemRef mem_vec_1, bytes [0, 4096) of buffer mem_vec_1 in Vec), written at 11:9" in msg, msg
+    assert info["details"]["fullTypeName"] == "ptodb.memory.clobber", info
+    # a memory fault does not end the run: continue goes on to the pass's
+    # verdict, MEMFAULT (exit code 2, as for any verdict but pass and fail)
+    d.call("continue", {"threadId": s["threadId"]})
+    assert d.wait_event("exited")["body"]["exitCode"] == 2
+    d.call("exceptionInfo", {"threadId": 1}, ok=False)
+    d.close()
+
+    # examples/deadlock pass 22: every core blocks; the default filters stop
+    # there, forward is refused, backward works
+    deadlock = os.path.join(os.environ["top_srcdir"], "examples/deadlock")
+    d = Session()
+    d.call("initialize", {})
+    d.call("launch", {"case": deadlock, "pass": "22_after_ExpandMixedKernel"})
+    d.call("configurationDone")
+    s = d.wait_event("stopped")["body"]
+    assert s["reason"] == "exception" and s["description"] == "deadlock", s
+    assert s["text"].startswith("ptodb: deadlock in group scaled_mm: every live core is blocked"), s
+    info = d.call("exceptionInfo", {"threadId": s["threadId"]})
+    assert info["exceptionId"] == "deadlock" and info["breakMode"] == "unhandled", info
+    assert "22_after_ExpandMixedKernel.py:32:9 on tpop_from_aic" in info["details"]["message"], info
+    d.call("continue", {"threadId": 1}, ok=False)
+    d.call("stepBack", {"threadId": 1})
+    s = d.wait_event("stopped")["body"]
+    assert s["reason"] == "step", s
+    d.call("exceptionInfo", {"threadId": 1}, ok=False)  # back before the deadlock: no exception here
+    d.close()
+    # with the filters off the deadlock is the program's end (exit code 2)
+    d = Session()
+    d.call("initialize", {})
+    d.call("launch", {"case": deadlock, "pass": "22_after_ExpandMixedKernel"})
+    assert d.call("setExceptionBreakpoints", {"filters": []})["breakpoints"] == []
+    d.call("configurationDone")
+    assert d.wait_event("exited")["body"]["exitCode"] == 2
+    assert not [e for e in d.events if e["event"] == "stopped"]
+    d.close()
+
+    # a runtime error of the interpreter: pass 35 with b's tile loaded as
+    # [16, 32], which the add of two [16, 64] tiles cannot take
+    import shutil, tempfile
+    tmp = tempfile.mkdtemp()
+    shutil.copytree(MEMCASE, tmp + "/case")
+    f = tmp + "/case/passes_dump/35_after_AllocateMemoryAddr.py"
+    text = open(f).read().replace("pl.tile.load(b__ssa_v0, [0, 0], [16, 64], [16, 64]",
+                                  "pl.tile.load(b__ssa_v0, [0, 0], [16, 32], [16, 32]")
+    open(f, "w").write(text)
+    d = Session()
+    d.call("initialize", {})
+    d.call("launch", {"case": tmp + "/case", "pass": "35_after_AllocateMemoryAddr"})
+    d.call("configurationDone")
+    s = d.wait_event("stopped")["body"]
+    assert s["reason"] == "exception" and s["description"].startswith("error: "), s
+    assert s["text"].startswith(os.path.realpath(f) + ":12:9: in add_kernel: ") or ":12:9: in add_kernel: " in s["text"], s
+    info = d.call("exceptionInfo", {"threadId": s["threadId"]})
+    assert "Shape mismatch for b_tile" in info["details"]["message"], info
+    d.close()
+    shutil.rmtree(tmp)
+
+
+def check_read_memory():
+    # pass 35 places a__tile at byte 0 and b__tile at 4096 of AIV0's Vec
+    # (its README); stopped before the add (line 13), each tile's bytes are
+    # its input's fp32 data, the .npy file's bytes (little-endian, as the
+    # device's); after the add, the sum written in place over a__tile
+    import base64, struct
+    a_bytes = npy_data(os.path.join(MEMCASE, "data/in/a.npy"))
+    b_bytes = npy_data(os.path.join(MEMCASE, "data/in/b.npy"))
+    assert len(a_bytes) == len(b_bytes) == 16 * 64 * 4
+    d = Session()
+    caps = d.call("initialize", {})
+    assert caps["supportsReadMemoryRequest"] is True
+    d.call("launch", {"case": MEMCASE, "pass": "35_after_AllocateMemoryAddr"})
+    d.call("setBreakpoints", {"source": {"path": MEM35}, "breakpoints": [{"line": 13}]})
+    d.call("configurationDone")
+    tid = d.wait_event("stopped")["body"]["threadId"]
+    top = d.call("stackTrace", {"threadId": tid})["stackFrames"][0]
+    ref = d.call("scopes", {"frameId": top["id"]})["scopes"][0]["variablesReference"]
+    v = {x["name"]: x for x in d.call("variables", {"variablesReference": ref})["variables"]}
+    assert v["a__tile"]["memoryReference"] == "aiv0/Vec/0x0", v["a__tile"]
+    assert v["b__tile"]["memoryReference"] == "aiv0/Vec/0x1000", v["b__tile"]
+
+    def read(mref, count, offset=None):
+        args = {"memoryReference": mref, "count": count}
+        if offset is not None:
+            args["offset"] = offset
+        return d.call("readMemory", args)
+
+    r = read("aiv0/Vec/0x1000", 4096)
+    assert r["address"] == "0x1000" and base64.b64decode(r["data"]) == b_bytes and "unreadableBytes" not in r, r["address"]
+    # the same bytes from a's reference with an offset (a at 0, b at 4096)
+    r2 = read(v["a__tile"]["memoryReference"], 24, 4096 + 8)
+    assert r2["address"] == "0x1008" and base64.b64decode(r2["data"]) == b_bytes[8:32], r2
+    assert base64.b64decode(read("aiv0/Vec/0x0", 4096)["data"]) == a_bytes
+    # Vec is 188416 bytes on Ascend910B (docs/memory.md): 8 readable, 8 past it
+    r = read("aiv0/Vec/0x0", 16, 188416 - 8)
+    assert r["address"] == "0x2dff8" and len(base64.b64decode(r["data"])) == 8 and r["unreadableBytes"] == 8, r
+    r = read("aiv0/Vec/0x0", 16, 188416)
+    assert base64.b64decode(r["data"]) == b"" and r["unreadableBytes"] == 16, r
+    # before byte 0: unreadable first, the next request starts past them
+    r = read("aiv0/Vec/0x0", 16, -4)
+    assert r["address"] == "-4" and r["unreadableBytes"] == 4 and r["data"] == "", r
+    # a GM tensor: its storage from its first element (as `x` examines it);
+    # 6 bytes before its end, then 10 unreadable
+    mref = v["a__ssa_v0"]["memoryReference"]
+    assert mref.startswith("tensor/") and mref.endswith("/0x0"), mref
+    assert base64.b64decode(read(mref, 4096)["data"]) == a_bytes
+    r = read(mref, 16, 4090)
+    assert base64.b64decode(r["data"]) == a_bytes[4090:] and r["unreadableBytes"] == 10, r
+    # a row of it: the same storage, from the row's first element (64 fp32 a row)
+    rows = d.call("variables", {"variablesReference": v["a__ssa_v0"]["variablesReference"], "start": 2, "count": 1})
+    row2 = rows["variables"][0]
+    assert row2["memoryReference"].endswith("/0x200"), row2
+    assert base64.b64decode(read(row2["memoryReference"], 8)["data"]) == a_bytes[512:520]
+    for bad in ({"memoryReference": "aiv0/Nope/0x0", "count": 4}, {"memoryReference": "host/Vec/0x0", "count": 4},
+                {"memoryReference": "aiv0/Vec/0x0", "count": -1}, {"memoryReference": "aiv0/Vec/0x0", "count": 1 << 21},
+                {"memoryReference": "aiv0/Vec/-1", "count": 4}, {"memoryReference": "tensor/999/0x0", "count": 4},
+                {"memoryReference": "aiv0/Vec/0x0/x", "count": 4}, {"memoryReference": "aiv0/Vec/0x0", "count": "4"},
+                {"memoryReference": "aiv0/Vec/0x7fffffffffffffff", "count": 4, "offset": 1 << 62}):
+        d.call("readMemory", bad, ok=False)
+    # far past the space: all unreadable
+    r = read("aiv0/Vec/0x0", 4, 1 << 62)
+    assert r["address"] == "0x4000000000000000" and r["data"] == "" and r["unreadableBytes"] == 4, r
+    # the add writes a + b in place over a__tile (fp32 sums, rounded once)
+    d.call("setBreakpoints", {"source": {"path": MEM35}, "breakpoints": []})
+    d.call("next", {"threadId": tid})
+    d.wait_event("stopped")
+    a = struct.unpack("<1024f", a_bytes)
+    b = struct.unpack("<1024f", b_bytes)
+    want = struct.pack("<1024f", *[x + y for x, y in zip(a, b)])
+    assert base64.b64decode(read("aiv0/Vec/0x0", 4096)["data"]) == want
+    assert base64.b64decode(read("aiv0/Vec/0x1000", 4096)["data"]) == b_bytes  # b untouched
+    d.close()
+
+
+def check_completions():
+    # the REPL's completer (src/debug/complete.c): command names, info's
+    # subcommands, tensors in scope; start and length say what to replace
+    d = Session()
+    caps = d.call("initialize", {})
+    assert caps["supportsCompletionsRequest"] is True
+    assert d.call("completions", {"text": "inf", "column": 4})["targets"] == []  # no session yet
+    d.call("launch", {"case": MEMCASE, "pass": "35_after_AllocateMemoryAddr"})
+    d.call("setBreakpoints", {"source": {"path": MEM35}, "breakpoints": [{"line": 13}]})
+    d.call("configurationDone")
+    d.wait_event("stopped")
+    t = d.call("completions", {"text": "inf", "column": 4})["targets"]
+    assert t == [{"label": "info", "start": 1, "length": 3, "type": "keyword"}], t
+    t = d.call("completions", {"text": "info me", "column": 8})["targets"]
+    assert [x["label"] for x in t] == ["memory"] and t[0]["start"] == 6 and t[0]["length"] == 2, t
+    labels = [x["label"] for x in d.call("completions", {"text": "print a_", "column": 9})["targets"]]
+    assert labels == ["a__ssa_v0", "a__tile"], labels
+    # the cursor in the middle: only what is before it counts
+    labels = [x["label"] for x in d.call("completions", {"text": "print b_ + 1", "column": 9})["targets"]]
+    assert labels == ["b__ssa_v0", "b__tile"], labels
+    # a multi-byte character before the word: columns are UTF-16 units
+    # ("\U0001F600" is 2): "output " 7, the emoji 2, "(" 1, then b_ at 11 (from 1)
+    t = d.call("completions", {"text": "output \U0001F600(b_", "column": 13})["targets"]
+    assert [x["label"] for x in t] == ["b__ssa_v0", "b__tile"] and t[0]["start"] == 11 and t[0]["length"] == 2, t
+    # `line` picks the line of a multi-line text
+    t = d.call("completions", {"text": "print x\ninfo br", "line": 2, "column": 8})["targets"]
+    assert [x["label"] for x in t] == ["breakpoints"] and t[0]["start"] == 6, t
+    d.close()
+    d = Session()
+    d.call("initialize", {"columnsStartAt1": False})
+    d.call("launch", {"case": MEMCASE})
+    t = d.call("completions", {"text": "pass Mem", "column": 8})["targets"]
+    assert [x["label"] for x in t] == ["MemoryReuse"] and t[0]["start"] == 5, t
+    d.close()
+
+
+def check_restart_frame_and_terminate():
+    # restartFrame seeks back to where the frame's call began: add_kernel's
+    # first statement (line 9), a__tile unbound again; stepping forward
+    # gives the same bytes again (the machine is deterministic)
+    d = Session()
+    caps = d.call("initialize", {})
+    assert caps["supportsRestartFrame"] is True and caps["supportsRestartRequest"] is True
+    d.call("launch", {"case": MEMCASE, "pass": "35_after_AllocateMemoryAddr"})
+    d.call("setBreakpoints", {"source": {"path": MEM35}, "breakpoints": [{"line": 13}]})
+    d.call("configurationDone")
+    tid = d.wait_event("stopped")["body"]["threadId"]
+    frames = d.call("stackTrace", {"threadId": tid})["stackFrames"]
+    assert [f["name"] for f in frames] == ["add_kernel", "main"] and all(f["canRestart"] for f in frames), frames
+    before = d.call("evaluate", {"expression": "when", "context": "repl"})["result"]
+    assert before.startswith("Position 35:host:1:13:1"), before
+    d.call("restartFrame", {"frameId": frames[0]["id"]})
+    s = d.wait_event("stopped")["body"]
+    assert s["reason"] == "restart", s
+    top = d.call("stackTrace", {"threadId": s["threadId"]})["stackFrames"][0]
+    assert top["name"] == "add_kernel" and top["line"] == 9, top
+    assert d.call("evaluate", {"expression": "when", "context": "repl"})["result"].startswith("Position 35:host:1:9:1")
+    d.call("evaluate", {"expression": "a__tile", "frameId": top["id"], "context": "watch"}, ok=False)
+    d.call("continue", {"threadId": tid})
+    d.wait_event("stopped")
+    assert d.call("evaluate", {"expression": "when", "context": "repl"})["result"].startswith("Position 35:host:1:13:1")
+    # the outer frame: main from its first statement
+    frames = d.call("stackTrace", {"threadId": tid})["stackFrames"]
+    d.call("restartFrame", {"frameId": frames[1]["id"]})
+    d.wait_event("stopped")
+    top = d.call("stackTrace", {"threadId": tid})["stackFrames"]
+    assert [f["name"] for f in top] == ["main"] and top[0]["line"] == 18, top
+    d.call("restartFrame", {"frameId": 999999}, ok=False)
+    # restart with the client's current configuration: another pass (34, by
+    # its file number), stopped on entry at main's first statement (line 17 there)
+    d.call("restart", {"arguments": {"case": MEMCASE, "pass": "nosuch"}}, ok=False)
+    d.call("setBreakpoints", {"source": {"path": MEM35}, "breakpoints": []})
+    d.call("restart", {"arguments": {"case": MEMCASE, "pass": 34, "stopOnEntry": True}})
+    d.wait_event("stopped")
+    top = d.call("stackTrace", {"threadId": 1})["stackFrames"][0]
+    assert top["source"]["name"] == "34_after_MemoryReuse.py" and top["line"] == 17, top
+    d.call("restart", {"arguments": {"pass": "AllocateMemoryAddr", "stopOnEntry": False}})
+    d.wait_event("exited")  # no breakpoint: pass 35 ran to its end
+    d.call("setBreakpoints", {"source": {"path": MEM35}, "breakpoints": [{"line": 13}]})
+    # restart: the launch again from its start, to the breakpoint again
+    d.call("restart")
+    s = d.wait_event("stopped")["body"]
+    assert d.call("evaluate", {"expression": "when", "context": "repl"})["result"].startswith("Position 35:host:1:13:1")
+    # terminate: the run is killed, terminated is sent once, the server still answers
+    d.call("terminate")
+    d.wait_event("terminated")
+    d.call("stackTrace", {"threadId": 1}, ok=False)
+    d.call("threads")
+    d.close()
+
+
 def check_port():
     p = subprocess.Popen([PTODB, "--dap-port", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     line = p.stderr.readline().decode()

@@ -1,10 +1,14 @@
 /* Fuzzes the DAP server (ui/dap/): each input is the byte stream a client
- * sends, fed to the server in pieces (the first byte picks the piece size
- * and whether a fixed prologue first launches examples/mlp at pass 22 and
- * stops on entry, so the requests that need a stopped program are reached).
- * The server's output is checked as it would be by a client: only framed
- * messages, each a JSON object with a positive seq and a type, seq rising
- * by one. Writes are refused by the guard (fuzz_guard.h). */
+ * sends, fed to the server in pieces. The first byte picks the piece size
+ * (bits 1-6) and whether a fixed prologue first launches a case (bit 0),
+ * so that the requests that need a stopped program are reached: with bit 7
+ * clear examples/mlp at pass 22 stopped on entry; with it set
+ * examples/memory at pass 34 with every exception filter on, stopped at
+ * its planted memory fault (exceptionInfo, readMemory of placed tiles,
+ * restartFrame through time travel). The server's output is checked as it
+ * would be by a client: only framed messages, each a JSON object with a
+ * positive seq and a type, seq rising by one. Writes are refused by the
+ * guard (fuzz_guard.h). */
 #include "fuzz.h"
 
 #define _GNU_SOURCE 1
@@ -27,8 +31,16 @@
 #endif
 
 static int out_fd = -1;
-static char prologue[8192];
+/* the prologues and how many requests each holds */
+static char prologue_mlp[8192], prologue_memory[8192];
+enum { PROLOGUE_MLP_REQUESTS = 3, PROLOGUE_MEMORY_REQUESTS = 4 };
 
+static void frame_all(char *out, size_t size, const char *const *reqs, int n)
+{
+    size_t len = 0;
+    for (int i = 0; i < n; i++)
+        len += (size_t)snprintf(out + len, size - len, "Content-Length: %zu\r\n\r\n%s", strlen(reqs[i]), reqs[i]);
+}
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
@@ -38,19 +50,24 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
         perror("memfd_create");
         exit(2);
     }
-    const char *reqs[3];
+    static const char init[] = "{\"seq\":1,\"type\":\"request\",\"command\":\"initialize\",\"arguments\":{\"adapterID\":\"ptodb\"}}";
     char launch[4096];
     snprintf(launch, sizeof launch,
              "{\"seq\":2,\"type\":\"request\",\"command\":\"launch\",\"arguments\":{\"case\":\"%s/examples/mlp\","
              "\"pass\":\"22_after_ExpandMixedKernel\",\"stopOnEntry\":true}}",
              fuzz_srcdir());
-    reqs[0] = "{\"seq\":1,\"type\":\"request\",\"command\":\"initialize\",\"arguments\":{\"adapterID\":\"ptodb\"}}";
-    reqs[1] = launch;
-    reqs[2] = "{\"seq\":3,\"type\":\"request\",\"command\":\"configurationDone\"}";
-    size_t n = 0;
-    for (int i = 0; i < 3; i++)
-        n += (size_t)snprintf(prologue + n, sizeof prologue - n, "Content-Length: %zu\r\n\r\n%s", strlen(reqs[i]),
-                              reqs[i]);
+    const char *mlp[3] = {init, launch, "{\"seq\":3,\"type\":\"request\",\"command\":\"configurationDone\"}"};
+    frame_all(prologue_mlp, sizeof prologue_mlp, mlp, PROLOGUE_MLP_REQUESTS);
+    char launch_mem[4096];
+    snprintf(launch_mem, sizeof launch_mem,
+             "{\"seq\":2,\"type\":\"request\",\"command\":\"launch\",\"arguments\":{\"case\":\"%s/examples/memory\","
+             "\"pass\":\"34_after_MemoryReuse\"}}",
+             fuzz_srcdir());
+    const char *mem[4] = {init, launch_mem,
+                          "{\"seq\":3,\"type\":\"request\",\"command\":\"setExceptionBreakpoints\",\"arguments\":"
+                          "{\"filters\":[\"memory\",\"deadlock\",\"error\"]}}",
+                          "{\"seq\":4,\"type\":\"request\",\"command\":\"configurationDone\"}"};
+    frame_all(prologue_memory, sizeof prologue_memory, mem, PROLOGUE_MEMORY_REQUESTS);
     return 0;
 }
 
@@ -147,11 +164,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     int r = 0, stopped;
     long requests = 0;
     if ((data[0] & 1) && !FUZZ_DAP_NO_LAUNCH) {
-        r = dap_server_feed(d, prologue, strlen(prologue));
-        requests += 3;
+        const char *p = data[0] & 0x80 ? prologue_memory : prologue_mlp;
+        r = dap_server_feed(d, p, strlen(p));
+        requests += data[0] & 0x80 ? PROLOGUE_MEMORY_REQUESTS : PROLOGUE_MLP_REQUESTS;
     }
     requests += count_requests((const char *)data + 1, size - 1, &stopped);
-    size_t piece = (size_t)(data[0] >> 1) + 1;
+    size_t piece = (size_t)((data[0] >> 1) & 63) + 1;
     for (size_t pos = 1; pos < size && r == 0; pos += piece) {
         size_t n = size - pos < piece ? size - pos : piece;
         r = dap_server_feed(d, (const char *)data + pos, n);

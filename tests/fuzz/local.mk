@@ -59,6 +59,7 @@ tests_fuzz_replay_reduce_LDADD = $(ENGINE_LIBS)
 
 # the DAP server with the front-end files it needs (launch parses ptodb's options)
 FUZZ_DAP_SOURCES = ui/dap/framing.c ui/dap/hitcond.c ui/dap/server.c ui/dap/reply.c ui/dap/stops.c ui/dap/variables.c ui/dap/custom.c \
+	ui/dap/refs.c ui/dap/exceptions.c ui/dap/memory.c ui/dap/completions.c \
 	ui/startup.c ui/cli.c
 tests_fuzz_replay_dap_SOURCES = $(FUZZ_SOURCES) tests/fuzz/fuzz_dap.c $(FUZZ_DAP_SOURCES) \
 	tests/fuzz/fuzz_guard.c tests/fuzz/fuzz_guard.h

@@ -87,6 +87,48 @@ START_TEST(test_clobber)
 }
 END_TEST
 
+/* A reader's view of a space (readMemory): b = [16, 128] fp32 from 1000.0
+ * written at 8192; bytes 8192..8195 are 1000.0f = 00 00 7a 44 (little
+ * endian); Vec's extent once addressed is its capacity, 184 KiB = 188416
+ * bytes, so 16 bytes from 188408 give 8; nothing from 188416 on. Bytes past
+ * what was allocated read as 0. */
+START_TEST(test_space_read)
+{
+    mem_core mc;
+    mem_core_init(&mc, MEM_TARGET_910B, 1);
+    ck_assert_uint_eq(mem_space_extent(&mc, MEM_SPACE_VEC), 188416);
+    ck_assert_uint_eq(mem_space_extent(&mc, MEM_SPACE_LEFT_SCALE), 0); /* no such space on 910B */
+    unsigned char buf[16];
+    memset(buf, 0xee, sizeof buf);
+    ck_assert_uint_eq(mem_space_read(&mc, MEM_SPACE_VEC, 188408, buf, 16), 8);
+    for (int i = 0; i < 8; i++)
+        ck_assert_uint_eq(buf[i], 0);
+    ck_assert_uint_eq(buf[8], 0xee);
+    ck_assert_uint_eq(mem_space_read(&mc, MEM_SPACE_VEC, 188416, buf, 16), 0);
+    mem_fault f;
+    uint32_t b = mem_tile_declare(&mc, &key_b, NULL, "b", "mem_vec_4", MEM_SPACE_VEC, 8192, 8192, 11, 9, &f);
+    tensor *tb = filled(16, 128, 1000);
+    mem_tile_write(&mc, b, tb, &f);
+    ck_assert_uint_eq(mem_space_read(&mc, MEM_SPACE_VEC, 8190, buf, 8), 8);
+    /* 8190, 8191: nothing wrote them (0); 8192..8195: 1000.0f; 8196, 8197:
+     * the low half of 1001.0f = 00 40 7a 44 */
+    ck_assert_uint_eq(buf[0], 0x00);
+    ck_assert_uint_eq(buf[1], 0x00);
+    ck_assert_uint_eq(buf[2], 0x00);
+    ck_assert_uint_eq(buf[3], 0x00);
+    ck_assert_uint_eq(buf[4], 0x7a);
+    ck_assert_uint_eq(buf[5], 0x44);
+    ck_assert_uint_eq(buf[6], 0x00);
+    ck_assert_uint_eq(buf[7], 0x40);
+    tensor_unref(tb);
+    mem_core_free(&mc);
+    /* before AllocateMemoryAddr the id-per-buffer layout reaches 256 MiB */
+    mem_core_init(&mc, MEM_TARGET_910B, 0);
+    ck_assert_uint_eq(mem_space_extent(&mc, MEM_SPACE_VEC), (uint64_t)256 << 20);
+    mem_core_free(&mc);
+}
+END_TEST
+
 /* A tile read before anything wrote it: uninit at its first byte; and a
  * scratch whose bytes hold another tile's data: uninit naming that tile. */
 START_TEST(test_uninit)
@@ -195,6 +237,7 @@ int main(void)
     tcase_add_test(tc, test_bounds);
     tcase_add_test(tc, test_ids_before_addresses);
     tcase_add_test(tc, test_slot);
+    tcase_add_test(tc, test_space_read);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -1,6 +1,6 @@
 /* The inside of the DAP server, shared by its request files (server.c:
  * messages, launch, breakpoints, running; variables.c: threads, frames,
- * variables, evaluate; custom.c: the ptodb/ requests; reply.c: messages
+ * variables, evaluate; refs.c: variablesReference ids; custom.c: the ptodb/ requests; reply.c: messages
  * out and engine access; stops.c: what a run's stop means). */
 #ifndef PTODB_UI_DAP_DAP_IMPL_H
 #define PTODB_UI_DAP_DAP_IMPL_H
@@ -10,6 +10,7 @@
 
 #include "base/strbuf.h"
 #include "debug/session.h"
+#include "debug/view.h"
 #include "framing.h"
 #include "hitcond.h"
 #include "server.h"
@@ -74,6 +75,10 @@ struct dap_server {
     int in_poll;
     int interrupted_by_pause;
     int exited;
+    /* exception filters (exceptions.c): on or off, and the engine's
+     * catchpoint the memory filter made (0 none) */
+    int exc_memory, exc_deadlock, exc_error;
+    int exc_memory_bp;
 };
 
 /* reply.c */
@@ -114,10 +119,12 @@ int dap_pass_of_path(dap_server *d, const char *path);
  * or exited. */
 void dap_after_run(dap_server *d, const char *reason);
 
-/* variables.c */
+/* refs.c */
 void dap_refs_clear(dap_server *d);
 int dap_ref_new(dap_server *d, dap_ref_kind kind, int core, int level, const char *expr);
 const dap_ref *dap_ref_get(dap_server *d, long id);
+
+/* variables.c */
 void dap_req_threads(dap_server *d, json_t *req, json_t *args);
 void dap_req_stack_trace(dap_server *d, json_t *req, json_t *args);
 void dap_req_scopes(dap_server *d, json_t *req, json_t *args);
@@ -128,6 +135,30 @@ void dap_req_data_breakpoint_info(dap_server *d, json_t *req, json_t *args);
 /* The variable's expression for a (variablesReference, name) pair, or NULL
  * (malloc'd). */
 char *dap_var_expr(dap_server *d, long ref, const char *name, int *core, int *level);
+
+/* exceptions.c */
+json_t *dap_exception_filters(void); /* initialize's exceptionBreakpointFilters */
+void dap_exceptions_init(dap_server *d);
+/* Makes the engine's catchpoints match the filters (after launch too). */
+void dap_exceptions_apply(dap_server *d);
+void dap_req_set_exception_breakpoints(dap_server *d, json_t *req, json_t *args);
+void dap_req_exception_info(dap_server *d, json_t *req, json_t *args);
+/* 1 when the stop is an exception the filters stop on (*e filled). */
+int dap_exception_stop(dap_server *d, view_exception *e);
+/* 1 when the run raised and the filters do not stop there: its end. */
+int dap_exception_ends_run(dap_server *d);
+/* reason "exception", description and text of a stopped event. */
+void dap_exception_stopped_body(dap_server *d, const view_exception *e, json_t *body);
+
+/* memory.c: memoryReference and readMemory */
+/* The memoryReference of a tensor variable (evaluated as expr in frame
+ * (core, level), variablesReference ref): its tile's bytes in the memory
+ * model, else its storage; NULL when it has none. */
+json_t *dap_memory_reference(dap_server *d, const tensor *t, int ref);
+void dap_req_read_memory(dap_server *d, json_t *req, json_t *args);
+
+/* completions.c */
+void dap_req_completions(dap_server *d, json_t *req, json_t *args);
 
 /* custom.c */
 void dap_req_passes(dap_server *d, json_t *req, json_t *args);

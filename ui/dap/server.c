@@ -15,6 +15,7 @@
 #include "base/mem.h"
 #include "base/status.h"
 #include "dap_impl.h"
+#include "debug/timetravel.h"
 #include "debug/view.h"
 #include "../options.h"
 #include "../startup.h"
@@ -30,6 +31,13 @@ static void resume(dap_server *d, json_t *req, json_t *args, const char *command
     view_location loc;
     if (!view_stop_location(d->s, &loc)) {
         dap_fail(d, req, "notStopped: the program is not stopped");
+        return;
+    }
+    view_exception exc;
+    int backward = strncmp(command, "reverse-", 8) == 0;
+    if (!backward && view_stop_exception(d->s, &exc) && exc.kind != VIEW_EXC_MEMORY) {
+        /* the run raised: going back works (stepBack, reverseContinue, restartFrame), on does not */
+        dap_fail(d, req, "the pass stopped with %s: step back, or restart it", exc.kind == VIEW_EXC_DEADLOCK ? "a deadlock" : "an error");
         return;
     }
     json_t *tid = json_object_get(args, "threadId");
@@ -60,18 +68,18 @@ static void req_initialize(dap_server *d, json_t *req, json_t *args)
     /* the engine counts from 1; a client may count from 0 */
     d->line_base = json_is_false(json_object_get(args, "linesStartAt1")) ? 0 : 1;
     d->column_base = json_is_false(json_object_get(args, "columnsStartAt1")) ? 0 : 1;
-    json_t *exc = json_array();
     json_t *caps = json_pack(
-        "{s:b, s:b, s:b, s:b, s:b, s:b, s:b, s:b, s:b, s:b, s:b, s:b, s:b, s:b, s:b, s:b, s:b, s:b, s:b, s:b, s:o}",
+        "{s:b, s:b, s:b, s:b, s:b, s:b, s:b, s:b, s:b, s:b, s:b, s:b, s:b, s:b, s:b, s:b, s:b, s:b, s:b, s:b, s:b, s:b, s:o}",
         "supportsConfigurationDoneRequest", 1, "supportsFunctionBreakpoints", 1,
         "supportsConditionalBreakpoints", 1, "supportsHitConditionalBreakpoints", 1, "supportsLogPoints", 1,
         "supportsDataBreakpoints", 1, "supportsSetVariable", 1, "supportsEvaluateForHovers", 1,
         "supportsClipboardContext", 1, "supportsGotoTargetsRequest", 1, "supportsCancelRequest", 1,
         "supportsTerminateRequest", 1, "supportsDelayedStackTraceLoading", 1,
-        /* reverse execution does not exist in the engine yet */
-        "supportsStepBack", 1, "supportsRestartFrame", 0, "supportsReadMemoryRequest", 0,
-        "supportsCompletionsRequest", 0, "supportsExceptionInfoRequest", 0, "supportsStepInTargetsRequest", 0,
-        "supportsValueFormattingOptions", 0, "exceptionBreakpointFilters", exc);
+        /* reverse execution: src/debug/timetravel.c */
+        "supportsStepBack", 1, "supportsRestartFrame", 1, "supportsRestartRequest", 1,
+        "supportsReadMemoryRequest", 1, "supportsCompletionsRequest", 1, "supportsExceptionInfoRequest", 1,
+        "supportsStepInTargetsRequest", 0, "supportsValueFormattingOptions", 0, "supportsExceptionFilterOptions", 0,
+        "exceptionBreakpointFilters", dap_exception_filters());
     dap_respond(d, req, caps);
 }
 
@@ -144,6 +152,8 @@ static void req_launch(dap_server *d, json_t *req, json_t *args)
     }
     d->stop_on_entry = json_is_true(json_object_get(args, "stopOnEntry"));
     d->launched = 1;
+    /* filters a client set before launch */
+    dap_exceptions_apply(d);
     dap_respond(d, req, NULL);
     dap_event(d, "process", json_pack("{s:s, s:b, s:s}", "name", path, "isLocalProcess", 1, "startMethod",
                                       "launch"));
@@ -496,6 +506,82 @@ static void req_terminate(dap_server *d, json_t *req, json_t *args)
     }
 }
 
+/* restartFrame: back through the time-travel engine to where the frame's
+ * call began (a `seek` to its first statement), the frames above it gone. */
+static void req_restart_frame(dap_server *d, json_t *req, json_t *args)
+{
+    int core, level;
+    json_t *fid = json_object_get(args, "frameId");
+    view_location loc;
+    if (!d->s || !view_stop_location(d->s, &loc)) {
+        dap_fail(d, req, "notStopped: the program is not stopped");
+        return;
+    }
+    char pos[128];
+    if (!json_is_integer(fid) || dap_frame_unpack((long)json_integer_value(fid), &core, &level) != 0 ||
+        !tt_frame_start(d->s, core, level, pos, sizeof pos)) {
+        dap_fail(d, req, "restartFrame: unknown frameId, or a frame that cannot restart");
+        return;
+    }
+    dap_refs_clear(d);
+    dap_respond(d, req, NULL);
+    if (dap_execute(d, "seek %s", pos) != 0) {
+        char line[512];
+        dap_output(d, "important", dap_last_line(d, line, sizeof line));
+    }
+    dap_after_run(d, "restart");
+}
+
+/* The pass a launch configuration's `pass` names (a file number as `pass
+ * N` takes it, a stem or a name): its index, -1 none, -2 absent. */
+static int launch_pass(dap_server *d, json_t *v)
+{
+    if (!v)
+        return -2;
+    for (int i = 0; i < session_npasses(d->s); i++) {
+        view_pass p;
+        if (view_pass_info(d->s, i, &p) &&
+            (json_is_integer(v) ? json_integer_value(v) == p.index
+                                : json_is_string(v) && (strcmp(p.stem, json_string_value(v)) == 0 ||
+                                                        strcmp(p.name, json_string_value(v)) == 0)))
+            return i;
+    }
+    return -1;
+}
+
+/* restart: the launch again, from the pass's start with fresh inputs
+ * (breakpoints and filters stay). The client's current configuration may
+ * name another pass or stopOnEntry; another case needs a new session. */
+static void req_restart(dap_server *d, json_t *req, json_t *args)
+{
+    if (!d->s || !d->launched) {
+        dap_fail(d, req, "restart before launch");
+        return;
+    }
+    json_t *la = json_object_get(args, "arguments");
+    int pass = launch_pass(d, json_object_get(la, "pass"));
+    if (pass == -1) {
+        dap_fail(d, req, "restart: 'pass' names no pass of the case");
+        return;
+    }
+    if (pass == -2)
+        pass = view_run_pass(d->s) >= 0 ? view_run_pass(d->s) : session_current_pass(d->s);
+    if (json_is_boolean(json_object_get(la, "stopOnEntry")))
+        d->stop_on_entry = json_is_true(json_object_get(la, "stopOnEntry"));
+    view_pass p;
+    dap_refs_clear(d);
+    dap_respond(d, req, NULL);
+    dap_execute(d, "kill");
+    if (pass >= 0 && view_pass_info(d->s, pass, &p))
+        dap_execute(d, "pass %s", p.stem);
+    invalidate(d);
+    d->exited = 0;
+    if (!d->configured)
+        return; /* configurationDone starts it */
+    dap_execute(d, "%s", d->stop_on_entry ? "start" : "run");
+    dap_after_run(d, "entry");
+}
+
 static void req_disconnect(dap_server *d, json_t *req, json_t *args)
 {
     (void)args;
@@ -512,7 +598,12 @@ static const struct {
     {"configurationDone", req_configuration_done},
     {"setBreakpoints", req_set_breakpoints},
     {"setFunctionBreakpoints", req_set_function_breakpoints},
-    {"setExceptionBreakpoints", NULL},
+    {"setExceptionBreakpoints", dap_req_set_exception_breakpoints},
+    {"exceptionInfo", dap_req_exception_info},
+    {"readMemory", dap_req_read_memory},
+    {"completions", dap_req_completions},
+    {"restartFrame", req_restart_frame},
+    {"restart", req_restart},
     {"dataBreakpointInfo", dap_req_data_breakpoint_info},
     {"setDataBreakpoints", req_set_data_breakpoints},
     {"threads", dap_req_threads},
@@ -577,8 +668,6 @@ static void handle_body(dap_server *d, const char *body, size_t len)
                     break;
             if (i == sizeof handlers / sizeof handlers[0])
                 dap_fail(d, msg, "Request command '%.100s' is not supported", cmd);
-            else if (!handlers[i].fn)
-                dap_respond(d, msg, json_pack("{s:[]}", "breakpoints"));
             else
                 handlers[i].fn(d, msg, args);
         }
@@ -671,6 +760,7 @@ dap_server *dap_server_new(int out_fd, int allow_launch)
     d->in_fd = -1;
     d->allow_launch = allow_launch;
     d->line_base = d->column_base = 1;
+    dap_exceptions_init(d);
     dap_framer_init(&d->framer);
     d->cap = (strbuf)STRBUF_INIT;
     return d;

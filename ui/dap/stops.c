@@ -61,7 +61,12 @@ void dap_after_run(dap_server *d, const char *reason)
         view_location loc;
         if (!view_stop_location(d->s, &loc))
             break;
-        int number = view_stop_breakpoint(d->s);
+        /* a deadlock or an error the filters do not stop on ends the run */
+        view_exception exc;
+        int exception = dap_exception_stop(d, &exc);
+        if (!exception && dap_exception_ends_run(d))
+            break;
+        int number = exception ? 0 : view_stop_breakpoint(d->s);
         dap_bp *b = number ? bp_of_number(d, number) : NULL;
         if (b && !d->interrupted_by_pause) {
             b->hits++;
@@ -86,6 +91,8 @@ void dap_after_run(dap_server *d, const char *reason)
                                  "allThreadsStopped", 1);
         if (d->interrupted_by_pause) {
             json_object_set_new(body, "reason", json_string("pause"));
+        } else if (exception) {
+            dap_exception_stopped_body(d, &exc, body);
         } else if (b) {
             const char *r = b->kind == BPK_DATA ? "data breakpoint"
                             : b->kind == BPK_FUNC ? "function breakpoint" : "breakpoint";

@@ -15,6 +15,7 @@
 #include "dap_impl.h"
 #include "debug/expr.h"
 #include "debug/tensor_fmt.h"
+#include "debug/timetravel.h"
 #include "debug/view.h"
 
 static const char *const core_names[] = {"host", "aic", "aiv0", "aiv1"};
@@ -25,73 +26,6 @@ static const char *const core_names[] = {"host", "aic", "aiv0", "aiv1"};
 #define INLINE_STATS_MAX ((int64_t)1 << 16)
 /* Children of one variables response at most (the client pages the rest). */
 #define PAGE_MAX 1000
-
-void dap_refs_clear(dap_server *d)
-{
-    for (size_t i = 0; i < d->nrefs; i++)
-        free(d->refs[i].expr);
-    d->nrefs = 0;
-    if (d->ref_index)
-        memset(d->ref_index, 0, d->ref_index_cap * sizeof *d->ref_index);
-}
-
-static uint32_t ref_hash(dap_ref_kind kind, int core, int level, const char *expr)
-{
-    uint32_t h = 2166136261u ^ ((uint32_t)kind * 131u + (uint32_t)core * 17u + (uint32_t)level);
-    for (const char *p = expr ? expr : ""; *p; p++)
-        h = (h ^ (unsigned char)*p) * 16777619u;
-    return h * 2654435761u;
-}
-
-static int ref_equal(const dap_ref *r, dap_ref_kind kind, int core, int level, const char *expr)
-{
-    return r->kind == kind && r->core == core && r->level == level &&
-           ((!expr && !r->expr) || (expr && r->expr && strcmp(expr, r->expr) == 0));
-}
-
-/* The slot of the index where (kind, core, level, expr) is or would go. */
-static size_t ref_slot(const dap_server *d, dap_ref_kind kind, int core, int level, const char *expr)
-{
-    size_t mask = d->ref_index_cap - 1;
-    size_t i = ref_hash(kind, core, level, expr) & mask;
-    while (d->ref_index[i] && !ref_equal(&d->refs[d->ref_index[i] - 1], kind, core, level, expr))
-        i = (i + 1) & mask;
-    return i;
-}
-
-int dap_ref_new(dap_server *d, dap_ref_kind kind, int core, int level, const char *expr)
-{
-    /* the same thing asked twice gets the same reference (VS Code asks
-     * again for what it shows); a hash index keeps that O(1) when a page
-     * of a huge tensor makes a hundred children */
-    if (d->ref_index_cap == 0 || (d->nrefs + 1) * 2 > d->ref_index_cap) {
-        size_t cap = d->ref_index_cap ? d->ref_index_cap * 2 : 1024;
-        free(d->ref_index);
-        d->ref_index = xcalloc(cap, sizeof *d->ref_index);
-        d->ref_index_cap = cap;
-        for (size_t i = 0; i < d->nrefs; i++) {
-            const dap_ref *r = &d->refs[i];
-            d->ref_index[ref_slot(d, r->kind, r->core, r->level, r->expr)] = (uint32_t)i + 1;
-        }
-    }
-    size_t slot = ref_slot(d, kind, core, level, expr);
-    if (d->ref_index[slot])
-        return (int)d->ref_index[slot];
-    if (d->nrefs >= 1000000)
-        return 0;
-    if (d->nrefs == d->caprefs) {
-        d->caprefs = d->caprefs ? d->caprefs * 2 : 256;
-        d->refs = xreallocarray(d->refs, d->caprefs, sizeof *d->refs);
-    }
-    d->refs[d->nrefs] = (dap_ref){kind, core, level, expr ? xstrdup(expr) : NULL};
-    d->ref_index[slot] = (uint32_t)++d->nrefs;
-    return (int)d->nrefs;
-}
-
-const dap_ref *dap_ref_get(dap_server *d, long id)
-{
-    return id >= 1 && (size_t)id <= d->nrefs ? &d->refs[id - 1] : NULL;
-}
 
 static int stopped(dap_server *d, json_t *req)
 {
@@ -166,12 +100,14 @@ void dap_req_stack_trace(dap_server *d, json_t *req, json_t *args)
         char abs[PATH_MAX];
         const char *path = dap_abs_path(frames[i].file, abs, sizeof abs);
         const char *base = strrchr(path, '/');
-        json_array_append_new(out, json_pack("{s:i, s:o, s:{s:o, s:o}, s:i, s:i}", "id",
+        char pos[128];
+        json_array_append_new(out, json_pack("{s:i, s:o, s:{s:o, s:o}, s:i, s:i, s:b}", "id",
                                              dap_frame_id(thread, (int)i), "name",
                                              dap_str(frames[i].func ? frames[i].func : "?"), "source", "name",
                                              dap_str(base ? base + 1 : path), "path", dap_str(path), "line",
                                              frames[i].line - 1 + d->line_base, "column",
-                                             (frames[i].col > 0 ? frames[i].col : 1) - 1 + d->column_base));
+                                             (frames[i].col > 0 ? frames[i].col : 1) - 1 + d->column_base,
+                                             "canRestart", tt_frame_start(d->s, core, (int)i, pos, sizeof pos)));
     }
     dap_respond(d, req, json_pack("{s:o, s:i}", "stackFrames", out, "totalFrames", n));
 }
@@ -234,6 +170,9 @@ static json_t *tensor_variable(dap_server *d, const char *name, const char *expr
     if (t->ndim > 0) {
         int ref = dap_ref_new(d, REF_TENSOR, core, level, expr);
         json_object_set_new(o, "variablesReference", json_integer(ref));
+        json_t *mem = dap_memory_reference(d, t, ref);
+        if (mem)
+            json_object_set_new(o, "memoryReference", mem);
         json_object_set_new(o, "indexedVariables", json_integer(t->shape[0]));
         json_object_set_new(o, "namedVariables", json_integer(tensor_numel(t) > INLINE_STATS_MAX ? 1 : 0));
         json_object_set_new(o, "presentationHint", json_pack("{s:s}", "kind", "data"));
@@ -426,17 +365,17 @@ void dap_req_set_variable(dap_server *d, json_t *req, json_t *args)
     if (!stopped(d, req))
         return;
     const char *name = json_string_value(json_object_get(args, "name"));
-    const char *value = json_string_value(json_object_get(args, "value"));
+    const char *new_value = json_string_value(json_object_get(args, "value"));
     int core, level;
     char *lhs = dap_var_expr(d, (long)json_integer_value(json_object_get(args, "variablesReference")), name,
                              &core, &level);
-    if (!lhs || !value || strchr(value, '\n')) {
+    if (!lhs || !new_value || strchr(new_value, '\n')) {
         dap_fail(d, req, "setVariable: unknown variable");
         free(lhs);
         return;
     }
     char line[512];
-    if (dap_select_frame(d, core, level) != 0 || dap_execute(d, "set var %s = %s", lhs, value) != 0) {
+    if (dap_select_frame(d, core, level) != 0 || dap_execute(d, "set var %s = %s", lhs, new_value) != 0) {
         dap_fail(d, req, "%s", dap_last_line(d, line, sizeof line));
         free(lhs);
         return;
@@ -447,7 +386,7 @@ void dap_req_set_variable(dap_server *d, json_t *req, json_t *args)
         tensor_summary(t, 1, &sb);
         tensor_unref(t);
     }
-    dap_respond(d, req, json_pack("{s:o}", "value", dap_str(t ? strbuf_str(&sb) : value)));
+    dap_respond(d, req, json_pack("{s:o}", "value", dap_str(t ? strbuf_str(&sb) : new_value)));
     strbuf_free(&err);
     strbuf_free(&sb);
     free(lhs);
@@ -560,6 +499,8 @@ void dap_req_evaluate(dap_server *d, json_t *req, json_t *args)
             json_object_set(body, "type", json_object_get(v, "type"));
         if (json_object_get(v, "indexedVariables"))
             json_object_set(body, "indexedVariables", json_object_get(v, "indexedVariables"));
+        if (json_object_get(v, "memoryReference"))
+            json_object_set(body, "memoryReference", json_object_get(v, "memoryReference"));
         json_decref(v);
     }
     tensor_unref(t);
