@@ -316,7 +316,9 @@ void run_print_location(session *s)
     }
     run_print_source_line(s, f.line);
     char pos[128];
-    if ((r->tt_show_position || session_get_bool(s, SETTING_PRINT_POSITION)) && tt_position(s, r->core, pos, sizeof pos))
+    /* a multi-rank run has no time coordinate yet (time travel refuses it) */
+    if ((r->tt_show_position || session_get_bool(s, SETTING_PRINT_POSITION)) && !r->ranks &&
+        tt_position(s, r->core, pos, sizeof pos))
         session_printf(s, "Position %s (step %" PRIu64 ")\n", pos, machine_steps(r->m));
 }
 
