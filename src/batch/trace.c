@@ -409,32 +409,6 @@ static void record_control(rec_ctx *rc, int core, const ir_stmt *st, const ir_st
 /* Statements by line: a step's event gives the line it ran, which is the
  * only record of it when the step left its block (the frame's cursor is
  * then between statements). */
-typedef struct line_index {
-    const ir_stmt **at;
-    size_t n;
-} line_index;
-
-static void index_stmt(void *ctx, const ir_stmt *st)
-{
-    line_index *li = ctx;
-    size_t line = st->span.line;
-    if (line >= li->n) {
-        size_t n = li->n ? li->n : 64;
-        while (n <= line)
-            n *= 2;
-        li->at = xreallocarray(li->at, n, sizeof *li->at);
-        memset(li->at + li->n, 0, (n - li->n) * sizeof *li->at);
-        li->n = n;
-    }
-    if (!li->at[line])
-        li->at[line] = st;
-}
-
-static void index_block(line_index *li, const ir_block *b)
-{
-    ir_walk_stmts(b, index_stmt, li);
-}
-
 /* Where the run failed, from machine_error's first "FILE:LINE:COL: in
  * FUNC: ..." line (the failing statement). */
 static void note_error_place(trace *t, const char *path, const machine *mach)
@@ -480,7 +454,7 @@ static void trace_run(const char *path, const case_info *c, const runpass_option
     rc.max_bytes = max_bytes ? max_bytes : (size_t)1 << 30;
     rc.fn = fn;
     rc.ud = ud;
-    line_index lines = {NULL, 0};
+    ir_line_index lines = {NULL, 0};
     runpass_run run;
     /* statements are matched by what their values are (exec/prov.h) */
     runpass_options po = *o;
@@ -494,7 +468,7 @@ static void trace_run(const char *path, const case_info *c, const runpass_option
         goto done;
     }
     for (uint32_t i = 0; run.module->program && i < run.module->program->nfuncs; i++)
-        index_block(&lines, &run.module->program->funcs[i]->body);
+        ir_line_index_add(&lines, &run.module->program->funcs[i]->body);
     /* the call statement each core's frames are in, by depth (calls only) */
     const ir_stmt *callst[EXEC_NCORES][64];
     memset(callst, 0, sizeof callst);
@@ -550,7 +524,7 @@ static void trace_run(const char *path, const case_info *c, const runpass_option
     out->steps = machine_steps(mach);
 done:
     runpass_close(&run);
-    free(lines.at);
+    ir_line_index_free(&lines);
     free(rc.written);
     free(rc.loops);
 }

@@ -656,27 +656,6 @@ void why_log_line_text(const why_log *l, int line, char *buf, size_t size)
     buf[n] = 0;
 }
 
-typedef struct stmt_index {
-    const ir_stmt **at;
-    size_t n;
-} stmt_index;
-
-static void index_stmt(void *ctx, const ir_stmt *st)
-{
-    stmt_index *li = ctx;
-    size_t line = st->span.line;
-    if (line >= li->n) {
-        size_t n = li->n ? li->n : 64;
-        while (n <= line)
-            n *= 2;
-        li->at = xreallocarray(li->at, n, sizeof *li->at);
-        memset(li->at + li->n, 0, (n - li->n) * sizeof *li->at);
-        li->n = n;
-    }
-    if (!li->at[line])
-        li->at[line] = st;
-}
-
 void why_log_run(const char *path, const case_info *c, const runpass_options *o, const why_log_opts *lo,
                  why_log *out)
 {
@@ -736,9 +715,9 @@ void why_log_run(const char *path, const case_info *c, const runpass_options *o,
         }
     }
     note_arrivals(lc, m, -1);
-    stmt_index lines = {NULL, 0};
+    ir_line_index lines = {NULL, 0};
     for (uint32_t i = 0; run.module->program && i < run.module->program->nfuncs; i++)
-        ir_walk_stmts(&run.module->program->funcs[i]->body, index_stmt, &lines);
+        ir_line_index_add(&lines, &run.module->program->funcs[i]->body);
     while (!out->truncated && (!until || machine_steps(m) < until)) {
         const ir_stmt *pre[EXEC_NCORES];
         inspect_frame pref[EXEC_NCORES];
@@ -818,7 +797,7 @@ void why_log_run(const char *path, const case_info *c, const runpass_options *o,
             out->has_capture = 1;
         }
     }
-    free(lines.at);
+    ir_line_index_free(&lines);
     runpass_close(&run);
 }
 

@@ -1,7 +1,9 @@
 #include "ir/walk.h"
 
+#include <stdlib.h>
 #include <string.h>
 
+#include "base/mem.h"
 #include "ir/resolve.h"
 
 void ir_walk_stmts(const ir_block *b, void (*fn)(void *ctx, const ir_stmt *st), void *ctx)
@@ -21,6 +23,34 @@ void ir_walk_stmts(const ir_block *b, void (*fn)(void *ctx, const ir_stmt *st), 
         default: break;
         }
     }
+}
+
+static void index_stmt(void *ctx, const ir_stmt *st)
+{
+    ir_line_index *li = ctx;
+    size_t line = st->span.line;
+    if (line >= li->n) {
+        size_t n = li->n ? li->n : 64;
+        while (n <= line)
+            n *= 2;
+        li->at = xreallocarray(li->at, n, sizeof *li->at);
+        memset(li->at + li->n, 0, (n - li->n) * sizeof *li->at);
+        li->n = n;
+    }
+    if (!li->at[line])
+        li->at[line] = st;
+}
+
+void ir_line_index_add(ir_line_index *li, const ir_block *b)
+{
+    ir_walk_stmts(b, index_stmt, li);
+}
+
+void ir_line_index_free(ir_line_index *li)
+{
+    free(li->at);
+    li->at = NULL;
+    li->n = 0;
 }
 
 void ir_ssa_base_name(const char *name, strbuf *out)

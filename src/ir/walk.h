@@ -10,6 +10,16 @@
  * before the statements of its bodies (if/else, for, while, with). */
 void ir_walk_stmts(const ir_block *b, void (*fn)(void *ctx, const ir_stmt *st), void *ctx);
 
+/* The first statement starting at each line of a dump: at[line] (NULL
+ * where none), for line < n. Zero-initialise, add the functions' bodies,
+ * free with ir_line_index_free. */
+typedef struct ir_line_index {
+    const ir_stmt **at;
+    size_t n;
+} ir_line_index;
+void ir_line_index_add(ir_line_index *li, const ir_block *b);
+void ir_line_index_free(ir_line_index *li);
+
 /* Appends the SSA base of a name: the part before "__" ("gate_acc__tile_1"
  * gives "gate_acc"), which names keep across passes. */
 void ir_ssa_base_name(const char *name, strbuf *out);
