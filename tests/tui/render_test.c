@@ -259,6 +259,7 @@ static void compare_rows(void)
     canvas_init(&c, 2, 72);
     render_compare(&c, (crect){0, 0, 2, 72}, NULL, 0, 0, 0);
     show("compare pane, no compare", &c, 0);
+    canvas_free(&c);
 }
 
 /* A multi-rank run (issue 34): the cores pane groups by rank; the timeline
