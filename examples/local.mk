@@ -16,6 +16,7 @@ EXAMPLE_FILES = \
 	examples/memory/data/out/out.npy \
 	examples/memory/passes_dump/00_frontend.py \
 	examples/memory/passes_dump/32_after_InitMemRef.py \
+	examples/memory/passes_dump/33_after_MaterializeSemanticAliases.py \
 	examples/memory/passes_dump/34_after_MemoryReuse.py \
 	examples/memory/passes_dump/35_after_AllocateMemoryAddr.py \
 	examples/memory/passes_dump/36_after_PlantOverlap.py \
@@ -25,6 +26,8 @@ EXAMPLE_FILES = \
 	examples/memory/passes_dump/40_after_PlantScratch.py \
 	examples/memory/passes_dump/41_after_PlantSlot.py \
 	examples/memory/passes_dump/42_after_PlantInplace.py \
+	examples/memory/passes_dump/43_after_PlantStaleCarry.py \
+	examples/memory/passes_dump/44_after_PlantLayout.py \
 	examples/README.md \
 	examples/mlp/ptodb.yaml \
 	examples/mlp/passes_dump/00_frontend.py \
