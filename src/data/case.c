@@ -33,6 +33,19 @@ const char *case_tol_source_name(case_tol_source s)
     return "?";
 }
 
+int case_pass_at_or_after(const case_info *c, const char *path, const char *name)
+{
+    long at = -1, here = -1;
+    for (size_t i = 0; c && path && i < c->npasses; i++) {
+        const case_pass *p = &c->passes[i];
+        if (at < 0 && p->name && strcmp(p->name, name) == 0)
+            at = (long)i;
+        if (here < 0 && p->path && strcmp(p->path, path) == 0)
+            here = (long)i;
+    }
+    return at >= 0 && here >= 0 ? here >= at : -1;
+}
+
 const char *case_strip_ssa(const char *name, char *buf, size_t size)
 {
     snprintf(buf, size, "%s", name);

@@ -92,6 +92,11 @@ void case_free(case_info *c);
 
 const char *case_tol_source_name(case_tol_source s);
 
+/* Where pass file path stands against the case's first pass called name
+ * (case_pass.name, "MemoryReuse"): 1 at or after it, 0 before it, -1 when
+ * the case has no such pass or path is not one of its files. */
+int case_pass_at_or_after(const case_info *c, const char *path, const char *name);
+
 /* "out__ssa_v3" -> "out": drops a trailing __ssa_v<digits> (REF's retry
  * rule, semantics.md §7.2). Writes into buf and returns it. */
 const char *case_strip_ssa(const char *name, char *buf, size_t size);

@@ -23,6 +23,8 @@ enum { EXEC_NOTIFY_ATOMIC_ADD = 0, EXEC_NOTIFY_SET = 1 };
 enum { EXEC_WAIT_EQ = 0, EXEC_WAIT_GE = 1 };
 /* a dispatched argument's direction */
 enum { EXEC_ARG_IN = 0, EXEC_ARG_OUT = 1, EXEC_ARG_INOUT = 2 };
+/* a GM marker of the data-before-signal contract (note_marker) */
+enum { EXEC_MARK_FENCE = 0, EXEC_MARK_INVALIDATE_REGION = 1, EXEC_MARK_INVALIDATE_ALL = 2 };
 /* the reduction of allreduce / reduce_scatter (allreduce.cpp:126) */
 enum { EXEC_REDUCE_SUM = 0, EXEC_REDUCE_MAX = 1, EXEC_REDUCE_MIN = 2, EXEC_REDUCE_PROD = 3 };
 
@@ -103,6 +105,11 @@ typedef struct exec_comm {
      * check: write (remote_store, put) or read (remote_load, get) */
     void (*note_access)(void *ud, int rank, const tensor *view, int write, int atomic, int line, int col,
                         const char *op);
+    /* system.fence (EXEC_MARK_FENCE) or system.cacheinvalid, of a region
+     * (t its tensor, NULL when the dump names none the machine can see) or
+     * of the whole GM, ran on rank: for the data-before-signal contract
+     * (PyPTO docs/en/dev/passes/46-insert_comm_fence.md) */
+    void (*note_marker)(void *ud, int rank, int kind, const tensor *t, int line, int col);
 } exec_comm;
 
 #endif

@@ -726,6 +726,21 @@ static ptodb_status eval(machine *m, core *c, xframe *f, const xexpr *x, value *
         xrt *rt = c->rt;
         int64_t k = x->cval.u.i;
         int who = c->id == EXEC_CORE_AIV0 ? 1 : c->id == EXEC_CORE_AIV1 ? 2 : 0;
+        if (x->id == IR_OP_SYSTEM_FENCE || x->id == IR_OP_SYSTEM_CACHEINVALID) {
+            const exec_comm *w = m->opt.comm;
+            if (w && w->note_marker) {
+                /* peeked, not evaluated: REF never evaluates the operands
+                 * of these ops (semantics.md §3.10) */
+                const value *v = x->nargs ? &f->slots[x->args[0]->id] : NULL;
+                const tensor *t = v && v->kind == VAL_TENSOR ? v->u.t : NULL;
+                int kind = x->id == IR_OP_SYSTEM_FENCE ? EXEC_MARK_FENCE
+                           : k                         ? EXEC_MARK_INVALIDATE_REGION
+                                                       : EXEC_MARK_INVALIDATE_ALL;
+                w->note_marker(w->ud, w->rank, kind, t, (int)x->src->span.line, (int)x->src->span.col);
+            }
+            *out = value_none();
+            return PTODB_OK;
+        }
         if (x->id == IR_OP_SYSTEM_AIC_INITIALIZE_PIPE || x->id == IR_OP_SYSTEM_AIV_INITIALIZE_PIPE) {
             rt->pipe[who].set = 1;
             rt->pipe[who].dir_mask = (int)(k & 0xff);

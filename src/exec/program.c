@@ -591,6 +591,23 @@ static xexpr *lower_expr(lower *L, const ir_expr *e)
             x->cval = value_int(dm | (ss << 8) | (sn << 32));
             return x;
         }
+        /* the GM markers of the data-before-signal contract, told to a
+         * multi-rank world (ranks/fence.h); a region cacheinvalid keeps its
+         * tensor when it is a variable (the only form PyPTO writes:
+         * InsertCommFence, insert_comm_fence_pass.cpp) */
+        if (op == IR_OP_SYSTEM_FENCE || op == IR_OP_SYSTEM_CACHEINVALID) {
+            x = new_expr(L, XE_SYSREC, e);
+            x->id = op;
+            x->cval = value_int(e->u.call.nargs > 0);
+            const ir_expr *t = e->u.call.nargs ? e->u.call.args[0] : NULL;
+            if (t && t->kind == IR_EXPR_NAME && t->res.kind == IR_REF_LOCAL) {
+                x->nargs = 1;
+                x->args = aalloc(L->a, sizeof *x->args);
+                x->args[0] = new_expr(L, XE_SLOT, t);
+                x->args[0]->id = t->res.id;
+            }
+            return x;
+        }
         return new_expr(L, XE_CONST, e);
     }
     if (!ref_handles_op(op)) {

@@ -76,18 +76,10 @@ case_param *runpass_entry_params(const xprogram *p, size_t *n)
  * -1 when the case does not say. */
 static int yields_move(const case_info *c, const char *path)
 {
-    long reuse = -1, alloc = -1, here = -1;
-    for (size_t i = 0; c && i < c->npasses; i++) {
-        const char *n = c->passes[i].name;
-        if (reuse < 0 && n && strcmp(n, "MemoryReuse") == 0)
-            reuse = (long)i;
-        if (alloc < 0 && n && strcmp(n, "AllocateMemoryAddr") == 0)
-            alloc = (long)i;
-        if (here < 0 && c->passes[i].path && strcmp(c->passes[i].path, path) == 0)
-            here = (long)i;
-    }
-    long fix = reuse >= 0 ? reuse : alloc;
-    return fix >= 0 && here >= 0 ? here < fix : -1;
+    int after = case_pass_at_or_after(c, path, "MemoryReuse");
+    if (after < 0)
+        after = case_pass_at_or_after(c, path, "AllocateMemoryAddr");
+    return after < 0 ? -1 : !after;
 }
 
 void runpass_memory_options(const char *path, const case_info *c, machine_options *mo)

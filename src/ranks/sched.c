@@ -116,6 +116,10 @@ ranks_sched *ranks_sched_new(const char *path, const xprogram *p, const case_inf
     }
     diag_sink_free(&sink);
     s->w = ranks_world_new(&c->ranks, o->comm_ready_order ? RANKS_ORDER_READY : RANKS_ORDER_PROGRAM);
+    /* InsertCommFence inserts the markers (PyPTO pass 46 of its docs,
+     * insert_comm_fence_pass.cpp): from it on, a missing one is a fault */
+    if (o->mopt.memcheck && case_pass_at_or_after(c, path, "InsertCommFence") == 1)
+        ranks_world_check_fences(s->w);
     machine_options mopt = o->mopt;
     runpass_memory_options(path, c, &mopt);
     machine_options hopt = mopt;
@@ -444,7 +448,8 @@ ptodb_status ranks_sched_run(ranks_sched *s, strbuf *err)
 
 int ranks_sched_end_checks(ranks_sched *s, strbuf *out)
 {
-    return ranks_world_race(s->w, s->path, out) || ranks_world_lost_notify(s->w, s->path, out);
+    return ranks_world_race(s->w, s->path, out) || ranks_world_fence_breach(s->w, s->path, out) ||
+           ranks_world_lost_notify(s->w, s->path, out);
 }
 
 void ranks_sched_compare(ranks_sched *s, runpass_result *r)

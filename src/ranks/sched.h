@@ -52,7 +52,8 @@ ranks_step_status ranks_sched_step(ranks_sched *s, int *rank, exec_event *ev, st
 ptodb_status ranks_sched_run(ranks_sched *s, strbuf *err);
 
 /* The checks at the end of a run, each one report in out (first only):
- * a race on a window, then signals left non-zero. 1 when one is found. */
+ * a race on a window, a breach of the fence contract (from the case's
+ * InsertCommFence on, with the memory model), then signals left non-zero. 1 when one is found. */
 int ranks_sched_end_checks(ranks_sched *s, strbuf *out);
 /* Each rank's outputs against data/out/rank<R>/ into r (outputs, all_pass). */
 void ranks_sched_compare(ranks_sched *s, runpass_result *r);

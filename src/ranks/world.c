@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "base/mem.h"
+#include "ranks/fence.h"
 
 /* Vector clocks of the race check (FastTrack's epochs: an access by rank b
  * at epoch e happens before rank a's current point iff e <= vc[a][b]). */
@@ -99,6 +100,7 @@ struct ranks_world {
     } *waited; /* every cell a wait checked (the end's lost-notify check) */
     size_t nwaited;
     size_t nretired; /* tasks retired whose deferred completion is pending */
+    ranks_fence *fence; /* the data-before-signal contract, when checked */
 };
 
 static void vc_join(vclock *a, const vclock *b, int n)
@@ -910,6 +912,12 @@ static void w_note_access(void *ud, int rank, const tensor *view, int write, int
     int64_t lo, hi;
     view_bytes(view, &lo, &hi);
     record_access(w, b, owner, rank, lo, hi, write, atomic, line, col, op);
+    if (w->fence && !b->signal) {
+        if (write)
+            ranks_fence_write(w->fence, rank, b, b->name, owner, 1, op, line, col);
+        else
+            ranks_fence_read(w->fence, rank, b->name, owner, op, line, col);
+    }
 }
 
 void ranks_world_local_access(ranks_world *w, int rank, const tensor *t, int write)
@@ -921,10 +929,18 @@ void ranks_world_local_access(ranks_world *w, int rank, const tensor *t, int wri
     int64_t lo, hi;
     view_bytes(t, &lo, &hi);
     record_access(w, b, owner, rank, lo, hi, write, 0, 0, 0, write ? "a local write" : "a local read");
+    if (w->fence && !b->signal) {
+        if (write)
+            ranks_fence_write(w->fence, rank, b, b->name, owner, 0, "a store", 0, 0);
+        else
+            ranks_fence_read(w->fence, rank, b->name, owner, "a load", 0, 0);
+    }
 }
 
 void ranks_world_stamp(ranks_world *w, int rank, int line, int col)
 {
+    if (w->fence)
+        ranks_fence_stamp(w->fence, rank, line, col);
     if (!w->pending_stamp[rank])
         return;
     w->pending_stamp[rank] = 0;
@@ -965,6 +981,8 @@ void ranks_world_task_start(ranks_world *w, int rank)
     ranks_task *t = ranks_world_next_task(w, rank);
     for (size_t i = 0; t && i < t->ndeps; i++)
         vc_join(&w->vc[rank], &w->done_vc[t->deps[i]], w->P);
+    if (w->fence)
+        ranks_fence_task_start(w->fence, rank);
 }
 
 static void mark_signal(ranks_world *w, const tensor *cell)
@@ -987,6 +1005,8 @@ static void w_note_notify(void *ud, int rank, const tensor *cell, int64_t peer, 
 {
     (void)peer;
     ranks_world *w = ud;
+    if (w->fence)
+        ranks_fence_notify(w->fence, rank, line, col);
     notify_log *l = NULL;
     for (size_t i = 0; i < w->nlog && !l; i++)
         if (w->log[i].s == cell->storage && w->log[i].elem == elem_of(cell))
@@ -1025,6 +1045,8 @@ static void w_note_acquire(void *ud, int rank, const tensor *cell)
     ranks_world *w = ud;
     mark_signal(w, cell);
     note_waited(w, cell);
+    if (w->fence)
+        ranks_fence_acquire(w->fence, rank, 0, 0); /* located after the step */
     w->acquired_from[rank] = -1;
     for (size_t i = 0; i < w->nlog; i++)
         if (w->log[i].s == cell->storage && w->log[i].elem == elem_of(cell)) {
@@ -1167,6 +1189,27 @@ size_t ranks_world_signal_cells(const ranks_world *w, ranks_signal_cell *out, si
     return n;
 }
 
+static void w_note_marker(void *ud, int rank, int kind, const tensor *t, int line, int col)
+{
+    ranks_world *w = ud;
+    if (!w->fence)
+        return;
+    int owner = -1;
+    const window_buffer *b = t ? buffer_of(w, t->storage, &owner) : NULL;
+    ranks_fence_marker(w->fence, rank, kind, b && owner == rank ? (const void *)b : NULL, line, col);
+}
+
+void ranks_world_check_fences(ranks_world *w)
+{
+    if (!w->fence)
+        w->fence = ranks_fence_new(w->P);
+}
+
+int ranks_world_fence_breach(const ranks_world *w, const char *path, strbuf *out)
+{
+    return w->fence && ranks_fence_report(w->fence, path, out);
+}
+
 /* ---- the world ------------------------------------------------------------ */
 
 static void comm_init(ranks_world *w, exec_comm *c, int rank)
@@ -1188,6 +1231,7 @@ static void comm_init(ranks_world *w, exec_comm *c, int rank)
     c->note_acquire = w_note_acquire;
     c->defer_wait = w_defer_wait;
     c->note_access = w_note_access;
+    c->note_marker = w_note_marker;
 }
 
 ranks_world *ranks_world_new(const case_ranks *r, ranks_order order)
@@ -1238,6 +1282,7 @@ void ranks_world_free(ranks_world *w)
 {
     if (!w)
         return;
+    ranks_fence_free(w->fence);
     for (size_t i = 0; i < w->nall; i++)
         task_free(w->all[i]);
     free(w->all);

@@ -143,6 +143,14 @@ void ranks_world_task_start(ranks_world *w, int rank);
 /* The first race, "path:line:col: race on window ..." in out; 0 when none. */
 int ranks_world_race(const ranks_world *w, const char *path, strbuf *out);
 
+/* The data-before-signal contract (ranks/fence.h) is checked from now on:
+ * for the passes from the case's InsertCommFence on, where PyPTO has
+ * inserted the markers it asks for. */
+void ranks_world_check_fences(ranks_world *w);
+/* Its first breach, "path:line:col: fence contract: ..." in out; 0 when
+ * none (or not checked). */
+int ranks_world_fence_breach(const ranks_world *w, const char *path, strbuf *out);
+
 /* Rank's view (dt, shape, from the start) of window buffer handle, as a
  * dispatch hands it over: for tests and the debugger. NULL when the rank is
  * not in the buffer's domain or the view does not fit. */
