@@ -109,16 +109,23 @@ void ranks_fence_write(ranks_fence *f, int rank, const void *buf, const char *na
         rf->unstamped = 1;
 }
 
+/* The first breach, of kind at rank's line:col: the one kept. */
+static breach *first_breach(ranks_fence *f, breach_kind kind, int rank, int line, int col)
+{
+    breach *b = &f->first;
+    b->kind = kind;
+    b->rank = rank;
+    b->line = line;
+    b->col = col;
+    return b;
+}
+
 void ranks_fence_read(ranks_fence *f, int rank, const char *name, int owner, const char *op, int line, int col)
 {
     rank_fence *rf = rank_of(f, rank);
     if (!rf || !rf->acquired || f->first.kind != BREACH_NONE)
         return;
-    breach *b = &f->first;
-    b->kind = BREACH_CONSUME;
-    b->rank = rank;
-    b->line = line;
-    b->col = col;
+    breach *b = first_breach(f, BREACH_CONSUME, rank, line, col);
     snprintf(b->op, sizeof b->op, "%s", op ? op : "a load");
     snprintf(b->name, sizeof b->name, "%s", name ? name : "?");
     b->owner = owner;
@@ -158,12 +165,7 @@ void ranks_fence_notify(ranks_fence *f, int rank, int line, int col)
     rank_fence *rf = rank_of(f, rank);
     if (!rf || !rf->npend || f->first.kind != BREACH_NONE)
         return;
-    breach *b = &f->first;
-    b->kind = BREACH_PUBLISH;
-    b->rank = rank;
-    b->line = line;
-    b->col = col;
-    b->w = rf->pend[rf->npend - 1];
+    first_breach(f, BREACH_PUBLISH, rank, line, col)->w = rf->pend[rf->npend - 1];
 }
 
 void ranks_fence_acquire(ranks_fence *f, int rank, int line, int col)
