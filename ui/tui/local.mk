@@ -7,7 +7,7 @@ ui_tui_libtui_a_SOURCES = \
 	ui/tui/pane_source.c ui/tui/pane_passes.c ui/tui/pane_heatmap.c \
 	ui/tui/pane_cores.c ui/tui/pane_watch.c ui/tui/pane_memory.c ui/tui/pane_chain.c ui/tui/pane_irdiff.c ui/tui/pane_timeline.c \
 	ui/tui/pane_compare.c ui/tui/pane_compare_src.c \
-	ui/tui/pane_console.c ui/tui/layout.c ui/tui/draw.c ui/tui/tui.c \
+	ui/tui/pane_console.c ui/tui/layout.c ui/tui/draw.c ui/tui/tui.c ui/tui/command.c ui/tui/pane_names.c \
 	ui/tui/keys.def
 
 ptodb_SOURCES += ui/startup.h ui/startup.c \

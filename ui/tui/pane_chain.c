@@ -69,7 +69,6 @@ static int chain_key(tui *t, int action)
 }
 
 const tui_pane_ops pane_chain_ops = {
-    .name = "chain",
     .draw = chain_draw,
     .key = chain_key,
     .click = NULL,

@@ -122,7 +122,6 @@ static void compare_click(tui *t, int y)
 }
 
 const tui_pane_ops pane_compare_ops = {
-    .name = "compare",
     .draw = compare_draw,
     .key = compare_key,
     .click = compare_click,

@@ -130,7 +130,6 @@ static int compare_src_key(tui *t, int action)
 }
 
 const tui_pane_ops pane_compare_src_ops = {
-    .name = "compare-source",
     .draw = compare_src_draw,
     .key = compare_src_key,
     .click = NULL,

@@ -149,7 +149,6 @@ void pane_console_free(tui_console *c)
 }
 
 const tui_pane_ops pane_console_ops = {
-    .name = "console",
     .draw = console_draw,
     .key = console_key,
     .click = NULL,

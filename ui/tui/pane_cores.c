@@ -112,7 +112,6 @@ static int cores_key(tui *t, int action)
 }
 
 const tui_pane_ops pane_cores_ops = {
-    .name = "cores",
     .draw = cores_draw,
     .key = cores_key,
     .click = NULL,

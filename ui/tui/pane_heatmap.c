@@ -321,7 +321,6 @@ static int heatmap_key(tui *t, int action)
 }
 
 const tui_pane_ops pane_heatmap_ops = {
-    .name = "heatmaps",
     .draw = heatmap_draw,
     .key = heatmap_key,
     .click = NULL,

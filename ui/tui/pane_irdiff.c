@@ -96,7 +96,6 @@ static int irdiff_key(tui *t, int action)
 }
 
 const tui_pane_ops pane_irdiff_ops = {
-    .name = "irdiff",
     .draw = irdiff_draw,
     .key = irdiff_key,
     .click = NULL,

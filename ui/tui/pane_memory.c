@@ -75,7 +75,6 @@ static int memory_key(tui *t, int action)
 }
 
 const tui_pane_ops pane_memory_ops = {
-    .name = "memory",
     .draw = memory_draw,
     .key = memory_key,
     .click = NULL,

@@ -146,7 +146,6 @@ static void passes_click(tui *t, int y)
 }
 
 const tui_pane_ops pane_passes_ops = {
-    .name = "passes",
     .draw = passes_draw,
     .key = passes_key,
     .click = passes_click,

@@ -228,7 +228,6 @@ static void source_click(tui *t, int y)
 }
 
 const tui_pane_ops pane_source_ops = {
-    .name = "source",
     .draw = source_draw,
     .key = source_key,
     .click = source_click,

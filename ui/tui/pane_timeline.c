@@ -311,7 +311,6 @@ static int timeline_key(tui *t, int action)
 }
 
 const tui_pane_ops pane_timeline_ops = {
-    .name = "timeline",
     .draw = timeline_draw,
     .key = timeline_key,
     .click = NULL,

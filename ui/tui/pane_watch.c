@@ -58,7 +58,6 @@ static int watch_key(tui *t, int action)
 }
 
 const tui_pane_ops pane_watch_ops = {
-    .name = "watch",
     .draw = watch_draw,
     .key = watch_key,
     .click = NULL,

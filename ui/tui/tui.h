@@ -248,7 +248,6 @@ void tui_draw(tui *t);
 /* ---- panes (tig/htop style): an ops table each, with its own state struct
  * in struct tui; the TUI reaches a pane only through its table ---- */
 typedef struct tui_pane_ops {
-    const char *name; /* as `focus NAME` and the status line say it */
     void (*draw)(tui *t, crect r, int focused);
     /* a pane action (past ACT_PASS_NEXT) while it has the focus: 1 done, 0 not here */
     int (*key)(tui *t, int action);
@@ -333,6 +332,8 @@ const char *tui_complete_word(const char *line, int start, const char *word, int
 /* Handles one key. */
 void tui_key(tui *t, int key);
 void tui_focus(tui *t, tui_pane_id id);
+/* The layout applied again (a new layout, zoom): every pane redrawn. */
+void tui_relayout(tui *t);
 /* The keys help of pane id, then the global keys: lines, a key binding's
  * starting with TUI_HELP_KEY ("\001KEY  what it does"), notes plain, an
  * empty line between sections. */
