@@ -349,9 +349,14 @@ static reduce_unit *current_units(reducer *R, reduce_kind kind, size_t *n)
 
 /* ---- the transformations' schedules ----------------------------------------------------------- */
 
-/* Each unit on its own, in order (the list is recomputed after every
- * accepted step). A loop is cut to one iteration, else to half. */
-static size_t one_by_one(reducer *R, reduce_kind kind)
+/* One unit of a transformation tried (u is the list's, freed after): 1 when
+ * the step was accepted. */
+typedef int (*unit_try_fn)(reducer *R, reduce_kind kind, reduce_unit *u, void *ctx);
+
+/* Each unit of kind on its own, in order: the list is taken again after
+ * every step (an accepted one changed it: the same index is tried next);
+ * the steps accepted. */
+static size_t each_unit(reducer *R, reduce_kind kind, unit_try_fn try_one, void *ctx)
 {
     size_t accepted = 0;
     for (size_t idx = 0; !out_of_time(R);) {
@@ -361,12 +366,7 @@ static size_t one_by_one(reducer *R, reduce_kind kind)
             reduce_units_free(u, n);
             break;
         }
-        reduce_unit x = u[idx];
-        int ok = try_units(R, kind, &x, 1);
-        if (!ok && kind == REDUCE_CUT_LOOP && x.trips / 2 > 1) {
-            x.arg = x.trips / 2;
-            ok = try_units(R, kind, &x, 1);
-        }
+        int ok = try_one(R, kind, &u[idx], ctx);
         reduce_units_free(u, n);
         if (ok)
             accepted++;
@@ -374,6 +374,25 @@ static size_t one_by_one(reducer *R, reduce_kind kind)
             idx++;
     }
     return accepted;
+}
+
+/* Each unit on its own, in order (the list is recomputed after every
+ * accepted step). A loop is cut to one iteration, else to half. */
+static int try_plain(reducer *R, reduce_kind kind, reduce_unit *u, void *ctx)
+{
+    (void)ctx;
+    reduce_unit x = *u;
+    int ok = try_units(R, kind, &x, 1);
+    if (!ok && kind == REDUCE_CUT_LOOP && x.trips / 2 > 1) {
+        x.arg = x.trips / 2;
+        ok = try_units(R, kind, &x, 1);
+    }
+    return ok;
+}
+
+static size_t one_by_one(reducer *R, reduce_kind kind)
+{
+    return each_unit(R, kind, try_plain, NULL);
 }
 
 /* ddmin over the statements (each deleted with its forward cone): chunks
@@ -428,81 +447,74 @@ static tensor *recorded_value(reducer *R, const char *func, const char *var)
 
 /* RECORD, each argument on its own: the value comes from a trace of the
  * best passing file, the new input is kept when the step is accepted. */
+static int try_record(reducer *R, reduce_kind kind, reduce_unit *u, void *ctx)
+{
+    (void)kind;
+    (void)ctx;
+    strbuf param = STRBUF_INIT, var = STRBUF_INIT, p1 = STRBUF_INIT, v1 = STRBUF_INIT;
+    ir_module *m0 = parse_text(R->text[0]), *m1 = parse_text(R->text[1]);
+    int ok = m0 && m1 && reduce_record_names(m0, u, &param, &var) &&
+             reduce_record_names(m1, u, &p1, &v1) && strcmp(strbuf_str(&param), strbuf_str(&p1)) == 0;
+    ir_module_free(m0);
+    ir_module_free(m1);
+    tensor *t = ok ? recorded_value(R, u->func, strbuf_str(&var)) : NULL;
+    if (t && u->arg == -1) {
+        /* a scalar: its value as a literal (an integer when it is one) */
+        double d = tensor_numel(t) == 1 ? tensor_get_flat(t, 0) : NAN;
+        tensor_unref(t);
+        char lit[64];
+        if (d == d && d == (double)(long long)d && d > -9e15 && d < 9e15)
+            snprintf(lit, sizeof lit, "%lld", (long long)d);
+        else if (d == d && d - d == 0)
+            snprintf(lit, sizeof lit, "%.17g", d);
+        else
+            lit[0] = '\0';
+        u->literal = lit;
+        ok = lit[0] && try_units(R, REDUCE_RECORD, u, 1);
+        u->literal = NULL;
+    } else if (t) {
+        R->extra = xreallocarray(R->extra, R->nextra + 1, sizeof *R->extra);
+        case_tensor *e = &R->extra[R->nextra++];
+        memset(e, 0, sizeof *e);
+        e->name = xstrndup(strbuf_str(&param), param.len - strlen("__ssa_v0"));
+        e->path = xstrdup("(recorded by ptodb reduce)");
+        e->t = t;
+        rebuild_cur(R);
+        int dirty = R->inputs_dirty;
+        R->inputs_dirty = 1;
+        char dims[32 * TENSOR_MAX_DIMS + 4];
+        size_t dl = (size_t)snprintf(dims, sizeof dims, "[");
+        for (int q = 0; q < t->ndim && dl < sizeof dims; q++)
+            dl += (size_t)snprintf(dims + dl, sizeof dims - dl, "%s%lld", q ? ", " : "", (long long)t->shape[q]);
+        if (dl < sizeof dims)
+            snprintf(dims + dl, sizeof dims - dl, "]");
+        u->literal = t->ndim > 0 ? dims : NULL;
+        ir_module *mc = parse_text(R->text[1]);
+        reduce_kind counted = mc && reduce_record_is_call(mc, u) ? REDUCE_RECORD_CALL : REDUCE_RECORD;
+        ir_module_free(mc);
+        ok = try_units(R, counted, u, 1);
+        u->literal = NULL;
+        if (!ok) {
+            R->nextra--;
+            free(e->name);
+            free(e->path);
+            tensor_unref(e->t);
+            rebuild_cur(R);
+            R->inputs_dirty = dirty;
+        }
+    } else {
+        ok = 0;
+    }
+    strbuf_free(&param);
+    strbuf_free(&var);
+    strbuf_free(&p1);
+    strbuf_free(&v1);
+    return ok;
+}
+
 static size_t record_args(reducer *R)
 {
-    size_t accepted = 0;
-    for (size_t idx = 0; !out_of_time(R);) {
-        size_t n;
-        reduce_unit *u = current_units(R, REDUCE_RECORD, &n);
-        if (idx >= n) {
-            reduce_units_free(u, n);
-            break;
-        }
-        strbuf param = STRBUF_INIT, var = STRBUF_INIT, p1 = STRBUF_INIT, v1 = STRBUF_INIT;
-        ir_module *m0 = parse_text(R->text[0]), *m1 = parse_text(R->text[1]);
-        int ok = m0 && m1 && reduce_record_names(m0, &u[idx], &param, &var) &&
-                 reduce_record_names(m1, &u[idx], &p1, &v1) && strcmp(strbuf_str(&param), strbuf_str(&p1)) == 0;
-        ir_module_free(m0);
-        ir_module_free(m1);
-        tensor *t = ok ? recorded_value(R, u[idx].func, strbuf_str(&var)) : NULL;
-        if (t && u[idx].arg == -1) {
-            /* a scalar: its value as a literal (an integer when it is one) */
-            double d = tensor_numel(t) == 1 ? tensor_get_flat(t, 0) : NAN;
-            tensor_unref(t);
-            char lit[64];
-            if (d == d && d == (double)(long long)d && d > -9e15 && d < 9e15)
-                snprintf(lit, sizeof lit, "%lld", (long long)d);
-            else if (d == d && d - d == 0)
-                snprintf(lit, sizeof lit, "%.17g", d);
-            else
-                lit[0] = '\0';
-            u[idx].literal = lit;
-            ok = lit[0] && try_units(R, REDUCE_RECORD, &u[idx], 1);
-            u[idx].literal = NULL;
-        } else if (t) {
-            R->extra = xreallocarray(R->extra, R->nextra + 1, sizeof *R->extra);
-            case_tensor *e = &R->extra[R->nextra++];
-            memset(e, 0, sizeof *e);
-            e->name = xstrndup(strbuf_str(&param), param.len - strlen("__ssa_v0"));
-            e->path = xstrdup("(recorded by ptodb reduce)");
-            e->t = t;
-            rebuild_cur(R);
-            int dirty = R->inputs_dirty;
-            R->inputs_dirty = 1;
-            char dims[32 * TENSOR_MAX_DIMS + 4];
-            size_t dl = (size_t)snprintf(dims, sizeof dims, "[");
-            for (int q = 0; q < t->ndim && dl < sizeof dims; q++)
-                dl += (size_t)snprintf(dims + dl, sizeof dims - dl, "%s%lld", q ? ", " : "", (long long)t->shape[q]);
-            if (dl < sizeof dims)
-                snprintf(dims + dl, sizeof dims - dl, "]");
-            u[idx].literal = t->ndim > 0 ? dims : NULL;
-            ir_module *mc = parse_text(R->text[1]);
-            reduce_kind counted = mc && reduce_record_is_call(mc, &u[idx]) ? REDUCE_RECORD_CALL : REDUCE_RECORD;
-            ir_module_free(mc);
-            ok = try_units(R, counted, &u[idx], 1);
-            u[idx].literal = NULL;
-            if (!ok) {
-                R->nextra--;
-                free(e->name);
-                free(e->path);
-                tensor_unref(e->t);
-                rebuild_cur(R);
-                R->inputs_dirty = dirty;
-            }
-        } else {
-            ok = 0;
-        }
-        strbuf_free(&param);
-        strbuf_free(&var);
-        strbuf_free(&p1);
-        strbuf_free(&v1);
-        reduce_units_free(u, n);
-        if (ok)
-            accepted++;
-        else
-            idx++;
-    }
-    return accepted;
+    return each_unit(R, REDUCE_RECORD, try_record, NULL);
 }
 
 /* A literal for a tile all of whose elements are equal (and finite), in
@@ -533,6 +545,27 @@ static int uniform_literal(const tensor *t, char *lit, size_t size)
 typedef struct const_value {
     char *func, *name, lit[48];
 } const_value;
+
+typedef struct const_values {
+    const const_value *v;
+    size_t n;
+} const_values;
+
+/* The statement of u with pl.tile.full of its tile's uniform value. */
+static int try_const_tile(reducer *R, reduce_kind kind, reduce_unit *u, void *ctx)
+{
+    const const_values *cv = ctx;
+    const char *lit = NULL;
+    for (size_t q = 0; q < cv->n && !lit; q++)
+        if (cv->v[q].lit[0] && strcmp(cv->v[q].name, u->to) == 0 && strcmp(cv->v[q].func, u->func) == 0)
+            lit = cv->v[q].lit;
+    if (!lit)
+        return 0;
+    u->literal = lit;
+    int ok = try_units(R, kind, u, 1);
+    u->literal = NULL;
+    return ok;
+}
 
 /* CONST_TILE: one trace of the best passing file gives every tile whose
  * first value (lane 0) is uniform; each such statement is then tried with
@@ -567,31 +600,10 @@ static size_t const_tiles(reducer *R)
                 c->lit[0] = '\0';
         }
         trace_free(&tr);
-        for (size_t idx = 0; !out_of_time(R);) {
-            size_t n;
-            reduce_unit *u = current_units(R, REDUCE_CONST_TILE, &n);
-            if (idx >= n) {
-                reduce_units_free(u, n);
-                break;
-            }
-            const char *lit = NULL;
-            for (size_t q = 0; q < ncv && !lit; q++)
-                if (cv[q].lit[0] && strcmp(cv[q].name, u[idx].to) == 0 && strcmp(cv[q].func, u[idx].func) == 0)
-                    lit = cv[q].lit;
-            int ok = 0;
-            if (lit) {
-                u[idx].literal = lit;
-                ok = try_units(R, REDUCE_CONST_TILE, &u[idx], 1);
-                u[idx].literal = NULL;
-            }
-            reduce_units_free(u, n);
-            if (ok) {
-                accepted++;
-                again = 1;
-            } else {
-                idx++;
-            }
-        }
+        const_values vals = {cv, ncv};
+        size_t n = each_unit(R, REDUCE_CONST_TILE, try_const_tile, &vals);
+        accepted += n;
+        again = n > 0;
         for (size_t q = 0; q < ncv; q++) {
             free(cv[q].func);
             free(cv[q].name);
@@ -615,129 +627,115 @@ static size_t input_index(const reducer *R, const char *name)
 }
 
 /* DROP_PARAM: an unread input parameter goes, and its data with it. */
+static int try_drop_param(reducer *R, reduce_kind kind, reduce_unit *u, void *ctx)
+{
+    (void)kind;
+    (void)ctx;
+    strbuf base = STRBUF_INIT;
+    ir_ssa_base_name(u->key, &base);
+    size_t k = input_index(R, strbuf_str(&base));
+    strbuf_free(&base);
+    int ok = 0;
+    if (k < R->c->ninputs) {
+        R->dropped[k] = 1;
+        rebuild_cur(R);
+        ok = try_units(R, REDUCE_DROP_PARAM, u, 1);
+        if (!ok)
+            R->dropped[k] = 0;
+    } else if (k < R->c->ninputs + R->nextra) {
+        case_tensor e = R->extra[k - R->c->ninputs];
+        memmove(&R->extra[k - R->c->ninputs], &R->extra[k - R->c->ninputs + 1],
+                (R->nextra - (k - R->c->ninputs) - 1) * sizeof *R->extra);
+        R->nextra--;
+        rebuild_cur(R);
+        ok = try_units(R, REDUCE_DROP_PARAM, u, 1);
+        if (ok) {
+            free(e.name);
+            free(e.path);
+            tensor_unref(e.t);
+        } else {
+            memmove(&R->extra[k - R->c->ninputs + 1], &R->extra[k - R->c->ninputs],
+                    (R->nextra - (k - R->c->ninputs)) * sizeof *R->extra);
+            R->extra[k - R->c->ninputs] = e;
+            R->nextra++;
+        }
+    }
+    rebuild_cur(R);
+    if (ok)
+        R->inputs_dirty = 1;
+    return ok;
+}
+
 static size_t drop_params(reducer *R)
 {
-    size_t accepted = 0;
     if (!R->dropped)
         R->dropped = xcalloc(R->c->ninputs + 1, 1);
-    for (size_t idx = 0; !out_of_time(R);) {
-        size_t n;
-        reduce_unit *u = current_units(R, REDUCE_DROP_PARAM, &n);
-        if (idx >= n) {
-            reduce_units_free(u, n);
-            break;
-        }
-        strbuf base = STRBUF_INIT;
-        ir_ssa_base_name(u[idx].key, &base);
-        size_t k = input_index(R, strbuf_str(&base));
-        strbuf_free(&base);
-        int ok = 0;
-        if (k < R->c->ninputs) {
-            R->dropped[k] = 1;
-            rebuild_cur(R);
-            ok = try_units(R, REDUCE_DROP_PARAM, &u[idx], 1);
-            if (!ok)
-                R->dropped[k] = 0;
-        } else if (k < R->c->ninputs + R->nextra) {
-            case_tensor e = R->extra[k - R->c->ninputs];
-            memmove(&R->extra[k - R->c->ninputs], &R->extra[k - R->c->ninputs + 1],
-                    (R->nextra - (k - R->c->ninputs) - 1) * sizeof *R->extra);
-            R->nextra--;
-            rebuild_cur(R);
-            ok = try_units(R, REDUCE_DROP_PARAM, &u[idx], 1);
-            if (ok) {
-                free(e.name);
-                free(e.path);
-                tensor_unref(e.t);
-            } else {
-                memmove(&R->extra[k - R->c->ninputs + 1], &R->extra[k - R->c->ninputs],
-                        (R->nextra - (k - R->c->ninputs)) * sizeof *R->extra);
-                R->extra[k - R->c->ninputs] = e;
-                R->nextra++;
-            }
-        }
-        rebuild_cur(R);
-        if (ok)
-            R->inputs_dirty = 1;
-        reduce_units_free(u, n);
-        if (ok)
-            accepted++;
-        else
-            idx++;
-    }
-    return accepted;
+    return each_unit(R, REDUCE_DROP_PARAM, try_drop_param, NULL);
 }
 
 /* SHRINK_SHAPE: an input halved along its first or last dim, its data cut
  * to the first half (a view's start stays valid); the last dim only while
  * a row stays a multiple of the device's 32-byte alignment. */
+static int try_shrink_shape(reducer *R, reduce_kind kind, reduce_unit *u, void *ctx)
+{
+    (void)kind;
+    (void)ctx;
+    strbuf base = STRBUF_INIT;
+    ir_ssa_base_name(u->key, &base);
+    size_t k = input_index(R, strbuf_str(&base));
+    strbuf_free(&base);
+    tensor *old = k < R->c->ninputs ? (R->shrunk[k] ? R->shrunk[k] : R->c->inputs[k].t)
+                  : k < R->c->ninputs + R->nextra ? R->extra[k - R->c->ninputs].t
+                                                   : NULL;
+    int ok = 0;
+    int dim = (int)u->arg;
+    if (old && dim < old->ndim && old->shape[dim] == 2 * u->trips &&
+        (dim + 1 < old->ndim || ((uint64_t)u->trips * dtype_size(old->dtype)) % 32 == 0)) {
+        ptodb_status st = PTODB_OK;
+        tensor *view = tensor_slice(old, dim, 0, u->trips, 1, &st);
+        tensor *cut = view ? tensor_clone(view) : NULL;
+        tensor_unref(view);
+        if (cut) {
+            /* install the cut data, try, and put the old back when rejected */
+            tensor *keep = old;
+            tensor_ref(keep);
+            if (k < R->c->ninputs) {
+                tensor *prev = R->shrunk[k];
+                R->shrunk[k] = cut;
+                rebuild_cur(R);
+                ok = try_units(R, REDUCE_SHRINK_SHAPE, u, 1);
+                if (ok) {
+                    tensor_unref(prev);
+                } else {
+                    R->shrunk[k] = prev;
+                    tensor_unref(cut);
+                }
+            } else {
+                case_tensor *e = &R->extra[k - R->c->ninputs];
+                e->t = cut;
+                rebuild_cur(R);
+                ok = try_units(R, REDUCE_SHRINK_SHAPE, u, 1);
+                if (ok) {
+                    tensor_unref(keep); /* the extra's own reference */
+                } else {
+                    e->t = keep; /* the extra's own reference again */
+                    tensor_unref(cut);
+                }
+            }
+            tensor_unref(keep);
+            rebuild_cur(R);
+            if (ok)
+                R->inputs_dirty = 1;
+        }
+    }
+    return ok;
+}
+
 static size_t shrink_shapes(reducer *R)
 {
-    size_t accepted = 0;
     if (!R->shrunk)
         R->shrunk = xcalloc(R->c->ninputs + 1, sizeof *R->shrunk);
-    for (size_t idx = 0; !out_of_time(R);) {
-        size_t n;
-        reduce_unit *u = current_units(R, REDUCE_SHRINK_SHAPE, &n);
-        if (idx >= n) {
-            reduce_units_free(u, n);
-            break;
-        }
-        strbuf base = STRBUF_INIT;
-        ir_ssa_base_name(u[idx].key, &base);
-        size_t k = input_index(R, strbuf_str(&base));
-        strbuf_free(&base);
-        tensor *old = k < R->c->ninputs ? (R->shrunk[k] ? R->shrunk[k] : R->c->inputs[k].t)
-                      : k < R->c->ninputs + R->nextra ? R->extra[k - R->c->ninputs].t
-                                                       : NULL;
-        int ok = 0;
-        int dim = (int)u[idx].arg;
-        if (old && dim < old->ndim && old->shape[dim] == 2 * u[idx].trips &&
-            (dim + 1 < old->ndim || ((uint64_t)u[idx].trips * dtype_size(old->dtype)) % 32 == 0)) {
-            ptodb_status st = PTODB_OK;
-            tensor *view = tensor_slice(old, dim, 0, u[idx].trips, 1, &st);
-            tensor *cut = view ? tensor_clone(view) : NULL;
-            tensor_unref(view);
-            if (cut) {
-                /* install the cut data, try, and put the old back when rejected */
-                tensor *keep = old;
-                tensor_ref(keep);
-                if (k < R->c->ninputs) {
-                    tensor *prev = R->shrunk[k];
-                    R->shrunk[k] = cut;
-                    rebuild_cur(R);
-                    ok = try_units(R, REDUCE_SHRINK_SHAPE, &u[idx], 1);
-                    if (ok) {
-                        tensor_unref(prev);
-                    } else {
-                        R->shrunk[k] = prev;
-                        tensor_unref(cut);
-                    }
-                } else {
-                    case_tensor *e = &R->extra[k - R->c->ninputs];
-                    e->t = cut;
-                    rebuild_cur(R);
-                    ok = try_units(R, REDUCE_SHRINK_SHAPE, &u[idx], 1);
-                    if (ok) {
-                        tensor_unref(keep); /* the extra's own reference */
-                    } else {
-                        e->t = keep; /* the extra's own reference again */
-                        tensor_unref(cut);
-                    }
-                }
-                tensor_unref(keep);
-                rebuild_cur(R);
-                if (ok)
-                    R->inputs_dirty = 1;
-            }
-        }
-        reduce_units_free(u, n);
-        if (ok)
-            accepted++;
-        else
-            idx++;
-    }
-    return accepted;
+    return each_unit(R, REDUCE_SHRINK_SHAPE, try_shrink_shape, NULL);
 }
 
 /* The baseline: plain ddmin over the lines of the failing file's text; a
