@@ -21,7 +21,7 @@ check_PROGRAMS += tests/fuzz/replay_ir tests/fuzz/replay_zip tests/fuzz/replay_p
 	tests/fuzz/replay_pt tests/fuzz/replay_npy tests/fuzz/replay_manifest \
 	tests/fuzz/replay_repl tests/fuzz/replay_session tests/fuzz/replay_interp tests/fuzz/replay_reduce \
 	tests/fuzz/replay_dap tests/fuzz/replay_dapwire tests/fuzz/replay_ranks tests/fuzz/replay_sched \
-	tests/fuzz/replay_schedfile
+	tests/fuzz/replay_schedfile tests/fuzz/replay_rankprog
 tests_fuzz_replay_ir_SOURCES = $(FUZZ_SOURCES) tests/fuzz/fuzz_ir.c
 tests_fuzz_replay_ir_CPPFLAGS = $(FUZZ_REPLAY_CPPFLAGS)
 tests_fuzz_replay_ir_LDADD = $(ENGINE_LIBS)
@@ -84,7 +84,10 @@ tests_fuzz_replay_sched_LDADD = $(ENGINE_LIBS)
 tests_fuzz_replay_schedfile_SOURCES = $(FUZZ_SOURCES) tests/fuzz/fuzz_schedfile.c
 tests_fuzz_replay_schedfile_CPPFLAGS = $(FUZZ_REPLAY_CPPFLAGS)
 tests_fuzz_replay_schedfile_LDADD = $(ENGINE_LIBS)
+tests_fuzz_replay_rankprog_SOURCES = $(FUZZ_SOURCES) tests/fuzz/fuzz_rankprog.c
+tests_fuzz_replay_rankprog_CPPFLAGS = $(FUZZ_REPLAY_CPPFLAGS)
+tests_fuzz_replay_rankprog_LDADD = $(ENGINE_LIBS)
 
 TESTS += tests/fuzz/replay.sh
 EXTRA_DIST += tests/fuzz/replay.sh tests/fuzz/seeds.sh tests/fuzz/README.md scripts/fuzz \
-	tests/fuzz/seeds tests/fuzz/regress tests/fuzz/repl.dict tests/fuzz/ir.dict tests/fuzz/dap.dict
+	tests/fuzz/seeds tests/fuzz/regress tests/fuzz/dump_mutator.c tests/fuzz/repl.dict tests/fuzz/ir.dict tests/fuzz/dap.dict
