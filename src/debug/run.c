@@ -417,7 +417,9 @@ ptodb_status run_go(session *s, run_mode mode, long count, int until_line)
         session_errorf(s, "The pass stopped with an error.  Use \"run\" to start it again.");
         return PTODB_ERR_USAGE;
     }
-    if (r->ranks)
+    /* a multi-rank pass runs in run_ranks.c; continue from its end comes
+     * here for the following passes, as a single-rank run does */
+    if (r->ranks && !(r->finished && mode == RUN_CONTINUE))
         return run_ranks_go(s, mode, count, until_line);
     if (r->level == INSPECT_LAST_FRAME) {
         /* looking at a finished core's last frame: the host resumes next */
@@ -464,6 +466,13 @@ ptodb_status run_go(session *s, run_mode mode, long count, int until_line)
                 goto out;
             }
             across_passes = 1;
+            if (r->ranks) {
+                /* the ranks' pass to its end, a breakpoint or an error */
+                result = run_ranks_go(s, RUN_CONTINUE, 1, 0);
+                if (result != PTODB_OK || !r->finished || !r->ranks_end_clean)
+                    goto out;
+                continue;
+            }
             target = r->core;
             d0 = inspect_depth(r->m, target);
             if (value_bps)

@@ -70,6 +70,8 @@ typedef struct run_state {
     struct stop_snapshot *rank_snaps; /* per rank: its bindings after its last step (value breakpoints) */
     signed char *rank_verdict; /* per rank once the pass ended: 1 every output passed, 0 one failed, -1 none */
     unsigned char *rank_parked; /* per rank: its parking is in the timeline (once, not at every retry) */
+    int ranks_end_clean; /* the pass ended with every check and output passing and no pass breakpoint
+                            stopped there: continue goes on into the next pass */
     /* the timeline of this run (view_timeline): one entry per machine step,
      * the last RUN_TIMELINE_MAX kept */
     struct tt_history *tt; /* timetravel.c: checkpoints and the recorded schedule, or NULL */

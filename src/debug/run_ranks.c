@@ -214,7 +214,7 @@ ptodb_status run_ranks_go(session *s, run_mode mode, long count, int until_line)
 {
     run_state *r = &s->run;
     if (r->finished) {
-        session_errorf(s, "The pass has finished.  Use \"run\", or \"pass next\" for the next pass.");
+        session_errorf(s, "The pass has finished.  Use \"run\", or \"continue\" for the next pass.");
         return PTODB_ERR_USAGE;
     }
     if (r->level == INSPECT_LAST_FRAME)
@@ -284,6 +284,12 @@ ptodb_status run_ranks_go(session *s, run_mode mode, long count, int until_line)
                                      : "finished (no golden output to compare)",
                            ranks_sched_steps(r->ranks));
             session_mark_redraw(s, SESSION_REDRAW_PASSES);
+            int bp = stop_chain_build_pass(s, r->pass, 1, &chain);
+            if (bp)
+                stop_chain_act(s, &chain);
+            else
+                stop_chain_free(&chain);
+            r->ranks_end_clean = ok != 0 && !bp;
             goto out;
         }
         if (st == RANKS_STEP_PARKED) { /* nothing moved: the timeline shows where it waits, once */
