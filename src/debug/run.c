@@ -127,10 +127,7 @@ ptodb_status run_start(session *s, int pass)
     /* the debugger matches values across passes by what they are */
     ro.mopt.provenance = 1;
     ro.ops = s->ops;
-    int kind;
-    char why[256];
-    if (exec_schedule_parse_name(session_get_string(s, SETTING_SCHEDULE), &kind, &ro.mopt.seed, why, sizeof why) == 0)
-        ro.mopt.sched = (exec_sched)kind;
+    session_schedule_options(s, &ro.mopt);
     /* the run's choices are kept (cheap: only where the fixed schedule's differ) */
     ro.record_schedule = 1;
     ro.replay = s->replay;

@@ -96,6 +96,9 @@ ptodb_status run_ranks_start(session *s, int pass)
     runpass_options ro;
     memset(&ro, 0, sizeof ro);
     session_machine_options(s, &ro.mopt);
+    /* the choices --batch's --schedule and --comm-order make */
+    session_schedule_options(s, &ro.mopt);
+    ro.comm_ready_order = strcmp(session_get_string(s, SETTING_COMM_ORDER), "ready") == 0;
     ro.ops = s->ops;
     strbuf err = STRBUF_INIT;
     runpass_status why;
