@@ -10,7 +10,7 @@ src_libptodb_a_SOURCES += \
 	src/debug/view.h src/debug/view.c src/debug/view_exception.c src/debug/view_memory.c \
 	src/debug/tensor_fmt.h src/debug/tensor_fmt.c \
 	src/debug/predicate.h src/debug/predicate.c \
-	src/debug/run.h src/debug/run.c src/debug/run_ranks.c src/debug/frame.h src/debug/frame.c src/debug/lookup.h src/debug/lookup.c src/debug/cmd_run.c src/debug/cmd_timetravel.c src/debug/timetravel.h src/debug/timetravel.c src/debug/cmd_break.c src/debug/cmd_data.c \
+	src/debug/run.h src/debug/run.c src/debug/run_ranks.h src/debug/run_ranks.c src/debug/frame.h src/debug/frame.c src/debug/lookup.h src/debug/lookup.c src/debug/cmd_run.c src/debug/cmd_timetravel.c src/debug/timetravel.h src/debug/timetravel.c src/debug/cmd_break.c src/debug/cmd_data.c \
 	src/debug/breakpoint.h src/debug/breakpoint.c src/debug/stop.h src/debug/stop.c \
 	src/debug/expr.h src/debug/expr.c src/debug/assign.c src/debug/cmd_expr.c src/debug/display.h src/debug/display.c \
 	src/debug/point.h src/debug/point.c src/debug/persist.h src/debug/persist.c \

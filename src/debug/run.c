@@ -313,10 +313,10 @@ void run_print_location(session *s)
     }
     run_print_source_line(s, f.line);
     char pos[128];
-    /* a multi-rank run has no time coordinate yet (time travel refuses it) */
-    if ((r->tt_show_position || session_get_bool(s, SETTING_PRINT_POSITION)) && !r->ranks &&
+    /* a multi-rank run's step is its global schedule's move count */
+    if ((r->tt_show_position || session_get_bool(s, SETTING_PRINT_POSITION)) &&
         tt_position(s, r->core, pos, sizeof pos))
-        session_printf(s, "Position %s (step %" PRIu64 ")\n", pos, machine_steps(r->m));
+        session_printf(s, "Position %s (step %" PRIu64 ")\n", pos, tt_now(s));
 }
 
 const char *run_core_label(const session *s, int rank, int core, char *buf, size_t n)
