@@ -13,7 +13,8 @@ RANKS_CLI_TESTS = \
 	tests/cli/multirank_defer.sh \
 	tests/cli/multirank_continue.sh \
 	tests/cli/multirank_debug_schedule.sh \
-	tests/cli/multirank_timetravel.sh
+	tests/cli/multirank_timetravel.sh \
+	tests/cli/multirank_trace.sh
 TESTS += $(RANKS_CLI_TESTS)
 EXTRA_DIST += $(RANKS_CLI_TESTS) tests/data/multirank docs/multirank.md
 
