@@ -684,11 +684,13 @@ static int search_hit(const search *q, int ev_core, int stmt_done, int core_done
 /* reverse-continue: the stop a forward run decided at moment t (ch, taken
  * over): 1 when it is the last match so far. At the current moment
  * (at_end) only a value's change counts: the step that made it is behind
- * now. */
-static int note_stop(search *q, stop_chain *ch, uint64_t t, int at_end)
+ * now. stmt_ran: the step ran a statement (a multi-rank task's start runs
+ * none: a watched name it brings into scope is seen where the forward run
+ * stopped, not before). */
+static int note_stop(search *q, stop_chain *ch, uint64_t t, int at_end, int stmt_ran)
 {
     int watch = 0;
-    for (size_t i = 0; i < ch->n; i++)
+    for (size_t i = 0; i < ch->n && stmt_ran; i++)
         watch |= ch->hits[i].kind == STOP_HIT_WATCH && !ch->hits[i].read;
     if (at_end && !watch) {
         stop_chain_free(ch);
@@ -764,7 +766,7 @@ static int scan(session *s, search *q, uint64_t hi, int incl)
             step.after = value_bps ? &after : NULL;
             stop_chain ch;
             if (stop_chain_build(s, &step, &ch))
-                note_stop(q, &ch, t, at_end);
+                note_stop(q, &ch, t, at_end, 1);
             else
                 stop_chain_free(&ch);
             break;
@@ -912,7 +914,7 @@ static int reverse_once_ranks(session *s, tt_reverse_mode mode, int *was_interru
         int at_end = t == hi;
         if (mode == TT_REV_CONTINUE) {
             if (mv.stopped) {
-                if (note_stop(&q, &mv.chain, t, at_end))
+                if (note_stop(&q, &mv.chain, t, at_end, !mv.started && mv.ev.kind != EXEC_EV_NONE))
                     found_rank = mv.rank;
                 run_ranks_use(s, sel);
             }

@@ -103,8 +103,21 @@ check_program "$top_srcdir/tests/data/multirank/order_2397" 0
 check_program "$top_srcdir/tests/data/multirank/defer_wait" 0
 check_program "$top_srcdir/tests/data/multirank/race_remote_store" 1
 
-# a run that failed (pass 01's barrier): seek goes back from the error
+# (c) with a watchpoint on rank 0's signal window set before the run: the
+# forward run stops where rank 0's wait_for brings `signal` into scope (no
+# statement wrote it: the reverse stop is that moment too) and where rank 1's
+# notify changes it (the reverse stop is before the notify, rank 1 selected)
 c="$top_srcdir/examples/multirank_signals"
+session "$c" "pass 2\nwatch signal rank 0\nrun\n${state}continue\n${state}continue\n"
+fwd=$(states "$out")
+notify=$(grep -n 'pld.system.notify(' "$c/passes_dump/02_after_Handshake.py" | cut -d: -f1)
+session "$c" "pass 2\nwatch signal rank 0\nrun\ncontinue\ncontinue\nreverse-continue\n${state}reverse-continue\n$state"
+back=$(states "$out")
+expect_contains "watch: the reverse stop is before the notify" "Position 2:r1:host:1:$notify:1" "$(nth "$back" 1)"
+expect_eq "watch: reverse-continue again is the forward run's first stop" \
+    "$(nth "$fwd" 1 | grep -v '^Step ')" "$(nth "$back" 2 | grep -v '^Step ')"
+
+# a run that failed (pass 01's barrier): seek goes back from the error
 session "$c" "pass 1\nrun\nseek @2\n$state"
 a=$(states "$out")
 session "$c" "pass 1\nstart\nseek @2\n$state"
@@ -122,5 +135,5 @@ for case in "$root"/*/; do
     [ -f "$case/ranks.txt" ] || continue
     last=$(ls "$case/passes_dump" | tail -1)
     check_program "$case" 0
-    check_program "$case" "$((10#${last%%_*}))"
+    check_program "$case" "$(expr "${last%%_*}" + 0)"
 done

@@ -65,7 +65,7 @@ for case in "$root"/*/; do
     name=$(basename "$case")
     n=$(sed -n 's/^ranks: *\([0-9]*\).*/\1/p' "$case/ranks.txt")
     last=$(ls "$case/passes_dump" | tail -1)
-    run_ptodb --nw --nx -ex "pass $((10#${last%%_*}))" -ex "trace save $tmp/r.json" "$case" </dev/null
+    run_ptodb --nw --nx -ex "pass $(expr "${last%%_*}" + 0)" -ex "trace save $tmp/r.json" "$case" </dev/null
     expect_eq "$name: exit status ($err)" 0 "$rc"
     expect_contains "$name: summary" "of $n ranks" "$out"
     s=$(summary "$tmp/r.json" "$n") || fail "$name: structure: $s"
