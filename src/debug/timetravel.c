@@ -888,6 +888,8 @@ static int reverse_once_ranks(session *s, tt_reverse_mode mode, int *was_interru
     search q = {.mode = mode, .core = r->core, .found = UINT64_MAX};
     int level = r->level > 0 && r->level != INSPECT_LAST_FRAME ? r->level : 0;
     q.d0 = inspect_depth(r->m, q.core) - (mode == TT_REV_FINISH ? level : 0);
+    if (mode == TT_REV_NEXT && q.d0 <= 0)
+        q.mode = TT_REV_STEP; /* between tasks, next is the rank's next statement (run_ranks_go): step */
     uint64_t hi = r->rank_moves;
     if (hi == 0)
         return 1;

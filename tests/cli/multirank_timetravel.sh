@@ -44,10 +44,10 @@ check_program() { # CASE PASS
         expect_contains "$name: seek @$n's step" "Step $n" "$back"
     done
     cmds="pass $pass\nstart\n$state"
-    for j in 1 2 3 4 5 6; do cmds="${cmds}step\n$state"; done
+    for j in $(seq 1 16); do cmds="${cmds}step\n$state"; done
     session "$c" "$cmds"
     stepped=$(states "$out")
-    for j in 2 4 6; do
+    for j in 2 4 6 16; do # 16: into a loop's second iteration on the real programs (ITER 2)
         st=$(nth "$stepped" $((j + 1)))
         n=$(printf '%s\n' "$st" | sed -n 's/^Step \([0-9]*\) .*/\1/p')
         [ -n "$n" ] || continue # the pass ended before j steps
