@@ -17,6 +17,16 @@ src_libptodb_a_SOURCES += \
 	src/debug/cmd_bisect.c src/debug/compare_view.h src/debug/compare_view.c src/debug/validate_bg_impl.h src/debug/validate_bg.c src/debug/cmd_trace.c \
 	src/debug/timeline.h src/debug/timeline.c src/debug/queue_track.h src/debug/queue_track.c
 
+# The debugger on a multi-rank case (docs/multirank.md, "Debugging"): continue
+# across passes, the schedule settings, time travel, trace save.
+DEBUG_RANKS_TESTS = \
+	tests/cli/multirank_continue.sh \
+	tests/cli/multirank_debug_schedule.sh \
+	tests/cli/multirank_timetravel.sh \
+	tests/cli/multirank_trace.sh
+TESTS += $(DEBUG_RANKS_TESTS)
+EXTRA_DIST += $(DEBUG_RANKS_TESTS)
+
 check_PROGRAMS += tests/unit/check_debug
 TESTS += tests/unit/check_debug
 tests_unit_check_debug_SOURCES = tests/unit/check_debug.c

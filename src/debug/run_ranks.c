@@ -172,8 +172,6 @@ ptodb_status run_ranks_start(session *s, int pass)
     strbuf err = STRBUF_INIT;
     runpass_status why;
     r->prog = p;
-    r->rank_opts = xmalloc(sizeof *r->rank_opts); /* a jump back makes the schedule again with these */
-    *r->rank_opts = ro;
     r->ranks = ranks_sched_new(path, p, &s->kase, &ro, &err, &why);
     if (!r->ranks) {
         session_errorf(s, "%s", strbuf_str(&err));
@@ -181,6 +179,8 @@ ptodb_status run_ranks_start(session *s, int pass)
         return PTODB_ERR_RUNTIME;
     }
     strbuf_free(&err);
+    r->rank_opts = xmalloc(sizeof *r->rank_opts); /* a jump back makes the schedule again with these */
+    *r->rank_opts = ro;
     int P = ranks_sched_nranks(r->ranks);
     r->rank_depth = xcalloc((size_t)P, sizeof *r->rank_depth);
     r->rank_snaps = xcalloc((size_t)P, sizeof *r->rank_snaps);

@@ -10,11 +10,7 @@ RANKS_CLI_TESTS = \
 	tests/cli/multirank_cases.sh \
 	tests/cli/multirank_deadlock.sh \
 	tests/cli/multirank_signals.sh \
-	tests/cli/multirank_defer.sh \
-	tests/cli/multirank_continue.sh \
-	tests/cli/multirank_debug_schedule.sh \
-	tests/cli/multirank_timetravel.sh \
-	tests/cli/multirank_trace.sh
+	tests/cli/multirank_defer.sh
 TESTS += $(RANKS_CLI_TESTS)
 EXTRA_DIST += $(RANKS_CLI_TESTS) tests/data/multirank docs/multirank.md
 
