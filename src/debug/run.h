@@ -71,8 +71,8 @@ typedef struct run_state {
     signed char *rank_verdict; /* per rank once the pass ended: 1 every output passed, 0 one failed, -1 none */
     unsigned char *rank_parked; /* per rank: its parking is in the timeline (once, not at every retry) */
     struct rank_where *rank_where; /* per rank: its cores' frames before a move (run_ranks.c) */
-    struct rank_arrivals *rank_arrivals; /* per rank: arrivals (positions); arrivals_rank's are in visits... */
-    int arrivals_rank;   /* the rank whose arrivals visits, note_* and regions hold (-1 none) */
+    struct rank_arrivals *rank_arrivals; /* per rank: its arrivals (positions' ITER), but arrivals_rank's */
+    int arrivals_rank;   /* the rank whose arrivals visits, note_* and regions above hold (-1 none) */
     struct runpass_options *rank_opts; /* the run's options: a jump back makes its schedule again */
     uint64_t rank_moves; /* the moves of the global schedule so far: the multi-rank run's time (@STEP) */
     uint64_t rank_horizon; /* the furthest move reached */
