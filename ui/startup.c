@@ -103,6 +103,11 @@ session *startup_session_hooked(const ptodb_cli *cli, session_output_fn out, voi
         session_free(s);
         return NULL;
     }
+    const char *order = ptodb_cli_value(cli, OPT_COMM_ORDER);
+    if (order && session_set(s, SETTING_COMM_ORDER, order, "--comm-order") != PTODB_OK) {
+        session_free(s);
+        return NULL;
+    }
     const char *play = ptodb_cli_value(cli, OPT_REPLAY_SCHEDULE);
     if (play) {
         if (sch) {

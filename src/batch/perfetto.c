@@ -1,4 +1,6 @@
-/* Perfetto / chrome://tracing export of one pass run (perfetto.h). */
+/* Perfetto / chrome://tracing export of one pass run (perfetto.h): one
+ * exporter per machine (a multi-rank run has one per rank, each its own
+ * process in the trace) over one output. */
 #include "batch/perfetto.h"
 
 #include <stdio.h>
@@ -9,6 +11,9 @@
 #include "base/mem.h"
 #include "batch/json.h"
 #include "exec/machine.h"
+#include "ir/parse.h"
+#include "ranks/run.h"
+#include "ranks/sched.h"
 
 enum { MAX_PENDING = 4096 };
 
@@ -36,13 +41,18 @@ static int fifo_take(flow_fifo *f, uint64_t *id)
     return 1;
 }
 
-typedef struct exporter {
-    strbuf *out;
-    int first;
-    /* the file's lines, to tell pushes and pops from other statements */
+/* The pass file's lines, to tell pushes and pops from other statements. */
+typedef struct source_lines {
     char *text;
     size_t *line_start;
     int nlines;
+} source_lines;
+
+typedef struct exporter {
+    strbuf *out;
+    int *first;  /* no event written yet (shared by a run's exporters) */
+    int pid;     /* the trace's process: 1, or rank + 1 */
+    const source_lines *src;
     char open_func[EXEC_NCORES][128]; /* the function slice open on each core */
     int ran[EXEC_NCORES];
     flow_fifo to_aiv[2], to_aic[2];
@@ -52,22 +62,23 @@ typedef struct exporter {
 
 static void event_head(exporter *x, const char *ph, int core, uint64_t ts)
 {
-    strbuf_printf(x->out, "%s\n{\"ph\":\"%s\",\"pid\":1,\"tid\":%d,\"ts\":%llu", x->first ? "" : ",", ph, core,
-                   (unsigned long long)ts);
-    x->first = 0;
+    strbuf_printf(x->out, "%s\n{\"ph\":\"%s\",\"pid\":%d,\"tid\":%d,\"ts\":%llu", *x->first ? "" : ",", ph, x->pid,
+                   core, (unsigned long long)ts);
+    *x->first = 0;
 }
 
 static const char *source_line(const exporter *x, int line, size_t *len)
 {
-    if (line < 1 || line > x->nlines) {
+    const source_lines *sl = x->src;
+    if (line < 1 || line > sl->nlines) {
         *len = 0;
         return "";
     }
-    size_t a = x->line_start[line - 1], b = x->line_start[line];
-    while (b > a && (x->text[b - 1] == '\n' || x->text[b - 1] == '\r'))
+    size_t a = sl->line_start[line - 1], b = sl->line_start[line];
+    while (b > a && (sl->text[b - 1] == '\n' || sl->text[b - 1] == '\r'))
         b--;
     *len = b - a;
-    return x->text + a;
+    return sl->text + a;
 }
 
 static int line_has(const exporter *x, int line, const char *what)
@@ -157,10 +168,168 @@ static void statement(exporter *x, const exec_event *ev, uint64_t ts)
     }
 }
 
+static void source_lines_read(source_lines *sl, const char *path)
+{
+    memset(sl, 0, sizeof *sl);
+    size_t len = 0;
+    sl->text = file_read_all(path, &len);
+    if (!sl->text)
+        sl->text = xstrdup("");
+    sl->line_start = xcalloc(len + 2, sizeof *sl->line_start);
+    for (size_t i = 0; i < len; i++)
+        if (sl->text[i] == '\n')
+            sl->line_start[++sl->nlines] = i + 1;
+    if (len && sl->text[len - 1] != '\n')
+        sl->line_start[++sl->nlines] = len;
+}
+
+/* The trace's head, and a process's name (its place among the ranks'
+ * processes: sorted, the ranks in order) and core tracks. */
+static void trace_head(strbuf *out, const char *path)
+{
+    strbuf_puts(out, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"source\":");
+    json_put_string(out, path);
+    strbuf_puts(out, ",\"time\":\"one microsecond per statement (all cores)\"},\"traceEvents\":[");
+}
+
+static void process_head(exporter *x, const char *name, int sorted)
+{
+    event_head(x, "M", 0, 0);
+    strbuf_puts(x->out, ",\"name\":\"process_name\",\"args\":{\"name\":");
+    json_put_string(x->out, name);
+    strbuf_puts(x->out, "}}");
+    if (sorted) {
+        event_head(x, "M", 0, 0);
+        strbuf_printf(x->out, ",\"name\":\"process_sort_index\",\"args\":{\"sort_index\":%d}}", x->pid);
+    }
+    for (int core = 0; core < EXEC_NCORES; core++) {
+        event_head(x, "M", core, 0);
+        strbuf_printf(x->out, ",\"name\":\"thread_name\",\"args\":{\"name\":\"%s\"}}", machine_core_name(core));
+        event_head(x, "M", core, 0);
+        strbuf_printf(x->out, ",\"name\":\"thread_sort_index\",\"args\":{\"sort_index\":%d}}", core);
+    }
+}
+
+/* One event of a machine at time ts. */
+static void machine_event(exporter *x, const exec_event *ev, uint64_t ts)
+{
+    switch (ev->kind) {
+    case EXEC_EV_STMT: statement(x, ev, ts); break;
+    case EXEC_EV_CALL:
+        func_end(x, ev->core, ts); /* the caller's slice pauses: slices nest by core */
+        func_begin(x, ev->core, ev->func ? ev->func : "?", ts);
+        break;
+    case EXEC_EV_RETURN:
+    case EXEC_EV_FINISHED: func_end(x, ev->core, ts); break;
+    case EXEC_EV_BLOCKED:
+        event_head(x, "i", ev->core, ts);
+        strbuf_printf(x->out, ",\"s\":\"t\",\"cat\":\"queue\",\"name\":\"waits on an empty queue (line %d)\"}",
+                      ev->line);
+        break;
+    default: break;
+    }
+}
+
+static void close_slices(exporter *x, uint64_t ts, perfetto_summary *sum)
+{
+    for (int core = 0; core < EXEC_NCORES; core++) {
+        func_end(x, core, ts);
+        sum->cores += x->ran[core];
+    }
+    sum->flows += x->flows;
+}
+
+/* A multi-rank pass: the global schedule run to its end (ranks/sched.h),
+ * each rank a process of its own (pid rank + 1), its cores its threads;
+ * time is the global statement count. A rank's wait that parks is an
+ * instant where it first parks. */
+static int trace_ranks(const char *path, const case_info *c, const runpass_options *o, strbuf *out,
+                       perfetto_summary *sum)
+{
+    runpass_result res;
+    memset(&res, 0, sizeof res);
+    ir_module *mod;
+    xprogram *p;
+    if (ranks_build_file(path, o, &mod, &p, &res) != 0) {
+        sum->error = xstrdup(res.message ? res.message : "the pass could not start");
+        runpass_result_free(&res);
+        return -1;
+    }
+    runpass_result_free(&res);
+    strbuf err = STRBUF_INIT;
+    runpass_status why;
+    ranks_sched *rs = ranks_sched_new(path, p, c, o, &err, &why);
+    if (!rs) {
+        sum->error = strbuf_detach(&err);
+        exec_program_free(p);
+        ir_module_free(mod);
+        return -1;
+    }
+    int P = ranks_sched_nranks(rs);
+    source_lines sl;
+    source_lines_read(&sl, path);
+    int first = 1;
+    exporter *x = xcalloc((size_t)P, sizeof *x);
+    unsigned char *parked = xcalloc((size_t)P, 1);
+    trace_head(out, path);
+    for (int k = 0; k < P; k++) {
+        x[k].out = out;
+        x[k].first = &first;
+        x[k].pid = k + 1;
+        x[k].src = &sl;
+        char name[64];
+        snprintf(name, sizeof name, "rank %d", k);
+        process_head(&x[k], name, 1);
+    }
+    for (;;) {
+        int k;
+        exec_event ev;
+        ranks_step_status st = ranks_sched_step(rs, &k, &ev, &err);
+        if (st == RANKS_STEP_DONE)
+            break;
+        if (st == RANKS_STEP_ERROR || st == RANKS_STEP_DEADLOCK) {
+            sum->error = xstrdup(strbuf_str(&err));
+            break;
+        }
+        if (o->mopt.interrupt && *o->mopt.interrupt) {
+            sum->error = xstrdup("interrupted");
+            break;
+        }
+        uint64_t ts = ranks_sched_steps(rs);
+        if (st == RANKS_STEP_PARKED) {
+            if (ev.kind == EXEC_EV_BLOCKED && !parked[k]) {
+                parked[k] = 1;
+                event_head(&x[k], "i", ev.core, ts);
+                strbuf_printf(out, ",\"s\":\"t\",\"cat\":\"rank\",\"name\":\"parked (line %d)\"}", ev.line);
+            }
+            continue;
+        }
+        parked[k] = 0;
+        if (ev.kind != EXEC_EV_NONE)
+            machine_event(&x[k], &ev, ts);
+    }
+    uint64_t end = ranks_sched_steps(rs) + 1;
+    for (int k = 0; k < P; k++)
+        close_slices(&x[k], end, sum);
+    strbuf_puts(out, "\n]}\n");
+    sum->statements = ranks_sched_steps(rs);
+    free(parked);
+    free(x);
+    free(sl.text);
+    free(sl.line_start);
+    strbuf_free(&err);
+    ranks_sched_free(rs);
+    exec_program_free(p);
+    ir_module_free(mod);
+    return 0;
+}
+
 int perfetto_trace_pass(const char *path, const case_info *c, const runpass_options *o, strbuf *out,
                         perfetto_summary *sum)
 {
     memset(sum, 0, sizeof *sum);
+    if (c->ranks.nranks)
+        return trace_ranks(path, c, o, out, sum);
     runpass_run r;
     runpass_open(&r, path, NULL, c, o, NULL, NULL, 0);
     if (r.status != RUNPASS_COMPARED || !r.m) {
@@ -168,33 +337,17 @@ int perfetto_trace_pass(const char *path, const case_info *c, const runpass_opti
         runpass_close(&r);
         return -1;
     }
+    source_lines sl;
+    source_lines_read(&sl, path);
+    int first = 1;
     exporter x;
     memset(&x, 0, sizeof x);
     x.out = out;
-    x.first = 1;
-    size_t len = 0;
-    x.text = file_read_all(path, &len);
-    if (!x.text)
-        x.text = xstrdup("");
-    x.line_start = xcalloc(len + 2, sizeof *x.line_start);
-    for (size_t i = 0; i < len; i++)
-        if (x.text[i] == '\n')
-            x.line_start[++x.nlines] = i + 1;
-    if (len && x.text[len - 1] != '\n')
-        x.line_start[++x.nlines] = len;
-    strbuf_puts(out, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"source\":");
-    json_put_string(out, path);
-    strbuf_puts(out, ",\"time\":\"one microsecond per statement (all cores)\"},\"traceEvents\":[");
-    event_head(&x, "M", 0, 0);
-    strbuf_puts(out, ",\"name\":\"process_name\",\"args\":{\"name\":");
-    json_put_string(out, path);
-    strbuf_puts(out, "}}");
-    for (int core = 0; core < EXEC_NCORES; core++) {
-        event_head(&x, "M", core, 0);
-        strbuf_printf(out, ",\"name\":\"thread_name\",\"args\":{\"name\":\"%s\"}}", machine_core_name(core));
-        event_head(&x, "M", core, 0);
-        strbuf_printf(out, ",\"name\":\"thread_sort_index\",\"args\":{\"sort_index\":%d}}", core);
-    }
+    x.first = &first;
+    x.pid = 1;
+    x.src = &sl;
+    trace_head(out, path);
+    process_head(&x, path, 0);
     uint64_t ts = 0;
     for (;;) {
         exec_event ev;
@@ -206,31 +359,13 @@ int perfetto_trace_pass(const char *path, const case_info *c, const runpass_opti
         if (ev.kind == EXEC_EV_DONE)
             break;
         ts++;
-        switch (ev.kind) {
-        case EXEC_EV_STMT: statement(&x, &ev, ts); break;
-        case EXEC_EV_CALL:
-            func_end(&x, ev.core, ts); /* the caller's slice pauses: slices nest by core */
-            func_begin(&x, ev.core, ev.func ? ev.func : "?", ts);
-            break;
-        case EXEC_EV_RETURN:
-        case EXEC_EV_FINISHED: func_end(&x, ev.core, ts); break;
-        case EXEC_EV_BLOCKED:
-            event_head(&x, "i", ev.core, ts);
-            strbuf_printf(out, ",\"s\":\"t\",\"cat\":\"queue\",\"name\":\"waits on an empty queue (line %d)\"}",
-                           ev.line);
-            break;
-        default: break;
-        }
+        machine_event(&x, &ev, ts);
     }
-    for (int core = 0; core < EXEC_NCORES; core++) {
-        func_end(&x, core, ts + 1);
-        sum->cores += x.ran[core];
-    }
+    close_slices(&x, ts + 1, sum);
     strbuf_puts(out, "\n]}\n");
     sum->statements = machine_steps(r.m);
-    sum->flows = x.flows;
-    free(x.text);
-    free(x.line_start);
+    free(sl.text);
+    free(sl.line_start);
     runpass_close(&r);
     return 0;
 }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "debug/run_ranks.h"
 #include "debug/session_impl.h"
 #include "debug/stop.h"
 #include "debug/timetravel.h"
@@ -21,18 +22,34 @@
 #include "debug/commands.def"
 #undef CMD
 
-static int need_run(session *s)
+/* A run to travel in. A multi-rank run (re-executed from the pass's start,
+ * timetravel.h) has no checkpoints: `checkpoint` and `restart` need
+ * ckpts. */
+static int need_run_of(session *s, int ckpts)
 {
-    if (!s->run.active || !s->run.m) {
+    run_state *r = &s->run;
+    if (!r->active || !r->m) {
         session_errorf(s, "The program is not being run.");
         return 0;
     }
-    if (s->run.ranks) { /* the history is one machine's; a multi-rank run has one per rank */
-        session_errorf(s, "Time travel does not run on a multi-rank case yet (docs/multirank.md): use run, "
-                          "breakpoints and watchpoints.");
+    if (r->ranks && ckpts) {
+        session_errorf(s, "A multi-rank run has no checkpoints: it goes back by running its schedule again from "
+                          "the pass's start (docs/time-travel.md); use seek @STEP or a position.");
+        return 0;
+    }
+    if (r->ranks && r->sched_broken) {
+        session_errorf(s,
+                       "set var changed this run at step %" PRIu64 ": a replay from the pass's start could not "
+                       "reach the same state. Use \"run\" to start it again.",
+                       r->sched_broken - 1);
         return 0;
     }
     return 1;
+}
+
+static int need_run(session *s)
+{
+    return need_run_of(s, 0);
 }
 
 static long count_of(session *s, const char *args)
@@ -109,14 +126,23 @@ ptodb_status cmd_SEEK(session *s, const char *args)
         session_errorf(s, "The pass %s at step %" PRIu64 " before reaching %s.",
                        r->failed ? "failed" : "ended", tt_now(s), args);
     }
-    if (p.by_step && rc == 0) {
+    if (p.by_step && rc == 0 && r->ranks && r->rank_moves > 0) {
+        /* the rank and core of the move that made this moment */
+        r->rank = r->rank_last_mover;
+        run_ranks_use(s, r->rank);
+        r->core = r->rank_last_core >= 0 && r->rank_last_core < EXEC_NCORES ? r->rank_last_core : EXEC_CORE_HOST;
+        if (inspect_depth(r->m, r->core) == 0)
+            r->core = EXEC_CORE_HOST;
+    } else if (p.by_step && rc == 0) {
         /* the core that made the last move, when the selected one cannot run */
         if (inspect_core(r->m, r->core) != INSPECT_CORE_READY && inspect_core(r->m, r->core) != INSPECT_CORE_BLOCKED)
             for (int c = EXEC_NCORES - 1; c >= 0; c--)
                 if (inspect_core(r->m, c) == INSPECT_CORE_READY)
                     r->core = c;
     }
-    for (size_t i = 0; i < s->nbps; i++)
+    if (r->ranks)
+        run_ranks_watch_reprime(s);
+    for (size_t i = 0; !r->ranks && i < s->nbps; i++)
         if (s->bps[i].kind == BP_WATCH) {
             breakpoint *b = &s->bps[i];
             if (b->watch_old)
@@ -154,7 +180,7 @@ ptodb_status cmd_CHECKPOINT(session *s, const char *args)
         session_errorf(s, "checkpoint takes no argument.");
         return PTODB_ERR_USAGE;
     }
-    if (!need_run(s))
+    if (!need_run_of(s, 1))
         return PTODB_ERR_USAGE;
     int n = tt_checkpoint_user(s);
     if (n < 0) {
@@ -177,7 +203,7 @@ ptodb_status cmd_RESTART(session *s, const char *args)
         session_errorf(s, "Usage: restart N (a checkpoint's number, see info checkpoints)");
         return PTODB_ERR_USAGE;
     }
-    if (!need_run(s))
+    if (!need_run_of(s, 1))
         return PTODB_ERR_USAGE;
     return tt_restart(s, (int)n);
 }

@@ -1,5 +1,6 @@
 /* `trace save FILE.json`: the Perfetto export (batch/perfetto.h) of a fresh
- * run of the current pass, with the session's tolerances and torch profile. */
+ * run of the current pass, with the session's tolerances and torch profile
+ * (a multi-rank case: a process per rank, under the session's schedule). */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -32,12 +33,6 @@ ptodb_status cmd_TRACE(session *s, const char *args)
     }
     if (!session_need_case(s))
         return PTODB_ERR_USAGE;
-    if (s->kase.ranks.nranks) {
-        session_errorf(s, "trace save does not trace a multi-rank case yet (%d ranks, %s): the TUI's timeline "
-                          "shows every rank's steps.",
-                       s->kase.ranks.nranks, s->kase.ranks.path);
-        return PTODB_ERR_UNSUPPORTED;
-    }
     if (!s->ops) {
         s->ops = xcalloc(IR_OP_COUNT, sizeof *s->ops);
         exec_ops_init(s->ops);
@@ -47,6 +42,10 @@ ptodb_status cmd_TRACE(session *s, const char *args)
     runpass_options ro;
     memset(&ro, 0, sizeof ro);
     session_machine_options(s, &ro.mopt);
+    if (s->kase.ranks.nranks) { /* the global schedule the debugger's runs follow */
+        session_schedule_options(s, &ro.mopt);
+        ro.comm_ready_order = strcmp(session_get_string(s, SETTING_COMM_ORDER), "ready") == 0;
+    }
     ro.mopt.interrupt = &s->interrupted;
     ro.ops = s->ops;
     const case_pass *p = &s->kase.passes[s->cur_pass];
@@ -68,14 +67,17 @@ ptodb_status cmd_TRACE(session *s, const char *args)
         return PTODB_ERR_IO;
     }
     strbuf_free(&json);
+    char ranks_note[48] = "";
+    if (s->kase.ranks.nranks)
+        snprintf(ranks_note, sizeof ranks_note, " of %d ranks", s->kase.ranks.nranks);
     if (sum.error) {
         s->interrupted = 0;
         session_printf(s, "The run stopped: %s\n", sum.error);
     }
     session_printf(s,
-                   "Trace of pass %d %s: %" PRIu64 " statements on %d cores, %d queue transfers, written to %s "
+                   "Trace of pass %d %s: %" PRIu64 " statements on %d cores%s, %d queue transfers, written to %s "
                    "(open it in ui.perfetto.dev or chrome://tracing).\n",
-                   p->index, p->name, sum.statements, sum.cores, sum.flows, file);
+                   p->index, p->name, sum.statements, sum.cores, ranks_note, sum.flows, file);
     free(sum.error);
     return PTODB_OK;
 }

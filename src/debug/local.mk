@@ -10,12 +10,22 @@ src_libptodb_a_SOURCES += \
 	src/debug/view.h src/debug/view.c src/debug/view_exception.c src/debug/view_memory.c \
 	src/debug/tensor_fmt.h src/debug/tensor_fmt.c \
 	src/debug/predicate.h src/debug/predicate.c \
-	src/debug/run.h src/debug/run.c src/debug/run_ranks.c src/debug/frame.h src/debug/frame.c src/debug/lookup.h src/debug/lookup.c src/debug/cmd_run.c src/debug/cmd_timetravel.c src/debug/timetravel.h src/debug/timetravel.c src/debug/cmd_break.c src/debug/cmd_data.c \
+	src/debug/run.h src/debug/run.c src/debug/run_ranks.h src/debug/run_ranks.c src/debug/frame.h src/debug/frame.c src/debug/lookup.h src/debug/lookup.c src/debug/cmd_run.c src/debug/cmd_timetravel.c src/debug/timetravel.h src/debug/timetravel.c src/debug/cmd_break.c src/debug/cmd_data.c \
 	src/debug/breakpoint.h src/debug/breakpoint.c src/debug/stop.h src/debug/stop.c \
 	src/debug/expr.h src/debug/expr.c src/debug/assign.c src/debug/cmd_expr.c src/debug/display.h src/debug/display.c \
 	src/debug/point.h src/debug/point.c src/debug/persist.h src/debug/persist.c \
 	src/debug/cmd_bisect.c src/debug/compare_view.h src/debug/compare_view.c src/debug/validate_bg_impl.h src/debug/validate_bg.c src/debug/cmd_trace.c \
 	src/debug/timeline.h src/debug/timeline.c src/debug/queue_track.h src/debug/queue_track.c
+
+# The debugger on a multi-rank case (docs/multirank.md, "Debugging"): continue
+# across passes, the schedule settings, time travel, trace save.
+DEBUG_RANKS_TESTS = \
+	tests/cli/multirank_continue.sh \
+	tests/cli/multirank_debug_schedule.sh \
+	tests/cli/multirank_timetravel.sh \
+	tests/cli/multirank_trace.sh
+TESTS += $(DEBUG_RANKS_TESTS)
+EXTRA_DIST += $(DEBUG_RANKS_TESTS)
 
 check_PROGRAMS += tests/unit/check_debug
 TESTS += tests/unit/check_debug

@@ -127,10 +127,7 @@ ptodb_status run_start(session *s, int pass)
     /* the debugger matches values across passes by what they are */
     ro.mopt.provenance = 1;
     ro.ops = s->ops;
-    int kind;
-    char why[256];
-    if (exec_schedule_parse_name(session_get_string(s, SETTING_SCHEDULE), &kind, &ro.mopt.seed, why, sizeof why) == 0)
-        ro.mopt.sched = (exec_sched)kind;
+    session_schedule_options(s, &ro.mopt);
     /* the run's choices are kept (cheap: only where the fixed schedule's differ) */
     ro.record_schedule = 1;
     ro.replay = s->replay;
@@ -316,10 +313,10 @@ void run_print_location(session *s)
     }
     run_print_source_line(s, f.line);
     char pos[128];
-    /* a multi-rank run has no time coordinate yet (time travel refuses it) */
-    if ((r->tt_show_position || session_get_bool(s, SETTING_PRINT_POSITION)) && !r->ranks &&
+    /* a multi-rank run's step is its global schedule's move count */
+    if ((r->tt_show_position || session_get_bool(s, SETTING_PRINT_POSITION)) &&
         tt_position(s, r->core, pos, sizeof pos))
-        session_printf(s, "Position %s (step %" PRIu64 ")\n", pos, machine_steps(r->m));
+        session_printf(s, "Position %s (step %" PRIu64 ")\n", pos, tt_now(s));
 }
 
 const char *run_core_label(const session *s, int rank, int core, char *buf, size_t n)
@@ -417,7 +414,9 @@ ptodb_status run_go(session *s, run_mode mode, long count, int until_line)
         session_errorf(s, "The pass stopped with an error.  Use \"run\" to start it again.");
         return PTODB_ERR_USAGE;
     }
-    if (r->ranks)
+    /* a multi-rank pass runs in run_ranks.c; continue from its end comes
+     * here for the following passes, as a single-rank run does */
+    if (r->ranks && !(r->finished && mode == RUN_CONTINUE))
         return run_ranks_go(s, mode, count, until_line);
     if (r->level == INSPECT_LAST_FRAME) {
         /* looking at a finished core's last frame: the host resumes next */
@@ -464,6 +463,13 @@ ptodb_status run_go(session *s, run_mode mode, long count, int until_line)
                 goto out;
             }
             across_passes = 1;
+            if (r->ranks) {
+                /* the ranks' pass to its end, a breakpoint or an error */
+                result = run_ranks_go(s, RUN_CONTINUE, 1, 0);
+                if (result != PTODB_OK || !r->finished || !r->ranks_end_clean)
+                    goto out;
+                continue;
+            }
             target = r->core;
             d0 = inspect_depth(r->m, target);
             if (value_bps)

@@ -70,6 +70,15 @@ typedef struct run_state {
     struct stop_snapshot *rank_snaps; /* per rank: its bindings after its last step (value breakpoints) */
     signed char *rank_verdict; /* per rank once the pass ended: 1 every output passed, 0 one failed, -1 none */
     unsigned char *rank_parked; /* per rank: its parking is in the timeline (once, not at every retry) */
+    struct rank_where *rank_where; /* per rank: its cores' frames before a move (run_ranks.c) */
+    struct rank_arrivals *rank_arrivals; /* per rank: its arrivals (positions' ITER), but arrivals_rank's */
+    int arrivals_rank;   /* the rank whose arrivals visits, note_* and regions above hold (-1 none) */
+    struct runpass_options *rank_opts; /* the run's options: a jump back makes its schedule again */
+    uint64_t rank_moves; /* the moves of the global schedule so far: the multi-rank run's time (@STEP) */
+    uint64_t rank_horizon; /* the furthest move reached */
+    int rank_last_mover, rank_last_core; /* the rank and core of the last move */
+    int ranks_end_clean; /* the pass ended with every check and output passing and no pass breakpoint
+                            stopped there: continue goes on into the next pass */
     /* the timeline of this run (view_timeline): one entry per machine step,
      * the last RUN_TIMELINE_MAX kept */
     struct tt_history *tt; /* timetravel.c: checkpoints and the recorded schedule, or NULL */

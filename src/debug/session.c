@@ -233,6 +233,10 @@ ptodb_status session_set(session *s, session_setting id, const char *text, const
                 return PTODB_ERR_USAGE;
             }
         }
+        if (id == SETTING_COMM_ORDER && strcmp(text, "program") != 0 && strcmp(text, "ready") != 0) {
+            session_errorf(s, "comm-order must be program or ready, got \"%s\"", text);
+            return PTODB_ERR_USAGE;
+        }
         if (id == SETTING_EXEC_DIRECTION && strcmp(text, "forward") != 0 && strcmp(text, "reverse") != 0) {
             session_errorf(s, "exec-direction must be forward or reverse, got \"%s\"", text);
             return PTODB_ERR_USAGE;

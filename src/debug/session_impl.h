@@ -121,6 +121,9 @@ exec_semantics session_semantics(const session *s);
 /* Machine options for a run in the debugger: the defaults with the
  * session's profile and semantics. */
 void session_machine_options(const session *s, machine_options *o);
+/* The `schedule` setting into o (sched, seed): the user's runs, single- and
+ * multi-rank (a multi-rank case's random:SEED seeds its global schedule). */
+void session_schedule_options(const session *s, machine_options *o);
 /* Lines in a text (a last line without a newline counts). */
 int session_count_lines(const char *text);
 /* The file name part of a path. */

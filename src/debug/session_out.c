@@ -13,6 +13,7 @@
 
 #include "base/strbuf.h"
 #include "debug/session_impl.h"
+#include "exec/schedule.h"
 
 int session_need_case(session *s)
 {
@@ -54,6 +55,15 @@ void session_machine_options(const session *s, machine_options *o)
     o->semantics = session_semantics(s);
     /* the memory model is the device's: the reference's semantics is blind to it */
     o->memcheck = o->semantics == EXEC_SEM_DEVICE && session_get_bool(s, SETTING_MEMCHECK);
+}
+
+void session_schedule_options(const session *s, machine_options *o)
+{
+    int kind;
+    char why[256];
+    /* the setting was checked when set: a name that does not parse leaves the default */
+    if (exec_schedule_parse_name(session_get_string(s, SETTING_SCHEDULE), &kind, &o->seed, why, sizeof why) == 0)
+        o->sched = (exec_sched)kind;
 }
 
 int session_count_lines(const char *text)

@@ -10,7 +10,13 @@
  * and user checkpoints are never dropped. A reverse command searches back
  * one checkpoint interval at a time: restore, run forward to the interval's
  * end noting the moments the forward command would have stopped at, take
- * the last. */
+ * the last.
+ *
+ * A multi-rank run (run_ranks.h) has no checkpoints: its time is the
+ * global schedule's move count, and going to a move makes the schedule
+ * again from the pass's start (deterministic). A reverse command searches
+ * that one interval, the pass's start to now, with the same test of the
+ * moments the forward command stops at (search_hit, note_stop). */
 #include "debug/timetravel.h"
 
 #include <inttypes.h>
@@ -22,6 +28,7 @@
 #include "base/mem.h"
 #include "debug/point.h"
 #include "debug/queue_track.h"
+#include "debug/run_ranks.h"
 #include "debug/session_impl.h"
 #include "debug/stop.h"
 #include "debug/timeline.h"
@@ -189,6 +196,11 @@ static struct tt_history *history(run_state *r)
 void tt_forget(session *s)
 {
     run_state *r = &s->run;
+    if (r->ranks) { /* a replay from the pass's start would no longer reach this state */
+        if (!r->sched_broken)
+            r->sched_broken = r->rank_moves + 1;
+        return;
+    }
     /* the recorded schedule no longer leads to this state (one more than the step: 0 is none) */
     if (r->m && !r->sched_broken)
         r->sched_broken = machine_steps(r->m) + 1;
@@ -278,10 +290,11 @@ static int replay_step(session *s, exec_event *ev)
 static int interrupted(session *s, const char *what)
 {
     run_state *r = &s->run;
-    if (s->poll && (machine_steps(r->m) & 4095) == 0) {
+    uint64_t now = r->ranks ? r->rank_moves : machine_steps(r->m);
+    if (s->poll && (now & 4095) == 0) {
         char progress[160];
-        snprintf(progress, sizeof progress, "pass %d %s: %" PRIu64 " statements (%s)",
-                 s->kase.passes[r->pass].index, s->kase.passes[r->pass].name, machine_steps(r->m), what);
+        snprintf(progress, sizeof progress, "pass %d %s: %" PRIu64 " %s (%s)", s->kase.passes[r->pass].index,
+                 s->kase.passes[r->pass].name, now, r->ranks ? "moves" : "statements", what);
         s->poll(s->poll_ctx, progress);
     }
     return s->interrupted != 0;
@@ -292,6 +305,8 @@ int tt_goto_step(session *s, uint64_t step)
     run_state *r = &s->run;
     if (!r->active || !r->m)
         return -2;
+    if (r->ranks)
+        return run_ranks_goto(s, step);
     struct tt_history *h = history(r);
     uint64_t now = machine_steps(r->m);
     if (step == now && !r->failed)
@@ -324,11 +339,15 @@ int tt_goto_step(session *s, uint64_t step)
 
 uint64_t tt_now(session *s)
 {
+    if (s->run.ranks)
+        return s->run.rank_moves;
     return s->run.m ? machine_steps(s->run.m) : 0;
 }
 
 uint64_t tt_horizon(session *s)
 {
+    if (s->run.ranks)
+        return s->run.rank_horizon;
     struct tt_history *h = s->run.m ? history(&s->run) : NULL;
     return h ? h->horizon : 0;
 }
@@ -340,6 +359,8 @@ int tt_core_can_run(session *s, int core)
 
 uint64_t tt_state_hash(session *s)
 {
+    if (s->run.ranks)
+        return run_ranks_state_hash(s);
     return s->run.m ? machine_state_hash(s->run.m) : 0;
 }
 
@@ -375,7 +396,11 @@ int tt_position(session *s, int core, char *buf, size_t size)
     int line;
     if (!r->active || !where(s, core, &call, &line, &iter))
         return 0;
-    snprintf(buf, size, "%d:%s:%" PRIu32 ":%d:%" PRIu32, s->kase.passes[r->pass].index, machine_core_name(core),
+    if (r->ranks) /* PASS:RANK:CORE:CALL:LINE:ITER, the rank as rN */
+        snprintf(buf, size, "%d:r%d:%s:%" PRIu32 ":%d:%" PRIu32, s->kase.passes[r->pass].index, r->rank,
+                 machine_core_name(core), call, line, iter);
+    else
+        snprintf(buf, size, "%d:%s:%" PRIu32 ":%d:%" PRIu32, s->kase.passes[r->pass].index, machine_core_name(core),
              call, line, iter);
     return 1;
 }
@@ -389,7 +414,11 @@ int tt_frame_start(session *s, int core, int level, char *buf, size_t size)
         return 0;
     /* when the call began it was the core's innermost frame, at its body's
      * first statement for the first time in that call */
-    snprintf(buf, size, "%d:%s:%" PRIu32 ":%u:1", s->kase.passes[r->pass].index, machine_core_name(core),
+    if (r->ranks)
+        snprintf(buf, size, "%d:r%d:%s:%" PRIu32 ":%u:1", s->kase.passes[r->pass].index, r->rank,
+                 machine_core_name(core), f.activation + 1, (unsigned)f.ir->body.items[0]->span.line);
+    else
+        snprintf(buf, size, "%d:%s:%" PRIu32 ":%u:1", s->kase.passes[r->pass].index, machine_core_name(core),
              f.activation + 1, (unsigned)f.ir->body.items[0]->span.line);
     return 1;
 }
@@ -427,9 +456,9 @@ int tt_parse_position(session *s, const char *text, tt_pos *out, char *err, size
         out->by_step = 1;
         return 0;
     }
-    char *f[6];
+    char *f[7];
     int nf = 0;
-    for (char *p = buf; nf < 6;) {
+    for (char *p = buf; nf < 7;) {
         f[nf++] = p;
         char *c = strchr(p, ':');
         if (!c)
@@ -437,12 +466,31 @@ int tt_parse_position(session *s, const char *text, tt_pos *out, char *err, size
         *c = 0;
         p = c + 1;
     }
+    out->rank = -1;
+    if (nf == 6) { /* PASS:RANK:CORE:CALL:LINE:ITER on a multi-rank case, RANK as rN */
+        uint64_t rank;
+        const char *rk = f[1][0] == 'r' || f[1][0] == 'R' ? f[1] + 1 : f[1];
+        if (!s->run.ranks && !s->kase.ranks.nranks) {
+            snprintf(err, errsize, "\"%s\" names a rank: this case has one (PASS:CORE:CALL:LINE:ITER).", text);
+            return -1;
+        }
+        if (parse_u64(rk, &rank) != 0 || rank >= (uint64_t)(s->kase.ranks.nranks > 0 ? s->kase.ranks.nranks : 1)) {
+            snprintf(err, errsize, "No rank \"%s\" in position \"%s\" (r0 to r%d).", f[1], text,
+                     s->kase.ranks.nranks > 0 ? s->kase.ranks.nranks - 1 : 0);
+            return -1;
+        }
+        out->rank = (int)rank;
+        for (int i = 1; i < 5; i++)
+            f[i] = f[i + 1];
+        nf = 5;
+    }
     uint64_t pass, call, line, iter;
     if (nf != 5 || parse_u64(f[0], &pass) != 0 || parse_u64(f[2], &call) != 0 || parse_u64(f[3], &line) != 0 ||
         parse_u64(f[4], &iter) != 0 || pass > INT32_MAX || call < 1 || call > UINT32_MAX || line < 1 ||
         line > INT32_MAX || iter < 1 || iter > UINT32_MAX) {
         snprintf(err, errsize,
-                 "Expected a position PASS:CORE:CALL:LINE:ITER (CALL, LINE and ITER from 1) or @STEP, got \"%s\".",
+                 "Expected a position PASS:CORE:CALL:LINE:ITER (PASS:RANK:CORE:CALL:LINE:ITER on a multi-rank case; "
+                 "CALL, LINE and ITER from 1) or @STEP, got \"%s\".",
                  text);
         return -1;
     }
@@ -455,7 +503,6 @@ int tt_parse_position(session *s, const char *text, tt_pos *out, char *err, size
     out->call = (uint32_t)call;
     out->line = (int)line;
     out->iter = (uint32_t)iter;
-    (void)s;
     return 0;
 }
 
@@ -490,11 +537,37 @@ static int at_position(session *s, const tt_pos *p)
     return where(s, p->core, &call, &line, &iter) && call == p->call && line == p->line && iter == p->iter;
 }
 
+/* A multi-rank run: from the pass's start, the first moment the rank's
+ * core stands there. */
+static int goto_position_ranks(session *s, const tt_pos *p)
+{
+    run_state *r = &s->run;
+    int was = r->rank;
+    r->rank = p->rank >= 0 ? p->rank : r->rank; /* its arrivals are the ones counted */
+    int rc = run_ranks_goto(s, 0);
+    for (; rc == 0;) {
+        if (at_position(s, p)) {
+            r->core = p->core;
+            r->level = 0;
+            return 0;
+        }
+        if (interrupted(s, "seeking"))
+            return -1;
+        if (!run_ranks_advance(s))
+            rc = 1;
+    }
+    r->rank = was;
+    run_ranks_use(s, was);
+    return rc;
+}
+
 int tt_goto_position(session *s, const tt_pos *p)
 {
     run_state *r = &s->run;
     if (p->by_step)
         return tt_goto_step(s, p->step);
+    if (r->ranks)
+        return goto_position_ranks(s, p);
     struct tt_history *h = history(r);
     /* a position is reached once: from the last checkpoint before its call
      * began (the history's first moment when the line's function is not
@@ -562,6 +635,10 @@ static void bps_restore(session *s, bp_state *v, size_t n)
 /* Watchpoints start from the values they have at the current moment. */
 static void watch_reprime(session *s)
 {
+    if (s->run.ranks) { /* each rank's value */
+        run_ranks_watch_reprime(s);
+        return;
+    }
     for (size_t i = 0; i < s->nbps; i++) {
         breakpoint *b = &s->bps[i];
         if (b->kind != BP_WATCH)
@@ -587,6 +664,46 @@ static int finished_stmt(const exec_event *ev)
 {
     return ev->kind == EXEC_EV_STMT || ev->kind == EXEC_EV_CALL || ev->kind == EXEC_EV_RETURN ||
            ev->kind == EXEC_EV_FINISHED;
+}
+
+/* Whether the moment after a step is one the forward command (step, next,
+ * finish) stops at: ev_core ran, stmt_done a statement of it ended (or a
+ * call, a return, its end), core_done its last, depth the searched core's
+ * frames now. */
+static int search_hit(const search *q, int ev_core, int stmt_done, int core_done, int depth)
+{
+    switch (q->mode) {
+    case TT_REV_STEP: return ev_core == q->core && stmt_done;
+    case TT_REV_NEXT: return ev_core == q->core && ((stmt_done && depth <= q->d0) || core_done);
+    case TT_REV_FINISH: return depth < q->d0;
+    case TT_REV_CONTINUE: break;
+    }
+    return 0;
+}
+
+/* reverse-continue: the stop a forward run decided at moment t (ch, taken
+ * over): 1 when it is the last match so far. At the current moment
+ * (at_end) only a value's change counts: the step that made it is behind
+ * now. stmt_ran: the step ran a statement (a multi-rank task's start runs
+ * none: a watched name it brings into scope is seen where the forward run
+ * stopped, not before). */
+static int note_stop(search *q, stop_chain *ch, uint64_t t, int at_end, int stmt_ran)
+{
+    int watch = 0;
+    for (size_t i = 0; i < ch->n && stmt_ran; i++)
+        watch |= ch->hits[i].kind == STOP_HIT_WATCH && !ch->hits[i].read;
+    if (at_end && !watch) {
+        stop_chain_free(ch);
+        return 0;
+    }
+    /* a value's change is seen going backward just before the statement
+     * that made it */
+    q->found = watch ? t - 1 : t;
+    if (q->have_chain)
+        stop_chain_free(&q->chain);
+    q->chain = *ch;
+    q->have_chain = 1;
+    return 1;
 }
 
 /* Runs the interval up to `hi` noting the moments the forward command
@@ -633,15 +750,9 @@ static int scan(session *s, search *q, uint64_t hi, int incl)
         int depth = inspect_depth(r->m, q->core);
         switch (q->mode) {
         case TT_REV_STEP:
-            if (ev.core == q->core && finished_stmt(&ev))
-                q->found = t;
-            break;
         case TT_REV_NEXT:
-            if (ev.core == q->core && ((finished_stmt(&ev) && depth <= q->d0) || ev.kind == EXEC_EV_FINISHED))
-                q->found = t;
-            break;
         case TT_REV_FINISH:
-            if (depth < q->d0)
+            if (search_hit(q, ev.core, finished_stmt(&ev), ev.kind == EXEC_EV_FINISHED, depth))
                 q->found = t;
             break;
         case TT_REV_CONTINUE: {
@@ -654,24 +765,10 @@ static int scan(session *s, search *q, uint64_t hi, int incl)
             step.before = value_bps ? &before : NULL;
             step.after = value_bps ? &after : NULL;
             stop_chain ch;
-            if (stop_chain_build(s, &step, &ch)) {
-                int watch = 0;
-                for (size_t i = 0; i < ch.n; i++)
-                    watch |= ch.hits[i].kind == STOP_HIT_WATCH && !ch.hits[i].read;
-                if (at_end && !watch) {
-                    stop_chain_free(&ch);
-                    break;
-                }
-                /* a value's change is seen going backward just before the
-                 * statement that made it */
-                q->found = watch ? t - 1 : t;
-                if (q->have_chain)
-                    stop_chain_free(&q->chain);
-                q->chain = ch;
-                q->have_chain = 1;
-            } else {
+            if (stop_chain_build(s, &step, &ch))
+                note_stop(q, &ch, t, at_end, 1);
+            else
                 stop_chain_free(&ch);
-            }
             break;
         }
         }
@@ -779,6 +876,89 @@ static int reverse_once(session *s, tt_reverse_mode mode, int *was_interrupted, 
     return at_start || q.found == UINT64_MAX;
 }
 
+/* reverse_once on a multi-rank run: one interval, the pass's start to
+ * now, replayed with the forward stop tests on the selected rank's core
+ * (reverse-continue: every rank's breakpoints and watchpoints, as a
+ * forward run decides them), then a second replay to the last match. */
+static int reverse_once_ranks(session *s, tt_reverse_mode mode, int *was_interrupted, stop_chain *chain,
+                              int *have_chain)
+{
+    run_state *r = &s->run;
+    int sel = r->rank, found_rank = sel;
+    search q = {.mode = mode, .core = r->core, .found = UINT64_MAX};
+    int level = r->level > 0 && r->level != INSPECT_LAST_FRAME ? r->level : 0;
+    q.d0 = inspect_depth(r->m, q.core) - (mode == TT_REV_FINISH ? level : 0);
+    if (mode == TT_REV_NEXT && q.d0 <= 0)
+        q.mode = TT_REV_STEP; /* between tasks, next is the rank's next statement (run_ranks_go): step */
+    uint64_t hi = r->rank_moves;
+    if (hi == 0)
+        return 1;
+    size_t nb = s->nbps;
+    bp_state *saved = mode == TT_REV_CONTINUE ? bps_save(s) : NULL;
+    int rc = run_ranks_goto(s, 0);
+    if (mode == TT_REV_CONTINUE)
+        watch_reprime(s);
+    if (mode == TT_REV_FINISH && inspect_depth(r->m, q.core) < q.d0)
+        q.found = 0;
+    strbuf err = STRBUF_INIT;
+    while (rc == 0 && r->rank_moves < hi) {
+        if (interrupted(s, "running backward")) {
+            *was_interrupted = 1;
+            break;
+        }
+        run_ranks_step mv;
+        run_ranks_move(s, mode == TT_REV_CONTINUE, 0, &mv, &err);
+        if (mv.st == RANKS_STEP_PARKED)
+            continue;
+        if (mv.st != RANKS_STEP_RAN)
+            break; /* the run reached now once: not expected before it */
+        uint64_t t = r->rank_moves;
+        int at_end = t == hi;
+        if (mode == TT_REV_CONTINUE) {
+            if (mv.stopped) {
+                if (note_stop(&q, &mv.chain, t, at_end, !mv.started && mv.ev.kind != EXEC_EV_NONE))
+                    found_rank = mv.rank;
+                run_ranks_use(s, sel);
+            }
+        } else if (!at_end && mv.rank == sel) {
+            int ev_core = mv.started ? EXEC_CORE_HOST : mv.ev.core;
+            if (search_hit(&q, ev_core, finished_stmt(&mv.ev) || mv.started, mv.ev.kind == EXEC_EV_FINISHED,
+                           inspect_depth(r->m, q.core)))
+                q.found = t;
+        }
+    }
+    strbuf_free(&err);
+    if (saved)
+        bps_restore(s, saved, nb);
+    if (*was_interrupted) {
+        if (q.have_chain)
+            stop_chain_free(&q.chain);
+        return 0;
+    }
+    uint64_t target = q.found != UINT64_MAX ? q.found : 0;
+    if (run_ranks_goto(s, target) < 0) {
+        *was_interrupted = 1;
+        if (q.have_chain)
+            stop_chain_free(&q.chain);
+        return 0;
+    }
+    if (mode == TT_REV_CONTINUE)
+        watch_reprime(s);
+    if (q.have_chain && q.found != UINT64_MAX) {
+        if (*have_chain)
+            stop_chain_free(chain);
+        *chain = q.chain;
+        *have_chain = 1;
+        swap_watch_values(chain);
+        r->rank = found_rank;
+        run_ranks_use(s, found_rank);
+        r->core = chain->core >= 0 && chain->core < EXEC_NCORES ? chain->core : r->core;
+    } else if (q.have_chain) {
+        stop_chain_free(&q.chain);
+    }
+    return q.found == UINT64_MAX;
+}
+
 ptodb_status tt_reverse(session *s, tt_reverse_mode mode, long count)
 {
     run_state *r = &s->run;
@@ -802,7 +982,8 @@ ptodb_status tt_reverse(session *s, tt_reverse_mode mode, long count)
     stop_chain chain;
     for (long i = 0; i < count && !intr && !start; i++) {
         r->core = stop_core;
-        start = reverse_once(s, mode, &intr, &chain, &have_chain);
+        start = r->ranks ? reverse_once_ranks(s, mode, &intr, &chain, &have_chain)
+                         : reverse_once(s, mode, &intr, &chain, &have_chain);
         stop_core = r->core;
     }
     if (mode != TT_REV_CONTINUE)
@@ -829,7 +1010,7 @@ ptodb_status tt_reverse(session *s, tt_reverse_mode mode, long count)
 int tt_checkpoint_user(session *s)
 {
     run_state *r = &s->run;
-    if (!r->active || !r->m || r->failed)
+    if (!r->active || !r->m || r->failed || r->ranks)
         return -1;
     struct tt_history *h = history(r);
     uint64_t now = machine_steps(r->m);
@@ -848,7 +1029,7 @@ void tt_memory(session *s, size_t *bytes, size_t *live, size_t *count)
 {
     run_state *r = &s->run;
     *bytes = *live = *count = 0;
-    if (!r->m || !r->tt)
+    if (!r->m || !r->tt || r->ranks)
         return;
     for (size_t i = 0; i < r->tt->n; i++)
         *bytes += machine_snapshot_bytes(r->tt->ck[i].ms, NULL) + r->tt->ck[i].capvisits * sizeof(struct visit);
@@ -861,6 +1042,12 @@ void tt_info_checkpoints(session *s)
     run_state *r = &s->run;
     if (!r->active || !r->m) {
         session_printf(s, "No checkpoints: the program is not being run.\n");
+        return;
+    }
+    if (r->ranks) {
+        session_printf(s, "No checkpoints: a multi-rank run goes back by running its schedule again from the "
+                          "pass's start (move %" PRIu64 " now, %" PRIu64 " the furthest).\n",
+                       r->rank_moves, r->rank_horizon);
         return;
     }
     struct tt_history *h = history(r);
@@ -887,7 +1074,7 @@ void tt_info_checkpoints(session *s)
 ptodb_status tt_restart(session *s, int n)
 {
     run_state *r = &s->run;
-    struct tt_history *h = r->active && r->m ? history(r) : NULL;
+    struct tt_history *h = r->active && r->m && !r->ranks ? history(r) : NULL;
     for (size_t i = 0; h && i < h->n; i++) {
         if (h->ck[i].user != n)
             continue;

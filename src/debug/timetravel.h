@@ -15,6 +15,12 @@
  * how-manieth arrival of the core at that statement in that call (from 1).
  * `@STEP` (the machine's statement count, rr's event) names one too.
  *
+ * A multi-rank run (run_ranks.h) has one time for all its ranks: the
+ * global schedule's move count (`@STEP`), and a position names the rank,
+ * PASS:RANK:CORE:CALL:LINE:ITER with RANK as rN. It goes back by
+ * re-execution from the pass's start (the schedule is deterministic),
+ * without checkpoints.
+ *
  * Front-end neutral: everything prints through the session. */
 #ifndef PTODB_DEBUG_TIMETRAVEL_H
 #define PTODB_DEBUG_TIMETRAVEL_H
@@ -61,6 +67,7 @@ typedef struct tt_pos {
     int by_step;
     uint64_t step;
     int pass_index, core;
+    int rank;       /* PASS:RANK:...: the rank (a multi-rank case), -1 the selected one */
     uint32_t call, iter;
     int line;
 } tt_pos;

@@ -70,36 +70,50 @@ void ranks_run_program(const char *path, const xprogram *p, const case_info *c, 
     strbuf_free(&err);
 }
 
-void ranks_run_file(const char *path, const case_info *c, const runpass_options *o, runpass_result *r)
+int ranks_build_file(const char *path, const runpass_options *o, ir_module **modp, xprogram **pp, runpass_result *r)
 {
-    memset(r, 0, sizeof *r);
+    *modp = NULL;
+    *pp = NULL;
     diag_sink sink;
     diag_sink_init(&sink, 20);
     ptodb_status st = PTODB_OK;
-    xprogram *p = NULL;
-    strbuf err = STRBUF_INIT;
+    int rc = -1;
     ir_module *mod = ir_parse_file(path, &sink, &st);
     if (st != PTODB_OK || ir_resolve(mod, &sink) != PTODB_OK) {
+        strbuf err = STRBUF_INIT;
         strbuf_printf(&err, "%s does not check (%zu error%s), not run:\n", path, sink.errors,
                       sink.errors == 1 ? "" : "s");
         char *t = diag_sink_error_text(&sink);
         strbuf_puts(&err, t);
         free(t);
         fail(r, RUNPASS_ERROR, strbuf_detach(&err));
-        goto out;
-    }
-    if (exec_program_build(mod, o->ops, &p, &sink) != PTODB_OK) {
+    } else if (exec_program_build(mod, o->ops, pp, &sink) != PTODB_OK) {
         fail(r, RUNPASS_ERROR, diag_sink_error_text(&sink));
-        goto out;
+    } else if (ranks_program_runnable(path, *pp, r)) {
+        rc = 0;
     }
-    if (ranks_program_runnable(path, p, r))
+    diag_sink_free(&sink);
+    if (rc != 0) {
+        exec_program_free(*pp);
+        *pp = NULL;
+        if (mod)
+            ir_module_free(mod);
+        mod = NULL;
+    }
+    *modp = mod;
+    return rc;
+}
+
+void ranks_run_file(const char *path, const case_info *c, const runpass_options *o, runpass_result *r)
+{
+    memset(r, 0, sizeof *r);
+    ir_module *mod;
+    xprogram *p;
+    if (ranks_build_file(path, o, &mod, &p, r) == 0)
         ranks_run_program(path, p, c, o, r);
-out:
     exec_program_free(p);
     if (mod)
         ir_module_free(mod);
-    strbuf_free(&err);
-    diag_sink_free(&sink);
 }
 
 int ranks_program_runnable(const char *path, const xprogram *p, runpass_result *r)

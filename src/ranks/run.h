@@ -22,6 +22,10 @@ void ranks_run_file(const char *path, const case_info *c, const runpass_options 
  * and the debugger build it once. r must be zeroed (or hold a ref_note). */
 void ranks_run_program(const char *path, const xprogram *p, const case_info *c, const runpass_options *o,
                        runpass_result *r);
+/* Parses, checks and builds path's program (o->ops): 0 with *mod and *p
+ * (the caller frees both; p borrows mod) and REF's refusal as r's
+ * ref_note, or -1 with r's status and message. */
+int ranks_build_file(const char *path, const runpass_options *o, ir_module **mod, xprogram **p, runpass_result *r);
 /* 0, with r's message, when p cannot run at all (an op ptodb does not
  * implement); else 1, with REF's refusal as r's ref_note. */
 int ranks_program_runnable(const char *path, const xprogram *p, runpass_result *r);

@@ -447,6 +447,38 @@ def check_ranks_threads():
     assert not response(msgs, 8)["success"]  # a third rank's thread
 
 
+def check_ranks_step_back():
+    # stepBack and reverseContinue on a multi-rank case (re-execution of the
+    # global schedule, docs/time-travel.md): stopped at rank 1's notify
+    # (line 22 of 02_after_Handshake.py, thread 5 = rank 1's host), a next
+    # on thread 5 reaches line 23 and stepBack comes back to 22 on the same
+    # thread; with a breakpoint on rank 0's wait (line 27, reached before
+    # rank 1 runs under the fixed schedule), reverseContinue stops there on
+    # thread 1.
+    case = os.path.join(os.environ["top_srcdir"], "examples/multirank_signals")
+    src = os.path.realpath(os.path.join(case, "passes_dump/02_after_Handshake.py"))
+    d = Session()
+    d.call("initialize", {})
+    d.call("launch", {"case": case, "pass": "02_after_Handshake"})
+    d.call("setBreakpoints", {"source": {"path": src}, "breakpoints": [{"line": 22}]})
+    d.call("configurationDone")
+    s = d.wait_event("stopped")["body"]
+    assert s["threadId"] == 5, s
+    d.call("next", {"threadId": 5})
+    d.wait_event("stopped")
+    assert d.call("stackTrace", {"threadId": 5})["stackFrames"][0]["line"] == 23
+    d.call("stepBack", {"threadId": 5})
+    s = d.wait_event("stopped")["body"]
+    assert s["reason"] == "step" and s["threadId"] == 5, s
+    assert d.call("stackTrace", {"threadId": 5})["stackFrames"][0]["line"] == 22
+    d.call("setBreakpoints", {"source": {"path": src}, "breakpoints": [{"line": 27}]})
+    d.call("reverseContinue", {"threadId": 5})
+    s = d.wait_event("stopped")["body"]
+    assert s["threadId"] == 1, s
+    assert d.call("stackTrace", {"threadId": 1})["stackFrames"][0]["line"] == 27, s
+    d.close()
+
+
 MEMCASE = os.path.join(os.environ["top_srcdir"], "examples/memory")
 MEM35 = os.path.realpath(os.path.join(MEMCASE, "passes_dump/35_after_AllocateMemoryAddr.py"))
 
