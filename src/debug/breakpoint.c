@@ -130,7 +130,8 @@ void bp_print_table(session *s)
         session_printf(s, "No breakpoints or watchpoints.\n");
         return;
     }
-    static const char *const types[] = {"breakpoint", "breakpoint", "pass", "watchpoint", "nan", "inf", "catchpoint"};
+    static const char *const types[] = {"breakpoint", "breakpoint", "pass",      "watchpoint", "nan",
+                                        "inf",        "catchpoint", "catchpoint", "catchpoint"};
     static const char *const watch_types[] = {"watchpoint", "read watchpoint", "acc watchpoint"};
     /* gdb widens the Type column for "read watchpoint" */
     int width = 14;
@@ -149,6 +150,8 @@ void bp_print_table(session *s)
         case BP_PASS: snprintf(what, sizeof what, "pass %s", b->spec); break;
         case BP_WATCH: snprintf(what, sizeof what, "%s%s", b->spec, b->watch_sub ? b->watch_sub : ""); break;
         case BP_CATCH_MEMORY: snprintf(what, sizeof what, "memory fault (clobber, uninit, bounds, slot)"); break;
+        case BP_CATCH_RACE: snprintf(what, sizeof what, "race on a window (multi-rank)"); break;
+        case BP_CATCH_FENCE: snprintf(what, sizeof what, "fence contract breach (multi-rank)"); break;
         default: snprintf(what, sizeof what, "any statement producing %s", b->kind == BP_NAN ? "NaN" : "Inf");
         }
         session_printf(s, "%-7d %-*s %-4s %-3s %s\n", b->number, width,

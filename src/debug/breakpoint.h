@@ -16,8 +16,12 @@
 typedef struct session session;
 
 /* BP_CATCH_MEMORY: `catch memory`, a catchpoint on the memory sanitizer's
- * faults (docs/memory.md) */
-typedef enum { BP_LINE, BP_FUNC, BP_PASS, BP_WATCH, BP_NAN, BP_INF, BP_CATCH_MEMORY } bp_kind;
+ * faults (docs/memory.md); BP_CATCH_RACE, BP_CATCH_FENCE: `catch race`,
+ * `catch fence`, on a multi-rank run's first race on a window and first
+ * breach of the fence contract (docs/multirank.md) */
+typedef enum {
+    BP_LINE, BP_FUNC, BP_PASS, BP_WATCH, BP_NAN, BP_INF, BP_CATCH_MEMORY, BP_CATCH_RACE, BP_CATCH_FENCE
+} bp_kind;
 /* BP_WATCH: gdb's watch (a change of value), rwatch (a read), awatch (either) */
 typedef enum { WATCH_WRITE, WATCH_READ, WATCH_ACCESS } watch_access;
 

@@ -323,13 +323,25 @@ ptodb_status cmd_BREAK(session *s, const char *args) { return set_break(s, args,
 
 ptodb_status cmd_CATCH(session *s, const char *args)
 {
-    if (strcmp(args, "memory") != 0) {
-        session_errorf(s, "Usage: catch memory (the one event ptodb catches: a memory fault).");
-        return PTODB_ERR_USAGE;
+    static const struct {
+        const char *event, *what;
+        bp_kind kind;
+    } events[] = {
+        {"memory", "memory fault", BP_CATCH_MEMORY},
+        {"race", "race on a window", BP_CATCH_RACE},
+        {"fence", "fence contract breach", BP_CATCH_FENCE},
+    };
+    for (size_t i = 0; i < sizeof events / sizeof events[0]; i++) {
+        if (strcmp(args, events[i].event) != 0)
+            continue;
+        breakpoint *b = bp_new(s, events[i].kind);
+        session_printf(s, "Catchpoint %d (%s)\n", b->number, events[i].what);
+        if (events[i].kind != BP_CATCH_MEMORY && !s->kase.ranks.nranks)
+            session_printf(s, "(a single-rank case has no windows: it never stops here)\n");
+        return PTODB_OK;
     }
-    breakpoint *b = bp_new(s, BP_CATCH_MEMORY);
-    session_printf(s, "Catchpoint %d (memory fault)\n", b->number);
-    return PTODB_OK;
+    session_errorf(s, "Usage: catch memory | catch race | catch fence.");
+    return PTODB_ERR_USAGE;
 }
 ptodb_status cmd_TBREAK(session *s, const char *args) { return set_break(s, args, 1); }
 

@@ -23,7 +23,8 @@ DEBUG_RANKS_TESTS = \
 	tests/cli/multirank_continue.sh \
 	tests/cli/multirank_debug_schedule.sh \
 	tests/cli/multirank_timetravel.sh \
-	tests/cli/multirank_trace.sh
+	tests/cli/multirank_trace.sh \
+	tests/cli/multirank_catch.sh
 TESTS += $(DEBUG_RANKS_TESTS)
 EXTRA_DIST += $(DEBUG_RANKS_TESTS)
 

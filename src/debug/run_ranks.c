@@ -298,7 +298,9 @@ void run_ranks_move(session *s, int decide, int until_line, run_ranks_step *mv, 
             where[k].has[c] = inspect_frame_get(ranks_sched_machine(r->ranks, k), c, 0, &where[k].f[c]);
     int k;
     exec_event *ev = &mv->ev;
+    unsigned faults = ranks_world_faults(ranks_sched_world(r->ranks));
     mv->st = ranks_sched_step(r->ranks, &k, ev, err);
+    faults = ranks_world_faults(ranks_sched_world(r->ranks)) & ~faults; /* this step's */
     mv->rank = k;
     if (mv->st == RANKS_STEP_ERROR || mv->st == RANKS_STEP_DEADLOCK || mv->st == RANKS_STEP_DONE) {
         use_rank(s, r->rank);
@@ -344,6 +346,7 @@ void run_ranks_move(session *s, int decide, int until_line, run_ranks_step *mv, 
     step.before = value_bps ? &r->rank_snaps[k] : NULL;
     step.after = value_bps ? &after : NULL;
     step.until_line = k == sel ? until_line : 0;
+    step.comm_faults = faults;
     /* the stop is decided with the stepping rank's core as the selected one */
     int saved_core = r->core;
     if (k != sel)

@@ -12,6 +12,7 @@
 #include "debug/stop.h"
 #include "debug/tensor_fmt.h"
 #include "exec/inspect.h"
+#include "ranks/sched.h"
 
 /* ---- snapshots of the bound tensors ---------------------------------------------- */
 
@@ -492,6 +493,12 @@ int stop_chain_build(session *s, const stop_step *step, stop_chain *c)
             if (memfault && count_hit(b))
                 chain_add(c, b, STOP_HIT_MEMORY, 0);
             break;
+        case BP_CATCH_RACE:
+        case BP_CATCH_FENCE:
+            if ((step->comm_faults & (b->kind == BP_CATCH_RACE ? RANKS_FAULT_RACE : RANKS_FAULT_FENCE)) &&
+                count_hit(b))
+                chain_add(c, b, b->kind == BP_CATCH_RACE ? STOP_HIT_RACE : STOP_HIT_FENCE, 0);
+            break;
         }
     }
     /* table order (numbers grow as breakpoints are set) */
@@ -687,6 +694,18 @@ static int report_hit(session *s, const stop_chain *c, const stop_hit *h)
     case STOP_HIT_MEMORY:
         session_printf(s, "\nCatchpoint %d (memory fault)\n%s", h->bp, s->run.m && machine_mem_last(s->run.m) ? machine_mem_last(s->run.m) : "");
         return 1;
+    case STOP_HIT_RACE:
+    case STOP_HIT_FENCE: {
+        strbuf rep = STRBUF_INIT;
+        ranks_world *w = s->run.ranks ? ranks_sched_world(s->run.ranks) : NULL;
+        const char *path = s->run.ranks ? ranks_sched_path(s->run.ranks) : "";
+        if (w)
+            h->kind == STOP_HIT_RACE ? ranks_world_race(w, path, &rep) : ranks_world_fence_breach(w, path, &rep);
+        session_printf(s, "\nCatchpoint %d (%s)\n%s\n", h->bp,
+                       h->kind == STOP_HIT_RACE ? "race on a window" : "fence contract breach", strbuf_str(&rep));
+        strbuf_free(&rep);
+        return 1;
+    }
     case STOP_HIT_PASS_START:
         session_printf(s, "\nBreakpoint %d, pass %d %s\n", h->bp, p->index, p->name);
         return 1;

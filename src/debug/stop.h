@@ -33,6 +33,8 @@ typedef enum {
     STOP_HIT_NAN,        /* the last statement produced a NaN */
     STOP_HIT_INF,        /* ... or an Inf */
     STOP_HIT_MEMORY,     /* catch memory: the last statement had a memory fault */
+    STOP_HIT_RACE,       /* catch race: the last statement raced with another rank's access */
+    STOP_HIT_FENCE,      /* catch fence: the last statement broke the fence contract */
     STOP_HIT_PASS_START, /* a pass breakpoint at the start of its pass */
     STOP_HIT_PASS_END    /* a conditional pass breakpoint whose condition held on an output */
 } stop_hit_kind;
@@ -72,6 +74,7 @@ typedef struct stop_step {
     const inspect_frame *was[EXEC_NCORES];   /* each core before it ran, NULL unknown */
     const stop_snapshot *before, *after;     /* NULL when no value breakpoint needs them */
     int until_line;                          /* RUN_UNTIL's line, 0 none */
+    unsigned comm_faults;                    /* multi-rank: the faults it found (RANKS_FAULT_*) */
 } stop_step;
 
 /* Which breakpoints the step hit, in table order, counting each hit (and

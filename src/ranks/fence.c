@@ -202,6 +202,11 @@ void ranks_fence_stamp(ranks_fence *f, int rank, int line, int col)
     }
 }
 
+int ranks_fence_breached(const ranks_fence *f)
+{
+    return f->first.kind != BREACH_NONE;
+}
+
 static const char *const contract_doc = "PyPTO's data-before-signal contract, docs/en/dev/passes/46-insert_comm_fence.md";
 
 int ranks_fence_report(const ranks_fence *f, const char *path, strbuf *out)

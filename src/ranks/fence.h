@@ -48,6 +48,8 @@ void ranks_fence_notify(ranks_fence *f, int rank, int line, int col);
 void ranks_fence_acquire(ranks_fence *f, int rank, int line, int col);
 /* The statement of rank's last step was at line:col: locates what it did. */
 void ranks_fence_stamp(ranks_fence *f, int rank, int line, int col);
+/* 1 once a breach was found. */
+int ranks_fence_breached(const ranks_fence *f);
 /* The first breach, "path:line:col: fence contract: ...", in out; 0 when
  * none. */
 int ranks_fence_report(const ranks_fence *f, const char *path, strbuf *out);

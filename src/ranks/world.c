@@ -1210,6 +1210,11 @@ int ranks_world_fence_breach(const ranks_world *w, const char *path, strbuf *out
     return w->fence && ranks_fence_report(w->fence, path, out);
 }
 
+unsigned ranks_world_faults(const ranks_world *w)
+{
+    return (w->has_race ? RANKS_FAULT_RACE : 0u) | (w->fence && ranks_fence_breached(w->fence) ? RANKS_FAULT_FENCE : 0u);
+}
+
 /* ---- the world ------------------------------------------------------------ */
 
 static void comm_init(ranks_world *w, exec_comm *c, int rank)

@@ -151,6 +151,12 @@ void ranks_world_check_fences(ranks_world *w);
  * none (or not checked). */
 int ranks_world_fence_breach(const ranks_world *w, const char *path, strbuf *out);
 
+/* The faults found so far, as bits (the first of each kind is kept: its
+ * report is ranks_world_race's, ranks_world_fence_breach's), for a
+ * debugger's catchpoints: a new bit after a step is that step's fault. */
+enum { RANKS_FAULT_RACE = 1, RANKS_FAULT_FENCE = 2 };
+unsigned ranks_world_faults(const ranks_world *w);
+
 /* Rank's view (dt, shape, from the start) of window buffer handle, as a
  * dispatch hands it over: for tests and the debugger. NULL when the rank is
  * not in the buffer's domain or the view does not fit. */
