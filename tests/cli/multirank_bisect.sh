@@ -106,6 +106,19 @@ set -- $(divergence "$out")
 expect_eq "sub, random schedule: pass and line ($out)" "$want_pass $want_line" "$1 $2"
 case "$3" in 0 | 1) ;; *) fail "sub, random schedule: rank '$3' in: $out" ;; esac
 
+# --compare of the two builds: the same statement and rank; the unplanted
+# build against itself: no difference (both were run rank by rank, not as
+# one machine on the validator's entry, which fails every pass alike)
+run_ptodb --compare "$src" "$tmp/sub"
+expect_eq "compare: exit ($err)" 1 "$rc"
+expect_contains "compare: validation" "validation: 0 failing in A" "$out"
+expect_eq "compare: divergence in:
+$out
+" "$want_pass $want_line 1" "$(divergence "$out")"
+run_ptodb --compare "$src" "$src"
+expect_eq "compare, unplanted: exit ($err)" 0 "$rc"
+expect_contains "compare, unplanted: validation" "validation: 0 failing in A, 0 failing in B" "$out"
+
 # the debugger's bisect: the same answer, a breakpoint on that rank stops there
 XDG_STATE_HOME=$tmp/state && export XDG_STATE_HOME
 run_ptodb --nw --nx -ex "open $tmp/sub" -ex bisect -ex "break $want_line rank 1" -ex run </dev/null
