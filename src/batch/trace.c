@@ -623,6 +623,12 @@ static void trace_run_ranks(const char *path, const case_info *c, const runpass_
         }
         if (st == RANKS_STEP_DEADLOCK || st == RANKS_STEP_ERROR) {
             out->error = strbuf_detach(&err);
+            /* a deadlock's report is headed by the first rank not finished (sched.c) */
+            for (int r = 0; st == RANKS_STEP_DEADLOCK && r < P; r++)
+                if (ranks_sched_rank_state(s, r) != RANKS_RANK_FINISHED) {
+                    rank = r;
+                    break;
+                }
             if (rank >= 0 && rank < P) {
                 out->error_rank = rank;
                 note_error_place(out, path, ranks_sched_machine(s, rank));

@@ -147,6 +147,18 @@ expect_contains "peer 2: pass" "bisect: first failing pass: $want_pass (" "$out"
 expect_contains "peer 2: fails on rank 1" "$want_pass.py:$want_line: the statement fails (function reduce_step, rank 1, " "$out"
 expect_contains "peer 2: the error" "peer 2 is out of range" "$out"
 
+# the ready wait expects 2 notifies where each peer sends 1: a deadlock,
+# named at the wait on rank 0 (the first rank to park there, and the first
+# rank the deadlock report heads: both are parked)
+copy "$src" deadlock
+set -- $(plant deadlock 's/\[src__idx_v0, 0\], pl\.const(1, pl\.INT32), cmp=1)/[src__idx_v0, 0], pl.const(2, pl.INT32), cmp=1)/' \
+    '\[src__idx_v0, 0\], pl\.const(1, pl\.INT32), cmp=1)' '\[src__idx_v0, 0\], pl\.const(2, pl\.INT32), cmp=1)')
+want_pass=$1 want_line=$2
+run_ptodb --batch "$tmp/deadlock" --bisect
+expect_contains "deadlock: pass" "bisect: first failing pass: $want_pass (" "$out"
+expect_contains "deadlock: at the wait on rank 0" "$want_pass.py:$want_line: the statement fails (function reduce_step, rank 0, " "$out"
+expect_contains "deadlock: the report" "deadlock: every rank that has work left is parked" "$out"
+
 # why's chain follows one machine: a clear refusal, not a wrong chain
 run_ptodb --nw --nx -ex "open $tmp/sub" -ex "pass $want_pass" -ex "why outputs" </dev/null
 expect_contains "why on a multi-rank case" "why: the dataflow chain does not follow several ranks yet" "$out$err"
