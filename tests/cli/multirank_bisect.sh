@@ -30,11 +30,56 @@
 #     first (rank 0 is parked): the statement fails on rank 1.
 . "$top_srcdir/tests/cli/lib.sh"
 set -e
-root=${PTODB_MULTIRANK:-$(dirname "$PTODB_FIXTURES")/multirank}
-src=$root/dist_allreduce_p2_910b
-[ -f "$src/ranks.txt" ] || skip "multi-rank case dist_allreduce_p2_910b not found under $root (set PTODB_MULTIRANK)"
 tmp=$(mktemp -d) || fail "mktemp"
 trap 'rm -rf "$tmp"' EXIT
+
+# First, without ../shared: our #2397 program (tests/data/multirank/order_2397,
+# one dump file) made a case of four passes, 00..03, the same program in each,
+# with goldens by hand (y = 1, z = 1, w = z + 1 = 2 on each rank; see
+# multirank_deadlock.sh); bump_into's adds(t, 1.0) planted as adds(t, 2.0)
+# from 02 on. By hand: a task enters its rank's FIFO once what it depends
+# on has finished (ranks/world.h): bump(y) and bump(z) at once, send after
+# bump(y) (it reads y), bump_into after bump(z) (it reads z), wait_step after
+# send (the per-rank order of comm dispatches, #2398). So rank 0's FIFO runs
+# bump(y), bump(z), send, bump_into, wait_step, and the fixed schedule runs
+# rank 0 until it parks: its bump_into's adds, before its wait_step, is the
+# first differing value of the run: rank 0. (`break 36` then `run` in the
+# debugger stops there on rank 0 first, with wait_step still queued.)
+tool="$top_builddir/tests/unit/check_data_tool"
+own=$tmp/own
+mkdir -p "$own/passes_dump"
+cp "$top_srcdir/tests/data/multirank/order_2397/ranks.txt" "$own/"
+f0=$top_srcdir/tests/data/multirank/order_2397/passes_dump/00_frontend.py
+cp "$f0" "$own/passes_dump/00_frontend.py"
+cp "$f0" "$own/passes_dump/01_after_Copy.py"
+for n in 02_after_Plant 03_after_Copy; do
+    awk '/def bump_into/ { b = 1 } b && /pl.tile.adds\(t, 1.0\)/ { sub(/adds\(t, 1.0\)/, "adds(t, 2.0)"); b = 0 } { print }' \
+        "$f0" >"$own/passes_dump/$n.py"
+done
+for r in 0 1; do
+    mkdir -p "$own/data/out/rank$r"
+    "$tool" fill pt "$own/data/out/rank$r/y.pt" fp32 1 1 8
+    "$tool" fill pt "$own/data/out/rank$r/z.pt" fp32 1 1 8
+    "$tool" fill pt "$own/data/out/rank$r/w.pt" fp32 2 1 8
+done
+own_line=$(grep -n 'adds(t, 2.0)' "$own/passes_dump/02_after_Plant.py" | cut -d: -f1)
+[ -n "$own_line" ] || fail "our program: nothing planted"
+run_ptodb --batch "$own" --bisect
+expect_eq "our program: exit ($err)" 1 "$rc"
+expect_contains "our program: pass" "bisect: first failing pass: 02_after_Plant (last passing pass before it: 01_after_Copy)" "$out"
+expect_contains "our program: statement and rank" \
+    "first divergence: $own/passes_dump/02_after_Plant.py:$own_line: tensor 'u' (function bump_into, rank 0, " "$out"
+expect_contains "our program: the counterpart" "differs from 'u' at $own/passes_dump/01_after_Copy.py:$own_line" "$out"
+# unplanted (the plant's files replaced by copies): no failing pass
+cp "$f0" "$own/passes_dump/02_after_Plant.py"
+cp "$f0" "$own/passes_dump/03_after_Copy.py"
+run_ptodb --batch "$own" --bisect
+expect_eq "our program, unplanted: exit ($err)" 0 "$rc"
+expect_contains "our program, unplanted" "bisect: no failing pass" "$out"
+
+root=${PTODB_MULTIRANK:-$(dirname "$PTODB_FIXTURES")/multirank}
+src=$root/dist_allreduce_p2_910b
+[ -f "$src/ranks.txt" ] || skip "multi-rank case dist_allreduce_p2_910b not found under $root (set PTODB_MULTIRANK); our program's checks passed"
 
 # copy CASE NAME: the case's ranks.txt, data/ and passes_dump/ into $tmp/NAME
 copy() {
