@@ -73,7 +73,10 @@ typedef struct rec_ctx {
     void *ud;
     int stop;
     int rank;          /* the rank whose machine runs the step being recorded */
-    const tensor **written;
+    /* the storages the step wrote, taken when the hook runs: the tensor
+     * written may be an op's temporary view (a notify's remote cell), freed
+     * before the step returns */
+    const tensor_storage **written;
     size_t nwritten, capwritten;
     /* iterations of the loops running now, per core */
     struct loop_count { const ir_stmt *st; int core, rank; uint64_t n; } *loops;
@@ -88,7 +91,7 @@ static void on_write(void *ud, int core, const tensor *t)
         rc->capwritten = rc->capwritten ? rc->capwritten * 2 : 8;
         rc->written = xreallocarray(rc->written, rc->capwritten, sizeof *rc->written);
     }
-    rc->written[rc->nwritten++] = t;
+    rc->written[rc->nwritten++] = t->storage;
 }
 
 static tensor *copy_value(const value *v)
@@ -238,7 +241,7 @@ static void record_stmt(rec_ctx *rc, const machine *m, int core, const ir_stmt *
                     continue;
                 int hit = 0;
                 for (size_t k = 0; k < rc->nwritten && !hit; k++)
-                    hit = rc->written[k] == v->u.t || rc->written[k]->storage == v->u.t->storage;
+                    hit = rc->written[k] == v->u.t->storage;
                 if (hit)
                     add_rec(rc, strbuf_str(&key), strbuf_str(&base), name, f, core, v);
             }
