@@ -225,12 +225,12 @@ void batch_json_statement(strbuf *o, const bisect_stmt *s)
         json_put_string(o, s->func);
         strbuf_puts(o, ", \"core\": ");
         json_put_string(o, machine_core_name(s->core));
+        strbuf_printf(o, ", \"block\": %lld, \"blocks\": %lld", (long long)s->block,
+                      (long long)(s->blocks > 0 ? s->blocks : 1));
         if (s->rank >= 0)
             strbuf_printf(o, ", \"rank\": %d", s->rank);
         else
             strbuf_puts(o, ", \"rank\": null");
-        strbuf_printf(o, ", \"block\": %lld, \"blocks\": %lld", (long long)s->block,
-                      (long long)(s->blocks > 0 ? s->blocks : 1));
         strbuf_puts(o, ", \"tensor\": ");
         json_put_string(o, s->tensor);
         strbuf_puts(o, ", \"good_file\": ");
