@@ -192,6 +192,22 @@ expect_contains "peer 2: pass" "bisect: first failing pass: $want_pass (" "$out"
 expect_contains "peer 2: fails on rank 1" "$want_pass.py:$want_line: the statement fails (function reduce_step, rank 1, " "$out"
 expect_contains "peer 2: the error" "peer 2 is out of range" "$out"
 
+# a dropped synchronisation: the ready wait made Ge 0 (always holds). By
+# hand: rank 0 no longer parks, so it runs its whole task first; its acc
+# load reads its own staged data (as in the passing pass); its remote_load
+# reads rank 1's window before rank 1 staged it: zeros where the passing pass
+# read 100..355: rank 0, at the remote_load. The ranks now run in another
+# order than in the passing pass (there rank 1's accumulate loop ran first),
+# so this checks the rank-by-rank matching: a matching across ranks pairs
+# rank 0's acc load with the passing pass's first one, rank 1's, and names
+# the acc load's line instead.
+copy "$src" nowait
+set -- $(plant nowait 's/\[src__idx_v0, 0\], pl\.const(1, pl\.INT32), cmp=1)/[src__idx_v0, 0], pl.const(0, pl.INT32), cmp=1)/' \
+    '\[src__idx_v0, 0\], pl\.const(1, pl\.INT32), cmp=1)' 'remote_load(data__ssa_v1, peer__idx_v0_1,')
+want_pass=$1 want_line=$2
+check nowait 0
+expect_contains "nowait: the loaded tile" "tensor 'recv__ssa_v0'" "$out"
+
 # the ready wait expects 2 notifies where each peer sends 1: a deadlock,
 # named at the wait on rank 0 (the first rank to park there, and the first
 # rank the deadlock report heads: both are parked)
