@@ -565,36 +565,21 @@ static void trace_run_ranks(const char *path, const case_info *c, const runpass_
                             trace *out)
 {
     out->nranks = c->ranks.nranks;
-    diag_sink sink;
-    diag_sink_init(&sink, 20);
-    ptodb_status pst = PTODB_OK;
     xprogram *p = NULL;
+    ir_module *mod = NULL;
     ranks_sched *s = NULL;
     call_stack *callst = NULL;
     ir_line_index lines = {NULL, 0};
     strbuf err = STRBUF_INIT;
-    ir_module *mod = ir_parse_file(path, &sink, &pst);
-    if (pst != PTODB_OK || ir_resolve(mod, &sink) != PTODB_OK) {
-        char *t = diag_sink_error_text(&sink);
-        strbuf_printf(&err, "%s does not check (%zu error%s), not run:\n%s", path, sink.errors,
-                      sink.errors == 1 ? "" : "s", t);
-        free(t);
-        out->error = strbuf_detach(&err);
-        goto done;
-    }
-    if (exec_program_build(mod, po->ops, &p, &sink) != PTODB_OK) {
-        out->error = diag_sink_error_text(&sink);
-        goto done;
-    }
     runpass_result rr;
     memset(&rr, 0, sizeof rr);
-    int runnable = ranks_program_runnable(path, p, &rr);
-    if (!runnable) {
+    int built = ranks_build_file(path, po, &mod, &p, &rr) == 0;
+    if (!built) {
         out->error = rr.message;
         rr.message = NULL;
     }
     runpass_result_free(&rr);
-    if (!runnable)
+    if (!built)
         goto done;
     runpass_status why;
     s = ranks_sched_new(path, p, c, po, &err, &why);
@@ -653,7 +638,6 @@ done:
     exec_program_free(p);
     if (mod)
         ir_module_free(mod);
-    diag_sink_free(&sink);
 }
 
 static void trace_run(const char *path, const case_info *c, const runpass_options *o, size_t max_bytes, trace_fn fn,
