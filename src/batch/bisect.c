@@ -130,15 +130,14 @@ void bisect_run(batch *b, const bisect_options *o, bisect_result *r)
         divergence_side good = {c->passes[r->last_good].path, c->passes[r->last_good].stem, c};
         divergence_side bad = {c->passes[r->first_bad].path, c->passes[r->first_bad].stem, c};
         r->stmt_done = 1;
-        if (c->ranks.nranks) {
-            /* the trace follows one machine; a multi-rank pass runs one per rank */
-            r->stmt.note = xstrdup("the statement-level comparison does not follow several ranks yet (a "
-                                   "multi-rank case, docs/multirank.md): the first failing pass is the answer");
-        } else {
-            divergence_find(&good, &bad, &b->o.ro, c->rtol.value, c->atol.value, o->max_trace_bytes, &r->stmt);
+        /* every rank's machine on a multi-rank case (trace.h) */
+        divergence_find(&good, &bad, &b->o.ro, c->rtol.value, c->atol.value, o->max_trace_bytes, &r->stmt);
+        {
             bisect_stmt *s = &r->stmt;
             why_blame wb;
-            if (s->found && !s->fails && !s->new_if && !s->op_changed &&
+            /* why's log follows one machine: a multi-rank case keeps the
+             * first differing value (docs/why.md, "Not done") */
+            if (s->found && !s->fails && !s->new_if && !s->op_changed && !c->ranks.nranks &&
                 why_refine_divergence(c, &b->o.ro, r->first_bad, r->last_good, s->line, s->good_line, &wb)) {
                 s->consumer_line = s->line;
                 s->consumer_tensor = s->tensor;

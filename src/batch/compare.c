@@ -6,6 +6,7 @@
 #include "base/clock.h"
 #include "base/fdio.h"
 #include "base/mem.h"
+#include "ranks/run.h"
 
 /* ---- alignment ------------------------------------------------------------------------------- */
 
@@ -118,7 +119,7 @@ static int side_step(side_run *s, int i, const runpass_options *ro, compare_side
         runpass_result_free(&s->res);
         free(s->text);
         s->text = text;
-        runpass_file(s->c->passes[i].path, s->c, ro, &s->res);
+        ranks_or_single_run_file(s->c->passes[i].path, s->c, ro, &s->res); /* a multi-rank case: every rank */
         s->have = 1;
         out->reused = 0;
     }

@@ -9,6 +9,7 @@
 #include "batch/split_change.h"
 #include "batch/trace.h"
 #include "exec/machine.h"
+#include "ranks/run.h"
 
 
 typedef struct diff_info {
@@ -31,12 +32,13 @@ typedef struct cmp_ctx {
     const trace_rec *hint_good;
     char *hint_name, *hint_func;
     int lane1_only;      /* the divergence found so far is on AIV1 only */
+    int ranked;          /* a multi-rank case: statements carry their rank */
     int have_main;       /* found one off AIV1: now collecting later ones */
     /* the first divergence at a statement whose op changed within its kind
      * (sub where the passing pass has add): no pass does that on purpose,
      * so it is the likelier cause than an earlier differing intermediate */
     int have_flip;
-    int flip_line, flip_core;
+    int flip_line, flip_core, flip_rank;
     char *flip_name, *flip_func, *flip_op, *flip_was;
     const trace_rec *flip_good;
     diff_info flip_di;
@@ -44,7 +46,7 @@ typedef struct cmp_ctx {
     /* the `if` statements that ran before the first divergence with no
      * counterpart in the passing pass, the latest last (test_new_ifs) */
     struct new_if {
-        int line, core;
+        int line, core, rank;
         char *func, *name;
         uint64_t runs, then;
     } new_ifs[BISECT_MAX_NEW_IFS];
@@ -130,6 +132,8 @@ static int differs(const tensor *a, const tensor *g, double rtol, double atol, i
         if (!in_valid(a, g, k))
             continue;
         double x = tensor_get_flat(a, k), y = tensor_get_flat(g, k);
+        if (isnan(x) && isnan(y))
+            continue; /* NaN in both: the same value (as the bit-level check says) */
         double d = fabs(x - y);
         int bad;
         if (x == y)
@@ -188,6 +192,7 @@ static void report_found(cmp_ctx *cx, const trace_rec *rec, const trace_rec *m, 
     s->tensor = xstrdup(rec->name);
     s->line = rec->line;
     s->core = rec->core;
+    s->rank = cx->ranked ? rec->rank : -1;
     s->block = rec->block;
     s->blocks = rec->blocks;
     s->good_file = xstrdup(cx->good_side->path);
@@ -229,6 +234,7 @@ static void note_bit_difference(cmp_ctx *cx, const trace_rec *rec, const trace_r
         return; /* only padding or -0.0/+0.0 and NaN payloads differ */
     s->bit_line = rec->line;
     s->bit_core = rec->core;
+    s->bit_rank = cx->ranked ? rec->rank : -1;
     s->bit_tensor = xstrdup(rec->name);
     s->bit_count = count;
     s->bit_numel = n;
@@ -308,6 +314,7 @@ static void note_new_if(cmp_ctx *cx, const trace_rec *rec)
     struct new_if *n = &cx->new_ifs[cx->nnew_ifs++];
     n->line = rec->line;
     n->core = rec->core;
+    n->rank = rec->rank;
     n->func = xstrdup(rec->func);
     n->name = xstrdup(rec->name);
     n->runs = 1;
@@ -419,6 +426,7 @@ static int on_bad_rec(void *ud, const trace_rec *rec)
         cx->have_flip = 1;
         cx->flip_line = rec->line;
         cx->flip_core = rec->core;
+        cx->flip_rank = rec->rank;
         cx->flip_name = xstrdup(rec->name);
         cx->flip_func = xstrdup(rec->func);
         cx->flip_op = op_of(rec->key);
@@ -465,6 +473,7 @@ static void prefer_flip(cmp_ctx *cx)
     r.func = cx->flip_func;
     r.line = cx->flip_line;
     r.core = cx->flip_core;
+    r.rank = cx->flip_rank;
     report_found(cx, &r, cx->flip_good, &cx->flip_di, 0);
     s->count = cx->flip_count;
     /* the later list loses the statement now reported */
@@ -502,7 +511,7 @@ static int test_new_ifs(cmp_ctx *cx)
         runpass_options ro = *cx->ro;
         ro.mopt.invert_if_line = ni->line;
         runpass_result res;
-        runpass_file(bad->path, bad->c, &ro, &res);
+        ranks_or_single_run_file(bad->path, bad->c, &ro, &res);
         int passes = res.status == RUNPASS_COMPARED && res.all_pass;
         runpass_result_free(&res);
         if (!passes)
@@ -535,6 +544,7 @@ static int test_new_ifs(cmp_ctx *cx)
         s->tensor = xstrdup(ni->name);
         s->line = ni->line;
         s->core = ni->core;
+        s->rank = cx->ranked ? ni->rank : -1;
         s->count = 1;
         s->first_bad = -1;
         s->max_abs_diff = s->max_golden = 0;
@@ -548,6 +558,7 @@ void divergence_find(const divergence_side *good_side, const divergence_side *ba
                      double rtol, double atol, size_t max_trace_bytes, bisect_stmt *s)
 {
     memset(s, 0, sizeof *s);
+    s->rank = s->bit_rank = -1;
     trace good;
     trace_pass(good_side->path, good_side->c, ro, max_trace_bytes, NULL, NULL, &good);
     trace_index(&good);
@@ -560,6 +571,7 @@ void divergence_find(const divergence_side *good_side, const divergence_side *ba
     cx.good_side = good_side;
     cx.bad_side = bad_side;
     cx.ro = ro;
+    cx.ranked = good.nranks > 0 || bad_side->c->ranks.nranks > 0;
     trace bad;
     trace_pass(bad_side->path, bad_side->c, ro, 0, on_bad_rec, &cx, &bad);
     if (cx.frozen) {
@@ -616,6 +628,7 @@ void divergence_find(const divergence_side *good_side, const divergence_side *ba
         s->tensor = xstrdup("");
         s->line = bad.error_line;
         s->core = bad.error_core;
+        s->rank = cx.ranked ? bad.error_rank : -1;
         s->note = xstrdup(bad.error);
         s->first_bad = -1;
     }
@@ -688,14 +701,23 @@ static const char *block_words(const bisect_stmt *s, char *buf, size_t size)
     return buf;
 }
 
+const char *divergence_where(int rank, int core, char *buf, size_t size)
+{
+    if (rank >= 0)
+        snprintf(buf, size, "rank %d, %s", rank, machine_core_name(core));
+    else
+        snprintf(buf, size, "core %s", machine_core_name(core));
+    return buf;
+}
+
 void divergence_report_text(const bisect_stmt *s, const char *good_stem, const char *bad_stem, double rtol,
                             double atol, strbuf *out)
 {
-    char blk[64];
+    char blk[64], where[64];
     if (s->found && s->fails) {
-        strbuf_printf(out, "first divergence: %s:%d: the statement fails (function %s, core %s%s) where %s ran to its "
+        strbuf_printf(out, "first divergence: %s:%d: the statement fails (function %s, %s%s) where %s ran to its "
                            "end\n",
-                      s->file, s->line, s->func, machine_core_name(s->core), block_words(s, blk, sizeof blk),
+                      s->file, s->line, s->func, divergence_where(s->rank, s->core, where, sizeof where), block_words(s, blk, sizeof blk),
                       good_stem);
         for (const char *l = s->note; *l;) {
             size_t len = strcspn(l, "\n");
@@ -703,8 +725,8 @@ void divergence_report_text(const bisect_stmt *s, const char *good_stem, const c
             l += len + (l[len] == '\n');
         }
     } else if (s->found && s->new_if) {
-        strbuf_printf(out, "first divergence: %s:%d: tensor '%s' (function %s, core %s%s)\n", s->file, s->line,
-                      s->tensor, s->func, machine_core_name(s->core), block_words(s, blk, sizeof blk));
+        strbuf_printf(out, "first divergence: %s:%d: tensor '%s' (function %s, %s%s)\n", s->file, s->line,
+                      s->tensor, s->func, divergence_where(s->rank, s->core, where, sizeof where), block_words(s, blk, sizeof blk));
         strbuf_printf(out,
                       "  no counterpart in %s: the if is new in this pass; found by a test, not a match: run again "
                       "with its condition inverted (the other branch at each of its %llu runs, %llu of which took "
@@ -714,8 +736,8 @@ void divergence_report_text(const bisect_stmt *s, const char *good_stem, const c
         put_later(out, s, "then differing in this pass");
         put_counts(out, s);
     } else if (s->found && s->op_changed) {
-        strbuf_printf(out, "first divergence: %s:%d: tensor '%s' (function %s, core %s%s)\n", s->file, s->line,
-                      s->tensor, s->func, machine_core_name(s->core), block_words(s, blk, sizeof blk));
+        strbuf_printf(out, "first divergence: %s:%d: tensor '%s' (function %s, %s%s)\n", s->file, s->line,
+                      s->tensor, s->func, divergence_where(s->rank, s->core, where, sizeof where), block_words(s, blk, sizeof blk));
         strbuf_printf(out,
                       "  its op differs from that of '%s' at %s:%d (function %s); no tensor could be compared "
                       "with a same-shaped counterpart beyond that (%zu compared, %zu without one)\n",
@@ -724,8 +746,8 @@ void divergence_report_text(const bisect_stmt *s, const char *good_stem, const c
         char rt[32], at[32];
         snprintf(rt, sizeof rt, "%.3e", rtol);
         snprintf(at, sizeof at, "%.3e", atol);
-        strbuf_printf(out, "first divergence: %s:%d: tensor '%s' (function %s, core %s%s)\n", s->file, s->line,
-                      s->tensor, s->func, machine_core_name(s->core), block_words(s, blk, sizeof blk));
+        strbuf_printf(out, "first divergence: %s:%d: tensor '%s' (function %s, %s%s)\n", s->file, s->line,
+                      s->tensor, s->func, divergence_where(s->rank, s->core, where, sizeof where), block_words(s, blk, sizeof blk));
         if (s->chain_why)
             strbuf_printf(out, "  named %s\n  the first value that differs in execution order is line %d '%s':\n",
                           s->chain_why, s->consumer_line, s->consumer_tensor);
@@ -762,8 +784,8 @@ void divergence_report_text(const bisect_stmt *s, const char *good_stem, const c
     }
     if (s->bit_tensor && (!s->found || s->bit_line != s->line))
         strbuf_printf(out,
-                      "  earliest bit-level difference: line %d '%s' (core %s): %lld of %lld elements differ, by up "
+                      "  earliest bit-level difference: line %d '%s' (%s): %lld of %lld elements differ, by up "
                       "to %.6e, within tolerance (a pass may reorder arithmetic on purpose)\n",
-                      s->bit_line, s->bit_tensor, machine_core_name(s->bit_core), (long long)s->bit_count,
+                      s->bit_line, s->bit_tensor, divergence_where(s->bit_rank, s->bit_core, where, sizeof where), (long long)s->bit_count,
                       (long long)s->bit_numel, s->bit_max);
 }

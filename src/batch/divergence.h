@@ -6,7 +6,9 @@
  * (beyond rtol/atol) from the tensor at the same program point of the
  * passing file is reported with its file, line and tensor name, and how the
  * point was matched (docs/program-points.md): by GM region, by provenance,
- * or, from the statement keys alone, a guess. */
+ * or, from the statement keys alone, a guess. On a multi-rank case every
+ * rank is traced and matched with the same rank of the other pass
+ * (trace.h); the statement is reported with its rank. */
 #ifndef PTODB_BATCH_DIVERGENCE_H
 #define PTODB_BATCH_DIVERGENCE_H
 
@@ -27,6 +29,7 @@ typedef struct bisect_stmt {
     int op_changed;        /* no value differed; the statement's op differs from the passing pass's */
     char *file, *func, *tensor;
     int line, core;
+    int rank;              /* the rank that ran it; -1: a single-rank case */
     int64_t block, blocks; /* the SPMD block of the differing value, of how many (0 of 1: no launch) */
     char *good_file, *good_func, *good_tensor;
     int good_line;
@@ -62,7 +65,7 @@ typedef struct bisect_stmt {
     uint64_t new_if_runs, new_if_then;
     /* the first statement whose result differs from its counterpart at all
      * (bit for bit), when that is before the divergence (within tolerance) */
-    int bit_line, bit_core;
+    int bit_line, bit_core, bit_rank;
     char *bit_tensor;
     int64_t bit_count, bit_numel;
     double bit_max;
@@ -88,6 +91,10 @@ typedef struct divergence_side {
 void divergence_find(const divergence_side *good, const divergence_side *bad, const runpass_options *ro,
                      double rtol, double atol, size_t max_trace_bytes, bisect_stmt *s);
 void divergence_stmt_free(bisect_stmt *s);
+
+/* Where a statement ran, as the debugger's stops name it: "rank 1, aiv0"
+ * (rank >= 0), else "core aiv0". */
+const char *divergence_where(int rank, int core, char *buf, size_t size);
 
 /* The "first divergence: ..." lines. */
 void divergence_report_text(const bisect_stmt *s, const char *good_stem, const char *bad_stem, double rtol,

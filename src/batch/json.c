@@ -227,6 +227,10 @@ void batch_json_statement(strbuf *o, const bisect_stmt *s)
         json_put_string(o, machine_core_name(s->core));
         strbuf_printf(o, ", \"block\": %lld, \"blocks\": %lld", (long long)s->block,
                       (long long)(s->blocks > 0 ? s->blocks : 1));
+        if (s->rank >= 0)
+            strbuf_printf(o, ", \"rank\": %d", s->rank);
+        else
+            strbuf_puts(o, ", \"rank\": null");
         strbuf_puts(o, ", \"tensor\": ");
         json_put_string(o, s->tensor);
         strbuf_puts(o, ", \"good_file\": ");
@@ -266,6 +270,10 @@ void batch_json_statement(strbuf *o, const bisect_stmt *s)
     if (s->bit_tensor && (!s->found || s->bit_line != s->line)) {
         strbuf_printf(o, "{\"line\": %d, \"core\": ", s->bit_line);
         json_put_string(o, machine_core_name(s->bit_core));
+        if (s->bit_rank >= 0)
+            strbuf_printf(o, ", \"rank\": %d", s->bit_rank);
+        else
+            strbuf_puts(o, ", \"rank\": null");
         strbuf_puts(o, ", \"tensor\": ");
         json_put_string(o, s->bit_tensor);
         strbuf_printf(o, ", \"elements\": %lld, \"count\": %lld, \"max_abs_diff\": ", (long long)s->bit_count,

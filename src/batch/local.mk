@@ -29,6 +29,7 @@ BATCH_TESTS = \
 	tests/cli/batch_bisect.sh \
 	tests/cli/batch_bisect_fixture.sh \
 	tests/cli/batch_bisect_new_if.sh \
+	tests/cli/multirank_bisect.sh \
 	tests/cli/compare.sh \
 	tests/cli/reduce.sh \
 	tests/cli/batch_fixtures.sh \

@@ -16,6 +16,8 @@
 #include "ir/walk.h"
 #include "ir/parse.h"
 #include "ir/resolve.h"
+#include "ranks/run.h"
+#include "ranks/sched.h"
 
 struct trace_count {
     char *key;
@@ -23,7 +25,7 @@ struct trace_count {
 };
 
 struct trace_list {
-    char *s;           /* "k0:KEY", "n1:NAME", "b0:BASE" */
+    char *s;           /* "k0.R:KEY", "n1.R:NAME", "b0.R:BASE" (lane . rank) */
     size_t *idx, n, cap;
     const char *key;   /* (base lists) the key of its records, NULL when several */
 };
@@ -70,10 +72,14 @@ typedef struct rec_ctx {
     trace_fn fn;
     void *ud;
     int stop;
-    const tensor **written;
+    int rank;          /* the rank whose machine runs the step being recorded */
+    /* the storages the step wrote, taken when the hook runs: the tensor
+     * written may be an op's temporary view (a notify's remote cell), freed
+     * before the step returns */
+    const tensor_storage **written;
     size_t nwritten, capwritten;
     /* iterations of the loops running now, per core */
-    struct loop_count { const ir_stmt *st; int core; uint64_t n; } *loops;
+    struct loop_count { const ir_stmt *st; int core, rank; uint64_t n; } *loops;
     size_t nloops, caploops;
 } rec_ctx;
 
@@ -85,7 +91,7 @@ static void on_write(void *ud, int core, const tensor *t)
         rc->capwritten = rc->capwritten ? rc->capwritten * 2 : 8;
         rc->written = xreallocarray(rc->written, rc->capwritten, sizeof *rc->written);
     }
-    rc->written[rc->nwritten++] = t;
+    rc->written[rc->nwritten++] = t->storage;
 }
 
 static tensor *copy_value(const value *v)
@@ -122,18 +128,19 @@ static void add_rec_region(rec_ctx *rc, const char *key, const char *base, const
     trace_rec r;
     memset(&r, 0, sizeof r);
     r.lane = core == EXEC_CORE_AIV1;
+    r.rank = rc->rank;
     strbuf kb = STRBUF_INIT;
-    strbuf_printf(&kb, "k%d:%s", r.lane, key);
+    strbuf_printf(&kb, "k%d.%d:%s", r.lane, r.rank, key);
     r.nth_key = bump(t, strbuf_str(&kb));
     strbuf_clear(&kb);
-    strbuf_printf(&kb, "n%d:%s", r.lane, name);
+    strbuf_printf(&kb, "n%d.%d:%s", r.lane, r.rank, name);
     r.nth_name = bump(t, strbuf_str(&kb));
     strbuf_clear(&kb);
-    strbuf_printf(&kb, "b%d:%s", r.lane, base);
+    strbuf_printf(&kb, "b%d.%d:%s", r.lane, r.rank, base);
     r.nth_base = bump(t, strbuf_str(&kb));
     strbuf_clear(&kb);
     if (g) {
-        strbuf_printf(&kb, "r%d|%s|", core, f->func ? f->func : "?");
+        strbuf_printf(&kb, "r%d.%d|%s|", core, r.rank, f->func ? f->func : "?");
         exec_region_format(g, &kb);
         strbuf_printf(&kb, "|%d", (int)g->kind);
         r.nth_region = bump(t, strbuf_str(&kb));
@@ -234,7 +241,7 @@ static void record_stmt(rec_ctx *rc, const machine *m, int core, const ir_stmt *
                     continue;
                 int hit = 0;
                 for (size_t k = 0; k < rc->nwritten && !hit; k++)
-                    hit = rc->written[k] == v->u.t || rc->written[k]->storage == v->u.t->storage;
+                    hit = rc->written[k] == v->u.t->storage;
                 if (hit)
                     add_rec(rc, strbuf_str(&key), strbuf_str(&base), name, f, core, v);
             }
@@ -355,7 +362,8 @@ static void close_loop(rec_ctx *rc, size_t i, const inspect_frame *f, int core)
 static void close_loops_of_return(rec_ctx *rc, int core, const ir_stmt *last, const inspect_frame *f)
 {
     for (size_t i = rc->nloops; i-- > 0;)
-        if (rc->loops[i].core == core && last && (rc->loops[i].st == last || inside(rc->loops[i].st, last)))
+        if (rc->loops[i].core == core && rc->loops[i].rank == rc->rank && last &&
+            (rc->loops[i].st == last || inside(rc->loops[i].st, last)))
             close_loop(rc, i, f, core);
 }
 
@@ -366,7 +374,7 @@ static void record_control(rec_ctx *rc, int core, const ir_stmt *st, const ir_st
     char label[160];
     if (is_loop(st)) {
         size_t i = 0;
-        while (i < rc->nloops && (rc->loops[i].st != st || rc->loops[i].core != core))
+        while (i < rc->nloops && (rc->loops[i].st != st || rc->loops[i].core != core || rc->loops[i].rank != rc->rank))
             i++;
         /* one more iteration: the header stepped into its body's first
          * statement (a core at an implicit return after the loop names the
@@ -378,7 +386,7 @@ static void record_control(rec_ctx *rc, int core, const ir_stmt *st, const ir_st
                     rc->caploops = rc->caploops ? rc->caploops * 2 : 16;
                     rc->loops = xreallocarray(rc->loops, rc->caploops, sizeof *rc->loops);
                 }
-                rc->loops[rc->nloops++] = (struct loop_count){st, core, 0};
+                rc->loops[rc->nloops++] = (struct loop_count){st, core, rc->rank, 0};
             }
             rc->loops[i].n++;
             return;
@@ -444,6 +452,194 @@ static void note_error_place(trace *t, const char *path, const machine *mach)
     }
 }
 
+/* One machine's cores as they stood before a step: the statement each was
+ * at and its frame depth. */
+typedef struct core_snap {
+    const ir_stmt *pre[EXEC_NCORES];
+    inspect_frame pref[EXEC_NCORES];
+    int depth[EXEC_NCORES];
+} core_snap;
+
+static void snap_cores(const machine *mach, core_snap *sn)
+{
+    for (int k = 0; k < EXEC_NCORES; k++) {
+        sn->pre[k] = inspect_frame_get(mach, k, 0, &sn->pref[k]) ? sn->pref[k].stmt : NULL;
+        sn->depth[k] = inspect_depth(mach, k);
+    }
+}
+
+/* the call statement each core's frames are in, by depth (calls only) */
+typedef const ir_stmt *call_stack[EXEC_NCORES][64];
+
+/* The records of one step of mach (rc->rank's machine): ev is its event,
+ * sn its cores before the step. */
+static void record_step(rec_ctx *rc, machine *mach, const core_snap *sn, const exec_event *ev,
+                        const ir_line_index *lines, int calls, call_stack *callst)
+{
+    int k = ev->core;
+    if (ev->kind != EXEC_EV_BLOCKED && ev->kind != EXEC_EV_CALL && k >= 0 && k < EXEC_NCORES &&
+        inspect_depth(mach, k) < sn->depth[k] && sn->pre[k])
+        close_loops_of_return(rc, k, sn->pre[k], &sn->pref[k]);
+    if (calls && k >= 0 && k < EXEC_NCORES) {
+        if (ev->kind == EXEC_EV_CALL && sn->depth[k] > 0 && sn->depth[k] <= 64)
+            (*callst)[k][sn->depth[k] - 1] = sn->pre[k];
+        int d = inspect_depth(mach, k);
+        inspect_frame cf;
+        if (ev->kind == EXEC_EV_RETURN && d > 0 && d <= 64 && (*callst)[k][d - 1] &&
+            inspect_frame_get(mach, k, 0, &cf)) {
+            cf.line = (int)(*callst)[k][d - 1]->span.line;
+            record_stmt(rc, mach, k, (*callst)[k][d - 1], &cf);
+            (*callst)[k][d - 1] = NULL;
+        }
+    }
+    if (ev->kind != EXEC_EV_STMT || k < 0 || k >= EXEC_NCORES || inspect_depth(mach, k) != sn->depth[k])
+        return;
+    const ir_stmt *ran = sn->pre[k];
+    if ((!ran || (int)ran->span.line != ev->line) && ev->line > 0 && (size_t)ev->line < lines->n)
+        ran = lines->at[ev->line];
+    inspect_frame f;
+    if (!ran || !inspect_frame_get(mach, k, 0, &f))
+        return;
+    const ir_stmt *next = f.stmt;
+    f.line = (int)ran->span.line;
+    record_control(rc, k, ran, next, &f);
+    record_stmt(rc, mach, k, ran, &f);
+}
+
+static void index_lines(const ir_module *mod, ir_line_index *lines)
+{
+    for (uint32_t i = 0; mod && mod->program && i < mod->program->nfuncs; i++)
+        ir_line_index_add(lines, &mod->program->funcs[i]->body);
+}
+
+static void trace_run_one(const char *path, const case_info *c, const runpass_options *po, rec_ctx *rc, int calls,
+                          trace *out)
+{
+    ir_line_index lines = {NULL, 0};
+    runpass_run run;
+    runpass_open(&run, path, NULL, c, po, on_write, rc, 0);
+    machine *mach = run.m;
+    if (run.status != RUNPASS_COMPARED) {
+        out->error = run.message;
+        run.message = NULL;
+        goto done;
+    }
+    index_lines(run.module, &lines);
+    call_stack *callst = xcalloc(1, sizeof *callst);
+    while (!rc->stop) {
+        core_snap sn;
+        snap_cores(mach, &sn);
+        rc->nwritten = 0;
+        exec_event ev;
+        ptodb_status st = machine_step(mach, &ev);
+        if (st != PTODB_OK || ev.kind == EXEC_EV_ERROR) {
+            out->error = xstrdup(machine_error(mach));
+            note_error_place(out, path, mach);
+            break;
+        }
+        if (ev.kind == EXEC_EV_DONE)
+            break;
+        record_step(rc, mach, &sn, &ev, &lines, calls, callst);
+        if (machine_finished(mach))
+            break;
+    }
+    free(callst);
+    out->steps = machine_steps(mach);
+done:
+    runpass_close(&run);
+    ir_line_index_free(&lines);
+}
+
+/* The ranks' machines' writes (ranks/sched.h's hook): the step's rank's. */
+static void on_rank_write(void *ud, int rank, int core, const tensor *t)
+{
+    (void)rank;
+    on_write(ud, core, t);
+}
+
+/* A multi-rank pass: every rank's machine, one statement at a time in the
+ * order the pass's global schedule runs them (ranks/sched.h), as --batch
+ * runs it (ranks/run.c); records carry the rank. The host orchestrator
+ * only dispatches: ranks_sched_new runs it whole, unrecorded. */
+static void trace_run_ranks(const char *path, const case_info *c, const runpass_options *po, rec_ctx *rc, int calls,
+                            trace *out)
+{
+    out->nranks = c->ranks.nranks;
+    xprogram *p = NULL;
+    ir_module *mod = NULL;
+    ranks_sched *s = NULL;
+    call_stack *callst = NULL;
+    ir_line_index lines = {NULL, 0};
+    strbuf err = STRBUF_INIT;
+    runpass_result rr;
+    memset(&rr, 0, sizeof rr);
+    int built = ranks_build_file(path, po, &mod, &p, &rr) == 0;
+    if (!built) {
+        out->error = rr.message;
+        rr.message = NULL;
+    }
+    runpass_result_free(&rr);
+    if (!built)
+        goto done;
+    runpass_status why;
+    s = ranks_sched_new(path, p, c, po, &err, &why);
+    if (!s) {
+        out->error = strbuf_detach(&err);
+        goto done;
+    }
+    ranks_sched_set_hooks(s, on_rank_write, NULL, rc);
+    index_lines(mod, &lines);
+    int P = ranks_sched_nranks(s);
+    callst = xcalloc((size_t)P, sizeof *callst);
+    core_snap *sn = xcalloc((size_t)P, sizeof *sn);
+    while (!rc->stop) {
+        /* which rank the schedule runs is known only after the step */
+        for (int r = 0; r < P; r++)
+            snap_cores(ranks_sched_machine(s, r), &sn[r]);
+        rc->nwritten = 0;
+        int rank = 0;
+        exec_event ev;
+        ranks_step_status st = ranks_sched_step(s, &rank, &ev, &err);
+        if (st == RANKS_STEP_DONE) {
+            if (ranks_sched_end_checks(s, &err)) { /* a race, a lost notify: the pass fails there */
+                out->error = strbuf_detach(&err);
+                note_error_place(out, path, ranks_sched_machine(s, 0));
+                out->error_core = EXEC_CORE_HOST;
+                out->error_rank = -1; /* between ranks: no one rank's statement */
+            }
+            break;
+        }
+        if (st == RANKS_STEP_DEADLOCK || st == RANKS_STEP_ERROR) {
+            out->error = strbuf_detach(&err);
+            /* a deadlock's report is headed by the first rank not finished (sched.c) */
+            for (int r = 0; st == RANKS_STEP_DEADLOCK && r < P; r++)
+                if (ranks_sched_rank_state(s, r) != RANKS_RANK_FINISHED) {
+                    rank = r;
+                    break;
+                }
+            if (rank >= 0 && rank < P) {
+                out->error_rank = rank;
+                note_error_place(out, path, ranks_sched_machine(s, rank));
+            }
+            break;
+        }
+        if (st != RANKS_STEP_RAN || rank < 0 || rank >= P || ev.kind == EXEC_EV_NONE)
+            continue;
+        rc->rank = rank;
+        record_step(rc, ranks_sched_machine(s, rank), &sn[rank], &ev, &lines, calls, &callst[rank]);
+    }
+    free(sn);
+    out->steps = ranks_sched_steps(s);
+done:
+    ranks_sched_free(s);
+    free(callst);
+    strbuf_free(&err);
+    ir_line_index_free(&lines);
+    exec_program_free(p);
+    if (mod)
+        ir_module_free(mod);
+}
+
 static void trace_run(const char *path, const case_info *c, const runpass_options *o, size_t max_bytes, trace_fn fn,
                       void *ud, int calls, trace *out)
 {
@@ -454,77 +650,13 @@ static void trace_run(const char *path, const case_info *c, const runpass_option
     rc.max_bytes = max_bytes ? max_bytes : (size_t)1 << 30;
     rc.fn = fn;
     rc.ud = ud;
-    ir_line_index lines = {NULL, 0};
-    runpass_run run;
     /* statements are matched by what their values are (exec/prov.h) */
     runpass_options po = *o;
     po.mopt.provenance = 1;
-    runpass_open(&run, path, NULL, c, &po, on_write, &rc, 0);
-    machine *mach = run.m;
-    ptodb_status st;
-    if (run.status != RUNPASS_COMPARED) {
-        out->error = run.message;
-        run.message = NULL;
-        goto done;
-    }
-    for (uint32_t i = 0; run.module->program && i < run.module->program->nfuncs; i++)
-        ir_line_index_add(&lines, &run.module->program->funcs[i]->body);
-    /* the call statement each core's frames are in, by depth (calls only) */
-    const ir_stmt *callst[EXEC_NCORES][64];
-    memset(callst, 0, sizeof callst);
-    while (!rc.stop) {
-        const ir_stmt *pre[EXEC_NCORES];
-        inspect_frame pref[EXEC_NCORES];
-        int depth[EXEC_NCORES];
-        for (int k = 0; k < EXEC_NCORES; k++) {
-            pre[k] = inspect_frame_get(mach, k, 0, &pref[k]) ? pref[k].stmt : NULL;
-            depth[k] = inspect_depth(mach, k);
-        }
-        rc.nwritten = 0;
-        exec_event ev;
-        st = machine_step(mach, &ev);
-        if (st != PTODB_OK || ev.kind == EXEC_EV_ERROR) {
-            out->error = xstrdup(machine_error(mach));
-            note_error_place(out, path, mach);
-            break;
-        }
-        if (ev.kind == EXEC_EV_DONE)
-            break;
-        int k = ev.core;
-        if (ev.kind != EXEC_EV_BLOCKED && ev.kind != EXEC_EV_CALL && k >= 0 && k < EXEC_NCORES &&
-            inspect_depth(mach, k) < depth[k] && pre[k])
-            close_loops_of_return(&rc, k, pre[k], &pref[k]);
-        if (calls && k >= 0 && k < EXEC_NCORES) {
-            if (ev.kind == EXEC_EV_CALL && depth[k] > 0 && depth[k] <= 64)
-                callst[k][depth[k] - 1] = pre[k];
-            int d = inspect_depth(mach, k);
-            inspect_frame cf;
-            if (ev.kind == EXEC_EV_RETURN && d > 0 && d <= 64 && callst[k][d - 1] &&
-                inspect_frame_get(mach, k, 0, &cf)) {
-                cf.line = (int)callst[k][d - 1]->span.line;
-                record_stmt(&rc, mach, k, callst[k][d - 1], &cf);
-                callst[k][d - 1] = NULL;
-            }
-        }
-        if (ev.kind != EXEC_EV_STMT || k < 0 || k >= EXEC_NCORES || inspect_depth(mach, k) != depth[k])
-            continue;
-        const ir_stmt *ran = pre[k];
-        if ((!ran || (int)ran->span.line != ev.line) && ev.line > 0 && (size_t)ev.line < lines.n)
-            ran = lines.at[ev.line];
-        inspect_frame f;
-        if (!ran || !inspect_frame_get(mach, k, 0, &f))
-            continue;
-        const ir_stmt *next = f.stmt;
-        f.line = (int)ran->span.line;
-        record_control(&rc, k, ran, next, &f);
-        record_stmt(&rc, mach, k, ran, &f);
-        if (machine_finished(mach))
-            break;
-    }
-    out->steps = machine_steps(mach);
-done:
-    runpass_close(&run);
-    ir_line_index_free(&lines);
+    if (c->ranks.nranks)
+        trace_run_ranks(path, c, &po, &rc, calls, out);
+    else
+        trace_run_one(path, c, &po, &rc, calls, out);
     free(rc.written);
     free(rc.loops);
 }
@@ -588,10 +720,10 @@ static void list_add(trace *t, const char *s, size_t i)
     l->idx[l->n++] = i;
 }
 
-static const struct trace_list *list_get(const trace *t, char kind, int lane, const char *s)
+static const struct trace_list *list_get(const trace *t, char kind, int lane, int rank, const char *s)
 {
     strbuf sb = STRBUF_INIT;
-    strbuf_printf(&sb, "%c%d:%s", kind, lane, s);
+    strbuf_printf(&sb, "%c%d.%d:%s", kind, lane, rank, s);
     const struct trace_list *l = list_slot(t, strbuf_str(&sb));
     strbuf_free(&sb);
     return l && l->s ? l : NULL;
@@ -608,22 +740,22 @@ void trace_index(trace *t)
     for (size_t i = 0; i < t->n; i++) {
         const trace_rec *r = &t->recs[i];
         strbuf_clear(&sb);
-        strbuf_printf(&sb, "k%d:%s", r->lane, r->key);
+        strbuf_printf(&sb, "k%d.%d:%s", r->lane, r->rank, r->key);
         list_add(t, strbuf_str(&sb), i);
         strbuf_clear(&sb);
-        strbuf_printf(&sb, "n%d:%s", r->lane, r->name);
+        strbuf_printf(&sb, "n%d.%d:%s", r->lane, r->rank, r->name);
         list_add(t, strbuf_str(&sb), i);
         strbuf_clear(&sb);
-        strbuf_printf(&sb, "b%d:%s", r->lane, r->base);
+        strbuf_printf(&sb, "b%d.%d:%s", r->lane, r->rank, r->base);
         list_add(t, strbuf_str(&sb), i);
         if (r->has_region) {
             strbuf_clear(&sb);
-            strbuf_printf(&sb, "R:%d|%s|%u", (int)r->reg.kind, r->reg.tensor, r->nth_region);
+            strbuf_printf(&sb, "R%d:%d|%s|%u", r->rank, (int)r->reg.kind, r->reg.tensor, r->nth_region);
             list_add(t, strbuf_str(&sb), i);
         }
         if (r->prov) {
             strbuf_clear(&sb);
-            strbuf_printf(&sb, "P:%016llx|%u", (unsigned long long)r->prov, r->prov_k);
+            strbuf_printf(&sb, "P%d:%016llx|%u", r->rank, (unsigned long long)r->prov, r->prov_k);
             list_add(t, strbuf_str(&sb), i);
         }
     }
@@ -697,14 +829,14 @@ int trace_candidates(const trace *a, const trace_rec *r, trace_cands *out)
         int lane = pass == 0 ? r->lane : 0;
         if (pass == 1 && r->lane == 0)
             break;
-        if (from_list(a, list_get(a, 'k', lane, r->key), r->nth_key, r, TRACE_BY_KEY, out) ||
-            from_list(a, list_get(a, 'n', lane, r->name), r->nth_name, r, TRACE_BY_NAME, out))
+        if (from_list(a, list_get(a, 'k', lane, r->rank, r->key), r->nth_key, r, TRACE_BY_KEY, out) ||
+            from_list(a, list_get(a, 'n', lane, r->rank, r->name), r->nth_name, r, TRACE_BY_NAME, out))
             return 1;
         /* the op changed: the same-numbered record of the same base name,
          * when its op is of the same class (add for sub, exp for neg); a
          * pass that replaces a statement by another kind (a matmul by a
          * create and a loop) is not a flipped op */
-        const struct trace_list *b = list_get(a, 'b', lane, r->base);
+        const struct trace_list *b = list_get(a, 'b', lane, r->rank, r->base);
         int cls = trace_op_class(r->key);
         if (b && cls >= 0 && r->nth_base < b->n) {
             const trace_rec *c = &a->recs[b->idx[r->nth_base]];
@@ -722,9 +854,9 @@ int trace_candidates(const trace *a, const trace_rec *r, trace_cands *out)
 
 const trace_rec *trace_op_changed(const trace *a, const trace_rec *r)
 {
-    const struct trace_list *b = list_get(a, 'b', r->lane, r->base);
+    const struct trace_list *b = list_get(a, 'b', r->lane, r->rank, r->base);
     if (!b && r->lane)
-        b = list_get(a, 'b', 0, r->base);
+        b = list_get(a, 'b', 0, r->rank, r->base);
     if (!b || !b->key || strcmp(b->key, r->key) == 0)
         return NULL;
     return &a->recs[b->idx[r->nth_base < b->n ? r->nth_base : 0]];
@@ -737,7 +869,7 @@ const trace_rec *trace_region_match(const trace *a, const trace_rec *r)
     if (!r->has_region || exec_region_empty(&r->reg) || !a->caplists)
         return NULL;
     strbuf sb = STRBUF_INIT;
-    strbuf_printf(&sb, "R:%d|%s|%u", (int)r->reg.kind, r->reg.tensor, r->nth_region);
+    strbuf_printf(&sb, "R%d:%d|%s|%u", r->rank, (int)r->reg.kind, r->reg.tensor, r->nth_region);
     const struct trace_list *l = list_slot(a, strbuf_str(&sb));
     strbuf_free(&sb);
     if (!l || !l->s)
@@ -762,7 +894,7 @@ const trace_rec *trace_prov_match(const trace *a, const trace_rec *r)
     if (!r->prov || !a->caplists)
         return NULL;
     char key[64];
-    snprintf(key, sizeof key, "P:%016llx|%u", (unsigned long long)r->prov, r->prov_k);
+    snprintf(key, sizeof key, "P%d:%016llx|%u", r->rank, (unsigned long long)r->prov, r->prov_k);
     const struct trace_list *l = list_slot(a, key);
     if (!l || !l->s)
         return NULL;

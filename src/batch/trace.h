@@ -13,6 +13,11 @@
  * mode its tiles have other shapes anyway); a lane-1 record is matched with
  * lane 1 of the other pass, else with lane 0 (the single-core pass before
  * ExpandMixedKernel has no lane 1).
+ * On a multi-rank case (docs/multirank.md) every rank's machine is traced
+ * under the pass's global schedule (ranks/sched.h), the ranks' statements
+ * in the order it runs them; each record carries its rank, and every count
+ * and lookup below is per rank: rank R's statements are matched with rank
+ * R's of the other pass only.
  * Control flow is recorded too, as 0-d values: a `for` loop's trip count
  * when it exits (key "loop|VAR"), an `if`'s branch, 1 then 0 else (key
  * "if|NAMES", the SSA base names in its condition); bisect compares them
@@ -39,6 +44,7 @@ typedef struct trace_rec {
     int line;
     int core;
     int lane;        /* 1 on AIV1, else 0 */
+    int rank;        /* the rank whose machine ran it (0 in a single-rank case) */
     int64_t block, blocks; /* the SPMD block that computed it, of how many (0 of 1 outside a launch) */
     tensor *t;       /* private copy (contiguous) */
     /* a tile.load's tile or a tile.store's result: the GM region it read or
@@ -65,7 +71,9 @@ typedef struct trace {
     char *error;     /* the run failed: machine_error's text, or a setup error */
     int error_line;  /* the statement that failed (0: not known, or setup) */
     int error_core;
+    int error_rank;  /* (a multi-rank case) the rank whose statement failed */
     char *error_func;
+    int nranks;      /* the case's ranks; 0: a single-rank case */
     uint64_t steps;
     /* internal: occurrence counts while recording, then the lookup index
      * (records by lane + key, lane + name, lane + base, in execution order) */

@@ -30,6 +30,14 @@ int why_case(const why_request *q, strbuf *out)
         strbuf_printf(out, "why: no pass %d\n", q->pass);
         return -1;
     }
+    if (c->ranks.nranks) {
+        /* the log follows one machine (why_log.c); a multi-rank pass runs
+         * one per rank under a global schedule */
+        strbuf_printf(out, "why: the dataflow chain does not follow several ranks yet (%s is a multi-rank case, "
+                           "docs/multirank.md); `bisect` names the first differing statement and its rank\n",
+                      c->root ? c->root : "the case");
+        return -1;
+    }
     /* at a stop the chain is of that moment; the other pass has no moment
      * to match it by count, so the chain is aligned only after a run */
     int at_stop = q->until != 0;

@@ -117,7 +117,11 @@ ptodb_status cmd_BISECT(session *s, const char *args)
             session_printf(s, "`pass %d` selects it.\n", p->index);
         }
         if (r.stmt.found) {
-            session_printf(s, "`break %d` then `run` stops at the first differing statement.\n", r.stmt.line);
+            if (r.stmt.rank >= 0)
+                session_printf(s, "`break %d rank %d` then `run` stops at the first differing statement.\n",
+                               r.stmt.line, r.stmt.rank);
+            else
+                session_printf(s, "`break %d` then `run` stops at the first differing statement.\n", r.stmt.line);
             /* the front ends show it (view_bisect_statement) */
             s->bisect_pass = r.first_bad;
             s->bisect_line = r.stmt.line;

@@ -21,7 +21,7 @@ check_PROGRAMS += tests/fuzz/replay_ir tests/fuzz/replay_zip tests/fuzz/replay_p
 	tests/fuzz/replay_pt tests/fuzz/replay_npy tests/fuzz/replay_manifest \
 	tests/fuzz/replay_repl tests/fuzz/replay_session tests/fuzz/replay_interp tests/fuzz/replay_reduce \
 	tests/fuzz/replay_dap tests/fuzz/replay_dapwire tests/fuzz/replay_ranks tests/fuzz/replay_sched \
-	tests/fuzz/replay_schedfile tests/fuzz/replay_rankprog
+	tests/fuzz/replay_schedfile tests/fuzz/replay_rankprog tests/fuzz/replay_ranktrace
 tests_fuzz_replay_ir_SOURCES = $(FUZZ_SOURCES) tests/fuzz/fuzz_ir.c
 tests_fuzz_replay_ir_CPPFLAGS = $(FUZZ_REPLAY_CPPFLAGS)
 tests_fuzz_replay_ir_LDADD = $(ENGINE_LIBS)
@@ -81,6 +81,9 @@ tests_fuzz_replay_ranks_LDADD = $(ENGINE_LIBS)
 tests_fuzz_replay_sched_SOURCES = $(FUZZ_SOURCES) tests/fuzz/fuzz_sched.c
 tests_fuzz_replay_sched_CPPFLAGS = $(FUZZ_REPLAY_CPPFLAGS)
 tests_fuzz_replay_sched_LDADD = $(ENGINE_LIBS)
+tests_fuzz_replay_ranktrace_SOURCES = $(FUZZ_SOURCES) tests/fuzz/fuzz_ranktrace.c
+tests_fuzz_replay_ranktrace_CPPFLAGS = $(FUZZ_REPLAY_CPPFLAGS)
+tests_fuzz_replay_ranktrace_LDADD = $(ENGINE_LIBS)
 tests_fuzz_replay_schedfile_SOURCES = $(FUZZ_SOURCES) tests/fuzz/fuzz_schedfile.c
 tests_fuzz_replay_schedfile_CPPFLAGS = $(FUZZ_REPLAY_CPPFLAGS)
 tests_fuzz_replay_schedfile_LDADD = $(ENGINE_LIBS)

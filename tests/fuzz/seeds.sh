@@ -2,7 +2,7 @@
 # folders of our own (examples/, test data, tests/fuzz/seeds/<harness>/).
 # Sourced by scripts/fuzz (which copies them into the build folder as
 # libFuzzer's seed corpus) and tests/fuzz/replay.sh (which replays them).
-FUZZ_HARNESSES="ir zip pickle pt npy manifest repl session interp reduce dap dapwire ranks sched schedfile rankprog"
+FUZZ_HARNESSES="ir zip pickle pt npy manifest repl session interp reduce dap dapwire ranks sched schedfile rankprog ranktrace"
 
 # fuzz_seeds HARNESS: prints its seed paths, one per line.
 fuzz_seeds() {
@@ -26,6 +26,7 @@ fuzz_seeds() {
     sched) ;;
     schedfile) ;;
     rankprog) for d in tests/data/multirank/*/passes_dump examples/multirank_*/passes_dump; do echo "$d"; done ;;
+    ranktrace) for d in tests/data/multirank/*/passes_dump; do echo "$d"; done ;;
     esac
     echo "tests/fuzz/seeds/$1"
 }
