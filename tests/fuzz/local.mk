@@ -92,5 +92,5 @@ tests_fuzz_replay_rankprog_CPPFLAGS = $(FUZZ_REPLAY_CPPFLAGS)
 tests_fuzz_replay_rankprog_LDADD = $(ENGINE_LIBS)
 
 TESTS += tests/fuzz/replay.sh
-EXTRA_DIST += tests/fuzz/replay.sh tests/fuzz/seeds.sh tests/fuzz/README.md scripts/fuzz \
+EXTRA_DIST += tests/fuzz/replay.sh tests/fuzz/seed_lists.sh tests/fuzz/README.md scripts/fuzz \
 	tests/fuzz/seeds tests/fuzz/regress tests/fuzz/dump_mutator.c tests/fuzz/repl.dict tests/fuzz/ir.dict tests/fuzz/dap.dict

@@ -5,7 +5,7 @@
 # failing exit fails the test (and, under make check-valgrind, a valgrind
 # error or definitely lost block). Needs no clang.
 set -u
-. "$top_srcdir/tests/fuzz/seeds.sh"
+. "$top_srcdir/tests/fuzz/seed_lists.sh"
 cd "$top_srcdir" || exit 1
 status=0
 for h in $FUZZ_HARNESSES; do

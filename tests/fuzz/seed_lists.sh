@@ -1,6 +1,8 @@
 # The seed inputs of each harness, relative to the source tree: files and
 # folders of our own (examples/, test data, tests/fuzz/seeds/<harness>/).
-# Sourced by scripts/fuzz (which copies them into the build folder as
+# (Not "seeds.sh": make's built-in rule would build a file tests/fuzz/seeds
+# from it in the build folder, and `make dist` would ship that file instead
+# of the seeds folder.) Sourced by scripts/fuzz (which copies them into the build folder as
 # libFuzzer's seed corpus) and tests/fuzz/replay.sh (which replays them).
 FUZZ_HARNESSES="ir zip pickle pt npy manifest repl session interp reduce dap dapwire ranks sched schedfile rankprog ranktrace"
 
