@@ -356,8 +356,12 @@ static void unrunnable_reason(int op, char *buf, size_t size)
                  "op %s is one of PyPTO's test-only registrations (src/ir/op/testing.cpp): it defines no value "
                  "to compute",
                  name);
-    else if (info && ir_op_family_multi_rank(info->family))
-        snprintf(buf, size, "op %s needs several ranks, which ptodb does not model yet (docs/ops.md)", name);
+    else if (info && info->family == IR_OPFAM_DIST)
+        snprintf(buf, size,
+                 "op %s is one of PyPTO's runtime-orchestration intrinsics (src/ir/op/distributed/intrinsics.cpp): "
+                 "an opaque call on a runtime handle, which no pass creates and the DSL cannot write, with no "
+                 "semantics to run it by (docs/ops.md)",
+                 name);
     else
         snprintf(buf, size, "op %s is not implemented in ptodb yet", name);
 }

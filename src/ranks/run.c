@@ -120,7 +120,12 @@ int ranks_program_runnable(const char *path, const xprogram *p, runpass_result *
 {
     if (p->codegen_error && p->uses_ptodb_only_ops < 0) {
         strbuf err = STRBUF_INIT;
-        strbuf_printf(&err, "%s: %s", path, p->unrunnable ? p->unrunnable : p->codegen_error);
+        const ir_expr *at = p->unrunnable ? p->unrunnable_at : p->codegen_error_at;
+        if (at)
+            strbuf_printf(&err, "%s:%u:%u: ", path, at->span.line, at->span.col);
+        else
+            strbuf_printf(&err, "%s: ", path);
+        strbuf_puts(&err, p->unrunnable ? p->unrunnable : p->codegen_error);
         fail(r, RUNPASS_ERROR, strbuf_detach(&err));
         return 0;
     }

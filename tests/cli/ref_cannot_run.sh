@@ -105,7 +105,8 @@ expect_contains "the sentinel is not valid" '$1 = False' "$out"
 expect_contains "the dummy id" '$2 = 0' "$out"
 expect_contains "the dummy id is valid" '$3 = True' "$out"
 # The ops ptodb does not run say why, at the call: PyPTO's test-only
-# registrations define no value; the multi-rank families are not modelled.
+# registrations define no value; the dist.* runtime intrinsics have no
+# semantics to run by (and no pass or DSL line makes one).
 cp -R "$top_srcdir/examples/mlp" "$work/mlp3"
 u="$work/mlp3/passes_dump/18_after_InferTileMemorySpace.py"
 grep -q 'pl.tile.rsqrt(t__tile_3)' "$u" || fail "examples/mlp changed: no rsqrt line in $u"
@@ -119,7 +120,16 @@ expect_contains "test.op says why" "note: ptodb cannot run it either: op test.op
 sed -i 's/pl\.test\.op(t__tile_3, t__tile_3)/pl.dist.tree_reduce(t__tile_3, t__tile_3)/' "$u"
 run_ptodb --run "$u"
 [ "$rc" -ne 0 ] || fail "dist --run exit: 0"
-expect_contains "dist says why" "op dist.tree_reduce needs several ranks, which ptodb does not model yet (docs/ops.md)" "$out"
+expect_contains "dist says why" "op dist.tree_reduce is one of PyPTO's runtime-orchestration intrinsics (src/ir/op/distributed/intrinsics.cpp): an opaque call on a runtime handle, which no pass creates and the DSL cannot write, with no semantics to run it by (docs/ops.md)" "$out"
 run_ptodb --nw --nx -ex 'pass 18' -ex run -ex quit "$work/mlp3"
-expect_contains "the debugger says why" "REF would fail here: ValueError: Unsupported op 'dist.tree_reduce' in torch_codegen (ptodb cannot run it either: op dist.tree_reduce needs several ranks" "$err"
+expect_contains "the debugger says why" "REF would fail here: ValueError: Unsupported op 'dist.tree_reduce' in torch_codegen (ptodb cannot run it either: op dist.tree_reduce is one of PyPTO's runtime-orchestration intrinsics" "$err"
+# and on a multi-rank case (where they would belong), at the call's line:col
+cp -R "$top_srcdir/tests/data/multirank/fence_contract" "$work/ranks"
+r="$work/ranks/passes_dump/01_after_InsertCommFence.py"
+grep -q '^        pl.system.fence()$' "$r" || fail "fence_contract changed: no fence line in $r"
+sed -i '0,/^        pl.system.fence()$/s//        r: pl.UnknownType = pl.dist.tree_reduce(data, ones)\n        pl.system.fence()/' "$r"
+line=$(grep -n 'pl.dist.tree_reduce' "$r" | cut -d: -f1)
+run_ptodb --batch "$work/ranks"
+[ "$rc" -ne 0 ] || fail "multi-rank dist --batch exit: 0"
+expect_contains "multi-rank dist says why, at the call" "$r:$line:29: op dist.tree_reduce is one of PyPTO's runtime-orchestration intrinsics" "$out$err"
 exit 0
