@@ -52,6 +52,7 @@ void run_kill(session *s)
     free(r->timeline);
     free(r->line_marks);
     run_track_free(r);
+    free(r->comm_report);
     memset(r, 0, sizeof *r);
     session_mark_redraw(s, SESSION_REDRAW_SOURCE | SESSION_REDRAW_QUEUES | SESSION_REDRAW_WATCH |
                                SESSION_REDRAW_STATUS);

@@ -29,6 +29,7 @@ typedef struct pass_result {
 /* The program being debugged: one pass on the machine. */
 typedef struct run_state {
     int active;          /* a machine exists (running or stopped) */
+    char *comm_report;   /* the last catch race / catch fence stop's report (owned) */
     int pass;
     xprogram *prog;
     machine *m;

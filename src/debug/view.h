@@ -201,13 +201,15 @@ int view_validation_progress(session *s, int *done, int *total);
 const char *view_status_line(session *s);
 
 /* What made the run stop when it is an exception (view_exception.c): a
- * memory fault a `catch memory` catchpoint stopped at, a deadlock, or
- * another error the run raised (it cannot go on: run starts it again). */
-typedef enum { VIEW_EXC_NONE, VIEW_EXC_MEMORY, VIEW_EXC_DEADLOCK, VIEW_EXC_ERROR } view_exception_kind;
+ * memory fault a `catch memory` catchpoint stopped at, a race or fence
+ * breach a `catch race` / `catch fence` one stopped at (COMM: the run goes
+ * on from both), a deadlock, or another error the run raised (it cannot go
+ * on: run starts it again). */
+typedef enum { VIEW_EXC_NONE, VIEW_EXC_MEMORY, VIEW_EXC_DEADLOCK, VIEW_EXC_ERROR, VIEW_EXC_COMM } view_exception_kind;
 typedef struct view_exception {
     view_exception_kind kind;
     /* MEMORY: the sanitizer's check ("clobber", "uninit", "bounds",
-     * "slot"); DEADLOCK: "deadlock"; ERROR: the status's message
+     * "slot"); COMM: "race" or "fence"; DEADLOCK: "deadlock"; ERROR: the status's message
      * ("runtime error", "shape mismatch", ...) */
     char check[48];
     /* the report block (check at file:line:col, core, tiles with their MemRef

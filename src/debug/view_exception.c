@@ -23,6 +23,12 @@ int view_stop_exception(session *s, view_exception *out)
         return 1;
     }
     breakpoint *b = r->last_bp && !r->finished ? bp_find(s, r->last_bp) : NULL;
+    if (b && (b->kind == BP_CATCH_RACE || b->kind == BP_CATCH_FENCE) && r->comm_report) {
+        out->kind = VIEW_EXC_COMM;
+        snprintf(out->check, sizeof out->check, "%s", b->kind == BP_CATCH_RACE ? "race" : "fence");
+        out->text = r->comm_report;
+        return 1;
+    }
     const char *last = machine_mem_last(r->m);
     if (!b || b->kind != BP_CATCH_MEMORY || !last)
         return 0;

@@ -37,7 +37,7 @@ describe('ptodb --dap', function () {
 
   it('stops at the planted memory fault of examples/memory and reads it', async () => {
     const init = await dc.initializeRequest({ adapterID: 'ptodb' });
-    assert.deepStrictEqual(init.body.exceptionBreakpointFilters.map((f) => f.filter), ['memory', 'deadlock', 'error']);
+    assert.deepStrictEqual(init.body.exceptionBreakpointFilters.map((f) => f.filter), ['memory', 'deadlock', 'error', 'multirank']);
     assert.strictEqual(init.body.supportsExceptionInfoRequest, true);
     await Promise.all([
       dc.waitForEvent('initialized').then(() => dc.setExceptionBreakpointsRequest({ filters: ['memory'] }))

@@ -479,6 +479,53 @@ def check_ranks_step_back():
     d.close()
 
 
+def check_ranks_exceptions():
+    # the "multirank" filter (catch race + catch fence): our fence_contract
+    # program's pass 2 drops the fence after rank 1's remote store, so its
+    # notify at 14:9 breaks the contract (tests/cli/multirank_fence.sh); the
+    # stop is right after it, on rank 1's host (thread 5), and the run goes
+    # on from it. race_remote_store's pass 0: the race, found at rank 1's
+    # remote store (16:9).
+    data = os.path.join(os.environ["top_srcdir"], "tests/data/multirank")
+    d = Session()
+    d.call("initialize", {})
+    d.call("launch", {"case": data + "/fence_contract", "pass": "02_after_DropFence"})
+    r = d.call("setExceptionBreakpoints", {"filters": ["multirank"]})
+    assert [b["verified"] for b in r["breakpoints"]] == [True], r
+    d.call("configurationDone")
+    s = d.wait_event("stopped")["body"]
+    assert s["reason"] == "exception" and s["description"] == "multi-rank fault: fence", s
+    assert s["threadId"] == 5, s
+    assert s["text"].endswith("02_after_DropFence.py:14:9: fence contract: rank 1 notifies here while its write to "
+                              "window data_buf of rank 0 (pld.tile.remote_store at 13:9) is not yet visible (no "
+                              "system.fence after it): on the device the peer may read the window as it was before "
+                              "the write (PyPTO's data-before-signal contract, "
+                              "docs/en/dev/passes/46-insert_comm_fence.md)"), s
+    info = d.call("exceptionInfo", {"threadId": 5})
+    assert info["exceptionId"] == "fence" and info["breakMode"] == "always", info
+    assert info["details"]["fullTypeName"] == "ptodb.multirank.fence", info
+    assert info["description"] == s["text"], info
+    # caught, not fatal: continue runs on to the pass's end (the check's
+    # error there: exit code 2, no verdict to pass)
+    d.call("continue", {"threadId": 5})
+    assert d.wait_event("exited")["body"]["exitCode"] != 0
+    d.close()
+    d = Session()
+    d.call("initialize", {})
+    d.call("launch", {"case": data + "/race_remote_store", "pass": "00_frontend"})
+    d.call("setExceptionBreakpoints", {"filters": ["multirank"]})
+    d.call("configurationDone")
+    s = d.wait_event("stopped")["body"]
+    assert s["reason"] == "exception" and s["description"] == "multi-rank fault: race", s
+    assert "00_frontend.py:16:9: race on window data_buf of rank 0" in s["text"], s
+    assert d.call("exceptionInfo", {"threadId": s["threadId"]})["details"]["fullTypeName"] == "ptodb.multirank.race"
+    # with the filter off the same pass runs to its end without a stop
+    d.call("setExceptionBreakpoints", {"filters": []})
+    d.call("continue", {"threadId": s["threadId"]})
+    d.wait_event("exited")
+    d.close()
+
+
 MEMCASE = os.path.join(os.environ["top_srcdir"], "examples/memory")
 MEM35 = os.path.realpath(os.path.join(MEMCASE, "passes_dump/35_after_AllocateMemoryAddr.py"))
 
@@ -498,7 +545,7 @@ def check_exceptions():
     caps = d.call("initialize", {})
     assert caps["supportsExceptionInfoRequest"] is True
     filters = {f["filter"]: f["default"] for f in caps["exceptionBreakpointFilters"]}
-    assert filters == {"memory": False, "deadlock": True, "error": True}, filters
+    assert filters == {"memory": False, "deadlock": True, "error": True, "multirank": False}, filters
     d.call("launch", {"case": MEMCASE, "pass": "34_after_MemoryReuse"})
     r = d.call("setExceptionBreakpoints", {"filters": ["memory", "nosuch"],
                                            "filterOptions": [{"filterId": "error", "condition": "x"}]})

@@ -77,8 +77,8 @@ struct dap_server {
     int exited;
     /* exception filters (exceptions.c): on or off, and the engine's
      * catchpoint the memory filter made (0 none) */
-    int exc_memory, exc_deadlock, exc_error;
-    int exc_memory_bp;
+    int exc_memory, exc_deadlock, exc_error, exc_multirank;
+    int exc_memory_bp, exc_race_bp, exc_fence_bp; /* the catchpoints the filters own, 0 none */
 };
 
 /* reply.c */
@@ -147,6 +147,8 @@ void dap_req_exception_info(dap_server *d, json_t *req, json_t *args);
 int dap_exception_stop(dap_server *d, view_exception *e);
 /* 1 when the run raised and the filters do not stop there: its end. */
 int dap_exception_ends_run(dap_server *d);
+/* A caught exception (a memory fault, a race, a fence breach): the run goes on from it. */
+int dap_exception_caught(const view_exception *e);
 /* reason "exception", description and text of a stopped event. */
 void dap_exception_stopped_body(dap_server *d, const view_exception *e, json_t *body);
 

@@ -1,6 +1,8 @@
 /* Exception breakpoints and exceptionInfo: what the engine can stop on
  * that is no breakpoint of the user's. A memory fault stops only with the
- * "memory" filter on (a `catch memory` catchpoint the server owns); a
+ * "memory" filter on (a `catch memory` catchpoint the server owns), a race
+ * on a window or a fence breach of a multi-rank case with the "multirank"
+ * filter (`catch race` and `catch fence`); a
  * deadlock or another error ends the run where it happened, and the
  * filters say whether the client sees that as a stop (reason "exception",
  * the frames still there to look at) or as the program's end. */
@@ -21,6 +23,8 @@ static const struct {
      "Stop where the memory sanitizer finds a fault (catch memory): clobber, uninit, bounds, slot", 0},
     {"deadlock", "Deadlocks", "Stop where every live core is blocked on a queue", 1},
     {"error", "Runtime errors", "Stop where the interpreter raises (shape, bounds, a runtime error of an op)", 1},
+    {"multirank", "Multi-rank faults",
+     "Stop where a race on a window or a breach of the fence contract is found (catch race, catch fence)", 0},
 };
 enum { NFILTERS = sizeof filters / sizeof filters[0] };
 
@@ -39,20 +43,29 @@ void dap_exceptions_init(dap_server *d)
     d->exc_memory = filters[0].dflt;
     d->exc_deadlock = filters[1].dflt;
     d->exc_error = filters[2].dflt;
+    d->exc_multirank = filters[3].dflt;
+}
+
+/* The catchpoint *bp of `catch EVENT` exists exactly while on. */
+static void own_catchpoint(dap_server *d, int on, int *bp, const char *event)
+{
+    if (on && !*bp) {
+        int before = view_newest_breakpoint(d->s);
+        if (dap_execute(d, "catch %s", event) == 0 && view_newest_breakpoint(d->s) != before)
+            *bp = view_newest_breakpoint(d->s);
+    } else if (!on && *bp) {
+        dap_execute(d, "delete %d", *bp);
+        *bp = 0;
+    }
 }
 
 void dap_exceptions_apply(dap_server *d)
 {
     if (!d->s)
         return;
-    if (d->exc_memory && !d->exc_memory_bp) {
-        int before = view_newest_breakpoint(d->s);
-        if (dap_execute(d, "catch memory") == 0 && view_newest_breakpoint(d->s) != before)
-            d->exc_memory_bp = view_newest_breakpoint(d->s);
-    } else if (!d->exc_memory && d->exc_memory_bp) {
-        dap_execute(d, "delete %d", d->exc_memory_bp);
-        d->exc_memory_bp = 0;
-    }
+    own_catchpoint(d, d->exc_memory, &d->exc_memory_bp, "memory");
+    own_catchpoint(d, d->exc_multirank, &d->exc_race_bp, "race");
+    own_catchpoint(d, d->exc_multirank, &d->exc_fence_bp, "fence");
 }
 
 void dap_req_set_exception_breakpoints(dap_server *d, json_t *req, json_t *args)
@@ -89,6 +102,7 @@ void dap_req_set_exception_breakpoints(dap_server *d, json_t *req, json_t *args)
     d->exc_memory = on[0];
     d->exc_deadlock = on[1];
     d->exc_error = on[2];
+    d->exc_multirank = on[3];
     dap_exceptions_apply(d);
     dap_respond(d, req, json_pack("{s:o}", "breakpoints", result));
 }
@@ -98,7 +112,8 @@ int dap_exception_stop(dap_server *d, view_exception *e)
     if (!d->s || !view_stop_exception(d->s, e))
         return 0;
     switch (e->kind) {
-    case VIEW_EXC_MEMORY: return 1; /* a catchpoint stopped it: the filter's, or one typed in the console */
+    case VIEW_EXC_MEMORY:
+    case VIEW_EXC_COMM: return 1; /* a catchpoint stopped it: the filter's, or one typed in the console */
     case VIEW_EXC_DEADLOCK: return d->exc_deadlock;
     case VIEW_EXC_ERROR: return d->exc_error;
     default: return 0;
@@ -108,12 +123,26 @@ int dap_exception_stop(dap_server *d, view_exception *e)
 int dap_exception_ends_run(dap_server *d)
 {
     view_exception e;
-    return d->s && view_stop_exception(d->s, &e) && e.kind != VIEW_EXC_MEMORY && !dap_exception_stop(d, &e);
+    return d->s && view_stop_exception(d->s, &e) && !dap_exception_caught(&e) && !dap_exception_stop(d, &e);
+}
+
+int dap_exception_caught(const view_exception *e)
+{
+    return e->kind == VIEW_EXC_MEMORY || e->kind == VIEW_EXC_COMM;
 }
 
 static const char *kind_name(view_exception_kind k)
 {
-    return k == VIEW_EXC_MEMORY ? "memory fault" : k == VIEW_EXC_DEADLOCK ? "deadlock" : "error";
+    return k == VIEW_EXC_MEMORY   ? "memory fault"
+           : k == VIEW_EXC_COMM     ? "multi-rank fault"
+           : k == VIEW_EXC_DEADLOCK ? "deadlock"
+                                    : "error";
+}
+
+/* exceptionInfo's fullTypeName's middle word */
+static const char *kind_word(view_exception_kind k)
+{
+    return k == VIEW_EXC_MEMORY ? "memory" : k == VIEW_EXC_COMM ? "multirank" : k == VIEW_EXC_DEADLOCK ? "deadlock" : "error";
 }
 
 /* The report's heading: its first line (check at file:line:col); of a
@@ -158,13 +187,14 @@ void dap_req_exception_info(dap_server *d, json_t *req, json_t *args)
     const char *text = e.text ? e.text : "";
     char *head = first_line(text);
     char full[96];
-    snprintf(full, sizeof full, "ptodb.%s.%s", e.kind == VIEW_EXC_MEMORY ? "memory" : e.kind == VIEW_EXC_DEADLOCK ? "deadlock" : "error", e.check);
+    snprintf(full, sizeof full, "ptodb.%s.%s", kind_word(e.kind), e.check);
     json_t *details = json_pack("{s:o, s:s, s:o}", "message", dap_text_capped(text), "typeName", kind_name(e.kind),
                                 "fullTypeName", dap_str(full));
-    /* a memory fault is caught where it happens and the run goes on; a
-     * deadlock or an error ends it (nothing in the program handles it) */
+    /* a memory fault, race or fence breach is caught where it happens and
+     * the run goes on; a deadlock or an error ends it (nothing in the
+     * program handles it) */
     dap_respond(d, req, json_pack("{s:o, s:o, s:s, s:o}", "exceptionId", dap_str(e.check), "description",
                                   dap_str(head ? head : ""), "breakMode",
-                                  e.kind == VIEW_EXC_MEMORY ? "always" : "unhandled", "details", details));
+                                  dap_exception_caught(&e) ? "always" : "unhandled", "details", details));
     free(head);
 }

@@ -35,7 +35,7 @@ static void resume(dap_server *d, json_t *req, json_t *args, const char *command
     }
     view_exception exc;
     int backward = strncmp(command, "reverse-", 8) == 0;
-    if (!backward && view_stop_exception(d->s, &exc) && exc.kind != VIEW_EXC_MEMORY) {
+    if (!backward && view_stop_exception(d->s, &exc) && !dap_exception_caught(&exc)) {
         /* the run raised: going back works (stepBack, reverseContinue, restartFrame), on does not */
         dap_fail(d, req, "the pass stopped with %s: step back, or restart it", exc.kind == VIEW_EXC_DEADLOCK ? "a deadlock" : "an error");
         return;
