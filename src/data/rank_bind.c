@@ -179,8 +179,17 @@ static int bind_one(const case_info *c, const case_param *p, case_rank_binding *
         return 0;
     }
     if (!b->t) {
-        diag_report(sink, DIAG_ERROR, (diag_loc){c->root, 0, 0}, NULL, "host parameter '%s': %s", p->name,
-                    ptodb_status_message(st));
+        /* a host tensor too large (a huge declared shape) or no memory: say
+         * which, as the single-rank binding does (case.c) */
+        char why[300];
+        int64_t shape[TENSOR_MAX_DIMS];
+        int nd = proto ? proto->ndim + 1 : p->ndim;
+        for (int d = 0, k = 0; proto && d < nd; d++)
+            shape[d] = d == b->axis ? P : proto->shape[k++];
+        dtype_id dt = proto ? proto->dtype : p->dtype;
+        if (tensor_check_limit(dt, nd, proto ? shape : p->shape, why, sizeof why) == 0)
+            snprintf(why, sizeof why, "%s", ptodb_status_message(st));
+        diag_report(sink, DIAG_ERROR, (diag_loc){c->root, 0, 0}, NULL, "host parameter '%s': %s", p->name, why);
         return 0;
     }
     return 1;

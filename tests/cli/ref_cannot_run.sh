@@ -132,4 +132,11 @@ line=$(grep -n 'pl.dist.tree_reduce' "$r" | cut -d: -f1)
 run_ptodb --batch "$work/ranks"
 [ "$rc" -ne 0 ] || fail "multi-rank dist --batch exit: 0"
 expect_contains "multi-rank dist says why, at the call" "$r:$line:29: op dist.tree_reduce is one of PyPTO's runtime-orchestration intrinsics" "$out$err"
+# a host tensor beyond --max-tensor-bytes is refused with the limit's
+# message (a declared [1, 1, 2^31] fp32 output: 2^33 bytes), not allocated
+h="$work/ranks/passes_dump/02_after_DropFence.py"
+sed -i 's/out: pl.Out\[pl.Tensor\[\[2, 1, 8\], pl.FP32\]\]/out: pl.Out[pl.Tensor[[1, 1, 2147483648], pl.FP32]]/' "$h"
+grep -q '2147483648' "$h" || fail "fence_contract changed: no host output [2, 1, 8] in $h"
+run_ptodb --batch --max-tensor-bytes 268435456 "$work/ranks"
+expect_contains "a huge host tensor" "host parameter 'out': shape [1, 1, 2147483648] of fp32 is 8589934592 bytes, beyond the limit of 268435456 bytes" "$out$err"
 exit 0

@@ -56,6 +56,11 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
         fprintf(stderr, "fuzz_ranktrace: cannot open tests/data/multirank/order_2397\n");
         exit(2);
     }
+    /* a mutated dump may declare a host tensor of 2^31 elements: ptodb
+     * refuses one beyond --max-tensor-bytes with a message (data/rank_bind.c),
+     * and here that limit is under libFuzzer's 2 GB malloc limit, as a user
+     * would set it on a small machine */
+    tensor_set_max_bytes((uint64_t)256 << 20);
     machine_options_init(&opts.mopt);
     opts.mopt.poll = budget_poll;
     opts.mopt.interrupt = &over_budget;
