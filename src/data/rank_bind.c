@@ -142,17 +142,22 @@ static int bind_one(const case_info *c, const case_param *p, case_rank_binding *
         }
     }
     ptodb_status st = PTODB_OK;
+    /* the host tensor's type, for the allocation and its refusal */
+    int64_t shape[TENSOR_MAX_DIMS];
+    int nd = 0;
+    dtype_id dt = DTYPE_FP32;
     if (proto) {
         b->axis = rank_axis(p, P, proto->ndim, proto->shape);
-        int64_t shape[TENSOR_MAX_DIMS];
         if (proto->ndim + 1 > TENSOR_MAX_DIMS) {
             diag_report(sink, DIAG_ERROR, (diag_loc){c->root, 0, 0}, NULL,
                         "host parameter '%s': a slice of %d dims has no room for a rank axis", p->name, proto->ndim);
             return 0;
         }
-        for (int d = 0, k = 0; d <= proto->ndim; d++)
+        nd = proto->ndim + 1;
+        dt = proto->dtype;
+        for (int d = 0, k = 0; d < nd; d++)
             shape[d] = d == b->axis ? P : proto->shape[k++];
-        b->t = tensor_zeros(proto->dtype, proto->ndim + 1, shape, &st);
+        b->t = tensor_zeros(dt, nd, shape, &st);
         b->zeros = nin == 0;
         for (int r = 0; b->t && r < P && nin; r++) {
             tensor *v = drop_axis_view(b->t, b->axis, r, &st);
@@ -167,7 +172,10 @@ static int bind_one(const case_info *c, const case_param *p, case_rank_binding *
                 b->axis = a;
                 break;
             }
-        b->t = tensor_zeros(p->dtype, p->ndim, p->shape, &st);
+        nd = p->ndim;
+        dt = p->dtype;
+        memcpy(shape, p->shape, (size_t)nd * sizeof *shape);
+        b->t = tensor_zeros(dt, nd, shape, &st);
         b->zeros = 1;
     } else {
         strbuf sb = STRBUF_INIT;
@@ -182,12 +190,7 @@ static int bind_one(const case_info *c, const case_param *p, case_rank_binding *
         /* a host tensor too large (a huge declared shape) or no memory: say
          * which, as the single-rank binding does (case.c) */
         char why[300];
-        int64_t shape[TENSOR_MAX_DIMS];
-        int nd = proto ? proto->ndim + 1 : p->ndim;
-        for (int d = 0, k = 0; proto && d < nd; d++)
-            shape[d] = d == b->axis ? P : proto->shape[k++];
-        dtype_id dt = proto ? proto->dtype : p->dtype;
-        if (tensor_check_limit(dt, nd, proto ? shape : p->shape, why, sizeof why) == 0)
+        if (tensor_check_limit(dt, nd, shape, why, sizeof why) == 0)
             snprintf(why, sizeof why, "%s", ptodb_status_message(st));
         diag_report(sink, DIAG_ERROR, (diag_loc){c->root, 0, 0}, NULL, "host parameter '%s': %s", p->name, why);
         return 0;

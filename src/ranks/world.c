@@ -901,6 +901,19 @@ static void view_bytes(const tensor *t, int64_t *lo, int64_t *hi)
     *hi = (t->offset + span) * es;
 }
 
+/* Rank's access to window b of owner, for the fence contract (when it is
+ * checked; a signal is synchronisation, not data): remote by a comm op. */
+static void fence_access(ranks_world *w, window_buffer *b, int owner, int rank, int write, int remote,
+                         const char *op, int line, int col)
+{
+    if (!w->fence || b->signal)
+        return;
+    if (write)
+        ranks_fence_write(w->fence, rank, b, b->name, owner, remote, op, line, col);
+    else
+        ranks_fence_read(w->fence, rank, b->name, owner, op, line, col);
+}
+
 static void w_note_access(void *ud, int rank, const tensor *view, int write, int atomic, int line, int col,
                           const char *op)
 {
@@ -912,12 +925,7 @@ static void w_note_access(void *ud, int rank, const tensor *view, int write, int
     int64_t lo, hi;
     view_bytes(view, &lo, &hi);
     record_access(w, b, owner, rank, lo, hi, write, atomic, line, col, op);
-    if (w->fence && !b->signal) {
-        if (write)
-            ranks_fence_write(w->fence, rank, b, b->name, owner, 1, op, line, col);
-        else
-            ranks_fence_read(w->fence, rank, b->name, owner, op, line, col);
-    }
+    fence_access(w, b, owner, rank, write, 1, op, line, col);
 }
 
 void ranks_world_local_access(ranks_world *w, int rank, const tensor *t, int write)
@@ -929,12 +937,7 @@ void ranks_world_local_access(ranks_world *w, int rank, const tensor *t, int wri
     int64_t lo, hi;
     view_bytes(t, &lo, &hi);
     record_access(w, b, owner, rank, lo, hi, write, 0, 0, 0, write ? "a local write" : "a local read");
-    if (w->fence && !b->signal) {
-        if (write)
-            ranks_fence_write(w->fence, rank, b, b->name, owner, 0, "a store", 0, 0);
-        else
-            ranks_fence_read(w->fence, rank, b->name, owner, "a load", 0, 0);
-    }
+    fence_access(w, b, owner, rank, write, 0, write ? "a store" : "a load", 0, 0);
 }
 
 void ranks_world_stamp(ranks_world *w, int rank, int line, int col)
