@@ -124,6 +124,20 @@ int bp_pass_matches(const breakpoint *b, const case_pass *p)
 }
 
 /* gdb's `info breakpoints` table. */
+const bp_catch_event bp_catch_events[3] = {
+    {"memory", "memory fault", BP_CATCH_MEMORY},
+    {"race", "race on a window", BP_CATCH_RACE},
+    {"fence", "fence contract breach", BP_CATCH_FENCE},
+};
+
+const bp_catch_event *bp_catch_of(bp_kind kind)
+{
+    for (size_t i = 0; i < sizeof bp_catch_events / sizeof bp_catch_events[0]; i++)
+        if (bp_catch_events[i].kind == kind)
+            return &bp_catch_events[i];
+    return NULL;
+}
+
 void bp_print_table(session *s)
 {
     if (!s->nbps) {

@@ -63,6 +63,15 @@ typedef struct breakpoint {
 
 /* A new enabled breakpoint of that kind with the next number, appended to
  * the session's table (pointers into the table move when it grows). */
+/* The catchpoints: `catch EVENT` for each catch kind, and what it stops
+ * on ("memory fault"); the kind of event (BP_LINE when none). */
+typedef struct bp_catch_event {
+    const char *event, *what;
+    bp_kind kind;
+} bp_catch_event;
+extern const bp_catch_event bp_catch_events[3];
+const bp_catch_event *bp_catch_of(bp_kind kind);
+
 breakpoint *bp_new(session *s, bp_kind kind);
 breakpoint *bp_find(session *s, int number);
 /* Removes b from the table, releasing what it holds. */

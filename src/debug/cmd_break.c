@@ -323,15 +323,8 @@ ptodb_status cmd_BREAK(session *s, const char *args) { return set_break(s, args,
 
 ptodb_status cmd_CATCH(session *s, const char *args)
 {
-    static const struct {
-        const char *event, *what;
-        bp_kind kind;
-    } events[] = {
-        {"memory", "memory fault", BP_CATCH_MEMORY},
-        {"race", "race on a window", BP_CATCH_RACE},
-        {"fence", "fence contract breach", BP_CATCH_FENCE},
-    };
-    for (size_t i = 0; i < sizeof events / sizeof events[0]; i++) {
+    const bp_catch_event *events = bp_catch_events;
+    for (size_t i = 0; i < sizeof bp_catch_events / sizeof bp_catch_events[0]; i++) {
         if (strcmp(args, events[i].event) != 0)
             continue;
         breakpoint *b = bp_new(s, events[i].kind);

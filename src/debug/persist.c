@@ -53,7 +53,7 @@ static void write_script(session *s, strbuf *sb, int with_displays)
         const breakpoint *b = &s->bps[i];
         static const char *const watch_verbs[] = {"watch", "rwatch", "awatch"};
         const char *verb = b->kind == BP_WATCH ? watch_verbs[b->watch_access] : b->temporary ? "tbreak" : "break";
-        if (b->kind == BP_CATCH_MEMORY || b->kind == BP_CATCH_RACE || b->kind == BP_CATCH_FENCE)
+        if (bp_catch_of(b->kind))
             verb = "catch";
         strbuf_printf(sb, "%s ", verb);
         switch (b->kind) {
@@ -65,9 +65,9 @@ static void write_script(session *s, strbuf *sb, int with_displays)
         case BP_WATCH: strbuf_printf(sb, "%s%s", b->spec, b->watch_sub ? b->watch_sub : ""); break;
         case BP_NAN: strbuf_puts(sb, "nan"); break;
         case BP_INF: strbuf_puts(sb, "inf"); break;
-        case BP_CATCH_MEMORY: strbuf_puts(sb, "memory"); break;
-        case BP_CATCH_RACE: strbuf_puts(sb, "race"); break;
-        case BP_CATCH_FENCE: strbuf_puts(sb, "fence"); break;
+        case BP_CATCH_MEMORY:
+        case BP_CATCH_RACE:
+        case BP_CATCH_FENCE: strbuf_puts(sb, bp_catch_of(b->kind)->event); break;
         }
         if (b->rank >= 0) /* a multi-rank case's breakpoint on one rank */
             strbuf_printf(sb, " rank %d", b->rank);

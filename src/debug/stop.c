@@ -702,7 +702,7 @@ static int report_hit(session *s, const stop_chain *c, const stop_hit *h)
         if (w)
             h->kind == STOP_HIT_RACE ? ranks_world_race(w, path, &rep) : ranks_world_fence_breach(w, path, &rep);
         session_printf(s, "\nCatchpoint %d (%s)\n%s\n", h->bp,
-                       h->kind == STOP_HIT_RACE ? "race on a window" : "fence contract breach", strbuf_str(&rep));
+                       bp_catch_of(h->kind == STOP_HIT_RACE ? BP_CATCH_RACE : BP_CATCH_FENCE)->what, strbuf_str(&rep));
         free(s->run.comm_report); /* for view_stop_exception */
         s->run.comm_report = strbuf_detach(&rep);
         return 1;
