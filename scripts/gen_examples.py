@@ -7,16 +7,16 @@ not):
     /usr/bin/python3 scripts/gen_examples.py            # from the repository root
 
 The golden outputs are computed here with numpy, independently of ptodb, by
-emulating what PyPTO's torch reference (semantics.md) computes for the
-frontend program of each example:
+emulating what the device computes for the frontend program of each example
+(where it differs from PyPTO's torch reference, semantics.md, the device):
 
 * fp32 elementwise ops are single IEEE float32 operations (numpy float32);
 * exp and sums are done in double and rounded once to float32;
 * rsqrt is 1/sqrt(x) with two float32 roundings;
 * bf16 is the upper half of an fp32 pattern, rounded to nearest even;
-* a matmul of two bf16 operands accumulates in fp32 (done here in double) and
-  its result is rounded to bf16 (torch.matmul keeps the input dtype), then
-  widened to fp32 (`out_dtype=pl.FP32` / `.float()`);
+* a matmul of two bf16 operands with an fp32 result accumulates in fp32 on
+  the cube, k in order, never rounded to bf16 (the device's semantics;
+  PyTorch's reference rounds it to bf16 first);
 * a cast to bf16 rounds to nearest even.
 
 bf16 arrays are stored as '<u2' (the raw 16-bit patterns); the manifests say
@@ -56,9 +56,15 @@ def to_bf16(a):
 # ---- reference ops (REF rounding points) ---------------------------------
 
 def matmul_bf16(a, b):
-    """bf16 @ bf16 -> bf16-rounded product, widened to fp32."""
-    acc = np.matmul(a.astype(np.float64), b.astype(np.float64)).astype(F32)
-    return to_bf16(acc)
+    """bf16 @ bf16 -> fp32 as the cube computes it: per element an fp32
+    running sum from +0 in k order of the exact products, never rounded to
+    bf16 (pto-isa cd4a3d3f include/pto/cpu/TMatmul.hpp:61-74)."""
+    a = np.asarray(a, dtype=F32)
+    b = np.asarray(b, dtype=F32)
+    acc = np.zeros((a.shape[0], b.shape[1]), dtype=F32)
+    for k in range(a.shape[1]):
+        acc = (acc + (a[:, k:k + 1] * b[k:k + 1, :]).astype(F32)).astype(F32)
+    return acc
 
 
 def row_sum(a):

@@ -1,6 +1,7 @@
 # Shell-driven end-to-end tests. Each script exits 0 (pass), 77 (skip, with a
 # message saying why) or anything else (fail).
 CLI_TESTS = \
+	tests/cli/device_semantics.sh \
 	tests/cli/help_version.sh \
 	tests/cli/options_documented.sh \
 	tests/cli/ops_documented.sh \
@@ -13,7 +14,7 @@ TESTS += $(CLI_TESTS)
 EXTRA_DIST += $(CLI_TESTS) tests/cli/lib.sh tests/cli/fixture_lib.sh
 
 TESTS += tests/cli/transcripts.sh tests/cli/rc_trust.sh
-EXTRA_DIST += tests/data/newer tests/data/matmul_mx tests/data/matmul_mx_fp4 tests/data/ref_note
+EXTRA_DIST += tests/data/newer tests/data/matmul_mx tests/data/matmul_mx_fp4 tests/data/ref_note tests/data/device
 EXTRA_DIST += tests/cli/transcripts.sh tests/cli/rc_trust.sh tests/transcripts
 
 # The man page's command list is generated from the command table.

@@ -215,9 +215,13 @@ static ptodb_status op_sel(exec_ctx *ctx, const op_args *a, value *out)
     tensor *r = NULL;
     tensor *bits = NULL;
     value vb;
+    /* Under device semantics a UINT8 mask is always the packed predicate tile
+     * TSEL reads bit by bit (pto-isa cd4a3d3f include/pto/cpu/TSel.hpp:21-45),
+     * whatever its shape: PyPTO's mask of a [R, 32] source is [R, 32] too
+     * (src/ir/op/tile_ops/elementwise.cpp:96-114: columns rounded up to 32
+     * bytes), so a shape that differs does not tell it apart */
     if (exec_device(ctx) && m->kind == VAL_TENSOR && m->u.t->dtype == DTYPE_UINT8 && m->u.t->ndim == 2 &&
-        x->kind == VAL_TENSOR && x->u.t->ndim == 2 &&
-        (m->u.t->shape[0] != x->u.t->shape[0] || m->u.t->shape[1] != x->u.t->shape[1])) {
+        x->kind == VAL_TENSOR && x->u.t->ndim == 2) {
         /* a packed predicate tile (semantics.h, cmp-mask): its bits select */
         st = exec_mask_unpack(ctx, m->u.t, x->u.t->shape[0], x->u.t->shape[1], &bits);
         if (st != PTODB_OK)

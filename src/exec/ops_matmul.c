@@ -5,6 +5,7 @@
  * a second torch op. */
 #include "kernels/kernel_matmul.h"
 #include "exec/op_util.h"
+#include "exec/semantics.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -147,6 +148,12 @@ static ptodb_status matmul_core(exec_ctx *ctx, const op_args *a, const tensor *L
      * the bf16-rounded values stored as float32 (exact), so the bf16 tensor
      * and the cast are skipped */
     int widen = f32_out && dt == DTYPE_BF16;
+    /* the cube (device semantics): a BF16 or FP16 matmul with an FP32
+     * result accumulates in FP32 in L0C; the products are never rounded to
+     * the operands' dtype (semantics.h, cube-accumulation) */
+    int cube_f32 = f32_out && exec_device(ctx) && (dt == DTYPE_BF16 || dt == DTYPE_FP16);
+    if (cube_f32)
+        widen = 1;
     st = kernel_zeros(ctx, widen ? DTYPE_FP32 : dt, ond, oshape, &r);
     if (st != PTODB_OK)
         return st;
@@ -168,7 +175,22 @@ static ptodb_status matmul_core(exec_ctx *ctx, const op_args *a, const tensor *L
         return PTODB_OK;
     }
     int t13 = exec_profile(ctx) == EXEC_PROFILE_T13;
-    if (dtype_is_float(dt) && dt != DTYPE_FP64) {
+    if (cube_f32) {
+        exec_note_ref_differs(ctx, EXEC_SEMDIFF_CUBE_FP32,
+                              "the cube accumulates a BF16/FP16 matmul in FP32 for its FP32 result (REF would "
+                              "compute: the product rounded to the operands' dtype, then widened)");
+        /* pto-isa's TMatmul: per element an FP32 running sum from 0 in k
+         * order, fma(a, b, sum); a BF16 or FP16 product is exact in FP32, so
+         * that is kernel_gemm_f32_seq's multiply-then-add, bit for bit */
+        float *A = xmalloc((size_t)(nb * m * k + 1) * sizeof *A);
+        float *B = xmalloc((size_t)(nb * k * n + 1) * sizeof *B);
+        kernel_gather_f32(&lv, bnd + 2, fl, A);
+        kernel_gather_f32(&rv, bnd + 2, fr, B);
+        for (int64_t b = 0; b < nb; b++)
+            kernel_gemm_f32_seq(m, n, k, A + b * m * k, k, B + b * k * n, n, (float *)tensor_data(r) + b * mn, n);
+        free(A);
+        free(B);
+    } else if (dtype_is_float(dt) && dt != DTYPE_FP64) {
         /* fp32/bf16/fp16 values are floats. t2: the float kernel sums their
          * exact products in double (as the double kernel would) and rounds
          * once to f32. t13: Debian's torch 1.13 (the fixtures' REF) calls
@@ -348,7 +370,10 @@ static ptodb_status op_tensor_matmul(exec_ctx *ctx, const op_args *a, value *out
     if (st == PTODB_OK)
         st = transposed(ctx, a, y, kw_true(a, EXEC_KW_B_TRANS), &R);
     if (st == PTODB_OK)
-        st = matmul_core(ctx, a, L, R, !acc && has_odt && odt == DTYPE_FP32, &mm);
+        st = matmul_core(ctx, a, L, R,
+                         (!acc && has_odt && odt == DTYPE_FP32) ||
+                             (acc && exec_device(ctx) && c->dtype == DTYPE_FP32),
+                         &mm);
     tensor_unref(L);
     tensor_unref(R);
     if (st != PTODB_OK)

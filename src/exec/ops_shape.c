@@ -470,26 +470,45 @@ static int pad_mode(const op_args *a)
     return 0;
 }
 
-/* The pad scalar: finite extremes (finfo/iinfo), never +-inf. */
-static void pad_scalar(dtype_id dt, int mode, double *f, int64_t *i)
+/* The pad scalar. Under device semantics pto-isa's PadValueMap: Min/Max of a
+ * float type are -inf/+inf (fp32 0xff800000/0x7f800000, fp16 0xfc00/0x7c00,
+ * bf16 0xff80/0x7f80), of an integer its extremes (unsigned Min is 0), and a
+ * 64-bit integer pads 0 whatever the mode (pto-isa cd4a3d3f
+ * include/pto/common/constants.hpp:281-420). REF (torch_codegen) takes the
+ * finite extremes, finfo/iinfo, never +-inf. */
+static void pad_scalar(exec_ctx *ctx, const op_args *a, dtype_id dt, int mode, double *f, int64_t *i)
 {
     *f = 0;
     *i = 0;
     if (mode == 0)
         return;
     int mx = mode == 2;
+    int device = exec_device(ctx);
+    /* UINT16/UINT32 live in REF's wider signed storage: the device's
+     * extremes are the unsigned type's */
+    const ir_enum_info *decl = a->result_type ? ir_enum_info_get(a->result_type->ir_dtype) : NULL;
+    if (device && decl && (!strcmp(decl->name, "UINT16") || !strcmp(decl->name, "UINT32"))) {
+        *i = mx ? (!strcmp(decl->name, "UINT16") ? UINT16_MAX : (int64_t)UINT32_MAX) : 0;
+        return;
+    }
     switch (dt) {
-    case DTYPE_FP32: *f = mx ? 3.4028234663852886e38 : -3.4028234663852886e38; break;
-    case DTYPE_BF16: *f = mx ? 3.3895313892515355e38 : -3.3895313892515355e38; break;
-    case DTYPE_FP16: *f = mx ? 65504.0 : -65504.0; break;
+    case DTYPE_FP32: *f = device ? (mx ? INFINITY : -INFINITY) : mx ? 3.4028234663852886e38 : -3.4028234663852886e38; break;
+    case DTYPE_BF16: *f = device ? (mx ? INFINITY : -INFINITY) : mx ? 3.3895313892515355e38 : -3.3895313892515355e38; break;
+    case DTYPE_FP16: *f = device ? (mx ? INFINITY : -INFINITY) : mx ? 65504.0 : -65504.0; break;
     case DTYPE_FP64: *f = mx ? 1.7976931348623157e308 : -1.7976931348623157e308; break;
     case DTYPE_BOOL: *i = mx; break;
     case DTYPE_INT8: *i = mx ? INT8_MAX : INT8_MIN; break;
     case DTYPE_UINT8: *i = mx ? UINT8_MAX : 0; break;
     case DTYPE_INT16: *i = mx ? INT16_MAX : INT16_MIN; break;
     case DTYPE_INT32: *i = mx ? INT32_MAX : INT32_MIN; break;
-    default: *i = mx ? INT64_MAX : INT64_MIN; break;
+    default: *i = device ? 0 : mx ? INT64_MAX : INT64_MIN; break;
     }
+    if (device && (dt == DTYPE_FP32 || dt == DTYPE_BF16 || dt == DTYPE_FP16 || dt == DTYPE_INT64))
+        exec_note_ref_differs(ctx, EXEC_SEMDIFF_PAD_VALUE,
+                              dt == DTYPE_INT64 ? "a 64-bit integer tile pads 0 for PadValue.min/max (REF "
+                                                  "would compute: the int64 extremes)"
+                                                : "PadValue.min/max pads a float tile with -inf/+inf (REF would "
+                                                  "compute: the finite extremes, torch.finfo)");
 }
 
 static ptodb_status op_fillpad(exec_ctx *ctx, const op_args *a, value *out)
@@ -527,7 +546,7 @@ static ptodb_status op_fillpad(exec_ctx *ctx, const op_args *a, value *out)
     }
     double f;
     int64_t i;
-    pad_scalar(x->dtype, pad_mode(a), &f, &i);
+    pad_scalar(ctx, a, x->dtype, pad_mode(a), &f, &i);
     tensor *r = NULL, *dv = NULL, *sv = NULL;
     st = kernel_zeros(ctx, x->dtype, nf, full, &r);
     if (st == PTODB_OK) {
@@ -564,7 +583,7 @@ static ptodb_status pad_into_shape(exec_ctx *ctx, const op_args *a, tensor *x, i
     }
     double f;
     int64_t i;
-    pad_scalar(x->dtype, pad_mode(a), &f, &i);
+    pad_scalar(ctx, a, x->dtype, pad_mode(a), &f, &i);
     tensor *r = NULL, *dv = NULL, *sv = NULL;
     ptodb_status st = kernel_zeros(ctx, x->dtype, nd, shape, &r);
     if (st == PTODB_OK) {

@@ -72,7 +72,30 @@ typedef enum { EXEC_SEM_DEVICE = 0, EXEC_SEM_REF = 1 } exec_semantics;
     X(SCALAR_CAST, "scalar-cast", "pl.cast of a Python number (a loop index, a host scalar)",     \
       "a scalar of the target dtype", "number.to(dtype): AttributeError", 1,                        \
       "pypto python/pypto/debug/torch_codegen.py (cast is .to on a tensor); the device's scalar "   \
-      "conversion")
+      "conversion")                                                                             \
+    X(PAD_VALUE, "pad-value", "tile.fillpad, tile.fillpad_expand, tile.fillpad_inplace (pad_value=)", \
+      "PadValue.min/max is -inf/+inf on a float tile (FP32, FP16, BF16), the type's extremes on an "  \
+      "integer tile (0 for an unsigned Min), and 0 on a 64-bit integer tile",                        \
+      "the finite extremes (torch.finfo/iinfo): +-3.4028235e38 on FP32, +-65504 on FP16", 0,         \
+      "pto-isa cd4a3d3f include/pto/common/constants.hpp:281-420 (PadValueMap: float Min "          \
+      "0xff800000, Max 0x7f800000; half 0xfc00/0x7c00; bf16 0xff80/0x7f80; int64 0)")                    \
+    X(CHECK_SHAPES, "check-shapes", "every assignment and parameter with a Tensor/Tile type",        \
+      "no check: a buffer is what its type says; a value of another shape with as many elements "  \
+      "is seen in the declared shape, a same-width signed integer as the unsigned type declared, " \
+      "another dtype converted; only the outputs' comparison with golden is a verdict",            \
+      "check_shapes asserts each value's shape and dtype against its annotation and raises "      \
+      "AssertionError", 1,                                                                           \
+      "pypto python/pypto/debug/torch_codegen.py:1460-1510 (check_shapes' assertions), :28-43 "   \
+      "(_DTYPE_MAP: uint16/uint32 held as int32/int64), :1715 (the validator turns them on); "      \
+      "the device has no such check: a tile's buffer comes from its type")                                                     \
+    X(CUBE_FP32, "cube-accumulation", "tile.matmul/_acc/_bias, batch_matmul, gemv; tensor.matmul with out_dtype=FP32 " \
+      "or an FP32 accumulator (BF16 or FP16 operands)",                                             \
+      "the cube multiplies and accumulates in FP32 (L0C): the FP32 result is the dot product "      \
+      "rounded once to FP32, never to the operands' dtype",                                          \
+      "torch.matmul of the BF16/FP16 operands returns their dtype: every element rounded to "       \
+      "BF16/FP16, then .float()", 0,                                                                 \
+      "pto-isa cd4a3d3f include/pto/cpu/TMatmul.hpp:26-32 (half/bf16 operands, float accumulator), " \
+      ":61-74 (per element an FP32 sum from 0 in k order, fma, then acc + sum)")
 
 typedef enum {
 #define EXEC_SEMDIFF_ENUM(id, name, ops, device, ref, ref_fails, source) EXEC_SEMDIFF_##id,

@@ -1,0 +1,188 @@
+#!/usr/bin/python3
+"""Write the device-semantics test cases under tests/data/device/.
+
+Run with Debian's /usr/bin/python3 (numpy) from the repository root:
+
+    /usr/bin/python3 scripts/gen_device_cases.py
+
+Each case is a small program of ours with one pattern where the device (PyPTO's
+runtime and the PTO instruction set) computes otherwise than PyPTO's PyTorch
+reference, or where the reference's checks stop a program the device runs. Its
+golden is the device's value, derived here by hand with numpy from the source
+cited beside it (never from ptodb). tests/cli/device_semantics.sh runs each:
+`--batch` (device semantics) must pass, with the note its `expect` file names;
+`--semantics=ref` must give what the expect file says the reference gives.
+
+Every case folder holds passes_dump/00_frontend.py, data/in, data/out, a
+ptodb.yaml manifest and `expect` (lines `device: PASS`, `ref: FAIL|PASS|ERROR`,
+`note: TEXT`). The seed is fixed: the script writes the same bytes every run.
+"""
+
+import os
+import sys
+
+import numpy as np
+
+ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+OUT = os.path.join(ROOT, "tests", "data", "device")
+F32 = np.float32
+
+
+def bf16_bits(a):
+    """fp32 array -> uint16 bf16 patterns, round to nearest, ties to even."""
+    bits = np.ascontiguousarray(a, dtype=F32).view(np.uint32).astype(np.uint64)
+    return ((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16).astype(np.uint16)
+
+
+def bf16_widen(bits):
+    return (bits.astype(np.uint32) << 16).view(F32)
+
+
+NP_DTYPE = {"fp32": "<f4", "fp16": "<f2", "bf16": "<u2", "int32": "<i4", "int64": "<i8",
+            "uint8": "|u1", "int16": "<i2"}
+
+
+class Case:
+    def __init__(self, name, doc, program, entry, tol=(0.05, 0.05)):
+        self.name, self.doc, self.program, self.entry, self.tol = name, doc, program, entry, tol
+        self.inputs, self.outputs, self.expect = [], [], []
+
+    def inp(self, name, dtype, arr):
+        self.inputs.append((name, dtype, arr))
+
+    def out(self, name, dtype, arr):
+        self.outputs.append((name, dtype, arr))
+
+    def write(self):
+        d = os.path.join(OUT, self.name)
+        os.makedirs(os.path.join(d, "passes_dump"), exist_ok=True)
+        with open(os.path.join(d, "passes_dump", "00_frontend.py"), "w") as f:
+            f.write(self.program.lstrip("\n"))
+        man = ["# tests/data/device/%s: %s" % (self.name, self.doc[0]),
+               "# Written by scripts/gen_device_cases.py; the golden is the device's value:"]
+        man += ["#   " + line for line in self.doc[1:]]
+        man += ["entry: " + self.entry,
+                "tolerance: {rtol: %r, atol: %r}" % self.tol, "inputs:"]
+        for sub, items in (("in", self.inputs), ("out", self.outputs)):
+            if sub == "out":
+                man.append("outputs:")
+            for name, dtype, arr in items:
+                rel = "data/%s/%s.npy" % (sub, name)
+                path = os.path.join(d, rel)
+                os.makedirs(os.path.dirname(path), exist_ok=True)
+                np.save(path, np.ascontiguousarray(arr.astype(NP_DTYPE[dtype])), allow_pickle=False)
+                man.append("  %s: {file: %s, dtype: %s, shape: [%s]}"
+                           % (name, rel, dtype, ", ".join(str(s) for s in arr.shape)))
+        with open(os.path.join(d, "ptodb.yaml"), "w") as f:
+            f.write("\n".join(man) + "\n")
+        with open(os.path.join(d, "expect"), "w") as f:
+            f.write("\n".join(self.expect) + "\n")
+
+
+CASES = []
+
+
+def case(fn):
+    CASES.append(fn)
+    return fn
+
+
+@case
+def pad_value():
+    """fillpad with PadValue.max/min on FP32 and FP16 tiles: +-inf."""
+    prog = '''
+# pypto.program: PadValueCase
+import pypto.language as pl
+
+@pl.program
+class PadValueCase:
+    @pl.function(type=pl.FunctionType.Orchestration, level=pl.Level.CHIP, role=pl.Role.Orchestrator)
+    def pad_value(self, x: pl.Tensor[[16, 16], pl.FP32], h: pl.Tensor[[16, 16], pl.FP16], out_max: pl.Out[pl.Tensor[[16, 16], pl.FP32]], out_min: pl.Out[pl.Tensor[[16, 16], pl.FP32]], out_h: pl.Out[pl.Tensor[[16, 16], pl.FP16]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        with pl.at(level=pl.Level.CORE_GROUP):
+            t: pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec, pl.TileView(valid_shape=[16, 8])] = pl.tile.load(x, [0, 0], [16, 16], [16, 8], target_memory=pl.Mem.Vec)
+            hi: pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec, pl.TileView(pad=pl.PadValue.max)] = pl.tile.fillpad(t, pad_value=pl.PadValue.max)
+            pl.tile.store(hi, [0, 0], out_max)
+            lo: pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec, pl.TileView(pad=pl.PadValue.min)] = pl.tile.fillpad(t, pad_value=pl.PadValue.min)
+            pl.tile.store(lo, [0, 0], out_min)
+            th: pl.Tile[[16, 16], pl.FP16, pl.Mem.Vec, pl.TileView(valid_shape=[16, 8])] = pl.tile.load(h, [0, 0], [16, 16], [16, 8], target_memory=pl.Mem.Vec)
+            hh: pl.Tile[[16, 16], pl.FP16, pl.Mem.Vec, pl.TileView(pad=pl.PadValue.max)] = pl.tile.fillpad(th, pad_value=pl.PadValue.max)
+            pl.tile.store(hh, [0, 0], out_h)
+        return out_max
+'''
+    c = Case("pad_value", [
+        "fillpad(PadValue.max/min) of a [16, 8]-valid tile of [16, 16]",
+        "columns 0..7 are x's, columns 8..15 +inf (max) or -inf (min), FP32 and FP16:",
+        "pto-isa cd4a3d3f include/pto/common/constants.hpp:303-310 (PadValueMap<float,",
+        "Min/Max> = 0xff800000/0x7f800000), :373-384 (half: 0xfc00/0x7c00); PyPTO's",
+        "tests/st/runtime/ops/test_fillpad.py:212 expects -inf the same way."],
+        prog, "pad_value")
+    rng = np.random.default_rng(1)
+    x = rng.standard_normal((16, 16)).astype(F32)
+    h = rng.standard_normal((16, 16)).astype(np.float16)
+    c.inp("x", "fp32", x)
+    c.inp("h", "fp16", h)
+    hi = x.copy(); hi[:, 8:] = np.inf
+    lo = x.copy(); lo[:, 8:] = -np.inf
+    hh = h.copy(); hh[:, 8:] = np.inf
+    c.out("out_max", "fp32", hi)
+    c.out("out_min", "fp32", lo)
+    c.out("out_h", "fp16", hh)
+    # REF pads with torch.finfo's extremes: |inf - 3.4e38| is inf, it fails
+    c.expect = ["device: PASS", "ref: FAIL",
+                "note: PadValue.min/max pads a float tile with -inf/+inf"]
+    return c
+
+
+@case
+def cube_accumulation():
+    """A BF16 x BF16 tile.matmul into an FP32 accumulator, compared bit for bit."""
+    prog = '''
+# pypto.program: CubeAccumulation
+import pypto.language as pl
+
+@pl.program
+class CubeAccumulation:
+    @pl.function(type=pl.FunctionType.Orchestration, level=pl.Level.CHIP, role=pl.Role.Orchestrator)
+    def cube_accumulation(self, a: pl.Tensor[[16, 32], pl.BF16], b: pl.Tensor[[32, 16], pl.BF16], c: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        with pl.at(level=pl.Level.CORE_GROUP):
+            a_l1: pl.Tile[[16, 32], pl.BF16, pl.Mem.Mat] = pl.tile.load(a, [0, 0], [16, 32], [16, 32], target_memory=pl.Mem.Mat)
+            b_l1: pl.Tile[[32, 16], pl.BF16, pl.Mem.Mat] = pl.tile.load(b, [0, 0], [32, 16], [32, 16], target_memory=pl.Mem.Mat)
+            a_l0a: pl.Tile[[16, 32], pl.BF16, pl.Mem.Left] = pl.tile.move(a_l1, target_memory=pl.Mem.Left)
+            b_l0b: pl.Tile[[32, 16], pl.BF16, pl.Mem.Right] = pl.tile.move(b_l1, target_memory=pl.Mem.Right)
+            c_l0c: pl.Tile[[16, 16], pl.FP32, pl.Mem.Acc] = pl.tile.matmul(a_l0a, b_l0b)
+            pl.tile.store(c_l0c, [0, 0], c)
+        return c
+'''
+    c = Case("cube_accumulation", [
+        "BF16 [16, 32] x BF16 [32, 16] -> FP32 on the cube, tolerance 0 (bit for bit)",
+        "per element an FP32 running sum from +0 in k order of the exact products",
+        "(pto-isa cd4a3d3f include/pto/cpu/TMatmul.hpp:61-74: mul_acc = fma(a, b,",
+        "mul_acc) in float; a BF16 product is exact in FP32), never rounded to BF16."],
+        prog, "cube_accumulation", tol=(0.0, 0.0))
+    rng = np.random.default_rng(2)
+    a = bf16_bits(rng.standard_normal((16, 32)).astype(F32))
+    b = bf16_bits(rng.standard_normal((32, 16)).astype(F32))
+    A, B = bf16_widen(a), bf16_widen(b)
+    acc = np.zeros((16, 16), dtype=F32)
+    for k in range(32):  # float32 adds, k in order; each product exact in float32
+        acc = (acc + (A[:, k:k + 1] * B[k:k + 1, :]).astype(F32)).astype(F32)
+    rounded = bf16_widen(bf16_bits(acc))
+    if np.array_equal(rounded, acc):
+        sys.exit("gen_device_cases: cube_accumulation: BF16 rounding changes nothing; pick other data")
+    c.inp("a", "bf16", a)
+    c.inp("b", "bf16", b)
+    c.out("c", "fp32", acc)
+    c.expect = ["device: PASS", "ref: FAIL",
+                "note: the cube accumulates a BF16/FP16 matmul in FP32"]
+    return c
+
+
+def main():
+    for make in CASES:
+        c = make()
+        c.write()
+        print("tests/data/device/%s: %s" % (c.name, c.doc[0]))
+
+
+if __name__ == "__main__":
+    main()
