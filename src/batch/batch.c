@@ -206,7 +206,7 @@ static int output_grid(const batch *b, size_t pass, const runpass_output *o, hea
     /* cells count what the validate line counts: the same rule, tolerances and profile */
     uint8_t *bad = xcalloc((size_t)(tensor_numel(a) ? tensor_numel(a) : 1), 1);
     exec_compare_result cr;
-    exec_compare_mask(a, o->golden, o->rtol, o->atol, b->o.ro.mopt.profile, &cr, bad);
+    exec_compare_mask(a, o->golden, o->rtol, o->atol, b->o.ro.mopt.profile, b->o.ro.mopt.semantics == EXEC_SEM_DEVICE, &cr, bad);
     int st = heatgrid_compute(a, o->golden, cr.error ? NULL : bad, max_rows, max_cols, g) == PTODB_OK ? 0 : -1;
     free(bad);
     return st;
@@ -271,7 +271,8 @@ static void eval_one(const batch *b, size_t i, batch_pass *p)
             if (o->cmp.error || !o->cmp.pass)
                 p->ok = 0;
             if (b->o.metrics)
-                batch_metrics_compute(o->actual, o->golden, o->rtol, o->atol, b->o.ro.mopt.profile, &bo->met);
+                batch_metrics_compute(o->actual, o->golden, o->rtol, o->atol, b->o.ro.mopt.semantics == EXEC_SEM_DEVICE,
+                                      b->o.ro.mopt.profile, &bo->met);
             output_heat(b, i, o, bo);
             char why[4200];
             if (b->o.save_dir && !p->save_error &&

@@ -169,7 +169,7 @@ static void compare_outputs(const runpass_result *ra, const runpass_result *rb, 
             return;
         }
         exec_compare_result cr;
-        exec_compare(ob->actual, oa->actual, oa->rtol, oa->atol, ro->mopt.profile, &cr);
+        exec_compare(ob->actual, oa->actual, oa->rtol, oa->atol, ro->mopt.profile, 0, &cr);
         if (cr.error || !cr.pass) {
             p->differs = 1;
             p->output = xstrdup(oa->key);

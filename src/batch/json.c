@@ -133,8 +133,10 @@ static void output_json(strbuf *o, const batch *b, size_t pass, size_t k)
     jnum(o, x->rtol);
     strbuf_puts(o, ", \"atol\": ");
     jnum(o, x->atol);
-    strbuf_printf(o, ", \"dtype\": \"%s\", \"mismatches\": %lld, \"count\": %lld, \"first_bad_index\": ",
-                  dtype_name(x->dtype), (long long)x->cmp.mismatches, (long long)x->cmp.count);
+    strbuf_printf(o, ", \"dtype\": \"%s\", \"mismatches\": %lld, \"count\": %lld, \"dont_care\": %lld, "
+                  "\"first_bad_index\": ",
+                  dtype_name(x->dtype), (long long)x->cmp.mismatches, (long long)x->cmp.count,
+                  (long long)x->cmp.dont_care);
     if (x->cmp.first_bad >= 0)
         strbuf_printf(o, "%lld", (long long)x->cmp.first_bad);
     else

@@ -45,7 +45,7 @@ static int64_t ordered_bits(dtype_id dt, double v)
     return sign ? -(int64_t)mag - 1 : (int64_t)mag;
 }
 
-void batch_metrics_compute(const tensor *act, const tensor *gold, double rtol, double atol,
+void batch_metrics_compute(const tensor *act, const tensor *gold, double rtol, double atol, int nan_dont_care,
                            exec_profile_id profile, batch_metrics *m)
 {
     memset(m, 0, sizeof *m);
@@ -72,7 +72,7 @@ void batch_metrics_compute(const tensor *act, const tensor *gold, double rtol, d
     dtype_id dt = act->dtype;
     /* the one mismatch rule: the validator's */
     exec_compare_result cr;
-    exec_compare(act, gold, rtol, atol, profile, &cr);
+    exec_compare(act, gold, rtol, atol, profile, nan_dont_care, &cr);
     if (!cr.error) {
         m->outside = cr.mismatches;
         m->first_bad = cr.first_bad;

@@ -30,7 +30,7 @@ typedef struct batch_metrics {
 
 /* act and gold must have the same shape (else count is 0 and nothing is
  * filled but the counts of NaN/Inf). */
-void batch_metrics_compute(const tensor *act, const tensor *gold, double rtol, double atol,
+void batch_metrics_compute(const tensor *act, const tensor *gold, double rtol, double atol, int nan_dont_care,
                            exec_profile_id profile, batch_metrics *m);
 
 #endif

@@ -145,7 +145,7 @@ reduce_verdict reduce_oracle(const char *good_path, const char *bad_path, const 
         c2.outputs[k].t = g[k];
         /* the passing file must pass against its own outputs (NaN does not) */
         exec_compare_result self;
-        exec_compare(g[k], g[k], c->outputs[k].rtol.value, c->outputs[k].atol.value, ro->mopt.profile, &self);
+        exec_compare(g[k], g[k], c->outputs[k].rtol.value, c->outputs[k].atol.value, ro->mopt.profile, 0, &self);
         if (self.error || !self.pass) {
             say(why, "the passing file's output does not pass against itself (NaN)", c->outputs[k].name);
             runpass_result_free(&rg);

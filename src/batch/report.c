@@ -117,6 +117,7 @@ void report_output_lines(const batch *b, size_t i, size_t k, strbuf *out)
         return;
     }
     exec_format_validate_line(o->key, &o->cmp, out);
+    exec_format_dont_care_line(&o->cmp, out);
     exec_format_mismatch_line(&o->cmp, o->rtol, o->atol, out);
 }
 

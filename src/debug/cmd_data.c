@@ -144,7 +144,7 @@ static ptodb_status diff_frame(session *s, int pass)
             continue;
         }
         exec_compare_result c;
-        exec_compare(a, b, rtol, atol, session_profile(s), &c);
+        exec_compare(a, b, rtol, atol, session_profile(s), session_semantics(s) == EXEC_SEM_DEVICE, &c);
         if (c.error) {
             noutside++;
             session_printf(s, "  %s: cannot compare: %s\n", names[i], c.msg);
@@ -265,7 +265,7 @@ ptodb_status cmd_DIFF(session *s, const char *args)
         session_output_tols(s, g_out, &rtol, &atol); /* the validate line's tolerances */
     exec_compare_result r;
     uint8_t *bad = xcalloc((size_t)(tensor_numel(a) ? tensor_numel(a) : 1), 1);
-    exec_compare_mask(a, b, rtol, atol, session_profile(s), &r, bad);
+    exec_compare_mask(a, b, rtol, atol, session_profile(s), session_semantics(s) == EXEC_SEM_DEVICE, &r, bad);
     ptodb_status st = PTODB_OK;
     if (r.error) {
         session_errorf(s, "Cannot compare %s with %s: %s", words[0], bname, r.msg);

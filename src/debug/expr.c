@@ -473,7 +473,7 @@ static tensor *call_function(parser *e, const char *fn)
          * as the validator compares an output in its own */
         tensor *b = args[1]->dtype == args[0]->dtype ? tensor_ref(args[1]) : tensor_cast(args[1], args[0]->dtype);
         exec_compare_result cr;
-        exec_compare(args[0], b, rtol, atol, session_profile(e->s), &cr);
+        exec_compare(args[0], b, rtol, atol, session_profile(e->s), session_semantics(e->s) == EXEC_SEM_DEVICE, &cr);
         tensor_unref(b);
         if (cr.error)
             fail(e, "allclose: %s", cr.msg);

@@ -196,7 +196,7 @@ static int eval_term(const term *t, const predicate_env *env, strbuf *err)
             return -1;
         }
         exec_compare_result r;
-        exec_compare(env->t, env->golden, env->rtol, env->atol, (exec_profile_id)env->profile, &r);
+        exec_compare(env->t, env->golden, env->rtol, env->atol, (exec_profile_id)env->profile, env->nan_dont_care, &r);
         if (r.error) {
             strbuf_puts(err, r.msg);
             return -1;

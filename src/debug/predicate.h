@@ -23,6 +23,7 @@ typedef struct predicate_env {
     const tensor *golden; /* or NULL */
     double rtol, atol;
     int profile;          /* exec_profile_id for the comparison */
+    int nan_dont_care;    /* device semantics: a NaN golden element is don't care */
 } predicate_env;
 
 /* 1 true, 0 false, -1 when it cannot be evaluated (message in err: no

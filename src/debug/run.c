@@ -239,7 +239,7 @@ static void validate_outputs(session *s)
         double rtol, atol;
         session_output_tols(s, o, &rtol, &atol);
         exec_compare_result cr;
-        exec_compare(act, o->t, rtol, atol, session_profile(s), &cr);
+        exec_compare(act, o->t, rtol, atol, session_profile(s), session_semantics(s) == EXEC_SEM_DEVICE, &cr);
         if (cr.error) {
             session_errorf(s, "%s: %s", s->kase.passes[r->pass].stem, cr.msg);
             continue;

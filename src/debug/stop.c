@@ -121,6 +121,7 @@ static int condition_holds(session *s, breakpoint *b, const tensor *t, const cha
         env.atol = session_get_double(s, SETTING_ATOL);
     }
     env.profile = session_profile(s);
+    env.nan_dont_care = session_semantics(s) == EXEC_SEM_DEVICE;
     strbuf err = STRBUF_INIT;
     int r = predicate_eval(b->cond, &env, &err);
     if (r < 0)

@@ -207,7 +207,7 @@ static int heat_grid(session *s, const char *name, const tensor *a, const tensor
 {
     uint8_t *bad = xcalloc((size_t)(tensor_numel(a) ? tensor_numel(a) : 1), 1);
     exec_compare_result cr;
-    exec_compare_mask(a, b, rtol, atol, session_profile(s), &cr, bad);
+    exec_compare_mask(a, b, rtol, atol, session_profile(s), session_semantics(s) == EXEC_SEM_DEVICE, &cr, bad);
     int tiled = 0;
     if (tiles_of && a->ndim > 0 && a->shape[a->ndim - 1] > 0) {
         int64_t cols = a->shape[a->ndim - 1], rows = tensor_numel(a) / cols;

@@ -38,13 +38,13 @@ static int64_t wrap_int(dtype_id dt, int64_t v)
 }
 
 void exec_compare(const tensor *act, const tensor *exp, double rtol, double atol,
-                  exec_profile_id profile, exec_compare_result *r)
+                  exec_profile_id profile, int nan_dont_care, exec_compare_result *r)
 {
-    exec_compare_mask(act, exp, rtol, atol, profile, r, NULL);
+    exec_compare_mask(act, exp, rtol, atol, profile, nan_dont_care, r, NULL);
 }
 
 void exec_compare_mask(const tensor *act, const tensor *exp, double rtol, double atol,
-                       exec_profile_id profile, exec_compare_result *r, uint8_t *bad_mask)
+                       exec_profile_id profile, int nan_dont_care, exec_compare_result *r, uint8_t *bad_mask)
 {
     memset(r, 0, sizeof *r);
     r->first_bad = -1;
@@ -84,6 +84,10 @@ void exec_compare_mask(const tensor *act, const tensor *exp, double rtol, double
             float a = (float)tensor_get_flat(act, k), e = (float)tensor_get_flat(exp, k);
             if (fp8)
                 a = dtype_round_fp8(dt, a);
+            if (nan_dont_care && isnan(e)) {
+                r->dont_care++;
+                continue;
+            }
             float d = fabsf(round_to(dt, a - e));
             if (isnan(d))
                 any_nan = 1;
@@ -105,6 +109,10 @@ void exec_compare_mask(const tensor *act, const tensor *exp, double rtol, double
     } else if (dt == DTYPE_FP64) {
         for (int64_t k = 0; k < n; k++) {
             double a = tensor_get_flat(act, k), e = tensor_get_flat(exp, k);
+            if (nan_dont_care && isnan(e)) {
+                r->dont_care++;
+                continue;
+            }
             double d = fabs(a - e);
             if (isnan(d))
                 any_nan = 1;
@@ -162,6 +170,13 @@ void exec_format_validate_line(const char *key, const exec_compare_result *r, st
     char d[64];
     exec_format_e6(r->max_abs_diff, d, sizeof d);
     strbuf_printf(out, "validate tensor: '%s', max_abs_diff: %s, pass: %s\n", key, d, r->pass ? "True" : "False");
+}
+
+void exec_format_dont_care_line(const exec_compare_result *r, strbuf *out)
+{
+    if (r->dont_care > 0)
+        strbuf_printf(out, "  don't care: %lld of %lld golden elements are NaN, skipped as PyPTO's device runner "
+                      "skips them\n", (long long)r->dont_care, (long long)r->count);
 }
 
 void exec_format_mismatch_line(const exec_compare_result *r, double rtol, double atol, strbuf *out)

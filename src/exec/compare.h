@@ -21,17 +21,22 @@ typedef struct exec_compare_result {
     int64_t mismatches;   /* elements outside the tolerance */
     int64_t first_bad;    /* flat index of the first, or -1 */
     int64_t count;
+    int64_t dont_care;    /* golden NaN elements skipped (nan_dont_care) */
 } exec_compare_result;
 
+/* nan_dont_care: a NaN golden element is "don't care", as PyPTO's device
+ * runner compares (pypto python/pypto/runtime/device_runner.py:850-895,
+ * validate_golden: care_mask = ~isnan(expected)); 1 under device semantics.
+ * 0 is REF's torch.allclose, where a NaN golden element never matches. */
 void exec_compare(const tensor *act, const tensor *exp, double rtol, double atol,
-                  exec_profile_id profile, exec_compare_result *r);
+                  exec_profile_id profile, int nan_dont_care, exec_compare_result *r);
 
 /* The same, also marking in bad_mask (numel bytes, zeroed by the caller;
  * NULL for none) each element it counts as outside the tolerance, in
  * row-major order: the one mismatch rule that the validate line, metrics,
  * heat grids, diff and conditions all count by. */
 void exec_compare_mask(const tensor *act, const tensor *exp, double rtol, double atol,
-                       exec_profile_id profile, exec_compare_result *r, uint8_t *bad_mask);
+                       exec_profile_id profile, int nan_dont_care, exec_compare_result *r, uint8_t *bad_mask);
 
 /* REF's line for a compared output: "validate tensor: 'out', max_abs_diff:
  * 9.765625e-04, pass: True\n". */
@@ -39,6 +44,9 @@ void exec_format_validate_line(const char *key, const exec_compare_result *r, st
 /* For a failing output, ptodb's line under it: how many elements lie outside
  * rtol/atol and the first one. Appends nothing when the output passed. */
 void exec_format_mismatch_line(const exec_compare_result *r, double rtol, double atol, strbuf *out);
+/* "  don't care: N golden elements are NaN, skipped as PyPTO's device runner
+ * skips them\n" when r skipped any; nothing otherwise. */
+void exec_format_dont_care_line(const exec_compare_result *r, strbuf *out);
 
 /* Python's "{:.6e}".format(v): "1.234567e-03", "nan", "inf", "-inf". */
 void exec_format_e6(double v, char *buf, size_t size);

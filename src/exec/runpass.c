@@ -425,7 +425,8 @@ void runpass_file(const char *path, const case_info *c, const runpass_options *o
         ro->golden = c->outputs[k].t;
         ro->rtol = c->outputs[k].rtol.value;
         ro->atol = c->outputs[k].atol.value;
-        exec_compare(ro->actual, ro->golden, ro->rtol, ro->atol, o->mopt.profile, &ro->cmp);
+        exec_compare(ro->actual, ro->golden, ro->rtol, ro->atol, o->mopt.profile,
+                     o->mopt.semantics == EXEC_SEM_DEVICE, &ro->cmp);
         if (ro->cmp.error || !ro->cmp.pass)
             r->all_pass = 0;
     }

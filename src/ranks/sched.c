@@ -28,6 +28,7 @@ struct ranks_sched {
     int random;
     uint64_t rng;
     exec_profile_id profile;
+    int nan_dont_care; /* device semantics: NaN golden elements are don't care */
     ranks_world *w;
     machine *host;
     rank_state *rs;
@@ -98,6 +99,7 @@ ranks_sched *ranks_sched_new(const char *path, const xprogram *p, const case_inf
     s->P = c->ranks.nranks;
     s->random = o->mopt.sched == EXEC_SCHED_RANDOM;
     s->profile = o->mopt.profile;
+    s->nan_dont_care = o->mopt.semantics == EXEC_SEM_DEVICE;
     s->resume = -1;
     s->rng = o->mopt.seed * 2654435761u + 0x9e3779b97f4a7c15ull;
     xprogram tmp = *p;
@@ -474,7 +476,7 @@ void ranks_sched_compare(ranks_sched *s, runpass_result *r)
             ro->rtol = g->rtol.value;
             ro->atol = g->atol.value;
             if (ro->actual)
-                exec_compare(ro->actual, ro->golden, ro->rtol, ro->atol, s->profile, &ro->cmp);
+                exec_compare(ro->actual, ro->golden, ro->rtol, ro->atol, s->profile, s->nan_dont_care, &ro->cmp);
             else
                 ro->cmp.error = 1;
             if (ro->cmp.error || !ro->cmp.pass)

@@ -88,7 +88,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                     if (!b->golden)
                         continue;
                     exec_compare_result cmp;
-                    exec_compare(b->t, b->golden->t, 0.05, 0.05, opts.mopt.profile, &cmp);
+                    exec_compare(b->t, b->golden->t, 0.05, 0.05, opts.mopt.profile, 1, &cmp);
                 }
         }
         if (getenv("PTODB_FUZZ_VERBOSE")) /* to see what an input does */

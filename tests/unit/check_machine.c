@@ -1113,12 +1113,12 @@ START_TEST(test_compare_like_ref)
     exec_compare_result r;
     tensor *a = t1(DTYPE_BF16, 1.0), *e = t1(DTYPE_BF16, 1.0546875);
     /* measured on torch 1.13: both True (bf16 intermediates, narrowed scalars) */
-    exec_compare(a, e, 0.0, 0.0546, EXEC_PROFILE_T13, &r);
+    exec_compare(a, e, 0.0, 0.0546, EXEC_PROFILE_T13, 0, &r);
     ck_assert(r.pass);
-    exec_compare(a, e, 0.0518, 0.0, EXEC_PROFILE_T13, &r);
+    exec_compare(a, e, 0.0518, 0.0, EXEC_PROFILE_T13, 0, &r);
     ck_assert(r.pass);
     ck_assert(r.max_abs_diff == 0.0546875);
-    exec_compare(a, e, 0.05, 0.0, EXEC_PROFILE_T13, &r);
+    exec_compare(a, e, 0.05, 0.0, EXEC_PROFILE_T13, 0, &r);
     ck_assert(!r.pass);
     ck_assert_int_eq(r.mismatches, 1);
     tensor_unref(a);
@@ -1126,7 +1126,7 @@ START_TEST(test_compare_like_ref)
     /* dtype mismatch is REF's RuntimeError */
     a = t1(DTYPE_FP32, 1.0);
     e = t1(DTYPE_BF16, 1.0);
-    exec_compare(a, e, 0.05, 0.05, EXEC_PROFILE_T2, &r);
+    exec_compare(a, e, 0.05, 0.05, EXEC_PROFILE_T2, 0, &r);
     ck_assert(r.error);
     ck_assert_str_eq(r.msg, "RuntimeError: Float did not match BFloat16");
     tensor_unref(a);
@@ -1135,14 +1135,14 @@ START_TEST(test_compare_like_ref)
      * into float8 (1.0625 rounds to e4m3fn 1.0, ties to even) */
     a = t1(DTYPE_FP32, 1.0625);
     e = t1(DTYPE_FP8E4M3FN, 1.0);
-    exec_compare(a, e, 0.0, 0.0, EXEC_PROFILE_T2, &r);
+    exec_compare(a, e, 0.0, 0.0, EXEC_PROFILE_T2, 0, &r);
     ck_assert(!r.error && r.pass && r.max_abs_diff == 0.0);
     tensor_set(a, (int64_t[]){0}, 1.07);
-    exec_compare(a, e, 0.0, 0.0, EXEC_PROFILE_T2, &r);
+    exec_compare(a, e, 0.0, 0.0, EXEC_PROFILE_T2, 0, &r);
     ck_assert(!r.pass && r.max_abs_diff == 0.125);
     tensor_unref(a);
     a = t1(DTYPE_BF16, 1.0);
-    exec_compare(a, e, 0.0, 0.0, EXEC_PROFILE_T2, &r);
+    exec_compare(a, e, 0.0, 0.0, EXEC_PROFILE_T2, 0, &r);
     ck_assert(r.error);
     ck_assert_str_eq(r.msg, "RuntimeError: BFloat16 did not match Float8_e4m3fn");
     tensor_unref(a);
@@ -1150,7 +1150,7 @@ START_TEST(test_compare_like_ref)
     /* NaN never matches and makes max_abs_diff nan */
     a = t1(DTYPE_FP32, NAN);
     e = t1(DTYPE_FP32, NAN);
-    exec_compare(a, e, 0.05, 0.05, EXEC_PROFILE_T2, &r);
+    exec_compare(a, e, 0.05, 0.05, EXEC_PROFILE_T2, 0, &r);
     ck_assert(!r.pass);
     char buf[32];
     exec_format_e6(r.max_abs_diff, buf, sizeof buf);
@@ -1160,7 +1160,7 @@ START_TEST(test_compare_like_ref)
     /* integer differences wrap in the dtype: uint8 3 - 5 = 254 */
     a = t1(DTYPE_UINT8, 3);
     e = t1(DTYPE_UINT8, 5);
-    exec_compare(a, e, 0.0, 0.0, EXEC_PROFILE_T2, &r);
+    exec_compare(a, e, 0.0, 0.0, EXEC_PROFILE_T2, 0, &r);
     ck_assert(r.max_abs_diff == 254.0);
     tensor_unref(a);
     tensor_unref(e);
