@@ -854,12 +854,13 @@ static void slot_set(xframe *f, int32_t slot, value v)
     f->slots[slot] = v;
 }
 
-/* Device semantics: a tile result has the valid region its type declares
+/* Device semantics: a tile result (and a tensor whose TensorView declares
+ * one) has the valid region its type declares
  * (EXEC_SEMDIFF_VALID_SHAPE); REF's op results carry none. A shared tensor
  * object gets a view of its own, so no other variable changes. */
 static void device_valid_shape(const exec_type *t, value *v)
 {
-    if (t->kind != EXEC_TYPE_TILE || t->mem_valid_ndim <= 0 || v->kind != VAL_TENSOR)
+    if ((t->kind != EXEC_TYPE_TILE && t->kind != EXEC_TYPE_TENSOR) || t->mem_valid_ndim <= 0 || v->kind != VAL_TENSOR)
         return;
     tensor *x = v->u.t;
     if (x->ndim != t->mem_valid_ndim || x->ndim != t->ndim)

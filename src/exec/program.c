@@ -239,6 +239,11 @@ void exec_type_lower(const ir_expr *annot, exec_type *t)
                 if (is_pl_call(e, -1, "TileView"))
                     lower_tileview(e, t);
             }
+            /* a tensor's TensorView(valid_shape=...): its valid region, as
+             * a tile's (the device's loads and stores of it move that region:
+             * ConvertTensorToTileOps lowers them to tile ops with it) */
+            if (b != IR_BUILTIN_TILE && e->kind == IR_EXPR_CALL && is_pl_call(e, -1, "TensorView"))
+                lower_tileview(e, t);
             if (e->res.kind != IR_REF_ENUM)
                 continue;
             const ir_enum_info *info = ir_enum_info_get(e->res.id);
