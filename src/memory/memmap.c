@@ -463,8 +463,8 @@ uint32_t mem_tile_write(mem_core *mc, uint32_t tile, const tensor *t, mem_fault 
     space_reserve(sp, tl->addr + n);
     int64_t box[TENSOR_MAX_DIMS];
     if (block_dense(t) && touched_box(t, tl, box)) {
-        memcpy(sp->bytes + tl->addr, tensor_data(t), (size_t)n);
-        if (n) {
+        if (n) { /* an empty tile may have no bytes at all (sp->bytes NULL): nothing to copy */
+            memcpy(sp->bytes + tl->addr, tensor_data(t), (size_t)n);
             uint64_t g0 = tl->addr / MEM_GRANULE, g1 = (tl->addr + n - 1) / MEM_GRANULE;
             for (uint64_t g = g0; g <= g1; g++)
                 sp->writer[g] = tile;

@@ -10,10 +10,13 @@ FUZZ_GUARD_WRAP = -Wl,--wrap=fopen,--wrap=open,--wrap=mkdir,--wrap=unlink,--wrap
 
 .PHONY: fuzz fuzz-ci
 fuzz:
-	@FUZZ_CC='$(FUZZ_CC)' FUZZ_DAP_SOURCES='$(FUZZ_DAP_SOURCES)' JANSSON_CFLAGS='$(JANSSON_CFLAGS)' JANSSON_LIBS='$(JANSSON_LIBS)' FUZZ_SECONDS='$(FUZZ_SECONDS)' FUZZ_HARNESSES='$(FUZZ_HARNESSES)' YAML_CFLAGS='$(YAML_CFLAGS)' YAML_LIBS='$(YAML_LIBS)' \
+	@FUZZ_RUNS='$(FUZZ_RUNS)' FUZZ_CC='$(FUZZ_CC)' FUZZ_DAP_SOURCES='$(FUZZ_DAP_SOURCES)' JANSSON_CFLAGS='$(JANSSON_CFLAGS)' JANSSON_LIBS='$(JANSSON_LIBS)' FUZZ_SECONDS='$(FUZZ_SECONDS)' FUZZ_HARNESSES='$(FUZZ_HARNESSES)' YAML_CFLAGS='$(YAML_CFLAGS)' YAML_LIBS='$(YAML_LIBS)' \
 	    $(SHELL) $(top_srcdir)/scripts/fuzz '$(abs_top_srcdir)' '$(abs_top_builddir)' $(src_libptodb_a_SOURCES)
+# fuzz-ci is the gate's step: each harness a fixed number of runs from seed 1
+# on a fresh corpus (the seeds and regressions), the same verdict every run
 fuzz-ci:
-	$(MAKE) $(AM_MAKEFLAGS) fuzz FUZZ_SECONDS=4
+	rm -rf '$(abs_top_builddir)/fuzz/corpus'
+	$(MAKE) $(AM_MAKEFLAGS) fuzz FUZZ_SECONDS=4 FUZZ_RUNS=3000
 
 # The same harness code without libFuzzer, built by the normal compiler: each
 # replays the seeds and the regression inputs (tests/fuzz/replay.sh).
