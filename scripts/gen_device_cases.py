@@ -14,8 +14,9 @@ cited beside it (never from ptodb). tests/cli/device_semantics.sh runs each:
 `--semantics=ref` must give what the expect file says the reference gives.
 
 Every case folder holds passes_dump/00_frontend.py, data/in, data/out, a
-ptodb.yaml manifest and `expect` (lines `device: PASS`, `ref: FAIL|PASS|ERROR`,
-`note: TEXT`). The seed is fixed: the script writes the same bytes every run.
+ptodb.yaml manifest and `expect` (lines `device: PASS`, `ref: FAIL|PASS|REF-FAIL` (the verdict word of
+the summary), `note: TEXT` (a "REF differs here" note the device run prints),
+`line: TEXT` (any line it prints)). The seed is fixed: the script writes the same bytes every run.
 """
 
 import os
@@ -174,6 +175,104 @@ class CubeAccumulation:
     c.out("c", "fp32", acc)
     c.expect = ["device: PASS", "ref: FAIL",
                 "note: the cube accumulates a BF16/FP16 matmul in FP32"]
+    return c
+
+
+@case
+def ci_uint32():
+    """tensor.ci with dtype UINT32, stored into an INT64-held output."""
+    prog = '''
+# pypto.program: CiUint32
+import pypto.language as pl
+
+@pl.program
+class CiUint32:
+    @pl.function
+    def ci_uint32(self, x: pl.Tensor[[1, 16], pl.FP32], out: pl.Out[pl.Tensor[[1, 16], pl.UINT32]]) -> pl.Tensor[[1, 16], pl.UINT32]:
+        with pl.at(level=pl.Level.CORE_GROUP):
+            idx: pl.Tensor[[1, 16], pl.UINT32] = pl.tensor.ci(pl.cast(4294967290, pl.UINT32), [1, 16], dtype=pl.UINT32, descending=False)
+            out: pl.Tensor[[1, 16], pl.UINT32] = pl.tensor.assemble(out, idx, [0, 0])
+        return out
+'''
+    c = Case("ci_uint32", [
+        "tensor.ci(start=2^32 - 6, [1, 16], dtype=UINT32): start + k for each column,",
+        "wrapping at 2^32 (PyPTO accepts INT16/INT32/UINT16/UINT32: src/ir/op/tensor_ops/",
+        "memory.cpp:636-638; pto-isa cd4a3d3f include/pto/cpu/TCI.hpp:19-27, dst = start + j",
+        "in the tile's dtype). UINT32 data is held as int64, as torch_codegen's _DTYPE_MAP."],
+        prog, "ci_uint32", tol=(0.0, 0.0))
+    c.inp("x", "fp32", np.zeros((1, 16), dtype=F32))
+    start = 2**32 - 6
+    c.out("out", "int64", np.array([[(start + k) % 2**32 for k in range(16)]], dtype=np.int64))
+    # torch_codegen has no handler for tensor.ci: the reference cannot run it
+    c.expect = ["device: PASS", "ref: REF-FAIL"]
+    return c
+
+
+@case
+def nan_dont_care():
+    """A golden NaN element is "don't care", as PyPTO's device runner compares."""
+    prog = '''
+# pypto.program: NanDontCare
+import pypto.language as pl
+
+@pl.program
+class NanDontCare:
+    @pl.function(type=pl.FunctionType.Orchestration, level=pl.Level.CHIP, role=pl.Role.Orchestrator)
+    def nan_dont_care(self, a: pl.Tensor[[16, 16], pl.FP32], out: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        with pl.at(level=pl.Level.CORE_GROUP):
+            t: pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec, pl.TileView(valid_shape=[8, 16])] = pl.tile.load(a, [0, 0], [16, 16], [8, 16], target_memory=pl.Mem.Vec)
+            d: pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec, pl.TileView(valid_shape=[8, 16])] = pl.tile.add(t, t)
+            pl.tile.store(d, [0, 0], out)
+        return out
+'''
+    c = Case("nan_dont_care", [
+        "out[:8] = 2a[:8]; rows 8..15 are left undefined by the kernel, the golden",
+        "marks them NaN: pypto python/pypto/runtime/device_runner.py:850-895",
+        "(validate_golden: care_mask = ~isnan(expected)) skips them. REF's torch.allclose",
+        "does not: a NaN golden element never matches."],
+        prog, "nan_dont_care")
+    rng = np.random.default_rng(3)
+    a = rng.standard_normal((16, 16)).astype(F32)
+    g = np.full((16, 16), np.nan, dtype=F32)
+    g[:8] = (a[:8] + a[:8]).astype(F32)
+    c.inp("a", "fp32", a)
+    c.out("out", "fp32", g)
+    c.expect = ["device: PASS", "ref: FAIL", "line: don't care: 128 of 256 golden elements are NaN"]
+    return c
+
+
+@case
+def tensor_valid_assemble():
+    """tensor.assemble of a tensor whose TensorView declares a narrower valid shape."""
+    prog = '''
+# pypto.program: TensorValidAssemble
+import pypto.language as pl
+
+@pl.program
+class TensorValidAssemble:
+    @pl.function
+    def main(self, lhs: pl.Tensor[[16, 8], pl.FP32], rhs: pl.Tensor[[16, 8], pl.FP32], output: pl.Out[pl.Tensor[[16, 4], pl.FP32]]) -> pl.Tensor[[16, 4], pl.FP32]:
+        with pl.at(level=pl.Level.CORE_GROUP):
+            lhs_narrow: pl.Tensor[[16, 8], pl.FP32, pl.TensorView(valid_shape=[16, 4], stride=[], layout=pl.TensorLayout.ND)] = pl.tensor.set_validshape(lhs, 16, 4)
+            rhs_narrow: pl.Tensor[[16, 8], pl.FP32, pl.TensorView(valid_shape=[16, 4], stride=[], layout=pl.TensorLayout.ND)] = pl.tensor.set_validshape(rhs, 16, 4)
+            summed: pl.Tensor[[16, 8], pl.FP32, pl.TensorView(valid_shape=[16, 4], stride=[], layout=pl.TensorLayout.ND)] = pl.tensor.add(lhs_narrow, rhs_narrow)
+            output: pl.Tensor[[16, 4], pl.FP32] = pl.tensor.assemble(output, summed, [0, 0])
+        return output
+'''
+    c = Case("tensor_valid_assemble", [
+        "output[16, 4] = (lhs + rhs)[:, :4]: the sum's TensorView declares valid [16, 4] of",
+        "[16, 8], and assemble writes that region (ConvertTensorToTileOps lowers it to a",
+        "tile.store of the valid region: pto-isa docs/isa/tile/ops/memory-and-data-movement/",
+        "tstore.md, GetValidRow x GetValidCol). From PyPTO's tests/st/runtime/control_flow/",
+        "test_assemble_narrow_valid.py (its pattern, our data)."],
+        prog, "main")
+    rng = np.random.default_rng(4)
+    lhs = rng.standard_normal((16, 8)).astype(F32)
+    rhs = rng.standard_normal((16, 8)).astype(F32)
+    c.inp("lhs", "fp32", lhs)
+    c.inp("rhs", "fp32", rhs)
+    c.out("output", "fp32", (lhs + rhs).astype(F32)[:, :4].copy())
+    c.expect = ["device: PASS", "ref: REF-FAIL"]
     return c
 
 

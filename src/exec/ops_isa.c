@@ -84,8 +84,18 @@ static ptodb_status op_ci(exec_ctx *ctx, const op_args *a, value *out)
         st = kernel_dtype_kw(ctx, a, EXEC_KW_DTYPE, DTYPE_INT32, &dt, NULL);
     if (st != PTODB_OK)
         return st;
-    if (dt != DTYPE_INT32 && dt != DTYPE_INT16)
-        return exec_fail(ctx, PTODB_ERR_RUNTIME, "%s: dtype must be INT16 or INT32",
+    /* PyPTO accepts INT16, INT32, UINT16 and UINT32 (src/ir/op/tensor_ops/
+     * memory.cpp:636-638); an unsigned one lives in REF's wider signed
+     * storage (INT32, INT64) and wraps at its own width */
+    const value *dk = op_kw(a, EXEC_KW_DTYPE);
+    const ir_enum_info *dn = dk && dk->kind == VAL_ENUM ? ir_enum_info_get(dk->u.e) : NULL;
+    int64_t uwrap = 0;
+    if (dn && !strcmp(dn->name, "UINT16"))
+        uwrap = (int64_t)1 << 16;
+    else if (dn && !strcmp(dn->name, "UINT32"))
+        uwrap = (int64_t)1 << 32;
+    if (dt != DTYPE_INT32 && dt != DTYPE_INT16 && !uwrap)
+        return exec_fail(ctx, PTODB_ERR_RUNTIME, "%s: dtype must be INT16, INT32, UINT16 or UINT32",
                          kernel_op_name(a));
     if (nd < 1)
         return exec_fail(ctx, PTODB_ERR_RUNTIME, "%s: needs a shape", kernel_op_name(a));
@@ -98,7 +108,10 @@ static ptodb_status op_ci(exec_ctx *ctx, const op_args *a, value *out)
     for (int64_t k = 0; k < shape[nd - 1]; k++) {
         idx[nd - 1] = k;
         uint64_t v = desc ? (uint64_t)start - (uint64_t)k : (uint64_t)start + (uint64_t)k;
-        tensor_set_i64(r, idx, kernel_wrap_int(dt, (int64_t)v));
+        if (uwrap)
+            tensor_set_i64(r, idx, (int64_t)(v & (uint64_t)(uwrap - 1)));
+        else
+            tensor_set_i64(r, idx, kernel_wrap_int(dt, (int64_t)v));
     }
     *out = value_tensor(r);
     return PTODB_OK;

@@ -21,6 +21,9 @@ for case_dir in "$top_srcdir"/tests/data/device/*/; do
         printf '%s\n' "$out" | grep -qF "note: REF differs here: " || fail "$name: no REF-differs note"
         printf '%s\n' "$out" | grep -qF "$note" || fail "$name: the note '$note' is missing: $out"
     done || exit 1
+    sed -n 's/^line: //p' "$case_dir/expect" | while IFS= read -r line; do
+        printf '%s\n' "$out" | grep -qF "$line" || fail "$name: the line '$line' is missing: $out"
+    done || exit 1
     run_ptodb --nx --batch --semantics=ref "$case_dir"
     want=$(sed -n 's/^ref: //p' "$case_dir/expect")
     expect_contains "$name under ref" "00_frontend   $want" "$out"
