@@ -675,13 +675,19 @@ static xexpr *lower_expr(lower *L, const ir_expr *e)
      * scalar is a Python number, so a literal scalar is a file REF cannot
      * run: ptodb runs it by the op's definition (max with the scalar) and
      * says so, as for an op REF lacks (docs/ops.md). */
-    if ((op == IR_OP_TILE_MAXIMUMS || op == IR_OP_TILE_MINIMUMS) && x->nargs >= 2 &&
+    /* tensor.maximum/minimum and tile.maximum/minimum with a number as the
+     * second operand are the same (PyPTO's type deduction takes a scalar
+     * there; pypto-lib's kernels write pl.tensor.maximum(t, 0.0)) */
+    int max_min_scalar = op == IR_OP_TILE_MAXIMUMS || op == IR_OP_TILE_MINIMUMS || op == IR_OP_TENSOR_MAXIMUM ||
+                         op == IR_OP_TENSOR_MINIMUM || op == IR_OP_TILE_MAXIMUM || op == IR_OP_TILE_MINIMUM;
+    int max_op = op == IR_OP_TILE_MAXIMUMS || op == IR_OP_TENSOR_MAXIMUM || op == IR_OP_TILE_MAXIMUM;
+    if (max_min_scalar && x->nargs >= 2 &&
         x->args[1]->kind == XE_CONST &&
         (x->args[1]->cval.kind == VAL_FLOAT || x->args[1]->cval.kind == VAL_INT)) {
         if (!L->p->codegen_error) {
             strbuf sb = STRBUF_INIT;
             strbuf_printf(&sb, "TypeError: %s(): argument 'other' (position 2) must be Tensor, not %s",
-                          op == IR_OP_TILE_MAXIMUMS ? "maximum" : "minimum",
+                          max_op ? "maximum" : "minimum",
                           x->args[1]->cval.kind == VAL_FLOAT ? "float" : "int");
             L->p->codegen_error = strbuf_detach(&sb);
             L->p->codegen_error_at = e;
