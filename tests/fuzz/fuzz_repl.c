@@ -54,7 +54,7 @@ static void try_predicate(const char *line)
     strbuf err = STRBUF_INIT;
     predicate *p = predicate_parse(line, &err);
     if (p) {
-        predicate_env env = {value_t, golden_t, 0.05, 0.05, 0};
+        predicate_env env = {value_t, golden_t, 0.05, 0.05, 0, 0};
         predicate_eval(p, &env, &err);
         env.golden = NULL;
         predicate_eval(p, &env, &err);
