@@ -154,6 +154,7 @@ ptodb_status kernel_unary(exec_ctx *ctx, const op_args *a, kernel_unop op, const
 {
     kernel_call kc;
     call_of(&kc, a, t13_of(ctx));
+    kc.device = exec_device(ctx);
     return relay(ctx, &kc, kernels_unary(&kc, op, x, 0, out));
 }
 
@@ -162,5 +163,6 @@ ptodb_status kernel_unary_reuse(exec_ctx *ctx, const op_args *a, kernel_unop op,
 {
     kernel_call kc;
     call_of(&kc, a, t13_of(ctx));
+    kc.device = exec_device(ctx);
     return relay(ctx, &kc, kernels_unary(&kc, op, x, 1, out));
 }

@@ -121,3 +121,13 @@ tests_unit_check_ops_matmul_mx_SOURCES = tests/unit/check_ops_matmul_mx.c \
 	tests/unit/exec_ctx_stub.c tests/unit/check_ops_util.h
 tests_unit_check_ops_matmul_mx_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_ops_matmul_mx_LDADD = $(OPS_TEST_LDADD)
+
+# ptodb's device semantics against pto-isa's CPU simulator: data committed by
+# scripts/gen_isa_expected (a developer step needing clang-19 and pto-isa).
+check_PROGRAMS += tests/unit/check_ops_isa_oracle
+TESTS += tests/unit/check_ops_isa_oracle
+tests_unit_check_ops_isa_oracle_SOURCES = tests/unit/check_ops_isa_oracle.c \
+	tests/unit/exec_ctx_stub.c tests/unit/check_ops_util.h
+tests_unit_check_ops_isa_oracle_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_ops_isa_oracle_LDADD = $(OPS_TEST_LDADD)
+EXTRA_DIST += scripts/gen_isa_expected tests/data/isa

@@ -111,6 +111,22 @@ static ptodb_status op_binary(exec_ctx *ctx, const op_args *a, value *out)
         }
         return finish(st, r, out);
     }
+    /* the device's tile-scalar instructions (TADDS, TMULS, TDIVS, ...) take
+     * the scalar in the tile's dtype: a Python float is rounded to FP16/BF16
+     * before the op, where torch keeps it in its float opmath (pto-isa
+     * cd4a3d3f include/pto/cpu/TBinSOps.hpp:154-200, `typename
+     * TileSrc::DType scalar`; tests/data/isa/scalar.txt) */
+    value ys;
+    if (exec_device(ctx) && y->kind == VAL_FLOAT && x->kind == VAL_TENSOR &&
+        (x->u.t->dtype == DTYPE_FP16 || x->u.t->dtype == DTYPE_BF16)) {
+        ys = value_float(x->u.t->dtype == DTYPE_FP16 ? (double)dtype_round_f16((float)y->u.f)
+                                                     : (double)dtype_round_bf16((float)y->u.f));
+        if (ys.u.f != y->u.f)
+            exec_note_ref_differs(ctx, EXEC_SEMDIFF_SCALAR_DTYPE,
+                                  "the scalar is rounded to the tile's dtype before the op (REF keeps the "
+                                  "Python float in its float opmath)");
+        y = &ys;
+    }
     /* an operand the machine moved out of a dead slot may take the result */
     st = kernel_binary_reuse(ctx, a, k, x, y, &r);
     return finish(st, r, out);
@@ -223,7 +239,15 @@ static ptodb_status op_sel(exec_ctx *ctx, const op_args *a, value *out)
     if (exec_device(ctx) && m->kind == VAL_TENSOR && m->u.t->dtype == DTYPE_UINT8 && m->u.t->ndim == 2 &&
         x->kind == VAL_TENSOR && x->u.t->ndim == 2) {
         /* a packed predicate tile (semantics.h, cmp-mask): its bits select */
-        st = exec_mask_unpack(ctx, m->u.t, x->u.t->shape[0], x->u.t->shape[1], &bits);
+        /* TSEL reads the mask as one bit stream over the valid region's
+         * rows (pto-isa cd4a3d3f include/pto/cpu/TSel.hpp:22-45), so a row
+         * of valid columns VC starts VC bits after the last */
+        const tensor *xt = x->u.t;
+        int64_t vr = xt->valid_ndim == 2 && xt->valid[0] >= 0 && xt->valid[0] < xt->shape[0] ? xt->valid[0]
+                                                                                         : xt->shape[0];
+        int64_t vc = xt->valid_ndim == 2 && xt->valid[1] >= 0 && xt->valid[1] < xt->shape[1] ? xt->valid[1]
+                                                                                         : xt->shape[1];
+        st = exec_mask_unpack(ctx, m->u.t, xt->shape[0], xt->shape[1], vr, vc, &bits);
         if (st != PTODB_OK)
             return st;
         vb = value_tensor(bits);

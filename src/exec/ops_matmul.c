@@ -7,6 +7,7 @@
 #include "exec/op_util.h"
 #include "exec/semantics.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -152,6 +153,12 @@ static ptodb_status matmul_core(exec_ctx *ctx, const op_args *a, const tensor *L
      * result accumulates in FP32 in L0C; the products are never rounded to
      * the operands' dtype (semantics.h, cube-accumulation) */
     int cube_f32 = f32_out && exec_device(ctx) && (dt == DTYPE_BF16 || dt == DTYPE_FP16);
+    /* ... and an FP32 matmul is the same chain with fma (TMatmul.hpp:61-74:
+     * std::fma(a, b, sum) for a float accumulator), where an FP32 product is
+     * not exact: tests/data/isa/matmul.txt */
+    int cube_fma = f32_out && exec_device(ctx) && dt == DTYPE_FP32;
+    if (cube_fma)
+        cube_f32 = 1;
     if (cube_f32)
         widen = 1;
     st = kernel_zeros(ctx, widen ? DTYPE_FP32 : dt, ond, oshape, &r);
@@ -176,7 +183,8 @@ static ptodb_status matmul_core(exec_ctx *ctx, const op_args *a, const tensor *L
     }
     int t13 = exec_profile(ctx) == EXEC_PROFILE_T13;
     if (cube_f32) {
-        exec_note_ref_differs(ctx, EXEC_SEMDIFF_CUBE_FP32,
+        if (!cube_fma)
+            exec_note_ref_differs(ctx, EXEC_SEMDIFF_CUBE_FP32,
                               "the cube accumulates a BF16/FP16 matmul in FP32 for its FP32 result (REF would "
                               "compute: the product rounded to the operands' dtype, then widened)");
         /* pto-isa's TMatmul: per element an FP32 running sum from 0 in k
@@ -186,8 +194,21 @@ static ptodb_status matmul_core(exec_ctx *ctx, const op_args *a, const tensor *L
         float *B = xmalloc((size_t)(nb * k * n + 1) * sizeof *B);
         kernel_gather_f32(&lv, bnd + 2, fl, A);
         kernel_gather_f32(&rv, bnd + 2, fr, B);
-        for (int64_t b = 0; b < nb; b++)
-            kernel_gemm_f32_seq(m, n, k, A + b * m * k, k, B + b * k * n, n, (float *)tensor_data(r) + b * mn, n);
+        for (int64_t b = 0; b < nb; b++) {
+            const float *Ab = A + b * m * k, *Bb = B + b * k * n;
+            float *Cb = (float *)tensor_data(r) + b * mn;
+            if (!cube_fma) {
+                kernel_gemm_f32_seq(m, n, k, Ab, k, Bb, n, Cb, n);
+                continue;
+            }
+            for (int64_t i = 0; i < m; i++)
+                for (int64_t j = 0; j < n; j++) {
+                    float s = 0.0f;
+                    for (int64_t l = 0; l < k; l++)
+                        s = fmaf(Ab[i * k + l], Bb[l * n + j], s);
+                    Cb[i * n + j] = s;
+                }
+        }
         free(A);
         free(B);
     } else if (dtype_is_float(dt) && dt != DTYPE_FP64) {
@@ -396,6 +417,28 @@ static ptodb_status op_tensor_matmul(exec_ctx *ctx, const op_args *a, value *out
     return PTODB_OK;
 }
 
+/* A 2-D tile with a valid region smaller than its shape, as the cube reads
+ * it: TMATMUL takes M, K and N from the operands' valid shapes (pto-isa
+ * cd4a3d3f include/pto/cpu/TMatmul.hpp:51-56), so the elements outside are
+ * zeros here (a zero product leaves the FP32 sum, which starts at +0, as
+ * it is). NULL when the tile has no such region. */
+static tensor *valid_operand(const tensor *x)
+{
+    if (x->ndim != 2 || x->valid_ndim != 2 ||
+        ((x->valid[0] < 0 || x->valid[0] >= x->shape[0]) && (x->valid[1] < 0 || x->valid[1] >= x->shape[1])))
+        return NULL;
+    tensor *c = tensor_clone(x);
+    if (!c)
+        return NULL;
+    for (int64_t i = 0; i < c->shape[0]; i++)
+        for (int64_t j = 0; j < c->shape[1]; j++)
+            if ((x->valid[0] >= 0 && i >= x->valid[0]) || (x->valid[1] >= 0 && j >= x->valid[1])) {
+                int64_t idx[2] = {i, j};
+                tensor_set(c, idx, 0.0);
+            }
+    return c;
+}
+
 /* tile forms: matmul(lhs, rhs).float(), plus acc (before) or bias (after) */
 static ptodb_status op_tile_matmul(exec_ctx *ctx, const op_args *a, value *out)
 {
@@ -408,8 +451,19 @@ static ptodb_status op_tile_matmul(exec_ctx *ctx, const op_args *a, value *out)
         st = kernel_tensor_arg(ctx, a, acc ? 2 : 1, &y);
     if (st == PTODB_OK && (acc || bias))
         st = kernel_tensor_arg(ctx, a, acc ? 0 : 2, &extra);
+    tensor *xv = NULL, *yv = NULL;
+    if (st == PTODB_OK && exec_device(ctx)) {
+        if ((xv = valid_operand(x)))
+            x = xv;
+        if ((yv = valid_operand(y)))
+            y = yv;
+    }
     if (st == PTODB_OK)
         st = matmul_core(ctx, a, x, y, 1, &mm);
+    if (xv)
+        tensor_unref(xv);
+    if (yv)
+        tensor_unref(yv);
     if (st == PTODB_OK)
         st = to_dtype(ctx, a, &mm, DTYPE_FP32);
     if (st != PTODB_OK) {

@@ -1,5 +1,8 @@
 /* Unary ops and cast (semantics.md §3.3). */
 #include "exec/op_util.h"
+#include "exec/semantics.h"
+
+#include <math.h>
 
 static int unop_of(int op, kernel_unop *k)
 {
@@ -30,6 +33,9 @@ static ptodb_status op_unary(exec_ctx *ctx, const op_args *a, value *out)
         return st;
     /* an operand the machine moved out of a dead slot may take the result */
     st = kernel_unary_reuse(ctx, a, k, x, &r);
+    if (st == PTODB_OK && k == KUN_RSQRT && exec_device(ctx) && x->dtype != DTYPE_FP64)
+        exec_note_ref_differs(ctx, EXEC_SEMDIFF_RSQRT_ROUNDING,
+                              "TRSQRT rounds 1/sqrt(x) once (REF rounds the root, then the reciprocal)");
     if (st == PTODB_OK)
         *out = value_tensor(r);
     return st;
@@ -41,8 +47,31 @@ int exec_unary_reuses_dead_operand(int op)
     return unop_of(op, &k);
 }
 
+/* TCVT's rounding of a float to an integer by PyPTO's mode (0-6: none rint
+ * round floor ceil trunc odd, 7 cast_rint; pto-isa cd4a3d3f
+ * include/pto/cpu/TCvt.hpp:75-105 applyRoundingToIntegral). */
+static double cvt_round(double v, int64_t mode)
+{
+    switch (mode) {
+    case 1: case 7: return nearbyint(v); /* ties to even (the default FE mode) */
+    case 2: return round(v);
+    case 3: return floor(v);
+    case 4: return ceil(v);
+    case 5: return trunc(v);
+    case 6: {
+        double f = floor(v), frac = v - f;
+        if (frac != 0.5)
+            return frac > 0.5 ? f + 1 : f;
+        return fmod(f, 2.0) != 0 ? f : f + 1;
+    }
+    default: return v; /* none: the conversion truncates */
+    }
+}
+
 /* a0.to(dtype(target_type)): the same object when the dtype does not
- * change (attrs survive), else a new tensor without attrs. mode is ignored. */
+ * change (attrs survive), else a new tensor without attrs. REF ignores mode
+ * (torch truncates a float to an integer); the device's TCVT rounds by it
+ * (PyPTO's default is round, ties away from zero): tests/data/isa/cast.txt. */
 static ptodb_status op_cast(exec_ctx *ctx, const op_args *a, value *out)
 {
     tensor *x;
@@ -62,7 +91,22 @@ static ptodb_status op_cast(exec_ctx *ctx, const op_args *a, value *out)
     }
     if (tensor_numel(x) > KERNEL_MAX_ELEMS)
         return exec_fail(ctx, PTODB_ERR_UNSUPPORTED, "%s: tensor too large", kernel_op_name(a));
-    tensor *r = tensor_cast(x, dt);
+    tensor *r;
+    if (exec_device(ctx) && dtype_is_float(x->dtype) && dtype_is_int(dt)) {
+        int64_t mode = kernel_int_kw(a, EXEC_KW_MODE, 2);
+        tensor *w = tensor_cast(x, DTYPE_FP64); /* exact for every float dtype */
+        if (!w)
+            return exec_fail(ctx, PTODB_ERR_NOMEM, "%s: cannot allocate the result", kernel_op_name(a));
+        double *v = tensor_data(w);
+        for (int64_t k = 0; k < tensor_numel(w); k++)
+            v[k] = cvt_round(v[k], mode);
+        r = tensor_cast(w, dt);
+        tensor_unref(w);
+        exec_note_ref_differs(ctx, EXEC_SEMDIFF_CAST_ROUNDING,
+                              "TCVT rounds a float to an integer by the cast's mode (REF's .to() truncates)");
+    } else {
+        r = tensor_cast(x, dt);
+    }
     if (!r)
         return exec_fail(ctx, PTODB_ERR_NOMEM, "%s: cannot allocate the result",
                          kernel_op_name(a));

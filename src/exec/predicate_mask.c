@@ -53,7 +53,8 @@ ptodb_status exec_mask_pack(exec_ctx *ctx, const exec_type *type, const tensor *
     return PTODB_OK;
 }
 
-ptodb_status exec_mask_unpack(exec_ctx *ctx, const tensor *mask, int64_t rows, int64_t cols, tensor **out)
+ptodb_status exec_mask_unpack(exec_ctx *ctx, const tensor *mask, int64_t rows, int64_t cols, int64_t vrows,
+                              int64_t vcols, tensor **out)
 {
     if (mask->ndim != 2)
         return exec_fail(ctx, PTODB_ERR_SHAPE, "a packed predicate mask must be 2-D, got %d-D", mask->ndim);
@@ -67,8 +68,8 @@ ptodb_status exec_mask_unpack(exec_ctx *ctx, const tensor *mask, int64_t rows, i
     int64_t mr = 0, mc = 0;
     int bit = 0;
     unsigned char *s = tensor_data(sel);
-    for (int64_t i = 0; i < rows && mcols > 0; i++)
-        for (int64_t j = 0; j < cols; j++) {
+    for (int64_t i = 0; i < vrows && i < rows && mcols > 0; i++)
+        for (int64_t j = 0; j < vcols && j < cols; j++) {
             if (mr >= mrows)
                 break;
             int64_t idx[2] = {mr, mc};

@@ -23,8 +23,10 @@ ptodb_status exec_mask_pack(exec_ctx *ctx, const exec_type *type, const tensor *
 /* A packed mask (UINT8, 2-D) read as pto-isa's TSEL does
  * (include/pto/cpu/TSel.hpp:21-45) for a selection over rows x cols: the
  * bits are taken in order along each mask row's valid bytes (bit 0 first),
- * row after row; *out is a bool [rows, cols] tensor (0 where the mask has
- * no more bits). */
-ptodb_status exec_mask_unpack(exec_ctx *ctx, const tensor *mask, int64_t rows, int64_t cols, tensor **out);
+ * row after row, over the selection's valid region vrows x vcols only (a
+ * row of vcols elements takes vcols bits); *out is a bool [rows, cols]
+ * tensor (0 outside the valid region and where the mask has no more bits). */
+ptodb_status exec_mask_unpack(exec_ctx *ctx, const tensor *mask, int64_t rows, int64_t cols, int64_t vrows,
+                              int64_t vcols, tensor **out);
 
 #endif

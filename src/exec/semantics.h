@@ -95,7 +95,29 @@ typedef enum { EXEC_SEM_DEVICE = 0, EXEC_SEM_REF = 1 } exec_semantics;
       "torch.matmul of the BF16/FP16 operands returns their dtype: every element rounded to "       \
       "BF16/FP16, then .float()", 0,                                                                 \
       "pto-isa cd4a3d3f include/pto/cpu/TMatmul.hpp:26-32 (half/bf16 operands, float accumulator), " \
-      ":61-74 (per element an FP32 sum from 0 in k order, fma, then acc + sum)")
+      ":61-74 (per element an FP32 sum from 0 in k order, fma, then acc + sum); an FP32 matmul is "  \
+      "that fma chain too, over the operands' valid M, K, N (tests/data/isa/matmul.txt)")             \
+    X(CAST_ROUNDING, "cast-rounding", "tile.cast (mode=) of a float tile to an integer dtype",      \
+      "TCVT rounds by the mode: none/trunc truncate, rint ties to even, round (PyPTO's default) "    \
+      "ties away from zero, floor, ceil, odd",                                                      \
+      "tensor.to(dtype) truncates whatever the mode", 0,                                           \
+      "pto-isa cd4a3d3f include/pto/cpu/TCvt.hpp:75-105 (applyRoundingToIntegral), :192-212; "    \
+      "pypto python/pypto/ir/op/tile_ops.py:1695-1722 (mode defaults to round); "                  \
+      "tests/data/isa/cast.txt")                                                                    \
+    X(SCALAR_DTYPE, "scalar-dtype", "tile.adds, subs, muls, divs, maximums, minimums on FP16/BF16", \
+      "the scalar is rounded to the tile's dtype first (the instruction takes it as that dtype)",   \
+      "the Python float stays in the float opmath: tile * 0.1 multiplies by 0.1f", 0,               \
+      "pto-isa cd4a3d3f include/pto/cpu/TBinSOps.hpp:154-200 (typename TileSrc::DType scalar); "    \
+      "tests/data/isa/scalar.txt")                                                                  \
+    X(INT_REDUCTION, "int-reduction-dtype", "tile.row_sum, row_prod, col_sum, col_prod of an integer tile", \
+      "the result keeps the tile's dtype: the sum wraps in INT32/INT16",                            \
+      "torch's sum of an integer tensor is INT64", 0,                                              \
+      "pto-isa cd4a3d3f include/pto/cpu/TRowSum.hpp:18-40, tile_offsets.hpp:25 (TypeSum); "        \
+      "tests/data/isa/reduce.txt")                                                                  \
+    X(RSQRT_ROUNDING, "rsqrt-rounding", "tile.rsqrt, tensor.rsqrt (FP32, FP16)",                    \
+      "1 / sqrt(x) computed in double and rounded once to the dtype",                              \
+      "torch.rsqrt: the root rounded to the opmath float, then the reciprocal rounded again", 0,   \
+      "pto-isa cd4a3d3f include/pto/cpu/ElementOp.h:366-371 (OP_RSQRT); tests/data/isa/unary.txt")
 
 typedef enum {
 #define EXEC_SEMDIFF_ENUM(id, name, ops, device, ref, ref_fails, source) EXEC_SEMDIFF_##id,

@@ -668,8 +668,11 @@ ptodb_status kernels_unary(kernel_call *kc, kernel_unop op, const tensor *x, int
             case KUN_SIN: t = sin(t); break;
             case KUN_COS: t = cos(t); break;
             case KUN_RSQRT:
-                /* 1/sqrt(x) with both roundings of the opmath type */
-                if (rdt == DTYPE_FP64)
+                /* 1/sqrt(x) with both roundings of the opmath type; the
+                 * device (TRSQRT) rounds once: pto-isa cd4a3d3f
+                 * include/pto/cpu/ElementOp.h:366-371, 1.0 / sqrt in
+                 * double (tests/data/isa/unary.txt) */
+                if (rdt == DTYPE_FP64 || kc->device)
                     t = 1.0 / sqrt(t);
                 else if (t13 && rdt == DTYPE_BF16 && !rsqrt_vector_lane(x, k))
                     /* torch 1.13's scalar tail: 1 / std::sqrt(bf16), the

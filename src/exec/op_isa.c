@@ -1,0 +1,150 @@
+/* The ISA table (op_isa.h). Rows: the op, the instruction PyPTO e2d0f78ae's
+ * codegen emits for it (src/backend/common/pto_ops_elementwise.cpp:591-696
+ * and its custom handlers, pto_ops_datamove.cpp, pto_ops_crosscore.cpp), and
+ * NULL when tests/unit/check_ops_isa_oracle.c checks ptodb's device
+ * semantics of the op against pto-isa's CPU simulator, else why not:
+ *   sync     the instruction moves data between cores; the simulator's
+ *            synchronisation is a no-op (docs/coding/cpu_sim.md)
+ *   pending  the simulator implements it; no driver in
+ *            scripts/gen_isa_expected yet
+ * BF16 is never checked (the simulator's bfloat16_t is _Float16 without
+ * C++23 <stdfloat>): docs/ops.md. */
+#include "exec/op_isa.h"
+
+#include <stddef.h>
+
+#include "ir/resolve.h"
+
+static const struct {
+    int op;
+    const char *instr, *unchecked;
+} isa_rows[] = {
+    {IR_OP_TILE_ABS, "TABS", NULL},
+    {IR_OP_TILE_ADD, "TADD", NULL},
+    {IR_OP_TILE_ADDC, "TADDC", "pending"},
+    {IR_OP_TILE_ADDS, "TADDS", NULL},
+    {IR_OP_TILE_ADDSC, "TADDSC", "pending"},
+    {IR_OP_TILE_AND, "TAND", "pending"},
+    {IR_OP_TILE_ANDS, "TANDS", "pending"},
+    {IR_OP_TILE_BATCH_MATMUL, "TMATMUL", "pending"},
+    {IR_OP_TILE_BATCH_MATMUL_ACC, "TMATMUL_ACC", "pending"},
+    {IR_OP_TILE_CAST, "TCVT", NULL},
+    {IR_OP_TILE_CI, "TCI", "pending"},
+    {IR_OP_TILE_CMP, "TCMP", NULL},
+    {IR_OP_TILE_CMPS, "TCMPS", NULL},
+    {IR_OP_TILE_COL_ARGMAX, "TCOLARGMAX", "pending"},
+    {IR_OP_TILE_COL_ARGMIN, "TCOLARGMIN", "pending"},
+    {IR_OP_TILE_COL_EXPAND, "TCOLEXPAND", "pending"},
+    {IR_OP_TILE_COL_EXPAND_ADD, "TCOLEXPANDADD", "pending"},
+    {IR_OP_TILE_COL_EXPAND_DIV, "TCOLEXPANDDIV", "pending"},
+    {IR_OP_TILE_COL_EXPAND_EXPDIF, "TCOLEXPANDEXPDIF", "pending"},
+    {IR_OP_TILE_COL_EXPAND_MAX, "TCOLEXPANDMAX", "pending"},
+    {IR_OP_TILE_COL_EXPAND_MIN, "TCOLEXPANDMIN", "pending"},
+    {IR_OP_TILE_COL_EXPAND_MUL, "TCOLEXPANDMUL", "pending"},
+    {IR_OP_TILE_COL_EXPAND_SUB, "TCOLEXPANDSUB", "pending"},
+    {IR_OP_TILE_COL_MAX, "TCOLMAX", NULL},
+    {IR_OP_TILE_COL_MIN, "TCOLMIN", NULL},
+    {IR_OP_TILE_COL_PROD, "TCOLPROD", "pending"},
+    {IR_OP_TILE_COL_SUM, "TCOLSUM", NULL},
+    {IR_OP_TILE_CONCAT, "TCONCAT", "pending"},
+    {IR_OP_TILE_DIV, "TDIV", NULL},
+    {IR_OP_TILE_DIVS, "TDIVS", NULL},
+    {IR_OP_TILE_EXP, "TEXP", NULL},
+    {IR_OP_TILE_EXPANDS, "TEXPANDS", "pending"},
+    {IR_OP_TILE_EXTRACT, "TEXTRACT", "pending"},
+    {IR_OP_TILE_FILLPAD, "TFILLPAD", NULL},
+    {IR_OP_TILE_FILLPAD_EXPAND, "TFILLPAD_EXPAND", "pending"},
+    {IR_OP_TILE_FILLPAD_INPLACE, "TFILLPAD", "pending"},
+    {IR_OP_TILE_FMOD, "TFMOD", "pending"},
+    {IR_OP_TILE_FMODS, "TFMODS", "pending"},
+    {IR_OP_TILE_FULL, "TEXPANDS", "pending"},
+    {IR_OP_TILE_GATHER, "TGATHER", "pending"},
+    {IR_OP_TILE_GATHERB, "TGATHERB", "pending"},
+    {IR_OP_TILE_GEMV, "TGEMV", "pending"},
+    {IR_OP_TILE_GEMV_ACC, "TGEMV_ACC", "pending"},
+    {IR_OP_TILE_GEMV_BIAS, "TGEMV_BIAS", "pending"},
+    {IR_OP_TILE_LOAD, "TLOAD", "pending"},
+    {IR_OP_TILE_LOG, "TLOG", NULL},
+    {IR_OP_TILE_LRELU, "TLRELU", "pending"},
+    {IR_OP_TILE_MATMUL, "TMATMUL", NULL},
+    {IR_OP_TILE_MATMUL_ACC, "TMATMUL_ACC", "pending"},
+    {IR_OP_TILE_MATMUL_BIAS, "TMATMUL_BIAS", "pending"},
+    {IR_OP_TILE_MATMUL_MX, "TMATMUL_MX", "pending"},
+    {IR_OP_TILE_MATMUL_MX_ACC, "TMATMUL_MX", "pending"},
+    {IR_OP_TILE_MATMUL_MX_BIAS, "TMATMUL_MX", "pending"},
+    {IR_OP_TILE_MAXIMUM, "TMAX", NULL},
+    {IR_OP_TILE_MAXIMUMS, "TMAXS", NULL},
+    {IR_OP_TILE_MGATHER, "MGATHER", "pending"},
+    {IR_OP_TILE_MINIMUM, "TMIN", NULL},
+    {IR_OP_TILE_MINIMUMS, "TMINS", NULL},
+    {IR_OP_TILE_MOVE, "TMOV", "pending"},
+    {IR_OP_TILE_MRGSORT_FORMAT1, "TMRGSORT", "pending"},
+    {IR_OP_TILE_MRGSORT_FORMAT2, "TMRGSORT", "pending"},
+    {IR_OP_TILE_MSCATTER, "MSCATTER", "pending"},
+    {IR_OP_TILE_MUL, "TMUL", NULL},
+    {IR_OP_TILE_MULS, "TMULS", NULL},
+    {IR_OP_TILE_NEG, "TNEG", NULL},
+    {IR_OP_TILE_NOT, "TNOT", "pending"},
+    {IR_OP_TILE_OR, "TOR", "pending"},
+    {IR_OP_TILE_ORS, "TORS", "pending"},
+    {IR_OP_TILE_PART_ADD, "TPARTADD", "pending"},
+    {IR_OP_TILE_PART_MAX, "TPARTMAX", "pending"},
+    {IR_OP_TILE_PART_MIN, "TPARTMIN", "pending"},
+    {IR_OP_TILE_PART_MUL, "TPARTMUL", "pending"},
+    {IR_OP_TILE_PRELU, "TPRELU", "pending"},
+    {IR_OP_TILE_RANDOM, "TRANDOM", "pending"},
+    {IR_OP_TILE_RECIP, "TRECIP", NULL},
+    {IR_OP_TILE_RELU, "TRELU", NULL},
+    {IR_OP_TILE_REM, "TREM", "pending"},
+    {IR_OP_TILE_REMS, "TREMS", "pending"},
+    {IR_OP_TILE_RESHAPE, "TRESHAPE", "pending"},
+    {IR_OP_TILE_ROW_ARGMAX, "TROWARGMAX", "pending"},
+    {IR_OP_TILE_ROW_ARGMIN, "TROWARGMIN", "pending"},
+    {IR_OP_TILE_ROW_EXPAND, "TROWEXPAND", "pending"},
+    {IR_OP_TILE_ROW_EXPAND_ADD, "TROWEXPANDADD", "pending"},
+    {IR_OP_TILE_ROW_EXPAND_DIV, "TROWEXPANDDIV", "pending"},
+    {IR_OP_TILE_ROW_EXPAND_EXPDIF, "TROWEXPANDEXPDIF", "pending"},
+    {IR_OP_TILE_ROW_EXPAND_MAX, "TROWEXPANDMAX", "pending"},
+    {IR_OP_TILE_ROW_EXPAND_MIN, "TROWEXPANDMIN", "pending"},
+    {IR_OP_TILE_ROW_EXPAND_MUL, "TROWEXPANDMUL", "pending"},
+    {IR_OP_TILE_ROW_EXPAND_SUB, "TROWEXPANDSUB", "pending"},
+    {IR_OP_TILE_ROW_MAX, "TROWMAX", NULL},
+    {IR_OP_TILE_ROW_MIN, "TROWMIN", NULL},
+    {IR_OP_TILE_ROW_PROD, "TROWPROD", "pending"},
+    {IR_OP_TILE_ROW_SUM, "TROWSUM", NULL},
+    {IR_OP_TILE_RSQRT, "TRSQRT", NULL},
+    {IR_OP_TILE_SCATTER, "TSCATTER", "pending"},
+    {IR_OP_TILE_SEL, "TSEL", NULL},
+    {IR_OP_TILE_SELS, "TSELS", "pending"},
+    {IR_OP_TILE_SHL, "TSHL", "pending"},
+    {IR_OP_TILE_SHLS, "TSHLS", "pending"},
+    {IR_OP_TILE_SHR, "TSHR", "pending"},
+    {IR_OP_TILE_SHRS, "TSHRS", "pending"},
+    {IR_OP_TILE_SORT32, "TSORT32", "pending"},
+    {IR_OP_TILE_SQRT, "TSQRT", NULL},
+    {IR_OP_TILE_STORE, "TSTORE", "pending"},
+    {IR_OP_TILE_SUB, "TSUB", NULL},
+    {IR_OP_TILE_SUBC, "TSUBC", "pending"},
+    {IR_OP_TILE_SUBS, "TSUBS", NULL},
+    {IR_OP_TILE_SUBSC, "TSUBSC", "pending"},
+    {IR_OP_TILE_TGET_SCALE_ADDR, "TGET_SCALE_ADDR", "pending"},
+    {IR_OP_TILE_TPOP_FROM_AIC, "TPOP", "sync"},
+    {IR_OP_TILE_TPOP_FROM_AIV, "TPOP", "sync"},
+    {IR_OP_TILE_TPUSH_TO_AIC, "TPUSH", "sync"},
+    {IR_OP_TILE_TPUSH_TO_AIV, "TPUSH", "sync"},
+    {IR_OP_TILE_TRANSPOSE, "TTRANS", "pending"},
+    {IR_OP_TILE_TRI, "TTRI", "pending"},
+    {IR_OP_TILE_XOR, "TXOR", "pending"},
+    {IR_OP_TILE_XORS, "TXORS", "pending"},
+};
+
+int exec_op_isa(int op, const char **instr, const char **unchecked)
+{
+    for (size_t k = 0; k < sizeof isa_rows / sizeof isa_rows[0]; k++)
+        if (isa_rows[k].op == op) {
+            *instr = isa_rows[k].instr;
+            *unchecked = isa_rows[k].unchecked;
+            return 1;
+        }
+    return 0;
+}
