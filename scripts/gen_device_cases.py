@@ -39,7 +39,7 @@ def bf16_widen(bits):
     return (bits.astype(np.uint32) << 16).view(F32)
 
 
-NP_DTYPE = {"fp32": "<f4", "fp16": "<f2", "bf16": "<u2", "int32": "<i4", "int64": "<i8",
+NP_DTYPE = {"fp32": "<f4", "fp16": "<f2", "bf16": "<u2", "int32": "<i4", "int64": "<i8", "int8": "|i1",
             "uint8": "|u1", "int16": "<i2"}
 
 
@@ -273,6 +273,52 @@ class TensorValidAssemble:
     c.inp("rhs", "fp32", rhs)
     c.out("output", "fp32", (lhs + rhs).astype(F32)[:, :4].copy())
     c.expect = ["device: PASS", "ref: REF-FAIL"]
+    return c
+
+
+@case
+def cast_mode():
+    """Float-to-integer casts round by their mode=, as TCVT does."""
+    prog = '''
+# pypto.program: CastMode
+import pypto.language as pl
+
+@pl.program
+class CastMode:
+    @pl.function(type=pl.FunctionType.Orchestration, level=pl.Level.CHIP, role=pl.Role.Orchestrator)
+    def cast_mode(self, x: pl.Tensor[[8, 16], pl.FP32], o_rint: pl.Out[pl.Tensor[[8, 16], pl.INT32]], o_round: pl.Out[pl.Tensor[[8, 16], pl.INT32]], o_floor: pl.Out[pl.Tensor[[8, 16], pl.INT32]], o_ceil: pl.Out[pl.Tensor[[8, 16], pl.INT32]], o_trunc: pl.Out[pl.Tensor[[8, 16], pl.INT32]]) -> pl.Tensor[[8, 16], pl.INT32]:
+        with pl.at(level=pl.Level.CORE_GROUP):
+            t: pl.Tile[[8, 16], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [8, 16], [8, 16], target_memory=pl.Mem.Vec)
+            a: pl.Tile[[8, 16], pl.INT32, pl.Mem.Vec] = pl.tile.cast(t, target_type=pl.INT32, mode='rint')
+            pl.tile.store(a, [0, 0], o_rint)
+            b: pl.Tile[[8, 16], pl.INT32, pl.Mem.Vec] = pl.tile.cast(t, target_type=pl.INT32, mode='round')
+            pl.tile.store(b, [0, 0], o_round)
+            c: pl.Tile[[8, 16], pl.INT32, pl.Mem.Vec] = pl.tile.cast(t, target_type=pl.INT32, mode='floor')
+            pl.tile.store(c, [0, 0], o_floor)
+            d: pl.Tile[[8, 16], pl.INT32, pl.Mem.Vec] = pl.tile.cast(t, target_type=pl.INT32, mode='ceil')
+            pl.tile.store(d, [0, 0], o_ceil)
+            e: pl.Tile[[8, 16], pl.INT32, pl.Mem.Vec] = pl.tile.cast(t, target_type=pl.INT32, mode='trunc')
+            pl.tile.store(e, [0, 0], o_trunc)
+        return o_rint
+'''
+    c = Case("cast_mode", [
+        "FP32 -> INT32 by mode= written as a name, as the dumps write it: rint = nearest,",
+        "ties to even; round = nearest, ties away from zero; floor; ceil; trunc (pto-isa",
+        "cd4a3d3f include/pto/cpu/TCvt.hpp:66-100, then the conversion). Data: every x.5",
+        "tie from -4.5 to 4.5 and values near them."],
+        prog, "cast_mode", tol=(0.0, 0.0))
+    vals = [k + 0.5 for k in range(-5, 5)] + [-2.49, 2.51, -0.5001, 0.4999, 300.7, -300.2]
+    rng = np.random.default_rng(5)
+    x = np.concatenate([np.array(vals, dtype=F32), (rng.standard_normal(128 - len(vals)) * 40).astype(F32)])
+    x = x.reshape(8, 16)
+    xd = x.astype(np.float64)
+    c.inp("x", "fp32", x)
+    c.out("o_rint", "int32", np.rint(xd).astype(np.int32))
+    c.out("o_round", "int32", (np.sign(xd) * np.floor(np.abs(xd) + 0.5)).astype(np.int32))
+    c.out("o_floor", "int32", np.floor(xd).astype(np.int32))
+    c.out("o_ceil", "int32", np.ceil(xd).astype(np.int32))
+    c.out("o_trunc", "int32", np.trunc(xd).astype(np.int32))
+    c.expect = ["device: PASS", "ref: FAIL", "note: TCVT rounds a float to an integer by the cast's mode"]
     return c
 
 

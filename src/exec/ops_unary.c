@@ -1,5 +1,7 @@
 /* Unary ops and cast (semantics.md §3.3). */
 #include "exec/op_util.h"
+
+#include <string.h>
 #include "exec/semantics.h"
 
 #include <math.h>
@@ -93,7 +95,16 @@ static ptodb_status op_cast(exec_ctx *ctx, const op_args *a, value *out)
         return exec_fail(ctx, PTODB_ERR_UNSUPPORTED, "%s: tensor too large", kernel_op_name(a));
     tensor *r;
     if (exec_device(ctx) && dtype_is_float(x->dtype) && dtype_is_int(dt)) {
+        /* mode= is written as a name in the dumps (mode='rint') or as its
+         * number (pypto python/pypto/ir/utils.py:150-185) */
         int64_t mode = kernel_int_kw(a, EXEC_KW_MODE, 2);
+        const value *mv = op_kw(a, EXEC_KW_MODE);
+        if (mv && mv->kind == VAL_STR) {
+            static const char *const names[] = {"none", "rint", "round", "floor", "ceil", "trunc", "odd"};
+            for (int k = 0; k < 7; k++)
+                if (!strcmp(mv->u.s, names[k]))
+                    mode = k;
+        }
         tensor *w = tensor_cast(x, DTYPE_FP64); /* exact for every float dtype */
         if (!w)
             return exec_fail(ctx, PTODB_ERR_NOMEM, "%s: cannot allocate the result", kernel_op_name(a));
