@@ -609,12 +609,16 @@ static tensor *device_operand(const mem_core *mem, const tensor *t, const mem_fa
     return dev;
 }
 
-static void check_value(exec_memcheck *mc, machine *m, const core *c, const xframe *f, const xexpr *x, int k,
-                        value *v)
+/* quiet: the operand is a destination the op writes into in place and never
+ * reads (tile.assemble's target): it takes what its bytes hold, unwritten or
+ * clobbered ones included, as the device's buffer does, and no fault is
+ * reported (a read of those bytes later is) */
+static void check_value_ex(exec_memcheck *mc, machine *m, const core *c, const xframe *f, const xexpr *x, int k,
+                           value *v, int quiet)
 {
     if (v->kind == VAL_TUPLE && v->u.tuple) {
         for (uint32_t i = 0; i < v->u.tuple->n; i++)
-            check_value(mc, m, c, f, x, k, &v->u.tuple->items[i]);
+            check_value_ex(mc, m, c, f, x, k, &v->u.tuple->items[i], quiet);
         return;
     }
     if (v->kind != VAL_TENSOR || !v->u.t)
@@ -627,6 +631,13 @@ static void check_value(exec_memcheck *mc, machine *m, const core *c, const xfra
         return;
     /* as on the device: the op reads what the bytes hold */
     tensor *dev = device_operand(&mc->cores[k], t, &flt);
+    if (quiet) {
+        if (dev) {
+            value_clear(v);
+            *v = value_tensor(dev);
+        }
+        return;
+    }
     size_t len = strlen(flt.why);
     const mem_tile *rd = storage_of(&mc->cores[k], t->mem_tile), *wr = mem_tile_get(&mc->cores[k], flt.other);
     if (dev && flt.kind == MEM_FAULT_CLOBBER && rd && wr && (rd->blayout != wr->blayout || rd->slayout != wr->slayout)) {
@@ -662,6 +673,12 @@ static void check_value(exec_memcheck *mc, machine *m, const core *c, const xfra
         value_clear(v);
         *v = value_tensor(dev);
     }
+}
+
+static void check_value(exec_memcheck *mc, machine *m, const core *c, const xframe *f, const xexpr *x, int k,
+                        value *v)
+{
+    check_value_ex(mc, m, c, f, x, k, v, 0);
 }
 
 /* The valid extent of dim d of t: its valid shape where it has one. */
@@ -726,9 +743,16 @@ void exec_memcheck_operands(exec_memcheck *mc, machine *m, const core *c, const 
     if (k < 0)
         return;
     uint32_t scratch = scratch_mask(x->id);
+    /* tile.assemble writes its source into the target's region in place:
+     * the target is a destination, not a read (a copy into a pto.subview
+     * of the destination: pypto src/backend/common/pto_ops_datamove.cpp:
+     * 76-130; an in-place input-0 DPS op: src/codegen/pto/pto_codegen.cpp:
+     * 411-413), so a fresh tile.create filled by assembles is no
+     * uninitialised read */
+    int dest0 = x->id == IR_OP_TILE_ASSEMBLE;
     for (uint32_t i = 0; i < np; i++)
         if (i >= 32 || !((scratch >> i) & 1))
-            check_value(mc, m, c, f, x, k, &pos[i]);
+            check_value_ex(mc, m, c, f, x, k, &pos[i], dest0 && i == 0);
     if (x->id == IR_OP_TILE_MATMUL || x->id == IR_OP_TILE_MATMUL_ACC || x->id == IR_OP_TILE_MATMUL_BIAS ||
         x->id == IR_OP_TILE_GEMV || x->id == IR_OP_TILE_GEMV_ACC || x->id == IR_OP_TILE_GEMV_BIAS)
         matmul_padding(mc, m, c, f, x, k, pos, np);

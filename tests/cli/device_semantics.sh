@@ -16,7 +16,8 @@ for case_dir in "$top_srcdir"/tests/data/device/*/; do
     PASS) [ "$rc" -eq 0 ] || fail "$name: device exit $rc, expected a pass: $out" ;;
     *) fail "$name: expect file: device: $want" ;;
     esac
-    expect_contains "$name verdict" "00_frontend   $want" "$out"
+    stem=$(basename "$(ls "$case_dir"/passes_dump/*.py | head -n 1)" .py)
+    expect_contains "$name verdict" "$stem   $want" "$out"
     sed -n 's/^note: //p' "$case_dir/expect" | while IFS= read -r note; do
         printf '%s\n' "$out" | grep -qF "note: REF differs here: " || fail "$name: no REF-differs note"
         printf '%s\n' "$out" | grep -qF "$note" || fail "$name: the note '$note' is missing: $out"
@@ -26,7 +27,7 @@ for case_dir in "$top_srcdir"/tests/data/device/*/; do
     done || exit 1
     run_ptodb --nx --batch --semantics=ref "$case_dir"
     want=$(sed -n 's/^ref: //p' "$case_dir/expect")
-    expect_contains "$name under ref" "00_frontend   $want" "$out"
+    expect_contains "$name under ref" "$stem   $want" "$out"
 done
 [ "$n" -ge 2 ] || fail "only $n cases under tests/data/device"
 exit 0
