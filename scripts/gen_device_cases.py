@@ -363,6 +363,43 @@ class AssembleIntoCreate:
     return c
 
 
+@case
+def fillpad_inplace():
+    """fillpad_inplace's result is the whole tile: a store of it writes the padding."""
+    prog = '''
+# pypto.program: FillpadInplace
+import pypto.language as pl
+
+@pl.program
+class FillpadInplace:
+    @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
+    def pad_kernel(x: pl.Tensor[[12, 16], pl.FP32], out: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        t: pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec, pl.TileView(valid_shape=[12, 16])] = pl.tile.load(x, [0, 0], [16, 16], [12, 16], target_memory=pl.Mem.Vec)
+        p: pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec, pl.TileView(pad=pl.PadValue.min)] = pl.tile.fillpad_inplace(t, pad_value=pl.PadValue.min)
+        o: pl.Tensor[[16, 16], pl.FP32] = pl.tile.store(p, [0, 0], out)
+        return o
+    @pl.function(type=pl.FunctionType.Orchestration, level=pl.Level.CHIP, role=pl.Role.Orchestrator)
+    def main(self, x: pl.Tensor[[12, 16], pl.FP32], out: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        out: pl.Tensor[[16, 16], pl.FP32] = self.pad_kernel(x, out)
+        return out
+'''
+    c = Case("fillpad_inplace", [
+        "out = x's 12 rows, then 4 rows of -inf: fillpad_inplace pads outside the valid",
+        "region and its result's valid shape is the whole tile (pypto src/ir/op/tile_ops/",
+        "elementwise.cpp:1335-1339), so the store writes all 16 rows; -inf is PadValueMap",
+        "<float, Min> (pto-isa cd4a3d3f include/pto/common/constants.hpp:303-305). PyPTO's",
+        "tests/st/runtime/ops/test_fillpad_inplace.py expects the same."],
+        prog, "main")
+    rng = np.random.default_rng(7)
+    x = rng.standard_normal((12, 16)).astype(F32)
+    g = np.full((16, 16), -np.inf, dtype=F32)
+    g[:12] = x
+    c.inp("x", "fp32", x)
+    c.out("out", "fp32", g)
+    c.expect = ["device: PASS", "ref: FAIL"]
+    return c
+
+
 def main():
     for make in CASES:
         c = make()

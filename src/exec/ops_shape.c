@@ -649,6 +649,23 @@ static ptodb_status op_fillpad_inplace(exec_ctx *ctx, const op_args *a, value *o
         if (st != PTODB_OK)
             return exec_fail(ctx, st, "%s: cannot write the tile", kernel_op_name(a));
         exec_note_write(ctx, x);
+        /* the result's valid shape is the whole tile (pypto src/ir/op/
+         * tile_ops/elementwise.cpp:1335-1339, tile_view.valid_shape =
+         * shape): a view of the same bytes without x's narrower region, so a
+         * store of it writes the padding too */
+        ptodb_status vs;
+        tensor *w = tensor_view(x, x->ndim, x->shape, x->strides, x->offset, &vs);
+        if (!w)
+            return exec_fail(ctx, vs, "%s: internal: view", kernel_op_name(a));
+        tensor_copy_attrs(w, x);
+        w->prov = x->prov;
+        w->prov_k = x->prov_k;
+        w->prov_core = x->prov_core;
+        w->valid_ndim = -1;
+        w->full_ndim = -1;
+        w->valid_declared = 0;
+        *out = value_tensor(w);
+        return PTODB_OK;
     }
     *out = value_copy(op_arg(a, 0));
     return PTODB_OK;
