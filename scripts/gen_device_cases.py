@@ -400,6 +400,44 @@ class FillpadInplace:
     return c
 
 
+@case
+def row_expand_target():
+    """tile.row_expand's target gives only the shape: a fresh tile.create is not read."""
+    prog = '''
+# pypto.program: RowExpandTarget
+import pypto.language as pl
+
+@pl.program
+class RowExpandTarget:
+    @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
+    def row_expand_kernel(v__ssa_v0: pl.Tensor[[8, 1], pl.FP32], y__ssa_v0: pl.Out[pl.Tensor[[8, 16], pl.FP32]]) -> pl.Tensor[[8, 16], pl.FP32]:
+        mem_vec_2: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 32)
+        mem_vec_3: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 512)
+        mem_vec_4: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 512)
+        v_tile: pl.Tile[[8, 1], pl.FP32, pl.MemRef(mem_vec_2, pl.const(0, pl.INT64), 32), pl.Mem.Vec] = pl.tile.load(v__ssa_v0, [0, 0], [8, 1], [8, 1], target_memory=pl.Mem.Vec)
+        target: pl.Tile[[8, 16], pl.FP32, pl.MemRef(mem_vec_3, pl.const(0, pl.INT64), 512), pl.Mem.Vec] = pl.tile.create([8, 16], dtype=pl.FP32, target_memory=pl.Mem.Vec)
+        expanded: pl.Tile[[8, 16], pl.FP32, pl.MemRef(mem_vec_4, pl.const(0, pl.INT64), 512), pl.Mem.Vec] = pl.tile.row_expand(target, v_tile)
+        y__ssa_v1: pl.Tensor[[8, 16], pl.FP32] = pl.tile.store(expanded, [0, 0], y__ssa_v0)
+        return y__ssa_v1
+    @pl.function(type=pl.FunctionType.Orchestration, level=pl.Level.CHIP, role=pl.Role.Orchestrator)
+    def main(self, v__ssa_v0: pl.Tensor[[8, 1], pl.FP32], y__ssa_v0: pl.Out[pl.Tensor[[8, 16], pl.FP32]]) -> pl.Tensor[[8, 16], pl.FP32]:
+        y__ssa_v1: pl.Tensor[[8, 16], pl.FP32] = self.row_expand_kernel(v__ssa_v0, y__ssa_v0)
+        return y__ssa_v1
+'''
+    c = Case("row_expand_target", [
+        "y[i, j] = v[i, 0]: pto.trowexpand takes the vector alone; tile.row_expand's target",
+        "(a fresh tile.create) gives the result's shape and type and is never read (pypto",
+        "src/backend/common/pto_ops_elementwise.cpp:221-225). Memory sanitizer on: no fault.",
+        "From PyPTO's tests/st/runtime/ops/test_broadcast.py TestTileRowExpand (our data)."],
+        prog, "main", stem="32_after_InitMemRef")
+    rng = np.random.default_rng(8)
+    v = rng.standard_normal((8, 1)).astype(F32)
+    c.inp("v", "fp32", v)
+    c.out("y", "fp32", np.repeat(v, 16, axis=1))
+    c.expect = ["device: PASS", "ref: PASS"]
+    return c
+
+
 def main():
     for make in CASES:
         c = make()

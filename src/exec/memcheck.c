@@ -750,6 +750,11 @@ void exec_memcheck_operands(exec_memcheck *mc, machine *m, const core *c, const 
      * 411-413), so a fresh tile.create filled by assembles is no
      * uninitialised read */
     int dest0 = x->id == IR_OP_TILE_ASSEMBLE;
+    /* tile.row_expand/col_expand emit only the vector (args_[1]) as the
+     * instruction's operand; the target (args_[0]) gives the shape and type
+     * and is never read (pypto src/backend/common/pto_ops_elementwise.cpp:
+     * 221-225) */
+    dest0 |= x->id == IR_OP_TILE_ROW_EXPAND || x->id == IR_OP_TILE_COL_EXPAND;
     for (uint32_t i = 0; i < np; i++)
         if (i >= 32 || !((scratch >> i) & 1))
             check_value_ex(mc, m, c, f, x, k, &pos[i], dest0 && i == 0);
