@@ -438,6 +438,37 @@ class RowExpandTarget:
     return c
 
 
+@case
+def gather_mask_uint32():
+    """gather_mask with output_dtype=UINT32 reinterprets FP32 bits (UINT32 held as int64)."""
+    prog = '''
+# pypto.program: GatherMaskUint32
+import pypto.language as pl
+
+@pl.program
+class GatherMaskUint32:
+    @pl.function
+    def main(self, inp: pl.Tensor[[8, 16], pl.FP32], output: pl.Out[pl.Tensor[[8, 8], pl.UINT32]]) -> pl.Tensor[[8, 8], pl.UINT32]:
+        with pl.at(level=pl.Level.CORE_GROUP):
+            out: pl.Tensor[[8, 8], pl.UINT32] = pl.tensor.gather_mask(inp, mask_pattern=2, output_dtype=pl.UINT32)
+            output: pl.Tensor[[8, 8], pl.UINT32] = pl.tensor.assemble(output, out, [0, 0])
+        return output
+'''
+    c = Case("gather_mask_uint32", [
+        "output = the odd columns of inp (mask pattern 2, P1010: pto-isa cd4a3d3f",
+        "include/pto/cpu/TGather.hpp), their FP32 bits read as UINT32 (output_dtype",
+        "reinterprets, the byte size unchanged: PyPTO tests/st/runtime/ops/test_gather.py",
+        "GatherMaskOutputDtypeTestCase); UINT32 is held as int64, zero-extended",
+        "(torch_codegen's _DTYPE_MAP)."],
+        prog, "main", tol=(0.0, 0.0))
+    rng = np.random.default_rng(9)
+    inp = rng.standard_normal((8, 16)).astype(F32)
+    c.inp("inp", "fp32", inp)
+    c.out("output", "int64", np.ascontiguousarray(inp[:, 1::2]).view(np.uint32).astype(np.int64))
+    c.expect = ["device: PASS", "ref: PASS"]
+    return c
+
+
 def main():
     for make in CASES:
         c = make()

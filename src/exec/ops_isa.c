@@ -314,7 +314,12 @@ static ptodb_status op_gather_mask(exec_ctx *ctx, const op_args *a, value *out)
     st = kernel_dtype_kw(ctx, a, EXEC_KW_OUTPUT_DTYPE, src->dtype, &dt, NULL);
     if (st != PTODB_OK)
         return st;
-    if (dtype_size(dt) != dtype_size(src->dtype))
+    /* UINT16/UINT32 are held in REF's wider signed storage (INT32, INT64):
+     * the bits reinterpreted are the unsigned type's, zero-extended there */
+    const value *ok = op_kw(a, EXEC_KW_OUTPUT_DTYPE);
+    const ir_enum_info *on = ok && ok->kind == VAL_ENUM ? ir_enum_info_get(ok->u.e) : NULL;
+    size_t unsigned_size = on && !strcmp(on->name, "UINT16") ? 2 : on && !strcmp(on->name, "UINT32") ? 4 : 0;
+    if (unsigned_size ? unsigned_size != dtype_size(src->dtype) : dtype_size(dt) != dtype_size(src->dtype))
         return exec_fail(ctx, PTODB_ERR_RUNTIME, "%s: output_dtype must have the source's byte size",
                          kernel_op_name(a));
     int64_t rows = src->shape[0], cols = src->shape[1], kept = 0;
@@ -326,13 +331,33 @@ static ptodb_status op_gather_mask(exec_ctx *ctx, const op_args *a, value *out)
         return exec_fail(ctx, PTODB_ERR_NOMEM, "%s: cannot allocate", kernel_op_name(a));
     st = kernel_zeros(ctx, dt, 2, shape, &r);
     if (st == PTODB_OK) {
-        size_t es = dtype_size(dt);
+        size_t es = unsigned_size ? unsigned_size : dtype_size(dt), ts = dtype_size(dt);
         const unsigned char *from = tensor_data(c);
         unsigned char *to = tensor_data(r);
         for (int64_t i = 0, k = 0; i < rows; i++)
             for (int64_t j = 0; j < cols; j++)
-                if (mask_keeps(pat, j))
-                    memcpy(to + es * (size_t)k++, from + es * (size_t)(i * cols + j), es);
+                if (mask_keeps(pat, j)) {
+                    if (ts == es) {
+                        memcpy(to + es * (size_t)k++, from + es * (size_t)(i * cols + j), es);
+                        continue;
+                    }
+                    uint32_t u32 = 0;
+                    uint16_t u16 = 0;
+                    int64_t wide;
+                    if (es == 4) {
+                        memcpy(&u32, from + es * (size_t)(i * cols + j), 4);
+                        wide = u32;
+                    } else {
+                        memcpy(&u16, from + es * (size_t)(i * cols + j), 2);
+                        wide = u16;
+                    }
+                    if (ts == 8)
+                        memcpy(to + ts * (size_t)k++, &wide, 8);
+                    else {
+                        int32_t w32 = (int32_t)wide;
+                        memcpy(to + ts * (size_t)k++, &w32, 4);
+                    }
+                }
         *out = value_tensor(r);
     }
     tensor_unref(c);
