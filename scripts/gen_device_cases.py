@@ -469,6 +469,42 @@ class GatherMaskUint32:
     return c
 
 
+@case
+def nested_valid():
+    """An elementwise op nested in a store keeps its operand's valid region."""
+    prog = '''
+# pypto.program: NestedValid
+import pypto.language as pl
+
+@pl.program
+class NestedValid:
+    @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
+    def kernel(a: pl.Tensor[[16, 16], pl.INT16], out: pl.InOut[pl.Tensor[[16, 16], pl.INT16]]) -> pl.Tensor[[16, 16], pl.INT16]:
+        a_tile: pl.Tile[[16, 16], pl.INT16, pl.Mem.Vec, pl.TileView(valid_shape=[8, 12])] = pl.tile.load(a, [0, 0], [16, 16], [8, 12], target_memory=pl.Mem.Vec)
+        out: pl.Tensor[[16, 16], pl.INT16] = pl.tile.store(pl.tile.not_(a_tile), [0, 0], out)
+        return out
+    @pl.function(type=pl.FunctionType.Orchestration, level=pl.Level.CHIP, role=pl.Role.Orchestrator)
+    def main(self, a: pl.Tensor[[16, 16], pl.INT16], out: pl.InOut[pl.Tensor[[16, 16], pl.INT16]]) -> pl.Tensor[[16, 16], pl.INT16]:
+        out: pl.Tensor[[16, 16], pl.INT16] = self.kernel(a, out)
+        return out
+'''
+    c = Case("nested_valid", [
+        "out[:8, :12] = ~a[:8, :12], the rest as it was (zeros): tile.not_'s result keeps",
+        "its operand's valid shape [8, 12] (PyPTO's type deduction: valid_shape =",
+        "GetValidShape(operand)), written or not, and the store writes that region only",
+        "(pto-isa TSTORE: GetValidRow x GetValidCol). From PyPTO's tests/st/runtime/ops/",
+        "test_bitwise.py BitwiseNotTestCase [16x16_narrow_both] (our data)."],
+        prog, "main", tol=(0.0, 0.0))
+    a = np.arange(256, dtype=np.int16).reshape(16, 16)
+    g = np.zeros((16, 16), dtype=np.int16)
+    g[:8, :12] = ~a[:8, :12]
+    c.inp("a", "int16", a)
+    c.inp("out", "int16", np.zeros((16, 16), dtype=np.int16))
+    c.out("out", "int16", g)
+    c.expect = ["device: PASS", "ref: FAIL"]
+    return c
+
+
 def main():
     for make in CASES:
         c = make()

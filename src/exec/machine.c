@@ -458,6 +458,38 @@ static ptodb_status frame_push(machine *m, core *c, const xfunc *fn, value *args
     return PTODB_OK;
 }
 
+/* Device semantics: an elementwise, unary or cast result keeps its first
+ * operand's valid region (PyPTO's type deduction: tile_view.valid_shape =
+ * GetValidShape(lhs), pypto src/ir/op/tile_ops/elementwise.cpp, unary.cpp:
+ * 162-165), also where no annotation says so (a call nested in a store's
+ * argument); REF's torch result has none. */
+static void inherit_valid(int op, const value *src, value *out)
+{
+    if (!(exec_elementwise_reuses_dead_operand(op) || exec_unary_reuses_dead_operand(op) ||
+          op == IR_OP_TILE_CAST || op == IR_OP_TENSOR_CAST))
+        return;
+    if (src->kind != VAL_TENSOR || out->kind != VAL_TENSOR || !src->u.t || !out->u.t)
+        return;
+    const tensor *s = src->u.t;
+    tensor *x = out->u.t;
+    if (x == s || x->valid_ndim >= 0 || s->valid_ndim != s->ndim || x->ndim != s->ndim ||
+        memcmp(x->shape, s->shape, (size_t)x->ndim * sizeof *x->shape) != 0)
+        return;
+    if (x->refcount > 1) {
+        ptodb_status vs;
+        tensor *w = tensor_view(x, x->ndim, x->shape, x->strides, x->offset, &vs);
+        if (!w)
+            return;
+        w->prov = x->prov;
+        w->prov_k = x->prov_k;
+        w->prov_core = x->prov_core;
+        tensor_unref(x);
+        out->u.t = x = w;
+    }
+    tensor_copy_attrs(x, s);
+    x->valid_declared = 1;
+}
+
 /* ---- expressions -------------------------------------------------------- */
 
 static ptodb_status eval(machine *m, core *c, xframe *f, const xexpr *x, value *out);
@@ -508,6 +540,8 @@ static ptodb_status eval_op(machine *m, core *c, xframe *f, const xexpr *x, valu
     c->ctx.ref_note = NULL;
     c->ctx.differs_id = -1;
     st = x->fn(&c->ctx, &a, out);
+    if (st == PTODB_OK && m->opt.semantics == EXEC_SEM_DEVICE && np > 0)
+        inherit_valid(x->id, &pos[0], out);
     if (c->ctx.differs_id >= 0 && st == PTODB_OK)
         note_differs(m, x->src ? &x->src->span : NULL, c->ctx.differs_id, "%s", c->ctx.differs_what);
     if (m->mem && st == PTODB_OK)
