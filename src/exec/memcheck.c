@@ -755,6 +755,10 @@ void exec_memcheck_operands(exec_memcheck *mc, machine *m, const core *c, const 
      * and is never read (pypto src/backend/common/pto_ops_elementwise.cpp:
      * 221-225) */
     dest0 |= x->id == IR_OP_TILE_ROW_EXPAND || x->id == IR_OP_TILE_COL_EXPAND;
+    /* tile.gather_row loads GM rows into a subview of its dst (args_[0]), the
+     * in-place result target (pto_ops_datamove.cpp:326-345); tile.scatter
+     * and scatter_mask write their dst in place too (pto_codegen.cpp:411) */
+    dest0 |= x->id == IR_OP_TILE_GATHER_ROW || x->id == IR_OP_TILE_SCATTER || x->id == IR_OP_TILE_SCATTER_MASK;
     for (uint32_t i = 0; i < np; i++)
         if (i >= 32 || !((scratch >> i) & 1))
             check_value_ex(mc, m, c, f, x, k, &pos[i], dest0 && i == 0);
