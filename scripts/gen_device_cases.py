@@ -505,6 +505,38 @@ class NestedValid:
     return c
 
 
+@case
+def expand_clone_target():
+    """tensor.expand_clone writes its target in place (an Out parameter)."""
+    prog = '''
+# pypto.program: ExpandCloneTarget
+import pypto.language as pl
+
+@pl.program
+class ExpandCloneTarget:
+    @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
+    def expand_clone_kernel(x: pl.Tensor[[1, 8, 8], pl.FP32], y: pl.Out[pl.Tensor[[4, 8, 8], pl.FP32]]) -> pl.Tensor[[4, 8, 8], pl.FP32]:
+        out: pl.Tensor[[4, 8, 8], pl.FP32] = pl.tensor.expand_clone(x, y)
+        return out
+    @pl.function(type=pl.FunctionType.Orchestration, level=pl.Level.CHIP, role=pl.Role.Orchestrator)
+    def main(self, x: pl.Tensor[[1, 8, 8], pl.FP32], y: pl.Out[pl.Tensor[[4, 8, 8], pl.FP32]]) -> pl.Tensor[[4, 8, 8], pl.FP32]:
+        y: pl.Tensor[[4, 8, 8], pl.FP32] = self.expand_clone_kernel(x, y)
+        return y
+'''
+    c = Case("expand_clone_target", [
+        "y[b] = x[0] for each b: expand_clone writes the expanded copy into its target y in",
+        "place (ConvertTensorToTileOps lowers it to tile.store(..., target): pypto src/ir/",
+        "transforms/op_conversion_registry.cpp:912-1010), so the Out parameter holds it.",
+        "From PyPTO's tests/st/runtime/ops/test_broadcast.py TestTensorExpandClone (our data)."],
+        prog, "main", tol=(0.0, 0.0))
+    rng = np.random.default_rng(10)
+    x = rng.standard_normal((1, 8, 8)).astype(F32)
+    c.inp("x", "fp32", x)
+    c.out("y", "fp32", np.repeat(x, 4, axis=0))
+    c.expect = ["device: PASS", "ref: PASS"]
+    return c
+
+
 def main():
     for make in CASES:
         c = make()

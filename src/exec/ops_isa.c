@@ -832,7 +832,10 @@ static ptodb_status op_create_l1(exec_ctx *ctx, const op_args *a, value *out)
 
 /* tensor.expand_clone(src, target): PyPTO's op doc ("expand tensor to new
  * shape"): src.expand_as(target).clone() in src's dtype, torch's expand
- * rules (trailing dims equal or 1 in src). */
+ * rules (trailing dims equal or 1 in src), written into target in place and
+ * returned: ConvertTensorToTileOps lowers it to tile.store(..., target)
+ * (pypto src/ir/transforms/op_conversion_registry.cpp:912-1010), so an Out
+ * target holds the result. */
 static ptodb_status op_expand_clone(exec_ctx *ctx, const op_args *a, value *out)
 {
     tensor *src, *tgt, *r;
@@ -866,6 +869,13 @@ static ptodb_status op_expand_clone(exec_ctx *ctx, const op_args *a, value *out)
             tensor_set(r, pos, tensor_get(src, sp));
         else
             tensor_set_i64(r, pos, tensor_get_i64(src, sp));
+    }
+    if (tgt->dtype == r->dtype && tensor_copy_into(tgt, r) == PTODB_OK) {
+        exec_note_gm_access(ctx, tgt, 1);
+        exec_note_write(ctx, tgt);
+        tensor_unref(r);
+        *out = value_copy(op_arg(a, 1));
+        return PTODB_OK;
     }
     *out = value_tensor(r);
     return PTODB_OK;
