@@ -335,7 +335,10 @@ START_TEST(test_fillpad_expand_inplace)
     pv = value_enum(IR_EV_PAD_VALUE_MIN);
     value w[1] = {value_tensor(tensor_ref(v))};
     t = run_ok(IR_OP_TILE_FILLPAD_INPLACE, w, 1, &kw, &pv, 1);
-    ck_assert_ptr_eq(t, v);
+    /* the result is the same bytes, its valid shape the whole tile (PyPTO's
+     * type deduction of fillpad_inplace) */
+    ck_assert_ptr_eq(t->storage, v->storage);
+    ck_assert_int_eq(t->valid_ndim, -1);
     double ei[6] = {1, -2, -FMAX, -FMAX, -FMAX, -FMAX};
     expect_vals(t, ei, 6);
     ck_assert_int_eq(C.writes, 1);
