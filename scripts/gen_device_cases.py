@@ -537,6 +537,42 @@ class ExpandCloneTarget:
     return c
 
 
+@case
+def gemv_nested():
+    """A gemv nested in a store: its [1, 30] valid region of a [1, 32] result is stored."""
+    prog = '''
+# pypto.program: GemvNested
+import pypto.language as pl
+
+@pl.program
+class GemvNested:
+    @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
+    def kernel(a: pl.Tensor[[1, 128], pl.FP32], b: pl.Tensor[[128, 30], pl.FP32], out: pl.Out[pl.Tensor[[1, 30], pl.FP32]]) -> pl.Tensor[[1, 30], pl.FP32]:
+        tile_a: pl.Tile[[1, 128], pl.FP32, pl.Mem.Mat, pl.TileView(valid_shape=[1, 64], blayout=pl.TileLayout.row_major, slayout=pl.TileLayout.none_box)] = pl.tile.load(a, [0, 0], [1, 128], [1, 64], target_memory=pl.Mem.Mat)
+        tile_b: pl.Tile[[128, 32], pl.FP32, pl.Mem.Mat, pl.TileView(valid_shape=[64, 30])] = pl.tile.load(b, [0, 0], [128, 32], [64, 30], target_memory=pl.Mem.Mat, clamp=True)
+        out: pl.Tensor[[1, 30], pl.FP32] = pl.tile.store(pl.tile.gemv(tile_a, tile_b, acc_phase='unspecified'), [0, 0], out)
+        return out
+    @pl.function(type=pl.FunctionType.Orchestration, level=pl.Level.CHIP, role=pl.Role.Orchestrator)
+    def main(self, a: pl.Tensor[[1, 128], pl.FP32], b: pl.Tensor[[128, 30], pl.FP32], out: pl.Out[pl.Tensor[[1, 30], pl.FP32]]) -> pl.Tensor[[1, 30], pl.FP32]:
+        out: pl.Tensor[[1, 30], pl.FP32] = self.kernel(a, b, out)
+        return out
+'''
+    c = Case("gemv_nested", [
+        "out = a[:, :64] @ b[:64, :30]: the gemv reads its operands' valid K = 64 and its",
+        "result's valid region is [lhs's valid rows, rhs's valid columns] = [1, 30]",
+        "(PyPTO's type deduction: a [16, 32] tile with valid [1, 30] once annotated), which",
+        "the store writes. From PyPTO's tests/st/runtime/ops/test_gemv.py (our data)."],
+        prog, "main", tol=(1e-4, 1e-4))
+    rng = np.random.default_rng(11)
+    a = rng.standard_normal((1, 128)).astype(F32)
+    b = rng.standard_normal((128, 30)).astype(F32)
+    c.inp("a", "fp32", a)
+    c.inp("b", "fp32", b)
+    c.out("out", "fp32", (a[:, :64].astype(np.float64) @ b[:64, :].astype(np.float64)).astype(F32))
+    c.expect = ["device: PASS", "ref: REF-FAIL"]
+    return c
+
+
 def main():
     for make in CASES:
         c = make()

@@ -490,6 +490,48 @@ static void inherit_valid(int op, const value *src, value *out)
     x->valid_declared = 1;
 }
 
+/* Device semantics: a tile matmul's or gemv's result has the valid region
+ * [lhs's valid rows, rhs's valid columns] (PyPTO's type deduction of
+ * tile.matmul/gemv: a [1, K] x [K, N] gemv is a [16, N] tile with valid
+ * [1, N]), also nested in a store's argument where no annotation says so. */
+static void matmul_valid(int op, const value *pos, uint32_t np, value *out)
+{
+    int acc = op == IR_OP_TILE_MATMUL_ACC || op == IR_OP_TILE_GEMV_ACC;
+    if (!(acc || op == IR_OP_TILE_MATMUL || op == IR_OP_TILE_MATMUL_BIAS || op == IR_OP_TILE_GEMV ||
+          op == IR_OP_TILE_GEMV_BIAS))
+        return;
+    uint32_t l = acc ? 1 : 0, r = l + 1;
+    if (np <= r || pos[l].kind != VAL_TENSOR || pos[r].kind != VAL_TENSOR || out->kind != VAL_TENSOR ||
+        !out->u.t || out->u.t->ndim != 2 || out->u.t->valid_ndim >= 0)
+        return;
+    const tensor *L = pos[l].u.t, *R = pos[r].u.t;
+    if (!L || !R || L->ndim != 2 || R->ndim != 2 || (L->valid_ndim != 2 && R->valid_ndim != 2))
+        return;
+    tensor *x = out->u.t;
+    int64_t vr = L->valid_ndim == 2 && L->valid[0] >= 0 ? L->valid[0] : L->shape[0];
+    int64_t vc = R->valid_ndim == 2 && R->valid[1] >= 0 ? R->valid[1] : R->shape[1];
+    if (vr > x->shape[0] || vc > x->shape[1] || (vr == x->shape[0] && vc == x->shape[1]))
+        return;
+    if (x->refcount > 1) {
+        ptodb_status vs;
+        tensor *w = tensor_view(x, x->ndim, x->shape, x->strides, x->offset, &vs);
+        if (!w)
+            return;
+        w->prov = x->prov;
+        w->prov_k = x->prov_k;
+        w->prov_core = x->prov_core;
+        tensor_unref(x);
+        out->u.t = x = w;
+    }
+    x->valid_ndim = 2;
+    x->valid[0] = vr;
+    x->valid[1] = vc;
+    x->full_ndim = 2;
+    x->full[0] = x->shape[0];
+    x->full[1] = x->shape[1];
+    x->valid_declared = 1;
+}
+
 /* ---- expressions -------------------------------------------------------- */
 
 static ptodb_status eval(machine *m, core *c, xframe *f, const xexpr *x, value *out);
@@ -540,8 +582,10 @@ static ptodb_status eval_op(machine *m, core *c, xframe *f, const xexpr *x, valu
     c->ctx.ref_note = NULL;
     c->ctx.differs_id = -1;
     st = x->fn(&c->ctx, &a, out);
-    if (st == PTODB_OK && m->opt.semantics == EXEC_SEM_DEVICE && np > 0)
+    if (st == PTODB_OK && m->opt.semantics == EXEC_SEM_DEVICE && np > 0) {
         inherit_valid(x->id, &pos[0], out);
+        matmul_valid(x->id, pos, np, out);
+    }
     if (c->ctx.differs_id >= 0 && st == PTODB_OK)
         note_differs(m, x->src ? &x->src->span : NULL, c->ctx.differs_id, "%s", c->ctx.differs_what);
     if (m->mem && st == PTODB_OK)
