@@ -64,7 +64,7 @@ class Case:
                "# Written by scripts/gen_device_cases.py; the golden is the device's value:"]
         man += ["#   " + line for line in self.doc[1:]]
         man += ["entry: " + self.entry,
-                "tolerance: {rtol: %r, atol: %r}" % self.tol, "inputs:"]
+                "tolerance: {rtol: %r, atol: %r}" % self.tol, "inputs:" if self.inputs else "inputs: {}"]
         for sub, items in (("in", self.inputs), ("out", self.outputs)):
             if sub == "out":
                 man.append("outputs:")
@@ -570,6 +570,34 @@ class GemvNested:
     c.inp("b", "fp32", b)
     c.out("out", "fp32", (a[:, :64].astype(np.float64) @ b[:64, :].astype(np.float64)).astype(F32))
     c.expect = ["device: PASS", "ref: REF-FAIL"]
+    return c
+
+
+@case
+def external_kernel():
+    """A call of an external C++ kernel is refused at the call, never run as `pass`."""
+    prog = '''
+# pypto.program: ExternalKernel
+import pypto.language as pl
+
+@pl.program
+class ExternalKernel:
+    @pl.function(type=pl.FunctionType.AIV, level=pl.Level.AIV, role=pl.Role.SubWorker, external_source="kernels/aiv/write_ones.cpp")
+    def WRITE_ONES(out: pl.InOut[pl.Tensor[[16], pl.FP32]]) -> pl.Tensor[[16], pl.FP32]:
+        pass
+    @pl.function(type=pl.FunctionType.Orchestration, level=pl.Level.CHIP, role=pl.Role.Orchestrator)
+    def main(self, out: pl.Out[pl.Tensor[[16], pl.FP32]]) -> pl.Tensor[[16], pl.FP32]:
+        out: pl.Tensor[[16], pl.FP32] = self.WRITE_ONES(out)
+        return out
+'''
+    c = Case("external_kernel", [
+        "WRITE_ONES's body is C++ (external_source=), not IR: running its `pass` would",
+        "leave out as zeros and compare that (a silent wrong answer); the call is refused",
+        "with the file named (PyPTO's tests/st/runtime/external_kernel/ have this form)."],
+        prog, "main")
+    c.out("out", "fp32", np.ones(16, dtype=F32))
+    c.expect = ["device: ERROR", "ref: ERROR",
+                "line: WRITE_ONES is an external kernel: its body is the C++ file write_ones.cpp"]
     return c
 
 

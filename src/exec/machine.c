@@ -409,6 +409,19 @@ static ptodb_status frame_push(machine *m, core *c, const xfunc *fn, value *args
                      "TypeError: %s() takes %u positional arguments but %u were given", fn->name,
                      fn->nparams, nargs);
     }
+    if (fn->src->external_source) {
+        /* the kernel's body is C++ (pl.function(external_source=...)), not
+         * IR: running its `pass` placeholder would leave its outputs as they
+         * were, a silent wrong answer */
+        const char *path = fn->src->external_source->u.str.value;
+        const char *base = path ? strrchr(path, '/') : NULL;
+        for (uint32_t i = 0; i < nargs; i++)
+            value_clear(&args[i]);
+        return efail(ctx, NULL, 0, PTODB_ERR_UNSUPPORTED,
+                     "%s is an external kernel: its body is the C++ file %s (external_source=), not IR, so no pass "
+                     "dump says what it computes; ptodb does not run C++ kernels",
+                     fn->name, base ? base + 1 : path ? path : "?");
+    }
     if (c->depth >= m->opt.max_depth) {
         for (uint32_t i = 0; i < nargs; i++)
             value_clear(&args[i]);

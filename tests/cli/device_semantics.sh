@@ -14,6 +14,7 @@ for case_dir in "$top_srcdir"/tests/data/device/*/; do
     want=$(sed -n 's/^device: //p' "$case_dir/expect")
     case "$want" in
     PASS) [ "$rc" -eq 0 ] || fail "$name: device exit $rc, expected a pass: $out" ;;
+    ERROR) [ "$rc" -eq 1 ] || fail "$name: device exit $rc, expected 1 (a pass that stops with an error): $out" ;;
     *) fail "$name: expect file: device: $want" ;;
     esac
     stem=$(basename "$(ls "$case_dir"/passes_dump/*.py | head -n 1)" .py)
