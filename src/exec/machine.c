@@ -1143,9 +1143,20 @@ static ptodb_status submit_begin(machine *m, core *c, xframe *f, const xinst *in
             return st;
         const value *items = v.kind == VAL_TUPLE ? v.u.tuple->items : &v;
         uint32_t n = v.kind == VAL_TUPLE ? v.u.tuple->n : 1;
-        for (uint32_t k = 0; k < n && nd < 64; k++)
+        for (uint32_t k = 0; k < n && nd < 64; k++) {
             if (items[k].kind == VAL_INT) /* None (task_invalid) adds no edge */
                 deps[nd++] = items[k].u.i;
+            else if (items[k].kind == VAL_TENSOR && items[k].u.t && items[k].u.t->dtype == DTYPE_UINT64 &&
+                     items[k].u.t->ndim == 1) {
+                /* a TASK_ID array (ops_array.c): each valid id is an edge */
+                const tensor *arr = items[k].u.t;
+                for (int64_t j = 0; j < arr->shape[0] && nd < 64; j++) {
+                    uint64_t raw = ((const uint64_t *)tensor_data(arr))[j * arr->strides[0]];
+                    if (raw != UINT64_MAX)
+                        deps[nd++] = (int64_t)raw;
+                }
+            }
+        }
         value_clear(&v);
     }
     const ir_span *sp = in->e && in->e->src ? &in->e->src->span : NULL;
