@@ -70,9 +70,9 @@ expect_eq "persistent flip: line" "$line" "$2"
 expect_eq "persistent flip: tensor" "li_updated__ssa_v0" "$3"
 echo "bisect: $probes passes looked at on $case_name (50 passes)"
 
-# plant WHAT CASE REGEX SED: a copy of CASE with SED applied to the first
-# line of $bad_pass matching REGEX; --bisect must name that line (sets
-# plant_line, out).
+# plant WHAT CASE REGEX SED [OPTION...]: a copy of CASE with SED applied to
+# the first line of $bad_pass matching REGEX; --bisect (with OPTIONs) must
+# name that line (sets plant_line, out).
 plant() {
     what=$1 c=$2
     rm -rf "${tmp:?}/$c"
@@ -82,7 +82,8 @@ plant() {
     [ -n "$plant_line" ] || fail "$what: no line matching $3 in $f"
     sed -i "${plant_line}$4" "$f"
     cmp -s "$f" "$PTODB_FIXTURES/$c/passes_dump/$bad_pass.py" && fail "$what: the edit did not take, or changed the fixture"
-    run_ptodb --batch "$tmp/$c" --ref=torch1.13 --bisect --bisect-scan
+    shift 4
+    run_ptodb --batch "$tmp/$c" --ref=torch1.13 "$@" --bisect --bisect-scan
     expect_eq "$what: exit" 1 "$rc"
     expect_contains "$what: first bad pass" "bisect: first failing pass: $bad_pass (" "$out"
     set -- $(divergence "$out")
@@ -140,7 +141,9 @@ fi
 # A statement that fails only in the failing pass: the AIC loads a [64, 64]
 # weight block where the matmul after it needs [128, 64] (REF raises a shape
 # assertion there). No tensor differs before it; the failing statement is
-# the divergence, with its error.
+# the divergence, with its error. REF's shape assertion is checked under
+# --semantics=ref; under the device's semantics check_shapes is a note, and
+# the statement that fails is the matmul that cannot multiply the shapes.
 if [ -d "$PTODB_FIXTURES/qwen3_scope3_910b/passes_dump" ]; then
     c=qwen3_scope3_910b
     rm -rf "${tmp:?}/$c"
@@ -150,18 +153,30 @@ if [ -d "$PTODB_FIXTURES/qwen3_scope3_910b/passes_dump" ]; then
     [ -n "$fl" ] || fail "failing statement: no wg__tile load in $f"
     sed -i "${fl}s/\[128, 64\], \[128, 64\], target_memory/[64, 64], [64, 64], target_memory/" "$f"
     cmp -s "$f" "$PTODB_FIXTURES/$c/passes_dump/$bad_pass.py" && fail "failing statement: the edit did not take"
-    run_ptodb --batch "$tmp/$c" --ref=torch1.13 --bisect --bisect-scan
+    run_ptodb --batch "$tmp/$c" --ref=torch1.13 --semantics=ref --bisect --bisect-scan
     expect_eq "failing statement: exit" 1 "$rc"
     expect_contains "failing statement: named" \
         "first divergence: $f:$fl: the statement fails (function mlp_block_aic, core AIC) where 29_" "$out"
     expect_contains "failing statement: its error" "Shape mismatch for wg_tile" "$out"
-    echo "bisect names the failing statement at $bad_pass.py:$fl on $c"
+    echo "bisect names the failing statement at $bad_pass.py:$fl on $c (--semantics=ref)"
+    ml=$(grep -n 't__tile: .* = pl\.tile\.matmul(post_chunk__tile_Left, wg__tile_Right)' "$f" | head -1 | cut -d: -f1)
+    [ -n "$ml" ] || fail "failing statement: no matmul of wg__tile_Right in $f"
+    run_ptodb --batch "$tmp/$c" --ref=torch1.13 --bisect --bisect-scan
+    expect_eq "failing statement (device): exit" 1 "$rc"
+    expect_contains "failing statement (device): first bad pass" "bisect: first failing pass: $bad_pass (" "$out"
+    expect_contains "failing statement (device): named" \
+        "first divergence: $f:$ml: the statement fails (function mlp_block_aic, core AIC) where 29_" "$out"
+    expect_contains "failing statement (device): its error" "mat1 and mat2 shapes cannot be multiplied (16x128 and 64x64)" "$out"
+    echo "bisect names the failing statement at $bad_pass.py:$ml on $c (device semantics)"
 fi
 
 # A flipped branch condition (== to !=): the if's direction is the first
-# divergence, at its line.
+# divergence, at its line. Under --semantics=ref: the case's golden pads with
+# REF's finite minimum where the device writes -inf, so under the device's
+# semantics every pass fails and there is no passing pass to bisect from
+# (tests/data/device/fixture_goldens.txt).
 if [ -d "$PTODB_FIXTURES/dyn_valid_shape_loop_910b/passes_dump" ]; then
-    plant "flipped condition" dyn_valid_shape_loop_910b '^ *if i__idx_v0 == ' 's/ == / != /'
+    plant "flipped condition" dyn_valid_shape_loop_910b '^ *if i__idx_v0 == ' 's/ == / != /' --semantics=ref
     expect_contains "flipped condition: the branch" "tensor 'branch taken by the if at line $plant_line" "$out"
 fi
 
