@@ -222,6 +222,7 @@ static int run_one(const case_info *c, size_t i, const runpass_options *ro, cons
                 continue;
             }
             exec_format_validate_line(o->key, &o->cmp, out);
+            exec_format_dont_care_line(&o->cmp, out);
             exec_format_mismatch_line(&o->cmp, o->rtol, o->atol, out);
             char why[4200];
             if (save_dir && runpass_save_output(save_dir, c->passes[i].stem, o, why, sizeof why) != 0) {
@@ -239,6 +240,10 @@ static int run_one(const case_info *c, size_t i, const runpass_options *ro, cons
         if (!r.all_pass)
             failed |= RUN_FAILED;
     } else {
+        /* the places met before the error where the device differs from
+         * REF: a shape note can be the error's cause */
+        if (r.ref_differs)
+            runpass_format_ref_differs(r.ref_differs, ro->strict_ref, out);
         strbuf_printf(out, "%s%s\n", r.status == RUNPASS_ERROR ? diag_error_prefix(r.message) : "", r.message);
         failed |= RUN_FAILED;
     }

@@ -83,6 +83,10 @@ void report_pass(const batch *b, size_t i, int metrics, int heatmap, strbuf *out
         return;
     }
     if (p->status != BATCH_COMPARED) {
+        /* the places met before the error where the device differs from
+         * REF: a shape note can be the error's cause */
+        if (p->ref_differs)
+            runpass_format_ref_differs(p->ref_differs, b->o.ro.strict_ref, out);
         strbuf_printf(out, "%s%s\n", p->status == BATCH_ERROR ? diag_error_prefix(p->message) : "", p->message ? p->message : "");
         return;
     }
