@@ -1553,6 +1553,13 @@ static ptodb_status core_exec(machine *m, core *c, exec_event *ev)
             if (st != PTODB_OK)
                 break;
             xloop *L = &f->loops[in->loop];
+            /* where the iter_args live: their init values' tiles (Group A of
+             * PyPTO's InitMemRef; exec_memcheck_yield_carry) */
+            for (uint32_t i = 0; i < XLOOP_CARRIES; i++) {
+                const value *iv = i < in->nslots && in->slots[i] >= 0 ? &f->slots[in->slots[i]] : NULL;
+                L->carry_tile[i] = iv && iv->kind == VAL_TENSOR && iv->u.t ? iv->u.t->mem_tile : 0;
+                L->carry_core[i] = iv && iv->kind == VAL_TENSOR && iv->u.t ? iv->u.t->mem_core : -1;
+            }
             int64_t b[3] = {0, 0, 1};
             /* REF runs an SPMD scope once and never evaluates its width */
             int ref_spmd = in->spmd && m->opt.semantics == EXEC_SEM_REF;
@@ -1612,6 +1619,10 @@ static ptodb_status core_exec(machine *m, core *c, exec_event *ev)
                     break;
                 if (i == 0 && in->yield_type && m->mem)
                     exec_memcheck_yield(m->mem, m, c, f, in, &v);
+                else if (!in->yield_type && m->mem && in->loop >= 0 && i < XLOOP_CARRIES &&
+                         f->loops[in->loop].carry_tile[i])
+                    exec_memcheck_yield_carry(m->mem, m, c, f, in, f->loops[in->loop].carry_tile[i],
+                                              f->loops[in->loop].carry_core[i], &v);
                 if (i < in->nslots)
                     st = assign(m, c, f, in, i, v);
                 else

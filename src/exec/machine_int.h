@@ -12,10 +12,16 @@
 #include "exec/xcore.h"
 #include "exec/memcheck.h"
 
+enum { XLOOP_CARRIES = 8 };
+
 typedef struct xloop {
     int64_t cur, stop, step;
     int64_t outer_block, outer_blocks; /* an SPMD launch's: the frame's block before it */
     uint64_t order_a, order_c;         /* an SPMD launch's block order: (a*i + c) mod N */
+    /* the first iter_args' tiles at the loop's start (their init values'),
+     * for the yield's move before MemoryReuse (exec_memcheck_yield_carry) */
+    uint32_t carry_tile[XLOOP_CARRIES];
+    int32_t carry_core[XLOOP_CARRIES];
 } xloop;
 
 typedef struct xframe {

@@ -566,6 +566,42 @@ void exec_memcheck_yield(exec_memcheck *mc, machine *m, const core *c, const xfr
     *v = value_tensor(moved);
 }
 
+void exec_memcheck_yield_carry(exec_memcheck *mc, machine *m, const core *c, const xframe *f, const xinst *in,
+                               uint32_t carry_tile, int carry_core, value *v)
+{
+    int k = mem_index(c, f->fn);
+    if (k < 0 || !mc->yields_move || v->kind != VAL_TENSOR || !v->u.t || !carry_tile || carry_core != k)
+        return;
+    tensor *t = v->u.t;
+    mem_core *mem = &mc->cores[k];
+    if (!t->mem_tile || t->mem_core != k || t->mem_tile == carry_tile)
+        return;
+    const mem_tile *from = storage_of(mem, t->mem_tile), *to = storage_of(mem, carry_tile);
+    if (!from || !to || (from->space == to->space && strcmp(from->base, to->base) == 0 &&
+                         from->offset == to->offset))
+        return; /* one buffer: nothing moves */
+    if (to->size < from->size)
+        return; /* not a carry of this tile */
+    /* the move to come reads its source */
+    mem_fault flt;
+    if (mem_tile_read(mem, t->mem_tile, t->mem_gen, t, &flt))
+        report(mc, m, c, f, NULL, "pl.yield_ (a tile.move to come)", k, &flt);
+    (void)in;
+    ptodb_status st = PTODB_OK;
+    tensor *moved = tensor_clone_status(t, &st);
+    if (!moved)
+        return;
+    tensor_copy_attrs(moved, t);
+    uint32_t gen = mem_tile_write(mem, carry_tile, moved, &flt);
+    if (flt.kind != MEM_FAULT_NONE)
+        report(mc, m, c, f, NULL, "pl.yield_ (a tile.move to come)", k, &flt);
+    moved->mem_tile = carry_tile;
+    moved->mem_gen = gen;
+    moved->mem_core = k;
+    value_clear(v);
+    *v = value_tensor(moved);
+}
+
 void exec_memcheck_op_done(exec_memcheck *mc, const core *c, const xframe *f, const xexpr *x, const value *pos,
                                uint32_t np, value *out)
 {

@@ -27,6 +27,15 @@ void exec_memcheck_assigned(exec_memcheck *mc, machine *m, const struct core *c,
  * the tile.move that pass inserts (docs/memory.md "Yields") */
 void exec_memcheck_yield(exec_memcheck *mc, machine *m, const struct core *c, const struct xframe *f,
                          const xinst *in, value *v);
+/* a loop's yield with no annotation (several carries): before MemoryReuse
+ * the iter_arg keeps its init value's MemRef and the yielded value its own
+ * (PyPTO docs/en/dev/passes/31-init_memref.md:177-193, "Group A: initValue +
+ * iter_arg", "Group B: yield value + return_var", the mismatch resolved by
+ * MemoryReuse's tile.move), so *v is written into carry_tile (the
+ * iter_arg's, its init value's at the loop's start) on core carry_core,
+ * the move to come */
+void exec_memcheck_yield_carry(exec_memcheck *mc, machine *m, const struct core *c, const struct xframe *f,
+                               const xinst *in, uint32_t carry_tile, int carry_core, value *v);
 /* an op is about to read its operands: a tile operand whose bytes are not
  * its value is replaced by what the device reads (the bytes, or poison) */
 void exec_memcheck_operands(exec_memcheck *mc, machine *m, const struct core *c, const struct xframe *f,

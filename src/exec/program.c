@@ -951,6 +951,8 @@ static void lower_yield(lower *L, const ir_stmt *s)
         }
         in->nslots = c->niter;
         in->slots = (int32_t *)c->iter;
+        /* the loop whose carries these are (a for's FOR_NEXT holds it) */
+        in->loop = c->head >= 0 && L->code[c->head].kind == XI_FOR_NEXT ? L->code[c->head].loop : -1;
     } else {
         uint32_t nt = s->u.assign.ntargets;
         if (nt != 0 && nt != nv) {
