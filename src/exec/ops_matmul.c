@@ -187,6 +187,10 @@ static ptodb_status matmul_core(exec_ctx *ctx, const op_args *a, const tensor *L
             exec_note_ref_differs(ctx, EXEC_SEMDIFF_CUBE_FP32,
                               "the cube accumulates a BF16/FP16 matmul in FP32 for its FP32 result (REF would "
                               "compute: the product rounded to the operands' dtype, then widened)");
+        else
+            exec_note_ref_differs(ctx, EXEC_SEMDIFF_CUBE_FP32,
+                                  "the cube sums an FP32 matmul as an fma chain from 0 in k order (REF would "
+                                  "compute: torch's sum of the products, in another order)");
         /* pto-isa's TMatmul: per element an FP32 running sum from 0 in k
          * order, fma(a, b, sum); a BF16 or FP16 product is exact in FP32, so
          * that is kernel_gemm_f32_seq's multiply-then-add, bit for bit */
