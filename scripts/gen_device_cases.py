@@ -651,6 +651,47 @@ class LoopCarries:
     return c
 
 
+@case
+def sels_mask_carrier():
+    """tile.sels with an INT32 mask: a carrier of the predicate bits, byte by byte."""
+    prog = '''
+# pypto.program: SelsMaskCarrier
+import pypto.language as pl
+
+@pl.program
+class SelsMaskCarrier:
+    @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
+    def kernel(src: pl.Tensor[[2, 16], pl.FP32], mask_in: pl.Tensor[[2, 8], pl.INT32], out: pl.InOut[pl.Tensor[[2, 16], pl.FP32]]) -> pl.Tensor[[2, 16], pl.FP32]:
+        src_tile: pl.Tile[[2, 16], pl.FP32, pl.Mem.Vec] = pl.tile.load(src, [0, 0], [2, 16], [2, 16], target_memory=pl.Mem.Vec)
+        mask: pl.Tile[[2, 8], pl.INT32, pl.Mem.Vec] = pl.tile.load(mask_in, [0, 0], [2, 8], [2, 8], target_memory=pl.Mem.Vec)
+        tmp: pl.Tile[[1, 8], pl.FP32, pl.Mem.Vec] = pl.tile.create([1, 8], dtype=pl.FP32, target_memory=pl.Mem.Vec)
+        result: pl.Tile[[2, 16], pl.FP32, pl.Mem.Vec] = pl.tile.sels(mask, src_tile, tmp, -3.0)
+        return pl.tile.store(result, [0, 0], out)
+    @pl.function(type=pl.FunctionType.Orchestration, level=pl.Level.CHIP, role=pl.Role.Orchestrator)
+    def main(self, src: pl.Tensor[[2, 16], pl.FP32], mask_in: pl.Tensor[[2, 8], pl.INT32], out: pl.InOut[pl.Tensor[[2, 16], pl.FP32]]) -> pl.Tensor[[2, 16], pl.FP32]:
+        out: pl.Tensor[[2, 16], pl.FP32] = self.kernel(src, mask_in, out)
+        return out
+'''
+    c = Case("sels_mask_carrier", [
+        "out = src where the mask bit is set, else -3.0: the INT32 mask 0xAAAAAAAA is a",
+        "carrier of bits read byte by byte, bit 0 of byte 0 first (pto-isa cd4a3d3f",
+        "include/pto/cpu/TSel.hpp:21-45; PyPTO's tests/st/runtime/ops/test_sels.py:197-292,",
+        "TileSelsMaskCarrierTestCase), so the odd columns keep src. REF's torch.where",
+        "refuses an integer condition."],
+        prog, "main", tol=(0.0, 0.0))
+    rng = np.random.default_rng(13)
+    src = rng.standard_normal((2, 16)).astype(F32)
+    mask = np.full((2, 8), np.uint32(0xAAAAAAAA).view(np.int32), dtype=np.int32)
+    g = np.full((2, 16), -3.0, dtype=F32)
+    g[:, 1::2] = src[:, 1::2]
+    c.inp("src", "fp32", src)
+    c.inp("mask_in", "int32", mask)
+    c.inp("out", "fp32", np.zeros((2, 16), dtype=F32))
+    c.out("out", "fp32", g)
+    c.expect = ["device: PASS", "ref: REF-FAIL"]
+    return c
+
+
 def main():
     for make in CASES:
         c = make()

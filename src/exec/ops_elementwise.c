@@ -236,6 +236,38 @@ static ptodb_status op_sel(exec_ctx *ctx, const op_args *a, value *out)
      * whatever its shape: PyPTO's mask of a [R, 32] source is [R, 32] too
      * (src/ir/op/tile_ops/elementwise.cpp:96-114: columns rounded up to 32
      * bytes), so a shape that differs does not tell it apart */
+    /* An 8/16/32-bit integer mask is a carrier of the same bits, read
+     * byte by byte in memory order (PyPTO's tests/st/runtime/ops/
+     * test_sels.py:197-292, TileSelsMaskCarrierTestCase: a 32-byte row of
+     * INT8/INT16/INT32 "explicitly loaded mask carrier"); REF's torch.where
+     * refuses a non-bool condition. INT64 storage holds a UINT32 carrier. */
+    tensor *carrier = NULL;
+    value vc_carrier;
+    if (exec_device(ctx) && m->kind == VAL_TENSOR && m->u.t->ndim == 2 && m->u.t->dtype != DTYPE_UINT8 &&
+        m->u.t->dtype != DTYPE_BOOL && !dtype_is_float(m->u.t->dtype) && x->kind == VAL_TENSOR &&
+        x->u.t->ndim == 2) {
+        const tensor *mt = m->u.t;
+        size_t es = mt->dtype == DTYPE_INT64 || mt->dtype == DTYPE_UINT64 ? 4 : dtype_size(mt->dtype);
+        int64_t shp[2] = {mt->shape[0], mt->shape[1] * (int64_t)es};
+        st = kernel_zeros(ctx, DTYPE_UINT8, 2, shp, &carrier);
+        if (st != PTODB_OK)
+            return st;
+        uint8_t *dst = tensor_data(carrier);
+        int64_t idx[2];
+        for (idx[0] = 0; idx[0] < mt->shape[0]; idx[0]++)
+            for (idx[1] = 0; idx[1] < mt->shape[1]; idx[1]++) {
+                uint64_t v = (uint64_t)tensor_get_i64(mt, idx);
+                for (size_t b = 0; b < es; b++)
+                    dst[idx[0] * shp[1] + idx[1] * (int64_t)es + (int64_t)b] = (uint8_t)(v >> (8 * b));
+            }
+        if (mt->valid_ndim == 2 && mt->valid[1] >= 0) {
+            carrier->valid_ndim = 2;
+            carrier->valid[0] = mt->valid[0];
+            carrier->valid[1] = mt->valid[1] * (int64_t)es;
+        }
+        vc_carrier = value_tensor(carrier);
+        m = &vc_carrier;
+    }
     if (exec_device(ctx) && m->kind == VAL_TENSOR && m->u.t->dtype == DTYPE_UINT8 && m->u.t->ndim == 2 &&
         x->kind == VAL_TENSOR && x->u.t->ndim == 2) {
         /* a packed predicate tile (semantics.h, cmp-mask): its bits select */
@@ -248,6 +280,9 @@ static ptodb_status op_sel(exec_ctx *ctx, const op_args *a, value *out)
         int64_t vc = xt->valid_ndim == 2 && xt->valid[1] >= 0 && xt->valid[1] < xt->shape[1] ? xt->valid[1]
                                                                                          : xt->shape[1];
         st = exec_mask_unpack(ctx, m->u.t, xt->shape[0], xt->shape[1], vr, vc, &bits);
+        if (carrier)
+            value_clear(&vc_carrier);
+        carrier = NULL;
         if (st != PTODB_OK)
             return st;
         vb = value_tensor(bits);
