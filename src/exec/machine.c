@@ -1693,6 +1693,36 @@ static ptodb_status core_exec(machine *m, core *c, exec_event *ev)
             }
             if (st == PTODB_OK && in->call_mode == XCALL_SUBMIT)
                 st = submit_begin(m, c, f, in, callee, args, n);
+            if (st == PTODB_OK && in->call_mode == XCALL_SUBMIT && in->pred) {
+                /* predicate=: false retires the task without running it;
+                 * its result is its outputs as they were, and its TaskId */
+                value pv;
+                st = eval(m, c, f, in->pred, &pv);
+                int run = st == PTODB_OK ? value_truthy(&pv) : 1;
+                if (st == PTODB_OK)
+                    value_clear(&pv);
+                if (st == PTODB_OK && run == 0) {
+                    uint32_t nout = 0;
+                    for (uint32_t i = 0; i < n && i < callee->nparams; i++)
+                        nout += callee->src->params[i].dir != IR_DIR_IN;
+                    value r = nout == 1 ? value_none() : value_tuple_new(nout);
+                    for (uint32_t i = 0, k = 0; i < n && i < callee->nparams; i++)
+                        if (callee->src->params[i].dir != IR_DIR_IN) {
+                            if (nout == 1)
+                                r = value_copy(&args[i]);
+                            else
+                                r.u.tuple->items[k++] = value_copy(&args[i]);
+                        }
+                    for (uint32_t i = 0; i < n; i++)
+                        value_clear(&args[i]);
+                    free(args);
+                    fill_event(m, c, in, ev, EXEC_EV_CALL);
+                    st = bind_call_result(m, c, r);
+                    if (st != PTODB_OK)
+                        return core_error(m, c, in, st);
+                    return PTODB_OK;
+                }
+            }
             if (st != PTODB_OK) {
                 for (uint32_t i = 0; i < n; i++)
                     value_clear(&args[i]);

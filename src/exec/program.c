@@ -869,6 +869,15 @@ static void lower_submit_into(lower *L, const ir_expr *call, int32_t slot)
     in->call_mode = XCALL_SUBMIT;
     in->ref_fail = 1;
     in->manual = L->manual_depth > 0;
+    /* predicate=: read at the dispatch point; false retires the task without
+     * running it (its dependents still start: PyPTO's tests/st/runtime/
+     * scheduling/test_predicated_dispatch.py) */
+    const ir_expr *pred = call_kwarg(call, "predicate");
+    if (pred) {
+        xexpr *px = lower_expr(L, pred);
+        in = &L->code[pc];
+        in->pred = px;
+    }
     const ir_expr *deps = call_kwarg(call, "deps");
     if (deps && (deps->kind == IR_EXPR_LIST || deps->kind == IR_EXPR_TUPLE)) {
         xexpr **dx = aalloc(L->a, (deps->u.seq.n ? deps->u.seq.n : 1) * sizeof *dx);
@@ -1275,6 +1284,20 @@ static void lower_stmt(lower *L, const ir_stmt *s)
             L->code[pc].slots[0] = s->u.with.as->slot;
             L->code[pc].nslots = 1;
         }
+        /* with pl.spmd(..., predicate=c) / pl.at(..., predicate=c): the scope
+         * is a task that runs only when c holds at its dispatch (OutlineIncore
+         * Scopes makes it a predicated submit: PyPTO's tests/st/runtime/
+         * scheduling/test_predicated_dispatch.py) */
+        const ir_expr *pred = cx && cx->kind == IR_EXPR_CALL && cx->res.kind == IR_REF_BUILTIN &&
+                                      (cx->res.id == IR_BUILTIN_SPMD || cx->res.id == IR_BUILTIN_AT)
+                                  ? call_kwarg(cx, "predicate")
+                                  : NULL;
+        int32_t pred_br = -1;
+        if (pred) {
+            xexpr *px = lower_expr(L, pred);
+            pred_br = emit(L, XI_BRANCH, s, 0);
+            L->code[pred_br].e = px;
+        }
         int32_t head = cx && cx->kind == IR_EXPR_CALL && cx->res.kind == IR_REF_BUILTIN &&
                                cx->res.id == IR_BUILTIN_SPMD && cx->u.call.nargs >= 1
                            ? spmd_open(L, s, cx->u.call.args[0], -1, 0)
@@ -1294,6 +1317,8 @@ static void lower_stmt(lower *L, const ir_stmt *s)
             L->manual_depth--;
         if (head >= 0)
             spmd_close(L, head);
+        if (pred_br >= 0)
+            L->code[pred_br].target = (int32_t)L->n;
         return;
     }
     case IR_STMT_BREAK:

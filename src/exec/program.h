@@ -116,6 +116,7 @@ typedef struct xinst {
     int32_t loop;   /* loop state index for FOR_*; a for's XI_YIELD: its loop's, else -1 */
     int32_t callee; /* function index; for groups the Group function */
     xexpr *device;  /* CALL with device=: a host dispatch to that device (exec/comm.h), else NULL */
+    xexpr *pred;    /* XCALL_SUBMIT with predicate=: the task runs only when it holds, else NULL */
     const char *msg;
     /* XCALL_SUBMIT: its deps= entries, and whether it is inside a manual
      * scope (pl.scope(mode=pl.ScopeMode.MANUAL)), for the race check */
