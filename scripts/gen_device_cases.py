@@ -83,6 +83,29 @@ class Case:
 
 CASES = []
 
+PRELU_TMP_950_PROGRAM = '''
+# pypto.program: PreluProgram
+import pypto.language as pl
+
+@pl.program
+class PreluProgram:
+    @pl.function(type=pl.FunctionType.AIV, level=pl.Level.AIV, role=pl.Role.SubWorker)
+    def kernel(src__ssa_v0: pl.Tensor[[1, 256], pl.FP32, pl.MemRef("mem_ddr_0", pl.const(0, pl.INT64), 1024)], slope__ssa_v0: pl.Tensor[[1, 256], pl.FP32, pl.MemRef("mem_ddr_1", pl.const(0, pl.INT64), 1024)], tmp_in__ssa_v0: pl.Tensor[[2, 32], pl.UINT8, pl.MemRef("mem_ddr_2", pl.const(0, pl.INT64), 64)], out__ssa_v0: pl.InOut[pl.Tensor[[1, 256], pl.FP32, pl.MemRef("mem_ddr_3", pl.const(0, pl.INT64), 1024)]]) -> pl.Tensor[[1, 256], pl.FP32]:
+        mem_vec_4: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 1024)
+        mem_vec_5: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 1024)
+        mem_vec_7: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 1024)
+        src_tile__ssa_v0: pl.Tile[[1, 256], pl.FP32, pl.MemRef(mem_vec_4, pl.const(0, pl.INT64), 1024), pl.Mem.Vec] = pl.tile.load(src__ssa_v0, [0, 0], [1, 256], [1, 256], target_memory=pl.Mem.Vec)
+        slope_tile__ssa_v0: pl.Tile[[1, 256], pl.FP32, pl.MemRef(mem_vec_5, pl.const(0, pl.INT64), 1024), pl.Mem.Vec] = pl.tile.load(slope__ssa_v0, [0, 0], [1, 256], [1, 256], target_memory=pl.Mem.Vec)
+        tmp__ssa_v0: pl.Tile[[2, 32], pl.UINT8, pl.MemRef(mem_vec_7, pl.const(0, pl.INT64), 1024), pl.Mem.Vec, pl.TileView(valid_shape=[1, 32])] = pl.tile.load(tmp_in__ssa_v0, [0, 0], [2, 32], [1, 32], target_memory=pl.Mem.Vec)
+        result__ssa_v0: pl.Tile[[1, 256], pl.FP32, pl.MemRef(mem_vec_7, pl.const(0, pl.INT64), 1024), pl.Mem.Vec] = pl.tile.prelu(src_tile__ssa_v0, slope_tile__ssa_v0, tmp__ssa_v0)
+        out__ssa_v1: pl.Tensor[[1, 256], pl.FP32, pl.MemRef("mem_ddr_3", pl.const(0, pl.INT64), 1024)] = pl.tile.store(result__ssa_v0, [0, 0], out__ssa_v0)
+        return out__ssa_v0
+    @pl.function(type=pl.FunctionType.Orchestration, level=pl.Level.CHIP, role=pl.Role.Orchestrator)
+    def orchestrator(self, src__ssa_v0: pl.Tensor[[1, 256], pl.FP32, pl.MemRef("mem_ddr_0", pl.const(0, pl.INT64), 1024)], slope__ssa_v0: pl.Tensor[[1, 256], pl.FP32, pl.MemRef("mem_ddr_1", pl.const(0, pl.INT64), 1024)], tmp_in__ssa_v0: pl.Tensor[[2, 32], pl.UINT8, pl.MemRef("mem_ddr_2", pl.const(0, pl.INT64), 64)], out__ssa_v0: pl.InOut[pl.Tensor[[1, 256], pl.FP32, pl.MemRef("mem_ddr_3", pl.const(0, pl.INT64), 1024)]]) -> pl.Tensor[[1, 256], pl.FP32]:
+        out__ssa_v1: pl.Tensor[[1, 256], pl.FP32, pl.MemRef("mem_ddr_4", pl.const(0, pl.INT64), 1024)] = self.kernel(src__ssa_v0, slope__ssa_v0, tmp_in__ssa_v0, out__ssa_v0)
+        return out__ssa_v1
+'''
+
 PREDICATED_SUBMIT_PROGRAM = '''
 # pypto.program: PredicatedDispatchProgram
 import pypto.language as pl
@@ -744,6 +767,28 @@ def predicated_submit():
     c.inp("gate", "int32", np.zeros((16, 16), dtype=np.int32))
     c.out("out", "fp32", np.full((16, 16), 42.0, dtype=F32))
     c.expect = ["device: PASS", "ref: REF-FAIL"]
+    return c
+
+
+@case
+def prelu_tmp_950():
+    """On 950 TPRELU never touches its tmp: an output MemoryReuse put there is fine."""
+    c = Case("prelu_tmp_950", [
+        "out = src where src > 0, else src * slope. After MemoryReuse the result shares",
+        "tmp's buffer; on Ascend950 TPRELU passes dst, src0, src1 only (pto-isa cd4a3d3f",
+        "include/pto/npu/a5/TPrelu.hpp:70-80), so that is no hazard there (on 910B its",
+        "tmp is scratch and the alias would be). PyPTO's tests/st/runtime/ops/test_prelu.py",
+        "one-row-wide-a5 program, our data; the folder's _950 names the target."],
+        PRELU_TMP_950_PROGRAM, "orchestrator", stem="34_after_MemoryReuse")
+    rng = np.random.default_rng(14)
+    src = rng.standard_normal((1, 256)).astype(F32)
+    slope = (rng.standard_normal((1, 256)) * 0.1).astype(F32)
+    c.inp("src", "fp32", src)
+    c.inp("slope", "fp32", slope)
+    c.inp("tmp_in", "uint8", np.zeros((2, 32), dtype=np.uint8))
+    c.inp("out", "fp32", np.zeros((1, 256), dtype=F32))
+    c.out("out", "fp32", np.where(src > 0, src, (src * slope).astype(F32)).astype(F32))
+    c.expect = ["device: PASS", "ref: PASS"]
     return c
 
 

@@ -32,6 +32,7 @@ struct exec_memcheck {
     int nalias;
     int kinds;         /* bit (1 << mem_fault_kind) of every fault seen */
     int yields_move;   /* machine_options.mem_yields_move, resolved */
+    mem_target target;
 };
 
 exec_memcheck *exec_memcheck_new(const machine_options *o, const xprogram *p)
@@ -44,6 +45,7 @@ exec_memcheck *exec_memcheck_new(const machine_options *o, const xprogram *p)
     for (int i = 0; i < 3; i++)
         mem_core_init(&mc->cores[i], t, addressed);
     mc->yields_move = o->mem_yields_move >= 0 ? o->mem_yields_move : !addressed;
+    mc->target = t;
     return mc;
 }
 
@@ -809,6 +811,11 @@ void exec_memcheck_operands(exec_memcheck *mc, machine *m, const core *c, const 
         mc->alias_op = x;
         for (uint32_t i = 0; i < np && mc->nalias < 8; i++) {
             const value *v = &pos[i];
+            /* on 950 TPRELU never touches its tmp (pto-isa cd4a3d3f
+             * include/pto/npu/a5/TPrelu.hpp:70-80 passes dst, src0, src1
+             * only), so an output placed on it is no hazard there */
+            if (x->id == IR_OP_TILE_PRELU && i == 2 && mc->target == MEM_TARGET_950)
+                continue;
             if ((all || (i < 32 && (forbid >> i) & 1)) && v->kind == VAL_TENSOR && v->u.t && v->u.t->mem_tile &&
                 v->u.t->mem_core == k) {
                 mc->alias_tiles[mc->nalias] = v->u.t->mem_tile;
