@@ -189,6 +189,11 @@ static const struct scratch_arg {
     {"pld.tile.put", 3},        {"pld.tile.put", 4},   {"pld.tile.get", 3},   {"pld.tile.get", 4},
 };
 
+/* tile.mrgsort_format2's workspace is its last operand, whichever the
+ * arity (2-way: arg 2, 3-way: 3, 4-way: 4: pypto src/ir/op/tile_ops/
+ * sort.cpp:171-181, "tmp_or_src2" ... "tmp") */
+static uint32_t scratch_mask_n(int op, uint32_t np);
+
 /* The scratch operands of op, as a bitmask of positional indices. */
 static uint32_t scratch_mask(int op)
 {
@@ -203,6 +208,14 @@ static uint32_t scratch_mask(int op)
         ready = 1;
     }
     return op >= 0 && op < IR_OP_COUNT ? table[op] : 0;
+}
+
+static uint32_t scratch_mask_n(int op, uint32_t np)
+{
+    uint32_t m = scratch_mask(op);
+    if (op == IR_OP_TILE_MRGSORT_FORMAT2 && np >= 3 && np <= 32)
+        m |= 1u << (np - 1);
+    return m;
 }
 
 /* PyPTO's alias constraints, by op (src/ir/op/tile_ops/ at the mirrored
@@ -610,7 +623,7 @@ void exec_memcheck_op_done(exec_memcheck *mc, const core *c, const xframe *f, co
     /* the op ran: its scratch operand's bytes hold unknown data now; a
      * view's result remembers its source's tile so that
      * exec_memcheck_assigned can chain it (the view may be a new object) */
-    uint32_t scratch = scratch_mask(x->id);
+    uint32_t scratch = scratch_mask_n(x->id, np);
     for (uint32_t i = 0; scratch && i < np && i < 32; i++) {
         if (!((scratch >> i) & 1) || pos[i].kind != VAL_TENSOR || !pos[i].u.t)
             continue;
@@ -780,7 +793,7 @@ void exec_memcheck_operands(exec_memcheck *mc, machine *m, const core *c, const 
     int k = mem_index(c, f->fn);
     if (k < 0)
         return;
-    uint32_t scratch = scratch_mask(x->id);
+    uint32_t scratch = scratch_mask_n(x->id, np);
     /* tile.assemble writes its source into the target's region in place:
      * the target is a destination, not a read (a copy into a pto.subview
      * of the destination: pypto src/backend/common/pto_ops_datamove.cpp:
