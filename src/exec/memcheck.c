@@ -810,6 +810,9 @@ void exec_memcheck_operands(exec_memcheck *mc, machine *m, const core *c, const 
      * in-place result target (pto_ops_datamove.cpp:326-345); tile.scatter
      * and scatter_mask write their dst in place too (pto_codegen.cpp:411) */
     dest0 |= x->id == IR_OP_TILE_GATHER_ROW || x->id == IR_OP_TILE_SCATTER || x->id == IR_OP_TILE_SCATTER_MASK;
+    /* matmul_acc with its init_cond holding overwrites the accumulator
+     * (matmul.cpp:434-436): it is not read */
+    dest0 |= x->id == IR_OP_TILE_MATMUL_ACC && np >= 4 && value_truthy(&pos[3]) > 0;
     for (uint32_t i = 0; i < np; i++)
         if (i >= 32 || !((scratch >> i) & 1))
             check_value_ex(mc, m, c, f, x, k, &pos[i], dest0 && i == 0);

@@ -455,6 +455,12 @@ static ptodb_status op_tile_matmul(exec_ctx *ctx, const op_args *a, value *out)
         st = kernel_tensor_arg(ctx, a, acc ? 2 : 1, &y);
     if (st == PTODB_OK && (acc || bias))
         st = kernel_tensor_arg(ctx, a, acc ? 0 : 2, &extra);
+    /* matmul_acc's init_cond (4th operand): where it holds the accumulator
+     * is overwritten with lhs @ rhs, not accumulated into (pypto src/ir/op/
+     * tile_ops/matmul.cpp:427-436, the split-K `k == 0` step) */
+    if (st == PTODB_OK && exec_device(ctx) && a->op == IR_OP_TILE_MATMUL_ACC && a->npos >= 4 &&
+        value_truthy(op_arg(a, 3)) > 0)
+        extra = NULL;
     tensor *xv = NULL, *yv = NULL;
     if (st == PTODB_OK && exec_device(ctx)) {
         if ((xv = valid_operand(x)))
