@@ -83,6 +83,35 @@ class Case:
 
 CASES = []
 
+MATMUL_ACC_INIT_PROGRAM = '''
+# pypto.program: MatmulAccInitCondProgram
+import pypto.language as pl
+
+@pl.program
+class MatmulAccInitCondProgram:
+    @pl.function(type=pl.FunctionType.AIC, level=pl.Level.AIC, role=pl.Role.SubWorker)
+    def matmul_acc_split_k(a__ssa_v0: pl.Tensor[[32, 128], pl.FP32, pl.MemRef("mem_ddr_0", pl.const(0, pl.INT64), 16384)], b__ssa_v0: pl.Tensor[[128, 64], pl.FP32, pl.MemRef("mem_ddr_1", pl.const(0, pl.INT64), 32768)], c__ssa_v0: pl.Out[pl.Tensor[[32, 64], pl.FP32, pl.MemRef("mem_ddr_2", pl.const(0, pl.INT64), 8192)]]) -> pl.Tensor[[32, 64], pl.FP32]:
+        mem_acc_3: pl.Ptr = pl.tile.alloc(pl.Mem.Acc, 8192)
+        mem_mat_4: pl.Ptr = pl.tile.alloc(pl.Mem.Mat, 4096)
+        mem_mat_5: pl.Ptr = pl.tile.alloc(pl.Mem.Mat, 8192)
+        mem_left_6: pl.Ptr = pl.tile.alloc(pl.Mem.Left, 4096)
+        mem_right_7: pl.Ptr = pl.tile.alloc(pl.Mem.Right, 8192)
+        acc__ssa_v0: pl.Tile[[32, 64], pl.FP32, pl.MemRef(mem_acc_3, pl.const(0, pl.INT64), 8192), pl.Mem.Acc] = pl.tile.create([32, 64], dtype=pl.FP32, target_memory=pl.Mem.Acc)
+        for k0__idx_v0, (acc__iter_v1,) in pl.range(0, 128, 32, init_values=(acc__ssa_v0,)):
+            a_l1__ssa_v0: pl.Tile[[32, 32], pl.FP32, pl.MemRef(mem_mat_4, pl.const(0, pl.INT64), 4096), pl.Mem.Mat] = pl.tile.load(a__ssa_v0, [0, k0__idx_v0], [32, 32], [32, 32], target_memory=pl.Mem.Mat)
+            b_l1__ssa_v0: pl.Tile[[32, 64], pl.FP32, pl.MemRef(mem_mat_5, pl.const(0, pl.INT64), 8192), pl.Mem.Mat] = pl.tile.load(b__ssa_v0, [k0__idx_v0, 0], [32, 64], [32, 64], target_memory=pl.Mem.Mat)
+            a_l0__ssa_v0: pl.Tile[[32, 32], pl.FP32, pl.MemRef(mem_left_6, pl.const(0, pl.INT64), 4096), pl.Mem.Left] = pl.tile.move(a_l1__ssa_v0, target_memory=pl.Mem.Left)
+            b_l0__ssa_v0: pl.Tile[[32, 64], pl.FP32, pl.MemRef(mem_right_7, pl.const(0, pl.INT64), 8192), pl.Mem.Right] = pl.tile.move(b_l1__ssa_v0, target_memory=pl.Mem.Right)
+            acc__ssa_v3: pl.Tile[[32, 64], pl.FP32, pl.MemRef(mem_acc_3, pl.const(0, pl.INT64), 8192), pl.Mem.Acc] = pl.tile.matmul_acc(acc__iter_v1, a_l0__ssa_v0, b_l0__ssa_v0, k0__idx_v0 == 0)
+            acc__rv_v2: pl.Tile[[32, 64], pl.FP32, pl.MemRef(mem_acc_3, pl.const(0, pl.INT64), 8192), pl.Mem.Acc] = pl.yield_(acc__ssa_v3)
+        out_c__ssa_v0: pl.Tensor[[32, 64], pl.FP32, pl.MemRef("mem_ddr_2", pl.const(0, pl.INT64), 8192)] = pl.tile.store(acc__rv_v2, [0, 0], c__ssa_v0)
+        return c__ssa_v0
+    @pl.function(type=pl.FunctionType.Orchestration, level=pl.Level.CHIP, role=pl.Role.Orchestrator)
+    def orchestrator(self, a__ssa_v0: pl.Tensor[[32, 128], pl.FP32, pl.MemRef("mem_ddr_0", pl.const(0, pl.INT64), 16384)], b__ssa_v0: pl.Tensor[[128, 64], pl.FP32, pl.MemRef("mem_ddr_1", pl.const(0, pl.INT64), 32768)], out_c__ssa_v0: pl.Out[pl.Tensor[[32, 64], pl.FP32, pl.MemRef("mem_ddr_2", pl.const(0, pl.INT64), 8192)]]) -> pl.Tensor[[32, 64], pl.FP32]:
+        out_c__ssa_v1: pl.Tensor[[32, 64], pl.FP32, pl.MemRef("mem_ddr_3", pl.const(0, pl.INT64), 8192)] = self.matmul_acc_split_k(a__ssa_v0, b__ssa_v0, out_c__ssa_v0)
+        return out_c__ssa_v1
+'''
+
 PRELU_TMP_950_PROGRAM = '''
 # pypto.program: PreluProgram
 import pypto.language as pl
@@ -788,6 +817,26 @@ def prelu_tmp_950():
     c.inp("tmp_in", "uint8", np.zeros((2, 32), dtype=np.uint8))
     c.inp("out", "fp32", np.zeros((1, 256), dtype=F32))
     c.out("out", "fp32", np.where(src > 0, src, (src * slope).astype(F32)).astype(F32))
+    c.expect = ["device: PASS", "ref: PASS"]
+    return c
+
+
+@case
+def matmul_acc_init_cond():
+    """Split-K matmul_acc with init_cond k == 0 into a fresh tile.create accumulator."""
+    c = Case("matmul_acc_init_cond", [
+        "c = a @ b by four K chunks of 32: the first matmul_acc's init_cond (k0 == 0)",
+        "overwrites the accumulator (pypto src/ir/op/tile_ops/matmul.cpp:427-436), so the",
+        "fresh tile.create's bytes are never read (memory sanitizer on: no fault); FP32",
+        "products summed as the cube's fma chain (pto-isa TMatmul.hpp:61-74), compared at",
+        "1e-4. PyPTO's tests/st/runtime/ops/test_matmul_acc_init_cond.py program, our data."],
+        MATMUL_ACC_INIT_PROGRAM, "orchestrator", tol=(1e-4, 1e-4), stem="32_after_InitMemRef")
+    rng = np.random.default_rng(15)
+    a = rng.standard_normal((32, 128)).astype(F32)
+    b = rng.standard_normal((128, 64)).astype(F32)
+    c.inp("a", "fp32", a)
+    c.inp("b", "fp32", b)
+    c.out("out_c", "fp32", (a.astype(np.float64) @ b.astype(np.float64)).astype(F32))
     c.expect = ["device: PASS", "ref: PASS"]
     return c
 
