@@ -841,6 +841,44 @@ def matmul_acc_init_cond():
     return c
 
 
+@case
+def write_into_create():
+    """Elements written one by one into a fresh tile.create: tile.write is no read."""
+    prog = '''
+# pypto.program: WriteIntoCreate
+import pypto.language as pl
+
+@pl.program
+class WriteIntoCreate:
+    @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
+    def fill(x__ssa_v0: pl.Tensor[[1, 8], pl.INT32], out__ssa_v0: pl.Out[pl.Tensor[[1, 8], pl.INT32]]) -> pl.Tensor[[1, 8], pl.INT32]:
+        mem_vec_0: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 32)
+        mem_vec_1: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 32)
+        x__tile: pl.Tile[[1, 8], pl.INT32, pl.MemRef(mem_vec_0, pl.const(0, pl.INT64), 32), pl.Mem.Vec] = pl.tile.load(x__ssa_v0, [0, 0], [1, 8], [1, 8], target_memory=pl.Mem.Vec)
+        ids__tile: pl.Tile[[1, 8], pl.INT32, pl.MemRef(mem_vec_1, pl.const(0, pl.INT64), 32), pl.Mem.Vec] = pl.tile.create([1, 8], dtype=pl.INT32, target_memory=pl.Mem.Vec)
+        for k in pl.range(8):
+            v: pl.Scalar[pl.INT32] = pl.tile.read(x__tile, [0, 7 - k])
+            pl.tile.write(ids__tile, [0, k], v)
+        out__ssa_v1: pl.Tensor[[1, 8], pl.INT32] = pl.tile.store(ids__tile, [0, 0], out__ssa_v0)
+        return out__ssa_v1
+    @pl.function(type=pl.FunctionType.Orchestration, level=pl.Level.CHIP, role=pl.Role.Orchestrator)
+    def main(self, x__ssa_v0: pl.Tensor[[1, 8], pl.INT32], out__ssa_v0: pl.Out[pl.Tensor[[1, 8], pl.INT32]]) -> pl.Tensor[[1, 8], pl.INT32]:
+        out__ssa_v1: pl.Tensor[[1, 8], pl.INT32] = self.fill(x__ssa_v0, out__ssa_v0)
+        return out__ssa_v1
+'''
+    c = Case("write_into_create", [
+        "out = x reversed: each tile.write stores one element of a fresh tile.create in",
+        "place (a scalar SetValue, nothing of the tile read), so the store reads a tile",
+        "whose every element was written. Memory sanitizer on (an InitMemRef pass): no",
+        "fault. The pattern of pypto-lib's qwen3_14b topk_select."],
+        prog, "main", tol=(0.0, 0.0), stem="32_after_InitMemRef")
+    x = np.arange(10, 18, dtype=np.int32).reshape(1, 8)
+    c.inp("x", "int32", x)
+    c.out("out", "int32", x[:, ::-1].copy())
+    c.expect = ["device: PASS", "ref: PASS"]
+    return c
+
+
 def main():
     for make in CASES:
         c = make()

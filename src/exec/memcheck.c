@@ -661,12 +661,14 @@ static tensor *device_operand(const mem_core *mem, const tensor *t, const mem_fa
 }
 
 /* quiet: the operand is a destination the op writes into in place and never
- * reads (tile.assemble's target): it takes what its bytes hold, unwritten or
- * clobbered ones included, as the device's buffer does, and no fault is
- * reported (a read of those bytes later is) */
+ * reads (tile.assemble's target, tile.write's tile): it is left as it is (an
+ * in-place op must write the very tensor the variable holds), and no fault
+ * is reported; its write marks the tile written */
 static void check_value_ex(exec_memcheck *mc, machine *m, const core *c, const xframe *f, const xexpr *x, int k,
                            value *v, int quiet)
 {
+    if (quiet)
+        return;
     if (v->kind == VAL_TUPLE && v->u.tuple) {
         for (uint32_t i = 0; i < v->u.tuple->n; i++)
             check_value_ex(mc, m, c, f, x, k, &v->u.tuple->items[i], quiet);
@@ -682,13 +684,6 @@ static void check_value_ex(exec_memcheck *mc, machine *m, const core *c, const x
         return;
     /* as on the device: the op reads what the bytes hold */
     tensor *dev = device_operand(&mc->cores[k], t, &flt);
-    if (quiet) {
-        if (dev) {
-            value_clear(v);
-            *v = value_tensor(dev);
-        }
-        return;
-    }
     size_t len = strlen(flt.why);
     const mem_tile *rd = storage_of(&mc->cores[k], t->mem_tile), *wr = mem_tile_get(&mc->cores[k], flt.other);
     if (dev && flt.kind == MEM_FAULT_CLOBBER && rd && wr && (rd->blayout != wr->blayout || rd->slayout != wr->slayout)) {
@@ -810,6 +805,9 @@ void exec_memcheck_operands(exec_memcheck *mc, machine *m, const core *c, const 
      * in-place result target (pto_ops_datamove.cpp:326-345); tile.scatter
      * and scatter_mask write their dst in place too (pto_codegen.cpp:411) */
     dest0 |= x->id == IR_OP_TILE_GATHER_ROW || x->id == IR_OP_TILE_SCATTER || x->id == IR_OP_TILE_SCATTER_MASK;
+    /* tile.write(tile, indices, value) stores one element into the tile in
+     * place (a scalar SetValue): the tile's other bytes are not read */
+    dest0 |= x->id == IR_OP_TILE_WRITE;
     /* matmul_acc with its init_cond holding overwrites the accumulator
      * (matmul.cpp:434-436): it is not read */
     dest0 |= x->id == IR_OP_TILE_MATMUL_ACC && np >= 4 && value_truthy(&pos[3]) > 0;
