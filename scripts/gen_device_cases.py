@@ -879,6 +879,158 @@ class WriteIntoCreate:
     return c
 
 
+@case
+def store_2d_into_3d():
+    """2-D tiles stored into 3-D tensors: the tile's rows walk the tensor's leading axes."""
+    prog = """
+# pypto.program: Store2DInto3D
+import pypto.language as pl
+
+@pl.program
+class Store2DInto3D:
+    @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
+    def kernel(a: pl.Tensor[[4, 16], pl.FP32], x: pl.Tensor[[6, 8], pl.FP32], out: pl.InOut[pl.Tensor[[2, 4, 16], pl.FP32]], flat: pl.Out[pl.Tensor[[2, 3, 8], pl.FP32]]) -> pl.Tensor[[2, 4, 16], pl.FP32]:
+        a_tile: pl.Tile[[2, 16], pl.FP32, pl.Mem.Vec] = pl.tile.load(a, [1, 0], [2, 16], [2, 16], target_memory=pl.Mem.Vec)
+        sq: pl.Tile[[2, 16], pl.FP32, pl.Mem.Vec] = pl.tile.mul(a_tile, a_tile)
+        out: pl.Tensor[[2, 4, 16], pl.FP32] = pl.tile.store(sq, [1, 1, 0], out)
+        x_tile: pl.Tile[[6, 8], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [6, 8], [6, 8], target_memory=pl.Mem.Vec)
+        flat: pl.Tensor[[2, 3, 8], pl.FP32] = pl.tile.store(x_tile, [0, 0, 0], flat)
+        return out
+    @pl.function(type=pl.FunctionType.Orchestration, level=pl.Level.CHIP, role=pl.Role.Orchestrator)
+    def main(self, a: pl.Tensor[[4, 16], pl.FP32], x: pl.Tensor[[6, 8], pl.FP32], out: pl.InOut[pl.Tensor[[2, 4, 16], pl.FP32]], flat: pl.Out[pl.Tensor[[2, 3, 8], pl.FP32]]) -> pl.Tensor[[2, 4, 16], pl.FP32]:
+        out: pl.Tensor[[2, 4, 16], pl.FP32] = self.kernel(a, x, out, flat)
+        return out
+"""
+    c = Case("store_2d_into_3d", [
+        "out[1, 1:3, :] = a[1:3]**2 (the rest of out as given) and flat = x.reshape(2, 3, 8):",
+        "FlattenTileNdTo2D gives a store into a rank>2 tensor the partition [1, .., 1] + the",
+        "tile's shape (pypto src/ir/transforms/flatten_tile_nd_to_2d/rewrite.cpp:811-828),",
+        "codegen a pto.partition_view of those sizes at the offsets (src/backend/common/",
+        "pto_ops_memory.cpp:195-212), and TSTORE puts tile row r on the partition's leading",
+        "axes in row-major order at the tensor's strides (pto-isa cd4a3d3f include/pto/cpu/",
+        "TStore.hpp:62-75, tile_offsets.hpp:169-186): [2, 16] at [1, 1, 0] is out[1, 1:3];",
+        "[6, 8] through [1, 6, 8] at [0, 0, 0] walks axis 1 past 3 into axis 0, the whole",
+        "[2, 3, 8] (PyPTO's tests/st/runtime/ops/test_elementwise_nd.py Tile2DStoreTo3D and",
+        "test_gather.py GatherRank3LastDim patterns, our data)."],
+        prog, "main")
+    rng = np.random.default_rng(7)
+    a = rng.standard_normal((4, 16)).astype(F32)
+    x = rng.standard_normal((6, 8)).astype(F32)
+    out_in = rng.standard_normal((2, 4, 16)).astype(F32)
+    out = out_in.copy()
+    out[1, 1:3, :] = a[1:3] * a[1:3]
+    c.inp("a", "fp32", a)
+    c.inp("x", "fp32", x)
+    c.inp("out", "fp32", out_in)
+    c.out("out", "fp32", out)
+    c.out("flat", "fp32", x.reshape(2, 3, 8).copy())
+    c.expect = ["device: PASS", "ref: REF-FAIL",
+                "note: the tile is written through the tensor-rank partition"]
+    return c
+
+
+@case
+def flatten_nd_partition():
+    """FlattenTileNdTo2D's 2-D tiles of 4-D/3-D windows: loads and stores through N-D partitions."""
+    prog = """
+# pypto.program: FlattenNdPartition
+import pypto.language as pl
+
+@pl.program
+class FlattenNdPartition:
+    @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
+    def kernel(a__ssa_v0: pl.Tensor[[2, 2, 8, 16], pl.FP32], b__ssa_v0: pl.Tensor[[2, 4, 16], pl.FP32], out__ssa_v0: pl.InOut[pl.Tensor[[2, 2, 8, 16], pl.FP32]], packed__ssa_v0: pl.Out[pl.Tensor[[8, 16], pl.FP32]]) -> pl.Tensor[[2, 2, 8, 16], pl.FP32]:
+        tile__ssa_v0: pl.Tile[[8, 16], pl.FP32, pl.Mem.Vec] = pl.tile.load(a__ssa_v0, [0, 1, 0, 0], [1, 1, 8, 16], [1, 1, 8, 16], target_memory=pl.Mem.Vec)
+        sq__ssa_v0: pl.Tile[[8, 16], pl.FP32, pl.Mem.Vec] = pl.tile.mul(tile__ssa_v0, tile__ssa_v0)
+        out__ssa_v1: pl.Tensor[[2, 2, 8, 16], pl.FP32] = pl.tile.store(sq__ssa_v0, [1, 0, 0, 0], out__ssa_v0, [1, 1, 8, 16])
+        top__ssa_v0: pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec] = pl.tile.load(a__ssa_v0, [0, 0, 0, 0], [1, 2, 8, 16], [1, 2, 8, 16], target_memory=pl.Mem.Vec)
+        neg__ssa_v0: pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec] = pl.tile.neg(top__ssa_v0)
+        out__ssa_v2: pl.Tensor[[2, 2, 8, 16], pl.FP32] = pl.tile.store(neg__ssa_v0, [1, 0, 0, 0], out__ssa_v1, [1, 2, 8, 16])
+        p__ssa_v0: pl.Tile[[8, 16], pl.FP32, pl.Mem.Vec, pl.TileView(valid_shape=[6, 16])] = pl.tile.load(b__ssa_v0, [0, 0, 0], [2, 4, 16], [2, 3, 16], target_memory=pl.Mem.Vec)
+        packed__ssa_v1: pl.Tensor[[8, 16], pl.FP32] = pl.tile.store(p__ssa_v0, [0, 0], packed__ssa_v0)
+        return out__ssa_v2
+    @pl.function(type=pl.FunctionType.Orchestration, level=pl.Level.CHIP, role=pl.Role.Orchestrator)
+    def main(self, a__ssa_v0: pl.Tensor[[2, 2, 8, 16], pl.FP32], b__ssa_v0: pl.Tensor[[2, 4, 16], pl.FP32], out__ssa_v0: pl.InOut[pl.Tensor[[2, 2, 8, 16], pl.FP32]], packed__ssa_v0: pl.Out[pl.Tensor[[8, 16], pl.FP32]]) -> pl.Tensor[[2, 2, 8, 16], pl.FP32]:
+        out__ssa_v1: pl.Tensor[[2, 2, 8, 16], pl.FP32] = self.kernel(a__ssa_v0, b__ssa_v0, out__ssa_v0, packed__ssa_v0)
+        return out__ssa_v1
+"""
+    c = Case("flatten_nd_partition", [
+        "After FlattenTileNdTo2D: a load keeps its tensor-rank window and makes the tile",
+        "[prod(shapes[:-1]), shapes[-1]], valid [prod(valid[:-1]), valid[-1]] (pypto src/ir/",
+        "transforms/flatten_tile_nd_to_2d/rewrite.cpp:666-700, rewrite_utils.cpp:117-136); a",
+        "store carries the partition as its 4th operand (:811-828). Codegen partitions the",
+        "tensor by the load's valid_shape and the store's shapes (src/backend/common/",
+        "pto_ops_memory.cpp:129-137, 195-212); TLOAD/TSTORE map tile row r to the leading",
+        "axes in row-major order (pto-isa cd4a3d3f include/pto/cpu/tile_offsets.hpp:169-186,",
+        "TLoad.hpp:152-158, TStore.hpp:62-75). So out[1, 0] = a[0, 1]**2, then out[1] =",
+        "-a[0] (a [16, 16] tile through [1, 2, 8, 16]); out[0] stays as given; packed[0:6] =",
+        "b[:, 0:3, :] rows in order (the valid [2, 3, 16] box packed), rows 6-7 zero (a pure",
+        "output, stored valid [6, 16] only). From PyPTO's tests/st/runtime/ops/",
+        "test_elementwise_nd.py (Tile4DQuadrant, Tile4DTopToBottom; our data)."],
+        prog, "main", stem="14_after_FlattenTileNdTo2D")
+    rng = np.random.default_rng(8)
+    a = rng.standard_normal((2, 2, 8, 16)).astype(F32)
+    b = rng.standard_normal((2, 4, 16)).astype(F32)
+    out_in = rng.standard_normal((2, 2, 8, 16)).astype(F32)
+    out = out_in.copy()
+    out[1, 0] = a[0, 1] * a[0, 1]
+    out[1] = -a[0]
+    packed = np.zeros((8, 16), dtype=F32)
+    packed[0:6] = b[:, 0:3, :].reshape(6, 16)
+    c.inp("a", "fp32", a)
+    c.inp("b", "fp32", b)
+    c.inp("out", "fp32", out_in)
+    c.out("out", "fp32", out)
+    c.out("packed", "fp32", packed)
+    c.expect = ["device: PASS", "ref: REF-FAIL",
+                "note: the 2-D tile holds the N-D window's valid rows in row-major order"]
+    return c
+
+
+@case
+def assemble_2d_into_3d():
+    """tensor.assemble of a 2-D source with a narrower valid shape into a 3-D tensor."""
+    prog = """
+# pypto.program: Assemble2DInto3D
+import pypto.language as pl
+
+@pl.program
+class Assemble2DInto3D:
+    @pl.function(type=pl.FunctionType.Orchestration, level=pl.Level.CHIP, role=pl.Role.Orchestrator)
+    def main(self, x: pl.Tensor[[4, 16], pl.FP32], y: pl.Tensor[[4, 16], pl.FP32], out: pl.InOut[pl.Tensor[[2, 4, 16], pl.FP32]]) -> pl.Tensor[[2, 4, 16], pl.FP32]:
+        out: pl.Tensor[[2, 4, 16], pl.FP32] = pl.tensor.assemble(out, x, [0, 0, 0])
+        narrow: pl.Tensor[[4, 16], pl.FP32, pl.TensorView(valid_shape=[3, 16], stride=[], layout=pl.TensorLayout.ND)] = pl.tensor.set_validshape(y, 3, 16)
+        out: pl.Tensor[[2, 4, 16], pl.FP32] = pl.tensor.assemble(out, narrow, [1, 1, 0])
+        return out
+"""
+    c = Case("assemble_2d_into_3d", [
+        "out[0] = x; out[1, 1:4] = y[0:3] (y's valid [3, 16] of [4, 16]); out[1, 0] as given.",
+        "A lower-rank source lands in the trailing axes, leading axes 1 (pypto docs/en/dev/",
+        "passes/36-fuse_create_assemble_to_slice.md:45; src/ir/op/tensor_ops/memory.cpp:",
+        "424-430, a reinterpreting write), and only the source's valid region moves",
+        "(memory.cpp:420-423, kValidRegionTransfer): the transfer of nd-partition with the",
+        "partition [1, 4, 16] (pto-isa cd4a3d3f include/pto/cpu/TStore.hpp:62-75).",
+        "From PyPTO's tests/st/runtime/ops/test_elementwise_nd.py TensorAssemble2DTo3D and",
+        "control_flow/test_assemble_narrow_valid.py (their patterns, our data)."],
+        prog, "main")
+    rng = np.random.default_rng(9)
+    x = rng.standard_normal((4, 16)).astype(F32)
+    y = rng.standard_normal((4, 16)).astype(F32)
+    out_in = rng.standard_normal((2, 4, 16)).astype(F32)
+    out = out_in.copy()
+    out[0] = x
+    out[1, 1:4] = y[0:3]
+    c.inp("x", "fp32", x)
+    c.inp("y", "fp32", y)
+    c.inp("out", "fp32", out_in)
+    c.out("out", "fp32", out)
+    # REF runs it: its first assemble writes x over out[0:4] clipped to both batches
+    # (broadcast), so out[1, 0] is x[0], not what it held
+    c.expect = ["device: PASS", "ref: FAIL",
+                "note: the tile is written through the tensor-rank partition"]
+    return c
+
+
 def main():
     for make in CASES:
         c = make()

@@ -78,8 +78,11 @@ ptodb_status kernel_unary_reuse(exec_ctx *ctx, const op_args *a, kernel_unop op,
 
 /* REF's store/assemble (semantics.md §3.7): dst[o:o+v] = src[0:v], or +=
  * when atomic, with v the source's valid attr (default: its shape) paired
- * with the offsets by zip; calls exec_note_write(dst). Lives in
- * ops_memory.c. */
+ * with the offsets by zip; calls exec_note_write(dst). Under device
+ * semantics a tile.store with a shapes operand, or a tile.store /
+ * tensor.assemble of a lower-rank source, into a tensor of rank > 2 goes
+ * through a tensor-rank partition instead (semantics.h nd-partition). Lives
+ * in ops_memory.c. */
 ptodb_status kernel_store_region(exec_ctx *ctx, const op_args *a, tensor *src, tensor *dst,
                                  const value *offv, int atomic);
 

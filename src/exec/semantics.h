@@ -117,7 +117,24 @@ typedef enum { EXEC_SEM_DEVICE = 0, EXEC_SEM_REF = 1 } exec_semantics;
     X(RSQRT_ROUNDING, "rsqrt-rounding", "tile.rsqrt, tensor.rsqrt (FP32, FP16)",                    \
       "1 / sqrt(x) computed in double and rounded once to the dtype",                              \
       "torch.rsqrt: the root rounded to the opmath float, then the reciprocal rounded again", 0,   \
-      "pto-isa cd4a3d3f include/pto/cpu/ElementOp.h:366-371 (OP_RSQRT); tests/data/isa/unary.txt")
+      "pto-isa cd4a3d3f include/pto/cpu/ElementOp.h:366-371 (OP_RSQRT); tests/data/isa/unary.txt")  \
+    X(ND_PARTITION, "nd-partition",                                                                 \
+      "tile.load of a rank>2 window into a 2-D tile (FlattenTileNdTo2D); tile.store with its "      \
+      "shapes operand, or of a lower-rank tile, into a rank>2 tensor; tensor.assemble of a "        \
+      "lower-rank source into one",                                                                 \
+      "the transfer goes through a partition of the tensor's rank at its strides: the shapes "      \
+      "operand, else [1, .., 1] + the source's shape (a load: its valid window); tile column c is " \
+      "the last axis, row r the leading axes in row-major order, so a load's 2-D tile holds the "   \
+      "window's valid rows packed, and a [6, 8] tile stored at [0, 0, 0] of a [2, 3, 8] tensor "    \
+      "fills all of it",                                                                            \
+      "_tile_load keeps the window's rank (check_shapes raises on the 2-D type); _tile_store and "  \
+      "_assemble pair the offsets with the source's shape over the leading axes and ignore the "    \
+      "shapes operand: another region is written (the tile broadcast), or RuntimeError: the "       \
+      "expanded size must match", 0,                                                                \
+      "pypto src/backend/common/pto_ops_memory.cpp:129-137,195-212 (partition_view sizes); "        \
+      "src/ir/transforms/flatten_tile_nd_to_2d/rewrite.cpp:666-700,811-828; "                       \
+      "docs/en/dev/passes/36-fuse_create_assemble_to_slice.md:45; pto-isa cd4a3d3f "                \
+      "include/pto/cpu/tile_offsets.hpp:169-186, TStore.hpp:62-75, TLoad.hpp:152-158")
 
 typedef enum {
 #define EXEC_SEMDIFF_ENUM(id, name, ops, device, ref, ref_fails, source) EXEC_SEMDIFF_##id,

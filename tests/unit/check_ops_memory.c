@@ -7,6 +7,8 @@
 #include <stdlib.h>
 
 #include "check_ops_util.h"
+#include "exec/semantics.h"
+#include "kernels/kernel_util.h"
 
 static exec_ctx C;
 
@@ -362,6 +364,120 @@ START_TEST(test_hostile_args)
 }
 END_TEST
 
+/* a contiguous float32 tensor of shape sh holding 0, 1, 2, ... */
+static tensor *iota(int nd, const int64_t *sh)
+{
+    int64_t n = tensor_shape_numel(nd, sh);
+    double *v = malloc((size_t)n * sizeof *v);
+    for (int64_t k = 0; k < n; k++)
+        v[k] = (double)k;
+    tensor *t = mk(DTYPE_FP32, nd, sh, v);
+    free(v);
+    return t;
+}
+
+/* Device semantics, nd-partition (semantics.h): tile row r on the
+ * partition's leading axes in row-major order at the tensor's strides
+ * (pto-isa include/pto/cpu/tile_offsets.hpp:169-186), the partition the
+ * shapes operand or [1, .., 1] + the source's shape. */
+START_TEST(test_nd_partition)
+{
+    ctx_init(&C, EXEC_PROFILE_T2);
+    C.device = 1;
+    int64_t s68[2] = {6, 8}, s238[3] = {2, 3, 8}, o3[3] = {0, 0, 0};
+    tensor *tile = iota(2, s68), *dst = mk(DTYPE_FP32, 3, s238, NULL);
+    value out;
+    /* a [6, 8] tile at [0, 0, 0] of [2, 3, 8]: partition [1, 6, 8], rows 3-5
+     * walk into index 1 of axis 0: the whole tensor, 0..47 in order; REF's
+     * dst[0:6, 0:8] = tile raises (6 against 2), noted */
+    value p1[3] = {value_tensor(tensor_ref(tile)), tup(3, o3), value_tensor(tensor_ref(dst))};
+    ck_assert_int_eq(run_op(&C, IR_OP_TILE_STORE, p1, 3, &out), PTODB_OK);
+    value_clear(&out);
+    for (int k = 0; k < 48; k++)
+        ck_assert_double_eq(tensor_get_flat(dst, k), k);
+    ck_assert_int_eq(C.differs_id, EXEC_SEMDIFF_ND_PARTITION);
+    ck_assert_ptr_nonnull(C.ref_note);
+    /* under ref: REF's error */
+    C.device = 0;
+    ck_assert_int_ne(run_op(&C, IR_OP_TILE_STORE, p1, 3, &out), PTODB_OK);
+    ck_assert_ptr_nonnull(strstr(C.msg, "The expanded size of the tensor"));
+    C.device = 1;
+    clear_all(p1, 3);
+    /* a [4, 8] tile at [1, 0, 0]: row 3 would be index 2 of axis 0 */
+    int64_t s48[2] = {4, 8}, o100[3] = {1, 0, 0};
+    tensor *t48 = iota(2, s48);
+    value p2[3] = {value_tensor(tensor_ref(t48)), tup(3, o100), value_tensor(tensor_ref(dst))};
+    ck_assert_int_ne(run_op(&C, IR_OP_TILE_STORE, p2, 3, &out), PTODB_OK);
+    ck_assert_ptr_nonnull(strstr(C.msg, "falls outside the tensor [2, 3, 8]"));
+    clear_all(p2, 3);
+    tensor_unref(t48);
+    /* the shapes operand: a [2, 4] tile through [1, 1, 2, 4] at [1, 0, 1, 0]
+     * of [2, 2, 3, 4] is out[1, 0, 1:3, :] */
+    int64_t s2234[4] = {2, 2, 3, 4}, s24[2] = {2, 4}, o4[4] = {1, 0, 1, 0}, sh4[4] = {1, 1, 2, 4};
+    tensor *d4 = mk(DTYPE_FP32, 4, s2234, NULL), *t24 = iota(2, s24);
+    value p3[4] = {value_tensor(tensor_ref(t24)), tup(4, o4), value_tensor(tensor_ref(d4)), tup(4, sh4)};
+    ck_assert_int_eq(run_op(&C, IR_OP_TILE_STORE, p3, 4, &out), PTODB_OK);
+    value_clear(&out);
+    clear_all(p3, 4);
+    for (int k = 0; k < 48; k++) {
+        int in = k >= 12 * 2 + 4 && k < 12 * 2 + 12; /* [1, 0, 1..2, :] */
+        ck_assert_double_eq(tensor_get_flat(d4, k), in ? k - 28 : 0);
+    }
+    /* tensor.assemble of a [2, 4] source, valid [1, 4], at [1, 1, 0] of
+     * [2, 2, 4]: only out[1, 1, :] = its row 0 */
+    int64_t s224[3] = {2, 2, 4}, o110[3] = {1, 1, 0}, v14[2] = {1, 4};
+    tensor *d3 = mk(DTYPE_FP32, 3, s224, NULL);
+    kernel_set_valid_full(t24, 2, v14, 2, s24);
+    value p4[3] = {value_tensor(tensor_ref(d3)), value_tensor(tensor_ref(t24)), tup(3, o110)};
+    ck_assert_int_eq(run_op(&C, IR_OP_TENSOR_ASSEMBLE, p4, 3, &out), PTODB_OK);
+    value_clear(&out);
+    clear_all(p4, 3);
+    for (int k = 0; k < 16; k++)
+        ck_assert_double_eq(tensor_get_flat(d3, k), k >= 12 ? k - 12 : 0);
+    /* FlattenTileNdTo2D's load: window [2, 3, 4] of a [2, 3, 4] tensor with
+     * valid [2, 2, 4] into a 2-D [6, 4] tile: the valid box's rows packed,
+     * (0,0) (0,1) (1,0) (1,1), then zeros; valid [4, 4] */
+    int64_t s234[3] = {2, 3, 4}, v224[3] = {2, 2, 4};
+    tensor *src = iota(3, s234);
+    exec_type rt;
+    memset(&rt, 0, sizeof rt);
+    rt.kind = EXEC_TYPE_TILE;
+    rt.ndim = 2;
+    rt.dims[0] = 6;
+    rt.dims[1] = 4;
+    C.differs_id = -1;
+    C.ref_note = NULL;
+    value p5[4] = {value_tensor(tensor_ref(src)), tup(3, o3), tup(3, s234), tup(3, v224)};
+    ck_assert_int_eq(run_op_kw(&C, IR_OP_TILE_LOAD, p5, 4, NULL, NULL, 0, &rt, &out), PTODB_OK);
+    ck_assert_int_eq(out.u.t->ndim, 2);
+    ck_assert_int_eq(out.u.t->shape[0], 6);
+    ck_assert_int_eq(out.u.t->valid_ndim, 2);
+    ck_assert_int_eq(out.u.t->valid[0], 4);
+    ck_assert_int_eq(out.u.t->valid[1], 4);
+    double e5[24] = {0};
+    int rows[4] = {0, 1, 3, 4};
+    for (int r = 0; r < 4; r++)
+        for (int c = 0; c < 4; c++)
+            e5[r * 4 + c] = rows[r] * 4 + c;
+    expect_vals(out.u.t, e5, 24);
+    ck_assert_int_eq(C.differs_id, EXEC_SEMDIFF_ND_PARTITION);
+    ck_assert_ptr_nonnull(C.ref_note);
+    value_clear(&out);
+    /* under ref: REF's _tile_load, the window's rank */
+    C.device = 0;
+    ck_assert_int_eq(run_op_kw(&C, IR_OP_TILE_LOAD, p5, 4, NULL, NULL, 0, &rt, &out), PTODB_OK);
+    ck_assert_int_eq(out.u.t->ndim, 3);
+    value_clear(&out);
+    clear_all(p5, 4);
+    tensor_unref(src);
+    tensor_unref(d3);
+    tensor_unref(d4);
+    tensor_unref(t24);
+    tensor_unref(tile);
+    tensor_unref(dst);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("ops_memory");
@@ -374,6 +490,7 @@ int main(void)
     tcase_add_test(tc, test_store_through_alias);
     tcase_add_test(tc, test_move_read_write_dim);
     tcase_add_test(tc, test_hostile_args);
+    tcase_add_test(tc, test_nd_partition);
     suite_add_tcase(s, tc);
     return run_suite(s) ? EXIT_FAILURE : EXIT_SUCCESS;
 }
