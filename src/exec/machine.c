@@ -142,6 +142,12 @@ void machine_set_write_hook(machine *m, machine_write_hook fn, void *ud)
     m->hook_ud = ud;
 }
 
+void machine_set_gm_hook(machine *m, machine_gm_hook fn, void *ud)
+{
+    m->gm_hook = fn;
+    m->gm_hook_ud = ud;
+}
+
 void machine_set_read_hook(machine *m, machine_read_hook fn, void *ud)
 {
     m->read_hook = fn;
