@@ -465,7 +465,7 @@ static ptodb_status frame_push(machine *m, core *c, const xfunc *fn, value *args
             if (st != PTODB_OK)
                 return st;
         }
-    if (fn->ndyn_binds) {
+    if (fn->ndyn_binds && (!fn->dyn_device_only || m->opt.semantics == EXEC_SEM_DEVICE)) {
         f->dyns = xcalloc(m->p->ndyns, sizeof(value));
         for (uint32_t i = 0; i < fn->ndyn_binds; i++) {
             const xdyn_bind *b = &fn->dyn_binds[i];

@@ -1912,7 +1912,12 @@ ptodb_status exec_program_build(const ir_module *m, const op_fn *ops, xprogram *
          * PyPTO distributed_codegen.cpp:317-323, 454-513, the first
          * parameter axis that names it, an invertible form preferred) */
         int host = f->level_name && strcmp(f->level_name, "HOST") == 0;
-        if ((xf->type == IR_EV_FUNCTION_TYPE_ORCHESTRATION || host) && pr->ndyns) {
+        /* any other function (an InCore kernel) under device semantics: its
+         * dynamic dims are trailing index parameters the runtime fills from
+         * its tensors' shapes (PyPTO pto_codegen.cpp:331-396, 1060-1065;
+         * pto_backend.py's _generate_arg_unpacking); REF defines none there */
+        xf->dyn_device_only = !(xf->type == IR_EV_FUNCTION_TYPE_ORCHESTRATION || host);
+        if (pr->ndyns) {
             xf->dyn_binds = aalloc(a, pr->ndyns * sizeof *xf->dyn_binds);
             for (uint32_t d = 0; d < pr->ndyns; d++) {
                 int found = 0;
@@ -1920,7 +1925,8 @@ ptodb_status exec_program_build(const ir_module *m, const op_fn *ops, xprogram *
                     const ir_expr *t = f->params[j].type;
                     if (!t || t->kind != IR_EXPR_SUBSCRIPT || t->u.sub.n < 1 ||
                         t->u.sub.value->res.kind != IR_REF_TYPE ||
-                        t->u.sub.value->res.id != IR_BUILTIN_TENSOR)
+                        (t->u.sub.value->res.id != IR_BUILTIN_TENSOR &&
+                         t->u.sub.value->res.id != IR_BUILTIN_DISTRIBUTED_TENSOR))
                         continue;
                     const ir_expr *sh = t->u.sub.items[0];
                     if (sh->kind != IR_EXPR_LIST && sh->kind != IR_EXPR_TUPLE)

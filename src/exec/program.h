@@ -158,7 +158,8 @@ typedef struct xfunc {
     const char **slot_names; /* sanitised, per slot (NULL for temps) */
     xinst *code;
     uint32_t ncode;
-    xdyn_bind *dyn_binds;  /* Orchestration and host (level=HOST) functions */
+    xdyn_bind *dyn_binds;  /* pl.dynamic symbols bound from the parameters' shapes */
+    int dyn_device_only;   /* an InCore kernel: bound under device semantics only */
     uint32_t ndyn_binds;
     int split_aiv;         /* func_attr "split_aiv": True */
     int attr_split;        /* func_attr split (0 when absent) */
