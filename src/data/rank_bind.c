@@ -59,19 +59,23 @@ static int rank_axis(const case_param *p, int nranks, int nd, const int64_t *sha
 {
     if (p->ndim != nd + 1)
         return 0;
-    for (int a = 0; a < p->ndim; a++) {
-        if (p->shape[a] != nranks)
+    /* an axis of extent P first, then a pl.dynamic one (the host code binds
+     * the symbol from the host tensor's shape: distributed_codegen.cpp:
+     * 454-513, so a dynamic axis can be the rank axis) */
+    for (int a = 0; a < 2 * p->ndim; a++) {
+        int ax = a % p->ndim;
+        if (a < p->ndim ? p->shape[ax] != nranks : p->shape[ax] >= 0)
             continue;
         int64_t rest[TENSOR_MAX_DIMS];
         int k = 0;
         for (int d = 0; d < p->ndim; d++)
-            if (d != a)
+            if (d != ax)
                 rest[k++] = p->shape[d];
         int ok = 1;
         for (int d = 0; d < nd; d++)
             ok &= rest[d] < 0 || rest[d] == shape[d];
         if (ok)
-            return a;
+            return ax;
     }
     return 0;
 }

@@ -6,7 +6,7 @@
  * host tensor is torch.stack([rank0, ..., rank{P-1}], dim=axis) (the
  * fixtures' README.md). The rank axis is the first axis of the parameter's
  * declared shape that has extent P and whose removal leaves the slice's
- * shape; 0 when the parameter's shape is not static. */
+ * shape, else the first pl.dynamic axis whose removal does; 0 when none. */
 #ifndef PTODB_DATA_RANK_BIND_H
 #define PTODB_DATA_RANK_BIND_H
 

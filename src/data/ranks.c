@@ -147,10 +147,19 @@ static void parse_domain(parser *p, case_ranks *r, const char *name_end, const c
             long v;
             if (t < end && *t == '(') {
                 t++;
-                if (read_int(&t, end, 0, 1L << 30, &v))
+                /* a number of bytes, or an expression of the host's
+                 * symbols ("((NR * 256) B)": a size of a pl.dynamic
+                 * shape, not checked here): to the matching ')' */
+                const char *num = t;
+                if (read_int(&num, end, 0, 1L << 30, &v) && num + 2 < end && num[0] == ' ' && num[1] == 'B' &&
+                    num[2] == ')')
                     w.bytes = v;
-                while (t < end && *t != ')')
-                    t++;
+                for (int depth = 1; t < end; t++) {
+                    if (*t == '(')
+                        depth++;
+                    else if (*t == ')' && --depth == 0)
+                        break;
+                }
                 if (t < end)
                     t++;
                 q = t;

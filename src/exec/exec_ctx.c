@@ -102,6 +102,14 @@ void exec_note_gm_access(exec_ctx *ctx, const tensor *v, int write)
 {
     if (ctx->m && ctx->m->taskgraph)
         exec_tasks_access(ctx->m->taskgraph, v, write);
+    if (ctx->m && ctx->m->gm_hook && !ctx->m->gm_hook_paused)
+        ctx->m->gm_hook(ctx->m->gm_hook_ud, ctx->core ? ctx->core->id : 0, v, write);
+}
+
+void exec_gm_hook_pause(exec_ctx *ctx, int paused)
+{
+    if (ctx->m)
+        ctx->m->gm_hook_paused = paused;
 }
 
 const struct exec_comm *exec_comm_of(const exec_ctx *ctx)

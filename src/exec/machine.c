@@ -142,6 +142,12 @@ void machine_set_write_hook(machine *m, machine_write_hook fn, void *ud)
     m->hook_ud = ud;
 }
 
+void machine_set_gm_hook(machine *m, machine_gm_hook fn, void *ud)
+{
+    m->gm_hook = fn;
+    m->gm_hook_ud = ud;
+}
+
 void machine_set_read_hook(machine *m, machine_read_hook fn, void *ud)
 {
     m->read_hook = fn;
@@ -459,13 +465,25 @@ static ptodb_status frame_push(machine *m, core *c, const xfunc *fn, value *args
             if (st != PTODB_OK)
                 return st;
         }
-    if (fn->ndyn_binds) {
+    if (fn->ndyn_binds && (!fn->dyn_device_only || m->opt.semantics == EXEC_SEM_DEVICE)) {
         f->dyns = xcalloc(m->p->ndyns, sizeof(value));
         for (uint32_t i = 0; i < fn->ndyn_binds; i++) {
             const xdyn_bind *b = &fn->dyn_binds[i];
             const value *pv = &f->slots[fn->src->params[b->param].slot];
-            if (pv->kind == VAL_TENSOR && b->axis < pv->u.t->ndim)
-                f->dyns[b->dyn] = value_int(pv->u.t->shape[b->axis]);
+            if (pv->kind != VAL_TENSOR || b->axis >= pv->u.t->ndim)
+                continue;
+            int64_t e = pv->u.t->shape[b->axis], v = e;
+            switch (b->how) {
+            case XDYN_BARE: break;
+            case XDYN_MINUS_C: v = e - b->c; break;
+            case XDYN_PLUS_C: v = e + b->c; break;
+            case XDYN_C_MINUS: v = b->c - e; break;
+            case XDYN_DIV_C: /* Python's floor division */
+                v = e / b->c - ((e % b->c != 0) && ((e < 0) != (b->c < 0)));
+                break;
+            case XDYN_MUL_C: v = e * b->c; break;
+            }
+            f->dyns[b->dyn] = value_int(v);
         }
     }
     return PTODB_OK;

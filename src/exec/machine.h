@@ -116,6 +116,12 @@ void machine_set_write_hook(machine *m, machine_write_hook fn, void *ud);
  * default: then operands cost nothing). */
 typedef void (*machine_read_hook)(void *ud, int core, const tensor *t);
 void machine_set_read_hook(machine *m, machine_read_hook fn, void *ud);
+/* Called with the exact region of global memory an op reads or writes,
+ * where the op reports it (tile.load's window, tile.store's destination
+ * region: exec_note_gm_access), while the op runs; not for the tile ops a
+ * multi-rank op runs on a peer's window (that op reports its own access). */
+typedef void (*machine_gm_hook)(void *ud, int core, const tensor *region, int write);
+void machine_set_gm_hook(machine *m, machine_gm_hook fn, void *ud);
 
 /* Starts function fn on the host core with args (copied). */
 ptodb_status machine_start(machine *m, int fn, const value *args, uint32_t nargs);

@@ -132,6 +132,9 @@ struct machine {
     void *hook_ud;
     machine_read_hook read_hook; /* NULL: operands are not reported */
     void *read_hook_ud;
+    machine_gm_hook gm_hook;     /* NULL: exact regions are not reported */
+    void *gm_hook_ud;
+    int gm_hook_paused;          /* a multi-rank op runs a tile op on a window */
     value scratch_none;
     exec_prov *prov;      /* NULL unless opt.provenance */
     exec_memcheck *mem;   /* NULL unless opt.memcheck */

@@ -154,6 +154,9 @@ void exec_note_ref_differs(exec_ctx *ctx, int id, const char *msg);
  * view v of global memory (tile.load's window, tile.store's region), for
  * the task race check (exec/tasks.h). */
 void exec_note_gm_access(exec_ctx *ctx, const tensor *v, int write);
+/* A multi-rank op that runs a tile op on a window and reports the access
+ * itself (exec/comm.h note_access) pauses the machine's gm hook around it. */
+void exec_gm_hook_pause(exec_ctx *ctx, int paused);
 
 /* The multi-rank world of this machine (exec/comm.h), NULL in a
  * single-rank run. */

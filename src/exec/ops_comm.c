@@ -363,7 +363,9 @@ static ptodb_status op_remote_load(exec_ctx *ctx, const op_args *a, value *out)
     op_args la = *a;
     la.pos = pos;
     la.npos = 4;
+    exec_gm_hook_pause(ctx, 1);
     st = tile_load_fn(ctx, &la, out);
+    exec_gm_hook_pause(ctx, 0);
     if (st == PTODB_OK && w->note_access) {
         int64_t shp[TENSOR_MAX_DIMS];
         int ns;
@@ -399,7 +401,9 @@ static ptodb_status op_remote_store(exec_ctx *ctx, const op_args *a, value *out)
     sa.pos = pos;
     sa.npos = 3;
     value ignored = value_none();
+    exec_gm_hook_pause(ctx, 1);
     st = tile_store_fn(ctx, &sa, &ignored);
+    exec_gm_hook_pause(ctx, 0);
     value_clear(&ignored);
     if (st == PTODB_OK && w->note_access && a->pos[0].kind == VAL_TENSOR) {
         const tensor *src = a->pos[0].u.t;
@@ -470,7 +474,21 @@ static ptodb_status transfer(exec_ctx *ctx, const op_args *a, value *out, int is
     if (st == PTODB_OK)
         st = kernel_assign(ctx, a, dv, sv, kernel_int_kw(a, EXEC_KW_ATOMIC, 0) != 0);
     if (st == PTODB_OK) {
-        note_access(ctx, a, w, is_put ? dv : sv, is_put, is_put && kernel_int_kw(a, EXEC_KW_ATOMIC, 0) != 0);
+        /* the race check's accesses, each of its exact region: the remote
+         * side (a put's destination with its atomic flag, a get's source),
+         * and the local side where it is a window (a put's source is a
+         * read, a get's destination a write). A peer that is the calling
+         * rank is no exception: one access of the region, as TPUT / TGET
+         * copy it (pto-isa include/pto/comm/TPut.hpp), not a write of the
+         * whole window. A transfer onto the same bytes (the same region of
+         * the same window) leaves them as they were: a read. */
+        int atomic = kernel_int_kw(a, EXEC_KW_ATOMIC, 0) != 0;
+        int same = dv->storage == sv->storage && dv->offset == sv->offset && dv->ndim == sv->ndim &&
+                   !memcmp(dv->shape, sv->shape, (size_t)dv->ndim * sizeof *dv->shape) &&
+                   !memcmp(dv->strides, sv->strides, (size_t)dv->ndim * sizeof *dv->strides) && !atomic;
+        note_access(ctx, a, w, sv, 0, 0);
+        if (!same)
+            note_access(ctx, a, w, dv, 1, is_put && atomic);
         exec_note_write(ctx, to);
         *out = value_none();
     }

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "base/mem.h"
+#include "exec/comm.h"
 
 /* REF's _tensor_slice: the window as a view, or a zero-padded copy of shape
  * when it overhangs. */
@@ -38,6 +39,31 @@ static ptodb_status slice_window(exec_ctx *ctx, const op_args *a, tensor *t, int
     return st;
 }
 
+/* The host orchestrator's tensor.slice is torch indexing of the host
+ * tensor in the generated host_orch.py (PyPTO distributed_ops_codegen.cpp:
+ * 403-470: offset[i] : offset[i] + shape[i], a drop_dims axis a scalar
+ * index), a view the device writes in place: a window that leaves the host
+ * tensor is an error (an IndexError, or a view shorter than the chip
+ * function's parameter), never REF's zero-padded copy. */
+static ptodb_status host_slice_in_range(exec_ctx *ctx, const op_args *a, const tensor *t, int noff,
+                                        const int64_t *off, int nshp, const int64_t *shp)
+{
+    if (nshp != noff || nshp > t->ndim)
+        return exec_fail(ctx, PTODB_ERR_SHAPE,
+                         "%s: in the host orchestrator: a slice of %d shape and %d offset entries of a %d-d "
+                         "host tensor",
+                         kernel_op_name(a), nshp, noff, t->ndim);
+    for (int d = 0; d < nshp; d++)
+        if (off[d] < 0 || shp[d] < 0 || off[d] + shp[d] > t->shape[d])
+            return exec_fail(ctx, PTODB_ERR_BOUNDS,
+                             "%s: in the host orchestrator: axis %d of the host tensor has extent %lld, the "
+                             "slice takes %lld to %lld (out of range: on the device an IndexError or a shorter "
+                             "view, not zeros)",
+                             kernel_op_name(a), d, (long long)t->shape[d], (long long)off[d],
+                             (long long)(off[d] + shp[d]));
+    return PTODB_OK;
+}
+
 static ptodb_status op_slice(exec_ctx *ctx, const op_args *a, value *out)
 {
     tensor *t, *r;
@@ -55,6 +81,9 @@ static ptodb_status op_slice(exec_ctx *ctx, const op_args *a, value *out)
         st = kernel_int_list(ctx, a, ov, "offset", off, &noff);
     if (st == PTODB_OK && vv && vv->kind != VAL_NONE)
         st = kernel_int_list(ctx, a, vv, "valid_shape", vs, &nvs);
+    const struct exec_comm *comm = exec_comm_of(ctx);
+    if (st == PTODB_OK && comm && comm->rank < 0 && a->op == IR_OP_TENSOR_SLICE)
+        st = host_slice_in_range(ctx, a, t, noff, off, nshp, shp);
     if (st == PTODB_OK)
         st = slice_window(ctx, a, t, noff, off, nshp, shp, &r);
     if (st != PTODB_OK)

@@ -1799,6 +1799,73 @@ static int cmp_names(const void *x, const void *y)
     return strcmp((*a)->name, (*b)->name);
 }
 
+static int is_dyn(const ir_expr *e, int32_t d)
+{
+    return e->kind == IR_EXPR_NAME && e->res.kind == IR_REF_DYN && e->res.id == d;
+}
+
+static int int_const(const ir_expr *e, int64_t *c)
+{
+    if (e->kind != IR_EXPR_INT || (e->flags & IR_EF_BIG))
+        return 0;
+    *c = e->u.num.i;
+    return 1;
+}
+
+/* Whether the shape dim e gives dyn symbol d from its extent, and how (in
+ * b): the bare symbol, or (affine: the host orchestrator only) one of the
+ * single-symbol forms PyPTO's host codegen inverts, InvertShapeDimForVar
+ * (distributed_codegen.cpp:385-452): var + c, c + var, var - c, c - var,
+ * var * c, c * var (c != 0), var // c (c != 0). */
+static int dyn_inverse(const ir_expr *e, int32_t d, int affine, xdyn_bind *b)
+{
+    if (is_dyn(e, d)) {
+        b->how = XDYN_BARE;
+        return 1;
+    }
+    if (!affine || e->kind != IR_EXPR_BINARY)
+        return 0;
+    const ir_expr *l = e->u.binary.lhs, *r = e->u.binary.rhs;
+    int64_t c;
+    switch (e->op) {
+    case IR_BINOP_ADD:
+        if ((is_dyn(l, d) && int_const(r, &c)) || (is_dyn(r, d) && int_const(l, &c))) {
+            b->how = XDYN_MINUS_C;
+            b->c = c;
+            return 1;
+        }
+        return 0;
+    case IR_BINOP_SUB:
+        if (is_dyn(l, d) && int_const(r, &c)) {
+            b->how = XDYN_PLUS_C;
+            b->c = c;
+            return 1;
+        }
+        if (is_dyn(r, d) && int_const(l, &c)) {
+            b->how = XDYN_C_MINUS;
+            b->c = c;
+            return 1;
+        }
+        return 0;
+    case IR_BINOP_MUL:
+        if (((is_dyn(l, d) && int_const(r, &c)) || (is_dyn(r, d) && int_const(l, &c))) && c != 0) {
+            b->how = XDYN_DIV_C;
+            b->c = c;
+            return 1;
+        }
+        return 0;
+    case IR_BINOP_FLOORDIV:
+        if (is_dyn(l, d) && int_const(r, &c) && c != 0) {
+            b->how = XDYN_MUL_C;
+            b->c = c;
+            return 1;
+        }
+        return 0;
+    default:
+        return 0;
+    }
+}
+
 ptodb_status exec_program_build(const ir_module *m, const op_fn *ops, xprogram **out,
                                 diag_sink *sink)
 {
@@ -1864,8 +1931,18 @@ ptodb_status exec_program_build(const ir_module *m, const op_fn *ops, xprogram *
         if (L.region_shards)
             xf->split_aiv = 1; /* runs on two lanes like a LowerAutoVectorSplit kernel */
         st = L.st;
-        /* dynamic dims bound from parameters (Orchestration only, §5.5) */
-        if (xf->type == IR_EV_FUNCTION_TYPE_ORCHESTRATION && pr->ndyns) {
+        /* dynamic dims bound from parameters (Orchestration, §5.5; and
+         * the host orchestrator, whose generated host_orch.py binds each
+         * pl.dynamic symbol from a host tensor's shape before its body:
+         * PyPTO distributed_codegen.cpp:317-323, 454-513, the first
+         * parameter axis that names it, an invertible form preferred) */
+        int host = f->level_name && strcmp(f->level_name, "HOST") == 0;
+        /* any other function (an InCore kernel) under device semantics: its
+         * dynamic dims are trailing index parameters the runtime fills from
+         * its tensors' shapes (PyPTO pto_codegen.cpp:331-396, 1060-1065;
+         * pto_backend.py's _generate_arg_unpacking); REF defines none there */
+        xf->dyn_device_only = !(xf->type == IR_EV_FUNCTION_TYPE_ORCHESTRATION || host);
+        if (pr->ndyns) {
             xf->dyn_binds = aalloc(a, pr->ndyns * sizeof *xf->dyn_binds);
             for (uint32_t d = 0; d < pr->ndyns; d++) {
                 int found = 0;
@@ -1873,19 +1950,16 @@ ptodb_status exec_program_build(const ir_module *m, const op_fn *ops, xprogram *
                     const ir_expr *t = f->params[j].type;
                     if (!t || t->kind != IR_EXPR_SUBSCRIPT || t->u.sub.n < 1 ||
                         t->u.sub.value->res.kind != IR_REF_TYPE ||
-                        t->u.sub.value->res.id != IR_BUILTIN_TENSOR)
+                        (t->u.sub.value->res.id != IR_BUILTIN_TENSOR &&
+                         t->u.sub.value->res.id != IR_BUILTIN_DISTRIBUTED_TENSOR))
                         continue;
                     const ir_expr *sh = t->u.sub.items[0];
                     if (sh->kind != IR_EXPR_LIST && sh->kind != IR_EXPR_TUPLE)
                         continue;
                     for (uint32_t k = 0; k < sh->u.seq.n; k++) {
-                        const ir_expr *dim = sh->u.seq.items[k];
-                        if (dim->kind == IR_EXPR_NAME && dim->res.kind == IR_REF_DYN &&
-                            dim->res.id == (int32_t)d) {
-                            xdyn_bind *b = &xf->dyn_binds[xf->ndyn_binds++];
-                            b->dyn = (int32_t)d;
-                            b->param = (int32_t)j;
-                            b->axis = (int32_t)k;
+                        xdyn_bind b = {(int32_t)d, (int32_t)j, (int32_t)k, XDYN_BARE, 0};
+                        if (dyn_inverse(sh->u.seq.items[k], (int32_t)d, host, &b)) {
+                            xf->dyn_binds[xf->ndyn_binds++] = b;
                             found = 1;
                             break;
                         }

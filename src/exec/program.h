@@ -139,6 +139,12 @@ typedef struct xdyn_bind {
     int32_t dyn;   /* program dyn index */
     int32_t param; /* parameter index */
     int32_t axis;
+    /* how the axis's extent E gives the symbol (PyPTO's host codegen,
+     * InvertShapeDimForVar, distributed_codegen.cpp:385-452): the axis is
+     * the bare symbol (E), var + c (E - c), var - c (E + c), c - var
+     * (c - E), var * c (E // c) or var // c (E * c) */
+    enum { XDYN_BARE, XDYN_MINUS_C, XDYN_PLUS_C, XDYN_C_MINUS, XDYN_DIV_C, XDYN_MUL_C } how;
+    int64_t c;
 } xdyn_bind;
 
 typedef struct xfunc {
@@ -153,7 +159,8 @@ typedef struct xfunc {
     const char **slot_names; /* sanitised, per slot (NULL for temps) */
     xinst *code;
     uint32_t ncode;
-    xdyn_bind *dyn_binds;  /* Orchestration only */
+    xdyn_bind *dyn_binds;  /* pl.dynamic symbols bound from the parameters' shapes */
+    int dyn_device_only;   /* an InCore kernel: bound under device semantics only */
     uint32_t ndyn_binds;
     int split_aiv;         /* func_attr "split_aiv": True */
     int attr_split;        /* func_attr split (0 when absent) */

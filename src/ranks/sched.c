@@ -65,6 +65,13 @@ static void on_write(void *ud, int core, const tensor *t)
         rs->s->on_write(rs->s->hook_ud, rs->rank, core, t);
 }
 
+static void on_gm(void *ud, int core, const tensor *region, int write)
+{
+    (void)core;
+    rank_state *rs = ud;
+    ranks_world_local_region(rs->s->w, rs->rank, region, write);
+}
+
 static void on_read(void *ud, int core, const tensor *t)
 {
     rank_state *rs = ud;
@@ -152,6 +159,7 @@ ranks_sched *ranks_sched_new(const char *path, const xprogram *p, const case_inf
         s->rs[k].rank = k;
         machine_set_write_hook(s->rs[k].m, on_write, &s->rs[k]);
         machine_set_read_hook(s->rs[k].m, on_read, &s->rs[k]);
+        machine_set_gm_hook(s->rs[k].m, on_gm, &s->rs[k]);
     }
     return s;
 }

@@ -93,6 +93,18 @@ struct ranks_world {
     char race_buffer[64];
     int race_owner;
     int pending_stamp[CASE_MAX_RANKS]; /* local accesses of the step not located yet */
+    /* per rank, the step's coarse local accesses (a whole operand or
+     * destination, from the machine's read and write hooks), recorded at
+     * the step's end unless an exact report of the same window came in the
+     * step (reported: the storages an op gave the exact region of) */
+    struct coarse_access {
+        const tensor_storage *s;
+        int write;
+        int64_t lo, hi;
+    } *coarse[CASE_MAX_RANKS];
+    size_t ncoarse[CASE_MAX_RANKS], capcoarse[CASE_MAX_RANKS];
+    const tensor_storage **reported[CASE_MAX_RANKS];
+    size_t nreported[CASE_MAX_RANKS], capreported[CASE_MAX_RANKS];
     int acquired_from[CASE_MAX_RANKS]; /* per rank: the last notifier of the cell its last wait acquired */
     struct waited_cell {
         const tensor_storage *s;
@@ -914,6 +926,20 @@ static void fence_access(ranks_world *w, window_buffer *b, int owner, int rank, 
         ranks_fence_read(w->fence, rank, b->name, owner, op, line, col);
 }
 
+/* An op of rank's step gave the exact region of its access to storage s:
+ * the step's coarse accesses of s are not recorded. */
+static void note_reported(ranks_world *w, int rank, const tensor_storage *s)
+{
+    for (size_t i = 0; i < w->nreported[rank]; i++)
+        if (w->reported[rank][i] == s)
+            return;
+    if (w->nreported[rank] == w->capreported[rank]) {
+        w->capreported[rank] = w->capreported[rank] ? 2 * w->capreported[rank] : 4;
+        w->reported[rank] = xreallocarray(w->reported[rank], w->capreported[rank], sizeof *w->reported[rank]);
+    }
+    w->reported[rank][w->nreported[rank]++] = s;
+}
+
 static void w_note_access(void *ud, int rank, const tensor *view, int write, int atomic, int line, int col,
                           const char *op)
 {
@@ -926,6 +952,8 @@ static void w_note_access(void *ud, int rank, const tensor *view, int write, int
     view_bytes(view, &lo, &hi);
     record_access(w, b, owner, rank, lo, hi, write, atomic, line, col, op);
     fence_access(w, b, owner, rank, write, 1, op, line, col);
+    if (owner == rank) /* a put or get whose peer is the rank itself */
+        note_reported(w, rank, view->storage);
 }
 
 void ranks_world_local_access(ranks_world *w, int rank, const tensor *t, int write)
@@ -934,14 +962,54 @@ void ranks_world_local_access(ranks_world *w, int rank, const tensor *t, int wri
     window_buffer *b = t ? buffer_of(w, t->storage, &owner) : NULL;
     if (!b || owner != rank) /* a peer's window: the comm op reported it */
         return;
+    if (w->ncoarse[rank] == w->capcoarse[rank]) {
+        w->capcoarse[rank] = w->capcoarse[rank] ? 2 * w->capcoarse[rank] : 4;
+        w->coarse[rank] = xreallocarray(w->coarse[rank], w->capcoarse[rank], sizeof *w->coarse[rank]);
+    }
+    struct coarse_access *c = &w->coarse[rank][w->ncoarse[rank]++];
+    c->s = t->storage;
+    c->write = write;
+    view_bytes(t, &c->lo, &c->hi);
+}
+
+void ranks_world_local_region(ranks_world *w, int rank, const tensor *region, int write)
+{
+    int owner;
+    window_buffer *b = region ? buffer_of(w, region->storage, &owner) : NULL;
+    if (!b || owner != rank)
+        return;
     int64_t lo, hi;
-    view_bytes(t, &lo, &hi);
+    view_bytes(region, &lo, &hi);
     record_access(w, b, owner, rank, lo, hi, write, 0, 0, 0, write ? "a local write" : "a local read");
     fence_access(w, b, owner, rank, write, 0, write ? "a store" : "a load", 0, 0);
+    note_reported(w, rank, region->storage);
+}
+
+/* The step's coarse local accesses of windows no op of the step reported
+ * exactly (an op that reports a window's region reports all it does to
+ * that window; the whole operand the hooks see is coarser). */
+static void flush_coarse(ranks_world *w, int rank)
+{
+    for (size_t i = 0; i < w->ncoarse[rank]; i++) {
+        const struct coarse_access *c = &w->coarse[rank][i];
+        int seen = 0;
+        for (size_t k = 0; k < w->nreported[rank] && !seen; k++)
+            seen = w->reported[rank][k] == c->s;
+        int owner;
+        window_buffer *b = buffer_of(w, c->s, &owner);
+        if (seen || !b)
+            continue;
+        record_access(w, b, owner, rank, c->lo, c->hi, c->write, 0, 0, 0,
+                      c->write ? "a local write" : "a local read");
+        fence_access(w, b, owner, rank, c->write, 0, c->write ? "a store" : "a load", 0, 0);
+    }
+    w->ncoarse[rank] = 0;
+    w->nreported[rank] = 0;
 }
 
 void ranks_world_stamp(ranks_world *w, int rank, int line, int col)
 {
+    flush_coarse(w, rank);
     if (w->fence)
         ranks_fence_stamp(w->fence, rank, line, col);
     if (!w->pending_stamp[rank])
@@ -1294,8 +1362,11 @@ void ranks_world_free(ranks_world *w)
     for (size_t i = 0; i < w->nall; i++)
         task_free(w->all[i]);
     free(w->all);
-    for (int r = 0; r < w->P; r++)
+    for (int r = 0; r < w->P; r++) {
         free(w->q[r].items);
+        free(w->coarse[r]);
+        free(w->reported[r]);
+    }
     for (size_t i = 0; i < w->ndomains; i++)
         for (int r = 0; r < w->P; r++)
             call_clear(&w->domains[i].calls[r]);

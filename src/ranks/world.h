@@ -137,6 +137,11 @@ size_t ranks_world_signal_cells(const ranks_world *w, ranks_signal_cell *out, si
  * synchronisation, not data. Local accesses are located after the step
  * that made them (ranks_world_stamp). */
 void ranks_world_local_access(ranks_world *w, int rank, const tensor *t, int write);
+/* The exact region of a local access (the machine's gm hook: tile.load's
+ * window, tile.store's region). A window an op of the step reported so
+ * (here, or as a put / get on the rank itself) has none of the step's
+ * coarse accesses (ranks_world_local_access, a whole operand) recorded. */
+void ranks_world_local_region(ranks_world *w, int rank, const tensor *region, int write);
 void ranks_world_stamp(ranks_world *w, int rank, int line, int col);
 /* Rank's next task starts: what its dependencies did happens before it. */
 void ranks_world_task_start(ranks_world *w, int rank);

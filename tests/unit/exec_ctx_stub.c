@@ -63,6 +63,12 @@ void exec_note_gm_access(exec_ctx *ctx, const tensor *v, int write)
     (void)ctx, (void)v, (void)write;
 }
 
+void exec_gm_hook_pause(exec_ctx *ctx, int paused)
+{
+    (void)ctx;
+    (void)paused;
+}
+
 const struct exec_comm *exec_comm_of(const exec_ctx *ctx)
 {
     return ctx->comm;
