@@ -83,6 +83,33 @@ class Case:
 
 CASES = []
 
+MATMUL_ACC_WINDOW_PROGRAM = '''
+# pypto.program: MatmulAccWindowProgram
+import pypto.language as pl
+
+@pl.program
+class MatmulAccWindowProgram:
+    @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
+    def matmul_acc_window(a: pl.Tensor[[16, 128], pl.FP32], b: pl.Tensor[[128, 128], pl.FP32], c: pl.Out[pl.Tensor[[16, 128], pl.FP32]]) -> pl.Tensor[[16, 128], pl.FP32]:
+        acc: pl.Tile[[16, 128], pl.FP32, pl.Mem.Acc] = pl.tile.create([16, 128], dtype=pl.FP32, target_memory=pl.Mem.Acc)
+        for t in pl.range(2):
+            for k0 in pl.range(0, 128, 64):
+                a_l1: pl.Tile[[16, 64], pl.FP32, pl.Mem.Mat] = pl.tile.load(a, [0, k0], [16, 64], [16, 64], target_memory=pl.Mem.Mat)
+                b_l1: pl.Tile[[64, 64], pl.FP32, pl.Mem.Mat] = pl.tile.load(b, [k0, t * 64], [64, 64], [64, 64], target_memory=pl.Mem.Mat)
+                a_l0: pl.Tile[[16, 64], pl.FP32, pl.Mem.Left] = pl.tile.move(a_l1, target_memory=pl.Mem.Left)
+                b_l0: pl.Tile[[64, 64], pl.FP32, pl.Mem.Right] = pl.tile.move(b_l1, target_memory=pl.Mem.Right)
+                # Column window: spans the parent's full row extent, so it
+                # is contiguous in L0C and legal as a MAD destination.
+                win: pl.Tile[[16, 64], pl.FP32, pl.Mem.Acc] = pl.tile.slice(acc, [16, 64], [0, t * 64])
+                win: pl.Tile[[16, 64], pl.FP32, pl.Mem.Acc] = pl.tile.matmul_acc(win, a_l0, b_l0, k0 == 0)
+        out_c: pl.Tensor[[16, 128], pl.FP32] = pl.tile.store(acc, [0, 0], c)
+        return out_c
+    @pl.function(type=pl.FunctionType.Orchestration, level=pl.Level.CHIP, role=pl.Role.Orchestrator)
+    def orchestrator(self, a: pl.Tensor[[16, 128], pl.FP32], b: pl.Tensor[[128, 128], pl.FP32], out_c: pl.Out[pl.Tensor[[16, 128], pl.FP32]]) -> pl.Tensor[[16, 128], pl.FP32]:
+        out_c: pl.Tensor[[16, 128], pl.FP32] = self.matmul_acc_window(a, b, out_c)
+        return out_c
+'''
+
 MATMUL_ACC_INIT_PROGRAM = '''
 # pypto.program: MatmulAccInitCondProgram
 import pypto.language as pl
@@ -1028,6 +1055,26 @@ class Assemble2DInto3D:
     # (broadcast), so out[1, 0] is x[0], not what it held
     c.expect = ["device: PASS", "ref: FAIL",
                 "note: the tile is written through the tensor-rank partition"]
+    return c
+
+
+@case
+def matmul_acc_window():
+    """matmul_acc into a column window (a view) of a larger accumulator updates it."""
+    c = Case("matmul_acc_window", [
+        "c = a @ b, each 64-column half accumulated in a window (tile.slice) of one",
+        "[16, 128] L0C tile: matmul_acc's output reuses its accumulator's buffer",
+        "(set_output_reuses_input(0): pypto src/ir/op/tile_ops/matmul.cpp:427-442), so",
+        "the window's parent holds the sums the final store writes. PyPTO's",
+        "tests/st/runtime/ops/test_matmul_acc_init_cond.py (window case), our data."],
+        MATMUL_ACC_WINDOW_PROGRAM, "orchestrator", tol=(1e-4, 1e-4))
+    rng = np.random.default_rng(16)
+    a = rng.standard_normal((16, 128)).astype(F32)
+    b = rng.standard_normal((128, 128)).astype(F32)
+    c.inp("a", "fp32", a)
+    c.inp("b", "fp32", b)
+    c.out("out_c", "fp32", (a.astype(np.float64) @ b.astype(np.float64)).astype(F32))
+    c.expect = ["device: PASS", "ref: FAIL"]
     return c
 
 

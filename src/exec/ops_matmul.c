@@ -489,6 +489,21 @@ static ptodb_status op_tile_matmul(exec_ctx *ctx, const op_args *a, value *out)
             return st;
         mm = sum;
     }
+    /* the accumulator is the result's buffer (set_output_reuses_input(0):
+     * pypto src/ir/op/tile_ops/matmul.cpp:427-442): under device semantics
+     * the result is written into it in place, so an accumulator that is a
+     * view (a column window of a larger L0C tile) updates its parent */
+    if (acc && exec_device(ctx)) {
+        tensor *dst;
+        if (kernel_tensor_arg(ctx, a, 0, &dst) == PTODB_OK && dst->dtype == mm->dtype && dst->ndim == mm->ndim &&
+            memcmp(dst->shape, mm->shape, (size_t)mm->ndim * sizeof *mm->shape) == 0 && dst->refcount > 1 &&
+            tensor_copy_into(dst, mm) == PTODB_OK) {
+            exec_note_write(ctx, dst);
+            tensor_unref(mm);
+            *out = value_copy(op_arg(a, 0));
+            return PTODB_OK;
+        }
+    }
     *out = value_tensor(mm);
     return PTODB_OK;
 }
