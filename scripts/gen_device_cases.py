@@ -83,6 +83,39 @@ class Case:
 
 CASES = []
 
+PREDICATED_SCOPE_PROGRAM = '''
+# pypto.program: ScopePredicatedDispatchProgram
+import pypto.language as pl
+
+@pl.program
+class ScopePredicatedDispatchProgram:
+    @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
+    def clobber(x__ssa_v0: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        t__ssa_v0: pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec] = pl.tile.full([16, 16], dtype=pl.FP32, value=999.0)
+        return pl.tile.store(t__ssa_v0, [0, 0], x__ssa_v0)
+    @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
+    def consumer(x__ssa_v0: pl.Tensor[[16, 16], pl.FP32], out__ssa_v0: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        t__ssa_v0: pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec] = pl.tile.load(x__ssa_v0, [0, 0], [16, 16], [16, 16], target_memory=pl.Mem.Vec)
+        return pl.tile.store(t__ssa_v0, [0, 0], out__ssa_v0)
+    @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
+    def x_producer(x__ssa_v0: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        t__ssa_v0: pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec] = pl.tile.full([16, 16], dtype=pl.FP32, value=42.0)
+        return pl.tile.store(t__ssa_v0, [0, 0], x__ssa_v0)
+    @pl.function(type=pl.FunctionType.Orchestration, level=pl.Level.CHIP, role=pl.Role.Orchestrator)
+    def main(self, x__ssa_v0: pl.Out[pl.Tensor[[16, 16], pl.FP32]], gate__ssa_v0: pl.Tensor[[16, 16], pl.INT32], out__ssa_v0: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        with pl.spmd(1) as xp_tid__ssa_v0:
+            x__ssa_v1: pl.Tensor[[16, 16], pl.FP32] = self.x_producer(x__ssa_v0)
+        # Predicated clobber authored as a scope: the predicate rides on the
+        # SpmdScopeStmt and is moved onto the Submit by the outliner.
+        # ``gate`` is a host-initialised input with no in-function producer,
+        # so ``deps=[xp_tid]`` covers the operand ordering requirement.
+        with pl.spmd(1, deps=[xp_tid__ssa_v0], predicate=(pl.cast(pl.tensor.read(gate__ssa_v0, [0, 0]), pl.INDEX) > 0)) as clobber_tid__ssa_v0:
+            x__ssa_v2: pl.Tensor[[16, 16], pl.FP32] = self.clobber(x__ssa_v1)
+        with pl.spmd(1, deps=[clobber_tid__ssa_v0]) as ___ssa_v0:
+            out__ssa_v1: pl.Tensor[[16, 16], pl.FP32] = self.consumer(x__ssa_v2, out__ssa_v0)
+        return out__ssa_v1
+'''
+
 MATMUL_ACC_WINDOW_PROGRAM = '''
 # pypto.program: MatmulAccWindowProgram
 import pypto.language as pl
@@ -1075,6 +1108,22 @@ def matmul_acc_window():
     c.inp("b", "fp32", b)
     c.out("out_c", "fp32", (a.astype(np.float64) @ b.astype(np.float64)).astype(F32))
     c.expect = ["device: PASS", "ref: FAIL"]
+    return c
+
+
+@case
+def predicated_scope_ssa():
+    """A skipped predicated pl.spmd scope in SSA form: its result names are its outputs as given."""
+    c = Case("predicated_scope_ssa", [
+        "out = 42: the clobber scope `with pl.spmd(1, ..., predicate=gate[0, 0] > 0)` does",
+        "not run (gate is 0) and x__ssa_v2, defined inside it, is x__ssa_v1 as given (the",
+        "retired task's output buffer), which the consumer copies. PyPTO's",
+        "tests/st/runtime/scheduling/test_predicated_dispatch.py (scope form) after",
+        "ConvertToSSA, at [16, 16]."],
+        PREDICATED_SCOPE_PROGRAM, "main", stem="04_after_ConvertToSSA")
+    c.inp("gate", "int32", np.zeros((16, 16), dtype=np.int32))
+    c.out("out", "fp32", np.full((16, 16), 42.0, dtype=F32))
+    c.expect = ["device: PASS", "ref: PASS"]
     return c
 
 

@@ -1317,8 +1317,35 @@ static void lower_stmt(lower *L, const ir_stmt *s)
             L->manual_depth--;
         if (head >= 0)
             spmd_close(L, head);
-        if (pred_br >= 0)
+        if (pred_br >= 0) {
+            /* the task did not run: a call's result inside it is its output
+             * argument as it was (the runtime retires the task; its outputs
+             * are the buffers it was given), so SSA names defined there are
+             * bound on the skipping path too */
+            int32_t over = emit(L, XI_JUMP, NULL, 0);
             L->code[pred_br].target = (int32_t)L->n;
+            const ir_block *body = &s->u.with.body;
+            for (uint32_t i = 0; i < body->n; i++) {
+                const ir_stmt *b = body->items[i];
+                if (b->kind != IR_STMT_ASSIGN || b->u.assign.ntargets != 1)
+                    continue;
+                const ir_expr *v = b->u.assign.value;
+                if (v->kind != IR_EXPR_CALL || v->res.kind != IR_REF_CALL || v->res.id < 0 ||
+                    (uint32_t)v->res.id >= L->p->mod->program->nfuncs)
+                    continue;
+                const ir_func *callee = L->p->mod->program->funcs[v->res.id];
+                for (uint32_t k = 0; k < callee->nparams && k < v->u.call.nargs; k++)
+                    if (callee->params[k].dir != IR_DIR_IN) {
+                        int32_t pc = emit(L, XI_ASSIGN, b, 0);
+                        L->code[pc].e = lower_expr(L, v->u.call.args[k]);
+                        L->code[pc].slots = aalloc(L->a, sizeof(int32_t));
+                        L->code[pc].slots[0] = b->u.assign.targets[0].slot;
+                        L->code[pc].nslots = 1;
+                        break;
+                    }
+            }
+            L->code[over].target = (int32_t)L->n;
+        }
         return;
     }
     case IR_STMT_BREAK:
