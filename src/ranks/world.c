@@ -346,6 +346,7 @@ static void enqueue_ready(ranks_world *w);
 static void poll_deferred(ranks_world *w);
 static int64_t cell_value(const tensor_storage *st, int64_t elem);
 static void note_waited(ranks_world *w, const tensor *cell);
+static int was_waited(const ranks_world *w, const tensor_storage *st, int64_t elem);
 static int64_t elem_of(const tensor *cell);
 static ptodb_status w_defer_wait(void *ud, int rank, const tensor *cell, int64_t expected, int line, int col,
                                  char *err, size_t n);
@@ -940,6 +941,23 @@ static void note_reported(ranks_world *w, int rank, const tensor_storage *s)
     w->reported[rank][w->nreported[rank]++] = s;
 }
 
+/* A read of bytes [lo, hi) of storage st: a notified signal cell there is
+ * consumed, as a wait would (a notify that publishes a count a peer then
+ * loads is no lost notify: PyPTO's tests/st/distributed/
+ * test_l3_ep_dispatch_combine.py publishes pub_counts with notify and
+ * reads them with tensor.read after a barrier) */
+static void note_read_cells(ranks_world *w, const tensor_storage *st, int64_t lo, int64_t hi)
+{
+    for (size_t i = 0; i < w->nlog; i++) {
+        const notify_log *l = &w->log[i];
+        int64_t at = l->elem * 4; /* signal cells are INT32 */
+        if (l->s != st || at < lo || at >= hi || was_waited(w, l->s, l->elem))
+            continue;
+        w->waited = xreallocarray(w->waited, w->nwaited + 1, sizeof *w->waited);
+        w->waited[w->nwaited++] = (struct waited_cell){l->s, l->elem};
+    }
+}
+
 static void w_note_access(void *ud, int rank, const tensor *view, int write, int atomic, int line, int col,
                           const char *op)
 {
@@ -950,6 +968,8 @@ static void w_note_access(void *ud, int rank, const tensor *view, int write, int
         return;
     int64_t lo, hi;
     view_bytes(view, &lo, &hi);
+    if (!write)
+        note_read_cells(w, view->storage, lo, hi);
     record_access(w, b, owner, rank, lo, hi, write, atomic, line, col, op);
     fence_access(w, b, owner, rank, write, 1, op, line, col);
     if (owner == rank) /* a put or get whose peer is the rank itself */
@@ -970,6 +990,8 @@ void ranks_world_local_access(ranks_world *w, int rank, const tensor *t, int wri
     c->s = t->storage;
     c->write = write;
     view_bytes(t, &c->lo, &c->hi);
+    if (!write)
+        note_read_cells(w, t->storage, c->lo, c->hi);
 }
 
 void ranks_world_local_region(ranks_world *w, int rank, const tensor *region, int write)
@@ -980,6 +1002,8 @@ void ranks_world_local_region(ranks_world *w, int rank, const tensor *region, in
         return;
     int64_t lo, hi;
     view_bytes(region, &lo, &hi);
+    if (!write)
+        note_read_cells(w, region->storage, lo, hi);
     record_access(w, b, owner, rank, lo, hi, write, 0, 0, 0, write ? "a local write" : "a local read");
     fence_access(w, b, owner, rank, write, 0, write ? "a store" : "a load", 0, 0);
     note_reported(w, rank, region->storage);
