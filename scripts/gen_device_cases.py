@@ -1127,6 +1127,40 @@ def predicated_scope_ssa():
     return c
 
 
+@case
+def assemble_squeeze():
+    """A [1, 4, 8] source assembled into a [4, 16] tensor: the unit axis is dropped."""
+    prog = '''
+# pypto.program: AssembleSqueeze
+import pypto.language as pl
+
+@pl.program
+class AssembleSqueeze:
+    @pl.function
+    def main(self, x: pl.Tensor[[1, 4, 8], pl.FP32], out: pl.Out[pl.Tensor[[4, 16], pl.FP32]]) -> pl.Tensor[[4, 16], pl.FP32]:
+        with pl.at(level=pl.Level.CORE_GROUP):
+            y: pl.Tensor[[1, 4, 8], pl.FP32] = pl.tensor.muls(x, 2.0)
+            out: pl.Tensor[[4, 16], pl.FP32] = pl.tensor.assemble(out, y, [0, 8])
+        return out
+'''
+    c = Case("assemble_squeeze", [
+        "out[:, 8:16] = 2x[0], the rest as it was (zeros): a source of higher rank whose",
+        "leading axis is 1 moves the same elements into the lower-rank target (PyPTO's",
+        "tensor.assemble accepts it; pypto-lib's DeepSeek V4 sparse attention assembles a",
+        "[1, 16, 128] matmul result into a [16, 1024] tensor). REF's slice assignment",
+        "cannot broadcast it."],
+        prog, "main", tol=(0.0, 0.0))
+    rng = np.random.default_rng(17)
+    x = rng.standard_normal((1, 4, 8)).astype(F32)
+    g = np.zeros((4, 16), dtype=F32)
+    g[:, 8:] = (x[0] * F32(2.0)).astype(F32)
+    c.inp("x", "fp32", x)
+    c.inp("out", "fp32", np.zeros((4, 16), dtype=F32))
+    c.out("out", "fp32", g)
+    c.expect = ["device: PASS", "ref: REF-FAIL"]
+    return c
+
+
 def main():
     for make in CASES:
         c = make()

@@ -461,6 +461,27 @@ ptodb_status kernel_store_region(exec_ctx *ctx, const op_args *a, tensor *src, t
         return st;
     if (nd_store(ctx, a, src, dst, noff, off, atomic, &st))
         return st;
+    /* a source of higher rank whose extra leading axes are 1 (a [1, 16, 128]
+     * matmul result assembled into a [16, 1024] tensor): the device moves
+     * the same elements, the unit axes dropped (PyPTO's tensor.assemble
+     * type deduction accepts it: pypto-lib's DeepSeek sparse attention) */
+    tensor *squeezed = NULL;
+    if (exec_device(ctx) && src->ndim > dst->ndim && dst->ndim >= 1) {
+        int extra = src->ndim - dst->ndim, unit = 1;
+        for (int d = 0; d < extra; d++)
+            unit &= src->shape[d] == 1 && (src->valid_ndim != src->ndim || src->valid[d] == 1);
+        ptodb_status vs;
+        if (unit && (squeezed = tensor_reshape(src, dst->ndim, src->shape + extra, &vs)) != NULL) {
+            if (src->valid_ndim == src->ndim) {
+                squeezed->valid_ndim = dst->ndim;
+                memcpy(squeezed->valid, src->valid + extra, (size_t)dst->ndim * sizeof *src->valid);
+                squeezed->full_ndim = dst->ndim;
+                memcpy(squeezed->full, src->shape + extra, (size_t)dst->ndim * sizeof *src->shape);
+                squeezed->valid_declared = src->valid_declared;
+            }
+            src = squeezed;
+        }
+    }
     if (src->valid_ndim >= 0) {
         nv = src->valid_ndim;
         memcpy(v, src->valid, sizeof v);
@@ -480,8 +501,11 @@ ptodb_status kernel_store_region(exec_ctx *ctx, const op_args *a, tensor *src, t
     }
     tensor *sview, *dview;
     st = kernel_head_view(ctx, src, nv, v, &sview);
-    if (st != PTODB_OK)
+    if (st != PTODB_OK) {
+        if (squeezed)
+            tensor_unref(squeezed);
         return st;
+    }
     int k = noff < nv ? noff : nv;
     st = kernel_slice_view(ctx, dst, k, off, v, &dview);
     if (st == PTODB_OK) {
@@ -492,6 +516,8 @@ ptodb_status kernel_store_region(exec_ctx *ctx, const op_args *a, tensor *src, t
             exec_note_write(ctx, dst);
     }
     tensor_unref(sview);
+    if (squeezed)
+        tensor_unref(squeezed);
     return st;
 }
 
