@@ -109,6 +109,8 @@ static void core_reset(core *c)
     value_clear(&c->result);
     c->state = CORE_IDLE;
     c->nwait = 0;
+    c->whole = 0;
+    c->replay = 0;
 }
 
 void machine_free(machine *m)

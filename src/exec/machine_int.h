@@ -76,6 +76,11 @@ typedef struct core {
     int id;      /* exec_core_id */
     int lane;    /* subblock idx */
     int in_group;
+    /* device semantics, set at a group start: */
+    int whole;   /* the whole vector side of a split kernel not yet halved
+                    (its split pushes/pops carry both lanes' halves) */
+    int replay;  /* lane 1 of a no-split dual-dispatch kernel on 910B: its
+                    tile.store writes nothing (SplitVectorKernel's replay) */
     core_state state;
     xframe *frames;
     int depth, cap;

@@ -134,7 +134,14 @@ typedef enum { EXEC_SEM_DEVICE = 0, EXEC_SEM_REF = 1 } exec_semantics;
       "pypto src/backend/common/pto_ops_memory.cpp:129-137,195-212 (partition_view sizes); "        \
       "src/ir/transforms/flatten_tile_nd_to_2d/rewrite.cpp:666-700,811-828; "                       \
       "docs/en/dev/passes/36-fuse_create_assemble_to_slice.md:45; pto-isa cd4a3d3f "                \
-      "include/pto/cpu/tile_offsets.hpp:169-186, TStore.hpp:62-75, TLoad.hpp:152-158")
+      "include/pto/cpu/tile_offsets.hpp:169-186, TStore.hpp:62-75, TLoad.hpp:152-158")               \
+    X(PIPE_ID, "pipe-id", "tpush/tpop/tfree and initialize_pipe with id=",                          \
+      "each id is a FIFO of its own: a pop takes the oldest push of its id",                        \
+      "id is ignored: every pipe of a kernel pair shares one FIFO per direction and split", 0,       \
+      "pypto src/ir/op/tile_ops/cross_core.cpp:455-495 (the id attr), "                              \
+      "src/backend/common/pto_ops_crosscore.cpp:178-188 (emitted as the PTO pipe's id); pto-isa "   \
+      "cd4a3d3f docs/isa/TPUSH.md:45-48 (TPipe<FlagID, ...>); REF: "                                 \
+      "python/pypto/debug/torch_codegen.py:769-787 (push/pop handlers read split only)")
 
 typedef enum {
 #define EXEC_SEMDIFF_ENUM(id, name, ops, device, ref, ref_fails, source) EXEC_SEMDIFF_##id,
