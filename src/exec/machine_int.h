@@ -109,6 +109,11 @@ typedef struct group_run {
     int ncores;
     int cur;              /* index into order */
     int started;          /* a core of the group has run a statement (fixed_pick) */
+    /* device semantics, a Group function's launch from its frame on the
+     * host (g->dev): the XI_CALLs of that frame the AIC's and AIV lane 0's
+     * results bind to (-1: none), and the pc the frame goes on at; resume_pc
+     * -1: the launch is the host's current call (the result binds there) */
+    int32_t bind_aic_pc, bind_aiv_pc, resume_pc;
     xrt rt;
 } group_run;
 

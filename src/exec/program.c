@@ -1561,6 +1561,38 @@ static void build_group(xprogram *p, xfunc *g, ir_arena *a)
     g->group.lanes = (code >= 1 && code <= 4) || g->group.dual ? 2 : 1;
 }
 
+/* A Group function's callees as the device finds them: the first AIC-typed
+ * and the first AIV-typed callee in source order, and the first AIC, AIV or
+ * InCore call, whose arguments the launch passes to both kernels (pypto
+ * src/ir/transforms/utils/wrapper_call_utils.cpp:93-125,
+ * src/codegen/orchestration/orchestration_codegen.cpp:3366-3383). */
+static void build_group_dev(xprogram *p, xfunc *g)
+{
+    xgroup_dev *d = &g->dev;
+    d->aic = d->aiv = d->aic_pc = d->aiv_pc = d->first_pc = d->resume_pc = -1;
+    if (g->type != IR_EV_FUNCTION_TYPE_GROUP)
+        return;
+    for (uint32_t pc = 0; pc < g->ncode; pc++) {
+        const xinst *in = &g->code[pc];
+        if (in->kind != XI_CALL || in->call_mode == XCALL_SUBMIT || in->device || in->callee < 0)
+            continue;
+        const xfunc *c = &p->funcs[in->callee];
+        int t = c->type;
+        if (t != IR_EV_FUNCTION_TYPE_AIC && t != IR_EV_FUNCTION_TYPE_AIV && t != IR_EV_FUNCTION_TYPE_INCORE)
+            continue;
+        if (d->first_pc < 0)
+            d->first_pc = (int32_t)pc;
+        if (t == IR_EV_FUNCTION_TYPE_AIC && d->aic < 0) {
+            d->aic = in->callee;
+            d->aic_pc = (int32_t)pc;
+        } else if (t == IR_EV_FUNCTION_TYPE_AIV && d->aiv < 0) {
+            d->aiv = in->callee;
+            d->aiv_pc = (int32_t)pc;
+        }
+        d->resume_pc = (int32_t)pc + 1;
+    }
+}
+
 /* ---- liveness: which operands die at their statement ------------------- */
 
 /* Per function, a backward data-flow over the flat code (one bit per slot):
@@ -1827,6 +1859,7 @@ ptodb_status exec_program_build(const ir_module *m, const op_fn *ops, xprogram *
         xf->type = func_type_of(f);
         xf->nparams = f->nparams;
         read_func_attrs(xf, f);
+        collect_split_block(&f->body, &xf->split_mask, &xf->slot_num);
         xf->param_types = aalloc(a, f->nparams * sizeof *xf->param_types);
         for (uint32_t j = 0; j < f->nparams; j++)
             exec_type_lower(f->params[j].type, &xf->param_types[j]);
@@ -1919,6 +1952,8 @@ ptodb_status exec_program_build(const ir_module *m, const op_fn *ops, xprogram *
             p->entry_error = strbuf_detach(&sb);
         }
     }
+    for (uint32_t i = 0; i < p->nfuncs; i++)
+        build_group_dev(p, &p->funcs[i]);
     for (uint32_t i = 0; i < p->nfuncs; i++)
         if (p->funcs[i].is_group && p->funcs[i].group.conflict && !p->codegen_error) {
             p->codegen_error = xstrdup(p->funcs[i].group.conflict);

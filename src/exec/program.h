@@ -135,6 +135,16 @@ typedef struct xgroup_info {
     const char *conflict; /* non-NULL: REF fails at codegen with this message */
 } xgroup_info;
 
+/* A Group function as the device launches it (any Group, paired or not):
+ * its callees found by type as PyPTO's FindGroupCallees does, and where
+ * their calls are in its code. */
+typedef struct xgroup_dev {
+    int32_t aic, aiv;      /* first AIC-typed / AIV-typed callee, or -1 */
+    int32_t aic_pc, aiv_pc; /* their XI_CALLs (results bound there), or -1 */
+    int32_t first_pc;      /* the first AIC/AIV/InCore call: the launch's arguments */
+    int32_t resume_pc;     /* after the last of those calls: where the body goes on */
+} xgroup_dev;
+
 typedef struct xdyn_bind {
     int32_t dyn;   /* program dyn index */
     int32_t param; /* parameter index */
@@ -158,8 +168,11 @@ typedef struct xfunc {
     int split_aiv;         /* func_attr "split_aiv": True */
     int attr_split;        /* func_attr split (0 when absent) */
     int attr_dual;         /* func_attr dual_aiv_dispatch */
+    unsigned split_mask;   /* split= codes of the tpush/tpop ops in its body (bit per code) */
+    int slot_num;          /* the largest slot_num= of its initialize_pipe ops, 0 when none */
     xgroup_info group;     /* valid when is_group */
     int is_group;
+    xgroup_dev dev;        /* type Group: its launch under device semantics (dev.aic/aiv -1: none) */
 } xfunc;
 
 typedef struct xprogram {

@@ -84,7 +84,9 @@ static int yields_move(const case_info *c, const char *path)
 
 void runpass_memory_options(const char *path, const case_info *c, machine_options *mo)
 {
-    if (!mo->memcheck || !c)
+    /* the target also decides the no-split dual-dispatch replay (machine.c),
+     * so it is read whether or not the memory model runs */
+    if (!c)
         return;
     mem_target t;
     int found = -1;
@@ -107,6 +109,8 @@ void runpass_memory_options(const char *path, const case_info *c, machine_option
         found = mem_target_from_text(c->dump_dir, &t);
     if (found == 0)
         mo->mem_target = (int)t;
+    if (!mo->memcheck)
+        return;
     mo->mem_addressed = runpass_memory_addressed(c, path);
     mo->mem_yields_move = yields_move(c, path);
 }
