@@ -999,6 +999,34 @@ static void device_valid_shape(const exec_type *t, value *v)
         x->valid_declared = 1;
 }
 
+/* Device semantics: the annotation of in with its symbolic valid extents
+ * evaluated in frame f (before the op runs, so an operand the op takes
+ * over is still there), into *out. A valid shape is what the type says
+ * (pto-isa: an op iterates over dst.GetValidRow/GetValidCol, which the
+ * tile's declaration sets); after SplitVectorKernel an idle lane's extents
+ * are expressions of its subblock index that come out 0. */
+static ptodb_status eval_valid_type(machine *m, core *c, xframe *f, const xinst *in, exec_type *out)
+{
+    *out = in->types[0];
+    for (int d = 0; d < out->mem_valid_ndim; d++) {
+        if (!in->valid_x[d])
+            continue;
+        value dv;
+        ptodb_status st = eval(m, c, f, in->valid_x[d], &dv);
+        if (st != PTODB_OK)
+            return st;
+        int64_t k;
+        int bad = value_as_int(&dv, &k) != 0;
+        value_clear(&dv);
+        if (bad) { /* not a number: leave the extent to the value */
+            out->mem_valid_ndim = 0;
+            return PTODB_OK;
+        }
+        out->mem_valid[d] = k < 0 ? 0 : k;
+    }
+    return PTODB_OK;
+}
+
 /* Assigns v (owned) to slot with REF's type check; under device semantics
  * a mismatch is a note and the value is seen as its type (device_conform). */
 static ptodb_status assign(machine *m, core *c, xframe *f, const xinst *in, uint32_t i, value v)
@@ -1678,8 +1706,18 @@ static ptodb_status core_exec(machine *m, core *c, exec_event *ev)
         ptodb_status st = PTODB_OK;
         value v;
         switch (in->kind) {
-        case XI_ASSIGN:
+        case XI_ASSIGN: {
+            exec_type vt;
+            const exec_type *vtp = NULL;
+            if (in->valid_x && m->opt.semantics == EXEC_SEM_DEVICE) {
+                st = eval_valid_type(m, c, f, in, &vt);
+                if (st != PTODB_OK)
+                    break;
+                vtp = &vt;
+            }
             st = eval(m, c, f, in->e, &v);
+            if (st == PTODB_OK && vtp)
+                device_valid_shape(vtp, &v);
             if (st == PTODB_OK && m->prov)
                 prov_load_leaf(m, c, in, &v);
             if (st == PTODB_OK && m->mem)
@@ -1691,6 +1729,7 @@ static ptodb_status core_exec(machine *m, core *c, exec_event *ev)
             if (st == PTODB_OK)
                 f->pc++;
             break;
+        }
         case XI_EXPR:
             st = eval(m, c, f, in->e, &v);
             if (st == PTODB_OK) {

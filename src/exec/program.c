@@ -180,6 +180,38 @@ static void lower_tileview(const ir_expr *e, exec_type *t)
     }
 }
 
+/* The symbolic extents of a tile annotation's TileView(valid_shape=[...])
+ * (t lowered from it): one expression per dim, NULL for a literal; NULL
+ * when every extent is a literal or there is none. */
+static xexpr *lower_expr(lower *L, const ir_expr *e);
+static xexpr **lower_valid_exprs(lower *L, const ir_expr *annot, const exec_type *t)
+{
+    if (t->kind != EXEC_TYPE_TILE || t->mem_valid_ndim <= 0 || !annot || annot->kind != IR_EXPR_SUBSCRIPT)
+        return NULL;
+    int sym = 0;
+    for (int d = 0; d < t->mem_valid_ndim; d++)
+        sym |= t->mem_valid[d] < 0;
+    if (!sym)
+        return NULL;
+    for (uint32_t i = 1; i < annot->u.sub.n; i++) {
+        const ir_expr *e = annot->u.sub.items[i];
+        if (e->kind != IR_EXPR_CALL || !is_pl_call(e, -1, "TileView"))
+            continue;
+        for (uint32_t k = 0; k < e->u.call.nkwargs; k++) {
+            const ir_kwarg *kw = &e->u.call.kwargs[k];
+            const ir_expr *v = kw->value;
+            if (strcmp(kw->name->text, "valid_shape") != 0 || (v->kind != IR_EXPR_LIST && v->kind != IR_EXPR_TUPLE) ||
+                (int)v->u.seq.n != t->mem_valid_ndim)
+                continue;
+            xexpr **out = aalloc(L->a, v->u.seq.n * sizeof *out);
+            for (uint32_t d = 0; d < v->u.seq.n; d++)
+                out[d] = t->mem_valid[d] >= 0 ? NULL : lower_expr(L, v->u.seq.items[d]);
+            return out;
+        }
+    }
+    return NULL;
+}
+
 /* pl.MemRef(base, offset, size) of a tile type into t's mem_* fields. */
 static void lower_memref(const ir_expr *e, exec_type *t)
 {
@@ -1169,6 +1201,7 @@ static void lower_stmt(lower *L, const ir_stmt *s)
                          : lower_expr(L, v);
         if (x->kind == XE_OP)
             x->rtype = t;
+        xexpr **valid_x = t ? lower_valid_exprs(L, s->u.assign.annot, t) : NULL;
         int32_t pc = emit(L, XI_ASSIGN, s, 1);
         xinst *in = &L->code[pc];
         in->e = x;
@@ -1176,6 +1209,7 @@ static void lower_stmt(lower *L, const ir_stmt *s)
         in->slots[0] = slot;
         in->nslots = 1;
         in->types = t;
+        in->valid_x = valid_x;
         const char **nm = aalloc(L->a, sizeof *nm);
         nm[0] = slot_name(L, slot);
         in->names = nm;
@@ -1637,6 +1671,9 @@ static void inst_uses(const xinst *in, uint64_t *set)
     expr_uses(in->e, set);
     for (uint32_t i = 0; i < in->nvals; i++)
         expr_uses(in->vals[i], set);
+    if (in->valid_x && in->types)
+        for (int d = 0; d < in->types[0].mem_valid_ndim; d++)
+            expr_uses(in->valid_x[d], set);
     if (in->kind == XI_COPY)
         for (uint32_t i = 0; i < in->nslots; i++)
             set_bit(set, in->slots[i]);

@@ -117,6 +117,11 @@ typedef struct xinst {
     int32_t callee; /* function index; for groups the Group function */
     xexpr *device;  /* CALL with device=: a host dispatch to that device (exec/comm.h), else NULL */
     xexpr *pred;    /* XCALL_SUBMIT with predicate=: the task runs only when it holds, else NULL */
+    /* ASSIGN of a tile whose TileView(valid_shape=[...]) has a symbolic
+     * extent: one expression per dim (NULL where the extent is a literal,
+     * which types[0].mem_valid holds), evaluated under device semantics
+     * before the op runs; NULL when every extent is a literal */
+    xexpr **valid_x;
     const char *msg;
     /* XCALL_SUBMIT: its deps= entries, and whether it is inside a manual
      * scope (pl.scope(mode=pl.ScopeMode.MANUAL)), for the race check */
