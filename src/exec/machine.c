@@ -1076,6 +1076,7 @@ static ptodb_status launch_start(machine *m, core *host, const launch *L, value 
     g->split_aiv = L->split_aiv;
     g->g = L->g;
     g->bind_aic_pc = g->bind_aiv_pc = g->resume_pc = -1;
+    g->fork = 0;
     xrt_reset(&g->rt);
     g->lanes = L->aiv ? L->lanes : 0;
     g->rt.dual_nosplit = L->dual_nosplit;
@@ -1283,6 +1284,84 @@ static ptodb_status dev_launch_group(machine *m, core *host)
     m->grp.bind_aiv_pc = d->aiv_pc;
     m->grp.resume_pc = d->resume_pc;
     return st;
+}
+
+/* A copy of frame src for core c (its values shared by reference, as the
+ * lanes of a kernel share its arguments). */
+static void frame_clone(machine *m, core *c, const xframe *src)
+{
+    if (c->depth == c->cap) {
+        c->cap = c->cap ? 2 * c->cap : 8;
+        c->frames = xreallocarray(c->frames, (size_t)c->cap, sizeof *c->frames);
+    }
+    if (c->depth == 0 && c->kept) {
+        frame_free(&c->frames[0]);
+        c->kept = 0;
+    }
+    const xfunc *fn = src->fn;
+    xframe *f = &c->frames[c->depth++];
+    *f = *src;
+    f->activation = c->calls[fn - m->p->funcs]++;
+    f->local_steps = 0;
+    f->slots = xcalloc(fn->nslots ? fn->nslots : 1, sizeof(value));
+    for (uint32_t i = 0; i < fn->nslots; i++)
+        f->slots[i] = value_copy(&src->slots[i]);
+    f->loops = NULL;
+    if (fn->nloops) {
+        f->loops = xmalloc(fn->nloops * sizeof *f->loops);
+        memcpy(f->loops, src->loops, fn->nloops * sizeof *f->loops);
+    }
+    f->dyns = NULL;
+    if (src->dyns) {
+        f->dyns = xcalloc(m->p->ndyns, sizeof(value));
+        for (uint32_t i = 0; i < m->p->ndyns; i++)
+            f->dyns[i] = value_copy(&src->dyns[i]);
+    }
+}
+
+/* Device semantics: the host reaches the XI_FORK of a CORE_GROUP scope
+ * holding a pl.split_aiv region (program.c forks_lanes): AIV lanes 0 and 1
+ * each run the scope on a copy of the host's frame, as the split_aiv InCore
+ * kernel OutlineIncoreScopes makes of it runs (both lanes, each its own
+ * get_subblock_idx, the cube part computed by both, tile.aiv_shard and
+ * tile.aic_gather between them); the host then goes on after the scope with
+ * lane 0's variables. */
+static ptodb_status fork_start(machine *m, core *host, const xinst *in)
+{
+    group_run *g = &m->grp;
+    xframe *hf = &host->frames[host->depth - 1];
+    g->active = 1;
+    g->split_aiv = 1;
+    g->g = hf->fn;
+    g->bind_aic_pc = g->bind_aiv_pc = -1;
+    g->resume_pc = in->target + 1;
+    g->fork = 1;
+    xrt_reset(&g->rt);
+    g->lanes = 2;
+    g->rt.dual_nosplit = 1;
+    g->ncores = 0;
+    g->order[g->ncores++] = EXEC_CORE_AIV0;
+    g->order[g->ncores++] = EXEC_CORE_AIV1;
+    g->cur = 0;
+    g->started = 0;
+    xrt_set_limit(&g->rt, m->opt.slot_depth > 0 && m->opt.slot_depth < UINT32_MAX ? (uint32_t)m->opt.slot_depth : 0);
+    for (int k = 0; k < g->ncores; k++) {
+        core *c = &m->cores[g->order[k]];
+        core_reset(c);
+        c->in_group = 1;
+        c->rt = &g->rt;
+        c->state = CORE_READY;
+        c->ctx.err_set = 0;
+        c->ctx.fail_at = NULL;
+        c->ctx.ref_fail = 0;
+        frame_clone(m, c, hf);
+        c->frames[0].pc = hf->pc + 1;
+    }
+    host->state = CORE_WAIT_GROUP;
+    note_differs(m, inst_span(in), EXEC_SEMDIFF_SPLIT_AIV_SCOPE,
+                 "the CORE_GROUP scope holding a pl.split_aiv region runs on both AIV lanes (REF would compute: the "
+                 "region once, as lane 0)");
+    return PTODB_OK;
 }
 
 static int core_runnable(core *c)
@@ -1852,6 +1931,26 @@ static ptodb_status core_exec(machine *m, core *c, exec_event *ev)
         case XI_FAIL:
             st = efail(ctx, NULL, in->ref_fail, PTODB_ERR_UNSUPPORTED, "%s", in->msg);
             break;
+        case XI_FORK:
+            if (m->opt.semantics == EXEC_SEM_DEVICE && !c->in_group && !m->grp.active) {
+                fill_event(m, c, in, ev, EXEC_EV_CALL);
+                return fork_start(m, c, in);
+            }
+            f->pc++; /* ref: the scope runs in line, once */
+            break;
+        case XI_JOIN:
+            if (c->in_group && m->grp.fork && c->depth == 1) {
+                fill_event(m, c, in, ev, EXEC_EV_RETURN);
+                c->depth = 0;
+                c->kept = 1;
+                value_clear(&c->result);
+                c->result = value_none();
+                c->state = CORE_DONE;
+                ev->kind = EXEC_EV_FINISHED;
+                return PTODB_OK;
+            }
+            f->pc++;
+            break;
         case XI_RETURN: {
             value r = value_none();
             if (in->nvals == 1) {
@@ -1970,7 +2069,13 @@ static ptodb_status core_exec(machine *m, core *c, exec_event *ev)
                 ev->func = callee->name;
                 return PTODB_OK;
             }
-            int split_aiv = !callee->is_group && callee->split_aiv && !c->in_group &&
+            /* a split_aiv kernel; under device semantics also an InCore
+             * function holding any pl.split_aiv region, a task-parallel
+             * mode=NONE one without shard ops included (the outliner stamps
+             * it split_aiv: both lanes run it, 21-expand_mixed_kernel.md:256-259) */
+            int regions = m->opt.semantics == EXEC_SEM_DEVICE && callee->region_any &&
+                          callee->type == IR_EV_FUNCTION_TYPE_INCORE;
+            int split_aiv = !callee->is_group && (callee->split_aiv || regions) && !c->in_group &&
                             callee->type != IR_EV_FUNCTION_TYPE_AIC &&
                             callee->type != IR_EV_FUNCTION_TYPE_AIV;
             if ((callee->is_group && !c->in_group) || split_aiv) {
@@ -2177,6 +2282,21 @@ static int pick_group_core(machine *m)
     return -1;
 }
 
+/* The end of a fork: the host's frame takes lane 0's variables (lane 0's
+ * frame, kept since it finished, is left empty). */
+static void fork_take_slots(core *host, core *lane)
+{
+    xframe *hf = &host->frames[host->depth - 1];
+    if (!lane->kept || lane->frames[0].fn != hf->fn)
+        return;
+    xframe *lf = &lane->frames[0];
+    for (uint32_t i = 0; i < hf->fn->nslots; i++) {
+        value_clear(&hf->slots[i]);
+        hf->slots[i] = lf->slots[i];
+        lf->slots[i] = value_none();
+    }
+}
+
 /* Binds v (owned) to the target of the XI_CALL at pc of frame f (none: -1
  * or no target). */
 static ptodb_status dev_bind(machine *m, core *c, xframe *f, int32_t pc, value v)
@@ -2196,6 +2316,9 @@ static ptodb_status group_finish(machine *m, exec_event *ev)
         if (m->cores[i].state == CORE_WAIT_GROUP)
             host = &m->cores[i];
     value r = value_copy(&m->cores[g->lanes ? EXEC_CORE_AIV0 : EXEC_CORE_AIC].result);
+    for (int i = 0; i < EXEC_NCORES && g->fork; i++)
+        if (m->cores[i].state == CORE_WAIT_GROUP)
+            fork_take_slots(&m->cores[i], &m->cores[EXEC_CORE_AIV0]);
     value raic = g->resume_pc >= 0 && g->bind_aic_pc >= 0 ? value_copy(&m->cores[EXEC_CORE_AIC].result)
                                                            : value_none();
     for (int k = 0; k < g->ncores; k++) {

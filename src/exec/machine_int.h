@@ -114,6 +114,8 @@ typedef struct group_run {
      * results bind to (-1: none), and the pc the frame goes on at; resume_pc
      * -1: the launch is the host's current call (the result binds there) */
     int32_t bind_aic_pc, bind_aiv_pc, resume_pc;
+    int fork;             /* the lanes run an XI_FORK scope of the host's frame:
+                             lane 0's slots go back to it at the end */
     xrt rt;
 } group_run;
 

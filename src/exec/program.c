@@ -79,6 +79,7 @@ typedef struct lower {
     uint32_t nloops;
     int region_split;    /* inside a pl.split_aiv region: its mode (1/2), else 0 */
     int region_shards;   /* shard/gather ops met inside split_aiv regions */
+    int region_any;      /* split_aiv regions met */
     int manual_depth;    /* inside pl.scope(mode=pl.ScopeMode.MANUAL) bodies */
     ptodb_status st;
 } lower;
@@ -1012,6 +1013,94 @@ static void lower_yield(lower *L, const ir_stmt *s)
     }
 }
 
+/* b holds a pl.split_aiv region outside any CORE_GROUP scope of its own. */
+static int block_has_region(const ir_block *b);
+static int stmt_has_region(const ir_stmt *s)
+{
+    switch (s->kind) {
+    case IR_STMT_FOR: {
+        const ir_expr *it = s->u.for_.iter;
+        if (it && it->kind == IR_EXPR_CALL && it->res.kind == IR_REF_BUILTIN && it->res.id == IR_BUILTIN_SPLIT_AIV)
+            return 1;
+        return block_has_region(&s->u.for_.body);
+    }
+    case IR_STMT_WHILE:
+        return block_has_region(&s->u.while_.body);
+    case IR_STMT_IF:
+        return block_has_region(&s->u.if_.body) || block_has_region(&s->u.if_.orelse);
+    case IR_STMT_WITH:
+        return block_has_region(&s->u.with.body);
+    default:
+        return 0;
+    }
+}
+
+static int block_has_region(const ir_block *b)
+{
+    for (uint32_t i = 0; i < b->n; i++)
+        if (stmt_has_region(b->items[i]))
+            return 1;
+    return 0;
+}
+
+/* b leaves its scope other than by falling off its end: a return, or a
+ * break/continue of a loop around it (loops is the depth of loops inside). */
+static int block_escapes(const ir_block *b, int loops)
+{
+    for (uint32_t i = 0; i < b->n; i++) {
+        const ir_stmt *s = b->items[i];
+        switch (s->kind) {
+        case IR_STMT_RETURN:
+            return 1;
+        case IR_STMT_BREAK:
+        case IR_STMT_CONTINUE:
+            if (!loops)
+                return 1;
+            break;
+        case IR_STMT_FOR:
+            if (block_escapes(&s->u.for_.body, loops + 1))
+                return 1;
+            break;
+        case IR_STMT_WHILE:
+            if (block_escapes(&s->u.while_.body, loops + 1))
+                return 1;
+            break;
+        case IR_STMT_IF:
+            if (block_escapes(&s->u.if_.body, loops) || block_escapes(&s->u.if_.orelse, loops))
+                return 1;
+            break;
+        case IR_STMT_WITH:
+            if (block_escapes(&s->u.with.body, loops))
+                return 1;
+            break;
+        default:
+            break;
+        }
+    }
+    return 0;
+}
+
+/* A `with pl.at(level=pl.Level.CORE_GROUP, ...)` scope of a function the
+ * host runs whose body holds a pl.split_aiv region: OutlineIncoreScopes
+ * makes it an InCore kernel stamped split_aiv, which runs on both AIV lanes
+ * (pypto docs/en/dev/passes/99-verifier.md, AivSplitValid (h): a region is
+ * authored inside such a scope or at the top of an Opaque function, which the
+ * parser wraps into one). The machine forks the scope onto two lanes under
+ * device semantics (XI_FORK). */
+static int forks_lanes(lower *L, const ir_expr *cx, const ir_block *body)
+{
+    int t = L->f->type;
+    if (t == IR_EV_FUNCTION_TYPE_INCORE || t == IR_EV_FUNCTION_TYPE_AIC || t == IR_EV_FUNCTION_TYPE_AIV ||
+        t == IR_EV_FUNCTION_TYPE_GROUP)
+        return 0;
+    if (!cx || cx->kind != IR_EXPR_CALL || cx->res.kind != IR_REF_BUILTIN || cx->res.id != IR_BUILTIN_AT)
+        return 0;
+    const ir_expr *level = call_kwarg(cx, "level");
+    if (!level || level->res.kind != IR_REF_ENUM || level->res.id != IR_EV_LEVEL_CORE_GROUP)
+        return 0;
+    return block_has_region(body) && !block_escapes(body, 0);
+}
+
 static void lower_for(lower *L, const ir_stmt *s)
 {
     const ir_expr *it = s->u.for_.iter;
@@ -1022,6 +1111,7 @@ static void lower_for(lower *L, const ir_stmt *s)
          * shard/gather ops inside. */
         int saved = L->region_split;
         if (b == IR_BUILTIN_SPLIT_AIV) {
+            L->region_any++;
             L->region_split = 0;
             for (uint32_t i = 0; i < it->u.call.nkwargs; i++)
                 if (strcmp(it->u.call.kwargs[i].name->text, "mode") == 0 &&
@@ -1346,7 +1436,12 @@ static void lower_stmt(lower *L, const ir_stmt *s)
             L->code[pc].e = new_expr(L, XE_MANUAL_SCOPE, cx);
             L->manual_depth++;
         }
+        int32_t fork = forks_lanes(L, cx, &s->u.with.body) ? emit(L, XI_FORK, s, 1) : -1;
         lower_block(L, &s->u.with.body);
+        if (fork >= 0) {
+            int32_t join = emit(L, XI_JOIN, NULL, 0);
+            L->code[fork].target = join;
+        }
         if (manual)
             L->manual_depth--;
         if (head >= 0)
@@ -1933,6 +2028,7 @@ ptodb_status exec_program_build(const ir_module *m, const op_fn *ops, xprogram *
         mark_dead_operands(xf, a);
         if (L.region_shards)
             xf->split_aiv = 1; /* runs on two lanes like a LowerAutoVectorSplit kernel */
+        xf->region_any = L.region_any > 0;
         st = L.st;
         /* dynamic dims bound from parameters (Orchestration only, §5.5) */
         if (xf->type == IR_EV_FUNCTION_TYPE_ORCHESTRATION && pr->ndyns) {
@@ -1995,6 +2091,7 @@ ptodb_status exec_program_build(const ir_module *m, const op_fn *ops, xprogram *
         if (p->funcs[i].is_group && p->funcs[i].group.conflict && !p->codegen_error) {
             p->codegen_error = xstrdup(p->funcs[i].group.conflict);
             p->uses_ptodb_only_ops = -1;
+            p->codegen_conflict = 1;
         }
     *out = p;
     return PTODB_OK;

@@ -86,7 +86,12 @@ typedef enum {
     XI_FOR_NEXT, /* loop: next value -> slots[0] (or -1), else pc = target */
     XI_YIELD,    /* slots[i] = vals[i], sequentially */
     XI_COPY,     /* slots2[i] = slots[i] */
-    XI_FAIL      /* fails with msg when reached */
+    XI_FAIL,     /* fails with msg when reached */
+    /* a CORE_GROUP scope of a host function holding a pl.split_aiv region
+     * (device semantics: it runs on two AIV lanes, as OutlineIncoreScopes
+     * makes it an InCore kernel; under ref, and on a lane, both are no-ops) */
+    XI_FORK,     /* target = its XI_JOIN: the lanes start at pc + 1, the host goes on after the JOIN */
+    XI_JOIN      /* a lane of the fork finishes here */
 } xinst_kind;
 
 /* XCALL_SUBMIT: pl.submit(self.f, ...): runs f as a call under device
@@ -171,6 +176,7 @@ typedef struct xfunc {
     xdyn_bind *dyn_binds;  /* Orchestration only */
     uint32_t ndyn_binds;
     int split_aiv;         /* func_attr "split_aiv": True */
+    int region_any;        /* holds a pl.split_aiv region (any mode, shards or not) */
     int attr_split;        /* func_attr split (0 when absent) */
     int attr_dual;         /* func_attr dual_aiv_dispatch */
     unsigned split_mask;   /* split= codes of the tpush/tpop ops in its body (bit per code) */
@@ -193,6 +199,7 @@ typedef struct xprogram {
     const ir_expr *unrunnable_at;
     const ir_expr *codegen_error_at;
     int uses_ptodb_only_ops; /* 1: REF lacks a handler for an op ptodb implements (aiv_shard, sin, ...): REF cannot run it, ptodb can; -1: some op neither runs */
+    int codegen_conflict;    /* codegen_error is a group's conflicting split kwargs: the device runs it (each pipe op with its split) */
     struct xarena *arena;
 } xprogram;
 

@@ -239,7 +239,11 @@ void runpass_open(runpass_run *r, const char *path, ir_module *module, const cas
         else
             strbuf_printf(&sb, "%s: ", path);
         strbuf_puts(&sb, p->codegen_error);
-        if (p->uses_ptodb_only_ops != 1 && !(flags & RUNPASS_OPEN_DESPITE_REF)) {
+        /* a group with several split modes is REF's codegen failure only:
+         * the device takes each pipe op's own split (a multi-mode split_aiv
+         * kernel: pypto src/ir/transforms/split_vector_kernel_pass.cpp:646-661) */
+        int device_runs = p->codegen_conflict && o->mopt.semantics == EXEC_SEM_DEVICE && !p->unrunnable;
+        if (p->uses_ptodb_only_ops != 1 && !device_runs && !(flags & RUNPASS_OPEN_DESPITE_REF)) {
             strbuf s2 = STRBUF_INIT;
             strbuf_printf(&s2, "REF would fail here: %s", strbuf_str(&sb));
             if (p->uses_ptodb_only_ops < 0 && p->unrunnable && p->unrunnable_at != at)

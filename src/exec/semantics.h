@@ -176,7 +176,19 @@ typedef enum { EXEC_SEM_DEVICE = 0, EXEC_SEM_REF = 1 } exec_semantics;
       "tile goes (lane 1 overwrites lane 0), the other half is never written", 0,                    \
       "pypto src/ir/transforms/split_vector_kernel_pass.cpp:64-80,496-531,667-681 "                  \
       "(ProcessStandaloneSplitFunction: the per-lane halving of a full-shape standalone split "      \
-      "kernel), docs/en/dev/passes/23-split_vector_kernel.md")
+      "kernel), docs/en/dev/passes/23-split_vector_kernel.md")                                       \
+    X(SPLIT_AIV_SCOPE, "split-aiv-scope",                                                           \
+      "a pl.split_aiv region inside a pl.at(level=CORE_GROUP) scope of an orchestration or opaque " \
+      "function; a group whose kernels use several split modes",                                    \
+      "the scope runs on two AIV lanes (subblock 0 and 1), as the InCore function "                  \
+      "OutlineIncoreScopes makes of it does; each pipe op keeps its own split",                     \
+      "the region runs once, as lane 0; a group with pipe ops of two split modes fails at codegen", \
+      0,                                                                                             \
+      "pypto docs/en/dev/passes/99-verifier.md (AivSplitValid (h): a region lives in a CORE_GROUP " \
+      "scope, which OutlineIncoreScopes outlines and stamps split_aiv), "                            \
+      "src/ir/transforms/split_vector_kernel_pass.cpp:646-661 (multi-mode split_aiv: the per-op " \
+      "split ints are authoritative); REF: python/pypto/debug/torch_codegen.py "                    \
+      "(_build_group_meta: conflicting split kwargs)")
 
 typedef enum {
 #define EXEC_SEMDIFF_ENUM(id, name, ops, device, ref, ref_fails, source) EXEC_SEMDIFF_##id,
