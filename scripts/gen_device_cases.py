@@ -1111,13 +1111,17 @@ class GroupByType:
 
 @case
 def dual_dispatch_direct():
-    """A dual_aiv_dispatch AIV kernel called straight from orchestration."""
+    """Kernels called straight from orchestration: an AIC one, a dual_aiv_dispatch AIV one."""
     prog = '''
 # pypto.program: DualDispatchDirect
 import pypto.language as pl
 
 @pl.program
 class DualDispatchDirect:
+    @pl.function(type=pl.FunctionType.AIC, level=pl.Level.AIC, role=pl.Role.SubWorker)
+    def cube_mm(a: pl.Tensor[[16, 16], pl.FP32], b: pl.Tensor[[16, 16], pl.FP32], mm: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+''' + MM_KERNEL + '''        o: pl.Tensor[[16, 16], pl.FP32] = pl.tile.store(acc, [0, 0], mm)
+        return mm
     @pl.function(type=pl.FunctionType.AIV, level=pl.Level.AIV, role=pl.Role.SubWorker)
     def halves(a: pl.Tensor[[16, 16], pl.FP32], out: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
         pl.func_attr({"split_aiv": True, "dual_aiv_dispatch": True})
@@ -1128,12 +1132,15 @@ class DualDispatchDirect:
         o: pl.Tensor[[16, 16], pl.FP32] = pl.tile.store(d, [row, 0], out)
         return out
     @pl.function(type=pl.FunctionType.Orchestration, level=pl.Level.CHIP, role=pl.Role.Orchestrator)
-    def main(self, a: pl.Tensor[[16, 16], pl.FP32], out: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+    def main(self, a: pl.Tensor[[16, 16], pl.FP32], b: pl.Tensor[[16, 16], pl.FP32], mm: pl.Out[pl.Tensor[[16, 16], pl.FP32]], out: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        m: pl.Tensor[[16, 16], pl.FP32] = self.cube_mm(a, b, mm)
         r: pl.Tensor[[16, 16], pl.FP32] = self.halves(a, out)
         return r
 '''
     c = Case("dual_dispatch_direct", [
-        "out = 2a: a kernel stamped dual_aiv_dispatch runs on both vector lanes even when",
+        "mm = a @ b, out = 2a: orchestration calls an AIC kernel, which runs on the cube core",
+        "(rt_submit_aic_task: orchestration_codegen.cpp:180-185), and a kernel stamped",
+        "dual_aiv_dispatch, which runs on both vector lanes even when",
         "orchestration calls it directly; each lane doubles its 8 rows (get_subblock_idx).",
         "pypto src/codegen/orchestration/orchestration_codegen.cpp:2796-2822",
         "(BuildSingleKernelSubmit: MixedKernels {INVALID, aiv, aiv}, PyPTO #2379, fixing",
@@ -1141,9 +1148,8 @@ class DualDispatchDirect:
         "no lane-1 replay (split_vector_kernel_pass.cpp:626-661). REF runs it once, as",
         "lane 0: rows 8..15 stay zero."],
         prog, "main")
-    rng = np.random.default_rng(12)
-    a = rng.standard_normal((16, 16)).astype(F32)
-    c.inp("a", "fp32", a)
+    a, b = ab_inputs(c, 12)
+    c.out("mm", "fp32", matmul_f32(a, b))
     c.out("out", "fp32", (a * F32(2)).astype(F32))
     c.expect = ["device: PASS", "ref: FAIL",
                 "note: the dual-dispatch kernel halves runs on both AIV lanes"]
