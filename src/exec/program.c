@@ -1436,7 +1436,7 @@ static void lower_stmt(lower *L, const ir_stmt *s)
             L->code[pc].e = new_expr(L, XE_MANUAL_SCOPE, cx);
             L->manual_depth++;
         }
-        int32_t fork = forks_lanes(L, cx, &s->u.with.body) ? emit(L, XI_FORK, s, 1) : -1;
+        int32_t fork = forks_lanes(L, cx, &s->u.with.body) ? emit(L, XI_FORK, s, 0) : -1;
         lower_block(L, &s->u.with.body);
         if (fork >= 0) {
             int32_t join = emit(L, XI_JOIN, NULL, 0);
