@@ -232,7 +232,7 @@ static ptodb_status core_error(machine *m, core *c, const xinst *in, ptodb_statu
                   fname, ctx->ref_fail ? "REF would fail here: " : "",
                   ctx->err_set ? strbuf_str(&ctx->err) : ptodb_status_message(st));
     strbuf_clear(&m->error);
-    if (m->grp.active && c->in_group) {
+    if (m->grp.active && c->in_group && !m->grp.direct) {
         strbuf_printf(&m->error, "Mixed-kernel execution failed in %s (lane=", fname);
         if (c->id == EXEC_CORE_AIC)
             strbuf_puts(&m->error, "None");
@@ -1077,6 +1077,7 @@ static ptodb_status launch_start(machine *m, core *host, const launch *L, value 
     g->g = L->g;
     g->bind_aic_pc = g->bind_aiv_pc = g->resume_pc = -1;
     g->fork = 0;
+    g->direct = 0;
     xrt_reset(&g->rt);
     g->lanes = L->aiv ? L->lanes : 0;
     g->rt.dual_nosplit = L->dual_nosplit;
@@ -1242,7 +1243,9 @@ static ptodb_status dev_call_kernel(machine *m, core *host, const xinst *in, con
     }
     L.slot_num = launch_slot_num(&L);
     dev_note(m, inst_span(in), &L);
-    return launch_start(m, host, &L, args, nargs);
+    ptodb_status st = launch_start(m, host, &L, args, nargs);
+    m->grp.direct = 1;
+    return st;
 }
 
 /* The Group frame just pushed on the host launches its kernels: the AIC
@@ -1336,6 +1339,7 @@ static ptodb_status fork_start(machine *m, core *host, const xinst *in)
     g->bind_aic_pc = g->bind_aiv_pc = -1;
     g->resume_pc = in->target + 1;
     g->fork = 1;
+    g->direct = 1;
     xrt_reset(&g->rt);
     g->lanes = 2;
     g->rt.dual_nosplit = 1;

@@ -116,6 +116,9 @@ typedef struct group_run {
     int32_t bind_aic_pc, bind_aiv_pc, resume_pc;
     int fork;             /* the lanes run an XI_FORK scope of the host's frame:
                              lane 0's slots go back to it at the end */
+    int direct;           /* a kernel the host calls directly, or a fork: not one
+                             of REF's mixed-kernel groups (errors are not
+                             wrapped in "Mixed-kernel execution failed") */
     xrt rt;
 } group_run;
 
