@@ -81,6 +81,34 @@ class Case:
             f.write("\n".join(self.expect) + "\n")
 
 
+def matmul_f32(a, b):
+    """The cube's FP32 matmul of FP32 operands: an FP32 running sum from +0 in k
+    order, one fma per k (pto-isa cd4a3d3f include/pto/cpu/TMatmul.hpp:61-74),
+    modelled as float64 products added into a float32 sum (these cases' tolerance,
+    5e-2, is far above the rounding of either)."""
+    acc = np.zeros((a.shape[0], b.shape[1]), dtype=F32)
+    for k in range(a.shape[1]):
+        acc = (acc.astype(np.float64) + np.outer(a[:, k], b[k, :]).astype(np.float64)).astype(F32)
+    return acc
+
+
+def ab_inputs(c, seed):
+    rng = np.random.default_rng(seed)
+    a = rng.standard_normal((16, 16)).astype(F32)
+    b = rng.standard_normal((16, 16)).astype(F32)
+    c.inp("a", "fp32", a)
+    c.inp("b", "fp32", b)
+    return a, b
+
+
+
+MM_KERNEL = """        a_mat: pl.Tile[[16, 16], pl.FP32, pl.Mem.Mat] = pl.tile.load(a, [0, 0], [16, 16], [16, 16], target_memory=pl.Mem.Mat)
+        b_mat: pl.Tile[[16, 16], pl.FP32, pl.Mem.Mat] = pl.tile.load(b, [0, 0], [16, 16], [16, 16], target_memory=pl.Mem.Mat)
+        a_left: pl.Tile[[16, 16], pl.FP32, pl.Mem.Left] = pl.tile.move(a_mat, target_memory=pl.Mem.Left)
+        b_right: pl.Tile[[16, 16], pl.FP32, pl.Mem.Right] = pl.tile.move(b_mat, target_memory=pl.Mem.Right)
+        acc: pl.Tile[[16, 16], pl.FP32, pl.Mem.Acc] = pl.tile.matmul(a_left, b_right)
+"""
+
 CASES = []
 
 PREDICATED_SCOPE_PROGRAM = '''
@@ -1159,6 +1187,456 @@ class AssembleSqueeze:
     c.out("out", "fp32", g)
     c.expect = ["device: PASS", "ref: REF-FAIL"]
     return c
+
+
+@case
+def group_by_type():
+    """A Group whose kernels are not named <group>_aic / <group>_aiv."""
+    prog = '''
+# pypto.program: GroupByType
+import pypto.language as pl
+
+@pl.program
+class GroupByType:
+    @pl.function(type=pl.FunctionType.AIC, level=pl.Level.AIC, role=pl.Role.SubWorker)
+    def cube_consumer(a: pl.Tensor[[16, 16], pl.FP32], b: pl.Tensor[[16, 16], pl.FP32], output: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        s_mat: pl.Tile[[16, 16], pl.FP32, pl.Mem.Mat] = pl.tile.tpop_from_aiv(split=0)
+        b_mat: pl.Tile[[16, 16], pl.FP32, pl.Mem.Mat] = pl.tile.load(b, [0, 0], [16, 16], [16, 16], target_memory=pl.Mem.Mat)
+        s_left: pl.Tile[[16, 16], pl.FP32, pl.Mem.Left] = pl.tile.move(s_mat, target_memory=pl.Mem.Left)
+        b_right: pl.Tile[[16, 16], pl.FP32, pl.Mem.Right] = pl.tile.move(b_mat, target_memory=pl.Mem.Right)
+        acc: pl.Tile[[16, 16], pl.FP32, pl.Mem.Acc] = pl.tile.matmul(s_left, b_right)
+        pl.system.tfree_to_aiv(s_mat)
+        return pl.tile.store(acc, [0, 0], output)
+    @pl.function(type=pl.FunctionType.AIV, level=pl.Level.AIV, role=pl.Role.SubWorker)
+    def vector_producer(a: pl.Tensor[[16, 16], pl.FP32], b: pl.Tensor[[16, 16], pl.FP32], output: pl.Out[pl.Tensor[[16, 16], pl.FP32]]):
+        a_tile: pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec] = pl.tile.load(a, [0, 0], [16, 16], [16, 16], target_memory=pl.Mem.Vec)
+        s: pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec] = pl.tile.adds(a_tile, 1.0)
+        pl.tile.tpush_to_aic(s, split=0)
+    @pl.function(type=pl.FunctionType.Group, level=pl.Level.CORE_GROUP, role=pl.Role.SubWorker)
+    def group_func(a: pl.Tensor[[16, 16], pl.FP32], b: pl.Tensor[[16, 16], pl.FP32], output: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        result: pl.Tensor[[16, 16], pl.FP32] = self.cube_consumer(a, b, output)
+        self.vector_producer(a, b, output)
+        return result
+    @pl.function(type=pl.FunctionType.Orchestration, level=pl.Level.CHIP, role=pl.Role.Orchestrator)
+    def main(self, a: pl.Tensor[[16, 16], pl.FP32], b: pl.Tensor[[16, 16], pl.FP32], output: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        result: pl.Tensor[[16, 16], pl.FP32] = self.group_func(a, b, output)
+        return result
+'''
+    c = Case("group_by_type", [
+        "output = (a + 1) @ b: the Group launches its AIC-typed callee on the cube and its",
+        "AIV-typed callee on a vector lane, whatever their names (pypto src/ir/transforms/",
+        "utils/wrapper_call_utils.cpp:93-125, FindGroupCallees by FunctionType;",
+        "src/codegen/orchestration/orchestration_codegen.cpp:3325-3383, one MixedKernels",
+        "task). The cube pops what the vector pushes. REF pairs <group>_aic/<group>_aiv by",
+        "name only (docs/en/dev/debug/00-torch_codegen.md:190-200): it runs the body in line",
+        "and the cube's pop never returns. Pattern of PyPTO's tests/st/runtime/cross_core/",
+        "test_cross_core.py MultiPipeNoSplitTest, our data."],
+        prog, "main")
+    a, b = ab_inputs(c, 11)
+    c.out("output", "fp32", matmul_f32((a + F32(1)).astype(F32), b))
+    c.expect = ["device: PASS", "ref: REF-FAIL",
+                "note: the Group group_func launches cube_consumer and vector_producer by their types"]
+    return c
+
+
+
+@case
+def dual_dispatch_direct():
+    """Kernels called straight from orchestration: an AIC one, a dual_aiv_dispatch AIV one."""
+    prog = '''
+# pypto.program: DualDispatchDirect
+import pypto.language as pl
+
+@pl.program
+class DualDispatchDirect:
+    @pl.function(type=pl.FunctionType.AIC, level=pl.Level.AIC, role=pl.Role.SubWorker)
+    def cube_mm(a: pl.Tensor[[16, 16], pl.FP32], b: pl.Tensor[[16, 16], pl.FP32], mm: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+''' + MM_KERNEL + '''        o: pl.Tensor[[16, 16], pl.FP32] = pl.tile.store(acc, [0, 0], mm)
+        return mm
+    @pl.function(type=pl.FunctionType.AIV, level=pl.Level.AIV, role=pl.Role.SubWorker)
+    def halves(a: pl.Tensor[[16, 16], pl.FP32], out: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        pl.func_attr({"split_aiv": True, "dual_aiv_dispatch": True})
+        aiv_id: pl.Scalar[pl.INDEX] = pl.tile.get_subblock_idx()
+        row: pl.Scalar[pl.INDEX] = aiv_id * 8
+        t: pl.Tile[[8, 16], pl.FP32, pl.Mem.Vec] = pl.tile.load(a, [row, 0], [8, 16], [8, 16], target_memory=pl.Mem.Vec)
+        d: pl.Tile[[8, 16], pl.FP32, pl.Mem.Vec] = pl.tile.muls(t, 2.0)
+        o: pl.Tensor[[16, 16], pl.FP32] = pl.tile.store(d, [row, 0], out)
+        return out
+    @pl.function(type=pl.FunctionType.Orchestration, level=pl.Level.CHIP, role=pl.Role.Orchestrator)
+    def main(self, a: pl.Tensor[[16, 16], pl.FP32], b: pl.Tensor[[16, 16], pl.FP32], mm: pl.Out[pl.Tensor[[16, 16], pl.FP32]], out: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        m: pl.Tensor[[16, 16], pl.FP32] = self.cube_mm(a, b, mm)
+        r: pl.Tensor[[16, 16], pl.FP32] = self.halves(a, out)
+        return r
+'''
+    c = Case("dual_dispatch_direct", [
+        "mm = a @ b, out = 2a: orchestration calls an AIC kernel, which runs on the cube core",
+        "(rt_submit_aic_task: orchestration_codegen.cpp:180-185), and a kernel stamped",
+        "dual_aiv_dispatch, which runs on both vector lanes even when",
+        "orchestration calls it directly; each lane doubles its 8 rows (get_subblock_idx).",
+        "pypto src/codegen/orchestration/orchestration_codegen.cpp:2796-2822",
+        "(BuildSingleKernelSubmit: MixedKernels {INVALID, aiv, aiv}, PyPTO #2379, fixing",
+        "#2006 where lane 1 never ran); split_aiv: a task-parallel pl.split_aiv kernel, so",
+        "no lane-1 replay (split_vector_kernel_pass.cpp:626-661). REF runs it once, as",
+        "lane 0: rows 8..15 stay zero."],
+        prog, "main")
+    a, b = ab_inputs(c, 12)
+    c.out("mm", "fp32", matmul_f32(a, b))
+    c.out("out", "fp32", (a * F32(2)).astype(F32))
+    c.expect = ["device: PASS", "ref: FAIL",
+                "note: the dual-dispatch kernel halves runs on both AIV lanes"]
+    return c
+
+
+
+@case
+def pipe_id():
+    """Two pipes told apart by id=, pushed in the other order than popped."""
+    prog = '''
+# pypto.program: PipeId
+import pypto.language as pl
+
+@pl.program
+class PipeId:
+    @pl.function(type=pl.FunctionType.AIC, level=pl.Level.AIC, role=pl.Role.SubWorker)
+    def g_aic(a: pl.Tensor[[16, 16], pl.FP32], b: pl.Tensor[[16, 16], pl.FP32], output: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        buf0: pl.Scalar[pl.INT32] = pl.system.reserve_buffer(name='v2c_buf_0', size=8192, base=-1)
+        buf1: pl.Scalar[pl.INT32] = pl.system.reserve_buffer(name='v2c_buf_1', size=8192, base=-1)
+        pl.system.aic_initialize_pipe(pl.const(0, pl.INT32), buf0, dir_mask=2, slot_size=1024, id=0)
+        pl.system.aic_initialize_pipe(pl.const(0, pl.INT32), buf1, dir_mask=2, slot_size=1024, id=1)
+        sum_tile: pl.Tile[[16, 16], pl.FP32, pl.Mem.Mat] = pl.tile.tpop_from_aiv(split=0, id=0)
+        diff_tile: pl.Tile[[16, 16], pl.FP32, pl.Mem.Mat] = pl.tile.tpop_from_aiv(split=0, id=1)
+        sum_left: pl.Tile[[16, 16], pl.FP32, pl.Mem.Left] = pl.tile.move(sum_tile, target_memory=pl.Mem.Left)
+        diff_right: pl.Tile[[16, 16], pl.FP32, pl.Mem.Right] = pl.tile.move(diff_tile, target_memory=pl.Mem.Right)
+        result: pl.Tile[[16, 16], pl.FP32, pl.Mem.Acc] = pl.tile.matmul(sum_left, diff_right)
+        pl.system.tfree_to_aiv(sum_tile, id=0)
+        pl.system.tfree_to_aiv(diff_tile, id=1)
+        return pl.tile.store(result, [0, 0], output)
+    @pl.function(type=pl.FunctionType.AIV, level=pl.Level.AIV, role=pl.Role.SubWorker)
+    def g_aiv(a: pl.Tensor[[16, 16], pl.FP32], b: pl.Tensor[[16, 16], pl.FP32], output: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        peer0: pl.Scalar[pl.INT32] = pl.system.import_peer_buffer(name='v2c_buf_0', peer_func='g_aic')
+        peer1: pl.Scalar[pl.INT32] = pl.system.import_peer_buffer(name='v2c_buf_1', peer_func='g_aic')
+        pl.system.aiv_initialize_pipe(pl.const(0, pl.INT32), peer0, dir_mask=2, slot_size=1024, id=0)
+        pl.system.aiv_initialize_pipe(pl.const(0, pl.INT32), peer1, dir_mask=2, slot_size=1024, id=1)
+        a_tile: pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec] = pl.tile.load(a, [0, 0], [16, 16], [16, 16], target_memory=pl.Mem.Vec)
+        b_tile: pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec] = pl.tile.load(b, [0, 0], [16, 16], [16, 16], target_memory=pl.Mem.Vec)
+        sum_tile: pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec] = pl.tile.add(a_tile, b_tile)
+        diff_tile: pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec] = pl.tile.sub(a_tile, b_tile)
+        pl.tile.tpush_to_aic(diff_tile, split=0, id=1)
+        pl.tile.tpush_to_aic(sum_tile, split=0, id=0)
+        return output
+    @pl.function(type=pl.FunctionType.Group, level=pl.Level.CORE_GROUP, role=pl.Role.SubWorker)
+    def g(a: pl.Tensor[[16, 16], pl.FP32], b: pl.Tensor[[16, 16], pl.FP32], output: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        self.g_aic(a, b, output)
+        result: pl.Tensor[[16, 16], pl.FP32] = self.g_aiv(a, b, output)
+        return result
+    @pl.function(type=pl.FunctionType.Orchestration, level=pl.Level.CHIP, role=pl.Role.Orchestrator)
+    def main(self, a: pl.Tensor[[16, 16], pl.FP32], b: pl.Tensor[[16, 16], pl.FP32], output: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        result: pl.Tensor[[16, 16], pl.FP32] = self.g(a, b, output)
+        return result
+'''
+    c = Case("pipe_id", [
+        "output = (a + b) @ (a - b): the vector side pushes a - b on pipe id=1, then a + b",
+        "on id=0; the cube pops id=0 first. Each id is a FIFO of its own (pypto",
+        "src/ir/op/tile_ops/cross_core.cpp:455-495, emitted as the pipe's id by",
+        "src/backend/common/pto_ops_crosscore.cpp:178-188; pto-isa cd4a3d3f",
+        "docs/isa/TPUSH.md:45-48, TPipe<FlagID, ...>). REF ignores id: its one FIFO gives",
+        "the cube a - b first, (a - b) @ (a + b). Pattern of PyPTO's test_cross_core.py",
+        "MultiPipeNoSplitTest (\"fails if ids collapse onto one FIFO\"), our data."],
+        prog, "main")
+    a, b = ab_inputs(c, 13)
+    c.out("output", "fp32", matmul_f32((a + b).astype(F32), (a - b).astype(F32)))
+    c.expect = ["device: PASS", "ref: FAIL", "note: a pipe with id= is a FIFO of its own"]
+    return c
+
+
+
+@case
+def nosplit_replay():
+    """A no-split dual-dispatch kernel that accumulates into its output (Ascend910B)."""
+    prog = '''
+# pypto.program: NoSplitReplay
+import pypto.language as pl
+
+@pl.program
+class NoSplitReplay:
+    @pl.function(type=pl.FunctionType.AIC, level=pl.Level.AIC, role=pl.Role.SubWorker)
+    def g_aic(a: pl.Tensor[[16, 16], pl.FP32], b: pl.Tensor[[16, 16], pl.FP32], c: pl.InOut[pl.Tensor[[16, 16], pl.FP32]]):
+''' + MM_KERNEL + '''        pl.tile.tpush_to_aiv(acc, split=0)
+    @pl.function(type=pl.FunctionType.AIV, level=pl.Level.AIV, role=pl.Role.SubWorker)
+    def g_aiv(a: pl.Tensor[[16, 16], pl.FP32], b: pl.Tensor[[16, 16], pl.FP32], c: pl.InOut[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        pl.func_attr({"dual_aiv_dispatch": True})
+        c_prev: pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec] = pl.tile.load(c, [0, 0], [16, 16], [16, 16], target_memory=pl.Mem.Vec)
+        t: pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec] = pl.tile.tpop_from_aic(split=0)
+        c_next: pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec] = pl.tile.add(c_prev, t)
+        pl.system.tfree_to_aic(t)
+        c_out: pl.Tensor[[16, 16], pl.FP32] = pl.tile.store(c_next, [0, 0], c)
+        return c_out
+    @pl.function(type=pl.FunctionType.Group, level=pl.Level.CORE_GROUP, role=pl.Role.SubWorker)
+    def g(a: pl.Tensor[[16, 16], pl.FP32], b: pl.Tensor[[16, 16], pl.FP32], c: pl.InOut[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        self.g_aic(a, b, c)
+        r: pl.Tensor[[16, 16], pl.FP32] = self.g_aiv(a, b, c)
+        return r
+    @pl.function(type=pl.FunctionType.Orchestration, level=pl.Level.CHIP, role=pl.Role.Orchestrator)
+    def main(self, a: pl.Tensor[[16, 16], pl.FP32], b: pl.Tensor[[16, 16], pl.FP32], c: pl.InOut[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        r: pl.Tensor[[16, 16], pl.FP32] = self.g(a, b, c)
+        return r
+'''
+    c = Case("nosplit_replay", [
+        "c = c + a @ b, once: on Ascend910B (no backend named: ptodb's default) a no-split",
+        "kernel marked dual_aiv_dispatch runs on both lanes, lane 0 the body and lane 1 a",
+        "replay for the pipe handshakes whose tile.store is dropped (pypto src/ir/transforms/",
+        "split_vector_kernel_pass.cpp:58-64 RequiresNoSplitDualAivSync, :398-456",
+        "BuildNoSplitLane1ReplayStmts; docs/en/dev/passes/21-expand_mixed_kernel.md:248-254).",
+        "REF runs the whole body on both lanes: c + 2 a @ b. Pattern of PyPTO's",
+        "test_cross_core.py C2VNoSplitTest at ExpandMixedKernel, our data."],
+        prog, "main")
+    a, b = ab_inputs(c, 14)
+    c0 = np.random.default_rng(15).standard_normal((16, 16)).astype(F32)
+    c.inp("c", "fp32", c0)
+    c.out("c", "fp32", (c0 + matmul_f32(a, b)).astype(F32))
+    c.expect = ["device: PASS", "ref: FAIL",
+                "note: lane 1 of the no-split dual-dispatch kernel g_aiv replays the pipe handshakes"]
+    return c
+
+
+
+@case
+def split_kernel_whole():
+    """A hand-written split kernel at full shape, before SplitVectorKernel halves it."""
+    prog = '''
+# pypto.program: SplitKernelWhole
+import pypto.language as pl
+
+@pl.program
+class SplitKernelWhole:
+    @pl.function(type=pl.FunctionType.AIC, level=pl.Level.AIC, role=pl.Role.SubWorker)
+    def g_aic(a: pl.Tensor[[16, 16], pl.FP32], b: pl.Tensor[[16, 16], pl.FP32], out: pl.Out[pl.Tensor[[16, 16], pl.FP32]]):
+        pl.func_attr({"split": pl.SplitMode.UP_DOWN})
+''' + MM_KERNEL + '''        pl.tile.tpush_to_aiv(acc, split=1)
+    @pl.function(type=pl.FunctionType.AIV, level=pl.Level.AIV, role=pl.Role.SubWorker)
+    def g_aiv(a: pl.Tensor[[16, 16], pl.FP32], b: pl.Tensor[[16, 16], pl.FP32], out: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        pl.func_attr({"split": pl.SplitMode.UP_DOWN})
+        popped: pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec] = pl.tile.tpop_from_aic(split=1)
+        inc: pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec] = pl.tile.adds(popped, 1.0)
+        pl.system.tfree_to_aic(popped)
+        o: pl.Tensor[[16, 16], pl.FP32] = pl.tile.store(inc, [0, 0], out)
+        return o
+    @pl.function(type=pl.FunctionType.Group, level=pl.Level.CORE_GROUP, role=pl.Role.SubWorker)
+    def g(a: pl.Tensor[[16, 16], pl.FP32], b: pl.Tensor[[16, 16], pl.FP32], out: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        pl.func_attr({"split": pl.SplitMode.UP_DOWN})
+        self.g_aic(a, b, out)
+        r: pl.Tensor[[16, 16], pl.FP32] = self.g_aiv(a, b, out)
+        return r
+    @pl.function(type=pl.FunctionType.Orchestration, level=pl.Level.CHIP, role=pl.Role.Orchestrator)
+    def main(self, a: pl.Tensor[[16, 16], pl.FP32], b: pl.Tensor[[16, 16], pl.FP32], out: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        r: pl.Tensor[[16, 16], pl.FP32] = self.g(a, b, out)
+        return r
+'''
+    c = Case("split_kernel_whole", [
+        "out = a @ b + 1: an AIV kernel with split UP_DOWN written at full shape (no",
+        "split_aiv, no dual_aiv_dispatch yet) is one SplitVectorKernel halves into two lanes",
+        "later, each popping and storing its 8 rows (pypto src/ir/transforms/",
+        "split_vector_kernel_pass.cpp:64-80,496-531,667-681); together they compute the",
+        "full-shape body once. REF runs it on two lanes as written: each pops 8 rows into",
+        "a [16, 16] variable (check_shapes stops it). Pattern of PyPTO's tests/st/runtime/",
+        "cross_core/test_cross_core_tpush_valid_shape.py V2SetValidShapeOnVectorTestCase."],
+        prog, "main")
+    a, b = ab_inputs(c, 16)
+    c.out("out", "fp32", (matmul_f32(a, b) + F32(1)).astype(F32))
+    c.expect = ["device: PASS", "ref: REF-FAIL",
+                "note: the split kernel g_aiv, not halved yet, runs as one vector core over the whole tile"]
+    return c
+
+
+
+@case
+def idle_lane_valid_shape():
+    """A halved split kernel whose lane 1 holds no valid rows: its tiles' declared
+    valid shape is an expression of the subblock index."""
+    prog = '''
+# pypto.program: IdleLaneValidShape
+import pypto.language as pl
+
+@pl.program
+class IdleLaneValidShape:
+    @pl.function(type=pl.FunctionType.AIC, level=pl.Level.AIC, role=pl.Role.SubWorker)
+    def g_aic(a: pl.Tensor[[16, 16], pl.FP32], b: pl.Tensor[[16, 16], pl.FP32], out: pl.Out[pl.Tensor[[16, 16], pl.FP32]], vr: pl.Scalar[pl.INDEX]):
+        pl.func_attr({"split": pl.SplitMode.UP_DOWN})
+''' + MM_KERNEL + '''        narrowed: pl.Tile[[16, 16], pl.FP32, pl.Mem.Acc, pl.TileView(valid_shape=[vr, 16])] = pl.tile.set_validshape(acc, vr, 16)
+        pl.tile.tpush_to_aiv(narrowed, split=1)
+    @pl.function(type=pl.FunctionType.AIV, level=pl.Level.AIV, role=pl.Role.SubWorker)
+    def g_aiv(a: pl.Tensor[[16, 16], pl.FP32], b: pl.Tensor[[16, 16], pl.FP32], out: pl.Out[pl.Tensor[[16, 16], pl.FP32]], vr: pl.Scalar[pl.INDEX]) -> pl.Tensor[[16, 16], pl.FP32]:
+        pl.func_attr({"split": pl.SplitMode.UP_DOWN, "dual_aiv_dispatch": True})
+        sb: pl.Scalar[pl.INDEX] = pl.tile.get_subblock_idx()
+        popped: pl.Tile[[8, 16], pl.FP32, pl.Mem.Vec, pl.TileView(valid_shape=[pl.min(pl.max(vr - sb * pl.const(8, pl.INDEX), pl.const(0, pl.INDEX)), pl.const(8, pl.INDEX)), 16])] = pl.tile.tpop_from_aic(split=1)
+        inc: pl.Tile[[8, 16], pl.FP32, pl.Mem.Vec, pl.TileView(valid_shape=[pl.min(pl.max(vr - sb * pl.const(8, pl.INDEX), pl.const(0, pl.INDEX)), pl.const(8, pl.INDEX)), 16])] = pl.tile.adds(popped, 1.0)
+        pl.system.tfree_to_aic(popped)
+        o: pl.Tensor[[16, 16], pl.FP32] = pl.tile.store(inc, [sb * 8, 0], out)
+        return o
+    @pl.function(type=pl.FunctionType.Group, level=pl.Level.CORE_GROUP, role=pl.Role.SubWorker)
+    def g(a: pl.Tensor[[16, 16], pl.FP32], b: pl.Tensor[[16, 16], pl.FP32], out: pl.Out[pl.Tensor[[16, 16], pl.FP32]], vr: pl.Scalar[pl.INDEX]) -> pl.Tensor[[16, 16], pl.FP32]:
+        pl.func_attr({"split": pl.SplitMode.UP_DOWN})
+        self.g_aic(a, b, out, vr)
+        r: pl.Tensor[[16, 16], pl.FP32] = self.g_aiv(a, b, out, vr)
+        return r
+    @pl.function(type=pl.FunctionType.Orchestration, level=pl.Level.CHIP, role=pl.Role.Orchestrator)
+    def main(self, a: pl.Tensor[[16, 16], pl.FP32], b: pl.Tensor[[16, 16], pl.FP32], valid_shape: pl.Tensor[[1], pl.INDEX], out: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        vr: pl.Scalar[pl.INDEX] = pl.tensor.read(valid_shape, [0])
+        r: pl.Tensor[[16, 16], pl.FP32] = self.g(a, b, out, vr)
+        return r
+'''
+    c = Case("idle_lane_valid_shape", [
+        "out[:8] = (a @ b)[:8] + 1, out[8:] = 0: the cube pushes its result with 8 valid rows",
+        "split UP_DOWN; each lane's tiles are typed valid_shape=[min(max(vr - sb*8, 0), 8),",
+        "16] (SplitVectorKernel's localized form, as in PyPTO's test_cross_core_tpush_valid_",
+        "shape.py C2VTpushValidShapeTestCase at pass 24), so lane 1's is 0 rows and its store",
+        "writes nothing (pto-isa docs/isa/tile/ops/memory-and-data-movement/tstore.md: the",
+        "transfer is GetValidRow x GetValidCol). Ignoring the symbolic extent, lane 1 would",
+        "store 8 rows of the cube's padding + 1."],
+        prog, "main")
+    a, b = ab_inputs(c, 17)
+    c.inp("valid_shape", "int64", np.array([8], dtype=np.int64))
+    g = np.zeros((16, 16), dtype=F32)
+    g[:8] = (matmul_f32(a, b)[:8] + F32(1)).astype(F32)
+    c.out("out", "fp32", g)
+    c.expect = ["device: PASS", "ref: FAIL",
+                "note: the store writes the valid region its tile's type declares"]
+    return c
+
+
+
+@case
+def split_aiv_scope():
+    """A pl.split_aiv region inside a frontend pl.at(CORE_GROUP) scope."""
+    prog = '''
+# pypto.program: SplitAivScope
+import pypto.language as pl
+
+@pl.program
+class SplitAivScope:
+    @pl.function
+    def main(self, a: pl.Tensor[[16, 16], pl.FP32], b: pl.Tensor[[16, 16], pl.FP32], out: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        with pl.at(level=pl.Level.CORE_GROUP, name_hint="qk"):
+            a_l1: pl.Tile[[16, 16], pl.FP32, pl.Mem.Mat] = pl.tile.load(a, [0, 0], [16, 16], [16, 16], target_memory=pl.Mem.Mat)
+            b_l1: pl.Tile[[16, 16], pl.FP32, pl.Mem.Mat] = pl.tile.load(b, [0, 0], [16, 16], [16, 16], target_memory=pl.Mem.Mat)
+            a_left: pl.Tile[[16, 16], pl.FP32, pl.Mem.Left] = pl.tile.move(a_l1, target_memory=pl.Mem.Left)
+            b_right: pl.Tile[[16, 16], pl.FP32, pl.Mem.Right] = pl.tile.move(b_l1, target_memory=pl.Mem.Right)
+            qk: pl.Tile[[16, 16], pl.FP32, pl.Mem.Acc] = pl.tile.matmul(a_left, b_right)
+            for aiv_id in pl.split_aiv(2, mode=pl.SplitMode.UP_DOWN):
+                h: pl.Tile[[8, 16], pl.FP32, pl.Mem.Vec] = pl.tile.aiv_shard(qk)
+                sc: pl.Tile[[8, 16], pl.FP32, pl.Mem.Vec] = pl.tile.muls(h, 2.0)
+                off: pl.Scalar[pl.INDEX] = aiv_id * 8
+                out: pl.Tensor[[16, 16], pl.FP32] = pl.tile.store(sc, [off, 0], out)
+        return out
+'''
+    c = Case("split_aiv_scope", [
+        "out = 2 (a @ b): the CORE_GROUP scope holding a split_aiv region is the InCore",
+        "kernel OutlineIncoreScopes makes of it (stamped split_aiv), run on both vector lanes:",
+        "each shards its 8 rows of the cube's result and stores them at aiv_id * 8 (pypto",
+        "docs/en/dev/passes/99-verifier.md AivSplitValid (h); tile.aiv_shard: ir-format.md).",
+        "Run once, as lane 0 (REF cannot run aiv_shard), rows 8..15 stay zero. Pattern of",
+        "PyPTO's tests/st/runtime/cross_core/test_cross_core_split_parity.py",
+        "_SplitAivMultiModeCase, our data."],
+        prog, "main")
+    a, b = ab_inputs(c, 18)
+    c.out("out", "fp32", (matmul_f32(a, b) * F32(2)).astype(F32))
+    c.expect = ["device: PASS", "ref: FAIL",
+                "note: the CORE_GROUP scope holding a pl.split_aiv region runs on both AIV lanes"]
+    return c
+
+
+
+@case
+def split_aiv_none_fence():
+    """A task-parallel pl.split_aiv(mode=NONE) region: no shard op, both lanes run."""
+    prog = '''
+# pypto.program: SplitAivNoneFence
+import pypto.language as pl
+
+@pl.program
+class SplitAivNoneFence:
+    @pl.function
+    def main(self, a: pl.Tensor[[16, 16], pl.FP32], out: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        with pl.at(level=pl.Level.CORE_GROUP):
+            for aiv_id in pl.split_aiv(2, mode=pl.SplitMode.NONE):
+                row: pl.Scalar[pl.INDEX] = aiv_id * 8
+                t: pl.Tile[[8, 16], pl.FP32, pl.Mem.Vec] = pl.tile.load(a, [row, 0], [8, 16], [8, 16], target_memory=pl.Mem.Vec)
+                d: pl.Tile[[8, 16], pl.FP32, pl.Mem.Vec] = pl.tile.adds(t, 3.0)
+                out: pl.Tensor[[16, 16], pl.FP32] = pl.tile.store(d, [row, 0], out)
+        return out
+'''
+    c = Case("split_aiv_none_fence", [
+        "out = a + 3: a mode=NONE split_aiv region is task-parallel, both lanes run the full",
+        "body on disjoint work chosen by aiv_id (pypto docs/en/dev/passes/",
+        "21-expand_mixed_kernel.md:256-259: \"both lanes run the full body ... dropping lane-1",
+        "stores would be a miscompile\"; the kernel is dual_aiv_dispatch, PyPTO #2379). REF",
+        "runs the region once (it has no shard op REF lacks), as lane 0: rows 8..15 stay",
+        "zero. Pattern of PyPTO's tests/st/runtime/cross_core/test_sync_set_wait.py."],
+        prog, "main")
+    rng = np.random.default_rng(19)
+    a = rng.standard_normal((16, 16)).astype(F32)
+    c.inp("a", "fp32", a)
+    c.out("out", "fp32", (a + F32(3)).astype(F32))
+    c.expect = ["device: PASS", "ref: FAIL",
+                "note: the CORE_GROUP scope holding a pl.split_aiv region runs on both AIV lanes"]
+    return c
+
+
+
+@case
+def multi_mode_split():
+    """A split_aiv group whose pipes use two split modes."""
+    prog = '''
+# pypto.program: MultiModeSplit
+import pypto.language as pl
+
+@pl.program
+class MultiModeSplit:
+    @pl.function(type=pl.FunctionType.AIC, level=pl.Level.AIC, role=pl.Role.SubWorker)
+    def qk_aic(a: pl.Tensor[[16, 16], pl.FP32], b: pl.Tensor[[16, 16], pl.FP32], out_ud: pl.Out[pl.Tensor[[16, 16], pl.FP32]], out_lr: pl.Out[pl.Tensor[[16, 16], pl.FP32]]):
+        pl.func_attr({"split_aiv": True})
+''' + MM_KERNEL + '''        pl.tile.tpush_to_aiv(acc, split=1)
+        pl.tile.tpush_to_aiv(acc, split=2)
+    @pl.function(type=pl.FunctionType.AIV, level=pl.Level.AIV, role=pl.Role.SubWorker)
+    def qk_aiv(a: pl.Tensor[[16, 16], pl.FP32], b: pl.Tensor[[16, 16], pl.FP32], out_ud: pl.Out[pl.Tensor[[16, 16], pl.FP32]], out_lr: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        pl.func_attr({"split_aiv": True, "dual_aiv_dispatch": True})
+        aiv_id: pl.Scalar[pl.INDEX] = pl.tile.get_subblock_idx()
+        h: pl.Tile[[8, 16], pl.FP32, pl.Mem.Vec] = pl.tile.tpop_from_aic(split=1)
+        sc: pl.Tile[[8, 16], pl.FP32, pl.Mem.Vec] = pl.tile.muls(h, 2.0)
+        o1: pl.Tensor[[16, 16], pl.FP32] = pl.tile.store(sc, [aiv_id * 8, 0], out_ud)
+        h2: pl.Tile[[16, 8], pl.FP32, pl.Mem.Vec] = pl.tile.tpop_from_aic(split=2)
+        sc2: pl.Tile[[16, 8], pl.FP32, pl.Mem.Vec] = pl.tile.muls(h2, 3.0)
+        o2: pl.Tensor[[16, 16], pl.FP32] = pl.tile.store(sc2, [0, aiv_id * 8], out_lr)
+        return out_lr
+    @pl.function(type=pl.FunctionType.Group, level=pl.Level.CORE_GROUP, role=pl.Role.SubWorker)
+    def qk(a: pl.Tensor[[16, 16], pl.FP32], b: pl.Tensor[[16, 16], pl.FP32], out_ud: pl.Out[pl.Tensor[[16, 16], pl.FP32]], out_lr: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        pl.func_attr({"split_aiv": True})
+        self.qk_aic(a, b, out_ud, out_lr)
+        self.qk_aiv(a, b, out_ud, out_lr)
+        return out_lr
+    @pl.function(type=pl.FunctionType.Orchestration, level=pl.Level.CHIP, role=pl.Role.Orchestrator)
+    def main(self, a: pl.Tensor[[16, 16], pl.FP32], b: pl.Tensor[[16, 16], pl.FP32], out_ud: pl.Out[pl.Tensor[[16, 16], pl.FP32]], out_lr: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        r: pl.Tensor[[16, 16], pl.FP32] = self.qk(a, b, out_ud, out_lr)
+        return r
+'''
+    c = Case("multi_mode_split", [
+        "out_ud = 2 (a @ b), out_lr = 3 (a @ b): a split_aiv kernel with one UP_DOWN and",
+        "one LEFT_RIGHT pipe; each pipe op's own split is authoritative (pypto",
+        "src/ir/transforms/split_vector_kernel_pass.cpp:646-661, multi-mode split_aiv), so",
+        "lane L gets rows 8L..8L+7 of the first and columns 8L..8L+7 of the second. REF's",
+        "codegen refuses a group with two split kwargs. Pattern of PyPTO's",
+        "test_cross_core_split_parity.py _SplitAivMultiModeCase at ExpandMixedKernel."],
+        prog, "main")
+    a, b = ab_inputs(c, 20)
+    mm = matmul_f32(a, b)
+    c.out("out_ud", "fp32", (mm * F32(2)).astype(F32))
+    c.out("out_lr", "fp32", (mm * F32(3)).astype(F32))
+    c.expect = ["device: PASS", "ref: REF-FAIL",
+                "line: Conflicting cross-core split kwargs in group qk: [1, 2]"]
+    return c
+
+
+
 
 
 def main():

@@ -241,6 +241,15 @@ static void note_bit_difference(cmp_ctx *cx, const trace_rec *rec, const trace_r
     s->bit_max = maxd;
 }
 
+/* Two cores that run the same occurrences of a function: the same core, or
+ * the host and a kernel core (a kernel one pass runs in line on the host,
+ * as REF does or before ExpandMixedKernel typed it, runs on its AIC or AIV
+ * core in the other under device semantics: docs/ops.md). */
+static int same_place(int a, int b)
+{
+    return a == b || a == EXEC_CORE_HOST || b == EXEC_CORE_HOST;
+}
+
 /* A load's tile or a store's region, matched by the GM region (the same
  * data, whatever a pass did to the statements around it: an AIC/AIV split,
  * a lane split by subblock_idx, outlining). Returns 1 when handled, 0 when
@@ -390,7 +399,7 @@ static int on_bad_rec(void *ud, const trace_rec *rec)
      * or bound. Only where the occurrences cannot line up (another core or
      * function: a pass moved the statement) is such a realignment tried. */
     int aligned = control || by_prov ||
-                  (m && m->core == rec->core && m->lane == rec->lane && strcmp(m->func, rec->func) == 0);
+                  (m && same_place(m->core, rec->core) && m->lane == rec->lane && strcmp(m->func, rec->func) == 0);
     for (size_t k = 0; k < tc.n && !aligned; k++) {
         const trace_rec *c = &cx->good->recs[tc.all[k]];
         if (c == m || !same_shape(c->t, rec->t))

@@ -82,12 +82,18 @@ static ir_module *parse(const char *path)
 
 int split_change_find(const char *error, const char *bad_path, const char *good_path, split_change *out)
 {
+    /* REF's refusal, or (device semantics, where each pipe op keeps its own
+     * split) the deadlock of a group whose two sides no longer meet */
     static const char needle[] = "Conflicting cross-core split kwargs in group ";
+    static const char deadlock[] = "ptodb: deadlock in group ";
     memset(out, 0, sizeof *out);
     const char *g = error ? strstr(error, needle) : NULL;
+    if (g)
+        g += sizeof needle - 1;
+    else if (error && (g = strstr(error, deadlock)) != NULL)
+        g += sizeof deadlock - 1;
     if (!g)
         return 0;
-    g += sizeof needle - 1;
     char *group = xstrndup(g, strcspn(g, ":\n"));
     ir_module *bad = parse(bad_path), *good = bad ? parse(good_path) : NULL;
     int found = 0;

@@ -259,17 +259,20 @@ int inspect_queues(const machine *m, inspect_queue *out, int max)
 {
     const xrt *rt = m->grp.active ? &m->grp.rt : &m->global_rt;
     int n = 0;
-    add_queue(m, rt, &rt->to_aiv, out, max, &n);
-    add_queue(m, rt, &rt->to_aic, out, max, &n);
-    for (int l = 0; l < 2; l++) {
-        add_queue(m, rt, &rt->to_aiv_dual[l], out, max, &n);
-        add_queue(m, rt, &rt->to_aic_dual[l], out, max, &n);
-    }
-    for (int s = 1; s <= 4; s++)
+    for (int id = 0; id < XRT_NPIPES; id++) {
+        const xpipe *p = &rt->p[id];
+        add_queue(m, rt, &p->to_aiv, out, max, &n);
+        add_queue(m, rt, &p->to_aic, out, max, &n);
         for (int l = 0; l < 2; l++) {
-            add_queue(m, rt, &rt->to_aiv_split[s][l], out, max, &n);
-            add_queue(m, rt, &rt->to_aic_split[s][l], out, max, &n);
+            add_queue(m, rt, &p->to_aiv_dual[l], out, max, &n);
+            add_queue(m, rt, &p->to_aic_dual[l], out, max, &n);
         }
+        for (int s = 1; s <= 4; s++)
+            for (int l = 0; l < 2; l++) {
+                add_queue(m, rt, &p->to_aiv_split[s][l], out, max, &n);
+                add_queue(m, rt, &p->to_aic_split[s][l], out, max, &n);
+            }
+    }
     for (int a = 0; a < 2; a++)
         for (int b = 0; b < 2; b++)
             add_queue(m, rt, &rt->gather[a][b], out, max, &n);

@@ -109,6 +109,8 @@ static void core_reset(core *c)
     value_clear(&c->result);
     c->state = CORE_IDLE;
     c->nwait = 0;
+    c->whole = 0;
+    c->replay = 0;
 }
 
 void machine_free(machine *m)
@@ -236,7 +238,7 @@ static ptodb_status core_error(machine *m, core *c, const xinst *in, ptodb_statu
                   fname, ctx->ref_fail ? "REF would fail here: " : "",
                   ctx->err_set ? strbuf_str(&ctx->err) : ptodb_status_message(st));
     strbuf_clear(&m->error);
-    if (m->grp.active && c->in_group) {
+    if (m->grp.active && c->in_group && !m->grp.direct) {
         strbuf_printf(&m->error, "Mixed-kernel execution failed in %s (lane=", fname);
         if (c->id == EXEC_CORE_AIC)
             strbuf_puts(&m->error, "None");
@@ -612,10 +614,17 @@ static ptodb_status eval_op(machine *m, core *c, xframe *f, const xexpr *x, valu
     *out = value_none();
     c->ctx.ref_note = NULL;
     c->ctx.differs_id = -1;
-    st = x->fn(&c->ctx, &a, out);
-    if (st == PTODB_OK && m->opt.semantics == EXEC_SEM_DEVICE && np > 0) {
-        inherit_valid(x->id, &pos[0], out);
-        matmul_valid(x->id, pos, np, out);
+    if (c->replay && x->id == IR_OP_TILE_STORE && np >= 3) {
+        /* lane 1 of a no-split dual dispatch replays the body: its stores
+         * are dropped and pass their destination through (pypto
+         * src/ir/transforms/split_vector_kernel_pass.cpp:398-431) */
+        *out = value_copy(&pos[2]);
+    } else {
+        st = x->fn(&c->ctx, &a, out);
+        if (st == PTODB_OK && m->opt.semantics == EXEC_SEM_DEVICE && np > 0) {
+            inherit_valid(x->id, &pos[0], out);
+            matmul_valid(x->id, pos, np, out);
+        }
     }
     if (c->ctx.differs_id >= 0 && st == PTODB_OK)
         note_differs(m, x->src ? &x->src->span : NULL, c->ctx.differs_id, "%s", c->ctx.differs_what);
@@ -1008,6 +1017,34 @@ static void device_valid_shape(const exec_type *t, value *v)
         x->valid_declared = 1;
 }
 
+/* Device semantics: the annotation of in with its symbolic valid extents
+ * evaluated in frame f (before the op runs, so an operand the op takes
+ * over is still there), into *out. A valid shape is what the type says
+ * (pto-isa: an op iterates over dst.GetValidRow/GetValidCol, which the
+ * tile's declaration sets); after SplitVectorKernel an idle lane's extents
+ * are expressions of its subblock index that come out 0. */
+static ptodb_status eval_valid_type(machine *m, core *c, xframe *f, const xinst *in, exec_type *out)
+{
+    *out = in->types[0];
+    for (int d = 0; d < out->mem_valid_ndim; d++) {
+        if (!in->valid_x[d])
+            continue;
+        value dv;
+        ptodb_status st = eval(m, c, f, in->valid_x[d], &dv);
+        if (st != PTODB_OK)
+            return st;
+        int64_t k;
+        int bad = value_as_int(&dv, &k) != 0;
+        value_clear(&dv);
+        if (bad) { /* not a number: leave the extent to the value */
+            out->mem_valid_ndim = 0;
+            return PTODB_OK;
+        }
+        out->mem_valid[d] = k < 0 ? 0 : k;
+    }
+    return PTODB_OK;
+}
+
 /* Assigns v (owned) to slot with REF's type check; under device semantics
  * a mismatch is a note and the value is seen as its type (device_conform). */
 static ptodb_status assign(machine *m, core *c, xframe *f, const xinst *in, uint32_t i, value v)
@@ -1029,8 +1066,21 @@ static ptodb_status assign(machine *m, core *c, xframe *f, const xinst *in, uint
 
 /* ---- groups ------------------------------------------------------------- */
 
-static ptodb_status group_start(machine *m, core *host, const xfunc *callee, value *args,
-                                uint32_t nargs, int split_aiv)
+/* What a group run starts: the AIC kernel (or none), the AIV kernel (or
+ * none) on 1 or 2 lanes, and how the lanes behave. */
+typedef struct launch {
+    const xfunc *g;       /* named in reports: the Group, or the kernel called */
+    const xfunc *aic, *aiv;
+    int lanes;            /* AIV lanes: 1 or 2 (ignored without aiv) */
+    int split_aiv;        /* a split_aiv kernel on two lanes, no AIC (REF's path too) */
+    int dual_nosplit;     /* split=0 pipe ops involve both lanes */
+    int whole;            /* the one AIV core is the whole vector side (device) */
+    int replay;           /* lane 1 stores nothing (device, 910B) */
+    int64_t depth;        /* queue depth, -1: the --slot-depth default */
+    int slot_num;         /* the pipes' slot_num (--slot-depth pipe) */
+} launch;
+
+static ptodb_status launch_start(machine *m, core *host, const launch *L, value *args, uint32_t nargs)
 {
     group_run *g = &m->grp;
     exec_ctx *ctx = &host->ctx;
@@ -1038,37 +1088,32 @@ static ptodb_status group_start(machine *m, core *host, const xfunc *callee, val
         for (uint32_t i = 0; i < nargs; i++)
             value_clear(&args[i]);
         return efail(ctx, NULL, 0, PTODB_ERR_UNSUPPORTED,
-                     "a group call inside a running group is not supported (%s)", callee->name);
+                     "a group call inside a running group is not supported (%s)", L->g->name);
     }
     g->active = 1;
-    g->split_aiv = split_aiv;
-    g->g = callee;
+    g->split_aiv = L->split_aiv;
+    g->g = L->g;
+    g->bind_aic_pc = g->bind_aiv_pc = g->resume_pc = -1;
+    g->fork = 0;
+    g->direct = 0;
     xrt_reset(&g->rt);
-    const xfunc *aic = NULL, *aiv;
-    if (split_aiv) {
-        aiv = callee;
-        g->lanes = 2;
-        g->rt.dual_nosplit = 0;
-    } else {
-        aic = &m->p->funcs[callee->group.aic];
-        aiv = &m->p->funcs[callee->group.aiv];
-        g->lanes = callee->group.lanes;
-        g->rt.dual_nosplit = callee->group.split == 0 && callee->group.dual;
-    }
+    g->lanes = L->aiv ? L->lanes : 0;
+    g->rt.dual_nosplit = L->dual_nosplit;
     g->ncores = 0;
     int aiv_first = m->opt.sched == EXEC_SCHED_AIV_FIRST;
-    if (aic && !aiv_first)
+    if (L->aic && !aiv_first)
         g->order[g->ncores++] = EXEC_CORE_AIC;
-    g->order[g->ncores++] = EXEC_CORE_AIV0;
-    if (g->lanes == 2)
+    if (L->aiv)
+        g->order[g->ncores++] = EXEC_CORE_AIV0;
+    if (L->aiv && L->lanes == 2)
         g->order[g->ncores++] = EXEC_CORE_AIV1;
-    if (aic && aiv_first)
+    if (L->aic && aiv_first)
         g->order[g->ncores++] = EXEC_CORE_AIC;
     g->cur = 0;
     g->started = 0;
     int64_t depth = m->opt.slot_depth;
     if (depth < 0)
-        depth = split_aiv ? 0 : callee->group.slot_num;
+        depth = L->depth >= 0 ? L->depth : L->slot_num;
     xrt_set_limit(&g->rt, depth > 0 && depth < UINT32_MAX ? (uint32_t)depth : 0);
     ptodb_status st = PTODB_OK;
     for (int k = 0; k < g->ncores; k++) {
@@ -1077,13 +1122,15 @@ static ptodb_status group_start(machine *m, core *host, const xfunc *callee, val
         c->in_group = 1;
         c->rt = &g->rt;
         c->state = CORE_READY;
+        c->whole = c->id == EXEC_CORE_AIV0 && L->whole;
+        c->replay = c->id == EXEC_CORE_AIV1 && L->replay;
         c->ctx.err_set = 0;
         c->ctx.fail_at = NULL;
         c->ctx.ref_fail = 0;
         value *cp = xmalloc((nargs ? nargs : 1) * sizeof(value));
         for (uint32_t i = 0; i < nargs; i++)
             cp[i] = value_copy(&args[i]);
-        const xfunc *fn = c->id == EXEC_CORE_AIC ? aic : aiv;
+        const xfunc *fn = c->id == EXEC_CORE_AIC ? L->aic : L->aiv;
         ptodb_status s2 = frame_push(m, c, fn, cp, nargs);
         free(cp);
         if (c->depth > 0 && host->depth > 0) { /* the group runs the host's SPMD block */
@@ -1099,6 +1146,244 @@ static ptodb_status group_start(machine *m, core *host, const xfunc *callee, val
         value_clear(&args[i]);
     host->state = CORE_WAIT_GROUP;
     return st == PTODB_OK ? PTODB_OK : PTODB_ERR_RUNTIME;
+}
+
+/* REF's group call (semantics.md §6.1): G_aic and G_aiv by name, or a
+ * split_aiv kernel on two lanes. */
+static ptodb_status group_start(machine *m, core *host, const xfunc *callee, value *args,
+                                uint32_t nargs, int split_aiv)
+{
+    launch L;
+    memset(&L, 0, sizeof L);
+    L.g = callee;
+    L.split_aiv = split_aiv;
+    L.depth = -1;
+    if (split_aiv) {
+        L.aiv = callee;
+        L.lanes = 2;
+        L.depth = 0;
+    } else {
+        L.aic = &m->p->funcs[callee->group.aic];
+        L.aiv = &m->p->funcs[callee->group.aiv];
+        L.lanes = callee->group.lanes;
+        L.dual_nosplit = callee->group.split == 0 && callee->group.dual;
+        L.slot_num = callee->group.slot_num;
+    }
+    return launch_start(m, host, &L, args, nargs);
+}
+
+/* ---- device semantics: how the runtime launches kernels ----------------- */
+
+/* The AIV side of a launch of kernel aiv under device semantics:
+ *  - a split kernel SplitVectorKernel has not halved yet (a split mode from
+ *    its func_attr or its pipe ops, neither split_aiv nor dual_aiv_dispatch:
+ *    split_vector_kernel_pass.cpp:667-681 halves it into two lanes later)
+ *    runs as one core over the whole tile (whole);
+ *  - dual_aiv_dispatch or split_aiv: both lanes (orchestration_codegen.cpp
+ *    :2796-2822, 2876; SplitVectorKernel stamps dual_aiv_dispatch on every
+ *    split_aiv kernel: split_vector_kernel_pass.cpp:637-661);
+ *  - else lane 0 alone.
+ * On Ascend910B a no-split dual-dispatch kernel's lane 1 is a replay
+ * (split_vector_kernel_pass.cpp:58-64, 398-456). */
+static void dev_aiv_side(const machine *m, const xfunc *aiv, launch *L)
+{
+    int split = aiv->attr_split != 0 || (aiv->split_mask & ~1u) != 0;
+    L->whole = split && !aiv->split_aiv && !aiv->attr_dual;
+    L->lanes = !L->whole && (aiv->split_aiv || aiv->attr_dual) ? 2 : 1;
+    L->dual_nosplit = L->lanes == 2;
+    L->replay = L->lanes == 2 && !aiv->split_aiv && !split && m->opt.mem_target != MEM_TARGET_950;
+}
+
+/* The slot_num of a launch's pipes (--slot-depth pipe): its kernels'. */
+static int launch_slot_num(const launch *L)
+{
+    int a = L->aic ? L->aic->slot_num : 0, v = L->aiv ? L->aiv->slot_num : 0;
+    return a > v ? a : v;
+}
+
+/* A call the device runs as a launch, not in line: under device semantics,
+ * from the host (not a kernel), of an AIC or AIV kernel, or of a Group
+ * whose callees include one. */
+static int dev_launches(const machine *m, const core *c, const xfunc *callee)
+{
+    if (m->opt.semantics != EXEC_SEM_DEVICE || c->in_group)
+        return 0;
+    if (callee->type == IR_EV_FUNCTION_TYPE_AIC || callee->type == IR_EV_FUNCTION_TYPE_AIV)
+        return 1;
+    return callee->type == IR_EV_FUNCTION_TYPE_GROUP && (callee->dev.aic >= 0 || callee->dev.aiv >= 0);
+}
+
+/* The notes of a launch where REF runs otherwise (semantics.h): a Group
+ * REF does not pair by name the same way, a kernel REF runs once where the
+ * device runs two lanes, a lane-1 replay, a whole-tile split kernel. */
+static void dev_note(machine *m, const ir_span *sp, const launch *L)
+{
+    const xfunc *g = L->g;
+    if (g->type == IR_EV_FUNCTION_TYPE_GROUP) {
+        int same = g->is_group && L->aic == &m->p->funcs[g->group.aic] && L->aiv == &m->p->funcs[g->group.aiv];
+        if (!same)
+            note_differs(m, sp, EXEC_SEMDIFF_KERNEL_DISPATCH,
+                         "the Group %s launches %s%s%s by their types (REF would compute: no %s_aic/%s_aiv pair by "
+                         "name, so the body runs in line on one thread)",
+                         g->name, L->aic ? L->aic->name : "", L->aic && L->aiv ? " and " : "",
+                         L->aiv ? L->aiv->name : "", g->name, g->name);
+    } else if (L->aiv && L->lanes == 2) {
+        note_differs(m, sp, EXEC_SEMDIFF_KERNEL_DISPATCH,
+                     "the dual-dispatch kernel %s runs on both AIV lanes (REF would compute: one run, as lane 0)",
+                     g->name);
+    }
+    if (L->replay)
+        note_differs(m, sp, EXEC_SEMDIFF_NOSPLIT_REPLAY,
+                     "lane 1 of the no-split dual-dispatch kernel %s replays the pipe handshakes and stores nothing "
+                     "(REF would compute: both lanes run the whole body, every store twice)",
+                     L->aiv->name);
+    if (L->whole)
+        note_differs(m, sp, EXEC_SEMDIFF_SPLIT_WHOLE,
+                     "the split kernel %s, not halved yet, runs as one vector core over the whole tile (REF would "
+                     "compute: two lanes each run the full-shape body on a half)",
+                     L->aiv->name);
+}
+
+/* A direct call of an AIC or AIV kernel from the host: one task on the cube
+ * core or on the vector lanes (args owned). */
+static ptodb_status dev_call_kernel(machine *m, core *host, const xinst *in, const xfunc *callee, value *args,
+                                    uint32_t nargs)
+{
+    launch L;
+    memset(&L, 0, sizeof L);
+    L.g = callee;
+    L.depth = -1;
+    if (callee->type == IR_EV_FUNCTION_TYPE_AIC) {
+        L.aic = callee;
+    } else {
+        L.aiv = callee;
+        dev_aiv_side(m, callee, &L);
+    }
+    L.slot_num = launch_slot_num(&L);
+    dev_note(m, inst_span(in), &L);
+    ptodb_status st = launch_start(m, host, &L, args, nargs);
+    m->grp.direct = 1;
+    return st;
+}
+
+/* The Group frame just pushed on the host launches its kernels: the AIC
+ * callee on the cube core, the AIV callee on its lanes, both given the
+ * arguments of the body's first kernel call (evaluated in that frame). */
+static ptodb_status dev_launch_group(machine *m, core *host)
+{
+    xframe *f = &host->frames[host->depth - 1];
+    const xfunc *gf = f->fn;
+    const xgroup_dev *d = &gf->dev;
+    const xinst *first = &gf->code[d->first_pc];
+    launch L;
+    memset(&L, 0, sizeof L);
+    L.g = gf;
+    L.depth = -1;
+    L.aic = d->aic >= 0 ? &m->p->funcs[d->aic] : NULL;
+    L.aiv = d->aiv >= 0 ? &m->p->funcs[d->aiv] : NULL;
+    if (L.aiv)
+        dev_aiv_side(m, L.aiv, &L);
+    L.slot_num = launch_slot_num(&L);
+    value *args = xmalloc((first->nvals ? first->nvals : 1) * sizeof(value));
+    uint32_t n = 0;
+    ptodb_status st = PTODB_OK;
+    for (; n < first->nvals; n++) {
+        st = eval(m, host, f, first->vals[n], &args[n]);
+        if (st != PTODB_OK)
+            break;
+    }
+    if (st != PTODB_OK) {
+        for (uint32_t i = 0; i < n; i++)
+            value_clear(&args[i]);
+        free(args);
+        return st;
+    }
+    dev_note(m, inst_span(first), &L);
+    st = launch_start(m, host, &L, args, n);
+    free(args);
+    m->grp.bind_aic_pc = d->aic_pc;
+    m->grp.bind_aiv_pc = d->aiv_pc;
+    m->grp.resume_pc = d->resume_pc;
+    return st;
+}
+
+/* A copy of frame src for core c (its values shared by reference, as the
+ * lanes of a kernel share its arguments). */
+static void frame_clone(machine *m, core *c, const xframe *src)
+{
+    if (c->depth == c->cap) {
+        c->cap = c->cap ? 2 * c->cap : 8;
+        c->frames = xreallocarray(c->frames, (size_t)c->cap, sizeof *c->frames);
+    }
+    if (c->depth == 0 && c->kept) {
+        frame_free(&c->frames[0]);
+        c->kept = 0;
+    }
+    const xfunc *fn = src->fn;
+    xframe *f = &c->frames[c->depth++];
+    *f = *src;
+    f->activation = c->calls[fn - m->p->funcs]++;
+    f->local_steps = 0;
+    f->slots = xcalloc(fn->nslots ? fn->nslots : 1, sizeof(value));
+    for (uint32_t i = 0; i < fn->nslots; i++)
+        f->slots[i] = value_copy(&src->slots[i]);
+    f->loops = NULL;
+    if (fn->nloops) {
+        f->loops = xmalloc(fn->nloops * sizeof *f->loops);
+        memcpy(f->loops, src->loops, fn->nloops * sizeof *f->loops);
+    }
+    f->dyns = NULL;
+    if (src->dyns) {
+        f->dyns = xcalloc(m->p->ndyns, sizeof(value));
+        for (uint32_t i = 0; i < m->p->ndyns; i++)
+            f->dyns[i] = value_copy(&src->dyns[i]);
+    }
+}
+
+/* Device semantics: the host reaches the XI_FORK of a CORE_GROUP scope
+ * holding a pl.split_aiv region (program.c forks_lanes): AIV lanes 0 and 1
+ * each run the scope on a copy of the host's frame, as the split_aiv InCore
+ * kernel OutlineIncoreScopes makes of it runs (both lanes, each its own
+ * get_subblock_idx, the cube part computed by both, tile.aiv_shard and
+ * tile.aic_gather between them); the host then goes on after the scope with
+ * lane 0's variables. */
+static ptodb_status fork_start(machine *m, core *host, const xinst *in)
+{
+    group_run *g = &m->grp;
+    xframe *hf = &host->frames[host->depth - 1];
+    g->active = 1;
+    g->split_aiv = 1;
+    g->g = hf->fn;
+    g->bind_aic_pc = g->bind_aiv_pc = -1;
+    g->resume_pc = in->target + 1;
+    g->fork = 1;
+    g->direct = 1;
+    xrt_reset(&g->rt);
+    g->lanes = 2;
+    g->rt.dual_nosplit = 1;
+    g->ncores = 0;
+    g->order[g->ncores++] = EXEC_CORE_AIV0;
+    g->order[g->ncores++] = EXEC_CORE_AIV1;
+    g->cur = 0;
+    g->started = 0;
+    xrt_set_limit(&g->rt, m->opt.slot_depth > 0 && m->opt.slot_depth < UINT32_MAX ? (uint32_t)m->opt.slot_depth : 0);
+    for (int k = 0; k < g->ncores; k++) {
+        core *c = &m->cores[g->order[k]];
+        core_reset(c);
+        c->in_group = 1;
+        c->rt = &g->rt;
+        c->state = CORE_READY;
+        c->ctx.err_set = 0;
+        c->ctx.fail_at = NULL;
+        c->ctx.ref_fail = 0;
+        frame_clone(m, c, hf);
+        c->frames[0].pc = hf->pc + 1;
+    }
+    host->state = CORE_WAIT_GROUP;
+    note_differs(m, inst_span(in), EXEC_SEMDIFF_SPLIT_AIV_SCOPE,
+                 "the CORE_GROUP scope holding a pl.split_aiv region runs on both AIV lanes (REF would compute: the "
+                 "region once, as lane 0)");
+    return PTODB_OK;
 }
 
 static int core_runnable(core *c)
@@ -1522,8 +1807,18 @@ static ptodb_status core_exec(machine *m, core *c, exec_event *ev)
         ptodb_status st = PTODB_OK;
         value v;
         switch (in->kind) {
-        case XI_ASSIGN:
+        case XI_ASSIGN: {
+            exec_type vt;
+            const exec_type *vtp = NULL;
+            if (in->valid_x && m->opt.semantics == EXEC_SEM_DEVICE) {
+                st = eval_valid_type(m, c, f, in, &vt);
+                if (st != PTODB_OK)
+                    break;
+                vtp = &vt;
+            }
             st = eval(m, c, f, in->e, &v);
+            if (st == PTODB_OK && vtp)
+                device_valid_shape(vtp, &v);
             if (st == PTODB_OK && m->prov)
                 prov_load_leaf(m, c, in, &v);
             if (st == PTODB_OK && m->mem)
@@ -1535,6 +1830,7 @@ static ptodb_status core_exec(machine *m, core *c, exec_event *ev)
             if (st == PTODB_OK)
                 f->pc++;
             break;
+        }
         case XI_EXPR:
             st = eval(m, c, f, in->e, &v);
             if (st == PTODB_OK) {
@@ -1657,6 +1953,26 @@ static ptodb_status core_exec(machine *m, core *c, exec_event *ev)
         case XI_FAIL:
             st = efail(ctx, NULL, in->ref_fail, PTODB_ERR_UNSUPPORTED, "%s", in->msg);
             break;
+        case XI_FORK:
+            if (m->opt.semantics == EXEC_SEM_DEVICE && !c->in_group && !m->grp.active) {
+                fill_event(m, c, in, ev, EXEC_EV_CALL);
+                return fork_start(m, c, in);
+            }
+            f->pc++; /* ref: the scope runs in line, once */
+            break;
+        case XI_JOIN:
+            if (c->in_group && m->grp.fork && c->depth == 1) {
+                fill_event(m, c, in, ev, EXEC_EV_RETURN);
+                c->depth = 0;
+                c->kept = 1;
+                value_clear(&c->result);
+                c->result = value_none();
+                c->state = CORE_DONE;
+                ev->kind = EXEC_EV_FINISHED;
+                return PTODB_OK;
+            }
+            f->pc++;
+            break;
         case XI_RETURN: {
             value r = value_none();
             if (in->nvals == 1) {
@@ -1754,7 +2070,34 @@ static ptodb_status core_exec(machine *m, core *c, exec_event *ev)
                     f->pc++;
                 break;
             }
-            int split_aiv = !callee->is_group && callee->split_aiv && !c->in_group &&
+            if (dev_launches(m, c, callee)) {
+                /* device semantics: the runtime's task, on the cores it names */
+                fill_event(m, c, in, ev, EXEC_EV_CALL);
+                if (callee->type == IR_EV_FUNCTION_TYPE_GROUP) {
+                    st = frame_push(m, c, callee, args, n);
+                    free(args);
+                    if (st != PTODB_OK)
+                        return core_error(m, c, in, st);
+                    st = dev_launch_group(m, c);
+                } else {
+                    st = dev_call_kernel(m, c, in, callee, args, n);
+                    free(args);
+                }
+                if (st != PTODB_OK) {
+                    if (c->ctx.err_set)
+                        return core_error(m, c, in, st);
+                    return st; /* a group core's error is recorded */
+                }
+                ev->func = callee->name;
+                return PTODB_OK;
+            }
+            /* a split_aiv kernel; under device semantics also an InCore
+             * function holding any pl.split_aiv region, a task-parallel
+             * mode=NONE one without shard ops included (the outliner stamps
+             * it split_aiv: both lanes run it, 21-expand_mixed_kernel.md:256-259) */
+            int regions = m->opt.semantics == EXEC_SEM_DEVICE && callee->region_any &&
+                          callee->type == IR_EV_FUNCTION_TYPE_INCORE;
+            int split_aiv = !callee->is_group && (callee->split_aiv || regions) && !c->in_group &&
                             callee->type != IR_EV_FUNCTION_TYPE_AIC &&
                             callee->type != IR_EV_FUNCTION_TYPE_AIV;
             if ((callee->is_group && !c->in_group) || split_aiv) {
@@ -1961,6 +2304,32 @@ static int pick_group_core(machine *m)
     return -1;
 }
 
+/* The end of a fork: the host's frame takes lane 0's variables (lane 0's
+ * frame, kept since it finished, is left empty). */
+static void fork_take_slots(core *host, core *lane)
+{
+    xframe *hf = &host->frames[host->depth - 1];
+    if (!lane->kept || lane->frames[0].fn != hf->fn)
+        return;
+    xframe *lf = &lane->frames[0];
+    for (uint32_t i = 0; i < hf->fn->nslots; i++) {
+        value_clear(&hf->slots[i]);
+        hf->slots[i] = lf->slots[i];
+        lf->slots[i] = value_none();
+    }
+}
+
+/* Binds v (owned) to the target of the XI_CALL at pc of frame f (none: -1
+ * or no target). */
+static ptodb_status dev_bind(machine *m, core *c, xframe *f, int32_t pc, value v)
+{
+    if (pc < 0 || f->fn->code[pc].nslots != 1) {
+        value_clear(&v);
+        return PTODB_OK;
+    }
+    return assign(m, c, f, &f->fn->code[pc], 0, v);
+}
+
 static ptodb_status group_finish(machine *m, exec_event *ev)
 {
     group_run *g = &m->grp;
@@ -1968,7 +2337,12 @@ static ptodb_status group_finish(machine *m, exec_event *ev)
     for (int i = 0; i < EXEC_NCORES; i++)
         if (m->cores[i].state == CORE_WAIT_GROUP)
             host = &m->cores[i];
-    value r = value_copy(&m->cores[EXEC_CORE_AIV0].result);
+    value r = value_copy(&m->cores[g->lanes ? EXEC_CORE_AIV0 : EXEC_CORE_AIC].result);
+    for (int i = 0; i < EXEC_NCORES && g->fork; i++)
+        if (m->cores[i].state == CORE_WAIT_GROUP)
+            fork_take_slots(&m->cores[i], &m->cores[EXEC_CORE_AIV0]);
+    value raic = g->resume_pc >= 0 && g->bind_aic_pc >= 0 ? value_copy(&m->cores[EXEC_CORE_AIC].result)
+                                                           : value_none();
     for (int k = 0; k < g->ncores; k++) {
         core *c = &m->cores[g->order[k]];
         core_reset(c);
@@ -1979,6 +2353,7 @@ static ptodb_status group_finish(machine *m, exec_event *ev)
     g->active = 0;
     if (!host) {
         value_clear(&r);
+        value_clear(&raic);
         return PTODB_OK;
     }
     host->state = CORE_READY;
@@ -1986,7 +2361,26 @@ static ptodb_status group_finish(machine *m, exec_event *ev)
     const xinst *in = &f->fn->code[f->pc];
     host->ctx.err_set = 0;
     host->ctx.fail_at = NULL;
-    ptodb_status st = bind_call_result(m, host, r);
+    ptodb_status st;
+    if (g->resume_pc >= 0) {
+        /* a Group frame's launch: its kernel calls get their cores'
+         * results, and the body goes on after them */
+        st = dev_bind(m, host, f, g->bind_aic_pc, raic);
+        if (st == PTODB_OK)
+            st = dev_bind(m, host, f, g->bind_aiv_pc, r);
+        else
+            value_clear(&r);
+        int32_t at = g->bind_aiv_pc >= 0 ? g->bind_aiv_pc : g->bind_aic_pc;
+        in = &f->fn->code[at >= 0 ? (uint32_t)at : f->pc];
+        if (st == PTODB_OK) {
+            f->pc = (uint32_t)g->resume_pc;
+            f->local_steps++;
+        }
+        g->resume_pc = g->bind_aic_pc = g->bind_aiv_pc = -1;
+    } else {
+        value_clear(&raic);
+        st = bind_call_result(m, host, r);
+    }
     fill_event(m, host, in, ev, EXEC_EV_RETURN);
     if (st != PTODB_OK)
         return core_error(m, host, in, st);

@@ -76,6 +76,11 @@ typedef struct core {
     int id;      /* exec_core_id */
     int lane;    /* subblock idx */
     int in_group;
+    /* device semantics, set at a group start: */
+    int whole;   /* the whole vector side of a split kernel not yet halved
+                    (its split pushes/pops carry both lanes' halves) */
+    int replay;  /* lane 1 of a no-split dual-dispatch kernel on 910B: its
+                    tile.store writes nothing (SplitVectorKernel's replay) */
     core_state state;
     xframe *frames;
     int depth, cap;
@@ -104,6 +109,16 @@ typedef struct group_run {
     int ncores;
     int cur;              /* index into order */
     int started;          /* a core of the group has run a statement (fixed_pick) */
+    /* device semantics, a Group function's launch from its frame on the
+     * host (g->dev): the XI_CALLs of that frame the AIC's and AIV lane 0's
+     * results bind to (-1: none), and the pc the frame goes on at; resume_pc
+     * -1: the launch is the host's current call (the result binds there) */
+    int32_t bind_aic_pc, bind_aiv_pc, resume_pc;
+    int fork;             /* the lanes run an XI_FORK scope of the host's frame:
+                             lane 0's slots go back to it at the end */
+    int direct;           /* a kernel the host calls directly, or a fork: not one
+                             of REF's mixed-kernel groups (errors are not
+                             wrapped in "Mixed-kernel execution failed") */
     xrt rt;
 } group_run;
 

@@ -79,6 +79,7 @@ typedef struct lower {
     uint32_t nloops;
     int region_split;    /* inside a pl.split_aiv region: its mode (1/2), else 0 */
     int region_shards;   /* shard/gather ops met inside split_aiv regions */
+    int region_any;      /* split_aiv regions met */
     int manual_depth;    /* inside pl.scope(mode=pl.ScopeMode.MANUAL) bodies */
     ptodb_status st;
 } lower;
@@ -178,6 +179,38 @@ static void lower_tileview(const ir_expr *e, exec_type *t)
             t->mem_valid[d] = x->kind == IR_EXPR_INT && !(x->flags & IR_EF_BIG) ? x->u.num.i : -1;
         }
     }
+}
+
+/* The symbolic extents of a tile annotation's TileView(valid_shape=[...])
+ * (t lowered from it): one expression per dim, NULL for a literal; NULL
+ * when every extent is a literal or there is none. */
+static xexpr *lower_expr(lower *L, const ir_expr *e);
+static xexpr **lower_valid_exprs(lower *L, const ir_expr *annot, const exec_type *t)
+{
+    if (t->kind != EXEC_TYPE_TILE || t->mem_valid_ndim <= 0 || !annot || annot->kind != IR_EXPR_SUBSCRIPT)
+        return NULL;
+    int sym = 0;
+    for (int d = 0; d < t->mem_valid_ndim; d++)
+        sym |= t->mem_valid[d] < 0;
+    if (!sym)
+        return NULL;
+    for (uint32_t i = 1; i < annot->u.sub.n; i++) {
+        const ir_expr *e = annot->u.sub.items[i];
+        if (e->kind != IR_EXPR_CALL || !is_pl_call(e, -1, "TileView"))
+            continue;
+        for (uint32_t k = 0; k < e->u.call.nkwargs; k++) {
+            const ir_kwarg *kw = &e->u.call.kwargs[k];
+            const ir_expr *v = kw->value;
+            if (strcmp(kw->name->text, "valid_shape") != 0 || (v->kind != IR_EXPR_LIST && v->kind != IR_EXPR_TUPLE) ||
+                (int)v->u.seq.n != t->mem_valid_ndim)
+                continue;
+            xexpr **out = aalloc(L->a, v->u.seq.n * sizeof *out);
+            for (uint32_t d = 0; d < v->u.seq.n; d++)
+                out[d] = t->mem_valid[d] >= 0 ? NULL : lower_expr(L, v->u.seq.items[d]);
+            return out;
+        }
+    }
+    return NULL;
 }
 
 /* pl.MemRef(base, offset, size) of a tile type into t's mem_* fields. */
@@ -980,6 +1013,94 @@ static void lower_yield(lower *L, const ir_stmt *s)
     }
 }
 
+/* b holds a pl.split_aiv region outside any CORE_GROUP scope of its own. */
+static int block_has_region(const ir_block *b);
+static int stmt_has_region(const ir_stmt *s)
+{
+    switch (s->kind) {
+    case IR_STMT_FOR: {
+        const ir_expr *it = s->u.for_.iter;
+        if (it && it->kind == IR_EXPR_CALL && it->res.kind == IR_REF_BUILTIN && it->res.id == IR_BUILTIN_SPLIT_AIV)
+            return 1;
+        return block_has_region(&s->u.for_.body);
+    }
+    case IR_STMT_WHILE:
+        return block_has_region(&s->u.while_.body);
+    case IR_STMT_IF:
+        return block_has_region(&s->u.if_.body) || block_has_region(&s->u.if_.orelse);
+    case IR_STMT_WITH:
+        return block_has_region(&s->u.with.body);
+    default:
+        return 0;
+    }
+}
+
+static int block_has_region(const ir_block *b)
+{
+    for (uint32_t i = 0; i < b->n; i++)
+        if (stmt_has_region(b->items[i]))
+            return 1;
+    return 0;
+}
+
+/* b leaves its scope other than by falling off its end: a return, or a
+ * break/continue of a loop around it (loops is the depth of loops inside). */
+static int block_escapes(const ir_block *b, int loops)
+{
+    for (uint32_t i = 0; i < b->n; i++) {
+        const ir_stmt *s = b->items[i];
+        switch (s->kind) {
+        case IR_STMT_RETURN:
+            return 1;
+        case IR_STMT_BREAK:
+        case IR_STMT_CONTINUE:
+            if (!loops)
+                return 1;
+            break;
+        case IR_STMT_FOR:
+            if (block_escapes(&s->u.for_.body, loops + 1))
+                return 1;
+            break;
+        case IR_STMT_WHILE:
+            if (block_escapes(&s->u.while_.body, loops + 1))
+                return 1;
+            break;
+        case IR_STMT_IF:
+            if (block_escapes(&s->u.if_.body, loops) || block_escapes(&s->u.if_.orelse, loops))
+                return 1;
+            break;
+        case IR_STMT_WITH:
+            if (block_escapes(&s->u.with.body, loops))
+                return 1;
+            break;
+        default:
+            break;
+        }
+    }
+    return 0;
+}
+
+/* A `with pl.at(level=pl.Level.CORE_GROUP, ...)` scope of a function the
+ * host runs whose body holds a pl.split_aiv region: OutlineIncoreScopes
+ * makes it an InCore kernel stamped split_aiv, which runs on both AIV lanes
+ * (pypto docs/en/dev/passes/99-verifier.md, AivSplitValid (h): a region is
+ * authored inside such a scope or at the top of an Opaque function, which the
+ * parser wraps into one). The machine forks the scope onto two lanes under
+ * device semantics (XI_FORK). */
+static int forks_lanes(lower *L, const ir_expr *cx, const ir_block *body)
+{
+    int t = L->f->type;
+    if (t == IR_EV_FUNCTION_TYPE_INCORE || t == IR_EV_FUNCTION_TYPE_AIC || t == IR_EV_FUNCTION_TYPE_AIV ||
+        t == IR_EV_FUNCTION_TYPE_GROUP)
+        return 0;
+    if (!cx || cx->kind != IR_EXPR_CALL || cx->res.kind != IR_REF_BUILTIN || cx->res.id != IR_BUILTIN_AT)
+        return 0;
+    const ir_expr *level = call_kwarg(cx, "level");
+    if (!level || level->res.kind != IR_REF_ENUM || level->res.id != IR_EV_LEVEL_CORE_GROUP)
+        return 0;
+    return block_has_region(body) && !block_escapes(body, 0);
+}
+
 static void lower_for(lower *L, const ir_stmt *s)
 {
     const ir_expr *it = s->u.for_.iter;
@@ -990,6 +1111,7 @@ static void lower_for(lower *L, const ir_stmt *s)
          * shard/gather ops inside. */
         int saved = L->region_split;
         if (b == IR_BUILTIN_SPLIT_AIV) {
+            L->region_any++;
             L->region_split = 0;
             for (uint32_t i = 0; i < it->u.call.nkwargs; i++)
                 if (strcmp(it->u.call.kwargs[i].name->text, "mode") == 0 &&
@@ -1169,6 +1291,7 @@ static void lower_stmt(lower *L, const ir_stmt *s)
                          : lower_expr(L, v);
         if (x->kind == XE_OP)
             x->rtype = t;
+        xexpr **valid_x = t ? lower_valid_exprs(L, s->u.assign.annot, t) : NULL;
         int32_t pc = emit(L, XI_ASSIGN, s, 1);
         xinst *in = &L->code[pc];
         in->e = x;
@@ -1176,6 +1299,7 @@ static void lower_stmt(lower *L, const ir_stmt *s)
         in->slots[0] = slot;
         in->nslots = 1;
         in->types = t;
+        in->valid_x = valid_x;
         const char **nm = aalloc(L->a, sizeof *nm);
         nm[0] = slot_name(L, slot);
         in->names = nm;
@@ -1312,7 +1436,12 @@ static void lower_stmt(lower *L, const ir_stmt *s)
             L->code[pc].e = new_expr(L, XE_MANUAL_SCOPE, cx);
             L->manual_depth++;
         }
+        int32_t fork = forks_lanes(L, cx, &s->u.with.body) ? emit(L, XI_FORK, s, 0) : -1;
         lower_block(L, &s->u.with.body);
+        if (fork >= 0) {
+            int32_t join = emit(L, XI_JOIN, NULL, 0);
+            L->code[fork].target = join;
+        }
         if (manual)
             L->manual_depth--;
         if (head >= 0)
@@ -1588,6 +1717,38 @@ static void build_group(xprogram *p, xfunc *g, ir_arena *a)
     g->group.lanes = (code >= 1 && code <= 4) || g->group.dual ? 2 : 1;
 }
 
+/* A Group function's callees as the device finds them: the first AIC-typed
+ * and the first AIV-typed callee in source order, and the first AIC, AIV or
+ * InCore call, whose arguments the launch passes to both kernels (pypto
+ * src/ir/transforms/utils/wrapper_call_utils.cpp:93-125,
+ * src/codegen/orchestration/orchestration_codegen.cpp:3366-3383). */
+static void build_group_dev(xprogram *p, xfunc *g)
+{
+    xgroup_dev *d = &g->dev;
+    d->aic = d->aiv = d->aic_pc = d->aiv_pc = d->first_pc = d->resume_pc = -1;
+    if (g->type != IR_EV_FUNCTION_TYPE_GROUP)
+        return;
+    for (uint32_t pc = 0; pc < g->ncode; pc++) {
+        const xinst *in = &g->code[pc];
+        if (in->kind != XI_CALL || in->call_mode == XCALL_SUBMIT || in->device || in->callee < 0)
+            continue;
+        const xfunc *c = &p->funcs[in->callee];
+        int t = c->type;
+        if (t != IR_EV_FUNCTION_TYPE_AIC && t != IR_EV_FUNCTION_TYPE_AIV && t != IR_EV_FUNCTION_TYPE_INCORE)
+            continue;
+        if (d->first_pc < 0)
+            d->first_pc = (int32_t)pc;
+        if (t == IR_EV_FUNCTION_TYPE_AIC && d->aic < 0) {
+            d->aic = in->callee;
+            d->aic_pc = (int32_t)pc;
+        } else if (t == IR_EV_FUNCTION_TYPE_AIV && d->aiv < 0) {
+            d->aiv = in->callee;
+            d->aiv_pc = (int32_t)pc;
+        }
+        d->resume_pc = (int32_t)pc + 1;
+    }
+}
+
 /* ---- liveness: which operands die at their statement ------------------- */
 
 /* Per function, a backward data-flow over the flat code (one bit per slot):
@@ -1632,6 +1793,9 @@ static void inst_uses(const xinst *in, uint64_t *set)
     expr_uses(in->e, set);
     for (uint32_t i = 0; i < in->nvals; i++)
         expr_uses(in->vals[i], set);
+    if (in->valid_x && in->types)
+        for (int d = 0; d < in->types[0].mem_valid_ndim; d++)
+            expr_uses(in->valid_x[d], set);
     if (in->kind == XI_COPY)
         for (uint32_t i = 0; i < in->nslots; i++)
             set_bit(set, in->slots[i]);
@@ -1921,6 +2085,7 @@ ptodb_status exec_program_build(const ir_module *m, const op_fn *ops, xprogram *
         xf->type = func_type_of(f);
         xf->nparams = f->nparams;
         read_func_attrs(xf, f);
+        collect_split_block(&f->body, &xf->split_mask, &xf->slot_num);
         xf->param_types = aalloc(a, f->nparams * sizeof *xf->param_types);
         for (uint32_t j = 0; j < f->nparams; j++)
             exec_type_lower(f->params[j].type, &xf->param_types[j]);
@@ -1957,6 +2122,7 @@ ptodb_status exec_program_build(const ir_module *m, const op_fn *ops, xprogram *
         mark_dead_operands(xf, a);
         if (L.region_shards)
             xf->split_aiv = 1; /* runs on two lanes like a LowerAutoVectorSplit kernel */
+        xf->region_any = L.region_any > 0;
         st = L.st;
         /* dynamic dims bound from parameters (Orchestration, §5.5; and
          * the host orchestrator, whose generated host_orch.py binds each
@@ -2021,9 +2187,12 @@ ptodb_status exec_program_build(const ir_module *m, const op_fn *ops, xprogram *
         }
     }
     for (uint32_t i = 0; i < p->nfuncs; i++)
+        build_group_dev(p, &p->funcs[i]);
+    for (uint32_t i = 0; i < p->nfuncs; i++)
         if (p->funcs[i].is_group && p->funcs[i].group.conflict && !p->codegen_error) {
             p->codegen_error = xstrdup(p->funcs[i].group.conflict);
             p->uses_ptodb_only_ops = -1;
+            p->codegen_conflict = 1;
         }
     *out = p;
     return PTODB_OK;

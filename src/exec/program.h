@@ -86,7 +86,12 @@ typedef enum {
     XI_FOR_NEXT, /* loop: next value -> slots[0] (or -1), else pc = target */
     XI_YIELD,    /* slots[i] = vals[i], sequentially */
     XI_COPY,     /* slots2[i] = slots[i] */
-    XI_FAIL      /* fails with msg when reached */
+    XI_FAIL,     /* fails with msg when reached */
+    /* a CORE_GROUP scope of a host function holding a pl.split_aiv region
+     * (device semantics: it runs on two AIV lanes, as OutlineIncoreScopes
+     * makes it an InCore kernel; under ref, and on a lane, both are no-ops) */
+    XI_FORK,     /* target = its XI_JOIN: the lanes start at pc + 1, the host goes on after the JOIN */
+    XI_JOIN      /* a lane of the fork finishes here */
 } xinst_kind;
 
 /* XCALL_SUBMIT: pl.submit(self.f, ...): runs f as a call under device
@@ -117,6 +122,11 @@ typedef struct xinst {
     int32_t callee; /* function index; for groups the Group function */
     xexpr *device;  /* CALL with device=: a host dispatch to that device (exec/comm.h), else NULL */
     xexpr *pred;    /* XCALL_SUBMIT with predicate=: the task runs only when it holds, else NULL */
+    /* ASSIGN of a tile whose TileView(valid_shape=[...]) has a symbolic
+     * extent: one expression per dim (NULL where the extent is a literal,
+     * which types[0].mem_valid holds), evaluated under device semantics
+     * before the op runs; NULL when every extent is a literal */
+    xexpr **valid_x;
     const char *msg;
     /* XCALL_SUBMIT: its deps= entries, and whether it is inside a manual
      * scope (pl.scope(mode=pl.ScopeMode.MANUAL)), for the race check */
@@ -134,6 +144,16 @@ typedef struct xgroup_info {
     int slot_num;     /* slot_num of the pipes' initialize ops, 0 when absent */
     const char *conflict; /* non-NULL: REF fails at codegen with this message */
 } xgroup_info;
+
+/* A Group function as the device launches it (any Group, paired or not):
+ * its callees found by type as PyPTO's FindGroupCallees does, and where
+ * their calls are in its code. */
+typedef struct xgroup_dev {
+    int32_t aic, aiv;      /* first AIC-typed / AIV-typed callee, or -1 */
+    int32_t aic_pc, aiv_pc; /* their XI_CALLs (results bound there), or -1 */
+    int32_t first_pc;      /* the first AIC/AIV/InCore call: the launch's arguments */
+    int32_t resume_pc;     /* after the last of those calls: where the body goes on */
+} xgroup_dev;
 
 typedef struct xdyn_bind {
     int32_t dyn;   /* program dyn index */
@@ -163,10 +183,14 @@ typedef struct xfunc {
     int dyn_device_only;   /* an InCore kernel: bound under device semantics only */
     uint32_t ndyn_binds;
     int split_aiv;         /* func_attr "split_aiv": True */
+    int region_any;        /* holds a pl.split_aiv region (any mode, shards or not) */
     int attr_split;        /* func_attr split (0 when absent) */
     int attr_dual;         /* func_attr dual_aiv_dispatch */
+    unsigned split_mask;   /* split= codes of the tpush/tpop ops in its body (bit per code) */
+    int slot_num;          /* the largest slot_num= of its initialize_pipe ops, 0 when none */
     xgroup_info group;     /* valid when is_group */
     int is_group;
+    xgroup_dev dev;        /* type Group: its launch under device semantics (dev.aic/aiv -1: none) */
 } xfunc;
 
 typedef struct xprogram {
@@ -182,6 +206,7 @@ typedef struct xprogram {
     const ir_expr *unrunnable_at;
     const ir_expr *codegen_error_at;
     int uses_ptodb_only_ops; /* 1: REF lacks a handler for an op ptodb implements (aiv_shard, sin, ...): REF cannot run it, ptodb can; -1: some op neither runs */
+    int codegen_conflict;    /* codegen_error is a group's conflicting split kwargs: the device runs it (each pipe op with its split) */
     struct xarena *arena;
 } xprogram;
 

@@ -134,7 +134,61 @@ typedef enum { EXEC_SEM_DEVICE = 0, EXEC_SEM_REF = 1 } exec_semantics;
       "pypto src/backend/common/pto_ops_memory.cpp:129-137,195-212 (partition_view sizes); "        \
       "src/ir/transforms/flatten_tile_nd_to_2d/rewrite.cpp:666-700,811-828; "                       \
       "docs/en/dev/passes/36-fuse_create_assemble_to_slice.md:45; pto-isa cd4a3d3f "                \
-      "include/pto/cpu/tile_offsets.hpp:169-186, TStore.hpp:62-75, TLoad.hpp:152-158")
+      "include/pto/cpu/tile_offsets.hpp:169-186, TStore.hpp:62-75, TLoad.hpp:152-158")               \
+    X(KERNEL_DISPATCH, "kernel-dispatch",                                                            \
+      "a call of a Group function; a call of an AIC or AIV function from orchestration",            \
+      "a Group launches its first AIC-typed and first AIV-typed callee, whatever their names, with " \
+      "the arguments of its first kernel call; an AIC kernel runs on the cube core, an AIV kernel "  \
+      "on AIV lane 0, and on both lanes (subblock 0 and 1) when it has dual_aiv_dispatch or "       \
+      "split_aiv",                                                                                   \
+      "a Group is paired with <group>_aic / <group>_aiv by name: without that pair its body runs "  \
+      "in line on one thread (a pop there never returns), and a kernel called directly runs once, " \
+      "as lane 0", 0,                                                                                \
+      "pypto src/ir/transforms/utils/wrapper_call_utils.cpp:93-125 (FindGroupCallees: by "          \
+      "FunctionType), src/codegen/orchestration/orchestration_codegen.cpp:3325-3383 (one "         \
+      "MixedKernels task, both kernels given the first inner call's arguments), :2796-2822 "         \
+      "(BuildSingleKernelSubmit: dual_aiv_dispatch -> {INVALID, aiv, aiv}, PyPTO #2379), "         \
+      "docs/en/dev/codegen/01-orchestration_codegen.md:225-240,270-281; REF: "                      \
+      "docs/en/dev/debug/00-torch_codegen.md:190-222 (_build_group_meta pairs by name)")            \
+    X(PIPE_ID, "pipe-id", "tpush/tpop/tfree and initialize_pipe with id=",                          \
+      "each id is a FIFO of its own: a pop takes the oldest push of its id",                        \
+      "id is ignored: every pipe of a kernel pair shares one FIFO per direction and split", 0,       \
+      "pypto src/ir/op/tile_ops/cross_core.cpp:455-495 (the id attr), "                              \
+      "src/backend/common/pto_ops_crosscore.cpp:178-188 (emitted as the PTO pipe's id); pto-isa "   \
+      "cd4a3d3f docs/isa/TPUSH.md:45-48 (TPipe<FlagID, ...>); REF: "                                 \
+      "python/pypto/debug/torch_codegen.py:769-787 (push/pop handlers read split only)")            \
+    X(NOSPLIT_REPLAY, "no-split-replay",                                                            \
+      "an AIV kernel with dual_aiv_dispatch and no split (Ascend910B)",                             \
+      "lane 0 runs the body; lane 1 replays it for the pipe handshakes only: its tile.store writes " \
+      "nothing and returns the destination, as SplitVectorKernel's lane-1 replay does",              \
+      "both lanes run the whole body: every store is made twice (an accumulation into the output " \
+      "counts twice)", 0,                                                                            \
+      "pypto src/ir/transforms/split_vector_kernel_pass.cpp:58-64 (RequiresNoSplitDualAivSync), "   \
+      ":398-456 (BuildNoSplitLane1ReplayStmts: tile.store dropped, tiles valid_shape [0, 0]), "     \
+      "docs/en/dev/passes/21-expand_mixed_kernel.md:248-254; pto-isa cd4a3d3f docs/isa/TPUSH.md "   \
+      "(A2A3 TILE_NO_SPLIT needs AIV0 and AIV1 in the handshake)")                                  \
+    X(SPLIT_WHOLE, "split-kernel-whole",                                                            \
+      "an AIV kernel with a split mode (func_attr split or a split= pipe op) that is neither "       \
+      "split_aiv nor dual_aiv_dispatch yet (before SplitVectorKernel halves it)",                   \
+      "one vector core runs the body over the whole tile: a split pop returns both lanes' halves "  \
+      "merged, a split push sends both halves: what the two halved lanes compute together",         \
+      "two lanes each run the full-shape body on a half: a lane's half is stored where the whole " \
+      "tile goes (lane 1 overwrites lane 0), the other half is never written", 0,                    \
+      "pypto src/ir/transforms/split_vector_kernel_pass.cpp:64-80,496-531,667-681 "                  \
+      "(ProcessStandaloneSplitFunction: the per-lane halving of a full-shape standalone split "      \
+      "kernel), docs/en/dev/passes/23-split_vector_kernel.md")                                       \
+    X(SPLIT_AIV_SCOPE, "split-aiv-scope",                                                           \
+      "a pl.split_aiv region inside a pl.at(level=CORE_GROUP) scope of an orchestration or opaque " \
+      "function; a group whose kernels use several split modes",                                    \
+      "the scope runs on two AIV lanes (subblock 0 and 1), as the InCore function "                  \
+      "OutlineIncoreScopes makes of it does; each pipe op keeps its own split",                     \
+      "the region runs once, as lane 0; a group with pipe ops of two split modes fails at codegen", \
+      0,                                                                                             \
+      "pypto docs/en/dev/passes/99-verifier.md (AivSplitValid (h): a region lives in a CORE_GROUP " \
+      "scope, which OutlineIncoreScopes outlines and stamps split_aiv), "                            \
+      "src/ir/transforms/split_vector_kernel_pass.cpp:646-661 (multi-mode split_aiv: the per-op " \
+      "split ints are authoritative); REF: python/pypto/debug/torch_codegen.py "                    \
+      "(_build_group_meta: conflicting split kwargs)")
 
 typedef enum {
 #define EXEC_SEMDIFF_ENUM(id, name, ops, device, ref, ref_fails, source) EXEC_SEMDIFF_##id,

@@ -198,6 +198,7 @@ static void restore_rt(xrt *rt, const snap_rt *sv)
         q[i]->to_aiv = sq[i]->to_aiv;
         q[i]->split = sq[i]->split;
         q[i]->lane = sq[i]->lane;
+        q[i]->pipe = sq[i]->pipe;
         q[i]->touched = sq[i]->touched;
         q[i]->limit = sq[i]->limit;
         q[i]->name = sq[i]->name;
@@ -261,6 +262,8 @@ static void restore_core(const machine *m, core *c, const snap_core *sc)
     c->kept = sc->c.kept;
     c->lane = sc->c.lane;
     c->in_group = sc->c.in_group;
+    c->whole = sc->c.whole;
+    c->replay = sc->c.replay;
     c->state = sc->c.state;
     c->rt = sc->c.rt;
     c->blocked_since = sc->c.blocked_since;

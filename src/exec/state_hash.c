@@ -124,6 +124,8 @@ static uint64_t state_hash(const machine *m, int with_sched)
         const core *c = &m->cores[i];
         w.h = mix(w.h, (uint64_t)c->state);
         w.h = mix(w.h, (uint64_t)c->in_group);
+        w.h = mix(w.h, (uint64_t)c->whole);
+        w.h = mix(w.h, (uint64_t)c->replay);
         w.h = mix(w.h, (uint64_t)c->depth);
         w.h = mix(w.h, (uint64_t)c->kept);
         w.h = mix(w.h, c->blocked_since);

@@ -10,18 +10,22 @@
 void xrt_queues(xrt *rt, xqueue *out[XRT_NQUEUES])
 {
     int k = 0;
-    out[k++] = &rt->to_aiv;
-    out[k++] = &rt->to_aic;
-    for (int l = 0; l < 2; l++) {
-        out[k++] = &rt->to_aiv_dual[l];
-        out[k++] = &rt->to_aic_dual[l];
-        for (int s = 1; s <= 4; s++) {
-            out[k++] = &rt->to_aiv_split[s][l];
-            out[k++] = &rt->to_aic_split[s][l];
+    for (int id = 0; id < XRT_NPIPES; id++) {
+        xpipe *p = &rt->p[id];
+        out[k++] = &p->to_aiv;
+        out[k++] = &p->to_aic;
+        for (int l = 0; l < 2; l++) {
+            out[k++] = &p->to_aiv_dual[l];
+            out[k++] = &p->to_aic_dual[l];
+            for (int s = 1; s <= 4; s++) {
+                out[k++] = &p->to_aiv_split[s][l];
+                out[k++] = &p->to_aic_split[s][l];
+            }
         }
+    }
+    for (int l = 0; l < 2; l++)
         for (int t = 0; t < 2; t++)
             out[k++] = &rt->gather[l][t];
-    }
     /* k == XRT_NQUEUES */
 }
 

@@ -15,7 +15,7 @@ typedef void (*machine_value_fn)(void *ud, const value *v);
 void machine_walk_values(const machine *m, machine_value_fn fn, void *ud);
 
 /* The queues of a cross-core runtime in a fixed order: *n of them. */
-enum { XRT_NQUEUES = 26 };
+enum { XRT_NQUEUES = 22 * XRT_NPIPES + 4 };
 void xrt_queues(xrt *rt, xqueue *out[XRT_NQUEUES]);
 
 /* The frames a core holds: its stack, or the kept last frame of a

@@ -6,30 +6,35 @@
 
 #include "base/mem.h"
 
-static void xq_init(xqueue *q, int to_aiv, int split, int lane, const char *name)
+static void xq_init(xqueue *q, int to_aiv, int split, int lane, int pipe, const char *name)
 {
     memset(q, 0, sizeof *q);
     q->to_aiv = (uint8_t)to_aiv;
     q->split = (int8_t)split;
     q->lane = (int8_t)lane;
+    q->pipe = (uint8_t)pipe;
     q->name = name;
 }
 
 void xrt_init(xrt *rt)
 {
     memset(rt, 0, sizeof *rt);
-    xq_init(&rt->to_aiv, 1, -1, -1, "to_aiv");
-    xq_init(&rt->to_aic, 0, -1, -1, "to_aic");
-    for (int l = 0; l < 2; l++) {
-        xq_init(&rt->to_aiv_dual[l], 1, 0, l, "to_aiv_dual_nosplit");
-        xq_init(&rt->to_aic_dual[l], 0, 0, l, "to_aic_dual_nosplit");
-        for (int s = 1; s <= 4; s++) {
-            xq_init(&rt->to_aiv_split[s][l], 1, s, l, "to_aiv_split");
-            xq_init(&rt->to_aic_split[s][l], 0, s, l, "to_aic_split");
+    for (int id = 0; id < XRT_NPIPES; id++) {
+        xpipe *p = &rt->p[id];
+        xq_init(&p->to_aiv, 1, -1, -1, id, "to_aiv");
+        xq_init(&p->to_aic, 0, -1, -1, id, "to_aic");
+        for (int l = 0; l < 2; l++) {
+            xq_init(&p->to_aiv_dual[l], 1, 0, l, id, "to_aiv_dual_nosplit");
+            xq_init(&p->to_aic_dual[l], 0, 0, l, id, "to_aic_dual_nosplit");
+            for (int s = 1; s <= 4; s++) {
+                xq_init(&p->to_aiv_split[s][l], 1, s, l, id, "to_aiv_split");
+                xq_init(&p->to_aic_split[s][l], 0, s, l, id, "to_aic_split");
+            }
         }
-        for (int t = 0; t < 2; t++)
-            xq_init(&rt->gather[l][t], 0, -1, t, "aic_gather");
     }
+    for (int l = 0; l < 2; l++)
+        for (int t = 0; t < 2; t++)
+            xq_init(&rt->gather[l][t], 0, -1, t, 0, "aic_gather");
 }
 
 static void xq_clear(xqueue *q)
@@ -45,16 +50,20 @@ static void xq_clear(xqueue *q)
 #define XRT_FOREACH(rt, q, body)                                                           \
     do {                                                                                   \
         xqueue *q;                                                                         \
-        q = &(rt)->to_aiv; body; q = &(rt)->to_aic; body;                                   \
-        for (int l_ = 0; l_ < 2; l_++) {                                                   \
-            q = &(rt)->to_aiv_dual[l_]; body; q = &(rt)->to_aic_dual[l_]; body;             \
-            for (int s_ = 1; s_ <= 4; s_++) {                                              \
-                q = &(rt)->to_aiv_split[s_][l_]; body; q = &(rt)->to_aic_split[s_][l_]; body; \
+        for (int p_ = 0; p_ < XRT_NPIPES; p_++) {                                          \
+            xpipe *pp_ = &(rt)->p[p_];                                                     \
+            q = &pp_->to_aiv; body; q = &pp_->to_aic; body;                                 \
+            for (int l_ = 0; l_ < 2; l_++) {                                               \
+                q = &pp_->to_aiv_dual[l_]; body; q = &pp_->to_aic_dual[l_]; body;           \
+                for (int s_ = 1; s_ <= 4; s_++) {                                          \
+                    q = &pp_->to_aiv_split[s_][l_]; body; q = &pp_->to_aic_split[s_][l_]; body; \
+                }                                                                          \
             }                                                                              \
+        }                                                                                  \
+        for (int l_ = 0; l_ < 2; l_++)                                                     \
             for (int t_ = 0; t_ < 2; t_++) {                                               \
                 q = &(rt)->gather[l_][t_]; body;                                           \
             }                                                                              \
-        }                                                                                  \
     } while (0)
 
 void xrt_reset(xrt *rt)
@@ -120,15 +129,16 @@ static void split_dict(strbuf *out, const xqueue (*qs)[2])
 
 void xrt_pipe_state(const xrt *rt, strbuf *out)
 {
+    const xpipe *p = &rt->p[0]; /* REF's one FIFO set (the other ids: xrt_describe) */
     strbuf_printf(out, "{'no_split_dual_aiv_dispatch': %s, 'to_aiv': %u, 'to_aiv_dual_nosplit': ",
-                  rt->dual_nosplit ? "True" : "False", rt->to_aiv.n);
-    lanes_dict(out, rt->to_aiv_dual);
+                  rt->dual_nosplit ? "True" : "False", p->to_aiv.n);
+    lanes_dict(out, p->to_aiv_dual);
     strbuf_puts(out, ", 'to_aiv_split': ");
-    split_dict(out, rt->to_aiv_split);
-    strbuf_printf(out, ", 'to_aic': %u, 'to_aic_dual_nosplit': ", rt->to_aic.n);
-    lanes_dict(out, rt->to_aic_dual);
+    split_dict(out, p->to_aiv_split);
+    strbuf_printf(out, ", 'to_aic': %u, 'to_aic_dual_nosplit': ", p->to_aic.n);
+    lanes_dict(out, p->to_aic_dual);
     strbuf_puts(out, ", 'to_aic_split': ");
-    split_dict(out, rt->to_aic_split);
+    split_dict(out, p->to_aic_split);
     strbuf_puts(out, "}");
 }
 
@@ -152,6 +162,8 @@ void xrt_describe(const xrt *crt, strbuf *out)
                 strbuf_printf(out, "  lane=%d", q->lane);
             else
                 strbuf_puts(out, "  lane=-");
+            if (q->pipe)
+                strbuf_printf(out, "  id=%d", q->pipe);
             strbuf_putc(out, '\n');
         }
     });

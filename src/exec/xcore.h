@@ -15,16 +15,28 @@ typedef struct xqueue {
     uint8_t to_aiv; /* direction: 1 C->V, 0 V->C (gather: lane exchange) */
     int8_t split;   /* -1: no split; 0 dual no-split; 1..4 */
     int8_t lane;    /* -1: single queue */
+    uint8_t pipe;   /* the frontend pipe id (the ops' id=): 0 unless device semantics */
     uint8_t touched;
     uint32_t limit; /* 0: unbounded (REF); else pushes block at this depth */
     const char *name;
 } xqueue;
 
-typedef struct xrt {
-    int dual_nosplit;
+/* The pipes a kernel pair can open: tpush/tpop/tfree and initialize_pipe
+ * take id= (pypto src/ir/op/tile_ops/cross_core.cpp:455-495), one TPipe
+ * FIFO per id (pto-isa docs/isa/TPUSH.md: TPipe<FlagID, ...>). REF has one
+ * FIFO set and ignores id; under device semantics each id is its own. */
+#define XRT_NPIPES 4
+
+/* One pipe's queues. */
+typedef struct xpipe {
     xqueue to_aiv, to_aic;
     xqueue to_aiv_dual[2], to_aic_dual[2];
     xqueue to_aiv_split[5][2], to_aic_split[5][2]; /* [1..4] */
+} xpipe;
+
+typedef struct xrt {
+    int dual_nosplit;
+    xpipe p[XRT_NPIPES];                           /* [id]; [0] is REF's */
     xqueue gather[2][2];                           /* [from lane][to lane] */
     uint32_t gather_posted[2], gather_taken[2];
     /* recorded state of the no-op pipe ops (REF ignores them) */

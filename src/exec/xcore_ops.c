@@ -79,6 +79,84 @@ static xrt *rt_of(exec_ctx *ctx)
     return ctx->core->rt;
 }
 
+/* The pipe of a tpush/tpop: its id= under device semantics (a FIFO of its
+ * own per id), pipe 0 under ref, which has one FIFO set and ignores id
+ * (pypto python/pypto/debug/torch_codegen.py:769-787). NULL on a bad id. */
+static xpipe *pipe_of(exec_ctx *ctx, const op_args *a, const char *op)
+{
+    xrt *rt = rt_of(ctx);
+    if (!exec_device(ctx))
+        return &rt->p[0];
+    int64_t id;
+    if (kw_int(a, EXEC_KW_ID, 0, &id)) {
+        exec_fail(ctx, PTODB_ERR_RUNTIME, "%s: id must be an int", op);
+        return NULL;
+    }
+    if (id < 0 || id >= XRT_NPIPES) {
+        exec_fail(ctx, PTODB_ERR_UNSUPPORTED, "%s: pipe id=%lld: ptodb models the ids 0..%d", op, (long long)id,
+                  XRT_NPIPES - 1);
+        return NULL;
+    }
+    if (id != 0)
+        exec_note_ref_differs(ctx, EXEC_SEMDIFF_PIPE_ID,
+                              "a pipe with id= is a FIFO of its own (REF would compute: every id shares one FIFO, "
+                              "so pops take the pushes of other ids in push order)");
+    return &rt->p[id];
+}
+
+/* Splits t along split s into the lane queues q0 and q1 (a Cube -> Vector
+ * push, or the whole vector side's push of a split kernel not yet halved). */
+static ptodb_status split_push(exec_ctx *ctx, tensor *t, int s, int64_t stride, xqueue *q0, xqueue *q1,
+                               const char *what)
+{
+    if (full(q0) || full(q1))
+        return block_full(ctx, q0, q1, what, s, exec_lane(ctx));
+    tensor *p0, *p1;
+    strbuf err = STRBUF_INIT;
+    if (xcore_split(t, s, stride, &p0, &p1, &err) != 0) {
+        ptodb_status st = exec_fail(ctx, PTODB_ERR_RUNTIME, "%s", strbuf_str(&err));
+        strbuf_free(&err);
+        return st;
+    }
+    strbuf_free(&err);
+    exec_prov_share(ctx, t, p0, s, stride, 0);
+    exec_prov_share(ctx, t, p1, s, stride, 1);
+    xq_push(q0, value_tensor(p0));
+    xq_push(q1, value_tensor(p1));
+    return PTODB_OK;
+}
+
+/* Pops one part from each lane queue and returns their merge along split s
+ * (a Vector -> Cube pop, or the whole vector side's pop of a split kernel
+ * not yet halved). */
+static ptodb_status merge_pop(exec_ctx *ctx, xqueue *q0, xqueue *q1, int s, const char *what, value *out)
+{
+    if (q0->n == 0 || q1->n == 0)
+        return block(ctx, q0, q1, what, s, exec_lane(ctx));
+    value p0 = xq_pop(q0), p1 = xq_pop(q1);
+    strbuf err = STRBUF_INIT;
+    tensor *m = xcore_merge(p0.u.t, p1.u.t, s, &err);
+    exec_prov_merge(ctx, p0.u.t, p1.u.t, s, m);
+    value_clear(&p0);
+    value_clear(&p1);
+    if (!m) {
+        ptodb_status st = exec_fail(ctx, PTODB_ERR_RUNTIME, "%s", strbuf_str(&err));
+        strbuf_free(&err);
+        return st;
+    }
+    strbuf_free(&err);
+    *out = value_tensor(m);
+    return PTODB_OK;
+}
+
+/* The core is the whole vector side of a split kernel SplitVectorKernel
+ * has not halved yet (machine.c's group start): its split pushes and pops
+ * carry both lanes' halves. */
+static int whole(const exec_ctx *ctx)
+{
+    return ctx->core && ctx->core->whole;
+}
+
 static ptodb_status op_tpush_to_aiv(exec_ctx *ctx, const op_args *a, value *out)
 {
     tensor *t = NULL;
@@ -89,39 +167,27 @@ static ptodb_status op_tpush_to_aiv(exec_ctx *ctx, const op_args *a, value *out)
     if (kw_int(a, EXEC_KW_SPLIT, 0, &s) || kw_int(a, EXEC_KW_LANE_STRIDE, 0, &stride))
         return exec_fail(ctx, PTODB_ERR_RUNTIME, "TypeError: split and lane_stride must be ints");
     xrt *rt = rt_of(ctx);
+    xpipe *p = pipe_of(ctx, a, "tpush_to_aiv");
+    if (!p)
+        return PTODB_ERR_RUNTIME;
     *out = value_none();
     if (s == 0) {
-        if (rt->dual_nosplit && (full(&rt->to_aiv_dual[0]) || full(&rt->to_aiv_dual[1])))
-            return block_full(ctx, &rt->to_aiv_dual[0], &rt->to_aiv_dual[1], "tpush_to_aiv", 0, exec_lane(ctx));
-        if (!rt->dual_nosplit && full(&rt->to_aiv))
-            return block_full(ctx, &rt->to_aiv, NULL, "tpush_to_aiv", 0, exec_lane(ctx));
+        if (rt->dual_nosplit && (full(&p->to_aiv_dual[0]) || full(&p->to_aiv_dual[1])))
+            return block_full(ctx, &p->to_aiv_dual[0], &p->to_aiv_dual[1], "tpush_to_aiv", 0, exec_lane(ctx));
+        if (!rt->dual_nosplit && full(&p->to_aiv))
+            return block_full(ctx, &p->to_aiv, NULL, "tpush_to_aiv", 0, exec_lane(ctx));
         if (rt->dual_nosplit) {
-            xq_push(&rt->to_aiv_dual[0], value_tensor(clone_with_attrs(t)));
-            xq_push(&rt->to_aiv_dual[1], value_tensor(clone_with_attrs(t)));
+            xq_push(&p->to_aiv_dual[0], value_tensor(clone_with_attrs(t)));
+            xq_push(&p->to_aiv_dual[1], value_tensor(clone_with_attrs(t)));
         } else {
-            xq_push(&rt->to_aiv, value_tensor(clone_with_attrs(t)));
+            xq_push(&p->to_aiv, value_tensor(clone_with_attrs(t)));
         }
         return PTODB_OK;
     }
     if (s < 1 || s > 4)
         return exec_fail(ctx, PTODB_ERR_RUNTIME, "ValueError: Unsupported split mode for push_to_aiv: %lld",
                          (long long)s);
-    if (full(&rt->to_aiv_split[s][0]) || full(&rt->to_aiv_split[s][1]))
-        return block_full(ctx, &rt->to_aiv_split[s][0], &rt->to_aiv_split[s][1], "tpush_to_aiv",
-                          (int)s, exec_lane(ctx));
-    tensor *p0, *p1;
-    strbuf err = STRBUF_INIT;
-    if (xcore_split(t, (int)s, stride, &p0, &p1, &err) != 0) {
-        st = exec_fail(ctx, PTODB_ERR_RUNTIME, "%s", strbuf_str(&err));
-        strbuf_free(&err);
-        return st;
-    }
-    strbuf_free(&err);
-    exec_prov_share(ctx, t, p0, (int)s, stride, 0);
-    exec_prov_share(ctx, t, p1, (int)s, stride, 1);
-    xq_push(&rt->to_aiv_split[s][0], value_tensor(p0));
-    xq_push(&rt->to_aiv_split[s][1], value_tensor(p1));
-    return PTODB_OK;
+    return split_push(ctx, t, (int)s, stride, &p->to_aiv_split[s][0], &p->to_aiv_split[s][1], "tpush_to_aiv");
 }
 
 static ptodb_status op_tpop_from_aic(exec_ctx *ctx, const op_args *a, value *out)
@@ -130,12 +196,17 @@ static ptodb_status op_tpop_from_aic(exec_ctx *ctx, const op_args *a, value *out
     if (kw_int(a, EXEC_KW_SPLIT, 0, &s))
         return exec_fail(ctx, PTODB_ERR_RUNTIME, "TypeError: split must be an int");
     xrt *rt = rt_of(ctx);
+    xpipe *p = pipe_of(ctx, a, "tpop_from_aic");
+    if (!p)
+        return PTODB_ERR_RUNTIME;
     int lane = exec_lane(ctx);
     xqueue *q;
     if (s == 0)
-        q = rt->dual_nosplit ? &rt->to_aiv_dual[lane] : &rt->to_aiv;
+        q = rt->dual_nosplit ? &p->to_aiv_dual[lane] : &p->to_aiv;
+    else if (s >= 1 && s <= 4 && whole(ctx))
+        return merge_pop(ctx, &p->to_aiv_split[s][0], &p->to_aiv_split[s][1], (int)s, "tpop_from_aic", out);
     else if (s >= 1 && s <= 4)
-        q = &rt->to_aiv_split[s][lane];
+        q = &p->to_aiv_split[s][lane];
     else
         return exec_fail(ctx, PTODB_ERR_RUNTIME, "ValueError: Unsupported split mode for pop_from_aic: %lld",
                          (long long)s);
@@ -155,13 +226,18 @@ static ptodb_status op_tpush_to_aic(exec_ctx *ctx, const op_args *a, value *out)
     if (kw_int(a, EXEC_KW_SPLIT, 0, &s))
         return exec_fail(ctx, PTODB_ERR_RUNTIME, "TypeError: split must be an int");
     xrt *rt = rt_of(ctx);
+    xpipe *p = pipe_of(ctx, a, "tpush_to_aic");
+    if (!p)
+        return PTODB_ERR_RUNTIME;
     int lane = exec_lane(ctx);
     *out = value_none();
     xqueue *q;
     if (s == 0)
-        q = rt->dual_nosplit ? &rt->to_aic_dual[lane] : &rt->to_aic;
+        q = rt->dual_nosplit ? &p->to_aic_dual[lane] : &p->to_aic;
+    else if ((s == 1 || s == 2) && whole(ctx))
+        return split_push(ctx, t, (int)s, 0, &p->to_aic_split[s][0], &p->to_aic_split[s][1], "tpush_to_aic");
     else if (s == 1 || s == 2)
-        q = &rt->to_aic_split[s][lane];
+        q = &p->to_aic_split[s][lane];
     else
         return exec_fail(ctx, PTODB_ERR_RUNTIME, "ValueError: Unsupported split mode for push_to_aic: %lld",
                          (long long)s);
@@ -177,45 +253,29 @@ static ptodb_status op_tpop_from_aiv(exec_ctx *ctx, const op_args *a, value *out
     if (kw_int(a, EXEC_KW_SPLIT, 0, &s))
         return exec_fail(ctx, PTODB_ERR_RUNTIME, "TypeError: split must be an int");
     xrt *rt = rt_of(ctx);
+    xpipe *p = pipe_of(ctx, a, "tpop_from_aiv");
+    if (!p)
+        return PTODB_ERR_RUNTIME;
     int lane = exec_lane(ctx);
     if (s == 0 && !rt->dual_nosplit) {
-        if (rt->to_aic.n == 0)
-            return block(ctx, &rt->to_aic, NULL, "tpop_from_aiv", 0, lane);
-        *out = xq_pop(&rt->to_aic);
+        if (p->to_aic.n == 0)
+            return block(ctx, &p->to_aic, NULL, "tpop_from_aiv", 0, lane);
+        *out = xq_pop(&p->to_aic);
         return PTODB_OK;
     }
-    xqueue *q0, *q1;
-    if (s == 0) {
-        q0 = &rt->to_aic_dual[0];
-        q1 = &rt->to_aic_dual[1];
-    } else if (s == 1 || s == 2) {
-        q0 = &rt->to_aic_split[s][0];
-        q1 = &rt->to_aic_split[s][1];
-    } else {
+    if (s == 0) { /* both lanes take part; the cube gets lane 0's tile */
+        xqueue *q0 = &p->to_aic_dual[0], *q1 = &p->to_aic_dual[1];
+        if (q0->n == 0 || q1->n == 0)
+            return block(ctx, q0, q1, "tpop_from_aiv", 0, lane);
+        value p1 = xq_pop(q1);
+        value_clear(&p1);
+        *out = xq_pop(q0);
+        return PTODB_OK;
+    }
+    if (s != 1 && s != 2)
         return exec_fail(ctx, PTODB_ERR_RUNTIME, "ValueError: Unsupported split mode for pop_from_aiv: %lld",
                          (long long)s);
-    }
-    if (q0->n == 0 || q1->n == 0)
-        return block(ctx, q0, q1, "tpop_from_aiv", (int)s, lane);
-    value p0 = xq_pop(q0), p1 = xq_pop(q1);
-    if (s == 0) {
-        *out = p0;
-        value_clear(&p1);
-        return PTODB_OK;
-    }
-    strbuf err = STRBUF_INIT;
-    tensor *m = xcore_merge(p0.u.t, p1.u.t, (int)s, &err);
-    exec_prov_merge(ctx, p0.u.t, p1.u.t, (int)s, m);
-    value_clear(&p0);
-    value_clear(&p1);
-    if (!m) {
-        ptodb_status st = exec_fail(ctx, PTODB_ERR_RUNTIME, "%s", strbuf_str(&err));
-        strbuf_free(&err);
-        return st;
-    }
-    strbuf_free(&err);
-    *out = value_tensor(m);
-    return PTODB_OK;
+    return merge_pop(ctx, &p->to_aic_split[s][0], &p->to_aic_split[s][1], (int)s, "tpop_from_aiv", out);
 }
 
 static ptodb_status op_get_subblock_idx(exec_ctx *ctx, const op_args *a, value *out)

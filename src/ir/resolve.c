@@ -232,6 +232,31 @@ static int32_t add_free_dyn(resolver *r, ir_expr *e)
     return (int32_t)r->ndyns++;
 }
 
+/* PyPTO's SSA name of a loop's return variable: ...__rv_v<digits>, maybe
+ * with a _<digits> suffix (a clone). */
+static int is_loop_return_var(const ir_sym *s)
+{
+    const char *p = s->text, *end = s->text + s->len;
+    for (const char *q = p; q + 6 < end; q++) {
+        if (memcmp(q, "__rv_v", 6) != 0)
+            continue;
+        const char *d = q + 6;
+        int digits = 0;
+        while (d < end && (*d >= '0' && *d <= '9')) {
+            d++;
+            digits++;
+        }
+        if (digits && d < end && *d == '_') {
+            d++;
+            while (d < end && *d >= '0' && *d <= '9')
+                d++;
+        }
+        if (digits && d == end)
+            return 1;
+    }
+    return 0;
+}
+
 static void resolve_name(resolver *r, ir_expr *e)
 {
     const ir_sym *s = e->u.name;
@@ -268,6 +293,16 @@ static void resolve_name(resolver *r, ir_expr *e)
          * iter-arg: docs/notes-ir.md). */
         rerr(r, &e->span, "'%.*s%s' is used here but nothing in scope defines it "
              "(broken IR: PyPTO marks such a variable __FREE_VAR)", NAME_SHOWN(s));
+    else if (is_loop_return_var(s))
+        /* a `X__rv_vN` name is a loop's return variable, which PyPTO's printer
+         * binds as `X__rv_vN = pl.yield_(...)` at the yield ending the loop's
+         * body; it passes the return variables only through a plain body or an
+         * auto scope (python_printer.cpp:2341-2418 at e2d0f78), so a final
+         * yield inside another scope (a pl.split_aiv region) prints bare and
+         * the name is never bound: PyPTO's own parser rejects such a dump */
+        rerr(r, &e->span, "undefined name '%.*s%s' (broken IR: a loop's return variable no pl.yield_ binds; "
+             "PyPTO's printer drops that binding when the loop body's final yield is inside a scope)",
+             NAME_SHOWN(s));
     else
         rerr(r, &e->span, "undefined name '%.*s%s'", NAME_SHOWN(s));
 }

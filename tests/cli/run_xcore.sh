@@ -37,10 +37,17 @@ expect_contains "recursion error" "RecursionError: call depth exceeds 1000 frame
 expect_contains "recursion place" "22_after_ExpandMixedKernel.py:8:" "$out"
 
 mkcase conflict
-run_ptodb --run "$tmp/conflict"
+run_ptodb --run --semantics=ref "$tmp/conflict"
 expect_eq "conflict exit" 1 "$rc"
 expect_contains "conflict" "REF would fail here: " "$out"
 expect_contains "conflict message" "ValueError: Conflicting cross-core split kwargs in group g: [0, 1]" "$out"
+# the device takes each pipe op's own split (a multi-mode split_aiv kernel
+# is one): here AIC pushes split=1 halves that the AIV's split=0 pop never
+# sees, a deadlock
+run_ptodb --run "$tmp/conflict"
+expect_eq "conflict exit (device)" 1 "$rc"
+expect_contains "conflict (device)" "tpop_from_aic timeout (split=0, lane=0)" "$out"
+expect_contains "conflict (device) deadlock" "ptodb: deadlock in group g" "$out"
 
 mkcase badsplit
 run_ptodb --run "$tmp/badsplit"

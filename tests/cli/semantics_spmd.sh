@@ -31,10 +31,12 @@ grep -q 'pl.min(block_idx__ssa_v0, 2)' "$tmp/broken/passes_dump/22_after_ExpandM
 run_ptodb --batch --bisect --json "$tmp/b.json" "$tmp/broken"
 [ "$rc" -eq 1 ] || fail "broken: exit $rc"
 expect_contains "output" "bisect: first failing pass: 22_after_ExpandMixedKernel (last passing pass before it: 10_after_OutlineClusterScopes)" "$out$err"
-expect_contains "output" "first divergence: $tmp/broken/passes_dump/22_after_ExpandMixedKernel.py:11: tensor 'offset__ssa_v0' (function scale_add, core host, block 3 of 4)" "$out$err"
+# pass 22's scale_add is an AIV kernel: the device runs it on vector lane 0
+# (pass 10's InCore one runs in line on the host)
+expect_contains "output" "first divergence: $tmp/broken/passes_dump/22_after_ExpandMixedKernel.py:11: tensor 'offset__ssa_v0' (function scale_add, core AIV0, block 3 of 4)" "$out$err"
 # block 3's offset: 48 in the passing pass, min(3, 2) * 16 = 32 in the failing one
 expect_contains "output" "first at flat index 0 (32 vs 48)" "$out$err"
-grep -q '"line": 11, "function": "scale_add", "core": "host", "block": 3, "blocks": 4' "$tmp/b.json" ||
+grep -q '"line": 11, "function": "scale_add", "core": "AIV0", "block": 3, "blocks": 4' "$tmp/b.json" ||
     fail "JSON: the statement does not name block 3 of 4"
 
 # random block orders: a race-free launch keeps its bits; a racy one is caught

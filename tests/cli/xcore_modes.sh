@@ -4,7 +4,11 @@
 # valid rows) from AIC to the lanes,
 # and a column merge (mode 2) from the lanes to AIC, under every schedule and
 # with one-slot queues; the odd modes from the lanes to AIC are REF's
-# ValueError. Outputs are compared with golden files made by numpy.
+# ValueError. Outputs are compared with golden files made by numpy. The
+# kernels are in per-lane form, as SplitVectorKernel leaves them (each lane
+# places its half by get_subblock_idx): their AIV functions carry
+# dual_aiv_dispatch, which SplitVectorKernel stamps on a halved kernel (a
+# split kernel without it is one not halved yet: docs/ops.md).
 . "$top_srcdir/tests/cli/lib.sh"
 set -e
 tmp=$(mktemp -d) || fail "mktemp"

@@ -39,21 +39,25 @@ describe('ptodb --dap', function () {
     const init = await dc.initializeRequest({ adapterID: 'ptodb' });
     assert.deepStrictEqual(init.body.exceptionBreakpointFilters.map((f) => f.filter), ['memory', 'deadlock', 'error', 'multirank']);
     assert.strictEqual(init.body.supportsExceptionInfoRequest, true);
-    await Promise.all([
+    const [, , , stopped] = await Promise.all([
       dc.waitForEvent('initialized').then(() => dc.setExceptionBreakpointsRequest({ filters: ['memory'] }))
         .then(() => dc.configurationDoneRequest()),
       dc.launchRequest({ case: MEMCASE, pass: '34_after_MemoryReuse' }),
       // the add at line 12 read the clobbered bytes; the stop is after it
       dc.assertStoppedLocation('exception', { path: MEM34, line: 13 }),
+      dc.waitForEvent('stopped'),
     ]);
-    const info = (await dc.exceptionInfoRequest({ threadId: 1 })).body;
+    // add_kernel runs on vector lane 0 (a kernel the host calls directly is a
+    // task of its own): the stop is on that core's thread
+    const tid = stopped.body.threadId;
+    const info = (await dc.exceptionInfoRequest({ threadId: tid })).body;
     assert.strictEqual(info.exceptionId, 'clobber');
     assert.match(info.description, /^memory fault: clobber at .*34_after_MemoryReuse\.py:12:110 in add_kernel$/);
     assert.match(info.details.message, /tile: {3}a__tile \(MemRef mem_vec_1, bytes \[0, 4096\) of buffer mem_vec_1 in Vec\), defined at 10:9/);
     assert.match(info.details.message, /wrote: {2}b__tile \(MemRef mem_vec_1, bytes \[0, 4096\)/);
     // the device read b twice (a's bytes were b's): the sum over mem_vec_1 is
     // 2 b exactly, the bytes of b's .npy data doubled (fp32 doubling is exact)
-    const top = (await dc.stackTraceRequest({ threadId: 1 })).body.stackFrames[0];
+    const top = (await dc.stackTraceRequest({ threadId: tid })).body.stackFrames[0];
     const scopes = (await dc.scopesRequest({ frameId: top.id })).body.scopes;
     const vars = (await dc.variablesRequest({ variablesReference: scopes[0].variablesReference })).body.variables;
     const s = vars.find((v) => v.name === 's__tile');

@@ -740,11 +740,13 @@ def check_completions():
 def check_restart_frame_and_terminate():
     # restartFrame seeks back to where the frame's call began: add_kernel's
     # first statement (line 9), a__tile unbound again; stepping forward
-    # gives the same bytes again (the machine is deterministic)
+    # gives the same bytes again (the machine is deterministic). Under
+    # --semantics=ref the kernel runs in line on the host, under main's frame
+    # (the device runs a kernel the host calls on AIV0, a stack of its own)
     d = Session()
     caps = d.call("initialize", {})
     assert caps["supportsRestartFrame"] is True and caps["supportsRestartRequest"] is True
-    d.call("launch", {"case": MEMCASE, "pass": "35_after_AllocateMemoryAddr"})
+    d.call("launch", {"case": MEMCASE, "pass": "35_after_AllocateMemoryAddr", "args": ["--semantics=ref"]})
     d.call("setBreakpoints", {"source": {"path": MEM35}, "breakpoints": [{"line": 13}]})
     d.call("configurationDone")
     tid = d.wait_event("stopped")["body"]["threadId"]

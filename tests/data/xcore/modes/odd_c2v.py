@@ -9,6 +9,7 @@ class OddC2V:
         pl.tile.tpush_to_aiv(t, split=3)
     @pl.function(type=pl.FunctionType.AIV)
     def g_aiv(a: pl.Tensor[[5, 4], pl.FP32], out: pl.Out[pl.Tensor[[5, 4], pl.FP32]]) -> pl.Tensor[[5, 4], pl.FP32]:
+        pl.func_attr({"dual_aiv_dispatch": True})
         lane: pl.Scalar[pl.INDEX] = pl.tile.get_subblock_idx()
         x: pl.Tile[[3, 4], pl.FP32, pl.Mem.Vec] = pl.tile.tpop_from_aic(split=3)
         o: pl.Tensor[[5, 4], pl.FP32] = pl.tile.store(x, [lane * 3, 0], out)

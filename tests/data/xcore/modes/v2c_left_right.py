@@ -9,6 +9,7 @@ class V2CLeftRight:
         o: pl.Tensor[[4, 4], pl.FP32] = pl.tile.store(m, [0, 0], out)
     @pl.function(type=pl.FunctionType.AIV)
     def g_aiv(a: pl.Tensor[[4, 4], pl.FP32], out: pl.Out[pl.Tensor[[4, 4], pl.FP32]]) -> pl.Tensor[[4, 4], pl.FP32]:
+        pl.func_attr({"dual_aiv_dispatch": True})
         lane: pl.Scalar[pl.INDEX] = pl.tile.get_subblock_idx()
         h: pl.Tile[[4, 2], pl.FP32, pl.Mem.Vec] = pl.tile.load(a, [0, lane * 2], [4, 2], [4, 2], target_memory=pl.Mem.Vec)
         d: pl.Tile[[4, 2], pl.FP32, pl.Mem.Vec] = pl.tile.muls(h, 2.0)
