@@ -25,13 +25,16 @@ expect_eq "mlp exit" 0 "$rc"
 valid "$tmp/mlp.xml" mlp
 expect_eq "mlp: one testcase per pass and output" 7 "$(count '<testcase ' "$tmp/mlp.xml")"
 grep -q '<testsuites name="ptodb --batch" tests="7" failures="0" errors="0"' "$tmp/mlp.xml" || fail "mlp: totals"
-# a passing testcase holds no failure; the note that the device computes
-# otherwise than REF there (the BF16 matmul's FP32 accumulation) is its system-out
+# a passing testcase holds no failure; the notes that the device computes
+# otherwise than REF there (the BF16 matmul's FP32 accumulation, TRSQRT's
+# single rounding) are its system-out, one element each
 tr '\n' '~' <"$tmp/mlp.xml" >"$tmp/mlp.flat"
-grep -q '<testcase classname="mlp" name="04_after_ConvertToSSA/out" time="[0-9.]*">~      <system-out>note: REF differs here: [^<~]*/04_after_ConvertToSSA\.py:21:62: the cube accumulates a BF16/FP16 matmul in FP32 [^<~]*</system-out>~    </testcase>' "$tmp/mlp.flat" ||
+grep -q '<testcase classname="mlp" name="04_after_ConvertToSSA/out" time="[0-9.]*">~      <system-out>note: REF differs here: [^<~]*/04_after_ConvertToSSA\.py:21:62: the cube accumulates a BF16/FP16 matmul in FP32 [^<~]*</system-out>~      <system-out>note: REF differs here: [^<~]*/04_after_ConvertToSSA\.py:12:60: TRSQRT rounds 1/sqrt(x) once [^<~]*</system-out>~    </testcase>' "$tmp/mlp.flat" ||
     fail "mlp: testcase names"
 expect_eq "mlp: no failure" 0 "$(count '<failure' "$tmp/mlp.xml")"
-expect_eq "mlp: one note per testcase" 7 "$(count '<system-out>note: REF differs here: ' "$tmp/mlp.xml")"
+expect_eq "mlp: two notes per testcase" 14 "$(count '<system-out>note: REF differs here: ' "$tmp/mlp.xml")"
+expect_eq "mlp: the cube's note in each testcase" 7 "$(count '<system-out>note: REF differs here: [^<]*the cube accumulates a BF16/FP16 matmul in FP32 ' "$tmp/mlp.xml")"
+expect_eq "mlp: TRSQRT's note in each testcase" 7 "$(count '<system-out>note: REF differs here: [^<]*TRSQRT rounds 1/sqrt(x) once ' "$tmp/mlp.xml")"
 
 # --bisect-scan: every pass validated (a testcase each) however slow the machine
 run_ptodb --batch "$ex/mlp-broken" --bisect --bisect-scan --junit "$tmp/broken.xml"

@@ -4,14 +4,15 @@
 # today, so only the echoed commands are checked here). F5 sends `run`
 # when no program runs, `continue` when one does; until the cursor line
 # may start one, so the run keys come last. The console keeps the keys
-# after a command until Esc (cgdb).
+# after a command until Esc (cgdb). The zoomed console is 70 rows so that
+# the first echoed command stays on screen after the passes' REF-differs notes.
 set -e
 . "$top_srcdir/tests/tui/lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 tui_env "$tmp"
 cat >"$tmp/keys" <<'KEYS'
-resize 100 60
+resize 100 70
 :pass 11
 <Esc>jjjjjjjj
 <Space>u
