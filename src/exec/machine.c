@@ -1031,8 +1031,19 @@ static ptodb_status eval_valid_type(machine *m, core *c, xframe *f, const xinst 
             continue;
         value dv;
         ptodb_status st = eval(m, c, f, in->valid_x[d], &dv);
-        if (st != PTODB_OK)
-            return st;
+        if (st != PTODB_OK) {
+            /* an extent the annotation names but nothing binds (PyPTO's
+             * printer keeps a pre-inlining name there: pypto-lib's hc_pre
+             * after InlineFunctions) is no error of the program: the
+             * extent is left to the value, as before the types were read */
+            exec_ctx *ctx = &c->ctx;
+            strbuf_clear(&ctx->err);
+            ctx->err_set = 0;
+            ctx->ref_fail = 0;
+            ctx->fail_at = NULL;
+            out->mem_valid_ndim = 0;
+            return PTODB_OK;
+        }
         int64_t k;
         int bad = value_as_int(&dv, &k) != 0;
         value_clear(&dv);
