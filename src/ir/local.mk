@@ -21,6 +21,7 @@ TESTS += $(IR_CLI_TESTS)
 EXTRA_DIST += $(IR_CLI_TESTS) tests/data/malformed/EXPECTED $(IR_MALFORMED)
 IR_MALFORMED = \
 	tests/data/malformed/backslash_junk.py \
+	tests/data/malformed/loop_rv_in_scope.py \
 	tests/data/malformed/bad_dedent.py \
 	tests/data/malformed/bad_import.py \
 	tests/data/malformed/bad_iter_args.py \
