@@ -397,7 +397,12 @@ static ptodb_status op_tensor_matmul(exec_ctx *ctx, const op_args *a, value *out
     if (st == PTODB_OK)
         st = matmul_core(ctx, a, L, R,
                          (!acc && has_odt && odt == DTYPE_FP32) ||
-                             (acc && exec_device(ctx) && c->dtype == DTYPE_FP32),
+                             (acc && exec_device(ctx) && c->dtype == DTYPE_FP32) ||
+                             /* an FP32 tensor.matmul runs on the cube too
+                              * (ConvertTensorToTileOps makes it a
+                              * tile.matmul): its fma chain, the same bits
+                              * before and after the lowering */
+                             (!acc && exec_device(ctx) && x->dtype == DTYPE_FP32 && !has_odt),
                          &mm);
     tensor_unref(L);
     tensor_unref(R);
