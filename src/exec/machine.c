@@ -14,6 +14,7 @@
 #include "exec/inspect.h"
 #include "exec/region.h"
 #include "exec/schedule.h"
+#include "exec/op_util.h"
 #include "exec/write_log.h"
 #include "ir/resolve.h"
 #include "ir/walk.h"
@@ -380,13 +381,12 @@ static ptodb_status device_conform(machine *m, exec_ctx *ctx, const ir_span *sp,
         }
     }
     if (t->ir_dtype >= 0 && x->dtype != t->dtype) {
-        const ir_enum_info *e = ir_enum_info_get(t->ir_dtype);
-        int zext = e && ((!strcmp(e->name, "UINT32") && x->dtype == DTYPE_INT32) ||
-                         (!strcmp(e->name, "UINT16") && x->dtype == DTYPE_INT16));
+        int ubytes = kernel_unsigned_bytes(t->ir_dtype);
+        int zext = (ubytes == 4 && x->dtype == DTYPE_INT32) || (ubytes == 2 && x->dtype == DTYPE_INT16);
         y = tensor_cast(x, t->dtype);
         if (y && zext) {
             /* the same bits, unsigned: add 2^w to the negative ones */
-            int64_t wrap = !strcmp(e->name, "UINT32") ? (int64_t)1 << 32 : (int64_t)1 << 16;
+            int64_t wrap = (int64_t)1 << (8 * ubytes);
             int64_t n = tensor_shape_numel(y->ndim, y->shape);
             if (t->dtype == DTYPE_INT64) {
                 int64_t *p = tensor_data(y);
@@ -491,6 +491,20 @@ static ptodb_status frame_push(machine *m, core *c, const xfunc *fn, value *args
     return PTODB_OK;
 }
 
+/* v's tensor replaced by an alias of its own (tensor_alias), so that its
+ * attributes change without changing another variable's; NULL when no
+ * alias could be made (v unchanged). */
+static tensor *own_alias(value *v)
+{
+    ptodb_status vs;
+    tensor *w = tensor_alias(v->u.t, &vs);
+    if (!w)
+        return NULL;
+    tensor_unref(v->u.t);
+    v->u.t = w;
+    return w;
+}
+
 /* Device semantics: an elementwise, unary or cast result keeps its first
  * operand's valid region (PyPTO's type deduction: tile_view.valid_shape =
  * GetValidShape(lhs), pypto src/ir/op/tile_ops/elementwise.cpp, unary.cpp:
@@ -508,17 +522,8 @@ static void inherit_valid(int op, const value *src, value *out)
     if (x == s || x->valid_ndim >= 0 || s->valid_ndim != s->ndim || x->ndim != s->ndim ||
         memcmp(x->shape, s->shape, (size_t)x->ndim * sizeof *x->shape) != 0)
         return;
-    if (x->refcount > 1) {
-        ptodb_status vs;
-        tensor *w = tensor_view(x, x->ndim, x->shape, x->strides, x->offset, &vs);
-        if (!w)
-            return;
-        w->prov = x->prov;
-        w->prov_k = x->prov_k;
-        w->prov_core = x->prov_core;
-        tensor_unref(x);
-        out->u.t = x = w;
-    }
+    if (x->refcount > 1 && !(x = own_alias(out)))
+        return;
     tensor_copy_attrs(x, s);
     x->valid_declared = 1;
 }
@@ -545,17 +550,8 @@ static void matmul_valid(int op, const value *pos, uint32_t np, value *out)
     int64_t vc = R->valid_ndim == 2 && R->valid[1] >= 0 ? R->valid[1] : R->shape[1];
     if (vr > x->shape[0] || vc > x->shape[1] || (vr == x->shape[0] && vc == x->shape[1]))
         return;
-    if (x->refcount > 1) {
-        ptodb_status vs;
-        tensor *w = tensor_view(x, x->ndim, x->shape, x->strides, x->offset, &vs);
-        if (!w)
-            return;
-        w->prov = x->prov;
-        w->prov_k = x->prov_k;
-        w->prov_core = x->prov_core;
-        tensor_unref(x);
-        out->u.t = x = w;
-    }
+    if (x->refcount > 1 && !(x = own_alias(out)))
+        return;
     x->valid_ndim = 2;
     x->valid[0] = vr;
     x->valid[1] = vc;
@@ -995,18 +991,8 @@ static void device_valid_shape(const exec_type *t, value *v)
     if (same || !inside)
         return;
     int had = x->valid_ndim >= 0;
-    if (x->refcount > 1) {
-        ptodb_status vs;
-        tensor *w = tensor_view(x, x->ndim, x->shape, x->strides, x->offset, &vs);
-        if (!w)
-            return;
-        tensor_copy_attrs(w, x);
-        w->prov = x->prov;
-        w->prov_k = x->prov_k;
-        w->prov_core = x->prov_core;
-        tensor_unref(x);
-        v->u.t = x = w;
-    }
+    if (x->refcount > 1 && !(x = own_alias(v)))
+        return;
     x->valid_ndim = t->mem_valid_ndim;
     memcpy(x->valid, t->mem_valid, sizeof x->valid);
     if (x->full_ndim < 0) {

@@ -98,6 +98,14 @@ ptodb_status kernel_dtype_kw(exec_ctx *ctx, const op_args *a, exec_kw kw, dtype_
     return PTODB_OK;
 }
 
+int kernel_unsigned_bytes(int32_t ir_dtype)
+{
+    const ir_enum_info *e = ir_dtype >= 0 ? ir_enum_info_get(ir_dtype) : NULL;
+    if (!e)
+        return 0;
+    return !strcmp(e->name, "UINT16") ? 2 : !strcmp(e->name, "UINT32") ? 4 : 0;
+}
+
 int64_t kernel_int_kw(const op_args *a, exec_kw kw, int64_t dflt)
 {
     const value *v = op_kw(a, kw);

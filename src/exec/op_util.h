@@ -36,6 +36,10 @@ ptodb_status kernel_dtype_kw(exec_ctx *ctx, const op_args *a, exec_kw kw, dtype_
                              dtype_id *out, int *present);
 /* An integer keyword (bool/int/enum ordinal accepted), dflt when absent. */
 int64_t kernel_int_kw(const op_args *a, exec_kw kw, int64_t dflt);
+/* The device's byte size of an unsigned IR dtype REF holds in wider signed
+ * storage (torch_codegen's _DTYPE_MAP: UINT16 as int32, UINT32 as int64):
+ * 2 for UINT16, 4 for UINT32, else 0. ir_dtype: an ir_enum_value, or -1. */
+int kernel_unsigned_bytes(int32_t ir_dtype);
 /* Classifies v as a kernel operand; fails when v is not a tensor or a number. */
 ptodb_status kernel_opnd_from_value(exec_ctx *ctx, const op_args *a, const value *v,
                                     kernel_opnd *o);

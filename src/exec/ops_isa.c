@@ -88,12 +88,8 @@ static ptodb_status op_ci(exec_ctx *ctx, const op_args *a, value *out)
      * memory.cpp:636-638); an unsigned one lives in REF's wider signed
      * storage (INT32, INT64) and wraps at its own width */
     const value *dk = op_kw(a, EXEC_KW_DTYPE);
-    const ir_enum_info *dn = dk && dk->kind == VAL_ENUM ? ir_enum_info_get(dk->u.e) : NULL;
-    int64_t uwrap = 0;
-    if (dn && !strcmp(dn->name, "UINT16"))
-        uwrap = (int64_t)1 << 16;
-    else if (dn && !strcmp(dn->name, "UINT32"))
-        uwrap = (int64_t)1 << 32;
+    int ubytes = dk && dk->kind == VAL_ENUM ? kernel_unsigned_bytes(dk->u.e) : 0;
+    int64_t uwrap = ubytes ? (int64_t)1 << (8 * ubytes) : 0;
     if (dt != DTYPE_INT32 && dt != DTYPE_INT16 && !uwrap)
         return exec_fail(ctx, PTODB_ERR_RUNTIME, "%s: dtype must be INT16, INT32, UINT16 or UINT32",
                          kernel_op_name(a));
@@ -317,8 +313,7 @@ static ptodb_status op_gather_mask(exec_ctx *ctx, const op_args *a, value *out)
     /* UINT16/UINT32 are held in REF's wider signed storage (INT32, INT64):
      * the bits reinterpreted are the unsigned type's, zero-extended there */
     const value *ok = op_kw(a, EXEC_KW_OUTPUT_DTYPE);
-    const ir_enum_info *on = ok && ok->kind == VAL_ENUM ? ir_enum_info_get(ok->u.e) : NULL;
-    size_t unsigned_size = on && !strcmp(on->name, "UINT16") ? 2 : on && !strcmp(on->name, "UINT32") ? 4 : 0;
+    size_t unsigned_size = ok && ok->kind == VAL_ENUM ? (size_t)kernel_unsigned_bytes(ok->u.e) : 0;
     if (unsigned_size ? unsigned_size != dtype_size(src->dtype) : dtype_size(dt) != dtype_size(src->dtype))
         return exec_fail(ctx, PTODB_ERR_RUNTIME, "%s: output_dtype must have the source's byte size",
                          kernel_op_name(a));

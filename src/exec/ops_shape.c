@@ -515,9 +515,9 @@ static void pad_scalar(exec_ctx *ctx, const op_args *a, dtype_id dt, int mode, d
     int device = exec_device(ctx);
     /* UINT16/UINT32 live in REF's wider signed storage: the device's
      * extremes are the unsigned type's */
-    const ir_enum_info *decl = a->result_type ? ir_enum_info_get(a->result_type->ir_dtype) : NULL;
-    if (device && decl && (!strcmp(decl->name, "UINT16") || !strcmp(decl->name, "UINT32"))) {
-        *i = mx ? (!strcmp(decl->name, "UINT16") ? UINT16_MAX : (int64_t)UINT32_MAX) : 0;
+    int ubytes = a->result_type ? kernel_unsigned_bytes(a->result_type->ir_dtype) : 0;
+    if (device && ubytes) {
+        *i = mx ? (ubytes == 2 ? UINT16_MAX : (int64_t)UINT32_MAX) : 0;
         return;
     }
     switch (dt) {
@@ -683,13 +683,9 @@ static ptodb_status op_fillpad_inplace(exec_ctx *ctx, const op_args *a, value *o
          * shape): a view of the same bytes without x's narrower region, so a
          * store of it writes the padding too */
         ptodb_status vs;
-        tensor *w = tensor_view(x, x->ndim, x->shape, x->strides, x->offset, &vs);
+        tensor *w = tensor_alias(x, &vs);
         if (!w)
             return exec_fail(ctx, vs, "%s: internal: view", kernel_op_name(a));
-        tensor_copy_attrs(w, x);
-        w->prov = x->prov;
-        w->prov_k = x->prov_k;
-        w->prov_core = x->prov_core;
         w->valid_ndim = -1;
         w->full_ndim = -1;
         w->valid_declared = 0;

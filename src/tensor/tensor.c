@@ -585,6 +585,18 @@ void tensor_copy_attrs(tensor *dst, const tensor *src)
     dst->valid_declared = src->valid_declared;
 }
 
+tensor *tensor_alias(const tensor *t, ptodb_status *st)
+{
+    tensor *w = tensor_view(t, t->ndim, t->shape, t->strides, t->offset, st);
+    if (!w)
+        return NULL;
+    tensor_copy_attrs(w, t);
+    w->prov = t->prov;
+    w->prov_k = t->prov_k;
+    w->prov_core = t->prov_core;
+    return w;
+}
+
 /* ---- element access ----------------------------------------------------- */
 
 int tensor_index_ok(const tensor *t, const int64_t *idx)

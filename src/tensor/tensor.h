@@ -167,6 +167,10 @@ int tensor_same_bits(const tensor *a, const tensor *b);
 
 /* Copies the valid/full attributes of src onto dst. */
 void tensor_copy_attrs(tensor *dst, const tensor *src);
+/* A view of t's bytes (same shape and strides) with t's attributes and
+ * provenance: a value whose attributes change without touching t's other
+ * holders. NULL on failure (*st says why). */
+tensor *tensor_alias(const tensor *t, ptodb_status *st);
 
 /* ---- queries and element access ---------------------------------------- */
 
