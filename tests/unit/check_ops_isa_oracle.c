@@ -28,32 +28,6 @@ static dtype_id data_dtype(const char *s)
     return DTYPE_FP32;
 }
 
-static int32_t data_ir_dtype(const char *s)
-{
-    static const char *const names[] = {"fp32", "fp16", "int32", "int16", "int8", "uint8"};
-    static const int32_t ids[] = {IR_EV_DTYPE_FP32, IR_EV_DTYPE_FP16, IR_EV_DTYPE_INT32,
-                                  IR_EV_DTYPE_INT16, IR_EV_DTYPE_INT8, IR_EV_DTYPE_UINT8};
-    for (int i = 0; i < 6; i++)
-        if (strcmp(s, names[i]) == 0)
-            return ids[i];
-    ck_abort_msg("unknown dtype %s", s);
-    return IR_EV_DTYPE_FP32;
-}
-
-static char *tok(char **p)
-{
-    while (**p == ' ')
-        (*p)++;
-    if (!**p)
-        return NULL;
-    char *s = *p;
-    while (**p && **p != ' ')
-        (*p)++;
-    if (**p)
-        *(*p)++ = '\0';
-    return s;
-}
-
 /* The raw bits of element i of a contiguous tensor. */
 static uint64_t elem_bits(const tensor *t, int64_t i)
 {
@@ -79,18 +53,18 @@ typedef struct {
 /* 'T dtype R C VR VC bits...': n bits follow (R*C, or VR*VC with valid_only) */
 static void parse_tile(char **p, data_tile *t, int valid_only)
 {
-    char *k = tok(p);
+    char *k = data_tok(p);
     ck_assert_str_eq(k, "T");
-    t->dtname = tok(p);
+    t->dtname = data_tok(p);
     t->dt = data_dtype(t->dtname);
-    t->R = atoll(tok(p));
-    t->C = atoll(tok(p));
-    t->VR = atoll(tok(p));
-    t->VC = atoll(tok(p));
+    t->R = atoll(data_tok(p));
+    t->C = atoll(data_tok(p));
+    t->VR = atoll(data_tok(p));
+    t->VC = atoll(data_tok(p));
     int64_t n = valid_only ? t->VR * t->VC : t->R * t->C;
     t->bits = malloc((size_t)n * sizeof *t->bits);
     for (int64_t i = 0; i < n; i++) {
-        char *b = tok(p);
+        char *b = data_tok(p);
         ck_assert_ptr_nonnull(b);
         t->bits[i] = strtoull(b, NULL, 16);
     }
@@ -280,7 +254,7 @@ static int replay(const char *name)
         value kv[4];
         uint32_t nkw = 0;
         char *kp = part[4], *t;
-        while ((t = tok(&kp)) && nkw < 4) {
+        while ((t = data_tok(&kp)) && nkw < 4) {
             char *eq = strchr(t, '=');
             ck_assert_ptr_nonnull(eq);
             *eq = '\0';

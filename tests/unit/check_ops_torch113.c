@@ -178,62 +178,35 @@ static dtype_id case_dtype(const char *s)
     return DTYPE_FP32;
 }
 
-static int32_t case_ir_dtype(const char *s)
-{
-    static const char *const names[] = {"bool", "int8", "uint8", "int16", "int32",
-                                        "int64", "fp16", "bf16", "fp32"};
-    static const int32_t ids[] = {IR_EV_DTYPE_BOOL, IR_EV_DTYPE_INT8, IR_EV_DTYPE_UINT8,
-                                  IR_EV_DTYPE_INT16, IR_EV_DTYPE_INT32, IR_EV_DTYPE_INT64,
-                                  IR_EV_DTYPE_FP16, IR_EV_DTYPE_BF16, IR_EV_DTYPE_FP32};
-    for (int i = 0; i < 9; i++)
-        if (strcmp(s, names[i]) == 0)
-            return ids[i];
-    ck_abort_msg("unknown dtype %s", s);
-    return IR_EV_DTYPE_FP32;
-}
-
-static char *case_tok(char **p)
-{
-    while (**p == ' ')
-        (*p)++;
-    if (!**p)
-        return NULL;
-    char *s = *p;
-    while (**p && **p != ' ')
-        (*p)++;
-    if (**p)
-        *(*p)++ = '\0';
-    return s;
-}
 
 /* One argument or result of a case line: 'T dtype ndim shape... values
  * [V n valid...]' (a tensor, with REF's valid-shape attribute when V is
  * there), 'L n ints...' (a tuple), 'I n', 'F x', 'B 0/1' or 'N'. */
 static value case_value(char **p)
 {
-    char *k = case_tok(p);
+    char *k = data_tok(p);
     ck_assert_ptr_nonnull(k);
     if (strcmp(k, "T") == 0) {
-        dtype_id dt = case_dtype(case_tok(p));
-        int nd = atoi(case_tok(p));
+        dtype_id dt = case_dtype(data_tok(p));
+        int nd = atoi(data_tok(p));
         int64_t shape[TENSOR_MAX_DIMS];
         for (int d = 0; d < nd; d++)
-            shape[d] = atoll(case_tok(p));
+            shape[d] = atoll(data_tok(p));
         tensor *t = tensor_zeros(dt, nd, shape, NULL);
         ck_assert_ptr_nonnull(t);
         for (int64_t i = 0; i < tensor_numel(t); i++) {
-            char *v = case_tok(p);
+            char *v = data_tok(p);
             ck_assert_ptr_nonnull(v);
             if (dtype_is_float(dt))
                 dtype_store(dt, t->storage->data, (size_t)i, strtod(v, NULL));
             else
                 dtype_store_i64(dt, t->storage->data, (size_t)i, strtoll(v, NULL, 10));
         }
-        char *save = *p, *v = case_tok(p);
+        char *save = *p, *v = data_tok(p);
         if (v && strcmp(v, "V") == 0) {
-            t->valid_ndim = atoi(case_tok(p));
+            t->valid_ndim = atoi(data_tok(p));
             for (int d = 0; d < t->valid_ndim; d++)
-                t->valid[d] = atoll(case_tok(p));
+                t->valid[d] = atoll(data_tok(p));
             t->full_ndim = t->ndim; /* REF sets both; full is the tile's shape */
             memcpy(t->full, t->shape, sizeof t->full);
         } else {
@@ -242,18 +215,18 @@ static value case_value(char **p)
         return value_tensor(t);
     }
     if (strcmp(k, "L") == 0) {
-        int n = atoi(case_tok(p));
+        int n = atoi(data_tok(p));
         value v = value_tuple_new((uint32_t)n);
         for (int i = 0; i < n; i++)
-            v.u.tuple->items[i] = value_int(strtoll(case_tok(p), NULL, 10));
+            v.u.tuple->items[i] = value_int(strtoll(data_tok(p), NULL, 10));
         return v;
     }
     if (strcmp(k, "I") == 0)
-        return value_int(strtoll(case_tok(p), NULL, 10));
+        return value_int(strtoll(data_tok(p), NULL, 10));
     if (strcmp(k, "B") == 0)
-        return value_bool(atoi(case_tok(p)));
+        return value_bool(atoi(data_tok(p)));
     if (strcmp(k, "F") == 0)
-        return value_float(strtod(case_tok(p), NULL));
+        return value_float(strtod(data_tok(p), NULL));
     return value_none();
 }
 
@@ -264,7 +237,7 @@ static value case_kwarg(const char *name, const char *v)
 {
     if (strcmp(name, "target_type") == 0 || strcmp(name, "dtype") == 0 ||
         strcmp(name, "out_dtype") == 0)
-        return value_enum(case_ir_dtype(v));
+        return value_enum(data_ir_dtype(v));
     if (strcmp(name, "pad_value") == 0 || strcmp(name, "layout") == 0) {
         char printed[64];
         snprintf(printed, sizeof printed, "pl.%s.%s",
@@ -505,7 +478,7 @@ static int replay_cases(const char *name, op_edges *seen, op_edges *accepts, int
         value kv[4];
         uint32_t nkw = 0;
         char *kp = part[2], *t;
-        while ((t = case_tok(&kp)) && nkw < 4) {
+        while ((t = data_tok(&kp)) && nkw < 4) {
             char *eq = strchr(t, '=');
             ck_assert_ptr_nonnull(eq);
             *eq = '\0';
@@ -520,7 +493,7 @@ static int replay_cases(const char *name, op_edges *seen, op_edges *accepts, int
                 if (cls >> c & 1)
                     per_class[c]++;
         }
-        char *e = part[3], *ek = case_tok(&e);
+        char *e = part[3], *ek = data_tok(&e);
         if (strcmp(ek, "OK") == 0)
             accepts[op].applies |= case_applies(pos, npos);
         ctx_init(&C, EXEC_PROFILE_T13);

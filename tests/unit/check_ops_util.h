@@ -143,4 +143,37 @@ static inline int run_suite(Suite *s)
     return failed ? 1 : 0;
 }
 
+
+/* The committed expectation files (tests/data/ops, tests/data/isa) are
+ * space-separated tokens: the next one of *p, NUL-terminated in place, or
+ * NULL at the end of the line. */
+static inline char *data_tok(char **p)
+{
+    while (**p == ' ')
+        (*p)++;
+    if (!**p)
+        return NULL;
+    char *s = *p;
+    while (**p && **p != ' ')
+        (*p)++;
+    if (**p)
+        *(*p)++ = '\0';
+    return s;
+}
+
+/* The IR dtype of a data file's dtype name. */
+static inline int32_t data_ir_dtype(const char *s)
+{
+    static const char *const names[] = {"bool", "int8", "uint8", "int16", "int32",
+                                        "int64", "fp16", "bf16", "fp32"};
+    static const int32_t ids[] = {IR_EV_DTYPE_BOOL, IR_EV_DTYPE_INT8, IR_EV_DTYPE_UINT8,
+                                  IR_EV_DTYPE_INT16, IR_EV_DTYPE_INT32, IR_EV_DTYPE_INT64,
+                                  IR_EV_DTYPE_FP16, IR_EV_DTYPE_BF16, IR_EV_DTYPE_FP32};
+    for (int i = 0; i < 9; i++)
+        if (strcmp(s, names[i]) == 0)
+            return ids[i];
+    ck_abort_msg("unknown dtype %s", s);
+    return IR_EV_DTYPE_FP32;
+}
+
 #endif
