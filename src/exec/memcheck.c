@@ -660,18 +660,12 @@ static tensor *device_operand(const mem_core *mem, const tensor *t, const mem_fa
     return dev;
 }
 
-/* quiet: the operand is a destination the op writes into in place and never
- * reads (tile.assemble's target, tile.write's tile): it is left as it is (an
- * in-place op must write the very tensor the variable holds), and no fault
- * is reported; its write marks the tile written */
-static void check_value_ex(exec_memcheck *mc, machine *m, const core *c, const xframe *f, const xexpr *x, int k,
-                           value *v, int quiet)
+static void check_value(exec_memcheck *mc, machine *m, const core *c, const xframe *f, const xexpr *x, int k,
+                        value *v)
 {
-    if (quiet)
-        return;
     if (v->kind == VAL_TUPLE && v->u.tuple) {
         for (uint32_t i = 0; i < v->u.tuple->n; i++)
-            check_value_ex(mc, m, c, f, x, k, &v->u.tuple->items[i], quiet);
+            check_value(mc, m, c, f, x, k, &v->u.tuple->items[i]);
         return;
     }
     if (v->kind != VAL_TENSOR || !v->u.t)
@@ -719,12 +713,6 @@ static void check_value_ex(exec_memcheck *mc, machine *m, const core *c, const x
         value_clear(v);
         *v = value_tensor(dev);
     }
-}
-
-static void check_value(exec_memcheck *mc, machine *m, const core *c, const xframe *f, const xexpr *x, int k,
-                        value *v)
-{
-    check_value_ex(mc, m, c, f, x, k, v, 0);
 }
 
 /* The valid extent of dim d of t: its valid shape where it has one. */
@@ -811,9 +799,12 @@ void exec_memcheck_operands(exec_memcheck *mc, machine *m, const core *c, const 
     /* matmul_acc with its init_cond holding overwrites the accumulator
      * (matmul.cpp:434-436): it is not read */
     dest0 |= x->id == IR_OP_TILE_MATMUL_ACC && np >= 4 && value_truthy(&pos[3]) > 0;
+    /* a destination the op writes into in place and never reads is left as
+     * it is (an in-place op must write the very tensor the variable holds)
+     * and not checked; its write marks the tile written */
     for (uint32_t i = 0; i < np; i++)
-        if (i >= 32 || !((scratch >> i) & 1))
-            check_value_ex(mc, m, c, f, x, k, &pos[i], dest0 && i == 0);
+        if ((i >= 32 || !((scratch >> i) & 1)) && !(dest0 && i == 0))
+            check_value(mc, m, c, f, x, k, &pos[i]);
     if (x->id == IR_OP_TILE_MATMUL || x->id == IR_OP_TILE_MATMUL_ACC || x->id == IR_OP_TILE_MATMUL_BIAS ||
         x->id == IR_OP_TILE_GEMV || x->id == IR_OP_TILE_GEMV_ACC || x->id == IR_OP_TILE_GEMV_BIAS)
         matmul_padding(mc, m, c, f, x, k, pos, np);
