@@ -475,6 +475,7 @@ void exec_memcheck_assigned(exec_memcheck *mc, machine *m, const core *c, const 
         return;
     }
     if (e->id == IR_OP_TILE_CREATE) {
+        mem_tile_bind(mem, tile, t);
         t->mem_tile = tile;
         t->mem_gen = 0;
         t->mem_core = k;
@@ -486,6 +487,26 @@ void exec_memcheck_assigned(exec_memcheck *mc, machine *m, const core *c, const 
          * shares its storage; the view holds the source's generation */
         if (t->mem_tile && t->mem_core == k && t->mem_tile != tile)
             origin = t->mem_tile; /* the op returned the source object itself */
+        const mem_tile *src = origin ? storage_of(mem, origin) : NULL;
+        if (mc->yields_move && src && (src->space != mem->tiles[tile - 1].space ||
+                                       strcmp(src->base, mem->tiles[tile - 1].base) != 0)) {
+            /* a view's MemRef inherits its source's (pypto
+             * set_output_memory_inherit_input), so the source lives in the
+             * view's buffer: a value an if's yield left in another buffer (a
+             * multi-value yield's phi carries no type in the dump), which
+             * MemoryReuse's YieldFixup moves there (memory_reuse_pass.cpp:
+             * 3226; codegen's tmov under PTOAS, pto_control_flow_codegen.cpp:
+             * 426-459). The move reads its source and writes the buffer. */
+            if (mem_tile_read(mem, origin, t->mem_gen, t, &flt))
+                report(mc, m, c, f, e->src, "pl.yield_ (a tile.move to come)", k, &flt);
+            uint32_t gen = mem_tile_write(mem, tile, t, &flt);
+            if (flt.kind != MEM_FAULT_NONE)
+                report(mc, m, c, f, e->src, op_name(e->id), k, &flt);
+            t->mem_tile = tile;
+            t->mem_gen = gen;
+            t->mem_core = k;
+            return;
+        }
         mem_tile_alias(mem, tile, origin ? origin : mem->tiles[tile - 1].origin);
         t->mem_tile = tile;
         t->mem_gen = 0;
@@ -519,7 +540,23 @@ void exec_memcheck_assigned(exec_memcheck *mc, machine *m, const core *c, const 
         }
     }
     mc->alias_op = NULL;
-    uint32_t gen = mem_tile_write(mem, tile, t, &flt);
+    /* an op that wrote a view of a bound tile's value in place (matmul_acc
+     * into a tile.slice of an Acc tile: tile.slice is always a pure
+     * pto.subview of its source, pypto src/backend/common/
+     * pto_ops_datamove.cpp:1074-1080, and the MAD writes that subview,
+     * tests/st/runtime/ops/test_matmul_acc_init_cond.py:108-113): its output
+     * is that view, placed where its elements are */
+    int in_place = e->id == IR_OP_TILE_MATMUL_ACC || e->id == IR_OP_TILE_GEMV_ACC ||
+                   e->id == IR_OP_TILE_BATCH_MATMUL_ACC;
+    /* only an op the device runs in place into its operand: a value that
+     * merely shares storage here (a transpose or extract is a view in this
+     * interpreter, a new tile on the device) is placed at its own MemRef */
+    uint32_t bound = in_place && t->storage && t->storage->refcount > 1
+                         ? mem_tile_find_bound(mem, t, mem->tiles[tile - 1].space)
+                         : 0;
+    if (bound && bound != tile)
+        mem_tile_alias(mem, tile, bound);
+    uint32_t gen = bound && bound != tile ? mem_tile_write_in_place(mem, tile, t, &flt) : mem_tile_write(mem, tile, t, &flt);
     if (flt.kind != MEM_FAULT_NONE)
         report(mc, m, c, f, e->src, op_name(e->id), k, &flt);
     t->mem_tile = tile;
@@ -840,7 +877,7 @@ void exec_memcheck_written(exec_memcheck *mc, const core *c, tensor *t)
     if (t->mem_core != k)
         return;
     mem_fault flt;
-    t->mem_gen = mem_tile_write(&mc->cores[k], t->mem_tile, t, &flt);
+    t->mem_gen = mem_tile_write_in_place(&mc->cores[k], t->mem_tile, t, &flt);
 }
 
 int exec_memcheck_guess_addressed(const xprogram *p)

@@ -357,13 +357,12 @@ static uint64_t tensor_extent(const tensor *t, const mem_tile *tl)
  * t's shape, count) stops the walk by returning nonzero. */
 typedef int (*elem_fn)(void *ud, uint64_t off, const unsigned char *elem, size_t es, uint64_t lin, uint64_t count);
 
-static int walk(const tensor *t, const mem_tile *tl, elem_fn fn, void *ud)
+static int walk_strides(const tensor *t, const mem_tile *tl, const int64_t *st, elem_fn fn, void *ud)
 {
     size_t es = dtype_size(t->dtype);
     const unsigned char *base = tensor_data(t);
-    int64_t idx[TENSOR_MAX_DIMS] = {0}, box[TENSOR_MAX_DIMS], st[TENSOR_MAX_DIMS];
+    int64_t idx[TENSOR_MAX_DIMS] = {0}, box[TENSOR_MAX_DIMS];
     touched_box(t, tl, box);
-    layout_strides(t, tl, st);
     for (int d = 0; d < t->ndim; d++)
         if (box[d] <= 0)
             return 0;
@@ -389,6 +388,13 @@ static int walk(const tensor *t, const mem_tile *tl, elem_fn fn, void *ud)
         if (d < 0)
             return 0;
     }
+}
+
+static int walk(const tensor *t, const mem_tile *tl, elem_fn fn, void *ud)
+{
+    int64_t st[TENSOR_MAX_DIMS];
+    layout_strides(t, tl, st);
+    return walk_strides(t, tl, st, fn, ud);
 }
 
 struct put_ud {
@@ -475,6 +481,11 @@ uint32_t mem_tile_write(mem_core *mc, uint32_t tile, const tensor *t, mem_fault 
     }
     tl->extent = n;
     tl->writes++;
+    tl->store = 0;
+    if (t->storage && block_dense(t) && touched_box(t, tl, box)) {
+        tl->store = t->storage->id;
+        tl->store_off = t->offset;
+    }
     for (uint32_t i = 0; i < mc->nslots; i++) {
         const mem_slot_buffer *s = &mc->slots[i];
         if (!s->imported && s->space == tl->space && overlaps(tl->addr, n, s->base, s->size)) {
@@ -487,6 +498,85 @@ uint32_t mem_tile_write(mem_core *mc, uint32_t tile, const tensor *t, mem_fault 
         }
     }
     return tl->writes;
+}
+
+/* 1 when t is a part of the value bound to tl (a view of its storage, not
+ * that value itself): its elements lie at their storage offsets from the
+ * bound value's first one, bytes [*start, *end) of the tile. */
+static int part_of_bound(const mem_tile *tl, const tensor *t, uint64_t *start, uint64_t *end)
+{
+    size_t es = dtype_size(t->dtype);
+    if (!tl->store || !t->storage || t->storage->id != tl->store || t->offset < tl->store_off || !es)
+        return 0;
+    if (t->offset == tl->store_off && block_dense(t))
+        return 0; /* the bound value itself, or a dense value on the same bytes */
+    uint64_t last = (uint64_t)(t->offset - tl->store_off);
+    for (int d = 0; d < t->ndim; d++) {
+        if (t->shape[d] <= 0)
+            return 0;
+        last += (uint64_t)(t->shape[d] - 1) * (uint64_t)t->strides[d];
+    }
+    if ((last + 1) * es > tl->size)
+        return 0;
+    *start = (uint64_t)(t->offset - tl->store_off) * es;
+    *end = (last + 1) * es;
+    return 1;
+}
+
+/* The tile holding t's elements as a part of its bound value: tile itself
+ * or a source it views (a view's MemRef offset is the IR's guess, the
+ * device's pto.subview sits where the elements are); 0 for none. */
+static uint32_t locate_part(const mem_core *mc, uint32_t tile, const tensor *t, uint64_t *start, uint64_t *end)
+{
+    for (int hops = 0; tile && hops < 64; hops++) {
+        const mem_tile *tl = &mc->tiles[tile - 1];
+        if (!tl->unplaced && part_of_bound(tl, t, start, end))
+            return tile;
+        tile = tl->origin;
+    }
+    return 0;
+}
+
+uint32_t mem_tile_find_bound(const mem_core *mc, const tensor *t, uint8_t space)
+{
+    if (!t->storage)
+        return 0;
+    for (uint32_t i = 0; i < mc->ntiles; i++) {
+        const mem_tile *tl = &mc->tiles[i];
+        uint64_t a, b;
+        if (tl->store == t->storage->id && tl->space == space && !tl->unplaced && part_of_bound(tl, t, &a, &b))
+            return i + 1;
+    }
+    return 0;
+}
+
+void mem_tile_bind(mem_core *mc, uint32_t tile, const tensor *t)
+{
+    mem_tile *tl = &mc->tiles[tile - 1];
+    int64_t box[TENSOR_MAX_DIMS];
+    tl->store = 0;
+    if (t->storage && block_dense(t) && touched_box(t, tl, box)) {
+        tl->store = t->storage->id;
+        tl->store_off = t->offset;
+    }
+}
+
+uint32_t mem_tile_write_in_place(mem_core *mc, uint32_t tile, const tensor *t, mem_fault *f)
+{
+    f->kind = MEM_FAULT_NONE;
+    uint64_t start, end;
+    uint32_t st = locate_part(mc, tile, t, &start, &end);
+    if (!st)
+        return mem_tile_write(mc, tile, t, f);
+    mem_tile *sl = &mc->tiles[st - 1];
+    mem_space_state *sp = &mc->sp[sl->space];
+    space_reserve(sp, sl->addr + end);
+    struct put_ud p = {sp->bytes + sl->addr + start, sp->writer, sl->addr + start, st};
+    walk_strides(t, sl, t->strides, put_elem, &p);
+    if (end > sl->extent)
+        sl->extent = end;
+    sl->writes++;
+    return sl->writes;
 }
 
 void mem_tile_scratch(mem_core *mc, uint32_t tile, const tensor *t)
@@ -561,6 +651,22 @@ int mem_tile_rows_unwritten(const mem_core *mc, uint32_t tile, const tensor *t, 
     return 0;
 }
 
+static int read_fault(mem_core *mc, uint32_t tile, uint32_t gen, uint64_t first, uint64_t unset, mem_fault *f);
+
+/* A read of a part of the tile's bound value (part_of_bound): its
+ * elements checked at their places. */
+static int read_part(mem_core *mc, uint32_t tile, uint32_t gen, const tensor *t, uint64_t start, uint64_t end,
+                     mem_fault *f)
+{
+    const mem_tile *tl = &mc->tiles[tile - 1];
+    mem_space_state *sp = &mc->sp[tl->space];
+    space_reserve(sp, tl->addr + end);
+    struct cmp_ud c = {sp->bytes + tl->addr + start, sp->writer, tl->addr + start, UINT64_MAX, UINT64_MAX};
+    walk_strides(t, tl, t->strides, cmp_elem, &c);
+    return read_fault(mc, tile, gen, c.first == UINT64_MAX ? c.first : start + c.first,
+                      c.unset == UINT64_MAX ? c.unset : start + c.unset, f);
+}
+
 int mem_tile_read(mem_core *mc, uint32_t tile, uint32_t gen, const tensor *t, mem_fault *f)
 {
     f->kind = MEM_FAULT_NONE;
@@ -568,6 +674,10 @@ int mem_tile_read(mem_core *mc, uint32_t tile, uint32_t gen, const tensor *t, me
     uint64_t n = tensor_extent(t, tl);
     if (!n || tl->unplaced)
         return 0;
+    uint64_t pstart, pend;
+    uint32_t pt = locate_part(mc, tile, t, &pstart, &pend);
+    if (pt)
+        return read_part(mc, pt, gen, t, pstart, pend, f);
     if (n > tl->size)
         n = tl->size; /* reported as bounds at its write */
     mem_space_state *sp = &mc->sp[tl->space];
@@ -600,6 +710,13 @@ int mem_tile_read(mem_core *mc, uint32_t tile, uint32_t gen, const tensor *t, me
         first = c.first;
         unset = c.unset;
     }
+    return read_fault(mc, tile, gen, first, unset, f);
+}
+
+static int read_fault(mem_core *mc, uint32_t tile, uint32_t gen, uint64_t first, uint64_t unset, mem_fault *f)
+{
+    const mem_tile *tl = &mc->tiles[tile - 1];
+    const mem_space_state *sp = &mc->sp[tl->space];
     if (first == UINT64_MAX) {
         if (unset == UINT64_MAX)
             return 0;
@@ -654,7 +771,20 @@ void mem_tile_device_value(const mem_core *mc, uint32_t tile, const tensor *t, t
     const mem_tile *tl = &mc->tiles[tile - 1];
     const mem_space_state *sp = &mc->sp[tl->space];
     uint64_t n = tensor_extent(t, tl);
-    if (tl->unplaced || !n || n > tl->size || tl->addr + n > sp->size)
+    if (tl->unplaced || !n)
+        return;
+    uint64_t start, end;
+    uint32_t pt = locate_part(mc, tile, t, &start, &end);
+    if (pt) {
+        const mem_tile *pl = &mc->tiles[pt - 1];
+        const mem_space_state *ps = &mc->sp[pl->space];
+        if (pl->addr + end > ps->size)
+            return;
+        struct get_ud g = {ps->bytes + pl->addr + start, tensor_data(dst)};
+        walk_strides(t, pl, t->strides, get_elem, &g);
+        return;
+    }
+    if (n > tl->size || tl->addr + n > sp->size)
         return;
     struct get_ud g = {sp->bytes + tl->addr, tensor_data(dst)};
     walk(t, tl, get_elem, &g);

@@ -52,6 +52,13 @@ typedef struct mem_tile {
     uint32_t epoch;   /* the kernel call that last placed it (mem_core.epoch) */
     int unplaced;     /* 1: out of its space (a bounds fault): never written nor read */
     uint8_t blayout, slayout; /* mem_layout its bytes are written in (defaults applied) */
+    /* the storage of the value that filled it whole (a tile.create's, or a
+     * dense write's) and that value's first element: a write through a view
+     * of that value (an op writing a tile.slice of it in place) lands at the
+     * view's elements within it, not at the tile's start (tensor_storage.id,
+     * 0 none). */
+    uint64_t store;
+    int64_t store_off;
     int stale_carry;  /* 1: a yield's target holding a value of another buffer
                          that no tile.move copied here (exec_memcheck_yield) */
     int valid_ndim;   /* its type's valid_shape (pl.TileView), 0 none */
@@ -124,6 +131,17 @@ const mem_tile *mem_tile_get(const mem_core *mc, uint32_t tile);
  * generation t now holds (mem_tile.writes); *f (kind != NONE) when the
  * write is out of bounds (not done) or over a slot buffer (done). */
 uint32_t mem_tile_write(mem_core *mc, uint32_t tile, const tensor *t, mem_fault *f);
+/* t is the value that fills tile whole (a tile.create's): a later write of
+ * a view of t's storage lands where the view's elements lie in it. */
+void mem_tile_bind(mem_core *mc, uint32_t tile, const tensor *t);
+/* A write of t in place: where t is a view of the tile's bound value (the
+ * MemRef of a tile.slice written by matmul_acc, pto.subview on the device),
+ * its elements are written at their places in the tile; otherwise as
+ * mem_tile_write. */
+uint32_t mem_tile_write_in_place(mem_core *mc, uint32_t tile, const tensor *t, mem_fault *f);
+/* The tile of space whose bound value t is a part of (a view of its
+ * storage), 0 for none. */
+uint32_t mem_tile_find_bound(const mem_core *mc, const tensor *t, uint8_t space);
 /* The tile's declared valid shape (pl.TileView(valid_shape=...)): only
  * those elements are written and read (-1 entries: the value's own). */
 void mem_tile_set_valid(mem_core *mc, uint32_t tile, int ndim, const int64_t *valid);

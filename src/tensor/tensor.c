@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdatomic.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -175,7 +176,9 @@ tensor_storage *tensor_storage_new(size_t nbytes, ptodb_status *st)
 tensor_storage *tensor_storage_wrap(void *data, size_t nbytes, tensor_storage_release_fn release,
                                     void *ctx)
 {
+    static _Atomic uint64_t next_id = 1; /* atomic: kernels may run on threads */
     tensor_storage *s = xmalloc(sizeof *s);
+    s->id = next_id++;
     s->refcount = 1;
     s->data = data;
     s->nbytes = nbytes;

@@ -58,6 +58,9 @@ struct tensor_storage {
     size_t nbytes;
     tensor_storage_release_fn release;
     void *release_ctx;
+    /* unique per storage made by this process (never reused, unlike an
+     * address): an identity a consumer may keep after the storage is gone */
+    uint64_t id;
 };
 
 typedef struct tensor {
