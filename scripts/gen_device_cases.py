@@ -261,6 +261,70 @@ class PredicatedDispatchProgram:
 '''
 
 
+# PyPTO's own dumps of tests/st/runtime/ops/test_matmul_acc_init_cond.py's window
+# program (TestMatmulAccWindowInitCond, PyPTO e2d0f78ae) after InitMemRef and
+# AllocateMemoryAddr: the window's MemRef offset is an ND byte offset (t * 64 * 4)
+# at 32, folded to 0 at 35; neither is where the device's pto.subview sits.
+MATMUL_ACC_WINDOW_32_PROGRAM = '''
+# pypto.program: MatmulAccWindowProgram
+import pypto.language as pl
+
+@pl.program
+class MatmulAccWindowProgram:
+    @pl.function(type=pl.FunctionType.AIC, level=pl.Level.AIC, role=pl.Role.SubWorker)
+    def matmul_acc_window(a__ssa_v0: pl.Tensor[[16, 128], pl.FP32, pl.MemRef("mem_ddr_0", pl.const(0, pl.INT64), 8192)], b__ssa_v0: pl.Tensor[[128, 128], pl.FP32, pl.MemRef("mem_ddr_1", pl.const(0, pl.INT64), 65536)], c__ssa_v0: pl.Out[pl.Tensor[[16, 128], pl.FP32, pl.MemRef("mem_ddr_2", pl.const(0, pl.INT64), 8192)]]) -> pl.Tensor[[16, 128], pl.FP32]:
+        mem_acc_3: pl.Ptr = pl.tile.alloc(pl.Mem.Acc, 8192)
+        mem_mat_4: pl.Ptr = pl.tile.alloc(pl.Mem.Mat, 4096)
+        mem_mat_5: pl.Ptr = pl.tile.alloc(pl.Mem.Mat, 16384)
+        mem_left_6: pl.Ptr = pl.tile.alloc(pl.Mem.Left, 4096)
+        mem_right_7: pl.Ptr = pl.tile.alloc(pl.Mem.Right, 16384)
+        acc__ssa_v0: pl.Tile[[16, 128], pl.FP32, pl.MemRef(mem_acc_3, pl.const(0, pl.INT64), 8192), pl.Mem.Acc] = pl.tile.create([16, 128], dtype=pl.FP32, target_memory=pl.Mem.Acc)
+        for t__idx_v0 in pl.range(2):
+            for k0__idx_v0 in pl.range(0, 128, 64):
+                a_l1__ssa_v0: pl.Tile[[16, 64], pl.FP32, pl.MemRef(mem_mat_4, pl.const(0, pl.INT64), 4096), pl.Mem.Mat] = pl.tile.load(a__ssa_v0, [0, k0__idx_v0], [16, 64], [16, 64], target_memory=pl.Mem.Mat)
+                b_l1__ssa_v0: pl.Tile[[64, 64], pl.FP32, pl.MemRef(mem_mat_5, pl.const(0, pl.INT64), 16384), pl.Mem.Mat] = pl.tile.load(b__ssa_v0, [k0__idx_v0, t__idx_v0 * 64], [64, 64], [64, 64], target_memory=pl.Mem.Mat)
+                a_l0__ssa_v0: pl.Tile[[16, 64], pl.FP32, pl.MemRef(mem_left_6, pl.const(0, pl.INT64), 4096), pl.Mem.Left] = pl.tile.move(a_l1__ssa_v0, target_memory=pl.Mem.Left)
+                b_l0__ssa_v0: pl.Tile[[64, 64], pl.FP32, pl.MemRef(mem_right_7, pl.const(0, pl.INT64), 16384), pl.Mem.Right] = pl.tile.move(b_l1__ssa_v0, target_memory=pl.Mem.Right)
+                win__ssa_v0: pl.Tile[[16, 64], pl.FP32, pl.MemRef(mem_acc_3, t__idx_v0 * 64 * 4, 7936), pl.Mem.Acc] = pl.tile.slice(acc__ssa_v0, [16, 64], [0, t__idx_v0 * 64])
+                win__ssa_v1: pl.Tile[[16, 64], pl.FP32, pl.MemRef(mem_acc_3, t__idx_v0 * 64 * 4, 7936), pl.Mem.Acc] = pl.tile.matmul_acc(win__ssa_v0, a_l0__ssa_v0, b_l0__ssa_v0, k0__idx_v0 == 0)
+        out_c__ssa_v0: pl.Tensor[[16, 128], pl.FP32, pl.MemRef("mem_ddr_2", pl.const(0, pl.INT64), 8192)] = pl.tile.store(acc__ssa_v0, [0, 0], c__ssa_v0)
+        return c__ssa_v0
+    @pl.function(type=pl.FunctionType.Orchestration, level=pl.Level.CHIP, role=pl.Role.Orchestrator)
+    def orchestrator(self, a__ssa_v0: pl.Tensor[[16, 128], pl.FP32, pl.MemRef("mem_ddr_0", pl.const(0, pl.INT64), 8192)], b__ssa_v0: pl.Tensor[[128, 128], pl.FP32, pl.MemRef("mem_ddr_1", pl.const(0, pl.INT64), 65536)], out_c__ssa_v0: pl.Out[pl.Tensor[[16, 128], pl.FP32, pl.MemRef("mem_ddr_2", pl.const(0, pl.INT64), 8192)]]) -> pl.Tensor[[16, 128], pl.FP32]:
+        out_c__ssa_v1: pl.Tensor[[16, 128], pl.FP32, pl.MemRef("mem_ddr_3", pl.const(0, pl.INT64), 8192)] = self.matmul_acc_window(a__ssa_v0, b__ssa_v0, out_c__ssa_v0)
+        return out_c__ssa_v1
+'''
+
+MATMUL_ACC_WINDOW_35_PROGRAM = '''
+# pypto.program: MatmulAccWindowProgram
+import pypto.language as pl
+
+@pl.program
+class MatmulAccWindowProgram:
+    @pl.function(type=pl.FunctionType.AIC, level=pl.Level.AIC, role=pl.Role.SubWorker)
+    def matmul_acc_window(a__ssa_v0: pl.Tensor[[16, 128], pl.FP32, pl.MemRef("mem_ddr_0", pl.const(0, pl.INT64), 8192)], b__ssa_v0: pl.Tensor[[128, 128], pl.FP32, pl.MemRef("mem_ddr_1", pl.const(0, pl.INT64), 65536)], c__ssa_v0: pl.Out[pl.Tensor[[16, 128], pl.FP32, pl.MemRef("mem_ddr_2", pl.const(0, pl.INT64), 8192)]]) -> pl.Tensor[[16, 128], pl.FP32]:
+        mem_acc_3: pl.Ptr = pl.tile.alloc(pl.Mem.Acc, 8192)
+        mem_mat_4: pl.Ptr = pl.tile.alloc(pl.Mem.Mat, 4096)
+        mem_mat_5: pl.Ptr = pl.tile.alloc(pl.Mem.Mat, 16384)
+        mem_left_6: pl.Ptr = pl.tile.alloc(pl.Mem.Left, 4096)
+        mem_right_7: pl.Ptr = pl.tile.alloc(pl.Mem.Right, 16384)
+        acc__ssa_v0: pl.Tile[[16, 128], pl.FP32, pl.MemRef(mem_acc_3, pl.const(0, pl.INT64), 8192), pl.Mem.Acc] = pl.tile.create([16, 128], dtype=pl.FP32, target_memory=pl.Mem.Acc)
+        for t__idx_v0 in pl.range(2):
+            for k0__idx_v0 in pl.range(0, 128, 64):
+                a_l1__ssa_v0: pl.Tile[[16, 64], pl.FP32, pl.MemRef(mem_mat_4, pl.const(0, pl.INT64), 4096), pl.Mem.Mat] = pl.tile.load(a__ssa_v0, [0, k0__idx_v0], [16, 64], [16, 64], target_memory=pl.Mem.Mat)
+                b_l1__ssa_v0: pl.Tile[[64, 64], pl.FP32, pl.MemRef(mem_mat_5, pl.const(4096, pl.INT64), 16384), pl.Mem.Mat] = pl.tile.load(b__ssa_v0, [k0__idx_v0, t__idx_v0 * 64], [64, 64], [64, 64], target_memory=pl.Mem.Mat)
+                a_l0__ssa_v0: pl.Tile[[16, 64], pl.FP32, pl.MemRef(mem_left_6, pl.const(0, pl.INT64), 4096), pl.Mem.Left] = pl.tile.move(a_l1__ssa_v0, target_memory=pl.Mem.Left)
+                b_l0__ssa_v0: pl.Tile[[64, 64], pl.FP32, pl.MemRef(mem_right_7, pl.const(0, pl.INT64), 16384), pl.Mem.Right] = pl.tile.move(b_l1__ssa_v0, target_memory=pl.Mem.Right)
+                win__ssa_v0: pl.Tile[[16, 64], pl.FP32, pl.MemRef(mem_acc_3, pl.const(0, pl.INT64), 7936), pl.Mem.Acc] = pl.tile.slice(acc__ssa_v0, [16, 64], [0, t__idx_v0 * 64])
+                win__ssa_v1: pl.Tile[[16, 64], pl.FP32, pl.MemRef(mem_acc_3, pl.const(0, pl.INT64), 7936), pl.Mem.Acc] = pl.tile.matmul_acc(win__ssa_v0, a_l0__ssa_v0, b_l0__ssa_v0, k0__idx_v0 == 0)
+        out_c__ssa_v0: pl.Tensor[[16, 128], pl.FP32, pl.MemRef("mem_ddr_2", pl.const(0, pl.INT64), 8192)] = pl.tile.store(acc__ssa_v0, [0, 0], c__ssa_v0)
+        return c__ssa_v0
+    @pl.function(type=pl.FunctionType.Orchestration, level=pl.Level.CHIP, role=pl.Role.Orchestrator)
+    def orchestrator(self, a__ssa_v0: pl.Tensor[[16, 128], pl.FP32, pl.MemRef("mem_ddr_0", pl.const(0, pl.INT64), 8192)], b__ssa_v0: pl.Tensor[[128, 128], pl.FP32, pl.MemRef("mem_ddr_1", pl.const(0, pl.INT64), 65536)], out_c__ssa_v0: pl.Out[pl.Tensor[[16, 128], pl.FP32, pl.MemRef("mem_ddr_2", pl.const(0, pl.INT64), 8192)]]) -> pl.Tensor[[16, 128], pl.FP32]:
+        out_c__ssa_v1: pl.Tensor[[16, 128], pl.FP32, pl.MemRef("mem_ddr_3", pl.const(0, pl.INT64), 8192)] = self.matmul_acc_window(a__ssa_v0, b__ssa_v0, out_c__ssa_v0)
+        return out_c__ssa_v1
+'''
+
 
 def case(fn):
     CASES.append(fn)
@@ -1637,6 +1701,166 @@ class MultiModeSplit:
 
 
 
+
+
+def _window_case(name, stem, prog, seed):
+    c = Case(name, [
+        "c = a @ b with each 64-column half accumulated in place in a window (tile.slice)",
+        "of one [16, 128] L0C tile, as PyPTO dumps it after %s: tile.slice is a pure" % stem[3:],
+        "pto.subview of its source (pypto src/backend/common/pto_ops_datamove.cpp:1074-1080)",
+        "and the MAD writes that subview (tests/st/runtime/ops/test_matmul_acc_init_cond.py:",
+        "108-113), so the window's bytes are the parent's columns t*64.. whatever the window's",
+        "MemRef offset says; memory sanitizer on: no fault. FP32 fma chain, compared at 1e-4."],
+        prog, "orchestrator", tol=(1e-4, 1e-4), stem=stem)
+    rng = np.random.default_rng(seed)
+    a = rng.standard_normal((16, 128)).astype(F32)
+    b = rng.standard_normal((128, 128)).astype(F32)
+    c.inp("a", "fp32", a)
+    c.inp("b", "fp32", b)
+    c.out("out_c", "fp32", (a.astype(np.float64) @ b.astype(np.float64)).astype(F32))
+    c.expect = ["device: PASS"]
+    return c
+
+
+@case
+def matmul_acc_window_memref():
+    """The window program after InitMemRef: the window's MemRef offset is no placement."""
+    return _window_case("matmul_acc_window_memref", "32_after_InitMemRef", MATMUL_ACC_WINDOW_32_PROGRAM, 31)
+
+
+@case
+def matmul_acc_window_addressed():
+    """The window program after AllocateMemoryAddr (every window at offset 0)."""
+    return _window_case("matmul_acc_window_addressed", "35_after_AllocateMemoryAddr",
+                        MATMUL_ACC_WINDOW_35_PROGRAM, 32)
+
+
+@case
+def int8_matmul():
+    """An INT8 x INT8 tensor.matmul to INT32: the cube's INT32 accumulator, no INT8 wrap."""
+    prog = '''
+# pypto.program: Int8Matmul
+import pypto.language as pl
+
+@pl.program
+class Int8Matmul:
+    @pl.function(type=pl.FunctionType.Orchestration, level=pl.Level.CHIP, role=pl.Role.Orchestrator)
+    def int8_matmul(self, a: pl.Tensor[[16, 64], pl.INT8], b: pl.Tensor[[32, 64], pl.INT8], c: pl.Out[pl.Tensor[[16, 32], pl.INT32]]) -> pl.Tensor[[16, 32], pl.INT32]:
+        acc: pl.Tensor[[16, 32], pl.INT32] = pl.tensor.matmul(a, b, a_trans=False, b_trans=True, c_matrix_nz=False, out_dtype=pl.INT32)
+        c: pl.Tensor[[16, 32], pl.INT32] = pl.tensor.assemble(c, acc, [0, 0])
+        return c
+'''
+    c = Case("int8_matmul", [
+        "c = a @ b.T of INT8 [16, 64] and [32, 64] into INT32, exact (tolerance 0): the",
+        "cube's only integer form takes INT8 operands into an INT32 accumulator (pto-isa",
+        "cd4a3d3f include/pto/cpu/TMatmul.hpp:28, the sum in the accumulator's type at",
+        ":61-74). torch's int8 matmul wraps each sum to INT8 first. The pattern of",
+        "pypto-lib's quantised projections (deepseek_v4 mtp_projection, qkv_proj_rope)."],
+        prog, "int8_matmul", tol=(0.0, 0.0))
+    rng = np.random.default_rng(33)
+    a = rng.integers(-127, 128, size=(16, 64)).astype(np.int8)
+    b = rng.integers(0, 128, size=(32, 64)).astype(np.int8)
+    exact = a.astype(np.int64) @ b.astype(np.int64).T
+    if np.array_equal(exact.astype(np.int8).astype(np.int64), exact):
+        sys.exit("gen_device_cases: int8_matmul: no sum leaves INT8; pick other data")
+    c.inp("a", "int8", a)
+    c.inp("b", "int8", b)
+    c.out("c", "int32", exact.astype(np.int32))
+    c.expect = ["device: PASS", "ref: FAIL", "note: the cube accumulates an INT8 matmul in INT32"]
+    return c
+
+
+@case
+def spmd_submit_deps():
+    """deps= on a pl.spmd_submit's TaskId orders after all of its blocks."""
+    prog = '''
+# pypto.program: SpmdSubmitDeps
+import pypto.language as pl
+
+@pl.program
+class SpmdSubmitDeps:
+    @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
+    def producer(x: pl.Out[pl.Tensor[[64, 16], pl.FP32]]) -> pl.Tensor[[64, 16], pl.FP32]:
+        blk: pl.Scalar[pl.INDEX] = pl.tile.get_block_idx()
+        t: pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec] = pl.tile.full([16, 16], dtype=pl.FP32, value=7.0)
+        return pl.tile.store(t, [blk * 16, 0], x)
+    @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
+    def consumer(x: pl.Tensor[[64, 16], pl.FP32], out: pl.Out[pl.Tensor[[64, 16], pl.FP32]]) -> pl.Tensor[[64, 16], pl.FP32]:
+        t: pl.Tile[[64, 16], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [64, 16], [64, 16], target_memory=pl.Mem.Vec)
+        return pl.tile.store(t, [0, 0], out)
+    @pl.function(type=pl.FunctionType.Orchestration, level=pl.Level.CHIP, role=pl.Role.Orchestrator)
+    def main(self, x: pl.Out[pl.Tensor[[64, 16], pl.FP32]], out: pl.Out[pl.Tensor[[64, 16], pl.FP32]]) -> pl.Tensor[[64, 16], pl.FP32]:
+        with pl.scope(mode=pl.ScopeMode.MANUAL):
+            _submit_tmp: pl.Tuple[pl.Tensor[[64, 16], pl.FP32], pl.Scalar[pl.TASK_ID]] = pl.spmd_submit(self.producer, x, core_num=4)
+            x: pl.Tensor[[64, 16], pl.FP32] = _submit_tmp[0]
+            prod_tid: pl.Scalar[pl.TASK_ID] = _submit_tmp[1]
+            _submit_tmp_1: pl.Tuple[pl.Tensor[[64, 16], pl.FP32], pl.Scalar[pl.TASK_ID]] = pl.spmd_submit(self.consumer, x, out, deps=[prod_tid], core_num=1)
+            out: pl.Tensor[[64, 16], pl.FP32] = _submit_tmp_1[0]
+        return out
+'''
+    c = Case("spmd_submit_deps", [
+        "out = 7 everywhere: producer runs as one task on 4 blocks (pl.spmd_submit,",
+        "core_num=4), each block storing its 16 rows of x; consumer, submitted with",
+        "deps=[producer's TaskId], reads all 64 rows. A pl.spmd_submit is one task (one",
+        "PTO2TaskId) however many blocks run it, so the dependency orders the consumer after",
+        "every block: no race (the pattern of pypto-lib's deepseek_v4 decode attention)."],
+        prog, "main")
+    c.out("out", "fp32", np.full((64, 16), 7.0, dtype=F32))
+    c.expect = ["device: PASS", "ref: REF-FAIL"]
+    return c
+
+
+@case
+def yield_phi_view():
+    """Before MemoryReuse, an if's phi is read through a view on the then-branch's buffer."""
+    prog = """
+# pypto.program: YieldPhiView
+import pypto.language as pl
+
+@pl.program
+class YieldPhiView:
+    @pl.function(type=pl.FunctionType.AIV, level=pl.Level.AIV, role=pl.Role.SubWorker)
+    def kernel(x__ssa_v0: pl.Tensor[[16, 1], pl.FP32, pl.MemRef("mem_ddr_0", pl.const(0, pl.INT64), 64)], out__ssa_v0: pl.Out[pl.Tensor[[1, 16], pl.FP32, pl.MemRef("mem_ddr_1", pl.const(0, pl.INT64), 64)]]) -> pl.Tensor[[1, 16], pl.FP32]:
+        mem_vec_2: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
+        mem_vec_3: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
+        mem_vec_4: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
+        mem_vec_5: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
+        mem_vec_6: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
+        a__tile: pl.Tile[[16, 1], pl.FP32, pl.MemRef(mem_vec_2, pl.const(0, pl.INT64), 64), pl.Mem.Vec] = pl.tile.load(x__ssa_v0, [0, 0], [16, 1], [16, 1], target_memory=pl.Mem.Vec)
+        b__tile: pl.Tile[[16, 1], pl.FP32, pl.MemRef(mem_vec_3, pl.const(0, pl.INT64), 64), pl.Mem.Vec] = pl.tile.muls(a__tile, 3.0)
+        for i__idx_v0 in pl.range(1):
+            if i__idx_v0 == 1:
+                c__tile: pl.Tile[[16, 1], pl.FP32, pl.MemRef(mem_vec_4, pl.const(0, pl.INT64), 64), pl.Mem.Vec] = pl.tile.adds(a__tile, 1.0)
+                d__tile: pl.Tile[[16, 1], pl.FP32, pl.MemRef(mem_vec_5, pl.const(0, pl.INT64), 64), pl.Mem.Vec] = pl.tile.adds(b__tile, 2.0)
+                c__phi_v1, d__phi_v1 = pl.yield_(c__tile, d__tile)
+            else:
+                c__phi_v1, d__phi_v1 = pl.yield_(a__tile, b__tile)
+            c__rm_v2: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_4, pl.const(0, pl.INT64), 64), pl.Mem.Vec] = pl.tile.reshape(c__phi_v1, [1, 16])
+            d__rm_v2: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, pl.const(0, pl.INT64), 64), pl.Mem.Vec] = pl.tile.reshape(d__phi_v1, [1, 16])
+            s__tile: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, pl.const(0, pl.INT64), 64), pl.Mem.Vec] = pl.tile.sub(d__rm_v2, c__rm_v2)
+            out__ssa_v1: pl.Tensor[[1, 16], pl.FP32, pl.MemRef("mem_ddr_1", pl.const(0, pl.INT64), 64)] = pl.tile.store(s__tile, [0, 0], out__ssa_v0)
+        return out__ssa_v0
+    @pl.function(type=pl.FunctionType.Orchestration, level=pl.Level.CHIP, role=pl.Role.Orchestrator)
+    def orchestrator(self, x__ssa_v0: pl.Tensor[[16, 1], pl.FP32, pl.MemRef("mem_ddr_0", pl.const(0, pl.INT64), 64)], out__ssa_v0: pl.Out[pl.Tensor[[1, 16], pl.FP32, pl.MemRef("mem_ddr_1", pl.const(0, pl.INT64), 64)]]) -> pl.Tensor[[1, 16], pl.FP32]:
+        out__ssa_v1: pl.Tensor[[1, 16], pl.FP32, pl.MemRef("mem_ddr_2", pl.const(0, pl.INT64), 64)] = self.kernel(x__ssa_v0, out__ssa_v0)
+        return out__ssa_v1
+"""
+    c = Case("yield_phi_view", [
+        "out = 3x - x = 2x (the else branch): after InitMemRef, before MemoryReuse, the if's",
+        "phis are read through reshape views on the then-branch's buffers (a view inherits",
+        "its source's MemRef: the phi lives there), while the else branch yields tiles of",
+        "other buffers. MemoryReuse's YieldFixup (memory_reuse_pass.cpp:3226), or codegen's",
+        "tmov under PTOAS (pto_control_flow_codegen.cpp:426-459), moves them in: no uninit",
+        "read. A multi-value yield carries no type in the dump. The pattern of pypto-lib's",
+        "deepseek_v4 merge_rope_pack (online-softmax merge)."],
+        prog, "orchestrator", stem="32_after_InitMemRef")
+    rng = np.random.default_rng(34)
+    x = rng.standard_normal((16, 1)).astype(F32)
+    c.inp("x", "fp32", x)
+    c.inp("out", "fp32", np.zeros((1, 16), dtype=F32))
+    c.out("out", "fp32", ((x * F32(3.0)).astype(F32) - x).astype(F32).reshape(1, 16))
+    c.expect = ["device: PASS"]
+    return c
 
 
 def main():

@@ -161,9 +161,17 @@ static ptodb_status matmul_core(exec_ctx *ctx, const op_args *a, const tensor *L
         cube_f32 = 1;
     if (cube_f32)
         widen = 1;
-    st = kernel_zeros(ctx, widen ? DTYPE_FP32 : dt, ond, oshape, &r);
+    /* the cube's only integer form: INT8 operands, an INT32 accumulator
+     * (TMatmul.hpp:28; semantics.h, int-matmul): the sum never wraps in
+     * INT8 as torch's int8 matmul does */
+    int cube_i32 = exec_device(ctx) && dt == DTYPE_INT8;
+    st = kernel_zeros(ctx, cube_i32 ? DTYPE_INT32 : widen ? DTYPE_FP32 : dt, ond, oshape, &r);
     if (st != PTODB_OK)
         return st;
+    if (cube_i32)
+        exec_note_ref_differs(ctx, EXEC_SEMDIFF_INT_MATMUL,
+                              "the cube accumulates an INT8 matmul in INT32 (REF would compute: torch's int8 "
+                              "matmul, every sum wrapped to INT8)");
     int64_t fl[TENSOR_MAX_DIMS + 2], fr[TENSOR_MAX_DIMS + 2], nmk, nkn;
     if (bnd + 2 > TENSOR_MAX_DIMS || __builtin_mul_overflow(nb, m, &nmk) ||
         __builtin_mul_overflow(nmk, k, &nmk) || __builtin_mul_overflow(nb, k, &nkn) ||
@@ -479,7 +487,8 @@ static ptodb_status op_tile_matmul(exec_ctx *ctx, const op_args *a, value *out)
         tensor_unref(xv);
     if (yv)
         tensor_unref(yv);
-    if (st == PTODB_OK)
+    /* REF's .float(); the cube's INT8 matmul stays in its INT32 accumulator */
+    if (st == PTODB_OK && !(exec_device(ctx) && mm->dtype == DTYPE_INT32 && x->dtype == DTYPE_INT8))
         st = to_dtype(ctx, a, &mm, DTYPE_FP32);
     if (st != PTODB_OK) {
         tensor_unref(mm);

@@ -97,6 +97,11 @@ typedef enum { EXEC_SEM_DEVICE = 0, EXEC_SEM_REF = 1 } exec_semantics;
       "pto-isa cd4a3d3f include/pto/cpu/TMatmul.hpp:26-32 (half/bf16 operands, float accumulator), " \
       ":61-74 (per element an FP32 sum from 0 in k order, fma, then acc + sum); an FP32 matmul is "  \
       "that fma chain too, over the operands' valid M, K, N (tests/data/isa/matmul.txt)")             \
+    X(INT_MATMUL, "int-matmul", "tile.matmul/_acc/_bias, tensor.matmul/_acc of INT8 operands",          \
+      "the cube multiplies INT8 operands and accumulates in INT32 (L0C): the sum is exact",        \
+      "torch.matmul of int8 tensors returns int8: every sum wrapped to INT8, then widened", 0,      \
+      "pto-isa cd4a3d3f include/pto/cpu/TMatmul.hpp:28 (s8 operands, int32_t accumulator), "       \
+      ":61-74 (the sum in the accumulator's type)")                                                 \
     X(CAST_ROUNDING, "cast-rounding", "tile.cast (mode=) of a float tile to an integer dtype",      \
       "TCVT rounds by the mode: none/trunc truncate, rint ties to even, round (PyPTO's default) "    \
       "ties away from zero, floor, ceil, odd",                                                      \
