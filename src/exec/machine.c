@@ -1415,13 +1415,18 @@ static void fill_event(machine *m, core *c, const xinst *in, exec_event *ev, exe
 /* A submitted task's result: its outputs, then its TaskId (PTO2TaskId's raw
  * (ring << 32) | local: every task here is ring 0's, numbered in submission
  * order). v owned. */
-static value submit_result(machine *m, value v)
+static value submit_result(machine *m, const xframe *f, const xinst *in, value v)
 {
+    /* a pl.spmd_submit is one task run by core_num blocks (one PTO2TaskId):
+     * its blocks share the id, the next task's comes after its last block */
+    int more_blocks = in->loop >= 0 && f->loops[in->loop].cur < f->loops[in->loop].stop;
     uint32_t n = v.kind == VAL_TUPLE ? v.u.tuple->n : v.kind == VAL_NONE ? 0 : 1;
     value t = value_tuple_new(n + 1);
     for (uint32_t i = 0; i < n; i++)
         t.u.tuple->items[i] = v.kind == VAL_TUPLE ? value_copy(&v.u.tuple->items[i]) : value_copy(&v);
-    t.u.tuple->items[n] = value_int((int64_t)(m->next_task++ & 0xffffffffu));
+    t.u.tuple->items[n] = value_int((int64_t)(m->next_task & 0xffffffffu));
+    if (!more_blocks)
+        m->next_task++;
     value_clear(&v);
     return t;
 }
@@ -1475,7 +1480,7 @@ static ptodb_status bind_call_result(machine *m, core *c, value v)
     const xinst *in = &f->fn->code[f->pc];
     ptodb_status st = PTODB_OK;
     if (in->kind == XI_CALL && in->call_mode == XCALL_SUBMIT) {
-        v = submit_result(m, v);
+        v = submit_result(m, f, in, v);
         strbuf why = STRBUF_INIT;
         if (m->taskgraph && exec_tasks_end(m->taskgraph, &why)) {
             value_clear(&v);

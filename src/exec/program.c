@@ -901,6 +901,8 @@ static void lower_submit_into(lower *L, const ir_expr *call, int32_t slot)
     in->callee = call->u.call.args[0]->res.id;
     in->call_mode = XCALL_SUBMIT;
     in->ref_fail = 1;
+    if (width)
+        in->loop = L->code[head].loop; /* the launch's blocks are one task */
     in->manual = L->manual_depth > 0;
     /* predicate=: read at the dispatch point; false retires the task without
      * running it (its dependents still start: PyPTO's tests/st/runtime/

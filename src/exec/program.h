@@ -118,7 +118,8 @@ typedef struct xinst {
      * model only (REF's yields are plain bindings, unchecked: not types) */
     const exec_type *yield_type;
     int32_t target;
-    int32_t loop;   /* loop state index for FOR_*; a for's XI_YIELD: its loop's, else -1 */
+    int32_t loop;   /* loop state index for FOR_*; a for's XI_YIELD: its loop's; the XI_CALL of a
+                       pl.spmd_submit: its launch's (its blocks are one task); else -1 */
     int32_t callee; /* function index; for groups the Group function */
     xexpr *device;  /* CALL with device=: a host dispatch to that device (exec/comm.h), else NULL */
     xexpr *pred;    /* XCALL_SUBMIT with predicate=: the task runs only when it holds, else NULL */

@@ -16,7 +16,7 @@ typedef struct run {
 } run;
 
 typedef struct access {
-    const tensor_storage *s;
+    uint64_t s; /* tensor_storage.id: an address may be reused within a run */
     int write;
     run *runs;
     uint32_t nruns;
@@ -33,7 +33,7 @@ typedef struct task {
 } task;
 
 typedef struct named {
-    const tensor_storage *s;
+    uint64_t s; /* tensor_storage.id */
     char *name;
     int ndim, contiguous;
     int64_t offset, shape[TENSOR_MAX_DIMS];
@@ -82,14 +82,6 @@ void exec_tasks_scope(exec_tasks *t)
     t->scope++;
 }
 
-static int find_task(const exec_tasks *t, int64_t id)
-{
-    for (uint32_t i = 0; i < t->n; i++)
-        if (t->tasks[i].id == id)
-            return (int)i;
-    return -1;
-}
-
 void exec_tasks_begin(exec_tasks *t, int64_t id, const char *func, int line, int manual, const int64_t *deps,
                       uint32_t ndeps)
 {
@@ -107,28 +99,31 @@ void exec_tasks_begin(exec_tasks *t, int64_t id, const char *func, int line, int
     k->line = line;
     k->scope = t->scope;
     k->before = xcalloc(TASKS_MAX, 1);
-    for (uint32_t d = 0; d < ndeps; d++) {
-        int j = find_task(t, deps[d]);
-        if (j < 0)
-            continue;
-        k->before[j] = 1;
-        for (uint32_t i = 0; i < (uint32_t)j; i++)
-            k->before[i] |= t->tasks[j].before[i];
-    }
+    /* every task of that id: the blocks of one pl.spmd_submit share it */
+    for (uint32_t d = 0; d < ndeps; d++)
+        for (uint32_t j = 0; j < t->n; j++) {
+            if (t->tasks[j].id != deps[d])
+                continue;
+            k->before[j] = 1;
+            for (uint32_t i = 0; i < j; i++)
+                k->before[i] |= t->tasks[j].before[i];
+        }
     t->running = (int)t->n++;
 }
 
 void exec_tasks_name(exec_tasks *t, const tensor *param, const char *name)
 {
+    if (!param->storage)
+        return;
     for (uint32_t i = 0; i < t->nnames; i++)
-        if (t->names[i].s == param->storage)
+        if (t->names[i].s == param->storage->id)
             return;
     if (t->nnames == t->capnames) {
         t->capnames = t->capnames ? 2 * t->capnames : 8;
         t->names = xreallocarray(t->names, t->capnames, sizeof *t->names);
     }
     named *n = &t->names[t->nnames++];
-    n->s = param->storage;
+    n->s = param->storage->id;
     n->name = xstrdup(name);
     n->ndim = param->ndim;
     n->offset = param->offset;
@@ -138,7 +133,7 @@ void exec_tasks_name(exec_tasks *t, const tensor *param, const char *name)
 
 /* "scratch[32, 64]": the element of storage s, by the name and shape of the
  * parameter that holds it ("element 4160 of a global tensor" when none). */
-static void put_element(const exec_tasks *t, const tensor_storage *s, int64_t e, strbuf *out)
+static void put_element(const exec_tasks *t, uint64_t s, int64_t e, strbuf *out)
 {
     for (uint32_t i = 0; i < t->nnames; i++) {
         const named *n = &t->names[i];
@@ -213,7 +208,7 @@ void exec_tasks_access(exec_tasks *t, const tensor *v, int write)
     }
     access *a = &k->acc[k->nacc];
     memset(a, 0, sizeof *a);
-    a->s = v->storage;
+    a->s = v->storage->id;
     a->write = write;
     view_runs(v, a);
     if (!a->nruns) {
