@@ -14,6 +14,9 @@ TESTS += $(CLI_TESTS)
 EXTRA_DIST += $(CLI_TESTS) tests/cli/lib.sh tests/cli/fixture_lib.sh
 
 TESTS += tests/cli/transcripts.sh tests/cli/rc_trust.sh
+# The planted-fault corpus and its scorer (docs/faults.md).
+TESTS += tests/cli/plant_faults.sh
+EXTRA_DIST += tests/cli/plant_faults.sh scripts/plant-faults scripts/score-faults docs/faults.md
 EXTRA_DIST += tests/data/newer tests/data/matmul_mx tests/data/matmul_mx_fp4 tests/data/ref_note tests/data/device
 EXTRA_DIST += tests/cli/transcripts.sh tests/cli/rc_trust.sh tests/transcripts
 

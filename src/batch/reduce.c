@@ -21,6 +21,7 @@
 #include "batch/trace.h"
 #include "ir/parse.h"
 #include "ir/print.h"
+#include "ir/resolve.h"
 #include "ir/walk.h"
 
 /* ---- the search state ------------------------------------------------------------------------- */
@@ -45,7 +46,21 @@ typedef struct reducer {
     double last_save;        /* when the case folder was last written */
     long diff0;              /* lines differing between the original pair */
     int stopped;             /* budget or interrupt */
+    int bad_checks;          /* the original failing file passes --check */
 } reducer;
+
+/* 1 when the file passes --check (it parses, and every name it uses is
+ * defined as PyPTO's parser defines names: a signature's MemRef offset
+ * included). A reduction that removes a loop variable some type still names
+ * leaves a file PyPTO's pl.loads rejects with NameError: no candidate. */
+static int checks(const char *path)
+{
+    diag_sink sink;
+    diag_sink_init(&sink, 1);
+    ptodb_status st = ir_check_file(path, &sink);
+    diag_sink_free(&sink);
+    return st == PTODB_OK;
+}
 
 static void rebuild_cur(reducer *R)
 {
@@ -267,7 +282,11 @@ static int try_pair(reducer *R, int kind, char *g, char *b)
         free(b);
         return 0;
     }
-    if (write_work(R->work[0], g) != 0 || write_work(R->work[1], b) != 0) {
+    /* every candidate is checked as --check does (the failing file only
+     * when the original failing file checks: a pass whose output is broken
+     * IR may be reduced keeping its breakage) */
+    if (write_work(R->work[0], g) != 0 || write_work(R->work[1], b) != 0 || !checks(R->work[0]) ||
+        (R->bad_checks && !checks(R->work[1]))) {
         k->invalid++;
         free(g);
         free(b);
@@ -950,6 +969,7 @@ static int start(reducer *R)
         write_work(R->work[i], R->text[i]);
     }
     strbuf_free(&p);
+    R->bad_checks = checks(R->work[1]);
     /* the determinism gate: three runs, one fingerprint (else no oracle) */
     for (int run = 0; run < 3; run++) {
         reduce_fp fp;

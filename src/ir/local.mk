@@ -52,6 +52,8 @@ IR_MALFORMED = \
 	tests/data/malformed/only_comment.py \
 	tests/data/malformed/positional_after_kw.py \
 	tests/data/malformed/semicolon.py \
+	tests/data/malformed/signature_memref_base.py \
+	tests/data/malformed/signature_memref_offset.py \
 	tests/data/malformed/statement_after_program.py \
 	tests/data/malformed/stray_else_in_class.py \
 	tests/data/malformed/stray_top_level.py \

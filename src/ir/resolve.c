@@ -29,6 +29,7 @@ typedef struct resolver {
     ir_dyn *dyns;
     uint32_t ndyns, dyns_cap;
     int in_type;       /* inside a type annotation: free names are dims */
+    int type_mode;     /* which names a type may use (TYPE_*, below) */
     int lenient;       /* verbatim Python body (§3.3): unknown names are not errors */
 } resolver;
 
@@ -60,6 +61,24 @@ static void rwarn(resolver *r, const ir_span *sp, const char *fmt, ...)
     diag_vreport(r->sink, DIAG_WARNING, loc, line, fmt, ap);
     va_end(ap);
 }
+
+/* Which names a type annotation may use. PyPTO's text parser execs the dump
+ * (python/pypto/language/parser/text_parser.py), so Python itself evaluates a
+ * parameter's and the return type when the class body defines the function:
+ * only module-level names (pl.dynamic declarations) exist there, and any other
+ * name raises NameError (a parameter, a body variable such as a loop variable
+ * or a mem_vec_N base, a name a reduction removed). A body statement's
+ * annotation is never evaluated by Python; type_resolver.py makes an unknown
+ * MemRef base or byte offset or TileView field a DynVar.
+ *   TYPE_FREE  an unknown name is a free symbolic dim: a body type, and the
+ *              shape list of any type. PyPTO rejects a free shape dim too
+ *              (_resolve_shape_dim), but its printer writes them: thousands
+ *              of real dumps have a caller's variable as an outlined
+ *              function's dim (docs/notes-ir.md), and ptodb runs them;
+ *   TYPE_SIG   the rest of a parameter's or the return type (MemRef offsets
+ *              and bases, TensorView strides): a module-level pl.dynamic
+ *              or an error, as in PyPTO (no real dump has another name). */
+enum { TYPE_FREE, TYPE_SIG };
 
 /* Names are shown at most 60 bytes long in messages. */
 #define NAME_SHOWN(sym) (int)((sym)->len > 60 ? 60 : (sym)->len), (sym)->text, \
@@ -260,13 +279,17 @@ static int is_loop_return_var(const ir_sym *s)
 static void resolve_name(resolver *r, ir_expr *e)
 {
     const ir_sym *s = e->u.name;
-    int32_t k = slot_lookup(r, s);
+    int sig = r->in_type && r->type_mode == TYPE_SIG;
+    int32_t k = sig ? -1 : slot_lookup(r, s);
     if (k >= 0) {
         e->res.kind = IR_REF_LOCAL;
         e->res.id = k;
         return;
     }
-    if (r->dyn_of[s->id] >= 0) {
+    /* a free dim met earlier (another function's body type) is no name a
+     * signature's MemRef may use: only a declared pl.dynamic is */
+    if (r->dyn_of[s->id] >= 0 &&
+        (!r->in_type || r->type_mode == TYPE_FREE || r->dyns[r->dyn_of[s->id]].declared)) {
         e->res.kind = IR_REF_DYN;
         e->res.id = r->dyn_of[s->id];
         return;
@@ -277,9 +300,15 @@ static void resolve_name(resolver *r, ir_expr *e)
         e->u.num.f = s->id == LEX_KW_INF ? INFINITY : NAN;
         return;
     }
-    if (r->in_type) {
+    if (r->in_type && r->type_mode == TYPE_FREE) {
         e->res.kind = IR_REF_DYN;
         e->res.id = add_free_dyn(r, e);
+        return;
+    }
+    if (r->in_type) {
+        rerr(r, &e->span, "'%.*s%s' is used here but nothing in scope defines it (a parameter's or the "
+             "return type is evaluated by Python when the function is defined: only a module-level "
+             "pl.dynamic name exists there; PyPTO's parser raises NameError)", NAME_SHOWN(s));
         return;
     }
     if (r->lenient)
@@ -488,19 +517,29 @@ static void resolve_expr(resolver *r, ir_expr *e)
     case IR_EXPR_CALL: resolve_call(r, e); break;
     case IR_EXPR_SUBSCRIPT: {
         ir_expr *v = e->u.sub.value;
-        resolve_expr(r, v);
-        int type_head = v->res.kind == IR_REF_TYPE ||
-                        (v->kind == IR_EXPR_NAME && v->u.name->id == LEX_KW_TUPLE);
         if (v->kind == IR_EXPR_NAME && v->u.name->id == LEX_KW_TUPLE) {
+            /* tuple[...]: Python's builtin, defined everywhere */
             v->res.kind = IR_REF_TYPE;
             v->res.id = IR_BUILTIN_TUPLE_RET;
-        }
-        int saved = r->in_type;
+        } else
+            resolve_expr(r, v);
+        int type_head = v->res.kind == IR_REF_TYPE;
+        int saved = r->in_type, saved_mode = r->type_mode;
+        if (type_head && !r->in_type)
+            r->type_mode = TYPE_FREE; /* a type met in a value (pl.cast's?) */
         if (type_head)
             r->in_type = 1;
-        for (uint32_t i = 0; i < e->u.sub.n; i++)
+        for (uint32_t i = 0; i < e->u.sub.n; i++) {
+            /* [shape, dtype, MemRef, Mem, TileView]: the shape list is
+             * free; the rest of a signature's type is strict */
+            if (type_head) {
+                int shape = i == 0 && e->u.sub.items[i]->kind == IR_EXPR_LIST;
+                r->type_mode = saved_mode == TYPE_SIG && !shape ? TYPE_SIG : TYPE_FREE;
+            }
             resolve_expr(r, e->u.sub.items[i]);
+        }
         r->in_type = saved;
+        r->type_mode = saved_mode;
         break;
     }
     case IR_EXPR_SLICE:
@@ -528,12 +567,14 @@ static void resolve_expr(resolver *r, ir_expr *e)
     }
 }
 
-static void resolve_type(resolver *r, ir_expr *e)
+static void resolve_type(resolver *r, ir_expr *e, int mode)
 {
-    int saved = r->in_type;
+    int saved = r->in_type, saved_mode = r->type_mode;
     r->in_type = 1;
+    r->type_mode = mode;
     resolve_expr(r, e);
     r->in_type = saved;
+    r->type_mode = saved_mode;
 }
 
 /* ---- statements ---------------------------------------------------------------- */
@@ -546,7 +587,7 @@ static void resolve_stmt(resolver *r, ir_stmt *s)
     case IR_STMT_ASSIGN:
     case IR_STMT_YIELD:
         if (s->u.assign.annot)
-            resolve_type(r, s->u.assign.annot);
+            resolve_type(r, s->u.assign.annot, TYPE_FREE);
         resolve_expr(r, s->u.assign.value);
         break;
     case IR_STMT_EXPR:
@@ -614,13 +655,14 @@ static void resolve_func(resolver *r, ir_func *f)
     bind_block(r, &f->body);
     if (f->decorator)
         resolve_expr(r, f->decorator);
-    /* Signature types may name earlier parameters (dims); unknown names there
-     * are free symbolic dimensions. */
+    /* Signature types name module-level pl.dynamic dims only (TYPE_SIG). In
+     * a verbatim body (§3.3) the user's own Python may name anything. */
+    int sig = r->lenient ? TYPE_FREE : TYPE_SIG;
     for (uint32_t i = 0; i < f->nparams; i++)
         if (f->params[i].annot)
-            resolve_type(r, f->params[i].annot);
+            resolve_type(r, f->params[i].annot, sig);
     if (f->ret_annot)
-        resolve_type(r, f->ret_annot);
+        resolve_type(r, f->ret_annot, sig);
     resolve_block(r, &f->body);
     f->nslots = r->nslots;
     f->slot_names = ir_arena_alloc(r->m->arena, (r->nslots ? r->nslots : 1) * sizeof(ir_sym *));
