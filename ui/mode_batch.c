@@ -299,17 +299,8 @@ static int run_cases(const batch_run *r, const char *dir, int shard_k, int shard
 
 int mode_batch(const ptodb_cli *cli)
 {
-    /* the schedule's file is --run's and the debugger's (docs/schedule.md) */
-    if (cli->given[OPT_RECORD_SCHEDULE]) {
-        fprintf(stderr, "ptodb: --record-schedule is for --run (in debugger commands: record schedule FILE); "
-                        "--batch does not record schedules\n");
-        return PTODB_EXIT_USAGE;
-    }
-    if (cli->given[OPT_REPLAY_SCHEDULE] && !cli->given[OPT_EX] && !cli->given[OPT_COMMAND_FILE]) {
-        fprintf(stderr, "ptodb: --replay-schedule is for --run and the debugger (--batch -ex CMD); the "
-                        "validation of --batch does not replay schedules\n");
-        return PTODB_EXIT_USAGE;
-    }
+    /* main.c refused the options --batch does not take (options.h): the
+     * schedule's files are --run's and the debugger's, for instance */
     if (cli->given[OPT_EX] || cli->given[OPT_COMMAND_FILE]) {
         if (!ptodb_cli_case_path(cli, "--batch"))
             return PTODB_EXIT_USAGE;

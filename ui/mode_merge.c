@@ -57,10 +57,6 @@ int mode_merge(const ptodb_cli *cli)
         fprintf(stderr, "ptodb: --merge-reports needs the JSON reports to merge\n");
         return PTODB_EXIT_USAGE;
     }
-    if (cli->given[OPT_SHARD]) {
-        fprintf(stderr, "ptodb: --shard goes with --batch DIR, not with --merge-reports\n");
-        return PTODB_EXIT_USAGE;
-    }
     report_files rf;
     if (report_files_parse(cli, &rf) != 0)
         return PTODB_EXIT_USAGE;
