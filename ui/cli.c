@@ -263,7 +263,17 @@ int ptodb_cli_check_mode(const ptodb_cli *cli, ptodb_mode mode)
         char opt[64];
         option_spelling(id, opt, sizeof opt);
         if (ptodb_option_is_mode(id)) {
-            fprintf(stderr, "ptodb: %s and %s are two modes: give one\n", opt, mode_names[mode].with);
+            /* the option that chose the mode: the first given that applies to it */
+            char chose[64];
+            snprintf(chose, sizeof chose, "%s", mode_names[mode].with);
+            for (int j = 0; j < cli->norder; j++) {
+                ptodb_option_id c = cli->order[j].id;
+                if (ptodb_option_is_mode(c) && (ptodb_options[c].modes & (1u << mode))) {
+                    option_spelling(c, chose, sizeof chose);
+                    break;
+                }
+            }
+            fprintf(stderr, "ptodb: %s and %s are two modes: give one\n", opt, chose);
             return -1;
         }
         const char *names[PTODB_MODE_COUNT];
