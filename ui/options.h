@@ -34,7 +34,9 @@
     Y(LIST_OPS, "ptodb --list-ops", "--list-ops", "--list-ops")                                    \
     Y(LIST_SEMANTICS, "ptodb --list-semantics", "--list-semantics", "--list-semantics")            \
     Y(MERGE, "ptodb --merge-reports FILE...", "--merge-reports", "--merge-reports")                \
-    Y(DAP, "ptodb --dap", "--dap", "--dap")
+    Y(DAP, "ptodb --dap", "--dap", "--dap")                                                        \
+    Y(DAP_LAUNCH, "ptodb --dap (a launch request's args)", "--dap's launch args",                  \
+      "the args of a --dap launch request")
 
 typedef enum {
 #define PTODB_MODE_ENUM(id, key, with, name) PTODB_MODE_##id,
@@ -46,7 +48,7 @@ typedef enum {
 #define M_(id) (1u << PTODB_MODE_##id)
 /* the debugger's sessions: ui/startup.c reads these options */
 #define M_DEBUG (M_(DEBUGGER) | M_(COMPARE_TUI))
-#define M_SESSION (M_DEBUG | M_(BATCH_EX))
+#define M_SESSION (M_DEBUG | M_(BATCH_EX) | M_(DAP_LAUNCH))
 /* the runs of --batch, --run, --compare and reduce (parse_run_options) */
 #define M_MACHINE (M_(BATCH) | M_(RUN) | M_(COMPARE) | M_(REDUCE))
 /* every mode that opens a case */
