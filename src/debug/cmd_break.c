@@ -161,7 +161,18 @@ static int parse_line_location(session *s, const char *loc, int default_pass, in
     return 0;
 }
 
-static ptodb_status set_break(session *s, const char *args, int temporary)
+static ptodb_status set_break(session *s, const char *args, int temporary, int pending_ok);
+
+/* The answer to "Make breakpoint pending on future pass load?". */
+static void pending_answer(session *s, int yes, const char *args, int temporary)
+{
+    if (yes)
+        set_break(s, args, temporary, 1);
+}
+
+/* break on a function: args gave it; pending_ok set when the user said it
+ * may be pending. */
+static ptodb_status set_break(session *s, const char *args, int temporary, int pending_ok)
 {
     if (!session_need_case(s))
         return PTODB_ERR_USAGE;
@@ -175,6 +186,7 @@ static ptodb_status set_break(session *s, const char *args, int temporary)
     if (cond_text && parse_any_condition(s, cond_text, &cond, &cond_expr) != 0)
         return PTODB_ERR_USAGE;
     breakpoint tmp = {0};
+    int pending = 0; /* a function breakpoint no pass defines */
     tmp.rank = rank;
     tmp.watch_loaded = -1;
     tmp.cond_expr = cond_expr;
@@ -265,9 +277,28 @@ static ptodb_status set_break(session *s, const char *args, int temporary)
             free(cond_expr);
             return PTODB_ERR_USAGE;
         }
+        /* gdb's pending breakpoint: a function no pass defines (yet) */
+        pending = !bp_func_passes(s, loc);
+        if (pending && !pending_ok && !s->quiet) {
+            const char *mode = session_get_string(s, SETTING_BREAKPOINT_PENDING);
+            char msg[700];
+            snprintf(msg, sizeof msg, "Function \"%s\" not defined in any of the %zu passes.", loc,
+                     s->kase.npasses);
+            if (strcmp(mode, "on") == 0) {
+                session_warnf(s, "%s", msg);
+            } else {
+                session_errorf(s, "%s", msg);
+                /* off: an error; auto: ask (no one to ask: no) */
+                if (strcmp(mode, "off") != 0)
+                    session_ask(s, "Make breakpoint pending on future pass load? ", pending_answer, args, temporary);
+                predicate_free(cond);
+                free(cond_expr);
+                return PTODB_ERR_USAGE;
+            }
+        }
         tmp.kind = BP_FUNC;
         tmp.func = xstrdup(loc);
-        if (!function_exists(s, pass, loc))
+        if (!pending && !function_exists(s, pass, loc))
             session_printf(s, "Function \"%s\" is not defined in %s; the breakpoint applies to the "
                               "passes that define it.\n", loc, s->kase.passes[pass].stem);
     }
@@ -306,7 +337,10 @@ static ptodb_status set_break(session *s, const char *args, int temporary)
                                       : "");
         break;
     case BP_FUNC:
-        session_printf(s, "%s %d at function %s%s.\n", what, number, b->func, on);
+        if (pending) /* gdb's "Breakpoint 1 (foo) pending." */
+            session_printf(s, "%s %d (%s)%s pending.\n", what, number, b->func, on);
+        else
+            session_printf(s, "%s %d at function %s%s.\n", what, number, b->func, on);
         break;
     case BP_PASS:
         session_printf(s, "%s %d at pass %s%s.\n", what, number, b->spec,
@@ -319,7 +353,7 @@ static ptodb_status set_break(session *s, const char *args, int temporary)
     return PTODB_OK;
 }
 
-ptodb_status cmd_BREAK(session *s, const char *args) { return set_break(s, args, 0); }
+ptodb_status cmd_BREAK(session *s, const char *args) { return set_break(s, args, 0, 0); }
 
 ptodb_status cmd_CATCH(session *s, const char *args)
 {
@@ -336,7 +370,7 @@ ptodb_status cmd_CATCH(session *s, const char *args)
     session_errorf(s, "Usage: catch memory | catch race | catch fence.");
     return PTODB_ERR_USAGE;
 }
-ptodb_status cmd_TBREAK(session *s, const char *args) { return set_break(s, args, 1); }
+ptodb_status cmd_TBREAK(session *s, const char *args) { return set_break(s, args, 1, 0); }
 
 /* watch, rwatch, awatch: gdb's names for what stops them. */
 static const char *const watch_verbs[] = {"watch", "rwatch", "awatch"};
