@@ -161,18 +161,7 @@ static int parse_line_location(session *s, const char *loc, int default_pass, in
     return 0;
 }
 
-static ptodb_status set_break(session *s, const char *args, int temporary, int pending_ok);
-
-/* The answer to "Make breakpoint pending on future pass load?". */
-static void pending_answer(session *s, int yes, const char *args, int temporary)
-{
-    if (yes)
-        set_break(s, args, temporary, 1);
-}
-
-/* break on a function: args gave it; pending_ok set when the user said it
- * may be pending. */
-static ptodb_status set_break(session *s, const char *args, int temporary, int pending_ok)
+static ptodb_status set_break(session *s, const char *args, int temporary)
 {
     if (!session_need_case(s))
         return PTODB_ERR_USAGE;
@@ -279,7 +268,8 @@ static ptodb_status set_break(session *s, const char *args, int temporary, int p
         }
         /* gdb's pending breakpoint: a function no pass defines (yet) */
         pending = !bp_func_passes(s, loc);
-        if (pending && !pending_ok && !s->quiet) {
+        /* s->confirmed: the user said yes to making it pending */
+        if (pending && !s->confirmed && !s->quiet) {
             const char *mode = session_get_string(s, SETTING_BREAKPOINT_PENDING);
             char msg[700];
             snprintf(msg, sizeof msg, "Function \"%s\" not defined in any of the %zu passes.", loc,
@@ -288,9 +278,13 @@ static ptodb_status set_break(session *s, const char *args, int temporary, int p
                 session_warnf(s, "%s", msg);
             } else {
                 session_errorf(s, "%s", msg);
-                /* off: an error; auto: ask (no one to ask: no) */
-                if (strcmp(mode, "off") != 0)
-                    session_ask(s, "Make breakpoint pending on future pass load? ", pending_answer, args, temporary);
+                /* off: an error; auto: ask (no one to ask: no), a yes runs the command again */
+                if (strcmp(mode, "off") != 0) {
+                    strbuf again = STRBUF_INIT;
+                    strbuf_printf(&again, "%s %s", temporary ? "tbreak" : "break", args);
+                    session_ask(s, "Make breakpoint pending on future pass load? ", strbuf_str(&again));
+                    strbuf_free(&again);
+                }
                 predicate_free(cond);
                 free(cond_expr);
                 return PTODB_ERR_USAGE;
@@ -353,7 +347,7 @@ static ptodb_status set_break(session *s, const char *args, int temporary, int p
     return PTODB_OK;
 }
 
-ptodb_status cmd_BREAK(session *s, const char *args) { return set_break(s, args, 0, 0); }
+ptodb_status cmd_BREAK(session *s, const char *args) { return set_break(s, args, 0); }
 
 ptodb_status cmd_CATCH(session *s, const char *args)
 {
@@ -370,7 +364,7 @@ ptodb_status cmd_CATCH(session *s, const char *args)
     session_errorf(s, "Usage: catch memory | catch race | catch fence.");
     return PTODB_ERR_USAGE;
 }
-ptodb_status cmd_TBREAK(session *s, const char *args) { return set_break(s, args, 1, 0); }
+ptodb_status cmd_TBREAK(session *s, const char *args) { return set_break(s, args, 1); }
 
 /* watch, rwatch, awatch: gdb's names for what stops them. */
 static const char *const watch_verbs[] = {"watch", "rwatch", "awatch"};

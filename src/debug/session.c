@@ -76,7 +76,7 @@ void session_free(session *s)
     exec_schedule_free(s->replay);
     free(s->pending_resume);
     free(s->query);
-    free(s->query_data);
+    free(s->query_yes);
     for (int i = 0; i < SETTING_COUNT; i++) {
         free(s->settings[i].text);
         free(s->settings[i].origin);
@@ -156,7 +156,7 @@ const char *session_query_prompt(const session *s)
     return s->query;
 }
 
-int session_ask(session *s, const char *question, session_answer_fn answer, const char *data, int flag)
+int session_ask(session *s, const char *question, const char *yes_command)
 {
     /* a person answers a line typed at the prompt, never one of a script,
      * a user command or a breakpoint's commands */
@@ -165,13 +165,11 @@ int session_ask(session *s, const char *question, session_answer_fn answer, cons
         return 0;
     }
     free(s->query);
-    free(s->query_data);
+    free(s->query_yes);
     strbuf q = STRBUF_INIT;
     strbuf_printf(&q, "%s(y or [n]) ", question);
     s->query = strbuf_detach(&q);
-    s->query_answer = answer;
-    s->query_data = xstrdup(data);
-    s->query_flag = flag;
+    s->query_yes = xstrdup(yes_command);
     return 1;
 }
 
@@ -190,15 +188,16 @@ static void answer_query(session *s, const char *line)
         session_printf(s, "Please answer y or [n].\n");
         return;
     }
-    session_answer_fn answer = s->query_answer;
-    char *data = s->query_data;
-    int flag = s->query_flag;
+    char *command = s->query_yes;
     free(s->query);
     s->query = NULL;
-    s->query_data = NULL;
-    s->query_answer = NULL;
-    answer(s, yes, data, flag);
-    free(data);
+    s->query_yes = NULL;
+    if (yes) {
+        s->confirmed = 1;
+        session_execute(s, command);
+        s->confirmed = 0;
+    }
+    free(command);
 }
 
 int session_quit_requested(const session *s)

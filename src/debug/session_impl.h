@@ -29,10 +29,6 @@ typedef struct setting_value {
 
 struct session_compare;
 
-/* What a question's answer runs (session_ask): yes 1 or 0, with the data and
- * flag the question was asked with. */
-typedef void (*session_answer_fn)(session *s, int yes, const char *data, int flag);
-
 struct session {
     struct session_compare *compare; /* the last `compare B` (compare_view.h), NULL none */
     session_output_fn out;
@@ -101,9 +97,8 @@ struct session {
     char *pending_resume; /* a resuming command from breakpoint commands, run after the stop */
     int interactive;     /* lines typed at the top level come from a person (session_set_interactive) */
     char *query;         /* a question waiting for its answer, the next line (session_ask), or NULL */
-    session_answer_fn query_answer;
-    char *query_data;
-    int query_flag;
+    char *query_yes;     /* the command a yes runs */
+    int confirmed;       /* that command is running: the user said yes */
     /* expr.c: the value history ($1 ...) and convenience variables ($name) */
     tensor **history;
     size_t nhistory;
@@ -120,12 +115,13 @@ struct session {
 
 /* Shared by the command handlers (session.c). */
 /* gdb's query: asks question ("Make breakpoint pending ...? ") of the person
- * at the prompt. Returns 1 when it waits for the answer, the next line
- * (then answer(s, yes, data, flag) runs and the question is gone); 0, after
- * printing the question and "(y or [n]) [answered N; input not from
- * terminal]", when no one can answer: not interactive, or in a script, a
- * user command, a breakpoint's commands or a session being restored. */
-int session_ask(session *s, const char *question, session_answer_fn answer, const char *data, int flag);
+ * at the prompt. Returns 1 when it waits for the answer, the next line: a
+ * yes runs the command yes_command (the one that asked, again) with
+ * s->confirmed set, and the question is gone; 0, after printing the
+ * question and "(y or [n]) [answered N; input not from terminal]", when no
+ * one can answer: not interactive, or in a script, a user command, a
+ * breakpoint's commands or a session being restored. */
+int session_ask(session *s, const char *question, const char *yes_command);
 /* 1 when a case is open; otherwise prints "No case is open." and returns 0. */
 int session_need_case(session *s);
 /* Prints a sink's diagnostics: errors as errors, warnings and notes as warnings. */
