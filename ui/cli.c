@@ -337,7 +337,14 @@ void ptodb_cli_print_help(FILE *out)
         }
         fputs("\n", out);
     }
-    fputs("  (--help and --version apply to every mode)\n"
+    /* the options of every mode, --help, --version, --nx */
+    fputs("  every mode:", out);
+    for (int i = 0; i < OPT_COUNT; i++) {
+        char opt[64];
+        if (ptodb_options[i].modes == M_ALL)
+            fprintf(out, " %s", option_spelling((ptodb_option_id)i, opt, sizeof opt));
+    }
+    fputs("\n"
           "\nExit status:\n"
           "  0  success (every validated pass passed)\n"
           "  1  validation found a failing pass\n"

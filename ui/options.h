@@ -61,7 +61,7 @@ typedef enum {
     X(NW, "nw", 0, NONE, NULL, M_(DEBUGGER) | M_(COMPARE), "use the plain command line (REPL), not the full-screen interface; with --compare: the report, not the TUI") \
     X(EX, "ex", 0, MULTI, "CMD", M_SESSION, "run debugger command CMD after the rc files (repeatable; -ex and -x in the order given)") \
     X(COMMAND_FILE, "command", 'x', MULTI, "FILE", M_SESSION, "run the debugger commands in FILE (repeatable; -ex and -x in the order given)") \
-    X(NX, "nx", 0, NONE, NULL, M_SESSION, "read no rc file (~/.config/ptodb/ptodbrc, ./.ptodbrc)") \
+    X(NX, "nx", 0, NONE, NULL, M_ALL, "read no rc file (~/.config/ptodb/ptodbrc, ./.ptodbrc; only the debugger's modes read them)") \
     X(TRUST, "trust", 0, NONE, NULL, M_SESSION, "run ./.ptodbrc even when its folder is not in auto-load safe-path") \
     X(INFO, "info", 0, NONE, "PATH", M_(INFO), "describe a case or a .pt/.npy file: passes, data, tolerances") \
     X(RTOL, "rtol", 0, REQUIRED, "R", M_CASE, "relative tolerance (overrides ptodb.yaml and golden.py)") \

@@ -20,6 +20,9 @@ expect_eq "--help exit" 0 "$rc"
 printf '%s\n' "$out" | sed -n '/^Where each option applies/,/^$/p' |
     sed -n 's/^  \(ptodb [^:]*\):\(.*\)$/\1|\2/p' >"$tmp/modes"
 [ "$(wc -l <"$tmp/modes")" -eq 15 ] || fail "--help lists $(wc -l <"$tmp/modes") modes, not 15: $(cat "$tmp/modes")"
+# the options of every mode (--help, --version, --nx)
+every=$(printf '%s\n' "$out" | sed -n '/^Where each option applies/,/^$/p' | sed -n 's/^  every mode://p')
+case " $every " in *" --help --version "*) ;; *) fail "--help: no 'every mode: --help --version ...' line" ;; esac
 # every option of --help, as the lists by mode spell it, and its argument:
 # "--jobs|N", "--metrics|" ("PATH" of --run and the like is not one)
 printf '%s\n' "$out" | sed -n '/^Options:/,/^$/p' |
@@ -62,7 +65,7 @@ while IFS='|' read -r mode listed; do
     [ -n "$args" ] || continue
     while IFS='|' read -r opt arg; do
         case " $listed " in *" $opt "*) continue ;; esac
-        case $opt in --help | --version) continue ;; esac
+        case " $every " in *" $opt "*) continue ;; esac
         case "$mode " in *" $opt "*) continue ;; esac # the mode's own option
         # options that choose another mode rather than go with this one
         # (two mode options: below)

@@ -54,10 +54,10 @@ norm() { awk -F'\t' '{ n = split($2, o, /[ ,.]+/); s = ""; for (i = 1; i <= n; i
     while IFS="$(printf '\t')" read -r key opts; do
         printf '%s:%s\n' "$key" "$(printf '%s\n' $opts | sort | tr '\n' ' ' | sed 's/^/ /; s/ $//; s/^ $//')"
     done; }
-sed -n '/^Where each option applies/,/^$/p' "$tmp/help" | sed -n 's/^  \(ptodb [^:]*\):\(.*\)$/\1\t\2/p' |
+sed -n '/^Where each option applies/,/^$/p' "$tmp/help" | sed -n 's/^  \(ptodb [^:]*\|every mode\):\(.*\)$/\1\t\2/p' |
     norm >"$tmp/help.modes"
 awk '/^\| mode \| the options it takes \|/ { on = 1; next } on && !/^\|/ { exit } on && !/^\| ---/' "$readme" |
-    awk -F'|' '{ k = $2; gsub(/^ *`|` *$/, "", k); o = $3; gsub(/`/, "", o); print k "\t" o }' | norm >"$tmp/readme.modes"
+    awk -F'|' '{ k = $2; gsub(/^ *`?|`? *$/, "", k); o = $3; gsub(/`/, "", o); print k "\t" o }' | norm >"$tmp/readme.modes"
 awk '/^\.SS Where each option applies/ { on = 1; next } /^\.S[HS] / { on = 0 }
      on && prev == ".TP" { key = $0; sub(/^\.B /, "", key); getline opts; print key "\t" opts } { prev = $0 }' "$man_page" |
     unroff | norm >"$tmp/man.modes"
