@@ -88,13 +88,17 @@ static void run_interactive(session *s)
         read_history(hist);
     stifle_history((int)session_get_int(s, SETTING_HISTORY_SIZE));
     char *last = NULL;
+    /* lines typed at this prompt are a person's: a command may ask (gdb's query) */
+    session_set_interactive(s, 1);
     while (!session_quit_requested(s)) {
-        char *line = readline(session_collecting(s) ? ">" : "(ptodb) ");
+        const char *query = session_query_prompt(s);
+        char *line = readline(query ? query : session_collecting(s) ? ">" : "(ptodb) ");
         if (!line) {
             fputs("quit\n", stdout);
             break;
         }
-        if (*line && (!last || strcmp(last, line) != 0)) {
+        /* an answer to a question is no command to recall */
+        if (*line && !query && (!last || strcmp(last, line) != 0)) {
             add_history(line);
             free(last);
             last = strdup(line);

@@ -415,6 +415,7 @@ void batch_json_write(const batch *b, const bisect_result *br, const batch_json_
         strbuf_puts(o, ", \"verdict\": ");
         json_put_string(o, p->status == BATCH_NOT_RUN ? "not_run"
                            : p->ok                  ? "pass"
+                           : p->unchecked           ? "error" /* the file does not check: it never ran */
                            : p->memfaults           ? "memfault"
                                                     : "fail");
         strbuf_puts(o, ", \"same_as\": ");
@@ -453,8 +454,10 @@ void batch_json_write(const batch *b, const bisect_result *br, const batch_json_
     }
     report_counts rc;
     report_count(b, &rc);
-    strbuf_printf(o, "  ],\n  \"summary\": {\"passes\": %zu, \"passed\": %zu, \"failed\": %zu, \"not_run\": %zu, ",
-                  c->npasses, rc.passed, rc.failed, rc.not_run);
+    strbuf_printf(o,
+                  "  ],\n  \"summary\": {\"passes\": %zu, \"passed\": %zu, \"failed\": %zu, \"errors\": %zu, "
+                  "\"not_run\": %zu, ",
+                  c->npasses, rc.passed, rc.failed, rc.errors, rc.not_run);
     strbuf_puts(o, "\"first_failing\": ");
     pass_ref(o, b, rc.first_failing);
     strbuf_printf(o, ", \"stopped_early\": %s, \"files_run\": %zu, \"wall_seconds\": ", info->stopped ? "true" : "false",
@@ -492,5 +495,5 @@ void batch_json_error_case(const char *case_path, const char *name, const char *
     strbuf_puts(o, "},\n  \"error\": ");
     json_put_string(o, message);
     strbuf_puts(o, ",\n  \"passes\": [],\n  \"summary\": {\"passes\": 0, \"passed\": 0, \"failed\": 0, "
-                   "\"not_run\": 0, \"exit_code\": 2}\n}\n");
+                   "\"errors\": 0, \"not_run\": 0, \"exit_code\": 2}\n}\n");
 }

@@ -36,6 +36,7 @@ BATCH_TESTS = \
 	tests/cli/batch_shard.sh \
 	tests/cli/batch_junit.sh \
 	tests/cli/batch_html.sh \
+	tests/cli/batch_unparsable.sh \
 	tests/cli/trace_perfetto.sh
 TESTS += $(BATCH_TESTS)
 

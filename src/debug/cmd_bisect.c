@@ -96,7 +96,7 @@ ptodb_status cmd_BISECT(session *s, const char *args)
             oks[k] = bp->outputs[k].cmp.pass;
         }
         session_note_verdict(s, (int)i, bp->status != BATCH_COMPARED, bp->same_as, nout, mad, oks,
-                             bp->memfaults != 0);
+                             bp->memfaults != 0, bp->unchecked);
     }
     strbuf out = STRBUF_INIT;
     bisect_report_text(&b, &r, &out);

@@ -30,6 +30,13 @@ int view_bisect_statement(session *s, int *pass, int *line, unsigned *serial)
     return 1;
 }
 
+int view_pass_error_line(session *s, int pass)
+{
+    if (!s->have_case || pass < 0 || (size_t)pass >= s->kase.npasses || !s->passes[pass].loaded)
+        return 0;
+    return s->passes[pass].first_error ? s->passes[pass].first_error_line : 0;
+}
+
 int view_stop_location(session *s, view_location *out)
 {
     memset(out, 0, sizeof *out);
@@ -437,6 +444,12 @@ int view_heatmap_get(session *s, int output, view_heat_mode mode, int max_rows, 
     if (stopped_in_current_pass(s))
         return heatmap_live(s, output, mode, max_rows, max_cols, out);
     const pass_result *res = s->results ? &s->results[pass] : NULL;
+    /* a file that does not check never ran: no run stopped */
+    if ((res && res->ran && res->unchecked) || view_pass_error_line(s, pass) > 0 ||
+        (s->passes[pass].loaded && s->passes[pass].first_error)) {
+        out->why = "this pass does not check: it never ran (its errors are in the console)";
+        return 0;
+    }
     if (!res || !res->ran) {
         out->why = "not run yet \xe2\x80\x94 type run";
         return 0;
@@ -462,6 +475,7 @@ int view_heatmap_get(session *s, int output, view_heat_mode mode, int max_rows, 
         if (!prev->ran || prev->failed || output >= prev->nout || !prev->outputs[output]) {
             out->why = prev->ran && prev->background && !prev->failed
                            ? "the previous pass was validated in the background"
+                       : prev->ran && prev->unchecked ? "the previous pass does not check: it never ran"
                        : prev->ran ? "the previous pass's run stopped with an error"
                                  : "the previous pass has not run yet";
             return 0;
