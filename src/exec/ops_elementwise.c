@@ -64,6 +64,47 @@ static int binop_of(int op, kernel_binop *k)
     }
 }
 
+static int is_part(int op)
+{
+    return op == IR_OP_TILE_PART_ADD || op == IR_OP_TILE_PART_MUL || op == IR_OP_TILE_PART_MAX ||
+           op == IR_OP_TILE_PART_MIN || op == IR_OP_TENSOR_PART_ADD || op == IR_OP_TENSOR_PART_MUL ||
+           op == IR_OP_TENSOR_PART_MAX || op == IR_OP_TENSOR_PART_MIN;
+}
+
+/* TPARTADD/MUL/MAX/MIN compute the op where both sources are valid and
+ * copy the source that is valid elsewhere (pto-isa cd4a3d3f
+ * include/pto/cpu/TPartOp.hpp:19-40): r, src0 OP src1 over the whole tile,
+ * takes src0's element inside src0's valid region and outside src1's (the
+ * result's valid region is src0's, PyPTO's type), src1's inside src1's only,
+ * 0 outside both (semantics.h, part-valid). */
+static void part_outside(exec_ctx *ctx, const tensor *x, const tensor *y, tensor *r)
+{
+    int64_t r0, c0, r1, c1;
+    kernel_valid_2d(x, &r0, &c0);
+    kernel_valid_2d(y, &r1, &c1);
+    if (r->ndim != 2 || (r0 == r1 && c0 == c1 && r0 == r->shape[0] && c0 == r->shape[1]) ||
+        !kernel_same_dims(2, x->shape, 2, r->shape) || !kernel_same_dims(2, y->shape, 2, r->shape))
+        return;
+    int changed = 0;
+    int64_t idx[2];
+    for (idx[0] = 0; idx[0] < r->shape[0]; idx[0]++)
+        for (idx[1] = 0; idx[1] < r->shape[1]; idx[1]++) {
+            int in0 = idx[0] < r0 && idx[1] < c0, in1 = idx[0] < r1 && idx[1] < c1;
+            if (in0 && in1)
+                continue;
+            const tensor *from = in0 ? x : in1 ? y : NULL;
+            if (dtype_is_float(r->dtype))
+                tensor_set(r, idx, from ? tensor_get(from, idx) : 0.0);
+            else
+                tensor_set_i64(r, idx, from ? tensor_get_i64(from, idx) : 0);
+            changed |= in0;
+        }
+    if (changed)
+        exec_note_ref_differs(ctx, EXEC_SEMDIFF_PART_VALID,
+                              "where src1's valid region does not reach, the result is src0's element (REF "
+                              "applies the op to src1's padding too)");
+}
+
 /* a0 OP a1; trailing operands (tmp tiles) are ignored as REF does. */
 static ptodb_status op_binary(exec_ctx *ctx, const op_args *a, value *out)
 {
@@ -126,6 +167,13 @@ static ptodb_status op_binary(exec_ctx *ctx, const op_args *a, value *out)
                                   "the scalar is rounded to the tile's dtype before the op (REF keeps the "
                                   "Python float in its float opmath)");
         y = &ys;
+    }
+    if (exec_device(ctx) && is_part(a->op) && x->kind == VAL_TENSOR && y->kind == VAL_TENSOR &&
+        x->u.t->ndim == 2 && y->u.t->ndim == 2) {
+        st = kernel_binary(ctx, a, k, x, y, &r);
+        if (st == PTODB_OK)
+            part_outside(ctx, x->u.t, y->u.t, r);
+        return finish(st, r, out);
     }
     /* an operand the machine moved out of a dead slot may take the result */
     st = kernel_binary_reuse(ctx, a, k, x, y, &r);

@@ -119,6 +119,12 @@ typedef enum { EXEC_SEM_DEVICE = 0, EXEC_SEM_REF = 1 } exec_semantics;
       "torch's sum of an integer tensor is INT64", 0,                                              \
       "pto-isa cd4a3d3f include/pto/cpu/TRowSum.hpp:18-40, tile_offsets.hpp:25 (TypeSum); "        \
       "tests/data/isa/reduce.txt")                                                                  \
+    X(PART_VALID, "part-valid", "tile.part_add, part_mul, part_max, part_min",                       \
+      "the op where both sources are valid; where only src0 is (src1's valid region is smaller), "  \
+      "src0's element",                                                                              \
+      "torch.add/mul/maximum/minimum of the whole tiles: src1's padding enters the result", 0,      \
+      "pto-isa cd4a3d3f include/pto/cpu/TPartOp.hpp:19-40 (TPartInstr), "                           \
+      "docs/isa/tile/ops/irregular-and-complex/tpartadd.md:7-24; tests/data/isa/partreduce.txt")          \
     X(RSQRT_ROUNDING, "rsqrt-rounding", "tile.rsqrt, tensor.rsqrt (FP32, FP16)",                    \
       "1 / sqrt(x) computed in double and rounded once to the dtype",                              \
       "torch.rsqrt: the root rounded to the opmath float, then the reciprocal rounded again", 0,   \

@@ -139,6 +139,8 @@ static const struct {
     {"tile.row_expand_min", "T f", "the simulator's std::min (NaN, +-0), not the device's vmin (vmin.md:68: NaN)"},
     {"tile.col_expand_max", "T f", "the simulator's std::max (NaN, +-0), not the device's vmax (vmax.md:68: NaN)"},
     {"tile.col_expand_min", "T f", "the simulator's std::min (NaN, +-0), not the device's vmin (vmin.md:68: NaN)"},
+    {"tile.part_max", "T f", "the simulator's std::max (NaN, +-0), not the device's vmax (vmax.md:68: NaN)"},
+    {"tile.part_min", "T f", "the simulator's std::min (NaN, +-0), not the device's vmin (vmin.md:68: NaN)"},
     /* TAbs.hpp:27 is src < 0 ? -src : src, which keeps -0.0's sign; the ISA
      * defines it as abs(src[i]) (docs/isa/vector/ops/unary-vector-ops/
      * vabs.md:108), IEEE abs clears the sign */
@@ -361,12 +363,13 @@ GROUP_TEST(cmp)
 GROUP_TEST(fillpad)
 GROUP_TEST(matmul)
 GROUP_TEST(expand)
+GROUP_TEST(partreduce)
 
 /* Every op the table marks checked has cases; prints the counts by dtype. */
 START_TEST(test_coverage)
 {
     static const char *const groups[] = {"binary", "scalar", "unary", "cast", "reduce", "cmp", "fillpad", "matmul",
-                                         "expand"};
+                                         "expand", "partreduce"};
     nseen = 0;
     for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++)
         replay(groups[g]);
@@ -402,6 +405,7 @@ int main(void)
     tcase_add_test(tc, test_fillpad);
     tcase_add_test(tc, test_matmul);
     tcase_add_test(tc, test_expand);
+    tcase_add_test(tc, test_partreduce);
     tcase_add_test(tc, test_coverage);
     suite_add_tcase(s, tc);
     return run_suite(s);
