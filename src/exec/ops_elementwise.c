@@ -248,6 +248,19 @@ static ptodb_status op_prelu(exec_ctx *ctx, const op_args *a, value *out)
         st = kernel_any_arg(ctx, a, 1, &s);
     if (st != PTODB_OK)
         return st;
+    /* TLRELU takes the slope in the tile's dtype (pto-isa cd4a3d3f
+     * include/pto/cpu/TBinSOps.hpp:253, ElementOp.h:514-519), as TMULS */
+    value ss;
+    if (exec_device(ctx) && s->kind == VAL_FLOAT && x->kind == VAL_TENSOR &&
+        (x->u.t->dtype == DTYPE_FP16 || x->u.t->dtype == DTYPE_BF16)) {
+        ss = value_float(x->u.t->dtype == DTYPE_FP16 ? (double)dtype_round_f16((float)s->u.f)
+                                                     : (double)dtype_round_bf16((float)s->u.f));
+        if (ss.u.f != s->u.f)
+            exec_note_ref_differs(ctx, EXEC_SEMDIFF_SCALAR_DTYPE,
+                                  "the slope is rounded to the tile's dtype before the op (REF keeps the "
+                                  "Python float in its float opmath)");
+        s = &ss;
+    }
     value zero = value_int(0);
     tensor *mask = NULL, *prod = NULL, *r = NULL;
     st = kernel_binary(ctx, a, KOP_GT, x, &zero, &mask);

@@ -364,12 +364,14 @@ GROUP_TEST(fillpad)
 GROUP_TEST(matmul)
 GROUP_TEST(expand)
 GROUP_TEST(partreduce)
+GROUP_TEST(bitwise)
+GROUP_TEST(remfmod)
 
 /* Every op the table marks checked has cases; prints the counts by dtype. */
 START_TEST(test_coverage)
 {
     static const char *const groups[] = {"binary", "scalar", "unary", "cast", "reduce", "cmp", "fillpad", "matmul",
-                                         "expand", "partreduce"};
+                                         "expand", "partreduce", "bitwise", "remfmod"};
     nseen = 0;
     for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++)
         replay(groups[g]);
@@ -406,6 +408,8 @@ int main(void)
     tcase_add_test(tc, test_matmul);
     tcase_add_test(tc, test_expand);
     tcase_add_test(tc, test_partreduce);
+    tcase_add_test(tc, test_bitwise);
+    tcase_add_test(tc, test_remfmod);
     tcase_add_test(tc, test_coverage);
     suite_add_tcase(s, tc);
     return run_suite(s);
