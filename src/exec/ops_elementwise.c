@@ -217,10 +217,15 @@ static ptodb_status op_cmp(exec_ctx *ctx, const op_args *a, value *out)
     return finish(st, r, out);
 }
 
-/* ((a0 ± a1) ± a2): two torch ops, two roundings. */
+/* ((a0 ± a1) ± a2): two torch ops, two roundings. Under device semantics
+ * TSUBC and TSUBSC add the third operand: src0 - src1 + src2 (pto-isa
+ * cd4a3d3f docs/isa/tile/ops/elementwise-tile-tile/tsubc.md:7,
+ * include/pto/cpu/ElementOp.h:397-399,561-563; semantics.h, subc-sign),
+ * where PyPTO's docstring and REF subtract it. */
 static ptodb_status op_chain(exec_ctx *ctx, const op_args *a, value *out)
 {
     kernel_binop k = (a->op == IR_OP_TILE_ADDC || a->op == IR_OP_TILE_ADDSC) ? KOP_ADD : KOP_SUB;
+    kernel_binop k2 = k == KOP_SUB && exec_device(ctx) ? KOP_ADD : k;
     const value *x, *y, *z;
     ptodb_status st = kernel_any_arg(ctx, a, 0, &x);
     if (st == PTODB_OK)
@@ -234,8 +239,12 @@ static ptodb_status op_chain(exec_ctx *ctx, const op_args *a, value *out)
     if (st != PTODB_OK)
         return st;
     value v1 = value_tensor(t1);
-    st = kernel_binary(ctx, a, k, &v1, z, &r);
+    st = kernel_binary(ctx, a, k2, &v1, z, &r);
     value_clear(&v1);
+    if (st == PTODB_OK && k2 != k)
+        exec_note_ref_differs(ctx, EXEC_SEMDIFF_SUBC_SIGN,
+                              "TSUBC/TSUBSC compute src0 - src1 + src2 (REF subtracts src2, as PyPTO's docstring "
+                              "says)");
     return finish(st, r, out);
 }
 
@@ -340,7 +349,10 @@ static ptodb_status op_sel(exec_ctx *ctx, const op_args *a, value *out)
                                                                                          : xt->shape[0];
         int64_t vc = xt->valid_ndim == 2 && xt->valid[1] >= 0 && xt->valid[1] < xt->shape[1] ? xt->valid[1]
                                                                                          : xt->shape[1];
-        st = exec_mask_unpack(ctx, m->u.t, xt->shape[0], xt->shape[1], vr, vc, &bits);
+        /* TSELS reads row r's bits from mask row r (pto-isa cd4a3d3f
+         * include/pto/cpu/TSelS.hpp:33-40: bit c % 8 of byte c / 8),
+         * TSEL one stream over the rows */
+        st = exec_mask_unpack(ctx, m->u.t, xt->shape[0], xt->shape[1], vr, vc, a->op == IR_OP_TILE_SELS, &bits);
         if (carrier)
             value_clear(&vc_carrier);
         carrier = NULL;

@@ -130,6 +130,13 @@ typedef enum { EXEC_SEM_DEVICE = 0, EXEC_SEM_REF = 1 } exec_semantics;
       "torch's vectorised SLEEF fmodf: NaN where |x / y| passes FLT_MAX (3.4e38 % 1e-3)", 0,         \
       "pto-isa cd4a3d3f include/pto/cpu/ElementOp.h:199-213,307-318,444-457,522-531 (std::fmod "    \
       "in double); tests/data/isa/remfmod.txt")                                                     \
+    X(SUBC_SIGN, "subc-sign", "tile.subc, tile.subsc",                                                \
+      "src0 - src1 + src2 (TSUBC), src0 - scalar + src1 (TSUBSC), as the ISA defines them",        \
+      "src0 - src1 - src2, as PyPTO's docstring says (python/pypto/ir/op/tile_ops.py:1346-1361)", 0, \
+      "pto-isa cd4a3d3f docs/isa/tile/ops/elementwise-tile-tile/tsubc.md:7-15, "                     \
+      "include/pto/cpu/ElementOp.h:397-399 (OP_SUBC), :561-563 (OP_SUBCS); the a2a3/a5 NPU trees "  \
+      "have no TSUBC at this commit; REF: python/pypto/debug/torch_codegen.py:1098,1100; "           \
+      "tests/data/isa/fill.txt")                                                                     \
     X(RSQRT_ROUNDING, "rsqrt-rounding", "tile.rsqrt, tensor.rsqrt (FP32, FP16)",                    \
       "1 / sqrt(x) computed in double and rounded once to the dtype",                              \
       "torch.rsqrt: the root rounded to the opmath float, then the reciprocal rounded again", 0,   \

@@ -93,7 +93,7 @@ static value tile_value(const data_tile *d)
 
 static value kwarg_value(const char *name, const char *v)
 {
-    if (strcmp(name, "target_type") == 0)
+    if (strcmp(name, "target_type") == 0 || strcmp(name, "dtype") == 0)
         return value_enum(data_ir_dtype(v));
     if (strcmp(name, "pad_value") == 0) {
         char printed[64];
@@ -155,6 +155,15 @@ static const struct {
      * 0x7c00 (include/pto/common/constants.hpp:281-420), as ptodb's */
     {"tile.fillpad", "T fp16", "the simulator's numeric_limits<_Float16> is unspecialised (pad 0); "
                                "constants.hpp PadValueMap: 0xfc00/0x7c00"},
+    /* src0 + src1 + src2 on _Float16: clang computes it in float (x86's
+     * _Float16 excess precision) and rounds once; the device rounds each op
+     * to FP16, as pto-isa's own CpuSimRoundElement (ElementOp.h:89-98, from
+     * 439faf48 "CPU-SIM regressions") makes the simulator do for MULADDDST.
+     * ptodb rounds twice (TADDC/TSUBC have no NPU implementation here). */
+    {"tile.addc", "T fp16", "clang's _Float16 excess precision: one rounding of a + b + c (ElementOp.h:89-98)"},
+    {"tile.subc", "T fp16", "clang's _Float16 excess precision: one rounding of a - b + c (ElementOp.h:89-98)"},
+    {"tile.addsc", "T fp16", "clang's _Float16 excess precision: one rounding of a + s + b (ElementOp.h:89-98)"},
+    {"tile.subsc", "T fp16", "clang's _Float16 excess precision: one rounding of a - s + b (ElementOp.h:89-98)"},
     {NULL, NULL, NULL},
 };
 
@@ -245,6 +254,18 @@ static int replay(const char *name)
                 if (!argdt[0] || strcmp(argdt, "uint8") == 0)
                     snprintf(argdt, sizeof argdt, "%s", d.dtname);
                 free(d.bits);
+            } else if (*q == 'L') {
+                /* 'L a,b,...': a tuple of ints (a shape) */
+                int64_t xs[8];
+                int nx = 0;
+                for (char *e = q + 1; *e && nx < 8;) {
+                    xs[nx++] = strtoll(e, &e, 10);
+                    if (*e == ',')
+                        e++;
+                    else
+                        break;
+                }
+                pos[npos++] = tup(nx, xs);
             } else if (*q == 'F') {
                 q++;
                 pos[npos++] = value_float(strtod(q, NULL));
@@ -366,12 +387,13 @@ GROUP_TEST(expand)
 GROUP_TEST(partreduce)
 GROUP_TEST(bitwise)
 GROUP_TEST(remfmod)
+GROUP_TEST(fill)
 
 /* Every op the table marks checked has cases; prints the counts by dtype. */
 START_TEST(test_coverage)
 {
     static const char *const groups[] = {"binary", "scalar", "unary", "cast", "reduce", "cmp", "fillpad", "matmul",
-                                         "expand", "partreduce", "bitwise", "remfmod"};
+                                         "expand", "partreduce", "bitwise", "remfmod", "fill"};
     nseen = 0;
     for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++)
         replay(groups[g]);
@@ -410,6 +432,7 @@ int main(void)
     tcase_add_test(tc, test_partreduce);
     tcase_add_test(tc, test_bitwise);
     tcase_add_test(tc, test_remfmod);
+    tcase_add_test(tc, test_fill);
     tcase_add_test(tc, test_coverage);
     suite_add_tcase(s, tc);
     return run_suite(s);
