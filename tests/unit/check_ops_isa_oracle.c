@@ -254,6 +254,20 @@ static int replay(const char *name)
                 if (!argdt[0] || strcmp(argdt, "uint8") == 0)
                     snprintf(argdt, sizeof argdt, "%s", d.dtname);
                 free(d.bits);
+            } else if (*q == 'B') {
+                /* 'B dtype B R C bits...': a [B, R, C] tile, all valid */
+                q++;
+                const char *dn = data_tok(&q);
+                int64_t shp[3];
+                for (int d = 0; d < 3; d++)
+                    shp[d] = atoll(data_tok(&q));
+                tensor *t = tensor_zeros(data_dtype(dn), 3, shp, NULL);
+                ck_assert_ptr_nonnull(t);
+                for (int64_t i = 0; i < shp[0] * shp[1] * shp[2]; i++)
+                    set_bits(t, i, strtoull(data_tok(&q), NULL, 16));
+                pos[npos++] = value_tensor(t);
+                if (!argdt[0])
+                    snprintf(argdt, sizeof argdt, "%s", dn);
             } else if (*q == 'L') {
                 /* 'L a,b,...': a tuple of ints (a shape) */
                 int64_t xs[8];
@@ -327,6 +341,15 @@ static int replay(const char *name)
             mism = 1;
         } else {
             tensor *r = tensor_clone(out.u.t);
+            if (r->ndim == 3) {
+                /* a batch's pages, row after row: the data's [B * R, C] */
+                int64_t flat[2] = {r->shape[0] * r->shape[1], r->shape[2]};
+                ptodb_status vs = PTODB_OK;
+                tensor *fl = tensor_reshape(r, 2, flat, &vs);
+                ck_assert_ptr_nonnull(fl);
+                tensor_unref(r);
+                r = fl;
+            }
             if (r->dtype != e.dt) {
                 snprintf(why, sizeof why, "dtype %s, pto-isa %s", dtype_name(r->dtype), e.dtname);
                 mism = 1;
@@ -388,12 +411,13 @@ GROUP_TEST(partreduce)
 GROUP_TEST(bitwise)
 GROUP_TEST(remfmod)
 GROUP_TEST(fill)
+GROUP_TEST(cube)
 
 /* Every op the table marks checked has cases; prints the counts by dtype. */
 START_TEST(test_coverage)
 {
     static const char *const groups[] = {"binary", "scalar", "unary", "cast", "reduce", "cmp", "fillpad", "matmul",
-                                         "expand", "partreduce", "bitwise", "remfmod", "fill"};
+                                         "expand", "partreduce", "bitwise", "remfmod", "fill", "cube"};
     nseen = 0;
     for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++)
         replay(groups[g]);
@@ -433,6 +457,7 @@ int main(void)
     tcase_add_test(tc, test_bitwise);
     tcase_add_test(tc, test_remfmod);
     tcase_add_test(tc, test_fill);
+    tcase_add_test(tc, test_cube);
     tcase_add_test(tc, test_coverage);
     suite_add_tcase(s, tc);
     return run_suite(s);
