@@ -155,6 +155,10 @@ static const struct {
      * 0x7c00 (include/pto/common/constants.hpp:281-420), as ptodb's */
     {"tile.fillpad", "T fp16", "the simulator's numeric_limits<_Float16> is unspecialised (pad 0); "
                                "constants.hpp PadValueMap: 0xfc00/0x7c00"},
+    {"tile.fillpad_inplace", "T fp16", "the simulator's numeric_limits<_Float16> is unspecialised (pad 0); "
+                                       "constants.hpp PadValueMap: 0xfc00/0x7c00"},
+    {"tile.fillpad_expand", "T fp16", "the simulator's numeric_limits<_Float16> is unspecialised (pad 0); "
+                                      "constants.hpp PadValueMap: 0xfc00/0x7c00"},
     /* src0 + src1 + src2 on _Float16: clang computes it in float (x86's
      * _Float16 excess precision) and rounds once; the device rounds each op
      * to FP16, as pto-isa's own CpuSimRoundElement (ElementOp.h:89-98, from
@@ -412,12 +416,13 @@ GROUP_TEST(bitwise)
 GROUP_TEST(remfmod)
 GROUP_TEST(fill)
 GROUP_TEST(cube)
+GROUP_TEST(move)
 
 /* Every op the table marks checked has cases; prints the counts by dtype. */
 START_TEST(test_coverage)
 {
     static const char *const groups[] = {"binary", "scalar", "unary", "cast", "reduce", "cmp", "fillpad", "matmul",
-                                         "expand", "partreduce", "bitwise", "remfmod", "fill", "cube"};
+                                         "expand", "partreduce", "bitwise", "remfmod", "fill", "cube", "move"};
     nseen = 0;
     for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++)
         replay(groups[g]);
@@ -458,6 +463,7 @@ int main(void)
     tcase_add_test(tc, test_remfmod);
     tcase_add_test(tc, test_fill);
     tcase_add_test(tc, test_cube);
+    tcase_add_test(tc, test_move);
     tcase_add_test(tc, test_coverage);
     suite_add_tcase(s, tc);
     return run_suite(s);
