@@ -419,12 +419,13 @@ GROUP_TEST(cube)
 GROUP_TEST(move)
 GROUP_TEST(sort)
 GROUP_TEST(gm)
+GROUP_TEST(mx)
 
 /* Every op the table marks checked has cases; prints the counts by dtype. */
 START_TEST(test_coverage)
 {
     static const char *const groups[] = {"binary", "scalar", "unary", "cast", "reduce", "cmp", "fillpad", "matmul",
-                                         "expand", "partreduce", "bitwise", "remfmod", "fill", "cube", "move", "sort", "gm"};
+                                         "expand", "partreduce", "bitwise", "remfmod", "fill", "cube", "move", "sort", "gm", "mx"};
     nseen = 0;
     for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++)
         replay(groups[g]);
@@ -468,6 +469,7 @@ int main(void)
     tcase_add_test(tc, test_move);
     tcase_add_test(tc, test_sort);
     tcase_add_test(tc, test_gm);
+    tcase_add_test(tc, test_mx);
     tcase_add_test(tc, test_coverage);
     suite_add_tcase(s, tc);
     return run_suite(s);
