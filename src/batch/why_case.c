@@ -172,16 +172,14 @@ static int loop_values_at(const why_log *l, int line, strbuf *out, int *header, 
     return (int)n;
 }
 
-int why_refine_divergence(const case_info *c, const runpass_options *ro, int bad, int good, int div_line,
-                          int good_line, why_blame *out)
+int why_refine_divergence(const why_refine_side *bad, const why_refine_side *good, const runpass_options *ro,
+                          int div_line, int good_line, why_blame *out)
 {
     memset(out, 0, sizeof *out);
-    if (bad < 0 || good < 0 || (size_t)bad >= c->npasses || (size_t)good >= c->npasses)
-        return 0;
     why_log la, lb;
     why_log_opts lo = {0, 0, NULL, 0};
-    why_log_run(c->passes[bad].path, c, ro, &lo, &la);
-    why_log_run(c->passes[good].path, c, ro, &lo, &lb);
+    why_log_run(bad->path, bad->c, ro, &lo, &la);
+    why_log_run(good->path, good->c, ro, &lo, &lb);
     int found = 0;
     if (la.n > 1 && lb.n > 1) {
         /* a statement inside a loop that ran at other iterations */
@@ -203,7 +201,7 @@ int why_refine_divergence(const case_info *c, const runpass_options *ro, int bad
             snprintf(out->tensor, sizeof out->tensor, "the loop over %s", var_a);
             snprintf(out->why, sizeof out->why,
                      "at the loop header: line %d ran at %s in {%s} here and in {%s} in %s (line %d): the loop at line %d runs otherwise",
-                     div_line, var_a, strbuf_str(&va), strbuf_str(&vb), c->passes[good].stem, good_line, ha);
+                     div_line, var_a, strbuf_str(&va), strbuf_str(&vb), good->stem, good_line, ha);
             out->by_loop = 1;
             found = 1;
         }
@@ -227,9 +225,9 @@ int why_refine_divergence(const case_info *c, const runpass_options *ro, int bad
             memset(&wo, 0, sizeof wo);
             wo.rtol = w->rtol;
             wo.atol = w->atol;
-            wo.stem = c->passes[bad].stem;
-            wo.other_stem = c->passes[good].stem;
-            wo.other_pass = good;
+            wo.stem = bad->stem;
+            wo.other_stem = good->stem;
+            wo.other_pass = good->pass;
             why_chain ch;
             why_chain_build(&la, &lb, w->name, idx, w->final->ndim, &wo, &ch);
             int through = 0;
