@@ -86,6 +86,14 @@ typedef struct why_chain {
     int found_by_control;        /* first is a loop header (a loop that ran otherwise) */
     int blame_line;              /* the line named as where the passes part (0 none) */
     char blame_text[256];
+    /* the divergence engine's answer (diverge.h), when the chain is aligned
+     * with another pass: it is what blame_line then names (the chain's own
+     * is chain_blame_line), with its reason word and sentence, and its
+     * "first divergence" lines, as bisect and compare print them */
+    int chain_blame_line;
+    char reason[24];
+    char *reason_why;
+    char *divergence;
 } why_chain;
 
 typedef struct why_options {
