@@ -8,6 +8,7 @@
 #include "base/fdio.h"
 #include "base/mem.h"
 #include "base/utf8.h"
+#include "batch/diverge.h"
 #include "batch/report.h"
 #include "exec/machine.h"
 
@@ -294,6 +295,20 @@ void batch_json_statement(strbuf *o, const bisect_stmt *s)
     strbuf_printf(o, "], \"compared\": %zu, \"realigned\": %zu, \"unmatched\": %zu, \"note\": ", s->compared,
                   s->realigned, s->unmatched);
     json_put_string(o, s->note);
+    strbuf_puts(o, ", \"reason\": ");
+    json_put_string(o, s->found ? diverge_reason_word(s->reason) : NULL);
+    strbuf_puts(o, ", \"reason_why\": ");
+    json_put_string(o, s->reason_why);
+    strbuf_puts(o, ", \"waiting\": ");
+    json_put_string(o, s->waiting);
+    strbuf_puts(o, ", \"consumer\": ");
+    if (s->consumer_tensor) {
+        strbuf_printf(o, "{\"line\": %d, \"tensor\": ", s->consumer_line);
+        json_put_string(o, s->consumer_tensor);
+        strbuf_puts(o, "}");
+    } else {
+        strbuf_puts(o, "null");
+    }
     strbuf_puts(o, "}");
 }
 
