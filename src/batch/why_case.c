@@ -37,6 +37,21 @@ static void put_answer(why_chain *ch, const bisect_stmt *a, const why_log *l, co
         return;
     snprintf(ch->reason, sizeof ch->reason, "%s", diverge_reason_word(a->reason));
     ch->reason_why = a->reason_why ? xstrdup(a->reason_why) : NULL;
+    /* the chain's own first differing hop is evidence about this element:
+     * a first divergence in time that is not on it (a value that differs
+     * but does not reach the element) does not move the blame off it; a
+     * fault, an error or a NaN the chain cannot see does */
+    int chain_has_hop = ch->first >= 0 && ch->blame_line > 0;
+    int off_chain = a->reason == DIVERGE_OP || a->reason == DIVERGE_VALUE || a->reason == DIVERGE_REGION;
+    if (chain_has_hop && off_chain && a->line != ch->blame_line) {
+        strbuf n = STRBUF_INIT;
+        strbuf_printf(&n, "%s  (this element's chain parts at line %d, which it follows: the first divergence "
+                          "above does not reach this element)\n",
+                      ch->divergence, ch->blame_line);
+        free(ch->divergence);
+        ch->divergence = strbuf_detach(&n);
+        return;
+    }
     if (a->file && strcmp(a->file, path) == 0 && a->line > 0) {
         ch->blame_line = a->line;
         why_log_line_text(l, a->line, ch->blame_text, sizeof ch->blame_text);
