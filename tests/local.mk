@@ -82,7 +82,14 @@ EXTRA_DIST += tests/cli/install.sh
 # (forked workers included). Slow, so not part of `make check`;
 # TESTS='...' runs a subset. Needs a build without --enable-sanitizers.
 TEST_EXTENSIONS = .sh
-SH_LOG_COMPILER = $(SHELL)
+# every test runs under the guard of the user's home (tests/home_guard.sh;
+# its private home: tests/test_env.sh, AM_TESTS_ENVIRONMENT in Makefile.am)
+HOME_GUARD = $(SHELL) $(top_srcdir)/tests/home_guard.sh
+SH_LOG_COMPILER = $(HOME_GUARD) $(SHELL)
+LOG_COMPILER = $(HOME_GUARD)
+EXTRA_DIST += tests/test_env.sh tests/home_guard.sh
+TESTS += tests/cli/private_home.sh
+EXTRA_DIST += tests/cli/private_home.sh
 # --run-libc-freeres=no: by default valgrind calls glibc's __libc_freeres at
 # every exit, _exit included, and that flushes stdio: in a forked worker
 # (which ends with _exit so as never to touch the parent's streams) it moved
@@ -99,7 +106,7 @@ check-valgrind:
 	@command -v valgrind >/dev/null || { echo 'check-valgrind: valgrind not found' >&2; exit 2; }
 	rm -rf valgrind-logs && mkdir valgrind-logs
 	PTODB_VALGRIND='$(VALGRIND_CMD)' CK_FORK=no \
-	    $(MAKE) $(AM_MAKEFLAGS) check LOG_COMPILER='$(VALGRIND_CMD)'; st=$$?; \
+	    $(MAKE) $(AM_MAKEFLAGS) check LOG_COMPILER='$(HOME_GUARD) $(VALGRIND_CMD)'; st=$$?; \
 	reports=$$(find valgrind-logs -type f -size +0 | sort); \
 	if test -n "$$reports"; then \
 	    for r in $$reports; do echo "== $$r"; cat "$$r"; done; \
@@ -121,7 +128,10 @@ tests_unit_check_dap_LDADD = $(UNIT_LDADD)
 
 # dap_client.sh, vscode_package.sh and `make vsix` install their npm packages
 # into the build folder: distclean leaves nothing behind (distcheck checks)
-clean-local: clean-npm
-.PHONY: clean-npm
+clean-local: clean-npm clean-test-home
+.PHONY: clean-npm clean-test-home
 clean-npm:
 	rm -rf dap-npm vsce-npm vsix.log ptodb-*.vsix
+# the tests' private homes (tests/test_env.sh)
+clean-test-home:
+	rm -rf test-home

@@ -37,13 +37,13 @@ grep -q "^  why:    import_peer_buffer(name='mlp_fused_c2v_slot_buffer', peer_fu
 # the reference's blind semantics: both pass
 "$PTODB" --batch --memcheck=off "$tmp/name" >/dev/null 2>&1 || fail "--memcheck=off: the misspelt name fails"
 
-printf 'pass 22\nbreak 12\nrun\ninfo memory\nquit\n' | "$PTODB" "$top_srcdir/examples/mlp" >"$tmp/repl" 2>&1
+printf 'pass 22\nbreak 12\nrun\ninfo memory\nquit\n' | "$PTODB" --nx "$top_srcdir/examples/mlp" >"$tmp/repl" 2>&1
 grep -q "^imported: slot buffer mlp_fused_c2v_slot_buffer of mlp_fused_aiv, its Vec (no address yet), 8192 bytes$" "$tmp/repl" ||
     fail "info memory: $(cat "$tmp/repl")"
 
 C=${PTODB_FIXTURES:-}/cross_core_bidirect_leftright_910b
 if [ -d "$C" ]; then
-    printf 'pass 40\nbreak 16\nrun\ninfo memory\nquit\n' | "$PTODB" "$C" >"$tmp/fx" 2>&1
+    printf 'pass 40\nbreak 16\nrun\ninfo memory\nquit\n' | "$PTODB" --nx "$C" >"$tmp/fx" 2>&1
     grep -q "^imported: slot buffer main_incore_0_c2v_slot_buffer of main_incore_0_aiv, its Vec \[0, 16384)$" "$tmp/fx" ||
         fail "fixture info memory: $(cat "$tmp/fx")"
 else

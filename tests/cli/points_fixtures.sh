@@ -66,9 +66,10 @@ for c in $(fixture_case_dirs); do
     # a pair differing only by SSA renaming: the last identical pair (with
     # SSA names, that checks; late passes split cores and lanes)'s first file, and the same file with every
     # __ssa_vN and __tile_N renamed
+    # (the cheap tests first: ptodb --check runs on the identical pairs only)
     first=$(cd "$c/passes_dump" && prev= && last= && for f in *.py; do
-        if [ -n "$prev" ] && grep -q '__ssa_v\|__tile_[0-9]' "$prev" && "$PTODB" --check "$prev" >/dev/null 2>&1 &&
-            [ "$(tail -n +2 "$prev")" = "$(tail -n +2 "$f")" ]; then last=$prev; fi
+        if [ -n "$prev" ] && [ "$(tail -n +2 "$prev")" = "$(tail -n +2 "$f")" ] &&
+            grep -q '__ssa_v\|__tile_[0-9]' "$prev" && "$PTODB" --check "$prev" >/dev/null 2>&1; then last=$prev; fi
         prev=$f; done; echo "$last")
     [ -n "$first" ] || continue
     r="$tmp/$name"

@@ -6,6 +6,11 @@
  * tensor of the frame equal (max_abs_diff 0), matched as the same point.
  *   metamorphic CASE [--pairs N] [--max-stops N] [--renamed]
  * (--pairs: the first N such pairs; --max-stops: the first N stops of each)
+ * A pair whose two files have the bytes of an earlier pair's two, with the
+ * same memory-model options on each side (runpass_memory_options: all the
+ * run takes from a pass's place in the case), would repeat that pair stop
+ * for stop: it is counted as identical and not run again (a run of k
+ * identical files in a row is k - 1 pairs of one program).
  * Prints the counts; exit 0 when every stop compared equal, 1 otherwise.
  *   metamorphic CASE --region [--max-stops N]
  * The pairs whose texts differ (a pass restructured something) where both
@@ -35,8 +40,10 @@
 
 #include "base/diag.h"
 #include "base/strbuf.h"
+#include "data/case.h"
 #include "debug/session.h"
 #include "debug/view.h"
+#include "exec/runpass.h"
 #include "ir/parse.h"
 #include "ir/resolve.h"
 #include "ir/walk.h"
@@ -48,6 +55,39 @@ static void capture(void *ctx, session_stream stream, const char *text, size_t l
     (void)ctx;
     (void)stream;
     strbuf_append(&captured, text, len);
+}
+
+/* The memory model's options for pass i of c (the same index as the
+ * session's passes), or all -2 when c does not have it. */
+static void memory_key(const case_info *c, int i, int key[3])
+{
+    key[0] = key[1] = key[2] = -2;
+    if (!c || i < 0 || (size_t)i >= c->npasses)
+        return;
+    machine_options mo;
+    machine_options_init(&mo);
+    mo.memcheck = 1;
+    runpass_memory_options(c->passes[i].path, c, &mo);
+    key[0] = mo.mem_target;
+    key[1] = mo.mem_addressed;
+    key[2] = mo.mem_yields_move;
+}
+
+/* Pair i, i + 1 repeats the earlier pair j, j + 1: the same bytes on each
+ * side and the same memory-model options. */
+static int same_pair(session *s, const case_info *c, int i, int j)
+{
+    for (int k = 0; k < 2; k++) {
+        const char *x = session_pass_source(s, i + k), *y = session_pass_source(s, j + k);
+        if (!x || !y || strcmp(x, y) != 0)
+            return 0;
+        int kx[3], ky[3];
+        memory_key(c, i + k, kx);
+        memory_key(c, j + k, ky);
+        if (kx[0] == -2 || memcmp(kx, ky, sizeof kx) != 0)
+            return 0;
+    }
+    return 1;
 }
 
 static const char *run(session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -514,7 +554,21 @@ int main(int argc, char **argv)
     size_t nkeys = 0, capkeys = 0;
     long fresh = 0;
     long skipped = 0, pairs = 0, stops = 0, tensors = 0, equal = 0, exact = 0, bad = 0, by_core[4] = {0};
+    long twins = 0;
     int np = session_npasses(s);
+    /* the case as runpass sees it, for the memory-model options of a pass */
+    diag_sink sink;
+    diag_sink_init(&sink, 20);
+    case_info c;
+    case_options co;
+    memset(&co, 0, sizeof co);
+    int opened = case_open(argv[1], &co, &c, &sink) == PTODB_OK, have_case = opened;
+    if (have_case && c.npasses != (size_t)np)
+        have_case = 0; /* not the session's passes: no pair counts as a repeat */
+    for (int i = 0; have_case && i < np; i++)
+        if (strcmp(c.passes[i].stem, session_pass_stem(s, i)) != 0)
+            have_case = 0;
+    int *checked = calloc((size_t)np + 1, sizeof *checked); /* pairs run so far, by first pass */
     for (int i = 0; i + 1 < np && pairs < max_pairs; i++) {
         const char *a = session_pass_source(s, i), *b = session_pass_source(s, i + 1);
         if (!a || !b)
@@ -523,6 +577,13 @@ int main(int argc, char **argv)
          * the second file's SSA names), so any pair of files counts */
         if (!renamed && strcmp(after_header(a), after_header(b)) != 0)
             continue;
+        int twin = 0;
+        for (int j = 0; j < i && have_case && !twin; j++)
+            twin = checked[j] && same_pair(s, &c, i, j);
+        if (twin) {
+            twins++;
+            continue;
+        }
         const char *stem_a = session_pass_stem(s, i), *stem_b = session_pass_stem(s, i + 1);
         lines l = {0};
         if (!walk_pass_stmts(stem_a, a, add_line, &l)) { /* broken IR: nothing to stop in */
@@ -531,6 +592,7 @@ int main(int argc, char **argv)
             continue;
         }
         pairs++;
+        checked[i] = 1;
         run(s, "delete");
         run(s, "pass %s", stem_a);
         for (size_t k = 0; k < l.n; k++)
@@ -611,8 +673,15 @@ int main(int argc, char **argv)
     free(keys);
     printf("%ld pairs, %ld stops (host %ld, AIC %ld, AIV0 %ld, AIV1 %ld), %ld matched as the same point; "
            "%ld tensors compared, %ld equal; %ld mapped from a fresh start (first stop of each call); "
-           "%ld stops wrong (%ld pairs do not check: not run)\n",
+           "%ld stops wrong (%ld pairs do not check: not run)",
            pairs, stops, by_core[0], by_core[1], by_core[2], by_core[3], exact, tensors, equal, fresh, bad, skipped);
+    if (twins)
+        printf("; %ld more pairs identical to one of them, not run again", twins);
+    printf("\n");
+    free(checked);
+    if (opened)
+        case_free(&c);
+    diag_sink_free(&sink);
     session_free(s);
     strbuf_free(&captured);
     return bad || !pairs ? 1 : 0;

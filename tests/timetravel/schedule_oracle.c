@@ -23,6 +23,12 @@
  * taken every (steps / H)-th step, so that a long pass's tensors are not
  * hashed at each of its steps; the outputs are compared bit for bit all
  * the same.
+ * A pass file with the bytes of an earlier checked one and the same
+ * memory-model options (runpass_memory_options: all that runpass takes from
+ * the pass's place in the case) is the same program on the same data: every
+ * run above would repeat the earlier one's step for step, so it is counted
+ * as identical and not run again (as --batch and seek_oracle do; the
+ * pass's index and name are only labels in the recorded file).
  *   schedule_oracle CASE TMPFILE [--seeds N] [--moments M] [--seed S] [--pass INDEX] [--hashes H]
  * Prints the counts; exit 0 when nothing differs, 1 otherwise. */
 #include <inttypes.h>
@@ -32,6 +38,7 @@
 
 #include "base/atomic_file.h"
 #include "base/diag.h"
+#include "base/fdio.h"
 #include "base/strbuf.h"
 #include "data/case.h"
 #include "debug/session.h"
@@ -91,6 +98,32 @@ static uint64_t fnv(uint64_t h, const void *p, size_t n)
 /* Hash every `stride`-th step (1 on the examples: every step; a long
  * pass's tensors would be hashed at each of its steps otherwise). */
 static uint64_t stride = 1;
+/* Take the full state hash too (trace.full): only in the run the debugger's
+ * seeks are checked against; the others compare program hashes only. */
+static int with_full;
+
+/* Pass p of c repeats an earlier pass of texts (the files' bytes, NULL where
+ * not checked): the same bytes, and the same options from the memory model
+ * (all else runpass_open takes from the case is the same for every pass). */
+static int twin_of_earlier(const case_info *c, size_t p, char *const *texts, const size_t *lens)
+{
+    machine_options here;
+    machine_options_init(&here);
+    here.memcheck = 1;
+    runpass_memory_options(c->passes[p].path, c, &here);
+    for (size_t q = 0; q < p; q++) {
+        if (!texts[q] || !texts[p] || lens[q] != lens[p] || memcmp(texts[q], texts[p], lens[p]) != 0)
+            continue;
+        machine_options there;
+        machine_options_init(&there);
+        there.memcheck = 1;
+        runpass_memory_options(c->passes[q].path, c, &there);
+        if (here.mem_target == there.mem_target && here.mem_addressed == there.mem_addressed &&
+            here.mem_yields_move == there.mem_yields_move)
+            return 1;
+    }
+    return 0;
+}
 
 /* Runs path with schedule (kind, seed), recording or replaying play. */
 static int run_trace(const case_info *c, const char *path, const op_fn *ops, int kind, uint64_t seed, int record,
@@ -128,7 +161,7 @@ static int run_trace(const case_info *c, const char *path, const op_fn *ops, int
         }
         int hashed = stride == 1 || now % stride == 0;
         t->prog[now] = hashed ? machine_program_state_hash(rp.m) : 0;
-        t->full[now] = hashed ? machine_state_hash(rp.m) : 0;
+        t->full[now] = hashed && with_full ? machine_state_hash(rp.m) : 0;
         t->steps = now;
         exec_event ev;
         ptodb_status st = machine_step(rp.m, &ev);
@@ -245,10 +278,17 @@ int main(int argc, char **argv)
         return 2;
     }
     size_t runs = 0, bad = 0, decisions = 0, other_than_fixed = 0, moments = 0, bad_seek = 0, trips = 0,
-           bad_trip = 0, unchecked = 0, blocked = 0;
+           bad_trip = 0, unchecked = 0, blocked = 0, twins = 0;
+    char **texts = calloc(c.npasses ? c.npasses : 1, sizeof *texts);
+    size_t *lens = calloc(c.npasses ? c.npasses : 1, sizeof *lens);
     for (size_t p = 0; p < c.npasses; p++) {
         if ((only >= 0 && c.passes[p].index != only) || !has_choices(c.passes[p].path))
             continue;
+        texts[p] = file_read_all(c.passes[p].path, &lens[p]);
+        if (twin_of_earlier(&c, p, texts, lens)) {
+            twins++;
+            continue;
+        }
         const char *stem = c.passes[p].stem;
         trace fixed;
         stride = UINT64_MAX; /* a first run only counts the steps */
@@ -291,7 +331,9 @@ int main(int argc, char **argv)
             for (uint64_t i = 0; !differs && i <= a.steps && i <= fixed.steps; i++)
                 differs = i < a.steps && (stride == 1 || i % stride == 0) && fixed.prog[i] != a.prog[i];
             other_than_fixed += differs;
+            with_full = k == 0 && want; /* the debugger's seeks below check against b */
             run_trace(&c, c.passes[p].path, ops, EXEC_SCHED_FIXED, 0, 0, play, &b);
+            with_full = 0;
             bad += same_trace("the replay", stem, seed, &a, &b);
             run_trace(&c, c.passes[p].path, ops, EXEC_SCHED_RANDOM, seed + 1000, 0, play, &b2);
             bad += same_trace("the replay under another random schedule", stem, seed, &a, &b2);
@@ -370,8 +412,15 @@ int main(int argc, char **argv)
                max_hashes, max_hashes);
     printf("%zu recorded runs (%zu decisions; %zu of them run otherwise than the fixed schedule): %zu replays "
            "differ; debugger: %zu seeks, %zu differ; reverse-step + step %zu checked, %zu differ (%zu where the "
-           "core waits for its group, %zu where it blocks on a queue and step follows another core)\n",
+           "core waits for its group, %zu where it blocks on a queue and step follows another core)",
            runs, decisions, other_than_fixed, bad, moments, bad_seek, trips, bad_trip, unchecked, blocked);
+    if (twins)
+        printf("; %zu more passes identical to one of them, not run again", twins);
+    printf("\n");
+    for (size_t p = 0; p < c.npasses; p++)
+        free(texts[p]);
+    free(texts);
+    free(lens);
     session_free(s);
     free(ops);
     case_free(&c);
