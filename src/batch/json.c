@@ -88,6 +88,9 @@ static void grid_json(strbuf *o, const batch_output *x)
                   g->rows, g->cols, (long long)g->shape[0], (long long)g->shape[1], g->block_rows, g->block_cols,
                   x->grid_tiled ? "tile" : "block", g->valid_rows, g->valid_cols);
     jnum(o, g->max);
+    /* cells: the worst element's |diff| as a fraction of its tolerance (tensor/heatgrid.h) */
+    strbuf_puts(o, ", \"scale\": \"tolerance\", \"max_abs\": ");
+    jnum(o, g->max_abs);
     strbuf_puts(o, ", \"tol\": ");
     jnum(o, x->atol);
     strbuf_puts(o, ", \"cells\": [");

@@ -205,9 +205,11 @@ static int heat_fill(session *s, int output, int pass, const tensor *a, const te
 static int heat_grid(session *s, const char *name, const tensor *a, const tensor *b, double rtol, double atol,
                      const tensor *scale, const char *tiles_of, int max_rows, int max_cols, view_heatmap *out)
 {
-    uint8_t *bad = xcalloc((size_t)(tensor_numel(a) ? tensor_numel(a) : 1), 1);
+    size_t numel = (size_t)(tensor_numel(a) ? tensor_numel(a) : 1);
+    uint8_t *bad = xcalloc(numel, 1);
+    float *frac = xcalloc(numel, sizeof *frac);
     exec_compare_result cr;
-    exec_compare_mask(a, b, rtol, atol, session_profile(s), session_semantics(s) == EXEC_SEM_DEVICE, &cr, bad);
+    exec_compare_frac(a, b, rtol, atol, session_profile(s), session_semantics(s) == EXEC_SEM_DEVICE, &cr, bad, frac);
     int tiled = 0;
     if (tiles_of && a->ndim > 0 && a->shape[a->ndim - 1] > 0) {
         int64_t cols = a->shape[a->ndim - 1], rows = tensor_numel(a) / cols;
@@ -219,8 +221,14 @@ static int heat_grid(session *s, const char *name, const tensor *a, const tensor
         }
     }
     heatgrid g;
-    int st = heatgrid_compute(a, b, cr.error ? NULL : bad, max_rows, max_cols, &g);
+    int st = cr.error ? PTODB_ERR_SHAPE : heatgrid_compute(a, b, frac, bad, max_rows, max_cols, &g);
     free(bad);
+    free(frac);
+    if (cr.error) {
+        snprintf(s->heat_why, sizeof s->heat_why, "no grid: they cannot be compared (%.200s)", cr.msg);
+        out->why = s->heat_why;
+        return 0;
+    }
     if (st != 0) {
         out->why = st == PTODB_ERR_SHAPE ? "the two tensors differ in shape" : "nothing to draw (a 0-d or empty tensor)";
         return 0;
@@ -238,6 +246,7 @@ static int heat_grid(session *s, const char *name, const tensor *a, const tensor
     out->cols = g.cols;
     out->cells = g.cells;
     out->max = g.max;
+    out->max_abs = g.max_abs;
     tensor_stats st_g;
     tensor_compute_stats(scale, &st_g);
     double gmax = fabs(st_g.max) > fabs(st_g.min) ? fabs(st_g.max) : fabs(st_g.min);

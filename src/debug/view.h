@@ -66,14 +66,18 @@ typedef enum { VIEW_HEAT_VS_GOLDEN, VIEW_HEAT_VS_PREVIOUS } view_heat_mode;
 /* How a point of one pass was mapped to another (program points). */
 typedef enum { VIEW_MATCH_NONE, VIEW_MATCH_EXACT, VIEW_MATCH_GUESS } view_match;
 
-/* A max |a - b| grid over one output tensor, aggregated to fit rows x cols
- * cells (max per block). cells is rows*cols floats, row-major, owned by the
- * session. valid_rows/cols: cells covering the valid region. */
+/* A heat grid over one output tensor, aggregated to fit rows x cols cells:
+ * per cell, the largest error among its elements as a fraction of that
+ * element's tolerance, |a - b| / (atol + rtol*|b|) (the one heat scale,
+ * tensor/heatgrid.h: draw a cell with heat_level and heat_level_char; above
+ * 1 is outside the tolerance). cells is rows*cols floats, row-major, owned
+ * by the session. valid_rows/cols: cells covering the valid region. */
 typedef struct view_heatmap {
     const char *tensor;
     int rows, cols;
     const float *cells;
-    double max;        /* the largest cell */
+    double max;        /* the largest cell: the worst element's fraction of its tolerance */
+    double max_abs;    /* the largest |a - b| */
     double tolerance;  /* atol + rtol*|golden| at its largest (a reading aid only) */
     /* per cell, the elements outside the tolerance by the validator's rule
      * (exec_compare_mask, the output's tolerances): what the validate line
