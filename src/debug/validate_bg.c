@@ -7,7 +7,7 @@
  * it, so that their heat maps can be drawn without running anything.
  *
  * Records (text header lines, tensors as raw bytes after their header):
- *   P pass status ok same_as nout       then nout lines "max_abs_diff ok"
+ *   P pass status ok same_as nout       then nout lines "max_abs_diff ok margin"
  *   T pass output dtype ndim d0 .. dN-1 nbytes   then nbytes bytes
  *   D                                    all sent */
 #include <math.h>
@@ -84,7 +84,8 @@ static int worker_ready(void *ud, const batch *b, size_t i)
     write_text(w->out, "P %zu %d %d %d %zu\n", i, (int)p->status, p->ok ? 1 : p->memfaults ? 2 : 0, p->same_as,
                p->noutputs);
     for (size_t k = 0; k < p->noutputs; k++)
-        write_text(w->out, "%a %d\n", p->outputs[k].cmp.max_abs_diff, p->outputs[k].cmp.pass);
+        write_text(w->out, "%a %d %a\n", p->outputs[k].cmp.max_abs_diff, p->outputs[k].cmp.pass,
+                   p->outputs[k].cmp.margin);
     if (!p->ok && w->first_bad < 0)
         w->first_bad = (int)i;
     return 0;
@@ -238,6 +239,7 @@ void run_free_result(pass_result *r)
             tensor_unref(r->outputs[k]);
     free(r->outputs);
     free(r->max_abs_diff);
+    free(r->margin);
     free(r->ok);
     memset(r, 0, sizeof *r);
 }
@@ -261,6 +263,7 @@ static pass_result *fresh_result(session *s, int pass, int nout)
     r->nout = nout;
     r->outputs = xcalloc(nout ? (size_t)nout : 1, sizeof *r->outputs);
     r->max_abs_diff = xcalloc(nout ? (size_t)nout : 1, sizeof *r->max_abs_diff);
+    r->margin = xcalloc(nout ? (size_t)nout : 1, sizeof *r->margin);
     r->ok = xcalloc(nout ? (size_t)nout : 1, sizeof *r->ok);
     return r;
 }
@@ -283,7 +286,7 @@ static int same_verdict_with_tensors(session *s, int pass, int failed, int nout,
 }
 
 void session_note_verdict(session *s, int pass, int failed, int same_as, int nout, const double *max_abs_diff,
-                          const int *ok, int memfault)
+                          const double *margin, const int *ok, int memfault)
 {
     int nres = (int)s->kase.noutputs;
     /* The same verdict again (bisect's, after the background validation's)
@@ -291,8 +294,10 @@ void session_note_verdict(session *s, int pass, int failed, int same_as, int nou
      * and empty the grids. Only the ok flags may change (other tolerances). */
     if (same_verdict_with_tensors(s, pass, failed, nout, max_abs_diff)) {
         pass_result *r = &s->results[pass];
-        for (int k = 0; k < nres; k++)
+        for (int k = 0; k < nres; k++) {
             r->ok[k] = k < nout ? ok[k] : 0;
+            r->margin[k] = k < nout && !failed ? margin[k] : NAN;
+        }
         r->same_as = same_as;
         r->memfault = memfault;
         session_mark_redraw(s, SESSION_REDRAW_PASSES | SESSION_REDRAW_HEATMAP);
@@ -306,6 +311,7 @@ void session_note_verdict(session *s, int pass, int failed, int same_as, int nou
     r->memfault = memfault;
     for (int k = 0; k < nres; k++) {
         r->max_abs_diff[k] = k < nout && !failed ? max_abs_diff[k] : NAN;
+        r->margin[k] = k < nout && !failed ? margin[k] : NAN;
         r->ok[k] = k < nout ? ok[k] : 0;
     }
     session_mark_redraw(s, SESSION_REDRAW_PASSES | SESSION_REDRAW_HEATMAP);
@@ -347,7 +353,7 @@ static long parse_record(session *s, const char *b, size_t len)
         if (sscanf(head, "P %d %d %d %d %d", &pass, &status, &ok, &same_as, &nout) != 5 || pass < 0 ||
             (size_t)pass >= s->kase.npasses || nout < 0 || nout > 4096)
             return -1;
-        double mad[64];
+        double mad[64], marg[64];
         int oks[64];
         for (int k = 0; k < nout; k++) {
             const char *l = b + used, *e = memchr(l, '\n', len - used);
@@ -355,11 +361,12 @@ static long parse_record(session *s, const char *b, size_t len)
                 return 0;
             char kline[512];
             const char *kl = line_copy(l, e, kline, sizeof kline);
-            if (!kl || (k < 64 && sscanf(kl, "%la %d", &mad[k], &oks[k]) != 2))
+            if (!kl || (k < 64 && sscanf(kl, "%la %d %la", &mad[k], &oks[k], &marg[k]) != 3))
                 return -1;
             used += (size_t)(e - l) + 1;
         }
-        session_note_verdict(s, pass, status != BATCH_COMPARED, same_as, nout < 64 ? nout : 64, mad, oks, ok == 2);
+        session_note_verdict(s, pass, status != BATCH_COMPARED, same_as, nout < 64 ? nout : 64, mad, marg, oks,
+                             ok == 2);
         if (ok == 2)
             ok = 0;
         bg->received = pass + 1;

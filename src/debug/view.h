@@ -52,6 +52,10 @@ typedef struct view_pass {
     int noutputs;
     const char *output_names[VIEW_MAX_OUTPUTS];
     double max_abs_diff[VIEW_MAX_OUTPUTS]; /* NaN when not known */
+    /* the worst element's |diff| as a fraction of its tolerance, over the
+     * outputs (exec_compare_result.margin; print with heat_format_share):
+     * at most 1 when every output passes; NaN when not known */
+    double margin;
     int same_as;      /* the earlier pass whose file has the same bytes, -1 none or unknown */
 } view_pass;
 
@@ -90,6 +94,12 @@ typedef struct view_heatmap {
     int block_rows, block_cols; /* elements per cell */
     int tiled;         /* one cell per tile the pass stores (batch_tile_grid), as --heatmap draws */
     const char *why;   /* when view_heatmap_get returns 0: why there is no grid */
+    /* ... and what fills it: VIEW_FILL_RUN running this pass in the
+     * debugger (`run`), VIEW_FILL_RUN_PREVIOUS running the pass before it
+     * (fill_pass, an index into the passes), VIEW_FILL_NONE nothing a front
+     * end can offer. */
+    enum { VIEW_FILL_NONE, VIEW_FILL_RUN, VIEW_FILL_RUN_PREVIOUS } fill;
+    int fill_pass;
     /* Stopped inside the current pass: the output's values at the stop
      * (tiles not written yet differ from golden), and, against the previous
      * pass, its value at the corresponding point of that pass. */

@@ -174,6 +174,7 @@ static void passes(void)
     int index[3] = {0, 4, 22};
     view_verdict verdict[3] = {VIEW_VERDICT_PASS, VIEW_VERDICT_PASS, VIEW_VERDICT_FAIL};
     double diff[3] = {0, 1.5e-7, 0.75};
+    double margin[3] = {0, 2.4e-6, 8.5}; /* the worst element's share of its tolerance */
     for (int i = 0; i < 3; i++) {
         p[i].index = index[i];
         p[i].name = names[i];
@@ -182,11 +183,12 @@ static void passes(void)
         p[i].noutputs = 1;
         p[i].output_names[0] = "out";
         p[i].max_abs_diff[0] = diff[i];
+        p[i].margin = margin[i];
         p[i].same_as = i == 1 ? 0 : -1; /* the file has pass 0's bytes */
     }
     canvas c;
-    canvas_init(&c, 4, 50);
-    render_passes(&c, (crect){0, 0, 4, 50}, p, 3, 2, 1, 0, 1);
+    canvas_init(&c, 4, 60);
+    render_passes(&c, (crect){0, 0, 4, 60}, p, 3, 2, 1, 0, 1);
     show("passes with verdicts", &c, 1);
     /* Two outputs: a column each, named in the header; NaN is "not known". */
     for (int i = 0; i < 3; i++) {
@@ -194,7 +196,8 @@ static void passes(void)
         p[i].output_names[1] = "lse";
         p[i].max_abs_diff[1] = i == 1 ? NAN : diff[i] * 2;
     }
-    render_passes(&c, (crect){0, 0, 4, 50}, p, 3, 0, 0, 0, 0);
+    p[1].margin = NAN;
+    render_passes(&c, (crect){0, 0, 4, 60}, p, 3, 0, 0, 0, 0);
     show("passes, two outputs", &c, 0);
     canvas_free(&c);
 }

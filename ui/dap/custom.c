@@ -71,7 +71,11 @@ void dap_req_heatmap(dap_server *d, json_t *req, json_t *args)
     view_heatmap h;
     view_heat_mode m = mode && strcmp(mode, "previous") == 0 ? VIEW_HEAT_VS_PREVIOUS : VIEW_HEAT_VS_GOLDEN;
     if (output < 0 || output > 1000 || !view_heatmap_get(d->s, (int)output, m, (int)rows, (int)cols, &h)) {
-        dap_fail(d, req, "no heat map: %s", output < 0 || output > 1000 ? "bad output" : h.why ? h.why : "none");
+        dap_fail(d, req, "no heat map: %s%s", output < 0 || output > 1000 ? "bad output" : h.why ? h.why : "none",
+                 output < 0 || output > 1000 ? ""
+                 : h.fill == VIEW_FILL_RUN   ? "; running the pass fills it"
+                 : h.fill == VIEW_FILL_RUN_PREVIOUS ? "; running the previous pass fills it"
+                                                    : "");
         return;
     }
     json_t *cells = json_array(), *outside = json_array(), *colours = json_array();

@@ -201,9 +201,10 @@ static void heatmap_draw(tui *t, crect r, int focused)
         b = (crect){body.y + half, body.x, body.h - half, body.w};
     }
     /* The engine returns nothing until the pass (and, for the right
-     * half, the pass before it) has run. */
-    static const char *const why[2] = {"not run yet \xe2\x80\x94 type run",
-                                       "not run yet \xe2\x80\x94 run this pass\nand the one before it"};
+     * half, the pass before it) has run in the debugger; these texts are
+     * for halves too small to ask it. */
+    static const char *const why[2] = {"no grid yet: F5 runs this pass",
+                                       "no grid yet: run this pass\nand the one before it"};
     /* The right half names the pass it compares with. */
     char prev_label[64] = "vs previous pass";
     view_pass prev;
@@ -224,9 +225,17 @@ static void heatmap_draw(tui *t, crect r, int focused)
                          : view_heatmap_get(t->s, t->heat.output, half[k].mode, maxr, maxc, &h));
         if (tile && h.tensor)
             snprintf(title, sizeof title, "Heatmaps: tile %s", h.tensor);
-        /* The engine says why there is no grid; the fixed texts are for
-         * panes too small to ask. */
-        render_heatmap(&t->cv, half[k].r, half[k].label, have ? &h : NULL, have, h.why && !have ? h.why : why[k]);
+        /* The engine says why there is no grid, and what fills it: the
+         * key for that goes under. */
+        char say[512];
+        if (!have && h.why && h.fill == VIEW_FILL_RUN)
+            snprintf(say, sizeof say, "%s.\nPress F5 to run it.", h.why);
+        else if (!have && h.why && h.fill == VIEW_FILL_RUN_PREVIOUS && view_pass_info(t->s, h.fill_pass, &prev))
+            snprintf(say, sizeof say, "%s.\nSelect pass %d (passes pane, Enter) and press F5 to run it.", h.why,
+                     prev.index);
+        else
+            snprintf(say, sizeof say, "%s", h.why && !have ? h.why : why[k]);
+        render_heatmap(&t->cv, half[k].r, half[k].label, have ? &h : NULL, have, say);
         live |= h.live;
         if (k == 0 && have && !tile) {
             /* the cell cursor (Enter: why), on the grid against golden */
