@@ -32,6 +32,8 @@ struct validate_bg {
     size_t len, cap;
     int received; /* pass records so far */
     int first_bad; /* -1 until a failing pass arrives */
+    int start_pass; /* the pass selected when it started: the first failing
+                       pass is selected only if the user has not moved on */
     int done;      /* the stream ended (D, end of file or an error) */
     int complete;  /* the worker said D: every pass was sent */
 };
@@ -177,6 +179,7 @@ int session_validate_start(session *s)
     static const worker_pool_ops ops = {one_task, worker_run, worker_output, NULL, NULL, NULL};
     s->bg = xcalloc(1, sizeof *s->bg);
     s->bg->first_bad = -1;
+    s->bg->start_pass = s->cur_pass;
     s->bg->cap = 65536;
     s->bg->buf = xmalloc(s->bg->cap);
     s->bg->pool = worker_pool_start(1, &ops, s);
@@ -222,12 +225,17 @@ int view_validation_progress(session *s, int *done, int *total)
 static void select_first_bad(session *s, int pass)
 {
     const case_pass *p = &s->kase.passes[pass];
-    if (!s->run.active) {
+    /* Selected unless a program runs or the user selected another pass
+     * meanwhile (the plain command line goes on while it validates). */
+    if (!s->run.active && s->cur_pass == s->bg->start_pass) {
         s->cur_pass = pass;
         s->list_line = 0;
         session_mark_redraw(s, SESSION_REDRAW_ALL);
+        session_printf(s, "first failing pass: %d %s (bisect for the statement)\n", p->index, p->name);
+    } else {
+        session_printf(s, "first failing pass: %d %s (`pass %d` selects it; bisect for the statement)\n", p->index,
+                       p->name, p->index);
     }
-    session_printf(s, "first failing pass: %d %s (bisect for the statement)\n", p->index, p->name);
 }
 
 /* ---- the per-pass table of results (run.h's pass_result) ---- */
