@@ -132,6 +132,12 @@ static void output_json(strbuf *o, const batch *b, size_t pass, size_t k)
         jnum(o, x->cmp.max_abs_diff);
     strbuf_puts(o, ", \"max_abs_diff_text\": ");
     json_put_string(o, x->cmp.error ? NULL : d);
+    /* the worst element's |diff| as a fraction of its tolerance */
+    strbuf_puts(o, ", \"margin\": ");
+    if (x->cmp.error)
+        strbuf_puts(o, "null");
+    else
+        jnum(o, x->cmp.margin);
     strbuf_puts(o, ", \"rtol\": ");
     jnum(o, x->rtol);
     strbuf_puts(o, ", \"atol\": ");
