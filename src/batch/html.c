@@ -212,7 +212,8 @@ static void pass_table(strbuf *out, const json_value *kase, size_t ci)
         text(out, keys->items[k].type == JSON_STRING ? keys->items[k].string : "?");
         strbuf_puts(out, "</th>");
     }
-    strbuf_puts(out, "<th>steps</th><th>time (s)</th></tr>\n");
+    strbuf_puts(out, "<th title=\"the worst element's |actual - golden| as a share of its tolerance, over the "
+                     "outputs\">margin</th><th>steps</th><th>time (s)</th></tr>\n");
     for (size_t i = 0; passes && i < passes->n; i++) {
         const json_value *p = &passes->items[i];
         const char *cls, *word = verdict_word(p, &cls);
@@ -234,6 +235,20 @@ static void pass_table(strbuf *out, const json_value *kase, size_t ci)
             text(out, d ? d : "-");
             strbuf_puts(out, "</td>");
         }
+        /* the margin: the worst output's (a report without it, an older ptodb's: -) */
+        double margin = 0;
+        int have_margin = outs && outs->type == JSON_ARRAY && outs->n > 0;
+        for (size_t j = 0; have_margin && j < outs->n; j++) {
+            const json_value *m = json_get(&outs->items[j], "margin");
+            if (!m || m->type != JSON_NUMBER)
+                have_margin = 0;
+            else if (m->number > margin)
+                margin = m->number;
+        }
+        char ms[32] = "-";
+        if (have_margin)
+            heat_format_share(margin, ms, sizeof ms);
+        strbuf_printf(out, "<td class=\"n%s\">%s</td>", have_margin && margin > 1 ? " bad" : "", ms);
         int ran = strcmp(cls, "notrun") != 0;
         if (ran)
             strbuf_printf(out, "<td class=\"n\">%.0f</td><td class=\"t\">%.3f</td></tr>\n", json_get_num(p, "steps", 0),
