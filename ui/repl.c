@@ -171,7 +171,7 @@ static void run_interactive(session *s)
         execute_interruptibly(s, line);
         /* a case opened at the prompt is validated as the first one is */
         char word[8];
-        if (sscanf(line, " %7s", word) == 1 && !strcmp(word, "open"))
+        if (sscanf(line, " %7s", word) == 1 && (!strcmp(word, "open") || !strcmp(word, "file")))
             session_validate_start(s);
         free(line);
         fflush(stdout);
