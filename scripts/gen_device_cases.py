@@ -1863,6 +1863,51 @@ class YieldPhiView:
     return c
 
 
+@case
+def declared_valid_box():
+    """A tile whose type declares its valid shape: the instruction runs over that box."""
+    prog = """
+# pypto.program: DeclaredValidBox
+import pypto.language as pl
+
+@pl.program
+class DeclaredValidBox:
+    @pl.function(type=pl.FunctionType.AIV, level=pl.Level.AIV, role=pl.Role.SubWorker)
+    def kernel(x__ssa_v0: pl.Tensor[[8, 16], pl.FP32, pl.MemRef("mem_ddr_0", pl.const(0, pl.INT64), 512)], out__ssa_v0: pl.Out[pl.Tensor[[8, 16], pl.FP32, pl.MemRef("mem_ddr_1", pl.const(0, pl.INT64), 512)]]) -> pl.Tensor[[8, 16], pl.FP32]:
+        mem_vec_2: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 1024)
+        mem_vec_3: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 1024)
+        for i__idx_v0 in pl.range(1):
+            if i__idx_v0 == 0:
+                t__tile_1: pl.Tile[[16, 16], pl.FP32, pl.MemRef(mem_vec_2, pl.const(0, pl.INT64), 1024), pl.Mem.Vec, pl.TileView(valid_shape=[16, 16])] = pl.tile.load(x__ssa_v0, [0, 0], [16, 16], [16, 16], target_memory=pl.Mem.Vec)
+                t__tile: pl.Tile[[16, 16], pl.FP32, pl.MemRef(mem_vec_2, pl.const(0, pl.INT64), 1024), pl.Mem.Vec, pl.TileView(valid_shape=[16, 16])] = pl.yield_(t__tile_1)
+            else:
+                t__tile_2: pl.Tile[[16, 16], pl.FP32, pl.MemRef(mem_vec_2, pl.const(0, pl.INT64), 1024), pl.Mem.Vec, pl.TileView(valid_shape=[16, 16])] = pl.tile.load(x__ssa_v0, [0, 0], [16, 16], [16, 16], target_memory=pl.Mem.Vec)
+                t__tile: pl.Tile[[16, 16], pl.FP32, pl.MemRef(mem_vec_2, pl.const(0, pl.INT64), 1024), pl.Mem.Vec, pl.TileView(valid_shape=[16, 16])] = pl.yield_(t__tile_2)
+        u__tile: pl.Tile[[16, 16], pl.FP32, pl.MemRef(mem_vec_3, pl.const(0, pl.INT64), 1024), pl.Mem.Vec] = pl.tile.adds(t__tile, 1.0)
+        v__tile: pl.Tile[[8, 16], pl.FP32, pl.MemRef(mem_vec_3, pl.const(0, pl.INT64), 512), pl.Mem.Vec] = pl.tile.slice(u__tile, [8, 16], [0, 0])
+        out__ssa_v1: pl.Tensor[[8, 16], pl.FP32, pl.MemRef("mem_ddr_1", pl.const(0, pl.INT64), 512)] = pl.tile.store(v__tile, [0, 0], out__ssa_v0)
+        return out__ssa_v0
+    @pl.function(type=pl.FunctionType.Orchestration, level=pl.Level.CHIP, role=pl.Role.Orchestrator)
+    def orchestrator(self, x__ssa_v0: pl.Tensor[[8, 16], pl.FP32, pl.MemRef("mem_ddr_0", pl.const(0, pl.INT64), 512)], out__ssa_v0: pl.Out[pl.Tensor[[8, 16], pl.FP32, pl.MemRef("mem_ddr_1", pl.const(0, pl.INT64), 512)]]) -> pl.Tensor[[8, 16], pl.FP32]:
+        out__ssa_v1: pl.Tensor[[8, 16], pl.FP32, pl.MemRef("mem_ddr_2", pl.const(0, pl.INT64), 512)] = self.kernel(x__ssa_v0, out__ssa_v0)
+        return out__ssa_v1
+"""
+    c = Case("declared_valid_box", [
+        "out = x + 1: a [16, 16] tile loaded from the [8, 16] x with a declared valid shape",
+        "of [16, 16] (pl.TileView) reaches tile.adds through an if's typed yield. The load",
+        "writes the box the tile's type declares (the device reads on past the tensor's 8",
+        "rows; this interpreter's value holds 8 valid rows), so the adds reading 16 rows",
+        "reads written bytes: no uninit fault. The pattern of pypto-lib's hc_head linear",
+        "(a [16, 4]-valid accumulator yielded into matmul_acc); out keeps the first 8 rows."],
+        prog, "orchestrator", stem="32_after_InitMemRef")
+    x = np.arange(128, dtype=F32).reshape(8, 16)
+    c.inp("x", "fp32", x)
+    c.inp("out", "fp32", np.zeros((8, 16), dtype=F32))
+    c.out("out", "fp32", (x + F32(1.0)).astype(F32))
+    c.expect = ["device: PASS"]
+    return c
+
+
 def main():
     for make in CASES:
         c = make()

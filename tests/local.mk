@@ -4,6 +4,7 @@ CLI_TESTS = \
 	tests/cli/device_semantics.sh \
 	tests/cli/help_version.sh \
 	tests/cli/options_documented.sh \
+	tests/cli/option_modes.sh \
 	tests/cli/ops_documented.sh \
 	tests/cli/forward_compat.sh \
 	tests/cli/ref_cannot_run.sh \

@@ -16,8 +16,8 @@
 #include "data/case.h"
 
 const ptodb_option_info ptodb_options[OPT_COUNT] = {
-#define PTODB_OPTION_INFO(id, name, short_name, kind, arg, help) \
-    {name, short_name, OPTARG_##kind, arg, help},
+#define PTODB_OPTION_INFO(id, name, short_name, kind, arg, modes, help) \
+    {name, short_name, OPTARG_##kind, arg, modes, help},
     PTODB_OPTION_LIST(PTODB_OPTION_INFO)
 #undef PTODB_OPTION_INFO
 };
@@ -75,6 +75,10 @@ int ptodb_cli_parse(ptodb_cli *cli, int argc, char **argv)
         }
         if (id < 0)
             continue;
+        cli->order = xreallocarray(cli->order, (size_t)cli->norder + 1, sizeof *cli->order);
+        cli->order[cli->norder].id = (ptodb_option_id)id;
+        cli->order[cli->norder].value = ptodb_options[id].kind != OPTARG_NONE ? optarg : NULL;
+        cli->norder++;
         int n = cli->given[id]++;
         if (ptodb_options[id].kind != OPTARG_NONE) {
             cli->values[id] = xreallocarray(cli->values[id], (size_t)n + 1, sizeof(char *));
@@ -92,6 +96,9 @@ void ptodb_cli_free(ptodb_cli *cli)
         free(cli->values[i]);
         cli->values[i] = NULL;
     }
+    free(cli->order);
+    cli->order = NULL;
+    cli->norder = 0;
 }
 
 const char *ptodb_cli_case_path(const ptodb_cli *cli, const char *mode)
@@ -197,6 +204,92 @@ const char *ptodb_cli_value(const ptodb_cli *cli, ptodb_option_id id)
     return cli->values[id][cli->given[id] - 1];
 }
 
+static const struct {
+    const char *key;  /* "ptodb --batch PATH" */
+    const char *with; /* "--batch" */
+    const char *name; /* "--batch" */
+} mode_names[PTODB_MODE_COUNT] = {
+#define PTODB_MODE_NAMES(id, key, with, name) {key, with, name},
+    PTODB_MODE_LIST(PTODB_MODE_NAMES)
+#undef PTODB_MODE_NAMES
+};
+
+const char *ptodb_mode_name(ptodb_mode mode)
+{
+    return mode_names[mode].name;
+}
+
+int ptodb_option_is_mode(ptodb_option_id id)
+{
+    switch (id) {
+    case OPT_INFO: case OPT_CHECK: case OPT_PRINT: case OPT_LIST_OPS: case OPT_LIST_SEMANTICS: case OPT_RUN:
+    case OPT_BATCH: case OPT_MERGE_REPORTS: case OPT_COMPARE: case OPT_DAP: case OPT_DAP_PORT:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* How messages and the lists by mode spell option id: gdb's -ex and -x,
+ * else --name. */
+static const char *option_spelling(ptodb_option_id id, char *buf, size_t size)
+{
+    if (id == OPT_EX)
+        snprintf(buf, size, "-ex");
+    else if (id == OPT_COMMAND_FILE)
+        snprintf(buf, size, "-x");
+    else
+        snprintf(buf, size, "--%s", ptodb_options[id].name);
+    return buf;
+}
+
+/* key ("ptodb --batch PATH -ex CMD") names option --name. */
+static int names_option(const char *key, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *p = strstr(key, "--"); p; p = strstr(p + 2, "--"))
+        if (strncmp(p + 2, name, n) == 0 && (p[2 + n] == ' ' || p[2 + n] == '\0'))
+            return 1;
+    return 0;
+}
+
+int ptodb_cli_check_mode(const ptodb_cli *cli, ptodb_mode mode)
+{
+    for (int k = 0; k < cli->norder; k++) {
+        ptodb_option_id id = cli->order[k].id;
+        unsigned modes = ptodb_options[id].modes;
+        if (modes & (1u << mode))
+            continue;
+        char opt[64];
+        option_spelling(id, opt, sizeof opt);
+        if (ptodb_option_is_mode(id)) {
+            /* the option that chose the mode: the first given that applies to it */
+            char chose[64];
+            snprintf(chose, sizeof chose, "%s", mode_names[mode].with);
+            for (int j = 0; j < cli->norder; j++) {
+                ptodb_option_id c = cli->order[j].id;
+                if (ptodb_option_is_mode(c) && (ptodb_options[c].modes & (1u << mode))) {
+                    option_spelling(c, chose, sizeof chose);
+                    break;
+                }
+            }
+            fprintf(stderr, "ptodb: %s and %s are two modes: give one\n", opt, chose);
+            return -1;
+        }
+        const char *names[PTODB_MODE_COUNT];
+        int n = 0;
+        for (int m = 0; m < PTODB_MODE_COUNT; m++)
+            if (modes & (1u << m))
+                names[n++] = mode_names[m].with;
+        fprintf(stderr, "ptodb: %s does not apply to %s; it applies to ", opt, mode_names[mode].name);
+        for (int j = 0; j < n; j++)
+            fprintf(stderr, "%s%s", j == 0 ? "" : j == n - 1 ? " and " : ", ", names[j]);
+        fputs("\n", stderr);
+        return -1;
+    }
+    return 0;
+}
+
 void ptodb_cli_print_help(FILE *out)
 {
     fputs("Usage: ptodb [OPTION]... [PATH]\n"
@@ -208,15 +301,51 @@ void ptodb_cli_print_help(FILE *out)
     for (int i = 0; i < OPT_COUNT; i++) {
         const ptodb_option_info *o = &ptodb_options[i];
         char left[64];
-        if (o->short_name)
-            snprintf(left, sizeof left, "-%c, --%s%s%s", o->short_name, o->name,
-                     o->arg_name ? " " : "", o->arg_name ? o->arg_name : "");
+        const char *arg = o->arg_name ? o->arg_name : "", *space = o->arg_name ? " " : "";
+        if (i == OPT_EX)
+            snprintf(left, sizeof left, "-ex, --%s%s%s", o->name, space, arg);
+        else if (o->short_name)
+            snprintf(left, sizeof left, "-%c, --%s%s%s", o->short_name, o->name, space, arg);
         else
-            snprintf(left, sizeof left, "    --%s%s%s", o->name, o->arg_name ? " " : "",
-                     o->arg_name ? o->arg_name : "");
-        fprintf(out, "  %-26s %s\n", left, o->help);
+            snprintf(left, sizeof left, "    --%s%s%s", o->name, space, arg);
+        fprintf(out, "  %-26s ", left);
+        /* an option of some modes only says which */
+        if (!ptodb_option_is_mode((ptodb_option_id)i) && o->modes != M_ALL && !(o->modes & M_(DEBUGGER))) {
+            const char *sep = "with ";
+            for (int m = 0; m < PTODB_MODE_COUNT; m++) {
+                if (o->modes & (1u << m)) {
+                    fprintf(out, "%s%s", sep, mode_names[m].with);
+                    sep = "/";
+                }
+            }
+            fputs(": ", out);
+        }
+        fprintf(out, "%s\n", o->help);
     }
-    fputs("\nExit status:\n"
+    fputs("\nWhere each option applies (an option given to another mode is refused):\n", out);
+    for (int m = 0; m < PTODB_MODE_COUNT; m++) {
+        fprintf(out, "  %s:", mode_names[m].key);
+        for (int i = 0; i < OPT_COUNT; i++) {
+            const ptodb_option_info *o = &ptodb_options[i];
+            if (!(o->modes & (1u << m)) || o->modes == M_ALL)
+                continue;
+            /* the option that chooses the mode is in its name */
+            if (ptodb_option_is_mode((ptodb_option_id)i) && names_option(mode_names[m].key, o->name))
+                continue;
+            char opt[64];
+            fprintf(out, " %s", option_spelling((ptodb_option_id)i, opt, sizeof opt));
+        }
+        fputs("\n", out);
+    }
+    /* the options of every mode, --help, --version, --nx */
+    fputs("  every mode:", out);
+    for (int i = 0; i < OPT_COUNT; i++) {
+        char opt[64];
+        if (ptodb_options[i].modes == M_ALL)
+            fprintf(out, " %s", option_spelling((ptodb_option_id)i, opt, sizeof opt));
+    }
+    fputs("\n"
+          "\nExit status:\n"
           "  0  success (every validated pass passed)\n"
           "  1  validation found a failing pass\n"
           "  2  usage or input error\n\n"

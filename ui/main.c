@@ -30,20 +30,21 @@ int mode_dap(const ptodb_cli *cli);   /* ui/dap/mode_dap.c */
 /* Modes in priority order: the first whose option was given runs. */
 static const struct {
     ptodb_option_id option;
+    ptodb_mode mode;
     ptodb_mode_fn run;
 } mode_table[] = {
-    {OPT_DAP, mode_dap},
-    {OPT_DAP_PORT, mode_dap},
-    {OPT_INFO, mode_info},
-    {OPT_CHECK, mode_check},
-    {OPT_PRINT, mode_print},
-    {OPT_MERGE_REPORTS, mode_merge},
-    {OPT_LIST_OPS, mode_list_ops},
-    {OPT_LIST_SEMANTICS, mode_list_semantics},
-    {OPT_COMPARE, mode_compare},
-    {OPT_BATCH, mode_batch},
-    {OPT_RUN, mode_run},
-    {OPT_COUNT, NULL}, /* sentinel; modes are added above it */
+    {OPT_DAP, PTODB_MODE_DAP, mode_dap},
+    {OPT_DAP_PORT, PTODB_MODE_DAP, mode_dap},
+    {OPT_INFO, PTODB_MODE_INFO, mode_info},
+    {OPT_CHECK, PTODB_MODE_CHECK, mode_check},
+    {OPT_PRINT, PTODB_MODE_PRINT, mode_print},
+    {OPT_MERGE_REPORTS, PTODB_MODE_MERGE, mode_merge},
+    {OPT_LIST_OPS, PTODB_MODE_LIST_OPS, mode_list_ops},
+    {OPT_LIST_SEMANTICS, PTODB_MODE_LIST_SEMANTICS, mode_list_semantics},
+    {OPT_COMPARE, PTODB_MODE_COMPARE, mode_compare},
+    {OPT_BATCH, PTODB_MODE_BATCH, mode_batch},
+    {OPT_RUN, PTODB_MODE_RUN, mode_run},
+    {OPT_COUNT, PTODB_MODE_COUNT, NULL}, /* sentinel; modes are added above it */
 };
 
 /* The full-screen interface when both ends are a terminal (or a screen
@@ -95,29 +96,30 @@ int main(int argc, char **argv)
     } else if (cli.given[OPT_VERSION]) {
         print_version();
     } else {
-        int ran = 0, mode_option = 0;
-        for (size_t i = 0; mode_table[i].run; i++)
-            mode_option |= cli.given[mode_table[i].option] > 0;
-        if (!mode_option && cli.npaths >= 1 && strcmp(cli.paths[0], "reduce") == 0) {
+        /* the mode: the first mode option given, reduce's command word, else the debugger */
+        size_t chosen = 0;
+        while (mode_table[chosen].run && !cli.given[mode_table[chosen].option])
+            chosen++;
+        ptodb_mode mode = mode_table[chosen].mode;
+        ptodb_mode_fn run = mode_table[chosen].run;
+        if (!run && cli.npaths >= 1 && strcmp(cli.paths[0], "reduce") == 0) {
             /* `ptodb reduce CASE ...`: a command word, not a case (./reduce is
              * one; so is reduce after a mode option: --batch reduce) */
             cli.paths++;
             cli.npaths--;
-            status = mode_reduce(&cli);
-            ran = 1;
+            mode = PTODB_MODE_REDUCE;
+            run = mode_reduce;
+        } else if (!run) {
+            mode = PTODB_MODE_DEBUGGER;
+            run = want_tui(&cli) ? mode_tui : mode_repl;
+        } else if (mode == PTODB_MODE_COMPARE && compare_in_tui(&cli)) {
+            mode = PTODB_MODE_COMPARE_TUI;
+            run = mode_tui;
+        } else if (mode == PTODB_MODE_BATCH && (cli.given[OPT_EX] || cli.given[OPT_COMMAND_FILE])) {
+            mode = PTODB_MODE_BATCH_EX;
         }
-        for (size_t i = 0; !ran && mode_table[i].run; i++) {
-            if (cli.given[mode_table[i].option]) {
-                if (mode_table[i].option == OPT_COMPARE && compare_in_tui(&cli))
-                    status = mode_tui(&cli);
-                else
-                    status = mode_table[i].run(&cli);
-                ran = 1;
-                break;
-            }
-        }
-        if (!ran)
-            status = want_tui(&cli) ? mode_tui(&cli) : mode_repl(&cli);
+        /* an option the mode would ignore is refused, not ignored */
+        status = ptodb_cli_check_mode(&cli, mode) != 0 ? PTODB_EXIT_USAGE : run(&cli);
     }
     ptodb_cli_free(&cli);
     return status;

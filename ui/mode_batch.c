@@ -204,7 +204,9 @@ static int run_case(const batch_run *r, const char *path, strbuf *json, char **l
     fflush(text);
     strbuf_free(&sb);
 
-    int code = rc.failed ? PTODB_EXIT_VALIDATION_FAILED : PTODB_EXIT_OK;
+    /* a pass file that does not check is an error, counted apart from the
+     * failing passes, and the case does not validate either (exit 1) */
+    int code = rc.failed || rc.errors ? PTODB_EXIT_VALIDATION_FAILED : PTODB_EXIT_OK;
     for (size_t i = 0; i < c.npasses; i++)
         if (b.passes[i].save_error) {
             fprintf(stderr, "ptodb: --save-outputs: %s\n", b.passes[i].save_error);
@@ -218,10 +220,12 @@ static int run_case(const batch_run *r, const char *path, strbuf *json, char **l
         strbuf l = STRBUF_INIT;
         strbuf_printf(&l, "%s, %zu pass%s: %zu pass, %zu fail", code ? "FAIL" : "PASS", c.npasses,
                       c.npasses == 1 ? "" : "es", rc.passed, rc.failed);
+        if (rc.errors)
+            strbuf_printf(&l, ", %zu error (does not check)", rc.errors);
         if (rc.not_run)
             strbuf_printf(&l, ", %zu not validated", rc.not_run);
         if (rc.first_failing >= 0)
-            strbuf_printf(&l, "; first failing pass: %s", c.passes[rc.first_failing].stem);
+            strbuf_printf(&l, "; %s: %s", report_first_bad_word(&b, rc.first_failing), c.passes[rc.first_failing].stem);
         *line = strbuf_detach(&l);
     }
     if (have_bisect)
@@ -299,17 +303,8 @@ static int run_cases(const batch_run *r, const char *dir, int shard_k, int shard
 
 int mode_batch(const ptodb_cli *cli)
 {
-    /* the schedule's file is --run's and the debugger's (docs/schedule.md) */
-    if (cli->given[OPT_RECORD_SCHEDULE]) {
-        fprintf(stderr, "ptodb: --record-schedule is for --run (in debugger commands: record schedule FILE); "
-                        "--batch does not record schedules\n");
-        return PTODB_EXIT_USAGE;
-    }
-    if (cli->given[OPT_REPLAY_SCHEDULE] && !cli->given[OPT_EX] && !cli->given[OPT_COMMAND_FILE]) {
-        fprintf(stderr, "ptodb: --replay-schedule is for --run and the debugger (--batch -ex CMD); the "
-                        "validation of --batch does not replay schedules\n");
-        return PTODB_EXIT_USAGE;
-    }
+    /* main.c refused the options --batch does not take (options.h): the
+     * schedule's files are --run's and the debugger's, for instance */
     if (cli->given[OPT_EX] || cli->given[OPT_COMMAND_FILE]) {
         if (!ptodb_cli_case_path(cli, "--batch"))
             return PTODB_EXIT_USAGE;

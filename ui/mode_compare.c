@@ -46,10 +46,6 @@ int mode_compare(const ptodb_cli *cli)
                 cli->npaths, cli->npaths == 1 ? "" : "s");
         return PTODB_EXIT_USAGE;
     }
-    if (cli->given[OPT_JUNIT]) {
-        fprintf(stderr, "ptodb: --junit does not go with --compare (--json and --html do)\n");
-        return PTODB_EXIT_USAGE;
-    }
     runpass_options ro;
     memset(&ro, 0, sizeof ro);
     machine_options_init(&ro.mopt);

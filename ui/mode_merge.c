@@ -38,27 +38,27 @@ static void print_summary(FILE *out, const report_doc *d)
         double np = json_get_num(s, "passes", 0), nr = json_get_num(s, "not_run", 0);
         fprintf(out, "%s, %.0f pass%s: %.0f pass, %.0f fail", code ? "FAIL" : "PASS", np, np == 1 ? "" : "es",
                 json_get_num(s, "passed", 0), json_get_num(s, "failed", 0));
+        if (json_get_num(s, "errors", 0) > 0)
+            fprintf(out, ", %.0f error (does not check)", json_get_num(s, "errors", 0));
         if (nr > 0)
             fprintf(out, ", %.0f not validated", nr);
         if (json_get_str(s, "first_failing"))
-            fprintf(out, "; first failing pass: %s", json_get_str(s, "first_failing"));
+            fprintf(out, "; %s: %s", report_case_first_bad_word(c), json_get_str(s, "first_failing"));
         fputc('\n', out);
     }
     report_totals t;
     report_doc_totals(d->cases, d->ncases, &t);
-    fprintf(out, "%zu case%s: %zu pass, %zu fail, %zu error; %zu passes: %zu pass, %zu fail, %zu not validated\n",
-            t.cases, t.cases == 1 ? "" : "s", t.cases_passed, t.cases_failed, t.cases_error, t.passes, t.passed,
-            t.failed, t.not_run);
+    fprintf(out, "%zu case%s: %zu pass, %zu fail, %zu error; %zu passes: %zu pass, %zu fail, ", t.cases,
+            t.cases == 1 ? "" : "s", t.cases_passed, t.cases_failed, t.cases_error, t.passes, t.passed, t.failed);
+    if (t.errors)
+        fprintf(out, "%zu error (does not check), ", t.errors);
+    fprintf(out, "%zu not validated\n", t.not_run);
 }
 
 int mode_merge(const ptodb_cli *cli)
 {
     if (cli->npaths < 1) {
         fprintf(stderr, "ptodb: --merge-reports needs the JSON reports to merge\n");
-        return PTODB_EXIT_USAGE;
-    }
-    if (cli->given[OPT_SHARD]) {
-        fprintf(stderr, "ptodb: --shard goes with --batch DIR, not with --merge-reports\n");
         return PTODB_EXIT_USAGE;
     }
     report_files rf;

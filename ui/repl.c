@@ -133,7 +133,8 @@ static void poll_validation(session *s, int at_prompt)
 /* readline calls it about ten times a second while it waits for input. */
 static int validation_event(void)
 {
-    if (bg_session)
+    /* not while a command asks its question (y or n) */
+    if (bg_session && !session_query_prompt(bg_session))
         poll_validation(bg_session, 1);
     return 0;
 }
@@ -156,14 +157,19 @@ static void run_interactive(session *s)
     rl_event_hook = validation_event;
     session_validate_start(s);
     char *last = NULL;
+    /* lines typed at this prompt are a person's: a command may ask (gdb's query) */
+    session_set_interactive(s, 1);
     while (!session_quit_requested(s)) {
-        poll_validation(s, 0); /* what arrived while the last command ran */
-        char *line = readline(session_collecting(s) ? ">" : "(ptodb) ");
+        const char *query = session_query_prompt(s);
+        if (!query)
+            poll_validation(s, 0); /* what arrived while the last command ran */
+        char *line = readline(query ? query : session_collecting(s) ? ">" : "(ptodb) ");
         if (!line) {
             fputs("quit\n", stdout);
             break;
         }
-        if (*line && (!last || strcmp(last, line) != 0)) {
+        /* an answer to a question is no command to recall */
+        if (*line && !query && (!last || strcmp(last, line) != 0)) {
             add_history(line);
             free(last);
             last = strdup(line);

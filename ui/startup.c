@@ -148,11 +148,13 @@ session *startup_session_hooked(const ptodb_cli *cli, session_output_fn out, voi
     /* once the case is known: its folder may hold the state folder */
     if (persist && startup_state_ready(state, s, s) == 0)
         session_set_state_dir(s, state); /* restores the case's session */
-    /* gdb's order: -x files and -ex commands as given, after the rc files. */
-    for (int i = 0; i < cli->given[OPT_COMMAND_FILE] && !session_quit_requested(s); i++)
-        session_source(s, cli->values[OPT_COMMAND_FILE][i]);
-    for (int i = 0; i < cli->given[OPT_EX] && !session_quit_requested(s); i++)
-        session_execute(s, cli->values[OPT_EX][i]);
+    /* gdb's order: -x files and -ex commands in the order given, after the rc files. */
+    for (int i = 0; i < cli->norder && !session_quit_requested(s); i++) {
+        if (cli->order[i].id == OPT_COMMAND_FILE)
+            session_source(s, cli->order[i].value);
+        else if (cli->order[i].id == OPT_EX)
+            session_execute(s, cli->order[i].value);
+    }
     if (cli->given[OPT_TRACE] && !session_quit_requested(s)) {
         /* --trace FILE: `trace save FILE` once the -ex commands chose the pass */
         char cmd[PATH_MAX + 16];

@@ -1,6 +1,6 @@
 /* What the plain command line and the full-screen interface do alike at
  * start: tolerances from the command line, the session, rc files, the case,
- * then -x files and -ex commands (gdb's order). */
+ * then -x files and -ex commands in the order given (gdb's). */
 #ifndef PTODB_UI_STARTUP_H
 #define PTODB_UI_STARTUP_H
 

@@ -137,6 +137,15 @@ void diag_sink_print(const diag_sink *sink, FILE *out, int caret)
                 sink->suppressed == 1 ? "" : "s");
 }
 
+void diag_sink_move(diag_sink *sink, size_t i, size_t to)
+{
+    if (i >= sink->count || to >= i)
+        return;
+    diag d = sink->items[i];
+    memmove(&sink->items[to + 1], &sink->items[to], (i - to) * sizeof *sink->items);
+    sink->items[to] = d;
+}
+
 char *diag_sink_error_text(const diag_sink *sink)
 {
     strbuf sb = STRBUF_INIT;

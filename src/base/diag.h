@@ -44,6 +44,10 @@ void diag_report(diag_sink *sink, diag_severity sev, diag_loc loc, const char *s
 void diag_vreport(diag_sink *sink, diag_severity sev, diag_loc loc, const char *source_line,
                   const char *fmt, va_list ap);
 
+/* Moves diagnostic i to index to, the ones between shifting up one (a
+ * report made late that explains the ones before it comes first). */
+void diag_sink_move(diag_sink *sink, size_t i, size_t to);
+
 /* True when the error cap is reached: callers may stop early. */
 int diag_sink_full(const diag_sink *sink);
 

@@ -258,6 +258,7 @@ static void eval_one(const batch *b, size_t i, batch_pass *p)
     p->status = r.status == RUNPASS_COMPARED ? BATCH_COMPARED
                 : r.status == RUNPASS_REF_FAIL ? BATCH_REF_FAIL
                                                : BATCH_ERROR;
+    p->unchecked = r.status == RUNPASS_ERROR && r.unchecked;
     if (r.status == RUNPASS_COMPARED) {
         p->ok = 1;
         p->noutputs = r.noutputs;
@@ -308,7 +309,9 @@ static void put_str(strbuf *sb, const char *s)
 static void serialize(const batch_pass *p, strbuf *sb)
 {
     uint32_t st = (uint32_t)p->status, ok = (uint32_t)p->ok, no = (uint32_t)p->noutputs;
+    uint32_t unchecked = (uint32_t)p->unchecked;
     put(sb, &st, sizeof st);
+    put(sb, &unchecked, sizeof unchecked);
     put(sb, &ok, sizeof ok);
     put(sb, &p->steps, sizeof p->steps);
     put(sb, &p->seconds, sizeof p->seconds);
@@ -379,11 +382,13 @@ static char *get_str(reader *r)
 static int deserialize(const char *data, size_t len, batch_pass *p)
 {
     reader r = {data, data + len, 0};
-    uint32_t st, ok, no;
+    uint32_t st, ok, no, unchecked;
     memset(p, 0, sizeof *p);
     p->same_as = -1;
     get(&r, &st, sizeof st);
+    get(&r, &unchecked, sizeof unchecked);
     get(&r, &ok, sizeof ok);
+    p->unchecked = unchecked != 0;
     get(&r, &p->steps, sizeof p->steps);
     get(&r, &p->seconds, sizeof p->seconds);
     p->status = (batch_status)st;

@@ -34,6 +34,8 @@ typedef struct batch_output {
 
 typedef struct batch_pass {
     batch_status status;
+    int unchecked;         /* BATCH_ERROR: the file does not parse or resolve, it never ran (an
+                              error of the report, not a failing pass) */
     int ok;                /* compared and every output passes */
     char *message;         /* REF_FAIL / ERROR: what and where */
     char *ref_note;        /* REF could not run the file but ptodb did */

@@ -1,5 +1,5 @@
 #include "batch/bisect.h"
-#include "batch/why.h"
+#include "batch/diverge.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -130,25 +130,9 @@ void bisect_run(batch *b, const bisect_options *o, bisect_result *r)
         divergence_side good = {c->passes[r->last_good].path, c->passes[r->last_good].stem, c};
         divergence_side bad = {c->passes[r->first_bad].path, c->passes[r->first_bad].stem, c};
         r->stmt_done = 1;
-        /* every rank's machine on a multi-rank case (trace.h) */
-        divergence_find(&good, &bad, &b->o.ro, c->rtol.value, c->atol.value, o->max_trace_bytes, &r->stmt);
-        {
-            bisect_stmt *s = &r->stmt;
-            why_blame wb;
-            /* why's log follows one machine: a multi-rank case keeps the
-             * first differing value (docs/why.md, "Not done") */
-            if (s->found && !s->fails && !s->new_if && !s->op_changed && !c->ranks.nranks &&
-                why_refine_divergence(c, &b->o.ro, r->first_bad, r->last_good, s->line, s->good_line, &wb)) {
-                s->consumer_line = s->line;
-                s->consumer_tensor = s->tensor;
-                s->tensor = xstrdup(wb.tensor);
-                s->line = wb.line;
-                s->core = wb.core;
-                free(s->func);
-                s->func = xstrdup(wb.func);
-                s->chain_why = xstrdup(wb.why);
-            }
-        }
+        /* every rank's machine on a multi-rank case (trace.h); the engine (diverge.h) */
+        diverge_find(&good, &bad, r->last_good, r->first_bad, &b->o.ro, c->rtol.value, c->atol.value,
+                     o->max_trace_bytes, &r->stmt);
         stopped_by_interrupt(b, r, runs0, t0);
     }
 }
@@ -193,7 +177,8 @@ void bisect_report_text(const batch *b, const bisect_result *r, strbuf *out)
     case BISECT_FOUND:
         strbuf_printf(out, "bisect: first failing pass: %s (last passing pass before it: %s)\n",
                       c->passes[r->first_bad].stem, c->passes[r->last_good].stem);
-        if (b->passes[r->first_bad].memfaults && b->passes[r->first_bad].memreport) {
+        if (b->passes[r->first_bad].memfaults && b->passes[r->first_bad].memreport &&
+            !(r->stmt_done && r->stmt.reason == DIVERGE_MEMFAULT)) {
             /* the pass fails by a memory fault: its first report names the
              * statement and both tiles (docs/memory.md) */
             const char *rep = b->passes[r->first_bad].memreport, *end = strstr(rep, "\nmemory fault: ");
@@ -242,6 +227,6 @@ void bisect_report_text(const batch *b, const bisect_result *r, strbuf *out)
     }
     if (!r->stmt_done)
         return;
-    divergence_report_text(&r->stmt, c->passes[r->last_good].stem, c->passes[r->first_bad].stem, c->rtol.value,
-                           c->atol.value, out);
+    diverge_report_text(&r->stmt, c->passes[r->last_good].stem, c->passes[r->first_bad].stem, c->rtol.value,
+                        c->atol.value, out);
 }

@@ -6,6 +6,7 @@
 #include "base/clock.h"
 #include "base/fdio.h"
 #include "base/mem.h"
+#include "batch/diverge.h"
 #include "ranks/run.h"
 
 /* ---- alignment ------------------------------------------------------------------------------- */
@@ -228,7 +229,7 @@ void compare_run(const case_info *a, const case_info *b, const runpass_options *
         const compare_pair *p = &r->pairs[r->first_diff];
         divergence_side good = {a->passes[p->a.pass].path, a->passes[p->a.pass].stem, a};
         divergence_side bad = {b->passes[p->b.pass].path, b->passes[p->b.pass].stem, b};
-        divergence_find(&good, &bad, ro, a->rtol.value, a->atol.value, 0, &r->stmt);
+        diverge_find(&good, &bad, p->a.pass, p->b.pass, ro, a->rtol.value, a->atol.value, 0, &r->stmt);
         r->stmt_done = 1;
         if (stop && *stop)
             r->interrupted = 1;

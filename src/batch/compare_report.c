@@ -5,6 +5,7 @@
 #include "base/mem.h"
 #include "base/xmlesc.h"
 #include "batch/compare.h"
+#include "batch/diverge.h"
 #include "batch/json.h"
 #include "exec/compare.h"
 
@@ -91,7 +92,7 @@ void compare_report_text(const case_info *a, const case_info *b, const compare_r
         strbuf ga = STRBUF_INIT, gb = STRBUF_INIT;
         strbuf_printf(&ga, "A's %s", stem_of(a, p->a.pass));
         strbuf_printf(&gb, "B's %s", stem_of(b, p->b.pass));
-        divergence_report_text(&r->stmt, strbuf_str(&ga), strbuf_str(&gb), a->rtol.value, a->atol.value, out);
+        diverge_report_text(&r->stmt, strbuf_str(&ga), strbuf_str(&gb), a->rtol.value, a->atol.value, out);
         strbuf_free(&ga);
         strbuf_free(&gb);
     }

@@ -43,6 +43,7 @@ typedef struct cmp_ctx {
     const trace_rec *flip_good;
     diff_info flip_di;
     int64_t flip_count;
+    int flip_nan;
     /* the `if` statements that ran before the first divergence with no
      * counterpart in the passing pass, the latest last (test_new_ifs) */
     struct new_if {
@@ -83,6 +84,10 @@ static void bisect_stmt_clear(bisect_stmt *s)
     free(s->good_tensor);
     free(s->region);
     s->file = s->func = s->tensor = s->good_file = s->good_func = s->good_tensor = s->region = NULL;
+    free(s->stmt_op);
+    free(s->good_stmt_op);
+    s->stmt_op = s->good_stmt_op = NULL;
+    s->nan_new = 0;
     s->found = 0;
     s->by_provenance = 0;
 }
@@ -182,6 +187,15 @@ static void note_later(cmp_ctx *cx, const trace_rec *rec)
         save_counts(cx);
 }
 
+static int has_nonfinite(const tensor *t)
+{
+    int64_t n = tensor_numel(t);
+    for (int64_t k = 0; k < n; k++)
+        if (!isfinite(tensor_get_flat(t, k)))
+            return 1;
+    return 0;
+}
+
 static void report_found(cmp_ctx *cx, const trace_rec *rec, const trace_rec *m, const diff_info *di, int op_changed)
 {
     bisect_stmt *s = cx->st;
@@ -200,6 +214,11 @@ static void report_found(cmp_ctx *cx, const trace_rec *rec, const trace_rec *m, 
     s->good_tensor = xstrdup(m->name);
     s->good_line = m->line;
     s->count = rec->t ? tensor_numel(rec->t) : 0;
+    free(s->stmt_op);
+    free(s->good_stmt_op);
+    s->stmt_op = rec->key ? op_of(rec->key) : NULL;
+    s->good_stmt_op = m->key ? op_of(m->key) : NULL;
+    s->nan_new = rec->t && m->t && !has_nonfinite(m->t) && has_nonfinite(rec->t);
     if (di) {
         s->max_abs_diff = di->maxd;
         s->max_golden = di->maxg;
@@ -443,6 +462,7 @@ static int on_bad_rec(void *ud, const trace_rec *rec)
         cx->flip_good = first_same;
         cx->flip_di = di;
         cx->flip_count = tensor_numel(rec->t);
+        cx->flip_nan = !has_nonfinite(first_same->t) && has_nonfinite(rec->t);
         if (cx->frozen)
             save_counts(cx);
     }
@@ -485,6 +505,8 @@ static void prefer_flip(cmp_ctx *cx)
     r.rank = cx->flip_rank;
     report_found(cx, &r, cx->flip_good, &cx->flip_di, 0);
     s->count = cx->flip_count;
+    s->stmt_op = xstrdup(cx->flip_op);
+    s->nan_new = cx->flip_nan;
     /* the later list loses the statement now reported */
     size_t j = 0;
     for (size_t k = 0; k < s->nlater; k++) {
@@ -664,6 +686,9 @@ void divergence_find(const divergence_side *good_side, const divergence_side *ba
 
 void divergence_stmt_free(bisect_stmt *s)
 {
+    free(s->reason_why);
+    free(s->waiting);
+    free(s->memreport);
     free(s->chain_why);
     free(s->consumer_tensor);
     bisect_stmt_clear(s);
@@ -677,39 +702,6 @@ void divergence_stmt_free(bisect_stmt *s)
     memset(s, 0, sizeof *s);
 }
 
-/* ---- report ---------------------------------------------------------------------------------- */
-
-/* "  INTRO: line 30 't__tile_7', ..." when other statements differ */
-static void put_later(strbuf *out, const bisect_stmt *s, const char *intro)
-{
-    if (!s->nlater)
-        return;
-    strbuf_printf(out, "  %s:", intro);
-    for (size_t k = 0; k < s->nlater; k++)
-        strbuf_printf(out, "%s line %d '%s'", k ? "," : "", s->later_line[k], s->later_tensor[k]);
-    strbuf_putc(out, '\n');
-}
-
-static void put_counts(strbuf *out, const bisect_stmt *s)
-{
-    strbuf_printf(out, "  %zu other tensors matched their counterparts within tolerance", s->compared);
-    if (s->realigned)
-        strbuf_printf(out, " (%zu of them another occurrence of the same statement)", s->realigned);
-    if (s->unmatched)
-        strbuf_printf(out, "; %zu had no same-shaped counterpart", s->unmatched);
-    strbuf_putc(out, '\n');
-}
-
-/* ", block B of N" when the value came from an SPMD block, else "". */
-static const char *block_words(const bisect_stmt *s, char *buf, size_t size)
-{
-    if (s->blocks > 1)
-        snprintf(buf, size, ", block %lld of %lld", (long long)s->block, (long long)s->blocks);
-    else
-        buf[0] = '\0';
-    return buf;
-}
-
 const char *divergence_where(int rank, int core, char *buf, size_t size)
 {
     if (rank >= 0)
@@ -717,84 +709,4 @@ const char *divergence_where(int rank, int core, char *buf, size_t size)
     else
         snprintf(buf, size, "core %s", machine_core_name(core));
     return buf;
-}
-
-void divergence_report_text(const bisect_stmt *s, const char *good_stem, const char *bad_stem, double rtol,
-                            double atol, strbuf *out)
-{
-    char blk[64], where[64];
-    if (s->found && s->fails) {
-        strbuf_printf(out, "first divergence: %s:%d: the statement fails (function %s, %s%s) where %s ran to its "
-                           "end\n",
-                      s->file, s->line, s->func, divergence_where(s->rank, s->core, where, sizeof where), block_words(s, blk, sizeof blk),
-                      good_stem);
-        for (const char *l = s->note; *l;) {
-            size_t len = strcspn(l, "\n");
-            strbuf_printf(out, "  %.*s\n", (int)len, l);
-            l += len + (l[len] == '\n');
-        }
-    } else if (s->found && s->new_if) {
-        strbuf_printf(out, "first divergence: %s:%d: tensor '%s' (function %s, %s%s)\n", s->file, s->line,
-                      s->tensor, s->func, divergence_where(s->rank, s->core, where, sizeof where), block_words(s, blk, sizeof blk));
-        strbuf_printf(out,
-                      "  no counterpart in %s: the if is new in this pass; found by a test, not a match: run again "
-                      "with its condition inverted (the other branch at each of its %llu runs, %llu of which took "
-                      "the then branch), %s passes: its decisions are where the two passes part\n",
-                      good_stem, (unsigned long long)s->new_if_runs,
-                      (unsigned long long)s->new_if_then, bad_stem);
-        put_later(out, s, "then differing in this pass");
-        put_counts(out, s);
-    } else if (s->found && s->op_changed) {
-        strbuf_printf(out, "first divergence: %s:%d: tensor '%s' (function %s, %s%s)\n", s->file, s->line,
-                      s->tensor, s->func, divergence_where(s->rank, s->core, where, sizeof where), block_words(s, blk, sizeof blk));
-        strbuf_printf(out,
-                      "  its op differs from that of '%s' at %s:%d (function %s); no tensor could be compared "
-                      "with a same-shaped counterpart beyond that (%zu compared, %zu without one)\n",
-                      s->good_tensor, s->good_file, s->good_line, s->good_func, s->compared, s->unmatched);
-    } else if (s->found) {
-        char rt[32], at[32];
-        snprintf(rt, sizeof rt, "%.3e", rtol);
-        snprintf(at, sizeof at, "%.3e", atol);
-        strbuf_printf(out, "first divergence: %s:%d: tensor '%s' (function %s, %s%s)\n", s->file, s->line,
-                      s->tensor, s->func, divergence_where(s->rank, s->core, where, sizeof where), block_words(s, blk, sizeof blk));
-        if (s->chain_why)
-            strbuf_printf(out, "  named %s\n  the first value that differs in execution order is line %d '%s':\n",
-                          s->chain_why, s->consumer_line, s->consumer_tensor);
-        strbuf_printf(out,
-                      "  differs from '%s' at %s:%d (function %s): max_abs_diff %.6e (its largest magnitude "
-                      "%.6e), %lld of %lld elements outside rtol=%s atol=%s",
-                      s->good_tensor, s->good_file, s->good_line, s->good_func, s->max_abs_diff, s->max_golden,
-                      (long long)s->outside, (long long)s->count, rt, at);
-        if (s->first_bad >= 0)
-            strbuf_printf(out, ", first at flat index %lld (%.6g vs %.6g)", (long long)s->first_bad, s->actual_at,
-                          s->good_at);
-        strbuf_putc(out, '\n');
-        if (s->region)
-            strbuf_printf(out, "  matched by region %s: the same GM region in both passes (flat index within it)\n",
-                          s->region);
-        if (s->by_provenance)
-            strbuf_puts(out, "  matched by provenance: the value computed from the same data by the same ops in both "
-                             "passes\n");
-        if (!s->region && !s->by_provenance)
-            strbuf_printf(out, "  a guess: matched by SSA base names, op and occurrence in %s (no GM region or "
-                               "provenance names this value)\n",
-                          s->good_func);
-        if (s->op_now)
-            strbuf_printf(out, "  its op changed: %s where the passing pass has %s\n", s->op_now, s->op_was);
-        if (s->earlier_tensor)
-            strbuf_printf(out,
-                          "  an earlier statement differs too: line %d '%s' (a pass may rewrite an intermediate "
-                          "on purpose; a changed op is the likelier cause)\n",
-                          s->earlier_line, s->earlier_tensor);
-        put_later(out, s, "then also differing in this pass");
-        put_counts(out, s);
-    } else {
-        strbuf_printf(out, "first divergence: not found: %s\n", s->note ? s->note : "?");
-    }
-    if (s->bit_tensor && (!s->found || s->bit_line != s->line))
-        strbuf_printf(out,
-                      "  earliest bit-level difference: line %d '%s' (%s): %lld of %lld elements differ, by up "
-                      "to %.6e, within tolerance (a pass may reorder arithmetic on purpose)\n",
-                      s->bit_line, s->bit_tensor, divergence_where(s->bit_rank, s->bit_core, where, sizeof where), (long long)s->bit_count,
-                      (long long)s->bit_numel, s->bit_max);
 }

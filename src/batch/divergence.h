@@ -1,4 +1,5 @@
-/* The first statement whose value differs between two pass files: the
+/* The search under the divergence engine (diverge.h, which commands call):
+ * the first statement whose value differs between two pass files: the
  * passing ("good") one and the failing ("bad") one, each run against its own
  * case (bisect: two passes of one case; --compare: the same pass of two
  * builds). Both are run with a statement trace (trace.h); the first
@@ -77,6 +78,17 @@ typedef struct bisect_stmt {
     char *chain_why;
     int consumer_line;
     char *consumer_tensor;
+    /* the ops of the statement and of its counterpart ("store", "sub";
+     * NULL: not known), and whether its value has a NaN or an Inf where
+     * the counterpart has none: what the engine (diverge.h) classifies by */
+    char *stmt_op, *good_stmt_op;
+    int nan_new;
+    /* the engine's answer (diverge.h): the reason (diverge_reason), a
+     * sentence in its words, and for a deadlock the cores that wait */
+    int reason;
+    char *reason_why;
+    char *waiting;
+    char *memreport;       /* memfault: the sanitizer's first report */
 } bisect_stmt;
 
 typedef struct divergence_side {
@@ -96,8 +108,5 @@ void divergence_stmt_free(bisect_stmt *s);
  * (rank >= 0), else "core aiv0". */
 const char *divergence_where(int rank, int core, char *buf, size_t size);
 
-/* The "first divergence: ..." lines. */
-void divergence_report_text(const bisect_stmt *s, const char *good_stem, const char *bad_stem, double rtol,
-                            double atol, strbuf *out);
 
 #endif

@@ -35,7 +35,7 @@ static const char *verdict_word(const json_value *p, const char **cls)
         return "REF-FAIL";
     }
     if (status && strcmp(status, "error") == 0) {
-        *cls = "fail";
+        *cls = verdict && strcmp(verdict, "error") == 0 ? "error" : "fail"; /* the file does not check */
         return "ERROR";
     }
     if (verdict && strcmp(verdict, "pass") == 0) {
@@ -450,13 +450,14 @@ void html_write(const report_doc *d, strbuf *out)
     strbuf_puts(out, "</code></h1>\n");
     if (d->shard_count)
         strbuf_printf(out, "<p>shard %d of %d</p>\n", d->shard_index, d->shard_count);
-    strbuf_printf(out,
-                  "<p id=\"totals\">%zu case%s: %zu pass, %zu fail, %zu error; %zu passes: %zu pass, %zu fail, "
-                  "%zu not validated</p>\n",
+    strbuf_printf(out, "<p id=\"totals\">%zu case%s: %zu pass, %zu fail, %zu error; %zu passes: %zu pass, %zu fail, ",
                   t.cases, t.cases == 1 ? "" : "s", t.cases_passed, t.cases_failed, t.cases_error, t.passes, t.passed,
-                  t.failed, t.not_run);
+                  t.failed);
+    if (t.errors) /* pass files that do not check, as the text summary says */
+        strbuf_printf(out, "%zu error (does not check), ", t.errors);
+    strbuf_printf(out, "%zu not validated</p>\n", t.not_run);
     strbuf_puts(out, "<table class=\"cases\"><tr><th>case</th><th>verdict</th><th>passes</th><th>pass</th>"
-                     "<th>fail</th><th>not validated</th><th>first failing pass</th></tr>\n");
+                     "<th>fail</th><th>error</th><th>not validated</th><th>first failing pass</th></tr>\n");
     for (size_t i = 0; i < d->ncases; i++) {
         const json_value *c = d->cases[i], *s = json_get(c, "summary");
         int code = report_case_exit(c);
@@ -464,9 +465,10 @@ void html_write(const report_doc *d, strbuf *out)
                       i);
         text(out, report_case_name(c));
         strbuf_printf(out, "</a></td><td class=\"v\">%s</td><td class=\"n\">%.0f</td><td class=\"n\">%.0f</td>"
-                           "<td class=\"n\">%.0f</td><td class=\"n\">%.0f</td><td>",
+                           "<td class=\"n\">%.0f</td><td class=\"n\">%.0f</td><td class=\"n\">%.0f</td><td>",
                       code == 0 ? "PASS" : code == 1 ? "FAIL" : "ERROR", json_get_num(s, "passes", 0),
-                      json_get_num(s, "passed", 0), json_get_num(s, "failed", 0), json_get_num(s, "not_run", 0));
+                      json_get_num(s, "passed", 0), json_get_num(s, "failed", 0), json_get_num(s, "errors", 0),
+                      json_get_num(s, "not_run", 0));
         text(out, json_get_str(s, "first_failing"));
         strbuf_puts(out, "</td></tr>\n");
     }

@@ -8,6 +8,7 @@
 #include "base/fdio.h"
 #include "base/mem.h"
 #include "base/utf8.h"
+#include "batch/diverge.h"
 #include "batch/report.h"
 #include "exec/machine.h"
 
@@ -303,6 +304,20 @@ void batch_json_statement(strbuf *o, const bisect_stmt *s)
     strbuf_printf(o, "], \"compared\": %zu, \"realigned\": %zu, \"unmatched\": %zu, \"note\": ", s->compared,
                   s->realigned, s->unmatched);
     json_put_string(o, s->note);
+    strbuf_puts(o, ", \"reason\": ");
+    json_put_string(o, s->found ? diverge_reason_word(s->reason) : NULL);
+    strbuf_puts(o, ", \"reason_why\": ");
+    json_put_string(o, s->reason_why);
+    strbuf_puts(o, ", \"waiting\": ");
+    json_put_string(o, s->waiting);
+    strbuf_puts(o, ", \"consumer\": ");
+    if (s->consumer_tensor) {
+        strbuf_printf(o, "{\"line\": %d, \"tensor\": ", s->consumer_line);
+        json_put_string(o, s->consumer_tensor);
+        strbuf_puts(o, "}");
+    } else {
+        strbuf_puts(o, "null");
+    }
     strbuf_puts(o, "}");
 }
 
@@ -424,6 +439,7 @@ void batch_json_write(const batch *b, const bisect_result *br, const batch_json_
         strbuf_puts(o, ", \"verdict\": ");
         json_put_string(o, p->status == BATCH_NOT_RUN ? "not_run"
                            : p->ok                  ? "pass"
+                           : p->unchecked           ? "error" /* the file does not check: it never ran */
                            : p->memfaults           ? "memfault"
                                                     : "fail");
         strbuf_puts(o, ", \"same_as\": ");
@@ -462,8 +478,10 @@ void batch_json_write(const batch *b, const bisect_result *br, const batch_json_
     }
     report_counts rc;
     report_count(b, &rc);
-    strbuf_printf(o, "  ],\n  \"summary\": {\"passes\": %zu, \"passed\": %zu, \"failed\": %zu, \"not_run\": %zu, ",
-                  c->npasses, rc.passed, rc.failed, rc.not_run);
+    strbuf_printf(o,
+                  "  ],\n  \"summary\": {\"passes\": %zu, \"passed\": %zu, \"failed\": %zu, \"errors\": %zu, "
+                  "\"not_run\": %zu, ",
+                  c->npasses, rc.passed, rc.failed, rc.errors, rc.not_run);
     strbuf_puts(o, "\"first_failing\": ");
     pass_ref(o, b, rc.first_failing);
     strbuf_printf(o, ", \"stopped_early\": %s, \"files_run\": %zu, \"wall_seconds\": ", info->stopped ? "true" : "false",
@@ -501,5 +519,5 @@ void batch_json_error_case(const char *case_path, const char *name, const char *
     strbuf_puts(o, "},\n  \"error\": ");
     json_put_string(o, message);
     strbuf_puts(o, ",\n  \"passes\": [],\n  \"summary\": {\"passes\": 0, \"passed\": 0, \"failed\": 0, "
-                   "\"not_run\": 0, \"exit_code\": 2}\n}\n");
+                   "\"errors\": 0, \"not_run\": 0, \"exit_code\": 2}\n}\n");
 }

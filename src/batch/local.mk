@@ -12,6 +12,7 @@ src_libptodb_a_SOURCES += \
 	src/batch/merge.h src/batch/merge.c \
 	src/batch/trace.h src/batch/trace.c \
 	src/batch/divergence.h src/batch/divergence.c \
+	src/batch/diverge.h src/batch/diverge.c \
 	src/batch/why_log.h src/batch/why_log.c src/batch/why.h src/batch/why.c src/batch/why_case.c \
 	src/batch/bisect.h src/batch/bisect.c \
 	src/batch/compare.h src/batch/compare.c \
@@ -36,6 +37,7 @@ BATCH_TESTS = \
 	tests/cli/batch_shard.sh \
 	tests/cli/batch_junit.sh \
 	tests/cli/batch_html.sh \
+	tests/cli/batch_unparsable.sh \
 	tests/cli/trace_perfetto.sh
 TESTS += $(BATCH_TESTS)
 

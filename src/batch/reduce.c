@@ -16,6 +16,7 @@
 #include "base/textdiff.h"
 #include "batch/batch.h"
 #include "batch/bisect.h"
+#include "batch/diverge.h"
 #include "batch/divergence.h"
 #include "batch/reduce_case.h"
 #include "batch/trace.h"
@@ -210,7 +211,7 @@ static int save_best(reducer *R, int data, int final, strbuf *err)
         ro.mopt.interrupt = NULL; /* a Ctrl-C ended the search, not this last look */
         ro.mopt.poll = NULL;
         divergence_find(&gs, &bs, &ro, c->rtol.value, c->atol.value, 0, &s);
-        divergence_report_text(&s, gs.stem, bs.stem, c->rtol.value, c->atol.value, &div);
+        diverge_report_text(&s, gs.stem, bs.stem, c->rtol.value, c->atol.value, &div);
         divergence_stmt_free(&s);
         /* the folder's own paths, relative: the README travels with it */
         strbuf rel = STRBUF_INIT, pre = STRBUF_INIT;

@@ -150,6 +150,11 @@ int report_ir_diff(const batch *b, int *from, int *to, strbuf *out)
     return rcode;
 }
 
+const char *report_first_bad_word(const batch *b, int i)
+{
+    return b->passes[i].unchecked ? "first pass in error" : "first failing pass";
+}
+
 void report_count(const batch *b, report_counts *rc)
 {
     memset(rc, 0, sizeof *rc);
@@ -161,7 +166,10 @@ void report_count(const batch *b, report_counts *rc)
         else if (p->ok)
             rc->passed++;
         else {
-            rc->failed++;
+            if (p->unchecked)
+                rc->errors++; /* an error of its file, not a verdict on the pass */
+            else
+                rc->failed++;
             if (rc->first_failing < 0)
                 rc->first_failing = (int)i;
         }
@@ -221,10 +229,12 @@ void report_summary(const batch *b, double wall_seconds, strbuf *out)
     report_count(b, &rc);
     strbuf_printf(out, "%zu pass%s: %zu pass, %zu fail", c->npasses, c->npasses == 1 ? "" : "es", rc.passed,
                   rc.failed);
+    if (rc.errors)
+        strbuf_printf(out, ", %zu error (does not check)", rc.errors);
     if (rc.not_run)
         strbuf_printf(out, ", %zu not validated", rc.not_run);
     if (rc.first_failing >= 0)
-        strbuf_printf(out, "; first failing pass: %s", c->passes[rc.first_failing].stem);
+        strbuf_printf(out, "; %s: %s", report_first_bad_word(b, rc.first_failing), c->passes[rc.first_failing].stem);
     strbuf_printf(out, "\n%zu distinct pass files of %zu run in %.3f s wall (%d job%s)\n", b->nruns, c->npasses,
                   wall_seconds, b->o.jobs, b->o.jobs == 1 ? "" : "s");
 }

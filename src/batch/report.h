@@ -9,7 +9,8 @@
 
 typedef struct report_counts {
     size_t passed, failed, not_run;
-    int first_failing; /* pass index, -1 */
+    size_t errors;     /* pass files that do not check: never ran (not in failed) */
+    int first_failing; /* the first pass that did not pass (failed or in error), -1 */
 } report_counts;
 
 /* "tolerances: rtol=5e-2 (PyPTO validate default), ..." and per output
@@ -27,6 +28,9 @@ int report_ir_diff(const batch *b, int *from, int *to, strbuf *out);
 /* Verdict word of a pass: PASS, FAIL, MEMFAULT, REF-FAIL, ERROR, -. */
 const char *report_verdict(const batch_pass *p);
 void report_count(const batch *b, report_counts *rc);
+/* How the summary names report_counts' first_failing pass i: "first failing
+ * pass", or "first pass in error" when its file does not check. */
+const char *report_first_bad_word(const batch *b, int i);
 /* A pass's margin: the largest exec_compare_result.margin over its outputs
  * (the worst element's |diff| as a fraction of its tolerance; NaN when one
  * is NaN or an output cannot be compared; 0 without outputs). */

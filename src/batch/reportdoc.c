@@ -127,7 +127,21 @@ int report_case_exit(const json_value *kase)
 {
     if (json_get_str(kase, "error"))
         return 2;
-    return json_get_num(json_get(kase, "summary"), "failed", 0) > 0 ? 1 : 0;
+    const json_value *s = json_get(kase, "summary");
+    /* a pass file that does not check makes the case fail too (exit 1) */
+    return json_get_num(s, "failed", 0) > 0 || json_get_num(s, "errors", 0) > 0 ? 1 : 0;
+}
+
+const char *report_case_first_bad_word(const json_value *kase)
+{
+    const char *first = json_get_str(json_get(kase, "summary"), "first_failing");
+    for (size_t i = 0; first && i < json_get_len(kase, "passes"); i++) {
+        const json_value *p = json_get_at(kase, "passes", i);
+        const char *stem = json_get_str(p, "stem"), *verdict = json_get_str(p, "verdict");
+        if (stem && strcmp(stem, first) == 0)
+            return verdict && strcmp(verdict, "error") == 0 ? "first pass in error" : "first failing pass";
+    }
+    return "first failing pass";
 }
 
 const char *report_case_name(const json_value *kase)
@@ -170,6 +184,7 @@ void report_doc_totals(const json_value *const *cases, size_t n, report_totals *
         t->passes += (size_t)json_get_num(s, "passes", 0);
         t->passed += (size_t)json_get_num(s, "passed", 0);
         t->failed += (size_t)json_get_num(s, "failed", 0);
+        t->errors += (size_t)json_get_num(s, "errors", 0);
         t->not_run += (size_t)json_get_num(s, "not_run", 0);
     }
     t->exit_code = t->cases_error ? 2 : t->cases_failed ? 1 : 0;
@@ -206,10 +221,10 @@ void report_cases_json(const char *path, int shard_index, int shard_count, char 
     }
     strbuf_printf(out,
                   "  ],\n  \"summary\": {\"cases\": %zu, \"cases_passed\": %zu, \"cases_failed\": %zu, "
-                  "\"cases_error\": %zu, \"passes\": %zu, \"passed\": %zu, \"failed\": %zu, \"not_run\": %zu, "
-                  "\"exit_code\": %d}\n}\n",
-                  t.cases, t.cases_passed, t.cases_failed, t.cases_error, t.passes, t.passed, t.failed, t.not_run,
-                  t.exit_code);
+                  "\"cases_error\": %zu, \"passes\": %zu, \"passed\": %zu, \"failed\": %zu, \"errors\": %zu, "
+                  "\"not_run\": %zu, \"exit_code\": %d}\n}\n",
+                  t.cases, t.cases_passed, t.cases_failed, t.cases_error, t.passes, t.passed, t.failed, t.errors,
+                  t.not_run, t.exit_code);
     for (size_t i = 0; i < n; i++)
         json_value_free(&parsed[i]);
     free(parsed);

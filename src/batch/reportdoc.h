@@ -36,6 +36,10 @@ void report_doc_free(report_doc *d);
 /* Exit status a case's report stands for: 0 every pass passed, 1 some
  * failed, 2 the case could not be validated ("error"). */
 int report_case_exit(const json_value *kase);
+/* How a case's summary names its first_failing pass: "first failing pass",
+ * or "first pass in error" when that pass's verdict is "error" (its file
+ * does not check). */
+const char *report_case_first_bad_word(const json_value *kase);
 /* Its name (the case folder's name) and path. */
 const char *report_case_name(const json_value *kase);
 const char *report_case_path(const json_value *kase);
@@ -46,7 +50,7 @@ const char *report_output_text(const json_value *output, strbuf *scratch);
 
 typedef struct report_totals {
     size_t cases, cases_passed, cases_failed, cases_error;
-    size_t passes, passed, failed, not_run;
+    size_t passes, passed, failed, errors, not_run; /* errors: pass files that do not check */
     int exit_code;              /* 2 when a case has an error, else 1 when one fails, else 0 */
 } report_totals;
 void report_doc_totals(const json_value *const *cases, size_t n, report_totals *t);

@@ -959,6 +959,8 @@ void why_chain_free(why_chain *c)
     free(c->hops);
     free(c->why_not);
     free(c->error);
+    free(c->reason_why);
+    free(c->divergence);
     memset(c, 0, sizeof *c);
 }
 
@@ -1175,6 +1177,21 @@ void why_chain_jsonl(const why_chain *c, strbuf *out)
     strbuf_puts(out, ",\"error\":");
     if (c->error)
         json_str(c->error, out);
+    else
+        strbuf_puts(out, "null");
+    strbuf_printf(out, ",\"chain_blame_line\":%d,\"reason\":", c->chain_blame_line);
+    if (c->reason[0])
+        json_str(c->reason, out);
+    else
+        strbuf_puts(out, "null");
+    strbuf_puts(out, ",\"reason_why\":");
+    if (c->reason_why)
+        json_str(c->reason_why, out);
+    else
+        strbuf_puts(out, "null");
+    strbuf_puts(out, ",\"divergence\":");
+    if (c->divergence)
+        json_str(c->divergence, out);
     else
         strbuf_puts(out, "null");
     strbuf_puts(out, "}\n");

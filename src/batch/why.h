@@ -86,6 +86,14 @@ typedef struct why_chain {
     int found_by_control;        /* first is a loop header (a loop that ran otherwise) */
     int blame_line;              /* the line named as where the passes part (0 none) */
     char blame_text[256];
+    /* the divergence engine's answer (diverge.h), when the chain is aligned
+     * with another pass: it is what blame_line then names (the chain's own
+     * is chain_blame_line), with its reason word and sentence, and its
+     * "first divergence" lines, as bisect and compare print them */
+    int chain_blame_line;
+    char reason[24];
+    char *reason_why;
+    char *divergence;
 } why_chain;
 
 typedef struct why_options {
@@ -119,7 +127,7 @@ typedef struct why_request {
 } why_request;
 int why_case(const why_request *q, strbuf *out);
 
-/* bisect's statement through the dataflow chain: given the first
+/* The divergence engine's (diverge.h) step through the dataflow chain: given the first
  * differing statement in execution order (div_line of pass bad, its
  * counterpart good_line in pass good), 1 when another statement is where
  * the two passes part, with out filled:
@@ -135,8 +143,15 @@ typedef struct why_blame {
     char why[1400];
     int by_loop;
 } why_blame;
-int why_refine_divergence(const case_info *c, const runpass_options *ro, int bad, int good, int div_line,
-                          int good_line, why_blame *out);
+/* A pass file run against its case: bisect's two passes of one case,
+ * --compare's same pass of two builds. pass: its index (positions), -1. */
+typedef struct why_refine_side {
+    const char *path, *stem;
+    const case_info *c;
+    int pass;
+} why_refine_side;
+int why_refine_divergence(const why_refine_side *bad, const why_refine_side *good, const runpass_options *ro,
+                          int div_line, int good_line, why_blame *out);
 
 /* The element at idx of tensor name at the end of log l: the variable the
  * log captured (why_log_opts.capture) when it has one, else the case tensor

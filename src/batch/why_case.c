@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "base/mem.h"
+#include "batch/diverge.h"
 #include "batch/why.h"
 
 static int last_passing(const why_request *q)
@@ -21,6 +22,47 @@ static int last_passing(const why_request *q)
             return p;
     }
     return -1;
+}
+
+/* The divergence engine's answer into the chain (why.h): blame_line
+ * becomes its line when it names one of this pass's file. */
+static void put_answer(why_chain *ch, const bisect_stmt *a, const why_log *l, const char *path, const char *good_stem,
+                       const char *bad_stem, double rtol, double atol)
+{
+    ch->chain_blame_line = ch->blame_line;
+    strbuf t = STRBUF_INIT;
+    diverge_report_text(a, good_stem, bad_stem, rtol, atol, &t);
+    ch->divergence = strbuf_detach(&t);
+    if (!a->found)
+        return;
+    snprintf(ch->reason, sizeof ch->reason, "%s", diverge_reason_word(a->reason));
+    ch->reason_why = a->reason_why ? xstrdup(a->reason_why) : NULL;
+    /* the chain's own first differing hop is evidence about this element:
+     * a first divergence in time that is not on it (a value that differs
+     * but does not reach the element) does not move the blame off it; a
+     * fault, an error or a NaN the chain cannot see does */
+    int chain_has_hop = ch->first >= 0 && ch->blame_line > 0;
+    int off_chain = a->reason == DIVERGE_OP || a->reason == DIVERGE_VALUE || a->reason == DIVERGE_REGION;
+    if (chain_has_hop && off_chain && a->line != ch->blame_line) {
+        strbuf n = STRBUF_INIT;
+        strbuf_printf(&n, "%s  (this element's chain parts at line %d, which it follows: the first divergence "
+                          "above does not reach this element)\n",
+                      ch->divergence, ch->blame_line);
+        free(ch->divergence);
+        ch->divergence = strbuf_detach(&n);
+        return;
+    }
+    if (a->file && strcmp(a->file, path) == 0 && a->line > 0) {
+        ch->blame_line = a->line;
+        why_log_line_text(l, a->line, ch->blame_text, sizeof ch->blame_text);
+    }
+}
+
+static void put_divergence_text(const why_chain *ch, strbuf *out)
+{
+    if (ch->divergence)
+        strbuf_printf(out, "where it first went wrong (the divergence engine, as bisect and compare name it):\n%s",
+                      ch->divergence);
 }
 
 int why_case(const why_request *q, strbuf *out)
@@ -44,12 +86,50 @@ int why_case(const why_request *q, strbuf *out)
     int other = at_stop ? -1 : q->other == WHY_LAST_PASSING ? last_passing(q) : q->other;
     if (other >= 0 && (size_t)other >= c->npasses)
         other = -1;
+    /* the one answer to where the passes part (diverge.h), against the
+     * same other pass: the chain below is its evidence for one element */
+    bisect_stmt ans;
+    memset(&ans, 0, sizeof ans);
+    int have_ans = 0;
+    if (!at_stop && other >= 0) {
+        divergence_side g = {c->passes[other].path, c->passes[other].stem, c};
+        divergence_side b = {c->passes[q->pass].path, c->passes[q->pass].stem, c};
+        diverge_find(&g, &b, other, q->pass, q->ro, c->rtol.value, c->atol.value, 0, &ans);
+        have_ans = 1;
+    }
     why_log la, lb;
     why_log_opts lo = {q->until, 0, q->capture, q->capture_core};
     why_log_run(c->passes[q->pass].path, c, q->ro, &lo, &la);
     la.pass_index = c->passes[q->pass].index;
     if (la.error && la.n <= 1) {
+        if (have_ans && ans.found) {
+            /* no chain to follow: the pass stops before writing anything;
+             * the answer is where it stops */
+            why_chain ch;
+            memset(&ch, 0, sizeof ch);
+            ch.first = -1;
+            ch.other_pass = other;
+            snprintf(ch.stem, sizeof ch.stem, "%s", c->passes[q->pass].stem);
+            snprintf(ch.other_stem, sizeof ch.other_stem, "%s", c->passes[other].stem);
+            snprintf(ch.tensor, sizeof ch.tensor, "%s", q->name);
+            ch.ndim = 0;
+            ch.error = xstrdup(la.error);
+            put_answer(&ch, &ans, &la, c->passes[q->pass].path, c->passes[other].stem, c->passes[q->pass].stem,
+                       c->rtol.value, c->atol.value);
+            if (q->json) {
+                why_chain_jsonl(&ch, out);
+            } else {
+                strbuf_printf(out, "why: %s stops before any element of %s is written: %.*s\n",
+                              c->passes[q->pass].stem, q->name, (int)strcspn(la.error, "\n"), la.error);
+                put_divergence_text(&ch, out);
+            }
+            why_chain_free(&ch);
+            divergence_stmt_free(&ans);
+            why_log_free(&la);
+            return 0;
+        }
         strbuf_printf(out, "why: %s cannot be run: %s\n", c->passes[q->pass].stem, la.error);
+        divergence_stmt_free(&ans);
         why_log_free(&la);
         return -1;
     }
@@ -75,6 +155,7 @@ int why_case(const why_request *q, strbuf *out)
         why_log_free(&la);
         why_log_free(&lb);
         strbuf_free(&head);
+        divergence_stmt_free(&ans);
         return -1;
     }
     if (ndim < 0) {
@@ -85,6 +166,7 @@ int why_case(const why_request *q, strbuf *out)
             why_log_free(&la);
             why_log_free(&lb);
             strbuf_free(&head);
+            divergence_stmt_free(&ans);
             return -1;
         }
         ndim = w->final->ndim;
@@ -101,6 +183,10 @@ int why_case(const why_request *q, strbuf *out)
     }
     why_chain ch;
     why_chain_build(&la, other >= 0 ? &lb : NULL, q->name, idx, ndim, &wo, &ch);
+    if (have_ans && other >= 0)
+        put_answer(&ch, &ans, &la, c->passes[q->pass].path, c->passes[other].stem, c->passes[q->pass].stem,
+                   c->rtol.value, c->atol.value);
+    divergence_stmt_free(&ans);
     if (ch.error) {
         strbuf_printf(out, "why: %s\n", ch.error);
     } else if (!q->json) {
@@ -115,6 +201,7 @@ int why_case(const why_request *q, strbuf *out)
         if (la.error)
             strbuf_printf(out, "(the run failed: %s)\n", la.error);
         why_chain_text(&ch, out);
+        put_divergence_text(&ch, out);
     } else {
         why_chain_jsonl(&ch, out);
     }
@@ -172,16 +259,14 @@ static int loop_values_at(const why_log *l, int line, strbuf *out, int *header, 
     return (int)n;
 }
 
-int why_refine_divergence(const case_info *c, const runpass_options *ro, int bad, int good, int div_line,
-                          int good_line, why_blame *out)
+int why_refine_divergence(const why_refine_side *bad, const why_refine_side *good, const runpass_options *ro,
+                          int div_line, int good_line, why_blame *out)
 {
     memset(out, 0, sizeof *out);
-    if (bad < 0 || good < 0 || (size_t)bad >= c->npasses || (size_t)good >= c->npasses)
-        return 0;
     why_log la, lb;
     why_log_opts lo = {0, 0, NULL, 0};
-    why_log_run(c->passes[bad].path, c, ro, &lo, &la);
-    why_log_run(c->passes[good].path, c, ro, &lo, &lb);
+    why_log_run(bad->path, bad->c, ro, &lo, &la);
+    why_log_run(good->path, good->c, ro, &lo, &lb);
     int found = 0;
     if (la.n > 1 && lb.n > 1) {
         /* a statement inside a loop that ran at other iterations */
@@ -203,7 +288,7 @@ int why_refine_divergence(const case_info *c, const runpass_options *ro, int bad
             snprintf(out->tensor, sizeof out->tensor, "the loop over %s", var_a);
             snprintf(out->why, sizeof out->why,
                      "at the loop header: line %d ran at %s in {%s} here and in {%s} in %s (line %d): the loop at line %d runs otherwise",
-                     div_line, var_a, strbuf_str(&va), strbuf_str(&vb), c->passes[good].stem, good_line, ha);
+                     div_line, var_a, strbuf_str(&va), strbuf_str(&vb), good->stem, good_line, ha);
             out->by_loop = 1;
             found = 1;
         }
@@ -227,9 +312,9 @@ int why_refine_divergence(const case_info *c, const runpass_options *ro, int bad
             memset(&wo, 0, sizeof wo);
             wo.rtol = w->rtol;
             wo.atol = w->atol;
-            wo.stem = c->passes[bad].stem;
-            wo.other_stem = c->passes[good].stem;
-            wo.other_pass = good;
+            wo.stem = bad->stem;
+            wo.other_stem = good->stem;
+            wo.other_pass = good->pass;
             why_chain ch;
             why_chain_build(&la, &lb, w->name, idx, w->final->ndim, &wo, &ch);
             int through = 0;

@@ -138,6 +138,40 @@ const bp_catch_event *bp_catch_of(bp_kind kind)
     return NULL;
 }
 
+/* A line of text that opens `def name(`. */
+static int defines(const char *text, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+        const char *q = p;
+        while (*q == ' ' || *q == '\t')
+            q++;
+        if (strncmp(q, "def", 3) != 0 || (q[3] != ' ' && q[3] != '\t'))
+            continue;
+        q += 3;
+        while (*q == ' ' || *q == '\t')
+            q++;
+        if (strncmp(q, name, n) != 0)
+            continue;
+        q += n;
+        while (*q == ' ' || *q == '\t')
+            q++;
+        if (*q == '(')
+            return 1;
+    }
+    return 0;
+}
+
+size_t bp_func_passes(session *s, const char *name)
+{
+    size_t n = 0;
+    for (size_t i = 0; s->have_case && i < s->kase.npasses; i++) {
+        const char *src = session_pass_source(s, (int)i);
+        n += src && defines(src, name);
+    }
+    return n;
+}
+
 void bp_print_table(session *s)
 {
     if (!s->nbps) {
@@ -160,7 +194,10 @@ void bp_print_table(session *s)
         case BP_LINE:
             snprintf(what, sizeof what, "%s:%d", session_file_name(s->kase.passes[b->pass].path), b->line);
             break;
-        case BP_FUNC: snprintf(what, sizeof what, "in %s", b->func); break;
+        case BP_FUNC:
+            /* gdb's <PENDING>: no pass defines it (yet) */
+            snprintf(what, sizeof what, "%sin %s", bp_func_passes(s, b->func) ? "" : "<PENDING> ", b->func);
+            break;
         case BP_PASS: snprintf(what, sizeof what, "pass %s", b->spec); break;
         case BP_WATCH: snprintf(what, sizeof what, "%s%s", b->spec, b->watch_sub ? b->watch_sub : ""); break;
         case BP_CATCH_MEMORY: snprintf(what, sizeof what, "memory fault (clobber, uninit, bounds, slot)"); break;

@@ -91,5 +91,9 @@ int bp_pass_matches(const breakpoint *b, const case_pass *p);
 void bp_note_also_set(session *s, const breakpoint *nb);
 /* gdb's `info breakpoints`: the table with conditions, hits and commands. */
 void bp_print_table(session *s);
+/* How many passes of the open case define function name (a `def name(`
+ * line in the file, whether it checks or not): 0 makes a function
+ * breakpoint on it pending. Reads the files, prints nothing. */
+size_t bp_func_passes(session *s, const char *name);
 
 #endif

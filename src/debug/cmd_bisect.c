@@ -97,7 +97,7 @@ ptodb_status cmd_BISECT(session *s, const char *args)
             oks[k] = bp->outputs[k].cmp.pass;
         }
         session_note_verdict(s, (int)i, bp->status != BATCH_COMPARED, bp->same_as, nout, mad, marg, oks,
-                             bp->memfaults != 0);
+                             bp->memfaults != 0, bp->unchecked);
     }
     strbuf out = STRBUF_INIT;
     bisect_report_text(&b, &r, &out);
@@ -305,9 +305,11 @@ ptodb_status cmd_WHY(session *s, const char *args)
     q.c = &c;
     q.ro = &ro;
     q.pass = s->cur_pass;
-    /* stopped in this pass: the chain of the moment of the stop */
+    /* stopped in this pass: the chain of the moment of the stop (a run
+     * that raised is no moment to ask at: the question is the pass's, and
+     * the answer where it stops) */
     run_state *r = &s->run;
-    if (r->active && r->m && !r->finished && r->pass == s->cur_pass) {
+    if (r->active && r->m && !r->finished && !r->failed && r->pass == s->cur_pass) {
         q.until = machine_steps(r->m);
         int is_case = 0;
         for (size_t i = 0; i < r->nbinds; i++)

@@ -175,6 +175,7 @@ static ptodb_status set_break(session *s, const char *args, int temporary)
     if (cond_text && parse_any_condition(s, cond_text, &cond, &cond_expr) != 0)
         return PTODB_ERR_USAGE;
     breakpoint tmp = {0};
+    int pending = 0; /* a function breakpoint no pass defines */
     tmp.rank = rank;
     tmp.watch_loaded = -1;
     tmp.cond_expr = cond_expr;
@@ -265,9 +266,33 @@ static ptodb_status set_break(session *s, const char *args, int temporary)
             free(cond_expr);
             return PTODB_ERR_USAGE;
         }
+        /* gdb's pending breakpoint: a function no pass defines (yet) */
+        pending = !bp_func_passes(s, loc);
+        /* s->confirmed: the user said yes to making it pending */
+        if (pending && !s->confirmed && !s->quiet) {
+            const char *mode = session_get_string(s, SETTING_BREAKPOINT_PENDING);
+            char msg[700];
+            snprintf(msg, sizeof msg, "Function \"%s\" not defined in any of the %zu passes.", loc,
+                     s->kase.npasses);
+            if (strcmp(mode, "on") == 0) {
+                session_warnf(s, "%s", msg);
+            } else {
+                session_errorf(s, "%s", msg);
+                /* off: an error; auto: ask (no one to ask: no), a yes runs the command again */
+                if (strcmp(mode, "off") != 0) {
+                    strbuf again = STRBUF_INIT;
+                    strbuf_printf(&again, "%s %s", temporary ? "tbreak" : "break", args);
+                    session_ask(s, "Make breakpoint pending on future pass load? ", strbuf_str(&again));
+                    strbuf_free(&again);
+                }
+                predicate_free(cond);
+                free(cond_expr);
+                return PTODB_ERR_USAGE;
+            }
+        }
         tmp.kind = BP_FUNC;
         tmp.func = xstrdup(loc);
-        if (!function_exists(s, pass, loc))
+        if (!pending && !function_exists(s, pass, loc))
             session_printf(s, "Function \"%s\" is not defined in %s; the breakpoint applies to the "
                               "passes that define it.\n", loc, s->kase.passes[pass].stem);
     }
@@ -306,7 +331,10 @@ static ptodb_status set_break(session *s, const char *args, int temporary)
                                       : "");
         break;
     case BP_FUNC:
-        session_printf(s, "%s %d at function %s%s.\n", what, number, b->func, on);
+        if (pending) /* gdb's "Breakpoint 1 (foo) pending." */
+            session_printf(s, "%s %d (%s)%s pending.\n", what, number, b->func, on);
+        else
+            session_printf(s, "%s %d at function %s%s.\n", what, number, b->func, on);
         break;
     case BP_PASS:
         session_printf(s, "%s %d at pass %s%s.\n", what, number, b->spec,

@@ -206,7 +206,13 @@ pass_state *session_load_pass(session *s, int i)
     session_print_diags(s, &sink);
     if (st != PTODB_OK) {
         p->nerrors = sink.errors ? sink.errors : 1;
-        p->first_error = sink.count ? diag_format(&sink.items[0]) : xstrdup("error");
+        /* the first error in the file's order (ir_parse sorts them): the root cause */
+        const diag *first = NULL;
+        for (size_t k = 0; k < sink.count && !first; k++)
+            if (sink.items[k].severity == DIAG_ERROR)
+                first = &sink.items[k];
+        p->first_error = first ? diag_format(first) : xstrdup("error");
+        p->first_error_line = first ? first->line : 0;
     }
     diag_sink_free(&sink);
     if (st != PTODB_OK) {

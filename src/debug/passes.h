@@ -17,6 +17,7 @@ typedef struct pass_state {
                             when it parses, even if it does not resolve) */
     int loaded;          /* load attempted (errors were printed once) */
     char *first_error;   /* "file:line:col: error: ..." when it does not check */
+    int first_error_line; /* its line (0 unknown) */
     size_t nerrors;
     int changed;         /* -1 unknown, 0 same IR as the previous pass, 1 changed */
 } pass_state;

@@ -16,6 +16,7 @@
 typedef struct pass_result {
     int ran;            /* 1 once a run of the pass ended */
     int failed;         /* the run raised (message printed) */
+    int unchecked;      /* failed, as its file does not check: it never ran (background, bisect) */
     int memfault;       /* the run had memory faults (docs/memory.md): MEMFAULT */
     int nout;
     tensor **outputs;   /* per case output (NULL when missing), one reference each */

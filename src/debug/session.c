@@ -5,6 +5,7 @@
 #include "exec/schedule.h"
 
 #include <ctype.h>
+#include <strings.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,6 +75,8 @@ void session_free(session *s)
     free(s->ops);
     exec_schedule_free(s->replay);
     free(s->pending_resume);
+    free(s->query);
+    free(s->query_yes);
     for (int i = 0; i < SETTING_COUNT; i++) {
         free(s->settings[i].text);
         free(s->settings[i].origin);
@@ -139,6 +142,62 @@ void session_set_poll(session *s, session_poll_fn fn, void *ctx)
 int session_collecting(const session *s)
 {
     return s->collecting != COLLECT_NONE;
+}
+
+/* ---- questions (gdb's query) ------------------------------------------------------ */
+
+void session_set_interactive(session *s, int on)
+{
+    s->interactive = on != 0;
+}
+
+const char *session_query_prompt(const session *s)
+{
+    return s->query;
+}
+
+int session_ask(session *s, const char *question, const char *yes_command)
+{
+    /* a person answers a line typed at the prompt, never one of a script,
+     * a user command or a breakpoint's commands */
+    if (!s->interactive || s->depth > 0 || s->in_hook || s->draining || s->quiet) {
+        session_printf(s, "%s(y or [n]) [answered N; input not from terminal]\n", question);
+        return 0;
+    }
+    free(s->query);
+    free(s->query_yes);
+    strbuf q = STRBUF_INIT;
+    strbuf_printf(&q, "%s(y or [n]) ", question);
+    s->query = strbuf_detach(&q);
+    s->query_yes = xstrdup(yes_command);
+    return 1;
+}
+
+/* The line typed at a question: y or yes, n, no or nothing; anything else
+ * asks again, as gdb does. */
+static void answer_query(session *s, const char *line)
+{
+    while (isspace((unsigned char)*line))
+        line++;
+    size_t n = strlen(line);
+    while (n && isspace((unsigned char)line[n - 1]))
+        n--;
+    int yes = (n == 1 && tolower((unsigned char)line[0]) == 'y') || (n == 3 && strncasecmp(line, "yes", 3) == 0);
+    int no = n == 0 || (n == 1 && tolower((unsigned char)line[0]) == 'n') || (n == 2 && strncasecmp(line, "no", 2) == 0);
+    if (!yes && !no) {
+        session_printf(s, "Please answer y or [n].\n");
+        return;
+    }
+    char *command = s->query_yes;
+    free(s->query);
+    s->query = NULL;
+    s->query_yes = NULL;
+    if (yes) {
+        s->confirmed = 1;
+        session_execute(s, command);
+        s->confirmed = 0;
+    }
+    free(command);
 }
 
 int session_quit_requested(const session *s)
@@ -239,6 +298,11 @@ ptodb_status session_set(session *s, session_setting id, const char *text, const
         }
         if (id == SETTING_EXEC_DIRECTION && strcmp(text, "forward") != 0 && strcmp(text, "reverse") != 0) {
             session_errorf(s, "exec-direction must be forward or reverse, got \"%s\"", text);
+            return PTODB_ERR_USAGE;
+        }
+        if (id == SETTING_BREAKPOINT_PENDING && strcmp(text, "on") != 0 && strcmp(text, "off") != 0 &&
+            strcmp(text, "auto") != 0) {
+            session_errorf(s, "breakpoint pending must be on, off or auto, got \"%s\"", text);
             return PTODB_ERR_USAGE;
         }
         break;
@@ -460,6 +524,10 @@ static int is_restart(const char *line)
 
 ptodb_status session_execute(session *s, const char *line)
 {
+    if (s->query && s->depth == 0 && !s->in_hook) {
+        answer_query(s, line); /* the line answers the question asked */
+        return PTODB_OK;
+    }
     if (s->depth == 0 && !s->in_hook)
         s->interrupted = 0; /* a Ctrl-C at the prompt must not stop the next run */
     if (s->collecting != COLLECT_NONE) {

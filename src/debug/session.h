@@ -83,6 +83,18 @@ ptodb_status session_save_script(session *s, const char *path, int with_displays
 typedef int (*session_command_hook)(void *ctx, const char *line);
 void session_set_command_hook(session *s, session_command_hook fn, void *ctx, const char *const *names);
 
+/* Questions (gdb's query): a command may ask the person at the prompt, as
+ * `break NAME` does of a function no pass defines. A front end says with
+ * session_set_interactive that the lines it passes at the top level are
+ * typed by one (the REPL on a terminal, the TUI's command line); in any
+ * other case, and for the lines of rc files, -x, -ex (run before the
+ * prompt), source, user commands and breakpoint commands, the default
+ * answer is taken and said at once. While a question waits,
+ * session_query_prompt is its text, "... (y or [n]) ", which the front end
+ * shows as its prompt, and the next line passed is the answer. */
+void session_set_interactive(session *s, int on);
+const char *session_query_prompt(const session *s);
+
 /* Asks a running command to stop at the next statement boundary (it
  * reports "Interrupted." and the location). Async-signal-safe: a SIGINT
  * handler may call it. */

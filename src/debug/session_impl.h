@@ -95,6 +95,10 @@ struct session {
     void *poll_ctx;
     int in_hook;         /* running hook-stop or breakpoint commands */
     char *pending_resume; /* a resuming command from breakpoint commands, run after the stop */
+    int interactive;     /* lines typed at the top level come from a person (session_set_interactive) */
+    char *query;         /* a question waiting for its answer, the next line (session_ask), or NULL */
+    char *query_yes;     /* the command a yes runs */
+    int confirmed;       /* that command is running: the user said yes */
     /* expr.c: the value history ($1 ...) and convenience variables ($name) */
     tensor **history;
     size_t nhistory;
@@ -110,6 +114,14 @@ struct session {
 };
 
 /* Shared by the command handlers (session.c). */
+/* gdb's query: asks question ("Make breakpoint pending ...? ") of the person
+ * at the prompt. Returns 1 when it waits for the answer, the next line: a
+ * yes runs the command yes_command (the one that asked, again) with
+ * s->confirmed set, and the question is gone; 0, after printing the
+ * question and "(y or [n]) [answered N; input not from terminal]", when no
+ * one can answer: not interactive, or in a script, a user command, a
+ * breakpoint's commands or a session being restored. */
+int session_ask(session *s, const char *question, const char *yes_command);
 /* 1 when a case is open; otherwise prints "No case is open." and returns 0. */
 int session_need_case(session *s);
 /* Prints a sink's diagnostics: errors as errors, warnings and notes as warnings. */

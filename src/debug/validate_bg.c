@@ -82,9 +82,10 @@ static int worker_ready(void *ud, const batch *b, size_t i)
 {
     worker *w = ud;
     const batch_pass *p = &b->passes[i];
-    /* ok 2: compared, outputs within tolerance or not, and memory faults */
-    write_text(w->out, "P %zu %d %d %d %zu\n", i, (int)p->status, p->ok ? 1 : p->memfaults ? 2 : 0, p->same_as,
-               p->noutputs);
+    /* ok 2: compared, outputs within tolerance or not, and memory faults;
+     * then 1 when the file does not check */
+    write_text(w->out, "P %zu %d %d %d %zu %d\n", i, (int)p->status, p->ok ? 1 : p->memfaults ? 2 : 0, p->same_as,
+               p->noutputs, p->unchecked);
     for (size_t k = 0; k < p->noutputs; k++)
         write_text(w->out, "%a %d %a\n", p->outputs[k].cmp.max_abs_diff, p->outputs[k].cmp.pass,
                    p->outputs[k].cmp.margin);
@@ -222,20 +223,35 @@ int view_validation_progress(session *s, int *done, int *total)
     return 1;
 }
 
-static void select_first_bad(session *s, int pass)
+static void select_first_bad(session *s, int pass, int unchecked)
 {
     const case_pass *p = &s->kase.passes[pass];
     /* Selected unless a program runs or the user selected another pass
      * meanwhile (the plain command line goes on while it validates). */
-    if (!s->run.active && s->cur_pass == s->bg->start_pass) {
+    int select = !s->run.active && s->cur_pass == s->bg->start_pass;
+    if (select) {
         s->cur_pass = pass;
         s->list_line = 0;
         session_mark_redraw(s, SESSION_REDRAW_ALL);
-        session_printf(s, "first failing pass: %d %s (bisect for the statement)\n", p->index, p->name);
-    } else {
-        session_printf(s, "first failing pass: %d %s (`pass %d` selects it; bisect for the statement)\n", p->index,
-                       p->name, p->index);
     }
+    if (!unchecked) {
+        if (select)
+            session_printf(s, "first failing pass: %d %s (bisect for the statement)\n", p->index, p->name);
+        else
+            session_printf(s, "first failing pass: %d %s (`pass %d` selects it; bisect for the statement)\n",
+                           p->index, p->name, p->index);
+        return;
+    }
+    /* A file that does not check never ran: no statement to bisect for.
+     * Its errors (printed once, in the file's order, when it loads) and
+     * then its first one, the root cause, last in the console, where the
+     * source pane opens (view_pass_error). */
+    const pass_state *ps = session_load_pass(s, pass);
+    if (ps->first_error)
+        session_errorf(s, "first failing pass: %d %s does not check (%zu error%s), not run; the first: %s", p->index,
+                       p->name, ps->nerrors, ps->nerrors == 1 ? "" : "s", ps->first_error);
+    else
+        session_errorf(s, "first failing pass: %d %s does not check, not run", p->index, p->name);
 }
 
 /* ---- the per-pass table of results (run.h's pass_result) ---- */
@@ -294,7 +310,7 @@ static int same_verdict_with_tensors(session *s, int pass, int failed, int nout,
 }
 
 void session_note_verdict(session *s, int pass, int failed, int same_as, int nout, const double *max_abs_diff,
-                          const double *margin, const int *ok, int memfault)
+                          const double *margin, const int *ok, int memfault, int unchecked)
 {
     int nres = (int)s->kase.noutputs;
     /* The same verdict again (bisect's, after the background validation's)
@@ -316,6 +332,7 @@ void session_note_verdict(session *s, int pass, int failed, int same_as, int nou
     r->background = 1;
     r->same_as = same_as;
     r->failed = failed;
+    r->unchecked = failed && unchecked;
     r->memfault = memfault;
     for (int k = 0; k < nres; k++) {
         r->max_abs_diff[k] = k < nout && !failed ? max_abs_diff[k] : NAN;
@@ -357,8 +374,8 @@ static long parse_record(session *s, const char *b, size_t len)
         return (long)used;
     }
     if (b[0] == 'P') {
-        int pass, status, ok, same_as, nout;
-        if (sscanf(head, "P %d %d %d %d %d", &pass, &status, &ok, &same_as, &nout) != 5 || pass < 0 ||
+        int pass, status, ok, same_as, nout, unchecked;
+        if (sscanf(head, "P %d %d %d %d %d %d", &pass, &status, &ok, &same_as, &nout, &unchecked) != 6 || pass < 0 ||
             (size_t)pass >= s->kase.npasses || nout < 0 || nout > 4096)
             return -1;
         double mad[64], marg[64];
@@ -374,14 +391,14 @@ static long parse_record(session *s, const char *b, size_t len)
             used += (size_t)(e - l) + 1;
         }
         session_note_verdict(s, pass, status != BATCH_COMPARED, same_as, nout < 64 ? nout : 64, mad, marg, oks,
-                             ok == 2);
+                             ok == 2, unchecked);
         if (ok == 2)
             ok = 0;
         bg->received = pass + 1;
         session_mark_redraw(s, SESSION_REDRAW_PASSES | SESSION_REDRAW_STATUS | SESSION_REDRAW_HEATMAP);
         if (!ok && bg->first_bad < 0) {
             bg->first_bad = pass;
-            select_first_bad(s, pass);
+            select_first_bad(s, pass, unchecked);
         }
         return (long)used;
     }

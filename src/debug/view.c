@@ -30,6 +30,13 @@ int view_bisect_statement(session *s, int *pass, int *line, unsigned *serial)
     return 1;
 }
 
+int view_pass_error_line(session *s, int pass)
+{
+    if (!s->have_case || pass < 0 || (size_t)pass >= s->kase.npasses || !s->passes[pass].loaded)
+        return 0;
+    return s->passes[pass].first_error ? s->passes[pass].first_error_line : 0;
+}
+
 int view_stop_location(session *s, view_location *out)
 {
     memset(out, 0, sizeof *out);
@@ -459,6 +466,12 @@ int view_heatmap_get(session *s, int output, view_heat_mode mode, int max_rows, 
         return 0;
     }
     const pass_result *res = s->results ? &s->results[pass] : NULL;
+    /* a file that does not check never ran: no run stopped */
+    if ((res && res->ran && res->unchecked) || view_pass_error_line(s, pass) > 0 ||
+        (s->passes[pass].loaded && s->passes[pass].first_error)) {
+        out->why = "this pass does not check: it never ran (its errors are in the console)";
+        return 0;
+    }
     /* No grid: say why, and what fills it (the front end names its key). */
     if (!res || !res->ran) {
         out->why = "no grid yet: this pass has not been run in the debugger";
@@ -490,8 +503,9 @@ int view_heatmap_get(session *s, int output, view_heat_mode mode, int max_rows, 
         if (!prev->ran || prev->failed || output >= prev->nout || !prev->outputs[output]) {
             int bg = prev->ran && prev->background && !prev->failed;
             snprintf(s->heat_why, sizeof s->heat_why,
-                     !prev->ran || bg ? "no grid yet: the previous pass (%d) has not been run in the debugger%s"
-                                      : "no grid: the run of the previous pass (%d) stopped with an error%s",
+                     !prev->ran || bg        ? "no grid yet: the previous pass (%d) has not been run in the debugger%s"
+                     : prev->unchecked ? "no grid: the previous pass (%d) does not check: it never ran%s"
+                                       : "no grid: the run of the previous pass (%d) stopped with an error%s",
                      s->kase.passes[pass - 1].index,
                      bg ? " (its verdict comes from the background validation or bisect, which keep no tensors)" : "");
             out->why = s->heat_why;

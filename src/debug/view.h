@@ -32,6 +32,10 @@ int view_stop_location(session *s, view_location *out);
  * of the case's passes) and line, and a serial that changes with each
  * bisect that names one (a front end follows it once); 0 when none. */
 int view_bisect_statement(session *s, int *pass, int *line, unsigned *serial);
+/* The line of the first error (in the file's order: the root cause) of
+ * pass, a file that does not check, once it has been loaded (its errors are
+ * then in the output); 0 otherwise. */
+int view_pass_error_line(session *s, int pass);
 /* 1 when a run has reached the end of its pass (continue goes on to the
  * following passes), 0 otherwise. */
 int view_run_finished(session *s);

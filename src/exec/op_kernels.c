@@ -2,6 +2,7 @@
  * ops call them"): a kernel_call names the op and the profile, and a
  * failure's message reaches exec_fail as the kernel wrote it. */
 #include "exec/op_util.h"
+#include "exec/semantics.h"
 
 /* The kernel_call of op a (NULL for the kernels whose messages name no op). */
 static void call_of(kernel_call *kc, const op_args *a, int t13)
@@ -103,7 +104,13 @@ static ptodb_status binary_values(exec_ctx *ctx, const op_args *a, kernel_binop 
                          kernel_op_name(a));
     kernel_call kc;
     call_of(&kc, a, t13_of(ctx));
-    return relay(ctx, &kc, kernels_binary(&kc, op, o, reuse, out));
+    kc.device = exec_device(ctx);
+    st = relay(ctx, &kc, kernels_binary(&kc, op, o, reuse, out));
+    if (st == PTODB_OK && kc.differs)
+        exec_note_ref_differs(ctx, EXEC_SEMDIFF_FMOD_EXACT,
+                              "the remainder is the exact fmod; REF's vectorised SLEEF fmodf gives NaN where "
+                              "|x / y| passes FLT_MAX");
+    return st;
 }
 
 ptodb_status kernel_binary(exec_ctx *ctx, const op_args *a, kernel_binop op, const value *x,

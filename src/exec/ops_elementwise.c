@@ -64,6 +64,47 @@ static int binop_of(int op, kernel_binop *k)
     }
 }
 
+static int is_part(int op)
+{
+    return op == IR_OP_TILE_PART_ADD || op == IR_OP_TILE_PART_MUL || op == IR_OP_TILE_PART_MAX ||
+           op == IR_OP_TILE_PART_MIN || op == IR_OP_TENSOR_PART_ADD || op == IR_OP_TENSOR_PART_MUL ||
+           op == IR_OP_TENSOR_PART_MAX || op == IR_OP_TENSOR_PART_MIN;
+}
+
+/* TPARTADD/MUL/MAX/MIN compute the op where both sources are valid and
+ * copy the source that is valid elsewhere (pto-isa cd4a3d3f
+ * include/pto/cpu/TPartOp.hpp:19-40): r, src0 OP src1 over the whole tile,
+ * takes src0's element inside src0's valid region and outside src1's (the
+ * result's valid region is src0's, PyPTO's type), src1's inside src1's only,
+ * 0 outside both (semantics.h, part-valid). */
+static void part_outside(exec_ctx *ctx, const tensor *x, const tensor *y, tensor *r)
+{
+    int64_t r0, c0, r1, c1;
+    kernel_valid_2d(x, &r0, &c0);
+    kernel_valid_2d(y, &r1, &c1);
+    if (r->ndim != 2 || (r0 == r1 && c0 == c1 && r0 == r->shape[0] && c0 == r->shape[1]) ||
+        !kernel_same_dims(2, x->shape, 2, r->shape) || !kernel_same_dims(2, y->shape, 2, r->shape))
+        return;
+    int changed = 0;
+    int64_t idx[2];
+    for (idx[0] = 0; idx[0] < r->shape[0]; idx[0]++)
+        for (idx[1] = 0; idx[1] < r->shape[1]; idx[1]++) {
+            int in0 = idx[0] < r0 && idx[1] < c0, in1 = idx[0] < r1 && idx[1] < c1;
+            if (in0 && in1)
+                continue;
+            const tensor *from = in0 ? x : in1 ? y : NULL;
+            if (dtype_is_float(r->dtype))
+                tensor_set(r, idx, from ? tensor_get(from, idx) : 0.0);
+            else
+                tensor_set_i64(r, idx, from ? tensor_get_i64(from, idx) : 0);
+            changed |= in0;
+        }
+    if (changed)
+        exec_note_ref_differs(ctx, EXEC_SEMDIFF_PART_VALID,
+                              "where src1's valid region does not reach, the result is src0's element (REF "
+                              "applies the op to src1's padding too)");
+}
+
 /* a0 OP a1; trailing operands (tmp tiles) are ignored as REF does. */
 static ptodb_status op_binary(exec_ctx *ctx, const op_args *a, value *out)
 {
@@ -127,6 +168,13 @@ static ptodb_status op_binary(exec_ctx *ctx, const op_args *a, value *out)
                                   "Python float in its float opmath)");
         y = &ys;
     }
+    if (exec_device(ctx) && is_part(a->op) && x->kind == VAL_TENSOR && y->kind == VAL_TENSOR &&
+        x->u.t->ndim == 2 && y->u.t->ndim == 2) {
+        st = kernel_binary(ctx, a, k, x, y, &r);
+        if (st == PTODB_OK)
+            part_outside(ctx, x->u.t, y->u.t, r);
+        return finish(st, r, out);
+    }
     /* an operand the machine moved out of a dead slot may take the result */
     st = kernel_binary_reuse(ctx, a, k, x, y, &r);
     return finish(st, r, out);
@@ -169,10 +217,15 @@ static ptodb_status op_cmp(exec_ctx *ctx, const op_args *a, value *out)
     return finish(st, r, out);
 }
 
-/* ((a0 ± a1) ± a2): two torch ops, two roundings. */
+/* ((a0 ± a1) ± a2): two torch ops, two roundings. Under device semantics
+ * TSUBC and TSUBSC add the third operand: src0 - src1 + src2 (pto-isa
+ * cd4a3d3f docs/isa/tile/ops/elementwise-tile-tile/tsubc.md:7,
+ * include/pto/cpu/ElementOp.h:397-399,561-563; semantics.h, subc-sign),
+ * where PyPTO's docstring and REF subtract it. */
 static ptodb_status op_chain(exec_ctx *ctx, const op_args *a, value *out)
 {
     kernel_binop k = (a->op == IR_OP_TILE_ADDC || a->op == IR_OP_TILE_ADDSC) ? KOP_ADD : KOP_SUB;
+    kernel_binop k2 = k == KOP_SUB && exec_device(ctx) ? KOP_ADD : k;
     const value *x, *y, *z;
     ptodb_status st = kernel_any_arg(ctx, a, 0, &x);
     if (st == PTODB_OK)
@@ -186,8 +239,12 @@ static ptodb_status op_chain(exec_ctx *ctx, const op_args *a, value *out)
     if (st != PTODB_OK)
         return st;
     value v1 = value_tensor(t1);
-    st = kernel_binary(ctx, a, k, &v1, z, &r);
+    st = kernel_binary(ctx, a, k2, &v1, z, &r);
     value_clear(&v1);
+    if (st == PTODB_OK && k2 != k)
+        exec_note_ref_differs(ctx, EXEC_SEMDIFF_SUBC_SIGN,
+                              "TSUBC/TSUBSC compute src0 - src1 + src2 (REF subtracts src2, as PyPTO's docstring "
+                              "says)");
     return finish(st, r, out);
 }
 
@@ -200,6 +257,19 @@ static ptodb_status op_prelu(exec_ctx *ctx, const op_args *a, value *out)
         st = kernel_any_arg(ctx, a, 1, &s);
     if (st != PTODB_OK)
         return st;
+    /* TLRELU takes the slope in the tile's dtype (pto-isa cd4a3d3f
+     * include/pto/cpu/TBinSOps.hpp:253, ElementOp.h:514-519), as TMULS */
+    value ss;
+    if (exec_device(ctx) && s->kind == VAL_FLOAT && x->kind == VAL_TENSOR &&
+        (x->u.t->dtype == DTYPE_FP16 || x->u.t->dtype == DTYPE_BF16)) {
+        ss = value_float(x->u.t->dtype == DTYPE_FP16 ? (double)dtype_round_f16((float)s->u.f)
+                                                     : (double)dtype_round_bf16((float)s->u.f));
+        if (ss.u.f != s->u.f)
+            exec_note_ref_differs(ctx, EXEC_SEMDIFF_SCALAR_DTYPE,
+                                  "the slope is rounded to the tile's dtype before the op (REF keeps the "
+                                  "Python float in its float opmath)");
+        s = &ss;
+    }
     value zero = value_int(0);
     tensor *mask = NULL, *prod = NULL, *r = NULL;
     st = kernel_binary(ctx, a, KOP_GT, x, &zero, &mask);
@@ -279,7 +349,10 @@ static ptodb_status op_sel(exec_ctx *ctx, const op_args *a, value *out)
                                                                                          : xt->shape[0];
         int64_t vc = xt->valid_ndim == 2 && xt->valid[1] >= 0 && xt->valid[1] < xt->shape[1] ? xt->valid[1]
                                                                                          : xt->shape[1];
-        st = exec_mask_unpack(ctx, m->u.t, xt->shape[0], xt->shape[1], vr, vc, &bits);
+        /* TSELS reads row r's bits from mask row r (pto-isa cd4a3d3f
+         * include/pto/cpu/TSelS.hpp:33-40: bit c % 8 of byte c / 8),
+         * TSEL one stream over the rows */
+        st = exec_mask_unpack(ctx, m->u.t, xt->shape[0], xt->shape[1], vr, vc, a->op == IR_OP_TILE_SELS, &bits);
         if (carrier)
             value_clear(&vc_carrier);
         carrier = NULL;

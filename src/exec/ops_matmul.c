@@ -481,14 +481,16 @@ static ptodb_status op_tile_matmul(exec_ctx *ctx, const op_args *a, value *out)
         if ((yv = valid_operand(y)))
             y = yv;
     }
+    int int8_operands = st == PTODB_OK && x->dtype == DTYPE_INT8;
     if (st == PTODB_OK)
         st = matmul_core(ctx, a, x, y, 1, &mm);
+    /* (x may be xv: read before it goes) */
     if (xv)
         tensor_unref(xv);
     if (yv)
         tensor_unref(yv);
     /* REF's .float(); the cube's INT8 matmul stays in its INT32 accumulator */
-    if (st == PTODB_OK && !(exec_device(ctx) && mm->dtype == DTYPE_INT32 && x->dtype == DTYPE_INT8))
+    if (st == PTODB_OK && !(exec_device(ctx) && mm->dtype == DTYPE_INT32 && int8_operands))
         st = to_dtype(ctx, a, &mm, DTYPE_FP32);
     if (st != PTODB_OK) {
         tensor_unref(mm);

@@ -54,7 +54,7 @@ ptodb_status exec_mask_pack(exec_ctx *ctx, const exec_type *type, const tensor *
 }
 
 ptodb_status exec_mask_unpack(exec_ctx *ctx, const tensor *mask, int64_t rows, int64_t cols, int64_t vrows,
-                              int64_t vcols, tensor **out)
+                              int64_t vcols, int per_row, tensor **out)
 {
     if (mask->ndim != 2)
         return exec_fail(ctx, PTODB_ERR_SHAPE, "a packed predicate mask must be 2-D, got %d-D", mask->ndim);
@@ -68,6 +68,15 @@ ptodb_status exec_mask_unpack(exec_ctx *ctx, const tensor *mask, int64_t rows, i
     int64_t mr = 0, mc = 0;
     int bit = 0;
     unsigned char *s = tensor_data(sel);
+    if (per_row) {
+        for (int64_t i = 0; i < vrows && i < rows && i < mask->shape[0]; i++)
+            for (int64_t j = 0; j < vcols && j < cols && j / 8 < mask->shape[1]; j++) {
+                int64_t idx[2] = {i, j / 8};
+                s[i * cols + j] = (unsigned char)((tensor_get_i64(mask, idx) >> (j % 8)) & 1);
+            }
+        *out = sel;
+        return PTODB_OK;
+    }
     for (int64_t i = 0; i < vrows && i < rows && mcols > 0; i++)
         for (int64_t j = 0; j < vcols && j < cols; j++) {
             if (mr >= mrows)

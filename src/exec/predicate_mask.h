@@ -25,8 +25,10 @@ ptodb_status exec_mask_pack(exec_ctx *ctx, const exec_type *type, const tensor *
  * bits are taken in order along each mask row's valid bytes (bit 0 first),
  * row after row, over the selection's valid region vrows x vcols only (a
  * row of vcols elements takes vcols bits); *out is a bool [rows, cols]
- * tensor (0 outside the valid region and where the mask has no more bits). */
+ * tensor (0 outside the valid region and where the mask has no more bits).
+ * per_row: read as TSELS does (include/pto/cpu/TSelS.hpp:33-40) instead,
+ * element (i, j) is bit j % 8 of byte j / 8 of mask row i. */
 ptodb_status exec_mask_unpack(exec_ctx *ctx, const tensor *mask, int64_t rows, int64_t cols, int64_t vrows,
-                              int64_t vcols, tensor **out);
+                              int64_t vcols, int per_row, tensor **out);
 
 #endif

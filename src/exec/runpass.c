@@ -223,6 +223,7 @@ void runpass_open(runpass_run *r, const char *path, ir_module *module, const cas
         r->own_module = 1;
         if (st != PTODB_OK || ir_resolve(r->module, &sink) != PTODB_OK) {
             open_fail(r, RUNPASS_ERROR, check_message(path, &sink));
+            r->unchecked = 1;
             goto out;
         }
     }
@@ -388,6 +389,7 @@ void runpass_file(const char *path, const case_info *c, const runpass_options *o
     runpass_open(&run, path, NULL, c, o, NULL, NULL, 0);
     if (run.status != RUNPASS_COMPARED) {
         fail(r, run.status, run.message);
+        r->unchecked = run.unchecked;
         run.message = NULL;
         r->steps = run.m ? machine_steps(run.m) : 0;
         goto out;

@@ -25,6 +25,7 @@ typedef struct runpass_output {
 
 typedef struct runpass_result {
     runpass_status status;
+    int unchecked;          /* RUNPASS_ERROR because the file does not parse or resolve: it never ran */
     char *message;          /* errors; NULL when compared */
     char *ref_note;         /* REF cannot run this file (codegen error) but ptodb did */
     /* device semantics: one line per kind of difference met, "path:line:col:
@@ -91,6 +92,7 @@ typedef struct runpass_run {
     size_t nbinds;
     machine *m;             /* NULL when the run did not get as far as a machine */
     runpass_status status;  /* RUNPASS_COMPARED: started (m is running); else message says why not */
+    int unchecked;          /* RUNPASS_ERROR: the file does not parse or resolve */
     char *message;
     char *ref_note;         /* REF cannot run this file (codegen error) but ptodb does */
     ptodb_status start;     /* machine_start's status (the machine keeps the error) */

@@ -109,7 +109,7 @@ typedef enum { EXEC_SEM_DEVICE = 0, EXEC_SEM_REF = 1 } exec_semantics;
       "pto-isa cd4a3d3f include/pto/cpu/TCvt.hpp:75-105 (applyRoundingToIntegral), :192-212; "    \
       "pypto python/pypto/ir/op/tile_ops.py:1695-1722 (mode defaults to round); "                  \
       "tests/data/isa/cast.txt")                                                                    \
-    X(SCALAR_DTYPE, "scalar-dtype", "tile.adds, subs, muls, divs, maximums, minimums on FP16/BF16", \
+    X(SCALAR_DTYPE, "scalar-dtype", "tile.adds, subs, muls, divs, maximums, minimums, lrelu on FP16/BF16", \
       "the scalar is rounded to the tile's dtype first (the instruction takes it as that dtype)",   \
       "the Python float stays in the float opmath: tile * 0.1 multiplies by 0.1f", 0,               \
       "pto-isa cd4a3d3f include/pto/cpu/TBinSOps.hpp:154-200 (typename TileSrc::DType scalar); "    \
@@ -119,6 +119,24 @@ typedef enum { EXEC_SEM_DEVICE = 0, EXEC_SEM_REF = 1 } exec_semantics;
       "torch's sum of an integer tensor is INT64", 0,                                              \
       "pto-isa cd4a3d3f include/pto/cpu/TRowSum.hpp:18-40, tile_offsets.hpp:25 (TypeSum); "        \
       "tests/data/isa/reduce.txt")                                                                  \
+    X(PART_VALID, "part-valid", "tile.part_add, part_mul, part_max, part_min",                       \
+      "the op where both sources are valid; where only src0 is (src1's valid region is smaller), "  \
+      "src0's element",                                                                              \
+      "torch.add/mul/maximum/minimum of the whole tiles: src1's padding enters the result", 0,      \
+      "pto-isa cd4a3d3f include/pto/cpu/TPartOp.hpp:19-40 (TPartInstr), "                           \
+      "docs/isa/tile/ops/irregular-and-complex/tpartadd.md:7-24; tests/data/isa/partreduce.txt")          \
+    X(FMOD_EXACT, "fmod-exact", "tile.fmod, fmods, rem, rems; tensor.fmod, fmods (FP32, FP16, BF16)", \
+      "the exact fmod (the floored remainder from it for rem), whatever the quotient",              \
+      "torch's vectorised SLEEF fmodf: NaN where |x / y| passes FLT_MAX (3.4e38 % 1e-3)", 0,         \
+      "pto-isa cd4a3d3f include/pto/cpu/ElementOp.h:199-213,307-318,444-457,522-531 (std::fmod "    \
+      "in double); tests/data/isa/remfmod.txt")                                                     \
+    X(SUBC_SIGN, "subc-sign", "tile.subc, tile.subsc",                                                \
+      "src0 - src1 + src2 (TSUBC), src0 - scalar + src1 (TSUBSC), as the ISA defines them",        \
+      "src0 - src1 - src2, as PyPTO's docstring says (python/pypto/ir/op/tile_ops.py:1346-1361)", 0, \
+      "pto-isa cd4a3d3f docs/isa/tile/ops/elementwise-tile-tile/tsubc.md:7-15, "                     \
+      "include/pto/cpu/ElementOp.h:397-399 (OP_SUBC), :561-563 (OP_SUBCS); the a2a3/a5 NPU trees "  \
+      "have no TSUBC at this commit; REF: python/pypto/debug/torch_codegen.py:1098,1100; "           \
+      "tests/data/isa/fill.txt")                                                                     \
     X(RSQRT_ROUNDING, "rsqrt-rounding", "tile.rsqrt, tensor.rsqrt (FP32, FP16)",                    \
       "1 / sqrt(x) computed in double and rounded once to the dtype",                              \
       "torch.rsqrt: the root rounded to the opmath float, then the reciprocal rounded again", 0,   \

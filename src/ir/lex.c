@@ -611,10 +611,14 @@ restart:
         if (p >= lx->len) {
             if (lx->depth > 0) {
                 uint32_t d = lx->depth <= LEX_BRACKET_MAX ? lx->depth - 1 : LEX_BRACKET_MAX - 1;
-                if (!lx->eof_done)
+                if (!lx->eof_done) {
+                    size_t before = lx->sink->count;
                     lex_error_at(lx, lx->bracket_pos[d], lx->bracket_line[d],
                                  lx->bracket_line_start[d], "'%c' was never closed",
                                  lx->bracket[d]);
+                    if (lx->sink->count > before)
+                        lx->unclosed_diag = before + 1;
+                }
                 lx->depth = 0;
                 lx->eof_done = 1;
                 return make_tok(lx, TK_ERROR, p, p);

@@ -111,6 +111,7 @@ typedef struct lexer {
     diag_sink *sink;
     const char *path;
     int errors;
+    size_t unclosed_diag; /* 1 + the sink's index of "'(' was never closed", 0 none */
 } lexer;
 
 void lex_init(lexer *lx, const char *src, uint32_t len, ir_arena *arena, const char *path,

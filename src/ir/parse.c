@@ -2133,9 +2133,18 @@ ir_module *ir_parse(const char *path, const char *src, size_t len, diag_sink *si
     p->a = a;
     p->sink = sink;
     p->c_locale = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
-    size_t errors_before = sink->errors;
+    size_t errors_before = sink->errors, first = sink->count;
     lex_init(&p->lx, m->src, m->src_len, a, m->path, sink);
     parse_module(p);
+    /* The errors in the order the parser met them, but a bracket the lexer
+     * finds never closed only at the end of the file, opened on a line
+     * before the first error, is that error's root cause (the next line
+     * went on inside the bracket): it comes first, as CPython reports it. */
+    if (p->lx.unclosed_diag > first + 1) {
+        size_t u = p->lx.unclosed_diag - 1;
+        if (sink->items[u].line < sink->items[first].line)
+            diag_sink_move(sink, u, first);
+    }
     m->nsyms = p->lx.names.count;
     int failed = sink->errors > errors_before || p->errors;
     lex_free(&p->lx);

@@ -384,11 +384,18 @@ ptodb_status kernels_binary(kernel_call *kc, kernel_binop op, const kernel_opnd 
         double *res = xmalloc((size_t)(n ? n : 1) * sizeof *res);
         for (int64_t k = 0; k < n; k++)
             res[k] = f_apply(op, s[0].f ? s[0].f[k] : s[0].cf, s[1].f ? s[1].f[k] : s[1].cf);
+        /* the device's TFMOD/TREM is the exact fmod (pto-isa cd4a3d3f
+         * include/pto/cpu/ElementOp.h:199-213,307-318, std::fmod in double;
+         * tests/data/isa/remfmod.txt): SLEEF's NaN is REF's only */
         if ((op == KOP_FMOD || op == KOP_REM) && cdt != DTYPE_FP64)
             for (int64_t k = 0; k < n; k++) {
                 double x = s[0].f ? s[0].f[k] : s[0].cf, y = s[1].f ? s[1].f[k] : s[1].cf;
-                if (sleef_fmodf_nan(x, y) && torch_vector_lane(o, cdt, nd, shape, k))
-                    res[k] = NAN;
+                if (sleef_fmodf_nan(x, y) && torch_vector_lane(o, cdt, nd, shape, k)) {
+                    if (kc->device)
+                        kc->differs = 1;
+                    else
+                        res[k] = NAN;
+                }
             }
         if (op == KOP_MAX || op == KOP_MIN)
             for (int64_t k = 0; k < n; k++) {

@@ -38,6 +38,7 @@ typedef struct kernel_call {
     const char *op;    /* the op's IR name for messages ("tile.add") */
     int t13;           /* torch 1.13 numerics (--ref=torch1.13), else torch 2 */
     int device;        /* device semantics (exec_device): the PTO instruction's arithmetic */
+    int differs;       /* set by a kernel whose device result is not REF's (its caller says how) */
     int failed;
     ptodb_status status;
     char msg[KERNEL_MSG_MAX];
@@ -48,6 +49,7 @@ static inline void kernel_call_init(kernel_call *k, const char *op, int t13)
     k->op = op;
     k->t13 = t13;
     k->device = 0;
+    k->differs = 0;
     k->failed = 0;
     k->status = PTODB_OK;
     k->msg[0] = '\0';

@@ -10,6 +10,7 @@ tests_unit_check_memory_SOURCES = tests/unit/check_memory.c
 tests_unit_check_memory_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_memory_LDADD = $(UNIT_LDADD)
 
-MEMORY_TESTS = tests/cli/memory_planted.sh tests/cli/memory_examples.sh tests/cli/memory_import.sh tests/cli/memory_padding.sh
+MEMORY_TESTS = tests/cli/memory_planted.sh tests/cli/memory_examples.sh tests/cli/memory_import.sh tests/cli/memory_padding.sh \
+	tests/cli/memory_isa.sh
 TESTS += $(MEMORY_TESTS)
 EXTRA_DIST += $(MEMORY_TESTS) scripts/plant_memory_faults docs/memory.md

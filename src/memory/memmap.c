@@ -266,20 +266,24 @@ const mem_tile *mem_tile_get(const mem_core *mc, uint32_t tile)
     return tile >= 1 && tile <= mc->ntiles ? &mc->tiles[tile - 1] : NULL;
 }
 
-/* The elements the device touches: t's valid box (REF's valid_shape
- * attribute, each dim clipped to the shape) when it has one, else its
- * shape. Returns 1 when that is the whole tensor. */
+/* The elements the device touches: the valid box the tile's type declares
+ * (literal entries), else the value's own valid box (REF's valid_shape
+ * attribute), each dim clipped to the shape. Returns 1 when that is the
+ * whole tensor. */
 static int touched_box(const tensor *t, const mem_tile *tl, int64_t *box)
 {
     int whole = 1;
     for (int d = 0; d < t->ndim; d++) {
         box[d] = t->shape[d];
-        if (t->valid_ndim == t->ndim && t->valid[d] >= 0 && t->valid[d] < box[d]) {
-            box[d] = t->valid[d];
-            whole = 0;
-        }
-        if (tl->valid_ndim == t->ndim && tl->valid[d] >= 0 && tl->valid[d] < box[d]) {
-            box[d] = tl->valid[d];
+        /* a literal valid shape the tile's type declares is what the
+         * instruction runs over (a load of 16 rows from an 8-row tensor
+         * still writes 16: this interpreter clips the value's valid rows to
+         * the tensor, the device reads on); else the value's own */
+        int64_t v = tl->valid_ndim == t->ndim && tl->valid[d] >= 0 ? tl->valid[d]
+                    : t->valid_ndim == t->ndim && t->valid[d] >= 0  ? t->valid[d]
+                                                                     : -1;
+        if (v >= 0 && v < box[d]) {
+            box[d] = v;
             whole = 0;
         }
     }

@@ -87,6 +87,7 @@ int ranks_build_file(const char *path, const runpass_options *o, ir_module **mod
         strbuf_puts(&err, t);
         free(t);
         fail(r, RUNPASS_ERROR, strbuf_detach(&err));
+        r->unchecked = 1;
     } else if (exec_program_build(mod, o->ops, pp, &sink) != PTODB_OK) {
         fail(r, RUNPASS_ERROR, diag_sink_error_text(&sink));
     } else if (ranks_program_runnable(path, *pp, r)) {

@@ -21,6 +21,20 @@ run_ptodb --batch "$ex/mlp" --nx -ex 'pass 11' -ex 'nosuchcommand'
 expect_eq "commands, a command fails: exit" 2 "$rc"
 expect_contains "error shown" "Undefined command: \"nosuchcommand\"." "$err"
 
+# break on a function no pass defines: no one to ask, so no (gdb's
+# "[answered N; input not from terminal]"), and the command failed; with
+# `set breakpoint pending on` a pending breakpoint, and no failure
+run_ptodb --batch "$ex/mlp" --nx -ex 'break nosuchfunc' -ex 'info breakpoints'
+expect_eq "break on no pass's function: exit" 2 "$rc"
+expect_contains "break on no pass's function: said so" 'Function "nosuchfunc" not defined in any of the 7 passes.' "$err"
+expect_contains "break on no pass's function: answered no" \
+    "Make breakpoint pending on future pass load? (y or [n]) [answered N; input not from terminal]" "$out"
+expect_contains "break on no pass's function: none set" "No breakpoints or watchpoints." "$out"
+run_ptodb --batch "$ex/mlp" --nx -ex 'set breakpoint pending on' -ex 'break nosuchfunc' -ex 'info breakpoints'
+expect_eq "pending on: exit" 0 "$rc"
+expect_contains "pending on: pending" "Breakpoint 1 (nosuchfunc) pending." "$out"
+expect_contains "pending on: listed" "<PENDING> in nosuchfunc" "$out"
+
 printf 'pass 22\nbreak 57\nrun\nprint up__tile_Vec[0, 0:2]\n' >"$HOME/cmds"
 run_ptodb --batch --nx -x "$HOME/cmds" "$ex/mlp"
 expect_eq "-x file: exit" 0 "$rc"

@@ -77,7 +77,7 @@ if command -v bash >/dev/null 2>&1; then
     expect_eq "completing 'ptodb --ref torch1'" "--ref torch1: torch1.13" "$(grep '^--ref torch1:' "$tmp/complete.n")"
     expect_eq "completing 'ptodb -e' (gdb's -ex)" "-e: -ex" "$(grep '^-e:' "$tmp/complete.n")"
     # Every option of --help, and only those, completes from '-'.
-    "$bin" --help | sed -nE 's/^ +(-[[:alnum:]], +)?(--[[:alnum:]-]+).*/\2/p' | sort >"$tmp/help.opts"
+    "$bin" --help | sed -nE 's/^ +(-[[:alnum:]]+, +)?(--[[:alnum:]-]+).*/\2/p' | sort >"$tmp/help.opts"
     grep '^-:' "$tmp/complete.n" | cut -d: -f2- | tr ' ' '\n' | sed '/^$/d' | sort >"$tmp/complete.opts"
     [ "$(wc -l <"$tmp/help.opts")" -ge 20 ] || fail "ptodb --help lists fewer than 20 options"
     cmp -s "$tmp/help.opts" "$tmp/complete.opts" ||

@@ -21,7 +21,7 @@ grep -q "^        mlp_fused_c2v_slot_buffer_import: .*import_peer_buffer(name='m
 sed -i "10s/name='mlp_fused_c2v_slot_buffer'/name='mlp_fused_c2v_slot_bufer'/" "$tmp/name/$f"
 sed -i "10s/peer_func='mlp_fused_aiv'/peer_func='mlp_fused_aiw'/" "$tmp/peer/$f"
 
-"$PTODB" --batch "$tmp/name" --pass 22 >"$tmp/out" 2>&1
+"$PTODB" --batch "$tmp/name" >"$tmp/out" 2>&1
 rc=$?
 [ $rc -eq 1 ] || fail "misspelt name: exit $rc: $(cat "$tmp/out")"
 grep -q "^memory fault: slot at .*/22_after_ExpandMixedKernel.py:10:65 in mlp_fused_aic$" "$tmp/out" || fail "no slot fault at 10:65: $(cat "$tmp/out")"
@@ -30,12 +30,12 @@ grep -q "^  why:    import_peer_buffer(name='mlp_fused_c2v_slot_bufer', peer_fun
 grep -q "^  stmt:   system.import_peer_buffer at 10:65 imports it$" "$tmp/out" || fail "stmt line"
 grep -q "^22_after_ExpandMixedKernel  *MEMFAULT " "$tmp/out" || fail "verdict"
 
-"$PTODB" --batch "$tmp/peer" --pass 22 >"$tmp/out2" 2>&1
+"$PTODB" --batch "$tmp/peer" >"$tmp/out2" 2>&1
 [ $? -eq 1 ] || fail "wrong peer: expected exit 1"
 grep -q "^  why:    import_peer_buffer(name='mlp_fused_c2v_slot_buffer', peer_func='mlp_fused_aiw'): the program has no function mlp_fused_aiw$" "$tmp/out2" ||
     fail "wrong peer: $(cat "$tmp/out2")"
 # the reference's blind semantics: both pass
-"$PTODB" --batch --memcheck=off "$tmp/name" --pass 22 >/dev/null 2>&1 || fail "--memcheck=off: the misspelt name fails"
+"$PTODB" --batch --memcheck=off "$tmp/name" >/dev/null 2>&1 || fail "--memcheck=off: the misspelt name fails"
 
 printf 'pass 22\nbreak 12\nrun\ninfo memory\nquit\n' | "$PTODB" "$top_srcdir/examples/mlp" >"$tmp/repl" 2>&1
 grep -q "^imported: slot buffer mlp_fused_c2v_slot_buffer of mlp_fused_aiv, its Vec (no address yet), 8192 bytes$" "$tmp/repl" ||

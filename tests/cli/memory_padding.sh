@@ -22,7 +22,7 @@ done
 sed -i '13s/pl.Mem.Mat\] = pl.tile.load(a__ssa_v0, \[0, 0\], \[64, 64\], \[64, 64\]/pl.Mem.Mat, pl.TileView(valid_shape=[64, 48])] = pl.tile.load(a__ssa_v0, [0, 0], [64, 64], [64, 48]/' "$tmp/ab/$f"
 grep -q "valid_shape=\[64, 48\])] = pl.tile.load(a__ssa_v0" "$tmp/ab/$f" || fail "fixture changed: line 13 is not a's load"
 
-"$PTODB" --batch "$tmp/b" --pass 44 >"$tmp/out" 2>&1
+"$PTODB" --batch "$tmp/b" >"$tmp/out" 2>&1
 rc=$?
 [ $rc -eq 1 ] || fail "exit $rc: $(cat "$tmp/out")"
 grep -q "^memory fault: uninit at .*/44_after_MaterializeDistTensorCtx.py:17:122 in matmul_64_incore_0$" "$tmp/out" ||
@@ -32,7 +32,7 @@ grep -q "^  why:    row 48 of tile_b_l0b__ssa_v0, outside its valid shape \[48, 
     fail "why line: $(cat "$tmp/out")"
 grep -q "^44_after_MaterializeDistTensorCtx  *MEMFAULT " "$tmp/out" || fail "verdict"
 
-"$PTODB" --batch "$tmp/ab" --pass 44 >"$tmp/out2" 2>&1
+"$PTODB" --batch "$tmp/ab" >"$tmp/out2" 2>&1
 ! grep -q "memory fault" "$tmp/out2" || fail "K = 48: a fault: $(cat "$tmp/out2")"
 ! grep -q "MEMFAULT" "$tmp/out2" || fail "K = 48: MEMFAULT"
 echo ok

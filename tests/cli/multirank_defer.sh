@@ -37,7 +37,7 @@ done
 sed -i 's/pld.system.notify(signal, peer, \[0, 0\], pl.const(1, pl.INT32), op=0)/pld.system.notify(signal, peer, [0, 0], pl.const(0, pl.INT32), op=0)/' "$f0"
 defer_line=$(grep -n '    pld.system.defer_wait(' "$f0" | cut -d: -f1)
 waiter_line=$(grep -n 'self.waiter(' "$f0" | cut -d: -f1)
-run_ptodb --batch --pass 0 "$c"
+run_ptodb --batch "$c"
 expect_eq "never notified: exit status" 1 "$rc"
 expect_contains "never notified: the deferred condition" \
     "rank 0: its task dispatched at $f0:$waiter_line:9 retired, and its completion waits on the pld.system.defer_wait at $f0:$defer_line:9: signal_buf element 0 of rank 0 expects >= 1 (unsigned), holds 0" "$out"

@@ -794,6 +794,17 @@ def check_restart_frame_and_terminate():
     d.close()
 
 
+def check_launch_args_of_the_debugger():
+    # a launch's args are the debugger's command line: an option the
+    # debugger would ignore (--jobs is --run's and --batch's) is refused,
+    # not ignored; the debugger's own options are taken
+    d = Session()
+    d.call("initialize", {})
+    d.call("launch", {"case": CASE, "args": ["--jobs", "2"]}, ok=False)
+    d.call("launch", {"case": CASE, "args": ["--rtol", "1e-3", "-ex", "show rtol"]})
+    d.close()
+
+
 def check_port():
     p = subprocess.Popen([PTODB, "--dap-port", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     line = p.stderr.readline().decode()

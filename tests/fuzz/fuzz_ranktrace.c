@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "batch/divergence.h"
+#include "batch/diverge.h"
 #include "data/case.h"
 #include "exec/machine.h"
 
@@ -91,7 +91,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     bisect_stmt s;
     divergence_find(&side, &side, &opts, 0.05, 0.05, (size_t)64 << 20, &s);
     strbuf out = STRBUF_INIT;
-    divergence_report_text(&s, "fuzz", "fuzz", 0.05, 0.05, &out);
+    diverge_report_text(&s, "fuzz", "fuzz", 0.05, 0.05, &out);
     if (getenv("PTODB_FUZZ_VERBOSE"))
         fprintf(stderr, "fuzz_ranktrace (%s%s): %s", case_names[k], over_budget ? ", over budget" : "",
                 strbuf_str(&out));

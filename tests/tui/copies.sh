@@ -6,6 +6,11 @@
 #    validation selects pass 25, draws its heat maps and says so.
 #  - tab_indent: examples/mlp-broken with a tab-indented line in pass 0, at
 #    80x24: the source pane and the console's wrapping keep every character.
+#  - unparsable: examples/mlp with the ')' closing line 11 of pass 11 gone:
+#    the background validation selects pass 11, the source pane opens at its
+#    first error in the file's order (the '(' never closed, E in the
+#    margin, not the later error the parser met first), the console ends
+#    with that error, and the heat maps say the pass never ran.
 # Expected screens: tests/tui/expected/copy_NAME.screens (PTODB_TUI_UPDATE=1
 # rewrites them).
 set -e
@@ -48,6 +53,13 @@ lllllll
 screen
 KEYS
 check tab_indent mlp-broken "$tmp/tab.keys"
+
+cp -RL "$top_srcdir/examples/mlp" "$tmp/cases/"
+f="$tmp/cases/mlp/passes_dump/11_after_ConvertTensorToTileOps.py"
+sed -i '11s/= pl\.tile\.mul(x__tile, x__tile)$/= pl.tile.mul(x__tile, x__tile/' "$f"
+grep -q 'pl\.tile\.mul(x__tile, x__tile$' "$f" || fail "sed did not drop the ')' of line 11"
+printf 'screen\nresize 160 48\nscreen\n' >"$tmp/unparsable.keys"
+check unparsable mlp "$tmp/unparsable.keys"
 
 if [ -d "$PTODB_FIXTURES/qwen3_scope3_910b/passes_dump" ]; then
     cp -RL "$PTODB_FIXTURES/qwen3_scope3_910b" "$tmp/cases/"

@@ -125,6 +125,12 @@ static void req_launch(dap_server *d, json_t *req, json_t *args)
         dap_fail(d, req, "launch: bad args (see the server's standard error)");
         goto out;
     }
+    /* only the debugger's options: the others would be ignored */
+    if (ptodb_cli_check_mode(&cli, PTODB_MODE_DAP_LAUNCH) != 0) {
+        ptodb_cli_free(&cli);
+        dap_fail(d, req, "launch: bad args (see the server's standard error)");
+        goto out;
+    }
     int status = 0;
     strbuf_clear(&d->cap);
     d->s = startup_session(&cli, dap_on_engine_output, d, &status);

@@ -88,7 +88,9 @@ static void deprep_noop(void)
 
 static const char *normal_prompt(tui *t)
 {
-    return session_collecting(t->s) ? ">" : "(ptodb) ";
+    /* a question waits for its answer: the question is the prompt (gdb's query) */
+    const char *q = session_query_prompt(t->s);
+    return q ? q : session_collecting(t->s) ? ">" : "(ptodb) ";
 }
 
 static void line_handler(char *line)
@@ -108,7 +110,8 @@ static void line_handler(char *line)
         tui_execute(t, "quit");
         return;
     }
-    if (*line && (!t->history_last || strcmp(t->history_last, line) != 0)) {
+    /* an answer to a question is no command to recall */
+    if (*line && !session_query_prompt(t->s) && (!t->history_last || strcmp(t->history_last, line) != 0)) {
         add_history(line);
         free(t->history_last);
         t->history_last = xstrdup(line);

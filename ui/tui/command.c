@@ -179,16 +179,18 @@ const char *tui_complete_word(const char *line, int start, const char *word, int
 
 void tui_execute(tui *t, const char *line)
 {
-    /* Echo it, as gdb's TUI does, so keys that send commands show what ran. */
-    if (!session_collecting(t->s)) {
-        char echo[600];
-        int n = snprintf(echo, sizeof echo, "(ptodb) %s\n", line);
+    /* Echo it, as gdb's TUI does, so keys that send commands show what ran;
+     * an answer after its question */
+    const char *query = session_query_prompt(t->s);
+    if (!session_collecting(t->s) || query) {
+        char echo[700];
+        int n = snprintf(echo, sizeof echo, "%s%s\n", query ? query : "(ptodb) ", line);
         tui_console_write(t, SESSION_OUT, echo, (size_t)n < sizeof echo ? (size_t)n : sizeof echo - 1);
     }
     t->con.scroll = 0;
     session_validate_cancel(t->s); /* any command stops the background validation */
     tui_take_redraw(t);
-    if (!session_collecting(t->s) && tui_command(t, line)) {
+    if (!session_collecting(t->s) && !query && tui_command(t, line)) {
         t->dirty |= (1u << PANE_CONSOLE) | TUI_DIRTY_STATUS;
         return;
     }

@@ -315,6 +315,8 @@ int mode_tui(const ptodb_cli *cli)
         tui_execute(&t, strbuf_str(&cmd));
         strbuf_free(&cmd);
     }
+    /* the command line is a person's (a screen test's keys stand for one) */
+    session_set_interactive(t.s, 1);
     session_validate_start(t.s);
     if (headless) {
         run_script(&t, script);

@@ -21,6 +21,15 @@ void pane_source_sync(tui *t)
         t->src.sc.top = t->src.sc.cursor = 0;
         t->src.left = 0;
         t->src.stop_line = 0;
+        t->src.error_shown = 0;
+    }
+    /* A pass whose file does not check opens at its first error, the root
+     * cause (its message is in the console). */
+    int eline = t->src.error_shown ? 0 : view_pass_error_line(t->s, cur);
+    if (eline > 0) {
+        t->src.error_shown = 1;
+        t->src.sc.cursor = eline - 1;
+        tui_scroll_show(&t->src.sc, t->src.file.nlines, t->rect[PANE_SOURCE].h - 1);
     }
     /* A new bisect result: its statement, in the pass it selected. */
     int bpass, bline;
@@ -111,6 +120,7 @@ static void source_draw(tui *t, crect r, int focused)
     unsigned serial;
     if (!view_bisect_statement(t->s, &bpass, &bline, &serial) || bpass != t->src.pass)
         bline = 0;
+    int eline = view_pass_error_line(t->s, t->src.pass); /* a file that does not check */
     for (int y = 0; y < body.h; y++) {
         int i = t->src.sc.top + y;
         if (i >= n)
@@ -122,7 +132,7 @@ static void source_draw(tui *t, crect r, int focused)
         if (stop)
             canvas_put(&t->cv, body, y, 1, '>', ST_STOP);
         else
-            canvas_put(&t->cv, body, y, 1, line == bline ? '!' : ' ', ST_BAD);
+            canvas_put(&t->cv, body, y, 1, line == eline ? 'E' : line == bline ? '!' : ' ', ST_BAD);
         canvas_printf(&t->cv, body, y, 2, ST_LINENO, "%*d ", dw, line);
         size_t len;
         const char *s = tui_lines_get(&t->src.file, i, &len);
@@ -231,5 +241,5 @@ const tui_pane_ops pane_source_ops = {
     .draw = source_draw,
     .key = source_key,
     .click = source_click,
-    .help = "B: breakpoint (b disabled), >: stopped at, !: bisect's statement",
+    .help = "B: breakpoint (b off), >: stopped at, !: bisect's statement, E: error",
 };

@@ -69,6 +69,7 @@ typedef struct tui_source {
     int search_active; /* n/N repeat the search (until Esc) */
     int stop_line;     /* the stop line last followed, 0 none */
     unsigned bisect_seen; /* view_bisect_statement's serial last followed */
+    int error_shown;      /* the pass shown does not check: its first error's line was shown */
     int left;          /* columns scrolled to the right */
 } tui_source;
 

@@ -68,8 +68,11 @@ def main():
         need(p, "file", str, w)
         st = need(p, "status", str, w)
         v = need(p, "verdict", str, w)
-        if st not in ("compared", "ref_fail", "error", "not_run") or v not in ("pass", "fail", "not_run"):
+        if st not in ("compared", "ref_fail", "error", "not_run") or v not in ("pass", "fail", "memfault", "error",
+                                                                               "not_run"):
             raise SystemExit(f"{w}: status {st!r} verdict {v!r}")
+        if v == "error" and st != "error":  # a file that does not check never ran
+            raise SystemExit(f"{w}: verdict error with status {st!r}")
         need(p, "same_as", OPT_STR, w)
         need(p, "message", OPT_STR, w)
         need(p, "ref_note", OPT_STR, w)
@@ -126,15 +129,17 @@ def main():
         if st == "compared" and v == "pass" and not all(x["pass"] for x in p["outputs"]):
             raise SystemExit(f"{w}: verdict pass with a failing output")
     s = need(d, "summary", dict, "$")
-    for k in ("passes", "passed", "failed", "not_run", "files_run", "exit_code"):
+    for k in ("passes", "passed", "failed", "errors", "not_run", "files_run", "exit_code"):
         need(s, k, int, "$.summary")
     need(s, "first_failing", OPT_STR, "$.summary")
     need(s, "stopped_early", bool, "$.summary")
     need(s, "wall_seconds", NUM, "$.summary")
-    if s["passed"] + s["failed"] + s["not_run"] != npasses:
-        raise SystemExit("$.summary: passed + failed + not_run != passes")
-    if sum(p["verdict"] == "fail" for p in passes) != s["failed"]:
+    if s["passed"] + s["failed"] + s["errors"] + s["not_run"] != npasses:
+        raise SystemExit("$.summary: passed + failed + errors + not_run != passes")
+    if sum(p["verdict"] in ("fail", "memfault") for p in passes) != s["failed"]:
         raise SystemExit("$.summary.failed disagrees with the passes")
+    if sum(p["verdict"] == "error" for p in passes) != s["errors"]:
+        raise SystemExit("$.summary.errors disagrees with the passes")
     diff = d.get("ir_diff", "missing")
     if diff == "missing":
         raise SystemExit("$: missing key 'ir_diff'")

@@ -19,7 +19,7 @@ def cases(doc):
 
 def main():
     doc = json.load(open(sys.argv[1]))
-    totals = {"cases": 0, "passes": 0, "passed": 0, "failed": 0, "not_run": 0, "errors": 0}
+    totals = {"cases": 0, "passes": 0, "passed": 0, "failed": 0, "not_run": 0, "errors": 0, "pass_errors": 0}
     lines = []
     for c in cases(doc):
         path = c["case"]["path"]
@@ -31,6 +31,7 @@ def main():
         s = c["summary"]
         for k in ("passes", "passed", "failed", "not_run"):
             totals[k] += s[k]
+        totals["pass_errors"] += s["errors"]  # pass files that do not check
         for p in c["passes"]:
             outs = " ".join("%s=%s" % (o["key"], o["max_abs_diff_text"]) for o in p["outputs"])
             lines.append("%s %s %s %s %s" % (path, p["stem"], p["status"], p["verdict"], outs))
@@ -40,6 +41,9 @@ def main():
         for k in ("passes", "passed", "failed", "not_run"):
             if s[k] != totals[k]:
                 raise SystemExit("%s: summary.%s is %s, its cases add up to %s" % (sys.argv[1], k, s[k], totals[k]))
+        if s["errors"] != totals["pass_errors"]:
+            raise SystemExit("%s: summary.errors is %s, its cases add up to %s" % (sys.argv[1], s["errors"],
+                                                                                   totals["pass_errors"]))
         if s["cases"] != totals["cases"] or s["cases_error"] != totals["errors"]:
             raise SystemExit("%s: summary case counts disagree with its cases" % sys.argv[1])
     print("totals " + " ".join("%s=%d" % kv for kv in sorted(totals.items())))

@@ -1,0 +1,511 @@
+/* The divergence engine (diverge.h): the traced search, the dataflow chain
+ * and the memory sanitizer composed into one answer with one reason. */
+#include "batch/diverge.h"
+
+#include <ctype.h>
+#include <signal.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "base/fdio.h"
+#include "base/mem.h"
+#include "batch/why.h"
+#include "exec/machine.h"
+#include "ranks/run.h"
+
+static const char *const reason_words[] = {"-",      "op",             "branch",      "loop", "region", "lane/core",
+                                           "memfault", "error/deadlock", "not-written", "nan",  "value"};
+
+const char *diverge_reason_word(int reason)
+{
+    if (reason < 0 || (size_t)reason >= sizeof reason_words / sizeof *reason_words)
+        return "-";
+    return reason_words[reason];
+}
+
+static void set_why(bisect_stmt *s, int reason, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void set_why(bisect_stmt *s, int reason, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    strbuf sb = STRBUF_INIT;
+    strbuf_vprintf(&sb, fmt, ap);
+    va_end(ap);
+    free(s->reason_why);
+    s->reason_why = strbuf_detach(&sb);
+    s->reason = reason;
+}
+
+/* Line `line` of the file at path, trimmed, into buf ("" when none). */
+static void line_text(const char *path, int line, char *buf, size_t size)
+{
+    buf[0] = '\0';
+    size_t len;
+    char *text = path && line > 0 ? file_read_all(path, &len) : NULL;
+    if (!text)
+        return;
+    const char *p = text;
+    for (int n = 1; n < line && p; n++) {
+        p = strchr(p, '\n');
+        p = p ? p + 1 : NULL;
+    }
+    if (p) {
+        while (*p == ' ' || *p == '\t')
+            p++;
+        size_t l = strcspn(p, "\n");
+        while (l && isspace((unsigned char)p[l - 1]))
+            l--;
+        snprintf(buf, size, "%.*s", (int)l, p);
+    }
+    free(text);
+}
+
+static int core_by_name(const char *w, size_t n)
+{
+    for (int k = 0; k < EXEC_NCORES; k++) {
+        const char *name = machine_core_name(k);
+        if (strlen(name) == n && strncasecmp(name, w, n) == 0)
+            return k;
+    }
+    return EXEC_CORE_HOST;
+}
+
+/* ---- memfault: the sanitizer's first report --------------------------------------------------- */
+
+/* The value of "  KEY:   ..." in block (up to its end), or NULL. */
+static const char *report_field(const char *block, size_t blen, const char *key)
+{
+    size_t kl = strlen(key);
+    for (const char *p = block; p && p < block + blen;) {
+        const char *q = p;
+        while (*q == ' ')
+            q++;
+        if (strncmp(q, key, kl) == 0 && q[kl] == ':') {
+            q += kl + 1;
+            while (*q == ' ')
+                q++;
+            return q;
+        }
+        p = strchr(p, '\n');
+        p = p ? p + 1 : NULL;
+    }
+    return NULL;
+}
+
+/* A memory fault in bad (and none in good): the statement that wrote over
+ * the live tile is the answer, the first differing value (a reader of the
+ * clobbered tile) its consumer. 1 when named. */
+static int memfault_answer(const divergence_side *good, const divergence_side *bad, const runpass_options *ro,
+                           bisect_stmt *s)
+{
+    if (!ro->mopt.memcheck)
+        return 0;
+    runpass_result rb, rg;
+    ranks_or_single_run_file(bad->path, bad->c, ro, &rb);
+    int named = 0;
+    if (rb.memfaults && rb.memreport) {
+        ranks_or_single_run_file(good->path, good->c, ro, &rg);
+        int good_clean = !rg.memfaults;
+        runpass_result_free(&rg);
+        const char *rep = rb.memreport, *end = strstr(rep, "\nmemory fault: ");
+        size_t blen = end ? (size_t)(end - rep + 1) : strlen(rep);
+        /* "memory fault: KIND at PATH:LINE:COL in FUNC" */
+        const char *at = strncmp(rep, "memory fault: ", 14) == 0 ? strstr(rep, " at ") : NULL;
+        size_t pl = strlen(bad->path);
+        if (good_clean && at && strncmp(at + 4, bad->path, pl) == 0 && at[4 + pl] == ':') {
+            char *e;
+            long line = strtol(at + 5 + pl, &e, 10);
+            const char *in = strstr(at, " in ");
+            const char *nl = strchr(rep, '\n');
+            char kind[32];
+            snprintf(kind, sizeof kind, "%.*s", (int)(at - rep - 14), rep + 14);
+            char func[128] = "?", wrote[128] = "", tile[128] = "";
+            if (in && (!nl || in < nl))
+                snprintf(func, sizeof func, "%.*s", (int)strcspn(in + 4, "\n"), in + 4);
+            const char *w = report_field(rep, blen, "wrote"), *t = report_field(rep, blen, "tile"),
+                       *c = report_field(rep, blen, "core");
+            if (w) {
+                snprintf(wrote, sizeof wrote, "%.*s", (int)strcspn(w, " \n"), w);
+                /* "..., written at L:C" names the writer */
+                const char *wa = strstr(w, "written at ");
+                const char *wl = strchr(w, '\n');
+                if (wa && (!wl || wa < wl))
+                    line = strtol(wa + 11, NULL, 10);
+            }
+            if (t)
+                snprintf(tile, sizeof tile, "%.*s", (int)strcspn(t, " \n"), t);
+            if (line > 0) {
+                if (s->found && !s->fails && s->tensor && *s->tensor && s->line != line) {
+                    free(s->consumer_tensor);
+                    s->consumer_line = s->line;
+                    s->consumer_tensor = s->tensor;
+                    s->tensor = NULL;
+                }
+                free(s->tensor);
+                free(s->file);
+                free(s->func);
+                s->found = 1;
+                s->fails = 0;
+                s->file = xstrdup(bad->path);
+                s->func = xstrdup(func);
+                s->tensor = xstrdup(wrote[0] ? wrote : "?");
+                s->line = (int)line;
+                s->core = c ? core_by_name(c, strcspn(c, " ,\n")) : EXEC_CORE_HOST;
+                s->memreport = xstrndup(rep, blen);
+                set_why(s, DIVERGE_MEMFAULT,
+                        "line %ld writes %s over the live tile %s (the memory sanitizer's first report: %s; %llu "
+                        "in the pass, none in %s)",
+                        line, wrote[0] ? wrote : "?", tile[0] ? tile : "?", kind,
+                        (unsigned long long)rb.memfaults, good->stem);
+                named = 1;
+            }
+        }
+    }
+    runpass_result_free(&rb);
+    return named;
+}
+
+/* ---- error/deadlock: where the run stops ---------------------------------------------------- */
+
+/* The "  core X lane N: blocked in FUNC at PATH:LINE:COL on OP (...)" lines
+ * of a deadlock report in text, into s->waiting; the first one's place into
+ * *line, func, *core. 1 when there is one. */
+static int blocked_cores(const char *text, bisect_stmt *s, int *line, char *func, size_t fsize, int *core)
+{
+    const char *d = text ? strstr(text, "deadlock in group ") : NULL;
+    if (!d)
+        return 0;
+    strbuf w = STRBUF_INIT;
+    int n = 0;
+    for (const char *p = strchr(d, '\n'); p && *p;) {
+        p++;
+        size_t l = strcspn(p, "\n");
+        const char *q = p;
+        while (*q == ' ')
+            q++;
+        if (strncmp(q, "core ", 5) != 0)
+            break;
+        const char *b = strstr(q, ": blocked in ");
+        if (b && b < p + l) {
+            strbuf_printf(&w, "%s%.*s", n ? "\n" : "", (int)(p + l - q), q);
+            if (!n++) {
+                const char *fn = b + 13, *at = strstr(fn, " at ");
+                if (at && at < p + l) {
+                    snprintf(func, fsize, "%.*s", (int)(at - fn), fn);
+                    /* PATH:LINE:COL: the last two numbers before " on " */
+                    const char *on = strstr(at, " on ");
+                    const char *e = on && on < p + l ? on : p + l;
+                    const char *c2 = e;
+                    while (c2 > at && *c2 != ':')
+                        c2--;
+                    const char *c1 = c2 - 1;
+                    while (c1 > at && *c1 != ':')
+                        c1--;
+                    *line = (int)strtol(c1 + 1, NULL, 10);
+                }
+                *core = core_by_name(q + 5, strcspn(q + 5, " "));
+            }
+        }
+        p += l;
+    }
+    if (!n) {
+        strbuf_free(&w);
+        return 0;
+    }
+    free(s->waiting);
+    s->waiting = strbuf_detach(&w);
+    return *line > 0;
+}
+
+/* ---- the dataflow chain: the statement a consumer only passes on ------------------------------- */
+
+static void chain_answer(const divergence_side *good, const divergence_side *bad, int good_pass, int bad_pass,
+                         const runpass_options *ro, bisect_stmt *s)
+{
+    /* why's log follows one machine: a multi-rank case keeps the first
+     * differing value (docs/why.md, "Not done"); a changed op or a NaN that
+     * appears is where the value is made, not passed on */
+    if (!s->found || s->fails || s->new_if || s->op_changed || s->op_now || s->nan_new || s->rank >= 0 ||
+        bad->c->ranks.nranks)
+        return;
+    why_refine_side b = {bad->path, bad->stem, bad->c, bad_pass}, g = {good->path, good->stem, good->c, good_pass};
+    why_blame wb;
+    if (!why_refine_divergence(&b, &g, ro, s->line, s->good_line, &wb))
+        return;
+    s->consumer_line = s->line;
+    s->consumer_tensor = s->tensor;
+    s->tensor = xstrdup(wb.tensor);
+    s->line = wb.line;
+    s->core = wb.core;
+    free(s->func);
+    s->func = xstrdup(wb.func);
+    s->chain_why = xstrdup(wb.why);
+    if (wb.by_loop)
+        set_why(s, DIVERGE_LOOP, "the loop at line %d runs another trip count or step than in %s", wb.line,
+                good->stem);
+}
+
+/* ---- the reason ------------------------------------------------------------------------------ */
+
+static int has_op(const char *op, const char *what)
+{
+    return op && strstr(op, what) != NULL;
+}
+
+static void classify(const divergence_side *good, const divergence_side *bad, bisect_stmt *s)
+{
+    char text[512];
+    if (s->reason)
+        return;
+    if (!s->found) {
+        s->reason = DIVERGE_NONE;
+        return;
+    }
+    if (s->fails) {
+        line_text(s->file, s->line, text, sizeof text);
+        if (strstr(text, "split=") || (s->note && strstr(s->note, "its split=")))
+            set_why(s, DIVERGE_LANE,
+                    "its split= hands the lanes other parts than the other side of the queue expects, and the "
+                    "group stops there (%s ran to its end)",
+                    good->stem);
+        else
+            set_why(s, DIVERGE_ERROR, "the run stops at this statement where %s ran to its end", good->stem);
+        return;
+    }
+    const char *t = s->tensor ? s->tensor : "";
+    if (s->new_if) {
+        set_why(s, DIVERGE_BRANCH,
+                "the if at line %d (new in this pass) takes the branches that make the outputs fail: inverted, "
+                "they pass",
+                s->line);
+        return;
+    }
+    if (strncmp(t, "branch taken", 12) == 0) {
+        char cond[256];
+        line_text(s->file, s->line, cond, sizeof cond);
+        set_why(s, DIVERGE_BRANCH, "the if at line %d (%s) takes another branch than in %s", s->line, cond,
+                good->stem);
+        return;
+    }
+    if (strncmp(t, "trip count", 10) == 0 || strncmp(t, "the loop over", 13) == 0) {
+        set_why(s, DIVERGE_LOOP, "the loop at line %d runs another trip count or step than in %s", s->line,
+                good->stem);
+        return;
+    }
+    if (s->nan_new) {
+        set_why(s, DIVERGE_NAN, "its value has NaN or Inf where %s's has none (every value before it agrees)",
+                good->stem);
+        return;
+    }
+    if (s->op_now || s->op_changed) {
+        if (s->op_now)
+            set_why(s, DIVERGE_OP, "its op changed: %s where %s has %s", s->op_now, good->stem, s->op_was);
+        else
+            set_why(s, DIVERGE_OP, "its op differs from its counterpart's in %s", good->stem);
+        return;
+    }
+    if (has_op(s->good_stmt_op, "store") && !has_op(s->stmt_op, "store")) {
+        set_why(s, DIVERGE_NOT_WRITTEN,
+                "%s stores here (%s, line %d); in this pass the statement stores nothing: the output's elements "
+                "it wrote are never written",
+                good->stem, s->good_stmt_op, s->good_line);
+        return;
+    }
+    if (s->core == EXEC_CORE_AIV1) {
+        set_why(s, DIVERGE_LANE, "lane 1 (AIV1) holds other data than in %s while lane 0 agrees", good->stem);
+        return;
+    }
+    if (s->chain_why) {
+        const char *fw = s->chain_why;
+        if (strstr(fw, " reads ") && strchr(fw, '['))
+            set_why(s, DIVERGE_REGION, "it reads another region than in %s (the dataflow chain)", good->stem);
+        else if (strstr(fw, "op differs") || strstr(fw, "another order"))
+            set_why(s, DIVERGE_OP, "its op or operands differ from %s's (the dataflow chain)", good->stem);
+        else if (strstr(fw, "branch"))
+            set_why(s, DIVERGE_BRANCH, "another branch made its value than in %s (the dataflow chain)", good->stem);
+        else
+            set_why(s, DIVERGE_VALUE, "its value differs from %s's; its inputs agree along the dataflow chain",
+                    good->stem);
+        return;
+    }
+    if (has_op(s->stmt_op, "load") || has_op(s->stmt_op, "pop")) {
+        set_why(s, DIVERGE_VALUE, "it brings in other data than in %s; nothing it reads was compared before it",
+                good->stem);
+        return;
+    }
+    set_why(s, DIVERGE_OP, "its value is beyond tolerance while every value before it agrees with %s",
+            good->stem);
+}
+
+void diverge_find(const divergence_side *good, const divergence_side *bad, int good_pass, int bad_pass,
+                  const runpass_options *ro, double rtol, double atol, size_t max_trace_bytes, bisect_stmt *s)
+{
+    divergence_find(good, bad, ro, rtol, atol, max_trace_bytes, s);
+    const volatile sig_atomic_t *stop = ro->mopt.interrupt;
+    if (stop && *stop)
+        return;
+    if (!memfault_answer(good, bad, ro, s))
+        chain_answer(good, bad, good_pass, bad_pass, ro, s);
+    if (s->fails || !s->found) {
+        int line = 0, core = 0;
+        char func[128] = "?";
+        if (blocked_cores(s->note, s, &line, func, sizeof func, &core) && !s->found) {
+            s->found = s->fails = 1;
+            s->file = xstrdup(bad->path);
+            s->func = xstrdup(func);
+            s->tensor = xstrdup("");
+            s->line = line;
+            s->core = core;
+            s->first_bad = -1;
+            set_why(s, DIVERGE_ERROR,
+                    "the group deadlocks: every live core waits (this one first) where %s ran to its end",
+                    good->stem);
+        }
+    }
+    classify(good, bad, s);
+}
+
+/* ---- report ---------------------------------------------------------------------------------- */
+
+/* "  INTRO: line 30 't__tile_7', ..." when other statements differ */
+static void put_later(strbuf *out, const bisect_stmt *s, const char *intro)
+{
+    if (!s->nlater)
+        return;
+    strbuf_printf(out, "  %s:", intro);
+    for (size_t k = 0; k < s->nlater; k++)
+        strbuf_printf(out, "%s line %d '%s'", k ? "," : "", s->later_line[k], s->later_tensor[k]);
+    strbuf_putc(out, '\n');
+}
+
+static void put_counts(strbuf *out, const bisect_stmt *s)
+{
+    strbuf_printf(out, "  %zu other tensors matched their counterparts within tolerance", s->compared);
+    if (s->realigned)
+        strbuf_printf(out, " (%zu of them another occurrence of the same statement)", s->realigned);
+    if (s->unmatched)
+        strbuf_printf(out, "; %zu had no same-shaped counterpart", s->unmatched);
+    strbuf_putc(out, '\n');
+}
+
+/* ", block B of N" when the value came from an SPMD block, else "". */
+static const char *block_words(const bisect_stmt *s, char *buf, size_t size)
+{
+    if (s->blocks > 1)
+        snprintf(buf, size, ", block %lld of %lld", (long long)s->block, (long long)s->blocks);
+    else
+        buf[0] = '\0';
+    return buf;
+}
+
+/* "  reason: WORD: why" (the engine's vocabulary) */
+static void put_reason(strbuf *out, const bisect_stmt *s)
+{
+    if (s->reason)
+        strbuf_printf(out, "  reason: %s: %s\n", diverge_reason_word(s->reason), s->reason_why ? s->reason_why : "");
+}
+
+static void put_block(strbuf *out, const char *text, const char *indent)
+{
+    for (const char *l = text; l && *l;) {
+        size_t len = strcspn(l, "\n");
+        strbuf_printf(out, "%s%.*s\n", indent, (int)len, l);
+        l += len + (l[len] == '\n');
+    }
+}
+
+void diverge_report_text(const bisect_stmt *s, const char *good_stem, const char *bad_stem, double rtol,
+                         double atol, strbuf *out)
+{
+    char blk[64], where[64];
+    if (s->found && s->reason == DIVERGE_MEMFAULT) {
+        strbuf_printf(out, "first divergence: %s:%d: tensor '%s' (function %s, %s)\n", s->file, s->line, s->tensor,
+                      s->func, divergence_where(s->rank, s->core, where, sizeof where));
+        put_reason(out, s);
+        put_block(out, s->memreport, "  ");
+        if (s->consumer_tensor)
+            strbuf_printf(out, "  the first value that differs in execution order is line %d '%s'\n", s->consumer_line,
+                          s->consumer_tensor);
+    } else if (s->found && s->fails) {
+        strbuf_printf(out, "first divergence: %s:%d: the statement fails (function %s, %s%s) where %s ran to its "
+                           "end\n",
+                      s->file, s->line, s->func, divergence_where(s->rank, s->core, where, sizeof where), block_words(s, blk, sizeof blk),
+                      good_stem);
+        put_reason(out, s);
+        if (s->waiting) {
+            strbuf_puts(out, "  waiting:\n");
+            put_block(out, s->waiting, "    ");
+        }
+        put_block(out, s->note, "  ");
+    } else if (s->found && s->new_if) {
+        strbuf_printf(out, "first divergence: %s:%d: tensor '%s' (function %s, %s%s)\n", s->file, s->line,
+                      s->tensor, s->func, divergence_where(s->rank, s->core, where, sizeof where), block_words(s, blk, sizeof blk));
+        put_reason(out, s);
+        strbuf_printf(out,
+                      "  no counterpart in %s: the if is new in this pass; found by a test, not a match: run again "
+                      "with its condition inverted (the other branch at each of its %llu runs, %llu of which took "
+                      "the then branch), %s passes: its decisions are where the two passes part\n",
+                      good_stem, (unsigned long long)s->new_if_runs,
+                      (unsigned long long)s->new_if_then, bad_stem);
+        put_later(out, s, "then differing in this pass");
+        put_counts(out, s);
+    } else if (s->found && s->op_changed) {
+        strbuf_printf(out, "first divergence: %s:%d: tensor '%s' (function %s, %s%s)\n", s->file, s->line,
+                      s->tensor, s->func, divergence_where(s->rank, s->core, where, sizeof where), block_words(s, blk, sizeof blk));
+        put_reason(out, s);
+        strbuf_printf(out,
+                      "  its op differs from that of '%s' at %s:%d (function %s); no tensor could be compared "
+                      "with a same-shaped counterpart beyond that (%zu compared, %zu without one)\n",
+                      s->good_tensor, s->good_file, s->good_line, s->good_func, s->compared, s->unmatched);
+    } else if (s->found) {
+        char rt[32], at[32];
+        snprintf(rt, sizeof rt, "%.3e", rtol);
+        snprintf(at, sizeof at, "%.3e", atol);
+        strbuf_printf(out, "first divergence: %s:%d: tensor '%s' (function %s, %s%s)\n", s->file, s->line,
+                      s->tensor, s->func, divergence_where(s->rank, s->core, where, sizeof where), block_words(s, blk, sizeof blk));
+        put_reason(out, s);
+        if (s->chain_why)
+            strbuf_printf(out, "  named %s\n  the first value that differs in execution order is line %d '%s':\n",
+                          s->chain_why, s->consumer_line, s->consumer_tensor);
+        strbuf_printf(out,
+                      "  differs from '%s' at %s:%d (function %s): max_abs_diff %.6e (its largest magnitude "
+                      "%.6e), %lld of %lld elements outside rtol=%s atol=%s",
+                      s->good_tensor, s->good_file, s->good_line, s->good_func, s->max_abs_diff, s->max_golden,
+                      (long long)s->outside, (long long)s->count, rt, at);
+        if (s->first_bad >= 0)
+            strbuf_printf(out, ", first at flat index %lld (%.6g vs %.6g)", (long long)s->first_bad, s->actual_at,
+                          s->good_at);
+        strbuf_putc(out, '\n');
+        if (s->region)
+            strbuf_printf(out, "  matched by region %s: the same GM region in both passes (flat index within it)\n",
+                          s->region);
+        if (s->by_provenance)
+            strbuf_puts(out, "  matched by provenance: the value computed from the same data by the same ops in both "
+                             "passes\n");
+        if (!s->region && !s->by_provenance)
+            strbuf_printf(out, "  a guess: matched by SSA base names, op and occurrence in %s (no GM region or "
+                               "provenance names this value)\n",
+                          s->good_func);
+        if (s->op_now)
+            strbuf_printf(out, "  its op changed: %s where the passing pass has %s\n", s->op_now, s->op_was);
+        if (s->earlier_tensor)
+            strbuf_printf(out,
+                          "  an earlier statement differs too: line %d '%s' (a pass may rewrite an intermediate "
+                          "on purpose; a changed op is the likelier cause)\n",
+                          s->earlier_line, s->earlier_tensor);
+        put_later(out, s, "then also differing in this pass");
+        put_counts(out, s);
+    } else {
+        strbuf_printf(out, "first divergence: not found: %s\n", s->note ? s->note : "?");
+    }
+    if (s->bit_tensor && (!s->found || s->bit_line != s->line))
+        strbuf_printf(out,
+                      "  earliest bit-level difference: line %d '%s' (%s): %lld of %lld elements differ, by up "
+                      "to %.6e, within tolerance (a pass may reorder arithmetic on purpose)\n",
+                      s->bit_line, s->bit_tensor, divergence_where(s->bit_rank, s->bit_core, where, sizeof where), (long long)s->bit_count,
+                      (long long)s->bit_numel, s->bit_max);
+}
