@@ -41,10 +41,11 @@ wait_for() {
     exit 1
 }
 
-# start NAME CASE: ptodb --nw on CASE in a new session, 160 columns wide.
+# start NAME CASE: ptodb --nw on CASE in a new session, 160 columns wide;
+# the shell stays after it (EXIT=status), so the server outlives it.
 start() {
     T new-session -d -s "$1" -x 160 -y 50 \
-        "cd '$top_srcdir' && exec '$PTODB' --nw --nx $2; sleep 600"
+        "cd '$top_srcdir' && '$PTODB' --nw --nx $2; echo EXIT=\$?; sleep 600"
 }
 
 # 1. A failing case: the first failing pass is named and selected.
@@ -63,6 +64,7 @@ case "$table" in *"not yet"*) fail "every pass is validated: $table" ;; esac
 T send-keys -t broken "open examples/mlp" Enter
 wait_for broken "All 7 passes pass validation."
 T send-keys -t broken "quit" Enter
+wait_for broken "EXIT=0"
 
 # 3. A passing case given on the command line.
 start passing examples/mlp
@@ -71,4 +73,5 @@ T send-keys -t passing "pass list" Enter
 wait_for passing "IR: * changed from the previous pass"
 expect_contains "pass list is the verdict table" " 22  *   ExpandMixedKernel      PASS     0.000000e+00   0%" "$screen"
 T send-keys -t passing "quit" Enter
+wait_for passing "EXIT=0"
 echo "the REPL at a terminal: background validation, the verdict table"
