@@ -119,6 +119,10 @@ check-valgrind:
 TESTS += tests/cli/cmd_leaves.sh tests/cli/readme_after_demo.sh tests/cli/repl_completion.sh
 EXTRA_DIST += tests/cli/cmd_leaves.sh tests/cli/readme_after_demo.sh tests/cli/repl_completion.sh
 
+# The heat maps' one scale (tensor/heatgrid.h), through --batch --heatmap.
+TESTS += tests/cli/heatmap_scale.sh
+EXTRA_DIST += tests/cli/heatmap_scale.sh
+
 # The DAP server's framer and hitCondition (ui/dap/).
 check_PROGRAMS += tests/unit/check_dap
 TESTS += tests/unit/check_dap

@@ -1,10 +1,18 @@
 /* The plain command line: readline with history and completion when stdin
  * and stdout are terminals, plain line reading otherwise (scripts, pipes,
- * transcript tests). The session does all the work. */
+ * transcript tests). The session does all the work.
+ *
+ * At a terminal, an opened case is validated in the background as the
+ * full-screen interface does (session_validate_start, `set auto-validate
+ * off` skips it): what it says (the first failing pass, "All N passes pass
+ * validation.") is printed above the prompt as it arrives, and `info
+ * passes` fills in. Scripts and pipes are not validated in the background,
+ * so what they print never depends on timing. */
 #include "config.h"
 
 #include <errno.h>
 #include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -75,6 +83,62 @@ static void execute_interruptibly(session *s, const char *line)
     interrupt_target = NULL;
 }
 
+/* ---- the background validation, at a terminal ---- */
+
+static session *bg_session;
+static int bg_at_prompt;      /* polling from readline's event hook */
+static int bg_prompt_cleared; /* ... and the prompt line was cleared for output */
+
+/* The session's output at a terminal: as the default, but output arriving
+ * while readline shows the prompt first clears the prompt's line (it is
+ * drawn again, with what was typed, after). */
+static void repl_output(void *ctx, session_stream stream, const char *text, size_t len)
+{
+    (void)ctx;
+    if (bg_at_prompt && !bg_prompt_cleared) {
+#if defined(RL_READLINE_VERSION) && RL_READLINE_VERSION >= 0x0700
+        rl_clear_visible_line();
+#else
+        fputs("\r\033[K", stdout);
+#endif
+        bg_prompt_cleared = 1;
+    }
+    FILE *f = stream == SESSION_ERR ? stderr : stdout;
+    if (stream == SESSION_ERR)
+        fflush(stdout);
+    fwrite(text, 1, len, f);
+    fflush(f);
+}
+
+/* Takes what the background validation has sent, if anything; at_prompt:
+ * called while readline waits for a line. */
+static void poll_validation(session *s, int at_prompt)
+{
+    int fd = session_validate_fd(s);
+    if (fd < 0)
+        return;
+    struct pollfd p = {fd, POLLIN, 0};
+    if (poll(&p, 1, 0) <= 0)
+        return;
+    bg_at_prompt = at_prompt;
+    bg_prompt_cleared = 0;
+    session_validate_poll(s);
+    bg_at_prompt = 0;
+    if (bg_prompt_cleared) {
+        rl_on_new_line();
+        rl_redisplay();
+    }
+}
+
+/* readline calls it about ten times a second while it waits for input. */
+static int validation_event(void)
+{
+    /* not while a command asks its question (y or n) */
+    if (bg_session && !session_query_prompt(bg_session))
+        poll_validation(bg_session, 1);
+    return 0;
+}
+
 static void run_interactive(session *s)
 {
     char hist[PATH_MAX];
@@ -87,11 +151,18 @@ static void run_interactive(session *s)
     if (have_hist)
         read_history(hist);
     stifle_history((int)session_get_int(s, SETTING_HISTORY_SIZE));
+    /* the case given on the command line, validated in the background */
+    session_set_output(s, repl_output, NULL);
+    bg_session = s;
+    rl_event_hook = validation_event;
+    session_validate_start(s);
     char *last = NULL;
     /* lines typed at this prompt are a person's: a command may ask (gdb's query) */
     session_set_interactive(s, 1);
     while (!session_quit_requested(s)) {
         const char *query = session_query_prompt(s);
+        if (!query)
+            poll_validation(s, 0); /* what arrived while the last command ran */
         char *line = readline(query ? query : session_collecting(s) ? ">" : "(ptodb) ");
         if (!line) {
             fputs("quit\n", stdout);
@@ -104,9 +175,16 @@ static void run_interactive(session *s)
             last = strdup(line);
         }
         execute_interruptibly(s, line);
+        /* a case opened at the prompt is validated as the first one is */
+        char word[8];
+        if (sscanf(line, " %7s", word) == 1 && (!strcmp(word, "open") || !strcmp(word, "file")))
+            session_validate_start(s);
         free(line);
         fflush(stdout);
     }
+    rl_event_hook = NULL;
+    bg_session = NULL;
+    session_validate_cancel(s);
     free(last);
     if (have_hist) {
         stifle_history((int)session_get_int(s, SETTING_HISTORY_SIZE));

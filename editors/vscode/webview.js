@@ -7,7 +7,14 @@
 const CELL = 20; // pixels per heat cell
 const HEAT_LEFT = 16, HEAT_TOP = 56; // where the grid is drawn (fixed: the test samples it)
 
-// |diff| / max from white (0) to red (1): the colour of one cell.
+// The colour of one cell: ptodb sends it (h.colours: the one heat scale,
+// each cell's worst element as a fraction of its tolerance, white through
+// light blue within it, reds outside it); an older ptodb without it: |diff|
+// / max from white (0) to red (1).
+function cellColour(h, k) {
+  return h.colours ? h.colours[k] : heatColour(h.cells[k], h.max);
+}
+
 function heatColour(v, max) {
   let x = max > 0 && Number.isFinite(v) ? v / max : 0;
   x = Math.min(1, Math.max(0, x));
@@ -31,7 +38,7 @@ function heatSvg(h) {
       const k = r * h.cols + c;
       const over = h.outside[k] > 0;
       cells += `<rect class="${over ? 'over' : 'in'}" x="${1 + c * CELL}" y="${1 + r * CELL}" width="${CELL}" height="${CELL}" ` +
-        `fill="${heatColour(h.cells[k], h.max)}"${over ? ' stroke="#000" stroke-width="2"' : ''}><title>${esc(h.cells[k])}</title></rect>`;
+        `fill="${cellColour(h, k)}"${over ? ' stroke="#000" stroke-width="2"' : ''}><title>${esc(h.cells[k])}</title></rect>`;
     }
   }
   return `<svg id="heat" class="heatmap" width="${w}" height="${hh}" viewBox="0 0 ${w} ${hh}">${cells}</svg>`;
@@ -45,8 +52,12 @@ function renderHtml(passes, heat, opts) {
     return `<tr class="${esc(p.verdict)}${current}"><td>${esc(p.stem)}</td><td class="verdict" style="color:${VERDICT_COLOUR[p.verdict] || '#000'}">${esc(p.verdict)}</td><td>${esc(mad)}</td></tr>`;
   }).join('');
   const legend = heat
-    ? `<p id="legend">${esc(heat.tensor)} ${heat.shape[0]}x${heat.shape[1]}: max |diff| ${Number(heat.max).toExponential(3)}, ` +
-      `${heat.outsideElements} of ${heat.elements} elements outside tolerance (black border: a cell holding one)</p>`
+    ? `<p id="legend">${esc(heat.tensor)} ${heat.shape[0]}x${heat.shape[1]}: ` +
+      (heat.colours
+        ? `worst cell ${esc(Math.round(Number(heat.max) * 1000) / 10)}% of its tolerance, max |diff| ${Number(heat.maxAbsDiff).toExponential(3)}, `
+        : `max |diff| ${Number(heat.max).toExponential(3)}, `) +
+      `${heat.outsideElements} of ${heat.elements} elements outside tolerance (black border: a cell holding one)` +
+      (heat.legend && heat.legend.meaning ? `<br>${esc(heat.legend.meaning)}` : '') + '</p>'
     : '';
   const heatHeight = heat ? heat.rows * CELL + 2 : 20;
   return `<!DOCTYPE html>

@@ -204,11 +204,15 @@ static int output_grid(const batch *b, size_t pass, const runpass_output *o, hea
         max_cols = tiles_across;
     }
     /* cells count what the validate line counts: the same rule, tolerances and profile */
-    uint8_t *bad = xcalloc((size_t)(tensor_numel(a) ? tensor_numel(a) : 1), 1);
+    size_t n = (size_t)(tensor_numel(a) ? tensor_numel(a) : 1);
+    uint8_t *bad = xcalloc(n, 1);
+    float *frac = xcalloc(n, sizeof *frac);
     exec_compare_result cr;
-    exec_compare_mask(a, o->golden, o->rtol, o->atol, b->o.ro.mopt.profile, b->o.ro.mopt.semantics == EXEC_SEM_DEVICE, &cr, bad);
-    int st = heatgrid_compute(a, o->golden, cr.error ? NULL : bad, max_rows, max_cols, g) == PTODB_OK ? 0 : -1;
+    exec_compare_frac(a, o->golden, o->rtol, o->atol, b->o.ro.mopt.profile, b->o.ro.mopt.semantics == EXEC_SEM_DEVICE,
+                      &cr, bad, frac);
+    int st = !cr.error && heatgrid_compute(a, o->golden, frac, bad, max_rows, max_cols, g) == PTODB_OK ? 0 : -1;
     free(bad);
+    free(frac);
     return st;
 }
 
@@ -221,7 +225,7 @@ static void output_heat(const batch *b, size_t pass, const runpass_output *o, ba
         return;
     if (want_text) {
         strbuf sb = STRBUF_INIT;
-        strbuf_printf(&sb, "heatmap '%s' (max |actual - golden| per %s, %lldx%lld view):\n", o->key,
+        strbuf_printf(&sb, "heatmap '%s' (the worst |actual - golden| per %s against its tolerance, %lldx%lld view):\n", o->key,
                       tiled ? "tile" : "block", (long long)g.shape[0], (long long)g.shape[1]);
         heatgrid_render_text(&g, &sb);
         if (g.valid_rows < g.rows || g.valid_cols < g.cols)

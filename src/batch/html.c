@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "base/xmlesc.h"
+#include "tensor/heatgrid.h"
 
 static const char style[] =
     "body{font:14px/1.4 system-ui,sans-serif;margin:1.5em;color:#222}"
@@ -101,6 +102,10 @@ static void heatmap_svg(strbuf *out, const json_value *g, const char *title, int
         cells->n != (size_t)rows * (size_t)cols)
         return;
     double tol = json_get_num(g, "tol", 0), max = json_get_num(g, "max", 0);
+    /* cells as fractions of their tolerance (tensor/heatgrid.h); a report
+     * written before that has max |diff| per cell, scaled to the worst */
+    const char *scale = json_get_str(g, "scale");
+    int absolute = scale && strcmp(scale, "tolerance") == 0;
     const json_value *outside = json_get(g, "outside");
     if (outside && (outside->type != JSON_ARRAY || outside->n != cells->n))
         outside = NULL;
@@ -126,7 +131,11 @@ static void heatmap_svg(strbuf *out, const json_value *g, const char *title, int
                           cw, ch);
             size_t at = (size_t)r * (size_t)cols + (size_t)c;
             double n_out = outside ? (outside->items[at].type == JSON_NUMBER ? outside->items[at].number : 0) : -1;
-            cell_color(out, &cells->items[at], n_out, tol, max);
+            if (absolute) /* the one heat scale: the cell's level's colour */
+                strbuf_puts(out, heat_level_colour(heat_level(
+                                     cells->items[at].type == JSON_NUMBER ? cells->items[at].number : NAN)));
+            else
+                cell_color(out, &cells->items[at], n_out, tol, max);
             strbuf_puts(out, "\"/>");
         }
     strbuf_printf(out, "</g><rect x=\"1\" y=\"1\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#999\"/>", w, h);
@@ -139,6 +148,29 @@ static void heatmap_svg(strbuf *out, const json_value *g, const char *title, int
                           "<rect x=\"1\" y=\"1\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#000\" "
                           "stroke-dasharray=\"4 2\"><title>valid region</title></rect>",
                           vc * cw, vr * ch);
+    }
+    if (absolute) {
+        /* legend: a swatch per level, its character under it, then the words */
+        strbuf_puts(out, "<g class=\"legend\">");
+        for (int level = 0; level < HEAT_NLEVELS; level++) {
+            int x = 1 + level * 18 + (level >= HEAT_LEVEL_OVER ? 8 : 0) + (level == HEAT_LEVEL_NAN ? 8 : 0);
+            char mark[2] = {heat_level_char(level), '\0'};
+            strbuf_printf(out,
+                          "<rect x=\"%d\" y=\"%d\" width=\"16\" height=\"10\" fill=\"%s\" stroke=\"#ccc\"/>"
+                          "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%s</text>",
+                          x, legend_y, heat_level_colour(level), x + 8, legend_y + 22,
+                          mark[0] == ' ' ? "0" : mark);
+        }
+        char worst[32];
+        heat_format_share(max, worst, sizeof worst);
+        strbuf_printf(out, "<text x=\"1\" y=\"%d\">worst cell at %s%s its tolerance; %.0f of %.0f elements "
+                           "outside it</text></g></svg>\n",
+                      legend_y + 36, worst, worst[strlen(worst) - 1] == 'x' ? "" : " of",
+                      json_get_num(g, "outside_elements", 0), json_get_num(g, "elements", 0));
+        strbuf_puts(out, "<p class=\"muted\">");
+        text(out, heat_legend());
+        strbuf_puts(out, "</p>\n");
+        return;
     }
     /* legend: 0..tol within tolerance, tol..max above, NaN/Inf */
     strbuf_printf(out,
@@ -180,7 +212,8 @@ static void pass_table(strbuf *out, const json_value *kase, size_t ci)
         text(out, keys->items[k].type == JSON_STRING ? keys->items[k].string : "?");
         strbuf_puts(out, "</th>");
     }
-    strbuf_puts(out, "<th>steps</th><th>time (s)</th></tr>\n");
+    strbuf_puts(out, "<th title=\"the worst element's |actual - golden| as a share of its tolerance, over the "
+                     "outputs\">margin</th><th>steps</th><th>time (s)</th></tr>\n");
     for (size_t i = 0; passes && i < passes->n; i++) {
         const json_value *p = &passes->items[i];
         const char *cls, *word = verdict_word(p, &cls);
@@ -202,6 +235,20 @@ static void pass_table(strbuf *out, const json_value *kase, size_t ci)
             text(out, d ? d : "-");
             strbuf_puts(out, "</td>");
         }
+        /* the margin: the worst output's (a report without it, an older ptodb's: -) */
+        double margin = 0;
+        int have_margin = outs && outs->type == JSON_ARRAY && outs->n > 0;
+        for (size_t j = 0; have_margin && j < outs->n; j++) {
+            const json_value *m = json_get(&outs->items[j], "margin");
+            if (!m || m->type != JSON_NUMBER)
+                have_margin = 0;
+            else if (m->number > margin)
+                margin = m->number;
+        }
+        char ms[32] = "-";
+        if (have_margin)
+            heat_format_share(margin, ms, sizeof ms);
+        strbuf_printf(out, "<td class=\"n%s\">%s</td>", have_margin && margin > 1 ? " bad" : "", ms);
         int ran = strcmp(cls, "notrun") != 0;
         if (ran)
             strbuf_printf(out, "<td class=\"n\">%.0f</td><td class=\"t\">%.3f</td></tr>\n", json_get_num(p, "steps", 0),
@@ -251,8 +298,12 @@ static void failing_passes(strbuf *out, const json_value *kase, int *ids)
             const json_value *g = json_get(o, "heatgrid");
             if (g && !same) {
                 strbuf title = STRBUF_INIT;
-                strbuf_printf(&title, "heat map of '%s' after %s: max |actual - golden| per %s", json_get_str(o, "key"),
-                              stem, json_get_str(g, "per") ? json_get_str(g, "per") : "cell");
+                const char *scale = json_get_str(g, "scale");
+                strbuf_printf(&title, "heat map of '%s' after %s: %s per %s", json_get_str(o, "key"), stem,
+                              scale && strcmp(scale, "tolerance") == 0
+                                  ? "the worst |actual - golden| against its tolerance"
+                                  : "max |actual - golden|",
+                              json_get_str(g, "per") ? json_get_str(g, "per") : "cell");
                 strbuf_puts(out, "<p class=\"muted\">");
                 text(out, strbuf_str(&title));
                 const json_value *view = json_get(g, "view");

@@ -89,6 +89,9 @@ static void grid_json(strbuf *o, const batch_output *x)
                   g->rows, g->cols, (long long)g->shape[0], (long long)g->shape[1], g->block_rows, g->block_cols,
                   x->grid_tiled ? "tile" : "block", g->valid_rows, g->valid_cols);
     jnum(o, g->max);
+    /* cells: the worst element's |diff| as a fraction of its tolerance (tensor/heatgrid.h) */
+    strbuf_puts(o, ", \"scale\": \"tolerance\", \"max_abs\": ");
+    jnum(o, g->max_abs);
     strbuf_puts(o, ", \"tol\": ");
     jnum(o, x->atol);
     strbuf_puts(o, ", \"cells\": [");
@@ -130,6 +133,12 @@ static void output_json(strbuf *o, const batch *b, size_t pass, size_t k)
         jnum(o, x->cmp.max_abs_diff);
     strbuf_puts(o, ", \"max_abs_diff_text\": ");
     json_put_string(o, x->cmp.error ? NULL : d);
+    /* the worst element's |diff| as a fraction of its tolerance */
+    strbuf_puts(o, ", \"margin\": ");
+    if (x->cmp.error)
+        strbuf_puts(o, "null");
+    else
+        jnum(o, x->cmp.margin);
     strbuf_puts(o, ", \"rtol\": ");
     jnum(o, x->rtol);
     strbuf_puts(o, ", \"atol\": ");

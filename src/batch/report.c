@@ -176,6 +176,19 @@ void report_count(const batch *b, report_counts *rc)
     }
 }
 
+double report_pass_margin(const batch_pass *p)
+{
+    double worst = 0;
+    for (size_t k = 0; k < p->noutputs; k++) {
+        double m = p->outputs[k].cmp.error ? NAN : p->outputs[k].cmp.margin;
+        if (isnan(m))
+            return NAN;
+        if (m > worst)
+            worst = m;
+    }
+    return worst;
+}
+
 void report_summary(const batch *b, double wall_seconds, strbuf *out)
 {
     const case_info *c = b->c;
@@ -183,11 +196,12 @@ void report_summary(const batch *b, double wall_seconds, strbuf *out)
     for (size_t i = 0; i < c->npasses; i++)
         if (strlen(c->passes[i].stem) > w)
             w = strlen(c->passes[i].stem);
-    strbuf_puts(out, "\nsummary (max_abs_diff per output; '=' marks a file identical to an earlier one, run once):\n");
+    strbuf_puts(out, "\nsummary (max_abs_diff per output; margin: the worst element's |diff| as a share of its "
+                     "tolerance, over the outputs; '=' marks a file identical to an earlier one, run once):\n");
     strbuf_printf(out, "%-*s   %-8s", (int)w, "pass", "verdict");
     for (size_t k = 0; k < c->noutputs; k++)
         strbuf_printf(out, " %-14s", c->outputs[k].name);
-    strbuf_printf(out, " %12s %9s\n", "steps", "time");
+    strbuf_printf(out, " %-8s %12s %9s\n", "margin", "steps", "time");
     for (size_t i = 0; i < c->npasses; i++) {
         const batch_pass *p = &b->passes[i];
         strbuf_printf(out, "%-*s %c %-8s", (int)w, c->passes[i].stem, p->same_as >= 0 ? '=' : ' ', report_verdict(p));
@@ -201,6 +215,11 @@ void report_summary(const batch *b, double wall_seconds, strbuf *out)
                 exec_format_e6(o->cmp.max_abs_diff, d, sizeof d);
             strbuf_printf(out, " %-14s", d);
         }
+        char m[32] = "-";
+        double margin = report_pass_margin(p);
+        if (p->status == BATCH_COMPARED && p->noutputs)
+            heat_format_share(margin, m, sizeof m);
+        strbuf_printf(out, " %-8s", m);
         if (p->status == BATCH_NOT_RUN)
             strbuf_printf(out, " %12s %9s\n", "-", "-");
         else

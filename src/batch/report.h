@@ -31,8 +31,12 @@ void report_count(const batch *b, report_counts *rc);
 /* How the summary names report_counts' first_failing pass i: "first failing
  * pass", or "first pass in error" when its file does not check. */
 const char *report_first_bad_word(const batch *b, int i);
-/* The table (pass, verdict, max_abs_diff per output, steps, time) and a
- * totals line. */
+/* A pass's margin: the largest exec_compare_result.margin over its outputs
+ * (the worst element's |diff| as a fraction of its tolerance; NaN when one
+ * is NaN or an output cannot be compared; 0 without outputs). */
+double report_pass_margin(const batch_pass *p);
+/* The table (pass, verdict, max_abs_diff per output, margin, steps, time)
+ * and a totals line. */
 void report_summary(const batch *b, double wall_seconds, strbuf *out);
 /* Shortest round-trip form of a tolerance ("5e-2" style as %g). */
 void report_format_tol(double v, char *buf, size_t size);

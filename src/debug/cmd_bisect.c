@@ -88,14 +88,15 @@ ptodb_status cmd_BISECT(session *s, const char *args)
         const batch_pass *bp = &b.passes[i];
         if (bp->status == BATCH_NOT_RUN || (s->results && s->results[i].ran && !s->results[i].background))
             continue;
-        double mad[64];
+        double mad[64], marg[64];
         int oks[64];
         int nout = bp->noutputs < 64 ? (int)bp->noutputs : 64;
         for (int k = 0; k < nout; k++) {
             mad[k] = bp->outputs[k].cmp.max_abs_diff;
+            marg[k] = bp->outputs[k].cmp.margin;
             oks[k] = bp->outputs[k].cmp.pass;
         }
-        session_note_verdict(s, (int)i, bp->status != BATCH_COMPARED, bp->same_as, nout, mad, oks,
+        session_note_verdict(s, (int)i, bp->status != BATCH_COMPARED, bp->same_as, nout, mad, marg, oks,
                              bp->memfaults != 0, bp->unchecked);
     }
     strbuf out = STRBUF_INIT;

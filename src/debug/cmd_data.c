@@ -264,8 +264,10 @@ ptodb_status cmd_DIFF(session *s, const char *args)
     if (g_out)
         session_output_tols(s, g_out, &rtol, &atol); /* the validate line's tolerances */
     exec_compare_result r;
-    uint8_t *bad = xcalloc((size_t)(tensor_numel(a) ? tensor_numel(a) : 1), 1);
-    exec_compare_mask(a, b, rtol, atol, session_profile(s), session_semantics(s) == EXEC_SEM_DEVICE, &r, bad);
+    size_t numel = (size_t)(tensor_numel(a) ? tensor_numel(a) : 1);
+    uint8_t *bad = xcalloc(numel, 1);
+    float *frac = xcalloc(numel, sizeof *frac);
+    exec_compare_frac(a, b, rtol, atol, session_profile(s), session_semantics(s) == EXEC_SEM_DEVICE, &r, bad, frac);
     ptodb_status st = PTODB_OK;
     if (r.error) {
         session_errorf(s, "Cannot compare %s with %s: %s", words[0], bname, r.msg);
@@ -274,8 +276,11 @@ ptodb_status cmd_DIFF(session *s, const char *args)
         strbuf sb = STRBUF_INIT;
         char num[64];
         exec_format_e6(r.max_abs_diff, num, sizeof num);
-        strbuf_printf(&sb, "%s vs %s: max_abs_diff %s, %s (rtol %g, atol %g)\n", words[0], bname, num,
-                      r.pass ? "within tolerance" : "OUTSIDE tolerance", rtol, atol);
+        char margin[32];
+        heat_format_share(r.margin, margin, sizeof margin);
+        strbuf_printf(&sb, "%s vs %s: max_abs_diff %s, %s (rtol %g, atol %g), the worst element at %s%s its tolerance\n",
+                      words[0], bname, num, r.pass ? "within tolerance" : "OUTSIDE tolerance", rtol, atol, margin,
+                      margin[strlen(margin) - 1] == 'x' ? "" : " of");
         strbuf_printf(&sb, "  mismatched %" PRId64 " of %" PRId64 " elements (%.2f%%)", r.mismatches,
                       r.count, r.count ? 100.0 * (double)r.mismatches / (double)r.count : 0.0);
         if (r.first_bad >= 0) {
@@ -286,7 +291,7 @@ ptodb_status cmd_DIFF(session *s, const char *args)
         }
         strbuf_putc(&sb, '\n');
         heatgrid g;
-        if (heatgrid_compute(a, b, bad, 8, 32, &g) == PTODB_OK) {
+        if (heatgrid_compute(a, b, frac, bad, 8, 32, &g) == PTODB_OK) {
             heatgrid_render_text(&g, &sb);
             heatgrid_free(&g);
         }
@@ -294,6 +299,7 @@ ptodb_status cmd_DIFF(session *s, const char *args)
         strbuf_free(&sb);
     }
     free(bad);
+    free(frac);
     tensor_unref(a);
     tensor_unref(b);
     return st;

@@ -2,6 +2,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,7 +12,10 @@
 #include "debug/frame.h"
 #include "debug/session_impl.h"
 #include "debug/timetravel.h"
+#include "debug/view.h"
+#include "exec/compare.h"
 #include "exec/inspect.h"
+#include "tensor/heatgrid.h"
 #include "base/textdiff.h"
 #include "exec/op_catalogue.h"
 #include "ir/ast.h"
@@ -55,18 +59,63 @@ static ptodb_status select_pass(session *s, int i)
     return PTODB_OK;
 }
 
+static const char *verdict_word(view_verdict v)
+{
+    switch (v) {
+    case VIEW_VERDICT_PASS: return "PASS";
+    case VIEW_VERDICT_FAIL: return "FAIL";
+    case VIEW_VERDICT_ERROR: return "ERROR";
+    case VIEW_VERDICT_MEMFAULT: return "MEMFAULT";
+    default: return "-";
+    }
+}
+
+/* The verdict table (`pass list`, `info passes`): each pass with its IR
+ * mark and what validation has found so far (view_pass_info: bisect, runs
+ * in the debugger, the background validation at a terminal). */
 static ptodb_status pass_list(session *s)
 {
-    session_printf(s, "%-4s %-3s %-36s %s\n", "Num", "IR", "Pass", "File");
+    int namew = 4;
+    for (size_t i = 0; i < s->kase.npasses; i++)
+        if ((int)strlen(s->kase.passes[i].name) > namew)
+            namew = (int)strlen(s->kase.passes[i].name);
+    size_t nout = s->kase.noutputs < VIEW_MAX_OUTPUTS ? s->kase.noutputs : VIEW_MAX_OUTPUTS;
+    strbuf sb = STRBUF_INIT;
+    strbuf_printf(&sb, "%-4s %-3s %-*s %-8s", "Num", "IR", namew, "Pass", "Verdict");
+    if (nout == 1)
+        strbuf_printf(&sb, " %-14s", "max_abs_diff");
+    else
+        for (size_t k = 0; k < nout; k++)
+            strbuf_printf(&sb, " %-14s", s->kase.outputs[k].name);
+    strbuf_puts(&sb, " margin\n");
+    int validated = 0;
     for (size_t i = 0; i < s->kase.npasses; i++) {
-        const case_pass *p = &s->kase.passes[i];
-        int ch = session_pass_ir_changed(s, (int)i);
-        const char *mark = ch < 0 ? "?" : ch ? "*" : "=";
-        const char *slash = strrchr(p->path, '/');
-        session_printf(s, "%s%-3d %-3s %-36s %s\n", (int)i == s->cur_pass ? ">" : " ", p->index, mark,
-                       p->name, slash ? slash + 1 : p->path);
+        view_pass v;
+        if (!view_pass_info(s, (int)i, &v))
+            continue;
+        const char *mark = v.ir_changed < 0 ? "?" : v.ir_changed ? "*" : "=";
+        strbuf_printf(&sb, "%s%-3d %-3s %-*s %-8s", (int)i == s->cur_pass ? ">" : " ", v.index, mark, namew, v.name,
+                      verdict_word(v.verdict));
+        validated += v.verdict != VIEW_VERDICT_UNKNOWN;
+        for (size_t k = 0; k < nout; k++) {
+            char d[64] = "-";
+            if (v.verdict != VIEW_VERDICT_UNKNOWN && (int)k < v.noutputs && !isnan(v.max_abs_diff[k]))
+                exec_format_e6(v.max_abs_diff[k], d, sizeof d);
+            strbuf_printf(&sb, " %-14s", d);
+        }
+        char m[32] = "-";
+        if (v.verdict != VIEW_VERDICT_UNKNOWN && !isnan(v.margin))
+            heat_format_share(v.margin, m, sizeof m);
+        strbuf_printf(&sb, " %s\n", m);
     }
-    session_printf(s, "IR: * changed from the previous pass, = unchanged, ? could not be parsed.\n");
+    strbuf_puts(&sb, "IR: * changed from the previous pass, = unchanged, ? could not be parsed. margin: the worst "
+                     "element's |diff| as a share of its tolerance (atol + rtol*|golden|).\n");
+    if (validated < (int)s->kase.npasses)
+        strbuf_printf(&sb, "%d of %zu passes validated so far (- not yet): bisect, run, or the background "
+                           "validation at a terminal fill in the rest.\n",
+                      validated, s->kase.npasses);
+    session_write(s, strbuf_str(&sb), sb.len);
+    strbuf_free(&sb);
     return PTODB_OK;
 }
 

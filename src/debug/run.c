@@ -203,6 +203,7 @@ static void validate_outputs(session *s)
     res->nout = (int)s->kase.noutputs;
     res->outputs = xcalloc(res->nout ? (size_t)res->nout : 1, sizeof *res->outputs);
     res->max_abs_diff = xcalloc(res->nout ? (size_t)res->nout : 1, sizeof *res->max_abs_diff);
+    res->margin = xcalloc(res->nout ? (size_t)res->nout : 1, sizeof *res->margin);
     res->ok = xcalloc(res->nout ? (size_t)res->nout : 1, sizeof *res->ok);
     session_printf(s, "==================== %s ====================\n",
                    s->kase.passes[r->pass].stem);
@@ -230,6 +231,7 @@ static void validate_outputs(session *s)
             if (r->binds[i].key && strcmp(r->binds[i].key, o->name) == 0)
                 act = r->binds[i].t;
         res->max_abs_diff[k] = NAN;
+        res->margin[k] = NAN;
         if (!act) {
             session_errorf(s, "%s: expected key '%s' not found in tensors after execution",
                            s->kase.passes[r->pass].stem, o->name);
@@ -245,6 +247,7 @@ static void validate_outputs(session *s)
             continue;
         }
         res->max_abs_diff[k] = cr.max_abs_diff;
+        res->margin[k] = cr.margin;
         res->ok[k] = cr.pass;
         strbuf line = STRBUF_INIT;
         exec_format_validate_line(o->name, &cr, &line);

@@ -21,6 +21,8 @@ typedef struct pass_result {
     int nout;
     tensor **outputs;   /* per case output (NULL when missing), one reference each */
     double *max_abs_diff;
+    double *margin;     /* per output: the worst element's |diff| as a fraction
+                           of its tolerance (exec_compare_result.margin), NaN unknown */
     int *ok;
     int background;     /* from the background validation: outputs only for the
                            first failing pass and the one before it */

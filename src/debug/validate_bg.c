@@ -7,7 +7,7 @@
  * it, so that their heat maps can be drawn without running anything.
  *
  * Records (text header lines, tensors as raw bytes after their header):
- *   P pass status ok same_as nout       then nout lines "max_abs_diff ok"
+ *   P pass status ok same_as nout       then nout lines "max_abs_diff ok margin"
  *   T pass output dtype ndim d0 .. dN-1 nbytes   then nbytes bytes
  *   D                                    all sent */
 #include <math.h>
@@ -32,6 +32,8 @@ struct validate_bg {
     size_t len, cap;
     int received; /* pass records so far */
     int first_bad; /* -1 until a failing pass arrives */
+    int start_pass; /* the pass selected when it started: the first failing
+                       pass is selected only if the user has not moved on */
     int done;      /* the stream ended (D, end of file or an error) */
     int complete;  /* the worker said D: every pass was sent */
 };
@@ -85,7 +87,8 @@ static int worker_ready(void *ud, const batch *b, size_t i)
     write_text(w->out, "P %zu %d %d %d %zu %d\n", i, (int)p->status, p->ok ? 1 : p->memfaults ? 2 : 0, p->same_as,
                p->noutputs, p->unchecked);
     for (size_t k = 0; k < p->noutputs; k++)
-        write_text(w->out, "%a %d\n", p->outputs[k].cmp.max_abs_diff, p->outputs[k].cmp.pass);
+        write_text(w->out, "%a %d %a\n", p->outputs[k].cmp.max_abs_diff, p->outputs[k].cmp.pass,
+                   p->outputs[k].cmp.margin);
     if (!p->ok && w->first_bad < 0)
         w->first_bad = (int)i;
     return 0;
@@ -177,6 +180,7 @@ int session_validate_start(session *s)
     static const worker_pool_ops ops = {one_task, worker_run, worker_output, NULL, NULL, NULL};
     s->bg = xcalloc(1, sizeof *s->bg);
     s->bg->first_bad = -1;
+    s->bg->start_pass = s->cur_pass;
     s->bg->cap = 65536;
     s->bg->buf = xmalloc(s->bg->cap);
     s->bg->pool = worker_pool_start(1, &ops, s);
@@ -222,13 +226,20 @@ int view_validation_progress(session *s, int *done, int *total)
 static void select_first_bad(session *s, int pass, int unchecked)
 {
     const case_pass *p = &s->kase.passes[pass];
-    if (!s->run.active) {
+    /* Selected unless a program runs or the user selected another pass
+     * meanwhile (the plain command line goes on while it validates). */
+    int select = !s->run.active && s->cur_pass == s->bg->start_pass;
+    if (select) {
         s->cur_pass = pass;
         s->list_line = 0;
         session_mark_redraw(s, SESSION_REDRAW_ALL);
     }
     if (!unchecked) {
-        session_printf(s, "first failing pass: %d %s (bisect for the statement)\n", p->index, p->name);
+        if (select)
+            session_printf(s, "first failing pass: %d %s (bisect for the statement)\n", p->index, p->name);
+        else
+            session_printf(s, "first failing pass: %d %s (`pass %d` selects it; bisect for the statement)\n",
+                           p->index, p->name, p->index);
         return;
     }
     /* A file that does not check never ran: no statement to bisect for.
@@ -252,6 +263,7 @@ void run_free_result(pass_result *r)
             tensor_unref(r->outputs[k]);
     free(r->outputs);
     free(r->max_abs_diff);
+    free(r->margin);
     free(r->ok);
     memset(r, 0, sizeof *r);
 }
@@ -275,6 +287,7 @@ static pass_result *fresh_result(session *s, int pass, int nout)
     r->nout = nout;
     r->outputs = xcalloc(nout ? (size_t)nout : 1, sizeof *r->outputs);
     r->max_abs_diff = xcalloc(nout ? (size_t)nout : 1, sizeof *r->max_abs_diff);
+    r->margin = xcalloc(nout ? (size_t)nout : 1, sizeof *r->margin);
     r->ok = xcalloc(nout ? (size_t)nout : 1, sizeof *r->ok);
     return r;
 }
@@ -297,7 +310,7 @@ static int same_verdict_with_tensors(session *s, int pass, int failed, int nout,
 }
 
 void session_note_verdict(session *s, int pass, int failed, int same_as, int nout, const double *max_abs_diff,
-                          const int *ok, int memfault, int unchecked)
+                          const double *margin, const int *ok, int memfault, int unchecked)
 {
     int nres = (int)s->kase.noutputs;
     /* The same verdict again (bisect's, after the background validation's)
@@ -305,8 +318,10 @@ void session_note_verdict(session *s, int pass, int failed, int same_as, int nou
      * and empty the grids. Only the ok flags may change (other tolerances). */
     if (same_verdict_with_tensors(s, pass, failed, nout, max_abs_diff)) {
         pass_result *r = &s->results[pass];
-        for (int k = 0; k < nres; k++)
+        for (int k = 0; k < nres; k++) {
             r->ok[k] = k < nout ? ok[k] : 0;
+            r->margin[k] = k < nout && !failed ? margin[k] : NAN;
+        }
         r->same_as = same_as;
         r->memfault = memfault;
         session_mark_redraw(s, SESSION_REDRAW_PASSES | SESSION_REDRAW_HEATMAP);
@@ -321,6 +336,7 @@ void session_note_verdict(session *s, int pass, int failed, int same_as, int nou
     r->memfault = memfault;
     for (int k = 0; k < nres; k++) {
         r->max_abs_diff[k] = k < nout && !failed ? max_abs_diff[k] : NAN;
+        r->margin[k] = k < nout && !failed ? margin[k] : NAN;
         r->ok[k] = k < nout ? ok[k] : 0;
     }
     session_mark_redraw(s, SESSION_REDRAW_PASSES | SESSION_REDRAW_HEATMAP);
@@ -362,7 +378,7 @@ static long parse_record(session *s, const char *b, size_t len)
         if (sscanf(head, "P %d %d %d %d %d %d", &pass, &status, &ok, &same_as, &nout, &unchecked) != 6 || pass < 0 ||
             (size_t)pass >= s->kase.npasses || nout < 0 || nout > 4096)
             return -1;
-        double mad[64];
+        double mad[64], marg[64];
         int oks[64];
         for (int k = 0; k < nout; k++) {
             const char *l = b + used, *e = memchr(l, '\n', len - used);
@@ -370,12 +386,12 @@ static long parse_record(session *s, const char *b, size_t len)
                 return 0;
             char kline[512];
             const char *kl = line_copy(l, e, kline, sizeof kline);
-            if (!kl || (k < 64 && sscanf(kl, "%la %d", &mad[k], &oks[k]) != 2))
+            if (!kl || (k < 64 && sscanf(kl, "%la %d %la", &mad[k], &oks[k], &marg[k]) != 3))
                 return -1;
             used += (size_t)(e - l) + 1;
         }
-        session_note_verdict(s, pass, status != BATCH_COMPARED, same_as, nout < 64 ? nout : 64, mad, oks, ok == 2,
-                             unchecked);
+        session_note_verdict(s, pass, status != BATCH_COMPARED, same_as, nout < 64 ? nout : 64, mad, marg, oks,
+                             ok == 2, unchecked);
         if (ok == 2)
             ok = 0;
         bg->received = pass + 1;

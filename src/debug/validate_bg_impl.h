@@ -9,10 +9,11 @@
  * where the manifest gives none; borrows all but c->outputs (free it). */
 void session_case_with_tols(const session *s, case_info *c);
 /* Records a verdict the batch engine found for pass (background validation,
- * bisect) in the per-pass table, without output tensors; memfault: the pass
- * had memory faults (its verdict is MEMFAULT); unchecked: it failed as its
- * file does not check (it never ran). */
+ * bisect) in the per-pass table, without output tensors: per output its
+ * max_abs_diff, margin (exec_compare_result.margin) and ok; memfault: the
+ * pass had memory faults (its verdict is MEMFAULT); unchecked: it failed as
+ * its file does not check (it never ran). */
 void session_note_verdict(session *s, int pass, int failed, int same_as, int nout, const double *max_abs_diff,
-                          const int *ok, int memfault, int unchecked);
+                          const double *margin, const int *ok, int memfault, int unchecked);
 
 #endif

@@ -160,15 +160,24 @@ int view_pass_info(session *s, int i, view_pass *out)
         out->max_abs_diff[k] = NAN;
     }
     out->same_as = -1;
+    out->margin = NAN;
     const pass_result *res = s->results ? &s->results[i] : NULL;
     if (res && res->ran && res->background)
         out->same_as = res->same_as;
     if (res && res->ran) {
         out->verdict = res->failed ? VIEW_VERDICT_ERROR : VIEW_VERDICT_PASS;
-        for (int k = 0; k < out->noutputs && k < res->nout && !res->failed; k++) {
-            out->max_abs_diff[k] = res->max_abs_diff[k];
+        if (!res->failed && res->nout > 0)
+            out->margin = 0;
+        for (int k = 0; k < res->nout && !res->failed; k++) {
+            if (k < out->noutputs)
+                out->max_abs_diff[k] = res->max_abs_diff[k];
             if (!res->ok[k])
                 out->verdict = VIEW_VERDICT_FAIL;
+            double m = res->margin ? res->margin[k] : NAN;
+            if (isnan(m) || isnan(out->margin))
+                out->margin = NAN;
+            else if (m > out->margin)
+                out->margin = m;
         }
         if (res->memfault && !res->failed)
             out->verdict = VIEW_VERDICT_MEMFAULT;
@@ -212,9 +221,11 @@ static int heat_fill(session *s, int output, int pass, const tensor *a, const te
 static int heat_grid(session *s, const char *name, const tensor *a, const tensor *b, double rtol, double atol,
                      const tensor *scale, const char *tiles_of, int max_rows, int max_cols, view_heatmap *out)
 {
-    uint8_t *bad = xcalloc((size_t)(tensor_numel(a) ? tensor_numel(a) : 1), 1);
+    size_t numel = (size_t)(tensor_numel(a) ? tensor_numel(a) : 1);
+    uint8_t *bad = xcalloc(numel, 1);
+    float *frac = xcalloc(numel, sizeof *frac);
     exec_compare_result cr;
-    exec_compare_mask(a, b, rtol, atol, session_profile(s), session_semantics(s) == EXEC_SEM_DEVICE, &cr, bad);
+    exec_compare_frac(a, b, rtol, atol, session_profile(s), session_semantics(s) == EXEC_SEM_DEVICE, &cr, bad, frac);
     int tiled = 0;
     if (tiles_of && a->ndim > 0 && a->shape[a->ndim - 1] > 0) {
         int64_t cols = a->shape[a->ndim - 1], rows = tensor_numel(a) / cols;
@@ -226,8 +237,14 @@ static int heat_grid(session *s, const char *name, const tensor *a, const tensor
         }
     }
     heatgrid g;
-    int st = heatgrid_compute(a, b, cr.error ? NULL : bad, max_rows, max_cols, &g);
+    int st = cr.error ? PTODB_ERR_SHAPE : heatgrid_compute(a, b, frac, bad, max_rows, max_cols, &g);
     free(bad);
+    free(frac);
+    if (cr.error) {
+        snprintf(s->heat_why, sizeof s->heat_why, "no grid: they cannot be compared (%.200s)", cr.msg);
+        out->why = s->heat_why;
+        return 0;
+    }
     if (st != 0) {
         out->why = st == PTODB_ERR_SHAPE ? "the two tensors differ in shape" : "nothing to draw (a 0-d or empty tensor)";
         return 0;
@@ -245,6 +262,7 @@ static int heat_grid(session *s, const char *name, const tensor *a, const tensor
     out->cols = g.cols;
     out->cells = g.cells;
     out->max = g.max;
+    out->max_abs = g.max_abs;
     tensor_stats st_g;
     tensor_compute_stats(scale, &st_g);
     double gmax = fabs(st_g.max) > fabs(st_g.min) ? fabs(st_g.max) : fabs(st_g.min);
@@ -443,6 +461,10 @@ int view_heatmap_get(session *s, int output, view_heat_mode mode, int max_rows, 
     int pass = s->cur_pass;
     if (stopped_in_current_pass(s))
         return heatmap_live(s, output, mode, max_rows, max_cols, out);
+    if (mode == VIEW_HEAT_VS_PREVIOUS && pass == 0) {
+        out->why = "the first pass has no previous pass";
+        return 0;
+    }
     const pass_result *res = s->results ? &s->results[pass] : NULL;
     /* a file that does not check never ran: no run stopped */
     if ((res && res->ran && res->unchecked) || view_pass_error_line(s, pass) > 0 ||
@@ -450,16 +472,22 @@ int view_heatmap_get(session *s, int output, view_heat_mode mode, int max_rows, 
         out->why = "this pass does not check: it never ran (its errors are in the console)";
         return 0;
     }
+    /* No grid: say why, and what fills it (the front end names its key). */
     if (!res || !res->ran) {
-        out->why = "not run yet \xe2\x80\x94 type run";
+        out->why = "no grid yet: this pass has not been run in the debugger";
+        out->fill = VIEW_FILL_RUN;
+        out->fill_pass = pass;
         return 0;
     }
     if (!res->failed && res->background && output < res->nout && !res->outputs[output]) {
-        out->why = "validated in the background \xe2\x80\x94 run it for the grid";
+        out->why = "no grid yet: this pass has not been run in the debugger (its verdict comes from the background "
+                   "validation or bisect, which keep no tensors)";
+        out->fill = VIEW_FILL_RUN;
+        out->fill_pass = pass;
         return 0;
     }
     if (res->failed || output >= res->nout || !res->outputs[output]) {
-        out->why = "the run of this pass stopped with an error";
+        out->why = "no grid: the run of this pass stopped with an error";
         return 0;
     }
     const tensor *a = res->outputs[output], *b = NULL;
@@ -473,11 +501,18 @@ int view_heatmap_get(session *s, int output, view_heat_mode mode, int max_rows, 
         out->compare_pass = pass - 1;
         const pass_result *prev = &s->results[pass - 1];
         if (!prev->ran || prev->failed || output >= prev->nout || !prev->outputs[output]) {
-            out->why = prev->ran && prev->background && !prev->failed
-                           ? "the previous pass was validated in the background"
-                       : prev->ran && prev->unchecked ? "the previous pass does not check: it never ran"
-                       : prev->ran ? "the previous pass's run stopped with an error"
-                                 : "the previous pass has not run yet";
+            int bg = prev->ran && prev->background && !prev->failed;
+            snprintf(s->heat_why, sizeof s->heat_why,
+                     !prev->ran || bg        ? "no grid yet: the previous pass (%d) has not been run in the debugger%s"
+                     : prev->unchecked ? "no grid: the previous pass (%d) does not check: it never ran%s"
+                                       : "no grid: the run of the previous pass (%d) stopped with an error%s",
+                     s->kase.passes[pass - 1].index,
+                     bg ? " (its verdict comes from the background validation or bisect, which keep no tensors)" : "");
+            out->why = s->heat_why;
+            if (!prev->ran || bg) {
+                out->fill = VIEW_FILL_RUN_PREVIOUS;
+                out->fill_pass = pass - 1;
+            }
             return 0;
         }
         b = prev->outputs[output];

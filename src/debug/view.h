@@ -56,6 +56,10 @@ typedef struct view_pass {
     int noutputs;
     const char *output_names[VIEW_MAX_OUTPUTS];
     double max_abs_diff[VIEW_MAX_OUTPUTS]; /* NaN when not known */
+    /* the worst element's |diff| as a fraction of its tolerance, over the
+     * outputs (exec_compare_result.margin; print with heat_format_share):
+     * at most 1 when every output passes; NaN when not known */
+    double margin;
     int same_as;      /* the earlier pass whose file has the same bytes, -1 none or unknown */
 } view_pass;
 
@@ -70,14 +74,18 @@ typedef enum { VIEW_HEAT_VS_GOLDEN, VIEW_HEAT_VS_PREVIOUS } view_heat_mode;
 /* How a point of one pass was mapped to another (program points). */
 typedef enum { VIEW_MATCH_NONE, VIEW_MATCH_EXACT, VIEW_MATCH_GUESS } view_match;
 
-/* A max |a - b| grid over one output tensor, aggregated to fit rows x cols
- * cells (max per block). cells is rows*cols floats, row-major, owned by the
- * session. valid_rows/cols: cells covering the valid region. */
+/* A heat grid over one output tensor, aggregated to fit rows x cols cells:
+ * per cell, the largest error among its elements as a fraction of that
+ * element's tolerance, |a - b| / (atol + rtol*|b|) (the one heat scale,
+ * tensor/heatgrid.h: draw a cell with heat_level and heat_level_char; above
+ * 1 is outside the tolerance). cells is rows*cols floats, row-major, owned
+ * by the session. valid_rows/cols: cells covering the valid region. */
 typedef struct view_heatmap {
     const char *tensor;
     int rows, cols;
     const float *cells;
-    double max;        /* the largest cell */
+    double max;        /* the largest cell: the worst element's fraction of its tolerance */
+    double max_abs;    /* the largest |a - b| */
     double tolerance;  /* atol + rtol*|golden| at its largest (a reading aid only) */
     /* per cell, the elements outside the tolerance by the validator's rule
      * (exec_compare_mask, the output's tolerances): what the validate line
@@ -90,6 +98,12 @@ typedef struct view_heatmap {
     int block_rows, block_cols; /* elements per cell */
     int tiled;         /* one cell per tile the pass stores (batch_tile_grid), as --heatmap draws */
     const char *why;   /* when view_heatmap_get returns 0: why there is no grid */
+    /* ... and what fills it: VIEW_FILL_RUN running this pass in the
+     * debugger (`run`), VIEW_FILL_RUN_PREVIOUS running the pass before it
+     * (fill_pass, an index into the passes), VIEW_FILL_NONE nothing a front
+     * end can offer. */
+    enum { VIEW_FILL_NONE, VIEW_FILL_RUN, VIEW_FILL_RUN_PREVIOUS } fill;
+    int fill_pass;
     /* Stopped inside the current pass: the output's values at the stop
      * (tiles not written yet differ from golden), and, against the previous
      * pass, its value at the corresponding point of that pass. */

@@ -1,6 +1,7 @@
 /* allclose and max_abs_diff as REF computes them (semantics.md §7.3). */
 #include "exec/compare.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -37,6 +38,41 @@ static int64_t wrap_int(dtype_id dt, int64_t v)
     }
 }
 
+/* The least fraction an element outside the tolerance gets: above 1 as a
+ * float too, so that a fraction > 1 always means "outside". */
+#define OVER_MIN (1.0 + FLT_EPSILON)
+
+/* One element's error as a fraction of its tolerance: d the difference as
+ * the validator computed it, allowed its tolerance, equal and close the
+ * validator's verdicts (an equal element is 0 off; a close one at most 1
+ * whatever the rounding of the division, one not close above 1). */
+static double tol_frac(double d, double allowed, int equal, int close)
+{
+    if (equal)
+        return 0;
+    if (isnan(d))
+        return NAN;
+    if (isinf(d))
+        return INFINITY;
+    double f = allowed > 0 ? d / allowed : d > 0 ? INFINITY : 0;
+    if (close && f > 1)
+        f = 1;
+    if (!close && !(f >= OVER_MIN))
+        f = OVER_MIN;
+    return f;
+}
+
+/* Records element k's fraction f (tol_frac) in frac and in the margin. */
+static void note_frac(float *frac, int64_t k, double f, double d, double *margin, int *nan_margin)
+{
+    if (frac)
+        frac[k] = isfinite(d) ? (float)f : NAN;
+    if (isnan(f))
+        *nan_margin = 1;
+    else if (f > *margin)
+        *margin = f;
+}
+
 void exec_compare(const tensor *act, const tensor *exp, double rtol, double atol,
                   exec_profile_id profile, int nan_dont_care, exec_compare_result *r)
 {
@@ -46,8 +82,15 @@ void exec_compare(const tensor *act, const tensor *exp, double rtol, double atol
 void exec_compare_mask(const tensor *act, const tensor *exp, double rtol, double atol,
                        exec_profile_id profile, int nan_dont_care, exec_compare_result *r, uint8_t *bad_mask)
 {
+    exec_compare_frac(act, exp, rtol, atol, profile, nan_dont_care, r, bad_mask, NULL);
+}
+
+void exec_compare_frac(const tensor *act, const tensor *exp, double rtol, double atol, exec_profile_id profile,
+                       int nan_dont_care, exec_compare_result *r, uint8_t *bad_mask, float *frac)
+{
     memset(r, 0, sizeof *r);
     r->first_bad = -1;
+    r->margin = NAN;
     /* An FP8 golden: ptodb holds the output as float32 (REF's storage for
      * FP8, case_bind); REF's output tensor would be the float8 file's, so
      * its value is the float32 result stored into float8 (c10's rounding). */
@@ -72,8 +115,8 @@ void exec_compare_mask(const tensor *act, const tensor *exp, double rtol, double
     int64_t n = tensor_numel(exp);
     r->count = n;
     int64_t bad = 0;
-    double maxd = 0;
-    int any_nan = 0;
+    double maxd = 0, margin = 0;
+    int any_nan = 0, nan_margin = 0;
     if (dtype_is_float(dt) && dt != DTYPE_FP64) {
         int narrow = dt == DTYPE_BF16 || dt == DTYPE_FP16;
         float at = narrow ? round_to(dt, (float)atol) : (float)atol;
@@ -86,6 +129,8 @@ void exec_compare_mask(const tensor *act, const tensor *exp, double rtol, double
                 a = dtype_round_fp8(dt, a);
             if (nan_dont_care && isnan(e)) {
                 r->dont_care++;
+                if (frac)
+                    frac[k] = NAN;
                 continue;
             }
             float d = fabsf(round_to(dt, a - e));
@@ -94,10 +139,10 @@ void exec_compare_mask(const tensor *act, const tensor *exp, double rtol, double
             else if (d > maxd)
                 maxd = d;
             int close = a == e;
-            if (!close) {
-                float allowed = round_to(dt, at + fabsf(round_to(dt, rt * e)));
+            float allowed = round_to(dt, at + fabsf(round_to(dt, rt * e)));
+            if (!close)
                 close = isfinite(d) && d <= allowed;
-            }
+            note_frac(frac, k, tol_frac(d, allowed, a == e, close), d, &margin, &nan_margin);
             if (!close) {
                 if (r->first_bad < 0)
                     r->first_bad = k;
@@ -111,6 +156,8 @@ void exec_compare_mask(const tensor *act, const tensor *exp, double rtol, double
             double a = tensor_get_flat(act, k), e = tensor_get_flat(exp, k);
             if (nan_dont_care && isnan(e)) {
                 r->dont_care++;
+                if (frac)
+                    frac[k] = NAN;
                 continue;
             }
             double d = fabs(a - e);
@@ -118,7 +165,9 @@ void exec_compare_mask(const tensor *act, const tensor *exp, double rtol, double
                 any_nan = 1;
             else if (d > maxd)
                 maxd = d;
-            int close = a == e || (isfinite(d) && d <= atol + fabs(rtol * e));
+            double allowed = atol + fabs(rtol * e);
+            int close = a == e || (isfinite(d) && d <= allowed);
+            note_frac(frac, k, tol_frac(d, allowed, a == e, close), d, &margin, &nan_margin);
             if (!close) {
                 if (r->first_bad < 0)
                     r->first_bad = k;
@@ -146,6 +195,7 @@ void exec_compare_mask(const tensor *act, const tensor *exp, double rtol, double
             float allowed = (float)atol + fabsf((float)rtol * (float)e);
             float fd = fabsf((float)a - (float)e);
             int close = a == e || fd <= allowed;
+            note_frac(frac, k, tol_frac(fd, allowed, a == e, close), fd, &margin, &nan_margin);
             if (!close) {
                 if (r->first_bad < 0)
                     r->first_bad = k;
@@ -163,6 +213,7 @@ void exec_compare_mask(const tensor *act, const tensor *exp, double rtol, double
     r->mismatches = bad;
     r->pass = bad == 0;
     r->max_abs_diff = any_nan ? NAN : maxd;
+    r->margin = nan_margin ? NAN : margin;
 }
 
 void exec_format_validate_line(const char *key, const exec_compare_result *r, strbuf *out)

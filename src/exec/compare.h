@@ -22,6 +22,13 @@ typedef struct exec_compare_result {
     int64_t first_bad;    /* flat index of the first, or -1 */
     int64_t count;
     int64_t dont_care;    /* golden NaN elements skipped (nan_dont_care) */
+    /* The margin: the largest error as a fraction of its element's
+     * tolerance, max |act - exp| / (atol + rtol*|exp|) over the compared
+     * elements, each computed as the validator does (in the tensor dtype):
+     * at most 1 when every element is within the tolerance, above 1 when
+     * one is outside it; NaN when a difference is NaN, Inf when one is
+     * infinite or an element differs where the tolerance is 0. */
+    double margin;        /* heat_format_share prints it */
 } exec_compare_result;
 
 /* nan_dont_care: a NaN golden element is "don't care", as PyPTO's device
@@ -37,6 +44,15 @@ void exec_compare(const tensor *act, const tensor *exp, double rtol, double atol
  * heat grids, diff and conditions all count by. */
 void exec_compare_mask(const tensor *act, const tensor *exp, double rtol, double atol,
                        exec_profile_id profile, int nan_dont_care, exec_compare_result *r, uint8_t *bad_mask);
+
+/* The same, also filling frac (numel floats in row-major order, or NULL)
+ * with each element's error as a fraction of its tolerance, as margin is
+ * computed: 0 for equal elements, in (0, 1] for an element within the
+ * tolerance, above 1 exactly for an element outside it (the mask's rule),
+ * NaN where the difference is NaN or infinite or the golden element is a
+ * don't-care NaN. The heat grids are drawn from it (tensor/heatgrid.h). */
+void exec_compare_frac(const tensor *act, const tensor *exp, double rtol, double atol, exec_profile_id profile,
+                       int nan_dont_care, exec_compare_result *r, uint8_t *bad_mask, float *frac);
 
 /* REF's line for a compared output: "validate tensor: 'out', max_abs_diff:
  * 9.765625e-04, pass: True\n". */

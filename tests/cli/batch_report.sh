@@ -12,7 +12,7 @@ check_json="/usr/bin/python3 $top_srcdir/tests/data/batch/check_json.py"
 tmp=$(mktemp -d) || fail "mktemp"
 trap 'rm -rf "$tmp"' EXIT INT TERM
 # REF's lines only: headers, validate lines and what --run prints under them
-ref_lines() { sed -n '/^====================/,$p' | sed '/^$/,$d' | grep -v '^  metrics\|^heatmap\|^[+|]\|^cell =\|^valid region\|^stopped at\|^(bisect'; }
+ref_lines() { sed -n '/^====================/,$p' | sed '/^$/,$d' | grep -v '^  metrics\|^heatmap\|^[+|]\|^cell =\|^worst cell\|^valid region\|^stopped at\|^(bisect'; }
 
 for c in mlp mlp-broken deadlock; do
     run_ptodb --run "$ex/$c"
@@ -49,16 +49,17 @@ expect_eq "stop-at-first, all pass: every pass" 7 "$(printf '%s\n' "$out" | grep
 run_ptodb --batch "$ex/mlp-broken" --metrics --heatmap -j 1
 expect_contains "metrics" "  metrics 'out': outside tolerance 81.15% (831 of 1024), first bad index 0 [0, 0]" "$out"
 expect_contains "metrics ulp" "max ULP " "$out"
-expect_contains "heatmap" "heatmap 'out' (max |actual - golden| per block, 16x64 view):" "$out"
+expect_contains "heatmap" "heatmap 'out' (the worst |actual - golden| per block against its tolerance, 16x64 view):" "$out"
 # pass 22 stores [8, 64] tiles (one per vector lane) into out: one cell per tile
-expect_contains "heatmap per tile" "heatmap 'out' (max |actual - golden| per tile, 16x64 view):" "$out"
+expect_contains "heatmap per tile" "heatmap 'out' (the worst |actual - golden| per tile against its tolerance, 16x64 view):" "$out"
 expect_contains "heatmap tile cells" "cell = 8x64 elements" "$out"
-expect_contains "heatmap scale" "max |diff| per cell 0..2.142e+00; ' .:-=+*#%@' all within tolerance; 1..9 holding elements outside it" "$out"
+expect_contains "heatmap scale" "each its worst element's |diff| against that element's tolerance: ' ' 0, '.' <1%, ':' <10%, '-' <50%, '+' <=100% of the tolerance (atol + rtol*|golden|); outside it, '1'..'9': up to 2, 5, 10, 20, 50, 100, 1e3, 1e4 times it, more" "$out"
+expect_contains "heatmap worst" "worst cell at 23.3x its tolerance (max |diff| 2.142e+00)" "$out"
 # One mismatch rule: the validate line, --metrics and every heat map count
 # the same elements, in every failing pass
 validate=$(printf '%s\n' "$out" | sed -n 's/^  mismatch: \([0-9]*\) of \([0-9]*\) elements.*/\1 \2/p' | sort -u)
 metrics=$(printf '%s\n' "$out" | sed -n "s/^  metrics 'out': outside tolerance [0-9.]*% (\([1-9][0-9]*\) of \([0-9]*\)).*/\1 \2/p" | sort -u)
-heat=$(printf '%s\n' "$out" | sed -n 's/.*cells; \([1-9][0-9]*\) of \([0-9]*\) elements, as the validate line counts).*/\1 \2/p' | sort -u)
+heat=$(printf '%s\n' "$out" | sed -n 's/.*; \([1-9][0-9]*\) of \([0-9]*\) elements outside the tolerance, in .*/\1 \2/p' | sort -u)
 expect_eq "one mismatch count: validate line" "831 1024" "$validate"
 expect_eq "one mismatch count: metrics" "$validate" "$metrics"
 expect_eq "one mismatch count: heat maps" "$validate" "$heat"

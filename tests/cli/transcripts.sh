@@ -4,6 +4,7 @@
 # A first line "# args: ..." gives extra command-line arguments; the strings
 # @FIXTURES@, @SRCDIR@ and @TMP@ in it and in the .cmd are replaced. A
 # transcript whose args mention @FIXTURES@ is skipped when fixtures are absent.
+# Wall times ("in 0.012 s", as bisect prints them) read @SECONDS@.
 # PTODB_TRANSCRIPT_UPDATE=1 writes each differing output back to its .out
 # (the paths substituted back): review the diff before committing it.
 set -e
@@ -28,7 +29,8 @@ for cmd in "$dir"/*.cmd; do
     subst <"$cmd" >"$work/in"
     # shellcheck disable=SC2086
     (cd "$work" && HOME="$work" XDG_CONFIG_HOME= XDG_STATE_HOME="$work/state" \
-        "$PTODB" --nw --nx $args <"$work/in" >"$work/actual" 2>&1) || true
+        "$PTODB" --nw --nx $args <"$work/in" >"$work/raw" 2>&1) || true
+    sed -E 's/ in [0-9]+\.[0-9]{3} s([ :]|$)/ in @SECONDS@ s\1/g' "$work/raw" >"$work/actual"
     subst <"$expected" >"$work/expected"
     ran=$((ran + 1))
     if ! cmp -s "$work/expected" "$work/actual" && [ -n "${PTODB_TRANSCRIPT_UPDATE:-}" ]; then

@@ -9,6 +9,7 @@ TUI_TESTS = \
 	tests/tui/copies.sh \
 	tests/tui/keys.sh \
 	tests/tui/keys_documented.sh \
-	tests/tui/tmux.sh
+	tests/tui/tmux.sh \
+	tests/tui/repl_terminal.sh
 TESTS += $(TUI_TESTS)
 EXTRA_DIST += $(TUI_TESTS) tests/tui/lib.sh tests/tui/expected tests/tui/scripts

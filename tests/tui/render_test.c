@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tensor/heatgrid.h"
 #include "ui/tui/tui.h"
 
 static void show(const char *title, canvas *c, int styles)
@@ -29,14 +30,19 @@ static void show(const char *title, canvas *c, int styles)
 
 static void heatmaps(void)
 {
-    /* A 4 x 8 grid whose valid region is 3 x 6, one cell above tolerance. */
+    /* A 4 x 8 grid whose valid region is 3 x 6: cells are fractions of the
+     * tolerance (tensor/heatgrid.h), rising from 0 to 0.9 across the grid
+     * (every level within it), one cell 12 times over (level '2'). */
     float cells[4 * 8];
     for (int i = 0; i < 4; i++)
         for (int j = 0; j < 8; j++)
-            cells[i * 8 + j] = (float)(i * 8 + j) / 31.0f * 0.04f;
-    cells[1 * 8 + 2] = 0.5f;
+            cells[i * 8 + j] = (float)(i * 8 + j) / 31.0f * 0.9f;
+    cells[1 * 8 + 2] = 12.0f;
+    uint32_t outside[4 * 8] = {0};
+    outside[1 * 8 + 2] = 3;
     view_heatmap h = {
-        .tensor = "out", .rows = 4, .cols = 8, .cells = cells, .max = 0.5, .tolerance = 0.05,
+        .tensor = "out", .rows = 4, .cols = 8, .cells = cells, .max = 12, .max_abs = 0.6, .tolerance = 0.05,
+        .outside = outside, .outside_cells = 1, .outside_elements = 3, .elements = 64 * 128,
         .valid_rows = 3, .valid_cols = 6, .shape = {64, 128}, .block_rows = 16, .block_cols = 16,
     };
     canvas c;
@@ -46,6 +52,7 @@ static void heatmaps(void)
 
     /* The whole grid valid, all zero: an empty ramp. */
     float zero[2 * 3] = {0};
+    uint32_t zero_outside[2 * 6] = {0};
     view_heatmap z = {
         .tensor = "y", .rows = 2, .cols = 3, .cells = zero, .max = 0, .tolerance = 1e-3,
         .valid_rows = 2, .valid_cols = 3, .shape = {2, 3}, .block_rows = 1, .block_cols = 1,
@@ -55,7 +62,7 @@ static void heatmaps(void)
     show("heatmap, identical", &c, 0);
 
     /* Live against the previous pass: the legend says how the point was
-     * mapped; the tolerance bar falls inside the ramp (0.05 of 0.5). */
+     * mapped. */
     h.live = 1;
     h.compare_pass = 4;
     h.match = VIEW_MATCH_GUESS;
@@ -74,19 +81,31 @@ static void heatmaps(void)
     render_heatmap(&c, (crect){0, 0, 3, 40}, "vs golden", NULL, 0, "not run yet \xe2\x80\x94 type run");
     show("heatmap, nothing yet", &c, 0);
 
-    /* The ramp and the levels. */
-    printf("=== levels of 0, 1e-9, 0.25, 0.5, 0.99, 1, nan against 1:");
-    double v[] = {0, 1e-9, 0.25, 0.5, 0.99, 1, NAN};
+    /* A passing output: every cell a small share of its tolerance. */
+    float light[2 * 6] = {0.004f, 0.012f, 0.0156f, 0.003f, 0, 0.02f, 0.009f, 0.0156f, 0.001f, 0.011f, 0.014f, 0.002f};
+    view_heatmap p = {
+        .tensor = "out", .rows = 2, .cols = 6, .cells = light, .max = 0.0156, .max_abs = 9.765625e-4,
+        .tolerance = 0.0626, .outside = zero_outside, .elements = 12, .valid_rows = 2, .valid_cols = 6,
+        .shape = {2, 6}, .block_rows = 1, .block_cols = 1,
+    };
+    canvas_resize(&c, 5, 44);
+    render_heatmap(&c, (crect){0, 0, 5, 44}, "vs golden", &p, 1, "");
+    show("heatmap, a passing output: light", &c, 1);
+
+    /* The one scale, as every heat map draws it. */
+    printf("=== levels of 0, 1e-9, 0.01, 0.25, 0.5, 1, 1.0000002, 2, 4.9, 10, 11, 99, 1e4, 1e12, inf, nan:");
+    double v[] = {0, 1e-9, 0.01, 0.25, 0.5, 1, 1.0000002, 2, 4.9, 10, 11, 99, 1e4, 1e12, INFINITY, NAN};
     for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
-        printf(" %d'%c'", render_heat_level(v[i], 1), render_heat_char(render_heat_level(v[i], 1)));
+        printf(" %d'%c'%s", heat_level(v[i]), heat_level_char(heat_level(v[i])), heat_level_over(heat_level(v[i])) ? "!" : "");
     printf("\n");
-    /* The tolerance bar: after the level the tolerance falls in; past the
-     * ramp's end when no cell can exceed it (max <= tol, or max 0). */
-    printf("=== tolerance levels of 0.05, 0.3, 1, 2 against 1, 0.1 against 0:");
-    double tv[] = {0.05, 0.3, 1, 2};
-    for (size_t i = 0; i < sizeof tv / sizeof tv[0]; i++)
-        printf(" %d", render_heat_tol_level(tv[i], 1));
-    printf(" %d\n", render_heat_tol_level(0.1, 0));
+    printf("=== shares of 0, 1e-5, 0.0156, 0.85, 1, 1.0000002, 3.2, 12, nan:");
+    double sv[] = {0, 1e-5, 0.0156, 0.85, 1, 1.0000002, 3.2, 12, NAN};
+    for (size_t i = 0; i < sizeof sv / sizeof sv[0]; i++) {
+        char b[32];
+        heat_format_share(sv[i], b, sizeof b);
+        printf(" %s", b);
+    }
+    printf("\n");
     canvas_free(&c);
 }
 
@@ -155,6 +174,7 @@ static void passes(void)
     int index[3] = {0, 4, 22};
     view_verdict verdict[3] = {VIEW_VERDICT_PASS, VIEW_VERDICT_PASS, VIEW_VERDICT_FAIL};
     double diff[3] = {0, 1.5e-7, 0.75};
+    double margin[3] = {0, 2.4e-6, 8.5}; /* the worst element's share of its tolerance */
     for (int i = 0; i < 3; i++) {
         p[i].index = index[i];
         p[i].name = names[i];
@@ -163,11 +183,12 @@ static void passes(void)
         p[i].noutputs = 1;
         p[i].output_names[0] = "out";
         p[i].max_abs_diff[0] = diff[i];
+        p[i].margin = margin[i];
         p[i].same_as = i == 1 ? 0 : -1; /* the file has pass 0's bytes */
     }
     canvas c;
-    canvas_init(&c, 4, 50);
-    render_passes(&c, (crect){0, 0, 4, 50}, p, 3, 2, 1, 0, 1);
+    canvas_init(&c, 4, 60);
+    render_passes(&c, (crect){0, 0, 4, 60}, p, 3, 2, 1, 0, 1);
     show("passes with verdicts", &c, 1);
     /* Two outputs: a column each, named in the header; NaN is "not known". */
     for (int i = 0; i < 3; i++) {
@@ -175,7 +196,8 @@ static void passes(void)
         p[i].output_names[1] = "lse";
         p[i].max_abs_diff[1] = i == 1 ? NAN : diff[i] * 2;
     }
-    render_passes(&c, (crect){0, 0, 4, 50}, p, 3, 0, 0, 0, 0);
+    p[1].margin = NAN;
+    render_passes(&c, (crect){0, 0, 4, 60}, p, 3, 0, 0, 0, 0);
     show("passes, two outputs", &c, 0);
     canvas_free(&c);
 }

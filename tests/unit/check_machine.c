@@ -14,6 +14,7 @@
 #include "base/diag.h"
 #include "base/mem.h"
 #include "exec/compare.h"
+#include "tensor/heatgrid.h"
 #include "exec/machine.h"
 #include "exec/program.h"
 #include "exec/xcore.h"
@@ -1173,6 +1174,86 @@ START_TEST(test_compare_like_ref)
 }
 END_TEST
 
+/* The margin and the per-element fractions of the tolerance (the heat
+ * scale, tensor/heatgrid.h): a fraction above 1 exactly where the
+ * validator counts the element outside, whatever the rounding; the margin
+ * their maximum. */
+START_TEST(test_compare_margin)
+{
+    exec_compare_result r;
+    /* the bf16 boundary of test_compare_like_ref: 1.0 vs 1.0546875 */
+    tensor *a = t1(DTYPE_BF16, 1.0), *e = t1(DTYPE_BF16, 1.0546875);
+    float frac[1];
+    uint8_t bad[1] = {0};
+    exec_compare_frac(a, e, 0.0518, 0.0, EXEC_PROFILE_T13, 0, &r, bad, frac);
+    ck_assert(r.pass && !bad[0]);
+    ck_assert(r.margin > 0.9 && r.margin <= 1.0 && frac[0] <= 1.0f);
+    exec_compare_frac(a, e, 0.05, 0.0, EXEC_PROFILE_T13, 0, &r, bad, frac);
+    ck_assert(!r.pass && bad[0]);
+    ck_assert(r.margin > 1.0 && frac[0] > 1.0f);
+    tensor_unref(a);
+    tensor_unref(e);
+    /* equal: 0; atol 0, rtol 0 and a difference: infinitely far */
+    a = t1(DTYPE_FP32, 2.0);
+    e = t1(DTYPE_FP32, 2.0);
+    exec_compare_frac(a, e, 0.0, 0.0, EXEC_PROFILE_T2, 0, &r, NULL, frac);
+    ck_assert(r.margin == 0 && frac[0] == 0);
+    tensor_set(a, (int64_t[]){0}, 2.5);
+    exec_compare_frac(a, e, 0.0, 0.0, EXEC_PROFILE_T2, 0, &r, NULL, frac);
+    ck_assert(isinf(r.margin) && isinf(frac[0]));
+    /* 0.5 off against atol 0.05 + rtol 0.05 * 2 = 0.15: 3.33 times */
+    exec_compare_frac(a, e, 0.05, 0.05, EXEC_PROFILE_T2, 0, &r, NULL, frac);
+    ck_assert(fabs(r.margin - 0.5 / 0.15) < 1e-5);
+    char buf[32];
+    heat_format_share(r.margin, buf, sizeof buf);
+    ck_assert_str_eq(buf, "333%");
+    tensor_unref(a);
+    tensor_unref(e);
+    /* NaN: the margin is NaN, the element's fraction too */
+    a = t1(DTYPE_FP32, NAN);
+    e = t1(DTYPE_FP32, 1.0);
+    exec_compare_frac(a, e, 0.05, 0.05, EXEC_PROFILE_T2, 0, &r, NULL, frac);
+    ck_assert(isnan(r.margin) && isnan(frac[0]));
+    tensor_unref(a);
+    tensor_unref(e);
+    /* many elements near the boundary, in every float dtype: fraction > 1
+     * exactly where the mask says outside */
+    static const dtype_id dts[] = {DTYPE_FP32, DTYPE_BF16, DTYPE_FP16, DTYPE_FP64, DTYPE_INT32};
+    for (size_t d = 0; d < sizeof dts / sizeof dts[0]; d++) {
+        int64_t shape[1] = {4096};
+        a = tensor_zeros(dts[d], 1, shape, NULL);
+        e = tensor_zeros(dts[d], 1, shape, NULL);
+        unsigned seed = 7;
+        for (int64_t k = 0; k < 4096; k++) {
+            seed = seed * 1103515245u + 12345u;
+            double g = (double)(seed >> 8) / (1 << 24) * 40 - 20;
+            seed = seed * 1103515245u + 12345u;
+            double off = ((double)(seed >> 8) / (1 << 24) - 0.5) * 0.4 * (0.05 + 0.05 * fabs(g)) * 5;
+            tensor_set(e, (int64_t[]){k}, g);
+            tensor_set(a, (int64_t[]){k}, g + off);
+        }
+        float *fr = xcalloc(4096, sizeof *fr);
+        uint8_t *mask = xcalloc(4096, 1);
+        exec_compare_frac(a, e, 0.05, 0.05, EXEC_PROFILE_T2, 0, &r, mask, fr);
+        double worst = 0;
+        int64_t over = 0;
+        for (int64_t k = 0; k < 4096; k++) {
+            ck_assert_msg((fr[k] > 1.0f) == (mask[k] != 0), "dtype %d element %lld: fraction %g, mask %d",
+                          (int)dts[d], (long long)k, (double)fr[k], mask[k]);
+            over += mask[k];
+            if (fr[k] > worst)
+                worst = fr[k];
+        }
+        ck_assert_int_eq(over, r.mismatches);
+        ck_assert(fabs(worst - r.margin) <= 1e-6 * r.margin);
+        free(fr);
+        free(mask);
+        tensor_unref(a);
+        tensor_unref(e);
+    }
+}
+END_TEST
+
 /* ---- results written into dead operands ------------------------------------ */
 
 /* program.c's liveness, machine_options.reuse_dead, kernel_binary_reuse and
@@ -1476,6 +1557,7 @@ static Suite *machine_suite(void)
     suite_add_tcase(s, x);
     TCase *cmp = tcase_create("compare");
     tcase_add_test(cmp, test_compare_like_ref);
+    tcase_add_test(cmp, test_compare_margin);
     suite_add_tcase(s, cmp);
     tc = tcase_create("reuse_dead");
     tcase_add_test(tc, test_value_used_after_the_statement_is_not_dead);

@@ -14,6 +14,7 @@
 #include "debug/expr.h"
 #include "debug/tensor_fmt.h"
 #include "debug/view.h"
+#include "tensor/heatgrid.h"
 
 static const char *verdict_name(view_verdict v)
 {
@@ -70,26 +71,38 @@ void dap_req_heatmap(dap_server *d, json_t *req, json_t *args)
     view_heatmap h;
     view_heat_mode m = mode && strcmp(mode, "previous") == 0 ? VIEW_HEAT_VS_PREVIOUS : VIEW_HEAT_VS_GOLDEN;
     if (output < 0 || output > 1000 || !view_heatmap_get(d->s, (int)output, m, (int)rows, (int)cols, &h)) {
-        dap_fail(d, req, "no heat map: %s", output < 0 || output > 1000 ? "bad output" : h.why ? h.why : "none");
+        dap_fail(d, req, "no heat map: %s%s", output < 0 || output > 1000 ? "bad output" : h.why ? h.why : "none",
+                 output < 0 || output > 1000 ? ""
+                 : h.fill == VIEW_FILL_RUN   ? "; running the pass fills it"
+                 : h.fill == VIEW_FILL_RUN_PREVIOUS ? "; running the previous pass fills it"
+                                                    : "");
         return;
     }
-    json_t *cells = json_array(), *outside = json_array();
+    json_t *cells = json_array(), *outside = json_array(), *colours = json_array();
+    char *chars = xmalloc((size_t)h.rows * (size_t)h.cols + 1);
     for (int i = 0; i < h.rows * h.cols; i++) {
         json_array_append_new(cells, number_or_null(h.cells[i]));
         json_array_append_new(outside, json_integer(h.outside ? h.outside[i] : 0));
+        chars[i] = heat_level_char(heat_level(h.cells[i]));
+        json_array_append_new(colours, json_string(heat_level_colour(heat_level(h.cells[i]))));
     }
+    chars[h.rows * h.cols] = '\0';
     json_t *body = json_pack("{s:o, s:i, s:i, s:o, s:o, s:o, s:o, s:I, s:I, s:[I,I], s:i, s:i, s:b}", "tensor",
                              dap_str(h.tensor ? h.tensor : ""), "rows", h.rows, "cols", h.cols, "cells", cells, "outside",
                              outside, "max", number_or_null(h.max), "tolerance", number_or_null(h.tolerance),
                              "outsideElements", (json_int_t)h.outside_elements, "elements",
                              (json_int_t)h.elements, "shape", (json_int_t)h.shape[0], (json_int_t)h.shape[1],
                              "blockRows", h.block_rows, "blockCols", h.block_cols, "live", h.live);
-    /* what the colours mean, as the TUI's legend says it */
+    /* the one heat scale (tensor/heatgrid.h), as the TUI's legend says it:
+     * the cells are fractions of the tolerance, the chars the levels */
+    json_object_set_new(body, "maxAbsDiff", number_or_null(h.max_abs));
+    json_object_set_new(body, "chars", json_string(chars));
+    json_object_set_new(body, "colours", colours);
+    free(chars);
     json_object_set_new(body, "legend",
-                        json_pack("{s:f, s:o, s:o, s:s}", "min", 0.0, "max", number_or_null(h.max), "tolerance",
-                                  number_or_null(h.tolerance), "meaning",
-                                  "max |actual - expected| per cell; a cell is over when it holds an element "
-                                  "outside the validator's tolerance"));
+                        json_pack("{s:f, s:o, s:o, s:s, s:f, s:s}", "min", 0.0, "max", number_or_null(h.max),
+                                  "tolerance", number_or_null(h.tolerance), "scale", "tolerance", "over", 1.0,
+                                  "meaning", heat_legend()));
     dap_respond(d, req, body);
 }
 

@@ -289,7 +289,7 @@ int canvas_is_wide(const canvas *c, int y, int x)
 }
 
 /* One letter per style for the style dump of tests. */
-static const char style_letters[ST_COUNT + 1] = ".tTcsBblDmgxC+-hSU0123456789O";
+static const char style_letters[ST_COUNT + 1] = ".tTcsBblDmgxC+-hSU01234O";
 
 char *canvas_to_text(const canvas *c, crect r, int styles)
 {

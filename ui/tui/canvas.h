@@ -29,8 +29,8 @@ typedef enum {
     ST_DIFF_HUNK,
     ST_STATUS,      /* the status line */
     ST_BUSY,        /* the status line while a command runs */
-    ST_HEAT0,       /* ST_HEAT0 .. ST_HEAT0+9: the heat ramp, low to high */
-    ST_HEAT_OVER = ST_HEAT0 + 10, /* a heat cell above tolerance */
+    ST_HEAT0,       /* ST_HEAT0 .. ST_HEAT0+4: heat levels 0..4, within the tolerance (tensor/heatgrid.h) */
+    ST_HEAT_OVER = ST_HEAT0 + 5, /* a heat cell outside the tolerance (levels '1'..'9', '?') */
     ST_COUNT
 } canvas_style;
 

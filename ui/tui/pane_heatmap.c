@@ -1,7 +1,8 @@
-/* The heatmaps pane: max |a - b| grids of one output of the current pass,
- * against the golden output and against the previous pass, side by side.
- * The engine aggregates the grid to the size asked (max per block); this
- * file only maps values to a ramp and draws. */
+/* The heatmaps pane: grids of one output of the current pass, against
+ * the golden output and against the previous pass, side by side. The
+ * engine aggregates the grid to the size asked (per cell, the worst
+ * element as a fraction of its tolerance); this file draws it on the one
+ * heat scale (tensor/heatgrid.h) that --heatmap, diff and the reports use. */
 #include "config.h"
 
 #include <math.h>
@@ -10,26 +11,14 @@
 #include <string.h>
 
 #include "base/strbuf.h"
+#include "tensor/heatgrid.h"
 #include "tui.h"
 
-static const char heat_ramp[] = " .:-=+*#%@";
-
-char render_heat_char(int level)
+canvas_style render_heat_style(int level)
 {
-    if (level < 0)
-        level = 0;
-    if (level > 9)
-        level = 9;
-    return heat_ramp[level];
-}
-
-int render_heat_level(double v, double max)
-{
-    if (!(v > 0) || !(max > 0))
-        return isnan(v) ? 9 : 0;
-    /* Any non-zero difference shows (level >= 1); the largest is level 9. */
-    int level = 1 + (int)(v / max * 8.0);
-    return level > 9 ? 9 : level;
+    if (level < 0 || heat_level_over(level))
+        return ST_HEAT_OVER;
+    return (canvas_style)(ST_HEAT0 + level);
 }
 
 /* A small grid (a few tiles) is drawn with each cell several characters
@@ -85,15 +74,15 @@ void render_heatmap(canvas *c, crect r, const char *label, const view_heatmap *h
         int y = i * sy + (out_row >= 0 && i >= out_row);
         for (int j = 0; j < h->cols; j++) {
             int x = j * sx + (out_col >= 0 && j >= out_col);
-            double v = h->cells[(size_t)i * (size_t)h->cols + (size_t)j];
-            int level = render_heat_level(v, h->max);
             size_t at = (size_t)i * (size_t)h->cols + (size_t)j;
-            /* over: the cell holds elements the validate line counts as outside */
-            int bad = h->outside ? h->outside[at] > 0 || isnan(v) : v > h->tolerance || isnan(v);
+            int level = heat_level(h->cells[at]);
+            /* over: the cell holds elements the validate line counts as
+             * outside (the scale says so too: its fraction is above 1) */
+            int bad = heat_level_over(level) || (h->outside && h->outside[at] > 0);
             int padding = (out_row >= 0 && i >= out_row) || (out_col >= 0 && j >= out_col);
             over += bad;
-            uint32_t ch = padding && level == 0 ? 0xb7 /* · */ : (uint32_t)render_heat_char(level);
-            canvas_style st = bad ? ST_HEAT_OVER : padding ? ST_DIM : (canvas_style)(ST_HEAT0 + level);
+            uint32_t ch = padding && level == 0 ? 0xb7 /* · */ : (uint32_t)heat_level_char(level);
+            canvas_style st = bad ? ST_HEAT_OVER : padding ? ST_DIM : render_heat_style(level);
             for (int dy = 0; dy < sy; dy++)
                 for (int dx = 0; dx < sx; dx++)
                     canvas_put(c, grid, y + dy, x + dx, ch, st);
@@ -109,45 +98,49 @@ void render_heatmap(canvas *c, crect r, const char *label, const view_heatmap *h
     for (int x = 0; x < vcols; x++)
         canvas_put(c, grid, vrows, x, 0x2500 /* ─ */, ST_DIM);
     canvas_put(c, grid, vrows, vcols, 0x2518 /* ┘ */, ST_DIM);
-    /* The legend: the ramp with its scale, the tolerance line. */
-    /* Right under the grid and its outline, where the eye is. */
+    /* The legend, right under the grid and its outline, where the eye is:
+     * the scale (a bar where the tolerance is), the worst cell as a share
+     * of its tolerance, the largest |diff|, the elements outside. */
     int ly = 1 + vrows + 1 + (out_row >= 0 ? (h->rows - out_row) * sy : 0);
     if (ly > r.h - 1)
         ly = r.h - 1;
     if (ly < 1)
         return;
-    char smax[32], stol[32], sover[32] = "";
-    snprintf(smax, sizeof smax, "%.3g", h->max);
-    snprintf(stol, sizeof stol, "tol %.3g", h->tolerance);
+    char worst[32], sworst[48], sabs[32], sover[48] = "";
+    heat_format_share(h->max, worst, sizeof worst);
+    snprintf(sabs, sizeof sabs, "max %.3g", h->max_abs);
     if (h->outside && h->outside_elements)
         snprintf(sover, sizeof sover, "%lld/%lld out", (long long)h->outside_elements, (long long)h->elements);
     else if (over)
         snprintf(sover, sizeof sover, "%d over", over);
-    /* "0 <ramp> max  tol T  N over", tightened when the half is narrow;
-     * the ramp has a bar where the tolerance falls on its scale (past its
-     * end when no cell can exceed it). */
-    int full = 2 + 11 + 1 + (int)strlen(smax) + 2 + (int)strlen(stol) + (over ? 2 + (int)strlen(sover) : 0);
-    const char *gap = full <= r.w ? "  " : " ";
-    if (over && full > r.w) {
-        if (h->outside && h->outside_elements)
-            snprintf(sover, sizeof sover, "%lld out", (long long)h->outside_elements);
-        else
-            snprintf(sover, sizeof sover, "%d>tol", over);
+    /* " .:-+|1..9 of tol  worst W  max M  N/T out", tightened when the half
+     * is narrow: without the max, then without "of tol", then the count
+     * shorter, then the count on the next line. */
+    static const char scale[] = " .:-+|1..9";
+    int tight = 0;
+    for (;; tight++) {
+        snprintf(sworst, sizeof sworst, "%sworst %s", tight >= 2 ? " " : " of tol  ", worst);
+        if (tight >= 3 && over)
+            snprintf(sover, sizeof sover, "%lld out", (long long)(h->outside_elements ? h->outside_elements : over));
+        int width = (int)strlen(scale) + (int)strlen(sworst) + (tight >= 1 ? 0 : 2 + (int)strlen(sabs)) +
+                    (over ? 2 + (int)strlen(sover) : 0);
+        if (width <= r.w || tight >= 3)
+            break;
     }
-    int tol_level = render_heat_tol_level(h->tolerance, h->max);
-    int lx = canvas_puts(c, r, ly, 0, "0 ", ST_DIM);
-    for (int level = 0; level <= 9; level++) {
-        canvas_put(c, r, ly, lx++, (uint32_t)render_heat_char(level), (canvas_style)(ST_HEAT0 + level));
-        if (level == tol_level)
-            canvas_put(c, r, ly, lx++, '|', ST_HEAT_OVER);
-    }
-    lx = canvas_printf(c, r, ly, lx, ST_DIM, " %s%s%s", smax, gap, stol);
-    if (over && lx + 1 + (int)strlen(sover) > r.w && ly + 1 < r.h) {
+    int lx = 0;
+    for (int level = 0; level <= HEAT_LEVEL_CLOSE; level++)
+        canvas_put(c, r, ly, lx++, (uint32_t)heat_level_char(level), render_heat_style(level));
+    canvas_put(c, r, ly, lx++, '|', ST_DIM);
+    lx = canvas_puts(c, r, ly, lx, "1..9", ST_HEAT_OVER);
+    lx = canvas_puts(c, r, ly, lx, sworst, ST_DIM);
+    if (tight < 1)
+        lx = canvas_printf(c, r, ly, lx, ST_DIM, "  %s", sabs);
+    if (over && lx + 2 + (int)strlen(sover) > r.w && ly + 1 < r.h) {
         /* too narrow even tightened: the count goes under, whole */
         ly++;
         canvas_puts(c, r, ly, 0, sover, ST_HEAT_OVER);
     } else if (over) {
-        canvas_printf(c, r, ly, lx, ST_HEAT_OVER, "%s%s", gap, sover);
+        canvas_printf(c, r, ly, lx, ST_HEAT_OVER, "  %s", sover);
     }
     /* Live against another pass: how the engine found the point there. */
     if (h->live && h->compare_pass >= 0 && ly + 1 < r.h)
@@ -156,14 +149,6 @@ void render_heatmap(canvas *c, crect r, const char *label, const view_heatmap *h
                     : h->match_how && strstr(h->match_how, "region") ? "exact: matched by the GM region"
                                                                        : "exact point (the function unchanged)",
                     h->match == VIEW_MATCH_EXACT ? ST_DIM : ST_HEAT_OVER);
-}
-
-int render_heat_tol_level(double tol, double max)
-{
-    if (!(max > tol))
-        return 9;
-    /* cells at levels above this one are all over the tolerance */
-    return render_heat_level(tol, max);
 }
 
 /* ---- the pane ---- */
@@ -216,9 +201,10 @@ static void heatmap_draw(tui *t, crect r, int focused)
         b = (crect){body.y + half, body.x, body.h - half, body.w};
     }
     /* The engine returns nothing until the pass (and, for the right
-     * half, the pass before it) has run. */
-    static const char *const why[2] = {"not run yet \xe2\x80\x94 type run",
-                                       "not run yet \xe2\x80\x94 run this pass\nand the one before it"};
+     * half, the pass before it) has run in the debugger; these texts are
+     * for halves too small to ask it. */
+    static const char *const why[2] = {"no grid yet: F5 runs this pass",
+                                       "no grid yet: run this pass\nand the one before it"};
     /* The right half names the pass it compares with. */
     char prev_label[64] = "vs previous pass";
     view_pass prev;
@@ -239,9 +225,17 @@ static void heatmap_draw(tui *t, crect r, int focused)
                          : view_heatmap_get(t->s, t->heat.output, half[k].mode, maxr, maxc, &h));
         if (tile && h.tensor)
             snprintf(title, sizeof title, "Heatmaps: tile %s", h.tensor);
-        /* The engine says why there is no grid; the fixed texts are for
-         * panes too small to ask. */
-        render_heatmap(&t->cv, half[k].r, half[k].label, have ? &h : NULL, have, h.why && !have ? h.why : why[k]);
+        /* The engine says why there is no grid, and what fills it: the
+         * key for that goes under. */
+        char say[512];
+        if (!have && h.why && h.fill == VIEW_FILL_RUN)
+            snprintf(say, sizeof say, "%s.\nPress F5 to run it.", h.why);
+        else if (!have && h.why && h.fill == VIEW_FILL_RUN_PREVIOUS && view_pass_info(t->s, h.fill_pass, &prev))
+            snprintf(say, sizeof say, "%s.\nSelect pass %d (passes pane, Enter) and press F5 to run it.", h.why,
+                     prev.index);
+        else
+            snprintf(say, sizeof say, "%s", h.why && !have ? h.why : why[k]);
+        render_heatmap(&t->cv, half[k].r, half[k].label, have ? &h : NULL, have, say);
         live |= h.live;
         if (k == 0 && have && !tile) {
             /* the cell cursor (Enter: why), on the grid against golden */
@@ -258,8 +252,7 @@ static void heatmap_draw(tui *t, crect r, int focused)
                 heat_cell_at(&h, half[0].r, t->heat.row, t->heat.col, &y, &x);
                 crect grid = {half[0].r.y + 1, half[0].r.x, half[0].r.h - 2, half[0].r.w};
                 size_t at = (size_t)t->heat.row * (size_t)h.cols + (size_t)t->heat.col;
-                canvas_put(&t->cv, grid, y, x, (uint32_t)render_heat_char(render_heat_level(h.cells[at], h.max)),
-                           ST_CURSOR);
+                canvas_put(&t->cv, grid, y, x, (uint32_t)heat_level_char(heat_level(h.cells[at])), ST_CURSOR);
             }
         } else if (k == 0) {
             t->heat.rows = t->heat.cols = 0;
@@ -324,10 +317,14 @@ const tui_pane_ops pane_heatmap_ops = {
     .draw = heatmap_draw,
     .key = heatmap_key,
     .click = NULL,
-    .help = "left: max |actual - golden|; right: against the pass\n"
-            "before; max per block, ramp \" .:-=+*#%@\"; marked cells\n"
-            "exceed the tolerance (| on the scale); the line is the\n"
-            "valid region's edge. Stopped in the pass: the output at\n"
+    .help = "left: actual against golden; right: against the pass\n"
+            "before. A cell is its worst element's |diff| as a share\n"
+            "of that element's tolerance (atol + rtol*|golden|):\n"
+            "' ' equal, . <1%, : <10%, - <50%, + up to 100%; outside\n"
+            "it (| on the scale) digits on red: 1 up to 2 times the\n"
+            "tolerance, 2 up to 5, 3 10, 4 20, 5 50, 6 100, 7 1e3,\n"
+            "8 1e4, 9 beyond; ? NaN/Inf. The line is\n"
+            "the valid region's edge. Stopped in the pass: the output at\n"
             "the stop, against the point of the pass before that the\n"
             "stop maps to (exact, or a guess: the last line says);\n"
             "o goes on to the tile the stop's statement takes. The\n"

@@ -1,5 +1,5 @@
-/* The passes pane: every pass with its IR-changed mark, verdict and
- * max_abs_diff per output (view_pass_info). Selecting one runs `pass N`
+/* The passes pane: every pass with its IR-changed mark, verdict,
+ * max_abs_diff per output and margin (view_pass_info). Selecting one runs `pass N`
  * through the session, which stays the one source of truth. */
 #include "config.h"
 
@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "base/mem.h"
+#include "tensor/heatgrid.h"
 #include "tui.h"
 
 static const char *verdict_text(view_verdict v, canvas_style *st)
@@ -47,16 +48,19 @@ void render_passes(canvas *c, crect r, const view_pass *p, int n, int current, i
         if (l > namew)
             namew = l;
     }
-    /* Leave room for the marks and one max_abs_diff column. */
-    if (namew > r.w - 26)
-        namew = r.w - 26 > 8 ? r.w - 26 : 8;
+    /* Leave room for the marks, one max_abs_diff column and the margin. */
+    if (namew > r.w - 34)
+        namew = r.w - 34 > 8 ? r.w - 34 : 8;
     /* One max_abs_diff column per output, named when there are several. */
     int hx = canvas_printf(c, r, 0, 0, ST_DIM, "   # %-*s IR verdict", namew, "pass");
     if (p[0].noutputs > 1)
         for (int k = 0; k < p[0].noutputs; k++)
             hx = canvas_printf(c, r, 0, hx, ST_DIM, " %-9.9s", p[0].output_names[k] ? p[0].output_names[k] : "?");
     else
-        canvas_puts(c, r, 0, hx, " max_abs_diff", ST_DIM);
+        hx = canvas_puts(c, r, 0, hx, " max_abs_diff", ST_DIM);
+    /* the worst element's |diff| as a share of its tolerance */
+    canvas_puts(c, r, 0, hx, " margin", ST_DIM);
+    int colw = p[0].noutputs > 1 ? 9 : 12; /* under the header's names */
     crect rows = {r.y + 1, r.x, r.h - 1, r.w};
     for (int i = top, y = 0; i < n && y < rows.h; i++, y++) {
         const view_pass *q = &p[i];
@@ -71,10 +75,16 @@ void render_passes(canvas *c, crect r, const view_pass *p, int n, int current, i
         for (int k = 0; k < q->noutputs; k++) {
             double d = q->max_abs_diff[k];
             if (isnan(d))
-                x = canvas_puts(c, rows, y, x, " -        ", ST_DIM);
+                x = canvas_printf(c, rows, y, x, ST_DIM, " %-*s", colw, "-");
             else
-                x = canvas_printf(c, rows, y, x, vst == ST_BAD ? ST_BAD : ST_NORMAL, " %-9.3g", d);
+                x = canvas_printf(c, rows, y, x, vst == ST_BAD ? ST_BAD : ST_NORMAL, " %-*.3g", colw, d);
         }
+        char m[32];
+        heat_format_share(q->margin, m, sizeof m);
+        if (isnan(q->margin))
+            x = canvas_puts(c, rows, y, x, " -      ", ST_DIM);
+        else
+            x = canvas_printf(c, rows, y, x, q->margin > 1 ? ST_BAD : ST_NORMAL, " %-7s", m);
         /* The file has the same bytes as an earlier one: its result is that one's. */
         if (q->same_as >= 0)
             canvas_printf(c, rows, y, x, ST_DIM, " =file %d", q->same_as);
@@ -150,5 +160,7 @@ const tui_pane_ops pane_passes_ops = {
     .key = passes_key,
     .click = passes_click,
     .help = "IR: * changed from the pass before, = the same;\n"
-            "verdict and max_abs_diff per output once validated",
+            "verdict and max_abs_diff per output once validated;\n"
+            "margin: the worst element's |diff| as a share of its\n"
+            "tolerance (atol + rtol*|golden|), above 100% failing",
 };

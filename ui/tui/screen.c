@@ -78,17 +78,14 @@ static void init_styles(tui *t)
         init_pair(pair, text[i].fg, text[i].bg);
         set_style(t, text[i].st, text[i].attr, pair);
     }
-    /* The ramp: dark blue to yellow on 256 colours (as backgrounds, the
-     * characters on top still tell the level); foregrounds on 8. */
-    static const short ramp256[10] = {-1, 17, 18, 19, 25, 31, 37, 71, 142, 178};
-    static const short ramp8[10] = {-1, COLOR_BLUE, COLOR_BLUE, COLOR_CYAN, COLOR_CYAN, COLOR_GREEN,
-                                    COLOR_GREEN, COLOR_YELLOW, COLOR_YELLOW, COLOR_MAGENTA};
-    for (int level = 0; level < 10; level++, pair++) {
-        if (depth == 256)
-            init_pair(pair, level >= 7 ? COLOR_BLACK : COLOR_WHITE, ramp256[level]);
-        else
-            init_pair(pair, ramp8[level], -1);
-        set_style(t, (canvas_style)(ST_HEAT0 + level), depth == 8 && level >= 7 ? A_BOLD : A_NORMAL, pair);
+    /* The heat levels within the tolerance (tensor/heatgrid.h): quiet
+     * foregrounds, blue to cyan, the last (within but at 50% or more of
+     * the tolerance) yellow; outside it, ST_HEAT_OVER's white on red. */
+    static const short within256[5] = {-1, 24, 31, 37, 178};
+    static const short within8[5] = {-1, COLOR_BLUE, COLOR_BLUE, COLOR_CYAN, COLOR_YELLOW};
+    for (int level = 0; level < 5; level++, pair++) {
+        init_pair(pair, depth == 256 ? within256[level] : within8[level], -1);
+        set_style(t, (canvas_style)(ST_HEAT0 + level), level == 4 ? A_BOLD : A_NORMAL, pair);
     }
 }
 

@@ -274,9 +274,11 @@ void tui_wheel(tui *t, tui_pane_id id, int up);
 void pane_click(tui *t, tui_pane_id id, int y);
 
 /* ---- pure renderers, tested with synthetic data (tests/tui/render_test.c) ---- */
-/* One heat grid with its title, the valid region outlined, cells above the
- * tolerance marked, and a legend with the scale (the tolerance a bar on
- * it); live against another pass, a line saying how the point was mapped.
+/* One heat grid with its title, the valid region outlined, each cell drawn
+ * on the one heat scale (tensor/heatgrid.h: its worst element as a
+ * fraction of its tolerance; outside it, digits in ST_HEAT_OVER), and a
+ * legend: the scale, the tolerance a bar on it, the worst cell, the count
+ * outside; live against another pass, a line saying how the point was mapped.
  * h == NULL or !have: why. */
 void render_heatmap(canvas *c, crect r, const char *label, const view_heatmap *h, int have,
                     const char *why);
@@ -311,13 +313,9 @@ void render_queue_rows(canvas *c, crect r, uint64_t first, uint64_t per, int nco
 /* The status line text for the given busy command (NULL when idle). */
 void render_status(canvas *c, crect r, const char *status, const char *busy, const char *progress,
                    int interrupted, const char *layout, const char *focus);
-/* The ramp character for a heat level 0..9. */
-char render_heat_char(int level);
-/* A level 0..9 for a cell value against the grid's largest value. */
-int render_heat_level(double v, double max);
-/* The level the tolerance falls in (9 when no cell can exceed it): the
- * legend's bar goes after it. */
-int render_heat_tol_level(double tol, double max);
+/* The style of a heat level (tensor/heatgrid.h's scale): ST_HEAT0+level
+ * within the tolerance, ST_HEAT_OVER outside it and for NaN/Inf. */
+canvas_style render_heat_style(int level);
 
 /* ---- commands (tui.c) ---- */
 /* Runs a line: TUI commands (layout, zoom, focus) here, the rest through

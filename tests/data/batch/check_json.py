@@ -86,6 +86,11 @@ def main():
             need(x, "pass", bool, wx)
             need(x, "max_abs_diff", OPT_NUM, wx)
             need(x, "max_abs_diff_text", OPT_STR, wx)
+            margin = need(x, "margin", OPT_NUM, wx)
+            # the worst element's |diff| as a fraction of its tolerance:
+            # above 1 exactly when an element is outside it
+            if margin is not None and not x["error"] and (margin > 1) == x["pass"]:
+                raise SystemExit(f"{wx}.margin: {margin} disagrees with pass={x['pass']}")
             need(x, "rtol", NUM, wx)
             need(x, "atol", NUM, wx)
             need(x, "dtype", str, wx)
@@ -107,6 +112,11 @@ def main():
                     raise SystemExit(f"{wx}.heatgrid.cells: not rows*cols numbers or nulls")
                 need(g, "max", OPT_NUM, wx + ".heatgrid")
                 need(g, "tol", NUM, wx + ".heatgrid")
+                if need(g, "scale", str, wx + ".heatgrid") != "tolerance":
+                    raise SystemExit(f"{wx}.heatgrid.scale: tolerance (cells are fractions of it)")
+                need(g, "max_abs", OPT_NUM, wx + ".heatgrid")
+                if "outside" in g and any(c is not None and (c > 1) != (k > 0) for c, k in zip(cells, g["outside"])):
+                    raise SystemExit(f"{wx}.heatgrid: a cell above 1 without an element outside, or the reverse")
                 if need(g, "per", str, wx + ".heatgrid") not in ("tile", "block"):
                     raise SystemExit(f"{wx}.heatgrid.per: tile or block")
             if metrics:
