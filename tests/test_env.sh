@@ -22,7 +22,10 @@ if [ -z "${PTODB_REAL_HOME+set}" ]; then
     export PTODB_REAL_HOME PTODB_REAL_XDG_CONFIG_HOME PTODB_REAL_XDG_STATE_HOME \
         PTODB_REAL_XDG_DATA_HOME PTODB_REAL_XDG_CACHE_HOME
 fi
-PTODB_TEST_HOME=$ptodb_test_builddir/test-home/${ptodb_test_log%.log}
+case $ptodb_test_log in
+/* | ../* | */../*) PTODB_TEST_HOME=$ptodb_test_builddir/test-home/$(basename "$ptodb_test_log" .log) ;;
+*) PTODB_TEST_HOME=$ptodb_test_builddir/test-home/${ptodb_test_log%.log} ;;
+esac
 rm -rf "$PTODB_TEST_HOME" &&
     mkdir -p "$PTODB_TEST_HOME/home" "$PTODB_TEST_HOME/config" "$PTODB_TEST_HOME/state" \
         "$PTODB_TEST_HOME/data" "$PTODB_TEST_HOME/cache" || {

@@ -18,13 +18,18 @@ guard="$top_srcdir/tests/home_guard.sh"
 
 # ---- 1. the environment
 private="$top_builddir/test-home/"
-for v in HOME XDG_CONFIG_HOME XDG_STATE_HOME XDG_DATA_HOME XDG_CACHE_HOME npm_config_cache; do
+for v in HOME XDG_CONFIG_HOME XDG_STATE_HOME XDG_DATA_HOME XDG_CACHE_HOME; do
     eval "val=\${$v:-}"
     case $val in
     "$private"*) ;;
     *) fail "$v=$val is not under $private" ;;
     esac
 done
+# npm's cache: the build's, or the one scripts/test gives its three builds
+case ${npm_config_cache:-} in
+"$private"* | "${PTODB_TEST_NPM_CACHE:-$private}"*) ;;
+*) fail "npm_config_cache=${npm_config_cache:-} is neither under $private nor PTODB_TEST_NPM_CACHE" ;;
+esac
 [ "$HOME" != "${PTODB_REAL_HOME:-}" ] || fail "HOME is the user's"
 [ -d "$HOME" ] && [ -z "$(ls -A "$HOME")" ] || fail "the private HOME $HOME is not an empty folder"
 [ -n "${PTODB_REAL_HOME+set}" ] || fail "the user's HOME was not kept in PTODB_REAL_HOME"
