@@ -244,7 +244,12 @@ static void chain_answer(const divergence_side *good, const divergence_side *bad
     free(s->func);
     s->func = xstrdup(wb.func);
     s->chain_why = xstrdup(wb.why);
-    if (wb.by_loop)
+    char text[256];
+    line_text(bad->path, wb.line, text, sizeof text);
+    if (wb.by_loop && (strncmp(text, "if ", 3) == 0 || strncmp(text, "elif ", 5) == 0))
+        set_why(s, DIVERGE_BRANCH, "the if at line %d (%.120s) takes another branch than in %s", wb.line, text,
+                good->stem);
+    else if (wb.by_loop)
         set_why(s, DIVERGE_LOOP, "the loop at line %d runs another trip count or step than in %s", wb.line,
                 good->stem);
 }

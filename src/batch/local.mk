@@ -13,7 +13,7 @@ src_libptodb_a_SOURCES += \
 	src/batch/trace.h src/batch/trace.c \
 	src/batch/divergence.h src/batch/divergence.c \
 	src/batch/diverge.h src/batch/diverge.c \
-	src/batch/why_log.h src/batch/why_log.c src/batch/why.h src/batch/why.c src/batch/why_case.c \
+	src/batch/why_log.h src/batch/why_log.c src/batch/why.h src/batch/why.c src/batch/why_case.c src/batch/why_refine.c \
 	src/batch/bisect.h src/batch/bisect.c \
 	src/batch/compare.h src/batch/compare.c \
 	src/batch/compare_report.c \
