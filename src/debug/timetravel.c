@@ -34,6 +34,7 @@
 #include "debug/timeline.h"
 #include "exec/inspect.h"
 #include "exec/snapshot.h"
+#include "ir/ast.h"
 
 enum { TT_THIN_ABOVE = 12 };
 
@@ -552,6 +553,27 @@ static int func_of_line(session *s, int line)
     return -1;
 }
 
+/* Whether checkpoint c is before the arrival position p names (fn: the
+ * function of its line): its call had not begun, or the core had arrived
+ * at that line fewer times in it. Arrivals only grow: the checkpoints
+ * before an arrival are the history's first ones. */
+static int ckpt_before_arrival(const tt_ckpt *c, const tt_pos *p, int fn)
+{
+    uint32_t calls = machine_snapshot_calls(c->ms, p->core, fn);
+    if (calls < p->call)
+        return 1;
+    if (calls > p->call)
+        return 0;
+    for (size_t j = 0; j < c->capvisits; j++) {
+        const struct visit *v = &c->visits[j];
+        if (!v->stmt || v->core != p->core || (int)((const ir_stmt *)v->stmt)->span.line != p->line)
+            continue;
+        if (v->act == p->call && v->count - v->base >= p->iter)
+            return 0;
+    }
+    return 1;
+}
+
 static int at_position(session *s, const tt_pos *p)
 {
     uint32_t call, iter;
@@ -590,14 +612,15 @@ static int goto_arrival(session *s, const tt_pos *p)
     if (r->ranks)
         return goto_position_ranks(s, p);
     struct tt_history *h = history(r);
-    /* a position is reached once: from the last checkpoint before its call
-     * began (the history's first moment when the line's function is not
-     * known) */
+    /* a position is reached once: from the last checkpoint before it (the
+     * history's first moment when the line's function is not known) */
     int fn = func_of_line(s, p->line);
     size_t from = 0;
     for (size_t i = 0; fn >= 0 && i < h->n; i++)
-        if (machine_snapshot_calls(h->ck[i].ms, p->core, fn) < p->call)
+        if (ckpt_before_arrival(&h->ck[i], p, fn))
             from = i;
+        else
+            break;
     ckpt_restore(s, &h->ck[from]);
     exec_event ev;
     for (;;) {
