@@ -324,8 +324,12 @@ static int hop_at(const why_log *l, size_t before, const tensor_storage *st, int
     h->line = r->line;
     h->call = r->call;
     h->arrival = r->arrival;
-    snprintf(h->position, sizeof h->position, "%d:%s:%u:%d:%u", l->pass_index, machine_core_name(r->core), r->call,
-             r->line, r->arrival);
+    /* "+D" when the core stood there since an earlier moment (a pop that blocked first) */
+    char plus[32] = "";
+    if (r->after)
+        snprintf(plus, sizeof plus, "+%" PRIu64, r->after);
+    snprintf(h->position, sizeof h->position, "%d:%s:%u:%d:%u%s", l->pass_index, machine_core_name(r->core), r->call,
+             r->line, r->arrival, plus);
     snprintf(h->func, sizeof h->func, "%s", r->func);
     snprintf(h->op, sizeof h->op, "%s", w->kind == WHY_W_QUEUE ? r->op : r->op);
     snprintf(h->target, sizeof h->target, "%s", r->target);

@@ -43,6 +43,7 @@ typedef struct log_ctx {
     int note_depth[EXEC_NCORES];
     uint32_t note_act[EXEC_NCORES];
     uint64_t note_steps[EXEC_NCORES];
+    uint64_t arrive_step[EXEC_NCORES]; /* the step of each core's last arrival (a position's +D) */
     /* loops around each statement met, cached by statement */
     struct loop_cache { const ir_stmt *st; int n; const ir_stmt *loops[8]; int if_line, if_branch; } *lc;
     size_t nlc, caplc;
@@ -427,6 +428,7 @@ static void note_arrivals(log_ctx *lc, const machine *m, int stepped)
                 a->n = 0;
             }
             a->n++;
+            lc->arrive_step[c] = machine_steps(m);
         }
         lc->note_depth[c] = depth;
         lc->note_act[c] = g.activation;
@@ -443,7 +445,7 @@ static int in_block(const ir_block *b, const ir_stmt *st)
 }
 
 static void record_stmt(log_ctx *lc, const machine *m, int core, const ir_stmt *st, const inspect_frame *f,
-                        const queued *qbefore, int nqbefore, uint32_t arrival)
+                        const queued *qbefore, int nqbefore, uint32_t arrival, uint64_t after)
 {
     why_log *l = lc->l;
     if (l->n == l->cap) {
@@ -459,6 +461,7 @@ static void record_stmt(log_ctx *lc, const machine *m, int core, const ir_stmt *
     r->func = xstrdup(f->func ? f->func : "?");
     r->call = f->activation + 1;
     r->arrival = arrival;
+    r->after = after;
     {
         strbuf sb = STRBUF_INIT;
         int na = 0;
@@ -743,10 +746,12 @@ void why_log_run(const char *path, const case_info *c, const runpass_options *o,
             }
         /* each core's arrival at the statement it is about to run */
         uint32_t pre_arrival[EXEC_NCORES] = {0};
+        uint64_t pre_after[EXEC_NCORES] = {0};
         for (int k = 0; k < EXEC_NCORES; k++)
             if (pre[k]) {
                 struct arrival *a = arrival_of(lc, pre[k], k);
                 pre_arrival[k] = a->act == pref[k].activation + 1 ? a->n : 0;
+                pre_after[k] = machine_steps(m) - lc->arrive_step[k];
             }
         lc->nreads = 0;
         for (int i = 0; i < lc->nwritten; i++)
@@ -770,7 +775,7 @@ void why_log_run(const char *path, const case_info *c, const runpass_options *o,
         inspect_frame f;
         if (!ran || !inspect_frame_get(m, k, 0, &f))
             continue;
-        record_stmt(lc, m, k, ran, &f, qbefore, nqb, pre_arrival[k]);
+        record_stmt(lc, m, k, ran, &f, qbefore, nqb, pre_arrival[k], pre_after[k]);
         if (machine_finished(m))
             break;
     }

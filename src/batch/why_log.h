@@ -68,6 +68,7 @@ typedef struct why_rec {
     uint32_t call;            /* the function's call on that core, from 1 */
     char args[96];            /* its scalar arguments ("b0=0, o0=64") */
     uint32_t arrival;         /* the core's arrival at the statement in that call (the position's ITER) */
+    uint64_t after;           /* the steps from that arrival to the statement's run (the position's +D) */
     char op[48];              /* the op's short name ("add", "load", "tpop_from_aic"), "" none */
     char target[96];          /* the first target's name, or the op's destination */
     /* the loops around the statement, outermost first: their header lines

@@ -122,6 +122,9 @@ ptodb_status cmd_SEEK(session *s, const char *args)
     if (rc < 0) {
         s->interrupted = 0;
         session_printf(s, "\nInterrupted.\n");
+    } else if (rc == 2) {
+        session_errorf(s, "Core %s left that statement before %" PRIu64 " more step%s: no moment is at %s.",
+                       machine_core_name(p.core), p.after, p.after == 1 ? "" : "s", args);
     } else if (rc > 0) {
         session_errorf(s, "The pass %s at step %" PRIu64 " before reaching %s.",
                        r->failed ? "failed" : "ended", tt_now(s), args);

@@ -286,6 +286,7 @@ int point_lane_half(session *s, int axis, int64_t h, char *region, size_t size)
 
 void run_note_arrivals(run_state *r, int stepped)
 {
+    uint64_t now = r->ranks ? r->rank_moves : machine_steps(r->m);
     if (r->regions)
         memset(r->regions->arrived, 0, sizeof r->regions->arrived);
     for (int c = 0; c < EXEC_NCORES; c++) {
@@ -299,6 +300,7 @@ void run_note_arrivals(run_state *r, int stepped)
             g.local_steps != r->note_steps[c]) {
             count_visit(r, g.stmt, c, g.activation);
             note_region(r, c, g.func, g.stmt);
+            r->arrive_step[c] = now;
         }
         r->note_depth[c] = depth;
         r->note_activation[c] = g.activation;

@@ -38,7 +38,8 @@ typedef enum { POINT_MATCH_NONE, POINT_MATCH_EXACT, POINT_MATCH_GUESS } point_ma
 point_match_quality point_last_match(const session *s, const char **how);
 /* Counts the arrivals of the cores that moved since the last count (the
  * stepped one, and any whose innermost frame changed: a group start puts
- * frames on several cores) at the statements they are now about to run.
+ * frames on several cores) at the statements they are now about to run,
+ * and notes the moment of each (run_state.arrive_step: a position's +D).
  * Every run, the user's and the side runs in other passes, counts this way,
  * so equal counts name the same visit. stepped: a core id, or -1 at start. */
 void run_note_arrivals(run_state *r, int stepped);

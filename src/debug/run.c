@@ -161,6 +161,8 @@ ptodb_status run_start(session *s, int pass)
     r->level = 0;
     for (int c = 0; c < EXEC_NCORES; c++)
         r->prev_depth[c] = inspect_depth(r->m, c);
+    r->last_mover = -1; /* the run's first moment: no move made it */
+    r->last_kind = EXEC_EV_NONE;
     run_note_arrivals(r, -1);
     if (st != PTODB_OK) {
         session_errorf(s, "%s", machine_error(r->m));

@@ -60,6 +60,14 @@ typedef struct run_state {
     int note_depth[EXEC_NCORES];
     uint32_t note_activation[EXEC_NCORES];
     uint64_t note_steps[EXEC_NCORES];
+    /* the moment (step; a multi-rank run's move) of each core's last
+     * arrival: a position names the moment of an arrival, "+D" the moment
+     * D after it (timetravel.h) */
+    uint64_t arrive_step[EXEC_NCORES];
+    /* the move that made the current moment: the core that moved (-1 none:
+     * the run's first moment) and its event (exec_event_kind, or
+     * RUN_KIND_STARTED: a multi-rank task's start), for the backward search */
+    int last_mover, last_kind;
     /* the GM regions each core's loads and stores touched (point.c) */
     struct point_regions *regions;
     int user_modified;   /* set var changed a tensor: the verdict is not the pass's own */
@@ -122,6 +130,8 @@ void run_clear_step_lists(run_state *r);
 /* Starts pass i from its entry with fresh inputs; prints errors. */
 ptodb_status run_start(session *s, int pass);
 typedef enum { RUN_STEP, RUN_NEXT, RUN_FINISH, RUN_CONTINUE, RUN_UNTIL, RUN_UNTIL_NEXT } run_mode;
+/* run_state.last_kind of a multi-rank task's start (its host's first statement, no statement ran) */
+enum { RUN_KIND_STARTED = 100 };
 /* Runs until the mode's stop condition, a breakpoint, the end or an error,
  * then reports the stop. until_line: RUN_UNTIL's line in the running pass. */
 ptodb_status run_go(session *s, run_mode mode, long count, int until_line);

@@ -49,6 +49,7 @@ struct rank_arrivals {
     int note_depth[EXEC_NCORES];
     uint32_t note_activation[EXEC_NCORES];
     uint64_t note_steps[EXEC_NCORES];
+    uint64_t arrive_step[EXEC_NCORES];
     struct point_regions *regions;
 };
 
@@ -113,6 +114,7 @@ static void arrivals_load(run_state *r, int k)
         memcpy(a->note_depth, r->note_depth, sizeof a->note_depth);
         memcpy(a->note_activation, r->note_activation, sizeof a->note_activation);
         memcpy(a->note_steps, r->note_steps, sizeof a->note_steps);
+        memcpy(a->arrive_step, r->arrive_step, sizeof a->arrive_step);
         a->regions = r->regions;
     }
     struct rank_arrivals *b = &r->rank_arrivals[k];
@@ -122,6 +124,7 @@ static void arrivals_load(run_state *r, int k)
     memcpy(r->note_depth, b->note_depth, sizeof r->note_depth);
     memcpy(r->note_activation, b->note_activation, sizeof r->note_activation);
     memcpy(r->note_steps, b->note_steps, sizeof r->note_steps);
+    memcpy(r->arrive_step, b->arrive_step, sizeof r->arrive_step);
     r->regions = b->regions;
     memset(b, 0, sizeof *b);
     r->arrivals_rank = k;
@@ -195,6 +198,8 @@ ptodb_status run_ranks_start(session *s, int pass)
     r->rank = 0;
     r->core = EXEC_CORE_HOST;
     r->level = 0;
+    r->last_mover = -1;
+    r->last_kind = EXEC_EV_NONE;
     use_rank(s, 0);
     set_hooks(s);
     return PTODB_OK;
@@ -338,6 +343,8 @@ void run_ranks_move(session *s, int decide, int until_line, run_ranks_step *mv, 
     }
     mv->started = ev->kind == EXEC_EV_NONE && step.entered[EXEC_CORE_HOST];
     r->rank_last_core = mv->started ? EXEC_CORE_HOST : ev->core;
+    r->last_mover = r->rank_last_core;
+    r->last_kind = mv->started ? RUN_KIND_STARTED : (int)ev->kind;
     if (!decide) {
         use_rank(s, r->rank);
         return;
@@ -419,6 +426,7 @@ static int restart(session *s)
     memset(r->note_depth, 0, sizeof r->note_depth);
     memset(r->note_activation, 0, sizeof r->note_activation);
     memset(r->note_steps, 0, sizeof r->note_steps);
+    memset(r->arrive_step, 0, sizeof r->arrive_step);
     r->arrivals_rank = -1;
     memset(r->rank_depth, 0, (size_t)P * sizeof *r->rank_depth);
     memset(r->rank_parked, 0, (size_t)P);

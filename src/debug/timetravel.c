@@ -16,7 +16,7 @@
  * global schedule's move count, and going to a move makes the schedule
  * again from the pass's start (deterministic). A reverse command searches
  * that one interval, the pass's start to now, with the same test of the
- * moments the forward command stops at (search_hit, note_stop). */
+ * moments the forward command stops at (resolve_feed, note_stop). */
 #include "debug/timetravel.h"
 
 #include <inttypes.h>
@@ -34,6 +34,7 @@
 #include "debug/timeline.h"
 #include "exec/inspect.h"
 #include "exec/snapshot.h"
+#include "ir/ast.h"
 
 enum { TT_THIN_ABOVE = 12 };
 
@@ -49,6 +50,8 @@ typedef struct tt_ckpt {
     int note_depth[EXEC_NCORES];
     uint32_t note_activation[EXEC_NCORES];
     uint64_t note_steps[EXEC_NCORES];
+    uint64_t arrive_step[EXEC_NCORES];
+    int last_mover, last_kind;
 } tt_ckpt;
 
 struct tt_history {
@@ -128,6 +131,9 @@ static tt_ckpt *ckpt_take(run_state *r, int user)
     memcpy(c->note_depth, r->note_depth, sizeof c->note_depth);
     memcpy(c->note_activation, r->note_activation, sizeof c->note_activation);
     memcpy(c->note_steps, r->note_steps, sizeof c->note_steps);
+    memcpy(c->arrive_step, r->arrive_step, sizeof c->arrive_step);
+    c->last_mover = r->last_mover;
+    c->last_kind = r->last_kind;
     return c;
 }
 
@@ -148,6 +154,9 @@ static void ckpt_restore(session *s, const tt_ckpt *c)
     memcpy(r->note_depth, c->note_depth, sizeof r->note_depth);
     memcpy(r->note_activation, c->note_activation, sizeof r->note_activation);
     memcpy(r->note_steps, c->note_steps, sizeof r->note_steps);
+    memcpy(r->arrive_step, c->arrive_step, sizeof r->arrive_step);
+    r->last_mover = c->last_mover;
+    r->last_kind = c->last_kind;
     for (int k = 0; k < EXEC_NCORES; k++)
         r->prev_depth[k] = inspect_depth(r->m, k);
     /* the timeline keeps the history after the checkpoint (the moments
@@ -253,6 +262,10 @@ ptodb_status tt_step(session *s, int core, exec_event *ev)
     }
     if (!ok)
         return st;
+    if (after > now) {
+        r->last_mover = ev->core;
+        r->last_kind = ev->kind;
+    }
     run_note_arrivals(r, ev->core);
     long gap = session_get_int(s, SETTING_CHECKPOINT_INTERVAL);
     /* a long jump forward leaves no trail of checkpoints it would thin away */
@@ -396,12 +409,18 @@ int tt_position(session *s, int core, char *buf, size_t size)
     int line;
     if (!r->active || !where(s, core, &call, &line, &iter))
         return 0;
+    /* the core stands there since its arrival: D moments later is "+D"
+     * (other cores moved), so that no two moments print the same */
+    char plus[32] = "";
+    uint64_t now = tt_now(s);
+    if (now > r->arrive_step[core])
+        snprintf(plus, sizeof plus, "+%" PRIu64, now - r->arrive_step[core]);
     if (r->ranks) /* PASS:RANK:CORE:CALL:LINE:ITER, the rank as rN */
-        snprintf(buf, size, "%d:r%d:%s:%" PRIu32 ":%d:%" PRIu32, s->kase.passes[r->pass].index, r->rank,
-                 machine_core_name(core), call, line, iter);
+        snprintf(buf, size, "%d:r%d:%s:%" PRIu32 ":%d:%" PRIu32 "%s", s->kase.passes[r->pass].index, r->rank,
+                 machine_core_name(core), call, line, iter, plus);
     else
-        snprintf(buf, size, "%d:%s:%" PRIu32 ":%d:%" PRIu32, s->kase.passes[r->pass].index, machine_core_name(core),
-             call, line, iter);
+        snprintf(buf, size, "%d:%s:%" PRIu32 ":%d:%" PRIu32 "%s", s->kase.passes[r->pass].index,
+                 machine_core_name(core), call, line, iter, plus);
     return 1;
 }
 
@@ -450,7 +469,7 @@ int tt_parse_position(session *s, const char *text, tt_pos *out, char *err, size
     const char *num = buf[0] == '@' ? buf + 1 : buf;
     if (!strchr(buf, ':')) {
         if (parse_u64(num, &out->step) != 0) {
-            snprintf(err, errsize, "Expected a position PASS:CORE:CALL:LINE:ITER or @STEP, got \"%s\".", text);
+            snprintf(err, errsize, "Expected a position PASS:CORE:CALL:LINE:ITER[+D] or @STEP, got \"%s\".", text);
             return -1;
         }
         out->by_step = 1;
@@ -484,13 +503,16 @@ int tt_parse_position(session *s, const char *text, tt_pos *out, char *err, size
             f[i] = f[i + 1];
         nf = 5;
     }
-    uint64_t pass, call, line, iter;
+    uint64_t pass, call, line, iter, after = 0;
+    char *plus = nf == 5 ? strchr(f[4], '+') : NULL;
+    if (plus) /* ITER+D: D moments after that arrival */
+        *plus++ = 0;
     if (nf != 5 || parse_u64(f[0], &pass) != 0 || parse_u64(f[2], &call) != 0 || parse_u64(f[3], &line) != 0 ||
-        parse_u64(f[4], &iter) != 0 || pass > INT32_MAX || call < 1 || call > UINT32_MAX || line < 1 ||
-        line > INT32_MAX || iter < 1 || iter > UINT32_MAX) {
+        parse_u64(f[4], &iter) != 0 || (plus && (parse_u64(plus, &after) != 0 || after < 1)) || pass > INT32_MAX ||
+        call < 1 || call > UINT32_MAX || line < 1 || line > INT32_MAX || iter < 1 || iter > UINT32_MAX) {
         snprintf(err, errsize,
-                 "Expected a position PASS:CORE:CALL:LINE:ITER (PASS:RANK:CORE:CALL:LINE:ITER on a multi-rank case; "
-                 "CALL, LINE and ITER from 1) or @STEP, got \"%s\".",
+                 "Expected a position PASS:CORE:CALL:LINE:ITER[+D] (PASS:RANK:CORE:CALL:LINE:ITER[+D] on a multi-rank "
+                 "case; CALL, LINE and ITER from 1, D from 1) or @STEP, got \"%s\".",
                  text);
         return -1;
     }
@@ -503,6 +525,7 @@ int tt_parse_position(session *s, const char *text, tt_pos *out, char *err, size
     out->call = (uint32_t)call;
     out->line = (int)line;
     out->iter = (uint32_t)iter;
+    out->after = after;
     return 0;
 }
 
@@ -528,6 +551,27 @@ static int func_of_line(session *s, int line)
             return (int)i;
     }
     return -1;
+}
+
+/* Whether checkpoint c is before the arrival position p names (fn: the
+ * function of its line): its call had not begun, or the core had arrived
+ * at that line fewer times in it. Arrivals only grow: the checkpoints
+ * before an arrival are the history's first ones. */
+static int ckpt_before_arrival(const tt_ckpt *c, const tt_pos *p, int fn)
+{
+    uint32_t calls = machine_snapshot_calls(c->ms, p->core, fn);
+    if (calls < p->call)
+        return 1;
+    if (calls > p->call)
+        return 0;
+    for (size_t j = 0; j < c->capvisits; j++) {
+        const struct visit *v = &c->visits[j];
+        if (!v->stmt || v->core != p->core || (int)((const ir_stmt *)v->stmt)->span.line != p->line)
+            continue;
+        if (v->act == p->call && v->count - v->base >= p->iter)
+            return 0;
+    }
+    return 1;
 }
 
 static int at_position(session *s, const tt_pos *p)
@@ -561,22 +605,22 @@ static int goto_position_ranks(session *s, const tt_pos *p)
     return rc;
 }
 
-int tt_goto_position(session *s, const tt_pos *p)
+/* The arrival a position names (without its +D). */
+static int goto_arrival(session *s, const tt_pos *p)
 {
     run_state *r = &s->run;
-    if (p->by_step)
-        return tt_goto_step(s, p->step);
     if (r->ranks)
         return goto_position_ranks(s, p);
     struct tt_history *h = history(r);
-    /* a position is reached once: from the last checkpoint before its call
-     * began (the history's first moment when the line's function is not
-     * known) */
+    /* a position is reached once: from the last checkpoint before it (the
+     * history's first moment when the line's function is not known) */
     int fn = func_of_line(s, p->line);
     size_t from = 0;
     for (size_t i = 0; fn >= 0 && i < h->n; i++)
-        if (machine_snapshot_calls(h->ck[i].ms, p->core, fn) < p->call)
+        if (ckpt_before_arrival(&h->ck[i], p, fn))
             from = i;
+        else
+            break;
     ckpt_restore(s, &h->ck[from]);
     exec_event ev;
     for (;;) {
@@ -592,6 +636,32 @@ int tt_goto_position(session *s, const tt_pos *p)
         if (!replay_step(s, &ev))
             return 1;
     }
+}
+
+int tt_goto_position(session *s, const tt_pos *p)
+{
+    run_state *r = &s->run;
+    if (p->by_step)
+        return tt_goto_step(s, p->step);
+    int rc = goto_arrival(s, p);
+    if (rc != 0 || !p->after)
+        return rc;
+    /* +D: D moments after the arrival, while the core still stands there */
+    uint64_t at = tt_now(s);
+    rc = tt_goto_step(s, at + p->after);
+    if (rc < 0)
+        return rc;
+    if (rc == 0 && r->arrive_step[p->core] == at && inspect_depth(r->m, p->core) > 0) {
+        r->core = p->core;
+        r->level = 0;
+        return 0;
+    }
+    /* the core moved on first (or the pass ended): no moment has that position */
+    if (tt_goto_step(s, at) < 0)
+        return -1;
+    r->core = p->core;
+    r->level = 0;
+    return 2;
 }
 
 /* ---- going backward ---------------------------------------------------------------------- */
@@ -660,27 +730,6 @@ typedef struct search {
     int have_chain;
 } search;
 
-static int finished_stmt(const exec_event *ev)
-{
-    return ev->kind == EXEC_EV_STMT || ev->kind == EXEC_EV_CALL || ev->kind == EXEC_EV_RETURN ||
-           ev->kind == EXEC_EV_FINISHED;
-}
-
-/* Whether the moment after a step is one the forward command (step, next,
- * finish) stops at: ev_core ran, stmt_done a statement of it ended (or a
- * call, a return, its end), core_done its last, depth the searched core's
- * frames now. */
-static int search_hit(const search *q, int ev_core, int stmt_done, int core_done, int depth)
-{
-    switch (q->mode) {
-    case TT_REV_STEP: return ev_core == q->core && stmt_done;
-    case TT_REV_NEXT: return ev_core == q->core && ((stmt_done && depth <= q->d0) || core_done);
-    case TT_REV_FINISH: return depth < q->d0;
-    case TT_REV_CONTINUE: break;
-    }
-    return 0;
-}
-
 /* reverse-continue: the stop a forward run decided at moment t (ch, taken
  * over): 1 when it is the last match so far. At the current moment
  * (at_end) only a value's change counts: the step that made it is behind
@@ -747,12 +796,12 @@ static int scan(session *s, search *q, uint64_t hi, int incl)
         int at_end = t == hi && !incl;
         if (t > hi || (at_end && q->mode != TT_REV_CONTINUE))
             break;
-        int depth = inspect_depth(r->m, q->core);
         switch (q->mode) {
         case TT_REV_STEP:
-        case TT_REV_NEXT:
-        case TT_REV_FINISH:
-            if (search_hit(q, ev.core, finished_stmt(&ev), ev.kind == EXEC_EV_FINISHED, depth))
+        case TT_REV_NEXT: /* reverse_search */
+            break;
+        case TT_REV_FINISH: /* the frame had not begun then: the latest such moment */
+            if (inspect_depth(r->m, q->core) < q->d0)
                 q->found = t;
             break;
         case TT_REV_CONTINUE: {
@@ -793,6 +842,200 @@ static void swap_watch_values(stop_chain *c)
     }
 }
 
+/* ---- reverse-step and reverse-next: the stop before ---------------------------------------- *
+ *
+ * Forward, `step` on core C stops where C arrives at a statement by a move
+ * of its own; `next` where it does so in its frame or an outer one. Going
+ * back goes to the earliest moment from which that forward command comes
+ * back to C's current statement:
+ *  - C's current statement began at its arrival a (a try that blocked on a
+ *    queue arrives again at the same statement: its arrival before);
+ *  - when C's own move made a (or another core's move resumed C: a group
+ *    call's end resumes its waiting host), the stop before is C's latest
+ *    arrival before that move (for `next`, the latest in a frame no deeper
+ *    than C's now). When C was blocked or waiting for its group there,
+ *    forward `step` would follow another core: reverse-step goes to the
+ *    moment before C moved instead;
+ *  - when another core's move began C's run there (a group call starts
+ *    the kernels' cores), it is that core's stop before its call, that
+ *    core selected: the caller's call line;
+ *  - the history's first moment has no stop before it.
+ * A core's arrivals are counted as positions count them
+ * (run_note_arrivals); a core whose run ended (its last statement) stops
+ * there, frameless (a multi-rank host between tasks). The search runs
+ * backward over the moments of an interval, replayed, then of the interval
+ * before, until it has found the stop. */
+
+/* What the search needs of one moment. */
+typedef struct tt_mom {
+    uint64_t t;
+    int mover;          /* the core whose move made it; -1 none, -2 another rank's */
+    int kind;           /* its event (exec_event_kind, RUN_KIND_STARTED) */
+    int first;          /* the history's first moment */
+    unsigned arrived;   /* the cores whose arrival was counted then (bit per core) */
+    int depth[EXEC_NCORES];
+    unsigned waits;     /* the cores blocked on a queue or waiting for their group call */
+} tt_mom;
+
+static void take_mom(session *s, tt_mom *x, int first, int mover, int kind)
+{
+    run_state *r = &s->run;
+    memset(x, 0, sizeof *x);
+    x->t = tt_now(s);
+    x->mover = first ? -1 : mover;
+    x->kind = first ? EXEC_EV_NONE : kind;
+    x->first = first;
+    for (int c = 0; c < EXEC_NCORES; c++) {
+        x->depth[c] = inspect_depth(r->m, c);
+        inspect_core_state st = inspect_core(r->m, c);
+        if (x->depth[c] > 0 && r->arrive_step[c] == x->t)
+            x->arrived |= 1u << c;
+        if (x->depth[c] > 0 && (st == INSPECT_CORE_BLOCKED || st == INSPECT_CORE_WAITING))
+            x->waits |= 1u << c;
+    }
+}
+
+/* The search's state; the moments are fed latest first. */
+typedef struct tt_resolve {
+    tt_reverse_mode mode; /* TT_REV_STEP or TT_REV_NEXT */
+    int core;             /* the core whose stop is searched (the caller's after a hand-over) */
+    int depth;            /* next: the deepest frame a stop may be in */
+    int phase;            /* 0: the arrival at its statement; 1: the moment before; 2: the stop before */
+    uint64_t a, m;        /* that arrival, and the moment before it */
+    int a_mover, a_kind;
+    int a_depth[EXEC_NCORES];
+    int done, nomore, found_core;
+    uint64_t found;
+} tt_resolve;
+
+/* A moment core c stops at: its arrival at a statement, the end of its run,
+ * the history's first moment. */
+static int mom_stop(const tt_mom *x, int c)
+{
+    return x->first || ((x->arrived >> c) & 1u) ||
+           (x->mover == c && x->kind == EXEC_EV_FINISHED && x->depth[c] == 0);
+}
+
+static void resolve_feed(tt_resolve *q, const tt_mom *x)
+{
+    int c = q->core;
+    switch (q->phase) {
+    case 0:
+        if (!mom_stop(x, c))
+            return;
+        if (x->first) { /* there since the history began */
+            q->done = q->nomore = 1;
+            q->found = x->t;
+            q->found_core = c;
+            return;
+        }
+        q->a = x->t;
+        q->a_mover = x->mover;
+        q->a_kind = x->kind;
+        memcpy(q->a_depth, x->depth, sizeof q->a_depth);
+        q->phase = 1;
+        return;
+    case 1:
+        if (q->a_mover == c && q->a_kind == EXEC_EV_BLOCKED) {
+            /* a try that blocked: still the same statement, arrived at before */
+            q->phase = 0;
+            resolve_feed(q, x);
+            return;
+        }
+        if (q->a_mover != c && x->depth[c] == 0) {
+            /* another core's move began c's run (a group call): that core's stop before its call */
+            if (q->a_mover < 0) {
+                q->done = q->nomore = 1;
+                q->found = q->a;
+                q->found_core = c;
+                return;
+            }
+            q->core = c = q->a_mover;
+            q->depth = q->a_depth[c] > 0 ? q->a_depth[c] : 1;
+        }
+        q->m = x->t;
+        q->phase = 2;
+        /* fall through */
+    default:
+        if (!mom_stop(x, c) || (q->mode == TT_REV_NEXT && x->depth[c] > q->depth && !x->first))
+            return;
+        q->done = 1;
+        q->found_core = c;
+        q->found = x->t;
+        /* the history's first moment when it is no stop of c's (no arrival there, or a deeper one) */
+        q->nomore = x->first &&
+                    !(((x->arrived >> c) & 1u) && (q->mode != TT_REV_NEXT || x->depth[c] <= q->depth));
+        /* blocked or waiting there, forward step would follow the core that
+         * runs: the moment before c moved on, from which it comes back here */
+        if (q->mode == TT_REV_STEP && ((x->waits >> c) & 1u) && !x->first)
+            q->found = q->m;
+        return;
+    }
+}
+
+/* Runs the search back from now over the history's intervals: 0 found
+ * (q->found, q->found_core), -1 interrupted. */
+static int reverse_search(session *s, tt_resolve *q)
+{
+    run_state *r = &s->run;
+    struct tt_history *h = history(r);
+    uint64_t hi = machine_steps(r->m);
+    tt_mom *moms = NULL;
+    size_t cap = 0;
+    int rc = 0, incl = 1; /* the first interval's last moment is now, fed first */
+    h->hold_thin = 1;
+    while (!q->done) {
+        uint64_t first = h->ck[0].step;
+        uint64_t lo = hi > first ? h->ck[ckpt_at_or_before(h, hi - 1)].step : first;
+        if (tt_goto_step(s, lo) < 0) {
+            rc = -1;
+            break;
+        }
+        size_t n = 0;
+        if (cap < 64) {
+            cap = 64;
+            moms = xreallocarray(moms, cap, sizeof *moms);
+        }
+        take_mom(s, &moms[n++], lo == first, r->last_mover, r->last_kind);
+        while (machine_steps(r->m) < hi && !r->finished && !r->failed) {
+            if (interrupted(s, "running backward")) {
+                rc = -1;
+                break;
+            }
+            exec_event ev;
+            uint64_t before = machine_steps(r->m);
+            int on = replay_step(s, &ev);
+            if (machine_steps(r->m) > before && !r->failed) {
+                if (n == cap) {
+                    cap *= 2;
+                    moms = xreallocarray(moms, cap, sizeof *moms);
+                }
+                take_mom(s, &moms[n++], 0, ev.core, ev.kind);
+            }
+            if (!on)
+                break;
+        }
+        if (rc < 0)
+            break;
+        for (size_t i = n; i-- > 0 && !q->done;)
+            if (moms[i].t < hi || (incl && moms[i].t == hi))
+                resolve_feed(q, &moms[i]);
+        if (lo == first) { /* the history's first moment decides (mom_stop): not reached */
+            if (!q->done) {
+                q->done = q->nomore = 1;
+                q->found = first;
+                q->found_core = q->core;
+            }
+            break;
+        }
+        hi = lo;
+        incl = 0;
+    }
+    h->hold_thin = 0;
+    free(moms);
+    return rc;
+}
+
 static void report_here(session *s, stop_chain *c)
 {
     run_state *r = &s->run;
@@ -809,14 +1052,52 @@ static void report_here(session *s, stop_chain *c)
 
 /* One backward move; 1 when it reached the history's first moment
  * without a match. */
+/* reverse-step and reverse-next (reverse_search): 1 when there was no stop
+ * before (at the history's first moment). */
+static int reverse_stop_before(session *s, tt_reverse_mode mode, int *was_interrupted)
+{
+    run_state *r = &s->run;
+    struct tt_history *h = history(r);
+    int depth = inspect_depth(r->m, r->core);
+    tt_resolve q = {.mode = mode, .core = r->core, .depth = depth > 0 ? depth : 1};
+    if (reverse_search(s, &q) < 0 || tt_goto_step(s, q.found) < 0) {
+        *was_interrupted = 1;
+        return 0;
+    }
+    long gap = session_get_int(s, SETTING_CHECKPOINT_INTERVAL);
+    if (gap > 0)
+        thin(h, machine_steps(r->m), (uint64_t)gap);
+    r->core = q.found_core;
+    r->level = 0;
+    return q.nomore;
+}
+
+/* reverse-continue at the pass's first moment: the stops `run` makes there
+ * (run_begin: a pass breakpoint, a breakpoint at the entry's first
+ * statement). */
+static int start_stop(session *s, stop_chain *c)
+{
+    if (stop_chain_build_pass(s, s->run.pass, 0, c))
+        return 1;
+    stop_chain_free(c);
+    stop_step step = {.core = EXEC_CORE_HOST};
+    step.entered[EXEC_CORE_HOST] = 1;
+    if (stop_chain_build(s, &step, c))
+        return 1;
+    stop_chain_free(c);
+    return 0;
+}
+
 static int reverse_once(session *s, tt_reverse_mode mode, int *was_interrupted, stop_chain *chain, int *have_chain)
 {
+    if (mode == TT_REV_STEP || mode == TT_REV_NEXT)
+        return reverse_stop_before(s, mode, was_interrupted);
     run_state *r = &s->run;
     struct tt_history *h = history(r);
     search q = {.mode = mode, .core = r->core, .found = UINT64_MAX};
     int level = r->level > 0 && r->level != INSPECT_LAST_FRAME ? r->level : 0;
     q.d0 = inspect_depth(r->m, q.core) - (mode == TT_REV_FINISH ? level : 0);
-    uint64_t hi = machine_steps(r->m);
+    uint64_t hi = machine_steps(r->m), now = hi;
     size_t nb = s->nbps;
     bp_state *saved = mode == TT_REV_CONTINUE ? bps_save(s) : NULL;
     int at_start = 0, incl = 0;
@@ -842,6 +1123,20 @@ static int reverse_once(session *s, tt_reverse_mode mode, int *was_interrupted, 
             break;
         hi = lo;
         incl = 1; /* the interval's last moment is its own now */
+    }
+    /* the pass's first moment: the stops `run` makes there */
+    if (at_start && !*was_interrupted && mode == TT_REV_CONTINUE && h->ck[0].step == 0 && now > 0) {
+        stop_chain c;
+        if (tt_goto_step(s, 0) < 0) {
+            *was_interrupted = 1;
+        } else if (start_stop(s, &c)) {
+            if (q.have_chain)
+                stop_chain_free(&q.chain);
+            q.chain = c;
+            q.have_chain = 1;
+            q.found = 0;
+            at_start = 0;
+        }
     }
     h->hold_thin = 0;
     if (saved)
@@ -880,16 +1175,68 @@ static int reverse_once(session *s, tt_reverse_mode mode, int *was_interrupted, 
  * now, replayed with the forward stop tests on the selected rank's core
  * (reverse-continue: every rank's breakpoints and watchpoints, as a
  * forward run decides them), then a second replay to the last match. */
+/* reverse_stop_before on a multi-rank run: the moments of the selected
+ * rank from the pass's start to now (another rank's move moves none of its
+ * cores), searched back, then a second replay to the stop. */
+static int reverse_stop_before_ranks(session *s, tt_reverse_mode mode, int *was_interrupted)
+{
+    run_state *r = &s->run;
+    int sel = r->rank;
+    int depth = inspect_depth(r->m, r->core);
+    tt_resolve q = {.mode = mode, .core = r->core, .depth = depth > 0 ? depth : 1};
+    uint64_t hi = r->rank_moves;
+    size_t n = 0, cap = 64;
+    tt_mom *moms = xmalloc(cap * sizeof *moms);
+    int rc = run_ranks_goto(s, 0);
+    if (rc >= 0)
+        take_mom(s, &moms[n++], 1, -1, EXEC_EV_NONE);
+    strbuf err = STRBUF_INIT;
+    while (rc == 0 && r->rank_moves < hi) {
+        if (interrupted(s, "running backward")) {
+            rc = -1;
+            break;
+        }
+        run_ranks_step mv;
+        run_ranks_move(s, 0, 0, &mv, &err);
+        if (mv.st == RANKS_STEP_PARKED)
+            continue;
+        if (mv.st != RANKS_STEP_RAN)
+            break; /* the run reached now once: not expected before it */
+        if (n == cap) {
+            cap *= 2;
+            moms = xreallocarray(moms, cap, sizeof *moms);
+        }
+        take_mom(s, &moms[n++], 0, mv.rank != sel ? -2 : mv.started ? EXEC_CORE_HOST : mv.ev.core,
+                 mv.started ? RUN_KIND_STARTED : (int)mv.ev.kind);
+    }
+    strbuf_free(&err);
+    for (size_t i = n; rc >= 0 && i-- > 0 && !q.done;)
+        resolve_feed(&q, &moms[i]);
+    free(moms);
+    if (rc >= 0 && !q.done) {
+        q.nomore = 1;
+        q.found = 0;
+        q.found_core = q.core;
+    }
+    if (rc < 0 || run_ranks_goto(s, q.found) < 0) {
+        *was_interrupted = 1;
+        return 0;
+    }
+    r->core = q.found_core;
+    r->level = 0;
+    return q.nomore;
+}
+
 static int reverse_once_ranks(session *s, tt_reverse_mode mode, int *was_interrupted, stop_chain *chain,
                               int *have_chain)
 {
+    if (mode == TT_REV_STEP || mode == TT_REV_NEXT)
+        return reverse_stop_before_ranks(s, mode, was_interrupted);
     run_state *r = &s->run;
     int sel = r->rank, found_rank = sel;
     search q = {.mode = mode, .core = r->core, .found = UINT64_MAX};
     int level = r->level > 0 && r->level != INSPECT_LAST_FRAME ? r->level : 0;
     q.d0 = inspect_depth(r->m, q.core) - (mode == TT_REV_FINISH ? level : 0);
-    if (mode == TT_REV_NEXT && q.d0 <= 0)
-        q.mode = TT_REV_STEP; /* between tasks, next is the rank's next statement (run_ranks_go): step */
     uint64_t hi = r->rank_moves;
     if (hi == 0)
         return 1;
@@ -920,11 +1267,8 @@ static int reverse_once_ranks(session *s, tt_reverse_mode mode, int *was_interru
                     found_rank = mv.rank;
                 run_ranks_use(s, sel);
             }
-        } else if (!at_end && mv.rank == sel) {
-            int ev_core = mv.started ? EXEC_CORE_HOST : mv.ev.core;
-            if (search_hit(&q, ev_core, finished_stmt(&mv.ev) || mv.started, mv.ev.kind == EXEC_EV_FINISHED,
-                           inspect_depth(r->m, q.core)))
-                q.found = t;
+        } else if (!at_end && inspect_depth(r->m, q.core) < q.d0) {
+            q.found = t; /* finish: the frame had not begun then (whichever rank moved) */
         }
     }
     strbuf_free(&err);
@@ -967,7 +1311,11 @@ ptodb_status tt_reverse(session *s, tt_reverse_mode mode, long count)
         return PTODB_ERR_USAGE;
     }
     if (r->level == INSPECT_LAST_FRAME) {
-        r->core = EXEC_CORE_HOST;
+        /* a finished core's last frame: reverse-step and reverse-next go back
+         * to its last statement; finish and continue are the host's, as
+         * going forward */
+        if (mode != TT_REV_STEP && mode != TT_REV_NEXT)
+            r->core = EXEC_CORE_HOST;
         r->level = 0;
     }
     if (mode == TT_REV_FINISH && inspect_depth(r->m, r->core) - (r->level > 0 ? r->level : 0) <= 1 &&

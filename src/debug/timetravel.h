@@ -46,7 +46,10 @@ void tt_free(run_state *r);
 /* ---- the engine (commands, DAP) ------------------------------------------------------------ */
 
 /* The current position "22:AIV0:3:143:2" of core `core` (-1: the selected
- * core) into buf; 0 when the run has none. */
+ * core) into buf; 0 when the run has none. A position names the moment of
+ * the core's arrival there; when other cores moved since, "+D" follows
+ * (D steps later: "22:AIV0:3:143:2+5"), so that every moment of the core
+ * prints a position of its own. */
 int tt_position(session *s, int core, char *buf, size_t size);
 /* The machine's statement count (0 without a run). */
 uint64_t tt_now(session *s);
@@ -70,10 +73,13 @@ typedef struct tt_pos {
     int rank;       /* PASS:RANK:...: the rank (a multi-rank case), -1 the selected one */
     uint32_t call, iter;
     int line;
+    uint64_t after;  /* ITER+D: the moment D after that arrival (0: the arrival) */
 } tt_pos;
 int tt_parse_position(session *s, const char *text, tt_pos *out, char *err, size_t errsize);
 /* Moves the run to a position of the running pass. 0 there, 1 never
- * reached (the run is at the end of its history), -1 interrupted. */
+ * reached (the run is at the end of its history), 2 the core's arrival is
+ * there but it moved on before +D (the run is at the arrival), -1
+ * interrupted. */
 int tt_goto_position(session *s, const tt_pos *p);
 
 typedef enum { TT_REV_STEP, TT_REV_NEXT, TT_REV_FINISH, TT_REV_CONTINUE } tt_reverse_mode;

@@ -13,7 +13,13 @@
 #  (b) seek @N from the end of the pass (or from where it failed) gives the
 #      state of a run that stepped to N; seek POSITION gives it too;
 #  (c) with a breakpoint, reverse-continue from the end lands at the last
-#      stop a forward run made, and again at the one before.
+#      stop a forward run made, and again at the one before;
+#  (d) the oracle (tests/timetravel/seek_oracle.c) at every move: each
+#      rank's core that moved there (a task's start, a kernel's first and
+#      last statement, a group call's wait included): seek @N, seek
+#      POSITION, reverse-step + step and reverse-next + next land where
+#      the forward run's log says, with its state hash; on every pass of
+#      our programs and on the passes (a)-(c) check of the real ones.
 set -e
 . "$top_srcdir/tests/cli/lib.sh"
 tmp=$(mktemp -d) || fail mktemp
@@ -27,6 +33,23 @@ states() { printf '%s\n' "$1" | awk '/@@S@@/{on=1; sub(/.*@@S@@/, ""); if ($0 ==
 # session CASE CMDS: runs the commands (printf escapes) on CASE; stdout in $out
 session() { printf "$2" >"$tmp/cmds"; run_ptodb --nw --nx -x "$tmp/cmds" "$1"; }
 nth() { printf '%s\n' "$1" | awk -v n="$2" 'BEGIN{RS="---\n"} NR==n{printf "%s", $0}'; }
+
+oracle="$top_builddir/tests/timetravel/seek_oracle"
+[ -x "$oracle" ] || fail "missing $oracle"
+moves=0
+# oracle CASE [PASS]: (d)
+oracle() {
+    o=$("$oracle" "$1" --positions all --twins all ${2:+--pass "$2"} 2>"$tmp/oracle.err") ||
+        { head -20 "$tmp/oracle.err" >&2; fail "$(basename "$1")${2:+ pass $2}: reverse execution differs from the forward log: $o"; }
+    echo "  $(basename "$1")${2:+ pass $2}: $o"
+    n=$(printf '%s\n' "$o" | sed -n 's/.* \([0-9]*\) moments.*/\1/p')
+    [ "${n:-0}" -gt 0 ] || fail "$(basename "$1"): the oracle checked no move: $o"
+    moves=$((moves + n))
+}
+oracle "$top_srcdir/examples/multirank_signals"
+for c in defer_wait fence_contract order_2397 race_remote_store; do # (exact_regions has no data: multirank_exact.sh makes it)
+    oracle "$top_srcdir/tests/data/multirank/$c"
+done
 
 checked=0
 check_program() { # CASE PASS
@@ -136,4 +159,8 @@ for case in "$root"/*/; do
     last=$(ls "$case/passes_dump" | tail -1)
     check_program "$case" 0
     check_program "$case" "$(expr "${last%%_*}" + 0)"
+    oracle "$case" 0
+    oracle "$case" "$(expr "${last%%_*}" + 0)"
 done
+echo "oracle: $moves moves checked"
+

@@ -1,15 +1,32 @@
 #!/bin/sh
-# Reverse execution against ground truth (tests/timetravel/seek_oracle.c):
-# for every pass with cross-core queues of every fixture case, random
-# moments of a straight run hashed (cores, frames, slots, queues, tensor
-# bytes); `seek @STEP`, `seek POSITION` and `reverse-step` + `step` in a
-# debugger session must reach the same hash; 0 may differ. 200 moments per
-# pass of the cases in fixture_case_dirs' cover (40 with
-# PTODB_FIXTURE_SUBSET, as scripts/test sets it); the large cases the cover
-# leaves out repeat a covered program at scale: 20 per pass (hashing their
-# tensors at every moment would take minutes). A pass file with the bytes of
-# an earlier one is the same program on the same data and is not run again
-# (the driver counts it as identical), as --batch runs it once.
+# Reverse execution against ground truth (tests/timetravel/seek_oracle.c)
+# on every fixture pass with cross-core queues: a straight run logs every
+# moment (the move that made it, each core's frames, line, state and
+# arrival) and hashes the moments checked (cores, frames, slots, queues,
+# tensor bytes). At each moment checked, for each core that arrived there,
+# `seek @STEP`, `seek POSITION`, reverse-step + step, reverse-next + next,
+# reverse-finish and reverse-continue + continue in a debugger session must
+# land where the log says (step, core, state hash); nothing is skipped.
+# The moments, in the cases of fixture_case_dirs' cover: every boundary of
+# the pass (its first and last, a call, a return, a core's end, a try that
+# blocked on a queue, a group call's start and end, a change of a core's
+# state, a landing that hands over to the caller, skips a wait or reaches
+# the start) and 200 others at random. A boundary of a kind met before in
+# the pass gets seek, seek POSITION, reverse-step + step and reverse-next +
+# next, checked by step and core (and its state hash after seek @STEP); a
+# pass whose moments go exactly as an earlier pass's (the same moves,
+# arrivals, frames and states) the first moment of each kind of boundary
+# and 20 others. The cases the cover leaves out repeat a covered program:
+# the first moment of each kind of boundary and 20 others per pass; the
+# large one (qwen3_scope3_h2048, 57 MiB of tensors hashed at every moment
+# checked) 10 others, the four commands above, its state hash after the
+# seeks. With PTODB_FIXTURE_SUBSET (scripts/test's sanitizer build and
+# distcheck) every case is checked at each kind of boundary and 40 others.
+# Checkpoints every 256 statements (set checkpoint-interval), so that the
+# many jumps stay cheap and the searches cross interval boundaries often.
+# A pass file with the bytes of an earlier one is the same program on the
+# same data and is not run again (the driver counts it as identical), as
+# --batch runs it once.
 . "$top_srcdir/tests/cli/lib.sh"
 . "$top_srcdir/tests/cli/fixture_lib.sh"
 fixtures_or_skip
@@ -18,14 +35,18 @@ driver="$top_builddir/tests/timetravel/seek_oracle"
 tmp=$(mktemp -d) || fail "mktemp"
 trap 'rm -rf "$tmp"' EXIT INT TERM
 export XDG_STATE_HOME="$tmp/state" HOME="$tmp/home"
-n=200
-[ -n "${PTODB_FIXTURE_SUBSET:-}" ] && n=40
 cover=$(PTODB_FIXTURE_SUBSET=cover fixture_case_dirs 2>/dev/null)
 bad=0
 for c in $(fixture_case_dirs); do
-    k=$n
-    printf '%s\n' "$cover" | grep -qxF "$c" || k=20
-    out=$("$driver" "$c" --positions "$k" 2>"$tmp/err")
+    depth="--positions 200 --boundaries all --twins 20"
+    if ! printf '%s\n' "$cover" | grep -qxF "$c"; then
+        depth="--positions 20 --boundaries kinds --twins 5"
+        kib=$(du -sk "$c/data" 2>/dev/null | cut -f1)
+        [ "${kib:-0}" -gt 8192 ] && depth="--positions 10 --boundaries kinds --twins 0 --hash seeks --checks core"
+    fi
+    [ -n "${PTODB_FIXTURE_SUBSET:-}" ] && depth="--positions 40 --boundaries kinds --twins 5"
+    # shellcheck disable=SC2086
+    out=$("$driver" "$c" $depth --gap 256 2>"$tmp/err")
     rc=$?
     echo "  $(basename "$c"): $out"
     [ "$rc" -eq 0 ] || { head -20 "$tmp/err" >&2; bad=1; }

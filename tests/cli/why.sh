@@ -46,9 +46,10 @@ for e in 'out[0, 0]' 'out[9, 33]' 'out[15, 63]'; do
 done
 
 # every hop's @STEP is the moment before its statement runs, at its position:
-# `seek @STEP` there reports that position (through pops that blocked, on
-# both lanes and AIC; a pop that blocked holds its position from its arrival
-# on, so `seek POSITION` lands at the arrival, `seek @STEP` at the run)
+# `seek @STEP` there reports that position, and `seek POSITION` goes to that
+# step (through pops that blocked, on both lanes and AIC; a pop that blocked
+# stands at its statement from its arrival on, and its position is the
+# arrival's +D, the steps to the run)
 for e in 'out[9, 33]' 'out[2, 60]'; do
     run_ptodb --batch "$ex/mlp" --nx -ex 'pass 22' -ex "why --json $e depth 40"
     printf '%s\n' "$out" | grep '"type":"hop"' >"$HOME/hops.jsonl"
@@ -70,6 +71,16 @@ for l in open(sys.argv[1]):
     run_ptodb --batch "$ex/mlp" --nx -ex 'pass 22' -ex start "$@"
     actual=$(printf '%s\n' "$out" | awk '/^Position /{p=$2} /^Step /{print "Position " p " / Step " $2}')
     expect_eq "positions of $e's hops" "$expected" "$actual"
+    python3 -c '
+import json, sys
+for l in open(sys.argv[1]):
+    print("-ex\nseek %s\n-ex\nwhen" % json.loads(l)["position"])
+' "$HOME/hops.jsonl" >"$HOME/seek.args"
+    set --
+    while IFS= read -r a; do set -- "$@" "$a"; done <"$HOME/seek.args"
+    run_ptodb --batch "$ex/mlp" --nx -ex 'pass 22' -ex start "$@"
+    actual=$(printf '%s\n' "$out" | awk '/^Position /{p=$2} /^Step /{print "Position " p " / Step " $2}')
+    expect_eq "seek to the positions of $e's hops" "$expected" "$actual"
 done
 
 # at a stop: a local tile of the selected core, at that moment; through the
