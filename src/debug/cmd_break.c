@@ -1,5 +1,5 @@
 /* Breakpoints: break, tbreak, watch, condition, ignore, commands, enable,
- * disable, delete, and their listing (info breakpoints). */
+ * disable, delete, their listing (info breakpoints) and `save`. */
 #include <ctype.h>
 #include <limits.h>
 #include <stdio.h>
@@ -626,3 +626,19 @@ ptodb_status cmd_CLEAR(session *s, const char *args)
     return PTODB_OK;
 }
 
+ptodb_status cmd_SAVE(session *s, const char *args)
+{
+    char *words[3];
+    char buf[2048];
+    int n = session_split_words(args, words, 3, buf, sizeof buf);
+    if (n != 2 || (strcmp(words[0], "session") != 0 && strcmp(words[0], "breakpoints") != 0)) {
+        session_errorf(s, "Usage: save session|breakpoints FILE");
+        return PTODB_ERR_USAGE;
+    }
+    int displays = strcmp(words[0], "session") == 0;
+    ptodb_status st = session_save_script(s, words[1], displays);
+    if (st == PTODB_OK)
+        session_printf(s, "Saved %zu breakpoint%s%s to %s.\n", s->nbps, s->nbps == 1 ? "" : "s",
+                       displays ? " and the displays" : "", words[1]);
+    return st;
+}

@@ -15,6 +15,7 @@
 #include "tensor/heatgrid.h"
 #include "debug/lookup.h"
 #include "debug/point.h"
+#include "debug/record.h"
 #include "debug/session_impl.h"
 #include "debug/tensor_fmt.h"
 #include "exec/compare.h"

@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "debug/expr.h"
+#include "debug/frame.h"
+#include "debug/record.h"
 #include "debug/queue_track.h"
 #include "debug/session_impl.h"
 #include "debug/timetravel.h"
@@ -273,7 +275,7 @@ ptodb_status cmd_RANK(session *s, const char *args)
         return PTODB_ERR_USAGE;
     }
     if (!*args || strcmp(args, "list") == 0)
-        return cmd_INFO(s, "ranks");
+        return session_run_command(s, CMD_INFO, "ranks");
     long long n;
     if (parse_int_range(args, 0, s->kase.ranks.nranks - 1, &n) != 0) {
         session_errorf(s, "No rank \"%s\": this case has ranks 0 to %d.", args, s->kase.ranks.nranks - 1);

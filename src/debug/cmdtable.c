@@ -4,14 +4,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#define CMD(id, name, aliases, kind, usage, help, longhelp) \
-    ptodb_status cmd_##id(session *s, const char *args);
-#include "debug/commands.def"
-#undef CMD
-
 const cmd_info cmd_table[CMD_COUNT] = {
 #define CMD(id, name, aliases, kind, usage, help, longhelp) \
-    {name, aliases, CMDARG_##kind, usage, help, longhelp, cmd_##id},
+    {name, aliases, CMDARG_##kind, usage, help, longhelp},
 #include "debug/commands.def"
 #undef CMD
 };

@@ -1,5 +1,6 @@
 /* The command table (commands.def) as data: lookup by name, alias or
- * unambiguous prefix, as gdb does. */
+ * unambiguous prefix, as gdb does. The handlers are in their own table
+ * (debugger.c), the one place that names them all. */
 #ifndef PTODB_DEBUG_CMDTABLE_H
 #define PTODB_DEBUG_CMDTABLE_H
 
@@ -27,7 +28,6 @@ typedef struct cmd_info {
     const char *usage;
     const char *help;
     const char *longhelp;
-    cmd_handler handler;
 } cmd_info;
 
 extern const cmd_info cmd_table[CMD_COUNT];

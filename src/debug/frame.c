@@ -1,14 +1,19 @@
 /* The selected frame described, as gdb's `info frame`, `info locals` and
- * `info args` do (reached from `info`, cmd_pass.c). */
+ * `info args` do (reached from `info`, cmd_pass.c), and the location of a
+ * stop (presentation's observer of a stop, present.c). */
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "base/strbuf.h"
 #include "debug/frame.h"
 #include "debug/lookup.h"
+#include "debug/record.h"
 #include "debug/session_impl.h"
 #include "debug/tensor_fmt.h"
 #include "exec/inspect.h"
+#include "debug/timetravel.h"
+#include "ranks/sched.h"
 #include "ir/walk.h"
 
 /* ---- info locals / args ------------------------------------------------------------------ */
@@ -150,4 +155,72 @@ ptodb_status frame_print_info(session *s)
     session_write(s, strbuf_str(&sb), sb.len);
     strbuf_free(&sb);
     return PTODB_OK;
+}
+
+/* ---- reporting ---------------------------------------------------------------------- */
+
+static const char *line_text(session *s, int pass, int line, size_t *len)
+{
+    const char *src = session_pass_source(s, pass);
+    if (!src || line < 1)
+        return NULL;
+    const char *p = src;
+    for (int l = 1; l < line && p; l++) {
+        p = strchr(p, '\n');
+        if (p)
+            p++;
+    }
+    if (!p || !*p)
+        return NULL;
+    const char *nl = strchr(p, '\n');
+    *len = nl ? (size_t)(nl - p) : strlen(p);
+    return p;
+}
+
+void run_print_location(session *s)
+{
+    run_state *r = &s->run;
+    inspect_frame f;
+    char label[64];
+    run_core_label(s, -1, r->core, label, sizeof label);
+    if (!r->m || !inspect_frame_get(r->m, r->core, r->level, &f)) {
+        if (r->ranks)
+            session_printf(s, "[%s] no task running (%zu queued)\n", label,
+                           ranks_world_pending(ranks_sched_world(r->ranks), r->rank));
+        else
+            session_printf(s, "[%s] not running\n", label);
+        return;
+    }
+    const char *file = strrchr(f.file, '/');
+    file = file ? file + 1 : f.file;
+    const char *state = "";
+    /* inside an SPMD launch the core runs one of its blocks */
+    char core[160];
+    if (f.block_num > 1)
+        snprintf(core, sizeof core, "%s, block %lld of %lld", label, (long long)f.block_idx,
+                 (long long)f.block_num);
+    else
+        snprintf(core, sizeof core, "%s", label);
+    if (inspect_core(r->m, r->core) == INSPECT_CORE_BLOCKED) {
+        const char *w = inspect_waiting(r->m, r->core);
+        session_printf(s, "[%s] %s at %s:%d, blocked on %s\n", core, f.func, file, f.line, w ? w : "a queue");
+    } else {
+        if (inspect_core(r->m, r->core) == INSPECT_CORE_WAITING)
+            state = ", waiting for its group call";
+        session_printf(s, "[%s] %s at %s:%d%s\n", core, f.func, file, f.line, state);
+    }
+    run_print_source_line(s, f.line);
+    char pos[128];
+    /* a multi-rank run's step is its global schedule's move count */
+    if ((r->tt_show_position || session_get_bool(s, SETTING_PRINT_POSITION)) &&
+        tt_position(s, r->core, pos, sizeof pos))
+        session_printf(s, "Position %s (step %" PRIu64 ")\n", pos, tt_now(s));
+}
+
+void run_print_source_line(session *s, int line)
+{
+    size_t len;
+    const char *text = line_text(s, s->run.pass, line, &len);
+    if (text)
+        session_printf(s, "%d\t%.*s\n", line, (int)len, text);
 }

@@ -1,4 +1,4 @@
-/* The selected frame described (frame.c). */
+/* The selected frame described, and the location of a stop (frame.c). */
 #ifndef PTODB_DEBUG_FRAME_H
 #define PTODB_DEBUG_FRAME_H
 
@@ -9,5 +9,10 @@
 ptodb_status frame_print_vars(session *s, int args_only);
 /* gdb's `info frame`: function, call site, caller, lane, loop iterations. */
 ptodb_status frame_print_info(session *s);
+
+/* Prints the stop location: "[CORE] func at file:line" and the source line. */
+void run_print_location(session *s);
+/* "LINE<tab>text" of the running pass's file. */
+void run_print_source_line(session *s, int line);
 
 #endif

@@ -1,7 +1,9 @@
 # debug: the session, the command table and its handlers, rc files.
 src_libptodb_a_SOURCES += \
 	src/debug/commands.def src/debug/settings.def \
-	src/debug/session.h src/debug/session_impl.h src/debug/session.c src/debug/session_out.c src/debug/script.h \
+	src/debug/session.h src/debug/session_impl.h src/debug/session.c src/debug/session_out.c src/debug/script.h src/debug/script.c \
+	src/debug/observers.h src/debug/observers.c src/debug/debugger.c src/debug/run_attach.h src/debug/run_attach.c src/debug/present.h src/debug/present.c \
+	src/debug/record.h src/debug/record_impl.h src/debug/record.c \
 	src/debug/cmdtable.h src/debug/cmdtable.c \
 	src/debug/cmd_script.c \
 	src/debug/rc.h src/debug/rc.c \

@@ -7,7 +7,6 @@
 
 #include "base/strbuf.h"
 #include "debug/lookup.h"
-#include "debug/point.h"
 #include "debug/session_impl.h"
 #include "exec/inspect.h"
 #include "exec/machine.h"
@@ -172,46 +171,4 @@ tensor *session_lookup_tensor(session *s, const char *name, const tensor **golde
     if (!quiet)
         session_errorf(s, "No tensor \"%s\" in the current context.", name);
     return NULL;
-}
-
-tensor *session_lane_share(session *s, const tensor *a, const tensor *b, int pass)
-{
-    int core = s->run.core;
-    if ((core != EXEC_CORE_AIV0 && core != EXEC_CORE_AIV1) || a->ndim != b->ndim)
-        return NULL;
-    int axis = -1;
-    for (int d = 0; d < a->ndim; d++) {
-        if (a->shape[d] == b->shape[d])
-            continue;
-        if (axis >= 0 || b->shape[d] != 2 * a->shape[d])
-            return NULL;
-        axis = d;
-    }
-    if (axis < 0)
-        return NULL;
-    int64_t h = a->shape[axis];
-    /* the half the lane's own loads and stores cover (its subblock_idx
-     * offsets), else the lane's index */
-    char region[128];
-    int64_t lane = point_lane_half(s, axis, h, region, sizeof region);
-    int by_region = lane >= 0;
-    if (!by_region)
-        lane = core - EXEC_CORE_AIV0;
-    ptodb_status st;
-    tensor *half = tensor_slice(b, axis, lane * h, (lane + 1) * h, 1, &st);
-    const char *unit = axis == 0 ? "rows" : axis == a->ndim - 1 ? "columns" : "indices";
-    if (half && by_region)
-        session_printf(s,
-                       "(%s holds a lane's share: compared with %s %" PRId64 ":%" PRId64 " of dim %d of pass %d's "
-                       "tensor, the half its own loads and stores cover (%s): a guess for a tile with no load or "
-                       "store of its own)\n",
-                       machine_core_name(core), unit, lane * h, (lane + 1) * h, axis, s->kase.passes[pass].index,
-                       region);
-    else if (half)
-        session_printf(s,
-                       "(%s holds a lane's share: compared with %s %" PRId64 ":%" PRId64 " of dim %d of pass %d's "
-                       "tensor, the half lane %" PRId64 " covers by position: a guess)\n",
-                       machine_core_name(core), unit, lane * h, (lane + 1) * h, axis, s->kase.passes[pass].index,
-                       lane);
-    return half;
 }

@@ -33,11 +33,4 @@ void session_output_tols(const session *s, const case_tensor *o, double *rtol, d
 /* The golden output a tensor name corresponds to (SSA suffix dropped), or NULL. */
 const case_tensor *session_golden_for(const session *s, const char *name);
 
-/* A vector lane's tile against another pass's whole tensor b (before a
- * lane split, one core did both halves): when exactly one dim of b is
- * twice a's and the run's current core is AIV0 or AIV1, that lane's half of
- * b (by position, a guess it says in a note line), a new reference; NULL
- * otherwise. pass: the other pass, named in the note. */
-tensor *session_lane_share(session *s, const tensor *a, const tensor *b, int pass);
-
 #endif

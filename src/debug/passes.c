@@ -1,6 +1,6 @@
-/* The case and its passes, as the session sees them: opening, lazy loading
- * of each pass file (read, parse, resolve, canonical print), lookup by
- * number or name. */
+/* The case's passes, as the session sees them: lazy loading of each pass
+ * file (read, parse, resolve, canonical print), lookup by number or name.
+ * Opening and closing the case is the session's (session.c). */
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
@@ -9,107 +9,10 @@
 
 #include "base/input_file.h"
 #include "base/mem.h"
-#include "debug/compare_view.h"
-#include "debug/persist.h"
-#include "debug/point.h"
 #include "debug/session_impl.h"
 #include "ir/parse.h"
 #include "ir/print.h"
 #include "ir/resolve.h"
-
-static void free_passes(session *s)
-{
-    if (!s->passes)
-        return;
-    for (size_t i = 0; i < s->kase.npasses; i++) {
-        free(s->passes[i].source);
-        free(s->passes[i].canonical);
-        free(s->passes[i].first_error);
-        if (s->passes[i].module)
-            ir_module_free(s->passes[i].module);
-    }
-    free(s->passes);
-    s->passes = NULL;
-}
-
-void session_close_case(session *s);
-void session_close_case(session *s)
-{
-    if (!s->have_case)
-        return;
-    session_autosave(s);
-    session_validate_cancel(s);
-    run_kill(s);
-    point_side_kill(s);
-    run_free_results(s);
-    /* Breakpoints and displays belong to the case: saved above, restored
-     * with the next case's own. */
-    bp_free_all(s);
-    display_free_all(s);
-    free_passes(s);
-    case_free(&s->kase);
-    compare_view_free(s->compare); /* a compare against the case that goes */
-    s->compare = NULL;
-    s->have_case = 0;
-}
-
-/* The shortest %g form that reads back as v ("0.05", not 0.050000000000000003). */
-static void shortest_double(double v, char *buf, size_t size)
-{
-    for (int prec = 6; prec <= 17; prec++) {
-        snprintf(buf, size, "%.*g", prec, v);
-        if (strtod(buf, NULL) == v)
-            return;
-    }
-}
-
-ptodb_status session_open(session *s, const char *path, double rtol, double atol)
-{
-    case_options opt = {0};
-    if (rtol >= 0) {
-        opt.has_rtol = 1;
-        opt.rtol = rtol;
-    }
-    if (atol >= 0) {
-        opt.has_atol = 1;
-        opt.atol = atol;
-    }
-    diag_sink sink;
-    diag_sink_init(&sink, 20);
-    case_info c;
-    memset(&c, 0, sizeof c);
-    ptodb_status st = case_open(path, &opt, &c, &sink);
-    session_print_diags(s, &sink);
-    diag_sink_free(&sink);
-    if (st == PTODB_OK && c.npasses == 0) {
-        session_errorf(s, "%s: no pass files found", path);
-        st = PTODB_ERR_NOT_FOUND;
-    }
-    if (st != PTODB_OK) {
-        case_free(&c); /* the case open before, if any, stays open */
-        return st;
-    }
-    session_close_case(s);
-    s->kase = c;
-    s->have_case = 1;
-    s->passes = xcalloc(s->kase.npasses, sizeof *s->passes);
-    for (size_t i = 0; i < s->kase.npasses; i++)
-        s->passes[i].changed = -1;
-    s->cur_pass = 0;
-    s->list_line = 0;
-    char buf[64];
-    shortest_double(s->kase.rtol.value, buf, sizeof buf);
-    session_set(s, SETTING_RTOL, buf, s->kase.rtol.where ? s->kase.rtol.where : "case");
-    shortest_double(s->kase.atol.value, buf, sizeof buf);
-    session_set(s, SETTING_ATOL, buf, s->kase.atol.where ? s->kase.atol.where : "case");
-    session_mark_redraw(s, SESSION_REDRAW_ALL);
-    session_printf(s, "Opened %s: %zu passes, %zu inputs, %zu golden outputs.\n", s->kase.root,
-                   s->kase.npasses, s->kase.ninputs, s->kase.noutputs);
-    const case_pass *p = &s->kase.passes[0];
-    session_printf(s, "Pass %d: %s (%s)\n", p->index, p->name, p->path);
-    session_autorestore(s);
-    return PTODB_OK;
-}
 
 int session_has_case(const session *s)
 {

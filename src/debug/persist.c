@@ -30,14 +30,8 @@
 #include "base/mkdirs.h"
 #include "base/path_within.h"
 #include "base/number.h"
-#include "debug/cmdtable.h"
 #include "debug/persist.h"
 #include "debug/session_impl.h"
-
-#define CMD(id, name, aliases, kind, usage, help, longhelp) \
-    ptodb_status cmd_##id(session *s, const char *args);
-#include "debug/commands.def"
-#undef CMD
 
 void session_set_state_dir(session *s, const char *dir)
 {
@@ -103,23 +97,6 @@ ptodb_status session_save_script(session *s, const char *path, int with_displays
     }
     strbuf_free(&sb);
     return PTODB_OK;
-}
-
-ptodb_status cmd_SAVE(session *s, const char *args)
-{
-    char *words[3];
-    char buf[2048];
-    int n = session_split_words(args, words, 3, buf, sizeof buf);
-    if (n != 2 || (strcmp(words[0], "session") != 0 && strcmp(words[0], "breakpoints") != 0)) {
-        session_errorf(s, "Usage: save session|breakpoints FILE");
-        return PTODB_ERR_USAGE;
-    }
-    int displays = strcmp(words[0], "session") == 0;
-    ptodb_status st = session_save_script(s, words[1], displays);
-    if (st == PTODB_OK)
-        session_printf(s, "Saved %zu breakpoint%s%s to %s.\n", s->nbps, s->nbps == 1 ? "" : "s",
-                       displays ? " and the displays" : "", words[1]);
-    return st;
 }
 
 /* STATE/sessions/<case root with '/' as '%'>.ptodb, folders created. */
@@ -407,9 +384,7 @@ static void restore_record(session *s, const record *r, restore_ctx *rc)
     /* the record's command (is_head: break, tbreak, watch, rwatch, awatch,
      * display), reached through the command table as typed ones are */
     size_t wlen = strcspn(head, " ");
-    int id = cmd_lookup(head, wlen);
-    if (id >= 0)
-        cmd_table[id].handler(s, head + wlen + strspn(head + wlen, " "));
+    session_run_builtin(s, head, wlen, head + wlen + strspn(head + wlen, " "));
     if (starts_with(head, "display ")) {
         applied = s->ndisplays == ndisplays + 1;
     } else {

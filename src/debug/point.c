@@ -9,6 +9,7 @@
 #include "base/strbuf.h"
 #include "debug/lookup.h"
 #include "debug/point.h"
+#include "debug/record_impl.h"
 #include "debug/session_impl.h"
 #include "exec/inspect.h"
 #include "exec/prov.h"
@@ -17,322 +18,6 @@
 #include "ir/resolve.h"
 #include "ir/walk.h"
 
-
-/* ---- arrival counts --------------------------------------------------------------- */
-
-static size_t visit_slot(const run_state *r, const void *stmt, int core)
-{
-    size_t h = ((uintptr_t)stmt >> 4) * 31u + (size_t)core;
-    return h & (r->capvisits - 1);
-}
-
-static void count_visit(run_state *r, const void *stmt, int core, uint32_t activation)
-{
-    if (!stmt)
-        return;
-    if ((r->nvisits + 1) * 2 > r->capvisits) {
-        size_t old_cap = r->capvisits;
-        struct visit *old = r->visits;
-        r->capvisits = old_cap ? old_cap * 2 : 256;
-        r->visits = xcalloc(r->capvisits, sizeof *r->visits);
-        r->nvisits = 0;
-        for (size_t i = 0; i < old_cap; i++) {
-            if (!old[i].stmt)
-                continue;
-            size_t j = visit_slot(r, old[i].stmt, old[i].core);
-            while (r->visits[j].stmt)
-                j = (j + 1) & (r->capvisits - 1);
-            r->visits[j] = old[i];
-            r->nvisits++;
-        }
-        free(old);
-    }
-    size_t j = visit_slot(r, stmt, core);
-    while (r->visits[j].stmt && (r->visits[j].stmt != stmt || r->visits[j].core != core))
-        j = (j + 1) & (r->capvisits - 1);
-    if (!r->visits[j].stmt) {
-        r->visits[j].stmt = stmt;
-        r->visits[j].core = core;
-        r->nvisits++;
-    }
-    struct visit *v = &r->visits[j];
-    if (v->act != activation + 1) {
-        v->act = activation + 1;
-        v->base = v->count;
-    }
-    v->count++;
-}
-
-/* ---- the GM regions a run's loads and stores touched ------------------------------------ */
-
-/* One load/store statement on one core: the regions of its last two
- * arrivals and how many times its core had then arrived at a load (store)
- * of exactly that region. The last one is the arrival in progress while the
- * core is at the statement: a tile a load assigned is the previous one's. */
-typedef struct region_seen {
-    const void *stmt;
-    int core;
-    const char *func;         /* the function it is in (the program's string) */
-    int have;                 /* 1: last, 2: last and prev */
-    exec_region last, prev;
-    uint32_t last_k, prev_k;
-} region_seen;
-
-/* The region counts' key strings, shared by a run's table and the
- * checkpoints' copies of it (timetravel.c), freed with the last of them. */
-typedef struct region_keys {
-    int refcount;
-    char **keys;
-    size_t n, cap;
-} region_keys;
-
-struct point_regions {
-    struct region_count { const char *key; uint32_t n; } *counts;
-    region_keys *keys;
-    size_t ncounts, capcounts;
-    region_seen *seen;
-    size_t nseen, capseen;
-    /* the record of the load/store each core arrived at in the last count */
-    int arrived[EXEC_NCORES]; /* index into seen + 1; 0 none */
-    /* "L|tensor" / "S|tensor" of every GM tensor read / written */
-    char **touched;
-    size_t ntouched;
-};
-
-void point_regions_free(run_state *r)
-{
-    struct point_regions *pr = r->regions;
-    if (!pr)
-        return;
-    if (pr->keys && --pr->keys->refcount == 0) {
-        for (size_t i = 0; i < pr->keys->n; i++)
-            free(pr->keys->keys[i]);
-        free(pr->keys->keys);
-        free(pr->keys);
-    }
-    free(pr->counts);
-    free(pr->seen);
-    for (size_t i = 0; i < pr->ntouched; i++)
-        free(pr->touched[i]);
-    free(pr->touched);
-    free(pr);
-    r->regions = NULL;
-}
-
-struct point_regions *point_regions_copy(const struct point_regions *pr)
-{
-    if (!pr)
-        return NULL;
-    struct point_regions *c = xcalloc(1, sizeof *c);
-    *c = *pr;
-    c->counts = xcalloc(pr->capcounts ? pr->capcounts : 1, sizeof *c->counts);
-    if (pr->capcounts)
-        memcpy(c->counts, pr->counts, pr->capcounts * sizeof *c->counts);
-    if (c->keys)
-        c->keys->refcount++;
-    c->seen = xcalloc(pr->capseen ? pr->capseen : 1, sizeof *c->seen);
-    if (pr->nseen)
-        memcpy(c->seen, pr->seen, pr->nseen * sizeof *c->seen);
-    c->touched = xcalloc(pr->ntouched ? pr->ntouched : 1, sizeof *c->touched);
-    for (size_t i = 0; i < pr->ntouched; i++)
-        c->touched[i] = xstrdup(pr->touched[i]);
-    return c;
-}
-
-void point_regions_drop(struct point_regions *pr)
-{
-    run_state r = {.regions = pr};
-    point_regions_free(&r);
-}
-
-static size_t hash_text(const char *t)
-{
-    size_t h = 1469598103934665603ull & SIZE_MAX;
-    for (; *t; t++)
-        h = (h ^ (unsigned char)*t) * 1099511628211ull;
-    return h;
-}
-
-/* One more arrival of core, in function func, at a load/store of exactly
- * region g: the count. Per function: a region written by an initialiser
- * (zero_down) and again by the kernel that accumulates into it are
- * different data, and passes move initialisers between cores. */
-static uint32_t bump_region(struct point_regions *pr, int core, const char *func, const exec_region *g)
-{
-    strbuf key = STRBUF_INIT;
-    strbuf_printf(&key, "%d|%s|%d|", core, func, (int)g->kind);
-    exec_region_format(g, &key);
-    if ((pr->ncounts + 1) * 2 > pr->capcounts) {
-        size_t oldcap = pr->capcounts;
-        struct region_count *old = pr->counts;
-        pr->capcounts = oldcap ? oldcap * 2 : 64;
-        pr->counts = xcalloc(pr->capcounts, sizeof *pr->counts);
-        for (size_t i = 0; i < oldcap; i++) {
-            if (!old[i].key)
-                continue;
-            size_t j = hash_text(old[i].key) & (pr->capcounts - 1);
-            while (pr->counts[j].key)
-                j = (j + 1) & (pr->capcounts - 1);
-            pr->counts[j] = old[i];
-        }
-        free(old);
-    }
-    size_t j = hash_text(strbuf_str(&key)) & (pr->capcounts - 1);
-    while (pr->counts[j].key && strcmp(pr->counts[j].key, strbuf_str(&key)) != 0)
-        j = (j + 1) & (pr->capcounts - 1);
-    if (!pr->counts[j].key) {
-        if (!pr->keys) {
-            pr->keys = xcalloc(1, sizeof *pr->keys);
-            pr->keys->refcount = 1;
-        }
-        region_keys *k = pr->keys;
-        if (k->n == k->cap) {
-            k->cap = k->cap ? 2 * k->cap : 64;
-            k->keys = xreallocarray(k->keys, k->cap, sizeof *k->keys);
-        }
-        k->keys[k->n] = strbuf_detach(&key);
-        pr->counts[j].key = k->keys[k->n++];
-        pr->ncounts++;
-    }
-    strbuf_free(&key);
-    return ++pr->counts[j].n;
-}
-
-static void note_touched(struct point_regions *pr, const exec_region *g)
-{
-    char key[128];
-    snprintf(key, sizeof key, "%d|%s", (int)g->kind, g->tensor);
-    for (size_t i = 0; i < pr->ntouched; i++)
-        if (strcmp(pr->touched[i], key) == 0)
-            return;
-    pr->touched = xreallocarray(pr->touched, pr->ntouched + 1, sizeof *pr->touched);
-    pr->touched[pr->ntouched++] = xstrdup(key);
-}
-
-static int touched(const run_state *r, const exec_region *g)
-{
-    char key[128];
-    snprintf(key, sizeof key, "%d|%s", (int)g->kind, g->tensor);
-    for (size_t i = 0; r->regions && i < r->regions->ntouched; i++)
-        if (strcmp(r->regions->touched[i], key) == 0)
-            return 1;
-    return 0;
-}
-
-static region_seen *find_seen(const run_state *r, const void *stmt, int core)
-{
-    struct point_regions *pr = r->regions;
-    for (size_t i = 0; pr && i < pr->nseen; i++)
-        if (pr->seen[i].stmt == stmt && pr->seen[i].core == core)
-            return &pr->seen[i];
-    return NULL;
-}
-
-/* Core c has just arrived at st: when st is a load or store, its region. */
-static void note_region(run_state *r, int c, const char *func, const ir_stmt *st)
-{
-    exec_region g;
-    if (!exec_region_stmt_kind(st) || !exec_region_of(r->m, c, st, &g))
-        return;
-    if (!r->regions)
-        r->regions = xcalloc(1, sizeof *r->regions);
-    struct point_regions *pr = r->regions;
-    region_seen *rs = find_seen(r, st, c);
-    if (!rs) {
-        if (pr->nseen == pr->capseen) {
-            pr->capseen = pr->capseen ? pr->capseen * 2 : 32;
-            pr->seen = xreallocarray(pr->seen, pr->capseen, sizeof *pr->seen);
-        }
-        rs = &pr->seen[pr->nseen++];
-        memset(rs, 0, sizeof *rs);
-        rs->stmt = st;
-        rs->core = c;
-    }
-    rs->prev = rs->last;
-    rs->prev_k = rs->last_k;
-    rs->have = rs->have ? 2 : 1;
-    rs->last = g;
-    rs->last_k = bump_region(pr, c, func, &g);
-    rs->func = func;
-    pr->arrived[c] = (int)(rs - pr->seen) + 1;
-    note_touched(pr, &g);
-}
-
-int point_lane_half(session *s, int axis, int64_t h, char *region, size_t size)
-{
-    const run_state *r = &s->run;
-    inspect_frame f;
-    if (!r->regions || !r->m || h <= 0 || !inspect_frame_get(r->m, r->core, r->level, &f))
-        return -1;
-    int half = -1;
-    for (size_t i = 0; i < r->regions->nseen; i++) {
-        const region_seen *rs = &r->regions->seen[i];
-        const exec_region *g = &rs->last;
-        if (rs->core != r->core || strcmp(rs->func, f.func) != 0 || g->kind == EXEC_REGION_POP ||
-            axis >= g->ndim || g->len[axis] != h || exec_region_empty(g))
-            continue;
-        int64_t lo = g->lo[axis] % (2 * h);
-        int this_half = lo == 0 ? 0 : lo == h ? 1 : -1;
-        if (this_half < 0 || (half >= 0 && this_half != half))
-            return -1; /* regions that disagree say nothing */
-        half = this_half;
-        strbuf sb = STRBUF_INIT;
-        exec_region_format(g, &sb);
-        snprintf(region, size, "%s", strbuf_str(&sb));
-        strbuf_free(&sb);
-    }
-    return half;
-}
-
-void run_note_arrivals(run_state *r, int stepped)
-{
-    uint64_t now = r->ranks ? r->rank_moves : machine_steps(r->m);
-    if (r->regions)
-        memset(r->regions->arrived, 0, sizeof r->regions->arrived);
-    for (int c = 0; c < EXEC_NCORES; c++) {
-        inspect_frame g;
-        if (!inspect_frame_get(r->m, c, 0, &g)) {
-            r->note_depth[c] = 0;
-            continue;
-        }
-        int depth = inspect_depth(r->m, c);
-        if (c == stepped || depth != r->note_depth[c] || g.activation != r->note_activation[c] ||
-            g.local_steps != r->note_steps[c]) {
-            count_visit(r, g.stmt, c, g.activation);
-            note_region(r, c, g.func, g.stmt);
-            r->arrive_step[c] = now;
-        }
-        r->note_depth[c] = depth;
-        r->note_activation[c] = g.activation;
-        r->note_steps[c] = g.local_steps;
-    }
-}
-
-uint32_t run_visit_iteration(const run_state *r, const void *stmt, int core, uint32_t activation)
-{
-    if (!r->capvisits || !stmt)
-        return 0;
-    size_t j = visit_slot(r, stmt, core);
-    while (r->visits[j].stmt) {
-        if (r->visits[j].stmt == stmt && r->visits[j].core == core)
-            return r->visits[j].act == activation + 1 ? r->visits[j].count - r->visits[j].base : 0;
-        j = (j + 1) & (r->capvisits - 1);
-    }
-    return 0;
-}
-
-static uint32_t visit_count(const run_state *r, const void *stmt, int core)
-{
-    if (!r->capvisits)
-        return 0;
-    size_t j = visit_slot(r, stmt, core);
-    while (r->visits[j].stmt) {
-        if (r->visits[j].stmt == stmt && r->visits[j].core == core)
-            return r->visits[j].count;
-        j = (j + 1) & (r->capvisits - 1);
-    }
-    return 0;
-}
 
 /* ---- statement keys ------------------------------------------------------------------ */
 
@@ -751,7 +436,7 @@ static int point_capture(session *s, point_key *pk)
         pk->key[k] = strbuf_detach(&key);
         /* arrivals as counted after each step (run_note_arrivals): the other
          * pass's run counts the same way, so equal counts are the same visit */
-        pk->arrivals[k] = visit_count(r, st, r->core);
+        pk->arrivals[k] = record_visit_count(r, st, r->core);
     }
     free(l.items);
     pk->core = r->core;
@@ -795,7 +480,7 @@ static int seek_by_key(session *s, int pass, const point_key *pk, const ir_func 
         for (int c = 0; c < EXEC_NCORES && hit != pk->core; c++) {
             int other_lane = exec_region_core_rank(pk->core, c) == 2;
             if ((same_func && c != pk->core) || other_lane || !inspect_frame_get(r->m, c, 0, &g) || g.stmt != target ||
-                inspect_core(r->m, c) == INSPECT_CORE_DONE || visit_count(r, target, c) != arrivals)
+                inspect_core(r->m, c) == INSPECT_CORE_DONE || record_visit_count(r, target, c) != arrivals)
                 continue;
             if (hit < 0 || c == pk->core)
                 hit = c;
@@ -848,7 +533,7 @@ static int anchor_here(const run_state *r, int core, region_anchor *ra)
     inspect_frame f;
     if (!r->m || !inspect_frame_get(r->m, core, 0, &f) || !f.stmt)
         return 0;
-    const region_seen *rs = find_seen(r, f.stmt, core);
+    const region_seen *rs = record_find_seen(r, f.stmt, core);
     if (!rs || !rs->have)
         return 0;
     ra->reg = rs->last;
@@ -892,7 +577,7 @@ static const ir_stmt *store_into(const run_state *r, const ir_func *f, const cha
         if (!exec_region_store_operands(st, &data, &offs, &dest) || dest->kind != IR_EXPR_NAME ||
             strcmp(dest->u.name->text, name) != 0)
             continue;
-        uint32_t n = visit_count(r, st, r->core);
+        uint32_t n = record_visit_count(r, st, r->core);
         if (n && n >= best) {
             best = n;
             found = st;
@@ -919,7 +604,7 @@ static int anchor_of_var(const run_state *r, int level, const char *full, region
     if (!dk) {
         /* a GM tensor this function stores to (a parameter): its region */
         const ir_stmt *store = store_into(r, f.ir, full);
-        const region_seen *rs = store ? find_seen(r, store, r->core) : NULL;
+        const region_seen *rs = store ? record_find_seen(r, store, r->core) : NULL;
         if (!rs || (f.stmt == store && rs->have < 2))
             goto tile;
         ra->reg = f.stmt == store ? rs->prev : rs->last;
@@ -928,7 +613,7 @@ static int anchor_of_var(const run_state *r, int level, const char *full, region
         return 1;
     }
     if (dk == EXEC_REGION_STORE) { /* the tensor a store returned */
-        const region_seen *rs = find_seen(r, def, r->core);
+        const region_seen *rs = record_find_seen(r, def, r->core);
         if (!rs || (f.stmt == def && rs->have < 2))
             return 0;
         ra->reg = f.stmt == def ? rs->prev : rs->last;
@@ -937,7 +622,7 @@ static int anchor_of_var(const run_state *r, int level, const char *full, region
         return 1;
     }
     if (dk == EXEC_REGION_LOAD || dk == EXEC_REGION_POP) { /* a tile loaded, or popped off a queue */
-        const region_seen *rs = find_seen(r, def, r->core);
+        const region_seen *rs = record_find_seen(r, def, r->core);
         if (!rs)
             return 0;
         ra->stmt = def;
@@ -959,10 +644,10 @@ tile:
     if (!def)
         return 0;
     const ir_stmt *store = storing_stmt(f.ir, full);
-    const region_seen *rs = store ? find_seen(r, store, r->core) : NULL;
+    const region_seen *rs = store ? record_find_seen(r, store, r->core) : NULL;
     if (!rs)
         return 0;
-    uint32_t nd = visit_count(r, def, r->core), ns = visit_count(r, store, r->core);
+    uint32_t nd = record_visit_count(r, def, r->core), ns = record_visit_count(r, store, r->core);
     if (!(ns == nd || (f.stmt == def && ns + 1 == nd)))
         return 0; /* the store has not run for this value yet */
     ra->reg = rs->last;
@@ -1326,7 +1011,7 @@ static int point_map(session *s, int pass, const prog_point *pt, const point_key
         /* not found: from the start (a kept run may have been past it), then
          * on a vector lane the other lane's (the stop's lane holds nothing
          * there: a dummy lane of a split) */
-        for (int any = 0; any < 2 && got == 0 && !s->run.failed && touched(&s->run, &ra->reg); any++) {
+        for (int any = 0; any < 2 && got == 0 && !s->run.failed && record_touched(&s->run, &ra->reg); any++) {
             if (any && exec_region_core_kind(ra->core) != 2)
                 break;
             got = restart_quiet(s, pass) == PTODB_OK ? seek_region(s, ra, any, &core, &mt->twin, &mt->found, &mt->why)
@@ -1340,7 +1025,7 @@ static int point_map(session *s, int pass, const prog_point *pt, const point_key
             match_landed(s, mt, MATCH_REGION, core);
             return 0;
         }
-        if (touched(&s->run, &ra->reg) || s->run.failed) {
+        if (record_touched(&s->run, &ra->reg) || s->run.failed) {
             /* the pass reads (writes) that tensor, never that region so often */
             mt->kind = MATCH_NONE;
             mt->no_region = 1;
@@ -1596,7 +1281,7 @@ ptodb_status run_seek_point(session *s, int pass)
     if (got < 0) {
         s->interrupted = 0;
         session_printf(s, "\nInterrupted.\n");
-        run_print_location(s);
+        session_notify_stop_location(s);
     } else {
         strbuf how = STRBUF_INIT;
         describe_match(s, &pt, pass, &mt, &how);
@@ -1611,9 +1296,9 @@ ptodb_status run_seek_point(session *s, int pass)
                            strbuf_str(&how));
         }
         strbuf_free(&how);
-        run_print_location(s);
+        session_notify_stop_location(s);
         if (mt.kind != MATCH_NONE)
-            display_show_all(s, 0);
+            session_notify_normal_stop(s, 0);
     }
     match_free(&mt);
     strbuf_free(&where);

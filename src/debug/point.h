@@ -36,27 +36,6 @@ tensor *point_share_of(tensor *t, const point_share *own);
  * ...", "a guess: ..."), valid until the next call. */
 typedef enum { POINT_MATCH_NONE, POINT_MATCH_EXACT, POINT_MATCH_GUESS } point_match_quality;
 point_match_quality point_last_match(const session *s, const char **how);
-/* Counts the arrivals of the cores that moved since the last count (the
- * stepped one, and any whose innermost frame changed: a group start puts
- * frames on several cores) at the statements they are now about to run,
- * and notes the moment of each (run_state.arrive_step: a position's +D).
- * Every run, the user's and the side runs in other passes, counts this way,
- * so equal counts name the same visit. stepped: a core id, or -1 at start. */
-void run_note_arrivals(run_state *r, int stepped);
-/* Which half along `axis` a vector lane's tile of extent h there holds,
- * from the GM regions the stop's core loaded or stored in its current
- * function: 0 the first, 1 the second, -1 not known (its regions do not
- * say). `region` gets the region it went by ("c[16:32, 0:64]"). */
-int point_lane_half(session *s, int axis, int64_t h, char *region, size_t size);
-/* Frees what run_note_arrivals kept of a run's load/store regions. */
-void point_regions_free(run_state *r);
-/* A copy of a run's load/store regions (a checkpoint's, timetravel.c), and
- * its release. */
-struct point_regions *point_regions_copy(const struct point_regions *pr);
-void point_regions_drop(struct point_regions *pr);
-/* The how-manieth arrival of core at stmt in call `activation` of its
- * function (from 1; 0 none yet): the position's iteration. */
-uint32_t run_visit_iteration(const run_state *r, const void *stmt, int core, uint32_t activation);
 /* Ends the side run session_tensor_in_pass keeps. */
 void point_side_kill(session *s);
 

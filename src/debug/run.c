@@ -13,7 +13,7 @@
 #include "debug/cmdtable.h"
 #include "debug/expr.h"
 #include "debug/lookup.h"
-#include "debug/point.h"
+#include "debug/record.h"
 #include "debug/queue_track.h"
 #include "debug/session_impl.h"
 #include "debug/stop.h"
@@ -56,40 +56,6 @@ void run_kill(session *s)
     memset(r, 0, sizeof *r);
     session_mark_redraw(s, SESSION_REDRAW_SOURCE | SESSION_REDRAW_QUEUES | SESSION_REDRAW_WATCH |
                                SESSION_REDRAW_STATUS);
-}
-
-void run_write_hook(void *ud, int core, const tensor *t)
-{
-    (void)core;
-    run_state *r = ud;
-    if (r->nwritten == r->capwritten) {
-        r->capwritten = r->capwritten ? r->capwritten * 2 : 8;
-        r->written = xreallocarray(r->written, r->capwritten, sizeof *r->written);
-    }
-    /* a reference: an op may write a temporary freed before the step ends */
-    r->written[r->nwritten++] = tensor_ref((tensor *)t);
-}
-
-void run_clear_step_lists(run_state *r)
-{
-    for (size_t i = 0; i < r->nwritten; i++)
-        tensor_unref((tensor *)r->written[i]);
-    for (size_t i = 0; i < r->nread; i++)
-        tensor_unref((tensor *)r->read[i]);
-    r->nwritten = r->nread = 0;
-}
-
-/* rwatch/awatch: the op operands of the last step. */
-void run_read_hook(void *ud, int core, const tensor *t)
-{
-    (void)core;
-    run_state *r = ud;
-    if (r->nread == r->capread) {
-        r->capread = r->capread ? r->capread * 2 : 8;
-        r->read = xreallocarray(r->read, r->capread, sizeof *r->read);
-    }
-    /* a reference: an operand is often a temporary, freed once the op ran */
-    r->read[r->nread++] = tensor_ref((tensor *)t);
 }
 
 ptodb_status run_start(session *s, int pass)
@@ -263,83 +229,6 @@ static void validate_outputs(session *s)
         res->ran = 0;
     }
     session_mark_redraw(s, SESSION_REDRAW_PASSES | SESSION_REDRAW_HEATMAP);
-}
-
-/* ---- reporting ---------------------------------------------------------------------- */
-
-static const char *line_text(session *s, int pass, int line, size_t *len)
-{
-    const char *src = session_pass_source(s, pass);
-    if (!src || line < 1)
-        return NULL;
-    const char *p = src;
-    for (int l = 1; l < line && p; l++) {
-        p = strchr(p, '\n');
-        if (p)
-            p++;
-    }
-    if (!p || !*p)
-        return NULL;
-    const char *nl = strchr(p, '\n');
-    *len = nl ? (size_t)(nl - p) : strlen(p);
-    return p;
-}
-
-void run_print_location(session *s)
-{
-    run_state *r = &s->run;
-    inspect_frame f;
-    char label[64];
-    run_core_label(s, -1, r->core, label, sizeof label);
-    if (!r->m || !inspect_frame_get(r->m, r->core, r->level, &f)) {
-        if (r->ranks)
-            session_printf(s, "[%s] no task running (%zu queued)\n", label,
-                           ranks_world_pending(ranks_sched_world(r->ranks), r->rank));
-        else
-            session_printf(s, "[%s] not running\n", label);
-        return;
-    }
-    const char *file = strrchr(f.file, '/');
-    file = file ? file + 1 : f.file;
-    const char *state = "";
-    /* inside an SPMD launch the core runs one of its blocks */
-    char core[160];
-    if (f.block_num > 1)
-        snprintf(core, sizeof core, "%s, block %lld of %lld", label, (long long)f.block_idx,
-                 (long long)f.block_num);
-    else
-        snprintf(core, sizeof core, "%s", label);
-    if (inspect_core(r->m, r->core) == INSPECT_CORE_BLOCKED) {
-        const char *w = inspect_waiting(r->m, r->core);
-        session_printf(s, "[%s] %s at %s:%d, blocked on %s\n", core, f.func, file, f.line, w ? w : "a queue");
-    } else {
-        if (inspect_core(r->m, r->core) == INSPECT_CORE_WAITING)
-            state = ", waiting for its group call";
-        session_printf(s, "[%s] %s at %s:%d%s\n", core, f.func, file, f.line, state);
-    }
-    run_print_source_line(s, f.line);
-    char pos[128];
-    /* a multi-rank run's step is its global schedule's move count */
-    if ((r->tt_show_position || session_get_bool(s, SETTING_PRINT_POSITION)) &&
-        tt_position(s, r->core, pos, sizeof pos))
-        session_printf(s, "Position %s (step %" PRIu64 ")\n", pos, tt_now(s));
-}
-
-const char *run_core_label(const session *s, int rank, int core, char *buf, size_t n)
-{
-    if (s->run.ranks)
-        snprintf(buf, n, "rank %d, %s", rank < 0 ? s->run.rank : rank, machine_core_name(core));
-    else
-        snprintf(buf, n, "%s", machine_core_name(core));
-    return buf;
-}
-
-void run_print_source_line(session *s, int line)
-{
-    size_t len;
-    const char *text = line_text(s, s->run.pass, line, &len);
-    if (text)
-        session_printf(s, "%d\t%.*s\n", line, (int)len, text);
 }
 
 /* ---- the engine --------------------------------------------------------------------- */

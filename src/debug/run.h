@@ -122,11 +122,6 @@ void run_kill(session *s);
 /* validate_bg.c, which fills the table too: frees the per-pass results */
 void run_free_results(session *s);
 void run_free_result(pass_result *r);
-/* The machines' write and read hooks (ud: the run_state): the step's lists. */
-void run_write_hook(void *ud, int core, const tensor *t);
-void run_read_hook(void *ud, int core, const tensor *t);
-/* Drops the last step's written and read tensors (their references). */
-void run_clear_step_lists(run_state *r);
 /* Starts pass i from its entry with fresh inputs; prints errors. */
 ptodb_status run_start(session *s, int pass);
 typedef enum { RUN_STEP, RUN_NEXT, RUN_FINISH, RUN_CONTINUE, RUN_UNTIL, RUN_UNTIL_NEXT } run_mode;
@@ -137,12 +132,6 @@ enum { RUN_KIND_STARTED = 100 };
 ptodb_status run_go(session *s, run_mode mode, long count, int until_line);
 /* `run` / `start`: starts pass and runs (or stops at its first statement). */
 ptodb_status run_begin(session *s, int pass, int stop_at_start);
-/* Prints the stop location: "[CORE] func at file:line" and the source line. */
-void run_print_location(session *s);
-/* "LINE<tab>text" of the running pass's file. */
-void run_print_source_line(session *s, int line);
-/* "aiv0", or "rank 1, aiv0" in a multi-rank case (rank -1: the selected). */
-const char *run_core_label(const session *s, int rank, int core, char *buf, size_t n);
 
 /* run_ranks.c: the same for a multi-rank case. */
 ptodb_status run_ranks_start(session *s, int pass);

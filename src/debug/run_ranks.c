@@ -21,7 +21,7 @@
 #include <string.h>
 
 #include "base/mem.h"
-#include "debug/point.h"
+#include "debug/record.h"
 #include "debug/queue_track.h"
 #include "debug/run_ranks.h"
 #include "debug/session_impl.h"

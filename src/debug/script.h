@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 #include "base/status.h"
+#include "debug/cmdtable.h"
 #include "debug/session.h"
 
 enum {
@@ -38,5 +39,11 @@ void session_begin_collect(session *s, collect_kind kind, const char *name);
  * spaces: "auto-load safe-path"). Returns the id and sets *rest to the text
  * after the name, or -1 (session.c). */
 int session_match_setting(const char *text, const char **rest);
+/* Runs built-in command id with args, as typed (script.c): a handler that
+ * hands over to another one's (`run` to `info ranks`) goes through here. */
+ptodb_status session_run_command(session *s, int id, const char *args);
+/* The commands floor attached to s: the table of handlers the loop
+ * dispatches to, the runners and its observers of a stop (script.c). */
+void script_attach(session *s, const cmd_handler *handlers);
 
 #endif

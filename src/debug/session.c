@@ -1,3 +1,7 @@
+/* The session object (the state floor's top, docs/design.md): its life,
+ * the case it has open (opening announces it and restores its saved
+ * breakpoints and displays, closing saves them and tells the floors above,
+ * session_notify_case_closing) and the settings' values. */
 #include "debug/expr.h"
 #include "base/input_file.h"
 #include "debug/persist.h"
@@ -13,7 +17,7 @@
 
 #include "base/mem.h"
 #include "base/number.h"
-#include "debug/cmdtable.h"
+#include "ir/parse.h"
 #include "tensor/tensor.h"
 
 typedef enum { SK_BOOL, SK_INT, SK_DOUBLE, SK_STRING, SK_PATHLIST } setting_kind;
@@ -41,7 +45,7 @@ static void default_output(void *ctx, session_stream stream, const char *text, s
         fflush(f);
 }
 
-session *session_new(void)
+session *session_state_new(void)
 {
     session *s = xcalloc(1, sizeof *s);
     s->out = default_output;
@@ -61,7 +65,97 @@ static void free_user_cmd(user_cmd *u)
     free(u->doc);
 }
 
-void session_close_case(session *s);
+/* ---- the case ------------------------------------------------------------------ */
+
+static void free_passes(session *s)
+{
+    if (!s->passes)
+        return;
+    for (size_t i = 0; i < s->kase.npasses; i++) {
+        free(s->passes[i].source);
+        free(s->passes[i].canonical);
+        free(s->passes[i].first_error);
+        if (s->passes[i].module)
+            ir_module_free(s->passes[i].module);
+    }
+    free(s->passes);
+    s->passes = NULL;
+}
+
+static void session_close_case(session *s)
+{
+    if (!s->have_case)
+        return;
+    session_autosave(s);
+    /* the run, its results, the displays, a compare go with the case */
+    session_notify_case_closing(s);
+    /* Breakpoints and displays belong to the case: saved above, restored
+     * with the next case's own. */
+    bp_free_all(s);
+    free_passes(s);
+    case_free(&s->kase);
+    s->have_case = 0;
+}
+
+/* The shortest %g form that reads back as v ("0.05", not 0.050000000000000003). */
+static void shortest_double(double v, char *buf, size_t size)
+{
+    for (int prec = 6; prec <= 17; prec++) {
+        snprintf(buf, size, "%.*g", prec, v);
+        if (strtod(buf, NULL) == v)
+            return;
+    }
+}
+
+ptodb_status session_open(session *s, const char *path, double rtol, double atol)
+{
+    case_options opt = {0};
+    if (rtol >= 0) {
+        opt.has_rtol = 1;
+        opt.rtol = rtol;
+    }
+    if (atol >= 0) {
+        opt.has_atol = 1;
+        opt.atol = atol;
+    }
+    diag_sink sink;
+    diag_sink_init(&sink, 20);
+    case_info c;
+    memset(&c, 0, sizeof c);
+    ptodb_status st = case_open(path, &opt, &c, &sink);
+    session_print_diags(s, &sink);
+    diag_sink_free(&sink);
+    if (st == PTODB_OK && c.npasses == 0) {
+        session_errorf(s, "%s: no pass files found", path);
+        st = PTODB_ERR_NOT_FOUND;
+    }
+    if (st != PTODB_OK) {
+        case_free(&c); /* the case open before, if any, stays open */
+        return st;
+    }
+    session_close_case(s);
+    s->kase = c;
+    s->have_case = 1;
+    s->passes = xcalloc(s->kase.npasses, sizeof *s->passes);
+    for (size_t i = 0; i < s->kase.npasses; i++)
+        s->passes[i].changed = -1;
+    s->cur_pass = 0;
+    s->list_line = 0;
+    char buf[64];
+    shortest_double(s->kase.rtol.value, buf, sizeof buf);
+    session_set(s, SETTING_RTOL, buf, s->kase.rtol.where ? s->kase.rtol.where : "case");
+    shortest_double(s->kase.atol.value, buf, sizeof buf);
+    session_set(s, SETTING_ATOL, buf, s->kase.atol.where ? s->kase.atol.where : "case");
+    session_mark_redraw(s, SESSION_REDRAW_ALL);
+    session_printf(s, "Opened %s: %zu passes, %zu inputs, %zu golden outputs.\n", s->kase.root,
+                   s->kase.npasses, s->kase.ninputs, s->kase.noutputs);
+    const case_pass *p = &s->kase.passes[0];
+    session_printf(s, "Pass %d: %s (%s)\n", p->index, p->name, p->path);
+    session_autorestore(s);
+    return PTODB_OK;
+}
+
+/* ---- the session ---------------------------------------------------------------- */
 
 void session_free(session *s)
 {
@@ -70,7 +164,7 @@ void session_free(session *s)
     session_close_case(s);
     session_persist_free(s);
     bp_free_all(s);
-    display_free_all(s);
+    session_notify_session_freeing(s);
     expr_free_all(s);
     free(s->ops);
     exec_schedule_free(s->replay);
@@ -91,6 +185,7 @@ void session_free(session *s)
     free(s->heat_outside);
     free(s->complete_buf);
     free(s->state_dir);
+    session_observers_free(s);
     free(s);
 }
 
@@ -120,14 +215,6 @@ void session_set_command_hook(session *s, session_command_hook fn, void *ctx, co
     s->hook_names = names;
 }
 
-static int hook_knows(const session *s, const char *word, size_t len)
-{
-    for (size_t i = 0; s->hook_names && s->hook_names[i]; i++)
-        if (strlen(s->hook_names[i]) == len && memcmp(s->hook_names[i], word, len) == 0)
-            return 1;
-    return 0;
-}
-
 void session_interrupt(session *s)
 {
     s->interrupted = 1;
@@ -142,62 +229,6 @@ void session_set_poll(session *s, session_poll_fn fn, void *ctx)
 int session_collecting(const session *s)
 {
     return s->collecting != COLLECT_NONE;
-}
-
-/* ---- questions (gdb's query) ------------------------------------------------------ */
-
-void session_set_interactive(session *s, int on)
-{
-    s->interactive = on != 0;
-}
-
-const char *session_query_prompt(const session *s)
-{
-    return s->query;
-}
-
-int session_ask(session *s, const char *question, const char *yes_command)
-{
-    /* a person answers a line typed at the prompt, never one of a script,
-     * a user command or a breakpoint's commands */
-    if (!s->interactive || s->depth > 0 || s->in_hook || s->draining || s->quiet) {
-        session_printf(s, "%s(y or [n]) [answered N; input not from terminal]\n", question);
-        return 0;
-    }
-    free(s->query);
-    free(s->query_yes);
-    strbuf q = STRBUF_INIT;
-    strbuf_printf(&q, "%s(y or [n]) ", question);
-    s->query = strbuf_detach(&q);
-    s->query_yes = xstrdup(yes_command);
-    return 1;
-}
-
-/* The line typed at a question: y or yes, n, no or nothing; anything else
- * asks again, as gdb does. */
-static void answer_query(session *s, const char *line)
-{
-    while (isspace((unsigned char)*line))
-        line++;
-    size_t n = strlen(line);
-    while (n && isspace((unsigned char)line[n - 1]))
-        n--;
-    int yes = (n == 1 && tolower((unsigned char)line[0]) == 'y') || (n == 3 && strncasecmp(line, "yes", 3) == 0);
-    int no = n == 0 || (n == 1 && tolower((unsigned char)line[0]) == 'n') || (n == 2 && strncasecmp(line, "no", 2) == 0);
-    if (!yes && !no) {
-        session_printf(s, "Please answer y or [n].\n");
-        return;
-    }
-    char *command = s->query_yes;
-    free(s->query);
-    s->query = NULL;
-    s->query_yes = NULL;
-    if (yes) {
-        s->confirmed = 1;
-        session_execute(s, command);
-        s->confirmed = 0;
-    }
-    free(command);
 }
 
 int session_quit_requested(const session *s)
@@ -359,299 +390,3 @@ const char *session_complete_setting(const session *s, const char *prefix, int s
     return NULL;
 }
 
-const char *session_complete_command(const session *s, const char *prefix, int state)
-{
-    size_t n = strlen(prefix);
-    int seen = 0;
-    for (int i = 0; i < CMD_COUNT; i++)
-        if (strncmp(cmd_table[i].name, prefix, n) == 0 && seen++ == state)
-            return cmd_table[i].name;
-    for (size_t i = 0; i < s->nuser_cmds; i++)
-        if (strncmp(s->user_cmds[i].name, prefix, n) == 0 && seen++ == state)
-            return s->user_cmds[i].name;
-    for (size_t i = 0; s->hook_names && s->hook_names[i]; i++)
-        if (strncmp(s->hook_names[i], prefix, n) == 0 && seen++ == state)
-            return s->hook_names[i];
-    return NULL;
-}
-
-/* ---- words ------------------------------------------------------------------ */
-
-/* ---- user commands ------------------------------------------------------------ */
-
-user_cmd *session_find_user_cmd(const session *s, const char *name, size_t len)
-{
-    for (size_t i = 0; i < s->nuser_cmds; i++)
-        if (strlen(s->user_cmds[i].name) == len && memcmp(s->user_cmds[i].name, name, len) == 0)
-            return &s->user_cmds[i];
-    return NULL;
-}
-
-static void substitute_args(const char *line, char **words, int nwords, strbuf *out)
-{
-    for (const char *p = line; *p;) {
-        if (strncmp(p, "$argc", 5) == 0) {
-            strbuf_printf(out, "%d", nwords);
-            p += 5;
-        } else if (strncmp(p, "$arg", 4) == 0 && isdigit((unsigned char)p[4])) {
-            int k = p[4] - '0';
-            if (k < nwords)
-                strbuf_puts(out, words[k]);
-            p += 5;
-        } else {
-            strbuf_putc(out, *p++);
-        }
-    }
-}
-
-ptodb_status session_run_user_cmd(session *s, user_cmd *u, const char *args)
-{
-    char *words[SESSION_MAX_USER_ARGS];
-    char buf[4096];
-    int nwords = session_split_words(args, words, SESSION_MAX_USER_ARGS, buf, sizeof buf);
-    if (nwords < 0) {
-        session_errorf(s, "%s: at most %d arguments", u->name, SESSION_MAX_USER_ARGS);
-        return PTODB_ERR_USAGE;
-    }
-    if (s->depth >= SESSION_MAX_SOURCE_DEPTH) {
-        session_errorf(s, "%s: max user-command depth (%d) exceeded", u->name,
-                       SESSION_MAX_SOURCE_DEPTH);
-        return PTODB_ERR_USAGE;
-    }
-    /* The body may redefine u while it runs: work on a copy of the lines. */
-    size_t nlines = u->nlines;
-    char **lines = xcalloc(nlines ? nlines : 1, sizeof *lines);
-    for (size_t i = 0; i < nlines; i++)
-        lines[i] = xstrdup(u->lines[i]);
-    s->frames[s->depth++] = (script_frame){NULL, 0};
-    ptodb_status st = PTODB_OK;
-    for (size_t i = 0; i < nlines && !s->quit; i++) {
-        strbuf line = STRBUF_INIT;
-        substitute_args(lines[i], words, nwords, &line);
-        st = session_execute(s, strbuf_str(&line));
-        strbuf_free(&line);
-        if (st != PTODB_OK)
-            break; /* gdb stops a user command at its first error */
-    }
-    s->depth--;
-    for (size_t i = 0; i < nlines; i++)
-        free(lines[i]);
-    free(lines);
-    return st;
-}
-
-/* ---- collection of define/document bodies ------------------------------------- */
-
-static void finish_collect(session *s)
-{
-    char *body = strbuf_detach(&s->collect_body);
-    user_cmd *u = session_find_user_cmd(s, s->collect_name, strlen(s->collect_name));
-    if (s->collecting == COLLECT_DEFINE) {
-        if (!u) {
-            s->user_cmds = xreallocarray(s->user_cmds, s->nuser_cmds + 1, sizeof *s->user_cmds);
-            u = &s->user_cmds[s->nuser_cmds++];
-            memset(u, 0, sizeof *u);
-            u->name = xstrdup(s->collect_name);
-        } else {
-            for (size_t i = 0; i < u->nlines; i++)
-                free(u->lines[i]);
-            free(u->lines);
-            u->lines = NULL;
-            u->nlines = 0;
-        }
-        for (char *line = body, *nl; *line; line = nl + 1) {
-            nl = strchr(line, '\n');
-            if (!nl)
-                break;
-            u->lines = xreallocarray(u->lines, u->nlines + 1, sizeof *u->lines);
-            u->lines[u->nlines++] = xstrndup(line, (size_t)(nl - line));
-        }
-    } else if (s->collecting == COLLECT_COMMANDS) {
-        breakpoint *b = bp_find(s, s->collect_bp);
-        if (b) {
-            for (size_t i = 0; i < b->ncommands; i++)
-                free(b->commands[i]);
-            free(b->commands);
-            b->commands = NULL;
-            b->ncommands = 0;
-            for (char *line = body, *nl; *line; line = nl + 1) {
-                nl = strchr(line, '\n');
-                if (!nl)
-                    break;
-                b->commands = xreallocarray(b->commands, b->ncommands + 1, sizeof *b->commands);
-                b->commands[b->ncommands++] = xstrndup(line, (size_t)(nl - line));
-            }
-        }
-    } else if (u) {
-        free(u->doc);
-        u->doc = xstrdup(body);
-    }
-    free(body);
-    free(s->collect_name);
-    s->collect_name = NULL;
-    s->collecting = COLLECT_NONE;
-}
-
-void session_begin_collect(session *s, collect_kind kind, const char *name)
-{
-    s->collecting = kind;
-    free(s->collect_name);
-    s->collect_name = xstrdup(name);
-    strbuf_clear(&s->collect_body);
-    s->collect_depth = 0;
-}
-
-static int is_end_line(const char *line)
-{
-    while (isspace((unsigned char)*line))
-        line++;
-    if (strncmp(line, "end", 3) != 0)
-        return 0;
-    line += 3;
-    while (isspace((unsigned char)*line))
-        line++;
-    return *line == '\0';
-}
-
-/* ---- dispatch -------------------------------------------------------------------- */
-
-/* 1 when line is `run` or `start` (by any name cmd_lookup accepts). */
-static int is_restart(const char *line)
-{
-    int id = cmd_lookup_line(line);
-    return id == CMD_RUN || id == CMD_START;
-}
-
-ptodb_status session_execute(session *s, const char *line)
-{
-    if (s->query && s->depth == 0 && !s->in_hook) {
-        answer_query(s, line); /* the line answers the question asked */
-        return PTODB_OK;
-    }
-    if (s->depth == 0 && !s->in_hook)
-        s->interrupted = 0; /* a Ctrl-C at the prompt must not stop the next run */
-    if (s->collecting != COLLECT_NONE) {
-        if (is_end_line(line)) {
-            finish_collect(s);
-            return PTODB_OK;
-        }
-        const char *p = line;
-        while (isspace((unsigned char)*p))
-            p++;
-        strbuf_puts(&s->collect_body, s->collecting != COLLECT_DOCUMENT ? p : line);
-        strbuf_putc(&s->collect_body, '\n');
-        return PTODB_OK;
-    }
-    const char *p = line;
-    while (isspace((unsigned char)*p))
-        p++;
-    if (*p == '\0' || *p == '#')
-        return PTODB_OK;
-    const char *w = p;
-    /* "p/x t": a command's format letters follow its name directly */
-    while (*p && !isspace((unsigned char)*p) && !(*p == '/' && p > w))
-        p++;
-    size_t wlen = (size_t)(p - w);
-    while (isspace((unsigned char)*p))
-        p++;
-    /* Trailing blanks are not part of the arguments. */
-    size_t alen = strlen(p);
-    while (alen && isspace((unsigned char)p[alen - 1]))
-        alen--;
-    char *args = xstrndup(p, alen);
-
-    ptodb_status st;
-    user_cmd *u = session_find_user_cmd(s, w, wlen);
-    if (u) {
-        st = session_run_user_cmd(s, u, args);
-    } else {
-        int id = cmd_lookup(w, wlen);
-        if (id == -2) {
-            char names[512];
-            cmd_ambiguous_names(w, wlen, names, sizeof names);
-            session_errorf(s, "Ambiguous command \"%.*s\": %s.", (int)wlen, w, names);
-            st = PTODB_ERR_USAGE;
-        } else if (id < 0 && s->hook && hook_knows(s, w, wlen) && s->hook(s->hook_ctx, w)) {
-            st = PTODB_OK;
-        } else if (id < 0) {
-            session_errorf(s, "Undefined command: \"%.*s\".  Try \"help\".", (int)wlen, w);
-            st = PTODB_ERR_USAGE;
-        } else {
-            st = cmd_table[id].handler(s, args);
-        }
-    }
-    free(args);
-    /* A breakpoint's commands ended in continue (or another resume): run it
-     * now that the stop is over, one after the other, not nested. */
-    if (!s->in_hook && !s->draining) {
-        s->draining = 1;
-        int restarts = 0;
-        while (s->pending_resume && !s->quit && !s->interrupted) {
-            char *cmd = s->pending_resume;
-            s->pending_resume = NULL;
-            /* `run` in the commands of a breakpoint the run reaches would
-             * start over for ever (a hang in --batch): stop after a few */
-            if (is_restart(cmd) && ++restarts > SESSION_MAX_RESTARTS) {
-                session_errorf(s, "Breakpoint commands restarted the run %d times in a row; not running \"%s\" again.",
-                               SESSION_MAX_RESTARTS, cmd);
-                free(cmd);
-                st = PTODB_ERR_USAGE;
-                break;
-            }
-            session_execute(s, cmd);
-            free(cmd);
-        }
-        free(s->pending_resume);
-        s->pending_resume = NULL;
-        s->draining = 0;
-    }
-    return st;
-}
-
-ptodb_status session_source(session *s, const char *path)
-{
-    if (s->depth >= SESSION_MAX_SOURCE_DEPTH) {
-        session_errorf(s, "%s: max source depth (%d) exceeded", path, SESSION_MAX_SOURCE_DEPTH);
-        return PTODB_ERR_USAGE;
-    }
-    char why[300];
-    FILE *f = input_file_fopen(path, why, sizeof why);
-    if (!f) {
-        session_errorf(s, "%s: %s", path, why);
-        return PTODB_ERR_IO;
-    }
-    char *file = xstrdup(path);
-    s->frames[s->depth++] = (script_frame){file, 0};
-    ptodb_status first = PTODB_OK;
-    char *line = NULL;
-    size_t cap = 0;
-    ssize_t n;
-    while (!s->quit && (n = getline(&line, &cap, f)) >= 0) {
-        s->frames[s->depth - 1].line++;
-        if (n > 0 && line[n - 1] == '\n')
-            line[--n] = '\0';
-        if (memchr(line, '\0', (size_t)n)) {
-            session_errorf(s, "NUL byte in line");
-            if (first == PTODB_OK)
-                first = PTODB_ERR_USAGE;
-            continue;
-        }
-        ptodb_status st = session_execute(s, line);
-        if (st != PTODB_OK && first == PTODB_OK)
-            first = st;
-    }
-    free(line);
-    fclose(f);
-    if (s->collecting != COLLECT_NONE) {
-        session_errorf(s, "missing \"end\" for \"%s\"", s->collect_name);
-        strbuf_clear(&s->collect_body);
-        free(s->collect_name);
-        s->collect_name = NULL;
-        s->collecting = COLLECT_NONE;
-        if (first == PTODB_OK)
-            first = PTODB_ERR_USAGE;
-    }
-    s->depth--;
-    free(file);
-    return first;
-}

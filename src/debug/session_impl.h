@@ -13,6 +13,7 @@
 #include "data/case.h"
 #include "debug/breakpoint.h"
 #include "debug/display.h"
+#include "debug/observers.h"
 #include "debug/passes.h"
 #include "debug/predicate.h"
 #include "debug/run.h"
@@ -111,7 +112,18 @@ struct session {
      * its pass and line (0: none), counted by serial */
     int bisect_pass, bisect_line;
     unsigned bisect_serial;
+    /* observers.c: who listens to the session's events, and the commands
+     * floor's runners of a command; script.c: the handlers' table */
+    session_observer *observers;
+    size_t nobservers;
+    session_line_fn run_line;
+    session_builtin_fn run_builtin;
+    ptodb_status (*const *handlers)(session *s, const char *args);
 };
+
+/* The session's state alone, no floor attached (session.c); session_new
+ * (debugger.c) attaches them. */
+session *session_state_new(void);
 
 /* Shared by the command handlers (session.c). */
 /* gdb's query: asks question ("Make breakpoint pending ...? ") of the person

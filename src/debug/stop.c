@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "base/mem.h"
-#include "debug/cmdtable.h"
+#include "debug/record.h"
 #include "debug/expr.h"
 #include "debug/lookup.h"
 #include "debug/session_impl.h"
@@ -590,40 +590,6 @@ int stop_chain_build_pass(session *s, int pass, int at_end, stop_chain *c)
 
 /* ---- acting on it ----------------------------------------------------------------- */
 
-/* A command that resumes the run (continue, next, step, finish, until, run,
- * start). */
-static int resumes(const char *line)
-{
-    int id = cmd_lookup_line(line);
-    return id == CMD_CONTINUE || id == CMD_NEXT || id == CMD_STEP || id == CMD_FINISH || id == CMD_UNTIL ||
-           id == CMD_RUN || id == CMD_START;
-}
-
-/* One hit's commands. As in gdb, a command that resumes the run ends the
- * list (what follows it is not run) and takes effect after this stop is
- * over: session_execute runs it once every hit's commands ran. */
-static void run_commands(session *s, const stop_hit *h)
-{
-    for (size_t i = 0; i < h->ncommands; i++) {
-        if (resumes(h->commands[i])) {
-            if (!s->pending_resume)
-                s->pending_resume = xstrdup(h->commands[i]);
-            break;
-        }
-        session_execute(s, h->commands[i]);
-        if (!s->run.active || s->quit)
-            break;
-    }
-}
-
-static void run_hook_stop(session *s)
-{
-    user_cmd *u = session_find_user_cmd(s, "hook-stop", 9);
-    if (!u)
-        return;
-    session_run_user_cmd(s, u, "");
-}
-
 static void print_value_line(session *s, const char *label, const tensor *t)
 {
     strbuf sb = STRBUF_INIT;
@@ -744,7 +710,7 @@ void stop_chain_act(session *s, stop_chain *c)
          * hook_stop_before_frame); a hook that ends the run leaves no stop
          * to print */
         s->in_hook++;
-        run_hook_stop(s);
+        session_notify_before_stop(s);
         s->in_hook--;
         if ((!pass_end && !r->active) || s->quit) {
             stop_chain_free(c);
@@ -769,18 +735,18 @@ void stop_chain_act(session *s, stop_chain *c)
         break;
     }
     if (print && location)
-        run_print_location(s);
+        session_notify_stop_location(s);
     for (size_t i = 0; i < c->n; i++) {
         breakpoint *b = bp_find(s, c->hits[i].bp);
         if (b && b->temporary)
             bp_delete(s, b);
     }
     if (!pass_end)
-        display_show_all(s, 1);
+        session_notify_normal_stop(s, 1);
     if (hooks) {
         s->in_hook++;
         for (size_t i = 0; i < c->n && (pass_end || r->active) && !s->quit; i++)
-            run_commands(s, &c->hits[i]);
+            session_notify_breakpoint_hit(s, &c->hits[i]);
         s->in_hook--;
     }
     stop_chain_free(c);

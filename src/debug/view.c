@@ -15,6 +15,7 @@
 #include "batch/batch.h"
 #include "tensor/heatgrid.h"
 #include "debug/point.h"
+#include "debug/record.h"
 #include "debug/session_impl.h"
 #include "exec/compare.h"
 #include "exec/inspect.h"
@@ -682,7 +683,7 @@ int view_why_cell(session *s, int output, int64_t r0, int64_t c0, int64_t nr, in
     s->out = capture_all;
     s->out_ctx = out;
     strbuf_printf(out, "(ptodb) %s\n", line);
-    ptodb_status st = session_execute(s, line);
+    ptodb_status st = session_run_line(s, line);
     s->out = fn;
     s->out_ctx = fn_ctx;
     return st == PTODB_OK;
