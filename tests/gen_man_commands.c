@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "debug/cmdtable.h"
-#include "debug/session.h"
+#include "debug/state/session.h"
 
 /* roff: a leading '.' or '\'' would be a request; backslashes and hyphens
  * are escaped. */

@@ -35,7 +35,7 @@
 #include "exec/runpass.h"
 #include "modes.h"
 #include "startup.h"
-#include "debug/session.h"
+#include "debug/state/session.h"
 #include "options.h"
 #include "report_files.h"
 

@@ -24,7 +24,8 @@
 #include <readline/readline.h>
 
 #include "base/status.h"
-#include "debug/session.h"
+#include "debug/state/observers.h"
+#include "debug/state/session.h"
 #include "options.h"
 #include "startup.h"
 
@@ -139,6 +140,12 @@ static int validation_event(void)
     return 0;
 }
 
+static void validate_opened_case(session *s, void *ctx)
+{
+    (void)ctx;
+    session_validate_start(s);
+}
+
 static void run_interactive(session *s)
 {
     char hist[PATH_MAX];
@@ -156,6 +163,8 @@ static void run_interactive(session *s)
     bg_session = s;
     rl_event_hook = validation_event;
     session_validate_start(s);
+    /* a case opened at the prompt is validated as the first one is */
+    session_observe(s, &(session_observer){.case_opened = validate_opened_case});
     char *last = NULL;
     /* lines typed at this prompt are a person's: a command may ask (gdb's query) */
     session_set_interactive(s, 1);
@@ -175,10 +184,6 @@ static void run_interactive(session *s)
             last = strdup(line);
         }
         execute_interruptibly(s, line);
-        /* a case opened at the prompt is validated as the first one is */
-        char word[8];
-        if (sscanf(line, " %7s", word) == 1 && (!strcmp(word, "open") || !strcmp(word, "file")))
-            session_validate_start(s);
         free(line);
         fflush(stdout);
     }

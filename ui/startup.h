@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 
-#include "debug/session.h"
+#include "debug/state/session.h"
 #include "options.h"
 
 /* Creates and prepares a session. out (when not NULL) receives all output,

@@ -2,7 +2,7 @@
  * machine, statement by statement, and keep a private copy of every tensor
  * (and scalar) each statement bound, keyed so that the same program point
  * can be found in another pass (as the debugger's `pass N` does,
- * src/debug/point.c):
+ * src/debug/run/point.c):
  *   key   = the targets' SSA base names + the op's short name
  *           ("t__tile_6 = pl.tile.neg(...)" -> "t|neg"; an expression
  *           statement writing in place -> "store(out)"),

@@ -6,9 +6,9 @@
 #include <string.h>
 
 #include "base/mem.h"
-#include "debug/expr.h"
-#include "debug/session_impl.h"
-#include "debug/timetravel.h"
+#include "debug/state/expr.h"
+#include "debug/state/session_impl.h"
+#include "debug/run/timetravel.h"
 
 /* The '=' of an assignment: not part of ==, !=, <=, >=. */
 static const char *assignment_sign(const char *text)

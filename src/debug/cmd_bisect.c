@@ -22,15 +22,15 @@
 #include "base/diag.h"
 #include "batch/bisect.h"
 #include "batch/compare.h"
-#include "debug/compare_view.h"
+#include "debug/present/compare_view.h"
 #include "batch/why.h"
-#include "debug/passes.h"
-#include "debug/session_impl.h"
+#include "debug/state/passes.h"
+#include "debug/state/session_impl.h"
 
 #define CMD(id, name, aliases, kind, usage, help, longhelp) \
     ptodb_status cmd_##id(session *s, const char *args);
 #include "debug/commands.def"
-#include "debug/validate_bg_impl.h"
+#include "debug/run/validate_bg_impl.h"
 #undef CMD
 
 /* The machine's poll: progress for the front end, which may raise

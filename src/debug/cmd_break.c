@@ -8,9 +8,10 @@
 
 #include "base/mem.h"
 #include "base/number.h"
-#include "debug/expr.h"
-#include "debug/session_impl.h"
-#include "debug/stop.h"
+#include "debug/state/expr.h"
+#include "debug/script.h"
+#include "debug/state/session_impl.h"
+#include "debug/run/stop.h"
 #include "exec/inspect.h"
 
 #define CMD(id, name, aliases, kind, usage, help, longhelp) \

@@ -1,5 +1,5 @@
-/* gdb's ways of looking at values: print, output, whatis, ptype, x and
- * set var, over the expressions of expr.h, with the value history. */
+/* gdb's ways of looking at values: print, output, whatis, ptype, x, display and
+ * undisplay, set var, over the expressions of expr.h, with the value history. */
 #include <ctype.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -7,10 +7,11 @@
 #include <string.h>
 
 #include "base/mem.h"
-#include "debug/expr.h"
-#include "debug/lookup.h"
-#include "debug/session_impl.h"
-#include "debug/tensor_fmt.h"
+#include "debug/present/display.h"
+#include "debug/state/expr.h"
+#include "debug/state/lookup.h"
+#include "debug/state/session_impl.h"
+#include "tensor/tensor_fmt.h"
 #include "exec/inspect.h"
 
 #define CMD(id, name, aliases, kind, usage, help, longhelp) \
@@ -202,3 +203,42 @@ ptodb_status cmd_X(session *s, const char *args)
     return st;
 }
 
+ptodb_status cmd_DISPLAY(session *s, const char *args)
+{
+    if (!*args) {
+        display_show_all(s, 0);
+        return PTODB_OK;
+    }
+    const char *text = args;
+    char fmt = 0;
+    if (expr_parse_format(s, &text, &fmt, NULL) != 0)
+        return PTODB_ERR_USAGE;
+    if (!*text) {
+        session_errorf(s, "display/FMT needs an expression.");
+        return PTODB_ERR_USAGE;
+    }
+    display_add(s, args);
+    return PTODB_OK;
+}
+
+ptodb_status cmd_UNDISPLAY(session *s, const char *args)
+{
+    if (!*args) {
+        display_free_all(s);
+        session_mark_redraw(s, SESSION_REDRAW_WATCH);
+        return PTODB_OK;
+    }
+    char *words[64];
+    char buf[512];
+    int n = session_split_words(args, words, 64, buf, sizeof buf);
+    ptodb_status st = PTODB_OK;
+    for (int i = 0; i < n; i++) {
+        long num = strtol(words[i], NULL, 10);
+        if (display_delete(s, num) != 0) {
+            session_errorf(s, "No display number %s.", words[i]);
+            st = PTODB_ERR_USAGE;
+        }
+    }
+    session_mark_redraw(s, SESSION_REDRAW_WATCH);
+    return st;
+}

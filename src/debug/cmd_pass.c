@@ -8,11 +8,11 @@
 #include <string.h>
 
 #include "base/strbuf.h"
-#include "debug/point.h"
-#include "debug/frame.h"
-#include "debug/session_impl.h"
-#include "debug/timetravel.h"
-#include "debug/view.h"
+#include "debug/run/point.h"
+#include "debug/present/frame.h"
+#include "debug/state/session_impl.h"
+#include "debug/run/timetravel.h"
+#include "debug/present/view.h"
 #include "exec/compare.h"
 #include "exec/inspect.h"
 #include "tensor/heatgrid.h"

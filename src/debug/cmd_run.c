@@ -5,12 +5,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "debug/expr.h"
-#include "debug/frame.h"
-#include "debug/record.h"
-#include "debug/queue_track.h"
-#include "debug/session_impl.h"
-#include "debug/timetravel.h"
+#include "debug/state/expr.h"
+#include "debug/present/frame.h"
+#include "debug/run/record.h"
+#include "debug/run/queue_track.h"
+#include "debug/script.h"
+#include "debug/state/session_impl.h"
+#include "debug/run/timetravel.h"
 #include "base/number.h"
 #include "exec/inspect.h"
 #include "ranks/sched.h"

@@ -7,8 +7,9 @@
 
 #include "base/strbuf.h"
 #include "debug/cmdtable.h"
-#include "debug/expr.h"
-#include "debug/session_impl.h"
+#include "debug/state/expr.h"
+#include "debug/script.h"
+#include "debug/state/session_impl.h"
 
 
 #define CMD(id, name, aliases, kind, usage, help, longhelp) \

@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "debug/run_ranks.h"
-#include "debug/session_impl.h"
-#include "debug/stop.h"
-#include "debug/timetravel.h"
+#include "debug/run/run_ranks.h"
+#include "debug/state/session_impl.h"
+#include "debug/run/stop.h"
+#include "debug/run/timetravel.h"
 #include "base/atomic_file.h"
 #include "base/path_within.h"
 #include "base/strbuf.h"

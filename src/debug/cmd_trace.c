@@ -10,12 +10,12 @@
 #include "base/mem.h"
 #include "base/strbuf.h"
 #include "batch/perfetto.h"
-#include "debug/session_impl.h"
+#include "debug/state/session_impl.h"
 
 #define CMD(id, name, aliases, kind, usage, help, longhelp) \
     ptodb_status cmd_##id(session *s, const char *args);
 #include "debug/commands.def"
-#include "debug/validate_bg_impl.h"
+#include "debug/run/validate_bg_impl.h"
 #undef CMD
 
 ptodb_status cmd_TRACE(session *s, const char *args)

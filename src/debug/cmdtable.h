@@ -5,7 +5,7 @@
 #define PTODB_DEBUG_CMDTABLE_H
 
 #include "base/status.h"
-#include "debug/session.h"
+#include "debug/state/session.h"
 
 typedef enum {
     CMDARG_NONE, CMDARG_COMMAND, CMDARG_PASS, CMDARG_FILE, CMDARG_OPTION,

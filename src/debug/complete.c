@@ -9,7 +9,8 @@
 
 #include "base/mem.h"
 #include "debug/cmdtable.h"
-#include "debug/session_impl.h"
+#include "debug/script.h"
+#include "debug/state/session_impl.h"
 #include "exec/inspect.h"
 
 /* The command the line starts with: its id, -1 for a user command or an

@@ -1,11 +1,11 @@
-/* The debugger as a whole (the commands floor's top, docs/design.md): a
+/* The debugger as a whole (the commands floor's top, docs/notes-debug.md): a
  * session with every floor attached, each to the events of the floors below
  * it, and the table of command handlers, the one place that names them all. */
 #include "debug/cmdtable.h"
-#include "debug/present.h"
-#include "debug/run_attach.h"
+#include "debug/present/present.h"
+#include "debug/run/run_attach.h"
 #include "debug/script.h"
-#include "debug/session_impl.h"
+#include "debug/state/session_impl.h"
 
 #define CMD(id, name, aliases, kind, usage, help, longhelp) \
     ptodb_status cmd_##id(session *s, const char *args);

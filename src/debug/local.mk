@@ -1,23 +1,29 @@
-# debug: the session, the command table and its handlers, rc files.
+# debug: the debugger, as four floors that each call only the floors below
+# (docs/notes-debug.md, "The debugger's floors"): state/, run/ (run control),
+# present/ (presentation) and, here at the top, the commands.
 src_libptodb_a_SOURCES += \
 	src/debug/commands.def src/debug/settings.def \
-	src/debug/session.h src/debug/session_impl.h src/debug/session.c src/debug/session_out.c src/debug/script.h src/debug/script.c \
-	src/debug/observers.h src/debug/observers.c src/debug/debugger.c src/debug/run_attach.h src/debug/run_attach.c src/debug/present.h src/debug/present.c \
-	src/debug/record.h src/debug/record_impl.h src/debug/record.c \
-	src/debug/cmdtable.h src/debug/cmdtable.c \
-	src/debug/cmd_script.c \
-	src/debug/rc.h src/debug/rc.c \
-	src/debug/complete.c \
-	src/debug/passes.h src/debug/passes.c src/debug/cmd_pass.c \
-	src/debug/view.h src/debug/view.c src/debug/view_exception.c src/debug/view_memory.c \
-	src/debug/tensor_fmt.h src/debug/tensor_fmt.c \
-	src/debug/predicate.h src/debug/predicate.c \
-	src/debug/run.h src/debug/run.c src/debug/run_ranks.h src/debug/run_ranks.c src/debug/frame.h src/debug/frame.c src/debug/lookup.h src/debug/lookup.c src/debug/cmd_run.c src/debug/cmd_timetravel.c src/debug/timetravel.h src/debug/timetravel.c src/debug/cmd_break.c src/debug/cmd_data.c \
-	src/debug/breakpoint.h src/debug/breakpoint.c src/debug/stop.h src/debug/stop.c \
-	src/debug/expr.h src/debug/expr.c src/debug/assign.c src/debug/cmd_expr.c src/debug/display.h src/debug/display.c \
-	src/debug/point.h src/debug/point.c src/debug/persist.h src/debug/persist.c \
-	src/debug/cmd_bisect.c src/debug/compare_view.h src/debug/compare_view.c src/debug/validate_bg_impl.h src/debug/validate_bg.c src/debug/cmd_trace.c \
-	src/debug/timeline.h src/debug/timeline.c src/debug/queue_track.h src/debug/queue_track.c
+	src/debug/state/session.h src/debug/state/session_impl.h src/debug/state/session.c src/debug/state/session_out.c \
+	src/debug/state/observers.h src/debug/state/observers.c \
+	src/debug/state/passes.h src/debug/state/passes.c \
+	src/debug/state/lookup.h src/debug/state/lookup.c src/debug/state/expr.h src/debug/state/expr.c \
+	src/debug/state/breakpoint.h src/debug/state/breakpoint.c src/debug/state/predicate.h src/debug/state/predicate.c \
+	src/debug/state/persist.h src/debug/state/persist.c \
+	src/debug/run/record.h src/debug/run/record_impl.h src/debug/run/record.c \
+	src/debug/run/queue_track.h src/debug/run/queue_track.c src/debug/run/timeline.h src/debug/run/timeline.c \
+	src/debug/run/stop.h src/debug/run/stop.c src/debug/run/run_ranks.h src/debug/run/run_ranks.c \
+	src/debug/run/timetravel.h src/debug/run/timetravel.c src/debug/run/run.h src/debug/run/run.c \
+	src/debug/run/point.h src/debug/run/point.c src/debug/run/validate_bg_impl.h src/debug/run/validate_bg.c \
+	src/debug/run/run_attach.h src/debug/run/run_attach.c \
+	src/debug/present/frame.h src/debug/present/frame.c src/debug/present/display.h src/debug/present/display.c \
+	src/debug/present/view.h src/debug/present/view.c src/debug/present/view_exception.c src/debug/present/view_memory.c \
+	src/debug/present/compare_view.h src/debug/present/compare_view.c \
+	src/debug/present/present.h src/debug/present/present.c \
+	src/debug/cmdtable.h src/debug/cmdtable.c src/debug/script.h src/debug/script.c \
+	src/debug/cmd_script.c src/debug/cmd_pass.c src/debug/cmd_run.c src/debug/cmd_timetravel.c src/debug/cmd_break.c \
+	src/debug/cmd_data.c src/debug/cmd_expr.c src/debug/assign.c src/debug/cmd_bisect.c src/debug/cmd_trace.c \
+	src/debug/rc.h src/debug/rc.c src/debug/complete.c \
+	src/debug/debugger.c
 
 # The debugger on a multi-rank case (docs/multirank.md, "Debugging"): continue
 # across passes, the schedule settings, time travel, trace save.

@@ -5,7 +5,7 @@
 #ifndef PTODB_DEBUG_RC_H
 #define PTODB_DEBUG_RC_H
 
-#include "debug/session.h"
+#include "debug/state/session.h"
 
 typedef struct rc_options {
     int no_init;     /* --nx: read no rc file at all */

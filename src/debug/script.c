@@ -1,4 +1,4 @@
-/* The command loop (the commands floor's bottom, docs/design.md): a line
+/* The command loop (the commands floor's bottom, docs/notes-debug.md): a line
  * to its command (built-in, user-defined or the front end's), `source`d
  * files and user commands (define, document), gdb's questions, and what the
  * commands floor does when run control reports a stop: hook-stop and a
@@ -14,10 +14,10 @@
 #include "base/input_file.h"
 #include "base/mem.h"
 #include "debug/cmdtable.h"
-#include "debug/observers.h"
+#include "debug/state/observers.h"
 #include "debug/script.h"
-#include "debug/session_impl.h"
-#include "debug/stop.h"
+#include "debug/state/session_impl.h"
+#include "debug/run/stop.h"
 
 static int hook_knows(const session *s, const char *word, size_t len)
 {

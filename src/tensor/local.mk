@@ -1,8 +1,9 @@
-# tensor: dtypes, conversions and the tensor type.
+# tensor: dtypes, conversions, the tensor type and tensors shown as text.
 src_libptodb_a_SOURCES += \
 	src/tensor/dtype.c src/tensor/dtype.h \
 	src/tensor/tensor.c src/tensor/tensor.h \
-	src/tensor/heatgrid.c src/tensor/heatgrid.h
+	src/tensor/heatgrid.c src/tensor/heatgrid.h \
+	src/tensor/tensor_fmt.c src/tensor/tensor_fmt.h
 
 check_PROGRAMS += tests/unit/check_dtype
 TESTS += tests/unit/check_dtype

@@ -14,8 +14,8 @@
 #include <string.h>
 
 #include "base/strbuf.h"
-#include "debug/predicate.h"
-#include "debug/session.h"
+#include "debug/state/predicate.h"
+#include "debug/state/session.h"
 #include "fuzz_guard.h"
 
 enum { FUZZ_MAX_LINES = 64 };

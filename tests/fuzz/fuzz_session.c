@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "debug/session.h"
+#include "debug/state/session.h"
 #include "fuzz_guard.h"
 
 static char case_root[4096];

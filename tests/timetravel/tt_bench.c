@@ -16,8 +16,8 @@
 #include <time.h>
 
 #include "base/clock.h"
-#include "debug/session.h"
-#include "debug/timetravel.h"
+#include "debug/state/session.h"
+#include "debug/run/timetravel.h"
 
 static void quiet(void *ctx, session_stream stream, const char *text, size_t len)
 {

@@ -8,9 +8,9 @@
 
 #include "base/strbuf.h"
 #include "debug/cmdtable.h"
-#include "debug/session.h"
-#include "debug/tensor_fmt.h"
-#include "debug/view.h"
+#include "debug/state/session.h"
+#include "tensor/tensor_fmt.h"
+#include "debug/present/view.h"
 #include "base/textdiff.h"
 
 static tensor *arange(dtype_id dt, int ndim, const int64_t *shape)

@@ -1,11 +1,11 @@
-/* Unit tests for the stop chain (src/debug/stop.c): which breakpoints a
+/* Unit tests for the stop chain (src/debug/run/stop.c): which breakpoints a
  * stop hits, in table order, with their print flags and commands. */
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "debug/session_impl.h"
-#include "debug/stop.h"
+#include "debug/state/session_impl.h"
+#include "debug/run/stop.h"
 
 static void ignore_output(void *ctx, session_stream stream, const char *text, size_t len)
 {

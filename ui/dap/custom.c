@@ -11,9 +11,9 @@
 
 #include "base/mem.h"
 #include "dap_impl.h"
-#include "debug/expr.h"
-#include "debug/tensor_fmt.h"
-#include "debug/view.h"
+#include "debug/state/expr.h"
+#include "tensor/tensor_fmt.h"
+#include "debug/present/view.h"
 #include "tensor/heatgrid.h"
 
 static const char *verdict_name(view_verdict v)

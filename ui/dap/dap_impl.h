@@ -9,8 +9,8 @@
 #include <stdint.h>
 
 #include "base/strbuf.h"
-#include "debug/session.h"
-#include "debug/view.h"
+#include "debug/state/session.h"
+#include "debug/present/view.h"
 #include "framing.h"
 #include "hitcond.h"
 #include "server.h"

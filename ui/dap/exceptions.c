@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "dap_impl.h"
-#include "debug/view.h"
+#include "debug/present/view.h"
 
 static const struct {
     const char *id, *label, *description;

@@ -15,7 +15,7 @@
 
 #include "base/mem.h"
 #include "dap_impl.h"
-#include "debug/expr.h"
+#include "debug/state/expr.h"
 
 /* A readMemory response's bytes at most: a client asks for more in pieces
  * (a silent cut would read as the end of memory, so more is refused). */

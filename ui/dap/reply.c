@@ -12,7 +12,7 @@
 #include "base/mem.h"
 #include "base/utf8.h"
 #include "dap_impl.h"
-#include "debug/view.h"
+#include "debug/present/view.h"
 
 static const char *const core_names[] = {"host", "aic", "aiv0", "aiv1"};
 

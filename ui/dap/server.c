@@ -15,8 +15,8 @@
 #include "base/mem.h"
 #include "base/status.h"
 #include "dap_impl.h"
-#include "debug/timetravel.h"
-#include "debug/view.h"
+#include "debug/run/timetravel.h"
+#include "debug/present/view.h"
 #include "../options.h"
 #include "../startup.h"
 
@@ -75,7 +75,7 @@ static void req_initialize(dap_server *d, json_t *req, json_t *args)
         "supportsDataBreakpoints", 1, "supportsSetVariable", 1, "supportsEvaluateForHovers", 1,
         "supportsClipboardContext", 1, "supportsGotoTargetsRequest", 1, "supportsCancelRequest", 1,
         "supportsTerminateRequest", 1, "supportsDelayedStackTraceLoading", 1,
-        /* reverse execution: src/debug/timetravel.c */
+        /* reverse execution: src/debug/run/timetravel.c */
         "supportsStepBack", 1, "supportsRestartFrame", 1, "supportsRestartRequest", 1,
         "supportsReadMemoryRequest", 1, "supportsCompletionsRequest", 1, "supportsExceptionInfoRequest", 1,
         "supportsStepInTargetsRequest", 0, "supportsValueFormattingOptions", 0, "supportsExceptionFilterOptions", 0,
@@ -469,7 +469,7 @@ static void req_continue(dap_server *d, json_t *req, json_t *args) { resume(d, r
 static void req_next(dap_server *d, json_t *req, json_t *args) { resume(d, req, args, "next", "step"); }
 static void req_step_in(dap_server *d, json_t *req, json_t *args) { resume(d, req, args, "step", "step"); }
 static void req_step_out(dap_server *d, json_t *req, json_t *args) { resume(d, req, args, "finish", "step"); }
-/* reverse execution (src/debug/timetravel.c): the engine restores a
+/* reverse execution (src/debug/run/timetravel.c): the engine restores a
  * checkpoint and replays to the previous stop */
 static void req_step_back(dap_server *d, json_t *req, json_t *args) { resume(d, req, args, "reverse-next", "step"); }
 static void req_reverse_continue(dap_server *d, json_t *req, json_t *args)

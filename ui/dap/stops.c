@@ -10,7 +10,7 @@
 
 #include "base/mem.h"
 #include "dap_impl.h"
-#include "debug/view.h"
+#include "debug/present/view.h"
 
 /* ---- the stop ---------------------------------------------------------------------------- */
 

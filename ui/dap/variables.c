@@ -13,10 +13,10 @@
 
 #include "base/mem.h"
 #include "dap_impl.h"
-#include "debug/expr.h"
-#include "debug/tensor_fmt.h"
-#include "debug/timetravel.h"
-#include "debug/view.h"
+#include "debug/state/expr.h"
+#include "tensor/tensor_fmt.h"
+#include "debug/run/timetravel.h"
+#include "debug/present/view.h"
 
 static const char *const core_names[] = {"host", "aic", "aiv0", "aiv1"};
 

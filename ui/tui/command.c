@@ -212,11 +212,6 @@ void tui_execute(tui *t, const char *line)
         tui_relayout(t);
         tui_focus(t, PANE_COMPARE);
     }
-    /* A case opened from the command line is validated in the background
-     * as the one given at start is. */
-    char word[8];
-    if (sscanf(line, " %7s", word) == 1 && !strcmp(word, "open"))
-        session_validate_start(t->s);
     tui_take_redraw(t);
     if (session_quit_requested(t->s))
         t->quit = 1;

@@ -20,6 +20,7 @@
 #include "../startup.h"
 #include "base/status.h"
 #include "base/strbuf.h"
+#include "debug/state/observers.h"
 #include "tui.h"
 
 int mode_tui(const ptodb_cli *cli);
@@ -58,6 +59,12 @@ static void flush_now(tui *t)
     t->last_flush_ns = now;
     tui_draw(t);
     screen_show(t);
+}
+
+static void validate_opened_case(session *s, void *ctx)
+{
+    (void)ctx;
+    session_validate_start(s);
 }
 
 /* The engine calls this every few thousand statements of a long command:
@@ -318,6 +325,9 @@ int mode_tui(const ptodb_cli *cli)
     /* the command line is a person's (a screen test's keys stand for one) */
     session_set_interactive(t.s, 1);
     session_validate_start(t.s);
+    /* a case opened from the command line is validated in the background
+     * as the one given at start is */
+    session_observe(t.s, &(session_observer){.case_opened = validate_opened_case});
     if (headless) {
         run_script(&t, script);
         fclose(script);

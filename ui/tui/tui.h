@@ -9,8 +9,8 @@
 #include <stdio.h>
 
 #include "canvas.h"
-#include "debug/session.h"
-#include "debug/view.h"
+#include "debug/state/session.h"
+#include "debug/present/view.h"
 
 /* Keys: Unicode code points (Ctrl-X is 1..26, Tab 9, Enter 13 or 10, Esc 27,
  * Backspace 127) or one of these, above the Unicode range. */

@@ -1,0 +1,79 @@
+/* The observers of a session's events (observers.h). */
+#include "debug/state/observers.h"
+
+#include <stdlib.h>
+
+#include "base/mem.h"
+#include "debug/state/session_impl.h"
+
+void session_observe(session *s, const session_observer *o)
+{
+    s->observers = xreallocarray(s->observers, s->nobservers + 1, sizeof *s->observers);
+    s->observers[s->nobservers++] = *o;
+}
+
+void session_observers_free(session *s)
+{
+    free(s->observers);
+    s->observers = NULL;
+    s->nobservers = 0;
+}
+
+/* Calls member m of every observer that has one, with the arguments after ctx-less s. */
+#define NOTIFY(s, m, ...)                                                                                    \
+    do {                                                                                                     \
+        for (size_t i_ = 0; i_ < (s)->nobservers; i_++)                                                      \
+            if ((s)->observers[i_].m)                                                                        \
+                (s)->observers[i_].m(__VA_ARGS__);                                                           \
+    } while (0)
+
+void session_notify_case_opened(session *s)
+{
+    NOTIFY(s, case_opened, s, s->observers[i_].ctx);
+}
+
+void session_notify_case_closing(session *s)
+{
+    NOTIFY(s, case_closing, s, s->observers[i_].ctx);
+}
+
+void session_notify_session_freeing(session *s)
+{
+    NOTIFY(s, session_freeing, s, s->observers[i_].ctx);
+}
+
+void session_notify_before_stop(session *s)
+{
+    NOTIFY(s, before_stop, s, s->observers[i_].ctx);
+}
+
+void session_notify_stop_location(session *s)
+{
+    NOTIFY(s, stop_location, s, s->observers[i_].ctx);
+}
+
+void session_notify_normal_stop(session *s, int only_changed)
+{
+    NOTIFY(s, normal_stop, s, only_changed, s->observers[i_].ctx);
+}
+
+void session_notify_breakpoint_hit(session *s, const struct stop_hit *hit)
+{
+    NOTIFY(s, breakpoint_hit, s, hit, s->observers[i_].ctx);
+}
+
+void session_set_runner(session *s, session_line_fn line, session_builtin_fn builtin)
+{
+    s->run_line = line;
+    s->run_builtin = builtin;
+}
+
+ptodb_status session_run_line(session *s, const char *line)
+{
+    return s->run_line ? s->run_line(s, line) : PTODB_ERR_USAGE;
+}
+
+ptodb_status session_run_builtin(session *s, const char *word, size_t len, const char *args)
+{
+    return s->run_builtin ? s->run_builtin(s, word, len, args) : PTODB_ERR_NOT_FOUND;
+}

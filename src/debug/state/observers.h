@@ -1,0 +1,61 @@
+/* What run control and the session's state report to the floors above them
+ * (docs/notes-debug.md, "The debugger's floors"): as gdb's observable.h, a floor
+ * registers an observer for an event and the floor below notifies it,
+ * knowing nothing of who listens. Observers run in the order they were
+ * registered (session_new: run control, then presentation, then commands),
+ * which is the order the output they make comes in. */
+#ifndef PTODB_DEBUG_OBSERVERS_H
+#define PTODB_DEBUG_OBSERVERS_H
+
+#include "debug/state/session.h"
+
+struct stop_hit;
+
+typedef struct session_observer {
+    /* A case was opened and its saved session restored (the front ends
+     * start its background validation). */
+    void (*case_opened)(session *s, void *ctx);
+    /* The open case is about to close: saved already; whatever a floor
+     * keeps of it (the run, its results, displays, a compare) goes now. */
+    void (*case_closing)(session *s, void *ctx);
+    /* The session is being freed: what a floor keeps beyond a case. */
+    void (*session_freeing)(session *s, void *ctx);
+    /* The program stopped and is about to be reported: gdb's hook-stop
+     * runs here, before the stop is printed. */
+    void (*before_stop)(session *s, void *ctx);
+    /* The stop's location is to be shown (after the hit's own messages):
+     * gdb's print_stop_event's frame line and source line. */
+    void (*stop_location)(session *s, void *ctx);
+    /* The program stopped at a location and the stop was reported (gdb's
+     * normal_stop): displays print; only_changed: only those whose value
+     * changed. */
+    void (*normal_stop)(session *s, int only_changed, void *ctx);
+    /* A breakpoint of the stop was hit: its commands run. */
+    void (*breakpoint_hit)(session *s, const struct stop_hit *hit, void *ctx);
+    void *ctx;
+} session_observer;
+
+/* Registers o (copied): each non-NULL member is called on its event. */
+void session_observe(session *s, const session_observer *o);
+void session_observers_free(session *s);
+
+void session_notify_case_opened(session *s);
+void session_notify_case_closing(session *s);
+void session_notify_session_freeing(session *s);
+void session_notify_before_stop(session *s);
+void session_notify_stop_location(session *s);
+void session_notify_normal_stop(session *s, int only_changed);
+void session_notify_breakpoint_hit(session *s, const struct stop_hit *hit);
+
+/* The command runners the commands floor registers (session_new): how a
+ * floor below runs a command without calling up. line: a line through the
+ * command loop (view.c's report of `why` for the front end); builtin: one
+ * built-in command by name, as the table dispatches it (persist.c's restore
+ * of a saved record), PTODB_ERR_NOT_FOUND when there is none. */
+typedef ptodb_status (*session_line_fn)(session *s, const char *line);
+typedef ptodb_status (*session_builtin_fn)(session *s, const char *word, size_t len, const char *args);
+void session_set_runner(session *s, session_line_fn line, session_builtin_fn builtin);
+ptodb_status session_run_line(session *s, const char *line);
+ptodb_status session_run_builtin(session *s, const char *word, size_t len, const char *args);
+
+#endif
