@@ -4,7 +4,12 @@
  * files) drives one through session_execute.
  *
  * The engine never writes to a terminal: all text goes through the output
- * callback the front end installs. */
+ * callback the front end installs.
+ *
+ * The front ends' one header: it declares the session's entry points
+ * whichever floor of src/debug implements them (session_new and
+ * session_execute the commands, session_validate_* run control; see
+ * docs/notes-debug.md, "The debugger's floors"). */
 #ifndef PTODB_DEBUG_SESSION_H
 #define PTODB_DEBUG_SESSION_H
 
