@@ -382,7 +382,8 @@ static void restore_record(session *s, const record *r, restore_ctx *rc)
     int applied;
     const char *head = r->head;
     /* the record's command (is_head: break, tbreak, watch, rwatch, awatch,
-     * display), reached through the command table as typed ones are */
+     * display), reached through the command table as typed ones are (the
+     * commands floor's runner: this floor names no command) */
     size_t wlen = strcspn(head, " ");
     session_run_builtin(s, head, wlen, head + wlen + strspn(head + wlen, " "));
     if (starts_with(head, "display ")) {
