@@ -375,7 +375,8 @@ static int on_bad_rec(void *ud, const trace_rec *rec)
     /* the value with the same provenance (the same data by the same ops),
      * where the passing pass has one: the comparison is exact, no other
      * occurrence is tried */
-    const trace_rec *by_prov = trace_rec_is_control(rec) ? NULL : trace_prov_match(cx->good, rec);
+    const trace_rec *by_prov =
+        trace_rec_is_control(rec) || trace_rec_is_yield(rec) ? NULL : trace_prov_match(cx->good, rec);
     if (by_prov && !same_shape(by_prov->t, rec->t))
         by_prov = NULL;
     trace_cands tc;

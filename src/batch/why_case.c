@@ -42,7 +42,10 @@ static void put_answer(why_chain *ch, const bisect_stmt *a, const why_log *l, co
      * but does not reach the element) does not move the blame off it; a
      * fault, an error or a NaN the chain cannot see does */
     int chain_has_hop = ch->first >= 0 && ch->blame_line > 0;
-    int off_chain = a->reason == DIVERGE_OP || a->reason == DIVERGE_VALUE || a->reason == DIVERGE_REGION;
+    /* a branch's yield hands its value on to the element: the chain has no
+     * hop for it (it names the statement that made what the yield chose) */
+    int by_yield = a->stmt_op && strncmp(a->stmt_op, "yield", 5) == 0;
+    int off_chain = !by_yield && (a->reason == DIVERGE_OP || a->reason == DIVERGE_VALUE || a->reason == DIVERGE_REGION);
     if (chain_has_hop && off_chain && a->line != ch->blame_line) {
         strbuf n = STRBUF_INIT;
         strbuf_printf(&n, "%s  (this element's chain parts at line %d, which it follows: the first divergence "
