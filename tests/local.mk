@@ -10,7 +10,8 @@ CLI_TESTS = \
 	tests/cli/ref_cannot_run.sh \
 	tests/cli/matmul_mx.sh \
 	tests/cli/strict_ref.sh \
-	tests/cli/engine_links_without_ui.sh
+	tests/cli/engine_links_without_ui.sh \
+	tests/cli/historical_engine.sh
 TESTS += $(CLI_TESTS)
 EXTRA_DIST += $(CLI_TESTS) tests/cli/lib.sh tests/cli/fixture_lib.sh
 
@@ -18,7 +19,9 @@ TESTS += tests/cli/transcripts.sh tests/cli/rc_trust.sh
 # The planted-fault corpus and its scorer (docs/faults.md).
 TESTS += tests/cli/plant_faults.sh
 EXTRA_DIST += tests/cli/plant_faults.sh scripts/plant-faults scripts/score-faults docs/faults.md
-EXTRA_DIST += tests/data/newer tests/data/matmul_mx tests/data/matmul_mx_fp4 tests/data/ref_note tests/data/device
+# Real historical PyPTO miscompiles: the recipe, its scorer and the engine's cases (docs/historical.md).
+EXTRA_DIST += scripts/historical-miscompiles scripts/historical scripts/gen_hist_cases.py docs/historical.md
+EXTRA_DIST += tests/data/newer tests/data/matmul_mx tests/data/matmul_mx_fp4 tests/data/ref_note tests/data/device tests/data/hist
 EXTRA_DIST += tests/cli/transcripts.sh tests/cli/rc_trust.sh tests/transcripts
 
 # The man page's command list is generated from the command table.

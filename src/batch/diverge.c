@@ -236,6 +236,12 @@ static void chain_answer(const divergence_side *good, const divergence_side *bad
     why_blame wb;
     if (!why_refine_divergence(&b, &g, ro, s->line, s->good_line, &wb))
         return;
+    if (wb.by_order) {
+        /* the statement stays: it read another core's data too early */
+        s->chain_why = xstrdup(wb.why);
+        set_why(s, DIVERGE_LANE, "%s", wb.why);
+        return;
+    }
     s->consumer_line = s->line;
     s->consumer_tensor = s->tensor;
     s->tensor = xstrdup(wb.tensor);

@@ -102,6 +102,25 @@ static int same_shape(const tensor *a, const tensor *b)
     return 1;
 }
 
+/* A tile whose valid region is all of it (or that declares none). */
+static int fully_valid(const tensor *t)
+{
+    if (t->valid_ndim != t->ndim)
+        return 1;
+    for (int d = 0; d < t->ndim; d++)
+        if (t->valid[d] >= 0 && t->valid[d] < t->shape[d])
+            return 0;
+    return 1;
+}
+
+/* Values compared element by element: the same shape, or the same elements
+ * in another shape (FlattenTileNdTo2D makes a [4, 8, 16] tile [32, 16]: the
+ * same row-major order), both fully valid. */
+static int comparable(const tensor *a, const tensor *b)
+{
+    return same_shape(a, b) ||
+           (tensor_numel(a) == tensor_numel(b) && tensor_numel(a) > 0 && fully_valid(a) && fully_valid(b));
+}
 
 /* The valid region of a tile (REF's _pypto_valid_shape) when it has one of
  * its rank: elements outside it are padding, whatever a pass leaves there. */
@@ -114,8 +133,8 @@ static int valid_dim(const tensor *t, int d)
 
 static int in_valid(const tensor *a, const tensor *g, int64_t k)
 {
-    if (a->valid_ndim != a->ndim && g->valid_ndim != g->ndim)
-        return 1;
+    if ((a->valid_ndim != a->ndim && g->valid_ndim != g->ndim) || !same_shape(a, g))
+        return 1; /* another shape: comparable() found both fully valid */
     for (int d = a->ndim - 1; d >= 0; d--) {
         int64_t n = a->shape[d] ? a->shape[d] : 1, i = k % n;
         if (i >= valid_dim(a, d) || i >= valid_dim(g, d))
@@ -375,7 +394,8 @@ static int on_bad_rec(void *ud, const trace_rec *rec)
     /* the value with the same provenance (the same data by the same ops),
      * where the passing pass has one: the comparison is exact, no other
      * occurrence is tried */
-    const trace_rec *by_prov = trace_rec_is_control(rec) ? NULL : trace_prov_match(cx->good, rec);
+    const trace_rec *by_prov =
+        trace_rec_is_control(rec) || trace_rec_is_yield(rec) ? NULL : trace_prov_match(cx->good, rec);
     if (by_prov && !same_shape(by_prov->t, rec->t))
         by_prov = NULL;
     trace_cands tc;
@@ -399,7 +419,7 @@ static int on_bad_rec(void *ud, const trace_rec *rec)
         }
         return 0;
     }
-    const trace_rec *m = tc.primary && same_shape(tc.primary->t, rec->t) ? tc.primary : NULL;
+    const trace_rec *m = tc.primary && comparable(tc.primary->t, rec->t) ? tc.primary : NULL;
     if (m && !cx->st->bit_tensor && !cx->have_main && !trace_rec_is_control(rec) &&
         !tensor_same_bits(rec->t, m->t))
         note_bit_difference(cx, rec, m);
@@ -421,7 +441,7 @@ static int on_bad_rec(void *ud, const trace_rec *rec)
                   (m && same_place(m->core, rec->core) && m->lane == rec->lane && strcmp(m->func, rec->func) == 0);
     for (size_t k = 0; k < tc.n && !aligned; k++) {
         const trace_rec *c = &cx->good->recs[tc.all[k]];
-        if (c == m || !same_shape(c->t, rec->t))
+        if (c == m || !comparable(c->t, rec->t))
             continue;
         if (!first_same)
             first_same = c;

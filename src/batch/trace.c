@@ -215,6 +215,32 @@ static void record_stmt(rec_ctx *rc, const machine *m, int core, const ir_stmt *
                 continue;
             add_rec_region(rc, strbuf_str(&key), strbuf_str(&base), name, f, core, v, has_region ? &g : NULL);
         }
+    } else if (st->kind == IR_STMT_YIELD && st->u.assign.ntargets == st->u.assign.nvalues) {
+        /* a branch's yield hands a value to its if's phi (PyPTO names it
+         * x__phi_vN): the value a branch hands over is where a branch that
+         * yields another operand first differs (PyPTO #652's CtrlFlowTransform
+         * yielded the loop's carry instead of the value the branch computed).
+         * A loop's own yield is left out: the same key as a pass without the
+         * if, in other iterations (a continue skips it there). */
+        for (uint32_t i = 0; i < st->u.assign.ntargets; i++) {
+            const ir_expr *val = st->u.assign.values[i];
+            if (!val || val->kind != IR_EXPR_NAME || !strstr(st->u.assign.targets[i].name->text, "__phi"))
+                continue;
+            strbuf_clear(&key);
+            strbuf_clear(&base);
+            ir_ssa_base_name(st->u.assign.targets[i].name->text, &base);
+            strbuf_printf(&key, "%s|", strbuf_str(&base));
+            ir_call_short_name(st->u.assign.value, &key);
+            strbuf_puts(&key, "phi");
+            int slot = inspect_find_slot(m, core, 0, val->u.name->text);
+            const char *sn;
+            const value *v;
+            /* tile-sized values only: a GM tensor a loop carries is seen at its stores */
+            if (slot < 0 || !inspect_slot(m, core, 0, slot, &sn, &v) || strcmp(sn, val->u.name->text) != 0 ||
+                v->kind != VAL_TENSOR || !v->u.t || tensor_numel(v->u.t) > 65536)
+                continue;
+            add_rec(rc, strbuf_str(&key), strbuf_str(&base), st->u.assign.targets[i].name->text, f, core, v);
+        }
     } else if (st->kind == IR_STMT_EXPR && rc->nwritten) {
         const ir_expr *c = st->u.expr.value;
         if (c && c->kind == IR_EXPR_CALL) {
@@ -287,6 +313,12 @@ int trace_rec_is_control(const trace_rec *r)
 int trace_rec_is_if(const trace_rec *r)
 {
     return strncmp(r->key, control_if, sizeof control_if - 1) == 0;
+}
+
+int trace_rec_is_yield(const trace_rec *r)
+{
+    const char *bar = strchr(r->key, '|');
+    return bar && strncmp(bar + 1, "yield", 5) == 0;
 }
 
 /* A loop variable's name before SSA: ConvertToSSA turns the third loop over

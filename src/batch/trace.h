@@ -103,6 +103,10 @@ void trace_free(trace *t);
 int trace_rec_is_control(const trace_rec *r);
 /* 1 for an if's branch record (its value: 1 then, 0 else). */
 int trace_rec_is_if(const trace_rec *r);
+/* 1 for a yield's record (the value a branch or loop body hands its phi or
+ * carry): matched by occurrence, never by provenance, since the yield of an
+ * unchanged carry has the provenance of every earlier one. */
+int trace_rec_is_yield(const trace_rec *r);
 
 /* Builds the lookup index of a finished trace (trace_candidates needs it). */
 void trace_index(trace *t);

@@ -142,6 +142,7 @@ typedef struct why_blame {
     char func[96], tensor[96];
     char why[1400];
     int by_loop;
+    int by_order; /* the line read what another core's later store writes (a race) */
 } why_blame;
 /* A pass file run against its case: bisect's two passes of one case,
  * --compare's same pass of two builds. pass: its index (positions), -1. */

@@ -24,6 +24,21 @@ static int last_passing(const why_request *q)
     return -1;
 }
 
+/* The chain ends at its first differing hop, and that hop reads name: the
+ * engine's answer is the operand the chain could not follow past (a tile of
+ * another shape in the other pass), on the chain. */
+static int feeds_last_hop(const why_chain *ch, const char *name)
+{
+    if (ch->first < 0 || (size_t)ch->first + 1 != ch->n || !name || !*name)
+        return 0;
+    const char *text = ch->hops[ch->first].text, *rhs = strchr(text, '=');
+    size_t n = strlen(name);
+    for (const char *p = rhs ? strstr(rhs, name) : NULL; p; p = strstr(p + 1, name))
+        if ((p[-1] == '(' || p[-1] == ' ') && (p[n] == ',' || p[n] == ')'))
+            return 1;
+    return 0;
+}
+
 /* The divergence engine's answer into the chain (why.h): blame_line
  * becomes its line when it names one of this pass's file. */
 static void put_answer(why_chain *ch, const bisect_stmt *a, const why_log *l, const char *path, const char *good_stem,
@@ -42,7 +57,11 @@ static void put_answer(why_chain *ch, const bisect_stmt *a, const why_log *l, co
      * but does not reach the element) does not move the blame off it; a
      * fault, an error or a NaN the chain cannot see does */
     int chain_has_hop = ch->first >= 0 && ch->blame_line > 0;
-    int off_chain = a->reason == DIVERGE_OP || a->reason == DIVERGE_VALUE || a->reason == DIVERGE_REGION;
+    /* a branch's yield hands its value on to the element: the chain has no
+     * hop for it (it names the statement that made what the yield chose) */
+    int by_yield = a->stmt_op && strncmp(a->stmt_op, "yield", 5) == 0;
+    int off_chain = !by_yield && !feeds_last_hop(ch, a->tensor) &&
+                    (a->reason == DIVERGE_OP || a->reason == DIVERGE_VALUE || a->reason == DIVERGE_REGION);
     if (chain_has_hop && off_chain && a->line != ch->blame_line) {
         strbuf n = STRBUF_INIT;
         strbuf_printf(&n, "%s  (this element's chain parts at line %d, which it follows: the first divergence "

@@ -58,6 +58,33 @@ static int loop_values_at(const why_log *l, int line, strbuf *out, int *header, 
     return (int)n;
 }
 
+/* Two GM boxes of one tensor share an element. */
+static int boxes_meet(const exec_region *a, const exec_region *b)
+{
+    if (strcmp(a->tensor, b->tensor) != 0 || a->ndim != b->ndim)
+        return 0;
+    for (int d = 0; d < a->ndim; d++)
+        if (a->lo[d] >= b->lo[d] + b->len[d] || b->lo[d] >= a->lo[d] + a->len[d])
+            return 0;
+    return 1;
+}
+
+/* The store of another core that writes what the load rec r read, run after
+ * it in this run (the load read the region before it was written: nothing
+ * orders the two cores, a race through global memory), or NULL. */
+static const why_rec *later_store_of_other_core(const why_log *l, const why_rec *r)
+{
+    if (!r->has_region || !strstr(r->op, "load"))
+        return NULL;
+    for (size_t i = 1; i < l->n; i++) {
+        const why_rec *x = &l->recs[i];
+        if (x->core != r->core && x->step > r->step && x->has_region && strstr(x->op, "store") &&
+            boxes_meet(&x->reg, &r->reg))
+            return x;
+    }
+    return NULL;
+}
+
 int why_refine_divergence(const why_refine_side *bad, const why_refine_side *good, const runpass_options *ro,
                           int div_line, int good_line, why_blame *out)
 {
@@ -123,7 +150,27 @@ int why_refine_divergence(const why_refine_side *bad, const why_refine_side *goo
              * earlier one made) moves to that hop: a divergence off it may
              * still reach the output in ways the chain does not follow (a
              * scalar that sets a later tile's valid shape) */
-            if (ch.first >= 0 && ch.blame_line != div_line && through) {
+            const why_hop *reader = NULL;
+            for (int i = 0; ch.first > 0 && i < ch.first; i++)
+                if (ch.hops[i].line == div_line && ch.hops[i].rec > 0 && (size_t)ch.hops[i].rec < la.n)
+                    reader = &ch.hops[i];
+            const why_rec *late = reader ? later_store_of_other_core(&la, &la.recs[reader->rec]) : NULL;
+            if (late && ch.first >= 0 && through) {
+                /* the load read before another core's store of its region:
+                 * another core's data (what the reference read) had not
+                 * arrived; the answer stays at the load */
+                const why_rec *r = &la.recs[reader->rec];
+                out->line = div_line;
+                out->core = r->core;
+                out->by_order = 1;
+                snprintf(out->func, sizeof out->func, "%s", r->func);
+                snprintf(out->tensor, sizeof out->tensor, "%s", r->target);
+                snprintf(out->why, sizeof out->why,
+                         "it reads %s before %s's store at line %d (%s) writes it: no queue or fence orders the two "
+                         "cores (a race through global memory)",
+                         r->reg.tensor, late->func, late->line, late->target);
+                found = 1;
+            } else if (ch.first >= 0 && ch.blame_line != div_line && through) {
                 const why_hop *h = &ch.hops[ch.first];
                 out->line = ch.blame_line;
                 out->core = h->core;

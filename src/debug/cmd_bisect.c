@@ -300,6 +300,9 @@ ptodb_status cmd_WHY(session *s, const char *args)
     runpass_options ro;
     memset(&ro, 0, sizeof ro);
     session_machine_options(s, &ro.mopt);
+    /* the run's interleaving (--schedule, a replayed file): the chain of the
+     * run that failed, not of the fixed schedule's */
+    session_schedule_options(s, &ro.mopt);
     ro.mopt.interrupt = &s->interrupted;
     ro.ops = s->ops;
     q.c = &c;

@@ -375,6 +375,15 @@ static ptodb_status device_conform(machine *m, exec_ctx *ctx, const ir_span *sp,
         (t->ndim != x->ndim || memcmp(t->dims, x->shape, (size_t)x->ndim * sizeof *x->shape) != 0)) {
         y = tensor_reshape(x, t->ndim, t->dims, &vs);
         if (y) {
+            /* the same bytes in the declared shape: the value stays where its
+             * source lies, so a view of it (a tile.slice) is placed on its
+             * source's tile. FoldNoOpReshape folds a reshape only when both
+             * sides share one MemRef base and buffer signature, and leaves
+             * `lhs = src` (pypto src/ir/transforms/
+             * fold_no_op_reshape_pass.cpp:37-73) */
+            y->mem_tile = x->mem_tile;
+            y->mem_gen = x->mem_gen;
+            y->mem_core = x->mem_core;
             value_clear(v);
             *v = value_tensor(y);
             x = y;

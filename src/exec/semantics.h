@@ -81,13 +81,15 @@ typedef enum { EXEC_SEM_DEVICE = 0, EXEC_SEM_REF = 1 } exec_semantics;
       "0xff800000, Max 0x7f800000; half 0xfc00/0x7c00; bf16 0xff80/0x7f80; int64 0)")                    \
     X(CHECK_SHAPES, "check-shapes", "every assignment and parameter with a Tensor/Tile type",        \
       "no check: a buffer is what its type says; a value of another shape with as many elements "  \
-      "is seen in the declared shape, a same-width signed integer as the unsigned type declared, " \
+      "is seen in the declared shape, on the same bytes (a view of it reads its source's), "     \
+      "a same-width signed integer as the unsigned type declared, "                                \
       "another dtype converted; only the outputs' comparison with golden is a verdict",            \
       "check_shapes asserts each value's shape and dtype against its annotation and raises "      \
       "AssertionError", 1,                                                                           \
       "pypto python/pypto/debug/torch_codegen.py:1460-1510 (check_shapes' assertions), :28-43 "   \
       "(_DTYPE_MAP: uint16/uint32 held as int32/int64), :1715 (the validator turns them on); "      \
-      "the device has no such check: a tile's buffer comes from its type")                                                     \
+      "the device has no such check: a tile's buffer comes from its type; FoldNoOpReshape's "      \
+      "`lhs = src` keeps one MemRef (pypto src/ir/transforms/fold_no_op_reshape_pass.cpp:37-73)")                                                     \
     X(CUBE_FP32, "cube-accumulation", "tile.matmul/_acc/_bias, batch_matmul, gemv; tensor.matmul with out_dtype=FP32 " \
       "or an FP32 accumulator (BF16 or FP16 operands)",                                             \
       "the cube multiplies and accumulates in FP32 (L0C): the FP32 result is the dot product "      \
