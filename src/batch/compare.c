@@ -185,7 +185,7 @@ static void compare_outputs(const runpass_result *ra, const runpass_result *rb, 
 void compare_run(const case_info *a, const case_info *b, const runpass_options *ro, compare_result *r)
 {
     memset(r, 0, sizeof *r);
-    r->first_diff = -1;
+    r->first_diff = r->first_no_outputs = -1;
     double t0 = clock_seconds();
     align(a, b, r);
     int inputs_same = same_tensors(a->inputs, a->ninputs, b->inputs, b->ninputs);
@@ -218,6 +218,14 @@ void compare_run(const case_info *a, const case_info *b, const runpass_options *
         }
         r->failed_a += !p->a.ok;
         r->failed_b += !p->b.ok;
+        /* both stopped: "the same outputs" would be said of outputs never made */
+        if (!p->differs && p->a.ran && p->b.ran && p->a.status != RUNPASS_COMPARED &&
+            p->b.status != RUNPASS_COMPARED) {
+            p->no_outputs = 1;
+            r->no_outputs++;
+            if (r->first_no_outputs < 0)
+                r->first_no_outputs = (int)i;
+        }
         if (p->differs && r->first_diff < 0)
             r->first_diff = (int)i;
         if (stop && *stop)

@@ -38,6 +38,8 @@ typedef struct compare_pair {
     int differs;           /* the outputs of A and B differ (or one side fails where the other runs) */
     char *output;          /* differs: the first output that differs, or NULL when one side failed */
     int missing;           /* that output is not among B's (or has no value on one side) */
+    int no_outputs;        /* both sides ran and neither computed its outputs (each stopped:
+                              an error, a deadlock, REF failing): nothing was compared */
     double max_abs_diff;
     int64_t mismatches, count;
 } compare_pair;
@@ -50,6 +52,8 @@ typedef struct compare_result {
     double seconds;
     int first_diff;        /* index into pairs, -1: no difference */
     size_t failed_a, failed_b; /* aligned passes failing validation on that side */
+    size_t no_outputs;     /* aligned passes with no_outputs */
+    int first_no_outputs;  /* index into pairs of the first, -1: none */
     int interrupted;       /* the options' interrupt flag stopped it; no result */
     int stmt_done;
     bisect_stmt stmt;      /* the first differing statement of the first differing pair */

@@ -305,6 +305,7 @@ typedef struct view_compare_pair {
     int a_ok, b_ok;              /* validates against its own build's golden */
     int differs;                 /* A's and B's outputs differ (or one side fails) */
     int same_file;               /* identical after the header line */
+    int no_outputs;              /* both sides stop before computing their outputs */
 } view_compare_pair;
 
 typedef struct view_compare {
@@ -312,6 +313,7 @@ typedef struct view_compare {
     const view_compare_pair *pairs;
     size_t npairs;
     int first_diff;              /* index into pairs, -1: no difference */
+    int first_no_outputs;        /* the first pair where both sides stop, -1: none */
     int a_line, b_line;          /* the first differing statement in each file, 0: not found */
     const char *func, *tensor;
     const char *how;             /* "matched by region", "matched by provenance", "a guess (...)" */
