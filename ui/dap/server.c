@@ -214,7 +214,9 @@ static void req_configuration_done(dap_server *d, json_t *req, json_t *args)
     dap_event(d, "thread", json_pack("{s:s, s:i}", "reason", "started", "threadId", 1));
     if (d->find_divergence && !d->stop_on_entry)
         launch_at_divergence(d);
-    dap_execute(d, "%s", d->stop_on_entry ? "start" : "run");
+    /* a pause while the engine ran (a pass that never ends): the program
+     * stops at its entry, the stop a pause asks for */
+    dap_execute(d, "%s", d->stop_on_entry || d->interrupted_by_pause ? "start" : "run");
     dap_after_run(d, "entry");
 }
 
