@@ -127,6 +127,7 @@ static int side_step(side_run *s, int i, const runpass_options *ro, compare_side
     out->ran = 1;
     out->status = s->res.status;
     out->ok = s->res.status == RUNPASS_COMPARED && s->res.all_pass;
+    out->memfaults = s->res.memfaults;
     out->message = s->res.message ? xstrdup(s->res.message) : NULL;
     return !out->reused;
 }
@@ -215,6 +216,12 @@ void compare_run(const case_info *a, const case_info *b, const runpass_options *
         } else {
             r->runs += (size_t)side_step(&sb, p->b.pass, ro, &p->b);
             compare_outputs(&sa.res, &sb.res, ro, p);
+        }
+        /* the same outputs, but one build's run writes over live tiles:
+         * a difference (a memory fault is a failing verdict) */
+        if (!p->differs && p->a.ran && p->b.ran && !p->same_file && !p->a.memfaults != !p->b.memfaults) {
+            p->differs = 1;
+            p->memfault_only = 1;
         }
         r->failed_a += !p->a.ok;
         r->failed_b += !p->b.ok;

@@ -29,6 +29,7 @@ typedef struct compare_side {
     int ok;                /* compared and every output within tolerance of its golden */
     char *message;         /* the error, when not compared */
     int reused;            /* the result of the previous pass of this build (same file body) */
+    uint64_t memfaults;    /* the memory sanitizer's reports of the run */
 } compare_side;
 
 typedef struct compare_pair {
@@ -38,6 +39,7 @@ typedef struct compare_pair {
     int differs;           /* the outputs of A and B differ (or one side fails where the other runs) */
     char *output;          /* differs: the first output that differs, or NULL when one side failed */
     int missing;           /* that output is not among B's (or has no value on one side) */
+    int memfault_only;     /* the outputs agree; one side has memory faults, the other none */
     int no_outputs;        /* both sides ran and neither computed its outputs (each stopped:
                               an error, a deadlock, REF failing): nothing was compared */
     double max_abs_diff;

@@ -39,6 +39,8 @@ static void pair_cell(const compare_pair *p, strbuf *out)
         strbuf_puts(out, "same file");
     else if (!p->differs)
         strbuf_puts(out, "same outputs");
+    else if (p->memfault_only)
+        strbuf_printf(out, "DIFFER: memory faults in %s only (the same outputs)", p->b.memfaults ? "B" : "A");
     else if (!p->output)
         strbuf_printf(out, "DIFFER: %s", p->a.status == RUNPASS_COMPARED ? "B stops, A computes its outputs"
                                                                          : "A stops, B computes its outputs");
@@ -122,8 +124,14 @@ void compare_report_text(const case_info *a, const case_info *b, const compare_r
         return;
     }
     const compare_pair *p = &r->pairs[r->first_diff];
-    strbuf_printf(out, "compare: first pass whose outputs differ: %s (A: %s, B: %s)\n", p->name, stem_of(a, p->a.pass),
-                  stem_of(b, p->b.pass));
+    if (p->memfault_only)
+        strbuf_printf(out, "compare: first pass that differs: %s (A: %s, B: %s): the same outputs, memory faults in %s "
+                           "only (%llu)\n",
+                      p->name, stem_of(a, p->a.pass), stem_of(b, p->b.pass), p->b.memfaults ? "B" : "A",
+                      (unsigned long long)(p->b.memfaults ? p->b.memfaults : p->a.memfaults));
+    else
+        strbuf_printf(out, "compare: first pass whose outputs differ: %s (A: %s, B: %s)\n", p->name,
+                      stem_of(a, p->a.pass), stem_of(b, p->b.pass));
     /* a side that stopped: what stopped it */
     if (p->a.ran && p->a.status != RUNPASS_COMPARED)
         put_stop(out, "A", &p->a);

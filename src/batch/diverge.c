@@ -221,6 +221,76 @@ static int blocked_cores(const char *text, bisect_stmt *s, int *line, char *func
     return *line > 0;
 }
 
+/* A deadlock's pop that waits with another split= than the tiles its
+ * queue holds ("queue to_aiv_split AIC->AIV depth=2 split=1 lane=0" while
+ * "... blocked in F at P:L:C on tpop_from_aic (split=2, lane=0)"): the
+ * lanes wait for parts the other side never pushes in that mode, and the
+ * pop is where the sides part (a pass that changed it, or its push's).
+ * Its line, function and core; 1 when there is one. */
+static int split_mismatched_pop(const char *text, int *line, char *func, size_t fsize, int *core, int *was,
+                                int *now)
+{
+    const char *d = text ? strstr(text, "deadlock in group ") : NULL;
+    if (!d)
+        return 0;
+    for (const char *p = d; (p = strstr(p, ": blocked in ")) != NULL; p++) {
+        const char *eol = strchr(p, '\n');
+        size_t l = eol ? (size_t)(eol - p) : strlen(p);
+        const char *on = strstr(p, " on tpop_from_");
+        if (!on || on > p + l)
+            continue;
+        int from_aic = strncmp(on + 14, "aic", 3) == 0, split = -1, lane = -1;
+        const char *sp = strstr(on, "(split="), *ln = strstr(on, "lane=");
+        if (!sp || sp > p + l || !ln || ln > p + l)
+            continue;
+        split = (int)strtol(sp + 7, NULL, 10);
+        lane = (int)strtol(ln + 5, NULL, 10);
+        /* the queue the pop reads, holding tiles pushed in another mode */
+        const char *dir = from_aic ? "AIC->AIV" : "AIV->AIC";
+        for (const char *q = d; (q = strstr(q, "\n")) != NULL;) {
+            q++;
+            const char *t = q;
+            while (*t == ' ')
+                t++;
+            size_t ql = strcspn(t, "\n");
+            const char *qd = strncmp(t, "queue ", 6) == 0 ? strstr(t, dir) : NULL;
+            if (!qd || qd > t + ql)
+                continue;
+            const char *dp = strstr(t, "depth="), *qs = strstr(t, "split="), *qn = strstr(t, "lane=");
+            if (!dp || !qs || !qn || qn > t + ql)
+                continue;
+            int depth = (int)strtol(dp + 6, NULL, 10), qsplit = (int)strtol(qs + 6, NULL, 10),
+                qlane = (int)strtol(qn + 5, NULL, 10);
+            if (depth <= 0 || qlane != lane || qsplit == split)
+                continue;
+            /* "  core AIV0 lane 0: blocked in FUNC at PATH:LINE:COL on ..." */
+            const char *ls = p;
+            while (ls > d && ls[-1] != '\n')
+                ls--;
+            while (*ls == ' ')
+                ls++;
+            if (strncmp(ls, "core ", 5) != 0)
+                continue;
+            const char *fn = p + 13, *at = strstr(fn, " at ");
+            if (!at || at > on)
+                continue;
+            snprintf(func, fsize, "%.*s", (int)(at - fn), fn);
+            const char *c2 = on;
+            while (c2 > at && *c2 != ':')
+                c2--;
+            const char *c1 = c2 - 1;
+            while (c1 > at && *c1 != ':')
+                c1--;
+            *line = (int)strtol(c1 + 1, NULL, 10);
+            *core = core_by_name(ls + 5, strcspn(ls + 5, " "));
+            *was = qsplit;
+            *now = split;
+            return *line > 0;
+        }
+    }
+    return 0;
+}
+
 /* ---- the dataflow chain: the statement a consumer only passes on ------------------------------- */
 
 static void chain_answer(const divergence_side *good, const divergence_side *bad, int good_pass, int bad_pass,
@@ -369,6 +439,24 @@ void diverge_find(const divergence_side *good, const divergence_side *bad, int g
             set_why(s, DIVERGE_ERROR,
                     "the group deadlocks: every live core waits (this one first) where %s ran to its end",
                     good->stem);
+        }
+    }
+    /* a deadlock where a pop waits in another split mode than its queue's
+     * tiles: that pop, not the first core that waits */
+    if (s->found && s->fails && s->note && (!s->reason || s->reason == DIVERGE_ERROR)) {
+        int line = 0, core = 0, was = 0, now = 0;
+        char func[128] = "?";
+        if (split_mismatched_pop(s->note, &line, func, sizeof func, &core, &was, &now) && line != s->line) {
+            free(s->file);
+            free(s->func);
+            s->file = xstrdup(bad->path);
+            s->func = xstrdup(func);
+            s->line = line;
+            s->core = core;
+            set_why(s, DIVERGE_LANE,
+                    "its split= hands the lanes other parts than the other side of the queue expects (split=%d "
+                    "pops what split=%d pushed), and the group stops there (%s ran to its end)",
+                    now, was, good->stem);
         }
     }
     classify(good, bad, s);
