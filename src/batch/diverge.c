@@ -291,6 +291,66 @@ static int split_mismatched_pop(const char *text, int *line, char *func, size_t 
     return 0;
 }
 
+/* The split= a function declares (pl.func_attr({"split": pl.SplitMode.X}):
+ * UpDown 1, LeftRight 2, pypto include/pypto/ir/stmt.h:85-86) in the file
+ * text, -1 when it declares none; func NULL: that of the function whose
+ * body holds line. */
+static int declared_split(const char *text, const char *func, int line)
+{
+    int mode = -1, in = 0, n = 1;
+    for (const char *l = text; l && *l; n++) {
+        size_t len = strcspn(l, "\n");
+        const char *q = l;
+        while (*q == ' ')
+            q++;
+        if (strncmp(q, "def ", 4) == 0) {
+            if (in && !func)
+                return mode;
+            size_t fl = func ? strlen(func) : 0;
+            in = func ? strncmp(q + 4, func, fl) == 0 && q[4 + fl] == '(' : n <= line;
+            mode = -1;
+        } else if (in && strncmp(q, "pl.func_attr(", 13) == 0) {
+            const char *m = strstr(q, "pl.SplitMode.");
+            if (m && m < l + len)
+                mode = strncmp(m + 13, "UP_DOWN", 7) == 0 ? 1 : strncmp(m + 13, "LEFT_RIGHT", 10) == 0 ? 2 : 0;
+        }
+        if (func && in && mode >= 0)
+            return mode;
+        if (!func && n == line)
+            return in ? mode : -1;
+        l += len + (l[len] == '\n');
+    }
+    return in ? mode : -1;
+}
+
+/* The first push (`tpush_to_aiv` when to_aiv, else `tpush_to_aic`) with
+ * split=SPLIT in the file text: its line and function, 0 when none. */
+static int push_with_split(const char *text, int to_aiv, int split, char *func, size_t fsize)
+{
+    char want[48];
+    snprintf(want, sizeof want, "tpush_to_%s(", to_aiv ? "aiv" : "aic");
+    char cur[128] = "?";
+    int n = 1;
+    for (const char *l = text; l && *l; n++) {
+        size_t len = strcspn(l, "\n");
+        const char *q = l;
+        while (*q == ' ')
+            q++;
+        if (strncmp(q, "def ", 4) == 0)
+            snprintf(cur, sizeof cur, "%.*s", (int)strcspn(q + 4, "("), q + 4);
+        const char *p = strstr(q, want);
+        if (p && p < l + len) {
+            const char *sp = strstr(p, "split=");
+            if (sp && sp < l + len && strtol(sp + 6, NULL, 10) == split) {
+                snprintf(func, fsize, "%s", cur);
+                return n;
+            }
+        }
+        l += len + (l[len] == '\n');
+    }
+    return 0;
+}
+
 /* ---- the dataflow chain: the statement a consumer only passes on ------------------------------- */
 
 static void chain_answer(const divergence_side *good, const divergence_side *bad, int good_pass, int bad_pass,
@@ -441,12 +501,38 @@ void diverge_find(const divergence_side *good, const divergence_side *bad, int g
                     good->stem);
         }
     }
-    /* a deadlock where a pop waits in another split mode than its queue's
-     * tiles: that pop, not the first core that waits */
-    if (s->found && s->fails && s->note && (!s->reason || s->reason == DIVERGE_ERROR)) {
+    /* a deadlock where a pop waits in another split mode than the tiles
+     * its queue holds: the side whose split= is not its function's
+     * declared mode (the pop, or the push that filled the queue), not the
+     * first core that waits */
+    if (s->found && s->fails && s->note && s->reason == DIVERGE_ERROR) {
         int line = 0, core = 0, was = 0, now = 0;
         char func[128] = "?";
-        if (split_mismatched_pop(s->note, &line, func, sizeof func, &core, &was, &now) && line != s->line) {
+        size_t len;
+        char *text = split_mismatched_pop(s->note, &line, func, sizeof func, &core, &was, &now)
+                         ? file_read_all(bad->path, &len)
+                         : NULL;
+        if (text) {
+            int pop_declared = declared_split(text, func, line);
+            if (pop_declared == now) {
+                /* the pop agrees with its function: the push does not */
+                char pfunc[128];
+                int from_aic = core == EXEC_CORE_AIV0 || core == EXEC_CORE_AIV1;
+                int pline = push_with_split(text, from_aic, was, pfunc, sizeof pfunc);
+                if (pline > 0 && declared_split(text, pfunc, pline) != was) {
+                    line = pline;
+                    snprintf(func, sizeof func, "%s", pfunc);
+                    core = from_aic ? EXEC_CORE_AIC : EXEC_CORE_AIV0;
+                    int t = now;
+                    now = was;
+                    was = t;
+                } else {
+                    line = 0;
+                }
+            }
+            free(text);
+        }
+        if (line > 0 && line != s->line) {
             free(s->file);
             free(s->func);
             s->file = xstrdup(bad->path);
@@ -455,7 +541,7 @@ void diverge_find(const divergence_side *good, const divergence_side *bad, int g
             s->core = core;
             set_why(s, DIVERGE_LANE,
                     "its split= hands the lanes other parts than the other side of the queue expects (split=%d "
-                    "pops what split=%d pushed), and the group stops there (%s ran to its end)",
+                    "where the other side has split=%d), and the group stops there (%s ran to its end)",
                     now, was, good->stem);
         }
     }
