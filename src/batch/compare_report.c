@@ -190,8 +190,9 @@ void compare_report_json(const case_info *a, const case_info *b, const compare_r
         side_json(o, a, &p->a);
         strbuf_puts(o, ", \"b\": ");
         side_json(o, b, &p->b);
-        strbuf_printf(o, ", \"same_file\": %s, \"differs\": %s, \"no_outputs\": %s, \"output\": ",
-                      p->same_file ? "true" : "false", p->differs ? "true" : "false", p->no_outputs ? "true" : "false");
+        strbuf_printf(o, ", \"same_file\": %s, \"differs\": %s, \"no_outputs\": %s, \"memfault_only\": %s, \"output\": ",
+                      p->same_file ? "true" : "false", p->differs ? "true" : "false", p->no_outputs ? "true" : "false",
+                      p->memfault_only ? "true" : "false");
         json_put_string(o, p->output);
         strbuf_puts(o, ", \"max_abs_diff\": ");
         jnum(o, p->max_abs_diff);
