@@ -171,6 +171,18 @@ static int memfault_answer(const divergence_side *good, const divergence_side *b
 
 /* ---- error/deadlock: where the run stops ---------------------------------------------------- */
 
+/* " at PATH:LINE:COL" from at to end: LINE (the last two numbers before end) */
+static int line_of_place(const char *at, const char *end)
+{
+    const char *c2 = end;
+    while (c2 > at && *c2 != ':')
+        c2--;
+    const char *c1 = c2 - 1;
+    while (c1 > at && *c1 != ':')
+        c1--;
+    return (int)strtol(c1 + 1, NULL, 10);
+}
+
 /* The "  core X lane N: blocked in FUNC at PATH:LINE:COL on OP (...)" lines
  * of a deadlock report in text, into s->waiting; the first one's place into
  * *line, func, *core. 1 when there is one. */
@@ -196,16 +208,8 @@ static int blocked_cores(const char *text, bisect_stmt *s, int *line, char *func
                 const char *fn = b + 13, *at = strstr(fn, " at ");
                 if (at && at < p + l) {
                     snprintf(func, fsize, "%.*s", (int)(at - fn), fn);
-                    /* PATH:LINE:COL: the last two numbers before " on " */
                     const char *on = strstr(at, " on ");
-                    const char *e = on && on < p + l ? on : p + l;
-                    const char *c2 = e;
-                    while (c2 > at && *c2 != ':')
-                        c2--;
-                    const char *c1 = c2 - 1;
-                    while (c1 > at && *c1 != ':')
-                        c1--;
-                    *line = (int)strtol(c1 + 1, NULL, 10);
+                    *line = line_of_place(at, on && on < p + l ? on : p + l);
                 }
                 *core = core_by_name(q + 5, strcspn(q + 5, " "));
             }
@@ -275,13 +279,7 @@ static int split_mismatched_pop(const char *text, int *line, char *func, size_t 
             if (!at || at > on)
                 continue;
             snprintf(func, fsize, "%.*s", (int)(at - fn), fn);
-            const char *c2 = on;
-            while (c2 > at && *c2 != ':')
-                c2--;
-            const char *c1 = c2 - 1;
-            while (c1 > at && *c1 != ':')
-                c1--;
-            *line = (int)strtol(c1 + 1, NULL, 10);
+            *line = line_of_place(at, on);
             *core = core_by_name(ls + 5, strcspn(ls + 5, " "));
             *was = qsplit;
             *now = split;
