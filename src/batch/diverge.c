@@ -349,6 +349,131 @@ static int push_with_split(const char *text, int to_aiv, int split, char *func, 
     return 0;
 }
 
+/* ---- a pop no statement pushes for ------------------------------------------------------------- */
+
+/* The statements of a pass file that a dropped push is looked for in:
+ * pushes and pops of one direction, and every assignment's target. */
+typedef struct qstmt {
+    int line, kind; /* kind: 'p' push, 'o' pop, 'd' a definition */
+    char func[128], name[128];
+} qstmt;
+
+/* The name an assignment line binds ("x: T = ..." or "x = ..."), into
+ * name; 0 when the line binds none. */
+static int bound_name(const char *q, size_t len, char *name, size_t size)
+{
+    size_t n = 0;
+    while (n < len && (isalnum((unsigned char)q[n]) || q[n] == '_'))
+        n++;
+    if (!n || n >= size || (q[n] != ':' && strncmp(q + n, " =", 2) != 0))
+        return 0;
+    snprintf(name, size, "%.*s", (int)n, q);
+    return 1;
+}
+
+/* Every push and pop of direction to_aiv (tpush_to_aiv / tpop_from_aic,
+ * else the other way) and every definition, in file order. */
+static qstmt *queue_statements(const char *text, int to_aiv, size_t *n)
+{
+    const char *push = to_aiv ? "pl.tile.tpush_to_aiv(" : "pl.tile.tpush_to_aic(";
+    const char *pop = to_aiv ? "pl.tile.tpop_from_aic(" : "pl.tile.tpop_from_aiv(";
+    qstmt *v = NULL;
+    size_t cap = 0;
+    char func[128] = "?";
+    *n = 0;
+    int line = 1;
+    for (const char *l = text; l && *l; line++) {
+        size_t len = strcspn(l, "\n");
+        const char *q = l;
+        while (*q == ' ')
+            q++;
+        size_t ql = len - (size_t)(q - l);
+        qstmt st;
+        memset(&st, 0, sizeof st);
+        if (strncmp(q, "def ", 4) == 0) {
+            snprintf(func, sizeof func, "%.*s", (int)strcspn(q + 4, "("), q + 4);
+        } else if (strncmp(q, push, strlen(push)) == 0) {
+            st.kind = 'p';
+            const char *a = q + strlen(push);
+            snprintf(st.name, sizeof st.name, "%.*s", (int)strcspn(a, ",)"), a);
+        } else if (bound_name(q, ql, st.name, sizeof st.name)) {
+            const char *c = memmem(q, ql, pop, strlen(pop));
+            st.kind = c ? 'o' : 'd';
+        }
+        if (st.kind) {
+            st.line = line;
+            snprintf(st.func, sizeof st.func, "%s", func);
+            if (*n == cap) {
+                cap = cap ? cap * 2 : 64;
+                v = xreallocarray(v, cap, sizeof *v);
+            }
+            v[(*n)++] = st;
+        }
+        l += len + (l[len] == '\n');
+    }
+    return v;
+}
+
+/* A deadlock where a pop waits on an empty queue (to_aiv: the AIC->AIV
+ * one): the tile no statement pushes. Each pop's tile is named after the
+ * producer's ("gate__tile_Vec" for "gate__tile", ExpandMixedKernel's
+ * naming): the longest name defined in the other half of its kernel that
+ * the pop's target extends with "_". The one pop whose tile has a producer and no
+ * push of it: the missing push belongs right after that tile's last
+ * definition. Its line, function and the names into *line, func, tile,
+ * *pop_line; 1 when exactly one such tile. */
+static int missing_push(const char *text, int to_aiv, int *line, char *func, size_t fsize, char *tile,
+                        size_t tsize, int *pop_line)
+{
+    size_t n;
+    qstmt *v = queue_statements(text, to_aiv, &n);
+    int found = 0;
+    char seen[128] = "";
+    for (size_t i = 0; i < n; i++) {
+        if (v[i].kind != 'o')
+            continue;
+        /* the producer's tile: the longest definition in the other half of
+         * the pop's mixed kernel (F_aiv pops what F_aic pushes, the names
+         * ExpandMixedKernel gives them) */
+        char producer[128];
+        size_t fl = strlen(v[i].func);
+        if (fl < 4 || strcmp(v[i].func + fl - 4, to_aiv ? "_aiv" : "_aic") != 0)
+            continue;
+        snprintf(producer, sizeof producer, "%.*s%s", (int)(fl - 4), v[i].func, to_aiv ? "_aic" : "_aiv");
+        const qstmt *best = NULL;
+        size_t best_len = 0;
+        for (size_t k = 0; k < n; k++) {
+            size_t dl = strlen(v[k].name);
+            if (v[k].kind != 'd' || strcmp(v[k].func, producer) != 0 || dl <= best_len ||
+                strncmp(v[i].name, v[k].name, dl) != 0 || v[i].name[dl] != '_')
+                continue;
+            best = &v[k];
+            best_len = dl;
+        }
+        if (!best)
+            continue;
+        int pushed = 0;
+        for (size_t j = 0; j < n && !pushed; j++)
+            pushed = v[j].kind == 'p' && strcmp(v[j].func, best->func) == 0 && strcmp(v[j].name, best->name) == 0;
+        if (pushed || strcmp(seen, best->name) == 0)
+            continue;
+        if (found++) /* two tiles unpushed: no one answer */
+            break;
+        snprintf(seen, sizeof seen, "%s", best->name);
+        /* its last definition in that function */
+        const qstmt *last = best;
+        for (size_t k = 0; k < n; k++)
+            if (v[k].kind == 'd' && strcmp(v[k].func, best->func) == 0 && strcmp(v[k].name, best->name) == 0)
+                last = &v[k];
+        *line = last->line + 1;
+        snprintf(func, fsize, "%s", last->func);
+        snprintf(tile, tsize, "%s", last->name);
+        *pop_line = v[i].line;
+    }
+    free(v);
+    return found == 1;
+}
+
 /* ---- the dataflow chain: the statement a consumer only passes on ------------------------------- */
 
 static void chain_answer(const divergence_side *good, const divergence_side *bad, int good_pass, int bad_pass,
@@ -542,6 +667,41 @@ void diverge_find(const divergence_side *good, const divergence_side *bad, int g
                     "where the other side has split=%d), and the group stops there (%s ran to its end)",
                     now, was, good->stem);
         }
+    }
+    /* a deadlock where a pop waits on an empty queue for a tile no
+     * statement pushes: where that push belongs */
+    if (s->found && s->fails && s->reason == DIVERGE_ERROR && s->note && strstr(s->note, "deadlock in group ")) {
+        size_t len;
+        char *text = strstr(s->note, " on tpop_from_") ? file_read_all(bad->path, &len) : NULL;
+        int line = 0, pop_line = 0, to_aiv = 1;
+        char func[128], tile[128];
+        /* either queue (every core waits: which pop waits for the missing
+         * tile is not the first one listed); one tile unpushed in all */
+        int n = 0;
+        for (int d = 1; d >= 0 && text; d--) {
+            int l2, p2;
+            char f2[128], t2[128];
+            if (missing_push(text, d, &l2, f2, sizeof f2, t2, sizeof t2, &p2) && !n++) {
+                line = l2;
+                pop_line = p2;
+                to_aiv = d;
+                snprintf(func, sizeof func, "%s", f2);
+                snprintf(tile, sizeof tile, "%s", t2);
+            }
+        }
+        if (n == 1) {
+            free(s->file);
+            free(s->func);
+            s->file = xstrdup(bad->path);
+            s->func = xstrdup(func);
+            s->line = line;
+            s->core = to_aiv ? EXEC_CORE_AIC : EXEC_CORE_AIV0;
+            set_why(s, DIVERGE_ERROR,
+                    "the group deadlocks: the pop at line %d waits for %s, which no statement pushes (%s ran to "
+                    "its end); its push belongs here, after its last definition",
+                    pop_line, tile, good->stem);
+        }
+        free(text);
     }
     classify(good, bad, s);
 }
