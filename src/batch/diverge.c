@@ -321,40 +321,13 @@ static int declared_split(const char *text, const char *func, int line)
     return in ? mode : -1;
 }
 
-/* The first push (`tpush_to_aiv` when to_aiv, else `tpush_to_aic`) with
- * split=SPLIT in the file text: its line and function, 0 when none. */
-static int push_with_split(const char *text, int to_aiv, int split, char *func, size_t fsize)
-{
-    char want[48];
-    snprintf(want, sizeof want, "tpush_to_%s(", to_aiv ? "aiv" : "aic");
-    char cur[128] = "?";
-    int n = 1;
-    for (const char *l = text; l && *l; n++) {
-        size_t len = strcspn(l, "\n");
-        const char *q = l;
-        while (*q == ' ')
-            q++;
-        if (strncmp(q, "def ", 4) == 0)
-            snprintf(cur, sizeof cur, "%.*s", (int)strcspn(q + 4, "("), q + 4);
-        const char *p = strstr(q, want);
-        if (p && p < l + len) {
-            const char *sp = strstr(p, "split=");
-            if (sp && sp < l + len && strtol(sp + 6, NULL, 10) == split) {
-                snprintf(func, fsize, "%s", cur);
-                return n;
-            }
-        }
-        l += len + (l[len] == '\n');
-    }
-    return 0;
-}
-
 /* ---- a pop no statement pushes for ------------------------------------------------------------- */
 
 /* The statements of a pass file that a dropped push is looked for in:
  * pushes and pops of one direction, and every assignment's target. */
 typedef struct qstmt {
     int line, kind; /* kind: 'p' push, 'o' pop, 'd' a definition */
+    int split;      /* a push's split= (-1: none) */
     char func[128], name[128];
 } qstmt;
 
@@ -394,8 +367,9 @@ static qstmt *queue_statements(const char *text, int to_aiv, size_t *n)
             snprintf(func, sizeof func, "%.*s", (int)strcspn(q + 4, "("), q + 4);
         } else if (strncmp(q, push, strlen(push)) == 0) {
             st.kind = 'p';
-            const char *a = q + strlen(push);
+            const char *a = q + strlen(push), *sp = memmem(q, ql, "split=", 6);
             snprintf(st.name, sizeof st.name, "%.*s", (int)strcspn(a, ",)"), a);
+            st.split = sp ? (int)strtol(sp + 6, NULL, 10) : -1;
         } else if (bound_name(q, ql, st.name, sizeof st.name)) {
             const char *c = memmem(q, ql, pop, strlen(pop));
             st.kind = c ? 'o' : 'd';
@@ -412,6 +386,22 @@ static qstmt *queue_statements(const char *text, int to_aiv, size_t *n)
         l += len + (l[len] == '\n');
     }
     return v;
+}
+
+/* The first push of direction to_aiv with split=SPLIT in the file text:
+ * its line and function, 0 when none. */
+static int push_with_split(const char *text, int to_aiv, int split, char *func, size_t fsize)
+{
+    size_t n;
+    qstmt *v = queue_statements(text, to_aiv, &n);
+    int line = 0;
+    for (size_t i = 0; i < n && !line; i++)
+        if (v[i].kind == 'p' && v[i].split == split) {
+            line = v[i].line;
+            snprintf(func, fsize, "%s", v[i].func);
+        }
+    free(v);
+    return line;
 }
 
 /* A deadlock where a pop waits on an empty queue (to_aiv: the AIC->AIV
