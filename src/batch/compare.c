@@ -127,6 +127,7 @@ static int side_step(side_run *s, int i, const runpass_options *ro, compare_side
     out->ran = 1;
     out->status = s->res.status;
     out->ok = s->res.status == RUNPASS_COMPARED && s->res.all_pass;
+    out->memfaults = s->res.memfaults;
     out->message = s->res.message ? xstrdup(s->res.message) : NULL;
     return !out->reused;
 }
@@ -185,7 +186,7 @@ static void compare_outputs(const runpass_result *ra, const runpass_result *rb, 
 void compare_run(const case_info *a, const case_info *b, const runpass_options *ro, compare_result *r)
 {
     memset(r, 0, sizeof *r);
-    r->first_diff = -1;
+    r->first_diff = r->first_no_outputs = -1;
     double t0 = clock_seconds();
     align(a, b, r);
     int inputs_same = same_tensors(a->inputs, a->ninputs, b->inputs, b->ninputs);
@@ -216,8 +217,22 @@ void compare_run(const case_info *a, const case_info *b, const runpass_options *
             r->runs += (size_t)side_step(&sb, p->b.pass, ro, &p->b);
             compare_outputs(&sa.res, &sb.res, ro, p);
         }
+        /* the same outputs, but one build's run writes over live tiles:
+         * a difference (a memory fault is a failing verdict) */
+        if (!p->differs && p->a.ran && p->b.ran && !p->same_file && !p->a.memfaults != !p->b.memfaults) {
+            p->differs = 1;
+            p->memfault_only = 1;
+        }
         r->failed_a += !p->a.ok;
         r->failed_b += !p->b.ok;
+        /* both stopped: "the same outputs" would be said of outputs never made */
+        if (!p->differs && p->a.ran && p->b.ran && p->a.status != RUNPASS_COMPARED &&
+            p->b.status != RUNPASS_COMPARED) {
+            p->no_outputs = 1;
+            r->no_outputs++;
+            if (r->first_no_outputs < 0)
+                r->first_no_outputs = (int)i;
+        }
         if (p->differs && r->first_diff < 0)
             r->first_diff = (int)i;
         if (stop && *stop)

@@ -29,6 +29,7 @@ typedef struct compare_side {
     int ok;                /* compared and every output within tolerance of its golden */
     char *message;         /* the error, when not compared */
     int reused;            /* the result of the previous pass of this build (same file body) */
+    uint64_t memfaults;    /* the memory sanitizer's reports of the run */
 } compare_side;
 
 typedef struct compare_pair {
@@ -38,6 +39,9 @@ typedef struct compare_pair {
     int differs;           /* the outputs of A and B differ (or one side fails where the other runs) */
     char *output;          /* differs: the first output that differs, or NULL when one side failed */
     int missing;           /* that output is not among B's (or has no value on one side) */
+    int memfault_only;     /* the outputs agree; one side has memory faults, the other none */
+    int no_outputs;        /* both sides ran and neither computed its outputs (each stopped:
+                              an error, a deadlock, REF failing): nothing was compared */
     double max_abs_diff;
     int64_t mismatches, count;
 } compare_pair;
@@ -50,6 +54,8 @@ typedef struct compare_result {
     double seconds;
     int first_diff;        /* index into pairs, -1: no difference */
     size_t failed_a, failed_b; /* aligned passes failing validation on that side */
+    size_t no_outputs;     /* aligned passes with no_outputs */
+    int first_no_outputs;  /* index into pairs of the first, -1: none */
     int interrupted;       /* the options' interrupt flag stopped it; no result */
     int stmt_done;
     bisect_stmt stmt;      /* the first differing statement of the first differing pair */

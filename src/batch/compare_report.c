@@ -33,18 +33,40 @@ static void pair_cell(const compare_pair *p, strbuf *out)
         strbuf_puts(out, "only in B");
     else if (p->b.pass < 0)
         strbuf_puts(out, "only in A");
+    else if (p->no_outputs)
+        strbuf_puts(out, p->same_file ? "same file, no outputs: both stop" : "no outputs: both stop");
     else if (p->same_file)
         strbuf_puts(out, "same file");
     else if (!p->differs)
         strbuf_puts(out, "same outputs");
+    else if (p->memfault_only)
+        strbuf_printf(out, "DIFFER: memory faults in %s only (the same outputs)", p->b.memfaults ? "B" : "A");
     else if (!p->output)
-        strbuf_printf(out, "DIFFER: %s", p->a.status == RUNPASS_COMPARED ? "B does not run" : "A does not run");
+        strbuf_printf(out, "DIFFER: %s", p->a.status == RUNPASS_COMPARED ? "B stops, A computes its outputs"
+                                                                         : "A stops, B computes its outputs");
     else if (p->missing)
         strbuf_printf(out, "DIFFER: output '%s' is not B's", p->output);
     else {
         exec_format_e6(p->max_abs_diff, e6, sizeof e6);
         strbuf_printf(out, "DIFFER: '%s' max_abs_diff %s, %lld of %lld elements", p->output, e6,
                       (long long)p->mismatches, (long long)p->count);
+    }
+}
+
+/* "  LABEL stops: MESSAGE": its first line and the lines naming where a
+ * core waits (a deadlock's report goes on with every queue) */
+static void put_stop(strbuf *out, const char *label, const compare_side *sd)
+{
+    const char *m = sd->message && *sd->message ? sd->message : verdict(sd);
+    size_t l = strcspn(m, "\n");
+    strbuf_printf(out, "  %s stops: %.*s\n", label, (int)l, m);
+    for (const char *p = m + l; *p;) {
+        p += *p == '\n';
+        size_t n = strcspn(p, "\n");
+        size_t sp = strspn(p, " ");
+        if (sp < n && memmem(p, n, ": blocked in ", 13))
+            strbuf_printf(out, "    %.*s\n", (int)(n - sp), p + sp);
+        p += n;
     }
 }
 
@@ -79,6 +101,22 @@ void compare_report_text(const case_info *a, const case_info *b, const compare_r
         strbuf_puts(out, "compare: interrupted; no result\n");
         return;
     }
+    if (r->first_diff < 0 && r->no_outputs) {
+        /* never "no difference" about outputs neither side computed */
+        const compare_pair *q = &r->pairs[r->first_no_outputs];
+        if (r->no_outputs == r->aligned)
+            strbuf_printf(out, "compare: nothing to compare: in each of the %zu aligned passes both builds stop "
+                               "before computing their outputs\n",
+                          r->aligned);
+        else
+            strbuf_printf(out, "compare: no difference in the %zu aligned passes where both builds computed their "
+                               "outputs (rtol=%.3e atol=%.3e); in %zu both stop, nothing compared\n",
+                          r->aligned - r->no_outputs, a->rtol.value, a->atol.value, r->no_outputs);
+        strbuf_printf(out, "compare: first pass with no outputs on either side: %s\n", q->name);
+        put_stop(out, "A", &q->a);
+        put_stop(out, "B", &q->b);
+        return;
+    }
     if (r->first_diff < 0) {
         strbuf_printf(out, "compare: no difference: every aligned pass gives the same outputs in A and B (rtol=%.3e "
                            "atol=%.3e)\n",
@@ -86,8 +124,19 @@ void compare_report_text(const case_info *a, const case_info *b, const compare_r
         return;
     }
     const compare_pair *p = &r->pairs[r->first_diff];
-    strbuf_printf(out, "compare: first pass whose outputs differ: %s (A: %s, B: %s)\n", p->name, stem_of(a, p->a.pass),
-                  stem_of(b, p->b.pass));
+    if (p->memfault_only)
+        strbuf_printf(out, "compare: first pass that differs: %s (A: %s, B: %s): the same outputs, memory faults in %s "
+                           "only (%llu)\n",
+                      p->name, stem_of(a, p->a.pass), stem_of(b, p->b.pass), p->b.memfaults ? "B" : "A",
+                      (unsigned long long)(p->b.memfaults ? p->b.memfaults : p->a.memfaults));
+    else
+        strbuf_printf(out, "compare: first pass whose outputs differ: %s (A: %s, B: %s)\n", p->name,
+                      stem_of(a, p->a.pass), stem_of(b, p->b.pass));
+    /* a side that stopped: what stopped it */
+    if (p->a.ran && p->a.status != RUNPASS_COMPARED)
+        put_stop(out, "A", &p->a);
+    if (p->b.ran && p->b.status != RUNPASS_COMPARED)
+        put_stop(out, "B", &p->b);
     if (r->stmt_done) {
         strbuf ga = STRBUF_INIT, gb = STRBUF_INIT;
         strbuf_printf(&ga, "A's %s", stem_of(a, p->a.pass));
@@ -130,8 +179,8 @@ void compare_report_json(const case_info *a, const case_info *b, const compare_r
     strbuf_puts(o, ", \"b\": ");
     json_put_string(o, b->root);
     strbuf_printf(o, ", \"aligned\": %zu, \"only_a\": %zu, \"only_b\": %zu, \"runs\": %zu, \"seconds\": %.3f, \"failed_a\": %zu, "
-                     "\"failed_b\": %zu, \"interrupted\": %s, \"same\": %s,\n \"pairs\": [",
-                  r->aligned, r->only_a, r->only_b, r->runs, r->seconds, r->failed_a, r->failed_b,
+                     "\"failed_b\": %zu, \"no_outputs\": %zu, \"interrupted\": %s, \"same\": %s,\n \"pairs\": [",
+                  r->aligned, r->only_a, r->only_b, r->runs, r->seconds, r->failed_a, r->failed_b, r->no_outputs,
                   r->interrupted ? "true" : "false", compare_all_same(r) ? "true" : "false");
     for (size_t i = 0; i < r->npairs; i++) {
         const compare_pair *p = &r->pairs[i];
@@ -141,8 +190,9 @@ void compare_report_json(const case_info *a, const case_info *b, const compare_r
         side_json(o, a, &p->a);
         strbuf_puts(o, ", \"b\": ");
         side_json(o, b, &p->b);
-        strbuf_printf(o, ", \"same_file\": %s, \"differs\": %s, \"output\": ", p->same_file ? "true" : "false",
-                      p->differs ? "true" : "false");
+        strbuf_printf(o, ", \"same_file\": %s, \"differs\": %s, \"no_outputs\": %s, \"memfault_only\": %s, \"output\": ",
+                      p->same_file ? "true" : "false", p->differs ? "true" : "false", p->no_outputs ? "true" : "false",
+                      p->memfault_only ? "true" : "false");
         json_put_string(o, p->output);
         strbuf_puts(o, ", \"max_abs_diff\": ");
         jnum(o, p->max_abs_diff);

@@ -171,6 +171,18 @@ static int memfault_answer(const divergence_side *good, const divergence_side *b
 
 /* ---- error/deadlock: where the run stops ---------------------------------------------------- */
 
+/* " at PATH:LINE:COL" from at to end: LINE (the last two numbers before end) */
+static int line_of_place(const char *at, const char *end)
+{
+    const char *c2 = end;
+    while (c2 > at && *c2 != ':')
+        c2--;
+    const char *c1 = c2 - 1;
+    while (c1 > at && *c1 != ':')
+        c1--;
+    return (int)strtol(c1 + 1, NULL, 10);
+}
+
 /* The "  core X lane N: blocked in FUNC at PATH:LINE:COL on OP (...)" lines
  * of a deadlock report in text, into s->waiting; the first one's place into
  * *line, func, *core. 1 when there is one. */
@@ -196,16 +208,8 @@ static int blocked_cores(const char *text, bisect_stmt *s, int *line, char *func
                 const char *fn = b + 13, *at = strstr(fn, " at ");
                 if (at && at < p + l) {
                     snprintf(func, fsize, "%.*s", (int)(at - fn), fn);
-                    /* PATH:LINE:COL: the last two numbers before " on " */
                     const char *on = strstr(at, " on ");
-                    const char *e = on && on < p + l ? on : p + l;
-                    const char *c2 = e;
-                    while (c2 > at && *c2 != ':')
-                        c2--;
-                    const char *c1 = c2 - 1;
-                    while (c1 > at && *c1 != ':')
-                        c1--;
-                    *line = (int)strtol(c1 + 1, NULL, 10);
+                    *line = line_of_place(at, on && on < p + l ? on : p + l);
                 }
                 *core = core_by_name(q + 5, strcspn(q + 5, " "));
             }
@@ -219,6 +223,245 @@ static int blocked_cores(const char *text, bisect_stmt *s, int *line, char *func
     free(s->waiting);
     s->waiting = strbuf_detach(&w);
     return *line > 0;
+}
+
+/* A deadlock's pop that waits with another split= than the tiles its
+ * queue holds ("queue to_aiv_split AIC->AIV depth=2 split=1 lane=0" while
+ * "... blocked in F at P:L:C on tpop_from_aic (split=2, lane=0)"): the
+ * lanes wait for parts the other side never pushes in that mode, and the
+ * pop is where the sides part (a pass that changed it, or its push's).
+ * Its line, function and core; 1 when there is one. */
+static int split_mismatched_pop(const char *text, int *line, char *func, size_t fsize, int *core, int *was,
+                                int *now)
+{
+    const char *d = text ? strstr(text, "deadlock in group ") : NULL;
+    if (!d)
+        return 0;
+    for (const char *p = d; (p = strstr(p, ": blocked in ")) != NULL; p++) {
+        const char *eol = strchr(p, '\n');
+        size_t l = eol ? (size_t)(eol - p) : strlen(p);
+        const char *on = strstr(p, " on tpop_from_");
+        if (!on || on > p + l)
+            continue;
+        int from_aic = strncmp(on + 14, "aic", 3) == 0, split = -1, lane = -1;
+        const char *sp = strstr(on, "(split="), *ln = strstr(on, "lane=");
+        if (!sp || sp > p + l || !ln || ln > p + l)
+            continue;
+        split = (int)strtol(sp + 7, NULL, 10);
+        lane = (int)strtol(ln + 5, NULL, 10);
+        /* the queue the pop reads, holding tiles pushed in another mode */
+        const char *dir = from_aic ? "AIC->AIV" : "AIV->AIC";
+        for (const char *q = d; (q = strstr(q, "\n")) != NULL;) {
+            q++;
+            const char *t = q;
+            while (*t == ' ')
+                t++;
+            size_t ql = strcspn(t, "\n");
+            const char *qd = strncmp(t, "queue ", 6) == 0 ? strstr(t, dir) : NULL;
+            if (!qd || qd > t + ql)
+                continue;
+            const char *dp = strstr(t, "depth="), *qs = strstr(t, "split="), *qn = strstr(t, "lane=");
+            if (!dp || !qs || !qn || qn > t + ql)
+                continue;
+            int depth = (int)strtol(dp + 6, NULL, 10), qsplit = (int)strtol(qs + 6, NULL, 10),
+                qlane = (int)strtol(qn + 5, NULL, 10);
+            if (depth <= 0 || qlane != lane || qsplit == split)
+                continue;
+            /* "  core AIV0 lane 0: blocked in FUNC at PATH:LINE:COL on ..." */
+            const char *ls = p;
+            while (ls > d && ls[-1] != '\n')
+                ls--;
+            while (*ls == ' ')
+                ls++;
+            if (strncmp(ls, "core ", 5) != 0)
+                continue;
+            const char *fn = p + 13, *at = strstr(fn, " at ");
+            if (!at || at > on)
+                continue;
+            snprintf(func, fsize, "%.*s", (int)(at - fn), fn);
+            *line = line_of_place(at, on);
+            *core = core_by_name(ls + 5, strcspn(ls + 5, " "));
+            *was = qsplit;
+            *now = split;
+            return *line > 0;
+        }
+    }
+    return 0;
+}
+
+/* The split= a function declares (pl.func_attr({"split": pl.SplitMode.X}):
+ * UpDown 1, LeftRight 2, pypto include/pypto/ir/stmt.h:85-86) in the file
+ * text, -1 when it declares none; func NULL: that of the function whose
+ * body holds line. */
+static int declared_split(const char *text, const char *func, int line)
+{
+    int mode = -1, in = 0, n = 1;
+    for (const char *l = text; l && *l; n++) {
+        size_t len = strcspn(l, "\n");
+        const char *q = l;
+        while (*q == ' ')
+            q++;
+        if (strncmp(q, "def ", 4) == 0) {
+            if (in && !func)
+                return mode;
+            size_t fl = func ? strlen(func) : 0;
+            in = func ? strncmp(q + 4, func, fl) == 0 && q[4 + fl] == '(' : n <= line;
+            mode = -1;
+        } else if (in && strncmp(q, "pl.func_attr(", 13) == 0) {
+            const char *m = strstr(q, "pl.SplitMode.");
+            if (m && m < l + len)
+                mode = strncmp(m + 13, "UP_DOWN", 7) == 0 ? 1 : strncmp(m + 13, "LEFT_RIGHT", 10) == 0 ? 2 : 0;
+        }
+        if (func && in && mode >= 0)
+            return mode;
+        if (!func && n == line)
+            return in ? mode : -1;
+        l += len + (l[len] == '\n');
+    }
+    return in ? mode : -1;
+}
+
+/* ---- a pop no statement pushes for ------------------------------------------------------------- */
+
+/* The statements of a pass file that a dropped push is looked for in:
+ * pushes and pops of one direction, and every assignment's target. */
+typedef struct qstmt {
+    int line, kind; /* kind: 'p' push, 'o' pop, 'd' a definition */
+    int split;      /* a push's split= (-1: none) */
+    char func[128], name[128];
+} qstmt;
+
+/* The name an assignment line binds ("x: T = ..." or "x = ..."), into
+ * name; 0 when the line binds none. */
+static int bound_name(const char *q, size_t len, char *name, size_t size)
+{
+    size_t n = 0;
+    while (n < len && (isalnum((unsigned char)q[n]) || q[n] == '_'))
+        n++;
+    if (!n || n >= size || (q[n] != ':' && strncmp(q + n, " =", 2) != 0))
+        return 0;
+    snprintf(name, size, "%.*s", (int)n, q);
+    return 1;
+}
+
+/* Every push and pop of direction to_aiv (tpush_to_aiv / tpop_from_aic,
+ * else the other way) and every definition, in file order. */
+static qstmt *queue_statements(const char *text, int to_aiv, size_t *n)
+{
+    const char *push = to_aiv ? "pl.tile.tpush_to_aiv(" : "pl.tile.tpush_to_aic(";
+    const char *pop = to_aiv ? "pl.tile.tpop_from_aic(" : "pl.tile.tpop_from_aiv(";
+    qstmt *v = NULL;
+    size_t cap = 0;
+    char func[128] = "?";
+    *n = 0;
+    int line = 1;
+    for (const char *l = text; l && *l; line++) {
+        size_t len = strcspn(l, "\n");
+        const char *q = l;
+        while (*q == ' ')
+            q++;
+        size_t ql = len - (size_t)(q - l);
+        qstmt st;
+        memset(&st, 0, sizeof st);
+        if (strncmp(q, "def ", 4) == 0) {
+            snprintf(func, sizeof func, "%.*s", (int)strcspn(q + 4, "("), q + 4);
+        } else if (strncmp(q, push, strlen(push)) == 0) {
+            st.kind = 'p';
+            const char *a = q + strlen(push), *sp = memmem(q, ql, "split=", 6);
+            snprintf(st.name, sizeof st.name, "%.*s", (int)strcspn(a, ",)"), a);
+            st.split = sp ? (int)strtol(sp + 6, NULL, 10) : -1;
+        } else if (bound_name(q, ql, st.name, sizeof st.name)) {
+            const char *c = memmem(q, ql, pop, strlen(pop));
+            st.kind = c ? 'o' : 'd';
+        }
+        if (st.kind) {
+            st.line = line;
+            snprintf(st.func, sizeof st.func, "%s", func);
+            if (*n == cap) {
+                cap = cap ? cap * 2 : 64;
+                v = xreallocarray(v, cap, sizeof *v);
+            }
+            v[(*n)++] = st;
+        }
+        l += len + (l[len] == '\n');
+    }
+    return v;
+}
+
+/* The first push of direction to_aiv with split=SPLIT in the file text:
+ * its line and function, 0 when none. */
+static int push_with_split(const char *text, int to_aiv, int split, char *func, size_t fsize)
+{
+    size_t n;
+    qstmt *v = queue_statements(text, to_aiv, &n);
+    int line = 0;
+    for (size_t i = 0; i < n && !line; i++)
+        if (v[i].kind == 'p' && v[i].split == split) {
+            line = v[i].line;
+            snprintf(func, fsize, "%s", v[i].func);
+        }
+    free(v);
+    return line;
+}
+
+/* A deadlock where a pop waits on an empty queue (to_aiv: the AIC->AIV
+ * one): the tile no statement pushes. Each pop's tile is named after the
+ * producer's ("gate__tile_Vec" for "gate__tile", ExpandMixedKernel's
+ * naming): the longest name defined in the other half of its kernel that
+ * the pop's target extends with "_". The one pop whose tile has a producer and no
+ * push of it: the missing push belongs right after that tile's last
+ * definition. Its line, function and the names into *line, func, tile,
+ * *pop_line; 1 when exactly one such tile. */
+static int missing_push(const char *text, int to_aiv, int *line, char *func, size_t fsize, char *tile,
+                        size_t tsize, int *pop_line)
+{
+    size_t n;
+    qstmt *v = queue_statements(text, to_aiv, &n);
+    int found = 0;
+    char seen[128] = "";
+    for (size_t i = 0; i < n; i++) {
+        if (v[i].kind != 'o')
+            continue;
+        /* the producer's tile: the longest definition in the other half of
+         * the pop's mixed kernel (F_aiv pops what F_aic pushes, the names
+         * ExpandMixedKernel gives them) */
+        char producer[128];
+        size_t fl = strlen(v[i].func);
+        if (fl < 4 || strcmp(v[i].func + fl - 4, to_aiv ? "_aiv" : "_aic") != 0)
+            continue;
+        snprintf(producer, sizeof producer, "%.*s%s", (int)(fl - 4), v[i].func, to_aiv ? "_aic" : "_aiv");
+        const qstmt *best = NULL;
+        size_t best_len = 0;
+        for (size_t k = 0; k < n; k++) {
+            size_t dl = strlen(v[k].name);
+            if (v[k].kind != 'd' || strcmp(v[k].func, producer) != 0 || dl <= best_len ||
+                strncmp(v[i].name, v[k].name, dl) != 0 || v[i].name[dl] != '_')
+                continue;
+            best = &v[k];
+            best_len = dl;
+        }
+        if (!best)
+            continue;
+        int pushed = 0;
+        for (size_t j = 0; j < n && !pushed; j++)
+            pushed = v[j].kind == 'p' && strcmp(v[j].func, best->func) == 0 && strcmp(v[j].name, best->name) == 0;
+        if (pushed || strcmp(seen, best->name) == 0)
+            continue;
+        if (found++) /* two tiles unpushed: no one answer */
+            break;
+        snprintf(seen, sizeof seen, "%s", best->name);
+        /* its last definition in that function */
+        const qstmt *last = best;
+        for (size_t k = 0; k < n; k++)
+            if (v[k].kind == 'd' && strcmp(v[k].func, best->func) == 0 && strcmp(v[k].name, best->name) == 0)
+                last = &v[k];
+        *line = last->line + 1;
+        snprintf(func, fsize, "%s", last->func);
+        snprintf(tile, tsize, "%s", last->name);
+        *pop_line = v[i].line;
+    }
+    free(v);
+    return found == 1;
 }
 
 /* ---- the dataflow chain: the statement a consumer only passes on ------------------------------- */
@@ -376,6 +619,85 @@ void diverge_find(const divergence_side *good, const divergence_side *bad, int g
                     "the group deadlocks: every live core waits (this one first) where %s ran to its end",
                     good->stem);
         }
+    }
+    /* a deadlock where a pop waits in another split mode than the tiles
+     * its queue holds: the side whose split= is not its function's
+     * declared mode (the pop, or the push that filled the queue), not the
+     * first core that waits */
+    if (s->found && s->fails && s->note && s->reason == DIVERGE_ERROR) {
+        int line = 0, core = 0, was = 0, now = 0;
+        char func[128] = "?";
+        size_t len;
+        char *text = split_mismatched_pop(s->note, &line, func, sizeof func, &core, &was, &now)
+                         ? file_read_all(bad->path, &len)
+                         : NULL;
+        if (text) {
+            int pop_declared = declared_split(text, func, line);
+            if (pop_declared == now) {
+                /* the pop agrees with its function: the push does not */
+                char pfunc[128];
+                int from_aic = core == EXEC_CORE_AIV0 || core == EXEC_CORE_AIV1;
+                int pline = push_with_split(text, from_aic, was, pfunc, sizeof pfunc);
+                if (pline > 0 && declared_split(text, pfunc, pline) != was) {
+                    line = pline;
+                    snprintf(func, sizeof func, "%s", pfunc);
+                    core = from_aic ? EXEC_CORE_AIC : EXEC_CORE_AIV0;
+                    int t = now;
+                    now = was;
+                    was = t;
+                } else {
+                    line = 0;
+                }
+            }
+            free(text);
+        }
+        if (line > 0 && line != s->line) {
+            free(s->file);
+            free(s->func);
+            s->file = xstrdup(bad->path);
+            s->func = xstrdup(func);
+            s->line = line;
+            s->core = core;
+            set_why(s, DIVERGE_LANE,
+                    "its split= hands the lanes other parts than the other side of the queue expects (split=%d "
+                    "where the other side has split=%d), and the group stops there (%s ran to its end)",
+                    now, was, good->stem);
+        }
+    }
+    /* a deadlock where a pop waits on an empty queue for a tile no
+     * statement pushes: where that push belongs */
+    if (s->found && s->fails && s->reason == DIVERGE_ERROR && s->note && strstr(s->note, "deadlock in group ")) {
+        size_t len;
+        char *text = strstr(s->note, " on tpop_from_") ? file_read_all(bad->path, &len) : NULL;
+        int line = 0, pop_line = 0, to_aiv = 1;
+        char func[128], tile[128];
+        /* either queue (every core waits: which pop waits for the missing
+         * tile is not the first one listed); one tile unpushed in all */
+        int n = 0;
+        for (int d = 1; d >= 0 && text; d--) {
+            int l2, p2;
+            char f2[128], t2[128];
+            if (missing_push(text, d, &l2, f2, sizeof f2, t2, sizeof t2, &p2) && !n++) {
+                line = l2;
+                pop_line = p2;
+                to_aiv = d;
+                snprintf(func, sizeof func, "%s", f2);
+                snprintf(tile, sizeof tile, "%s", t2);
+            }
+        }
+        if (n == 1) {
+            free(s->file);
+            free(s->func);
+            s->file = xstrdup(bad->path);
+            s->func = xstrdup(func);
+            s->line = line;
+            s->core = to_aiv ? EXEC_CORE_AIC : EXEC_CORE_AIV0;
+            set_why(s, DIVERGE_ERROR,
+                    "the group deadlocks: the pop at line %d waits for %s, which no statement pushes (%s ran to "
+                    "its end); its push belongs here, after its last definition",
+                    pop_line, tile, good->stem);
+        }
+        free(text);
     }
     classify(good, bad, s);
 }

@@ -56,6 +56,7 @@ typedef struct cmp_ctx {
      * list full, or the changed op found after it), not at the run's end */
     int frozen;
     size_t saved_compared, saved_unmatched, saved_realigned;
+    tensor *half;        /* lane_half's tensor of the record being compared */
 } cmp_ctx;
 
 static void save_counts(cmp_ctx *cx)
@@ -288,6 +289,43 @@ static int same_place(int a, int b)
     return a == b || a == EXEC_CORE_HOST || b == EXEC_CORE_HOST;
 }
 
+/* A vector lane's tile where the passing pass has the whole tile on one
+ * core (a pass before ExpandMixedKernel: one mixed function where the
+ * failing pass has its AIV part split between two lanes, split= UP_DOWN or
+ * LEFT_RIGHT): lane k holds the k-th half along the one dimension that is
+ * twice its own (pypto src/ir/transforms/split_vector_kernel_pass.cpp
+ * splits by subblock_idx). That half, contiguous, or NULL when rec is no
+ * lane's, is a pop, or the shapes are not so. */
+static tensor *lane_half(const trace_rec *rec, const trace_rec *whole)
+{
+    /* not a pop: its tile is what the other core pushed, compared there;
+     * which push a pop pairs with is the queue's (a dropped push makes a
+     * pop take the next one, and the answer is where the group stops) */
+    if ((rec->core != EXEC_CORE_AIV0 && rec->core != EXEC_CORE_AIV1) || !rec->t || !whole->t ||
+        (rec->key && strstr(rec->key, "tpop_")) ||
+        whole->core == EXEC_CORE_AIV0 || whole->core == EXEC_CORE_AIV1 || strcmp(rec->func, whole->func) == 0 ||
+        rec->t->ndim != whole->t->ndim || rec->t->dtype != whole->t->dtype || rec->t->ndim == 0)
+        return NULL;
+    int dim = -1;
+    for (int d = 0; d < rec->t->ndim; d++) {
+        if (whole->t->shape[d] == rec->t->shape[d])
+            continue;
+        if (dim >= 0 || whole->t->shape[d] != 2 * rec->t->shape[d])
+            return NULL;
+        dim = d;
+    }
+    if (dim < 0)
+        return NULL;
+    ptodb_status st;
+    int64_t off = whole->t->offset + (int64_t)rec->lane * rec->t->shape[dim] * whole->t->strides[dim];
+    tensor *v = tensor_view(whole->t, rec->t->ndim, rec->t->shape, whole->t->strides, off, &st);
+    if (!v)
+        return NULL;
+    tensor *c = tensor_contiguous(v);
+    tensor_unref(v);
+    return c;
+}
+
 /* A load's tile or a store's region, matched by the GM region (the same
  * data, whatever a pass did to the statements around it: an AIC/AIV split,
  * a lane split by subblock_idx, outlining). Returns 1 when handled, 0 when
@@ -314,7 +352,7 @@ static int on_region_rec(cmp_ctx *cx, const trace_rec *rec, const trace_rec *m)
         cx->st->compared++;
         return 1;
     }
-    if (rec->lane) {
+    if (rec->lane && !m->lane) {
         if (!cx->st->found) {
             report_found(cx, rec, m, &di, 0);
             cx->st->count = numel;
@@ -388,14 +426,24 @@ static int on_bad_rec(void *ud, const trace_rec *rec)
         return 0; /* already have a lane-1 candidate; look for the others' */
     if (cx->have_main && rec->line == cx->st->line)
         return 0; /* the same statement again */
-    const trace_rec *by_region = trace_region_match(cx->good, rec);
+    tensor_unref(cx->half);
+    cx->half = NULL;
+    /* a lane's half tile: its half of the passing pass's whole tile, by
+     * the statement's key; not by region (lane 1 reading x[4:12] where it
+     * should read x[8:16] reads within the whole tile's x[0:16]) */
+    trace_cands lc;
+    if (!trace_rec_is_control(rec) && trace_candidates(cx->good, rec, &lc) && lc.primary &&
+        !same_shape(lc.primary->t, rec->t))
+        cx->half = lane_half(rec, lc.primary);
+    const trace_rec *by_region = cx->half ? NULL : trace_region_match(cx->good, rec);
     if (by_region && on_region_rec(cx, rec, by_region))
         return 0;
     /* the value with the same provenance (the same data by the same ops),
      * where the passing pass has one: the comparison is exact, no other
      * occurrence is tried */
-    const trace_rec *by_prov =
-        trace_rec_is_control(rec) || trace_rec_is_yield(rec) ? NULL : trace_prov_match(cx->good, rec);
+    const trace_rec *by_prov = trace_rec_is_control(rec) || trace_rec_is_yield(rec) || cx->half
+                                   ? NULL
+                                   : trace_prov_match(cx->good, rec);
     if (by_prov && !same_shape(by_prov->t, rec->t))
         by_prov = NULL;
     trace_cands tc;
@@ -420,14 +468,17 @@ static int on_bad_rec(void *ud, const trace_rec *rec)
         return 0;
     }
     const trace_rec *m = tc.primary && comparable(tc.primary->t, rec->t) ? tc.primary : NULL;
-    if (m && !cx->st->bit_tensor && !cx->have_main && !trace_rec_is_control(rec) &&
+    if (!m && cx->half && tc.primary)
+        m = tc.primary; /* compared with its half (lane_half) */
+    const tensor *mt = m && cx->half ? cx->half : m ? m->t : NULL;
+    if (m && !cx->half && !cx->st->bit_tensor && !cx->have_main && !trace_rec_is_control(rec) &&
         !tensor_same_bits(rec->t, m->t))
         note_bit_difference(cx, rec, m);
     diff_info di;
     /* control flow (loop trip counts, if branches) differs at all or not */
     int control = trace_rec_is_control(rec);
     double rtol = control ? 0 : cx->rtol, atol = control ? 0 : cx->atol;
-    if (m && !differs(rec->t, m->t, rtol, atol, 0, &di)) {
+    if (m && !differs(rec->t, mt, rtol, atol, 0, &di)) {
         cx->st->compared++;
         cx->st->provenance += by_prov != NULL;
         return 0;
@@ -437,7 +488,7 @@ static int on_bad_rec(void *ud, const trace_rec *rec)
      * tile of another call or iteration): taking it would hide a wrong offset
      * or bound. Only where the occurrences cannot line up (another core or
      * function: a pass moved the statement) is such a realignment tried. */
-    int aligned = control || by_prov ||
+    int aligned = control || by_prov || cx->half ||
                   (m && same_place(m->core, rec->core) && m->lane == rec->lane && strcmp(m->func, rec->func) == 0);
     for (size_t k = 0; k < tc.n && !aligned; k++) {
         const trace_rec *c = &cx->good->recs[tc.all[k]];
@@ -455,8 +506,12 @@ static int on_bad_rec(void *ud, const trace_rec *rec)
         cx->st->unmatched++;
         return 0;
     }
-    differs(rec->t, first_same->t, rtol, atol, 1, &di);
-    if (rec->lane) {
+    differs(rec->t, first_same == m ? mt : first_same->t, rtol, atol, 1, &di);
+    /* a lane's half against its half of the whole tile, or lane 1 against
+     * lane 1 of the other pass, is as good a comparison as any other
+     * core's: only lane 1 matched with lane 0 (the passing pass has none)
+     * proves little */
+    if (rec->lane && !cx->half && !first_same->lane) {
         /* The second vector lane: in split mode a lane may run on dummy
          * tiles (valid_shape [0, 0]), so its values prove little. Keep the
          * first one, and prefer a divergence the other cores show. */
@@ -625,6 +680,8 @@ void divergence_find(const divergence_side *good_side, const divergence_side *ba
     cx.ranked = good.nranks > 0 || bad_side->c->ranks.nranks > 0;
     trace bad;
     trace_pass(bad_side->path, bad_side->c, ro, 0, on_bad_rec, &cx, &bad);
+    tensor_unref(cx.half);
+    cx.half = NULL;
     if (cx.frozen) {
         s->compared = cx.saved_compared;
         s->unmatched = cx.saved_unmatched;

@@ -32,6 +32,7 @@ BATCH_TESTS = \
 	tests/cli/batch_bisect_new_if.sh \
 	tests/cli/multirank_bisect.sh \
 	tests/cli/compare.sh \
+	tests/cli/compare_stops.sh \
 	tests/cli/reduce.sh \
 	tests/cli/batch_fixtures.sh \
 	tests/cli/batch_shard.sh \

@@ -907,12 +907,16 @@ const trace_rec *trace_region_match(const trace *a, const trace_rec *r)
     if (!l || !l->s)
         return NULL;
     const trace_rec *best = NULL;
-    int best_rank = 3;
+    int best_rank = 6;
     for (size_t k = 0; k < l->n; k++) {
         const trace_rec *c = &a->recs[l->idx[k]];
         if (exec_region_empty(&c->reg) || !exec_region_within(&r->reg, &c->reg) || !ir_funcs_related(c->func, r->func))
             continue;
-        int rank = exec_region_core_rank(r->core, c->core);
+        /* the same region before one that holds it: the list is by the
+         * tensor and the how-manieth, so the first store of a full block
+         * and the first of a shorter last block (another valid region)
+         * share a list; the shorter one is not part of the full one */
+        int rank = 2 * exec_region_core_rank(r->core, c->core) + !exec_region_equal(&r->reg, &c->reg);
         if (rank < best_rank) {
             best = c;
             best_rank = rank;

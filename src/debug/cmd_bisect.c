@@ -22,6 +22,7 @@
 #include "base/diag.h"
 #include "batch/bisect.h"
 #include "batch/compare.h"
+#include "batch/diverge.h"
 #include "debug/present/compare_view.h"
 #include "batch/why.h"
 #include "debug/state/passes.h"
@@ -123,11 +124,12 @@ ptodb_status cmd_BISECT(session *s, const char *args)
                                r.stmt.line, r.stmt.rank);
             else
                 session_printf(s, "`break %d` then `run` stops at the first differing statement.\n", r.stmt.line);
-            /* the front ends show it (view_bisect_statement) */
-            s->bisect_pass = r.first_bad;
-            s->bisect_line = r.stmt.line;
-            s->bisect_serial++;
-            session_mark_redraw(s, SESSION_REDRAW_SOURCE);
+            /* the front ends show it (view_divergence_answer) */
+            strbuf rep = STRBUF_INIT;
+            diverge_report_text(&r.stmt, c.passes[r.last_good].stem, c.passes[r.first_bad].stem, c.rtol.value,
+                                c.atol.value, &rep);
+            session_note_divergence(s, r.first_bad, r.stmt.line, r.stmt.rank, r.stmt.reason, strbuf_str(&rep));
+            strbuf_free(&rep);
         }
     }
     bisect_result_free(&r);

@@ -519,16 +519,21 @@ static tensor *own_alias(value *v)
  * GetValidShape(lhs), pypto src/ir/op/tile_ops/elementwise.cpp, unary.cpp:
  * 162-165), also where no annotation says so (a call nested in a store's
  * argument); REF's torch result has none. */
-static void inherit_valid(int op, const value *src, value *out)
+static void inherit_valid(int op, const value *src, const tensor *before, value *out)
 {
     if (!(exec_elementwise_reuses_dead_operand(op) || exec_unary_reuses_dead_operand(op) ||
           op == IR_OP_TILE_CAST || op == IR_OP_TENSOR_CAST))
         return;
     if (src->kind != VAL_TENSOR || out->kind != VAL_TENSOR || !src->u.t || !out->u.t)
         return;
-    const tensor *s = src->u.t;
+    /* the operand as it was before the op: an op that wrote its result into
+     * this operand's buffer (machine_options.reuse_dead) cleared its valid
+     * region, as a fresh result's; the result keeps it all the same, or
+     * --batch (which reuses) and a session (which does not) would see
+     * other regions and tell two passes apart differently */
+    const tensor *s = before ? before : src->u.t;
     tensor *x = out->u.t;
-    if (x == s || x->valid_ndim >= 0 || s->valid_ndim != s->ndim || x->ndim != s->ndim ||
+    if ((x == src->u.t && !before) || x->valid_ndim >= 0 || s->valid_ndim != s->ndim || x->ndim != s->ndim ||
         memcmp(x->shape, s->shape, (size_t)x->ndim * sizeof *x->shape) != 0)
         return;
     if (x->refcount > 1 && !(x = own_alias(out)))
@@ -625,9 +630,16 @@ static ptodb_status eval_op(machine *m, core *c, xframe *f, const xexpr *x, valu
          * src/ir/transforms/split_vector_kernel_pass.cpp:398-431) */
         *out = value_copy(&pos[2]);
     } else {
+        /* the first operand's valid region before the op (a reuse clears it) */
+        tensor first;
+        const tensor *first_before = NULL;
+        if (m->opt.reuse_dead && np > 0 && pos[0].kind == VAL_TENSOR && pos[0].u.t && pos[0].u.t->valid_ndim >= 0) {
+            first = *pos[0].u.t;
+            first_before = &first;
+        }
         st = x->fn(&c->ctx, &a, out);
         if (st == PTODB_OK && m->opt.semantics == EXEC_SEM_DEVICE && np > 0) {
-            inherit_valid(x->id, &pos[0], out);
+            inherit_valid(x->id, &pos[0], first_before, out);
             matmul_valid(x->id, pos, np, out);
         }
     }

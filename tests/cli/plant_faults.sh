@@ -70,7 +70,7 @@ m = json.load(open(sys.argv[2]))
 assert s['schema'] == 'ptodb-faults-score/1'
 assert s['summary']['copies'] == len(m['copies'])
 for r in s['rows']:
-    for k in ('bisect', 'compare', 'why'):
+    for k in ('bisect', 'compare', 'why', 'tui'):
         assert 'reason' in r[k] and 'names_edit' in r[k], (r['id'], k)
 # the bisect finds the planted pass of every copy
 assert all(r['bisect'].get('first_bad') == next(c['pass_stem'] for c in m['copies'] if c['id'] == r['id'])

@@ -824,6 +824,52 @@ def check_port():
     assert p.stdout.read() == b""  # the socket carries DAP; stdout stays empty
 
 
+def check_launch_stops_at_divergence():
+    # a launch that names no pass asks the divergence engine (bisect's,
+    # batch/diverge.h): on examples/mlp-broken (a planted fault, BUG.txt:
+    # line 29 of pass 11) it stops there with reason "exception" in the
+    # engine's words, the words `ptodb --batch --bisect` prints; exceptionInfo
+    # gives them too. A passing case runs to its end as before.
+    broken = os.path.join(os.environ["top_srcdir"], "examples/mlp-broken")
+    batch = subprocess.run([PTODB, "--batch", "--bisect", "--nx", broken], capture_output=True, timeout=60 * SCALE)
+    text = batch.stdout.decode()
+    head = [l for l in text.split("\n") if l.startswith("first divergence: ")][0]
+    why = [l.strip() for l in text.split("\n") if l.startswith("  reason: ")][0]
+    assert ".py:29: " in head and why.startswith("reason: op: "), text
+    d = Session()
+    d.call("initialize", {})
+    d.call("launch", {"case": broken})
+    d.call("configurationDone")
+    s = d.wait_event("stopped")["body"]
+    assert s["reason"] == "exception" and s["description"] == "first divergence: op" and s["text"] == why, s
+    top = d.call("stackTrace", {"threadId": s["threadId"]})["stackFrames"][0]
+    assert top["source"]["name"] == "11_after_ConvertTensorToTileOps.py" and top["line"] == 29, top
+    info = d.call("exceptionInfo", {"threadId": s["threadId"]})
+    assert info["exceptionId"] == "divergence" and info["description"] == why, info
+    assert info["details"]["message"].split("\n")[0].endswith(head.split("passes_dump/")[1]), info
+    important = [e["body"]["output"] for e in d.events if e.get("event") == "output" and
+                 e["body"].get("category") == "important"]
+    assert any(why in o and "first divergence: " in o for o in important), important
+    d.call("continue", {"threadId": s["threadId"]})
+    d.wait_event("exited")
+    d.close()
+    # "divergence": false: the launch runs as before (pass 0 passes)
+    d = Session()
+    d.call("initialize", {})
+    d.call("launch", {"case": broken, "divergence": False})
+    d.call("configurationDone")
+    assert d.wait_event("exited")["body"]["exitCode"] == 0
+    d.close()
+    # a passing case: no divergence, no stop
+    d = Session()
+    d.call("initialize", {})
+    d.call("launch", {"case": CASE})
+    d.call("configurationDone")
+    assert d.wait_event("exited")["body"]["exitCode"] == 0
+    assert not [e for e in d.events if e.get("event") == "stopped"]
+    d.close()
+
+
 for name, fn in list(globals().items()):
     if name.startswith("check_"):
         fn()

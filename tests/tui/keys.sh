@@ -6,6 +6,8 @@
 # may start one, so the run keys come last. The console keeps the keys
 # after a command until Esc (cgdb). The zoomed console is 70 rows so that
 # the first echoed command stays on screen after the passes' REF-differs notes.
+# The source pane opens at the divergence engine's statement (line 29 of
+# pass 11, the first screen of a failing case): eight lines down is 37.
 set -e
 . "$top_srcdir/tests/tui/lib.sh"
 tmp=$(mktemp -d)
@@ -29,8 +31,8 @@ PTODB_TUI_SCRIPT="$tmp/keys" "$PTODB" --nx examples/mlp-broken >"$tmp/out" 2>"$t
     fail "exit status $?: $(cat "$tmp/err")"
 echoed=$(grep '^(ptodb) ' "$tmp/out" | sed 's/ *$//')
 expect_eq "commands sent by keys" "(ptodb) pass 11
-(ptodb) break 11_after_ConvertTensorToTileOps.py:9
-(ptodb) until 11_after_ConvertTensorToTileOps.py:9
+(ptodb) break 11_after_ConvertTensorToTileOps.py:37
+(ptodb) until 11_after_ConvertTensorToTileOps.py:37
 (ptodb) pass next
 (ptodb) pass prev
 (ptodb) run

@@ -6,6 +6,7 @@ tests_tui_render_test_LDADD = ui/tui/libtui.a $(ENGINE_LIBS)
 TUI_TESTS = \
 	tests/tui/render.sh \
 	tests/tui/screens.sh \
+	tests/tui/first_screen.sh \
 	tests/tui/copies.sh \
 	tests/tui/keys.sh \
 	tests/tui/keys_documented.sh \

@@ -267,12 +267,12 @@ static void text(void)
 static void compare_rows(void)
 {
     view_compare_pair p[4] = {
-        {"Simplify", "05_after_Simplify", "05_after_Simplify", "a/05.py", "b/05.py", 1, 1, 0, 1},
-        {"FlattenCallExpr", "07_after_FlattenCallExpr", "07_after_FlattenCallExpr", "a/07.py", "b/07.py", 1, 1, 0, 0},
-        {"InitMemRef", "32_after_InitMemRef", "32_after_InitMemRef", "a/32.py", "b/32.py", 1, 0, 1, 0},
-        {"LowerCompositeOpsV2", NULL, "13_after_LowerCompositeOpsV2", NULL, "b/13.py", 0, 1, 0, 0},
+        {"Simplify", "05_after_Simplify", "05_after_Simplify", "a/05.py", "b/05.py", 1, 1, 0, 1, 0},
+        {"FlattenCallExpr", "07_after_FlattenCallExpr", "07_after_FlattenCallExpr", "a/07.py", "b/07.py", 1, 1, 0, 0, 0},
+        {"InitMemRef", "32_after_InitMemRef", "32_after_InitMemRef", "a/32.py", "b/32.py", 1, 0, 1, 0, 0},
+        {"LowerCompositeOpsV2", NULL, "13_after_LowerCompositeOpsV2", NULL, "b/13.py", 0, 1, 0, 0, 0},
     };
-    view_compare v = {"build-b", p, 4, 2, 29, 31, "main_incore_0", "t__tile", "matched by region", 1};
+    view_compare v = {"build-b", p, 4, 2, -1, 29, 31, "main_incore_0", "t__tile", "matched by region", 1};
     canvas c;
     canvas_init(&c, 5, 72);
     render_compare(&c, (crect){0, 0, 5, 72}, &v, 1, 0, 1);

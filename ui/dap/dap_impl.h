@@ -79,6 +79,13 @@ struct dap_server {
      * catchpoint the memory filter made (0 none) */
     int exc_memory, exc_deadlock, exc_error, exc_multirank;
     int exc_memory_bp, exc_race_bp, exc_fence_bp; /* the catchpoints the filters own, 0 none */
+    /* the divergence engine on launch (a launch that names no pass, unless
+     * "divergence": false): its statement's temporary breakpoint (0 none),
+     * and whether the program is stopped there (a stop with reason
+     * "exception" in the engine's words; exceptionInfo answers it) */
+    int find_divergence;
+    int div_bp;
+    int div_stopped;
 };
 
 /* reply.c */
@@ -88,6 +95,9 @@ void dap_event(dap_server *d, const char *event, json_t *body);
 void dap_respond(dap_server *d, json_t *req, json_t *body);
 void dap_fail(dap_server *d, json_t *req, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void dap_output(dap_server *d, const char *category, const char *text);
+/* exceptions.c: the divergence engine's answer as a stop (reason
+ * "exception", the engine's words) */
+void dap_divergence_stopped_body(dap_server *d, json_t *body);
 /* text as a JSON string, cut at DAP_TEXT_CAP (a UTF-8 boundary) with a note
  * of how much was left out. */
 json_t *dap_text_capped(const char *text);

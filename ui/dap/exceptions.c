@@ -176,10 +176,45 @@ void dap_exception_stopped_body(dap_server *d, const view_exception *e, json_t *
     free(head);
 }
 
+void dap_divergence_stopped_body(dap_server *d, json_t *body)
+{
+    view_divergence dv;
+    if (!view_divergence_answer(d->s, &dv))
+        return;
+    char desc[96];
+    snprintf(desc, sizeof desc, "first divergence: %s", dv.reason);
+    json_object_set_new(body, "reason", json_string("exception"));
+    json_object_set_new(body, "description", dap_str(desc));
+    json_object_set_new(body, "text", dap_str(*dv.why ? dv.why : dv.head));
+}
+
+/* exceptionInfo at the divergence engine's statement: its words */
+static void divergence_info(dap_server *d, json_t *req)
+{
+    view_divergence dv;
+    view_divergence_answer(d->s, &dv);
+    strbuf sb = STRBUF_INIT;
+    strbuf_printf(&sb, "%s\n%s%s", dv.head, *dv.why ? "  " : "", dv.why);
+    char full[96];
+    snprintf(full, sizeof full, "ptodb.divergence.%s", dv.reason);
+    json_t *details = json_pack("{s:o, s:s, s:o}", "message", dap_text_capped(strbuf_str(&sb)), "typeName",
+                                "divergence", "fullTypeName", dap_str(full));
+    dap_respond(d, req, json_pack("{s:s, s:o, s:s, s:o}", "exceptionId", "divergence", "description",
+                                  dap_str(*dv.why ? dv.why : dv.head), "breakMode", "always", "details", details));
+    strbuf_free(&sb);
+}
+
 void dap_req_exception_info(dap_server *d, json_t *req, json_t *args)
 {
     (void)args;
     view_exception e;
+    view_divergence dv;
+    view_location loc;
+    if (d->s && d->div_stopped && view_divergence_answer(d->s, &dv) && view_stop_location(d->s, &loc) &&
+        loc.pass == dv.pass && loc.line == dv.line && !view_stop_exception(d->s, &e)) {
+        divergence_info(d, req);
+        return;
+    }
     if (!d->s || !view_stop_exception(d->s, &e) || !dap_exception_stop(d, &e)) {
         dap_fail(d, req, "exceptionInfo: the program is not stopped at an exception");
         return;

@@ -157,6 +157,9 @@ static void req_launch(dap_server *d, json_t *req, json_t *args)
         }
     }
     d->stop_on_entry = json_is_true(json_object_get(args, "stopOnEntry"));
+    /* a launch that names no pass asks the divergence engine where a
+     * failing case first goes wrong, and stops there */
+    d->find_divergence = !pass && !json_is_false(json_object_get(args, "divergence"));
     d->launched = 1;
     /* filters a client set before launch */
     dap_exceptions_apply(d);
@@ -171,6 +174,32 @@ out:
     free(argv);
 }
 
+/* The divergence engine (`bisect`: the first failing pass, and in it the
+ * statement where it parts from the last passing one, batch/diverge.h):
+ * its report goes to the console, its two lines (the statement, the
+ * reason) to an important output, the pass is selected and a temporary
+ * breakpoint set at the statement; the stop there is an "exception" in the
+ * engine's words (stops.c). A passing case runs as before. */
+static void launch_at_divergence(dap_server *d)
+{
+    dap_execute(d, "bisect");
+    view_divergence dv;
+    if (!view_divergence_answer(d->s, &dv) || dv.pass != session_current_pass(d->s))
+        return;
+    strbuf sb = STRBUF_INIT;
+    strbuf_printf(&sb, "%s\n", dv.head);
+    if (*dv.why)
+        strbuf_printf(&sb, "  %s\n", dv.why);
+    int before = view_newest_breakpoint(d->s);
+    int bad = dv.rank >= 0 ? dap_execute(d, "tbreak %d rank %d", dv.line, dv.rank) : dap_execute(d, "tbreak %d", dv.line);
+    dap_output(d, "console", strbuf_str(&d->cap));
+    strbuf_clear(&d->cap);
+    dap_output(d, "important", strbuf_str(&sb));
+    strbuf_free(&sb);
+    if (!bad && view_newest_breakpoint(d->s) != before)
+        d->div_bp = view_newest_breakpoint(d->s);
+}
+
 static void req_configuration_done(dap_server *d, json_t *req, json_t *args)
 {
     (void)args;
@@ -183,7 +212,11 @@ static void req_configuration_done(dap_server *d, json_t *req, json_t *args)
         return;
     d->configured = 1;
     dap_event(d, "thread", json_pack("{s:s, s:i}", "reason", "started", "threadId", 1));
-    dap_execute(d, "%s", d->stop_on_entry ? "start" : "run");
+    if (d->find_divergence && !d->stop_on_entry)
+        launch_at_divergence(d);
+    /* a pause while the engine ran (a pass that never ends): the program
+     * stops at its entry, the stop a pause asks for */
+    dap_execute(d, "%s", d->stop_on_entry || d->interrupted_by_pause ? "start" : "run");
     dap_after_run(d, "entry");
 }
 

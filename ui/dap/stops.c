@@ -68,6 +68,11 @@ void dap_after_run(dap_server *d, const char *reason)
             break;
         int number = exception ? 0 : view_stop_breakpoint(d->s);
         dap_bp *b = number ? bp_of_number(d, number) : NULL;
+        /* the divergence engine's statement (launch_at_divergence): once */
+        int divergence = number && number == d->div_bp && !b;
+        if (divergence)
+            d->div_bp = 0;
+        d->div_stopped = divergence;
         if (b && !d->interrupted_by_pause) {
             b->hits++;
             int stops = hitcond_stops(&b->hit, b->hits);
@@ -93,6 +98,8 @@ void dap_after_run(dap_server *d, const char *reason)
             json_object_set_new(body, "reason", json_string("pause"));
         } else if (exception) {
             dap_exception_stopped_body(d, &exc, body);
+        } else if (divergence) {
+            dap_divergence_stopped_body(d, body);
         } else if (b) {
             const char *r = b->kind == BPK_DATA ? "data breakpoint"
                             : b->kind == BPK_FUNC ? "function breakpoint" : "breakpoint";

@@ -86,6 +86,10 @@ static void compare_draw(tui *t, crect r, int focused)
     else if (v.first_diff >= 0)
         snprintf(title, sizeof title, "Compare A | B %s: first difference in %s", v.b_root,
                  v.pairs[v.first_diff].name);
+    else if (v.first_no_outputs >= 0)
+        /* never "no difference" about outputs neither side computed */
+        snprintf(title, sizeof title, "Compare A | B %s: both stop in %s, nothing compared there", v.b_root,
+                 v.pairs[v.first_no_outputs].name);
     else
         snprintf(title, sizeof title, "Compare A | B %s: no difference", v.b_root);
     canvas_title(&t->cv, r, title, focused);

@@ -100,8 +100,16 @@ static void source_draw(tui *t, crect r, int focused)
         snprintf(title, sizeof title, "Source [%s%s] %s:%d \xe2\x80\x94 %s.py", who,
                  loc.core_name ? loc.core_name : "?", loc.func ? loc.func : "?", loc.line, p.stem);
     }
-    else
-        snprintf(title, sizeof title, "Source: %s.py \xe2\x80\x94 not running", p.stem);
+    else {
+        /* the divergence engine's answer in this pass (the first screen of
+         * a failing case, or after bisect): its line and reason */
+        view_divergence dv;
+        if (view_divergence_answer(t->s, &dv) && dv.pass == t->src.pass && *dv.why)
+            snprintf(title, sizeof title, "Source: %s.py \xe2\x80\x94 !%d %s", p.stem, dv.line,
+                     strncmp(dv.why, "reason: ", 8) == 0 ? dv.why + 8 : dv.why);
+        else
+            snprintf(title, sizeof title, "Source: %s.py \xe2\x80\x94 not running", p.stem);
+    }
     canvas_title(&t->cv, r, title, focused);
     crect body = {r.y + 1, r.x, r.h - 1, r.w};
     canvas_fill(&t->cv, body, ' ', ST_NORMAL);

@@ -11,7 +11,7 @@ struct session_compare {
     char *b_root;
     view_compare_pair *pairs;
     size_t npairs;
-    int first_diff;
+    int first_diff, first_no_outputs;
     int a_line, b_line;
     char *func, *tensor, *how;
     unsigned generation;
@@ -70,8 +70,10 @@ void compare_view_set(session *s, const case_info *a, const case_info *b, const 
         side(b, &p->b, &v->b_stem, &v->b_path, &v->b_ok);
         v->differs = p->differs;
         v->same_file = p->same_file;
+        v->no_outputs = p->no_outputs;
     }
     c->first_diff = r->first_diff;
+    c->first_no_outputs = r->first_no_outputs;
     if (r->stmt_done && r->stmt.found) {
         c->a_line = r->stmt.good_line;
         c->b_line = r->stmt.line;
@@ -89,7 +91,7 @@ void compare_view_set(session *s, const case_info *a, const case_info *b, const 
 int view_compare_get(session *s, view_compare *out)
 {
     memset(out, 0, sizeof *out);
-    out->first_diff = -1;
+    out->first_diff = out->first_no_outputs = -1;
     const struct session_compare *c = s->compare;
     if (!c)
         return 0;
@@ -97,6 +99,7 @@ int view_compare_get(session *s, view_compare *out)
     out->pairs = c->pairs;
     out->npairs = c->npairs;
     out->first_diff = c->first_diff;
+    out->first_no_outputs = c->first_no_outputs;
     out->a_line = c->a_line;
     out->b_line = c->b_line;
     out->func = c->func;

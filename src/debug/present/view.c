@@ -13,6 +13,7 @@
 #include "base/mem.h"
 #include "base/strbuf.h"
 #include "batch/batch.h"
+#include "batch/diverge.h"
 #include "tensor/heatgrid.h"
 #include "debug/run/point.h"
 #include "debug/run/record.h"
@@ -28,6 +29,17 @@ int view_bisect_statement(session *s, int *pass, int *line, unsigned *serial)
     *pass = s->bisect_pass;
     *line = s->bisect_line;
     *serial = s->bisect_serial;
+    return 1;
+}
+
+int view_divergence_answer(session *s, view_divergence *out)
+{
+    if (!view_bisect_statement(s, &out->pass, &out->line, &out->serial))
+        return 0;
+    out->rank = s->bisect_rank;
+    out->reason = diverge_reason_word(s->bisect_reason);
+    out->head = s->bisect_head ? s->bisect_head : "";
+    out->why = s->bisect_why ? s->bisect_why : "";
     return 1;
 }
 

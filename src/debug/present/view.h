@@ -32,6 +32,16 @@ int view_stop_location(session *s, view_location *out);
  * of the case's passes) and line, and a serial that changes with each
  * bisect that names one (a front end follows it once); 0 when none. */
 int view_bisect_statement(session *s, int *pass, int *line, unsigned *serial);
+/* The divergence engine's answer behind it (batch/diverge.h: bisect, the
+ * background validation's first failing pass), in the engine's words. */
+typedef struct view_divergence {
+    int pass, line, rank;  /* rank -1: a single-rank case */
+    const char *reason;    /* the reason word: "branch", "op", ... */
+    const char *head;      /* "first divergence: FILE:LINE: ..." */
+    const char *why;       /* "reason: WORD: ..." ("" when none) */
+    unsigned serial;       /* as view_bisect_statement's */
+} view_divergence;
+int view_divergence_answer(session *s, view_divergence *out);
 /* The line of the first error (in the file's order: the root cause) of
  * pass, a file that does not check, once it has been loaded (its errors are
  * then in the output); 0 otherwise. */
@@ -295,6 +305,7 @@ typedef struct view_compare_pair {
     int a_ok, b_ok;              /* validates against its own build's golden */
     int differs;                 /* A's and B's outputs differ (or one side fails) */
     int same_file;               /* identical after the header line */
+    int no_outputs;              /* both sides stop before computing their outputs */
 } view_compare_pair;
 
 typedef struct view_compare {
@@ -302,6 +313,7 @@ typedef struct view_compare {
     const view_compare_pair *pairs;
     size_t npairs;
     int first_diff;              /* index into pairs, -1: no difference */
+    int first_no_outputs;        /* the first pair where both sides stop, -1: none */
     int a_line, b_line;          /* the first differing statement in each file, 0: not found */
     const char *func, *tensor;
     const char *how;             /* "matched by region", "matched by provenance", "a guess (...)" */

@@ -6,9 +6,16 @@
  * sends the output tensors of the first failing pass and of the pass before
  * it, so that their heat maps can be drawn without running anything.
  *
+ * When a pass fails after one that passes, the worker then asks the
+ * divergence engine (batch/bisect.h on the passes it validated, whose
+ * statement search is batch/diverge.h, as `bisect` does) for the statement
+ * and the reason: the first screen shows them without a command typed.
+ *
  * Records (text header lines, tensors as raw bytes after their header):
  *   P pass status ok same_as nout       then nout lines "max_abs_diff ok margin"
  *   T pass output dtype ndim d0 .. dN-1 nbytes   then nbytes bytes
+ *   S pass line rank reason nbytes       the engine's answer; then nbytes
+ *                                        bytes of its report text
  *   D                                    all sent */
 #include <math.h>
 #include <stdarg.h>
@@ -19,6 +26,8 @@
 
 #include "base/mem.h"
 #include "batch/batch.h"
+#include "batch/bisect.h"
+#include "batch/diverge.h"
 #include "batch/worker_pool.h"
 #include "debug/state/session_impl.h"
 #include "debug/run/validate_bg_impl.h"
@@ -116,6 +125,29 @@ static void send_outputs(worker_pool_out *out, const case_info *c, const runpass
     runpass_result_free(&r);
 }
 
+/* The engine's answer on b, every pass of which is evaluated (bisect's
+ * scan then costs nothing): the first pass -> fail flip, and in it the
+ * statement where the passes part, with the engine's report. */
+static void send_divergence(worker_pool_out *out, batch *b)
+{
+    bisect_options bo;
+    memset(&bo, 0, sizeof bo);
+    bo.statement = 1;
+    bo.force_scan = 1;
+    bisect_result r;
+    bisect_run(b, &bo, &r);
+    if (r.status == BISECT_FOUND && r.stmt_done && r.stmt.found && r.stmt.line > 0) {
+        const case_info *c = b->c;
+        strbuf rep = STRBUF_INIT;
+        diverge_report_text(&r.stmt, c->passes[r.last_good].stem, c->passes[r.first_bad].stem, c->rtol.value,
+                            c->atol.value, &rep);
+        write_text(out, "S %d %d %d %d %zu\n", r.first_bad, r.stmt.line, r.stmt.rank, r.stmt.reason, rep.len);
+        write_all(out, strbuf_str(&rep), rep.len);
+        strbuf_free(&rep);
+    }
+    bisect_result_free(&r);
+}
+
 /* The pool's one task, in the worker (whose signals and standard streams
  * the pool has reset): the whole validation, streamed. */
 static void worker_run(void *ud, size_t task, worker_pool_out *out)
@@ -138,6 +170,7 @@ static void worker_run(void *ud, size_t task, worker_pool_out *out)
     batch_init(&b, &c, &opt);
     worker w = {out, -1};
     batch_eval_all(&b, worker_ready, &w);
+    send_divergence(out, &b);
     if (w.first_bad >= 0 && b.passes[w.first_bad].status == BATCH_COMPARED) {
         send_outputs(out, &c, &opt.ro, w.first_bad);
         if (w.first_bad > 0 && b.passes[w.first_bad - 1].status == BATCH_COMPARED)
@@ -252,6 +285,51 @@ static void select_first_bad(session *s, int pass, int unchecked)
                        p->name, ps->nerrors, ps->nerrors == 1 ? "" : "s", ps->first_error);
     else
         session_errorf(s, "first failing pass: %d %s does not check, not run", p->index, p->name);
+}
+
+/* The first line of text starting with prefix (after spaces), or NULL. */
+static char *line_starting(const char *text, const char *prefix)
+{
+    for (const char *l = text; l && *l;) {
+        size_t len = strcspn(l, "\n");
+        const char *q = l;
+        while (*q == ' ')
+            q++;
+        if (strncmp(q, prefix, strlen(prefix)) == 0)
+            return xstrndup(q, len - (size_t)(q - l));
+        l += len + (l[len] == '\n');
+    }
+    return NULL;
+}
+
+void session_note_divergence(session *s, int pass, int line, int rank, int reason, const char *report)
+{
+    s->bisect_pass = pass;
+    s->bisect_line = line;
+    s->bisect_rank = rank;
+    s->bisect_reason = reason;
+    free(s->bisect_head);
+    free(s->bisect_why);
+    s->bisect_head = line_starting(report, "first divergence:");
+    s->bisect_why = line_starting(report, "reason:");
+    s->bisect_serial++;
+    session_mark_redraw(s, SESSION_REDRAW_SOURCE | SESSION_REDRAW_STATUS);
+}
+
+/* The engine's answer the worker sent: noted, and its two lines (the
+ * statement, the reason) in the console, where the first screen shows
+ * them; the source pane follows the statement (view_bisect_statement). */
+static void take_divergence(session *s, int pass, int line, int rank, int reason, const char *report)
+{
+    session_note_divergence(s, pass, line, rank, reason, report);
+    if (s->bisect_head)
+        session_printf(s, "%s\n", s->bisect_head);
+    if (s->bisect_why)
+        session_printf(s, "  %s\n", s->bisect_why);
+    if (rank >= 0)
+        session_printf(s, "`break %d rank %d` then `run` stops there; `bisect` for the whole report.\n", line, rank);
+    else
+        session_printf(s, "`break %d` then `run` stops there; `bisect` for the whole report.\n", line);
 }
 
 /* ---- the per-pass table of results (run.h's pass_result) ---- */
@@ -401,6 +479,21 @@ static long parse_record(session *s, const char *b, size_t len)
             select_first_bad(s, pass, unchecked);
         }
         return (long)used;
+    }
+    if (b[0] == 'S') {
+        int pass, at, rank, reason;
+        size_t nbytes;
+        if (sscanf(head, "S %d %d %d %d %zu", &pass, &at, &rank, &reason, &nbytes) != 5 || pass < 0 ||
+            (size_t)pass >= s->kase.npasses || at <= 0 || nbytes > (64u << 20))
+            return -1;
+        if (len - used < nbytes)
+            return 0;
+        char *report = xstrndup(b + used, nbytes);
+        /* shown in the pass the first failing one selected, unless the
+         * user moved on (select_first_bad) */
+        take_divergence(s, pass, at, rank, reason, report);
+        free(report);
+        return (long)(used + nbytes);
     }
     if (b[0] == 'T') {
         int pass, out, dt, ndim, n = 0;

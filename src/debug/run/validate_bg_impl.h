@@ -16,4 +16,11 @@ void session_case_with_tols(const session *s, case_info *c);
 void session_note_verdict(session *s, int pass, int failed, int same_as, int nout, const double *max_abs_diff,
                           const double *margin, const int *ok, int memfault, int unchecked);
 
+/* The divergence engine's answer (bisect.h with its statement search,
+ * diverge.h) for pass (an index of the case's passes): the statement's
+ * line and rank, its reason and the engine's report text, whose first
+ * "first divergence:" and "reason:" lines the front ends show (the TUI's
+ * first screen, the DAP server's stop). view_divergence reads it. */
+void session_note_divergence(session *s, int pass, int line, int rank, int reason, const char *report);
+
 #endif

@@ -172,6 +172,8 @@ void session_free(session *s)
     free(s->pending_resume);
     free(s->query);
     free(s->query_yes);
+    free(s->bisect_head);
+    free(s->bisect_why);
     for (int i = 0; i < SETTING_COUNT; i++) {
         free(s->settings[i].text);
         free(s->settings[i].origin);

@@ -133,6 +133,11 @@ struct session {
      * its pass and line (0: none), counted by serial */
     int bisect_pass, bisect_line;
     unsigned bisect_serial;
+    /* the divergence engine's answer there (batch/diverge.h), in its words:
+     * the rank (-1: single-rank), the reason (diverge_reason), its
+     * "first divergence: ..." line and its "reason: WORD: ..." line */
+    int bisect_rank, bisect_reason;
+    char *bisect_head, *bisect_why;
     /* observers.c: who listens to the session's events, and the commands
      * floor's runners of a command; script.c: the handlers' table */
     session_observer *observers;
