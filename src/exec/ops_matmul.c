@@ -202,6 +202,16 @@ static ptodb_status matmul_core(exec_ctx *ctx, const op_args *a, const tensor *L
         /* pto-isa's TMatmul: per element an FP32 running sum from 0 in k
          * order, fma(a, b, sum); a BF16 or FP16 product is exact in FP32, so
          * that is kernel_gemm_f32_seq's multiply-then-add, bit for bit */
+        if (!cube_fma && dt == DTYPE_BF16 && nb == 1) {
+            /* one matrix: the bf16 operands read in place (the same bits,
+             * no float copy of the rhs) */
+            const uint16_t *ad = (const uint16_t *)L->storage->data + L->offset;
+            const uint16_t *bd = (const uint16_t *)R->storage->data + R->offset;
+            kernel_gemm_bf16_seq(m, n, k, ad, lst[lnd - 2], lst[lnd - 1], bd, rst[rnd - 2], rst[rnd - 1],
+                                 tensor_data(r), n);
+            *out = r;
+            return PTODB_OK;
+        }
         float *A = xmalloc((size_t)(nb * m * k + 1) * sizeof *A);
         float *B = xmalloc((size_t)(nb * k * n + 1) * sizeof *B);
         kernel_gather_f32(&lv, bnd + 2, fl, A);
@@ -327,6 +337,19 @@ static ptodb_status matmul_core(exec_ctx *ctx, const op_args *a, const tensor *L
         int64_t *C = xcalloc((size_t)(nb * mn), sizeof *C);
         kernel_gather_i64(&lv, bnd + 2, fl, A);
         kernel_gather_i64(&rv, bnd + 2, fr, B);
+        if ((dt == DTYPE_INT8 || dt == DTYPE_UINT8) && k <= ((int64_t)1 << 15)) {
+            /* 8-bit operands: every product is within 2^16 and k of them
+             * within 2^31, so the sums in int32 are exact, the same int64
+             * values as below; 16 lanes at a time */
+            for (int64_t b = 0; b < nb; b++)
+                kernel_gemm_i64_narrow(m, n, k, A + b * m * k, B + b * k * n, C + b * mn);
+            kernel_store_i64(r, C, nb * mn);
+            free(A);
+            free(B);
+            free(C);
+            *out = r;
+            return PTODB_OK;
+        }
         for (int64_t b = 0; b < nb; b++)
             for (int64_t i = 0; i < m; i++)
                 for (int64_t p = 0; p < k; p++) {

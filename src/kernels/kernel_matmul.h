@@ -37,6 +37,20 @@ void kernel_gemm_bf16(int64_t m, int64_t n, int64_t k, const uint16_t *a, int64_
 void kernel_gemm_f32_seq(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda,
                          const float *b, int64_t ldb, float *c, int64_t ldc);
 
+/* kernel_gemm_f32_seq of bf16 operands read where they are (A[i][p] =
+ * a[i * ars + p * acs], B[p][j] = b[p * brs + j * bcs]): the bits of
+ * widening both to floats and calling it, without the float copy of B (A,
+ * the small operand of a tile matmul, is widened into a reused buffer). */
+void kernel_gemm_bf16_seq(int64_t m, int64_t n, int64_t k, const uint16_t *a, int64_t ars,
+                          int64_t acs, const uint16_t *b, int64_t brs, int64_t bcs, float *c,
+                          int64_t ldc);
+
+/* C = A * B of dense row-major int64 matrices (A m x k, B k x n, C m x n)
+ * whose every product and every partial sum fits in int32 (8-bit operands
+ * and k <= 2^15): summed in int32, 16 lanes at a time, the exact sums. */
+void kernel_gemm_i64_narrow(int64_t m, int64_t n, int64_t k, const int64_t *a, const int64_t *b,
+                            int64_t *c);
+
 /* C = A * B (C m x n, dense row-major floats) from bf16 bits A[i][p] =
  * a[i * ars + p * acs] and B[p][j] = b[p * brs + j * bcs], in the order of
  * torch 1.13's oneDNN bf16 matmul on an AVX512-BF16 host

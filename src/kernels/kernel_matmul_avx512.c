@@ -139,6 +139,69 @@ void km512_gemm_f32_seq(int64_t m, int64_t n, int64_t k, const float *a, int64_t
     }
 }
 
+/* seq from bf16 B read in place: the same blocks, each step's row of B
+ * (32 bf16, unit column stride) widened in registers (exact: the bits move
+ * to the top half), so no float copy of B is made. Full 32-wide strips
+ * only; km512_gemm_bf16_seq widens a ragged last strip into a buffer. */
+#define SEQH_DEF(MRV)                                                              \
+    KM512_ATTR static void seqh_##MRV(int64_t k, const float *a, int64_t lda,      \
+                                      const uint16_t *b, int64_t ldb, float *c,    \
+                                      int64_t ldc)                                 \
+    {                                                                              \
+        enum { MR = MRV, NV = 2, FULL = 1 };                                       \
+        const __mmask16 last = 0xffff;                                             \
+        (void)last;                                                                \
+        __m512 s00 = _mm512_setzero_ps(), s01 = s00, s10 = s00, s11 = s00;         \
+        __m512 s20 = s00, s21 = s00, s30 = s00, s31 = s00, s40 = s00, s41 = s00;   \
+        __m512 s50 = s00, s51 = s00, s60 = s00, s61 = s00, s70 = s00, s71 = s00;   \
+        for (int64_t p = 0; p < k; p++) {                                          \
+            const uint16_t *bp = b + p * ldb;                                      \
+            __m512 b0 = _mm512_castsi512_ps(_mm512_slli_epi32(                     \
+                _mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i *)bp)), 16)); \
+            __m512 b1 = _mm512_castsi512_ps(_mm512_slli_epi32(                     \
+                _mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i *)(bp + 16))), 16)); \
+            const float *ap = a + p;                                               \
+            SEQ_ROW(0) SEQ_ROW(1) SEQ_ROW(2) SEQ_ROW(3)                            \
+            SEQ_ROW(4) SEQ_ROW(5) SEQ_ROW(6) SEQ_ROW(7)                            \
+        }                                                                          \
+        SEQ_STORE(0) SEQ_STORE(1) SEQ_STORE(2) SEQ_STORE(3)                        \
+        SEQ_STORE(4) SEQ_STORE(5) SEQ_STORE(6) SEQ_STORE(7)                        \
+    }
+SEQH_DEF(1) SEQH_DEF(2) SEQH_DEF(3) SEQH_DEF(4) SEQH_DEF(5) SEQH_DEF(6) SEQH_DEF(7) SEQH_DEF(8)
+
+typedef void (*seqh_block)(int64_t k, const float *a, int64_t lda, const uint16_t *b, int64_t ldb,
+                           float *c, int64_t ldc);
+static const seqh_block seqh_blocks[8] = {seqh_1, seqh_2, seqh_3, seqh_4,
+                                          seqh_5, seqh_6, seqh_7, seqh_8};
+
+void km512_gemm_bf16_seq(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda,
+                         const uint16_t *b, int64_t ldb, float *c, int64_t ldc, float *strip)
+{
+    for (int64_t j0 = 0; j0 < n; j0 += 32) {
+        int64_t nr = n - j0 < 32 ? n - j0 : 32;
+        if (nr == 32) {
+            for (int64_t i0 = 0; i0 < m; i0 += 8) {
+                int mr = m - i0 < 8 ? (int)(m - i0) : 8;
+                seqh_blocks[mr - 1](k, a + i0 * lda, lda, b + j0, ldb, c + i0 * ldc + j0, ldc);
+            }
+            continue;
+        }
+        /* the ragged last strip: its columns as floats, rows of 32 */
+        for (int64_t p = 0; p < k; p++)
+            for (int64_t j = 0; j < nr; j++) {
+                uint32_t u = (uint32_t)b[p * ldb + j0 + j] << 16;
+                __builtin_memcpy(&strip[p * 32 + j], &u, sizeof u);
+            }
+        unsigned lastm;
+        int v = km512_variant(nr, 16, &lastm);
+        for (int64_t i0 = 0; i0 < m; i0 += 8) {
+            int mr = m - i0 < 8 ? (int)(m - i0) : 8;
+            seq_blocks[mr - 1][v](k, a + i0 * lda, lda, strip, 32, c + i0 * ldc + j0, ldc,
+                                  (__mmask16)lastm);
+        }
+    }
+}
+
 /* ---- double accumulation ----------------------------------------------- */
 
 #define DBL_ROW(r)                                                                 \
@@ -387,6 +450,13 @@ void km512_gemm_bf16(int64_t m, int64_t n, int64_t k, const uint16_t *a, int64_t
 {
     (void)m, (void)n, (void)k, (void)a, (void)ars, (void)acs, (void)b, (void)brs, (void)bcs;
     (void)c, (void)ldc, (void)round;
+    abort();
+}
+
+void km512_gemm_bf16_seq(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda,
+                         const uint16_t *b, int64_t ldb, float *c, int64_t ldc, float *strip)
+{
+    (void)m, (void)n, (void)k, (void)a, (void)lda, (void)b, (void)ldb, (void)c, (void)ldc, (void)strip;
     abort();
 }
 

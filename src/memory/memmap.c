@@ -304,6 +304,16 @@ static int is_view(const mem_tile *tl)
  * the tile's as they are, one copy. */
 static int block_dense(const tensor *t)
 {
+    /* the common case first: dense row-major (every tile an op computes) */
+    int64_t want = 1;
+    int r = t->ndim - 1;
+    for (; r >= 0; r--) {
+        if (t->shape[r] > 1 && t->strides[r] != want)
+            break;
+        want *= t->shape[r];
+    }
+    if (r < 0)
+        return 1;
     int order[TENSOR_MAX_DIMS], n = 0;
     for (int d = 0; d < t->ndim; d++)
         if (t->shape[d] > 1)
@@ -314,7 +324,7 @@ static int block_dense(const tensor *t)
             order[j] = order[j - 1];
             order[j - 1] = x;
         }
-    int64_t want = 1;
+    want = 1;
     for (int i = 0; i < n; i++) {
         if (t->strides[order[i]] != want)
             return 0;
@@ -472,7 +482,8 @@ uint32_t mem_tile_write(mem_core *mc, uint32_t tile, const tensor *t, mem_fault 
     mem_space_state *sp = &mc->sp[tl->space];
     space_reserve(sp, tl->addr + n);
     int64_t box[TENSOR_MAX_DIMS];
-    if (block_dense(t) && touched_box(t, tl, box)) {
+    int dense_whole = block_dense(t) && touched_box(t, tl, box);
+    if (dense_whole) {
         if (n) { /* an empty tile may have no bytes at all (sp->bytes NULL): nothing to copy */
             memcpy(sp->bytes + tl->addr, tensor_data(t), (size_t)n);
             uint64_t g0 = tl->addr / MEM_GRANULE, g1 = (tl->addr + n - 1) / MEM_GRANULE;
@@ -486,7 +497,7 @@ uint32_t mem_tile_write(mem_core *mc, uint32_t tile, const tensor *t, mem_fault 
     tl->extent = n;
     tl->writes++;
     tl->store = 0;
-    if (t->storage && block_dense(t) && touched_box(t, tl, box)) {
+    if (t->storage && dense_whole) {
         tl->store = t->storage->id;
         tl->store_off = t->offset;
     }
@@ -675,7 +686,7 @@ int mem_tile_read(mem_core *mc, uint32_t tile, uint32_t gen, const tensor *t, me
 {
     f->kind = MEM_FAULT_NONE;
     const mem_tile *tl = &mc->tiles[tile - 1];
-    uint64_t n = tensor_extent(t, tl);
+    uint64_t n = tensor_extent(t, tl), extent = n;
     if (!n || tl->unplaced)
         return 0;
     uint64_t pstart, pend;
@@ -690,7 +701,7 @@ int mem_tile_read(mem_core *mc, uint32_t tile, uint32_t gen, const tensor *t, me
     uint64_t first = UINT64_MAX, unset = UINT64_MAX;
     int64_t box[TENSOR_MAX_DIMS];
     int whole = touched_box(t, tl, box);
-    if (block_dense(t) && whole && tensor_extent(t, tl) == n) {
+    if (whole && block_dense(t) && extent == n) {
         const unsigned char *d = tensor_data(t);
         if (memcmp(src, d, (size_t)n) != 0)
             for (uint64_t i = 0; i < n; i++)
@@ -707,7 +718,7 @@ int mem_tile_read(mem_core *mc, uint32_t tile, uint32_t gen, const tensor *t, me
             if (!sp->writer[g])
                 unset = g * MEM_GRANULE > tl->addr ? g * MEM_GRANULE - tl->addr : 0;
     } else {
-        if (tensor_extent(t, tl) > tl->size)
+        if (extent > tl->size)
             return 0; /* reported as bounds at its write */
         struct cmp_ud c = {src, sp->writer, tl->addr, UINT64_MAX, UINT64_MAX};
         walk(t, tl, cmp_elem, &c);

@@ -212,6 +212,95 @@ START_TEST(test_kernel_blocking)
 }
 END_TEST
 
+/* kernel_gemm_bf16_seq (the cube's bf16 matmul, operands read in place, B
+ * widened in registers) against the loop it promises: per element a float
+ * running sum from +0 in k order, each product rounded, then added. Row
+ * remainders of the 8-row blocks, whole and ragged 32-column strips, B with
+ * a wide row stride (a window of a larger matrix) and as a transposed view
+ * (column stride > 1: the float-copy path), every implementation. */
+START_TEST(test_kernel_bf16_seq)
+{
+    static const int64_t ms[] = {1, 3, 8, 9, 16, 17};
+    static const int64_t ns[] = {1, 15, 16, 17, 32, 33, 64, 70};
+    static const int64_t ks[] = {0, 1, 7, 128, 300};
+    kernel_matmul_portable_only(_i);
+    uint64_t seed = 7;
+    long checked = 0;
+    for (size_t mi = 0; mi < sizeof ms / sizeof ms[0]; mi++)
+        for (size_t ni = 0; ni < sizeof ns / sizeof ns[0]; ni++)
+            for (size_t ki = 0; ki < sizeof ks / sizeof ks[0]; ki++)
+                for (int trans = 0; trans < 2; trans++) {
+                    int64_t m = ms[mi], n = ns[ni], k = ks[ki], ldb = n + 40, ldc = n + 3;
+                    uint16_t *a = malloc((size_t)(m * k + 1) * sizeof *a);
+                    uint16_t *b = malloc((size_t)((k + 1) * (ldb + 1) + n * (k + 2)) * sizeof *b);
+                    float *c = malloc((size_t)(m * ldc) * sizeof *c);
+                    for (int64_t i = 0; i < m * k; i++)
+                        a[i] = dtype_f32_to_bf16(wide_value(&seed));
+                    for (int64_t i = 0; i < (k + 1) * (ldb + 1) + n * (k + 2); i++)
+                        b[i] = dtype_f32_to_bf16(wide_value(&seed));
+                    /* B[p][j] at b[p * brs + j * bcs] */
+                    int64_t brs = trans ? 1 : ldb, bcs = trans ? k + 2 : 1;
+                    for (int64_t i = 0; i < m * ldc; i++)
+                        c[i] = -7.0f;
+                    kernel_gemm_bf16_seq(m, n, k, a, k, 1, b, brs, bcs, c, ldc);
+                    for (int64_t i = 0; i < m; i++)
+                        for (int64_t j = 0; j < ldc; j++) {
+                            float want = -7.0f;
+                            if (j < n) {
+                                float acc = 0.0f;
+                                for (int64_t p = 0; p < k; p++) {
+                                    volatile float prod = dtype_bf16_to_f32(a[i * k + p]) *
+                                                          dtype_bf16_to_f32(b[p * brs + j * bcs]);
+                                    acc = acc + prod;
+                                }
+                                want = acc;
+                            }
+                            ck_assert_msg(memcmp(&c[i * ldc + j], &want, sizeof want) == 0,
+                                          "mode %d bf16 seq %lldx%lldx%lld%s: C[%lld][%lld] = %a, want %a", _i,
+                                          (long long)m, (long long)k, (long long)n, trans ? " (B transposed)" : "",
+                                          (long long)i, (long long)j, (double)c[i * ldc + j], (double)want);
+                            checked++;
+                        }
+                    free(a);
+                    free(b);
+                    free(c);
+                }
+    kernel_matmul_portable_only(0);
+    ck_assert_int_gt(checked, 20000);
+}
+END_TEST
+
+/* An 8-bit matmul deep and wide enough for the int32 path's 16 lanes and
+ * its tail (n = 37), with sums far outside int8 that wrap (torch's int8
+ * matmul): each element against the sum of its products computed here in
+ * int64, wrapped to int8. */
+START_TEST(test_int8_wide)
+{
+    ctx_init(&C, EXEC_PROFILE_T2);
+    enum { M = 5, K = 300, N = 37 };
+    static double a[M * K], b[K * N];
+    uint64_t seed = 11;
+    for (int i = 0; i < M * K; i++)
+        a[i] = (double)(int)((wide_value(&seed) > 0 ? 1 : -1) * (int)(seed >> 57)) - (i % 7 == 0 ? 0 : 1);
+    for (int i = 0; i < K * N; i++) {
+        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+        b[i] = (double)((int)(seed >> 56) - 128);
+    }
+    value p[2] = {value_tensor(mk2(DTYPE_INT8, M, K, a)), value_tensor(mk2(DTYPE_INT8, K, N, b))};
+    tensor *r = mm_ok(IR_OP_TENSOR_MATMUL, p, 2);
+    ck_assert_int_eq(r->dtype, DTYPE_INT8);
+    for (int i = 0; i < M; i++)
+        for (int j = 0; j < N; j++) {
+            int64_t sum = 0;
+            for (int q = 0; q < K; q++)
+                sum += (int64_t)(int8_t)(int)a[i * K + q] * (int64_t)(int8_t)(int)b[q * N + j];
+            int64_t idx[2] = {i, j};
+            ck_assert_int_eq((int64_t)tensor_get(r, idx), (int64_t)(int8_t)(uint8_t)(sum & 0xff));
+        }
+    tensor_unref(r);
+}
+END_TEST
+
 /* The test data do tell orders apart: the same products summed in 256-deep
  * slices added afterwards (the portable kernel's blocking before it kept the
  * running sums), or the float sum with a fused multiply-add, give other
@@ -450,6 +539,8 @@ int main(void)
     tcase_add_test(tc, test_bf16);
     tcase_add_test(tc, test_lcg_f32);
     tcase_add_loop_test(tc, test_kernel_blocking, 0, 4);
+    tcase_add_loop_test(tc, test_kernel_bf16_seq, 0, 4);
+    tcase_add_test(tc, test_int8_wide);
     tcase_add_test(tc, test_kernel_orders_differ);
     tcase_add_test(tc, test_store_bf16_same_bits);
     tcase_add_test(tc, test_acc_bias_batch);
