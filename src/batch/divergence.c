@@ -133,6 +133,10 @@ static int differs(const tensor *a, const tensor *g, double rtol, double atol, i
     int64_t n = tensor_numel(a);
     memset(di, 0, sizeof *di);
     di->first = -1;
+    /* the same bits: every element equal (NaN to NaN), so nothing outside
+     * and no difference at all; only the full report needs the figures */
+    if (!full && tensor_same_bits(a, g))
+        return 0;
     for (int64_t k = 0; k < n; k++) {
         if (!in_valid(a, g, k))
             continue;
