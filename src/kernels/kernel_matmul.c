@@ -22,6 +22,10 @@
 #include "kernels/kernel_matmul.h"
 #include "kernels/kernel_matmul_avx512.h"
 
+#include <math.h>
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#endif
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -792,7 +796,69 @@ static inline float km_bf16(const uint16_t *p)
     return f;
 }
 
-void kernel_gemm_bf16_seq(int64_t m, int64_t n, int64_t k, const uint16_t *a, int64_t ars,
+/* The portable fma chain: rows of C as running sums, k in order, each step
+ * fmaf (the same operation the vector fma does lane by lane). */
+static void km_fma_generic(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda,
+                           const float *b, int64_t ldb, float *c, int64_t ldc)
+{
+    for (int64_t i = 0; i < m; i++) {
+        float *crow = c + i * ldc;
+        for (int64_t j = 0; j < n; j++)
+            crow[j] = 0.0f;
+        for (int64_t p = 0; p < k; p++) {
+            float x = a[i * lda + p];
+            const float *brow = b + p * ldb;
+            for (int64_t j = 0; j < n; j++)
+                crow[j] = fmaf(x, brow[j], crow[j]);
+        }
+    }
+}
+
+#if KM_X86
+/* The same, eight lanes at a time with the FMA instruction (hosts with AVX2
+ * and FMA but not AVX-512). */
+__attribute__((target("avx2,fma"))) static void km_fma_avx2(int64_t m, int64_t n, int64_t k, const float *a,
+                                                             int64_t lda, const float *b, int64_t ldb, float *c,
+                                                             int64_t ldc)
+{
+    for (int64_t i = 0; i < m; i++) {
+        float *crow = c + i * ldc;
+        for (int64_t j = 0; j < n; j++)
+            crow[j] = 0.0f;
+        for (int64_t p = 0; p < k; p++) {
+            float x = a[i * lda + p];
+            const float *brow = b + p * ldb;
+            __m256 xv = _mm256_set1_ps(x);
+            int64_t j = 0;
+            for (; j + 8 <= n; j += 8)
+                _mm256_storeu_ps(crow + j, _mm256_fmadd_ps(xv, _mm256_loadu_ps(brow + j), _mm256_loadu_ps(crow + j)));
+            for (; j < n; j++)
+                crow[j] = fmaf(x, brow[j], crow[j]);
+        }
+    }
+}
+#endif
+
+void kernel_gemm_f32_fma(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda,
+                         const float *b, int64_t ldb, float *c, int64_t ldc)
+{
+    if (m <= 0 || n <= 0)
+        return;
+    int64_t kk = k > 0 ? k : 0;
+    if (km_use_avx512()) {
+        km512_gemm_f32_fma(m, n, kk, a, lda, b, ldb, c, ldc);
+        return;
+    }
+#if KM_X86
+    if (km_portable_only < 3 && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
+        km_fma_avx2(m, n, kk, a, lda, b, ldb, c, ldc);
+        return;
+    }
+#endif
+    km_fma_generic(m, n, kk, a, lda, b, ldb, c, ldc);
+}
+
+void kernel_gemm_bf16_fma(int64_t m, int64_t n, int64_t k, const uint16_t *a, int64_t ars,
                           int64_t acs, const uint16_t *b, int64_t brs, int64_t bcs, float *c,
                           int64_t ldc)
 {
@@ -814,14 +880,24 @@ void kernel_gemm_bf16_seq(int64_t m, int64_t n, int64_t k, const uint16_t *a, in
         for (; p < kk; p++)
             aw[i * kk + p] = km_bf16(a + i * ars + p * acs);
     }
-    if (km_use_avx512() && bcs == 1) {
-        km512_gemm_bf16_seq(m, n, kk, aw, kk, b, brs, c, ldc, km_scratch(1, (size_t)(kk * 32 + 1)));
+    if (km_use_avx512()) {
+        const uint16_t *bh = b;
+        int64_t ldb = brs;
+        if (bcs != 1) { /* a transposed rhs: its rows packed as bf16 first */
+            uint16_t *packed = (uint16_t *)(void *)km_scratch(2, (size_t)((kk * n + 1) / 2 + 1));
+            for (int64_t q = 0; q < kk; q++)
+                for (int64_t j = 0; j < n; j++)
+                    packed[q * n + j] = b[q * brs + j * bcs];
+            bh = packed;
+            ldb = n;
+        }
+        km512_gemm_bf16_fma(m, n, kk, aw, kk, bh, ldb, c, ldc, km_scratch(1, (size_t)(kk * 32 + 1)));
     } else {
         float *bw = km_scratch(1, (size_t)(kk * n + 1));
         for (int64_t p = 0; p < kk; p++)
             for (int64_t j = 0; j < n; j++)
                 bw[p * n + j] = km_bf16(b + p * brs + j * bcs);
-        kernel_gemm_f32_seq(m, n, kk, aw, kk, bw, n, c, ldc);
+        kernel_gemm_f32_fma(m, n, kk, aw, kk, bw, n, c, ldc);
     }
     km_scratch_trim();
 }

@@ -110,6 +110,50 @@ static const seq_block seq_blocks[8][3] = {SEQ_ENTRY(1), SEQ_ENTRY(2), SEQ_ENTRY
                                            SEQ_ENTRY(4), SEQ_ENTRY(5), SEQ_ENTRY(6),
                                            SEQ_ENTRY(7), SEQ_ENTRY(8)};
 
+/* fma: the cube's order (pto-isa TMatmul: per element sum = fma(a, b, sum)
+ * from +0, k in order): the same blocks, one fused multiply-add per 16
+ * products. */
+#define FMA_ROW(r)                                                                 \
+    if (MR > r) {                                                                  \
+        __m512 x = _mm512_set1_ps(ap[r * lda]);                                    \
+        s##r##0 = _mm512_fmadd_ps(x, b0, s##r##0);                                 \
+        if (NV > 1)                                                                \
+            s##r##1 = _mm512_fmadd_ps(x, b1, s##r##1);                             \
+    }
+#define FMA_DEF(MRV, NVV, FV)                                                      \
+    KM512_ATTR static void fma_##MRV##_##NVV##_##FV(                               \
+        int64_t k, const float *a, int64_t lda, const float *b, int64_t ldb,       \
+        float *c, int64_t ldc, __mmask16 last)                                     \
+    {                                                                              \
+        enum { MR = MRV, NV = NVV, FULL = FV };                                    \
+        __m512 s00 = _mm512_setzero_ps(), s01 = s00, s10 = s00, s11 = s00;         \
+        __m512 s20 = s00, s21 = s00, s30 = s00, s31 = s00, s40 = s00, s41 = s00;   \
+        __m512 s50 = s00, s51 = s00, s60 = s00, s61 = s00, s70 = s00, s71 = s00;   \
+        for (int64_t p = 0; p < k; p++) {                                          \
+            const float *bp = b + p * ldb;                                         \
+            __m512 b0, b1;                                                         \
+            if (NV == 1) {                                                         \
+                b0 = _mm512_maskz_loadu_ps(last, bp);                              \
+                b1 = b0;                                                           \
+            } else {                                                               \
+                b0 = _mm512_loadu_ps(bp);                                          \
+                b1 = FULL ? _mm512_loadu_ps(bp + 16) : _mm512_maskz_loadu_ps(last, bp + 16); \
+            }                                                                      \
+            const float *ap = a + p;                                               \
+            FMA_ROW(0) FMA_ROW(1) FMA_ROW(2) FMA_ROW(3)                            \
+            FMA_ROW(4) FMA_ROW(5) FMA_ROW(6) FMA_ROW(7)                            \
+        }                                                                          \
+        SEQ_STORE(0) SEQ_STORE(1) SEQ_STORE(2) SEQ_STORE(3)                        \
+        SEQ_STORE(4) SEQ_STORE(5) SEQ_STORE(6) SEQ_STORE(7)                        \
+    }
+#define FMA_ROWS(MR) FMA_DEF(MR, 1, 0) FMA_DEF(MR, 2, 0) FMA_DEF(MR, 2, 1)
+FMA_ROWS(1) FMA_ROWS(2) FMA_ROWS(3) FMA_ROWS(4) FMA_ROWS(5) FMA_ROWS(6) FMA_ROWS(7) FMA_ROWS(8)
+
+#define FMA_ENTRY(MR) {fma_##MR##_1_0, fma_##MR##_2_0, fma_##MR##_2_1}
+static const seq_block fma_blocks[8][3] = {FMA_ENTRY(1), FMA_ENTRY(2), FMA_ENTRY(3),
+                                           FMA_ENTRY(4), FMA_ENTRY(5), FMA_ENTRY(6),
+                                           FMA_ENTRY(7), FMA_ENTRY(8)};
+
 /* Which block variant covers nr (1..W) columns of a strip W = 2 * V lanes
  * wide, and the mask of its last vector. */
 static int km512_variant(int64_t nr, int lanes, unsigned *last)
@@ -139,12 +183,26 @@ void km512_gemm_f32_seq(int64_t m, int64_t n, int64_t k, const float *a, int64_t
     }
 }
 
-/* seq from bf16 B read in place: the same blocks, each step's row of B
+void km512_gemm_f32_fma(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda,
+                        const float *b, int64_t ldb, float *c, int64_t ldc)
+{
+    for (int64_t j0 = 0; j0 < n; j0 += 32) {
+        unsigned last;
+        int v = km512_variant(n - j0 < 32 ? n - j0 : 32, 16, &last);
+        for (int64_t i0 = 0; i0 < m; i0 += 8) {
+            int mr = m - i0 < 8 ? (int)(m - i0) : 8;
+            fma_blocks[mr - 1][v](k, a + i0 * lda, lda, b + j0, ldb, c + i0 * ldc + j0, ldc,
+                                  (__mmask16)last);
+        }
+    }
+}
+
+/* fma from bf16 B read in place: the same blocks, each step's row of B
  * (32 bf16, unit column stride) widened in registers (exact: the bits move
  * to the top half), so no float copy of B is made. Full 32-wide strips
- * only; km512_gemm_bf16_seq widens a ragged last strip into a buffer. */
-#define SEQH_DEF(MRV)                                                              \
-    KM512_ATTR static void seqh_##MRV(int64_t k, const float *a, int64_t lda,      \
+ * only; km512_gemm_bf16_fma widens a ragged last strip into a buffer. */
+#define FMAH_DEF(MRV)                                                              \
+    KM512_ATTR static void fmah_##MRV(int64_t k, const float *a, int64_t lda,      \
                                       const uint16_t *b, int64_t ldb, float *c,    \
                                       int64_t ldc)                                 \
     {                                                                              \
@@ -161,20 +219,20 @@ void km512_gemm_f32_seq(int64_t m, int64_t n, int64_t k, const float *a, int64_t
             __m512 b1 = _mm512_castsi512_ps(_mm512_slli_epi32(                     \
                 _mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i *)(bp + 16))), 16)); \
             const float *ap = a + p;                                               \
-            SEQ_ROW(0) SEQ_ROW(1) SEQ_ROW(2) SEQ_ROW(3)                            \
-            SEQ_ROW(4) SEQ_ROW(5) SEQ_ROW(6) SEQ_ROW(7)                            \
+            FMA_ROW(0) FMA_ROW(1) FMA_ROW(2) FMA_ROW(3)                            \
+            FMA_ROW(4) FMA_ROW(5) FMA_ROW(6) FMA_ROW(7)                            \
         }                                                                          \
         SEQ_STORE(0) SEQ_STORE(1) SEQ_STORE(2) SEQ_STORE(3)                        \
         SEQ_STORE(4) SEQ_STORE(5) SEQ_STORE(6) SEQ_STORE(7)                        \
     }
-SEQH_DEF(1) SEQH_DEF(2) SEQH_DEF(3) SEQH_DEF(4) SEQH_DEF(5) SEQH_DEF(6) SEQH_DEF(7) SEQH_DEF(8)
+FMAH_DEF(1) FMAH_DEF(2) FMAH_DEF(3) FMAH_DEF(4) FMAH_DEF(5) FMAH_DEF(6) FMAH_DEF(7) FMAH_DEF(8)
 
-typedef void (*seqh_block)(int64_t k, const float *a, int64_t lda, const uint16_t *b, int64_t ldb,
+typedef void (*fmah_block)(int64_t k, const float *a, int64_t lda, const uint16_t *b, int64_t ldb,
                            float *c, int64_t ldc);
-static const seqh_block seqh_blocks[8] = {seqh_1, seqh_2, seqh_3, seqh_4,
-                                          seqh_5, seqh_6, seqh_7, seqh_8};
+static const fmah_block fmah_blocks[8] = {fmah_1, fmah_2, fmah_3, fmah_4,
+                                          fmah_5, fmah_6, fmah_7, fmah_8};
 
-void km512_gemm_bf16_seq(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda,
+void km512_gemm_bf16_fma(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda,
                          const uint16_t *b, int64_t ldb, float *c, int64_t ldc, float *strip)
 {
     for (int64_t j0 = 0; j0 < n; j0 += 32) {
@@ -182,7 +240,7 @@ void km512_gemm_bf16_seq(int64_t m, int64_t n, int64_t k, const float *a, int64_
         if (nr == 32) {
             for (int64_t i0 = 0; i0 < m; i0 += 8) {
                 int mr = m - i0 < 8 ? (int)(m - i0) : 8;
-                seqh_blocks[mr - 1](k, a + i0 * lda, lda, b + j0, ldb, c + i0 * ldc + j0, ldc);
+                fmah_blocks[mr - 1](k, a + i0 * lda, lda, b + j0, ldb, c + i0 * ldc + j0, ldc);
             }
             continue;
         }
@@ -196,7 +254,7 @@ void km512_gemm_bf16_seq(int64_t m, int64_t n, int64_t k, const float *a, int64_
         int v = km512_variant(nr, 16, &lastm);
         for (int64_t i0 = 0; i0 < m; i0 += 8) {
             int mr = m - i0 < 8 ? (int)(m - i0) : 8;
-            seq_blocks[mr - 1][v](k, a + i0 * lda, lda, strip, 32, c + i0 * ldc + j0, ldc,
+            fma_blocks[mr - 1][v](k, a + i0 * lda, lda, strip, 32, c + i0 * ldc + j0, ldc,
                                   (__mmask16)lastm);
         }
     }
@@ -453,7 +511,14 @@ void km512_gemm_bf16(int64_t m, int64_t n, int64_t k, const uint16_t *a, int64_t
     abort();
 }
 
-void km512_gemm_bf16_seq(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda,
+void km512_gemm_f32_fma(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda,
+                        const float *b, int64_t ldb, float *c, int64_t ldc)
+{
+    (void)m, (void)n, (void)k, (void)a, (void)lda, (void)b, (void)ldb, (void)c, (void)ldc;
+    abort();
+}
+
+void km512_gemm_bf16_fma(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda,
                          const uint16_t *b, int64_t ldb, float *c, int64_t ldc, float *strip)
 {
     (void)m, (void)n, (void)k, (void)a, (void)lda, (void)b, (void)ldb, (void)c, (void)ldc, (void)strip;

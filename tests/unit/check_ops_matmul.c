@@ -212,13 +212,14 @@ START_TEST(test_kernel_blocking)
 }
 END_TEST
 
-/* kernel_gemm_bf16_seq (the cube's bf16 matmul, operands read in place, B
- * widened in registers) against the loop it promises: per element a float
- * running sum from +0 in k order, each product rounded, then added. Row
- * remainders of the 8-row blocks, whole and ragged 32-column strips, B with
- * a wide row stride (a window of a larger matrix) and as a transposed view
- * (column stride > 1: the float-copy path), every implementation. */
-START_TEST(test_kernel_bf16_seq)
+/* The cube's matmul kernels against the loop pto-isa's TMatmul runs
+ * (include/pto/cpu/TMatmul.hpp:61-74): per element sum = fmaf(a, b, sum)
+ * from +0, k in order. kernel_gemm_bf16_fma reads bf16 operands in place
+ * (B widened in registers): row remainders of the 8-row blocks, whole and
+ * ragged 32-column strips, B with a wide row stride (a window of a larger
+ * matrix) and as a transposed view; kernel_gemm_f32_fma the same on floats.
+ * Every implementation this CPU can run. */
+START_TEST(test_kernel_cube_fma)
 {
     static const int64_t ms[] = {1, 3, 8, 9, 16, 17};
     static const int64_t ns[] = {1, 15, 16, 17, 32, 33, 64, 70};
@@ -231,40 +232,61 @@ START_TEST(test_kernel_bf16_seq)
             for (size_t ki = 0; ki < sizeof ks / sizeof ks[0]; ki++)
                 for (int trans = 0; trans < 2; trans++) {
                     int64_t m = ms[mi], n = ns[ni], k = ks[ki], ldb = n + 40, ldc = n + 3;
+                    size_t nb = (size_t)((k + 1) * (ldb + 1) + n * (k + 2));
                     uint16_t *a = malloc((size_t)(m * k + 1) * sizeof *a);
-                    uint16_t *b = malloc((size_t)((k + 1) * (ldb + 1) + n * (k + 2)) * sizeof *b);
-                    float *c = malloc((size_t)(m * ldc) * sizeof *c);
-                    for (int64_t i = 0; i < m * k; i++)
-                        a[i] = dtype_f32_to_bf16(wide_value(&seed));
-                    for (int64_t i = 0; i < (k + 1) * (ldb + 1) + n * (k + 2); i++)
-                        b[i] = dtype_f32_to_bf16(wide_value(&seed));
+                    uint16_t *b = malloc(nb * sizeof *b);
+                    float *af = malloc((size_t)(m * k + 1) * sizeof *af), *bf = malloc(nb * sizeof *bf);
+                    float *c = malloc((size_t)(m * ldc) * sizeof *c), *cf = malloc((size_t)(m * ldc) * sizeof *cf);
+                    for (int64_t q = 0; q < m * k; q++) {
+                        a[q] = dtype_f32_to_bf16(wide_value(&seed));
+                        af[q] = dtype_bf16_to_f32(a[q]);
+                    }
+                    for (size_t q = 0; q < nb; q++) {
+                        b[q] = dtype_f32_to_bf16(wide_value(&seed));
+                        bf[q] = wide_value(&seed);
+                    }
                     /* B[p][j] at b[p * brs + j * bcs] */
                     int64_t brs = trans ? 1 : ldb, bcs = trans ? k + 2 : 1;
-                    for (int64_t i = 0; i < m * ldc; i++)
-                        c[i] = -7.0f;
-                    kernel_gemm_bf16_seq(m, n, k, a, k, 1, b, brs, bcs, c, ldc);
+                    for (int64_t q = 0; q < m * ldc; q++)
+                        c[q] = cf[q] = -7.0f;
+                    kernel_gemm_bf16_fma(m, n, k, a, k, 1, b, brs, bcs, c, ldc);
+                    if (!trans)
+                        kernel_gemm_f32_fma(m, n, k, af, k, bf, ldb, cf, ldc);
                     for (int64_t i = 0; i < m; i++)
                         for (int64_t j = 0; j < ldc; j++) {
-                            float want = -7.0f;
+                            float want = -7.0f, wantf = -7.0f;
                             if (j < n) {
-                                float acc = 0.0f;
+                                want = wantf = 0.0f;
                                 for (int64_t p = 0; p < k; p++) {
-                                    volatile float prod = dtype_bf16_to_f32(a[i * k + p]) *
-                                                          dtype_bf16_to_f32(b[p * brs + j * bcs]);
-                                    acc = acc + prod;
+                                    want = fmaf(af[i * k + p], dtype_bf16_to_f32(b[p * brs + j * bcs]), want);
+                                    wantf = fmaf(af[i * k + p], bf[p * ldb + j], wantf);
                                 }
-                                want = acc;
                             }
                             ck_assert_msg(memcmp(&c[i * ldc + j], &want, sizeof want) == 0,
-                                          "mode %d bf16 seq %lldx%lldx%lld%s: C[%lld][%lld] = %a, want %a", _i,
+                                          "mode %d bf16 fma %lldx%lldx%lld%s: C[%lld][%lld] = %a, want %a", _i,
                                           (long long)m, (long long)k, (long long)n, trans ? " (B transposed)" : "",
                                           (long long)i, (long long)j, (double)c[i * ldc + j], (double)want);
+                            if (!trans)
+                                ck_assert_msg(memcmp(&cf[i * ldc + j], &wantf, sizeof wantf) == 0,
+                                              "mode %d f32 fma %lldx%lldx%lld: C[%lld][%lld] = %a, want %a", _i,
+                                              (long long)m, (long long)k, (long long)n, (long long)i, (long long)j,
+                                              (double)cf[i * ldc + j], (double)wantf);
                             checked++;
                         }
                     free(a);
                     free(b);
+                    free(af);
+                    free(bf);
                     free(c);
+                    free(cf);
                 }
+    /* where the fused step differs from multiply-then-add: 2^64 * 2^64
+     * overflows FP32 alone, but after -2^127 the fused sum is 2^127 */
+    uint16_t a2[2] = {dtype_f32_to_bf16(-0x1p127f), dtype_f32_to_bf16(0x1p64f)};
+    uint16_t b2[2] = {dtype_f32_to_bf16(1.0f), dtype_f32_to_bf16(0x1p64f)};
+    float c2 = 0;
+    kernel_gemm_bf16_fma(1, 1, 2, a2, 2, 1, b2, 1, 1, &c2, 1);
+    ck_assert_msg(c2 == 0x1p127f, "fused: %a", (double)c2);
     kernel_matmul_portable_only(0);
     ck_assert_int_gt(checked, 20000);
 }
@@ -539,7 +561,7 @@ int main(void)
     tcase_add_test(tc, test_bf16);
     tcase_add_test(tc, test_lcg_f32);
     tcase_add_loop_test(tc, test_kernel_blocking, 0, 4);
-    tcase_add_loop_test(tc, test_kernel_bf16_seq, 0, 4);
+    tcase_add_loop_test(tc, test_kernel_cube_fma, 0, 4);
     tcase_add_test(tc, test_int8_wide);
     tcase_add_test(tc, test_kernel_orders_differ);
     tcase_add_test(tc, test_store_bf16_same_bits);
