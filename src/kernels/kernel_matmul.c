@@ -796,46 +796,27 @@ static inline float km_bf16(const uint16_t *p)
     return f;
 }
 
-/* The portable fma chain: rows of C as running sums, k in order, each step
- * fmaf (the same operation the vector fma does lane by lane). */
-static void km_fma_generic(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda,
-                           const float *b, int64_t ldb, float *c, int64_t ldc)
+/* The fma chain without AVX-512: rows of C as running sums, k in order,
+ * each step crow[j] = fma(x, brow[j], crow[j]) by one of these row steps
+ * (the vector fma does the same lane by lane). */
+typedef void (*km_fma_step)(float x, const float *brow, float *crow, int64_t n);
+
+static void km_fma_step_scalar(float x, const float *brow, float *crow, int64_t n)
 {
-    for (int64_t i = 0; i < m; i++) {
-        float *crow = c + i * ldc;
-        for (int64_t j = 0; j < n; j++)
-            crow[j] = 0.0f;
-        for (int64_t p = 0; p < k; p++) {
-            float x = a[i * lda + p];
-            const float *brow = b + p * ldb;
-            for (int64_t j = 0; j < n; j++)
-                crow[j] = fmaf(x, brow[j], crow[j]);
-        }
-    }
+    for (int64_t j = 0; j < n; j++)
+        crow[j] = fmaf(x, brow[j], crow[j]);
 }
 
 #if KM_X86
-/* The same, eight lanes at a time with the FMA instruction (hosts with AVX2
- * and FMA but not AVX-512). */
-__attribute__((target("avx2,fma"))) static void km_fma_avx2(int64_t m, int64_t n, int64_t k, const float *a,
-                                                             int64_t lda, const float *b, int64_t ldb, float *c,
-                                                             int64_t ldc)
+__attribute__((target("avx2,fma"))) static void km_fma_step_avx2(float x, const float *brow, float *crow,
+                                                                  int64_t n)
 {
-    for (int64_t i = 0; i < m; i++) {
-        float *crow = c + i * ldc;
-        for (int64_t j = 0; j < n; j++)
-            crow[j] = 0.0f;
-        for (int64_t p = 0; p < k; p++) {
-            float x = a[i * lda + p];
-            const float *brow = b + p * ldb;
-            __m256 xv = _mm256_set1_ps(x);
-            int64_t j = 0;
-            for (; j + 8 <= n; j += 8)
-                _mm256_storeu_ps(crow + j, _mm256_fmadd_ps(xv, _mm256_loadu_ps(brow + j), _mm256_loadu_ps(crow + j)));
-            for (; j < n; j++)
-                crow[j] = fmaf(x, brow[j], crow[j]);
-        }
-    }
+    __m256 xv = _mm256_set1_ps(x);
+    int64_t j = 0;
+    for (; j + 8 <= n; j += 8)
+        _mm256_storeu_ps(crow + j, _mm256_fmadd_ps(xv, _mm256_loadu_ps(brow + j), _mm256_loadu_ps(crow + j)));
+    for (; j < n; j++)
+        crow[j] = fmaf(x, brow[j], crow[j]);
 }
 #endif
 
@@ -849,13 +830,17 @@ void kernel_gemm_f32_fma(int64_t m, int64_t n, int64_t k, const float *a, int64_
         km512_gemm_f32_fma(m, n, kk, a, lda, b, ldb, c, ldc);
         return;
     }
+    km_fma_step step = km_fma_step_scalar;
 #if KM_X86
-    if (km_portable_only < 3 && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
-        km_fma_avx2(m, n, kk, a, lda, b, ldb, c, ldc);
-        return;
-    }
+    if (km_portable_only < 3 && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+        step = km_fma_step_avx2;
 #endif
-    km_fma_generic(m, n, kk, a, lda, b, ldb, c, ldc);
+    for (int64_t i = 0; i < m; i++) {
+        float *crow = c + i * ldc;
+        memset(crow, 0, (size_t)n * sizeof *crow);
+        for (int64_t p = 0; p < kk; p++)
+            step(a[i * lda + p], b + p * ldb, crow, n);
+    }
 }
 
 void kernel_gemm_bf16_fma(int64_t m, int64_t n, int64_t k, const uint16_t *a, int64_t ars,

@@ -224,62 +224,63 @@ START_TEST(test_kernel_cube_fma)
     static const int64_t ms[] = {1, 3, 8, 9, 16, 17};
     static const int64_t ns[] = {1, 15, 16, 17, 32, 33, 64, 70};
     static const int64_t ks[] = {0, 1, 7, 128, 300};
-    kernel_matmul_portable_only(_i);
+    enum { NM = sizeof ms / sizeof ms[0], NN = sizeof ns / sizeof ns[0], NK = sizeof ks / sizeof ks[0] };
     uint64_t seed = 7;
     long checked = 0;
-    for (size_t mi = 0; mi < sizeof ms / sizeof ms[0]; mi++)
-        for (size_t ni = 0; ni < sizeof ns / sizeof ns[0]; ni++)
-            for (size_t ki = 0; ki < sizeof ks / sizeof ks[0]; ki++)
-                for (int trans = 0; trans < 2; trans++) {
-                    int64_t m = ms[mi], n = ns[ni], k = ks[ki], ldb = n + 40, ldc = n + 3;
-                    size_t nb = (size_t)((k + 1) * (ldb + 1) + n * (k + 2));
-                    uint16_t *a = malloc((size_t)(m * k + 1) * sizeof *a);
-                    uint16_t *b = malloc(nb * sizeof *b);
-                    float *af = malloc((size_t)(m * k + 1) * sizeof *af), *bf = malloc(nb * sizeof *bf);
-                    float *c = malloc((size_t)(m * ldc) * sizeof *c), *cf = malloc((size_t)(m * ldc) * sizeof *cf);
-                    for (int64_t q = 0; q < m * k; q++) {
-                        a[q] = dtype_f32_to_bf16(wide_value(&seed));
-                        af[q] = dtype_bf16_to_f32(a[q]);
+    kernel_matmul_portable_only(_i);
+    /* every shape, B as it is and transposed */
+    for (int shape = 0; shape < NM * NN * NK * 2; shape++) {
+        int64_t m = ms[shape % NM], n = ns[shape / NM % NN], k = ks[shape / (NM * NN) % NK];
+        int trans = shape / (NM * NN * NK);
+        int64_t ldb = n + 40, ldc = n + 3;
+        size_t nb = (size_t)((k + 1) * (ldb + 1) + n * (k + 2));
+        uint16_t *a = malloc((size_t)(m * k + 1) * sizeof *a);
+        uint16_t *b = malloc(nb * sizeof *b);
+        float *af = malloc((size_t)(m * k + 1) * sizeof *af), *bf = malloc(nb * sizeof *bf);
+        float *c = malloc((size_t)(m * ldc) * sizeof *c), *cf = malloc((size_t)(m * ldc) * sizeof *cf);
+        for (int64_t q = 0; q < m * k; q++) {
+            a[q] = dtype_f32_to_bf16(wide_value(&seed));
+            af[q] = dtype_bf16_to_f32(a[q]);
+        }
+        for (size_t q = 0; q < nb; q++) {
+            b[q] = dtype_f32_to_bf16(wide_value(&seed));
+            bf[q] = wide_value(&seed);
+        }
+        /* B[p][j] at b[p * brs + j * bcs] */
+        int64_t brs = trans ? 1 : ldb, bcs = trans ? k + 2 : 1;
+        for (int64_t q = 0; q < m * ldc; q++)
+            c[q] = cf[q] = -7.0f;
+        kernel_gemm_bf16_fma(m, n, k, a, k, 1, b, brs, bcs, c, ldc);
+        if (!trans)
+            kernel_gemm_f32_fma(m, n, k, af, k, bf, ldb, cf, ldc);
+        for (int64_t i = 0; i < m; i++)
+            for (int64_t j = 0; j < ldc; j++) {
+                float want = -7.0f, wantf = -7.0f;
+                if (j < n) {
+                    want = wantf = 0.0f;
+                    for (int64_t p = 0; p < k; p++) {
+                        want = fmaf(af[i * k + p], dtype_bf16_to_f32(b[p * brs + j * bcs]), want);
+                        wantf = fmaf(af[i * k + p], bf[p * ldb + j], wantf);
                     }
-                    for (size_t q = 0; q < nb; q++) {
-                        b[q] = dtype_f32_to_bf16(wide_value(&seed));
-                        bf[q] = wide_value(&seed);
-                    }
-                    /* B[p][j] at b[p * brs + j * bcs] */
-                    int64_t brs = trans ? 1 : ldb, bcs = trans ? k + 2 : 1;
-                    for (int64_t q = 0; q < m * ldc; q++)
-                        c[q] = cf[q] = -7.0f;
-                    kernel_gemm_bf16_fma(m, n, k, a, k, 1, b, brs, bcs, c, ldc);
-                    if (!trans)
-                        kernel_gemm_f32_fma(m, n, k, af, k, bf, ldb, cf, ldc);
-                    for (int64_t i = 0; i < m; i++)
-                        for (int64_t j = 0; j < ldc; j++) {
-                            float want = -7.0f, wantf = -7.0f;
-                            if (j < n) {
-                                want = wantf = 0.0f;
-                                for (int64_t p = 0; p < k; p++) {
-                                    want = fmaf(af[i * k + p], dtype_bf16_to_f32(b[p * brs + j * bcs]), want);
-                                    wantf = fmaf(af[i * k + p], bf[p * ldb + j], wantf);
-                                }
-                            }
-                            ck_assert_msg(memcmp(&c[i * ldc + j], &want, sizeof want) == 0,
-                                          "mode %d bf16 fma %lldx%lldx%lld%s: C[%lld][%lld] = %a, want %a", _i,
-                                          (long long)m, (long long)k, (long long)n, trans ? " (B transposed)" : "",
-                                          (long long)i, (long long)j, (double)c[i * ldc + j], (double)want);
-                            if (!trans)
-                                ck_assert_msg(memcmp(&cf[i * ldc + j], &wantf, sizeof wantf) == 0,
-                                              "mode %d f32 fma %lldx%lldx%lld: C[%lld][%lld] = %a, want %a", _i,
-                                              (long long)m, (long long)k, (long long)n, (long long)i, (long long)j,
-                                              (double)cf[i * ldc + j], (double)wantf);
-                            checked++;
-                        }
-                    free(a);
-                    free(b);
-                    free(af);
-                    free(bf);
-                    free(c);
-                    free(cf);
                 }
+                ck_assert_msg(memcmp(&c[i * ldc + j], &want, sizeof want) == 0,
+                              "mode %d bf16 fma %lldx%lldx%lld%s: C[%lld][%lld] = %a, want %a", _i,
+                              (long long)m, (long long)k, (long long)n, trans ? " (B transposed)" : "",
+                              (long long)i, (long long)j, (double)c[i * ldc + j], (double)want);
+                if (!trans)
+                    ck_assert_msg(memcmp(&cf[i * ldc + j], &wantf, sizeof wantf) == 0,
+                                  "mode %d f32 fma %lldx%lldx%lld: C[%lld][%lld] = %a, want %a", _i,
+                                  (long long)m, (long long)k, (long long)n, (long long)i, (long long)j,
+                                  (double)cf[i * ldc + j], (double)wantf);
+                checked++;
+            }
+        free(a);
+        free(b);
+        free(af);
+        free(bf);
+        free(c);
+        free(cf);
+    }
     /* where the fused step differs from multiply-then-add: 2^64 * 2^64
      * overflows FP32 alone, but after -2^127 the fused sum is 2^127 */
     uint16_t a2[2] = {dtype_f32_to_bf16(-0x1p127f), dtype_f32_to_bf16(0x1p64f)};
