@@ -98,7 +98,21 @@ void exec_memcheck_call(exec_memcheck *mc, const core *c, const xfunc *callee, c
 
 /* The device's element size of an IR dtype in bytes, 0 when it is not a
  * whole number of bytes or not known. */
+static size_t device_esize_of(int32_t ir_dtype);
+
 static size_t device_esize(int32_t ir_dtype)
+{
+    /* asked at every tile an op writes: the names compared once per dtype */
+    static _Thread_local int32_t last_dtype = -1;
+    static _Thread_local size_t last_size;
+    if (ir_dtype != last_dtype || ir_dtype < 0) {
+        last_size = device_esize_of(ir_dtype);
+        last_dtype = ir_dtype;
+    }
+    return last_size;
+}
+
+static size_t device_esize_of(int32_t ir_dtype)
 {
     const ir_enum_info *e = ir_enum_info_get(ir_dtype);
     if (!e)

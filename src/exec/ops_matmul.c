@@ -199,28 +199,28 @@ static ptodb_status matmul_core(exec_ctx *ctx, const op_args *a, const tensor *L
             exec_note_ref_differs(ctx, EXEC_SEMDIFF_CUBE_FP32,
                                   "the cube sums an FP32 matmul as an fma chain from 0 in k order (REF would "
                                   "compute: torch's sum of the products, in another order)");
-        /* pto-isa's TMatmul: per element an FP32 running sum from 0 in k
-         * order, fma(a, b, sum); a BF16 or FP16 product is exact in FP32, so
-         * that is kernel_gemm_f32_seq's multiply-then-add, bit for bit */
+        /* pto-isa's TMatmul (include/pto/cpu/TMatmul.hpp:61-74): per
+         * element an FP32 running sum from 0 in k order, sum = fma(a, b,
+         * sum), for FP32 operands and for BF16/FP16 ones widened to FP32
+         * (kernel_gemm_f32_fma; a BF16 or FP16 product is exact in FP32
+         * unless it overflows or falls below FP32's normal range, so this is
+         * also the multiply-then-add there) */
+        if (dt == DTYPE_BF16 && nb == 1) {
+            /* one matrix: the bf16 operands read in place (the same bits,
+             * no float copy of the rhs) */
+            const uint16_t *ad = (const uint16_t *)L->storage->data + L->offset;
+            const uint16_t *bd = (const uint16_t *)R->storage->data + R->offset;
+            kernel_gemm_bf16_fma(m, n, k, ad, lst[lnd - 2], lst[lnd - 1], bd, rst[rnd - 2], rst[rnd - 1],
+                                 tensor_data(r), n);
+            *out = r;
+            return PTODB_OK;
+        }
         float *A = xmalloc((size_t)(nb * m * k + 1) * sizeof *A);
         float *B = xmalloc((size_t)(nb * k * n + 1) * sizeof *B);
         kernel_gather_f32(&lv, bnd + 2, fl, A);
         kernel_gather_f32(&rv, bnd + 2, fr, B);
-        for (int64_t b = 0; b < nb; b++) {
-            const float *Ab = A + b * m * k, *Bb = B + b * k * n;
-            float *Cb = (float *)tensor_data(r) + b * mn;
-            if (!cube_fma) {
-                kernel_gemm_f32_seq(m, n, k, Ab, k, Bb, n, Cb, n);
-                continue;
-            }
-            for (int64_t i = 0; i < m; i++)
-                for (int64_t j = 0; j < n; j++) {
-                    float s = 0.0f;
-                    for (int64_t l = 0; l < k; l++)
-                        s = fmaf(Ab[i * k + l], Bb[l * n + j], s);
-                    Cb[i * n + j] = s;
-                }
-        }
+        for (int64_t b = 0; b < nb; b++)
+            kernel_gemm_f32_fma(m, n, k, A + b * m * k, k, B + b * k * n, n, (float *)tensor_data(r) + b * mn, n);
         free(A);
         free(B);
     } else if (dtype_is_float(dt) && dt != DTYPE_FP64) {
@@ -327,6 +327,19 @@ static ptodb_status matmul_core(exec_ctx *ctx, const op_args *a, const tensor *L
         int64_t *C = xcalloc((size_t)(nb * mn), sizeof *C);
         kernel_gather_i64(&lv, bnd + 2, fl, A);
         kernel_gather_i64(&rv, bnd + 2, fr, B);
+        if ((dt == DTYPE_INT8 || dt == DTYPE_UINT8) && k <= ((int64_t)1 << 15)) {
+            /* 8-bit operands: every product is within 2^16 and k of them
+             * within 2^31, so the sums in int32 are exact, the same int64
+             * values as below; 16 lanes at a time */
+            for (int64_t b = 0; b < nb; b++)
+                kernel_gemm_i64_narrow(m, n, k, A + b * m * k, B + b * k * n, C + b * mn);
+            kernel_store_i64(r, C, nb * mn);
+            free(A);
+            free(B);
+            free(C);
+            *out = r;
+            return PTODB_OK;
+        }
         for (int64_t b = 0; b < nb; b++)
             for (int64_t i = 0; i < m; i++)
                 for (int64_t p = 0; p < k; p++) {

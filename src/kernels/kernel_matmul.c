@@ -22,6 +22,10 @@
 #include "kernels/kernel_matmul.h"
 #include "kernels/kernel_matmul_avx512.h"
 
+#include <math.h>
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#endif
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -673,6 +677,72 @@ void kernel_gemm_f32_seq(int64_t m, int64_t n, int64_t k, const float *a, int64_
     km_seq_generic(m, n, k, a, lda, b, ldb, c, ldc);
 }
 
+/* ---- narrow integers (kernel_gemm_i64_narrow) --------------------------- */
+
+typedef int32_t km_v16i __attribute__((vector_size(64)));
+
+/* row[0..n) += x * brow[0..n) in int32 */
+#define KM_I32_AXPY                                                                \
+    {                                                                              \
+        int64_t j = 0;                                                             \
+        for (; j + 16 <= n; j += 16) {                                             \
+            km_v16i acc, bv;                                                       \
+            memcpy(&acc, row + j, sizeof acc);                                     \
+            memcpy(&bv, brow + j, sizeof bv);                                      \
+            acc += x * bv;                                                         \
+            memcpy(row + j, &acc, sizeof acc);                                     \
+        }                                                                          \
+        for (; j < n; j++)                                                         \
+            row[j] += x * brow[j];                                                 \
+    }
+#define KM_I32_BODY                                                                \
+    {                                                                              \
+        for (int64_t i = 0; i < m; i++) {                                          \
+            memset(row, 0, (size_t)n * sizeof *row);                               \
+            for (int64_t p = 0; p < k; p++) {                                      \
+                int32_t x = a32[i * k + p];                                        \
+                const int32_t *brow = b32 + p * n;                                 \
+                if (x)                                                             \
+                    KM_I32_AXPY                                                    \
+            }                                                                      \
+            for (int64_t j = 0; j < n; j++)                                        \
+                c[i * n + j] = row[j];                                             \
+        }                                                                          \
+    }
+
+static void km_i32_generic(int64_t m, int64_t n, int64_t k, const int32_t *a32, const int32_t *b32,
+                           int32_t *row, int64_t *c)
+KM_I32_BODY
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+__attribute__((target("avx2"))) static void km_i32_avx2(int64_t m, int64_t n, int64_t k, const int32_t *a32,
+                                                         const int32_t *b32, int32_t *row, int64_t *c)
+KM_I32_BODY
+#endif
+
+void kernel_gemm_i64_narrow(int64_t m, int64_t n, int64_t k, const int64_t *a, const int64_t *b,
+                            int64_t *c)
+{
+    if (m <= 0 || n <= 0)
+        return;
+    int32_t *a32 = xmalloc((size_t)(m * k + 1) * sizeof *a32);
+    int32_t *b32 = xmalloc((size_t)(k * n + 1) * sizeof *b32);
+    int32_t *row = xmalloc((size_t)n * sizeof *row);
+    for (int64_t q = 0; q < m * k; q++)
+        a32[q] = (int32_t)a[q];
+    for (int64_t q = 0; q < k * n; q++)
+        b32[q] = (int32_t)b[q];
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+    if (km_portable_only < 3 && __builtin_cpu_supports("avx2"))
+        km_i32_avx2(m, n, k, a32, b32, row, c);
+    else
+#endif
+        km_i32_generic(m, n, k, a32, b32, row, c);
+    free(a32);
+    free(b32);
+    free(row);
+}
+
 /* ---- torch 1.13's oneDNN bf16 order (kernel_gemm_bf16_onednn) ----------- */
 
 int64_t kernel_onednn_bf16_kblock(int64_t k, int brgemm)
@@ -724,6 +794,97 @@ static inline float km_bf16(const uint16_t *p)
     float f;
     memcpy(&f, &u, sizeof f);
     return f;
+}
+
+/* The fma chain without AVX-512: rows of C as running sums, k in order,
+ * each step crow[j] = fma(x, brow[j], crow[j]) by one of these row steps
+ * (the vector fma does the same lane by lane). */
+typedef void (*km_fma_step)(float x, const float *brow, float *crow, int64_t n);
+
+static void km_fma_step_scalar(float x, const float *brow, float *crow, int64_t n)
+{
+    for (int64_t j = 0; j < n; j++)
+        crow[j] = fmaf(x, brow[j], crow[j]);
+}
+
+#if KM_X86
+__attribute__((target("avx2,fma"))) static void km_fma_step_avx2(float x, const float *brow, float *crow,
+                                                                  int64_t n)
+{
+    __m256 xv = _mm256_set1_ps(x);
+    int64_t j = 0;
+    for (; j + 8 <= n; j += 8)
+        _mm256_storeu_ps(crow + j, _mm256_fmadd_ps(xv, _mm256_loadu_ps(brow + j), _mm256_loadu_ps(crow + j)));
+    for (; j < n; j++)
+        crow[j] = fmaf(x, brow[j], crow[j]);
+}
+#endif
+
+void kernel_gemm_f32_fma(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda,
+                         const float *b, int64_t ldb, float *c, int64_t ldc)
+{
+    if (m <= 0 || n <= 0)
+        return;
+    int64_t kk = k > 0 ? k : 0;
+    if (km_use_avx512()) {
+        km512_gemm_f32_fma(m, n, kk, a, lda, b, ldb, c, ldc);
+        return;
+    }
+    km_fma_step step = km_fma_step_scalar;
+#if KM_X86
+    if (km_portable_only < 3 && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+        step = km_fma_step_avx2;
+#endif
+    for (int64_t i = 0; i < m; i++) {
+        float *crow = c + i * ldc;
+        memset(crow, 0, (size_t)n * sizeof *crow);
+        for (int64_t p = 0; p < kk; p++)
+            step(a[i * lda + p], b + p * ldb, crow, n);
+    }
+}
+
+void kernel_gemm_bf16_fma(int64_t m, int64_t n, int64_t k, const uint16_t *a, int64_t ars,
+                          int64_t acs, const uint16_t *b, int64_t brs, int64_t bcs, float *c,
+                          int64_t ldc)
+{
+    if (m <= 0 || n <= 0)
+        return;
+    int64_t kk = k > 0 ? k : 0;
+    float *aw = km_scratch(0, (size_t)(m * kk + 1));
+    typedef uint16_t v16h __attribute__((vector_size(32)));
+    typedef uint32_t v16u __attribute__((vector_size(64)));
+    for (int64_t i = 0; i < m; i++) {
+        int64_t p = 0;
+        if (acs == 1) /* a contiguous row: 16 at a time (the bits move up) */
+            for (; p + 16 <= kk; p += 16) {
+                v16h h;
+                memcpy(&h, a + i * ars + p, sizeof h);
+                v16u u = __builtin_convertvector(h, v16u) << 16;
+                memcpy(aw + i * kk + p, &u, sizeof u);
+            }
+        for (; p < kk; p++)
+            aw[i * kk + p] = km_bf16(a + i * ars + p * acs);
+    }
+    if (km_use_avx512()) {
+        const uint16_t *bh = b;
+        int64_t ldb = brs;
+        if (bcs != 1) { /* a transposed rhs: its rows packed as bf16 first */
+            uint16_t *packed = (uint16_t *)(void *)km_scratch(2, (size_t)((kk * n + 1) / 2 + 1));
+            for (int64_t q = 0; q < kk; q++)
+                for (int64_t j = 0; j < n; j++)
+                    packed[q * n + j] = b[q * brs + j * bcs];
+            bh = packed;
+            ldb = n;
+        }
+        km512_gemm_bf16_fma(m, n, kk, aw, kk, bh, ldb, c, ldc, km_scratch(1, (size_t)(kk * 32 + 1)));
+    } else {
+        float *bw = km_scratch(1, (size_t)(kk * n + 1));
+        for (int64_t p = 0; p < kk; p++)
+            for (int64_t j = 0; j < n; j++)
+                bw[p * n + j] = km_bf16(b + p * brs + j * bcs);
+        kernel_gemm_f32_fma(m, n, kk, aw, kk, bw, n, c, ldc);
+    }
+    km_scratch_trim();
 }
 
 /* The k sequence of one element: blocks of kb from +0, each walked in pairs

@@ -37,6 +37,29 @@ void kernel_gemm_bf16(int64_t m, int64_t n, int64_t k, const uint16_t *a, int64_
 void kernel_gemm_f32_seq(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda,
                          const float *b, int64_t ldb, float *c, int64_t ldc);
 
+/* C = A * B in the cube's order (pto-isa's TMatmul, include/pto/cpu/
+ * TMatmul.hpp: per element a float sum from +0, k in order, sum =
+ * fma(a, b, sum)). A product of two BF16 or FP16 values is exact in FP32
+ * unless it overflows or falls below FP32's normal range, so there each step
+ * is also the multiply-then-add of kernel_gemm_f32_seq. */
+void kernel_gemm_f32_fma(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda,
+                         const float *b, int64_t ldb, float *c, int64_t ldc);
+
+/* kernel_gemm_f32_fma of bf16 operands read where they are (A[i][p] =
+ * a[i * ars + p * acs], B[p][j] = b[p * brs + j * bcs], C m x n floats, row
+ * stride ldc): the bits of widening both to floats first, without the float
+ * copy of B (A, a tile matmul's small operand, is widened into a reused
+ * buffer). */
+void kernel_gemm_bf16_fma(int64_t m, int64_t n, int64_t k, const uint16_t *a, int64_t ars,
+                          int64_t acs, const uint16_t *b, int64_t brs, int64_t bcs, float *c,
+                          int64_t ldc);
+
+/* C = A * B of dense row-major int64 matrices (A m x k, B k x n, C m x n)
+ * whose every product and every partial sum fits in int32 (8-bit operands
+ * and k <= 2^15): summed in int32, 16 lanes at a time, the exact sums. */
+void kernel_gemm_i64_narrow(int64_t m, int64_t n, int64_t k, const int64_t *a, const int64_t *b,
+                            int64_t *c);
+
 /* C = A * B (C m x n, dense row-major floats) from bf16 bits A[i][p] =
  * a[i * ars + p * acs] and B[p][j] = b[p * brs + j * bcs], in the order of
  * torch 1.13's oneDNN bf16 matmul on an AVX512-BF16 host

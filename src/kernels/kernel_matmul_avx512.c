@@ -52,14 +52,17 @@ int km512_usable(void)
 /* ---- float running sum ------------------------------------------------- */
 
 /* Row r of the block: broadcast a[r][p], one multiply and one add per
- * vector of the row. */
-#define SEQ_ROW(r)                                                                 \
+ * vector of the row (seq), or one fused multiply-add (fma). */
+#define ROW_WITH(r, SET1, STEP, S)                                                 \
     if (MR > r) {                                                                  \
-        __m512 x = _mm512_set1_ps(ap[r * lda]);                                    \
-        s##r##0 = _mm512_add_ps(s##r##0, _mm512_mul_ps(x, b0));                    \
+        __typeof__(b0) x = SET1(ap[r * lda]);                                      \
+        S##r##0 = STEP(x, b0, S##r##0);                                            \
         if (NV > 1)                                                                \
-            s##r##1 = _mm512_add_ps(s##r##1, _mm512_mul_ps(x, b1));                \
+            S##r##1 = STEP(x, b1, S##r##1);                                        \
     }
+#define SEQ_STEP(x, b, acc) _mm512_add_ps(acc, _mm512_mul_ps(x, b))
+#define SEQ_ROW(r) ROW_WITH(r, _mm512_set1_ps, SEQ_STEP, s)
+#define FMA_ROW(r) ROW_WITH(r, _mm512_set1_ps, _mm512_fmadd_ps, s)
 #define SEQ_STORE(r)                                                               \
     if (MR > r) {                                                                  \
         if (NV == 1) {                                                             \
@@ -72,36 +75,50 @@ int km512_usable(void)
                 _mm512_mask_storeu_ps(c + r * ldc + 16, last, s##r##1);             \
         }                                                                          \
     }
-/* MRV rows; NVV vectors of 16 columns; FV: the last vector is whole (no
- * mask). `last` masks the last vector's columns otherwise. */
-#define SEQ_DEF(MRV, NVV, FV)                                                      \
-    KM512_ATTR static void seq_##MRV##_##NVV##_##FV(                               \
-        int64_t k, const float *a, int64_t lda, const float *b, int64_t ldb,       \
-        float *c, int64_t ldc, __mmask16 last)                                     \
+/* Step p's row of B as b0, b1: floats (masked where the strip is ragged) */
+#define LOAD_F32(bp)                                                               \
+    if (NV == 1) {                                                                 \
+        b0 = _mm512_maskz_loadu_ps(last, bp);                                      \
+        b1 = b0;                                                                   \
+    } else {                                                                       \
+        b0 = _mm512_loadu_ps(bp);                                                  \
+        b1 = FULL ? _mm512_loadu_ps(bp + 16) : _mm512_maskz_loadu_ps(last, bp + 16); \
+    }
+/* ... or 32 bf16 bit patterns widened (exact: the bits move to the top
+ * half); whole strips only */
+#define LOAD_BF16(bp)                                                              \
+    b0 = _mm512_castsi512_ps(                                                      \
+        _mm512_slli_epi32(_mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i *)(bp))), 16)); \
+    b1 = _mm512_castsi512_ps(                                                      \
+        _mm512_slli_epi32(_mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i *)((bp) + 16))), 16));
+/* A block NAME: MRV rows; NVV vectors of 16 columns; FV: the last vector is
+ * whole (no mask), `last` masks its columns otherwise; B of type BT, each
+ * step's row loaded by LOAD and summed into the rows by ROW. */
+#define BLOCK_DEF(NAME, ROW, BT, LOAD, MRV, NVV, FV)                               \
+    KM512_ATTR static void NAME(int64_t k, const float *a, int64_t lda, const BT *b, \
+                                int64_t ldb, float *c, int64_t ldc, __mmask16 last) \
     {                                                                              \
         enum { MR = MRV, NV = NVV, FULL = FV };                                    \
+        (void)last;                                                                \
         __m512 s00 = _mm512_setzero_ps(), s01 = s00, s10 = s00, s11 = s00;         \
         __m512 s20 = s00, s21 = s00, s30 = s00, s31 = s00, s40 = s00, s41 = s00;   \
         __m512 s50 = s00, s51 = s00, s60 = s00, s61 = s00, s70 = s00, s71 = s00;   \
         for (int64_t p = 0; p < k; p++) {                                          \
-            const float *bp = b + p * ldb;                                         \
+            const BT *bp = b + p * ldb;                                            \
             __m512 b0, b1;                                                         \
-            if (NV == 1) {                                                         \
-                b0 = _mm512_maskz_loadu_ps(last, bp);                              \
-                b1 = b0;                                                           \
-            } else {                                                               \
-                b0 = _mm512_loadu_ps(bp);                                          \
-                b1 = FULL ? _mm512_loadu_ps(bp + 16) : _mm512_maskz_loadu_ps(last, bp + 16); \
-            }                                                                      \
+            LOAD(bp)                                                               \
             const float *ap = a + p;                                               \
-            SEQ_ROW(0) SEQ_ROW(1) SEQ_ROW(2) SEQ_ROW(3)                            \
-            SEQ_ROW(4) SEQ_ROW(5) SEQ_ROW(6) SEQ_ROW(7)                            \
+            ROW(0) ROW(1) ROW(2) ROW(3) ROW(4) ROW(5) ROW(6) ROW(7)                \
         }                                                                          \
         SEQ_STORE(0) SEQ_STORE(1) SEQ_STORE(2) SEQ_STORE(3)                        \
         SEQ_STORE(4) SEQ_STORE(5) SEQ_STORE(6) SEQ_STORE(7)                        \
     }
-#define SEQ_ROWS(MR) SEQ_DEF(MR, 1, 0) SEQ_DEF(MR, 2, 0) SEQ_DEF(MR, 2, 1)
-SEQ_ROWS(1) SEQ_ROWS(2) SEQ_ROWS(3) SEQ_ROWS(4) SEQ_ROWS(5) SEQ_ROWS(6) SEQ_ROWS(7) SEQ_ROWS(8)
+/* seq: float B, multiply then add; fma: float B, fused; fmah: bf16 B, fused */
+#define SEQ_DEF(MRV, NVV, FV) BLOCK_DEF(seq_##MRV##_##NVV##_##FV, SEQ_ROW, float, LOAD_F32, MRV, NVV, FV)
+#define FMA_DEF(MRV, NVV, FV) BLOCK_DEF(fma_##MRV##_##NVV##_##FV, FMA_ROW, float, LOAD_F32, MRV, NVV, FV)
+#define FLOAT_ROWS(MR) SEQ_DEF(MR, 1, 0) SEQ_DEF(MR, 2, 0) SEQ_DEF(MR, 2, 1) \
+    FMA_DEF(MR, 1, 0) FMA_DEF(MR, 2, 0) FMA_DEF(MR, 2, 1) BLOCK_DEF(fmah_##MR, FMA_ROW, uint16_t, LOAD_BF16, MR, 2, 1)
+FLOAT_ROWS(1) FLOAT_ROWS(2) FLOAT_ROWS(3) FLOAT_ROWS(4) FLOAT_ROWS(5) FLOAT_ROWS(6) FLOAT_ROWS(7) FLOAT_ROWS(8)
 
 typedef void (*seq_block)(int64_t k, const float *a, int64_t lda, const float *b, int64_t ldb,
                           float *c, int64_t ldc, __mmask16 last);
@@ -109,6 +126,14 @@ typedef void (*seq_block)(int64_t k, const float *a, int64_t lda, const float *b
 static const seq_block seq_blocks[8][3] = {SEQ_ENTRY(1), SEQ_ENTRY(2), SEQ_ENTRY(3),
                                            SEQ_ENTRY(4), SEQ_ENTRY(5), SEQ_ENTRY(6),
                                            SEQ_ENTRY(7), SEQ_ENTRY(8)};
+#define FMA_ENTRY(MR) {fma_##MR##_1_0, fma_##MR##_2_0, fma_##MR##_2_1}
+static const seq_block fma_blocks[8][3] = {FMA_ENTRY(1), FMA_ENTRY(2), FMA_ENTRY(3),
+                                           FMA_ENTRY(4), FMA_ENTRY(5), FMA_ENTRY(6),
+                                           FMA_ENTRY(7), FMA_ENTRY(8)};
+typedef void (*fmah_block)(int64_t k, const float *a, int64_t lda, const uint16_t *b, int64_t ldb,
+                           float *c, int64_t ldc, __mmask16 last);
+static const fmah_block fmah_blocks[8] = {fmah_1, fmah_2, fmah_3, fmah_4,
+                                          fmah_5, fmah_6, fmah_7, fmah_8};
 
 /* Which block variant covers nr (1..W) columns of a strip W = 2 * V lanes
  * wide, and the mask of its last vector. */
@@ -123,31 +148,57 @@ static int km512_variant(int64_t nr, int lanes, unsigned *last)
     return nr > lanes ? 1 : 0;
 }
 
-void km512_gemm_f32_seq(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda,
-                        const float *b, int64_t ldb, float *c, int64_t ldc)
+/* C = A * B in 32-column strips of B (a strip, k x 128 bytes, stays in L1
+ * while every row block of A streams past it), each block by blocks[][] */
+static void float_gemm(const seq_block (*blocks)[3], int64_t m, int64_t n, int64_t k, const float *a,
+                       int64_t lda, const float *b, int64_t ldb, float *c, int64_t ldc)
 {
-    /* column strips outside: a strip of B (k x 128 bytes) stays in L1 while
-     * every row block of A streams past it */
     for (int64_t j0 = 0; j0 < n; j0 += 32) {
         unsigned last;
         int v = km512_variant(n - j0 < 32 ? n - j0 : 32, 16, &last);
         for (int64_t i0 = 0; i0 < m; i0 += 8) {
             int mr = m - i0 < 8 ? (int)(m - i0) : 8;
-            seq_blocks[mr - 1][v](k, a + i0 * lda, lda, b + j0, ldb, c + i0 * ldc + j0, ldc,
-                                  (__mmask16)last);
+            blocks[mr - 1][v](k, a + i0 * lda, lda, b + j0, ldb, c + i0 * ldc + j0, ldc, (__mmask16)last);
         }
     }
 }
 
+void km512_gemm_f32_seq(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda,
+                        const float *b, int64_t ldb, float *c, int64_t ldc)
+{
+    float_gemm(seq_blocks, m, n, k, a, lda, b, ldb, c, ldc);
+}
+
+void km512_gemm_f32_fma(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda,
+                        const float *b, int64_t ldb, float *c, int64_t ldc)
+{
+    float_gemm(fma_blocks, m, n, k, a, lda, b, ldb, c, ldc);
+}
+
+void km512_gemm_bf16_fma(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda,
+                         const uint16_t *b, int64_t ldb, float *c, int64_t ldc, float *strip)
+{
+    int64_t whole = n / 32 * 32;
+    for (int64_t j0 = 0; j0 < whole; j0 += 32)
+        for (int64_t i0 = 0; i0 < m; i0 += 8) {
+            int mr = m - i0 < 8 ? (int)(m - i0) : 8;
+            fmah_blocks[mr - 1](k, a + i0 * lda, lda, b + j0, ldb, c + i0 * ldc + j0, ldc, 0xffff);
+        }
+    if (whole == n)
+        return;
+    /* the ragged last strip: its columns widened to floats, rows of 32 */
+    int64_t nr = n - whole;
+    for (int64_t p = 0; p < k; p++)
+        for (int64_t j = 0; j < nr; j++) {
+            uint32_t u = (uint32_t)b[p * ldb + whole + j] << 16;
+            __builtin_memcpy(&strip[p * 32 + j], &u, sizeof u);
+        }
+    float_gemm(fma_blocks, m, nr, k, a, lda, strip, 32, c + whole, ldc);
+}
+
 /* ---- double accumulation ----------------------------------------------- */
 
-#define DBL_ROW(r)                                                                 \
-    if (MR > r) {                                                                  \
-        __m512d x = _mm512_set1_pd(ap[r * lda]);                                   \
-        d##r##0 = _mm512_fmadd_pd(x, b0, d##r##0);                                 \
-        if (NV > 1)                                                                \
-            d##r##1 = _mm512_fmadd_pd(x, b1, d##r##1);                             \
-    }
+#define DBL_ROW(r) ROW_WITH(r, _mm512_set1_pd, _mm512_fmadd_pd, d)
 #define DBL_STORE(r)                                                               \
     if (MR > r) {                                                                  \
         if (NV == 1) {                                                             \
@@ -387,6 +438,20 @@ void km512_gemm_bf16(int64_t m, int64_t n, int64_t k, const uint16_t *a, int64_t
 {
     (void)m, (void)n, (void)k, (void)a, (void)ars, (void)acs, (void)b, (void)brs, (void)bcs;
     (void)c, (void)ldc, (void)round;
+    abort();
+}
+
+void km512_gemm_f32_fma(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda,
+                        const float *b, int64_t ldb, float *c, int64_t ldc)
+{
+    (void)m, (void)n, (void)k, (void)a, (void)lda, (void)b, (void)ldb, (void)c, (void)ldc;
+    abort();
+}
+
+void km512_gemm_bf16_fma(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda,
+                         const uint16_t *b, int64_t ldb, float *c, int64_t ldc, float *strip)
+{
+    (void)m, (void)n, (void)k, (void)a, (void)lda, (void)b, (void)ldb, (void)c, (void)ldc, (void)strip;
     abort();
 }
 

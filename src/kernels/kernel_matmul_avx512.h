@@ -15,6 +15,16 @@ int km512_usable(void);
 void km512_gemm_f32_seq(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda,
                         const float *b, int64_t ldb, float *c, int64_t ldc);
 
+/* kernel_gemm_f32_fma: per element a float fma chain from +0, k in order. */
+void km512_gemm_f32_fma(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda,
+                        const float *b, int64_t ldb, float *c, int64_t ldc);
+
+/* The same with B as bf16 bits (B[p][j] = b[p * ldb + j]), widened in
+ * registers. strip: room for k * 32 floats (a ragged last strip of columns
+ * is widened there). */
+void km512_gemm_bf16_fma(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda,
+                         const uint16_t *b, int64_t ldb, float *c, int64_t ldc, float *strip);
+
 /* kernel_gemm_f32: the exact products summed in double, k in order, the
  * sum rounded once to float. */
 void km512_gemm_f32(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda,

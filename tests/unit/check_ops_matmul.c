@@ -212,6 +212,118 @@ START_TEST(test_kernel_blocking)
 }
 END_TEST
 
+/* The cube's matmul kernels against the loop pto-isa's TMatmul runs
+ * (include/pto/cpu/TMatmul.hpp:61-74): per element sum = fmaf(a, b, sum)
+ * from +0, k in order. kernel_gemm_bf16_fma reads bf16 operands in place
+ * (B widened in registers): row remainders of the 8-row blocks, whole and
+ * ragged 32-column strips, B with a wide row stride (a window of a larger
+ * matrix) and as a transposed view; kernel_gemm_f32_fma the same on floats.
+ * Every implementation this CPU can run. */
+START_TEST(test_kernel_cube_fma)
+{
+    static const int64_t ms[] = {1, 3, 8, 9, 16, 17};
+    static const int64_t ns[] = {1, 15, 16, 17, 32, 33, 64, 70};
+    static const int64_t ks[] = {0, 1, 7, 128, 300};
+    enum { NM = sizeof ms / sizeof ms[0], NN = sizeof ns / sizeof ns[0], NK = sizeof ks / sizeof ks[0] };
+    uint64_t seed = 7;
+    long checked = 0;
+    kernel_matmul_portable_only(_i);
+    /* every shape, B as it is and transposed */
+    for (int shape = 0; shape < NM * NN * NK * 2; shape++) {
+        int64_t m = ms[shape % NM], n = ns[shape / NM % NN], k = ks[shape / (NM * NN) % NK];
+        int trans = shape / (NM * NN * NK);
+        int64_t ldb = n + 40, ldc = n + 3;
+        size_t nb = (size_t)((k + 1) * (ldb + 1) + n * (k + 2));
+        uint16_t *a = malloc((size_t)(m * k + 1) * sizeof *a);
+        uint16_t *b = malloc(nb * sizeof *b);
+        float *af = malloc((size_t)(m * k + 1) * sizeof *af), *bf = malloc(nb * sizeof *bf);
+        float *c = malloc((size_t)(m * ldc) * sizeof *c), *cf = malloc((size_t)(m * ldc) * sizeof *cf);
+        for (int64_t q = 0; q < m * k; q++) {
+            a[q] = dtype_f32_to_bf16(wide_value(&seed));
+            af[q] = dtype_bf16_to_f32(a[q]);
+        }
+        for (size_t q = 0; q < nb; q++) {
+            b[q] = dtype_f32_to_bf16(wide_value(&seed));
+            bf[q] = wide_value(&seed);
+        }
+        /* B[p][j] at b[p * brs + j * bcs] */
+        int64_t brs = trans ? 1 : ldb, bcs = trans ? k + 2 : 1;
+        for (int64_t q = 0; q < m * ldc; q++)
+            c[q] = cf[q] = -7.0f;
+        kernel_gemm_bf16_fma(m, n, k, a, k, 1, b, brs, bcs, c, ldc);
+        if (!trans)
+            kernel_gemm_f32_fma(m, n, k, af, k, bf, ldb, cf, ldc);
+        for (int64_t i = 0; i < m; i++)
+            for (int64_t j = 0; j < ldc; j++) {
+                float want = -7.0f, wantf = -7.0f;
+                if (j < n) {
+                    want = wantf = 0.0f;
+                    for (int64_t p = 0; p < k; p++) {
+                        want = fmaf(af[i * k + p], dtype_bf16_to_f32(b[p * brs + j * bcs]), want);
+                        wantf = fmaf(af[i * k + p], bf[p * ldb + j], wantf);
+                    }
+                }
+                ck_assert_msg(memcmp(&c[i * ldc + j], &want, sizeof want) == 0,
+                              "mode %d bf16 fma %lldx%lldx%lld%s: C[%lld][%lld] = %a, want %a", _i,
+                              (long long)m, (long long)k, (long long)n, trans ? " (B transposed)" : "",
+                              (long long)i, (long long)j, (double)c[i * ldc + j], (double)want);
+                if (!trans)
+                    ck_assert_msg(memcmp(&cf[i * ldc + j], &wantf, sizeof wantf) == 0,
+                                  "mode %d f32 fma %lldx%lldx%lld: C[%lld][%lld] = %a, want %a", _i,
+                                  (long long)m, (long long)k, (long long)n, (long long)i, (long long)j,
+                                  (double)cf[i * ldc + j], (double)wantf);
+                checked++;
+            }
+        free(a);
+        free(b);
+        free(af);
+        free(bf);
+        free(c);
+        free(cf);
+    }
+    /* where the fused step differs from multiply-then-add: 2^64 * 2^64
+     * overflows FP32 alone, but after -2^127 the fused sum is 2^127 */
+    uint16_t a2[2] = {dtype_f32_to_bf16(-0x1p127f), dtype_f32_to_bf16(0x1p64f)};
+    uint16_t b2[2] = {dtype_f32_to_bf16(1.0f), dtype_f32_to_bf16(0x1p64f)};
+    float c2 = 0;
+    kernel_gemm_bf16_fma(1, 1, 2, a2, 2, 1, b2, 1, 1, &c2, 1);
+    ck_assert_msg(c2 == 0x1p127f, "fused: %a", (double)c2);
+    kernel_matmul_portable_only(0);
+    ck_assert_int_gt(checked, 20000);
+}
+END_TEST
+
+/* An 8-bit matmul deep and wide enough for the int32 path's 16 lanes and
+ * its tail (n = 37), with sums far outside int8 that wrap (torch's int8
+ * matmul): each element against the sum of its products computed here in
+ * int64, wrapped to int8. */
+START_TEST(test_int8_wide)
+{
+    ctx_init(&C, EXEC_PROFILE_T2);
+    enum { M = 5, K = 300, N = 37 };
+    static double a[M * K], b[K * N];
+    uint64_t seed = 11;
+    for (int i = 0; i < M * K; i++)
+        a[i] = (double)(int)((wide_value(&seed) > 0 ? 1 : -1) * (int)(seed >> 57)) - (i % 7 == 0 ? 0 : 1);
+    for (int i = 0; i < K * N; i++) {
+        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+        b[i] = (double)((int)(seed >> 56) - 128);
+    }
+    value p[2] = {value_tensor(mk2(DTYPE_INT8, M, K, a)), value_tensor(mk2(DTYPE_INT8, K, N, b))};
+    tensor *r = mm_ok(IR_OP_TENSOR_MATMUL, p, 2);
+    ck_assert_int_eq(r->dtype, DTYPE_INT8);
+    for (int i = 0; i < M; i++)
+        for (int j = 0; j < N; j++) {
+            int64_t sum = 0;
+            for (int q = 0; q < K; q++)
+                sum += (int64_t)(int8_t)(int)a[i * K + q] * (int64_t)(int8_t)(int)b[q * N + j];
+            int64_t idx[2] = {i, j};
+            ck_assert_int_eq((int64_t)tensor_get(r, idx), (int64_t)(int8_t)(uint8_t)(sum & 0xff));
+        }
+    tensor_unref(r);
+}
+END_TEST
+
 /* The test data do tell orders apart: the same products summed in 256-deep
  * slices added afterwards (the portable kernel's blocking before it kept the
  * running sums), or the float sum with a fused multiply-add, give other
@@ -450,6 +562,8 @@ int main(void)
     tcase_add_test(tc, test_bf16);
     tcase_add_test(tc, test_lcg_f32);
     tcase_add_loop_test(tc, test_kernel_blocking, 0, 4);
+    tcase_add_loop_test(tc, test_kernel_cube_fma, 0, 4);
+    tcase_add_test(tc, test_int8_wide);
     tcase_add_test(tc, test_kernel_orders_differ);
     tcase_add_test(tc, test_store_bf16_same_bits);
     tcase_add_test(tc, test_acc_bias_batch);
