@@ -1883,6 +1883,88 @@ class DeclaredValidBox:
     return c
 
 
+_SYNCALL_DOC = [
+    "out rows 16b..16b+15 = x rows of block (b+1) % 4: each of the 4 blocks of",
+    "a pl.spmd(4, sync_start=True) launch copies its 16 rows of x into scratch, passes",
+    "pl.system.syncall, then reads its neighbour's rows. SYNCALL is a barrier of every",
+    "participant (pto-isa include/pto/npu/a2a3/SyncAll.hpp:19-46; PyPTO lowers",
+    "system.syncall to it: src/backend/common/pto_ops_crosscore.cpp:633-646), so every",
+    "block's copy lands before any block reads (the pattern of pypto-lib's qwen3_14b",
+    "prefill attention: qk_pv_skew_probe_spmd's finalize reads other blocks' rows)."]
+
+
+def _syncall_x():
+    return np.random.default_rng(39).standard_normal((64, 16)).astype(F32)
+
+
+def _syncall_golden(x):
+    return np.concatenate([x[16 * ((b + 1) % 4):16 * ((b + 1) % 4) + 16] for b in range(4)])
+
+
+@case
+def syncall_barrier():
+    """system.syncall in a frontend pl.spmd loop: a barrier of every block."""
+    prog = """
+# pypto.program: SyncallBarrier
+import pypto.language as pl
+
+@pl.program
+class SyncallBarrier:
+    @pl.function(type=pl.FunctionType.Orchestration, level=pl.Level.CHIP, role=pl.Role.Orchestrator)
+    def main(self, x: pl.Tensor[[64, 16], pl.FP32], out: pl.Out[pl.Tensor[[64, 16], pl.FP32]]) -> pl.Tensor[[64, 16], pl.FP32]:
+        scratch: pl.Tensor[[64, 16], pl.FP32] = pl.tensor.create([64, 16], dtype=pl.FP32, layout=pl.TensorLayout.ND)
+        for blk in pl.spmd(4, sync_start=True, name_hint="two_phase_spmd"):
+            scratch: pl.Tensor[[64, 16], pl.FP32] = pl.tensor.assemble(scratch, pl.tensor.slice(x, [16, 16], [blk * 16, 0]), [blk * 16, 0])
+            pl.system.syncall(core_type='mix')
+            nxt: pl.Scalar[pl.INDEX] = (blk + 1) % 4
+            out: pl.Tensor[[64, 16], pl.FP32] = pl.tensor.assemble(out, pl.tensor.slice(scratch, [16, 16], [nxt * 16, 0]), [blk * 16, 0])
+        return out
+"""
+    c = Case("syncall_barrier", _SYNCALL_DOC, prog, "main")
+    x = _syncall_x()
+    c.inp("x", "fp32", x)
+    c.out("out", "fp32", _syncall_golden(x))
+    c.expect = ["device: PASS", "ref: FAIL"]
+    return c
+
+
+@case
+def syncall_barrier_call():
+    """system.syncall in a kernel a core_num launch calls: the blocks park in the callee."""
+    prog = """
+# pypto.program: SyncallBarrierCall
+import pypto.language as pl
+
+@pl.program
+class SyncallBarrierCall:
+    @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
+    def two_phase(x: pl.Tensor[[64, 16], pl.FP32], scratch: pl.InOut[pl.Tensor[[64, 16], pl.FP32]], out: pl.Out[pl.Tensor[[64, 16], pl.FP32]]) -> pl.Tensor[[64, 16], pl.FP32]:
+        blk: pl.Scalar[pl.INDEX] = pl.tile.get_block_idx()
+        t: pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [blk * 16, 0], [16, 16], [16, 16], target_memory=pl.Mem.Vec)
+        scratch_1: pl.Tensor[[64, 16], pl.FP32] = pl.tile.store(t, [blk * 16, 0], scratch)
+        pl.system.syncall(core_type='aiv_only')
+        nxt: pl.Scalar[pl.INDEX] = (blk + 1) % 4
+        u: pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec] = pl.tile.load(scratch_1, [nxt * 16, 0], [16, 16], [16, 16], target_memory=pl.Mem.Vec)
+        out_1: pl.Tensor[[64, 16], pl.FP32] = pl.tile.store(u, [blk * 16, 0], out)
+        return out_1
+    @pl.function(type=pl.FunctionType.Spmd)
+    def two_phase_spmd(self, x: pl.Tensor[[64, 16], pl.FP32], scratch: pl.InOut[pl.Tensor[[64, 16], pl.FP32]], out: pl.Out[pl.Tensor[[64, 16], pl.FP32]]) -> pl.Tensor[[64, 16], pl.FP32]:
+        r: pl.Tensor[[64, 16], pl.FP32] = self.two_phase(x, scratch, out)
+        return r
+    @pl.function(type=pl.FunctionType.Orchestration, level=pl.Level.CHIP, role=pl.Role.Orchestrator)
+    def main(self, x: pl.Tensor[[64, 16], pl.FP32], out: pl.Out[pl.Tensor[[64, 16], pl.FP32]]) -> pl.Tensor[[64, 16], pl.FP32]:
+        scratch: pl.Tensor[[64, 16], pl.FP32] = pl.tensor.create([64, 16], dtype=pl.FP32, layout=pl.TensorLayout.ND)
+        out_1: pl.Tensor[[64, 16], pl.FP32] = self.two_phase_spmd(x, scratch, out, attrs={"core_num": 4, "sync_start": True})
+        return out_1
+"""
+    c = Case("syncall_barrier_call", _SYNCALL_DOC, prog, "main", stem="11_after_ConvertTensorToTileOps")
+    x = _syncall_x()
+    c.inp("x", "fp32", x)
+    c.out("out", "fp32", _syncall_golden(x))
+    c.expect = ["device: PASS", "ref: FAIL"]
+    return c
+
+
 def main():
     for make in CASES:
         c = make()

@@ -91,7 +91,7 @@ machine *machine_new(const xprogram *p, const machine_options *o)
     return m;
 }
 
-static void frame_free(xframe *f)
+void machine_frame_free(xframe *f)
 {
     for (uint32_t i = 0; i < f->fn->nslots; i++)
         value_clear(&f->slots[i]);
@@ -103,9 +103,9 @@ static void frame_free(xframe *f)
 static void core_reset(core *c)
 {
     while (c->depth > 0)
-        frame_free(&c->frames[--c->depth]);
+        machine_frame_free(&c->frames[--c->depth]);
     if (c->kept)
-        frame_free(&c->frames[0]);
+        machine_frame_free(&c->frames[0]);
     c->kept = 0;
     value_clear(&c->result);
     c->state = CORE_IDLE;
@@ -124,6 +124,7 @@ void machine_free(machine *m)
         free(m->cores[i].calls);
         strbuf_free(&m->cores[i].ctx.err);
     }
+    spmd_barrier_clear(&m->bar);
     xrt_free(&m->global_rt);
     xrt_free(&m->grp.rt);
     strbuf_free(&m->error);
@@ -442,7 +443,7 @@ static ptodb_status frame_push(machine *m, core *c, const xfunc *fn, value *args
         c->frames = xreallocarray(c->frames, (size_t)c->cap, sizeof *c->frames);
     }
     if (c->depth == 0 && c->kept) {
-        frame_free(&c->frames[0]); /* the last run's frame, kept until now */
+        machine_frame_free(&c->frames[0]); /* the last run's frame, kept until now */
         c->kept = 0;
     }
     if (m->mem)
@@ -1313,7 +1314,7 @@ static void frame_clone(machine *m, core *c, const xframe *src)
         c->frames = xreallocarray(c->frames, (size_t)c->cap, sizeof *c->frames);
     }
     if (c->depth == 0 && c->kept) {
-        frame_free(&c->frames[0]);
+        machine_frame_free(&c->frames[0]);
         c->kept = 0;
     }
     const xfunc *fn = src->fn;
@@ -1700,14 +1701,18 @@ static ptodb_status spmd_launch(machine *m, core *c, xframe *f, const xinst *in,
                            .blocks = n, .a = (int64_t)L->order_a, .c = (int64_t)L->order_c};
         exec_sched_pass_record(m->sched_rec, &d);
     }
+    /* its FOR_NEXT follows the FOR_INIT (program.c, spmd_open) */
+    spmd_barrier_start(m, c, c->depth - 1, f->pc + 1, in->loop);
     return PTODB_OK;
 }
 
 /* The next block of a launch: the frame runs it (and a pl.spmd loop's
  * variable is its index), or the launch is over and the frame's block is
  * what it was before. */
-static void spmd_next(xframe *f, const xinst *in, xloop *L)
+static void spmd_next(machine *m, core *c, xframe *f, const xinst *in, xloop *L)
 {
+    if (L->cur >= L->stop && spmd_barrier_resume(m, c))
+        return; /* a block parked at a syncall goes on (exec/barrier.c) */
     if (L->cur < L->stop) {
         uint64_t n = (uint64_t)L->stop;
         int64_t b = (int64_t)((L->order_a * (uint64_t)L->cur + L->order_c) % n);
@@ -1834,6 +1839,10 @@ static ptodb_status core_exec(machine *m, core *c, exec_event *ev)
             break;
         }
         case XI_EXPR:
+            /* a syncall in an SPMD launch parks its block (exec/barrier.c) */
+            if (in->e && in->e->kind == XE_OP && in->e->id == IR_OP_SYSTEM_SYNCALL &&
+                m->opt.semantics == EXEC_SEM_DEVICE && spmd_barrier_park(m, c))
+                break;
             st = eval(m, c, f, in->e, &v);
             if (st == PTODB_OK) {
                 value_clear(&v);
@@ -1914,7 +1923,7 @@ static ptodb_status core_exec(machine *m, core *c, exec_event *ev)
         case XI_FOR_NEXT: {
             xloop *L = &f->loops[in->loop];
             if (in->spmd) {
-                spmd_next(f, in, L);
+                spmd_next(m, c, f, in, L);
                 break;
             }
             if (L->step > 0 ? L->cur < L->stop : L->cur > L->stop) {
@@ -1996,7 +2005,7 @@ static ptodb_status core_exec(machine *m, core *c, exec_event *ev)
                 c->depth = 0;
                 c->kept = 1; /* a finished core's last frame stays inspectable */
             } else {
-                frame_free(&c->frames[--c->depth]);
+                machine_frame_free(&c->frames[--c->depth]);
             }
             if (c->depth == 0) {
                 value_clear(&c->result);
