@@ -1965,6 +1965,103 @@ class SyncallBarrierCall:
     return c
 
 
+
+@case
+def syncall_barrier_kernel():
+    """system.syncall in an AIV kernel a core_num launch runs: the block parks with its group run."""
+    prog = """
+# pypto.program: SyncallBarrierKernel
+import pypto.language as pl
+
+@pl.program
+class SyncallBarrierKernel:
+    @pl.function(type=pl.FunctionType.AIV, level=pl.Level.AIV, role=pl.Role.SubWorker)
+    def two_phase(x: pl.Tensor[[64, 16], pl.FP32], scratch: pl.InOut[pl.Tensor[[64, 16], pl.FP32]], out: pl.Out[pl.Tensor[[64, 16], pl.FP32]]) -> pl.Tensor[[64, 16], pl.FP32]:
+        blk: pl.Scalar[pl.INDEX] = pl.tile.get_block_idx()
+        t: pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [blk * 16, 0], [16, 16], [16, 16], target_memory=pl.Mem.Vec)
+        scratch_1: pl.Tensor[[64, 16], pl.FP32] = pl.tile.store(t, [blk * 16, 0], scratch)
+        pl.system.syncall(core_type='aiv_only')
+        nxt: pl.Scalar[pl.INDEX] = (blk + 1) % 4
+        u: pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec] = pl.tile.load(scratch_1, [nxt * 16, 0], [16, 16], [16, 16], target_memory=pl.Mem.Vec)
+        out_1: pl.Tensor[[64, 16], pl.FP32] = pl.tile.store(u, [blk * 16, 0], out)
+        return out_1
+    @pl.function(type=pl.FunctionType.Spmd)
+    def two_phase_spmd(self, x: pl.Tensor[[64, 16], pl.FP32], scratch: pl.InOut[pl.Tensor[[64, 16], pl.FP32]], out: pl.Out[pl.Tensor[[64, 16], pl.FP32]]) -> pl.Tensor[[64, 16], pl.FP32]:
+        r: pl.Tensor[[64, 16], pl.FP32] = self.two_phase(x, scratch, out)
+        return r
+    @pl.function(type=pl.FunctionType.Orchestration, level=pl.Level.CHIP, role=pl.Role.Orchestrator)
+    def main(self, x: pl.Tensor[[64, 16], pl.FP32], out: pl.Out[pl.Tensor[[64, 16], pl.FP32]]) -> pl.Tensor[[64, 16], pl.FP32]:
+        scratch: pl.Tensor[[64, 16], pl.FP32] = pl.tensor.create([64, 16], dtype=pl.FP32, layout=pl.TensorLayout.ND)
+        out_1: pl.Tensor[[64, 16], pl.FP32] = self.two_phase_spmd(x, scratch, out, attrs={"core_num": 4, "sync_start": True})
+        return out_1
+"""
+    c = Case("syncall_barrier_kernel", _SYNCALL_DOC, prog, "main", stem="24_after_SplitVectorKernel")
+    x = _syncall_x()
+    c.inp("x", "fp32", x)
+    c.out("out", "fp32", _syncall_golden(x))
+    c.expect = ["device: PASS", "ref: FAIL"]
+    return c
+
+
+
+@case
+def move_source_stays():
+    """A tile.move leaves its source where it is: a Mat tile moved into Right twice."""
+    ddr = lambda i, n: 'pl.MemRef("mem_ddr_%d", pl.const(0, pl.INT64), %d)' % (i, n)
+    prog = """
+# pypto.program: MoveSourceStays
+import pypto.language as pl
+
+@pl.program
+class MoveSourceStays:
+    @pl.function(type=pl.FunctionType.AIC, level=pl.Level.AIC, role=pl.Role.SubWorker)
+    def two_moves(x__ssa_v0: pl.Tensor[[16, 64], pl.FP32, %(x)s], k__ssa_v0: pl.Tensor[[64, 64], pl.FP32, %(k)s], v__ssa_v0: pl.Tensor[[64, 64], pl.FP32, %(v)s], out_k__ssa_v0: pl.Out[pl.Tensor[[16, 64], pl.FP32, %(ok)s]], out_v__ssa_v0: pl.Out[pl.Tensor[[16, 64], pl.FP32, %(ov)s]]) -> pl.Tensor[[16, 64], pl.FP32]:
+        mem_mat_5: pl.Ptr = pl.tile.alloc(pl.Mem.Mat, 4096)
+        mem_mat_6: pl.Ptr = pl.tile.alloc(pl.Mem.Mat, 16384)
+        mem_mat_7: pl.Ptr = pl.tile.alloc(pl.Mem.Mat, 16384)
+        mem_left_8: pl.Ptr = pl.tile.alloc(pl.Mem.Left, 4096)
+        mem_right_9: pl.Ptr = pl.tile.alloc(pl.Mem.Right, 16384)
+        mem_acc_10: pl.Ptr = pl.tile.alloc(pl.Mem.Acc, 4096)
+        mem_acc_11: pl.Ptr = pl.tile.alloc(pl.Mem.Acc, 4096)
+        x_l1__ssa_v0: pl.Tile[[16, 64], pl.FP32, pl.MemRef(mem_mat_5, pl.const(0, pl.INT64), 4096), pl.Mem.Mat] = pl.tile.load(x__ssa_v0, [0, 0], [16, 64], [16, 64], target_memory=pl.Mem.Mat)
+        k_l1__ssa_v0: pl.Tile[[64, 64], pl.FP32, pl.MemRef(mem_mat_6, pl.const(4096, pl.INT64), 16384), pl.Mem.Mat] = pl.tile.load(k__ssa_v0, [0, 0], [64, 64], [64, 64], target_memory=pl.Mem.Mat)
+        v_l1__ssa_v0: pl.Tile[[64, 64], pl.FP32, pl.MemRef(mem_mat_7, pl.const(20480, pl.INT64), 16384), pl.Mem.Mat] = pl.tile.load(v__ssa_v0, [0, 0], [64, 64], [64, 64], target_memory=pl.Mem.Mat)
+        x_l0__ssa_v0: pl.Tile[[16, 64], pl.FP32, pl.MemRef(mem_left_8, pl.const(0, pl.INT64), 4096), pl.Mem.Left] = pl.tile.move(x_l1__ssa_v0, target_memory=pl.Mem.Left)
+        for i__idx_v0 in pl.range(2):
+            k_l0__ssa_v0: pl.Tile[[64, 64], pl.FP32, pl.MemRef(mem_right_9, pl.const(0, pl.INT64), 16384), pl.Mem.Right] = pl.tile.move(k_l1__ssa_v0, target_memory=pl.Mem.Right)
+            sk__ssa_v0: pl.Tile[[16, 64], pl.FP32, pl.MemRef(mem_acc_10, pl.const(0, pl.INT64), 4096), pl.Mem.Acc] = pl.tile.matmul(x_l0__ssa_v0, k_l0__ssa_v0)
+            v_l0__ssa_v0: pl.Tile[[64, 64], pl.FP32, pl.MemRef(mem_right_9, pl.const(0, pl.INT64), 16384), pl.Mem.Right] = pl.tile.move(v_l1__ssa_v0, target_memory=pl.Mem.Right)
+            sv__ssa_v0: pl.Tile[[16, 64], pl.FP32, pl.MemRef(mem_acc_11, pl.const(4096, pl.INT64), 4096), pl.Mem.Acc] = pl.tile.matmul(x_l0__ssa_v0, v_l0__ssa_v0)
+            ok__ssa_v0: pl.Tensor[[16, 64], pl.FP32, %(ok)s] = pl.tile.store(sk__ssa_v0, [0, 0], out_k__ssa_v0)
+            ov__ssa_v0: pl.Tensor[[16, 64], pl.FP32, %(ov)s] = pl.tile.store(sv__ssa_v0, [0, 0], out_v__ssa_v0)
+        return out_k__ssa_v0
+    @pl.function(type=pl.FunctionType.Orchestration, level=pl.Level.CHIP, role=pl.Role.Orchestrator)
+    def orchestrator(self, x__ssa_v0: pl.Tensor[[16, 64], pl.FP32, %(x)s], k__ssa_v0: pl.Tensor[[64, 64], pl.FP32, %(k)s], v__ssa_v0: pl.Tensor[[64, 64], pl.FP32, %(v)s], out_k__ssa_v0: pl.Out[pl.Tensor[[16, 64], pl.FP32, %(ok)s]], out_v__ssa_v0: pl.Out[pl.Tensor[[16, 64], pl.FP32, %(ov)s]]) -> pl.Tensor[[16, 64], pl.FP32]:
+        r__ssa_v0: pl.Tensor[[16, 64], pl.FP32, %(ok)s] = self.two_moves(x__ssa_v0, k__ssa_v0, v__ssa_v0, out_k__ssa_v0, out_v__ssa_v0)
+        return out_k__ssa_v0
+""" % {"x": ddr(0, 4096), "k": ddr(1, 16384), "v": ddr(2, 16384), "ok": ddr(3, 4096), "ov": ddr(4, 4096)}
+    c = Case("move_source_stays", [
+        "out_k = x @ k, out_v = x @ v, each stored twice: k and v sit in Mat, and each",
+        "iteration moves k, then v, into the one Right buffer (the pattern of pypto-lib's",
+        "qwen3_14b prefill attention after MemoryReuse: k_tile and v_tile share L0B). TMOV",
+        "copies a tile into the target's buffer and leaves the source where it is, so the",
+        "second iteration's move of k reads Mat, which nothing overwrote: no memory fault.",
+        "The cube's FP32 matmul: an fma chain (pto-isa include/pto/cpu/TMatmul.hpp:61-74)."],
+        prog, "orchestrator", stem="35_after_AllocateMemoryAddr")
+    rng = np.random.default_rng(40)
+    x = rng.standard_normal((16, 64)).astype(F32)
+    k = rng.standard_normal((64, 64)).astype(F32)
+    v = rng.standard_normal((64, 64)).astype(F32)
+    for name, arr in (("x", x), ("k", k), ("v", v)):
+        c.inp(name, "fp32", arr)
+    c.inp("out_k", "fp32", np.zeros((16, 64), dtype=F32))
+    c.inp("out_v", "fp32", np.zeros((16, 64), dtype=F32))
+    c.out("out_k", "fp32", matmul_f32(x, k))
+    c.out("out_v", "fp32", matmul_f32(x, v))
+    c.expect = ["device: PASS", "ref: PASS"]
+    return c
+
+
 def main():
     for make in CASES:
         c = make()

@@ -14,6 +14,7 @@
 
 #include "base/mem.h"
 #include "exec/machine_int.h"
+#include "exec/state_walk.h"
 
 static value *copy_slots(const value *v, size_t n)
 {
@@ -37,11 +38,33 @@ static xframe frame_copy(const xframe *f, const xprogram *p)
     return r;
 }
 
+/* The frames a parked core holds: its stack, or its kept last frame. */
+static int parked_nframes(const core *c)
+{
+    return c->depth ? c->depth : c->kept ? 1 : 0;
+}
+
+static void group_free(spmd_park_group *pg)
+{
+    if (!pg)
+        return;
+    for (int k = 0; k < pg->grp.ncores; k++) {
+        core *c = &pg->cores[k];
+        for (int i = 0; i < parked_nframes(c); i++)
+            machine_frame_free(&c->frames[i]);
+        free(c->frames);
+        value_clear(&c->result);
+    }
+    free(pg);
+}
+
 static void park_free(spmd_park *k)
 {
     for (int i = 0; i < k->nframes; i++)
         machine_frame_free(&k->frames[i]);
     free(k->frames);
+    group_free(k->group);
+    k->group = NULL;
     k->frames = NULL;
     k->nframes = 0;
 }
@@ -65,11 +88,11 @@ void spmd_barrier_start(machine *m, const core *c, int depth, uint32_t head, int
     b->loop = loop;
 }
 
-int spmd_barrier_park(machine *m, core *c)
+/* Parks core c's frames from the launch's on (advance: past the syncall
+ * the innermost stands at) and sends the launch frame to its FOR_NEXT. */
+static spmd_park *park_frames(machine *m, core *c, int advance)
 {
     spmd_barrier *b = &m->bar;
-    if (!b->active || b->core != c->id || c->depth <= b->depth)
-        return 0;
     if (b->n == b->cap) {
         b->cap = b->cap ? 2 * b->cap : 16;
         b->parks = xreallocarray(b->parks, b->cap, sizeof *b->parks);
@@ -77,6 +100,8 @@ int spmd_barrier_park(machine *m, core *c)
     spmd_park *k = &b->parks[b->n++];
     int nf = c->depth - b->depth;
     k->nframes = nf;
+    k->state = CORE_READY;
+    k->group = NULL;
     k->frames = xmalloc((size_t)nf * sizeof *k->frames);
     xframe *launch = &c->frames[b->depth];
     /* the launch frame goes on with the next block: a copy parks */
@@ -84,8 +109,99 @@ int spmd_barrier_park(machine *m, core *c)
     for (int i = 1; i < nf; i++)
         k->frames[i] = c->frames[b->depth + i];
     c->depth = b->depth + 1;
-    k->frames[nf - 1].pc++; /* past the syncall */
+    if (advance)
+        k->frames[nf - 1].pc++; /* past the syncall */
     launch->pc = b->head;
+    return k;
+}
+
+int spmd_barrier_park(machine *m, core *c)
+{
+    spmd_barrier *b = &m->bar;
+    if (!b->active || b->core != c->id || c->depth <= b->depth)
+        return 0;
+    park_frames(m, c, 1);
+    return 1;
+}
+
+int spmd_barrier_group_waits(machine *m, core *c)
+{
+    spmd_barrier *b = &m->bar;
+    if (!b->active || !c->in_group || !m->grp.active)
+        return 0;
+    const core *host = &m->cores[b->core];
+    return host->state == CORE_WAIT_GROUP && host->depth > b->depth;
+}
+
+/* The live run's queues keep their arrays: the parked copy's scalar state
+ * (pipe setups, counters, each queue's bound) goes back into them. */
+static void rt_take_state(xrt *live, const xrt *parked)
+{
+    xqueue *lq[XRT_NQUEUES], *pq[XRT_NQUEUES];
+    xrt_queues(live, lq);
+    xrt_queues((xrt *)parked, pq);
+    for (int i = 0; i < XRT_NQUEUES; i++) {
+        lq[i]->limit = pq[i]->limit;
+        lq[i]->touched = pq[i]->touched;
+    }
+    live->dual_nosplit = parked->dual_nosplit;
+    memcpy(live->gather_posted, parked->gather_posted, sizeof live->gather_posted);
+    memcpy(live->gather_taken, parked->gather_taken, sizeof live->gather_taken);
+    memcpy(live->pipe, parked->pipe, sizeof live->pipe);
+    memcpy(live->tfree_to_aic, parked->tfree_to_aic, sizeof live->tfree_to_aic);
+    live->tfree_to_aiv = parked->tfree_to_aiv;
+}
+
+int spmd_barrier_park_group(machine *m)
+{
+    spmd_barrier *b = &m->bar;
+    group_run *g = &m->grp;
+    if (!b->active || !g->active)
+        return 0;
+    core *host = &m->cores[b->core];
+    if (host->state != CORE_WAIT_GROUP || host->depth <= b->depth)
+        return 0;
+    int waiting = 0;
+    for (int k = 0; k < g->ncores; k++) {
+        const core *c = &m->cores[g->order[k]];
+        if (c->at_barrier)
+            waiting = 1;
+        else if (c->state != CORE_DONE)
+            return 0;
+    }
+    if (!waiting)
+        return 0;
+    xqueue *q[XRT_NQUEUES];
+    xrt_queues(&g->rt, q);
+    for (int i = 0; i < XRT_NQUEUES; i++)
+        if (q[i]->n) {
+            strbuf_clear(&m->error);
+            strbuf_printf(&m->error,
+                          "%s: a system.syncall in group %s with %u item(s) still in its cross-core queue %s: "
+                          "ptodb parks a block at the barrier only with its queues empty",
+                          m->p->path, g->g ? g->g->name : "?", q[i]->n, q[i]->name);
+            return -1;
+        }
+    spmd_park *k = park_frames(m, host, 0);
+    k->state = CORE_WAIT_GROUP;
+    spmd_park_group *pg = xcalloc(1, sizeof *pg);
+    pg->grp = *g;
+    for (int i = 0; i < g->ncores; i++) {
+        core *c = &m->cores[g->order[i]];
+        pg->cores[i] = *c;
+        c->frames = NULL;
+        c->cap = c->depth = c->kept = 0;
+        c->result = value_none();
+        c->at_barrier = 0;
+        c->nwait = 0;
+        c->in_group = 0;
+        c->state = CORE_IDLE;
+        c->rt = &m->global_rt;
+    }
+    k->group = pg;
+    xrt_reset(&g->rt);
+    g->active = 0;
+    host->state = CORE_READY;
     return 1;
 }
 
@@ -104,13 +220,42 @@ int spmd_barrier_resume(machine *m, core *c)
         c->frames = xreallocarray(c->frames, (size_t)c->cap, sizeof *c->frames);
     }
     /* the launch's loop is past its last block: it stays so */
-    xloop live = c->frames[b->depth].loops[b->loop];
+    xloop launch = c->frames[b->depth].loops[b->loop];
     machine_frame_free(&c->frames[b->depth]);
-    k.frames[0].loops[b->loop] = live;
+    k.frames[0].loops[b->loop] = launch;
     for (int i = 0; i < k.nframes; i++)
         c->frames[b->depth + i] = k.frames[i];
     c->depth = b->depth + k.nframes;
+    c->state = k.state;
     free(k.frames);
+    if (k.group) {
+        xrt live = m->grp.rt;
+        m->grp = k.group->grp;
+        m->grp.rt = live;
+        rt_take_state(&m->grp.rt, &k.group->grp.rt);
+        for (int i = 0; i < m->grp.ncores; i++) {
+            core *gc = &m->cores[m->grp.order[i]];
+            const core *pc = &k.group->cores[i];
+            machine_core_clear(gc);
+            free(gc->frames);
+            gc->frames = pc->frames;
+            gc->depth = pc->depth;
+            gc->cap = pc->cap;
+            gc->kept = pc->kept;
+            gc->result = pc->result;
+            gc->lane = pc->lane;
+            gc->in_group = pc->in_group;
+            gc->whole = pc->whole;
+            gc->replay = pc->replay;
+            gc->blocked_since = pc->blocked_since;
+            gc->nwait = 0;
+            gc->wait_room = 0;
+            gc->rt = &m->grp.rt;
+            gc->state = pc->at_barrier ? CORE_READY : pc->state;
+            gc->at_barrier = 0;
+        }
+        free(k.group);
+    }
     return 1;
 }
 
@@ -134,6 +279,22 @@ static spmd_barrier barrier_copy(const spmd_barrier *b, const xprogram *p)
         r.parks[i].frames = xmalloc((size_t)k->nframes * sizeof *k->frames);
         for (int j = 0; j < k->nframes; j++)
             r.parks[i].frames[j] = frame_copy(&k->frames[j], p);
+        r.parks[i].state = k->state;
+        r.parks[i].group = NULL;
+        if (k->group) {
+            spmd_park_group *pg = xmalloc(sizeof *pg);
+            *pg = *k->group;
+            for (int c = 0; c < pg->grp.ncores; c++) {
+                core *pc = &pg->cores[c];
+                int nf = parked_nframes(pc);
+                pc->frames = xmalloc((size_t)(nf ? nf : 1) * sizeof *pc->frames);
+                pc->cap = nf;
+                for (int j = 0; j < nf; j++)
+                    pc->frames[j] = frame_copy(&k->group->cores[c].frames[j], p);
+                pc->result = value_copy(&k->group->cores[c].result);
+            }
+            r.parks[i].group = pg;
+        }
     }
     return r;
 }
@@ -178,15 +339,26 @@ size_t spmd_barrier_saved_bytes(const void *saved)
     return n;
 }
 
+static void walk_frames(const xframe *fr, int n, const xprogram *p, void (*fn)(void *ud, const value *v), void *ud)
+{
+    for (int j = 0; j < n; j++) {
+        const xframe *f = &fr[j];
+        for (uint32_t k = 0; k < f->fn->nslots; k++)
+            fn(ud, &f->slots[k]);
+        if (f->dyns)
+            for (uint32_t k = 0; k < p->ndyns; k++)
+                fn(ud, &f->dyns[k]);
+    }
+}
+
 void spmd_barrier_walk(const spmd_barrier *b, const xprogram *p, void (*fn)(void *ud, const value *v), void *ud)
 {
-    for (size_t i = b->first; i < b->n; i++)
-        for (int j = 0; j < b->parks[i].nframes; j++) {
-            const xframe *f = &b->parks[i].frames[j];
-            for (uint32_t k = 0; k < f->fn->nslots; k++)
-                fn(ud, &f->slots[k]);
-            if (f->dyns)
-                for (uint32_t k = 0; k < p->ndyns; k++)
-                    fn(ud, &f->dyns[k]);
+    for (size_t i = b->first; i < b->n; i++) {
+        walk_frames(b->parks[i].frames, b->parks[i].nframes, p, fn, ud);
+        const spmd_park_group *pg = b->parks[i].group;
+        for (int c = 0; pg && c < pg->grp.ncores; c++) {
+            walk_frames(pg->cores[c].frames, parked_nframes(&pg->cores[c]), p, fn, ud);
+            fn(ud, &pg->cores[c].result);
         }
+    }
 }

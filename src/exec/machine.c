@@ -112,6 +112,7 @@ static void core_reset(core *c)
     c->nwait = 0;
     c->whole = 0;
     c->replay = 0;
+    c->at_barrier = 0;
 }
 
 void machine_free(machine *m)
@@ -1386,6 +1387,8 @@ static ptodb_status fork_start(machine *m, core *host, const xinst *in)
 
 static int core_runnable(core *c)
 {
+    if (c->at_barrier)
+        return 0; /* until its launch's other blocks reach the syncall */
     if (c->state == CORE_READY)
         return 1;
     if (c->state != CORE_BLOCKED)
@@ -1841,8 +1844,22 @@ static ptodb_status core_exec(machine *m, core *c, exec_event *ev)
         case XI_EXPR:
             /* a syncall in an SPMD launch parks its block (exec/barrier.c) */
             if (in->e && in->e->kind == XE_OP && in->e->id == IR_OP_SYSTEM_SYNCALL &&
-                m->opt.semantics == EXEC_SEM_DEVICE && spmd_barrier_park(m, c))
-                break;
+                m->opt.semantics == EXEC_SEM_DEVICE) {
+                if (spmd_barrier_park(m, c))
+                    break;
+                if (spmd_barrier_group_waits(m, c)) {
+                    /* a group core waits there; the block parks with its
+                     * group when no core of it can go on (step_any) */
+                    f->pc++;
+                    c->at_barrier = 1;
+                    ctx->nwait = 0;
+                    snprintf(ctx->wait_what, sizeof ctx->wait_what, "syncall");
+                    snprintf(ctx->wait_op, sizeof ctx->wait_op, "syncall");
+                    snprintf(ctx->wait_args, sizeof ctx->wait_args, "the launch's other blocks");
+                    st = PTODB_BLOCKED;
+                    break;
+                }
+            }
             st = eval(m, c, f, in->e, &v);
             if (st == PTODB_OK) {
                 value_clear(&v);
@@ -1924,6 +1941,10 @@ static ptodb_status core_exec(machine *m, core *c, exec_event *ev)
             xloop *L = &f->loops[in->loop];
             if (in->spmd) {
                 spmd_next(m, c, f, in, L);
+                if (c->state == CORE_WAIT_GROUP) { /* a parked block's group run goes on */
+                    fill_event(m, c, in, ev, EXEC_EV_STMT);
+                    return PTODB_OK;
+                }
                 break;
             }
             if (L->step > 0 ? L->cur < L->stop : L->cur > L->stop) {
@@ -2579,7 +2600,14 @@ static ptodb_status step_any(machine *m, exec_event *ev)
         if (m->play_err.len)
             return play_fail(m, ev);
         if (id < 0) {
+            int parked = spmd_barrier_park_group(m);
+            if (parked > 0) /* the block waits at a syncall: the next one runs */
+                return step_any(m, ev);
             ev->kind = EXEC_EV_ERROR;
+            if (parked < 0) {
+                m->error_ref = 0;
+                return PTODB_ERR_UNSUPPORTED;
+            }
             return deadlock(m);
         }
         c = &m->cores[group_take(m, id, fixed)];

@@ -98,6 +98,7 @@ typedef struct core {
     xqueue *wait[2];
     int nwait;
     int wait_room;
+    int at_barrier; /* a group core waiting at a system.syncall (exec/barrier.c) */
 } core;
 
 typedef struct group_run {
@@ -125,10 +126,24 @@ typedef struct group_run {
 /* A block of an SPMD launch parked at a system.syncall (exec/barrier.c):
  * the launch frame's state (slots, loops, pc) and the frames it had
  * called, the innermost last, its pc after the syncall. */
+typedef struct spmd_park_group spmd_park_group;
+
 typedef struct spmd_park {
     int nframes;
     xframe *frames; /* frames[0]: the launch frame's; every array owned */
+    core_state state; /* the launch core's on resuming */
+    /* the group run the block waited for, its cores at the syncall or done;
+     * NULL when the syncall was on the launch's core itself */
+    spmd_park_group *group;
 } spmd_park;
+
+/* A parked group run: its fields (its queues were empty: their arrays are
+ * the live run's, not this copy's) and its cores' (in grp.order) as they
+ * were, their frames and results owned. */
+struct spmd_park_group {
+    group_run grp;
+    core cores[3];
+};
 
 /* The SPMD launch running on the host core under device semantics and the
  * blocks parked at its barrier, resumed first in, first out: every block
@@ -205,6 +220,13 @@ void spmd_barrier_start(machine *m, const core *c, int depth, uint32_t head, int
  * the launch's on) and sends the launch frame to its FOR_NEXT. 1 when it
  * parked, 0 when there is no launch to park in (the syncall does nothing). */
 int spmd_barrier_park(machine *m, core *c);
+/* A group core at a system.syncall inside the running launch: 1 when it
+ * waits there for the launch's other blocks (it stops, at_barrier). */
+int spmd_barrier_group_waits(machine *m, core *c);
+/* No core of the running group can go on and some wait at a syncall:
+ * parks the block with its group run (1), or 0; -1 with m->error set when
+ * a cross-core queue still holds items. */
+int spmd_barrier_park_group(machine *m);
 /* At the launch's FOR_NEXT after its last block: resumes the first parked
  * block (1), or ends the launch (0). */
 int spmd_barrier_resume(machine *m, core *c);
