@@ -1928,22 +1928,22 @@ class SyncallBarrier:
     return c
 
 
-@case
-def syncall_barrier_call():
-    """system.syncall in a kernel a core_num launch calls: the blocks park in the callee."""
+def _syncall_kernel_case(name, cls, decorator, core_type, stem):
+    """Each block of a core_num=4 launch of kernel two_phase copies its rows of x to
+    scratch, passes the syncall, then reads its neighbour's rows."""
     prog = """
-# pypto.program: SyncallBarrierCall
+# pypto.program: %(cls)s
 import pypto.language as pl
 
 @pl.program
-class SyncallBarrierCall:
-    @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
+class %(cls)s:
+    %(decorator)s
     def two_phase(x: pl.Tensor[[64, 16], pl.FP32], scratch: pl.InOut[pl.Tensor[[64, 16], pl.FP32]], out: pl.Out[pl.Tensor[[64, 16], pl.FP32]]) -> pl.Tensor[[64, 16], pl.FP32]:
         blk: pl.Scalar[pl.INDEX] = pl.tile.get_block_idx()
         t: pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [blk * 16, 0], [16, 16], [16, 16], target_memory=pl.Mem.Vec)
         scratch_1: pl.Tensor[[64, 16], pl.FP32] = pl.tile.store(t, [blk * 16, 0], scratch)
-        pl.system.syncall(core_type='aiv_only')
-        nxt: pl.Scalar[pl.INDEX] = (blk + 1) % 4
+        pl.system.syncall(core_type='%(core_type)s')
+        nxt: pl.Scalar[pl.INDEX] = (blk + 1) %% 4
         u: pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec] = pl.tile.load(scratch_1, [nxt * 16, 0], [16, 16], [16, 16], target_memory=pl.Mem.Vec)
         out_1: pl.Tensor[[64, 16], pl.FP32] = pl.tile.store(u, [blk * 16, 0], out)
         return out_1
@@ -1956,52 +1956,31 @@ class SyncallBarrierCall:
         scratch: pl.Tensor[[64, 16], pl.FP32] = pl.tensor.create([64, 16], dtype=pl.FP32, layout=pl.TensorLayout.ND)
         out_1: pl.Tensor[[64, 16], pl.FP32] = self.two_phase_spmd(x, scratch, out, attrs={"core_num": 4, "sync_start": True})
         return out_1
-"""
-    c = Case("syncall_barrier_call", _SYNCALL_DOC, prog, "main", stem="11_after_ConvertTensorToTileOps")
+""" % {"cls": cls, "decorator": decorator, "core_type": core_type}
+    c = Case(name, _SYNCALL_DOC, prog, "main", stem=stem)
     x = _syncall_x()
     c.inp("x", "fp32", x)
     c.out("out", "fp32", _syncall_golden(x))
     c.expect = ["device: PASS", "ref: FAIL"]
     return c
 
+
+@case
+def syncall_barrier_call():
+    """system.syncall in a kernel a core_num launch calls on the host: the blocks park in the callee."""
+    return _syncall_kernel_case(
+        "syncall_barrier_call", "SyncallBarrierCall",
+        "@pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)",
+        "aiv_only", "11_after_ConvertTensorToTileOps")
 
 
 @case
 def syncall_barrier_kernel():
     """system.syncall in an AIV kernel a core_num launch runs: the block parks with its group run."""
-    prog = """
-# pypto.program: SyncallBarrierKernel
-import pypto.language as pl
-
-@pl.program
-class SyncallBarrierKernel:
-    @pl.function(type=pl.FunctionType.AIV, level=pl.Level.AIV, role=pl.Role.SubWorker)
-    def two_phase(x: pl.Tensor[[64, 16], pl.FP32], scratch: pl.InOut[pl.Tensor[[64, 16], pl.FP32]], out: pl.Out[pl.Tensor[[64, 16], pl.FP32]]) -> pl.Tensor[[64, 16], pl.FP32]:
-        blk: pl.Scalar[pl.INDEX] = pl.tile.get_block_idx()
-        t: pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [blk * 16, 0], [16, 16], [16, 16], target_memory=pl.Mem.Vec)
-        scratch_1: pl.Tensor[[64, 16], pl.FP32] = pl.tile.store(t, [blk * 16, 0], scratch)
-        pl.system.syncall(core_type='aiv_only')
-        nxt: pl.Scalar[pl.INDEX] = (blk + 1) % 4
-        u: pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec] = pl.tile.load(scratch_1, [nxt * 16, 0], [16, 16], [16, 16], target_memory=pl.Mem.Vec)
-        out_1: pl.Tensor[[64, 16], pl.FP32] = pl.tile.store(u, [blk * 16, 0], out)
-        return out_1
-    @pl.function(type=pl.FunctionType.Spmd)
-    def two_phase_spmd(self, x: pl.Tensor[[64, 16], pl.FP32], scratch: pl.InOut[pl.Tensor[[64, 16], pl.FP32]], out: pl.Out[pl.Tensor[[64, 16], pl.FP32]]) -> pl.Tensor[[64, 16], pl.FP32]:
-        r: pl.Tensor[[64, 16], pl.FP32] = self.two_phase(x, scratch, out)
-        return r
-    @pl.function(type=pl.FunctionType.Orchestration, level=pl.Level.CHIP, role=pl.Role.Orchestrator)
-    def main(self, x: pl.Tensor[[64, 16], pl.FP32], out: pl.Out[pl.Tensor[[64, 16], pl.FP32]]) -> pl.Tensor[[64, 16], pl.FP32]:
-        scratch: pl.Tensor[[64, 16], pl.FP32] = pl.tensor.create([64, 16], dtype=pl.FP32, layout=pl.TensorLayout.ND)
-        out_1: pl.Tensor[[64, 16], pl.FP32] = self.two_phase_spmd(x, scratch, out, attrs={"core_num": 4, "sync_start": True})
-        return out_1
-"""
-    c = Case("syncall_barrier_kernel", _SYNCALL_DOC, prog, "main", stem="24_after_SplitVectorKernel")
-    x = _syncall_x()
-    c.inp("x", "fp32", x)
-    c.out("out", "fp32", _syncall_golden(x))
-    c.expect = ["device: PASS", "ref: FAIL"]
-    return c
-
+    return _syncall_kernel_case(
+        "syncall_barrier_kernel", "SyncallBarrierKernel",
+        "@pl.function(type=pl.FunctionType.AIV, level=pl.Level.AIV, role=pl.Role.SubWorker)",
+        "aiv_only", "24_after_SplitVectorKernel")
 
 
 @case

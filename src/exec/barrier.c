@@ -14,7 +14,6 @@
 
 #include "base/mem.h"
 #include "exec/machine_int.h"
-#include "exec/state_walk.h"
 
 static value *copy_slots(const value *v, size_t n)
 {
@@ -133,25 +132,6 @@ int spmd_barrier_group_waits(machine *m, core *c)
     return host->state == CORE_WAIT_GROUP && host->depth > b->depth;
 }
 
-/* The live run's queues keep their arrays: the parked copy's scalar state
- * (pipe setups, counters, each queue's bound) goes back into them. */
-static void rt_take_state(xrt *live, const xrt *parked)
-{
-    xqueue *lq[XRT_NQUEUES], *pq[XRT_NQUEUES];
-    xrt_queues(live, lq);
-    xrt_queues((xrt *)parked, pq);
-    for (int i = 0; i < XRT_NQUEUES; i++) {
-        lq[i]->limit = pq[i]->limit;
-        lq[i]->touched = pq[i]->touched;
-    }
-    live->dual_nosplit = parked->dual_nosplit;
-    memcpy(live->gather_posted, parked->gather_posted, sizeof live->gather_posted);
-    memcpy(live->gather_taken, parked->gather_taken, sizeof live->gather_taken);
-    memcpy(live->pipe, parked->pipe, sizeof live->pipe);
-    memcpy(live->tfree_to_aic, parked->tfree_to_aic, sizeof live->tfree_to_aic);
-    live->tfree_to_aiv = parked->tfree_to_aiv;
-}
-
 int spmd_barrier_park_group(machine *m)
 {
     spmd_barrier *b = &m->bar;
@@ -171,17 +151,15 @@ int spmd_barrier_park_group(machine *m)
     }
     if (!waiting)
         return 0;
-    xqueue *q[XRT_NQUEUES];
-    xrt_queues(&g->rt, q);
-    for (int i = 0; i < XRT_NQUEUES; i++)
-        if (q[i]->n) {
-            strbuf_clear(&m->error);
-            strbuf_printf(&m->error,
-                          "%s: a system.syncall in group %s with %u item(s) still in its cross-core queue %s: "
-                          "ptodb parks a block at the barrier only with its queues empty",
-                          m->p->path, g->g ? g->g->name : "?", q[i]->n, q[i]->name);
-            return -1;
-        }
+    uint32_t queued = xrt_queued(&g->rt);
+    if (queued) {
+        strbuf_clear(&m->error);
+        strbuf_printf(&m->error,
+                      "%s: a system.syncall in group %s with %u item(s) still in its cross-core queues: "
+                      "ptodb parks a block at the barrier only with its queues empty",
+                      m->p->path, g->g ? g->g->name : "?", queued);
+        return -1;
+    }
     spmd_park *k = park_frames(m, host, 0);
     k->state = CORE_WAIT_GROUP;
     spmd_park_group *pg = xcalloc(1, sizeof *pg);
@@ -232,7 +210,7 @@ int spmd_barrier_resume(machine *m, core *c)
         xrt live = m->grp.rt;
         m->grp = k.group->grp;
         m->grp.rt = live;
-        rt_take_state(&m->grp.rt, &k.group->grp.rt);
+        xrt_take_state(&m->grp.rt, &k.group->grp.rt);
         for (int i = 0; i < m->grp.ncores; i++) {
             core *gc = &m->cores[m->grp.order[i]];
             const core *pc = &k.group->cores[i];

@@ -91,36 +91,13 @@ machine *machine_new(const xprogram *p, const machine_options *o)
     return m;
 }
 
-void machine_frame_free(xframe *f)
-{
-    for (uint32_t i = 0; i < f->fn->nslots; i++)
-        value_clear(&f->slots[i]);
-    free(f->slots);
-    free(f->loops);
-    free(f->dyns);
-}
-
-static void core_reset(core *c)
-{
-    while (c->depth > 0)
-        machine_frame_free(&c->frames[--c->depth]);
-    if (c->kept)
-        machine_frame_free(&c->frames[0]);
-    c->kept = 0;
-    value_clear(&c->result);
-    c->state = CORE_IDLE;
-    c->nwait = 0;
-    c->whole = 0;
-    c->replay = 0;
-    c->at_barrier = 0;
-}
 
 void machine_free(machine *m)
 {
     if (!m)
         return;
     for (int i = 0; i < EXEC_NCORES; i++) {
-        core_reset(&m->cores[i]);
+        machine_core_clear(&m->cores[i]);
         free(m->cores[i].frames);
         free(m->cores[i].calls);
         strbuf_free(&m->cores[i].ctx.err);
@@ -1117,7 +1094,7 @@ static ptodb_status launch_start(machine *m, core *host, const launch *L, value 
     ptodb_status st = PTODB_OK;
     for (int k = 0; k < g->ncores; k++) {
         core *c = &m->cores[g->order[k]];
-        core_reset(c);
+        machine_core_clear(c);
         c->in_group = 1;
         c->rt = &g->rt;
         c->state = CORE_READY;
@@ -1368,7 +1345,7 @@ static ptodb_status fork_start(machine *m, core *host, const xinst *in)
     xrt_set_limit(&g->rt, m->opt.slot_depth > 0 && m->opt.slot_depth < UINT32_MAX ? (uint32_t)m->opt.slot_depth : 0);
     for (int k = 0; k < g->ncores; k++) {
         core *c = &m->cores[g->order[k]];
-        core_reset(c);
+        machine_core_clear(c);
         c->in_group = 1;
         c->rt = &g->rt;
         c->state = CORE_READY;
@@ -2377,7 +2354,7 @@ static ptodb_status group_finish(machine *m, exec_event *ev)
                                                            : value_none();
     for (int k = 0; k < g->ncores; k++) {
         core *c = &m->cores[g->order[k]];
-        core_reset(c);
+        machine_core_clear(c);
         c->in_group = 0;
         c->rt = &m->global_rt;
     }
@@ -2504,7 +2481,7 @@ ptodb_status machine_start(machine *m, int fn, const value *args, uint32_t nargs
     if (fn < 0 || (uint32_t)fn >= m->p->nfuncs)
         return PTODB_ERR_USAGE;
     for (int i = 0; i < EXEC_NCORES; i++) {
-        core_reset(&m->cores[i]);
+        machine_core_clear(&m->cores[i]);
         memset(m->cores[i].calls, 0, (m->p->nfuncs ? m->p->nfuncs : 1) * sizeof *m->cores[i].calls);
     }
     m->grp.active = 0;
@@ -2749,7 +2726,3 @@ mem_core *machine_mem_core(machine *m, int core_id)
     return (mem_core *)exec_memcheck_core(m->mem, core_id);
 }
 
-void machine_core_clear(core *c)
-{
-    core_reset(c);
-}
