@@ -2041,6 +2041,60 @@ class MoveSourceStays:
     return c
 
 
+
+@case
+def syncall_barrier_memory():
+    """A block parked at a syncall keeps its cores' on-chip memory: a tile loaded before it is read after."""
+    ddr = lambda i: 'pl.MemRef("mem_ddr_%d", pl.const(0, pl.INT64), 4096)' % i
+    t = lambda n: ("pl.Tile[[16, 16], pl.FP32, pl.MemRef(mem_vec_%d, pl.const(0, pl.INT64), 1024), pl.Mem.Vec]" % n)
+    params = ("x__ssa_v0: pl.Tensor[[64, 16], pl.FP32, %s], scratch__ssa_v0: pl.InOut[pl.Tensor[[64, 16], pl.FP32, %s]], "
+              "out__ssa_v0: pl.Out[pl.Tensor[[64, 16], pl.FP32, %s]]" % (ddr(0), ddr(1), ddr(2)))
+    prog = """
+# pypto.program: SyncallBarrierMemory
+import pypto.language as pl
+
+@pl.program
+class SyncallBarrierMemory:
+    @pl.function(type=pl.FunctionType.AIV, level=pl.Level.AIV, role=pl.Role.SubWorker)
+    def two_phase(%(params)s) -> pl.Tensor[[64, 16], pl.FP32]:
+        mem_vec_3: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 1024)
+        mem_vec_4: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 1024)
+        mem_vec_5: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 1024)
+        blk__ssa_v0: pl.Scalar[pl.INDEX] = pl.tile.get_block_idx()
+        mine__ssa_v0: %(t3)s = pl.tile.load(x__ssa_v0, [blk__ssa_v0 * 16, 0], [16, 16], [16, 16], target_memory=pl.Mem.Vec)
+        scratch__ssa_v1: pl.Tensor[[64, 16], pl.FP32, %(d1)s] = pl.tile.store(mine__ssa_v0, [blk__ssa_v0 * 16, 0], scratch__ssa_v0)
+        pl.system.syncall(core_type='aiv_only')
+        nxt__ssa_v0: pl.Scalar[pl.INDEX] = (blk__ssa_v0 + 1) %% 4
+        theirs__ssa_v0: %(t4)s = pl.tile.load(scratch__ssa_v1, [nxt__ssa_v0 * 16, 0], [16, 16], [16, 16], target_memory=pl.Mem.Vec)
+        sum__ssa_v0: %(t5)s = pl.tile.add(mine__ssa_v0, theirs__ssa_v0)
+        out__ssa_v1: pl.Tensor[[64, 16], pl.FP32, %(d2)s] = pl.tile.store(sum__ssa_v0, [blk__ssa_v0 * 16, 0], out__ssa_v0)
+        return out__ssa_v0
+    @pl.function(type=pl.FunctionType.Spmd)
+    def two_phase_spmd(self, %(params)s) -> pl.Tensor[[64, 16], pl.FP32]:
+        out__ssa_v1: pl.Tensor[[64, 16], pl.FP32, %(d2)s] = self.two_phase(x__ssa_v0, scratch__ssa_v0, out__ssa_v0)
+        return out__ssa_v0
+    @pl.function(type=pl.FunctionType.Orchestration, level=pl.Level.CHIP, role=pl.Role.Orchestrator)
+    def main(self, %(params)s) -> pl.Tensor[[64, 16], pl.FP32]:
+        out__ssa_v1: pl.Tensor[[64, 16], pl.FP32, %(d2)s] = self.two_phase_spmd(x__ssa_v0, scratch__ssa_v0, out__ssa_v0, attrs={"core_num": 4, "sync_start": True})
+        return out__ssa_v1
+""" % {"params": params, "t3": t(3), "t4": t(4), "t5": t(5), "d1": ddr(1), "d2": ddr(2)}
+    c = Case("syncall_barrier_memory", [
+        "out rows 16b.. = x rows of block b + x rows of block (b+1) % 4: each block loads its",
+        "rows into a Vec tile, stores them to scratch, passes pl.system.syncall, loads its",
+        "neighbour's rows and adds the tile it loaded before the barrier. On the device every",
+        "block runs on cores of its own (pl.spmd(4, sync_start=True)), so that tile is still",
+        "in its Vec when it resumes: SYNCALL only waits (pto-isa include/pto/npu/a2a3/",
+        "SyncAll.hpp:19-46). The pattern of PyPTO's tests/st cross_core.syncall cases."],
+        prog, "main", stem="32_after_InitMemRef")
+    x = _syncall_x()
+    c.inp("x", "fp32", x)
+    c.inp("scratch", "fp32", np.zeros((64, 16), dtype=F32))
+    c.inp("out", "fp32", np.zeros((64, 16), dtype=F32))
+    c.out("out", "fp32", (x + _syncall_golden(x)).astype(F32))
+    c.expect = ["device: PASS", "ref: FAIL"]
+    return c
+
+
 def main():
     for make in CASES:
         c = make()

@@ -54,6 +54,7 @@ static void group_free(spmd_park_group *pg)
         free(c->frames);
         value_clear(&c->result);
     }
+    exec_memcheck_saved_free(pg->mem);
     free(pg);
 }
 
@@ -176,6 +177,9 @@ int spmd_barrier_park_group(machine *m)
         c->state = CORE_IDLE;
         c->rt = &m->global_rt;
     }
+    /* on the device each block runs on cores of its own: their memories
+     * wait with the block */
+    pg->mem = m->mem ? exec_memcheck_save_cores(m->mem) : NULL;
     k->group = pg;
     xrt_reset(&g->rt);
     g->active = 0;
@@ -232,6 +236,9 @@ int spmd_barrier_resume(machine *m, core *c)
             gc->state = pc->at_barrier ? CORE_READY : pc->state;
             gc->at_barrier = 0;
         }
+        if (k.group->mem && m->mem)
+            exec_memcheck_restore_cores(m->mem, k.group->mem);
+        exec_memcheck_saved_free(k.group->mem);
         free(k.group);
     }
     return 1;
@@ -271,6 +278,7 @@ static spmd_barrier barrier_copy(const spmd_barrier *b, const xprogram *p)
                     pc->frames[j] = frame_copy(&k->group->cores[c].frames[j], p);
                 pc->result = value_copy(&k->group->cores[c].result);
             }
+            pg->mem = k->group->mem ? exec_memcheck_saved_cores_copy(k->group->mem) : NULL;
             r.parks[i].group = pg;
         }
     }

@@ -143,6 +143,7 @@ typedef struct spmd_park {
 struct spmd_park_group {
     group_run grp;
     core cores[3];
+    void *mem; /* its cores' on-chip memories (memory model on), or NULL */
 };
 
 /* The SPMD launch running on the host core under device semantics and the
