@@ -1926,6 +1926,218 @@ class FoldAliasSlice:
     return c
 
 
+_SYNCALL_DOC = [
+    "out rows 16b..16b+15 = x rows of block (b+1) % 4: each of the 4 blocks of",
+    "a pl.spmd(4, sync_start=True) launch copies its 16 rows of x into scratch, passes",
+    "pl.system.syncall, then reads its neighbour's rows. SYNCALL is a barrier of every",
+    "participant (pto-isa include/pto/npu/a2a3/SyncAll.hpp:19-46; PyPTO lowers",
+    "system.syncall to it: src/backend/common/pto_ops_crosscore.cpp:633-646), so every",
+    "block's copy lands before any block reads (the pattern of pypto-lib's qwen3_14b",
+    "prefill attention: qk_pv_skew_probe_spmd's finalize reads other blocks' rows)."]
+
+
+def _syncall_x():
+    return np.random.default_rng(39).standard_normal((64, 16)).astype(F32)
+
+
+def _syncall_golden(x):
+    return np.concatenate([x[16 * ((b + 1) % 4):16 * ((b + 1) % 4) + 16] for b in range(4)])
+
+
+@case
+def syncall_barrier():
+    """system.syncall in a frontend pl.spmd loop: a barrier of every block."""
+    prog = """
+# pypto.program: SyncallBarrier
+import pypto.language as pl
+
+@pl.program
+class SyncallBarrier:
+    @pl.function(type=pl.FunctionType.Orchestration, level=pl.Level.CHIP, role=pl.Role.Orchestrator)
+    def main(self, x: pl.Tensor[[64, 16], pl.FP32], out: pl.Out[pl.Tensor[[64, 16], pl.FP32]]) -> pl.Tensor[[64, 16], pl.FP32]:
+        scratch: pl.Tensor[[64, 16], pl.FP32] = pl.tensor.create([64, 16], dtype=pl.FP32, layout=pl.TensorLayout.ND)
+        for blk in pl.spmd(4, sync_start=True, name_hint="two_phase_spmd"):
+            scratch: pl.Tensor[[64, 16], pl.FP32] = pl.tensor.assemble(scratch, pl.tensor.slice(x, [16, 16], [blk * 16, 0]), [blk * 16, 0])
+            pl.system.syncall(core_type='mix')
+            nxt: pl.Scalar[pl.INDEX] = (blk + 1) % 4
+            out: pl.Tensor[[64, 16], pl.FP32] = pl.tensor.assemble(out, pl.tensor.slice(scratch, [16, 16], [nxt * 16, 0]), [blk * 16, 0])
+        return out
+"""
+    c = Case("syncall_barrier", _SYNCALL_DOC, prog, "main")
+    x = _syncall_x()
+    c.inp("x", "fp32", x)
+    c.out("out", "fp32", _syncall_golden(x))
+    c.expect = ["device: PASS", "ref: FAIL"]
+    return c
+
+
+def _syncall_kernel_case(name, cls, decorator, core_type, stem):
+    """Each block of a core_num=4 launch of kernel two_phase copies its rows of x to
+    scratch, passes the syncall, then reads its neighbour's rows."""
+    prog = """
+# pypto.program: %(cls)s
+import pypto.language as pl
+
+@pl.program
+class %(cls)s:
+    %(decorator)s
+    def two_phase(x: pl.Tensor[[64, 16], pl.FP32], scratch: pl.InOut[pl.Tensor[[64, 16], pl.FP32]], out: pl.Out[pl.Tensor[[64, 16], pl.FP32]]) -> pl.Tensor[[64, 16], pl.FP32]:
+        blk: pl.Scalar[pl.INDEX] = pl.tile.get_block_idx()
+        t: pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [blk * 16, 0], [16, 16], [16, 16], target_memory=pl.Mem.Vec)
+        scratch_1: pl.Tensor[[64, 16], pl.FP32] = pl.tile.store(t, [blk * 16, 0], scratch)
+        pl.system.syncall(core_type='%(core_type)s')
+        nxt: pl.Scalar[pl.INDEX] = (blk + 1) %% 4
+        u: pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec] = pl.tile.load(scratch_1, [nxt * 16, 0], [16, 16], [16, 16], target_memory=pl.Mem.Vec)
+        out_1: pl.Tensor[[64, 16], pl.FP32] = pl.tile.store(u, [blk * 16, 0], out)
+        return out_1
+    @pl.function(type=pl.FunctionType.Spmd)
+    def two_phase_spmd(self, x: pl.Tensor[[64, 16], pl.FP32], scratch: pl.InOut[pl.Tensor[[64, 16], pl.FP32]], out: pl.Out[pl.Tensor[[64, 16], pl.FP32]]) -> pl.Tensor[[64, 16], pl.FP32]:
+        r: pl.Tensor[[64, 16], pl.FP32] = self.two_phase(x, scratch, out)
+        return r
+    @pl.function(type=pl.FunctionType.Orchestration, level=pl.Level.CHIP, role=pl.Role.Orchestrator)
+    def main(self, x: pl.Tensor[[64, 16], pl.FP32], out: pl.Out[pl.Tensor[[64, 16], pl.FP32]]) -> pl.Tensor[[64, 16], pl.FP32]:
+        scratch: pl.Tensor[[64, 16], pl.FP32] = pl.tensor.create([64, 16], dtype=pl.FP32, layout=pl.TensorLayout.ND)
+        out_1: pl.Tensor[[64, 16], pl.FP32] = self.two_phase_spmd(x, scratch, out, attrs={"core_num": 4, "sync_start": True})
+        return out_1
+""" % {"cls": cls, "decorator": decorator, "core_type": core_type}
+    c = Case(name, _SYNCALL_DOC, prog, "main", stem=stem)
+    x = _syncall_x()
+    c.inp("x", "fp32", x)
+    c.out("out", "fp32", _syncall_golden(x))
+    c.expect = ["device: PASS", "ref: FAIL"]
+    return c
+
+
+@case
+def syncall_barrier_call():
+    """system.syncall in a kernel a core_num launch calls on the host: the blocks park in the callee."""
+    return _syncall_kernel_case(
+        "syncall_barrier_call", "SyncallBarrierCall",
+        "@pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)",
+        "aiv_only", "11_after_ConvertTensorToTileOps")
+
+
+@case
+def syncall_barrier_kernel():
+    """system.syncall in an AIV kernel a core_num launch runs: the block parks with its group run."""
+    return _syncall_kernel_case(
+        "syncall_barrier_kernel", "SyncallBarrierKernel",
+        "@pl.function(type=pl.FunctionType.AIV, level=pl.Level.AIV, role=pl.Role.SubWorker)",
+        "aiv_only", "24_after_SplitVectorKernel")
+
+
+@case
+def move_source_stays():
+    """A tile.move leaves its source where it is: a Mat tile moved into Right twice."""
+    ddr = lambda i, n: 'pl.MemRef("mem_ddr_%d", pl.const(0, pl.INT64), %d)' % (i, n)
+    prog = """
+# pypto.program: MoveSourceStays
+import pypto.language as pl
+
+@pl.program
+class MoveSourceStays:
+    @pl.function(type=pl.FunctionType.AIC, level=pl.Level.AIC, role=pl.Role.SubWorker)
+    def two_moves(x__ssa_v0: pl.Tensor[[16, 64], pl.FP32, %(x)s], k__ssa_v0: pl.Tensor[[64, 64], pl.FP32, %(k)s], v__ssa_v0: pl.Tensor[[64, 64], pl.FP32, %(v)s], out_k__ssa_v0: pl.Out[pl.Tensor[[16, 64], pl.FP32, %(ok)s]], out_v__ssa_v0: pl.Out[pl.Tensor[[16, 64], pl.FP32, %(ov)s]]) -> pl.Tensor[[16, 64], pl.FP32]:
+        mem_mat_5: pl.Ptr = pl.tile.alloc(pl.Mem.Mat, 4096)
+        mem_mat_6: pl.Ptr = pl.tile.alloc(pl.Mem.Mat, 16384)
+        mem_mat_7: pl.Ptr = pl.tile.alloc(pl.Mem.Mat, 16384)
+        mem_left_8: pl.Ptr = pl.tile.alloc(pl.Mem.Left, 4096)
+        mem_right_9: pl.Ptr = pl.tile.alloc(pl.Mem.Right, 16384)
+        mem_acc_10: pl.Ptr = pl.tile.alloc(pl.Mem.Acc, 4096)
+        mem_acc_11: pl.Ptr = pl.tile.alloc(pl.Mem.Acc, 4096)
+        x_l1__ssa_v0: pl.Tile[[16, 64], pl.FP32, pl.MemRef(mem_mat_5, pl.const(0, pl.INT64), 4096), pl.Mem.Mat] = pl.tile.load(x__ssa_v0, [0, 0], [16, 64], [16, 64], target_memory=pl.Mem.Mat)
+        k_l1__ssa_v0: pl.Tile[[64, 64], pl.FP32, pl.MemRef(mem_mat_6, pl.const(4096, pl.INT64), 16384), pl.Mem.Mat] = pl.tile.load(k__ssa_v0, [0, 0], [64, 64], [64, 64], target_memory=pl.Mem.Mat)
+        v_l1__ssa_v0: pl.Tile[[64, 64], pl.FP32, pl.MemRef(mem_mat_7, pl.const(20480, pl.INT64), 16384), pl.Mem.Mat] = pl.tile.load(v__ssa_v0, [0, 0], [64, 64], [64, 64], target_memory=pl.Mem.Mat)
+        x_l0__ssa_v0: pl.Tile[[16, 64], pl.FP32, pl.MemRef(mem_left_8, pl.const(0, pl.INT64), 4096), pl.Mem.Left] = pl.tile.move(x_l1__ssa_v0, target_memory=pl.Mem.Left)
+        for i__idx_v0 in pl.range(2):
+            k_l0__ssa_v0: pl.Tile[[64, 64], pl.FP32, pl.MemRef(mem_right_9, pl.const(0, pl.INT64), 16384), pl.Mem.Right] = pl.tile.move(k_l1__ssa_v0, target_memory=pl.Mem.Right)
+            sk__ssa_v0: pl.Tile[[16, 64], pl.FP32, pl.MemRef(mem_acc_10, pl.const(0, pl.INT64), 4096), pl.Mem.Acc] = pl.tile.matmul(x_l0__ssa_v0, k_l0__ssa_v0)
+            v_l0__ssa_v0: pl.Tile[[64, 64], pl.FP32, pl.MemRef(mem_right_9, pl.const(0, pl.INT64), 16384), pl.Mem.Right] = pl.tile.move(v_l1__ssa_v0, target_memory=pl.Mem.Right)
+            sv__ssa_v0: pl.Tile[[16, 64], pl.FP32, pl.MemRef(mem_acc_11, pl.const(4096, pl.INT64), 4096), pl.Mem.Acc] = pl.tile.matmul(x_l0__ssa_v0, v_l0__ssa_v0)
+            ok__ssa_v0: pl.Tensor[[16, 64], pl.FP32, %(ok)s] = pl.tile.store(sk__ssa_v0, [0, 0], out_k__ssa_v0)
+            ov__ssa_v0: pl.Tensor[[16, 64], pl.FP32, %(ov)s] = pl.tile.store(sv__ssa_v0, [0, 0], out_v__ssa_v0)
+        return out_k__ssa_v0
+    @pl.function(type=pl.FunctionType.Orchestration, level=pl.Level.CHIP, role=pl.Role.Orchestrator)
+    def orchestrator(self, x__ssa_v0: pl.Tensor[[16, 64], pl.FP32, %(x)s], k__ssa_v0: pl.Tensor[[64, 64], pl.FP32, %(k)s], v__ssa_v0: pl.Tensor[[64, 64], pl.FP32, %(v)s], out_k__ssa_v0: pl.Out[pl.Tensor[[16, 64], pl.FP32, %(ok)s]], out_v__ssa_v0: pl.Out[pl.Tensor[[16, 64], pl.FP32, %(ov)s]]) -> pl.Tensor[[16, 64], pl.FP32]:
+        r__ssa_v0: pl.Tensor[[16, 64], pl.FP32, %(ok)s] = self.two_moves(x__ssa_v0, k__ssa_v0, v__ssa_v0, out_k__ssa_v0, out_v__ssa_v0)
+        return out_k__ssa_v0
+""" % {"x": ddr(0, 4096), "k": ddr(1, 16384), "v": ddr(2, 16384), "ok": ddr(3, 4096), "ov": ddr(4, 4096)}
+    c = Case("move_source_stays", [
+        "out_k = x @ k, out_v = x @ v, each stored twice: k and v sit in Mat, and each",
+        "iteration moves k, then v, into the one Right buffer (the pattern of pypto-lib's",
+        "qwen3_14b prefill attention after MemoryReuse: k_tile and v_tile share L0B). TMOV",
+        "copies a tile into the target's buffer and leaves the source where it is, so the",
+        "second iteration's move of k reads Mat, which nothing overwrote: no memory fault.",
+        "The cube's FP32 matmul: an fma chain (pto-isa include/pto/cpu/TMatmul.hpp:61-74)."],
+        prog, "orchestrator", stem="35_after_AllocateMemoryAddr")
+    rng = np.random.default_rng(40)
+    x = rng.standard_normal((16, 64)).astype(F32)
+    k = rng.standard_normal((64, 64)).astype(F32)
+    v = rng.standard_normal((64, 64)).astype(F32)
+    for name, arr in (("x", x), ("k", k), ("v", v)):
+        c.inp(name, "fp32", arr)
+    c.inp("out_k", "fp32", np.zeros((16, 64), dtype=F32))
+    c.inp("out_v", "fp32", np.zeros((16, 64), dtype=F32))
+    c.out("out_k", "fp32", matmul_f32(x, k))
+    c.out("out_v", "fp32", matmul_f32(x, v))
+    c.expect = ["device: PASS", "ref: PASS"]
+    return c
+
+
+
+@case
+def syncall_barrier_memory():
+    """A block parked at a syncall keeps its cores' on-chip memory: a tile loaded before it is read after."""
+    ddr = lambda i: 'pl.MemRef("mem_ddr_%d", pl.const(0, pl.INT64), 4096)' % i
+    t = lambda n: ("pl.Tile[[16, 16], pl.FP32, pl.MemRef(mem_vec_%d, pl.const(0, pl.INT64), 1024), pl.Mem.Vec]" % n)
+    params = ("x__ssa_v0: pl.Tensor[[64, 16], pl.FP32, %s], scratch__ssa_v0: pl.InOut[pl.Tensor[[64, 16], pl.FP32, %s]], "
+              "out__ssa_v0: pl.Out[pl.Tensor[[64, 16], pl.FP32, %s]]" % (ddr(0), ddr(1), ddr(2)))
+    prog = """
+# pypto.program: SyncallBarrierMemory
+import pypto.language as pl
+
+@pl.program
+class SyncallBarrierMemory:
+    @pl.function(type=pl.FunctionType.AIV, level=pl.Level.AIV, role=pl.Role.SubWorker)
+    def two_phase(%(params)s) -> pl.Tensor[[64, 16], pl.FP32]:
+        mem_vec_3: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 1024)
+        mem_vec_4: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 1024)
+        mem_vec_5: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 1024)
+        blk__ssa_v0: pl.Scalar[pl.INDEX] = pl.tile.get_block_idx()
+        mine__ssa_v0: %(t3)s = pl.tile.load(x__ssa_v0, [blk__ssa_v0 * 16, 0], [16, 16], [16, 16], target_memory=pl.Mem.Vec)
+        scratch__ssa_v1: pl.Tensor[[64, 16], pl.FP32, %(d1)s] = pl.tile.store(mine__ssa_v0, [blk__ssa_v0 * 16, 0], scratch__ssa_v0)
+        pl.system.syncall(core_type='aiv_only')
+        nxt__ssa_v0: pl.Scalar[pl.INDEX] = (blk__ssa_v0 + 1) %% 4
+        theirs__ssa_v0: %(t4)s = pl.tile.load(scratch__ssa_v1, [nxt__ssa_v0 * 16, 0], [16, 16], [16, 16], target_memory=pl.Mem.Vec)
+        sum__ssa_v0: %(t5)s = pl.tile.add(mine__ssa_v0, theirs__ssa_v0)
+        out__ssa_v1: pl.Tensor[[64, 16], pl.FP32, %(d2)s] = pl.tile.store(sum__ssa_v0, [blk__ssa_v0 * 16, 0], out__ssa_v0)
+        return out__ssa_v0
+    @pl.function(type=pl.FunctionType.Spmd)
+    def two_phase_spmd(self, %(params)s) -> pl.Tensor[[64, 16], pl.FP32]:
+        out__ssa_v1: pl.Tensor[[64, 16], pl.FP32, %(d2)s] = self.two_phase(x__ssa_v0, scratch__ssa_v0, out__ssa_v0)
+        return out__ssa_v0
+    @pl.function(type=pl.FunctionType.Orchestration, level=pl.Level.CHIP, role=pl.Role.Orchestrator)
+    def main(self, %(params)s) -> pl.Tensor[[64, 16], pl.FP32]:
+        out__ssa_v1: pl.Tensor[[64, 16], pl.FP32, %(d2)s] = self.two_phase_spmd(x__ssa_v0, scratch__ssa_v0, out__ssa_v0, attrs={"core_num": 4, "sync_start": True})
+        return out__ssa_v1
+""" % {"params": params, "t3": t(3), "t4": t(4), "t5": t(5), "d1": ddr(1), "d2": ddr(2)}
+    c = Case("syncall_barrier_memory", [
+        "out rows 16b.. = x rows of block b + x rows of block (b+1) % 4: each block loads its",
+        "rows into a Vec tile, stores them to scratch, passes pl.system.syncall, loads its",
+        "neighbour's rows and adds the tile it loaded before the barrier. On the device every",
+        "block runs on cores of its own (pl.spmd(4, sync_start=True)), so that tile is still",
+        "in its Vec when it resumes: SYNCALL only waits (pto-isa include/pto/npu/a2a3/",
+        "SyncAll.hpp:19-46). The pattern of PyPTO's tests/st cross_core.syncall cases."],
+        prog, "main", stem="32_after_InitMemRef")
+    x = _syncall_x()
+    c.inp("x", "fp32", x)
+    c.inp("scratch", "fp32", np.zeros((64, 16), dtype=F32))
+    c.inp("out", "fp32", np.zeros((64, 16), dtype=F32))
+    c.out("out", "fp32", (x + _syncall_golden(x)).astype(F32))
+    c.expect = ["device: PASS", "ref: FAIL"]
+    return c
+
+
 def main():
     for make in CASES:
         c = make()

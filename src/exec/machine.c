@@ -91,39 +91,18 @@ machine *machine_new(const xprogram *p, const machine_options *o)
     return m;
 }
 
-static void frame_free(xframe *f)
-{
-    for (uint32_t i = 0; i < f->fn->nslots; i++)
-        value_clear(&f->slots[i]);
-    free(f->slots);
-    free(f->loops);
-    free(f->dyns);
-}
-
-static void core_reset(core *c)
-{
-    while (c->depth > 0)
-        frame_free(&c->frames[--c->depth]);
-    if (c->kept)
-        frame_free(&c->frames[0]);
-    c->kept = 0;
-    value_clear(&c->result);
-    c->state = CORE_IDLE;
-    c->nwait = 0;
-    c->whole = 0;
-    c->replay = 0;
-}
 
 void machine_free(machine *m)
 {
     if (!m)
         return;
     for (int i = 0; i < EXEC_NCORES; i++) {
-        core_reset(&m->cores[i]);
+        machine_core_clear(&m->cores[i]);
         free(m->cores[i].frames);
         free(m->cores[i].calls);
         strbuf_free(&m->cores[i].ctx.err);
     }
+    spmd_barrier_clear(&m->bar);
     xrt_free(&m->global_rt);
     xrt_free(&m->grp.rt);
     strbuf_free(&m->error);
@@ -451,7 +430,7 @@ static ptodb_status frame_push(machine *m, core *c, const xfunc *fn, value *args
         c->frames = xreallocarray(c->frames, (size_t)c->cap, sizeof *c->frames);
     }
     if (c->depth == 0 && c->kept) {
-        frame_free(&c->frames[0]); /* the last run's frame, kept until now */
+        machine_frame_free(&c->frames[0]); /* the last run's frame, kept until now */
         c->kept = 0;
     }
     if (m->mem)
@@ -1136,7 +1115,7 @@ static ptodb_status launch_start(machine *m, core *host, const launch *L, value 
     ptodb_status st = PTODB_OK;
     for (int k = 0; k < g->ncores; k++) {
         core *c = &m->cores[g->order[k]];
-        core_reset(c);
+        machine_core_clear(c);
         c->in_group = 1;
         c->rt = &g->rt;
         c->state = CORE_READY;
@@ -1334,7 +1313,7 @@ static void frame_clone(machine *m, core *c, const xframe *src)
         c->frames = xreallocarray(c->frames, (size_t)c->cap, sizeof *c->frames);
     }
     if (c->depth == 0 && c->kept) {
-        frame_free(&c->frames[0]);
+        machine_frame_free(&c->frames[0]);
         c->kept = 0;
     }
     const xfunc *fn = src->fn;
@@ -1387,7 +1366,7 @@ static ptodb_status fork_start(machine *m, core *host, const xinst *in)
     xrt_set_limit(&g->rt, m->opt.slot_depth > 0 && m->opt.slot_depth < UINT32_MAX ? (uint32_t)m->opt.slot_depth : 0);
     for (int k = 0; k < g->ncores; k++) {
         core *c = &m->cores[g->order[k]];
-        core_reset(c);
+        machine_core_clear(c);
         c->in_group = 1;
         c->rt = &g->rt;
         c->state = CORE_READY;
@@ -1406,6 +1385,8 @@ static ptodb_status fork_start(machine *m, core *host, const xinst *in)
 
 static int core_runnable(core *c)
 {
+    if (c->at_barrier)
+        return 0; /* until its launch's other blocks reach the syncall */
     if (c->state == CORE_READY)
         return 1;
     if (c->state != CORE_BLOCKED)
@@ -1721,14 +1702,18 @@ static ptodb_status spmd_launch(machine *m, core *c, xframe *f, const xinst *in,
                            .blocks = n, .a = (int64_t)L->order_a, .c = (int64_t)L->order_c};
         exec_sched_pass_record(m->sched_rec, &d);
     }
+    /* its FOR_NEXT follows the FOR_INIT (program.c, spmd_open) */
+    spmd_barrier_start(m, c, c->depth - 1, f->pc + 1, in->loop);
     return PTODB_OK;
 }
 
 /* The next block of a launch: the frame runs it (and a pl.spmd loop's
  * variable is its index), or the launch is over and the frame's block is
  * what it was before. */
-static void spmd_next(xframe *f, const xinst *in, xloop *L)
+static void spmd_next(machine *m, core *c, xframe *f, const xinst *in, xloop *L)
 {
+    if (L->cur >= L->stop && spmd_barrier_resume(m, c))
+        return; /* a block parked at a syncall goes on (exec/barrier.c) */
     if (L->cur < L->stop) {
         uint64_t n = (uint64_t)L->stop;
         int64_t b = (int64_t)((L->order_a * (uint64_t)L->cur + L->order_c) % n);
@@ -1855,6 +1840,24 @@ static ptodb_status core_exec(machine *m, core *c, exec_event *ev)
             break;
         }
         case XI_EXPR:
+            /* a syncall in an SPMD launch parks its block (exec/barrier.c) */
+            if (in->e && in->e->kind == XE_OP && in->e->id == IR_OP_SYSTEM_SYNCALL &&
+                m->opt.semantics == EXEC_SEM_DEVICE) {
+                if (spmd_barrier_park(m, c))
+                    break;
+                if (spmd_barrier_group_waits(m, c)) {
+                    /* a group core waits there; the block parks with its
+                     * group when no core of it can go on (step_any) */
+                    f->pc++;
+                    c->at_barrier = 1;
+                    ctx->nwait = 0;
+                    snprintf(ctx->wait_what, sizeof ctx->wait_what, "syncall");
+                    snprintf(ctx->wait_op, sizeof ctx->wait_op, "syncall");
+                    snprintf(ctx->wait_args, sizeof ctx->wait_args, "the launch's other blocks");
+                    st = PTODB_BLOCKED;
+                    break;
+                }
+            }
             st = eval(m, c, f, in->e, &v);
             if (st == PTODB_OK) {
                 value_clear(&v);
@@ -1935,7 +1938,11 @@ static ptodb_status core_exec(machine *m, core *c, exec_event *ev)
         case XI_FOR_NEXT: {
             xloop *L = &f->loops[in->loop];
             if (in->spmd) {
-                spmd_next(f, in, L);
+                spmd_next(m, c, f, in, L);
+                if (c->state == CORE_WAIT_GROUP) { /* a parked block's group run goes on */
+                    fill_event(m, c, in, ev, EXEC_EV_STMT);
+                    return PTODB_OK;
+                }
                 break;
             }
             if (L->step > 0 ? L->cur < L->stop : L->cur > L->stop) {
@@ -2017,7 +2024,7 @@ static ptodb_status core_exec(machine *m, core *c, exec_event *ev)
                 c->depth = 0;
                 c->kept = 1; /* a finished core's last frame stays inspectable */
             } else {
-                frame_free(&c->frames[--c->depth]);
+                machine_frame_free(&c->frames[--c->depth]);
             }
             if (c->depth == 0) {
                 value_clear(&c->result);
@@ -2368,7 +2375,7 @@ static ptodb_status group_finish(machine *m, exec_event *ev)
                                                            : value_none();
     for (int k = 0; k < g->ncores; k++) {
         core *c = &m->cores[g->order[k]];
-        core_reset(c);
+        machine_core_clear(c);
         c->in_group = 0;
         c->rt = &m->global_rt;
     }
@@ -2495,7 +2502,7 @@ ptodb_status machine_start(machine *m, int fn, const value *args, uint32_t nargs
     if (fn < 0 || (uint32_t)fn >= m->p->nfuncs)
         return PTODB_ERR_USAGE;
     for (int i = 0; i < EXEC_NCORES; i++) {
-        core_reset(&m->cores[i]);
+        machine_core_clear(&m->cores[i]);
         memset(m->cores[i].calls, 0, (m->p->nfuncs ? m->p->nfuncs : 1) * sizeof *m->cores[i].calls);
     }
     m->grp.active = 0;
@@ -2591,7 +2598,14 @@ static ptodb_status step_any(machine *m, exec_event *ev)
         if (m->play_err.len)
             return play_fail(m, ev);
         if (id < 0) {
+            int parked = spmd_barrier_park_group(m);
+            if (parked > 0) /* the block waits at a syncall: the next one runs */
+                return step_any(m, ev);
             ev->kind = EXEC_EV_ERROR;
+            if (parked < 0) {
+                m->error_ref = 0;
+                return PTODB_ERR_UNSUPPORTED;
+            }
             return deadlock(m);
         }
         c = &m->cores[group_take(m, id, fixed)];
@@ -2733,7 +2747,3 @@ mem_core *machine_mem_core(machine *m, int core_id)
     return (mem_core *)exec_memcheck_core(m->mem, core_id);
 }
 
-void machine_core_clear(core *c)
-{
-    core_reset(c);
-}

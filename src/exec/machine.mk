@@ -2,7 +2,7 @@
 # cores and scheduler, scalar arithmetic, queues, compare, argument binding.
 src_libptodb_a_SOURCES += \
 	src/exec/program.c src/exec/program.h \
-	src/exec/machine.c src/exec/machine.h src/exec/machine_int.h \
+	src/exec/machine.c src/exec/machine.h src/exec/machine_int.h src/exec/barrier.c src/exec/frames.c \
 	src/exec/exec_ctx.c src/exec/scalar.c \
 	src/exec/xcore.c src/exec/xcore.h \
 	src/exec/compare.c src/exec/compare.h src/exec/runpass.c src/exec/runpass.h \

@@ -98,6 +98,7 @@ typedef struct core {
     xqueue *wait[2];
     int nwait;
     int wait_room;
+    int at_barrier; /* a group core waiting at a system.syncall (exec/barrier.c) */
 } core;
 
 typedef struct group_run {
@@ -122,11 +123,47 @@ typedef struct group_run {
     xrt rt;
 } group_run;
 
+/* A block of an SPMD launch parked at a system.syncall (exec/barrier.c):
+ * the launch frame's state (slots, loops, pc) and the frames it had
+ * called, the innermost last, its pc after the syncall. */
+typedef struct spmd_park_group spmd_park_group;
+
+typedef struct spmd_park {
+    int nframes;
+    xframe *frames; /* frames[0]: the launch frame's; every array owned */
+    core_state state; /* the launch core's on resuming */
+    /* the group run the block waited for, its cores at the syncall or done;
+     * NULL when the syncall was on the launch's core itself */
+    spmd_park_group *group;
+} spmd_park;
+
+/* A parked group run: its fields (its queues were empty: their arrays are
+ * the live run's, not this copy's) and its cores' (in grp.order) as they
+ * were, their frames and results owned. */
+struct spmd_park_group {
+    group_run grp;
+    core cores[3];
+    void *mem; /* its cores' on-chip memories (memory model on), or NULL */
+};
+
+/* The SPMD launch running on the host core under device semantics and the
+ * blocks parked at its barrier, resumed first in, first out: every block
+ * reaches a barrier before any goes past it (exec/barrier.c). */
+typedef struct spmd_barrier {
+    int active;
+    int core, depth; /* the launch's core and its frame's index */
+    uint32_t head;   /* the launch's FOR_NEXT */
+    int32_t loop;    /* its loop in that frame (a resumed block keeps the live one) */
+    spmd_park *parks;
+    size_t first, n, cap; /* parks[first..n) wait */
+} spmd_barrier;
+
 struct machine {
     const xprogram *p;
     machine_options opt;
     core cores[EXEC_NCORES];
     group_run grp;
+    spmd_barrier bar;     /* system.syncall in an SPMD launch (exec/barrier.c) */
     xrt global_rt;        /* cross-core ops outside group runs */
     strbuf error;
     int error_ref;
@@ -171,6 +208,36 @@ struct machine {
 /* Empties a core as a fresh run does: frames freed, result cleared, idle
  * (snapshot.c's restore). */
 void machine_core_clear(core *c);
+
+/* Frees a frame's arrays (not the frame). */
+void machine_frame_free(xframe *f);
+
+/* ---- system.syncall: the barrier of an SPMD launch (exec/barrier.c) ---- */
+
+/* A launch starts in frame `depth` of core c: its FOR_NEXT is at head, its
+ * loop is loop. */
+void spmd_barrier_start(machine *m, const core *c, int depth, uint32_t head, int32_t loop);
+/* A system.syncall on core c: parks the running block (its frames from
+ * the launch's on) and sends the launch frame to its FOR_NEXT. 1 when it
+ * parked, 0 when there is no launch to park in (the syncall does nothing). */
+int spmd_barrier_park(machine *m, core *c);
+/* A group core at a system.syncall inside the running launch: 1 when it
+ * waits there for the launch's other blocks (it stops, at_barrier). */
+int spmd_barrier_group_waits(machine *m, core *c);
+/* No core of the running group can go on and some wait at a syncall:
+ * parks the block with its group run (1), or 0; -1 with m->error set when
+ * a cross-core queue still holds items. */
+int spmd_barrier_park_group(machine *m);
+/* At the launch's FOR_NEXT after its last block: resumes the first parked
+ * block (1), or ends the launch (0). */
+int spmd_barrier_resume(machine *m, core *c);
+void spmd_barrier_clear(spmd_barrier *b);
+/* The snapshot part (snapshot_parts.c) and the values the parks hold. */
+void *spmd_barrier_save(const machine *m);
+void spmd_barrier_restore(machine *m, const void *saved);
+void spmd_barrier_saved_free(void *saved);
+size_t spmd_barrier_saved_bytes(const void *saved);
+void spmd_barrier_walk(const spmd_barrier *b, const xprogram *p, void (*fn)(void *ud, const value *v), void *ud);
 
 /* An op wrote storage s in place: every variable of the run viewing it
  * (a tensor.slice's view, a reshape) holds other data now, so its

@@ -997,6 +997,32 @@ void exec_memcheck_restore(exec_memcheck *mc, const void *saved)
     mc->alias_op = NULL;
 }
 
+/* The cores' memories only (a block parked at a syncall: its cores' on-chip
+ * memory is its own, its faults are the run's). */
+void *exec_memcheck_save_cores(const exec_memcheck *mc)
+{
+    memcheck_saved *s = xcalloc(1, sizeof *s);
+    for (int i = 0; i < 3; i++)
+        mem_core_copy(&s->cores[i], &mc->cores[i]);
+    return s;
+}
+
+void *exec_memcheck_saved_cores_copy(const void *saved)
+{
+    const memcheck_saved *from = saved;
+    memcheck_saved *s = xcalloc(1, sizeof *s);
+    for (int i = 0; i < 3; i++)
+        mem_core_copy(&s->cores[i], &from->cores[i]);
+    return s;
+}
+
+void exec_memcheck_restore_cores(exec_memcheck *mc, const void *saved)
+{
+    const memcheck_saved *s = saved;
+    for (int i = 0; i < 3; i++)
+        mem_core_copy(&mc->cores[i], &s->cores[i]);
+}
+
 void exec_memcheck_saved_free(void *saved)
 {
     memcheck_saved *s = saved;

@@ -62,6 +62,11 @@ const mem_core *exec_memcheck_core(const exec_memcheck *mc, int core_id);
 void *exec_memcheck_save(const exec_memcheck *mc);
 void exec_memcheck_restore(exec_memcheck *mc, const void *saved);
 void exec_memcheck_saved_free(void *saved);
+/* Only the cores' memories (a block parked at a syncall keeps its own):
+ * saved, copied (a saved one), put back; freed by exec_memcheck_saved_free. */
+void *exec_memcheck_save_cores(const exec_memcheck *mc);
+void *exec_memcheck_saved_cores_copy(const void *saved);
+void exec_memcheck_restore_cores(exec_memcheck *mc, const void *saved);
 size_t exec_memcheck_saved_bytes(const void *saved);
 uint64_t exec_memcheck_state_hash(const exec_memcheck *mc, uint64_t h);
 /* the memory of the kernel core c runs (the host running a kernel: its

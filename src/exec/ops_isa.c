@@ -640,8 +640,9 @@ static ptodb_status op_torch_gather_scatter(exec_ctx *ctx, const op_args *a, val
     return PTODB_OK;
 }
 
-/* system.syncall: a barrier of all cores; the machine's schedule already
- * orders everything a barrier would, so it does nothing (None). */
+/* system.syncall: a barrier of every block of an SPMD launch; the machine
+ * parks a block there before it evaluates this (exec/barrier.c), so the op
+ * itself does nothing (None). */
 static ptodb_status op_syncall(exec_ctx *ctx, const op_args *a, value *out)
 {
     (void)ctx;

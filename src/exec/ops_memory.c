@@ -541,13 +541,25 @@ static ptodb_status op_store(exec_ctx *ctx, const op_args *a, value *out)
 
 /* ---- move / read / write / dim ------------------------------------------- */
 
+/* tile.move: the same elements in the target's buffer (TMOV). A tile is a
+ * new object over the same bytes, so the target's placement (its MemRef,
+ * exec_memcheck_assigned) is not written onto the source: a Mat tile moved
+ * into Right in a loop stays in Mat for the next iteration's move. */
 static ptodb_status op_move(exec_ctx *ctx, const op_args *a, value *out)
 {
     const value *v;
     ptodb_status st = kernel_any_arg(ctx, a, 0, &v);
-    if (st == PTODB_OK)
+    if (st != PTODB_OK)
+        return st;
+    if (v->kind != VAL_TENSOR || !v->u.t) {
         *out = value_copy(v);
-    return st;
+        return PTODB_OK;
+    }
+    tensor *t = tensor_alias(v->u.t, &st);
+    if (!t)
+        return exec_fail(ctx, st, "%s: out of memory", kernel_op_name(a));
+    *out = value_tensor(t);
+    return PTODB_OK;
 }
 
 /* t[(i, j, ...)]: integer indexing of the leading dims, a view (0-d when

@@ -1095,12 +1095,46 @@ static int forks_lanes(lower *L, const ir_expr *cx, const ir_block *body)
     if (t == IR_EV_FUNCTION_TYPE_INCORE || t == IR_EV_FUNCTION_TYPE_AIC || t == IR_EV_FUNCTION_TYPE_AIV ||
         t == IR_EV_FUNCTION_TYPE_GROUP)
         return 0;
-    if (!cx || cx->kind != IR_EXPR_CALL || cx->res.kind != IR_REF_BUILTIN || cx->res.id != IR_BUILTIN_AT)
+    if (!cx || cx->kind != IR_EXPR_CALL || cx->res.kind != IR_REF_BUILTIN ||
+        (cx->res.id != IR_BUILTIN_AT && cx->res.id != IR_BUILTIN_SPMD))
         return 0;
+    /* a `with pl.spmd(N)` scope is outlined the same way, one InCore kernel
+     * per block (its launch: spmd_open) */
     const ir_expr *level = call_kwarg(cx, "level");
-    if (!level || level->res.kind != IR_REF_ENUM || level->res.id != IR_EV_LEVEL_CORE_GROUP)
+    if (cx->res.id == IR_BUILTIN_AT &&
+        (!level || level->res.kind != IR_REF_ENUM || level->res.id != IR_EV_LEVEL_CORE_GROUP))
         return 0;
     return block_has_region(body) && !block_escapes(body, 0);
+}
+
+/* b holds a pl.split_aiv region outside every pl.at / pl.spmd scope. */
+static int block_has_bare_region(const ir_block *b)
+{
+    for (uint32_t i = 0; i < b->n; i++) {
+        const ir_stmt *s = b->items[i];
+        if (s->kind == IR_STMT_WITH) {
+            const ir_expr *cx = s->u.with.ctx;
+            if (cx && cx->kind == IR_EXPR_CALL && cx->res.kind == IR_REF_BUILTIN &&
+                (cx->res.id == IR_BUILTIN_AT || cx->res.id == IR_BUILTIN_SPMD))
+                continue;
+            if (block_has_bare_region(&s->u.with.body))
+                return 1;
+            continue;
+        }
+        if (s->kind == IR_STMT_FOR) {
+            const ir_expr *it = s->u.for_.iter;
+            if (it && it->kind == IR_EXPR_CALL && it->res.kind == IR_REF_BUILTIN && it->res.id == IR_BUILTIN_SPLIT_AIV)
+                return 1;
+            if (block_has_bare_region(&s->u.for_.body))
+                return 1;
+            continue;
+        }
+        if (s->kind == IR_STMT_WHILE && block_has_bare_region(&s->u.while_.body))
+            return 1;
+        if (s->kind == IR_STMT_IF && (block_has_bare_region(&s->u.if_.body) || block_has_bare_region(&s->u.if_.orelse)))
+            return 1;
+    }
+    return 0;
 }
 
 static void lower_for(lower *L, const ir_stmt *s)
@@ -2122,8 +2156,11 @@ ptodb_status exec_program_build(const ir_module *m, const op_fn *ops, xprogram *
         xf->nslots = L.nslots;
         xf->nloops = L.nloops;
         mark_dead_operands(xf, a);
-        if (L.region_shards)
-            xf->split_aiv = 1; /* runs on two lanes like a LowerAutoVectorSplit kernel */
+        /* runs on two lanes like a LowerAutoVectorSplit kernel; an Inline
+         * function is inlined into its caller (InlineFunctions), so regions
+         * inside its pl.at / pl.spmd scopes fork there (forks_lanes) */
+        if (L.region_shards && (xf->type != IR_EV_FUNCTION_TYPE_INLINE || block_has_bare_region(&f->body)))
+            xf->split_aiv = 1;
         xf->region_any = L.region_any > 0;
         st = L.st;
         /* dynamic dims bound from parameters (Orchestration, §5.5; and

@@ -203,14 +203,21 @@ typedef enum { EXEC_SEM_DEVICE = 0, EXEC_SEM_REF = 1 } exec_semantics;
       "(ProcessStandaloneSplitFunction: the per-lane halving of a full-shape standalone split "      \
       "kernel), docs/en/dev/passes/23-split_vector_kernel.md")                                       \
     X(SPLIT_AIV_SCOPE, "split-aiv-scope",                                                           \
-      "a pl.split_aiv region inside a pl.at(level=CORE_GROUP) scope of an orchestration or opaque " \
-      "function; a group whose kernels use several split modes",                                    \
+      "a pl.split_aiv region inside a pl.at(level=CORE_GROUP) or `with pl.spmd(N)` scope of an "   \
+      "orchestration, opaque or Inline function; a group whose kernels use several split modes",    \
       "the scope runs on two AIV lanes (subblock 0 and 1), as the InCore function "                  \
-      "OutlineIncoreScopes makes of it does; each pipe op keeps its own split",                     \
+      "OutlineIncoreScopes makes of it does (of a pl.spmd scope: one per block); each pipe op keeps " \
+      "its own split; an Inline function with such scopes runs in line on its caller's core "       \
+      "(InlineFunctions splices it into the caller), not as a split kernel",                        \
       "the region runs once, as lane 0; a group with pipe ops of two split modes fails at codegen", \
       0,                                                                                             \
       "pypto docs/en/dev/passes/99-verifier.md (AivSplitValid (h): a region lives in a CORE_GROUP " \
       "scope, which OutlineIncoreScopes outlines and stamps split_aiv), "                            \
+      "src/ir/transforms/outline_incore_scopes_pass.cpp:161-184 (Orchestration bodies carry "       \
+      "`pl.spmd` scopes as SpmdScopeStmt(InCoreScopeStmt), outlined the same way: pypto-lib's "     \
+      "dspark lm_head's `with pl.spmd(24)` scope becomes the split_aiv InCore lm_head_matmul_push), " \
+      "src/ir/transforms/inline_functions_pass.cpp:187-194 (an Inline call is spliced into its "    \
+      "caller), "                                                                                    \
       "src/ir/transforms/split_vector_kernel_pass.cpp:646-661 (multi-mode split_aiv: the per-op " \
       "split ints are authoritative); REF: python/pypto/debug/torch_codegen.py "                    \
       "(_build_group_meta: conflicting split kwargs)")

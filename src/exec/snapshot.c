@@ -264,6 +264,7 @@ static void restore_core(const machine *m, core *c, const snap_core *sc)
     c->in_group = sc->c.in_group;
     c->whole = sc->c.whole;
     c->replay = sc->c.replay;
+    c->at_barrier = sc->c.at_barrier;
     c->state = sc->c.state;
     c->rt = sc->c.rt;
     c->blocked_since = sc->c.blocked_since;

@@ -75,10 +75,25 @@ static uint64_t tasks_hash(const machine *m, uint64_t h)
     return m->taskgraph ? exec_tasks_state_hash(m->taskgraph, h) : h;
 }
 
+static uint64_t barrier_hash(const machine *m, uint64_t h)
+{
+    /* the parked frames' values are in machine_walk_values; where they are */
+    const spmd_barrier *b = &m->bar;
+    uint64_t w[4] = {(uint64_t)b->active, (uint64_t)b->n - b->first, b->head, (uint64_t)b->depth};
+    for (int i = 0; i < 4; i++)
+        h = (h ^ w[i]) * 0x100000001b3ull;
+    for (size_t i = b->first; i < b->n; i++)
+        for (int j = 0; j < b->parks[i].nframes; j++)
+            h = (h ^ b->parks[i].frames[j].pc ^ ((uint64_t)b->parks[i].frames[j].block_idx << 32)) * 0x100000001b3ull;
+    return h;
+}
+
 static const machine_snapshot_part parts[] = {
     {"provenance", prov_save, prov_restore, prov_drop, prov_bytes, prov_hash},
     {"memory model", mem_save, mem_restore, exec_memcheck_saved_free, mem_bytes, mem_hash},
     {"task graph", tasks_save, tasks_restore, exec_tasks_saved_free, tasks_bytes, tasks_hash},
+    {"spmd barrier", spmd_barrier_save, spmd_barrier_restore, spmd_barrier_saved_free, spmd_barrier_saved_bytes,
+     barrier_hash},
 };
 
 const machine_snapshot_part *machine_snapshot_parts(size_t *n)

@@ -58,6 +58,7 @@ void machine_walk_values(const machine *m, machine_value_fn fn, void *ud)
         }
         fn(ud, &c->result);
     }
+    spmd_barrier_walk(&m->bar, m->p, fn, ud);
     walk_rt(&m->grp.rt, fn, ud);
     walk_rt(&m->global_rt, fn, ud);
 }

@@ -86,6 +86,28 @@ void xrt_free(xrt *rt)
     XRT_FOREACH(rt, q, { xq_clear(q); free(q->items); q->items = NULL; q->cap = 0; });
 }
 
+uint32_t xrt_queued(xrt *rt)
+{
+    uint32_t n = 0;
+    XRT_FOREACH(rt, q, { n += q->n; });
+    return n;
+}
+
+void xrt_take_state(xrt *dst, const xrt *src)
+{
+    /* src's fields, then each of dst's queues keeps its items (the two
+     * runtimes have one layout: a queue's place in src is its place in dst) */
+    xrt mine = *dst;
+    *dst = *src;
+    XRT_FOREACH(dst, q, {
+        const xqueue *own = (const xqueue *)((const char *)&mine + ((const char *)q - (const char *)dst));
+        q->items = own->items;
+        q->cap = own->cap;
+        q->head = own->head;
+        q->n = own->n;
+    });
+}
+
 void xq_push(xqueue *q, value v)
 {
     if (q->n == q->cap) {

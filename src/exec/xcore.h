@@ -54,6 +54,11 @@ void xrt_reset(xrt *rt);
 /* Bounds the C<->V queues (not the split_aiv lane exchange) to depth n (0 = unbounded). */
 void xrt_set_limit(xrt *rt, uint32_t n);
 void xrt_free(xrt *rt);
+/* Items queued in all of rt's queues. */
+uint32_t xrt_queued(xrt *rt);
+/* dst takes src's state (pipe setups, counters, each queue's bound and
+ * name) while each of its queues keeps its own items. */
+void xrt_take_state(xrt *dst, const xrt *src);
 
 void xq_push(xqueue *q, value v); /* takes ownership */
 value xq_pop(xqueue *q);          /* q must be non-empty */

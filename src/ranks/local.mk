@@ -13,7 +13,8 @@ RANKS_CLI_TESTS = \
 	tests/cli/multirank_signals.sh \
 	tests/cli/multirank_defer.sh \
 	tests/cli/multirank_fence.sh \
-	tests/cli/multirank_exact.sh
+	tests/cli/multirank_exact.sh \
+	tests/cli/multirank_columns.sh
 TESTS += $(RANKS_CLI_TESTS)
 EXTRA_DIST += $(RANKS_CLI_TESTS) tests/data/multirank docs/multirank.md
 

@@ -17,8 +17,16 @@ typedef struct vclock {
     uint32_t c[CASE_MAX_RANKS];
 } vclock;
 
+/* Bytes of a window an access touches: [lo, hi), and when rs > 0 only
+ * rw bytes from the start of each rs-byte row in it (a 2-D box of a
+ * row-major view: its rows of rw bytes, rs apart). */
+typedef struct byte_region {
+    int64_t lo, hi, rs, rw;
+} byte_region;
+
 typedef struct access_rec {
     int64_t lo, hi; /* bytes of the window */
+    int64_t rs, rw; /* byte_region's rows (rs 0: every byte of [lo, hi)) */
     int rank;
     uint32_t epoch;
     int write, atomic, line, col;
@@ -100,7 +108,7 @@ struct ranks_world {
     struct coarse_access {
         const tensor_storage *s;
         int write;
-        int64_t lo, hi;
+        byte_region g;
     } *coarse[CASE_MAX_RANKS];
     size_t ncoarse[CASE_MAX_RANKS], capcoarse[CASE_MAX_RANKS];
     const tensor_storage **reported[CASE_MAX_RANKS];
@@ -850,9 +858,26 @@ static ptodb_status w_collective(void *ud, int rank, const exec_collective_call 
 
 /* ---- races on windows ------------------------------------------------------ */
 
-static void record_access(ranks_world *w, window_buffer *b, int owner, int rank, int64_t lo, int64_t hi, int write,
+/* Do the bytes of r and g meet? Two boxes with the same row stride and
+ * rows that do not wrap meet where their columns do (their extents meeting,
+ * their row ranges do); anything else by its extent, which may only say
+ * more. */
+static int regions_meet(const access_rec *r, const byte_region *g)
+{
+    if (r->hi <= g->lo || g->hi <= r->lo)
+        return 0;
+    if (!g->rs || g->rs != r->rs)
+        return 1;
+    int64_t c1 = r->lo % r->rs, c2 = g->lo % g->rs;
+    if (c1 + r->rw > r->rs || c2 + g->rw > g->rs)
+        return 1;
+    return c1 < c2 + g->rw && c2 < c1 + r->rw;
+}
+
+static void record_access(ranks_world *w, window_buffer *b, int owner, int rank, const byte_region *g, int write,
                           int atomic, int line, int col, const char *op)
 {
+    int64_t lo = g->lo, hi = g->hi;
     if (b->signal || lo >= hi)
         return;
     uint32_t e = w->vc[rank].c[rank];
@@ -860,12 +885,12 @@ static void record_access(ranks_world *w, window_buffer *b, int owner, int rank,
     size_t n = b->nacc[owner];
     for (size_t i = 0; i < n && !w->has_race; i++) {
         const access_rec *r = &list[i];
-        if (r->rank == rank || r->hi <= lo || hi <= r->lo || !(r->write || write) || (r->atomic && atomic))
+        if (r->rank == rank || !regions_meet(r, g) || !(r->write || write) || (r->atomic && atomic))
             continue;
         if (r->epoch <= w->vc[rank].c[r->rank])
             continue; /* ordered: a notify/wait, a collective or a task dependency between them */
         w->has_race = 1;
-        w->race_now = (access_rec){lo, hi, rank, e, write, atomic, line, col, ""};
+        w->race_now = (access_rec){lo, hi, g->rs, g->rw, rank, e, write, atomic, line, col, ""};
         snprintf(w->race_now.op, sizeof w->race_now.op, "%s", op);
         w->race_then = *r;
         snprintf(w->race_buffer, sizeof w->race_buffer, "%s", b->name);
@@ -873,7 +898,8 @@ static void record_access(ranks_world *w, window_buffer *b, int owner, int rank,
     }
     for (size_t i = 0; i < n; i++) {
         access_rec *r = &list[i];
-        if (r->rank == rank && r->lo == lo && r->hi == hi && r->write == write && r->atomic == atomic) {
+        if (r->rank == rank && r->lo == lo && r->hi == hi && r->rs == g->rs && r->rw == g->rw && r->write == write &&
+            r->atomic == atomic) {
             r->epoch = e;
             r->line = line;
             r->col = col;
@@ -891,7 +917,7 @@ static void record_access(ranks_world *w, window_buffer *b, int owner, int rank,
      * (so it is always above n) */
     if (!list || n == 0 || (n & (n - 1)) == 0)
         list = xreallocarray(list, n ? 2 * n : 4, sizeof *list);
-    list[n] = (access_rec){lo, hi, rank, e, write, atomic, line, col, ""};
+    list[n] = (access_rec){lo, hi, g->rs, g->rw, rank, e, write, atomic, line, col, ""};
     snprintf(list[n].op, sizeof list[n].op, "%s", op);
     b->acc[owner] = list;
     b->nacc[owner] = n + 1;
@@ -899,19 +925,34 @@ static void record_access(ranks_world *w, window_buffer *b, int owner, int rank,
         w->pending_stamp[rank] = 1;
 }
 
-static void view_bytes(const tensor *t, int64_t *lo, int64_t *hi)
+/* The bytes view t touches: its extent, and its rows when it is a box of
+ * contiguous rows (the last axis dense, the others one row axis). */
+static void view_bytes(const tensor *t, byte_region *g)
 {
     int64_t span = 1;
+    g->rs = g->rw = 0;
     for (int d = 0; d < t->ndim; d++) {
         if (!t->shape[d]) {
-            *lo = *hi = 0;
+            g->lo = g->hi = 0;
             return;
         }
         span += (t->shape[d] - 1) * t->strides[d];
     }
     int64_t es = (int64_t)dtype_size(t->dtype);
-    *lo = t->offset * es;
-    *hi = (t->offset + span) * es;
+    g->lo = t->offset * es;
+    g->hi = (t->offset + span) * es;
+    int nd = t->ndim;
+    if (nd < 2 || t->strides[nd - 1] != 1)
+        return;
+    /* the outer axes must walk rows evenly: each the next one's rows over */
+    for (int d = 0; d + 2 < nd; d++)
+        if (t->shape[d] > 1 && t->strides[d] != t->strides[d + 1] * t->shape[d + 1])
+            return;
+    int64_t rs = t->strides[nd - 2] * es, rw = t->shape[nd - 1] * es;
+    if (rs > rw) {
+        g->rs = rs;
+        g->rw = rw;
+    }
 }
 
 /* Rank's access to window b of owner, for the fence contract (when it is
@@ -966,11 +1007,11 @@ static void w_note_access(void *ud, int rank, const tensor *view, int write, int
     window_buffer *b = buffer_of(w, view->storage, &owner);
     if (!b || owner < 0)
         return;
-    int64_t lo, hi;
-    view_bytes(view, &lo, &hi);
+    byte_region g;
+    view_bytes(view, &g);
     if (!write)
-        note_read_cells(w, view->storage, lo, hi);
-    record_access(w, b, owner, rank, lo, hi, write, atomic, line, col, op);
+        note_read_cells(w, view->storage, g.lo, g.hi);
+    record_access(w, b, owner, rank, &g, write, atomic, line, col, op);
     fence_access(w, b, owner, rank, write, 1, op, line, col);
     if (owner == rank) /* a put or get whose peer is the rank itself */
         note_reported(w, rank, view->storage);
@@ -989,9 +1030,9 @@ void ranks_world_local_access(ranks_world *w, int rank, const tensor *t, int wri
     struct coarse_access *c = &w->coarse[rank][w->ncoarse[rank]++];
     c->s = t->storage;
     c->write = write;
-    view_bytes(t, &c->lo, &c->hi);
+    view_bytes(t, &c->g);
     if (!write)
-        note_read_cells(w, t->storage, c->lo, c->hi);
+        note_read_cells(w, t->storage, c->g.lo, c->g.hi);
 }
 
 void ranks_world_local_region(ranks_world *w, int rank, const tensor *region, int write)
@@ -1000,11 +1041,11 @@ void ranks_world_local_region(ranks_world *w, int rank, const tensor *region, in
     window_buffer *b = region ? buffer_of(w, region->storage, &owner) : NULL;
     if (!b || owner != rank)
         return;
-    int64_t lo, hi;
-    view_bytes(region, &lo, &hi);
+    byte_region g;
+    view_bytes(region, &g);
     if (!write)
-        note_read_cells(w, region->storage, lo, hi);
-    record_access(w, b, owner, rank, lo, hi, write, 0, 0, 0, write ? "a local write" : "a local read");
+        note_read_cells(w, region->storage, g.lo, g.hi);
+    record_access(w, b, owner, rank, &g, write, 0, 0, 0, write ? "a local write" : "a local read");
     fence_access(w, b, owner, rank, write, 0, write ? "a store" : "a load", 0, 0);
     note_reported(w, rank, region->storage);
 }
@@ -1023,7 +1064,7 @@ static void flush_coarse(ranks_world *w, int rank)
         window_buffer *b = buffer_of(w, c->s, &owner);
         if (seen || !b)
             continue;
-        record_access(w, b, owner, rank, c->lo, c->hi, c->write, 0, 0, 0,
+        record_access(w, b, owner, rank, &c->g, c->write, 0, 0, 0,
                       c->write ? "a local write" : "a local read");
         fence_access(w, b, owner, rank, c->write, 0, c->write ? "a store" : "a load", 0, 0);
     }
