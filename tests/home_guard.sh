@@ -44,12 +44,30 @@ snapshot() {
     if [ -c /dev/null ]; then echo "/dev/null: a character device"; else echo "/dev/null: not a character device"; fi
 }
 
+# cpu_children: cpu = the CPU seconds (user + system) of this shell's
+# finished children (`times` run in this shell: in a subshell, as $(...),
+# it would count the subshell's)
+cpu_children() {
+    times >"$timesfile"
+    cpu=$(awk 'NR == 2 { s = 0; for (i = 1; i <= 2; i++) { split($i, a, "m"); s += a[1] * 60 + a[2] } printf "%.2f\n", s }' "$timesfile")
+}
+
 if [ -z "${PTODB_REAL_HOME+set}" ]; then
     exec "$@"
 fi
 before=$(snapshot)
+# the test's own wall and CPU seconds, the last line of its log (scripts/test
+# lists the costliest tests of each build from them)
+timesfile=$(mktemp) || exit 99
+t0=$(date +%s.%N)
+cpu_children
+c0=$cpu
 "$@"
 rc=$?
+cpu_children
+t1=$(date +%s.%N)
+rm -f "$timesfile"
+echo "home_guard: cost: $(echo "$t0 $t1 $c0 $cpu" | awk '{ printf "%.1f s wall, %.1f s CPU", $2 - $1, $4 - $3 }')" >&2
 after=$(snapshot)
 if [ "$before" != "$after" ]; then
     {

@@ -62,6 +62,16 @@ static int named_slots(const xfunc *fn)
     return fn->src ? (int)fn->src->nslots : 0;
 }
 
+/* The statement a stop at pc names: past the jumps and copies the lowering
+ * adds (after a pl.yield_, the jump back to the loop head), so a stop there
+ * names the `for` it goes to, never line 0. NULL past the code's end. */
+static const ir_stmt *stmt_from(const xfunc *fn, uint32_t pc)
+{
+    for (int hops = 0; hops < 64 && pc < fn->ncode && !fn->code[pc].stmt; hops++)
+        pc = fn->code[pc].kind == XI_JUMP ? (uint32_t)fn->code[pc].target : pc + 1;
+    return pc < fn->ncode ? fn->code[pc].stmt : NULL;
+}
+
 int inspect_frame_get(const machine *m, int c, int level, inspect_frame *out)
 {
     memset(out, 0, sizeof *out);
@@ -71,14 +81,8 @@ int inspect_frame_get(const machine *m, int c, int level, inspect_frame *out)
     out->func = f->fn->name;
     out->ir = f->fn->src;
     out->file = m->p->path;
-    /* The statement about to run: past the jumps and copies the lowering
-     * adds (after a pl.yield_, the jump back to the loop head), so a stop
-     * there names the `for` it goes to, never line 0. */
-    uint32_t pc = f->pc;
-    for (int hops = 0; hops < 64 && pc < f->fn->ncode && !f->fn->code[pc].stmt; hops++)
-        pc = f->fn->code[pc].kind == XI_JUMP ? (uint32_t)f->fn->code[pc].target : pc + 1;
-    if (pc < f->fn->ncode)
-        out->stmt = f->fn->code[pc].stmt;
+    /* the statement about to run */
+    out->stmt = stmt_from(f->fn, f->pc);
     /* at an implicit return (a function without `return`): its last statement */
     for (uint32_t k = f->fn->ncode; !out->stmt && k > 0; k--)
         out->stmt = f->fn->code[k - 1].stmt;
@@ -86,6 +90,9 @@ int inspect_frame_get(const machine *m, int c, int level, inspect_frame *out)
         out->line = (int)out->stmt->span.line;
         out->col = (int)out->stmt->span.col;
     }
+    /* where the call's first stop was (a pl.func_attr line is no statement) */
+    const ir_stmt *first = stmt_from(f->fn, 0);
+    out->first_line = first ? (int)first->span.line : 0;
     out->nparams = (int)f->fn->nparams;
     out->nslots = named_slots(f->fn);
     out->activation = f->activation;

@@ -33,6 +33,7 @@ typedef struct inspect_frame {
     const char *file;  /* the pass file */
     const ir_stmt *stmt; /* the statement about to run (or running), or NULL */
     int line, col;     /* of stmt; 0 when none */
+    int first_line;    /* of the function's first statement: where its calls stop first; 0 none */
     int nparams;
     int nslots;        /* named slots (params first), temps excluded */
     /* The frame's place in the run: the how-manieth call of func on this

@@ -870,7 +870,8 @@ def check_launch_stops_at_divergence():
     d.close()
 
 
-for name, fn in list(globals().items()):
-    if name.startswith("check_"):
-        fn()
-        print("ok", name)
+if __name__ == "__main__":  # tests/dap/reverse_oracle.py imports the Session
+    for name, fn in list(globals().items()):
+        if name.startswith("check_"):
+            fn()
+            print("ok", name)

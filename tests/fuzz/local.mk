@@ -1,22 +1,26 @@
 # Fuzzing (tests/fuzz/README.md). `make fuzz` builds the libFuzzer harnesses
 # with clang in $(builddir)/fuzz/ and runs each for FUZZ_SECONDS (default 60);
-# `make fuzz-ci` gives each a few seconds (about a minute in all). Both say
-# SKIP and succeed when clang or libFuzzer is missing. FUZZ_HARNESSES picks some.
+# `make fuzz-ci` gives each a few seconds (about a minute in all); `make
+# fuzz-build` only builds them (scripts/test does that early, in the
+# background). All say SKIP and succeed when clang or libFuzzer is missing.
+# FUZZ_HARNESSES picks some.
 FUZZ_SECONDS = 60
 FUZZ_SOURCES = tests/fuzz/fuzz.h tests/fuzz/fuzz_util.c tests/fuzz/replay.c
 FUZZ_REPLAY_CPPFLAGS = $(AM_CPPFLAGS) -DPTODB_TOP_SRCDIR='"$(abs_top_srcdir)"'
 # the write guard of the harnesses that run debugger commands (fuzz_guard.h)
 FUZZ_GUARD_WRAP = -Wl,--wrap=fopen,--wrap=open,--wrap=mkdir,--wrap=unlink,--wrap=rename,--wrap=remove
 
-.PHONY: fuzz fuzz-ci
+.PHONY: fuzz fuzz-ci fuzz-build
 fuzz:
-	@FUZZ_RUNS='$(FUZZ_RUNS)' FUZZ_CC='$(FUZZ_CC)' FUZZ_DAP_SOURCES='$(FUZZ_DAP_SOURCES)' JANSSON_CFLAGS='$(JANSSON_CFLAGS)' JANSSON_LIBS='$(JANSSON_LIBS)' FUZZ_SECONDS='$(FUZZ_SECONDS)' FUZZ_HARNESSES='$(FUZZ_HARNESSES)' YAML_CFLAGS='$(YAML_CFLAGS)' YAML_LIBS='$(YAML_LIBS)' \
+	@FUZZ_STEPS='$(FUZZ_STEPS)' FUZZ_RUNS='$(FUZZ_RUNS)' FUZZ_CC='$(FUZZ_CC)' FUZZ_DAP_SOURCES='$(FUZZ_DAP_SOURCES)' JANSSON_CFLAGS='$(JANSSON_CFLAGS)' JANSSON_LIBS='$(JANSSON_LIBS)' FUZZ_SECONDS='$(FUZZ_SECONDS)' FUZZ_HARNESSES='$(FUZZ_HARNESSES)' YAML_CFLAGS='$(YAML_CFLAGS)' YAML_LIBS='$(YAML_LIBS)' \
 	    $(SHELL) $(top_srcdir)/scripts/fuzz '$(abs_top_srcdir)' '$(abs_top_builddir)' $(src_libptodb_a_SOURCES)
 # fuzz-ci is the gate's step: each harness a fixed number of runs from seed 1
 # on a fresh corpus (the seeds and regressions), the same verdict every run
 fuzz-ci:
 	rm -rf '$(abs_top_builddir)/fuzz/corpus'
 	$(MAKE) $(AM_MAKEFLAGS) fuzz FUZZ_SECONDS=4 FUZZ_RUNS=3000
+fuzz-build:
+	$(MAKE) $(AM_MAKEFLAGS) fuzz FUZZ_STEPS=build
 
 # The same harness code without libFuzzer, built by the normal compiler: each
 # replays the seeds and the regression inputs (tests/fuzz/replay.sh).

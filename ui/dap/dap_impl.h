@@ -116,6 +116,14 @@ const char *dap_last_line(dap_server *d, char *buf, size_t size);
 int dap_use_thread(dap_server *d, int thread, int *core);
 /* Selects thread's core and frame for the commands that follow (quietly). */
 int dap_select_frame(dap_server *d, int thread, int level);
+/* The run is stopped but the selected core has no frame (a seek or pause
+ * at the moment it returned): selects the first thread, in thread order,
+ * that has one, so that the stop has a thread to show and to resume. 0 a
+ * core with a frame is selected (it already was, or now is); 1 stopped
+ * where no core has a frame (a multi-rank run's step 0, before a rank's
+ * first task: the selection stays, its thread shows the stop with no
+ * frames); -1 no run, or it ended. */
+int dap_select_live(dap_server *d);
 /* Frame ids: (thread, level) packed. */
 int dap_frame_id(int core, int level);
 int dap_frame_unpack(long id, int *core, int *level);

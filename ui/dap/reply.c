@@ -181,6 +181,35 @@ int dap_select_frame(dap_server *d, int thread, int level)
     return 0;
 }
 
+int dap_select_live(dap_server *d)
+{
+    view_location loc;
+    if (!d->s || view_run_pass(d->s) < 0 || view_run_finished(d->s))
+        return -1;
+    if (view_stop_location(d->s, &loc))
+        return 0;
+    int sel, P = view_nranks(d->s, &sel), sel_core, sel_level;
+    if (!view_selection(d->s, &sel_core, &sel_level))
+        sel_core = 0;
+    for (int i = 0; i < (P ? P : 1); i++) {
+        int rank = P ? (sel + i) % P : 0; /* the selected rank first */
+        if (P && dap_execute(d, "rank %d", rank) != 0)
+            continue;
+        for (int core = 0; core < 4; core++) {
+            view_frame f;
+            if (view_frames(d->s, core, &f, 1) > 0 && dap_execute(d, "core %s", core_names[core]) == 0 &&
+                view_stop_location(d->s, &loc))
+                return 0;
+        }
+    }
+    /* none: the selection stays (the thread a step back was asked on) */
+    if (P)
+        dap_execute(d, "rank %d", sel);
+    if (sel_core >= 0 && sel_core < 4)
+        dap_execute(d, "core %s", core_names[sel_core]);
+    return 1;
+}
+
 int dap_frame_id(int core, int level)
 {
     return (core + 1) * 100000 + level + 1;

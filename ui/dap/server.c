@@ -29,9 +29,15 @@ static void resume(dap_server *d, json_t *req, json_t *args, const char *command
         return;
     }
     view_location loc;
-    if (!view_stop_location(d->s, &loc)) {
+    int live = dap_select_live(d);
+    if (live < 0) {
         dap_fail(d, req, "notStopped: the program is not stopped");
         return;
+    }
+    if (live > 0 || !view_stop_location(d->s, &loc)) {
+        /* no core has a frame: the thread given is selected when it has one */
+        memset(&loc, 0, sizeof loc);
+        loc.core = -1;
     }
     view_exception exc;
     int backward = strncmp(command, "reverse-", 8) == 0;
@@ -549,16 +555,16 @@ static void req_terminate(dap_server *d, json_t *req, json_t *args)
  * call began (a `seek` to its first statement), the frames above it gone. */
 static void req_restart_frame(dap_server *d, json_t *req, json_t *args)
 {
-    int core, level;
+    int thread, core, level;
     json_t *fid = json_object_get(args, "frameId");
-    view_location loc;
-    if (!d->s || !view_stop_location(d->s, &loc)) {
+    if (!d->s || dap_select_live(d) < 0) {
         dap_fail(d, req, "notStopped: the program is not stopped");
         return;
     }
     char pos[128];
-    if (!json_is_integer(fid) || dap_frame_unpack((long)json_integer_value(fid), &core, &level) != 0 ||
-        !tt_frame_start(d->s, core, level, pos, sizeof pos)) {
+    /* a frame id names a thread (a multi-rank case: rank * 4 + core), whose rank is selected first */
+    if (!json_is_integer(fid) || dap_frame_unpack((long)json_integer_value(fid), &thread, &level) != 0 ||
+        dap_use_thread(d, thread, &core) != 0 || !tt_frame_start(d->s, core, level, pos, sizeof pos)) {
         dap_fail(d, req, "restartFrame: unknown frameId, or a frame that cannot restart");
         return;
     }

@@ -11,6 +11,7 @@
 #include "base/mem.h"
 #include "dap_impl.h"
 #include "debug/present/view.h"
+#include "debug/run/timetravel.h"
 
 /* ---- the stop ---------------------------------------------------------------------------- */
 
@@ -59,8 +60,19 @@ void dap_after_run(dap_server *d, const char *reason)
         dap_output(d, "console", strbuf_str(&d->cap));
         strbuf_clear(&d->cap);
         view_location loc;
-        if (!view_stop_location(d->s, &loc))
+        /* stopped where the selected core has just returned (a seek, a
+         * pause): the run goes on, another thread shows the stop (the
+         * selected one where no core has a frame: a multi-rank run's step 0) */
+        int live = dap_select_live(d);
+        if (live < 0)
             break;
+        if (live > 0 || !view_stop_location(d->s, &loc)) {
+            int level;
+            memset(&loc, 0, sizeof loc);
+            view_nranks(d->s, &loc.rank);
+            if (!view_selection(d->s, &loc.core, &level))
+                loc.core = 0;
+        }
         /* a deadlock or an error the filters do not stop on ends the run */
         view_exception exc;
         int exception = dap_exception_stop(d, &exc);
@@ -91,7 +103,12 @@ void dap_after_run(dap_server *d, const char *reason)
             if (!stops)
                 b = NULL;
         }
-        json_t *body = json_pack("{s:s, s:i, s:b}", "reason", reason, "threadId",
+        /* a reverse-continue (or continue) that met no breakpoint: at the
+         * history's start it is the program's entry, else a plain stop */
+        const char *why = reason;
+        if (!b && !exception && strcmp(reason, "breakpoint") == 0)
+            why = tt_now(d->s) == 0 ? "entry" : "step";
+        json_t *body = json_pack("{s:s, s:i, s:b}", "reason", why, "threadId",
                                  (loc.rank > 0 ? loc.rank * 4 : 0) + loc.core + 1,
                                  "allThreadsStopped", 1);
         if (d->interrupted_by_pause) {

@@ -29,8 +29,7 @@ static const char *const core_names[] = {"host", "aic", "aiv0", "aiv1"};
 
 static int stopped(dap_server *d, json_t *req)
 {
-    view_location loc;
-    if (!d->s || !view_stop_location(d->s, &loc)) {
+    if (!d->s || dap_select_live(d) < 0) {
         dap_fail(d, req, "notStopped: the program is not stopped");
         return 0;
     }

@@ -428,17 +428,17 @@ int tt_frame_start(session *s, int core, int level, char *buf, size_t size)
 {
     run_state *r = &s->run;
     inspect_frame f;
-    if (!r->active || !r->m || !inspect_frame_get(r->m, core, level, &f) || !f.ir ||
-        !f.ir->body.n || !f.ir->body.items[0])
+    if (!r->active || !r->m || !inspect_frame_get(r->m, core, level, &f) || f.first_line <= 0)
         return 0;
-    /* when the call began it was the core's innermost frame, at its body's
-     * first statement for the first time in that call */
+    /* when the call began it was the core's innermost frame, at its first
+     * statement for the first time in that call (the code's first stop: a
+     * group function's pl.func_attr line heads its body but never runs) */
     if (r->ranks)
-        snprintf(buf, size, "%d:r%d:%s:%" PRIu32 ":%u:1", s->kase.passes[r->pass].index, r->rank,
-                 machine_core_name(core), f.activation + 1, (unsigned)f.ir->body.items[0]->span.line);
+        snprintf(buf, size, "%d:r%d:%s:%" PRIu32 ":%d:1", s->kase.passes[r->pass].index, r->rank,
+                 machine_core_name(core), f.activation + 1, f.first_line);
     else
-        snprintf(buf, size, "%d:%s:%" PRIu32 ":%u:1", s->kase.passes[r->pass].index, machine_core_name(core),
-             f.activation + 1, (unsigned)f.ir->body.items[0]->span.line);
+        snprintf(buf, size, "%d:%s:%" PRIu32 ":%d:1", s->kase.passes[r->pass].index, machine_core_name(core),
+                 f.activation + 1, f.first_line);
     return 1;
 }
 
