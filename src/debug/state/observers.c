@@ -57,6 +57,16 @@ void session_notify_normal_stop(session *s, int only_changed)
     NOTIFY(s, normal_stop, s, only_changed, s->observers[i_].ctx);
 }
 
+void session_notify_breakpoint_stop(session *s, const struct stop_chain *c, const struct stop_hit *hit)
+{
+    NOTIFY(s, breakpoint_stop, s, c, hit, s->observers[i_].ctx);
+}
+
+void session_notify_watchpoint_triggered(session *s, const struct stop_chain *c, const struct stop_hit *hit)
+{
+    NOTIFY(s, watchpoint_triggered, s, c, hit, s->observers[i_].ctx);
+}
+
 void session_notify_breakpoint_hit(session *s, const struct stop_hit *hit)
 {
     NOTIFY(s, breakpoint_hit, s, hit, s->observers[i_].ctx);

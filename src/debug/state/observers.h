@@ -9,6 +9,7 @@
 
 #include "debug/state/session.h"
 
+struct stop_chain;
 struct stop_hit;
 
 typedef struct session_observer {
@@ -30,6 +31,16 @@ typedef struct session_observer {
      * normal_stop): displays print; only_changed: only those whose value
      * changed. */
     void (*normal_stop)(session *s, int only_changed, void *ctx);
+    /* The hit that gives the stop its line (a breakpoint, a catchpoint, a
+     * pass breakpoint; gdb's print_it of a bpstat): presentation prints
+     * "Breakpoint 1, ", "Catchpoint 2 (memory fault)" and the like. c is the
+     * stop (its pass, the rank of a multi-rank case); the location follows
+     * (stop_location) unless the hit is a finished pass's. */
+    void (*breakpoint_stop)(session *s, const struct stop_chain *c, const struct stop_hit *h, void *ctx);
+    /* A watchpoint of the stop triggered: h->old and h->now are the values
+     * before and after (h->read: the value read), c the statement that
+     * wrote or read it. Others of the same stop follow. */
+    void (*watchpoint_triggered)(session *s, const struct stop_chain *c, const struct stop_hit *h, void *ctx);
     /* A breakpoint of the stop was hit: its commands run. */
     void (*breakpoint_hit)(session *s, const struct stop_hit *hit, void *ctx);
     void *ctx;
@@ -45,6 +56,8 @@ void session_notify_session_freeing(session *s);
 void session_notify_before_stop(session *s);
 void session_notify_stop_location(session *s);
 void session_notify_normal_stop(session *s, int only_changed);
+void session_notify_breakpoint_stop(session *s, const struct stop_chain *c, const struct stop_hit *hit);
+void session_notify_watchpoint_triggered(session *s, const struct stop_chain *c, const struct stop_hit *hit);
 void session_notify_breakpoint_hit(session *s, const struct stop_hit *hit);
 
 /* The command runners the commands floor registers (session_new): how a
