@@ -1,6 +1,7 @@
 /* Presentation as an observer of run control (present.h). */
 #include "debug/present/present.h"
 
+#include <inttypes.h>
 #include <stdlib.h>
 
 #include "base/strbuf.h"
@@ -10,6 +11,7 @@
 #include "debug/present/frame.h"
 #include "debug/run/record.h"
 #include "debug/run/stop.h"
+#include "exec/inspect.h"
 #include "debug/state/observers.h"
 #include "debug/state/predicate.h"
 #include "debug/state/session_impl.h"
@@ -115,6 +117,78 @@ static void on_breakpoint_stop(session *s, const stop_chain *c, const stop_hit *
     }
 }
 
+/* ---- run control's messages of a run ------------------------------------------------ */
+
+static void on_core_switched(session *s, int rank, int core, void *ctx)
+{
+    (void)ctx;
+    char lab[64];
+    session_printf(s, "[Switching to %s]\n", run_core_label(s, rank, core, lab, sizeof lab));
+}
+
+static void on_rank_switched(session *s, int rank, void *ctx)
+{
+    (void)ctx;
+    session_printf(s, "[Switching to rank %d]\n", rank);
+}
+
+static void on_core_finished(session *s, int rank, int core, void *ctx)
+{
+    (void)ctx;
+    char lab[64];
+    session_printf(s, "[%s finished]\n", run_core_label(s, rank, core, lab, sizeof lab));
+}
+
+static void on_run_interrupted(session *s, void *ctx)
+{
+    (void)ctx;
+    session_printf(s, "\nInterrupted.\n");
+}
+
+static void on_history_exhausted(session *s, void *ctx)
+{
+    (void)ctx;
+    session_printf(s, "\nNo more reverse-execution history.\n");
+}
+
+static void on_finish_started(session *s, int level, const inspect_frame *f, void *ctx)
+{
+    (void)ctx;
+    /* as gdb, before it runs (a breakpoint may stop it first) */
+    session_printf(s, "Run till exit from #%-2d %s at %s:%d\n", level, f->func, session_file_name(f->file), f->line);
+}
+
+static void on_pass_finished(session *s, int pass, run_pass_end how, uint64_t steps, uint64_t memfaults, void *ctx)
+{
+    (void)ctx;
+    if (memfaults)
+        session_printf(s, "MEMFAULT: %" PRIu64 " memory fault%s in this pass (catch memory stops at them; "
+                          "docs/memory.md)\n",
+                       memfaults, memfaults == 1 ? "" : "s");
+    session_printf(s, "Pass %d %s %s after %" PRIu64 " statements.\n", s->kase.passes[pass].index,
+                   s->kase.passes[pass].name,
+                   how == RUN_PASS_FINISHED            ? "finished"
+                   : how == RUN_PASS_FINISHED_FAILURES ? "finished with failures"
+                                                       : "finished (no golden output to compare)",
+                   steps);
+}
+
+static void on_pass_failed(session *s, int pass, const char *error, void *ctx)
+{
+    (void)ctx;
+    session_errorf(s, "%s", error);
+    session_printf(s, "Pass %d %s stopped with an error.\n", s->kase.passes[pass].index, s->kase.passes[pass].name);
+}
+
+static void on_pass_entered(session *s, int pass, void *ctx)
+{
+    (void)ctx;
+    if (pass < 0)
+        session_printf(s, "The last pass has finished.\n");
+    else
+        session_printf(s, "Pass %d: %s\n", s->kase.passes[pass].index, s->kase.passes[pass].name);
+}
+
 /* ---- the case, the stop's location, displays ------------------------------------------ */
 
 static void on_case_closing(session *s, void *ctx)
@@ -150,5 +224,14 @@ void present_attach(session *s)
                                            .stop_location = on_stop_location,
                                            .normal_stop = on_normal_stop,
                                            .breakpoint_stop = on_breakpoint_stop,
-                                           .watchpoint_triggered = on_watchpoint_triggered});
+                                           .watchpoint_triggered = on_watchpoint_triggered,
+                                           .core_switched = on_core_switched,
+                                           .rank_switched = on_rank_switched,
+                                           .core_finished = on_core_finished,
+                                           .run_interrupted = on_run_interrupted,
+                                           .history_exhausted = on_history_exhausted,
+                                           .finish_started = on_finish_started,
+                                           .pass_finished = on_pass_finished,
+                                           .pass_failed = on_pass_failed,
+                                           .pass_entered = on_pass_entered});
 }
