@@ -5,16 +5,15 @@
 #include <stdlib.h>
 
 #include "base/strbuf.h"
-
 #include "debug/present/compare_view.h"
 #include "debug/present/display.h"
 #include "debug/present/frame.h"
 #include "debug/run/record.h"
 #include "debug/run/stop.h"
-#include "exec/inspect.h"
 #include "debug/state/observers.h"
 #include "debug/state/predicate.h"
 #include "debug/state/session_impl.h"
+#include "exec/inspect.h"
 #include "tensor/tensor_fmt.h"
 
 /* ---- the messages of a stop ---------------------------------------------------- */
