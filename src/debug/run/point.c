@@ -1280,7 +1280,7 @@ ptodb_status run_seek_point(session *s, int pass)
     int got = point_map(s, pass, &pt, &pk, have_pk, have_ra ? &ra : NULL, have_pa ? &pa : NULL, &mt);
     if (got < 0) {
         s->interrupted = 0;
-        session_printf(s, "\nInterrupted.\n");
+        session_notify_run_interrupted(s);
         session_notify_stop_location(s);
     } else {
         strbuf how = STRBUF_INIT;

@@ -251,13 +251,7 @@ static void finish_run(session *s)
     validate_outputs(s);
     uint64_t faults = machine_mem_faults(r->m);
     result_for(s, r->pass)->memfault = faults != 0 && result_for(s, r->pass)->ran;
-    if (faults) {
-        session_printf(s, "MEMFAULT: %" PRIu64 " memory fault%s in this pass (catch memory stops at them; "
-                          "docs/memory.md)\n",
-                       faults, faults == 1 ? "" : "s");
-    }
-    session_printf(s, "Pass %d %s finished after %" PRIu64 " statements.\n",
-                   s->kase.passes[r->pass].index, s->kase.passes[r->pass].name, machine_steps(r->m));
+    session_notify_pass_finished(s, r->pass, RUN_PASS_FINISHED, machine_steps(r->m), faults);
 }
 
 static void fail_run(session *s, ptodb_status st)
@@ -267,9 +261,7 @@ static void fail_run(session *s, ptodb_status st)
     r->fail_status = st;
     result_for(s, r->pass)->ran = 1;
     result_for(s, r->pass)->failed = 1;
-    session_errorf(s, "%s", machine_error(r->m));
-    session_printf(s, "Pass %d %s stopped with an error.\n", s->kase.passes[r->pass].index,
-                   s->kase.passes[r->pass].name);
+    session_notify_pass_failed(s, r->pass, machine_error(r->m));
     session_mark_redraw(s, SESSION_REDRAW_PASSES);
 }
 
@@ -279,7 +271,7 @@ static int continue_into_next_pass(session *s, int *stopped_ok)
 {
     int next = s->run.pass + 1;
     if ((size_t)next >= s->kase.npasses) {
-        session_printf(s, "The last pass has finished.\n");
+        session_notify_pass_entered(s, -1);
         *stopped_ok = 1;
         return 1;
     }
@@ -287,7 +279,7 @@ static int continue_into_next_pass(session *s, int *stopped_ok)
         *stopped_ok = 0;
         return 1;
     }
-    session_printf(s, "Pass %d: %s\n", s->kase.passes[next].index, s->kase.passes[next].name);
+    session_notify_pass_entered(s, next);
     stop_chain c;
     if (stop_chain_build_pass(s, next, 0, &c)) {
         stop_chain_act(s, &c);
@@ -344,8 +336,7 @@ ptodb_status run_go(session *s, run_mode mode, long count, int until_line)
     inspect_frame fin;
     if (mode == RUN_FINISH && r->m && inspect_frame_get(r->m, target, finish_level, &fin))
         /* as gdb, before it runs (a breakpoint may stop it first) */
-        session_printf(s, "Run till exit from #%-2d %s at %s:%d\n", finish_level, fin.func,
-                       session_file_name(fin.file), fin.line);
+        session_notify_finish_started(s, finish_level, &fin);
     inspect_frame start;
     int start_line = r->m && inspect_frame_get(r->m, target, 0, &start) ? start.line : 0;
     stop_chain chain;
@@ -379,7 +370,7 @@ ptodb_status run_go(session *s, run_mode mode, long count, int until_line)
         }
         if (s->interrupted) {
             s->interrupted = 0;
-            session_printf(s, "\nInterrupted.\n");
+            session_notify_run_interrupted(s);
             stop_chain_plain(&chain, r->core);
             stop_chain_act(s, &chain);
             goto out;
@@ -447,7 +438,7 @@ ptodb_status run_go(session *s, run_mode mode, long count, int until_line)
             if (!target_ready && ev.core != target) {
                 /* The selected core waits (a group call, an empty queue):
                  * stepping follows the core that ran. */
-                session_printf(s, "[Switching to %s]\n", machine_core_name(ev.core));
+                session_notify_core_switched(s, -1, ev.core);
                 target = r->core = ev.core;
                 hit = finished_stmt;
             } else {
@@ -490,7 +481,7 @@ ptodb_status run_go(session *s, run_mode mode, long count, int until_line)
         if (hit && ++done >= count) {
             if (inspect_depth(r->m, target) == 0 && target != EXEC_CORE_HOST) {
                 /* The core ended: show the host, which resumes next. */
-                session_printf(s, "[%s finished]\n", machine_core_name(target));
+                session_notify_core_finished(s, -1, target);
                 r->core = EXEC_CORE_HOST;
             }
             r->level = 0;

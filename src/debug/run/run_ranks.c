@@ -238,7 +238,7 @@ ptodb_status run_ranks_select(session *s, int rank)
             r->core = c;
             break;
         }
-    session_printf(s, "[Switching to rank %d]\n", rank);
+    session_notify_rank_switched(s, rank);
     session_mark_redraw(s, SESSION_REDRAW_SOURCE | SESSION_REDRAW_QUEUES | SESSION_REDRAW_WATCH |
                                SESSION_REDRAW_STATUS);
     return PTODB_OK;
@@ -550,8 +550,7 @@ ptodb_status run_ranks_go(session *s, run_mode mode, long count, int until_line)
     int d0 = inspect_depth(selm, target) - finish_level;
     inspect_frame fin;
     if (mode == RUN_FINISH && inspect_frame_get(selm, target, finish_level, &fin))
-        session_printf(s, "Run till exit from #%-2d %s at %s:%d\n", finish_level, fin.func,
-                       session_file_name(fin.file), fin.line);
+        session_notify_finish_started(s, finish_level, &fin);
     inspect_frame start;
     int start_line = inspect_frame_get(selm, target, 0, &start) ? start.line : 0;
     set_hooks(s);
@@ -569,7 +568,7 @@ ptodb_status run_ranks_go(session *s, run_mode mode, long count, int until_line)
         }
         if (s->interrupted) {
             s->interrupted = 0;
-            session_printf(s, "\nInterrupted.\n");
+            session_notify_run_interrupted(s);
             use_rank(s, r->rank);
             stop_chain_plain(&chain, r->core);
             stop_chain_act(s, &chain);
@@ -580,21 +579,18 @@ ptodb_status run_ranks_go(session *s, run_mode mode, long count, int until_line)
         run_ranks_move(s, 1, mode == RUN_UNTIL ? until_line : 0, &mv, &err);
         if (mv.st == RANKS_STEP_ERROR || mv.st == RANKS_STEP_DEADLOCK) {
             r->failed = 1;
-            session_errorf(s, "%s", strbuf_str(&err));
-            session_printf(s, "Pass %d %s stopped with an error.\n", s->kase.passes[r->pass].index,
-                           s->kase.passes[r->pass].name);
+            session_notify_pass_failed(s, r->pass, strbuf_str(&err));
             result = mv.st == RANKS_STEP_DEADLOCK ? PTODB_ERR_DEADLOCK : PTODB_ERR_RUNTIME;
             goto out;
         }
         if (mv.st == RANKS_STEP_DONE) {
             r->finished = 1;
             int ok = finish(s);
-            session_printf(s, "Pass %d %s %s after %" PRIu64 " statements.\n", s->kase.passes[r->pass].index,
-                           s->kase.passes[r->pass].name,
-                           ok > 0    ? "finished"
-                           : ok == 0 ? "finished with failures"
-                                     : "finished (no golden output to compare)",
-                           ranks_sched_steps(r->ranks));
+            session_notify_pass_finished(s, r->pass,
+                                         ok > 0    ? RUN_PASS_FINISHED
+                                         : ok == 0 ? RUN_PASS_FINISHED_FAILURES
+                                                   : RUN_PASS_FINISHED_NO_GOLDEN,
+                                         ranks_sched_steps(r->ranks), 0);
             session_mark_redraw(s, SESSION_REDRAW_PASSES);
             int bp = stop_chain_build_pass(s, r->pass, 1, &chain);
             if (bp)
@@ -624,7 +620,7 @@ ptodb_status run_ranks_go(session *s, run_mode mode, long count, int until_line)
         switch (mode) {
         case RUN_STEP:
             if (!target_ready && ev_core != target && finished_stmt) {
-                session_printf(s, "[Switching to %s]\n", run_core_label(s, sel, ev_core, (char[64]){0}, 64));
+                session_notify_core_switched(s, sel, ev_core);
                 target = r->core = ev_core;
                 hit = 1;
             } else {
@@ -667,8 +663,7 @@ ptodb_status run_ranks_go(session *s, run_mode mode, long count, int until_line)
         }
         if (hit && ++done >= count) {
             if (inspect_depth(selm, target) == 0 && target != EXEC_CORE_HOST) {
-                char lab[64];
-                session_printf(s, "[%s finished]\n", run_core_label(s, sel, target, lab, sizeof lab));
+                session_notify_core_finished(s, sel, target);
                 r->core = EXEC_CORE_HOST;
             }
             r->level = 0;

@@ -590,108 +590,17 @@ int stop_chain_build_pass(session *s, int pass, int at_end, stop_chain *c)
 
 /* ---- acting on it ----------------------------------------------------------------- */
 
-static void print_value_line(session *s, const char *label, const tensor *t)
+/* A race or fence catchpoint's report, kept for view_stop_exception and
+ * the stop's message. */
+static void record_comm_report(session *s, const stop_hit *h)
 {
-    strbuf sb = STRBUF_INIT;
-    if (t) {
-        tensor_fmt_header(t, &sb);
-        strbuf_puts(&sb, " ");
-        tensor_fmt_stats(t, &sb);
-    } else {
-        strbuf_puts(&sb, "<not assigned>");
-    }
-    session_printf(s, "%s = %s\n", label, strbuf_str(&sb));
-    strbuf_free(&sb);
-}
-
-/* gdb's "Old value = / New value =", as summaries, then where the values
- * first differ; a read prints "Value = ". */
-static void report_watch_hit(session *s, const stop_chain *c, const stop_hit *h)
-{
-    breakpoint *b = bp_find(s, h->bp);
-    if (!b)
-        return;
-    const char *title = b->watch_access == WATCH_READ     ? "Hardware read watchpoint"
-                        : b->watch_access == WATCH_ACCESS ? "Hardware access (read/write) watchpoint"
-                                                          : "Watchpoint";
-    session_printf(s, "\n%s %d: %s%s", title, b->number, b->spec, b->watch_sub ? b->watch_sub : "");
-    if (s->run.ranks)
-        session_printf(s, " (rank %d)", c->watch_rank);
-    char lab[64];
-    if (c->writer_line && (h->old || h->read))
-        session_printf(s, ", %s by [%s] %s at line %d", h->read ? "read" : "written",
-                       run_core_label(s, s->run.ranks ? s->run.rank : -1, c->writer_core, lab, sizeof lab),
-                       c->writer_func ? c->writer_func : "?", c->writer_line);
-    session_printf(s, "\n\n");
-    if (b->cond && h->cond_error)
-        session_printf(s, "(its condition %s could not be tested)\n", predicate_text(b->cond));
-    if (h->read) {
-        print_value_line(s, "Value", h->now);
-        return;
-    }
-    print_value_line(s, "Old value", h->old);
-    if (h->now || h->backward)
-        print_value_line(s, "New value", h->now);
-    strbuf sb = STRBUF_INIT;
-    if (h->now && h->old && tensor_describe_changes(h->old, h->now, 3, &sb))
-        session_printf(s, "%s", strbuf_str(&sb));
-    strbuf_free(&sb);
-}
-
-/* The stop's own line for a hit that prints one; 1 when the location
- * follows it. */
-static int report_hit(session *s, const stop_chain *c, const stop_hit *h)
-{
-    breakpoint *b = bp_find(s, h->bp);
-    const case_pass *p = &s->kase.passes[c->pass];
-    switch (h->kind) {
-    case STOP_HIT_PRODUCED:
-        if (h->cond_error)
-            session_printf(s, "\nBreakpoint %d, line %d produced %s; its condition %s could not be tested\n",
-                           h->bp, b ? b->line : 0, h->what, b ? predicate_text(b->cond) : "?");
-        else
-            session_printf(s, "\nBreakpoint %d, line %d produced %s with %s\n", h->bp, b ? b->line : 0,
-                           h->what, b ? predicate_text(b->cond) : "?");
-        return 1;
-    case STOP_HIT_NAN:
-    case STOP_HIT_INF:
-        session_printf(s, "\nBreakpoint %d: %s produced by the last statement\n", h->bp,
-                       h->kind == STOP_HIT_NAN ? "NaN" : "Inf");
-        return 1;
-    case STOP_HIT_MEMORY:
-        session_printf(s, "\nCatchpoint %d (memory fault)\n%s", h->bp, s->run.m && machine_mem_last(s->run.m) ? machine_mem_last(s->run.m) : "");
-        return 1;
-    case STOP_HIT_RACE:
-    case STOP_HIT_FENCE: {
-        strbuf rep = STRBUF_INIT;
-        ranks_world *w = s->run.ranks ? ranks_sched_world(s->run.ranks) : NULL;
-        const char *path = s->run.ranks ? ranks_sched_path(s->run.ranks) : "";
-        if (w)
-            h->kind == STOP_HIT_RACE ? ranks_world_race(w, path, &rep) : ranks_world_fence_breach(w, path, &rep);
-        session_printf(s, "\nCatchpoint %d (%s)\n%s\n", h->bp,
-                       bp_catch_of(h->kind == STOP_HIT_RACE ? BP_CATCH_RACE : BP_CATCH_FENCE)->what, strbuf_str(&rep));
-        free(s->run.comm_report); /* for view_stop_exception */
-        s->run.comm_report = strbuf_detach(&rep);
-        return 1;
-    }
-    case STOP_HIT_PASS_START:
-        session_printf(s, "\nBreakpoint %d, pass %d %s\n", h->bp, p->index, p->name);
-        return 1;
-    case STOP_HIT_PASS_END:
-        session_printf(s, "\nBreakpoint %d, pass %d %s: %s %s for '%s'\n", h->bp, p->index, p->name,
-                       b ? predicate_text(b->cond) : "?", h->cond_error ? "could not be tested" : "holds",
-                       h->what);
-        return 0;
-    case STOP_HIT_LOCATION:
-        if (b && b->cond_expr && h->cond_error)
-            session_printf(s, "\nBreakpoint %d: its condition %s could not be tested, ", h->bp, b->cond_expr);
-        else
-            session_printf(s, "\n%s %d, ", b && b->temporary ? "Temporary breakpoint" : "Breakpoint", h->bp);
-        return 1;
-    case STOP_HIT_WATCH:
-        break;
-    }
-    return 1;
+    strbuf rep = STRBUF_INIT;
+    ranks_world *w = s->run.ranks ? ranks_sched_world(s->run.ranks) : NULL;
+    const char *path = s->run.ranks ? ranks_sched_path(s->run.ranks) : "";
+    if (w)
+        h->kind == STOP_HIT_RACE ? ranks_world_race(w, path, &rep) : ranks_world_fence_breach(w, path, &rep);
+    free(s->run.comm_report);
+    s->run.comm_report = strbuf_detach(&rep);
 }
 
 void stop_chain_act(session *s, stop_chain *c)
@@ -717,9 +626,9 @@ void stop_chain_act(session *s, stop_chain *c)
             return;
         }
     }
-    /* gdb's bpstat_print: watchpoints print their values and the chain goes
-     * on; the first other printing hit gives the stop's line. Silent only
-     * when every hit is. */
+    /* gdb's bpstat_print: watchpoints report their values and the chain goes
+     * on; the first other printing hit gives the stop's line (presentation
+     * prints both). Silent only when every hit is. */
     int print = c->n == 0, location = 1;
     for (size_t i = 0; i < c->n; i++)
         print |= c->hits[i].print;
@@ -728,10 +637,13 @@ void stop_chain_act(session *s, stop_chain *c)
         if (!h->print)
             continue;
         if (h->kind == STOP_HIT_WATCH) {
-            report_watch_hit(s, c, h);
+            session_notify_watchpoint_triggered(s, c, h);
             continue;
         }
-        location = report_hit(s, c, h);
+        if (h->kind == STOP_HIT_RACE || h->kind == STOP_HIT_FENCE)
+            record_comm_report(s, h);
+        session_notify_breakpoint_stop(s, c, h);
+        location = h->kind != STOP_HIT_PASS_END; /* a finished pass has no location */
         break;
     }
     if (print && location)

@@ -1338,9 +1338,9 @@ ptodb_status tt_reverse(session *s, tt_reverse_mode mode, long count)
         watch_reprime(s);
     if (intr) {
         s->interrupted = 0;
-        session_printf(s, "\nInterrupted.\n");
+        session_notify_run_interrupted(s);
     } else if (start) {
-        session_printf(s, "\nNo more reverse-execution history.\n");
+        session_notify_history_exhausted(s);
     }
     if (!have_chain || intr || start) {
         if (have_chain)
@@ -1429,7 +1429,7 @@ ptodb_status tt_restart(session *s, int n)
         int rc = tt_goto_step(s, h->ck[i].step);
         if (rc < 0) {
             s->interrupted = 0;
-            session_printf(s, "\nInterrupted.\n");
+            session_notify_run_interrupted(s);
         }
         watch_reprime(s);
         stop_chain c;

@@ -57,9 +57,64 @@ void session_notify_normal_stop(session *s, int only_changed)
     NOTIFY(s, normal_stop, s, only_changed, s->observers[i_].ctx);
 }
 
+void session_notify_breakpoint_stop(session *s, const struct stop_chain *c, const struct stop_hit *hit)
+{
+    NOTIFY(s, breakpoint_stop, s, c, hit, s->observers[i_].ctx);
+}
+
+void session_notify_watchpoint_triggered(session *s, const struct stop_chain *c, const struct stop_hit *hit)
+{
+    NOTIFY(s, watchpoint_triggered, s, c, hit, s->observers[i_].ctx);
+}
+
 void session_notify_breakpoint_hit(session *s, const struct stop_hit *hit)
 {
     NOTIFY(s, breakpoint_hit, s, hit, s->observers[i_].ctx);
+}
+
+void session_notify_core_switched(session *s, int rank, int core)
+{
+    NOTIFY(s, core_switched, s, rank, core, s->observers[i_].ctx);
+}
+
+void session_notify_rank_switched(session *s, int rank)
+{
+    NOTIFY(s, rank_switched, s, rank, s->observers[i_].ctx);
+}
+
+void session_notify_core_finished(session *s, int rank, int core)
+{
+    NOTIFY(s, core_finished, s, rank, core, s->observers[i_].ctx);
+}
+
+void session_notify_run_interrupted(session *s)
+{
+    NOTIFY(s, run_interrupted, s, s->observers[i_].ctx);
+}
+
+void session_notify_history_exhausted(session *s)
+{
+    NOTIFY(s, history_exhausted, s, s->observers[i_].ctx);
+}
+
+void session_notify_finish_started(session *s, int level, const struct inspect_frame *f)
+{
+    NOTIFY(s, finish_started, s, level, f, s->observers[i_].ctx);
+}
+
+void session_notify_pass_finished(session *s, int pass, run_pass_end how, uint64_t steps, uint64_t memfaults)
+{
+    NOTIFY(s, pass_finished, s, pass, how, steps, memfaults, s->observers[i_].ctx);
+}
+
+void session_notify_pass_failed(session *s, int pass, const char *error)
+{
+    NOTIFY(s, pass_failed, s, pass, error, s->observers[i_].ctx);
+}
+
+void session_notify_pass_entered(session *s, int pass)
+{
+    NOTIFY(s, pass_entered, s, pass, s->observers[i_].ctx);
 }
 
 void session_set_runner(session *s, session_line_fn line, session_builtin_fn builtin)

@@ -7,9 +7,20 @@
 #ifndef PTODB_DEBUG_OBSERVERS_H
 #define PTODB_DEBUG_OBSERVERS_H
 
+#include <stdint.h>
+
 #include "debug/state/session.h"
 
+struct inspect_frame;
+struct stop_chain;
 struct stop_hit;
+
+/* How a pass's run ended (pass_finished). */
+typedef enum {
+    RUN_PASS_FINISHED,          /* it ran to its end (its outputs' verdicts are reported apart) */
+    RUN_PASS_FINISHED_FAILURES, /* multi-rank: ran to its end and an output differs */
+    RUN_PASS_FINISHED_NO_GOLDEN /* multi-rank: ran to its end, no golden output to compare */
+} run_pass_end;
 
 typedef struct session_observer {
     /* A case was opened and its saved session restored (the front ends
@@ -30,6 +41,35 @@ typedef struct session_observer {
      * normal_stop): displays print; only_changed: only those whose value
      * changed. */
     void (*normal_stop)(session *s, int only_changed, void *ctx);
+    /* The hit that gives the stop its line (a breakpoint, a catchpoint, a
+     * pass breakpoint; gdb's print_it of a bpstat): presentation prints
+     * "Breakpoint 1, ", "Catchpoint 2 (memory fault)" and the like. c is the
+     * stop (its pass, the rank of a multi-rank case); the location follows
+     * (stop_location) unless the hit is a finished pass's. */
+    void (*breakpoint_stop)(session *s, const struct stop_chain *c, const struct stop_hit *h, void *ctx);
+    /* A watchpoint of the stop triggered: h->old and h->now are the values
+     * before and after (h->read: the value read), c the statement that
+     * wrote or read it. Others of the same stop follow. */
+    void (*watchpoint_triggered)(session *s, const struct stop_chain *c, const struct stop_hit *h, void *ctx);
+    /* Run control's messages of a run, each before the stop it leads to:
+     * it followed another core (step, when the selected one waits; rank
+     * -1 in a one-rank case), the selected rank changed (`rank N`), the
+     * selected core's task ended and the host is shown, the run was
+     * interrupted, reverse execution reached the start of the history,
+     * `finish` starts (f: the frame it runs out of, at level). */
+    void (*core_switched)(session *s, int rank, int core, void *ctx);
+    void (*rank_switched)(session *s, int rank, void *ctx);
+    void (*core_finished)(session *s, int rank, int core, void *ctx);
+    void (*run_interrupted)(session *s, void *ctx);
+    void (*history_exhausted)(session *s, void *ctx);
+    void (*finish_started)(session *s, int level, const struct inspect_frame *f, void *ctx);
+    /* The pass's run ended: ran to its end after steps statements (memfaults:
+     * the memory faults it had), or stopped with error. */
+    void (*pass_finished)(session *s, int pass, run_pass_end how, uint64_t steps, uint64_t memfaults, void *ctx);
+    void (*pass_failed)(session *s, int pass, const char *error, void *ctx);
+    /* `continue` past a pass's end went on into pass (started, before its
+     * pass breakpoints are checked), or found none after it (pass -1). */
+    void (*pass_entered)(session *s, int pass, void *ctx);
     /* A breakpoint of the stop was hit: its commands run. */
     void (*breakpoint_hit)(session *s, const struct stop_hit *hit, void *ctx);
     void *ctx;
@@ -45,7 +85,18 @@ void session_notify_session_freeing(session *s);
 void session_notify_before_stop(session *s);
 void session_notify_stop_location(session *s);
 void session_notify_normal_stop(session *s, int only_changed);
+void session_notify_breakpoint_stop(session *s, const struct stop_chain *c, const struct stop_hit *hit);
+void session_notify_watchpoint_triggered(session *s, const struct stop_chain *c, const struct stop_hit *hit);
 void session_notify_breakpoint_hit(session *s, const struct stop_hit *hit);
+void session_notify_core_switched(session *s, int rank, int core);
+void session_notify_rank_switched(session *s, int rank);
+void session_notify_core_finished(session *s, int rank, int core);
+void session_notify_run_interrupted(session *s);
+void session_notify_history_exhausted(session *s);
+void session_notify_finish_started(session *s, int level, const struct inspect_frame *f);
+void session_notify_pass_finished(session *s, int pass, run_pass_end how, uint64_t steps, uint64_t memfaults);
+void session_notify_pass_failed(session *s, int pass, const char *error);
+void session_notify_pass_entered(session *s, int pass);
 
 /* The command runners the commands floor registers (session_new): how a
  * floor below runs a command without calling up. line: a line through the
