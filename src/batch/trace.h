@@ -59,6 +59,10 @@ typedef struct trace_rec {
     uint64_t prov;
     uint32_t prov_k;
     int prov_core;
+    /* a loop carry's record (key "BASE|yield_carry", one per iteration):
+     * the value the loop's yield handed over, made at line (NULL: the
+     * yield did not run, the carry stays) */
+    char *carry_from;
 } trace_rec;
 
 struct trace_list;
