@@ -285,7 +285,8 @@ static void record_stmt(rec_ctx *rc, const machine *m, int core, const ir_stmt *
          * yields another operand first differs (PyPTO #652's CtrlFlowTransform
          * yielded the loop's carry instead of the value the branch computed).
          * A loop's own yield is left out: the same key as a pass without the
-         * if, in other iterations (a continue skips it there). */
+         * if, in other iterations (a continue skips it there); the carry it
+         * hands over is recorded per iteration instead (record_carries). */
         for (uint32_t i = 0; i < st->u.assign.ntargets; i++) {
             const ir_expr *val = st->u.assign.values[i];
             if (!val || val->kind != IR_EXPR_NAME || !strstr(st->u.assign.targets[i].name->text, "__phi"))
