@@ -39,7 +39,7 @@ ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)),
 OUT = os.path.join(ROOT, "tests", "data", "hist")
 F32 = np.float32
 
-CONTINUE = '''# pypto.program: ContinueCarryProgram
+CARRY_HEAD = '''# pypto.program: ContinueCarryProgram
 import pypto.language as pl
 
 @pl.program
@@ -48,42 +48,29 @@ class ContinueCarryProgram:
     def kernel_continue_carry(x: pl.Tensor[[4, 8], pl.FP32], out: pl.Out[pl.Tensor[[4, 8], pl.FP32]]) -> pl.Tensor[[4, 8], pl.FP32]:
         x_0: pl.Tile[[4, 8], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [4, 8], [4, 8], target_memory=pl.Mem.Vec)
         for i, (x_iter_1,) in pl.range(10, init_values=(x_0,)):
-            if i < 5:
+'''
+CARRY_TAIL = '''        out_1: pl.Tensor[[4, 8], pl.FP32] = pl.tile.store(x_iter, [0, 0], out)
+        return out_1
+    @pl.function(type=pl.FunctionType.Orchestration, level=pl.Level.CHIP, role=pl.Role.Orchestrator)
+    def orchestrator(self, x: pl.Tensor[[4, 8], pl.FP32], out: pl.Out[pl.Tensor[[4, 8], pl.FP32]]) -> pl.Tensor[[4, 8], pl.FP32]:
+        out: pl.Tensor[[4, 8], pl.FP32] = self.kernel_continue_carry(x, out)
+        return out
+'''
+CONTINUE = CARRY_HEAD + '''            if i < 5:
                 x_iter__phi_v0: pl.Tile[[4, 8], pl.FP32, pl.Mem.Vec] = pl.yield_(x_iter_1)
             else:
                 y: pl.Tile[[4, 8], pl.FP32, pl.Mem.Vec] = pl.tile.add(x_iter_1, x_iter_1)
                 x_iter__phi_v0: pl.Tile[[4, 8], pl.FP32, pl.Mem.Vec] = pl.yield_(%s)
             x_iter: pl.Tile[[4, 8], pl.FP32, pl.Mem.Vec] = pl.yield_(x_iter__phi_v0)
-        out_1: pl.Tensor[[4, 8], pl.FP32] = pl.tile.store(x_iter, [0, 0], out)
-        return out_1
-    @pl.function(type=pl.FunctionType.Orchestration, level=pl.Level.CHIP, role=pl.Role.Orchestrator)
-    def orchestrator(self, x: pl.Tensor[[4, 8], pl.FP32], out: pl.Out[pl.Tensor[[4, 8], pl.FP32]]) -> pl.Tensor[[4, 8], pl.FP32]:
-        out: pl.Tensor[[4, 8], pl.FP32] = self.kernel_continue_carry(x, out)
-        return out
-'''
+''' + CARRY_TAIL
 
 # the pass before CtrlFlowTransform in the real dumps (UnrollLoops): the
 # loop's own `continue`, no if-yield and no phi
-UNROLLED = '''# pypto.program: ContinueCarryProgram
-import pypto.language as pl
-
-@pl.program
-class ContinueCarryProgram:
-    @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
-    def kernel_continue_carry(x: pl.Tensor[[4, 8], pl.FP32], out: pl.Out[pl.Tensor[[4, 8], pl.FP32]]) -> pl.Tensor[[4, 8], pl.FP32]:
-        x_0: pl.Tile[[4, 8], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [4, 8], [4, 8], target_memory=pl.Mem.Vec)
-        for i, (x_iter_1,) in pl.range(10, init_values=(x_0,)):
-            if i < 5:
+UNROLLED = CARRY_HEAD + '''            if i < 5:
                 continue
             y: pl.Tile[[4, 8], pl.FP32, pl.Mem.Vec] = pl.tile.add(x_iter_1, x_iter_1)
             x_iter: pl.Tile[[4, 8], pl.FP32, pl.Mem.Vec] = pl.yield_(y)
-        out_1: pl.Tensor[[4, 8], pl.FP32] = pl.tile.store(x_iter, [0, 0], out)
-        return out_1
-    @pl.function(type=pl.FunctionType.Orchestration, level=pl.Level.CHIP, role=pl.Role.Orchestrator)
-    def orchestrator(self, x: pl.Tensor[[4, 8], pl.FP32], out: pl.Out[pl.Tensor[[4, 8], pl.FP32]]) -> pl.Tensor[[4, 8], pl.FP32]:
-        out: pl.Tensor[[4, 8], pl.FP32] = self.kernel_continue_carry(x, out)
-        return out
-'''
+''' + CARRY_TAIL
 
 RACE = '''# pypto.program: GmRaceProgram
 import pypto.language as pl
