@@ -16,6 +16,9 @@ asks bisect, --compare and why where each buggy copy first goes wrong.
 - continue_phi: PyPTO #652 (fixed by 79a52f1c6): CtrlFlowTransform's else branch
   yields the loop's carry instead of the value it computed (out = x, golden 32 x).
   The answer: line 14, the branch's yield (op: another operand is handed over).
+- continue_carry: the same bug with the real pass before it, UnrollLoops' `if i < 5:
+  continue` (no if-yield there): the loop's carry after iteration 5 differs, and
+  the answer is the statement that made it, line 14 (op).
 - gm_race: PyPTO #1433 (fixed by 63614e60f): ExpandMixedKernel splits a kernel whose
   cube lane stores a GM scratch tensor that its vector lanes load, with no pipe
   between them. Under `--schedule aiv-first` (a legal interleaving) the vector lane
@@ -36,7 +39,7 @@ ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)),
 OUT = os.path.join(ROOT, "tests", "data", "hist")
 F32 = np.float32
 
-CONTINUE = '''# pypto.program: ContinueCarryProgram
+CARRY_HEAD = '''# pypto.program: ContinueCarryProgram
 import pypto.language as pl
 
 @pl.program
@@ -45,19 +48,29 @@ class ContinueCarryProgram:
     def kernel_continue_carry(x: pl.Tensor[[4, 8], pl.FP32], out: pl.Out[pl.Tensor[[4, 8], pl.FP32]]) -> pl.Tensor[[4, 8], pl.FP32]:
         x_0: pl.Tile[[4, 8], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [4, 8], [4, 8], target_memory=pl.Mem.Vec)
         for i, (x_iter_1,) in pl.range(10, init_values=(x_0,)):
-            if i < 5:
-                x_iter__phi_v0: pl.Tile[[4, 8], pl.FP32, pl.Mem.Vec] = pl.yield_(x_iter_1)
-            else:
-                y: pl.Tile[[4, 8], pl.FP32, pl.Mem.Vec] = pl.tile.add(x_iter_1, x_iter_1)
-                x_iter__phi_v0: pl.Tile[[4, 8], pl.FP32, pl.Mem.Vec] = pl.yield_(%s)
-            x_iter: pl.Tile[[4, 8], pl.FP32, pl.Mem.Vec] = pl.yield_(x_iter__phi_v0)
-        out_1: pl.Tensor[[4, 8], pl.FP32] = pl.tile.store(x_iter, [0, 0], out)
+'''
+CARRY_TAIL = '''        out_1: pl.Tensor[[4, 8], pl.FP32] = pl.tile.store(x_iter, [0, 0], out)
         return out_1
     @pl.function(type=pl.FunctionType.Orchestration, level=pl.Level.CHIP, role=pl.Role.Orchestrator)
     def orchestrator(self, x: pl.Tensor[[4, 8], pl.FP32], out: pl.Out[pl.Tensor[[4, 8], pl.FP32]]) -> pl.Tensor[[4, 8], pl.FP32]:
         out: pl.Tensor[[4, 8], pl.FP32] = self.kernel_continue_carry(x, out)
         return out
 '''
+CONTINUE = CARRY_HEAD + '''            if i < 5:
+                x_iter__phi_v0: pl.Tile[[4, 8], pl.FP32, pl.Mem.Vec] = pl.yield_(x_iter_1)
+            else:
+                y: pl.Tile[[4, 8], pl.FP32, pl.Mem.Vec] = pl.tile.add(x_iter_1, x_iter_1)
+                x_iter__phi_v0: pl.Tile[[4, 8], pl.FP32, pl.Mem.Vec] = pl.yield_(%s)
+            x_iter: pl.Tile[[4, 8], pl.FP32, pl.Mem.Vec] = pl.yield_(x_iter__phi_v0)
+''' + CARRY_TAIL
+
+# the pass before CtrlFlowTransform in the real dumps (UnrollLoops): the
+# loop's own `continue`, no if-yield and no phi
+UNROLLED = CARRY_HEAD + '''            if i < 5:
+                continue
+            y: pl.Tile[[4, 8], pl.FP32, pl.Mem.Vec] = pl.tile.add(x_iter_1, x_iter_1)
+            x_iter: pl.Tile[[4, 8], pl.FP32, pl.Mem.Vec] = pl.yield_(y)
+''' + CARRY_TAIL
 
 RACE = '''# pypto.program: GmRaceProgram
 import pypto.language as pl
@@ -162,6 +175,13 @@ def main():
     for side, files in (("fixed", fixed), ("buggy", buggy)):
         write_case("continue_phi_" + side, "PyPTO #652's CtrlFlowTransform output, %s compiler" % side,
                    files, "orchestrator", [("x", x)], [("out", x * 32)])
+    # the same bug against the real pass before it (UnrollLoops' continue):
+    # that pass has no if-yield, so the carry the loop hands on is compared
+    fixed = [("02_after_UnrollLoops", UNROLLED), ("03_after_CtrlFlowTransform", CONTINUE % "y")]
+    buggy = [("02_after_UnrollLoops", UNROLLED), ("03_after_CtrlFlowTransform", CONTINUE % "x_iter_1")]
+    for side, files in (("fixed", fixed), ("buggy", buggy)):
+        write_case("continue_carry_" + side, "PyPTO #652's UnrollLoops and CtrlFlowTransform output, %s compiler"
+                   % side, files, "orchestrator", [("x", x)], [("out", x * 32)])
     xs = (np.arange(256, dtype=F32).reshape(16, 16) % 5 - 2).astype(F32)
     ws = (np.arange(256, dtype=F32).reshape(16, 16) % 3 - 1).astype(F32)
     golden = (xs @ ws + 1).astype(F32)
@@ -178,7 +198,7 @@ def main():
         write_case("nd_assemble_" + side, "PyPTO #2405's FlattenTileNdTo2D output, %s compiler" % side,
                    [("13_after_LowerCompositeOps", ND_3D), ("14_after_FlattenTileNdTo2D", ND_2D % offset)],
                    "main", [("x", x3)], [("out_0", golden3)])
-    print("tests/data/hist: 6 cases")
+    print("tests/data/hist: 8 cases")
 
 
 if __name__ == "__main__":

@@ -562,6 +562,13 @@ static void classify(const divergence_side *good, const divergence_side *bad, bi
             set_why(s, DIVERGE_OP, "its op differs from its counterpart's in %s", good->stem);
         return;
     }
+    if (has_op(s->stmt_op, "yield_carry")) {
+        set_why(s, DIVERGE_OP,
+                "the value it hands over to the loop's carry for the next iteration differs from the one %s "
+                "carries (every value before it agrees)",
+                good->stem);
+        return;
+    }
     if (has_op(s->good_stmt_op, "store") && !has_op(s->stmt_op, "store")) {
         set_why(s, DIVERGE_NOT_WRITTEN,
                 "%s stores here (%s, line %d); in this pass the statement stores nothing: the output's elements "

@@ -227,7 +227,8 @@ static void report_found(cmp_ctx *cx, const trace_rec *rec, const trace_rec *m, 
     s->op_changed = op_changed;
     s->file = xstrdup(cx->bad_side->path);
     s->func = xstrdup(rec->func);
-    s->tensor = xstrdup(rec->name);
+    /* a loop's carry: the value its yield handed over, where it was made */
+    s->tensor = xstrdup(rec->carry_from ? rec->carry_from : rec->name);
     s->line = rec->line;
     s->core = rec->core;
     s->rank = cx->ranked ? rec->rank : -1;
@@ -235,7 +236,7 @@ static void report_found(cmp_ctx *cx, const trace_rec *rec, const trace_rec *m, 
     s->blocks = rec->blocks;
     s->good_file = xstrdup(cx->good_side->path);
     s->good_func = xstrdup(m->func);
-    s->good_tensor = xstrdup(m->name);
+    s->good_tensor = xstrdup(m->carry_from ? m->carry_from : m->name);
     s->good_line = m->line;
     s->count = rec->t ? tensor_numel(rec->t) : 0;
     free(s->stmt_op);

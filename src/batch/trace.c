@@ -78,10 +78,71 @@ typedef struct rec_ctx {
      * before the step returns */
     const tensor_storage **written;
     size_t nwritten, capwritten;
-    /* iterations of the loops running now, per core */
-    struct loop_count { const ir_stmt *st; int core, rank; uint64_t n; } *loops;
+    /* iterations of the loops running now, per core; since: the step at
+     * which the current iteration began */
+    struct loop_count { const ir_stmt *st; int core, rank; uint64_t n, since; } *loops;
     size_t nloops, caploops;
+    /* the statement that last bound each name, per core and rank, and at
+     * which step: a loop's carry is laid to the statement that made the
+     * value its yield handed over in that iteration */
+    struct def_slot { const ir_sym *name; int core, rank, line; uint64_t step; } *defs;
+    size_t ndefs, capdefs;
+    uint64_t step;
+    const char *carry_from; /* for the record being made: its carry_from */
 } rec_ctx;
+
+static size_t def_hash(const ir_sym *name, int core, int rank, size_t cap)
+{
+    uint64_t h = ((uint64_t)(uintptr_t)name >> 3) * 0x9e3779b97f4a7c15ull ^ (uint64_t)(core * 131 + rank);
+    return (size_t)(h ^ (h >> 29)) & (cap - 1);
+}
+
+static struct def_slot *def_find(rec_ctx *rc, const ir_sym *name, int core)
+{
+    if (!rc->capdefs)
+        return NULL;
+    size_t j = def_hash(name, core, rc->rank, rc->capdefs);
+    while (rc->defs[j].name &&
+           (rc->defs[j].name != name || rc->defs[j].core != core || rc->defs[j].rank != rc->rank))
+        j = (j + 1) & (rc->capdefs - 1);
+    return rc->defs[j].name ? &rc->defs[j] : NULL;
+}
+
+static void def_note(rec_ctx *rc, const ir_sym *name, int core, int line)
+{
+    if ((rc->ndefs + 1) * 2 > rc->capdefs) {
+        size_t oldcap = rc->capdefs;
+        struct def_slot *old = rc->defs;
+        rc->capdefs = oldcap ? oldcap * 2 : 256;
+        rc->defs = xcalloc(rc->capdefs, sizeof *rc->defs);
+        for (size_t i = 0; i < oldcap; i++) {
+            if (!old[i].name)
+                continue;
+            size_t j = def_hash(old[i].name, old[i].core, old[i].rank, rc->capdefs);
+            while (rc->defs[j].name)
+                j = (j + 1) & (rc->capdefs - 1);
+            rc->defs[j] = old[i];
+        }
+        free(old);
+    }
+    size_t j = def_hash(name, core, rc->rank, rc->capdefs);
+    while (rc->defs[j].name &&
+           (rc->defs[j].name != name || rc->defs[j].core != core || rc->defs[j].rank != rc->rank))
+        j = (j + 1) & (rc->capdefs - 1);
+    if (!rc->defs[j].name)
+        rc->ndefs++;
+    rc->defs[j] = (struct def_slot){name, core, rc->rank, line, rc->step};
+}
+
+/* st ran on core: the names it bound */
+static void note_defs(rec_ctx *rc, int core, const ir_stmt *st)
+{
+    if (st->kind != IR_STMT_ASSIGN && st->kind != IR_STMT_YIELD)
+        return;
+    for (uint32_t i = 0; i < st->u.assign.ntargets; i++)
+        if (st->u.assign.targets[i].name)
+            def_note(rc, st->u.assign.targets[i].name, core, (int)st->span.line);
+}
 
 static void on_write(void *ud, int core, const tensor *t)
 {
@@ -155,6 +216,7 @@ static void add_rec_region(rec_ctx *rc, const char *key, const char *base, const
     }
     r.key = xstrdup(key);
     r.base = xstrdup(base);
+    r.carry_from = rc->carry_from ? xstrdup(rc->carry_from) : NULL;
     r.name = xstrdup(name);
     r.func = xstrdup(f->func ? f->func : "?");
     r.line = f->line;
@@ -169,6 +231,7 @@ static void add_rec_region(rec_ctx *rc, const char *key, const char *base, const
         free(r.base);
         free(r.name);
         free(r.func);
+        free(r.carry_from);
         tensor_unref(r.t);
         return;
     }
@@ -179,6 +242,7 @@ static void add_rec_region(rec_ctx *rc, const char *key, const char *base, const
         free(r.base);
         free(r.name);
         free(r.func);
+        free(r.carry_from);
         tensor_unref(r.t);
         return;
     }
@@ -221,7 +285,8 @@ static void record_stmt(rec_ctx *rc, const machine *m, int core, const ir_stmt *
          * yields another operand first differs (PyPTO #652's CtrlFlowTransform
          * yielded the loop's carry instead of the value the branch computed).
          * A loop's own yield is left out: the same key as a pass without the
-         * if, in other iterations (a continue skips it there). */
+         * if, in other iterations (a continue skips it there); the carry it
+         * hands over is recorded per iteration instead (record_carries). */
         for (uint32_t i = 0; i < st->u.assign.ntargets; i++) {
             const ir_expr *val = st->u.assign.values[i];
             if (!val || val->kind != IR_EXPR_NAME || !strstr(st->u.assign.targets[i].name->text, "__phi"))
@@ -399,7 +464,63 @@ static void close_loops_of_return(rec_ctx *rc, int core, const ir_stmt *last, co
             close_loop(rc, i, f, core);
 }
 
-static void record_control(rec_ctx *rc, int core, const ir_stmt *st, const ir_stmt *next, const inspect_frame *f)
+/* A counted loop's carries as one iteration hands them to the next (key
+ * "BASE|yield_carry", BASE the iter-arg's SSA base name; one record per
+ * iteration, so the count is the iteration): a pass whose loop carries
+ * another value (a branch that yields the carry instead of what it
+ * computed, PyPTO #652) differs here, before any statement of the next
+ * iteration reads it, and in a pass where a `continue` skips the yield the
+ * unchanged carry is still recorded. The record is laid to the statement
+ * that made the value the loop's yield handed over in that iteration (the
+ * header's when the yield did not run), and named after that value. Tiles
+ * only: a GM tensor a loop carries is seen at its stores. since: the step
+ * at which the iteration began. */
+static void record_carries(rec_ctx *rc, const machine *m, int core, const ir_stmt *loop, const inspect_frame *f,
+                           uint64_t since)
+{
+    if (loop->kind != IR_STMT_FOR || !loop->u.for_.niter_args)
+        return;
+    const ir_block *body = &loop->u.for_.body;
+    const ir_stmt *y = body->n ? body->items[body->n - 1] : NULL;
+    if (y && (y->kind != IR_STMT_YIELD || y->u.assign.nvalues != loop->u.for_.niter_args ||
+              y->u.assign.ntargets != y->u.assign.nvalues))
+        y = NULL;
+    strbuf key = STRBUF_INIT;
+    for (uint32_t i = 0; i < loop->u.for_.niter_args; i++) {
+        const ir_sym *arg = loop->u.for_.iter_args[i].name;
+        if (!arg)
+            continue;
+        int slot = inspect_find_slot(m, core, 0, arg->text);
+        const char *sn;
+        const value *v;
+        if (slot < 0 || !inspect_slot(m, core, 0, slot, &sn, &v) || strcmp(sn, arg->text) != 0 ||
+            v->kind != VAL_TENSOR || !v->u.t || tensor_numel(v->u.t) > 65536)
+            continue;
+        inspect_frame g = *f;
+        g.line = (int)loop->span.line;
+        const char *from = NULL;
+        const struct def_slot *ran = y && y->u.assign.targets[i].name ? def_find(rc, y->u.assign.targets[i].name, core)
+                                                                     : NULL;
+        const ir_expr *val = ran && ran->step > since ? y->u.assign.values[i] : NULL;
+        if (val && val->kind == IR_EXPR_NAME) {
+            const struct def_slot *d = def_find(rc, val->u.name, core);
+            if (d) {
+                g.line = d->line;
+                from = val->u.name->text;
+            }
+        }
+        strbuf_clear(&key);
+        ir_ssa_base_name(arg->text, &key);
+        strbuf_puts(&key, "|yield_carry");
+        rc->carry_from = from;
+        add_rec(rc, strbuf_str(&key), strbuf_str(&key), arg->text, &g, core, v);
+        rc->carry_from = NULL;
+    }
+    strbuf_free(&key);
+}
+
+static void record_control(rec_ctx *rc, const machine *m, int core, const ir_stmt *st, const ir_stmt *next,
+                           const inspect_frame *f)
 {
     strbuf key = STRBUF_INIT;
     value v = value_none();
@@ -418,7 +539,10 @@ static void record_control(rec_ctx *rc, int core, const ir_stmt *st, const ir_st
                     rc->caploops = rc->caploops ? rc->caploops * 2 : 16;
                     rc->loops = xreallocarray(rc->loops, rc->caploops, sizeof *rc->loops);
                 }
-                rc->loops[rc->nloops++] = (struct loop_count){st, core, rc->rank, 0};
+                rc->loops[rc->nloops++] = (struct loop_count){st, core, rc->rank, 0, rc->step};
+            } else {
+                record_carries(rc, m, core, st, f, rc->loops[i].since);
+                rc->loops[i].since = rc->step;
             }
             rc->loops[i].n++;
             return;
@@ -534,8 +658,10 @@ static void record_step(rec_ctx *rc, machine *mach, const core_snap *sn, const e
         return;
     const ir_stmt *next = f.stmt;
     f.line = (int)ran->span.line;
-    record_control(rc, k, ran, next, &f);
+    rc->step++;
+    record_control(rc, mach, k, ran, next, &f);
     record_stmt(rc, mach, k, ran, &f);
+    note_defs(rc, k, ran);
 }
 
 static void index_lines(const ir_module *mod, ir_line_index *lines)
@@ -691,6 +817,7 @@ static void trace_run(const char *path, const case_info *c, const runpass_option
         trace_run_one(path, c, &po, &rc, calls, out);
     free(rc.written);
     free(rc.loops);
+    free(rc.defs);
 }
 
 void trace_pass(const char *path, const case_info *c, const runpass_options *o, size_t max_bytes, trace_fn fn,
@@ -712,6 +839,7 @@ void trace_free(trace *t)
         free(t->recs[i].base);
         free(t->recs[i].name);
         free(t->recs[i].func);
+        free(t->recs[i].carry_from);
         tensor_unref(t->recs[i].t);
     }
     free(t->recs);

@@ -21,7 +21,11 @@
  * Control flow is recorded too, as 0-d values: a `for` loop's trip count
  * when it exits (key "loop|VAR"), an `if`'s branch, 1 then 0 else (key
  * "if|NAMES", the SSA base names in its condition); bisect compares them
- * exactly.
+ * exactly. A counted loop's tile carries are recorded as each iteration
+ * hands them to the next (key "BASE|yield_carry", one per iteration: the
+ * count is the iteration), at the statement that made the yielded value
+ * (carry_from), so that a pass whose branch yields another value is found
+ * there even against a pass with a `continue` and no if-yield.
  * When a pass changed the op (the bug being looked for, often), the key
  * finds nothing; the full SSA name and its own count are the fallback. The
  * base names alone are not: temporaries ("t__tile_3", "t__tmp_v6") share
@@ -59,6 +63,10 @@ typedef struct trace_rec {
     uint64_t prov;
     uint32_t prov_k;
     int prov_core;
+    /* a loop carry's record (key "BASE|yield_carry", one per iteration):
+     * the value the loop's yield handed over, made at line (NULL: the
+     * yield did not run, the carry stays) */
+    char *carry_from;
 } trace_rec;
 
 struct trace_list;

@@ -8,6 +8,10 @@
 # continue_phi (PyPTO #652, fixed by 79a52f1c6): the else branch yields the
 # loop's carry x_iter_1 instead of y. The first value that differs is that
 # yield's (line 14), not the add of the next iteration that consumes it.
+# continue_carry: the same bug against the real pass before it, UnrollLoops'
+# `if i < 5: continue` with no if-yield to match: the loop's carry after
+# iteration 5 differs, laid to the statement that made it (line 14), not to
+# the next iteration's add that reads it (13).
 # gm_race (PyPTO #1433, fixed by 63614e60f): no pipe between the cube lane's
 # store of kv (line 16) and the vector lanes' load of it (line 20); under
 # --schedule aiv-first the load runs first and reads zeros: the answer is the
@@ -43,6 +47,7 @@ check() { # NAME LINE REASON [OPTION...]
 }
 
 check continue_phi 14 op
+check continue_carry 14 op
 check gm_race 20 lane/core --schedule aiv-first
 check nd_assemble 10 op
 # the fixed schedule stores before it loads: no failure to explain
