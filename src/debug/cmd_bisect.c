@@ -62,10 +62,6 @@ ptodb_status cmd_BISECT(session *s, const char *args)
         session_errorf(s, "Usage: bisect [scan | fast]");
         return PTODB_ERR_USAGE;
     }
-    if (!s->ops) {
-        s->ops = xcalloc(IR_OP_COUNT, sizeof *s->ops);
-        exec_ops_init(s->ops);
-    }
     /* The case with the session's tolerances (`set rtol`), which apply
      * unless the manifest gives an output its own, as `run` does. The copy
      * borrows everything but its outputs array. */
@@ -77,7 +73,7 @@ ptodb_status cmd_BISECT(session *s, const char *args)
     opt.ro.mopt.poll = bisect_poll;
     opt.ro.mopt.poll_ud = s;
     opt.ro.mopt.interrupt = &s->interrupted;
-    opt.ro.ops = s->ops;
+    opt.ro.ops = session_ops(s);
     opt.jobs = 1; /* no worker processes inside an interactive session */
     batch b;
     batch_init(&b, &c, &opt);
@@ -179,10 +175,6 @@ ptodb_status cmd_COMPARE(session *s, const char *args)
         return PTODB_ERR_USAGE;
     }
     diag_sink_free(&sink);
-    if (!s->ops) {
-        s->ops = xcalloc(IR_OP_COUNT, sizeof *s->ops);
-        exec_ops_init(s->ops);
-    }
     runpass_options ro;
     memset(&ro, 0, sizeof ro);
     machine_options_init(&ro.mopt);
@@ -190,7 +182,7 @@ ptodb_status cmd_COMPARE(session *s, const char *args)
     ro.mopt.poll = compare_poll;
     ro.mopt.poll_ud = s;
     ro.mopt.interrupt = &s->interrupted;
-    ro.ops = s->ops;
+    ro.ops = session_ops(s);
     compare_result r;
     compare_run(&a, &b, &ro, &r);
     strbuf out = STRBUF_INIT;
@@ -293,10 +285,6 @@ ptodb_status cmd_WHY(session *s, const char *args)
     }
     q.name = name;
     q.ndim = nd ? nd : -1;
-    if (!s->ops) {
-        s->ops = xcalloc(IR_OP_COUNT, sizeof *s->ops);
-        exec_ops_init(s->ops);
-    }
     case_info c;
     session_case_with_tols(s, &c);
     runpass_options ro;
@@ -306,7 +294,7 @@ ptodb_status cmd_WHY(session *s, const char *args)
      * run that failed, not of the fixed schedule's */
     session_schedule_options(s, &ro.mopt);
     ro.mopt.interrupt = &s->interrupted;
-    ro.ops = s->ops;
+    ro.ops = session_ops(s);
     q.c = &c;
     q.ro = &ro;
     q.pass = s->cur_pass;

@@ -33,10 +33,6 @@ ptodb_status cmd_TRACE(session *s, const char *args)
     }
     if (!session_need_case(s))
         return PTODB_ERR_USAGE;
-    if (!s->ops) {
-        s->ops = xcalloc(IR_OP_COUNT, sizeof *s->ops);
-        exec_ops_init(s->ops);
-    }
     case_info c;
     session_case_with_tols(s, &c);
     runpass_options ro;
@@ -47,7 +43,7 @@ ptodb_status cmd_TRACE(session *s, const char *args)
         ro.comm_ready_order = strcmp(session_get_string(s, SETTING_COMM_ORDER), "ready") == 0;
     }
     ro.mopt.interrupt = &s->interrupted;
-    ro.ops = s->ops;
+    ro.ops = session_ops(s);
     const case_pass *p = &s->kase.passes[s->cur_pass];
     strbuf json = STRBUF_INIT;
     perfetto_summary sum;

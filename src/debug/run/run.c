@@ -61,10 +61,7 @@ void run_kill(session *s)
 ptodb_status run_start(session *s, int pass)
 {
     run_kill(s);
-    if (!s->ops) {
-        s->ops = xcalloc(IR_OP_COUNT, sizeof *s->ops);
-        exec_ops_init(s->ops);
-    }
+    session_ops(s);
     pass_state *ps = session_load_pass(s, pass);
     if (!ps->module) {
         session_pass_not_checked(s, "run", pass);
@@ -93,7 +90,7 @@ ptodb_status run_start(session *s, int pass)
     session_machine_options(s, &ro.mopt);
     /* the debugger matches values across passes by what they are */
     ro.mopt.provenance = 1;
-    ro.ops = s->ops;
+    ro.ops = session_ops(s);
     session_schedule_options(s, &ro.mopt);
     /* the run's choices are kept (cheap: only where the fixed schedule's differ) */
     ro.record_schedule = 1;

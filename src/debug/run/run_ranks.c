@@ -148,7 +148,7 @@ ptodb_status run_ranks_start(session *s, int pass)
     diag_sink sink;
     diag_sink_init(&sink, 20);
     xprogram *p = NULL;
-    if (exec_program_build(ps->module, s->ops, &p, &sink) != PTODB_OK) {
+    if (exec_program_build(ps->module, session_ops(s), &p, &sink) != PTODB_OK) {
         session_print_diags(s, &sink);
         diag_sink_free(&sink);
         return PTODB_ERR_RUNTIME;
@@ -171,7 +171,7 @@ ptodb_status run_ranks_start(session *s, int pass)
     /* the choices --batch's --schedule and --comm-order make */
     session_schedule_options(s, &ro.mopt);
     ro.comm_ready_order = strcmp(session_get_string(s, SETTING_COMM_ORDER), "ready") == 0;
-    ro.ops = s->ops;
+    ro.ops = session_ops(s);
     strbuf err = STRBUF_INIT;
     runpass_status why;
     r->prog = p;

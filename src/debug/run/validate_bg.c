@@ -154,17 +154,13 @@ static void worker_run(void *ud, size_t task, worker_pool_out *out)
 {
     session *s = ud;
     (void)task;
-    if (!s->ops) {
-        s->ops = xcalloc(IR_OP_COUNT, sizeof *s->ops);
-        exec_ops_init(s->ops);
-    }
     case_info c;
     session_case_with_tols(s, &c);
     batch_options opt;
     memset(&opt, 0, sizeof opt);
     session_machine_options(s, &opt.ro.mopt);
     opt.ro.mopt.reuse_dead = 1; /* verdicts only: no frame is shown */
-    opt.ro.ops = s->ops;
+    opt.ro.ops = session_ops(s);
     opt.jobs = 1; /* the worker is itself the background */
     batch b;
     batch_init(&b, &c, &opt);

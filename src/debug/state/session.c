@@ -158,6 +158,15 @@ ptodb_status session_open(session *s, const char *path, double rtol, double atol
 
 /* ---- the session ---------------------------------------------------------------- */
 
+const op_fn *session_ops(session *s)
+{
+    if (!s->ops) {
+        s->ops = xcalloc(IR_OP_COUNT, sizeof *s->ops);
+        exec_ops_init(s->ops);
+    }
+    return s->ops;
+}
+
 void session_free(session *s)
 {
     if (!s)

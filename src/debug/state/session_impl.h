@@ -167,6 +167,9 @@ exec_semantics session_semantics(const session *s);
 /* Machine options for a run in the debugger: the defaults with the
  * session's profile and semantics. */
 void session_machine_options(const session *s, machine_options *o);
+/* The op table every run of this session uses (exec_ops_init's), built on
+ * first use (session.c). */
+const op_fn *session_ops(session *s);
 /* The `schedule` setting into o (sched, seed): the user's runs, single- and
  * multi-rank (a multi-rank case's random:SEED seeds its global schedule). */
 void session_schedule_options(const session *s, machine_options *o);
