@@ -254,6 +254,13 @@ static void add_rec_region(rec_ctx *rc, const char *key, const char *base, const
     t->recs[t->n++] = r;
 }
 
+/* 1 when ANNOT is the dump's `pl.Tensor[...]` type (a GM tensor), not a tile. */
+static int annot_is_gm_tensor(const ir_expr *annot)
+{
+    return annot && annot->kind == IR_EXPR_SUBSCRIPT && annot->u.sub.value &&
+           annot->u.sub.value->kind == IR_EXPR_ATTR && strcmp(annot->u.sub.value->u.attr.name->text, "Tensor") == 0;
+}
+
 /* What statement st (just run on core, frame f) bound: its targets, or for
  * an expression statement the named arguments it wrote in place. */
 static void record_stmt(rec_ctx *rc, const machine *m, int core, const ir_stmt *st, const inspect_frame *f)
@@ -301,7 +308,8 @@ static void record_stmt(rec_ctx *rc, const machine *m, int core, const ir_stmt *
             const char *sn;
             const value *v;
             /* tile-sized values only: a GM tensor a loop carries is seen at its stores */
-            if (slot < 0 || !inspect_slot(m, core, 0, slot, &sn, &v) || strcmp(sn, val->u.name->text) != 0 ||
+            if (slot < 0 || (st->u.assign.ntargets == 1 && annot_is_gm_tensor(st->u.assign.annot)) ||
+                !inspect_slot(m, core, 0, slot, &sn, &v) || strcmp(sn, val->u.name->text) != 0 ||
                 v->kind != VAL_TENSOR || !v->u.t || tensor_numel(v->u.t) > 65536)
                 continue;
             add_rec(rc, strbuf_str(&key), strbuf_str(&base), st->u.assign.targets[i].name->text, f, core, v);
@@ -475,6 +483,31 @@ static void close_loops_of_return(rec_ctx *rc, int core, const ir_stmt *last, co
  * header's when the yield did not run), and named after that value. Tiles
  * only: a GM tensor a loop carries is seen at its stores. since: the step
  * at which the iteration began. */
+/* 1 when the loop's carry i is a GM tensor: the yield's declared type (a
+ * one-target yield), or the type of the assignment in the body that defined
+ * the yielded value. A GM tensor a loop carries is updated in place and seen
+ * at its stores; recording it whole every iteration costs its size times the
+ * trip count (qwen3_scope3_h2048's down_proj_gm, [16, 2048] over 16 x 2
+ * iterations per call, made `why` take minutes). */
+static int carry_is_gm_tensor(const ir_stmt *loop, const ir_stmt *y, uint32_t i)
+{
+    if (!y)
+        return 0;
+    if (y->u.assign.ntargets == 1 && y->u.assign.annot)
+        return annot_is_gm_tensor(y->u.assign.annot);
+    const ir_expr *val = y->u.assign.values[i];
+    if (!val || val->kind != IR_EXPR_NAME)
+        return 0;
+    const ir_block *body = &loop->u.for_.body;
+    for (uint32_t k = 0; k < body->n; k++) {
+        const ir_stmt *d = body->items[k];
+        if (d->kind == IR_STMT_ASSIGN && d->u.assign.ntargets == 1 && d->u.assign.targets[0].name &&
+            strcmp(d->u.assign.targets[0].name->text, val->u.name->text) == 0)
+            return annot_is_gm_tensor(d->u.assign.annot);
+    }
+    return 0;
+}
+
 static void record_carries(rec_ctx *rc, const machine *m, int core, const ir_stmt *loop, const inspect_frame *f,
                            uint64_t since)
 {
@@ -488,7 +521,7 @@ static void record_carries(rec_ctx *rc, const machine *m, int core, const ir_stm
     strbuf key = STRBUF_INIT;
     for (uint32_t i = 0; i < loop->u.for_.niter_args; i++) {
         const ir_sym *arg = loop->u.for_.iter_args[i].name;
-        if (!arg)
+        if (!arg || carry_is_gm_tensor(loop, y, i))
             continue;
         int slot = inspect_find_slot(m, core, 0, arg->text);
         const char *sn;
