@@ -575,12 +575,14 @@ uint32_t mem_tile_write(mem_core *mc, uint32_t tile, const tensor *t, mem_fault 
     space_reserve(sp, tl->addr + n);
     int64_t box[TENSOR_MAX_DIMS];
     int dense_whole = block_dense(t) && touched_box(t, tl, box);
+    uint64_t own = tl->intact; /* bytes whose granules are this tile's already */
     if (n)
         intact_drop(mc, tl->space, tl->addr / MEM_GRANULE, (tl->addr + n - 1) / MEM_GRANULE);
     if (dense_whole) {
         if (n) { /* an empty tile may have no bytes at all (sp->bytes NULL): nothing to copy */
             memcpy(sp->bytes + tl->addr, tensor_data(t), (size_t)n);
-            mark_writer(sp->writer, tl->addr / MEM_GRANULE, (tl->addr + n - 1) / MEM_GRANULE, tile);
+            if (n > own) /* a loop's next write of the tile: its granules are marked */
+                mark_writer(sp->writer, tl->addr / MEM_GRANULE, (tl->addr + n - 1) / MEM_GRANULE, tile);
             intact_set(mc, tile, n);
         }
     } else {
