@@ -102,14 +102,14 @@ static size_t device_esize_of(int32_t ir_dtype);
 
 static size_t device_esize(int32_t ir_dtype)
 {
-    /* asked at every tile an op writes: the names compared once per dtype */
-    static _Thread_local int32_t last_dtype = -1;
-    static _Thread_local size_t last_size;
-    if (ir_dtype != last_dtype || ir_dtype < 0) {
-        last_size = device_esize_of(ir_dtype);
-        last_dtype = ir_dtype;
-    }
-    return last_size;
+    /* asked at every tile an op writes: the names compared once per dtype
+     * and thread (size + 1; 0 not asked yet) */
+    static _Thread_local uint8_t known[IR_EV_COUNT];
+    if (ir_dtype < 0 || ir_dtype >= IR_EV_COUNT)
+        return device_esize_of(ir_dtype);
+    if (!known[ir_dtype])
+        known[ir_dtype] = (uint8_t)(device_esize_of(ir_dtype) + 1);
+    return (size_t)known[ir_dtype] - 1;
 }
 
 static size_t device_esize_of(int32_t ir_dtype)
@@ -439,27 +439,29 @@ void exec_memcheck_assigned(exec_memcheck *mc, machine *m, const core *c, const 
                             value *v)
 {
     const xexpr *e = in->e;
+    /* an op's value, or a REF no-op's (system.reserve_buffer and
+     * import_peer_buffer lower to a constant None) */
+    if (!e || (e->kind != XE_OP && e->kind != XE_CONST))
+        return;
     int k = mem_index(c, f->fn);
-    if (!e || k < 0)
+    if (k < 0)
         return;
     mem_core *mem = &mc->cores[k];
-    /* system.reserve_buffer evaluates to nothing (REF's no-op): read from
-     * the statement. The buffer lives in the receiving core's space: the
-     * cube's Mat, a lane's Vec. */
-    const ir_expr *call = in->stmt && in->stmt->kind == IR_STMT_ASSIGN ? in->stmt->u.assign.value : NULL;
-    if (call && call->kind == IR_EXPR_CALL && call->res.kind == IR_REF_OP &&
-        call->res.id == IR_OP_SYSTEM_RESERVE_BUFFER) {
-        mem_slot_reserve(mem, kwarg_str(call, "name"), k == 0 ? MEM_SPACE_MAT : MEM_SPACE_VEC,
-                         kwarg_int(call, "base", -1), kwarg_int(call, "size", 0));
+    const ir_expr *call = NULL;
+    if (e->kind == XE_CONST) {
+        /* system.reserve_buffer evaluates to nothing (REF's no-op): read from
+         * the statement. The buffer lives in the receiving core's space: the
+         * cube's Mat, a lane's Vec. */
+        call = in->stmt && in->stmt->kind == IR_STMT_ASSIGN ? in->stmt->u.assign.value : NULL;
+        if (call && call->kind == IR_EXPR_CALL && call->res.kind == IR_REF_OP &&
+            call->res.id == IR_OP_SYSTEM_RESERVE_BUFFER)
+            mem_slot_reserve(mem, kwarg_str(call, "name"), k == 0 ? MEM_SPACE_MAT : MEM_SPACE_VEC,
+                             kwarg_int(call, "base", -1), kwarg_int(call, "size", 0));
+        else if (call && call->kind == IR_EXPR_CALL && call->res.kind == IR_REF_OP &&
+                 call->res.id == IR_OP_SYSTEM_IMPORT_PEER_BUFFER)
+            import_peer(mc, m, c, f, in, k, call);
         return;
     }
-    if (call && call->kind == IR_EXPR_CALL && call->res.kind == IR_REF_OP &&
-        call->res.id == IR_OP_SYSTEM_IMPORT_PEER_BUFFER) {
-        import_peer(mc, m, c, f, in, k, call);
-        return;
-    }
-    if (e->kind != XE_OP)
-        return;
     const exec_type *ty = in->types ? &in->types[0] : NULL;
     if (!ty || ty->mem_space < 0 || v->kind != VAL_TENSOR || !v->u.t)
         return;
@@ -469,21 +471,27 @@ void exec_memcheck_assigned(exec_memcheck *mc, machine *m, const core *c, const 
         t->mem_tile = 0; /* stored in another width than the device's: not placed (docs/memory.md) */
         return;
     }
-    const ir_span *sp = in->stmt ? &in->stmt->span : NULL;
     mem_fault flt;
-    /* the dump's name of the target (t__tile), as the user reads it */
-    const char *name = in->stmt && in->stmt->kind == IR_STMT_ASSIGN && in->stmt->u.assign.ntargets
-                           ? in->stmt->u.assign.targets[0].name->text
-                           : in->names ? in->names[0] : "?";
-    uint32_t tile = mem_tile_declare(mem, in, f->fn, name, ty->mem_base,
-                                     (mem_space)ty->mem_space, ty->mem_offset, ty->mem_size, sp ? sp->line : 0,
-                                     sp ? sp->col : 0, &flt);
-    if (tile && ty->mem_valid_ndim)
-        mem_tile_set_valid(mem, tile, ty->mem_valid_ndim, ty->mem_valid);
-    if (tile)
-        set_layout(mem, tile, ty, call && call->kind == IR_EXPR_CALL ? call : NULL);
-    if (flt.kind != MEM_FAULT_NONE) /* only at its first placement */
-        report(mc, m, c, f, e->src, op_name(e->id), k, &flt);
+    /* a tile is declared once per statement, with this statement's type:
+     * its name, valid shape and layouts are set then (the statement is
+     * read only then; an op runs thousands of times) */
+    uint32_t tile = mem_tile_again(mem, in);
+    if (!tile) {
+        call = in->stmt && in->stmt->kind == IR_STMT_ASSIGN ? in->stmt->u.assign.value : NULL;
+        const ir_span *sp = in->stmt ? &in->stmt->span : NULL;
+        /* the dump's name of the target (t__tile), as the user reads it */
+        const char *name = in->stmt && in->stmt->kind == IR_STMT_ASSIGN && in->stmt->u.assign.ntargets
+                               ? in->stmt->u.assign.targets[0].name->text
+                               : in->names ? in->names[0] : "?";
+        tile = mem_tile_declare(mem, in, f->fn, name, ty->mem_base, (mem_space)ty->mem_space, ty->mem_offset,
+                                ty->mem_size, sp ? sp->line : 0, sp ? sp->col : 0, &flt);
+        if (tile && ty->mem_valid_ndim)
+            mem_tile_set_valid(mem, tile, ty->mem_valid_ndim, ty->mem_valid);
+        if (tile)
+            set_layout(mem, tile, ty, call && call->kind == IR_EXPR_CALL ? call : NULL);
+        if (flt.kind != MEM_FAULT_NONE) /* only at its first placement */
+            report(mc, m, c, f, e->src, op_name(e->id), k, &flt);
+    }
     if (!tile) {
         t->mem_tile = 0;
         return;

@@ -47,11 +47,14 @@ void mem_core_begin_call(mem_core *mc)
     for (int s = 0; s < MEM_NSPACES; s++) {
         mem_space_state *sp = &mc->sp[s];
         sp->high = 0;
+        sp->nintact = 0;
         if (sp->writer)
             memset(sp->writer, 0, (size_t)((sp->size + MEM_GRANULE - 1) / MEM_GRANULE) * sizeof *sp->writer);
     }
-    for (uint32_t i = 0; i < mc->ntiles; i++)
+    for (uint32_t i = 0; i < mc->ntiles; i++) {
         mc->tiles[i].extent = 0;
+        mc->tiles[i].intact = 0;
+    }
     mc->epoch++;
     mc->nslots = 0; /* reserved again by the call */
 }
@@ -189,19 +192,26 @@ static mem_buffer_id *buffer_id(mem_core *mc, const void *scope, const char *bas
     return b;
 }
 
-uint32_t mem_tile_declare(mem_core *mc, const void *key, const void *scope, const char *name, const char *base,
-                          mem_space space, int64_t offset, int64_t size, uint32_t line, uint32_t col,
-                          mem_fault *f)
+uint32_t mem_tile_again(mem_core *mc, const void *key)
 {
-    f->kind = MEM_FAULT_NONE;
     uint32_t t = find_tile(mc, key);
     if (t) {
         mem_tile *tl = &mc->tiles[t - 1];
         tl->epoch = mc->epoch;
         if (!tl->unplaced && tl->addr + tl->size > mc->sp[tl->space].high)
             mc->sp[tl->space].high = tl->addr + tl->size;
-        return t;
     }
+    return t;
+}
+
+uint32_t mem_tile_declare(mem_core *mc, const void *key, const void *scope, const char *name, const char *base,
+                          mem_space space, int64_t offset, int64_t size, uint32_t line, uint32_t col,
+                          mem_fault *f)
+{
+    f->kind = MEM_FAULT_NONE;
+    uint32_t t = mem_tile_again(mc, key);
+    if (t)
+        return t;
     mem_space_limits lim;
     if (mem_space_limits_of(mc->target, space, &lim) != 0) {
         fault_set(f, MEM_FAULT_BOUNDS, 0, 0, space, 0, "%s has no %s space", mem_target_name(mc->target),
@@ -516,6 +526,39 @@ static int overlaps(uint64_t a, uint64_t an, uint64_t b, uint64_t bn)
     return a < b + bn && b < a + an;
 }
 
+/* Granules [g0, g1] of space s get another writer: every tile whose
+ * intact bytes share a granule with them forgets them (the tile writing
+ * too: the caller sets its own again where it may). */
+static void intact_drop(mem_core *mc, int s, uint64_t g0, uint64_t g1)
+{
+    mem_space_state *sp = &mc->sp[s];
+    uint32_t keep = 0;
+    for (uint32_t i = 0; i < sp->nintact; i++) {
+        mem_tile *u = &mc->tiles[sp->intact_tiles[i] - 1];
+        uint64_t u0 = u->addr / MEM_GRANULE, u1 = (u->addr + u->intact - 1) / MEM_GRANULE;
+        if (u->intact && u->space == s && u0 <= g1 && g0 <= u1)
+            u->intact = 0;
+        if (u->intact)
+            sp->intact_tiles[keep++] = sp->intact_tiles[i];
+    }
+    sp->nintact = keep;
+}
+
+/* Tile now holds all of granules from its address over n bytes (after
+ * intact_drop of them). */
+static void intact_set(mem_core *mc, uint32_t tile, uint64_t n)
+{
+    mem_tile *tl = &mc->tiles[tile - 1];
+    mem_space_state *sp = &mc->sp[tl->space];
+    if (sp->nintact == MEM_INTACT_KEEP) { /* the oldest forgets */
+        mc->tiles[sp->intact_tiles[0] - 1].intact = 0;
+        memmove(sp->intact_tiles, sp->intact_tiles + 1, (MEM_INTACT_KEEP - 1) * sizeof *sp->intact_tiles);
+        sp->nintact--;
+    }
+    tl->intact = n;
+    sp->intact_tiles[sp->nintact++] = tile;
+}
+
 uint32_t mem_tile_write(mem_core *mc, uint32_t tile, const tensor *t, mem_fault *f)
 {
     f->kind = MEM_FAULT_NONE;
@@ -532,10 +575,15 @@ uint32_t mem_tile_write(mem_core *mc, uint32_t tile, const tensor *t, mem_fault 
     space_reserve(sp, tl->addr + n);
     int64_t box[TENSOR_MAX_DIMS];
     int dense_whole = block_dense(t) && touched_box(t, tl, box);
+    uint64_t own = tl->intact; /* bytes whose granules are this tile's already */
+    if (n)
+        intact_drop(mc, tl->space, tl->addr / MEM_GRANULE, (tl->addr + n - 1) / MEM_GRANULE);
     if (dense_whole) {
         if (n) { /* an empty tile may have no bytes at all (sp->bytes NULL): nothing to copy */
             memcpy(sp->bytes + tl->addr, tensor_data(t), (size_t)n);
-            mark_writer(sp->writer, tl->addr / MEM_GRANULE, (tl->addr + n - 1) / MEM_GRANULE, tile);
+            if (n > own) /* a loop's next write of the tile: its granules are marked */
+                mark_writer(sp->writer, tl->addr / MEM_GRANULE, (tl->addr + n - 1) / MEM_GRANULE, tile);
+            intact_set(mc, tile, n);
         }
     } else {
         struct put_ud p = {sp->bytes + tl->addr, sp->writer, tl->addr, tile};
@@ -633,6 +681,8 @@ uint32_t mem_tile_write_in_place(mem_core *mc, uint32_t tile, const tensor *t, m
     mem_tile *sl = &mc->tiles[st - 1];
     mem_space_state *sp = &mc->sp[sl->space];
     space_reserve(sp, sl->addr + end);
+    if (end > start)
+        intact_drop(mc, sl->space, (sl->addr + start) / MEM_GRANULE, (sl->addr + end - 1) / MEM_GRANULE);
     struct put_ud p = {sp->bytes + sl->addr + start, sp->writer, sl->addr + start, st};
     walk_strides(t, sl, t->strides, put_elem, &p);
     if (end > sl->extent)
@@ -658,6 +708,7 @@ void mem_tile_scratch(mem_core *mc, uint32_t tile, const tensor *t)
      * one such element, never a whole tile in practice) */
     memset(sp->bytes + tl->addr, 0xa5, (size_t)n);
     uint64_t g0 = tl->addr / MEM_GRANULE, g1 = (tl->addr + n - 1) / MEM_GRANULE;
+    intact_drop(mc, tl->space, g0, g1);
     for (uint64_t g = g0; g <= g1; g++)
         sp->writer[g] = tile;
     tl->writes++;
@@ -752,7 +803,8 @@ int mem_tile_read(mem_core *mc, uint32_t tile, uint32_t gen, const tensor *t, me
         /* every granule still the tile's own, from the write this value
          * is: whatever the bytes, read_fault finds nothing (its own bytes,
          * written in place since), so they need no comparing */
-        if (tl->writes == gen && all_written_by(sp->writer, tl->addr / MEM_GRANULE, (tl->addr + n - 1) / MEM_GRANULE, tile))
+        if (tl->writes == gen && (n <= tl->intact || all_written_by(sp->writer, tl->addr / MEM_GRANULE,
+                                                                   (tl->addr + n - 1) / MEM_GRANULE, tile)))
             return 0;
         const unsigned char *d = tensor_data(t);
         if (memcmp(src, d, (size_t)n) != 0)

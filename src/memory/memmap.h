@@ -25,6 +25,7 @@
 #include "tensor/tensor.h"
 
 #define MEM_GRANULE 32
+#define MEM_INTACT_KEEP 16
 
 typedef enum {
     MEM_FAULT_NONE,
@@ -61,6 +62,10 @@ typedef struct mem_tile {
     int64_t store_off;
     int stale_carry;  /* 1: a yield's target holding a value of another buffer
                          that no tile.move copied here (exec_memcheck_yield) */
+    /* bytes from addr whose granules all still hold this tile's last
+     * write (a dense write of them all, no write over them since; 0: not
+     * known): a read of them needs no granule walk (mem_tile_read) */
+    uint64_t intact;
     int valid_ndim;   /* its type's valid_shape (pl.TileView), 0 none */
     int64_t valid[TENSOR_MAX_DIMS]; /* -1: not a literal */
 } mem_tile;
@@ -79,6 +84,10 @@ typedef struct mem_space_state {
     uint32_t *writer; /* per granule: the tile that last wrote it (1-based), 0 never */
     uint64_t size;    /* bytes allocated so far */
     uint64_t high;    /* high-water mark: the end of the highest range placed */
+    /* the tiles whose mem_tile.intact is set (the most recent; a tile
+     * pushed out forgets it) */
+    uint32_t intact_tiles[MEM_INTACT_KEEP];
+    uint32_t nintact;
 } mem_space_state;
 
 typedef struct mem_buffer_id {
@@ -126,6 +135,9 @@ void mem_core_begin_call(mem_core *mc);
 uint32_t mem_tile_declare(mem_core *mc, const void *key, const void *scope, const char *name, const char *base,
                           mem_space space, int64_t offset, int64_t size, uint32_t line, uint32_t col,
                           mem_fault *f);
+/* The tile of statement key when it was declared before (placed again in
+ * this kernel call, as mem_tile_declare does), else 0. */
+uint32_t mem_tile_again(mem_core *mc, const void *key);
 const mem_tile *mem_tile_get(const mem_core *mc, uint32_t tile);
 /* Tile writes t: its elements become the bytes at its range. Returns the
  * generation t now holds (mem_tile.writes); *f (kind != NONE) when the

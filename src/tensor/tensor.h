@@ -67,6 +67,14 @@ typedef struct tensor {
     int refcount;
     dtype_id dtype;
     int ndim;                          /* 0 .. TENSOR_MAX_DIMS; 0 = a scalar (0-d) */
+    /* Where the value lives on the device (src/memory, memcheck on): the
+     * tile (1-based) of memory mem_core holding it, and which write of that
+     * tile it is. 0: not placed. Set by the machine only; constructors zero it.
+     * In the first cache line, with the shape an op reads anyway: the memory
+     * model asks it of every operand and result. */
+    uint32_t mem_tile;
+    uint32_t mem_gen;
+    int32_t mem_core;
     int64_t shape[TENSOR_MAX_DIMS];    /* >= 0 */
     int64_t strides[TENSOR_MAX_DIMS];  /* elements, >= 0 (0 repeats an element: broadcast) */
     int64_t offset;                    /* storage offset in elements */
@@ -88,12 +96,6 @@ typedef struct tensor {
     uint64_t prov;
     uint32_t prov_k;
     int32_t prov_core;
-    /* Where the value lives on the device (src/memory, memcheck on): the
-     * tile (1-based) of memory mem_core holding it, and which write of that
-     * tile it is. 0: not placed. Set by the machine only; constructors zero it. */
-    uint32_t mem_tile;
-    uint32_t mem_gen;
-    int32_t mem_core;
 } tensor;
 
 /* ---- storage ------------------------------------------------------------ */
