@@ -5,10 +5,13 @@
 
 #include <stdint.h>
 
+#include "base/strbuf.h"
 #include "data/case.h"
 #include "debug/state/breakpoint.h"
 #include "debug/state/session.h"
 #include "debug/present/view.h"
+#include "ranks/sched.h"
+#include "ranks/world.h"
 #include "exec/machine.h"
 #include "exec/program.h"
 
@@ -141,9 +144,23 @@ void run_ranks_free(run_state *r);
 ptodb_status run_ranks_select(session *s, int rank);
 /* A new watchpoint starts from what its name holds on each rank it watches. */
 void run_ranks_prime_watch(session *s, breakpoint *b);
-/* info ranks' part while a run exists: each rank's state, verdict, parked wait. */
-void run_ranks_info(session *s);
-/* queue show's part: the signal cells. */
-void run_ranks_signal_cells(session *s);
+/* info ranks' rows while a run exists (present/run_listing.c): rank k's
+ * state, verdict, tasks left and where it is (located: somewhere to say; a
+ * parked rank's wait appended to wait, waits set, when it has one to describe). 0
+ * without a multi-rank run or past its last rank. */
+typedef struct run_rank_row {
+    ranks_rank_state state;
+    int verdict;      /* 1 every output passed, 0 one failed, -1 not compared */
+    size_t pending;   /* its tasks left */
+    int located;
+    const char *func; /* where it runs (running), or last ran (parked) */
+    int line;
+    int core;
+    int waits;        /* wait holds what it waits for */
+} run_rank_row;
+int run_ranks_row(session *s, int k, run_rank_row *row, strbuf *wait);
+/* queue show's part: the signal cells notified or waited on (at most max
+ * in cells), how many there are in all. */
+size_t run_ranks_signals(session *s, ranks_signal_cell *cells, size_t max);
 
 #endif

@@ -679,76 +679,40 @@ out:
     return result;
 }
 
-static const char *state_name(ranks_rank_state st)
-{
-    switch (st) {
-    case RANKS_RANK_IDLE: return "idle";
-    case RANKS_RANK_RUNNING: return "running";
-    case RANKS_RANK_PARKED: return "parked";
-    case RANKS_RANK_FINISHED: return "finished";
-    }
-    return "?";
-}
-
-void run_ranks_info(session *s)
+int run_ranks_row(session *s, int k, run_rank_row *row, strbuf *wait)
 {
     run_state *r = &s->run;
-    if (!r->active || !r->ranks)
-        return;
-    int P = ranks_sched_nranks(r->ranks);
+    if (!r->active || !r->ranks || k < 0 || k >= ranks_sched_nranks(r->ranks))
+        return 0;
     ranks_world *w = ranks_sched_world(r->ranks);
-    session_printf(s, "Pass %d %s, %s:\n", s->kase.passes[r->pass].index, s->kase.passes[r->pass].name,
-                   r->failed ? "stopped with an error" : r->finished ? "finished" : "running");
-    for (int k = 0; k < P; k++) {
-        const char *verdict = r->rank_verdict[k] > 0 ? "pass" : r->rank_verdict[k] == 0 ? "FAIL" : "-";
-        ranks_rank_state st = ranks_sched_rank_state(r->ranks, k);
-        session_printf(s, "%s rank %-3d %-8s verdict %-4s %zu task%s left", k == r->rank ? "*" : " ", k,
-                       state_name(st), verdict, ranks_world_pending(w, k),
-                       ranks_world_pending(w, k) == 1 ? "" : "s");
-        machine *m = ranks_sched_machine(r->ranks, k);
-        inspect_frame f;
-        const exec_event *last = ranks_sched_last_event(r->ranks, k);
-        if (st == RANKS_RANK_RUNNING) {
-            for (int c = 0; c < EXEC_NCORES; c++)
-                if (inspect_frame_get(m, c, 0, &f) && inspect_core(m, c) == INSPECT_CORE_READY) {
-                    session_printf(s, ", %s at line %d on %s", f.func, f.line, machine_core_name(c));
-                    break;
-                }
-        } else if (st == RANKS_RANK_PARKED && last->line) {
-            session_printf(s, ", %s at line %d on %s", last->func ? last->func : "?", last->line,
-                           machine_core_name(last->core));
-        }
-        session_printf(s, "\n");
-        strbuf wait = STRBUF_INIT;
-        if (st == RANKS_RANK_PARKED && ranks_world_describe_wait(w, k, &wait))
-            session_printf(s, "           %s\n", strbuf_str(&wait));
-        strbuf_free(&wait);
+    memset(row, 0, sizeof *row);
+    row->state = ranks_sched_rank_state(r->ranks, k);
+    row->verdict = r->rank_verdict[k];
+    row->pending = ranks_world_pending(w, k);
+    machine *m = ranks_sched_machine(r->ranks, k);
+    inspect_frame f;
+    const exec_event *last = ranks_sched_last_event(r->ranks, k);
+    if (row->state == RANKS_RANK_RUNNING) {
+        for (int c = 0; c < EXEC_NCORES; c++)
+            if (inspect_frame_get(m, c, 0, &f) && inspect_core(m, c) == INSPECT_CORE_READY) {
+                row->located = 1;
+                row->func = f.func;
+                row->line = f.line;
+                row->core = c;
+                break;
+            }
+    } else if (row->state == RANKS_RANK_PARKED && last->line) {
+        row->located = 1;
+        row->func = last->func ? last->func : "?";
+        row->line = last->line;
+        row->core = last->core;
     }
+    row->waits = row->state == RANKS_RANK_PARKED && ranks_world_describe_wait(w, k, wait);
+    return 1;
 }
 
-void run_ranks_signal_cells(session *s)
+size_t run_ranks_signals(session *s, ranks_signal_cell *cells, size_t max)
 {
     run_state *r = &s->run;
-    ranks_signal_cell cells[64];
-    size_t n = ranks_world_signal_cells(ranks_sched_world(r->ranks), cells, 64);
-    if (!n) {
-        session_printf(s, "No signal cell has been notified or waited on in this run.\n");
-        return;
-    }
-    session_printf(s, "%-5s %-20s %-7s %-7s %s\n", "Rank", "Window", "Offset", "Value", "Last notified");
-    for (size_t i = 0; i < n && i < 64; i++) {
-        const ranks_signal_cell *c = &cells[i];
-        char last[160] = "never";
-        if (c->notified)
-            snprintf(last, sizeof last, "by rank %d at line %d:%d (%s %lld)", c->from, c->line, c->col,
-                     c->op == EXEC_NOTIFY_SET ? "Set" : "AtomicAdd", (long long)c->notify_value);
-        session_printf(s, "%-5d %-20s %-7lld %-7lld %s", c->owner, c->buffer, (long long)c->elem,
-                       (long long)c->value, last);
-        for (int k = 0; k < 64; k++)
-            if (c->waiters & (1ull << k))
-                session_printf(s, "; rank %d waits on it", k);
-        session_printf(s, "\n");
-    }
-    if (n > 64)
-        session_printf(s, "... %zu more\n", n - 64);
+    return r->ranks ? ranks_world_signal_cells(ranks_sched_world(r->ranks), cells, max) : 0;
 }
