@@ -9,11 +9,14 @@
 #include "debug/present/display.h"
 #include "debug/present/frame.h"
 #include "debug/run/record.h"
+#include "debug/run/run.h"
 #include "debug/run/stop.h"
 #include "debug/state/observers.h"
 #include "debug/state/predicate.h"
 #include "debug/state/session_impl.h"
+#include "exec/compare.h"
 #include "exec/inspect.h"
+#include "exec/runpass.h"
 #include "tensor/tensor_fmt.h"
 
 /* ---- the messages of a stop ---------------------------------------------------- */
@@ -179,6 +182,56 @@ static void on_pass_failed(session *s, int pass, const char *error, void *ctx)
     session_printf(s, "Pass %d %s stopped with an error.\n", s->kase.passes[pass].index, s->kase.passes[pass].name);
 }
 
+static void on_reference_unavailable(session *s, int pass, const char *note, void *ctx)
+{
+    (void)pass;
+    (void)ctx;
+    session_printf(s, "note: the PyTorch reference cannot run this pass: %s\n", note);
+}
+
+/* The "==== stem ====" block of a finished pass, as --run and --batch
+ * print it: the reference's notes, then each output's validate line (or
+ * why it has none). */
+static void on_outputs_validated(session *s, const run_outputs_report *rep, void *ctx)
+{
+    (void)ctx;
+    const char *stem = s->kase.passes[rep->pass].stem;
+    session_printf(s, "==================== %s ====================\n", stem);
+    if (rep->checks_failed) {
+        session_errorf(s, "%s", rep->checks_failed);
+        return;
+    }
+    strbuf line = STRBUF_INIT;
+    if (rep->ref_note) {
+        runpass_format_ref_note(rep->ref_note, 0, &line);
+        session_write(s, strbuf_str(&line), line.len);
+        strbuf_clear(&line);
+    }
+    if (rep->ref_differs) {
+        runpass_format_ref_differs(rep->ref_differs, 0, &line);
+        session_write(s, strbuf_str(&line), line.len);
+        strbuf_clear(&line);
+    }
+    for (size_t k = 0; k < rep->noutputs; k++) {
+        const run_output_verdict *v = &rep->outputs[k];
+        if (v->missing) {
+            session_errorf(s, "%s: expected key '%s' not found in tensors after execution", stem, v->key);
+            continue;
+        }
+        if (v->cmp.error) {
+            session_errorf(s, "%s: %s", stem, v->cmp.msg);
+            continue;
+        }
+        exec_format_validate_line(v->key, &v->cmp, &line);
+        session_write(s, strbuf_str(&line), line.len);
+        strbuf_clear(&line);
+    }
+    strbuf_free(&line);
+    if (rep->user_modified)
+        session_printf(s, "Note: set var changed this run's tensors; these verdicts are not recorded as "
+                          "the pass's own.\n");
+}
+
 static void on_pass_entered(session *s, int pass, void *ctx)
 {
     (void)ctx;
@@ -232,5 +285,7 @@ void present_attach(session *s)
                                            .finish_started = on_finish_started,
                                            .pass_finished = on_pass_finished,
                                            .pass_failed = on_pass_failed,
+                                           .reference_unavailable = on_reference_unavailable,
+                                           .outputs_validated = on_outputs_validated,
                                            .pass_entered = on_pass_entered});
 }

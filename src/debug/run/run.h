@@ -12,6 +12,7 @@
 #include "debug/present/view.h"
 #include "ranks/sched.h"
 #include "ranks/world.h"
+#include "exec/compare.h"
 #include "exec/machine.h"
 #include "exec/program.h"
 
@@ -130,6 +131,24 @@ ptodb_status run_start(session *s, int pass);
 typedef enum { RUN_STEP, RUN_NEXT, RUN_FINISH, RUN_CONTINUE, RUN_UNTIL, RUN_UNTIL_NEXT } run_mode;
 /* run_state.last_kind of a multi-rank task's start (its host's first statement, no statement ran) */
 enum { RUN_KIND_STARTED = 100 };
+/* A finished pass's outputs against golden, as run control compared them
+ * (the event outputs_validated; presentation prints the "==== stem ===="
+ * block from it). */
+typedef struct run_output_verdict {
+    const char *key;         /* the output's name ("rank1.out" in a multi-rank case) */
+    int missing;             /* not bound after the run: no verdict */
+    exec_compare_result cmp; /* cmp.error: the comparison itself failed (cmp.msg) */
+} run_output_verdict;
+typedef struct run_outputs_report {
+    int pass;
+    const char *checks_failed; /* multi-rank: the end checks' report (races, signals); nothing compared */
+    const char *ref_note;      /* the reference's run-time note, or NULL */
+    const char *ref_differs;   /* device semantics: where the reference differs, or NULL */
+    const run_output_verdict *outputs;
+    size_t noutputs;
+    int user_modified; /* set var changed the run's tensors: the verdicts are not recorded */
+} run_outputs_report;
+
 /* Runs until the mode's stop condition, a breakpoint, the end or an error,
  * then reports the stop. until_line: RUN_UNTIL's line in the running pass. */
 ptodb_status run_go(session *s, run_mode mode, long count, int until_line);

@@ -163,7 +163,7 @@ ptodb_status run_ranks_start(session *s, int pass)
         return PTODB_ERR_UNSUPPORTED;
     }
     if (res.ref_note)
-        session_printf(s, "note: the PyTorch reference cannot run this pass: %s\n", res.ref_note);
+        session_notify_reference_unavailable(s, pass, res.ref_note);
     runpass_result_free(&res);
     runpass_options ro;
     memset(&ro, 0, sizeof ro);
@@ -250,12 +250,12 @@ ptodb_status run_ranks_select(session *s, int rank)
 static int finish(session *s)
 {
     run_state *r = &s->run;
-    const case_pass *cp = &s->kase.passes[r->pass];
+    run_outputs_report rep = {.pass = r->pass};
     strbuf out = STRBUF_INIT;
     int bad = ranks_sched_end_checks(r->ranks, &out);
-    session_printf(s, "==================== %s ====================\n", cp->stem);
     if (bad) {
-        session_errorf(s, "%s", strbuf_str(&out));
+        rep.checks_failed = strbuf_str(&out);
+        session_notify_outputs_validated(s, &rep);
         strbuf_free(&out);
         return 0;
     }
@@ -264,6 +264,7 @@ static int finish(session *s)
     memset(&res, 0, sizeof res);
     ranks_sched_compare(r->ranks, &res);
     int P = ranks_sched_nranks(r->ranks);
+    run_output_verdict *v = xcalloc(res.noutputs ? res.noutputs : 1, sizeof *v);
     for (size_t i = 0; i < res.noutputs; i++) {
         const runpass_output *o = &res.outputs[i];
         int k = atoi(o->key + 4); /* "rank<R>.name" */
@@ -271,15 +272,13 @@ static int finish(session *s)
             int ok = !o->cmp.error && o->cmp.pass;
             r->rank_verdict[k] = r->rank_verdict[k] < 0 ? ok : r->rank_verdict[k] && ok;
         }
-        if (o->cmp.error) {
-            session_errorf(s, "%s: %s", cp->stem, o->cmp.msg);
-            continue;
-        }
-        strbuf line = STRBUF_INIT;
-        exec_format_validate_line(o->key, &o->cmp, &line);
-        session_write(s, strbuf_str(&line), line.len);
-        strbuf_free(&line);
+        v[i].key = o->key;
+        v[i].cmp = o->cmp;
     }
+    rep.outputs = v;
+    rep.noutputs = res.noutputs;
+    session_notify_outputs_validated(s, &rep);
+    free(v);
     int all = res.noutputs ? res.all_pass : -1;
     runpass_result_free(&res);
     return all;

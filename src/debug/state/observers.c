@@ -112,6 +112,16 @@ void session_notify_pass_failed(session *s, int pass, const char *error)
     NOTIFY(s, pass_failed, s, pass, error, s->observers[i_].ctx);
 }
 
+void session_notify_reference_unavailable(session *s, int pass, const char *note)
+{
+    NOTIFY(s, reference_unavailable, s, pass, note, s->observers[i_].ctx);
+}
+
+void session_notify_outputs_validated(session *s, const struct run_outputs_report *rep)
+{
+    NOTIFY(s, outputs_validated, s, rep, s->observers[i_].ctx);
+}
+
 void session_notify_pass_entered(session *s, int pass)
 {
     NOTIFY(s, pass_entered, s, pass, s->observers[i_].ctx);

@@ -12,6 +12,7 @@
 #include "debug/state/session.h"
 
 struct inspect_frame;
+struct run_outputs_report;
 struct stop_chain;
 struct stop_hit;
 
@@ -67,6 +68,14 @@ typedef struct session_observer {
      * the memory faults it had), or stopped with error. */
     void (*pass_finished)(session *s, int pass, run_pass_end how, uint64_t steps, uint64_t memfaults, void *ctx);
     void (*pass_failed)(session *s, int pass, const char *error, void *ctx);
+    /* The PyTorch reference cannot run the pass just started (note: why);
+     * the run goes on without it. */
+    void (*reference_unavailable)(session *s, int pass, const char *note, void *ctx);
+    /* The ended pass's outputs were compared with golden (run/run.h's
+     * run_outputs_report: the reference's notes, each output's verdict or
+     * why it has none, a multi-rank run's failed end checks), before
+     * pass_finished. */
+    void (*outputs_validated)(session *s, const struct run_outputs_report *rep, void *ctx);
     /* `continue` past a pass's end went on into pass (started, before its
      * pass breakpoints are checked), or found none after it (pass -1). */
     void (*pass_entered)(session *s, int pass, void *ctx);
@@ -96,6 +105,8 @@ void session_notify_history_exhausted(session *s);
 void session_notify_finish_started(session *s, int level, const struct inspect_frame *f);
 void session_notify_pass_finished(session *s, int pass, run_pass_end how, uint64_t steps, uint64_t memfaults);
 void session_notify_pass_failed(session *s, int pass, const char *error);
+void session_notify_reference_unavailable(session *s, int pass, const char *note);
+void session_notify_outputs_validated(session *s, const struct run_outputs_report *rep);
 void session_notify_pass_entered(session *s, int pass);
 
 /* The command runners the commands floor registers (session_new): how a
