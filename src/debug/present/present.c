@@ -232,6 +232,52 @@ static void on_outputs_validated(session *s, const run_outputs_report *rep, void
                           "the pass's own.\n");
 }
 
+/* ---- program points across passes -------------------------------------------------- */
+
+static void on_point_sought(session *s, int pass, int found, const char *where, const char *how, void *ctx)
+{
+    (void)ctx;
+    if (found)
+        session_printf(s, "Corresponding point in pass %d (%s):\n", s->kase.passes[pass].index, how);
+    else
+        session_printf(s, "Pass %d: no point corresponding to %s (%s).\n", s->kase.passes[pass].index, where, how);
+}
+
+static void on_run_restarted(session *s, int pass, void *ctx)
+{
+    (void)ctx;
+    session_printf(s, "The run is at the start of pass %d.\n", s->kase.passes[pass].index);
+}
+
+static void on_counterpart_found(session *s, const char *name, int from_pass, const char *where, const char *other,
+                                 int pass, const char *how, void *ctx)
+{
+    (void)ctx;
+    session_printf(s, "%s (pass %d, %s) is %s in pass %d (%s)\n", name, s->kase.passes[from_pass].index, where, other,
+                   s->kase.passes[pass].index, how);
+}
+
+/* A guess, said as one: which half of the other pass's tensor a lane's
+ * tile was compared with, and why that half. */
+static void on_lane_share_taken(session *s, const run_lane_share *ls, void *ctx)
+{
+    (void)ctx;
+    const char *unit = ls->axis == 0 ? "rows" : ls->axis == ls->ndim - 1 ? "columns" : "indices";
+    if (ls->region)
+        session_printf(s,
+                       "(%s holds a lane's share: compared with %s %" PRId64 ":%" PRId64 " of dim %d of pass %d's "
+                       "tensor, the half its own loads and stores cover (%s): a guess for a tile with no load or "
+                       "store of its own)\n",
+                       machine_core_name(ls->core), unit, ls->lo, ls->hi, ls->axis, s->kase.passes[ls->pass].index,
+                       ls->region);
+    else
+        session_printf(s,
+                       "(%s holds a lane's share: compared with %s %" PRId64 ":%" PRId64 " of dim %d of pass %d's "
+                       "tensor, the half lane %" PRId64 " covers by position: a guess)\n",
+                       machine_core_name(ls->core), unit, ls->lo, ls->hi, ls->axis, s->kase.passes[ls->pass].index,
+                       ls->lane);
+}
+
 static void on_pass_entered(session *s, int pass, void *ctx)
 {
     (void)ctx;
@@ -287,5 +333,9 @@ void present_attach(session *s)
                                            .pass_failed = on_pass_failed,
                                            .reference_unavailable = on_reference_unavailable,
                                            .outputs_validated = on_outputs_validated,
+                                           .point_sought = on_point_sought,
+                                           .run_restarted = on_run_restarted,
+                                           .counterpart_found = on_counterpart_found,
+                                           .lane_share_taken = on_lane_share_taken,
                                            .pass_entered = on_pass_entered});
 }

@@ -122,6 +122,27 @@ void session_notify_outputs_validated(session *s, const struct run_outputs_repor
     NOTIFY(s, outputs_validated, s, rep, s->observers[i_].ctx);
 }
 
+void session_notify_point_sought(session *s, int pass, int found, const char *where, const char *how)
+{
+    NOTIFY(s, point_sought, s, pass, found, where, how, s->observers[i_].ctx);
+}
+
+void session_notify_run_restarted(session *s, int pass)
+{
+    NOTIFY(s, run_restarted, s, pass, s->observers[i_].ctx);
+}
+
+void session_notify_counterpart_found(session *s, const char *name, int from_pass, const char *where,
+                                      const char *other, int pass, const char *how)
+{
+    NOTIFY(s, counterpart_found, s, name, from_pass, where, other, pass, how, s->observers[i_].ctx);
+}
+
+void session_notify_lane_share_taken(session *s, const struct run_lane_share *ls)
+{
+    NOTIFY(s, lane_share_taken, s, ls, s->observers[i_].ctx);
+}
+
 void session_notify_pass_entered(session *s, int pass)
 {
     NOTIFY(s, pass_entered, s, pass, s->observers[i_].ctx);

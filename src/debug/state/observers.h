@@ -12,6 +12,7 @@
 #include "debug/state/session.h"
 
 struct inspect_frame;
+struct run_lane_share;
 struct run_outputs_report;
 struct stop_chain;
 struct stop_hit;
@@ -76,6 +77,19 @@ typedef struct session_observer {
      * why it has none, a multi-rank run's failed end checks), before
      * pass_finished. */
     void (*outputs_validated)(session *s, const struct run_outputs_report *rep, void *ctx);
+    /* `pass N` looked for the point of pass corresponding to the stop
+     * (where: the stop's frame, how: the match or why there is none):
+     * found, the run stopped there; else run_restarted follows. */
+    void (*point_sought)(session *s, int pass, int found, const char *where, const char *how, void *ctx);
+    /* The run went back to the start of pass (a seek that found nothing). */
+    void (*run_restarted)(session *s, int pass, void *ctx);
+    /* `diff ... pass N`: variable name of from_pass (at where) is other in
+     * pass (how: the match). */
+    void (*counterpart_found)(session *s, const char *name, int from_pass, const char *where, const char *other,
+                              int pass, const char *how, void *ctx);
+    /* A compare with another pass took a vector lane's half of its tensor
+     * (run/record.h's run_lane_share: which half, and by what). */
+    void (*lane_share_taken)(session *s, const struct run_lane_share *ls, void *ctx);
     /* `continue` past a pass's end went on into pass (started, before its
      * pass breakpoints are checked), or found none after it (pass -1). */
     void (*pass_entered)(session *s, int pass, void *ctx);
@@ -107,6 +121,11 @@ void session_notify_pass_finished(session *s, int pass, run_pass_end how, uint64
 void session_notify_pass_failed(session *s, int pass, const char *error);
 void session_notify_reference_unavailable(session *s, int pass, const char *note);
 void session_notify_outputs_validated(session *s, const struct run_outputs_report *rep);
+void session_notify_point_sought(session *s, int pass, int found, const char *where, const char *how);
+void session_notify_run_restarted(session *s, int pass);
+void session_notify_counterpart_found(session *s, const char *name, int from_pass, const char *where,
+                                      const char *other, int pass, const char *how);
+void session_notify_lane_share_taken(session *s, const struct run_lane_share *ls);
 void session_notify_pass_entered(session *s, int pass);
 
 /* The command runners the commands floor registers (session_new): how a
