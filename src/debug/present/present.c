@@ -287,6 +287,58 @@ static void on_pass_entered(session *s, int pass, void *ctx)
         session_printf(s, "Pass %d: %s\n", s->kase.passes[pass].index, s->kase.passes[pass].name);
 }
 
+/* ---- the background validation's reports -------------------------------------------- */
+
+static void on_validation_passed(session *s, int npasses, void *ctx)
+{
+    (void)ctx;
+    session_printf(s, "All %d passes pass validation.\n", npasses);
+}
+
+static void on_first_failing_pass(session *s, int pass, int selected, int unchecked, void *ctx)
+{
+    (void)ctx;
+    const case_pass *p = &s->kase.passes[pass];
+    if (!unchecked) {
+        if (selected)
+            session_printf(s, "first failing pass: %d %s (bisect for the statement)\n", p->index, p->name);
+        else
+            session_printf(s, "first failing pass: %d %s (`pass %d` selects it; bisect for the statement)\n",
+                           p->index, p->name, p->index);
+        return;
+    }
+    /* its errors were printed as it loaded; the first, the root cause,
+     * comes last, where the source pane opens (view_pass_error) */
+    const pass_state *ps = session_load_pass(s, pass);
+    if (ps->first_error)
+        session_errorf(s, "first failing pass: %d %s does not check (%zu error%s), not run; the first: %s", p->index,
+                       p->name, ps->nerrors, ps->nerrors == 1 ? "" : "s", ps->first_error);
+    else
+        session_errorf(s, "first failing pass: %d %s does not check, not run", p->index, p->name);
+}
+
+/* The engine's two lines (the statement, the reason) in the console,
+ * where the first screen shows them, and how to stop there. */
+static void on_divergence_found(session *s, int pass, int line, int rank, void *ctx)
+{
+    (void)pass;
+    (void)ctx;
+    if (s->bisect_head)
+        session_printf(s, "%s\n", s->bisect_head);
+    if (s->bisect_why)
+        session_printf(s, "  %s\n", s->bisect_why);
+    if (rank >= 0)
+        session_printf(s, "`break %d rank %d` then `run` stops there; `bisect` for the whole report.\n", line, rank);
+    else
+        session_printf(s, "`break %d` then `run` stops there; `bisect` for the whole report.\n", line);
+}
+
+static void on_validation_stopped(session *s, int received, int total, void *ctx)
+{
+    (void)ctx;
+    session_printf(s, "Background validation stopped after %d of %d passes.\n", received, total);
+}
+
 /* ---- the case, the stop's location, displays ------------------------------------------ */
 
 static void on_case_closing(session *s, void *ctx)
@@ -337,5 +389,9 @@ void present_attach(session *s)
                                            .run_restarted = on_run_restarted,
                                            .counterpart_found = on_counterpart_found,
                                            .lane_share_taken = on_lane_share_taken,
+                                           .validation_passed = on_validation_passed,
+                                           .first_failing_pass = on_first_failing_pass,
+                                           .divergence_found = on_divergence_found,
+                                           .validation_stopped = on_validation_stopped,
                                            .pass_entered = on_pass_entered});
 }

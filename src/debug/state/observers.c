@@ -143,6 +143,26 @@ void session_notify_lane_share_taken(session *s, const struct run_lane_share *ls
     NOTIFY(s, lane_share_taken, s, ls, s->observers[i_].ctx);
 }
 
+void session_notify_validation_passed(session *s, int npasses)
+{
+    NOTIFY(s, validation_passed, s, npasses, s->observers[i_].ctx);
+}
+
+void session_notify_first_failing_pass(session *s, int pass, int selected, int unchecked)
+{
+    NOTIFY(s, first_failing_pass, s, pass, selected, unchecked, s->observers[i_].ctx);
+}
+
+void session_notify_divergence_found(session *s, int pass, int line, int rank)
+{
+    NOTIFY(s, divergence_found, s, pass, line, rank, s->observers[i_].ctx);
+}
+
+void session_notify_validation_stopped(session *s, int received, int total)
+{
+    NOTIFY(s, validation_stopped, s, received, total, s->observers[i_].ctx);
+}
+
 void session_notify_pass_entered(session *s, int pass)
 {
     NOTIFY(s, pass_entered, s, pass, s->observers[i_].ctx);

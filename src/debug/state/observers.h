@@ -90,6 +90,16 @@ typedef struct session_observer {
     /* A compare with another pass took a vector lane's half of its tensor
      * (run/record.h's run_lane_share: which half, and by what). */
     void (*lane_share_taken)(session *s, const struct run_lane_share *ls, void *ctx);
+    /* The background validation (run/validate_bg.c): every pass passed;
+     * pass is the first that failed (selected: it became the current pass;
+     * unchecked: its file does not check, so it never ran; loaded, its
+     * errors printed); the divergence engine found the statement (the
+     * session's bisect_head and bisect_why say it; rank -1 in a one-rank
+     * case); it stopped before the end, received passes of total validated. */
+    void (*validation_passed)(session *s, int npasses, void *ctx);
+    void (*first_failing_pass)(session *s, int pass, int selected, int unchecked, void *ctx);
+    void (*divergence_found)(session *s, int pass, int line, int rank, void *ctx);
+    void (*validation_stopped)(session *s, int received, int total, void *ctx);
     /* `continue` past a pass's end went on into pass (started, before its
      * pass breakpoints are checked), or found none after it (pass -1). */
     void (*pass_entered)(session *s, int pass, void *ctx);
@@ -126,6 +136,10 @@ void session_notify_run_restarted(session *s, int pass);
 void session_notify_counterpart_found(session *s, const char *name, int from_pass, const char *where,
                                       const char *other, int pass, const char *how);
 void session_notify_lane_share_taken(session *s, const struct run_lane_share *ls);
+void session_notify_validation_passed(session *s, int npasses);
+void session_notify_first_failing_pass(session *s, int pass, int selected, int unchecked);
+void session_notify_divergence_found(session *s, int pass, int line, int rank);
+void session_notify_validation_stopped(session *s, int received, int total);
 void session_notify_pass_entered(session *s, int pass);
 
 /* The command runners the commands floor registers (session_new): how a
