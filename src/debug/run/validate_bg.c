@@ -299,9 +299,10 @@ void session_note_divergence(session *s, int pass, int line, int rank, int reaso
     session_mark_redraw(s, SESSION_REDRAW_SOURCE | SESSION_REDRAW_STATUS);
 }
 
-/* The engine's answer the worker sent: noted, and its two lines (the
- * statement, the reason) in the console, where the first screen shows
- * them; the source pane follows the statement (view_bisect_statement). */
+/* The engine's answer the worker sent: noted, and reported
+ * (divergence_found: presentation prints its two lines, the statement and
+ * the reason, in the console, where the first screen shows them); the
+ * source pane follows the statement (view_bisect_statement). */
 static void take_divergence(session *s, int pass, int line, int rank, int reason, const char *report)
 {
     session_note_divergence(s, pass, line, rank, reason, report);
