@@ -10,6 +10,7 @@
 #include "base/strbuf.h"
 #include "debug/run/point.h"
 #include "debug/present/frame.h"
+#include "debug/present/run_listing.h"
 #include "debug/state/session_impl.h"
 #include "debug/run/timetravel.h"
 #include "debug/present/view.h"
@@ -371,7 +372,7 @@ static void info_ranks(session *s)
         session_printf(s, "\n");
     }
     if (s->run.active && s->run.ranks)
-        run_ranks_info(s);
+        present_ranks(s);
 }
 
 ptodb_status cmd_INFO(session *s, const char *args)
@@ -435,7 +436,7 @@ ptodb_status cmd_INFO(session *s, const char *args)
     if (strcmp(args, "position") == 0)
         return cmd_WHEN(s, "");
     if (strcmp(args, "checkpoints") == 0) {
-        tt_info_checkpoints(s);
+        present_checkpoints(s);
         return PTODB_OK;
     }
     if (strcmp(args, "ranks") == 0) {

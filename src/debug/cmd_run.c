@@ -7,6 +7,7 @@
 
 #include "debug/state/expr.h"
 #include "debug/present/frame.h"
+#include "debug/present/run_listing.h"
 #include "debug/run/record.h"
 #include "debug/run/queue_track.h"
 #include "debug/script.h"
@@ -297,7 +298,7 @@ ptodb_status cmd_QUEUE(session *s, const char *args)
     if (!need_run(s))
         return PTODB_ERR_USAGE;
     if (s->run.ranks) /* the signal cells, then the selected rank's queues */
-        run_ranks_signal_cells(s);
+        present_signal_cells(s);
     inspect_queue q[64];
     int n = inspect_queues(s->run.m, q, 64);
     if (n == 0) {

@@ -19,6 +19,7 @@ src_libptodb_a_SOURCES += \
 	src/debug/present/view.h src/debug/present/view.c src/debug/present/view_exception.c src/debug/present/view_memory.c \
 	src/debug/present/compare_view.h src/debug/present/compare_view.c \
 	src/debug/present/present.h src/debug/present/present.c \
+	src/debug/present/run_listing.h src/debug/present/run_listing.c \
 	src/debug/cmdtable.h src/debug/cmdtable.c src/debug/script.h src/debug/script.c \
 	src/debug/cmd_script.c src/debug/cmd_pass.c src/debug/cmd_run.c src/debug/cmd_timetravel.c src/debug/cmd_break.c \
 	src/debug/cmd_data.c src/debug/cmd_expr.c src/debug/assign.c src/debug/cmd_bisect.c src/debug/cmd_trace.c \

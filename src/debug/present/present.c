@@ -9,11 +9,14 @@
 #include "debug/present/display.h"
 #include "debug/present/frame.h"
 #include "debug/run/record.h"
+#include "debug/run/run.h"
 #include "debug/run/stop.h"
 #include "debug/state/observers.h"
 #include "debug/state/predicate.h"
 #include "debug/state/session_impl.h"
+#include "exec/compare.h"
 #include "exec/inspect.h"
+#include "exec/runpass.h"
 #include "tensor/tensor_fmt.h"
 
 /* ---- the messages of a stop ---------------------------------------------------- */
@@ -179,6 +182,102 @@ static void on_pass_failed(session *s, int pass, const char *error, void *ctx)
     session_printf(s, "Pass %d %s stopped with an error.\n", s->kase.passes[pass].index, s->kase.passes[pass].name);
 }
 
+static void on_reference_unavailable(session *s, int pass, const char *note, void *ctx)
+{
+    (void)pass;
+    (void)ctx;
+    session_printf(s, "note: the PyTorch reference cannot run this pass: %s\n", note);
+}
+
+/* The "==== stem ====" block of a finished pass, as --run and --batch
+ * print it: the reference's notes, then each output's validate line (or
+ * why it has none). */
+static void on_outputs_validated(session *s, const run_outputs_report *rep, void *ctx)
+{
+    (void)ctx;
+    const char *stem = s->kase.passes[rep->pass].stem;
+    session_printf(s, "==================== %s ====================\n", stem);
+    if (rep->checks_failed) {
+        session_errorf(s, "%s", rep->checks_failed);
+        return;
+    }
+    strbuf line = STRBUF_INIT;
+    if (rep->ref_note) {
+        runpass_format_ref_note(rep->ref_note, 0, &line);
+        session_write(s, strbuf_str(&line), line.len);
+        strbuf_clear(&line);
+    }
+    if (rep->ref_differs) {
+        runpass_format_ref_differs(rep->ref_differs, 0, &line);
+        session_write(s, strbuf_str(&line), line.len);
+        strbuf_clear(&line);
+    }
+    for (size_t k = 0; k < rep->noutputs; k++) {
+        const run_output_verdict *v = &rep->outputs[k];
+        if (v->missing) {
+            session_errorf(s, "%s: expected key '%s' not found in tensors after execution", stem, v->key);
+            continue;
+        }
+        if (v->cmp.error) {
+            session_errorf(s, "%s: %s", stem, v->cmp.msg);
+            continue;
+        }
+        exec_format_validate_line(v->key, &v->cmp, &line);
+        session_write(s, strbuf_str(&line), line.len);
+        strbuf_clear(&line);
+    }
+    strbuf_free(&line);
+    if (rep->user_modified)
+        session_printf(s, "Note: set var changed this run's tensors; these verdicts are not recorded as "
+                          "the pass's own.\n");
+}
+
+/* ---- program points across passes -------------------------------------------------- */
+
+static void on_point_sought(session *s, int pass, int found, const char *where, const char *how, void *ctx)
+{
+    (void)ctx;
+    if (found)
+        session_printf(s, "Corresponding point in pass %d (%s):\n", s->kase.passes[pass].index, how);
+    else
+        session_printf(s, "Pass %d: no point corresponding to %s (%s).\n", s->kase.passes[pass].index, where, how);
+}
+
+static void on_run_restarted(session *s, int pass, void *ctx)
+{
+    (void)ctx;
+    session_printf(s, "The run is at the start of pass %d.\n", s->kase.passes[pass].index);
+}
+
+static void on_counterpart_found(session *s, const char *name, int from_pass, const char *where, const char *other,
+                                 int pass, const char *how, void *ctx)
+{
+    (void)ctx;
+    session_printf(s, "%s (pass %d, %s) is %s in pass %d (%s)\n", name, s->kase.passes[from_pass].index, where, other,
+                   s->kase.passes[pass].index, how);
+}
+
+/* A guess, said as one: which half of the other pass's tensor a lane's
+ * tile was compared with, and why that half. */
+static void on_lane_share_taken(session *s, const run_lane_share *ls, void *ctx)
+{
+    (void)ctx;
+    const char *unit = ls->axis == 0 ? "rows" : ls->axis == ls->ndim - 1 ? "columns" : "indices";
+    if (ls->region)
+        session_printf(s,
+                       "(%s holds a lane's share: compared with %s %" PRId64 ":%" PRId64 " of dim %d of pass %d's "
+                       "tensor, the half its own loads and stores cover (%s): a guess for a tile with no load or "
+                       "store of its own)\n",
+                       machine_core_name(ls->core), unit, ls->lo, ls->hi, ls->axis, s->kase.passes[ls->pass].index,
+                       ls->region);
+    else
+        session_printf(s,
+                       "(%s holds a lane's share: compared with %s %" PRId64 ":%" PRId64 " of dim %d of pass %d's "
+                       "tensor, the half lane %" PRId64 " covers by position: a guess)\n",
+                       machine_core_name(ls->core), unit, ls->lo, ls->hi, ls->axis, s->kase.passes[ls->pass].index,
+                       ls->lane);
+}
+
 static void on_pass_entered(session *s, int pass, void *ctx)
 {
     (void)ctx;
@@ -186,6 +285,58 @@ static void on_pass_entered(session *s, int pass, void *ctx)
         session_printf(s, "The last pass has finished.\n");
     else
         session_printf(s, "Pass %d: %s\n", s->kase.passes[pass].index, s->kase.passes[pass].name);
+}
+
+/* ---- the background validation's reports -------------------------------------------- */
+
+static void on_validation_passed(session *s, int npasses, void *ctx)
+{
+    (void)ctx;
+    session_printf(s, "All %d passes pass validation.\n", npasses);
+}
+
+static void on_first_failing_pass(session *s, int pass, int selected, int unchecked, void *ctx)
+{
+    (void)ctx;
+    const case_pass *p = &s->kase.passes[pass];
+    if (!unchecked) {
+        if (selected)
+            session_printf(s, "first failing pass: %d %s (bisect for the statement)\n", p->index, p->name);
+        else
+            session_printf(s, "first failing pass: %d %s (`pass %d` selects it; bisect for the statement)\n",
+                           p->index, p->name, p->index);
+        return;
+    }
+    /* its errors were printed as it loaded; the first, the root cause,
+     * comes last, where the source pane opens (view_pass_error) */
+    const pass_state *ps = session_load_pass(s, pass);
+    if (ps->first_error)
+        session_errorf(s, "first failing pass: %d %s does not check (%zu error%s), not run; the first: %s", p->index,
+                       p->name, ps->nerrors, ps->nerrors == 1 ? "" : "s", ps->first_error);
+    else
+        session_errorf(s, "first failing pass: %d %s does not check, not run", p->index, p->name);
+}
+
+/* The engine's two lines (the statement, the reason) in the console,
+ * where the first screen shows them, and how to stop there. */
+static void on_divergence_found(session *s, int pass, int line, int rank, void *ctx)
+{
+    (void)pass;
+    (void)ctx;
+    if (s->bisect_head)
+        session_printf(s, "%s\n", s->bisect_head);
+    if (s->bisect_why)
+        session_printf(s, "  %s\n", s->bisect_why);
+    if (rank >= 0)
+        session_printf(s, "`break %d rank %d` then `run` stops there; `bisect` for the whole report.\n", line, rank);
+    else
+        session_printf(s, "`break %d` then `run` stops there; `bisect` for the whole report.\n", line);
+}
+
+static void on_validation_stopped(session *s, int received, int total, void *ctx)
+{
+    (void)ctx;
+    session_printf(s, "Background validation stopped after %d of %d passes.\n", received, total);
 }
 
 /* ---- the case, the stop's location, displays ------------------------------------------ */
@@ -232,5 +383,15 @@ void present_attach(session *s)
                                            .finish_started = on_finish_started,
                                            .pass_finished = on_pass_finished,
                                            .pass_failed = on_pass_failed,
+                                           .reference_unavailable = on_reference_unavailable,
+                                           .outputs_validated = on_outputs_validated,
+                                           .point_sought = on_point_sought,
+                                           .run_restarted = on_run_restarted,
+                                           .counterpart_found = on_counterpart_found,
+                                           .lane_share_taken = on_lane_share_taken,
+                                           .validation_passed = on_validation_passed,
+                                           .first_failing_pass = on_first_failing_pass,
+                                           .divergence_found = on_divergence_found,
+                                           .validation_stopped = on_validation_stopped,
                                            .pass_entered = on_pass_entered});
 }

@@ -1285,15 +1285,11 @@ ptodb_status run_seek_point(session *s, int pass)
     } else {
         strbuf how = STRBUF_INIT;
         describe_match(s, &pt, pass, &mt, &how);
+        session_notify_point_sought(s, pass, mt.kind != MATCH_NONE, strbuf_str(&where), strbuf_str(&how));
         if (mt.kind == MATCH_NONE) {
-            session_printf(s, "Pass %d: no point corresponding to %s (%s).\n", s->kase.passes[pass].index,
-                           strbuf_str(&where), strbuf_str(&how));
             /* the seek ran on (to the end, maybe): back to the start */
             restart_quiet(s, pass);
-            session_printf(s, "The run is at the start of pass %d.\n", s->kase.passes[pass].index);
-        } else {
-            session_printf(s, "Corresponding point in pass %d (%s):\n", s->kase.passes[pass].index,
-                           strbuf_str(&how));
+            session_notify_run_restarted(s, pass);
         }
         strbuf_free(&how);
         session_notify_stop_location(s);
@@ -1754,8 +1750,7 @@ tensor *session_tensor_in_pass(session *s, int pass, const char *name, int flags
         }
         if (position && t) {
             if (flags & POINT_SAY_MATCH)
-                session_printf(s, "%s (pass %d, %s) is %s in pass %d (%s)\n", full, s->kase.passes[pt.pass].index,
-                               strbuf_str(&where), other, s->kase.passes[pass].index, strbuf_str(&how));
+                session_notify_counterpart_found(s, full, pt.pass, strbuf_str(&where), other, pass, strbuf_str(&how));
             s->run.level = 0;
         } else if (mt.kind == MATCH_NONE) {
             session_errorf(s, "%s (%s, %s line %d) has no counterpart: %s.", full, strbuf_str(&where), pt.func,
@@ -1795,9 +1790,7 @@ tensor *session_tensor_in_pass(session *s, int pass, const char *name, int flags
                 session_errorf(s, "No tensor \"%s\" at the corresponding point of pass %d (%s).", other,
                                s->kase.passes[pass].index, strbuf_str(&how));
             else if (t && (flags & POINT_SAY_MATCH))
-                session_printf(s, "%s (pass %d, %s) is %s in pass %d (%s)\n", full,
-                               s->kase.passes[pt.pass].index, strbuf_str(&where), other,
-                               s->kase.passes[pass].index, strbuf_str(&how));
+                session_notify_counterpart_found(s, full, pt.pass, strbuf_str(&where), other, pass, strbuf_str(&how));
             s->run.level = 0;
         }
     }

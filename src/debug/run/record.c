@@ -370,19 +370,16 @@ tensor *session_lane_share(session *s, const tensor *a, const tensor *b, int pas
         lane = core - EXEC_CORE_AIV0;
     ptodb_status st;
     tensor *half = tensor_slice(b, axis, lane * h, (lane + 1) * h, 1, &st);
-    const char *unit = axis == 0 ? "rows" : axis == a->ndim - 1 ? "columns" : "indices";
-    if (half && by_region)
-        session_printf(s,
-                       "(%s holds a lane's share: compared with %s %" PRId64 ":%" PRId64 " of dim %d of pass %d's "
-                       "tensor, the half its own loads and stores cover (%s): a guess for a tile with no load or "
-                       "store of its own)\n",
-                       machine_core_name(core), unit, lane * h, (lane + 1) * h, axis, s->kase.passes[pass].index,
-                       region);
-    else if (half)
-        session_printf(s,
-                       "(%s holds a lane's share: compared with %s %" PRId64 ":%" PRId64 " of dim %d of pass %d's "
-                       "tensor, the half lane %" PRId64 " covers by position: a guess)\n",
-                       machine_core_name(core), unit, lane * h, (lane + 1) * h, axis, s->kase.passes[pass].index,
-                       lane);
+    if (half) {
+        run_lane_share ls = {.core = core,
+                             .axis = axis,
+                             .ndim = a->ndim,
+                             .lo = lane * h,
+                             .hi = (lane + 1) * h,
+                             .pass = pass,
+                             .region = by_region ? region : NULL,
+                             .lane = lane};
+        session_notify_lane_share_taken(s, &ls);
+    }
     return half;
 }

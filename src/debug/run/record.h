@@ -37,8 +37,17 @@ uint32_t run_visit_iteration(const run_state *r, const void *stmt, int core, uin
 /* A vector lane's tile against another pass's whole tensor b (before a
  * lane split, one core did both halves): when exactly one dim of b is
  * twice a's and the run's current core is AIV0 or AIV1, that lane's half of
- * b (by position, a guess it says in a note line), a new reference; NULL
- * otherwise. pass: the other pass, named in the note. */
+ * b (by position, a guess: the event lane_share_taken says which half it
+ * took and why), a new reference; NULL otherwise. pass: the other pass. */
 tensor *session_lane_share(session *s, const tensor *a, const tensor *b, int pass);
+/* The half session_lane_share took (lane_share_taken). */
+typedef struct run_lane_share {
+    int core;           /* the lane: AIV0 or AIV1 */
+    int axis, ndim;     /* the dim halved, of ndim */
+    int64_t lo, hi;     /* the half's range along axis */
+    int pass;           /* the other pass */
+    const char *region; /* the region the lane's own loads and stores cover, or NULL: by the lane's index */
+    int64_t lane;       /* the half: 0 or 1 */
+} run_lane_share;
 
 #endif

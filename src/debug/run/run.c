@@ -103,7 +103,7 @@ ptodb_status run_start(session *s, int pass)
         return PTODB_ERR_RUNTIME;
     }
     if (rp.ref_note)
-        session_printf(s, "note: the PyTorch reference cannot run this pass: %s\n", rp.ref_note);
+        session_notify_reference_unavailable(s, pass, rp.ref_note);
     /* the run is the session's now */
     r->prog = rp.prog;
     r->binds = rp.binds;
@@ -170,25 +170,15 @@ static void validate_outputs(session *s)
     res->max_abs_diff = xcalloc(res->nout ? (size_t)res->nout : 1, sizeof *res->max_abs_diff);
     res->margin = xcalloc(res->nout ? (size_t)res->nout : 1, sizeof *res->margin);
     res->ok = xcalloc(res->nout ? (size_t)res->nout : 1, sizeof *res->ok);
-    session_printf(s, "==================== %s ====================\n",
-                   s->kase.passes[r->pass].stem);
-    char *note = runpass_run_time_ref_note(s->kase.passes[r->pass].path, r->m);
-    if (note) { /* the line --run and --batch print */
-        strbuf line = STRBUF_INIT;
-        runpass_format_ref_note(note, 0, &line);
-        session_write(s, strbuf_str(&line), line.len);
-        strbuf_free(&line);
-        free(note);
-    }
+    run_outputs_report rep = {.pass = r->pass, .noutputs = (size_t)res->nout, .user_modified = r->user_modified};
+    run_output_verdict *v = xcalloc(res->nout ? (size_t)res->nout : 1, sizeof *v);
+    rep.outputs = v;
+    char *note = runpass_run_time_ref_note(s->kase.passes[r->pass].path, r->m); /* the line --run and --batch print */
+    rep.ref_note = note;
     int raises;
+    /* --semantics=device: where REF differs, as --run and --batch say */
     char *differs = runpass_ref_differs(s->kase.passes[r->pass].path, r->m, &raises);
-    if (differs) { /* --semantics=device: where REF differs, as --run and --batch say */
-        strbuf line = STRBUF_INIT;
-        runpass_format_ref_differs(differs, 0, &line);
-        session_write(s, strbuf_str(&line), line.len);
-        strbuf_free(&line);
-        free(differs);
-    }
+    rep.ref_differs = differs;
     for (int k = 0; k < res->nout; k++) {
         const case_tensor *o = &s->kase.outputs[k];
         const tensor *act = NULL;
@@ -197,31 +187,27 @@ static void validate_outputs(session *s)
                 act = r->binds[i].t;
         res->max_abs_diff[k] = NAN;
         res->margin[k] = NAN;
+        v[k].key = o->name;
         if (!act) {
-            session_errorf(s, "%s: expected key '%s' not found in tensors after execution",
-                           s->kase.passes[r->pass].stem, o->name);
+            v[k].missing = 1;
             continue;
         }
         res->outputs[k] = tensor_ref((tensor *)act);
         double rtol, atol;
         session_output_tols(s, o, &rtol, &atol);
-        exec_compare_result cr;
-        exec_compare(act, o->t, rtol, atol, session_profile(s), session_semantics(s) == EXEC_SEM_DEVICE, &cr);
-        if (cr.error) {
-            session_errorf(s, "%s: %s", s->kase.passes[r->pass].stem, cr.msg);
+        exec_compare_result *cr = &v[k].cmp;
+        exec_compare(act, o->t, rtol, atol, session_profile(s), session_semantics(s) == EXEC_SEM_DEVICE, cr);
+        if (cr->error)
             continue;
-        }
-        res->max_abs_diff[k] = cr.max_abs_diff;
-        res->margin[k] = cr.margin;
-        res->ok[k] = cr.pass;
-        strbuf line = STRBUF_INIT;
-        exec_format_validate_line(o->name, &cr, &line);
-        session_write(s, strbuf_str(&line), line.len);
-        strbuf_free(&line);
+        res->max_abs_diff[k] = cr->max_abs_diff;
+        res->margin[k] = cr->margin;
+        res->ok[k] = cr->pass;
     }
+    session_notify_outputs_validated(s, &rep);
+    free(v);
+    free(note);
+    free(differs);
     if (r->user_modified) {
-        session_printf(s, "Note: set var changed this run's tensors; these verdicts are not recorded as "
-                          "the pass's own.\n");
         run_free_result(res);
         res->ran = 0;
     }

@@ -5,10 +5,14 @@
 
 #include <stdint.h>
 
+#include "base/strbuf.h"
 #include "data/case.h"
 #include "debug/state/breakpoint.h"
 #include "debug/state/session.h"
 #include "debug/present/view.h"
+#include "ranks/sched.h"
+#include "ranks/world.h"
+#include "exec/compare.h"
 #include "exec/machine.h"
 #include "exec/program.h"
 
@@ -127,6 +131,24 @@ ptodb_status run_start(session *s, int pass);
 typedef enum { RUN_STEP, RUN_NEXT, RUN_FINISH, RUN_CONTINUE, RUN_UNTIL, RUN_UNTIL_NEXT } run_mode;
 /* run_state.last_kind of a multi-rank task's start (its host's first statement, no statement ran) */
 enum { RUN_KIND_STARTED = 100 };
+/* A finished pass's outputs against golden, as run control compared them
+ * (the event outputs_validated; presentation prints the "==== stem ===="
+ * block from it). */
+typedef struct run_output_verdict {
+    const char *key;         /* the output's name ("rank1.out" in a multi-rank case) */
+    int missing;             /* not bound after the run: no verdict */
+    exec_compare_result cmp; /* cmp.error: the comparison itself failed (cmp.msg) */
+} run_output_verdict;
+typedef struct run_outputs_report {
+    int pass;
+    const char *checks_failed; /* multi-rank: the end checks' report (races, signals); nothing compared */
+    const char *ref_note;      /* the reference's run-time note, or NULL */
+    const char *ref_differs;   /* device semantics: where the reference differs, or NULL */
+    const run_output_verdict *outputs;
+    size_t noutputs;
+    int user_modified; /* set var changed the run's tensors: the verdicts are not recorded */
+} run_outputs_report;
+
 /* Runs until the mode's stop condition, a breakpoint, the end or an error,
  * then reports the stop. until_line: RUN_UNTIL's line in the running pass. */
 ptodb_status run_go(session *s, run_mode mode, long count, int until_line);
@@ -141,9 +163,23 @@ void run_ranks_free(run_state *r);
 ptodb_status run_ranks_select(session *s, int rank);
 /* A new watchpoint starts from what its name holds on each rank it watches. */
 void run_ranks_prime_watch(session *s, breakpoint *b);
-/* info ranks' part while a run exists: each rank's state, verdict, parked wait. */
-void run_ranks_info(session *s);
-/* queue show's part: the signal cells. */
-void run_ranks_signal_cells(session *s);
+/* info ranks' rows while a run exists (present/run_listing.c): rank k's
+ * state, verdict, tasks left and where it is (located: somewhere to say; a
+ * parked rank's wait appended to wait, waits set, when it has one to describe). 0
+ * without a multi-rank run or past its last rank. */
+typedef struct run_rank_row {
+    ranks_rank_state state;
+    int verdict;      /* 1 every output passed, 0 one failed, -1 not compared */
+    size_t pending;   /* its tasks left */
+    int located;
+    const char *func; /* where it runs (running), or last ran (parked) */
+    int line;
+    int core;
+    int waits;        /* wait holds what it waits for */
+} run_rank_row;
+int run_ranks_row(session *s, int k, run_rank_row *row, strbuf *wait);
+/* queue show's part: the signal cells notified or waited on (at most max
+ * in cells), how many there are in all. */
+size_t run_ranks_signals(session *s, ranks_signal_cell *cells, size_t max);
 
 #endif

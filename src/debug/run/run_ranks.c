@@ -163,7 +163,7 @@ ptodb_status run_ranks_start(session *s, int pass)
         return PTODB_ERR_UNSUPPORTED;
     }
     if (res.ref_note)
-        session_printf(s, "note: the PyTorch reference cannot run this pass: %s\n", res.ref_note);
+        session_notify_reference_unavailable(s, pass, res.ref_note);
     runpass_result_free(&res);
     runpass_options ro;
     memset(&ro, 0, sizeof ro);
@@ -250,12 +250,12 @@ ptodb_status run_ranks_select(session *s, int rank)
 static int finish(session *s)
 {
     run_state *r = &s->run;
-    const case_pass *cp = &s->kase.passes[r->pass];
+    run_outputs_report rep = {.pass = r->pass};
     strbuf out = STRBUF_INIT;
     int bad = ranks_sched_end_checks(r->ranks, &out);
-    session_printf(s, "==================== %s ====================\n", cp->stem);
     if (bad) {
-        session_errorf(s, "%s", strbuf_str(&out));
+        rep.checks_failed = strbuf_str(&out);
+        session_notify_outputs_validated(s, &rep);
         strbuf_free(&out);
         return 0;
     }
@@ -264,6 +264,7 @@ static int finish(session *s)
     memset(&res, 0, sizeof res);
     ranks_sched_compare(r->ranks, &res);
     int P = ranks_sched_nranks(r->ranks);
+    run_output_verdict *v = xcalloc(res.noutputs ? res.noutputs : 1, sizeof *v);
     for (size_t i = 0; i < res.noutputs; i++) {
         const runpass_output *o = &res.outputs[i];
         int k = atoi(o->key + 4); /* "rank<R>.name" */
@@ -271,15 +272,13 @@ static int finish(session *s)
             int ok = !o->cmp.error && o->cmp.pass;
             r->rank_verdict[k] = r->rank_verdict[k] < 0 ? ok : r->rank_verdict[k] && ok;
         }
-        if (o->cmp.error) {
-            session_errorf(s, "%s: %s", cp->stem, o->cmp.msg);
-            continue;
-        }
-        strbuf line = STRBUF_INIT;
-        exec_format_validate_line(o->key, &o->cmp, &line);
-        session_write(s, strbuf_str(&line), line.len);
-        strbuf_free(&line);
+        v[i].key = o->key;
+        v[i].cmp = o->cmp;
     }
+    rep.outputs = v;
+    rep.noutputs = res.noutputs;
+    session_notify_outputs_validated(s, &rep);
+    free(v);
     int all = res.noutputs ? res.all_pass : -1;
     runpass_result_free(&res);
     return all;
@@ -679,76 +678,40 @@ out:
     return result;
 }
 
-static const char *state_name(ranks_rank_state st)
-{
-    switch (st) {
-    case RANKS_RANK_IDLE: return "idle";
-    case RANKS_RANK_RUNNING: return "running";
-    case RANKS_RANK_PARKED: return "parked";
-    case RANKS_RANK_FINISHED: return "finished";
-    }
-    return "?";
-}
-
-void run_ranks_info(session *s)
+int run_ranks_row(session *s, int k, run_rank_row *row, strbuf *wait)
 {
     run_state *r = &s->run;
-    if (!r->active || !r->ranks)
-        return;
-    int P = ranks_sched_nranks(r->ranks);
+    if (!r->active || !r->ranks || k < 0 || k >= ranks_sched_nranks(r->ranks))
+        return 0;
     ranks_world *w = ranks_sched_world(r->ranks);
-    session_printf(s, "Pass %d %s, %s:\n", s->kase.passes[r->pass].index, s->kase.passes[r->pass].name,
-                   r->failed ? "stopped with an error" : r->finished ? "finished" : "running");
-    for (int k = 0; k < P; k++) {
-        const char *verdict = r->rank_verdict[k] > 0 ? "pass" : r->rank_verdict[k] == 0 ? "FAIL" : "-";
-        ranks_rank_state st = ranks_sched_rank_state(r->ranks, k);
-        session_printf(s, "%s rank %-3d %-8s verdict %-4s %zu task%s left", k == r->rank ? "*" : " ", k,
-                       state_name(st), verdict, ranks_world_pending(w, k),
-                       ranks_world_pending(w, k) == 1 ? "" : "s");
-        machine *m = ranks_sched_machine(r->ranks, k);
-        inspect_frame f;
-        const exec_event *last = ranks_sched_last_event(r->ranks, k);
-        if (st == RANKS_RANK_RUNNING) {
-            for (int c = 0; c < EXEC_NCORES; c++)
-                if (inspect_frame_get(m, c, 0, &f) && inspect_core(m, c) == INSPECT_CORE_READY) {
-                    session_printf(s, ", %s at line %d on %s", f.func, f.line, machine_core_name(c));
-                    break;
-                }
-        } else if (st == RANKS_RANK_PARKED && last->line) {
-            session_printf(s, ", %s at line %d on %s", last->func ? last->func : "?", last->line,
-                           machine_core_name(last->core));
-        }
-        session_printf(s, "\n");
-        strbuf wait = STRBUF_INIT;
-        if (st == RANKS_RANK_PARKED && ranks_world_describe_wait(w, k, &wait))
-            session_printf(s, "           %s\n", strbuf_str(&wait));
-        strbuf_free(&wait);
+    memset(row, 0, sizeof *row);
+    row->state = ranks_sched_rank_state(r->ranks, k);
+    row->verdict = r->rank_verdict[k];
+    row->pending = ranks_world_pending(w, k);
+    machine *m = ranks_sched_machine(r->ranks, k);
+    inspect_frame f;
+    const exec_event *last = ranks_sched_last_event(r->ranks, k);
+    if (row->state == RANKS_RANK_RUNNING) {
+        for (int c = 0; c < EXEC_NCORES; c++)
+            if (inspect_frame_get(m, c, 0, &f) && inspect_core(m, c) == INSPECT_CORE_READY) {
+                row->located = 1;
+                row->func = f.func;
+                row->line = f.line;
+                row->core = c;
+                break;
+            }
+    } else if (row->state == RANKS_RANK_PARKED && last->line) {
+        row->located = 1;
+        row->func = last->func ? last->func : "?";
+        row->line = last->line;
+        row->core = last->core;
     }
+    row->waits = row->state == RANKS_RANK_PARKED && ranks_world_describe_wait(w, k, wait);
+    return 1;
 }
 
-void run_ranks_signal_cells(session *s)
+size_t run_ranks_signals(session *s, ranks_signal_cell *cells, size_t max)
 {
     run_state *r = &s->run;
-    ranks_signal_cell cells[64];
-    size_t n = ranks_world_signal_cells(ranks_sched_world(r->ranks), cells, 64);
-    if (!n) {
-        session_printf(s, "No signal cell has been notified or waited on in this run.\n");
-        return;
-    }
-    session_printf(s, "%-5s %-20s %-7s %-7s %s\n", "Rank", "Window", "Offset", "Value", "Last notified");
-    for (size_t i = 0; i < n && i < 64; i++) {
-        const ranks_signal_cell *c = &cells[i];
-        char last[160] = "never";
-        if (c->notified)
-            snprintf(last, sizeof last, "by rank %d at line %d:%d (%s %lld)", c->from, c->line, c->col,
-                     c->op == EXEC_NOTIFY_SET ? "Set" : "AtomicAdd", (long long)c->notify_value);
-        session_printf(s, "%-5d %-20s %-7lld %-7lld %s", c->owner, c->buffer, (long long)c->elem,
-                       (long long)c->value, last);
-        for (int k = 0; k < 64; k++)
-            if (c->waiters & (1ull << k))
-                session_printf(s, "; rank %d waits on it", k);
-        session_printf(s, "\n");
-    }
-    if (n > 64)
-        session_printf(s, "... %zu more\n", n - 64);
+    return r->ranks ? ranks_world_signal_cells(ranks_sched_world(r->ranks), cells, max) : 0;
 }

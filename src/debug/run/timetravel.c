@@ -1385,38 +1385,23 @@ void tt_memory(session *s, size_t *bytes, size_t *live, size_t *count)
     *count = r->tt->n;
 }
 
-void tt_info_checkpoints(session *s)
+int tt_user_checkpoint(session *s, size_t *cursor, tt_checkpoint_row *row)
 {
     run_state *r = &s->run;
-    if (!r->active || !r->m) {
-        session_printf(s, "No checkpoints: the program is not being run.\n");
-        return;
-    }
-    if (r->ranks) {
-        session_printf(s, "No checkpoints: a multi-rank run goes back by running its schedule again from the "
-                          "pass's start (move %" PRIu64 " now, %" PRIu64 " the furthest).\n",
-                       r->rank_moves, r->rank_horizon);
-        return;
-    }
+    if (!r->active || !r->m || r->ranks)
+        return 0;
     struct tt_history *h = history(r);
-    int any = 0;
-    for (size_t i = 0; i < h->n; i++) {
+    for (size_t i = *cursor; i < h->n; i++) {
         if (!h->ck[i].user)
             continue;
-        if (!any)
-            session_printf(s, "ID\tStep\tWhere\n");
-        any = 1;
-        session_printf(s, "%d\t%" PRIu64 "\t%s\n", h->ck[i].user, h->ck[i].step,
-                       h->ck[i].finished ? "the end of the pass" : "");
+        row->user = h->ck[i].user;
+        row->step = h->ck[i].step;
+        row->finished = h->ck[i].finished;
+        *cursor = i + 1;
+        return 1;
     }
-    if (!any)
-        session_printf(s, "No user checkpoints.\n");
-    size_t bytes, live, count;
-    tt_memory(s, &bytes, &live, &count);
-    session_printf(s,
-                   "%zu checkpoints in all (automatic and user), %.1f MiB (the live tensors: %.1f MiB); "
-                   "history recorded to step %" PRIu64 ".\n",
-                   count, (double)bytes / 1048576.0, (double)live / 1048576.0, h->horizon);
+    *cursor = h->n;
+    return 0;
 }
 
 ptodb_status tt_restart(session *s, int n)

@@ -91,8 +91,15 @@ ptodb_status tt_reverse(session *s, tt_reverse_mode mode, long count);
 
 /* A user checkpoint at the current moment: its number (from 1), or -1. */
 int tt_checkpoint_user(session *s);
-/* Lists the user checkpoints and the automatic ones' count and bytes. */
-void tt_info_checkpoints(session *s);
+/* info checkpoints' rows (present/run_listing.c): the next user
+ * checkpoint from *cursor (0 at first; advanced), 0 after the last or
+ * without a one-rank run. */
+typedef struct tt_checkpoint_row {
+    int user;      /* its number */
+    uint64_t step; /* the moment it holds */
+    int finished;  /* taken at the end of the pass */
+} tt_checkpoint_row;
+int tt_user_checkpoint(session *s, size_t *cursor, tt_checkpoint_row *row);
 /* Goes to user checkpoint n and reports the stop. */
 ptodb_status tt_restart(session *s, int n);
 /* The bytes the checkpoints hold (own copies), shared copies, the live

@@ -235,8 +235,7 @@ void session_validate_cancel(session *s)
         return;
     worker_pool_free(bg->pool); /* stops the worker if it is still running */
     if (!bg->complete)
-        session_printf(s, "Background validation stopped after %d of %zu passes.\n", bg->received,
-                       s->kase.npasses);
+        session_notify_validation_stopped(s, bg->received, (int)s->kase.npasses);
     free(bg->buf);
     free(bg);
     s->bg = NULL;
@@ -254,7 +253,6 @@ int view_validation_progress(session *s, int *done, int *total)
 
 static void select_first_bad(session *s, int pass, int unchecked)
 {
-    const case_pass *p = &s->kase.passes[pass];
     /* Selected unless a program runs or the user selected another pass
      * meanwhile (the plain command line goes on while it validates). */
     int select = !s->run.active && s->cur_pass == s->bg->start_pass;
@@ -263,24 +261,13 @@ static void select_first_bad(session *s, int pass, int unchecked)
         s->list_line = 0;
         session_mark_redraw(s, SESSION_REDRAW_ALL);
     }
-    if (!unchecked) {
-        if (select)
-            session_printf(s, "first failing pass: %d %s (bisect for the statement)\n", p->index, p->name);
-        else
-            session_printf(s, "first failing pass: %d %s (`pass %d` selects it; bisect for the statement)\n",
-                           p->index, p->name, p->index);
-        return;
-    }
     /* A file that does not check never ran: no statement to bisect for.
      * Its errors (printed once, in the file's order, when it loads) and
      * then its first one, the root cause, last in the console, where the
      * source pane opens (view_pass_error). */
-    const pass_state *ps = session_load_pass(s, pass);
-    if (ps->first_error)
-        session_errorf(s, "first failing pass: %d %s does not check (%zu error%s), not run; the first: %s", p->index,
-                       p->name, ps->nerrors, ps->nerrors == 1 ? "" : "s", ps->first_error);
-    else
-        session_errorf(s, "first failing pass: %d %s does not check, not run", p->index, p->name);
+    if (unchecked)
+        session_load_pass(s, pass);
+    session_notify_first_failing_pass(s, pass, select, unchecked);
 }
 
 /* The first line of text starting with prefix (after spaces), or NULL. */
@@ -312,20 +299,14 @@ void session_note_divergence(session *s, int pass, int line, int rank, int reaso
     session_mark_redraw(s, SESSION_REDRAW_SOURCE | SESSION_REDRAW_STATUS);
 }
 
-/* The engine's answer the worker sent: noted, and its two lines (the
- * statement, the reason) in the console, where the first screen shows
- * them; the source pane follows the statement (view_bisect_statement). */
+/* The engine's answer the worker sent: noted, and reported
+ * (divergence_found: presentation prints its two lines, the statement and
+ * the reason, in the console, where the first screen shows them); the
+ * source pane follows the statement (view_bisect_statement). */
 static void take_divergence(session *s, int pass, int line, int rank, int reason, const char *report)
 {
     session_note_divergence(s, pass, line, rank, reason, report);
-    if (s->bisect_head)
-        session_printf(s, "%s\n", s->bisect_head);
-    if (s->bisect_why)
-        session_printf(s, "  %s\n", s->bisect_why);
-    if (rank >= 0)
-        session_printf(s, "`break %d rank %d` then `run` stops there; `bisect` for the whole report.\n", line, rank);
-    else
-        session_printf(s, "`break %d` then `run` stops there; `bisect` for the whole report.\n", line);
+    session_notify_divergence_found(s, pass, line, rank);
 }
 
 /* ---- the per-pass table of results (run.h's pass_result) ---- */
@@ -554,7 +535,7 @@ int session_validate_poll(session *s)
     if (!bg->done)
         return 1;
     if (bg->first_bad < 0 && bg->received == (int)s->kase.npasses)
-        session_printf(s, "All %zu passes pass validation.\n", s->kase.npasses);
+        session_notify_validation_passed(s, (int)s->kase.npasses);
     bg->received = (int)s->kase.npasses > bg->received ? bg->received : (int)s->kase.npasses;
     session_validate_cancel(s);
     return 0;

@@ -112,6 +112,57 @@ void session_notify_pass_failed(session *s, int pass, const char *error)
     NOTIFY(s, pass_failed, s, pass, error, s->observers[i_].ctx);
 }
 
+void session_notify_reference_unavailable(session *s, int pass, const char *note)
+{
+    NOTIFY(s, reference_unavailable, s, pass, note, s->observers[i_].ctx);
+}
+
+void session_notify_outputs_validated(session *s, const struct run_outputs_report *rep)
+{
+    NOTIFY(s, outputs_validated, s, rep, s->observers[i_].ctx);
+}
+
+void session_notify_point_sought(session *s, int pass, int found, const char *where, const char *how)
+{
+    NOTIFY(s, point_sought, s, pass, found, where, how, s->observers[i_].ctx);
+}
+
+void session_notify_run_restarted(session *s, int pass)
+{
+    NOTIFY(s, run_restarted, s, pass, s->observers[i_].ctx);
+}
+
+void session_notify_counterpart_found(session *s, const char *name, int from_pass, const char *where,
+                                      const char *other, int pass, const char *how)
+{
+    NOTIFY(s, counterpart_found, s, name, from_pass, where, other, pass, how, s->observers[i_].ctx);
+}
+
+void session_notify_lane_share_taken(session *s, const struct run_lane_share *ls)
+{
+    NOTIFY(s, lane_share_taken, s, ls, s->observers[i_].ctx);
+}
+
+void session_notify_validation_passed(session *s, int npasses)
+{
+    NOTIFY(s, validation_passed, s, npasses, s->observers[i_].ctx);
+}
+
+void session_notify_first_failing_pass(session *s, int pass, int selected, int unchecked)
+{
+    NOTIFY(s, first_failing_pass, s, pass, selected, unchecked, s->observers[i_].ctx);
+}
+
+void session_notify_divergence_found(session *s, int pass, int line, int rank)
+{
+    NOTIFY(s, divergence_found, s, pass, line, rank, s->observers[i_].ctx);
+}
+
+void session_notify_validation_stopped(session *s, int received, int total)
+{
+    NOTIFY(s, validation_stopped, s, received, total, s->observers[i_].ctx);
+}
+
 void session_notify_pass_entered(session *s, int pass)
 {
     NOTIFY(s, pass_entered, s, pass, s->observers[i_].ctx);

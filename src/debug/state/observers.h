@@ -12,6 +12,8 @@
 #include "debug/state/session.h"
 
 struct inspect_frame;
+struct run_lane_share;
+struct run_outputs_report;
 struct stop_chain;
 struct stop_hit;
 
@@ -67,6 +69,37 @@ typedef struct session_observer {
      * the memory faults it had), or stopped with error. */
     void (*pass_finished)(session *s, int pass, run_pass_end how, uint64_t steps, uint64_t memfaults, void *ctx);
     void (*pass_failed)(session *s, int pass, const char *error, void *ctx);
+    /* The PyTorch reference cannot run the pass just started (note: why);
+     * the run goes on without it. */
+    void (*reference_unavailable)(session *s, int pass, const char *note, void *ctx);
+    /* The ended pass's outputs were compared with golden (run/run.h's
+     * run_outputs_report: the reference's notes, each output's verdict or
+     * why it has none, a multi-rank run's failed end checks), before
+     * pass_finished. */
+    void (*outputs_validated)(session *s, const struct run_outputs_report *rep, void *ctx);
+    /* `pass N` looked for the point of pass corresponding to the stop
+     * (where: the stop's frame, how: the match or why there is none):
+     * found, the run stopped there; else run_restarted follows. */
+    void (*point_sought)(session *s, int pass, int found, const char *where, const char *how, void *ctx);
+    /* The run went back to the start of pass (a seek that found nothing). */
+    void (*run_restarted)(session *s, int pass, void *ctx);
+    /* `diff ... pass N`: variable name of from_pass (at where) is other in
+     * pass (how: the match). */
+    void (*counterpart_found)(session *s, const char *name, int from_pass, const char *where, const char *other,
+                              int pass, const char *how, void *ctx);
+    /* A compare with another pass took a vector lane's half of its tensor
+     * (run/record.h's run_lane_share: which half, and by what). */
+    void (*lane_share_taken)(session *s, const struct run_lane_share *ls, void *ctx);
+    /* The background validation (run/validate_bg.c): every pass passed;
+     * pass is the first that failed (selected: it became the current pass;
+     * unchecked: its file does not check, so it never ran; loaded, its
+     * errors printed); the divergence engine found the statement (the
+     * session's bisect_head and bisect_why say it; rank -1 in a one-rank
+     * case); it stopped before the end, received passes of total validated. */
+    void (*validation_passed)(session *s, int npasses, void *ctx);
+    void (*first_failing_pass)(session *s, int pass, int selected, int unchecked, void *ctx);
+    void (*divergence_found)(session *s, int pass, int line, int rank, void *ctx);
+    void (*validation_stopped)(session *s, int received, int total, void *ctx);
     /* `continue` past a pass's end went on into pass (started, before its
      * pass breakpoints are checked), or found none after it (pass -1). */
     void (*pass_entered)(session *s, int pass, void *ctx);
@@ -96,6 +129,17 @@ void session_notify_history_exhausted(session *s);
 void session_notify_finish_started(session *s, int level, const struct inspect_frame *f);
 void session_notify_pass_finished(session *s, int pass, run_pass_end how, uint64_t steps, uint64_t memfaults);
 void session_notify_pass_failed(session *s, int pass, const char *error);
+void session_notify_reference_unavailable(session *s, int pass, const char *note);
+void session_notify_outputs_validated(session *s, const struct run_outputs_report *rep);
+void session_notify_point_sought(session *s, int pass, int found, const char *where, const char *how);
+void session_notify_run_restarted(session *s, int pass);
+void session_notify_counterpart_found(session *s, const char *name, int from_pass, const char *where,
+                                      const char *other, int pass, const char *how);
+void session_notify_lane_share_taken(session *s, const struct run_lane_share *ls);
+void session_notify_validation_passed(session *s, int npasses);
+void session_notify_first_failing_pass(session *s, int pass, int selected, int unchecked);
+void session_notify_divergence_found(session *s, int pass, int line, int rank);
+void session_notify_validation_stopped(session *s, int received, int total);
 void session_notify_pass_entered(session *s, int pass);
 
 /* The command runners the commands floor registers (session_new): how a
