@@ -642,6 +642,12 @@ static void check_pass(session *s, const char *stem, const tlog *L, const uint64
                 int by = e != u->core && depth(L, u->N - 1, kk, u->core) == 0 ? e : u->core;
                 never = by < 0 || (by != e && e != -2) ||
                         (kind != KIND_STARTED && depth(L, u->N, kk, by) > depth(L, u->N - 1, kk, by));
+                /* reverse-next landed in a frame above N's (a block resumed
+                 * after a syncall: its frame's earlier stops are before the
+                 * park, and the launch's stop between blocks is nearer):
+                 * next from there runs until that shallower frame stops */
+                never = never || (p.core == u->core && depth(L, p.t, kk, p.core) > 0 &&
+                                  depth(L, p.t, kk, p.core) < depth(L, u->N, kk, u->core));
             }
             if (ok && (q.t == u->N) == never) {
                 k->bad_back++;
