@@ -104,6 +104,7 @@ typedef struct mov {
 
 typedef struct rst {   /* one rank's cores at one moment */
     uint8_t arrived, waits, ready;
+    uint8_t inblock;   /* the core's frame runs a block of an SPMD launch */
     int16_t depth[NC];
     int32_t line[NC];
 } rst;
@@ -151,6 +152,8 @@ static void log_rank(tlog *L, uint64_t t, int k, machine *m, int stepped)
             x->ready |= (uint8_t)(1u << c);
         if (depth > 0 && (st == INSPECT_CORE_BLOCKED || st == INSPECT_CORE_WAITING))
             x->waits |= (uint8_t)(1u << c);
+        if (has && g.block_num > 1)
+            x->inblock |= (uint8_t)(1u << c);
         if (stepped == -2)
             continue;
         if (!has) {
@@ -394,14 +397,17 @@ static land prev_finish(const tlog *L, int k, int C, uint64_t N, int *ok)
 }
 
 /* Whether a line breakpoint at `line` stops a forward run at moment t
- * (stop.c location_hits_stage: a core that moved or entered a frame, ready
- * there, at that line; the pass's first moment as run_begin). */
+ * (stop.c location_hits_stage: a core that moved or entered a frame, or an
+ * SPMD block's core that arrived by another core's move (a block resumed
+ * after a syncall), ready there, at that line; the pass's first moment as
+ * run_begin). */
 static int bp_hits(const tlog *L, uint64_t t, int line)
 {
     const rst *x = R(L, t, 0);
     for (int c = 0; c < NC; c++) {
         int moved = t == 0 ? c == EXEC_CORE_HOST
-                           : c == L->mv[t].core || x->depth[c] > R(L, t - 1, 0)->depth[c];
+                           : c == L->mv[t].core || x->depth[c] > R(L, t - 1, 0)->depth[c] ||
+                                 ((x->arrived >> c) & (x->inblock >> c) & 1u);
         if (moved && ((x->ready >> c) & 1u) && x->depth[c] > 0 && x->line[c] == line)
             return c + 1;
     }
