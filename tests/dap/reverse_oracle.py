@@ -329,7 +329,7 @@ CASES = [
     # the vector kernel's two lanes, the cube, the host's group call and its wait
     Case("mlp", 22, "22_after_ExpandMixedKernel", 1, bp_lines=(35, 50, 16)),
     # SPMD blocks
-    Case("spmd", 22, "22_after_ExpandMixedKernel", 1, bp_lines=(8, 15)),
+    Case("spmd", 22, "22_after_ExpandMixedKernel", 1, bp_lines=(8, 15, 21)),
     # two ranks: a notify on rank 1, a wait on rank 0
     Case("multirank_signals", 2, "02_after_Handshake", 2, bp_lines=(22, 27)),
     # a kernel the host calls, on the device (AIV0) and in line on the host (--semantics=ref)
