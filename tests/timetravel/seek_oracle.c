@@ -399,8 +399,8 @@ static land prev_finish(const tlog *L, int k, int C, uint64_t N, int *ok)
 /* Whether a line breakpoint at `line` stops a forward run at moment t
  * (stop.c location_hits_stage: a core that moved or entered a frame, or an
  * SPMD block's core that arrived by another core's move (a block resumed
- * after a syncall), ready there, at that line; the pass's first moment as
- * run_begin). */
+ * after a syncall, a host resumed by its group call's end), ready there, at
+ * that line; the pass's first moment as run_begin). */
 static int bp_hits(const tlog *L, uint64_t t, int line)
 {
     const rst *x = R(L, t, 0);

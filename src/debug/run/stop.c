@@ -278,8 +278,9 @@ static int location_hits_stage(session *s, const stop_step *step, stop_chain *c,
         inspect_frame f;
         if (!inspect_frame_get(m, core, 0, &f) || inspect_core(m, core) != INSPECT_CORE_READY)
             continue;
-        /* an SPMD block resumed after a system.syncall arrives at its
-         * statement by another core's move, in a frame of its own */
+        /* a core of an SPMD block can arrive by another core's move at
+         * the same depth: a block resumed after a system.syncall, a host
+         * its group call's end resumes at the statement after the call */
         int resumed = f.block_num > 1 && s->run.arrive_step[core] == now;
         if (core != step->core && !step->entered[core] && !resumed)
             continue;
