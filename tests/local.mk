@@ -70,8 +70,8 @@ tests_timetravel_sched_bench_LDADD = $(ENGINE_LIBS)
 check_PROGRAMS += tests/timetravel/tt_bench
 tests_timetravel_tt_bench_SOURCES = tests/timetravel/tt_bench.c
 tests_timetravel_tt_bench_LDADD = $(ENGINE_LIBS)
-TESTS += tests/cli/timetravel_fixtures.sh tests/cli/timetravel_examples.sh tests/cli/schedule_replay.sh
-EXTRA_DIST += tests/cli/timetravel_fixtures.sh tests/cli/timetravel_examples.sh tests/cli/schedule_replay.sh docs/schedule.md
+TESTS += tests/cli/timetravel_fixtures.sh tests/cli/timetravel_examples.sh tests/cli/timetravel_syncall.sh tests/cli/schedule_replay.sh
+EXTRA_DIST += tests/cli/timetravel_fixtures.sh tests/cli/timetravel_examples.sh tests/cli/timetravel_syncall.sh tests/cli/schedule_replay.sh docs/schedule.md
 
 # make install / uninstall into a private DESTDIR: binary, man pages, completion.
 TESTS += tests/cli/install.sh

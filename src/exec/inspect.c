@@ -39,6 +39,11 @@ int inspect_depth(const machine *m, int c)
     return k ? k->depth : 0;
 }
 
+size_t inspect_parked_blocks(const machine *m)
+{
+    return m->bar.active ? m->bar.n - m->bar.first : 0;
+}
+
 int inspect_has_last_frame(const machine *m, int c)
 {
     const core *k = get_core(m, c);

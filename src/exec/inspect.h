@@ -47,6 +47,10 @@ typedef struct inspect_frame {
     int64_t block_idx, block_num;
 } inspect_frame;
 
+/* How many blocks of the running SPMD launch are parked at a
+ * system.syncall (exec/barrier.c), waiting to resume: 0 outside one. */
+size_t inspect_parked_blocks(const machine *m);
+
 /* Frame `level` of a core: 0 is the innermost. Returns 0 when out of range. */
 int inspect_frame_get(const machine *m, int core, int level, inspect_frame *out);
 /* Slot i of that frame: its IR name (as written in the dump) and value

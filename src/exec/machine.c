@@ -1709,11 +1709,11 @@ static ptodb_status spmd_launch(machine *m, core *c, xframe *f, const xinst *in,
 
 /* The next block of a launch: the frame runs it (and a pl.spmd loop's
  * variable is its index), or the launch is over and the frame's block is
- * what it was before. */
-static void spmd_next(machine *m, core *c, xframe *f, const xinst *in, xloop *L)
+ * what it was before. 1 when a block parked at a syncall resumed instead. */
+static int spmd_next(machine *m, core *c, xframe *f, const xinst *in, xloop *L)
 {
     if (L->cur >= L->stop && spmd_barrier_resume(m, c))
-        return; /* a block parked at a syncall goes on (exec/barrier.c) */
+        return 1; /* a block parked at a syncall goes on (exec/barrier.c) */
     if (L->cur < L->stop) {
         uint64_t n = (uint64_t)L->stop;
         int64_t b = (int64_t)((L->order_a * (uint64_t)L->cur + L->order_c) % n);
@@ -1728,6 +1728,7 @@ static void spmd_next(machine *m, core *c, xframe *f, const xinst *in, xloop *L)
         f->block_num = L->outer_blocks;
         f->pc = (uint32_t)in->target;
     }
+    return 0;
 }
 
 /* self.f(args..., device=d) in the host orchestrator of a multi-rank
@@ -1938,8 +1939,10 @@ static ptodb_status core_exec(machine *m, core *c, exec_event *ev)
         case XI_FOR_NEXT: {
             xloop *L = &f->loops[in->loop];
             if (in->spmd) {
-                spmd_next(m, c, f, in, L);
-                if (c->state == CORE_WAIT_GROUP) { /* a parked block's group run goes on */
+                /* a parked block resumes: the step ends there, so that
+                 * the block stops at the statement after its syncall (or
+                 * its group run goes on) before that statement runs */
+                if (spmd_next(m, c, f, in, L)) {
                     fill_event(m, c, in, ev, EXEC_EV_STMT);
                     return PTODB_OK;
                 }

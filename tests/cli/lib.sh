@@ -47,3 +47,19 @@ run_ptodb() {
 fixtures_or_skip() {
     [ -d "$PTODB_FIXTURES" ] || skip "fixtures not found at $PTODB_FIXTURES"
 }
+
+# seek_oracle_all NAME CASE [ARGS...]: the reverse-execution oracle
+# (tests/timetravel/seek_oracle.c) over every moment of CASE's passes;
+# prints its counts, fails on a difference or when no pass was checked.
+# Needs $tmp (its stderr goes there).
+seek_oracle_all() {
+    _so_name=$1 _so_case=$2
+    shift 2
+    _so_out=$("$top_builddir/tests/timetravel/seek_oracle" "$_so_case" --positions all --twins all "$@" \
+        2>"$tmp/err") ||
+        { head -20 "$tmp/err" >&2; fail "$_so_name: reverse execution differs from a straight run: $_so_out"; }
+    echo "  $_so_name: $_so_out"
+    case "$_so_out" in
+    "0 distinct passes"*) fail "$_so_name: no pass was checked" ;;
+    esac
+}

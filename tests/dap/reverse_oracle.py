@@ -8,7 +8,8 @@ thread it selects first, the thread and reason of the stopped event, the
 stack it shows and the frame it restarts. Every moment of each pass below
 is checked, boundaries included (a pass's first statement, a kernel's first
 and last statement, a group call's start and its wait, a call and its
-return, a lane switch, a blocked core, another rank's move):
+return, a lane switch, a blocked core, another rank's move, SPMD blocks
+parked at a system.syncall and resumed):
 
   the straight run: the REPL's `seek @N` then `core C` (and `rank R`) for
   every step N and every thread, giving each core's function and position
@@ -21,13 +22,15 @@ return, a lane switch, a blocked core, another rank's move):
   step, the position is the one the straight run prints for that core at
   that step; a `next` after it lands where the REPL's does;
   reverseContinue at N: the REPL's reverse-continue landing, and the
-  straight run's last arrival of a core at a breakpoint's line before N
-  (step 0 when there is none, reason "step" then);
+  straight run's last arrival of a core at a breakpoint's line before N,
+  a core that waits there aside (step 0 when there is none, reason "step"
+  then);
   restartFrame at N for every frame of every live thread: the frame's
   function at the first step of that call (the first step at which the
   straight run shows the core in that function with the same call number;
   the number is the straight run's at the last step up to N where the
-  function was the core's innermost), with the frames above it gone.
+  function was the core's innermost in the same SPMD block), with the
+  frames above it gone.
 """
 import os, re, signal, subprocess, sys
 
@@ -45,6 +48,8 @@ signal.signal(signal.SIGALRM, on_alarm)  # a traceback, not a silent exit
 CORES = ["host", "AIC", "AIV0", "AIV1"]
 FRAME_RE = re.compile(r"^\[(?:rank (\d+), )?(host|AIC|AIV0|AIV1)(?:, block \d+ of \d+)?\] (\S+) at (\S+):(\d+)")
 POS_RE = re.compile(r"^Position (\S+) \(step (\d+)\)$")
+WAIT_RE = re.compile(r", (blocked on|waiting for) ")
+BLOCK_RE = re.compile(r"^\[[^\]]*, block (\d+) of \d+\]")
 # "Position: core host has no frame": a multi-rank run's step 0, before any task
 WHEN_RE = re.compile(r"^Position(?: (\S+)|: core \S+ has no frame)\nStep (\d+) ", re.M)
 
@@ -145,7 +150,11 @@ class Case:
                     continue
                 assert int(pm[-1].group(2)) == n, (n, t, text)
                 assert thread_of(pm[-1].group(1)) == t, (n, t, text)
-                row[t] = (fm[-1].group(3), pm[-1].group(1))
+                # (function, position, whether the core waits there: blocked on a queue or a
+                # syncall, or for its group call; the SPMD block its frames run, or None)
+                bm = BLOCK_RE.match(fm[-1].string)
+                row[t] = (fm[-1].group(3), pm[-1].group(1), bool(WAIT_RE.search(fm[-1].string)),
+                          bm and int(bm.group(1)))
             self.table.append(row)
 
     def live(self, n):
@@ -248,12 +257,14 @@ def check_reverse_continue(c, failures):
         want = when_of(out["rc %d" % n])
         # the straight run: the last arrival of a core at a breakpoint's line
         # before n (a blocked try again is a new moment at the same line of
-        # the same call, no new hit: the statement has not run)
+        # the same call, no new hit: the statement has not run; nor is the
+        # arrival of a core that waits there, as an SPMD block parked at a
+        # syncall: it hits when it resumes)
         def hit(m, t):
             _, _, call, line, _, plus = parse_pos(c.table[m][t][1])
             prev = c.table[m - 1][t] if m > 0 else None
             again = prev and parse_pos(prev[1])[2:4] == (call, line)
-            return plus == 0 and line in c.bp_lines and not again
+            return plus == 0 and line in c.bp_lines and not again and not c.table[m][t][2]
         hits = [m for m in range(n) for t in c.live(m) if hit(m, t)]
         expect_step = max(hits) if hits else 0
         d.seek(n)
@@ -293,7 +304,12 @@ def check_restart_frame(c, failures):
                 count += 1
                 s, after, pos, step = d.request("restartFrame", {"frameId": f["id"]})
                 where = "%s restartFrame at @%d thread %d frame %d (%s)" % (c.name, n, t, level, f["name"])
-                last = max(m for m in range(n + 1) if c.table[m][t] and c.table[m][t][0] == f["name"])
+                # the frame's call: the last step up to n where its function was the core's
+                # innermost in the same SPMD block (a block parked at a syncall resumes with
+                # its frames: other blocks' calls of the function came between)
+                runs = [m for m in range(n + 1) if c.table[m][t] and c.table[m][t][0] == f["name"]]
+                same = [m for m in runs if c.table[m][t][3] == c.table[n][t][3]]
+                last = max(same or runs)
                 call = parse_pos(c.table[last][t][1])[2]
                 first = min(m for m in range(c.end) if c.table[m][t] and c.table[m][t][0] == f["name"]
                             and parse_pos(c.table[m][t][1])[2] == call)
@@ -313,12 +329,16 @@ CASES = [
     # the vector kernel's two lanes, the cube, the host's group call and its wait
     Case("mlp", 22, "22_after_ExpandMixedKernel", 1, bp_lines=(35, 50, 16)),
     # SPMD blocks
-    Case("spmd", 22, "22_after_ExpandMixedKernel", 1, bp_lines=(8, 15)),
+    Case("spmd", 22, "22_after_ExpandMixedKernel", 1, bp_lines=(8, 15, 21)),
     # two ranks: a notify on rank 1, a wait on rank 0
     Case("multirank_signals", 2, "02_after_Handshake", 2, bp_lines=(22, 27)),
     # a kernel the host calls, on the device (AIV0) and in line on the host (--semantics=ref)
     Case("memory", 35, "35_after_AllocateMemoryAddr", 1, bp_lines=(13,)),
     Case("memory", 35, "35_after_AllocateMemoryAddr", 1, args=("--semantics=ref",), bp_lines=(9, 18)),
+    # SPMD blocks parked at a system.syncall with their group run and resumed
+    Case("../tests/data/device/syncall_barrier_kernel", 24, "24_after_SplitVectorKernel", 1, bp_lines=(12, 18)),
+    # ... and parked with their frames on the launch's own core (the host)
+    Case("../tests/data/device/syncall_barrier_call", 11, "11_after_ConvertTensorToTileOps", 1, bp_lines=(12, 19)),
 ]
 
 failures = []

@@ -104,6 +104,7 @@ typedef struct mov {
 
 typedef struct rst {   /* one rank's cores at one moment */
     uint8_t arrived, waits, ready;
+    uint8_t inblock;   /* the core's frame runs a block of an SPMD launch */
     int16_t depth[NC];
     int32_t line[NC];
 } rst;
@@ -151,6 +152,8 @@ static void log_rank(tlog *L, uint64_t t, int k, machine *m, int stepped)
             x->ready |= (uint8_t)(1u << c);
         if (depth > 0 && (st == INSPECT_CORE_BLOCKED || st == INSPECT_CORE_WAITING))
             x->waits |= (uint8_t)(1u << c);
+        if (has && g.block_num > 1)
+            x->inblock |= (uint8_t)(1u << c);
         if (stepped == -2)
             continue;
         if (!has) {
@@ -394,14 +397,17 @@ static land prev_finish(const tlog *L, int k, int C, uint64_t N, int *ok)
 }
 
 /* Whether a line breakpoint at `line` stops a forward run at moment t
- * (stop.c location_hits_stage: a core that moved or entered a frame, ready
- * there, at that line; the pass's first moment as run_begin). */
+ * (stop.c location_hits_stage: a core that moved or entered a frame, or an
+ * SPMD block's core that arrived by another core's move (a block resumed
+ * after a syncall, a host resumed by its group call's end), ready there, at
+ * that line; the pass's first moment as run_begin). */
 static int bp_hits(const tlog *L, uint64_t t, int line)
 {
     const rst *x = R(L, t, 0);
     for (int c = 0; c < NC; c++) {
         int moved = t == 0 ? c == EXEC_CORE_HOST
-                           : c == L->mv[t].core || x->depth[c] > R(L, t - 1, 0)->depth[c];
+                           : c == L->mv[t].core || x->depth[c] > R(L, t - 1, 0)->depth[c] ||
+                                 ((x->arrived >> c) & (x->inblock >> c) & 1u);
         if (moved && ((x->ready >> c) & 1u) && x->depth[c] > 0 && x->line[c] == line)
             return c + 1;
     }
@@ -642,6 +648,12 @@ static void check_pass(session *s, const char *stem, const tlog *L, const uint64
                 int by = e != u->core && depth(L, u->N - 1, kk, u->core) == 0 ? e : u->core;
                 never = by < 0 || (by != e && e != -2) ||
                         (kind != KIND_STARTED && depth(L, u->N, kk, by) > depth(L, u->N - 1, kk, by));
+                /* reverse-next landed in a frame above N's (a block resumed
+                 * after a syncall: its frame's earlier stops are before the
+                 * park, and the launch's stop between blocks is nearer):
+                 * next from there runs until that shallower frame stops */
+                never = never || (p.core == u->core && depth(L, p.t, kk, p.core) > 0 &&
+                                  depth(L, p.t, kk, p.core) < depth(L, u->N, kk, u->core));
             }
             if (ok && (q.t == u->N) == never) {
                 k->bad_back++;

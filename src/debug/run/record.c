@@ -68,10 +68,10 @@ static size_t visit_slot(const run_state *r, const void *stmt, int core)
     return h & (r->capvisits - 1);
 }
 
-static void count_visit(run_state *r, const void *stmt, int core, uint32_t activation)
+/* The entry of core at stmt (held: the one holding call act's arrivals,
+ * core | RUN_VISIT_HELD), made when missing; the table grows first. */
+static struct visit *visit_entry(run_state *r, const void *stmt, int core, int held, uint32_t act)
 {
-    if (!stmt)
-        return;
     if ((r->nvisits + 1) * 2 > r->capvisits) {
         size_t old_cap = r->capvisits;
         struct visit *old = r->visits;
@@ -89,18 +89,50 @@ static void count_visit(run_state *r, const void *stmt, int core, uint32_t activ
         }
         free(old);
     }
-    size_t j = visit_slot(r, stmt, core);
-    while (r->visits[j].stmt && (r->visits[j].stmt != stmt || r->visits[j].core != core))
+    int key = held ? core | RUN_VISIT_HELD : core;
+    size_t j = visit_slot(r, stmt, key);
+    while (r->visits[j].stmt &&
+           (r->visits[j].stmt != stmt || r->visits[j].core != key || (held && r->visits[j].act != act)))
         j = (j + 1) & (r->capvisits - 1);
     if (!r->visits[j].stmt) {
         r->visits[j].stmt = stmt;
-        r->visits[j].core = core;
+        r->visits[j].core = key;
+        r->visits[j].act = held ? act : 0;
         r->nvisits++;
     }
-    struct visit *v = &r->visits[j];
+    return &r->visits[j];
+}
+
+/* The arrivals held for call act of core at stmt (visit_entry), or 0. */
+static uint32_t held_arrivals(const run_state *r, const void *stmt, int core, uint32_t act)
+{
+    int key = core | RUN_VISIT_HELD;
+    size_t j = visit_slot(r, stmt, key);
+    for (; r->visits[j].stmt; j = (j + 1) & (r->capvisits - 1))
+        if (r->visits[j].stmt == stmt && r->visits[j].core == key && r->visits[j].act == act)
+            return r->visits[j].count;
+    return 0;
+}
+
+/* One more arrival of core at stmt in call `activation` of its function.
+ * parked: SPMD blocks wait at a system.syncall (exec/barrier.c). */
+static void count_visit(run_state *r, const void *stmt, int core, uint32_t activation, int parked)
+{
+    if (!stmt)
+        return;
+    struct visit *v = visit_entry(r, stmt, core, 0, 0);
     if (v->act != activation + 1) {
+        /* another call arrives. While blocks are parked the leaving call
+         * may be one of them and resume later: its arrivals are held, and
+         * a resumed block's call counts on from its held ones, so that
+         * its arrival after the barrier is one of its own */
+        if (parked && v->act) {
+            uint32_t left = v->act, iter = v->count - v->base;
+            visit_entry(r, stmt, core, 1, left)->count = iter;
+            v = visit_entry(r, stmt, core, 0, 0); /* (the table may have grown) */
+        }
         v->act = activation + 1;
-        v->base = v->count;
+        v->base = v->count - held_arrivals(r, stmt, core, activation + 1);
     }
     v->count++;
 }
@@ -298,6 +330,7 @@ void run_note_arrivals(run_state *r, int stepped)
     uint64_t now = r->ranks ? r->rank_moves : machine_steps(r->m);
     if (r->regions)
         memset(r->regions->arrived, 0, sizeof r->regions->arrived);
+    int parked = inspect_parked_blocks(r->m) > 0;
     for (int c = 0; c < EXEC_NCORES; c++) {
         inspect_frame g;
         if (!inspect_frame_get(r->m, c, 0, &g)) {
@@ -307,7 +340,7 @@ void run_note_arrivals(run_state *r, int stepped)
         int depth = inspect_depth(r->m, c);
         if (c == stepped || depth != r->note_depth[c] || g.activation != r->note_activation[c] ||
             g.local_steps != r->note_steps[c]) {
-            count_visit(r, g.stmt, c, g.activation);
+            count_visit(r, g.stmt, c, g.activation, parked);
             note_region(r, c, g.func, g.stmt);
             r->arrive_step[c] = now;
         }

@@ -59,6 +59,11 @@ typedef struct run_state {
          * that call's first arrival: the position's iteration (timetravel.h) */
         uint32_t act, base;
     } *visits;
+    /* core | RUN_VISIT_HELD: an entry that holds the arrivals of a call
+     * parked at a system.syncall (act that call, count - base its
+     * arrivals there) while another call of the function uses the core,
+     * so that the call counts on where it stopped when its block resumes */
+#define RUN_VISIT_HELD 0x100
     size_t nvisits, capvisits;
     /* each core's innermost frame when arrivals were last counted */
     int note_depth[EXEC_NCORES];

@@ -272,12 +272,17 @@ static int location_hits(const session *s, const breakpoint *b, int entered, con
 static int location_hits_stage(session *s, const stop_step *step, stop_chain *c, int *until)
 {
     machine *m = s->run.m;
+    uint64_t now = s->run.ranks ? s->run.rank_moves : machine_steps(m);
     *until = 0;
     for (int core = 0; core < EXEC_NCORES; core++) {
         inspect_frame f;
-        if (core != step->core && !step->entered[core])
-            continue;
         if (!inspect_frame_get(m, core, 0, &f) || inspect_core(m, core) != INSPECT_CORE_READY)
+            continue;
+        /* a core of an SPMD block can arrive by another core's move at
+         * the same depth: a block resumed after a system.syncall, a host
+         * its group call's end resumes at the statement after the call */
+        int resumed = f.block_num > 1 && s->run.arrive_step[core] == now;
+        if (core != step->core && !step->entered[core] && !resumed)
             continue;
         *until = step->until_line > 0 && f.line == step->until_line && core == s->run.core;
         for (size_t i = 0; i < s->nbps; i++) {

@@ -566,7 +566,9 @@ static int ckpt_before_arrival(const tt_ckpt *c, const tt_pos *p, int fn)
         return 0;
     for (size_t j = 0; j < c->capvisits; j++) {
         const struct visit *v = &c->visits[j];
-        if (!v->stmt || v->core != p->core || (int)((const ir_stmt *)v->stmt)->span.line != p->line)
+        /* (an entry held for a parked block's call counts too) */
+        if (!v->stmt || (v->core & ~RUN_VISIT_HELD) != p->core ||
+            (int)((const ir_stmt *)v->stmt)->span.line != p->line)
             continue;
         if (v->act == p->call && v->count - v->base >= p->iter)
             return 0;
