@@ -736,6 +736,14 @@ void divergence_find(const divergence_side *good_side, const divergence_side *ba
         s->first_bad = -1;
         split_change_free(&sc);
     }
+    if (s->found && bad.error && bad.error_line > 0 && !good.error && strstr(bad.error, ": race: AI")) {
+        /* the machine's race check stopped the failing pass (exec/gmrace.h):
+         * a value that differs before it is that race's effect on another
+         * schedule (a load that ran before the store it needed), so the
+         * race is the answer (diverge.c blames its read) */
+        divergence_stmt_free(s);
+        s->rank = s->bit_rank = -1;
+    }
     if (!s->found && bad.error && bad.error_line > 0 && !good.error) {
         /* the passing pass ran to its end: the statement that fails here is
          * where the two part (a conflicting split, a shape mismatch) */
