@@ -19,7 +19,8 @@
  * it touched. A read of bytes whose last writer is another thread not
  * ordered before it, or a write over bytes another unordered thread read or
  * wrote, is a race, except two atomic writes (an atomic add pair is not a
- * race on the device: its adds commute, pto-isa TSTORE's AtomicAdd). Two
+ * race on the device: its adds are atomic and commute, pto-isa
+ * docs/isa/TSTORE.md:146, include/pto/common/pto_tile.hpp:606). Two
  * unordered threads touching disjoint bytes of one granule leave it
  * unchecked from then on (a race may be missed there, never invented). */
 #ifndef PTODB_EXEC_GMRACE_H
