@@ -53,3 +53,9 @@ EXTRA_DIST += tests/cli/run_examples.sh tests/cli/run_xcore.sh tests/cli/run_fix
 	scripts/bench.d/interp scripts/bench.d/semantics \
 	tests/data/xcore/recursion.py tests/data/xcore/conflict.py tests/data/xcore/badsplit.py \
 	tests/data/xcore/dual.py tests/data/xcore/region.py
+
+check_PROGRAMS += tests/unit/check_gmrace
+TESTS += tests/unit/check_gmrace
+tests_unit_check_gmrace_SOURCES = tests/unit/check_gmrace.c
+tests_unit_check_gmrace_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_gmrace_LDADD = $(UNIT_LDADD)
