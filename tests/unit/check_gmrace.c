@@ -41,6 +41,17 @@ static int access_box(exec_gmrace *r, const gmrace_clock *c, int core, const ten
     return raced;
 }
 
+/* A launch of one block with the cube and a vector core, their clocks
+ * started: *c the AIC's, *v AIV0's. */
+static exec_gmrace *cube_and_vector(gmrace_clock *c, gmrace_clock *v)
+{
+    exec_gmrace *r = exec_gmrace_new();
+    exec_gmrace_launch(r, 1, 7, 0, 0);
+    gmrace_clock_start(c, AIC);
+    gmrace_clock_start(v, AIV0);
+    return r;
+}
+
 START_TEST(test_vclock)
 {
     uint32_t a[3] = {1, 5, 0}, b[3] = {3, 2, 7};
@@ -60,11 +71,8 @@ START_TEST(test_store_load_fence)
 {
     tensor *kv = gm_16x16();
     for (int fence = 0; fence < 2; fence++) {
-        exec_gmrace *r = exec_gmrace_new();
-        exec_gmrace_launch(r, 1, 7, 0, 0);
         gmrace_clock cc, cv, token;
-        gmrace_clock_start(&cc, AIC);
-        gmrace_clock_start(&cv, AIV0);
+        exec_gmrace *r = cube_and_vector(&cc, &cv);
         ck_assert_int_eq(access_box(r, &cc, AIC, kv, 0, 16, 0, 16, 1, 14), 0);
         if (fence) {
             gmrace_clock_release(&cc, AIC, &token);
@@ -91,11 +99,8 @@ END_TEST
 START_TEST(test_store_after_push)
 {
     tensor *kv = gm_16x16();
-    exec_gmrace *r = exec_gmrace_new();
-    exec_gmrace_launch(r, 1, 7, 0, 0);
     gmrace_clock cc, cv, token;
-    gmrace_clock_start(&cc, AIC);
-    gmrace_clock_start(&cv, AIV0);
+    exec_gmrace *r = cube_and_vector(&cc, &cv);
     gmrace_clock_release(&cc, AIC, &token);
     ck_assert_int_eq(access_box(r, &cc, AIC, kv, 0, 16, 0, 16, 1, 15), 0);
     gmrace_clock_acquire(&cv, &token);
@@ -110,11 +115,8 @@ END_TEST
 START_TEST(test_write_after_read)
 {
     tensor *kv = gm_16x16();
-    exec_gmrace *r = exec_gmrace_new();
-    exec_gmrace_launch(r, 1, 7, 0, 0);
     gmrace_clock cc, cv;
-    gmrace_clock_start(&cc, AIC);
-    gmrace_clock_start(&cv, AIV0);
+    exec_gmrace *r = cube_and_vector(&cc, &cv);
     ck_assert_int_eq(access_box(r, &cv, AIV0, kv, 0, 1, 0, 8, 0, 20), 0);
     ck_assert_int_eq(access_box(r, &cc, AIC, kv, 0, 16, 0, 16, 1, 14), 1);
     strbuf out = STRBUF_INIT;
@@ -200,14 +202,11 @@ START_TEST(test_twins_and_stale)
         ck_assert_int_eq(access_box(r, &l1, AIV1, t, 0, 16, 0, 16, 1, 10), !twin);
         exec_gmrace_free(r);
     }
-    exec_gmrace *r = exec_gmrace_new();
-    exec_gmrace_launch(r, 1, 1, 0, 0);
     gmrace_clock c, v;
-    gmrace_clock_start(&c, AIC);
-    gmrace_clock_start(&v, AIV0);
+    exec_gmrace *r = cube_and_vector(&c, &v);
     ck_assert_int_eq(access_box(r, &c, AIC, t, 0, 16, 0, 16, 1, 10), 0);
     exec_gmrace_stale(r);
-    exec_gmrace_enter(r, 1, 1, 0, 0);
+    exec_gmrace_enter(r, 1, 1, 0, 0); /* the launch resumed: still stale */
     ck_assert_int_eq(access_box(r, &v, AIV0, t, 0, 16, 0, 16, 0, 11), 0);
     exec_gmrace_free(r);
     tensor_unref(t);
