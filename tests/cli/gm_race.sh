@@ -47,6 +47,19 @@ run_ptodb --nx --batch "$tmp/nosync"
 [ "$rc" -eq 1 ] || fail "the syncall deleted: exit $rc, expected a race: $out"
 expect_contains "the syncall deleted" "race: AIV0 of block 1 writes scratch[16:32, 0:16] at 24:10:9 that AIV0 of block 0 read at 24:12:9 (in two_phase) with no barrier between" "$out"
 
+# what the check does not see: a kernel the host runs in line (an InCore
+# function a core_num launch calls before ExpandMixedKernel outlines it runs
+# on the host core, not on a launch's cores); --race-check's random block
+# orders show that race by its changing output
+cp -R "$d/device/syncall_barrier_call" "$tmp/nosync_call"
+sed '/pl.system.syncall/d' "$d/device/syncall_barrier_call/passes_dump/11_after_ConvertTensorToTileOps.py" \
+    >"$tmp/nosync_call/passes_dump/11_after_ConvertTensorToTileOps.py"
+run_ptodb --nx --batch "$tmp/nosync_call"
+[ "$rc" -eq 1 ] || fail "the in-line kernel without its syncall: exit $rc, expected a wrong output"
+case "$out" in *": race: A"*) fail "the in-line kernel: a race line from the cores' check: $out" ;; esac
+run_ptodb --run "$tmp/nosync_call" --race-check 4
+expect_contains "--race-check" "race: output 'out' changes under --schedule=random:1" "$out$err"
+
 # the debugger's run stops at the race too (the same machine)
 out=$(printf 'pass 22\nrun\n' | "$PTODB" --nw --nx "$d/hist/gm_race_buggy" 2>&1)
 expect_contains "the debugger's run" "race: AIV0 reads kv[0:1, 0:8] at 22:20:13" "$out"
