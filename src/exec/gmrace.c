@@ -13,7 +13,11 @@ enum {
     RECENT = 4          /* epochs kept per core for reuse */
 };
 
-#define MIXED UINT32_MAX /* unordered threads touched disjoint bytes: unchecked */
+/* Shadows outlive an instance (clearing them at each launch would cost the
+ * size of every tensor a launch touches); past these, the next instance
+ * frees them all and numbers epochs from 1 again. */
+#define SHADOW_CAP_GRANULES ((size_t)1 << 25) /* 1 GiB of global memory */
+#define EPOCH_CAP (UINT32_MAX - ((uint32_t)1 << 26))
 
 /* ---- clocks ---------------------------------------------------------------- */
 
@@ -101,8 +105,12 @@ typedef struct gm_epoch {
     int8_t core, kind;
 } gm_epoch;
 
+/* Epochs are numbered across instances: one below the instance's base is
+ * of an earlier instance (ordered with everything now, as none), the base
+ * itself marks a granule two unordered threads share (unchecked until a
+ * write replaces it), above it the instance's own. */
 typedef struct gm_granule {
-    uint32_t w, wmask, r, rmask; /* epochs (0: none, MIXED) and their bytes */
+    uint32_t w, wmask, r, rmask; /* the last writer's and reader's epochs and their bytes */
 } gm_granule;
 
 typedef struct gm_shadow {
@@ -121,10 +129,17 @@ struct exec_gmrace {
     pair_map recs;   /* (site, occurrence) -> rec + 1 */
     pair_map shmap;  /* (storage id, 0) -> shadow index + 1 */
     gm_shadow *sh;
-    size_t nsh, capsh;
-    gm_epoch *ep;    /* ep[0] unused */
+    size_t nsh, capsh, granules;
+    uint32_t next;   /* the next epoch's number */
+    uint32_t base;   /* the instance's: its shared-granule mark, its epochs above */
+    gm_epoch *ep;    /* the instance's epochs: ep[k] is number base + k (ep[0] unused) */
     uint32_t nep, capep;
     uint32_t recent[GMRACE_CORES][RECENT];
+    struct read_only {
+        uint64_t *ids;
+        uint32_t n;
+    } *ro; /* per rec (ro[rec]): exec_gmrace_read_only's storages */
+    uint32_t caprec;
     /* the race */
     gm_epoch now, then;
     uint64_t storage;
@@ -136,19 +151,37 @@ exec_gmrace *exec_gmrace_new(void)
     return xcalloc(1, sizeof(exec_gmrace));
 }
 
-static void forget(exec_gmrace *r)
+static void free_shadows(exec_gmrace *r)
 {
-    pair_clear(&r->occ);
-    pair_clear(&r->recs);
     pair_clear(&r->shmap);
     for (size_t i = 0; i < r->nsh; i++)
         free(r->sh[i].g);
     free(r->sh);
     r->sh = NULL;
-    r->nsh = r->capsh = 0;
-    free(r->ep);
-    r->ep = NULL;
-    r->nep = r->capep = 0;
+    r->nsh = r->capsh = r->granules = 0;
+    r->next = 0;
+}
+
+/* A new instance: nothing recorded before it is compared with it. */
+static void free_read_only(exec_gmrace *r)
+{
+    for (uint32_t i = 0; i < r->caprec; i++)
+        free(r->ro[i].ids);
+    free(r->ro);
+    r->ro = NULL;
+    r->caprec = 0;
+}
+
+static void forget(exec_gmrace *r)
+{
+    pair_clear(&r->occ);
+    pair_clear(&r->recs);
+    free_read_only(r);
+    if (r->granules > SHADOW_CAP_GRANULES || r->next > EPOCH_CAP)
+        free_shadows(r);
+    r->base = ++r->next; /* 0 is never an epoch: a fresh granule is an old one */
+    r->next++;
+    r->nep = 1;
     r->nrecs = 0;
     memset(r->recent, 0, sizeof r->recent);
 }
@@ -157,8 +190,17 @@ void exec_gmrace_free(exec_gmrace *r)
 {
     if (!r)
         return;
-    forget(r);
+    free_shadows(r);
+    pair_clear(&r->occ);
+    pair_clear(&r->recs);
+    free_read_only(r);
+    free(r->ep);
     free(r);
+}
+
+static const gm_epoch *epoch_at(const exec_gmrace *r, uint32_t e)
+{
+    return &r->ep[e - r->base];
 }
 
 uint32_t exec_gmrace_launch(exec_gmrace *r, uint64_t instance, uint64_t site, int64_t block, int twin_lanes)
@@ -188,6 +230,35 @@ void exec_gmrace_enter(exec_gmrace *r, uint64_t instance, uint32_t rec, int64_t 
     memset(r->recent, 0, sizeof r->recent);
 }
 
+void exec_gmrace_read_only(exec_gmrace *r, const uint64_t *storages, uint32_t n)
+{
+    if (!r->active)
+        return;
+    if (r->rec >= r->caprec) {
+        uint32_t cap = r->rec + 16;
+        r->ro = xreallocarray(r->ro, cap, sizeof *r->ro);
+        memset(r->ro + r->caprec, 0, (cap - r->caprec) * sizeof *r->ro);
+        r->caprec = cap;
+    }
+    struct read_only *k = &r->ro[r->rec];
+    free(k->ids);
+    k->ids = n ? xmalloc(n * sizeof *k->ids) : NULL;
+    if (n)
+        memcpy(k->ids, storages, n * sizeof *k->ids);
+    k->n = n;
+}
+
+static int read_only(const exec_gmrace *r, uint64_t id)
+{
+    if (r->rec >= r->caprec)
+        return 0;
+    const struct read_only *k = &r->ro[r->rec];
+    for (uint32_t i = 0; i < k->n; i++)
+        if (k->ids[i] == id)
+            return 1;
+    return 0;
+}
+
 void exec_gmrace_idle(exec_gmrace *r)
 {
     r->active = 0;
@@ -206,21 +277,19 @@ static uint32_t epoch_of(exec_gmrace *r, const gmrace_clock *c, int core, int ki
     gm_epoch e = {r->block, r->rec, c->phase, c->vc[core], line, col, func, (int8_t)core, (int8_t)kind};
     uint32_t *rc = r->recent[core];
     for (int i = 0; i < RECENT; i++) {
-        const gm_epoch *x = rc[i] ? &r->ep[rc[i]] : NULL;
+        const gm_epoch *x = rc[i] > r->base ? epoch_at(r, rc[i]) : NULL;
         if (x && x->block == e.block && x->rec == e.rec && x->phase == e.phase && x->clock == e.clock &&
             x->line == e.line && x->col == e.col && x->kind == e.kind && x->func == e.func)
             return rc[i];
     }
-    if (r->nep + 1 >= r->capep) {
+    if (r->nep >= r->capep) {
         r->capep = r->capep ? 2 * r->capep : 256;
         r->ep = xreallocarray(r->ep, r->capep, sizeof *r->ep);
-        if (!r->nep)
-            r->nep = 1;
     }
-    r->ep[r->nep] = e;
+    r->ep[r->nep++] = e;
     memmove(rc + 1, rc, (RECENT - 1) * sizeof *rc);
-    rc[0] = r->nep;
-    return r->nep++;
+    rc[0] = r->next++;
+    return rc[0];
 }
 
 /* Does e happen before the access of core `core` at clock c? */
@@ -250,6 +319,7 @@ static gm_shadow *shadow_of(exec_gmrace *r, const tensor_storage *s)
         gm_shadow *g = &r->sh[r->nsh];
         g->ngran = (s->nbytes + GRANULE - 1) / GRANULE;
         g->g = xcalloc(g->ngran ? g->ngran : 1, sizeof *g->g);
+        r->granules += g->ngran;
         k->v = (uint32_t)++r->nsh;
     }
     return &r->sh[k->v - 1];
@@ -257,8 +327,8 @@ static gm_shadow *shadow_of(exec_gmrace *r, const tensor_storage *s)
 
 static int report(exec_gmrace *r, uint32_t now, uint32_t then, const tensor *v)
 {
-    r->now = r->ep[now];
-    r->then = r->ep[then];
+    r->now = *epoch_at(r, now);
+    r->then = *epoch_at(r, then);
     r->storage = v->storage->id;
     r->view = *v;
     r->view.storage = NULL;
@@ -270,38 +340,39 @@ static int report(exec_gmrace *r, uint32_t now, uint32_t then, const tensor *v)
 static int granule(exec_gmrace *r, gm_granule *g, uint32_t mask, uint32_t cur, const gmrace_clock *c, int core,
                    int kind, const tensor *v)
 {
-    if (g->w && g->w != MIXED && g->w != cur && (g->wmask & mask)) {
-        const gm_epoch *e = &r->ep[g->w];
+    uint32_t shared = r->base; /* the instance's mark: above it, its epochs; below, none */
+    if (g->w > shared && g->w != cur && (g->wmask & mask)) {
+        const gm_epoch *e = epoch_at(r, g->w);
         if (!ordered(r, e, c, core) && !(e->kind == 2 && kind == 2))
             return report(r, cur, g->w, v);
     }
     if (kind == 0) {
-        if (!g->r) {
+        if (g->r < shared) {
             g->r = cur;
             g->rmask = mask;
         } else if (g->r == cur) {
             g->rmask |= mask;
-        } else if (g->r != MIXED) {
-            if (ordered(r, &r->ep[g->r], c, core)) {
+        } else if (g->r != shared) {
+            if (ordered(r, epoch_at(r, g->r), c, core)) {
                 g->r = cur;
                 g->rmask = mask;
             } else {
-                g->r = MIXED; /* readers the check cannot order any more */
+                g->r = shared; /* readers the check cannot order any more */
             }
         }
         return 0;
     }
-    if (g->r && g->r != MIXED && g->r != cur && (g->rmask & mask) && !ordered(r, &r->ep[g->r], c, core))
+    if (g->r > shared && g->r != cur && (g->rmask & mask) && !ordered(r, epoch_at(r, g->r), c, core))
         return report(r, cur, g->r, v);
     if (g->w == cur) {
         g->wmask |= mask;
-    } else if (!g->w || g->w == MIXED || ordered(r, &r->ep[g->w], c, core)) {
+    } else if (g->w <= shared || ordered(r, epoch_at(r, g->w), c, core)) {
         g->w = cur;
         g->wmask = mask;
     } else {
-        g->w = MIXED; /* disjoint bytes of two unordered writers, or an atomic pair */
+        g->w = shared; /* disjoint bytes of two unordered writers, or an atomic pair */
     }
-    if (g->r && g->r != MIXED) {
+    if (g->r > shared) {
         g->rmask &= ~mask;
         if (!g->rmask)
             g->r = 0;
@@ -333,7 +404,7 @@ int exec_gmrace_access(exec_gmrace *r, const gmrace_clock *c, int core, const te
     if (!r || !r->active || r->stale || r->raced || !v || !v->storage || core < 0 || core >= GMRACE_CORES)
         return 0;
     int64_t n = tensor_numel(v);
-    if (n <= 0)
+    if (n <= 0 || (kind == 0 && read_only(r, v->storage->id)))
         return 0;
     uint32_t cur = epoch_of(r, c, core, kind, line, col, func);
     gm_shadow *s = shadow_of(r, v->storage);

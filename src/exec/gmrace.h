@@ -62,6 +62,11 @@ uint32_t exec_gmrace_launch(exec_gmrace *r, uint64_t instance, uint64_t site, in
 /* A parked block's launch goes on (exec/barrier.c): rec is what
  * exec_gmrace_launch returned for it. */
 void exec_gmrace_enter(exec_gmrace *r, uint64_t instance, uint32_t rec, int64_t block, int twin_lanes);
+/* The running launch's kernels take these storages only as In parameters
+ * (no Out or InOut parameter of theirs holds them): no thread of the launch
+ * writes them, so their reads cannot race within it and are not recorded
+ * (the bulk of a launch's reads: its weights and inputs). */
+void exec_gmrace_read_only(exec_gmrace *r, const uint64_t *storages, uint32_t n);
 /* No launch runs: accesses are not recorded until the next. */
 void exec_gmrace_idle(exec_gmrace *r);
 /* A checkpoint was restored: what was recorded may be of a future the

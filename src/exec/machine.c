@@ -1146,6 +1146,34 @@ static void race_launch(machine *m, const core *host, int twin, int sync_events)
     g->race_rec = exec_gmrace_launch(m->race, g->race_instance, site, g->race_block, twin);
 }
 
+/* 1 when parameter i of kernel fn (NULL: none) is Out or InOut. */
+static int param_written(const xfunc *fn, uint32_t i)
+{
+    return fn && i < fn->nparams && fn->src->params[i].dir != IR_DIR_IN;
+}
+
+/* The launch's arguments that its kernels take only as In parameters (no
+ * Out or InOut argument shares their storage): their reads cannot race
+ * (exec_gmrace_read_only). */
+static void race_read_only(machine *m, const launch *L, const value *args, uint32_t nargs)
+{
+    uint64_t *ids = xmalloc((nargs ? nargs : 1) * sizeof *ids);
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < nargs; i++) {
+        if (args[i].kind != VAL_TENSOR || !args[i].u.t || !args[i].u.t->storage)
+            continue;
+        uint64_t id = args[i].u.t->storage->id;
+        int written = 0;
+        for (uint32_t j = 0; j < nargs && !written; j++)
+            written = (param_written(L->aic, j) || param_written(L->aiv, j)) && args[j].kind == VAL_TENSOR &&
+                      args[j].u.t && args[j].u.t->storage && args[j].u.t->storage->id == id;
+        if (!written)
+            ids[n++] = id;
+    }
+    exec_gmrace_read_only(m->race, ids, n);
+    free(ids);
+}
+
 static ptodb_status launch_start(machine *m, core *host, const launch *L, value *args, uint32_t nargs)
 {
     group_run *g = &m->grp;
@@ -1208,10 +1236,12 @@ static ptodb_status launch_start(machine *m, core *host, const launch *L, value 
             core_error(m, c, NULL, s2);
         }
     }
-    for (uint32_t i = 0; i < nargs; i++)
-        value_clear(&args[i]);
     host->state = CORE_WAIT_GROUP;
     race_launch(m, host, L->twin_lanes, (L->aic && L->aic->sync_events) || (L->aiv && L->aiv->sync_events));
+    if (g->race_instance)
+        race_read_only(m, L, args, nargs);
+    for (uint32_t i = 0; i < nargs; i++)
+        value_clear(&args[i]);
     return st == PTODB_OK ? PTODB_OK : PTODB_ERR_RUNTIME;
 }
 
