@@ -526,17 +526,7 @@ static void race_blame_read(bisect_stmt *s)
                : strncmp(that + 6, "AIV0", 4) == 0 ? EXEC_CORE_AIV0
                : strncmp(that + 6, "AIV1", 4) == 0 ? EXEC_CORE_AIV1
                                                    : -1;
-    long n[3] = {0, 0, 0};
-    int k = 0;
-    const char *p = at + 9;
-    while (k < 3) {
-        char *end;
-        n[k++] = strtol(p, &end, 10);
-        if (end == p || *end != ':')
-            break;
-        p = end + 1;
-    }
-    long line = k == 3 ? n[1] : n[0];
+    long line = divergence_race_line(at + 9);
     const char *fn = in + 5, *close = strchr(fn, ')');
     if (core < 0 || line <= 0 || !close || close - fn > 120)
         return;

@@ -672,25 +672,28 @@ static int test_new_ifs(cmp_ctx *cx)
 /* 1 when error is the GM race check's ("F:LINE:COL: in FN: race: AIV0 reads
  * ... at P:L:C that AIC wrote at P:L:C (in FN) ...", exec/gmrace.h) and
  * line is the line of either access it names. */
+long divergence_race_line(const char *p)
+{
+    long n[3] = {0, 0, 0};
+    int k = 0;
+    while (k < 3) {
+        char *end;
+        n[k++] = strtol(p, &end, 10);
+        if (end == p || *end != ':')
+            break;
+        p = end + 1;
+    }
+    return k == 3 ? n[1] : n[0];
+}
+
 static int race_statement(const char *error, int line)
 {
     const char *r = strstr(error, ": race: AI");
     if (!r || line <= 0)
         return 0;
-    for (const char *at = strstr(r, " at "); at; at = strstr(at + 4, " at ")) {
-        long n[3] = {0, 0, 0};
-        int k = 0;
-        const char *p = at + 4;
-        while (k < 3) {
-            char *end;
-            n[k++] = strtol(p, &end, 10);
-            if (end == p || *end != ':')
-                break;
-            p = end + 1;
-        }
-        if ((k == 3 ? n[1] : n[0]) == line)
+    for (const char *at = strstr(r, " at "); at; at = strstr(at + 4, " at "))
+        if (divergence_race_line(at + 4) == line)
             return 1;
-    }
     return 0;
 }
 
