@@ -2138,6 +2138,102 @@ class SyncallBarrierMemory:
     return c
 
 
+@case
+def gm_fence_cube_vector():
+    """The cube stores a GM scratch and pushes a fence token; the vector side pops it, then loads the scratch."""
+    prog = """
+# pypto.program: GmFenceCubeVector
+import pypto.language as pl
+
+@pl.program
+class GmFenceCubeVector:
+    @pl.function(type=pl.FunctionType.AIC, level=pl.Level.AIC, role=pl.Role.SubWorker)
+    def mm_aic(x: pl.Tensor[[16, 16], pl.FP32], w: pl.Tensor[[16, 16], pl.FP32], kv: pl.InOut[pl.Tensor[[16, 16], pl.FP32]], out: pl.Out[pl.Tensor[[16, 16], pl.FP32]]):
+        x_mat: pl.Tile[[16, 16], pl.FP32, pl.Mem.Mat] = pl.tile.load(x, [0, 0], [16, 16], [16, 16], target_memory=pl.Mem.Mat)
+        w_mat: pl.Tile[[16, 16], pl.FP32, pl.Mem.Mat] = pl.tile.load(w, [0, 0], [16, 16], [16, 16], target_memory=pl.Mem.Mat)
+        x_left: pl.Tile[[16, 16], pl.FP32, pl.Mem.Left] = pl.tile.move(x_mat, target_memory=pl.Mem.Left)
+        w_right: pl.Tile[[16, 16], pl.FP32, pl.Mem.Right] = pl.tile.move(w_mat, target_memory=pl.Mem.Right)
+        t: pl.Tile[[16, 16], pl.FP32, pl.Mem.Acc] = pl.tile.matmul(x_left, w_right)
+        kv_1: pl.Tensor[[16, 16], pl.FP32] = pl.tile.store(t, [0, 0], kv)
+        pl.tile.tpush_to_aiv(t, split=0)
+    @pl.function(type=pl.FunctionType.AIV, level=pl.Level.AIV, role=pl.Role.SubWorker)
+    def mm_aiv(x: pl.Tensor[[16, 16], pl.FP32], w: pl.Tensor[[16, 16], pl.FP32], kv: pl.InOut[pl.Tensor[[16, 16], pl.FP32]], out: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        fence: pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec] = pl.tile.tpop_from_aic(split=0)
+        pl.system.tfree_to_aic(fence)
+        k: pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec] = pl.tile.load(kv, [0, 0], [16, 16], [16, 16], target_memory=pl.Mem.Vec)
+        k_1: pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec] = pl.tile.adds(k, 1.0)
+        out_1: pl.Tensor[[16, 16], pl.FP32] = pl.tile.store(k_1, [0, 0], out)
+        return out_1
+    @pl.function(type=pl.FunctionType.Group, level=pl.Level.CORE_GROUP, role=pl.Role.SubWorker)
+    def mm_group(x: pl.Tensor[[16, 16], pl.FP32], w: pl.Tensor[[16, 16], pl.FP32], kv: pl.InOut[pl.Tensor[[16, 16], pl.FP32]], out: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        self.mm_aic(x, w, kv, out)
+        out_1: pl.Tensor[[16, 16], pl.FP32] = self.mm_aiv(x, w, kv, out)
+        return out_1
+    @pl.function(type=pl.FunctionType.Orchestration, level=pl.Level.CHIP, role=pl.Role.Orchestrator)
+    def main(self, x: pl.Tensor[[16, 16], pl.FP32], w: pl.Tensor[[16, 16], pl.FP32], out: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        kv: pl.Tensor[[16, 16], pl.FP32] = pl.tensor.create([16, 16], dtype=pl.FP32, layout=pl.TensorLayout.ND)
+        out_1: pl.Tensor[[16, 16], pl.FP32] = self.mm_group(x, w, kv, out)
+        return out_1
+"""
+    c = Case("gm_fence_cube_vector", [
+        "out = x @ w + 1: the cube stores x @ w to the GM scratch kv, then pushes the tile",
+        "to the vector core as a fence token; the vector core pops it (and frees it) before",
+        "it loads kv. The pop waits for the push, which follows the store, so the load reads",
+        "the cube's bytes: the handshake PyPTO's ExpandMixedKernel emits for such a GM",
+        "store/load pair (pypto src/ir/transforms/expand_mixed_kernel_pass.cpp:297-311 at",
+        "63614e60f). The GM race check finds the edge: no race (tests/cli/gm_race.sh)."],
+        prog, "main", stem="22_after_ExpandMixedKernel")
+    rng = np.random.default_rng(41)
+    x = rng.standard_normal((16, 16)).astype(F32)
+    w = rng.standard_normal((16, 16)).astype(F32)
+    c.inp("x", "fp32", x)
+    c.inp("w", "fp32", w)
+    c.out("out", "fp32", (matmul_f32(x, w) + np.float32(1.0)).astype(F32))
+    c.expect = ["device: PASS", "ref: PASS"]
+    return c
+
+
+@case
+def spmd_gm_write_race():
+    """Two blocks of one launch store different rows of x into the same rows of out, with no syncall between."""
+    prog = """
+# pypto.program: SpmdGmWriteRace
+import pypto.language as pl
+
+@pl.program
+class SpmdGmWriteRace:
+    @pl.function(type=pl.FunctionType.AIV, level=pl.Level.AIV, role=pl.Role.SubWorker)
+    def fill(x: pl.Tensor[[32, 16], pl.FP32], out: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        blk: pl.Scalar[pl.INDEX] = pl.tile.get_block_idx()
+        t: pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [blk * 16, 0], [16, 16], [16, 16], target_memory=pl.Mem.Vec)
+        out_1: pl.Tensor[[16, 16], pl.FP32] = pl.tile.store(t, [0, 0], out)
+        return out_1
+    @pl.function(type=pl.FunctionType.Spmd)
+    def fill_spmd(self, x: pl.Tensor[[32, 16], pl.FP32], out: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        r: pl.Tensor[[16, 16], pl.FP32] = self.fill(x, out)
+        return r
+    @pl.function(type=pl.FunctionType.Orchestration, level=pl.Level.CHIP, role=pl.Role.Orchestrator)
+    def main(self, x: pl.Tensor[[32, 16], pl.FP32], out: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        out_1: pl.Tensor[[16, 16], pl.FP32] = self.fill_spmd(x, out, attrs={"core_num": 2})
+        return out_1
+"""
+    c = Case("spmd_gm_write_race", [
+        "A race: block b of a core_num=2 launch stores rows 16b..16b+15 of x into out[0:16],",
+        "the same bytes for both blocks, with no pl.system.syncall between. The blocks run in",
+        "parallel on cores of their own, ordered by nothing (only a syncall orders them: pto-isa",
+        "include/pto/npu/a2a3/SyncAll.hpp:19-46), so out is either block's rows. ptodb's fixed",
+        "schedule runs block 0 then block 1 (out = x[16:32], the golden here); the GM race",
+        "check stops the pass at block 1's store, naming both stores and both blocks."],
+        prog, "main", stem="24_after_SplitVectorKernel")
+    x = np.random.default_rng(42).standard_normal((32, 16)).astype(F32)
+    c.inp("x", "fp32", x)
+    c.out("out", "fp32", x[16:32].copy())
+    c.expect = ["device: ERROR", "ref: FAIL",
+                "line: 24_after_SplitVectorKernel.py:10:47: in fill: race: AIV0 of block 1 writes out[0:16, 0:16] "
+                "at 24:10:9 that AIV0 of block 0 wrote at 24:10:9 (in fill) with no barrier between"]
+    return c
+
+
 def main():
     for make in CASES:
         c = make()

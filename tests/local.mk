@@ -11,7 +11,8 @@ CLI_TESTS = \
 	tests/cli/matmul_mx.sh \
 	tests/cli/strict_ref.sh \
 	tests/cli/engine_links_without_ui.sh \
-	tests/cli/historical_engine.sh
+	tests/cli/historical_engine.sh \
+	tests/cli/gm_race.sh
 TESTS += $(CLI_TESTS)
 EXTRA_DIST += $(CLI_TESTS) tests/cli/lib.sh tests/cli/fixture_lib.sh
 

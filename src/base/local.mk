@@ -13,7 +13,8 @@ src_libptodb_a_SOURCES += \
 	src/base/number.c src/base/number.h \
 	src/base/input_file.c src/base/input_file.h \
 	src/base/atomic_file.c src/base/atomic_file.h \
-	src/base/path_within.c src/base/path_within.h
+	src/base/path_within.c src/base/path_within.h \
+	src/base/vclock.c src/base/vclock.h
 
 check_PROGRAMS += tests/unit/check_base
 TESTS += tests/unit/check_base

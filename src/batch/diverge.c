@@ -510,6 +510,32 @@ static int has_op(const char *op, const char *what)
     return op && strstr(op, what) != NULL;
 }
 
+/* A race the machine met at a write over what another core read before
+ * ("race: AIC writes kv[...] at 22:14:9 that AIV0 read at 22:20:13 (in
+ * f_aiv) ...", exec/gmrace.h): the read is the statement to blame, the
+ * load that ran unfenced, as it is when the read comes second. */
+static void race_blame_read(bisect_stmt *s)
+{
+    const char *r = strstr(s->note, ": race: ");
+    const char *that = r ? strstr(r, " that ") : NULL;
+    const char *at = that ? strstr(that, " read at ") : NULL;
+    const char *in = at ? strstr(at, " (in ") : NULL;
+    if (!in)
+        return;
+    int core = strncmp(that + 6, "AIC", 3) == 0    ? EXEC_CORE_AIC
+               : strncmp(that + 6, "AIV0", 4) == 0 ? EXEC_CORE_AIV0
+               : strncmp(that + 6, "AIV1", 4) == 0 ? EXEC_CORE_AIV1
+                                                   : -1;
+    long line = divergence_race_line(at + 9);
+    const char *fn = in + 5, *close = strchr(fn, ')');
+    if (core < 0 || line <= 0 || !close || close - fn > 120)
+        return;
+    s->line = (int)line;
+    s->core = core;
+    free(s->func);
+    s->func = xstrndup(fn, (size_t)(close - fn));
+}
+
 static void classify(const divergence_side *good, const divergence_side *bad, bisect_stmt *s)
 {
     char text[512];
@@ -521,7 +547,13 @@ static void classify(const divergence_side *good, const divergence_side *bad, bi
     }
     if (s->fails) {
         line_text(s->file, s->line, text, sizeof text);
-        if (strstr(text, "split=") || (s->note && strstr(s->note, "its split=")))
+        if (s->note && strstr(s->note, ": race: AI")) { /* exec/gmrace.h: "race: AIV0 reads ..." */
+            race_blame_read(s);
+            set_why(s, DIVERGE_LANE,
+                    "it touches global memory another core or block of its launch touched with no pipe or "
+                    "barrier ordering them (the race check), where %s ran to its end",
+                    good->stem);
+        } else if (strstr(text, "split=") || (s->note && strstr(s->note, "its split=")))
             set_why(s, DIVERGE_LANE,
                     "its split= hands the lanes other parts than the other side of the queue expects, and the "
                     "group stops there (%s ran to its end)",

@@ -669,6 +669,34 @@ static int test_new_ifs(cmp_ctx *cx)
     return 0;
 }
 
+/* 1 when error is the GM race check's ("F:LINE:COL: in FN: race: AIV0 reads
+ * ... at P:L:C that AIC wrote at P:L:C (in FN) ...", exec/gmrace.h) and
+ * line is the line of either access it names. */
+long divergence_race_line(const char *p)
+{
+    long n[3] = {0, 0, 0};
+    int k = 0;
+    while (k < 3) {
+        char *end;
+        n[k++] = strtol(p, &end, 10);
+        if (end == p || *end != ':')
+            break;
+        p = end + 1;
+    }
+    return k == 3 ? n[1] : n[0];
+}
+
+static int race_statement(const char *error, int line)
+{
+    const char *r = strstr(error, ": race: AI");
+    if (!r || line <= 0)
+        return 0;
+    for (const char *at = strstr(r, " at "); at; at = strstr(at + 4, " at "))
+        if (divergence_race_line(at + 4) == line)
+            return 1;
+    return 0;
+}
+
 void divergence_find(const divergence_side *good_side, const divergence_side *bad_side, const runpass_options *ro,
                      double rtol, double atol, size_t max_trace_bytes, bisect_stmt *s)
 {
@@ -735,6 +763,16 @@ void divergence_find(const divergence_side *good_side, const divergence_side *ba
         s->note = strbuf_detach(&sb);
         s->first_bad = -1;
         split_change_free(&sc);
+    }
+    if (s->found && bad.error && bad.error_line > 0 && !good.error && race_statement(bad.error, s->line)) {
+        /* the machine's race check stopped the failing pass (exec/gmrace.h)
+         * and the first value that differs is one of the race's two
+         * statements: the load that ran before the store it needed (another
+         * schedule's effect of the race), so the race is the answer
+         * (diverge.c blames its read). A value that differs elsewhere first
+         * stays the answer: the race may be its consequence. */
+        divergence_stmt_free(s);
+        s->rank = s->bit_rank = -1;
     }
     if (!s->found && bad.error && bad.error_line > 0 && !good.error) {
         /* the passing pass ran to its end: the statement that fails here is

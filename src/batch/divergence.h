@@ -109,4 +109,8 @@ void divergence_stmt_free(bisect_stmt *s);
 const char *divergence_where(int rank, int core, char *buf, size_t size);
 
 
+/* The line of a GM race line's place at p, "PASS:LINE:COL" or "LINE:COL"
+ * (exec/gmrace.h exec_gmrace_describe), or 0. */
+long divergence_race_line(const char *p);
+
 #endif

@@ -230,12 +230,16 @@ int spmd_barrier_resume(machine *m, core *c)
             gc->whole = pc->whole;
             gc->replay = pc->replay;
             gc->blocked_since = pc->blocked_since;
+            gc->race_clock = pc->race_clock;
             gc->nwait = 0;
             gc->wait_room = 0;
             gc->rt = &m->grp.rt;
             gc->state = pc->at_barrier ? CORE_READY : pc->state;
             gc->at_barrier = 0;
         }
+        if (m->race && m->grp.race_instance)
+            exec_gmrace_enter(m->race, m->grp.race_instance, m->grp.race_rec, m->grp.race_block,
+                              m->grp.race_twin);
         if (k.group->mem && m->mem)
             exec_memcheck_restore_cores(m->mem, k.group->mem);
         exec_memcheck_saved_free(k.group->mem);

@@ -100,10 +100,21 @@ void exec_note_ref_differs(exec_ctx *ctx, int id, const char *msg)
 
 void exec_note_gm_access(exec_ctx *ctx, const tensor *v, int write)
 {
-    if (ctx->m && ctx->m->taskgraph)
-        exec_tasks_access(ctx->m->taskgraph, v, write);
-    if (ctx->m && ctx->m->gm_hook && !ctx->m->gm_hook_paused)
-        ctx->m->gm_hook(ctx->m->gm_hook_ud, ctx->core ? ctx->core->id : 0, v, write);
+    machine *m = ctx->m;
+    if (m && m->taskgraph)
+        exec_tasks_access(m->taskgraph, v, write != 0);
+    if (m && m->gm_hook && !m->gm_hook_paused)
+        m->gm_hook(m->gm_hook_ud, ctx->core ? ctx->core->id : 0, v, write != 0);
+    /* the cores of a launch (exec/gmrace.h); a multi-rank op's window
+     * accesses are the ranks' check's (its pause) */
+    core *c = ctx->core;
+    if (m && m->race && c && c->in_group && m->grp.race_instance && !m->gm_hook_paused) {
+        int line, col;
+        exec_stmt_loc(ctx, &line, &col);
+        const xframe *f = top_frame(ctx);
+        if (exec_gmrace_access(m->race, &c->race_clock, c->id, v, write, line, col, f ? f->fn->name : NULL))
+            ctx->raced = 1;
+    }
 }
 
 void exec_gm_hook_pause(exec_ctx *ctx, int paused)

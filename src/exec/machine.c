@@ -87,6 +87,8 @@ machine *machine_new(const xprogram *p, const machine_options *o)
         m->taskgraph = exec_tasks_new();
     if (m->opt.memcheck)
         m->mem = exec_memcheck_new(&m->opt, p);
+    if (m->opt.semantics == EXEC_SEM_DEVICE)
+        m->race = exec_gmrace_new();
     m->where_token = mem_where_push_fn(machine_where, m);
     return m;
 }
@@ -113,6 +115,7 @@ void machine_free(machine *m)
     exec_tasks_free(m->taskgraph);
     exec_prov_free(m->prov);
     exec_memcheck_free(m->mem);
+    exec_gmrace_free(m->race);
     exec_write_log_free(m->wlog);
     mem_where_pop(m->where_token);
     free(m);
@@ -558,6 +561,39 @@ static void matmul_valid(int op, const value *pos, uint32_t np, value *out)
 
 static ptodb_status eval(machine *m, core *c, xframe *f, const xexpr *x, value *out);
 
+/* The pass's index from its file's name ("22_after_X.py": 22), or -1. */
+static int pass_index_of(const char *path)
+{
+    const char *b = strrchr(path, '/');
+    b = b ? b + 1 : path;
+    int n = 0, k = 0;
+    while (b[k] >= '0' && b[k] <= '9' && k < 6)
+        n = n * 10 + (b[k++] - '0');
+    return k && b[k] == '_' ? n : -1;
+}
+
+/* The op's GM access raced (exec/gmrace.h): the statement fails with the
+ * race's line, the tensor named by the operand that holds its bytes. */
+static ptodb_status race_fail(machine *m, core *c, const xframe *f, const xexpr *x, const value *pos, uint32_t np)
+{
+    uint64_t s = exec_gmrace_storage(m->race);
+    const char *name = NULL;
+    const tensor *whole = NULL;
+    for (uint32_t i = 0; i < np && !whole; i++) {
+        const xexpr *ax = x->args[i];
+        if (pos[i].kind != VAL_TENSOR || !pos[i].u.t || !pos[i].u.t->storage || pos[i].u.t->storage->id != s)
+            continue;
+        whole = pos[i].u.t;
+        if (ax->kind == XE_SLOT && f->fn->slot_names && ax->id >= 0 && (uint32_t)ax->id < f->fn->nslots)
+            name = f->fn->slot_names[ax->id];
+    }
+    strbuf msg = STRBUF_INIT;
+    exec_gmrace_describe(m->race, name, name ? whole : NULL, pass_index_of(m->p->path), &msg);
+    ptodb_status st = efail(&c->ctx, x, 0, PTODB_ERR_RUNTIME, "%s", strbuf_str(&msg));
+    strbuf_free(&msg);
+    return st;
+}
+
 static ptodb_status eval_op(machine *m, core *c, xframe *f, const xexpr *x, value *out)
 {
     value posbuf[12], kwbuf[8];
@@ -616,7 +652,11 @@ static ptodb_status eval_op(machine *m, core *c, xframe *f, const xexpr *x, valu
             first = *pos[0].u.t;
             first_before = &first;
         }
+        c->ctx.raced = 0;
         st = x->fn(&c->ctx, &a, out);
+        if (c->ctx.raced && st == PTODB_OK)
+            st = race_fail(m, c, f, x, pos, np);
+        c->ctx.raced = 0;
         if (st == PTODB_OK && m->opt.semantics == EXEC_SEM_DEVICE && np > 0) {
             inherit_valid(x->id, &pos[0], first_before, out);
             matmul_valid(x->id, pos, np, out);
@@ -1073,9 +1113,66 @@ typedef struct launch {
     int dual_nosplit;     /* split=0 pipe ops involve both lanes */
     int whole;            /* the one AIV core is the whole vector side (device) */
     int replay;           /* lane 1 stores nothing (device, 910B) */
+    int twin_lanes;       /* both lanes run one body on the same data (gmrace.h) */
     int64_t depth;        /* queue depth, -1: the --slot-depth default */
     int slot_num;         /* the pipes' slot_num (--slot-depth pipe) */
 } launch;
+
+/* The GM race check (exec/gmrace.h) of the group run just started by
+ * host: its cores' clocks start, and its accesses are checked when more
+ * than one thread runs (cores of the group, or blocks of an SPMD launch).
+ * A call inside an SPMD launch's body is known by its call site (the
+ * host's innermost frame and pc) and how many times its block made it: the
+ * blocks' calls of one site are one runtime task. sync_events: a kernel
+ * with cross-core events the machine does not order by; nothing of it is
+ * checked. */
+static void race_launch(machine *m, const core *host, int twin, int sync_events)
+{
+    group_run *g = &m->grp;
+    g->race_instance = 0;
+    for (int k = 0; k < g->ncores; k++)
+        gmrace_clock_start(&m->cores[g->order[k]].race_clock, g->order[k]);
+    const xframe *hf = host->depth > 0 ? &host->frames[host->depth - 1] : NULL;
+    int spmd = m->race_spmd && hf && hf->block_num > 1;
+    if (!m->race || !hf || sync_events || (g->ncores < 2 && !spmd)) {
+        if (m->race)
+            exec_gmrace_idle(m->race);
+        return;
+    }
+    uint64_t site = (uint64_t)(hf->fn - m->p->funcs) << 32 ^ (uint64_t)hf->pc << 8 ^ (uint64_t)host->depth;
+    g->race_instance = spmd ? m->race_spmd : ++m->race_serial;
+    g->race_block = spmd ? hf->block_idx : 0;
+    g->race_twin = twin;
+    g->race_rec = exec_gmrace_launch(m->race, g->race_instance, site, g->race_block, twin);
+}
+
+/* 1 when parameter i of kernel fn (NULL: none) is Out or InOut. */
+static int param_written(const xfunc *fn, uint32_t i)
+{
+    return fn && i < fn->nparams && fn->src->params[i].dir != IR_DIR_IN;
+}
+
+/* The launch's arguments that its kernels take only as In parameters (no
+ * Out or InOut argument shares their storage): their reads cannot race
+ * (exec_gmrace_read_only). */
+static void race_read_only(machine *m, const launch *L, const value *args, uint32_t nargs)
+{
+    uint64_t *ids = xmalloc((nargs ? nargs : 1) * sizeof *ids);
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < nargs; i++) {
+        if (args[i].kind != VAL_TENSOR || !args[i].u.t || !args[i].u.t->storage)
+            continue;
+        uint64_t id = args[i].u.t->storage->id;
+        int written = 0;
+        for (uint32_t j = 0; j < nargs && !written; j++)
+            written = (param_written(L->aic, j) || param_written(L->aiv, j)) && args[j].kind == VAL_TENSOR &&
+                      args[j].u.t && args[j].u.t->storage && args[j].u.t->storage->id == id;
+        if (!written)
+            ids[n++] = id;
+    }
+    exec_gmrace_read_only(m->race, ids, n);
+    free(ids);
+}
 
 static ptodb_status launch_start(machine *m, core *host, const launch *L, value *args, uint32_t nargs)
 {
@@ -1139,9 +1236,12 @@ static ptodb_status launch_start(machine *m, core *host, const launch *L, value 
             core_error(m, c, NULL, s2);
         }
     }
+    host->state = CORE_WAIT_GROUP;
+    race_launch(m, host, L->twin_lanes, (L->aic && L->aic->sync_events) || (L->aiv && L->aiv->sync_events));
+    if (g->race_instance)
+        race_read_only(m, L, args, nargs);
     for (uint32_t i = 0; i < nargs; i++)
         value_clear(&args[i]);
-    host->state = CORE_WAIT_GROUP;
     return st == PTODB_OK ? PTODB_OK : PTODB_ERR_RUNTIME;
 }
 
@@ -1159,11 +1259,13 @@ static ptodb_status group_start(machine *m, core *host, const xfunc *callee, val
         L.aiv = callee;
         L.lanes = 2;
         L.depth = 0;
+        L.twin_lanes = 1; /* the cube part on both lanes */
     } else {
         L.aic = &m->p->funcs[callee->group.aic];
         L.aiv = &m->p->funcs[callee->group.aiv];
         L.lanes = callee->group.lanes;
         L.dual_nosplit = callee->group.split == 0 && callee->group.dual;
+        L.twin_lanes = L.dual_nosplit;
         L.slot_num = callee->group.slot_num;
     }
     return launch_start(m, host, &L, args, nargs);
@@ -1189,6 +1291,7 @@ static void dev_aiv_side(const machine *m, const xfunc *aiv, launch *L)
     L->lanes = !L->whole && (aiv->split_aiv || aiv->attr_dual) ? 2 : 1;
     L->dual_nosplit = L->lanes == 2;
     L->replay = L->lanes == 2 && !aiv->split_aiv && !split && m->opt.mem_target != MEM_TARGET_950;
+    L->twin_lanes = L->lanes == 2 && (aiv->split_aiv || !split);
 }
 
 /* The slot_num of a launch's pipes (--slot-depth pipe): its kernels'. */
@@ -1377,6 +1480,7 @@ static ptodb_status fork_start(machine *m, core *host, const xinst *in)
         c->frames[0].pc = hf->pc + 1;
     }
     host->state = CORE_WAIT_GROUP;
+    race_launch(m, host, 1, 0);
     note_differs(m, inst_span(in), EXEC_SEMDIFF_SPLIT_AIV_SCOPE,
                  "the CORE_GROUP scope holding a pl.split_aiv region runs on both AIV lanes (REF would compute: the "
                  "region once, as lane 0)");
@@ -1704,6 +1808,7 @@ static ptodb_status spmd_launch(machine *m, core *c, xframe *f, const xinst *in,
     }
     /* its FOR_NEXT follows the FOR_INIT (program.c, spmd_open) */
     spmd_barrier_start(m, c, c->depth - 1, f->pc + 1, in->loop);
+    m->race_spmd = ++m->race_serial; /* its blocks' calls are compared (gmrace.h) */
     return PTODB_OK;
 }
 
@@ -1727,6 +1832,7 @@ static int spmd_next(machine *m, core *c, xframe *f, const xinst *in, xloop *L)
         f->block_idx = L->outer_block;
         f->block_num = L->outer_blocks;
         f->pc = (uint32_t)in->target;
+        m->race_spmd = 0;
     }
     return 0;
 }
@@ -1844,6 +1950,8 @@ static ptodb_status core_exec(machine *m, core *c, exec_event *ev)
             /* a syncall in an SPMD launch parks its block (exec/barrier.c) */
             if (in->e && in->e->kind == XE_OP && in->e->id == IR_OP_SYSTEM_SYNCALL &&
                 m->opt.semantics == EXEC_SEM_DEVICE) {
+                if (c->in_group) /* a barrier of every core of the launch (exec/gmrace.h) */
+                    gmrace_clock_barrier(&c->race_clock, c->id);
                 if (spmd_barrier_park(m, c))
                     break;
                 if (spmd_barrier_group_waits(m, c)) {
@@ -2384,6 +2492,9 @@ static ptodb_status group_finish(machine *m, exec_event *ev)
     }
     xrt_reset(&g->rt);
     g->active = 0;
+    g->race_instance = 0;
+    if (m->race)
+        exec_gmrace_idle(m->race);
     if (!host) {
         value_clear(&r);
         value_clear(&raic);
@@ -2509,6 +2620,10 @@ ptodb_status machine_start(machine *m, int fn, const value *args, uint32_t nargs
         memset(m->cores[i].calls, 0, (m->p->nfuncs ? m->p->nfuncs : 1) * sizeof *m->cores[i].calls);
     }
     m->grp.active = 0;
+    m->grp.race_instance = 0;
+    m->race_spmd = 0;
+    if (m->race)
+        exec_gmrace_stale(m->race); /* nothing of an earlier run is compared */
     xrt_reset(&m->grp.rt);
     xrt_reset(&m->global_rt); /* a fresh run starts with empty queues */
     m->finished = 0;

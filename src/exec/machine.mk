@@ -8,6 +8,7 @@ src_libptodb_a_SOURCES += \
 	src/exec/compare.c src/exec/compare.h src/exec/runpass.c src/exec/runpass.h \
 	src/exec/region.c src/exec/region.h src/exec/prov.c src/exec/prov.h \
 	src/exec/semantics.c src/exec/semantics.h src/exec/tasks.c src/exec/tasks.h \
+	src/exec/gmrace.c src/exec/gmrace.h \
 	src/exec/memcheck.c src/exec/memcheck.h \
 	src/exec/snapshot.c src/exec/snapshot.h src/exec/snapshot_parts.c src/exec/state_hash.c \
 	src/exec/state_walk.c src/exec/state_walk.h src/exec/write_log.c src/exec/write_log.h \
@@ -52,3 +53,9 @@ EXTRA_DIST += tests/cli/run_examples.sh tests/cli/run_xcore.sh tests/cli/run_fix
 	scripts/bench.d/interp scripts/bench.d/semantics \
 	tests/data/xcore/recursion.py tests/data/xcore/conflict.py tests/data/xcore/badsplit.py \
 	tests/data/xcore/dual.py tests/data/xcore/region.py
+
+check_PROGRAMS += tests/unit/check_gmrace
+TESTS += tests/unit/check_gmrace
+tests_unit_check_gmrace_SOURCES = tests/unit/check_gmrace.c
+tests_unit_check_gmrace_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_gmrace_LDADD = $(UNIT_LDADD)

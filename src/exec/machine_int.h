@@ -11,6 +11,7 @@
 #include "exec/tasks.h"
 #include "exec/xcore.h"
 #include "exec/memcheck.h"
+#include "exec/gmrace.h"
 
 enum { XLOOP_CARRIES = 8 };
 
@@ -70,6 +71,7 @@ struct exec_ctx {
     const char *ref_note; /* exec_note_ref_cannot_run's message (static), until eval_op takes it */
     int differs_id;           /* exec_note_ref_differs's (-1: none), until eval_op takes it */
     const char *differs_what; /* its message (static) */
+    int raced;                /* the op's GM access raced (exec/gmrace.h), until eval_op reports it */
 };
 
 typedef struct core {
@@ -99,6 +101,7 @@ typedef struct core {
     int nwait;
     int wait_room;
     int at_barrier; /* a group core waiting at a system.syncall (exec/barrier.c) */
+    gmrace_clock race_clock; /* its clock in the GM race check (exec/gmrace.h) */
 } core;
 
 typedef struct group_run {
@@ -120,6 +123,11 @@ typedef struct group_run {
     int direct;           /* a kernel the host calls directly, or a fork: not one
                              of REF's mixed-kernel groups (errors are not
                              wrapped in "Mixed-kernel execution failed") */
+    /* the GM race check's launch (exec/gmrace.h): 0 when not checked */
+    uint64_t race_instance;
+    uint32_t race_rec;
+    int64_t race_block;
+    int race_twin;
     xrt rt;
 } group_run;
 
@@ -190,6 +198,9 @@ struct machine {
     value scratch_none;
     exec_prov *prov;      /* NULL unless opt.provenance */
     exec_memcheck *mem;   /* NULL unless opt.memcheck */
+    exec_gmrace *race;    /* device semantics: the GM race check of a launch's cores */
+    uint64_t race_serial; /* launches and SPMD launches so far (gmrace instances) */
+    uint64_t race_spmd;   /* the running SPMD launch's instance, 0 when none */
     /* content versions of the storages ops write in place, from the first
      * snapshot on (snapshot.h); NULL before */
     struct exec_write_log *wlog;

@@ -150,9 +150,10 @@ int64_t exec_block_num(const exec_ctx *ctx);
  * does not (difference id of semantics.h; msg static): the first of each
  * kind is reported with the op's location (machine_ref_differs). */
 void exec_note_ref_differs(exec_ctx *ctx, int id, const char *msg);
-/* Tells the machine that the op read (write 0) or wrote (1) the elements of
- * view v of global memory (tile.load's window, tile.store's region), for
- * the task race check (exec/tasks.h). */
+/* Tells the machine that the op read (write 0), wrote (1) or atomically
+ * added into (2) the elements of view v of global memory (tile.load's
+ * window, tile.store's region), for the task race check (exec/tasks.h) and
+ * the cores' (exec/gmrace.h). */
 void exec_note_gm_access(exec_ctx *ctx, const tensor *v, int write);
 /* A multi-rank op that runs a tile op on a window and reports the access
  * itself (exec/comm.h note_access) pauses the machine's gm hook around it. */

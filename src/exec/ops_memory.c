@@ -185,7 +185,7 @@ static ptodb_status nd_transfer(exec_ctx *ctx, const op_args *a, tensor *t, int 
             tensor_unref(gv);
             return exec_fail(ctx, vs, "%s: internal: tile rows outside its storage", kernel_op_name(a));
         }
-        exec_note_gm_access(ctx, gv, write);
+        exec_note_gm_access(ctx, gv, write ? (atomic ? 2 : 1) : 0);
         ptodb_status st = write ? kernel_assign(ctx, a, gv, tv, atomic) : kernel_assign(ctx, a, tv, gv, 0);
         tensor_unref(gv);
         tensor_unref(tv);
@@ -509,7 +509,7 @@ ptodb_status kernel_store_region(exec_ctx *ctx, const op_args *a, tensor *src, t
     int k = noff < nv ? noff : nv;
     st = kernel_slice_view(ctx, dst, k, off, v, &dview);
     if (st == PTODB_OK) {
-        exec_note_gm_access(ctx, dview, 1);
+        exec_note_gm_access(ctx, dview, atomic ? 2 : 1);
         st = kernel_assign(ctx, a, dview, sview, atomic);
         tensor_unref(dview);
         if (st == PTODB_OK)

@@ -613,6 +613,8 @@ static xexpr *lower_expr(lower *L, const ir_expr *e)
     if (info && info->family == IR_OPFAM_SYSTEM && in_list(ref_noop_ops, info->name)) {
         /* None; operands not evaluated (§3.10). Pipe setup and tfree are
          * recorded as state (constant kwargs only) for reports. */
+        if (op == IR_OP_SYSTEM_SYNC_SET || op == IR_OP_SYSTEM_SYNC_WAIT)
+            L->f->sync_events = 1;
         if (op == IR_OP_SYSTEM_AIC_INITIALIZE_PIPE || op == IR_OP_SYSTEM_AIV_INITIALIZE_PIPE ||
             op == IR_OP_SYSTEM_TFREE_TO_AIC || op == IR_OP_SYSTEM_TFREE_TO_AIV) {
             x = new_expr(L, XE_SYSREC, e);

@@ -184,6 +184,10 @@ typedef struct xfunc {
     int dyn_device_only;   /* an InCore kernel: bound under device semantics only */
     uint32_t ndyn_binds;
     int split_aiv;         /* func_attr "split_aiv": True */
+    int sync_events;       /* holds system.sync_set/sync_wait: cross-core events
+                              the machine runs as no-ops (the GM race check
+                              does not order by them, so it skips the cores
+                              of a block of such a kernel: exec/gmrace.h) */
     int region_any;        /* holds a pl.split_aiv region (any mode, shards or not) */
     int attr_split;        /* func_attr split (0 when absent) */
     int attr_dual;         /* func_attr dual_aiv_dispatch */

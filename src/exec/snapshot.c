@@ -359,6 +359,11 @@ void machine_snapshot_restore(machine *m, const machine_snapshot *s)
     xrt rt_keep = m->grp.rt;
     m->grp = s->grp;
     m->grp.rt = rt_keep;
+    /* the GM race check keeps no checkpoint: it checks again from the next
+     * launch (docs/schedule.md) */
+    if (m->race)
+        exec_gmrace_stale(m->race);
+    m->grp.race_instance = 0;
     restore_rt(&m->grp.rt, &s->grp_rt);
     restore_rt(&m->global_rt, &s->global_rt);
     m->steps = s->steps;

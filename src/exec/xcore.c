@@ -83,7 +83,14 @@ void xrt_set_limit(xrt *rt, uint32_t n)
 
 void xrt_free(xrt *rt)
 {
-    XRT_FOREACH(rt, q, { xq_clear(q); free(q->items); q->items = NULL; q->cap = 0; });
+    XRT_FOREACH(rt, q, {
+        xq_clear(q);
+        free(q->items);
+        free(q->stamps);
+        q->items = NULL;
+        q->stamps = NULL;
+        q->cap = 0;
+    });
 }
 
 uint32_t xrt_queued(xrt *rt)
@@ -102,6 +109,7 @@ void xrt_take_state(xrt *dst, const xrt *src)
     XRT_FOREACH(dst, q, {
         const xqueue *own = (const xqueue *)((const char *)&mine + ((const char *)q - (const char *)dst));
         q->items = own->items;
+        q->stamps = own->stamps;
         q->cap = own->cap;
         q->head = own->head;
         q->n = own->n;
@@ -113,14 +121,20 @@ void xq_push(xqueue *q, value v)
     if (q->n == q->cap) {
         uint32_t nc = q->cap ? 2 * q->cap : 8;
         value *it = xreallocarray(NULL, nc, sizeof *it);
-        for (uint32_t i = 0; i < q->n; i++)
+        gmrace_clock *st = xreallocarray(NULL, nc, sizeof *st);
+        for (uint32_t i = 0; i < q->n; i++) {
             it[i] = q->items[(q->head + i) % q->cap];
+            st[i] = q->stamps[(q->head + i) % q->cap];
+        }
         free(q->items);
+        free(q->stamps);
         q->items = it;
+        q->stamps = st;
         q->cap = nc;
         q->head = 0;
     }
     q->items[(q->head + q->n) % q->cap] = v;
+    memset(&q->stamps[(q->head + q->n) % q->cap], 0, sizeof *q->stamps);
     q->n++;
     q->touched = 1;
 }
@@ -132,6 +146,16 @@ value xq_pop(xqueue *q)
     q->n--;
     q->touched = 1;
     return v;
+}
+
+gmrace_clock *xq_tail_stamp(xqueue *q)
+{
+    return &q->stamps[(q->head + q->n - 1) % q->cap];
+}
+
+const gmrace_clock *xq_head_stamp(const xqueue *q)
+{
+    return &q->stamps[q->head];
 }
 
 static void lanes_dict(strbuf *out, const xqueue *q2)

@@ -7,10 +7,12 @@
 #include <stdint.h>
 
 #include "base/strbuf.h"
+#include "exec/gmrace.h"
 #include "exec/value.h"
 
 typedef struct xqueue {
     value *items;
+    gmrace_clock *stamps; /* per item, its pusher's clock (the GM race check) */
     uint32_t head, n, cap;
     uint8_t to_aiv; /* direction: 1 C->V, 0 V->C (gather: lane exchange) */
     int8_t split;   /* -1: no split; 0 dual no-split; 1..4 */
@@ -62,6 +64,9 @@ void xrt_take_state(xrt *dst, const xrt *src);
 
 void xq_push(xqueue *q, value v); /* takes ownership */
 value xq_pop(xqueue *q);          /* q must be non-empty */
+/* The clock of the item just pushed (zero until set), of the next to pop. */
+gmrace_clock *xq_tail_stamp(xqueue *q);
+const gmrace_clock *xq_head_stamp(const xqueue *q);
 
 /* REF's pipe_state snapshot dict. */
 void xrt_pipe_state(const xrt *rt, strbuf *out);

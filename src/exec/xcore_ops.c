@@ -38,6 +38,23 @@ static tensor *clone_with_attrs(tensor *t)
     return c;
 }
 
+/* A push releases the pusher's clock into its item, the pop that takes the
+ * item acquires it: the happens-before edge of the GM race check
+ * (exec/gmrace.h), for every item a pipe carries (tiles, fence tokens). */
+static void push(exec_ctx *ctx, xqueue *q, value v)
+{
+    xq_push(q, v);
+    if (ctx->core)
+        gmrace_clock_release(&ctx->core->race_clock, ctx->core->id, xq_tail_stamp(q));
+}
+
+static value pop(exec_ctx *ctx, xqueue *q)
+{
+    if (ctx->core)
+        gmrace_clock_acquire(&ctx->core->race_clock, xq_head_stamp(q));
+    return xq_pop(q);
+}
+
 static ptodb_status block(exec_ctx *ctx, xqueue *q0, xqueue *q1, const char *what, int s, int lane)
 {
     ctx->nwait = 0;
@@ -121,8 +138,8 @@ static ptodb_status split_push(exec_ctx *ctx, tensor *t, int s, int64_t stride, 
     strbuf_free(&err);
     exec_prov_share(ctx, t, p0, s, stride, 0);
     exec_prov_share(ctx, t, p1, s, stride, 1);
-    xq_push(q0, value_tensor(p0));
-    xq_push(q1, value_tensor(p1));
+    push(ctx, q0, value_tensor(p0));
+    push(ctx, q1, value_tensor(p1));
     return PTODB_OK;
 }
 
@@ -133,7 +150,7 @@ static ptodb_status merge_pop(exec_ctx *ctx, xqueue *q0, xqueue *q1, int s, cons
 {
     if (q0->n == 0 || q1->n == 0)
         return block(ctx, q0, q1, what, s, exec_lane(ctx));
-    value p0 = xq_pop(q0), p1 = xq_pop(q1);
+    value p0 = pop(ctx, q0), p1 = pop(ctx, q1);
     strbuf err = STRBUF_INIT;
     tensor *m = xcore_merge(p0.u.t, p1.u.t, s, &err);
     exec_prov_merge(ctx, p0.u.t, p1.u.t, s, m);
@@ -177,10 +194,10 @@ static ptodb_status op_tpush_to_aiv(exec_ctx *ctx, const op_args *a, value *out)
         if (!rt->dual_nosplit && full(&p->to_aiv))
             return block_full(ctx, &p->to_aiv, NULL, "tpush_to_aiv", 0, exec_lane(ctx));
         if (rt->dual_nosplit) {
-            xq_push(&p->to_aiv_dual[0], value_tensor(clone_with_attrs(t)));
-            xq_push(&p->to_aiv_dual[1], value_tensor(clone_with_attrs(t)));
+            push(ctx, &p->to_aiv_dual[0], value_tensor(clone_with_attrs(t)));
+            push(ctx, &p->to_aiv_dual[1], value_tensor(clone_with_attrs(t)));
         } else {
-            xq_push(&p->to_aiv, value_tensor(clone_with_attrs(t)));
+            push(ctx, &p->to_aiv, value_tensor(clone_with_attrs(t)));
         }
         return PTODB_OK;
     }
@@ -212,7 +229,7 @@ static ptodb_status op_tpop_from_aic(exec_ctx *ctx, const op_args *a, value *out
                          (long long)s);
     if (q->n == 0)
         return block(ctx, q, NULL, "tpop_from_aic", (int)s, lane);
-    *out = xq_pop(q);
+    *out = pop(ctx, q);
     return PTODB_OK;
 }
 
@@ -243,7 +260,7 @@ static ptodb_status op_tpush_to_aic(exec_ctx *ctx, const op_args *a, value *out)
                          (long long)s);
     if (full(q))
         return block_full(ctx, q, NULL, "tpush_to_aic", (int)s, lane);
-    xq_push(q, value_tensor(clone_with_attrs(t)));
+    push(ctx, q, value_tensor(clone_with_attrs(t)));
     return PTODB_OK;
 }
 
@@ -260,16 +277,16 @@ static ptodb_status op_tpop_from_aiv(exec_ctx *ctx, const op_args *a, value *out
     if (s == 0 && !rt->dual_nosplit) {
         if (p->to_aic.n == 0)
             return block(ctx, &p->to_aic, NULL, "tpop_from_aiv", 0, lane);
-        *out = xq_pop(&p->to_aic);
+        *out = pop(ctx, &p->to_aic);
         return PTODB_OK;
     }
     if (s == 0) { /* both lanes take part; the cube gets lane 0's tile */
         xqueue *q0 = &p->to_aic_dual[0], *q1 = &p->to_aic_dual[1];
         if (q0->n == 0 || q1->n == 0)
             return block(ctx, q0, q1, "tpop_from_aiv", 0, lane);
-        value p1 = xq_pop(q1);
+        value p1 = pop(ctx, q1);
         value_clear(&p1);
-        *out = xq_pop(q0);
+        *out = pop(ctx, q0);
         return PTODB_OK;
     }
     if (s != 1 && s != 2)
@@ -339,14 +356,14 @@ static ptodb_status op_aic_gather(exec_ctx *ctx, const op_args *a, value *out)
     /* post this lane's part once per gather (a re-run after BLOCKED does not
      * post again) */
     if (rt->gather_posted[lane] == rt->gather_taken[lane]) {
-        xq_push(&rt->gather[lane][0], value_tensor(clone_with_attrs(t)));
-        xq_push(&rt->gather[lane][1], value_tensor(clone_with_attrs(t)));
+        push(ctx, &rt->gather[lane][0], value_tensor(clone_with_attrs(t)));
+        push(ctx, &rt->gather[lane][1], value_tensor(clone_with_attrs(t)));
         rt->gather_posted[lane]++;
     }
     xqueue *q0 = &rt->gather[0][lane], *q1 = &rt->gather[1][lane];
     if (q0->n == 0 || q1->n == 0)
         return block(ctx, q0, q1, "aic_gather", (int)s, lane);
-    value p0 = xq_pop(q0), p1 = xq_pop(q1);
+    value p0 = pop(ctx, q0), p1 = pop(ctx, q1);
     rt->gather_taken[lane]++;
     strbuf err = STRBUF_INIT;
     tensor *m = xcore_merge(p0.u.t, p1.u.t, (int)s, &err);

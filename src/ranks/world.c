@@ -9,10 +9,11 @@
 #include <string.h>
 
 #include "base/mem.h"
+#include "base/vclock.h"
 #include "ranks/fence.h"
 
-/* Vector clocks of the race check (FastTrack's epochs: an access by rank b
- * at epoch e happens before rank a's current point iff e <= vc[a][b]). */
+/* Vector clocks of the race check (base/vclock.h: an access by rank b at
+ * epoch e happens before rank a's current point iff e <= vc[a][b]). */
 typedef struct vclock {
     uint32_t c[CASE_MAX_RANKS];
 } vclock;
@@ -122,13 +123,6 @@ struct ranks_world {
     size_t nretired; /* tasks retired whose deferred completion is pending */
     ranks_fence *fence; /* the data-before-signal contract, when checked */
 };
-
-static void vc_join(vclock *a, const vclock *b, int n)
-{
-    for (int i = 0; i < n; i++)
-        if (b->c[i] > a->c[i])
-            a->c[i] = b->c[i];
-}
 
 /* ---- lookups ---------------------------------------------------------------- */
 
@@ -843,7 +837,7 @@ static ptodb_status w_collective(void *ud, int rank, const exec_collective_call 
      * everything after it */
     vclock j = w->vc[d->host_rank[0]];
     for (int k = 1; k < d->n; k++)
-        vc_join(&j, &w->vc[d->host_rank[k]], w->P);
+        vclock_join(j.c, w->vc[d->host_rank[k]].c, w->P);
     for (int k = 0; k < d->n; k++) {
         w->vc[d->host_rank[k]] = j;
         w->vc[d->host_rank[k]].c[d->host_rank[k]]++;
@@ -887,7 +881,7 @@ static void record_access(ranks_world *w, window_buffer *b, int owner, int rank,
         const access_rec *r = &list[i];
         if (r->rank == rank || !regions_meet(r, g) || !(r->write || write) || (r->atomic && atomic))
             continue;
-        if (r->epoch <= w->vc[rank].c[r->rank])
+        if (vclock_covers(w->vc[rank].c, r->rank, r->epoch))
             continue; /* ordered: a notify/wait, a collective or a task dependency between them */
         w->has_race = 1;
         w->race_now = (access_rec){lo, hi, g->rs, g->rw, rank, e, write, atomic, line, col, ""};
@@ -1116,7 +1110,7 @@ void ranks_world_task_start(ranks_world *w, int rank)
 {
     ranks_task *t = ranks_world_next_task(w, rank);
     for (size_t i = 0; t && i < t->ndeps; i++)
-        vc_join(&w->vc[rank], &w->done_vc[t->deps[i]], w->P);
+        vclock_join(w->vc[rank].c, w->done_vc[t->deps[i]].c, w->P);
     if (w->fence)
         ranks_fence_task_start(w->fence, rank);
 }
@@ -1154,7 +1148,7 @@ static void w_note_notify(void *ud, int rank, const tensor *cell, int64_t peer, 
     }
     vclock rel = l->s ? l->rel : (vclock){{0}};
     *l = (notify_log){cell->storage, elem_of(cell), rank, line, col, op, val, rel};
-    vc_join(&l->rel, &w->vc[rank], w->P);
+    vclock_join(l->rel.c, w->vc[rank].c, w->P);
     w->vc[rank].c[rank]++; /* a new epoch: what follows is not released */
     mark_signal(w, cell);
 }
@@ -1186,7 +1180,7 @@ static void w_note_acquire(void *ud, int rank, const tensor *cell)
     w->acquired_from[rank] = -1;
     for (size_t i = 0; i < w->nlog; i++)
         if (w->log[i].s == cell->storage && w->log[i].elem == elem_of(cell)) {
-            vc_join(&w->vc[rank], &w->log[i].rel, w->P);
+            vclock_join(w->vc[rank].c, w->log[i].rel.c, w->P);
             w->acquired_from[rank] = w->log[i].from;
         }
 }
@@ -1522,7 +1516,7 @@ static void poll_deferred(ranks_world *w)
         for (size_t k = 0; k < t->ndefers; k++)
             for (size_t j = 0; j < w->nlog; j++)
                 if (w->log[j].s == t->defers[k].s && w->log[j].elem == t->defers[k].elem)
-                    vc_join(&w->done_vc[t->id], &w->log[j].rel, w->P);
+                    vclock_join(w->done_vc[t->id].c, w->log[j].rel.c, w->P);
         t->done = 1;
         w->nretired--;
         any = 1;

@@ -13,10 +13,13 @@
 # iteration 5 differs, laid to the statement that made it (line 14), not to
 # the next iteration's add that reads it (13).
 # gm_race (PyPTO #1433, fixed by 63614e60f): no pipe between the cube lane's
-# store of kv (line 16) and the vector lanes' load of it (line 20); under
-# --schedule aiv-first the load runs first and reads zeros: the answer is the
-# load, lane/core (another core's data). Under the fixed schedule the cube
-# stores first, so every command finds no difference there.
+# store of kv (line 14) and the vector lanes' load of it (line 20). Under
+# the fixed schedule the cube stores first and the values come out right,
+# but the GM race check (exec/gmrace.h) finds the load reading another
+# core's bytes with no pipe or barrier after their store: the pass fails at
+# the load. Under --schedule aiv-first the load runs first and reads zeros;
+# the check stops the run at the store, over what the load read; either way
+# every command blames the load, lane/core (another core's data).
 # nd_assemble (PyPTO #2405, fixed by ec1baa88c): the flattened [32, 16]
 # tile.assemble keeps its rank-3 offset [2, 0, 0] (line 10); the pass before
 # holds the [4, 8, 16] tile: the same elements, compared in row-major order.
@@ -49,7 +52,15 @@ check() { # NAME LINE REASON [OPTION...]
 check continue_phi 14 op
 check continue_carry 14 op
 check gm_race 20 lane/core --schedule aiv-first
+check gm_race 20 lane/core
 check nd_assemble 10 op
-# the fixed schedule stores before it loads: no failure to explain
-"$PTODB" --nx --batch "$d/gm_race_buggy" >/dev/null 2>&1 || fail "gm_race: fails under the fixed schedule"
+# the race line names both statements, both cores and the region (the load
+# of lane 0's first row half, the store of the whole tile), by hand from
+# the dump: pass 22, load at 20:13, store at 14:9
+out=$("$PTODB" --nx --batch "$d/gm_race_buggy" 2>&1) && fail "gm_race: passes under the fixed schedule"
+printf '%s\n' "$out" | grep -q '22_after_ExpandMixedKernel.py:20:57: in fused_aiv: race: AIV0 reads kv\[0:1, 0:8\] at 22:20:13 that AIC wrote at 22:14:9 (in fused_aic) with no pipe or barrier between' ||
+    fail "gm_race: no race line at the load: $out"
+out=$("$PTODB" --schedule aiv-first --nx --batch "$d/gm_race_buggy" 2>&1) && fail "gm_race: passes under aiv-first"
+printf '%s\n' "$out" | grep -q 'race: AIC writes kv\[0:16, 0:16\] at 22:14:9 that AIV0 read at 22:20:13 (in fused_aiv)' ||
+    fail "gm_race: no race line at the store under aiv-first: $out"
 echo "ok"
