@@ -144,6 +144,14 @@ void *xreallocarray(void *ptr, size_t count, size_t size)
     return xrealloc(ptr, count * size);
 }
 
+void *xmemdup(const void *p, size_t n)
+{
+    void *c = xmalloc(n ? n : 1);
+    if (n)
+        memcpy(c, p, n);
+    return c;
+}
+
 char *xstrdup(const char *s)
 {
     return xstrndup(s, strlen(s));

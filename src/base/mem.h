@@ -10,6 +10,8 @@ void *xcalloc(size_t count, size_t size);
 void *xrealloc(void *ptr, size_t size);
 /* realloc for arrays: fails cleanly on count * size overflow. */
 void *xreallocarray(void *ptr, size_t count, size_t size);
+/* A copy of n bytes at p (n may be 0). */
+void *xmemdup(const void *p, size_t n);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 

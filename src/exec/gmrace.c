@@ -271,6 +271,74 @@ void exec_gmrace_stale(exec_gmrace *r)
     r->raced = 0;
 }
 
+/* ---- checkpoints ------------------------------------------------------------ */
+
+static pair_map pair_copy(const pair_map *m)
+{
+    pair_map c = *m;
+    c.s = m->cap ? xmemdup(m->s, m->cap * sizeof *m->s) : NULL;
+    return c;
+}
+
+/* dst = a deep copy of src (dst holds nothing of its own) */
+static void copy_into(exec_gmrace *dst, const exec_gmrace *src)
+{
+    *dst = *src;
+    dst->occ = pair_copy(&src->occ);
+    dst->recs = pair_copy(&src->recs);
+    dst->shmap = pair_copy(&src->shmap);
+    dst->sh = src->capsh ? xcalloc(src->capsh, sizeof *dst->sh) : NULL;
+    for (size_t i = 0; i < src->nsh; i++) {
+        dst->sh[i].ngran = src->sh[i].ngran;
+        dst->sh[i].g = xmemdup(src->sh[i].g, (src->sh[i].ngran ? src->sh[i].ngran : 1) * sizeof *src->sh[i].g);
+    }
+    dst->ep = src->capep ? xmemdup(src->ep, src->capep * sizeof *src->ep) : NULL;
+    dst->ro = src->caprec ? xcalloc(src->caprec, sizeof *dst->ro) : NULL;
+    for (uint32_t i = 0; i < src->caprec; i++) {
+        dst->ro[i].n = src->ro[i].n;
+        dst->ro[i].ids = src->ro[i].n ? xmemdup(src->ro[i].ids, src->ro[i].n * sizeof *src->ro[i].ids) : NULL;
+    }
+}
+
+static void release(exec_gmrace *r)
+{
+    free_shadows(r);
+    pair_clear(&r->occ);
+    pair_clear(&r->recs);
+    free_read_only(r);
+    free(r->ep);
+}
+
+void *exec_gmrace_save(const exec_gmrace *r)
+{
+    exec_gmrace *c = xmalloc(sizeof *c);
+    copy_into(c, r);
+    return c;
+}
+
+void exec_gmrace_restore(exec_gmrace *r, const void *saved)
+{
+    release(r);
+    copy_into(r, saved);
+}
+
+void exec_gmrace_saved_free(void *saved)
+{
+    if (!saved)
+        return;
+    release(saved);
+    free(saved);
+}
+
+size_t exec_gmrace_saved_bytes(const void *saved)
+{
+    const exec_gmrace *r = saved;
+    if (!r)
+        return 0;
+    return sizeof *r + (r->occ.cap + r->recs.cap + r->shmap.cap) * sizeof(struct pair_slot) +
+           r->granules * sizeof(gm_granule) + r->capep * sizeof(gm_epoch) + r->caprec * sizeof *r->ro;
+}
+
 static uint32_t epoch_of(exec_gmrace *r, const gmrace_clock *c, int core, int kind, int line, int col,
                          const char *func)
 {

@@ -69,9 +69,16 @@ void exec_gmrace_enter(exec_gmrace *r, uint64_t instance, uint32_t rec, int64_t 
 void exec_gmrace_read_only(exec_gmrace *r, const uint64_t *storages, uint32_t n);
 /* No launch runs: accesses are not recorded until the next. */
 void exec_gmrace_idle(exec_gmrace *r);
-/* A checkpoint was restored: what was recorded may be of a future the
- * restore undid, so nothing is checked until the next launch instance. */
+/* A run starts again: nothing recorded before is compared with what
+ * follows; nothing is checked until the next launch instance. */
 void exec_gmrace_stale(exec_gmrace *r);
+/* A checkpoint's copy of the whole check (shadows, epochs, launches), so
+ * that going back to it and forward again checks as the straight run did
+ * (time travel: exec/snapshot_parts.c); the restore puts it back. */
+void *exec_gmrace_save(const exec_gmrace *r);
+void exec_gmrace_restore(exec_gmrace *r, const void *saved);
+void exec_gmrace_saved_free(void *saved);
+size_t exec_gmrace_saved_bytes(const void *saved);
 
 /* Core `core` of the running launch's block, at clock c, read (kind 0),
  * wrote (1) or atomically added into (2) view v of global memory, at

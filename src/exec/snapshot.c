@@ -52,6 +52,7 @@ typedef struct snap_core {
 typedef struct snap_rt {
     xrt rt;                          /* the scalar fields */
     value *items[XRT_NQUEUES];
+    gmrace_clock *stamps[XRT_NQUEUES]; /* each item's pusher clock (exec/gmrace.h) */
     uint32_t n[XRT_NQUEUES];
 } snap_rt;
 
@@ -63,6 +64,7 @@ struct machine_snapshot {
     int finished, error_ref;
     uint64_t block_seq, rng;
     uint64_t next_task;                  /* pl.submit's next TaskId */
+    uint64_t race_serial, race_spmd;     /* the GM race check's launch numbering */
     char *differs[EXEC_SEMDIFF_COUNT];   /* the REF-differs notes so far */
     char *error, *ref_note;
     snap_tensor *tensors;
@@ -137,13 +139,6 @@ static void blob_unref(blob *b)
         free(b);
 }
 
-static void *memdup(const void *p, size_t n)
-{
-    void *c = xmalloc(n ? n : 1);
-    memcpy(c, p, n);
-    return c;
-}
-
 /* ---- values ------------------------------------------------------------------- */
 
 static value *copy_values(const value *v, size_t n)
@@ -173,12 +168,16 @@ static void save_rt(const xrt *rt, snap_rt *out, size_t *bytes)
     for (int i = 0; i < XRT_NQUEUES; i++) {
         out->n[i] = q[i]->n;
         out->items[i] = NULL;
+        out->stamps[i] = NULL;
         if (!q[i]->n)
             continue;
         out->items[i] = xcalloc(q[i]->n, sizeof(value));
-        for (uint32_t k = 0; k < q[i]->n; k++)
+        out->stamps[i] = xcalloc(q[i]->n, sizeof(gmrace_clock));
+        for (uint32_t k = 0; k < q[i]->n; k++) {
             out->items[i][k] = value_copy(&q[i]->items[(q[i]->head + k) % q[i]->cap]);
-        *bytes += q[i]->n * sizeof(value);
+            out->stamps[i][k] = q[i]->stamps[(q[i]->head + k) % q[i]->cap];
+        }
+        *bytes += q[i]->n * (sizeof(value) + sizeof(gmrace_clock));
     }
 }
 
@@ -193,8 +192,10 @@ static void restore_rt(xrt *rt, const snap_rt *sv)
             value_clear(&v);
         }
         q[i]->head = 0;
-        for (uint32_t k = 0; k < sv->n[i]; k++)
+        for (uint32_t k = 0; k < sv->n[i]; k++) {
             xq_push(q[i], value_copy(&sv->items[i][k]));
+            *xq_tail_stamp(q[i]) = sv->stamps[i][k];
+        }
         q[i]->to_aiv = sq[i]->to_aiv;
         q[i]->split = sq[i]->split;
         q[i]->lane = sq[i]->lane;
@@ -213,8 +214,10 @@ static void restore_rt(xrt *rt, const snap_rt *sv)
 
 static void free_rt(snap_rt *sv)
 {
-    for (int i = 0; i < XRT_NQUEUES; i++)
+    for (int i = 0; i < XRT_NQUEUES; i++) {
         clear_values(sv->items[i], sv->n[i]);
+        free(sv->stamps[i]);
+    }
 }
 
 /* ---- cores ---------------------------------------------------------------------- */
@@ -231,14 +234,14 @@ static void save_core(const machine *m, const core *c, snap_core *out, size_t *b
         sf->fn = f->fn;
         sf->slots = copy_values(f->slots, f->fn->nslots);
         sf->nslots = f->fn->nslots;
-        sf->loops = f->fn->nloops ? memdup(f->loops, f->fn->nloops * sizeof *f->loops) : NULL;
+        sf->loops = f->fn->nloops ? xmemdup(f->loops, f->fn->nloops * sizeof *f->loops) : NULL;
         sf->dyns = f->dyns ? copy_values(f->dyns, m->p->ndyns) : NULL;
         sf->ndyns = f->dyns ? m->p->ndyns : 0;
         *bytes += f->fn->nslots * sizeof(value) + f->fn->nloops * sizeof(xloop) +
                   (f->dyns ? m->p->ndyns * sizeof(value) : 0);
     }
     size_t nf = m->p->nfuncs ? m->p->nfuncs : 1;
-    out->calls = memdup(c->calls, nf * sizeof *c->calls);
+    out->calls = xmemdup(c->calls, nf * sizeof *c->calls);
     out->result = value_copy(&c->result);
     *bytes += nf * sizeof *c->calls + (size_t)out->nframes * sizeof *out->frames;
 }
@@ -255,7 +258,7 @@ static void restore_core(const machine *m, core *c, const snap_core *sc)
         xframe *f = &c->frames[d];
         *f = sf->fr;
         f->slots = copy_values(sf->slots, sf->nslots);
-        f->loops = sf->fn->nloops ? memdup(sf->loops, sf->fn->nloops * sizeof *f->loops) : NULL;
+        f->loops = sf->fn->nloops ? xmemdup(sf->loops, sf->fn->nloops * sizeof *f->loops) : NULL;
         f->dyns = sf->dyns ? copy_values(sf->dyns, sf->ndyns) : NULL;
     }
     c->depth = sc->c.depth;
@@ -268,6 +271,7 @@ static void restore_core(const machine *m, core *c, const snap_core *sc)
     c->state = sc->c.state;
     c->rt = sc->c.rt;
     c->blocked_since = sc->c.blocked_since;
+    c->race_clock = sc->c.race_clock;
     memcpy(c->wait_what, sc->c.wait_what, sizeof c->wait_what);
     memcpy(c->wait_op, sc->c.wait_op, sizeof c->wait_op);
     memcpy(c->wait_args, sc->c.wait_args, sizeof c->wait_args);
@@ -315,6 +319,8 @@ machine_snapshot *machine_snapshot_take(machine *m, const machine_snapshot *base
     s->block_seq = m->block_seq;
     s->rng = m->rng;
     s->next_task = m->next_task;
+    s->race_serial = m->race_serial;
+    s->race_spmd = m->race_spmd;
     for (int i = 0; i < EXEC_SEMDIFF_COUNT; i++)
         s->differs[i] = m->differs[i] ? xstrdup(m->differs[i]) : NULL;
     s->error = xstrdup(strbuf_str(&m->error));
@@ -359,11 +365,9 @@ void machine_snapshot_restore(machine *m, const machine_snapshot *s)
     xrt rt_keep = m->grp.rt;
     m->grp = s->grp;
     m->grp.rt = rt_keep;
-    /* the GM race check keeps no checkpoint: it checks again from the next
-     * launch (docs/schedule.md) */
-    if (m->race)
-        exec_gmrace_stale(m->race);
-    m->grp.race_instance = 0;
+    /* the GM race check's own state is a snapshot part (snapshot_parts.c) */
+    m->race_serial = s->race_serial;
+    m->race_spmd = s->race_spmd;
     restore_rt(&m->grp.rt, &s->grp_rt);
     restore_rt(&m->global_rt, &s->global_rt);
     m->steps = s->steps;

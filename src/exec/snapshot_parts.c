@@ -3,6 +3,7 @@
  * in the machine (the per-core memory model) adds one entry here: save
  * returns a copy of that state, restore puts it back, drop frees it, bytes
  * sizes it and hash folds the live state into machine_state_hash. */
+#include "exec/gmrace.h"
 #include "exec/memcheck.h"
 #include "exec/state_walk.h"
 
@@ -75,6 +76,23 @@ static uint64_t tasks_hash(const machine *m, uint64_t h)
     return m->taskgraph ? exec_tasks_state_hash(m->taskgraph, h) : h;
 }
 
+static void *race_save(const machine *m)
+{
+    return m->race ? exec_gmrace_save(m->race) : NULL;
+}
+
+static void race_restore(machine *m, const void *saved)
+{
+    if (m->race && saved)
+        exec_gmrace_restore(m->race, saved);
+}
+
+static uint64_t race_hash(const machine *m, uint64_t h)
+{
+    (void)m; /* what it recorded shows in the machine's verdicts, not in its state */
+    return h;
+}
+
 static uint64_t barrier_hash(const machine *m, uint64_t h)
 {
     /* the parked frames' values are in machine_walk_values; where they are */
@@ -92,6 +110,7 @@ static const machine_snapshot_part parts[] = {
     {"provenance", prov_save, prov_restore, prov_drop, prov_bytes, prov_hash},
     {"memory model", mem_save, mem_restore, exec_memcheck_saved_free, mem_bytes, mem_hash},
     {"task graph", tasks_save, tasks_restore, exec_tasks_saved_free, tasks_bytes, tasks_hash},
+    {"GM race check", race_save, race_restore, exec_gmrace_saved_free, exec_gmrace_saved_bytes, race_hash},
     {"spmd barrier", spmd_barrier_save, spmd_barrier_restore, spmd_barrier_saved_free, spmd_barrier_saved_bytes,
      barrier_hash},
 };

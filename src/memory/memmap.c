@@ -1076,13 +1076,6 @@ void mem_core_format_map(const mem_core *mc, strbuf *out)
     free(order);
 }
 
-static void *xmemdup(const void *p, size_t n)
-{
-    void *d = xmalloc(n);
-    memcpy(d, p, n);
-    return d;
-}
-
 void mem_core_copy(mem_core *dst, const mem_core *src)
 {
     mem_core_free(dst);

@@ -63,4 +63,26 @@ expect_contains "--race-check" "race: output 'out' changes under --schedule=rand
 # the debugger's run stops at the race too (the same machine)
 out=$(printf 'pass 22\nrun\n' | "$PTODB" --nw --nx "$d/hist/gm_race_buggy" 2>&1)
 expect_contains "the debugger's run" "race: AIV0 reads kv[0:1, 0:8] at 22:20:13" "$out"
+
+# time travel: going back to any moment of the launch and forward again
+# meets the race where the straight run did (a checkpoint holds the check's
+# shadows, exec/snapshot_parts.c): with a checkpoint at every statement, from
+# each step of the straight run before the race, `seek @N` then `continue`,
+# and `reverse-step` then `step` over the racing store, stop at step 12 with
+# the race line, as the straight run (block 1's store at 24:10)
+straight=$(printf 'set checkpoint-interval 1\npass 24\nrun\nwhen\n' | "$PTODB" --nw --nx "$d/device/spmd_gm_write_race" 2>&1)
+expect_contains "the straight run" "Step 12 (" "$straight"
+n=0
+while [ "$n" -lt 12 ]; do
+    out=$(printf 'set checkpoint-interval 1\npass 24\nrun\nseek @%d\ncontinue\nwhen\n' "$n" |
+        "$PTODB" --nw --nx "$d/device/spmd_gm_write_race" 2>&1)
+    [ "$(printf '%s\n' "$out" | grep -c ': race: AIV0 of block 1 writes out')" -eq 2 ] ||
+        fail "seek @$n then continue: the race is not met again: $out"
+    expect_contains "seek @$n then continue" "Step 12 (" "$out"
+    n=$((n + 1))
+done
+out=$(printf 'set checkpoint-interval 1\npass 24\nrun\nseek @11\nstep\nwhen\n' | "$PTODB" --nw --nx "$d/device/spmd_gm_write_race" 2>&1)
+[ "$(printf '%s\n' "$out" | grep -c ': race: AIV0 of block 1 writes out')" -eq 2 ] ||
+    fail "seek @11 then step over the store: no race: $out"
+expect_contains "seek @11 then step" "Step 12 (" "$out"
 echo "ok"
