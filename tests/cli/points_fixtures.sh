@@ -47,13 +47,13 @@ for c in $(fixture_case_dirs); do
         sem="--semantics ref"
     limit=
     printf '%s\n' "$cover" | grep -qxF "$c" || limit="--pairs 1 --max-stops 2000"
-    # where only the cover runs (the sanitizer build, distcheck), 1500 stops
-    # a pair (the renamed pair too) and 300 store stops for the region
-    # oracle: qwen3_scope3's 31 pairs have 162 k stops, 97% of all, the same
-    # code paths again and again (the normal build checks every one)
+    # where only the cover runs (the sanitizer build, distcheck), 500 stops
+    # a pair (the renamed pair too) and 300 for the region oracle:
+    # qwen3_scope3's 31 pairs have 162 k stops, 97% of all, the same code
+    # paths again and again (the normal build checks every one)
     plimit=$limit rmax=${limit:+--max-stops 300}
     if [ -z "$limit" ] && [ "${PTODB_FIXTURE_SUBSET:-}" = cover ]; then
-        plimit="--max-stops 1500" rmax="--max-stops 300"
+        plimit="--max-stops 500" rmax="--max-stops 300"
     fi
     # shellcheck disable=SC2086
     out=$("$driver" "$c" $plimit 2>"$tmp/err")
