@@ -385,13 +385,18 @@ ptodb_status session_run_command(session *s, int id, const char *args)
 
 /* ---- what the commands floor does at a stop ------------------------------------------------- */
 
-/* A command that resumes the run (continue, next, step, finish, until, run,
- * start). */
+/* A command that resumes the run, forward or backward (continue, next,
+ * step, finish, until, run, start, the reverse-* commands, seek, restart):
+ * gdb ends a breakpoint's command list at any command that resumes
+ * execution, reverse execution included. Without the reverse ones a list
+ * `reverse-step` `step` on a breakpoint's line stopped there again and ran
+ * itself forever (a fuzz input of tests/fuzz/regress/repl). */
 static int resumes(const char *line)
 {
     int id = cmd_lookup_line(line);
     return id == CMD_CONTINUE || id == CMD_NEXT || id == CMD_STEP || id == CMD_FINISH || id == CMD_UNTIL ||
-           id == CMD_RUN || id == CMD_START;
+           id == CMD_RUN || id == CMD_START || id == CMD_REVERSE_STEP || id == CMD_REVERSE_NEXT ||
+           id == CMD_REVERSE_FINISH || id == CMD_REVERSE_CONTINUE || id == CMD_SEEK || id == CMD_RESTART;
 }
 
 /* One hit's commands. As in gdb, a command that resumes the run ends the
