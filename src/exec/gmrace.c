@@ -186,15 +186,21 @@ static void forget(exec_gmrace *r)
     memset(r->recent, 0, sizeof r->recent);
 }
 
-void exec_gmrace_free(exec_gmrace *r)
+/* Frees what r holds, not r itself. */
+static void release(exec_gmrace *r)
 {
-    if (!r)
-        return;
     free_shadows(r);
     pair_clear(&r->occ);
     pair_clear(&r->recs);
     free_read_only(r);
     free(r->ep);
+}
+
+void exec_gmrace_free(exec_gmrace *r)
+{
+    if (!r)
+        return;
+    release(r);
     free(r);
 }
 
@@ -298,15 +304,6 @@ static void copy_into(exec_gmrace *dst, const exec_gmrace *src)
         dst->ro[i].n = src->ro[i].n;
         dst->ro[i].ids = src->ro[i].n ? xmemdup(src->ro[i].ids, src->ro[i].n * sizeof *src->ro[i].ids) : NULL;
     }
-}
-
-static void release(exec_gmrace *r)
-{
-    free_shadows(r);
-    pair_clear(&r->occ);
-    pair_clear(&r->recs);
-    free_read_only(r);
-    free(r->ep);
 }
 
 void *exec_gmrace_save(const exec_gmrace *r)
