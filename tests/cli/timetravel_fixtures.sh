@@ -23,9 +23,8 @@
 # seeks. With PTODB_FIXTURE_SUBSET=cover (scripts/test's sanitizer build and
 # distcheck: the same code under ASan and UBSan, where the normal build
 # checked every boundary already) every case is checked at each kind of
-# boundary and 10 others, a twin pass at 2 (qwen3_scope3 at 40 others took
-# most of the test's 100 s of CPU under ASan; at 10 its 425 moments, 351 of
-# them boundaries, take 59 s); PTODB_FIXTURE_SUBSET=all (the normal build of
+# boundary and 10 others, a twin pass at 2, and a case over 1 MiB of
+# data with the four commands and the seeks' state hash only; PTODB_FIXTURE_SUBSET=all (the normal build of
 # scripts/test) is the depth above.
 # Checkpoints every 256 statements (set checkpoint-interval), so that the
 # many jumps stay cheap and the searches cross interval boundaries often.
@@ -44,12 +43,20 @@ cover=$(PTODB_FIXTURE_SUBSET=cover fixture_case_dirs 2>/dev/null)
 bad=0
 for c in $(fixture_case_dirs); do
     depth="--positions 200 --boundaries all --twins 20"
+    kib=$(du -sk "$c/data" 2>/dev/null | cut -f1)
     if ! printf '%s\n' "$cover" | grep -qxF "$c"; then
         depth="--positions 20 --boundaries kinds --twins 5"
-        kib=$(du -sk "$c/data" 2>/dev/null | cut -f1)
         [ "${kib:-0}" -gt 8192 ] && depth="--positions 10 --boundaries kinds --twins 0 --hash seeks --checks core"
     fi
-    [ "${PTODB_FIXTURE_SUBSET:-}" = cover ] && depth="--positions 10 --boundaries kinds --twins 2"
+    if [ "${PTODB_FIXTURE_SUBSET:-}" = cover ]; then
+        depth="--positions 10 --boundaries kinds --twins 2"
+        # a case over 1 MiB of data (qwen3_scope3_910b: 3.6 MiB hashed at
+        # every moment) the four commands and the seeks' state hash: 13 s of
+        # CPU under ASan where all six commands with every hash took 50 s;
+        # the smaller cases keep all six under ASan, the normal build all
+        # six on every case
+        [ "${kib:-0}" -gt 1024 ] && depth="$depth --hash seeks --checks core"
+    fi
     # shellcheck disable=SC2086
     out=$("$driver" "$c" $depth --gap 256 2>"$tmp/err")
     rc=$?
