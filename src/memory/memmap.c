@@ -90,6 +90,13 @@ uint64_t mem_space_read(const mem_core *mc, mem_space s, uint64_t addr, void *ds
     return n;
 }
 
+/* The space's bytes at addr; NULL while none were allocated (an empty
+ * tile's walk touches nothing, and NULL + 0 is undefined behaviour). */
+static unsigned char *space_at(const mem_space_state *sp, uint64_t addr)
+{
+    return sp->bytes ? sp->bytes + addr : NULL;
+}
+
 /* Makes [0, end) of space s addressable (end within its limit). */
 static void space_reserve(mem_space_state *sp, uint64_t end)
 {
@@ -586,7 +593,7 @@ uint32_t mem_tile_write(mem_core *mc, uint32_t tile, const tensor *t, mem_fault 
             intact_set(mc, tile, n);
         }
     } else {
-        struct put_ud p = {sp->bytes + tl->addr, sp->writer, tl->addr, tile};
+        struct put_ud p = {space_at(sp, tl->addr), sp->writer, tl->addr, tile};
         walk(t, tl, put_elem, &p);
     }
     tl->extent = n;
@@ -683,7 +690,7 @@ uint32_t mem_tile_write_in_place(mem_core *mc, uint32_t tile, const tensor *t, m
     space_reserve(sp, sl->addr + end);
     if (end > start)
         intact_drop(mc, sl->space, (sl->addr + start) / MEM_GRANULE, (sl->addr + end - 1) / MEM_GRANULE);
-    struct put_ud p = {sp->bytes + sl->addr + start, sp->writer, sl->addr + start, st};
+    struct put_ud p = {space_at(sp, sl->addr + start), sp->writer, sl->addr + start, st};
     walk_strides(t, sl, t->strides, put_elem, &p);
     if (end > sl->extent)
         sl->extent = end;
@@ -774,7 +781,7 @@ static int read_part(mem_core *mc, uint32_t tile, uint32_t gen, const tensor *t,
     const mem_tile *tl = &mc->tiles[tile - 1];
     mem_space_state *sp = &mc->sp[tl->space];
     space_reserve(sp, tl->addr + end);
-    struct cmp_ud c = {sp->bytes + tl->addr + start, sp->writer, tl->addr + start, UINT64_MAX, UINT64_MAX};
+    struct cmp_ud c = {space_at(sp, tl->addr + start), sp->writer, tl->addr + start, UINT64_MAX, UINT64_MAX};
     walk_strides(t, tl, t->strides, cmp_elem, &c);
     return read_fault(mc, tile, gen, c.first == UINT64_MAX ? c.first : start + c.first,
                       c.unset == UINT64_MAX ? c.unset : start + c.unset, f);
@@ -897,13 +904,13 @@ void mem_tile_device_value(const mem_core *mc, uint32_t tile, const tensor *t, t
         const mem_space_state *ps = &mc->sp[pl->space];
         if (pl->addr + end > ps->size)
             return;
-        struct get_ud g = {ps->bytes + pl->addr + start, tensor_data(dst)};
+        struct get_ud g = {space_at(ps, pl->addr + start), tensor_data(dst)};
         walk_strides(t, pl, t->strides, get_elem, &g);
         return;
     }
     if (n > tl->size || tl->addr + n > sp->size)
         return;
-    struct get_ud g = {sp->bytes + tl->addr, tensor_data(dst)};
+    struct get_ud g = {space_at(sp, tl->addr), tensor_data(dst)};
     walk(t, tl, get_elem, &g);
 }
 
