@@ -1,5 +1,7 @@
 # The seed inputs of each harness, relative to the source tree: files and
 # folders of our own (examples/, test data, tests/fuzz/seeds/<harness>/).
+# tests/fuzz/corpus/<harness>/ is the committed corpus: inputs of longer
+# `make fuzz` runs that reached code the seeds do not (`make fuzz-merge`).
 # (Not "seeds.sh": make's built-in rule would build a file tests/fuzz/seeds
 # from it in the build folder, and `make dist` would ship that file instead
 # of the seeds folder.) Sourced by scripts/fuzz (which copies them into the build folder as
@@ -31,4 +33,5 @@ fuzz_seeds() {
     ranktrace) for d in tests/data/multirank/*/passes_dump; do echo "$d"; done ;;
     esac
     echo "tests/fuzz/seeds/$1"
+    echo "tests/fuzz/corpus/$1"
 }
