@@ -501,10 +501,16 @@ static tensor *own_alias(value *v)
  * GetValidShape(lhs), pypto src/ir/op/tile_ops/elementwise.cpp, unary.cpp:
  * 162-165), also where no annotation says so (a call nested in a store's
  * argument); REF's torch result has none. */
+/* the ops whose result takes its first operand's valid region */
+static int inherits_valid(int op)
+{
+    return exec_elementwise_reuses_dead_operand(op) || exec_unary_reuses_dead_operand(op) ||
+           op == IR_OP_TILE_CAST || op == IR_OP_TENSOR_CAST;
+}
+
 static void inherit_valid(int op, const value *src, const tensor *before, value *out)
 {
-    if (!(exec_elementwise_reuses_dead_operand(op) || exec_unary_reuses_dead_operand(op) ||
-          op == IR_OP_TILE_CAST || op == IR_OP_TENSOR_CAST))
+    if (!inherits_valid(op))
         return;
     if (src->kind != VAL_TENSOR || out->kind != VAL_TENSOR || !src->u.t || !out->u.t)
         return;
@@ -645,10 +651,13 @@ static ptodb_status eval_op(machine *m, core *c, xframe *f, const xexpr *x, valu
          * src/ir/transforms/split_vector_kernel_pass.cpp:398-431) */
         *out = value_copy(&pos[2]);
     } else {
-        /* the first operand's valid region before the op (a reuse clears it) */
+        /* the first operand's valid region before the op (a reuse clears
+         * it), kept only where inherit_valid reads it: a whole tensor's copy
+         * at every op was a cache miss of its own */
         tensor first;
         const tensor *first_before = NULL;
-        if (m->opt.reuse_dead && np > 0 && pos[0].kind == VAL_TENSOR && pos[0].u.t && pos[0].u.t->valid_ndim >= 0) {
+        if (m->opt.reuse_dead && m->opt.semantics == EXEC_SEM_DEVICE && np > 0 && pos[0].kind == VAL_TENSOR &&
+            pos[0].u.t && pos[0].u.t->valid_ndim >= 0 && inherits_valid(x->id)) {
             first = *pos[0].u.t;
             first_before = &first;
         }
@@ -2711,7 +2720,10 @@ static ptodb_status step_any(machine *m, exec_event *ev)
         return play_fail(m, ev);
     core *c;
     if (m->grp.active) {
-        int fixed = fixed_pick(m);
+        /* the fixed schedule's choice matters only to a recording (where
+         * the run differs from it) or a replay: not asked otherwise (a walk
+         * over the group's cores at every statement) */
+        int fixed = m->sched_play || m->sched_rec ? fixed_pick(m) : -1;
         int id = m->sched_play ? play_group_core(m, fixed) : pick_group_core(m);
         if (m->play_err.len)
             return play_fail(m, ev);
@@ -2783,7 +2795,7 @@ static ptodb_status step_given(machine *m, int id, exec_event *ev)
     if (m->sched_play && play_before(m) != PTODB_OK)
         return play_fail(m, ev);
     if (c->in_group) {
-        int fixed = fixed_pick(m);
+        int fixed = m->sched_play || m->sched_rec ? fixed_pick(m) : -1;
         if (m->sched_play) {
             /* a replay runs the recorded core: another is refused, as usage */
             int want = play_group_core(m, fixed);
