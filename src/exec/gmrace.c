@@ -10,6 +10,7 @@
 
 enum {
     GRANULE = 32,       /* bytes per shadow granule: one bit of a mask each */
+    BLOCK = 4,          /* granules per block: 128 bytes, the shortest tile row the cases store */
     RECENT = 4          /* epochs kept per core for reuse */
 };
 
@@ -113,9 +114,20 @@ typedef struct gm_granule {
     uint32_t w, wmask, r, rmask; /* the last writer's and reader's epochs and their bytes */
 } gm_granule;
 
+/* Granules come in blocks of BLOCK. A block whose granules all hold one
+ * state keeps it once (blk[b]); its granules' own entries are not kept up
+ * to date until a part of it is accessed (split[b] set, g[] then
+ * authoritative for it). A whole-block access of a whole block applies
+ * the granule rule once: the rule is a function of the state, the bytes'
+ * mask and the access alone, so its BLOCK granules, all alike, end alike,
+ * and the first of them that would race is the block's first. Most tile
+ * rows are whole blocks: one shadow entry per 128 bytes of global memory
+ * is read and written instead of four. */
 typedef struct gm_shadow {
-    size_t ngran;
-    gm_granule *g;
+    size_t ngran, nblk;
+    gm_granule *blk;  /* per block: the state of each of its granules, unless split */
+    uint8_t *split;   /* per block: its granules differ, g[] holds them */
+    gm_granule *g;    /* per granule, made at the first split */
 } gm_shadow;
 
 struct exec_gmrace {
@@ -129,7 +141,7 @@ struct exec_gmrace {
     pair_map recs;   /* (site, occurrence) -> rec + 1 */
     pair_map shmap;  /* (storage id, 0) -> shadow index + 1 */
     gm_shadow *sh;
-    size_t nsh, capsh, granules;
+    size_t nsh, capsh, granules, shbytes;
     uint32_t next;   /* the next epoch's number */
     uint32_t base;   /* the instance's: its shared-granule mark, its epochs above */
     gm_epoch *ep;    /* the instance's epochs: ep[k] is number base + k (ep[0] unused) */
@@ -151,14 +163,26 @@ exec_gmrace *exec_gmrace_new(void)
     return xcalloc(1, sizeof(exec_gmrace));
 }
 
+static void shadow_free(gm_shadow *s)
+{
+    free(s->blk);
+    free(s->split);
+    free(s->g);
+}
+
+static size_t shadow_bytes(const gm_shadow *s)
+{
+    return s->nblk * (sizeof *s->blk + sizeof *s->split) + (s->g ? s->ngran * sizeof *s->g : 0);
+}
+
 static void free_shadows(exec_gmrace *r)
 {
     pair_clear(&r->shmap);
     for (size_t i = 0; i < r->nsh; i++)
-        free(r->sh[i].g);
+        shadow_free(&r->sh[i]);
     free(r->sh);
     r->sh = NULL;
-    r->nsh = r->capsh = r->granules = 0;
+    r->nsh = r->capsh = r->granules = r->shbytes = 0;
     r->next = 0;
 }
 
@@ -295,8 +319,13 @@ static void copy_into(exec_gmrace *dst, const exec_gmrace *src)
     dst->shmap = pair_copy(&src->shmap);
     dst->sh = src->capsh ? xcalloc(src->capsh, sizeof *dst->sh) : NULL;
     for (size_t i = 0; i < src->nsh; i++) {
-        dst->sh[i].ngran = src->sh[i].ngran;
-        dst->sh[i].g = xmemdup(src->sh[i].g, (src->sh[i].ngran ? src->sh[i].ngran : 1) * sizeof *src->sh[i].g);
+        const gm_shadow *a = &src->sh[i];
+        gm_shadow *b = &dst->sh[i];
+        b->ngran = a->ngran;
+        b->nblk = a->nblk;
+        b->blk = xmemdup(a->blk, a->nblk * sizeof *a->blk);
+        b->split = xmemdup(a->split, a->nblk * sizeof *a->split);
+        b->g = a->g ? xmemdup(a->g, a->ngran * sizeof *a->g) : NULL;
     }
     dst->ep = src->capep ? xmemdup(src->ep, src->capep * sizeof *src->ep) : NULL;
     dst->ro = src->caprec ? xcalloc(src->caprec, sizeof *dst->ro) : NULL;
@@ -333,7 +362,7 @@ size_t exec_gmrace_saved_bytes(const void *saved)
     if (!r)
         return 0;
     return sizeof *r + (r->occ.cap + r->recs.cap + r->shmap.cap) * sizeof(struct pair_slot) +
-           r->granules * sizeof(gm_granule) + r->capep * sizeof(gm_epoch) + r->caprec * sizeof *r->ro;
+           r->shbytes + r->capep * sizeof(gm_epoch) + r->caprec * sizeof *r->ro;
 }
 
 static uint32_t epoch_of(exec_gmrace *r, const gmrace_clock *c, int core, int kind, int line, int col,
@@ -383,8 +412,12 @@ static gm_shadow *shadow_of(exec_gmrace *r, const tensor_storage *s)
         }
         gm_shadow *g = &r->sh[r->nsh];
         g->ngran = (s->nbytes + GRANULE - 1) / GRANULE;
-        g->g = xcalloc(g->ngran ? g->ngran : 1, sizeof *g->g);
+        g->nblk = g->ngran ? (g->ngran + BLOCK - 1) / BLOCK : 1;
+        g->blk = xcalloc(g->nblk, sizeof *g->blk);
+        g->split = xcalloc(g->nblk, sizeof *g->split);
+        g->g = NULL;
         r->granules += g->ngran;
+        r->shbytes += shadow_bytes(g);
         k->v = (uint32_t)++r->nsh;
     }
     return &r->sh[k->v - 1];
@@ -445,20 +478,73 @@ static int granule(exec_gmrace *r, gm_granule *g, uint32_t mask, uint32_t cur, c
     return 0;
 }
 
-/* Bytes [lo, hi) of shadow s: 1 on a race. */
+/* The granules of block b of s apart: each takes the block's state. */
+static void split_block(exec_gmrace *r, gm_shadow *s, size_t b)
+{
+    if (!s->g) {
+        s->g = xmalloc((s->ngran ? s->ngran : 1) * sizeof *s->g);
+        r->shbytes += s->ngran * sizeof *s->g;
+    }
+    size_t g0 = b * BLOCK, g1 = g0 + BLOCK < s->ngran ? g0 + BLOCK : s->ngran;
+    for (size_t gi = g0; gi < g1; gi++)
+        s->g[gi] = s->blk[b];
+    s->split[b] = 1;
+}
+
+/* Block b of s whole again when its granules all hold one state. */
+static void join_block(gm_shadow *s, size_t b)
+{
+    size_t g0 = b * BLOCK, g1 = g0 + BLOCK < s->ngran ? g0 + BLOCK : s->ngran;
+    for (size_t gi = g0 + 1; gi < g1; gi++)
+        if (memcmp(&s->g[gi], &s->g[g0], sizeof s->g[g0]))
+            return;
+    s->blk[b] = s->g[g0];
+    s->split[b] = 0;
+}
+
+/* The whole-block granule rule's last answer within one access: a block
+ * in the state `before` went to `after` (a block alike gets the same). */
+typedef struct whole_memo {
+    int valid;
+    gm_granule before, after;
+} whole_memo;
+
+/* Bytes [lo, hi) of shadow s: 1 on a race. Granules in order, as one walk
+ * over each would visit them (gmrace.h: the first race is reported). */
 static int bytes(exec_gmrace *r, gm_shadow *s, int64_t lo, int64_t hi, uint32_t cur, const gmrace_clock *c,
-                 int core, int kind, const tensor *v)
+                 int core, int kind, const tensor *v, whole_memo *memo)
 {
     if (lo < 0)
         lo = 0;
     if (hi > (int64_t)s->ngran * GRANULE)
         hi = (int64_t)s->ngran * GRANULE;
-    for (int64_t gi = lo / GRANULE; gi * GRANULE < hi; gi++) {
-        int64_t a = gi * GRANULE > lo ? 0 : lo - gi * GRANULE;
-        int64_t b = (gi + 1) * GRANULE < hi ? GRANULE : hi - gi * GRANULE;
-        uint32_t mask = b - a == GRANULE ? UINT32_MAX : (((uint32_t)1 << (b - a)) - 1) << a;
-        if (granule(r, &s->g[gi], mask, cur, c, core, kind, v))
-            return 1;
+    int64_t gi = lo / GRANULE;
+    while (gi * GRANULE < hi) {
+        size_t b = (size_t)gi / BLOCK;
+        int64_t bend = (int64_t)(b + 1) * BLOCK < (int64_t)s->ngran ? (int64_t)(b + 1) * BLOCK : (int64_t)s->ngran;
+        if (!s->split[b] && gi % BLOCK == 0 && gi * GRANULE >= lo && bend * GRANULE <= hi) {
+            gm_granule *st = &s->blk[b];
+            if (memo->valid && !memcmp(st, &memo->before, sizeof *st)) {
+                *st = memo->after;
+            } else {
+                gm_granule before = *st;
+                if (granule(r, st, UINT32_MAX, cur, c, core, kind, v))
+                    return 1;
+                *memo = (whole_memo){1, before, *st};
+            }
+            gi = bend;
+            continue;
+        }
+        if (!s->split[b])
+            split_block(r, s, b);
+        for (; gi < bend && gi * GRANULE < hi; gi++) {
+            int64_t a = gi * GRANULE > lo ? 0 : lo - gi * GRANULE;
+            int64_t e = (gi + 1) * GRANULE < hi ? GRANULE : hi - gi * GRANULE;
+            uint32_t mask = e - a == GRANULE ? UINT32_MAX : (((uint32_t)1 << (e - a)) - 1) << a;
+            if (granule(r, &s->g[gi], mask, cur, c, core, kind, v))
+                return 1;
+        }
+        join_block(s, b);
     }
     return 0;
 }
@@ -479,13 +565,14 @@ int exec_gmrace_access(exec_gmrace *r, const gmrace_clock *c, int core, const te
     int64_t inner = nd > 0 ? v->shape[nd - 1] : 1, step = nd > 0 ? v->strides[nd - 1] : 1;
     int64_t run = step == 1 ? inner : 1, per = step == 1 ? 1 : inner;
     int64_t idx[TENSOR_MAX_DIMS] = {0};
+    whole_memo memo = {0};
     for (int64_t k = 0; k < n / inner; k++) {
         int64_t off = v->offset;
         for (int d = 0; d < nd - 1; d++)
             off += idx[d] * v->strides[d];
         for (int64_t j = 0; j < per; j++) {
             int64_t e = off + j * step;
-            if (bytes(r, s, e * esz, (e + run) * esz, cur, c, core, kind, v))
+            if (bytes(r, s, e * esz, (e + run) * esz, cur, c, core, kind, v, &memo))
                 return 1;
         }
         for (int d = nd - 2; d >= 0; d--) {

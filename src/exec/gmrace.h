@@ -22,7 +22,9 @@
  * race on the device: its adds are atomic and commute, pto-isa
  * docs/isa/TSTORE.md:146, include/pto/common/pto_tile.hpp:606). Two
  * unordered threads touching disjoint bytes of one granule leave it
- * unchecked from then on (a race may be missed there, never invented). */
+ * unchecked from then on (a race may be missed there, never invented).
+ * A 128-byte block of granules in one state is kept once (gmrace.c,
+ * gm_shadow): the same findings for a quarter of the shadow's traffic. */
 #ifndef PTODB_EXEC_GMRACE_H
 #define PTODB_EXEC_GMRACE_H
 

@@ -208,20 +208,20 @@ static const struct scratch_arg {
  * sort.cpp:171-181, "tmp_or_src2" ... "tmp") */
 static uint32_t scratch_mask_n(int op, uint32_t np);
 
+/* An op's scratch operands and alias rules, together: every op asks for
+ * both, one cache line instead of two tables' */
+struct op_rules {
+    uint32_t scratch; /* scratch_args */
+    uint32_t forbid;  /* alias_rules' operand bits */
+    uint8_t all;      /* alias_rules' -1: not_inplace_safe */
+};
+
+static const struct op_rules *rules_of(int op);
+
 /* The scratch operands of op, as a bitmask of positional indices. */
 static uint32_t scratch_mask(int op)
 {
-    static uint32_t table[IR_OP_COUNT];
-    static int ready;
-    if (!ready) {
-        for (size_t i = 0; i < sizeof scratch_args / sizeof scratch_args[0]; i++) {
-            int id = ir_op_lookup(scratch_args[i].op, strlen(scratch_args[i].op));
-            if (id >= 0)
-                table[id] |= 1u << scratch_args[i].arg;
-        }
-        ready = 1;
-    }
-    return op >= 0 && op < IR_OP_COUNT ? table[op] : 0;
+    return rules_of(op)->scratch;
 }
 
 static uint32_t scratch_mask_n(int op, uint32_t np)
@@ -290,27 +290,37 @@ static const struct alias_rule {
     {"tile.sels", 0},
 };
 
-/* The alias rules of op: *all 1 when no operand may share the output's
- * bytes; else a bitmask of the operands that may not (0: none). */
-static uint32_t alias_forbidden(int op, int *all)
+static const struct op_rules *rules_of(int op)
 {
-    static uint32_t mask[IR_OP_COUNT];
-    static uint8_t whole[IR_OP_COUNT];
+    static struct op_rules table[IR_OP_COUNT + 1]; /* the last: an op out of range, no rule */
     static int ready;
     if (!ready) {
+        for (size_t i = 0; i < sizeof scratch_args / sizeof scratch_args[0]; i++) {
+            int id = ir_op_lookup(scratch_args[i].op, strlen(scratch_args[i].op));
+            if (id >= 0)
+                table[id].scratch |= 1u << scratch_args[i].arg;
+        }
         for (size_t i = 0; i < sizeof alias_rules / sizeof alias_rules[0]; i++) {
             int id = ir_op_lookup(alias_rules[i].op, strlen(alias_rules[i].op));
             if (id < 0)
                 continue;
             if (alias_rules[i].arg < 0)
-                whole[id] = 1;
+                table[id].all = 1;
             else if (alias_rules[i].arg < 32)
-                mask[id] |= 1u << alias_rules[i].arg;
+                table[id].forbid |= 1u << alias_rules[i].arg;
         }
         ready = 1;
     }
-    *all = op >= 0 && op < IR_OP_COUNT ? whole[op] : 0;
-    return op >= 0 && op < IR_OP_COUNT ? mask[op] : 0;
+    return &table[op >= 0 && op < IR_OP_COUNT ? op : IR_OP_COUNT];
+}
+
+/* The alias rules of op: *all 1 when no operand may share the output's
+ * bytes; else a bitmask of the operands that may not (0: none). */
+static uint32_t alias_forbidden(int op, int *all)
+{
+    const struct op_rules *r = rules_of(op);
+    *all = r->all;
+    return r->forbid;
 }
 
 static int all_rule(int op)
@@ -719,6 +729,15 @@ static tensor *device_operand(const mem_core *mem, const tensor *t, const mem_fa
     return dev;
 }
 
+/* 0 when check_value has nothing to look at in v (a scalar, a tensor on
+ * no tile of core k): most operands, asked before the call and its frame */
+static int holds_tile(const value *v, int k)
+{
+    if (v->kind == VAL_TUPLE)
+        return v->u.tuple != NULL;
+    return v->kind == VAL_TENSOR && v->u.t && v->u.t->mem_tile && v->u.t->mem_core == k;
+}
+
 static void check_value(exec_memcheck *mc, machine *m, const core *c, const xframe *f, const xexpr *x, int k,
                         value *v)
 {
@@ -862,7 +881,7 @@ void exec_memcheck_operands(exec_memcheck *mc, machine *m, const core *c, const 
      * it is (an in-place op must write the very tensor the variable holds)
      * and not checked; its write marks the tile written */
     for (uint32_t i = 0; i < np; i++)
-        if ((i >= 32 || !((scratch >> i) & 1)) && !(dest0 && i == 0))
+        if ((i >= 32 || !((scratch >> i) & 1)) && !(dest0 && i == 0) && holds_tile(&pos[i], k))
             check_value(mc, m, c, f, x, k, &pos[i]);
     if (x->id == IR_OP_TILE_MATMUL || x->id == IR_OP_TILE_MATMUL_ACC || x->id == IR_OP_TILE_MATMUL_BIAS ||
         x->id == IR_OP_TILE_GEMV || x->id == IR_OP_TILE_GEMV_ACC || x->id == IR_OP_TILE_GEMV_BIAS)
@@ -888,7 +907,8 @@ void exec_memcheck_operands(exec_memcheck *mc, machine *m, const core *c, const 
         }
     }
     for (uint32_t i = 0; i < nk; i++)
-        check_value(mc, m, c, f, x, k, &kw[i]);
+        if (holds_tile(&kw[i], k))
+            check_value(mc, m, c, f, x, k, &kw[i]);
 }
 
 void exec_memcheck_written(exec_memcheck *mc, const core *c, tensor *t)

@@ -541,12 +541,13 @@ static void intact_drop(mem_core *mc, int s, uint64_t g0, uint64_t g1)
     mem_space_state *sp = &mc->sp[s];
     uint32_t keep = 0;
     for (uint32_t i = 0; i < sp->nintact; i++) {
-        mem_tile *u = &mc->tiles[sp->intact_tiles[i] - 1];
-        uint64_t u0 = u->addr / MEM_GRANULE, u1 = (u->addr + u->intact - 1) / MEM_GRANULE;
-        if (u->intact && u->space == s && u0 <= g1 && g0 <= u1)
-            u->intact = 0;
-        if (u->intact)
-            sp->intact_tiles[keep++] = sp->intact_tiles[i];
+        if (sp->intact_g0[i] <= g1 && g0 <= sp->intact_g1[i]) {
+            mc->tiles[sp->intact_tiles[i] - 1].intact = 0;
+            continue;
+        }
+        sp->intact_tiles[keep] = sp->intact_tiles[i];
+        sp->intact_g0[keep] = sp->intact_g0[i];
+        sp->intact_g1[keep++] = sp->intact_g1[i];
     }
     sp->nintact = keep;
 }
@@ -560,9 +561,13 @@ static void intact_set(mem_core *mc, uint32_t tile, uint64_t n)
     if (sp->nintact == MEM_INTACT_KEEP) { /* the oldest forgets */
         mc->tiles[sp->intact_tiles[0] - 1].intact = 0;
         memmove(sp->intact_tiles, sp->intact_tiles + 1, (MEM_INTACT_KEEP - 1) * sizeof *sp->intact_tiles);
+        memmove(sp->intact_g0, sp->intact_g0 + 1, (MEM_INTACT_KEEP - 1) * sizeof *sp->intact_g0);
+        memmove(sp->intact_g1, sp->intact_g1 + 1, (MEM_INTACT_KEEP - 1) * sizeof *sp->intact_g1);
         sp->nintact--;
     }
     tl->intact = n;
+    sp->intact_g0[sp->nintact] = tl->addr / MEM_GRANULE;
+    sp->intact_g1[sp->nintact] = (tl->addr + n - 1) / MEM_GRANULE;
     sp->intact_tiles[sp->nintact++] = tile;
 }
 

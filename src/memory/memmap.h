@@ -87,6 +87,10 @@ typedef struct mem_space_state {
     /* the tiles whose mem_tile.intact is set (the most recent; a tile
      * pushed out forgets it) */
     uint32_t intact_tiles[MEM_INTACT_KEEP];
+    /* their first and last granules (a tile's address and intact bytes do
+     * not change while it is listed): a write's overlap test reads these,
+     * not four tiles' records */
+    uint64_t intact_g0[MEM_INTACT_KEEP], intact_g1[MEM_INTACT_KEEP];
     uint32_t nintact;
 } mem_space_state;
 

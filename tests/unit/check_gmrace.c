@@ -213,6 +213,111 @@ START_TEST(test_twins_and_stale)
 }
 END_TEST
 
+/* rows [0, rows) by 64 columns of FP32: a row is 256 bytes, two of the
+ * shadow's 128-byte blocks (columns 0:32 and 32:64), eight granules */
+static tensor *gm_rows_of_64(int64_t rows)
+{
+    int64_t shape[2] = {rows, 64};
+    ptodb_status st;
+    tensor *t = tensor_zeros(DTYPE_FP32, 2, shape, &st);
+    ck_assert_ptr_nonnull(t);
+    return t;
+}
+
+/* the cube pushes, the vector core pops: what the cube did so far
+ * happens before what the vector core does next */
+static void cube_to_vector(gmrace_clock *cube, gmrace_clock *vector)
+{
+    gmrace_clock token;
+    gmrace_clock_release(cube, AIC, &token);
+    gmrace_clock_acquire(vector, &token);
+}
+
+static void ck_race_text(exec_gmrace *r, const tensor *whole, const char *want)
+{
+    strbuf out = STRBUF_INIT;
+    exec_gmrace_describe(r, "t", whole, -1, &out);
+    ck_assert_msg(strstr(strbuf_str(&out), want), "%s", strbuf_str(&out));
+    strbuf_free(&out);
+}
+
+/* The shadow keeps a whole 128-byte block written or read as one once
+ * (gmrace.c, gm_shadow): a race inside such a run is found at the granule
+ * it touches, one across two runs at the run that is not ordered, and none
+ * when a fence orders the run.
+ * Inside a run: the cube writes all four rows (eight blocks, each one
+ * state); a vector core reads columns 40:48 of row 2 (bytes 672-703: the
+ * second granule of row 2's second block, part of a block): its last
+ * writer is the cube, unordered without the fence, ordered by it.
+ * A block taken apart and whole again: the cube writes columns 0:8 of row
+ * 1 (line 10: block 0's first granule apart from its other three), then
+ * the whole row (line 11: every granule of block 0 now the line-11 write,
+ * one state again). A vector core's read of columns 16:24 (block 0's third
+ * granule) races with line 11 without the fence; after it, that read and a
+ * write of the whole row are ordered. */
+START_TEST(test_race_inside_a_block_run)
+{
+    tensor *t = gm_rows_of_64(4);
+    for (int fence = 0; fence < 2; fence++) {
+        gmrace_clock cc, cv;
+        exec_gmrace *r = cube_and_vector(&cc, &cv);
+        ck_assert_int_eq(access_box(r, &cc, AIC, t, 0, 4, 0, 64, 1, 10), 0);
+        if (fence)
+            cube_to_vector(&cc, &cv);
+        ck_assert_int_eq(access_box(r, &cv, AIV0, t, 2, 1, 40, 8, 0, 20), !fence);
+        if (!fence)
+            ck_race_text(r, t, "race: AIV0 reads t[2:3, 40:48] at 20:9 that AIC wrote at 10:9 (in k_aic)");
+        exec_gmrace_free(r);
+        /* apart and whole again */
+        r = cube_and_vector(&cc, &cv);
+        ck_assert_int_eq(access_box(r, &cc, AIC, t, 1, 1, 0, 8, 1, 10), 0);
+        ck_assert_int_eq(access_box(r, &cc, AIC, t, 1, 1, 0, 64, 1, 11), 0);
+        if (fence)
+            cube_to_vector(&cc, &cv);
+        ck_assert_int_eq(access_box(r, &cv, AIV0, t, 1, 1, 16, 8, 0, 20), !fence);
+        if (fence)
+            ck_assert_int_eq(access_box(r, &cv, AIV0, t, 1, 1, 0, 64, 1, 21), 0);
+        else
+            ck_race_text(r, t, "race: AIV0 reads t[1:2, 16:24] at 20:9 that AIC wrote at 11:9 (in k_aic)");
+        exec_gmrace_free(r);
+    }
+    tensor_unref(t);
+}
+END_TEST
+
+/* Across runs: the cube writes columns 0:32 of row 0 (block 0, line 10),
+ * pushes to the vector core, then writes columns 32:64 (block 1, line 12)
+ * in its next epoch, which the vector core has not seen. A read of 0:32
+ * is ordered (block 0's writer is the pushed epoch); a read of 24:40
+ * (bytes 96-159: block 0's last granule and block 1's first) races with
+ * the line-12 write and not the line-10 one. The memo of a whole block's
+ * answer must not carry block 0's verdict to block 1 either: a read of the
+ * whole row (both blocks whole, in two states) races with line 12. */
+START_TEST(test_race_across_runs)
+{
+    tensor *t = gm_rows_of_64(2);
+    static const struct {
+        int64_t c0, nc;
+        const char *want;
+    } reads[] = {
+        {24, 16, "race: AIV0 reads t[0:1, 24:40] at 21:9 that AIC wrote at 12:9 (in k_aic)"},
+        {0, 64, "race: AIV0 reads t[0:1, 0:64] at 21:9 that AIC wrote at 12:9 (in k_aic)"},
+    };
+    for (size_t i = 0; i < sizeof reads / sizeof reads[0]; i++) {
+        gmrace_clock cc, cv;
+        exec_gmrace *r = cube_and_vector(&cc, &cv);
+        ck_assert_int_eq(access_box(r, &cc, AIC, t, 0, 1, 0, 32, 1, 10), 0);
+        cube_to_vector(&cc, &cv);
+        ck_assert_int_eq(access_box(r, &cc, AIC, t, 0, 1, 32, 32, 1, 12), 0);
+        ck_assert_int_eq(access_box(r, &cv, AIV0, t, 0, 1, 0, 32, 0, 20), 0);
+        ck_assert_int_eq(access_box(r, &cv, AIV0, t, 0, 1, reads[i].c0, reads[i].nc, 0, 21), 1);
+        ck_race_text(r, t, reads[i].want);
+        exec_gmrace_free(r);
+    }
+    tensor_unref(t);
+}
+END_TEST
+
 static Suite *gmrace_suite(void)
 {
     Suite *s = suite_create("gmrace");
@@ -224,6 +329,8 @@ static Suite *gmrace_suite(void)
     tcase_add_test(tc, test_blocks);
     tcase_add_test(tc, test_atomic_and_launches);
     tcase_add_test(tc, test_twins_and_stale);
+    tcase_add_test(tc, test_race_inside_a_block_run);
+    tcase_add_test(tc, test_race_across_runs);
     suite_add_tcase(s, tc);
     return s;
 }
