@@ -12,9 +12,10 @@
  *
  * Nothing is recorded during normal runs: `why` makes its own run and pays
  * for it then (one copy of every written tile; the cost is in
- * docs/why.md). Every storage the log names is kept alive (a reference
- * held), so an address is never reused for another storage during the
- * run and (storage, offset) stays one element. */
+ * docs/why.md). A storage is named by its id (tensor_storage.id), which
+ * no later storage takes, so (storage, offset) stays one element without
+ * keeping the storage alive: the log holds no storage past the step that
+ * met it. */
 #ifndef PTODB_BATCH_WHY_LOG_H
 #define PTODB_BATCH_WHY_LOG_H
 
@@ -27,7 +28,8 @@
 #include "tensor/tensor.h"
 
 typedef struct why_view {
-    tensor_storage *st; /* one reference held by the log */
+    uint64_t sid;       /* the storage's id (tensor_storage.id: never reused, so it names one storage
+                           after the storage is gone) */
     dtype_id dtype;
     int ndim;
     int64_t shape[TENSOR_MAX_DIMS], strides[TENSOR_MAX_DIMS], offset;
@@ -121,15 +123,15 @@ void why_log_run(const char *path, const case_info *c, const runpass_options *o,
 void why_log_free(why_log *l);
 
 /* The write of a record before rec index `before` (exclusive) whose
- * elements hold storage offset `off` of st: its record index and write
+ * elements hold storage offset `off` of storage sid: its record index and write
  * index, and the element's index in it. -1 when none. */
-long why_log_writer(const why_log *l, size_t before, const tensor_storage *st, int64_t off, int *wi,
+long why_log_writer(const why_log *l, size_t before, uint64_t sid, int64_t off, int *wi,
                     int64_t *idx);
 /* The value of element idx (of w->v) that write w left. */
 double why_write_value(const why_write *w, const int64_t *idx);
-/* The value of element (st, off) just before record `before` runs; 0 with
+/* The value of element (sid, off) just before record `before` runs; 0 with
  * *v set, -1 when nothing wrote it. */
-int why_log_value(const why_log *l, size_t before, const tensor_storage *st, int64_t off, double *v);
+int why_log_value(const why_log *l, size_t before, uint64_t sid, int64_t off, double *v);
 /* The storage offset of index idx of view v. */
 int64_t why_view_offset(const why_view *v, const int64_t *idx);
 /* The statement's text, trimmed ("" when unknown). */
