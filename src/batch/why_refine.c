@@ -86,7 +86,7 @@ static const why_rec *later_store_of_other_core(const why_log *l, const why_rec 
 }
 
 int why_refine_divergence(const why_refine_side *bad, const why_refine_side *good, const runpass_options *ro,
-                          int div_line, int good_line, why_blame *out)
+                          int div_line, int good_line, why_blame *out, why_log *keep_bad, why_log *keep_good)
 {
     memset(out, 0, sizeof *out);
     why_log la, lb;
@@ -190,7 +190,13 @@ int why_refine_divergence(const why_refine_side *bad, const why_refine_side *goo
             why_chain_free(&ch);
         }
     }
-    why_log_free(&la);
-    why_log_free(&lb);
+    if (keep_bad)
+        *keep_bad = la;
+    else
+        why_log_free(&la);
+    if (keep_good)
+        *keep_good = lb;
+    else
+        why_log_free(&lb);
     return found;
 }
