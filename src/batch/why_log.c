@@ -47,6 +47,11 @@ typedef struct log_ctx {
     uint32_t note_act[EXEC_NCORES];
     uint64_t note_steps[EXEC_NCORES];
     uint64_t arrive_step[EXEC_NCORES]; /* the step of each core's last arrival (a position's +D) */
+    /* every kept value buffer, by content (open addressing): a write whose
+     * values are bit for bit an earlier write's shares its buffer (a push
+     * of a tile, the pop of it, a move); the table owns them all */
+    struct vals_slot { unsigned char *p; size_t bytes; uint64_t h; } *vals;
+    size_t nvals, capvals;
     /* loops around each statement met, cached by statement */
     struct loop_cache { const ir_stmt *st; int n; const ir_stmt *loops[8]; int if_line, if_branch; } *lc;
     size_t nlc, caplc;
@@ -208,6 +213,61 @@ static unsigned char *copy_vals(log_ctx *lc, const why_view *v, const tensor_sto
     return out;
 }
 
+static uint64_t hash_bytes(const unsigned char *p, size_t n)
+{
+    uint64_t h = 0x9e3779b97f4a7c15ull ^ n;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t x;
+        memcpy(&x, p + i, 8);
+        h = (h ^ x) * 0xff51afd7ed558ccdull;
+        h ^= h >> 29;
+    }
+    for (; i < n; i++)
+        h = (h ^ p[i]) * 0x100000001b3ull;
+    return h ^ (h >> 32);
+}
+
+/* buf (the values of a view of bytes bytes, from copy_vals) as the log
+ * keeps it: an equal buffer kept before, or buf itself, owned by the
+ * table. The cap counts it as copied either way (the same cut as ever). */
+static unsigned char *keep_vals(log_ctx *lc, unsigned char *buf, size_t bytes)
+{
+    if (!buf)
+        return NULL;
+    if ((lc->nvals + 1) * 2 > lc->capvals) {
+        size_t oc = lc->capvals;
+        struct vals_slot *old = lc->vals;
+        lc->capvals = oc ? oc * 2 : 1024;
+        lc->vals = xcalloc(lc->capvals, sizeof *lc->vals);
+        for (size_t i = 0; i < oc; i++)
+            if (old[i].p) {
+                size_t j = (size_t)old[i].h & (lc->capvals - 1);
+                while (lc->vals[j].p)
+                    j = (j + 1) & (lc->capvals - 1);
+                lc->vals[j] = old[i];
+            }
+        free(old);
+    }
+    uint64_t h = hash_bytes(buf, bytes);
+    size_t j = (size_t)h & (lc->capvals - 1);
+    for (; lc->vals[j].p; j = (j + 1) & (lc->capvals - 1))
+        if (lc->vals[j].h == h && lc->vals[j].bytes == bytes && memcmp(lc->vals[j].p, buf, bytes) == 0) {
+            free(buf);
+            return lc->vals[j].p;
+        }
+    lc->vals[j] = (struct vals_slot){buf, bytes, h};
+    lc->nvals++;
+    return buf;
+}
+
+/* The bytes of v's values (its elements in its dtype). */
+static size_t view_bytes(const why_view *v)
+{
+    int64_t n = view_numel(v);
+    return n > 0 ? (size_t)n * dtype_size(v->dtype) : 0;
+}
+
 static int64_t flat_of(const why_view *v, const int64_t *idx)
 {
     int64_t k = 0;
@@ -343,7 +403,7 @@ static void record_result(log_ctx *lc, why_rec *r, const tensor *t)
     why_write *w = add_write(r);
     w->kind = fresh ? WHY_W_RESULT : WHY_W_POP;
     view_of(lc, t, &w->v);
-    w->vals = copy_vals(lc, &w->v, t->storage);
+    w->vals = keep_vals(lc, copy_vals(lc, &w->v, t->storage), view_bytes(&w->v));
 }
 
 /* Where the queued item w lies in the pushed tile src: along the one dim
@@ -575,7 +635,7 @@ static void record_stmt(log_ctx *lc, const machine *m, int core, const ir_stmt *
             if (!r->target[0])
                 snprintf(r->target, sizeof r->target, "%s", r->reg.tensor);
         }
-        w->vals = copy_vals(lc, &w->v, t->storage);
+        w->vals = keep_vals(lc, copy_vals(lc, &w->v, t->storage), view_bytes(&w->v));
     }
     /* results */
     if (st->kind == IR_STMT_ASSIGN && call && call->kind == IR_EXPR_CALL)
@@ -634,7 +694,7 @@ static void record_stmt(log_ctx *lc, const machine *m, int core, const ir_stmt *
                 why_write *w = add_write(r);
                 w->kind = WHY_W_QUEUE;
                 view_of(lc, t, &w->v);
-                w->vals = copy_vals(lc, &w->v, t->storage);
+                w->vals = keep_vals(lc, copy_vals(lc, &w->v, t->storage), view_bytes(&w->v));
                 /* a lane's half of a split push sits at the lane's offset:
                  * the lane stride, half the extent unless the push gave
                  * one; found as the offset whose elements are the item's */
@@ -829,7 +889,6 @@ void why_log_free(why_log *l)
     for (size_t i = 0; i < l->n; i++) {
         why_rec *r = &l->recs[i];
         for (int k = 0; k < r->nw; k++) {
-            free(r->w[k].vals);
             if (r->w[k].final)
                 tensor_unref(r->w[k].final);
             if (r->w[k].own_pristine)
@@ -844,6 +903,9 @@ void why_log_free(why_log *l)
     log_ctx *lc = l->priv;
     if (lc) {
         free(lc->seen.at);
+        for (size_t i = 0; i < lc->capvals; i++)
+            free(lc->vals[i].p);
+        free(lc->vals);
         for (size_t i = 0; i < lc->capwl; i++) {
             free(lc->wl[i].rec);
             free(lc->wl[i].w);
