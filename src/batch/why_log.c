@@ -52,12 +52,58 @@ typedef struct log_ctx {
      * of a tile, the pop of it, a move); the table owns them all */
     struct vals_slot { unsigned char *p; size_t bytes; uint64_t h; } *vals;
     size_t nvals, capvals;
+    /* the records' strings, one copy of each (open addressing) */
+    char **strs;
+    size_t nstrs, capstrs;
     /* loops around each statement met, cached by statement */
     struct loop_cache { const ir_stmt *st; int n; const ir_stmt *loops[8]; int if_line, if_branch; } *lc;
     size_t nlc, caplc;
 } log_ctx;
 
 static int in_block(const ir_block *b, const ir_stmt *st);
+
+/* The log's one copy of s cut to max bytes (as a buffer of max + 1 bytes
+ * held it). */
+static const char *intern(log_ctx *lc, const char *s, size_t max)
+{
+    size_t n = strnlen(s, max);
+    if ((lc->nstrs + 1) * 2 > lc->capstrs) {
+        size_t oc = lc->capstrs;
+        char **old = lc->strs;
+        lc->capstrs = oc ? oc * 2 : 256;
+        lc->strs = xcalloc(lc->capstrs, sizeof *lc->strs);
+        for (size_t i = 0; i < oc; i++)
+            if (old[i]) {
+                uint64_t h = 1469598103934665603ull;
+                for (const char *p = old[i]; *p; p++)
+                    h = (h ^ (unsigned char)*p) * 1099511628211ull;
+                size_t j = (size_t)h & (lc->capstrs - 1);
+                while (lc->strs[j])
+                    j = (j + 1) & (lc->capstrs - 1);
+                lc->strs[j] = old[i];
+            }
+        free(old);
+    }
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+    size_t j = (size_t)h & (lc->capstrs - 1);
+    for (; lc->strs[j]; j = (j + 1) & (lc->capstrs - 1))
+        if (strncmp(lc->strs[j], s, n) == 0 && lc->strs[j][n] == '\0')
+            return lc->strs[j];
+    lc->strs[j] = xstrndup(s, n);
+    lc->nstrs++;
+    return lc->strs[j];
+}
+
+/* A record with its strings empty. */
+static void rec_init(log_ctx *lc, why_rec *r)
+{
+    memset(r, 0, sizeof *r);
+    r->func = r->args = r->op = r->target = intern(lc, "", 0);
+    for (int k = 0; k < 8; k++)
+        r->loop_var[k] = r->func;
+}
 
 static size_t id_slot(uint64_t h, size_t cap)
 {
@@ -530,12 +576,12 @@ static void record_stmt(log_ctx *lc, const machine *m, int core, const ir_stmt *
         l->recs = xreallocarray(l->recs, l->cap, sizeof *l->recs);
     }
     why_rec *r = &l->recs[l->n];
-    memset(r, 0, sizeof *r);
+    rec_init(lc, r);
     r->step = machine_steps(m);
     r->core = core;
     r->line = (int)st->span.line;
     r->stmt = st;
-    r->func = xstrdup(f->func ? f->func : "?");
+    r->func = intern(lc, f->func ? f->func : "?", SIZE_MAX);
     r->call = f->activation + 1;
     r->arrival = arrival;
     r->after = after;
@@ -552,18 +598,18 @@ static void record_stmt(log_ctx *lc, const machine *m, int core, const ir_stmt *
             ir_ssa_base_name(name, &sb);
             strbuf_printf(&sb, "=%lld", (long long)v->u.i);
         }
-        snprintf(r->args, sizeof r->args, "%s", strbuf_str(&sb));
+        r->args = intern(lc, strbuf_str(&sb), 95);
         strbuf_free(&sb);
     }
     const ir_expr *call = stmt_call(st);
     if (call) {
         strbuf sb = STRBUF_INIT;
         ir_call_short_name(call, &sb);
-        snprintf(r->op, sizeof r->op, "%s", strbuf_str(&sb));
+        r->op = intern(lc, strbuf_str(&sb), 47);
         strbuf_free(&sb);
     }
     if (st->kind == IR_STMT_ASSIGN && st->u.assign.ntargets > 0)
-        snprintf(r->target, sizeof r->target, "%s", st->u.assign.targets[0].name->text);
+        r->target = intern(lc, st->u.assign.targets[0].name->text, 95);
     const struct loop_cache *c = loops_of(lc, f->ir, st);
     r->if_line = c->if_line;
     r->if_branch = c->if_branch;
@@ -582,7 +628,7 @@ static void record_stmt(log_ctx *lc, const machine *m, int core, const ir_stmt *
         r->loop_val[k] = v->u.i;
         strbuf sb = STRBUF_INIT;
         ir_ssa_base_name(name, &sb);
-        snprintf(r->loop_var[k], sizeof r->loop_var[k], "%s", strbuf_str(&sb));
+        r->loop_var[k] = intern(lc, strbuf_str(&sb), 47);
         strbuf_free(&sb);
     }
     r->nin = lc->nreads;
@@ -633,7 +679,7 @@ static void record_stmt(log_ctx *lc, const machine *m, int core, const ir_stmt *
                     break;
                 }
             if (!r->target[0])
-                snprintf(r->target, sizeof r->target, "%s", r->reg.tensor);
+                r->target = intern(lc, r->reg.tensor, 95);
         }
         w->vals = keep_vals(lc, copy_vals(lc, &w->v, t->storage), view_bytes(&w->v));
     }
@@ -770,9 +816,9 @@ void why_log_run(const char *path, const case_info *c, const runpass_options *o,
         out->recs = xreallocarray(out->recs, out->cap, sizeof *out->recs);
     }
     why_rec *r0 = &out->recs[out->n++];
-    memset(r0, 0, sizeof *r0);
-    r0->func = xstrdup("(the case)");
-    snprintf(r0->op, sizeof r0->op, "input");
+    rec_init(lc, r0);
+    r0->func = intern(lc, "(the case)", SIZE_MAX);
+    r0->op = intern(lc, "input", 47);
     for (size_t i = 0; i < run.nbinds; i++) {
         if (!run.binds[i].t)
             continue;
@@ -897,12 +943,14 @@ void why_log_free(why_log *l)
         free(r->w);
         free(r->in);
         free(r->in_name);
-        free(r->func);
     }
     free(l->recs);
     log_ctx *lc = l->priv;
     if (lc) {
         free(lc->seen.at);
+        for (size_t i = 0; i < lc->capstrs; i++)
+            free(lc->strs[i]);
+        free(lc->strs);
         for (size_t i = 0; i < lc->capvals; i++)
             free(lc->vals[i].p);
         free(lc->vals);

@@ -66,19 +66,21 @@ typedef struct why_rec {
     uint64_t step;            /* machine_steps() after the statement (the @STEP of the moment after it) */
     int core, line;
     const void *stmt;         /* the ir_stmt (valid while the log lives) */
-    char *func;
+    /* the strings below are the log's own, one copy of each distinct one
+     * (shared by the records: a run has few), cut as these buffers were */
+    const char *func;
     uint32_t call;            /* the function's call on that core, from 1 */
-    char args[96];            /* its scalar arguments ("b0=0, o0=64") */
+    const char *args;         /* its scalar arguments ("b0=0, o0=64"), at most 95 bytes */
     uint32_t arrival;         /* the core's arrival at the statement in that call (the position's ITER) */
     uint64_t after;           /* the steps from that arrival to the statement's run (the position's +D) */
-    char op[48];              /* the op's short name ("add", "load", "tpop_from_aic"), "" none */
-    char target[96];          /* the first target's name, or the op's destination */
+    const char *op;           /* the op's short name ("add", "load", "tpop_from_aic"), "" none; at most 47 */
+    const char *target;       /* the first target's name, or the op's destination; at most 95 */
     /* the loops around the statement, outermost first: their header lines
      * and the loop variables' values there */
     int nloops;
     int loop_line[8];
     int64_t loop_val[8];
-    char loop_var[8][48];
+    const char *loop_var[8];  /* at most 47 bytes each */
     int if_line;              /* the innermost if around the statement (0 none) */
     int if_branch;            /* 1 its then branch, 0 its else */
     int nin;
