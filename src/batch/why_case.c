@@ -128,7 +128,7 @@ int why_case(const why_request *q, strbuf *out)
         why_log_free(&kept_b);
     }
     why_log la, lb;
-    why_log_opts lo = {q->until, 0, q->capture, q->capture_core};
+    why_log_opts lo = {q->until, 0, q->capture, q->capture_core, NULL};
     if (reuse)
         la = kept_a;
     else
@@ -170,7 +170,7 @@ int why_case(const why_request *q, strbuf *out)
     }
     memset(&lb, 0, sizeof lb);
     /* the other pass to its end (a stop's moment has no twin by count) */
-    why_log_opts lob = {0, 0, NULL, 0};
+    why_log_opts lob = {0, 0, NULL, 0, &la};
     if (other >= 0 && reuse) {
         lb = kept_b;
         lb.pass_index = c->passes[other].index;

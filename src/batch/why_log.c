@@ -4,6 +4,7 @@
 #include "batch/why_log.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,30 @@ typedef struct seen_set {
     uint64_t *at;
     size_t n, cap;
 } seen_set;
+
+/* A value buffer: its bytes follow a reference count (logs share them). */
+typedef struct vals_buf {
+    size_t refs;
+    _Alignas(max_align_t) unsigned char data[];
+} vals_buf;
+
+static unsigned char *vals_alloc(size_t bytes)
+{
+    vals_buf *b = xmalloc(sizeof *b + (bytes ? bytes : 8));
+    b->refs = 1;
+    return b->data;
+}
+
+static vals_buf *vals_of(unsigned char *p)
+{
+    return (vals_buf *)(void *)(p - offsetof(vals_buf, data));
+}
+
+static void vals_unref(unsigned char *p)
+{
+    if (p && --vals_of(p)->refs == 0)
+        free(vals_of(p));
+}
 
 typedef struct log_ctx {
     why_log *l;
@@ -49,9 +74,11 @@ typedef struct log_ctx {
     uint64_t arrive_step[EXEC_NCORES]; /* the step of each core's last arrival (a position's +D) */
     /* every kept value buffer, by content (open addressing): a write whose
      * values are bit for bit an earlier write's shares its buffer (a push
-     * of a tile, the pop of it, a move); the table owns them all */
+     * of a tile, the pop of it, a move), or one of the log share's (the
+     * same tile in another pass); the table holds a reference to each */
     struct vals_slot { unsigned char *p; size_t bytes; uint64_t h; } *vals;
     size_t nvals, capvals;
+    const struct log_ctx *share; /* why_log_opts.share's, or NULL */
     /* the records' strings, one copy of each (open addressing) */
     char **strs;
     size_t nstrs, capstrs;
@@ -227,15 +254,18 @@ static unsigned char *copy_vals(log_ctx *lc, const why_view *v, const tensor_sto
 {
     int64_t n = view_numel(v);
     size_t es = dtype_size(v->dtype);
-    if (n <= 0 || es == 0)
-        return xcalloc(1, 8);
+    if (n <= 0 || es == 0) {
+        unsigned char *z = vals_alloc(0);
+        memset(z, 0, 8);
+        return z;
+    }
     size_t bytes = (size_t)n * es;
     if (lc->l->bytes + bytes > lc->max_bytes) {
         lc->l->truncated = 1;
         return NULL;
     }
     lc->l->bytes += bytes;
-    unsigned char *out = xreallocarray(NULL, (size_t)n, es);
+    unsigned char *out = vals_alloc(bytes);
     const unsigned char *base = st->data;
     int last = v->ndim - 1;
     int64_t row = last >= 0 ? v->shape[last] : 1;
@@ -274,9 +304,22 @@ static uint64_t hash_bytes(const unsigned char *p, size_t n)
     return h ^ (h >> 32);
 }
 
+/* The buffer of table vals (capacity cap) bit for bit buf, or NULL. */
+static unsigned char *vals_find(const struct vals_slot *vals, size_t cap, uint64_t h, const unsigned char *buf,
+                                size_t bytes)
+{
+    if (!cap)
+        return NULL;
+    for (size_t j = (size_t)h & (cap - 1); vals[j].p; j = (j + 1) & (cap - 1))
+        if (vals[j].h == h && vals[j].bytes == bytes && memcmp(vals[j].p, buf, bytes) == 0)
+            return vals[j].p;
+    return NULL;
+}
+
 /* buf (the values of a view of bytes bytes, from copy_vals) as the log
- * keeps it: an equal buffer kept before, or buf itself, owned by the
- * table. The cap counts it as copied either way (the same cut as ever). */
+ * keeps it: an equal buffer kept before (here or in the shared log), or buf
+ * itself; the table holds a reference. The cap counts it as copied either
+ * way (the same cut as ever). */
 static unsigned char *keep_vals(log_ctx *lc, unsigned char *buf, size_t bytes)
 {
     if (!buf)
@@ -296,12 +339,20 @@ static unsigned char *keep_vals(log_ctx *lc, unsigned char *buf, size_t bytes)
         free(old);
     }
     uint64_t h = hash_bytes(buf, bytes);
+    unsigned char *same = vals_find(lc->vals, lc->capvals, h, buf, bytes);
+    if (same) {
+        vals_unref(buf);
+        return same;
+    }
+    same = lc->share ? vals_find(lc->share->vals, lc->share->capvals, h, buf, bytes) : NULL;
+    if (same) {
+        vals_unref(buf);
+        vals_of(same)->refs++;
+        buf = same;
+    }
     size_t j = (size_t)h & (lc->capvals - 1);
-    for (; lc->vals[j].p; j = (j + 1) & (lc->capvals - 1))
-        if (lc->vals[j].h == h && lc->vals[j].bytes == bytes && memcmp(lc->vals[j].p, buf, bytes) == 0) {
-            free(buf);
-            return lc->vals[j].p;
-        }
+    while (lc->vals[j].p)
+        j = (j + 1) & (lc->capvals - 1);
     lc->vals[j] = (struct vals_slot){buf, bytes, h};
     lc->nvals++;
     return buf;
@@ -499,7 +550,7 @@ static void locate_half(log_ctx *lc, const why_view *src, const tensor_storage *
     for (int k = 0; k < src->ndim; k++)
         sn *= src->shape[k];
     lc->l->bytes -= (size_t)sn * es;
-    free(sv);
+    vals_unref(sv);
 }
 
 typedef struct queued { const void *t; why_view v; int lane; } queued;
@@ -793,6 +844,7 @@ void why_log_run(const char *path, const case_info *c, const runpass_options *o,
     out->priv = lc;
     lc->l = out;
     lc->max_bytes = max_bytes ? max_bytes : (size_t)1 << 30;
+    lc->share = lo && lo->share ? lo->share->priv : NULL;
     char why[256];
     out->source = file_read_all_why(path, &out->source_len, why, sizeof why);
     if (out->source)
@@ -952,7 +1004,7 @@ void why_log_free(why_log *l)
             free(lc->strs[i]);
         free(lc->strs);
         for (size_t i = 0; i < lc->capvals; i++)
-            free(lc->vals[i].p);
+            vals_unref(lc->vals[i].p);
         free(lc->vals);
         for (size_t i = 0; i < lc->capwl; i++) {
             free(lc->wl[i].rec);

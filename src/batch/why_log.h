@@ -119,6 +119,11 @@ typedef struct why_log_opts {
     size_t max_bytes;     /* cap on the copied values (0: 1 GiB) */
     const char *capture;  /* a variable to capture at the end (frame 0 of capture_core), or NULL */
     int capture_core;
+    /* a log (of another pass of the case) whose value buffers this one
+     * shares where the values are bit for bit the same (most of them: the
+     * same tiles of the same weights); NULL none. Either may be freed
+     * first. */
+    const struct why_log *share;
 } why_log_opts;
 void why_log_run(const char *path, const case_info *c, const runpass_options *o, const why_log_opts *lo,
                  why_log *out);

@@ -90,9 +90,9 @@ int why_refine_divergence(const why_refine_side *bad, const why_refine_side *goo
 {
     memset(out, 0, sizeof *out);
     why_log la, lb;
-    why_log_opts lo = {0, 0, NULL, 0};
+    why_log_opts lo = {0, 0, NULL, 0, NULL}, lob = {0, 0, NULL, 0, &la};
     why_log_run(bad->path, bad->c, ro, &lo, &la);
-    why_log_run(good->path, good->c, ro, &lo, &lb);
+    why_log_run(good->path, good->c, ro, &lob, &lb);
     int found = 0;
     if (la.n > 1 && lb.n > 1) {
         /* a statement inside a loop that ran at other iterations */
