@@ -81,6 +81,10 @@ typedef struct rec_ctx {
     trace *t;
     size_t max_bytes;
     int boxed;         /* trace_pass_boxed */
+    /* (boxed) the kept copies' storages by content: a value bit for bit an
+     * earlier one's (a tile.move's, a carry's) shares its storage */
+    struct kept_slot { tensor_storage *st; size_t bytes; uint64_t h; } *kept;
+    size_t nkept, capkept;
     trace_fn fn;
     void *ud;
     int stop;
@@ -220,6 +224,62 @@ static struct trace_gm *gm_of(trace *t, const tensor *live)
     memcpy(h->shape, live->shape, sizeof h->shape);
     memcpy(h->strides, live->strides, sizeof h->strides);
     return h;
+}
+
+static uint64_t hash_bytes(const unsigned char *p, size_t n)
+{
+    uint64_t h = 0x9e3779b97f4a7c15ull ^ n;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t x;
+        memcpy(&x, p + i, 8);
+        h = (h ^ x) * 0xff51afd7ed558ccdull;
+        h ^= h >> 29;
+    }
+    for (; i < n; i++)
+        h = (h ^ p[i]) * 0x100000001b3ull;
+    return h ^ (h >> 32);
+}
+
+/* copy (a fresh contiguous copy of a record's value) as the trace keeps it:
+ * over the storage of an earlier copy with the same bytes, where there is
+ * one (the same elements, shape and attributes; only the storage shared),
+ * else copy itself, its storage noted. */
+static tensor *keep_copy(rec_ctx *rc, tensor *copy)
+{
+    size_t bytes = (size_t)tensor_numel(copy) * dtype_size(copy->dtype);
+    if (!bytes || copy->offset != 0 || copy->storage->nbytes != bytes)
+        return copy;
+    if ((rc->nkept + 1) * 2 > rc->capkept) {
+        size_t oc = rc->capkept;
+        struct kept_slot *old = rc->kept;
+        rc->capkept = oc ? oc * 2 : 1024;
+        rc->kept = xcalloc(rc->capkept, sizeof *rc->kept);
+        for (size_t i = 0; i < oc; i++)
+            if (old[i].st) {
+                size_t j = (size_t)old[i].h & (rc->capkept - 1);
+                while (rc->kept[j].st)
+                    j = (j + 1) & (rc->capkept - 1);
+                rc->kept[j] = old[i];
+            }
+        free(old);
+    }
+    const unsigned char *data = copy->storage->data;
+    uint64_t h = hash_bytes(data, bytes);
+    size_t j = (size_t)h & (rc->capkept - 1);
+    for (; rc->kept[j].st; j = (j + 1) & (rc->capkept - 1))
+        if (rc->kept[j].h == h && rc->kept[j].bytes == bytes && memcmp(rc->kept[j].st->data, data, bytes) == 0) {
+            ptodb_status st;
+            tensor *v = tensor_from_storage(rc->kept[j].st, copy->dtype, copy->ndim, copy->shape, NULL, 0, &st);
+            if (!v)
+                return copy;
+            tensor_copy_attrs(v, copy);
+            tensor_unref(copy);
+            return v;
+        }
+    rc->kept[j] = (struct kept_slot){tensor_storage_ref(copy->storage), bytes, h};
+    rc->nkept++;
+    return copy;
 }
 
 /* r, about to be kept as record i, is a store's of the GM tensor live: kept
@@ -367,6 +427,8 @@ static void add_rec_region(rec_ctx *rc, const char *key, const char *base, const
     t->bytes += bytes; /* a boxed store's whole, as unboxed: the same cap */
     if (rc->boxed && g && g->kind == EXEC_REGION_STORE && v->kind == VAL_TENSOR && v->u.t)
         box_store(t, &r, v->u.t, t->n);
+    if (rc->boxed && r.t)
+        r.t = keep_copy(rc, r.t);
     if (t->n == t->cap) {
         t->cap = t->cap ? t->cap * 2 : 256;
         t->recs = xreallocarray(t->recs, t->cap, sizeof *t->recs);
@@ -969,6 +1031,9 @@ static void trace_run(const char *path, const case_info *c, const runpass_option
         trace_run_ranks(path, c, &po, &rc, calls, out);
     else
         trace_run_one(path, c, &po, &rc, calls, out);
+    for (size_t i = 0; i < rc.capkept; i++)
+        tensor_storage_unref(rc.kept[i].st);
+    free(rc.kept);
     free(rc.written);
     free(rc.loops);
     free(rc.defs);

@@ -119,8 +119,10 @@ void trace_pass_with_calls(const char *path, const case_info *c, const runpass_o
 /* trace_pass keeping a store's record as the box it stored (trace_rec.box)
  * wherever the rest of its GM tensor is as the previous store of it left
  * it: a store's record otherwise holds the whole GM tensor (the large
- * case's pass 21: 264 MB of 467). Bisect's finder reads the values through
- * trace_rec_value and trace_rec_header, and sees the same tensors. */
+ * case's pass 21: 264 MB of 467), and a value bit for bit an earlier
+ * record's (a tile.move's, a carry's) over that record's storage. Bisect's
+ * finder reads the values through trace_rec_value and trace_rec_header,
+ * and sees the same tensors. */
 void trace_pass_boxed(const char *path, const case_info *c, const runpass_options *o, size_t max_bytes,
                       trace *out);
 void trace_free(trace *t);
