@@ -289,17 +289,20 @@ static unsigned char *copy_vals(log_ctx *lc, const why_view *v, const tensor_sto
     return out;
 }
 
+/* A hash of n bytes at p from their length and at most 64 words spread
+ * over them: equal buffers hash the same (the table compares the bytes
+ * whole), and a tile's worth is not read twice to find its twin. */
 static uint64_t hash_bytes(const unsigned char *p, size_t n)
 {
     uint64_t h = 0x9e3779b97f4a7c15ull ^ n;
-    size_t i = 0;
-    for (; i + 8 <= n; i += 8) {
+    size_t words = n / 8, step = words > 64 ? words / 64 : 1;
+    for (size_t w = 0; w < words; w += step) {
         uint64_t x;
-        memcpy(&x, p + i, 8);
+        memcpy(&x, p + w * 8, 8);
         h = (h ^ x) * 0xff51afd7ed558ccdull;
         h ^= h >> 29;
     }
-    for (; i < n; i++)
+    for (size_t i = words * 8; i < n; i++)
         h = (h ^ p[i]) * 0x100000001b3ull;
     return h ^ (h >> 32);
 }
