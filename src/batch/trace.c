@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/content_set.h"
 #include "base/mem.h"
 #include "base/strbuf.h"
 #include "exec/inspect.h"
@@ -83,8 +84,7 @@ typedef struct rec_ctx {
     int boxed;         /* trace_pass_boxed */
     /* (boxed) the kept copies' storages by content: a value bit for bit an
      * earlier one's (a tile.move's, a carry's) shares its storage */
-    struct kept_slot { tensor_storage *st; size_t bytes; uint64_t h; } *kept;
-    size_t nkept, capkept;
+    content_set kept;  /* owner: the storage (a reference held) */
     trace_fn fn;
     void *ud;
     int stop;
@@ -226,24 +226,6 @@ static struct trace_gm *gm_of(trace *t, const tensor *live)
     return h;
 }
 
-/* A hash of n bytes at p from their length and at most 64 words spread
- * over them: equal buffers hash the same (the table compares the bytes
- * whole), and a tile's worth is not read twice to find its twin. */
-static uint64_t hash_bytes(const unsigned char *p, size_t n)
-{
-    uint64_t h = 0x9e3779b97f4a7c15ull ^ n;
-    size_t words = n / 8, step = words > 64 ? words / 64 : 1;
-    for (size_t w = 0; w < words; w += step) {
-        uint64_t x;
-        memcpy(&x, p + w * 8, 8);
-        h = (h ^ x) * 0xff51afd7ed558ccdull;
-        h ^= h >> 29;
-    }
-    for (size_t i = words * 8; i < n; i++)
-        h = (h ^ p[i]) * 0x100000001b3ull;
-    return h ^ (h >> 32);
-}
-
 /* copy (a fresh contiguous copy of a record's value) as the trace keeps it:
  * over the storage of an earlier copy with the same bytes, where there is
  * one (the same elements, shape and attributes; only the storage shared),
@@ -253,35 +235,19 @@ static tensor *keep_copy(rec_ctx *rc, tensor *copy)
     size_t bytes = (size_t)tensor_numel(copy) * dtype_size(copy->dtype);
     if (!bytes || copy->offset != 0 || copy->storage->nbytes != bytes)
         return copy;
-    if ((rc->nkept + 1) * 2 > rc->capkept) {
-        size_t oc = rc->capkept;
-        struct kept_slot *old = rc->kept;
-        rc->capkept = oc ? oc * 2 : 1024;
-        rc->kept = xcalloc(rc->capkept, sizeof *rc->kept);
-        for (size_t i = 0; i < oc; i++)
-            if (old[i].st) {
-                size_t j = (size_t)old[i].h & (rc->capkept - 1);
-                while (rc->kept[j].st)
-                    j = (j + 1) & (rc->capkept - 1);
-                rc->kept[j] = old[i];
-            }
-        free(old);
-    }
     const unsigned char *data = copy->storage->data;
-    uint64_t h = hash_bytes(data, bytes);
-    size_t j = (size_t)h & (rc->capkept - 1);
-    for (; rc->kept[j].st; j = (j + 1) & (rc->capkept - 1))
-        if (rc->kept[j].h == h && rc->kept[j].bytes == bytes && memcmp(rc->kept[j].st->data, data, bytes) == 0) {
-            ptodb_status st;
-            tensor *v = tensor_from_storage(rc->kept[j].st, copy->dtype, copy->ndim, copy->shape, NULL, 0, &st);
-            if (!v)
-                return copy;
-            tensor_copy_attrs(v, copy);
-            tensor_unref(copy);
-            return v;
-        }
-    rc->kept[j] = (struct kept_slot){tensor_storage_ref(copy->storage), bytes, h};
-    rc->nkept++;
+    uint64_t h = content_hash(data, bytes);
+    tensor_storage *same = content_set_find(&rc->kept, h, data, bytes);
+    if (same) {
+        ptodb_status st;
+        tensor *v = tensor_from_storage(same, copy->dtype, copy->ndim, copy->shape, NULL, 0, &st);
+        if (!v)
+            return copy;
+        tensor_copy_attrs(v, copy);
+        tensor_unref(copy);
+        return v;
+    }
+    content_set_add(&rc->kept, h, data, bytes, tensor_storage_ref(copy->storage));
     return copy;
 }
 
@@ -1034,9 +1000,9 @@ static void trace_run(const char *path, const case_info *c, const runpass_option
         trace_run_ranks(path, c, &po, &rc, calls, out);
     else
         trace_run_one(path, c, &po, &rc, calls, out);
-    for (size_t i = 0; i < rc.capkept; i++)
-        tensor_storage_unref(rc.kept[i].st);
-    free(rc.kept);
+    for (size_t i = 0; i < rc.kept.cap; i++)
+        tensor_storage_unref(rc.kept.at[i].owner);
+    content_set_free(&rc.kept);
     free(rc.written);
     free(rc.loops);
     free(rc.defs);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/content_set.h"
 #include "base/fdio.h"
 #include "base/mem.h"
 #include "base/strbuf.h"
@@ -76,8 +77,7 @@ typedef struct log_ctx {
      * values are bit for bit an earlier write's shares its buffer (a push
      * of a tile, the pop of it, a move), or one of the log share's (the
      * same tile in another pass); the table holds a reference to each */
-    struct vals_slot { unsigned char *p; size_t bytes; uint64_t h; } *vals;
-    size_t nvals, capvals;
+    content_set vals;            /* owner: the buffer */
     const struct log_ctx *share; /* why_log_opts.share's, or NULL */
     /* the records' strings, one copy of each (open addressing) */
     char **strs;
@@ -289,36 +289,6 @@ static unsigned char *copy_vals(log_ctx *lc, const why_view *v, const tensor_sto
     return out;
 }
 
-/* A hash of n bytes at p from their length and at most 64 words spread
- * over them: equal buffers hash the same (the table compares the bytes
- * whole), and a tile's worth is not read twice to find its twin. */
-static uint64_t hash_bytes(const unsigned char *p, size_t n)
-{
-    uint64_t h = 0x9e3779b97f4a7c15ull ^ n;
-    size_t words = n / 8, step = words > 64 ? words / 64 : 1;
-    for (size_t w = 0; w < words; w += step) {
-        uint64_t x;
-        memcpy(&x, p + w * 8, 8);
-        h = (h ^ x) * 0xff51afd7ed558ccdull;
-        h ^= h >> 29;
-    }
-    for (size_t i = words * 8; i < n; i++)
-        h = (h ^ p[i]) * 0x100000001b3ull;
-    return h ^ (h >> 32);
-}
-
-/* The buffer of table vals (capacity cap) bit for bit buf, or NULL. */
-static unsigned char *vals_find(const struct vals_slot *vals, size_t cap, uint64_t h, const unsigned char *buf,
-                                size_t bytes)
-{
-    if (!cap)
-        return NULL;
-    for (size_t j = (size_t)h & (cap - 1); vals[j].p; j = (j + 1) & (cap - 1))
-        if (vals[j].h == h && vals[j].bytes == bytes && memcmp(vals[j].p, buf, bytes) == 0)
-            return vals[j].p;
-    return NULL;
-}
-
 /* buf (the values of a view of bytes bytes, from copy_vals) as the log
  * keeps it: an equal buffer kept before (here or in the shared log), or buf
  * itself; the table holds a reference. The cap counts it as copied either
@@ -327,37 +297,19 @@ static unsigned char *keep_vals(log_ctx *lc, unsigned char *buf, size_t bytes)
 {
     if (!buf)
         return NULL;
-    if ((lc->nvals + 1) * 2 > lc->capvals) {
-        size_t oc = lc->capvals;
-        struct vals_slot *old = lc->vals;
-        lc->capvals = oc ? oc * 2 : 1024;
-        lc->vals = xcalloc(lc->capvals, sizeof *lc->vals);
-        for (size_t i = 0; i < oc; i++)
-            if (old[i].p) {
-                size_t j = (size_t)old[i].h & (lc->capvals - 1);
-                while (lc->vals[j].p)
-                    j = (j + 1) & (lc->capvals - 1);
-                lc->vals[j] = old[i];
-            }
-        free(old);
-    }
-    uint64_t h = hash_bytes(buf, bytes);
-    unsigned char *same = vals_find(lc->vals, lc->capvals, h, buf, bytes);
+    uint64_t h = content_hash(buf, bytes);
+    unsigned char *same = content_set_find(&lc->vals, h, buf, bytes);
     if (same) {
         vals_unref(buf);
         return same;
     }
-    same = lc->share ? vals_find(lc->share->vals, lc->share->capvals, h, buf, bytes) : NULL;
+    same = lc->share ? content_set_find(&lc->share->vals, h, buf, bytes) : NULL;
     if (same) {
         vals_unref(buf);
         vals_of(same)->refs++;
         buf = same;
     }
-    size_t j = (size_t)h & (lc->capvals - 1);
-    while (lc->vals[j].p)
-        j = (j + 1) & (lc->capvals - 1);
-    lc->vals[j] = (struct vals_slot){buf, bytes, h};
-    lc->nvals++;
+    content_set_add(&lc->vals, h, buf, bytes, buf);
     return buf;
 }
 
@@ -1006,9 +958,9 @@ void why_log_free(why_log *l)
         for (size_t i = 0; i < lc->capstrs; i++)
             free(lc->strs[i]);
         free(lc->strs);
-        for (size_t i = 0; i < lc->capvals; i++)
-            vals_unref(lc->vals[i].p);
-        free(lc->vals);
+        for (size_t i = 0; i < lc->vals.cap; i++)
+            vals_unref(lc->vals.at[i].owner);
+        content_set_free(&lc->vals);
         for (size_t i = 0; i < lc->capwl; i++) {
             free(lc->wl[i].rec);
             free(lc->wl[i].w);
