@@ -79,9 +79,7 @@ typedef struct log_ctx {
      * same tile in another pass); the table holds a reference to each */
     content_set vals;            /* owner: the buffer */
     const struct log_ctx *share; /* why_log_opts.share's, or NULL */
-    /* the records' strings, one copy of each (open addressing) */
-    char **strs;
-    size_t nstrs, capstrs;
+    content_set strs; /* the records' strings, one copy of each (owner: the copy) */
     /* loops around each statement met, cached by statement */
     struct loop_cache { const ir_stmt *st; int n; const ir_stmt *loops[8]; int if_line, if_branch; } *lc;
     size_t nlc, caplc;
@@ -94,33 +92,13 @@ static int in_block(const ir_block *b, const ir_stmt *st);
 static const char *intern(log_ctx *lc, const char *s, size_t max)
 {
     size_t n = strnlen(s, max);
-    if ((lc->nstrs + 1) * 2 > lc->capstrs) {
-        size_t oc = lc->capstrs;
-        char **old = lc->strs;
-        lc->capstrs = oc ? oc * 2 : 256;
-        lc->strs = xcalloc(lc->capstrs, sizeof *lc->strs);
-        for (size_t i = 0; i < oc; i++)
-            if (old[i]) {
-                uint64_t h = 1469598103934665603ull;
-                for (const char *p = old[i]; *p; p++)
-                    h = (h ^ (unsigned char)*p) * 1099511628211ull;
-                size_t j = (size_t)h & (lc->capstrs - 1);
-                while (lc->strs[j])
-                    j = (j + 1) & (lc->capstrs - 1);
-                lc->strs[j] = old[i];
-            }
-        free(old);
-    }
-    uint64_t h = 1469598103934665603ull;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
-    size_t j = (size_t)h & (lc->capstrs - 1);
-    for (; lc->strs[j]; j = (j + 1) & (lc->capstrs - 1))
-        if (strncmp(lc->strs[j], s, n) == 0 && lc->strs[j][n] == '\0')
-            return lc->strs[j];
-    lc->strs[j] = xstrndup(s, n);
-    lc->nstrs++;
-    return lc->strs[j];
+    uint64_t h = content_hash(s, n);
+    const char *same = content_set_find(&lc->strs, h, s, n);
+    if (same)
+        return same;
+    char *copy = xstrndup(s, n);
+    content_set_add(&lc->strs, h, copy, n, copy);
+    return copy;
 }
 
 /* A record with its strings empty. */
@@ -955,9 +933,9 @@ void why_log_free(why_log *l)
     log_ctx *lc = l->priv;
     if (lc) {
         free(lc->seen.at);
-        for (size_t i = 0; i < lc->capstrs; i++)
-            free(lc->strs[i]);
-        free(lc->strs);
+        for (size_t i = 0; i < lc->strs.cap; i++)
+            free(lc->strs.at[i].owner);
+        content_set_free(&lc->strs);
         for (size_t i = 0; i < lc->vals.cap; i++)
             vals_unref(lc->vals.at[i].owner);
         content_set_free(&lc->vals);
