@@ -49,6 +49,12 @@ tests_unit_check_xcore_SOURCES = tests/unit/check_xcore.c
 tests_unit_check_xcore_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_xcore_LDADD = $(UNIT_LDADD)
 
+check_PROGRAMS += tests/unit/check_trace_boxed
+TESTS += tests/unit/check_trace_boxed
+tests_unit_check_trace_boxed_SOURCES = tests/unit/check_trace_boxed.c
+tests_unit_check_trace_boxed_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_trace_boxed_LDADD = $(UNIT_LDADD)
+
 # Program points across passes: the metamorphic test's driver.
 check_PROGRAMS += tests/points/metamorphic
 tests_points_metamorphic_SOURCES = tests/points/metamorphic.c

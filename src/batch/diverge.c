@@ -467,7 +467,7 @@ static int missing_push(const char *text, int to_aiv, int *line, char *func, siz
 /* ---- the dataflow chain: the statement a consumer only passes on ------------------------------- */
 
 static void chain_answer(const divergence_side *good, const divergence_side *bad, int good_pass, int bad_pass,
-                         const runpass_options *ro, bisect_stmt *s)
+                         const runpass_options *ro, bisect_stmt *s, why_log *keep_bad, why_log *keep_good)
 {
     /* why's log follows one machine: a multi-rank case keeps the first
      * differing value (docs/why.md, "Not done"); a changed op or a NaN that
@@ -477,7 +477,7 @@ static void chain_answer(const divergence_side *good, const divergence_side *bad
         return;
     why_refine_side b = {bad->path, bad->stem, bad->c, bad_pass}, g = {good->path, good->stem, good->c, good_pass};
     why_blame wb;
-    if (!why_refine_divergence(&b, &g, ro, s->line, s->good_line, &wb))
+    if (!why_refine_divergence(&b, &g, ro, s->line, s->good_line, &wb, keep_bad, keep_good))
         return;
     if (wb.by_order) {
         /* the statement stays: it read another core's data too early */
@@ -637,12 +637,23 @@ static void classify(const divergence_side *good, const divergence_side *bad, bi
 void diverge_find(const divergence_side *good, const divergence_side *bad, int good_pass, int bad_pass,
                   const runpass_options *ro, double rtol, double atol, size_t max_trace_bytes, bisect_stmt *s)
 {
+    diverge_find_keep_logs(good, bad, good_pass, bad_pass, ro, rtol, atol, max_trace_bytes, s, NULL, NULL);
+}
+
+void diverge_find_keep_logs(const divergence_side *good, const divergence_side *bad, int good_pass, int bad_pass,
+                            const runpass_options *ro, double rtol, double atol, size_t max_trace_bytes,
+                            bisect_stmt *s, why_log *keep_bad, why_log *keep_good)
+{
+    if (keep_bad)
+        memset(keep_bad, 0, sizeof *keep_bad);
+    if (keep_good)
+        memset(keep_good, 0, sizeof *keep_good);
     divergence_find(good, bad, ro, rtol, atol, max_trace_bytes, s);
     const volatile sig_atomic_t *stop = ro->mopt.interrupt;
     if (stop && *stop)
         return;
     if (!memfault_answer(good, bad, ro, s))
-        chain_answer(good, bad, good_pass, bad_pass, ro, s);
+        chain_answer(good, bad, good_pass, bad_pass, ro, s, keep_bad, keep_good);
     if (s->fails || !s->found) {
         int line = 0, core = 0;
         char func[128] = "?";

@@ -243,7 +243,8 @@ static void report_found(cmp_ctx *cx, const trace_rec *rec, const trace_rec *m, 
     free(s->good_stmt_op);
     s->stmt_op = rec->key ? op_of(rec->key) : NULL;
     s->good_stmt_op = m->key ? op_of(m->key) : NULL;
-    s->nan_new = rec->t && m->t && !has_nonfinite(m->t) && has_nonfinite(rec->t);
+    const tensor *mt = rec->t ? trace_rec_value(cx->good, m) : NULL;
+    s->nan_new = rec->t && mt && !has_nonfinite(mt) && has_nonfinite(rec->t);
     if (di) {
         s->max_abs_diff = di->maxd;
         s->max_golden = di->maxg;
@@ -261,12 +262,13 @@ static void report_found(cmp_ctx *cx, const trace_rec *rec, const trace_rec *m, 
 static void note_bit_difference(cmp_ctx *cx, const trace_rec *rec, const trace_rec *m)
 {
     bisect_stmt *s = cx->st;
+    const tensor *mt = trace_rec_value(cx->good, m);
     int64_t n = tensor_numel(rec->t), count = 0;
     double maxd = 0;
     for (int64_t k = 0; k < n; k++) {
-        if (!in_valid(rec->t, m->t, k))
+        if (!in_valid(rec->t, mt, k))
             continue;
-        double x = tensor_get_flat(rec->t, k), y = tensor_get_flat(m->t, k);
+        double x = tensor_get_flat(rec->t, k), y = tensor_get_flat(mt, k);
         if (x == y || (isnan(x) && isnan(y)))
             continue;
         count++;
@@ -301,29 +303,31 @@ static int same_place(int a, int b)
  * twice its own (pypto src/ir/transforms/split_vector_kernel_pass.cpp
  * splits by subblock_idx). That half, contiguous, or NULL when rec is no
  * lane's, is a pop, or the shapes are not so. */
-static tensor *lane_half(const trace_rec *rec, const trace_rec *whole)
+static tensor *lane_half(const trace *good, const trace_rec *rec, const trace_rec *whole)
 {
+    const tensor *wt = trace_rec_header(whole);
     /* not a pop: its tile is what the other core pushed, compared there;
      * which push a pop pairs with is the queue's (a dropped push makes a
      * pop take the next one, and the answer is where the group stops) */
-    if ((rec->core != EXEC_CORE_AIV0 && rec->core != EXEC_CORE_AIV1) || !rec->t || !whole->t ||
+    if ((rec->core != EXEC_CORE_AIV0 && rec->core != EXEC_CORE_AIV1) || !rec->t || !wt ||
         (rec->key && strstr(rec->key, "tpop_")) ||
         whole->core == EXEC_CORE_AIV0 || whole->core == EXEC_CORE_AIV1 || strcmp(rec->func, whole->func) == 0 ||
-        rec->t->ndim != whole->t->ndim || rec->t->dtype != whole->t->dtype || rec->t->ndim == 0)
+        rec->t->ndim != wt->ndim || rec->t->dtype != wt->dtype || rec->t->ndim == 0)
         return NULL;
     int dim = -1;
     for (int d = 0; d < rec->t->ndim; d++) {
-        if (whole->t->shape[d] == rec->t->shape[d])
+        if (wt->shape[d] == rec->t->shape[d])
             continue;
-        if (dim >= 0 || whole->t->shape[d] != 2 * rec->t->shape[d])
+        if (dim >= 0 || wt->shape[d] != 2 * rec->t->shape[d])
             return NULL;
         dim = d;
     }
     if (dim < 0)
         return NULL;
     ptodb_status st;
-    int64_t off = whole->t->offset + (int64_t)rec->lane * rec->t->shape[dim] * whole->t->strides[dim];
-    tensor *v = tensor_view(whole->t, rec->t->ndim, rec->t->shape, whole->t->strides, off, &st);
+    wt = trace_rec_value(good, whole);
+    int64_t off = wt->offset + (int64_t)rec->lane * rec->t->shape[dim] * wt->strides[dim];
+    tensor *v = tensor_view(wt, rec->t->ndim, rec->t->shape, wt->strides, off, &st);
     if (!v)
         return NULL;
     tensor *c = tensor_contiguous(v);
@@ -442,8 +446,8 @@ static int on_bad_rec(void *ud, const trace_rec *rec)
      * should read x[8:16] reads within the whole tile's x[0:16]) */
     trace_cands lc;
     if (!trace_rec_is_control(rec) && trace_candidates(cx->good, rec, &lc) && lc.primary &&
-        !same_shape(lc.primary->t, rec->t))
-        cx->half = lane_half(rec, lc.primary);
+        !same_shape(trace_rec_header(lc.primary), rec->t))
+        cx->half = lane_half(cx->good, rec, lc.primary);
     const trace_rec *by_region = cx->half ? NULL : trace_region_match(cx->good, rec);
     if (by_region && on_region_rec(cx, rec, by_region))
         return 0;
@@ -453,7 +457,7 @@ static int on_bad_rec(void *ud, const trace_rec *rec)
     const trace_rec *by_prov = trace_rec_is_control(rec) || trace_rec_is_yield(rec) || cx->half
                                    ? NULL
                                    : trace_prov_match(cx->good, rec);
-    if (by_prov && !same_shape(by_prov->t, rec->t))
+    if (by_prov && !same_shape(trace_rec_header(by_prov), rec->t))
         by_prov = NULL;
     trace_cands tc;
     if (by_prov) {
@@ -476,12 +480,12 @@ static int on_bad_rec(void *ud, const trace_rec *rec)
         }
         return 0;
     }
-    const trace_rec *m = tc.primary && comparable(tc.primary->t, rec->t) ? tc.primary : NULL;
+    const trace_rec *m = tc.primary && comparable(trace_rec_header(tc.primary), rec->t) ? tc.primary : NULL;
     if (!m && cx->half && tc.primary)
         m = tc.primary; /* compared with its half (lane_half) */
-    const tensor *mt = m && cx->half ? cx->half : m ? m->t : NULL;
+    const tensor *mt = m && cx->half ? cx->half : m ? trace_rec_value(cx->good, m) : NULL;
     if (m && !cx->half && !cx->st->bit_tensor && !cx->have_main && !trace_rec_is_control(rec) &&
-        !tensor_same_bits(rec->t, m->t))
+        !tensor_same_bits(rec->t, mt))
         note_bit_difference(cx, rec, m);
     diff_info di;
     /* control flow (loop trip counts, if branches) differs at all or not */
@@ -501,11 +505,11 @@ static int on_bad_rec(void *ud, const trace_rec *rec)
                   (m && same_place(m->core, rec->core) && m->lane == rec->lane && strcmp(m->func, rec->func) == 0);
     for (size_t k = 0; k < tc.n && !aligned; k++) {
         const trace_rec *c = &cx->good->recs[tc.all[k]];
-        if (c == m || !comparable(c->t, rec->t))
+        if (c == m || !comparable(trace_rec_header(c), rec->t))
             continue;
         if (!first_same)
             first_same = c;
-        if (!differs(rec->t, c->t, rtol, atol, 0, &di)) {
+        if (!differs(rec->t, trace_rec_value(cx->good, c), rtol, atol, 0, &di)) {
             cx->st->compared++;
             cx->st->realigned++;
             return 0;
@@ -515,7 +519,7 @@ static int on_bad_rec(void *ud, const trace_rec *rec)
         cx->st->unmatched++;
         return 0;
     }
-    differs(rec->t, first_same == m ? mt : first_same->t, rtol, atol, 1, &di);
+    differs(rec->t, first_same == m ? mt : trace_rec_value(cx->good, first_same), rtol, atol, 1, &di);
     /* a lane's half against its half of the whole tile, or lane 1 against
      * lane 1 of the other pass, is as good a comparison as any other
      * core's: only lane 1 matched with lane 0 (the passing pass has none)
@@ -546,7 +550,7 @@ static int on_bad_rec(void *ud, const trace_rec *rec)
         cx->flip_good = first_same;
         cx->flip_di = di;
         cx->flip_count = tensor_numel(rec->t);
-        cx->flip_nan = !has_nonfinite(first_same->t) && has_nonfinite(rec->t);
+        cx->flip_nan = !has_nonfinite(trace_rec_value(cx->good, first_same)) && has_nonfinite(rec->t);
         if (cx->frozen)
             save_counts(cx);
     }
@@ -703,7 +707,7 @@ void divergence_find(const divergence_side *good_side, const divergence_side *ba
     memset(s, 0, sizeof *s);
     s->rank = s->bit_rank = -1;
     trace good;
-    trace_pass(good_side->path, good_side->c, ro, max_trace_bytes, NULL, NULL, &good);
+    trace_pass_boxed(good_side->path, good_side->c, ro, max_trace_bytes, &good);
     trace_index(&good);
     cmp_ctx cx;
     memset(&cx, 0, sizeof cx);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/content_set.h"
 #include "base/mem.h"
 #include "base/strbuf.h"
 #include "exec/inspect.h"
@@ -22,6 +23,17 @@
 struct trace_count {
     char *key;
     uint32_t n;
+};
+
+/* One GM tensor's stores in a trace with boxed stores: the same storage
+ * seen through the same view; cur is the tensor as its last store left it */
+struct trace_gm {
+    uint64_t sid;
+    dtype_id dtype;
+    int ndim;
+    int64_t shape[TENSOR_MAX_DIMS], strides[TENSOR_MAX_DIMS], offset;
+    tensor *cur;
+    size_t *idx, n, cap; /* its records, in order */
 };
 
 struct trace_list {
@@ -69,6 +81,10 @@ static uint32_t bump(trace *t, const char *key)
 typedef struct rec_ctx {
     trace *t;
     size_t max_bytes;
+    int boxed;         /* trace_pass_boxed */
+    /* (boxed) the kept copies' storages by content: a value bit for bit an
+     * earlier one's (a tile.move's, a carry's) shares its storage */
+    content_set kept;  /* owner: the storage (a reference held) */
     trace_fn fn;
     void *ud;
     int stop;
@@ -171,6 +187,137 @@ static tensor *copy_value(const value *v)
 static void add_rec_region(rec_ctx *rc, const char *key, const char *base, const char *name, const inspect_frame *f,
                            int core, const value *v, const exec_region *g);
 
+/* The box g of whole (a view), or NULL when g is not within it. */
+static tensor *box_view(const tensor *whole, const exec_region *g)
+{
+    if (g->ndim != whole->ndim || whole->ndim == 0)
+        return NULL;
+    int64_t off = whole->offset;
+    for (int d = 0; d < whole->ndim; d++) {
+        if (g->lo[d] < 0 || g->len[d] < 0 || g->lo[d] + g->len[d] > whole->shape[d])
+            return NULL;
+        off += g->lo[d] * whole->strides[d];
+    }
+    ptodb_status st;
+    return tensor_view(whole, whole->ndim, g->len, whole->strides, off, &st);
+}
+
+static struct trace_gm *gm_of(trace *t, const tensor *live)
+{
+    for (size_t i = 0; i < t->ngms; i++) {
+        struct trace_gm *h = &t->gms[i];
+        if (h->sid == live->storage->id && h->dtype == live->dtype && h->ndim == live->ndim &&
+            h->offset == live->offset && memcmp(h->shape, live->shape, sizeof h->shape) == 0 &&
+            memcmp(h->strides, live->strides, sizeof h->strides) == 0)
+            return h;
+    }
+    if (t->ngms == t->capgms) {
+        t->capgms = t->capgms ? t->capgms * 2 : 8;
+        t->gms = xreallocarray(t->gms, t->capgms, sizeof *t->gms);
+    }
+    struct trace_gm *h = &t->gms[t->ngms++];
+    memset(h, 0, sizeof *h);
+    h->sid = live->storage->id;
+    h->dtype = live->dtype;
+    h->ndim = live->ndim;
+    h->offset = live->offset;
+    memcpy(h->shape, live->shape, sizeof h->shape);
+    memcpy(h->strides, live->strides, sizeof h->strides);
+    return h;
+}
+
+/* copy (a fresh contiguous copy of a record's value) as the trace keeps it:
+ * over the storage of an earlier copy with the same bytes, where there is
+ * one (the same elements, shape and attributes; only the storage shared),
+ * else copy itself, its storage noted. */
+static tensor *keep_copy(rec_ctx *rc, tensor *copy)
+{
+    size_t bytes = (size_t)tensor_numel(copy) * dtype_size(copy->dtype);
+    if (!bytes || copy->offset != 0 || copy->storage->nbytes != bytes)
+        return copy;
+    const unsigned char *data = copy->storage->data;
+    uint64_t h = content_hash(data, bytes);
+    tensor_storage *same = content_set_find(&rc->kept, h, data, bytes);
+    if (same) {
+        ptodb_status st;
+        tensor *v = tensor_from_storage(same, copy->dtype, copy->ndim, copy->shape, NULL, 0, &st);
+        if (!v)
+            return copy;
+        tensor_copy_attrs(v, copy);
+        tensor_unref(copy);
+        return v;
+    }
+    content_set_add(&rc->kept, h, data, bytes, tensor_storage_ref(copy->storage));
+    return copy;
+}
+
+/* r, about to be kept as record i, is a store's of the GM tensor live: kept
+ * as its box when the whole is the previous store's whole with the box
+ * written (compared byte for byte), else whole (the history starts again). */
+static void box_store(trace *t, trace_rec *r, const tensor *live, size_t i)
+{
+    tensor *whole = r->t, *bv = box_view(whole, &r->reg);
+    if (!bv)
+        return;
+    struct trace_gm *h = gm_of(t, live);
+    if (h->n == h->cap) {
+        h->cap = h->cap ? h->cap * 2 : 16;
+        h->idx = xreallocarray(h->idx, h->cap, sizeof *h->idx);
+    }
+    r->gm = (uint32_t)(h - t->gms);
+    r->gm_seq = (uint32_t)h->n;
+    h->idx[h->n++] = i;
+    if (h->cur) {
+        tensor *dst = box_view(h->cur, &r->reg);
+        int same = dst && tensor_copy_into(dst, bv) == PTODB_OK &&
+                   memcmp(tensor_data(h->cur), tensor_data(whole),
+                          (size_t)tensor_numel(whole) * dtype_size(whole->dtype)) == 0;
+        tensor_unref(dst);
+        if (same) {
+            r->box = tensor_clone(bv);
+            r->hdr = xmalloc(sizeof *r->hdr);
+            *r->hdr = *whole;
+            r->hdr->refcount = 1;
+            r->hdr->storage = NULL;
+            tensor_unref(bv);
+            tensor_unref(whole);
+            r->t = NULL;
+            return;
+        }
+    }
+    tensor_unref(bv);
+    tensor_unref(h->cur);
+    h->cur = tensor_clone(whole);
+}
+
+const tensor *trace_rec_header(const trace_rec *r)
+{
+    return r->t ? r->t : r->hdr;
+}
+
+const tensor *trace_rec_value(const trace *tr, const trace_rec *r)
+{
+    if (r->t || !r->box)
+        return r->t;
+    const struct trace_gm *h = &tr->gms[r->gm];
+    /* the latest record before it with its whole: the history's start
+     * (always whole), or one made before */
+    uint32_t j = r->gm_seq;
+    while (j > 0 && !tr->recs[h->idx[j]].t)
+        j--;
+    tensor *w = tensor_clone(tr->recs[h->idx[j]].t);
+    for (uint32_t k = j + 1; k <= r->gm_seq; k++) {
+        const trace_rec *x = &tr->recs[h->idx[k]];
+        tensor *dst = box_view(w, &x->reg);
+        if (dst)
+            tensor_copy_into(dst, x->box);
+        tensor_unref(dst);
+    }
+    tensor_copy_attrs(w, r->hdr);
+    ((trace_rec *)r)->t = w; /* the trace owns it from now on */
+    return w;
+}
+
 static void add_rec(rec_ctx *rc, const char *key, const char *base, const char *name, const inspect_frame *f,
                     int core, const value *v)
 {
@@ -246,7 +393,11 @@ static void add_rec_region(rec_ctx *rc, const char *key, const char *base, const
         tensor_unref(r.t);
         return;
     }
-    t->bytes += bytes;
+    t->bytes += bytes; /* a boxed store's whole, as unboxed: the same cap */
+    if (rc->boxed && g && g->kind == EXEC_REGION_STORE && v->kind == VAL_TENSOR && v->u.t)
+        box_store(t, &r, v->u.t, t->n);
+    if (rc->boxed && r.t)
+        r.t = keep_copy(rc, r.t);
     if (t->n == t->cap) {
         t->cap = t->cap ? t->cap * 2 : 256;
         t->recs = xreallocarray(t->recs, t->cap, sizeof *t->recs);
@@ -832,7 +983,7 @@ done:
 }
 
 static void trace_run(const char *path, const case_info *c, const runpass_options *o, size_t max_bytes, trace_fn fn,
-                      void *ud, int calls, trace *out)
+                      void *ud, int calls, int boxed, trace *out)
 {
     memset(out, 0, sizeof *out);
     rec_ctx rc;
@@ -841,6 +992,7 @@ static void trace_run(const char *path, const case_info *c, const runpass_option
     rc.max_bytes = max_bytes ? max_bytes : (size_t)1 << 30;
     rc.fn = fn;
     rc.ud = ud;
+    rc.boxed = boxed;
     /* statements are matched by what their values are (exec/prov.h) */
     runpass_options po = *o;
     po.mopt.provenance = 1;
@@ -848,6 +1000,9 @@ static void trace_run(const char *path, const case_info *c, const runpass_option
         trace_run_ranks(path, c, &po, &rc, calls, out);
     else
         trace_run_one(path, c, &po, &rc, calls, out);
+    for (size_t i = 0; i < rc.kept.cap; i++)
+        tensor_storage_unref(rc.kept.at[i].owner);
+    content_set_free(&rc.kept);
     free(rc.written);
     free(rc.loops);
     free(rc.defs);
@@ -856,13 +1011,19 @@ static void trace_run(const char *path, const case_info *c, const runpass_option
 void trace_pass(const char *path, const case_info *c, const runpass_options *o, size_t max_bytes, trace_fn fn,
                 void *ud, trace *out)
 {
-    trace_run(path, c, o, max_bytes, fn, ud, 0, out);
+    trace_run(path, c, o, max_bytes, fn, ud, 0, 0, out);
+}
+
+void trace_pass_boxed(const char *path, const case_info *c, const runpass_options *o, size_t max_bytes,
+                      trace *out)
+{
+    trace_run(path, c, o, max_bytes, NULL, NULL, 0, 1, out);
 }
 
 void trace_pass_with_calls(const char *path, const case_info *c, const runpass_options *o, size_t max_bytes,
                            trace *out)
 {
-    trace_run(path, c, o, max_bytes, NULL, NULL, 1, out);
+    trace_run(path, c, o, max_bytes, NULL, NULL, 1, 0, out);
 }
 
 void trace_free(trace *t)
@@ -874,8 +1035,15 @@ void trace_free(trace *t)
         free(t->recs[i].func);
         free(t->recs[i].carry_from);
         tensor_unref(t->recs[i].t);
+        tensor_unref(t->recs[i].box);
+        tensor_unref(t->recs[i].hdr);
     }
     free(t->recs);
+    for (size_t i = 0; i < t->ngms; i++) {
+        tensor_unref(t->gms[i].cur);
+        free(t->gms[i].idx);
+    }
+    free(t->gms);
     for (size_t i = 0; i < t->capcounts; i++)
         free(t->counts[i].key);
     free(t->counts);
@@ -1099,9 +1267,10 @@ const trace_rec *trace_prov_match(const trace *a, const trace_rec *r)
     int best_rank = 2;
     for (size_t k = 0; k < l->n; k++) {
         const trace_rec *c = &a->recs[l->idx[k]];
+        const tensor *ct = trace_rec_header(c);
         /* a reshape keeps the provenance: the value of r's shape */
-        if (!c->t || !r->t || c->t->ndim != r->t->ndim ||
-            memcmp(c->t->shape, r->t->shape, (size_t)r->t->ndim * sizeof *r->t->shape) != 0)
+        if (!ct || !r->t || ct->ndim != r->t->ndim ||
+            memcmp(ct->shape, r->t->shape, (size_t)r->t->ndim * sizeof *r->t->shape) != 0)
             continue;
         int rank = exec_region_core_rank(r->prov_core, c->prov_core);
         if (rank < best_rank) {
@@ -1114,12 +1283,14 @@ const trace_rec *trace_prov_match(const trace *a, const trace_rec *r)
 
 tensor *trace_region_data(const trace_rec *rec, const exec_region *g)
 {
-    if (!rec->has_region || !rec->t || rec->t->ndim != g->ndim || !exec_region_within(g, &rec->reg))
+    const tensor *rt = trace_rec_header(rec);
+    if (!rec->has_region || !rt || rt->ndim != g->ndim || !exec_region_within(g, &rec->reg))
         return NULL;
     /* a store's record is the whole GM tensor; a load's the tile, from the
-     * region's first element */
-    int whole = rec->reg.kind == EXEC_REGION_STORE;
-    tensor *cur = tensor_ref(rec->t);
+     * region's first element; a boxed store's box is the region's (g lies
+     * within it, and it within the whole) */
+    int whole = rec->reg.kind == EXEC_REGION_STORE && rec->t;
+    tensor *cur = tensor_ref(rec->t ? rec->t : rec->box);
     for (int d = 0; d < g->ndim && cur; d++) {
         int64_t lo = whole ? g->lo[d] : g->lo[d] - rec->reg.lo[d];
         if (lo + g->len[d] > cur->shape[d]) {

@@ -67,9 +67,18 @@ typedef struct trace_rec {
      * the value the loop's yield handed over, made at line (NULL: the
      * yield did not run, the carry stays) */
     char *carry_from;
+    /* a store's record in a trace with boxed stores (trace_pass_boxed):
+     * when the GM tensor after the store is the one after its previous
+     * store with this store's box written, t is NULL until
+     * trace_rec_value makes it, box holds the box's values (reg, in the
+     * whole's coordinates) and hdr the whole's shape and attributes (no
+     * storage); gm and gm_seq: its tensor's history and its place there */
+    tensor *box, *hdr;
+    uint32_t gm, gm_seq;
 } trace_rec;
 
 struct trace_list;
+struct trace_gm;
 
 typedef struct trace {
     trace_rec *recs;
@@ -89,6 +98,9 @@ typedef struct trace {
     size_t ncounts, capcounts;
     struct trace_list *lists;
     size_t caplists;
+    /* boxed stores: each GM tensor's stores in order (trace_rec.gm) */
+    struct trace_gm *gms;
+    size_t ngms, capgms;
 } trace;
 
 /* Called for each record as it is made; return 1 to stop the run. When a
@@ -104,7 +116,22 @@ void trace_pass(const char *path, const case_info *c, const runpass_options *o, 
  * differs only after a statement inside the callee already did. */
 void trace_pass_with_calls(const char *path, const case_info *c, const runpass_options *o, size_t max_bytes,
                            trace *out);
+/* trace_pass keeping a store's record as the box it stored (trace_rec.box)
+ * wherever the rest of its GM tensor is as the previous store of it left
+ * it: a store's record otherwise holds the whole GM tensor (the large
+ * case's pass 21: 264 MB of 467), and a value bit for bit an earlier
+ * record's (a tile.move's, a carry's) over that record's storage. Bisect's
+ * finder reads the values through trace_rec_value and trace_rec_header,
+ * and sees the same tensors. */
+void trace_pass_boxed(const char *path, const case_info *c, const runpass_options *o, size_t max_bytes,
+                      trace *out);
 void trace_free(trace *t);
+
+/* A record's value (r->t), made from its GM tensor's history for a boxed
+ * store (kept in r->t after, owned by the trace). */
+const tensor *trace_rec_value(const trace *tr, const trace_rec *r);
+/* A record's shape and attributes: r->t, else a boxed store's hdr. */
+const tensor *trace_rec_header(const trace_rec *r);
 
 /* 1 for a control-flow record (a loop's trip count, an if's branch): a
  * value compared exactly, never within a tolerance. */

@@ -15,7 +15,7 @@
 /* One element an op read for the element the chain is at. */
 typedef struct cand {
     int operand;
-    const tensor_storage *st;
+    uint64_t sid;
     int64_t off;
     double v;
     int known;
@@ -42,12 +42,12 @@ static void cands_add(cands *cs, const why_log *l, size_t before, int operand, c
     cand *c = &cs->c[cs->n++];
     memset(c, 0, sizeof *c);
     c->operand = operand;
-    c->st = v->st;
+    c->sid = v->sid;
     c->off = why_view_offset(v, idx);
     c->ndim = v->ndim;
     for (int d = 0; d < v->ndim; d++)
         c->idx[d] = idx[d];
-    c->known = why_log_value(l, before, v->st, c->off, &c->v) == 0;
+    c->known = why_log_value(l, before, v->sid, c->off, &c->v) == 0;
 }
 
 static int op_is(const char *op, const char *const *names)
@@ -124,7 +124,7 @@ static void map_inputs(const why_log *l, long ri, int wi, const int64_t *idx, ca
     }
     if (w->kind == WHY_W_INPLACE && r->has_region && r->reg.kind == EXEC_REGION_STORE) {
         for (int k = 0; k < r->nin; k++)
-            if (r->in[k].st != w->v.st) {
+            if (r->in[k].sid != w->v.sid) {
                 if (r->in[k].ndim != w->v.ndim)
                     break;
                 cands_add(cs, l, (size_t)ri, k, &r->in[k], idx);
@@ -245,13 +245,13 @@ static void fmt_idx(const int64_t *idx, int ndim, strbuf *out)
     strbuf_putc(out, ']');
 }
 
-/* The case tensor holding (st, off) at the start, when nothing wrote it
+/* The case tensor holding (sid, off) at the start, when nothing wrote it
  * before `before`: its write and index. */
-static const why_write *leaf_of(const why_log *l, size_t before, const tensor_storage *st, int64_t off,
+static const why_write *leaf_of(const why_log *l, size_t before, uint64_t sid, int64_t off,
                                 int64_t *idx)
 {
     int wi;
-    long ri = why_log_writer(l, before, st, off, &wi, idx);
+    long ri = why_log_writer(l, before, sid, off, &wi, idx);
     if (ri == 0)
         return &l->recs[0].w[wi];
     return NULL;
@@ -265,7 +265,7 @@ static void describe_cand(const why_log *l, const why_rec *r, size_t before, con
     in->known = c->known;
     strbuf sb = STRBUF_INIT;
     int64_t li[TENSOR_MAX_DIMS];
-    const why_write *leaf = leaf_of(l, before, c->st, c->off, li);
+    const why_write *leaf = leaf_of(l, before, c->sid, c->off, li);
     if (leaf) {
         in->leaf = 1;
         snprintf(in->leaf_name, sizeof in->leaf_name, "%s", leaf->name);
@@ -293,10 +293,10 @@ static void fill_iter(const why_rec *r, char *buf, size_t size)
     strbuf_free(&sb);
 }
 
-/* The hop that wrote (st, off) last before record `before`. 1 a hop (h and
+/* The hop that wrote (sid, off) last before record `before`. 1 a hop (h and
  * cs filled), 0 the element is a case tensor's, untouched (*leaf), -1
  * nothing wrote it. */
-static int hop_at(const why_log *l, size_t before, const tensor_storage *st, int64_t off, why_hop *h, cands *cs,
+static int hop_at(const why_log *l, size_t before, uint64_t sid, int64_t off, why_hop *h, cands *cs,
                   const why_write **leaf, int64_t *leaf_idx)
 {
     memset(h, 0, sizeof *h);
@@ -308,7 +308,7 @@ static int hop_at(const why_log *l, size_t before, const tensor_storage *st, int
     h->followed = -1;
     int wi;
     int64_t idx[TENSOR_MAX_DIMS];
-    long ri = why_log_writer(l, before, st, off, &wi, idx);
+    long ri = why_log_writer(l, before, sid, off, &wi, idx);
     if (ri < 0)
         return -1;
     if (ri == 0) {
@@ -479,7 +479,7 @@ static void explain_not_written(const why_log *l, const why_write *w, const int6
     for (size_t i = 1; i < l->n; i++) {
         const why_rec *r = &l->recs[i];
         for (int k = 0; k < r->nw; k++)
-            if (r->w[k].v.st == w->v.st && r->w[k].kind == WHY_W_INPLACE) {
+            if (r->w[k].v.sid == w->v.sid && r->w[k].kind == WHY_W_INPLACE) {
                 if (nstores++ < 6) {
                     if (nstores > 1)
                         strbuf_puts(&boxes, ", ");
@@ -511,7 +511,7 @@ static void explain_not_written(const why_log *l, const why_write *w, const int6
         for (int d = 0; d < ndim && inside; d++)
             inside = idx[d] >= r->reg.lo[d] && idx[d] < r->reg.lo[d] + r->reg.len[d];
         for (int k = 0; inside && k < r->nw; k++)
-            if (r->w[k].v.st == w->v.st && r->w[k].clipped) {
+            if (r->w[k].v.sid == w->v.sid && r->w[k].clipped) {
                 strbuf_printf(out, "the store at line %d (%s, call %u of %s) covers it with its box ", r->line,
                               machine_core_name(r->core), r->call, r->func);
                 exec_region_format(&r->reg, out);
@@ -664,7 +664,7 @@ static void explain_other_writes(why_chain *c, const why_log *l, const why_write
         const why_rec *r = &l->recs[i];
         int writes = 0;
         for (int k = 0; k < r->nw; k++)
-            writes |= r->w[k].v.st == w->v.st && r->w[k].kind == WHY_W_INPLACE;
+            writes |= r->w[k].v.sid == w->v.sid && r->w[k].kind == WHY_W_INPLACE;
         if (!writes)
             continue;
         for (int k = r->nloops; k-- > 0;)
@@ -725,7 +725,7 @@ void why_chain_build(const why_log *l, const why_log *other, const char *name, c
         have_b = 0;
     if (!have_b)
         out->other_pass = -1;
-    const tensor_storage *sa = va.st, *sb_ = have_b ? vb.st : NULL;
+    uint64_t sa = va.sid, sb_ = have_b ? vb.sid : 0;
     int64_t oa = why_view_offset(&va, idx), ob = have_b ? why_view_offset(&vb, idx) : 0;
     size_t ba = l->n, bb = have_b ? other->n : 0;
     cands ca = {0}, cb = {0};
@@ -770,14 +770,14 @@ void why_chain_build(const why_log *l, const why_log *other, const char *name, c
                     push_hop(out, &h);
                     if (!ca.n)
                         break;
-                    sa = ca.c[f].st;
+                    sa = ca.c[f].sid;
                     oa = ca.c[f].off;
                     ba = (size_t)h.rec;
                     continue;
                 }
                 /* the other side's transfer: skip it there */
                 if (cb.n) {
-                    sb_ = cb.c[0].st;
+                    sb_ = cb.c[0].sid;
                     ob = cb.c[0].off;
                     bb = (size_t)g.rec;
                     hopn--;
@@ -791,7 +791,7 @@ void why_chain_build(const why_log *l, const why_log *other, const char *name, c
             snprintf(h.how, sizeof h.how, "a load; %s reads the element through a view of %s, no copy",
                      out->other_stem, leafb ? leafb->name : "the case's tensor");
             int64_t gi[TENSOR_MAX_DIMS];
-            const why_write *la_ = leaf_of(l, (size_t)h.rec, ca.c[0].st, ca.c[0].off, gi);
+            const why_write *la_ = leaf_of(l, (size_t)h.rec, ca.c[0].sid, ca.c[0].off, gi);
             int same = la_ && leafb && strcmp(la_->name, leafb->name) == 0;
             for (int d = 0; same && la_ && d < la_->v.ndim; d++)
                 same = gi[d] == lib[d];
@@ -942,11 +942,11 @@ void why_chain_build(const why_log *l, const why_log *other, const char *name, c
         if (lockstep && (kb <= 0 || cb.n != ca.n))
             lockstep = 0;
         if (lockstep) {
-            sb_ = cb.c[follow].st;
+            sb_ = cb.c[follow].sid;
             ob = cb.c[follow].off;
             bb = (size_t)g.rec;
         }
-        sa = ca.c[follow].st;
+        sa = ca.c[follow].sid;
         oa = ca.c[follow].off;
         ba = (size_t)h.rec;
         if (hopn + 1 == depth)

@@ -151,8 +151,12 @@ typedef struct why_refine_side {
     const case_info *c;
     int pass;
 } why_refine_side;
+/* keep_bad, keep_good (may be NULL): the two logs it ran (to their ends,
+ * nothing captured) are moved there for the caller, who frees them; a
+ * caller that asks the same question of the same passes (`why`) need not
+ * run them again. Left zeroed when none was run. */
 int why_refine_divergence(const why_refine_side *bad, const why_refine_side *good, const runpass_options *ro,
-                          int div_line, int good_line, why_blame *out);
+                          int div_line, int good_line, why_blame *out, why_log *keep_bad, why_log *keep_good);
 
 /* The element at idx of tensor name at the end of log l: the variable the
  * log captured (why_log_opts.capture) when it has one, else the case tensor

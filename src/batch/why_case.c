@@ -110,17 +110,33 @@ int why_case(const why_request *q, strbuf *out)
     bisect_stmt ans;
     memset(&ans, 0, sizeof ans);
     int have_ans = 0;
+    /* the logs the engine's chain step ran, of the same passes to their
+     * ends: this chain's own when it asks for no moment or variable */
+    why_log kept_a, kept_b;
+    memset(&kept_a, 0, sizeof kept_a);
+    memset(&kept_b, 0, sizeof kept_b);
     if (!at_stop && other >= 0) {
         divergence_side g = {c->passes[other].path, c->passes[other].stem, c};
         divergence_side b = {c->passes[q->pass].path, c->passes[q->pass].stem, c};
-        diverge_find(&g, &b, other, q->pass, q->ro, c->rtol.value, c->atol.value, 0, &ans);
+        diverge_find_keep_logs(&g, &b, other, q->pass, q->ro, c->rtol.value, c->atol.value, 0, &ans, &kept_a,
+                               &kept_b);
         have_ans = 1;
     }
+    int reuse = kept_a.path && kept_b.path && !q->until && !q->capture;
+    if (!reuse) {
+        why_log_free(&kept_a);
+        why_log_free(&kept_b);
+    }
     why_log la, lb;
-    why_log_opts lo = {q->until, 0, q->capture, q->capture_core};
-    why_log_run(c->passes[q->pass].path, c, q->ro, &lo, &la);
+    why_log_opts lo = {q->until, 0, q->capture, q->capture_core, NULL};
+    if (reuse)
+        la = kept_a;
+    else
+        why_log_run(c->passes[q->pass].path, c, q->ro, &lo, &la);
     la.pass_index = c->passes[q->pass].index;
     if (la.error && la.n <= 1) {
+        if (reuse)
+            why_log_free(&kept_b);
         if (have_ans && ans.found) {
             /* no chain to follow: the pass stops before writing anything;
              * the answer is where it stops */
@@ -154,8 +170,13 @@ int why_case(const why_request *q, strbuf *out)
     }
     memset(&lb, 0, sizeof lb);
     /* the other pass to its end (a stop's moment has no twin by count) */
-    why_log_opts lob = {0, 0, NULL, 0};
-    if (other >= 0) {
+    why_log_opts lob = {0, 0, NULL, 0, &la};
+    if (other >= 0 && reuse) {
+        lb = kept_b;
+        lb.pass_index = c->passes[other].index;
+        if (lb.error && lb.n <= 1)
+            other = -1;
+    } else if (other >= 0) {
         why_log_run(c->passes[other].path, c, q->ro, &lob, &lb);
         lb.pass_index = c->passes[other].index;
         if (lb.error && lb.n <= 1)

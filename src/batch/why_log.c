@@ -4,10 +4,12 @@
 #include "batch/why_log.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/content_set.h"
 #include "base/fdio.h"
 #include "base/mem.h"
 #include "base/strbuf.h"
@@ -16,23 +18,50 @@
 #include "exec/program.h"
 #include "ir/walk.h"
 
-/* the storages the log holds, by address (open addressing) */
+/* the storages the log has met, by id (open addressing; 0 is no id) */
 typedef struct seen_set {
-    tensor_storage **at;
+    uint64_t *at;
     size_t n, cap;
 } seen_set;
+
+/* A value buffer: its bytes follow a reference count (logs share them). */
+typedef struct vals_buf {
+    size_t refs;
+    _Alignas(max_align_t) unsigned char data[];
+} vals_buf;
+
+static unsigned char *vals_alloc(size_t bytes)
+{
+    vals_buf *b = xmalloc(sizeof *b + (bytes ? bytes : 8));
+    b->refs = 1;
+    return b->data;
+}
+
+static vals_buf *vals_of(unsigned char *p)
+{
+    return (vals_buf *)(void *)(p - offsetof(vals_buf, data));
+}
+
+static void vals_unref(unsigned char *p)
+{
+    if (p && --vals_of(p)->refs == 0)
+        free(vals_of(p));
+}
 
 typedef struct log_ctx {
     why_log *l;
     size_t max_bytes;
     seen_set seen;
-    /* the step's reads and in-place writes */
+    /* the step's reads and in-place writes; read_st: the read storages,
+     * one reference each until the next step (a push's lane half is
+     * located in its operand's bytes after the step) */
     why_view *reads;
+    tensor_storage **read_st;
     int nreads, capreads;
     tensor **written;
     int nwritten, capwritten;
     /* the writes of each storage in log order, for why_log_writer */
-    struct wlist { const tensor_storage *st; uint32_t *rec; uint16_t *w; size_t n, cap; } *wl;
+    struct wlist { uint64_t sid; uint32_t *rec; uint16_t *w; size_t n, cap; } *wl;
     size_t nwl, capwl;
     int indexed;
     /* arrivals of each core at each statement in the current call, counted
@@ -44,6 +73,13 @@ typedef struct log_ctx {
     uint32_t note_act[EXEC_NCORES];
     uint64_t note_steps[EXEC_NCORES];
     uint64_t arrive_step[EXEC_NCORES]; /* the step of each core's last arrival (a position's +D) */
+    /* every kept value buffer, by content (open addressing): a write whose
+     * values are bit for bit an earlier write's shares its buffer (a push
+     * of a tile, the pop of it, a move), or one of the log share's (the
+     * same tile in another pass); the table holds a reference to each */
+    content_set vals;            /* owner: the buffer */
+    const struct log_ctx *share; /* why_log_opts.share's, or NULL */
+    content_set strs; /* the records' strings, one copy of each (owner: the copy) */
     /* loops around each statement met, cached by statement */
     struct loop_cache { const ir_stmt *st; int n; const ir_stmt *loops[8]; int if_line, if_branch; } *lc;
     size_t nlc, caplc;
@@ -51,56 +87,82 @@ typedef struct log_ctx {
 
 static int in_block(const ir_block *b, const ir_stmt *st);
 
-static size_t ptr_slot(const void *p, size_t cap)
+/* The log's one copy of s cut to max bytes (as a buffer of max + 1 bytes
+ * held it). */
+static const char *intern(log_ctx *lc, const char *s, size_t max)
 {
-    uint64_t h = (uint64_t)(uintptr_t)p;
+    size_t n = strnlen(s, max);
+    uint64_t h = content_hash(s, n);
+    const char *same = content_set_find(&lc->strs, h, s, n);
+    if (same)
+        return same;
+    char *copy = xstrndup(s, n);
+    content_set_add(&lc->strs, h, copy, n, copy);
+    return copy;
+}
+
+/* A record with its strings empty. */
+static void rec_init(log_ctx *lc, why_rec *r)
+{
+    memset(r, 0, sizeof *r);
+    r->func = r->args = r->op = r->target = intern(lc, "", 0);
+    for (int k = 0; k < 8; k++)
+        r->loop_var[k] = r->func;
+}
+
+static size_t id_slot(uint64_t h, size_t cap)
+{
     h ^= h >> 33;
     h *= 0xff51afd7ed558ccdull;
     h ^= h >> 33;
     return (size_t)h & (cap - 1);
 }
 
-static int seen_has(const seen_set *s, const tensor_storage *st)
+static size_t ptr_slot(const void *p, size_t cap)
+{
+    return id_slot((uint64_t)(uintptr_t)p, cap);
+}
+
+static int seen_has(const seen_set *s, uint64_t sid)
 {
     if (!s->cap)
         return 0;
-    for (size_t j = ptr_slot(st, s->cap); s->at[j]; j = (j + 1) & (s->cap - 1))
-        if (s->at[j] == st)
+    for (size_t j = id_slot(sid, s->cap); s->at[j]; j = (j + 1) & (s->cap - 1))
+        if (s->at[j] == sid)
             return 1;
     return 0;
 }
 
-/* Holds st (one reference) so its address is never another storage's. */
-static tensor_storage *seen_add(seen_set *s, tensor_storage *st)
+static uint64_t seen_add(seen_set *s, uint64_t sid)
 {
-    if (seen_has(s, st))
-        return st;
+    if (seen_has(s, sid))
+        return sid;
     if ((s->n + 1) * 2 > s->cap) {
         size_t oc = s->cap;
-        tensor_storage **old = s->at;
+        uint64_t *old = s->at;
         s->cap = oc ? oc * 2 : 1024;
         s->at = xcalloc(s->cap, sizeof *s->at);
         for (size_t i = 0; i < oc; i++)
             if (old[i]) {
-                size_t j = ptr_slot(old[i], s->cap);
+                size_t j = id_slot(old[i], s->cap);
                 while (s->at[j])
                     j = (j + 1) & (s->cap - 1);
                 s->at[j] = old[i];
             }
         free(old);
     }
-    size_t j = ptr_slot(st, s->cap);
+    size_t j = id_slot(sid, s->cap);
     while (s->at[j])
         j = (j + 1) & (s->cap - 1);
-    s->at[j] = tensor_storage_ref(st);
+    s->at[j] = sid;
     s->n++;
-    return st;
+    return sid;
 }
 
 static void view_of(log_ctx *lc, const tensor *t, why_view *v)
 {
     memset(v, 0, sizeof *v);
-    v->st = seen_add(&lc->seen, t->storage);
+    v->sid = seen_add(&lc->seen, t->storage->id);
     v->dtype = t->dtype;
     v->ndim = t->ndim;
     v->offset = t->offset;
@@ -164,22 +226,25 @@ static int view_index(const why_view *v, int64_t off, int64_t *idx)
     return r == 0 && why_view_offset(v, idx) == off;
 }
 
-/* v's elements in its dtype, row-major (NULL when over the cap): rows of a
- * contiguous last dim are copied whole. */
-static unsigned char *copy_vals(log_ctx *lc, const why_view *v)
+/* v's elements in its dtype, row-major (NULL when over the cap), from st,
+ * the live storage v names: rows of a contiguous last dim are copied whole. */
+static unsigned char *copy_vals(log_ctx *lc, const why_view *v, const tensor_storage *st)
 {
     int64_t n = view_numel(v);
     size_t es = dtype_size(v->dtype);
-    if (n <= 0 || es == 0)
-        return xcalloc(1, 8);
+    if (n <= 0 || es == 0) {
+        unsigned char *z = vals_alloc(0);
+        memset(z, 0, 8);
+        return z;
+    }
     size_t bytes = (size_t)n * es;
     if (lc->l->bytes + bytes > lc->max_bytes) {
         lc->l->truncated = 1;
         return NULL;
     }
     lc->l->bytes += bytes;
-    unsigned char *out = xreallocarray(NULL, (size_t)n, es);
-    const unsigned char *base = v->st->data;
+    unsigned char *out = vals_alloc(bytes);
+    const unsigned char *base = st->data;
     int last = v->ndim - 1;
     int64_t row = last >= 0 ? v->shape[last] : 1;
     int64_t rs = last >= 0 ? v->strides[last] : 1;
@@ -200,6 +265,37 @@ static unsigned char *copy_vals(log_ctx *lc, const why_view *v)
         }
     }
     return out;
+}
+
+/* buf (the values of a view of bytes bytes, from copy_vals) as the log
+ * keeps it: an equal buffer kept before (here or in the shared log), or buf
+ * itself; the table holds a reference. The cap counts it as copied either
+ * way (the same cut as ever). */
+static unsigned char *keep_vals(log_ctx *lc, unsigned char *buf, size_t bytes)
+{
+    if (!buf)
+        return NULL;
+    uint64_t h = content_hash(buf, bytes);
+    unsigned char *same = content_set_find(&lc->vals, h, buf, bytes);
+    if (same) {
+        vals_unref(buf);
+        return same;
+    }
+    same = lc->share ? content_set_find(&lc->share->vals, h, buf, bytes) : NULL;
+    if (same) {
+        vals_unref(buf);
+        vals_of(same)->refs++;
+        buf = same;
+    }
+    content_set_add(&lc->vals, h, buf, bytes, buf);
+    return buf;
+}
+
+/* The bytes of v's values (its elements in its dtype). */
+static size_t view_bytes(const why_view *v)
+{
+    int64_t n = view_numel(v);
+    return n > 0 ? (size_t)n * dtype_size(v->dtype) : 0;
 }
 
 static int64_t flat_of(const why_view *v, const int64_t *idx)
@@ -230,6 +326,14 @@ static why_write *add_write(why_rec *r)
     return w;
 }
 
+/* The step's reads are done with: their storages' references go. */
+static void release_reads(log_ctx *lc)
+{
+    for (int i = 0; i < lc->nreads; i++)
+        tensor_storage_unref(lc->read_st[i]);
+    lc->nreads = 0;
+}
+
 static void on_read(void *ud, int core, const tensor *t)
 {
     (void)core;
@@ -237,7 +341,9 @@ static void on_read(void *ud, int core, const tensor *t)
     if (lc->nreads == lc->capreads) {
         lc->capreads = lc->capreads ? lc->capreads * 2 : 8;
         lc->reads = xreallocarray(lc->reads, (size_t)lc->capreads, sizeof *lc->reads);
+        lc->read_st = xreallocarray(lc->read_st, (size_t)lc->capreads, sizeof *lc->read_st);
     }
+    lc->read_st[lc->nreads] = tensor_storage_ref(t->storage);
     view_of(lc, t, &lc->reads[lc->nreads++]);
 }
 
@@ -318,22 +424,23 @@ static void record_result(log_ctx *lc, why_rec *r, const tensor *t)
 {
     if (!t)
         return;
-    int fresh = !seen_has(&lc->seen, t->storage);
+    int fresh = !seen_has(&lc->seen, t->storage->id);
     if (!fresh && !is_pop(r->op))
         return; /* a view or alias of elements the log knows (move, reshape, yield) */
     for (int i = 0; i < r->nin; i++)
-        if (r->in[i].st == t->storage && !is_pop(r->op))
+        if (r->in[i].sid == t->storage->id && !is_pop(r->op))
             return;
     why_write *w = add_write(r);
     w->kind = fresh ? WHY_W_RESULT : WHY_W_POP;
     view_of(lc, t, &w->v);
-    w->vals = copy_vals(lc, &w->v);
+    w->vals = keep_vals(lc, copy_vals(lc, &w->v, t->storage), view_bytes(&w->v));
 }
 
 /* Where the queued item w lies in the pushed tile src: along the one dim
  * where it is smaller, the first offset at which every element is equal
- * bit for bit (lane 1 of a split: the lane stride). */
-static void locate_half(log_ctx *lc, const why_view *src, why_write *w, int lane)
+ * bit for bit (lane 1 of a split: the lane stride). src_st: src's live
+ * storage. */
+static void locate_half(log_ctx *lc, const why_view *src, const tensor_storage *src_st, why_write *w, int lane)
 {
     if (!w->vals || src->ndim != w->v.ndim || src->dtype != w->v.dtype)
         return;
@@ -343,7 +450,7 @@ static void locate_half(log_ctx *lc, const why_view *src, why_write *w, int lane
             d = k;
     if (d < 0)
         return;
-    unsigned char *sv = copy_vals(lc, src);
+    unsigned char *sv = copy_vals(lc, src, src_st);
     if (!sv)
         return;
     size_t es = dtype_size(w->v.dtype);
@@ -376,7 +483,7 @@ static void locate_half(log_ctx *lc, const why_view *src, why_write *w, int lane
     for (int k = 0; k < src->ndim; k++)
         sn *= src->shape[k];
     lc->l->bytes -= (size_t)sn * es;
-    free(sv);
+    vals_unref(sv);
 }
 
 typedef struct queued { const void *t; why_view v; int lane; } queued;
@@ -453,12 +560,12 @@ static void record_stmt(log_ctx *lc, const machine *m, int core, const ir_stmt *
         l->recs = xreallocarray(l->recs, l->cap, sizeof *l->recs);
     }
     why_rec *r = &l->recs[l->n];
-    memset(r, 0, sizeof *r);
+    rec_init(lc, r);
     r->step = machine_steps(m);
     r->core = core;
     r->line = (int)st->span.line;
     r->stmt = st;
-    r->func = xstrdup(f->func ? f->func : "?");
+    r->func = intern(lc, f->func ? f->func : "?", SIZE_MAX);
     r->call = f->activation + 1;
     r->arrival = arrival;
     r->after = after;
@@ -475,18 +582,18 @@ static void record_stmt(log_ctx *lc, const machine *m, int core, const ir_stmt *
             ir_ssa_base_name(name, &sb);
             strbuf_printf(&sb, "=%lld", (long long)v->u.i);
         }
-        snprintf(r->args, sizeof r->args, "%s", strbuf_str(&sb));
+        r->args = intern(lc, strbuf_str(&sb), 95);
         strbuf_free(&sb);
     }
     const ir_expr *call = stmt_call(st);
     if (call) {
         strbuf sb = STRBUF_INIT;
         ir_call_short_name(call, &sb);
-        snprintf(r->op, sizeof r->op, "%s", strbuf_str(&sb));
+        r->op = intern(lc, strbuf_str(&sb), 47);
         strbuf_free(&sb);
     }
     if (st->kind == IR_STMT_ASSIGN && st->u.assign.ntargets > 0)
-        snprintf(r->target, sizeof r->target, "%s", st->u.assign.targets[0].name->text);
+        r->target = intern(lc, st->u.assign.targets[0].name->text, 95);
     const struct loop_cache *c = loops_of(lc, f->ir, st);
     r->if_line = c->if_line;
     r->if_branch = c->if_branch;
@@ -505,7 +612,7 @@ static void record_stmt(log_ctx *lc, const machine *m, int core, const ir_stmt *
         r->loop_val[k] = v->u.i;
         strbuf sb = STRBUF_INIT;
         ir_ssa_base_name(name, &sb);
-        snprintf(r->loop_var[k], sizeof r->loop_var[k], "%s", strbuf_str(&sb));
+        r->loop_var[k] = intern(lc, strbuf_str(&sb), 47);
         strbuf_free(&sb);
     }
     r->nin = lc->nreads;
@@ -525,7 +632,7 @@ static void record_stmt(log_ctx *lc, const machine *m, int core, const ir_stmt *
             const value *v;
             if (slot < 0 || !inspect_slot(m, core, 0, slot, &sn, &v) || v->kind != VAL_TENSOR || !v->u.t)
                 continue;
-            if (v->u.t->storage == r->in[k].st)
+            if (v->u.t->storage->id == r->in[k].sid)
                 snprintf(r->in_name[k++], sizeof r->in_name[0], "%s", a->u.name->text);
         }
     }
@@ -547,7 +654,7 @@ static void record_stmt(log_ctx *lc, const machine *m, int core, const ir_stmt *
             }
             /* only the stored tile's valid shape is written */
             for (int k = 0; k < r->nin; k++)
-                if (r->in[k].st != t->storage && r->in[k].ndim == t->ndim && r->in[k].valid_ndim == t->ndim) {
+                if (r->in[k].sid != t->storage->id && r->in[k].ndim == t->ndim && r->in[k].valid_ndim == t->ndim) {
                     for (int d = 0; d < t->ndim; d++)
                         if (r->in[k].valid[d] >= 0 && r->in[k].valid[d] < w->v.shape[d]) {
                             w->v.shape[d] = r->in[k].valid[d];
@@ -556,9 +663,9 @@ static void record_stmt(log_ctx *lc, const machine *m, int core, const ir_stmt *
                     break;
                 }
             if (!r->target[0])
-                snprintf(r->target, sizeof r->target, "%s", r->reg.tensor);
+                r->target = intern(lc, r->reg.tensor, 95);
         }
-        w->vals = copy_vals(lc, &w->v);
+        w->vals = keep_vals(lc, copy_vals(lc, &w->v, t->storage), view_bytes(&w->v));
     }
     /* results */
     if (st->kind == IR_STMT_ASSIGN && call && call->kind == IR_EXPR_CALL)
@@ -607,7 +714,7 @@ static void record_stmt(log_ctx *lc, const machine *m, int core, const ir_stmt *
         for (int q = 0; q < nq && q < 32; q++)
             for (int k = 0; k < qs[q].depth; k++) {
                 const tensor *t = inspect_queue_item(m, &qs[q], k);
-                if (!t || seen_has(&lc->seen, t->storage))
+                if (!t || seen_has(&lc->seen, t->storage->id))
                     continue;
                 int before = 0;
                 for (int b = 0; b < nqbefore && !before; b++)
@@ -617,11 +724,11 @@ static void record_stmt(log_ctx *lc, const machine *m, int core, const ir_stmt *
                 why_write *w = add_write(r);
                 w->kind = WHY_W_QUEUE;
                 view_of(lc, t, &w->v);
-                w->vals = copy_vals(lc, &w->v);
+                w->vals = keep_vals(lc, copy_vals(lc, &w->v, t->storage), view_bytes(&w->v));
                 /* a lane's half of a split push sits at the lane's offset:
                  * the lane stride, half the extent unless the push gave
                  * one; found as the offset whose elements are the item's */
-                locate_half(lc, &r->in[0], w, qs[q].lane);
+                locate_half(lc, &r->in[0], lc->read_st[0], w, qs[q].lane);
             }
     }
     l->n++;
@@ -670,6 +777,7 @@ void why_log_run(const char *path, const case_info *c, const runpass_options *o,
     out->priv = lc;
     lc->l = out;
     lc->max_bytes = max_bytes ? max_bytes : (size_t)1 << 30;
+    lc->share = lo && lo->share ? lo->share->priv : NULL;
     char why[256];
     out->source = file_read_all_why(path, &out->source_len, why, sizeof why);
     if (out->source)
@@ -693,9 +801,9 @@ void why_log_run(const char *path, const case_info *c, const runpass_options *o,
         out->recs = xreallocarray(out->recs, out->cap, sizeof *out->recs);
     }
     why_rec *r0 = &out->recs[out->n++];
-    memset(r0, 0, sizeof *r0);
-    r0->func = xstrdup("(the case)");
-    snprintf(r0->op, sizeof r0->op, "input");
+    rec_init(lc, r0);
+    r0->func = intern(lc, "(the case)", SIZE_MAX);
+    r0->op = intern(lc, "input", 47);
     for (size_t i = 0; i < run.nbinds; i++) {
         if (!run.binds[i].t)
             continue;
@@ -753,7 +861,7 @@ void why_log_run(const char *path, const case_info *c, const runpass_options *o,
                 pre_arrival[k] = a->act == pref[k].activation + 1 ? a->n : 0;
                 pre_after[k] = machine_steps(m) - lc->arrive_step[k];
             }
-        lc->nreads = 0;
+        release_reads(lc);
         for (int i = 0; i < lc->nwritten; i++)
             tensor_unref(lc->written[i]);
         lc->nwritten = 0;
@@ -782,10 +890,11 @@ void why_log_run(const char *path, const case_info *c, const runpass_options *o,
     for (int i = 0; i < lc->nwritten; i++)
         tensor_unref(lc->written[i]);
     lc->nwritten = 0;
+    release_reads(lc);
     for (int k = 0; out->n && k < out->recs[0].nw; k++) {
         why_write *w = &out->recs[0].w[k];
         for (size_t i = 0; i < run.nbinds; i++)
-            if (run.binds[i].t && run.binds[i].t->storage == w->v.st && run.binds[i].golden) {
+            if (run.binds[i].t && run.binds[i].t->storage->id == w->v.sid && run.binds[i].golden) {
                 w->final = tensor_clone(run.binds[i].t);
                 w->golden = run.binds[i].golden->t;
                 w->rtol = run.binds[i].golden->rtol.value;
@@ -811,7 +920,6 @@ void why_log_free(why_log *l)
     for (size_t i = 0; i < l->n; i++) {
         why_rec *r = &l->recs[i];
         for (int k = 0; k < r->nw; k++) {
-            free(r->w[k].vals);
             if (r->w[k].final)
                 tensor_unref(r->w[k].final);
             if (r->w[k].own_pristine)
@@ -820,21 +928,24 @@ void why_log_free(why_log *l)
         free(r->w);
         free(r->in);
         free(r->in_name);
-        free(r->func);
     }
     free(l->recs);
     log_ctx *lc = l->priv;
     if (lc) {
-        for (size_t i = 0; i < lc->seen.cap; i++)
-            if (lc->seen.at[i])
-                tensor_storage_unref(lc->seen.at[i]);
         free(lc->seen.at);
+        for (size_t i = 0; i < lc->strs.cap; i++)
+            free(lc->strs.at[i].owner);
+        content_set_free(&lc->strs);
+        for (size_t i = 0; i < lc->vals.cap; i++)
+            vals_unref(lc->vals.at[i].owner);
+        content_set_free(&lc->vals);
         for (size_t i = 0; i < lc->capwl; i++) {
             free(lc->wl[i].rec);
             free(lc->wl[i].w);
         }
         free(lc->wl);
         free(lc->reads);
+        free(lc->read_st);
         free(lc->written);
         free(lc->lc);
         free(lc->arr);
@@ -847,12 +958,12 @@ void why_log_free(why_log *l)
     memset(l, 0, sizeof *l);
 }
 
-static struct wlist *wl_find(const log_ctx *lc, const tensor_storage *st)
+static struct wlist *wl_find(const log_ctx *lc, uint64_t sid)
 {
     if (!lc->capwl)
         return NULL;
-    for (size_t j = ptr_slot(st, lc->capwl); lc->wl[j].st; j = (j + 1) & (lc->capwl - 1))
-        if (lc->wl[j].st == st)
+    for (size_t j = id_slot(sid, lc->capwl); lc->wl[j].sid; j = (j + 1) & (lc->capwl - 1))
+        if (lc->wl[j].sid == sid)
             return &lc->wl[j];
     return NULL;
 }
@@ -871,12 +982,12 @@ static void build_index(why_log *l)
     lc->wl = xcalloc(lc->capwl, sizeof *lc->wl);
     for (size_t i = 0; i < l->n; i++)
         for (int k = 0; k < l->recs[i].nw; k++) {
-            const tensor_storage *st = l->recs[i].w[k].v.st;
-            size_t j = ptr_slot(st, lc->capwl);
-            while (lc->wl[j].st && lc->wl[j].st != st)
+            uint64_t sid = l->recs[i].w[k].v.sid;
+            size_t j = id_slot(sid, lc->capwl);
+            while (lc->wl[j].sid && lc->wl[j].sid != sid)
                 j = (j + 1) & (lc->capwl - 1);
             struct wlist *e = &lc->wl[j];
-            e->st = st;
+            e->sid = sid;
             if (e->n == e->cap) {
                 e->cap = e->cap ? e->cap * 2 : 4;
                 e->rec = xreallocarray(e->rec, e->cap, sizeof *e->rec);
@@ -888,13 +999,13 @@ static void build_index(why_log *l)
         }
 }
 
-long why_log_writer(const why_log *l, size_t before, const tensor_storage *st, int64_t off, int *wi,
+long why_log_writer(const why_log *l, size_t before, uint64_t sid, int64_t off, int *wi,
                     int64_t *idx)
 {
     if (before > l->n)
         before = l->n;
     build_index((why_log *)l);
-    const struct wlist *e = wl_find(l->priv, st);
+    const struct wlist *e = wl_find(l->priv, sid);
     if (!e)
         return -1;
     /* the last write before `before`: binary search, then back */
@@ -916,11 +1027,11 @@ long why_log_writer(const why_log *l, size_t before, const tensor_storage *st, i
     return -1;
 }
 
-int why_log_value(const why_log *l, size_t before, const tensor_storage *st, int64_t off, double *v)
+int why_log_value(const why_log *l, size_t before, uint64_t sid, int64_t off, double *v)
 {
     int wi;
     int64_t idx[TENSOR_MAX_DIMS];
-    long ri = why_log_writer(l, before, st, off, &wi, idx);
+    long ri = why_log_writer(l, before, sid, off, &wi, idx);
     if (ri < 0)
         return -1;
     const why_write *w = &l->recs[ri].w[wi];

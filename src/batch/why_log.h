@@ -12,9 +12,10 @@
  *
  * Nothing is recorded during normal runs: `why` makes its own run and pays
  * for it then (one copy of every written tile; the cost is in
- * docs/why.md). Every storage the log names is kept alive (a reference
- * held), so an address is never reused for another storage during the
- * run and (storage, offset) stays one element. */
+ * docs/why.md). A storage is named by its id (tensor_storage.id), which
+ * no later storage takes, so (storage, offset) stays one element without
+ * keeping the storage alive: the log holds no storage past the step that
+ * met it. */
 #ifndef PTODB_BATCH_WHY_LOG_H
 #define PTODB_BATCH_WHY_LOG_H
 
@@ -27,7 +28,8 @@
 #include "tensor/tensor.h"
 
 typedef struct why_view {
-    tensor_storage *st; /* one reference held by the log */
+    uint64_t sid;       /* the storage's id (tensor_storage.id: never reused, so it names one storage
+                           after the storage is gone) */
     dtype_id dtype;
     int ndim;
     int64_t shape[TENSOR_MAX_DIMS], strides[TENSOR_MAX_DIMS], offset;
@@ -64,19 +66,21 @@ typedef struct why_rec {
     uint64_t step;            /* machine_steps() after the statement (the @STEP of the moment after it) */
     int core, line;
     const void *stmt;         /* the ir_stmt (valid while the log lives) */
-    char *func;
+    /* the strings below are the log's own, one copy of each distinct one
+     * (shared by the records: a run has few), cut as these buffers were */
+    const char *func;
     uint32_t call;            /* the function's call on that core, from 1 */
-    char args[96];            /* its scalar arguments ("b0=0, o0=64") */
+    const char *args;         /* its scalar arguments ("b0=0, o0=64"), at most 95 bytes */
     uint32_t arrival;         /* the core's arrival at the statement in that call (the position's ITER) */
     uint64_t after;           /* the steps from that arrival to the statement's run (the position's +D) */
-    char op[48];              /* the op's short name ("add", "load", "tpop_from_aic"), "" none */
-    char target[96];          /* the first target's name, or the op's destination */
+    const char *op;           /* the op's short name ("add", "load", "tpop_from_aic"), "" none; at most 47 */
+    const char *target;       /* the first target's name, or the op's destination; at most 95 */
     /* the loops around the statement, outermost first: their header lines
      * and the loop variables' values there */
     int nloops;
     int loop_line[8];
     int64_t loop_val[8];
-    char loop_var[8][48];
+    const char *loop_var[8];  /* at most 47 bytes each */
     int if_line;              /* the innermost if around the statement (0 none) */
     int if_branch;            /* 1 its then branch, 0 its else */
     int nin;
@@ -115,21 +119,26 @@ typedef struct why_log_opts {
     size_t max_bytes;     /* cap on the copied values (0: 1 GiB) */
     const char *capture;  /* a variable to capture at the end (frame 0 of capture_core), or NULL */
     int capture_core;
+    /* a log (of another pass of the case) whose value buffers this one
+     * shares where the values are bit for bit the same (most of them: the
+     * same tiles of the same weights); NULL none. Either may be freed
+     * first. */
+    const struct why_log *share;
 } why_log_opts;
 void why_log_run(const char *path, const case_info *c, const runpass_options *o, const why_log_opts *lo,
                  why_log *out);
 void why_log_free(why_log *l);
 
 /* The write of a record before rec index `before` (exclusive) whose
- * elements hold storage offset `off` of st: its record index and write
+ * elements hold storage offset `off` of storage sid: its record index and write
  * index, and the element's index in it. -1 when none. */
-long why_log_writer(const why_log *l, size_t before, const tensor_storage *st, int64_t off, int *wi,
+long why_log_writer(const why_log *l, size_t before, uint64_t sid, int64_t off, int *wi,
                     int64_t *idx);
 /* The value of element idx (of w->v) that write w left. */
 double why_write_value(const why_write *w, const int64_t *idx);
-/* The value of element (st, off) just before record `before` runs; 0 with
+/* The value of element (sid, off) just before record `before` runs; 0 with
  * *v set, -1 when nothing wrote it. */
-int why_log_value(const why_log *l, size_t before, const tensor_storage *st, int64_t off, double *v);
+int why_log_value(const why_log *l, size_t before, uint64_t sid, int64_t off, double *v);
 /* The storage offset of index idx of view v. */
 int64_t why_view_offset(const why_view *v, const int64_t *idx);
 /* The statement's text, trimmed ("" when unknown). */

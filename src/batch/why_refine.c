@@ -86,13 +86,13 @@ static const why_rec *later_store_of_other_core(const why_log *l, const why_rec 
 }
 
 int why_refine_divergence(const why_refine_side *bad, const why_refine_side *good, const runpass_options *ro,
-                          int div_line, int good_line, why_blame *out)
+                          int div_line, int good_line, why_blame *out, why_log *keep_bad, why_log *keep_good)
 {
     memset(out, 0, sizeof *out);
     why_log la, lb;
-    why_log_opts lo = {0, 0, NULL, 0};
+    why_log_opts lo = {0, 0, NULL, 0, NULL}, lob = {0, 0, NULL, 0, &la};
     why_log_run(bad->path, bad->c, ro, &lo, &la);
-    why_log_run(good->path, good->c, ro, &lo, &lb);
+    why_log_run(good->path, good->c, ro, &lob, &lb);
     int found = 0;
     if (la.n > 1 && lb.n > 1) {
         /* a statement inside a loop that ran at other iterations */
@@ -190,7 +190,13 @@ int why_refine_divergence(const why_refine_side *bad, const why_refine_side *goo
             why_chain_free(&ch);
         }
     }
-    why_log_free(&la);
-    why_log_free(&lb);
+    if (keep_bad)
+        *keep_bad = la;
+    else
+        why_log_free(&la);
+    if (keep_good)
+        *keep_good = lb;
+    else
+        why_log_free(&lb);
     return found;
 }

@@ -1,0 +1,124 @@
+/* A trace with boxed stores (batch/trace.h trace_pass_boxed) against the
+ * plain trace of the same pass: the same records in the same order, and
+ * every record's value (trace_rec_value: a boxed store's GM tensor rebuilt
+ * from its history) bit for bit and attribute for attribute the plain
+ * trace's copy. Some stores must be boxed, or the test proves nothing.
+ * Material: examples/mlp (in the repository) and, when the shared fixtures
+ * are there, qwen3_scope3_910b (many stores into one GM tensor). */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/diag.h"
+#include "base/mem.h"
+#include "batch/trace.h"
+#include "data/case.h"
+#include "exec/machine.h"
+#include "exec/op.h"
+#include "exec/runpass.h"
+#include "ir/resolve.h"
+
+/* The records of both traces of pass_file in case_dir agree; returns how
+ * many stores were boxed (-1: the case is not there). */
+static long compare_traces(const char *case_dir, const char *pass_file)
+{
+    case_info c;
+    memset(&c, 0, sizeof c);
+    diag_sink sink;
+    diag_sink_init(&sink, 16);
+    case_options co;
+    memset(&co, 0, sizeof co);
+    if (case_open(case_dir, &co, &c, &sink) != PTODB_OK) {
+        diag_sink_free(&sink);
+        case_free(&c);
+        return -1;
+    }
+    diag_sink_free(&sink);
+    const char *path = NULL;
+    for (size_t i = 0; i < c.npasses && !path; i++)
+        if (strstr(c.passes[i].path, pass_file))
+            path = c.passes[i].path;
+    ck_assert_msg(path != NULL, "no pass %s in %s", pass_file, case_dir);
+    op_fn *ops = xcalloc(IR_OP_COUNT, sizeof *ops);
+    exec_ops_init(ops);
+    runpass_options ro;
+    memset(&ro, 0, sizeof ro);
+    machine_options_init(&ro.mopt);
+    ro.ops = ops;
+    trace plain, boxed;
+    trace_pass(path, &c, &ro, 0, NULL, NULL, &plain);
+    trace_pass_boxed(path, &c, &ro, 0, &boxed);
+    ck_assert_msg(!plain.error && !boxed.error, "%s", plain.error ? plain.error : boxed.error);
+    ck_assert_uint_eq(plain.n, boxed.n);
+    long nboxed = 0;
+    for (size_t i = 0; i < plain.n; i++) {
+        const trace_rec *p = &plain.recs[i], *b = &boxed.recs[i];
+        ck_assert_str_eq(p->key, b->key);
+        ck_assert_int_eq(p->line, b->line);
+        nboxed += b->box != NULL && b->t == NULL;
+        const tensor *h = trace_rec_header(b);
+        ck_assert_ptr_nonnull(h);
+        ck_assert_int_eq(h->ndim, p->t->ndim);
+        ck_assert_int_eq(memcmp(h->shape, p->t->shape, sizeof h->shape), 0);
+        const tensor *v = trace_rec_value(&boxed, b);
+        ck_assert_ptr_nonnull(v);
+        ck_assert_msg(tensor_same_bits(v, p->t), "record %zu (%s, line %d) differs", i, p->key, p->line);
+        ck_assert_int_eq(v->valid_ndim, p->t->valid_ndim);
+        ck_assert_int_eq(memcmp(v->valid, p->t->valid, sizeof v->valid), 0);
+        ck_assert_int_eq(v->full_ndim, p->t->full_ndim);
+        ck_assert_int_eq(memcmp(v->full, p->t->full, sizeof v->full), 0);
+        ck_assert_int_eq(v->valid_declared, p->t->valid_declared);
+        /* a region read off the box is the one read off the whole */
+        if (p->has_region) {
+            tensor *rp = trace_region_data(p, &p->reg), *rb = trace_region_data(b, &b->reg);
+            ck_assert_int_eq(rp != NULL, rb != NULL);
+            if (rp)
+                ck_assert(tensor_same_bits(rp, rb));
+            tensor_unref(rp);
+            tensor_unref(rb);
+        }
+    }
+    trace_free(&plain);
+    trace_free(&boxed);
+    free(ops);
+    case_free(&c);
+    return nboxed;
+}
+
+START_TEST(test_boxed_mlp)
+{
+    const char *top = getenv("top_srcdir");
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s/examples/mlp", top ? top : "..");
+    long n = compare_traces(dir, "22_after_");
+    ck_assert_int_gt(n, 0); /* one store of out is boxed there */
+}
+END_TEST
+
+START_TEST(test_boxed_qwen3)
+{
+    const char *fx = getenv("PTODB_FIXTURES");
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s/qwen3_scope3_910b", fx ? fx : "../../shared/fixtures");
+    long n = compare_traces(dir, "21_after_");
+    if (n < 0)
+        return; /* no shared fixtures here */
+    ck_assert_int_gt(n, 0);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("trace_boxed");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 600);
+    tcase_add_test(tc, test_boxed_mlp);
+    tcase_add_test(tc, test_boxed_qwen3);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
