@@ -104,7 +104,8 @@ typedef struct trace {
 } trace;
 
 /* Called for each record as it is made; return 1 to stop the run. When a
- * callback is given, records are not kept (the callback owns nothing). */
+ * callback is given, records are not kept (the callback owns nothing: the
+ * record and its strings live for the call only). */
 typedef int (*trace_fn)(void *ud, const trace_rec *r);
 
 /* Runs path against case c. max_bytes caps the kept copies (0: 1 GiB). */
