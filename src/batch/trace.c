@@ -903,6 +903,8 @@ static void trace_run_one(const char *path, const case_info *c, const runpass_op
     }
     index_lines(run.module, &lines);
     call_stack *callst = xcalloc(1, sizeof *callst);
+    /* ended where machine_run ends (a failed step, the done event) */
+    int whole = 0;
     while (!rc->stop) {
         core_snap sn;
         snap_cores(mach, &sn);
@@ -910,18 +912,27 @@ static void trace_run_one(const char *path, const case_info *c, const runpass_op
         exec_event ev;
         ptodb_status st = machine_step(mach, &ev);
         if (st != PTODB_OK || ev.kind == EXEC_EV_ERROR) {
+            whole = st != PTODB_OK;
             out->error = xstrdup(machine_error(mach));
             note_error_place(out, path, mach);
             break;
         }
-        if (ev.kind == EXEC_EV_DONE)
+        if (ev.kind == EXEC_EV_DONE) {
+            whole = 1;
             break;
+        }
         record_step(rc, mach, &sn, &ev, &lines, calls, callst);
-        if (machine_finished(mach))
+        if (machine_finished(mach)) {
+            whole = 1; /* its next step is the done event, and changes nothing */
             break;
+        }
     }
     free(callst);
     out->steps = machine_steps(mach);
+    out->ran_whole = whole;
+    out->memfaults = machine_mem_faults(mach);
+    if (machine_mem_report(mach))
+        out->memreport = xstrdup(machine_mem_report(mach));
 done:
     runpass_close(&run);
     ir_line_index_free(&lines);
@@ -1063,6 +1074,7 @@ void trace_pass_with_calls(const char *path, const case_info *c, const runpass_o
 
 void trace_free(trace *t)
 {
+    free(t->memreport);
     for (size_t i = 0; i < t->n; i++) {
         free(t->recs[i].key);
         free(t->recs[i].base);

@@ -92,6 +92,12 @@ typedef struct trace {
     char *error_func;
     int nranks;      /* the case's ranks; 0: a single-rank case */
     uint64_t steps;
+    /* a single-rank run that ran to its end as machine_run runs it (every
+     * step to the done event, or to a failed step): the memory
+     * sanitizer's faults and first reports, as a plain run gives them */
+    int ran_whole;
+    uint64_t memfaults;
+    char *memreport;
     /* internal: occurrence counts while recording, then the lookup index
      * (records by lane + key, lane + name, lane + base, in execution order) */
     struct trace_count *counts;
