@@ -37,16 +37,26 @@ void strbuf_putc(strbuf *sb, char c)
     strbuf_append(sb, &c, 1);
 }
 
+/* Formats once into the room the buffer has (at least 64 bytes), and a
+ * second time only when the text is longer: most texts are short, and the
+ * formatting, not the copy, is the cost (a third of why's traced runs'
+ * time went to formatting every key twice). */
 void strbuf_vprintf(strbuf *sb, const char *fmt, va_list ap)
 {
+    strbuf_reserve(sb, 64);
+    size_t room = sb->cap - sb->len;
     va_list copy;
     va_copy(copy, ap);
-    int n = vsnprintf(NULL, 0, fmt, copy);
+    int n = vsnprintf(sb->data + sb->len, room, fmt, copy);
     va_end(copy);
-    if (n < 0)
+    if (n < 0) {
+        sb->data[sb->len] = '\0';
         return;
-    strbuf_reserve(sb, (size_t)n);
-    vsnprintf(sb->data + sb->len, (size_t)n + 1, fmt, ap);
+    }
+    if ((size_t)n >= room) {
+        strbuf_reserve(sb, (size_t)n);
+        vsnprintf(sb->data + sb->len, (size_t)n + 1, fmt, ap);
+    }
     sb->len += (size_t)n;
 }
 
@@ -56,6 +66,18 @@ void strbuf_printf(strbuf *sb, const char *fmt, ...)
     va_start(ap, fmt);
     strbuf_vprintf(sb, fmt, ap);
     va_end(ap);
+}
+
+void strbuf_put_int(strbuf *sb, long long v)
+{
+    char buf[24], *p = buf + sizeof buf;
+    unsigned long long u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
+    do
+        *--p = (char)('0' + u % 10);
+    while (u /= 10);
+    if (v < 0)
+        *--p = '-';
+    strbuf_append(sb, p, (size_t)(buf + sizeof buf - p));
 }
 
 void strbuf_clear(strbuf *sb)

@@ -17,6 +17,8 @@ void strbuf_reserve(strbuf *sb, size_t extra);
 void strbuf_append(strbuf *sb, const char *data, size_t len);
 void strbuf_puts(strbuf *sb, const char *s);
 void strbuf_putc(strbuf *sb, char c);
+/* v in decimal, as "%lld" prints it (without printf's cost, for keys built per record) */
+void strbuf_put_int(strbuf *sb, long long v);
 void strbuf_printf(strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void strbuf_vprintf(strbuf *sb, const char *fmt, va_list ap);
 void strbuf_clear(strbuf *sb);

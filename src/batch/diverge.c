@@ -105,7 +105,14 @@ static int memfault_answer(const divergence_side *good, const divergence_side *b
     if (!ro->mopt.memcheck)
         return 0;
     runpass_result rb, rg;
-    ranks_or_single_run_file(bad->path, bad->c, ro, &rb);
+    if (s->bad_run_whole) {
+        /* the traced run of bad ran it whole: its sanitizer's reports */
+        memset(&rb, 0, sizeof rb);
+        rb.memfaults = s->bad_memfaults;
+        rb.memreport = s->bad_memreport ? xstrdup(s->bad_memreport) : NULL;
+    } else {
+        ranks_or_single_run_file(bad->path, bad->c, ro, &rb);
+    }
     int named = 0;
     if (rb.memfaults && rb.memreport) {
         ranks_or_single_run_file(good->path, good->c, ro, &rg);

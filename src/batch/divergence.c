@@ -30,7 +30,7 @@ typedef struct cmp_ctx {
     int hint;
     trace_rec hint_rec;  /* strings below; t not owned */
     const trace_rec *hint_good;
-    char *hint_name, *hint_func;
+    char *hint_name, *hint_func, *hint_carry;
     int lane1_only;      /* the divergence found so far is on AIV1 only */
     int ranked;          /* a multi-rank case: statements carry their rank */
     int have_main;       /* found one off AIV1: now collecting later ones */
@@ -477,6 +477,7 @@ static int on_bad_rec(void *ud, const trace_rec *rec)
             cx->hint_good = was;
             cx->hint_name = xstrdup(rec->name);
             cx->hint_func = xstrdup(rec->func);
+            cx->hint_carry = rec->carry_from ? xstrdup(rec->carry_from) : NULL;
         }
         return 0;
     }
@@ -741,6 +742,7 @@ void divergence_find(const divergence_side *good_side, const divergence_side *ba
     if (!s->found && cx.hint && !bad.error) { /* a failing run says more than a changed op */
         cx.hint_rec.name = cx.hint_name;
         cx.hint_rec.func = cx.hint_func;
+        cx.hint_rec.carry_from = cx.hint_carry;
         cx.hint_rec.key = cx.hint_rec.base = NULL;
         cx.hint_rec.t = NULL;
         report_found(&cx, &cx.hint_rec, cx.hint_good, NULL, 1);
@@ -748,6 +750,7 @@ void divergence_find(const divergence_side *good_side, const divergence_side *ba
     }
     free(cx.hint_name);
     free(cx.hint_func);
+    free(cx.hint_carry);
     split_change sc;
     if (!s->found && bad.error && !good.error &&
         split_change_find(bad.error, bad_side->path, good_side->path, &sc)) {
@@ -808,6 +811,10 @@ void divergence_find(const divergence_side *good_side, const divergence_side *ba
             strbuf_printf(&sb, "; %s itself stopped: %s", good_side->stem, good.error);
         s->note = strbuf_detach(&sb);
     }
+    s->bad_run_whole = bad.ran_whole && !bad.nranks;
+    s->bad_memfaults = bad.memfaults;
+    s->bad_memreport = bad.memreport;
+    bad.memreport = NULL;
     trace_free(&good);
     trace_free(&bad);
 }
@@ -817,6 +824,7 @@ void divergence_stmt_free(bisect_stmt *s)
     free(s->reason_why);
     free(s->waiting);
     free(s->memreport);
+    free(s->bad_memreport);
     free(s->chain_why);
     free(s->consumer_tensor);
     bisect_stmt_clear(s);

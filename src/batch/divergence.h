@@ -89,6 +89,12 @@ typedef struct bisect_stmt {
     char *reason_why;
     char *waiting;
     char *memreport;       /* memfault: the sanitizer's first report */
+    /* the bad pass's traced run, when it ran to its end as a plain run
+     * does (trace.ran_whole): its memory faults and first reports, which
+     * spare the engine a plain run of its own */
+    int bad_run_whole;
+    uint64_t bad_memfaults;
+    char *bad_memreport;
 } bisect_stmt;
 
 typedef struct divergence_side {

@@ -42,6 +42,32 @@ struct trace_list {
     const char *key;   /* (base lists) the key of its records, NULL when several */
 };
 
+/* The lists' and counts' keys, built without printf (the traced runs
+ * make several for every record): "%c%d.%d:%s" and "R%d:%d|%s|%u". */
+static void lane_key(strbuf *sb, char kind, int lane, int rank, const char *s)
+{
+    strbuf_clear(sb);
+    strbuf_putc(sb, kind);
+    strbuf_put_int(sb, lane);
+    strbuf_putc(sb, '.');
+    strbuf_put_int(sb, rank);
+    strbuf_putc(sb, ':');
+    strbuf_puts(sb, s);
+}
+
+static void region_key(strbuf *sb, const trace_rec *r)
+{
+    strbuf_clear(sb);
+    strbuf_putc(sb, 'R');
+    strbuf_put_int(sb, r->rank);
+    strbuf_putc(sb, ':');
+    strbuf_put_int(sb, (int)r->reg.kind);
+    strbuf_putc(sb, '|');
+    strbuf_puts(sb, r->reg.tensor);
+    strbuf_putc(sb, '|');
+    strbuf_put_int(sb, r->nth_region);
+}
+
 static uint64_t hash_str(const char *s, uint32_t salt)
 {
     uint64_t h = 1469598103934665603ull ^ salt;
@@ -338,19 +364,24 @@ static void add_rec_region(rec_ctx *rc, const char *key, const char *base, const
     r.lane = core == EXEC_CORE_AIV1;
     r.rank = rc->rank;
     strbuf kb = STRBUF_INIT;
-    strbuf_printf(&kb, "k%d.%d:%s", r.lane, r.rank, key);
+    lane_key(&kb, 'k', r.lane, r.rank, key);
     r.nth_key = bump(t, strbuf_str(&kb));
-    strbuf_clear(&kb);
-    strbuf_printf(&kb, "n%d.%d:%s", r.lane, r.rank, name);
+    lane_key(&kb, 'n', r.lane, r.rank, name);
     r.nth_name = bump(t, strbuf_str(&kb));
-    strbuf_clear(&kb);
-    strbuf_printf(&kb, "b%d.%d:%s", r.lane, r.rank, base);
+    lane_key(&kb, 'b', r.lane, r.rank, base);
     r.nth_base = bump(t, strbuf_str(&kb));
     strbuf_clear(&kb);
     if (g) {
-        strbuf_printf(&kb, "r%d.%d|%s|", core, r.rank, f->func ? f->func : "?");
+        strbuf_putc(&kb, 'r');
+        strbuf_put_int(&kb, core);
+        strbuf_putc(&kb, '.');
+        strbuf_put_int(&kb, r.rank);
+        strbuf_putc(&kb, '|');
+        strbuf_puts(&kb, f->func ? f->func : "?");
+        strbuf_putc(&kb, '|');
         exec_region_format(g, &kb);
-        strbuf_printf(&kb, "|%d", (int)g->kind);
+        strbuf_putc(&kb, '|');
+        strbuf_put_int(&kb, (int)g->kind);
         r.nth_region = bump(t, strbuf_str(&kb));
         r.has_region = 1;
         r.reg = *g;
@@ -361,27 +392,29 @@ static void add_rec_region(rec_ctx *rc, const char *key, const char *base, const
         r.prov_k = v->u.t->prov_k;
         r.prov_core = v->u.t->prov_core;
     }
-    r.key = xstrdup(key);
-    r.base = xstrdup(base);
-    r.carry_from = rc->carry_from ? xstrdup(rc->carry_from) : NULL;
-    r.name = xstrdup(name);
-    r.func = xstrdup(f->func ? f->func : "?");
     r.line = f->line;
     r.core = core;
     r.block = f ? f->block_idx : 0;
     r.blocks = f && f->block_num > 0 ? f->block_num : 1;
     r.t = copy;
     if (rc->fn) {
+        /* the record lives for the call (trace_fn): its strings are
+         * the caller's, not copies */
+        r.key = (char *)key;
+        r.base = (char *)base;
+        r.carry_from = (char *)rc->carry_from;
+        r.name = (char *)name;
+        r.func = (char *)(f->func ? f->func : "?");
         if (rc->fn(rc->ud, &r))
             rc->stop = 1;
-        free(r.key);
-        free(r.base);
-        free(r.name);
-        free(r.func);
-        free(r.carry_from);
         tensor_unref(r.t);
         return;
     }
+    r.key = xstrdup(key);
+    r.base = xstrdup(base);
+    r.carry_from = rc->carry_from ? xstrdup(rc->carry_from) : NULL;
+    r.name = xstrdup(name);
+    r.func = xstrdup(f->func ? f->func : "?");
     size_t bytes = (size_t)tensor_numel(copy) * dtype_size(copy->dtype);
     if (t->bytes + bytes > rc->max_bytes) {
         t->truncated = 1;
@@ -423,7 +456,8 @@ static void record_stmt(rec_ctx *rc, const machine *m, int core, const ir_stmt *
                 strbuf_putc(&base, ',');
             ir_ssa_base_name(st->u.assign.targets[i].name->text, &base);
         }
-        strbuf_printf(&key, "%s|", strbuf_str(&base));
+        strbuf_puts(&key, strbuf_str(&base));
+        strbuf_putc(&key, '|');
         ir_call_short_name(st->u.assign.value, &key);
         /* a load's tile, a store's result: what GM region it is */
         exec_region g;
@@ -452,7 +486,8 @@ static void record_stmt(rec_ctx *rc, const machine *m, int core, const ir_stmt *
             strbuf_clear(&key);
             strbuf_clear(&base);
             ir_ssa_base_name(st->u.assign.targets[i].name->text, &base);
-            strbuf_printf(&key, "%s|", strbuf_str(&base));
+            strbuf_puts(&key, strbuf_str(&base));
+            strbuf_putc(&key, '|');
             ir_call_short_name(st->u.assign.value, &key);
             strbuf_puts(&key, "phi");
             int slot = inspect_find_slot(m, core, 0, val->u.name->text);
@@ -868,6 +903,8 @@ static void trace_run_one(const char *path, const case_info *c, const runpass_op
     }
     index_lines(run.module, &lines);
     call_stack *callst = xcalloc(1, sizeof *callst);
+    /* ended where machine_run ends (a failed step, the done event) */
+    int whole = 0;
     while (!rc->stop) {
         core_snap sn;
         snap_cores(mach, &sn);
@@ -875,18 +912,27 @@ static void trace_run_one(const char *path, const case_info *c, const runpass_op
         exec_event ev;
         ptodb_status st = machine_step(mach, &ev);
         if (st != PTODB_OK || ev.kind == EXEC_EV_ERROR) {
+            whole = st != PTODB_OK;
             out->error = xstrdup(machine_error(mach));
             note_error_place(out, path, mach);
             break;
         }
-        if (ev.kind == EXEC_EV_DONE)
+        if (ev.kind == EXEC_EV_DONE) {
+            whole = 1;
             break;
+        }
         record_step(rc, mach, &sn, &ev, &lines, calls, callst);
-        if (machine_finished(mach))
+        if (machine_finished(mach)) {
+            whole = 1; /* its next step is the done event, and changes nothing */
             break;
+        }
     }
     free(callst);
     out->steps = machine_steps(mach);
+    out->ran_whole = whole;
+    out->memfaults = machine_mem_faults(mach);
+    if (machine_mem_report(mach))
+        out->memreport = xstrdup(machine_mem_report(mach));
 done:
     runpass_close(&run);
     ir_line_index_free(&lines);
@@ -1028,6 +1074,7 @@ void trace_pass_with_calls(const char *path, const case_info *c, const runpass_o
 
 void trace_free(trace *t)
 {
+    free(t->memreport);
     for (size_t i = 0; i < t->n; i++) {
         free(t->recs[i].key);
         free(t->recs[i].base);
@@ -1084,7 +1131,7 @@ static void list_add(trace *t, const char *s, size_t i)
 static const struct trace_list *list_get(const trace *t, char kind, int lane, int rank, const char *s)
 {
     strbuf sb = STRBUF_INIT;
-    strbuf_printf(&sb, "%c%d.%d:%s", kind, lane, rank, s);
+    lane_key(&sb, kind, lane, rank, s);
     const struct trace_list *l = list_slot(t, strbuf_str(&sb));
     strbuf_free(&sb);
     return l && l->s ? l : NULL;
@@ -1100,18 +1147,14 @@ void trace_index(trace *t)
     strbuf sb = STRBUF_INIT;
     for (size_t i = 0; i < t->n; i++) {
         const trace_rec *r = &t->recs[i];
-        strbuf_clear(&sb);
-        strbuf_printf(&sb, "k%d.%d:%s", r->lane, r->rank, r->key);
+        lane_key(&sb, 'k', r->lane, r->rank, r->key);
         list_add(t, strbuf_str(&sb), i);
-        strbuf_clear(&sb);
-        strbuf_printf(&sb, "n%d.%d:%s", r->lane, r->rank, r->name);
+        lane_key(&sb, 'n', r->lane, r->rank, r->name);
         list_add(t, strbuf_str(&sb), i);
-        strbuf_clear(&sb);
-        strbuf_printf(&sb, "b%d.%d:%s", r->lane, r->rank, r->base);
+        lane_key(&sb, 'b', r->lane, r->rank, r->base);
         list_add(t, strbuf_str(&sb), i);
         if (r->has_region) {
-            strbuf_clear(&sb);
-            strbuf_printf(&sb, "R%d:%d|%s|%u", r->rank, (int)r->reg.kind, r->reg.tensor, r->nth_region);
+            region_key(&sb, r);
             list_add(t, strbuf_str(&sb), i);
         }
         if (r->prov) {
@@ -1225,21 +1268,38 @@ const trace_rec *trace_op_changed(const trace *a, const trace_rec *r)
 
 /* ---- regions ------------------------------------------------------------------------------- */
 
+/* inner's box within outer's, by the numbers alone (exec_region_within
+ * compares the names too) */
+static int box_within(const exec_region *inner, const exec_region *outer)
+{
+    if (inner->ndim != outer->ndim)
+        return 0;
+    for (int d = 0; d < inner->ndim; d++)
+        if (inner->lo[d] < outer->lo[d] || inner->lo[d] + inner->len[d] > outer->lo[d] + outer->len[d])
+            return 0;
+    return 1;
+}
+
 const trace_rec *trace_region_match(const trace *a, const trace_rec *r)
 {
     if (!r->has_region || exec_region_empty(&r->reg) || !a->caplists)
         return NULL;
     strbuf sb = STRBUF_INIT;
-    strbuf_printf(&sb, "R%d:%d|%s|%u", r->rank, (int)r->reg.kind, r->reg.tensor, r->nth_region);
+    region_key(&sb, r);
     const struct trace_list *l = list_slot(a, strbuf_str(&sb));
     strbuf_free(&sb);
     if (!l || !l->s)
         return NULL;
     const trace_rec *best = NULL;
     int best_rank = 6;
-    for (size_t k = 0; k < l->n; k++) {
+    /* the list holds every first (second, ...) touch of a box of the
+     * tensor: thousands for a weight read in tiles, so the box's numbers
+     * come first, before the names' compares; and the first of the best
+     * rank is the answer */
+    for (size_t k = 0; k < l->n && best_rank > 0; k++) {
         const trace_rec *c = &a->recs[l->idx[k]];
-        if (exec_region_empty(&c->reg) || !exec_region_within(&r->reg, &c->reg) || !ir_funcs_related(c->func, r->func))
+        if (!box_within(&r->reg, &c->reg) || exec_region_empty(&c->reg) || !exec_region_within(&r->reg, &c->reg) ||
+            !ir_funcs_related(c->func, r->func))
             continue;
         /* the same region before one that holds it: the list is by the
          * tensor and the how-manieth, so the first store of a full block

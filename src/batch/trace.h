@@ -92,6 +92,12 @@ typedef struct trace {
     char *error_func;
     int nranks;      /* the case's ranks; 0: a single-rank case */
     uint64_t steps;
+    /* a single-rank run that ran to its end as machine_run runs it (every
+     * step to the done event, or to a failed step): the memory
+     * sanitizer's faults and first reports, as a plain run gives them */
+    int ran_whole;
+    uint64_t memfaults;
+    char *memreport;
     /* internal: occurrence counts while recording, then the lookup index
      * (records by lane + key, lane + name, lane + base, in execution order) */
     struct trace_count *counts;
@@ -104,7 +110,8 @@ typedef struct trace {
 } trace;
 
 /* Called for each record as it is made; return 1 to stop the run. When a
- * callback is given, records are not kept (the callback owns nothing). */
+ * callback is given, records are not kept (the callback owns nothing: the
+ * record and its strings live for the call only). */
 typedef int (*trace_fn)(void *ud, const trace_rec *r);
 
 /* Runs path against case c. max_bytes caps the kept copies (0: 1 GiB). */

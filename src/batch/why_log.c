@@ -80,6 +80,7 @@ typedef struct log_ctx {
     content_set vals;            /* owner: the buffer */
     const struct log_ctx *share; /* why_log_opts.share's, or NULL */
     content_set strs; /* the records' strings, one copy of each (owner: the copy) */
+    const char *empty; /* strs' "", once looked up (every record starts with it) */
     /* loops around each statement met, cached by statement */
     struct loop_cache { const ir_stmt *st; int n; const ir_stmt *loops[8]; int if_line, if_branch; } *lc;
     size_t nlc, caplc;
@@ -105,7 +106,9 @@ static const char *intern(log_ctx *lc, const char *s, size_t max)
 static void rec_init(log_ctx *lc, why_rec *r)
 {
     memset(r, 0, sizeof *r);
-    r->func = r->args = r->op = r->target = intern(lc, "", 0);
+    if (!lc->empty)
+        lc->empty = intern(lc, "", 0);
+    r->func = r->args = r->op = r->target = lc->empty;
     for (int k = 0; k < 8; k++)
         r->loop_var[k] = r->func;
 }
@@ -580,7 +583,8 @@ static void record_stmt(log_ctx *lc, const machine *m, int core, const ir_stmt *
             if (na++)
                 strbuf_puts(&sb, ", ");
             ir_ssa_base_name(name, &sb);
-            strbuf_printf(&sb, "=%lld", (long long)v->u.i);
+            strbuf_putc(&sb, '=');
+            strbuf_put_int(&sb, (long long)v->u.i);
         }
         r->args = intern(lc, strbuf_str(&sb), 95);
         strbuf_free(&sb);

@@ -270,9 +270,16 @@ void exec_region_format(const exec_region *r, strbuf *out)
         strbuf_printf(out, "the %s queue", r->tensor);
         return;
     }
-    strbuf_printf(out, "%s[", r->tensor);
-    for (int d = 0; d < r->ndim; d++)
-        strbuf_printf(out, "%s%lld:%lld", d ? ", " : "", (long long)r->lo[d], (long long)(r->lo[d] + r->len[d]));
+    /* no printf: a traced run formats every store's and load's region */
+    strbuf_puts(out, r->tensor);
+    strbuf_putc(out, '[');
+    for (int d = 0; d < r->ndim; d++) {
+        if (d)
+            strbuf_puts(out, ", ");
+        strbuf_put_int(out, (long long)r->lo[d]);
+        strbuf_putc(out, ':');
+        strbuf_put_int(out, (long long)(r->lo[d] + r->len[d]));
+    }
     strbuf_putc(out, ']');
 }
 
