@@ -658,17 +658,6 @@ static void close_loops_of_return(rec_ctx *rc, int core, const ir_stmt *last, co
             close_loop(rc, i, f, core);
 }
 
-/* A counted loop's carries as one iteration hands them to the next (key
- * "BASE|yield_carry", BASE the iter-arg's SSA base name; one record per
- * iteration, so the count is the iteration): a pass whose loop carries
- * another value (a branch that yields the carry instead of what it
- * computed, PyPTO #652) differs here, before any statement of the next
- * iteration reads it, and in a pass where a `continue` skips the yield the
- * unchanged carry is still recorded. The record is laid to the statement
- * that made the value the loop's yield handed over in that iteration (the
- * header's when the yield did not run), and named after that value. Tiles
- * only: a GM tensor a loop carries is seen at its stores. since: the step
- * at which the iteration began. */
 /* 1 when the loop's carry i is a GM tensor: the yield's declared type (a
  * one-target yield), or the type of the assignment in the body that defined
  * the yielded value. A GM tensor a loop carries is updated in place and seen
@@ -694,6 +683,17 @@ static int carry_is_gm_tensor(const ir_stmt *loop, const ir_stmt *y, uint32_t i)
     return 0;
 }
 
+/* A counted loop's carries as one iteration hands them to the next (key
+ * "BASE|yield_carry", BASE the iter-arg's SSA base name; one record per
+ * iteration, so the count is the iteration): a pass whose loop carries
+ * another value (a branch that yields the carry instead of what it
+ * computed, PyPTO #652) differs here, before any statement of the next
+ * iteration reads it, and in a pass where a `continue` skips the yield the
+ * unchanged carry is still recorded. The record is laid to the statement
+ * that made the value the loop's yield handed over in that iteration (the
+ * header's when the yield did not run), and named after that value. Tiles
+ * only: a GM tensor a loop carries is seen at its stores. since: the step
+ * at which the iteration began. */
 static void record_carries(rec_ctx *rc, const machine *m, int core, const ir_stmt *loop, const inspect_frame *f,
                            uint64_t since)
 {

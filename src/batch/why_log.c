@@ -110,7 +110,7 @@ static void rec_init(log_ctx *lc, why_rec *r)
         lc->empty = intern(lc, "", 0);
     r->func = r->args = r->op = r->target = lc->empty;
     for (int k = 0; k < 8; k++)
-        r->loop_var[k] = r->func;
+        r->loop_var[k] = lc->empty;
 }
 
 static size_t id_slot(uint64_t h, size_t cap)

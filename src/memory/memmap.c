@@ -721,8 +721,7 @@ void mem_tile_scratch(mem_core *mc, uint32_t tile, const tensor *t)
     memset(sp->bytes + tl->addr, 0xa5, (size_t)n);
     uint64_t g0 = tl->addr / MEM_GRANULE, g1 = (tl->addr + n - 1) / MEM_GRANULE;
     intact_drop(mc, tl->space, g0, g1);
-    for (uint64_t g = g0; g <= g1; g++)
-        sp->writer[g] = tile;
+    mark_writer(sp->writer, g0, g1, tile);
     tl->writes++;
 }
 
