@@ -64,8 +64,14 @@ EXTRA_DIST += tests/cli/points_fixtures.sh
 
 # Reverse execution against straight runs: the oracle's driver.
 check_PROGRAMS += tests/timetravel/seek_oracle
-tests_timetravel_seek_oracle_SOURCES = tests/timetravel/seek_oracle.c
+tests_timetravel_seek_oracle_SOURCES = tests/timetravel/seek_oracle.c tests/timetravel/page_hash.c tests/timetravel/page_hash.h
 tests_timetravel_seek_oracle_LDADD = $(ENGINE_LIBS)
+# ... its page-cached state hash, against the hash of the bytes ...
+check_PROGRAMS += tests/unit/check_page_hash
+TESTS += tests/unit/check_page_hash
+tests_unit_check_page_hash_SOURCES = tests/unit/check_page_hash.c tests/timetravel/page_hash.c tests/timetravel/page_hash.h
+tests_unit_check_page_hash_CFLAGS = $(UNIT_CFLAGS) -I$(top_srcdir)/tests
+tests_unit_check_page_hash_LDADD = $(UNIT_LDADD) -lpthread
 # ... and its benchmark (make bench: scripts/bench.d/timetravel).
 # ... the schedule's record and replay oracle (tests/cli/schedule_replay.sh) ...
 check_PROGRAMS += tests/timetravel/schedule_oracle

@@ -43,6 +43,44 @@ static uint64_t mix_bytes(uint64_t h, const void *p, size_t n)
     return mix(h, t ^ n);
 }
 
+/* A storage's bytes go in as the hashes of their chunks by offset, so that
+ * a hasher that knows which chunks did not change since it last read them
+ * (the reverse-execution oracle's: tests/timetravel/page_hash.c) gives
+ * the same value without reading them again. */
+static machine_storage_hasher storage_hasher;
+static void *storage_hasher_ctx;
+
+void machine_state_hash_set_storage_hasher(machine_storage_hasher fn, void *ctx)
+{
+    storage_hasher = fn;
+    storage_hasher_ctx = ctx;
+}
+
+uint64_t machine_storage_chunk_hash(const void *p, size_t n)
+{
+    return mix_bytes(0x452821E638D01377ull, p, n);
+}
+
+uint64_t machine_storage_hash_begin(size_t nbytes)
+{
+    return mix(0x13198A2E03707344ull, nbytes);
+}
+
+uint64_t machine_storage_hash_fold(uint64_t h, uint64_t chunk_hash)
+{
+    return mix(h, chunk_hash);
+}
+
+uint64_t machine_storage_bytes_hash(const void *data, size_t nbytes)
+{
+    const unsigned char *b = data;
+    uint64_t h = machine_storage_hash_begin(nbytes);
+    for (size_t off = 0; off < nbytes; off += MACHINE_HASH_CHUNK)
+        h = machine_storage_hash_fold(
+            h, machine_storage_chunk_hash(b + off, nbytes - off < MACHINE_HASH_CHUNK ? nbytes - off : MACHINE_HASH_CHUNK));
+    return h;
+}
+
 typedef struct hash_walk {
     uint64_t h;
     ptr_index storages;
@@ -85,7 +123,8 @@ static void hash_value(void *ud, const value *v)
         size_t k = ptr_index_put(&w->storages, t->storage, &added);
         w->h = mix(w->h, k);
         if (added && t->storage->data)
-            w->h = mix_bytes(w->h, t->storage->data, t->storage->nbytes);
+            w->h = mix(w->h, storage_hasher ? storage_hasher(storage_hasher_ctx, t->storage)
+                                            : machine_storage_bytes_hash(t->storage->data, t->storage->nbytes));
         break;
     }
     default: break;

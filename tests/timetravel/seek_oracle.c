@@ -48,13 +48,20 @@
  *   --checks core        seek, seek POSITION, reverse-step + step and
  *                        reverse-next + next only;
  *   --gap G              the session's checkpoint-interval;
- *   --all 1              every pass, queues or not.
+ *   --all 1              every pass, queues or not;
+ *   --seek-window W      check 1's random order within each run of W
+ *                        moments in turn (every moment of a pass of 100,000:
+ *                        the seeks stay among nearby checkpoints);
+ *   --hash-by pages      a large tensor's bytes hashed again only where
+ *                        its pages were written since (page_hash.h): the
+ *                        same hashes, for a case of tens of MiB at every
+ *                        moment.
  * A multi-rank case is logged by a second debugger session that only goes
  * forward (seek @1, @2, ...: the global schedule's moves) and checked the
  * same way per rank, reverse-continue aside (multirank_timetravel.sh
  * checks it).
  *   seek_oracle CASE [--positions N|all] [--boundaries all|kinds] [--twins N|all] [--hash all|seeks]
- *               [--checks all|core] [--gap G] [--seed S] [--pass INDEX] [--all 1]
+ *               [--checks all|core] [--gap G] [--seed S] [--pass INDEX] [--all 1] [--seek-window W] [--hash-by bytes|pages]
  * Prints the counts; exit 0 when nothing differs, 1 otherwise. With
  * SEEK_ORACLE_VERBOSE=1 it also says where a forward command did not come
  * back and counts the boundaries by why; SEEK_ORACLE_STATS=1 only prints
@@ -75,6 +82,7 @@
 #include "exec/runpass.h"
 #include "exec/snapshot.h"
 #include "ranks/sched.h"
+#include "page_hash.h"
 
 static void quiet(void *ctx, session_stream stream, const char *text, size_t len)
 {
@@ -85,6 +93,7 @@ static void quiet(void *ctx, session_stream stream, const char *text, size_t len
 }
 
 static uint64_t rng = 0x2545F4914F6CDD1Dull;
+static size_t seek_window = SIZE_MAX; /* --seek-window: the random order's span */
 static uint64_t rnd(void)
 {
     rng ^= rng << 13;
@@ -561,10 +570,14 @@ static void check_pass(session *s, const char *stem, const tlog *L, const uint64
     size_t *order = xmalloc((n ? n : 1) * sizeof *order);
     for (size_t i = 0; i < n; i++)
         order[i] = i;
-    for (size_t i = n; i > 1; i--) {
-        size_t j = (size_t)(rnd() % i), t = order[i - 1];
-        order[i - 1] = order[j];
-        order[j] = t;
+    /* shuffled whole, or window by window (--seek-window) */
+    for (size_t w0 = 0; w0 < n; w0 += seek_window) {
+        size_t w = n - w0 < seek_window ? n - w0 : seek_window;
+        for (size_t i = w; i > 1; i--) {
+            size_t j = w0 + (size_t)(rnd() % i), t = order[w0 + i - 1];
+            order[w0 + i - 1] = order[j];
+            order[j] = t;
+        }
     }
     for (size_t i = 0; i < n; i++) {
         const subj *u = &su[order[i]];
@@ -869,7 +882,7 @@ int main(int argc, char **argv)
 {
     if (argc < 2) {
         fprintf(stderr, "usage: seek_oracle CASE [--positions N|all] [--boundaries all|kinds] [--twins N|all] "
-                        "[--hash all|seeks] [--checks all|core] [--gap G] [--seed S] [--pass INDEX] [--all 1]\n");
+                        "[--hash all|seeks] [--checks all|core] [--gap G] [--seed S] [--pass INDEX] [--all 1] [--seek-window W] [--hash-by bytes|pages]\n");
         return 2;
     }
     size_t want = 200, twin_want = 20;
@@ -888,6 +901,10 @@ int main(int argc, char **argv)
             core_checks_only = strcmp(argv[i + 1], "core") == 0;
         else if (strcmp(argv[i], "--hash") == 0)
             hash_seeks_only = strcmp(argv[i + 1], "seeks") == 0;
+        else if (strcmp(argv[i], "--seek-window") == 0)
+            seek_window = strtoul(argv[i + 1], NULL, 10) ? strtoul(argv[i + 1], NULL, 10) : SIZE_MAX;
+        else if (strcmp(argv[i], "--hash-by") == 0 && strcmp(argv[i + 1], "pages") == 0)
+            page_hash_enable();
         else if (strcmp(argv[i], "--gap") == 0) /* the session's checkpoint-interval (0: its default) */
             gap = atol(argv[i + 1]);
         else if (strcmp(argv[i], "--seed") == 0)
@@ -983,6 +1000,7 @@ int main(int argc, char **argv)
             need[L.T] = 1;
             H = xcalloc(L.T + 1, sizeof *H);
             straight(&c, c.passes[p].path, ops, &L, need, H);
+            page_hash_reset();
             free(need);
         }
         char cmd[64];
@@ -1000,6 +1018,7 @@ int main(int argc, char **argv)
             k.moments += moments;
             k.boundaries += nb;
             check_pass(s, c.passes[p].stem, &L, H, su, n, &k);
+            page_hash_reset();
             session_execute(s, "kill");
         }
         free(su);
@@ -1026,6 +1045,11 @@ int main(int argc, char **argv)
            kinds ? ": a moment of each kind" : "", k.subjects, k.bad_seek,
            k.pos_checked, k.pos_after, k.bad_pos, k.rs, k.rs_bad, k.rs_trip, k.rn, k.rn_bad, k.rn_trip, k.bad_back,
            k.rf, k.rf_bad, k.rc, k.rc_bad, k.rc_trip, k.start_rc, k.start_rc_bad);
+    if (getenv("SEEK_ORACLE_VERBOSE")) {
+        size_t nr, nc;
+        page_hash_counts(&nr, &nc);
+        fprintf(stderr, "state hash chunks: %zu read, %zu from the page cache\n", nr, nc);
+    }
     session_free(s);
     if (fw)
         session_free(fw);
