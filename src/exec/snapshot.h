@@ -56,15 +56,14 @@ uint64_t machine_state_hash(const machine *m);
  * schedule (machine_schedule_replay) hash the same at every step. */
 uint64_t machine_program_state_hash(const machine *m);
 
-/* A storage's bytes in the state hash: the hashes of its chunks of
- * MACHINE_HASH_CHUNK bytes by offset (the last may be shorter), folded in
- * order from begin(nbytes). machine_storage_bytes_hash computes it from
- * the bytes; a caller that caches chunk hashes sets a hasher that gives
+/* A storage's bytes in the state hash: finish(nbytes, the sum mod 2^64 of
+ * chunk_term(k, chunk k) over its chunks of MACHINE_HASH_CHUNK bytes by
+ * offset, the last maybe shorter). machine_storage_bytes_hash computes it
+ * from the bytes; a caller that keeps the terms sets a hasher that gives
  * the same value (NULL: back to the bytes). */
 enum { MACHINE_HASH_CHUNK = 4096 };
-uint64_t machine_storage_chunk_hash(const void *p, size_t n);
-uint64_t machine_storage_hash_begin(size_t nbytes);
-uint64_t machine_storage_hash_fold(uint64_t h, uint64_t chunk_hash);
+uint64_t machine_storage_chunk_term(size_t index, const void *p, size_t n);
+uint64_t machine_storage_hash_finish(size_t nbytes, uint64_t sum);
 uint64_t machine_storage_bytes_hash(const void *data, size_t nbytes);
 typedef uint64_t (*machine_storage_hasher)(void *ctx, const tensor_storage *s);
 void machine_state_hash_set_storage_hasher(machine_storage_hasher fn, void *ctx);

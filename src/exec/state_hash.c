@@ -43,10 +43,11 @@ static uint64_t mix_bytes(uint64_t h, const void *p, size_t n)
     return mix(h, t ^ n);
 }
 
-/* A storage's bytes go in as the hashes of their chunks by offset, so that
- * a hasher that knows which chunks did not change since it last read them
- * (the reverse-execution oracle's: tests/timetravel/page_hash.c) gives
- * the same value without reading them again. */
+/* A storage's bytes go in as a sum of one term per chunk (its hash mixed
+ * with its index), so that a hasher that knows which chunks changed since
+ * it last read them (the reverse-execution oracle's:
+ * tests/timetravel/page_hash.c) updates the sum with those alone and gives
+ * the same value. */
 static machine_storage_hasher storage_hasher;
 static void *storage_hasher_ctx;
 
@@ -56,29 +57,24 @@ void machine_state_hash_set_storage_hasher(machine_storage_hasher fn, void *ctx)
     storage_hasher_ctx = ctx;
 }
 
-uint64_t machine_storage_chunk_hash(const void *p, size_t n)
+uint64_t machine_storage_chunk_term(size_t index, const void *p, size_t n)
 {
-    return mix_bytes(0x452821E638D01377ull, p, n);
+    return mix(mix_bytes(0x452821E638D01377ull, p, n), (uint64_t)index);
 }
 
-uint64_t machine_storage_hash_begin(size_t nbytes)
+uint64_t machine_storage_hash_finish(size_t nbytes, uint64_t sum)
 {
-    return mix(0x13198A2E03707344ull, nbytes);
-}
-
-uint64_t machine_storage_hash_fold(uint64_t h, uint64_t chunk_hash)
-{
-    return mix(h, chunk_hash);
+    return mix(mix(0x13198A2E03707344ull, nbytes), sum);
 }
 
 uint64_t machine_storage_bytes_hash(const void *data, size_t nbytes)
 {
     const unsigned char *b = data;
-    uint64_t h = machine_storage_hash_begin(nbytes);
+    uint64_t sum = 0;
     for (size_t off = 0; off < nbytes; off += MACHINE_HASH_CHUNK)
-        h = machine_storage_hash_fold(
-            h, machine_storage_chunk_hash(b + off, nbytes - off < MACHINE_HASH_CHUNK ? nbytes - off : MACHINE_HASH_CHUNK));
-    return h;
+        sum += machine_storage_chunk_term(off / MACHINE_HASH_CHUNK, b + off,
+                                          nbytes - off < MACHINE_HASH_CHUNK ? nbytes - off : MACHINE_HASH_CHUNK);
+    return machine_storage_hash_finish(nbytes, sum);
 }
 
 typedef struct hash_walk {

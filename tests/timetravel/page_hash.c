@@ -8,7 +8,8 @@
  * worker thread) faults, marks the page and lifts the protection. A chunk
  * is read again when a page it lies on was marked, or is not wholly the
  * storage's (the first and last pages are shared with other allocations
- * and never protected). */
+ * and never protected), and its term in the storage's sum replaced: a
+ * hash costs the chunks written since the last, not the storage's size. */
 #include "page_hash.h"
 
 #include <signal.h>
@@ -26,11 +27,14 @@ enum { MAX_TRACKED = 512, MIN_PAGES = 8 };
 typedef struct tracked {
     tensor_storage *s;        /* one reference held */
     unsigned char *data;      /* the bytes and size when first tracked */
-    size_t nbytes;
+    size_t nbytes, nchunks;
     uintptr_t lo, hi;         /* the pages wholly inside the bytes */
-    volatile unsigned char *clean; /* per page of [lo, hi): protected since its chunks were read */
-    uint64_t *chunk;          /* per chunk: its hash when last read */
-    unsigned char *valid;     /* per chunk: chunk[] holds it */
+    volatile unsigned char *clean;  /* per page of [lo, hi): protected since its chunks were read */
+    uint32_t *written;        /* pages marked since the last hash ... */
+    volatile size_t nwritten; /* ... (each once: only a clean page faults) */
+    uint64_t *term;           /* per chunk: its term in the sum when last read */
+    uint64_t sum;             /* of term[] */
+    int primed;               /* term[] and sum hold every chunk */
 } tracked;
 
 static tracked tr[MAX_TRACKED];
@@ -44,8 +48,14 @@ static void on_segv(int sig, siginfo_t *si, void *uc)
     uintptr_t a = (uintptr_t)si->si_addr;
     for (int i = 0; i < ntr; i++)
         if (a >= tr[i].lo && a < tr[i].hi) {
+            tracked *t = &tr[i];
             uintptr_t p = a & ~(uintptr_t)(page - 1);
-            tr[i].clean[(p - tr[i].lo) / page] = 0;
+            size_t k = (p - t->lo) / page;
+            if (t->clean[k]) {
+                t->clean[k] = 0;
+                t->written[t->nwritten] = (uint32_t)k;
+                t->nwritten = t->nwritten + 1;
+            }
             mprotect((void *)p, page, PROT_READ | PROT_WRITE);
             return;
         }
@@ -61,8 +71,8 @@ static void untrack(tracked *t)
         mprotect((void *)t->lo, t->hi - t->lo, PROT_READ | PROT_WRITE);
     tensor_storage_unref(t->s);
     free((void *)t->clean);
-    free(t->chunk);
-    free(t->valid);
+    free(t->written);
+    free(t->term);
     memset(t, 0, sizeof *t);
 }
 
@@ -85,27 +95,35 @@ static tracked *track(const tensor_storage *s)
     t->s = tensor_storage_ref((tensor_storage *)s);
     t->data = s->data;
     t->nbytes = s->nbytes;
+    t->nchunks = (s->nbytes + MACHINE_HASH_CHUNK - 1) / MACHINE_HASH_CHUNK;
     t->lo = ((uintptr_t)s->data + page - 1) & ~(uintptr_t)(page - 1);
     t->hi = ((uintptr_t)s->data + s->nbytes) & ~(uintptr_t)(page - 1);
-    size_t npages = (t->hi - t->lo) / page, nchunks = (s->nbytes + MACHINE_HASH_CHUNK - 1) / MACHINE_HASH_CHUNK;
-    t->clean = xcalloc(npages, 1);
-    t->chunk = xcalloc(nchunks, sizeof *t->chunk);
-    t->valid = xcalloc(nchunks, 1);
+    size_t npages = (t->hi - t->lo) / page;
+    t->clean = xcalloc(npages ? npages : 1, 1);
+    t->written = xcalloc(npages ? npages : 1, sizeof *t->written);
+    t->term = xcalloc(t->nchunks, sizeof *t->term);
     ntr = ntr + 1; /* the handler sees it whole */
     return t;
 }
 
-/* 1 when every page the chunk [off, off + n) lies on is protected and
- * unwritten since its hash was read. */
-static int chunk_clean(const tracked *t, size_t off, size_t n)
+/* Reads chunk c again and puts its new term in the sum. */
+static void reread(tracked *t, size_t c)
 {
-    uintptr_t a = (uintptr_t)t->data + off, b = a + n;
-    if (a < t->lo || b > t->hi)
-        return 0;
-    for (uintptr_t p = a & ~(uintptr_t)(page - 1); p < b; p += page)
-        if (!t->clean[(p - t->lo) / page])
-            return 0;
-    return 1;
+    size_t off = c * MACHINE_HASH_CHUNK, n = t->nbytes - off < MACHINE_HASH_CHUNK ? t->nbytes - off : MACHINE_HASH_CHUNK;
+    uint64_t x = machine_storage_chunk_term(c, t->data + off, n);
+    t->sum += x - t->term[c];
+    t->term[c] = x;
+    nread++;
+}
+
+/* Chunks [*first, *last] that lie on the address range [a, b). */
+static void chunks_on(const tracked *t, uintptr_t a, uintptr_t b, size_t *first, size_t *last)
+{
+    uintptr_t d = (uintptr_t)t->data;
+    *first = (a > d ? a - d : 0) / MACHINE_HASH_CHUNK;
+    *last = (b - 1 - d) / MACHINE_HASH_CHUNK;
+    if (*last >= t->nchunks)
+        *last = t->nchunks - 1;
 }
 
 uint64_t page_hash_storage(const tensor_storage *s)
@@ -115,32 +133,51 @@ uint64_t page_hash_storage(const tensor_storage *s)
         nread += (s->nbytes + MACHINE_HASH_CHUNK - 1) / MACHINE_HASH_CHUNK;
         return machine_storage_bytes_hash(s->data, s->nbytes);
     }
-    uint64_t h = machine_storage_hash_begin(t->nbytes);
-    for (size_t off = 0, c = 0; off < t->nbytes; off += MACHINE_HASH_CHUNK, c++) {
-        size_t n = t->nbytes - off < MACHINE_HASH_CHUNK ? t->nbytes - off : MACHINE_HASH_CHUNK;
-        if (!t->valid[c] || !chunk_clean(t, off, n)) {
-            t->chunk[c] = machine_storage_chunk_hash(t->data + off, n);
-            t->valid[c] = 1;
-            nread++;
-        } else {
-            ncached++;
-        }
-        h = machine_storage_hash_fold(h, t->chunk[c]);
-    }
-    /* protect what was read, in runs of pages */
     size_t npages = (t->hi - t->lo) / page;
-    for (size_t i = 0; i < npages;) {
-        if (t->clean[i]) {
-            i++;
-            continue;
-        }
-        size_t j = i;
-        while (j < npages && !t->clean[j])
-            t->clean[j++] = 1;
-        mprotect((void *)(t->lo + i * page), (j - i) * page, PROT_READ);
-        i = j;
+    if (!t->primed) {
+        for (size_t c = 0; c < t->nchunks; c++)
+            reread(t, c);
+        t->primed = 1;
+        t->nwritten = 0;
+        memset((void *)t->clean, 1, npages);
+        if (npages)
+            mprotect((void *)t->lo, npages * page, PROT_READ);
+        return machine_storage_hash_finish(t->nbytes, t->sum);
     }
-    return h;
+    /* the pages written since: their chunks again, then protected again */
+    size_t nw = t->nwritten, read_before = nread;
+    for (size_t i = 0; i < nw; i++) {
+        uintptr_t p = t->lo + (uintptr_t)t->written[i] * page;
+        size_t first, last;
+        chunks_on(t, p, p + page, &first, &last);
+        for (size_t c = first; c <= last; c++)
+            reread(t, c);
+    }
+    for (size_t i = 0; i < nw; i++) {
+        uintptr_t p = t->lo + (uintptr_t)t->written[i] * page;
+        t->clean[t->written[i]] = 1;
+        mprotect((void *)p, page, PROT_READ);
+    }
+    t->nwritten = 0;
+    /* the first and last pages are never protected: their chunks every time */
+    size_t first, last, all = t->nchunks;
+    if (npages == 0) {
+        for (size_t c = 0; c < all; c++)
+            reread(t, c);
+    } else {
+        if ((uintptr_t)t->data < t->lo) {
+            chunks_on(t, (uintptr_t)t->data, t->lo, &first, &last);
+            for (size_t c = first; c <= last; c++)
+                reread(t, c);
+        }
+        if (t->hi < (uintptr_t)t->data + t->nbytes) {
+            chunks_on(t, t->hi, (uintptr_t)t->data + t->nbytes, &first, &last);
+            for (size_t c = first; c <= last; c++)
+                reread(t, c);
+        }
+    }
+    ncached += all - (nread - read_before < all ? nread - read_before : all);
+    return machine_storage_hash_finish(t->nbytes, t->sum);
 }
 
 static uint64_t hash_storage(void *ctx, const tensor_storage *s)
