@@ -15,7 +15,8 @@ src_libptodb_a_SOURCES += \
 	src/base/atomic_file.c src/base/atomic_file.h \
 	src/base/path_within.c src/base/path_within.h \
 	src/base/vclock.c src/base/vclock.h \
-	src/base/content_set.c src/base/content_set.h
+	src/base/content_set.c src/base/content_set.h \
+	src/base/bytes_hash.c src/base/bytes_hash.h
 
 check_PROGRAMS += tests/unit/check_base
 TESTS += tests/unit/check_base

@@ -66,6 +66,9 @@ struct exec_prov {
      * deterministic, so the log past the cursor is the run's future). */
     struct prov_inc { uint64_t h; int core; } *log;
     size_t nlog, caplog, cursor;
+    /* the sum of count_term over the nodes, kept as counts change: the
+     * state hash's, which must not scan the table at every moment */
+    uint64_t count_sum;
 };
 
 /* ---- hashing: FNV-1a over a canonical byte form, then a 64-bit finaliser ---- */
@@ -124,6 +127,7 @@ void exec_prov_reset(exec_prov *p)
 {
     for (size_t i = 0; i < p->cap; i++)
         memset(p->nodes[i].count, 0, sizeof p->nodes[i].count);
+    p->count_sum = 0;
     memset(p->made, 0, sizeof p->made);
     p->nlog = p->cursor = 0;
 }
@@ -175,13 +179,37 @@ static prov_node *put_node(exec_prov *p, prov_node *nd)
  * tensor's fields. */
 static void lift_finish(prov_node *n, const tensor *t);
 
+/* A node's part of the state hash: its counts on every core (0 while
+ * they are all 0: a node a restored run has not met again yet is kept,
+ * uncounted). */
+static uint64_t count_term(const prov_node *nd)
+{
+    uint64_t x = nd->h;
+    int any = 0;
+    for (int c = 0; c < EXEC_NCORES; c++) {
+        any |= nd->count[c] != 0;
+        x = (x ^ nd->count[c]) * 0xff51afd7ed558ccdull;
+        x ^= x >> 29;
+    }
+    return nd->h && any ? x : 0;
+}
+
+/* Every change of a count goes here, so that count_sum stays the sum. */
+static void count_add(exec_prov *p, prov_node *nd, int cid, int delta)
+{
+    p->count_sum -= count_term(nd);
+    nd->count[cid] = (uint32_t)((int64_t)nd->count[cid] + delta);
+    p->count_sum += count_term(nd);
+}
+
 static void made_fresh(exec_prov *p, prov_node *nd, int cid, uint64_t step, tensor *t)
 {
     prov_node *n = put_node(p, nd);
     if (!n->lift_done)
         lift_finish(n, t);
     t->prov = n->h;
-    t->prov_k = ++n->count[cid];
+    count_add(p, n, cid, 1);
+    t->prov_k = n->count[cid];
     if (p->cursor < p->nlog && (p->log[p->cursor].h != n->h || p->log[p->cursor].core != cid))
         p->nlog = p->cursor; /* not the recorded future (a changed run): it ends here */
     if (p->cursor == p->nlog) {
@@ -968,12 +996,12 @@ void exec_prov_restore(exec_prov *p, const exec_prov_saved *s)
         p->cursor--;
         prov_node *nd = find_node(p, p->log[p->cursor].h);
         if (nd && nd->count[p->log[p->cursor].core])
-            nd->count[p->log[p->cursor].core]--;
+            count_add(p, nd, p->log[p->cursor].core, -1);
     }
     while (p->cursor < s->cursor && p->cursor < p->nlog) {
         prov_node *nd = find_node(p, p->log[p->cursor].h);
         if (nd)
-            nd->count[p->log[p->cursor].core]++;
+            count_add(p, nd, p->log[p->cursor].core, 1);
         p->cursor++;
     }
     memcpy(p->made, s->made, sizeof p->made);
@@ -991,26 +1019,20 @@ size_t exec_prov_saved_bytes(const exec_prov_saved *s)
 
 uint64_t exec_prov_state_hash(const exec_prov *p, uint64_t h)
 {
-    /* order-free: a sum of the nodes' mixed counts */
-    uint64_t sum = 0;
-    for (size_t i = 0; i < p->cap; i++) {
-        const prov_node *nd = &p->nodes[i];
-        int any = 0;
-        for (int c = 0; c < EXEC_NCORES; c++)
-            any |= nd->count[c] != 0;
-        /* a node a restored run has not met again yet is kept, uncounted */
-        if (!nd->h || !any)
-            continue;
-        uint64_t x = nd->h;
-        for (int c = 0; c < EXEC_NCORES; c++)
-            x = fnv(x, &nd->count[c], sizeof nd->count[c]);
-        sum += x;
-    }
-    h = fnv(h, &sum, sizeof sum);
+    /* order-free: the sum of the nodes' terms, kept as the counts change */
+    h = fnv(h, &p->count_sum, sizeof p->count_sum);
     for (int c = 0; c < EXEC_NCORES; c++) {
         h = fnv(h, &p->made[c].step, sizeof p->made[c].step);
         h = fnv(h, &p->made[c].h, sizeof p->made[c].h);
         h = fnv(h, &p->made[c].k, sizeof p->made[c].k);
     }
     return h;
+}
+
+int exec_prov_count_sum_ok(const exec_prov *p)
+{
+    uint64_t sum = 0;
+    for (size_t i = 0; i < p->cap; i++)
+        sum += count_term(&p->nodes[i]);
+    return sum == p->count_sum;
 }

@@ -123,5 +123,8 @@ void exec_prov_restore(exec_prov *p, const exec_prov_saved *s);
 void exec_prov_saved_free(exec_prov_saved *s);
 size_t exec_prov_saved_bytes(const exec_prov_saved *s);
 uint64_t exec_prov_state_hash(const exec_prov *p, uint64_t h);
+/* 1 when the sum the state hash takes agrees with the nodes' counts (the
+ * reverse-execution oracle asks it after each pass). */
+int exec_prov_count_sum_ok(const exec_prov *p);
 
 #endif

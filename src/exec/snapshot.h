@@ -65,6 +65,10 @@ enum { MACHINE_HASH_CHUNK = 4096 };
 uint64_t machine_storage_chunk_term(size_t index, const void *p, size_t n);
 uint64_t machine_storage_hash_finish(size_t nbytes, uint64_t sum);
 uint64_t machine_storage_bytes_hash(const void *data, size_t nbytes);
+/* 1 when the sums the state hash keeps as the run goes (the provenance
+ * counts') agree with a scan of what they sum: the oracle asks it after a
+ * pass, so that a change of a count kept out of the sum is found. */
+int machine_state_hash_selfcheck(const machine *m);
 typedef uint64_t (*machine_storage_hasher)(void *ctx, const tensor_storage *s);
 void machine_state_hash_set_storage_hasher(machine_storage_hasher fn, void *ctx);
 

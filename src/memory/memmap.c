@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/bytes_hash.h"
 #include "base/mem.h"
 #include "tensor/dtype.h"
 
@@ -1103,14 +1104,8 @@ void mem_core_copy(mem_core *dst, const mem_core *src)
     dst->slots = src->slotcap ? xmemdup(src->slots, src->slotcap * sizeof *src->slots) : NULL;
 }
 
-static uint64_t fnv(uint64_t h, const void *p, size_t n)
-{
-    const unsigned char *b = p;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ b[i]) * 0x100000001b3ull;
-    return h;
-}
-
+/* every byte of the spaces, at each moment the reverse-execution oracle
+ * checks: at memory speed (a byte-wise FNV here was its largest cost) */
 uint64_t mem_core_hash(const mem_core *mc)
 {
     uint64_t h = 0xcbf29ce484222325ull;
@@ -1118,11 +1113,11 @@ uint64_t mem_core_hash(const mem_core *mc)
         const mem_space_state *sp = &mc->sp[s];
         uint64_t ng = (sp->size + MEM_GRANULE - 1) / MEM_GRANULE;
         if (sp->size)
-            h = fnv(h, sp->bytes, (size_t)sp->size);
+            h = bytes_hash(h, sp->bytes, (size_t)sp->size);
         if (ng)
-            h = fnv(h, sp->writer, (size_t)ng * sizeof *sp->writer);
+            h = bytes_hash(h, sp->writer, (size_t)ng * sizeof *sp->writer);
     }
     for (uint32_t i = 0; i < mc->ntiles; i++)
-        h = fnv(h, &mc->tiles[i].writes, sizeof mc->tiles[i].writes);
+        h = bytes_hash(h, &mc->tiles[i].writes, sizeof mc->tiles[i].writes);
     return h;
 }

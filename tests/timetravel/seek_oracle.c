@@ -94,6 +94,7 @@ static void quiet(void *ctx, session_stream stream, const char *text, size_t len
 
 static uint64_t rng = 0x2545F4914F6CDD1Dull;
 static size_t seek_window = SIZE_MAX; /* --seek-window: the random order's span */
+static size_t selfcheck_bad; /* runs whose state hash's kept sums disagreed with a scan */
 static uint64_t rnd(void)
 {
     rng ^= rng << 13;
@@ -237,6 +238,8 @@ static int straight(const case_info *c, const char *path, const op_fn *ops, tlog
     }
     if (!want)
         L->T = t;
+    if (want && !machine_state_hash_selfcheck(rp.m))
+        selfcheck_bad++;
     runpass_close(&rp);
     return 1;
 }
@@ -1018,6 +1021,8 @@ int main(int argc, char **argv)
             k.moments += moments;
             k.boundaries += nb;
             check_pass(s, c.passes[p].stem, &L, H, su, n, &k);
+            if (s->run.m && !machine_state_hash_selfcheck(s->run.m))
+                selfcheck_bad++;
             page_hash_reset();
             session_execute(s, "kill");
         }
@@ -1034,7 +1039,10 @@ int main(int argc, char **argv)
                         "core %zu, state %zu, landing %zu\n",
                 why_count[0], why_count[1], why_count[2], why_count[3], why_count[4], why_count[5], why_count[6],
                 why_count[7]);
-    size_t bad = k.bad_seek + k.bad_pos + k.rs_bad + k.rn_bad + k.rf_bad + k.rc_bad + k.bad_back + k.start_rc_bad;
+    size_t bad = k.bad_seek + k.bad_pos + k.rs_bad + k.rn_bad + k.rf_bad + k.rc_bad + k.bad_back + k.start_rc_bad +
+                 selfcheck_bad;
+    if (selfcheck_bad)
+        fprintf(stderr, "%zu runs: the state hash's kept sums disagree with their counts\n", selfcheck_bad);
     printf("%zu distinct passes%s (%zu more identical to one of them; %zu whose moments go as an earlier one's), "
            "%zu moments (%zu boundaries%s), %zu subjects: "
            "seek by step %zu differ; by position %zu checked (%zu more +D), %zu differ; reverse-step + step %zu checked, "
