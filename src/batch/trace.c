@@ -364,7 +364,12 @@ static void add_rec_region(rec_ctx *rc, const char *key, const char *base, const
     trace *t = rc->t;
     if (rc->stop || t->truncated)
         return;
-    tensor *copy = copy_value(v);
+    /* a callback's record lives for the call: a view of the live tensor
+     * serves it as well as a copy (nothing runs meanwhile) */
+    ptodb_status ast;
+    tensor *copy = rc->fn && v->kind == VAL_TENSOR && v->u.t ? tensor_alias(v->u.t, &ast) : NULL;
+    if (!copy)
+        copy = copy_value(v);
     if (!copy)
         return;
     trace_rec r;

@@ -56,6 +56,7 @@ typedef struct log_ctx {
     why_log *l;
     size_t max_bytes;
     seen_set seen;
+    uint64_t seen_recent[256];
     /* the step's reads and in-place writes; read_st: the read storages,
      * one reference each until the next step (a push's lane half is
      * located in its operand's bytes after the step) */
@@ -212,7 +213,13 @@ static uint64_t seen_add(seen_set *s, uint64_t sid)
 static void view_of(log_ctx *lc, const tensor *t, why_view *v)
 {
     memset(v, 0, sizeof *v);
-    v->sid = seen_add(&lc->seen, t->storage->id);
+    /* the storages met lately, by the low bits of their ids: one in it is
+     * in seen (ids are never reused, seen never forgets), and the hash
+     * probe is spared (the items in flight are looked at every step) */
+    uint64_t sid = t->storage->id;
+    if (lc->seen_recent[sid & 255] != sid)
+        lc->seen_recent[sid & 255] = seen_add(&lc->seen, sid);
+    v->sid = sid;
     v->dtype = t->dtype;
     v->ndim = t->ndim;
     v->offset = t->offset;
