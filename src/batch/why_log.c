@@ -905,20 +905,33 @@ static void log_before(log_ctx *lc, machine *m)
         lc->pre[k] = inspect_frame_get(m, k, 0, &lc->pref[k]) ? lc->pref[k].stmt : NULL;
         lc->depth[k] = inspect_depth(m, k);
     }
-    /* the items in flight before the step (a push adds to them) */
-    lc->nqb = 0;
+    /* the items in flight before the step (a push adds to them); as they
+     * were before the last step when no push or pop ran since (the same
+     * items in the same places: an item on a queue is the push's own
+     * copy, which nothing changes while it waits) */
+    const void *items[64];
+    int lanes[64], n = 0;
     inspect_queue qs[32];
     int nq = inspect_queues(m, qs, 32);
     for (int q = 0; q < nq && q < 32; q++)
-        for (int k = 0; k < qs[q].depth && lc->nqb < 64; k++) {
+        for (int k = 0; k < qs[q].depth && n < 64; k++) {
             const tensor *t = inspect_queue_item(m, &qs[q], k);
             if (!t)
                 continue;
-            lc->qbefore[lc->nqb].t = t;
-            lc->qbefore[lc->nqb].lane = qs[q].lane;
-            view_of(lc, t, &lc->qbefore[lc->nqb].v);
-            lc->nqb++;
+            items[n] = t;
+            lanes[n++] = qs[q].lane;
         }
+    int same = n == lc->nqb;
+    for (int i = 0; i < n && same; i++)
+        same = items[i] == lc->qbefore[i].t && lanes[i] == lc->qbefore[i].lane;
+    if (!same) {
+        for (int i = 0; i < n; i++) {
+            lc->qbefore[i].t = items[i];
+            lc->qbefore[i].lane = lanes[i];
+            view_of(lc, items[i], &lc->qbefore[i].v);
+        }
+        lc->nqb = n;
+    }
     /* each core's arrival at the statement it is about to run */
     for (int k = 0; k < EXEC_NCORES; k++) {
         lc->pre_arrival[k] = 0;

@@ -168,6 +168,9 @@ typedef struct xdyn_bind {
     int64_t c;
 } xdyn_bind;
 
+/* The hash of a slot's name (xfunc.slot_by_name). */
+uint64_t exec_name_hash(const char *s);
+
 typedef struct xfunc {
     const ir_func *src;
     const char *name;
@@ -178,6 +181,11 @@ typedef struct xfunc {
     uint32_t nloops;
     exec_type *param_types;
     const char **slot_names; /* sanitised, per slot (NULL for temps) */
+    /* the first resolver slot of each name (src->slot_names' text), by
+     * exec_name_hash: index + 1, 0 an empty entry; slot_by_name_cap a
+     * power of two, 0 when the function has no slots (inspect_find_slot) */
+    uint32_t *slot_by_name;
+    uint32_t slot_by_name_cap;
     xinst *code;
     uint32_t ncode;
     xdyn_bind *dyn_binds;  /* pl.dynamic symbols bound from the parameters' shapes */
