@@ -11,48 +11,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/diag.h"
-#include "base/mem.h"
 #include "batch/divergence.h"
 #include "batch/why_log.h"
-#include "data/case.h"
-#include "exec/machine.h"
-#include "exec/op.h"
-#include "exec/runpass.h"
-#include "ir/resolve.h"
-
-static const char *pass_path(const case_info *c, const char *stem)
-{
-    for (size_t i = 0; i < c->npasses; i++)
-        if (strstr(c->passes[i].path, stem))
-            return c->passes[i].path;
-    return NULL;
-}
+#include "unit_case.h"
 
 /* The logs of good_stem and bad_stem in case_dir, both ways; returns the
  * failing pass's records (-1: the case is not there). */
 static long compare_logs(const char *case_dir, const char *good_stem, const char *bad_stem)
 {
     case_info c;
-    memset(&c, 0, sizeof c);
-    diag_sink sink;
-    diag_sink_init(&sink, 16);
-    case_options co;
-    memset(&co, 0, sizeof co);
-    if (case_open(case_dir, &co, &c, &sink) != PTODB_OK) {
-        diag_sink_free(&sink);
-        case_free(&c);
+    if (unit_case_open(case_dir, &c) != 0)
         return -1;
-    }
-    diag_sink_free(&sink);
-    const char *gp = pass_path(&c, good_stem), *bp = pass_path(&c, bad_stem);
+    const char *gp = unit_case_pass(&c, good_stem), *bp = unit_case_pass(&c, bad_stem);
     ck_assert_msg(gp && bp, "no pass %s or %s in %s", good_stem, bad_stem, case_dir);
-    op_fn *ops = xcalloc(IR_OP_COUNT, sizeof *ops);
-    exec_ops_init(ops);
+    op_fn *ops;
     runpass_options ro;
-    memset(&ro, 0, sizeof ro);
-    machine_options_init(&ro.mopt);
-    ro.ops = ops;
+    unit_run_options(&ro, &ops);
     divergence_side g = {gp, good_stem, &c}, b = {bp, bad_stem, &c};
     bisect_stmt s;
     why_log og, ob;
