@@ -319,14 +319,6 @@ const char *exec_torch_dtype_name(dtype_id dt)
 
 /* REF's sanitised Python name (semantics.md §5.6), without the duplicate
  * suffixes. */
-uint64_t exec_name_hash(const char *s)
-{
-    uint64_t h = 1469598103934665603ull;
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211ull;
-    return h ^ (h >> 29);
-}
-
 /* xf->slot_by_name: each name's first slot (a later slot of the same
  * name is never the one found by name) */
 static void index_slot_names(xfunc *xf, const ir_func *f, ir_arena *a)

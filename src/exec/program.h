@@ -169,7 +169,13 @@ typedef struct xdyn_bind {
 } xdyn_bind;
 
 /* The hash of a slot's name (xfunc.slot_by_name). */
-uint64_t exec_name_hash(const char *s);
+static inline uint64_t exec_name_hash(const char *s)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    return h ^ (h >> 29);
+}
 
 typedef struct xfunc {
     const ir_func *src;
