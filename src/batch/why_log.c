@@ -87,8 +87,18 @@ typedef struct log_ctx {
     content_set strs; /* the records' strings, one copy of each (owner: the copy) */
     const char *empty; /* strs' "", once looked up (every record starts with it) */
     /* loops around each statement met, cached by statement */
-    struct loop_cache { const ir_stmt *st; int n; const ir_stmt *loops[8]; int if_line, if_branch; } *lc;
+    /* and its op's short name, its first target, the loops' variables'
+     * base names (interned); lci: the cache's entries by statement
+     * (index + 1, open addressing) */
+    struct loop_cache {
+        const ir_stmt *st;
+        int n;
+        const ir_stmt *loops[8];
+        int if_line, if_branch;
+        const char *op, *target, *var[8];
+    } *lc;
     size_t nlc, caplc;
+    size_t *lci, caplci;
     /* the run: its statements by line, and each step's cores before it
      * (the statement each was at, its frame, its depth, its arrival
      * there) and the items in flight (a push adds to them) */
@@ -435,11 +445,26 @@ static void find_loops(void *ctx, const ir_stmt *st)
         f->iff = st; /* outer ifs come first: the last is the innermost */
 }
 
+static const ir_expr *stmt_call(const ir_stmt *st);
+
 static const struct loop_cache *loops_of(log_ctx *lc, const ir_func *fn, const ir_stmt *st)
 {
-    for (size_t i = 0; i < lc->nlc; i++)
-        if (lc->lc[i].st == st)
-            return &lc->lc[i];
+    if ((lc->nlc + 1) * 2 > lc->caplci) {
+        free(lc->lci);
+        lc->caplci = lc->caplci ? lc->caplci * 2 : 256;
+        lc->lci = xcalloc(lc->caplci, sizeof *lc->lci);
+        for (size_t i = 0; i < lc->nlc; i++) {
+            size_t j = ptr_slot(lc->lc[i].st, lc->caplci);
+            while (lc->lci[j])
+                j = (j + 1) & (lc->caplci - 1);
+            lc->lci[j] = i + 1;
+        }
+    }
+    size_t j = ptr_slot(st, lc->caplci);
+    for (; lc->lci[j]; j = (j + 1) & (lc->caplci - 1))
+        if (lc->lc[lc->lci[j] - 1].st == st)
+            return &lc->lc[lc->lci[j] - 1];
+    lc->lci[j] = lc->nlc + 1;
     if (lc->nlc == lc->caplc) {
         lc->caplc = lc->caplc ? lc->caplc * 2 : 64;
         lc->lc = xreallocarray(lc->lc, lc->caplc, sizeof *lc->lc);
@@ -453,6 +478,25 @@ static const struct loop_cache *loops_of(log_ctx *lc, const ir_func *fn, const i
     memcpy(c->loops, f.loops, sizeof f.loops);
     c->if_line = f.iff ? (int)f.iff->span.line : 0;
     c->if_branch = f.iff ? in_block(&f.iff->u.if_.body, st) : 0;
+    strbuf sb = STRBUF_INIT;
+    const ir_expr *call = stmt_call(st);
+    c->op = NULL;
+    if (call) {
+        ir_call_short_name(call, &sb);
+        c->op = intern(lc, strbuf_str(&sb), 47);
+    }
+    c->target = st->kind == IR_STMT_ASSIGN && st->u.assign.ntargets > 0
+                    ? intern(lc, st->u.assign.targets[0].name->text, 95)
+                    : NULL;
+    for (int i = 0; i < c->n; i++) {
+        c->var[i] = NULL;
+        if (!c->loops[i]->u.for_.var)
+            continue;
+        strbuf_clear(&sb);
+        ir_ssa_base_name(c->loops[i]->u.for_.var->name->text, &sb);
+        c->var[i] = intern(lc, strbuf_str(&sb), 47);
+    }
+    strbuf_free(&sb);
     return c;
 }
 
@@ -642,15 +686,11 @@ static void record_stmt(log_ctx *lc, const machine *m, int core, const ir_stmt *
         strbuf_free(&sb);
     }
     const ir_expr *call = stmt_call(st);
-    if (call) {
-        strbuf sb = STRBUF_INIT;
-        ir_call_short_name(call, &sb);
-        r->op = intern(lc, strbuf_str(&sb), 47);
-        strbuf_free(&sb);
-    }
-    if (st->kind == IR_STMT_ASSIGN && st->u.assign.ntargets > 0)
-        r->target = intern(lc, st->u.assign.targets[0].name->text, 95);
     const struct loop_cache *c = loops_of(lc, f->ir, st);
+    if (c->op)
+        r->op = c->op;
+    if (c->target)
+        r->target = c->target;
     r->if_line = c->if_line;
     r->if_branch = c->if_branch;
     if (c->n > 0) {
@@ -672,10 +712,7 @@ static void record_stmt(log_ctx *lc, const machine *m, int core, const ir_stmt *
         int k = r->nloops++;
         r->loop_line[k] = (int)lp->span.line;
         r->loop_val[k] = v->u.i;
-        strbuf sb = STRBUF_INIT;
-        ir_ssa_base_name(name, &sb);
-        r->loop_var[k] = intern(lc, strbuf_str(&sb), 47);
-        strbuf_free(&sb);
+        r->loop_var[k] = c->var[i];
     }
     r->nin = lc->nreads;
     r->in = lc->nreads ? xreallocarray(NULL, (size_t)lc->nreads, sizeof *r->in) : NULL;
@@ -1150,6 +1187,7 @@ void why_log_free(why_log *l)
         free(lc->read_st);
         free(lc->written);
         free(lc->lc);
+        free(lc->lci);
         free(lc->arr);
         while (lc->arena) {
             struct arena_block *next = lc->arena->next;
