@@ -365,6 +365,35 @@ static size_t view_bytes(const why_view *v)
     return n > 0 ? (size_t)n * dtype_size(v->dtype) : 0;
 }
 
+/* keep_vals(copy_vals(v)): where v's elements lie in row-major order in st
+ * (a whole tile, most writes), found by their bytes where they are before
+ * any copy is made; copied only when the log holds no buffer like them. */
+static unsigned char *keep_view_vals(log_ctx *lc, const why_view *v, const tensor_storage *st)
+{
+    int64_t n = view_numel(v), expect = 1;
+    size_t es = dtype_size(v->dtype);
+    int dense = n > 0 && es > 0 && v->offset >= 0;
+    for (int d = v->ndim - 1; d >= 0 && dense; d--) {
+        if (v->shape[d] != 1 && v->strides[d] != expect)
+            dense = 0;
+        expect *= v->shape[d];
+    }
+    size_t bytes = dense ? (size_t)n * es : 0;
+    if (!dense || (size_t)v->offset * es + bytes > st->nbytes || lc->l->bytes + bytes > lc->max_bytes)
+        return keep_vals(lc, copy_vals(lc, v, st), view_bytes(v));
+    const unsigned char *src = st->data + (size_t)v->offset * es;
+    uint64_t h = content_hash(src, bytes);
+    unsigned char *same = content_set_find(&lc->vals, h, src, bytes);
+    if (!same && lc->share && (same = content_set_find(&lc->share->vals, h, src, bytes)) != NULL) {
+        vals_of(same)->refs++;
+        content_set_add(&lc->vals, h, same, bytes, same);
+    }
+    if (!same)
+        return keep_vals(lc, copy_vals(lc, v, st), view_bytes(v));
+    lc->l->bytes += bytes; /* counted as copied (copy_vals' cap) */
+    return same;
+}
+
 static int64_t flat_of(const why_view *v, const int64_t *idx)
 {
     int64_t k = 0;
@@ -534,7 +563,7 @@ static void record_result(log_ctx *lc, why_rec *r, const tensor *t)
     why_write *w = add_write(r);
     w->kind = fresh ? WHY_W_RESULT : WHY_W_POP;
     view_of(lc, t, &w->v);
-    w->vals = keep_vals(lc, copy_vals(lc, &w->v, t->storage), view_bytes(&w->v));
+    w->vals = keep_view_vals(lc, &w->v, t->storage);
 }
 
 /* Where the queued item w lies in the pushed tile src: along the one dim
@@ -766,7 +795,7 @@ static void record_stmt(log_ctx *lc, const machine *m, int core, const ir_stmt *
             if (!r->target[0])
                 r->target = intern(lc, r->reg->tensor, 95);
         }
-        w->vals = keep_vals(lc, copy_vals(lc, &w->v, t->storage), view_bytes(&w->v));
+        w->vals = keep_view_vals(lc, &w->v, t->storage);
     }
     /* results */
     if (st->kind == IR_STMT_ASSIGN && call && call->kind == IR_EXPR_CALL)
@@ -825,7 +854,7 @@ static void record_stmt(log_ctx *lc, const machine *m, int core, const ir_stmt *
                 why_write *w = add_write(r);
                 w->kind = WHY_W_QUEUE;
                 view_of(lc, t, &w->v);
-                w->vals = keep_vals(lc, copy_vals(lc, &w->v, t->storage), view_bytes(&w->v));
+                w->vals = keep_view_vals(lc, &w->v, t->storage);
                 /* a lane's half of a split push sits at the lane's offset:
                  * the lane stride, half the extent unless the push gave
                  * one; found as the offset whose elements are the item's */
