@@ -67,9 +67,8 @@ static long compare_traces(const char *case_dir, const char *pass_file)
 
 START_TEST(test_boxed_mlp)
 {
-    const char *top = getenv("top_srcdir");
     char dir[4096];
-    snprintf(dir, sizeof dir, "%s/examples/mlp", top ? top : "..");
+    unit_example_dir("mlp", dir, sizeof dir);
     long n = compare_traces(dir, "22_after_");
     ck_assert_int_gt(n, 0); /* one store of out is boxed there */
 }
@@ -77,9 +76,8 @@ END_TEST
 
 START_TEST(test_boxed_qwen3)
 {
-    const char *fx = getenv("PTODB_FIXTURES");
     char dir[4096];
-    snprintf(dir, sizeof dir, "%s/qwen3_scope3_910b", fx ? fx : "../../shared/fixtures");
+    unit_fixture_dir("qwen3_scope3_910b", dir, sizeof dir);
     long n = compare_traces(dir, "21_after_");
     if (n < 0)
         return; /* no shared fixtures here */
@@ -89,15 +87,6 @@ END_TEST
 
 int main(void)
 {
-    Suite *s = suite_create("trace_boxed");
-    TCase *tc = tcase_create("core");
-    tcase_set_timeout(tc, 600);
-    tcase_add_test(tc, test_boxed_mlp);
-    tcase_add_test(tc, test_boxed_qwen3);
-    suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    const TTest *tests[] = {test_boxed_mlp, test_boxed_qwen3};
+    return unit_run("trace_boxed", tests, 2);
 }

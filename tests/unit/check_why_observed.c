@@ -72,20 +72,18 @@ static long compare_logs(const char *case_dir, const char *good_stem, const char
 
 START_TEST(test_observed_mlp)
 {
-    const char *top = getenv("top_srcdir");
     char dir[4096];
-    snprintf(dir, sizeof dir, "%s/examples/mlp", top ? top : "..");
+    unit_example_dir("mlp", dir, sizeof dir);
     ck_assert_int_gt(compare_logs(dir, "18_after_", "22_after_"), 1);
-    snprintf(dir, sizeof dir, "%s/examples/mlp-broken", top ? top : "..");
+    unit_example_dir("mlp-broken", dir, sizeof dir);
     ck_assert_int_gt(compare_logs(dir, "18_after_", "22_after_"), 1);
 }
 END_TEST
 
 START_TEST(test_observed_qwen3)
 {
-    const char *fx = getenv("PTODB_FIXTURES");
     char dir[4096];
-    snprintf(dir, sizeof dir, "%s/qwen3_scope3_910b", fx ? fx : "../../shared/fixtures");
+    unit_fixture_dir("qwen3_scope3_910b", dir, sizeof dir);
     long n = compare_logs(dir, "21_after_", "22_after_");
     if (n < 0)
         return; /* no shared fixtures here */
@@ -95,15 +93,6 @@ END_TEST
 
 int main(void)
 {
-    Suite *s = suite_create("why_observed");
-    TCase *tc = tcase_create("core");
-    tcase_set_timeout(tc, 600);
-    tcase_add_test(tc, test_observed_mlp);
-    tcase_add_test(tc, test_observed_qwen3);
-    suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    const TTest *tests[] = {test_observed_mlp, test_observed_qwen3};
+    return unit_run("why_observed", tests, 2);
 }
