@@ -51,9 +51,14 @@ tests_unit_check_xcore_LDADD = $(UNIT_LDADD)
 
 check_PROGRAMS += tests/unit/check_trace_boxed
 TESTS += tests/unit/check_trace_boxed
-tests_unit_check_trace_boxed_SOURCES = tests/unit/check_trace_boxed.c
+tests_unit_check_trace_boxed_SOURCES = tests/unit/check_trace_boxed.c tests/unit/unit_case.h
 tests_unit_check_trace_boxed_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_trace_boxed_LDADD = $(UNIT_LDADD)
+check_PROGRAMS += tests/unit/check_why_observed
+TESTS += tests/unit/check_why_observed
+tests_unit_check_why_observed_SOURCES = tests/unit/check_why_observed.c tests/unit/unit_case.h
+tests_unit_check_why_observed_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_why_observed_LDADD = $(UNIT_LDADD)
 
 # Program points across passes: the metamorphic test's driver.
 check_PROGRAMS += tests/points/metamorphic

@@ -655,7 +655,11 @@ void diverge_find_keep_logs(const divergence_side *good, const divergence_side *
         memset(keep_bad, 0, sizeof *keep_bad);
     if (keep_good)
         memset(keep_good, 0, sizeof *keep_good);
-    divergence_find(good, bad, ro, rtol, atol, max_trace_bytes, s);
+    /* the caller wants the logs: the search's runs make them */
+    if (keep_bad && keep_good)
+        divergence_find_logged(good, bad, ro, rtol, atol, max_trace_bytes, s, keep_good, keep_bad);
+    else
+        divergence_find(good, bad, ro, rtol, atol, max_trace_bytes, s);
     const volatile sig_atomic_t *stop = ro->mopt.interrupt;
     if (stop && *stop)
         return;

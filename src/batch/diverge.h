@@ -51,10 +51,12 @@ typedef enum diverge_reason {
 void diverge_find(const divergence_side *good, const divergence_side *bad, int good_pass, int bad_pass,
                   const runpass_options *ro, double rtol, double atol, size_t max_trace_bytes, bisect_stmt *s);
 
-/* diverge_find that hands over the dataflow logs its chain step ran (why.h
- * why_refine_divergence: both passes to their ends, nothing captured) in
- * keep_bad and keep_good, for the caller to free (why_log_free); zeroed when
- * it ran none. `why` asks the same chain of the same logs. */
+/* diverge_find that hands over the dataflow logs of both passes (to their
+ * ends, nothing captured: why.h why_refine_divergence's) in keep_bad and
+ * keep_good, for the caller to free (why_log_free); zeroed when it made
+ * none. The search's traced runs make them (divergence_find_logged: one
+ * run of each pass for the trace and the log), else its chain step runs
+ * them when it needs them. `why` asks the same chain of the same logs. */
 struct why_log;
 void diverge_find_keep_logs(const divergence_side *good, const divergence_side *bad, int good_pass, int bad_pass,
                             const runpass_options *ro, double rtol, double atol, size_t max_trace_bytes,

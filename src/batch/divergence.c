@@ -8,6 +8,7 @@
 #include "base/mem.h"
 #include "batch/split_change.h"
 #include "batch/trace.h"
+#include "batch/why_log.h"
 #include "exec/machine.h"
 #include "ranks/run.h"
 
@@ -705,10 +706,30 @@ static int race_statement(const char *error, int line)
 void divergence_find(const divergence_side *good_side, const divergence_side *bad_side, const runpass_options *ro,
                      double rtol, double atol, size_t max_trace_bytes, bisect_stmt *s)
 {
+    divergence_find_logged(good_side, bad_side, ro, rtol, atol, max_trace_bytes, s, NULL, NULL);
+}
+
+void divergence_find_logged(const divergence_side *good_side, const divergence_side *bad_side,
+                            const runpass_options *ro, double rtol, double atol, size_t max_trace_bytes,
+                            bisect_stmt *s, why_log *log_good, why_log *log_bad)
+{
     memset(s, 0, sizeof *s);
     s->rank = s->bit_rank = -1;
+    if (log_good)
+        memset(log_good, 0, sizeof *log_good);
+    if (log_bad)
+        memset(log_bad, 0, sizeof *log_bad);
+    /* the logs follow one machine, and reuse_dead would write a result
+     * over an operand the log names by its storage */
+    int logged = log_good && log_bad && !good_side->c->ranks.nranks && !bad_side->c->ranks.nranks &&
+                 !ro->mopt.reuse_dead;
+    trace_observer obs_good, obs_bad;
+    why_log_opts lo_good = {0, 0, NULL, 0, NULL}, lo_bad = {0, 0, NULL, 0, log_good};
+    if (logged)
+        why_log_observe(good_side->path, good_side->c, ro, &lo_good, log_good, &obs_good);
     trace good;
-    trace_pass_boxed(good_side->path, good_side->c, ro, max_trace_bytes, &good);
+    trace_pass_observed(good_side->path, good_side->c, ro, max_trace_bytes, NULL, NULL, 1, logged ? &obs_good : NULL,
+                        &good);
     trace_index(&good);
     cmp_ctx cx;
     memset(&cx, 0, sizeof cx);
@@ -721,7 +742,13 @@ void divergence_find(const divergence_side *good_side, const divergence_side *ba
     cx.ro = ro;
     cx.ranked = good.nranks > 0 || bad_side->c->ranks.nranks > 0;
     trace bad;
-    trace_pass(bad_side->path, bad_side->c, ro, 0, on_bad_rec, &cx, &bad);
+    if (logged)
+        why_log_observe(bad_side->path, bad_side->c, ro, &lo_bad, log_bad, &obs_bad);
+    trace_pass_observed(bad_side->path, bad_side->c, ro, 0, on_bad_rec, &cx, 0, logged ? &obs_bad : NULL, &bad);
+    if (logged && (!why_log_observed(log_good) + !why_log_observed(log_bad))) {
+        why_log_free(log_good);
+        why_log_free(log_bad);
+    }
     tensor_unref(cx.half);
     cx.half = NULL;
     if (cx.frozen) {

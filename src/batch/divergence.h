@@ -108,6 +108,16 @@ typedef struct divergence_side {
  * (0: 1 GiB). */
 void divergence_find(const divergence_side *good, const divergence_side *bad, const runpass_options *ro,
                      double rtol, double atol, size_t max_trace_bytes, bisect_stmt *s);
+/* divergence_find whose two traced runs also make `why`'s dataflow logs of
+ * the two passes (why_log.h why_log_observe: the same runs feed both), as
+ * why_log_run makes them to their ends, nothing captured, bad's sharing
+ * good's values. Both are left zeroed when either is not that log (a
+ * multi-rank case, reuse_dead, a fault under the memory model: the caller
+ * runs its own); the caller frees them (why_log_free). */
+struct why_log;
+void divergence_find_logged(const divergence_side *good, const divergence_side *bad, const runpass_options *ro,
+                            double rtol, double atol, size_t max_trace_bytes, bisect_stmt *s, struct why_log *log_good,
+                            struct why_log *log_bad);
 void divergence_stmt_free(bisect_stmt *s);
 
 /* Where a statement ran, as the debugger's stops name it: "rank 1, aiv0"

@@ -114,6 +114,7 @@ typedef struct rec_ctx {
     trace_fn fn;
     void *ud;
     int stop;
+    const trace_observer *obs; /* a second recorder of the same run, or NULL (single-rank runs only) */
     int rank;          /* the rank whose machine runs the step being recorded */
     /* the storages the step wrote, taken when the hook runs: the tensor
      * written may be an op's temporary view (a notify's remote cell), freed
@@ -188,8 +189,9 @@ static void note_defs(rec_ctx *rc, int core, const ir_stmt *st)
 
 static void on_write(void *ud, int core, const tensor *t)
 {
-    (void)core;
     rec_ctx *rc = ud;
+    if (rc->obs)
+        rc->obs->write(rc->obs->ud, core, t);
     if (rc->nwritten == rc->capwritten) {
         rc->capwritten = rc->capwritten ? rc->capwritten * 2 : 8;
         rc->written = xreallocarray(rc->written, rc->capwritten, sizeof *rc->written);
@@ -264,6 +266,12 @@ static tensor *keep_copy(rec_ctx *rc, tensor *copy)
     const unsigned char *data = copy->storage->data;
     uint64_t h = content_hash(data, bytes);
     tensor_storage *same = content_set_find(&rc->kept, h, data, bytes);
+    if (!same && rc->obs && rc->obs->share) {
+        /* the observer's copy of the same bytes */
+        same = rc->obs->share(rc->obs->ud, h, data, bytes);
+        if (same)
+            content_set_add(&rc->kept, h, same->data, bytes, same);
+    }
     if (same) {
         ptodb_status st;
         tensor *v = tensor_from_storage(same, copy->dtype, copy->ndim, copy->shape, NULL, 0, &st);
@@ -356,7 +364,12 @@ static void add_rec_region(rec_ctx *rc, const char *key, const char *base, const
     trace *t = rc->t;
     if (rc->stop || t->truncated)
         return;
-    tensor *copy = copy_value(v);
+    /* a callback's record lives for the call: a view of the live tensor
+     * serves it as well as a copy (nothing runs meanwhile) */
+    ptodb_status ast;
+    tensor *copy = rc->fn && v->kind == VAL_TENSOR && v->u.t ? tensor_alias(v->u.t, &ast) : NULL;
+    if (!copy)
+        copy = copy_value(v);
     if (!copy)
         return;
     trace_rec r;
@@ -889,50 +902,82 @@ static void index_lines(const ir_module *mod, ir_line_index *lines)
         ir_line_index_add(lines, &mod->program->funcs[i]->body);
 }
 
+/* The trace's end-of-run fields, as the machine stands (whole: it ran to
+ * its end as machine_run runs it). */
+static void note_end(trace *out, machine *mach, int whole)
+{
+    out->steps = machine_steps(mach);
+    out->ran_whole = whole;
+    out->memfaults = machine_mem_faults(mach);
+    if (machine_mem_report(mach))
+        out->memreport = xstrdup(machine_mem_report(mach));
+}
+
 static void trace_run_one(const char *path, const case_info *c, const runpass_options *po, rec_ctx *rc, int calls,
                           trace *out)
 {
+    const trace_observer *obs = rc->obs;
     ir_line_index lines = {NULL, 0};
     runpass_run run;
     runpass_open(&run, path, NULL, c, po, on_write, rc, 0);
     machine *mach = run.m;
     if (run.status != RUNPASS_COMPARED) {
+        if (obs)
+            obs->open_failed(obs->ud);
         out->error = run.message;
         run.message = NULL;
         goto done;
     }
+    if (obs)
+        obs->open(obs->ud, &run);
     index_lines(run.module, &lines);
     call_stack *callst = xcalloc(1, sizeof *callst);
     /* ended where machine_run ends (a failed step, the done event) */
     int whole = 0;
-    while (!rc->stop) {
+    /* the trace records until its callback stops it; an observer's
+     * recording goes on to the run's end */
+    int recording = 1;
+    for (;;) {
+        if (recording && rc->stop) {
+            note_end(out, mach, 0);
+            recording = 0;
+        }
+        if (!recording && !obs)
+            break;
         core_snap sn;
-        snap_cores(mach, &sn);
+        if (recording)
+            snap_cores(mach, &sn);
         rc->nwritten = 0;
+        if (obs)
+            obs->before(obs->ud, mach);
         exec_event ev;
         ptodb_status st = machine_step(mach, &ev);
+        if (obs)
+            obs->after(obs->ud, mach, st, &ev);
         if (st != PTODB_OK || ev.kind == EXEC_EV_ERROR) {
-            whole = st != PTODB_OK;
-            out->error = xstrdup(machine_error(mach));
-            note_error_place(out, path, mach);
+            if (recording) {
+                whole = st != PTODB_OK;
+                out->error = xstrdup(machine_error(mach));
+                note_error_place(out, path, mach);
+            }
             break;
         }
         if (ev.kind == EXEC_EV_DONE) {
             whole = 1;
             break;
         }
-        record_step(rc, mach, &sn, &ev, &lines, calls, callst);
+        if (recording)
+            record_step(rc, mach, &sn, &ev, &lines, calls, callst);
         if (machine_finished(mach)) {
             whole = 1; /* its next step is the done event, and changes nothing */
             break;
         }
     }
     free(callst);
-    out->steps = machine_steps(mach);
-    out->ran_whole = whole;
-    out->memfaults = machine_mem_faults(mach);
-    if (machine_mem_report(mach))
-        out->memreport = xstrdup(machine_mem_report(mach));
+    if (recording)
+        note_end(out, mach, whole);
+    if (obs)
+        obs->close(obs->ud, &run);
 done:
     runpass_close(&run);
     ir_line_index_free(&lines);
@@ -1029,7 +1074,7 @@ done:
 }
 
 static void trace_run(const char *path, const case_info *c, const runpass_options *o, size_t max_bytes, trace_fn fn,
-                      void *ud, int calls, int boxed, trace *out)
+                      void *ud, int calls, int boxed, const trace_observer *obs, trace *out)
 {
     memset(out, 0, sizeof *out);
     rec_ctx rc;
@@ -1039,6 +1084,7 @@ static void trace_run(const char *path, const case_info *c, const runpass_option
     rc.fn = fn;
     rc.ud = ud;
     rc.boxed = boxed;
+    rc.obs = c->ranks.nranks ? NULL : obs;
     /* statements are matched by what their values are (exec/prov.h) */
     runpass_options po = *o;
     po.mopt.provenance = 1;
@@ -1046,6 +1092,10 @@ static void trace_run(const char *path, const case_info *c, const runpass_option
         trace_run_ranks(path, c, &po, &rc, calls, out);
     else
         trace_run_one(path, c, &po, &rc, calls, out);
+    if (out->cap > out->n && out->n) { /* the slack of the doubling goes */
+        out->recs = xreallocarray(out->recs, out->n, sizeof *out->recs);
+        out->cap = out->n;
+    }
     for (size_t i = 0; i < rc.kept.cap; i++)
         tensor_storage_unref(rc.kept.at[i].owner);
     content_set_free(&rc.kept);
@@ -1057,19 +1107,25 @@ static void trace_run(const char *path, const case_info *c, const runpass_option
 void trace_pass(const char *path, const case_info *c, const runpass_options *o, size_t max_bytes, trace_fn fn,
                 void *ud, trace *out)
 {
-    trace_run(path, c, o, max_bytes, fn, ud, 0, 0, out);
+    trace_run(path, c, o, max_bytes, fn, ud, 0, 0, NULL, out);
 }
 
 void trace_pass_boxed(const char *path, const case_info *c, const runpass_options *o, size_t max_bytes,
                       trace *out)
 {
-    trace_run(path, c, o, max_bytes, NULL, NULL, 0, 1, out);
+    trace_run(path, c, o, max_bytes, NULL, NULL, 0, 1, NULL, out);
 }
 
 void trace_pass_with_calls(const char *path, const case_info *c, const runpass_options *o, size_t max_bytes,
                            trace *out)
 {
-    trace_run(path, c, o, max_bytes, NULL, NULL, 1, 0, out);
+    trace_run(path, c, o, max_bytes, NULL, NULL, 1, 0, NULL, out);
+}
+
+void trace_pass_observed(const char *path, const case_info *c, const runpass_options *o, size_t max_bytes,
+                         trace_fn fn, void *ud, int boxed, const trace_observer *obs, trace *out)
+{
+    trace_run(path, c, o, max_bytes, fn, ud, 0, boxed, obs, out);
 }
 
 void trace_free(trace *t)
@@ -1116,11 +1172,35 @@ static struct trace_list *list_slot(const trace *t, const char *s)
     return &t->lists[j];
 }
 
+/* The lists' table twice as large (kept at most half full). */
+static void lists_grow(trace *t)
+{
+    size_t oldcap = t->caplists;
+    struct trace_list *old = t->lists;
+    t->caplists = oldcap * 2;
+    t->lists = xcalloc(t->caplists, sizeof *t->lists);
+    for (size_t i = 0; i < oldcap; i++) {
+        if (!old[i].s)
+            continue;
+        size_t j = hash_str(old[i].s, 0) & (t->caplists - 1);
+        while (t->lists[j].s)
+            j = (j + 1) & (t->caplists - 1);
+        t->lists[j] = old[i];
+    }
+    free(old);
+}
+
 static void list_add(trace *t, const char *s, size_t i)
 {
     struct trace_list *l = list_slot(t, s);
-    if (!l->s)
+    if (!l->s) {
+        if ((t->nlists + 1) * 2 > t->caplists) {
+            lists_grow(t);
+            l = list_slot(t, s);
+        }
         l->s = xstrdup(s);
+        t->nlists++;
+    }
     if (l->n == l->cap) {
         l->cap = l->cap ? l->cap * 2 : 4;
         l->idx = xreallocarray(l->idx, l->cap, sizeof *l->idx);
@@ -1139,11 +1219,10 @@ static const struct trace_list *list_get(const trace *t, char kind, int lane, in
 
 void trace_index(trace *t)
 {
-    size_t cap = 16;
-    while (cap < t->n * 10 + 2)
-        cap *= 2;
-    t->caplists = cap;
-    t->lists = xcalloc(cap, sizeof *t->lists);
+    /* the table grows with the lists (several records share one) */
+    t->caplists = 1024;
+    t->nlists = 0;
+    t->lists = xcalloc(t->caplists, sizeof *t->lists);
     strbuf sb = STRBUF_INIT;
     for (size_t i = 0; i < t->n; i++) {
         const trace_rec *r = &t->recs[i];
@@ -1165,7 +1244,7 @@ void trace_index(trace *t)
     }
     strbuf_free(&sb);
     /* which bases come from a single statement (key) */
-    for (size_t j = 0; j < cap; j++) {
+    for (size_t j = 0; j < t->caplists; j++) {
         struct trace_list *l = &t->lists[j];
         if (!l->s || l->s[0] != 'b')
             continue;

@@ -103,7 +103,7 @@ typedef struct trace {
     struct trace_count *counts;
     size_t ncounts, capcounts;
     struct trace_list *lists;
-    size_t caplists;
+    size_t caplists, nlists;
     /* boxed stores: each GM tensor's stores in order (trace_rec.gm) */
     struct trace_gm *gms;
     size_t ngms, capgms;
@@ -132,6 +132,34 @@ void trace_pass_with_calls(const char *path, const case_info *c, const runpass_o
  * and sees the same tensors. */
 void trace_pass_boxed(const char *path, const case_info *c, const runpass_options *o, size_t max_bytes,
                       trace *out);
+/* A second recorder fed by a trace's own run (why's dataflow log,
+ * why_log.h why_log_observe): the same machine, stepped once for both, so
+ * that a pass is run once for the two. open: the run has started (the
+ * machine is run->m); write: the machine's write hook, beside the trace's;
+ * before and after: around each machine_step (after: every step's status
+ * and event, the done event and a failed step too); close: the run is over,
+ * before runpass_close. open_failed: the run could not start. The run goes
+ * on after the trace stops recording (its callback's stop) for as long as
+ * the machine runs; the trace's own fields (ran_whole, steps, the memory
+ * faults) are those of the moment it stopped, as without an observer. A
+ * single-rank pass only: a multi-rank one calls none of them. share (may
+ * be NULL): a storage over the observer's own copy of the n bytes at p
+ * (hash h, base/content_set.h content_hash), or NULL when it has none: a
+ * boxed trace keeps that instead of a copy of its own (the log and the
+ * trace hold the same values: one copy of each). */
+typedef struct trace_observer {
+    void *ud;
+    void (*open)(void *ud, runpass_run *run);
+    void (*open_failed)(void *ud);
+    void (*write)(void *ud, int core, const tensor *t);
+    void (*before)(void *ud, machine *m);
+    void (*after)(void *ud, machine *m, ptodb_status st, const exec_event *ev);
+    void (*close)(void *ud, runpass_run *run);
+    tensor_storage *(*share)(void *ud, uint64_t h, const void *p, size_t n);
+} trace_observer;
+/* trace_pass (boxed: trace_pass_boxed) with an observer (may be NULL). */
+void trace_pass_observed(const char *path, const case_info *c, const runpass_options *o, size_t max_bytes,
+                         trace_fn fn, void *ud, int boxed, const trace_observer *obs, trace *out);
 void trace_free(trace *t);
 
 /* A record's value (r->t), made from its GM tensor's history for a boxed

@@ -122,7 +122,7 @@ static void map_inputs(const why_log *l, long ri, int wi, const int64_t *idx, ca
             return;
         }
     }
-    if (w->kind == WHY_W_INPLACE && r->has_region && r->reg.kind == EXEC_REGION_STORE) {
+    if (w->kind == WHY_W_INPLACE && r->has_region && r->reg->kind == EXEC_REGION_STORE) {
         for (int k = 0; k < r->nin; k++)
             if (r->in[k].sid != w->v.sid) {
                 if (r->in[k].ndim != w->v.ndim)
@@ -134,13 +134,13 @@ static void map_inputs(const why_log *l, long ri, int wi, const int64_t *idx, ca
         snprintf(cs->note, sizeof cs->note, "the stored tile's shape is not the box's");
         return;
     }
-    if (r->has_region && r->reg.kind == EXEC_REGION_LOAD && r->nin >= 1) {
+    if (r->has_region && r->reg->kind == EXEC_REGION_LOAD && r->nin >= 1) {
         const why_view *g = &r->in[0];
-        if (g->ndim == r->reg.ndim && g->ndim >= w->v.ndim) {
+        if (g->ndim == r->reg->ndim && g->ndim >= w->v.ndim) {
             /* the tile's dims are the box's last ones; the others are 1 long */
             int extra = g->ndim - w->v.ndim;
             for (int d = 0; d < g->ndim; d++)
-                vi[d] = r->reg.lo[d] + (d >= extra ? idx[d - extra] : 0);
+                vi[d] = r->reg->lo[d] + (d >= extra ? idx[d - extra] : 0);
             cands_add(cs, l, (size_t)ri, 0, g, vi);
             return;
         }
@@ -341,7 +341,7 @@ static int hop_at(const why_log *l, size_t before, uint64_t sid, int64_t off, wh
     h->value = why_write_value(w, idx);
     if (r->has_region) {
         strbuf sb = STRBUF_INIT;
-        exec_region_format(&r->reg, &sb);
+        exec_region_format(r->reg, &sb);
         snprintf(h->region, sizeof h->region, "%s", strbuf_str(&sb));
         strbuf_free(&sb);
     }
@@ -484,7 +484,7 @@ static void explain_not_written(const why_log *l, const why_write *w, const int6
                     if (nstores > 1)
                         strbuf_puts(&boxes, ", ");
                     if (r->has_region)
-                        exec_region_format(&r->reg, &boxes);
+                        exec_region_format(r->reg, &boxes);
                     else
                         strbuf_printf(&boxes, "line %d", r->line);
                     strbuf_printf(&boxes, " (line %d, %s", r->line, machine_core_name(r->core));
@@ -505,16 +505,16 @@ static void explain_not_written(const why_log *l, const why_write *w, const int6
     /* a store whose box holds the element but whose tile's valid shape does not */
     for (size_t i = 1; i < l->n; i++) {
         const why_rec *r = &l->recs[i];
-        if (!r->has_region || r->reg.kind != EXEC_REGION_STORE || r->reg.ndim != ndim)
+        if (!r->has_region || r->reg->kind != EXEC_REGION_STORE || r->reg->ndim != ndim)
             continue;
         int inside = 1;
         for (int d = 0; d < ndim && inside; d++)
-            inside = idx[d] >= r->reg.lo[d] && idx[d] < r->reg.lo[d] + r->reg.len[d];
+            inside = idx[d] >= r->reg->lo[d] && idx[d] < r->reg->lo[d] + r->reg->len[d];
         for (int k = 0; inside && k < r->nw; k++)
             if (r->w[k].v.sid == w->v.sid && r->w[k].clipped) {
                 strbuf_printf(out, "the store at line %d (%s, call %u of %s) covers it with its box ", r->line,
                               machine_core_name(r->core), r->call, r->func);
-                exec_region_format(&r->reg, out);
+                exec_region_format(r->reg, out);
                 strbuf_puts(out, " but writes only its tile's valid shape [");
                 for (int d = 0; d < r->w[k].v.ndim; d++)
                     strbuf_printf(out, "%s%" PRId64, d ? ", " : "", r->w[k].v.shape[d]);
@@ -874,9 +874,9 @@ void why_chain_build(const why_log *l, const why_log *other, const char *name, c
                         }
                     }
                     /* a load: the GM element it read for this element */
-                    if (ra->has_region && rb->has_region && ra->reg.kind == EXEC_REGION_LOAD &&
-                        rb->reg.kind == EXEC_REGION_LOAD && ca.n == 1 && cb.n == 1 &&
-                        !gm_same(&ra->reg, &ca.c[0], &rb->reg, &cb.c[0]))
+                    if (ra->has_region && rb->has_region && ra->reg->kind == EXEC_REGION_LOAD &&
+                        rb->reg->kind == EXEC_REGION_LOAD && ca.n == 1 && cb.n == 1 &&
+                        !gm_same(ra->reg, &ca.c[0], rb->reg, &cb.c[0]))
                         leafdiff = 1;
                     /* a push: the element of the pushed tile it queued for this one */
                     int queue_diff = 0;
@@ -884,8 +884,8 @@ void why_chain_build(const why_log *l, const why_log *other, const char *name, c
                         !same_idx(&ca.c[0], &cb.c[0]))
                         queue_diff = 1;
                     int swapped = strcmp(h.op, g.op) == 0 && operands_swapped(ra, rb);
-                    if (leafdiff && strcmp(ra->reg.tensor, rb->reg.tensor) != 0 && ra->has_region && rb->has_region) {
-                        blame_source(out, &h, ra->reg.tensor, rb->reg.tensor, 0);
+                    if (leafdiff && strcmp(ra->reg->tensor, rb->reg->tensor) != 0 && ra->has_region && rb->has_region) {
+                        blame_source(out, &h, ra->reg->tensor, rb->reg->tensor, 0);
                     } else if (leafdiff) {
                         if (h.region[0] && g.region[0])
                             set_first(out, &h,

@@ -154,7 +154,9 @@ typedef struct why_refine_side {
 /* keep_bad, keep_good (may be NULL): the two logs it ran (to their ends,
  * nothing captured) are moved there for the caller, who frees them; a
  * caller that asks the same question of the same passes (`why`) need not
- * run them again. Left zeroed when none was run. */
+ * run them again. Left zeroed when none was run. When both hold such logs
+ * already (made by the search's runs, divergence_find_logged), it runs
+ * none and uses those. */
 int why_refine_divergence(const why_refine_side *bad, const why_refine_side *good, const runpass_options *ro,
                           int div_line, int good_line, why_blame *out, why_log *keep_bad, why_log *keep_good);
 

@@ -13,6 +13,7 @@
 #include "base/fdio.h"
 #include "base/mem.h"
 #include "base/strbuf.h"
+#include "batch/trace.h"
 #include "exec/inspect.h"
 #include "exec/machine.h"
 #include "exec/program.h"
@@ -48,10 +49,14 @@ static void vals_unref(unsigned char *p)
         free(vals_of(p));
 }
 
+/* an item on a queue before a step */
+typedef struct queued { const void *t; why_view v; int lane; } queued;
+
 typedef struct log_ctx {
     why_log *l;
     size_t max_bytes;
     seen_set seen;
+    uint64_t seen_recent[256];
     /* the step's reads and in-place writes; read_st: the read storages,
      * one reference each until the next step (a push's lane half is
      * located in its operand's bytes after the step) */
@@ -82,8 +87,40 @@ typedef struct log_ctx {
     content_set strs; /* the records' strings, one copy of each (owner: the copy) */
     const char *empty; /* strs' "", once looked up (every record starts with it) */
     /* loops around each statement met, cached by statement */
-    struct loop_cache { const ir_stmt *st; int n; const ir_stmt *loops[8]; int if_line, if_branch; } *lc;
+    /* and its op's short name, its first target, the loops' variables'
+     * base names (interned); lci: the cache's entries by statement
+     * (index + 1, open addressing) */
+    struct loop_cache {
+        const ir_stmt *st;
+        int n;
+        const ir_stmt *loops[8];
+        int if_line, if_branch;
+        const char *op, *target, *var[8];
+    } *lc;
     size_t nlc, caplc;
+    size_t *lci, caplci;
+    /* the run: its statements by line, and each step's cores before it
+     * (the statement each was at, its frame, its depth, its arrival
+     * there) and the items in flight (a push adds to them) */
+    const case_info *c;
+    ir_line_index lines;
+    const ir_stmt *pre[EXEC_NCORES];
+    inspect_frame pref[EXEC_NCORES];
+    int depth[EXEC_NCORES];
+    uint32_t pre_arrival[EXEC_NCORES];
+    uint64_t pre_after[EXEC_NCORES];
+    queued qbefore[64];
+    int nqb;
+    int over; /* the run ended for the log (a failed step, the done event, the end) */
+    /* why_log_observe: the run started, its memory model, its faults */
+    int opened, memcheck;
+    uint64_t faults;
+    /* the records' loop arrays and regions (arena_alloc) */
+    struct arena_block {
+        struct arena_block *next;
+        size_t used, cap;
+        _Alignas(max_align_t) unsigned char data[];
+    } *arena;
 } log_ctx;
 
 static int in_block(const ir_block *b, const ir_stmt *st);
@@ -102,15 +139,36 @@ static const char *intern(log_ctx *lc, const char *s, size_t max)
     return copy;
 }
 
+/* a record's region when it has none */
+static const exec_region no_region;
+
 /* A record with its strings empty. */
 static void rec_init(log_ctx *lc, why_rec *r)
 {
     memset(r, 0, sizeof *r);
+    r->reg = &no_region;
     if (!lc->empty)
         lc->empty = intern(lc, "", 0);
     r->func = r->args = r->op = r->target = lc->empty;
-    for (int k = 0; k < 8; k++)
-        r->loop_var[k] = lc->empty;
+}
+
+/* n bytes (aligned for any scalar) that live as long as the log: the
+ * records' loop arrays and regions, without a malloc each. */
+static void *arena_alloc(log_ctx *lc, size_t n)
+{
+    n = (n + 15) & ~(size_t)15;
+    struct arena_block *b = lc->arena;
+    if (!b || b->used + n > b->cap) {
+        size_t cap = n > 65536 ? n : 65536;
+        b = xmalloc(sizeof *b + cap);
+        b->next = lc->arena;
+        b->used = 0;
+        b->cap = cap;
+        lc->arena = b;
+    }
+    void *p = b->data + b->used;
+    b->used += n;
+    return p;
 }
 
 static size_t id_slot(uint64_t h, size_t cap)
@@ -165,7 +223,13 @@ static uint64_t seen_add(seen_set *s, uint64_t sid)
 static void view_of(log_ctx *lc, const tensor *t, why_view *v)
 {
     memset(v, 0, sizeof *v);
-    v->sid = seen_add(&lc->seen, t->storage->id);
+    /* the storages met lately, by the low bits of their ids: one in it is
+     * in seen (ids are never reused, seen never forgets), and the hash
+     * probe is spared (the items in flight are looked at every step) */
+    uint64_t sid = t->storage->id;
+    if (lc->seen_recent[sid & 255] != sid)
+        lc->seen_recent[sid & 255] = seen_add(&lc->seen, sid);
+    v->sid = sid;
     v->dtype = t->dtype;
     v->ndim = t->ndim;
     v->offset = t->offset;
@@ -301,6 +365,35 @@ static size_t view_bytes(const why_view *v)
     return n > 0 ? (size_t)n * dtype_size(v->dtype) : 0;
 }
 
+/* keep_vals(copy_vals(v)): where v's elements lie in row-major order in st
+ * (a whole tile, most writes), found by their bytes where they are before
+ * any copy is made; copied only when the log holds no buffer like them. */
+static unsigned char *keep_view_vals(log_ctx *lc, const why_view *v, const tensor_storage *st)
+{
+    int64_t n = view_numel(v), expect = 1;
+    size_t es = dtype_size(v->dtype);
+    int dense = n > 0 && es > 0 && v->offset >= 0;
+    for (int d = v->ndim - 1; d >= 0 && dense; d--) {
+        if (v->shape[d] != 1 && v->strides[d] != expect)
+            dense = 0;
+        expect *= v->shape[d];
+    }
+    size_t bytes = dense ? (size_t)n * es : 0;
+    if (!dense || (size_t)v->offset * es + bytes > st->nbytes || lc->l->bytes + bytes > lc->max_bytes)
+        return keep_vals(lc, copy_vals(lc, v, st), view_bytes(v));
+    const unsigned char *src = st->data + (size_t)v->offset * es;
+    uint64_t h = content_hash(src, bytes);
+    unsigned char *same = content_set_find(&lc->vals, h, src, bytes);
+    if (!same && lc->share && (same = content_set_find(&lc->share->vals, h, src, bytes)) != NULL) {
+        vals_of(same)->refs++;
+        content_set_add(&lc->vals, h, same, bytes, same);
+    }
+    if (!same)
+        return keep_vals(lc, copy_vals(lc, v, st), view_bytes(v));
+    lc->l->bytes += bytes; /* counted as copied (copy_vals' cap) */
+    return same;
+}
+
 static int64_t flat_of(const why_view *v, const int64_t *idx)
 {
     int64_t k = 0;
@@ -381,11 +474,26 @@ static void find_loops(void *ctx, const ir_stmt *st)
         f->iff = st; /* outer ifs come first: the last is the innermost */
 }
 
+static const ir_expr *stmt_call(const ir_stmt *st);
+
 static const struct loop_cache *loops_of(log_ctx *lc, const ir_func *fn, const ir_stmt *st)
 {
-    for (size_t i = 0; i < lc->nlc; i++)
-        if (lc->lc[i].st == st)
-            return &lc->lc[i];
+    if ((lc->nlc + 1) * 2 > lc->caplci) {
+        free(lc->lci);
+        lc->caplci = lc->caplci ? lc->caplci * 2 : 256;
+        lc->lci = xcalloc(lc->caplci, sizeof *lc->lci);
+        for (size_t i = 0; i < lc->nlc; i++) {
+            size_t j = ptr_slot(lc->lc[i].st, lc->caplci);
+            while (lc->lci[j])
+                j = (j + 1) & (lc->caplci - 1);
+            lc->lci[j] = i + 1;
+        }
+    }
+    size_t j = ptr_slot(st, lc->caplci);
+    for (; lc->lci[j]; j = (j + 1) & (lc->caplci - 1))
+        if (lc->lc[lc->lci[j] - 1].st == st)
+            return &lc->lc[lc->lci[j] - 1];
+    lc->lci[j] = lc->nlc + 1;
     if (lc->nlc == lc->caplc) {
         lc->caplc = lc->caplc ? lc->caplc * 2 : 64;
         lc->lc = xreallocarray(lc->lc, lc->caplc, sizeof *lc->lc);
@@ -399,6 +507,25 @@ static const struct loop_cache *loops_of(log_ctx *lc, const ir_func *fn, const i
     memcpy(c->loops, f.loops, sizeof f.loops);
     c->if_line = f.iff ? (int)f.iff->span.line : 0;
     c->if_branch = f.iff ? in_block(&f.iff->u.if_.body, st) : 0;
+    strbuf sb = STRBUF_INIT;
+    const ir_expr *call = stmt_call(st);
+    c->op = NULL;
+    if (call) {
+        ir_call_short_name(call, &sb);
+        c->op = intern(lc, strbuf_str(&sb), 47);
+    }
+    c->target = st->kind == IR_STMT_ASSIGN && st->u.assign.ntargets > 0
+                    ? intern(lc, st->u.assign.targets[0].name->text, 95)
+                    : NULL;
+    for (int i = 0; i < c->n; i++) {
+        c->var[i] = NULL;
+        if (!c->loops[i]->u.for_.var)
+            continue;
+        strbuf_clear(&sb);
+        ir_ssa_base_name(c->loops[i]->u.for_.var->name->text, &sb);
+        c->var[i] = intern(lc, strbuf_str(&sb), 47);
+    }
+    strbuf_free(&sb);
     return c;
 }
 
@@ -436,7 +563,7 @@ static void record_result(log_ctx *lc, why_rec *r, const tensor *t)
     why_write *w = add_write(r);
     w->kind = fresh ? WHY_W_RESULT : WHY_W_POP;
     view_of(lc, t, &w->v);
-    w->vals = keep_vals(lc, copy_vals(lc, &w->v, t->storage), view_bytes(&w->v));
+    w->vals = keep_view_vals(lc, &w->v, t->storage);
 }
 
 /* Where the queued item w lies in the pushed tile src: along the one dim
@@ -488,8 +615,6 @@ static void locate_half(log_ctx *lc, const why_view *src, const tensor_storage *
     lc->l->bytes -= (size_t)sn * es;
     vals_unref(sv);
 }
-
-typedef struct queued { const void *t; why_view v; int lane; } queued;
 
 static struct arrival *arrival_of(log_ctx *lc, const void *stmt, int core)
 {
@@ -590,17 +715,19 @@ static void record_stmt(log_ctx *lc, const machine *m, int core, const ir_stmt *
         strbuf_free(&sb);
     }
     const ir_expr *call = stmt_call(st);
-    if (call) {
-        strbuf sb = STRBUF_INIT;
-        ir_call_short_name(call, &sb);
-        r->op = intern(lc, strbuf_str(&sb), 47);
-        strbuf_free(&sb);
-    }
-    if (st->kind == IR_STMT_ASSIGN && st->u.assign.ntargets > 0)
-        r->target = intern(lc, st->u.assign.targets[0].name->text, 95);
     const struct loop_cache *c = loops_of(lc, f->ir, st);
+    if (c->op)
+        r->op = c->op;
+    if (c->target)
+        r->target = c->target;
     r->if_line = c->if_line;
     r->if_branch = c->if_branch;
+    if (c->n > 0) {
+        unsigned char *p = arena_alloc(lc, (size_t)c->n * (sizeof(int64_t) + sizeof(char *) + sizeof(int)));
+        r->loop_val = (int64_t *)(void *)p;
+        r->loop_var = (const char **)(void *)(p + (size_t)c->n * sizeof(int64_t));
+        r->loop_line = (int *)(void *)(p + (size_t)c->n * (sizeof(int64_t) + sizeof(char *)));
+    }
     for (int i = 0; i < c->n; i++) {
         const ir_stmt *lp = c->loops[i];
         if (!lp->u.for_.var)
@@ -614,10 +741,7 @@ static void record_stmt(log_ctx *lc, const machine *m, int core, const ir_stmt *
         int k = r->nloops++;
         r->loop_line[k] = (int)lp->span.line;
         r->loop_val[k] = v->u.i;
-        strbuf sb = STRBUF_INIT;
-        ir_ssa_base_name(name, &sb);
-        r->loop_var[k] = intern(lc, strbuf_str(&sb), 47);
-        strbuf_free(&sb);
+        r->loop_var[k] = c->var[i];
     }
     r->nin = lc->nreads;
     r->in = lc->nreads ? xreallocarray(NULL, (size_t)lc->nreads, sizeof *r->in) : NULL;
@@ -643,7 +767,9 @@ static void record_stmt(log_ctx *lc, const machine *m, int core, const ir_stmt *
     exec_region g;
     if (exec_region_stmt_kind(st) && exec_region_of(m, core, st, &g)) {
         r->has_region = 1;
-        r->reg = g;
+        exec_region *own = arena_alloc(lc, sizeof *own);
+        *own = g;
+        r->reg = own;
     }
     /* in-place writes: a store's box of its destination, else the tensor */
     for (int i = 0; i < lc->nwritten; i++) {
@@ -651,10 +777,10 @@ static void record_stmt(log_ctx *lc, const machine *m, int core, const ir_stmt *
         why_write *w = add_write(r);
         w->kind = WHY_W_INPLACE;
         view_of(lc, t, &w->v);
-        if (r->has_region && r->reg.kind == EXEC_REGION_STORE && r->reg.ndim == t->ndim) {
+        if (r->has_region && r->reg->kind == EXEC_REGION_STORE && r->reg->ndim == t->ndim) {
             for (int d = 0; d < t->ndim; d++) {
-                w->v.offset += r->reg.lo[d] * t->strides[d];
-                w->v.shape[d] = r->reg.len[d];
+                w->v.offset += r->reg->lo[d] * t->strides[d];
+                w->v.shape[d] = r->reg->len[d];
             }
             /* only the stored tile's valid shape is written */
             for (int k = 0; k < r->nin; k++)
@@ -667,9 +793,9 @@ static void record_stmt(log_ctx *lc, const machine *m, int core, const ir_stmt *
                     break;
                 }
             if (!r->target[0])
-                r->target = intern(lc, r->reg.tensor, 95);
+                r->target = intern(lc, r->reg->tensor, 95);
         }
-        w->vals = keep_vals(lc, copy_vals(lc, &w->v, t->storage), view_bytes(&w->v));
+        w->vals = keep_view_vals(lc, &w->v, t->storage);
     }
     /* results */
     if (st->kind == IR_STMT_ASSIGN && call && call->kind == IR_EXPR_CALL)
@@ -728,7 +854,7 @@ static void record_stmt(log_ctx *lc, const machine *m, int core, const ir_stmt *
                 why_write *w = add_write(r);
                 w->kind = WHY_W_QUEUE;
                 view_of(lc, t, &w->v);
-                w->vals = keep_vals(lc, copy_vals(lc, &w->v, t->storage), view_bytes(&w->v));
+                w->vals = keep_view_vals(lc, &w->v, t->storage);
                 /* a lane's half of a split push sits at the lane's offset:
                  * the lane stride, half the extent unless the push gave
                  * one; found as the offset whose elements are the item's */
@@ -770,36 +896,33 @@ void why_log_line_text(const why_log *l, int line, char *buf, size_t size)
     buf[n] = 0;
 }
 
-void why_log_run(const char *path, const case_info *c, const runpass_options *o, const why_log_opts *lo,
-                 why_log *out)
+/* The log's context for a run of path (why_log_run's own, or a trace's:
+ * why_log_observe); out->priv. */
+static log_ctx *log_new(const char *path, const case_info *c, const why_log_opts *lo, why_log *out)
 {
-    uint64_t until = lo ? lo->until : 0;
     size_t max_bytes = lo ? lo->max_bytes : 0;
     memset(out, 0, sizeof *out);
     out->path = xstrdup(path);
     log_ctx *lc = xcalloc(1, sizeof *lc);
     out->priv = lc;
     lc->l = out;
+    lc->c = c;
     lc->max_bytes = max_bytes ? max_bytes : (size_t)1 << 30;
     lc->share = lo && lo->share ? lo->share->priv : NULL;
     char why[256];
     out->source = file_read_all_why(path, &out->source_len, why, sizeof why);
     if (out->source)
         index_lines(out);
-    runpass_options po = *o;
-    po.mopt.memcheck = 0;
-    po.mopt.reuse_dead = 0;
-    runpass_run run;
-    runpass_open(&run, path, NULL, c, &po, on_write, lc, 0);
-    if (run.status != RUNPASS_COMPARED || !run.m) {
-        out->error = run.message ? run.message : xstrdup("the pass could not be run");
-        run.message = NULL;
-        runpass_close(&run);
-        return;
-    }
-    machine *m = run.m;
+    return lc;
+}
+
+/* The run has started: the read hook, the case's tensors as they start. */
+static void log_begin(log_ctx *lc, runpass_run *run)
+{
+    why_log *out = lc->l;
+    const case_info *c = lc->c;
+    machine *m = run->m;
     machine_set_read_hook(m, on_read, lc);
-    /* the case's tensors as they start */
     if (out->n == out->cap) {
         out->cap = 1024;
         out->recs = xreallocarray(out->recs, out->cap, sizeof *out->recs);
@@ -808,101 +931,132 @@ void why_log_run(const char *path, const case_info *c, const runpass_options *o,
     rec_init(lc, r0);
     r0->func = intern(lc, "(the case)", SIZE_MAX);
     r0->op = intern(lc, "input", 47);
-    for (size_t i = 0; i < run.nbinds; i++) {
-        if (!run.binds[i].t)
+    for (size_t i = 0; i < run->nbinds; i++) {
+        if (!run->binds[i].t)
             continue;
         why_write *w = add_write(r0);
         w->kind = WHY_W_INITIAL;
-        view_of(lc, run.binds[i].t, &w->v);
-        snprintf(w->name, sizeof w->name, "%s", run.binds[i].key ? run.binds[i].key : "?");
+        view_of(lc, run->binds[i].t, &w->v);
+        snprintf(w->name, sizeof w->name, "%s", run->binds[i].key ? run->binds[i].key : "?");
         /* the case's own tensor holds the start's values (the binding is a
          * fresh copy the run may write); a pure output starts as zeros */
-        for (size_t k = 0; !run.binds[i].zeros && k < c->ninputs && !w->pristine; k++)
-            if (run.binds[i].key && strcmp(c->inputs[k].name, run.binds[i].key) == 0 && c->inputs[k].t &&
-                tensor_numel(c->inputs[k].t) == tensor_numel(run.binds[i].t))
+        for (size_t k = 0; !run->binds[i].zeros && k < c->ninputs && !w->pristine; k++)
+            if (run->binds[i].key && strcmp(c->inputs[k].name, run->binds[i].key) == 0 && c->inputs[k].t &&
+                tensor_numel(c->inputs[k].t) == tensor_numel(run->binds[i].t))
                 w->pristine = c->inputs[k].t;
-        if (!w->pristine && !run.binds[i].zeros) {
+        if (!w->pristine && !run->binds[i].zeros) {
             /* neither: keep a copy */
-            tensor *copy = tensor_clone(run.binds[i].t);
+            tensor *copy = tensor_clone(run->binds[i].t);
             w->final = NULL;
             w->pristine = copy;
             w->own_pristine = 1;
         }
     }
     note_arrivals(lc, m, -1);
-    ir_line_index lines = {NULL, 0};
-    for (uint32_t i = 0; run.module->program && i < run.module->program->nfuncs; i++)
-        ir_line_index_add(&lines, &run.module->program->funcs[i]->body);
-    while (!out->truncated && (!until || machine_steps(m) < until)) {
-        const ir_stmt *pre[EXEC_NCORES];
-        inspect_frame pref[EXEC_NCORES];
-        int depth[EXEC_NCORES];
-        for (int k = 0; k < EXEC_NCORES; k++) {
-            pre[k] = inspect_frame_get(m, k, 0, &pref[k]) ? pref[k].stmt : NULL;
-            depth[k] = inspect_depth(m, k);
-        }
-        /* the items in flight before the step (a push adds to them) */
-        queued qbefore[64];
-        int nqb = 0;
-        inspect_queue qs[32];
-        int nq = inspect_queues(m, qs, 32);
-        for (int q = 0; q < nq && q < 32; q++)
-            for (int k = 0; k < qs[q].depth && nqb < 64; k++) {
-                const tensor *t = inspect_queue_item(m, &qs[q], k);
-                if (!t)
-                    continue;
-                qbefore[nqb].t = t;
-                qbefore[nqb].lane = qs[q].lane;
-                view_of(lc, t, &qbefore[nqb].v);
-                nqb++;
-            }
-        /* each core's arrival at the statement it is about to run */
-        uint32_t pre_arrival[EXEC_NCORES] = {0};
-        uint64_t pre_after[EXEC_NCORES] = {0};
-        for (int k = 0; k < EXEC_NCORES; k++)
-            if (pre[k]) {
-                struct arrival *a = arrival_of(lc, pre[k], k);
-                pre_arrival[k] = a->act == pref[k].activation + 1 ? a->n : 0;
-                pre_after[k] = machine_steps(m) - lc->arrive_step[k];
-            }
-        release_reads(lc);
-        for (int i = 0; i < lc->nwritten; i++)
-            tensor_unref(lc->written[i]);
-        lc->nwritten = 0;
-        exec_event ev;
-        ptodb_status st = machine_step(m, &ev);
-        if (st != PTODB_OK || ev.kind == EXEC_EV_ERROR) {
-            out->error = xstrdup(machine_error(m));
-            break;
-        }
-        if (ev.kind == EXEC_EV_DONE)
-            break;
-        note_arrivals(lc, m, ev.core);
-        int k = ev.core;
-        if (ev.kind != EXEC_EV_STMT || k < 0 || k >= EXEC_NCORES || inspect_depth(m, k) != depth[k])
-            continue;
-        const ir_stmt *ran = pre[k];
-        if ((!ran || (int)ran->span.line != ev.line) && ev.line > 0 && (size_t)ev.line < lines.n)
-            ran = lines.at[ev.line];
-        inspect_frame f;
-        if (!ran || !inspect_frame_get(m, k, 0, &f))
-            continue;
-        record_stmt(lc, m, k, ran, &f, qbefore, nqb, pre_arrival[k], pre_after[k]);
-        if (machine_finished(m))
-            break;
+    for (uint32_t i = 0; run->module->program && i < run->module->program->nfuncs; i++)
+        ir_line_index_add(&lc->lines, &run->module->program->funcs[i]->body);
+}
+
+/* Before a step: the cores and the queues as they stand; the last step's
+ * reads and writes are done with. */
+static void log_before(log_ctx *lc, machine *m)
+{
+    release_reads(lc);
+    for (int i = 0; i < lc->nwritten; i++)
+        tensor_unref(lc->written[i]);
+    lc->nwritten = 0;
+    if (lc->over || lc->l->truncated)
+        return;
+    for (int k = 0; k < EXEC_NCORES; k++) {
+        lc->pre[k] = inspect_frame_get(m, k, 0, &lc->pref[k]) ? lc->pref[k].stmt : NULL;
+        lc->depth[k] = inspect_depth(m, k);
     }
+    /* the items in flight before the step (a push adds to them); as they
+     * were before the last step when no push or pop ran since (the same
+     * items in the same places: an item on a queue is the push's own
+     * copy, which nothing changes while it waits) */
+    const void *items[64];
+    int lanes[64], n = 0;
+    inspect_queue qs[32];
+    int nq = inspect_queues(m, qs, 32);
+    for (int q = 0; q < nq && q < 32; q++)
+        for (int k = 0; k < qs[q].depth && n < 64; k++) {
+            const tensor *t = inspect_queue_item(m, &qs[q], k);
+            if (!t)
+                continue;
+            items[n] = t;
+            lanes[n++] = qs[q].lane;
+        }
+    int same = n == lc->nqb;
+    for (int i = 0; i < n && same; i++)
+        same = items[i] == lc->qbefore[i].t && lanes[i] == lc->qbefore[i].lane;
+    if (!same) {
+        for (int i = 0; i < n; i++) {
+            lc->qbefore[i].t = items[i];
+            lc->qbefore[i].lane = lanes[i];
+            view_of(lc, items[i], &lc->qbefore[i].v);
+        }
+        lc->nqb = n;
+    }
+    /* each core's arrival at the statement it is about to run */
+    for (int k = 0; k < EXEC_NCORES; k++) {
+        lc->pre_arrival[k] = 0;
+        lc->pre_after[k] = 0;
+        if (lc->pre[k]) {
+            struct arrival *a = arrival_of(lc, lc->pre[k], k);
+            lc->pre_arrival[k] = a->act == lc->pref[k].activation + 1 ? a->n : 0;
+            lc->pre_after[k] = machine_steps(m) - lc->arrive_step[k];
+        }
+    }
+}
+
+/* After a step (st, ev): its statement's record. */
+static void log_after(log_ctx *lc, machine *m, ptodb_status st, const exec_event *ev)
+{
+    why_log *out = lc->l;
+    if (lc->over || out->truncated)
+        return;
+    if (st != PTODB_OK || ev->kind == EXEC_EV_ERROR) {
+        out->error = xstrdup(machine_error(m));
+        lc->over = 1;
+        return;
+    }
+    if (ev->kind == EXEC_EV_DONE) {
+        lc->over = 1;
+        return;
+    }
+    note_arrivals(lc, m, ev->core);
+    int k = ev->core;
+    if (ev->kind != EXEC_EV_STMT || k < 0 || k >= EXEC_NCORES || inspect_depth(m, k) != lc->depth[k])
+        return;
+    const ir_stmt *ran = lc->pre[k];
+    if ((!ran || (int)ran->span.line != ev->line) && ev->line > 0 && (size_t)ev->line < lc->lines.n)
+        ran = lc->lines.at[ev->line];
+    inspect_frame f;
+    if (!ran || !inspect_frame_get(m, k, 0, &f))
+        return;
+    record_stmt(lc, m, k, ran, &f, lc->qbefore, lc->nqb, lc->pre_arrival[k], lc->pre_after[k]);
+    if (machine_finished(m))
+        lc->over = 1;
+}
+
+/* The run is over: the outputs' values at its end, the captured variable. */
+static void log_end(log_ctx *lc, runpass_run *run, const why_log_opts *lo)
+{
+    why_log *out = lc->l;
+    machine *m = run->m;
     for (int i = 0; i < lc->nwritten; i++)
         tensor_unref(lc->written[i]);
     lc->nwritten = 0;
     release_reads(lc);
     for (int k = 0; out->n && k < out->recs[0].nw; k++) {
         why_write *w = &out->recs[0].w[k];
-        for (size_t i = 0; i < run.nbinds; i++)
-            if (run.binds[i].t && run.binds[i].t->storage->id == w->v.sid && run.binds[i].golden) {
-                w->final = tensor_clone(run.binds[i].t);
-                w->golden = run.binds[i].golden->t;
-                w->rtol = run.binds[i].golden->rtol.value;
-                w->atol = run.binds[i].golden->atol.value;
+        for (size_t i = 0; i < run->nbinds; i++)
+            if (run->binds[i].t && run->binds[i].t->storage->id == w->v.sid && run->binds[i].golden) {
+                w->final = tensor_clone(run->binds[i].t);
+                w->golden = run->binds[i].golden->t;
+                w->rtol = run->binds[i].golden->rtol.value;
+                w->atol = run->binds[i].golden->atol.value;
                 break;
             }
     }
@@ -915,8 +1069,118 @@ void why_log_run(const char *path, const case_info *c, const runpass_options *o,
             out->has_capture = 1;
         }
     }
-    ir_line_index_free(&lines);
+    machine_set_read_hook(m, NULL, NULL);
+    ir_line_index_free(&lc->lines);
+    if (out->cap > out->n && out->n) { /* the slack of the doubling goes */
+        out->recs = xreallocarray(out->recs, out->n, sizeof *out->recs);
+        out->cap = out->n;
+    }
+}
+
+void why_log_run(const char *path, const case_info *c, const runpass_options *o, const why_log_opts *lo,
+                 why_log *out)
+{
+    uint64_t until = lo ? lo->until : 0;
+    log_ctx *lc = log_new(path, c, lo, out);
+    runpass_options po = *o;
+    po.mopt.memcheck = 0;
+    po.mopt.reuse_dead = 0;
+    runpass_run run;
+    runpass_open(&run, path, NULL, c, &po, on_write, lc, 0);
+    if (run.status != RUNPASS_COMPARED || !run.m) {
+        out->error = run.message ? run.message : xstrdup("the pass could not be run");
+        run.message = NULL;
+        runpass_close(&run);
+        return;
+    }
+    machine *m = run.m;
+    log_begin(lc, &run);
+    while (!out->truncated && !lc->over && (!until || machine_steps(m) < until)) {
+        log_before(lc, m);
+        exec_event ev;
+        ptodb_status st = machine_step(m, &ev);
+        log_after(lc, m, st, &ev);
+    }
+    log_end(lc, &run, lo);
     runpass_close(&run);
+}
+
+/* ---- a log of a trace's run (why_log_observe) -------------------------------------------- */
+
+static void obs_open(void *ud, runpass_run *run)
+{
+    log_ctx *lc = ud;
+    lc->opened = 1;
+    log_begin(lc, run);
+}
+
+static void obs_open_failed(void *ud)
+{
+    (void)ud;
+}
+
+static void obs_before(void *ud, machine *m)
+{
+    log_before(ud, m);
+}
+
+static void obs_after(void *ud, machine *m, ptodb_status st, const exec_event *ev)
+{
+    log_after(ud, m, st, ev);
+}
+
+static void release_vals(void *ctx, void *data, size_t nbytes)
+{
+    (void)ctx;
+    (void)nbytes;
+    vals_unref(data);
+}
+
+/* The trace's copy of a value the log holds: the log's buffer, one
+ * reference more. */
+static tensor_storage *obs_share(void *ud, uint64_t h, const void *p, size_t n)
+{
+    log_ctx *lc = ud;
+    unsigned char *same = n ? content_set_find(&lc->vals, h, p, n) : NULL;
+    if (!same)
+        return NULL;
+    vals_of(same)->refs++;
+    return tensor_storage_wrap(same, n, release_vals, NULL);
+}
+
+static void obs_close(void *ud, runpass_run *run)
+{
+    log_ctx *lc = ud;
+    lc->faults = machine_mem_faults(run->m);
+    log_end(lc, run, NULL);
+}
+
+void why_log_observe(const char *path, const case_info *c, const runpass_options *ro, const why_log_opts *lo,
+                     why_log *out, struct trace_observer *obs)
+{
+    log_ctx *lc = log_new(path, c, lo, out);
+    lc->memcheck = ro->mopt.memcheck;
+    memset(obs, 0, sizeof *obs);
+    obs->ud = lc;
+    obs->open = obs_open;
+    obs->open_failed = obs_open_failed;
+    obs->write = on_write;
+    obs->before = obs_before;
+    obs->after = obs_after;
+    obs->close = obs_close;
+    obs->share = obs_share;
+}
+
+int why_log_observed(why_log *l)
+{
+    log_ctx *lc = l->priv;
+    /* the values are the reference's where the memory model met no fault
+     * (docs/memory.md "Execution on the bytes"); a failed run under it may
+     * have failed for the model alone */
+    int same = lc && lc->opened && !l->truncated && !(lc->memcheck && (lc->faults || l->error));
+    if (!same)
+        why_log_free(l);
+    return same;
 }
 
 void why_log_free(why_log *l)
@@ -952,7 +1216,13 @@ void why_log_free(why_log *l)
         free(lc->read_st);
         free(lc->written);
         free(lc->lc);
+        free(lc->lci);
         free(lc->arr);
+        while (lc->arena) {
+            struct arena_block *next = lc->arena->next;
+            free(lc->arena);
+            lc->arena = next;
+        }
         free(lc);
     }
     free(l->error);
@@ -1059,4 +1329,135 @@ const why_write *why_log_case_tensor(const why_log *l, const char *name)
         if (strncmp(r0->w[k].name, name, n) == 0 && strncmp(r0->w[k].name + n, "__", 2) == 0)
             return &r0->w[k];
     return NULL;
+}
+
+/* ---- two logs compared (why_log_same) -------------------------------------------------------- */
+
+/* a's storage ids to b's, one to one */
+typedef struct sid_map {
+    uint64_t *from, *to;
+    size_t n, cap;
+} sid_map;
+
+static void sid_grow(sid_map *m)
+{
+    size_t oc = m->cap;
+    uint64_t *of = m->from, *ot = m->to;
+    m->cap = oc ? oc * 2 : 1024;
+    m->from = xcalloc(m->cap, sizeof *m->from);
+    m->to = xcalloc(m->cap, sizeof *m->to);
+    for (size_t i = 0; i < oc; i++)
+        if (of[i]) {
+            size_t j = id_slot(of[i], m->cap);
+            while (m->from[j])
+                j = (j + 1) & (m->cap - 1);
+            m->from[j] = of[i];
+            m->to[j] = ot[i];
+        }
+    free(of);
+    free(ot);
+}
+
+/* a (of the first log) and b (of the second) are one storage: 1 when
+ * neither was paired with another before */
+static int sid_pair(sid_map *m, uint64_t a, uint64_t b)
+{
+    if ((m->n + 2) * 2 > m->cap)
+        sid_grow(m);
+    /* both directions in one table: the first log's ids tagged by the top bit */
+    uint64_t keys[2] = {a | (1ull << 63), b & ~(1ull << 63)}, vals[2] = {b, a};
+    for (int k = 0; k < 2; k++) {
+        size_t j = id_slot(keys[k], m->cap);
+        while (m->from[j] && m->from[j] != keys[k])
+            j = (j + 1) & (m->cap - 1);
+        if (m->from[j] && m->to[j] != vals[k])
+            return 0;
+        if (!m->from[j]) {
+            m->from[j] = keys[k];
+            m->to[j] = vals[k];
+            m->n++;
+        }
+    }
+    return 1;
+}
+
+static int same_view(sid_map *m, const why_view *a, const why_view *b)
+{
+    if (a->dtype != b->dtype || a->ndim != b->ndim || a->offset != b->offset || a->valid_ndim != b->valid_ndim)
+        return 0;
+    for (int d = 0; d < a->ndim; d++)
+        if (a->shape[d] != b->shape[d] || a->strides[d] != b->strides[d])
+            return 0;
+    for (int d = 0; d < a->valid_ndim && d < TENSOR_MAX_DIMS; d++)
+        if (a->valid[d] != b->valid[d])
+            return 0;
+    return sid_pair(m, a->sid, b->sid);
+}
+
+static int same_region(const exec_region *a, const exec_region *b)
+{
+    if (a->kind != b->kind || a->ndim != b->ndim || strcmp(a->tensor, b->tensor) != 0)
+        return 0;
+    for (int d = 0; d < a->ndim; d++)
+        if (a->lo[d] != b->lo[d] || a->len[d] != b->len[d])
+            return 0;
+    return 1;
+}
+
+static int same_tensor(const tensor *a, const tensor *b)
+{
+    return a == b || (a && b && tensor_same_bits(a, b));
+}
+
+static int same_write(sid_map *m, const why_write *a, const why_write *b)
+{
+    if (a->kind != b->kind || !same_view(m, &a->v, &b->v) || a->clipped != b->clipped ||
+        strcmp(a->name, b->name) != 0 || memcmp(a->src_off, b->src_off, sizeof a->src_off) != 0 ||
+        !same_tensor(a->pristine, b->pristine) || !same_tensor(a->final, b->final) || a->golden != b->golden ||
+        a->rtol != b->rtol || a->atol != b->atol || !a->vals != !b->vals)
+        return 0;
+    return !a->vals || memcmp(a->vals, b->vals, view_bytes(&a->v)) == 0;
+}
+
+static int same_rec(sid_map *m, const why_rec *a, const why_rec *b)
+{
+    if (a->step != b->step || a->core != b->core || a->line != b->line || a->call != b->call ||
+        a->arrival != b->arrival || a->after != b->after || strcmp(a->func, b->func) != 0 ||
+        strcmp(a->args, b->args) != 0 || strcmp(a->op, b->op) != 0 || strcmp(a->target, b->target) != 0 ||
+        a->nloops != b->nloops || a->if_line != b->if_line || a->if_branch != b->if_branch || a->nin != b->nin ||
+        a->has_region != b->has_region || a->nw != b->nw || !same_region(a->reg, b->reg))
+        return 0;
+    for (int k = 0; k < a->nloops; k++)
+        if (a->loop_line[k] != b->loop_line[k] || a->loop_val[k] != b->loop_val[k] ||
+            strcmp(a->loop_var[k], b->loop_var[k]) != 0)
+            return 0;
+    for (int k = 0; k < a->nin; k++)
+        if (!same_view(m, &a->in[k], &b->in[k]) || strcmp(a->in_name[k], b->in_name[k]) != 0)
+            return 0;
+    for (int k = 0; k < a->nw; k++)
+        if (!same_write(m, &a->w[k], &b->w[k]))
+            return 0;
+    return 1;
+}
+
+int why_log_same(const why_log *a, const why_log *b, strbuf *why)
+{
+    sid_map m = {NULL, NULL, 0, 0};
+    int same = 1;
+    if (a->n != b->n || a->truncated != b->truncated || !a->error != !b->error ||
+        (a->error && strcmp(a->error, b->error) != 0) || a->has_capture != b->has_capture) {
+        if (why)
+            strbuf_printf(why, "%zu records against %zu; error %s against %s", a->n, b->n,
+                          a->error ? a->error : "none", b->error ? b->error : "none");
+        same = 0;
+    }
+    for (size_t i = 0; same && i < a->n; i++)
+        if (!same_rec(&m, &a->recs[i], &b->recs[i])) {
+            if (why)
+                strbuf_printf(why, "record %zu (line %d, %s) differs", i, a->recs[i].line, a->recs[i].op);
+            same = 0;
+        }
+    free(m.from);
+    free(m.to);
+    return same;
 }

@@ -77,17 +77,18 @@ typedef struct why_rec {
     const char *target;       /* the first target's name, or the op's destination; at most 95 */
     /* the loops around the statement, outermost first: their header lines
      * and the loop variables' values there */
-    int nloops;
-    int loop_line[8];
-    int64_t loop_val[8];
-    const char *loop_var[8];  /* at most 47 bytes each */
+    int nloops;               /* at most 8; the arrays below hold nloops each (the log's own) */
+    int *loop_line;
+    int64_t *loop_val;
+    const char **loop_var;    /* at most 47 bytes each */
     int if_line;              /* the innermost if around the statement (0 none) */
     int if_branch;            /* 1 its then branch, 0 its else */
     int nin;
     why_view *in;             /* tensor operands in order (positional, then keyword) */
     char (*in_name)[48];      /* their names in the statement ("" unknown) */
     int has_region;
-    exec_region reg;          /* a load's or store's GM box */
+    const exec_region *reg;   /* a load's or store's GM box (the log's own); an empty region, never
+                                 NULL, when it has none (the box held by pointer: most records have none) */
     int nw;
     why_write *w;
 } why_rec;
@@ -127,6 +128,26 @@ typedef struct why_log_opts {
 } why_log_opts;
 void why_log_run(const char *path, const case_info *c, const runpass_options *o, const why_log_opts *lo,
                  why_log *out);
+/* why_log_run's log made by a trace's run of the same pass (trace.h
+ * trace_pass_observed with obs, which this fills), so that the pass runs
+ * once for the two: lo asks for no moment and no capture (until 0, capture
+ * NULL); ro is the trace's options, which must be as why_log_run's but for
+ * the memory model and provenance (reuse_dead off). After the run,
+ * why_log_observed returns 1 when the log is the one why_log_run makes:
+ * the run started and ran to its end, the cap not reached, and under the
+ * memory model no fault and no failed step (without a fault the model's
+ * values are the reference's, docs/memory.md); else it frees the log and
+ * returns 0 (the caller runs why_log_run). */
+struct trace_observer;
+void why_log_observe(const char *path, const case_info *c, const runpass_options *ro, const why_log_opts *lo,
+                     why_log *out, struct trace_observer *obs);
+int why_log_observed(why_log *l);
+/* 1 when logs a and b (of one pass, from two runs) record the same: every
+ * record's statement, position, strings, loops, operands and writes with
+ * their values, bit for bit; storages need only correspond one to one (the
+ * ids differ between runs). Else 0, and why says where (may be NULL).
+ * tests/unit/check_why_observed's oracle. */
+int why_log_same(const why_log *a, const why_log *b, strbuf *why);
 void why_log_free(why_log *l);
 
 /* The write of a record before rec index `before` (exclusive) whose

@@ -79,7 +79,7 @@ static const why_rec *later_store_of_other_core(const why_log *l, const why_rec 
     for (size_t i = 1; i < l->n; i++) {
         const why_rec *x = &l->recs[i];
         if (x->core != r->core && x->step > r->step && x->has_region && strstr(x->op, "store") &&
-            boxes_meet(&x->reg, &r->reg))
+            boxes_meet(x->reg, r->reg))
             return x;
     }
     return NULL;
@@ -90,9 +90,14 @@ int why_refine_divergence(const why_refine_side *bad, const why_refine_side *goo
 {
     memset(out, 0, sizeof *out);
     why_log la, lb;
-    why_log_opts lo = {0, 0, NULL, 0, NULL}, lob = {0, 0, NULL, 0, &la};
-    why_log_run(bad->path, bad->c, ro, &lo, &la);
-    why_log_run(good->path, good->c, ro, &lob, &lb);
+    if (keep_bad && keep_good && keep_bad->path && keep_good->path) {
+        la = *keep_bad; /* made by the search's runs (divergence_find_logged) */
+        lb = *keep_good;
+    } else {
+        why_log_opts lo = {0, 0, NULL, 0, NULL}, lob = {0, 0, NULL, 0, &la};
+        why_log_run(bad->path, bad->c, ro, &lo, &la);
+        why_log_run(good->path, good->c, ro, &lob, &lb);
+    }
     int found = 0;
     if (la.n > 1 && lb.n > 1) {
         /* a statement inside a loop that ran at other iterations */
@@ -168,7 +173,7 @@ int why_refine_divergence(const why_refine_side *bad, const why_refine_side *goo
                 snprintf(out->why, sizeof out->why,
                          "it reads %s before %s's store at line %d (%s) writes it: no queue or fence orders the two "
                          "cores (a race through global memory)",
-                         r->reg.tensor, late->func, late->line, late->target);
+                         r->reg->tensor, late->func, late->line, late->target);
                 found = 1;
             } else if (ch.first >= 0 && ch.blame_line != div_line && through) {
                 const why_hop *h = &ch.hops[ch.first];

@@ -154,9 +154,19 @@ int inspect_find_slot(const machine *m, int c, int level, const char *name)
     if (!f)
         return -1;
     int n = named_slots(f->fn);
-    for (int i = 0; i < n; i++)
-        if (strcmp(f->fn->src->slot_names[i]->text, name) == 0)
-            return i;
+    if (f->fn->slot_by_name_cap) {
+        /* the first slot of that name, by the function's index of them */
+        uint32_t cap = f->fn->slot_by_name_cap;
+        for (uint32_t k = (uint32_t)exec_name_hash(name) & (cap - 1); f->fn->slot_by_name[k]; k = (k + 1) & (cap - 1)) {
+            int i = (int)f->fn->slot_by_name[k] - 1;
+            if (i < n && strcmp(f->fn->src->slot_names[i]->text, name) == 0)
+                return i;
+        }
+    } else {
+        for (int i = 0; i < n; i++)
+            if (strcmp(f->fn->src->slot_names[i]->text, name) == 0)
+                return i;
+    }
     /* "x" is the latest assigned version of x (x__ssa_vN, x__iter_vN, ...;
      * slots are numbered in order of first appearance), else the latest
      * assigned other variable made from x (x__tile). */

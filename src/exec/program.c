@@ -319,6 +319,30 @@ const char *exec_torch_dtype_name(dtype_id dt)
 
 /* REF's sanitised Python name (semantics.md §5.6), without the duplicate
  * suffixes. */
+/* xf->slot_by_name: each name's first slot (a later slot of the same
+ * name is never the one found by name) */
+static void index_slot_names(xfunc *xf, const ir_func *f, ir_arena *a)
+{
+    if (!f->nslots || !f->slot_names)
+        return;
+    uint32_t cap = 16;
+    while (cap < 2 * f->nslots)
+        cap *= 2;
+    xf->slot_by_name = aalloc(a, cap * sizeof *xf->slot_by_name);
+    memset(xf->slot_by_name, 0, cap * sizeof *xf->slot_by_name);
+    xf->slot_by_name_cap = cap;
+    for (uint32_t j = 0; j < f->nslots; j++) {
+        if (!f->slot_names[j])
+            continue;
+        const char *t = f->slot_names[j]->text;
+        uint32_t k = (uint32_t)exec_name_hash(t) & (cap - 1);
+        while (xf->slot_by_name[k] && strcmp(f->slot_names[xf->slot_by_name[k] - 1]->text, t) != 0)
+            k = (k + 1) & (cap - 1);
+        if (!xf->slot_by_name[k])
+            xf->slot_by_name[k] = j + 1;
+    }
+}
+
 static const char *sanitize(ir_arena *a, const char *name)
 {
     static const char *const kw[] = {"False", "None", "True", "and", "as", "assert", "async",
@@ -2132,6 +2156,7 @@ ptodb_status exec_program_build(const ir_module *m, const op_fn *ops, xprogram *
             xf->slot_names[j] = f->slot_names && f->slot_names[j]
                                     ? sanitize(a, f->slot_names[j]->text)
                                     : "tmp";
+        index_slot_names(xf, f, a);
     }
     ptodb_status st = PTODB_OK;
     for (uint32_t i = 0; i < p->nfuncs && st == PTODB_OK; i++) {

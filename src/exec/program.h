@@ -168,6 +168,15 @@ typedef struct xdyn_bind {
     int64_t c;
 } xdyn_bind;
 
+/* The hash of a slot's name (xfunc.slot_by_name). */
+static inline uint64_t exec_name_hash(const char *s)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    return h ^ (h >> 29);
+}
+
 typedef struct xfunc {
     const ir_func *src;
     const char *name;
@@ -178,6 +187,11 @@ typedef struct xfunc {
     uint32_t nloops;
     exec_type *param_types;
     const char **slot_names; /* sanitised, per slot (NULL for temps) */
+    /* the first resolver slot of each name (src->slot_names' text), by
+     * exec_name_hash: index + 1, 0 an empty entry; slot_by_name_cap a
+     * power of two, 0 when the function has no slots (inspect_find_slot) */
+    uint32_t *slot_by_name;
+    uint32_t slot_by_name_cap;
     xinst *code;
     uint32_t ncode;
     xdyn_bind *dyn_binds;  /* pl.dynamic symbols bound from the parameters' shapes */

@@ -10,42 +10,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/diag.h"
-#include "base/mem.h"
 #include "batch/trace.h"
-#include "data/case.h"
-#include "exec/machine.h"
-#include "exec/op.h"
-#include "exec/runpass.h"
-#include "ir/resolve.h"
+#include "unit_case.h"
 
 /* The records of both traces of pass_file in case_dir agree; returns how
  * many stores were boxed (-1: the case is not there). */
 static long compare_traces(const char *case_dir, const char *pass_file)
 {
     case_info c;
-    memset(&c, 0, sizeof c);
-    diag_sink sink;
-    diag_sink_init(&sink, 16);
-    case_options co;
-    memset(&co, 0, sizeof co);
-    if (case_open(case_dir, &co, &c, &sink) != PTODB_OK) {
-        diag_sink_free(&sink);
-        case_free(&c);
+    if (unit_case_open(case_dir, &c) != 0)
         return -1;
-    }
-    diag_sink_free(&sink);
-    const char *path = NULL;
-    for (size_t i = 0; i < c.npasses && !path; i++)
-        if (strstr(c.passes[i].path, pass_file))
-            path = c.passes[i].path;
+    const char *path = unit_case_pass(&c, pass_file);
     ck_assert_msg(path != NULL, "no pass %s in %s", pass_file, case_dir);
-    op_fn *ops = xcalloc(IR_OP_COUNT, sizeof *ops);
-    exec_ops_init(ops);
+    op_fn *ops;
     runpass_options ro;
-    memset(&ro, 0, sizeof ro);
-    machine_options_init(&ro.mopt);
-    ro.ops = ops;
+    unit_run_options(&ro, &ops);
     trace plain, boxed;
     trace_pass(path, &c, &ro, 0, NULL, NULL, &plain);
     trace_pass_boxed(path, &c, &ro, 0, &boxed);
@@ -88,9 +67,8 @@ static long compare_traces(const char *case_dir, const char *pass_file)
 
 START_TEST(test_boxed_mlp)
 {
-    const char *top = getenv("top_srcdir");
     char dir[4096];
-    snprintf(dir, sizeof dir, "%s/examples/mlp", top ? top : "..");
+    unit_example_dir("mlp", dir, sizeof dir);
     long n = compare_traces(dir, "22_after_");
     ck_assert_int_gt(n, 0); /* one store of out is boxed there */
 }
@@ -98,9 +76,8 @@ END_TEST
 
 START_TEST(test_boxed_qwen3)
 {
-    const char *fx = getenv("PTODB_FIXTURES");
     char dir[4096];
-    snprintf(dir, sizeof dir, "%s/qwen3_scope3_910b", fx ? fx : "../../shared/fixtures");
+    unit_fixture_dir("qwen3_scope3_910b", dir, sizeof dir);
     long n = compare_traces(dir, "21_after_");
     if (n < 0)
         return; /* no shared fixtures here */
@@ -110,15 +87,6 @@ END_TEST
 
 int main(void)
 {
-    Suite *s = suite_create("trace_boxed");
-    TCase *tc = tcase_create("core");
-    tcase_set_timeout(tc, 600);
-    tcase_add_test(tc, test_boxed_mlp);
-    tcase_add_test(tc, test_boxed_qwen3);
-    suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    const TTest *tests[] = {test_boxed_mlp, test_boxed_qwen3};
+    return unit_run("trace_boxed", tests, 2);
 }
