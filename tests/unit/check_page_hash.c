@@ -13,6 +13,7 @@
 #include "exec/snapshot.h"
 #include "tensor/tensor.h"
 #include "timetravel/page_hash.h"
+#include "unit_case.h"
 
 static tensor_storage *storage_of(size_t nbytes, tensor **keep)
 {
@@ -88,15 +89,6 @@ END_TEST
 
 int main(void)
 {
-    Suite *su = suite_create("page_hash");
-    TCase *tc = tcase_create("core");
-    tcase_add_test(tc, every_write_seen);
-    tcase_add_test(tc, small_storage_plain);
-    suite_add_tcase(su, tc);
-    SRunner *sr = srunner_create(su);
-    srunner_set_fork_status(sr, CK_NOFORK);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    const TTest *tests[] = {every_write_seen, small_storage_plain};
+    return unit_run("page_hash", tests, 2);
 }
