@@ -57,12 +57,17 @@ uint64_t machine_state_hash(const machine *m);
 uint64_t machine_program_state_hash(const machine *m);
 
 /* A storage's bytes in the state hash: finish(nbytes, the sum mod 2^64 of
- * chunk_term(k, chunk k) over its chunks of MACHINE_HASH_CHUNK bytes by
- * offset, the last maybe shorter). machine_storage_bytes_hash computes it
- * from the bytes; a caller that keeps the terms sets a hasher that gives
- * the same value (NULL: back to the bytes). */
+ * chunk_term(k) over its chunks of MACHINE_HASH_CHUNK bytes by offset, the
+ * last maybe shorter). machine_storage_bytes_hash computes it from the
+ * bytes; a caller that keeps the terms sets a hasher that gives the same
+ * value (NULL: back to the bytes). */
 enum { MACHINE_HASH_CHUNK = 4096 };
-uint64_t machine_storage_chunk_term(size_t index, const void *p, size_t n);
+static inline size_t machine_storage_nchunks(size_t nbytes)
+{
+    return (nbytes + MACHINE_HASH_CHUNK - 1) / MACHINE_HASH_CHUNK;
+}
+/* The term of chunk `index` of the nbytes at data. */
+uint64_t machine_storage_chunk_term(const void *data, size_t nbytes, size_t index);
 uint64_t machine_storage_hash_finish(size_t nbytes, uint64_t sum);
 uint64_t machine_storage_bytes_hash(const void *data, size_t nbytes);
 /* 1 when the sums the state hash keeps as the run goes (the provenance

@@ -33,9 +33,10 @@ void machine_state_hash_set_storage_hasher(machine_storage_hasher fn, void *ctx)
     storage_hasher_ctx = ctx;
 }
 
-uint64_t machine_storage_chunk_term(size_t index, const void *p, size_t n)
+uint64_t machine_storage_chunk_term(const void *data, size_t nbytes, size_t index)
 {
-    return mix(mix_bytes(0x452821E638D01377ull, p, n), (uint64_t)index);
+    size_t off = index * MACHINE_HASH_CHUNK, n = nbytes - off < MACHINE_HASH_CHUNK ? nbytes - off : MACHINE_HASH_CHUNK;
+    return mix(mix_bytes(0x452821E638D01377ull, (const unsigned char *)data + off, n), (uint64_t)index);
 }
 
 uint64_t machine_storage_hash_finish(size_t nbytes, uint64_t sum)
@@ -45,11 +46,9 @@ uint64_t machine_storage_hash_finish(size_t nbytes, uint64_t sum)
 
 uint64_t machine_storage_bytes_hash(const void *data, size_t nbytes)
 {
-    const unsigned char *b = data;
     uint64_t sum = 0;
-    for (size_t off = 0; off < nbytes; off += MACHINE_HASH_CHUNK)
-        sum += machine_storage_chunk_term(off / MACHINE_HASH_CHUNK, b + off,
-                                          nbytes - off < MACHINE_HASH_CHUNK ? nbytes - off : MACHINE_HASH_CHUNK);
+    for (size_t c = 0; c < machine_storage_nchunks(nbytes); c++)
+        sum += machine_storage_chunk_term(data, nbytes, c);
     return machine_storage_hash_finish(nbytes, sum);
 }
 

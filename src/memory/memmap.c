@@ -1118,6 +1118,6 @@ uint64_t mem_core_hash(const mem_core *mc)
             h = bytes_hash(h, sp->writer, (size_t)ng * sizeof *sp->writer);
     }
     for (uint32_t i = 0; i < mc->ntiles; i++)
-        h = bytes_hash(h, &mc->tiles[i].writes, sizeof mc->tiles[i].writes);
+        h = bytes_hash_mix(h, mc->tiles[i].writes);
     return h;
 }

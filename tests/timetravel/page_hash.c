@@ -95,7 +95,7 @@ static tracked *track(const tensor_storage *s)
     t->s = tensor_storage_ref((tensor_storage *)s);
     t->data = s->data;
     t->nbytes = s->nbytes;
-    t->nchunks = (s->nbytes + MACHINE_HASH_CHUNK - 1) / MACHINE_HASH_CHUNK;
+    t->nchunks = machine_storage_nchunks(s->nbytes);
     t->lo = ((uintptr_t)s->data + page - 1) & ~(uintptr_t)(page - 1);
     t->hi = ((uintptr_t)s->data + s->nbytes) & ~(uintptr_t)(page - 1);
     size_t npages = (t->hi - t->lo) / page;
@@ -109,8 +109,7 @@ static tracked *track(const tensor_storage *s)
 /* Reads chunk c again and puts its new term in the sum. */
 static void reread(tracked *t, size_t c)
 {
-    size_t off = c * MACHINE_HASH_CHUNK, n = t->nbytes - off < MACHINE_HASH_CHUNK ? t->nbytes - off : MACHINE_HASH_CHUNK;
-    uint64_t x = machine_storage_chunk_term(c, t->data + off, n);
+    uint64_t x = machine_storage_chunk_term(t->data, t->nbytes, c);
     t->sum += x - t->term[c];
     t->term[c] = x;
     nread++;
@@ -130,7 +129,7 @@ uint64_t page_hash_storage(const tensor_storage *s)
 {
     tracked *t = track(s);
     if (!t) {
-        nread += (s->nbytes + MACHINE_HASH_CHUNK - 1) / MACHINE_HASH_CHUNK;
+        nread += machine_storage_nchunks(s->nbytes);
         return machine_storage_bytes_hash(s->data, s->nbytes);
     }
     size_t npages = (t->hi - t->lo) / page;
