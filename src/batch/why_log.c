@@ -19,11 +19,12 @@
 #include "exec/program.h"
 #include "ir/walk.h"
 
-/* the storages the log has met, by id (open addressing; 0 is no id) */
-typedef struct seen_set {
-    uint64_t *at;
+/* storage ids (never 0) to a value each, by open addressing: the storages
+ * the log has met (seen), and two logs' ids paired (why_log_same) */
+typedef struct id_map {
+    uint64_t *key, *val;
     size_t n, cap;
-} seen_set;
+} id_map;
 
 /* A value buffer: its bytes follow a reference count (logs share them). */
 typedef struct vals_buf {
@@ -55,7 +56,7 @@ typedef struct queued { const void *t; why_view v; int lane; } queued;
 typedef struct log_ctx {
     why_log *l;
     size_t max_bytes;
-    seen_set seen;
+    id_map seen;
     uint64_t seen_recent[256];
     /* the step's reads and in-place writes; read_st: the read storages,
      * one reference each until the next step (a push's lane half is
@@ -184,39 +185,65 @@ static size_t ptr_slot(const void *p, size_t cap)
     return id_slot((uint64_t)(uintptr_t)p, cap);
 }
 
-static int seen_has(const seen_set *s, uint64_t sid)
+/* The value slot of key, or NULL. */
+static uint64_t *id_map_find(const id_map *m, uint64_t key)
 {
-    if (!s->cap)
-        return 0;
-    for (size_t j = id_slot(sid, s->cap); s->at[j]; j = (j + 1) & (s->cap - 1))
-        if (s->at[j] == sid)
-            return 1;
-    return 0;
+    if (!m->cap)
+        return NULL;
+    for (size_t j = id_slot(key, m->cap); m->key[j]; j = (j + 1) & (m->cap - 1))
+        if (m->key[j] == key)
+            return &m->val[j];
+    return NULL;
 }
 
-static uint64_t seen_add(seen_set *s, uint64_t sid)
+/* The value slot of key, added (value 0, *added 1) when new. */
+static uint64_t *id_map_put(id_map *m, uint64_t key, int *added)
 {
-    if (seen_has(s, sid))
-        return sid;
-    if ((s->n + 1) * 2 > s->cap) {
-        size_t oc = s->cap;
-        uint64_t *old = s->at;
-        s->cap = oc ? oc * 2 : 1024;
-        s->at = xcalloc(s->cap, sizeof *s->at);
+    uint64_t *v = id_map_find(m, key);
+    *added = !v;
+    if (v)
+        return v;
+    if ((m->n + 1) * 2 > m->cap) {
+        size_t oc = m->cap;
+        uint64_t *ok = m->key, *ov = m->val;
+        m->cap = oc ? oc * 2 : 1024;
+        m->key = xcalloc(m->cap, sizeof *m->key);
+        m->val = xcalloc(m->cap, sizeof *m->val);
         for (size_t i = 0; i < oc; i++)
-            if (old[i]) {
-                size_t j = id_slot(old[i], s->cap);
-                while (s->at[j])
-                    j = (j + 1) & (s->cap - 1);
-                s->at[j] = old[i];
+            if (ok[i]) {
+                size_t j = id_slot(ok[i], m->cap);
+                while (m->key[j])
+                    j = (j + 1) & (m->cap - 1);
+                m->key[j] = ok[i];
+                m->val[j] = ov[i];
             }
-        free(old);
+        free(ok);
+        free(ov);
     }
-    size_t j = id_slot(sid, s->cap);
-    while (s->at[j])
-        j = (j + 1) & (s->cap - 1);
-    s->at[j] = sid;
-    s->n++;
+    size_t j = id_slot(key, m->cap);
+    while (m->key[j])
+        j = (j + 1) & (m->cap - 1);
+    m->key[j] = key;
+    m->n++;
+    return &m->val[j];
+}
+
+static void id_map_free(id_map *m)
+{
+    free(m->key);
+    free(m->val);
+    memset(m, 0, sizeof *m);
+}
+
+static int seen_has(const id_map *seen, uint64_t sid)
+{
+    return id_map_find(seen, sid) != NULL;
+}
+
+static uint64_t seen_add(id_map *seen, uint64_t sid)
+{
+    int added;
+    id_map_put(seen, sid, &added);
     return sid;
 }
 
@@ -1200,7 +1227,7 @@ void why_log_free(why_log *l)
     free(l->recs);
     log_ctx *lc = l->priv;
     if (lc) {
-        free(lc->seen.at);
+        id_map_free(&lc->seen);
         for (size_t i = 0; i < lc->strs.cap; i++)
             free(lc->strs.at[i].owner);
         content_set_free(&lc->strs);
@@ -1333,55 +1360,24 @@ const why_write *why_log_case_tensor(const why_log *l, const char *name)
 
 /* ---- two logs compared (why_log_same) -------------------------------------------------------- */
 
-/* a's storage ids to b's, one to one */
-typedef struct sid_map {
-    uint64_t *from, *to;
-    size_t n, cap;
-} sid_map;
-
-static void sid_grow(sid_map *m)
-{
-    size_t oc = m->cap;
-    uint64_t *of = m->from, *ot = m->to;
-    m->cap = oc ? oc * 2 : 1024;
-    m->from = xcalloc(m->cap, sizeof *m->from);
-    m->to = xcalloc(m->cap, sizeof *m->to);
-    for (size_t i = 0; i < oc; i++)
-        if (of[i]) {
-            size_t j = id_slot(of[i], m->cap);
-            while (m->from[j])
-                j = (j + 1) & (m->cap - 1);
-            m->from[j] = of[i];
-            m->to[j] = ot[i];
-        }
-    free(of);
-    free(ot);
-}
-
 /* a (of the first log) and b (of the second) are one storage: 1 when
- * neither was paired with another before */
-static int sid_pair(sid_map *m, uint64_t a, uint64_t b)
+ * neither was paired with another before (m: a's ids to b's and b's to
+ * a's in one map, the first log's ids tagged by the top bit) */
+static int sid_pair(id_map *m, uint64_t a, uint64_t b)
 {
-    if ((m->n + 2) * 2 > m->cap)
-        sid_grow(m);
-    /* both directions in one table: the first log's ids tagged by the top bit */
     uint64_t keys[2] = {a | (1ull << 63), b & ~(1ull << 63)}, vals[2] = {b, a};
     for (int k = 0; k < 2; k++) {
-        size_t j = id_slot(keys[k], m->cap);
-        while (m->from[j] && m->from[j] != keys[k])
-            j = (j + 1) & (m->cap - 1);
-        if (m->from[j] && m->to[j] != vals[k])
+        int added;
+        uint64_t *v = id_map_put(m, keys[k], &added);
+        if (added)
+            *v = vals[k];
+        else if (*v != vals[k])
             return 0;
-        if (!m->from[j]) {
-            m->from[j] = keys[k];
-            m->to[j] = vals[k];
-            m->n++;
-        }
     }
     return 1;
 }
 
-static int same_view(sid_map *m, const why_view *a, const why_view *b)
+static int same_view(id_map *m, const why_view *a, const why_view *b)
 {
     if (a->dtype != b->dtype || a->ndim != b->ndim || a->offset != b->offset || a->valid_ndim != b->valid_ndim)
         return 0;
@@ -1409,7 +1405,7 @@ static int same_tensor(const tensor *a, const tensor *b)
     return a == b || (a && b && tensor_same_bits(a, b));
 }
 
-static int same_write(sid_map *m, const why_write *a, const why_write *b)
+static int same_write(id_map *m, const why_write *a, const why_write *b)
 {
     if (a->kind != b->kind || !same_view(m, &a->v, &b->v) || a->clipped != b->clipped ||
         strcmp(a->name, b->name) != 0 || memcmp(a->src_off, b->src_off, sizeof a->src_off) != 0 ||
@@ -1419,7 +1415,7 @@ static int same_write(sid_map *m, const why_write *a, const why_write *b)
     return !a->vals || memcmp(a->vals, b->vals, view_bytes(&a->v)) == 0;
 }
 
-static int same_rec(sid_map *m, const why_rec *a, const why_rec *b)
+static int same_rec(id_map *m, const why_rec *a, const why_rec *b)
 {
     if (a->step != b->step || a->core != b->core || a->line != b->line || a->call != b->call ||
         a->arrival != b->arrival || a->after != b->after || strcmp(a->func, b->func) != 0 ||
@@ -1442,7 +1438,7 @@ static int same_rec(sid_map *m, const why_rec *a, const why_rec *b)
 
 int why_log_same(const why_log *a, const why_log *b, strbuf *why)
 {
-    sid_map m = {NULL, NULL, 0, 0};
+    id_map m = {NULL, NULL, 0, 0};
     int same = 1;
     if (a->n != b->n || a->truncated != b->truncated || !a->error != !b->error ||
         (a->error && strcmp(a->error, b->error) != 0) || a->has_capture != b->has_capture) {
@@ -1457,7 +1453,6 @@ int why_log_same(const why_log *a, const why_log *b, strbuf *why)
                 strbuf_printf(why, "record %zu (line %d, %s) differs", i, a->recs[i].line, a->recs[i].op);
             same = 0;
         }
-    free(m.from);
-    free(m.to);
+    id_map_free(&m);
     return same;
 }
