@@ -206,7 +206,6 @@ static const struct scratch_arg {
 /* tile.mrgsort_format2's workspace is its last operand, whichever the
  * arity (2-way: arg 2, 3-way: 3, 4-way: 4: pypto src/ir/op/tile_ops/
  * sort.cpp:171-181, "tmp_or_src2" ... "tmp") */
-static uint32_t scratch_mask_n(int op, uint32_t np);
 
 /* An op's scratch operands and alias rules, together: every op asks for
  * both, one cache line instead of two tables' */
@@ -214,19 +213,16 @@ struct op_rules {
     uint32_t scratch; /* scratch_args */
     uint32_t forbid;  /* alias_rules' operand bits */
     uint8_t all;      /* alias_rules' -1: not_inplace_safe */
+    uint8_t view;     /* is_view_op */
+    uint8_t dest0;    /* operand 0 a destination the op never reads (exec_memcheck_operands) */
+    uint8_t matmul;   /* the cube's matmuls and gemvs (matmul_padding) */
 };
 
 static const struct op_rules *rules_of(int op);
 
-/* The scratch operands of op, as a bitmask of positional indices. */
-static uint32_t scratch_mask(int op)
+static uint32_t scratch_of(const struct op_rules *r, int op, uint32_t np)
 {
-    return rules_of(op)->scratch;
-}
-
-static uint32_t scratch_mask_n(int op, uint32_t np)
-{
-    uint32_t m = scratch_mask(op);
+    uint32_t m = r->scratch;
     if (op == IR_OP_TILE_MRGSORT_FORMAT2 && np >= 3 && np <= 32)
         m |= 1u << (np - 1);
     return m;
@@ -290,6 +286,32 @@ static const struct alias_rule {
     {"tile.sels", 0},
 };
 
+/* 1 when op's operand 0 is a destination it writes in place and never
+ * reads (whatever its other operands) */
+static int dest0_op(int op)
+{
+    /* tile.assemble writes its source into the target's region in place:
+     * the target is a destination, not a read (a copy into a pto.subview
+     * of the destination: pypto src/backend/common/pto_ops_datamove.cpp:
+     * 76-130; an in-place input-0 DPS op: src/codegen/pto/pto_codegen.cpp:
+     * 411-413), so a fresh tile.create filled by assembles is no
+     * uninitialised read */
+    int dest0 = op == IR_OP_TILE_ASSEMBLE;
+    /* tile.row_expand/col_expand emit only the vector (args_[1]) as the
+     * instruction's operand; the target (args_[0]) gives the shape and type
+     * and is never read (pypto src/backend/common/pto_ops_elementwise.cpp:
+     * 221-225) */
+    dest0 |= op == IR_OP_TILE_ROW_EXPAND || op == IR_OP_TILE_COL_EXPAND;
+    /* tile.gather_row loads GM rows into a subview of its dst (args_[0]), the
+     * in-place result target (pto_ops_datamove.cpp:326-345); tile.scatter
+     * and scatter_mask write their dst in place too (pto_codegen.cpp:411) */
+    dest0 |= op == IR_OP_TILE_GATHER_ROW || op == IR_OP_TILE_SCATTER || op == IR_OP_TILE_SCATTER_MASK;
+    /* tile.write(tile, indices, value) stores one element into the tile in
+     * place (a scalar SetValue): the tile's other bytes are not read */
+    dest0 |= op == IR_OP_TILE_WRITE;
+    return dest0;
+}
+
 static const struct op_rules *rules_of(int op)
 {
     static struct op_rules table[IR_OP_COUNT + 1]; /* the last: an op out of range, no rule */
@@ -308,6 +330,12 @@ static const struct op_rules *rules_of(int op)
                 table[id].all = 1;
             else if (alias_rules[i].arg < 32)
                 table[id].forbid |= 1u << alias_rules[i].arg;
+        }
+        for (int id = 0; id < IR_OP_COUNT; id++) {
+            table[id].view = (uint8_t)is_view_op(id);
+            table[id].dest0 = (uint8_t)dest0_op(id);
+            table[id].matmul = id == IR_OP_TILE_MATMUL || id == IR_OP_TILE_MATMUL_ACC || id == IR_OP_TILE_MATMUL_BIAS ||
+                               id == IR_OP_TILE_GEMV || id == IR_OP_TILE_GEMV_ACC || id == IR_OP_TILE_GEMV_BIAS;
         }
         ready = 1;
     }
@@ -692,7 +720,8 @@ void exec_memcheck_op_done(exec_memcheck *mc, const core *c, const xframe *f, co
     /* the op ran: its scratch operand's bytes hold unknown data now; a
      * view's result remembers its source's tile so that
      * exec_memcheck_assigned can chain it (the view may be a new object) */
-    uint32_t scratch = scratch_mask_n(x->id, np);
+    const struct op_rules *r = rules_of(x->id);
+    uint32_t scratch = scratch_of(r, x->id, np);
     for (uint32_t i = 0; scratch && i < np && i < 32; i++) {
         if (!((scratch >> i) & 1) || pos[i].kind != VAL_TENSOR || !pos[i].u.t)
             continue;
@@ -701,7 +730,7 @@ void exec_memcheck_op_done(exec_memcheck *mc, const core *c, const xframe *f, co
         if (k >= 0 && s->mem_tile && s->mem_core == k)
             mem_tile_scratch(&mc->cores[k], s->mem_tile, s);
     }
-    if (!is_view_op(x->id) || !np || pos[0].kind != VAL_TENSOR || !pos[0].u.t || out->kind != VAL_TENSOR ||
+    if (!r->view || !np || pos[0].kind != VAL_TENSOR || !pos[0].u.t || out->kind != VAL_TENSOR ||
         !out->u.t)
         return;
     tensor *src = pos[0].u.t, *t = out->u.t;
@@ -849,31 +878,14 @@ static void matmul_padding(exec_memcheck *mc, machine *m, const core *c, const x
 void exec_memcheck_operands(exec_memcheck *mc, machine *m, const core *c, const xframe *f, const xexpr *x,
                             value *pos, uint32_t np, value *kw, uint32_t nk)
 {
-    if (is_view_op(x->id) || x->id == IR_OP_TILE_CREATE)
+    const struct op_rules *r = rules_of(x->id);
+    if (r->view || x->id == IR_OP_TILE_CREATE)
         return; /* no execution-time memory access (docs/memory.md) */
     int k = mem_index(c, f->fn);
     if (k < 0)
         return;
-    uint32_t scratch = scratch_mask_n(x->id, np);
-    /* tile.assemble writes its source into the target's region in place:
-     * the target is a destination, not a read (a copy into a pto.subview
-     * of the destination: pypto src/backend/common/pto_ops_datamove.cpp:
-     * 76-130; an in-place input-0 DPS op: src/codegen/pto/pto_codegen.cpp:
-     * 411-413), so a fresh tile.create filled by assembles is no
-     * uninitialised read */
-    int dest0 = x->id == IR_OP_TILE_ASSEMBLE;
-    /* tile.row_expand/col_expand emit only the vector (args_[1]) as the
-     * instruction's operand; the target (args_[0]) gives the shape and type
-     * and is never read (pypto src/backend/common/pto_ops_elementwise.cpp:
-     * 221-225) */
-    dest0 |= x->id == IR_OP_TILE_ROW_EXPAND || x->id == IR_OP_TILE_COL_EXPAND;
-    /* tile.gather_row loads GM rows into a subview of its dst (args_[0]), the
-     * in-place result target (pto_ops_datamove.cpp:326-345); tile.scatter
-     * and scatter_mask write their dst in place too (pto_codegen.cpp:411) */
-    dest0 |= x->id == IR_OP_TILE_GATHER_ROW || x->id == IR_OP_TILE_SCATTER || x->id == IR_OP_TILE_SCATTER_MASK;
-    /* tile.write(tile, indices, value) stores one element into the tile in
-     * place (a scalar SetValue): the tile's other bytes are not read */
-    dest0 |= x->id == IR_OP_TILE_WRITE;
+    uint32_t scratch = scratch_of(r, x->id, np);
+    int dest0 = r->dest0;
     /* matmul_acc with its init_cond holding overwrites the accumulator
      * (matmul.cpp:434-436): it is not read */
     dest0 |= x->id == IR_OP_TILE_MATMUL_ACC && np >= 4 && value_truthy(&pos[3]) > 0;
@@ -883,11 +895,10 @@ void exec_memcheck_operands(exec_memcheck *mc, machine *m, const core *c, const 
     for (uint32_t i = 0; i < np; i++)
         if ((i >= 32 || !((scratch >> i) & 1)) && !(dest0 && i == 0) && holds_tile(&pos[i], k))
             check_value(mc, m, c, f, x, k, &pos[i]);
-    if (x->id == IR_OP_TILE_MATMUL || x->id == IR_OP_TILE_MATMUL_ACC || x->id == IR_OP_TILE_MATMUL_BIAS ||
-        x->id == IR_OP_TILE_GEMV || x->id == IR_OP_TILE_GEMV_ACC || x->id == IR_OP_TILE_GEMV_BIAS)
+    if (r->matmul)
         matmul_padding(mc, m, c, f, x, k, pos, np);
-    int all;
-    uint32_t forbid = alias_forbidden(x->id, &all);
+    int all = r->all;
+    uint32_t forbid = r->forbid;
     mc->alias_op = NULL;
     mc->nalias = 0;
     if (all || forbid) {
