@@ -60,6 +60,7 @@ void kernel_gather_f64(const tensor *t, int nd, const int64_t *shape, double *bu
 }
 
 typedef uint16_t kernel_v16u16 __attribute__((vector_size(32)));
+typedef int16_t kernel_v16s16 __attribute__((vector_size(32)));
 typedef uint32_t kernel_v16u32 __attribute__((vector_size(64)));
 
 void kernel_gather_f32(const tensor *t, int nd, const int64_t *shape, float *buf)
@@ -107,11 +108,71 @@ void kernel_gather_f32(const tensor *t, int nd, const int64_t *shape, float *buf
     KERNEL_WALK(t, nd, shape, buf[kk_] = (float)dtype_load(dt, data, e_));
 }
 
+/* buf[k_ + j] = element (base_ + j * istr_) of data, j < inner_, each read
+ * as T: an integer dtype's values exactly, without dtype_load's double */
+#define GATHER_INT_ROWS(T)                                                         \
+    KERNEL_ROWS(t, nd, shape, {                                                    \
+        const unsigned char *src_ = data + (size_t)base_ * sizeof(T);              \
+        int64_t *dst_ = buf + k_;                                                  \
+        for (int64_t j = 0; j < inner_; j++) {                                     \
+            T v_;                                                                  \
+            memcpy(&v_, src_ + (size_t)(j * istr_) * sizeof(T), sizeof v_);        \
+            dst_[j] = (int64_t)v_;                                                 \
+        }                                                                          \
+    })
+
 void kernel_gather_i64(const tensor *t, int nd, const int64_t *shape, int64_t *buf)
 {
     const unsigned char *data = t->storage->data;
     dtype_id dt = t->dtype;
+    switch (dt) { /* the integer dtypes a storage holds aligned (tensor_storage_new, mapfile_storage) */
+    case DTYPE_INT8: GATHER_INT_ROWS(int8_t); return;
+    case DTYPE_UINT8: GATHER_INT_ROWS(uint8_t); return;
+    case DTYPE_INT16: GATHER_INT_ROWS(int16_t); return;
+    case DTYPE_UINT16: GATHER_INT_ROWS(uint16_t); return;
+    case DTYPE_INT32: GATHER_INT_ROWS(int32_t); return;
+    case DTYPE_UINT32: GATHER_INT_ROWS(uint32_t); return;
+    case DTYPE_INDEX:
+    case DTYPE_INT64: GATHER_INT_ROWS(int64_t); return;
+    default: break;
+    }
     KERNEL_WALK(t, nd, shape, buf[kk_] = dtype_load_i64(dt, data, e_));
+}
+#undef GATHER_INT_ROWS
+
+void kernel_gather_i16(const tensor *t, int nd, const int64_t *shape, int16_t *buf)
+{
+    const unsigned char *data = t->storage->data;
+    int is_signed = t->dtype == DTYPE_INT8;
+    KERNEL_ROWS(t, nd, shape, {
+        const unsigned char *src = data + base_;
+        int16_t *dst = buf + k_;
+        if (istr_ == 1) { /* the common case: 16 at a time as vectors */
+            typedef int8_t v16s8 __attribute__((vector_size(16)));
+            typedef uint8_t v16u8 __attribute__((vector_size(16)));
+            int64_t j = 0;
+            for (; j + 16 <= inner_; j += 16) {
+                kernel_v16u16 h;
+                if (is_signed) {
+                    v16s8 v;
+                    memcpy(&v, src + j, sizeof v);
+                    h = (kernel_v16u16)__builtin_convertvector(v, kernel_v16s16);
+                } else {
+                    v16u8 v;
+                    memcpy(&v, src + j, sizeof v);
+                    h = __builtin_convertvector(v, kernel_v16u16);
+                }
+                memcpy(dst + j, &h, sizeof h);
+            }
+            for (; j < inner_; j++)
+                dst[j] = is_signed ? (int8_t)src[j] : src[j];
+        } else if (is_signed)
+            for (int64_t j = 0; j < inner_; j++)
+                dst[j] = (int8_t)src[j * istr_];
+        else
+            for (int64_t j = 0; j < inner_; j++)
+                dst[j] = src[j * istr_];
+    });
 }
 
 void kernel_store_f64(tensor *t, const double *buf, int64_t n)
@@ -170,6 +231,37 @@ void kernel_store_f32(tensor *t, const float *buf, int64_t n)
 void kernel_store_i64(tensor *t, const int64_t *buf, int64_t n)
 {
     unsigned char *data = tensor_data(t);
+    /* the integer dtypes as dtype_store_i64 stores them (the low bytes of
+     * the two's complement), one loop each */
+    switch (t->dtype) {
+    case DTYPE_INT8:
+    case DTYPE_UINT8:
+        for (int64_t k = 0; k < n; k++)
+            data[k] = (unsigned char)(uint64_t)buf[k];
+        return;
+    case DTYPE_INT16:
+    case DTYPE_UINT16:
+        for (int64_t k = 0; k < n; k++) {
+            uint16_t w = (uint16_t)(uint64_t)buf[k];
+            memcpy(data + 2 * (size_t)k, &w, 2);
+        }
+        return;
+    case DTYPE_INT32:
+    case DTYPE_UINT32:
+        for (int64_t k = 0; k < n; k++) {
+            uint32_t w = (uint32_t)(uint64_t)buf[k];
+            memcpy(data + 4 * (size_t)k, &w, 4);
+        }
+        return;
+    case DTYPE_INDEX:
+    case DTYPE_INT64:
+    case DTYPE_UINT64:
+        if (n > 0)
+            memcpy(data, buf, (size_t)n * sizeof *buf);
+        return;
+    default:
+        break;
+    }
     for (int64_t k = 0; k < n; k++)
         dtype_store_i64(t->dtype, data, (size_t)k, buf[k]);
 }

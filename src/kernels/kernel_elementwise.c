@@ -1,6 +1,7 @@
 /* The elementwise engine: binary ops, where and unary ops with torch's
  * promotion and rounding (kernel_util.h, "elementwise engine"). */
 #include "kernels/kernel_util.h"
+#include "kernels/kernel_walk.h"
 
 #include <float.h>
 #include <math.h>
@@ -240,6 +241,112 @@ static int fast_f32(kernel_binop op, const kernel_opnd *o, dtype_id rdt, int nd,
     return 1;
 }
 
+/* fast_f32 where an operand broadcasts: float32 operands (no bf16) whose
+ * innermost dim is contiguous or broadcast (a row or column vector against a
+ * tile: row_expand_mul and its kin), one result row at a time, a broadcast
+ * element splat. The same correctly rounded float32 operations. */
+static int fast_f32_rows(kernel_binop op, const kernel_opnd *o, dtype_id rdt, int nd, const int64_t *shape,
+                         tensor *r, int64_t n)
+{
+    if (rdt != DTYPE_FP32 || op > KOP_DIV || nd < 1 || n <= 0)
+        return 0;
+    int64_t st[2][TENSOR_MAX_DIMS];
+    const unsigned char *data[2] = {NULL, NULL};
+    float c[2] = {0, 0};
+    for (int k = 0; k < 2; k++) {
+        if (o[k].cls != KOPND_DIM) {
+            c[k] = (float)(o[k].is_int ? (double)o[k].i : o[k].f);
+            continue;
+        }
+        const tensor *t = o[k].t;
+        if (t->dtype != DTYPE_FP32 || t->ndim > nd)
+            return 0;
+        kernel_bcast_strides(t, nd, shape, st[k]);
+        if (st[k][nd - 1] != 0 && st[k][nd - 1] != 1)
+            return 0;
+        data[k] = t->storage->data;
+    }
+    float *d = (float *)tensor_data(r);
+    int64_t inner = shape[nd - 1], idx[TENSOR_MAX_DIMS] = {0};
+    typedef float v8f __attribute__((vector_size(32)));
+    for (int64_t row = 0; row < n / inner; row++) {
+        const float *p[2] = {NULL, NULL};
+        v8f cv[2];
+        float cs[2];
+        for (int k = 0; k < 2; k++) {
+            cs[k] = c[k];
+            if (data[k]) {
+                int64_t base = o[k].t->offset;
+                for (int dd = 0; dd < nd - 1; dd++)
+                    base += idx[dd] * st[k][dd];
+                const float *at = (const float *)(const void *)data[k] + base;
+                if (st[k][nd - 1])
+                    p[k] = at;
+                else
+                    cs[k] = *at;
+            }
+            for (int l = 0; l < 8; l++)
+                cv[k][l] = cs[k];
+        }
+        float *dr = d + row * inner;
+        int64_t i = 0;
+#define ROWS_F32_LOOP(OPR)                                                         \
+    do {                                                                           \
+        for (; i + 8 <= inner; i += 8) {                                           \
+            v8f x = cv[0], y = cv[1], z;                                           \
+            if (p[0])                                                              \
+                memcpy(&x, p[0] + i, sizeof x);                                    \
+            if (p[1])                                                              \
+                memcpy(&y, p[1] + i, sizeof y);                                    \
+            z = x OPR y;                                                           \
+            memcpy(dr + i, &z, sizeof z);                                          \
+        }                                                                          \
+        for (; i < inner; i++)                                                     \
+            dr[i] = (p[0] ? p[0][i] : cs[0]) OPR (p[1] ? p[1][i] : cs[1]);         \
+    } while (0)
+        switch (op) {
+        case KOP_ADD: ROWS_F32_LOOP(+); break;
+        case KOP_SUB: ROWS_F32_LOOP(-); break;
+        case KOP_MUL: ROWS_F32_LOOP(*); break;
+        default: ROWS_F32_LOOP(/); break;
+        }
+#undef ROWS_F32_LOOP
+        for (int dd = nd - 2; dd >= 0; dd--) {
+            if (++idx[dd] < shape[dd])
+                break;
+            idx[dd] = 0;
+        }
+    }
+    return 1;
+}
+
+/* + - * of two int32 tensors of the result's shape, contiguous, into an
+ * int32 result: the general path's int64 result (uint64 wrapping) stored
+ * as its low 32 bits is the uint32 wrapping result. */
+static int fast_i32(kernel_binop op, const kernel_opnd *o, dtype_id rdt, int nd, const int64_t *shape, tensor *r,
+                    int64_t n)
+{
+    if (rdt != DTYPE_INT32 || (op != KOP_ADD && op != KOP_SUB && op != KOP_MUL))
+        return 0;
+    const unsigned char *p[2];
+    for (int k = 0; k < 2; k++) {
+        const tensor *t = o[k].t;
+        if (o[k].cls != KOPND_DIM || t->dtype != DTYPE_INT32 || t->ndim != nd || !tensor_is_contiguous(t) ||
+            memcmp(t->shape, shape, (size_t)nd * sizeof *shape) != 0)
+            return 0;
+        p[k] = tensor_data(t);
+    }
+    unsigned char *d = tensor_data(r);
+    for (int64_t i = 0; i < n; i++) {
+        uint32_t x, y, z;
+        memcpy(&x, p[0] + 4 * i, 4);
+        memcpy(&y, p[1] + 4 * i, 4);
+        z = op == KOP_ADD ? x + y : op == KOP_SUB ? x - y : x * y;
+        memcpy(d + 4 * i, &z, 4);
+    }
+    return 1;
+}
+
 /* Whether torch 1.13's cpu_kernel_vec computes the element k of a binary
  * op's result (flat, row-major over shape) in its vectorized loop or its
  * scalar one: TensorIterator coalesces the dims whose strides chain for
@@ -373,7 +480,8 @@ ptodb_status kernels_binary(kernel_call *kc, kernel_binop op, const kernel_opnd 
     int64_t n = tensor_numel(r);
     int t13 = kc->t13;
     int widen = is_cmp(op) || ((op == KOP_MUL || op == KOP_DIV) && !t13);
-    if (fast_f32(op, o, rdt, nd, shape, r, n)) {
+    if (fast_f32(op, o, rdt, nd, shape, r, n) || fast_f32_rows(op, o, rdt, nd, shape, r, n) ||
+        fast_i32(op, o, rdt, nd, shape, r, n)) {
         *out = r;
         return PTODB_OK;
     }

@@ -141,6 +141,9 @@ void kernel_set_valid_full(tensor *t, int nv, const int64_t *v, int nf, const in
  * t must broadcast (checked by the caller). */
 void kernel_gather_f64(const tensor *t, int nd, const int64_t *shape, double *buf);
 void kernel_gather_i64(const tensor *t, int nd, const int64_t *shape, int64_t *buf);
+/* The same of an INT8 or UINT8 tensor (t's dtype one of them), each value
+ * as an int16. */
+void kernel_gather_i16(const tensor *t, int nd, const int64_t *shape, int16_t *buf);
 /* The same as floats (exact for every float dtype but fp64). */
 void kernel_gather_f32(const tensor *t, int nd, const int64_t *shape, float *buf);
 /* Writes n values to a contiguous tensor's elements with dtype_store. */
