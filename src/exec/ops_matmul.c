@@ -322,24 +322,30 @@ static ptodb_status matmul_core(exec_ctx *ctx, const op_args *a, const tensor *L
         free(C);
     } else {
         /* integer matmul in the input dtype (int8 wraps) */
-        int64_t *A = xmalloc((size_t)(nb * m * k + 1) * sizeof *A);
-        int64_t *B = xmalloc((size_t)(nb * k * n + 1) * sizeof *B);
         int64_t *C = xcalloc((size_t)(nb * mn), sizeof *C);
-        kernel_gather_i64(&lv, bnd + 2, fl, A);
-        kernel_gather_i64(&rv, bnd + 2, fr, B);
-        if ((dt == DTYPE_INT8 || dt == DTYPE_UINT8) && k <= ((int64_t)1 << 15)) {
+        int eight = (L->dtype == DTYPE_INT8 || L->dtype == DTYPE_UINT8) &&
+                    (R->dtype == DTYPE_INT8 || R->dtype == DTYPE_UINT8);
+        if ((dt == DTYPE_INT8 || dt == DTYPE_UINT8) && eight && k <= ((int64_t)1 << 15)) {
             /* 8-bit operands: every product is within 2^16 and k of them
              * within 2^31, so the sums in int32 are exact, the same int64
-             * values as below; 16 lanes at a time */
+             * values as below */
+            int16_t *A16 = xmalloc((size_t)(nb * m * k + 1) * sizeof *A16);
+            int16_t *B16 = xmalloc((size_t)(nb * k * n + 1) * sizeof *B16);
+            kernel_gather_i16(&lv, bnd + 2, fl, A16);
+            kernel_gather_i16(&rv, bnd + 2, fr, B16);
             for (int64_t b = 0; b < nb; b++)
-                kernel_gemm_i64_narrow(m, n, k, A + b * m * k, B + b * k * n, C + b * mn);
+                kernel_gemm_i8(m, n, k, A16 + b * m * k, B16 + b * k * n, C + b * mn);
             kernel_store_i64(r, C, nb * mn);
-            free(A);
-            free(B);
+            free(A16);
+            free(B16);
             free(C);
             *out = r;
             return PTODB_OK;
         }
+        int64_t *A = xmalloc((size_t)(nb * m * k + 1) * sizeof *A);
+        int64_t *B = xmalloc((size_t)(nb * k * n + 1) * sizeof *B);
+        kernel_gather_i64(&lv, bnd + 2, fl, A);
+        kernel_gather_i64(&rv, bnd + 2, fr, B);
         for (int64_t b = 0; b < nb; b++)
             for (int64_t i = 0; i < m; i++)
                 for (int64_t p = 0; p < k; p++) {

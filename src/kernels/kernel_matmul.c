@@ -677,69 +677,64 @@ void kernel_gemm_f32_seq(int64_t m, int64_t n, int64_t k, const float *a, int64_
     km_seq_generic(m, n, k, a, lda, b, ldb, c, ldc);
 }
 
-/* ---- narrow integers (kernel_gemm_i64_narrow) --------------------------- */
+/* ---- 8-bit integers (kernel_gemm_i8) ------------------------------------ */
 
+typedef int16_t km_v16h __attribute__((vector_size(32)));
 typedef int32_t km_v16i __attribute__((vector_size(64)));
 
-/* row[0..n) += x * brow[0..n) in int32 */
-#define KM_I32_AXPY                                                                \
-    {                                                                              \
-        int64_t j = 0;                                                             \
-        for (; j + 16 <= n; j += 16) {                                             \
-            km_v16i acc, bv;                                                       \
-            memcpy(&acc, row + j, sizeof acc);                                     \
-            memcpy(&bv, brow + j, sizeof bv);                                      \
-            acc += x * bv;                                                         \
-            memcpy(row + j, &acc, sizeof acc);                                     \
-        }                                                                          \
-        for (; j < n; j++)                                                         \
-            row[j] += x * brow[j];                                                 \
-    }
-#define KM_I32_BODY                                                                \
+/* C = A * B in int32, one row of C at a time: row += x * B[p] for each
+ * p, 16 lanes at a time (B's int16 widened in registers) */
+#define KM_I8_BODY                                                                 \
     {                                                                              \
         for (int64_t i = 0; i < m; i++) {                                          \
             memset(row, 0, (size_t)n * sizeof *row);                               \
             for (int64_t p = 0; p < k; p++) {                                      \
-                int32_t x = a32[i * k + p];                                        \
-                const int32_t *brow = b32 + p * n;                                 \
-                if (x)                                                             \
-                    KM_I32_AXPY                                                    \
+                int32_t x = a[i * k + p];                                          \
+                const int16_t *brow = b + p * n;                                   \
+                if (!x)                                                            \
+                    continue;                                                      \
+                int64_t j = 0;                                                     \
+                for (; j + 16 <= n; j += 16) {                                     \
+                    km_v16i acc;                                                   \
+                    km_v16h bh;                                                    \
+                    memcpy(&acc, row + j, sizeof acc);                             \
+                    memcpy(&bh, brow + j, sizeof bh);                              \
+                    acc += x * __builtin_convertvector(bh, km_v16i);               \
+                    memcpy(row + j, &acc, sizeof acc);                             \
+                }                                                                  \
+                for (; j < n; j++)                                                 \
+                    row[j] += x * brow[j];                                         \
             }                                                                      \
             for (int64_t j = 0; j < n; j++)                                        \
                 c[i * n + j] = row[j];                                             \
         }                                                                          \
     }
 
-static void km_i32_generic(int64_t m, int64_t n, int64_t k, const int32_t *a32, const int32_t *b32,
-                           int32_t *row, int64_t *c)
-KM_I32_BODY
+static void km_i8_generic(int64_t m, int64_t n, int64_t k, const int16_t *a, const int16_t *b, int32_t *row,
+                          int64_t *c)
+KM_I8_BODY
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-__attribute__((target("avx2"))) static void km_i32_avx2(int64_t m, int64_t n, int64_t k, const int32_t *a32,
-                                                         const int32_t *b32, int32_t *row, int64_t *c)
-KM_I32_BODY
+__attribute__((target("avx2"))) static void km_i8_avx2(int64_t m, int64_t n, int64_t k, const int16_t *a,
+                                                        const int16_t *b, int32_t *row, int64_t *c)
+KM_I8_BODY
 #endif
 
-void kernel_gemm_i64_narrow(int64_t m, int64_t n, int64_t k, const int64_t *a, const int64_t *b,
-                            int64_t *c)
+void kernel_gemm_i8(int64_t m, int64_t n, int64_t k, const int16_t *a, const int16_t *b, int64_t *c)
 {
     if (m <= 0 || n <= 0)
         return;
-    int32_t *a32 = xmalloc((size_t)(m * k + 1) * sizeof *a32);
-    int32_t *b32 = xmalloc((size_t)(k * n + 1) * sizeof *b32);
+    if (km_portable_only < 2 && km512_i8_usable()) {
+        km512_gemm_i8(m, n, k, a, b, c);
+        return;
+    }
     int32_t *row = xmalloc((size_t)n * sizeof *row);
-    for (int64_t q = 0; q < m * k; q++)
-        a32[q] = (int32_t)a[q];
-    for (int64_t q = 0; q < k * n; q++)
-        b32[q] = (int32_t)b[q];
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
     if (km_portable_only < 3 && __builtin_cpu_supports("avx2"))
-        km_i32_avx2(m, n, k, a32, b32, row, c);
+        km_i8_avx2(m, n, k, a, b, row, c);
     else
 #endif
-        km_i32_generic(m, n, k, a32, b32, row, c);
-    free(a32);
-    free(b32);
+        km_i8_generic(m, n, k, a, b, row, c);
     free(row);
 }
 

@@ -54,11 +54,12 @@ void kernel_gemm_bf16_fma(int64_t m, int64_t n, int64_t k, const uint16_t *a, in
                           int64_t acs, const uint16_t *b, int64_t brs, int64_t bcs, float *c,
                           int64_t ldc);
 
-/* C = A * B of dense row-major int64 matrices (A m x k, B k x n, C m x n)
- * whose every product and every partial sum fits in int32 (8-bit operands
- * and k <= 2^15): summed in int32, 16 lanes at a time, the exact sums. */
-void kernel_gemm_i64_narrow(int64_t m, int64_t n, int64_t k, const int64_t *a, const int64_t *b,
-                            int64_t *c);
+/* C = A * B of dense row-major matrices of 8-bit integer values held as
+ * int16 (A m x k, B k x n; C m x n int64): every product is within 2^16 and,
+ * for k <= 2^15, every partial sum within int32, so the sums run in int32
+ * (pairs of products, AVX-512BW's vpmaddwd, or 16 lanes of one product) and
+ * are the exact sums whatever the order. */
+void kernel_gemm_i8(int64_t m, int64_t n, int64_t k, const int16_t *a, const int16_t *b, int64_t *c);
 
 /* C = A * B (C m x n, dense row-major floats) from bf16 bits A[i][p] =
  * a[i * ars + p * acs] and B[p][j] = b[p * brs + j * bcs], in the order of

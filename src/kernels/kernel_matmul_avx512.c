@@ -29,6 +29,7 @@
 #include <immintrin.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "base/mem.h"
 
@@ -409,7 +410,121 @@ KM512_ATTR void km512_gemm_bf16(int64_t m, int64_t n, int64_t k, const uint16_t 
     free(raw);
 }
 
+/* ---- 8-bit integers in int16 pairs (kernel_gemm_i8) --------------------- */
+
+int km512_i8_usable(void)
+{
+    static int usable = -1;
+    if (usable < 0) {
+        __builtin_cpu_init();
+        usable = km512_usable() && __builtin_cpu_supports("avx512bw");
+    }
+    return usable;
+}
+
+/* Rows [i0, i0 + MR) of C, columns [j0, j0 + 64): four vectors of 16 int32
+ * sums per row; per pair of k steps one vpmaddwd (the two exact products
+ * added) and one add per vector */
+#define I16_BLOCK(MR)                                                               \
+    __attribute__((target("avx512f,avx512bw"))) static void i16_block_##MR(          \
+        int64_t kp, const int32_t *ap, int64_t lda, const int32_t *bp, int64_t n,   \
+        int64_t *c, int64_t ldc, int64_t w)                                         \
+    {                                                                               \
+        __m512i acc[MR][4];                                                         \
+        for (int r = 0; r < MR; r++)                                                \
+            for (int v = 0; v < 4; v++)                                             \
+                acc[r][v] = _mm512_setzero_si512();                                 \
+        __mmask16 mask[4];                                                          \
+        for (int v = 0; v < 4; v++) {                                               \
+            int64_t left = w - 16 * v;                                              \
+            mask[v] = left >= 16 ? (__mmask16)0xFFFF                                \
+                      : left > 0 ? (__mmask16)((1u << left) - 1)                   \
+                                 : (__mmask16)0;                                    \
+        }                                                                           \
+        for (int64_t q = 0; q < kp; q++) {                                          \
+            __m512i b[4];                                                           \
+            for (int v = 0; v < 4; v++)                                             \
+                b[v] = _mm512_maskz_loadu_epi32(mask[v], bp + q * n + 16 * v);      \
+            for (int r = 0; r < MR; r++) {                                          \
+                __m512i x = _mm512_set1_epi32(ap[r * lda + q]);                     \
+                for (int v = 0; v < 4; v++)                                         \
+                    acc[r][v] = _mm512_add_epi32(acc[r][v], _mm512_madd_epi16(b[v], x)); \
+            }                                                                       \
+        }                                                                           \
+        for (int r = 0; r < MR; r++)                                                \
+            for (int v = 0; v < 4 && 16 * v < w; v++) {                             \
+                int32_t lanes[16];                                                  \
+                _mm512_storeu_si512(lanes, acc[r][v]);                              \
+                int64_t left = w - 16 * v < 16 ? w - 16 * v : 16;                   \
+                for (int64_t l = 0; l < left; l++)                                  \
+                    c[r * ldc + 16 * v + l] = lanes[l];                             \
+            }                                                                       \
+    }
+I16_BLOCK(1)
+I16_BLOCK(2)
+I16_BLOCK(3)
+I16_BLOCK(4)
+
+/* the pairs (A[i][2q], A[i][2q + 1]) as one int32 each, low half first
+ * (a row of A as it lies when k is even), and (B[2q][j], B[2q + 1][j])
+ * likewise, 16 columns at a time; an odd k's last pair has 0 high */
+__attribute__((target("avx512f,avx512bw"))) static void i8_pairs(int64_t m, int64_t n, int64_t k,
+                                                                 const int16_t *a, const int16_t *b,
+                                                                 int32_t *ap, int32_t *bp)
+{
+    int64_t kp = (k + 1) / 2;
+    for (int64_t i = 0; i < m; i++) {
+        memcpy(ap + i * kp, a + i * k, (size_t)(k / 2) * sizeof *ap);
+        if (k & 1)
+            ap[i * kp + kp - 1] = (int32_t)(uint16_t)a[i * k + k - 1];
+    }
+    for (int64_t q = 0; q < kp; q++) {
+        const int16_t *b0 = b + 2 * q * n, *b1 = 2 * q + 1 < k ? b0 + n : NULL;
+        int32_t *out = bp + q * n;
+        int64_t j = 0;
+        for (; j + 16 <= n; j += 16) {
+            __m512i lo = _mm512_cvtepu16_epi32(_mm256_loadu_si256((const void *)(b0 + j)));
+            __m512i hi = b1 ? _mm512_slli_epi32(_mm512_cvtepu16_epi32(_mm256_loadu_si256((const void *)(b1 + j))), 16)
+                            : _mm512_setzero_si512();
+            _mm512_storeu_si512(out + j, _mm512_or_si512(lo, hi));
+        }
+        for (; j < n; j++)
+            out[j] = (int32_t)((uint32_t)(uint16_t)b0[j] | (b1 ? (uint32_t)(uint16_t)b1[j] << 16 : 0));
+    }
+}
+
+void km512_gemm_i8(int64_t m, int64_t n, int64_t k, const int16_t *a, const int16_t *b, int64_t *c)
+{
+    typedef void (*block_fn)(int64_t, const int32_t *, int64_t, const int32_t *, int64_t, int64_t *, int64_t,
+                             int64_t);
+    static const block_fn blocks[4] = {i16_block_1, i16_block_2, i16_block_3, i16_block_4};
+    int64_t kp = (k + 1) / 2;
+    int32_t *ap = xmalloc((size_t)(m * kp + 1) * sizeof *ap);
+    int32_t *bp = xmalloc((size_t)(kp * n + 1) * sizeof *bp);
+    i8_pairs(m, n, k, a, b, ap, bp);
+    for (int64_t j0 = 0; j0 < n; j0 += 64) {
+        int64_t w = n - j0 < 64 ? n - j0 : 64;
+        for (int64_t i0 = 0; i0 < m; i0 += 4) {
+            int mr = m - i0 < 4 ? (int)(m - i0) : 4;
+            blocks[mr - 1](kp, ap + i0 * kp, kp, bp + j0, n, c + i0 * n + j0, n, w);
+        }
+    }
+    free(ap);
+    free(bp);
+}
+
 #else /* no AVX-512 kernels in this build */
+
+int km512_i8_usable(void)
+{
+    return 0;
+}
+
+void km512_gemm_i8(int64_t m, int64_t n, int64_t k, const int16_t *a, const int16_t *b, int64_t *c)
+{
+    (void)m, (void)n, (void)k, (void)a, (void)b, (void)c;
+    abort();
+}
 
 #include <stdlib.h>
 

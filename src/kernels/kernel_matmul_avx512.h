@@ -36,4 +36,12 @@ void km512_gemm_bf16(int64_t m, int64_t n, int64_t k, const uint16_t *a, int64_t
                      int64_t acs, const uint16_t *b, int64_t brs, int64_t bcs, float *c,
                      int64_t ldc, int round);
 
+/* Nonzero when km512_gemm_i8 runs here (AVX-512BW as well). */
+int km512_i8_usable(void);
+
+/* kernel_gemm_i8 (same arguments): the pairs of k steps as one int32 of two
+ * int16 each, summed by vpmaddwd (the two exact products added) into int32
+ * accumulators, 4 rows x 64 columns of C at a time. */
+void km512_gemm_i8(int64_t m, int64_t n, int64_t k, const int16_t *a, const int16_t *b, int64_t *c);
+
 #endif

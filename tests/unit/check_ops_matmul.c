@@ -324,6 +324,112 @@ START_TEST(test_int8_wide)
 }
 END_TEST
 
+/* kernel_gemm_i8 with every implementation this CPU can run (modes 0 and
+ * 1: the AVX-512BW pairs; 2: the AVX2 loop; 3: the generic loop) against int64 sums of the products: row remainders of the 4-row
+ * blocks, column counts around the 16-lane vectors and 64-column strips,
+ * odd and even k (an odd k's last pair is half empty), int8, uint8 and
+ * mixed values; and the bound the caller keeps, k = 2^15 of the largest
+ * products (255 * 255 and -128 * -128), whose sums are exact in int32. */
+START_TEST(test_kernel_i8)
+{
+    static const int64_t ms[] = {1, 2, 3, 4, 5, 8, 9};
+    static const int64_t ns[] = {1, 15, 16, 17, 63, 64, 65, 130};
+    static const int64_t ks[] = {0, 1, 2, 3, 64, 65, 300};
+    kernel_matmul_portable_only(_i);
+    uint64_t seed = 3;
+    long checked = 0;
+    for (size_t mi = 0; mi < sizeof ms / sizeof ms[0]; mi++)
+        for (size_t ni = 0; ni < sizeof ns / sizeof ns[0]; ni++)
+            for (size_t ki = 0; ki < sizeof ks / sizeof ks[0]; ki++)
+                for (int sign = 0; sign < 3; sign++) {
+                    int64_t m = ms[mi], n = ns[ni], k = ks[ki];
+                    int16_t *a = malloc((size_t)(m * k + 1) * sizeof *a), *b = malloc((size_t)(k * n + 1) * sizeof *b);
+                    int64_t *c = malloc((size_t)(m * n) * sizeof *c);
+                    for (int64_t q = 0; q < m * k; q++) {
+                        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+                        a[q] = sign == 1 ? (int16_t)(seed >> 56) : (int16_t)(int8_t)(seed >> 56);
+                    }
+                    for (int64_t q = 0; q < k * n; q++) {
+                        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+                        b[q] = sign == 0 ? (int16_t)(int8_t)(seed >> 56) : (int16_t)(seed >> 56);
+                    }
+                    kernel_gemm_i8(m, n, k, a, b, c);
+                    for (int64_t i = 0; i < m; i++)
+                        for (int64_t j = 0; j < n; j++) {
+                            int64_t want = 0;
+                            for (int64_t p = 0; p < k; p++)
+                                want += (int64_t)a[i * k + p] * b[p * n + j];
+                            ck_assert_msg(c[i * n + j] == want, "mode %d %lldx%lldx%lld sign %d: C[%lld][%lld] = %lld, want %lld",
+                                          _i, (long long)m, (long long)k, (long long)n, sign, (long long)i,
+                                          (long long)j, (long long)c[i * n + j], (long long)want);
+                            checked++;
+                        }
+                    free(a);
+                    free(b);
+                    free(c);
+                }
+    /* the bound: k = 2^15 products of 255 * 255 (2,130,739,200 < 2^31) and
+     * of -128 * -128 */
+    enum { KB = 1 << 15, NB = 17 };
+    int16_t *a = malloc(KB * sizeof *a), *b = malloc((size_t)KB * NB * sizeof *b);
+    int64_t c[NB];
+    for (int v = 0; v < 2; v++) {
+        int16_t x = v ? -128 : 255;
+        for (int q = 0; q < KB; q++)
+            a[q] = x;
+        for (int q = 0; q < KB * NB; q++)
+            b[q] = x;
+        kernel_gemm_i8(1, NB, KB, a, b, c);
+        for (int j = 0; j < NB; j++)
+            ck_assert_int_eq(c[j], (int64_t)KB * x * x);
+    }
+    free(a);
+    free(b);
+    kernel_matmul_portable_only(0);
+    ck_assert_int_gt(checked, 50000);
+}
+END_TEST
+
+/* An int8 matmul whose rhs is a transposed view (the gather's strided
+ * rows) and a uint8 one, through the op: every element against its int64
+ * sum wrapped to the 8-bit result. */
+START_TEST(test_int8_views)
+{
+    ctx_init(&C, EXEC_PROFILE_T2);
+    enum { M = 3, K = 41, N = 19 };
+    double a[M * K], bt[N * K];
+    uint64_t seed = 21;
+    for (int dtv = 0; dtv < 2; dtv++) {
+        dtype_id dt = dtv ? DTYPE_UINT8 : DTYPE_INT8;
+        for (int i = 0; i < M * K; i++) {
+            seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+            a[i] = dtv ? (double)(seed >> 56) : (double)(int8_t)(seed >> 56);
+        }
+        for (int i = 0; i < N * K; i++) {
+            seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+            bt[i] = dtv ? (double)(seed >> 56) : (double)(int8_t)(seed >> 56);
+        }
+        value p[2] = {value_tensor(mk2(dt, M, K, a)), value_tensor(mk2(dt, N, K, bt))};
+        exec_kw kws[1] = {EXEC_KW_B_TRANS};
+        value kv[1] = {value_bool(1)}, out;
+        ck_assert_int_eq(run_op_kw(&C, IR_OP_TENSOR_MATMUL, p, 2, kws, kv, 1, NULL, &out), PTODB_OK);
+        tensor *r = out.u.t;
+        ck_assert_int_eq(r->dtype, dt);
+        for (int i = 0; i < M; i++)
+            for (int j = 0; j < N; j++) {
+                int64_t sum = 0;
+                for (int q = 0; q < K; q++)
+                    sum += (int64_t)a[i * K + q] * (int64_t)bt[j * K + q];
+                int64_t idx[2] = {i, j};
+                int64_t want = dtv ? (int64_t)(uint8_t)(sum & 0xff) : (int64_t)(int8_t)(uint8_t)(sum & 0xff);
+                ck_assert_int_eq((int64_t)tensor_get(r, idx), want);
+            }
+        value_clear(&out);
+        clear_all(p, 2);
+    }
+}
+END_TEST
+
 /* The test data do tell orders apart: the same products summed in 256-deep
  * slices added afterwards (the portable kernel's blocking before it kept the
  * running sums), or the float sum with a fused multiply-add, give other
@@ -564,6 +670,8 @@ int main(void)
     tcase_add_loop_test(tc, test_kernel_blocking, 0, 4);
     tcase_add_loop_test(tc, test_kernel_cube_fma, 0, 4);
     tcase_add_test(tc, test_int8_wide);
+    tcase_add_loop_test(tc, test_kernel_i8, 0, 4);
+    tcase_add_test(tc, test_int8_views);
     tcase_add_test(tc, test_kernel_orders_differ);
     tcase_add_test(tc, test_store_bf16_same_bits);
     tcase_add_test(tc, test_acc_bias_batch);
