@@ -144,6 +144,21 @@ void kernel_gather_i16(const tensor *t, int nd, const int64_t *shape, int16_t *b
 {
     const unsigned char *data = t->storage->data;
     int is_signed = t->dtype == DTYPE_INT8;
+    if (nd == 2 && t->ndim == 2 && t->shape[0] == shape[0] && t->shape[1] == shape[1] && t->strides[1] != 1 &&
+        t->strides[0] == 1) {
+        /* a transposed matrix (a b_trans operand): in 32 x 32 blocks, each
+         * column of the result read along its bytes */
+        int64_t rows = shape[0], cols = shape[1], cs = t->strides[1];
+        const unsigned char *src = data + t->offset;
+        for (int64_t r0 = 0; r0 < rows; r0 += 32)
+            for (int64_t c0 = 0; c0 < cols; c0 += 32)
+                for (int64_t c = c0; c < c0 + 32 && c < cols; c++)
+                    for (int64_t r = r0; r < r0 + 32 && r < rows; r++) {
+                        unsigned char v = src[r + c * cs];
+                        buf[r * cols + c] = is_signed ? (int8_t)v : v;
+                    }
+        return;
+    }
     KERNEL_ROWS(t, nd, shape, {
         const unsigned char *src = data + base_;
         int16_t *dst = buf + k_;

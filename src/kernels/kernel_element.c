@@ -95,11 +95,31 @@ void kernel_fill(tensor *t, double f, int64_t i)
 {
     unsigned char *data = t->storage->data;
     dtype_id dt = t->dtype;
-    int isf = dtype_is_float(dt);
-    KERNEL_WALK(t, t->ndim, t->shape, {
-        if (isf)
-            dtype_store(dt, data, e_, f);
-        else
-            dtype_store_i64(dt, data, e_, i);
+    size_t es = dtype_size(dt);
+    /* the element's bytes, made once (a pure function of the value): then
+     * copied to every element, rows of the common sizes as words */
+    unsigned char pat[8] = {0};
+    if (dtype_is_float(dt))
+        dtype_store(dt, pat, 0, f);
+    else
+        dtype_store_i64(dt, pat, 0, i);
+    KERNEL_ROWS(t, t->ndim, t->shape, {
+        unsigned char *row = data + (size_t)base_ * es;
+        if (istr_ == 1 && es == 1) {
+            memset(row, pat[0], (size_t)inner_);
+        } else if (istr_ == 1 && inner_ > 0) {
+            /* the first element, then the filled part copied onto the
+             * rest, doubling */
+            size_t total = (size_t)inner_ * es;
+            size_t done = es;
+            memcpy(row, pat, es);
+            while (done < total) {
+                size_t step = done < total - done ? done : total - done;
+                memcpy(row + done, row, step);
+                done += step;
+            }
+        } else
+            for (int64_t j = 0; j < inner_; j++)
+                memcpy(row + (size_t)(j * istr_) * es, pat, es);
     });
 }

@@ -865,9 +865,13 @@ void kernel_gemm_bf16_fma(int64_t m, int64_t n, int64_t k, const uint16_t *a, in
         int64_t ldb = brs;
         if (bcs != 1) { /* a transposed rhs: its rows packed as bf16 first */
             uint16_t *packed = (uint16_t *)(void *)km_scratch(2, (size_t)((kk * n + 1) / 2 + 1));
-            for (int64_t q = 0; q < kk; q++)
-                for (int64_t j = 0; j < n; j++)
-                    packed[q * n + j] = b[q * brs + j * bcs];
+            /* in 32 x 32 blocks: a column of B (a row of B^T) is read
+             * along its bytes, where a row at a time strode across them */
+            for (int64_t q0 = 0; q0 < kk; q0 += 32)
+                for (int64_t j0 = 0; j0 < n; j0 += 32)
+                    for (int64_t j = j0; j < j0 + 32 && j < n; j++)
+                        for (int64_t q = q0; q < q0 + 32 && q < kk; q++)
+                            packed[q * n + j] = b[q * brs + j * bcs];
             bh = packed;
             ldb = n;
         }

@@ -236,6 +236,44 @@ START_TEST(test_integer_copies)
 }
 END_TEST
 
+/* kernel_fill (one element's bytes made once, then copied) against
+ * dtype_store / dtype_store_i64 at every element: every dtype, a
+ * contiguous tensor and a strided view of one (every other column, the
+ * elements between untouched), values that round, wrap, NaN and -0. */
+START_TEST(test_fill_every_dtype)
+{
+    static const double fs[] = {0.0, -0.0, 1.0 / 3.0, -1e39, NAN, 300.5};
+    static const int64_t is[] = {0, -1, 255, 70000, (int64_t)1 << 40, INT64_MIN};
+    for (int dt = 0; dt < DTYPE_COUNT; dt++)
+        for (size_t vi = 0; vi < sizeof fs / sizeof fs[0]; vi++)
+            for (int strided = 0; strided < 2; strided++) {
+                int64_t shape[2] = {5, 37};
+                tensor *t = tensor_zeros((dtype_id)dt, 2, shape, NULL), *want = tensor_zeros((dtype_id)dt, 2, shape, NULL);
+                size_t es = dtype_size((dtype_id)dt), nb = (size_t)(5 * 37) * es;
+                memset(tensor_data(t), 0x5a, nb);
+                memset(tensor_data(want), 0x5a, nb);
+                ptodb_status st;
+                int64_t vshape[2] = {5, strided ? 18 : 37}, vstr[2] = {37, strided ? 2 : 1};
+                tensor *v = tensor_view(t, 2, vshape, vstr, strided, &st);
+                ck_assert_ptr_nonnull(v);
+                kernel_fill(v, fs[vi], is[vi]);
+                for (int64_t r = 0; r < vshape[0]; r++)
+                    for (int64_t c = 0; c < vshape[1]; c++) {
+                        size_t e = (size_t)(strided + r * vstr[0] + c * vstr[1]);
+                        if (dtype_is_float((dtype_id)dt))
+                            dtype_store((dtype_id)dt, tensor_data(want), e, fs[vi]);
+                        else
+                            dtype_store_i64((dtype_id)dt, tensor_data(want), e, is[vi]);
+                    }
+                ck_assert_msg(memcmp(tensor_data(t), tensor_data(want), nb) == 0, "%s value %zu strided %d",
+                              dtype_name((dtype_id)dt), vi, strided);
+                tensor_unref(v);
+                tensor_unref(t);
+                tensor_unref(want);
+            }
+}
+END_TEST
+
 /* kernels_binary's staged path computes + - * / in double and rounds once
  * (float32: the correctly rounded float operation) and int32 + - * in int64
  * stored as the low 32 bits: the row-broadcast float path and the int32
@@ -336,6 +374,7 @@ int main(void)
     tcase_add_test(tc, test_profile_in_the_call);
     tcase_add_test(tc, test_integer_copies);
     tcase_add_test(tc, test_binary_fast_paths);
+    tcase_add_test(tc, test_fill_every_dtype);
     suite_add_tcase(s, tc);
     return run_suite(s) ? EXIT_FAILURE : EXIT_SUCCESS;
 }
