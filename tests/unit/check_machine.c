@@ -1246,6 +1246,40 @@ START_TEST(test_compare_margin)
         }
         ck_assert_int_eq(over, r.mismatches);
         ck_assert(fabs(worst - r.margin) <= 1e-6 * r.margin);
+        /* the same values as 64 x 64 matrices, contiguous and as transposed
+         * views of their transposes (the element-by-index path): the same
+         * result and fractions, element for element */
+        int64_t sq[2] = {64, 64};
+        tensor *a2 = tensor_zeros(dts[d], 2, sq, NULL), *e2 = tensor_zeros(dts[d], 2, sq, NULL);
+        tensor *at = tensor_zeros(dts[d], 2, sq, NULL), *et = tensor_zeros(dts[d], 2, sq, NULL);
+        for (int64_t i = 0; i < 64; i++)
+            for (int64_t j = 0; j < 64; j++) {
+                double av = tensor_get(a, (int64_t[]){i * 64 + j}), ev = tensor_get(e, (int64_t[]){i * 64 + j});
+                tensor_set(a2, (int64_t[]){i, j}, av);
+                tensor_set(e2, (int64_t[]){i, j}, ev);
+                tensor_set(at, (int64_t[]){j, i}, av);
+                tensor_set(et, (int64_t[]){j, i}, ev);
+            }
+        ptodb_status vst;
+        tensor *av = tensor_transpose(at, 0, 1, &vst), *ev = tensor_transpose(et, 0, 1, &vst);
+        exec_compare_result r2, r3;
+        float *fr2 = xcalloc(4096, sizeof *fr2), *fr3 = xcalloc(4096, sizeof *fr3);
+        exec_compare_frac(a2, e2, 0.05, 0.05, EXEC_PROFILE_T2, 0, &r2, NULL, fr2);
+        exec_compare_frac(av, ev, 0.05, 0.05, EXEC_PROFILE_T2, 0, &r3, NULL, fr3);
+        ck_assert_int_eq(r2.mismatches, r.mismatches);
+        ck_assert_int_eq(r3.mismatches, r2.mismatches);
+        ck_assert_int_eq(r3.first_bad, r2.first_bad);
+        ck_assert(memcmp(&r3.max_abs_diff, &r2.max_abs_diff, sizeof r2.max_abs_diff) == 0);
+        ck_assert(memcmp(&r3.margin, &r2.margin, sizeof r2.margin) == 0);
+        ck_assert(memcmp(fr2, fr3, 4096 * sizeof *fr2) == 0);
+        free(fr2);
+        free(fr3);
+        tensor_unref(av);
+        tensor_unref(ev);
+        tensor_unref(at);
+        tensor_unref(et);
+        tensor_unref(a2);
+        tensor_unref(e2);
         free(fr);
         free(mask);
         tensor_unref(a);
