@@ -141,6 +141,24 @@ static int dtype_convert_fast(dtype_id dd, void *dst, dtype_id sd, const void *s
             d[i] = dtype_f16_to_f32(s[i]);
         return 1;
     }
+    /* an integer to float32 (a dequantisation's cast): the generic path's
+     * int64 of the value, then (float), is this one rounding of it */
+#define INT_TO_F32(ID, T)                                                          \
+    if (sd == ID && dd == DTYPE_FP32) {                                            \
+        const unsigned char *s = src;                                              \
+        float *d = dst;                                                            \
+        for (size_t i = 0; i < n; i++) {                                           \
+            T v;                                                                   \
+            memcpy(&v, s + i * sizeof v, sizeof v);                                \
+            d[i] = (float)v;                                                       \
+        }                                                                          \
+        return 1;                                                                  \
+    }
+    INT_TO_F32(DTYPE_INT32, int32_t)
+    INT_TO_F32(DTYPE_INT16, int16_t)
+    INT_TO_F32(DTYPE_INT8, int8_t)
+    INT_TO_F32(DTYPE_UINT8, uint8_t)
+#undef INT_TO_F32
     if (sd == DTYPE_FP32 && dd == DTYPE_FP16) {
         const float *s = src;
         uint16_t *d = dst;

@@ -554,6 +554,22 @@ START_TEST(test_bulk_convert)
     ck_assert_int_eq(i8[0], 44);
     ck_assert_int_eq(i8[1], -1);
     ck_assert_int_eq(i8[2], 112);
+    /* an integer to float32: the element path's value (int64, then float),
+     * rounding included (2^24 + 1 and its neighbours, int32's extremes) */
+    static const dtype_id ints_dt[] = {DTYPE_INT32, DTYPE_INT16, DTYPE_INT8, DTYPE_UINT8};
+    static const int64_t vals[] = {0, 1, -1, 127, -128, 255, 32767, -32768, 16777217, -16777217, 16777219,
+                                   2147483647, -2147483647 - 1, 123456789, -987654321};
+    enum { NV = sizeof vals / sizeof vals[0] };
+    for (size_t d = 0; d < sizeof ints_dt / sizeof ints_dt[0]; d++) {
+        unsigned char raw[NV * 4];
+        float got[NV], want[NV];
+        for (int i = 0; i < NV; i++)
+            dtype_store_i64(ints_dt[d], raw, (size_t)i, vals[i]); /* wrapped into the dtype */
+        dtype_convert(DTYPE_FP32, got, ints_dt[d], raw, NV);
+        for (int i = 0; i < NV; i++)
+            dtype_store_i64(DTYPE_FP32, want, (size_t)i, dtype_load_i64(ints_dt[d], raw, (size_t)i));
+        ck_assert_msg(memcmp(got, want, sizeof got) == 0, "%s to fp32", dtype_name(ints_dt[d]));
+    }
 }
 END_TEST
 
