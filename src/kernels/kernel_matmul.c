@@ -725,7 +725,7 @@ void kernel_gemm_i8(int64_t m, int64_t n, int64_t k, const int16_t *a, const int
     if (m <= 0 || n <= 0)
         return;
     if (km_portable_only < 2 && km512_i8_usable()) {
-        km512_gemm_i8(m, n, k, a, b, c);
+        km512_gemm_i8(m, n, k, a, b, c, km_portable_only == 0); /* level 1 (tests): without VNNI */
         return;
     }
     int32_t *row = xmalloc((size_t)n * sizeof *row);

@@ -422,11 +422,22 @@ int km512_i8_usable(void)
     return usable;
 }
 
+static int km512_vnni_usable(void)
+{
+    static int usable = -1;
+    if (usable < 0)
+        usable = km512_i8_usable() && __builtin_cpu_supports("avx512vnni");
+    return usable;
+}
+
 /* Rows [i0, i0 + MR) of C, columns [j0, j0 + 64): four vectors of 16 int32
  * sums per row; per pair of k steps one vpmaddwd (the two exact products
- * added) and one add per vector */
-#define I16_BLOCK(MR)                                                               \
-    __attribute__((target("avx512f,avx512bw"))) static void i16_block_##MR(          \
+ * added) and one add per vector, or with AVX-512 VNNI one vpdpwssd, which
+ * is that sum added without saturation: the same int32 */
+#define I16_MADD_ADD(acc, b, x) _mm512_add_epi32(acc, _mm512_madd_epi16(b, x))
+#define I16_DPWSSD(acc, b, x) _mm512_dpwssd_epi32(acc, b, x)
+#define I16_BLOCK(NAME, MR, TARGET, STEP)                                           \
+    __attribute__((target(TARGET))) static void NAME(                                \
         int64_t kp, const int32_t *ap, int64_t lda, const int32_t *bp, int64_t n,   \
         int64_t *c, int64_t ldc, int64_t w)                                         \
     {                                                                               \
@@ -448,7 +459,7 @@ int km512_i8_usable(void)
             for (int r = 0; r < MR; r++) {                                          \
                 __m512i x = _mm512_set1_epi32(ap[r * lda + q]);                     \
                 for (int v = 0; v < 4; v++)                                         \
-                    acc[r][v] = _mm512_add_epi32(acc[r][v], _mm512_madd_epi16(b[v], x)); \
+                    acc[r][v] = STEP(acc[r][v], b[v], x);                           \
             }                                                                       \
         }                                                                           \
         for (int r = 0; r < MR; r++)                                                \
@@ -460,10 +471,14 @@ int km512_i8_usable(void)
                     c[r * ldc + 16 * v + l] = lanes[l];                             \
             }                                                                       \
     }
-I16_BLOCK(1)
-I16_BLOCK(2)
-I16_BLOCK(3)
-I16_BLOCK(4)
+I16_BLOCK(i16_block_1, 1, "avx512f,avx512bw", I16_MADD_ADD)
+I16_BLOCK(i16_block_2, 2, "avx512f,avx512bw", I16_MADD_ADD)
+I16_BLOCK(i16_block_3, 3, "avx512f,avx512bw", I16_MADD_ADD)
+I16_BLOCK(i16_block_4, 4, "avx512f,avx512bw", I16_MADD_ADD)
+I16_BLOCK(i16_vnni_1, 1, "avx512f,avx512bw,avx512vnni", I16_DPWSSD)
+I16_BLOCK(i16_vnni_2, 2, "avx512f,avx512bw,avx512vnni", I16_DPWSSD)
+I16_BLOCK(i16_vnni_3, 3, "avx512f,avx512bw,avx512vnni", I16_DPWSSD)
+I16_BLOCK(i16_vnni_4, 4, "avx512f,avx512bw,avx512vnni", I16_DPWSSD)
 
 /* the pairs (A[i][2q], A[i][2q + 1]) as one int32 each, low half first
  * (a row of A as it lies when k is even), and (B[2q][j], B[2q + 1][j])
@@ -493,11 +508,13 @@ __attribute__((target("avx512f,avx512bw"))) static void i8_pairs(int64_t m, int6
     }
 }
 
-void km512_gemm_i8(int64_t m, int64_t n, int64_t k, const int16_t *a, const int16_t *b, int64_t *c)
+void km512_gemm_i8(int64_t m, int64_t n, int64_t k, const int16_t *a, const int16_t *b, int64_t *c, int vnni)
 {
     typedef void (*block_fn)(int64_t, const int32_t *, int64_t, const int32_t *, int64_t, int64_t *, int64_t,
                              int64_t);
-    static const block_fn blocks[4] = {i16_block_1, i16_block_2, i16_block_3, i16_block_4};
+    static const block_fn madd_blocks[4] = {i16_block_1, i16_block_2, i16_block_3, i16_block_4};
+    static const block_fn vnni_blocks[4] = {i16_vnni_1, i16_vnni_2, i16_vnni_3, i16_vnni_4};
+    const block_fn *blocks = vnni && km512_vnni_usable() ? vnni_blocks : madd_blocks;
     int64_t kp = (k + 1) / 2;
     int32_t *ap = xmalloc((size_t)(m * kp + 1) * sizeof *ap);
     int32_t *bp = xmalloc((size_t)(kp * n + 1) * sizeof *bp);
@@ -520,9 +537,9 @@ int km512_i8_usable(void)
     return 0;
 }
 
-void km512_gemm_i8(int64_t m, int64_t n, int64_t k, const int16_t *a, const int16_t *b, int64_t *c)
+void km512_gemm_i8(int64_t m, int64_t n, int64_t k, const int16_t *a, const int16_t *b, int64_t *c, int vnni)
 {
-    (void)m, (void)n, (void)k, (void)a, (void)b, (void)c;
+    (void)m, (void)n, (void)k, (void)a, (void)b, (void)c, (void)vnni;
     abort();
 }
 

@@ -41,7 +41,8 @@ int km512_i8_usable(void);
 
 /* kernel_gemm_i8 (same arguments): the pairs of k steps as one int32 of two
  * int16 each, summed by vpmaddwd (the two exact products added) into int32
- * accumulators, 4 rows x 64 columns of C at a time. */
-void km512_gemm_i8(int64_t m, int64_t n, int64_t k, const int16_t *a, const int16_t *b, int64_t *c);
+ * accumulators, 4 rows x 64 columns of C at a time; vnni: by vpdpwssd
+ * where the CPU has AVX-512 VNNI (the same sums, one instruction). */
+void km512_gemm_i8(int64_t m, int64_t n, int64_t k, const int16_t *a, const int16_t *b, int64_t *c, int vnni);
 
 #endif

@@ -324,8 +324,9 @@ START_TEST(test_int8_wide)
 }
 END_TEST
 
-/* kernel_gemm_i8 with every implementation this CPU can run (modes 0 and
- * 1: the AVX-512BW pairs; 2: the AVX2 loop; 3: the generic loop) against int64 sums of the products: row remainders of the 4-row
+/* kernel_gemm_i8 with every implementation this CPU can run (mode 0: the
+ * pairs by AVX-512 VNNI's vpdpwssd where the CPU has it, 1: by AVX-512BW's
+ * vpmaddwd and an add; 2: the AVX2 loop; 3: the generic loop) against int64 sums of the products: row remainders of the 4-row
  * blocks, column counts around the 16-lane vectors and 64-column strips,
  * odd and even k (an odd k's last pair is half empty), int8, uint8 and
  * mixed values; and the bound the caller keeps, k = 2^15 of the largest
