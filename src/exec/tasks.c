@@ -20,6 +20,10 @@ typedef struct access {
     int write;
     run *runs;
     uint32_t nruns;
+    /* what first_common can tell without walking the runs: their bounds,
+     * and for runs of one length len starting period apart (a tile's rows,
+     * len < period) where they start modulo period (period 0: not so) */
+    int64_t lo, hi, period, phase, len;
 } access;
 
 typedef struct task {
@@ -197,6 +201,37 @@ static int run_cmp(const void *a, const void *b)
     return x->lo < y->lo ? -1 : x->lo > y->lo;
 }
 
+/* a's bounds and, where its runs are evenly spaced rows of one length,
+ * their period and phase (access's fields) */
+static void access_shape(access *a)
+{
+    a->lo = a->runs[0].lo;
+    a->hi = a->runs[0].hi;
+    for (uint32_t i = 1; i < a->nruns; i++)
+        if (a->runs[i].hi > a->hi)
+            a->hi = a->runs[i].hi;
+    a->period = 0;
+    if (a->nruns < 2)
+        return;
+    int64_t period = a->runs[1].lo - a->runs[0].lo, len = a->runs[0].hi - a->runs[0].lo;
+    if (len <= 0 || period <= len)
+        return;
+    for (uint32_t i = 1; i < a->nruns; i++)
+        if (a->runs[i].lo - a->runs[i - 1].lo != period || a->runs[i].hi - a->runs[i].lo != len)
+            return;
+    a->period = period;
+    a->len = len;
+    a->phase = ((a->lo % period) + period) % period;
+}
+
+/* 1 when the residues [pa, pa + la) and [pb, pb + lb) modulo p (each
+ * shorter than p) share one */
+static int residues_meet(int64_t p, int64_t pa, int64_t la, int64_t pb, int64_t lb)
+{
+    int64_t d = ((pb - pa) % p + p) % p; /* b's start from a's, in [0, p) */
+    return d < la || d + lb > p;
+}
+
 void exec_tasks_access(exec_tasks *t, const tensor *v, int write)
 {
     if (t->running < 0 || !v || !v->storage)
@@ -216,12 +251,19 @@ void exec_tasks_access(exec_tasks *t, const tensor *v, int write)
         return;
     }
     qsort(a->runs, a->nruns, sizeof *a->runs, run_cmp);
+    access_shape(a);
     k->nacc++;
 }
 
 /* The first storage element both sorted run lists hold, or -1. */
 static int64_t first_common(const access *a, const access *b)
 {
+    /* disjoint bounds, or rows of one period whose columns never meet (two
+     * tiles side by side in a matrix): nothing in common, without the walk */
+    if (a->hi <= b->lo || b->hi <= a->lo)
+        return -1;
+    if (a->period && a->period == b->period && !residues_meet(a->period, a->phase, a->len, b->phase, b->len))
+        return -1;
     uint32_t i = 0, j = 0;
     while (i < a->nruns && j < b->nruns) {
         const run *x = &a->runs[i], *y = &b->runs[j];

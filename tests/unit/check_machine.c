@@ -14,6 +14,7 @@
 #include "base/diag.h"
 #include "base/mem.h"
 #include "exec/compare.h"
+#include "exec/tasks.h"
 #include "tensor/heatgrid.h"
 #include "exec/machine.h"
 #include "exec/program.h"
@@ -1288,6 +1289,79 @@ START_TEST(test_compare_margin)
 }
 END_TEST
 
+/* ---- the task race check's overlap (exec/tasks.c) ---------------------------- */
+
+/* Task 1 (no deps) touches (w1: writes) the view at off1 of a 64 x 256
+ * float32 matrix, shape shp1, column step step1, after task 0 touched (w0)
+ * the row-major view at off0, shape shp0: the report, or "" when none. */
+static void task_pair(int w0, const int64_t *off0, const int64_t *shp0, int w1, const int64_t *off1,
+                      const int64_t *shp1, int64_t step1, char *out, size_t size)
+{
+    int64_t shape[2] = {64, 256};
+    tensor *m = tensor_zeros(DTYPE_FP32, 2, shape, NULL);
+    exec_tasks *t = exec_tasks_new();
+    exec_tasks_name(t, m, "out");
+    exec_tasks_scope(t);
+    strbuf why = STRBUF_INIT;
+    ptodb_status st;
+    int64_t str0[2] = {256, 1}, str1[2] = {256, step1};
+    tensor *v0 = tensor_view(m, 2, shp0, str0, off0[0] * 256 + off0[1], &st);
+    tensor *v1 = tensor_view(m, 2, shp1, str1, off1[0] * 256 + off1[1], &st);
+    ck_assert_ptr_nonnull(v0);
+    ck_assert_ptr_nonnull(v1);
+    exec_tasks_begin(t, 0, "stage1", 10, 1, NULL, 0);
+    exec_tasks_access(t, v0, w0);
+    ck_assert_int_eq(exec_tasks_end(t, &why), 0);
+    exec_tasks_begin(t, 1, "stage2", 11, 1, NULL, 0);
+    exec_tasks_access(t, v1, w1);
+    int raced = exec_tasks_end(t, &why);
+    snprintf(out, size, "%s", raced ? strbuf_str(&why) : "");
+    strbuf_free(&why);
+    tensor_unref(v0);
+    tensor_unref(v1);
+    tensor_unref(m);
+    exec_tasks_free(t);
+}
+
+/* Tiles side by side (the columns never meet: rejected without the walk),
+ * above one another (disjoint bounds), overlapping by one column or row
+ * (found, the first common element named), a strided read of every other
+ * column (its bounding run) against a tile between its columns, and a
+ * read after a read (never a race). */
+START_TEST(test_task_race_overlap)
+{
+    char r[512];
+    const int64_t tile[2] = {16, 64}, narrow[2] = {16, 8};
+    /* side by side, and one above the other: no report */
+    task_pair(1, (int64_t[]){0, 0}, tile, 1, (int64_t[]){0, 64}, tile, 1, r, sizeof r);
+    ck_assert_str_eq(r, "");
+    task_pair(1, (int64_t[]){0, 0}, tile, 1, (int64_t[]){16, 0}, tile, 1, r, sizeof r);
+    ck_assert_str_eq(r, "");
+    /* one column shared: read after write, then write after write */
+    task_pair(1, (int64_t[]){0, 0}, tile, 0, (int64_t[]){0, 63}, tile, 1, r, sizeof r);
+    ck_assert_msg(strstr(r, "reads out[0, 63], which task 0 (stage1, submitted at line 10) writes") != NULL, "%s", r);
+    task_pair(1, (int64_t[]){4, 192}, tile, 1, (int64_t[]){19, 160}, tile, 1, r, sizeof r);
+    ck_assert_msg(strstr(r, "writes out[19, 192], which task 0") != NULL, "%s", r);
+    /* the right edge of a row against the left of the next rows: the bounds
+     * meet, the columns (residues mod 256) do not */
+    task_pair(1, (int64_t[]){0, 192}, tile, 1, (int64_t[]){1, 0}, tile, 1, r, sizeof r);
+    ck_assert_str_eq(r, "");
+    /* runs of 16 from column 248 wrap into the next row (residues 248..255
+     * and 0..7): they meet columns 0..7, not 8..15 */
+    task_pair(1, (int64_t[]){1, 0}, narrow, 0, (int64_t[]){0, 248}, (int64_t[]){4, 16}, 1, r, sizeof r);
+    ck_assert_msg(strstr(r, "reads out[1, 0], which task 0") != NULL, "%s", r);
+    task_pair(1, (int64_t[]){1, 8}, narrow, 0, (int64_t[]){0, 248}, (int64_t[]){4, 16}, 1, r, sizeof r);
+    ck_assert_str_eq(r, "");
+    /* every other column read (kept as its bounding run: conservative) over
+     * a column between them */
+    task_pair(1, (int64_t[]){0, 1}, (int64_t[]){16, 1}, 0, (int64_t[]){0, 0}, (int64_t[]){16, 32}, 2, r, sizeof r);
+    ck_assert_msg(strstr(r, "reads out[0, 1]") != NULL, "%s", r);
+    /* two reads: never a race */
+    task_pair(0, (int64_t[]){0, 0}, tile, 0, (int64_t[]){0, 0}, tile, 1, r, sizeof r);
+    ck_assert_str_eq(r, "");
+}
+END_TEST
+
 /* ---- results written into dead operands ------------------------------------ */
 
 /* program.c's liveness, machine_options.reuse_dead, kernel_binary_reuse and
@@ -1592,6 +1666,7 @@ static Suite *machine_suite(void)
     TCase *cmp = tcase_create("compare");
     tcase_add_test(cmp, test_compare_like_ref);
     tcase_add_test(cmp, test_compare_margin);
+    tcase_add_test(cmp, test_task_race_overlap);
     suite_add_tcase(s, cmp);
     tc = tcase_create("reuse_dead");
     tcase_add_test(tc, test_value_used_after_the_statement_is_not_dead);
