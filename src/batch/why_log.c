@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/arena.h"
 #include "base/content_set.h"
 #include "base/fdio.h"
 #include "base/mem.h"
@@ -66,6 +67,9 @@ typedef struct log_ctx {
     int nreads, capreads;
     tensor **written;
     int nwritten, capwritten;
+    /* the writes of the record being made (add_write) */
+    why_write *wtmp;
+    int capwtmp;
     /* the writes of each storage in log order, for why_log_writer */
     struct wlist { uint64_t sid; uint32_t *rec; uint16_t *w; size_t n, cap; } *wl;
     size_t nwl, capwl;
@@ -85,7 +89,7 @@ typedef struct log_ctx {
      * same tile in another pass); the table holds a reference to each */
     content_set vals;            /* owner: the buffer */
     const struct log_ctx *share; /* why_log_opts.share's, or NULL */
-    content_set strs; /* the records' strings, one copy of each (owner: the copy) */
+    str_pool strs; /* the records' strings, one copy of each */
     const char *empty; /* strs' "", once looked up (every record starts with it) */
     /* loops around each statement met, cached by statement */
     /* and its op's short name, its first target, the loops' variables'
@@ -116,12 +120,8 @@ typedef struct log_ctx {
     /* why_log_observe: the run started, its memory model, its faults */
     int opened, memcheck;
     uint64_t faults;
-    /* the records' loop arrays and regions (arena_alloc) */
-    struct arena_block {
-        struct arena_block *next;
-        size_t used, cap;
-        _Alignas(max_align_t) unsigned char data[];
-    } *arena;
+    /* the records' arrays (loops, operands, writes) and regions */
+    arena mem;
 } log_ctx;
 
 static int in_block(const ir_block *b, const ir_stmt *st);
@@ -130,14 +130,7 @@ static int in_block(const ir_block *b, const ir_stmt *st);
  * held it). */
 static const char *intern(log_ctx *lc, const char *s, size_t max)
 {
-    size_t n = strnlen(s, max);
-    uint64_t h = content_hash(s, n);
-    const char *same = content_set_find(&lc->strs, h, s, n);
-    if (same)
-        return same;
-    char *copy = xstrndup(s, n);
-    content_set_add(&lc->strs, h, copy, n, copy);
-    return copy;
+    return str_pool_intern(&lc->strs, s, max);
 }
 
 /* a record's region when it has none */
@@ -153,24 +146,6 @@ static void rec_init(log_ctx *lc, why_rec *r)
     r->func = r->args = r->op = r->target = lc->empty;
 }
 
-/* n bytes (aligned for any scalar) that live as long as the log: the
- * records' loop arrays and regions, without a malloc each. */
-static void *arena_alloc(log_ctx *lc, size_t n)
-{
-    n = (n + 15) & ~(size_t)15;
-    struct arena_block *b = lc->arena;
-    if (!b || b->used + n > b->cap) {
-        size_t cap = n > 65536 ? n : 65536;
-        b = xmalloc(sizeof *b + cap);
-        b->next = lc->arena;
-        b->used = 0;
-        b->cap = cap;
-        lc->arena = b;
-    }
-    void *p = b->data + b->used;
-    b->used += n;
-    return p;
-}
 
 static size_t id_slot(uint64_t h, size_t cap)
 {
@@ -441,12 +416,24 @@ double why_write_value(const why_write *w, const int64_t *idx)
     return dtype_load(w->v.dtype, w->vals, (size_t)flat_of(&w->v, idx));
 }
 
-static why_write *add_write(why_rec *r)
+/* One more write of r, the record being made: its writes are gathered in
+ * lc's scratch array until keep_writes moves them to the arena. */
+static why_write *add_write(log_ctx *lc, why_rec *r)
 {
-    r->w = xreallocarray(r->w, (size_t)r->nw + 1, sizeof *r->w);
+    if (r->nw == lc->capwtmp) {
+        lc->capwtmp = lc->capwtmp ? lc->capwtmp * 2 : 16;
+        lc->wtmp = xreallocarray(lc->wtmp, (size_t)lc->capwtmp, sizeof *lc->wtmp);
+    }
+    r->w = lc->wtmp;
     why_write *w = &r->w[r->nw++];
     memset(w, 0, sizeof *w);
     return w;
+}
+
+/* r is made: its writes move from the scratch array to the arena. */
+static void keep_writes(log_ctx *lc, why_rec *r)
+{
+    r->w = r->nw ? arena_memdup(&lc->mem, lc->wtmp, (size_t)r->nw * sizeof *r->w) : NULL;
 }
 
 /* The step's reads are done with: their storages' references go. */
@@ -587,7 +574,7 @@ static void record_result(log_ctx *lc, why_rec *r, const tensor *t)
     for (int i = 0; i < r->nin; i++)
         if (r->in[i].sid == t->storage->id && !is_pop(r->op))
             return;
-    why_write *w = add_write(r);
+    why_write *w = add_write(lc, r);
     w->kind = fresh ? WHY_W_RESULT : WHY_W_POP;
     view_of(lc, t, &w->v);
     w->vals = keep_view_vals(lc, &w->v, t->storage);
@@ -750,7 +737,7 @@ static void record_stmt(log_ctx *lc, const machine *m, int core, const ir_stmt *
     r->if_line = c->if_line;
     r->if_branch = c->if_branch;
     if (c->n > 0) {
-        unsigned char *p = arena_alloc(lc, (size_t)c->n * (sizeof(int64_t) + sizeof(char *) + sizeof(int)));
+        unsigned char *p = arena_alloc(&lc->mem, (size_t)c->n * (sizeof(int64_t) + sizeof(char *) + sizeof(int)));
         r->loop_val = (int64_t *)(void *)p;
         r->loop_var = (const char **)(void *)(p + (size_t)c->n * sizeof(int64_t));
         r->loop_line = (int *)(void *)(p + (size_t)c->n * (sizeof(int64_t) + sizeof(char *)));
@@ -771,10 +758,10 @@ static void record_stmt(log_ctx *lc, const machine *m, int core, const ir_stmt *
         r->loop_var[k] = c->var[i];
     }
     r->nin = lc->nreads;
-    r->in = lc->nreads ? xreallocarray(NULL, (size_t)lc->nreads, sizeof *r->in) : NULL;
+    r->in = lc->nreads ? arena_memdup(&lc->mem, lc->reads, (size_t)lc->nreads * sizeof *r->in) : NULL;
+    r->in_name = lc->nreads ? arena_alloc(&lc->mem, (size_t)lc->nreads * sizeof *r->in_name) : NULL;
     if (lc->nreads)
-        memcpy(r->in, lc->reads, (size_t)lc->nreads * sizeof *r->in);
-    r->in_name = lc->nreads ? xcalloc((size_t)lc->nreads, sizeof *r->in_name) : NULL;
+        memset(r->in_name, 0, (size_t)lc->nreads * sizeof *r->in_name);
     /* the operands' names: the positional names whose value is that tensor */
     if (call && call->kind == IR_EXPR_CALL) {
         int k = 0;
@@ -794,14 +781,14 @@ static void record_stmt(log_ctx *lc, const machine *m, int core, const ir_stmt *
     exec_region g;
     if (exec_region_stmt_kind(st) && exec_region_of(m, core, st, &g)) {
         r->has_region = 1;
-        exec_region *own = arena_alloc(lc, sizeof *own);
+        exec_region *own = arena_alloc(&lc->mem, sizeof *own);
         *own = g;
         r->reg = own;
     }
     /* in-place writes: a store's box of its destination, else the tensor */
     for (int i = 0; i < lc->nwritten; i++) {
         const tensor *t = lc->written[i];
-        why_write *w = add_write(r);
+        why_write *w = add_write(lc, r);
         w->kind = WHY_W_INPLACE;
         view_of(lc, t, &w->v);
         if (r->has_region && r->reg->kind == EXEC_REGION_STORE && r->reg->ndim == t->ndim) {
@@ -855,8 +842,8 @@ static void record_stmt(log_ctx *lc, const machine *m, int core, const ir_stmt *
                 part[qbefore[b].lane] = &qbefore[b].v;
         }
         if (part[0] && part[1]) {
-            r->in = xreallocarray(r->in, 2, sizeof *r->in);
-            r->in_name = xreallocarray(r->in_name, 2, sizeof *r->in_name);
+            r->in = arena_alloc(&lc->mem, 2 * sizeof *r->in);
+            r->in_name = arena_alloc(&lc->mem, 2 * sizeof *r->in_name);
             r->in[0] = *part[0];
             r->in[1] = *part[1];
             snprintf(r->in_name[0], sizeof r->in_name[0], "lane 0's part");
@@ -878,7 +865,7 @@ static void record_stmt(log_ctx *lc, const machine *m, int core, const ir_stmt *
                     before = qbefore[b].t == (const void *)t;
                 if (before)
                     continue;
-                why_write *w = add_write(r);
+                why_write *w = add_write(lc, r);
                 w->kind = WHY_W_QUEUE;
                 view_of(lc, t, &w->v);
                 w->vals = keep_view_vals(lc, &w->v, t->storage);
@@ -888,6 +875,7 @@ static void record_stmt(log_ctx *lc, const machine *m, int core, const ir_stmt *
                 locate_half(lc, &r->in[0], lc->read_st[0], w, qs[q].lane);
             }
     }
+    keep_writes(lc, r);
     l->n++;
 }
 
@@ -961,7 +949,7 @@ static void log_begin(log_ctx *lc, runpass_run *run)
     for (size_t i = 0; i < run->nbinds; i++) {
         if (!run->binds[i].t)
             continue;
-        why_write *w = add_write(r0);
+        why_write *w = add_write(lc, r0);
         w->kind = WHY_W_INITIAL;
         view_of(lc, run->binds[i].t, &w->v);
         snprintf(w->name, sizeof w->name, "%s", run->binds[i].key ? run->binds[i].key : "?");
@@ -979,6 +967,7 @@ static void log_begin(log_ctx *lc, runpass_run *run)
             w->own_pristine = 1;
         }
     }
+    keep_writes(lc, r0);
     note_arrivals(lc, m, -1);
     for (uint32_t i = 0; run->module->program && i < run->module->program->nfuncs; i++)
         ir_line_index_add(&lc->lines, &run->module->program->funcs[i]->body);
@@ -1220,17 +1209,12 @@ void why_log_free(why_log *l)
             if (r->w[k].own_pristine)
                 tensor_unref((tensor *)r->w[k].pristine);
         }
-        free(r->w);
-        free(r->in);
-        free(r->in_name);
     }
     free(l->recs);
     log_ctx *lc = l->priv;
     if (lc) {
         id_map_free(&lc->seen);
-        for (size_t i = 0; i < lc->strs.cap; i++)
-            free(lc->strs.at[i].owner);
-        content_set_free(&lc->strs);
+        str_pool_free(&lc->strs);
         for (size_t i = 0; i < lc->vals.cap; i++)
             vals_unref(lc->vals.at[i].owner);
         content_set_free(&lc->vals);
@@ -1242,14 +1226,11 @@ void why_log_free(why_log *l)
         free(lc->reads);
         free(lc->read_st);
         free(lc->written);
+        free(lc->wtmp);
         free(lc->lc);
         free(lc->lci);
         free(lc->arr);
-        while (lc->arena) {
-            struct arena_block *next = lc->arena->next;
-            free(lc->arena);
-            lc->arena = next;
-        }
+        arena_free(&lc->mem);
         free(lc);
     }
     free(l->error);
