@@ -20,8 +20,12 @@
 #include "ranks/run.h"
 #include "ranks/sched.h"
 
+/* how many records so far had a string (the pool's copy) as their key,
+ * name, base name (kind 'k', 'n', 'b', on a lane of a rank) or region
+ * ('r': the string says the rest) */
 struct trace_count {
-    char *key;
+    const char *s;
+    int kind, lane, rank;
     uint32_t n;
 };
 
@@ -76,8 +80,16 @@ static uint64_t hash_str(const char *s, uint32_t salt)
     return h;
 }
 
-/* The count of earlier records with this key, then one more. */
-static uint32_t bump(trace *t, const char *key)
+static size_t count_slot(const char *str, int kind, int lane, int rank, size_t cap)
+{
+    uint64_t h = ((uint64_t)(uintptr_t)str >> 3) * 0x9e3779b97f4a7c15ull ^
+                 (uint64_t)((unsigned)kind | (unsigned)lane << 8) * 0xff51afd7ed558ccdull ^ (uint64_t)(unsigned)rank;
+    return (size_t)(h ^ (h >> 29)) & (cap - 1);
+}
+
+/* The count of earlier records with pooled string s as their key of this
+ * kind, lane and rank, then one more. */
+static uint32_t bump(trace *t, const char *str, int kind, int lane, int rank)
 {
     if ((t->ncounts + 1) * 2 > t->capcounts) {
         size_t oldcap = t->capcounts;
@@ -85,20 +97,21 @@ static uint32_t bump(trace *t, const char *key)
         t->capcounts = oldcap ? oldcap * 2 : 256;
         t->counts = xcalloc(t->capcounts, sizeof *t->counts);
         for (size_t i = 0; i < oldcap; i++) {
-            if (!old[i].key)
+            if (!old[i].s)
                 continue;
-            size_t j = hash_str(old[i].key, 0) & (t->capcounts - 1);
-            while (t->counts[j].key)
+            size_t j = count_slot(old[i].s, old[i].kind, old[i].lane, old[i].rank, t->capcounts);
+            while (t->counts[j].s)
                 j = (j + 1) & (t->capcounts - 1);
             t->counts[j] = old[i];
         }
         free(old);
     }
-    size_t j = hash_str(key, 0) & (t->capcounts - 1);
-    while (t->counts[j].key && strcmp(t->counts[j].key, key) != 0)
+    size_t j = count_slot(str, kind, lane, rank, t->capcounts);
+    while (t->counts[j].s && (t->counts[j].s != str || t->counts[j].kind != kind || t->counts[j].lane != lane ||
+                              t->counts[j].rank != rank))
         j = (j + 1) & (t->capcounts - 1);
-    if (!t->counts[j].key) {
-        t->counts[j].key = xstrdup(key);
+    if (!t->counts[j].s) {
+        t->counts[j] = (struct trace_count){str, kind, lane, rank, 0};
         t->ncounts++;
     }
     return t->counts[j].n++;
@@ -376,14 +389,13 @@ static void add_rec_region(rec_ctx *rc, const char *key, const char *base, const
     memset(&r, 0, sizeof r);
     r.lane = core == EXEC_CORE_AIV1;
     r.rank = rc->rank;
+    r.key = str_pool_intern(&t->strs, key, SIZE_MAX);
+    r.base = str_pool_intern(&t->strs, base, SIZE_MAX);
+    r.name = str_pool_intern(&t->strs, name, SIZE_MAX);
+    r.nth_key = bump(t, r.key, 'k', r.lane, r.rank);
+    r.nth_name = bump(t, r.name, 'n', r.lane, r.rank);
+    r.nth_base = bump(t, r.base, 'b', r.lane, r.rank);
     strbuf kb = STRBUF_INIT;
-    lane_key(&kb, 'k', r.lane, r.rank, key);
-    r.nth_key = bump(t, strbuf_str(&kb));
-    lane_key(&kb, 'n', r.lane, r.rank, name);
-    r.nth_name = bump(t, strbuf_str(&kb));
-    lane_key(&kb, 'b', r.lane, r.rank, base);
-    r.nth_base = bump(t, strbuf_str(&kb));
-    strbuf_clear(&kb);
     if (g) {
         strbuf_putc(&kb, 'r');
         strbuf_put_int(&kb, core);
@@ -395,7 +407,7 @@ static void add_rec_region(rec_ctx *rc, const char *key, const char *base, const
         exec_region_format(g, &kb);
         strbuf_putc(&kb, '|');
         strbuf_put_int(&kb, (int)g->kind);
-        r.nth_region = bump(t, strbuf_str(&kb));
+        r.nth_region = bump(t, str_pool_intern(&t->strs, strbuf_str(&kb), SIZE_MAX), 'r', 0, 0);
         r.has_region = 1;
         r.reg = *g;
     }
@@ -410,32 +422,17 @@ static void add_rec_region(rec_ctx *rc, const char *key, const char *base, const
     r.block = f ? f->block_idx : 0;
     r.blocks = f && f->block_num > 0 ? f->block_num : 1;
     r.t = copy;
+    r.func = str_pool_intern(&t->strs, f->func ? f->func : "?", SIZE_MAX);
+    r.carry_from = rc->carry_from ? str_pool_intern(&t->strs, rc->carry_from, SIZE_MAX) : NULL;
     if (rc->fn) {
-        /* the record lives for the call (trace_fn): its strings are
-         * the caller's, not copies */
-        r.key = (char *)key;
-        r.base = (char *)base;
-        r.carry_from = (char *)rc->carry_from;
-        r.name = (char *)name;
-        r.func = (char *)(f->func ? f->func : "?");
         if (rc->fn(rc->ud, &r))
             rc->stop = 1;
         tensor_unref(r.t);
         return;
     }
-    r.key = xstrdup(key);
-    r.base = xstrdup(base);
-    r.carry_from = rc->carry_from ? xstrdup(rc->carry_from) : NULL;
-    r.name = xstrdup(name);
-    r.func = xstrdup(f->func ? f->func : "?");
     size_t bytes = (size_t)tensor_numel(copy) * dtype_size(copy->dtype);
     if (t->bytes + bytes > rc->max_bytes) {
         t->truncated = 1;
-        free(r.key);
-        free(r.base);
-        free(r.name);
-        free(r.func);
-        free(r.carry_from);
         tensor_unref(r.t);
         return;
     }
@@ -1132,11 +1129,6 @@ void trace_free(trace *t)
 {
     free(t->memreport);
     for (size_t i = 0; i < t->n; i++) {
-        free(t->recs[i].key);
-        free(t->recs[i].base);
-        free(t->recs[i].name);
-        free(t->recs[i].func);
-        free(t->recs[i].carry_from);
         tensor_unref(t->recs[i].t);
         tensor_unref(t->recs[i].box);
         tensor_unref(t->recs[i].hdr);
@@ -1147,9 +1139,8 @@ void trace_free(trace *t)
         free(t->gms[i].idx);
     }
     free(t->gms);
-    for (size_t i = 0; i < t->capcounts; i++)
-        free(t->counts[i].key);
     free(t->counts);
+    str_pool_free(&t->strs);
     for (size_t i = 0; i < t->caplists; i++) {
         free(t->lists[i].s);
         free(t->lists[i].idx);

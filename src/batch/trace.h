@@ -36,15 +36,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/arena.h"
 #include "data/case.h"
 #include "exec/region.h"
 #include "exec/runpass.h"
 
 typedef struct trace_rec {
-    char *key, *base;
+    /* the strings are the trace's (its pool: one copy of each) */
+    const char *key, *base;
     uint32_t nth_key, nth_name, nth_base;
-    char *name;      /* the name in the dump ("t__tile_6") */
-    char *func;
+    const char *name; /* the name in the dump ("t__tile_6") */
+    const char *func;
     int line;
     int core;
     int lane;        /* 1 on AIV1, else 0 */
@@ -66,7 +68,7 @@ typedef struct trace_rec {
     /* a loop carry's record (key "BASE|yield_carry", one per iteration):
      * the value the loop's yield handed over, made at line (NULL: the
      * yield did not run, the carry stays) */
-    char *carry_from;
+    const char *carry_from;
     /* a store's record in a trace with boxed stores (trace_pass_boxed):
      * when the GM tensor after the store is the one after its previous
      * store with this store's box written, t is NULL until
@@ -98,8 +100,10 @@ typedef struct trace {
     int ran_whole;
     uint64_t memfaults;
     char *memreport;
-    /* internal: occurrence counts while recording, then the lookup index
-     * (records by lane + key, lane + name, lane + base, in execution order) */
+    /* internal: the records' strings, occurrence counts while recording,
+     * then the lookup index (records by lane + key, lane + name, lane +
+     * base, in execution order) */
+    str_pool strs;
     struct trace_count *counts;
     size_t ncounts, capcounts;
     struct trace_list *lists;
