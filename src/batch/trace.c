@@ -298,6 +298,41 @@ static tensor *keep_copy(rec_ctx *rc, tensor *copy)
     return copy;
 }
 
+/* A boxed trace's record of live (not a store's): over the storage of a
+ * copy kept before (or the observer's) with the bytes live's elements have,
+ * found by those bytes where they lie when live is dense, as keep_copy
+ * would find it for a copy; NULL when live is not dense or no copy has
+ * them (the caller copies live then). */
+static tensor *keep_live(rec_ctx *rc, const tensor *live)
+{
+    size_t es = dtype_size(live->dtype);
+    int64_t n = tensor_numel(live), expect = 1;
+    int dense = n > 0 && es > 0 && live->offset >= 0;
+    for (int d = live->ndim - 1; d >= 0 && dense; d--) {
+        if (live->shape[d] != 1 && live->strides[d] != expect)
+            dense = 0;
+        expect *= live->shape[d];
+    }
+    size_t bytes = dense ? (size_t)n * es : 0;
+    if (!dense || (size_t)live->offset * es + bytes > live->storage->nbytes)
+        return NULL;
+    const unsigned char *data = live->storage->data + (size_t)live->offset * es;
+    uint64_t h = content_hash(data, bytes);
+    tensor_storage *same = content_set_find(&rc->kept, h, data, bytes);
+    if (!same && rc->obs && rc->obs->share) {
+        same = rc->obs->share(rc->obs->ud, h, data, bytes);
+        if (same)
+            content_set_add(&rc->kept, h, same->data, bytes, same);
+    }
+    if (!same)
+        return NULL;
+    ptodb_status st;
+    tensor *v = tensor_from_storage(same, live->dtype, live->ndim, live->shape, NULL, 0, &st);
+    if (v)
+        tensor_copy_attrs(v, live);
+    return v;
+}
+
 /* r, about to be kept as record i, is a store's of the GM tensor live: kept
  * as its box when the whole is the previous store's whole with the box
  * written (compared byte for byte), else whole (the history starts again). */
@@ -381,6 +416,12 @@ static void add_rec_region(rec_ctx *rc, const char *key, const char *base, const
      * serves it as well as a copy (nothing runs meanwhile) */
     ptodb_status ast;
     tensor *copy = rc->fn && v->kind == VAL_TENSOR && v->u.t ? tensor_alias(v->u.t, &ast) : NULL;
+    /* a boxed trace keeps most values over a copy it holds already: the
+     * live bytes are looked for before any copy is made (a store's whole
+     * is copied: box_store compares it with the history) */
+    if (!copy && !rc->fn && rc->boxed && v->kind == VAL_TENSOR && v->u.t && !(g && g->kind == EXEC_REGION_STORE))
+        copy = keep_live(rc, v->u.t);
+    int kept = copy != NULL && !rc->fn;
     if (!copy)
         copy = copy_value(v);
     if (!copy)
@@ -439,7 +480,7 @@ static void add_rec_region(rec_ctx *rc, const char *key, const char *base, const
     t->bytes += bytes; /* a boxed store's whole, as unboxed: the same cap */
     if (rc->boxed && g && g->kind == EXEC_REGION_STORE && v->kind == VAL_TENSOR && v->u.t)
         box_store(t, &r, v->u.t, t->n);
-    if (rc->boxed && r.t)
+    if (rc->boxed && r.t && !kept)
         r.t = keep_copy(rc, r.t);
     if (t->n == t->cap) {
         t->cap = t->cap ? t->cap * 2 : 256;
