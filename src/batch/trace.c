@@ -482,10 +482,8 @@ static void add_rec_region(rec_ctx *rc, const char *key, const char *base, const
         box_store(t, &r, v->u.t, t->n);
     if (rc->boxed && r.t && !kept)
         r.t = keep_copy(rc, r.t);
-    if (t->n == t->cap) {
-        t->cap = t->cap ? t->cap * 2 : 256;
-        t->recs = xreallocarray(t->recs, t->cap, sizeof *t->recs);
-    }
+    if (t->n == t->cap)
+        t->recs = xpages_grow(t->recs, &t->cap, t->n + 1, sizeof *t->recs);
     t->recs[t->n++] = r;
 }
 
@@ -1130,10 +1128,6 @@ static void trace_run(const char *path, const case_info *c, const runpass_option
         trace_run_ranks(path, c, &po, &rc, calls, out);
     else
         trace_run_one(path, c, &po, &rc, calls, out);
-    if (out->cap > out->n && out->n) { /* the slack of the doubling goes */
-        out->recs = xreallocarray(out->recs, out->n, sizeof *out->recs);
-        out->cap = out->n;
-    }
     for (size_t i = 0; i < rc.kept.cap; i++)
         tensor_storage_unref(rc.kept.at[i].owner);
     content_set_free(&rc.kept);
@@ -1174,7 +1168,7 @@ void trace_free(trace *t)
         tensor_unref(t->recs[i].box);
         tensor_unref(t->recs[i].hdr);
     }
-    free(t->recs);
+    pages_free(t->recs, t->cap, sizeof *t->recs);
     for (size_t i = 0; i < t->ngms; i++) {
         tensor_unref(t->gms[i].cur);
         free(t->gms[i].idx);

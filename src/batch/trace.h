@@ -83,7 +83,7 @@ struct trace_list;
 struct trace_gm;
 
 typedef struct trace {
-    trace_rec *recs;
+    trace_rec *recs; /* cap of them, grown by xpages_grow (base/mem.h) */
     size_t n, cap;
     size_t bytes;    /* held by the copies */
     int truncated;   /* stopped recording at the memory cap */

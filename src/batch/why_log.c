@@ -697,10 +697,8 @@ static void record_stmt(log_ctx *lc, const machine *m, int core, const ir_stmt *
                         const queued *qbefore, int nqbefore, uint32_t arrival, uint64_t after)
 {
     why_log *l = lc->l;
-    if (l->n == l->cap) {
-        l->cap = l->cap ? l->cap * 2 : 1024;
-        l->recs = xreallocarray(l->recs, l->cap, sizeof *l->recs);
-    }
+    if (l->n == l->cap)
+        l->recs = xpages_grow(l->recs, &l->cap, l->n + 1, sizeof *l->recs);
     why_rec *r = &l->recs[l->n];
     rec_init(lc, r);
     r->step = machine_steps(m);
@@ -938,10 +936,8 @@ static void log_begin(log_ctx *lc, runpass_run *run)
     const case_info *c = lc->c;
     machine *m = run->m;
     machine_set_read_hook(m, on_read, lc);
-    if (out->n == out->cap) {
-        out->cap = 1024;
-        out->recs = xreallocarray(out->recs, out->cap, sizeof *out->recs);
-    }
+    if (out->n == out->cap)
+        out->recs = xpages_grow(out->recs, &out->cap, out->n + 1, sizeof *out->recs);
     why_rec *r0 = &out->recs[out->n++];
     rec_init(lc, r0);
     r0->func = intern(lc, "(the case)", SIZE_MAX);
@@ -1087,10 +1083,6 @@ static void log_end(log_ctx *lc, runpass_run *run, const why_log_opts *lo)
     }
     machine_set_read_hook(m, NULL, NULL);
     ir_line_index_free(&lc->lines);
-    if (out->cap > out->n && out->n) { /* the slack of the doubling goes */
-        out->recs = xreallocarray(out->recs, out->n, sizeof *out->recs);
-        out->cap = out->n;
-    }
 }
 
 void why_log_run(const char *path, const case_info *c, const runpass_options *o, const why_log_opts *lo,
@@ -1210,7 +1202,7 @@ void why_log_free(why_log *l)
                 tensor_unref((tensor *)r->w[k].pristine);
         }
     }
-    free(l->recs);
+    pages_free(l->recs, l->cap, sizeof *l->recs);
     log_ctx *lc = l->priv;
     if (lc) {
         id_map_free(&lc->seen);

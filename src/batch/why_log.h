@@ -94,7 +94,7 @@ typedef struct why_rec {
 } why_rec;
 
 typedef struct why_log {
-    why_rec *recs;
+    why_rec *recs;     /* cap of them, grown by xpages_grow (base/mem.h) */
     size_t n, cap;
     size_t bytes;      /* values copied */
     int truncated;     /* the memory cap was reached: the log stops there */
