@@ -20,12 +20,23 @@
 #include "ranks/run.h"
 #include "ranks/sched.h"
 
-/* how many records so far had a string (the pool's copy) as their key,
- * name, base name (kind 'k', 'n', 'b', on a lane of a rank) or region
- * ('r': the string says the rest) */
-struct trace_count {
+/* What a count or a list of records is of: kind 'k', 'n', 'b', a record's
+ * key, name or base name (s) on a lane of a rank; 'r', a region as
+ * add_rec_region counts its touches (s says it all); 'R', a GM tensor (s),
+ * a region kind (sub) and the how-manieth touch of one box of it (a), on a
+ * rank; 'P', a provenance (x) and its count (a), on a rank. s is the
+ * trace's pooled copy, so strings compare as pointers. */
+typedef struct trace_key {
     const char *s;
-    int kind, lane, rank;
+    uint64_t x;
+    uint32_t a;
+    int32_t rank;
+    uint8_t kind, lane, sub; /* kind 0: an empty slot */
+} trace_key;
+
+/* how many records so far had k (while recording: the nth_* counts) */
+struct trace_count {
+    trace_key k;
     uint32_t n;
 };
 
@@ -41,80 +52,73 @@ struct trace_gm {
 };
 
 struct trace_list {
-    char *s;           /* "k0.R:KEY", "n1.R:NAME", "b0.R:BASE" (lane . rank) */
+    trace_key k;
     size_t *idx, n, cap;
     const char *key;   /* (base lists) the key of its records, NULL when several */
 };
 
-/* The lists' and counts' keys, built without printf (the traced runs
- * make several for every record): "%c%d.%d:%s" and "R%d:%d|%s|%u". */
-static void lane_key(strbuf *sb, char kind, int lane, int rank, const char *s)
+static uint64_t key_hash(const trace_key *k)
 {
-    strbuf_clear(sb);
-    strbuf_putc(sb, kind);
-    strbuf_put_int(sb, lane);
-    strbuf_putc(sb, '.');
-    strbuf_put_int(sb, rank);
-    strbuf_putc(sb, ':');
-    strbuf_puts(sb, s);
+    uint64_t h = (uint64_t)(uintptr_t)k->s * 0x9e3779b97f4a7c15ull;
+    h ^= k->x * 0xff51afd7ed558ccdull;
+    h ^= ((uint64_t)k->a << 32 | (uint32_t)k->rank) * 0xc4ceb9fe1a85ec53ull;
+    h ^= (uint64_t)(k->kind | k->lane << 8 | k->sub << 16) * 0x100000001b3ull;
+    return h ^ (h >> 29) ^ (h >> 47);
 }
 
-static void region_key(strbuf *sb, const trace_rec *r)
+static int key_eq(const trace_key *a, const trace_key *b)
 {
-    strbuf_clear(sb);
-    strbuf_putc(sb, 'R');
-    strbuf_put_int(sb, r->rank);
-    strbuf_putc(sb, ':');
-    strbuf_put_int(sb, (int)r->reg.kind);
-    strbuf_putc(sb, '|');
-    strbuf_puts(sb, r->reg.tensor);
-    strbuf_putc(sb, '|');
-    strbuf_put_int(sb, r->nth_region);
+    return a->s == b->s && a->x == b->x && a->a == b->a && a->rank == b->rank && a->kind == b->kind &&
+           a->lane == b->lane && a->sub == b->sub;
 }
 
-static uint64_t hash_str(const char *s, uint32_t salt)
+/* In a table of cap slots (a power of 2) of size bytes, each starting with
+ * its key: k's slot, or the empty one where k goes. */
+static size_t key_probe(const void *at, size_t size, size_t cap, const trace_key *k)
 {
-    uint64_t h = 1469598103934665603ull ^ salt;
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211ull;
-    return h;
-}
-
-static size_t count_slot(const char *str, int kind, int lane, int rank, size_t cap)
-{
-    uint64_t h = ((uint64_t)(uintptr_t)str >> 3) * 0x9e3779b97f4a7c15ull ^
-                 (uint64_t)((unsigned)kind | (unsigned)lane << 8) * 0xff51afd7ed558ccdull ^ (uint64_t)(unsigned)rank;
-    return (size_t)(h ^ (h >> 29)) & (cap - 1);
-}
-
-/* The count of earlier records with pooled string s as their key of this
- * kind, lane and rank, then one more. */
-static uint32_t bump(trace *t, const char *str, int kind, int lane, int rank)
-{
-    if ((t->ncounts + 1) * 2 > t->capcounts) {
-        size_t oldcap = t->capcounts;
-        struct trace_count *old = t->counts;
-        t->capcounts = oldcap ? oldcap * 2 : 256;
-        t->counts = xcalloc(t->capcounts, sizeof *t->counts);
-        for (size_t i = 0; i < oldcap; i++) {
-            if (!old[i].s)
-                continue;
-            size_t j = count_slot(old[i].s, old[i].kind, old[i].lane, old[i].rank, t->capcounts);
-            while (t->counts[j].s)
-                j = (j + 1) & (t->capcounts - 1);
-            t->counts[j] = old[i];
-        }
-        free(old);
+    size_t j = (size_t)key_hash(k) & (cap - 1);
+    for (;;) {
+        const trace_key *e = (const void *)((const char *)at + j * size);
+        if (!e->kind || key_eq(e, k))
+            return j;
+        j = (j + 1) & (cap - 1);
     }
-    size_t j = count_slot(str, kind, lane, rank, t->capcounts);
-    while (t->counts[j].s && (t->counts[j].s != str || t->counts[j].kind != kind || t->counts[j].lane != lane ||
-                              t->counts[j].rank != rank))
-        j = (j + 1) & (t->capcounts - 1);
-    if (!t->counts[j].s) {
-        t->counts[j] = (struct trace_count){str, kind, lane, rank, 0};
+}
+
+/* A table of *cap slots made twice as large (256 slots at first); n of
+ * them hold keys. */
+static void *key_table_grow(void *at, size_t size, size_t *cap)
+{
+    size_t oldcap = *cap;
+    *cap = oldcap ? oldcap * 2 : 256;
+    char *grown = xcalloc(*cap, size);
+    for (size_t i = 0; i < oldcap; i++) {
+        const trace_key *e = (const void *)((const char *)at + i * size);
+        if (e->kind)
+            memcpy(grown + key_probe(grown, size, *cap, e) * size, e, size);
+    }
+    free(at);
+    return grown;
+}
+
+/* The count of earlier records with key k, then one more. */
+static uint32_t bump(trace *t, trace_key k)
+{
+    if ((t->ncounts + 1) * 2 > t->capcounts)
+        t->counts = key_table_grow(t->counts, sizeof *t->counts, &t->capcounts);
+    struct trace_count *c = &t->counts[key_probe(t->counts, sizeof *t->counts, t->capcounts, &k)];
+    if (!c->k.kind) {
+        c->k = k;
+        c->n = 0;
         t->ncounts++;
     }
-    return t->counts[j].n++;
+    return c->n++;
+}
+
+/* A record's key, name or base name key (kind 'k', 'n', 'b'). */
+static trace_key lane_key(char kind, int lane, int rank, const char *pooled)
+{
+    return (trace_key){.s = pooled, .rank = rank, .kind = (uint8_t)kind, .lane = (uint8_t)lane};
 }
 
 typedef struct rec_ctx {
@@ -433,9 +437,9 @@ static void add_rec_region(rec_ctx *rc, const char *key, const char *base, const
     r.key = str_pool_intern(&t->strs, key, SIZE_MAX);
     r.base = str_pool_intern(&t->strs, base, SIZE_MAX);
     r.name = str_pool_intern(&t->strs, name, SIZE_MAX);
-    r.nth_key = bump(t, r.key, 'k', r.lane, r.rank);
-    r.nth_name = bump(t, r.name, 'n', r.lane, r.rank);
-    r.nth_base = bump(t, r.base, 'b', r.lane, r.rank);
+    r.nth_key = bump(t, lane_key('k', r.lane, r.rank, r.key));
+    r.nth_name = bump(t, lane_key('n', r.lane, r.rank, r.name));
+    r.nth_base = bump(t, lane_key('b', r.lane, r.rank, r.base));
     strbuf kb = STRBUF_INIT;
     if (g) {
         strbuf_putc(&kb, 'r');
@@ -448,7 +452,7 @@ static void add_rec_region(rec_ctx *rc, const char *key, const char *base, const
         exec_region_format(g, &kb);
         strbuf_putc(&kb, '|');
         strbuf_put_int(&kb, (int)g->kind);
-        r.nth_region = bump(t, str_pool_intern(&t->strs, strbuf_str(&kb), SIZE_MAX), 'r', 0, 0);
+        r.nth_region = bump(t, (trace_key){.s = str_pool_intern(&t->strs, strbuf_str(&kb), SIZE_MAX), .kind = 'r'});
         r.has_region = 1;
         r.reg = *g;
     }
@@ -1176,10 +1180,8 @@ void trace_free(trace *t)
     free(t->gms);
     free(t->counts);
     str_pool_free(&t->strs);
-    for (size_t i = 0; i < t->caplists; i++) {
-        free(t->lists[i].s);
+    for (size_t i = 0; i < t->caplists; i++)
         free(t->lists[i].idx);
-    }
     free(t->lists);
     free(t->error);
     free(t->error_func);
@@ -1188,43 +1190,22 @@ void trace_free(trace *t)
 
 /* ---- the index --------------------------------------------------------------------------- */
 
-static struct trace_list *list_slot(const trace *t, const char *s)
+/* k's list, or NULL (t not indexed, or no record has k). */
+static const struct trace_list *list_find(const trace *t, const trace_key *k)
 {
     if (!t->caplists)
         return NULL;
-    size_t j = hash_str(s, 0) & (t->caplists - 1);
-    while (t->lists[j].s && strcmp(t->lists[j].s, s) != 0)
-        j = (j + 1) & (t->caplists - 1);
-    return &t->lists[j];
+    const struct trace_list *l = &t->lists[key_probe(t->lists, sizeof *t->lists, t->caplists, k)];
+    return l->k.kind ? l : NULL;
 }
 
-/* The lists' table twice as large (kept at most half full). */
-static void lists_grow(trace *t)
+static void list_add(trace *t, trace_key k, size_t i)
 {
-    size_t oldcap = t->caplists;
-    struct trace_list *old = t->lists;
-    t->caplists = oldcap * 2;
-    t->lists = xcalloc(t->caplists, sizeof *t->lists);
-    for (size_t i = 0; i < oldcap; i++) {
-        if (!old[i].s)
-            continue;
-        size_t j = hash_str(old[i].s, 0) & (t->caplists - 1);
-        while (t->lists[j].s)
-            j = (j + 1) & (t->caplists - 1);
-        t->lists[j] = old[i];
-    }
-    free(old);
-}
-
-static void list_add(trace *t, const char *s, size_t i)
-{
-    struct trace_list *l = list_slot(t, s);
-    if (!l->s) {
-        if ((t->nlists + 1) * 2 > t->caplists) {
-            lists_grow(t);
-            l = list_slot(t, s);
-        }
-        l->s = xstrdup(s);
+    if ((t->nlists + 1) * 2 > t->caplists)
+        t->lists = key_table_grow(t->lists, sizeof *t->lists, &t->caplists);
+    struct trace_list *l = &t->lists[key_probe(t->lists, sizeof *t->lists, t->caplists, &k)];
+    if (!l->k.kind) {
+        l->k = k;
         t->nlists++;
     }
     if (l->n == l->cap) {
@@ -1234,49 +1215,57 @@ static void list_add(trace *t, const char *s, size_t i)
     l->idx[l->n++] = i;
 }
 
+/* The list of another trace's string s (kind 'k', 'n', 'b') in t. */
 static const struct trace_list *list_get(const trace *t, char kind, int lane, int rank, const char *s)
 {
-    strbuf sb = STRBUF_INIT;
-    lane_key(&sb, kind, lane, rank, s);
-    const struct trace_list *l = list_slot(t, strbuf_str(&sb));
-    strbuf_free(&sb);
-    return l && l->s ? l : NULL;
+    const char *pooled = t->caplists ? str_pool_find(&t->strs, s) : NULL;
+    if (!pooled)
+        return NULL;
+    trace_key k = lane_key(kind, lane, rank, pooled);
+    return list_find(t, &k);
+}
+
+/* r's region list key in t: its tensor, kind and how-manieth touch, on its
+ * rank (0 kind: t has no record of that tensor). */
+static trace_key region_list_key(const trace *t, const trace_rec *r)
+{
+    const char *pooled = str_pool_find(&t->strs, r->reg.tensor);
+    return (trace_key){.s = pooled, .a = r->nth_region, .rank = r->rank, .kind = pooled ? 'R' : 0,
+                       .sub = (uint8_t)r->reg.kind};
+}
+
+static trace_key prov_list_key(const trace_rec *r)
+{
+    return (trace_key){.x = r->prov, .a = r->prov_k, .rank = r->rank, .kind = 'P'};
 }
 
 void trace_index(trace *t)
 {
     /* the table grows with the lists (several records share one) */
-    t->caplists = 1024;
+    t->caplists = 0;
     t->nlists = 0;
-    t->lists = xcalloc(t->caplists, sizeof *t->lists);
-    strbuf sb = STRBUF_INIT;
+    t->lists = key_table_grow(NULL, sizeof *t->lists, &t->caplists);
     for (size_t i = 0; i < t->n; i++) {
         const trace_rec *r = &t->recs[i];
-        lane_key(&sb, 'k', r->lane, r->rank, r->key);
-        list_add(t, strbuf_str(&sb), i);
-        lane_key(&sb, 'n', r->lane, r->rank, r->name);
-        list_add(t, strbuf_str(&sb), i);
-        lane_key(&sb, 'b', r->lane, r->rank, r->base);
-        list_add(t, strbuf_str(&sb), i);
-        if (r->has_region) {
-            region_key(&sb, r);
-            list_add(t, strbuf_str(&sb), i);
-        }
-        if (r->prov) {
-            strbuf_clear(&sb);
-            strbuf_printf(&sb, "P%d:%016llx|%u", r->rank, (unsigned long long)r->prov, r->prov_k);
-            list_add(t, strbuf_str(&sb), i);
-        }
+        list_add(t, lane_key('k', r->lane, r->rank, r->key), i);
+        list_add(t, lane_key('n', r->lane, r->rank, r->name), i);
+        list_add(t, lane_key('b', r->lane, r->rank, r->base), i);
+        if (r->has_region)
+            list_add(t,
+                     (trace_key){.s = str_pool_intern(&t->strs, r->reg.tensor, SIZE_MAX), .a = r->nth_region,
+                                 .rank = r->rank, .kind = 'R', .sub = (uint8_t)r->reg.kind},
+                     i);
+        if (r->prov)
+            list_add(t, prov_list_key(r), i);
     }
-    strbuf_free(&sb);
     /* which bases come from a single statement (key) */
     for (size_t j = 0; j < t->caplists; j++) {
         struct trace_list *l = &t->lists[j];
-        if (!l->s || l->s[0] != 'b')
+        if (l->k.kind != 'b')
             continue;
         l->key = t->recs[l->idx[0]].key;
         for (size_t k = 1; k < l->n && l->key; k++)
-            if (strcmp(t->recs[l->idx[k]].key, l->key) != 0)
+            if (t->recs[l->idx[k]].key != l->key) /* pooled: one pointer per string */
                 l->key = NULL;
     }
 }
@@ -1389,11 +1378,9 @@ const trace_rec *trace_region_match(const trace *a, const trace_rec *r)
 {
     if (!r->has_region || exec_region_empty(&r->reg) || !a->caplists)
         return NULL;
-    strbuf sb = STRBUF_INIT;
-    region_key(&sb, r);
-    const struct trace_list *l = list_slot(a, strbuf_str(&sb));
-    strbuf_free(&sb);
-    if (!l || !l->s)
+    trace_key rk = region_list_key(a, r);
+    const struct trace_list *l = rk.kind ? list_find(a, &rk) : NULL;
+    if (!l)
         return NULL;
     const trace_rec *best = NULL;
     int best_rank = 6;
@@ -1423,10 +1410,9 @@ const trace_rec *trace_prov_match(const trace *a, const trace_rec *r)
 {
     if (!r->prov || !a->caplists)
         return NULL;
-    char key[64];
-    snprintf(key, sizeof key, "P%d:%016llx|%u", r->rank, (unsigned long long)r->prov, r->prov_k);
-    const struct trace_list *l = list_slot(a, key);
-    if (!l || !l->s)
+    trace_key pk = prov_list_key(r);
+    const struct trace_list *l = list_find(a, &pk);
+    if (!l)
         return NULL;
     const trace_rec *best = NULL;
     int best_rank = 2;
