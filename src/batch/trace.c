@@ -216,13 +216,19 @@ static void on_write(void *ud, int core, const tensor *t)
     rc->written[rc->nwritten++] = t->storage;
 }
 
+/* A contiguous copy of t with its attributes (the valid region limits
+ * the comparison). */
+static tensor *copy_tensor(const tensor *t)
+{
+    tensor *c = tensor_clone(t);
+    tensor_copy_attrs(c, t);
+    return c;
+}
+
 static tensor *copy_value(const value *v)
 {
-    if (v->kind == VAL_TENSOR && v->u.t) {
-        tensor *c = tensor_clone(v->u.t);
-        tensor_copy_attrs(c, v->u.t); /* the valid region limits the comparison */
-        return c;
-    }
+    if (v->kind == VAL_TENSOR && v->u.t)
+        return copy_tensor(v->u.t);
     double d;
     if ((v->kind == VAL_INT || v->kind == VAL_FLOAT || v->kind == VAL_BOOL) && value_as_double(v, &d) == 0)
         return tensor_scalar(DTYPE_FP64, d);
@@ -271,6 +277,25 @@ static struct trace_gm *gm_of(trace *t, const tensor *live)
     return h;
 }
 
+/* Where t's elements lie in row-major order in its storage, when they do
+ * (a dense tensor: the bytes a copy of it would hold); *bytes their size.
+ * NULL otherwise. */
+static const unsigned char *dense_bytes(const tensor *t, size_t *bytes)
+{
+    size_t es = dtype_size(t->dtype);
+    int64_t n = tensor_numel(t), expect = 1;
+    int dense = n > 0 && es > 0 && t->offset >= 0;
+    for (int d = t->ndim - 1; d >= 0 && dense; d--) {
+        if (t->shape[d] != 1 && t->strides[d] != expect)
+            dense = 0;
+        expect *= t->shape[d];
+    }
+    *bytes = dense ? (size_t)n * es : 0;
+    if (!dense || (size_t)t->offset * es + *bytes > t->storage->nbytes)
+        return NULL;
+    return t->storage->data + (size_t)t->offset * es;
+}
+
 /* copy (a fresh contiguous copy of a record's value) as the trace keeps it:
  * over the storage of an earlier copy with the same bytes, where there is
  * one (the same elements, shape and attributes; only the storage shared),
@@ -309,18 +334,10 @@ static tensor *keep_copy(rec_ctx *rc, tensor *copy)
  * them (the caller copies live then). */
 static tensor *keep_live(rec_ctx *rc, const tensor *live)
 {
-    size_t es = dtype_size(live->dtype);
-    int64_t n = tensor_numel(live), expect = 1;
-    int dense = n > 0 && es > 0 && live->offset >= 0;
-    for (int d = live->ndim - 1; d >= 0 && dense; d--) {
-        if (live->shape[d] != 1 && live->strides[d] != expect)
-            dense = 0;
-        expect *= live->shape[d];
-    }
-    size_t bytes = dense ? (size_t)n * es : 0;
-    if (!dense || (size_t)live->offset * es + bytes > live->storage->nbytes)
+    size_t bytes;
+    const unsigned char *data = dense_bytes(live, &bytes);
+    if (!data)
         return NULL;
-    const unsigned char *data = live->storage->data + (size_t)live->offset * es;
     uint64_t h = content_hash(data, bytes);
     tensor_storage *same = content_set_find(&rc->kept, h, data, bytes);
     if (!same && rc->obs && rc->obs->share) {
@@ -339,12 +356,16 @@ static tensor *keep_live(rec_ctx *rc, const tensor *live)
 
 /* r, about to be kept as record i, is a store's of the GM tensor live: kept
  * as its box when the whole is the previous store's whole with the box
- * written (compared byte for byte), else whole (the history starts again). */
+ * written (compared byte for byte, with live's bytes where they lie when
+ * live is dense: no copy of the whole is made then), else as a copy of
+ * the whole (r->t; the history starts again). */
 static void box_store(trace *t, trace_rec *r, const tensor *live, size_t i)
 {
-    tensor *whole = r->t, *bv = box_view(whole, &r->reg);
-    if (!bv)
+    tensor *bv = box_view(live, &r->reg);
+    if (!bv) {
+        r->t = copy_tensor(live);
         return;
+    }
     struct trace_gm *h = gm_of(t, live);
     if (h->n == h->cap) {
         h->cap = h->cap ? h->cap * 2 : 16;
@@ -353,27 +374,38 @@ static void box_store(trace *t, trace_rec *r, const tensor *live, size_t i)
     r->gm = (uint32_t)(h - t->gms);
     r->gm_seq = (uint32_t)h->n;
     h->idx[h->n++] = i;
+    size_t bytes;
+    const unsigned char *in_place = dense_bytes(live, &bytes);
+    tensor *whole = in_place ? NULL : copy_tensor(live);
     if (h->cur) {
         tensor *dst = box_view(h->cur, &r->reg);
+        size_t n = (size_t)tensor_numel(live) * dtype_size(live->dtype);
         int same = dst && tensor_copy_into(dst, bv) == PTODB_OK &&
-                   memcmp(tensor_data(h->cur), tensor_data(whole),
-                          (size_t)tensor_numel(whole) * dtype_size(whole->dtype)) == 0;
+                   memcmp(tensor_data(h->cur), in_place ? in_place : tensor_data(whole), n) == 0;
         tensor_unref(dst);
         if (same) {
             r->box = tensor_clone(bv);
-            r->hdr = xmalloc(sizeof *r->hdr);
-            *r->hdr = *whole;
-            r->hdr->refcount = 1;
-            r->hdr->storage = NULL;
-            tensor_unref(bv);
-            tensor_unref(whole);
-            r->t = NULL;
-            return;
+            /* the header a copy of the whole has (tensor_clone's), no storage */
+            ptodb_status st;
+            r->hdr = tensor_from_storage(h->cur->storage, live->dtype, live->ndim, live->shape, NULL, 0, &st);
+            if (r->hdr) {
+                tensor_copy_attrs(r->hdr, live);
+                tensor_storage_unref(r->hdr->storage);
+                r->hdr->storage = NULL;
+                tensor_unref(bv);
+                tensor_unref(whole);
+                return;
+            }
+            tensor_unref(r->box);
+            r->box = NULL;
         }
     }
     tensor_unref(bv);
+    if (!whole)
+        whole = copy_tensor(live);
     tensor_unref(h->cur);
     h->cur = tensor_clone(whole);
+    r->t = whole;
 }
 
 const tensor *trace_rec_header(const trace_rec *r)
@@ -421,14 +453,13 @@ static void add_rec_region(rec_ctx *rc, const char *key, const char *base, const
     ptodb_status ast;
     tensor *copy = rc->fn && v->kind == VAL_TENSOR && v->u.t ? tensor_alias(v->u.t, &ast) : NULL;
     /* a boxed trace keeps most values over a copy it holds already: the
-     * live bytes are looked for before any copy is made (a store's whole
-     * is copied: box_store compares it with the history) */
-    if (!copy && !rc->fn && rc->boxed && v->kind == VAL_TENSOR && v->u.t && !(g && g->kind == EXEC_REGION_STORE))
+     * live bytes are looked for before any copy is made (a store's are
+     * box_store's to copy or not) */
+    int boxed_store = !rc->fn && rc->boxed && g && g->kind == EXEC_REGION_STORE && v->kind == VAL_TENSOR && v->u.t;
+    if (!copy && !rc->fn && rc->boxed && v->kind == VAL_TENSOR && v->u.t && !boxed_store)
         copy = keep_live(rc, v->u.t);
     int kept = copy != NULL && !rc->fn;
-    if (!copy)
-        copy = copy_value(v);
-    if (!copy)
+    if (!copy && !boxed_store && !(copy = copy_value(v)))
         return;
     trace_rec r;
     memset(&r, 0, sizeof r);
@@ -475,14 +506,15 @@ static void add_rec_region(rec_ctx *rc, const char *key, const char *base, const
         tensor_unref(r.t);
         return;
     }
-    size_t bytes = (size_t)tensor_numel(copy) * dtype_size(copy->dtype);
+    const tensor *vt = copy ? copy : v->u.t; /* (a boxed store's: box_store copies what it keeps) */
+    size_t bytes = (size_t)tensor_numel(vt) * dtype_size(vt->dtype);
     if (t->bytes + bytes > rc->max_bytes) {
         t->truncated = 1;
         tensor_unref(r.t);
         return;
     }
     t->bytes += bytes; /* a boxed store's whole, as unboxed: the same cap */
-    if (rc->boxed && g && g->kind == EXEC_REGION_STORE && v->kind == VAL_TENSOR && v->u.t)
+    if (boxed_store)
         box_store(t, &r, v->u.t, t->n);
     if (rc->boxed && r.t && !kept)
         r.t = keep_copy(rc, r.t);
