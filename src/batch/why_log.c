@@ -67,6 +67,13 @@ typedef struct log_ctx {
     int nreads, capreads;
     tensor **written;
     int nwritten, capwritten;
+    /* each core's last call strings (call_strings): the function's name
+     * and its scalar arguments as they were made from the frame's slots */
+    struct call_cache {
+        const char *func_src, *func, *args;
+        int nparams;
+        struct { const char *name; int kind; int64_t i; } p[16];
+    } calls[EXEC_NCORES];
     /* the writes of the record being made (add_write) */
     why_write *wtmp;
     int capwtmp;
@@ -693,6 +700,60 @@ static int in_block(const ir_block *b, const ir_stmt *st)
     return 0;
 }
 
+/* A record's function name and scalar arguments ("b0=0, o0=64": the int
+ * and bool parameters of frame f, core's innermost), the log's copies;
+ * made again only when the frame's parameters are not those the core's
+ * last record was made from (names, kinds and values: the strings are
+ * theirs alone). */
+static void call_strings(log_ctx *lc, const machine *m, int core, const inspect_frame *f, const char **func,
+                         const char **args)
+{
+    struct call_cache *cc = core >= 0 && core < EXEC_NCORES ? &lc->calls[core] : NULL;
+    int np = f->nparams;
+    int same = cc && cc->args && cc->func_src == f->func && cc->nparams == np && np <= 16;
+    for (int i = 0; i < np && same; i++) {
+        const char *name;
+        const value *v;
+        int ok = inspect_slot(m, core, 0, i, &name, &v);
+        same = ok ? cc->p[i].name == name && cc->p[i].kind == (int)v->kind &&
+                        ((v->kind != VAL_INT && v->kind != VAL_BOOL) || cc->p[i].i == v->u.i)
+                  : cc->p[i].name == NULL;
+    }
+    if (same) {
+        *func = cc->func;
+        *args = cc->args;
+        return;
+    }
+    *func = intern(lc, f->func ? f->func : "?", SIZE_MAX);
+    strbuf sb = STRBUF_INIT;
+    int na = 0;
+    for (int i = 0; i < np; i++) {
+        const char *name;
+        const value *v;
+        int ok = inspect_slot(m, core, 0, i, &name, &v);
+        if (cc && i < 16) {
+            cc->p[i].name = ok ? name : NULL;
+            cc->p[i].kind = ok ? (int)v->kind : -1;
+            cc->p[i].i = ok && (v->kind == VAL_INT || v->kind == VAL_BOOL) ? v->u.i : 0;
+        }
+        if (!ok || (v->kind != VAL_INT && v->kind != VAL_BOOL))
+            continue;
+        if (na++)
+            strbuf_puts(&sb, ", ");
+        ir_ssa_base_name(name, &sb);
+        strbuf_putc(&sb, '=');
+        strbuf_put_int(&sb, (long long)v->u.i);
+    }
+    *args = intern(lc, strbuf_str(&sb), 95);
+    strbuf_free(&sb);
+    if (cc) {
+        cc->func_src = f->func;
+        cc->func = *func;
+        cc->args = *args;
+        cc->nparams = np;
+    }
+}
+
 static void record_stmt(log_ctx *lc, const machine *m, int core, const ir_stmt *st, const inspect_frame *f,
                         const queued *qbefore, int nqbefore, uint32_t arrival, uint64_t after)
 {
@@ -705,27 +766,10 @@ static void record_stmt(log_ctx *lc, const machine *m, int core, const ir_stmt *
     r->core = core;
     r->line = (int)st->span.line;
     r->stmt = st;
-    r->func = intern(lc, f->func ? f->func : "?", SIZE_MAX);
     r->call = f->activation + 1;
     r->arrival = arrival;
     r->after = after;
-    {
-        strbuf sb = STRBUF_INIT;
-        int na = 0;
-        for (int i = 0; i < f->nparams; i++) {
-            const char *name;
-            const value *v;
-            if (!inspect_slot(m, core, 0, i, &name, &v) || (v->kind != VAL_INT && v->kind != VAL_BOOL))
-                continue;
-            if (na++)
-                strbuf_puts(&sb, ", ");
-            ir_ssa_base_name(name, &sb);
-            strbuf_putc(&sb, '=');
-            strbuf_put_int(&sb, (long long)v->u.i);
-        }
-        r->args = intern(lc, strbuf_str(&sb), 95);
-        strbuf_free(&sb);
-    }
+    call_strings(lc, m, core, f, &r->func, &r->args);
     const ir_expr *call = stmt_call(st);
     const struct loop_cache *c = loops_of(lc, f->ir, st);
     if (c->op)
