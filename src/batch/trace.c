@@ -55,6 +55,15 @@ struct trace_list {
     trace_key k;
     size_t *idx, n, cap;
     const char *key;   /* (base lists) the key of its records, NULL when several */
+    /* (region lists whose boxes have one rank, 1 or more) the records'
+     * boxes in order, lo[0..box_ndim) then len[0..box_ndim) each; by_lo0:
+     * their positions in the list by the boxes' first lo; max_len0: the
+     * largest first len (trace_region_match looks only at the boxes whose
+     * first extent can hold its own). NULL otherwise. */
+    const int64_t *box;
+    const size_t *by_lo0;
+    int box_ndim;
+    int64_t max_len0;
 };
 
 static uint64_t key_hash(const trace_key *k)
@@ -1212,6 +1221,7 @@ void trace_free(trace *t)
     free(t->gms);
     free(t->counts);
     str_pool_free(&t->strs);
+    arena_free(&t->mem);
     for (size_t i = 0; i < t->caplists; i++)
         free(t->lists[i].idx);
     free(t->lists);
@@ -1271,6 +1281,27 @@ static trace_key prov_list_key(const trace_rec *r)
     return (trace_key){.x = r->prov, .a = r->prov_k, .rank = r->rank, .kind = 'P'};
 }
 
+/* order[0..n) (positions of boxes of `stride` values each, lo[0] first)
+ * sorted by their first lo: a merge sort, no allocation beyond a copy. */
+static void sort_by_lo0(size_t *order, size_t n, const int64_t *box, size_t stride)
+{
+    size_t *tmp = xmalloc(n * sizeof *tmp);
+    for (size_t w = 1; w < n; w *= 2) {
+        for (size_t lo = 0; lo < n; lo += 2 * w) {
+            size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+            size_t a = lo, b = mid, o = lo;
+            while (a < mid && b < hi)
+                tmp[o++] = box[order[b] * stride] < box[order[a] * stride] ? order[b++] : order[a++];
+            while (a < mid)
+                tmp[o++] = order[a++];
+            while (b < hi)
+                tmp[o++] = order[b++];
+        }
+        memcpy(order, tmp, n * sizeof *order);
+    }
+    free(tmp);
+}
+
 void trace_index(trace *t)
 {
     /* the table grows with the lists (several records share one) */
@@ -1289,6 +1320,33 @@ void trace_index(trace *t)
                      i);
         if (r->prov)
             list_add(t, prov_list_key(r), i);
+    }
+    /* the region lists' boxes, side by side, and by their first lo */
+    for (size_t j = 0; j < t->caplists; j++) {
+        struct trace_list *l = &t->lists[j];
+        if (l->k.kind != 'R')
+            continue;
+        int nd = t->recs[l->idx[0]].reg.ndim;
+        for (size_t k = 1; k < l->n && nd >= 1; k++)
+            if (t->recs[l->idx[k]].reg.ndim != nd)
+                nd = -1;
+        if (nd < 1 || nd > TENSOR_MAX_DIMS)
+            continue;
+        int64_t *box = arena_alloc(&t->mem, l->n * 2 * (size_t)nd * sizeof *box);
+        size_t *order = arena_alloc(&t->mem, l->n * sizeof *order);
+        l->max_len0 = 0;
+        for (size_t k = 0; k < l->n; k++) {
+            const exec_region *g = &t->recs[l->idx[k]].reg;
+            memcpy(box + k * 2 * (size_t)nd, g->lo, (size_t)nd * sizeof *box);
+            memcpy(box + k * 2 * (size_t)nd + nd, g->len, (size_t)nd * sizeof *box);
+            order[k] = k;
+            if (g->len[0] > l->max_len0)
+                l->max_len0 = g->len[0];
+        }
+        sort_by_lo0(order, l->n, box, 2 * (size_t)nd);
+        l->box = box;
+        l->by_lo0 = order;
+        l->box_ndim = nd;
     }
     /* which bases come from a single statement (key) */
     for (size_t j = 0; j < t->caplists; j++) {
@@ -1406,6 +1464,67 @@ static int box_within(const exec_region *inner, const exec_region *outer)
     return 1;
 }
 
+/* c holds r's region (r's box within c's, c not empty, the names
+ * related) */
+static int region_candidate(const trace_rec *r, const trace_rec *c)
+{
+    return box_within(&r->reg, &c->reg) && !exec_region_empty(&c->reg) && exec_region_within(&r->reg, &c->reg) &&
+           ir_funcs_related(c->func, r->func);
+}
+
+/* How good a holder of r's region c is (0 best): the core first, then the
+ * same region before one that holds it: the list is by the tensor and the
+ * how-manieth, so the first store of a full block and the first of a
+ * shorter last block (another valid region) share a list; the shorter one
+ * is not part of the full one. */
+static int region_rank(const trace_rec *r, const trace_rec *c)
+{
+    return 2 * exec_region_core_rank(r->core, c->core) + !exec_region_equal(&r->reg, &c->reg);
+}
+
+/* trace_region_match's answer (the first in l of the best rank) from
+ * the boxes whose first extent can hold r's: their first lo between r's
+ * end less the longest first extent and r's own lo. */
+static const trace_rec *region_match_boxed(const trace *a, const trace_rec *r, const struct trace_list *l)
+{
+    const exec_region *g = &r->reg;
+    int nd = l->box_ndim;
+    if (g->ndim != nd)
+        return NULL; /* box_within holds for none */
+    size_t stride = 2 * (size_t)nd;
+    int64_t from = g->lo[0] + g->len[0] - l->max_len0;
+    size_t lo = 0, hi = l->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (l->box[l->by_lo0[mid] * stride] < from)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    const trace_rec *best = NULL;
+    int best_rank = 6;
+    size_t best_k = 0;
+    for (size_t p = lo; p < l->n && l->box[l->by_lo0[p] * stride] <= g->lo[0]; p++) {
+        size_t k = l->by_lo0[p];
+        const int64_t *blo = l->box + k * stride, *blen = blo + nd;
+        int in = 1;
+        for (int d = 0; d < nd && in; d++)
+            in = g->lo[d] >= blo[d] && g->lo[d] + g->len[d] <= blo[d] + blen[d];
+        if (!in)
+            continue;
+        const trace_rec *c = &a->recs[l->idx[k]];
+        if (!region_candidate(r, c))
+            continue;
+        int rank = region_rank(r, c);
+        if (rank < best_rank || (rank == best_rank && k < best_k)) {
+            best = c;
+            best_rank = rank;
+            best_k = k;
+        }
+    }
+    return best;
+}
+
 const trace_rec *trace_region_match(const trace *a, const trace_rec *r)
 {
     if (!r->has_region || exec_region_empty(&r->reg) || !a->caplists)
@@ -1414,22 +1533,19 @@ const trace_rec *trace_region_match(const trace *a, const trace_rec *r)
     const struct trace_list *l = rk.kind ? list_find(a, &rk) : NULL;
     if (!l)
         return NULL;
+    /* the list holds every first (second, ...) touch of a box of the
+     * tensor: thousands for a weight read in tiles, so the boxes are
+     * looked at by their first lo where the list has them so; and the
+     * first of the best rank is the answer */
+    if (l->box)
+        return region_match_boxed(a, r, l);
     const trace_rec *best = NULL;
     int best_rank = 6;
-    /* the list holds every first (second, ...) touch of a box of the
-     * tensor: thousands for a weight read in tiles, so the box's numbers
-     * come first, before the names' compares; and the first of the best
-     * rank is the answer */
     for (size_t k = 0; k < l->n && best_rank > 0; k++) {
         const trace_rec *c = &a->recs[l->idx[k]];
-        if (!box_within(&r->reg, &c->reg) || exec_region_empty(&c->reg) || !exec_region_within(&r->reg, &c->reg) ||
-            !ir_funcs_related(c->func, r->func))
+        if (!region_candidate(r, c))
             continue;
-        /* the same region before one that holds it: the list is by the
-         * tensor and the how-manieth, so the first store of a full block
-         * and the first of a shorter last block (another valid region)
-         * share a list; the shorter one is not part of the full one */
-        int rank = 2 * exec_region_core_rank(r->core, c->core) + !exec_region_equal(&r->reg, &c->reg);
+        int rank = region_rank(r, c);
         if (rank < best_rank) {
             best = c;
             best_rank = rank;

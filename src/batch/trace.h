@@ -104,6 +104,7 @@ typedef struct trace {
      * then the lookup index (records by lane + key, lane + name, lane +
      * base, in execution order) */
     str_pool strs;
+    arena mem;         /* the index's side arrays */
     struct trace_count *counts;
     size_t ncounts, capcounts;
     struct trace_list *lists;
