@@ -1031,18 +1031,9 @@ static void log_before(log_ctx *lc, machine *m)
      * were before the last step when no push or pop ran since (the same
      * items in the same places: an item on a queue is the push's own
      * copy, which nothing changes while it waits) */
-    const void *items[64];
-    int lanes[64], n = 0;
-    inspect_queue qs[32];
-    int nq = inspect_queues(m, qs, 32);
-    for (int q = 0; q < nq && q < 32; q++)
-        for (int k = 0; k < qs[q].depth && n < 64; k++) {
-            const tensor *t = inspect_queue_item(m, &qs[q], k);
-            if (!t)
-                continue;
-            items[n] = t;
-            lanes[n++] = qs[q].lane;
-        }
+    const tensor *items[64];
+    int lanes[64];
+    int n = inspect_queue_items(m, 32, items, lanes, 64);
     int same = n == lc->nqb;
     for (int i = 0; i < n && same; i++)
         same = items[i] == lc->qbefore[i].t && lanes[i] == lc->qbefore[i].lane;
