@@ -119,6 +119,12 @@ typedef struct log_ctx {
     const ir_stmt *pre[EXEC_NCORES];
     inspect_frame pref[EXEC_NCORES];
     int depth[EXEC_NCORES];
+    /* the same as the last note_arrivals found them after a step, for the
+     * next step's (next_known: they are the machine's now) */
+    const ir_stmt *next_pre[EXEC_NCORES];
+    inspect_frame next_pref[EXEC_NCORES];
+    int next_depth[EXEC_NCORES];
+    int next_known;
     uint32_t pre_arrival[EXEC_NCORES];
     uint64_t pre_after[EXEC_NCORES];
     queued qbefore[64];
@@ -669,12 +675,17 @@ static struct arrival *arrival_of(log_ctx *lc, const void *stmt, int core)
 static void note_arrivals(log_ctx *lc, const machine *m, int stepped)
 {
     for (int c = 0; c < EXEC_NCORES; c++) {
-        inspect_frame g;
-        if (!inspect_frame_get(m, c, 0, &g)) {
+        /* the cores as the next step finds them (nothing runs between) */
+        inspect_frame *ng = &lc->next_pref[c];
+        int has = inspect_frame_get(m, c, 0, ng);
+        lc->next_pre[c] = has ? ng->stmt : NULL;
+        lc->next_depth[c] = inspect_depth(m, c);
+        if (!has) {
             lc->note_depth[c] = 0;
             continue;
         }
-        int depth = inspect_depth(m, c);
+        const inspect_frame g = *ng;
+        int depth = lc->next_depth[c];
         if ((c == stepped || depth != lc->note_depth[c] || g.activation != lc->note_act[c] ||
              g.local_steps != lc->note_steps[c]) &&
             g.stmt) {
@@ -690,6 +701,7 @@ static void note_arrivals(log_ctx *lc, const machine *m, int stepped)
         lc->note_act[c] = g.activation;
         lc->note_steps[c] = g.local_steps;
     }
+    lc->next_known = 1;
 }
 
 static int in_block(const ir_block *b, const ir_stmt *st)
@@ -816,8 +828,12 @@ static void record_stmt(log_ctx *lc, const machine *m, int core, const ir_stmt *
             const value *v;
             if (slot < 0 || !inspect_slot(m, core, 0, slot, &sn, &v) || v->kind != VAL_TENSOR || !v->u.t)
                 continue;
-            if (v->u.t->storage->id == r->in[k].sid)
-                snprintf(r->in_name[k++], sizeof r->in_name[0], "%s", a->u.name->text);
+            if (v->u.t->storage->id != r->in[k].sid)
+                continue;
+            /* snprintf's "%s", cut where it cuts */
+            size_t len = strnlen(a->u.name->text, sizeof r->in_name[0] - 1);
+            memcpy(r->in_name[k], a->u.name->text, len);
+            r->in_name[k++][len] = '\0';
         }
     }
     exec_region g;
@@ -1021,11 +1037,19 @@ static void log_before(log_ctx *lc, machine *m)
     for (int i = 0; i < lc->nwritten; i++)
         tensor_unref(lc->written[i]);
     lc->nwritten = 0;
+    int known = lc->next_known;
+    lc->next_known = 0;
     if (lc->over || lc->l->truncated)
         return;
-    for (int k = 0; k < EXEC_NCORES; k++) {
-        lc->pre[k] = inspect_frame_get(m, k, 0, &lc->pref[k]) ? lc->pref[k].stmt : NULL;
-        lc->depth[k] = inspect_depth(m, k);
+    if (known) { /* note_arrivals saw the cores as they stand */
+        memcpy(lc->pre, lc->next_pre, sizeof lc->pre);
+        memcpy(lc->pref, lc->next_pref, sizeof lc->pref);
+        memcpy(lc->depth, lc->next_depth, sizeof lc->depth);
+    } else {
+        for (int k = 0; k < EXEC_NCORES; k++) {
+            lc->pre[k] = inspect_frame_get(m, k, 0, &lc->pref[k]) ? lc->pref[k].stmt : NULL;
+            lc->depth[k] = inspect_depth(m, k);
+        }
     }
     /* the items in flight before the step (a push adds to them); as they
      * were before the last step when no push or pop ran since (the same
