@@ -63,14 +63,15 @@ typedef struct why_write {
 } why_write;
 
 typedef struct why_rec {
+    /* (the fields are paired by size: no padding, 152 bytes a record) */
     uint64_t step;            /* machine_steps() after the statement (the @STEP of the moment after it) */
     int core, line;
     const void *stmt;         /* the ir_stmt (valid while the log lives) */
     /* the strings below are the log's own, one copy of each distinct one
      * (shared by the records: a run has few), cut as these buffers were */
     const char *func;
-    uint32_t call;            /* the function's call on that core, from 1 */
     const char *args;         /* its scalar arguments ("b0=0, o0=64"), at most 95 bytes */
+    uint32_t call;            /* the function's call on that core, from 1 */
     uint32_t arrival;         /* the core's arrival at the statement in that call (the position's ITER) */
     uint64_t after;           /* the steps from that arrival to the statement's run (the position's +D) */
     const char *op;           /* the op's short name ("add", "load", "tpop_from_aic"), "" none; at most 47 */
@@ -78,18 +79,18 @@ typedef struct why_rec {
     /* the loops around the statement, outermost first: their header lines
      * and the loop variables' values there */
     int nloops;               /* at most 8; the arrays below hold nloops each (the log's own) */
+    int if_line;              /* the innermost if around the statement (0 none) */
     int *loop_line;
     int64_t *loop_val;
     const char **loop_var;    /* at most 47 bytes each */
-    int if_line;              /* the innermost if around the statement (0 none) */
     int if_branch;            /* 1 its then branch, 0 its else */
     int nin;
     why_view *in;             /* tensor operands in order (positional, then keyword) */
     char (*in_name)[48];      /* their names in the statement ("" unknown) */
     int has_region;
+    int nw;
     const exec_region *reg;   /* a load's or store's GM box (the log's own); an empty region, never
                                  NULL, when it has none (the box held by pointer: most records have none) */
-    int nw;
     why_write *w;
 } why_rec;
 
