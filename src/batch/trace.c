@@ -244,6 +244,9 @@ static tensor *copy_value(const value *v)
     return NULL;
 }
 
+/* a record's region when it has none */
+static const exec_region no_region;
+
 static void add_rec_region(rec_ctx *rc, const char *key, const char *base, const char *name, const inspect_frame *f,
                            int core, const value *v, const exec_region *g);
 
@@ -305,6 +308,20 @@ static const unsigned char *dense_bytes(const tensor *t, size_t *bytes)
     return t->storage->data + (size_t)t->offset * es;
 }
 
+/* The storage of a copy the trace keeps (or the observer's, then kept
+ * too) holding the n bytes at data (hash h), or NULL. */
+static tensor_storage *kept_storage(rec_ctx *rc, uint64_t h, const unsigned char *data, size_t n)
+{
+    tensor_storage *same = content_set_find(&rc->kept, h, data, n);
+    if (!same && rc->obs && rc->obs->share) {
+        /* the observer's copy of the same bytes */
+        same = rc->obs->share(rc->obs->ud, h, data, n);
+        if (same)
+            content_set_add(&rc->kept, h, same->data, n, same);
+    }
+    return same;
+}
+
 /* copy (a fresh contiguous copy of a record's value) as the trace keeps it:
  * over the storage of an earlier copy with the same bytes, where there is
  * one (the same elements, shape and attributes; only the storage shared),
@@ -316,13 +333,7 @@ static tensor *keep_copy(rec_ctx *rc, tensor *copy)
         return copy;
     const unsigned char *data = copy->storage->data;
     uint64_t h = content_hash(data, bytes);
-    tensor_storage *same = content_set_find(&rc->kept, h, data, bytes);
-    if (!same && rc->obs && rc->obs->share) {
-        /* the observer's copy of the same bytes */
-        same = rc->obs->share(rc->obs->ud, h, data, bytes);
-        if (same)
-            content_set_add(&rc->kept, h, same->data, bytes, same);
-    }
+    tensor_storage *same = kept_storage(rc, h, data, bytes);
     if (same) {
         ptodb_status st;
         tensor *v = tensor_from_storage(same, copy->dtype, copy->ndim, copy->shape, NULL, 0, &st);
@@ -347,13 +358,7 @@ static tensor *keep_live(rec_ctx *rc, const tensor *live)
     const unsigned char *data = dense_bytes(live, &bytes);
     if (!data)
         return NULL;
-    uint64_t h = content_hash(data, bytes);
-    tensor_storage *same = content_set_find(&rc->kept, h, data, bytes);
-    if (!same && rc->obs && rc->obs->share) {
-        same = rc->obs->share(rc->obs->ud, h, data, bytes);
-        if (same)
-            content_set_add(&rc->kept, h, same->data, bytes, same);
-    }
+    tensor_storage *same = kept_storage(rc, content_hash(data, bytes), data, bytes);
     if (!same)
         return NULL;
     ptodb_status st;
@@ -370,7 +375,7 @@ static tensor *keep_live(rec_ctx *rc, const tensor *live)
  * the whole (r->t; the history starts again). */
 static void box_store(trace *t, trace_rec *r, const tensor *live, size_t i)
 {
-    tensor *bv = box_view(live, &r->reg);
+    tensor *bv = box_view(live, r->reg);
     if (!bv) {
         r->t = copy_tensor(live);
         return;
@@ -387,7 +392,7 @@ static void box_store(trace *t, trace_rec *r, const tensor *live, size_t i)
     const unsigned char *in_place = dense_bytes(live, &bytes);
     tensor *whole = in_place ? NULL : copy_tensor(live);
     if (h->cur) {
-        tensor *dst = box_view(h->cur, &r->reg);
+        tensor *dst = box_view(h->cur, r->reg);
         size_t n = (size_t)tensor_numel(live) * dtype_size(live->dtype);
         int same = dst && tensor_copy_into(dst, bv) == PTODB_OK &&
                    memcmp(tensor_data(h->cur), in_place ? in_place : tensor_data(whole), n) == 0;
@@ -435,7 +440,7 @@ const tensor *trace_rec_value(const trace *tr, const trace_rec *r)
     tensor *w = tensor_clone(tr->recs[h->idx[j]].t);
     for (uint32_t k = j + 1; k <= r->gm_seq; k++) {
         const trace_rec *x = &tr->recs[h->idx[k]];
-        tensor *dst = box_view(w, &x->reg);
+        tensor *dst = box_view(w, x->reg);
         if (dst)
             tensor_copy_into(dst, x->box);
         tensor_unref(dst);
@@ -472,6 +477,7 @@ static void add_rec_region(rec_ctx *rc, const char *key, const char *base, const
         return;
     trace_rec r;
     memset(&r, 0, sizeof r);
+    r.reg = &no_region;
     r.lane = core == EXEC_CORE_AIV1;
     r.rank = rc->rank;
     r.key = str_pool_intern(&t->strs, key, SIZE_MAX);
@@ -494,7 +500,7 @@ static void add_rec_region(rec_ctx *rc, const char *key, const char *base, const
         strbuf_put_int(&kb, (int)g->kind);
         r.nth_region = bump(t, (trace_key){.s = str_pool_intern(&t->strs, strbuf_str(&kb), SIZE_MAX), .kind = 'r'});
         r.has_region = 1;
-        r.reg = *g;
+        r.reg = g; /* the trace's own copy if it keeps the record */
     }
     strbuf_free(&kb);
     if (v->kind == VAL_TENSOR && v->u.t && v->u.t->prov) {
@@ -515,6 +521,8 @@ static void add_rec_region(rec_ctx *rc, const char *key, const char *base, const
         tensor_unref(r.t);
         return;
     }
+    if (r.has_region)
+        r.reg = arena_memdup(&t->mem, g, sizeof *g);
     const tensor *vt = copy ? copy : v->u.t; /* (a boxed store's: box_store copies what it keeps) */
     size_t bytes = (size_t)tensor_numel(vt) * dtype_size(vt->dtype);
     if (t->bytes + bytes > rc->max_bytes) {
@@ -1271,9 +1279,9 @@ static const struct trace_list *list_get(const trace *t, char kind, int lane, in
  * rank (0 kind: t has no record of that tensor). */
 static trace_key region_list_key(const trace *t, const trace_rec *r)
 {
-    const char *pooled = str_pool_find(&t->strs, r->reg.tensor);
+    const char *pooled = str_pool_find(&t->strs, r->reg->tensor);
     return (trace_key){.s = pooled, .a = r->nth_region, .rank = r->rank, .kind = pooled ? 'R' : 0,
-                       .sub = (uint8_t)r->reg.kind};
+                       .sub = (uint8_t)r->reg->kind};
 }
 
 static trace_key prov_list_key(const trace_rec *r)
@@ -1315,8 +1323,8 @@ void trace_index(trace *t)
         list_add(t, lane_key('b', r->lane, r->rank, r->base), i);
         if (r->has_region)
             list_add(t,
-                     (trace_key){.s = str_pool_intern(&t->strs, r->reg.tensor, SIZE_MAX), .a = r->nth_region,
-                                 .rank = r->rank, .kind = 'R', .sub = (uint8_t)r->reg.kind},
+                     (trace_key){.s = str_pool_intern(&t->strs, r->reg->tensor, SIZE_MAX), .a = r->nth_region,
+                                 .rank = r->rank, .kind = 'R', .sub = (uint8_t)r->reg->kind},
                      i);
         if (r->prov)
             list_add(t, prov_list_key(r), i);
@@ -1326,9 +1334,9 @@ void trace_index(trace *t)
         struct trace_list *l = &t->lists[j];
         if (l->k.kind != 'R')
             continue;
-        int nd = t->recs[l->idx[0]].reg.ndim;
+        int nd = t->recs[l->idx[0]].reg->ndim;
         for (size_t k = 1; k < l->n && nd >= 1; k++)
-            if (t->recs[l->idx[k]].reg.ndim != nd)
+            if (t->recs[l->idx[k]].reg->ndim != nd)
                 nd = -1;
         if (nd < 1 || nd > TENSOR_MAX_DIMS)
             continue;
@@ -1336,7 +1344,7 @@ void trace_index(trace *t)
         size_t *order = arena_alloc(&t->mem, l->n * sizeof *order);
         l->max_len0 = 0;
         for (size_t k = 0; k < l->n; k++) {
-            const exec_region *g = &t->recs[l->idx[k]].reg;
+            const exec_region *g = t->recs[l->idx[k]].reg;
             memcpy(box + k * 2 * (size_t)nd, g->lo, (size_t)nd * sizeof *box);
             memcpy(box + k * 2 * (size_t)nd + nd, g->len, (size_t)nd * sizeof *box);
             order[k] = k;
@@ -1468,7 +1476,7 @@ static int box_within(const exec_region *inner, const exec_region *outer)
  * related) */
 static int region_candidate(const trace_rec *r, const trace_rec *c)
 {
-    return box_within(&r->reg, &c->reg) && !exec_region_empty(&c->reg) && exec_region_within(&r->reg, &c->reg) &&
+    return box_within(r->reg, c->reg) && !exec_region_empty(c->reg) && exec_region_within(r->reg, c->reg) &&
            ir_funcs_related(c->func, r->func);
 }
 
@@ -1479,7 +1487,7 @@ static int region_candidate(const trace_rec *r, const trace_rec *c)
  * is not part of the full one. */
 static int region_rank(const trace_rec *r, const trace_rec *c)
 {
-    return 2 * exec_region_core_rank(r->core, c->core) + !exec_region_equal(&r->reg, &c->reg);
+    return 2 * exec_region_core_rank(r->core, c->core) + !exec_region_equal(r->reg, c->reg);
 }
 
 /* trace_region_match's answer (the first in l of the best rank) from
@@ -1487,7 +1495,7 @@ static int region_rank(const trace_rec *r, const trace_rec *c)
  * end less the longest first extent and r's own lo. */
 static const trace_rec *region_match_boxed(const trace *a, const trace_rec *r, const struct trace_list *l)
 {
-    const exec_region *g = &r->reg;
+    const exec_region *g = r->reg;
     int nd = l->box_ndim;
     if (g->ndim != nd)
         return NULL; /* box_within holds for none */
@@ -1527,7 +1535,7 @@ static const trace_rec *region_match_boxed(const trace *a, const trace_rec *r, c
 
 const trace_rec *trace_region_match(const trace *a, const trace_rec *r)
 {
-    if (!r->has_region || exec_region_empty(&r->reg) || !a->caplists)
+    if (!r->has_region || exec_region_empty(r->reg) || !a->caplists)
         return NULL;
     trace_key rk = region_list_key(a, r);
     const struct trace_list *l = rk.kind ? list_find(a, &rk) : NULL;
@@ -1583,15 +1591,15 @@ const trace_rec *trace_prov_match(const trace *a, const trace_rec *r)
 tensor *trace_region_data(const trace_rec *rec, const exec_region *g)
 {
     const tensor *rt = trace_rec_header(rec);
-    if (!rec->has_region || !rt || rt->ndim != g->ndim || !exec_region_within(g, &rec->reg))
+    if (!rec->has_region || !rt || rt->ndim != g->ndim || !exec_region_within(g, rec->reg))
         return NULL;
     /* a store's record is the whole GM tensor; a load's the tile, from the
      * region's first element; a boxed store's box is the region's (g lies
      * within it, and it within the whole) */
-    int whole = rec->reg.kind == EXEC_REGION_STORE && rec->t;
+    int whole = rec->reg->kind == EXEC_REGION_STORE && rec->t;
     tensor *cur = tensor_ref(rec->t ? rec->t : rec->box);
     for (int d = 0; d < g->ndim && cur; d++) {
-        int64_t lo = whole ? g->lo[d] : g->lo[d] - rec->reg.lo[d];
+        int64_t lo = whole ? g->lo[d] : g->lo[d] - rec->reg->lo[d];
         if (lo + g->len[d] > cur->shape[d]) {
             tensor_unref(cur);
             return NULL;

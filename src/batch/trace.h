@@ -57,7 +57,8 @@ typedef struct trace_rec {
      * wrote (exec/region.h) and how many times before the core, in that
      * function, touched exactly that region (0-based) */
     int has_region;
-    exec_region reg;
+    const exec_region *reg; /* the trace's own (held by pointer: most records have none); an empty
+                               region, never NULL, in a record the trace made without one */
     uint32_t nth_region;
     /* what the value is (exec/prov.h): its provenance hash (0: untracked),
      * the how-manieth value of it computed on core prov_core (a popped
@@ -104,7 +105,7 @@ typedef struct trace {
      * then the lookup index (records by lane + key, lane + name, lane +
      * base, in execution order) */
     str_pool strs;
-    arena mem;         /* the index's side arrays */
+    arena mem;         /* the records' regions, the index's side arrays */
     struct trace_count *counts;
     size_t ncounts, capcounts;
     struct trace_list *lists;
