@@ -440,6 +440,9 @@ static why_write *add_write(log_ctx *lc, why_rec *r)
     r->w = lc->wtmp;
     why_write *w = &r->w[r->nw++];
     memset(w, 0, sizeof *w);
+    if (!lc->empty)
+        lc->empty = intern(lc, "", 0);
+    w->name = lc->empty;
     return w;
 }
 
@@ -1008,7 +1011,7 @@ static void log_begin(log_ctx *lc, runpass_run *run)
         why_write *w = add_write(lc, r0);
         w->kind = WHY_W_INITIAL;
         view_of(lc, run->binds[i].t, &w->v);
-        snprintf(w->name, sizeof w->name, "%s", run->binds[i].key ? run->binds[i].key : "?");
+        w->name = intern(lc, run->binds[i].key ? run->binds[i].key : "?", 63);
         /* the case's own tensor holds the start's values (the binding is a
          * fresh copy the run may write); a pure output starts as zeros */
         for (size_t k = 0; !run->binds[i].zeros && k < c->ninputs && !w->pristine; k++)

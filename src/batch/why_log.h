@@ -47,12 +47,12 @@ typedef enum {
 
 typedef struct why_write {
     why_write_kind kind;
+    int clipped;      /* a store's box cut to its tile's valid shape (the rest is not written) */
     why_view v;       /* the elements written */
     unsigned char *vals; /* their values after the write, in v's dtype, row-major over v's shape
                             (WHY_W_INITIAL: none, see pristine) */
     int64_t src_off[TENSOR_MAX_DIMS]; /* WHY_W_QUEUE: v's element 0 in operand 0 */
-    int clipped;      /* a store's box cut to its tile's valid shape (the rest is not written) */
-    char name[64];    /* WHY_W_INITIAL: the case tensor's name */
+    const char *name; /* WHY_W_INITIAL: the case tensor's name (at most 63 bytes), else "" (the log's own) */
     const tensor *pristine; /* WHY_W_INITIAL: the start's values (the case's tensor), NULL: zeros */
     int own_pristine;
     /* WHY_W_INITIAL of an output: its value at the end of the run (one
