@@ -158,6 +158,11 @@ typedef struct rec_ctx {
     size_t ndefs, capdefs;
     uint64_t step;
     const char *carry_from; /* for the record being made: its carry_from */
+    /* the pool's strings by what they were made from, a pointer that names
+     * one thing while the run lasts: a program string (a name, a function)
+     * its copy (a), an assignment its key (a) and base names (b) */
+    struct ptr_memo { const void *src; const char *a, *b; } *memo;
+    size_t nmemo, capmemo;
 } rec_ctx;
 
 static size_t def_hash(const ir_sym *name, int core, int rank, size_t cap)
@@ -201,6 +206,50 @@ static void def_note(rec_ctx *rc, const ir_sym *name, int core, int line)
     if (!rc->defs[j].name)
         rc->ndefs++;
     rc->defs[j] = (struct def_slot){name, core, rc->rank, line, rc->step};
+}
+
+static size_t memo_hash(const void *src, size_t cap)
+{
+    uint64_t h = (uint64_t)(uintptr_t)src * 0x9e3779b97f4a7c15ull;
+    return (size_t)(h ^ (h >> 29)) & (cap - 1);
+}
+
+/* src's memo (a NULL: new, to be filled) */
+static struct ptr_memo *memo_of(rec_ctx *rc, const void *src)
+{
+    if ((rc->nmemo + 1) * 2 > rc->capmemo) {
+        size_t oldcap = rc->capmemo;
+        struct ptr_memo *old = rc->memo;
+        rc->capmemo = oldcap ? oldcap * 2 : 256;
+        rc->memo = xcalloc(rc->capmemo, sizeof *rc->memo);
+        for (size_t i = 0; i < oldcap; i++) {
+            if (!old[i].src)
+                continue;
+            size_t j = memo_hash(old[i].src, rc->capmemo);
+            while (rc->memo[j].src)
+                j = (j + 1) & (rc->capmemo - 1);
+            rc->memo[j] = old[i];
+        }
+        free(old);
+    }
+    size_t j = memo_hash(src, rc->capmemo);
+    while (rc->memo[j].src && rc->memo[j].src != src)
+        j = (j + 1) & (rc->capmemo - 1);
+    if (!rc->memo[j].src) {
+        rc->memo[j].src = src;
+        rc->nmemo++;
+    }
+    return &rc->memo[j];
+}
+
+/* The pool's copy of s, a string of the run's program (one string at that
+ * pointer while the run lasts). */
+static const char *pooled_program_string(rec_ctx *rc, const char *s)
+{
+    struct ptr_memo *e = memo_of(rc, s);
+    if (!e->a)
+        e->a = str_pool_intern(&rc->t->strs, s, SIZE_MAX);
+    return e->a;
 }
 
 /* st ran on core: the names it bound */
@@ -247,8 +296,8 @@ static tensor *copy_value(const value *v)
 /* a record's region when it has none */
 static const exec_region no_region;
 
-static void add_rec_region(rec_ctx *rc, const char *key, const char *base, const char *name, const inspect_frame *f,
-                           int core, const value *v, const exec_region *g);
+static void add_rec_region(rec_ctx *rc, const char *key, const char *base, const char *name, int pooled,
+                           const inspect_frame *f, int core, const value *v, const exec_region *g);
 
 /* The box g of whole (a view), or NULL when g is not within it. */
 static tensor *box_view(const tensor *whole, const exec_region *g)
@@ -453,11 +502,14 @@ const tensor *trace_rec_value(const trace *tr, const trace_rec *r)
 static void add_rec(rec_ctx *rc, const char *key, const char *base, const char *name, const inspect_frame *f,
                     int core, const value *v)
 {
-    add_rec_region(rc, key, base, name, f, core, v, NULL);
+    add_rec_region(rc, key, base, name, 0, f, core, v, NULL);
 }
 
-static void add_rec_region(rec_ctx *rc, const char *key, const char *base, const char *name, const inspect_frame *f,
-                           int core, const value *v, const exec_region *g)
+/* A record of v (bound by the statement at f) keyed by key, base and
+ * name (pooled: they are the trace's pool's already), of region g (or
+ * NULL). */
+static void add_rec_region(rec_ctx *rc, const char *key, const char *base, const char *name, int pooled,
+                           const inspect_frame *f, int core, const value *v, const exec_region *g)
 {
     trace *t = rc->t;
     if (rc->stop || t->truncated)
@@ -480,9 +532,9 @@ static void add_rec_region(rec_ctx *rc, const char *key, const char *base, const
     r.reg = &no_region;
     r.lane = core == EXEC_CORE_AIV1;
     r.rank = rc->rank;
-    r.key = str_pool_intern(&t->strs, key, SIZE_MAX);
-    r.base = str_pool_intern(&t->strs, base, SIZE_MAX);
-    r.name = str_pool_intern(&t->strs, name, SIZE_MAX);
+    r.key = pooled ? key : str_pool_intern(&t->strs, key, SIZE_MAX);
+    r.base = pooled ? base : str_pool_intern(&t->strs, base, SIZE_MAX);
+    r.name = pooled ? name : str_pool_intern(&t->strs, name, SIZE_MAX);
     r.nth_key = bump(t, lane_key('k', r.lane, r.rank, r.key));
     r.nth_name = bump(t, lane_key('n', r.lane, r.rank, r.name));
     r.nth_base = bump(t, lane_key('b', r.lane, r.rank, r.base));
@@ -513,8 +565,8 @@ static void add_rec_region(rec_ctx *rc, const char *key, const char *base, const
     r.block = f ? f->block_idx : 0;
     r.blocks = f && f->block_num > 0 ? f->block_num : 1;
     r.t = copy;
-    r.func = str_pool_intern(&t->strs, f->func ? f->func : "?", SIZE_MAX);
-    r.carry_from = rc->carry_from ? str_pool_intern(&t->strs, rc->carry_from, SIZE_MAX) : NULL;
+    r.func = pooled_program_string(rc, f->func ? f->func : "?");
+    r.carry_from = rc->carry_from ? pooled_program_string(rc, rc->carry_from) : NULL;
     if (rc->fn) {
         if (rc->fn(rc->ud, &r))
             rc->stop = 1;
@@ -553,14 +605,21 @@ static void record_stmt(rec_ctx *rc, const machine *m, int core, const ir_stmt *
 {
     strbuf key = STRBUF_INIT, base = STRBUF_INIT;
     if (st->kind == IR_STMT_ASSIGN) {
-        for (uint32_t i = 0; i < st->u.assign.ntargets; i++) {
-            if (i)
-                strbuf_putc(&base, ',');
-            ir_ssa_base_name(st->u.assign.targets[i].name->text, &base);
+        /* its key and base names, made once per statement */
+        struct ptr_memo *sk = memo_of(rc, st);
+        if (!sk->a) {
+            for (uint32_t i = 0; i < st->u.assign.ntargets; i++) {
+                if (i)
+                    strbuf_putc(&base, ',');
+                ir_ssa_base_name(st->u.assign.targets[i].name->text, &base);
+            }
+            strbuf_puts(&key, strbuf_str(&base));
+            strbuf_putc(&key, '|');
+            ir_call_short_name(st->u.assign.value, &key);
+            sk->a = str_pool_intern(&rc->t->strs, strbuf_str(&key), SIZE_MAX);
+            sk->b = str_pool_intern(&rc->t->strs, strbuf_str(&base), SIZE_MAX);
         }
-        strbuf_puts(&key, strbuf_str(&base));
-        strbuf_putc(&key, '|');
-        ir_call_short_name(st->u.assign.value, &key);
+        const char *skey = sk->a, *sbase = sk->b; /* (sk moves when the memo grows) */
         /* a load's tile, a store's result: what GM region it is */
         exec_region g;
         int has_region = st->u.assign.ntargets == 1 && exec_region_of(m, core, st, &g);
@@ -571,7 +630,7 @@ static void record_stmt(rec_ctx *rc, const machine *m, int core, const ir_stmt *
             const value *v;
             if (slot < 0 || !inspect_slot(m, core, 0, slot, &sn, &v) || strcmp(sn, name) != 0)
                 continue;
-            add_rec_region(rc, strbuf_str(&key), strbuf_str(&base), name, f, core, v, has_region ? &g : NULL);
+            add_rec_region(rc, skey, sbase, pooled_program_string(rc, name), 1, f, core, v, has_region ? &g : NULL);
         }
     } else if (st->kind == IR_STMT_YIELD && st->u.assign.ntargets == st->u.assign.nvalues) {
         /* a branch's yield hands a value to its if's phi (PyPTO names it
@@ -1187,6 +1246,7 @@ static void trace_run(const char *path, const case_info *c, const runpass_option
     free(rc.written);
     free(rc.loops);
     free(rc.defs);
+    free(rc.memo);
 }
 
 void trace_pass(const char *path, const case_info *c, const runpass_options *o, size_t max_bytes, trace_fn fn,
