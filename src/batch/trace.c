@@ -161,7 +161,7 @@ typedef struct rec_ctx {
     /* the pool's strings by what they were made from, a pointer that names
      * one thing while the run lasts: a program string (a name, a function)
      * its copy (a), an assignment its key (a) and base names (b) */
-    struct ptr_memo { const void *src; const char *a, *b; } *memo;
+    struct ptr_memo { trace_key k; const char *a, *b; } *memo; /* k.s: the pointer */
     size_t nmemo, capmemo;
 } rec_ctx;
 
@@ -208,38 +208,18 @@ static void def_note(rec_ctx *rc, const ir_sym *name, int core, int line)
     rc->defs[j] = (struct def_slot){name, core, rc->rank, line, rc->step};
 }
 
-static size_t memo_hash(const void *src, size_t cap)
-{
-    uint64_t h = (uint64_t)(uintptr_t)src * 0x9e3779b97f4a7c15ull;
-    return (size_t)(h ^ (h >> 29)) & (cap - 1);
-}
-
-/* src's memo (a NULL: new, to be filled) */
+/* src's memo (a NULL: new, to be filled); its key table's slot */
 static struct ptr_memo *memo_of(rec_ctx *rc, const void *src)
 {
-    if ((rc->nmemo + 1) * 2 > rc->capmemo) {
-        size_t oldcap = rc->capmemo;
-        struct ptr_memo *old = rc->memo;
-        rc->capmemo = oldcap ? oldcap * 2 : 256;
-        rc->memo = xcalloc(rc->capmemo, sizeof *rc->memo);
-        for (size_t i = 0; i < oldcap; i++) {
-            if (!old[i].src)
-                continue;
-            size_t j = memo_hash(old[i].src, rc->capmemo);
-            while (rc->memo[j].src)
-                j = (j + 1) & (rc->capmemo - 1);
-            rc->memo[j] = old[i];
-        }
-        free(old);
-    }
-    size_t j = memo_hash(src, rc->capmemo);
-    while (rc->memo[j].src && rc->memo[j].src != src)
-        j = (j + 1) & (rc->capmemo - 1);
-    if (!rc->memo[j].src) {
-        rc->memo[j].src = src;
+    if ((rc->nmemo + 1) * 2 > rc->capmemo)
+        rc->memo = key_table_grow(rc->memo, sizeof *rc->memo, &rc->capmemo);
+    trace_key k = {.s = src, .kind = 'm'};
+    struct ptr_memo *e = &rc->memo[key_probe(rc->memo, sizeof *rc->memo, rc->capmemo, &k)];
+    if (!e->k.kind) {
+        e->k = k;
         rc->nmemo++;
     }
-    return &rc->memo[j];
+    return e;
 }
 
 /* The pool's copy of s, a string of the run's program (one string at that
