@@ -16,6 +16,7 @@ src_libptodb_a_SOURCES += \
 	src/base/path_within.c src/base/path_within.h \
 	src/base/vclock.c src/base/vclock.h \
 	src/base/content_set.c src/base/content_set.h \
+	src/base/arena.c src/base/arena.h \
 	src/base/bytes_hash.c src/base/bytes_hash.h
 
 check_PROGRAMS += tests/unit/check_base

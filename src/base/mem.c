@@ -8,6 +8,8 @@
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
+#include <sys/mman.h>
+#include <unistd.h>
 
 static ptodb_fatal_hook fatal_hook;
 
@@ -164,4 +166,63 @@ char *xstrndup(const char *s, size_t n)
     memcpy(p, s, len);
     p[len] = '\0';
     return p;
+}
+
+/* ---- arrays grown by remapping their pages ----------------------------- */
+
+#ifdef MREMAP_MAYMOVE
+static size_t page_round(size_t bytes)
+{
+    static size_t page;
+    if (!page) {
+        long ps = sysconf(_SC_PAGESIZE);
+        page = ps > 0 ? (size_t)ps : 4096;
+    }
+    size_t r = (bytes + page - 1) / page * page;
+    return r ? r : page; /* at least a page: a mapping is never empty */
+}
+#endif
+
+void *xpages_grow(void *p, size_t *cap, size_t need, size_t size)
+{
+    if (need <= *cap && p)
+        return p;
+    size_t n = *cap ? *cap : 1;
+    while (n < need) {
+        if (n > SIZE_MAX / 2)
+            ptodb_fatal("allocation of %zu x %zu bytes overflows", need, size);
+        n *= 2;
+    }
+    if (size && n > SIZE_MAX / size)
+        ptodb_fatal("allocation of %zu x %zu bytes overflows", n, size);
+#ifdef MREMAP_MAYMOVE
+    size_t bytes = page_round(n * size);
+    void *q = p ? mremap(p, page_round(*cap * size), bytes, MREMAP_MAYMOVE)
+                : mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (q == MAP_FAILED)
+        out_of_memory(p ? "reallocating" : "allocating", 0, bytes);
+#ifdef MADV_HUGEPAGE
+    if (bytes >= (2u << 20))
+        madvise(q, bytes, MADV_HUGEPAGE);
+#endif
+    *cap = size ? bytes / size : n;
+    return q;
+#else
+    void *q = xreallocarray(p, n, size);
+    *cap = n;
+    return q;
+#endif
+}
+
+void pages_free(void *p, size_t cap, size_t size)
+{
+    if (!p)
+        return;
+#ifdef MREMAP_MAYMOVE
+    munmap(p, page_round(cap * size));
+#else
+    (void)cap;
+    (void)size;
+    free(p);
+#endif
 }

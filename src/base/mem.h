@@ -15,6 +15,17 @@ void *xmemdup(const void *p, size_t n);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 
+/* An array of records that grows large (a recorder's: tens of MB), grown
+ * without copying: its pages are the kernel's, and a larger array remaps
+ * them (realloc copies a heap block into new pages, and blocks up to 64 MB
+ * stay in the heap, ptodb_tune_allocator). p: NULL or such an array of
+ * *cap elements of size bytes; returns one of at least need elements (the
+ * first *cap as they were) and sets *cap to its capacity. Where the
+ * system cannot remap, realloc. */
+void *xpages_grow(void *p, size_t *cap, size_t need, size_t size);
+/* Frees an array xpages_grow made (cap, size: as it left them). */
+void pages_free(void *p, size_t cap, size_t size);
+
 /* Sets the C library's allocator up for ptodb's pattern (tiles of megabytes
  * allocated and freed at every statement); called once at startup. */
 void ptodb_tune_allocator(void);

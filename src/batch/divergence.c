@@ -29,7 +29,8 @@ typedef struct cmp_ctx {
      * statement of the same (unshared) target name: reported when no value
      * differs */
     int hint;
-    trace_rec hint_rec;  /* strings below; t not owned */
+    trace_rec hint_rec;  /* strings below; t not owned; its region hint_reg */
+    exec_region hint_reg;
     const trace_rec *hint_good;
     char *hint_name, *hint_func, *hint_carry;
     int lane1_only;      /* the divergence found so far is on AIV1 only */
@@ -342,7 +343,7 @@ static tensor *lane_half(const trace *good, const trace_rec *rec, const trace_re
  * the region's data could not be taken (the statement keys decide). */
 static int on_region_rec(cmp_ctx *cx, const trace_rec *rec, const trace_rec *m)
 {
-    tensor *a = trace_region_data(rec, &rec->reg), *g = trace_region_data(m, &rec->reg);
+    tensor *a = trace_region_data(rec, rec->reg), *g = trace_region_data(m, rec->reg);
     if (!a || !g || !same_shape(a, g)) {
         tensor_unref(a);
         tensor_unref(g);
@@ -385,7 +386,7 @@ static int on_region_rec(cmp_ctx *cx, const trace_rec *rec, const trace_rec *m)
     report_found(cx, rec, m, &di, 0);
     cx->st->count = numel;
     strbuf sb = STRBUF_INIT;
-    exec_region_format(&rec->reg, &sb);
+    exec_region_format(rec->reg, &sb);
     cx->st->region = strbuf_detach(&sb);
     return 1;
 }
@@ -475,6 +476,8 @@ static int on_bad_rec(void *ud, const trace_rec *rec)
             /* rec's strings die with this call: keep copies */
             cx->hint = 1;
             cx->hint_rec = *rec;
+            cx->hint_reg = *rec->reg; /* rec's region lives for the call too */
+            cx->hint_rec.reg = &cx->hint_reg;
             cx->hint_good = was;
             cx->hint_name = xstrdup(rec->name);
             cx->hint_func = xstrdup(rec->func);

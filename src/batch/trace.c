@@ -20,8 +20,23 @@
 #include "ranks/run.h"
 #include "ranks/sched.h"
 
+/* What a count or a list of records is of: kind 'k', 'n', 'b', a record's
+ * key, name or base name (s) on a lane of a rank; 'r', a region as
+ * add_rec_region counts its touches (s says it all); 'R', a GM tensor (s),
+ * a region kind (sub) and the how-manieth touch of one box of it (a), on a
+ * rank; 'P', a provenance (x) and its count (a), on a rank. s is the
+ * trace's pooled copy, so strings compare as pointers. */
+typedef struct trace_key {
+    const char *s;
+    uint64_t x;
+    uint32_t a;
+    int32_t rank;
+    uint8_t kind, lane, sub; /* kind 0: an empty slot */
+} trace_key;
+
+/* how many records so far had k (while recording: the nth_* counts) */
 struct trace_count {
-    char *key;
+    trace_key k;
     uint32_t n;
 };
 
@@ -37,71 +52,82 @@ struct trace_gm {
 };
 
 struct trace_list {
-    char *s;           /* "k0.R:KEY", "n1.R:NAME", "b0.R:BASE" (lane . rank) */
+    trace_key k;
     size_t *idx, n, cap;
     const char *key;   /* (base lists) the key of its records, NULL when several */
+    /* (region lists whose boxes have one rank, 1 or more) the records'
+     * boxes in order, lo[0..box_ndim) then len[0..box_ndim) each; by_lo0:
+     * their positions in the list by the boxes' first lo; max_len0: the
+     * largest first len (trace_region_match looks only at the boxes whose
+     * first extent can hold its own). NULL otherwise. */
+    const int64_t *box;
+    const size_t *by_lo0;
+    int box_ndim;
+    int64_t max_len0;
 };
 
-/* The lists' and counts' keys, built without printf (the traced runs
- * make several for every record): "%c%d.%d:%s" and "R%d:%d|%s|%u". */
-static void lane_key(strbuf *sb, char kind, int lane, int rank, const char *s)
+static uint64_t key_hash(const trace_key *k)
 {
-    strbuf_clear(sb);
-    strbuf_putc(sb, kind);
-    strbuf_put_int(sb, lane);
-    strbuf_putc(sb, '.');
-    strbuf_put_int(sb, rank);
-    strbuf_putc(sb, ':');
-    strbuf_puts(sb, s);
+    uint64_t h = (uint64_t)(uintptr_t)k->s * 0x9e3779b97f4a7c15ull;
+    h ^= k->x * 0xff51afd7ed558ccdull;
+    h ^= ((uint64_t)k->a << 32 | (uint32_t)k->rank) * 0xc4ceb9fe1a85ec53ull;
+    h ^= (uint64_t)(k->kind | k->lane << 8 | k->sub << 16) * 0x100000001b3ull;
+    return h ^ (h >> 29) ^ (h >> 47);
 }
 
-static void region_key(strbuf *sb, const trace_rec *r)
+static int key_eq(const trace_key *a, const trace_key *b)
 {
-    strbuf_clear(sb);
-    strbuf_putc(sb, 'R');
-    strbuf_put_int(sb, r->rank);
-    strbuf_putc(sb, ':');
-    strbuf_put_int(sb, (int)r->reg.kind);
-    strbuf_putc(sb, '|');
-    strbuf_puts(sb, r->reg.tensor);
-    strbuf_putc(sb, '|');
-    strbuf_put_int(sb, r->nth_region);
+    return a->s == b->s && a->x == b->x && a->a == b->a && a->rank == b->rank && a->kind == b->kind &&
+           a->lane == b->lane && a->sub == b->sub;
 }
 
-static uint64_t hash_str(const char *s, uint32_t salt)
+/* In a table of cap slots (a power of 2) of size bytes, each starting with
+ * its key: k's slot, or the empty one where k goes. */
+static size_t key_probe(const void *at, size_t size, size_t cap, const trace_key *k)
 {
-    uint64_t h = 1469598103934665603ull ^ salt;
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211ull;
-    return h;
-}
-
-/* The count of earlier records with this key, then one more. */
-static uint32_t bump(trace *t, const char *key)
-{
-    if ((t->ncounts + 1) * 2 > t->capcounts) {
-        size_t oldcap = t->capcounts;
-        struct trace_count *old = t->counts;
-        t->capcounts = oldcap ? oldcap * 2 : 256;
-        t->counts = xcalloc(t->capcounts, sizeof *t->counts);
-        for (size_t i = 0; i < oldcap; i++) {
-            if (!old[i].key)
-                continue;
-            size_t j = hash_str(old[i].key, 0) & (t->capcounts - 1);
-            while (t->counts[j].key)
-                j = (j + 1) & (t->capcounts - 1);
-            t->counts[j] = old[i];
-        }
-        free(old);
+    size_t j = (size_t)key_hash(k) & (cap - 1);
+    for (;;) {
+        const trace_key *e = (const void *)((const char *)at + j * size);
+        if (!e->kind || key_eq(e, k))
+            return j;
+        j = (j + 1) & (cap - 1);
     }
-    size_t j = hash_str(key, 0) & (t->capcounts - 1);
-    while (t->counts[j].key && strcmp(t->counts[j].key, key) != 0)
-        j = (j + 1) & (t->capcounts - 1);
-    if (!t->counts[j].key) {
-        t->counts[j].key = xstrdup(key);
+}
+
+/* A table of *cap slots made twice as large (256 slots at first); n of
+ * them hold keys. */
+static void *key_table_grow(void *at, size_t size, size_t *cap)
+{
+    size_t oldcap = *cap;
+    *cap = oldcap ? oldcap * 2 : 256;
+    char *grown = xcalloc(*cap, size);
+    for (size_t i = 0; i < oldcap; i++) {
+        const trace_key *e = (const void *)((const char *)at + i * size);
+        if (e->kind)
+            memcpy(grown + key_probe(grown, size, *cap, e) * size, e, size);
+    }
+    free(at);
+    return grown;
+}
+
+/* The count of earlier records with key k, then one more. */
+static uint32_t bump(trace *t, trace_key k)
+{
+    if ((t->ncounts + 1) * 2 > t->capcounts)
+        t->counts = key_table_grow(t->counts, sizeof *t->counts, &t->capcounts);
+    struct trace_count *c = &t->counts[key_probe(t->counts, sizeof *t->counts, t->capcounts, &k)];
+    if (!c->k.kind) {
+        c->k = k;
+        c->n = 0;
         t->ncounts++;
     }
-    return t->counts[j].n++;
+    return c->n++;
+}
+
+/* A record's key, name or base name key (kind 'k', 'n', 'b'). */
+static trace_key lane_key(char kind, int lane, int rank, const char *pooled)
+{
+    return (trace_key){.s = pooled, .rank = rank, .kind = (uint8_t)kind, .lane = (uint8_t)lane};
 }
 
 typedef struct rec_ctx {
@@ -132,6 +158,11 @@ typedef struct rec_ctx {
     size_t ndefs, capdefs;
     uint64_t step;
     const char *carry_from; /* for the record being made: its carry_from */
+    /* the pool's strings by what they were made from, a pointer that names
+     * one thing while the run lasts: a program string (a name, a function)
+     * its copy (a), an assignment its key (a) and base names (b) */
+    struct ptr_memo { trace_key k; const char *a, *b; } *memo; /* k.s: the pointer */
+    size_t nmemo, capmemo;
 } rec_ctx;
 
 static size_t def_hash(const ir_sym *name, int core, int rank, size_t cap)
@@ -177,6 +208,30 @@ static void def_note(rec_ctx *rc, const ir_sym *name, int core, int line)
     rc->defs[j] = (struct def_slot){name, core, rc->rank, line, rc->step};
 }
 
+/* src's memo (a NULL: new, to be filled); its key table's slot */
+static struct ptr_memo *memo_of(rec_ctx *rc, const void *src)
+{
+    if ((rc->nmemo + 1) * 2 > rc->capmemo)
+        rc->memo = key_table_grow(rc->memo, sizeof *rc->memo, &rc->capmemo);
+    trace_key k = {.s = src, .kind = 'm'};
+    struct ptr_memo *e = &rc->memo[key_probe(rc->memo, sizeof *rc->memo, rc->capmemo, &k)];
+    if (!e->k.kind) {
+        e->k = k;
+        rc->nmemo++;
+    }
+    return e;
+}
+
+/* The pool's copy of s, a string of the run's program (one string at that
+ * pointer while the run lasts). */
+static const char *pooled_program_string(rec_ctx *rc, const char *s)
+{
+    struct ptr_memo *e = memo_of(rc, s);
+    if (!e->a)
+        e->a = str_pool_intern(&rc->t->strs, s, SIZE_MAX);
+    return e->a;
+}
+
 /* st ran on core: the names it bound */
 static void note_defs(rec_ctx *rc, int core, const ir_stmt *st)
 {
@@ -199,21 +254,30 @@ static void on_write(void *ud, int core, const tensor *t)
     rc->written[rc->nwritten++] = t->storage;
 }
 
+/* A contiguous copy of t with its attributes (the valid region limits
+ * the comparison). */
+static tensor *copy_tensor(const tensor *t)
+{
+    tensor *c = tensor_clone(t);
+    tensor_copy_attrs(c, t);
+    return c;
+}
+
 static tensor *copy_value(const value *v)
 {
-    if (v->kind == VAL_TENSOR && v->u.t) {
-        tensor *c = tensor_clone(v->u.t);
-        tensor_copy_attrs(c, v->u.t); /* the valid region limits the comparison */
-        return c;
-    }
+    if (v->kind == VAL_TENSOR && v->u.t)
+        return copy_tensor(v->u.t);
     double d;
     if ((v->kind == VAL_INT || v->kind == VAL_FLOAT || v->kind == VAL_BOOL) && value_as_double(v, &d) == 0)
         return tensor_scalar(DTYPE_FP64, d);
     return NULL;
 }
 
-static void add_rec_region(rec_ctx *rc, const char *key, const char *base, const char *name, const inspect_frame *f,
-                           int core, const value *v, const exec_region *g);
+/* a record's region when it has none */
+static const exec_region no_region;
+
+static void add_rec_region(rec_ctx *rc, const char *key, const char *base, const char *name, int pooled,
+                           const inspect_frame *f, int core, const value *v, const exec_region *g);
 
 /* The box g of whole (a view), or NULL when g is not within it. */
 static tensor *box_view(const tensor *whole, const exec_region *g)
@@ -254,6 +318,39 @@ static struct trace_gm *gm_of(trace *t, const tensor *live)
     return h;
 }
 
+/* Where t's elements lie in row-major order in its storage, when they do
+ * (a dense tensor: the bytes a copy of it would hold); *bytes their size.
+ * NULL otherwise. */
+static const unsigned char *dense_bytes(const tensor *t, size_t *bytes)
+{
+    size_t es = dtype_size(t->dtype);
+    int64_t n = tensor_numel(t), expect = 1;
+    int dense = n > 0 && es > 0 && t->offset >= 0;
+    for (int d = t->ndim - 1; d >= 0 && dense; d--) {
+        if (t->shape[d] != 1 && t->strides[d] != expect)
+            dense = 0;
+        expect *= t->shape[d];
+    }
+    *bytes = dense ? (size_t)n * es : 0;
+    if (!dense || (size_t)t->offset * es + *bytes > t->storage->nbytes)
+        return NULL;
+    return t->storage->data + (size_t)t->offset * es;
+}
+
+/* The storage of a copy the trace keeps (or the observer's, then kept
+ * too) holding the n bytes at data (hash h), or NULL. */
+static tensor_storage *kept_storage(rec_ctx *rc, uint64_t h, const unsigned char *data, size_t n)
+{
+    tensor_storage *same = content_set_find(&rc->kept, h, data, n);
+    if (!same && rc->obs && rc->obs->share) {
+        /* the observer's copy of the same bytes */
+        same = rc->obs->share(rc->obs->ud, h, data, n);
+        if (same)
+            content_set_add(&rc->kept, h, same->data, n, same);
+    }
+    return same;
+}
+
 /* copy (a fresh contiguous copy of a record's value) as the trace keeps it:
  * over the storage of an earlier copy with the same bytes, where there is
  * one (the same elements, shape and attributes; only the storage shared),
@@ -265,13 +362,7 @@ static tensor *keep_copy(rec_ctx *rc, tensor *copy)
         return copy;
     const unsigned char *data = copy->storage->data;
     uint64_t h = content_hash(data, bytes);
-    tensor_storage *same = content_set_find(&rc->kept, h, data, bytes);
-    if (!same && rc->obs && rc->obs->share) {
-        /* the observer's copy of the same bytes */
-        same = rc->obs->share(rc->obs->ud, h, data, bytes);
-        if (same)
-            content_set_add(&rc->kept, h, same->data, bytes, same);
-    }
+    tensor_storage *same = kept_storage(rc, h, data, bytes);
     if (same) {
         ptodb_status st;
         tensor *v = tensor_from_storage(same, copy->dtype, copy->ndim, copy->shape, NULL, 0, &st);
@@ -285,14 +376,39 @@ static tensor *keep_copy(rec_ctx *rc, tensor *copy)
     return copy;
 }
 
+/* A boxed trace's record of live (not a store's): over the storage of a
+ * copy kept before (or the observer's) with the bytes live's elements have,
+ * found by those bytes where they lie when live is dense, as keep_copy
+ * would find it for a copy; NULL when live is not dense or no copy has
+ * them (the caller copies live then). */
+static tensor *keep_live(rec_ctx *rc, const tensor *live)
+{
+    size_t bytes;
+    const unsigned char *data = dense_bytes(live, &bytes);
+    if (!data)
+        return NULL;
+    tensor_storage *same = kept_storage(rc, content_hash(data, bytes), data, bytes);
+    if (!same)
+        return NULL;
+    ptodb_status st;
+    tensor *v = tensor_from_storage(same, live->dtype, live->ndim, live->shape, NULL, 0, &st);
+    if (v)
+        tensor_copy_attrs(v, live);
+    return v;
+}
+
 /* r, about to be kept as record i, is a store's of the GM tensor live: kept
  * as its box when the whole is the previous store's whole with the box
- * written (compared byte for byte), else whole (the history starts again). */
+ * written (compared byte for byte, with live's bytes where they lie when
+ * live is dense: no copy of the whole is made then), else as a copy of
+ * the whole (r->t; the history starts again). */
 static void box_store(trace *t, trace_rec *r, const tensor *live, size_t i)
 {
-    tensor *whole = r->t, *bv = box_view(whole, &r->reg);
-    if (!bv)
+    tensor *bv = box_view(live, r->reg);
+    if (!bv) {
+        r->t = copy_tensor(live);
         return;
+    }
     struct trace_gm *h = gm_of(t, live);
     if (h->n == h->cap) {
         h->cap = h->cap ? h->cap * 2 : 16;
@@ -301,27 +417,38 @@ static void box_store(trace *t, trace_rec *r, const tensor *live, size_t i)
     r->gm = (uint32_t)(h - t->gms);
     r->gm_seq = (uint32_t)h->n;
     h->idx[h->n++] = i;
+    size_t bytes;
+    const unsigned char *in_place = dense_bytes(live, &bytes);
+    tensor *whole = in_place ? NULL : copy_tensor(live);
     if (h->cur) {
-        tensor *dst = box_view(h->cur, &r->reg);
+        tensor *dst = box_view(h->cur, r->reg);
+        size_t n = (size_t)tensor_numel(live) * dtype_size(live->dtype);
         int same = dst && tensor_copy_into(dst, bv) == PTODB_OK &&
-                   memcmp(tensor_data(h->cur), tensor_data(whole),
-                          (size_t)tensor_numel(whole) * dtype_size(whole->dtype)) == 0;
+                   memcmp(tensor_data(h->cur), in_place ? in_place : tensor_data(whole), n) == 0;
         tensor_unref(dst);
         if (same) {
             r->box = tensor_clone(bv);
-            r->hdr = xmalloc(sizeof *r->hdr);
-            *r->hdr = *whole;
-            r->hdr->refcount = 1;
-            r->hdr->storage = NULL;
-            tensor_unref(bv);
-            tensor_unref(whole);
-            r->t = NULL;
-            return;
+            /* the header a copy of the whole has (tensor_clone's), no storage */
+            ptodb_status st;
+            r->hdr = tensor_from_storage(h->cur->storage, live->dtype, live->ndim, live->shape, NULL, 0, &st);
+            if (r->hdr) {
+                tensor_copy_attrs(r->hdr, live);
+                tensor_storage_unref(r->hdr->storage);
+                r->hdr->storage = NULL;
+                tensor_unref(bv);
+                tensor_unref(whole);
+                return;
+            }
+            tensor_unref(r->box);
+            r->box = NULL;
         }
     }
     tensor_unref(bv);
+    if (!whole)
+        whole = copy_tensor(live);
     tensor_unref(h->cur);
     h->cur = tensor_clone(whole);
+    r->t = whole;
 }
 
 const tensor *trace_rec_header(const trace_rec *r)
@@ -342,7 +469,7 @@ const tensor *trace_rec_value(const trace *tr, const trace_rec *r)
     tensor *w = tensor_clone(tr->recs[h->idx[j]].t);
     for (uint32_t k = j + 1; k <= r->gm_seq; k++) {
         const trace_rec *x = &tr->recs[h->idx[k]];
-        tensor *dst = box_view(w, &x->reg);
+        tensor *dst = box_view(w, x->reg);
         if (dst)
             tensor_copy_into(dst, x->box);
         tensor_unref(dst);
@@ -355,11 +482,14 @@ const tensor *trace_rec_value(const trace *tr, const trace_rec *r)
 static void add_rec(rec_ctx *rc, const char *key, const char *base, const char *name, const inspect_frame *f,
                     int core, const value *v)
 {
-    add_rec_region(rc, key, base, name, f, core, v, NULL);
+    add_rec_region(rc, key, base, name, 0, f, core, v, NULL);
 }
 
-static void add_rec_region(rec_ctx *rc, const char *key, const char *base, const char *name, const inspect_frame *f,
-                           int core, const value *v, const exec_region *g)
+/* A record of v (bound by the statement at f) keyed by key, base and
+ * name (pooled: they are the trace's pool's already), of region g (or
+ * NULL). */
+static void add_rec_region(rec_ctx *rc, const char *key, const char *base, const char *name, int pooled,
+                           const inspect_frame *f, int core, const value *v, const exec_region *g)
 {
     trace *t = rc->t;
     if (rc->stop || t->truncated)
@@ -368,22 +498,27 @@ static void add_rec_region(rec_ctx *rc, const char *key, const char *base, const
      * serves it as well as a copy (nothing runs meanwhile) */
     ptodb_status ast;
     tensor *copy = rc->fn && v->kind == VAL_TENSOR && v->u.t ? tensor_alias(v->u.t, &ast) : NULL;
-    if (!copy)
-        copy = copy_value(v);
-    if (!copy)
+    /* a boxed trace keeps most values over a copy it holds already: the
+     * live bytes are looked for before any copy is made (a store's are
+     * box_store's to copy or not) */
+    int boxed_store = !rc->fn && rc->boxed && g && g->kind == EXEC_REGION_STORE && v->kind == VAL_TENSOR && v->u.t;
+    if (!copy && !rc->fn && rc->boxed && v->kind == VAL_TENSOR && v->u.t && !boxed_store)
+        copy = keep_live(rc, v->u.t);
+    int kept = copy != NULL && !rc->fn;
+    if (!copy && !boxed_store && !(copy = copy_value(v)))
         return;
     trace_rec r;
     memset(&r, 0, sizeof r);
+    r.reg = &no_region;
     r.lane = core == EXEC_CORE_AIV1;
     r.rank = rc->rank;
+    r.key = pooled ? key : str_pool_intern(&t->strs, key, SIZE_MAX);
+    r.base = pooled ? base : str_pool_intern(&t->strs, base, SIZE_MAX);
+    r.name = pooled ? name : str_pool_intern(&t->strs, name, SIZE_MAX);
+    r.nth_key = bump(t, lane_key('k', r.lane, r.rank, r.key));
+    r.nth_name = bump(t, lane_key('n', r.lane, r.rank, r.name));
+    r.nth_base = bump(t, lane_key('b', r.lane, r.rank, r.base));
     strbuf kb = STRBUF_INIT;
-    lane_key(&kb, 'k', r.lane, r.rank, key);
-    r.nth_key = bump(t, strbuf_str(&kb));
-    lane_key(&kb, 'n', r.lane, r.rank, name);
-    r.nth_name = bump(t, strbuf_str(&kb));
-    lane_key(&kb, 'b', r.lane, r.rank, base);
-    r.nth_base = bump(t, strbuf_str(&kb));
-    strbuf_clear(&kb);
     if (g) {
         strbuf_putc(&kb, 'r');
         strbuf_put_int(&kb, core);
@@ -395,9 +530,9 @@ static void add_rec_region(rec_ctx *rc, const char *key, const char *base, const
         exec_region_format(g, &kb);
         strbuf_putc(&kb, '|');
         strbuf_put_int(&kb, (int)g->kind);
-        r.nth_region = bump(t, strbuf_str(&kb));
+        r.nth_region = bump(t, (trace_key){.s = str_pool_intern(&t->strs, strbuf_str(&kb), SIZE_MAX), .kind = 'r'});
         r.has_region = 1;
-        r.reg = *g;
+        r.reg = g; /* the trace's own copy if it keeps the record */
     }
     strbuf_free(&kb);
     if (v->kind == VAL_TENSOR && v->u.t && v->u.t->prov) {
@@ -410,44 +545,30 @@ static void add_rec_region(rec_ctx *rc, const char *key, const char *base, const
     r.block = f ? f->block_idx : 0;
     r.blocks = f && f->block_num > 0 ? f->block_num : 1;
     r.t = copy;
+    r.func = pooled_program_string(rc, f->func ? f->func : "?");
+    r.carry_from = rc->carry_from ? pooled_program_string(rc, rc->carry_from) : NULL;
     if (rc->fn) {
-        /* the record lives for the call (trace_fn): its strings are
-         * the caller's, not copies */
-        r.key = (char *)key;
-        r.base = (char *)base;
-        r.carry_from = (char *)rc->carry_from;
-        r.name = (char *)name;
-        r.func = (char *)(f->func ? f->func : "?");
         if (rc->fn(rc->ud, &r))
             rc->stop = 1;
         tensor_unref(r.t);
         return;
     }
-    r.key = xstrdup(key);
-    r.base = xstrdup(base);
-    r.carry_from = rc->carry_from ? xstrdup(rc->carry_from) : NULL;
-    r.name = xstrdup(name);
-    r.func = xstrdup(f->func ? f->func : "?");
-    size_t bytes = (size_t)tensor_numel(copy) * dtype_size(copy->dtype);
+    if (r.has_region)
+        r.reg = arena_memdup(&t->mem, g, sizeof *g);
+    const tensor *vt = copy ? copy : v->u.t; /* (a boxed store's: box_store copies what it keeps) */
+    size_t bytes = (size_t)tensor_numel(vt) * dtype_size(vt->dtype);
     if (t->bytes + bytes > rc->max_bytes) {
         t->truncated = 1;
-        free(r.key);
-        free(r.base);
-        free(r.name);
-        free(r.func);
-        free(r.carry_from);
         tensor_unref(r.t);
         return;
     }
     t->bytes += bytes; /* a boxed store's whole, as unboxed: the same cap */
-    if (rc->boxed && g && g->kind == EXEC_REGION_STORE && v->kind == VAL_TENSOR && v->u.t)
+    if (boxed_store)
         box_store(t, &r, v->u.t, t->n);
-    if (rc->boxed && r.t)
+    if (rc->boxed && r.t && !kept)
         r.t = keep_copy(rc, r.t);
-    if (t->n == t->cap) {
-        t->cap = t->cap ? t->cap * 2 : 256;
-        t->recs = xreallocarray(t->recs, t->cap, sizeof *t->recs);
-    }
+    if (t->n == t->cap)
+        t->recs = xpages_grow(t->recs, &t->cap, t->n + 1, sizeof *t->recs);
     t->recs[t->n++] = r;
 }
 
@@ -464,14 +585,21 @@ static void record_stmt(rec_ctx *rc, const machine *m, int core, const ir_stmt *
 {
     strbuf key = STRBUF_INIT, base = STRBUF_INIT;
     if (st->kind == IR_STMT_ASSIGN) {
-        for (uint32_t i = 0; i < st->u.assign.ntargets; i++) {
-            if (i)
-                strbuf_putc(&base, ',');
-            ir_ssa_base_name(st->u.assign.targets[i].name->text, &base);
+        /* its key and base names, made once per statement */
+        struct ptr_memo *sk = memo_of(rc, st);
+        if (!sk->a) {
+            for (uint32_t i = 0; i < st->u.assign.ntargets; i++) {
+                if (i)
+                    strbuf_putc(&base, ',');
+                ir_ssa_base_name(st->u.assign.targets[i].name->text, &base);
+            }
+            strbuf_puts(&key, strbuf_str(&base));
+            strbuf_putc(&key, '|');
+            ir_call_short_name(st->u.assign.value, &key);
+            sk->a = str_pool_intern(&rc->t->strs, strbuf_str(&key), SIZE_MAX);
+            sk->b = str_pool_intern(&rc->t->strs, strbuf_str(&base), SIZE_MAX);
         }
-        strbuf_puts(&key, strbuf_str(&base));
-        strbuf_putc(&key, '|');
-        ir_call_short_name(st->u.assign.value, &key);
+        const char *skey = sk->a, *sbase = sk->b; /* (sk moves when the memo grows) */
         /* a load's tile, a store's result: what GM region it is */
         exec_region g;
         int has_region = st->u.assign.ntargets == 1 && exec_region_of(m, core, st, &g);
@@ -482,7 +610,7 @@ static void record_stmt(rec_ctx *rc, const machine *m, int core, const ir_stmt *
             const value *v;
             if (slot < 0 || !inspect_slot(m, core, 0, slot, &sn, &v) || strcmp(sn, name) != 0)
                 continue;
-            add_rec_region(rc, strbuf_str(&key), strbuf_str(&base), name, f, core, v, has_region ? &g : NULL);
+            add_rec_region(rc, skey, sbase, pooled_program_string(rc, name), 1, f, core, v, has_region ? &g : NULL);
         }
     } else if (st->kind == IR_STMT_YIELD && st->u.assign.ntargets == st->u.assign.nvalues) {
         /* a branch's yield hands a value to its if's phi (PyPTO names it
@@ -1092,16 +1220,13 @@ static void trace_run(const char *path, const case_info *c, const runpass_option
         trace_run_ranks(path, c, &po, &rc, calls, out);
     else
         trace_run_one(path, c, &po, &rc, calls, out);
-    if (out->cap > out->n && out->n) { /* the slack of the doubling goes */
-        out->recs = xreallocarray(out->recs, out->n, sizeof *out->recs);
-        out->cap = out->n;
-    }
     for (size_t i = 0; i < rc.kept.cap; i++)
         tensor_storage_unref(rc.kept.at[i].owner);
     content_set_free(&rc.kept);
     free(rc.written);
     free(rc.loops);
     free(rc.defs);
+    free(rc.memo);
 }
 
 void trace_pass(const char *path, const case_info *c, const runpass_options *o, size_t max_bytes, trace_fn fn,
@@ -1132,28 +1257,21 @@ void trace_free(trace *t)
 {
     free(t->memreport);
     for (size_t i = 0; i < t->n; i++) {
-        free(t->recs[i].key);
-        free(t->recs[i].base);
-        free(t->recs[i].name);
-        free(t->recs[i].func);
-        free(t->recs[i].carry_from);
         tensor_unref(t->recs[i].t);
         tensor_unref(t->recs[i].box);
         tensor_unref(t->recs[i].hdr);
     }
-    free(t->recs);
+    pages_free(t->recs, t->cap, sizeof *t->recs);
     for (size_t i = 0; i < t->ngms; i++) {
         tensor_unref(t->gms[i].cur);
         free(t->gms[i].idx);
     }
     free(t->gms);
-    for (size_t i = 0; i < t->capcounts; i++)
-        free(t->counts[i].key);
     free(t->counts);
-    for (size_t i = 0; i < t->caplists; i++) {
-        free(t->lists[i].s);
+    str_pool_free(&t->strs);
+    arena_free(&t->mem);
+    for (size_t i = 0; i < t->caplists; i++)
         free(t->lists[i].idx);
-    }
     free(t->lists);
     free(t->error);
     free(t->error_func);
@@ -1162,43 +1280,22 @@ void trace_free(trace *t)
 
 /* ---- the index --------------------------------------------------------------------------- */
 
-static struct trace_list *list_slot(const trace *t, const char *s)
+/* k's list, or NULL (t not indexed, or no record has k). */
+static const struct trace_list *list_find(const trace *t, const trace_key *k)
 {
     if (!t->caplists)
         return NULL;
-    size_t j = hash_str(s, 0) & (t->caplists - 1);
-    while (t->lists[j].s && strcmp(t->lists[j].s, s) != 0)
-        j = (j + 1) & (t->caplists - 1);
-    return &t->lists[j];
+    const struct trace_list *l = &t->lists[key_probe(t->lists, sizeof *t->lists, t->caplists, k)];
+    return l->k.kind ? l : NULL;
 }
 
-/* The lists' table twice as large (kept at most half full). */
-static void lists_grow(trace *t)
+static void list_add(trace *t, trace_key k, size_t i)
 {
-    size_t oldcap = t->caplists;
-    struct trace_list *old = t->lists;
-    t->caplists = oldcap * 2;
-    t->lists = xcalloc(t->caplists, sizeof *t->lists);
-    for (size_t i = 0; i < oldcap; i++) {
-        if (!old[i].s)
-            continue;
-        size_t j = hash_str(old[i].s, 0) & (t->caplists - 1);
-        while (t->lists[j].s)
-            j = (j + 1) & (t->caplists - 1);
-        t->lists[j] = old[i];
-    }
-    free(old);
-}
-
-static void list_add(trace *t, const char *s, size_t i)
-{
-    struct trace_list *l = list_slot(t, s);
-    if (!l->s) {
-        if ((t->nlists + 1) * 2 > t->caplists) {
-            lists_grow(t);
-            l = list_slot(t, s);
-        }
-        l->s = xstrdup(s);
+    if ((t->nlists + 1) * 2 > t->caplists)
+        t->lists = key_table_grow(t->lists, sizeof *t->lists, &t->caplists);
+    struct trace_list *l = &t->lists[key_probe(t->lists, sizeof *t->lists, t->caplists, &k)];
+    if (!l->k.kind) {
+        l->k = k;
         t->nlists++;
     }
     if (l->n == l->cap) {
@@ -1208,49 +1305,105 @@ static void list_add(trace *t, const char *s, size_t i)
     l->idx[l->n++] = i;
 }
 
+/* The list of another trace's string s (kind 'k', 'n', 'b') in t. */
 static const struct trace_list *list_get(const trace *t, char kind, int lane, int rank, const char *s)
 {
-    strbuf sb = STRBUF_INIT;
-    lane_key(&sb, kind, lane, rank, s);
-    const struct trace_list *l = list_slot(t, strbuf_str(&sb));
-    strbuf_free(&sb);
-    return l && l->s ? l : NULL;
+    const char *pooled = t->caplists ? str_pool_find(&t->strs, s) : NULL;
+    if (!pooled)
+        return NULL;
+    trace_key k = lane_key(kind, lane, rank, pooled);
+    return list_find(t, &k);
+}
+
+/* r's region list key in t: its tensor, kind and how-manieth touch, on its
+ * rank (0 kind: t has no record of that tensor). */
+static trace_key region_list_key(const trace *t, const trace_rec *r)
+{
+    const char *pooled = str_pool_find(&t->strs, r->reg->tensor);
+    return (trace_key){.s = pooled, .a = r->nth_region, .rank = r->rank, .kind = pooled ? 'R' : 0,
+                       .sub = (uint8_t)r->reg->kind};
+}
+
+static trace_key prov_list_key(const trace_rec *r)
+{
+    return (trace_key){.x = r->prov, .a = r->prov_k, .rank = r->rank, .kind = 'P'};
+}
+
+/* order[0..n) (positions of boxes of `stride` values each, lo[0] first)
+ * sorted by their first lo: a merge sort, no allocation beyond a copy. */
+static void sort_by_lo0(size_t *order, size_t n, const int64_t *box, size_t stride)
+{
+    size_t *tmp = xmalloc(n * sizeof *tmp);
+    for (size_t w = 1; w < n; w *= 2) {
+        for (size_t lo = 0; lo < n; lo += 2 * w) {
+            size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+            size_t a = lo, b = mid, o = lo;
+            while (a < mid && b < hi)
+                tmp[o++] = box[order[b] * stride] < box[order[a] * stride] ? order[b++] : order[a++];
+            while (a < mid)
+                tmp[o++] = order[a++];
+            while (b < hi)
+                tmp[o++] = order[b++];
+        }
+        memcpy(order, tmp, n * sizeof *order);
+    }
+    free(tmp);
 }
 
 void trace_index(trace *t)
 {
     /* the table grows with the lists (several records share one) */
-    t->caplists = 1024;
+    t->caplists = 0;
     t->nlists = 0;
-    t->lists = xcalloc(t->caplists, sizeof *t->lists);
-    strbuf sb = STRBUF_INIT;
+    t->lists = key_table_grow(NULL, sizeof *t->lists, &t->caplists);
     for (size_t i = 0; i < t->n; i++) {
         const trace_rec *r = &t->recs[i];
-        lane_key(&sb, 'k', r->lane, r->rank, r->key);
-        list_add(t, strbuf_str(&sb), i);
-        lane_key(&sb, 'n', r->lane, r->rank, r->name);
-        list_add(t, strbuf_str(&sb), i);
-        lane_key(&sb, 'b', r->lane, r->rank, r->base);
-        list_add(t, strbuf_str(&sb), i);
-        if (r->has_region) {
-            region_key(&sb, r);
-            list_add(t, strbuf_str(&sb), i);
-        }
-        if (r->prov) {
-            strbuf_clear(&sb);
-            strbuf_printf(&sb, "P%d:%016llx|%u", r->rank, (unsigned long long)r->prov, r->prov_k);
-            list_add(t, strbuf_str(&sb), i);
-        }
+        list_add(t, lane_key('k', r->lane, r->rank, r->key), i);
+        list_add(t, lane_key('n', r->lane, r->rank, r->name), i);
+        list_add(t, lane_key('b', r->lane, r->rank, r->base), i);
+        if (r->has_region)
+            list_add(t,
+                     (trace_key){.s = str_pool_intern(&t->strs, r->reg->tensor, SIZE_MAX), .a = r->nth_region,
+                                 .rank = r->rank, .kind = 'R', .sub = (uint8_t)r->reg->kind},
+                     i);
+        if (r->prov)
+            list_add(t, prov_list_key(r), i);
     }
-    strbuf_free(&sb);
+    /* the region lists' boxes, side by side, and by their first lo */
+    for (size_t j = 0; j < t->caplists; j++) {
+        struct trace_list *l = &t->lists[j];
+        if (l->k.kind != 'R')
+            continue;
+        int nd = t->recs[l->idx[0]].reg->ndim;
+        for (size_t k = 1; k < l->n && nd >= 1; k++)
+            if (t->recs[l->idx[k]].reg->ndim != nd)
+                nd = -1;
+        if (nd < 1 || nd > TENSOR_MAX_DIMS)
+            continue;
+        int64_t *box = arena_alloc(&t->mem, l->n * 2 * (size_t)nd * sizeof *box);
+        size_t *order = arena_alloc(&t->mem, l->n * sizeof *order);
+        l->max_len0 = 0;
+        for (size_t k = 0; k < l->n; k++) {
+            const exec_region *g = t->recs[l->idx[k]].reg;
+            memcpy(box + k * 2 * (size_t)nd, g->lo, (size_t)nd * sizeof *box);
+            memcpy(box + k * 2 * (size_t)nd + nd, g->len, (size_t)nd * sizeof *box);
+            order[k] = k;
+            if (g->len[0] > l->max_len0)
+                l->max_len0 = g->len[0];
+        }
+        sort_by_lo0(order, l->n, box, 2 * (size_t)nd);
+        l->box = box;
+        l->by_lo0 = order;
+        l->box_ndim = nd;
+    }
     /* which bases come from a single statement (key) */
     for (size_t j = 0; j < t->caplists; j++) {
         struct trace_list *l = &t->lists[j];
-        if (!l->s || l->s[0] != 'b')
+        if (l->k.kind != 'b')
             continue;
         l->key = t->recs[l->idx[0]].key;
         for (size_t k = 1; k < l->n && l->key; k++)
-            if (strcmp(t->recs[l->idx[k]].key, l->key) != 0)
+            if (t->recs[l->idx[k]].key != l->key) /* pooled: one pointer per string */
                 l->key = NULL;
     }
 }
@@ -1359,32 +1512,88 @@ static int box_within(const exec_region *inner, const exec_region *outer)
     return 1;
 }
 
-const trace_rec *trace_region_match(const trace *a, const trace_rec *r)
+/* c holds r's region (r's box within c's, c not empty, the names
+ * related) */
+static int region_candidate(const trace_rec *r, const trace_rec *c)
 {
-    if (!r->has_region || exec_region_empty(&r->reg) || !a->caplists)
-        return NULL;
-    strbuf sb = STRBUF_INIT;
-    region_key(&sb, r);
-    const struct trace_list *l = list_slot(a, strbuf_str(&sb));
-    strbuf_free(&sb);
-    if (!l || !l->s)
-        return NULL;
+    return box_within(r->reg, c->reg) && !exec_region_empty(c->reg) && exec_region_within(r->reg, c->reg) &&
+           ir_funcs_related(c->func, r->func);
+}
+
+/* How good a holder of r's region c is (0 best): the core first, then the
+ * same region before one that holds it: the list is by the tensor and the
+ * how-manieth, so the first store of a full block and the first of a
+ * shorter last block (another valid region) share a list; the shorter one
+ * is not part of the full one. */
+static int region_rank(const trace_rec *r, const trace_rec *c)
+{
+    return 2 * exec_region_core_rank(r->core, c->core) + !exec_region_equal(r->reg, c->reg);
+}
+
+/* trace_region_match's answer (the first in l of the best rank) from
+ * the boxes whose first extent can hold r's: their first lo between r's
+ * end less the longest first extent and r's own lo. */
+static const trace_rec *region_match_boxed(const trace *a, const trace_rec *r, const struct trace_list *l)
+{
+    const exec_region *g = r->reg;
+    int nd = l->box_ndim;
+    if (g->ndim != nd)
+        return NULL; /* box_within holds for none */
+    size_t stride = 2 * (size_t)nd;
+    int64_t from = g->lo[0] + g->len[0] - l->max_len0;
+    size_t lo = 0, hi = l->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (l->box[l->by_lo0[mid] * stride] < from)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
     const trace_rec *best = NULL;
     int best_rank = 6;
+    size_t best_k = 0;
+    for (size_t p = lo; p < l->n && l->box[l->by_lo0[p] * stride] <= g->lo[0]; p++) {
+        size_t k = l->by_lo0[p];
+        const int64_t *blo = l->box + k * stride, *blen = blo + nd;
+        int in = 1;
+        for (int d = 0; d < nd && in; d++)
+            in = g->lo[d] >= blo[d] && g->lo[d] + g->len[d] <= blo[d] + blen[d];
+        if (!in)
+            continue;
+        const trace_rec *c = &a->recs[l->idx[k]];
+        if (!region_candidate(r, c))
+            continue;
+        int rank = region_rank(r, c);
+        if (rank < best_rank || (rank == best_rank && k < best_k)) {
+            best = c;
+            best_rank = rank;
+            best_k = k;
+        }
+    }
+    return best;
+}
+
+const trace_rec *trace_region_match(const trace *a, const trace_rec *r)
+{
+    if (!r->has_region || exec_region_empty(r->reg) || !a->caplists)
+        return NULL;
+    trace_key rk = region_list_key(a, r);
+    const struct trace_list *l = rk.kind ? list_find(a, &rk) : NULL;
+    if (!l)
+        return NULL;
     /* the list holds every first (second, ...) touch of a box of the
-     * tensor: thousands for a weight read in tiles, so the box's numbers
-     * come first, before the names' compares; and the first of the best
-     * rank is the answer */
+     * tensor: thousands for a weight read in tiles, so the boxes are
+     * looked at by their first lo where the list has them so; and the
+     * first of the best rank is the answer */
+    if (l->box)
+        return region_match_boxed(a, r, l);
+    const trace_rec *best = NULL;
+    int best_rank = 6;
     for (size_t k = 0; k < l->n && best_rank > 0; k++) {
         const trace_rec *c = &a->recs[l->idx[k]];
-        if (!box_within(&r->reg, &c->reg) || exec_region_empty(&c->reg) || !exec_region_within(&r->reg, &c->reg) ||
-            !ir_funcs_related(c->func, r->func))
+        if (!region_candidate(r, c))
             continue;
-        /* the same region before one that holds it: the list is by the
-         * tensor and the how-manieth, so the first store of a full block
-         * and the first of a shorter last block (another valid region)
-         * share a list; the shorter one is not part of the full one */
-        int rank = 2 * exec_region_core_rank(r->core, c->core) + !exec_region_equal(&r->reg, &c->reg);
+        int rank = region_rank(r, c);
         if (rank < best_rank) {
             best = c;
             best_rank = rank;
@@ -1397,10 +1606,9 @@ const trace_rec *trace_prov_match(const trace *a, const trace_rec *r)
 {
     if (!r->prov || !a->caplists)
         return NULL;
-    char key[64];
-    snprintf(key, sizeof key, "P%d:%016llx|%u", r->rank, (unsigned long long)r->prov, r->prov_k);
-    const struct trace_list *l = list_slot(a, key);
-    if (!l || !l->s)
+    trace_key pk = prov_list_key(r);
+    const struct trace_list *l = list_find(a, &pk);
+    if (!l)
         return NULL;
     const trace_rec *best = NULL;
     int best_rank = 2;
@@ -1423,15 +1631,15 @@ const trace_rec *trace_prov_match(const trace *a, const trace_rec *r)
 tensor *trace_region_data(const trace_rec *rec, const exec_region *g)
 {
     const tensor *rt = trace_rec_header(rec);
-    if (!rec->has_region || !rt || rt->ndim != g->ndim || !exec_region_within(g, &rec->reg))
+    if (!rec->has_region || !rt || rt->ndim != g->ndim || !exec_region_within(g, rec->reg))
         return NULL;
     /* a store's record is the whole GM tensor; a load's the tile, from the
      * region's first element; a boxed store's box is the region's (g lies
      * within it, and it within the whole) */
-    int whole = rec->reg.kind == EXEC_REGION_STORE && rec->t;
+    int whole = rec->reg->kind == EXEC_REGION_STORE && rec->t;
     tensor *cur = tensor_ref(rec->t ? rec->t : rec->box);
     for (int d = 0; d < g->ndim && cur; d++) {
-        int64_t lo = whole ? g->lo[d] : g->lo[d] - rec->reg.lo[d];
+        int64_t lo = whole ? g->lo[d] : g->lo[d] - rec->reg->lo[d];
         if (lo + g->len[d] > cur->shape[d]) {
             tensor_unref(cur);
             return NULL;

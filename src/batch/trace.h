@@ -36,15 +36,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/arena.h"
 #include "data/case.h"
 #include "exec/region.h"
 #include "exec/runpass.h"
 
 typedef struct trace_rec {
-    char *key, *base;
+    /* the strings are the trace's (its pool: one copy of each) */
+    const char *key, *base;
     uint32_t nth_key, nth_name, nth_base;
-    char *name;      /* the name in the dump ("t__tile_6") */
-    char *func;
+    const char *name; /* the name in the dump ("t__tile_6") */
+    const char *func;
     int line;
     int core;
     int lane;        /* 1 on AIV1, else 0 */
@@ -55,7 +57,8 @@ typedef struct trace_rec {
      * wrote (exec/region.h) and how many times before the core, in that
      * function, touched exactly that region (0-based) */
     int has_region;
-    exec_region reg;
+    const exec_region *reg; /* the trace's own (held by pointer: most records have none); an empty
+                               region, never NULL, in a record the trace made without one */
     uint32_t nth_region;
     /* what the value is (exec/prov.h): its provenance hash (0: untracked),
      * the how-manieth value of it computed on core prov_core (a popped
@@ -66,7 +69,7 @@ typedef struct trace_rec {
     /* a loop carry's record (key "BASE|yield_carry", one per iteration):
      * the value the loop's yield handed over, made at line (NULL: the
      * yield did not run, the carry stays) */
-    char *carry_from;
+    const char *carry_from;
     /* a store's record in a trace with boxed stores (trace_pass_boxed):
      * when the GM tensor after the store is the one after its previous
      * store with this store's box written, t is NULL until
@@ -81,7 +84,7 @@ struct trace_list;
 struct trace_gm;
 
 typedef struct trace {
-    trace_rec *recs;
+    trace_rec *recs; /* cap of them, grown by xpages_grow (base/mem.h) */
     size_t n, cap;
     size_t bytes;    /* held by the copies */
     int truncated;   /* stopped recording at the memory cap */
@@ -98,8 +101,11 @@ typedef struct trace {
     int ran_whole;
     uint64_t memfaults;
     char *memreport;
-    /* internal: occurrence counts while recording, then the lookup index
-     * (records by lane + key, lane + name, lane + base, in execution order) */
+    /* internal: the records' strings, occurrence counts while recording,
+     * then the lookup index (records by lane + key, lane + name, lane +
+     * base, in execution order) */
+    str_pool strs;
+    arena mem;         /* the records' regions, the index's side arrays */
     struct trace_count *counts;
     size_t ncounts, capcounts;
     struct trace_list *lists;

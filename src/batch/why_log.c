@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/arena.h"
 #include "base/content_set.h"
 #include "base/fdio.h"
 #include "base/mem.h"
@@ -66,6 +67,16 @@ typedef struct log_ctx {
     int nreads, capreads;
     tensor **written;
     int nwritten, capwritten;
+    /* each core's last call strings (call_strings): the function's name
+     * and its scalar arguments as they were made from the frame's slots */
+    struct call_cache {
+        const char *func_src, *func, *args;
+        int nparams;
+        struct { const char *name; int kind; int64_t i; } p[16];
+    } calls[EXEC_NCORES];
+    /* the writes of the record being made (add_write) */
+    why_write *wtmp;
+    int capwtmp;
     /* the writes of each storage in log order, for why_log_writer */
     struct wlist { uint64_t sid; uint32_t *rec; uint16_t *w; size_t n, cap; } *wl;
     size_t nwl, capwl;
@@ -85,7 +96,7 @@ typedef struct log_ctx {
      * same tile in another pass); the table holds a reference to each */
     content_set vals;            /* owner: the buffer */
     const struct log_ctx *share; /* why_log_opts.share's, or NULL */
-    content_set strs; /* the records' strings, one copy of each (owner: the copy) */
+    str_pool strs; /* the records' strings, one copy of each */
     const char *empty; /* strs' "", once looked up (every record starts with it) */
     /* loops around each statement met, cached by statement */
     /* and its op's short name, its first target, the loops' variables'
@@ -108,6 +119,12 @@ typedef struct log_ctx {
     const ir_stmt *pre[EXEC_NCORES];
     inspect_frame pref[EXEC_NCORES];
     int depth[EXEC_NCORES];
+    /* the same as the last note_arrivals found them after a step, for the
+     * next step's (next_known: they are the machine's now) */
+    const ir_stmt *next_pre[EXEC_NCORES];
+    inspect_frame next_pref[EXEC_NCORES];
+    int next_depth[EXEC_NCORES];
+    int next_known;
     uint32_t pre_arrival[EXEC_NCORES];
     uint64_t pre_after[EXEC_NCORES];
     queued qbefore[64];
@@ -116,12 +133,8 @@ typedef struct log_ctx {
     /* why_log_observe: the run started, its memory model, its faults */
     int opened, memcheck;
     uint64_t faults;
-    /* the records' loop arrays and regions (arena_alloc) */
-    struct arena_block {
-        struct arena_block *next;
-        size_t used, cap;
-        _Alignas(max_align_t) unsigned char data[];
-    } *arena;
+    /* the records' arrays (loops, operands, writes) and regions */
+    arena mem;
 } log_ctx;
 
 static int in_block(const ir_block *b, const ir_stmt *st);
@@ -130,14 +143,7 @@ static int in_block(const ir_block *b, const ir_stmt *st);
  * held it). */
 static const char *intern(log_ctx *lc, const char *s, size_t max)
 {
-    size_t n = strnlen(s, max);
-    uint64_t h = content_hash(s, n);
-    const char *same = content_set_find(&lc->strs, h, s, n);
-    if (same)
-        return same;
-    char *copy = xstrndup(s, n);
-    content_set_add(&lc->strs, h, copy, n, copy);
-    return copy;
+    return str_pool_intern(&lc->strs, s, max);
 }
 
 /* a record's region when it has none */
@@ -153,24 +159,6 @@ static void rec_init(log_ctx *lc, why_rec *r)
     r->func = r->args = r->op = r->target = lc->empty;
 }
 
-/* n bytes (aligned for any scalar) that live as long as the log: the
- * records' loop arrays and regions, without a malloc each. */
-static void *arena_alloc(log_ctx *lc, size_t n)
-{
-    n = (n + 15) & ~(size_t)15;
-    struct arena_block *b = lc->arena;
-    if (!b || b->used + n > b->cap) {
-        size_t cap = n > 65536 ? n : 65536;
-        b = xmalloc(sizeof *b + cap);
-        b->next = lc->arena;
-        b->used = 0;
-        b->cap = cap;
-        lc->arena = b;
-    }
-    void *p = b->data + b->used;
-    b->used += n;
-    return p;
-}
 
 static size_t id_slot(uint64_t h, size_t cap)
 {
@@ -441,12 +429,27 @@ double why_write_value(const why_write *w, const int64_t *idx)
     return dtype_load(w->v.dtype, w->vals, (size_t)flat_of(&w->v, idx));
 }
 
-static why_write *add_write(why_rec *r)
+/* One more write of r, the record being made: its writes are gathered in
+ * lc's scratch array until keep_writes moves them to the arena. */
+static why_write *add_write(log_ctx *lc, why_rec *r)
 {
-    r->w = xreallocarray(r->w, (size_t)r->nw + 1, sizeof *r->w);
+    if (r->nw == lc->capwtmp) {
+        lc->capwtmp = lc->capwtmp ? lc->capwtmp * 2 : 16;
+        lc->wtmp = xreallocarray(lc->wtmp, (size_t)lc->capwtmp, sizeof *lc->wtmp);
+    }
+    r->w = lc->wtmp;
     why_write *w = &r->w[r->nw++];
     memset(w, 0, sizeof *w);
+    if (!lc->empty)
+        lc->empty = intern(lc, "", 0);
+    w->name = lc->empty;
     return w;
+}
+
+/* r is made: its writes move from the scratch array to the arena. */
+static void keep_writes(log_ctx *lc, why_rec *r)
+{
+    r->w = r->nw ? arena_memdup(&lc->mem, lc->wtmp, (size_t)r->nw * sizeof *r->w) : NULL;
 }
 
 /* The step's reads are done with: their storages' references go. */
@@ -587,7 +590,7 @@ static void record_result(log_ctx *lc, why_rec *r, const tensor *t)
     for (int i = 0; i < r->nin; i++)
         if (r->in[i].sid == t->storage->id && !is_pop(r->op))
             return;
-    why_write *w = add_write(r);
+    why_write *w = add_write(lc, r);
     w->kind = fresh ? WHY_W_RESULT : WHY_W_POP;
     view_of(lc, t, &w->v);
     w->vals = keep_view_vals(lc, &w->v, t->storage);
@@ -675,12 +678,17 @@ static struct arrival *arrival_of(log_ctx *lc, const void *stmt, int core)
 static void note_arrivals(log_ctx *lc, const machine *m, int stepped)
 {
     for (int c = 0; c < EXEC_NCORES; c++) {
-        inspect_frame g;
-        if (!inspect_frame_get(m, c, 0, &g)) {
+        /* the cores as the next step finds them (nothing runs between) */
+        inspect_frame *ng = &lc->next_pref[c];
+        int has = inspect_frame_get(m, c, 0, ng);
+        lc->next_pre[c] = has ? ng->stmt : NULL;
+        lc->next_depth[c] = inspect_depth(m, c);
+        if (!has) {
             lc->note_depth[c] = 0;
             continue;
         }
-        int depth = inspect_depth(m, c);
+        const inspect_frame g = *ng;
+        int depth = lc->next_depth[c];
         if ((c == stepped || depth != lc->note_depth[c] || g.activation != lc->note_act[c] ||
              g.local_steps != lc->note_steps[c]) &&
             g.stmt) {
@@ -696,6 +704,7 @@ static void note_arrivals(log_ctx *lc, const machine *m, int stepped)
         lc->note_act[c] = g.activation;
         lc->note_steps[c] = g.local_steps;
     }
+    lc->next_known = 1;
 }
 
 static int in_block(const ir_block *b, const ir_stmt *st)
@@ -706,41 +715,76 @@ static int in_block(const ir_block *b, const ir_stmt *st)
     return 0;
 }
 
+/* A record's function name and scalar arguments ("b0=0, o0=64": the int
+ * and bool parameters of frame f, core's innermost), the log's copies;
+ * made again only when the frame's parameters are not those the core's
+ * last record was made from (names, kinds and values: the strings are
+ * theirs alone). */
+static void call_strings(log_ctx *lc, const machine *m, int core, const inspect_frame *f, const char **func,
+                         const char **args)
+{
+    struct call_cache *cc = core >= 0 && core < EXEC_NCORES ? &lc->calls[core] : NULL;
+    int np = f->nparams;
+    int same = cc && cc->args && cc->func_src == f->func && cc->nparams == np && np <= 16;
+    for (int i = 0; i < np && same; i++) {
+        const char *name;
+        const value *v;
+        int ok = inspect_slot(m, core, 0, i, &name, &v);
+        same = ok ? cc->p[i].name == name && cc->p[i].kind == (int)v->kind &&
+                        ((v->kind != VAL_INT && v->kind != VAL_BOOL) || cc->p[i].i == v->u.i)
+                  : cc->p[i].name == NULL;
+    }
+    if (same) {
+        *func = cc->func;
+        *args = cc->args;
+        return;
+    }
+    *func = intern(lc, f->func ? f->func : "?", SIZE_MAX);
+    strbuf sb = STRBUF_INIT;
+    int na = 0;
+    for (int i = 0; i < np; i++) {
+        const char *name;
+        const value *v;
+        int ok = inspect_slot(m, core, 0, i, &name, &v);
+        if (cc && i < 16) {
+            cc->p[i].name = ok ? name : NULL;
+            cc->p[i].kind = ok ? (int)v->kind : -1;
+            cc->p[i].i = ok && (v->kind == VAL_INT || v->kind == VAL_BOOL) ? v->u.i : 0;
+        }
+        if (!ok || (v->kind != VAL_INT && v->kind != VAL_BOOL))
+            continue;
+        if (na++)
+            strbuf_puts(&sb, ", ");
+        ir_ssa_base_name(name, &sb);
+        strbuf_putc(&sb, '=');
+        strbuf_put_int(&sb, (long long)v->u.i);
+    }
+    *args = intern(lc, strbuf_str(&sb), 95);
+    strbuf_free(&sb);
+    if (cc) {
+        cc->func_src = f->func;
+        cc->func = *func;
+        cc->args = *args;
+        cc->nparams = np;
+    }
+}
+
 static void record_stmt(log_ctx *lc, const machine *m, int core, const ir_stmt *st, const inspect_frame *f,
                         const queued *qbefore, int nqbefore, uint32_t arrival, uint64_t after)
 {
     why_log *l = lc->l;
-    if (l->n == l->cap) {
-        l->cap = l->cap ? l->cap * 2 : 1024;
-        l->recs = xreallocarray(l->recs, l->cap, sizeof *l->recs);
-    }
+    if (l->n == l->cap)
+        l->recs = xpages_grow(l->recs, &l->cap, l->n + 1, sizeof *l->recs);
     why_rec *r = &l->recs[l->n];
     rec_init(lc, r);
     r->step = machine_steps(m);
     r->core = core;
     r->line = (int)st->span.line;
     r->stmt = st;
-    r->func = intern(lc, f->func ? f->func : "?", SIZE_MAX);
     r->call = f->activation + 1;
     r->arrival = arrival;
     r->after = after;
-    {
-        strbuf sb = STRBUF_INIT;
-        int na = 0;
-        for (int i = 0; i < f->nparams; i++) {
-            const char *name;
-            const value *v;
-            if (!inspect_slot(m, core, 0, i, &name, &v) || (v->kind != VAL_INT && v->kind != VAL_BOOL))
-                continue;
-            if (na++)
-                strbuf_puts(&sb, ", ");
-            ir_ssa_base_name(name, &sb);
-            strbuf_putc(&sb, '=');
-            strbuf_put_int(&sb, (long long)v->u.i);
-        }
-        r->args = intern(lc, strbuf_str(&sb), 95);
-        strbuf_free(&sb);
-    }
+    call_strings(lc, m, core, f, &r->func, &r->args);
     const ir_expr *call = stmt_call(st);
     const struct loop_cache *c = loops_of(lc, f->ir, st);
     if (c->op)
@@ -750,7 +794,7 @@ static void record_stmt(log_ctx *lc, const machine *m, int core, const ir_stmt *
     r->if_line = c->if_line;
     r->if_branch = c->if_branch;
     if (c->n > 0) {
-        unsigned char *p = arena_alloc(lc, (size_t)c->n * (sizeof(int64_t) + sizeof(char *) + sizeof(int)));
+        unsigned char *p = arena_alloc(&lc->mem, (size_t)c->n * (sizeof(int64_t) + sizeof(char *) + sizeof(int)));
         r->loop_val = (int64_t *)(void *)p;
         r->loop_var = (const char **)(void *)(p + (size_t)c->n * sizeof(int64_t));
         r->loop_line = (int *)(void *)(p + (size_t)c->n * (sizeof(int64_t) + sizeof(char *)));
@@ -771,10 +815,10 @@ static void record_stmt(log_ctx *lc, const machine *m, int core, const ir_stmt *
         r->loop_var[k] = c->var[i];
     }
     r->nin = lc->nreads;
-    r->in = lc->nreads ? xreallocarray(NULL, (size_t)lc->nreads, sizeof *r->in) : NULL;
+    r->in = lc->nreads ? arena_memdup(&lc->mem, lc->reads, (size_t)lc->nreads * sizeof *r->in) : NULL;
+    r->in_name = lc->nreads ? arena_alloc(&lc->mem, (size_t)lc->nreads * sizeof *r->in_name) : NULL;
     if (lc->nreads)
-        memcpy(r->in, lc->reads, (size_t)lc->nreads * sizeof *r->in);
-    r->in_name = lc->nreads ? xcalloc((size_t)lc->nreads, sizeof *r->in_name) : NULL;
+        memset(r->in_name, 0, (size_t)lc->nreads * sizeof *r->in_name);
     /* the operands' names: the positional names whose value is that tensor */
     if (call && call->kind == IR_EXPR_CALL) {
         int k = 0;
@@ -787,21 +831,25 @@ static void record_stmt(log_ctx *lc, const machine *m, int core, const ir_stmt *
             const value *v;
             if (slot < 0 || !inspect_slot(m, core, 0, slot, &sn, &v) || v->kind != VAL_TENSOR || !v->u.t)
                 continue;
-            if (v->u.t->storage->id == r->in[k].sid)
-                snprintf(r->in_name[k++], sizeof r->in_name[0], "%s", a->u.name->text);
+            if (v->u.t->storage->id != r->in[k].sid)
+                continue;
+            /* snprintf's "%s", cut where it cuts */
+            size_t len = strnlen(a->u.name->text, sizeof r->in_name[0] - 1);
+            memcpy(r->in_name[k], a->u.name->text, len);
+            r->in_name[k++][len] = '\0';
         }
     }
     exec_region g;
     if (exec_region_stmt_kind(st) && exec_region_of(m, core, st, &g)) {
         r->has_region = 1;
-        exec_region *own = arena_alloc(lc, sizeof *own);
+        exec_region *own = arena_alloc(&lc->mem, sizeof *own);
         *own = g;
         r->reg = own;
     }
     /* in-place writes: a store's box of its destination, else the tensor */
     for (int i = 0; i < lc->nwritten; i++) {
         const tensor *t = lc->written[i];
-        why_write *w = add_write(r);
+        why_write *w = add_write(lc, r);
         w->kind = WHY_W_INPLACE;
         view_of(lc, t, &w->v);
         if (r->has_region && r->reg->kind == EXEC_REGION_STORE && r->reg->ndim == t->ndim) {
@@ -855,8 +903,8 @@ static void record_stmt(log_ctx *lc, const machine *m, int core, const ir_stmt *
                 part[qbefore[b].lane] = &qbefore[b].v;
         }
         if (part[0] && part[1]) {
-            r->in = xreallocarray(r->in, 2, sizeof *r->in);
-            r->in_name = xreallocarray(r->in_name, 2, sizeof *r->in_name);
+            r->in = arena_alloc(&lc->mem, 2 * sizeof *r->in);
+            r->in_name = arena_alloc(&lc->mem, 2 * sizeof *r->in_name);
             r->in[0] = *part[0];
             r->in[1] = *part[1];
             snprintf(r->in_name[0], sizeof r->in_name[0], "lane 0's part");
@@ -878,7 +926,7 @@ static void record_stmt(log_ctx *lc, const machine *m, int core, const ir_stmt *
                     before = qbefore[b].t == (const void *)t;
                 if (before)
                     continue;
-                why_write *w = add_write(r);
+                why_write *w = add_write(lc, r);
                 w->kind = WHY_W_QUEUE;
                 view_of(lc, t, &w->v);
                 w->vals = keep_view_vals(lc, &w->v, t->storage);
@@ -888,6 +936,7 @@ static void record_stmt(log_ctx *lc, const machine *m, int core, const ir_stmt *
                 locate_half(lc, &r->in[0], lc->read_st[0], w, qs[q].lane);
             }
     }
+    keep_writes(lc, r);
     l->n++;
 }
 
@@ -950,10 +999,8 @@ static void log_begin(log_ctx *lc, runpass_run *run)
     const case_info *c = lc->c;
     machine *m = run->m;
     machine_set_read_hook(m, on_read, lc);
-    if (out->n == out->cap) {
-        out->cap = 1024;
-        out->recs = xreallocarray(out->recs, out->cap, sizeof *out->recs);
-    }
+    if (out->n == out->cap)
+        out->recs = xpages_grow(out->recs, &out->cap, out->n + 1, sizeof *out->recs);
     why_rec *r0 = &out->recs[out->n++];
     rec_init(lc, r0);
     r0->func = intern(lc, "(the case)", SIZE_MAX);
@@ -961,10 +1008,10 @@ static void log_begin(log_ctx *lc, runpass_run *run)
     for (size_t i = 0; i < run->nbinds; i++) {
         if (!run->binds[i].t)
             continue;
-        why_write *w = add_write(r0);
+        why_write *w = add_write(lc, r0);
         w->kind = WHY_W_INITIAL;
         view_of(lc, run->binds[i].t, &w->v);
-        snprintf(w->name, sizeof w->name, "%s", run->binds[i].key ? run->binds[i].key : "?");
+        w->name = intern(lc, run->binds[i].key ? run->binds[i].key : "?", 63);
         /* the case's own tensor holds the start's values (the binding is a
          * fresh copy the run may write); a pure output starts as zeros */
         for (size_t k = 0; !run->binds[i].zeros && k < c->ninputs && !w->pristine; k++)
@@ -979,6 +1026,7 @@ static void log_begin(log_ctx *lc, runpass_run *run)
             w->own_pristine = 1;
         }
     }
+    keep_writes(lc, r0);
     note_arrivals(lc, m, -1);
     for (uint32_t i = 0; run->module->program && i < run->module->program->nfuncs; i++)
         ir_line_index_add(&lc->lines, &run->module->program->funcs[i]->body);
@@ -992,28 +1040,27 @@ static void log_before(log_ctx *lc, machine *m)
     for (int i = 0; i < lc->nwritten; i++)
         tensor_unref(lc->written[i]);
     lc->nwritten = 0;
+    int known = lc->next_known;
+    lc->next_known = 0;
     if (lc->over || lc->l->truncated)
         return;
-    for (int k = 0; k < EXEC_NCORES; k++) {
-        lc->pre[k] = inspect_frame_get(m, k, 0, &lc->pref[k]) ? lc->pref[k].stmt : NULL;
-        lc->depth[k] = inspect_depth(m, k);
+    if (known) { /* note_arrivals saw the cores as they stand */
+        memcpy(lc->pre, lc->next_pre, sizeof lc->pre);
+        memcpy(lc->pref, lc->next_pref, sizeof lc->pref);
+        memcpy(lc->depth, lc->next_depth, sizeof lc->depth);
+    } else {
+        for (int k = 0; k < EXEC_NCORES; k++) {
+            lc->pre[k] = inspect_frame_get(m, k, 0, &lc->pref[k]) ? lc->pref[k].stmt : NULL;
+            lc->depth[k] = inspect_depth(m, k);
+        }
     }
     /* the items in flight before the step (a push adds to them); as they
      * were before the last step when no push or pop ran since (the same
      * items in the same places: an item on a queue is the push's own
      * copy, which nothing changes while it waits) */
-    const void *items[64];
-    int lanes[64], n = 0;
-    inspect_queue qs[32];
-    int nq = inspect_queues(m, qs, 32);
-    for (int q = 0; q < nq && q < 32; q++)
-        for (int k = 0; k < qs[q].depth && n < 64; k++) {
-            const tensor *t = inspect_queue_item(m, &qs[q], k);
-            if (!t)
-                continue;
-            items[n] = t;
-            lanes[n++] = qs[q].lane;
-        }
+    const tensor *items[64];
+    int lanes[64];
+    int n = inspect_queue_items(m, 32, items, lanes, 64);
     int same = n == lc->nqb;
     for (int i = 0; i < n && same; i++)
         same = items[i] == lc->qbefore[i].t && lanes[i] == lc->qbefore[i].lane;
@@ -1098,10 +1145,6 @@ static void log_end(log_ctx *lc, runpass_run *run, const why_log_opts *lo)
     }
     machine_set_read_hook(m, NULL, NULL);
     ir_line_index_free(&lc->lines);
-    if (out->cap > out->n && out->n) { /* the slack of the doubling goes */
-        out->recs = xreallocarray(out->recs, out->n, sizeof *out->recs);
-        out->cap = out->n;
-    }
 }
 
 void why_log_run(const char *path, const case_info *c, const runpass_options *o, const why_log_opts *lo,
@@ -1220,17 +1263,12 @@ void why_log_free(why_log *l)
             if (r->w[k].own_pristine)
                 tensor_unref((tensor *)r->w[k].pristine);
         }
-        free(r->w);
-        free(r->in);
-        free(r->in_name);
     }
-    free(l->recs);
+    pages_free(l->recs, l->cap, sizeof *l->recs);
     log_ctx *lc = l->priv;
     if (lc) {
         id_map_free(&lc->seen);
-        for (size_t i = 0; i < lc->strs.cap; i++)
-            free(lc->strs.at[i].owner);
-        content_set_free(&lc->strs);
+        str_pool_free(&lc->strs);
         for (size_t i = 0; i < lc->vals.cap; i++)
             vals_unref(lc->vals.at[i].owner);
         content_set_free(&lc->vals);
@@ -1242,14 +1280,11 @@ void why_log_free(why_log *l)
         free(lc->reads);
         free(lc->read_st);
         free(lc->written);
+        free(lc->wtmp);
         free(lc->lc);
         free(lc->lci);
         free(lc->arr);
-        while (lc->arena) {
-            struct arena_block *next = lc->arena->next;
-            free(lc->arena);
-            lc->arena = next;
-        }
+        arena_free(&lc->mem);
         free(lc);
     }
     free(l->error);

@@ -47,12 +47,12 @@ typedef enum {
 
 typedef struct why_write {
     why_write_kind kind;
+    int clipped;      /* a store's box cut to its tile's valid shape (the rest is not written) */
     why_view v;       /* the elements written */
     unsigned char *vals; /* their values after the write, in v's dtype, row-major over v's shape
                             (WHY_W_INITIAL: none, see pristine) */
     int64_t src_off[TENSOR_MAX_DIMS]; /* WHY_W_QUEUE: v's element 0 in operand 0 */
-    int clipped;      /* a store's box cut to its tile's valid shape (the rest is not written) */
-    char name[64];    /* WHY_W_INITIAL: the case tensor's name */
+    const char *name; /* WHY_W_INITIAL: the case tensor's name (at most 63 bytes), else "" (the log's own) */
     const tensor *pristine; /* WHY_W_INITIAL: the start's values (the case's tensor), NULL: zeros */
     int own_pristine;
     /* WHY_W_INITIAL of an output: its value at the end of the run (one
@@ -63,14 +63,15 @@ typedef struct why_write {
 } why_write;
 
 typedef struct why_rec {
+    /* (the fields are paired by size: no padding, 152 bytes a record) */
     uint64_t step;            /* machine_steps() after the statement (the @STEP of the moment after it) */
     int core, line;
     const void *stmt;         /* the ir_stmt (valid while the log lives) */
     /* the strings below are the log's own, one copy of each distinct one
      * (shared by the records: a run has few), cut as these buffers were */
     const char *func;
-    uint32_t call;            /* the function's call on that core, from 1 */
     const char *args;         /* its scalar arguments ("b0=0, o0=64"), at most 95 bytes */
+    uint32_t call;            /* the function's call on that core, from 1 */
     uint32_t arrival;         /* the core's arrival at the statement in that call (the position's ITER) */
     uint64_t after;           /* the steps from that arrival to the statement's run (the position's +D) */
     const char *op;           /* the op's short name ("add", "load", "tpop_from_aic"), "" none; at most 47 */
@@ -78,23 +79,23 @@ typedef struct why_rec {
     /* the loops around the statement, outermost first: their header lines
      * and the loop variables' values there */
     int nloops;               /* at most 8; the arrays below hold nloops each (the log's own) */
+    int if_line;              /* the innermost if around the statement (0 none) */
     int *loop_line;
     int64_t *loop_val;
     const char **loop_var;    /* at most 47 bytes each */
-    int if_line;              /* the innermost if around the statement (0 none) */
     int if_branch;            /* 1 its then branch, 0 its else */
     int nin;
     why_view *in;             /* tensor operands in order (positional, then keyword) */
     char (*in_name)[48];      /* their names in the statement ("" unknown) */
     int has_region;
+    int nw;
     const exec_region *reg;   /* a load's or store's GM box (the log's own); an empty region, never
                                  NULL, when it has none (the box held by pointer: most records have none) */
-    int nw;
     why_write *w;
 } why_rec;
 
 typedef struct why_log {
-    why_rec *recs;
+    why_rec *recs;     /* cap of them, grown by xpages_grow (base/mem.h) */
     size_t n, cap;
     size_t bytes;      /* values copied */
     int truncated;     /* the memory cap was reached: the log stops there */

@@ -236,35 +236,29 @@ const char *inspect_waiting(const machine *m, int c)
     return k->wait_what[0] ? k->wait_what : NULL;
 }
 
-static void add_queue(const machine *m, const xrt *rt, const xqueue *q, inspect_queue *out, int max, int *n)
+static void describe_queue(const machine *m, const xrt *rt, const xqueue *q, inspect_queue *e)
 {
-    if (!q->touched)
-        return;
-    if (*n < max) {
-        inspect_queue *e = &out[*n];
-        memset(e, 0, sizeof *e);
-        int exchange = q->name && strcmp(q->name, "aic_gather") == 0;
-        e->direction = exchange ? "lane exchange" : q->to_aiv ? "aic->aiv" : "aiv->aic";
-        e->split = q->split;
-        e->lane = q->lane;
-        e->depth = (int)q->n;
-        e->limit = (int)q->limit;
-        e->id = q;
-        /* the producer's pipe: AIC pushes to AIV, an AIV lane to AIC */
-        int pipe = q->to_aiv ? 0 : q->lane == 1 ? 2 : 1;
-        if (!exchange && rt->pipe[pipe].set) {
-            e->slot_num = rt->pipe[pipe].slot_num;
-            e->slot_size = rt->pipe[pipe].slot_size;
-        }
-        for (int c = 0; c < EXEC_NCORES; c++) {
-            const core *k = &m->cores[c];
-            if (k->state == CORE_BLOCKED)
-                for (int w = 0; w < k->nwait && w < 2; w++)
-                    if (k->wait[w] == q)
-                        e->waiting |= 1u << c;
-        }
+    memset(e, 0, sizeof *e);
+    int exchange = q->name && strcmp(q->name, "aic_gather") == 0;
+    e->direction = exchange ? "lane exchange" : q->to_aiv ? "aic->aiv" : "aiv->aic";
+    e->split = q->split;
+    e->lane = q->lane;
+    e->depth = (int)q->n;
+    e->limit = (int)q->limit;
+    e->id = q;
+    /* the producer's pipe: AIC pushes to AIV, an AIV lane to AIC */
+    int pipe = q->to_aiv ? 0 : q->lane == 1 ? 2 : 1;
+    if (!exchange && rt->pipe[pipe].set) {
+        e->slot_num = rt->pipe[pipe].slot_num;
+        e->slot_size = rt->pipe[pipe].slot_size;
     }
-    (*n)++;
+    for (int c = 0; c < EXEC_NCORES; c++) {
+        const core *k = &m->cores[c];
+        if (k->state == CORE_BLOCKED)
+            for (int w = 0; w < k->nwait && w < 2; w++)
+                if (k->wait[w] == q)
+                    e->waiting |= 1u << c;
+    }
 }
 
 const tensor *inspect_queue_item(const machine *m, const inspect_queue *q, int k)
@@ -277,26 +271,67 @@ const tensor *inspect_queue_item(const machine *m, const inspect_queue *q, int k
     return v->kind == VAL_TENSOR ? v->u.t : NULL;
 }
 
-int inspect_queues(const machine *m, inspect_queue *out, int max)
+/* The running group's queues touched so far, in one order (pipe by pipe,
+ * then the lane exchanges): at most max into qs; returns how many there
+ * are. */
+static int touched_queues(const machine *m, const xrt **rtp, const xqueue **qs, int max)
 {
     const xrt *rt = m->grp.active ? &m->grp.rt : &m->global_rt;
+    *rtp = rt;
     int n = 0;
+#define ADD_QUEUE(q)                                                                                                   \
+    do {                                                                                                               \
+        if ((q)->touched) {                                                                                            \
+            if (n < max)                                                                                               \
+                qs[n] = (q);                                                                                           \
+            n++;                                                                                                       \
+        }                                                                                                              \
+    } while (0)
     for (int id = 0; id < XRT_NPIPES; id++) {
         const xpipe *p = &rt->p[id];
-        add_queue(m, rt, &p->to_aiv, out, max, &n);
-        add_queue(m, rt, &p->to_aic, out, max, &n);
+        ADD_QUEUE(&p->to_aiv);
+        ADD_QUEUE(&p->to_aic);
         for (int l = 0; l < 2; l++) {
-            add_queue(m, rt, &p->to_aiv_dual[l], out, max, &n);
-            add_queue(m, rt, &p->to_aic_dual[l], out, max, &n);
+            ADD_QUEUE(&p->to_aiv_dual[l]);
+            ADD_QUEUE(&p->to_aic_dual[l]);
         }
         for (int s = 1; s <= 4; s++)
             for (int l = 0; l < 2; l++) {
-                add_queue(m, rt, &p->to_aiv_split[s][l], out, max, &n);
-                add_queue(m, rt, &p->to_aic_split[s][l], out, max, &n);
+                ADD_QUEUE(&p->to_aiv_split[s][l]);
+                ADD_QUEUE(&p->to_aic_split[s][l]);
             }
     }
     for (int a = 0; a < 2; a++)
         for (int b = 0; b < 2; b++)
-            add_queue(m, rt, &rt->gather[a][b], out, max, &n);
+            ADD_QUEUE(&rt->gather[a][b]);
+#undef ADD_QUEUE
+    return n;
+}
+
+int inspect_queues(const machine *m, inspect_queue *out, int max)
+{
+    const xrt *rt;
+    const xqueue *qs[256];
+    int n = touched_queues(m, &rt, qs, max < 256 ? max : 256);
+    for (int i = 0; i < n && i < max && i < 256; i++)
+        describe_queue(m, rt, qs[i], &out[i]);
+    return n;
+}
+
+int inspect_queue_items(const machine *m, int max_queues, const tensor **items, int *lanes, int max)
+{
+    const xrt *rt;
+    const xqueue *qs[256];
+    int nq = touched_queues(m, &rt, qs, max_queues < 256 ? max_queues : 256), n = 0;
+    for (int i = 0; i < nq && i < max_queues && i < 256; i++) {
+        const xqueue *x = qs[i];
+        for (uint32_t k = 0; k < x->n && n < max; k++) {
+            const value *v = x->cap ? &x->items[(x->head + k) % x->cap] : NULL;
+            if (!v || v->kind != VAL_TENSOR || !v->u.t)
+                continue;
+            items[n] = v->u.t;
+            lanes[n++] = x->lane;
+        }
+    }
     return n;
 }

@@ -90,5 +90,11 @@ const tensor *inspect_queue_item(const machine *m, const inspect_queue *q, int k
 /* The queues of the running group (those touched so far); returns how many
  * there are, filling at most max. */
 int inspect_queues(const machine *m, inspect_queue *out, int max);
+/* The tensors in flight on the first max_queues queues inspect_queues
+ * lists, in its order (queue by queue, the next to pop first), each with
+ * its queue's lane: at most max of them; returns how many. What
+ * inspect_queues and inspect_queue_item give, without describing the
+ * queues (the why log asks at every step). */
+int inspect_queue_items(const machine *m, int max_queues, const tensor **items, int *lanes, int max);
 
 #endif

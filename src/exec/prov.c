@@ -50,8 +50,12 @@ typedef enum {
 
 struct exec_prov {
     uint8_t lift_class[IR_OP_COUNT];
-    prov_node *nodes;           /* open addressing by h */
-    size_t n, cap;
+    prov_node *nodes;           /* every node, in the order met (xpages_grow: never copied) */
+    size_t n, capnodes;
+    /* the nodes by h, open addressing (h 0: an empty slot): a small slot
+     * each, so that the table's growth touches little memory */
+    struct prov_slot { uint64_t h; size_t i; } *slots;
+    size_t cap;
     prov_node pending;          /* the node exec_prov_op_hash made, for set_result */
     /* what each core's last assignment bound (machine_prov_just_made) */
     struct prov_made {
@@ -115,9 +119,10 @@ void exec_prov_free(exec_prov *p)
 {
     if (!p)
         return;
-    for (size_t i = 0; i < p->cap; i++)
+    for (size_t i = 0; i < p->n; i++)
         free(p->nodes[i].leaf);
-    free(p->nodes);
+    pages_free(p->nodes, p->capnodes, sizeof *p->nodes);
+    free(p->slots);
     free(p->pending.leaf);
     free(p->log);
     free(p);
@@ -125,54 +130,53 @@ void exec_prov_free(exec_prov *p)
 
 void exec_prov_reset(exec_prov *p)
 {
-    for (size_t i = 0; i < p->cap; i++)
+    for (size_t i = 0; i < p->n; i++)
         memset(p->nodes[i].count, 0, sizeof p->nodes[i].count);
     p->count_sum = 0;
     memset(p->made, 0, sizeof p->made);
     p->nlog = p->cursor = 0;
 }
 
+static size_t slot_of(const exec_prov *p, uint64_t h)
+{
+    size_t j = (size_t)h & (p->cap - 1);
+    while (p->slots[j].h && p->slots[j].h != h)
+        j = (j + 1) & (p->cap - 1);
+    return j;
+}
+
 static prov_node *find_node(const exec_prov *p, uint64_t h)
 {
     if (!p || !p->cap || !h)
         return NULL;
-    size_t j = (size_t)h & (p->cap - 1);
-    while (p->nodes[j].h && p->nodes[j].h != h)
-        j = (j + 1) & (p->cap - 1);
-    return p->nodes[j].h ? &p->nodes[j] : NULL;
+    size_t j = slot_of(p, h);
+    return p->slots[j].h ? &p->nodes[p->slots[j].i] : NULL;
 }
 
 /* The node of nd->h, added (taking nd->leaf) when new. */
 static prov_node *put_node(exec_prov *p, prov_node *nd)
 {
     if ((p->n + 1) * 2 > p->cap) {
-        size_t oldcap = p->cap;
-        prov_node *old = p->nodes;
-        p->cap = oldcap ? oldcap * 2 : 256;
-        p->nodes = xcalloc(p->cap, sizeof *p->nodes);
-        for (size_t i = 0; i < oldcap; i++) {
-            if (!old[i].h)
-                continue;
-            size_t j = (size_t)old[i].h & (p->cap - 1);
-            while (p->nodes[j].h)
-                j = (j + 1) & (p->cap - 1);
-            p->nodes[j] = old[i];
-        }
-        free(old);
+        p->cap = p->cap ? p->cap * 2 : 256;
+        free(p->slots);
+        p->slots = xcalloc(p->cap, sizeof *p->slots);
+        for (size_t i = 0; i < p->n; i++)
+            p->slots[slot_of(p, p->nodes[i].h)] = (struct prov_slot){p->nodes[i].h, i};
     }
-    size_t j = (size_t)nd->h & (p->cap - 1);
-    while (p->nodes[j].h && p->nodes[j].h != nd->h)
-        j = (j + 1) & (p->cap - 1);
-    if (!p->nodes[j].h) {
-        p->nodes[j] = *nd;
-        memset(p->nodes[j].count, 0, sizeof p->nodes[j].count);
-        nd->leaf = NULL;
-        p->n++;
-    } else {
+    size_t j = slot_of(p, nd->h);
+    if (p->slots[j].h) {
         free(nd->leaf);
         nd->leaf = NULL;
+        return &p->nodes[p->slots[j].i];
     }
-    return &p->nodes[j];
+    if (p->n == p->capnodes)
+        p->nodes = xpages_grow(p->nodes, &p->capnodes, p->n + 1, sizeof *p->nodes);
+    prov_node *n = &p->nodes[p->n];
+    *n = *nd;
+    memset(n->count, 0, sizeof n->count);
+    nd->leaf = NULL;
+    p->slots[j] = (struct prov_slot){nd->h, p->n++};
+    return n;
 }
 
 /* A freshly computed value of node nd on core: its count there, and the
@@ -1032,7 +1036,7 @@ uint64_t exec_prov_state_hash(const exec_prov *p, uint64_t h)
 int exec_prov_count_sum_ok(const exec_prov *p)
 {
     uint64_t sum = 0;
-    for (size_t i = 0; i < p->cap; i++)
+    for (size_t i = 0; i < p->n; i++)
         sum += count_term(&p->nodes[i]);
     return sum == p->count_sum;
 }

@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "base/arena.h"
 #include "base/atomic_file.h"
 #include "base/diag.h"
 #include "base/jsonread.h"
@@ -313,6 +314,75 @@ START_TEST(test_mem_where)
 }
 END_TEST
 
+/* Arena blocks are aligned for any scalar and never overlap (each filled
+ * with its own byte and read back after many more, one past a block's
+ * size); the pool gives one copy per string, cut as asked. */
+START_TEST(test_arena_and_pool)
+{
+    arena a = {NULL};
+    unsigned char *p[300];
+    size_t n[300];
+    for (int i = 0; i < 300; i++) {
+        n[i] = (size_t)(i * 37 % 700) + (i == 150 ? 70000 : 0);
+        p[i] = arena_alloc(&a, n[i]);
+        ck_assert_uint_eq((uintptr_t)p[i] % _Alignof(max_align_t), 0);
+        memset(p[i], i & 255, n[i]);
+    }
+    for (int i = 0; i < 300; i++)
+        for (size_t k = 0; k < n[i]; k++)
+            ck_assert_uint_eq(p[i][k], (unsigned)(i & 255));
+    int v[3] = {7, 8, 9};
+    int *c = arena_memdup(&a, v, sizeof v);
+    ck_assert(c != v && c[0] == 7 && c[2] == 9);
+    arena_free(&a);
+    ck_assert_ptr_null(a.head);
+
+    str_pool sp;
+    memset(&sp, 0, sizeof sp);
+    char buf[16];
+    strcpy(buf, "t__tile_6");
+    const char *x = str_pool_intern(&sp, buf, SIZE_MAX);
+    ck_assert(x != buf);
+    ck_assert_str_eq(x, "t__tile_6");
+    strcpy(buf, "t__tile_7");
+    ck_assert_ptr_ne(str_pool_intern(&sp, buf, SIZE_MAX), x);
+    ck_assert_ptr_eq(str_pool_intern(&sp, "t__tile_6", SIZE_MAX), x);
+    ck_assert_ptr_eq(str_pool_find(&sp, "t__tile_6"), x);
+    ck_assert_ptr_null(str_pool_find(&sp, "t__tile"));
+    /* cut to 3 bytes: "t__", the same copy as "t__" itself */
+    const char *cut = str_pool_intern(&sp, "t__tile_6", 3);
+    ck_assert_str_eq(cut, "t__");
+    ck_assert_ptr_eq(str_pool_intern(&sp, "t__", SIZE_MAX), cut);
+    ck_assert_ptr_eq(str_pool_find(&sp, ""), NULL);
+    const char *e = str_pool_intern(&sp, "", SIZE_MAX);
+    ck_assert_str_eq(e, "");
+    ck_assert_ptr_eq(str_pool_find(&sp, ""), e);
+    str_pool_free(&sp);
+}
+END_TEST
+
+/* An array grown by xpages_grow keeps its elements through growth from 1
+ * to a million (several remaps), its capacity never below what is asked. */
+START_TEST(test_pages_grow)
+{
+    uint64_t *a = NULL;
+    size_t cap = 0;
+    for (size_t i = 0; i < 1000000; i++) {
+        if (i == cap) {
+            a = xpages_grow(a, &cap, i + 1, sizeof *a);
+            ck_assert_uint_ge(cap, i + 1);
+        }
+        a[i] = i * 2654435761u;
+    }
+    for (size_t i = 0; i < 1000000; i++)
+        ck_assert_uint_eq(a[i], i * 2654435761u);
+    /* asked for no more than it holds: the same array */
+    ck_assert_ptr_eq(xpages_grow(a, &cap, 10, sizeof *a), a);
+    pages_free(a, cap, sizeof *a);
+    pages_free(NULL, 0, sizeof *a);
+}
+END_TEST
+
 START_TEST(test_input_and_atomic_files)
 {
     char dir[] = "/tmp/ptodb_check_files_XXXXXX";
@@ -370,6 +440,8 @@ static Suite *base_suite(void)
     tcase_add_test(tc, test_input_and_atomic_files);
     tcase_add_test(tc, test_path_within);
     tcase_add_test(tc, test_mem_where);
+    tcase_add_test(tc, test_arena_and_pool);
+    tcase_add_test(tc, test_pages_grow);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -50,7 +50,7 @@ static long compare_traces(const char *case_dir, const char *pass_file)
         ck_assert_int_eq(v->valid_declared, p->t->valid_declared);
         /* a region read off the box is the one read off the whole */
         if (p->has_region) {
-            tensor *rp = trace_region_data(p, &p->reg), *rb = trace_region_data(b, &b->reg);
+            tensor *rp = trace_region_data(p, p->reg), *rb = trace_region_data(b, b->reg);
             ck_assert_int_eq(rp != NULL, rb != NULL);
             if (rp)
                 ck_assert(tensor_same_bits(rp, rb));

@@ -13,6 +13,8 @@
 
 #include "batch/divergence.h"
 #include "batch/why_log.h"
+#include "exec/inspect.h"
+#include "exec/machine.h"
 #include "unit_case.h"
 
 /* The logs of good_stem and bad_stem in case_dir, both ways; returns the
@@ -91,8 +93,64 @@ START_TEST(test_observed_qwen3)
 }
 END_TEST
 
+/* The log's view of the items in flight (inspect_queue_items, asked at
+ * every step) against inspect_queues and inspect_queue_item's, at every
+ * step of examples/mlp's pass 22 (its queues carry tiles both ways): the
+ * same tensors in the same order with their lanes, and under the caps the
+ * log asks with (the first 32 queues, 64 items) and smaller ones. */
+START_TEST(test_queue_items)
+{
+    char dir[4096];
+    unit_example_dir("mlp", dir, sizeof dir);
+    case_info c;
+    ck_assert_int_eq(unit_case_open(dir, &c), 0);
+    const char *path = unit_case_pass(&c, "22_after_");
+    ck_assert_ptr_nonnull(path);
+    op_fn *ops;
+    runpass_options ro;
+    unit_run_options(&ro, &ops);
+    runpass_run run;
+    runpass_open(&run, path, NULL, &c, &ro, NULL, NULL, 0);
+    ck_assert_int_eq(run.status, RUNPASS_COMPARED);
+    int busy = 0;
+    for (int step = 0; step < 100000; step++) {
+        static const int caps[][2] = {{32, 64}, {1, 64}, {32, 1}};
+        for (int cap = 0; cap < 3; cap++) {
+            int maxq = caps[cap][0], max = caps[cap][1];
+            const tensor *want[64], *got[64];
+            int want_lane[64], got_lane[64], nw = 0;
+            inspect_queue qs[32];
+            int nq = inspect_queues(run.m, qs, 32);
+            for (int q = 0; q < nq && q < maxq; q++)
+                for (int k = 0; k < qs[q].depth && nw < max; k++) {
+                    const tensor *t = inspect_queue_item(run.m, &qs[q], k);
+                    if (!t)
+                        continue;
+                    want[nw] = t;
+                    want_lane[nw++] = qs[q].lane;
+                }
+            int ng = inspect_queue_items(run.m, maxq, got, got_lane, max);
+            ck_assert_int_eq(ng, nw);
+            for (int i = 0; i < nw; i++) {
+                ck_assert_ptr_eq(got[i], want[i]);
+                ck_assert_int_eq(got_lane[i], want_lane[i]);
+            }
+            busy += cap == 0 && nw > 0;
+        }
+        exec_event ev;
+        if (machine_step(run.m, &ev) != PTODB_OK || ev.kind == EXEC_EV_DONE || ev.kind == EXEC_EV_ERROR ||
+            machine_finished(run.m))
+            break;
+    }
+    ck_assert_int_gt(busy, 0); /* tiles were in flight at some step */
+    runpass_close(&run);
+    free(ops);
+    case_free(&c);
+}
+END_TEST
+
 int main(void)
 {
-    const TTest *tests[] = {test_observed_mlp, test_observed_qwen3};
-    return unit_run("why_observed", tests, 2);
+    const TTest *tests[] = {test_observed_mlp, test_observed_qwen3, test_queue_items};
+    return unit_run("why_observed", tests, 3);
 }
