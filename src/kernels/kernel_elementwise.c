@@ -171,6 +171,40 @@ static void ew_free(ew_src *s)
     free(s->i);
 }
 
+/* d[0..n) = x op y, each of x, y a run (p[k]) or a constant (c[k]), eight
+ * lanes at a time (elementwise IEEE operations: the same bits as one at a
+ * time; a constant is splat) */
+static void f32_run(kernel_binop op, const float *const p[2], const float c[2], float *d, int64_t n)
+{
+    typedef float v8f __attribute__((vector_size(32)));
+    v8f cv[2];
+    for (int k = 0; k < 2; k++)
+        for (int l = 0; l < 8; l++)
+            cv[k][l] = c[k];
+    int64_t i = 0;
+#define F32_RUN_LOOP(OPR)                                                          \
+    do {                                                                           \
+        for (; i + 8 <= n; i += 8) {                                               \
+            v8f x = cv[0], y = cv[1], z;                                           \
+            if (p[0])                                                              \
+                memcpy(&x, p[0] + i, sizeof x);                                    \
+            if (p[1])                                                              \
+                memcpy(&y, p[1] + i, sizeof y);                                    \
+            z = x OPR y;                                                           \
+            memcpy(d + i, &z, sizeof z);                                           \
+        }                                                                          \
+        for (; i < n; i++)                                                         \
+            d[i] = (p[0] ? p[0][i] : c[0]) OPR (p[1] ? p[1][i] : c[1]);            \
+    } while (0)
+    switch (op) {
+    case KOP_ADD: F32_RUN_LOOP(+); break;
+    case KOP_SUB: F32_RUN_LOOP(-); break;
+    case KOP_MUL: F32_RUN_LOOP(*); break;
+    default: F32_RUN_LOOP(/); break;
+    }
+#undef F32_RUN_LOOP
+}
+
 /* The common float32 case without staging: + - * / on contiguous float32
  * tensors of the result's shape or scalars (converted to float32, which is
  * what both profiles do for a float32 result). A float32 operation is the
@@ -206,36 +240,7 @@ static int fast_f32(kernel_binop op, const kernel_opnd *o, dtype_id rdt, int nd,
             }
             p[k] = widened[k];
         }
-    float *d = (float *)tensor_data(r);
-    /* eight lanes at a time (elementwise IEEE operations: the same bits as
-     * one at a time); a constant operand is splat */
-    typedef float v8f __attribute__((vector_size(32)));
-    v8f cv[2];
-    for (int k = 0; k < 2; k++)
-        for (int l = 0; l < 8; l++)
-            cv[k][l] = c[k];
-    int64_t i = 0;
-#define FAST_F32_LOOP(OPR)                                                         \
-    do {                                                                           \
-        for (; i + 8 <= n; i += 8) {                                               \
-            v8f x = cv[0], y = cv[1], z;                                           \
-            if (p[0])                                                              \
-                memcpy(&x, p[0] + i, sizeof x);                                    \
-            if (p[1])                                                              \
-                memcpy(&y, p[1] + i, sizeof y);                                    \
-            z = x OPR y;                                                           \
-            memcpy(d + i, &z, sizeof z);                                           \
-        }                                                                          \
-        for (; i < n; i++)                                                         \
-            d[i] = (p[0] ? p[0][i] : c[0]) OPR (p[1] ? p[1][i] : c[1]);            \
-    } while (0)
-    switch (op) {
-    case KOP_ADD: FAST_F32_LOOP(+); break;
-    case KOP_SUB: FAST_F32_LOOP(-); break;
-    case KOP_MUL: FAST_F32_LOOP(*); break;
-    default: FAST_F32_LOOP(/); break;
-    }
-#undef FAST_F32_LOOP
+    f32_run(op, p, c, (float *)tensor_data(r), n);
     free(widened[0]);
     free(widened[1]);
     return 1;
@@ -268,10 +273,8 @@ static int fast_f32_rows(kernel_binop op, const kernel_opnd *o, dtype_id rdt, in
     }
     float *d = (float *)tensor_data(r);
     int64_t inner = shape[nd - 1], idx[TENSOR_MAX_DIMS] = {0};
-    typedef float v8f __attribute__((vector_size(32)));
     for (int64_t row = 0; row < n / inner; row++) {
         const float *p[2] = {NULL, NULL};
-        v8f cv[2];
         float cs[2];
         for (int k = 0; k < 2; k++) {
             cs[k] = c[k];
@@ -285,32 +288,8 @@ static int fast_f32_rows(kernel_binop op, const kernel_opnd *o, dtype_id rdt, in
                 else
                     cs[k] = *at;
             }
-            for (int l = 0; l < 8; l++)
-                cv[k][l] = cs[k];
         }
-        float *dr = d + row * inner;
-        int64_t i = 0;
-#define ROWS_F32_LOOP(OPR)                                                         \
-    do {                                                                           \
-        for (; i + 8 <= inner; i += 8) {                                           \
-            v8f x = cv[0], y = cv[1], z;                                           \
-            if (p[0])                                                              \
-                memcpy(&x, p[0] + i, sizeof x);                                    \
-            if (p[1])                                                              \
-                memcpy(&y, p[1] + i, sizeof y);                                    \
-            z = x OPR y;                                                           \
-            memcpy(dr + i, &z, sizeof z);                                          \
-        }                                                                          \
-        for (; i < inner; i++)                                                     \
-            dr[i] = (p[0] ? p[0][i] : cs[0]) OPR (p[1] ? p[1][i] : cs[1]);         \
-    } while (0)
-        switch (op) {
-        case KOP_ADD: ROWS_F32_LOOP(+); break;
-        case KOP_SUB: ROWS_F32_LOOP(-); break;
-        case KOP_MUL: ROWS_F32_LOOP(*); break;
-        default: ROWS_F32_LOOP(/); break;
-        }
-#undef ROWS_F32_LOOP
+        f32_run(op, p, cs, d + row * inner, inner);
         for (int dd = nd - 2; dd >= 0; dd--) {
             if (++idx[dd] < shape[dd])
                 break;
