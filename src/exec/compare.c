@@ -91,13 +91,7 @@ static inline double flat_value(const tensor *t, int contiguous, int64_t k)
 {
     if (!contiguous)
         return tensor_get_flat(t, k);
-    size_t at = (size_t)(t->offset + k);
-    if (t->dtype == DTYPE_FP32) {
-        float f;
-        memcpy(&f, t->storage->data + 4 * at, 4);
-        return f;
-    }
-    return dtype_load(t->dtype, t->storage->data, at);
+    return dtype_load_fp32_first(t->dtype, t->storage->data, (size_t)(t->offset + k));
 }
 
 void exec_compare_frac(const tensor *act, const tensor *exp, double rtol, double atol, exec_profile_id profile,

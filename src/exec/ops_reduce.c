@@ -289,19 +289,8 @@ static ptodb_status op_reduce(exec_ctx *ctx, const op_args *a, value *out)
     return st;
 }
 
-/* dtype_load / dtype_load_i64 with the common dtypes first: a reduction
- * reads every element of its tile, and dtype_load's switch was most of
- * its time (the same values) */
-static inline double red_load(dtype_id dt, const unsigned char *data, size_t i)
-{
-    if (dt == DTYPE_FP32) {
-        float f;
-        memcpy(&f, data + 4 * i, 4);
-        return f;
-    }
-    return dtype_load(dt, data, i);
-}
-
+/* dtype_load_i64 with int32 first: a reduction reads every element of
+ * its tile, and the switch was most of its time (the same values) */
 static inline int64_t red_load_i64(dtype_id dt, const unsigned char *data, size_t i)
 {
     if (dt == DTYPE_INT32) {
@@ -377,7 +366,7 @@ static ptodb_status reduce_into(exec_ctx *ctx, const op_args *a, tensor *x, red_
             double acc = kind == RED_PROD ? 1.0 : 0.0;
             int nan = 0;
             for (int64_t j = 0; j < len; j++) {
-                double v = red_load(dt, data, (size_t)(base + j * stride));
+                double v = dtype_load_fp32_first(dt, data, (size_t)(base + j * stride));
                 switch (kind) {
                 case RED_SUM: acc += v; break;
                 case RED_PROD: acc *= v; break;

@@ -321,6 +321,21 @@ static inline double dtype_load(dtype_id dt, const void *base, size_t i)
     }
 }
 
+/* dtype_load for a loop over many elements: float32, the common case,
+ * read before the switch (which the compiler keeps out of line where it
+ * will: a call per element). Not in dtype_load itself: inlined where dt is
+ * a constant narrower dtype, the float32 read trips -Warray-bounds on a
+ * one-byte buffer. */
+static inline double dtype_load_fp32_first(dtype_id dt, const void *base, size_t i)
+{
+    if (dt == DTYPE_FP32) {
+        float v;
+        memcpy(&v, (const unsigned char *)base + 4 * i, 4);
+        return v;
+    }
+    return dtype_load(dt, base, i);
+}
+
 /* Element i as a 64-bit integer, exact for integer dtypes; floats truncate
  * per dtype_trunc_i64. */
 static inline int64_t dtype_load_i64(dtype_id dt, const void *base, size_t i)
