@@ -10,28 +10,32 @@
 
 struct arena_block {
     struct arena_block *next;
-    size_t used, cap;
     _Alignas(max_align_t) unsigned char data[];
 };
 
-enum { ARENA_BLOCK = 65536 };
+/* Blocks grow geometrically, so that a large user (a 5 MB dump's syntax
+ * tree, a recorder's records) needs few mallocs and a small one wastes
+ * little; a request larger than the next block gets a block of its own. */
+enum { ARENA_FIRST_BLOCK = 64 * 1024, ARENA_MAX_BLOCK = 4 * 1024 * 1024 };
+
+void *arena_alloc_block(arena *a, size_t n)
+{
+    size_t cap = a->next_cap ? a->next_cap : ARENA_FIRST_BLOCK;
+    if (cap < ARENA_MAX_BLOCK)
+        a->next_cap = cap * 2;
+    if (cap < n)
+        cap = n;
+    struct arena_block *b = xmalloc(sizeof *b + cap);
+    b->next = a->head;
+    a->head = b;
+    a->cur = b->data + n;
+    a->end = b->data + cap;
+    return b->data;
+}
 
 void *arena_alloc(arena *a, size_t n)
 {
-    const size_t align = alignof(max_align_t);
-    n = (n + align - 1) & ~(align - 1);
-    struct arena_block *b = a->head;
-    if (!b || n > b->cap - b->used) {
-        size_t cap = n > ARENA_BLOCK ? n : ARENA_BLOCK;
-        b = xmalloc(sizeof *b + cap);
-        b->next = a->head;
-        b->used = 0;
-        b->cap = cap;
-        a->head = b;
-    }
-    void *p = b->data + b->used;
-    b->used += n;
-    return p;
+    return arena_alloc_aligned(a, n, alignof(max_align_t));
 }
 
 void *arena_memdup(arena *a, const void *p, size_t n)
@@ -49,6 +53,8 @@ void arena_free(arena *a)
         free(a->head);
         a->head = next;
     }
+    a->cur = a->end = NULL;
+    a->next_cap = 0;
 }
 
 const char *str_pool_intern(str_pool *p, const char *s, size_t max)

@@ -5,14 +5,33 @@
 #define PTODB_BASE_ARENA_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "base/content_set.h"
 
 typedef struct arena {
     struct arena_block *head;
+    unsigned char *cur, *end; /* the free part of the newest block */
+    size_t next_cap;          /* the next block's size (0: the first's) */
 } arena;
 
-/* n bytes (aligned for any scalar; n may be 0) that live until arena_free. */
+/* n bytes in a new block (arena_alloc_aligned's slow path). */
+void *arena_alloc_block(arena *a, size_t n);
+
+/* n bytes aligned to align (a power of two, at most max_align_t's; n may
+ * be 0) that live until arena_free. Inline: a parser allocates every node
+ * here. */
+static inline void *arena_alloc_aligned(arena *a, size_t n, size_t align)
+{
+    uintptr_t at = ((uintptr_t)a->cur + align - 1) & ~(uintptr_t)(align - 1);
+    if (a->cur && at <= (uintptr_t)a->end && n <= (uintptr_t)a->end - at) {
+        a->cur = (unsigned char *)at + n;
+        return (void *)at;
+    }
+    return arena_alloc_block(a, n);
+}
+
+/* n bytes aligned for any scalar. */
 void *arena_alloc(arena *a, size_t n);
 /* A copy of the n bytes at p in the arena. */
 void *arena_memdup(arena *a, const void *p, size_t n);

@@ -1,65 +1,36 @@
 #include "ir/arena.h"
 
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/arena.h"
 #include "base/mem.h"
 
-/* Chunks grow geometrically so that a 5 MB dump needs few mallocs; a
- * request larger than the chunk size gets a chunk of its own. */
-enum { ARENA_FIRST_CHUNK = 64 * 1024, ARENA_MAX_CHUNK = 4 * 1024 * 1024 };
-
-typedef struct arena_chunk {
-    struct arena_chunk *next;
-    size_t size, used;
-    _Alignas(16) unsigned char data[];
-} arena_chunk;
-
+/* base/arena's blocks (geometric, few mallocs for a large dump) with the
+ * tree's own terms: zeroed nodes, 8-byte alignment, a count of what was
+ * handed out. */
 struct ir_arena {
-    arena_chunk *head;
-    size_t next_size;
+    arena mem;
     size_t total;
 };
 
 ir_arena *ir_arena_new(void)
 {
-    ir_arena *a = xcalloc(1, sizeof *a);
-    a->next_size = ARENA_FIRST_CHUNK;
-    return a;
+    return xcalloc(1, sizeof(ir_arena));
 }
 
 void ir_arena_free(ir_arena *a)
 {
     if (!a)
         return;
-    arena_chunk *c = a->head;
-    while (c) {
-        arena_chunk *next = c->next;
-        free(c);
-        c = next;
-    }
+    arena_free(&a->mem);
     free(a);
 }
 
 void *ir_arena_alloc(ir_arena *a, size_t size)
 {
     size = (size + 7) & ~(size_t)7;
-    arena_chunk *c = a->head;
-    if (!c || c->size - c->used < size) {
-        size_t want = a->next_size;
-        if (want < size)
-            want = size;
-        if (a->next_size < ARENA_MAX_CHUNK)
-            a->next_size *= 2;
-        c = xmalloc(sizeof *c + want);
-        c->size = want;
-        c->used = 0;
-        c->next = a->head;
-        a->head = c;
-    }
-    void *p = c->data + c->used;
-    c->used += size;
+    void *p = arena_alloc_aligned(&a->mem, size, 8);
     a->total += size;
     memset(p, 0, size);
     return p;

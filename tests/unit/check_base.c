@@ -334,6 +334,21 @@ START_TEST(test_arena_and_pool)
     int v[3] = {7, 8, 9};
     int *c = arena_memdup(&a, v, sizeof v);
     ck_assert(c != v && c[0] == 7 && c[2] == 9);
+    /* 8-byte aligned blocks (the syntax tree's) among the others, across
+     * the growing blocks: aligned, and no block overlaps another */
+    unsigned char *q[2000];
+    for (int i = 0; i < 2000; i++) {
+        size_t sz = (size_t)(i % 5 == 0 ? 24 : 8 * (i % 13) + 8);
+        q[i] = i % 3 ? arena_alloc_aligned(&a, sz, 8) : arena_alloc(&a, sz);
+        ck_assert_uint_eq((uintptr_t)q[i] % (i % 3 ? 8 : _Alignof(max_align_t)), 0);
+        memset(q[i], (i * 7) & 255, 8);
+    }
+    for (int i = 0; i < 2000; i++)
+        for (int k = 0; k < 8; k++)
+            ck_assert_uint_eq(q[i][k], (unsigned)((i * 7) & 255));
+    for (int i = 0; i < 300; i++)
+        for (size_t k = 0; k < n[i]; k++)
+            ck_assert_uint_eq(p[i][k], (unsigned)(i & 255));
     arena_free(&a);
     ck_assert_ptr_null(a.head);
 
