@@ -154,7 +154,7 @@ typedef struct rec_ctx {
     /* the statement that last bound each name, per core and rank, and at
      * which step: a loop's carry is laid to the statement that made the
      * value its yield handed over in that iteration */
-    struct def_slot { const ir_sym *name; int core, rank, line; uint64_t step; } *defs;
+    struct def_slot { trace_key k; int line; uint64_t step; } *defs; /* k.s: the ir_sym, a: the core */
     size_t ndefs, capdefs;
     uint64_t step;
     const char *carry_from; /* for the record being made: its carry_from */
@@ -165,47 +165,30 @@ typedef struct rec_ctx {
     size_t nmemo, capmemo;
 } rec_ctx;
 
-static size_t def_hash(const ir_sym *name, int core, int rank, size_t cap)
+/* The key of name's definition on core, on the rank being recorded. */
+static trace_key def_key(const rec_ctx *rc, const ir_sym *name, int core)
 {
-    uint64_t h = ((uint64_t)(uintptr_t)name >> 3) * 0x9e3779b97f4a7c15ull ^ (uint64_t)(core * 131 + rank);
-    return (size_t)(h ^ (h >> 29)) & (cap - 1);
+    return (trace_key){.s = (const char *)(const void *)name, .a = (uint32_t)core, .rank = rc->rank, .kind = 'd'};
 }
 
 static struct def_slot *def_find(rec_ctx *rc, const ir_sym *name, int core)
 {
     if (!rc->capdefs)
         return NULL;
-    size_t j = def_hash(name, core, rc->rank, rc->capdefs);
-    while (rc->defs[j].name &&
-           (rc->defs[j].name != name || rc->defs[j].core != core || rc->defs[j].rank != rc->rank))
-        j = (j + 1) & (rc->capdefs - 1);
-    return rc->defs[j].name ? &rc->defs[j] : NULL;
+    trace_key k = def_key(rc, name, core);
+    struct def_slot *d = &rc->defs[key_probe(rc->defs, sizeof *rc->defs, rc->capdefs, &k)];
+    return d->k.kind ? d : NULL;
 }
 
 static void def_note(rec_ctx *rc, const ir_sym *name, int core, int line)
 {
-    if ((rc->ndefs + 1) * 2 > rc->capdefs) {
-        size_t oldcap = rc->capdefs;
-        struct def_slot *old = rc->defs;
-        rc->capdefs = oldcap ? oldcap * 2 : 256;
-        rc->defs = xcalloc(rc->capdefs, sizeof *rc->defs);
-        for (size_t i = 0; i < oldcap; i++) {
-            if (!old[i].name)
-                continue;
-            size_t j = def_hash(old[i].name, old[i].core, old[i].rank, rc->capdefs);
-            while (rc->defs[j].name)
-                j = (j + 1) & (rc->capdefs - 1);
-            rc->defs[j] = old[i];
-        }
-        free(old);
-    }
-    size_t j = def_hash(name, core, rc->rank, rc->capdefs);
-    while (rc->defs[j].name &&
-           (rc->defs[j].name != name || rc->defs[j].core != core || rc->defs[j].rank != rc->rank))
-        j = (j + 1) & (rc->capdefs - 1);
-    if (!rc->defs[j].name)
+    if ((rc->ndefs + 1) * 2 > rc->capdefs)
+        rc->defs = key_table_grow(rc->defs, sizeof *rc->defs, &rc->capdefs);
+    trace_key k = def_key(rc, name, core);
+    struct def_slot *d = &rc->defs[key_probe(rc->defs, sizeof *rc->defs, rc->capdefs, &k)];
+    if (!d->k.kind)
         rc->ndefs++;
-    rc->defs[j] = (struct def_slot){name, core, rc->rank, line, rc->step};
+    *d = (struct def_slot){k, line, rc->step};
 }
 
 /* src's memo (a NULL: new, to be filled); its key table's slot */
